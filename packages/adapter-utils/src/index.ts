@@ -1,0 +1,2 @@
+export { SandboxError } from "@paperclipai/errors";
+export { VERSION } from "./version.js";

@@ -1,0 +1,2 @@
+export { RunnerError } from "@paperclipai/errors";
+export { VERSION } from "./version.js";

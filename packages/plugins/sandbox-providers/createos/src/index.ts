@@ -1,0 +1,2 @@
+export { CreateosError } from "@paperclipai/errors";
+export { VERSION } from "./version.js";
