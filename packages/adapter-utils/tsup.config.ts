@@ -3,11 +3,22 @@ import { defineConfig } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
+const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
+
+export default defineConfig([
+  {
+  entry: { "index": "src/index.ts", "local-process-sandbox": "src/local-process-sandbox.ts" },
   format: ["esm", "cjs"],
   dts: true,
   sourcemap: true,
   target: "node20",
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
-});
+  define,
+  },
+  {
+    entry: { "sandbox-cli": "src/cli/main.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    define,
+  },
+]);

@@ -3,11 +3,22 @@ import { defineConfig } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
+const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
+
+export default defineConfig([
+  {
+  entry: { "index": "src/index.ts", "manifest": "src/manifest.ts", "worker": "src/worker.ts", "testing": "src/testing.ts" },
   format: ["esm", "cjs"],
   dts: true,
   sourcemap: true,
   target: "node20",
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
-});
+  define,
+  },
+  {
+    entry: { "emulator-cli": "src/emulator/cli/main.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    define,
+  },
+]);
