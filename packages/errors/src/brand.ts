@@ -30,9 +30,9 @@ function ownClassBrand(target: unknown): symbol | undefined {
 }
 
 /** Marks an instance with the brand of every class in its constructor chain. */
-export function brandInstance(instance: Error, constructor: unknown): void {
+export function brandInstance(instance: Error, leafClass: unknown): void {
   Object.defineProperty(instance, ERROR_BRAND, { value: true });
-  for (let current = constructor; typeof current === "function"; current = Object.getPrototypeOf(current)) {
+  for (let current = leafClass; typeof current === "function"; current = Object.getPrototypeOf(current)) {
     const brand = ownClassBrand(current);
     if (brand) Object.defineProperty(instance, brand, { value: true });
   }

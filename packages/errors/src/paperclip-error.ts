@@ -1,7 +1,7 @@
 import { brandClass, brandInstance, ERROR_BRAND, hasBrand, isInstanceOfBrandedClass } from "./brand.js";
 import type { ErrorDetails } from "./json.js";
 import type { ErrorCode } from "./registry/codes.js";
-import { serializeError, type SerializedError } from "./serialize/serialize-error.js";
+import { type SerializedError, serializeError } from "./serialize/serialize-error.js";
 
 export interface PaperclipErrorOptions {
   /** The failure that led to this one (ES2022 `cause`). */

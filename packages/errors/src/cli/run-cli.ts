@@ -32,7 +32,9 @@ export function planCli(argv: readonly string[]): CliPlan {
   }
   if (command === "list") {
     const width = Math.max(...errorRegistry.map((entry) => entry.code.length));
-    return { stdout: `${errorRegistry.map((entry) => `${entry.code.padEnd(width)}  ${entry.title}`).join("\n")}\n` };
+    return {
+      stdout: `${errorRegistry.map((entry) => `${entry.code.padEnd(width)}  ${entry.title}`).join("\n")}\n`,
+    };
   }
   if (command === "explain") {
     if (rest.length !== 1 || rest[0] === undefined) throw usageError("explain takes exactly one error code.");

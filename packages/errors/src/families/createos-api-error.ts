@@ -11,7 +11,9 @@ export interface CreateosApiErrorOptions extends PaperclipErrorOptions {
 }
 
 /** A CreateOS HTTP call that returned a non-2xx status. The provider's body is never kept. */
-export class CreateosApiError<Code extends CreateosErrorCode = CreateosErrorCode> extends CreateosError<Code> {
+export class CreateosApiError<
+  Code extends CreateosErrorCode = CreateosErrorCode,
+> extends CreateosError<Code> {
   static {
     brandClass(this, "CreateosApiError");
   }

@@ -10,17 +10,25 @@ export interface RedactOptions {
 const NAME = "A-Za-z0-9_";
 const TOKEN = "A-Za-z0-9_\\-";
 
-const PEM_PRIVATE_KEY = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END ([A-Z0-9]+ )*PRIVATE KEY-----|$)/g;
+const PEM_PRIVATE_KEY =
+  /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END ([A-Z0-9]+ )*PRIVATE KEY-----|$)/g;
 const OPENAI_STYLE_TOKEN = new RegExp(`(?<![${TOKEN}])sk-[${TOKEN}]{12,}`, "g");
 const GITHUB_TOKEN = new RegExp(`(?<![${NAME}])(?:ghp_|gho_|ghu_|ghs_|ghr_|github_pat_)[${NAME}]{20,}`, "g");
 const JWT = new RegExp(
   `(?<![${TOKEN}.])eyJ[${TOKEN}]{5,}(?:\\.[${TOKEN}]{8,}){2}(?:(?:\\.[${TOKEN}]{8,}){2})?(?![${TOKEN}])`,
   "g",
 );
+// Longer runs are noise (a dump, a repeated byte), not one credential: redacting
+// past this would swallow the rest of a diagnostic.
+export const MAX_CREDENTIAL_LENGTH = 4096;
+
 // A credential after an auth scheme: the scheme is kept. Lowercase prose such as
 // "bearer authentication" is left alone; "Bearer abc…" or any value with a digit
 // or symbol is a credential.
-const AUTH_SCHEME = /\b(Bearer|Basic|bearer|basic|BEARER|BASIC)([ \t]+)([A-Za-z0-9._~+/=-]{6,})/g;
+const AUTH_SCHEME = new RegExp(
+  `\\b(Bearer|Basic|bearer|basic|BEARER|BASIC)([ \\t]+)([A-Za-z0-9._~+/=-]{6,${MAX_CREDENTIAL_LENGTH}})`,
+  "g",
+);
 
 const SENSITIVE_WORD =
   "authorization|api[ _-]?key|apikey|cookie|credential|jwt|password|passwd|private[ _-]?key|secret|ticket|token|connection[ _-]?string";
@@ -38,7 +46,7 @@ function replaceAll(text: string, pattern: RegExp, replacement: string): string 
 
 function redactAuthSchemes(text: string, replacement: string): string {
   return text.replace(AUTH_SCHEME, (match, scheme: string, space: string, value: string) => {
-    const prose = scheme === scheme.toLowerCase() && PLAIN_WORD.test(value);
+    const prose = scheme === scheme.toLowerCase() && PLAIN_WORD.test(value.replace(/\.+$/, ""));
     return prose || value === replacement ? match : `${scheme}${space}${replacement}`;
   });
 }
@@ -47,11 +55,13 @@ function redactAuthSchemes(text: string, replacement: string): string {
 function readValue(text: string, start: number): { end: number; quoted: boolean } {
   if (text[start] === '"') {
     let index = start + 1;
-    while (index < text.length && text[index] !== '"') index += text[index] === "\\" ? 2 : 1;
+    const limit = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
+    while (index < limit && text[index] !== '"') index += text[index] === "\\" ? 2 : 1;
     return { end: Math.min(index + 1, text.length), quoted: true };
   }
   let index = start;
-  while (index < text.length && !/[\s;,]/.test(text[index] as string)) index += 1;
+  const limit = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
+  while (index < limit && !/[\s;,]/.test(text[index] as string)) index += 1;
   return { end: index, quoted: false };
 }
 
@@ -60,7 +70,13 @@ function redactKeyAssignments(text: string, replacement: string): string {
   let copiedUpTo = 0;
   KEY_ASSIGNMENT.lastIndex = 0;
   for (let match = KEY_ASSIGNMENT.exec(text); match !== null; match = KEY_ASSIGNMENT.exec(text)) {
-    const [whole, dashes, , keyQuote, separator] = match as unknown as [string, string | undefined, string, string, string];
+    const [whole, dashes, , keyQuote, separator] = match as unknown as [
+      string,
+      string | undefined,
+      string,
+      string,
+      string,
+    ];
     const keyEnd = match.index + whole.length;
     let valueStart = keyEnd;
     const scheme = SCHEME_PREFIX.exec(text.slice(valueStart, valueStart + 16));

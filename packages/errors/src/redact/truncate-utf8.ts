@@ -13,7 +13,11 @@ export interface TruncatedText {
  * at a character boundary. The result is always well-formed: lone surrogates
  * become U+FFFD, as they would on any UTF-8 write.
  */
-export function truncateUtf8(text: string, maxBytes: number, suffix: string = TRUNCATION_SUFFIX): TruncatedText {
+export function truncateUtf8(
+  text: string,
+  maxBytes: number,
+  suffix: string = TRUNCATION_SUFFIX,
+): TruncatedText {
   const bytes = encoder.encode(text);
   if (bytes.length <= maxBytes) return { text: decoder.decode(bytes), truncated: false };
   const suffixBytes = encoder.encode(suffix).length;

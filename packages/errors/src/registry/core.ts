@@ -22,7 +22,8 @@ export const coreRegistry = {
     family: "errors",
     title: "Invalid paperclip-errors command line",
     message: "${reason}",
-    meaning: "The `paperclip-errors` command line could not be understood: a missing subcommand, argument or option value.",
+    meaning:
+      "The `paperclip-errors` command line could not be understood: a missing subcommand, argument or option value.",
     when: "Running `paperclip-errors` with no subcommand, `explain` without a code, `docs` without `--out DIR`, or an unknown subcommand.",
     solutions: [
       "Run `paperclip-errors --help` for the usage.",

@@ -1,6 +1,6 @@
+import type { ErrorCode } from "./codes.js";
 import { coreRegistry } from "./core.js";
 import { createosRegistry } from "./createos.js";
-import type { ErrorCode } from "./codes.js";
 import type { ErrorEntryDefinition } from "./entry.js";
 import { runnerRegistry } from "./runner.js";
 import { sandboxRegistry } from "./sandbox.js";

@@ -11,7 +11,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function rebuildCoded(code: string, message: string, data: Record<string, unknown>, cause: unknown): PaperclipError {
+function rebuildCoded(
+  code: string,
+  message: string,
+  data: Record<string, unknown>,
+  cause: unknown,
+): PaperclipError {
   const options: PaperclipErrorOptions = {
     ...(cause !== undefined ? { cause } : {}),
     ...(isRecord(data.details) ? { details: data.details as ErrorDetails } : {}),
@@ -51,8 +56,10 @@ function rebuild(data: unknown, depth: number): Error {
           cause === undefined ? undefined : { cause },
         )
       : new Error(message, cause === undefined ? undefined : { cause });
-  if (name !== error.name) Object.defineProperty(error, "name", { value: name, configurable: true, writable: true });
-  if (typeof data.code === "string") Object.defineProperty(error, "code", { value: data.code, enumerable: true });
+  if (name !== error.name)
+    Object.defineProperty(error, "name", { value: name, configurable: true, writable: true });
+  if (typeof data.code === "string")
+    Object.defineProperty(error, "code", { value: data.code, enumerable: true });
   return error;
 }
 

@@ -29,7 +29,7 @@ const MAX_DETAIL_DEPTH = 16;
 
 function describeNonError(value: unknown): string {
   if (typeof value === "string") return value;
-  if (value === undefined || typeof value === "symbol" || typeof value === "function") return String(value);
+  if (typeof value !== "object" || value === null) return String(value);
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
