@@ -20,4 +20,276 @@ export const runnerRegistry = {
     example: `mkdir -m 700 /var/lib/paperclip/diagnostics
 paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
   },
+  ERR_RUNNER_DIAGNOSTICS_PATH_NOT_DIRECTORY: {
+    family: "runner",
+    title: "Runner diagnostics path is not a real directory",
+    message: "runner diagnostics path is not a real directory",
+    meaning:
+      "The path given with `--diagnostics-directory` exists but is a symbolic link, a regular file, a socket or another non-directory (`lstat` does not follow links). The daemon only writes diagnostics into a real directory it can check, because a link could point the diagnostic (which can contain run data) anywhere. `details.kind` says what was found.",
+    when:
+      "The launcher passed a file path instead of its directory, a deployment replaced the directory with a symlink to a shared location, or a previous tool created a file of that name.",
+    solutions: [
+      "Check what is at the path: `stat -c '%F %U %a' <diagnostics-dir>`.",
+      "Remove the link or file and create a real directory: `rm <diagnostics-dir> && mkdir -m 700 <diagnostics-dir>`.",
+      "If the diagnostics must live elsewhere, pass that real directory to `--diagnostics-directory` instead of linking to it.",
+    ],
+    prevention:
+      "Let the launcher create the diagnostics directory with `mkdir -m 700` just before starting the daemon, and pass the directory itself, never a symlink.",
+    example: `mkdir -m 700 /var/lib/paperclip/diagnostics
+paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
+  },
+  ERR_RUNNER_DIAGNOSTICS_DIR_OWNER: {
+    family: "runner",
+    title: "Runner diagnostics directory is not owned by the daemon's user",
+    message: "runner diagnostics directory is not owned by the daemon's effective user",
+    meaning:
+      "The diagnostics directory is a real, owner-private directory, but its owner is not the effective uid of `paperclip-runnerd`. Whoever owns it can read, replace or remove the diagnostic, so the daemon refuses it (as OpenSSH StrictModes does for `~/.ssh`). `details.uid` is the owner found, `details.euid` the daemon's effective uid. Upstream has no such check.",
+    when:
+      "The launcher created the directory as another user (for example as root, then started the daemon as a service user), or the directory was restored from a backup or copied with its original owner.",
+    solutions: [
+      "Give the directory to the daemon's user: `chown <daemon-user> <diagnostics-dir>` (`details.euid` is that user's uid).",
+      "Or create the directory as the daemon's user: `sudo -u <daemon-user> mkdir -m 700 <diagnostics-dir>`.",
+      "Restart `paperclip-runnerd` after fixing the owner.",
+    ],
+    prevention: "Create the diagnostics directory as the same user that runs the daemon, right before starting it.",
+    example: `sudo -u paperclip mkdir -m 700 /var/lib/paperclip/diagnostics`,
+  },
+  ERR_RUNNER_DIAGNOSTICS_DIR_MISSING: {
+    family: "runner",
+    title: "Runner diagnostics directory cannot be looked up",
+    message: "${osError}",
+    meaning:
+      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<diagnostics-dir>'`. The operating system refused to look up the diagnostics directory, most often because it does not exist (ENOENT) or a parent is not a directory (ENOTDIR). `details.errno` holds its code (ENOENT, ENOTDIR, ELOOP, EACCES) and `details.syscall` the call. The daemon never creates this directory: its caller does.",
+    when:
+      "The launcher forgot to create the directory, removed it (for example a cleanup of a previous run) before starting the daemon, or passed a relative path from another working directory.",
+    solutions: [
+      "Create the directory before starting the daemon: `mkdir -m 700 <diagnostics-dir>`.",
+      "Pass an absolute path to `--diagnostics-directory`.",
+      "For ENOTDIR or ELOOP, check every parent of the path with `namei -l <diagnostics-dir>`.",
+    ],
+    prevention: "Create the diagnostics directory in the launcher with mode 0700 immediately before spawning the daemon, and use absolute paths.",
+  },
+  ERR_RUNNER_DIAGNOSTICS_DIR_SWAPPED: {
+    family: "runner",
+    title: "Runner diagnostics directory changed between check and use",
+    message: "runner diagnostics directory changed between check and use",
+    meaning:
+      "The daemon checks the diagnostics directory with `lstat`, then opens it with `O_DIRECTORY|O_NOFOLLOW` and checks that the descriptor is the same directory (device and inode), and checks it again before the final rename. Here the path pointed at something else the second time: it was removed, replaced or turned into a symlink while the daemon was using it. This is what a symlink race looks like, so the daemon writes nothing.",
+    when:
+      "Another process (a cleanup job, a second launcher, or an attacker with write access to the parent directory) renamed or replaced the directory at the same moment the daemon was persisting a diagnostic.",
+    solutions: [
+      "Find what else touches the directory's parent (`auditctl -w <parent> -p wa`, or the launcher's cleanup code) and stop it from replacing the directory while a daemon runs.",
+      "Make the parent directory writable only by the daemon's user (`chmod 700 <parent>`), so nobody else can swap its entries.",
+      "Restart the run; the next failure is persisted normally once the directory is stable.",
+    ],
+    prevention: "Keep the diagnostics directory inside a parent that only the daemon's user can write, and clean it up only after the daemon has exited.",
+  },
+  ERR_RUNNER_DIAGNOSTICS_TEMP_EXHAUSTED: {
+    family: "runner",
+    title: "Could not allocate a runner diagnostic temporary file",
+    message: "could not allocate a runner diagnostic temporary file",
+    meaning:
+      "The diagnostic is first written to `.runnerd.stderr.log.<pid>.<attempt>.tmp` with an exclusive create, for attempts 0 to 31; an existing name moves on to the next attempt. All 32 names for this process id already existed, so no temporary file could be created and nothing was written. Temporary files of dead processes are swept before writing, so these belong to a live process with the same pid (another pid namespace) or were created on purpose.",
+    when:
+      "Two daemons in different pid namespaces (containers) share one diagnostics directory and have the same pid, or something pre-created the temporary names.",
+    solutions: [
+      "List the leftovers: `ls -la <diagnostics-dir>/.runnerd.stderr.log.*.tmp`, and remove them when no daemon is running.",
+      "Give each daemon its own diagnostics directory (one per run), especially across containers.",
+    ],
+    prevention: "Use one diagnostics directory per daemon invocation; never share one between containers.",
+  },
+  ERR_RUNNER_DIAGNOSTICS_WRITE_FAILED: {
+    family: "runner",
+    title: "Writing the runner diagnostic failed",
+    message: "${osError}",
+    meaning:
+      "The message is the OS error verbatim, for example `EACCES: permission denied, open '<diagnostics-dir>/.runnerd.stderr.log.<pid>.0.tmp'`. The diagnostics directory passed its checks, but creating, writing, syncing or renaming the temporary file failed. `details.errno` and `details.syscall` name it. The temporary file was removed, so `runnerd.stderr.log` is either the previous diagnostic or absent, never a partial one. The daemon also printed the original failure to stderr.",
+    when:
+      "The directory is owner-private but not writable by its owner (mode 0500 for a non-root daemon: EACCES), the filesystem is full (ENOSPC) or read-only (EROFS), or `runnerd.stderr.log` is a directory (EISDIR). A root daemon bypasses the mode bits, so 0500 is written anyway.",
+    solutions: [
+      "For EACCES, give the owner write permission: `chmod 700 <diagnostics-dir>`.",
+      "For ENOSPC or EROFS, free space or move `--diagnostics-directory` to a writable filesystem (`df -h <diagnostics-dir>`).",
+      "For EISDIR, remove whatever occupies `runnerd.stderr.log` in the directory.",
+    ],
+    prevention: "Create the diagnostics directory with mode 0700 (owner read, write and search) on a filesystem with free space.",
+  },
+  ERR_RUNNER_MISSING_ARGUMENT: {
+    family: "runner",
+    title: "A required paperclip-runnerd argument is missing",
+    message: "missing required argument ${name}",
+    meaning:
+      "`paperclip-runnerd` was started in a mode that needs the flag `${name}` (for example `--run-id`, `--session-id` or `--runner-id` in local mode) and the command line does not contain it. `details.name` is the flag. The daemon exits 1 before starting anything.",
+    when: "The launcher is older or newer than the daemon and passes a different set of flags, or a wrapper script dropped arguments.",
+    solutions: [
+      "Add the flag to the launcher's command line (`paperclip-runnerd --help` lists every flag).",
+      "Check that the launcher and the daemon versions match: `paperclip-runnerd --build-metadata` prints the binary contract version.",
+    ],
+    prevention: "Pin the launcher and the daemon to compatible versions and test the launcher's exact argv against `paperclip-runnerd`.",
+    example: "paperclip-runnerd --run-id run_1 --session-id session_1 --runner-id runner_1 --fake-harness --script script.json",
+  },
+  ERR_RUNNER_MISSING_VALUE: {
+    family: "runner",
+    title: "A paperclip-runnerd flag has no value",
+    message: "missing value for ${name}",
+    meaning:
+      "Flags are `--name value` pairs. The flag `${name}` is the last argument, or is directly followed by another known flag, so it has no value. `details.name` is the flag.",
+    when: "A variable in the launcher's command line expanded to nothing (`--script $SCRIPT` with `SCRIPT` unset is dropped by word splitting), or a value was forgotten.",
+    solutions: [
+      "Give the flag its value: `--name value`.",
+      "Quote variables in launcher scripts (`--script \"$SCRIPT\"`), so an empty value is passed as an empty argument instead of vanishing.",
+    ],
+    prevention: "Build the daemon's argv as an array in the launcher (never a shell string) and validate every value before spawning.",
+  },
+  ERR_RUNNER_INVALID_ARGUMENT: {
+    family: "runner",
+    title: "A paperclip-runnerd argument is invalid",
+    message: "invalid ${name}: ${reason}",
+    meaning:
+      "The flag `${name}` has a value, but the value cannot be used; `${reason}` says why (for example `must not be empty`, or `must be the only argument` for `--build-metadata`). `details.name` is the flag and `details.reason` the reason; the value itself is never repeated, since it could be a secret.",
+    when: "A launcher passes an empty value, combines `--build-metadata` with other flags, or passes a value in a format the flag does not accept.",
+    solutions: [
+      "Read the reason and correct the value (`paperclip-runnerd --help` describes each flag).",
+      "Run `paperclip-runnerd --build-metadata` on its own, without other flags.",
+    ],
+    prevention: "Validate values in the launcher before spawning the daemon, and keep launcher and daemon versions in step.",
+  },
+  ERR_RUNNER_PRIVATE_DIR_NOT_DIRECTORY: {
+    family: "runner",
+    title: "Private path is not a real directory",
+    message: "private path is not a real directory",
+    meaning:
+      "A directory that must be owner-private (for example the `--state-dir` of the daemon) exists but is a symlink or not a directory (`lstat` does not follow links). Private data is only kept in a real directory whose owner and mode can be checked. `details.kind` says what was found.",
+    when: "The path is a file or a symlink to another location, for example a state directory linked into a shared volume.",
+    solutions: [
+      "Check the path: `stat -c '%F %U %a' <path>`.",
+      "Replace it with a real directory: `rm <path> && mkdir -m 700 <path>`, or pass the link's target directly.",
+    ],
+    prevention: "Let the daemon create its private directories itself (it uses mode 0700), or create them with `mkdir -m 700`; never link them.",
+  },
+  ERR_RUNNER_PRIVATE_DIR_PERMISSIONS: {
+    family: "runner",
+    title: "Private directory is accessible by group or other users",
+    message: "private directory is accessible by group or other users",
+    meaning:
+      "A directory that must be owner-private (for example the durable `--state-dir`) has a group or other permission bit (`mode & 0o077 != 0`), so other users could read or replace the files inside. The daemon refuses it and does not change the mode itself. `details.mode` is the mode found.",
+    when: "The directory was created by hand or by tooling with a permissive umask (0755, 0775), or copied from a shared location.",
+    solutions: [
+      "Run `chmod 700 <path>`.",
+      "Check the files inside too: `chmod 600 <path>/*`.",
+      "Restart the daemon after fixing the mode.",
+    ],
+    prevention: "Let the daemon create the directory (mode 0700, checked after creation), or create it with `mkdir -m 700`.",
+  },
+  ERR_RUNNER_PRIVATE_DIR_OWNER: {
+    family: "runner",
+    title: "Private directory is not owned by the daemon's user",
+    message: "private directory is not owned by the effective user",
+    meaning:
+      "A directory that must be owner-private is owned by another uid than the daemon's effective uid, so its owner could read or replace the daemon's files. `details.uid` is the owner found, `details.euid` the daemon's effective uid.",
+    when: "The directory was created by root or another service user, or restored with its original owner.",
+    solutions: [
+      "Run `chown <daemon-user> <path>` (`details.euid` is the uid to give it to).",
+      "Or remove it and let the daemon create it as its own user.",
+    ],
+    prevention: "Create private directories as the user that runs the daemon.",
+  },
+  ERR_RUNNER_PRIVATE_DIR_MISSING: {
+    family: "runner",
+    title: "Private directory cannot be looked up or created",
+    message: "${osError}",
+    meaning:
+      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<path>'`. The operating system refused to look up (or, for a directory the daemon creates, to create) an owner-private directory. `details.errno` holds its code and `details.syscall` the call.",
+    when: "The directory or one of its parents does not exist (ENOENT), a parent is a file (ENOTDIR), or the filesystem refuses the mkdir (EACCES, EROFS, ENOSPC).",
+    solutions: [
+      "Create the parent directory first, or pass an absolute path that exists.",
+      "For EACCES or EROFS, choose a location on a writable filesystem owned by the daemon's user.",
+    ],
+    prevention: "Pass absolute paths under a directory the daemon's user owns.",
+  },
+  ERR_RUNNER_PRIVATE_DIR_SWAPPED: {
+    family: "runner",
+    title: "Private directory changed between check and use",
+    message: "private directory changed between check and use",
+    meaning:
+      "The private directory was checked with `lstat`, then opened with `O_DIRECTORY|O_NOFOLLOW`; the descriptor is not the directory that was checked (device or inode differ, or the open found a symlink or nothing), or the path no longer names the opened directory before the final rename. Something replaced it while the daemon was using it, which is what a symlink race looks like.",
+    when: "A cleanup job, a second daemon or another user with write access to the parent renamed or replaced the directory concurrently.",
+    solutions: [
+      "Stop whatever replaces the directory while the daemon runs.",
+      "Make the parent directory writable only by the daemon's user.",
+    ],
+    prevention: "Keep private directories in a parent that only the daemon's user can write.",
+  },
+  ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR: {
+    family: "runner",
+    title: "Private path is not a regular file",
+    message: "private path is not a regular file",
+    meaning:
+      "A file that must be owner-private (for example `runner-state.json`) was opened with `O_NOFOLLOW`, and it is a symlink (the open fails with ELOOP), a directory, a FIFO or a device. Private data is only read from regular files. `details.kind` says what was found.",
+    when: "The file was replaced by a symlink (possibly to a file of another user), or a directory or FIFO of that name was created.",
+    solutions: [
+      "Check it: `stat -c '%F %U %a' <path>`.",
+      "Remove it if it is not yours; the daemon recreates its files with the atomic private write.",
+    ],
+    prevention: "Keep private files inside a private (0700) directory that only the daemon's user can write.",
+  },
+  ERR_RUNNER_PRIVATE_FILE_PERMISSIONS: {
+    family: "runner",
+    title: "Private file is accessible by group or other users",
+    message: "private file is accessible by group or other users",
+    meaning:
+      "A file that must be owner-private has a group or other permission bit (`mode & 0o077 != 0`), so other users could read it. The daemon refuses to use it rather than warn. `details.mode` is the mode found.",
+    when: "The file was copied or edited by hand with a permissive umask, or restored from a backup that lost the modes.",
+    solutions: ["Run `chmod 600 <path>`.", "Check the directory too: `chmod 700 <dir>`."],
+    prevention: "Let the daemon write its private files (it creates them 0600 and `fchmod`s them); do not edit them in place.",
+  },
+  ERR_RUNNER_PRIVATE_FILE_OWNER: {
+    family: "runner",
+    title: "Private file is not owned by the daemon's user",
+    message: "private file is not owned by the effective user",
+    meaning:
+      "A file that must be owner-private is owned by another uid than the daemon's effective uid. `details.uid` is the owner found, `details.euid` the daemon's effective uid.",
+    when: "The file was created by another user (for example by running the daemon once as root), or restored with its original owner.",
+    solutions: ["Run `chown <daemon-user> <path>`.", "Or remove it if its content is not needed."],
+    prevention: "Always run the daemon as the same user for a given state or diagnostics directory.",
+  },
+  ERR_RUNNER_PRIVATE_FILE_UNAVAILABLE: {
+    family: "runner",
+    title: "Private file cannot be opened",
+    message: "${osError}",
+    meaning:
+      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, open '<path>'`. Opening an owner-private file failed with an OS error other than a symlink refusal. `details.errno` holds its code (ENOENT when the file does not exist yet) and `details.syscall` the call.",
+    when: "The file was never written (first start), was removed, or a parent directory is missing.",
+    solutions: [
+      "For ENOENT, check whether the file is expected to exist yet (callers that create the file treat ENOENT as empty state).",
+      "For other codes, check the directory with `namei -l <path>`.",
+    ],
+    prevention: "Read private files only after the directory check, and create them with the atomic private write.",
+  },
+  ERR_RUNNER_PRIVATE_WRITE_TEMP_EXHAUSTED: {
+    family: "runner",
+    title: "Could not allocate a private temporary file",
+    message: "could not allocate a private temporary file",
+    meaning:
+      "The atomic private write creates `.<name>.<pid>.<attempt>.tmp` with an exclusive create, attempts 0 to 31; all 32 names for this process id already exist, so nothing was written. Temporary files of dead processes are swept before each write, so these belong to a live process with the same pid (another pid namespace) or were created on purpose. `details.name` is the file that was to be written.",
+    when: "Two processes in different pid namespaces with the same pid write into one directory, or the names were pre-created.",
+    solutions: [
+      "List and remove the leftovers when no daemon runs: `ls -la <dir>/.<name>.*.tmp`.",
+      "Give each daemon its own private directory.",
+    ],
+    prevention: "Never share one private directory between containers.",
+  },
+  ERR_RUNNER_PRIVATE_WRITE_FAILED: {
+    family: "runner",
+    title: "Atomic private write failed",
+    message: "${osError}",
+    meaning:
+      "The message is the OS error verbatim, for example `ENOSPC: no space left on device, write`. Creating, writing, syncing or renaming the temporary file of an atomic private write failed. `details.errno` and `details.syscall` name it. The temporary file was removed, so the destination is still the previous version (or absent), never a partial file.",
+    when: "The directory is not writable by its owner (EACCES for a non-root user in a 0500 directory), the filesystem is full (ENOSPC) or read-only (EROFS), or the destination is a directory (EISDIR).",
+    solutions: [
+      "For EACCES, `chmod 700 <dir>`.",
+      "For ENOSPC or EROFS, free space or use a writable filesystem.",
+      "For EISDIR, remove the directory that occupies the destination name.",
+    ],
+    prevention: "Keep private directories at mode 0700 on a filesystem with free space.",
+  },
 } as const satisfies RegistryTable<"RUNNER", "runner">;

@@ -1,0 +1,134 @@
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, lstat, open } from "node:fs/promises";
+import { RunnerError } from "@paperclipai/errors";
+import { errnoCode, wrapOsError } from "./os-error.js";
+import { effectiveUid, fileKind, formatMode, privatePathProblem } from "./private-mode-policy.js";
+import { PRIVATE_PATH_ERRORS, type PrivatePathErrors } from "./private-path-errors.js";
+
+/** An open, checked private directory. Close `handle` when done. */
+export interface OpenPrivateDirectory {
+  readonly path: string;
+  /** A read-only `O_DIRECTORY|O_NOFOLLOW` descriptor of the checked directory (for `fsync`). */
+  readonly handle: FileHandle;
+  /** `fstat` of `handle`. */
+  readonly stats: Stats;
+}
+
+export interface OpenPrivateDirectoryOptions {
+  readonly errors?: PrivatePathErrors;
+  /**
+   * Runs between the `lstat` check and the `open`: the window a symlink race
+   * uses. Only tests set it, to swap the directory there for real.
+   */
+  readonly betweenCheckAndOpen?: () => Promise<void>;
+}
+
+/** Whether two stat results name the same inode. */
+export function sameInode(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/**
+ * Checks that `path` is a private directory and opens it, bound to what was
+ * checked: `lstat` (no link following), then `open` with
+ * `O_DIRECTORY|O_NOFOLLOW`, then `fstat` on the descriptor must be the same
+ * inode, a directory, without group or other bits, owned by the effective uid.
+ * A swap between the two steps is reported, not followed.
+ */
+export async function openPrivateDirectory(
+  path: string,
+  options: OpenPrivateDirectoryOptions = {},
+): Promise<OpenPrivateDirectory> {
+  const errors = options.errors ?? PRIVATE_PATH_ERRORS;
+  let checked: Stats;
+  try {
+    checked = await lstat(path);
+  } catch (error) {
+    throw wrapOsError(errors.directoryUnavailable, error);
+  }
+  if (checked.isSymbolicLink() || !checked.isDirectory()) {
+    throw new RunnerError(errors.notDirectory.code, errors.notDirectory.message, {
+      details: { kind: fileKind(checked) },
+    });
+  }
+  await options.betweenCheckAndOpen?.();
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (error) {
+    // lstat saw a real directory; ELOOP/ENOTDIR/ENOENT now means it was replaced.
+    throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+      cause: error,
+      details: { errno: errnoCode(error) ?? "UNKNOWN" },
+    });
+  }
+  try {
+    const opened = await handle.stat();
+    if (!sameInode(checked, opened)) {
+      throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+        details: { reason: "the opened descriptor is another inode than the checked path" },
+      });
+    }
+    assertPrivate(opened, errors);
+    return { path, handle, stats: opened };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+function assertPrivate(stats: Stats, errors: PrivatePathErrors): void {
+  const euid = effectiveUid();
+  const problem = privatePathProblem(stats, "directory", euid);
+  if (problem === "wrong-type") {
+    throw new RunnerError(errors.notDirectory.code, errors.notDirectory.message, {
+      details: { kind: fileKind(stats) },
+    });
+  }
+  if (problem === "group-or-other-access") {
+    throw new RunnerError(errors.directoryPermissions.code, errors.directoryPermissions.message, {
+      details: { mode: formatMode(stats.mode) },
+    });
+  }
+  if (problem === "wrong-owner") {
+    throw new RunnerError(errors.directoryOwner.code, errors.directoryOwner.message, {
+      details: { uid: stats.uid, euid },
+    });
+  }
+}
+
+/**
+ * Checks that `path` is a real directory (not a symlink), with no group or
+ * other permission bit (`mode & 0o077 == 0`), owned by the effective uid; the
+ * check is bound to a descriptor opened `O_DIRECTORY|O_NOFOLLOW`, so a swap
+ * between check and open is caught. Throws a coded `RunnerError`
+ * (`ERR_RUNNER_PRIVATE_DIR_*` by default, or the codes of `options.errors`).
+ */
+export async function verifyPrivateDirectory(
+  path: string,
+  options: OpenPrivateDirectoryOptions = {},
+): Promise<void> {
+  const directory = await openPrivateDirectory(path, options);
+  await directory.handle.close();
+}
+
+/** Throws the swap failure when `path` no longer names the opened directory. */
+export async function assertStillSameDirectory(
+  directory: OpenPrivateDirectory,
+  errors: PrivatePathErrors = PRIVATE_PATH_ERRORS,
+): Promise<void> {
+  let current: Stats;
+  try {
+    current = await lstat(directory.path);
+  } catch (error) {
+    throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+      cause: error,
+      details: { errno: errnoCode(error) ?? "UNKNOWN" },
+    });
+  }
+  if (current.isSymbolicLink() || !sameInode(current, directory.stats)) {
+    throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+      details: { reason: "the path names another inode than the opened directory" },
+    });
+  }
+}
