@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The README's demo command: installs what it needs, builds, then runs the tour
+# of all four packages on their embedded defaults (the CreateOS emulator, the
+# scripted harness, loopback servers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib/bootstrap.sh
+
+require_node
+require_bubblewrap
+install_dependencies
+say "building the packages"
+pnpm_cmd exec turbo run build --output-logs=errors-only
+say "starting the tour"
+pnpm_cmd --silent --filter @paperclipai/demo demo

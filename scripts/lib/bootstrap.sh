@@ -1,0 +1,34 @@
+# Shared set-up of the README commands: Node 20+, the pinned pnpm, bubblewrap, dependencies.
+# Sourced by scripts/test.sh and scripts/demo.sh; every step says what it does.
+
+PNPM_VERSION="10.34.8"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+fail() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+require_node() {
+  command -v node >/dev/null 2>&1 || fail "Node.js 20.19 or newer is required: https://nodejs.org/"
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+    || fail "Node.js 20.19 or newer is required (found $(node --version))."
+}
+
+# Bubblewrap is a system dependency of the sandbox: install it when we may, else say how.
+require_bubblewrap() {
+  command -v bwrap >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing bubblewrap (apt-get install -y bubblewrap)"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+    command -v bwrap >/dev/null 2>&1 || fail "bubblewrap did not install; run: apt-get install -y bubblewrap"
+  else
+    fail "bubblewrap (bwrap) is missing; install it with: sudo apt-get install -y bubblewrap"
+  fi
+}
+
+pnpm_cmd() { npx -y "pnpm@${PNPM_VERSION}" "$@"; }
+
+install_dependencies() {
+  say "installing dependencies (pnpm ${PNPM_VERSION}, --frozen-lockfile)"
+  pnpm_cmd install --frozen-lockfile --reporter=append-only | grep -vE '^(Progress|Packages):' || true
+  test -d node_modules/.pnpm || fail "pnpm install failed"
+}

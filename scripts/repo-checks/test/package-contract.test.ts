@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { publishableDirs, readPackageJson, repoRoot } from "../src/workspace.js";
+
+type Conditions = Record<string, unknown>;
+
+describe.each(publishableDirs)("the package contract of %s", (dir) => {
+  const pkg = readPackageJson(dir);
+
+  it("has the metadata a published package needs", () => {
+    expect(pkg.name).toMatch(/^@paperclipai\//);
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(typeof pkg.description).toBe("string");
+    expect(pkg.license).toBe("MIT");
+    expect(pkg.type).toBe("module");
+    expect(pkg.sideEffects === false || Array.isArray(pkg.sideEffects)).toBe(true);
+    expect((pkg.engines as Conditions).node).toBe(">=20.19.0");
+    expect(pkg.files).toContain("dist");
+    expect((pkg.repository as Conditions).directory).toBe(dir);
+    expect(pkg.publishConfig).toEqual({ access: "public", provenance: true });
+  });
+
+  it("lists explicit exports, types first, for import and require", () => {
+    const exportsMap = pkg.exports as Record<string, Conditions | string>;
+    expect(exportsMap["."]).toBeDefined();
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      expect(subpath).not.toContain("*");
+      if (subpath === "./package.json") continue;
+      const conditions = target as Record<string, Conditions>;
+      expect(Object.keys(conditions)).toEqual(["import", "require"]);
+      for (const condition of ["import", "require"] as const) {
+        expect(Object.keys(conditions[condition] ?? {})[0]).toBe("types");
+      }
+      expect(conditions.require?.types).toMatch(/\.d\.cts$/);
+      expect(conditions.require?.default).toMatch(/\.cjs$/);
+    }
+  });
+
+  it("depends on workspace packages with workspace:^", () => {
+    for (const field of ["dependencies", "devDependencies", "peerDependencies"]) {
+      for (const [name, range] of Object.entries((pkg[field] as Record<string, string>) ?? {})) {
+        if (name.startsWith("@paperclipai/") && name !== "@paperclipai/plugin-sdk") expect(range).toBe("workspace:^");
+      }
+    }
+  });
+
+  it("has the scripts, tsconfig, README and CHANGELOG of the contract", () => {
+    const scripts = pkg.scripts as Record<string, string>;
+    for (const script of ["build", "test", "typecheck", "lint", "check:package"]) expect(scripts[script]).toBeDefined();
+    expect(scripts["check:package"]).toContain("publint --strict");
+    expect(scripts["check:package"]).toContain("attw --pack");
+    const tsconfig = JSON.parse(readFileSync(path.join(repoRoot, dir, "tsconfig.json"), "utf8")) as Conditions;
+    expect(path.resolve(repoRoot, dir, String(tsconfig.extends))).toBe(path.join(repoRoot, "tsconfig.base.json"));
+    expect(existsSync(path.join(repoRoot, dir, "README.md"))).toBe(true);
+    expect(existsSync(path.join(repoRoot, dir, "CHANGELOG.md"))).toBe(true);
+  });
+
+  it("ships every bin it declares", () => {
+    for (const file of Object.values((pkg.bin as Record<string, string>) ?? {})) {
+      const source = readFileSync(path.join(repoRoot, dir, file), "utf8");
+      expect(source.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    }
+  });
+});
