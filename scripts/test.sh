@@ -14,7 +14,7 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 say "turbo run build typecheck lint test check:package"
 status=0
-pnpm_cmd exec turbo run build typecheck lint test check:package --output-logs=new-only --concurrency=2 2>&1 \
+pnpm_cmd exec turbo run build typecheck lint test check:package --output-logs=new-only --concurrency=2 --continue 2>&1 \
   | tee "$log" || status=$?
 
 # One plain closing line for every vitest run in the log (cached runs are replayed too).

@@ -23,7 +23,10 @@ export function renderRatioChart(suites: readonly BenchSuiteResult[]): string {
   const rowHeight = 34;
   const top = 40;
   const height = top + bars.length * rowHeight + 30;
-  const maxLog = Math.max(1, ...bars.flatMap((bar) => [bar.upstream, bar.direct]).map((v) => Math.abs(Math.log10(v ?? 1))));
+  const maxLog = Math.max(
+    1,
+    ...bars.flatMap((bar) => [bar.upstream, bar.direct]).map((v) => Math.abs(Math.log10(v ?? 1))),
+  );
   const x = (ratio: number) => labelWidth + plotWidth / 2 + (Math.log10(ratio) / maxLog) * (plotWidth / 2);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 20}" height="${height}" font-family="sans-serif" font-size="12">`,
@@ -41,8 +44,12 @@ export function renderRatioChart(suites: readonly BenchSuiteResult[]): string {
       const width = Math.max(1, Math.abs(x(ratio) - x(1)));
       const fill = series === 0 ? "#2b6cb0" : "#9ae6b4";
       const barY = y + 6 + series * 12;
-      parts.push(`<rect x="${from.toFixed(1)}" y="${barY}" width="${width.toFixed(1)}" height="10" fill="${fill}"/>`);
-      parts.push(`<text x="${(Math.max(x(1), x(ratio)) + 4).toFixed(1)}" y="${barY + 9}" font-size="10">${ratio.toFixed(2)}×</text>`);
+      parts.push(
+        `<rect x="${from.toFixed(1)}" y="${barY}" width="${width.toFixed(1)}" height="10" fill="${fill}"/>`,
+      );
+      parts.push(
+        `<text x="${(Math.max(x(1), x(ratio)) + 4).toFixed(1)}" y="${barY + 9}" font-size="10">${ratio.toFixed(2)}×</text>`,
+      );
     });
   });
   parts.push(`<line x1="${x(1)}" y1="${top - 4}" x2="${x(1)}" y2="${height - 20}" stroke="black"/>`);

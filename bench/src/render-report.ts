@@ -11,7 +11,11 @@ export interface MachineFacts {
 }
 
 /** bench/report.md: the machine, then one table per suite, then the chart. */
-export function renderReport(machine: MachineFacts, suites: readonly BenchSuiteResult[], chartFile: string): string {
+export function renderReport(
+  machine: MachineFacts,
+  suites: readonly BenchSuiteResult[],
+  chartFile: string,
+): string {
   const lines = [
     "# Benchmark report",
     "",

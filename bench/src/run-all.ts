@@ -26,10 +26,14 @@ for (const name of names) {
   const started = performance.now();
   try {
     // Each suite gets its own process (and heap), with a GC handle for memory figures.
-    await run(process.execPath, ["--expose-gc", "--import", "tsx", path.join(benchDir, "src/run-suite.ts"), name, outFile], {
-      cwd: benchDir,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    await run(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", path.join(benchDir, "src/run-suite.ts"), name, outFile],
+      {
+        cwd: benchDir,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     results.push(JSON.parse(await readFile(outFile, "utf8")) as BenchSuiteResult);
     console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {

@@ -93,7 +93,13 @@ async function main(): Promise<number> {
     try {
       await (await section.load())(context);
     } catch (error) {
-      records.push({ section: section.title, title: section.title, ok: false, summary: describeFailure(error), seconds: 0 });
+      records.push({
+        section: section.title,
+        title: section.title,
+        ok: false,
+        summary: describeFailure(error),
+        seconds: 0,
+      });
       console.log(`  ${red("✘")} ${red(describeFailure(error))}`);
     }
   }

@@ -90,7 +90,9 @@ describe("the packed tarballs, installed with npm into a fresh project", () => {
     const bins = manifests.flatMap((manifest) => Object.keys(manifest.bin ?? {}));
     expect(bins.length).toBeGreaterThanOrEqual(4);
     for (const bin of bins) {
-      const { stdout } = await run(path.join(consumerDir, "node_modules/.bin", bin), ["--help"], { cwd: consumerDir });
+      const { stdout } = await run(path.join(consumerDir, "node_modules/.bin", bin), ["--help"], {
+        cwd: consumerDir,
+      });
       expect(stdout, bin).toMatch(/usage/i);
     }
   }, 60_000);
@@ -109,7 +111,9 @@ catch (error) { results.push(error instanceof RunnerError, PaperclipError.is(err
 console.log(JSON.stringify(results));`,
       "module",
     );
-    const [sandboxIs, sandboxBrand, sandboxCode, runnerIs, runnerBrand, runnerCode] = JSON.parse(verdict) as unknown[];
+    const [sandboxIs, sandboxBrand, sandboxCode, runnerIs, runnerBrand, runnerCode] = JSON.parse(
+      verdict,
+    ) as unknown[];
     expect([sandboxIs, sandboxBrand, runnerIs, runnerBrand]).toEqual([true, true, true, true]);
     expect(sandboxCode).toMatch(/^ERR_SANDBOX_/);
     expect(runnerCode).toBe("string");

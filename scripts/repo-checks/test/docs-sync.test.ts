@@ -13,7 +13,9 @@ describe("docs/errors", () => {
     const actual = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md")) : [];
     expect(actual.sort()).toEqual([...expected.keys()].sort());
     for (const [name, text] of expected) {
-      expect(readFileSync(path.join(docsDir, name), "utf8"), `${name} is stale; run ${REGENERATE}`).toBe(text);
+      expect(readFileSync(path.join(docsDir, name), "utf8"), `${name} is stale; run ${REGENERATE}`).toBe(
+        text,
+      );
     }
   });
 });

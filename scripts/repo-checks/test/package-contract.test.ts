@@ -40,18 +40,24 @@ describe.each(publishableDirs)("the package contract of %s", (dir) => {
   it("depends on workspace packages with workspace:^", () => {
     for (const field of ["dependencies", "devDependencies", "peerDependencies"]) {
       for (const [name, range] of Object.entries((pkg[field] as Record<string, string>) ?? {})) {
-        if (name.startsWith("@paperclipai/") && name !== "@paperclipai/plugin-sdk") expect(range).toBe("workspace:^");
+        if (name.startsWith("@paperclipai/") && name !== "@paperclipai/plugin-sdk")
+          expect(range).toBe("workspace:^");
       }
     }
   });
 
   it("has the scripts, tsconfig, README and CHANGELOG of the contract", () => {
     const scripts = pkg.scripts as Record<string, string>;
-    for (const script of ["build", "test", "typecheck", "lint", "check:package"]) expect(scripts[script]).toBeDefined();
+    for (const script of ["build", "test", "typecheck", "lint", "check:package"])
+      expect(scripts[script]).toBeDefined();
     expect(scripts["check:package"]).toContain("publint --strict");
     expect(scripts["check:package"]).toContain("attw --pack");
-    const tsconfig = JSON.parse(readFileSync(path.join(repoRoot, dir, "tsconfig.json"), "utf8")) as Conditions;
-    expect(path.resolve(repoRoot, dir, String(tsconfig.extends))).toBe(path.join(repoRoot, "tsconfig.base.json"));
+    const tsconfig = JSON.parse(
+      readFileSync(path.join(repoRoot, dir, "tsconfig.json"), "utf8"),
+    ) as Conditions;
+    expect(path.resolve(repoRoot, dir, String(tsconfig.extends))).toBe(
+      path.join(repoRoot, "tsconfig.base.json"),
+    );
     expect(existsSync(path.join(repoRoot, dir, "README.md"))).toBe(true);
     expect(existsSync(path.join(repoRoot, dir, "CHANGELOG.md"))).toBe(true);
   });

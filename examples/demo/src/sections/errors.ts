@@ -17,7 +17,8 @@ export async function errorsSection(context: TourContext): Promise<void> {
       "ERR_SANDBOX_PROXY_SOCKET_DIR",
       "Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
     );
-    const recognised = error instanceof SandboxError && PaperclipError.is(error, "ERR_SANDBOX_PROXY_SOCKET_DIR");
+    const recognised =
+      error instanceof SandboxError && PaperclipError.is(error, "ERR_SANDBOX_PROXY_SOCKET_DIR");
     if (!recognised) throw new Error("the ESM copy did not recognise the CJS error");
     context.log(error.toString());
     return "instanceof and PaperclipError.is() agree across copies";
