@@ -28,6 +28,382 @@ try {
   throw error;
 }`,
   },
+  ERR_CREATEOS_API_URL: {
+    family: "createos",
+    title: "The CreateOS API URL is not an HTTPS origin",
+    message:
+      "CreateOS API URL must be an HTTPS origin (optionally ending in /v1); HTTP is allowed on loopback only.",
+    meaning:
+      "The plugin config `apiUrl` is reduced to its origin and every call goes to `${origin}/v1${path}`. The value was not a URL, used plain HTTP on a non-loopback host, or carried userinfo, a query, a fragment or a path other than `/` or `/v1`. The plugin refuses it before any request, so the API key is never sent to a wrong or cleartext endpoint.",
+    when: "A URL with a trailing path such as `/v1/sandboxes`, a `http://` URL for a remote host, credentials in the URL (`https://user:pw@host`), or a typo in the config.",
+    solutions: [
+      "Use the origin only, for example `https://api.sb.createos.sh` or `https://api.sb.createos.sh/v1`.",
+      "Use HTTPS for every non-loopback host; plain HTTP is only for `localhost`, `127.0.0.1` and `[::1]` (the local emulator).",
+      "Put the API key in `apiKey`, never in the URL.",
+    ],
+    prevention: "Validate the environment config with the plugin's `validateConfig` hook before saving it.",
+    example: `new CreateosClient({ apiUrl: "http://api.example.test" });
+// CreateosError [ERR_CREATEOS_API_URL]: CreateOS API URL must be an HTTPS origin (optionally ending in /v1); HTTP is allowed on loopback only.`,
+  },
+  ERR_CREATEOS_API_KEY_MISSING: {
+    family: "createos",
+    title: "No CreateOS API key",
+    message: "A CreateOS API key is required (config apiKey, or CREATEOS_API_KEY for the default API URL).",
+    meaning:
+      "Every call carries the key in `X-Api-Key`. The config has no `apiKey`, and `CREATEOS_API_KEY` is only used for the default origin `https://api.sb.createos.sh`: a custom origin needs an explicit key, so a key meant for the hosted service never goes to a server someone else configured.",
+    when: "A new environment without `apiKey`, a custom `apiUrl` (a proxy or the local emulator) relying on `CREATEOS_API_KEY`, or an empty key.",
+    solutions: [
+      "Set `apiKey` in the environment config.",
+      "For the default origin only, export `CREATEOS_API_KEY` in the worker's environment.",
+      "For the local emulator, use the key it prints (`createos-emulator --port N`) or `emulator.apiKey`.",
+    ],
+    prevention: "Store the key with the environment config; do not rely on process environment for custom origins.",
+  },
+  ERR_CREATEOS_API_KEY_INVALID: {
+    family: "createos",
+    title: "The CreateOS API key cannot be sent as a header",
+    message: "The CreateOS API key has characters a header cannot carry.",
+    meaning:
+      "The key must be 1 to 4096 visible ASCII characters. It had whitespace, a newline or non-ASCII characters, usually from a copy-paste; fetch would reject it with an error that quotes the value, so the plugin refuses it first and never echoes it.",
+    when: "A key pasted with a trailing newline or space, a key read from a file with its line ending, or a placeholder with spaces.",
+    solutions: [
+      "Trim the key and paste it again.",
+      "When reading the key from a file, strip the trailing newline (`tr -d '\\n'`).",
+    ],
+    prevention: "Store keys through a secret manager that keeps the value exact.",
+  },
+  ERR_CREATEOS_HTTP_STATUS: {
+    family: "createos",
+    title: "A CreateOS request failed with an HTTP error status",
+    message: "CreateOS request failed (HTTP ${status}) during ${operation}.",
+    meaning:
+      "CreateOS answered a call with a non-2xx status. The body is discarded unread, since it may echo the request or the key; `status` and the fixed `operation` label (`file transfer`, `stdin close`, `output connection`, `process creation`, `process cleanup`, `workspace command`, `sandbox lifecycle`) say what failed. Idempotent calls were already retried on 408, 429, 502, 503 and 504 with exponential backoff and `Retry-After`; creates are never retried.",
+    when: "401/403 for a wrong or revoked key, 404 for a sandbox that no longer exists, 409 for a conflicting state transition, 429 when the rate limit (about 300 requests a minute per IP) is exceeded for longer than the retries, 5xx during an outage.",
+    solutions: [
+      "Check `error.status`: 401/403 means the API key; 404 the sandbox or process is gone (acquire a new lease); 429 too many concurrent commands; 5xx a service problem.",
+      "Check `error.operation` to see which step failed.",
+      "Retry the operation once the service is healthy; `error.retryable` and `error.retryAfterMs` say whether and when.",
+    ],
+    prevention: "Keep concurrency within the rate limit and keep the default pacer (burst 20, 240 requests a minute).",
+  },
+  ERR_CREATEOS_CONNECTION: {
+    family: "createos",
+    title: "The CreateOS API could not be reached",
+    message: "CreateOS connection failed.",
+    meaning:
+      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS, a reset connection, or a refused redirect. The underlying cause is dropped on purpose because it can contain the URL. Idempotent calls were retried with backoff before this error.",
+    when: "The API host is down or unreachable, a firewall or proxy blocks the origin, TLS fails, or the server answered with a redirect (redirects are refused so the key never follows one).",
+    solutions: [
+      "Check that the worker host can reach the configured `apiUrl` (DNS, firewall, proxy, TLS).",
+      "Make sure `apiUrl` is the API origin itself and not a URL that redirects.",
+      "Retry once the network is back; the failed call did not reach the service or its outcome is reported separately.",
+    ],
+    prevention: "Run the plugin's `probe` after changing network or URL settings.",
+  },
+  ERR_CREATEOS_REQUEST_TIMEOUT: {
+    family: "createos",
+    title: "A CreateOS request timed out",
+    message: "CreateOS request timed out during ${operation}.",
+    meaning:
+      "One attempt of a call got no complete answer within its deadline (30 s by default; for the output stream, no headers). Idempotent calls are retried; the error surfaces when the retries are spent or the call was a create.",
+    when: "A slow or overloaded API, a network path that drops packets, or a very large file transfer on a slow link.",
+    solutions: [
+      "Check the API's health and the network path.",
+      "Raise `requestTimeoutMs` in the plugin config for slow links or large file transfers.",
+    ],
+    prevention: "Keep file transfers small (sync directories as archives) and the worker close to the API region.",
+  },
+  ERR_CREATEOS_INVALID_JSON: {
+    family: "createos",
+    title: "CreateOS returned invalid JSON",
+    message: "CreateOS returned invalid JSON.",
+    meaning: "A successful (2xx) JSON call returned a body that does not parse as JSON.",
+    when: "A proxy or captive portal answering in place of the API, a truncated response, or an `apiUrl` that points at something other than the CreateOS API.",
+    solutions: [
+      "Check that `apiUrl` points at the CreateOS API origin.",
+      "Check for an intercepting proxy between the worker and the API.",
+    ],
+    prevention: "Run the plugin's `probe` after configuring an environment.",
+  },
+  ERR_CREATEOS_UNSUCCESSFUL_RESPONSE: {
+    family: "createos",
+    title: "CreateOS returned an unsuccessful envelope",
+    message: "CreateOS returned an unsuccessful response.",
+    meaning:
+      'Every JSON reply is an envelope `{ "status": "success", "data": { … } }`. The reply parsed but its `status` was not `"success"` (or it was not an object).',
+    when: "An API version mismatch, an error reported with a 2xx status, or a non-CreateOS server.",
+    solutions: ["Check that `apiUrl` is the CreateOS API.", "Retry; if it persists, report it to CreateOS support."],
+    prevention: "Pin the API origin in the config and probe it after changes.",
+  },
+  ERR_CREATEOS_INVALID_RESPONSE: {
+    family: "createos",
+    title: "CreateOS returned a reply of the wrong shape",
+    message: "CreateOS returned an invalid response.",
+    meaning:
+      "A success envelope's `data` lacked a field the call needs or had one of the wrong type (for example `tree_exited`, `status`, `exit_code`, `output.newest_seq`).",
+    when: "An API version mismatch or a non-CreateOS server.",
+    solutions: ["Check that `apiUrl` is the CreateOS API.", "Update the plugin if the API has changed."],
+    prevention: "Probe the environment after every plugin or API upgrade.",
+  },
+  ERR_CREATEOS_INVALID_RESOURCE_ID: {
+    family: "createos",
+    title: "CreateOS returned an invalid resource ID",
+    message: "CreateOS returned an invalid resource ID.",
+    meaning:
+      "Sandbox and process ids are put into URL paths, so they must match `^[A-Za-z0-9_-]{1,200}$`. An id returned by the API, or stored in lease metadata, did not; the plugin refuses to build a path from it.",
+    when: "A tampered or corrupted lease record, or a server answering with unexpected ids.",
+    solutions: [
+      "Destroy the lease and acquire a new one.",
+      "Check that `apiUrl` is the CreateOS API.",
+    ],
+    prevention: "Never edit lease metadata by hand.",
+  },
+  ERR_CREATEOS_COMMAND_REQUIRED: {
+    family: "createos",
+    title: "No sandbox command",
+    message: "A sandbox command is required.",
+    meaning: "`execute` was called with an empty or blank `command` (or a non-string value); nothing was sent.",
+    when: "A caller passing the whole command line in `args`, an unset template variable, or an empty string.",
+    solutions: ["Pass the program in `command` and its arguments in `args`."],
+    prevention: "Validate commands where they are built.",
+  },
+  ERR_CREATEOS_INVALID_ENV: {
+    family: "createos",
+    title: "Invalid sandbox environment variable",
+    message: "Invalid sandbox environment variable.",
+    meaning:
+      "Environment variable names must match `^[A-Za-z_][A-Za-z0-9_]*$` because they are written into the `env` wrapper of the script. `details.key` shows the first offending name (cut to 100 characters); nothing was sent.",
+    when: "Names with dashes, dots or spaces, names starting with a digit, or an empty name.",
+    solutions: ["Rename the variable to letters, digits and underscores, not starting with a digit."],
+    prevention: "Build env maps from a fixed list of names.",
+  },
+  ERR_CREATEOS_NUL_VALUE: {
+    family: "createos",
+    title: "A sandbox command value contains NUL",
+    message: "Sandbox command values cannot contain NUL.",
+    meaning:
+      "The command, an argument, the cwd, an env value or stdin contained a NUL character, which cannot cross a shell command line; nothing was sent.",
+    when: "Binary data passed as an argument or stdin, or NUL-separated lists built by mistake.",
+    solutions: ["Pass binary data through a file (sync it in) instead of an argument.", "Encode binary stdin, for example as base64."],
+    prevention: "Keep command values text.",
+  },
+  ERR_CREATEOS_PROCESS_UNCONFIRMED: {
+    family: "createos",
+    title: "CreateOS process creation could not be confirmed",
+    message: "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
+    meaning:
+      "`POST /processes` is never retried (it has no idempotency key). Its reply was lost (connection failure, timeout, 5xx or an unreadable reply), so a process may be running in the sandbox without the plugin knowing its id. The lease is blocked: execute refuses it and release destroys it, which kills every process in it.",
+    when: "A connection reset or a 5xx at the moment of process creation, a gateway timeout, or a cancel that arrived while the create call was in flight.",
+    solutions: [
+      "Destroy the lease (the host does so on release) and rerun the command on a new lease.",
+      "Check the API's health if it happens repeatedly.",
+    ],
+    prevention: "Keep the worker close to the API and within the rate limit; the plugin never retries a create blindly.",
+  },
+  ERR_CREATEOS_SEQUENCE_INVALID: {
+    family: "createos",
+    title: "CreateOS process sequence is invalid",
+    message: "CreateOS process sequence is invalid.",
+    meaning: "An output data frame's `seq` was not a safe integer of at least 1. The output cannot be ordered, so the command is stopped (its tree killed).",
+    when: "A protocol mismatch or a corrupted stream.",
+    solutions: ["Rerun the command; report the failure to CreateOS if it repeats."],
+    prevention: "Use a supported API origin.",
+  },
+  ERR_CREATEOS_SEQUENCE_GAP: {
+    family: "createos",
+    title: "CreateOS process output has a sequence gap",
+    message: "CreateOS process output has a sequence gap.",
+    meaning:
+      "A data frame arrived with `seq` greater than the cursor + 1, so output would be lost silently; the command is stopped (its tree killed) rather than reporting incomplete output. `details` holds the expected and received numbers.",
+    when: "A server or proxy that drops frames from the NDJSON stream.",
+    solutions: ["Rerun the command.", "Check for proxies that rewrite or filter streaming responses."],
+    prevention: "Do not put content-filtering proxies in front of the API.",
+  },
+  ERR_CREATEOS_OUTPUT_INVALID: {
+    family: "createos",
+    title: "CreateOS process output is invalid",
+    message: "CreateOS process output is invalid.",
+    meaning:
+      "A frame of the output stream broke the protocol: not a JSON object, an unknown stream name, `data_base64` that is not canonical padded base64, a malformed exit frame, an unexpected error frame, or a line over 8 MiB. `details.reason` says which. The command is stopped (its tree killed).",
+    when: "A corrupted stream or a proxy rewriting the body.",
+    solutions: ["Rerun the command.", "Check for proxies that alter streaming responses."],
+    prevention: "Talk to the API directly or through a transparent proxy.",
+  },
+  ERR_CREATEOS_OUTPUT_EVICTED: {
+    family: "createos",
+    title: "CreateOS process output was evicted before it could be read",
+    message: "CreateOS process output was evicted before it could be read.",
+    meaning:
+      "The API keeps 1 MiB of output per process. The plugin fell behind by more than that (HTTP 410 on connect, or an `output_offset_expired` error frame), so part of the output is gone. The command is stopped (its tree killed) rather than returning output with a hole.",
+    when: "A very chatty command during a long outage of the output stream, or a worker too slow to read (CPU starved, a slow live-log sink).",
+    solutions: [
+      "Rerun the command with less output (redirect bulk output to a file in the workspace and sync it out).",
+      "Keep the worker's CPU and network free enough to follow the stream.",
+    ],
+    prevention: "Write large outputs to files instead of stdout.",
+  },
+  ERR_CREATEOS_STREAM_ENDED: {
+    family: "createos",
+    title: "CreateOS process stream ended without an exit status",
+    message: "CreateOS process stream ended without an exit status.",
+    meaning:
+      "The output stream kept ending without an exit frame while `wait` reported the process still running, for the whole per-outage reconnect budget. `details` holds the attempts, the last status, the cursor and the process id. The tree was killed.",
+    when: "A proxy that closes every streaming response at once, or a server that ends streams without exit frames.",
+    solutions: [
+      "Check proxies or load balancers in front of the API for response time or size limits on streaming responses.",
+      "Rerun the command.",
+    ],
+    prevention: "Let streaming responses through proxies unbuffered and without a short timeout.",
+  },
+  ERR_CREATEOS_CANCELLED: {
+    family: "createos",
+    title: "CreateOS command was cancelled",
+    message: "CreateOS command was cancelled.",
+    meaning:
+      "The caller aborted the command (its `AbortSignal`, a lease release or the worker shutting down). The process tree was killed before this error was thrown; `cause` holds the abort reason.",
+    when: "An operator cancel, a run being stopped, a lease released while the command ran, or a worker shutdown.",
+    solutions: ["Nothing to fix if the cancel was intended; rerun the command otherwise."],
+    prevention: "Release leases only after their commands have finished.",
+  },
+  ERR_CREATEOS_CLEANUP_FAILED: {
+    family: "createos",
+    title: "CreateOS command cleanup failed",
+    message: "CreateOS command cleanup failed; process termination is unconfirmed.",
+    meaning:
+      "After a timeout, a cancel or a failure, the plugin kills the process tree (`DELETE …/processes/{pid}?grace_ms=1000`, with its own deadline). That call failed or did not confirm `tree_exited`, so processes may still run. It is attached to the primary error (`details.cleanup`, `error.cleanupError`) or to a timed-out result (`metadata.cleanupError`), never in place of it, and the lease is blocked until destroyed.",
+    when: "The API failing during the very outage that stopped the command, or a kill that times out.",
+    solutions: [
+      "Destroy the lease: deleting the sandbox kills every process in it.",
+      "Check the API's health.",
+    ],
+    prevention: "Nothing to prevent on the caller's side; the plugin blocks the lease so a possibly running process is never shared.",
+  },
+  ERR_CREATEOS_LIVE_LOG_FAILED: {
+    family: "createos",
+    title: "The live log callback failed",
+    message: "The live log callback failed; the CreateOS command was stopped.",
+    meaning:
+      "Each decoded output chunk goes to the host's live log (`ctx.execution.log`). The callback threw, so the host would miss output; the command is stopped (its tree killed) instead of being retried as if the network had dropped. `cause` holds the callback's error.",
+    when: "A custom `onLog` that throws, for example on a closed sink.",
+    solutions: ["Fix the callback; it must not throw.", "Rerun the command."],
+    prevention: "Keep live-log sinks non-throwing (buffer or drop instead).",
+  },
+  ERR_CREATEOS_LEASE_BLOCKED: {
+    family: "createos",
+    title: "The CreateOS lease is blocked",
+    message: "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
+    meaning:
+      "An earlier command on this lease had an unconfirmed process creation or an unconfirmed kill, so a process may still run in the sandbox. The plugin refuses to run more commands on it or to resume it; releasing it destroys it.",
+    when: "After `ERR_CREATEOS_PROCESS_UNCONFIRMED` or `ERR_CREATEOS_CLEANUP_FAILED` on the same lease.",
+    solutions: ["Release or destroy the lease and acquire a new one."],
+    prevention: "None needed; this is the safety net for the two errors above.",
+  },
+  ERR_CREATEOS_INVALID_CONFIG: {
+    family: "createos",
+    title: "The CreateOS environment config is invalid",
+    message: "CreateOS environment config is invalid: ${problem}",
+    meaning:
+      "A hook was called with a config that `validateConfig` rejects (an unknown key, a wrong type, an out-of-range number). `details.problems` lists every problem.",
+    when: "A config saved without validation or edited by hand.",
+    solutions: ["Run `validateConfig` and fix each listed problem.", "See the package README for every config key."],
+    prevention: "Validate configs before saving them.",
+  },
+  ERR_CREATEOS_LEASE_MISMATCH: {
+    family: "createos",
+    title: "The CreateOS lease belongs elsewhere",
+    message: "CreateOS lease metadata does not match this company, environment or API origin.",
+    meaning:
+      "Lease metadata binds a sandbox to the company, the environment and the API origin it was created for. A resume or execute came with metadata for another one, so the plugin refuses to touch the sandbox.",
+    when: "A lease record copied between environments, or an environment whose `apiUrl` changed.",
+    solutions: ["Acquire a new lease in this environment.", "Restore the previous `apiUrl` if it was changed by mistake."],
+    prevention: "Do not move lease records between environments.",
+  },
+  ERR_CREATEOS_LEASE_EXPIRED: {
+    family: "createos",
+    title: "The CreateOS lease no longer matches the config",
+    message: "CreateOS lease was created with another shape, rootfs or region; acquire a new lease.",
+    meaning:
+      "A paused lease is only reused with the settings it was created with. The environment's shape, rootfs or region changed, so reuse has expired. Resume never deletes: the old sandbox is left for the host to release.",
+    when: "After changing `shape`, `rootfs` or `region` of an environment with paused leases.",
+    solutions: ["Acquire a new lease; release the old one to delete its sandbox."],
+    prevention: "Expect paused leases to be replaced after a shape, rootfs or region change.",
+  },
+  ERR_CREATEOS_LEASE_MARKER: {
+    family: "createos",
+    title: "The CreateOS workspace marker does not match",
+    message: "CreateOS workspace marker does not match the lease; the sandbox cannot be trusted.",
+    meaning:
+      "At acquire the plugin writes a random marker file into `/paperclip-workspace`; before a resumed lease is trusted it reads it back. It was missing or different, so the sandbox is not the one the lease was created for (or its workspace was wiped).",
+    when: "A sandbox recreated under the same id, a workspace wiped by a command, or tampered lease metadata.",
+    solutions: ["Acquire a new lease.", "Do not delete `/paperclip-workspace/.paperclip-lease` in commands."],
+    prevention: "Keep the workspace marker file in place.",
+  },
+  ERR_CREATEOS_SANDBOX_STATE: {
+    family: "createos",
+    title: "The CreateOS sandbox is in an unusable state",
+    message: "CreateOS sandbox is ${status}; expected ${expected}.",
+    meaning:
+      "A lifecycle step (create, resume, pause, delete) waited for a state, and the sandbox reached a state it cannot leave (`error`, `failed`, `destroyed`), or did not get there before the deadline (`details.timedOut`). Transitional states (`creating`, `pausing`, `resuming`) and a state read that still shows the old state are polled until the deadline.",
+    when: "A sandbox that failed to boot (bad rootfs, no capacity in the region), one destroyed out of band, or a slow transition.",
+    solutions: [
+      "Check the shape, rootfs and region in the config.",
+      "Acquire a new lease; the failed sandbox is deleted on release.",
+      "Raise `lifecycleTimeoutMs` if transitions are slow.",
+    ],
+    prevention: "Probe the environment after config changes.",
+  },
+  ERR_CREATEOS_WORKSPACE_COMMAND: {
+    family: "createos",
+    title: "A CreateOS workspace command failed",
+    message: "CreateOS workspace command failed (exit ${exitCode}).",
+    meaning:
+      "A short command the plugin runs itself through `POST /exec` (preparing `/paperclip-workspace`, packing or unpacking a sync archive, applying modes) exited non-zero. `details.step` says which step; stderr is not included because it can echo file contents.",
+    when: "A full sandbox disk, a missing `tar` in the rootfs, or a path the sandbox user cannot write.",
+    solutions: ["Check disk space in the sandbox.", "Use a rootfs that has `tar`, `mkdir`, `chmod` and `mv`."],
+    prevention: "Keep the rootfs standard.",
+  },
+  ERR_CREATEOS_SYNC_PATH: {
+    family: "createos",
+    title: "A sync path is outside the workspace",
+    message: "CreateOS sync path is not an absolute path inside the sandbox workspace.",
+    meaning:
+      "Sandbox paths of file sync (targets of sync in, sources of sync out, post-upload cwd) must be absolute POSIX paths under `/paperclip-workspace` once `.` and `..` are resolved, without NUL; host paths must be absolute. `details` names the operation and the field.",
+    when: "A mapping built from unchecked input, a relative path, or a path that climbs out with `..`.",
+    solutions: ["Build sync mappings from confined paths under `/paperclip-workspace`."],
+    prevention: "Use the adapter helpers that build sync mappings.",
+  },
+  ERR_CREATEOS_SYNC_ARCHIVE_ENTRY: {
+    family: "createos",
+    title: "A sync archive has an unsafe entry",
+    message: "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
+    meaning:
+      "Archives are checked before extraction. An entry had an absolute path or `..`, a hard or symbolic link pointing outside the target, or a type other than file, directory or symlink (devices, FIFOs). Nothing was extracted; `details.entry` names it (cut to 200 characters).",
+    when: "A sandbox command that created links to host paths (for example `ln -s /etc x`) in a directory being synced out, or a crafted archive.",
+    solutions: [
+      "Remove the offending link or special file from the synced directory.",
+      "Use `followSymlinks: true` on the mapping to copy link targets as files instead.",
+    ],
+    prevention: "Keep links inside synced directories relative and inside the tree.",
+  },
+  ERR_CREATEOS_SYNC_COMMAND_FAILED: {
+    family: "createos",
+    title: "A post-upload command failed",
+    message: "CreateOS post-upload command failed (exit ${exitCode}).",
+    meaning:
+      "After an operation's files landed, its post-upload commands run verbatim, in order, fail-fast. This one exited non-zero or timed out (`details.timedOut`); the rest were not run. `details` has the operation id and the command's index, never the command text.",
+    when: "An extraction or setup command that fails in the sandbox (a missing tool, a full disk).",
+    solutions: ["Run the command by hand in a lease to see its output.", "Raise its `timeoutMs` if it timed out."],
+    prevention: "Keep post-upload commands simple and deterministic.",
+  },
+  ERR_CREATEOS_SHUTTING_DOWN: {
+    family: "createos",
+    title: "The CreateOS plugin is shutting down",
+    message: "CreateOS plugin is shutting down.",
+    meaning: "The worker received `shutdown`; active commands were cancelled and new hook calls are refused.",
+    when: "A host restart or plugin upgrade while runs are active.",
+    solutions: ["Retry once the worker is back."],
+    prevention: "Drain runs before restarting the host.",
+  },
   ERR_CREATEOS_EMULATOR_OPTIONS: {
     family: "createos",
     title: "Invalid CreateOS emulator options",

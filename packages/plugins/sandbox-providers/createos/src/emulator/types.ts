@@ -185,6 +185,8 @@ export interface CreateosEmulatorOptions {
    *   `/paperclip-workspace` and `/tmp`, the rest of the host read-only, so paths are exact.
    */
   readonly isolation?: "none" | "bwrap";
+  /** The bubblewrap executable for `isolation: "bwrap"` (default `bwrap` on PATH). */
+  readonly bwrapPath?: string;
   /** Faults armed from the start. */
   readonly faults?: FaultPlan;
   /** Maximum buffered output per stream of `exec` in bytes (default 1 MiB). */

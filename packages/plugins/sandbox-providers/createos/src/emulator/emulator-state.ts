@@ -1,0 +1,44 @@
+import { randomBytes } from "node:crypto";
+import type { EmulatedSandbox } from "./emulated-sandbox.js";
+import { FaultBook } from "./fault-book.js";
+import type { Launcher } from "./launcher.js";
+import type { ResolvedEmulatorOptions } from "./options.js";
+import { RateLimiter } from "./rate-limiter.js";
+import type { RequestRecord } from "./types.js";
+
+// Enough for any test; a long demo run keeps the newest records only.
+const MAX_RECORDS = 50_000;
+
+export type MutableRequestRecord = { -readonly [K in keyof RequestRecord]: RequestRecord[K] };
+
+/** The whole emulated service: sandboxes, fault rules, rate limiter, request log. */
+export class EmulatorState {
+  readonly sandboxes = new Map<string, EmulatedSandbox>();
+  readonly faults = new FaultBook();
+  readonly limiter: RateLimiter | null;
+  readonly records: MutableRequestRecord[] = [];
+  closing = false;
+
+  constructor(
+    readonly options: ResolvedEmulatorOptions,
+    readonly apiKey: string,
+    readonly root: string,
+    readonly launcher: Launcher,
+  ) {
+    this.limiter = options.rateLimit
+      ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst)
+      : null;
+    if (options.faults) this.faults.set(options.faults);
+  }
+
+  record(entry: MutableRequestRecord): MutableRequestRecord {
+    this.records.push(entry);
+    if (this.records.length > MAX_RECORDS) this.records.splice(0, this.records.length - MAX_RECORDS);
+    return entry;
+  }
+
+  /** Sandbox, process and other ids: a prefix and random url-safe characters, always matching the id pattern. */
+  static newId(prefix: string): string {
+    return `${prefix}_${randomBytes(12).toString("base64url")}`;
+  }
+}

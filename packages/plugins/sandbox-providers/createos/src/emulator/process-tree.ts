@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+
+interface ProcEntry {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgid: number;
+  readonly zombie: boolean;
+}
+
+/** Parses `/proc/<pid>/stat`; the command name may contain spaces and parentheses, so fields start after the last `)`. */
+export function parseProcStat(text: string): ProcEntry | undefined {
+  const close = text.lastIndexOf(")");
+  const pid = Number.parseInt(text, 10);
+  if (close < 0 || !Number.isSafeInteger(pid)) return undefined;
+  const fields = text.slice(close + 2).split(" ");
+  const [state, ppid, pgid] = fields;
+  if (state === undefined || ppid === undefined || pgid === undefined) return undefined;
+  return { pid, ppid: Number(ppid), pgid: Number(pgid), zombie: state === "Z" || state === "X" };
+}
+
+function readProcTable(): ProcEntry[] {
+  const entries: ProcEntry[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const entry = parseProcStat(readFileSync(`/proc/${name}/stat`, "utf8"));
+      if (entry) entries.push(entry);
+    } catch {
+      // The process exited between readdir and read.
+    }
+  }
+  return entries;
+}
+
+/**
+ * The live (non-zombie) members of a process tree: every process in the leader's group plus
+ * every descendant of a member, so children that moved to their own group are included while
+ * their parent chain is intact. Zombies are ignored: an orphan zombie may never be reaped
+ * when PID 1 does not reap, yet it runs nothing.
+ */
+export function listTree(pgid: number): number[] {
+  const table = readProcTable();
+  const members = new Set<number>();
+  for (const entry of table) if (entry.pgid === pgid) members.add(entry.pid);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const entry of table) {
+      if (!members.has(entry.pid) && members.has(entry.ppid)) {
+        members.add(entry.pid);
+        grew = true;
+      }
+    }
+  }
+  const alive = new Set(table.filter((entry) => !entry.zombie).map((entry) => entry.pid));
+  return [...members].filter((pid) => alive.has(pid));
+}
+
+function signalTree(pgid: number, signal: NodeJS.Signals): void {
+  for (const pid of [-pgid, ...listTree(pgid)]) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function waitTreeGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (listTree(pgid).length === 0) return true;
+    if (performance.now() >= deadline) return false;
+    await delay(20);
+  }
+}
+
+/** Sends `signal` to every process of the tree (used to freeze and thaw a paused sandbox). */
+export function signalProcessTree(pgid: number, signal: NodeJS.Signals): void {
+  signalTree(pgid, signal);
+}
+
+/**
+ * Terminates a tree: SIGTERM (with SIGCONT, so stopped members can act on it), up to
+ * `graceMs` for it to exit, then SIGKILL until nothing is left. Resolves true once no member
+ * is alive; false only if members survive SIGKILL for 5 s (uninterruptible sleep).
+ */
+export async function killProcessTree(pgid: number, graceMs: number): Promise<boolean> {
+  if (listTree(pgid).length === 0) return true;
+  signalTree(pgid, "SIGTERM");
+  signalTree(pgid, "SIGCONT");
+  if (await waitTreeGone(pgid, graceMs)) return true;
+  const deadline = performance.now() + 5000;
+  while (performance.now() < deadline) {
+    signalTree(pgid, "SIGKILL");
+    if (await waitTreeGone(pgid, 100)) return true;
+  }
+  return false;
+}

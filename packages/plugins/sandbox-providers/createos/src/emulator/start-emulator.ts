@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateosError } from "@paperclipai/errors";
+import { probeBwrap } from "./bwrap-probe.js";
+import { EmulatorState } from "./emulator-state.js";
+import { createRequestHandler } from "./http/request-handler.js";
+import { createLauncher } from "./launcher.js";
+import { resolveEmulatorOptions } from "./options.js";
+import type { CreateosEmulator, CreateosEmulatorOptions } from "./types.js";
+
+// Closing is cleanup: processes get a short grace period, then SIGKILL.
+const CLOSE_GRACE_MS = 200;
+
+/**
+ * Starts a CreateOS emulator on loopback. Every sandbox gets private directories under a
+ * fresh root, every process is a real child process group; `close()` leaves nothing behind.
+ */
+export async function startCreateosEmulator(
+  options: CreateosEmulatorOptions = {},
+): Promise<CreateosEmulator> {
+  const resolved = resolveEmulatorOptions(options);
+  if (resolved.isolation === "bwrap") probeBwrap(resolved.bwrapPath);
+  const apiKey = resolved.apiKey ?? `ceos_emulator_${randomBytes(18).toString("base64url")}`;
+  let root: string;
+  if (resolved.workspaceRoot === undefined) {
+    root = await mkdtemp(join(tmpdir(), "createos-emulator-"));
+  } else {
+    await mkdir(resolved.workspaceRoot, { recursive: true });
+    root = await mkdtemp(join(resolved.workspaceRoot, "createos-emulator-"));
+  }
+  const state = new EmulatorState(
+    resolved,
+    apiKey,
+    root,
+    createLauncher(resolved.isolation, resolved.bwrapPath),
+  );
+  const server = createServer(createRequestHandler(state));
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(resolved.port, resolved.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    const address = `${resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host}:${resolved.port}`;
+    throw new CreateosError(
+      "ERR_CREATEOS_EMULATOR_LISTEN",
+      `The CreateOS emulator could not listen on ${address}.`,
+      {
+        cause: error,
+        details: {
+          host: resolved.host,
+          port: resolved.port,
+          code: (error as NodeJS.ErrnoException).code ?? null,
+        },
+      },
+    );
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    apiKey,
+    faults: {
+      set: (plan) => state.faults.set(plan),
+      add: (fault) => state.faults.add(fault),
+      clear: () => state.faults.clear(),
+      fired: () => state.faults.fired(),
+    },
+    sandboxes: () => [...state.sandboxes.values()].map((sandbox) => sandbox.snapshot()),
+    processes: () =>
+      [...state.sandboxes.values()].flatMap((sandbox) =>
+        [...sandbox.processes.values()].map((process) => process.snapshot()),
+      ),
+    requests: () => state.records.map((record) => ({ ...record })),
+    setSandboxStatus: (id, status) => state.sandboxes.get(id)?.force(status),
+    close: () => {
+      closing ??= (async () => {
+        state.closing = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await Promise.all([...state.sandboxes.values()].map((sandbox) => sandbox.destroy(CLOSE_GRACE_MS)));
+        await closed;
+        await rm(root, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
