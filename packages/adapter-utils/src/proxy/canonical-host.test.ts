@@ -1,0 +1,79 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalizeHost, formatCanonicalHost } from "./canonical-host.js";
+
+describe("canonicalizeHost", () => {
+  it.each([
+    ["API.Example.COM", "domain", "api.example.com"],
+    ["example.com.", "domain", "example.com"],
+    ["bücher.de", "domain", "xn--bcher-kva.de"],
+    ["BÜCHER.de.", "domain", "xn--bcher-kva.de"],
+    ["xn--bcher-kva.de", "domain", "xn--bcher-kva.de"],
+    ["foo_bar.internal", "domain", "foo_bar.internal"],
+    ["127.0.0.1", "ipv4", "127.0.0.1"],
+    ["127.1", "ipv4", "127.0.0.1"],
+    ["0x7f.0.0.1", "ipv4", "127.0.0.1"],
+    ["2130706433", "ipv4", "127.0.0.1"],
+    ["[::1]", "ipv6", "::1"],
+    ["::1", "ipv6", "::1"],
+    ["[0:0:0:0:0:0:0:1]", "ipv6", "::1"],
+    ["[2001:DB8:0:0:0:0:0:1]", "ipv6", "2001:db8::1"],
+    ["[::ffff:127.0.0.1]", "ipv4", "127.0.0.1"],
+    ["[::ffff:a9fe:a9fe]", "ipv4", "169.254.169.254"],
+  ])("%s is %s %s", (raw, kind, key) => {
+    expect(canonicalizeHost(raw)).toEqual({ kind, key });
+  });
+
+  it.each([
+    "",
+    ".",
+    "a..b",
+    ".example.com",
+    "example.com..",
+    "exa mple.com",
+    "ex%41mple.com",
+    "user@host",
+    "host/path",
+    "host:80",
+    "*.example.com",
+    "[127.0.0.1]",
+    "[fe80::1%eth0]",
+    "fe80::1%eth0",
+    "[::1",
+    "256.1.1.1",
+    "1.2.3.4.5",
+    "foo.123",
+    "xn--zz.com",
+    "a".repeat(254),
+  ])("rejects %j", (raw) => {
+    expect(canonicalizeHost(raw)).toBeNull();
+  });
+
+  it("gives every IPv4 address its dotted-quad form, also through IPv4-mapped IPv6", () => {
+    fc.assert(
+      fc.property(fc.ipV4(), (address) => {
+        const dotted = address
+          .split(".")
+          .map((part) => String(Number(part)))
+          .join(".");
+        expect(canonicalizeHost(address)).toEqual({ kind: "ipv4", key: dotted });
+        expect(canonicalizeHost(`[::ffff:${address}]`)).toEqual({ kind: "ipv4", key: dotted });
+      }),
+    );
+  });
+
+  it("is idempotent on whatever it accepts", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.domain(), fc.ipV4(), fc.ipV6(), fc.string()), (raw) => {
+        const host = canonicalizeHost(raw);
+        if (host) expect(canonicalizeHost(formatCanonicalHost(host))).toEqual(host);
+      }),
+    );
+  });
+
+  it("brackets only IPv6 when formatting", () => {
+    expect(formatCanonicalHost({ kind: "ipv6", key: "::1" })).toBe("[::1]");
+    expect(formatCanonicalHost({ kind: "ipv4", key: "10.0.0.1" })).toBe("10.0.0.1");
+    expect(formatCanonicalHost({ kind: "domain", key: "a.test" })).toBe("a.test");
+  });
+});

@@ -1,0 +1,38 @@
+import { SandboxError } from "@paperclipai/errors";
+
+export interface SandboxNetworkProxyLimits {
+  /** Concurrent sandbox connections (HTTP and tunnels); more are refused with 503. */
+  maxConnections?: number | undefined;
+  /** Request line plus headers, in bytes; more gets 431. */
+  maxHeaderBytes?: number | undefined;
+  /** A CONNECT tunnel with no traffic either way for this long is closed. */
+  tunnelIdleMs?: number | undefined;
+  /** Time a client has to send a complete request head (slowloris bound); then 408. */
+  headersTimeoutMs?: number | undefined;
+}
+
+export type ResolvedProxyLimits = { readonly [K in keyof SandboxNetworkProxyLimits]-?: number };
+
+export const DEFAULT_PROXY_LIMITS: ResolvedProxyLimits = {
+  maxConnections: 1024,
+  maxHeaderBytes: 16 * 1024,
+  tunnelIdleMs: 15 * 60_000,
+  headersTimeoutMs: 30_000,
+};
+
+export function resolveProxyLimits(limits: SandboxNetworkProxyLimits = {}): ResolvedProxyLimits {
+  const resolved = { ...DEFAULT_PROXY_LIMITS };
+  for (const name of Object.keys(DEFAULT_PROXY_LIMITS) as (keyof ResolvedProxyLimits)[]) {
+    const value: unknown = limits[name];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+      throw new SandboxError(
+        "ERR_SANDBOX_PROXY_LIMIT_INVALID",
+        `Sandbox network proxy limit ${name} must be a positive integer; got ${String(value)}.`,
+        { details: { name, value: typeof value === "number" ? value : String(value) } },
+      );
+    }
+    resolved[name] = value;
+  }
+  return resolved;
+}

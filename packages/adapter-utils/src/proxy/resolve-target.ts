@@ -1,0 +1,53 @@
+import { lookup } from "node:dns/promises";
+import { classifyAddress } from "./address-class.js";
+import type { CanonicalHost } from "./canonical-host.js";
+import type { NetworkRule } from "./network-rule.js";
+
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/** Resolves a hostname to its addresses. Injected in tests so no real DNS is used. */
+export type NetworkResolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+export const systemResolver: NetworkResolver = async (hostname) => {
+  const results = await lookup(hostname, { all: true });
+  return results.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+};
+
+export type PinnedTarget =
+  | { readonly ok: true; readonly addresses: readonly ResolvedAddress[] }
+  | { readonly ok: false; readonly denied: boolean; readonly reason: string };
+
+/**
+ * Turns an allowed target into the addresses the proxy will connect to, resolving
+ * a hostname exactly once. An IP target is its own address. A hostname matched by
+ * an allowlist rule must resolve only to public addresses; one matched by a trusted
+ * URL may resolve anywhere (the Paperclip control plane is often on loopback).
+ */
+export async function resolvePinnedTarget(
+  host: CanonicalHost,
+  rule: NetworkRule,
+  resolver: NetworkResolver,
+): Promise<PinnedTarget> {
+  if (host.kind !== "domain")
+    return { ok: true, addresses: [{ address: host.key, family: host.kind === "ipv6" ? 6 : 4 }] };
+  let addresses: readonly ResolvedAddress[];
+  try {
+    addresses = await resolver(host.key);
+  } catch {
+    return { ok: false, denied: false, reason: "dns_lookup_failed" };
+  }
+  if (addresses.length === 0) return { ok: false, denied: false, reason: "dns_lookup_failed" };
+  if (rule.origin === "allowlist") {
+    // Every address must be public: a name answering with one public and one internal
+    // address would otherwise reach the internal one on the next connection attempt.
+    for (const { address } of addresses) {
+      const addressClass = classifyAddress(address);
+      if (addressClass !== "public")
+        return { ok: false, denied: true, reason: `blocked_address_${addressClass}` };
+    }
+  }
+  return { ok: true, addresses };
+}

@@ -1,0 +1,218 @@
+import { rm } from "node:fs/promises";
+import { Agent, createServer as createHttpServer } from "node:http";
+import { createServer as createNetServer, type Socket } from "node:net";
+import { SandboxError } from "@paperclipai/errors";
+import { forwardHttpRequest } from "./forward-http.js";
+import { resolveProxyLimits, type SandboxNetworkProxyLimits } from "./limits.js";
+import { buildNetworkPolicy } from "./network-policy.js";
+import { type NetworkDecision, type ProxyContext, reportedHost } from "./proxy-context.js";
+import { formatRawProxyError } from "./proxy-error.js";
+import { refuseSocket } from "./refuse-socket.js";
+import { type NetworkResolver, systemResolver } from "./resolve-target.js";
+import { decideNetworkTarget, type TargetDecision } from "./target-decision.js";
+import { handleConnect } from "./tunnel.js";
+
+export interface SandboxNetworkProxyOptions {
+  /** Unix socket the proxy listens on; must not exist yet. */
+  socketPath: string;
+  /** `networkAllowlist` entries: `host` (ports 80, 443), `host:port`, `host:*`, `[v6]:port`, origin URLs. */
+  allowlist: readonly unknown[];
+  /** `networkTrustedUrls`: their origin is always allowed, private addresses included. */
+  trustedUrls: readonly unknown[];
+  /** Called once per attempt; errors it throws are ignored. */
+  onNetworkDecision?: ((decision: NetworkDecision) => void) | undefined;
+  /** Hostname resolution, once per attempt; defaults to the system resolver (`dns.lookup`). */
+  resolver?: NetworkResolver | undefined;
+  limits?: SandboxNetworkProxyLimits | undefined;
+}
+
+export interface SandboxNetworkProxyStats {
+  /** Sandbox connections accepted since start (refused ones included). */
+  connections: number;
+  /** Sandbox connections open now, tunnels included. */
+  activeConnections: number;
+  /** Bytes received from the sandbox. */
+  bytesIn: number;
+  /** Bytes sent to the sandbox. */
+  bytesOut: number;
+  /** Attempts refused: policy, address checks, lookups, malformed requests, connection limit. */
+  denied: number;
+  allowed: number;
+}
+
+export interface SandboxNetworkProxy {
+  readonly socketPath: string;
+  /** Closes every connection and tunnel, stops listening and removes the socket file. */
+  close(): Promise<void>;
+  stats(): SandboxNetworkProxyStats;
+}
+
+const UPGRADE_MESSAGE = "Protocol upgrades must use CONNECT through the Paperclip sandbox proxy.";
+
+function clientErrorResponse(code: string | undefined): { status: string; code: string; message: string } {
+  if (code === "HPE_HEADER_OVERFLOW") {
+    return {
+      status: "431 Request Header Fields Too Large",
+      code: "request_header_too_large",
+      message: "Request headers exceed the Paperclip sandbox proxy limit.",
+    };
+  }
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    return {
+      status: "408 Request Timeout",
+      code: "request_timeout",
+      message: "Paperclip sandbox proxy did not receive a complete request head in time.",
+    };
+  }
+  return {
+    status: "400 Bad Request",
+    code: "malformed_request",
+    message: "Paperclip sandbox proxy could not parse the request.",
+  };
+}
+
+/**
+ * Starts the allowlist proxy on a Unix socket: plain HTTP in absolute form and
+ * CONNECT tunnels, each target checked against the policy, resolved once,
+ * address-checked and connected to the checked address.
+ */
+export async function startSandboxNetworkProxy(
+  options: SandboxNetworkProxyOptions,
+): Promise<SandboxNetworkProxy> {
+  const policy = buildNetworkPolicy(options.allowlist, options.trustedUrls);
+  const limits = resolveProxyLimits(options.limits);
+  const resolver = options.resolver ?? systemResolver;
+  const onNetworkDecision = options.onNetworkDecision;
+  const clientSockets = new Set<Socket>();
+  const counters = { connections: 0, closedBytesIn: 0, closedBytesOut: 0, denied: 0, allowed: 0 };
+
+  const context: ProxyContext = {
+    limits,
+    agent: new Agent({ keepAlive: true }),
+    upstreamSockets: new Set(),
+    decide: (host, port) =>
+      decideNetworkTarget(policy, host, port, resolver).catch(
+        (): TargetDecision => ({ decision: "deny", reason: "dns_lookup_failed", failure: "lookup" }),
+      ),
+    record(decision) {
+      if (decision.decision === "allow") counters.allowed += 1;
+      else counters.denied += 1;
+      if (!onNetworkDecision) return;
+      // An audit hook must not be able to take the proxy down.
+      try {
+        const returned: unknown = onNetworkDecision({ ...decision });
+        if (returned instanceof Promise) returned.catch(() => {});
+      } catch {}
+    },
+  };
+
+  const http = createHttpServer({
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: 0,
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+  });
+  http.on("request", (request, response) => forwardHttpRequest(context, request, response));
+  http.on("connect", (request, socket, head: Buffer) =>
+    handleConnect(context, socket as Socket, request.url ?? "", head),
+  );
+  http.on("upgrade", (request, socket) => {
+    context.record({
+      decision: "deny",
+      host: reportedHost(request.headers.host ?? ""),
+      port: 0,
+      reason: "upgrade_requires_connect",
+    });
+    refuseSocket(
+      socket as Socket,
+      formatRawProxyError("400 Bad Request", "upgrade_requires_connect", UPGRADE_MESSAGE),
+      true,
+    );
+  });
+  http.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const raw = socket as Socket & { _httpMessage?: { headersSent?: boolean } };
+    if (error.code === "ECONNRESET" || !raw.writable || raw._httpMessage?.headersSent) {
+      raw.destroy();
+      return;
+    }
+    const answer = clientErrorResponse(error.code);
+    context.record({ decision: "deny", host: "", port: 0, reason: answer.code });
+    refuseSocket(raw, formatRawProxyError(answer.status, answer.code, answer.message), false);
+  });
+
+  const listener = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    counters.connections += 1;
+    socket.on("error", () => {});
+    if (clientSockets.size >= limits.maxConnections) {
+      context.record({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
+      refuseSocket(
+        socket,
+        formatRawProxyError(
+          "503 Service Unavailable",
+          "proxy_connection_limit",
+          "Paperclip sandbox proxy connection limit reached.",
+        ),
+        true,
+      );
+      return;
+    }
+    clientSockets.add(socket);
+    socket.once("close", () => {
+      clientSockets.delete(socket);
+      counters.closedBytesIn += socket.bytesRead;
+      counters.closedBytesOut += socket.bytesWritten;
+    });
+    http.emit("connection", socket);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        new SandboxError(
+          "ERR_SANDBOX_PROXY_LISTEN",
+          `Paperclip sandbox network proxy could not listen on ${options.socketPath}.`,
+          { cause: error, details: { socketPath: options.socketPath, code: error.code ?? "unknown" } },
+        ),
+      );
+    });
+    listener.listen(options.socketPath, () => resolve());
+  }).catch((error: unknown) => {
+    http.close();
+    context.agent.destroy();
+    throw error;
+  });
+  listener.on("error", () => {});
+
+  let closing: Promise<void> | undefined;
+  return {
+    socketPath: options.socketPath,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
+        for (const socket of clientSockets) socket.destroy();
+        for (const socket of context.upstreamSockets) socket.destroy();
+        context.agent.destroy();
+        http.close();
+        await stopped;
+        await rm(options.socketPath, { force: true });
+      })();
+      return closing;
+    },
+    stats() {
+      let bytesIn = counters.closedBytesIn;
+      let bytesOut = counters.closedBytesOut;
+      for (const socket of clientSockets) {
+        bytesIn += socket.bytesRead;
+        bytesOut += socket.bytesWritten;
+      }
+      return {
+        connections: counters.connections,
+        activeConnections: clientSockets.size,
+        bytesIn,
+        bytesOut,
+        denied: counters.denied,
+        allowed: counters.allowed,
+      };
+    },
+  };
+}

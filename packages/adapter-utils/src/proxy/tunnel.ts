@@ -1,0 +1,99 @@
+import { connect, type Socket } from "node:net";
+import { formatCanonicalHost } from "./canonical-host.js";
+import { parseConnectAuthority } from "./connect-authority.js";
+import { pinnedLookup } from "./pinned-lookup.js";
+import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
+import { formatRawProxyError } from "./proxy-error.js";
+import { refuseSocket } from "./refuse-socket.js";
+
+const ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";
+
+/**
+ * When one leg of a tunnel closes, the other follows: at once after an error,
+ * otherwise after it has flushed what it still holds for its peer.
+ */
+function follow(leg: Socket, hadError: boolean): void {
+  if (hadError) leg.destroy();
+  else leg.end(() => leg.destroy());
+}
+
+function openTunnel(
+  context: ProxyContext,
+  client: Socket,
+  head: Buffer,
+  host: string,
+  port: number,
+  addresses: Parameters<typeof pinnedLookup>[0],
+): void {
+  const upstream = connect({
+    host,
+    port,
+    lookup: pinnedLookup(addresses),
+    allowHalfOpen: true,
+    noDelay: true,
+  });
+  context.upstreamSockets.add(upstream);
+  let established = false;
+  upstream.on("error", () => {});
+  upstream.once("connect", () => {
+    established = true;
+    client.write(ESTABLISHED);
+    if (head.length > 0) upstream.write(head);
+    client.setNoDelay(true);
+    client.setTimeout(context.limits.tunnelIdleMs, () => {
+      client.destroy();
+      upstream.destroy();
+    });
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  upstream.once("close", (hadError) => {
+    context.upstreamSockets.delete(upstream);
+    if (established) follow(client, hadError);
+    else
+      refuseSocket(
+        client,
+        formatRawProxyError("502 Bad Gateway", "upstream_error", UPSTREAM_ERROR_MESSAGE),
+        true,
+      );
+  });
+  client.once("close", (hadError) => {
+    if (established) follow(upstream, hadError);
+    else upstream.destroy();
+  });
+}
+
+/** Serves one CONNECT request: a byte-for-byte tunnel when allowed, a JSON 403 otherwise. */
+export function handleConnect(context: ProxyContext, client: Socket, target: string, head: Buffer): void {
+  const authority = parseConnectAuthority(target);
+  if (!authority.ok) {
+    context.record({ decision: "deny", host: reportedHost(target), port: 0, reason: authority.reason });
+    refuseSocket(
+      client,
+      formatRawProxyError("403 Forbidden", "network_target_denied", DENIED_MESSAGE, authority.reason),
+      true,
+    );
+    return;
+  }
+  const { host, port } = authority;
+  const label = formatCanonicalHost(host);
+  void context.decide(host, port).then((verdict) => {
+    context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
+    if (client.destroyed) return;
+    if (verdict.decision === "allow") {
+      openTunnel(context, client, head, host.key, port, verdict.addresses);
+    } else if (verdict.failure === "lookup") {
+      refuseSocket(
+        client,
+        formatRawProxyError("502 Bad Gateway", "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason),
+        true,
+      );
+    } else {
+      refuseSocket(
+        client,
+        formatRawProxyError("403 Forbidden", "network_target_denied", DENIED_MESSAGE, verdict.reason),
+        true,
+      );
+    }
+  });
+}
