@@ -1,0 +1,238 @@
+import { CreateosApiError, CreateosError, PaperclipError } from "@paperclipai/errors";
+import { abortableDelay } from "./abortable-delay.js";
+import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
+import { type BackoffPolicy, DEFAULT_BACKOFF, parseRetryAfter, retryDelay } from "./backoff.js";
+import { type JsonObject, parseEnvelope } from "./envelope.js";
+import type { CreateosOperation } from "./operation.js";
+import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
+import { isRetryableStatus } from "./retry-policy.js";
+import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
+
+export interface CreateosClientOptions {
+  /** API URL; reduced to its origin (default `https://api.sb.createos.sh`). */
+  readonly apiUrl?: string;
+  /** API key; else `CREATEOS_API_KEY`, for the default origin only. */
+  readonly apiKey?: string;
+  /** Environment to read `CREATEOS_API_KEY` from (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly fetch?: typeof fetch;
+  /** Pacers shared by the clients of one plugin instance (default: one registry per client). */
+  readonly pacers?: PacerRegistry;
+  readonly rateLimit?: TokenBucketConfig;
+  readonly backoff?: BackoffPolicy;
+  /** Attempts of an idempotent call, the first included (default 5). */
+  readonly maxAttempts?: number;
+  /** Deadline of one attempt, until the body is read (streams: until the headers) (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  readonly random?: () => number;
+}
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface CreateosRequest {
+  readonly method: HttpMethod;
+  /** Path below `/v1`, built from validated ids only. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number>>;
+  readonly json?: unknown;
+  readonly bytes?: Uint8Array;
+  readonly operation: CreateosOperation;
+  /** Only idempotent calls are retried; creates never are. */
+  readonly idempotent: boolean;
+  readonly priority?: PacerPriority;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  /** Non-2xx statuses the caller handles (for example 404 on delete); their body is discarded too. */
+  readonly allowStatuses?: readonly number[];
+}
+
+export interface JsonReply {
+  readonly status: number;
+  /** `null` for an allowed non-2xx status. */
+  readonly data: JsonObject | null;
+}
+
+export interface BytesReply {
+  readonly status: number;
+  readonly bytes: Buffer | null;
+}
+
+type BodyMode = "json" | "bytes" | "stream";
+
+type AttemptResult =
+  | { readonly kind: "json"; readonly status: number; readonly data: JsonObject | null }
+  | { readonly kind: "bytes"; readonly status: number; readonly bytes: Buffer | null }
+  | { readonly kind: "stream"; readonly status: number; readonly response: Response | null };
+
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * The CreateOS HTTP client: one origin, one key, `X-Api-Key` on every call, redirects
+ * refused, provider bodies of failed calls never read, retries for idempotent calls only,
+ * and every request start paced per origin and key.
+ */
+export class CreateosClient {
+  readonly origin: string;
+  readonly #apiKey: string;
+  readonly #fetch: typeof fetch;
+  readonly #pacer: RequestPacer;
+  readonly #backoff: BackoffPolicy;
+  readonly #maxAttempts: number;
+  readonly #timeoutMs: number;
+  readonly #random: () => number;
+
+  constructor(options: CreateosClientOptions = {}) {
+    this.origin = resolveApiOrigin(options.apiUrl);
+    this.#apiKey = resolveApiKey(this.origin, options.apiKey, options.env ?? process.env);
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#pacer = (options.pacers ?? new PacerRegistry()).get(
+      this.origin,
+      this.#apiKey,
+      options.rateLimit ?? DEFAULT_TOKEN_BUCKET,
+    );
+    this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#random = options.random ?? Math.random;
+  }
+
+  get backoff(): BackoffPolicy {
+    return this.#backoff;
+  }
+
+  random(): number {
+    return this.#random();
+  }
+
+  async json(request: CreateosRequest): Promise<JsonReply> {
+    const result = await this.#withRetries(request, "json");
+    return result.kind === "json"
+      ? { status: result.status, data: result.data }
+      : { status: result.status, data: null };
+  }
+
+  async bytes(request: CreateosRequest): Promise<BytesReply> {
+    const result = await this.#withRetries(request, "bytes");
+    return result.kind === "bytes"
+      ? { status: result.status, bytes: result.bytes }
+      : { status: result.status, bytes: null };
+  }
+
+  /**
+   * One attempt of a streaming call; the caller owns reconnects. The deadline covers the
+   * headers only; liveness of the body is the caller's watchdog.
+   */
+  async stream(request: CreateosRequest): Promise<{ status: number; response: Response | null }> {
+    const result = await this.#attempt(request, "stream");
+    return result.kind === "stream" ? result : { status: result.status, response: null };
+  }
+
+  async #withRetries(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#attempt(request, mode);
+      } catch (error) {
+        const retryable = PaperclipError.is(error) && error.retryable;
+        if (!request.idempotent || !retryable || attempt >= this.#maxAttempts || request.signal?.aborted)
+          throw error;
+        const retryAfterMs = PaperclipError.is(error) ? error.retryAfterMs : undefined;
+        await abortableDelay(retryDelay(attempt, this.#backoff, this.#random, retryAfterMs), request.signal);
+      }
+    }
+  }
+
+  #url(request: CreateosRequest): string {
+    const url = new URL(`${this.origin}/v1${request.path}`);
+    for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.set(key, String(value));
+    return url.href;
+  }
+
+  async #attempt(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
+    await this.#pacer.acquire(request.priority ?? "normal", request.signal);
+    const controller = new AbortController();
+    const onCallerAbort = (): void => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(TIMED_OUT), request.timeoutMs ?? this.#timeoutMs);
+    const finish = (): void => {
+      clearTimeout(timer);
+      if (mode !== "stream") request.signal?.removeEventListener("abort", onCallerAbort);
+    };
+    try {
+      const headers: Record<string, string> = { "X-Api-Key": this.#apiKey, Accept: "application/json" };
+      let body: string | Uint8Array | undefined;
+      if (request.json !== undefined) {
+        headers["Content-Type"] = "application/json";
+        body = JSON.stringify(request.json);
+      } else if (request.bytes !== undefined) {
+        headers["Content-Type"] = "application/octet-stream";
+        body = request.bytes;
+      }
+      let response: Response;
+      try {
+        response = await this.#fetch(this.#url(request), {
+          method: request.method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          redirect: "error",
+          signal: controller.signal,
+        });
+      } catch {
+        throw this.#transportError(request, controller);
+      }
+      const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
+      this.#pacer.observe(response.status, retryAfterMs);
+      if (!response.ok) {
+        // The body of a failed call may echo the request, key included: never read it.
+        await response.body?.cancel().catch(() => undefined);
+        if (request.allowStatuses?.includes(response.status)) return emptyResult(mode, response.status);
+        throw new CreateosApiError(
+          "ERR_CREATEOS_HTTP_STATUS",
+          `CreateOS request failed (HTTP ${response.status}) during ${request.operation}.`,
+          {
+            status: response.status,
+            operation: request.operation,
+            retryable: isRetryableStatus(response.status),
+            ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          },
+        );
+      }
+      if (mode === "stream") return { kind: "stream", status: response.status, response };
+      try {
+        if (mode === "bytes") {
+          return { kind: "bytes", status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+        }
+        return { kind: "json", status: response.status, data: parseEnvelope(await response.text()) };
+      } catch (error) {
+        if (PaperclipError.is(error)) throw error;
+        throw this.#transportError(request, controller);
+      }
+    } catch (error) {
+      request.signal?.removeEventListener("abort", onCallerAbort);
+      throw error;
+    } finally {
+      finish();
+    }
+  }
+
+  /** A failed fetch or body read: the caller's abort, our deadline, or a connection failure without its cause (it can hold the URL). */
+  #transportError(request: CreateosRequest, controller: AbortController): unknown {
+    if (request.signal?.aborted) return request.signal.reason;
+    if (controller.signal.aborted && controller.signal.reason === TIMED_OUT) {
+      return new CreateosError(
+        "ERR_CREATEOS_REQUEST_TIMEOUT",
+        `CreateOS request timed out during ${request.operation}.`,
+        {
+          retryable: true,
+          details: { operation: request.operation },
+        },
+      );
+    }
+    return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable: true });
+  }
+}
+
+function emptyResult(mode: BodyMode, status: number): AttemptResult {
+  if (mode === "json") return { kind: "json", status, data: null };
+  if (mode === "bytes") return { kind: "bytes", status, bytes: null };
+  return { kind: "stream", status, response: null };
+}

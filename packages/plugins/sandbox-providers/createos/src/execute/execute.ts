@@ -1,0 +1,228 @@
+import { randomUUID } from "node:crypto";
+import { CreateosApiError, CreateosError, type JsonValue, PaperclipError } from "@paperclipai/errors";
+import type { CreateosClient } from "../client/createos-client.js";
+import { resourceId } from "../client/envelope.js";
+import { DEFAULT_FOLLOW_TUNING, type FollowTuning, OutputFollower } from "./output-follower.js";
+import type { ExitStatus, OutputStream } from "./output-frame.js";
+import { killProcessTree, processPath } from "./process-api.js";
+import { buildScript, validateCommand } from "./shell-script.js";
+import { DEFAULT_TAIL_CHARS, TailBuffer } from "./tail-buffer.js";
+
+export interface ExecuteRequest {
+  readonly sandboxId: string;
+  readonly command: string;
+  readonly args?: readonly string[] | undefined;
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Staged as a file in the sandbox and redirected in; never sent through an input endpoint. */
+  readonly stdin?: string | undefined;
+  /** After this the tree is killed and the result says `timedOut: true`. */
+  readonly timeoutMs?: number | undefined;
+  /** Aborting kills the tree and throws `CreateOS command was cancelled.` */
+  readonly signal?: AbortSignal | undefined;
+  /** The host's live log (`ctx.execution.log`): every decoded chunk, once and in order. */
+  readonly onLog?: ((stream: OutputStream, text: string) => void) | undefined;
+}
+
+export interface ExecuteTuning extends FollowTuning {
+  /** Characters of each stream kept in the result (default 4 Mi). */
+  readonly tailChars: number;
+  /** Fresh deadline of the process kill (default 10 s). */
+  readonly cleanupTimeoutMs: number;
+}
+
+export const DEFAULT_EXECUTE_TUNING: ExecuteTuning = {
+  ...DEFAULT_FOLLOW_TUNING,
+  tailChars: DEFAULT_TAIL_CHARS,
+  cleanupTimeoutMs: 10_000,
+};
+
+/** Told when the process's fate is unknown, so the lease is not reused until destroyed. */
+export interface LeaseGuard {
+  block(reason: "process creation" | "process cleanup"): void;
+}
+
+export interface ExecuteResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  metadata: Record<string, JsonValue>;
+}
+
+const TIMED_OUT = Symbol("command timed out");
+
+/**
+ * Runs one command in a CreateOS sandbox and follows its output to the end (the seeded
+ * algorithm, steps 1-8, with the reconnect, liveness and completeness fixes).
+ */
+export async function execute(
+  client: CreateosClient,
+  request: ExecuteRequest,
+  tuning: Partial<ExecuteTuning> = {},
+  guard?: LeaseGuard,
+): Promise<ExecuteResult> {
+  const settings: ExecuteTuning = { ...DEFAULT_EXECUTE_TUNING, ...tuning };
+  // 1. Validate before anything is sent.
+  validateCommand(request);
+  const sandboxId = resourceId(request.sandboxId);
+  const run = new AbortController();
+  const onCancel = (): void => run.abort(request.signal?.reason);
+  if (request.signal?.aborted) throw cancelled(request.signal.reason);
+  request.signal?.addEventListener("abort", onCancel, { once: true });
+  const deadline =
+    request.timeoutMs !== undefined && request.timeoutMs > 0
+      ? setTimeout(() => run.abort(TIMED_OUT), request.timeoutMs)
+      : undefined;
+  const tails: Record<OutputStream, TailBuffer> = {
+    stdout: new TailBuffer(settings.tailChars),
+    stderr: new TailBuffer(settings.tailChars),
+  };
+  const onLog = request.onLog;
+  let processId: string | undefined;
+  let follower: OutputFollower | undefined;
+  const metadata = (extra: Record<string, JsonValue> = {}): Record<string, JsonValue> => ({
+    processId: processId ?? null,
+    outputTruncated: tails.stdout.truncated || tails.stderr.truncated,
+    stdoutDroppedChars: tails.stdout.droppedChars,
+    stdoutDroppedBytes: tails.stdout.droppedBytes,
+    stderrDroppedChars: tails.stderr.droppedChars,
+    stderrDroppedBytes: tails.stderr.droppedBytes,
+    lastSeq: follower?.stats.cursor ?? 0,
+    connections: follower?.stats.connections ?? 0,
+    reconnects: follower?.stats.reconnects ?? 0,
+    ...extra,
+  });
+  try {
+    // 2. Stage stdin as a file.
+    let stdinPath: string | undefined;
+    if (request.stdin !== undefined) {
+      stdinPath = `/tmp/paperclip-stdin-${randomUUID()}`;
+      await client.json({
+        method: "PUT",
+        path: `/sandboxes/${sandboxId}/files`,
+        query: { path: stdinPath },
+        bytes: Buffer.from(request.stdin, "utf8"),
+        operation: "file transfer",
+        idempotent: true,
+        signal: run.signal,
+      });
+    }
+    const script = buildScript({
+      command: request.command,
+      args: request.args,
+      cwd: request.cwd,
+      env: request.env,
+      stdinPath,
+    });
+    // 3. Create the process: never retried, and an unconfirmed outcome blocks the lease.
+    processId = await createProcess(client, sandboxId, script, run.signal, guard);
+    // 4. No interactive stdin.
+    await client.json({
+      method: "POST",
+      path: `${processPath(sandboxId, processId)}/stdin/close`,
+      operation: "stdin close",
+      idempotent: true,
+      allowStatuses: [409],
+      signal: run.signal,
+    });
+    // 5.-6. Follow the output.
+    follower = new OutputFollower(client, sandboxId, processId, settings, (stream, text) => {
+      tails[stream].append(text);
+      onLog?.(stream, text);
+    });
+    const exit: ExitStatus = await follower.follow(run.signal);
+    // 8. Result.
+    return {
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      timedOut: false,
+      stdout: tails.stdout.toString(),
+      stderr: tails.stderr.toString(),
+      metadata: metadata(),
+    };
+  } catch (error) {
+    // Nothing to kill by id; the guard already blocked the lease.
+    if (PaperclipError.is(error, "ERR_CREATEOS_PROCESS_UNCONFIRMED")) throw error;
+    const timedOut = run.signal.aborted && run.signal.reason === TIMED_OUT;
+    const wasCancelled = run.signal.aborted && !timedOut;
+    const primary = timedOut ? undefined : wasCancelled ? cancelled(request.signal?.reason) : error;
+    // 7. Whatever happened after the process exists, its tree is killed.
+    let cleanupError: CreateosError | undefined;
+    if (processId !== undefined) {
+      try {
+        await killProcessTree(client, sandboxId, processId, settings.cleanupTimeoutMs);
+      } catch (killError) {
+        cleanupError = killError as CreateosError;
+        guard?.block("process cleanup");
+      }
+    }
+    if (timedOut) {
+      return {
+        exitCode: null,
+        signal: null,
+        timedOut: true,
+        stdout: tails.stdout.toString(),
+        stderr: tails.stderr.toString(),
+        metadata: metadata(cleanupError ? { cleanupError: cleanupError.message, leaseBlocked: true } : {}),
+      };
+    }
+    if (cleanupError) attachCleanupFailure(primary, cleanupError);
+    throw primary;
+  } finally {
+    if (deadline !== undefined) clearTimeout(deadline);
+    request.signal?.removeEventListener("abort", onCancel);
+  }
+}
+
+async function createProcess(
+  client: CreateosClient,
+  sandboxId: string,
+  script: string,
+  signal: AbortSignal,
+  guard: LeaseGuard | undefined,
+): Promise<string> {
+  signal.throwIfAborted();
+  try {
+    const reply = await client.json({
+      method: "POST",
+      path: processPath(sandboxId),
+      json: { cmd: "/bin/bash", args: ["-c", script] },
+      operation: "process creation",
+      idempotent: false,
+      signal,
+    });
+    return resourceId(reply.data?.process_id);
+  } catch (error) {
+    // A definite rejection (4xx) created nothing; anything else may have created a process we cannot name.
+    if (error instanceof CreateosApiError && error.status >= 400 && error.status < 500) throw error;
+    guard?.block("process creation");
+    throw new CreateosError(
+      "ERR_CREATEOS_PROCESS_UNCONFIRMED",
+      "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
+      { cause: error, details: { leaseBlocked: true } },
+    );
+  }
+}
+
+function cancelled(reason: unknown): CreateosError {
+  return new CreateosError("ERR_CREATEOS_CANCELLED", "CreateOS command was cancelled.", {
+    ...(reason === undefined ? {} : { cause: reason }),
+  });
+}
+
+/** Keeps the primary outcome and records the failed kill beside it (`details.cleanup`, `cleanupError`). */
+function attachCleanupFailure(primary: unknown, cleanupError: CreateosError): void {
+  if (PaperclipError.is(primary)) {
+    primary.details.cleanup = { code: cleanupError.code, message: cleanupError.message };
+    primary.details.leaseBlocked = true;
+  }
+  if (typeof primary === "object" && primary !== null) {
+    Object.defineProperty(primary, "cleanupError", {
+      value: cleanupError,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+}

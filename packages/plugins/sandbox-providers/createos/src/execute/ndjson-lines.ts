@@ -1,0 +1,60 @@
+import { CreateosError } from "@paperclipai/errors";
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into lines. A line may span any number of chunks; a line longer
+ * than `maxLineBytes` is a protocol violation, not a reason to buffer without bound.
+ */
+export class NdjsonLineSplitter {
+  readonly #maxLineBytes: number;
+  #parts: Buffer[] = [];
+  #pendingBytes = 0;
+
+  constructor(maxLineBytes: number) {
+    this.#maxLineBytes = maxLineBytes;
+  }
+
+  /** Complete lines in this chunk (without the newline); a trailing partial line is kept. */
+  push(chunk: Uint8Array): string[] {
+    const lines: string[] = [];
+    const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let start = 0;
+    for (;;) {
+      const end = buffer.indexOf(NEWLINE, start);
+      if (end === -1) break;
+      const piece = buffer.subarray(start, end);
+      this.#check(this.#pendingBytes + piece.length);
+      if (this.#parts.length === 0) {
+        lines.push(piece.toString("utf8"));
+      } else {
+        this.#parts.push(piece);
+        lines.push(Buffer.concat(this.#parts, this.#pendingBytes + piece.length).toString("utf8"));
+        this.#parts = [];
+        this.#pendingBytes = 0;
+      }
+      start = end + 1;
+    }
+    if (start < buffer.length) {
+      const rest = buffer.subarray(start);
+      this.#check(this.#pendingBytes + rest.length);
+      // Copy: the reader may reuse the chunk's memory.
+      this.#parts.push(Buffer.from(rest));
+      this.#pendingBytes += rest.length;
+    }
+    return lines;
+  }
+
+  /** Bytes of an unfinished line; a stream that ends with some has been cut mid-frame. */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
+  #check(length: number): void {
+    if (length > this.#maxLineBytes) {
+      throw new CreateosError("ERR_CREATEOS_OUTPUT_INVALID", "CreateOS process output is invalid.", {
+        details: { reason: "frame too long" },
+      });
+    }
+  }
+}

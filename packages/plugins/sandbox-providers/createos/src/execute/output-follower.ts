@@ -1,0 +1,292 @@
+import { CreateosApiError, CreateosError, PaperclipError } from "@paperclipai/errors";
+import { abortableDelay } from "../client/abortable-delay.js";
+import { retryDelay } from "../client/backoff.js";
+import type { CreateosClient } from "../client/createos-client.js";
+import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
+import { NdjsonLineSplitter } from "./ndjson-lines.js";
+import {
+  type ExitStatus,
+  judgeDataFrame,
+  type OutputStream,
+  parseExitFrame,
+  parseFrameLine,
+} from "./output-frame.js";
+import { processPath, waitForProcess } from "./process-api.js";
+import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
+
+export interface FollowTuning {
+  /** Failed reconnects tolerated per outage; an accepted frame starts a new outage (default 6). */
+  readonly reconnectAttempts: number;
+  /** No byte for this long aborts the connection and resumes from the cursor (default 15 s, a few heartbeats). */
+  readonly stallTimeoutMs: number;
+  /** How long `wait` may block when a stream ends without an exit frame (default 1 s). */
+  readonly waitProbeMs: number;
+  /** Longest NDJSON frame accepted (default 8 MiB). */
+  readonly maxFrameBytes: number;
+}
+
+export const DEFAULT_FOLLOW_TUNING: FollowTuning = {
+  reconnectAttempts: 6,
+  stallTimeoutMs: 15_000,
+  waitProbeMs: 1_000,
+  maxFrameBytes: 8 * 1024 * 1024,
+};
+
+export interface FollowStats {
+  cursor: number;
+  connections: number;
+  reconnects: number;
+  duplicates: number;
+}
+
+/** Where decoded text goes, once and in order; a throw here is the sink's failure, never the network's. */
+export type TextSink = (stream: OutputStream, text: string) => void;
+
+const STALLED = Symbol("stalled");
+
+type Failure =
+  | { readonly kind: "connection"; readonly status: number | null; readonly retryAfterMs: number | undefined }
+  | { readonly kind: "ended" };
+
+/**
+ * Follows a process's output from cursor 0 to its exit: reconnects from the cursor after
+ * drops, 5xx, 429 and stalls; checks completeness through `wait`; rejects protocol breaks.
+ */
+export class OutputFollower {
+  readonly stats: FollowStats = { cursor: 0, connections: 0, reconnects: 0, duplicates: 0 };
+  readonly #client: CreateosClient;
+  readonly #sandboxId: string;
+  readonly #processId: string;
+  readonly #tuning: FollowTuning;
+  readonly #sink: TextSink;
+  readonly #decoder = new Utf8StreamDecoder();
+
+  constructor(
+    client: CreateosClient,
+    sandboxId: string,
+    processId: string,
+    tuning: FollowTuning,
+    sink: TextSink,
+  ) {
+    this.#client = client;
+    this.#sandboxId = sandboxId;
+    this.#processId = processId;
+    this.#tuning = tuning;
+    this.#sink = sink;
+  }
+
+  /** Resolves with the exit once every frame up to the journal's newest has been delivered. */
+  async follow(signal: AbortSignal): Promise<ExitStatus> {
+    let failures = 0;
+    let lastStatus: number | null = null;
+    let lastFailure: Failure | undefined;
+    for (;;) {
+      signal.throwIfAborted();
+      const cursorBefore = this.stats.cursor;
+      let outcome: { exit: ExitStatus } | { failure: Failure };
+      try {
+        outcome = await this.#connectOnce(signal);
+      } catch (error) {
+        outcome = { failure: this.#classify(error, signal) };
+      }
+      if (this.stats.cursor > cursorBefore) {
+        failures = 0;
+        lastStatus = null;
+      }
+
+      if ("exit" in outcome) {
+        // Trust an exit only when the journal holds nothing past the cursor.
+        const waited = await this.#waitOrFailure(0, signal);
+        if ("failure" in waited) outcome = waited;
+        else if (waited.reply.exited && waited.reply.newestSeq <= this.stats.cursor)
+          return this.#finish(outcome.exit);
+        else outcome = { failure: { kind: "ended" } };
+      } else if (outcome.failure.kind === "ended") {
+        // No exit frame: `wait` tells a finished process (whose tail may still need a replay) from a cut stream.
+        const waited = await this.#waitOrFailure(this.#tuning.waitProbeMs, signal);
+        if ("failure" in waited) outcome = waited;
+        else if (waited.reply.exited && waited.reply.newestSeq <= this.stats.cursor) {
+          return this.#finish({ exitCode: waited.reply.exitCode, signal: waited.reply.signal });
+        }
+      }
+
+      const failure = outcome.failure;
+      lastFailure = failure;
+      if (failure.kind === "connection" && failure.status !== null) lastStatus = failure.status;
+      failures++;
+      if (failures > this.#tuning.reconnectAttempts)
+        throw this.#budgetError(failures, lastStatus, lastFailure);
+      this.stats.reconnects++;
+      const retryAfter =
+        failure.kind === "connection" && failure.status !== null && honoursRetryAfter(failure.status)
+          ? failure.retryAfterMs
+          : undefined;
+      await abortableDelay(
+        retryDelay(failures, this.#client.backoff, () => this.#client.random(), retryAfter),
+        signal,
+      );
+    }
+  }
+
+  #finish(exit: ExitStatus): ExitStatus {
+    for (const stream of ["stdout", "stderr"] as const) {
+      const rest = this.#decoder.flush(stream);
+      if (rest !== "") this.#emit(stream, rest);
+    }
+    return exit;
+  }
+
+  async #waitOrFailure(
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<{ reply: Awaited<ReturnType<typeof waitForProcess>> } | { failure: Failure }> {
+    try {
+      return {
+        reply: await waitForProcess(this.#client, this.#sandboxId, this.#processId, timeoutMs, signal),
+      };
+    } catch (error) {
+      return { failure: this.#classify(error, signal) };
+    }
+  }
+
+  #budgetError(attempts: number, lastStatus: number | null, last: Failure | undefined): CreateosError {
+    const details = { attempts, lastStatus, cursor: this.stats.cursor, processId: this.#processId };
+    if (last?.kind === "ended") {
+      return new CreateosError(
+        "ERR_CREATEOS_STREAM_ENDED",
+        "CreateOS process stream ended without an exit status.",
+        {
+          details,
+          retryable: true,
+        },
+      );
+    }
+    return new CreateosError("ERR_CREATEOS_OUTPUT_CONNECTION", "CreateOS process output connection failed.", {
+      details,
+      retryable: true,
+    });
+  }
+
+  /** Which failures are a drop to recover from; everything else is rethrown. */
+  #classify(error: unknown, signal: AbortSignal): Failure {
+    if (signal.aborted) throw signal.reason;
+    if (error === STALLED) return { kind: "connection", status: null, retryAfterMs: undefined };
+    if (error instanceof CreateosApiError) {
+      if (error.status === 410) throw evicted();
+      if (isRetryableStreamStatus(error.status)) {
+        return { kind: "connection", status: error.status, retryAfterMs: error.retryAfterMs };
+      }
+      throw error;
+    }
+    if (PaperclipError.is(error, ["ERR_CREATEOS_CONNECTION", "ERR_CREATEOS_REQUEST_TIMEOUT"])) {
+      return { kind: "connection", status: null, retryAfterMs: undefined };
+    }
+    if (PaperclipError.is(error)) throw error;
+    // A body that breaks mid-read (socket reset, "terminated") is a drop.
+    if (error instanceof TypeError || (error instanceof Error && error.name === "AbortError")) {
+      return { kind: "connection", status: null, retryAfterMs: undefined };
+    }
+    throw error;
+  }
+
+  async #connectOnce(signal: AbortSignal): Promise<{ exit: ExitStatus } | { failure: Failure }> {
+    const connection = new AbortController();
+    const onAbort = (): void => connection.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let lastByteAt = Date.now();
+    const watchdog = setInterval(
+      () => {
+        if (Date.now() - lastByteAt > this.#tuning.stallTimeoutMs) connection.abort(STALLED);
+      },
+      Math.max(10, Math.floor(this.#tuning.stallTimeoutMs / 4)),
+    );
+    try {
+      this.stats.connections++;
+      const { response } = await this.#client.stream({
+        method: "GET",
+        path: `${processPath(this.#sandboxId, this.#processId)}/connect`,
+        query: { after: this.stats.cursor },
+        operation: "output connection",
+        idempotent: true,
+        signal: connection.signal,
+        timeoutMs: Math.max(this.#tuning.stallTimeoutMs, 5_000),
+      });
+      const body = response?.body;
+      if (!body) return { failure: { kind: "ended" } };
+      lastByteAt = Date.now();
+      const splitter = new NdjsonLineSplitter(this.#tuning.maxFrameBytes);
+      try {
+        for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+          lastByteAt = Date.now();
+          for (const line of splitter.push(chunk)) {
+            if (line === "") continue;
+            const exit = this.#onFrame(line);
+            if (exit !== undefined) return { exit };
+          }
+        }
+      } catch (error) {
+        if (connection.signal.reason === STALLED && !signal.aborted) throw STALLED;
+        throw error;
+      }
+      return { failure: { kind: "ended" } };
+    } finally {
+      clearInterval(watchdog);
+      signal.removeEventListener("abort", onAbort);
+      connection.abort();
+    }
+  }
+
+  /** Handles one frame; returns the exit when it is the exit frame. */
+  #onFrame(line: string): ExitStatus | undefined {
+    const frame = parseFrameLine(line);
+    switch (frame.type) {
+      case "heartbeat":
+        return undefined;
+      case "data": {
+        const decision = judgeDataFrame(frame, this.stats.cursor);
+        if (decision.kind === "duplicate") {
+          this.stats.duplicates++;
+          return undefined;
+        }
+        const text = this.#decoder.decode(decision.stream, decision.bytes);
+        this.stats.cursor = decision.seq;
+        if (text !== "") this.#emit(decision.stream, text);
+        return undefined;
+      }
+      case "exit":
+        return parseExitFrame(frame);
+      case "error":
+        if (frame.error === "output_offset_expired") throw evicted();
+        throw new CreateosError("ERR_CREATEOS_OUTPUT_INVALID", "CreateOS process output is invalid.", {
+          details: {
+            reason: "error frame",
+            error: typeof frame.error === "string" ? frame.error.slice(0, 100) : null,
+          },
+        });
+      default:
+        // Unknown frame types are ignored: a newer server may add some.
+        return undefined;
+    }
+  }
+
+  #emit(stream: OutputStream, text: string): void {
+    try {
+      this.#sink(stream, text);
+    } catch (error) {
+      throw new CreateosError(
+        "ERR_CREATEOS_LIVE_LOG_FAILED",
+        "The live log callback failed; the CreateOS command was stopped.",
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}
+
+function evicted(): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_OUTPUT_EVICTED",
+    "CreateOS process output was evicted before it could be read.",
+  );
+}

@@ -1,0 +1,77 @@
+import { PaperclipError } from "@paperclipai/errors";
+import { describe, expect, it } from "vitest";
+import { decodeCanonicalBase64, judgeDataFrame, parseExitFrame, parseFrameLine } from "./output-frame.js";
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    return PaperclipError.is(error) ? error.code : "not coded";
+  }
+  return undefined;
+}
+
+const frame = (seq: unknown, data = "aGk=", stream: unknown = "stdout") => ({
+  type: "data",
+  seq,
+  stream,
+  data_base64: data,
+});
+
+describe("parseFrameLine", () => {
+  it("parses objects and rejects everything else", () => {
+    expect(parseFrameLine('{"type":"heartbeat"}')).toEqual({ type: "heartbeat" });
+    for (const line of ["", "{", "[]", "1", "null"])
+      expect(codeOf(() => parseFrameLine(line))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+  });
+});
+
+describe("decodeCanonicalBase64", () => {
+  it("accepts canonical padded base64 only", () => {
+    expect(decodeCanonicalBase64("aGk=")?.toString()).toBe("hi");
+    expect(decodeCanonicalBase64("")?.length).toBe(0);
+    for (const text of ["aGk", "aGl=", "aG k=", "aGk=\n", "a===", "****", 5])
+      expect(decodeCanonicalBase64(text)).toBeUndefined();
+  });
+});
+
+describe("judgeDataFrame", () => {
+  it("accepts the next frame", () => {
+    const decision = judgeDataFrame(frame(3, "aGk=", "stderr"), 2);
+    expect(decision).toEqual({ kind: "next", seq: 3, stream: "stderr", bytes: Buffer.from("hi") });
+  });
+  it("skips replayed duplicates before checking their payload", () => {
+    expect(judgeDataFrame(frame(2, "!!"), 2)).toEqual({ kind: "duplicate" });
+  });
+  it("rejects invalid sequence numbers", () => {
+    for (const seq of [0, -1, 1.5, "1", null, Number.MAX_SAFE_INTEGER + 1]) {
+      expect(codeOf(() => judgeDataFrame(frame(seq), 0))).toBe("ERR_CREATEOS_SEQUENCE_INVALID");
+    }
+  });
+  it("rejects a gap with the upstream message", () => {
+    expect(() => judgeDataFrame(frame(5), 3)).toThrow("CreateOS process output has a sequence gap.");
+  });
+  it("rejects a bad stream or payload with the upstream message", () => {
+    expect(() => judgeDataFrame(frame(1, "aGk=", "stdin"), 0)).toThrow("CreateOS process output is invalid.");
+    expect(() => judgeDataFrame(frame(1, "aGk"), 0)).toThrow("CreateOS process output is invalid.");
+  });
+});
+
+describe("parseExitFrame", () => {
+  it("reads the exit code and/or signal", () => {
+    expect(parseExitFrame({ type: "exit", exit_code: 3 })).toEqual({ exitCode: 3, signal: null });
+    expect(parseExitFrame({ type: "exit", signal: "SIGKILL" })).toEqual({
+      exitCode: null,
+      signal: "SIGKILL",
+    });
+    expect(parseExitFrame({ type: "exit", exit_code: 137, signal: "SIGKILL" })).toEqual({
+      exitCode: 137,
+      signal: "SIGKILL",
+    });
+  });
+  it("rejects a malformed exit", () => {
+    for (const raw of [{}, { exit_code: "1" }, { exit_code: 1.5 }, { signal: "kill -9" }]) {
+      expect(codeOf(() => parseExitFrame(raw))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+    }
+  });
+});

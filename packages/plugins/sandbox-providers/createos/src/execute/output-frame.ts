@@ -1,0 +1,77 @@
+import { CreateosError } from "@paperclipai/errors";
+
+export type OutputStream = "stdout" | "stderr";
+
+export type RawFrame = Record<string, unknown>;
+
+export type DataDecision =
+  | { readonly kind: "duplicate" }
+  | { readonly kind: "next"; readonly seq: number; readonly stream: OutputStream; readonly bytes: Buffer };
+
+export interface ExitStatus {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+function invalidOutput(reason: string): CreateosError {
+  return new CreateosError("ERR_CREATEOS_OUTPUT_INVALID", "CreateOS process output is invalid.", {
+    details: { reason },
+  });
+}
+
+/** One NDJSON line as an object; anything else breaks the protocol. */
+export function parseFrameLine(line: string): RawFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw invalidOutput("frame is not JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalidOutput("frame is not an object");
+  return value as RawFrame;
+}
+
+/** Strict, canonical, padded base64: decoding and re-encoding must give the same text. */
+export function decodeCanonicalBase64(text: unknown): Buffer | undefined {
+  if (typeof text !== "string" || text.length % 4 !== 0) return undefined;
+  const bytes = Buffer.from(text, "base64");
+  return bytes.toString("base64") === text ? bytes : undefined;
+}
+
+/**
+ * Judges a data frame against the cursor, in the upstream order: the sequence number
+ * first (invalid, replayed duplicate, gap), then stream and payload.
+ */
+export function judgeDataFrame(frame: RawFrame, cursor: number): DataDecision {
+  const seq = frame.seq;
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+    throw new CreateosError("ERR_CREATEOS_SEQUENCE_INVALID", "CreateOS process sequence is invalid.");
+  }
+  if (seq <= cursor) return { kind: "duplicate" };
+  if (seq !== cursor + 1) {
+    throw new CreateosError("ERR_CREATEOS_SEQUENCE_GAP", "CreateOS process output has a sequence gap.", {
+      details: { expected: cursor + 1, received: seq },
+    });
+  }
+  const stream = frame.stream;
+  if (stream !== "stdout" && stream !== "stderr") throw invalidOutput("unknown stream");
+  const bytes = decodeCanonicalBase64(frame.data_base64);
+  if (bytes === undefined) throw invalidOutput("data_base64 is not canonical padded base64");
+  return { kind: "next", seq, stream, bytes };
+}
+
+/** `{"type":"exit","exit_code":n}` and/or `"signal":"SIGKILL"`. */
+export function parseExitFrame(frame: RawFrame): ExitStatus {
+  const exitCode = frame.exit_code ?? null;
+  const signal = frame.signal ?? null;
+  if (exitCode !== null && (typeof exitCode !== "number" || !Number.isSafeInteger(exitCode))) {
+    throw invalidOutput("exit_code is not an integer");
+  }
+  if (signal !== null && (typeof signal !== "string" || !/^[A-Z0-9]{1,32}$/.test(signal))) {
+    throw invalidOutput("signal is not a signal name");
+  }
+  if (exitCode === null && signal === null)
+    throw invalidOutput("exit frame has neither exit_code nor signal");
+  return { exitCode, signal };
+}

@@ -1,0 +1,88 @@
+import { CreateosError } from "@paperclipai/errors";
+import type { CreateosClient } from "../client/createos-client.js";
+import {
+  invalidResponse,
+  type JsonObject,
+  optionalIntegerField,
+  optionalStringField,
+  resourceId,
+} from "../client/envelope.js";
+
+/** Calls of one remote process; ids are validated before they reach a path. */
+export function processPath(sandboxId: string, processId?: string): string {
+  const base = `/sandboxes/${resourceId(sandboxId)}/processes`;
+  return processId === undefined ? base : `${base}/${resourceId(processId)}`;
+}
+
+export interface WaitReply {
+  /** `false` when `wait` answered 408: the process still runs. */
+  readonly exited: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** The newest output sequence number the journal holds. */
+  readonly newestSeq: number;
+}
+
+export async function waitForProcess(
+  client: CreateosClient,
+  sandboxId: string,
+  processId: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<WaitReply> {
+  const reply = await client.json({
+    method: "GET",
+    path: `${processPath(sandboxId, processId)}/wait`,
+    query: { timeout_ms: timeoutMs },
+    operation: "output connection",
+    idempotent: true,
+    allowStatuses: [408],
+    signal,
+    timeoutMs: timeoutMs + 30_000,
+  });
+  if (reply.status === 408 || reply.data === null)
+    return { exited: false, exitCode: null, signal: null, newestSeq: 0 };
+  const data = reply.data;
+  const output = data.output;
+  if (typeof output !== "object" || output === null) throw invalidResponse();
+  const newestSeq = optionalIntegerField(output as JsonObject, "newest_seq") ?? 0;
+  return {
+    exited: true,
+    exitCode: optionalIntegerField(data, "exit_code"),
+    signal: optionalStringField(data, "signal"),
+    newestSeq,
+  };
+}
+
+/**
+ * Kills the process tree with its own fresh deadline (the command's may be spent), ahead of
+ * queued calls. 404 means the process is already gone.
+ */
+export async function killProcessTree(
+  client: CreateosClient,
+  sandboxId: string,
+  processId: string,
+  timeoutMs: number,
+): Promise<void> {
+  try {
+    const reply = await client.json({
+      method: "DELETE",
+      path: processPath(sandboxId, processId),
+      query: { grace_ms: 1000 },
+      operation: "process cleanup",
+      idempotent: true,
+      priority: "cleanup",
+      allowStatuses: [404],
+      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+    });
+    if (reply.status === 404) return;
+    if (reply.data?.tree_exited !== true) throw invalidResponse();
+  } catch (error) {
+    throw new CreateosError(
+      "ERR_CREATEOS_CLEANUP_FAILED",
+      "CreateOS command cleanup failed; process termination is unconfirmed.",
+      { cause: error, details: { processId } },
+    );
+  }
+}
