@@ -1,12 +1,34 @@
 export { RunnerError } from "@paperclipai/errors";
 export {
+  BINARY_CONTRACT_VERSION,
+  BUILD_METADATA_SCHEMA,
+  type BuildMetadata,
+  buildMetadata,
+  PRP_RANGE,
+  TRANSPORT_MODES,
+} from "./cli/build-metadata.js";
+export {
   type FlagDefinition,
   type FlagKind,
   RUNNERD_FLAGS,
   type RunnerdFlagName,
 } from "./cli/flag-definitions.js";
 export { invalidArgument, missingArgument, missingValue, type ParsedFlags, parseFlags } from "./cli/flags.js";
+export { createRunnerdCli, type LocalModeRunner, type RunnerdCli } from "./cli/runnerd-cli.js";
+export type { RunnerdIo } from "./cli/runnerd-io.js";
 export {
+  boundedRedactedDiagnostic,
+  DIAGNOSTIC_BYTE_LIMIT,
+  DIAGNOSTIC_FILE_NAME,
+  DIAGNOSTIC_TRUNCATION_SUFFIX,
+  DIAGNOSTICS_PATH_ERRORS,
+  describeFailure,
+  type FailureKind,
+  persistRunnerDiagnostic,
+  verifyPrivateDiagnosticsDirectory,
+} from "./diagnostics/index.js";
+export {
+  type AtomicPrivateWriteOptions,
   atomicPrivateWrite,
   createPrivateDirectory,
   type OpenPrivateDirectory,

@@ -12,6 +12,11 @@ import { PRIVATE_PATH_ERRORS } from "./private-path-errors.js";
 import { sweepStaleTemporaries } from "./sweep-stale-temporaries.js";
 import { isPlainFileName, TEMPORARY_ATTEMPTS, temporaryName } from "./temporary-name.js";
 
+export interface AtomicPrivateWriteOptions extends OpenPrivateDirectoryOptions {
+  /** Runs after the temporary file is synced, before the final identity check and rename. Only tests set it. */
+  readonly beforeRename?: () => Promise<void>;
+}
+
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
@@ -35,7 +40,7 @@ export async function atomicPrivateWrite(
   dir: string,
   name: string,
   bytes: Uint8Array | string,
-  options: OpenPrivateDirectoryOptions = {},
+  options: AtomicPrivateWriteOptions = {},
 ): Promise<void> {
   const errors = options.errors ?? PRIVATE_PATH_ERRORS;
   if (!isPlainFileName(name)) {
@@ -55,6 +60,7 @@ export async function atomicPrivateWrite(
       } finally {
         await file.close();
       }
+      await options.beforeRename?.();
       await assertStillSameDirectory(directory, errors);
       await rename(path, join(dir, name));
     } catch (error) {

@@ -1,4 +1,4 @@
-export { atomicPrivateWrite } from "./atomic-private-write.js";
+export { type AtomicPrivateWriteOptions, atomicPrivateWrite } from "./atomic-private-write.js";
 export { createPrivateDirectory } from "./create-private-directory.js";
 export {
   type OpenPrivateDirectory,

@@ -1,0 +1,12 @@
+import { PaperclipError } from "@paperclipai/errors";
+
+/** The coded error `promise` rejects with; fails the test when it resolves or rejects with anything else. */
+export async function caught(promise: Promise<unknown>): Promise<PaperclipError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (PaperclipError.is(error)) return error;
+    throw new Error(`expected a PaperclipError, got ${String(error)}`, { cause: error });
+  }
+  throw new Error("expected a rejection");
+}
