@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { CreateosError } from "@paperclipai/errors";
 import { EMULATOR_ROUTES } from "./routes.js";
 import type { EmulatorRoute, Fault, FaultFiring, FaultPlan } from "./types.js";
@@ -82,6 +83,21 @@ export function validateFaultPlan(plan: unknown): FaultPlan {
   }
   const faults = (plan as { faults: unknown[] }).faults.map((fault, index) => validateFault(fault, index));
   return { faults };
+}
+
+/** Reads a JSON fault plan (the CLI's `--faults FILE`). */
+export function readFaultPlanFile(path: string): FaultPlan {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new CreateosError(
+      "ERR_CREATEOS_EMULATOR_FAULT_PLAN",
+      "Invalid CreateOS emulator fault plan: the file cannot be read as JSON.",
+      { cause: error, details: { rule: -1, path } },
+    );
+  }
+  return validateFaultPlan(parsed);
 }
 
 /** Where an event happens, for matching a rule's scope. */
