@@ -1,18 +1,20 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
 
 export default defineConfig([
   {
-  entry: { "index": "src/index.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  target: "node20",
-  define,
+    entry: { index: "src/index.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    target: "node20",
+    define,
   },
   {
     entry: { "runnerd-cli": "src/cli/main.ts" },
@@ -20,5 +22,13 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
+  },
+  {
+    // The scripted harness runs as its own process (and inside the sandbox), so it is one self-contained file.
+    entry: { "fake-harness": "src/harness/fake/fake-harness-main.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    noExternal: [/.*/],
   },
 ]);

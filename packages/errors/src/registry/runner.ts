@@ -26,8 +26,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "runner diagnostics path is not a real directory",
     meaning:
       "The path given with `--diagnostics-directory` exists but is a symbolic link, a regular file, a socket or another non-directory (`lstat` does not follow links). The daemon only writes diagnostics into a real directory it can check, because a link could point the diagnostic (which can contain run data) anywhere. `details.kind` says what was found.",
-    when:
-      "The launcher passed a file path instead of its directory, a deployment replaced the directory with a symlink to a shared location, or a previous tool created a file of that name.",
+    when: "The launcher passed a file path instead of its directory, a deployment replaced the directory with a symlink to a shared location, or a previous tool created a file of that name.",
     solutions: [
       "Check what is at the path: `stat -c '%F %U %a' <diagnostics-dir>`.",
       "Remove the link or file and create a real directory: `rm <diagnostics-dir> && mkdir -m 700 <diagnostics-dir>`.",
@@ -44,14 +43,14 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "runner diagnostics directory is not owned by the daemon's effective user",
     meaning:
       "The diagnostics directory is a real, owner-private directory, but its owner is not the effective uid of `paperclip-runnerd`. Whoever owns it can read, replace or remove the diagnostic, so the daemon refuses it (as OpenSSH StrictModes does for `~/.ssh`). `details.uid` is the owner found, `details.euid` the daemon's effective uid. Upstream has no such check.",
-    when:
-      "The launcher created the directory as another user (for example as root, then started the daemon as a service user), or the directory was restored from a backup or copied with its original owner.",
+    when: "The launcher created the directory as another user (for example as root, then started the daemon as a service user), or the directory was restored from a backup or copied with its original owner.",
     solutions: [
       "Give the directory to the daemon's user: `chown <daemon-user> <diagnostics-dir>` (`details.euid` is that user's uid).",
       "Or create the directory as the daemon's user: `sudo -u <daemon-user> mkdir -m 700 <diagnostics-dir>`.",
       "Restart `paperclip-runnerd` after fixing the owner.",
     ],
-    prevention: "Create the diagnostics directory as the same user that runs the daemon, right before starting it.",
+    prevention:
+      "Create the diagnostics directory as the same user that runs the daemon, right before starting it.",
     example: `sudo -u paperclip mkdir -m 700 /var/lib/paperclip/diagnostics`,
   },
   ERR_RUNNER_DIAGNOSTICS_DIR_MISSING: {
@@ -60,14 +59,14 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "${osError}",
     meaning:
       "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<diagnostics-dir>'`. The operating system refused to look up the diagnostics directory, most often because it does not exist (ENOENT) or a parent is not a directory (ENOTDIR). `details.errno` holds its code (ENOENT, ENOTDIR, ELOOP, EACCES) and `details.syscall` the call. The daemon never creates this directory: its caller does.",
-    when:
-      "The launcher forgot to create the directory, removed it (for example a cleanup of a previous run) before starting the daemon, or passed a relative path from another working directory.",
+    when: "The launcher forgot to create the directory, removed it (for example a cleanup of a previous run) before starting the daemon, or passed a relative path from another working directory.",
     solutions: [
       "Create the directory before starting the daemon: `mkdir -m 700 <diagnostics-dir>`.",
       "Pass an absolute path to `--diagnostics-directory`.",
       "For ENOTDIR or ELOOP, check every parent of the path with `namei -l <diagnostics-dir>`.",
     ],
-    prevention: "Create the diagnostics directory in the launcher with mode 0700 immediately before spawning the daemon, and use absolute paths.",
+    prevention:
+      "Create the diagnostics directory in the launcher with mode 0700 immediately before spawning the daemon, and use absolute paths.",
   },
   ERR_RUNNER_DIAGNOSTICS_DIR_SWAPPED: {
     family: "runner",
@@ -75,14 +74,14 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "runner diagnostics directory changed between check and use",
     meaning:
       "The daemon checks the diagnostics directory with `lstat`, then opens it with `O_DIRECTORY|O_NOFOLLOW` and checks that the descriptor is the same directory (device and inode), and checks it again before the final rename. Here the path pointed at something else the second time: it was removed, replaced or turned into a symlink while the daemon was using it. This is what a symlink race looks like, so the daemon writes nothing.",
-    when:
-      "Another process (a cleanup job, a second launcher, or an attacker with write access to the parent directory) renamed or replaced the directory at the same moment the daemon was persisting a diagnostic.",
+    when: "Another process (a cleanup job, a second launcher, or an attacker with write access to the parent directory) renamed or replaced the directory at the same moment the daemon was persisting a diagnostic.",
     solutions: [
       "Find what else touches the directory's parent (`auditctl -w <parent> -p wa`, or the launcher's cleanup code) and stop it from replacing the directory while a daemon runs.",
       "Make the parent directory writable only by the daemon's user (`chmod 700 <parent>`), so nobody else can swap its entries.",
       "Restart the run; the next failure is persisted normally once the directory is stable.",
     ],
-    prevention: "Keep the diagnostics directory inside a parent that only the daemon's user can write, and clean it up only after the daemon has exited.",
+    prevention:
+      "Keep the diagnostics directory inside a parent that only the daemon's user can write, and clean it up only after the daemon has exited.",
   },
   ERR_RUNNER_DIAGNOSTICS_TEMP_EXHAUSTED: {
     family: "runner",
@@ -90,8 +89,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "could not allocate a runner diagnostic temporary file",
     meaning:
       "The diagnostic is first written to `.runnerd.stderr.log.<pid>.<attempt>.tmp` with an exclusive create, for attempts 0 to 31; an existing name moves on to the next attempt. All 32 names for this process id already existed, so no temporary file could be created and nothing was written. Temporary files of dead processes are swept before writing, so these belong to a live process with the same pid (another pid namespace) or were created on purpose.",
-    when:
-      "Two daemons in different pid namespaces (containers) share one diagnostics directory and have the same pid, or something pre-created the temporary names.",
+    when: "Two daemons in different pid namespaces (containers) share one diagnostics directory and have the same pid, or something pre-created the temporary names.",
     solutions: [
       "List the leftovers: `ls -la <diagnostics-dir>/.runnerd.stderr.log.*.tmp`, and remove them when no daemon is running.",
       "Give each daemon its own diagnostics directory (one per run), especially across containers.",
@@ -104,14 +102,14 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "${osError}",
     meaning:
       "The message is the OS error verbatim, for example `EACCES: permission denied, open '<diagnostics-dir>/.runnerd.stderr.log.<pid>.0.tmp'`. The diagnostics directory passed its checks, but creating, writing, syncing or renaming the temporary file failed. `details.errno` and `details.syscall` name it. The temporary file was removed, so `runnerd.stderr.log` is either the previous diagnostic or absent, never a partial one. The daemon also printed the original failure to stderr.",
-    when:
-      "The directory is owner-private but not writable by its owner (mode 0500 for a non-root daemon: EACCES), the filesystem is full (ENOSPC) or read-only (EROFS), or `runnerd.stderr.log` is a directory (EISDIR). A root daemon bypasses the mode bits, so 0500 is written anyway.",
+    when: "The directory is owner-private but not writable by its owner (mode 0500 for a non-root daemon: EACCES), the filesystem is full (ENOSPC) or read-only (EROFS), or `runnerd.stderr.log` is a directory (EISDIR). A root daemon bypasses the mode bits, so 0500 is written anyway.",
     solutions: [
       "For EACCES, give the owner write permission: `chmod 700 <diagnostics-dir>`.",
       "For ENOSPC or EROFS, free space or move `--diagnostics-directory` to a writable filesystem (`df -h <diagnostics-dir>`).",
       "For EISDIR, remove whatever occupies `runnerd.stderr.log` in the directory.",
     ],
-    prevention: "Create the diagnostics directory with mode 0700 (owner read, write and search) on a filesystem with free space.",
+    prevention:
+      "Create the diagnostics directory with mode 0700 (owner read, write and search) on a filesystem with free space.",
   },
   ERR_RUNNER_MISSING_ARGUMENT: {
     family: "runner",
@@ -124,8 +122,10 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "Add the flag to the launcher's command line (`paperclip-runnerd --help` lists every flag).",
       "Check that the launcher and the daemon versions match: `paperclip-runnerd --build-metadata` prints the binary contract version.",
     ],
-    prevention: "Pin the launcher and the daemon to compatible versions and test the launcher's exact argv against `paperclip-runnerd`.",
-    example: "paperclip-runnerd --run-id run_1 --session-id session_1 --runner-id runner_1 --fake-harness --script script.json",
+    prevention:
+      "Pin the launcher and the daemon to compatible versions and test the launcher's exact argv against `paperclip-runnerd`.",
+    example:
+      "paperclip-runnerd --run-id run_1 --session-id session_1 --runner-id runner_1 --fake-harness --script script.json",
   },
   ERR_RUNNER_MISSING_VALUE: {
     family: "runner",
@@ -136,9 +136,10 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     when: "A variable in the launcher's command line expanded to nothing (`--script $SCRIPT` with `SCRIPT` unset is dropped by word splitting), or a value was forgotten.",
     solutions: [
       "Give the flag its value: `--name value`.",
-      "Quote variables in launcher scripts (`--script \"$SCRIPT\"`), so an empty value is passed as an empty argument instead of vanishing.",
+      'Quote variables in launcher scripts (`--script "$SCRIPT"`), so an empty value is passed as an empty argument instead of vanishing.',
     ],
-    prevention: "Build the daemon's argv as an array in the launcher (never a shell string) and validate every value before spawning.",
+    prevention:
+      "Build the daemon's argv as an array in the launcher (never a shell string) and validate every value before spawning.",
   },
   ERR_RUNNER_INVALID_ARGUMENT: {
     family: "runner",
@@ -151,7 +152,8 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "Read the reason and correct the value (`paperclip-runnerd --help` describes each flag).",
       "Run `paperclip-runnerd --build-metadata` on its own, without other flags.",
     ],
-    prevention: "Validate values in the launcher before spawning the daemon, and keep launcher and daemon versions in step.",
+    prevention:
+      "Validate values in the launcher before spawning the daemon, and keep launcher and daemon versions in step.",
   },
   ERR_RUNNER_PRIVATE_DIR_NOT_DIRECTORY: {
     family: "runner",
@@ -164,7 +166,8 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "Check the path: `stat -c '%F %U %a' <path>`.",
       "Replace it with a real directory: `rm <path> && mkdir -m 700 <path>`, or pass the link's target directly.",
     ],
-    prevention: "Let the daemon create its private directories itself (it uses mode 0700), or create them with `mkdir -m 700`; never link them.",
+    prevention:
+      "Let the daemon create its private directories itself (it uses mode 0700), or create them with `mkdir -m 700`; never link them.",
   },
   ERR_RUNNER_PRIVATE_DIR_PERMISSIONS: {
     family: "runner",
@@ -178,7 +181,8 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "Check the files inside too: `chmod 600 <path>/*`.",
       "Restart the daemon after fixing the mode.",
     ],
-    prevention: "Let the daemon create the directory (mode 0700, checked after creation), or create it with `mkdir -m 700`.",
+    prevention:
+      "Let the daemon create the directory (mode 0700, checked after creation), or create it with `mkdir -m 700`.",
   },
   ERR_RUNNER_PRIVATE_DIR_OWNER: {
     family: "runner",
@@ -240,7 +244,8 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "A file that must be owner-private has a group or other permission bit (`mode & 0o077 != 0`), so other users could read it. The daemon refuses to use it rather than warn. `details.mode` is the mode found.",
     when: "The file was copied or edited by hand with a permissive umask, or restored from a backup that lost the modes.",
     solutions: ["Run `chmod 600 <path>`.", "Check the directory too: `chmod 700 <dir>`."],
-    prevention: "Let the daemon write its private files (it creates them 0600 and `fchmod`s them); do not edit them in place.",
+    prevention:
+      "Let the daemon write its private files (it creates them 0600 and `fchmod`s them); do not edit them in place.",
   },
   ERR_RUNNER_PRIVATE_FILE_OWNER: {
     family: "runner",
@@ -263,7 +268,8 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "For ENOENT, check whether the file is expected to exist yet (callers that create the file treat ENOENT as empty state).",
       "For other codes, check the directory with `namei -l <path>`.",
     ],
-    prevention: "Read private files only after the directory check, and create them with the atomic private write.",
+    prevention:
+      "Read private files only after the directory check, and create them with the atomic private write.",
   },
   ERR_RUNNER_PRIVATE_WRITE_TEMP_EXHAUSTED: {
     family: "runner",
@@ -291,5 +297,48 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "For EISDIR, remove the directory that occupies the destination name.",
     ],
     prevention: "Keep private directories at mode 0700 on a filesystem with free space.",
+  },
+  ERR_RUNNER_STATE_BINDING_MISMATCH: {
+    family: "runner",
+    title: "Durable state belongs to another run",
+    message: "durable state binding does not match this runner invocation",
+    meaning:
+      "The `--state-dir` holds a `runner-state.json` written for another run: its recorded `runId`, `sessionId` or `runnerId` differs from this invocation's flags. Adopting it would replay another run's journal (its receipts, its event numbering) into this one, so the daemon refuses to start. `details.mismatched` names the differing fields (never their values).",
+    when: "A launcher reused one state directory for several runs, passed the wrong `--state-dir` after a restart, or restarted the daemon with a new `--runner-id` or `--session-id` for the same directory.",
+    solutions: [
+      "Restart the daemon with the same `--run-id`, `--session-id` and `--runner-id` it was first started with for this directory.",
+      "For a new run, give the daemon a new, empty state directory (for example one named after the run id).",
+      "If the old run is over and its journal no longer matters, remove the directory: `rm -r <state-dir>`.",
+    ],
+    prevention:
+      "Derive the state directory from the run id (`<state-root>/<run-id>`), so one directory can only ever hold one run.",
+    example: `paperclip-runnerd --run-id run-1 --session-id s-1 --runner-id r-1 --state-dir /var/lib/paperclip/runs/run-1 ...`,
+  },
+  ERR_RUNNER_STATE_CORRUPT: {
+    family: "runner",
+    title: "Durable state file is not valid",
+    message: "durable state file is not valid: ${reason}",
+    meaning:
+      "`runner-state.json` in the `--state-dir` could be read but is not a state file this daemon understands (not JSON, another schema, or a malformed journal entry). The file is written atomically, so this is not a torn write: it was edited, replaced, or written by an incompatible version. The daemon never repairs it, because guessing could run a command twice. `details.reason` says what is wrong.",
+    when: "Someone edited the file by hand, copied a file of another tool over it, or downgraded the daemon to a version with an older state schema.",
+    solutions: [
+      "Restore the file from where it came (the daemon only ever replaces it atomically), or run the version of the daemon that wrote it.",
+      "If the run can be abandoned, move the directory away and start with an empty one: `mv <state-dir> <state-dir>.broken`.",
+    ],
+    prevention: "Never edit `runner-state.json`; keep daemon versions in step for a given state directory.",
+  },
+  ERR_RUNNER_STATE_LOCKED: {
+    family: "runner",
+    title: "Durable state is in use by another daemon",
+    message: "durable state is in use by another runner process (pid ${pid})",
+    meaning:
+      "Another live `paperclip-runnerd` holds the `runner.lock` of this `--state-dir`. Two daemons on one journal would each apply commands the other already applied, which is exactly what the journal exists to prevent, so the second one refuses to start. A lock left by a daemon that died (even by SIGKILL) is recognised by its pid and process start time and taken over, so this only happens while the holder is alive. `details.pid` is the holder.",
+    when: "A launcher restarted the daemon without waiting for the previous one to exit, or two launchers were given the same state directory.",
+    solutions: [
+      "Wait for the process with `details.pid` to exit, or stop it (`kill <pid>`), then start the daemon again.",
+      "Give each run its own state directory.",
+    ],
+    prevention:
+      "Start a replacement daemon only after the previous one has exited; derive state directories from the run id.",
   },
 } as const satisfies RegistryTable<"RUNNER", "runner">;

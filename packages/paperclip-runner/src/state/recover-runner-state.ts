@@ -1,0 +1,49 @@
+import type { RunnerState } from "./runner-state.js";
+
+export interface Recovery {
+  readonly state: RunnerState;
+  /** Commands that were `pending` when the previous daemon stopped; now `indeterminate` for good. */
+  readonly indeterminate: readonly string[];
+  /** The turn that was running in the previous daemon's harness; its harness is gone, so is the turn. */
+  readonly abandonedTurn: string | null;
+  /** Requests of the previous harness that can no longer be resolved. */
+  readonly abandonedRequests: readonly string[];
+}
+
+/**
+ * Pure: what a restarted daemon makes of the state its predecessor left. A
+ * pending command may or may not have had its effect, so it is never retried;
+ * the turn and the requests lived in the previous harness process and end with it.
+ */
+export function recoverRunnerState(state: RunnerState): Recovery {
+  const indeterminate: string[] = [];
+  const journal = { ...state.journal };
+  for (const [commandId, entry] of Object.entries(journal)) {
+    if (entry.status === "pending") {
+      journal[commandId] = { ...entry, status: "indeterminate", receipt: null };
+      indeterminate.push(commandId);
+    }
+  }
+  const run = state.run;
+  const resumable = run.terminal === null && run.session !== null;
+  return {
+    state: {
+      ...state,
+      journal,
+      restarts: state.restarts + 1,
+      run:
+        run.terminal === null
+          ? {
+              ...run,
+              phase: run.session !== null ? "session_open" : run.prepared ? "prepared" : "idle",
+              turn: null,
+              openRequests: [],
+              stopCause: null,
+            }
+          : run,
+    },
+    indeterminate,
+    abandonedTurn: resumable ? (run.turn?.commandId ?? null) : null,
+    abandonedRequests: resumable ? [...run.openRequests] : [],
+  };
+}
