@@ -1,4 +1,5 @@
-import { runLocalMode } from "../local/run-local-mode.js";
+import type { Writable } from "node:stream";
+import type { LocalModeRunner } from "./runnerd-cli.js";
 import { createRunnerdCli } from "./runnerd-cli.js";
 
 // The bin entry: the only module with process-wide side effects.
@@ -8,17 +9,35 @@ const cli = createRunnerdCli(process.argv.slice(2), {
   stderr: process.stderr,
 });
 
-// Exit only once both streams have flushed what was written, so a piped diagnostic is never cut.
-function exitAfterFlush(code: number): void {
-  process.exitCode = code;
-  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+const flushed = (stream: Writable): Promise<void> =>
+  new Promise((resolve) => stream.write("", () => resolve()));
+
+/**
+ * Exits once everything is reported: one turn of the event loop first, so an
+ * exception or rejection queued during shutdown is still caught and persisted;
+ * then any report in flight; then both streams, so a piped diagnostic is never cut.
+ */
+async function exit(code: number): Promise<never> {
+  await new Promise((resolve) => setImmediate(resolve));
+  let status = await cli.settled(code);
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  status = await cli.settled(status);
+  process.exit(status);
 }
 
 process.on("uncaughtException", (error) => {
-  void cli.fatal("uncaught exception", error).then(exitAfterFlush);
+  void cli.fatal("uncaught exception", error).then(exit);
 });
 process.on("unhandledRejection", (reason) => {
-  void cli.fatal("unhandled rejection", reason).then(exitAfterFlush);
+  void cli.fatal("unhandled rejection", reason).then(exit);
 });
 
-void cli.run(runLocalMode).then(exitAfterFlush);
+// Loaded only when needed, after the handlers above: a broken install of a local-mode
+// dependency is then a persisted diagnostic, and --build-metadata never depends on it.
+const runLocalMode: LocalModeRunner = async (flags, io) => {
+  const local = await import("../local/run-local-mode.js");
+  return await local.runLocalMode(flags, io);
+};
+
+void cli.run(runLocalMode).then(exit);

@@ -15,6 +15,8 @@ export interface RunnerdCli {
   run(runLocalMode: LocalModeRunner): Promise<number>;
   /** Reports a failure that escaped `run` (uncaught exception, unhandled rejection). Resolves to 1. */
   fatal(kind: FailureKind, error: unknown): Promise<number>;
+  /** The exit status to use now: 1 once a failure was reported (after its report is done), else `code`. */
+  settled(code: number): Promise<number>;
 }
 
 // A flag name comes from argv and may embed a secret (`--token=abc`): redact and bound it before echoing.
@@ -79,5 +81,6 @@ export function createRunnerdCli(argv: readonly string[], io: RunnerdIo): Runner
       }
     },
     fatal: fail,
+    settled: async (code) => (failing === undefined ? code : await failing),
   };
 }

@@ -1,0 +1,48 @@
+import { type SpawnOptions, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
+
+export interface BinResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built `paperclip-runnerd` bin as a launcher would: its own process, argv, pipes. */
+export function runBin(
+  args: readonly string[],
+  options: {
+    nodeArgs?: readonly string[];
+    env?: NodeJS.ProcessEnv;
+    stdin?: string;
+    spawn?: SpawnOptions;
+  } = {},
+): Promise<BinResult> {
+  if (!existsSync(BUILT))
+    throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: options.env ?? process.env,
+      ...options.spawn,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
+    child.stdin?.end(options.stdin ?? "");
+  });
+}

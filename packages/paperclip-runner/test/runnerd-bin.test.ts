@@ -1,0 +1,133 @@
+import { chmod, chown, mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { VERSION } from "../src/index.js";
+import { runBin } from "./helpers/run-bin.js";
+import { tempDir } from "./helpers/temp-dir.js";
+
+const INJECT_FAULT = fileURLToPath(new URL("./fixtures/inject-fault.mjs", import.meta.url));
+const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
+
+async function diagnosticsDir(mode = 0o700): Promise<string> {
+  const dir = join(await tempDir(), "diagnostics");
+  await mkdir(dir);
+  await chmod(dir, mode);
+  return dir;
+}
+
+const diagnosticOf = (dir: string) => readFile(join(dir, "runnerd.stderr.log"), "utf8");
+
+describe("the paperclip-runnerd bin", () => {
+  it("--build-metadata prints one JSON line and exits 0", async () => {
+    const result = await runBin(["--build-metadata"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.split("\n");
+    expect(lines).toHaveLength(2);
+    const metadata = JSON.parse(lines[0] as string);
+    expect(metadata).toMatchObject({
+      schema: "paperclip-runner/runnerd-build-metadata/v1",
+      binaryName: "paperclip-runnerd",
+      packageName: "@paperclipai/paperclip-runner",
+      packageVersion: VERSION,
+      prp: { name: "paperclip.runner" },
+    });
+  });
+
+  it("--help exits 0", async () => {
+    const result = await runBin(["--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: paperclip-runnerd/);
+  });
+
+  it("a malformed command line exits 1 and persists the diagnostic 0600", async () => {
+    const dir = await diagnosticsDir();
+    const result = await runBin(["--diagnostics-directory", dir, "--unknown-thing", "--run-id"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("paperclip-runnerd: ignored unknown flags: --unknown-thing\n");
+    expect(result.stderr).toContain("paperclip-runnerd: missing value for --run-id\n");
+    const diagnostic = await diagnosticOf(dir);
+    expect(diagnostic).toBe(
+      "paperclip-runnerd: missing value for --run-id\ncode: ERR_RUNNER_MISSING_VALUE\n" +
+        'details: {"name":"--run-id"}\nignored unknown flags: --unknown-thing\n',
+    );
+    expect((await stat(join(dir, "runnerd.stderr.log"))).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(["runnerd.stderr.log"]);
+  });
+
+  it("a 0755 diagnostics directory: both the failure and the seed error on stderr, exit 1, nothing written", async () => {
+    const dir = await diagnosticsDir(0o755);
+    const result = await runBin(["--diagnostics-directory", dir, "--build-metadata", "--extra"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "paperclip-runnerd: invalid --build-metadata: must be the only argument\n",
+    );
+    expect(result.stderr).toContain(
+      `paperclip-runnerd: could not persist the runner diagnostic: ${SEED_MESSAGE} [ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS]\n`,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("a missing diagnostics directory: its OS error on stderr after the original failure", async () => {
+    const dir = join(await tempDir(), "absent");
+    const result = await runBin(["--diagnostics-directory", dir, "--script"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("paperclip-runnerd: missing value for --script\n");
+    expect(result.stderr).toContain(
+      `could not persist the runner diagnostic: ENOENT: no such file or directory, lstat '${dir}' [ERR_RUNNER_DIAGNOSTICS_DIR_MISSING]\n`,
+    );
+  });
+
+  it("as a non-root user, a 0500 directory passes the check and the write fails with EACCES", async () => {
+    const base = await tempDir();
+    await chmod(base, 0o711); // let uid 65534 traverse to its directory
+    const dir = join(base, "diagnostics");
+    await mkdir(dir);
+    await chown(dir, 65534, 65534);
+    await chmod(dir, 0o500);
+    const result = await runBin(["--diagnostics-directory", dir, "--script"], {
+      spawn: { uid: 65534, gid: 65534 },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("paperclip-runnerd: missing value for --script\n");
+    expect(result.stderr).toMatch(
+      /could not persist the runner diagnostic: EACCES: permission denied, open '.*\/\.runnerd\.stderr\.log\.\d+\.0\.tmp' \[ERR_RUNNER_DIAGNOSTICS_WRITE_FAILED\]\n/,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("the uncaught-exception path persists a redacted diagnostic and exits 1", async () => {
+    const dir = await diagnosticsDir();
+    const secret = "sk-live-uncaught-0123456789";
+    const result = await runBin(["--diagnostics-directory", dir, "--build-metadata"], {
+      nodeArgs: ["--import", INJECT_FAULT],
+      env: { ...process.env, RUNNERD_TEST_FAULT: "exception", RUNNERD_TEST_SECRET: secret },
+    });
+    expect(result.code).toBe(1);
+    const diagnostic = await diagnosticOf(dir);
+    expect(diagnostic).toMatch(
+      /^paperclip-runnerd: uncaught exception: injected failure, OPENAI_API_KEY=\[REDACTED\]\n/,
+    );
+    expect(diagnostic).toContain("stack:\n  at ");
+    expect(diagnostic).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret);
+    expect(result.stderr).toContain("uncaught exception: injected failure");
+  });
+
+  it("the unhandled-rejection path persists a redacted diagnostic and exits 1", async () => {
+    const dir = await diagnosticsDir();
+    const secret = "rejected-credential-0123456789";
+    const result = await runBin(["--diagnostics-directory", dir, "--build-metadata"], {
+      nodeArgs: ["--import", INJECT_FAULT],
+      env: { ...process.env, RUNNERD_TEST_FAULT: "rejection", RUNNERD_TEST_SECRET: secret },
+    });
+    expect(result.code).toBe(1);
+    const diagnostic = await diagnosticOf(dir);
+    expect(diagnostic).toMatch(
+      /^paperclip-runnerd: unhandled rejection: injected rejection, Authorization: Bearer \[REDACTED\]\n/,
+    );
+    expect(diagnostic).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret);
+  });
+});
