@@ -1,0 +1,200 @@
+import { readFileSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+import type { CreateosEmulator } from "../../src/testing.js";
+
+/** One reply of the emulator, read whole. */
+export interface RawReply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly json: { status?: string; data?: Record<string, unknown>; error?: unknown } | undefined;
+  readonly bytes: Buffer;
+}
+
+export type Frame =
+  | { type: "heartbeat" }
+  | { type: "data"; seq: number; stream: "stdout" | "stderr"; data_base64: string }
+  | { type: "exit"; exit_code?: number; signal?: string }
+  | { type: "error"; error: string };
+
+/** How a streamed read ended. */
+export interface StreamRead {
+  readonly status: number;
+  readonly frames: Frame[];
+  /** `end`: the response ended; `error`: the connection broke; `timeout`: no end before `idleMs` of silence. */
+  readonly ending: "end" | "error" | "timeout";
+}
+
+/** Speaks the CreateOS API to an emulator with plain fetch, without the plugin's client. */
+export class RawApi {
+  constructor(
+    readonly emulator: CreateosEmulator,
+    private readonly apiKey: string = emulator.apiKey,
+  ) {}
+
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<RawReply> {
+    const init: RequestInit = { method, headers: { "x-api-key": this.apiKey, ...headers } };
+    if (body instanceof Uint8Array) init.body = body;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] = "application/json";
+    }
+    const response = await fetch(`${this.emulator.url}/v1${path}`, init);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    let json: RawReply["json"];
+    try {
+      json = JSON.parse(bytes.toString("utf8")) as RawReply["json"];
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, json, bytes };
+  }
+
+  /** Creates a sandbox and waits until it is running. */
+  async runningSandbox(body: Record<string, unknown> = {}): Promise<string> {
+    const created = await this.call("POST", "/sandboxes", {
+      shape: "s-1vcpu-1gb",
+      ingress_enabled: false,
+      ...body,
+    });
+    const id = String(created.json?.data?.id);
+    await this.untilStatus(id, "running");
+    return id;
+  }
+
+  async untilStatus(id: string, status: string): Promise<void> {
+    for (let attempt = 0; attempt < 500; attempt += 1) {
+      const reply = await this.call("GET", `/sandboxes/${id}`);
+      if (reply.json?.data?.status === status) return;
+      await delay(10);
+    }
+    throw new Error(`sandbox ${id} never reached ${status}`);
+  }
+
+  /** Starts `/bin/bash -c script` and closes its stdin. */
+  async process(sandboxId: string, script: string, extra: Record<string, unknown> = {}): Promise<string> {
+    const reply = await this.call("POST", `/sandboxes/${sandboxId}/processes`, {
+      cmd: "/bin/bash",
+      args: ["-c", script],
+      ...extra,
+    });
+    if (reply.status !== 200) throw new Error(`process creation answered ${reply.status}`);
+    const id = String(reply.json?.data?.process_id);
+    await this.call("POST", `/sandboxes/${sandboxId}/processes/${id}/stdin/close`);
+    return id;
+  }
+
+  async waitExit(sandboxId: string, processId: string): Promise<Record<string, unknown>> {
+    const reply = await this.call(
+      "GET",
+      `/sandboxes/${sandboxId}/processes/${processId}/wait?timeout_ms=20000`,
+    );
+    if (reply.status !== 200) throw new Error(`wait answered ${reply.status}`);
+    return reply.json?.data ?? {};
+  }
+
+  /**
+   * Reads a connect stream frame by frame. Stops at the end of the response, a broken
+   * connection, `maxFrames` data frames, or `idleMs` without any byte.
+   */
+  async connect(
+    sandboxId: string,
+    processId: string,
+    after: number,
+    limits: { idleMs?: number; maxFrames?: number } = {},
+  ): Promise<StreamRead> {
+    const controller = new AbortController();
+    const response = await fetch(
+      `${this.emulator.url}/v1/sandboxes/${sandboxId}/processes/${processId}/connect?after=${after}`,
+      { headers: { "x-api-key": this.apiKey }, signal: controller.signal },
+    );
+    const frames: Frame[] = [];
+    if (response.status !== 200 || !response.body) {
+      await response.arrayBuffer().catch(() => undefined);
+      return { status: response.status, frames, ending: "end" };
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let pending = "";
+    const idleMs = limits.idleMs ?? 10_000;
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), idleMs);
+      });
+      let chunk: ReadableStreamReadResult<Uint8Array> | "timeout";
+      try {
+        chunk = await Promise.race([reader.read(), timeout]);
+      } catch {
+        return { status: 200, frames, ending: "error" };
+      } finally {
+        clearTimeout(timer);
+      }
+      if (chunk === "timeout") {
+        controller.abort();
+        return { status: 200, frames, ending: "timeout" };
+      }
+      if (chunk.done) return { status: 200, frames, ending: "end" };
+      pending += decoder.decode(chunk.value, { stream: true });
+      let newline = pending.indexOf("\n");
+      while (newline >= 0) {
+        frames.push(JSON.parse(pending.slice(0, newline)) as Frame);
+        pending = pending.slice(newline + 1);
+        newline = pending.indexOf("\n");
+        if (limits.maxFrames !== undefined && dataFrames(frames).length >= limits.maxFrames) {
+          controller.abort();
+          return { status: 200, frames, ending: "end" };
+        }
+      }
+    }
+  }
+}
+
+export function dataFrames(frames: readonly Frame[]): Extract<Frame, { type: "data" }>[] {
+  return frames.filter((frame): frame is Extract<Frame, { type: "data" }> => frame.type === "data");
+}
+
+/** Concatenated payload of one stream. */
+export function streamText(frames: readonly Frame[], stream: "stdout" | "stderr"): string {
+  return dataFrames(frames)
+    .filter((frame) => frame.stream === stream)
+    .map((frame) => Buffer.from(frame.data_base64, "base64").toString("utf8"))
+    .join("");
+}
+
+/** True while `pid` is a live (non-zombie) process. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** The one-letter scheduler state of `pid` (`S`, `R`, `T` for stopped…). */
+export function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  tries = 500,
+): Promise<void> {
+  for (let attempt = 0; attempt < tries; attempt += 1) {
+    if (await check()) return;
+    await delay(10);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

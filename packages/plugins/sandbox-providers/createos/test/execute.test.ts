@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CreateosClient } from "../src/client/createos-client.js";
+import { execute } from "../src/execute/execute.js";
+import type { CreateosEmulator } from "../src/testing.js";
+import {
+  createRunningSandbox,
+  eventually,
+  FAST_TUNING,
+  liveLog,
+  rejection,
+  startTestEmulator,
+  testClient,
+} from "./support/emulator-fixture.js";
+
+let emulator: CreateosEmulator;
+let client: CreateosClient;
+let sandboxId: string;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  client = testClient(emulator);
+  sandboxId = await createRunningSandbox(client);
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+describe("execute against the emulator", () => {
+  it("runs a command and returns its output, exit code and metadata", async () => {
+    const log = liveLog();
+    const result = await execute(
+      client,
+      {
+        sandboxId,
+        command: "/bin/bash",
+        args: ["-c", 'printf "out é🙂\\n"; printf "err\\n" >&2; exit 3'],
+        onLog: log.onLog,
+      },
+      FAST_TUNING,
+    );
+    expect(result).toMatchObject({
+      exitCode: 3,
+      signal: null,
+      timedOut: false,
+      stdout: "out é🙂\n",
+      stderr: "err\n",
+    });
+    expect(result.metadata).toMatchObject({ outputTruncated: false, stdoutDroppedChars: 0 });
+    expect(typeof result.metadata.processId).toBe("string");
+    expect(log.text("stdout")).toBe(result.stdout);
+    expect(log.text("stderr")).toBe(result.stderr);
+  });
+
+  it("passes args, env, cwd and stdin exactly", async () => {
+    const stdin = 'line one\nit\'s "quoted" $HOME `x`\n';
+    const result = await execute(
+      client,
+      {
+        sandboxId,
+        command: "/bin/bash",
+        args: [
+          "-c",
+          'printf "%s|" "$@"; printf "%s|" "$MY_VAR"; basename "$PWD"; cat',
+          "zero",
+          "a b",
+          "$(nope)",
+          "'q'",
+        ],
+        env: { MY_VAR: "v a'l" },
+        cwd: "/paperclip-workspace",
+        stdin,
+      },
+      FAST_TUNING,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`a b|$(nope)|'q'|v a'l|paperclip-workspace\n${stdin}`);
+  });
+
+  it("fails a missing cwd through the script instead of running elsewhere", async () => {
+    const result = await execute(
+      client,
+      { sandboxId, command: "pwd", cwd: "/paperclip-workspace/missing" },
+      FAST_TUNING,
+    );
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stdout).toBe("");
+  });
+
+  it("reports a signal exit", async () => {
+    const result = await execute(
+      client,
+      { sandboxId, command: "/bin/bash", args: ["-c", "kill -KILL $$"] },
+      FAST_TUNING,
+    );
+    expect(result.signal).toBe("SIGKILL");
+    expect(result.timedOut).toBe(false);
+  });
+
+  it("keeps the last 4 Mi characters (here: a small limit) and counts what it dropped", async () => {
+    const result = await execute(
+      client,
+      { sandboxId, command: "/bin/bash", args: ["-c", 'for i in $(seq 1 2000); do echo "line $i"; done'] },
+      { ...FAST_TUNING, tailChars: 100 },
+    );
+    const full = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}\n`).join("");
+    expect(result.stdout).toBe(full.slice(-100));
+    expect(result.metadata).toMatchObject({
+      outputTruncated: true,
+      stdoutDroppedChars: full.length - 100,
+      stdoutDroppedBytes: full.length - 100,
+    });
+  });
+
+  it("on timeout kills the tree and returns the partial output", async () => {
+    const result = await execute(
+      client,
+      { sandboxId, command: "/bin/bash", args: ["-c", "echo started; sleep 30 & wait"], timeoutMs: 700 },
+      FAST_TUNING,
+    );
+    expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "started\n" });
+    const processId = String(result.metadata.processId);
+    await eventually(
+      () => emulator.processes().some((p) => p.id === processId && p.killedTree && !p.treeAlive),
+      "tree killed",
+    );
+  });
+
+  it("on cancel kills the tree and throws the upstream message", async () => {
+    const controller = new AbortController();
+    const log = liveLog();
+    const running = execute(
+      client,
+      {
+        sandboxId,
+        command: "/bin/bash",
+        args: ["-c", "echo ready; sleep 30"],
+        signal: controller.signal,
+        onLog: (stream, text) => {
+          log.onLog(stream, text);
+          controller.abort(new Error("operator cancel"));
+        },
+      },
+      FAST_TUNING,
+    );
+    const error = await rejection(running);
+    expect(error.code).toBe("ERR_CREATEOS_CANCELLED");
+    expect(error.message).toBe("CreateOS command was cancelled.");
+    const processes = emulator.processes().filter((p) => p.sandboxId === sandboxId);
+    await eventually(() => emulator.processes().some((p) => p.killedTree && !p.treeAlive), "tree killed");
+    expect(processes.length).toBeGreaterThan(0);
+  });
+
+  it("validates before sending anything", async () => {
+    const before = emulator.requests().length;
+    expect((await rejection(execute(client, { sandboxId, command: "" }))).message).toBe(
+      "A sandbox command is required.",
+    );
+    expect(
+      (await rejection(execute(client, { sandboxId, command: "x", env: { "BAD-KEY": "1" } }))).message,
+    ).toBe("Invalid sandbox environment variable.");
+    expect((await rejection(execute(client, { sandboxId, command: "x", args: ["a\0b"] }))).message).toBe(
+      "Sandbox command values cannot contain NUL.",
+    );
+    expect(emulator.requests().length).toBe(before);
+  });
+});

@@ -1,0 +1,92 @@
+import { CreateosClient, type CreateosClientOptions } from "../../src/client/createos-client.js";
+import type { ExecuteTuning } from "../../src/execute/execute.js";
+import type { OutputStream } from "../../src/execute/output-frame.js";
+import type { CreateosEmulator, CreateosEmulatorOptions } from "../../src/testing.js";
+import { startCreateosEmulator } from "../../src/testing.js";
+
+/** Fast settings for tests: heartbeats every 100 ms, no rate limit, short backoff. */
+export async function startTestEmulator(options: CreateosEmulatorOptions = {}): Promise<CreateosEmulator> {
+  return startCreateosEmulator({ heartbeatMs: 100, rateLimitPerMinute: null, transitionMs: 20, ...options });
+}
+
+export const FAST_CLIENT: Partial<CreateosClientOptions> = {
+  rateLimit: { burst: 1_000, refillPerMinute: 600_000 },
+  backoff: { baseMs: 20, capMs: 200, maxRetryAfterMs: 1_500 },
+};
+
+export const FAST_TUNING: Partial<ExecuteTuning> = {
+  stallTimeoutMs: 600,
+  waitProbeMs: 200,
+  cleanupTimeoutMs: 3_000,
+  reconnectAttempts: 4,
+};
+
+export function testClient(
+  emulator: CreateosEmulator,
+  extra: Partial<CreateosClientOptions> = {},
+): CreateosClient {
+  return new CreateosClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, ...FAST_CLIENT, ...extra });
+}
+
+/** A running sandbox, created straight through the API. */
+export async function createRunningSandbox(client: CreateosClient): Promise<string> {
+  const created = await client.json({
+    method: "POST",
+    path: "/sandboxes",
+    json: { shape: "small", ingress_enabled: false },
+    operation: "sandbox lifecycle",
+    idempotent: false,
+  });
+  const id = String(created.data?.id);
+  for (;;) {
+    const state = await client.json({
+      method: "GET",
+      path: `/sandboxes/${id}`,
+      operation: "sandbox lifecycle",
+      idempotent: true,
+    });
+    if (state.data?.status === "running") return id;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Records the live log per stream, in call order. */
+export function liveLog(): {
+  readonly onLog: (stream: OutputStream, text: string) => void;
+  readonly calls: Array<[OutputStream, string]>;
+  text(stream: OutputStream): string;
+} {
+  const calls: Array<[OutputStream, string]> = [];
+  return {
+    calls,
+    onLog: (stream, text) => {
+      calls.push([stream, text]);
+    },
+    text: (stream) =>
+      calls
+        .filter(([s]) => s === stream)
+        .map(([, t]) => t)
+        .join(""),
+  };
+}
+
+/** Catches the rejection of a promise, failing the test if it resolves. */
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: string; details?: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error("expected a rejection");
+}
+
+/** Polls until `check` holds (bounded); the emulator kills trees asynchronously. */
+export async function eventually(check: () => boolean, what: string, limitMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > limitMs) throw new Error(`never became true: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
