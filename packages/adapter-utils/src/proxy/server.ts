@@ -151,6 +151,7 @@ export async function startSandboxNetworkProxy(
           "503 Service Unavailable",
           "proxy_connection_limit",
           "Paperclip sandbox proxy connection limit reached.",
+          "connection_limit",
         ),
         true,
       );
@@ -182,6 +183,10 @@ export async function startSandboxNetworkProxy(
     throw error;
   });
   listener.on("error", () => {});
+  // The HTTP server never listens itself (the net listener owns the socket, to apply the
+  // connection limit before any parsing), so its head-timeout checker, which Node starts
+  // on "listening", is started here.
+  http.emit("listening");
 
   let closing: Promise<void> | undefined;
   return {

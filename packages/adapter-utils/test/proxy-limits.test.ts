@@ -1,0 +1,111 @@
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import type { NetworkDecision } from "../src/proxy/index.js";
+import {
+  closeAll,
+  eventually,
+  openTunnel,
+  proxyRequest,
+  rawExchange,
+  readBytes,
+  startEchoServer,
+  startHttpUpstream,
+  startProxy,
+} from "./proxy-support.js";
+
+afterEach(closeAll);
+
+function connected(socketPath: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath, () => resolve(socket));
+    socket.on("error", reject);
+  });
+}
+
+describe("sandbox proxy limits", () => {
+  it("refuses connections beyond maxConnections with a JSON 503 and accepts again once one closes", async () => {
+    const upstream = await startHttpUpstream();
+    const decisions: NetworkDecision[] = [];
+    const proxy = await startProxy({
+      allowlist: [`127.0.0.1:${upstream.port}`],
+      trustedUrls: [],
+      limits: { maxConnections: 2 },
+      onNetworkDecision: (d) => decisions.push(d),
+    });
+    const held = [await connected(proxy.socketPath), await connected(proxy.socketPath)];
+    expect(await eventually(() => proxy.stats().activeConnections === 2)).toBe(true);
+    const refused = await rawExchange(
+      proxy.socketPath,
+      `GET http://127.0.0.1:${upstream.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(refused.response).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(refused.response).toContain("X-Proxy-Error: connection_limit\r\n");
+    expect(refused.response).toContain(
+      '{"error":{"code":"proxy_connection_limit","message":"Paperclip sandbox proxy connection limit reached."}}\n',
+    );
+    expect(upstream.received).toHaveLength(0);
+    expect(decisions).toContainEqual({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
+    held[0]!.destroy();
+    expect(await eventually(() => proxy.stats().activeConnections === 1)).toBe(true);
+    const ok = await proxyRequest(proxy.socketPath, `http://127.0.0.1:${upstream.port}/`);
+    expect(ok.status).toBe(200);
+    held[1]!.destroy();
+    expect(proxy.stats().connections).toBe(4);
+  });
+
+  it("answers 431 to a request head larger than maxHeaderBytes", async () => {
+    const proxy = await startProxy({
+      allowlist: ["api.test"],
+      trustedUrls: [],
+      limits: { maxHeaderBytes: 1024 },
+    });
+    const result = await rawExchange(
+      proxy.socketPath,
+      `GET http://api.test/ HTTP/1.1\r\nHost: api.test\r\nX-Big: ${"a".repeat(4096)}\r\n\r\n`,
+    );
+    expect(result.response).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(result.response).toContain("X-Proxy-Error: request_header_too_large\r\n");
+    const small = await rawExchange(
+      proxy.socketPath,
+      "GET http://other.test/ HTTP/1.1\r\nHost: other.test\r\n\r\n",
+    );
+    expect(small.response).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+  });
+
+  it("answers 408 and closes a connection that trickles an incomplete request head", async () => {
+    const proxy = await startProxy({
+      allowlist: ["api.test"],
+      trustedUrls: [],
+      limits: { headersTimeoutMs: 200 },
+    });
+    const result = await rawExchange(proxy.socketPath, "GET http://api.test/ HTTP/1.1\r\nHost: api", {
+      end: false,
+      timeoutMs: 10_000,
+    });
+    expect(result.timedOut).toBe(false);
+    expect(result.response).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(result.response).toContain("X-Proxy-Error: request_timeout\r\n");
+    expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+  });
+
+  it("close() ends open tunnels and keep-alive connections", async () => {
+    const echo = await startEchoServer();
+    const proxy = await startProxy({ allowlist: [`127.0.0.1:${echo.port}`], trustedUrls: [] });
+    const tunnels = await Promise.all(
+      [1, 2, 3].map(() => openTunnel(proxy.socketPath, `127.0.0.1:${echo.port}`)),
+    );
+    for (const { socket, rest } of tunnels) {
+      socket.write("x");
+      expect((await readBytes(socket, 1, rest)).toString()).toBe("x");
+    }
+    const idle = await connected(proxy.socketPath);
+    const closed = [...tunnels.map(({ socket }) => socket), idle].map(
+      (socket) => new Promise<void>((resolve) => socket.on("close", () => resolve())),
+    );
+    expect(await eventually(() => echo.open() === 3 && proxy.stats().activeConnections === 4)).toBe(true);
+    await proxy.close();
+    await Promise.all(closed);
+    expect(await eventually(() => echo.open() === 0)).toBe(true);
+    expect(proxy.stats().activeConnections).toBe(0);
+  });
+});
