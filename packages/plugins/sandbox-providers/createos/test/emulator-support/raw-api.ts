@@ -20,7 +20,7 @@ export type Frame =
 export interface StreamRead {
   readonly status: number;
   readonly frames: Frame[];
-  /** `end`: the response ended; `error`: the connection broke; `timeout`: no end before `idleMs` of silence. */
+  /** `end`: the response ended (or `maxFrames` was reached); `error`: the connection broke; `timeout`: `deadlineMs` passed first. */
   readonly ending: "end" | "error" | "timeout";
 }
 
@@ -99,13 +99,13 @@ export class RawApi {
 
   /**
    * Reads a connect stream frame by frame. Stops at the end of the response, a broken
-   * connection, `maxFrames` data frames, or `idleMs` without any byte.
+   * connection, `maxFrames` data frames, or after `deadlineMs` in total.
    */
   async connect(
     sandboxId: string,
     processId: string,
     after: number,
-    limits: { idleMs?: number; maxFrames?: number } = {},
+    limits: { deadlineMs?: number; maxFrames?: number } = {},
   ): Promise<StreamRead> {
     const controller = new AbortController();
     const response = await fetch(
@@ -118,21 +118,32 @@ export class RawApi {
       return { status: response.status, frames, ending: "end" };
     }
     const reader = response.body.getReader();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), limits.deadlineMs ?? 15_000);
+    });
+    try {
+      return await this.#readFrames(reader, frames, timeout, controller, limits.maxFrames);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #readFrames(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    frames: Frame[],
+    timeout: Promise<"timeout">,
+    controller: AbortController,
+    maxFrames: number | undefined,
+  ): Promise<StreamRead> {
     const decoder = new TextDecoder();
     let pending = "";
-    const idleMs = limits.idleMs ?? 10_000;
     for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), idleMs);
-      });
       let chunk: ReadableStreamReadResult<Uint8Array> | "timeout";
       try {
         chunk = await Promise.race([reader.read(), timeout]);
       } catch {
         return { status: 200, frames, ending: "error" };
-      } finally {
-        clearTimeout(timer);
       }
       if (chunk === "timeout") {
         controller.abort();
@@ -145,7 +156,7 @@ export class RawApi {
         frames.push(JSON.parse(pending.slice(0, newline)) as Frame);
         pending = pending.slice(newline + 1);
         newline = pending.indexOf("\n");
-        if (limits.maxFrames !== undefined && dataFrames(frames).length >= limits.maxFrames) {
+        if (maxFrames !== undefined && dataFrames(frames).length >= maxFrames) {
           controller.abort();
           return { status: 200, frames, ending: "end" };
         }
