@@ -24,7 +24,11 @@ export function recoverRunnerState(state: RunnerState): Recovery {
       indeterminate.push(commandId);
     }
   }
-  const run = state.run;
+  // A session whose session.open never completed is not open: resuming it would be running that command again.
+  const run =
+    state.run.session !== null && indeterminate.includes(state.run.session.commandId)
+      ? { ...state.run, session: null }
+      : state.run;
   const resumable = run.terminal === null && run.session !== null;
   return {
     state: {

@@ -51,7 +51,10 @@ input.on("line", (line) => {
   queued.set(command.command, [...(queued.get(command.command) ?? []), command]);
 });
 // The harness protocol's rule: when the runner closes stdin, the harness leaves.
-input.on("close", () => process.exit(0));
+input.on("close", () => {
+  if (script.ignoreStdinEof) setInterval(() => {}, 60_000);
+  else process.exit(0);
+});
 
 void runSteps(script.steps, null);
 

@@ -8,6 +8,8 @@ export interface FakeScript {
   readonly commandLog: string | null;
   /** Keep running on SIGTERM, so the runner has to escalate to SIGKILL. */
   readonly ignoreSigterm: boolean;
+  /** Keep running when stdin closes (a harness that breaks that rule of the protocol). */
+  readonly ignoreStdinEof: boolean;
   readonly steps: readonly FakeStep[];
   readonly on: Readonly<Record<string, readonly FakeStep[]>>;
 }
@@ -45,6 +47,8 @@ export function parseFakeScript(value: unknown): FakeScriptParse {
   if (commandLog !== null && typeof commandLog !== "string") return fail("commandLog must be a path string");
   const ignoreSigterm = value.ignoreSigterm ?? false;
   if (typeof ignoreSigterm !== "boolean") return fail("ignoreSigterm must be a boolean");
+  const ignoreStdinEof = value.ignoreStdinEof ?? false;
+  if (typeof ignoreStdinEof !== "boolean") return fail("ignoreStdinEof must be a boolean");
   const steps = parseSteps(value.steps ?? [], "steps");
   if (typeof steps === "string") return fail(steps);
   const onValue = value.on ?? {};
@@ -55,7 +59,7 @@ export function parseFakeScript(value: unknown): FakeScriptParse {
     if (typeof parsed === "string") return fail(parsed);
     on[type] = parsed;
   }
-  return { ok: true, script: { commandLog, ignoreSigterm, steps, on } };
+  return { ok: true, script: { commandLog, ignoreSigterm, ignoreStdinEof, steps, on } };
 }
 
 function parseSteps(value: unknown, where: string): FakeStep[] | string {

@@ -1,0 +1,252 @@
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Controller, IDS, isAlive, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+
+interface LoggedCommand {
+  commandId: string;
+  command: string;
+  resume: boolean;
+}
+
+function commandLog(path: string): LoggedCommand[] {
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as LoggedCommand);
+}
+
+function stateFile(stateDir: string): {
+  journal: Record<string, { status: string }>;
+  nextEventSeq: number;
+  ackedSeq: number;
+} {
+  return JSON.parse(readFileSync(join(stateDir, "runner-state.json"), "utf8"));
+}
+
+describe("durable state with --state-dir", () => {
+  it("survives a SIGKILL mid-run: no command repeated, none lost, events resent with their ids", async () => {
+    const dir = tempDir("durable");
+    const stateDir = join(dir, "state");
+    const log = join(dir, "commands.log");
+    const script = writeScript(dir, {
+      commandLog: log,
+      steps: [{ ready: {} }],
+      on: {
+        "turn.start": [
+          { event: { turn: "{{commandId}}" } },
+          { sleep: 300 },
+          { result: { turn: "{{commandId}}" } },
+        ],
+      },
+    });
+    const args = [...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir];
+
+    const first = new Controller(args);
+    first.send("run.prepare", "c1");
+    first.send("session.open", "c2");
+    first.send("turn.start", "c3");
+    const result3 = await first.waitFor<WireEvent>((line) => line.type === "harness.result");
+    first.ack(result3.seq);
+    first.send("turn.start", "c4");
+    await first.waitForReceipt("c4");
+    // The daemon dies with turn c4 running in its harness.
+    first.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    const seenBeforeCrash = first.events();
+
+    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(stateDir, "runner-state.json")).mode & 0o777).toBe(0o600);
+
+    const second = new Controller(args);
+    // A controller that lost track resends everything it had sent, then carries on.
+    second.send("run.prepare", "c1");
+    second.send("session.open", "c2");
+    second.send("turn.start", "c3");
+    second.send("turn.start", "c4");
+    const reconciled = await second.waitForEvent("runner.reconciled");
+    expect(reconciled.data).toMatchObject({
+      restarts: 1,
+      indeterminateCommands: [],
+      abandonedTurn: "c4",
+      resumedSession: true,
+      ackedSeq: result3.seq,
+    });
+    await second.waitForReceipt("c4");
+    second.send("turn.start", "c5");
+    await second.waitFor(
+      (line) =>
+        line.type === "harness.result" && (line.data as { result: { turn: string } }).result.turn === "c5",
+    );
+    second.send("turn.start", "c6");
+    await second.waitFor(
+      (line) =>
+        line.type === "harness.result" && (line.data as { result: { turn: string } }).result.turn === "c6",
+    );
+    second.send("runner.shutdown", "c7");
+    await second.waitForEvent("run.terminal");
+    expect((await second.exited).code).toBe(0);
+
+    for (const id of ["c1", "c2", "c3", "c4"]) {
+      expect(second.receiptFor(id)).toEqual([
+        expect.objectContaining({
+          status: "duplicate",
+          message: "equivalent command already applied",
+          original: { status: "accepted", message: "command applied" },
+        }),
+      ]);
+    }
+    for (const id of ["c5", "c6", "c7"])
+      expect(second.receiptFor(id)[0]).toMatchObject({ status: "accepted" });
+
+    // The harness side effect: every turn reached a harness exactly once.
+    const turns = commandLog(log).filter((entry) => entry.command === "turn.start");
+    expect(turns.map((entry) => entry.commandId)).toEqual(["c3", "c4", "c5", "c6"]);
+    expect(commandLog(log).filter((entry) => entry.command === "session.open")).toEqual([
+      { commandId: "c2", command: "session.open", resume: false },
+      { commandId: "c2", command: "session.open", resume: true },
+    ]);
+
+    // The restarted daemon resent what was not acknowledged, under the same ids, then numbered on.
+    const afterRestart = second.events();
+    const replayed = afterRestart.slice(0, afterRestart.indexOf(reconciled));
+    expect(replayed.length).toBeGreaterThan(0);
+    expect(replayed[0]?.seq).toBe(result3.seq + 1);
+    for (const event of replayed) {
+      const original = seenBeforeCrash.find((seen) => seen.id === event.id);
+      if (original !== undefined) expect(event).toEqual(original);
+    }
+    const all = new Map<number, WireEvent>();
+    for (const event of [...seenBeforeCrash, ...afterRestart]) all.set(event.seq, event);
+    const seqs = [...all.keys()].sort((a, b) => a - b);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    expect([...all.values()].filter((event) => event.type === "run.terminal")).toHaveLength(1);
+    expect(afterRestart.at(-1)?.data.reason).toBe("runner_shutdown");
+
+    // A daemon started on a finished run resends the unacknowledged tail, says so, and leaves.
+    const third = new Controller(args);
+    // Its own reconciliation comes after the resent tail (which holds the previous one).
+    const again = await third.waitFor<WireEvent>(
+      (line) => line.type === "runner.reconciled" && (line.data as { restarts: number }).restarts === 2,
+    );
+    expect(third.events().filter((event) => event.type === "run.terminal")).toHaveLength(1);
+    expect(again.data.terminal).toMatchObject({ reason: "runner_shutdown" });
+    expect((await third.exited).code).toBe(0);
+  });
+
+  it("makes a command that was pending at the crash indeterminate, and never runs it again", async () => {
+    const dir = tempDir("pending");
+    const stateDir = join(dir, "state");
+    const log = join(dir, "commands.log");
+    // The harness is slow to say ready, so session.open is still being applied when the daemon dies.
+    const script = writeScript(dir, { commandLog: log, steps: [{ sleep: 1500 }, { ready: {} }] });
+    const args = [...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir];
+
+    const first = new Controller(args);
+    first.send("run.prepare", "c1");
+    first.send("session.open", "c2");
+    await first.waitForEvent("harness.starting");
+    first.kill("SIGKILL");
+    await first.exited;
+    expect(stateFile(stateDir).journal.c2?.status).toBe("pending");
+
+    const second = new Controller(args);
+    const reconciled = await second.waitForEvent("runner.reconciled");
+    expect(reconciled.data).toMatchObject({ indeterminateCommands: ["c2"], resumedSession: false });
+    second.send("session.open", "c2", {}, 2);
+    expect(await second.waitForReceipt("c2")).toMatchObject({
+      status: "duplicate",
+      original: {
+        status: "indeterminate",
+        message: "command was in flight when the runner stopped; it is not executed again",
+      },
+    });
+    // The controller decides to open the session again, as a new command.
+    second.send("session.open", "c3", {}, 3);
+    await second.waitForReceipt("c3");
+    second.send("runner.shutdown", "c4", {}, 4);
+    await second.waitForEvent("run.terminal");
+    expect((await second.exited).code).toBe(0);
+    expect(commandLog(log).map((entry) => entry.commandId)).toEqual(["c3"]);
+    expect(stateFile(stateDir).journal.c2?.status).toBe("indeterminate");
+  });
+
+  it("kills the harness a SIGKILLed daemon left behind before it resumes the session", async () => {
+    const dir = tempDir("stale");
+    const stateDir = join(dir, "state");
+    // A harness that never reads stdin, so it does not notice its daemon is gone.
+    const args = [
+      ...IDS,
+      "--harness-command",
+      "/bin/sh",
+      "--harness-arg",
+      "-c",
+      "--harness-arg",
+      `echo '{"type":"ready"}'; exec sleep 60`,
+      "--state-dir",
+      stateDir,
+    ];
+    const first = new Controller(args);
+    first.send("run.prepare", "c1");
+    first.send("session.open", "c2");
+    const ready = await first.waitForEvent("harness.ready");
+    await first.waitForReceipt("c2");
+    first.kill("SIGKILL");
+    await first.exited;
+    const orphan = ready.data.pid as number;
+    expect(isAlive(orphan)).toBe(true);
+
+    const second = new Controller(args);
+    const reconciled = await second.waitForEvent("runner.reconciled");
+    expect(reconciled.data).toMatchObject({ staleHarnessKilled: true, resumedSession: true });
+    expect(isAlive(orphan)).toBe(false);
+    const resumed = await second.waitForEvent("harness.ready");
+    second.send("runner.shutdown", "c3", {}, 3);
+    await second.waitForEvent("run.terminal");
+    expect((await second.exited).code).toBe(0);
+    expect(isAlive(resumed.data.pid as number)).toBe(false);
+  });
+
+  it("refuses another run's state, a corrupt state file, a second live daemon and a non-private directory", async () => {
+    const dir = tempDir("refuse");
+    const stateDir = join(dir, "state");
+    const script = writeScript(dir, { steps: [{ ready: {} }, { sleep: 60_000 }] });
+    const harness = ["--fake-harness", "--script", script];
+
+    const owner = new Controller([...IDS, ...harness, "--state-dir", stateDir]);
+    await owner.waitForEvent("runner.started");
+    const second = new Controller([...IDS, ...harness, "--state-dir", stateDir]);
+    expect((await second.exited).code).toBe(1);
+    expect(second.stderr).toContain(`durable state is in use by another runner process (pid ${owner.pid})`);
+    owner.send("run.cancel", "c1");
+    await owner.exited;
+
+    const otherRun = new Controller([
+      "--run-id",
+      "run-2",
+      "--session-id",
+      "session-1",
+      "--runner-id",
+      "runner-1",
+      ...harness,
+      "--state-dir",
+      stateDir,
+    ]);
+    expect((await otherRun.exited).code).toBe(1);
+    expect(otherRun.stderr).toContain("durable state binding does not match this runner invocation");
+
+    const corruptDir = join(dir, "corrupt");
+    mkdirSync(corruptDir, { mode: 0o700 });
+    writeFileSync(join(corruptDir, "runner-state.json"), "{ half a file", { mode: 0o600 });
+    const corrupt = new Controller([...IDS, ...harness, "--state-dir", corruptDir]);
+    expect((await corrupt.exited).code).toBe(1);
+    expect(corrupt.stderr).toContain("durable state file is not valid: it is not JSON");
+
+    const sharedDir = join(dir, "shared");
+    mkdirSync(sharedDir);
+    chmodSync(sharedDir, 0o755);
+    const shared = new Controller([...IDS, ...harness, "--state-dir", sharedDir]);
+    expect((await shared.exited).code).toBe(1);
+    expect(shared.stderr).toContain("private directory is accessible by group or other users");
+  });
+});
