@@ -195,7 +195,7 @@ describe("emulator: files and exec", () => {
     expect(undeclared.status).toBe(400);
     const exec = await api.call("POST", `/sandboxes/${id}/exec`, {
       cmd: "/bin/bash",
-      args: ["-c", 'echo "$GREETING ${EMULATOR_TEST_SECRET:-clean}"'],
+      args: ["-c", 'echo "$GREETING $(printenv EMULATOR_TEST_SECRET || echo clean)"'],
     });
     expect(exec.json?.data?.result).toMatchObject({ stdout: "hello clean\n" });
     delete process.env.EMULATOR_TEST_SECRET;

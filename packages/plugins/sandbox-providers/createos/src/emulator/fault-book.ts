@@ -132,6 +132,7 @@ export class FaultBook {
     const { faults } = validateFaultPlan(plan);
     this.#rules = [];
     this.#next = 0;
+    this.#firings.length = 0;
     for (const fault of faults) this.#push(fault);
   }
 
@@ -141,6 +142,7 @@ export class FaultBook {
 
   clear(): void {
     this.#rules = [];
+    this.#firings.length = 0;
   }
 
   fired(): readonly FaultFiring[] {

@@ -240,13 +240,13 @@ export interface RequestRecord {
 }
 
 export interface EmulatorFaultControl {
-  /** Replace the armed faults (counters start afresh). */
+  /** Replace the armed faults (counters and the `fired()` history start afresh). */
   set(plan: FaultPlan): void;
   /** Add one fault to the armed ones. */
   add(fault: Fault): void;
-  /** Disarm every fault. */
+  /** Disarm every fault and forget the `fired()` history. */
   clear(): void;
-  /** Every fault that fired since start, in order. */
+  /** Every fault that fired since the last `set()` or `clear()`, in order. */
   fired(): readonly FaultFiring[];
 }
 

@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import type { ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ArmedFault, FaultContext } from "../fault-book.js";
 import type { DataFrame } from "../journal.js";
@@ -14,6 +15,17 @@ function dataLine(frame: DataFrame, base64 = frame.data.toString("base64")): str
 const INVALID_BASE64 = "@@not-base64@@";
 const HEARTBEAT = '{"type":"heartbeat"}\n';
 const EXPIRED = '{"type":"error","error":"output_offset_expired"}\n';
+
+/**
+ * Breaks the connection mid-response, after the frames already written have reached the
+ * socket (destroying earlier would discard them): the client sees an unterminated chunked body.
+ */
+async function cutConnection(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
+  if (!socket) return;
+  await new Promise<void>((resolve) => socket.write(Buffer.alloc(0), () => resolve()));
+  socket.destroy();
+}
 
 type Armed<K extends Fault["kind"]> = ArmedFault<Extract<Fault, { kind: K }>> | undefined;
 
@@ -97,7 +109,7 @@ export async function connectStream(ctx: RouteContext): Promise<void> {
     // Drop and stall fire as soon as the connection has carried `afterFrames` data frames.
     if (fires(drop, written)) {
       if (drop?.fault.mode === "end") res.end();
-      else res.socket?.destroy();
+      else await cutConnection(res);
       return;
     }
     if (fires(stall, written)) {
