@@ -37,10 +37,9 @@ try {
     message: "networkAllowlist[${index}] must be a string.",
     meaning:
       "`networkAllowlist` is an array of strings, each a hostname, `hostname:port`, `hostname:*` or an origin URL. The entry at `index` is a number, object, `null` or another non-string value, so no network rule can be built from it.",
-    when:
-      "The allowlist comes from JSON or YAML configuration where a port was written as a number (`[\"api.example.com\", 443]`), an entry was written as an object (`{ host, port }`), or a templating step produced `null` for an unset variable.",
+    when: 'The allowlist comes from JSON or YAML configuration where a port was written as a number (`["api.example.com", 443]`), an entry was written as an object (`{ host, port }`), or a templating step produced `null` for an unset variable.',
     solutions: [
-      "Write the entry as a string: `\"api.example.com\"`, `\"api.example.com:8443\"`, `\"api.example.com:*\"` or `\"https://api.example.com\"`.",
+      'Write the entry as a string: `"api.example.com"`, `"api.example.com:8443"`, `"api.example.com:*"` or `"https://api.example.com"`.',
       "Remove `null` entries produced by unset variables before passing the list to the sandbox.",
       "Check `details.index` (the position in the array) to find the entry.",
     ],
@@ -55,13 +54,13 @@ try {
     message: "networkAllowlist[${index}] must not be empty.",
     meaning:
       "The entry at `index` is an empty string or only whitespace. An empty rule cannot name a host, and silently dropping it could hide a configuration mistake, so parsing stops.",
-    when:
-      "A comma-separated environment variable was split into a list with a trailing comma (`\"a.example,\"`), or a template substituted an unset variable into the list.",
+    when: 'A comma-separated environment variable was split into a list with a trailing comma (`"a.example,"`), or a template substituted an unset variable into the list.',
     solutions: [
       "Remove the empty entry, or filter empty strings after splitting a comma-separated value.",
       "Set the variable the template expected, then rebuild the list.",
     ],
-    prevention: "Trim and drop empty items where the list is assembled (`value.split(\",\").map((s) => s.trim()).filter(Boolean)`).",
+    prevention:
+      'Trim and drop empty items where the list is assembled (`value.split(",").map((s) => s.trim()).filter(Boolean)`).',
   },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_FORMAT: {
     family: "sandbox",
@@ -69,8 +68,7 @@ try {
     message: "networkAllowlist[${index}] must be a hostname, hostname:port, or origin URL.",
     meaning:
       "Each entry names one host and optionally one port: `hostname` (ports 80 and 443), `hostname:port` (that port only, 1-65535), `hostname:*` (any port), `[IPv6]`, `[IPv6]:port`, or an origin URL such as `https://api.example.com:8443`. The entry at `index` has userinfo (`user@`), a path, a query or a fragment, an invalid port, or characters a hostname cannot contain.",
-    when:
-      "A full endpoint URL was pasted (`https://api.example.com/v1/chat`), credentials were embedded (`https://token@host`), a port was out of range (`host:70000`, `host:0`) or not decimal, or an IPv6 address with a port was written without brackets (`::1:8080`).",
+    when: "A full endpoint URL was pasted (`https://api.example.com/v1/chat`), credentials were embedded (`https://token@host`), a port was out of range (`host:70000`, `host:0`) or not decimal, or an IPv6 address with a port was written without brackets (`::1:8080`).",
     solutions: [
       "Keep only the origin: `https://api.example.com/v1/chat` becomes `https://api.example.com` or `api.example.com`.",
       "Remove credentials from the entry; pass them to the program through its own configuration instead.",
@@ -101,15 +99,15 @@ try {
     message:
       'networkScope="allowlist" requires at least one valid networkAllowlist hostname or HTTP(S) networkTrustedUrl.',
     meaning:
-      "With `networkScope: \"allowlist\"` the sandbox has no network except through the allowlist proxy. `networkAllowlist` is empty and no `networkTrustedUrls` entry is an `http:` or `https:` URL, so the proxy would deny everything. Upstream raises this instead of starting a proxy that can never allow a connection.",
-    when:
-      "`networkAllowlist` was left empty or unset, and the trusted URLs are missing, not URLs, or use another scheme (`ws:`, `file:`).",
+      'With `networkScope: "allowlist"` the sandbox has no network except through the allowlist proxy. `networkAllowlist` is empty and no `networkTrustedUrls` entry is an `http:` or `https:` URL, so the proxy would deny everything. Upstream raises this instead of starting a proxy that can never allow a connection.',
+    when: "`networkAllowlist` was left empty or unset, and the trusted URLs are missing, not URLs, or use another scheme (`ws:`, `file:`).",
     solutions: [
-      "Add the hosts the program needs to `networkAllowlist`, for example `[\"api.anthropic.com\"]`.",
+      'Add the hosts the program needs to `networkAllowlist`, for example `["api.anthropic.com"]`.',
       "Pass the Paperclip control-plane URL as an `http:` or `https:` entry of `networkTrustedUrls`.",
-      "If the program needs no network at all, use `networkScope: \"deny\"` instead.",
+      'If the program needs no network at all, use `networkScope: "deny"` instead.',
     ],
-    prevention: "Build the allowlist from the adapter's declared endpoints and check it is non-empty before starting a run.",
+    prevention:
+      "Build the allowlist from the adapter's declared endpoints and check it is non-empty before starting a run.",
   },
   ERR_SANDBOX_PROXY_LIMIT_INVALID: {
     family: "sandbox",
@@ -117,26 +115,26 @@ try {
     message: "Sandbox network proxy limit ${name} must be a positive integer; got ${value}.",
     meaning:
       "`limits.maxConnections`, `limits.maxHeaderBytes`, `limits.tunnelIdleMs` and `limits.headersTimeoutMs` of `startSandboxNetworkProxy` must be positive safe integers. A zero, negative, fractional or non-numeric value would disable a protection or make the proxy refuse everything, so it is rejected before the proxy starts.",
-    when: "A limit was read from an environment variable without converting it to a number, or set to 0 meaning \"unlimited\".",
+    when: 'A limit was read from an environment variable without converting it to a number, or set to 0 meaning "unlimited".',
     solutions: [
       "Pass a positive integer, for example `{ maxConnections: 512, tunnelIdleMs: 600000 }`.",
       "Omit a limit to use its default (1024 connections, 16 KiB of headers, 15 minutes idle tunnel, 30 s to send headers).",
       "Convert configuration strings with `Number(value)` and check `Number.isSafeInteger` first.",
     ],
-    prevention: "Validate proxy limits where configuration is parsed; there is no \"unlimited\" value by design.",
+    prevention:
+      'Validate proxy limits where configuration is parsed; there is no "unlimited" value by design.',
   },
   ERR_SANDBOX_PROXY_LISTEN: {
     family: "sandbox",
     title: "The sandbox network proxy could not listen on its Unix socket",
     message: "Paperclip sandbox network proxy could not listen on ${socketPath}.",
     meaning:
-      "The allowlist proxy serves the sandbox through a Unix socket on the host. Binding the socket failed: the path already exists (EADDRINUSE), its directory is missing (ENOENT) or not writable (EACCES, EROFS). `cause` is the system error and `details.code` its code.",
-    when:
-      "Two proxies were started with the same socket path, a previous run left a socket file behind, or the proxy directory was removed before the proxy started.",
+      "The allowlist proxy serves the sandbox through a Unix socket on the host. Binding the socket failed: the path already exists (EADDRINUSE), its directory is not writable (EACCES, EROFS) or missing (Node reports a missing directory of a Unix socket as EACCES too). `cause` is the system error and `details.code` its code.",
+    when: "Two proxies were started with the same socket path, a previous run left a socket file behind, or the proxy directory was removed before the proxy started.",
     solutions: [
       "Let `buildLocalProcessSandboxSpawnTarget` create the proxy directory (`createNetworkProxyTempDir`): each run gets a fresh private directory.",
       "If you pass `socketPath` yourself, point it at a new file inside an existing directory you own, and remove stale sockets first.",
-      "Check `details.code`: EADDRINUSE means the path exists, ENOENT a missing directory, EACCES/EROFS a permission or read-only problem.",
+      "Check `details.code`: EADDRINUSE means the path exists; EACCES a missing directory or a permission problem (check both); EROFS a read-only filesystem.",
     ],
     prevention: "Use one socket path per proxy and call `close()`, which removes the socket file.",
   },
