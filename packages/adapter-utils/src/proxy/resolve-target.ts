@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { classifyAddress } from "./address-class.js";
-import type { CanonicalHost } from "./canonical-host.js";
+import { type CanonicalHost, canonicalizeHost } from "./canonical-host.js";
 import type { NetworkRule } from "./network-rule.js";
 
 export interface ResolvedAddress {
@@ -33,21 +33,27 @@ export async function resolvePinnedTarget(
 ): Promise<PinnedTarget> {
   if (host.kind !== "domain")
     return { ok: true, addresses: [{ address: host.key, family: host.kind === "ipv6" ? 6 : 4 }] };
-  let addresses: readonly ResolvedAddress[];
+  let answers: readonly ResolvedAddress[];
   try {
-    addresses = await resolver(host.key);
+    answers = await resolver(host.key);
   } catch {
     return { ok: false, denied: false, reason: "dns_lookup_failed" };
   }
-  if (addresses.length === 0) return { ok: false, denied: false, reason: "dns_lookup_failed" };
-  if (rule.origin === "allowlist") {
-    // Every address must be public: a name answering with one public and one internal
-    // address would otherwise reach the internal one on the next connection attempt.
-    for (const { address } of addresses) {
+  const addresses: ResolvedAddress[] = [];
+  for (const { address } of answers) {
+    if (rule.origin === "allowlist") {
+      // Every address must be public: a name answering with one public and one internal
+      // address would otherwise reach the internal one on the next connection attempt.
       const addressClass = classifyAddress(address);
       if (addressClass !== "public")
         return { ok: false, denied: true, reason: `blocked_address_${addressClass}` };
     }
+    // Connect to the canonical form, with the family the address really has.
+    const canonical = canonicalizeHost(address);
+    if (canonical && canonical.kind !== "domain") {
+      addresses.push({ address: canonical.key, family: canonical.kind === "ipv6" ? 6 : 4 });
+    }
   }
+  if (addresses.length === 0) return { ok: false, denied: false, reason: "dns_lookup_failed" };
   return { ok: true, addresses };
 }

@@ -83,6 +83,9 @@ export async function startSandboxNetworkProxy(
   const limits = resolveProxyLimits(options.limits);
   const resolver = options.resolver ?? systemResolver;
   const onNetworkDecision = options.onNetworkDecision;
+  /** Every sandbox socket, refused ones included, so `close()` reaches them all. */
+  const sockets = new Set<Socket>();
+  /** Accepted sockets, the ones the connection limit counts. */
   const clientSockets = new Set<Socket>();
   const counters = { connections: 0, closedBytesIn: 0, closedBytesOut: 0, denied: 0, allowed: 0 };
 
@@ -140,9 +143,16 @@ export async function startSandboxNetworkProxy(
     refuseSocket(raw, formatRawProxyError(answer.status, answer.code, answer.message), false);
   });
 
-  const listener = createNetServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+  const listener = createNetServer({ allowHalfOpen: true }, (socket) => {
     counters.connections += 1;
+    sockets.add(socket);
     socket.on("error", () => {});
+    socket.once("close", () => {
+      sockets.delete(socket);
+      clientSockets.delete(socket);
+      counters.closedBytesIn += socket.bytesRead;
+      counters.closedBytesOut += socket.bytesWritten;
+    });
     if (clientSockets.size >= limits.maxConnections) {
       context.record({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
       refuseSocket(
@@ -158,11 +168,6 @@ export async function startSandboxNetworkProxy(
       return;
     }
     clientSockets.add(socket);
-    socket.once("close", () => {
-      clientSockets.delete(socket);
-      counters.closedBytesIn += socket.bytesRead;
-      counters.closedBytesOut += socket.bytesWritten;
-    });
     http.emit("connection", socket);
   });
 
@@ -194,7 +199,7 @@ export async function startSandboxNetworkProxy(
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
-        for (const socket of clientSockets) socket.destroy();
+        for (const socket of sockets) socket.destroy();
         for (const socket of context.upstreamSockets) socket.destroy();
         context.agent.destroy();
         http.close();
@@ -206,7 +211,7 @@ export async function startSandboxNetworkProxy(
     stats() {
       let bytesIn = counters.closedBytesIn;
       let bytesOut = counters.closedBytesOut;
-      for (const socket of clientSockets) {
+      for (const socket of sockets) {
         bytesIn += socket.bytesRead;
         bytesOut += socket.bytesWritten;
       }

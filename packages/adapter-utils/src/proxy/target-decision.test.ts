@@ -117,6 +117,24 @@ describe("decideNetworkTarget", () => {
     });
   });
 
+  it("pins canonical addresses with their real family and drops answers that are not addresses", async () => {
+    const { resolver } = tableResolver({
+      "control.test": [v6("::ffff:127.0.0.1"), v4("0:0:0:0:0:0:0:1"), v4("not-an-address")],
+      "junk.test": [v4("not-an-address")],
+    });
+    const policy = buildNetworkPolicy([], ["http://control.test:3100", "http://junk.test:3100"]);
+    await expect(decideNetworkTarget(policy, host("control.test"), 3100, resolver)).resolves.toEqual({
+      decision: "allow",
+      reason: "trusted_url",
+      addresses: [v4("127.0.0.1"), v6("::1")],
+    });
+    await expect(decideNetworkTarget(policy, host("junk.test"), 3100, resolver)).resolves.toEqual({
+      decision: "deny",
+      reason: "dns_lookup_failed",
+      failure: "lookup",
+    });
+  });
+
   it("reports a failed or empty lookup as a lookup failure, not a policy denial", async () => {
     const policy = buildNetworkPolicy(["gone.test", "empty.test"], []);
     const { resolver } = tableResolver({ "empty.test": [] });

@@ -39,7 +39,6 @@ function openTunnel(
     established = true;
     client.write(ESTABLISHED);
     if (head.length > 0) upstream.write(head);
-    client.setNoDelay(true);
     client.setTimeout(context.limits.tunnelIdleMs, () => {
       client.destroy();
       upstream.destroy();
