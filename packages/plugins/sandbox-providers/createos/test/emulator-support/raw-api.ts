@@ -139,7 +139,7 @@ export class RawApi {
     const decoder = new TextDecoder();
     let pending = "";
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array> | "timeout";
+      let chunk: Awaited<ReturnType<typeof reader.read>> | "timeout";
       try {
         chunk = await Promise.race([reader.read(), timeout]);
       } catch {

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
+import { RawApi } from "./emulator-support/raw-api.js";
+
+let emulator: CreateosEmulator | undefined;
+
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+describe("emulator: rate limit per caller IP", () => {
+  it("serves the burst, then answers 429 with Retry-After, before checking the key", async () => {
+    emulator = await startCreateosEmulator({ rateLimitPerMinute: 6, rateLimitBurst: 3 });
+    const api = new RawApi(emulator);
+    const statuses = [];
+    for (let index = 0; index < 3; index += 1)
+      statuses.push((await api.call("GET", "/sandboxes/none")).status);
+    expect(statuses).toEqual([404, 404, 404]);
+    const limited = await api.call("GET", "/sandboxes/none");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(10);
+    const unauthenticated = await new RawApi(emulator, "wrong").call("GET", "/sandboxes/none");
+    expect(unauthenticated.status).toBe(429);
+    expect(emulator.requests().map((record) => record.status)).toEqual([404, 404, 404, 429, 429]);
+  });
+
+  it("defaults to about 300 a minute with a burst of 100", async () => {
+    emulator = await startCreateosEmulator();
+    const api = new RawApi(emulator);
+    const statuses = await Promise.all(Array.from({ length: 110 }, () => api.call("GET", "/sandboxes/none")));
+    const limited = statuses.filter((reply) => reply.status === 429).length;
+    expect(limited).toBeGreaterThanOrEqual(8);
+    expect(limited).toBeLessThanOrEqual(10);
+  });
+
+  it("is off with rateLimitPerMinute: null", async () => {
+    emulator = await startCreateosEmulator({ rateLimitPerMinute: null });
+    const api = new RawApi(emulator);
+    const statuses = await Promise.all(Array.from({ length: 150 }, () => api.call("GET", "/sandboxes/none")));
+    expect(statuses.every((reply) => reply.status === 404)).toBe(true);
+  });
+});
