@@ -1,18 +1,27 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
 
 export default defineConfig([
   {
-  entry: { "index": "src/index.ts", "manifest": "src/manifest.ts", "worker": "src/worker.ts", "testing": "src/testing.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  target: "node20",
-  define,
+    entry: {
+      index: "src/index.ts",
+      manifest: "src/manifest.ts",
+      worker: "src/worker.ts",
+      testing: "src/testing.ts",
+    },
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    target: "node20",
+    define,
+    // `import.meta.url` in the CJS worker (runWorker compares it with the process entry point).
+    shims: true,
   },
   {
     entry: { "emulator-cli": "src/emulator/cli/main.ts" },

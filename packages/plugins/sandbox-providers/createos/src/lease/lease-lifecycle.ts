@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+import { CreateosError } from "@paperclipai/errors";
+import type {
+  PluginEnvironmentAcquireLeaseParams,
+  PluginEnvironmentDestroyLeaseParams,
+  PluginEnvironmentLease,
+  PluginEnvironmentReleaseLeaseParams,
+  PluginEnvironmentResumeLeaseParams,
+  PluginEnvironmentTerminationReceipt,
+} from "@paperclipai/plugin-sdk";
+import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import {
+  buildLeaseMetadata,
+  type LeaseMetadata,
+  MARKER_PATH,
+  verifyLeaseBinding,
+  verifyLeaseSpec,
+  WORKSPACE_PATH,
+} from "./lease-metadata.js";
+import {
+  createSandbox,
+  deleteSandbox,
+  getFile,
+  putFile,
+  readSandboxStatus,
+  runStep,
+  transitionSandbox,
+  waitForStatus,
+} from "./sandbox-api.js";
+
+function toLease(metadata: LeaseMetadata): PluginEnvironmentLease {
+  return { providerLeaseId: metadata.sandboxId, metadata: { ...metadata }, expiresAt: null };
+}
+
+/**
+ * Creates a sandbox, waits for it to run, prepares the workspace and writes a random
+ * marker. A failure after creation deletes the sandbox again.
+ */
+export async function acquireLease(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentAcquireLeaseParams,
+): Promise<PluginEnvironmentLease> {
+  const config = runtime.config(params.config);
+  const client = runtime.client(config);
+  const spec = runtime.spec(config);
+  const signal = runtime.signal;
+  const deadline = Date.now() + config.lifecycleTimeoutMs;
+  const sandboxId = await createSandbox(client, spec, signal);
+  try {
+    await waitForStatus(client, sandboxId, "running", deadline, signal);
+    await runStep(client, sandboxId, "prepare workspace", "/bin/mkdir", ["-p", WORKSPACE_PATH], signal);
+    const marker = randomBytes(32).toString("hex");
+    await putFile(client, sandboxId, MARKER_PATH, Buffer.from(marker), signal);
+    const metadata = buildLeaseMetadata(
+      sandboxId,
+      { companyId: params.companyId, environmentId: params.environmentId, apiOrigin: client.origin },
+      spec,
+      marker,
+    );
+    return toLease(metadata);
+  } catch (error) {
+    await deleteSandbox(client, sandboxId, Date.now() + 15_000).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Reconnects to a lease: checks its binding and settings, resumes a paused sandbox (never
+ * deletes), and trusts it only when the workspace marker matches.
+ */
+export async function resumeLease(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentResumeLeaseParams,
+): Promise<PluginEnvironmentLease> {
+  const config = runtime.config(params.config);
+  const client = runtime.client(config);
+  const metadata = verifyLeaseBinding(params.providerLeaseId, params.leaseMetadata, {
+    companyId: params.companyId,
+    environmentId: params.environmentId,
+    apiOrigin: client.origin,
+  });
+  verifyLeaseSpec(metadata, runtime.spec(config));
+  runtime.leases.assertUsable(metadata.sandboxId);
+  const signal = runtime.signal;
+  const deadline = Date.now() + config.lifecycleTimeoutMs;
+  const status = await readSandboxStatus(client, metadata.sandboxId, signal);
+  if (status === "paused" || status === "pausing") {
+    if (status === "pausing")
+      await waitForStatus(client, metadata.sandboxId, "paused", deadline, signal, "running");
+    await transitionSandbox(client, metadata.sandboxId, "resume", deadline, signal);
+  } else {
+    await waitForStatus(client, metadata.sandboxId, "running", deadline, signal);
+  }
+  const marker = await getFile(client, metadata.sandboxId, MARKER_PATH, signal);
+  if (marker === null || marker.toString("utf8") !== metadata.marker) {
+    throw new CreateosError(
+      "ERR_CREATEOS_LEASE_MARKER",
+      "CreateOS workspace marker does not match the lease; the sandbox cannot be trusted.",
+      { details: { sandboxId: metadata.sandboxId } },
+    );
+  }
+  return toLease(metadata);
+}
+
+function released(reason: string): CreateosError {
+  return new CreateosError("ERR_CREATEOS_CANCELLED", "CreateOS command was cancelled.", {
+    details: { reason },
+  });
+}
+
+/**
+ * Stops the lease's active commands and waits for their cleanup, then pauses it (when
+ * `reuseLease` is on and the lease is not blocked) or deletes it.
+ */
+export async function releaseLease(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentReleaseLeaseParams,
+): Promise<PluginEnvironmentTerminationReceipt | undefined> {
+  if (params.providerLeaseId === null) return undefined;
+  const config = runtime.config(params.config);
+  const client = runtime.client(config);
+  const metadata = verifyLeaseBinding(params.providerLeaseId, params.leaseMetadata, {
+    companyId: params.companyId,
+    environmentId: params.environmentId,
+    apiOrigin: client.origin,
+  });
+  const sandboxId = metadata.sandboxId;
+  await runtime.leases.stop(sandboxId, released("lease released"));
+  const deadline = Date.now() + config.lifecycleTimeoutMs;
+  if (config.reuseLease && !runtime.leases.isBlocked(sandboxId)) {
+    try {
+      await transitionSandbox(
+        client,
+        sandboxId,
+        "pause",
+        deadline,
+        AbortSignal.timeout(config.lifecycleTimeoutMs),
+      );
+      return { providerLeaseId: sandboxId, state: "stopped" };
+    } catch {
+      // A sandbox that will not pause must not be left running: delete it instead.
+    }
+  }
+  await deleteSandbox(client, sandboxId, deadline);
+  runtime.leases.forget(sandboxId);
+  return { providerLeaseId: sandboxId, state: "destroyed" };
+}
+
+/** Force-destroys the lease's sandbox (every process in it dies) and unblocks the lease id. */
+export async function destroyLease(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentDestroyLeaseParams,
+): Promise<PluginEnvironmentTerminationReceipt | undefined> {
+  if (params.providerLeaseId === null) return undefined;
+  const config = runtime.config(params.config);
+  const client = runtime.client(config);
+  const metadata = verifyLeaseBinding(params.providerLeaseId, params.leaseMetadata, {
+    companyId: params.companyId,
+    environmentId: params.environmentId,
+    apiOrigin: client.origin,
+  });
+  await runtime.leases.stop(metadata.sandboxId, released("lease destroyed"));
+  await deleteSandbox(client, metadata.sandboxId, Date.now() + config.lifecycleTimeoutMs);
+  runtime.leases.forget(metadata.sandboxId);
+  return { providerLeaseId: metadata.sandboxId, state: "destroyed" };
+}

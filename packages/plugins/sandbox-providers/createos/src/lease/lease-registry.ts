@@ -1,0 +1,91 @@
+import { CreateosError } from "@paperclipai/errors";
+
+interface ActiveWork {
+  readonly controller: AbortController;
+  readonly done: Promise<unknown>;
+}
+
+/**
+ * The worker's memory of its leases: which are blocked (a process may run unseen) and
+ * which commands are active, so release and shutdown can stop them and wait for cleanup.
+ */
+export class LeaseRegistry {
+  readonly #blocked = new Map<string, string>();
+  readonly #active = new Map<string, Set<ActiveWork>>();
+
+  block(sandboxId: string, reason: string): void {
+    if (!this.#blocked.has(sandboxId)) this.#blocked.set(sandboxId, reason);
+  }
+
+  isBlocked(sandboxId: string): boolean {
+    return this.#blocked.has(sandboxId);
+  }
+
+  /** Refuses a blocked lease. */
+  assertUsable(sandboxId: string): void {
+    const reason = this.#blocked.get(sandboxId);
+    if (reason !== undefined) {
+      throw new CreateosError(
+        "ERR_CREATEOS_LEASE_BLOCKED",
+        "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
+        { details: { sandboxId, reason } },
+      );
+    }
+  }
+
+  /** Forgets a destroyed lease. */
+  forget(sandboxId: string): void {
+    this.#blocked.delete(sandboxId);
+  }
+
+  /** Runs work on a lease so that `stop` can abort it and wait for it. */
+  async track<T>(
+    sandboxId: string,
+    parent: AbortSignal,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const onParent = (): void => controller.abort(parent.reason);
+    if (parent.aborted) controller.abort(parent.reason);
+    else parent.addEventListener("abort", onParent, { once: true });
+    const promise = work(controller.signal);
+    const entry: ActiveWork = { controller, done: promise.catch(() => undefined) };
+    let set = this.#active.get(sandboxId);
+    if (set === undefined) {
+      set = new Set();
+      this.#active.set(sandboxId, set);
+    }
+    set.add(entry);
+    try {
+      return await promise;
+    } finally {
+      parent.removeEventListener("abort", onParent);
+      set.delete(entry);
+      if (set.size === 0) this.#active.delete(sandboxId);
+    }
+  }
+
+  activeCount(sandboxId?: string): number {
+    if (sandboxId !== undefined) return this.#active.get(sandboxId)?.size ?? 0;
+    let total = 0;
+    for (const set of this.#active.values()) total += set.size;
+    return total;
+  }
+
+  get blockedCount(): number {
+    return this.#blocked.size;
+  }
+
+  /** Aborts the lease's active work and waits until each has cleaned up (killed its process). */
+  async stop(sandboxId: string, reason: unknown): Promise<void> {
+    const set = this.#active.get(sandboxId);
+    if (set === undefined) return;
+    const entries = [...set];
+    for (const entry of entries) entry.controller.abort(reason);
+    await Promise.all(entries.map((entry) => entry.done));
+  }
+
+  async stopAll(reason: unknown): Promise<void> {
+    await Promise.all([...this.#active.keys()].map((id) => this.stop(id, reason)));
+  }
+}

@@ -1,0 +1,224 @@
+import { CreateosApiError, CreateosError } from "@paperclipai/errors";
+import { abortableDelay } from "../client/abortable-delay.js";
+import type { CreateosClient } from "../client/createos-client.js";
+import { invalidResponse, objectField, optionalIntegerField, resourceId } from "../client/envelope.js";
+import { isSandboxStatus, judgeTransition, type SandboxStatus } from "./sandbox-state.js";
+
+export interface SandboxSpec {
+  readonly shape: string;
+  readonly rootfs: string | undefined;
+  readonly region: string | undefined;
+}
+
+/** Never retried: a create has no idempotency key, and a retry could leak a second sandbox. */
+export async function createSandbox(
+  client: CreateosClient,
+  spec: SandboxSpec,
+  signal: AbortSignal,
+): Promise<string> {
+  const reply = await client.json({
+    method: "POST",
+    path: "/sandboxes",
+    json: {
+      shape: spec.shape,
+      ...(spec.rootfs === undefined ? {} : { rootfs: spec.rootfs }),
+      ...(spec.region === undefined ? {} : { region: spec.region }),
+      ingress_enabled: false,
+    },
+    operation: "sandbox lifecycle",
+    idempotent: false,
+    signal,
+  });
+  return resourceId(reply.data?.id);
+}
+
+export async function readSandboxStatus(
+  client: CreateosClient,
+  id: string,
+  signal: AbortSignal,
+): Promise<SandboxStatus> {
+  const reply = await client.json({
+    method: "GET",
+    path: `/sandboxes/${resourceId(id)}`,
+    operation: "sandbox lifecycle",
+    idempotent: true,
+    allowStatuses: [404],
+    signal,
+  });
+  if (reply.status === 404) return "gone";
+  const status = reply.data?.status;
+  if (!isSandboxStatus(status)) throw invalidResponse();
+  return status;
+}
+
+function stateError(status: SandboxStatus, expected: string, timedOut: boolean): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SANDBOX_STATE",
+    `CreateOS sandbox is ${status}; expected ${expected}.`,
+    {
+      details: { status, expected, timedOut },
+    },
+  );
+}
+
+/** Polls until `target`, bounded by `deadline` (epoch ms). */
+export async function waitForStatus(
+  client: CreateosClient,
+  id: string,
+  target: "running" | "paused",
+  deadline: number,
+  signal: AbortSignal,
+  from?: SandboxStatus,
+): Promise<void> {
+  let delay = 20;
+  for (;;) {
+    const status = await readSandboxStatus(client, id, signal);
+    const decision = judgeTransition(status, target, from);
+    if (decision === "done") return;
+    if (decision === "fail") throw stateError(status, target, false);
+    if (Date.now() + delay > deadline) throw stateError(status, target, true);
+    await abortableDelay(delay, signal);
+    delay = Math.min(delay * 2, 1_000);
+  }
+}
+
+/** Pause or resume, reconciling with the state: a 409 means a transition is already under way. */
+export async function transitionSandbox(
+  client: CreateosClient,
+  id: string,
+  action: "pause" | "resume",
+  deadline: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const target = action === "pause" ? "paused" : "running";
+  const from: SandboxStatus = action === "pause" ? "running" : "paused";
+  const current = await readSandboxStatus(client, id, signal);
+  if (current === target) return;
+  if (current === from) {
+    await client.json({
+      method: "POST",
+      path: `/sandboxes/${resourceId(id)}/${action}`,
+      operation: "sandbox lifecycle",
+      idempotent: true,
+      allowStatuses: [409],
+      signal,
+    });
+  }
+  await waitForStatus(client, id, target, deadline, signal, from);
+}
+
+/** Deletes a sandbox (every process in it dies); 404 is success. Jumps the pacer queue. */
+export async function deleteSandbox(client: CreateosClient, id: string, deadline: number): Promise<void> {
+  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  await client.json({
+    method: "DELETE",
+    path: `/sandboxes/${resourceId(id)}`,
+    operation: "sandbox lifecycle",
+    idempotent: true,
+    priority: "cleanup",
+    allowStatuses: [404],
+    signal,
+  });
+  // Deletion may complete asynchronously; the receipt is only given once it has.
+  let delay = 20;
+  for (;;) {
+    const status = await readSandboxStatus(client, id, signal);
+    if (status === "destroyed" || status === "gone") return;
+    if (Date.now() + delay > deadline) throw stateError(status, "destroyed", true);
+    await abortableDelay(delay, signal);
+    delay = Math.min(delay * 2, 1_000);
+  }
+}
+
+export interface ShortCommandResult {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `POST /exec`: a short buffered command of the plugin's own (not the caller's). */
+export async function runShortCommand(
+  client: CreateosClient,
+  id: string,
+  cmd: string,
+  args: readonly string[],
+  signal: AbortSignal,
+): Promise<ShortCommandResult> {
+  const reply = await client.json({
+    method: "POST",
+    path: `/sandboxes/${resourceId(id)}/exec`,
+    json: { cmd, args },
+    operation: "workspace command",
+    idempotent: false,
+    signal,
+  });
+  if (reply.data === null) throw invalidResponse();
+  const result = objectField(reply.data, "result");
+  const stdout = result.stdout ?? "";
+  const stderr = result.stderr ?? "";
+  if (typeof stdout !== "string" || typeof stderr !== "string") throw invalidResponse();
+  return { exitCode: optionalIntegerField(result, "exit_code"), stdout, stderr };
+}
+
+/** Runs a step of the plugin's own and insists on exit 0. */
+export async function runStep(
+  client: CreateosClient,
+  id: string,
+  step: string,
+  cmd: string,
+  args: readonly string[],
+  signal: AbortSignal,
+): Promise<ShortCommandResult> {
+  const result = await runShortCommand(client, id, cmd, args, signal);
+  if (result.exitCode !== 0) {
+    throw new CreateosError(
+      "ERR_CREATEOS_WORKSPACE_COMMAND",
+      `CreateOS workspace command failed (exit ${result.exitCode}).`,
+      {
+        details: { step, exitCode: result.exitCode },
+      },
+    );
+  }
+  return result;
+}
+
+export async function putFile(
+  client: CreateosClient,
+  id: string,
+  path: string,
+  bytes: Uint8Array,
+  signal: AbortSignal,
+): Promise<void> {
+  await client.json({
+    method: "PUT",
+    path: `/sandboxes/${resourceId(id)}/files`,
+    query: { path },
+    bytes,
+    operation: "file transfer",
+    idempotent: true,
+    signal,
+  });
+}
+
+/** The file's bytes, or `null` when it does not exist (404). */
+export async function getFile(
+  client: CreateosClient,
+  id: string,
+  path: string,
+  signal: AbortSignal,
+): Promise<Buffer | null> {
+  const reply = await client.bytes({
+    method: "GET",
+    path: `/sandboxes/${resourceId(id)}/files`,
+    query: { path },
+    operation: "file transfer",
+    idempotent: true,
+    allowStatuses: [404],
+    signal,
+  });
+  return reply.bytes;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof CreateosApiError && error.status === 404;
+}

@@ -1,0 +1,76 @@
+import type {
+  PaperclipPlugin,
+  PluginContext,
+  PluginDefinition,
+  PluginEnvironmentValidationResult,
+} from "@paperclipai/plugin-sdk";
+import { acquireLease, destroyLease, releaseLease, resumeLease } from "../lease/lease-lifecycle.js";
+import { DRIVER_KEY } from "../manifest.js";
+import { syncIn, syncOut } from "../sync/sync-hooks.js";
+import { executeCommand } from "./execute-command.js";
+import { parseConfig } from "./plugin-config.js";
+import { PluginRuntime, type PluginRuntimeOptions } from "./plugin-runtime.js";
+import { probeEnvironment } from "./probe-environment.js";
+import { realizeWorkspace } from "./realize-workspace.js";
+
+export type CreatePluginOptions = PluginRuntimeOptions;
+
+function validate(
+  config: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): PluginEnvironmentValidationResult {
+  const parsed = parseConfig(config, env);
+  if (!parsed.ok) return { ok: false, errors: parsed.problems };
+  const normalizedConfig = Object.fromEntries(
+    Object.entries(parsed.config).filter(([, value]) => value !== undefined),
+  );
+  return { ok: true, warnings: parsed.warnings, normalizedConfig };
+}
+
+/**
+ * A fresh plugin instance (its own pacers, lease registry and shutdown switch). The
+ * default export of the package is one such instance; tests make their own.
+ */
+export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin {
+  const runtime = new PluginRuntime(options);
+  let context: PluginContext | undefined;
+  const definition: PluginDefinition = {
+    async setup(ctx) {
+      context = ctx;
+    },
+    async onHealth() {
+      return {
+        status: runtime.signal.aborted ? "error" : "ok",
+        message: runtime.signal.aborted ? "shutting down" : "ready",
+        details: { activeCommands: runtime.leases.activeCount(), blockedLeases: runtime.leases.blockedCount },
+      };
+    },
+    async onShutdown() {
+      await runtime.shutdown();
+    },
+    async onValidateConfig(config) {
+      const result = validate(config, runtime.env);
+      return result.ok
+        ? { ok: true, warnings: result.warnings ?? [] }
+        : { ok: false, errors: result.errors ?? [] };
+    },
+    onEnvironmentValidateConfig: async (params) => validate(params.config, runtime.env),
+    onEnvironmentProbe: (params) => runtime.hook(() => probeEnvironment(runtime, params)),
+    onEnvironmentAcquireLease: (params) => runtime.hook(() => acquireLease(runtime, params)),
+    onEnvironmentResumeLease: (params) => runtime.hook(() => resumeLease(runtime, params)),
+    onEnvironmentReleaseLease: (params) => runtime.hook(() => releaseLease(runtime, params)),
+    onEnvironmentDestroyLease: (params) => runtime.hook(() => destroyLease(runtime, params)),
+    onEnvironmentRealizeWorkspace: (params) => runtime.hook(() => realizeWorkspace(runtime, params)),
+    onEnvironmentExecute: (params) =>
+      runtime.hook(() =>
+        executeCommand(runtime, params, (stream, text) => context?.execution.log(stream, text)),
+      ),
+    onEnvironmentSyncIn: (params) => runtime.hook(() => syncIn(runtime, params)),
+    onEnvironmentSyncOut: (params) => runtime.hook(() => syncOut(runtime, params)),
+  };
+  // Exactly what the SDK's `definePlugin` returns; built here because the SDK is ESM-only
+  // and this module must also load through `require()`.
+  return Object.freeze({ definition });
+}
+
+export { DRIVER_KEY };

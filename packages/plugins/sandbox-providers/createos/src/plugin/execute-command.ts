@@ -1,0 +1,40 @@
+import type { PluginEnvironmentExecuteParams, PluginEnvironmentExecuteResult } from "@paperclipai/plugin-sdk";
+import { execute } from "../execute/execute.js";
+import type { OutputStream } from "../execute/output-frame.js";
+import { verifyLeaseBinding } from "../lease/lease-metadata.js";
+import type { PluginRuntime } from "./plugin-runtime.js";
+
+/** The execute hook: a command on a usable lease, its output live to the host log. */
+export async function executeCommand(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentExecuteParams,
+  log: (stream: OutputStream, text: string) => void,
+): Promise<PluginEnvironmentExecuteResult> {
+  const config = runtime.config(params.config);
+  const client = runtime.client(config);
+  const metadata = verifyLeaseBinding(params.lease.providerLeaseId, params.lease.metadata, {
+    companyId: params.companyId,
+    environmentId: params.environmentId,
+    apiOrigin: client.origin,
+  });
+  const sandboxId = metadata.sandboxId;
+  runtime.leases.assertUsable(sandboxId);
+  return runtime.leases.track(sandboxId, runtime.signal, (signal) =>
+    execute(
+      client,
+      {
+        sandboxId,
+        command: params.command,
+        args: params.args,
+        cwd: params.cwd,
+        env: params.env,
+        stdin: params.stdin,
+        timeoutMs: params.timeoutMs,
+        signal,
+        onLog: log,
+      },
+      runtime.tuning(config),
+      { block: (reason) => runtime.leases.block(sandboxId, reason) },
+    ),
+  );
+}

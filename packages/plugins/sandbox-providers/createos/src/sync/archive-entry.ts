@@ -1,0 +1,45 @@
+import { posix } from "node:path";
+import { CreateosError } from "@paperclipai/errors";
+
+export interface ArchiveEntryHeader {
+  readonly path: string;
+  readonly type: string;
+  readonly linkpath?: string | undefined;
+}
+
+const PLAIN_TYPES = new Set(["File", "OldFile", "ContiguousFile", "Directory"]);
+
+function unsafe(entry: string): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
+    "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
+    { details: { entry: entry.slice(0, 200) } },
+  );
+}
+
+function escapes(relative: string): boolean {
+  return relative === ".." || relative.startsWith("../") || posix.isAbsolute(relative);
+}
+
+/** The entry's path inside the target, or a throw for anything that could land outside it. */
+export function checkArchiveEntry(header: ArchiveEntryHeader): string {
+  const { path, type } = header;
+  if (path.includes("\0") || posix.isAbsolute(path) || /^[A-Za-z]:/.test(path) || path.includes("\\"))
+    throw unsafe(path);
+  if (path.split("/").includes("..")) throw unsafe(path);
+  const normalized = posix.normalize(path);
+  if (escapes(normalized)) throw unsafe(path);
+  if (PLAIN_TYPES.has(type)) return normalized;
+  if (type === "SymbolicLink" || type === "Link") {
+    const link = header.linkpath ?? "";
+    if (link === "" || link.includes("\0") || posix.isAbsolute(link)) throw unsafe(path);
+    // A symlink resolves from its own directory; a hard link names a path from the archive root.
+    const resolved =
+      type === "SymbolicLink"
+        ? posix.normalize(posix.join(posix.dirname(normalized), link))
+        : posix.normalize(link);
+    if (escapes(resolved) || (link.split("/").includes("..") && type === "Link")) throw unsafe(path);
+    return normalized;
+  }
+  throw unsafe(path);
+}

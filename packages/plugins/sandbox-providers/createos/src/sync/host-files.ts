@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Writes a host file atomically, with its mode set before any byte is written (no
+ * world-readable window): a temporary file beside the target, then a rename.
+ */
+export async function writeHostFileAtomic(
+  target: string,
+  bytes: Uint8Array,
+  mode: number | undefined,
+): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `.${basename(target)}.paperclip-sync-${randomUUID()}`);
+  const fileMode = mode ?? 0o644;
+  const handle = await open(temp, "wx", 0o600);
+  try {
+    // `open`'s mode is filtered by the umask; chmod makes it exact, still before the bytes.
+    await handle.chmod(fileMode);
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A private staging directory beside `target` (same filesystem, so promotion is a rename). */
+export async function makeStagingDir(target: string): Promise<string> {
+  await mkdir(dirname(target), { recursive: true });
+  return mkdtemp(join(dirname(target), `.${basename(target)}.paperclip-sync-`));
+}
+
+/** Replaces `target` with the staged directory; the old tree is removed only after the swap. */
+export async function promoteDirectory(staging: string, target: string): Promise<void> {
+  const existing = await stat(target).catch(() => undefined);
+  if (existing === undefined) {
+    await rename(staging, target);
+    return;
+  }
+  const old = `${staging}.old`;
+  await rename(target, old);
+  try {
+    await rename(staging, target);
+  } catch (error) {
+    await rename(old, target).catch(() => undefined);
+    throw error;
+  }
+  await rm(old, { recursive: true, force: true });
+}
