@@ -9,9 +9,7 @@ export type CommandPlan =
   | { readonly kind: "open_session" }
   | { readonly kind: "start_turn" }
   | { readonly kind: "resolve_request"; readonly requestId: string }
-  | { readonly kind: "stop"; readonly cause: StopCause }
-  /** runner.shutdown after the run already ended: nothing to stop, the daemon just leaves. */
-  | { readonly kind: "leave" };
+  | { readonly kind: "stop"; readonly cause: StopCause };
 
 export const PLAN_MESSAGES = {
   finished: "run has already finished",
@@ -28,8 +26,8 @@ export const PLAN_MESSAGES = {
 /** Pure: decides a command's effect from the run's facts alone. */
 export function planCommand(facts: RunFacts, type: string, payload: Record<string, unknown>): CommandPlan {
   if (!isLocalCommandType(type)) return reject(RECEIPT_MESSAGES.notImplemented(type));
-  if (facts.terminal !== null)
-    return type === "runner.shutdown" ? { kind: "leave" } : reject(PLAN_MESSAGES.finished);
+  // The daemon leaves right after the terminal; only commands read in that last moment get here.
+  if (facts.terminal !== null) return reject(PLAN_MESSAGES.finished);
   if (facts.stopCause !== null) {
     return type === "runner.shutdown"
       ? { kind: "stop", cause: "runner_shutdown" }

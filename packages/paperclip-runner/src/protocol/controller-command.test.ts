@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { parseControllerLine } from "./controller-command.js";
+
+const base = { schema: "paperclip.prp.command.v1", commandId: "c1", controllerSeq: 1, type: "run.prepare" };
+
+describe("parseControllerLine", () => {
+  it("reads a command, defaulting the payload to an empty object", () => {
+    expect(parseControllerLine(JSON.stringify(base))).toEqual({
+      kind: "command",
+      command: { ...base, payload: {} },
+    });
+  });
+
+  it("reads an ack", () => {
+    expect(parseControllerLine('{"schema":"paperclip.prp.ack.v1","throughSeq":4}')).toEqual({
+      kind: "ack",
+      ack: { schema: "paperclip.prp.ack.v1", throughSeq: 4 },
+    });
+  });
+
+  it.each([
+    ["{oops", "command is not valid JSON"],
+    ["[1]", "command is not a JSON object"],
+    [JSON.stringify({ ...base, schema: "paperclip.prp.command.v2" }), "unsupported command schema"],
+    [
+      JSON.stringify({ ...base, commandId: "" }),
+      "invalid command: commandId must be a non-empty string of at most 256 characters",
+    ],
+    [JSON.stringify({ ...base, controllerSeq: 0 }), "invalid command: controllerSeq must be an integer >= 1"],
+    [
+      JSON.stringify({ ...base, controllerSeq: 1.5 }),
+      "invalid command: controllerSeq must be an integer >= 1",
+    ],
+    [JSON.stringify({ ...base, type: 7 }), "invalid command: type must be a non-empty string"],
+    [JSON.stringify({ ...base, payload: [] }), "invalid command: payload must be a JSON object"],
+    ['{"schema":"paperclip.prp.ack.v1","throughSeq":-1}', "invalid ack: throughSeq must be an integer >= 0"],
+  ])("rejects %s", (line, reason) => {
+    expect(parseControllerLine(line)).toMatchObject({ kind: "invalid", reason });
+  });
+
+  it("keeps what it could read of an invalid command for the receipt", () => {
+    expect(parseControllerLine(JSON.stringify({ ...base, schema: "x" }))).toEqual({
+      kind: "invalid",
+      reason: "unsupported command schema",
+      commandId: "c1",
+      controllerSeq: 1,
+      type: "run.prepare",
+    });
+  });
+});
