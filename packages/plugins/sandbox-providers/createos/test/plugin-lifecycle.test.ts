@@ -1,0 +1,302 @@
+import {
+  assertEnvironmentEventOrder,
+  assertExecutionLifecycle,
+  assertLeaseLifecycle,
+  assertWorkspaceRealizationLifecycle,
+  definePlugin,
+} from "@paperclipai/plugin-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPlugin } from "../src/plugin/create-plugin.js";
+import type { CreateosEmulator } from "../src/testing.js";
+import { eventually, rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { emulatorConfig, joinedLog, pluginUnderTest } from "./support/plugin-harness.js";
+
+let emulator: CreateosEmulator;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+function sandboxStatus(id: string | null): string | undefined {
+  return emulator.sandboxes().find((s) => s.id === id)?.status;
+}
+
+describe("the plugin through the SDK's environment harness", () => {
+  it("validateConfig -> probe -> acquire -> realize -> execute -> release", async () => {
+    const t = await pluginUnderTest(emulator);
+    const validation = await t.harness.validateConfig({ driverKey: "createos", config: t.base.config });
+    expect(validation.ok).toBe(true);
+    expect(validation.normalizedConfig).toMatchObject({ apiUrl: emulator.url, shape: "small" });
+
+    const sandboxesBefore = emulator.sandboxes().length;
+    const probe = await t.harness.probe(t.base);
+    expect(probe.ok).toBe(true);
+    expect(emulator.sandboxes()).toHaveLength(sandboxesBefore + 1);
+    expect(emulator.sandboxes().at(-1)?.status).toBe("destroyed");
+
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    expect(lease.providerLeaseId).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(lease.metadata).toMatchObject({
+      provider: "createos",
+      companyId: "company-1",
+      environmentId: "env-1",
+      apiOrigin: emulator.url,
+    });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+
+    const realized = await t.harness.realizeWorkspace({ ...t.lease(lease), workspace: {} });
+    expect(realized.cwd).toBe("/paperclip-workspace");
+
+    const result = await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/bash",
+      args: ["-c", 'for i in $(seq 1 50); do echo "line $i 🙂"; done; echo warn >&2; exit 4'],
+      cwd: realized.cwd,
+      env: { RUN: "1" },
+    });
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toBe(Array.from({ length: 50 }, (_, i) => `line ${i + 1} 🙂\n`).join(""));
+    expect(result.stderr).toBe("warn\n");
+    expect(joinedLog(t.log, "stdout")).toBe(result.stdout);
+    expect(joinedLog(t.log, "stderr")).toBe(result.stderr);
+
+    const receipt = await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+
+    const events = t.harness.environmentEvents;
+    assertEnvironmentEventOrder(events, [
+      "validateConfig",
+      "probe",
+      "acquireLease",
+      "realizeWorkspace",
+      "execute",
+      "releaseLease",
+    ]);
+    assertLeaseLifecycle(events, "env-1");
+    assertWorkspaceRealizationLifecycle(events, "env-1");
+    expect(assertExecutionLifecycle(events, "env-1")).toHaveLength(1);
+  });
+
+  it("reuses a paused lease: release pauses, resume checks the marker, state survives", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-2" });
+    await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/sh",
+      args: ["-c", "echo kept > /paperclip-workspace/state.txt"],
+    });
+    const stopped = await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(stopped).toEqual({ providerLeaseId: lease.providerLeaseId, state: "stopped" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
+
+    const resumed = await t.harness.resumeLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(resumed.providerLeaseId).toBe(lease.providerLeaseId);
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    const read = await t.harness.execute({
+      ...t.lease(resumed),
+      command: "cat",
+      args: ["/paperclip-workspace/state.txt"],
+    });
+    expect(read.stdout).toBe("kept\n");
+
+    const destroyed = await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(destroyed).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    assertEnvironmentEventOrder(t.harness.environmentEvents, [
+      "acquireLease",
+      "execute",
+      "releaseLease",
+      "resumeLease",
+      "execute",
+      "destroyLease",
+    ]);
+  });
+
+  it("resume refuses a changed shape without deleting, a foreign lease, and a wrong marker", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-3" });
+    await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+
+    const expired = await rejection(
+      t.harness.resumeLease({ ...params, config: { ...t.base.config, shape: "large" } }),
+    );
+    expect(expired.message).toBe(
+      "CreateOS lease was created with another shape, rootfs or region; acquire a new lease.",
+    );
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
+
+    const foreign = await rejection(t.harness.resumeLease({ ...params, companyId: "company-2" }));
+    expect(foreign.message).toBe(
+      "CreateOS lease metadata does not match this company, environment or API origin.",
+    );
+
+    const tampered = await rejection(
+      t.harness.resumeLease({ ...params, leaseMetadata: { ...lease.metadata!, marker: "0".repeat(64) } }),
+    );
+    expect(tampered.message).toBe(
+      "CreateOS workspace marker does not match the lease; the sandbox cannot be trusted.",
+    );
+
+    emulator.setSandboxStatus(lease.providerLeaseId!, "error");
+    const broken = await rejection(t.harness.resumeLease(params));
+    expect(broken.message).toBe("CreateOS sandbox is error; expected running.");
+    expect((broken as { code?: string }).code).toBe("ERR_CREATEOS_SANDBOX_STATE");
+  });
+
+  it("an unconfirmed process blocks the lease until it is destroyed, which kills the orphan", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-4" });
+    emulator.faults.set({ faults: [{ kind: "lose-create-reply", sandboxId: lease.providerLeaseId! }] });
+    const lost = await rejection(t.harness.execute({ ...t.lease(lease), command: "sleep", args: ["30"] }));
+    expect(lost.message).toBe(
+      "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
+    );
+    emulator.faults.clear();
+    const orphan = emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId && p.running);
+    expect(orphan).toBeDefined();
+
+    const blocked = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    expect(blocked.message).toBe(
+      "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
+    );
+    const resume = await rejection(
+      t.harness.resumeLease({
+        ...t.base,
+        providerLeaseId: lease.providerLeaseId!,
+        leaseMetadata: lease.metadata!,
+      }),
+    );
+    expect((resume as { code?: string }).code).toBe("ERR_CREATEOS_LEASE_BLOCKED");
+    expect(t.harness.environmentEvents.filter((e) => e.error !== undefined).map((e) => e.type)).toEqual([
+      "execute",
+      "execute",
+      "resumeLease",
+    ]);
+
+    // reuseLease is on, but a blocked lease is destroyed, never paused for reuse.
+    const receipt = await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    await eventually(
+      () => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive),
+      "orphan tree gone",
+    );
+  });
+
+  it("release stops an active command and waits for its cleanup", async () => {
+    const t = await pluginUnderTest(emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-5" });
+    const running = rejection(
+      t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
+    );
+    await eventually(() => t.log.some((entry) => entry.chunk === "up\n"), "command started");
+    const receipt = await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(receipt?.state).toBe("destroyed");
+    const error = await running;
+    expect(error.message).toBe("CreateOS command was cancelled.");
+    const process = emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId);
+    expect(process?.killedTree).toBe(true);
+  });
+
+  it("a failure after creation deletes the new sandbox", async () => {
+    const t = await pluginUnderTest(emulator);
+    const before = new Set(emulator.sandboxes().map((s) => s.id));
+    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.exec", status: 500 }] });
+    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-6" }));
+    expect(error.message).toBe("CreateOS request failed (HTTP 500) during workspace command.");
+    const created = emulator.sandboxes().filter((s) => !before.has(s.id));
+    expect(created.map((s) => s.status)).toEqual(["destroyed"]);
+  });
+
+  it("probe reports a bad key without throwing", async () => {
+    const t = await pluginUnderTest(emulator, { apiKey: "wrong-key" });
+    const probe = await t.harness.probe(t.base);
+    expect(probe.ok).toBe(false);
+    expect(probe.diagnostics?.[0]).toMatchObject({
+      code: "ERR_CREATEOS_HTTP_STATUS",
+      message: "CreateOS request failed (HTTP 401) during sandbox lifecycle.",
+    });
+  });
+
+  it("rejects an invalid config in every hook", async () => {
+    const t = await pluginUnderTest(emulator);
+    const validation = await t.harness.validateConfig({
+      driverKey: "createos",
+      config: { apiUrl: "http://example.test" },
+    });
+    expect(validation.ok).toBe(false);
+    const error = await rejection(
+      t.harness.acquireLease({ ...t.base, config: { apiUrl: "ftp://x" }, runId: "r" }),
+    );
+    expect((error as { code?: string }).code).toBe("ERR_CREATEOS_INVALID_CONFIG");
+  });
+
+  it("shutdown cancels active commands, awaits them, and refuses new work; health reports it", async () => {
+    const t = await pluginUnderTest(emulator);
+    const d = t.plugin.definition;
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-7" });
+    expect(await d.onHealth!()).toMatchObject({
+      status: "ok",
+      details: { activeCommands: 0, blockedLeases: 0 },
+    });
+    const running = rejection(
+      t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
+    );
+    await eventually(() => t.log.some((entry) => entry.chunk === "up\n"), "command started");
+    expect(await d.onHealth!()).toMatchObject({ details: { activeCommands: 1 } });
+    await d.onShutdown!();
+    const error = await running;
+    expect((error as { code?: string }).code).toBe("ERR_CREATEOS_CANCELLED");
+    expect(emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId)?.killedTree).toBe(true);
+    const refused = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    expect(refused.message).toBe("CreateOS plugin is shutting down.");
+    expect((await d.onHealth!()).status).toBe("error");
+  });
+});
+
+describe("package surface", () => {
+  it("createPlugin returns what the SDK's definePlugin returns", () => {
+    const ours = createPlugin();
+    const sdk = definePlugin(ours.definition);
+    expect(Object.isFrozen(ours)).toBe(true);
+    expect(Object.keys(ours)).toEqual(Object.keys(sdk));
+    expect(sdk.definition).toBe(ours.definition);
+  });
+
+  it("the test config helper is valid config", () => {
+    expect(Object.keys(emulatorConfig(emulator)).sort()).toContain("apiKey");
+  });
+});

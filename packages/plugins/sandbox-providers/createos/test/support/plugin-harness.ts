@@ -1,0 +1,91 @@
+import type { PaperclipPlugin, PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
+import { createEnvironmentTestHarness, type EnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
+import { manifest } from "../../src/manifest.js";
+import { createPlugin } from "../../src/plugin/create-plugin.js";
+import type { CreateosEmulator } from "../../src/testing.js";
+
+export interface PluginUnderTest {
+  readonly plugin: PaperclipPlugin;
+  readonly harness: EnvironmentTestHarness;
+  /** Everything the plugin sent to `ctx.execution.log`, in order. */
+  readonly log: Array<{ stream: "stdout" | "stderr"; chunk: string }>;
+  readonly base: {
+    driverKey: string;
+    companyId: string;
+    environmentId: string;
+    config: Record<string, unknown>;
+  };
+  sync: {
+    in: NonNullable<PaperclipPlugin["definition"]["onEnvironmentSyncIn"]>;
+    out: NonNullable<PaperclipPlugin["definition"]["onEnvironmentSyncOut"]>;
+  };
+  lease(acquired: PluginEnvironmentLease): { lease: PluginEnvironmentLease } & PluginUnderTest["base"];
+}
+
+/** Config that points the plugin at the emulator with test-speed tuning. */
+export function emulatorConfig(
+  emulator: CreateosEmulator,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    apiUrl: emulator.url,
+    apiKey: emulator.apiKey,
+    requestsPerMinute: 60_000,
+    burst: 1_000,
+    heartbeatTimeoutMs: 600,
+    reconnectAttempts: 4,
+    backoffBaseMs: 20,
+    backoffCapMs: 200,
+    lifecycleTimeoutMs: 10_000,
+    ...extra,
+  };
+}
+
+/** The plugin wired into the SDK's own environment test harness, as the host would drive it. */
+export async function pluginUnderTest(
+  emulator: CreateosEmulator,
+  extra: Record<string, unknown> = {},
+  environmentId = "env-1",
+): Promise<PluginUnderTest> {
+  const plugin = createPlugin({ env: {} });
+  const d = plugin.definition;
+  const harness = createEnvironmentTestHarness({
+    manifest,
+    environmentDriver: {
+      driverKey: "createos",
+      onValidateConfig: (params) => d.onEnvironmentValidateConfig!(params),
+      onProbe: (params) => d.onEnvironmentProbe!(params),
+      onAcquireLease: (params) => d.onEnvironmentAcquireLease!(params),
+      onResumeLease: (params) => d.onEnvironmentResumeLease!(params),
+      onReleaseLease: (params) => d.onEnvironmentReleaseLease!(params),
+      onDestroyLease: (params) => d.onEnvironmentDestroyLease!(params),
+      onRealizeWorkspace: (params) => d.onEnvironmentRealizeWorkspace!(params),
+      onExecute: (params) => d.onEnvironmentExecute!(params),
+    },
+  });
+  const log: PluginUnderTest["log"] = [];
+  // The harness's own sink is a no-op; record what the host would receive.
+  harness.ctx.execution = { log: (stream, chunk) => log.push({ stream, chunk }) };
+  await d.setup(harness.ctx);
+  const base = {
+    driverKey: "createos",
+    companyId: "company-1",
+    environmentId,
+    config: emulatorConfig(emulator, extra),
+  };
+  return {
+    plugin,
+    harness,
+    log,
+    base,
+    sync: { in: d.onEnvironmentSyncIn!, out: d.onEnvironmentSyncOut! },
+    lease: (acquired) => ({ ...base, lease: acquired }),
+  };
+}
+
+export function joinedLog(log: PluginUnderTest["log"], stream: "stdout" | "stderr"): string {
+  return log
+    .filter((entry) => entry.stream === stream)
+    .map((entry) => entry.chunk)
+    .join("");
+}
