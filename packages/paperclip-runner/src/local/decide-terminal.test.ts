@@ -37,6 +37,20 @@ describe("decideTerminal", () => {
     ).toBe("harness_process_failed");
   });
 
+  it("judges a harness stopped for lingering after its terminal message by what it reported", () => {
+    const stopped = exited(null, "SIGTERM");
+    expect(
+      decideTerminal(
+        facts({ stopCause: "harness_lingered", harness: stopped, harnessTerminal: { status: "succeeded" } }),
+      ),
+    ).toMatchObject({ reason: "successful_process_and_result" });
+    expect(
+      decideTerminal(
+        facts({ stopCause: "harness_lingered", harness: stopped, harnessTerminal: { status: "failed" } }),
+      ),
+    ).toMatchObject({ reason: "harness_reported_failure" });
+  });
+
   it("reports a harness that never became ready as harness_start_failed", () => {
     expect(decideTerminal(facts({ harness: exited(0, null, false) })).reason).toBe("harness_start_failed");
     expect(decideTerminal(facts({ harness: { kind: "spawn_failed", message: "spawn x ENOENT" } }))).toEqual({

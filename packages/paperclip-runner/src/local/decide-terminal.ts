@@ -44,6 +44,7 @@ export function decideTerminal(facts: TerminalFacts): TerminalDecision {
       return { reason: "runner_shutdown", detail: "the runner was asked to shut down" };
     case "harness_ready_timeout":
       return { reason: "harness_start_failed", detail: "the harness did not say ready in time" };
+    case "harness_lingered":
     case null:
       break;
   }
@@ -55,7 +56,9 @@ export function decideTerminal(facts: TerminalFacts): TerminalDecision {
   if (!harness.readyReceived) {
     return { reason: "harness_start_failed", detail: `the harness ended (${status}) before it said ready` };
   }
-  if (harness.signal !== null || harness.exitCode !== 0) {
+  // A harness that said `terminal` and then had to be stopped is judged by what it said, not by the stop.
+  const stoppedAfterTerminal = facts.stopCause === "harness_lingered";
+  if (!stoppedAfterTerminal && (harness.signal !== null || harness.exitCode !== 0)) {
     return { reason: "harness_process_failed", detail: `the harness process failed (${status})` };
   }
   if (facts.harnessTerminal !== null && facts.harnessTerminal.status !== "succeeded") {

@@ -354,7 +354,10 @@ export class LocalRunner {
         this.updateRun({ harnessTerminal: { status: message.status } });
         this.emit("harness.terminal", { status: message.status, detail: message.detail });
         // The harness says it is done; it gets a grace period to exit by itself before it is stopped.
-        this.terminalTimer ??= setTimeout(() => void this.harness?.stop(), this.timings.terminalExitGraceMs);
+        this.terminalTimer ??= setTimeout(() => {
+          this.setStopCause("harness_lingered");
+          void this.harness?.stop();
+        }, this.timings.terminalExitGraceMs);
         break;
       case "log":
         this.emit("harness.log", {

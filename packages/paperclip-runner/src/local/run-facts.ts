@@ -16,7 +16,9 @@ export type StopCause =
   | "turn_interrupted"
   | "controller_closed"
   | "runner_shutdown"
-  | "harness_ready_timeout";
+  | "harness_ready_timeout"
+  /** The harness sent `terminal` but did not exit within its grace period. */
+  | "harness_lingered";
 
 /** What the runner knows about its run. Persisted in the durable state, so a restart resumes it. */
 export interface RunFacts {
