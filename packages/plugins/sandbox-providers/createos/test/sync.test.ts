@@ -1,0 +1,236 @@
+import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CreateosEmulator } from "../src/testing.js";
+import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { type PluginUnderTest, pluginUnderTest } from "./support/plugin-harness.js";
+
+let emulator: CreateosEmulator;
+let t: PluginUnderTest;
+let lease: PluginEnvironmentLease;
+let host: string;
+
+function workspaceDir(): string {
+  return emulator.sandboxes().find((s) => s.id === lease.providerLeaseId)!.workspaceDir;
+}
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  t = await pluginUnderTest(emulator);
+  lease = await t.harness.acquireLease({ ...t.base, runId: "sync" });
+  host = await mkdtemp(join(tmpdir(), "createos-sync-test-"));
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await rm(host, { recursive: true, force: true });
+});
+
+describe("sync in", () => {
+  it("uploads files with their mode and directory trees with excludes and links, then runs the commands in order", async () => {
+    const src = join(host, "src");
+    await mkdir(join(src, "sub/node_modules"), { recursive: true });
+    await writeFile(join(src, "a.txt"), "alpha\n");
+    await writeFile(join(src, "sub/b.bin"), Buffer.from([0, 1, 2, 255]));
+    await writeFile(join(src, "sub/debug.log"), "noise");
+    await writeFile(join(src, "sub/node_modules/x.js"), "x");
+    await symlink("a.txt", join(src, "link"));
+    await writeFile(join(host, "secret.env"), "TOKEN=1\n");
+
+    const result = await t.sync.in({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "op-1",
+          files: [
+            {
+              sourcePath: join(host, "secret.env"),
+              targetPath: "/paperclip-workspace/conf/secret.env",
+              kind: "file",
+              mode: 0o600,
+            },
+            {
+              sourcePath: src,
+              targetPath: "/paperclip-workspace/tree",
+              kind: "directory",
+              exclude: ["*.log", "node_modules"],
+            },
+          ],
+          postUploadCommands: [
+            { command: "cat a.txt > ../order.txt", cwd: "/paperclip-workspace/tree" },
+            { command: "echo second >> /paperclip-workspace/order.txt" },
+          ],
+        },
+      ],
+    });
+    expect(result.operations).toEqual([
+      { operationId: "op-1", filesTransferred: 4, bytesTransferred: expect.any(Number) },
+    ]);
+    const ws = workspaceDir();
+    expect(await readFile(join(ws, "conf/secret.env"), "utf8")).toBe("TOKEN=1\n");
+    expect((await stat(join(ws, "conf/secret.env"))).mode & 0o777).toBe(0o600);
+    expect(await readFile(join(ws, "tree/sub/b.bin"))).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(await readlink(join(ws, "tree/link"))).toBe("a.txt");
+    await expect(stat(join(ws, "tree/sub/debug.log"))).rejects.toThrow();
+    await expect(stat(join(ws, "tree/sub/node_modules"))).rejects.toThrow();
+    expect(await readFile(join(ws, "order.txt"), "utf8")).toBe("alpha\nsecond\n");
+  });
+
+  it("stops at the first failing post-upload command", async () => {
+    const error = await rejection(
+      t.sync.in({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "op-2",
+            files: [],
+            postUploadCommands: [{ command: "exit 7" }, { command: "touch /paperclip-workspace/never" }],
+          },
+        ],
+      }),
+    );
+    expect(error.message).toBe("CreateOS post-upload command failed (exit 7).");
+    expect(error.details).toMatchObject({ operationId: "op-2", index: 0, exitCode: 7, timedOut: false });
+    await expect(stat(join(workspaceDir(), "never"))).rejects.toThrow();
+  });
+
+  it("refuses paths outside the workspace before moving a byte", async () => {
+    const before = emulator.requests().length;
+    for (const targetPath of ["/etc/passwd", "/paperclip-workspace/../tmp/x", "relative"]) {
+      const error = await rejection(
+        t.sync.in({
+          ...t.lease(lease),
+          operations: [
+            {
+              operationId: "op-3",
+              files: [{ sourcePath: join(host, "secret.env"), targetPath, kind: "file" }],
+            },
+          ],
+        }),
+      );
+      expect(error.message).toBe("CreateOS sync path is not an absolute path inside the sandbox workspace.");
+    }
+    const cwdError = await rejection(
+      t.sync.in({
+        ...t.lease(lease),
+        operations: [
+          { operationId: "op-4", files: [], postUploadCommands: [{ command: "true", cwd: "/etc" }] },
+        ],
+      }),
+    );
+    expect((cwdError as { code?: string }).code).toBe("ERR_CREATEOS_SYNC_PATH");
+    expect(emulator.requests().length).toBe(before);
+  });
+
+  it("reports a failing workspace step with its exit code", async () => {
+    await writeFile(join(workspaceDir(), "plainfile"), "x");
+    const error = await rejection(
+      t.sync.in({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "op-5",
+            files: [
+              {
+                sourcePath: join(host, "secret.env"),
+                targetPath: "/paperclip-workspace/plainfile/x",
+                kind: "file",
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(error.message).toBe("CreateOS workspace command failed (exit 1).");
+    expect((error as { code?: string }).code).toBe("ERR_CREATEOS_WORKSPACE_COMMAND");
+  });
+});
+
+describe("sync out", () => {
+  it("downloads a file atomically with its mode, and a tree with links kept inside", async () => {
+    const ws = workspaceDir();
+    await mkdir(join(ws, "out/deep"), { recursive: true });
+    await writeFile(join(ws, "out/deep/r.txt"), "result\n");
+    await writeFile(join(ws, "out/skip.tmp"), "no");
+    await symlink("deep/r.txt", join(ws, "out/alias"));
+    await writeFile(join(ws, "report.json"), '{"ok":true}');
+    const target = join(host, "back");
+    await mkdir(target, { recursive: true });
+    await writeFile(join(target, "stale.txt"), "old");
+
+    const result = await t.sync.out({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "out-1",
+          files: [
+            {
+              sourcePath: "/paperclip-workspace/report.json",
+              targetPath: join(host, "report.json"),
+              kind: "file",
+              mode: 0o640,
+            },
+            {
+              sourcePath: "/paperclip-workspace/out",
+              targetPath: target,
+              kind: "directory",
+              exclude: ["*.tmp"],
+              mode: 0o750,
+            },
+          ],
+        },
+      ],
+    });
+    expect(result.operations[0]).toMatchObject({ operationId: "out-1", filesTransferred: 3 });
+    expect(await readFile(join(host, "report.json"), "utf8")).toBe('{"ok":true}');
+    expect((await stat(join(host, "report.json"))).mode & 0o777).toBe(0o640);
+    expect(await readFile(join(target, "deep/r.txt"), "utf8")).toBe("result\n");
+    expect((await lstat(join(target, "alias"))).isSymbolicLink()).toBe(true);
+    expect((await stat(target)).mode & 0o777).toBe(0o750);
+    await expect(stat(join(target, "stale.txt"))).rejects.toThrow();
+    await expect(stat(join(target, "skip.tmp"))).rejects.toThrow();
+  });
+
+  it("rejects an archive with a link that escapes, before extracting anything", async () => {
+    const ws = workspaceDir();
+    await mkdir(join(ws, "evil"), { recursive: true });
+    await writeFile(join(ws, "evil/fine.txt"), "fine");
+    await symlink("/etc", join(ws, "evil/escape"));
+    const target = join(host, "evil-target");
+    const error = await rejection(
+      t.sync.out({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "out-2",
+            files: [{ sourcePath: "/paperclip-workspace/evil", targetPath: target, kind: "directory" }],
+          },
+        ],
+      }),
+    );
+    expect(error.message).toBe(
+      "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
+    );
+    await expect(stat(target)).rejects.toThrow();
+  });
+
+  it("reports a missing source file as the API's 404", async () => {
+    const error = await rejection(
+      t.sync.out({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "out-3",
+            files: [
+              { sourcePath: "/paperclip-workspace/nope", targetPath: join(host, "nope"), kind: "file" },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(error.message).toBe("CreateOS request failed (HTTP 404) during file transfer.");
+    await expect(stat(join(host, "nope"))).rejects.toThrow();
+  });
+});
