@@ -215,3 +215,33 @@ describe("emulator: paused sandboxes", () => {
     expect(isAlive(osPid)).toBe(false);
   });
 });
+
+describe("emulator: journalBackpressure", () => {
+  it("blocks a fast producer instead of evicting, so a slow reader still gets every byte", async () => {
+    const paced = await startCreateosEmulator({
+      rateLimitPerMinute: null,
+      transitionMs: 0,
+      journalBytes: 65536,
+      journalBackpressure: true,
+    });
+    try {
+      const pacedApi = new RawApi(paced);
+      const own = await pacedApi.runningSandbox();
+      const pid = await pacedApi.process(own, "head -c 8388608 /dev/zero | tr '\\0' x");
+      // Nobody reads yet: the process must block with at most ~one journal of output taken.
+      await eventually(() => (paced.processes()[0]?.journalBytes ?? 0) > 65536, "a full journal");
+      expect(
+        (await pacedApi.call("GET", `/sandboxes/${own}/processes/${pid}/wait?timeout_ms=200`)).status,
+      ).toBe(408);
+      expect(paced.processes()[0]?.evictedBefore).toBe(0);
+      const read = await pacedApi.connect(own, pid, 0, { deadlineMs: 30_000 });
+      const data = dataFrames(read.frames);
+      expect(data.map((frame) => frame.seq)).toEqual(data.map((_, index) => index + 1));
+      const total = data.reduce((sum, frame) => sum + Buffer.from(frame.data_base64, "base64").length, 0);
+      expect(total).toBe(8388608);
+      expect(read.frames.at(-1)).toEqual({ type: "exit", exit_code: 0 });
+    } finally {
+      await paced.close();
+    }
+  });
+});

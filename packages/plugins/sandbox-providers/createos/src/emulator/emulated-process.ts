@@ -5,9 +5,11 @@ import { OutputJournal, type ProcessExit } from "./journal.js";
 import { killProcessTree, listTree, signalProcessTree } from "./process-tree.js";
 import type { ProcessSnapshot } from "./types.js";
 
-// After the leader exits, background children may keep the pipes open; output is read for
-// this long, then the pipes are cut so the exit frame is always the last frame.
-const DRAIN_AFTER_EXIT_MS = 250;
+// After the leader exits, background children may keep the pipes open. Output is read until
+// the pipes have been silent this long (time spent throttled does not count), or at most the
+// cap, then the pipes are cut so the exit frame is always the last frame.
+const DRAIN_IDLE_MS = 250;
+const DRAIN_CAP_MS = 10_000;
 
 /** One `/processes` child: its process group, its stdin and its output journal. */
 export class EmulatedProcess {
@@ -16,6 +18,9 @@ export class EmulatedProcess {
   #stdinClosed = false;
   #killedTree = false;
   #treeGone = false;
+  #throttled = false;
+  /** Counts output chunks; compared across a drain interval to detect silence. */
+  #outputChunks = 0;
   #killing: Promise<boolean> | undefined;
   readonly #exited: Promise<ProcessExit>;
 
@@ -24,21 +29,50 @@ export class EmulatedProcess {
     readonly sandboxId: string,
     private readonly child: ChildProcess,
     journalBytes: number,
+    backpressure: boolean,
   ) {
     if (child.pid === undefined) throw new Error("child has no pid");
     this.osPid = child.pid;
-    this.journal = new OutputJournal(journalBytes);
-    child.stdout?.on("data", (chunk: Buffer) => this.journal.append("stdout", chunk));
-    child.stderr?.on("data", (chunk: Buffer) => this.journal.append("stderr", chunk));
+    this.journal = new OutputJournal(journalBytes, backpressure);
+    child.stdout?.on("data", (chunk: Buffer) => this.#output("stdout", chunk));
+    child.stderr?.on("data", (chunk: Buffer) => this.#output("stderr", chunk));
     // A child that exits before reading stdin makes writes/close fail with EPIPE; that is normal.
     child.stdin?.on("error", () => {});
     this.#exited = this.#watchExit();
   }
 
+  #output(stream: "stdout" | "stderr", chunk: Buffer): void {
+    this.#outputChunks += 1;
+    this.journal.append(stream, chunk);
+    if (this.journal.backlogged && !this.#throttled) void this.#throttle();
+  }
+
+  /** Stops reading the pipes (the child blocks on write) until readers let the journal shrink. */
+  async #throttle(): Promise<void> {
+    this.#throttled = true;
+    this.child.stdout?.pause();
+    this.child.stderr?.pause();
+    while (!this.journal.relieved) await this.journal.changed();
+    this.#throttled = false;
+    this.child.stdout?.resume();
+    this.child.stderr?.resume();
+  }
+
   async #watchExit(): Promise<ProcessExit> {
     const [code, signal] = (await once(this.child, "exit")) as [number | null, NodeJS.Signals | null];
-    const closed = once(this.child, "close").then(() => true);
-    if (!(await Promise.race([closed, delay(DRAIN_AFTER_EXIT_MS).then(() => false)]))) {
+    let closed = false;
+    const close = once(this.child, "close").then(() => {
+      closed = true;
+    });
+    let unthrottledMs = 0;
+    while (!closed && unthrottledMs < DRAIN_CAP_MS) {
+      const before = this.#outputChunks;
+      await Promise.race([close, delay(DRAIN_IDLE_MS)]);
+      if (this.#throttled) continue;
+      unthrottledMs += DRAIN_IDLE_MS;
+      if (this.#outputChunks === before) break;
+    }
+    if (!closed) {
       this.child.stdout?.destroy();
       this.child.stderr?.destroy();
     }

@@ -8,6 +8,7 @@ export interface ResolvedEmulatorOptions {
   readonly apiKey: string | undefined;
   readonly heartbeatMs: number;
   readonly journalBytes: number;
+  readonly journalBackpressure: boolean;
   readonly rateLimit: { readonly perMinute: number; readonly burst: number } | null;
   readonly transitionMs: number;
   readonly workspaceRoot: string | undefined;
@@ -69,6 +70,7 @@ export function resolveEmulatorOptions(options: CreateosEmulatorOptions = {}): R
     apiKey: options.apiKey,
     heartbeatMs: integer("heartbeatMs", options.heartbeatMs, 2000, 10, 3_600_000),
     journalBytes: integer("journalBytes", options.journalBytes, 1024 * 1024, 1, 1024 * 1024 * 1024),
+    journalBackpressure: options.journalBackpressure ?? false,
     rateLimit,
     transitionMs: integer("transitionMs", options.transitionMs, 50, 0, 3_600_000),
     workspaceRoot: options.workspaceRoot,

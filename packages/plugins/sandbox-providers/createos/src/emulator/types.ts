@@ -167,6 +167,15 @@ export interface CreateosEmulatorOptions {
   readonly heartbeatMs?: number;
   /** Output journal size per process in bytes of payload (default 1 MiB). */
   readonly journalBytes?: number;
+  /**
+   * What happens when a process writes faster than its readers take the output (default false):
+   * - `false` (the service's behaviour): the journal evicts the oldest frames; a reader that
+   *   falls behind gets `output_offset_expired` (error frame, or HTTP 410 on connect).
+   * - `true`: frames not yet written to a connection (and to every attached one) are kept and
+   *   the emulator stops reading the process's pipes, so the process blocks like on a full
+   *   pipe. Use it for throughput benchmarks, where the producer outruns any reader.
+   */
+  readonly journalBackpressure?: boolean;
   /** Requests per minute per caller IP (default 300); `null` turns the rate limit off. */
   readonly rateLimitPerMinute?: number | null;
   /** Token-bucket burst (default 100, at most `rateLimitPerMinute`). */

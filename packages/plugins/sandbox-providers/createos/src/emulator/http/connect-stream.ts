@@ -62,97 +62,106 @@ export async function connectStream(ctx: RouteContext): Promise<void> {
     closed = true;
   });
 
-  const drop: Armed<"drop-stream"> = book.arm("drop-stream", scope);
-  const stall: Armed<"stall-stream"> = book.arm("stall-stream", scope);
-  const gap: Armed<"sequence-gap"> = book.arm("sequence-gap", scope);
-  const corrupt: Armed<"invalid-base64"> = book.arm("invalid-base64", scope);
-  const evictFrame: Armed<"evict"> = book.arm("evict", scope, (fault) => fault.mode === "error-frame");
-  const slow: Armed<"slow-stream"> = book.arm("slow-stream", scope);
-  const duplicate: Armed<"duplicate-replay"> =
-    cursorStart > 0 ? book.arm("duplicate-replay", scope) : undefined;
-  const omitExit: Armed<"omit-exit"> = book.arm("omit-exit", scope);
-  let slowMs = 0;
-  if (slow?.fire()) {
-    ctx.noteFault("slow-stream");
-    slowMs = slow.fault.delayMs;
-  }
-  const fires = <K extends Fault["kind"]>(armed: Armed<K>, written: number): boolean => {
-    if (!armed || written !== ((armed.fault as { afterFrames?: number }).afterFrames ?? 0)) return false;
-    if (!armed.fire()) return false;
-    ctx.noteFault(armed.fault.kind);
-    return true;
-  };
+  const reader = journal.attach(cursorStart);
+  try {
+    const drop: Armed<"drop-stream"> = book.arm("drop-stream", scope);
+    const stall: Armed<"stall-stream"> = book.arm("stall-stream", scope);
+    const gap: Armed<"sequence-gap"> = book.arm("sequence-gap", scope);
+    const corrupt: Armed<"invalid-base64"> = book.arm("invalid-base64", scope);
+    const evictFrame: Armed<"evict"> = book.arm("evict", scope, (fault) => fault.mode === "error-frame");
+    const slow: Armed<"slow-stream"> = book.arm("slow-stream", scope);
+    const duplicate: Armed<"duplicate-replay"> =
+      cursorStart > 0 ? book.arm("duplicate-replay", scope) : undefined;
+    const omitExit: Armed<"omit-exit"> = book.arm("omit-exit", scope);
+    let slowMs = 0;
+    if (slow?.fire()) {
+      ctx.noteFault("slow-stream");
+      slowMs = slow.fault.delayMs;
+    }
+    const fires = <K extends Fault["kind"]>(armed: Armed<K>, written: number): boolean => {
+      if (!armed || written !== ((armed.fault as { afterFrames?: number }).afterFrames ?? 0)) return false;
+      if (!armed.fire()) return false;
+      ctx.noteFault(armed.fault.kind);
+      return true;
+    };
 
-  const write = async (line: string): Promise<void> => {
-    if (slowMs > 0) await delay(slowMs);
-    if (closed) return;
-    if (!res.write(line)) await Promise.race([once(res, "drain"), closedPromise]);
-  };
+    const write = async (line: string): Promise<void> => {
+      if (slowMs > 0) await delay(slowMs);
+      if (closed) return;
+      if (!res.write(line)) await Promise.race([once(res, "drain"), closedPromise]);
+    };
 
-  let cursor = cursorStart;
-  let written = 0;
-  if (duplicate) {
-    const from = Math.max(journal.evictedBefore + 1, cursorStart - (duplicate.fault.frames ?? 3) + 1);
-    const frames: DataFrame[] = [];
-    for (let seq = from; seq <= cursorStart; seq += 1) {
-      const frame = journal.frame(seq);
-      if (frame) frames.push(frame);
+    let cursor = cursorStart;
+    let written = 0;
+    if (duplicate) {
+      const from = Math.max(journal.evictedBefore + 1, cursorStart - (duplicate.fault.frames ?? 3) + 1);
+      const frames: DataFrame[] = [];
+      for (let seq = from; seq <= cursorStart; seq += 1) {
+        const frame = journal.frame(seq);
+        if (frame) frames.push(frame);
+      }
+      if (frames.length > 0 && duplicate.fire()) {
+        ctx.noteFault("duplicate-replay");
+        for (const frame of frames) await write(dataLine(frame));
+      }
     }
-    if (frames.length > 0 && duplicate.fire()) {
-      ctx.noteFault("duplicate-replay");
-      for (const frame of frames) await write(dataLine(frame));
-    }
-  }
 
-  for (;;) {
-    if (closed) return;
-    // Drop and stall fire as soon as the connection has carried `afterFrames` data frames.
-    if (fires(drop, written)) {
-      if (drop?.fault.mode === "end") res.end();
-      else await cutConnection(res);
-      return;
-    }
-    if (fires(stall, written)) {
-      await closedPromise;
-      return;
-    }
-    const next = cursor + 1;
-    if (next <= journal.newestSeq) {
-      if (fires(evictFrame, written)) journal.evictAll();
-      const frame = journal.frame(next);
-      if (!frame) {
-        await write(EXPIRED);
+    for (;;) {
+      if (closed) return;
+      // Drop and stall fire as soon as the connection has carried `afterFrames` data frames.
+      if (fires(drop, written)) {
+        if (drop?.fault.mode === "end") res.end();
+        else await cutConnection(res);
+        return;
+      }
+      if (fires(stall, written)) {
+        await closedPromise;
+        return;
+      }
+      const next = cursor + 1;
+      if (next <= journal.newestSeq) {
+        if (fires(evictFrame, written)) journal.evictAll();
+        const frame = journal.frame(next);
+        if (!frame) {
+          await write(EXPIRED);
+          res.end();
+          return;
+        }
+        cursor = next;
+        if (!fires(gap, written)) {
+          await write(fires(corrupt, written) ? dataLine(frame, INVALID_BASE64) : dataLine(frame));
+          written += 1;
+        }
+        journal.delivered(reader, cursor);
+        continue;
+      }
+      const exit = journal.exit;
+      if (exit) {
+        if (omitExit?.fire()) {
+          ctx.noteFault("omit-exit");
+          res.end();
+          return;
+        }
+        const fields = [
+          ...(exit.exitCode === null ? [] : [`"exit_code":${exit.exitCode}`]),
+          ...(exit.signal === null ? [] : [`"signal":"${exit.signal}"`]),
+        ];
+        await write(`{"type":"exit",${fields.join(",")}}\n`);
         res.end();
         return;
       }
-      cursor = next;
-      if (fires(gap, written)) continue;
-      await write(fires(corrupt, written) ? dataLine(frame, INVALID_BASE64) : dataLine(frame));
-      written += 1;
-      continue;
+      let timer: NodeJS.Timeout | undefined;
+      const idle = await Promise.race([
+        journal.changed().then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), ctx.state.options.heartbeatMs);
+        }),
+        closedPromise.then(() => false),
+      ]);
+      clearTimeout(timer);
+      if (idle) await write(HEARTBEAT);
     }
-    const exit = journal.exit;
-    if (exit) {
-      if (omitExit?.fire()) {
-        ctx.noteFault("omit-exit");
-        res.end();
-        return;
-      }
-      const fields = [
-        ...(exit.exitCode === null ? [] : [`"exit_code":${exit.exitCode}`]),
-        ...(exit.signal === null ? [] : [`"signal":"${exit.signal}"`]),
-      ];
-      await write(`{"type":"exit",${fields.join(",")}}\n`);
-      res.end();
-      return;
-    }
-    const timer = new AbortController();
-    const idle = await Promise.race([
-      journal.changed().then(() => false),
-      delay(ctx.state.options.heartbeatMs, true, { signal: timer.signal }).catch(() => false),
-      closedPromise.then(() => false),
-    ]);
-    timer.abort();
-    if (idle) await write(HEARTBEAT);
+  } finally {
+    journal.detach(reader);
   }
 }

@@ -65,7 +65,16 @@ export async function createProcess(ctx: RouteContext): Promise<void> {
     return fail(ctx, 400, "spawn_failed", "The command could not be started.");
   }
   const id = EmulatorState.newId("proc");
-  sandbox.processes.set(id, new EmulatedProcess(id, sandbox.id, child, ctx.state.options.journalBytes));
+  sandbox.processes.set(
+    id,
+    new EmulatedProcess(
+      id,
+      sandbox.id,
+      child,
+      ctx.state.options.journalBytes,
+      ctx.state.options.journalBackpressure,
+    ),
+  );
   const lost = ctx.state.faults.arm("lose-create-reply", { ...ctx.match, processId: id });
   if (lost?.fire()) {
     ctx.noteFault("lose-create-reply");
