@@ -1,0 +1,261 @@
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { CreateosClient } from "../src/client/createos-client.js";
+import { execute } from "../src/execute/execute.js";
+import { rejection } from "./support/emulator-fixture.js";
+import { sendJson, startScriptedServer } from "./support/scripted-server.js";
+
+const KEY = "test-key-123";
+const FAST = {
+  rateLimit: { burst: 1_000, refillPerMinute: 600_000 },
+  backoff: { baseMs: 5, capMs: 20, maxRetryAfterMs: 1_200 },
+};
+const closers: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+
+async function server(handler: Parameters<typeof startScriptedServer>[0]) {
+  const s = await startScriptedServer(handler);
+  closers.push(s.close);
+  return s;
+}
+
+function client(url: string, extra: Partial<ConstructorParameters<typeof CreateosClient>[0]> = {}) {
+  return new CreateosClient({ apiUrl: `${url}/v1`, apiKey: KEY, ...FAST, ...extra });
+}
+
+const get = {
+  method: "GET",
+  path: "/sandboxes/sbx_1",
+  operation: "sandbox lifecycle",
+  idempotent: true,
+} as const;
+
+describe("CreateosClient over HTTP", () => {
+  it("sends X-Api-Key to /v1 and unwraps the envelope", async () => {
+    const s = await server((_req, res) =>
+      sendJson(res, 200, { status: "success", data: { id: "sbx_1", status: "running" } }),
+    );
+    const reply = await client(s.url).json(get);
+    expect(reply).toEqual({ status: 200, data: { id: "sbx_1", status: "running" } });
+    expect(s.seen[0]).toMatchObject({ method: "GET", url: "/v1/sandboxes/sbx_1" });
+    expect(s.seen[0]!.headers["x-api-key"]).toBe(KEY);
+  });
+
+  it.each([
+    ["not json", "CreateOS returned invalid JSON."],
+    [JSON.stringify({ status: "error", data: {} }), "CreateOS returned an unsuccessful response."],
+    [JSON.stringify({ status: "success", data: "x" }), "CreateOS returned an invalid response."],
+  ])("rejects the reply %s", async (body, message) => {
+    const s = await server((_req, res) => sendJson(res, 200, body));
+    expect((await rejection(client(s.url).json(get))).message).toBe(message);
+  });
+
+  it("rejects an invalid resource id from a create", async () => {
+    const s = await server((_req, res) =>
+      sendJson(res, 200, { status: "success", data: { process_id: "../../etc" } }),
+    );
+    const error = await rejection(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }));
+    // The create's reply was unusable: the process may exist, so the outcome is unconfirmed.
+    expect(error.message).toBe(
+      "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
+    );
+    expect((error.cause as Error).message).toBe("CreateOS returned an invalid resource ID.");
+  });
+
+  it("discards a failed call's body and never quotes it", async () => {
+    const s = await server((_req, res) => sendJson(res, 403, { error: `bad key ${KEY}` }));
+    const error = await rejection(client(s.url).json(get));
+    expect(error.message).toBe("CreateOS request failed (HTTP 403) during sandbox lifecycle.");
+    expect(JSON.stringify({ ...error, message: error.message })).not.toContain(KEY);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("retries idempotent calls on 503 honouring Retry-After, and never retries a create", async () => {
+    let calls = 0;
+    const s = await server((_req, res) => {
+      calls++;
+      if (calls < 3) sendJson(res, 503, "down", { "retry-after": "0" });
+      else sendJson(res, 200, { status: "success", data: { status: "running" } });
+    });
+    expect((await client(s.url).json(get)).data).toEqual({ status: "running" });
+    expect(s.seen).toHaveLength(3);
+
+    s.setHandler((_req, res) => sendJson(res, 503, "down"));
+    const created = await rejection(
+      client(s.url).json({
+        method: "POST",
+        path: "/sandboxes",
+        json: { shape: "s" },
+        operation: "sandbox lifecycle",
+        idempotent: false,
+      }),
+    );
+    expect(created.message).toBe("CreateOS request failed (HTTP 503) during sandbox lifecycle.");
+    expect(s.seen.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("gives up after the attempt budget with the last status", async () => {
+    const s = await server((_req, res) => sendJson(res, 502, "bad gateway"));
+    const error = await rejection(client(s.url, { maxAttempts: 3 }).json(get));
+    expect(error).toMatchObject({ status: 502, operation: "sandbox lifecycle", retryable: true });
+    expect(s.seen).toHaveLength(3);
+  });
+
+  it("refuses redirects, so the key never follows one", async () => {
+    const target = await server((_req, res) => sendJson(res, 200, { status: "success", data: {} }));
+    const s = await server((_req, res) => {
+      res.writeHead(302, { location: `${target.url}/v1/steal` });
+      res.end();
+    });
+    const error = await rejection(client(s.url, { maxAttempts: 1 }).json(get));
+    expect(error.message).toBe("CreateOS connection failed.");
+    expect(error.cause).toBeUndefined();
+    expect(target.seen).toHaveLength(0);
+  });
+
+  it("reports an unreachable origin without the cause", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const error = await rejection(client(`http://127.0.0.1:${port}`, { maxAttempts: 2 }).json(get));
+    expect(error.message).toBe("CreateOS connection failed.");
+    expect(error.code).toBe("ERR_CREATEOS_CONNECTION");
+    expect(String(error.stack)).not.toContain(String(port));
+  });
+
+  it("times out one attempt and retries it", async () => {
+    let calls = 0;
+    const s = await server((_req, res) => {
+      calls++;
+      if (calls === 1) return; // never answers
+      sendJson(res, 200, { status: "success", data: { ok: true } });
+    });
+    expect((await client(s.url, { requestTimeoutMs: 150 }).json(get)).data).toEqual({ ok: true });
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it("a timeout is coded with the operation", async () => {
+    const s = await server(() => undefined);
+    const error = await rejection(client(s.url, { requestTimeoutMs: 100, maxAttempts: 1 }).json(get));
+    expect(error.message).toBe("CreateOS request timed out during sandbox lifecycle.");
+    expect(error.code).toBe("ERR_CREATEOS_REQUEST_TIMEOUT");
+  });
+
+  it("an abort while waiting rejects with the caller's reason", async () => {
+    const s = await server(() => undefined);
+    const controller = new AbortController();
+    const pending = client(s.url).json({ ...get, signal: controller.signal });
+    const reason = new Error("stop now");
+    setTimeout(() => controller.abort(reason), 30);
+    expect(await rejection(pending)).toBe(reason);
+  });
+
+  it("after a 429 the pacer holds later requests until Retry-After", async () => {
+    const order: string[] = [];
+    let first = true;
+    const s = await server((req, res) => {
+      order.push(req.url ?? "");
+      if (first) {
+        first = false;
+        sendJson(res, 429, "slow down", { "retry-after": "1" });
+      } else sendJson(res, 200, { status: "success", data: {} });
+    });
+    const c = client(s.url, { maxAttempts: 1 });
+    await rejection(c.json(get));
+    // Queued behind the pause: a second call starts only after it, not at once.
+    const started = order.length;
+    const second = c.json({ ...get, path: "/sandboxes/sbx_2" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(order.length).toBe(started);
+    await second;
+    expect(order).toEqual(["/v1/sandboxes/sbx_1", "/v1/sandboxes/sbx_2"]);
+  });
+});
+
+describe("execute against a scripted server: protocol violations", () => {
+  async function streamServer(lines: string[]) {
+    return server((req, res) => {
+      const url = req.url ?? "";
+      if (url.endsWith("/processes"))
+        return sendJson(res, 200, { status: "success", data: { process_id: "p1" } });
+      if (url.includes("/stdin/close")) return sendJson(res, 200, { status: "success", data: {} });
+      if (url.includes("/connect")) {
+        res.writeHead(200, { "content-type": "application/x-ndjson" });
+        res.end(lines.map((line) => `${line}\n`).join(""));
+        return;
+      }
+      if (url.includes("/wait")) {
+        return sendJson(res, 200, {
+          status: "success",
+          data: { exit_code: 0, signal: null, output: { newest_seq: 1 } },
+        });
+      }
+      if (req.method === "DELETE")
+        return sendJson(res, 200, { status: "success", data: { tree_exited: true } });
+      sendJson(res, 404, "no");
+    });
+  }
+
+  it("rejects an invalid sequence number and kills the process", async () => {
+    const s = await streamServer(['{"type":"data","seq":0,"stream":"stdout","data_base64":"aGk="}']);
+    const error = await rejection(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }));
+    expect(error.message).toBe("CreateOS process sequence is invalid.");
+    expect(error.code).toBe("ERR_CREATEOS_SEQUENCE_INVALID");
+    expect(
+      s.seen.some((r) => r.method === "DELETE" && r.url === "/v1/sandboxes/sbx_1/processes/p1?grace_ms=1000"),
+    ).toBe(true);
+  });
+
+  it("rejects a frame that is not JSON", async () => {
+    const s = await streamServer(["{oops"]);
+    expect((await rejection(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }))).message).toBe(
+      "CreateOS process output is invalid.",
+    );
+  });
+
+  it("ignores unknown frame types and trusts an exit whose tail is complete", async () => {
+    const s = await streamServer([
+      '{"type":"banner"}',
+      '{"type":"heartbeat"}',
+      '{"type":"data","seq":1,"stream":"stdout","data_base64":"aGk="}',
+      '{"type":"exit","exit_code":0}',
+    ]);
+    const result = await execute(client(s.url), { sandboxId: "sbx_1", command: "true" });
+    expect(result).toMatchObject({ exitCode: 0, stdout: "hi" });
+    expect(s.seen.filter((r) => r.url.includes("/wait"))).toHaveLength(1);
+  });
+
+  it("sends the process create as bash -c with the quoted script, never a login shell", async () => {
+    const s = await streamServer(['{"type":"exit","exit_code":0}']);
+    s.setHandler((req, res, body) => {
+      if ((req.url ?? "").endsWith("/processes")) {
+        expect(JSON.parse(body)).toEqual({
+          cmd: "/bin/bash",
+          args: ["-c", "cd -- '/w' || exit\nexec env -- A='1' 'echo' 'x y'"],
+        });
+        return sendJson(res, 200, { status: "success", data: { process_id: "p1" } });
+      }
+      if ((req.url ?? "").includes("/connect")) {
+        res.writeHead(200);
+        res.end('{"type":"exit","exit_code":0}\n');
+        return;
+      }
+      if ((req.url ?? "").includes("/wait")) {
+        return sendJson(res, 200, { status: "success", data: { exit_code: 0, output: { newest_seq: 0 } } });
+      }
+      sendJson(res, 200, { status: "success", data: {} });
+    });
+    const result = await execute(client(s.url), {
+      sandboxId: "sbx_1",
+      command: "echo",
+      args: ["x y"],
+      cwd: "/w",
+      env: { A: "1" },
+    });
+    expect(result.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,133 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manifest } from "../src/manifest.js";
+import type { CreateosEmulator } from "../src/testing.js";
+import { startTestEmulator } from "./support/emulator-fixture.js";
+import { emulatorConfig } from "./support/plugin-harness.js";
+import { type Notification, WorkerHost } from "./support/worker-host.js";
+
+const packageRoot = new URL("..", import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as {
+  paperclipPlugin: { worker: string; manifest: string };
+};
+
+let emulator: CreateosEmulator;
+let worker: WorkerHost;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  // Started the way the host starts it: `node <paperclipPlugin.worker>`, JSON-RPC on stdio.
+  const { CREATEOS_API_KEY: _unset, ...env } = process.env;
+  worker = WorkerHost.start(new URL(pkg.paperclipPlugin.worker, packageRoot).pathname, env);
+});
+
+afterAll(async () => {
+  worker.kill();
+  await emulator.close();
+});
+
+const base = () => ({
+  driverKey: "createos",
+  companyId: "company-1",
+  environmentId: "env-rpc",
+  config: emulatorConfig(emulator),
+});
+
+describe("the worker over its stdio JSON-RPC protocol", () => {
+  it("serves the whole lifecycle with live output as execute.log notifications", async () => {
+    const init = await worker.call<{ ok: boolean; supportedMethods: string[] }>("initialize", {
+      manifest,
+      config: {},
+      instanceInfo: { instanceId: "test-instance", hostVersion: "2026.916.1" },
+      apiVersion: 1,
+    });
+    expect(init.ok).toBe(true);
+    expect(init.supportedMethods).toEqual(
+      expect.arrayContaining([
+        "health",
+        "shutdown",
+        "validateConfig",
+        "environmentValidateConfig",
+        "environmentProbe",
+        "environmentAcquireLease",
+        "environmentResumeLease",
+        "environmentReleaseLease",
+        "environmentDestroyLease",
+        "environmentRealizeWorkspace",
+        "environmentExecute",
+        "environmentSyncIn",
+        "environmentSyncOut",
+      ]),
+    );
+
+    const validation = await worker.call<{ ok: boolean }>("environmentValidateConfig", {
+      driverKey: "createos",
+      config: base().config,
+    });
+    expect(validation.ok).toBe(true);
+
+    const lease = await worker.call<{ providerLeaseId: string; metadata: Record<string, unknown> }>(
+      "environmentAcquireLease",
+      { ...base(), runId: "run-rpc" },
+      { id: "inv-acquire", companyId: "company-1" },
+    );
+    expect(emulator.sandboxes().find((s) => s.id === lease.providerLeaseId)?.status).toBe("running");
+
+    emulator.faults.set({
+      faults: [
+        { kind: "drop-stream", mode: "reset", afterFrames: 2 },
+        { kind: "http-status", route: "process.connect", status: 503, skip: 1 },
+      ],
+    });
+    const result = await worker.call<{ exitCode: number; stdout: string; stderr: string }>(
+      "environmentExecute",
+      {
+        ...base(),
+        lease,
+        command: "/bin/bash",
+        args: [
+          "-c",
+          'for i in $(seq 1 5); do for j in $(seq 1 30); do echo "row $i.$j ✓"; done; sleep 0.03; done; echo done >&2',
+        ],
+      },
+      { id: "inv-exec", companyId: "company-1" },
+    );
+    emulator.faults.clear();
+    const expected = Array.from(
+      { length: 150 },
+      (_, k) => `row ${Math.floor(k / 30) + 1}.${(k % 30) + 1} ✓\n`,
+    ).join("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(expected);
+    const logs = worker.notifications.filter((n) => n.method === "execute.log");
+    const chunks = (stream: string) =>
+      logs
+        .map((n: Notification) => n.params as { stream: string; chunk: string })
+        .filter((p) => p.stream === stream)
+        .map((p) => p.chunk)
+        .join("");
+    expect(chunks("stdout")).toBe(expected);
+    expect(chunks("stderr")).toBe("done\n");
+    // The SDK stamps each notification with the invocation it belongs to.
+    expect(new Set(logs.map((n) => n.paperclipInvocationId))).toEqual(new Set(["inv-exec"]));
+
+    const failure = await worker
+      .call("environmentExecute", { ...base(), lease, command: " " })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ message: "A sandbox command is required.", rpcCode: -32002 });
+
+    const health = await worker.call<{ status: string }>("health", {});
+    expect(health.status).toBe("ok");
+
+    const receipt = await worker.call("environmentReleaseLease", {
+      ...base(),
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata,
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+
+    await worker.call("shutdown", {});
+    expect(await worker.exit()).toBe(0);
+    expect(worker.stderr.join("")).toBe("");
+  });
+});
