@@ -1,0 +1,76 @@
+import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
+
+/** Exit status of the bridge itself when it cannot listen (the program never started). */
+export const BRIDGE_LISTEN_FAILURE_STATUS = 125;
+
+/**
+ * The in-sandbox bridge, run as `node bridge.cjs <socket> <program> [args…]`.
+ * It listens on 127.0.0.1:31337 inside the sandbox's network namespace and relays
+ * each connection to the host proxy's Unix socket; only once it listens does it
+ * start the program (in its own process group, so a signal reaches it once: from
+ * the bridge). Every catchable signal is forwarded, and the bridge ends with the
+ * program's exact status: same exit code, or the same signal re-raised.
+ */
+export const BRIDGE_SOURCE = `"use strict";
+const net = require("node:net");
+const { spawn } = require("node:child_process");
+const { constants } = require("node:os");
+
+const [socketPath, executable, ...args] = process.argv.slice(2);
+const FORWARDED_SIGNALS = [
+  "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGWINCH",
+  "SIGCONT", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGXFSZ",
+];
+const sockets = new Set();
+
+const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
+  const upstream = net.connect({ path: socketPath, allowHalfOpen: true });
+  sockets.add(client);
+  sockets.add(upstream);
+  const close = () => {
+    client.destroy();
+    upstream.destroy();
+    sockets.delete(client);
+    sockets.delete(upstream);
+  };
+  client.on("error", close);
+  upstream.on("error", close);
+  client.on("close", close);
+  upstream.on("close", close);
+  client.pipe(upstream);
+  upstream.pipe(client);
+});
+
+server.on("error", (error) => {
+  process.stderr.write("paperclip-sandbox bridge: cannot listen on 127.0.0.1:${SANDBOX_PROXY_PORT}: " + error.message + "\\n");
+  process.exit(${BRIDGE_LISTEN_FAILURE_STATUS});
+});
+
+server.listen(${SANDBOX_PROXY_PORT}, "127.0.0.1", () => {
+  const child = spawn(executable, args, { stdio: "inherit", detached: true });
+  const forward = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      try { child.kill(signal); } catch {}
+    }
+  };
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, () => forward(signal));
+  child.on("error", (error) => {
+    process.stderr.write("paperclip-sandbox bridge: cannot start " + executable + ": " + error.message + "\\n");
+    process.exit(error.code === "ENOENT" ? 127 : 126);
+  });
+  child.on("exit", (code, signal) => {
+    server.close();
+    for (const socket of sockets) socket.destroy();
+    if (signal) {
+      for (const name of FORWARDED_SIGNALS) process.removeAllListeners(name);
+      process.kill(process.pid, signal);
+      // Signals whose default action is not to terminate (or that Node ignores) end here.
+      setTimeout(() => process.exit(128 + (constants.signals[signal] || 0)), 100);
+      return;
+    }
+    process.exit(code === null ? 1 : code);
+  });
+});
+`;

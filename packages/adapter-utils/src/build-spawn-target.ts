@@ -1,0 +1,167 @@
+import { existsSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { SandboxError } from "@paperclipai/errors";
+import { writeNetworkProxyBridge } from "./bridge/write-bridge.js";
+import { executableReadPaths } from "./bwrap/executable-read-paths.js";
+import { inspectHostLayout } from "./bwrap/host-layout.js";
+import type { MountRequest } from "./bwrap/mount-request.js";
+import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
+import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
+import { NETWORK_SCOPE_MASKED_PATHS, SYSTEM_READ_PATHS } from "./bwrap/system-paths.js";
+import { buildWorkspaceScopeArgs } from "./bwrap/workspace-scope-args.js";
+import { normalizeAbsolutePath } from "./options/normalize-absolute-path.js";
+import {
+  parseLocalProcessFilesystemScope,
+  parseLocalProcessFilesystemWorkspaceAccess,
+  parseLocalProcessNetworkScope,
+} from "./options/parse-scopes.js";
+import { validatePathAliases, validateWorkspaceScope } from "./options/validate-workspace-scope.js";
+import { buildNetworkPolicy, startSandboxNetworkProxy } from "./proxy/index.js";
+import type {
+  LocalProcessSandboxOptions,
+  LocalProcessSandboxSpawnInput,
+  LocalProcessSandboxSpawnTarget,
+} from "./sandbox-options.js";
+import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
+import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
+
+const MASK_DIR_NAME = "mask";
+
+function mountRequests(
+  options: LocalProcessSandboxOptions,
+  readPaths: readonly string[],
+  workspace: MountRequest,
+): MountRequest[] {
+  const requests: MountRequest[] = readPaths.map((candidate) => ({ path: candidate, access: "ro" }));
+  for (const entry of [...(options.managedPaths ?? []), ...(options.extraPaths ?? [])]) {
+    requests.push({ path: normalizeAbsolutePath(entry.path, "Sandbox path"), access: entry.access });
+  }
+  requests.push(workspace);
+  return requests;
+}
+
+function maskedPaths(): string[] {
+  const runtimeDir = process.env.XDG_RUNTIME_DIR;
+  return runtimeDir && path.isAbsolute(runtimeDir)
+    ? [...NETWORK_SCOPE_MASKED_PATHS, path.resolve(runtimeDir)]
+    : [...NETWORK_SCOPE_MASKED_PATHS];
+}
+
+/**
+ * Upstream's `buildLocalProcessSandboxSpawnTarget`: the bwrap command that runs
+ * `executable` confined to the requested scopes. The caller spawns it and must call
+ * `cleanup()` once the process is gone (the spawn helper does).
+ */
+export async function buildLocalProcessSandboxSpawnTarget(
+  input: LocalProcessSandboxSpawnInput,
+): Promise<LocalProcessSandboxSpawnTarget> {
+  if (process.platform !== "linux") {
+    throw new SandboxError(
+      "ERR_SANDBOX_UNSUPPORTED_PLATFORM",
+      "Local process filesystem and network scopes are currently supported only on Linux.",
+      { details: { platform: process.platform } },
+    );
+  }
+  const { options } = input;
+  const filesystemScope = parseLocalProcessFilesystemScope(options.filesystemScope);
+  const networkScope = parseLocalProcessNetworkScope(options.networkScope);
+  if (!filesystemScope && !networkScope) {
+    throw new SandboxError(
+      "ERR_SANDBOX_SCOPE_REQUIRED",
+      "Local process sandbox requires a filesystem or network scope.",
+    );
+  }
+  const workspaceDir = normalizeAbsolutePath(options.workspaceDir, "Sandbox workspaceDir");
+  const cwd = normalizeAbsolutePath(input.cwd, "Sandbox cwd");
+  const workspaceAccess = parseLocalProcessFilesystemWorkspaceAccess(options.filesystemWorkspaceAccess);
+  if (filesystemScope) validateWorkspaceScope(workspaceDir, cwd, options);
+  const aliases = filesystemScope ? validatePathAliases(workspaceDir, options.pathAliases, existsSync) : [];
+  const allowlist = networkScope === "allowlist";
+  // Fails with upstream's message before anything is created when no rule remains.
+  if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
+
+  const readPaths: string[] = [];
+  if (path.isAbsolute(input.executable)) readPaths.push(...(await executableReadPaths(input.executable)));
+  if (allowlist) readPaths.push(...(await executableReadPaths(process.execPath)));
+  const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
+  const requests = mountRequests(options, readPaths, workspace);
+  if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
+  const masks = filesystemScope ? [] : maskedPaths();
+
+  const needsRunDir = allowlist || !filesystemScope;
+  const runDir = needsRunDir
+    ? await createNetworkProxyTempDir({ candidates: options.proxySocketDirCandidates })
+    : null;
+  const removeRunDir = async () => {
+    if (runDir) await rm(runDir, { recursive: true, force: true });
+  };
+
+  try {
+    const layout = await inspectHostLayout([
+      ...SYSTEM_READ_PATHS,
+      ...masks,
+      ...requests.map((request) => request.path),
+      ...(runDir ? [runDir] : []),
+    ]);
+    const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts"];
+    const proxyDir = allowlist ? runDir : null;
+    if (filesystemScope) {
+      args.push(
+        ...buildWorkspaceScopeArgs({
+          layout,
+          systemPaths: SYSTEM_READ_PATHS,
+          mounts: requests,
+          aliases,
+          proxyDir,
+        }),
+      );
+    } else {
+      const maskRoot = path.join(runDir!, MASK_DIR_NAME);
+      const scope = buildNetworkOnlyScopeArgs({
+        layout,
+        maskedPaths: masks,
+        maskRoot,
+        mounts: requests,
+        proxyDir,
+      });
+      await Promise.all(scope.maskDirs.map((dir) => mkdir(dir, { recursive: true, mode: 0o700 })));
+      args.push(...scope.args);
+    }
+    if (networkScope) args.push("--unshare-net");
+
+    let executable = input.executable;
+    let executableArgs = input.args;
+    let cleanup: (() => Promise<void>) | undefined = runDir ? removeRunDir : undefined;
+    if (allowlist && runDir) {
+      const socketPath = path.join(runDir, PROXY_SOCKET_NAME);
+      const bridgePath = await writeNetworkProxyBridge(runDir);
+      const proxy = await startSandboxNetworkProxy({
+        socketPath,
+        allowlist: options.networkAllowlist ?? [],
+        trustedUrls: options.networkTrustedUrls ?? [],
+        onNetworkDecision: options.onNetworkDecision,
+        limits: options.networkLimits,
+      });
+      executable = process.execPath;
+      executableArgs = [bridgePath, socketPath, input.executable, ...input.args];
+      let closing: Promise<void> | undefined;
+      cleanup = () => {
+        closing ??= proxy.close().finally(removeRunDir);
+        return closing;
+      };
+    }
+    args.push("--chdir", cwd, "--", executable, ...executableArgs);
+    const target: LocalProcessSandboxSpawnTarget = {
+      command: options.command?.trim() || "bwrap",
+      args,
+      cwd: "/",
+      env: buildSandboxEnv(networkScope),
+    };
+    if (cleanup) target.cleanup = cleanup;
+    return target;
+  } catch (error) {
+    await removeRunDir();
+    throw error;
+  }
+}

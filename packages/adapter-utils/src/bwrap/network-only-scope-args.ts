@@ -1,0 +1,75 @@
+import path from "node:path";
+import { type HostLayout, kindOf } from "./host-layout.js";
+import { isSameOrBelow, type MountRequest, orderMountRequests, parentDirectories } from "./mount-request.js";
+
+export interface NetworkOnlyScopePlan {
+  readonly layout: HostLayout;
+  /** `/tmp`, `/run`, `/var/run`, `$XDG_RUNTIME_DIR`: replaced by private empty directories. */
+  readonly maskedPaths: readonly string[];
+  /** Per-run host directory that holds the private replacements (`<runDir>/mask/<n>`). */
+  readonly maskRoot: string;
+  /** Paths the program needs that may lie under a masked one (workspace, cwd, executable…), in upstream order. */
+  readonly mounts: readonly MountRequest[];
+  /** This run's proxy directory; bound back read-only when it lies under a masked path. */
+  readonly proxyDir: string | null;
+}
+
+export interface NetworkOnlyScopeArgs {
+  readonly args: string[];
+  /** Private directories the caller creates (empty, 0700) before spawning. */
+  readonly maskDirs: string[];
+}
+
+/**
+ * The host tree stays visible (`--bind / /`, as upstream), but the sandbox gets its
+ * own `/proc`, `/dev` and private empty directories over `/tmp` and the runtime
+ * directories, so it reaches neither another run's `proxy.sock` nor host sockets
+ * such as Docker's, ssh-agent's or D-Bus'. They are bind mounts of per-run host
+ * directories rather than tmpfs, which keeps upstream's own argv assertions true.
+ * Paths the program needs under a masked directory are bound back.
+ */
+export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOnlyScopeArgs {
+  const args = ["--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"];
+  const maskDirs: string[] = [];
+  const masked: string[] = [];
+  for (const candidate of plan.maskedPaths) {
+    const kind = kindOf(plan.layout, candidate);
+    // A link such as /var/run -> /run is hidden by masking its target; binding onto a link would fail.
+    const target = kind.kind === "directory" ? candidate : kind.kind === "symlink" ? kind.resolved : null;
+    if (target === null || masked.some((dir) => isSameOrBelow(dir, target))) continue;
+    if (kindOf(plan.layout, target).kind === "symlink") continue;
+    const replacement = path.join(plan.maskRoot, String(maskDirs.length));
+    maskDirs.push(replacement);
+    masked.push(target);
+    args.push("--bind", replacement, target);
+  }
+
+  const created = new Set<string>(masked);
+  const bound: MountRequest[] = [];
+  const bindBack = (request: MountRequest) => {
+    if (!masked.some((dir) => dir !== request.path && isSameOrBelow(dir, request.path))) return;
+    let covering: MountRequest | undefined;
+    for (const entry of bound) {
+      if (
+        isSameOrBelow(entry.path, request.path) &&
+        (!covering || entry.path.length > covering.path.length)
+      ) {
+        covering = entry;
+      }
+    }
+    if (covering?.access === request.access) return;
+    for (const parent of parentDirectories(request.path)) {
+      if (created.has(parent) || !masked.some((dir) => isSameOrBelow(dir, parent))) continue;
+      args.push("--dir", parent);
+      created.add(parent);
+    }
+    args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
+    created.add(request.path);
+    bound.push(request);
+  };
+  for (const request of orderMountRequests(plan.mounts)) {
+    if (kindOf(plan.layout, request.path).kind !== "missing") bindBack(request);
+  }
+  if (plan.proxyDir !== null) bindBack({ path: plan.proxyDir, access: "ro" });
+  return { args, maskDirs };
+}

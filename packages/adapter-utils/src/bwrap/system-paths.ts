@@ -1,0 +1,38 @@
+/** Host paths every workspace-scope sandbox sees read-only, where present. */
+export const SYSTEM_READ_PATHS: readonly string[] = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/etc/ca-certificates",
+  "/etc/ssl",
+  "/etc/resolv.conf",
+  "/etc/hosts",
+  "/etc/nsswitch.conf",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/localtime",
+  "/etc/timezone",
+  "/etc/gitconfig",
+];
+
+/**
+ * Host directories the network-only scope replaces with private empty ones: they
+ * hold other processes' sockets (Docker, ssh-agent, D-Bus, other runs' proxies).
+ */
+export const NETWORK_SCOPE_MASKED_PATHS: readonly string[] = ["/tmp", "/run", "/var/run"];
+
+export const PROXY_ENV_KEYS: readonly string[] = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+];
+
+/** Where the bridge listens inside the sandbox's network namespace. */
+export const SANDBOX_PROXY_PORT = 31_337;

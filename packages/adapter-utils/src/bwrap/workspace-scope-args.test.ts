@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import type { HostLayout, HostPathKind } from "./host-layout.js";
+import { SYSTEM_READ_PATHS } from "./system-paths.js";
+import { buildWorkspaceScopeArgs, type WorkspaceScopePlan } from "./workspace-scope-args.js";
+
+const dir: HostPathKind = { kind: "directory" };
+const file: HostPathKind = { kind: "file" };
+const link = (target: string, resolved: string | null): HostPathKind => ({
+  kind: "symlink",
+  target,
+  resolved,
+});
+
+/** Debian 12 / Fedora: `/bin`, `/sbin`, `/lib`, `/lib64` are links into `/usr`. */
+const merged: HostLayout = new Map<string, HostPathKind>([
+  ["/usr", dir],
+  ["/bin", link("usr/bin", "/usr/bin")],
+  ["/sbin", link("usr/sbin", "/usr/sbin")],
+  ["/lib", link("usr/lib", "/usr/lib")],
+  ["/lib64", link("usr/lib64", "/usr/lib64")],
+  ["/etc/ssl", dir],
+  ["/etc/hosts", file],
+  [
+    "/etc/resolv.conf",
+    link("../run/systemd/resolve/stub-resolv.conf", "/run/systemd/resolve/stub-resolv.conf"),
+  ],
+  ["/etc/localtime", link("/usr/share/zoneinfo/Etc/UTC", "/usr/share/zoneinfo/Etc/UTC")],
+  ["/etc/timezone", link("/nowhere", null)],
+  ["/ws", dir],
+  ["/ws/.git", dir],
+  ["/home/u/.cache", dir],
+]);
+
+/** Older Debian / Alpine: real directories. */
+const split: HostLayout = new Map<string, HostPathKind>([
+  ["/usr", dir],
+  ["/bin", dir],
+  ["/sbin", dir],
+  ["/lib", dir],
+  ["/etc/hosts", file],
+  ["/ws", dir],
+]);
+
+function plan(layout: HostLayout, overrides: Partial<WorkspaceScopePlan> = {}): WorkspaceScopePlan {
+  return {
+    layout,
+    systemPaths: SYSTEM_READ_PATHS,
+    mounts: [{ path: "/ws", access: "rw" }],
+    aliases: [],
+    proxyDir: null,
+    ...overrides,
+  };
+}
+
+/** Destinations of bind operations, with their kind. */
+function binds(args: string[]): { op: string; source: string; dest: string }[] {
+  const result: { op: string; source: string; dest: string }[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const op = args[index]!;
+    if (op === "--bind" || op === "--ro-bind" || op === "--symlink") {
+      result.push({ op, source: args[index + 1]!, dest: args[index + 2]! });
+      index += 2;
+    }
+  }
+  return result;
+}
+
+describe("buildWorkspaceScopeArgs", () => {
+  it("starts from a fresh root with its own /proc, /dev and /tmp", () => {
+    expect(buildWorkspaceScopeArgs(plan(merged)).slice(0, 8)).toEqual([
+      "--tmpfs",
+      "/",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--tmpfs",
+      "/tmp",
+    ]);
+  });
+
+  it("recreates merged-/usr links with their own targets and never binds onto them", () => {
+    const ops = binds(
+      buildWorkspaceScopeArgs(
+        plan(merged, {
+          mounts: [
+            { path: "/bin", access: "ro" },
+            { path: "/lib/x86_64-linux-gnu", access: "ro" },
+            { path: "/ws", access: "rw" },
+          ],
+        }),
+      ),
+    );
+    expect(ops).toContainEqual({ op: "--symlink", source: "usr/bin", dest: "/bin" });
+    expect(ops).toContainEqual({ op: "--symlink", source: "usr/lib64", dest: "/lib64" });
+    expect(ops).toContainEqual({ op: "--ro-bind", source: "/usr", dest: "/usr" });
+    const linkDests = new Set(["/bin", "/sbin", "/lib", "/lib64"]);
+    for (const op of ops.filter((entry) => entry.op !== "--symlink")) {
+      expect(linkDests.has(op.dest) || [...linkDests].some((l) => op.dest.startsWith(`${l}/`))).toBe(false);
+    }
+    // The executable directory /bin is /usr/bin, already visible read-only.
+    expect(ops.filter((entry) => entry.dest === "/usr/bin")).toEqual([]);
+  });
+
+  it("binds real directories on a split layout", () => {
+    const ops = binds(buildWorkspaceScopeArgs(plan(split)));
+    for (const name of ["/bin", "/sbin", "/lib", "/usr"]) {
+      expect(ops).toContainEqual({ op: "--ro-bind", source: name, dest: name });
+    }
+    expect(ops.some((entry) => entry.op === "--symlink")).toBe(false);
+    expect(ops.some((entry) => entry.dest === "/lib64")).toBe(false);
+  });
+
+  it("keeps a symlinked /etc file usable: the link when its target is visible, else the resolved file", () => {
+    const ops = binds(buildWorkspaceScopeArgs(plan(merged)));
+    expect(ops).toContainEqual({
+      op: "--symlink",
+      source: "/usr/share/zoneinfo/Etc/UTC",
+      dest: "/etc/localtime",
+    });
+    expect(ops).toContainEqual({
+      op: "--ro-bind",
+      source: "/run/systemd/resolve/stub-resolv.conf",
+      dest: "/etc/resolv.conf",
+    });
+    // A dangling link is skipped rather than failing the start.
+    expect(ops.some((entry) => entry.dest === "/etc/timezone")).toBe(false);
+  });
+
+  it("mounts the workspace before a read-only path inside it, so the read-only mount stays on top", () => {
+    const ops = binds(
+      buildWorkspaceScopeArgs(
+        plan(merged, {
+          mounts: [
+            { path: "/ws/.git", access: "ro" },
+            { path: "/ws", access: "rw" },
+          ],
+        }),
+      ),
+    );
+    const ws = ops.findIndex((entry) => entry.dest === "/ws");
+    const git = ops.findIndex((entry) => entry.dest === "/ws/.git");
+    expect(ops[ws]!.op).toBe("--bind");
+    expect(ops[git]!.op).toBe("--ro-bind");
+    expect(ws).toBeLessThan(git);
+  });
+
+  it("mounts the workspace read-only when asked", () => {
+    const ops = binds(buildWorkspaceScopeArgs(plan(merged, { mounts: [{ path: "/ws", access: "ro" }] })));
+    expect(ops).toContainEqual({ op: "--ro-bind", source: "/ws", dest: "/ws" });
+  });
+
+  it("creates missing parents with --dir, skips missing paths and binds the proxy directory read-only", () => {
+    const args = buildWorkspaceScopeArgs(
+      plan(merged, {
+        mounts: [
+          { path: "/home/u/.cache", access: "rw" },
+          { path: "/missing", access: "ro" },
+          { path: "/ws", access: "rw" },
+        ],
+        proxyDir: "/tmp/paperclip-network-sandbox-abc",
+      }),
+    );
+    expect(args.join(" ")).toContain("--dir /home --dir /home/u --bind /home/u/.cache /home/u/.cache");
+    expect(args).not.toContain("/missing");
+    expect(binds(args)).toContainEqual({
+      op: "--ro-bind",
+      source: "/tmp/paperclip-network-sandbox-abc",
+      dest: "/tmp/paperclip-network-sandbox-abc",
+    });
+  });
+
+  it("binds aliases to their workspace target", () => {
+    const ops = binds(buildWorkspaceScopeArgs(plan(merged, { aliases: [{ path: "/app", target: "/ws" }] })));
+    expect(ops).toContainEqual({ op: "--bind", source: "/ws", dest: "/app" });
+  });
+});

@@ -1,0 +1,94 @@
+import { type HostLayout, kindOf } from "./host-layout.js";
+import { isSameOrBelow, type MountRequest, orderMountRequests, parentDirectories } from "./mount-request.js";
+
+export interface WorkspaceScopePlan {
+  readonly layout: HostLayout;
+  readonly systemPaths: readonly string[];
+  /** Executable, Node, managed, extra and workspace paths, in upstream order. */
+  readonly mounts: readonly MountRequest[];
+  /** `--bind target alias` pairs, already validated. */
+  readonly aliases: readonly { readonly path: string; readonly target: string }[];
+  /** This run's proxy directory, bound read-only (connecting to a socket needs no write access). */
+  readonly proxyDir: string | null;
+}
+
+interface Mounted {
+  readonly dest: string;
+  readonly access: "ro" | "rw";
+  /** The sandbox shows the host tree under `dest` unchanged (not a resolved-file bind or an alias). */
+  readonly identity: boolean;
+}
+
+/**
+ * The fresh-root part of the bwrap argv. System paths are inspected with `lstat`:
+ * a directory or file is bound, a symlink is recreated with its own target when
+ * that target is visible in the sandbox (merged `/usr`: `/bin -> usr/bin`), else
+ * the file it resolves to is bound in its place. Nothing is ever bound onto a
+ * path that is a symlink inside the sandbox: such destinations are rewritten
+ * through the link first.
+ */
+export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
+  const args = ["--tmpfs", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"];
+  const created = new Set(["/", "/proc", "/dev", "/tmp"]);
+  const mounted: Mounted[] = [];
+  const links = new Map<string, string>();
+
+  const boundSystemDirs = plan.systemPaths.filter(
+    (candidate) => kindOf(plan.layout, candidate).kind === "directory",
+  );
+  const nearestMount = (dest: string): Mounted | undefined => {
+    let best: Mounted | undefined;
+    for (const entry of mounted) {
+      if (isSameOrBelow(entry.dest, dest) && (!best || entry.dest.length > best.dest.length)) best = entry;
+    }
+    return best;
+  };
+  const ensureParents = (dest: string) => {
+    for (const parent of parentDirectories(dest)) {
+      if (created.has(parent) || nearestMount(parent)) continue;
+      args.push("--dir", parent);
+      created.add(parent);
+    }
+  };
+  const bind = (source: string, dest: string, access: "ro" | "rw", identity: boolean) => {
+    ensureParents(dest);
+    args.push(access === "rw" ? "--bind" : "--ro-bind", source, dest);
+    mounted.push({ dest, access, identity });
+    created.add(dest);
+  };
+  const throughLinks = (candidate: string): string => {
+    for (const [link, target] of links) {
+      if (isSameOrBelow(link, candidate)) return target + candidate.slice(link.length);
+    }
+    return candidate;
+  };
+  const mountRequest = (request: MountRequest) => {
+    const dest = throughLinks(request.path);
+    const covering = nearestMount(dest);
+    if (covering?.identity && covering.access === request.access) return;
+    bind(request.path, dest, request.access, true);
+  };
+
+  for (const systemPath of plan.systemPaths) {
+    const kind = kindOf(plan.layout, systemPath);
+    if (kind.kind === "directory" || kind.kind === "file") bind(systemPath, systemPath, "ro", true);
+    else if (kind.kind === "symlink" && kind.resolved !== null) {
+      const resolved = kind.resolved;
+      if (boundSystemDirs.some((dir) => isSameOrBelow(dir, resolved))) {
+        ensureParents(systemPath);
+        args.push("--symlink", kind.target, systemPath);
+        created.add(systemPath);
+        links.set(systemPath, resolved);
+      } else {
+        bind(resolved, systemPath, "ro", false);
+      }
+    }
+  }
+
+  for (const request of orderMountRequests(plan.mounts)) {
+    if (kindOf(plan.layout, request.path).kind !== "missing") mountRequest(request);
+  }
+  for (const alias of plan.aliases) bind(alias.target, throughLinks(alias.path), "rw", false);
+  if (plan.proxyDir !== null) mountRequest({ path: plan.proxyDir, access: "ro" });
+  return args;
+}

@@ -1,0 +1,1 @@
+process.stdout.write("paperclip-sandbox: not yet\n");

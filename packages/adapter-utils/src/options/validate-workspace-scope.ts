@@ -1,0 +1,72 @@
+import { SandboxError } from "@paperclipai/errors";
+import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
+import { isPathInside, normalizeAbsolutePath } from "./normalize-absolute-path.js";
+
+/**
+ * Upstream's workspace-scope checks: the cwd is inside the workspace, and every
+ * writable extra path is either synchronized (inside the workspace) or restored
+ * by an outbound mapping, so nothing the program writes is silently lost.
+ */
+export function validateWorkspaceScope(
+  workspaceDir: string,
+  cwd: string,
+  options: Pick<LocalProcessSandboxOptions, "extraPaths" | "outboundRestorePaths">,
+): void {
+  if (!isPathInside(workspaceDir, cwd)) {
+    throw new SandboxError(
+      "ERR_SANDBOX_CWD_OUTSIDE_WORKSPACE",
+      `Sandbox cwd "${cwd}" must be inside workspaceDir "${workspaceDir}".`,
+      { details: { cwd, workspaceDir } },
+    );
+  }
+  const restorePaths = (options.outboundRestorePaths ?? []).map((candidate, index) =>
+    normalizeAbsolutePath(candidate, `Sandbox outboundRestorePaths[${index}]`),
+  );
+  for (const [index, extraPath] of (options.extraPaths ?? []).entries()) {
+    if (extraPath.access !== "rw") continue;
+    const normalized = normalizeAbsolutePath(extraPath.path, `Sandbox extraPaths[${index}].path`);
+    const synchronized = isPathInside(workspaceDir, normalized);
+    const restored = restorePaths.some((restorePath) => isPathInside(restorePath, normalized));
+    if (!synchronized && !restored) {
+      throw new SandboxError(
+        "ERR_SANDBOX_WRITABLE_PATH_UNMAPPED",
+        `Writable sandbox path "${normalized}" is outside synchronized workspace "${workspaceDir}" and has no outbound restore mapping.`,
+        { details: { path: normalized, workspaceDir } },
+      );
+    }
+  }
+}
+
+export interface ResolvedPathAlias {
+  readonly path: string;
+  readonly target: string;
+}
+
+/** Path aliases must point into the workspace and exist; `exists` is injected so this stays pure. */
+export function validatePathAliases(
+  workspaceDir: string,
+  aliases: LocalProcessSandboxOptions["pathAliases"],
+  exists: (candidate: string) => boolean,
+): ResolvedPathAlias[] {
+  return (aliases ?? []).map((alias, index) => {
+    const aliasPath = normalizeAbsolutePath(alias.path, `Sandbox pathAliases[${index}].path`);
+    const target = normalizeAbsolutePath(alias.target, `Sandbox pathAliases[${index}].target`);
+    if (!isPathInside(workspaceDir, target)) {
+      throw new SandboxError(
+        "ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE",
+        `Sandbox path alias "${aliasPath}" must target the synchronized workspace "${workspaceDir}".`,
+        { details: { path: aliasPath, target, workspaceDir } },
+      );
+    }
+    if (!exists(target)) {
+      throw new SandboxError(
+        "ERR_SANDBOX_ALIAS_TARGET_MISSING",
+        `Sandbox path alias target "${target}" does not exist.`,
+        {
+          details: { path: aliasPath, target },
+        },
+      );
+    }
+    return { path: aliasPath, target };
+  });
+}

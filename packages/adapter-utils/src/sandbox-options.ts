@@ -1,0 +1,58 @@
+import type { NetworkDecision, SandboxNetworkProxyLimits } from "./proxy/index.js";
+
+export type LocalProcessSandboxAccess = "ro" | "rw";
+export type LocalProcessNetworkScope = "deny" | "allowlist";
+export type LocalProcessFilesystemScope = "workspace";
+
+export interface LocalProcessSandboxPath {
+  path: string;
+  access: LocalProcessSandboxAccess;
+}
+
+export interface LocalProcessSandboxPathAlias {
+  path: string;
+  target: string;
+}
+
+export interface LocalProcessSandboxOptions {
+  workspaceDir: string;
+  filesystemScope?: LocalProcessFilesystemScope | null;
+  /** Access to the workspace itself under the workspace scope; default `"rw"`. */
+  filesystemWorkspaceAccess?: LocalProcessSandboxAccess | null;
+  managedPaths?: LocalProcessSandboxPath[];
+  extraPaths?: LocalProcessSandboxPath[];
+  pathAliases?: LocalProcessSandboxPathAlias[];
+  outboundRestorePaths?: string[];
+  homeDir?: string | null;
+  networkScope?: LocalProcessNetworkScope | null;
+  networkAllowlist?: string[];
+  networkTrustedUrls?: string[];
+  /** The bwrap executable; default `"bwrap"`. */
+  command?: string;
+  /** Audit hook: one call per network attempt through the allowlist proxy (never headers or bodies). */
+  onNetworkDecision?: ((decision: NetworkDecision) => void) | undefined;
+  /** Connection, header-size and idle limits of the allowlist proxy. */
+  networkLimits?: SandboxNetworkProxyLimits | undefined;
+  /**
+   * Base directories tried for the per-run proxy directory, in order. Default:
+   * `/tmp`, `os.tmpdir()`, `$XDG_RUNTIME_DIR`.
+   */
+  proxySocketDirCandidates?: readonly string[] | undefined;
+}
+
+export interface LocalProcessSandboxSpawnTarget {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** Variables to set; a key with an `undefined` value means "delete it". */
+  env?: Record<string, string | undefined>;
+  /** Stops the proxy and removes the per-run directory; always call it once the process is gone. */
+  cleanup?: () => Promise<void>;
+}
+
+export interface LocalProcessSandboxSpawnInput {
+  executable: string;
+  args: string[];
+  cwd: string;
+  options: LocalProcessSandboxOptions;
+}

@@ -1,0 +1,281 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { SandboxError, truncateUtf8 } from "@paperclipai/errors";
+import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
+import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
+import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
+import { bwrapVersion } from "./bwrap-version.js";
+import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
+import { resolveCommandPath } from "./resolve-command-path.js";
+
+/** Output kept per stream, as upstream: the last 4 MiB. */
+export const MAX_CAPTURE_BYTES = 4 * 1024 * 1024;
+const STATUS_FD = 3;
+const SETUP_STDERR_BYTES = 4096;
+
+export interface RunChildProcessOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** 0 disables the timeout. */
+  timeoutSec: number;
+  /** Time between SIGTERM and SIGKILL after a timeout (at least 1 s). */
+  graceSec: number;
+  onLog: (stream: "stdout" | "stderr", chunk: string) => Promise<void>;
+  onLogError?: (error: unknown, runId: string, message: string) => void;
+  onSpawn?: (meta: { pid: number; processGroupId: number | null; startedAt: string }) => Promise<void>;
+  stdin?: string;
+  localProcessSandbox?: LocalProcessSandboxOptions | null;
+}
+
+export interface RunProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  pid: number | null;
+  startedAt: string | null;
+  finishedAt?: string | null;
+  durationMs?: number | null;
+  errorCode?: string | null;
+}
+
+interface SpawnPlan {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cleanup: () => Promise<void>;
+  /** Set when bwrap reports its status on fd 3. */
+  status: BwrapStatusReader | null;
+}
+
+function appendWithCap(previous: string, chunk: string): string {
+  const combined = previous + chunk;
+  return combined.length > MAX_CAPTURE_BYTES ? combined.slice(combined.length - MAX_CAPTURE_BYTES) : combined;
+}
+
+async function planSpawn(command: string, args: string[], opts: RunChildProcessOptions): Promise<SpawnPlan> {
+  const sandbox = opts.localProcessSandbox ?? null;
+  const env = mergeChildEnv(process.env, opts.env, sandbox?.homeDir);
+  const resolved = await resolveCommandPath(command, opts.cwd, env);
+  if (!sandbox) {
+    return {
+      command: resolved ?? command,
+      args,
+      cwd: opts.cwd,
+      env: applyEnvChanges(env, {}),
+      cleanup: async () => {},
+      status: null,
+    };
+  }
+  if (!resolved) {
+    throw new SandboxError("ERR_SANDBOX_COMMAND_NOT_FOUND", `Command not found in PATH: "${command}"`, {
+      details: { command },
+    });
+  }
+  const requestedBwrap = sandbox.command?.trim() || "bwrap";
+  const bwrap = await resolveCommandPath(requestedBwrap, opts.cwd, env);
+  if (!bwrap) {
+    throw new SandboxError(
+      "ERR_SANDBOX_BWRAP_NOT_FOUND",
+      `Local process confinement requires Bubblewrap, but "${requestedBwrap}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.`,
+      { details: { command: requestedBwrap } },
+    );
+  }
+  const target: LocalProcessSandboxSpawnTarget = await buildLocalProcessSandboxSpawnTarget({
+    executable: resolved,
+    args,
+    cwd: opts.cwd,
+    options: sandbox,
+  });
+  const cleanup = target.cleanup ?? (async () => {});
+  try {
+    const version = await bwrapVersion(bwrap);
+    const status = version !== null && bwrapSupportsJsonStatus(version) ? new BwrapStatusReader() : null;
+    return {
+      command: bwrap,
+      args: status ? ["--json-status-fd", String(STATUS_FD), ...target.args] : target.args,
+      cwd: target.cwd,
+      env: applyEnvChanges(env, target.env),
+      cleanup,
+      status,
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+function signalGroup(pid: number | null | undefined, signal: NodeJS.Signals): boolean {
+  if (!pid || pid <= 0) return false;
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Upstream's `runChildProcess`, sandbox-aware: runs `command` (resolved on PATH) in
+ * its own process group, optionally inside the local-process sandbox; streams
+ * output to `onLog`; on timeout sends SIGTERM, then SIGKILL after `graceSec`; always
+ * runs the sandbox cleanup. With a sandbox, bwrap's status stream tells a sandbox
+ * that could not be set up (`ERR_SANDBOX_SETUP_FAILED`, with bwrap's stderr) from a
+ * program that ran and failed.
+ */
+export async function runChildProcess(
+  runId: string,
+  command: string,
+  args: string[],
+  opts: RunChildProcessOptions,
+): Promise<RunProcessResult> {
+  const onLogError =
+    opts.onLogError ?? ((error, id, message) => console.warn({ err: error, runId: id }, message));
+  const plan = await planSpawn(command, args, opts);
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  let child: ChildProcess;
+  try {
+    child = spawn(plan.command, plan.args, {
+      cwd: plan.cwd,
+      env: plan.env,
+      detached: true,
+      shell: false,
+      stdio: [opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe", plan.status ? "pipe" : "ignore"],
+    });
+  } catch (error) {
+    await plan.cleanup().catch(() => {});
+    throw spawnFailure(command, opts.cwd, plan.env, error);
+  }
+
+  return new Promise<RunProcessResult>((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    let logChain: Promise<void> = Promise.resolve();
+    let killTimer: NodeJS.Timeout | undefined;
+    const status = plan.status;
+    const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
+    statusStream?.setEncoding("utf8");
+    statusStream?.on("data", (chunk: string) => status?.push(chunk));
+    statusStream?.on("error", () => {});
+
+    // The sandbox's own process group gets the polite signal, so the program (or
+    // the bridge) can shut down cleanly; bwrap itself would just die and take the
+    // sandbox with it. SIGKILL goes to both.
+    const sendSignal = (signal: NodeJS.Signals) => {
+      const sandboxed = signalGroup(status?.status.childPid, signal);
+      if (!sandboxed || signal === "SIGKILL") {
+        if (!signalGroup(child.pid, signal)) child.kill(signal);
+      }
+    };
+    const timeout =
+      opts.timeoutSec > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            sendSignal("SIGTERM");
+            killTimer = setTimeout(() => sendSignal("SIGKILL"), Math.max(1, opts.graceSec) * 1000);
+          }, opts.timeoutSec * 1000)
+        : undefined;
+
+    const pump = (stream: "stdout" | "stderr", readable: Readable | null) => {
+      readable?.on("data", (chunk: Buffer) => {
+        readable.pause();
+        const text = String(chunk);
+        if (stream === "stdout") stdout = appendWithCap(stdout, text);
+        else stderr = appendWithCap(stderr, text);
+        logChain = logChain
+          .then(() => opts.onLog(stream, text))
+          .catch((error: unknown) => onLogError(error, runId, `failed to append ${stream} log chunk`))
+          .finally(() => {
+            if (!readable.destroyed) readable.resume();
+          });
+      });
+    };
+    pump("stdout", child.stdout);
+    pump("stderr", child.stderr);
+
+    const spawnPersisted =
+      typeof child.pid === "number" && child.pid > 0 && opts.onSpawn
+        ? opts
+            .onSpawn({ pid: child.pid, processGroupId: child.pid, startedAt })
+            .catch((error: unknown) => onLogError(error, runId, "failed to record child process metadata"))
+        : Promise.resolve();
+    const stdin = child.stdin;
+    if (opts.stdin != null && stdin) {
+      stdin.on("error", () => {});
+      void spawnPersisted.finally(() => {
+        if (!stdin.destroyed) stdin.end(opts.stdin);
+      });
+    }
+
+    let settled = false;
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      if (timeout) clearTimeout(timeout);
+      if (killTimer) clearTimeout(killTimer);
+      void logChain
+        .then(() => plan.cleanup())
+        .catch((error: unknown) => onLogError(error, runId, "failed to clean up the sandbox"))
+        .finally(settle);
+    };
+
+    child.on("error", (error) => finish(() => reject(spawnFailure(command, opts.cwd, plan.env, error))));
+    child.on("close", (code, signal) => {
+      status?.end();
+      const setupFailed =
+        status !== null && status.status.exitCode === null && !timedOut && signal === null && code !== 0;
+      finish(() => {
+        if (setupFailed) {
+          reject(setupFailure(plan.command, code, stderr));
+          return;
+        }
+        const finished = Date.now();
+        resolve({
+          exitCode: code,
+          signal,
+          timedOut,
+          stdout,
+          stderr,
+          pid: child.pid ?? null,
+          startedAt,
+          finishedAt: new Date(finished).toISOString(),
+          durationMs: finished - started,
+        });
+      });
+    });
+  });
+}
+
+function spawnFailure(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  error: unknown,
+): SandboxError {
+  const errno = (error as NodeJS.ErrnoException).code;
+  const message =
+    errno === "ENOENT"
+      ? `Failed to start command "${command}" in "${cwd}". Verify adapter command, working directory, and PATH (${env.PATH ?? ""}).`
+      : `Failed to start command "${command}" in "${cwd}": ${(error as Error).message}`;
+  return new SandboxError("ERR_SANDBOX_SPAWN_FAILED", message, {
+    cause: error,
+    details: { command, cwd, code: errno ?? "unknown" },
+  });
+}
+
+function setupFailure(bwrap: string, exitCode: number | null, stderr: string): SandboxError {
+  const bwrapLines = stderr.split("\n").filter((line) => line.startsWith("bwrap: "));
+  const reason = bwrapLines[0]?.slice("bwrap: ".length) ?? `exit status ${exitCode ?? "unknown"}`;
+  return new SandboxError("ERR_SANDBOX_SETUP_FAILED", `Bubblewrap could not set up the sandbox: ${reason}`, {
+    details: {
+      command: bwrap,
+      exitCode: exitCode ?? -1,
+      stderr: truncateUtf8(stderr, SETUP_STDERR_BYTES).text,
+      apparmorUserns: /RTM_NEWADDR|setting up uid map|Operation not permitted/.test(stderr),
+    },
+  });
+}
