@@ -149,6 +149,7 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(expired.message).toBe(
       "CreateOS lease was created with another shape, rootfs or region; acquire a new lease.",
     );
+    expect(expired.code).toBe("ERR_CREATEOS_LEASE_EXPIRED");
     expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
 
     const foreign = await rejection(t.harness.resumeLease({ ...params, companyId: "company-2" }));
@@ -283,6 +284,7 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId)?.killedTree).toBe(true);
     const refused = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(refused.message).toBe("CreateOS plugin is shutting down.");
+    expect(refused.code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
     expect((await d.onHealth!()).status).toBe("error");
   });
 });

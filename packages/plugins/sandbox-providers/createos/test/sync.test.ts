@@ -92,6 +92,7 @@ describe("sync in", () => {
       }),
     );
     expect(error.message).toBe("CreateOS post-upload command failed (exit 7).");
+    expect(error.code).toBe("ERR_CREATEOS_SYNC_COMMAND_FAILED");
     expect(error.details).toMatchObject({ operationId: "op-2", index: 0, exitCode: 7, timedOut: false });
     await expect(stat(join(workspaceDir(), "never"))).rejects.toThrow();
   });
