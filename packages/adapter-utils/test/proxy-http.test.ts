@@ -57,6 +57,30 @@ describe("plain HTTP through the sandbox proxy", () => {
     ]);
   });
 
+  it("answers a client that half-closes after its request, and takes the target from the URL without a Host", async () => {
+    const upstream = await startHttpUpstream();
+    const proxy = await startProxy({ allowlist: [`127.0.0.1:${upstream.port}`], trustedUrls: [] });
+    const result = await rawExchange(
+      proxy.socketPath,
+      `GET http://127.0.0.1:${upstream.port}/no-host HTTP/1.1\r\n\r\n`,
+    );
+    expect(result.timedOut).toBe(false);
+    expect(result.response).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(result.response.endsWith("allowed-response")).toBe(true);
+    expect(headerPairs(upstream.received[0]!.rawHeaders)).toContainEqual([
+      "Host",
+      `127.0.0.1:${upstream.port}`,
+    ]);
+  });
+
+  it("forwards to an IPv6 literal target matched canonically", async () => {
+    const upstream = await startHttpUpstream((_req, res) => res.end("v6-response"), "::1");
+    const proxy = await startProxy({ allowlist: [`[0:0:0:0:0:0:0:1]:${upstream.port}`], trustedUrls: [] });
+    const response = await proxyRequest(proxy.socketPath, `http://[::1]:${upstream.port}/six`);
+    expect(response).toMatchObject({ status: 200, body: "v6-response" });
+    expect(headerPairs(upstream.received[0]!.rawHeaders)).toContainEqual(["Host", `[::1]:${upstream.port}`]);
+  });
+
   it("forwards request bodies, fixed-length and chunked, and keeps duplicate headers", async () => {
     const upstream = await startHttpUpstream((_req, res, body) => {
       res.writeHead(
@@ -394,6 +418,19 @@ describe("proxy lifecycle", () => {
       (await proxyRequest(first.socketPath, "http://example.com/", { headers: { host: "example.com" } }))
         .status,
     ).toBe(403);
+  });
+
+  it("refuses a socket path longer than 107 bytes instead of letting bind() truncate it", async () => {
+    const socketPath = `/tmp/${"d".repeat(100)}/proxy.sock`;
+    const error = await startSandboxNetworkProxy({
+      socketPath,
+      allowlist: ["api.test"],
+      trustedUrls: [],
+    }).catch((caught: unknown) => caught);
+    expect(PaperclipError.is(error, "ERR_SANDBOX_SOCKET_PATH_TOO_LONG")).toBe(true);
+    expect((error as Error).message).toBe(
+      `Paperclip sandbox proxy socket path is ${Buffer.byteLength(socketPath)} bytes, exceeding the Linux limit of 107: ${socketPath}`,
+    );
   });
 
   it("validates the policy and limits before listening", async () => {

@@ -88,6 +88,23 @@ describe("sandbox proxy limits", () => {
     expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
   });
 
+  it("closes a plain-HTTP connection whose request body stalls longer than tunnelIdleMs", async () => {
+    const upstream = await startHttpUpstream();
+    const proxy = await startProxy({
+      allowlist: [`127.0.0.1:${upstream.port}`],
+      trustedUrls: [],
+      limits: { tunnelIdleMs: 200 },
+    });
+    const result = await rawExchange(
+      proxy.socketPath,
+      `POST http://127.0.0.1:${upstream.port}/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly-part`,
+      { end: false, timeoutMs: 10_000 },
+    );
+    expect(result.timedOut).toBe(false);
+    expect(upstream.received).toHaveLength(0);
+    expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+  });
+
   it("close() ends open tunnels and keep-alive connections", async () => {
     const echo = await startEchoServer();
     const proxy = await startProxy({ allowlist: [`127.0.0.1:${echo.port}`], trustedUrls: [] });

@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { Agent, createServer as createHttpServer } from "node:http";
 import { createServer as createNetServer, type Socket } from "node:net";
 import { SandboxError } from "@paperclipai/errors";
+import { assertUnixSocketPathLength } from "../temp-dir/socket-path-length.js";
 import { forwardHttpRequest } from "./forward-http.js";
 import { resolveProxyLimits, type SandboxNetworkProxyLimits } from "./limits.js";
 import { buildNetworkPolicy } from "./network-policy.js";
@@ -79,6 +80,8 @@ function clientErrorResponse(code: string | undefined): { status: string; code: 
 export async function startSandboxNetworkProxy(
   options: SandboxNetworkProxyOptions,
 ): Promise<SandboxNetworkProxy> {
+  // bind() would silently truncate a longer path and the bridge would connect to nothing.
+  assertUnixSocketPathLength(options.socketPath);
   const policy = buildNetworkPolicy(options.allowlist, options.trustedUrls);
   const limits = resolveProxyLimits(options.limits);
   const resolver = options.resolver ?? systemResolver;
@@ -114,7 +117,14 @@ export async function startSandboxNetworkProxy(
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: 0,
     connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    // The target comes from the absolute request URL; a missing Host gets our JSON answers, not a bare 400.
+    requireHostHeader: false,
   });
+  // Slow request bodies and stalled exchanges are bounded like idle tunnels.
+  http.timeout = limits.tunnelIdleMs;
+  // A client that half-closes after its request (`shutdown(SHUT_WR)`) still gets the
+  // response; Node's default would abort the request on the client's FIN.
+  (http as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   http.on("request", (request, response) => forwardHttpRequest(context, request, response));
   http.on("connect", (request, socket, head: Buffer) =>
     handleConnect(context, socket as Socket, request.url ?? "", head),

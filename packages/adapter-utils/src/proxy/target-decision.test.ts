@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { classifyAddress } from "./address-class.js";
 import { canonicalizeHost } from "./canonical-host.js";
 import { buildNetworkPolicy } from "./network-policy.js";
 import type { NetworkResolver, ResolvedAddress } from "./resolve-target.js";
@@ -145,5 +147,28 @@ describe("decideNetworkTarget", () => {
         failure: "lookup",
       });
     }
+  });
+
+  it("allows a hostname rule only when every resolved address is public", async () => {
+    const policy = buildNetworkPolicy(["api.test:*"], []);
+    const address = fc.oneof(
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.ipV4().map((v4) => `::ffff:${v4}`),
+      fc.constantFrom("169.254.169.254", "10.0.0.1", "127.0.0.1", "::1", "fd00::1", "100.64.0.1", "8.8.8.8"),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(address, { minLength: 1, maxLength: 4 }), async (answers) => {
+        const resolver: NetworkResolver = async () =>
+          answers.map((a) => ({ address: a, family: a.includes(":") ? 6 : 4 }));
+        const verdict = await decideNetworkTarget(policy, host("api.test"), 443, resolver);
+        const allPublic = answers.every((a) => classifyAddress(a) === "public");
+        expect(verdict.decision).toBe(allPublic ? "allow" : "deny");
+        if (verdict.decision === "allow") {
+          for (const { address: pinned } of verdict.addresses) expect(classifyAddress(pinned)).toBe("public");
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
