@@ -1,4 +1,4 @@
-import { chmod, chown, mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -129,5 +129,47 @@ describe("the paperclip-runnerd bin", () => {
     );
     expect(diagnostic).not.toContain(secret);
     expect(result.stderr).not.toContain(secret);
+  });
+
+  it("local mode: a missing required argument is persisted", async () => {
+    const dir = await diagnosticsDir();
+    const result = await runBin(["--diagnostics-directory", dir, "--session-id", "s", "--runner-id", "x"]);
+    expect(result.code).toBe(1);
+    expect(await diagnosticOf(dir)).toBe(
+      'paperclip-runnerd: missing required argument --run-id\ncode: ERR_RUNNER_MISSING_ARGUMENT\ndetails: {"name":"--run-id"}\n',
+    );
+  });
+
+  it("local mode: an uncaught exception while the harness runs is persisted, exit 1", async () => {
+    const dir = await diagnosticsDir();
+    const script = join(await tempDir(), "script.json");
+    await writeFile(script, JSON.stringify({ steps: [{ ready: { name: "fake" } }, { sleep: 60_000 }] }));
+    const command = (commandId: string, controllerSeq: number, type: string) =>
+      `${JSON.stringify({ schema: "paperclip.prp.command.v1", commandId, controllerSeq, type, payload: {} })}\n`;
+    const secret = "ghp_uncaughtInLocalMode0123456789";
+    const result = await runBin(
+      [
+        ...["--diagnostics-directory", dir, "--run-id", "r", "--session-id", "s", "--runner-id", "x"],
+        ...["--fake-harness", "--script", script],
+      ],
+      {
+        nodeArgs: ["--import", INJECT_FAULT],
+        env: {
+          ...process.env,
+          RUNNERD_TEST_FAULT: "exception",
+          RUNNERD_TEST_FAULT_AFTER: "harness.ready",
+          RUNNERD_TEST_SECRET: secret,
+        },
+        stdin: command("c1", 1, "run.prepare") + command("c2", 2, "session.open"),
+        keepStdinOpen: true,
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('"type":"harness.ready"');
+    const diagnostic = await diagnosticOf(dir);
+    expect(diagnostic).toMatch(
+      /^paperclip-runnerd: uncaught exception: injected failure, OPENAI_API_KEY=\[REDACTED\]\n/,
+    );
+    expect(diagnostic).not.toContain(secret);
   });
 });

@@ -43,6 +43,8 @@ export function runBin(
         stderr: Buffer.concat(err).toString("utf8"),
       }),
     );
-    child.stdin?.end(options.stdin ?? "");
+    child.stdin?.on("error", () => undefined);
+    if (options.keepStdinOpen) child.stdin?.write(options.stdin ?? "");
+    else child.stdin?.end(options.stdin ?? "");
   });
 }
