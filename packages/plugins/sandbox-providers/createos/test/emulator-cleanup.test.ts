@@ -63,6 +63,31 @@ describe("emulator: close() leaves nothing behind", () => {
     await emulator.close();
   });
 
+  it("leaves nothing behind when requests that create sandboxes and processes race with close()", async () => {
+    const root = freshRoot();
+    const emulator = await startCreateosEmulator({
+      workspaceRoot: root,
+      rateLimitPerMinute: null,
+      transitionMs: 0,
+    });
+    const api = new RawApi(emulator);
+    const sandbox = await api.runningSandbox();
+    const racing = Array.from({ length: 10 }, (_, index) =>
+      index % 2 === 0
+        ? api.call("POST", "/sandboxes", { shape: "s" })
+        : api.call("POST", `/sandboxes/${sandbox}/processes`, { cmd: "/bin/sleep", args: ["300"] }),
+    ).map((call) =>
+      call.then(
+        (reply) => reply.status,
+        () => 0,
+      ),
+    );
+    await emulator.close();
+    await Promise.all(racing);
+    expect(readdirSync(root)).toEqual([]);
+    for (const process of emulator.processes()) expect(isAlive(process.osPid)).toBe(false);
+  });
+
   it("removes its own temporary root when no workspaceRoot is given", async () => {
     const emulator = await startCreateosEmulator({ rateLimitPerMinute: null });
     const api = new RawApi(emulator);

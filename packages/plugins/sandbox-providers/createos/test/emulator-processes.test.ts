@@ -181,6 +181,15 @@ describe("emulator: tree kill", () => {
     expect((await api.call("DELETE", `${base(pid)}?grace_ms=200`)).status).toBe(404);
   });
 
+  it("lets concurrent DELETEs share one kill: both answer tree_exited, later ones 404", async () => {
+    const pid = await api.process(sandbox, "trap '' TERM; while :; do sleep 0.05; done");
+    const path = `${base(pid)}?grace_ms=150`;
+    const [first, second] = await Promise.all([api.call("DELETE", path), api.call("DELETE", path)]);
+    expect([first.json?.data, second.json?.data]).toEqual([{ tree_exited: true }, { tree_exited: true }]);
+    expect((await api.call("DELETE", path)).status).toBe(404);
+    expect((await api.call("GET", `${base(pid)}/wait`)).status).toBe(404);
+  });
+
   it("kills orphans left in the group after the leader exited", async () => {
     const pid = await api.process(sandbox, "sleep 300 >/dev/null 2>&1 & echo $!");
     await api.waitExit(sandbox, pid);

@@ -90,6 +90,9 @@ export class EmulatedProcess {
     return this.#killedTree;
   }
 
+  /** Set once a `DELETE` has killed the tree: the API then answers 404 for this process. */
+  removed = false;
+
   get stdinClosed(): boolean {
     return this.#stdinClosed;
   }

@@ -18,6 +18,8 @@ export class EmulatorState {
   readonly limiter: RateLimiter | null;
   readonly records: MutableRequestRecord[] = [];
   closing = false;
+  /** Route handlers still running; `close()` waits for them so none recreates a directory after cleanup. */
+  readonly inflight = new Set<Promise<void>>();
 
   constructor(
     readonly options: ResolvedEmulatorOptions,

@@ -94,7 +94,11 @@ export async function startCreateosEmulator(
         state.closing = true;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         for (const socket of sockets) socket.destroy();
-        await Promise.all([...state.sandboxes.values()].map((sandbox) => sandbox.destroy(CLOSE_GRACE_MS)));
+        const destroyAll = () =>
+          Promise.all([...state.sandboxes.values()].map((sandbox) => sandbox.destroy(CLOSE_GRACE_MS)));
+        await destroyAll();
+        await Promise.all(state.inflight);
+        await destroyAll();
         await closed;
         await rm(root, { recursive: true, force: true });
       })();

@@ -10,7 +10,7 @@ import {
   readJson,
   reply,
 } from "./route-context.js";
-import { findSandbox, requireRunning } from "./sandbox-routes.js";
+import { acceptingWork, findSandbox, requireRunning } from "./sandbox-routes.js";
 
 const MAX_WAIT_MS = 300_000;
 const MAX_GRACE_MS = 60_000;
@@ -20,7 +20,7 @@ export function findProcess(ctx: RouteContext): EmulatedProcess | undefined {
   const sandbox = findSandbox(ctx);
   if (!sandbox) return undefined;
   const process = sandbox.processes.get(ctx.match.processId ?? "");
-  if (!process || process.killedTree) {
+  if (!process || process.removed) {
     fail(ctx, 404, "not_found", "Process not found.");
     return undefined;
   }
@@ -55,7 +55,7 @@ export async function createProcess(ctx: RouteContext): Promise<void> {
   if ([value.cmd, ...args, value.cwd ?? "", ...Object.values(env)].some((text) => text.includes("\0"))) {
     return fail(ctx, 400, "invalid_request", "Command values cannot contain NUL.");
   }
-  if (!requireRunning(ctx, sandbox)) return;
+  if (!requireRunning(ctx, sandbox) || !acceptingWork(ctx)) return;
   const child = ctx.state.launcher.spawn(
     { cmd: value.cmd, args, cwd: value.cwd ?? "/paperclip-workspace", env },
     sandbox,
@@ -122,5 +122,6 @@ export async function killProcess(ctx: RouteContext): Promise<void> {
   if (grace === null) return fail(ctx, 400, "invalid_request", "grace_ms must be a non-negative integer.");
   const gone = await process.killTree(Math.min(grace ?? 1000, MAX_GRACE_MS));
   if (!gone) return fail(ctx, 500, "kill_failed", "The process tree did not exit.");
+  process.removed = true;
   reply(ctx, 200, { tree_exited: true });
 }

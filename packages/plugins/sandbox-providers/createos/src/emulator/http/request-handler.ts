@@ -83,9 +83,13 @@ export function createRequestHandler(
       return originalWriteHead(...args);
     }) as typeof res.writeHead;
 
-    if (state.closing) return fail(ctx, 503, "unavailable", "The emulator is shutting down.");
+    if (state.closing) {
+      req.resume();
+      return fail(ctx, 503, "unavailable", "The emulator is shutting down.");
+    }
     const decision = state.limiter?.take(req.socket.remoteAddress ?? "unknown");
     if (decision && !decision.allowed) {
+      req.resume();
       return fail(ctx, 429, "rate_limited", "Too many requests.", {
         "retry-after": String(decision.retryAfterSeconds),
       });
@@ -108,9 +112,11 @@ export function createRequestHandler(
       req.resume();
       return fail(ctx, 401, "unauthorized", "A valid X-Api-Key is required.");
     }
-    dispatch(ctx).catch(() => {
+    const task = dispatch(ctx).catch(() => {
       if (!res.headersSent) fail(ctx, 500, "internal", "Internal emulator error.");
       else res.destroy();
     });
+    state.inflight.add(task);
+    void task.finally(() => state.inflight.delete(task));
   };
 }

@@ -25,6 +25,13 @@ export function requireRunning(ctx: RouteContext, sandbox: EmulatedSandbox): boo
   return false;
 }
 
+/** Replies 503 once `close()` has begun: nothing may be started that close() would miss. */
+export function acceptingWork(ctx: RouteContext): boolean {
+  if (!ctx.state.closing) return true;
+  fail(ctx, 503, "unavailable", "The emulator is shutting down.");
+  return false;
+}
+
 function optionalString(value: unknown): value is string | undefined | null {
   return value === undefined || value === null || typeof value === "string";
 }
@@ -65,6 +72,10 @@ export async function createSandbox(ctx: RouteContext): Promise<void> {
     ctx.state.root,
     ctx.state.options.transitionMs,
   );
+  if (!acceptingWork(ctx)) {
+    await sandbox.destroy(0);
+    return;
+  }
   ctx.state.sandboxes.set(id, sandbox);
   reply(ctx, 200, { id, status: sandbox.status });
 }
@@ -114,7 +125,7 @@ export async function execInSandbox(ctx: RouteContext): Promise<void> {
   if ([value.cmd, ...args, value.cwd ?? ""].some((text) => text.includes("\0"))) {
     return fail(ctx, 400, "invalid_request", "Command values cannot contain NUL.");
   }
-  if (!requireRunning(ctx, sandbox)) return;
+  if (!requireRunning(ctx, sandbox) || !acceptingWork(ctx)) return;
   const result = await runBufferedCommand(ctx.state, sandbox, {
     cmd: value.cmd,
     args,
