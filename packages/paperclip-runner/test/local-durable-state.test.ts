@@ -218,6 +218,7 @@ describe("durable state with --state-dir", () => {
     const second = new Controller([...IDS, ...harness, "--state-dir", stateDir]);
     expect((await second.exited).code).toBe(1);
     expect(second.stderr).toContain(`durable state is in use by another runner process (pid ${owner.pid})`);
+    expect(second.stderr).toContain("code: ERR_RUNNER_STATE_LOCKED");
     owner.send("run.cancel", "c1");
     await owner.exited;
 
@@ -234,6 +235,7 @@ describe("durable state with --state-dir", () => {
     ]);
     expect((await otherRun.exited).code).toBe(1);
     expect(otherRun.stderr).toContain("durable state binding does not match this runner invocation");
+    expect(otherRun.stderr).toContain("code: ERR_RUNNER_STATE_BINDING_MISMATCH");
 
     const corruptDir = join(dir, "corrupt");
     mkdirSync(corruptDir, { mode: 0o700 });
@@ -241,6 +243,7 @@ describe("durable state with --state-dir", () => {
     const corrupt = new Controller([...IDS, ...harness, "--state-dir", corruptDir]);
     expect((await corrupt.exited).code).toBe(1);
     expect(corrupt.stderr).toContain("durable state file is not valid: it is not JSON");
+    expect(corrupt.stderr).toContain("code: ERR_RUNNER_STATE_CORRUPT");
 
     const sharedDir = join(dir, "shared");
     mkdirSync(sharedDir);
@@ -248,5 +251,6 @@ describe("durable state with --state-dir", () => {
     const shared = new Controller([...IDS, ...harness, "--state-dir", sharedDir]);
     expect((await shared.exited).code).toBe(1);
     expect(shared.stderr).toContain("private directory is accessible by group or other users");
+    expect(shared.stderr).toContain("code: ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
   });
 });

@@ -270,7 +270,15 @@ export class LocalRunner {
     try {
       spec = await this.launcher.build();
     } catch (error) {
-      await this.finish({ kind: "spawn_failed", message: describeError(error) });
+      // No process was started (the sandbox could not be set up); the stream still pairs starting with exited.
+      const message = describeError(error);
+      this.emit("harness.exited", {
+        exitCode: null,
+        signal: null,
+        spawnError: redactSecrets(message),
+        logTail: { lines: [], droppedLines: 0 },
+      });
+      await this.finish({ kind: "spawn_failed", message });
       return;
     }
     // A shutdown may have ended the run while the spawn target was being built.
