@@ -1,0 +1,187 @@
+import { spawn } from "node:child_process";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { PaperclipError } from "@paperclipai/errors";
+import { afterEach, describe, expect, it } from "vitest";
+import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
+import { OWNER_RECORD_NAME, processStartTicks } from "../src/temp-dir/owner-record.js";
+import { sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
+import { builtEntry, cleanupAll, exec, onCleanup, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+const DEEP = Array.from({ length: 6 }, () => "deep-temporary-directory-segment").join("/");
+
+interface ChildOutcome {
+  dir?: string;
+  error?: {
+    code: string;
+    message: string;
+    cause: { code?: string; message: string } | null;
+    attempts: unknown[];
+  };
+}
+
+/**
+ * Runs `createNetworkProxyTempDir()` from the built package in a fresh mount
+ * namespace where `/tmp` is replaced as `tmpfsOptions` says, optionally as the
+ * unprivileged user `nobody`, with `TMPDIR` as given. This reproduces the seed
+ * page's triggers for real: EACCES, EROFS, ENOSPC and a too-deep TMPDIR.
+ */
+async function inMountNamespace(options: {
+  tmpfsOptions: string;
+  setup?: string;
+  asNobody: boolean;
+  tmpdir: string;
+}): Promise<ChildOutcome> {
+  const script = `
+    const { createNetworkProxyTempDir } = await import(${JSON.stringify(builtEntry)});
+    try {
+      console.log(JSON.stringify({ dir: await createNetworkProxyTempDir() }));
+    } catch (error) {
+      const cause = error.cause ? { code: error.cause.code, message: error.cause.message } : null;
+      console.log(JSON.stringify({ error: { code: error.code, message: error.message, cause, attempts: error.details.attempts } }));
+    }`;
+  const asUser = options.asNobody ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  const shell = [
+    `mount -t tmpfs -o ${options.tmpfsOptions} paperclip-test /tmp`,
+    options.setup ?? "true",
+    `exec ${asUser}${process.execPath} --input-type=module -e "$SCRIPT"`,
+  ].join(" && ");
+  const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
+    PATH: process.env.PATH,
+    TMPDIR: options.tmpdir,
+    SCRIPT: script,
+  });
+  expect(result.stderr).toBe("");
+  return JSON.parse(result.stdout) as ChildOutcome;
+}
+
+describe("createNetworkProxyTempDir", () => {
+  it("creates a 0700 directory under /tmp with an owner record, even with a deep TMPDIR", async () => {
+    const deep = path.join(await scratchDir(), DEEP);
+    await mkdir(deep, { recursive: true });
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = deep;
+    try {
+      const dir = await createNetworkProxyTempDir();
+      onCleanup(() => import("node:fs/promises").then((fs) => fs.rm(dir, { recursive: true, force: true })));
+      expect(dir).toMatch(/^\/tmp\/paperclip-network-sandbox-/);
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
+      expect(await readdir(dir)).toEqual([OWNER_RECORD_NAME]);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
+  });
+
+  it("falls back to the next candidate when /tmp is not writable for the user", async () => {
+    const outcome = await inMountNamespace({
+      tmpfsOptions: "mode=0755",
+      setup: "mkdir -m 1777 /tmp/short",
+      asNobody: true,
+      tmpdir: "/tmp/short",
+    });
+    expect(outcome.dir).toMatch(/^\/tmp\/short\/paperclip-network-sandbox-/);
+  });
+
+  it("names each candidate's own failure when /tmp is unwritable and TMPDIR too deep", async () => {
+    const deep = `/tmp/${DEEP}`;
+    const outcome = await inMountNamespace({
+      tmpfsOptions: "mode=0755",
+      setup: `mkdir -p ${deep} && chmod -R 0777 /tmp/deep-temporary-directory-segment`,
+      asNobody: true,
+      tmpdir: deep,
+    });
+    const error = outcome.error!;
+    expect(error.code).toBe("ERR_SANDBOX_PROXY_SOCKET_DIR");
+    expect(error.message).toBe("Unable to create a Linux-safe Paperclip sandbox proxy socket directory.");
+    expect(error.attempts).toEqual([
+      { baseDir: "/tmp", code: "EACCES", reason: expect.stringContaining("EACCES") },
+      {
+        baseDir: deep,
+        code: "ERR_SANDBOX_SOCKET_PATH_TOO_LONG",
+        reason: expect.stringContaining("over the Linux limit of 107"),
+        socketPathBytes: Buffer.byteLength(`${deep}/paperclip-network-sandbox-XXXXXX/proxy.sock`),
+      },
+    ]);
+    // The cause is the last failure: the too-long socket path.
+    expect(error.cause?.code).toBe("ERR_SANDBOX_SOCKET_PATH_TOO_LONG");
+    expect(error.cause?.message).toMatch(/exceeding the Linux limit of 107/);
+  });
+
+  it("reports EROFS for a read-only /tmp and TMPDIR", async () => {
+    const outcome = await inMountNamespace({ tmpfsOptions: "ro", asNobody: false, tmpdir: "/tmp" });
+    expect(outcome.error?.code).toBe("ERR_SANDBOX_PROXY_SOCKET_DIR");
+    expect(outcome.error?.attempts).toEqual([
+      { baseDir: "/tmp", code: "EROFS", reason: expect.stringContaining("EROFS") },
+    ]);
+    expect(outcome.error?.cause?.code).toBe("EROFS");
+  });
+
+  it("reports ENOSPC for a full /tmp (no inodes left)", async () => {
+    const outcome = await inMountNamespace({
+      tmpfsOptions: "size=64k,nr_inodes=2",
+      setup: "touch /tmp/fill",
+      asNobody: false,
+      tmpdir: "/tmp",
+    });
+    expect(outcome.error?.code).toBe("ERR_SANDBOX_PROXY_SOCKET_DIR");
+    expect(outcome.error?.attempts).toEqual([
+      { baseDir: "/tmp", code: "ENOSPC", reason: expect.stringContaining("ENOSPC") },
+    ]);
+  });
+
+  it("takes the candidates from the option and reports ENOENT for a missing base", async () => {
+    const base = await scratchDir();
+    try {
+      await createNetworkProxyTempDir({
+        candidates: [path.join(base, "missing"), `${base}/${DEEP}/${DEEP}`],
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect(PaperclipError.is(error, "ERR_SANDBOX_PROXY_SOCKET_DIR")).toBe(true);
+      const attempts = (error as PaperclipError).details.attempts as { code: string }[];
+      expect(attempts.map((attempt) => attempt.code)).toEqual(["ENOENT", "ENOENT"]);
+      expect((error as PaperclipError).retryable).toBe(false);
+    }
+  });
+});
+
+describe("stale proxy directories", () => {
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ["-e", ""]);
+    const pid = child.pid!;
+    await new Promise((resolve) => child.on("exit", resolve));
+    return pid;
+  }
+
+  it("removes directories of dead owners only", async () => {
+    const base = await scratchDir();
+    const make = async (name: string, record: object | null) => {
+      const dir = path.join(base, `paperclip-network-sandbox-${name}`);
+      await mkdir(dir);
+      if (record) await writeFile(path.join(dir, OWNER_RECORD_NAME), JSON.stringify(record));
+      return dir;
+    };
+    const dead = await make("dead01", { pid: await deadPid(), startTicks: null });
+    const reused = await make("reuse1", { pid: process.pid, startTicks: "1" });
+    const alive = await make("alive1", { pid: process.pid, startTicks: processStartTicks(process.pid) });
+    const foreign = await make("nornd1", null);
+    const removed = await sweepStaleProxyDirs(base);
+    expect(removed.sort()).toEqual([dead, reused].sort());
+    expect((await readdir(base)).sort()).toEqual([path.basename(alive), path.basename(foreign)].sort());
+  });
+
+  it("are swept by the next createNetworkProxyTempDir on that candidate", async () => {
+    const base = await scratchDir();
+    const stale = path.join(base, "paperclip-network-sandbox-stale1");
+    await mkdir(stale);
+    await writeFile(
+      path.join(stale, OWNER_RECORD_NAME),
+      JSON.stringify({ pid: await deadPid(), startTicks: null }),
+    );
+    const fresh = await createNetworkProxyTempDir({ candidates: [base] });
+    expect(await readdir(base)).toEqual([path.basename(fresh)]);
+  });
+});

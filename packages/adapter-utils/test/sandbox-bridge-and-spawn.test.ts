@@ -1,0 +1,199 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { PaperclipError } from "@paperclipai/errors";
+import { afterEach, describe, expect, it } from "vitest";
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { cleanupAll, loopbackServer, runShellInSandbox, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+async function scopes(): Promise<
+  { name: string; options: LocalProcessSandboxOptions; candidates: string }[]
+> {
+  const { port } = await loopbackServer("x");
+  const result = [];
+  for (const [name, extra] of [
+    ["workspace + allowlist (bridge)", { filesystemScope: "workspace", networkScope: "allowlist" }],
+    ["network-only allowlist (bridge)", { networkScope: "allowlist" }],
+    ["workspace + deny", { filesystemScope: "workspace", networkScope: "deny" }],
+  ] as const) {
+    const ws = await scratchDir();
+    const candidates = await scratchDir("pc-sbx-cand-");
+    result.push({
+      name,
+      candidates,
+      options: {
+        workspaceDir: ws,
+        networkAllowlist: [`127.0.0.1:${port}`],
+        proxySocketDirCandidates: [candidates],
+        ...extra,
+      } as LocalProcessSandboxOptions,
+    });
+  }
+  return result;
+}
+
+/** Host processes whose command line contains `marker`. */
+async function processesWith(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
+    if (cmdline.includes(marker)) found.push(Number(name));
+  }
+  return found;
+}
+
+describe("exit status, signals and cleanup", () => {
+  it("returns the program's exact exit status, and 128+n when a signal killed it", async () => {
+    for (const scope of await scopes()) {
+      const exited = await runShellInSandbox("exit 3", scope.options);
+      expect(exited.exitCode, scope.name).toBe(3);
+      const killed = await runShellInSandbox("kill -TERM $$", scope.options);
+      expect(killed.exitCode, scope.name).toBe(143);
+      expect(await readdir(scope.candidates), scope.name).toEqual([]);
+    }
+  });
+
+  it("starts the program only once the bridge listens", async () => {
+    const ws = await scratchDir();
+    const { port } = await loopbackServer("x");
+    // The very first thing the program does is to connect to the bridge.
+    const script =
+      'require("node:net").connect(31337, "127.0.0.1", () => process.exit(0)).on("error", (e) => { console.error(e.code); process.exit(5); });';
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const result = await runChildProcess("bridge-ready", process.execPath, ["-e", script], {
+        cwd: ws,
+        env: {},
+        timeoutSec: 20,
+        graceSec: 1,
+        onLog: async () => {},
+        localProcessSandbox: {
+          workspaceDir: ws,
+          networkScope: "allowlist",
+          networkAllowlist: [`127.0.0.1:${port}`],
+        },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+    }
+  });
+
+  it("delivers SIGTERM to the program on timeout, once, and lets it exit cleanly", async () => {
+    for (const scope of await scopes()) {
+      const marker = path.join(scope.options.workspaceDir, "terminated.txt");
+      const result = await runShellInSandbox(
+        `trap 'echo term >> ${marker}; exit 42' TERM; echo ready; while :; do sleep 0.05; done`,
+        { ...scope.options },
+        { timeoutSec: 1 },
+      );
+      expect(result.timedOut, scope.name).toBe(true);
+      expect(result.exitCode, `${scope.name}: ${result.stderr}`).toBe(42);
+      expect(await readFile(marker, "utf8"), scope.name).toBe("term\n");
+      expect(await readdir(scope.candidates), scope.name).toEqual([]);
+    }
+  }, 30_000);
+
+  it("kills a program that ignores SIGTERM after the grace period, leaving no process behind", async () => {
+    for (const scope of await scopes()) {
+      const marker = `pc-sbx-ignore-term-${Math.random().toString(36).slice(2)}`;
+      const result = await runShellInSandbox(
+        `trap '' TERM; sh -c 'trap "" TERM; sleep 600 # ${marker}' & wait`,
+        scope.options,
+        { timeoutSec: 1 },
+      );
+      expect(result.timedOut, scope.name).toBe(true);
+      expect(result.signal ?? String(result.exitCode), scope.name).toMatch(/SIGKILL|137/);
+      expect(await processesWith(marker), scope.name).toEqual([]);
+      expect(await readdir(scope.candidates), scope.name).toEqual([]);
+    }
+  }, 30_000);
+});
+
+describe("setup failures versus program failures", () => {
+  it("a program that exits 1 is a result, not an error", async () => {
+    const ws = await scratchDir();
+    const result = await runShellInSandbox("echo failing >&2; exit 1", {
+      workspaceDir: ws,
+      filesystemScope: "workspace",
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe("failing\n");
+  });
+
+  it("bwrap failing to build the sandbox is ERR_SANDBOX_SETUP_FAILED with bwrap's stderr, and cleans up", async () => {
+    const ws = await scratchDir();
+    const candidates = await scratchDir("pc-sbx-cand-");
+    const { port } = await loopbackServer("x");
+    try {
+      // bwrap cannot create a mount point inside the sandbox's /proc.
+      await runShellInSandbox("exit 0", {
+        workspaceDir: ws,
+        filesystemScope: "workspace",
+        networkScope: "allowlist",
+        networkAllowlist: [`127.0.0.1:${port}`],
+        pathAliases: [{ path: "/proc/pc-alias", target: ws }],
+        proxySocketDirCandidates: [candidates],
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect(PaperclipError.is(error, "ERR_SANDBOX_SETUP_FAILED")).toBe(true);
+      const coded = error as PaperclipError;
+      expect(coded.message).toMatch(/^Bubblewrap could not set up the sandbox: .*\/proc\/pc-alias/);
+      expect(String(coded.details.stderr)).toMatch(/^bwrap: /);
+    }
+    expect(await readdir(candidates)).toEqual([]);
+  });
+
+  it("a missing bwrap, a missing command and an unstartable command are coded", async () => {
+    const ws = await scratchDir();
+    const base = { cwd: ws, env: {}, timeoutSec: 5, graceSec: 1, onLog: async () => {} };
+    await expect(
+      runChildProcess("x", "/bin/true", [], {
+        ...base,
+        localProcessSandbox: {
+          workspaceDir: ws,
+          filesystemScope: "workspace",
+          command: path.join(ws, "no-bwrap"),
+        },
+      }),
+    ).rejects.toMatchObject({
+      code: "ERR_SANDBOX_BWRAP_NOT_FOUND",
+      message: `Local process confinement requires Bubblewrap, but "${path.join(ws, "no-bwrap")}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.`,
+    });
+    await expect(
+      runChildProcess("x", "no-such-command-pc", [], {
+        ...base,
+        localProcessSandbox: { workspaceDir: ws, filesystemScope: "workspace" },
+      }),
+    ).rejects.toMatchObject({
+      code: "ERR_SANDBOX_COMMAND_NOT_FOUND",
+      message: 'Command not found in PATH: "no-such-command-pc"',
+    });
+    await expect(
+      runChildProcess("x", "/bin/true", [], { ...base, cwd: path.join(ws, "missing-cwd") }),
+    ).rejects.toMatchObject({
+      code: "ERR_SANDBOX_SPAWN_FAILED",
+      message: expect.stringMatching(/^Failed to start command "\/bin\/true" in /),
+    });
+  });
+
+  it("streams output to onLog and passes stdin", async () => {
+    const ws = await scratchDir();
+    const chunks: string[] = [];
+    const result = await runChildProcess("x", "/bin/sh", ["-c", "cat; echo err >&2"], {
+      cwd: ws,
+      env: {},
+      timeoutSec: 10,
+      graceSec: 1,
+      stdin: "from-stdin",
+      onLog: async (stream, chunk) => {
+        chunks.push(`${stream}:${chunk}`);
+      },
+      localProcessSandbox: { workspaceDir: ws, filesystemScope: "workspace", networkScope: "deny" },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("from-stdin");
+    expect(chunks.sort()).toEqual(["stderr:err\n", "stdout:from-stdin"]);
+  });
+});

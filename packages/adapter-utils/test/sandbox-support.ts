@@ -1,0 +1,107 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const packageDir = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
+/** The built package, as a consumer imports it; child processes load it from here. */
+export const builtEntry = path.join(packageDir, "dist", "local-process-sandbox.js");
+
+const cleanups: (() => Promise<void>)[] = [];
+
+export async function cleanupAll(): Promise<void> {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
+}
+
+export function onCleanup(run: () => Promise<void>): void {
+  cleanups.push(run);
+}
+
+/** A scratch directory under /tmp (short, so nested proxy paths stay under 107 bytes). */
+export async function scratchDir(prefix = "pc-sbx-test-"): Promise<string> {
+  const dir = await mkdtemp(path.join("/tmp", prefix));
+  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A loopback HTTP server answering `body`; closed by `cleanupAll`. */
+export async function loopbackServer(
+  body: string,
+  host = "127.0.0.1",
+): Promise<{ server: Server; port: number }> {
+  const server = createServer((_request, response) => response.end(body));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function exec(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    execFile(command, args, { env, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+      resolve({ code: Number.isNaN(code) ? 1 : code, stdout, stderr });
+    });
+  });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
+import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";
+
+/** Runs a Node script in the sandbox through the spawn helper, with a 20 s timeout. */
+export function runNodeInSandbox(
+  script: string,
+  sandbox: LocalProcessSandboxOptions,
+  extra: { cwd?: string; env?: Record<string, string>; timeoutSec?: number } = {},
+): Promise<RunProcessResult> {
+  return runChildProcess("sandbox-test", process.execPath, ["-e", script], {
+    cwd: extra.cwd ?? sandbox.workspaceDir,
+    env: extra.env ?? {},
+    timeoutSec: extra.timeoutSec ?? 20,
+    graceSec: 1,
+    onLog: async () => {},
+    localProcessSandbox: { command: "/usr/bin/bwrap", ...sandbox },
+  });
+}
+
+/** Runs a shell command line in the sandbox. */
+export function runShellInSandbox(
+  line: string,
+  sandbox: LocalProcessSandboxOptions,
+  extra: { cwd?: string; timeoutSec?: number } = {},
+): Promise<RunProcessResult> {
+  return runChildProcess("sandbox-test", "/bin/sh", ["-c", line], {
+    cwd: extra.cwd ?? sandbox.workspaceDir,
+    env: {},
+    timeoutSec: extra.timeoutSec ?? 20,
+    graceSec: 1,
+    onLog: async () => {},
+    localProcessSandbox: { command: "/usr/bin/bwrap", ...sandbox },
+  });
+}
