@@ -97,6 +97,36 @@ describe("the paperclip-runnerd bin", () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it("as a non-root user, its own 0700 directory is written 0600 and owned by that user", async () => {
+    const base = await tempDir();
+    await chmod(base, 0o711);
+    const dir = join(base, "diagnostics");
+    await mkdir(dir);
+    await chown(dir, 65534, 65534);
+    await chmod(dir, 0o700);
+    const result = await runBin(["--diagnostics-directory", dir, "--script"], {
+      spawn: { uid: 65534, gid: 65534 },
+    });
+    expect(result.code).toBe(1);
+    const info = await stat(join(dir, "runnerd.stderr.log"));
+    expect([info.uid, info.mode & 0o777]).toEqual([65534, 0o600]);
+    expect(await diagnosticOf(dir)).toMatch(/^paperclip-runnerd: missing value for --script\n/);
+  });
+
+  it("as a non-root user, a 0700 directory owned by root is refused with ERR_RUNNER_DIAGNOSTICS_DIR_OWNER", async () => {
+    const base = await tempDir();
+    await chmod(base, 0o711);
+    const dir = join(base, "diagnostics");
+    await mkdir(dir, { mode: 0o700 });
+    const result = await runBin(["--diagnostics-directory", dir, "--script"], {
+      spawn: { uid: 65534, gid: 65534 },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "could not persist the runner diagnostic: runner diagnostics directory is not owned by the daemon's effective user [ERR_RUNNER_DIAGNOSTICS_DIR_OWNER]\n",
+    );
+  });
+
   it("the uncaught-exception path persists a redacted diagnostic and exits 1", async () => {
     const dir = await diagnosticsDir();
     const secret = "sk-live-uncaught-0123456789";

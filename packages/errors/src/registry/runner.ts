@@ -58,7 +58,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "Runner diagnostics directory cannot be looked up",
     message: "${osError}",
     meaning:
-      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<diagnostics-dir>'`. The operating system refused to look up the diagnostics directory, most often because it does not exist (ENOENT) or a parent is not a directory (ENOTDIR). `details.errno` holds its code (ENOENT, ENOTDIR, ELOOP, EACCES) and `details.syscall` the call. The daemon never creates this directory: its caller does.",
+      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<diagnostics-dir>'`. The operating system refused to look up (`lstat`) or open the diagnostics directory, most often because it does not exist (ENOENT) or a parent is not a directory (ENOTDIR); a daemon that cannot search its parent gets EACCES, one out of descriptors EMFILE. `details.errno` holds its code (ENOENT, ENOTDIR, ELOOP, EACCES) and `details.syscall` the call. The daemon never creates this directory: its caller does.",
     when: "The launcher forgot to create the directory, removed it (for example a cleanup of a previous run) before starting the daemon, or passed a relative path from another working directory.",
     solutions: [
       "Create the directory before starting the daemon: `mkdir -m 700 <diagnostics-dir>`.",
@@ -202,7 +202,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "Private directory cannot be looked up or created",
     message: "${osError}",
     meaning:
-      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<path>'`. The operating system refused to look up (or, for a directory the daemon creates, to create) an owner-private directory. `details.errno` holds its code and `details.syscall` the call.",
+      "The message is the OS error verbatim, for example `ENOENT: no such file or directory, lstat '<path>'`. The operating system refused to look up, open (or, for a directory the daemon creates, to create) an owner-private directory. `details.errno` holds its code and `details.syscall` the call.",
     when: "The directory or one of its parents does not exist (ENOENT), a parent is a file (ENOTDIR), or the filesystem refuses the mkdir (EACCES, EROFS, ENOSPC).",
     solutions: [
       "Create the parent directory first, or pass an absolute path that exists.",

@@ -23,6 +23,8 @@ export interface OpenPrivateDirectoryOptions {
   readonly betweenCheckAndOpen?: () => Promise<void>;
 }
 
+const SWAP_ERRNOS = new Set(["ELOOP", "ENOTDIR", "ENOENT"]);
+
 /** Whether two stat results name the same inode. */
 export function sameInode(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
@@ -30,10 +32,10 @@ export function sameInode(a: Stats, b: Stats): boolean {
 
 /**
  * Checks that `path` is a private directory and opens it, bound to what was
- * checked: `lstat` (no link following), then `open` with
- * `O_DIRECTORY|O_NOFOLLOW`, then `fstat` on the descriptor must be the same
- * inode, a directory, without group or other bits, owned by the effective uid.
- * A swap between the two steps is reported, not followed.
+ * checked: `lstat` (no link following) must show a directory without group or
+ * other bits, owned by the effective uid; then `open` with
+ * `O_DIRECTORY|O_NOFOLLOW`, and `fstat` on the descriptor must be the same
+ * inode and pass the same checks. A swap between the steps is reported, not followed.
  */
 export async function openPrivateDirectory(
   path: string,
@@ -46,21 +48,22 @@ export async function openPrivateDirectory(
   } catch (error) {
     throw wrapOsError(errors.directoryUnavailable, error);
   }
-  if (checked.isSymbolicLink() || !checked.isDirectory()) {
-    throw new RunnerError(errors.notDirectory.code, errors.notDirectory.message, {
-      details: { kind: fileKind(checked) },
-    });
-  }
+  // Refuse on what lstat saw before opening anything: a directory we may not even open
+  // (another owner's 0700) is reported as what it is, not as an open failure.
+  assertPrivate(checked, errors);
   await options.betweenCheckAndOpen?.();
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
-    // lstat saw a real directory; ELOOP/ENOTDIR/ENOENT now means it was replaced.
-    throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
-      cause: error,
-      details: { errno: errnoCode(error) ?? "UNKNOWN" },
-    });
+    // lstat saw a real directory: a symlink, a non-directory or nothing at all now means it was replaced.
+    if (SWAP_ERRNOS.has(errnoCode(error) ?? "")) {
+      throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+        cause: error,
+        details: { errno: errnoCode(error) ?? "UNKNOWN" },
+      });
+    }
+    throw wrapOsError(errors.directoryUnavailable, error);
   }
   try {
     const opened = await handle.stat();
