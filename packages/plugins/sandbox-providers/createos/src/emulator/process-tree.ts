@@ -19,9 +19,15 @@ export function parseProcStat(text: string): ProcEntry | undefined {
   return { pid, ppid: Number(ppid), pgid: Number(pgid), zombie: state === "Z" || state === "X" };
 }
 
-function readProcTable(): ProcEntry[] {
+function readProcTable(): ProcEntry[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
   const entries: ProcEntry[] = [];
-  for (const name of readdirSync("/proc")) {
+  for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const entry = parseProcStat(readFileSync(`/proc/${name}/stat`, "utf8"));
@@ -37,10 +43,11 @@ function readProcTable(): ProcEntry[] {
  * The live (non-zombie) members of a process tree: every process in the leader's group plus
  * every descendant of a member, so children that moved to their own group are included while
  * their parent chain is intact. Zombies are ignored: an orphan zombie may never be reaped
- * when PID 1 does not reap, yet it runs nothing.
+ * when PID 1 does not reap, yet it runs nothing. Without `/proc`, the group is all there is.
  */
 export function listTree(pgid: number): number[] {
   const table = readProcTable();
+  if (!table) return groupAlive(pgid) ? [pgid] : [];
   const members = new Set<number>();
   for (const entry of table) if (entry.pgid === pgid) members.add(entry.pid);
   let grew = true;
@@ -55,6 +62,16 @@ export function listTree(pgid: number): number[] {
   }
   const alive = new Set(table.filter((entry) => !entry.zombie).map((entry) => entry.pid));
   return [...members].filter((pid) => alive.has(pid));
+}
+
+// Without /proc (not Linux), only the process group itself can be observed.
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalTree(pgid: number, signal: NodeJS.Signals): void {

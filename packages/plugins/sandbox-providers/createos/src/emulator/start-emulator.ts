@@ -38,7 +38,7 @@ export async function startCreateosEmulator(
     root,
     createLauncher(resolved.isolation, resolved.bwrapPath),
   );
-  const server = createServer(createRequestHandler(state));
+  const server = createServer({ highWaterMark: 1024 * 1024 }, createRequestHandler(state));
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
     sockets.add(socket);
