@@ -127,6 +127,22 @@ describe("the paperclip-runnerd bin", () => {
     );
   });
 
+  it("as a non-root user, its own 0300 directory (no read bit) fails at the open with its OS error", async () => {
+    const base = await tempDir();
+    await chmod(base, 0o711);
+    const dir = join(base, "diagnostics");
+    await mkdir(dir);
+    await chown(dir, 65534, 65534);
+    await chmod(dir, 0o300);
+    const result = await runBin(["--diagnostics-directory", dir, "--script"], {
+      spawn: { uid: 65534, gid: 65534 },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `could not persist the runner diagnostic: EACCES: permission denied, open '${dir}' [ERR_RUNNER_DIAGNOSTICS_DIR_MISSING]\n`,
+    );
+  });
+
   it("the uncaught-exception path persists a redacted diagnostic and exits 1", async () => {
     const dir = await diagnosticsDir();
     const secret = "sk-live-uncaught-0123456789";
