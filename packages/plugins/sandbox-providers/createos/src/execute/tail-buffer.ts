@@ -67,6 +67,8 @@ export class TailBuffer {
       const excess = this.#chars - this.#maxChars;
       if (first.length <= excess) {
         this.#drop(first);
+        // Release the dropped chunk now; the slot itself goes at the next compaction.
+        this.#chunks[this.#head] = "";
         this.#head++;
         continue;
       }
@@ -76,7 +78,7 @@ export class TailBuffer {
       this.#chunks[this.#head] = first.slice(cut);
       break;
     }
-    if (this.#head > 1024 && this.#head * 2 > this.#chunks.length) {
+    if (this.#head > 64 && this.#head * 2 > this.#chunks.length) {
       this.#chunks = this.#chunks.slice(this.#head);
       this.#head = 0;
     }
