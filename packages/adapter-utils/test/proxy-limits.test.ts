@@ -105,6 +105,18 @@ describe("sandbox proxy limits", () => {
     expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
   });
 
+  it("closes the connection after denying a request whose body is still arriving", async () => {
+    const proxy = await startProxy({ allowlist: ["api.test"], trustedUrls: [] });
+    const result = await rawExchange(
+      proxy.socketPath,
+      "POST http://example.com/ HTTP/1.1\r\nHost: example.com\r\nContent-Length: 100\r\n\r\npart",
+      { end: false, timeoutMs: 10_000 },
+    );
+    expect(result.timedOut).toBe(false);
+    expect(result.response).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(result.response).toMatch(/\r\nConnection: close\r\n/i);
+  });
+
   it("close() ends open tunnels and keep-alive connections", async () => {
     const echo = await startEchoServer();
     const proxy = await startProxy({ allowlist: [`127.0.0.1:${echo.port}`], trustedUrls: [] });

@@ -16,6 +16,26 @@ function upstreamRequestHeaders(rawHeaders: readonly string[], host: string): st
   return forwarded;
 }
 
+/**
+ * A proxy error answer. When the request body has not fully arrived the connection
+ * is closed after the answer, so a client trickling a body cannot hold it open.
+ */
+function answerError(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  reason: string = code,
+): void {
+  if (response.headersSent || response.destroyed) {
+    response.destroy();
+    return;
+  }
+  if (!request.complete) response.shouldKeepAlive = false;
+  writeProxyError(response, status, code, message, reason);
+}
+
 function sendUpstream(
   context: ProxyContext,
   request: IncomingMessage,
@@ -24,6 +44,8 @@ function sendUpstream(
   port: number,
   addresses: readonly ResolvedAddress[],
 ): void {
+  const fail = (reason: string) =>
+    answerError(request, response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE, reason);
   const upstream = httpRequest({
     host: target.hostname.replace(/^\[|\]$/g, ""),
     port,
@@ -33,20 +55,37 @@ function sendUpstream(
     setHost: false,
     agent: context.agent,
     lookup: pinnedLookup(addresses),
+    // Bounds a stalled exchange either way: an upstream that never answers, a client body that never ends.
     timeout: context.limits.tunnelIdleMs,
   });
+  let answered = false;
   upstream.on("timeout", () => upstream.destroy(new Error("upstream idle timeout")));
-  upstream.on("error", () => {
-    if (response.headersSent) response.destroy();
-    else if (!response.destroyed) writeProxyError(response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE);
+  upstream.on("error", () => fail("upstream_error"));
+  // The request never asked for an upgrade, so a 101 is not something to pass on.
+  upstream.on("upgrade", (_response, socket) => {
+    answered = true;
+    socket.destroy();
+    fail("upstream_invalid_response");
+  });
+  upstream.on("close", () => {
+    if (!answered) fail("upstream_error");
   });
   upstream.on("response", (upstreamResponse) => {
+    answered = true;
     upstreamResponse.on("error", () => response.destroy());
-    response.writeHead(
-      upstreamResponse.statusCode ?? 502,
-      upstreamResponse.statusMessage,
-      stripHopByHopHeaders(upstreamResponse.rawHeaders),
-    );
+    try {
+      response.writeHead(
+        upstreamResponse.statusCode ?? 502,
+        upstreamResponse.statusMessage,
+        stripHopByHopHeaders(upstreamResponse.rawHeaders),
+      );
+    } catch {
+      // Node parses what it refuses to send on (status 099, a reason phrase with control
+      // bytes): a hostile upstream must not be able to throw inside the host process.
+      upstreamResponse.destroy();
+      fail("upstream_invalid_response");
+      return;
+    }
     upstreamResponse.pipe(response);
   });
   response.on("close", () => {
@@ -66,7 +105,8 @@ export function forwardHttpRequest(
     target = new URL(request.url ?? "");
   } catch {
     context.record({ decision: "deny", host: "", port: 0, reason: "invalid_request_url" });
-    writeProxyError(
+    answerError(
+      request,
       response,
       400,
       "invalid_request_url",
@@ -82,7 +122,8 @@ export function forwardHttpRequest(
       port,
       reason: "https_requires_connect",
     });
-    writeProxyError(
+    answerError(
+      request,
       response,
       400,
       "https_requires_connect",
@@ -95,19 +136,23 @@ export function forwardHttpRequest(
   if (!host || port === 0) {
     const reason = host ? "invalid_port" : "invalid_target";
     context.record({ decision: "deny", host: reportedHost(target.hostname), port, reason });
-    writeProxyError(response, 403, "network_target_denied", DENIED_MESSAGE, reason);
+    answerError(request, response, 403, "network_target_denied", DENIED_MESSAGE, reason);
     return;
   }
   const label = formatCanonicalHost(host);
-  void context.decide(host, port).then((verdict) => {
-    context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
-    if (response.destroyed) return;
-    if (verdict.decision === "allow") {
-      sendUpstream(context, request, response, target, port, verdict.addresses);
-    } else if (verdict.failure === "lookup") {
-      writeProxyError(response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason);
-    } else {
-      writeProxyError(response, 403, "network_target_denied", DENIED_MESSAGE, verdict.reason);
-    }
-  });
+  context
+    .decide(host, port)
+    .then((verdict) => {
+      context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
+      if (response.destroyed) return;
+      if (verdict.decision === "allow") {
+        sendUpstream(context, request, response, target, port, verdict.addresses);
+      } else if (verdict.failure === "lookup") {
+        answerError(request, response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason);
+      } else {
+        answerError(request, response, 403, "network_target_denied", DENIED_MESSAGE, verdict.reason);
+      }
+    })
+    // Last line of defence: a throw here would be an unhandled rejection, which ends the host process.
+    .catch(() => response.destroy());
 }

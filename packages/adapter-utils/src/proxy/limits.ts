@@ -5,7 +5,7 @@ export interface SandboxNetworkProxyLimits {
   maxConnections?: number | undefined;
   /** Request line plus headers, in bytes; more gets 431. */
   maxHeaderBytes?: number | undefined;
-  /** A CONNECT tunnel, or a plain-HTTP connection, with no traffic either way for this long is closed. */
+  /** A CONNECT tunnel with no traffic either way, or a plain-HTTP exchange whose upstream leg is silent, for this long is closed. */
   tunnelIdleMs?: number | undefined;
   /** Time a client has to send a complete request head (slowloris bound); then 408. */
   headersTimeoutMs?: number | undefined;

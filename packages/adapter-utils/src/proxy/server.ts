@@ -120,8 +120,6 @@ export async function startSandboxNetworkProxy(
     // The target comes from the absolute request URL; a missing Host gets our JSON answers, not a bare 400.
     requireHostHeader: false,
   });
-  // Slow request bodies and stalled exchanges are bounded like idle tunnels.
-  http.timeout = limits.tunnelIdleMs;
   // A client that half-closes after its request (`shutdown(SHUT_WR)`) still gets the
   // response; Node's default would abort the request on the client's FIN.
   (http as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;

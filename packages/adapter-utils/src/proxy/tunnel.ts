@@ -76,23 +76,27 @@ export function handleConnect(context: ProxyContext, client: Socket, target: str
   }
   const { host, port } = authority;
   const label = formatCanonicalHost(host);
-  void context.decide(host, port).then((verdict) => {
-    context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
-    if (client.destroyed) return;
-    if (verdict.decision === "allow") {
-      openTunnel(context, client, head, host.key, port, verdict.addresses);
-    } else if (verdict.failure === "lookup") {
-      refuseSocket(
-        client,
-        formatRawProxyError("502 Bad Gateway", "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason),
-        true,
-      );
-    } else {
-      refuseSocket(
-        client,
-        formatRawProxyError("403 Forbidden", "network_target_denied", DENIED_MESSAGE, verdict.reason),
-        true,
-      );
-    }
-  });
+  context
+    .decide(host, port)
+    .then((verdict) => {
+      context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
+      if (client.destroyed) return;
+      if (verdict.decision === "allow") {
+        openTunnel(context, client, head, host.key, port, verdict.addresses);
+      } else if (verdict.failure === "lookup") {
+        refuseSocket(
+          client,
+          formatRawProxyError("502 Bad Gateway", "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason),
+          true,
+        );
+      } else {
+        refuseSocket(
+          client,
+          formatRawProxyError("403 Forbidden", "network_target_denied", DENIED_MESSAGE, verdict.reason),
+          true,
+        );
+      }
+    })
+    // Last line of defence: a throw here would be an unhandled rejection, which ends the host process.
+    .catch(() => client.destroy());
 }
