@@ -46,7 +46,10 @@ export type FaultTimes = number | "always";
 export interface FaultScope {
   /** Fire at most this many times (default 1). */
   readonly times?: FaultTimes;
-  /** Let this many matching events pass untouched before the fault starts firing (default 0). */
+  /**
+   * Let this many matching events pass untouched before the fault starts firing (default 0).
+   * An event is a request for `http-status` and `lose-create-reply`, a connect stream for the others.
+   */
   readonly skip?: number;
   /** Only for this sandbox id. */
   readonly sandboxId?: string;
@@ -101,8 +104,9 @@ export interface InvalidBase64Fault extends StreamFaultBase {
 
 /**
  * Really evict the process's journal (every retained frame is dropped). `http-410` fires on a
- * connect before any frame (answer 410); `error-frame` fires after N frames and the stream
- * then reports `{"type":"error","error":"output_offset_expired"}`.
+ * connect whose cursor is below the newest frame (answer 410, and 410 for every later connect
+ * from such a cursor); `error-frame` fires after N frames when another frame is due, and the
+ * stream then reports `{"type":"error","error":"output_offset_expired"}`.
  */
 export interface EvictJournalFault extends StreamFaultBase {
   readonly kind: "evict";
