@@ -25,6 +25,13 @@ export interface RunChildProcessOptions {
   onSpawn?: (meta: { pid: number; processGroupId: number | null; startedAt: string }) => Promise<void>;
   stdin?: string;
   localProcessSandbox?: LocalProcessSandboxOptions | null;
+  /**
+   * `"inherit"` connects the program to this process's stdin, stdout and stderr
+   * (a terminal, for the CLI): nothing is captured and `onLog` is not called.
+   */
+  stdio?: "pipe" | "inherit";
+  /** Signals this process receives during the run that are passed on to the program (the CLI forwards SIGINT, SIGTERM, SIGHUP). */
+  forwardSignals?: readonly NodeJS.Signals[];
 }
 
 export interface RunProcessResult {
@@ -143,7 +150,10 @@ export async function runChildProcess(
       env: plan.env,
       detached: true,
       shell: false,
-      stdio: [opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe", plan.status ? "pipe" : "ignore"],
+      stdio:
+        opts.stdio === "inherit"
+          ? ["inherit", "inherit", "inherit", plan.status ? "pipe" : "ignore"]
+          : [opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe", plan.status ? "pipe" : "ignore"],
     });
   } catch (error) {
     await plan.cleanup().catch(() => {});
@@ -171,6 +181,11 @@ export async function runChildProcess(
         if (!signalGroup(child.pid, signal)) child.kill(signal);
       }
     };
+    const forwarders = (opts.forwardSignals ?? []).map((signal) => {
+      const forward = () => sendSignal(signal);
+      process.on(signal, forward);
+      return () => process.off(signal, forward);
+    });
     const timeout =
       opts.timeoutSec > 0
         ? setTimeout(() => {
@@ -215,6 +230,7 @@ export async function runChildProcess(
     const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
+      for (const remove of forwarders) remove();
       if (timeout) clearTimeout(timeout);
       if (killTimer) clearTimeout(killTimer);
       void logChain

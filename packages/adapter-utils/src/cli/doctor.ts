@@ -1,0 +1,208 @@
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PaperclipError, SandboxError } from "@paperclipai/errors";
+import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
+import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
+import { bwrapVersion } from "../spawn/bwrap-version.js";
+import { resolveCommandPath } from "../spawn/resolve-command-path.js";
+import { runChildProcess } from "../spawn/run-child-process.js";
+import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
+import {
+  defaultProxyTempDirCandidates,
+  NETWORK_PROXY_TEMP_PREFIX,
+  socketPathBytesUnder,
+} from "../temp-dir/temp-dir-candidates.js";
+
+export type CheckStatus = "ok" | "warn" | "fail" | "info";
+
+export interface DoctorCheck {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail: string;
+  /** The coded error behind a `fail` or `warn`, with the registry's fixes. */
+  readonly error?: PaperclipError;
+}
+
+function readSysctl(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+async function checkBwrap(): Promise<{ check: DoctorCheck; bwrap: string | null }> {
+  const bwrap = await resolveCommandPath("bwrap", process.cwd(), { PATH: process.env.PATH ?? "" });
+  if (!bwrap) {
+    const error = new SandboxError(
+      "ERR_SANDBOX_BWRAP_NOT_FOUND",
+      'Local process confinement requires Bubblewrap, but "bwrap" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.',
+      { details: { command: "bwrap" } },
+    );
+    return { check: { name: "bwrap", status: "fail", detail: "not found in PATH", error }, bwrap: null };
+  }
+  const version = (await bwrapVersion(bwrap)) ?? "unknown version";
+  const statusFd = bwrapSupportsJsonStatus(version);
+  return {
+    bwrap,
+    check: {
+      name: "bwrap",
+      status: statusFd ? "ok" : "warn",
+      detail: statusFd
+        ? `${bwrap} (${version}; --json-status-fd supported)`
+        : `${bwrap} (${version}): older than 0.5, setup failures cannot be told from program failures; upgrade bubblewrap`,
+    },
+  };
+}
+
+function checkUserNamespaces(): DoctorCheck {
+  const root = process.getuid?.() === 0;
+  const maxUserNs = readSysctl("/proc/sys/user/max_user_namespaces");
+  const debianClone = readSysctl("/proc/sys/kernel/unprivileged_userns_clone");
+  const apparmor = readSysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+  const facts = [
+    `max_user_namespaces=${maxUserNs ?? "n/a"}`,
+    `unprivileged_userns_clone=${debianClone ?? "n/a"}`,
+    `apparmor_restrict_unprivileged_userns=${apparmor ?? "n/a"}`,
+  ].join(", ");
+  const blocked = maxUserNs === "0" || debianClone === "0" || apparmor === "1";
+  if (!blocked)
+    return { name: "user namespaces", status: "ok", detail: `${root ? "running as root; " : ""}${facts}` };
+  const error = new SandboxError(
+    "ERR_SANDBOX_SETUP_FAILED",
+    "Bubblewrap could not set up the sandbox: unprivileged user namespaces are restricted on this host",
+    {
+      details: {
+        maxUserNs: maxUserNs ?? "n/a",
+        debianClone: debianClone ?? "n/a",
+        apparmor: apparmor ?? "n/a",
+      },
+    },
+  );
+  // As root bwrap needs no user namespace, so a restriction only matters for other users.
+  return { name: "user namespaces", status: root ? "warn" : "fail", detail: `restricted: ${facts}`, error };
+}
+
+async function checkCandidate(baseDir: string): Promise<DoctorCheck> {
+  const bytes = socketPathBytesUnder(baseDir);
+  const name = `socket dir ${baseDir}`;
+  let probe: string | null = null;
+  try {
+    probe = await mkdtemp(path.join(baseDir, NETWORK_PROXY_TEMP_PREFIX));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "UNKNOWN";
+    return {
+      name,
+      status: "warn",
+      detail: `not usable: mkdtemp failed with ${code}; proxy.sock path would be ${bytes} bytes`,
+    };
+  } finally {
+    if (probe) await rm(probe, { recursive: true, force: true });
+  }
+  if (bytes > UNIX_SOCKET_PATH_MAX_BYTES) {
+    return {
+      name,
+      status: "warn",
+      detail: `writable, but proxy.sock path would be ${bytes} bytes (limit ${UNIX_SOCKET_PATH_MAX_BYTES})`,
+    };
+  }
+  return {
+    name,
+    status: "ok",
+    detail: `writable; proxy.sock path ${bytes} bytes (limit ${UNIX_SOCKET_PATH_MAX_BYTES})`,
+  };
+}
+
+async function checkStart(
+  name: string,
+  bwrap: string,
+  allowlist: boolean,
+  baseDir: string,
+): Promise<DoctorCheck> {
+  const workspace = await mkdtemp(path.join(baseDir, "paperclip-doctor-"));
+  const script = allowlist
+    ? `require("node:net").connect(${SANDBOX_PROXY_PORT}, "127.0.0.1", () => process.exit(0)).on("error", () => process.exit(3));`
+    : "process.exit(0)";
+  const started = performance.now();
+  try {
+    const result = await runChildProcess("paperclip-sandbox-doctor", process.execPath, ["-e", script], {
+      cwd: workspace,
+      env: {},
+      timeoutSec: 30,
+      graceSec: 1,
+      onLog: async () => {},
+      localProcessSandbox: {
+        workspaceDir: workspace,
+        filesystemScope: "workspace",
+        networkScope: allowlist ? "allowlist" : "deny",
+        networkAllowlist: allowlist ? ["127.0.0.1:9"] : [],
+        command: bwrap,
+      },
+    });
+    const ms = Math.round(performance.now() - started);
+    if (result.exitCode === 0) return { name, status: "ok", detail: `started and exited 0 in ${ms} ms` };
+    return {
+      name,
+      status: "fail",
+      detail: `program exited ${result.exitCode ?? result.signal}: ${result.stderr.trim()}`,
+    };
+  } catch (error) {
+    return PaperclipError.is(error)
+      ? { name, status: "fail", detail: error.message, error }
+      : { name, status: "fail", detail: String(error) };
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+function checkNodeProxySupport(): DoctorCheck {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  const supported = major >= 24 || (major === 22 && minor >= 21);
+  return {
+    name: "node fetch proxy",
+    status: "info",
+    detail: supported
+      ? `Node ${process.versions.node}: fetch() and http honour HTTP(S)_PROXY in the sandbox (NODE_USE_ENV_PROXY=1)`
+      : `Node ${process.versions.node}: fetch() ignores HTTP(S)_PROXY (NODE_USE_ENV_PROXY needs 22.21+ or 24+); programs must use the proxy themselves`,
+  };
+}
+
+/** Runs every check; the candidates follow `createNetworkProxyTempDir`'s order. */
+export async function runDoctor(): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  const { check, bwrap } = await checkBwrap();
+  checks.push(check, checkUserNamespaces());
+  const candidates = defaultProxyTempDirCandidates(os.tmpdir(), process.env);
+  const candidateChecks = await Promise.all(candidates.map(checkCandidate));
+  checks.push(...candidateChecks);
+  if (!candidateChecks.some((entry) => entry.status === "ok")) {
+    checks.push({
+      name: "socket dir",
+      status: "fail",
+      detail: "no candidate can hold the proxy socket; the allowlist scope cannot start",
+      error: new SandboxError(
+        "ERR_SANDBOX_PROXY_SOCKET_DIR",
+        "Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
+        {
+          details: {
+            candidates,
+            attempts: candidateChecks.map((entry) => ({
+              baseDir: entry.name.slice(11),
+              reason: entry.detail,
+            })),
+          },
+        },
+      ),
+    });
+  }
+  // The probe workspace goes where the proxy directory would; without one, no sandbox can start.
+  const usable = candidates.find((_candidate, index) => candidateChecks[index]?.status === "ok");
+  if (bwrap && usable) {
+    checks.push(await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable));
+    checks.push(await checkStart("sandbox start (allowlist: bridge + proxy)", bwrap, true, usable));
+  }
+  checks.push(checkNodeProxySupport());
+  return checks;
+}

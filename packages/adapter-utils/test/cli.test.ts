@@ -1,0 +1,122 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanupAll, exec, loopbackServer, packageDir, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
+const cli = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  exec(process.execPath, [bin, ...args], env);
+
+describe("paperclip-sandbox", () => {
+  it("prints its help and version", async () => {
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("paperclip-sandbox [options] -- CMD [ARGS...]");
+    const version = await cli(["--version"]);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("exits 2 with ERR_SANDBOX_CLI_USAGE on a bad command line", async () => {
+    const result = await cli(["--net", "public", "--", "true"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'ERR_SANDBOX_CLI_USAGE: --net must be "deny" or "allowlist"; got "public".',
+    );
+  });
+
+  it("runs a command confined to the workspace and exits with its status", async () => {
+    const ws = await scratchDir();
+    const outside = await scratchDir();
+    await writeFile(path.join(outside, "secret"), "s");
+    const result = await cli([
+      "--workspace",
+      ws,
+      "--ro",
+      outside,
+      "--",
+      "/bin/sh",
+      "-c",
+      `cat ${outside}/secret; touch ${outside}/x 2>/dev/null && exit 9; echo w > ${ws}/f; exit 7`,
+    ]);
+    expect(result.stdout).toBe("s");
+    expect(result.code, result.stderr).toBe(7);
+  });
+
+  it("logs each network decision with --verbose", async () => {
+    const ws = await scratchDir();
+    const { port } = await loopbackServer("hello");
+    const script = `const h=require("node:http");const p=new URL(process.env.HTTP_PROXY);
+      const get=(u)=>new Promise((r)=>h.get({host:p.hostname,port:p.port,path:u},(s)=>{s.resume();s.on("end",()=>r(s.statusCode))}));
+      (async()=>{console.log(await get("http://127.0.0.1:${port}/"), await get("http://blocked.test/"))})()`;
+    const result = await cli([
+      "--workspace",
+      ws,
+      "-v",
+      "--allow",
+      `127.0.0.1:${port}`,
+      "--",
+      process.execPath,
+      "-e",
+      script,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe("200 403");
+    expect(result.stderr).toContain(`paperclip-sandbox: allow 127.0.0.1:${port} (allowlist)`);
+    expect(result.stderr).toContain("paperclip-sandbox: deny blocked.test:80 (not_allowlisted)");
+  });
+
+  it("exits 127 with ERR_SANDBOX_COMMAND_NOT_FOUND for an unknown command", async () => {
+    const result = await cli(["--", "no-such-command-pc"]);
+    expect(result.code).toBe(127);
+    expect(result.stderr).toContain(
+      'ERR_SANDBOX_COMMAND_NOT_FOUND: Command not found in PATH: "no-such-command-pc"',
+    );
+  });
+});
+
+describe("paperclip-sandbox doctor", () => {
+  it("passes on this host and starts real sandboxes", async () => {
+    const result = await cli(["doctor"]);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/ok {4}bwrap: .*bubblewrap \d+\.\d+/);
+    expect(result.stdout).toMatch(/ok {4}socket dir \/tmp: writable; proxy.sock path 48 bytes \(limit 107\)/);
+    expect(result.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
+    expect(result.stdout).toContain("No problems found");
+  });
+
+  it("reports every failing socket candidate with ERR_SANDBOX_PROXY_SOCKET_DIR and the fix", async () => {
+    const deep = `/tmp/${Array.from({ length: 6 }, () => "deep-temporary-directory-segment").join("/")}`;
+    const shell = `mount -t tmpfs -o mode=0755 doctor-test /tmp && mkdir -p ${deep} && mount -o remount,ro /tmp && exec ${process.execPath} ${bin} doctor`;
+    const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
+      PATH: process.env.PATH,
+      TMPDIR: deep,
+    });
+    const bytes = Buffer.byteLength(`${deep}/paperclip-network-sandbox-XXXXXX/proxy.sock`);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/warn {2}socket dir \/tmp: not usable: mkdtemp failed with EROFS/);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `warn {2}socket dir ${deep}: not usable: mkdtemp failed with EROFS; proxy.sock path would be ${bytes} bytes`,
+      ),
+    );
+    expect(result.stdout).toContain(
+      "ERR_SANDBOX_PROXY_SOCKET_DIR: Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
+    );
+    expect(result.stdout).toContain("fix:");
+    expect(result.stdout).toContain("1 problem found.");
+    const json = await exec(
+      "unshare",
+      ["--mount", "--propagation", "private", "sh", "-c", `${shell} --json`],
+      {
+        PATH: process.env.PATH,
+        TMPDIR: deep,
+      },
+    );
+    const checks = JSON.parse(json.stdout) as { name: string; status: string; code: string | null }[];
+    expect(checks).toContainEqual(
+      expect.objectContaining({ name: "socket dir", status: "fail", code: "ERR_SANDBOX_PROXY_SOCKET_DIR" }),
+    );
+  });
+});
