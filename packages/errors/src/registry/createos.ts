@@ -410,7 +410,7 @@ try {
     message: "Invalid CreateOS emulator options: ${reason}",
     meaning:
       "`startCreateosEmulator(options)` or the `createos-emulator` command line received a value it cannot use, so no server was started. `details.option` names the offending option. The emulator only listens on loopback addresses, so a non-loopback `host` is refused here too.",
-    when: "A negative or non-integer port, heartbeat, journal size, rate limit or transition delay; a `host` that is not `127.0.0.1`, `::1` or `localhost`; an API key that is empty or contains characters an HTTP header cannot carry; an unknown `isolation` mode; an unknown or malformed command-line flag.",
+    when: "A negative or non-integer port, heartbeat, journal size, rate limit or transition delay; a `host` that is not `127.0.0.1`, `::1` or `localhost`; an API key that is empty or contains characters an HTTP header cannot carry; an unknown `isolation` mode; a `workspaceRoot` that is relative or cannot be created (a file in the way, no permission); an unknown or malformed command-line flag.",
     solutions: [
       "Read `error.details.option` and the reason in the message, and pass a value of the documented type and range.",
       "Keep `host` on loopback (the default `127.0.0.1`); the emulator is a local test double and never listens on a network interface.",

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -125,6 +125,18 @@ describe("emulator: start failures", () => {
     await expect(startCreateosEmulator({ host: "192.0.2.1" })).rejects.toMatchObject({
       code: "ERR_CREATEOS_EMULATOR_OPTIONS",
       details: { option: "host" },
+    });
+  });
+
+  it("throws ERR_CREATEOS_EMULATOR_OPTIONS when the workspace root cannot be created", async () => {
+    const root = freshRoot();
+    writeFileSync(join(root, "a-file"), "");
+    await expect(
+      startCreateosEmulator({ workspaceRoot: join(root, "a-file", "below") }),
+    ).rejects.toMatchObject({
+      code: "ERR_CREATEOS_EMULATOR_OPTIONS",
+      message: "Invalid CreateOS emulator options: workspaceRoot cannot hold sandbox directories (ENOTDIR).",
+      details: { option: "workspaceRoot" },
     });
   });
 

@@ -38,6 +38,8 @@ export class EmulatedProcess {
     child.stderr?.on("data", (chunk: Buffer) => this.#output("stderr", chunk));
     // A child that exits before reading stdin makes writes/close fail with EPIPE; that is normal.
     child.stdin?.on("error", () => {});
+    // Signalling an exited child can report an error; the exit is observed through "exit".
+    child.on("error", () => {});
     this.#exited = this.#watchExit();
   }
 

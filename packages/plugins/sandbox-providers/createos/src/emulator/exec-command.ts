@@ -24,8 +24,9 @@ export async function runBufferedCommand(
   child.stdin?.on("error", () => {});
   child.stdin?.end();
   const pid = child.pid;
+  const failed = new Promise((resolve) => child.on("error", resolve));
   if (pid === undefined) {
-    await new Promise((resolve) => child.once("error", resolve));
+    await failed;
     return { exit_code: 127, signal: null, stdout: "", stderr: `exec: ${request.cmd}: not found\n` };
   }
   sandbox.execGroups.add(pid);

@@ -15,6 +15,21 @@ import type { CreateosEmulator, CreateosEmulatorOptions } from "./types.js";
 // Closing is cleanup: processes get a short grace period, then SIGKILL.
 const CLOSE_GRACE_MS = 200;
 
+/** A fresh directory for this emulator's sandboxes, under `workspaceRoot` or the OS temp dir. */
+async function createRoot(workspaceRoot: string | undefined): Promise<string> {
+  const parent = workspaceRoot ?? tmpdir();
+  try {
+    await mkdir(parent, { recursive: true });
+    return await mkdtemp(join(parent, "createos-emulator-"));
+  } catch (error) {
+    throw new CreateosError(
+      "ERR_CREATEOS_EMULATOR_OPTIONS",
+      `Invalid CreateOS emulator options: workspaceRoot cannot hold sandbox directories (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+      { cause: error, details: { option: "workspaceRoot" } },
+    );
+  }
+}
+
 /**
  * Starts a CreateOS emulator on loopback. Every sandbox gets private directories under a
  * fresh root, every process is a real child process group; `close()` leaves nothing behind.
@@ -25,13 +40,7 @@ export async function startCreateosEmulator(
   const resolved = resolveEmulatorOptions(options);
   if (resolved.isolation === "bwrap") probeBwrap(resolved.bwrapPath);
   const apiKey = resolved.apiKey ?? `ceos_emulator_${randomBytes(18).toString("base64url")}`;
-  let root: string;
-  if (resolved.workspaceRoot === undefined) {
-    root = await mkdtemp(join(tmpdir(), "createos-emulator-"));
-  } else {
-    await mkdir(resolved.workspaceRoot, { recursive: true });
-    root = await mkdtemp(join(resolved.workspaceRoot, "createos-emulator-"));
-  }
+  const root = await createRoot(resolved.workspaceRoot);
   const state = new EmulatorState(
     resolved,
     apiKey,
