@@ -35,8 +35,9 @@ function request(extra: Partial<ExecuteRequest> = {}): ExecuteRequest {
 }
 
 async function run(faults: Fault[]) {
-  const firedBefore = emulator.faults.fired().length;
   emulator.faults.set({ faults });
+  // Works whether `fired()` counts since start or since the last `set()`.
+  const firedBefore = emulator.faults.fired().length;
   const log = liveLog();
   const result = await execute(client, request({ onLog: log.onLog }), FAST_TUNING);
   const fired = emulator.faults.fired().length - firedBefore;
@@ -148,8 +149,8 @@ describe("recoverable faults: output and live log byte-identical to the fault-fr
   });
 
   it("a drop between the two halves of a character loses and duplicates nothing", async () => {
-    const firedBefore = emulator.faults.fired().length;
     emulator.faults.set({ faults: [{ kind: "drop-stream", mode: "reset", afterFrames: 1 }] });
+    const firedBefore = emulator.faults.fired().length;
     const log = liveLog();
     const result = await execute(
       client,
