@@ -208,6 +208,61 @@ describe("proxy robustness against hostile sandbox input", () => {
     expect(upstream.received.slice(forwarded).every((r) => r.url === "/")).toBe(true);
   });
 
+  it("tears down both legs of 400 allowed tunnels abandoned at every stage", async () => {
+    const stages = ["before-200", "after-200", "mid-transfer", "half-close", "destroy-after-echo"] as const;
+    const runs = Array.from({ length: 400 }, (_, i) => stages[i % stages.length]!);
+    await inBatches(runs, (stage) => {
+      return new Promise<void>((resolve) => {
+        const socket = connect(proxy.socketPath);
+        socket.on("error", () => {});
+        socket.on("close", () => resolve());
+        let seen = Buffer.alloc(0);
+        socket.on("connect", () => {
+          socket.write(`CONNECT 127.0.0.1:${echo.port} HTTP/1.1\r\n\r\n`);
+          if (stage === "before-200") socket.destroy();
+        });
+        socket.on("data", (chunk: Buffer) => {
+          seen = Buffer.concat([seen, chunk]);
+          const established = seen.indexOf("\r\n\r\n") !== -1;
+          if (!established) return;
+          if (stage === "after-200") socket.destroy();
+          else if (stage === "mid-transfer") socket.write(randomBytes(256 * 1024), () => socket.destroy());
+          else if (stage === "half-close" && seen.length === 39) socket.end("bye");
+          else if (stage === "destroy-after-echo" && seen.length === 39) socket.write("ping");
+          else if (stage === "destroy-after-echo" && seen.includes("ping")) socket.destroy();
+        });
+      });
+    });
+    expect(await eventually(() => echo.open() === 0, 400, 25)).toBe(true);
+  });
+
+  it("refuses the connections beyond maxConnections under a flood of 600 and recovers", async () => {
+    const open = (): Promise<{ socket: ReturnType<typeof connect>; refused: Promise<boolean> }> =>
+      new Promise((resolve) => {
+        const socket = connect(proxy.socketPath);
+        socket.on("error", () => {});
+        const refused = new Promise<boolean>((settle) => {
+          socket.once("data", (chunk: Buffer) =>
+            settle(chunk.toString("latin1").startsWith("HTTP/1.1 503 ")),
+          );
+          socket.once("close", () => settle(false));
+        });
+        socket.on("connect", () => resolve({ socket, refused }));
+      });
+    const held: Awaited<ReturnType<typeof open>>[] = [];
+    const before = proxy.stats().connections;
+    // A Unix connect completes once queued; waiting for the proxy to accept each wave of 100
+    // keeps the flood inside the kernel's listen backlog (511), so every connect reaches the proxy.
+    for (let wave = 1; wave <= 6; wave += 1) {
+      held.push(...(await Promise.all(Array.from({ length: 100 }, open))));
+      expect(await eventually(() => proxy.stats().connections - before === wave * 100)).toBe(true);
+    }
+    expect(await eventually(() => proxy.stats().activeConnections === 512)).toBe(true);
+    for (const { socket } of held) socket.destroy();
+    const refusals = (await Promise.all(held.map(({ refused }) => refused))).filter(Boolean).length;
+    expect(refusals).toBe(88);
+  });
+
   it("afterwards the process is up, allowed traffic flows and no socket is left open", async () => {
     const response = await proxyRequest(proxy.socketPath, `http://127.0.0.1:${upstream.port}/after`);
     expect(response).toMatchObject({ status: 200, body: "allowed-response" });
@@ -221,7 +276,7 @@ describe("proxy robustness against hostile sandbox input", () => {
       true,
     );
     const stats = proxy.stats();
-    expect(stats.connections).toBeGreaterThan(2_500);
+    expect(stats.connections).toBeGreaterThan(3_500);
     expect(stats.denied).toBeGreaterThan(1_000);
     expect(processFaults).toEqual([]);
   });
