@@ -30,12 +30,39 @@ describe("emulator with isolation: bwrap", () => {
     expect(file.bytes.toString()).toBe("made\n");
   });
 
-  it("keeps the host read-only and the host's /tmp out of sight", async () => {
+  it("shows only system paths read-only, hides the host's files and /tmp, and has no network", async () => {
     const exec = await api.call("POST", `/sandboxes/${sandbox}/exec`, {
       cmd: "/bin/bash",
-      args: ["-c", "touch /usr/emulator-probe 2>/dev/null && echo writable || echo read-only; ls -A /tmp"],
+      args: [
+        "-c",
+        [
+          "touch /usr/emulator-probe 2>/dev/null && echo writable || echo read-only",
+          "ls -A /tmp",
+          "test -e /work && echo host-visible || echo host-hidden",
+          "cat /etc/shadow >/dev/null 2>&1 && echo shadow-visible || echo shadow-hidden",
+          "(exec 3<>/dev/tcp/127.0.0.1/" +
+            new URL(emulator.url).port +
+            ") 2>/dev/null && echo net || echo no-net",
+        ].join("; "),
+      ],
     });
-    expect(exec.json?.data?.result).toMatchObject({ exit_code: 0, stdout: "read-only\nin.txt\n" });
+    expect(exec.json?.data?.result).toMatchObject({
+      exit_code: 0,
+      stdout: "read-only\nin.txt\nhost-hidden\nshadow-hidden\nno-net\n",
+    });
+  });
+
+  it("keeps sandbox directories outside /tmp and removes them on close", async () => {
+    const dir = emulator.sandboxes().find((item) => item.id === sandbox)?.workspaceDir ?? "";
+    expect(dir.startsWith("/var/tmp/createos-emulator-")).toBe(true);
+  });
+
+  it("refuses a cwd outside the sandbox directories", async () => {
+    const reply = await api.call("POST", `/sandboxes/${sandbox}/processes`, {
+      cmd: "/bin/true",
+      cwd: "/usr",
+    });
+    expect(reply.status).toBe(400);
   });
 
   it("kills the confined tree", async () => {

@@ -28,12 +28,11 @@ export class EmulatedProcess {
     readonly id: string,
     readonly sandboxId: string,
     private readonly child: ChildProcess,
-    journalBytes: number,
-    backpressure: boolean,
+    journal: { readonly journalBytes: number; readonly journalBackpressure: boolean },
+    private readonly cleanup: () => Promise<void>,
   ) {
-    if (child.pid === undefined) throw new Error("child has no pid");
-    this.osPid = child.pid;
-    this.journal = new OutputJournal(journalBytes, backpressure);
+    this.osPid = child.pid ?? 0;
+    this.journal = new OutputJournal(journal.journalBytes, journal.journalBackpressure);
     child.stdout?.on("data", (chunk: Buffer) => this.#output("stdout", chunk));
     child.stderr?.on("data", (chunk: Buffer) => this.#output("stderr", chunk));
     // A child that exits before reading stdin makes writes/close fail with EPIPE; that is normal.
@@ -79,6 +78,7 @@ export class EmulatedProcess {
       this.child.stderr?.destroy();
     }
     const exit = { exitCode: code, signal };
+    await this.cleanup().catch(() => {});
     this.journal.finish(exit);
     if (listTree(this.osPid).length === 0) this.#treeGone = true;
     return exit;

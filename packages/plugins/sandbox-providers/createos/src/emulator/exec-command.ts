@@ -13,6 +13,10 @@ export interface ExecResult {
   readonly stderr: string;
 }
 
+function notStarted(request: LaunchRequest): ExecResult {
+  return { exit_code: 127, signal: null, stdout: "", stderr: `exec: ${request.cmd}: cannot be started\n` };
+}
+
 /** Runs a short command to completion and returns its buffered output (each stream capped). */
 export async function runBufferedCommand(
   state: EmulatorState,
@@ -20,14 +24,17 @@ export async function runBufferedCommand(
   request: LaunchRequest,
 ): Promise<ExecResult> {
   const limit = state.options.execOutputBytes;
-  const child = state.launcher.spawn(request, sandbox);
+  const launched = await state.launcher.spawn(request, sandbox).catch(() => undefined);
+  if (!launched) return notStarted(request);
+  const { child, cleanup } = launched;
   child.stdin?.on("error", () => {});
   child.stdin?.end();
   const pid = child.pid;
   const failed = new Promise((resolve) => child.on("error", resolve));
   if (pid === undefined) {
     await failed;
-    return { exit_code: 127, signal: null, stdout: "", stderr: `exec: ${request.cmd}: not found\n` };
+    await cleanup();
+    return notStarted(request);
   }
   sandbox.execGroups.add(pid);
   const collect = (stream: NodeJS.ReadableStream | null) => {
@@ -49,6 +56,7 @@ export async function runBufferedCommand(
     ),
   );
   clearTimeout(timer);
+  await cleanup().catch(() => {});
   // Background children that outlive the command are killed with the sandbox.
   if (listTree(pid).length === 0) sandbox.execGroups.delete(pid);
   return { exit_code: code, signal, stdout: stdout(), stderr: stderr() };

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
-import { buildBwrapArgv, type RootEntry } from "./bwrap-argv.js";
+import { buildLocalProcessSandboxSpawnTarget } from "@paperclipai/adapter-utils/local-process-sandbox";
 import { rewriteSandboxPaths } from "./path-rewrite.js";
 import { mapSandboxPath, type SandboxDirs, TMP_PATH, WORKSPACE_PATH } from "./sandbox-paths.js";
 
@@ -12,18 +11,19 @@ export interface LaunchRequest {
   readonly env: Readonly<Record<string, string>>;
 }
 
-export interface Launcher {
-  readonly isolation: "none" | "bwrap";
-  /** Spawns the command in its own process group (`detached`), stdin/stdout/stderr piped. */
-  spawn(request: LaunchRequest, dirs: SandboxDirs): ChildProcess;
+/** A started child and what to release once it is gone. */
+export interface Launched {
+  readonly child: ChildProcess;
+  readonly cleanup: () => Promise<void>;
 }
 
-function readRoot(): RootEntry[] {
-  return readdirSync("/").map((name) => {
-    const stat = lstatSync(`/${name}`);
-    if (stat.isSymbolicLink()) return { name, kind: "symlink", target: readlinkSync(`/${name}`) };
-    return { name, kind: stat.isDirectory() ? "dir" : "other" };
-  });
+export interface Launcher {
+  readonly isolation: "none" | "bwrap";
+  /**
+   * Spawns the command in its own process group (`detached`), stdin/stdout/stderr piped.
+   * Undefined when `cwd` is not a directory of the sandbox under bubblewrap.
+   */
+  spawn(request: LaunchRequest, dirs: SandboxDirs & { readonly dir: string }): Promise<Launched | undefined>;
 }
 
 // Processes see a clean environment: the host's variables may hold secrets of the test runner.
@@ -37,26 +37,68 @@ function baseEnv(home: string, tmp: string): Record<string, string> {
   };
 }
 
+// bwrap's --chdir takes the host path; this enters the sandbox path so `pwd` reads as on CreateOS.
+const ENTER_CWD = 'cd -- "$1" && shift && exec "$@"';
+
+const noCleanup = async (): Promise<void> => {};
+
+/**
+ * `"none"`: plain children with the sandbox path prefixes rewritten to host directories.
+ * `"bwrap"`: this repo's bubblewrap sandbox (`@paperclipai/adapter-utils`), workspace
+ * filesystem scope over the sandbox directory, `/paperclip-workspace` and `/tmp` bound to
+ * the sandbox's directories, no network.
+ */
 export function createLauncher(isolation: "none" | "bwrap", bwrapPath: string): Launcher {
-  const root = isolation === "bwrap" ? readRoot() : [];
+  if (isolation === "none") {
+    return {
+      isolation,
+      async spawn(request, dirs) {
+        const rewrite = (text: string) => rewriteSandboxPaths(text, dirs);
+        const env: Record<string, string> = baseEnv(dirs.workspaceDir, dirs.tmpDir);
+        for (const [key, value] of Object.entries(request.env)) env[key] = rewrite(value);
+        const cwd = mapSandboxPath(request.cwd, dirs) ?? request.cwd;
+        const child = spawn(rewrite(request.cmd), request.args.map(rewrite), {
+          detached: true,
+          cwd,
+          env,
+          stdio: "pipe",
+        });
+        return { child, cleanup: noCleanup };
+      },
+    };
+  }
   return {
     isolation,
-    spawn(request, dirs) {
-      if (isolation === "bwrap") {
-        const env = { ...baseEnv(WORKSPACE_PATH, TMP_PATH), ...request.env };
-        const argv = buildBwrapArgv(root, dirs, request.cwd, [request.cmd, ...request.args]);
-        return spawn(bwrapPath, argv, { detached: true, env, stdio: "pipe" });
+    async spawn(request, dirs) {
+      const hostCwd = mapSandboxPath(request.cwd, dirs);
+      if (hostCwd === undefined) return undefined;
+      const target = await buildLocalProcessSandboxSpawnTarget({
+        executable: "/bin/sh",
+        args: ["-c", ENTER_CWD, "sh", request.cwd, request.cmd, ...request.args],
+        cwd: hostCwd,
+        options: {
+          workspaceDir: dirs.dir,
+          filesystemScope: "workspace",
+          networkScope: "deny",
+          pathAliases: [
+            { path: WORKSPACE_PATH, target: dirs.workspaceDir },
+            { path: TMP_PATH, target: dirs.tmpDir },
+          ],
+          command: bwrapPath,
+        },
+      });
+      const env: Record<string, string> = { ...baseEnv(WORKSPACE_PATH, TMP_PATH), ...request.env };
+      for (const [key, value] of Object.entries(target.env ?? {})) {
+        if (value === undefined) delete env[key];
+        else env[key] = value;
       }
-      const rewrite = (text: string) => rewriteSandboxPaths(text, dirs);
-      const env: Record<string, string> = baseEnv(dirs.workspaceDir, dirs.tmpDir);
-      for (const [key, value] of Object.entries(request.env)) env[key] = rewrite(value);
-      const cwd = mapSandboxPath(request.cwd, dirs) ?? request.cwd;
-      return spawn(rewrite(request.cmd), request.args.map(rewrite), {
+      const child = spawn(target.command, target.args, {
         detached: true,
-        cwd,
+        cwd: target.cwd,
         env,
         stdio: "pipe",
       });
+      return { child, cleanup: target.cleanup ?? noCleanup };
     },
   };
 }

@@ -37,6 +37,7 @@ describe("resolveEmulatorOptions", () => {
     [{ apiKey: "" }, "apiKey"],
     [{ workspaceRoot: "relative/dir" }, "workspaceRoot"],
     [{ isolation: "docker" as never }, "isolation"],
+    [{ isolation: "bwrap" as const, workspaceRoot: "/tmp/x" }, "workspaceRoot"],
   ])("rejects %j with ERR_CREATEOS_EMULATOR_OPTIONS naming the option", (options, option) => {
     let caught: unknown;
     try {
@@ -47,6 +48,11 @@ describe("resolveEmulatorOptions", () => {
     expect(PaperclipError.is(caught, "ERR_CREATEOS_EMULATOR_OPTIONS")).toBe(true);
     expect((caught as PaperclipError).details).toEqual({ option });
     expect((caught as Error).message).toMatch(/^Invalid CreateOS emulator options: /);
+  });
+
+  it("puts sandbox directories under /var/tmp with bubblewrap, as /tmp is remounted there", () => {
+    expect(resolveEmulatorOptions({ isolation: "bwrap" }).workspaceRoot).toBe("/var/tmp");
+    expect(resolveEmulatorOptions().workspaceRoot).toBeUndefined();
   });
 
   it("accepts every loopback form", () => {

@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { CreateosError } from "@paperclipai/errors";
 import type { CreateosEmulatorOptions, FaultPlan } from "./types.js";
 
@@ -18,9 +19,17 @@ export interface ResolvedEmulatorOptions {
   readonly execOutputBytes: number;
 }
 
+/** The default parent of sandbox directories under bubblewrap: a temp dir outside /tmp. */
+export const BWRAP_DEFAULT_ROOT = "/var/tmp";
+
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
 // Printable ASCII without spaces: always a valid header value, never ambiguous in a shell.
 const API_KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
+
+function isUnderTmp(path: string): boolean {
+  const normal = posix.normalize(path);
+  return normal === "/tmp" || normal.startsWith("/tmp/");
+}
 
 function invalid(option: string, reason: string): CreateosError {
   return new CreateosError("ERR_CREATEOS_EMULATOR_OPTIONS", `Invalid CreateOS emulator options: ${reason}`, {
@@ -64,6 +73,10 @@ export function resolveEmulatorOptions(options: CreateosEmulatorOptions = {}): R
   if (options.workspaceRoot !== undefined && !options.workspaceRoot.startsWith("/")) {
     throw invalid("workspaceRoot", "workspaceRoot must be an absolute path.");
   }
+  // Under bubblewrap the sandbox's own directory is mounted over /tmp, which would hide a root below it.
+  if (isolation === "bwrap" && options.workspaceRoot !== undefined && isUnderTmp(options.workspaceRoot)) {
+    throw invalid("workspaceRoot", 'workspaceRoot cannot be under /tmp with isolation "bwrap".');
+  }
   return {
     host,
     port: integer("port", options.port, 0, 0, 65535),
@@ -73,7 +86,7 @@ export function resolveEmulatorOptions(options: CreateosEmulatorOptions = {}): R
     journalBackpressure: options.journalBackpressure ?? false,
     rateLimit,
     transitionMs: integer("transitionMs", options.transitionMs, 50, 0, 3_600_000),
-    workspaceRoot: options.workspaceRoot,
+    workspaceRoot: options.workspaceRoot ?? (isolation === "bwrap" ? BWRAP_DEFAULT_ROOT : undefined),
     isolation,
     bwrapPath: options.bwrapPath ?? "bwrap",
     faults: options.faults,

@@ -194,8 +194,11 @@ export interface CreateosEmulatorOptions {
    *   `cmd`, `args` and `cwd` are rewritten to the sandbox's host directories, and `TMPDIR`,
    *   `HOME` and `PAPERCLIP_EMULATOR_WORKSPACE` point there. Paths computed at run time by the
    *   command (for example `pwd`) show host paths.
-   * - `"bwrap"`: each process runs under bubblewrap with the sandbox directories mounted at
-   *   `/paperclip-workspace` and `/tmp`, the rest of the host read-only, so paths are exact.
+   * - `"bwrap"`: each process and `exec` runs in this repo's bubblewrap sandbox
+   *   (`@paperclipai/adapter-utils`, workspace filesystem scope, network denied): only system
+   *   directories read-only, the sandbox's directories writable at `/paperclip-workspace`
+   *   and `/tmp`, so paths are exact. Sandbox directories then live under `/var/tmp` by
+   *   default (a `workspaceRoot` under `/tmp` is refused: it would be hidden by `/tmp`).
    */
   readonly isolation?: "none" | "bwrap";
   /** The bubblewrap executable for `isolation: "bwrap"` (default `bwrap` on PATH). */

@@ -56,25 +56,24 @@ export async function createProcess(ctx: RouteContext): Promise<void> {
     return fail(ctx, 400, "invalid_request", "Command values cannot contain NUL.");
   }
   if (!requireRunning(ctx, sandbox) || !acceptingWork(ctx)) return;
-  const child = ctx.state.launcher.spawn(
-    { cmd: value.cmd, args, cwd: value.cwd ?? "/paperclip-workspace", env },
-    sandbox,
-  );
+  const launched = await ctx.state.launcher
+    .spawn({ cmd: value.cmd, args, cwd: value.cwd ?? "/paperclip-workspace", env }, sandbox)
+    .catch(() => undefined);
+  if (!launched) return fail(ctx, 400, "spawn_failed", "The command could not be started in this cwd.");
+  const { child, cleanup } = launched;
   if (child.pid === undefined) {
     child.once("error", () => {});
+    await cleanup();
     return fail(ctx, 400, "spawn_failed", "The command could not be started.");
   }
   const id = EmulatorState.newId("proc");
-  sandbox.processes.set(
-    id,
-    new EmulatedProcess(
-      id,
-      sandbox.id,
-      child,
-      ctx.state.options.journalBytes,
-      ctx.state.options.journalBackpressure,
-    ),
-  );
+  const process = new EmulatedProcess(id, sandbox.id, child, ctx.state.options, cleanup);
+  sandbox.processes.set(id, process);
+  // The sandbox may have been deleted while bubblewrap was being prepared.
+  if (sandbox.status === "destroyed") {
+    await process.killTree(0);
+    return fail(ctx, 404, "not_found", "Sandbox not found.");
+  }
   const lost = ctx.state.faults.arm("lose-create-reply", { ...ctx.match, processId: id });
   if (lost?.fire()) {
     ctx.noteFault("lose-create-reply");
