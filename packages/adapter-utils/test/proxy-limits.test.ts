@@ -117,6 +117,33 @@ describe("sandbox proxy limits", () => {
     expect(result.response).toMatch(/\r\nConnection: close\r\n/i);
   });
 
+  it("close() during a pending lookup never opens the upstream connection", async () => {
+    const echo = await startEchoServer();
+    let answer: (() => void) | undefined;
+    const decisions: NetworkDecision[] = [];
+    const proxy = await startProxy({
+      allowlist: [],
+      trustedUrls: [`http://control.test:${echo.port}`],
+      resolver: () =>
+        new Promise((resolve) => {
+          answer = () => resolve([{ address: "127.0.0.1", family: 4 }]);
+        }),
+      onNetworkDecision: (d) => decisions.push(d),
+    });
+    const pending = rawExchange(proxy.socketPath, `CONNECT control.test:${echo.port} HTTP/1.1\r\n\r\n`, {
+      end: false,
+    });
+    expect(await eventually(() => answer !== undefined)).toBe(true);
+    await proxy.close();
+    answer!();
+    expect((await pending).timedOut).toBe(false);
+    expect(await eventually(() => decisions.length === 1)).toBe(true);
+    expect(decisions).toEqual([
+      { decision: "deny", host: "control.test", port: echo.port, reason: "proxy_closed" },
+    ]);
+    expect(echo.accepted()).toBe(0);
+  });
+
   it("close() ends open tunnels and keep-alive connections", async () => {
     const echo = await startEchoServer();
     const proxy = await startProxy({ allowlist: [`127.0.0.1:${echo.port}`], trustedUrls: [] });

@@ -91,13 +91,17 @@ export async function startSandboxNetworkProxy(
   /** Accepted sockets, the ones the connection limit counts. */
   const clientSockets = new Set<Socket>();
   const counters = { connections: 0, closedBytesIn: 0, closedBytesOut: 0, denied: 0, allowed: 0 };
+  let closing: Promise<void> | undefined;
 
   const context: ProxyContext = {
     limits,
     agent: new Agent({ keepAlive: true }),
     upstreamSockets: new Set(),
     decide: (host, port) =>
-      decideNetworkTarget(policy, host, port, resolver).catch(
+      decideNetworkTarget(policy, host, port, resolver).then(
+        // A lookup that finishes after close() must not open a connection nobody will close.
+        (verdict): TargetDecision =>
+          closing ? { decision: "deny", reason: "proxy_closed", failure: "policy" } : verdict,
         (): TargetDecision => ({ decision: "deny", reason: "dns_lookup_failed", failure: "lookup" }),
       ),
     record(decision) {
@@ -201,7 +205,6 @@ export async function startSandboxNetworkProxy(
   // on "listening", is started here.
   http.emit("listening");
 
-  let closing: Promise<void> | undefined;
   return {
     socketPath: options.socketPath,
     close() {
