@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -10,6 +11,7 @@ import { EmulatorState } from "./emulator-state.js";
 import { createRequestHandler } from "./http/request-handler.js";
 import { createLauncher } from "./launcher.js";
 import { resolveEmulatorOptions } from "./options.js";
+import { signalProcessTree } from "./process-tree.js";
 import type { CreateosEmulator, CreateosEmulatorOptions } from "./types.js";
 
 // Closing is cleanup: processes get a short grace period, then SIGKILL.
@@ -28,6 +30,33 @@ async function createRoot(workspaceRoot: string | undefined): Promise<string> {
       { cause: error, details: { option: "workspaceRoot" } },
     );
   }
+}
+
+// A test runner that exits without close() must not leave process trees or directories
+// behind. One process listener serves every emulator of the process.
+const exitHooks = new Set<() => void>();
+let exitListener = false;
+function atExit(hook: () => void): void {
+  if (!exitListener) {
+    exitListener = true;
+    process.once("exit", () => {
+      for (const run of exitHooks) run();
+    });
+  }
+  exitHooks.add(hook);
+}
+
+/** The synchronous last resort at process exit: SIGKILL every tree, remove the root. */
+function abandon(state: EmulatorState, root: string): void {
+  for (const sandbox of state.sandboxes.values()) {
+    for (const pgid of [
+      ...sandbox.execGroups,
+      ...[...sandbox.processes.values()].map((item) => item.osPid),
+    ]) {
+      signalProcessTree(pgid, "SIGKILL");
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
 }
 
 /**
@@ -80,6 +109,8 @@ export async function startCreateosEmulator(
   const { port } = server.address() as AddressInfo;
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   let closing: Promise<void> | undefined;
+  const onExit = () => abandon(state, root);
+  atExit(onExit);
 
   return {
     url: `http://${host}:${port}`,
@@ -110,6 +141,7 @@ export async function startCreateosEmulator(
         await destroyAll();
         await closed;
         await rm(root, { recursive: true, force: true });
+        exitHooks.delete(onExit);
       })();
       return closing;
     },
