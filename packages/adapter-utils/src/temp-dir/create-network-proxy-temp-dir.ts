@@ -1,10 +1,10 @@
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
 import { writeOwnerRecord } from "./owner-record.js";
 import { assertUnixSocketPathLength, UNIX_SOCKET_PATH_MAX_BYTES } from "./socket-path-length.js";
-import { sweepStaleProxyDirs } from "./sweep-stale-dirs.js";
+import { sweepStaleProxyDirsThrottled } from "./sweep-stale-dirs.js";
 import {
   defaultProxyTempDirCandidates,
   NETWORK_PROXY_TEMP_PREFIX,
@@ -40,7 +40,7 @@ function failureReason(error: unknown): string {
 /**
  * Creates the per-run directory (mode 0700) that holds `proxy.sock` and the bridge,
  * on the first candidate whose socket path fits in 107 bytes. Stale directories of
- * dead owners are swept from each candidate first.
+ * dead owners are swept from each candidate first (at most once a minute per process).
  */
 export async function createNetworkProxyTempDir(
   options: CreateNetworkProxyTempDirOptions = {},
@@ -51,7 +51,7 @@ export async function createNetworkProxyTempDir(
   const attempts: ProxyTempDirAttempt[] = [];
   let lastError: unknown;
   for (const baseDir of candidates) {
-    await sweepStaleProxyDirs(baseDir);
+    await sweepStaleProxyDirsThrottled(baseDir);
     let tempDir: string;
     try {
       tempDir = await mkdtemp(path.join(baseDir, NETWORK_PROXY_TEMP_PREFIX));
@@ -62,8 +62,6 @@ export async function createNetworkProxyTempDir(
     }
     try {
       assertUnixSocketPathLength(path.join(tempDir, PROXY_SOCKET_NAME));
-      // mkdtemp already uses 0700; a restrictive umask cannot widen it, but be explicit.
-      await chmod(tempDir, 0o700);
       await writeOwnerRecord(tempDir);
       return tempDir;
     } catch (error) {

@@ -3,6 +3,18 @@ import path from "node:path";
 import { isOwnerAlive, readOwnerRecord } from "./owner-record.js";
 import { NETWORK_PROXY_TEMP_PREFIX } from "./temp-dir-candidates.js";
 
+/** A base directory is swept at most this often per process: a sweep reads every entry of, say, /tmp. */
+export const SWEEP_INTERVAL_MS = 60_000;
+const lastSweep = new Map<string, number>();
+
+/** `sweepStaleProxyDirs`, unless this process swept `baseDir` less than `SWEEP_INTERVAL_MS` ago. */
+export async function sweepStaleProxyDirsThrottled(baseDir: string, now = Date.now()): Promise<string[]> {
+  const previous = lastSweep.get(baseDir);
+  if (previous !== undefined && now - previous < SWEEP_INTERVAL_MS) return [];
+  lastSweep.set(baseDir, now);
+  return sweepStaleProxyDirs(baseDir);
+}
+
 /**
  * Removes per-run directories under `baseDir` whose owner process is gone. A
  * directory without a readable owner record is left alone: it may be mid-creation,

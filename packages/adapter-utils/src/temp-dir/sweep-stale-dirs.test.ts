@@ -1,0 +1,31 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { OWNER_RECORD_NAME } from "./owner-record.js";
+import { SWEEP_INTERVAL_MS, sweepStaleProxyDirsThrottled } from "./sweep-stale-dirs.js";
+
+let base: string | undefined;
+afterEach(async () => {
+  if (base) await rm(base, { recursive: true, force: true });
+});
+
+describe("sweepStaleProxyDirsThrottled", () => {
+  it("sweeps a base directory at most once per interval", async () => {
+    base = await mkdtemp("/tmp/pc-sweep-unit-");
+    const stale = async (name: string) => {
+      const dir = path.join(base!, `paperclip-network-sandbox-${name}`);
+      await mkdir(dir);
+      // pid 2^22+1 is above Linux's pid_max limit, so no process can have it.
+      await writeFile(
+        path.join(dir, OWNER_RECORD_NAME),
+        JSON.stringify({ pid: 4_194_305, startTicks: null }),
+      );
+      return dir;
+    };
+    const first = await stale("first1");
+    expect(await sweepStaleProxyDirsThrottled(base, 1_000)).toEqual([first]);
+    await stale("second");
+    expect(await sweepStaleProxyDirsThrottled(base, 1_000 + SWEEP_INTERVAL_MS - 1)).toEqual([]);
+    expect(await sweepStaleProxyDirsThrottled(base, 1_000 + SWEEP_INTERVAL_MS)).toHaveLength(1);
+  });
+});
