@@ -4,7 +4,7 @@ import { FaultBook } from "./fault-book.js";
 import type { Launcher } from "./launcher.js";
 import type { ResolvedEmulatorOptions } from "./options.js";
 import { RateLimiter } from "./rate-limiter.js";
-import type { RequestRecord } from "./types.js";
+import type { ProcessSnapshot, RequestRecord, SandboxSnapshot } from "./types.js";
 
 // Enough for any test; a long demo run keeps the newest records only.
 const MAX_RECORDS = 50_000;
@@ -31,6 +31,16 @@ export class EmulatorState {
       ? new RateLimiter(options.rateLimit.perMinute, options.rateLimit.burst)
       : null;
     if (options.faults) this.faults.set(options.faults);
+  }
+
+  sandboxSnapshots(): SandboxSnapshot[] {
+    return [...this.sandboxes.values()].map((sandbox) => sandbox.snapshot());
+  }
+
+  processSnapshots(): ProcessSnapshot[] {
+    return [...this.sandboxes.values()].flatMap((sandbox) =>
+      [...sandbox.processes.values()].map((process) => process.snapshot()),
+    );
   }
 
   record(entry: MutableRequestRecord): MutableRequestRecord {

@@ -122,11 +122,8 @@ export async function startCreateosEmulator(
       clear: () => state.faults.clear(),
       fired: () => state.faults.fired(),
     },
-    sandboxes: () => [...state.sandboxes.values()].map((sandbox) => sandbox.snapshot()),
-    processes: () =>
-      [...state.sandboxes.values()].flatMap((sandbox) =>
-        [...sandbox.processes.values()].map((process) => process.snapshot()),
-      ),
+    sandboxes: () => state.sandboxSnapshots(),
+    processes: () => state.processSnapshots(),
     requests: () => state.records.map((record) => ({ ...record })),
     setSandboxStatus: (id, status) => state.sandboxes.get(id)?.force(status),
     close: () => {

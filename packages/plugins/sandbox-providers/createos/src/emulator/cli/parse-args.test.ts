@@ -25,6 +25,7 @@ describe("parseCliArgs", () => {
         "--faults",
         "plan.json",
         "--json",
+        "--journal-backpressure",
       ]),
     ).toEqual({
       action: "start",
@@ -40,6 +41,7 @@ describe("parseCliArgs", () => {
         transitionMs: 0,
         workspaceRoot: "/w",
         isolation: "bwrap",
+        journalBackpressure: true,
       },
     });
   });

@@ -23,6 +23,8 @@ Options:
   --api-key K           accepted X-Api-Key (default: random, printed)
   --heartbeat-ms N      heartbeat interval of idle output streams (default 2000)
   --journal-bytes N     output journal per process (default 1048576)
+  --journal-backpressure
+                        block a process instead of evicting output nobody has read yet
   --rate-limit N|off    requests per minute per caller IP (default 300)
   --rate-burst N        token-bucket burst (default 100)
   --transition-ms N     delay of each asynchronous state change (default 50)
@@ -30,6 +32,12 @@ Options:
   --isolation MODE      none (default) or bwrap
   --faults FILE         JSON fault plan ({"faults":[...]}) armed at start
   --json                print {"url","apiKey"} as one JSON line
+
+Control plane (same X-Api-Key), for steering a running emulator from another process:
+  GET    /_emulator/state    sandboxes, processes and the request log
+  PUT    /_emulator/faults   arm a fault plan (JSON body {"faults":[...]})
+  GET    /_emulator/faults   the faults that fired
+  DELETE /_emulator/faults   disarm every fault
   -h, --help            show this help
   -v, --version         show the version
 `;
@@ -56,6 +64,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (flag === "-v" || flag === "--version") return { action: "version" };
     if (flag === "--json") {
       json = true;
+      continue;
+    }
+    if (flag === "--journal-backpressure") {
+      options.journalBackpressure = true;
       continue;
     }
     const [name, inline] =

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorState, MutableRequestRecord } from "../emulator-state.js";
 import { matchRoute } from "../routes.js";
 import { connectStream } from "./connect-stream.js";
+import { CONTROL_PREFIX, handleControl } from "./control-routes.js";
 import { getFile, putFile } from "./file-routes.js";
 import { closeStdin, createProcess, killProcess, waitProcess } from "./process-routes.js";
 import { fail, type RouteContext } from "./route-context.js";
@@ -59,6 +60,15 @@ export function createRequestHandler(
   return (req, res) => {
     const url = new URL(req.url ?? "/", "http://emulator.invalid");
     const method = req.method ?? "GET";
+    if (url.pathname.startsWith(CONTROL_PREFIX)) {
+      if (!keyMatches(req.headers["x-api-key"], state.apiKey)) {
+        req.resume();
+        res.writeHead(401).end();
+        return;
+      }
+      handleControl(state, method, url.pathname, req, res).catch(() => res.destroy());
+      return;
+    }
     const match = matchRoute(method, url.pathname);
     const record: MutableRequestRecord = state.record({
       method,
