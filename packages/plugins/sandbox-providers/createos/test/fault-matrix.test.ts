@@ -195,12 +195,13 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       "ERR_CREATEOS_OUTPUT_INVALID",
       "CreateOS process output is invalid.",
     ],
-    // The stall lets the journal run ahead of the cursor; the reconnect then finds it evicted.
+    // A 503 with Retry-After holds the first connect back; the process has written by then,
+    // and the next connect finds its journal evicted.
     [
       "eviction answered 410",
       [
-        { kind: "stall-stream", afterFrames: 1 },
-        { kind: "evict", mode: "http-410", skip: 1 },
+        { kind: "http-status", route: "process.connect", status: 503, retryAfterSeconds: 1 },
+        { kind: "evict", mode: "http-410" },
       ],
       "ERR_CREATEOS_OUTPUT_EVICTED",
       "CreateOS process output was evicted before it could be read.",

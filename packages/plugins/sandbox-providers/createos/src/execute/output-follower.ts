@@ -60,6 +60,7 @@ export class OutputFollower {
   readonly #tuning: FollowTuning;
   readonly #sink: TextSink;
   readonly #decoder = new Utf8StreamDecoder();
+  #acceptedFrames = 0;
 
   constructor(
     client: CreateosClient,
@@ -82,14 +83,15 @@ export class OutputFollower {
     let lastFailure: Failure | undefined;
     for (;;) {
       signal.throwIfAborted();
-      const cursorBefore = this.stats.cursor;
       let outcome: { exit: ExitStatus } | { failure: Failure };
       try {
         outcome = await this.#connectOnce(signal);
       } catch (error) {
         outcome = { failure: this.#classify(error, signal) };
       }
-      if (this.stats.cursor > cursorBefore) {
+      // Any accepted frame (heartbeats too) ends the outage: the stream works, so a proxy
+      // that cuts idle streams costs one reconnect each time, never the budget.
+      if (this.#acceptedFrames > 0) {
         failures = 0;
         lastStatus = null;
       }
@@ -193,15 +195,11 @@ export class OutputFollower {
     const connection = new AbortController();
     const onAbort = (): void => connection.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    let lastByteAt = Date.now();
-    const watchdog = setInterval(
-      () => {
-        if (Date.now() - lastByteAt > this.#tuning.stallTimeoutMs) connection.abort(STALLED);
-      },
-      Math.max(10, Math.floor(this.#tuning.stallTimeoutMs / 4)),
-    );
+    let watchdog: NodeJS.Timeout | undefined;
+    this.#acceptedFrames = 0;
     try {
       this.stats.connections++;
+      // Until the headers arrive the request's own deadline applies (a pacer wait is not a stall).
       const { response } = await this.#client.stream({
         method: "GET",
         path: `${processPath(this.#sandboxId, this.#processId)}/connect`,
@@ -213,7 +211,13 @@ export class OutputFollower {
       });
       const body = response?.body;
       if (!body) return { failure: { kind: "ended" } };
-      lastByteAt = Date.now();
+      let lastByteAt = Date.now();
+      watchdog = setInterval(
+        () => {
+          if (Date.now() - lastByteAt > this.#tuning.stallTimeoutMs) connection.abort(STALLED);
+        },
+        Math.max(10, Math.floor(this.#tuning.stallTimeoutMs / 4)),
+      );
       const splitter = new NdjsonLineSplitter(this.#tuning.maxFrameBytes);
       try {
         for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
@@ -230,7 +234,7 @@ export class OutputFollower {
       }
       return { failure: { kind: "ended" } };
     } finally {
-      clearInterval(watchdog);
+      if (watchdog !== undefined) clearInterval(watchdog);
       signal.removeEventListener("abort", onAbort);
       connection.abort();
     }
@@ -241,9 +245,11 @@ export class OutputFollower {
     const frame = parseFrameLine(line);
     switch (frame.type) {
       case "heartbeat":
+        this.#acceptedFrames++;
         return undefined;
       case "data": {
         const decision = judgeDataFrame(frame, this.stats.cursor);
+        this.#acceptedFrames++;
         if (decision.kind === "duplicate") {
           this.stats.duplicates++;
           return undefined;
