@@ -259,3 +259,101 @@ describe("execute against a scripted server: protocol violations", () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe("execute against a scripted server: budget and completeness", () => {
+  const b64 = (text: string) => Buffer.from(text).toString("base64");
+  const data = (seq: number, text: string) =>
+    JSON.stringify({ type: "data", seq, stream: "stdout", data_base64: b64(text) });
+
+  function scripted(connect: (after: number, attempt: number) => string[], wait: () => [number, unknown]) {
+    let connects = 0;
+    return server((req, res) => {
+      const url = new URL(req.url ?? "", "http://x");
+      if (url.pathname.endsWith("/processes"))
+        return sendJson(res, 200, { status: "success", data: { process_id: "p1" } });
+      if (url.pathname.endsWith("/connect")) {
+        const lines = connect(Number(url.searchParams.get("after")), ++connects);
+        res.writeHead(200, { "content-type": "application/x-ndjson" });
+        res.end(lines.map((line) => `${line}\n`).join(""));
+        return;
+      }
+      if (url.pathname.endsWith("/wait")) {
+        const [status, body] = wait();
+        return sendJson(res, status, body);
+      }
+      if (req.method === "DELETE")
+        return sendJson(res, 200, { status: "success", data: { tree_exited: true } });
+      sendJson(res, 200, { status: "success", data: {} });
+    });
+  }
+
+  it("a proxy that cuts idle streams after each heartbeat never exhausts the budget", async () => {
+    let waits = 0;
+    const cuts = 10;
+    const s = await scripted(
+      (after, attempt) =>
+        attempt <= cuts
+          ? ['{"type":"heartbeat"}']
+          : [data(after + 1, "finally\n"), '{"type":"exit","exit_code":0}'],
+      () => {
+        waits++;
+        return waits <= cuts
+          ? [408, "still running"]
+          : [200, { status: "success", data: { exit_code: 0, output: { newest_seq: 1 } } }];
+      },
+    );
+    const log: string[] = [];
+    const result = await execute(
+      client(s.url),
+      { sandboxId: "sbx_1", command: "sleep", args: ["600"], onLog: (_s, text) => log.push(text) },
+      { reconnectAttempts: 2, waitProbeMs: 0 },
+    );
+    expect(result).toMatchObject({ exitCode: 0, stdout: "finally\n" });
+    expect(log).toEqual(["finally\n"]);
+    expect(s.seen.filter((r) => r.url.includes("/connect"))).toHaveLength(cuts + 1);
+  });
+
+  it("streams that end with no frame at all exhaust the budget: stream ended without an exit status", async () => {
+    const s = await scripted(
+      () => [],
+      () => [408, "still running"],
+    );
+    const error = await rejection(
+      execute(
+        client(s.url),
+        { sandboxId: "sbx_1", command: "sleep", args: ["600"] },
+        { reconnectAttempts: 2, waitProbeMs: 0 },
+      ),
+    );
+    expect(error.message).toBe("CreateOS process stream ended without an exit status.");
+    expect(error.details).toEqual({ attempts: 3, lastStatus: null, cursor: 0, processId: "p1" });
+    expect(s.seen.filter((r) => r.method === "DELETE")).toHaveLength(1);
+  });
+
+  it("an exit frame is trusted only when wait reports no newer output; the tail is replayed", async () => {
+    let waits = 0;
+    const s = await scripted(
+      (after) =>
+        after === 0
+          ? [data(1, "one\n"), '{"type":"exit","exit_code":5}']
+          : [data(1, "one\n"), data(2, "two\n"), '{"type":"exit","exit_code":5}'],
+      () => {
+        waits++;
+        return [200, { status: "success", data: { exit_code: 5, output: { newest_seq: 2 } } }];
+      },
+    );
+    const log: string[] = [];
+    const result = await execute(client(s.url), {
+      sandboxId: "sbx_1",
+      command: "x",
+      onLog: (_s, t) => log.push(t),
+    });
+    expect(result).toMatchObject({ exitCode: 5, stdout: "one\ntwo\n" });
+    expect(log).toEqual(["one\n", "two\n"]);
+    expect(s.seen.filter((r) => r.url.includes("/connect")).map((r) => r.url.split("?")[1])).toEqual([
+      "after=0",
+      "after=1",
+    ]);
+    expect(waits).toBe(2);
+  });
+});
