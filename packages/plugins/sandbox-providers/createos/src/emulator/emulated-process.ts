@@ -2,7 +2,13 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import { OutputJournal, type ProcessExit } from "./journal.js";
-import { killProcessTree, listTree, signalProcessTree } from "./process-tree.js";
+import {
+  killProcessTree,
+  listTree,
+  type ProcEntry,
+  readProcTable,
+  signalProcessTree,
+} from "./process-tree.js";
 import type { ProcessSnapshot } from "./types.js";
 
 // After the leader exits, background children may keep the pipes open. Output is read until
@@ -144,7 +150,8 @@ export class EmulatedProcess {
     if (!this.#treeGone) signalProcessTree(this.osPid, frozen ? "SIGSTOP" : "SIGCONT");
   }
 
-  snapshot(): ProcessSnapshot {
+  /** `table` lets a caller snapshotting many processes read `/proc` once. */
+  snapshot(table: ProcEntry[] | undefined = readProcTable()): ProcessSnapshot {
     const exit = this.journal.exit;
     return {
       id: this.id,
@@ -154,7 +161,7 @@ export class EmulatedProcess {
       exitCode: exit?.exitCode ?? null,
       signal: exit?.signal ?? null,
       killedTree: this.#killedTree,
-      treeAlive: !this.#treeGone && listTree(this.osPid).length > 0,
+      treeAlive: !this.#treeGone && listTree(this.osPid, table).length > 0,
       newestSeq: this.journal.newestSeq,
       evictedBefore: this.journal.evictedBefore,
       journalBytes: this.journal.bytes,

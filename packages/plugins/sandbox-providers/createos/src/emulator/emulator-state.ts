@@ -3,6 +3,7 @@ import type { EmulatedSandbox } from "./emulated-sandbox.js";
 import { FaultBook } from "./fault-book.js";
 import type { Launcher } from "./launcher.js";
 import type { ResolvedEmulatorOptions } from "./options.js";
+import { readProcTable } from "./process-tree.js";
 import { RateLimiter } from "./rate-limiter.js";
 import type { ProcessSnapshot, RequestRecord, SandboxSnapshot } from "./types.js";
 
@@ -38,8 +39,9 @@ export class EmulatorState {
   }
 
   processSnapshots(): ProcessSnapshot[] {
+    const table = readProcTable();
     return [...this.sandboxes.values()].flatMap((sandbox) =>
-      [...sandbox.processes.values()].map((process) => process.snapshot()),
+      [...sandbox.processes.values()].map((process) => process.snapshot(table)),
     );
   }
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 
-interface ProcEntry {
+export interface ProcEntry {
   readonly pid: number;
   readonly ppid: number;
   readonly pgid: number;
@@ -19,7 +19,8 @@ export function parseProcStat(text: string): ProcEntry | undefined {
   return { pid, ppid: Number(ppid), pgid: Number(pgid), zombie: state === "Z" || state === "X" };
 }
 
-function readProcTable(): ProcEntry[] | undefined {
+/** A snapshot of every process on the host; undefined without `/proc`. */
+export function readProcTable(): ProcEntry[] | undefined {
   let names: string[];
   try {
     names = readdirSync("/proc");
@@ -45,8 +46,7 @@ function readProcTable(): ProcEntry[] | undefined {
  * their parent chain is intact. Zombies are ignored: an orphan zombie may never be reaped
  * when PID 1 does not reap, yet it runs nothing. Without `/proc`, the group is all there is.
  */
-export function listTree(pgid: number): number[] {
-  const table = readProcTable();
+export function listTree(pgid: number, table: ProcEntry[] | undefined = readProcTable()): number[] {
   if (!table) return groupAlive(pgid) ? [pgid] : [];
   const members = new Set<number>();
   for (const entry of table) if (entry.pgid === pgid) members.add(entry.pid);
