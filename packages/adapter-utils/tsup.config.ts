@@ -1,18 +1,20 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
 
 export default defineConfig([
   {
-  entry: { "index": "src/index.ts", "local-process-sandbox": "src/local-process-sandbox.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  target: "node20",
-  define,
+    entry: { index: "src/index.ts", "local-process-sandbox": "src/local-process-sandbox.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    target: "node20",
+    define,
   },
   {
     entry: { "sandbox-cli": "src/cli/main.ts" },
