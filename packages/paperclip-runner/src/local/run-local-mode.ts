@@ -1,11 +1,10 @@
 import type { Readable, Writable } from "node:stream";
-import { invalidArgument, type ParsedFlags } from "../cli/flags.js";
+import type { ParsedFlags } from "../cli/flags.js";
 import { memoryStateStore, openDurableStateStore } from "../state/state-store.js";
 import { controllerLines } from "./controller-lines.js";
 import { harnessLauncher } from "./harness-launcher.js";
 import { readLocalOptions } from "./local-options.js";
 import { LocalRunner } from "./local-runner.js";
-import { sandboxBuilder } from "./sandbox-spawn-spec.js";
 
 export interface LocalModeIo {
   readonly stdin: Readable;
@@ -23,12 +22,6 @@ export interface LocalModeIo {
  */
 export async function runLocalMode(flags: ParsedFlags, io: LocalModeIo): Promise<number> {
   const options = readLocalOptions(flags, process.env);
-  if (options.sandbox !== null && (await sandboxBuilder()) === null) {
-    throw invalidArgument(
-      "--sandbox-workspace",
-      "this build's @paperclipai/adapter-utils has no local-process sandbox",
-    );
-  }
   const store =
     options.stateDir === null
       ? memoryStateStore(options.binding)

@@ -1,0 +1,197 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Controller, IDS, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+
+/** A harness (plain Node, protocol by hand) that reports whether it can reach `argv[1]` (host:port). */
+const CONNECT_HARNESS = `
+const out = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+out({ type: "ready" });
+const [host, port] = process.argv[1].split(":");
+const socket = require("node:net").connect(Number(port), host);
+socket.on("connect", () => { out({ type: "result", result: { connected: true } }); process.exit(0); });
+socket.on("error", (error) => { out({ type: "result", result: { connected: false, code: error.code } }); process.exit(0); });
+`;
+
+/** A harness that asks its sandbox proxy (HTTP_PROXY) for a host that is not on the allowlist. */
+const PROXY_HARNESS = `
+const out = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+out({ type: "ready" });
+const proxy = new URL(process.env.HTTP_PROXY);
+const request = require("node:http").request(
+  { host: proxy.hostname, port: proxy.port, path: "http://not-allowed.example/", headers: { host: "not-allowed.example" } },
+  (response) => { out({ type: "result", result: { status: response.statusCode, error: response.headers["x-proxy-error"] ?? null } }); process.exit(0); },
+);
+request.on("error", (error) => { out({ type: "result", result: { error: error.code } }); process.exit(0); });
+request.end();
+`;
+
+async function runToTerminal(controller: Controller): Promise<WireEvent[]> {
+  controller.send("run.prepare", "c1");
+  controller.send("session.open", "c2");
+  controller.send("turn.start", "c3");
+  await controller.waitForEvent("run.terminal", 20_000);
+  expect((await controller.exited).code).toBe(0);
+  return controller.events();
+}
+
+function resultOf(events: readonly WireEvent[]): unknown {
+  return events.find((event) => event.type === "harness.result")?.data.result;
+}
+
+/** Processes whose command line contains `marker`. */
+function processesWith(marker: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The same, once a pid namespace that was just killed has had up to 2 s to tear down. */
+async function survivors(marker: string): Promise<number[]> {
+  for (let attempt = 0; attempt < 20 && processesWith(marker).length > 0; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return processesWith(marker);
+}
+
+describe("local mode with the harness in the adapter-utils sandbox", () => {
+  let server: Server;
+  let address: string;
+  beforeAll(async () => {
+    server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    address = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("lets the scripted harness write only inside the workspace", async () => {
+    const dir = tempDir("sandbox-fs");
+    const workspace = join(dir, "workspace");
+    const outside = join(dir, "outside");
+    mkdirSync(workspace);
+    mkdirSync(outside);
+    const inside = writeScript(dir, {
+      commandLog: join(workspace, "commands.log"),
+      steps: [
+        { ready: {} },
+        { waitFor: "turn.start" },
+        { appendFile: { path: join(workspace, "out.txt"), text: "hi" } },
+        { result: "ok" },
+        { exit: 0 },
+      ],
+    });
+    const escapeScript = writeScript(
+      dir,
+      {
+        steps: [
+          { ready: {} },
+          { waitFor: "turn.start" },
+          { appendFile: { path: join(outside, "out.txt"), text: "x" } },
+          { result: "ok" },
+        ],
+      },
+      "escape.json",
+    );
+    const sandbox = ["--sandbox-workspace", workspace];
+    const ok = await runToTerminal(
+      new Controller([...IDS, "--fake-harness", "--script", inside, ...sandbox]),
+    );
+    expect(ok.find((event) => event.type === "harness.starting")?.data.sandboxed).toBe(true);
+    expect(ok.at(-1)?.data.reason).toBe("successful_process_and_result");
+    expect(readFileSync(join(workspace, "out.txt"), "utf8")).toBe("hi");
+    expect(readFileSync(join(workspace, "commands.log"), "utf8")).toContain('"command":"turn.start"');
+
+    const denied = await runToTerminal(
+      new Controller([...IDS, "--fake-harness", "--script", escapeScript, ...sandbox]),
+    );
+    expect(denied.at(-1)?.data.reason).toBe("harness_process_failed");
+    expect(JSON.stringify(denied.find((event) => event.type === "harness.exited")?.data.logTail)).toContain(
+      "ENOENT",
+    );
+    expect(existsSync(join(outside, "out.txt"))).toBe(false);
+  });
+
+  it("denies the network to a sandboxed harness that reaches the same loopback server unsandboxed", async () => {
+    const workspace = tempDir("sandbox-net");
+    const harness = [
+      "--harness-command",
+      process.execPath,
+      "--harness-arg",
+      "-e",
+      "--harness-arg",
+      CONNECT_HARNESS,
+      "--harness-arg",
+      address,
+    ];
+    const plain = await runToTerminal(new Controller([...IDS, ...harness]));
+    expect(resultOf(plain)).toEqual({ connected: true });
+    const sandboxed = await runToTerminal(
+      new Controller([...IDS, ...harness, "--sandbox-workspace", workspace]),
+    );
+    expect(resultOf(sandboxed)).toMatchObject({ connected: false });
+  });
+
+  it("routes an allowlisted sandbox through the proxy, which refuses a host not on the list", async () => {
+    const workspace = tempDir("sandbox-proxy");
+    const harness = [
+      "--harness-command",
+      process.execPath,
+      "--harness-arg",
+      "-e",
+      "--harness-arg",
+      PROXY_HARNESS,
+    ];
+    const events = await runToTerminal(
+      new Controller([
+        ...IDS,
+        ...harness,
+        "--sandbox-workspace",
+        workspace,
+        "--sandbox-allow",
+        "api.example.com",
+      ]),
+    );
+    expect(resultOf(events)).toMatchObject({ status: 403 });
+  });
+
+  it("leaves no sandboxed process behind when the run is cancelled", async () => {
+    const dir = tempDir("sandbox-stop");
+    const workspace = join(dir, "workspace");
+    mkdirSync(workspace);
+    const marker = String(60_000 + Math.floor(Math.random() * 9999));
+    const script = writeScript(dir, {
+      ignoreSigterm: true,
+      ignoreStdinEof: true,
+      steps: [
+        { ready: {} },
+        { spawnSleeper: { pidFile: join(workspace, "sleeper.pid"), ms: Number(marker) } },
+        { event: { spawned: true } },
+        { sleep: 60_000 },
+      ],
+    });
+    const controller = new Controller([
+      ...IDS,
+      "--fake-harness",
+      "--script",
+      script,
+      "--sandbox-workspace",
+      workspace,
+    ]);
+    controller.send("run.prepare", "c1");
+    controller.send("session.open", "c2");
+    await controller.waitForEvent("harness.event", 20_000);
+    expect(processesWith(`setTimeout(() => {}, ${marker})`)).toHaveLength(1);
+    controller.send("run.cancel", "c3");
+    await controller.waitForEvent("run.terminal");
+    expect((await controller.exited).code).toBe(0);
+    expect(await survivors(`setTimeout(() => {}, ${marker})`)).toEqual([]);
+  });
+});
