@@ -46,8 +46,19 @@ describe("emulator: service basics", () => {
 });
 
 describe("emulator: sandbox states", () => {
+  // Slow transitions, so every request meant to land inside one does, however loaded the machine.
+  let slow: CreateosEmulator;
+  let slowApi: RawApi;
+  beforeAll(async () => {
+    slow = await startCreateosEmulator({ rateLimitPerMinute: null, transitionMs: 1500 });
+    slowApi = new RawApi(slow);
+  });
+  afterAll(async () => {
+    await slow.close();
+  });
+
   it("creates asynchronously: creating, then running, with a valid id and the success envelope", async () => {
-    const created = await api.call("POST", "/sandboxes", {
+    const created = await slowApi.call("POST", "/sandboxes", {
       shape: "s-2",
       rootfs: "ubuntu",
       region: "eu",
@@ -57,10 +68,10 @@ describe("emulator: sandbox states", () => {
     expect(created.json).toMatchObject({ status: "success", data: { status: "creating" } });
     const id = String(created.json?.data?.id);
     expect(id).toMatch(ID);
-    const busy = await api.call("POST", `/sandboxes/${id}/processes`, { cmd: "/bin/true" });
+    const busy = await slowApi.call("POST", `/sandboxes/${id}/processes`, { cmd: "/bin/true" });
     expect(busy.status).toBe(409);
-    await api.untilStatus(id, "running");
-    const read = await api.call("GET", `/sandboxes/${id}`);
+    await slowApi.untilStatus(id, "running");
+    const read = await slowApi.call("GET", `/sandboxes/${id}`);
     expect(read.json?.data).toMatchObject({
       id,
       status: "running",
@@ -71,19 +82,19 @@ describe("emulator: sandbox states", () => {
   });
 
   it("pauses and resumes through transitional states, with 409 during a transition", async () => {
-    const id = await api.runningSandbox();
-    const pause = await api.call("POST", `/sandboxes/${id}/pause`);
+    const id = await slowApi.runningSandbox();
+    const pause = await slowApi.call("POST", `/sandboxes/${id}/pause`);
     expect(pause.status).toBe(200);
     expect(pause.json?.data?.status).toBe("pausing");
-    expect((await api.call("POST", `/sandboxes/${id}/resume`)).status).toBe(409);
-    expect((await api.call("POST", `/sandboxes/${id}/exec`, { cmd: "true" })).status).toBe(409);
-    await api.untilStatus(id, "paused");
-    expect((await api.call("POST", `/sandboxes/${id}/pause`)).status).toBe(200);
-    const resume = await api.call("POST", `/sandboxes/${id}/resume`);
+    expect((await slowApi.call("POST", `/sandboxes/${id}/resume`)).status).toBe(409);
+    expect((await slowApi.call("POST", `/sandboxes/${id}/exec`, { cmd: "true" })).status).toBe(409);
+    await slowApi.untilStatus(id, "paused");
+    expect((await slowApi.call("POST", `/sandboxes/${id}/pause`)).status).toBe(200);
+    const resume = await slowApi.call("POST", `/sandboxes/${id}/resume`);
     expect(resume.json?.data?.status).toBe("resuming");
-    expect((await api.call("POST", `/sandboxes/${id}/pause`)).status).toBe(409);
-    await api.untilStatus(id, "running");
-    expect((await api.call("POST", `/sandboxes/${id}/resume`)).status).toBe(200);
+    expect((await slowApi.call("POST", `/sandboxes/${id}/pause`)).status).toBe(409);
+    await slowApi.untilStatus(id, "running");
+    expect((await slowApi.call("POST", `/sandboxes/${id}/resume`)).status).toBe(200);
   });
 
   it("deletes: the directories go, GET reads destroyed, a second DELETE is 404", async () => {

@@ -69,15 +69,18 @@ describe("emulator: process output", () => {
   });
 
   it("wait answers 408 while running, then exit_code, signal and newest_seq", async () => {
-    const pid = await api.process(sandbox, "read -r line; echo got:$line", {});
-    // stdin was closed by the helper, so `read` sees EOF at once; use a sleeper for the 408 instead.
-    const sleeper = await api.process(sandbox, "sleep 0.3; echo done");
-    expect((await api.call("GET", `${base(sleeper)}/wait?timeout_ms=0`)).status).toBe(408);
-    expect((await api.call("GET", `${base(sleeper)}/wait?timeout_ms=20`)).status).toBe(408);
-    expect((await api.call("GET", `${base(sleeper)}/wait?timeout_ms=abc`)).status).toBe(400);
-    const done = await api.waitExit(sandbox, sleeper);
+    // `cat` with stdin still open cannot exit, whatever the machine's speed.
+    const reply = await api.call("POST", `/sandboxes/${sandbox}/processes`, {
+      cmd: "/bin/bash",
+      args: ["-c", "echo ready; cat"],
+    });
+    const pid = String(reply.json?.data?.process_id);
+    expect((await api.call("GET", `${base(pid)}/wait?timeout_ms=0`)).status).toBe(408);
+    expect((await api.call("GET", `${base(pid)}/wait?timeout_ms=20`)).status).toBe(408);
+    expect((await api.call("GET", `${base(pid)}/wait?timeout_ms=abc`)).status).toBe(400);
+    await api.call("POST", `${base(pid)}/stdin/close`);
+    const done = await api.waitExit(sandbox, pid);
     expect(done).toEqual({ exit_code: 0, signal: null, output: { newest_seq: 1, evicted_before: 0 } });
-    expect((await api.waitExit(sandbox, pid)).exit_code).toBe(0);
   });
 
   it("closes stdin once (then 409) and the process sees end of input", async () => {
