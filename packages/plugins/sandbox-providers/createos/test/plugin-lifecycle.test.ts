@@ -86,6 +86,25 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(assertExecutionLifecycle(events, "env-1")).toHaveLength(1);
   });
 
+  it("cuts the live log into chunks the host accepts, joined exactly", async () => {
+    const t = await pluginUnderTest(emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-big" });
+    const result = await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/bash",
+      args: ["-c", "head -c 300000 /dev/zero | tr '\\0' a"],
+    });
+    expect(result.stdout).toBe("a".repeat(300_000));
+    expect(t.log.every((entry) => entry.chunk.length > 0 && entry.chunk.length <= 16 * 1024)).toBe(true);
+    expect(t.log.some((entry) => entry.chunk.length === 16 * 1024)).toBe(true);
+    expect(joinedLog(t.log, "stdout")).toBe(result.stdout);
+    await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+  });
+
   it("reuses a paused lease: release pauses, resume checks the marker, state survives", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-2" });

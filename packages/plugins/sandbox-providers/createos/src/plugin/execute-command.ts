@@ -2,6 +2,7 @@ import type { PluginEnvironmentExecuteParams, PluginEnvironmentExecuteResult } f
 import { execute } from "../execute/execute.js";
 import type { OutputStream } from "../execute/output-frame.js";
 import { verifyLeaseBinding } from "../lease/lease-metadata.js";
+import { splitForLiveLog } from "./live-log-chunks.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 
 /** The execute hook: a command on a usable lease, its output live to the host log. */
@@ -31,7 +32,9 @@ export async function executeCommand(
         stdin: params.stdin,
         timeoutMs: params.timeoutMs,
         signal,
-        onLog: log,
+        onLog: (stream, text) => {
+          for (const piece of splitForLiveLog(text)) log(stream, piece);
+        },
       },
       runtime.tuning(config),
       { block: (reason) => runtime.leases.block(sandboxId, reason) },
