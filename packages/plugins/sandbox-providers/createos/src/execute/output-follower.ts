@@ -98,7 +98,8 @@ export class OutputFollower {
 
       if ("exit" in outcome) {
         // Trust an exit only when the journal holds nothing past the cursor.
-        const waited = await this.#waitOrFailure(0, signal);
+        // The process has exited, so this returns at once; the bound only covers a lagging server.
+        const waited = await this.#waitOrFailure(this.#tuning.waitProbeMs, signal);
         if ("failure" in waited) outcome = waited;
         else if (waited.reply.exited && waited.reply.newestSeq <= this.stats.cursor)
           return this.#finish(outcome.exit);

@@ -43,8 +43,9 @@ export async function waitForProcess(
   if (reply.status === 408 || reply.data === null)
     return { exited: false, exitCode: null, signal: null, newestSeq: 0 };
   const data = reply.data;
-  const output = data.output;
-  if (typeof output !== "object" || output === null) throw invalidResponse();
+  const output = data.output ?? {};
+  if (typeof output !== "object" || output === null || Array.isArray(output)) throw invalidResponse();
+  // Without `newest_seq` there is nothing to compare: the cursor is taken as complete.
   const newestSeq = optionalIntegerField(output as JsonObject, "newest_seq") ?? 0;
   return {
     exited: true,
