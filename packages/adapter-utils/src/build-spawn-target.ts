@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
 import { writeNetworkProxyBridge } from "./bridge/write-bridge.js";
@@ -24,6 +23,7 @@ import type {
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
+import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 
 const MASK_DIR_NAME = "mask";
@@ -82,8 +82,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
   if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
 
   const readPaths: string[] = [];
-  if (path.isAbsolute(input.executable)) readPaths.push(...(await executableReadPaths(input.executable)));
-  if (allowlist) readPaths.push(...(await executableReadPaths(process.execPath)));
+  if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
+  if (allowlist) readPaths.push(...executableReadPaths(process.execPath));
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
   const requests = mountRequests(options, readPaths, workspace);
   if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
@@ -94,11 +94,11 @@ export async function buildLocalProcessSandboxSpawnTarget(
     ? await createNetworkProxyTempDir({ candidates: options.proxySocketDirCandidates })
     : null;
   const removeRunDir = async () => {
-    if (runDir) await rm(runDir, { recursive: true, force: true });
+    if (runDir) await removeProxyTempDir(runDir);
   };
 
   try {
-    const layout = await inspectHostLayout([
+    const layout = inspectHostLayout([
       ...SYSTEM_READ_PATHS,
       ...masks,
       ...requests.map((request) => request.path),
@@ -125,7 +125,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
         mounts: requests,
         proxyDir,
       });
-      await Promise.all(scope.maskDirs.map((dir) => mkdir(dir, { recursive: true, mode: 0o700 })));
+      for (const dir of scope.maskDirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
       args.push(...scope.args);
     }
     if (networkScope) args.push("--unshare-net");

@@ -1,16 +1,10 @@
-import { lstat, realpath } from "node:fs/promises";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 
-async function nearestPackageRoot(file: string): Promise<string> {
+function nearestPackageRoot(file: string): string {
   let current = path.dirname(file);
   while (current !== path.dirname(current)) {
-    if (
-      await lstat(path.join(current, "package.json")).then(
-        () => true,
-        () => false,
-      )
-    )
-      return current;
+    if (existsSync(path.join(current, "package.json"))) return current;
     current = path.dirname(current);
   }
   return path.dirname(file);
@@ -20,7 +14,10 @@ async function nearestPackageRoot(file: string): Promise<string> {
  * What a program needs to be readable: its own directory and the package root of
  * its real file (a `node_modules/.bin` link points into its package).
  */
-export async function executableReadPaths(executable: string): Promise<string[]> {
-  const real = await realpath(executable).catch(() => executable);
-  return [...new Set([path.dirname(executable), await nearestPackageRoot(real)])];
+export function executableReadPaths(executable: string): string[] {
+  let real = executable;
+  try {
+    real = realpathSync.native(executable);
+  } catch {}
+  return [...new Set([path.dirname(executable), nearestPackageRoot(real)])];
 }

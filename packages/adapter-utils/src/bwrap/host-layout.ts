@@ -1,4 +1,4 @@
-import { lstat, readlink, realpath } from "node:fs/promises";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 
 /** What a host path is, as `lstat` sees it (symlinks are not followed). */
 export type HostPathKind =
@@ -16,13 +16,15 @@ export function kindOf(layout: HostLayout, candidate: string): HostPathKind {
   return layout.get(candidate) ?? MISSING;
 }
 
-async function inspectPath(candidate: string): Promise<HostPathKind> {
+function inspectPath(candidate: string): HostPathKind {
   try {
-    const stats = await lstat(candidate);
+    const stats = lstatSync(candidate);
     if (stats.isSymbolicLink()) {
-      const target = await readlink(candidate);
-      const resolved = await realpath(candidate).catch(() => null);
-      return { kind: "symlink", target, resolved };
+      let resolved: string | null = null;
+      try {
+        resolved = realpathSync.native(candidate);
+      } catch {}
+      return { kind: "symlink", target: readlinkSync(candidate), resolved };
     }
     return stats.isDirectory() ? { kind: "directory" } : { kind: "file" };
   } catch {
@@ -30,9 +32,13 @@ async function inspectPath(candidate: string): Promise<HostPathKind> {
   }
 }
 
-/** Inspects each path once with `lstat`, so the argv builders can stay pure. */
-export async function inspectHostLayout(paths: Iterable<string>): Promise<HostLayout> {
-  const unique = [...new Set(paths)];
-  const kinds = await Promise.all(unique.map(inspectPath));
-  return new Map(unique.map((candidate, index) => [candidate, kinds[index] ?? MISSING]));
+/**
+ * Inspects each path once with `lstat`, so the argv builders can stay pure. These
+ * are a few dozen metadata calls: synchronous calls cost microseconds, where a
+ * round trip through the thread pool per path would dominate a sandbox start.
+ */
+export function inspectHostLayout(paths: Iterable<string>): HostLayout {
+  const layout = new Map<string, HostPathKind>();
+  for (const candidate of paths) if (!layout.has(candidate)) layout.set(candidate, inspectPath(candidate));
+  return layout;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
@@ -41,6 +41,8 @@ function failureReason(error: unknown): string {
  * Creates the per-run directory (mode 0700) that holds `proxy.sock` and the bridge,
  * on the first candidate whose socket path fits in 107 bytes. Stale directories of
  * dead owners are swept from each candidate first (at most once a minute per process).
+ * The few metadata calls on the start path are synchronous: microseconds each,
+ * where thread-pool round trips would add milliseconds to every sandbox start.
  */
 export async function createNetworkProxyTempDir(
   options: CreateNetworkProxyTempDirOptions = {},
@@ -54,7 +56,7 @@ export async function createNetworkProxyTempDir(
     await sweepStaleProxyDirsThrottled(baseDir);
     let tempDir: string;
     try {
-      tempDir = await mkdtemp(path.join(baseDir, NETWORK_PROXY_TEMP_PREFIX));
+      tempDir = mkdtempSync(path.join(baseDir, NETWORK_PROXY_TEMP_PREFIX));
     } catch (error) {
       lastError = error;
       attempts.push({ baseDir, code: failureCode(error), reason: `mkdtemp failed: ${failureReason(error)}` });
@@ -62,11 +64,11 @@ export async function createNetworkProxyTempDir(
     }
     try {
       assertUnixSocketPathLength(path.join(tempDir, PROXY_SOCKET_NAME));
-      await writeOwnerRecord(tempDir);
+      writeOwnerRecord(tempDir);
       return tempDir;
     } catch (error) {
       lastError = error;
-      await rm(tempDir, { recursive: true, force: true }).catch(() => {});
+      rmSync(tempDir, { recursive: true, force: true });
       const socketPathBytes = Buffer.byteLength(path.join(tempDir, PROXY_SOCKET_NAME));
       attempts.push(
         socketPathBytes > UNIX_SOCKET_PATH_MAX_BYTES

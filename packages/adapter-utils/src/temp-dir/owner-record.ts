@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFileSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 /** File in each per-run directory naming the process that owns it. */
@@ -22,9 +22,13 @@ export function processStartTicks(pid: number): string | null {
   }
 }
 
-export async function writeOwnerRecord(dir: string): Promise<void> {
-  const record: OwnerRecord = { pid: process.pid, startTicks: processStartTicks(process.pid) };
-  await writeFile(path.join(dir, OWNER_RECORD_NAME), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+const ownRecord = (): string =>
+  `${JSON.stringify({ pid: process.pid, startTicks: processStartTicks(process.pid) } satisfies OwnerRecord)}\n`;
+let cachedOwnRecord: string | undefined;
+
+export function writeOwnerRecord(dir: string): void {
+  cachedOwnRecord ??= ownRecord();
+  writeFileSync(path.join(dir, OWNER_RECORD_NAME), cachedOwnRecord, { mode: 0o600 });
 }
 
 export async function readOwnerRecord(dir: string): Promise<OwnerRecord | null> {
