@@ -131,3 +131,29 @@ describe("the worker over its stdio JSON-RPC protocol", () => {
     expect(worker.stderr.join("")).toBe("");
   });
 });
+
+describe("the CommonJS build", () => {
+  it("loads through require() and its worker entry serves the protocol too", async () => {
+    const { createRequire } = await import("node:module");
+    const require = createRequire(import.meta.url);
+    const main = require("../dist/index.cjs") as typeof import("../src/index.js");
+    expect(main.manifest.id).toBe("paperclip.createos-sandbox-provider");
+    expect(typeof main.default.definition.onEnvironmentExecute).toBe("function");
+    expect(typeof main.createPlugin).toBe("function");
+    const cjsWorker = WorkerHost.start(new URL("dist/worker.cjs", packageRoot).pathname, process.env);
+    try {
+      const init = await cjsWorker.call<{ ok: boolean; supportedMethods: string[] }>("initialize", {
+        manifest,
+        config: {},
+        instanceInfo: { instanceId: "test-instance", hostVersion: "2026.916.1" },
+        apiVersion: 1,
+      });
+      expect(init.ok).toBe(true);
+      expect(init.supportedMethods).toContain("environmentExecute");
+      await cjsWorker.call("shutdown", {});
+      expect(await cjsWorker.exit()).toBe(0);
+    } finally {
+      cjsWorker.kill();
+    }
+  });
+});
