@@ -14,8 +14,7 @@ beforeAll(async () => {
   emulator = await startCreateosEmulator({ rateLimitPerMinute: null, transitionMs: 10, heartbeatMs: 40 });
   api = new RawApi(emulator);
   sandbox = await api.runningSandbox();
-  five = await api.process(sandbox, "for i in 1 2 3 4 5; do echo $i; sleep 0.02; done");
-  await api.waitExit(sandbox, five);
+  five = await api.framedProcess(sandbox, ["echo 1", "echo 2", "echo 3", "echo 4", "echo 5"]);
   expect(emulator.processes().find((item) => item.id === five)?.newestSeq).toBe(5);
 });
 
@@ -171,8 +170,7 @@ describe("emulator faults: eviction", () => {
   });
 
   it("evict (error-frame) ends the stream with output_offset_expired after N frames", async () => {
-    const pid = await api.process(sandbox, "for i in 1 2 3 4; do echo $i; sleep 0.02; done");
-    await api.waitExit(sandbox, pid);
+    const pid = await api.framedProcess(sandbox, ["echo 1", "echo 2", "echo 3", "echo 4"]);
     emulator.faults.set({ faults: [{ kind: "evict", mode: "error-frame", afterFrames: 2 }] });
     const read = await api.connect(sandbox, pid, 0);
     expect(read.frames.map((frame) => frame.type)).toEqual(["data", "data", "error"]);

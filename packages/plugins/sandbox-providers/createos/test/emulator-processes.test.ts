@@ -32,11 +32,7 @@ const base = (processId: string) => `/sandboxes/${sandbox}/processes/${processId
 
 describe("emulator: process output", () => {
   it("journals stdout and stderr as data frames numbered from 1, then the exit frame", async () => {
-    const pid = await api.process(
-      sandbox,
-      "printf one; sleep 0.05; printf two >&2; sleep 0.05; printf three; exit 4",
-    );
-    await api.waitExit(sandbox, pid);
+    const pid = await api.framedProcess(sandbox, ["printf one", "printf two >&2", "printf three"], 4);
     const read = await api.connect(sandbox, pid, 0);
     const data = dataFrames(read.frames);
     expect(data.map((frame) => frame.seq)).toEqual([1, 2, 3]);
@@ -48,8 +44,7 @@ describe("emulator: process output", () => {
   });
 
   it("replays only frames after the cursor, and refuses a cursor beyond the newest frame", async () => {
-    const pid = await api.process(sandbox, "for i in 1 2 3 4 5; do echo $i; sleep 0.02; done");
-    await api.waitExit(sandbox, pid);
+    const pid = await api.framedProcess(sandbox, ["echo 1", "echo 2", "echo 3", "echo 4", "echo 5"]);
     const read = await api.connect(sandbox, pid, 3);
     expect(dataFrames(read.frames).map((frame) => frame.seq)).toEqual([4, 5]);
     expect(streamText(read.frames, "stdout")).toBe("4\n5\n");

@@ -88,6 +88,32 @@ export class RawApi {
     return id;
   }
 
+  /**
+   * Starts a process that writes each of `writes` (shell commands, e.g. `printf a >&2`) as its
+   * own frame: after each write it waits for an acknowledgement file that is only created once
+   * the emulator has journalled the frame, so no two writes can share a pipe read.
+   */
+  async framedProcess(sandboxId: string, writes: readonly string[], exitCode = 0): Promise<string> {
+    const tag = Math.random().toString(36).slice(2);
+    const steps = writes.map(
+      (write, index) => `${write}; while [ ! -e /tmp/ack-${tag}-${index} ]; do sleep 0.005; done`,
+    );
+    const id = await this.process(sandboxId, [...steps, `exit ${exitCode}`].join("\n"));
+    for (let index = 0; index < writes.length; index += 1) {
+      await eventually(
+        () => (this.emulator.processes().find((item) => item.id === id)?.newestSeq ?? 0) > index,
+        `frame ${index + 1}`,
+      );
+      await this.call(
+        "PUT",
+        `/sandboxes/${sandboxId}/files?path=/tmp/ack-${tag}-${index}`,
+        new Uint8Array(0),
+      );
+    }
+    await this.waitExit(sandboxId, id);
+    return id;
+  }
+
   async waitExit(sandboxId: string, processId: string): Promise<Record<string, unknown>> {
     const reply = await this.call(
       "GET",
