@@ -182,6 +182,7 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(tampered.message).toBe(
       "CreateOS workspace marker does not match the lease; the sandbox cannot be trusted.",
     );
+    expect(tampered.code).toBe("ERR_CREATEOS_LEASE_MARKER");
 
     emulator.setSandboxStatus(lease.providerLeaseId!, "error");
     const broken = await rejection(t.harness.resumeLease(params));
