@@ -70,7 +70,10 @@ export interface HttpStatusFault extends FaultScope {
   readonly retryAfterSeconds?: number;
 }
 
-/** Connect-stream faults count data frames written on the current connection (`afterFrames`, default 0). */
+/**
+ * Connect-stream faults count the data frames written on the current connection
+ * (`afterFrames`, default 0; frames resent by `duplicate-replay` do not count).
+ */
 export interface StreamFaultBase extends FaultScope {
   readonly afterFrames?: number;
 }
