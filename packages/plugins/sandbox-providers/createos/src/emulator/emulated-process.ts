@@ -66,11 +66,12 @@ export class EmulatedProcess {
   }
 
   async #watchExit(): Promise<ProcessExit> {
-    const [code, signal] = (await once(this.child, "exit")) as [number | null, NodeJS.Signals | null];
+    // Both listeners go on now: "close" can follow "exit" within the same tick.
     let closed = false;
     const close = once(this.child, "close").then(() => {
       closed = true;
     });
+    const [code, signal] = (await once(this.child, "exit")) as [number | null, NodeJS.Signals | null];
     let unthrottledMs = 0;
     while (!closed && unthrottledMs < DRAIN_CAP_MS) {
       const before = this.#outputChunks;
@@ -86,7 +87,10 @@ export class EmulatedProcess {
     const exit = { exitCode: code, signal };
     await this.cleanup().catch(() => {});
     this.journal.finish(exit);
-    if (listTree(this.osPid).length === 0) this.#treeGone = true;
+    // Scanning /proc takes milliseconds: let the readers woken by finish() go first.
+    setImmediate(() => {
+      if (listTree(this.osPid).length === 0) this.#treeGone = true;
+    });
     return exit;
   }
 
