@@ -177,6 +177,21 @@ describe("the paperclip-runnerd bin", () => {
     expect(result.stderr).not.toContain(secret);
   });
 
+  it("two daemons failing into one directory at once: both exit 1, the file is one whole diagnostic", async () => {
+    const dir = await diagnosticsDir();
+    const results = await Promise.all(
+      ["--first-launcher", "--second-launcher"].map((flag) =>
+        runBin(["--diagnostics-directory", dir, flag, "--script"]),
+      ),
+    );
+    expect(results.map((result) => result.code)).toEqual([1, 1]);
+    expect(results.every((result) => !result.stderr.includes("could not persist"))).toBe(true);
+    expect(await diagnosticOf(dir)).toMatch(
+      /^paperclip-runnerd: missing value for --script\n[\s\S]*\nignored unknown flags: --(first|second)-launcher\n$/,
+    );
+    expect(await readdir(dir)).toEqual(["runnerd.stderr.log"]);
+  });
+
   it("local mode: a missing required argument is persisted", async () => {
     const dir = await diagnosticsDir();
     const result = await runBin(["--diagnostics-directory", dir, "--session-id", "s", "--runner-id", "x"]);
