@@ -167,6 +167,11 @@ describe("emulator: files and exec", () => {
     expect((await api.call("GET", path("relative.txt"))).status).toBe(400);
     expect((await api.call("GET", `/sandboxes/${id}/files`)).status).toBe(400);
     expect((await api.call("GET", path("/paperclip-workspace/missing"))).status).toBe(404);
+    await api.call("PUT", path("/paperclip-workspace/plain"), new Uint8Array([1]));
+    expect(
+      (await api.call("PUT", path("/paperclip-workspace/plain/below"), new Uint8Array([1]))).status,
+    ).toBe(409);
+    expect((await api.call("PUT", path("/paperclip-workspace"), new Uint8Array([1]))).status).toBe(409);
     await api.call("POST", `/sandboxes/${id}/exec`, {
       cmd: "ln",
       args: ["-s", "/etc", "/paperclip-workspace/etc"],

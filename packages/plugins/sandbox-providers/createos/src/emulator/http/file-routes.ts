@@ -28,7 +28,11 @@ async function hostPathOf(ctx: RouteContext): Promise<string | undefined> {
 export async function putFile(ctx: RouteContext): Promise<void> {
   const hostPath = await hostPathOf(ctx);
   if (hostPath === undefined) return;
-  await mkdir(dirname(hostPath), { recursive: true });
+  const madeParents = await mkdir(dirname(hostPath), { recursive: true }).then(
+    () => true,
+    () => false,
+  );
+  if (!madeParents) return fail(ctx, 409, "conflict", "A parent of path is not a directory.");
   // The parents were created inside the confined ancestor; re-check in case a link raced in.
   if (!(await isConfined(hostPath, ctx.state.sandboxes.get(ctx.match.sandboxId ?? "")!))) {
     return fail(ctx, 403, "forbidden", "path is outside the sandbox's writable area.");
