@@ -7,7 +7,11 @@ import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
 import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
-import { NETWORK_SCOPE_MASKED_PATHS, SYSTEM_READ_PATHS } from "./bwrap/system-paths.js";
+import {
+  HARDENED_READ_ONLY_PATHS,
+  NETWORK_SCOPE_MASKED_PATHS,
+  SYSTEM_READ_PATHS,
+} from "./bwrap/system-paths.js";
 import { buildWorkspaceScopeArgs } from "./bwrap/workspace-scope-args.js";
 import { normalizeAbsolutePath } from "./options/normalize-absolute-path.js";
 import {
@@ -100,11 +104,22 @@ export async function buildLocalProcessSandboxSpawnTarget(
   try {
     const layout = inspectHostLayout([
       ...SYSTEM_READ_PATHS,
+      ...HARDENED_READ_ONLY_PATHS,
       ...masks,
       ...requests.map((request) => request.path),
       ...(runDir ? [runDir] : []),
     ]);
-    const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts"];
+    // A root runner's sandbox would otherwise keep every capability (bwrap keeps them
+    // for a real root), able to remount its read-only binds writable or load modules.
+    const args = [
+      "--die-with-parent",
+      "--new-session",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--cap-drop",
+      "ALL",
+    ];
     const proxyDir = allowlist ? runDir : null;
     if (filesystemScope) {
       args.push(

@@ -157,7 +157,7 @@ function escapes(results: Record<string, Attempt>, only?: (name: string) => bool
 describe("escape suite inside the real sandbox", () => {
   it("workspace + allowlist scope: zero escapes, and the host saw nothing", async () => {
     const { results, hits } = await runEscapeAttempts("workspace");
-    expect(Object.keys(results).length).toBeGreaterThanOrEqual(45);
+    expect(Object.keys(results).length).toBeGreaterThanOrEqual(54);
     expect(escapes(results)).toEqual({});
     expect(hits).toEqual({ canary: [], datagrams: [], unix: [] });
     // The attempts were real: the proxy refused with its own codes, files were missing or read-only.
@@ -166,14 +166,20 @@ describe("escape suite inside the real sandbox", () => {
     expect(results.replaceBridge?.detail).toBe("EROFS");
     expect(results.writeReadOnlyExtra?.detail).toBe("EROFS");
     expect(results.readHostCanary?.detail).toBe("ENOENT");
+    expect(results.capabilities?.detail).toMatch(/^0+$/);
+    expect(results.writeCorePattern?.detail).toBe("EROFS");
   }, 60_000);
 
   it("network-only allowlist scope: no socket, network or proxy escape", async () => {
     const { results, hits } = await runEscapeAttempts(null);
     const networkOrSocket = (name: string) =>
       name.startsWith("proxy_") ||
-      /Socket$|Proxy$|^direct|^dns|^udp|HostPid$|replace|hostProxyEnvLeak/.test(name);
+      /Socket$|Proxy$|^direct|^dns|^udp|HostPid$|replace|hostProxyEnvLeak|^capabilities$|CorePattern|Sysfs|mount|mknod/i.test(
+        name,
+      );
     expect(escapes(results, networkOrSocket)).toEqual({});
     expect(hits).toEqual({ canary: [], datagrams: [], unix: [] });
+    expect(results.writeCorePattern?.detail).toBe("EROFS");
+    expect(results.writeSysfs?.detail).toMatch(/^(EROFS|ENOENT)$/);
   }, 60_000);
 });

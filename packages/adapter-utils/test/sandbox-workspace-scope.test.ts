@@ -110,6 +110,16 @@ describe("workspace scope with real bwrap", () => {
       },
     });
     const args = target.args;
+    // Every scope drops all capabilities: bwrap would keep them for a root runner.
+    expect(args.slice(0, 7)).toEqual([
+      "--die-with-parent",
+      "--new-session",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--cap-drop",
+      "ALL",
+    ]);
     for (let index = 0; index < args.length; index += 1) {
       if (args[index] === "--bind" || args[index] === "--ro-bind") {
         const dest = args[index + 2]!;

@@ -5,6 +5,8 @@ import { buildNetworkOnlyScopeArgs, type NetworkOnlyScopePlan } from "./network-
 const dir: HostPathKind = { kind: "directory" };
 const layout: HostLayout = new Map<string, HostPathKind>([
   ["/tmp", dir],
+  ["/proc/sys", dir],
+  ["/sys", dir],
   ["/run", dir],
   ["/var/run", { kind: "symlink", target: "/run", resolved: "/run" }],
   ["/run/user/1000", dir],
@@ -30,6 +32,7 @@ describe("buildNetworkOnlyScopeArgs", () => {
     const { args } = buildNetworkOnlyScopeArgs(plan());
     expect(args.slice(0, 7)).toEqual(["--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]);
     expect(args).not.toContain("--tmpfs");
+    expect(args.slice(7, 13)).toEqual(["--ro-bind", "/proc/sys", "/proc/sys", "--ro-bind", "/sys", "/sys"]);
   });
 
   it("masks /tmp and /run with private directories, following /var/run to /run and skipping paths already masked", () => {

@@ -30,6 +30,9 @@ export interface NetworkOnlyScopeArgs {
  */
 export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOnlyScopeArgs {
   const args = ["--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"];
+  for (const candidate of ["/proc/sys", "/sys"]) {
+    if (kindOf(plan.layout, candidate).kind === "directory") args.push("--ro-bind", candidate, candidate);
+  }
   const maskDirs: string[] = [];
   const masked: string[] = [];
   for (const candidate of plan.maskedPaths) {

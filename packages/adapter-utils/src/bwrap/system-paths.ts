@@ -25,6 +25,15 @@ export const SYSTEM_READ_PATHS: readonly string[] = [
  */
 export const NETWORK_SCOPE_MASKED_PATHS: readonly string[] = ["/tmp", "/run", "/var/run"];
 
+/**
+ * Host paths shown read-only over the sandbox's own. `/proc/sys` is writable by
+ * uid 0 through plain file modes, capabilities or not (a root runner's sandbox
+ * could set `kernel.core_pattern` and run code on the host); bwrap covers
+ * `/proc/irq` and `/proc/bus` itself but not `/proc/sys`. `/sys` matters for the
+ * network-only scope, where the host tree is visible.
+ */
+export const HARDENED_READ_ONLY_PATHS: readonly string[] = ["/proc/sys", "/sys"];
+
 export const PROXY_ENV_KEYS: readonly string[] = [
   "HTTP_PROXY",
   "HTTPS_PROXY",

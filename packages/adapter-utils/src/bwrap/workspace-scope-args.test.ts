@@ -14,6 +14,7 @@ const link = (target: string, resolved: string | null): HostPathKind => ({
 /** Debian 12 / Fedora: `/bin`, `/sbin`, `/lib`, `/lib64` are links into `/usr`. */
 const merged: HostLayout = new Map<string, HostPathKind>([
   ["/usr", dir],
+  ["/proc/sys", dir],
   ["/bin", link("usr/bin", "/usr/bin")],
   ["/sbin", link("usr/sbin", "/usr/sbin")],
   ["/lib", link("usr/lib", "/usr/lib")],
@@ -77,6 +78,15 @@ describe("buildWorkspaceScopeArgs", () => {
       "--tmpfs",
       "/tmp",
     ]);
+  });
+
+  it("shows /proc/sys read-only over the sandbox's own /proc", () => {
+    expect(buildWorkspaceScopeArgs(plan(merged)).slice(8, 11)).toEqual([
+      "--ro-bind",
+      "/proc/sys",
+      "/proc/sys",
+    ]);
+    expect(buildWorkspaceScopeArgs(plan(split))).not.toContain("/proc/sys");
   });
 
   it("recreates merged-/usr links with their own targets and never binds onto them", () => {

@@ -29,6 +29,7 @@ interface Mounted {
  */
 export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   const args = ["--tmpfs", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"];
+  if (kindOf(plan.layout, "/proc/sys").kind === "directory") args.push("--ro-bind", "/proc/sys", "/proc/sys");
   const created = new Set(["/", "/proc", "/dev", "/tmp"]);
   const mounted: Mounted[] = [];
   const links = new Map<string, string>();
