@@ -152,6 +152,8 @@ export class CreateosClient {
     const controller = new AbortController();
     const onCallerAbort = (): void => controller.abort(request.signal?.reason);
     request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    // An abort that landed while the pacer was granting the start would not fire the listener.
+    if (request.signal?.aborted) controller.abort(request.signal.reason);
     const timer = setTimeout(() => controller.abort(TIMED_OUT), request.timeoutMs ?? this.#timeoutMs);
     const finish = (): void => {
       clearTimeout(timer);

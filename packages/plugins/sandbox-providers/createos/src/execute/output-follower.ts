@@ -196,6 +196,7 @@ export class OutputFollower {
     const connection = new AbortController();
     const onAbort = (): void => connection.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) connection.abort(signal.reason);
     let watchdog: NodeJS.Timeout | undefined;
     this.#acceptedFrames = 0;
     try {
