@@ -122,9 +122,12 @@ async function checkStart(
   baseDir: string,
 ): Promise<DoctorCheck> {
   const workspace = await mkdtemp(path.join(baseDir, "paperclip-doctor-"));
+  // Exit 4 when the program still holds a capability (a root runner's bwrap would keep them all).
+  const capabilityCheck =
+    'if (/[1-9a-f]/.test(/CapEff:\\s*(\\w+)/.exec(require("node:fs").readFileSync("/proc/self/status", "utf8"))[1])) process.exit(4);';
   const script = allowlist
-    ? `require("node:net").connect(${SANDBOX_PROXY_PORT}, "127.0.0.1", () => process.exit(0)).on("error", () => process.exit(3));`
-    : "process.exit(0)";
+    ? `${capabilityCheck} require("node:net").connect(${SANDBOX_PROXY_PORT}, "127.0.0.1", () => process.exit(0)).on("error", () => process.exit(3));`
+    : `${capabilityCheck} process.exit(0);`;
   const started = performance.now();
   try {
     const result = await runChildProcess("paperclip-sandbox-doctor", process.execPath, ["-e", script], {
@@ -142,7 +145,12 @@ async function checkStart(
       },
     });
     const ms = Math.round(performance.now() - started);
-    if (result.exitCode === 0) return { name, status: "ok", detail: `started and exited 0 in ${ms} ms` };
+    if (result.exitCode === 0)
+      return { name, status: "ok", detail: `started and exited 0 in ${ms} ms; no capabilities` };
+    if (result.exitCode === 4)
+      return { name, status: "fail", detail: "the sandboxed program kept capabilities" };
+    if (result.exitCode === 3)
+      return { name, status: "fail", detail: "the bridge did not accept a connection on 127.0.0.1:31337" };
     return {
       name,
       status: "fail",
