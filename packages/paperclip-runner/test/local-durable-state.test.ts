@@ -24,6 +24,29 @@ function stateFile(stateDir: string): {
   return JSON.parse(readFileSync(join(stateDir, "runner-state.json"), "utf8"));
 }
 
+/** Whether `pid` is gone within 2.5 s: a SIGKILL is delivered, and the orphan reaped, asynchronously. */
+async function diesSoon(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 50 && isAlive(pid); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !isAlive(pid);
+}
+
+/** The daemon's harness watchdogs: its children running the watchdog shell. */
+function watchdogsOf(daemon: number): number[] {
+  const children = readFileSync(`/proc/${daemon}/task/${daemon}/children`, "utf8")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  return children.map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("paperclip-harness-watchdog");
+    } catch {
+      return false;
+    }
+  });
+}
+
 describe("durable state with --state-dir", () => {
   it("survives a SIGKILL mid-run: no command repeated, none lost, events resent with their ids", async () => {
     const dir = tempDir("durable");
@@ -139,7 +162,11 @@ describe("durable state with --state-dir", () => {
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
     // The harness is slow to say ready, so session.open is still being applied when the daemon dies.
-    const script = writeScript(dir, { commandLog: log, steps: [{ sleep: 1500 }, { ready: {} }] });
+    const script = writeScript(dir, {
+      commandLog: log,
+      steps: [{ sleep: 1500 }, { ready: {} }],
+      on: { "session.open": [{ event: { opened: "{{commandId}}" } }] },
+    });
     const args = [...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir];
 
     const first = new Controller(args);
@@ -164,11 +191,33 @@ describe("durable state with --state-dir", () => {
     // The controller decides to open the session again, as a new command.
     second.send("session.open", "c3", {}, 3);
     await second.waitForReceipt("c3");
+    expect((await second.waitForEvent("harness.event")).data.event).toEqual({ opened: "c3" });
     second.send("runner.shutdown", "c4", {}, 4);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
     expect(commandLog(log).map((entry) => entry.commandId)).toEqual(["c3"]);
     expect(stateFile(stateDir).journal.c2?.status).toBe("indeterminate");
+  });
+
+  it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {
+    const dir = tempDir("watchdog");
+    const controller = new Controller([
+      ...IDS,
+      "--harness-command",
+      "/bin/sh",
+      "--harness-arg",
+      "-c",
+      "--harness-arg",
+      `echo '{"type":"ready"}'; exec sleep 60`,
+      "--state-dir",
+      join(dir, "state"),
+    ]);
+    controller.send("run.prepare", "c1");
+    controller.send("session.open", "c2");
+    const ready = await controller.waitForEvent("harness.ready");
+    controller.kill("SIGKILL");
+    await controller.exited;
+    expect(await diesSoon(ready.data.pid as number)).toBe(true);
   });
 
   it("kills the harness a SIGKILLed daemon left behind before it resumes the session", async () => {
@@ -191,6 +240,8 @@ describe("durable state with --state-dir", () => {
     first.send("session.open", "c2");
     const ready = await first.waitForEvent("harness.ready");
     await first.waitForReceipt("c2");
+    // Daemon and watchdog die together (an OOM kill of both, say): only the restart can clean up.
+    for (const pid of watchdogsOf(first.pid)) process.kill(pid, "SIGKILL");
     first.kill("SIGKILL");
     await first.exited;
     const orphan = ready.data.pid as number;
@@ -199,7 +250,7 @@ describe("durable state with --state-dir", () => {
     const second = new Controller(args);
     const reconciled = await second.waitForEvent("runner.reconciled");
     expect(reconciled.data).toMatchObject({ staleHarnessKilled: true, resumedSession: true });
-    expect(isAlive(orphan)).toBe(false);
+    expect(await diesSoon(orphan)).toBe(true);
     const resumed = await second.waitForEvent("harness.ready");
     second.send("runner.shutdown", "c3", {}, 3);
     await second.waitForEvent("run.terminal");

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { GroupWatchdog } from "./group-watchdog.js";
 import { type HarnessCommand, type HarnessMessage, parseHarnessLine } from "./harness-message.js";
 import type { HarnessSpawnSpec } from "./harness-spawn-spec.js";
 import { LineFramer, MAX_LINE_BYTES } from "./line-framer.js";
@@ -38,6 +39,7 @@ export class HarnessProcess {
   readonly exited: Promise<HarnessExit>;
   readonly identity: ProcessIdentity | null;
   private readonly child: ChildProcess;
+  private readonly watchdog: GroupWatchdog | null;
   private readonly tail = new LogTail();
   private violated = false;
   private exitedFlag = false;
@@ -57,6 +59,7 @@ export class HarnessProcess {
     const pid = this.child.pid;
     const startTime = pid === undefined ? null : readProcessStartTime(pid);
     this.identity = pid !== undefined && startTime !== null ? { pid, startTime } : null;
+    this.watchdog = this.identity === null ? null : new GroupWatchdog(this.identity);
     this.exited = this.supervise(spec);
   }
 
@@ -115,6 +118,7 @@ export class HarnessProcess {
     if (this.killTimer !== undefined) clearTimeout(this.killTimer);
     // The leader is gone; anything it left in its group goes with it.
     this.signalGroup("SIGKILL");
+    this.watchdog?.dismiss();
     await Promise.race([Promise.all([stdoutDone, stderrDone]), delay(PIPE_DRAIN_MS)]);
     child.stdout?.destroy();
     child.stderr?.destroy();
