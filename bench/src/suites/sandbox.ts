@@ -10,6 +10,8 @@ const MIB = 1024 * 1024;
 const TRANSFER_MIB = 64;
 const CONCURRENT_TUNNELS = 200;
 const START_RUNS = 15;
+/** Rounds of the network measurements; peers alternate within a round. */
+const ROUNDS = 3;
 const BRIDGE = "http://127.0.0.1:31337";
 
 type Build = (input: {
@@ -122,7 +124,10 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Build, spawn and exit, cleanup included. */
   ms: number;
+  /** Build, spawn and exit: the program has run; teardown not included. */
+  untilExitMs: number;
 }
 
 /** Builds the target with `build`, spawns it, waits for exit, runs cleanup; `ms` covers all of it. */
@@ -150,8 +155,9 @@ async function runTarget(
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on("close", (exit) => resolve(exit)));
+  const untilExitMs = performance.now() - started;
   await ("cleanup" in target ? target.cleanup?.() : undefined);
-  return { code, stdout, stderr, ms: performance.now() - started };
+  return { code, stdout, stderr, ms: performance.now() - started, untilExitMs };
 }
 
 function median(values: number[]): number {
@@ -199,13 +205,15 @@ export const run: BenchSuite = async () => {
 
   try {
     // Throughput.
-    const throughput: Record<string, number | null> = {};
-    for (const peer of [{ name: "direct", build: null }, ...peers]) {
-      const { ms } = await client(peer.build, "throughput", sourcePort, TRANSFER_MIB * MIB);
-      throughput[peer.name] = TRANSFER_MIB / (ms / 1000);
+    const throughput: Record<string, number> = { direct: 0, ours: 0, upstream: 0 };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const peer of [{ name: "direct", build: null }, ...peers]) {
+        const { ms } = await client(peer.build, "throughput", sourcePort, TRANSFER_MIB * MIB);
+        throughput[peer.name] = Math.max(throughput[peer.name]!, TRANSFER_MIB / (ms / 1000));
+      }
     }
     metrics.push({
-      name: `CONNECT tunnel throughput (${TRANSFER_MIB} MiB download, best of 3)`,
+      name: `CONNECT tunnel throughput (${TRANSFER_MIB} MiB download, best of ${ROUNDS * 3})`,
       unit: "MiB/s",
       higherIsBetter: true,
       ours: round(throughput.ours!),
@@ -216,13 +224,19 @@ export const run: BenchSuite = async () => {
 
     // Connection setup under concurrency.
     const latency: Record<string, { p50: number; p95: number; wall: number }> = {};
-    for (const peer of [{ name: "direct", build: null }, ...peers]) {
-      const { each, wallMs } = await client(peer.build, "latency", echoPort, CONCURRENT_TUNNELS);
-      latency[peer.name] = { p50: percentile(each, 50), p95: percentile(each, 95), wall: wallMs };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const peer of [{ name: "direct", build: null }, ...peers]) {
+        const { each, wallMs } = await client(peer.build, "latency", echoPort, CONCURRENT_TUNNELS);
+        const previous = latency[peer.name];
+        // The round with the lowest median is kept: the least disturbed by other load.
+        if (!previous || percentile(each, 50) < previous.p50) {
+          latency[peer.name] = { p50: percentile(each, 50), p95: percentile(each, 95), wall: wallMs };
+        }
+      }
     }
     for (const key of ["p50", "p95"] as const) {
       metrics.push({
-        name: `Tunnel setup latency, ${CONCURRENT_TUNNELS} concurrent (${key}, connect to first echoed byte)`,
+        name: `Tunnel setup latency, ${CONCURRENT_TUNNELS} concurrent (${key}, connect to first echoed byte, best of ${ROUNDS} rounds)`,
         unit: "ms",
         higherIsBetter: false,
         ours: round(latency.ours![key], 2),
@@ -256,33 +270,45 @@ export const run: BenchSuite = async () => {
       directStarts.push((await runTarget(null, "/bin/true", [], workspace, scopes[0]!.options)).ms);
     const direct = median(directStarts);
     for (const scope of scopes) {
-      const figures: Record<string, number | null> = {};
+      const figures: Record<string, { full: number; untilExit: number } | null> = {};
       const failures: string[] = [];
-      for (const peer of peers) {
-        const times: number[] = [];
-        for (let i = 0; i < START_RUNS; i += 1) {
+      // Peers alternate run by run, so a change in machine load hits both alike.
+      const runs: Record<string, Run[]> = { ours: [], upstream: [] };
+      const failed = new Set<string>();
+      for (let i = 0; i < START_RUNS; i += 1) {
+        for (const peer of peers) {
+          if (failed.has(peer.name)) continue;
           const result = await runTarget(peer.build, "/bin/true", [], workspace, scope.options);
           if (result.code !== 0) {
             failures.push(`${peer.name}: exit ${result.code}, ${result.stderr.trim().split("\n")[0]}`);
-            break;
+            failed.add(peer.name);
+            continue;
           }
-          times.push(result.ms);
+          runs[peer.name]!.push(result);
         }
-        figures[peer.name] = times.length === START_RUNS ? median(times) : null;
       }
-      metrics.push({
-        name: `Sandbox start, ${scope.name} (build + run /bin/true + cleanup, median of ${START_RUNS})`,
-        unit: "ms",
-        higherIsBetter: false,
-        ours: round(figures.ours ?? Number.NaN, 2),
-        upstream: figures.upstream === null ? null : round(figures.upstream!, 2),
-        direct: round(direct, 2),
-        ...(failures.length > 0
-          ? { note: `does not start: ${failures.join("; ")}` }
-          : {
-              note: `ours/upstream ${round(figures.ours! / figures.upstream!, 2)}; over direct: ours +${round(figures.ours! - direct)} ms, upstream +${round(figures.upstream! - direct)} ms`,
-            }),
-      });
+      for (const peer of peers) {
+        const list = runs[peer.name]!;
+        figures[peer.name] = failed.has(peer.name)
+          ? null
+          : { full: median(list.map((r) => r.ms)), untilExit: median(list.map((r) => r.untilExitMs)) };
+      }
+      for (const key of ["untilExit", "full"] as const) {
+        const ours = figures.ours![key];
+        const up = figures.upstream?.[key] ?? null;
+        metrics.push({
+          name: `Sandbox start, ${scope.name}: ${key === "full" ? "build + run /bin/true + cleanup" : "build + run /bin/true (until exit)"} (median of ${START_RUNS})`,
+          unit: "ms",
+          higherIsBetter: false,
+          ours: round(ours, 2),
+          upstream: up === null ? null : round(up, 2),
+          direct: round(direct, 2),
+          note:
+            up === null
+              ? `upstream does not start: ${failures.join("; ")}`
+              : `ours/upstream ${round(ours / up, 2)}; over direct: ours +${round(ours - direct)} ms, upstream +${round(up - direct)} ms`,
+        });
+      }
     }
   } finally {
     source.close();
