@@ -3,10 +3,8 @@
  * upstream's module of the same name.
  */
 
-export { BRIDGE_SOURCE } from "./bridge/bridge-source.js";
 export { buildLocalProcessSandboxSpawnTarget } from "./build-spawn-target.js";
 export { SANDBOX_PROXY_PORT } from "./bwrap/system-paths.js";
-export { normalizeAbsolutePath } from "./options/normalize-absolute-path.js";
 export { parseLocalProcessSandboxExtraPaths } from "./options/parse-extra-paths.js";
 export {
   parseLocalProcessFilesystemScope,
