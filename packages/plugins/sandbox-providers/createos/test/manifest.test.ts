@@ -1,0 +1,57 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { CONFIG_SCHEMA, DRIVER_KEY, manifest, PLUGIN_ID } from "../src/manifest.js";
+import { parseConfig } from "../src/plugin/plugin-config.js";
+
+/** The host's own manifest schema, from the `@paperclipai/shared` the SDK depends on. */
+async function hostManifestSchema(): Promise<{
+  safeParse(value: unknown): { success: boolean; error?: unknown };
+}> {
+  const sdkDir = realpathSync(
+    fileURLToPath(new URL("../node_modules/@paperclipai/plugin-sdk", import.meta.url)),
+  );
+  const shared = join(dirname(sdkDir), "shared", "dist", "index.js");
+  const module = (await import(pathToFileURL(shared).href)) as { pluginManifestV1Schema: never };
+  return module.pluginManifestV1Schema;
+}
+
+describe("manifest", () => {
+  it("passes the host's manifest schema", async () => {
+    const result = (await hostManifestSchema()).safeParse(manifest);
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+  });
+
+  it("names the plugin, the driver and the entry points the package ships", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+      paperclipPlugin: { manifest: string; worker: string };
+    };
+    expect(manifest.id).toBe(PLUGIN_ID);
+    expect(PLUGIN_ID).toBe("paperclip.createos-sandbox-provider");
+    expect(manifest.version).toBe(pkg.version);
+    expect(manifest.entrypoints.worker).toBe(pkg.paperclipPlugin.worker);
+    expect(pkg.paperclipPlugin.manifest).toBe("./dist/manifest.js");
+    expect(manifest.environmentDrivers?.map((d) => d.driverKey)).toEqual([DRIVER_KEY]);
+    expect(DRIVER_KEY).toBe("createos");
+  });
+
+  it("declares exactly the config keys the plugin accepts, with its defaults", () => {
+    const defaults = Object.fromEntries(
+      Object.entries(CONFIG_SCHEMA.properties)
+        .filter(([, property]) => "default" in property)
+        .map(([key, property]) => [key, (property as { default: unknown }).default]),
+    );
+    const parsed = parseConfig({ apiKey: "k" }, {});
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    for (const [key, value] of Object.entries(defaults)) {
+      expect(parsed.config[key as keyof typeof parsed.config]).toBe(value);
+    }
+    // Every key of the schema is a key the parser knows.
+    const everyKey = Object.fromEntries(Object.keys(CONFIG_SCHEMA.properties).map((key) => [key, undefined]));
+    expect(parseConfig({ ...everyKey, apiKey: "k" }, {}).ok).toBe(true);
+  });
+});
