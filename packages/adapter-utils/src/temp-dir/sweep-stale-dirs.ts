@@ -1,4 +1,4 @@
-import { lstat, readdir, rm } from "node:fs/promises";
+import { lstat, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { isOwnerAlive, readOwnerRecord } from "./owner-record.js";
 import { NETWORK_PROXY_TEMP_PREFIX } from "./temp-dir-candidates.js";
@@ -13,6 +13,31 @@ export async function sweepStaleProxyDirsThrottled(baseDir: string, now = Date.n
   if (previous !== undefined && now - previous < SWEEP_INTERVAL_MS) return [];
   lastSweep.set(baseDir, now);
   return sweepStaleProxyDirs(baseDir);
+}
+
+/**
+ * Kills processes whose command line names `dir`: a bwrap child that was still
+ * setting up the sandbox when its host died can miss bwrap's parent-death signal
+ * and block forever. The directory name is random, so nothing else matches.
+ */
+export async function killProcessesUsing(dir: string): Promise<number[]> {
+  const killed: number[] = [];
+  let names: string[];
+  try {
+    names = await readdir("/proc");
+  } catch {
+    return killed;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
+    if (!cmdline.split("\0").some((arg) => arg === dir || arg.startsWith(`${dir}/`))) continue;
+    try {
+      process.kill(Number(name), "SIGKILL");
+      killed.push(Number(name));
+    } catch {}
+  }
+  return killed;
 }
 
 /**
@@ -38,6 +63,7 @@ export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
       if (!stats.isDirectory() || stats.uid !== uid) continue;
       const owner = await readOwnerRecord(dir);
       if (!owner || isOwnerAlive(owner)) continue;
+      await killProcessesUsing(dir);
       await rm(dir, { recursive: true, force: true });
       removed.push(dir);
     } catch {

@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
+import { killProcessesUsing } from "../src/temp-dir/sweep-stale-dirs.js";
+import { builtEntry, cleanupAll, isAlive, loopbackServer, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+/** Host processes whose command line mentions `marker`. */
+async function processesWith(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
+    if (cmdline.includes(marker)) found.push(Number(name));
+  }
+  return found;
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A separate host process running one allowlist sandbox whose per-run directory goes under `candidates`. */
+async function startHost(ws: string, candidates: string) {
+  const { port } = await loopbackServer("x");
+  const script = `
+    const { runChildProcess } = await import(${JSON.stringify(builtEntry)});
+    await runChildProcess("crash", "/bin/sh", ["-c", "touch started; sleep 600"], {
+      cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 0, graceSec: 1, onLog: async () => {},
+      localProcessSandbox: {
+        workspaceDir: ${JSON.stringify(ws)}, filesystemScope: "workspace", networkScope: "allowlist",
+        networkAllowlist: ["127.0.0.1:${port}"], proxySocketDirCandidates: [${JSON.stringify(candidates)}],
+      },
+    });`;
+  const host = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "ignore" });
+  const exited = new Promise((resolve) => host.on("exit", resolve));
+  return { host, exited };
+}
+
+describe("when the host process dies", () => {
+  it("mid-run: the sandbox dies with it and the next start sweeps its directory", async () => {
+    const ws = await scratchDir();
+    const candidates = await scratchDir("pc-sbx-cand-");
+    const { host, exited } = await startHost(ws, candidates);
+    await until(() => existsSync(path.join(ws, "started")), "the sandboxed program");
+    const [runDir] = await readdir(candidates);
+    host.kill("SIGKILL");
+    await exited;
+    await until(
+      async () => (await processesWith(candidates)).length === 0,
+      "the sandbox to die with its host",
+    );
+    // The host never ran cleanup: its directory is left, until the next start removes it.
+    expect(await readdir(candidates)).toEqual([runDir]);
+    const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
+    expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
+  }, 30_000);
+
+  it("during sandbox setup: the next start also kills whatever bwrap left blocked", async () => {
+    const ws = await scratchDir();
+    const candidates = await scratchDir("pc-sbx-cand-");
+    const { host, exited } = await startHost(ws, candidates);
+    // bwrap exists (its argv names the directory) but the program may not run yet.
+    await until(async () => (await processesWith(candidates)).length > 0, "bwrap to start");
+    host.kill("SIGKILL");
+    await exited;
+    const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
+    await until(async () => (await processesWith(candidates)).length === 0, "no sandbox process left");
+    expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
+  }, 30_000);
+});
+
+describe("killProcessesUsing", () => {
+  it("kills exactly the processes whose argv names the directory", async () => {
+    const dir = await scratchDir("pc-sbx-kill-");
+    const user = spawn("/bin/sh", ["-c", "sleep 600", path.join(dir, "bridge.cjs")]);
+    const bystander = spawn("/bin/sh", ["-c", "sleep 600", `${dir}-other/bridge.cjs`]);
+    try {
+      await until(() => isAlive(user.pid!) && isAlive(bystander.pid!), "the processes");
+      expect(await killProcessesUsing(dir)).toEqual([user.pid]);
+      await until(() => user.signalCode !== null, "the kill");
+      expect(user.signalCode).toBe("SIGKILL");
+      expect(bystander.signalCode).toBeNull();
+    } finally {
+      bystander.kill("SIGKILL");
+    }
+  });
+});
