@@ -19,6 +19,8 @@ export function runBin(
     nodeArgs?: readonly string[];
     env?: NodeJS.ProcessEnv;
     stdin?: string;
+    /** Keep stdin open after `stdin` is written (a controller that is still there). */
+    keepStdinOpen?: boolean;
     spawn?: SpawnOptions;
   } = {},
 ): Promise<BinResult> {
