@@ -80,34 +80,54 @@ describe("exit status, signals and cleanup", () => {
   });
 
   it("delivers SIGTERM to the program on timeout, once, and lets it exit cleanly", async () => {
-    for (const scope of await scopes()) {
-      const marker = path.join(scope.options.workspaceDir, "terminated.txt");
-      const result = await runShellInSandbox(
-        `trap 'echo term >> ${marker}; exit 42' TERM; echo ready; while :; do sleep 0.05; done`,
-        { ...scope.options },
-        { timeoutSec: 1 },
-      );
-      expect(result.timedOut, scope.name).toBe(true);
-      expect(result.exitCode, `${scope.name}: ${result.stderr}`).toBe(42);
-      expect(await readFile(marker, "utf8"), scope.name).toBe("term\n");
-      expect(await readdir(scope.candidates), scope.name).toEqual([]);
-    }
-  }, 30_000);
+    await Promise.all(
+      (await scopes()).map(async (scope) => {
+        const marker = path.join(scope.options.workspaceDir, "terminated.txt");
+        const result = await runShellInSandbox(
+          `trap 'echo term >> ${marker}; exit 42' TERM; echo ready; while :; do sleep 0.05; done`,
+          { ...scope.options },
+          { timeoutSec: 3 },
+        );
+        expect(result.timedOut, scope.name).toBe(true);
+        expect(result.exitCode, `${scope.name}: ${result.stderr}`).toBe(42);
+        expect(await readFile(marker, "utf8"), scope.name).toBe("term\n");
+        expect(await readdir(scope.candidates), scope.name).toEqual([]);
+      }),
+    );
+  }, 60_000);
+
+  it("delivers the timeout's SIGTERM exactly once, bridge or not", async () => {
+    await Promise.all(
+      (await scopes()).map(async (scope) => {
+        const marker = path.join(scope.options.workspaceDir, "terms.txt");
+        // The trap records each SIGTERM and keeps running, so a second delivery would show.
+        const result = await runShellInSandbox(
+          `trap 'echo term >> ${marker}' TERM; while :; do sleep 0.05; done`,
+          scope.options,
+          { timeoutSec: 3 },
+        );
+        expect(result.timedOut, scope.name).toBe(true);
+        expect(await readFile(marker, "utf8"), scope.name).toBe("term\n");
+      }),
+    );
+  }, 60_000);
 
   it("kills a program that ignores SIGTERM after the grace period, leaving no process behind", async () => {
-    for (const scope of await scopes()) {
-      const marker = `pc-sbx-ignore-term-${Math.random().toString(36).slice(2)}`;
-      const result = await runShellInSandbox(
-        `trap '' TERM; sh -c 'trap "" TERM; sleep 600 # ${marker}' & wait`,
-        scope.options,
-        { timeoutSec: 1 },
-      );
-      expect(result.timedOut, scope.name).toBe(true);
-      expect(result.signal ?? String(result.exitCode), scope.name).toMatch(/SIGKILL|137/);
-      expect(await processesWith(marker), scope.name).toEqual([]);
-      expect(await readdir(scope.candidates), scope.name).toEqual([]);
-    }
-  }, 30_000);
+    await Promise.all(
+      (await scopes()).map(async (scope) => {
+        const marker = `pc-sbx-ignore-term-${Math.random().toString(36).slice(2)}`;
+        const result = await runShellInSandbox(
+          `trap '' TERM; sh -c 'trap "" TERM; sleep 600 # ${marker}' & wait`,
+          scope.options,
+          { timeoutSec: 3 },
+        );
+        expect(result.timedOut, scope.name).toBe(true);
+        expect(result.signal ?? String(result.exitCode), scope.name).toMatch(/SIGKILL|137/);
+        expect(await processesWith(marker), scope.name).toEqual([]);
+        expect(await readdir(scope.candidates), scope.name).toEqual([]);
+      }),
+    );
+  }, 60_000);
 });
 
 describe("setup failures versus program failures", () => {
