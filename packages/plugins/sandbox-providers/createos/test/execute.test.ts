@@ -112,6 +112,17 @@ describe("execute against the emulator", () => {
     });
   });
 
+  it("a silent command longer than the stall timeout keeps its one connection (heartbeats count)", async () => {
+    const result = await execute(
+      client,
+      { sandboxId, command: "/bin/bash", args: ["-c", "sleep 1.5; echo done"] },
+      { ...FAST_TUNING, stallTimeoutMs: 500 },
+    );
+    expect(result.stdout).toBe("done\n");
+    expect(result.metadata.connections).toBe(1);
+    expect(result.metadata.reconnects).toBe(0);
+  });
+
   it("on timeout kills the tree and returns the partial output", async () => {
     const result = await execute(
       client,

@@ -134,6 +134,23 @@ const recoverable: Array<[string, Fault[]]> = [
       { kind: "http-status", route: "process.connect", status: 503, times: 1, skip: 1 },
     ],
   ],
+  ["two drops before any frame", [{ kind: "drop-stream", mode: "reset", afterFrames: 0, times: 2 }]],
+  [
+    "429 with Retry-After on stdin close",
+    [{ kind: "http-status", route: "process.stdinClose", status: 429, retryAfterSeconds: 1 }],
+  ],
+  [
+    "exit frame omitted and wait failing once",
+    [{ kind: "omit-exit" }, { kind: "http-status", route: "process.wait", status: 502, times: 1 }],
+  ],
+  [
+    "stall, then a reset, then a 504",
+    [
+      { kind: "stall-stream", afterFrames: 1 },
+      { kind: "drop-stream", mode: "reset", afterFrames: 2, skip: 1 },
+      { kind: "http-status", route: "process.connect", status: 504, times: 1, skip: 2 },
+    ],
+  ],
 ];
 
 describe("recoverable faults: output and live log byte-identical to the fault-free run", () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { PLUGIN_RPC_ERROR_CODES } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manifest } from "../src/manifest.js";
 import type { CreateosEmulator } from "../src/testing.js";
@@ -114,7 +115,10 @@ describe("the worker over its stdio JSON-RPC protocol", () => {
     const failure = await worker
       .call("environmentExecute", { ...base(), lease, command: " " })
       .catch((error: unknown) => error);
-    expect(failure).toMatchObject({ message: "A sandbox command is required.", rpcCode: -32002 });
+    expect(failure).toMatchObject({
+      message: "A sandbox command is required.",
+      rpcCode: PLUGIN_RPC_ERROR_CODES.WORKER_ERROR,
+    });
 
     const health = await worker.call<{ status: string }>("health", {});
     expect(health.status).toBe("ok");

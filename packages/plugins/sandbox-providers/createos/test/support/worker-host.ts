@@ -1,6 +1,17 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
+import {
+  createErrorResponse,
+  createRequest,
+  isJsonRpcErrorResponse,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  JSONRPC_ERROR_CODES,
+  parseMessage,
+  serializeMessage,
+} from "@paperclipai/plugin-sdk";
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -14,8 +25,9 @@ export interface Notification {
 }
 
 /**
- * The host side of the worker protocol: newline-delimited JSON-RPC 2.0 over the child's
- * stdin/stdout, as the Paperclip host speaks it to `node dist/worker.js`.
+ * The host side of the worker protocol, built from the SDK's own protocol helpers:
+ * newline-delimited JSON-RPC 2.0 over the child's stdin/stdout, as the Paperclip host
+ * speaks it to `node dist/worker.js`.
  */
 export class WorkerHost {
   readonly notifications: Notification[] = [];
@@ -34,29 +46,23 @@ export class WorkerHost {
     return new WorkerHost(spawn(process.execPath, [workerPath], { env, stdio: ["pipe", "pipe", "pipe"] }));
   }
 
-  get child(): ChildProcessWithoutNullStreams {
-    return this.#child;
-  }
-
   call<T = unknown>(
     method: string,
     params: unknown,
     invocation?: { id: string; companyId: string },
   ): Promise<T> {
     const id = this.#nextId++;
-    const message = {
-      jsonrpc: "2.0",
-      id,
-      method,
-      params,
+    const request = {
+      ...createRequest(method, params, id),
+      // The host stamps every top-level invocation; the worker echoes its id on notifications.
       ...(invocation
         ? { paperclipInvocation: { id: invocation.id, scope: { companyId: invocation.companyId } } }
         : {}),
     };
     const reply = new Promise<T>((resolve, reject) =>
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject }),
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject }),
     );
-    this.#child.stdin.write(`${JSON.stringify(message)}\n`);
+    this.#child.stdin.write(serializeMessage(request));
     return reply;
   }
 
@@ -72,15 +78,8 @@ export class WorkerHost {
 
   #onLine(line: string): void {
     if (line.trim() === "") return;
-    const message = JSON.parse(line) as {
-      id?: number;
-      method?: string;
-      params?: unknown;
-      result?: unknown;
-      error?: { code: number; message: string };
-      paperclipInvocationId?: string;
-    };
-    if (message.method !== undefined && message.id === undefined) {
+    const message = parseMessage(line);
+    if (isJsonRpcNotification(message)) {
       this.notifications.push({
         method: message.method,
         params: message.params,
@@ -90,18 +89,23 @@ export class WorkerHost {
       });
       return;
     }
-    if (message.method !== undefined && message.id !== undefined) {
-      // A worker->host request; this plugin makes none, so answer like a host without the method.
+    if (isJsonRpcRequest(message)) {
+      // A worker->host call; this plugin makes none, so answer like a host without the method.
       this.#child.stdin.write(
-        `${JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "not available in test host" } })}\n`,
+        serializeMessage(
+          createErrorResponse(message.id, JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, "not available in test host"),
+        ),
       );
       return;
     }
-    const pending = this.#pending.get(message.id ?? -1);
+    if (!isJsonRpcResponse(message) || typeof message.id !== "number") return;
+    const pending = this.#pending.get(message.id);
     if (pending === undefined) return;
-    this.#pending.delete(message.id!);
-    if (message.error)
+    this.#pending.delete(message.id);
+    if (isJsonRpcErrorResponse(message)) {
       pending.reject(Object.assign(new Error(message.error.message), { rpcCode: message.error.code }));
-    else pending.resolve(message.result);
+    } else {
+      pending.resolve(message.result);
+    }
   }
 }
