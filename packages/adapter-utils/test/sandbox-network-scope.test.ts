@@ -76,10 +76,9 @@ describe("network deny scope with real bwrap", () => {
   it("gives a private /tmp and /run: no other run's proxy socket, no host sockets, but the workspace is there", async () => {
     const ws = await scratchDir();
     await writeFile(path.join(ws, "input.txt"), "workspace-data");
-    await writeFile("/tmp/pc-sbx-host-file.txt", "host");
-    onCleanup(() =>
-      import("node:fs/promises").then((fs) => fs.rm("/tmp/pc-sbx-host-file.txt", { force: true })),
-    );
+    const hostFile = `/tmp/pc-sbx-host-file-${process.pid}.txt`;
+    await writeFile(hostFile, "host");
+    onCleanup(() => import("node:fs/promises").then((fs) => fs.rm(hostFile, { force: true })));
     const other = await buildLocalProcessSandboxSpawnTarget({
       executable: process.execPath,
       args: [],
@@ -88,11 +87,10 @@ describe("network deny scope with real bwrap", () => {
     });
     onCleanup(() => other.cleanup!());
     const otherSocket = other.args[other.args.indexOf("--") + 3]!;
-    await mkdir("/run/pc-sbx-test", { recursive: true });
-    onCleanup(() =>
-      import("node:fs/promises").then((fs) => fs.rm("/run/pc-sbx-test", { recursive: true, force: true })),
-    );
-    const hostSocket = "/run/pc-sbx-test/host.sock";
+    const runDir = `/run/pc-sbx-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    await mkdir(runDir, { recursive: true });
+    onCleanup(() => import("node:fs/promises").then((fs) => fs.rm(runDir, { recursive: true, force: true })));
+    const hostSocket = `${runDir}/host.sock`;
     const host = createNetServer((socket) => socket.end("host-daemon"));
     await new Promise<void>((resolve) => host.listen(hostSocket, resolve));
     onCleanup(() => new Promise<void>((resolve) => host.close(() => resolve())));
@@ -108,7 +106,7 @@ describe("network deny scope with real bwrap", () => {
         console.log(JSON.stringify({
           otherRun: await tryConnect(${JSON.stringify(otherSocket)}),
           hostDaemon: await tryConnect(${JSON.stringify(hostSocket)}),
-          hostTmpFile: fs.existsSync("/tmp/pc-sbx-host-file.txt"),
+          hostTmpFile: fs.existsSync(${JSON.stringify(hostFile)}),
           tmpEntries: fs.readdirSync("/tmp").filter((n) => !n.startsWith("paperclip-network-sandbox-") && !${JSON.stringify(ws)}.startsWith("/tmp/" + n)),
           runEntries: fs.readdirSync("/run"),
           workspace: fs.readFileSync("input.txt", "utf8"),
