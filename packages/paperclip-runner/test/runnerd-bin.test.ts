@@ -1,9 +1,11 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
-import { runBin } from "./helpers/run-bin.js";
+import { BIN, runBin } from "./helpers/run-bin.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const INJECT_FAULT = fileURLToPath(new URL("./fixtures/inject-fault.mjs", import.meta.url));
@@ -159,6 +161,18 @@ describe("the paperclip-runnerd bin", () => {
     expect(diagnostic).not.toContain(secret);
     expect(result.stderr).not.toContain(secret);
     expect(result.stderr).toContain("uncaught exception: injected failure");
+  });
+
+  it("a launcher that closed the daemon's stdout: the real EPIPE is an uncaught exception, persisted", async () => {
+    const dir = await diagnosticsDir();
+    const child = spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy();
+    child.stderr.resume();
+    const [code] = await once(child, "exit");
+    expect(code).toBe(1);
+    expect(await diagnosticOf(dir)).toMatch(/^paperclip-runnerd: uncaught exception: write EPIPE\nstack:\n/);
   });
 
   it("the unhandled-rejection path persists a redacted diagnostic and exits 1", async () => {
