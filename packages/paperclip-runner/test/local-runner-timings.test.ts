@@ -1,4 +1,6 @@
-import { PassThrough } from "node:stream";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { parseFlags } from "../src/cli/flags.js";
 import { controllerLines } from "../src/local/controller-lines.js";
@@ -75,6 +77,71 @@ describe("local runner grace periods", () => {
       { terminalExitGraceMs: 200 },
     );
     expect(events.find((event) => event.type === "harness.exited")?.data.signal).toBe("SIGTERM");
+    expect(events.at(-1)?.data.reason).toBe("successful_process_and_result");
+  });
+});
+
+describe("local runner output backpressure", () => {
+  it("stops reading a flooding harness while the controller does not read, and loses nothing", async () => {
+    const dir = tempDir("backpressure");
+    const done = join(dir, "done");
+    const count = 20_000;
+    const path = writeScript(dir, {
+      steps: [
+        { ready: {} },
+        { waitFor: "turn.start" },
+        { eventBurst: { count, event: { kind: "flood" } } },
+        { appendFile: { path: done, text: "all written" } },
+        { result: "flooded" },
+        { exit: 0 },
+      ],
+    });
+    const options = readLocalOptions(parseFlags([...IDS, "--fake-harness", "--script", path]), process.env);
+    let release: (() => void) | null = null;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let output = "";
+    // A controller that stops reading once the flood has begun, until released.
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        output += chunk.toString("utf8");
+        if (output.includes('"kind":"flood"')) void held.then(() => callback());
+        else callback();
+      },
+    });
+    const runner = new LocalRunner(
+      memoryStateStore(options.binding),
+      harnessLauncher(options, process.env),
+      stdout,
+    );
+    const stdin = new PassThrough();
+    const commands = ["run.prepare", "session.open", "turn.start"].map((type, index) =>
+      JSON.stringify({
+        schema: COMMAND_SCHEMA,
+        commandId: `c${index + 1}`,
+        controllerSeq: index + 1,
+        type,
+        payload: {},
+      }),
+    );
+    stdin.write(`${commands.join("\n")}\n`);
+    const input = controllerLines(stdin);
+    const running = runner.run(input.lines);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The harness is blocked on its own pipe: it has not got past its burst.
+    expect(existsSync(done)).toBe(false);
+    (release as unknown as () => void)();
+    expect(await running).toBe(0);
+    input.stop();
+    expect(existsSync(done)).toBe(true);
+    const events = output
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.schema === "paperclip.runner.stream.v1");
+    expect(events.filter((event) => event.type === "harness.event")).toHaveLength(count);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_: unknown, index: number) => index + 1));
     expect(events.at(-1)?.data.reason).toBe("successful_process_and_result");
   });
 });

@@ -76,6 +76,18 @@ export class HarnessProcess {
     });
   }
 
+  /**
+   * Stops reading the harness's stdout, so a harness that writes faster than the
+   * controller reads blocks on its own pipe instead of filling the daemon's memory.
+   */
+  pauseOutput(): void {
+    this.child.stdout?.pause();
+  }
+
+  resumeOutput(): void {
+    if (!this.exitedFlag) this.child.stdout?.resume();
+  }
+
   /** Closes stdin (the polite request), SIGTERMs the group, SIGKILLs it after the grace period. */
   stop(): Promise<HarnessExit> {
     if (!this.exitedFlag && this.child.pid !== undefined) {
@@ -119,6 +131,7 @@ export class HarnessProcess {
     // The leader is gone; anything it left in its group goes with it.
     this.signalGroup("SIGKILL");
     this.watchdog?.dismiss();
+    child.stdout?.resume();
     await Promise.race([Promise.all([stdoutDone, stderrDone]), delay(PIPE_DRAIN_MS)]);
     child.stdout?.destroy();
     child.stderr?.destroy();

@@ -49,6 +49,9 @@ export interface HarnessLauncher {
 }
 
 const MAX_LOG_MESSAGE_BYTES = 4096;
+/** Output lines waiting for the controller beyond which the harness's stdout is no longer read. */
+const OUTPUT_HIGH_WATER_LINES = 1024;
+const OUTPUT_LOW_WATER_LINES = 128;
 
 /**
  * One local-mode run: reads controller commands, applies each exactly once,
@@ -69,6 +72,7 @@ export class LocalRunner {
   private failure: unknown = null;
   private inFlight: Promise<void> = Promise.resolve();
   private outputClosed = false;
+  private harnessOutputPaused = false;
   private readonly terminalReached: Promise<void>;
   private reachTerminal!: () => void;
 
@@ -378,6 +382,10 @@ export class LocalRunner {
         break;
     }
     this.commitInBackground();
+    if (this.pendingLines.length >= OUTPUT_HIGH_WATER_LINES && !this.harnessOutputPaused) {
+      this.harnessOutputPaused = true;
+      this.harness?.pauseOutput();
+    }
   }
 
   private onViolation(reason: string): void {
@@ -524,6 +532,10 @@ export class LocalRunner {
     await new Promise<void>((resolve) => {
       this.stdout.write(`${lines.join("\n")}\n`, () => resolve());
     });
+    if (this.harnessOutputPaused && this.pendingLines.length <= OUTPUT_LOW_WATER_LINES) {
+      this.harnessOutputPaused = false;
+      this.harness?.resumeOutput();
+    }
   }
 
   private fail(error: unknown): void {

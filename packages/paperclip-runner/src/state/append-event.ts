@@ -4,12 +4,16 @@ import type { RunnerState } from "./runner-state.js";
 
 /**
  * Unacknowledged events kept for replay after a restart. Past this, the oldest
- * are dropped (and counted in `runner.reconciled`): a controller that never
- * acknowledges must not grow the state file without bound.
+ * are dropped: a controller that never acknowledges must not grow the state file
+ * without bound (a restarted daemon then resends only the newest).
  */
 export const MAX_OUTBOX_EVENTS = 4096;
 
-/** Pure: numbers the next event and puts it in the outbox. */
+/**
+ * Numbers the next event and appends it to the outbox. The outbox array is
+ * appended in place (the returned state shares it): copying it for every event
+ * would make a burst of harness output quadratic.
+ */
 export function appendEvent(
   state: RunnerState,
   type: RunnerEventType,
@@ -29,15 +33,9 @@ export function appendEvent(
     emittedAt,
     data,
   };
-  const outbox = [...state.outbox, event];
-  return {
-    state: {
-      ...state,
-      nextEventSeq: seq + 1,
-      outbox: outbox.length > MAX_OUTBOX_EVENTS ? outbox.slice(-MAX_OUTBOX_EVENTS) : outbox,
-    },
-    event,
-  };
+  state.outbox.push(event);
+  if (state.outbox.length > MAX_OUTBOX_EVENTS) state.outbox.shift();
+  return { state: { ...state, nextEventSeq: seq + 1 }, event };
 }
 
 /** Pure: the controller has every event up to `throughSeq`; they leave the outbox. Acks never go backwards. */

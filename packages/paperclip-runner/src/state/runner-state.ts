@@ -22,7 +22,8 @@ export interface RunnerState {
   /** The highest seq the controller acknowledged; the outbox holds only later events. */
   readonly ackedSeq: number;
   readonly lastControllerSeq: number;
-  readonly outbox: readonly RunnerEvent[];
+  /** Appended in place by `appendEvent`; replaced by `acknowledgeEvents`. */
+  readonly outbox: RunnerEvent[];
   readonly journal: Readonly<Record<string, JournalEntry>>;
   readonly run: RunFacts;
   /** The live harness, so a restarted daemon can kill one its SIGKILLed predecessor left behind. */

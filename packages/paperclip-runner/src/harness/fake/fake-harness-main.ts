@@ -5,6 +5,7 @@
  * but this bundle and Node are mounted.
  */
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { HarnessCommand } from "../harness-message.js";
@@ -98,6 +99,13 @@ async function runStep(step: FakeStep): Promise<void> {
   }
   if ("appendFile" in step) {
     appendFileSync(step.appendFile.path, step.appendFile.text);
+    return;
+  }
+  if ("eventBurst" in step) {
+    const line = `${JSON.stringify({ type: "event", event: step.eventBurst.event })}\n`;
+    for (let index = 0; index < step.eventBurst.count; index += 1) {
+      if (!process.stdout.write(line)) await once(process.stdout, "drain");
+    }
     return;
   }
   return send({ type: "event", event: { kind: "env", names: Object.keys(process.env).sort() } });

@@ -32,7 +32,9 @@ export type FakeStep =
   | { readonly oversizedStderr: number }
   | { readonly spawnSleeper: { readonly pidFile: string; readonly ms: number } }
   | { readonly appendFile: { readonly path: string; readonly text: string } }
-  | { readonly emitEnv: true };
+  | { readonly emitEnv: true }
+  /** Writes `count` copies of the event as fast as the pipe takes them. */
+  | { readonly eventBurst: { readonly count: number; readonly event: Record<string, unknown> } };
 
 export type FakeScriptParse =
   | { readonly ok: true; readonly script: FakeScript }
@@ -117,6 +119,10 @@ function stepProblem(step: unknown): string | null {
       return isObject(arg) && typeof arg.path === "string" && typeof arg.text === "string"
         ? null
         : "appendFile takes { path, text }";
+    case "eventBurst":
+      return isObject(arg) && isCount(arg.count) && isObject(arg.event)
+        ? null
+        : "eventBurst takes { count, event }";
     case "emitEnv":
       return arg === true ? null : "emitEnv takes true";
     default:
