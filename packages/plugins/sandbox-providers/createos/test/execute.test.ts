@@ -123,6 +123,25 @@ describe("execute against the emulator", () => {
     expect(result.metadata.reconnects).toBe(0);
   });
 
+  it("learns the heartbeat cadence: a stall is caught in a few heartbeats, not the configured 15 s", async () => {
+    emulator.faults.set({ faults: [{ kind: "stall-stream", afterFrames: 1 }] });
+    const result = await execute(
+      client,
+      // Idle first (heartbeats every 100 ms), then one frame, then the stream stalls.
+      {
+        sandboxId,
+        command: "/bin/bash",
+        args: ["-c", "sleep 0.6; echo a; sleep 0.3; echo b"],
+        timeoutMs: 8_000,
+      },
+      { ...FAST_TUNING, stallTimeoutMs: 15_000 },
+    );
+    emulator.faults.clear();
+    expect(result.timedOut).toBe(false);
+    expect(result.stdout).toBe("a\nb\n");
+    expect(result.metadata.reconnects).toBe(1);
+  });
+
   it("on timeout kills the tree and returns the partial output", async () => {
     const result = await execute(
       client,

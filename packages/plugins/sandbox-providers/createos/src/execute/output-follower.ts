@@ -12,6 +12,7 @@ import {
   parseFrameLine,
 } from "./output-frame.js";
 import { processPath, waitForProcess } from "./process-api.js";
+import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
 import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
 
 export interface FollowTuning {
@@ -61,6 +62,7 @@ export class OutputFollower {
   readonly #sink: TextSink;
   readonly #decoder = new Utf8StreamDecoder();
   #acceptedFrames = 0;
+  readonly #cadence = new HeartbeatCadence();
 
   constructor(
     client: CreateosClient,
@@ -214,11 +216,13 @@ export class OutputFollower {
       const body = response?.body;
       if (!body) return { failure: { kind: "ended" } };
       let lastByteAt = Date.now();
+      this.#cadence.interrupt();
       watchdog = setInterval(
         () => {
-          if (Date.now() - lastByteAt > this.#tuning.stallTimeoutMs) connection.abort(STALLED);
+          const threshold = stallThreshold(this.#tuning.stallTimeoutMs, this.#cadence.gapMs);
+          if (Date.now() - lastByteAt > threshold) connection.abort(STALLED);
         },
-        Math.max(10, Math.floor(this.#tuning.stallTimeoutMs / 4)),
+        Math.max(10, Math.floor(Math.min(this.#tuning.stallTimeoutMs, 1_000) / 4)),
       );
       const splitter = new NdjsonLineSplitter(this.#tuning.maxFrameBytes);
       try {
@@ -248,6 +252,7 @@ export class OutputFollower {
     switch (frame.type) {
       case "heartbeat":
         this.#acceptedFrames++;
+        this.#cadence.onHeartbeat(Date.now());
         return undefined;
       case "data": {
         const decision = judgeDataFrame(frame, this.stats.cursor);
@@ -256,6 +261,7 @@ export class OutputFollower {
           this.stats.duplicates++;
           return undefined;
         }
+        this.#cadence.interrupt();
         const text = this.#decoder.decode(decision.stream, decision.bytes);
         this.stats.cursor = decision.seq;
         if (text !== "") this.#emit(decision.stream, text);
