@@ -49,6 +49,8 @@ export interface HarnessLauncher {
 }
 
 const MAX_LOG_MESSAGE_BYTES = 4096;
+/** A command plan with an effect beyond the state itself. */
+type EffectPlan = Exclude<CommandPlan, { kind: "reject" } | { kind: "prepare" }>;
 /** Output lines waiting for the controller beyond which the harness's stdout is no longer read. */
 const OUTPUT_HIGH_WATER_LINES = 1024;
 const OUTPUT_LOW_WATER_LINES = 128;
@@ -217,18 +219,44 @@ export class LocalRunner {
       await this.respond(command, "rejected", plan.message);
       return;
     }
-    // Durable before the effect: a crash from here on leaves `pending`, which is never run again.
+    const applied = { status: "accepted", message: RECEIPT_MESSAGES.applied } as const;
+    if (plan.kind === "prepare") {
+      // The effect is the state change itself: it, the journal entry and the receipt land in one write.
+      this.updateRun({ prepared: true });
+      this.setPhase("prepared");
+      this.journal(command, fingerprint, "done", applied);
+      await this.respond(command, "accepted", applied.message);
+      return;
+    }
     this.journal(command, fingerprint, "pending", null);
+    this.recordIntent(command, plan);
+    // Durable before the effect: a crash from here on leaves `pending`, which is never run again.
     await this.commit();
     await this.apply(command, plan);
-    this.journal(command, fingerprint, "done", { status: "accepted", message: RECEIPT_MESSAGES.applied });
-    await this.respond(command, "accepted", RECEIPT_MESSAGES.applied);
+    this.journal(command, fingerprint, "done", applied);
+    await this.respond(command, "accepted", applied.message);
   }
 
-  private async apply(
-    command: ControllerCommand,
-    plan: Exclude<CommandPlan, { kind: "reject" }>,
-  ): Promise<void> {
+  /** The state a command's effect is about to create, persisted with its `pending` entry. */
+  private recordIntent(command: ControllerCommand, plan: EffectPlan): void {
+    switch (plan.kind) {
+      case "open_session":
+        this.updateRun({ session: { commandId: command.commandId, payload: command.payload } });
+        this.setPhase("starting_harness");
+        return;
+      case "start_turn":
+        this.updateRun({ turn: { commandId: command.commandId } });
+        this.setPhase("turn_running");
+        return;
+      case "resolve_request":
+        this.updateRun({ openRequests: this.state.run.openRequests.filter((id) => id !== plan.requestId) });
+        return;
+      case "stop":
+        return;
+    }
+  }
+
+  private async apply(command: ControllerCommand, plan: EffectPlan): Promise<void> {
     const forward: HarnessCommand = {
       type: "command",
       commandId: command.commandId,
@@ -236,25 +264,11 @@ export class LocalRunner {
       payload: command.payload,
     };
     switch (plan.kind) {
-      case "prepare":
-        this.updateRun({ prepared: true });
-        this.setPhase("prepared");
-        await this.commit();
-        return;
       case "open_session":
-        this.updateRun({ session: { commandId: command.commandId, payload: command.payload } });
-        this.setPhase("starting_harness");
         await this.startHarness(forward);
         return;
       case "start_turn":
-        this.updateRun({ turn: { commandId: command.commandId } });
-        this.setPhase("turn_running");
-        await this.commit();
-        await this.harness?.send(forward);
-        return;
       case "resolve_request":
-        this.updateRun({ openRequests: this.state.run.openRequests.filter((id) => id !== plan.requestId) });
-        await this.commit();
         await this.harness?.send(forward);
         return;
       case "stop":

@@ -20,6 +20,7 @@ describe("parseFakeScript", () => {
       { spawnSleeper: { pidFile: "/tmp/p", ms: 10 } },
       { appendFile: { path: "/tmp/f", text: "t" } },
       { emitEnv: true },
+      { eventBurst: { count: 3, event: { a: 1 } } },
       { crash: "SIGKILL" },
       { exit: 0 },
     ];
@@ -47,6 +48,7 @@ describe("parseFakeScript", () => {
     [{ steps: [{ crash: "SIGHUP" }] }, "steps[0]: crash takes one of SIGKILL, SIGSEGV, SIGABRT, SIGTERM"],
     [{ steps: [{ request: {} }] }, "steps[0]: request takes an object with a requestId"],
     [{ on: [] }, "on must be an object of command type to steps"],
+    [{ steps: [{ eventBurst: { count: 1 } }] }, "steps[0]: eventBurst takes { count, event }"],
     [{ on: { "turn.start": [{ sleep: -1 }] } }, 'on["turn.start"][0]: sleep takes a non-negative integer'],
   ])("rejects %j", (script, reason) => {
     expect(parseFakeScript(script)).toEqual({ ok: false, reason });
