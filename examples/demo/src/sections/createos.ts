@@ -94,7 +94,9 @@ export const createosSection: TourSection = async (context: TourContext) => {
         const killed =
           emulator!.processes().find((p) => p.id === error.details.processId)?.killedTree === true;
         context.log(`process tree killed before the error was thrown: ${killed ? "yes" : "no"}`);
-        for (const line of explain(error.code).split("\n").slice(0, 24)) context.log(`  ${line}`);
+        for (const line of explainedSections(explain(error.code), ["What it means", "Solutions"])) {
+          context.log(`  ${line}`);
+        }
         return `${error.code}, after ${String(error.details.attempts)} attempts (last HTTP ${String(error.details.lastStatus)})`;
       }
       throw new Error("the command should have failed while the emulator stayed down");
@@ -112,3 +114,14 @@ export const createosSection: TourSection = async (context: TourContext) => {
     await emulator?.close();
   }
 };
+
+/** The named sections of an `explain()` page, each line cut to the tour's width. */
+function explainedSections(page: string, titles: readonly string[]): string[] {
+  const lines: string[] = [];
+  let keep = false;
+  for (const line of page.split("\n")) {
+    if (line.startsWith("## ")) keep = titles.includes(line.slice(3));
+    if (keep && line.trim() !== "") lines.push(line.length > 150 ? `${line.slice(0, 147)}...` : line);
+  }
+  return lines;
+}
