@@ -239,6 +239,9 @@ describe("local mode, driven over stdin/stdout", () => {
     );
     controller.send("turn.steer", "c2", {}, 2);
     controller.sendRaw("{not json");
+    controller.sendRaw(
+      JSON.stringify({ schema: "paperclip.prp.command.v1", payload: "x".repeat(1_100_000) }),
+    );
     controller.send("run.cancel", "c3", {}, 3);
     expect(await terminalOf(controller)).toBe("run_cancelled");
 
@@ -262,9 +265,13 @@ describe("local mode, driven over stdin/stdout", () => {
     ]);
     expect(controller.receiptFor(null as unknown as string)).toEqual([
       expect.objectContaining({ status: "rejected", message: "command is not valid JSON" }),
+      expect.objectContaining({
+        status: "rejected",
+        message: "command line of 1100050 bytes exceeds 1048576 bytes",
+      }),
     ]);
-    // Every command line got exactly one receipt: 8 lines, 8 receipts.
-    expect(controller.receipts()).toHaveLength(8);
+    // Every command line got exactly one receipt: 9 lines, 9 receipts.
+    expect(controller.receipts()).toHaveLength(9);
   });
 
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
