@@ -13,7 +13,7 @@ export const createosRegistry = {
       "Check `error.details.lastStatus`: 429 means rate limiting (reduce concurrent commands), 5xx a service problem, no status a network problem.",
       "Verify the configured `apiUrl` origin and that the host can reach it (DNS, TLS, firewall).",
       "Retry the whole `execute` once the service is healthy; the failed command's process tree is already terminated.",
-      "Raise the reconnect budget in the plugin config if the outages are long but recoverable.",
+      "Raise the per-outage reconnect budget (`reconnectAttempts` in the environment config, default 6) if the outages are long but recoverable.",
     ],
     prevention:
       "Keep concurrent commands per API key within the rate limit, and keep the default per-outage budget with exponential backoff; the plugin honours `Retry-After` on 429 and 503.",
@@ -57,7 +57,8 @@ try {
       "For the default origin only, export `CREATEOS_API_KEY` in the worker's environment.",
       "For the local emulator, use the key it prints (`createos-emulator --port N`) or `emulator.apiKey`.",
     ],
-    prevention: "Store the key with the environment config; do not rely on process environment for custom origins.",
+    prevention:
+      "Store the key with the environment config; do not rely on process environment for custom origins.",
   },
   ERR_CREATEOS_API_KEY_INVALID: {
     family: "createos",
@@ -84,7 +85,8 @@ try {
       "Check `error.operation` to see which step failed.",
       "Retry the operation once the service is healthy; `error.retryable` and `error.retryAfterMs` say whether and when.",
     ],
-    prevention: "Keep concurrency within the rate limit and keep the default pacer (burst 20, 240 requests a minute).",
+    prevention:
+      "Keep concurrency within the rate limit and keep the default pacer (burst 20, 240 requests a minute).",
   },
   ERR_CREATEOS_CONNECTION: {
     family: "createos",
@@ -111,7 +113,8 @@ try {
       "Check the API's health and the network path.",
       "Raise `requestTimeoutMs` in the plugin config for slow links or large file transfers.",
     ],
-    prevention: "Keep file transfers small (sync directories as archives) and the worker close to the API region.",
+    prevention:
+      "Keep file transfers small (sync directories as archives) and the worker close to the API region.",
   },
   ERR_CREATEOS_INVALID_JSON: {
     family: "createos",
@@ -132,7 +135,10 @@ try {
     meaning:
       'Every JSON reply is an envelope `{ "status": "success", "data": { … } }`. The reply parsed but its `status` was not `"success"` (or it was not an object).',
     when: "An API version mismatch, an error reported with a 2xx status, or a non-CreateOS server.",
-    solutions: ["Check that `apiUrl` is the CreateOS API.", "Retry; if it persists, report it to CreateOS support."],
+    solutions: [
+      "Check that `apiUrl` is the CreateOS API.",
+      "Retry; if it persists, report it to CreateOS support.",
+    ],
     prevention: "Pin the API origin in the config and probe it after changes.",
   },
   ERR_CREATEOS_INVALID_RESPONSE: {
@@ -152,17 +158,15 @@ try {
     meaning:
       "Sandbox and process ids are put into URL paths, so they must match `^[A-Za-z0-9_-]{1,200}$`. An id returned by the API, or stored in lease metadata, did not; the plugin refuses to build a path from it.",
     when: "A tampered or corrupted lease record, or a server answering with unexpected ids.",
-    solutions: [
-      "Destroy the lease and acquire a new one.",
-      "Check that `apiUrl` is the CreateOS API.",
-    ],
+    solutions: ["Destroy the lease and acquire a new one.", "Check that `apiUrl` is the CreateOS API."],
     prevention: "Never edit lease metadata by hand.",
   },
   ERR_CREATEOS_COMMAND_REQUIRED: {
     family: "createos",
     title: "No sandbox command",
     message: "A sandbox command is required.",
-    meaning: "`execute` was called with an empty or blank `command` (or a non-string value); nothing was sent.",
+    meaning:
+      "`execute` was called with an empty or blank `command` (or a non-string value); nothing was sent.",
     when: "A caller passing the whole command line in `args`, an unset template variable, or an empty string.",
     solutions: ["Pass the program in `command` and its arguments in `args`."],
     prevention: "Validate commands where they are built.",
@@ -184,7 +188,10 @@ try {
     meaning:
       "The command, an argument, the cwd, an env value or stdin contained a NUL character, which cannot cross a shell command line; nothing was sent.",
     when: "Binary data passed as an argument or stdin, or NUL-separated lists built by mistake.",
-    solutions: ["Pass binary data through a file (sync it in) instead of an argument.", "Encode binary stdin, for example as base64."],
+    solutions: [
+      "Pass binary data through a file (sync it in) instead of an argument.",
+      "Encode binary stdin, for example as base64.",
+    ],
     prevention: "Keep command values text.",
   },
   ERR_CREATEOS_PROCESS_UNCONFIRMED: {
@@ -198,13 +205,15 @@ try {
       "Destroy the lease (the host does so on release) and rerun the command on a new lease.",
       "Check the API's health if it happens repeatedly.",
     ],
-    prevention: "Keep the worker close to the API and within the rate limit; the plugin never retries a create blindly.",
+    prevention:
+      "Keep the worker close to the API and within the rate limit; the plugin never retries a create blindly.",
   },
   ERR_CREATEOS_SEQUENCE_INVALID: {
     family: "createos",
     title: "CreateOS process sequence is invalid",
     message: "CreateOS process sequence is invalid.",
-    meaning: "An output data frame's `seq` was not a safe integer of at least 1. The output cannot be ordered, so the command is stopped (its tree killed).",
+    meaning:
+      "An output data frame's `seq` was not a safe integer of at least 1. The output cannot be ordered, so the command is stopped (its tree killed).",
     when: "A protocol mismatch or a corrupted stream.",
     solutions: ["Rerun the command; report the failure to CreateOS if it repeats."],
     prevention: "Use a supported API origin.",
@@ -276,7 +285,8 @@ try {
       "Destroy the lease: deleting the sandbox kills every process in it.",
       "Check the API's health.",
     ],
-    prevention: "Nothing to prevent on the caller's side; the plugin blocks the lease so a possibly running process is never shared.",
+    prevention:
+      "Nothing to prevent on the caller's side; the plugin blocks the lease so a possibly running process is never shared.",
   },
   ERR_CREATEOS_LIVE_LOG_FAILED: {
     family: "createos",
@@ -291,7 +301,8 @@ try {
   ERR_CREATEOS_LEASE_BLOCKED: {
     family: "createos",
     title: "The CreateOS lease is blocked",
-    message: "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
+    message:
+      "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
     meaning:
       "An earlier command on this lease had an unconfirmed process creation or an unconfirmed kill, so a process may still run in the sandbox. The plugin refuses to run more commands on it or to resume it; releasing it destroys it.",
     when: "After `ERR_CREATEOS_PROCESS_UNCONFIRMED` or `ERR_CREATEOS_CLEANUP_FAILED` on the same lease.",
@@ -305,7 +316,10 @@ try {
     meaning:
       "A hook was called with a config that `validateConfig` rejects (an unknown key, a wrong type, an out-of-range number). `details.problems` lists every problem.",
     when: "A config saved without validation or edited by hand.",
-    solutions: ["Run `validateConfig` and fix each listed problem.", "See the package README for every config key."],
+    solutions: [
+      "Run `validateConfig` and fix each listed problem.",
+      "See the package README for every config key.",
+    ],
     prevention: "Validate configs before saving them.",
   },
   ERR_CREATEOS_LEASE_MISMATCH: {
@@ -315,7 +329,10 @@ try {
     meaning:
       "Lease metadata binds a sandbox to the company, the environment and the API origin it was created for. A resume or execute came with metadata for another one, so the plugin refuses to touch the sandbox.",
     when: "A lease record copied between environments, or an environment whose `apiUrl` changed.",
-    solutions: ["Acquire a new lease in this environment.", "Restore the previous `apiUrl` if it was changed by mistake."],
+    solutions: [
+      "Acquire a new lease in this environment.",
+      "Restore the previous `apiUrl` if it was changed by mistake.",
+    ],
     prevention: "Do not move lease records between environments.",
   },
   ERR_CREATEOS_LEASE_EXPIRED: {
@@ -359,7 +376,10 @@ try {
     meaning:
       "A short command the plugin runs itself through `POST /exec` (preparing `/paperclip-workspace`, packing or unpacking a sync archive, applying modes) exited non-zero. `details.step` says which step; stderr is not included because it can echo file contents.",
     when: "A full sandbox disk, a missing `tar` in the rootfs, or a path the sandbox user cannot write.",
-    solutions: ["Check disk space in the sandbox.", "Use a rootfs that has `tar`, `mkdir`, `chmod` and `mv`."],
+    solutions: [
+      "Check disk space in the sandbox.",
+      "Use a rootfs that has `tar`, `mkdir`, `chmod` and `mv`.",
+    ],
     prevention: "Keep the rootfs standard.",
   },
   ERR_CREATEOS_SYNC_PATH: {
@@ -375,7 +395,8 @@ try {
   ERR_CREATEOS_SYNC_ARCHIVE_ENTRY: {
     family: "createos",
     title: "A sync archive has an unsafe entry",
-    message: "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
+    message:
+      "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
     meaning:
       "Archives are checked before extraction. An entry had an absolute path or `..`, a hard or symbolic link pointing outside the target, or a type other than file, directory or symlink (devices, FIFOs). Nothing was extracted; `details.entry` names it (cut to 200 characters).",
     when: "A sandbox command that created links to host paths (for example `ln -s /etc x`) in a directory being synced out, or a crafted archive.",
@@ -392,7 +413,10 @@ try {
     meaning:
       "After an operation's files landed, its post-upload commands run verbatim, in order, fail-fast. This one exited non-zero or timed out (`details.timedOut`); the rest were not run. `details` has the operation id and the command's index, never the command text.",
     when: "An extraction or setup command that fails in the sandbox (a missing tool, a full disk).",
-    solutions: ["Run the command by hand in a lease to see its output.", "Raise its `timeoutMs` if it timed out."],
+    solutions: [
+      "Run the command by hand in a lease to see its output.",
+      "Raise its `timeoutMs` if it timed out.",
+    ],
     prevention: "Keep post-upload commands simple and deterministic.",
   },
   ERR_CREATEOS_SHUTTING_DOWN: {
