@@ -181,7 +181,8 @@ function checkNodeProxySupport(): DoctorCheck {
 export async function runDoctor(): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const { check, bwrap } = await checkBwrap();
-  checks.push(check, checkUserNamespaces());
+  const userns = checkUserNamespaces();
+  checks.push(check, userns);
   const candidates = defaultProxyTempDirCandidates(os.tmpdir(), process.env);
   const candidateChecks = await Promise.all(candidates.map(checkCandidate));
   checks.push(...candidateChecks);
@@ -208,8 +209,16 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
   // The probe workspace goes where the proxy directory would; without one, no sandbox can start.
   const usable = candidates.find((_candidate, index) => candidateChecks[index]?.status === "ok");
   if (bwrap && usable) {
-    checks.push(await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable));
-    checks.push(await checkStart("sandbox start (allowlist: bridge + proxy)", bwrap, true, usable));
+    const start = await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable);
+    checks.push(start, await checkStart("sandbox start (allowlist: bridge + proxy)", bwrap, true, usable));
+    // A restricted host where bwrap still starts has a profile that allows it (Ubuntu's bwrap-userns-restrict).
+    if (userns.status === "fail" && start.status === "ok") {
+      checks[checks.indexOf(userns)] = {
+        ...userns,
+        status: "warn",
+        detail: `${userns.detail}; bwrap starts anyway (an AppArmor profile allows it)`,
+      };
+    }
   }
   checks.push(checkNodeProxySupport());
   return checks;
