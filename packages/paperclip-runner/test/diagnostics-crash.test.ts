@@ -66,7 +66,7 @@ describe("persisting under crashes and concurrency", () => {
     // The next writer sweeps what the killed ones left between create and rename.
     await persistRunnerDiagnostic(dir, "after the crashes\n");
     expect(await readdir(dir)).toEqual(["runnerd.stderr.log"]);
-  });
+  }, 60_000);
 
   it("two processes persisting at once: every write succeeds, the file is one complete diagnostic", async () => {
     const dir = await tempDir();
@@ -88,5 +88,5 @@ describe("persisting under crashes and concurrency", () => {
     expect(contents).toMatch(COMPLETE);
     expect(contents).toMatch(/^begin (first|second) 39\n/);
     expect(await readdir(dir)).toEqual(["runnerd.stderr.log"]);
-  });
+  }, 60_000);
 });

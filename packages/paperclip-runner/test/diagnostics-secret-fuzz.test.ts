@@ -166,14 +166,14 @@ describe("the secret-leak fuzz", () => {
       fc.property(message, ({ text, secrets }) => assertNoLeak(boundedRedactedDiagnostic(text), secrets)),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   it("no secret straddling the cut leaves its head behind", () => {
     fc.assert(
       fc.property(straddling, ({ text, secrets }) => assertNoLeak(boundedRedactedDiagnostic(text), secrets)),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   it("no generated secret reaches the persisted file", async () => {
     const dir = await tempDir();
@@ -184,5 +184,5 @@ describe("the secret-leak fuzz", () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 });
