@@ -1,4 +1,3 @@
-import { buildLocalProcessSandboxSpawnTarget } from "@paperclipai/adapter-utils/local-process-sandbox";
 import type { HarnessSpawnSpec } from "../harness/harness-spawn-spec.js";
 
 export interface SandboxRequest {
@@ -20,6 +19,10 @@ export interface SandboxRequest {
  * its `cleanup` (the proxy) runs once the harness is gone.
  */
 export async function sandboxSpawnSpec(request: SandboxRequest): Promise<HarnessSpawnSpec> {
+  // Loaded on first use: a run without --sandbox-workspace never depends on the sandbox module.
+  const { buildLocalProcessSandboxSpawnTarget } = await import(
+    "@paperclipai/adapter-utils/local-process-sandbox"
+  );
   const target = await buildLocalProcessSandboxSpawnTarget({
     executable: request.executable,
     args: [...request.args],
