@@ -1,4 +1,4 @@
-import { CreateosApiError, CreateosError } from "@paperclipai/errors";
+import { CreateosError } from "@paperclipai/errors";
 import { abortableDelay } from "../client/abortable-delay.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { invalidResponse, objectField, optionalIntegerField, resourceId } from "../client/envelope.js";
@@ -217,8 +217,4 @@ export async function getFile(
     signal,
   });
   return reply.bytes;
-}
-
-export function isNotFound(error: unknown): boolean {
-  return error instanceof CreateosApiError && error.status === 404;
 }
