@@ -15,15 +15,16 @@ async function workspace(): Promise<{ root: string; ws: string }> {
 }
 
 describe("workspace scope with real bwrap", () => {
-  it("starts on this merged-/usr host: /bin, /lib are the host's links and system tools run", async () => {
-    expect(lstatSync("/bin").isSymbolicLink()).toBe(true);
+  it("starts on this host's /usr layout: /bin and /lib look as on the host and system tools run", async () => {
     const { ws } = await workspace();
     const result = await runShellInSandbox(
-      'readlink /bin; readlink /lib; ls /usr/bin/env >/dev/null && /bin/sh -c "echo shell-ok"',
+      'for p in /bin /lib; do if [ -L $p ]; then readlink $p; else echo dir; fi; done; ls /usr/bin/env >/dev/null && /bin/sh -c "echo shell-ok"',
       { workspaceDir: ws, filesystemScope: "workspace" },
     );
+    // On a merged-/usr host (this Debian 12) both are links into /usr, recreated as such.
+    const host = (link: string) => (lstatSync(link).isSymbolicLink() ? readlinkSync(link) : "dir");
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`${readlinkSync("/bin")}\n${readlinkSync("/lib")}\nshell-ok\n`);
+    expect(result.stdout).toBe(`${host("/bin")}\n${host("/lib")}\nshell-ok\n`);
   });
 
   it("keeps symlinked /etc files usable (localtime as a link, resolv.conf and hosts readable)", async () => {
