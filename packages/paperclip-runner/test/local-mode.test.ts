@@ -274,6 +274,30 @@ describe("local mode, driven over stdin/stdout", () => {
     expect(controller.receipts()).toHaveLength(9);
   });
 
+  it("still answers the commands that arrived with the one that ended the run", async () => {
+    const { controller } = fakeDaemon({ steps: [READY] });
+    const line = (commandId: string, controllerSeq: number, type: string) =>
+      JSON.stringify({ schema: "paperclip.prp.command.v1", commandId, controllerSeq, type, payload: {} });
+    // One write, so all four lines are in the daemon's hands when c2 ends the run.
+    controller.sendRaw(
+      [
+        line("c1", 1, "run.prepare"),
+        line("c2", 2, "run.cancel"),
+        line("c1", 1, "run.prepare"),
+        line("c3", 3, "turn.start"),
+      ].join("\n"),
+    );
+    expect(await terminalOf(controller)).toBe("run_cancelled");
+    expect(
+      controller.receipts().map((receipt) => [receipt.commandId, receipt.status, receipt.message]),
+    ).toEqual([
+      ["c1", "accepted", "command applied"],
+      ["c2", "accepted", "command applied"],
+      ["c1", "duplicate", "equivalent command already applied"],
+      ["c3", "rejected", "run has already finished"],
+    ]);
+  });
+
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
     const dir = tempDir("eof");
     const pidFile = join(dir, "sleeper.pid");

@@ -44,7 +44,7 @@ async function runWithTimings(
   );
   stdin.write(`${commands.join("\n")}\n`);
   const input = controllerLines(stdin);
-  expect(await runner.run(input.lines)).toBe(0);
+  expect(await runner.run(input)).toBe(0);
   input.stop();
   return output
     .trim()
@@ -127,7 +127,7 @@ describe("local runner output backpressure", () => {
     );
     stdin.write(`${commands.join("\n")}\n`);
     const input = controllerLines(stdin);
-    const running = runner.run(input.lines);
+    const running = runner.run(input);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // The harness is blocked on its own pipe: it has not got past its burst.
     expect(existsSync(done)).toBe(false);

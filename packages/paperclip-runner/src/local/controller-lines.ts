@@ -7,8 +7,16 @@ export type ControllerInput = string | { readonly oversizedBytes: number };
 /** Controller lines are bounded too; a turn's input may be large, so the bound is wider than the harness frame. */
 export const MAX_CONTROLLER_LINE_BYTES = 1024 * 1024;
 
+/** The controller's lines: iterated while the run lasts, and what is left over taken at its end. */
+export interface ControllerLines {
+  readonly lines: AsyncIterable<ControllerInput>;
+  /** Lines already received but not yet iterated, removed from the queue. */
+  takeBuffered(): ControllerInput[];
+  stop(): void;
+}
+
 /** Frames stdin into lines with bounded memory, in arrival order, ending when stdin ends or `stop()` is called. */
-export function controllerLines(input: Readable): { lines: AsyncIterable<ControllerInput>; stop(): void } {
+export function controllerLines(input: Readable): ControllerLines {
   const queue: ControllerInput[] = [];
   let ended = false;
   let wake: (() => void) | null = null;
@@ -44,6 +52,7 @@ export function controllerLines(input: Readable): { lines: AsyncIterable<Control
   };
   return {
     stop,
+    takeBuffered: () => queue.splice(0),
     lines: {
       async *[Symbol.asyncIterator]() {
         while (true) {

@@ -18,7 +18,7 @@ import type { RunnerEventType } from "../protocol/runner-event.js";
 import { acknowledgeEvents, appendEvent } from "../state/append-event.js";
 import type { RunnerState } from "../state/runner-state.js";
 import type { StateStore } from "../state/state-store.js";
-import { type ControllerInput, MAX_CONTROLLER_LINE_BYTES } from "./controller-lines.js";
+import { type ControllerInput, type ControllerLines, MAX_CONTROLLER_LINE_BYTES } from "./controller-lines.js";
 import { decideTerminal, type HarnessOutcome } from "./decide-terminal.js";
 import { type CommandPlan, planCommand } from "./plan-command.js";
 import type { RunFacts, StopCause } from "./run-facts.js";
@@ -96,13 +96,15 @@ export class LocalRunner {
   }
 
   /** Runs until the run's terminal event is out; returns the exit code. Rethrows a failure of the state store. */
-  async run(commands: AsyncIterable<ControllerInput>): Promise<number> {
+  async run(input: ControllerLines): Promise<number> {
     try {
       await this.begin();
-      const loop = this.readCommands(commands);
+      const loop = this.readCommands(input.lines);
       await Promise.race([loop, this.terminalReached]);
       // The run may end while a command is still being applied; its receipt goes out too.
       await this.inFlight;
+      // Lines that had already arrived still get their one receipt ("run has already finished", or a replay).
+      for (const line of input.takeBuffered()) await this.handleInput(line);
       await this.flushChain;
       this.throwIfFailed();
       return 0;
@@ -168,18 +170,21 @@ export class LocalRunner {
     for await (const line of commands) {
       this.throwIfFailed();
       if (this.state.run.terminal !== null) return;
-      if (typeof line !== "string") {
-        const reason = `command line of ${line.oversizedBytes} bytes exceeds ${MAX_CONTROLLER_LINE_BYTES} bytes`;
-        await this.respond({ commandId: null, controllerSeq: null, type: null }, "rejected", reason);
-        continue;
-      }
-      if (line.trim() === "") continue;
-      this.inFlight = this.handleLine(line);
+      this.inFlight = this.handleInput(line);
       await this.inFlight;
       if (this.state.run.terminal !== null) return;
     }
     this.throwIfFailed();
     if (this.state.run.terminal === null) await this.stopRun("controller_closed", null);
+  }
+
+  private async handleInput(line: ControllerInput): Promise<void> {
+    if (typeof line !== "string") {
+      const reason = `command line of ${line.oversizedBytes} bytes exceeds ${MAX_CONTROLLER_LINE_BYTES} bytes`;
+      await this.respond({ commandId: null, controllerSeq: null, type: null }, "rejected", reason);
+      return;
+    }
+    if (line.trim() !== "") await this.handleLine(line);
   }
 
   private async handleLine(line: string): Promise<void> {

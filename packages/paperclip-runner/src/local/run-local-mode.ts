@@ -38,7 +38,7 @@ export async function runLocalMode(flags: ParsedFlags, io: LocalModeIo): Promise
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   try {
-    return await runner.run(input.lines);
+    return await runner.run(input);
   } finally {
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
