@@ -53,6 +53,16 @@ describe("CreateosClient over HTTP", () => {
     expect((await rejection(client(s.url).json(get))).message).toBe(message);
   });
 
+  it("takes a 204 as an empty success, but an empty 200 as invalid JSON", async () => {
+    const s = await server((req, res) => {
+      res.writeHead(req.method === "DELETE" ? 204 : 200);
+      res.end();
+    });
+    const c = client(s.url);
+    expect(await c.json({ ...get, method: "DELETE" })).toEqual({ status: 204, data: {} });
+    expect((await rejection(c.json(get))).message).toBe("CreateOS returned invalid JSON.");
+  });
+
   it("rejects an invalid resource id from a create", async () => {
     const s = await server((_req, res) =>
       sendJson(res, 200, { status: "success", data: { process_id: "../../etc" } }),

@@ -203,6 +203,8 @@ export class CreateosClient {
         if (mode === "bytes") {
           return { kind: "bytes", status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
         }
+        // 204 has no body by definition; every other success must carry the envelope.
+        if (response.status === 204) return { kind: "json", status: 204, data: {} };
         return { kind: "json", status: response.status, data: parseEnvelope(await response.text()) };
       } catch (error) {
         if (PaperclipError.is(error)) throw error;
