@@ -258,6 +258,24 @@ describe("durable state with --state-dir", () => {
     expect(isAlive(resumed.data.pid as number)).toBe(false);
   });
 
+  it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {
+    const dir = tempDir("unwritable");
+    const stateDir = join(dir, "state");
+    const script = writeScript(dir, { steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: 1 }, { sleep: 60_000 }] });
+    const controller = new Controller([...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir]);
+    controller.send("run.prepare", "c1");
+    controller.send("session.open", "c2");
+    const ready = await controller.waitForEvent("harness.ready");
+    await controller.waitForReceipt("c2");
+    // Someone widens the directory mid-run: the next durable step must refuse it rather than write.
+    chmodSync(stateDir, 0o755);
+    controller.send("turn.start", "c3");
+    expect((await controller.exited).code).toBe(1);
+    expect(controller.stderr).toContain("code: ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
+    expect(controller.receiptFor("c3")).toEqual([]);
+    expect(await diesSoon(ready.data.pid as number)).toBe(true);
+  });
+
   it("refuses another run's state, a corrupt state file, a second live daemon and a non-private directory", async () => {
     const dir = tempDir("refuse");
     const stateDir = join(dir, "state");
