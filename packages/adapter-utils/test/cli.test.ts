@@ -67,6 +67,14 @@ describe("paperclip-sandbox", () => {
     expect(result.stderr).toContain("paperclip-sandbox: deny blocked.test:80 (not_allowlisted)");
   });
 
+  it("warns when the workspace contains where other sandboxes keep their proxy sockets", async () => {
+    const result = await cli(["--workspace", "/tmp", "--", "/bin/true"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("paperclip-sandbox: warning: the workspace /tmp contains /tmp");
+    const dedicated = await cli(["--workspace", await scratchDir(), "--", "/bin/true"]);
+    expect(dedicated.stderr).toBe("");
+  });
+
   it("exits 127 with ERR_SANDBOX_COMMAND_NOT_FOUND for an unknown command", async () => {
     const result = await cli(["--", "no-such-command-pc"]);
     expect(result.code).toBe(127);
