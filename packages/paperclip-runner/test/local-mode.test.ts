@@ -89,10 +89,14 @@ describe("local mode, driven over stdin/stdout", () => {
         READY,
         { waitFor: "turn.start" },
         { request: { requestId: "perm-1", kind: "approval", tool: "shell" } },
-        { waitFor: "request.resolve" },
-        { result: { approved: true } },
-        { exit: 0 },
       ],
+      on: {
+        "request.resolve": [
+          { event: { resolvedBy: "{{commandId}}", resolution: "{{payload}}" } },
+          { result: { approved: true } },
+          { exit: 0 },
+        ],
+      },
     });
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
@@ -107,6 +111,11 @@ describe("local mode, driven over stdin/stdout", () => {
     controller.send("request.resolve", "c5", { requestId: "perm-1", decision: "allow" });
     expect(await terminalOf(controller)).toBe("successful_process_and_result");
     expect(controller.receiptFor("c5")[0]).toMatchObject({ status: "accepted" });
+    // The harness got the controller's resolution verbatim.
+    expect(controller.events().find((event) => event.type === "harness.event")?.data.event).toEqual({
+      resolvedBy: "c5",
+      resolution: { requestId: "perm-1", decision: "allow" },
+    });
   });
 
   it("ends with turn_interrupted when the controller interrupts a running turn", async () => {
