@@ -173,3 +173,30 @@ describe("redactSecrets: properties", () => {
     );
   });
 });
+
+describe("redactSecrets: adversarial input", () => {
+  // Linear scanning: each of these 1 MiB inputs finishes well inside the test timeout
+  // (a backtracking pattern took minutes on the second one).
+  it.each([
+    ["a.", "dotted names"],
+    ["token.", "sensitive words joined by dots"],
+    ["token ", "sensitive words as bare keys"],
+    ["token:", "sensitive words as explicit keys"],
+    ["eyJ", "JWT starts"],
+    ["Bearer ", "auth schemes"],
+    ["-----BEGIN PRIVATE KEY-----", "unterminated PEM headers"],
+  ])("handles 1 MiB of %j (%s)", (unit) => {
+    const input = unit.repeat(Math.ceil((1024 * 1024) / unit.length));
+    expect(typeof redactSecrets(input)).toBe("string");
+  });
+
+  it("leaves common prose with sensitive words alone", () => {
+    for (const prose of [
+      "Unexpected token } in JSON at position 5",
+      "the token was rejected",
+      "rotate the secret regularly",
+    ]) {
+      expect(redactSecrets(prose)).toBe(prose);
+    }
+  });
+});

@@ -30,19 +30,17 @@ const AUTH_SCHEME = new RegExp(
   "g",
 );
 
+// Sensitive words inside a key name: `OPENAI_API_KEY`, `proxyAuthorization`, `--token`.
 const SENSITIVE_WORD =
-  "authorization|api[ _-]?key|apikey|cookie|credential|jwt|password|passwd|private[ _-]?key|secret|ticket|token|connection[ _-]?string";
-// key, then one of: `"key": "value"`, `key=value`, `key: value`, `--key value`, `key value`.
-const KEY_ASSIGNMENT = new RegExp(
-  `(?<![${NAME}])(--?)?([${NAME}.\\-]*(?:${SENSITIVE_WORD})[${NAME}.\\-]*)("?)([ \\t]*[=:][ \\t]*|[ \\t]+)`,
-  "gi",
-);
+  /authorization|api[ _-]?key|apikey|cookie|credential|jwt|password|passwd|private[ _-]?key|secret|ticket|token|connection[ _-]?string/gi;
+const KEY_CHAR = /[A-Za-z0-9_.-]/;
+// A key is a bounded identifier around a sensitive word; scanning outwards by hand
+// (instead of one regex with open `*` on both sides) keeps redaction linear in the input.
+const MAX_KEY_SIDE = 64;
 const SCHEME_PREFIX = /^(?:Bearer|Basic|Digest|Token|Negotiate)[ \t]+/i;
 const PLAIN_WORD = /^[A-Za-z]+$/;
-
-function replaceAll(text: string, pattern: RegExp, replacement: string): string {
-  return text.replace(pattern, replacement);
-}
+const isKeyChar = (char: string | undefined): boolean => char !== undefined && KEY_CHAR.test(char);
+const isBlank = (char: string | undefined): boolean => char === " " || char === "\t";
 
 function redactAuthSchemes(text: string, replacement: string): string {
   return text.replace(AUTH_SCHEME, (match, scheme: string, space: string, value: string) => {
@@ -53,47 +51,74 @@ function redactAuthSchemes(text: string, replacement: string): string {
 
 /** Reads a value starting at `start`: a JSON string when quoted, else up to whitespace, `;` or `,`. */
 function readValue(text: string, start: number): { end: number; quoted: boolean } {
+  const limit = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
   if (text[start] === '"') {
     let index = start + 1;
-    const limit = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
     while (index < limit && text[index] !== '"') index += text[index] === "\\" ? 2 : 1;
     return { end: Math.min(index + 1, text.length), quoted: true };
   }
   let index = start;
-  const limit = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
   while (index < limit && !/[\s;,]/.test(text[index] as string)) index += 1;
   return { end: index, quoted: false };
+}
+
+interface KeyAssignment {
+  /** Where the value starts (after the separator and any auth scheme). */
+  readonly valueStart: number;
+  /** `=`, `:`, a JSON key quote, `--flag` or an auth scheme: the value is a value, never prose. */
+  readonly explicit: boolean;
+}
+
+/** The key around a sensitive word at `[wordStart, wordEnd)` and its separator, or null when it is none. */
+function readKeyAssignment(text: string, wordStart: number, wordEnd: number): KeyAssignment | null {
+  let keyStart = wordStart;
+  const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
+  while (keyStart > leftLimit && isKeyChar(text[keyStart - 1])) keyStart -= 1;
+  let keyEnd = wordEnd;
+  const rightLimit = Math.min(text.length, wordEnd + MAX_KEY_SIDE);
+  while (keyEnd < rightLimit && isKeyChar(text[keyEnd])) keyEnd += 1;
+  if (isKeyChar(text[keyStart - 1]) || isKeyChar(text[keyEnd])) return null;
+  let position = keyEnd;
+  const quotedKey = text[position] === '"';
+  if (quotedKey) position += 1;
+  const blankStart = position;
+  while (isBlank(text[position])) position += 1;
+  let explicit = quotedKey || text[keyStart] === "-";
+  if (text[position] === "=" || text[position] === ":") {
+    explicit = true;
+    position += 1;
+    while (isBlank(text[position])) position += 1;
+  } else if (position === blankStart) {
+    return null;
+  }
+  const scheme = SCHEME_PREFIX.exec(text.slice(position, position + 16));
+  if (scheme) return { valueStart: position + scheme[0].length, explicit: true };
+  return { valueStart: position, explicit };
+}
+
+// In the bare `key value` form, only a value that looks like a credential counts:
+// "secret manager" and "Unexpected token } in JSON" are prose.
+function looksLikeCredential(value: string): boolean {
+  return value.length >= 4 && /[A-Za-z0-9]/.test(value) && !PLAIN_WORD.test(value);
 }
 
 function redactKeyAssignments(text: string, replacement: string): string {
   let output = "";
   let copiedUpTo = 0;
-  KEY_ASSIGNMENT.lastIndex = 0;
-  for (let match = KEY_ASSIGNMENT.exec(text); match !== null; match = KEY_ASSIGNMENT.exec(text)) {
-    const [whole, dashes, , keyQuote, separator] = match as unknown as [
-      string,
-      string | undefined,
-      string,
-      string,
-      string,
-    ];
-    const keyEnd = match.index + whole.length;
-    let valueStart = keyEnd;
-    const scheme = SCHEME_PREFIX.exec(text.slice(valueStart, valueStart + 16));
-    if (scheme) valueStart += scheme[0].length;
-    const { end, quoted } = readValue(text, valueStart);
-    const value = text.slice(valueStart, end);
-    const explicit = separator.trim() !== "" || Boolean(dashes) || keyQuote === '"' || scheme !== null;
-    const looksSecret = quoted || !PLAIN_WORD.test(value);
+  SENSITIVE_WORD.lastIndex = 0;
+  for (let word = SENSITIVE_WORD.exec(text); word !== null; word = SENSITIVE_WORD.exec(text)) {
+    const wordEnd = word.index + word[0].length;
+    const assignment = readKeyAssignment(text, word.index, wordEnd);
+    if (assignment === null) continue;
+    const { end, quoted } = readValue(text, assignment.valueStart);
+    const value = text.slice(assignment.valueStart, end);
     const alreadyRedacted = value.startsWith(replacement) || value === `"${replacement}"`;
-    if (value.length === 0 || alreadyRedacted || (!explicit && !looksSecret)) {
-      // Not a secret: rescan right after the key, so "secret token abc123" still finds "token abc123".
-      KEY_ASSIGNMENT.lastIndex = match.index + Math.max(1, whole.length - separator.length);
-      continue;
-    }
-    output += text.slice(copiedUpTo, valueStart) + (quoted ? `"${replacement}"` : replacement);
+    const secret = quoted || (assignment.explicit ? value.length > 0 : looksLikeCredential(value));
+    // Not a secret: the scan goes on right after this word, so "secret token abc123" still finds "token abc123".
+    if (alreadyRedacted || !secret) continue;
+    output += text.slice(copiedUpTo, assignment.valueStart) + (quoted ? `"${replacement}"` : replacement);
     copiedUpTo = end;
-    KEY_ASSIGNMENT.lastIndex = Math.max(end, keyEnd);
+    SENSITIVE_WORD.lastIndex = Math.max(end, wordEnd);
   }
   return output + text.slice(copiedUpTo);
 }
@@ -107,10 +132,10 @@ function redactKeyAssignments(text: string, replacement: string): string {
  */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
   const replacement = options.replacement ?? REDACTED;
-  let result = replaceAll(text, PEM_PRIVATE_KEY, replacement);
-  result = replaceAll(result, JWT, replacement);
-  result = replaceAll(result, OPENAI_STYLE_TOKEN, replacement);
-  result = replaceAll(result, GITHUB_TOKEN, replacement);
+  let result = text.replace(PEM_PRIVATE_KEY, replacement);
+  result = result.replace(JWT, replacement);
+  result = result.replace(OPENAI_STYLE_TOKEN, replacement);
+  result = result.replace(GITHUB_TOKEN, replacement);
   result = redactAuthSchemes(result, replacement);
   return redactKeyAssignments(result, replacement);
 }
