@@ -141,11 +141,11 @@ try {
   ERR_SANDBOX_SOCKET_PATH_TOO_LONG: {
     family: "sandbox",
     title: "Sandbox proxy socket path exceeds the Linux limit",
-    message: "Paperclip sandbox proxy socket path is ${bytes} bytes, exceeding the Linux limit of 107: ${path}",
+    message:
+      "Paperclip sandbox proxy socket path is ${bytes} bytes, exceeding the Linux limit of 107: ${path}",
     meaning:
       "A Unix socket path on Linux may be at most 107 bytes (`sun_path` is 108 bytes including the terminating NUL). A longer path is silently truncated by `bind()`, so the proxy would listen somewhere else than the bridge connects to; `assertUnixSocketPathLength` refuses it up front. Bytes are counted in UTF-8, so non-ASCII directory names count more than once.",
-    when:
-      "`assertUnixSocketPathLength` is called with a long path, or `createNetworkProxyTempDir` tries a base directory (usually a deep `TMPDIR`) whose `paperclip-network-sandbox-XXXXXX/proxy.sock` is longer than 107 bytes; there it is recorded in `details.attempts` and becomes the `cause` of `ERR_SANDBOX_PROXY_SOCKET_DIR` when no other candidate works.",
+    when: "`assertUnixSocketPathLength` is called with a long path, or `createNetworkProxyTempDir` tries a base directory (usually a deep `TMPDIR`) whose `paperclip-network-sandbox-XXXXXX/proxy.sock` is longer than 107 bytes; there it is recorded in `details.attempts` and becomes the `cause` of `ERR_SANDBOX_PROXY_SOCKET_DIR` when no other candidate works.",
     solutions: [
       "Use a shorter base directory: the socket path is `<base>/paperclip-network-sandbox-XXXXXX/proxy.sock`, so the base must stay under about 70 bytes.",
       "Keep `/tmp` writable: it is always tried first and is short enough.",
@@ -167,7 +167,8 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "Run the adapter on a Linux host, VM or container with bubblewrap installed.",
       "On a non-Linux host, leave `filesystemScope` and `networkScope` unset and confine the agent by other means (a VM, a container).",
     ],
-    prevention: "Enable sandbox scopes only in configuration that targets Linux runners; check `process.platform` before offering the option in a UI.",
+    prevention:
+      "Enable sandbox scopes only in configuration that targets Linux runners; check `process.platform` before offering the option in a UI.",
   },
   ERR_SANDBOX_SCOPE_REQUIRED: {
     family: "sandbox",
@@ -175,12 +176,13 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: "Local process sandbox requires a filesystem or network scope.",
     meaning:
       "A sandbox was requested but neither `filesystemScope` nor `networkScope` is set, so there is nothing to confine. The run is refused instead of silently running unconfined.",
-    when: "`localProcessSandbox` options are passed with both scopes `null`, `undefined` or `\"\"`.",
+    when: '`localProcessSandbox` options are passed with both scopes `null`, `undefined` or `""`.',
     solutions: [
       'Set `filesystemScope: "workspace"` to confine the filesystem, `networkScope: "deny"` or `"allowlist"` to confine the network, or both.',
       "If no confinement is wanted, pass `localProcessSandbox: null` instead of an options object.",
     ],
-    prevention: "Build the sandbox options from one place that always sets at least one scope when a sandbox is enabled.",
+    prevention:
+      "Build the sandbox options from one place that always sets at least one scope when a sandbox is enabled.",
   },
   ERR_SANDBOX_PATH_NOT_ABSOLUTE: {
     family: "sandbox",
@@ -188,91 +190,115 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: "${label} must be an absolute path.",
     meaning:
       "Every path the sandbox binds or checks (workspace, cwd, extra and managed paths, aliases, outbound restore paths) must be absolute: a relative path would be resolved against an unpredictable directory. The label names the offending option, for example `filesystemExtraPaths[2]` or `Sandbox workspaceDir`.",
-    when: "An option holds a relative or empty path, for example `filesystemExtraPaths: [\"cache\"]` or `workspaceDir: \"\"`.",
+    when: 'An option holds a relative or empty path, for example `filesystemExtraPaths: ["cache"]` or `workspaceDir: ""`.',
     solutions: [
       "Pass an absolute path for the option named in the message (`path.resolve(...)` it before passing it).",
       "Remove empty entries from path lists.",
     ],
-    prevention: "Resolve configured paths to absolute ones when loading configuration, and validate them with `parseLocalProcessSandboxExtraPaths`.",
+    prevention:
+      "Resolve configured paths to absolute ones when loading configuration, and validate them with `parseLocalProcessSandboxExtraPaths`.",
   },
   ERR_SANDBOX_EXTRA_PATH_INVALID: {
     family: "sandbox",
     title: "Invalid filesystemExtraPaths entry",
     message: "filesystemExtraPaths[${index}] must be an absolute path or { path, access } object.",
-    meaning: "An entry of `filesystemExtraPaths` is neither a string nor a plain object, so it cannot describe a path to bind.",
+    meaning:
+      "An entry of `filesystemExtraPaths` is neither a string nor a plain object, so it cannot describe a path to bind.",
     when: "`parseLocalProcessSandboxExtraPaths` receives a number, `null`, a boolean or an array as an entry.",
     solutions: [
       'Write the entry as an absolute path string (read-only) or as `{ "path": "/abs/path", "access": "ro" | "rw" }`.',
       "Remove `null` placeholders from the list.",
     ],
-    prevention: "Validate adapter configuration with `parseLocalProcessSandboxExtraPaths` when it is saved, not when a run starts.",
+    prevention:
+      "Validate adapter configuration with `parseLocalProcessSandboxExtraPaths` when it is saved, not when a run starts.",
   },
   ERR_SANDBOX_EXTRA_PATH_ACCESS: {
     family: "sandbox",
     title: "Invalid filesystemExtraPaths access or path",
     message: 'filesystemExtraPaths[${index}] must use access "ro" or "rw" and an absolute path.',
-    meaning: "An object entry of `filesystemExtraPaths` has an `access` other than `ro`/`rw`, or its `path` is not a string.",
+    meaning:
+      "An object entry of `filesystemExtraPaths` has an `access` other than `ro`/`rw`, or its `path` is not a string.",
     when: 'An entry such as `{ path: "/opt/x", access: "write" }` or `{ access: "ro" }` is parsed.',
-    solutions: ['Use `access: "ro"` (the default) or `access: "rw"`.', "Give the entry a `path` string holding an absolute path."],
+    solutions: [
+      'Use `access: "ro"` (the default) or `access: "rw"`.',
+      "Give the entry a `path` string holding an absolute path.",
+    ],
     prevention: "Offer the two access values as a closed choice in configuration UIs and schemas.",
   },
   ERR_SANDBOX_NETWORK_SCOPE_INVALID: {
     family: "sandbox",
     title: "Invalid networkScope",
     message: 'networkScope must be "deny" or "allowlist".',
-    meaning: "`networkScope` only knows `deny` (no network at all) and `allowlist` (only listed hosts, through the proxy). Any other value is refused rather than guessed.",
+    meaning:
+      "`networkScope` only knows `deny` (no network at all) and `allowlist` (only listed hosts, through the proxy). Any other value is refused rather than guessed.",
     when: 'Configuration holds a value such as `"public"`, `"none"` or `"allow"` for `networkScope`.',
-    solutions: ['Use `"deny"` or `"allowlist"`.', "Leave it unset (or `\"\"`) for no network confinement."],
+    solutions: ['Use `"deny"` or `"allowlist"`.', 'Leave it unset (or `""`) for no network confinement.'],
     prevention: "Parse configuration with `parseLocalProcessNetworkScope` when it is saved.",
   },
   ERR_SANDBOX_FILESYSTEM_SCOPE_INVALID: {
     family: "sandbox",
     title: "Invalid filesystemScope",
     message: 'filesystemScope must be "workspace".',
-    meaning: "`filesystemScope` has one value, `workspace`: a fresh root with only the workspace and system read paths. Any other value is refused.",
+    meaning:
+      "`filesystemScope` has one value, `workspace`: a fresh root with only the workspace and system read paths. Any other value is refused.",
     when: 'Configuration holds a misspelt or unknown value such as `"workpace"` or `"home"`.',
-    solutions: ['Use `"workspace"`.', "Leave it unset (or `\"\"`) for no filesystem confinement."],
+    solutions: ['Use `"workspace"`.', 'Leave it unset (or `""`) for no filesystem confinement.'],
     prevention: "Parse configuration with `parseLocalProcessFilesystemScope` when it is saved.",
   },
   ERR_SANDBOX_WORKSPACE_ACCESS_INVALID: {
     family: "sandbox",
     title: "Invalid filesystemWorkspaceAccess",
     message: 'filesystemWorkspaceAccess must be "ro" or "rw".',
-    meaning: "The workspace is mounted read-write (`rw`, the default) or read-only (`ro`); no other access exists.",
+    meaning:
+      "The workspace is mounted read-write (`rw`, the default) or read-only (`ro`); no other access exists.",
     when: 'A value such as `"readonly"` or `"write"` is given for `filesystemWorkspaceAccess`.',
-    solutions: ['Use `"ro"` for a read-only workspace (review or analysis runs), `"rw"` otherwise.', "Leave it unset for `rw`."],
+    solutions: [
+      'Use `"ro"` for a read-only workspace (review or analysis runs), `"rw"` otherwise.',
+      "Leave it unset for `rw`.",
+    ],
     prevention: "Parse configuration with `parseLocalProcessFilesystemWorkspaceAccess` when it is saved.",
   },
   ERR_SANDBOX_CWD_OUTSIDE_WORKSPACE: {
     family: "sandbox",
     title: "Sandbox cwd outside the workspace",
     message: 'Sandbox cwd "${cwd}" must be inside workspaceDir "${workspaceDir}".',
-    meaning: "Under the workspace scope only the workspace is writable and visible, so the program's working directory must lie inside it; otherwise it would start in a directory that does not exist in the sandbox.",
+    meaning:
+      "Under the workspace scope only the workspace is writable and visible, so the program's working directory must lie inside it; otherwise it would start in a directory that does not exist in the sandbox.",
     when: "`cwd` is a parent or sibling of `workspaceDir`, or the two are given through different symlinks.",
-    solutions: ["Start the program in the workspace or one of its subdirectories.", "Pass `workspaceDir` and `cwd` in the same (resolved) form."],
-    prevention: "Derive `cwd` from `workspaceDir` (`path.join(workspaceDir, sub)`) rather than configuring both separately.",
+    solutions: [
+      "Start the program in the workspace or one of its subdirectories.",
+      "Pass `workspaceDir` and `cwd` in the same (resolved) form.",
+    ],
+    prevention:
+      "Derive `cwd` from `workspaceDir` (`path.join(workspaceDir, sub)`) rather than configuring both separately.",
   },
   ERR_SANDBOX_WRITABLE_PATH_UNMAPPED: {
     family: "sandbox",
     title: "Writable sandbox path has no outbound restore mapping",
     message:
       'Writable sandbox path "${path}" is outside synchronized workspace "${workspaceDir}" and has no outbound restore mapping.',
-    meaning: "A read-write extra path outside the workspace would let the program change host files that are neither synchronized with the workspace nor restored afterwards. Such a path needs an `outboundRestorePaths` entry covering it, or must be read-only.",
+    meaning:
+      "A read-write extra path outside the workspace would let the program change host files that are neither synchronized with the workspace nor restored afterwards. Such a path needs an `outboundRestorePaths` entry covering it, or must be read-only.",
     when: '`extraPaths` contains `{ path, access: "rw" }` for a path outside `workspaceDir` and outside every `outboundRestorePaths` entry.',
     solutions: [
       'Make the path read-only (`access: "ro"`) if the program only reads it.',
       "Move the data into the workspace.",
       "Add the path (or a parent) to `outboundRestorePaths` when the adapter restores it after the run.",
     ],
-    prevention: "Keep writable state inside the workspace; review `rw` extra paths when configuring an adapter.",
+    prevention:
+      "Keep writable state inside the workspace; review `rw` extra paths when configuring an adapter.",
   },
   ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE: {
     family: "sandbox",
     title: "Sandbox path alias targets outside the workspace",
     message: 'Sandbox path alias "${alias}" must target the synchronized workspace "${workspaceDir}".',
-    meaning: "A path alias binds a workspace directory at a second, fixed path (for example `/app`). Its target must lie inside the workspace, or the alias would expose host files writable.",
+    meaning:
+      "A path alias binds a workspace directory at a second, fixed path (for example `/app`). Its target must lie inside the workspace, or the alias would expose host files writable.",
     when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`.",
-    solutions: ["Point the alias at the workspace or a directory inside it.", "Use a read-only `extraPaths` entry for host data instead."],
+    solutions: [
+      "Point the alias at the workspace or a directory inside it.",
+      "Use a read-only `extraPaths` entry for host data instead.",
+    ],
     prevention: "Build alias targets from `workspaceDir` (`path.join(workspaceDir, ...)`).",
   },
   ERR_SANDBOX_ALIAS_TARGET_MISSING: {
@@ -281,14 +307,18 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: 'Sandbox path alias target "${target}" does not exist.',
     meaning: "The alias would bind a directory that is not there, which bwrap cannot do.",
     when: "The workspace was not synchronized yet, or the alias target is misspelt.",
-    solutions: ["Create the target directory (or synchronize the workspace) before starting the run.", "Fix the target path."],
+    solutions: [
+      "Create the target directory (or synchronize the workspace) before starting the run.",
+      "Fix the target path.",
+    ],
     prevention: "Create alias targets as part of workspace preparation.",
   },
   ERR_SANDBOX_COMMAND_NOT_FOUND: {
     family: "sandbox",
     title: "Sandboxed command not found",
     message: 'Command not found in PATH: "${command}"',
-    meaning: "The sandbox binds the program's directory and package root by absolute path, so the command must resolve on the host first (relative to `cwd` when it has a slash, else on `PATH`).",
+    meaning:
+      "The sandbox binds the program's directory and package root by absolute path, so the command must resolve on the host first (relative to `cwd` when it has a slash, else on `PATH`).",
     when: "The command is not installed, not executable, or `PATH` in the run's env does not contain its directory.",
     solutions: [
       "Install the command, or pass its absolute path.",
@@ -302,27 +332,32 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     title: "Bubblewrap not found",
     message:
       'Local process confinement requires Bubblewrap, but "${cmd}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.',
-    meaning: "Sandboxed runs are started through bubblewrap (`bwrap`). The configured command (default `bwrap`) could not be found or is not executable, so the run is refused rather than started unconfined.",
+    meaning:
+      "Sandboxed runs are started through bubblewrap (`bwrap`). The configured command (default `bwrap`) could not be found or is not executable, so the run is refused rather than started unconfined.",
     when: "bubblewrap is not installed, the `command` option points to a missing file, or `PATH` lacks `/usr/bin`.",
     solutions: [
       "Install bubblewrap: `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install bubblewrap` (Fedora), `apk add bubblewrap` (Alpine).",
       "Set the `command` option (adapters: `filesystemSandboxCommand`) to the absolute path of bwrap.",
       "Run `paperclip-sandbox doctor` to check bwrap and the kernel features it needs.",
     ],
-    prevention: "Install bubblewrap in the runner image and run `paperclip-sandbox doctor` in the image build.",
+    prevention:
+      "Install bubblewrap in the runner image and run `paperclip-sandbox doctor` in the image build.",
   },
   ERR_SANDBOX_SPAWN_FAILED: {
     family: "sandbox",
     title: "Failed to start the command",
-    message: 'Failed to start command "${command}" in "${cwd}". Verify adapter command, working directory, and PATH (${path}).',
-    meaning: "The operating system refused to start the process (or bwrap for a sandboxed run): `spawn` emitted an error before the program ran. `cause` holds the system error.",
+    message:
+      'Failed to start command "${command}" in "${cwd}". Verify adapter command, working directory, and PATH (${path}).',
+    meaning:
+      "The operating system refused to start the process (or bwrap for a sandboxed run): `spawn` emitted an error before the program ran. `cause` holds the system error.",
     when: "The working directory does not exist (ENOENT), the file is not executable (EACCES), or the system is out of processes or memory (EAGAIN, ENOMEM). For other errors the message ends with the system error text instead of the PATH hint.",
     solutions: [
       "Check that the working directory exists.",
       "Check that the command exists and is executable, and that `PATH` is right.",
       "Read `cause.code` for the system error.",
     ],
-    prevention: "Create the working directory before the run, and resolve commands to absolute paths at configuration time.",
+    prevention:
+      "Create the working directory before the run, and resolve commands to absolute paths at configuration time.",
   },
   ERR_SANDBOX_SETUP_FAILED: {
     family: "sandbox",
@@ -330,8 +365,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: "Bubblewrap could not set up the sandbox: ${reason}",
     meaning:
       "bwrap exited before starting the program: its status stream (`--json-status-fd`) reported no program exit. The program never ran, so this is not a program failure. `details.stderr` holds bwrap's own stderr (for example `bwrap: Can't bind mount /oldroot/usr/bin on /newroot/bin`, or `bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted`); `details.apparmorUserns` is true when it looks like a namespace permission problem.",
-    when:
-      "Unprivileged user namespaces are disabled or restricted (Ubuntu 24.04's AppArmor `kernel.apparmor_restrict_unprivileged_userns=1`; Debian's `kernel.unprivileged_userns_clone=0`), a container runtime blocks `mount`/`clone` (default Docker seccomp), a bind source vanished between planning and start, or the program does not exist inside the sandbox (`execvp` failed).",
+    when: "Unprivileged user namespaces are disabled or restricted (Ubuntu 24.04's AppArmor `kernel.apparmor_restrict_unprivileged_userns=1`; Debian's `kernel.unprivileged_userns_clone=0`), a container runtime blocks `mount`/`clone` (default Docker seccomp), a bind source vanished between planning and start, or the program does not exist inside the sandbox (`execvp` failed).",
     solutions: [
       "Read `details.stderr`: bwrap names the failing step.",
       "On Ubuntu 24.04, allow bwrap user namespaces with an AppArmor profile for `/usr/bin/bwrap` (`abi <abi/4.0>, profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }`), or set `sysctl kernel.apparmor_restrict_unprivileged_userns=0`.",
@@ -339,13 +373,15 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "If `execvp` failed, make sure the program and its interpreter live under a path the sandbox binds (`extraPaths`).",
       "Run `paperclip-sandbox doctor` for a full check of the host.",
     ],
-    prevention: "Run `paperclip-sandbox doctor` on each new host or image; it starts a real sandbox and reports this error with the fix before any agent run does.",
+    prevention:
+      "Run `paperclip-sandbox doctor` on each new host or image; it starts a real sandbox and reports this error with the fix before any agent run does.",
   },
   ERR_SANDBOX_CLI_USAGE: {
     family: "sandbox",
     title: "Invalid paperclip-sandbox command line",
     message: "${reason}",
-    meaning: "The `paperclip-sandbox` command line could not be understood: an unknown option, an option without its value, an invalid `--net` value, or no command after `--`.",
+    meaning:
+      "The `paperclip-sandbox` command line could not be understood: an unknown option, an option without its value, an invalid `--net` value, or no command after `--`.",
     when: "Running `paperclip-sandbox` with a typo in an option, `--net` other than `deny`/`allowlist`, or without a command to run.",
     solutions: [
       "Run `paperclip-sandbox --help` for the usage.",
