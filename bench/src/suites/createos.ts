@@ -256,7 +256,7 @@ export const run: BenchSuite = async () => {
       title: "CreateOS plugin: execute output throughput, scaling and memory",
       metrics,
       notes: [
-        "The emulator runs in its own process (createos-emulator bin, journal 256 MiB so a measuring reader is never evicted, rate limit off); the command is `yes … | head -c N`.",
+        "The emulator runs in its own process (createos-emulator bin, journal backpressure on, so a measuring reader is throttled rather than evicted, rate limit off); the command is `yes … | head -c N`.",
         "Upstream's plugin-createos is not published on npm, so there is no upstream peer; the direct figure is a raw read of the same connect stream.",
         "Memory is bounded when the 100 MB peak stays at the 10 MB peak: output is kept as a 4 Mi-character tail, never whole.",
       ],
