@@ -410,6 +410,25 @@ describe("local mode, driven over stdin/stdout", () => {
     expect(controller.events().find((event) => event.type === "harness.starting")?.data.label).toBe("sh");
   });
 
+  it("still takes a cancel when the harness stopped reading its stdin", async () => {
+    const controller = new Controller([
+      ...IDS,
+      "--harness-command",
+      "/bin/sh",
+      "--harness-arg",
+      "-c",
+      "--harness-arg",
+      `echo '{"type":"ready"}'; exec sleep 60`,
+    ]);
+    controller.send("run.prepare", "c1");
+    controller.send("session.open", "c2");
+    // Far more than a pipe holds: this write cannot complete.
+    controller.send("turn.start", "c3", { input: "x".repeat(300_000) });
+    controller.send("run.cancel", "c4");
+    expect(await terminalOf(controller)).toBe("run_cancelled");
+    expect(controller.receiptFor("c4")[0]).toMatchObject({ status: "accepted" });
+  });
+
   it("reports a harness command that cannot be spawned as harness_start_failed", async () => {
     const controller = new Controller([...IDS, "--harness-command", "/nonexistent/harness"]);
     controller.send("run.prepare", "c1");

@@ -28,6 +28,8 @@ export interface HarnessProcessOptions {
 
 /** How long to wait for the pipes to drain after the process group is gone. */
 const PIPE_DRAIN_MS = 2000;
+/** How long a command may wait for a harness that does not read its stdin. */
+const SEND_FLUSH_WAIT_MS = 1000;
 
 /**
  * One supervised harness: its own process group, framed stdout parsed as the
@@ -67,13 +69,19 @@ export class HarnessProcess {
     return this.child.pid;
   }
 
-  /** Writes one command line to the harness; resolves once written, or at once when the harness is gone. */
+  /**
+   * Writes one command line to the harness; resolves once the pipe took it, when
+   * the harness is gone, or after `SEND_FLUSH_WAIT_MS` with the line still queued:
+   * a harness that stops reading stdin must not keep the next command (a cancel)
+   * from being read.
+   */
   send(command: HarnessCommand): Promise<void> {
     const stdin = this.child.stdin;
     if (stdin === null || stdin.destroyed || stdin.writableEnded) return Promise.resolve();
-    return new Promise((resolve) => {
+    const written = new Promise<void>((resolve) => {
       stdin.write(`${JSON.stringify(command)}\n`, () => resolve());
     });
+    return Promise.race([written, this.exited.then(() => undefined), delay(SEND_FLUSH_WAIT_MS)]);
   }
 
   /**
