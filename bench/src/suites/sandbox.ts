@@ -293,8 +293,9 @@ export const run: BenchSuite = async () => {
           ? null
           : { full: median(list.map((r) => r.ms)), untilExit: median(list.map((r) => r.untilExitMs)) };
       }
+      if (!figures.ours) throw new Error(`our sandbox did not start (${scope.name}): ${failures.join("; ")}`);
       for (const key of ["untilExit", "full"] as const) {
-        const ours = figures.ours![key];
+        const ours = figures.ours[key];
         const up = figures.upstream?.[key] ?? null;
         metrics.push({
           name: `Sandbox start, ${scope.name}: ${key === "full" ? "build + run /bin/true + cleanup" : "build + run /bin/true (until exit)"} (median of ${START_RUNS})`,
