@@ -261,8 +261,17 @@ describe("durable state with --state-dir", () => {
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {
     const dir = tempDir("unwritable");
     const stateDir = join(dir, "state");
-    const script = writeScript(dir, { steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: 1 }, { sleep: 60_000 }] });
-    const controller = new Controller([...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir]);
+    const script = writeScript(dir, {
+      steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: 1 }, { sleep: 60_000 }],
+    });
+    const controller = new Controller([
+      ...IDS,
+      "--fake-harness",
+      "--script",
+      script,
+      "--state-dir",
+      stateDir,
+    ]);
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     const ready = await controller.waitForEvent("harness.ready");
