@@ -272,6 +272,54 @@ describe("the plugin through the SDK's environment harness", () => {
     });
   });
 
+  it("probe deletes its sandbox even when the check fails", async () => {
+    const t = await pluginUnderTest(emulator);
+    const before = new Set(emulator.sandboxes().map((s) => s.id));
+    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.exec", status: 503 }] });
+    const probe = await t.harness.probe(t.base);
+    emulator.faults.clear();
+    expect(probe.ok).toBe(false);
+    expect(probe.summary).toBe("CreateOS request failed (HTTP 503) during workspace command.");
+    const created = emulator.sandboxes().filter((s) => !before.has(s.id));
+    expect(created.map((s) => s.status)).toEqual(["destroyed"]);
+  });
+
+  it("release stops every active command of the lease, and only of that lease", async () => {
+    const t = await pluginUnderTest(emulator);
+    const a = await t.harness.acquireLease({ ...t.base, runId: "run-a" });
+    const b = await t.harness.acquireLease({ ...t.base, runId: "run-b" });
+    const long = (lease: typeof a) =>
+      rejection(
+        t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
+      );
+    const onA = [long(a), long(a)];
+    const onB = t.harness.execute({
+      ...t.lease(b),
+      command: "/bin/bash",
+      args: ["-c", "sleep 0.5; echo b-done"],
+    });
+    await eventually(
+      () => t.log.filter((entry) => entry.chunk === "up\n").length === 2,
+      "both commands started",
+    );
+    await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: a.providerLeaseId,
+      leaseMetadata: a.metadata!,
+    });
+    for (const outcome of await Promise.all(onA))
+      expect(outcome.message).toBe("CreateOS command was cancelled.");
+    expect((await onB).stdout).toBe("b-done\n");
+    const killed = emulator.processes().filter((p) => p.sandboxId === a.providerLeaseId);
+    expect(killed).toHaveLength(2);
+    expect(killed.every((p) => p.killedTree || !p.treeAlive)).toBe(true);
+    await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: b.providerLeaseId,
+      leaseMetadata: b.metadata!,
+    });
+  });
+
   it("rejects an invalid config in every hook", async () => {
     const t = await pluginUnderTest(emulator);
     const validation = await t.harness.validateConfig({
