@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ function commandLog(path: string): LoggedCommand[] {
 }
 
 function stateFile(stateDir: string): {
-  journal: Record<string, { status: string }>;
+  journal: Record<string, { status: string; fingerprint: string }>;
   nextEventSeq: number;
   ackedSeq: number;
 } {
@@ -80,6 +81,19 @@ describe("durable state with --state-dir", () => {
 
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(stateDir, "runner-state.json")).mode & 0o777).toBe(0o600);
+    // The journal keys each command by id with the SHA-256 of its canonical (sorted-key) JSON.
+    const canonical = JSON.stringify({
+      commandId: "c3",
+      controllerSeq: 3,
+      payload: {},
+      schema: "paperclip.prp.command.v1",
+      type: "turn.start",
+    });
+    expect(stateFile(stateDir).journal.c3).toMatchObject({
+      status: "done",
+      fingerprint: createHash("sha256").update(canonical).digest("hex"),
+      receipt: { status: "accepted", message: "command applied" },
+    });
 
     const second = new Controller(args);
     // A controller that lost track resends everything it had sent, then carries on.
