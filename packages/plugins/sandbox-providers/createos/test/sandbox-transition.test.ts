@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { CreateosClient } from "../src/client/createos-client.js";
+import { transitionSandbox, waitForStatus } from "../src/lease/sandbox-api.js";
+import { rejection } from "./support/emulator-fixture.js";
+import { sendJson, startScriptedServer } from "./support/scripted-server.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+
+/** A sandbox whose state reads follow a script; POSTs to pause/resume answer `postStatus`. */
+async function scriptedSandbox(states: string[], postStatus = 200) {
+  let reads = 0;
+  const s = await startScriptedServer((req, res) => {
+    if (req.method === "POST") return sendJson(res, postStatus, { status: "success", data: {} });
+    const status = states[Math.min(reads++, states.length - 1)];
+    sendJson(res, 200, { status: "success", data: { id: "sbx_1", status } });
+  });
+  closers.push(s.close);
+  const client = new CreateosClient({
+    apiUrl: s.url,
+    apiKey: "k",
+    rateLimit: { burst: 1_000, refillPerMinute: 600_000 },
+  });
+  return { s, client };
+}
+
+const signal = new AbortController().signal;
+
+describe("pause and resume reconcile with the state", () => {
+  it("keeps polling when the read right after a successful POST still shows the old state", async () => {
+    const { s, client } = await scriptedSandbox(["paused", "paused", "paused", "resuming", "running"]);
+    await transitionSandbox(client, "sbx_1", "resume", Date.now() + 10_000, signal);
+    expect(s.seen.filter((r) => r.method === "POST").map((r) => r.url)).toEqual([
+      "/v1/sandboxes/sbx_1/resume",
+    ]);
+  });
+
+  it("treats a 409 as a transition already under way", async () => {
+    const { client } = await scriptedSandbox(["running", "pausing", "paused"], 409);
+    await transitionSandbox(client, "sbx_1", "pause", Date.now() + 10_000, signal);
+  });
+
+  it("does nothing when the sandbox is already in the target state", async () => {
+    const { s, client } = await scriptedSandbox(["paused"]);
+    await transitionSandbox(client, "sbx_1", "pause", Date.now() + 10_000, signal);
+    expect(s.seen.filter((r) => r.method === "POST")).toHaveLength(0);
+  });
+
+  it("fails on a terminal state, and at the deadline", async () => {
+    const broken = await scriptedSandbox(["resuming", "failed"]);
+    const error = await rejection(
+      waitForStatus(broken.client, "sbx_1", "running", Date.now() + 10_000, signal),
+    );
+    expect(error.message).toBe("CreateOS sandbox is failed; expected running.");
+    const slow = await scriptedSandbox(["creating"]);
+    const late = await rejection(waitForStatus(slow.client, "sbx_1", "running", Date.now() + 100, signal));
+    expect(late.details).toEqual({ status: "creating", expected: "running", timedOut: true });
+  });
+});
