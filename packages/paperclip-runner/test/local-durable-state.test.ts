@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -336,6 +337,20 @@ describe("durable state with --state-dir", () => {
     expect((await corrupt.exited).code).toBe(1);
     expect(corrupt.stderr).toContain("durable state file is not valid: it is not JSON");
     expect(corrupt.stderr).toContain("code: ERR_RUNNER_STATE_CORRUPT");
+
+    const immutableDir = join(dir, "immutable");
+    mkdirSync(immutableDir, { mode: 0o700 });
+    execFileSync("chattr", ["+i", immutableDir]);
+    try {
+      const immutable = new Controller([...IDS, ...harness, "--state-dir", immutableDir]);
+      expect((await immutable.exited).code).toBe(1);
+      expect(immutable.stderr).toContain(
+        `EPERM: operation not permitted, open '${immutableDir}/runner.lock'`,
+      );
+      expect(immutable.stderr).toContain("code: ERR_RUNNER_STATE_LOCK_FAILED");
+    } finally {
+      execFileSync("chattr", ["-i", immutableDir]);
+    }
 
     const sharedDir = join(dir, "shared");
     mkdirSync(sharedDir);

@@ -341,4 +341,18 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     prevention:
       "Start a replacement daemon only after the previous one has exited; derive state directories from the run id.",
   },
+  ERR_RUNNER_STATE_LOCK_FAILED: {
+    family: "runner",
+    title: "Durable state lock cannot be created",
+    message: "${osError}",
+    meaning:
+      "The message is the OS error verbatim, for example `EPERM: operation not permitted, open '<state-dir>/runner.lock'`. Before it reads the journal, the daemon creates `runner.lock` in the `--state-dir` (exclusive, no-follow, 0600) so that no second daemon works on the same journal; the operating system refused to create it. Nothing was read or written. `details.errno` and `details.syscall` name the failure.",
+    when: "The state directory is on a read-only or full filesystem (EROFS, ENOSPC), is marked immutable (`chattr +i`, EPERM even for root), or is not writable by its owner (EACCES for a non-root daemon in a 0500 directory).",
+    solutions: [
+      "Check the directory: `lsattr -d <state-dir>; stat -c '%U %a' <state-dir>; df -h <state-dir>`.",
+      "Make it writable by its owner (`chmod 700 <state-dir>`, `chattr -i <state-dir>`), or free space.",
+      "Or point `--state-dir` at a private directory on a writable filesystem.",
+    ],
+    prevention: "Keep state directories at mode 0700 on a local, writable filesystem with free space.",
+  },
 } as const satisfies RegistryTable<"RUNNER", "runner">;

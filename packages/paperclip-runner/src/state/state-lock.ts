@@ -3,6 +3,7 @@ import { open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import { readProcessStartTime } from "../harness/process-identity.js";
+import { errnoCode, wrapOsError } from "../private-fs/os-error.js";
 
 export const LOCK_FILE_NAME = "runner.lock";
 
@@ -33,7 +34,7 @@ export async function acquireStateLock(stateDir: string): Promise<StateLock> {
       }
       return { release: () => unlink(path).catch(() => undefined) };
     } catch (error) {
-      if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+      if (errnoCode(error) !== "EEXIST") throw wrapOsError("ERR_RUNNER_STATE_LOCK_FAILED", error);
     }
     const holder = await readHolder(path);
     if (holder !== null && readProcessStartTime(holder.pid) === holder.startTime) {
