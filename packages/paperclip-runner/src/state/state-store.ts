@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { atomicPrivateWrite, createPrivateDirectory, openPrivateFile } from "../private-fs/index.js";
+import { wrapOsError } from "../private-fs/os-error.js";
 import { parseRunnerState } from "./parse-runner-state.js";
 import { type Recovery, recoverRunnerState } from "./recover-runner-state.js";
 import { initialRunnerState, type RunnerState, STATE_FILE_NAME, type StateBinding } from "./runner-state.js";
@@ -60,6 +61,8 @@ async function readStateFile(path: string): Promise<string | null> {
   }
   try {
     return await handle.readFile("utf8");
+  } catch (error) {
+    throw wrapOsError("ERR_RUNNER_PRIVATE_FILE_UNAVAILABLE", error);
   } finally {
     await handle.close();
   }
