@@ -45,7 +45,8 @@ function outcome(receipt: WireReceipt | undefined): string | undefined {
   return receipt?.status === "duplicate" ? receipt.original?.status : receipt?.status;
 }
 
-describe("exactly once under SIGKILL at random moments", () => {
+// Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
+describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, () => {
   for (const seed of [11, 23, 37, 41, 59]) {
     it(`seed ${seed}: no turn reaches a harness twice, no accepted turn is lost, the stream has no gap`, async () => {
       const next = random(seed);

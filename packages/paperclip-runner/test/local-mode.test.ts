@@ -28,7 +28,8 @@ async function terminalOf(controller: Controller): Promise<string> {
 
 const READY = { ready: { name: "fake" } };
 
-describe("local mode, driven over stdin/stdout", () => {
+// Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
+describe("local mode, driven over stdin/stdout", { timeout: 60_000 }, () => {
   it("runs a session to successful_process_and_result, with receipts, ordered events and a redacted log tail", async () => {
     const { controller } = fakeDaemon({
       steps: [

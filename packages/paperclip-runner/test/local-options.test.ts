@@ -9,7 +9,8 @@ async function failure(args: readonly string[], env?: NodeJS.ProcessEnv): Promis
   return controller.stderr;
 }
 
-describe("local mode's command line, as a launcher gets it wrong", () => {
+// Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
+describe("local mode's command line, as a launcher gets it wrong", { timeout: 60_000 }, () => {
   const dir = tempDir("options");
   const script = writeScript(dir, { steps: [{ ready: {} }] });
 

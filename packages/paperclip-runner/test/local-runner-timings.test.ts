@@ -53,7 +53,8 @@ async function runWithTimings(
     .filter((line) => line.schema === "paperclip.runner.stream.v1");
 }
 
-describe("local runner grace periods", () => {
+// Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
+describe("local runner grace periods", { timeout: 60_000 }, () => {
   it("stops a harness that never says ready and reports harness_start_failed", async () => {
     const events = await runWithTimings({ steps: [{ sleep: 60_000 }] }, { readyTimeoutMs: 200 });
     expect(events.at(-1)?.data).toMatchObject({
@@ -81,7 +82,8 @@ describe("local runner grace periods", () => {
   });
 });
 
-describe("local runner output backpressure", () => {
+// Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
+describe("local runner output backpressure", { timeout: 60_000 }, () => {
   it("stops reading a flooding harness while the controller does not read, and loses nothing", async () => {
     const dir = tempDir("backpressure");
     const done = join(dir, "done");
