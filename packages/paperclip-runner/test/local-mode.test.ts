@@ -28,11 +28,17 @@ async function terminalOf(controller: Controller): Promise<string> {
 
 const READY = { ready: { name: "fake" } };
 
+function reasonOfViolation(controller: Controller): unknown {
+  return controller.events().find((event) => event.type === "harness.protocol_violation")?.data.reason;
+}
+
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
 describe("local mode, driven over stdin/stdout", { timeout: 60_000 }, () => {
   it("runs a session to successful_process_and_result, with receipts, ordered events and a redacted log tail", async () => {
     const { controller } = fakeDaemon({
       steps: [
+        // Only log and diagnostic messages may come before ready.
+        { diagnostic: { model: "fake-1", warmup: true } },
         READY,
         { waitFor: "session.open" },
         { waitFor: "turn.start" },
@@ -60,6 +66,7 @@ describe("local mode, driven over stdin/stdout", { timeout: 60_000 }, () => {
       "run.phase",
       "run.phase",
       "harness.starting",
+      "harness.diagnostic",
       "harness.ready",
       "run.phase",
       "run.phase",
@@ -75,6 +82,9 @@ describe("local mode, driven over stdin/stdout", { timeout: 60_000 }, () => {
     const events = controller.events();
     const result = events.find((event) => event.type === "harness.result");
     expect(result?.data).toEqual({ turnCommandId: "c3", result: { text: "done" } });
+    expect(events.find((event) => event.type === "harness.diagnostic")?.data).toEqual({
+      diagnostic: { model: "fake-1", warmup: true },
+    });
     const log = events.find((event) => event.type === "harness.log");
     expect(log?.data.message).toBe("using key [REDACTED]");
     const exited = events.find((event) => event.type === "harness.exited");
@@ -190,17 +200,22 @@ describe("local mode, driven over stdin/stdout", { timeout: 60_000 }, () => {
     const oversized = fakeDaemon({
       steps: [READY, { waitFor: "turn.start" }, { oversizedStdout: 70_000 }, { sleep: 60_000 }],
     }).controller;
-    for (const controller of [garbage, oversized]) {
+    const early = fakeDaemon({ steps: [{ event: { too: "early" } }, READY, { sleep: 60_000 }] }).controller;
+    const twice = fakeDaemon({ steps: [READY, READY, { sleep: 60_000 }] }).controller;
+    for (const controller of [garbage, oversized, early, twice]) {
       controller.send("run.prepare", "c1");
       controller.send("session.open", "c2");
       controller.send("turn.start", "c3");
     }
-    expect(await terminalOf(garbage)).toBe("harness_protocol_violation");
-    expect(await terminalOf(oversized)).toBe("harness_protocol_violation");
-    const reasonOf = (controller: Controller) =>
-      controller.events().find((event) => event.type === "harness.protocol_violation")?.data.reason;
-    expect(reasonOf(garbage)).toBe("harness wrote a line that is not JSON");
-    expect(reasonOf(oversized)).toBe("harness stdout line of 70000 bytes exceeds the 65536-byte frame");
+    for (const controller of [garbage, oversized, early, twice]) {
+      expect(await terminalOf(controller)).toBe("harness_protocol_violation");
+    }
+    expect(reasonOfViolation(early)).toBe("harness sent event before ready");
+    expect(reasonOfViolation(twice)).toBe("harness sent ready twice");
+    expect(reasonOfViolation(garbage)).toBe("harness wrote a line that is not JSON");
+    expect(reasonOfViolation(oversized)).toBe(
+      "harness stdout line of 70000 bytes exceeds the 65536-byte frame",
+    );
   });
 
   it("turns an oversized stderr line into a marker in the log tail and keeps the run going", async () => {
