@@ -221,7 +221,7 @@ export const run: BenchSuite = async () => {
         unit: "ms",
         higherIsBetter: false,
         ours: round(overheadMs),
-        note: "create, stdin close, connect, exit, completeness check; mostly the emulator's exit detection; best of 3",
+        note: "create, stdin close, connect, exit, completeness check; best of 3",
       },
       ...[1, 10, 100].map((size) => ({
         name: `time per MB at ${size} MB`,
