@@ -9,9 +9,11 @@ import type { BenchMetric, BenchSuite } from "../bench-result.js";
 const MIB = 1024 * 1024;
 const TRANSFER_MIB = 64;
 const CONCURRENT_TUNNELS = 200;
-const START_RUNS = 15;
-/** Rounds of the network measurements; peers alternate within a round. */
-const ROUNDS = 3;
+const START_RUNS = 21;
+/** Rounds of the network measurements: one sandboxed client per peer and round, peers in rotating order. */
+const ROUNDS = 5;
+/** Measurements each client makes per round (transfers, or batches of concurrent tunnels). */
+const PER_CLIENT = 3;
 const BRIDGE = "http://127.0.0.1:31337";
 
 type Build = (input: {
@@ -27,14 +29,15 @@ const peers: { name: "ours" | "upstream"; build: Build }[] = [
 ];
 
 /**
- * The in-sandbox client (CommonJS). `throughput`: one tunnel (or a direct
- * connection) reading TRANSFER_MIB from the source server, timed from the
- * established tunnel to the last byte, best of 3. `latency`: N concurrent
- * tunnels, each timed from connect() to the first echoed byte.
+ * The in-sandbox client (CommonJS). `throughput`: `count` transfers, each one
+ * tunnel (or a direct connection) reading TRANSFER_MIB from the source server,
+ * timed from the established tunnel to the last byte. `latency`: `count`
+ * batches, each CONCURRENT_TUNNELS concurrent tunnels timed from connect() to
+ * the first echoed byte.
  */
 const CLIENT = `"use strict";
 const net = require("node:net");
-const [mode, via, port, amount] = process.argv.slice(2);
+const [mode, via, port, amount, count] = process.argv.slice(2);
 const proxy = via === "direct" ? null : new URL(via);
 function open(onReady) {
   const socket = proxy ? net.connect(Number(proxy.port), proxy.hostname) : net.connect(Number(port), "127.0.0.1");
@@ -78,13 +81,10 @@ function latencyAll(count) {
   }))).then((each) => ({ each, wallMs: Number(process.hrtime.bigint() - started) / 1e6 }));
 }
 (async () => {
-  if (mode === "throughput") {
-    const times = [];
-    for (let i = 0; i < 3; i += 1) times.push(await throughputOnce(Number(amount)));
-    console.log(JSON.stringify({ ms: Math.min(...times) }));
-  } else {
-    console.log(JSON.stringify(await latencyAll(Number(amount))));
-  }
+  const results = [];
+  for (let i = 0; i < Number(count); i += 1)
+    results.push(mode === "throughput" ? await throughputOnce(Number(amount)) : await latencyAll(Number(amount)));
+  console.log(JSON.stringify(results));
 })().catch((error) => { console.error(String(error)); process.exit(3); });
 `;
 
@@ -173,6 +173,15 @@ function percentile(values: number[], p: number): number {
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
+type PeerName = "direct" | "ours" | "upstream";
+const networkPeers: { name: PeerName; build: Build | null }[] = [{ name: "direct", build: null }, ...peers];
+
+/** `list` rotated by `by`: the peer that goes first changes every round, so no peer always follows a warm-up. */
+function rotate<T>(list: readonly T[], by: number): T[] {
+  const shift = by % list.length;
+  return [...list.slice(shift), ...list.slice(0, shift)];
+}
+
 export const run: BenchSuite = async () => {
   const workspace = await mkdtemp("/tmp/pc-bench-sandbox-");
   const clientPath = path.join(workspace, "client.cjs");
@@ -184,77 +193,90 @@ export const run: BenchSuite = async () => {
   const metrics: BenchMetric[] = [];
   const notes: string[] = [
     "Network figures use the network-only allowlist scope for both packages (upstream's workspace scope cannot start on this merged-/usr host); the client runs inside the sandbox and tunnels through the in-sandbox bridge and the host proxy to a loopback server.",
+    `Every figure is a median over interleaved runs: ${ROUNDS} rounds of one sandboxed client per peer (direct, ours, upstream, first peer rotating) with ${PER_CLIENT} measurements each, and ${START_RUNS} rounds of sandbox starts, so a change in machine load hits every peer alike.`,
   ];
   const allowlist = (port: number): ours.LocalProcessSandboxOptions => ({
     workspaceDir: workspace,
     networkScope: "allowlist",
     networkAllowlist: [`127.0.0.1:${port}`],
   });
-  const client = async (build: Build | null, mode: string, port: number, amount: number) => {
+  const client = async <T>(build: Build | null, mode: string, port: number, amount: number): Promise<T[]> => {
     const via = build ? BRIDGE : "direct";
     const result = await runTarget(
       build,
       process.execPath,
-      [clientPath, mode, via, String(port), String(amount)],
+      [clientPath, mode, via, String(port), String(amount), String(PER_CLIENT)],
       workspace,
       allowlist(port),
     );
     if (result.code !== 0) throw new Error(`client failed (${result.code}): ${result.stderr.trim()}`);
-    return JSON.parse(result.stdout) as { ms: number } & { each: number[]; wallMs: number };
+    return JSON.parse(result.stdout) as T[];
   };
+  const ratio = (a: number, b: number) => round(a / b, 2);
 
   try {
-    // Throughput.
-    const throughput: Record<string, number> = { direct: 0, ours: 0, upstream: 0 };
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const peer of [{ name: "direct", build: null }, ...peers]) {
-        const { ms } = await client(peer.build, "throughput", sourcePort, TRANSFER_MIB * MIB);
-        throughput[peer.name] = Math.max(throughput[peer.name]!, TRANSFER_MIB / (ms / 1000));
+    // Throughput: every transfer is one sample.
+    const throughput: Record<PeerName, number[]> = { direct: [], ours: [], upstream: [] };
+    for (let index = 0; index < ROUNDS; index += 1) {
+      for (const peer of rotate(networkPeers, index)) {
+        const times = await client<number>(peer.build, "throughput", sourcePort, TRANSFER_MIB * MIB);
+        for (const ms of times) throughput[peer.name].push(TRANSFER_MIB / (ms / 1000));
       }
     }
+    const mibps = {
+      direct: median(throughput.direct),
+      ours: median(throughput.ours),
+      upstream: median(throughput.upstream),
+    };
     metrics.push({
-      name: `CONNECT tunnel throughput (${TRANSFER_MIB} MiB download, best of ${ROUNDS * 3})`,
+      name: `CONNECT tunnel throughput (${TRANSFER_MIB} MiB download, median of ${ROUNDS * PER_CLIENT})`,
       unit: "MiB/s",
       higherIsBetter: true,
-      ours: round(throughput.ours!),
-      upstream: round(throughput.upstream!),
-      direct: round(throughput.direct!),
-      note: `ours/upstream ${round(throughput.ours! / throughput.upstream!, 2)}, ours/direct ${round(throughput.ours! / throughput.direct!, 2)}, upstream/direct ${round(throughput.upstream! / throughput.direct!, 2)}`,
+      ours: round(mibps.ours),
+      upstream: round(mibps.upstream),
+      direct: round(mibps.direct),
+      note: `ours/upstream ${ratio(mibps.ours, mibps.upstream)}, ours/direct ${ratio(mibps.ours, mibps.direct)}, upstream/direct ${ratio(mibps.upstream, mibps.direct)}`,
     });
 
-    // Connection setup under concurrency.
-    const latency: Record<string, { p50: number; p95: number; wall: number }> = {};
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const peer of [{ name: "direct", build: null }, ...peers]) {
-        const { each, wallMs } = await client(peer.build, "latency", echoPort, CONCURRENT_TUNNELS);
-        const previous = latency[peer.name];
-        // The round with the lowest median is kept: the least disturbed by other load.
-        if (!previous || percentile(each, 50) < previous.p50) {
-          latency[peer.name] = { p50: percentile(each, 50), p95: percentile(each, 95), wall: wallMs };
+    // Connection setup under concurrency: every batch of concurrent tunnels is one sample of p50, p95 and wall.
+    const latency: Record<PeerName, { p50: number[]; p95: number[]; wall: number[] }> = {
+      direct: { p50: [], p95: [], wall: [] },
+      ours: { p50: [], p95: [], wall: [] },
+      upstream: { p50: [], p95: [], wall: [] },
+    };
+    for (let index = 0; index < ROUNDS; index += 1) {
+      for (const peer of rotate(networkPeers, index)) {
+        const batches = await client<{ each: number[]; wallMs: number }>(
+          peer.build,
+          "latency",
+          echoPort,
+          CONCURRENT_TUNNELS,
+        );
+        for (const { each, wallMs } of batches) {
+          latency[peer.name].p50.push(percentile(each, 50));
+          latency[peer.name].p95.push(percentile(each, 95));
+          latency[peer.name].wall.push(wallMs);
         }
       }
     }
-    for (const key of ["p50", "p95"] as const) {
+    const batches = ROUNDS * PER_CLIENT;
+    for (const key of ["p50", "p95", "wall"] as const) {
+      const figure = (name: PeerName) => median(latency[name][key]);
       metrics.push({
-        name: `Tunnel setup latency, ${CONCURRENT_TUNNELS} concurrent (${key}, connect to first echoed byte, best of ${ROUNDS} rounds)`,
+        name:
+          key === "wall"
+            ? `All ${CONCURRENT_TUNNELS} concurrent tunnels established and echoed (wall, median of ${batches} batches)`
+            : `Tunnel setup latency, ${CONCURRENT_TUNNELS} concurrent (${key} of a batch, connect to first echoed byte, median of ${batches} batches)`,
         unit: "ms",
         higherIsBetter: false,
-        ours: round(latency.ours![key], 2),
-        upstream: round(latency.upstream![key], 2),
-        direct: round(latency.direct![key], 2),
-        note: `ours/upstream ${round(latency.ours![key] / latency.upstream![key], 2)}`,
+        ours: round(figure("ours"), 2),
+        upstream: round(figure("upstream"), 2),
+        direct: round(figure("direct"), 2),
+        note: `ours/upstream ${ratio(figure("ours"), figure("upstream"))}`,
       });
     }
-    metrics.push({
-      name: `All ${CONCURRENT_TUNNELS} concurrent tunnels established and echoed (wall)`,
-      unit: "ms",
-      higherIsBetter: false,
-      ours: round(latency.ours!.wall, 2),
-      upstream: round(latency.upstream!.wall, 2),
-      direct: round(latency.direct!.wall, 2),
-    });
 
-    // Start time per scope: build + spawn + exit + cleanup of /bin/true, median of START_RUNS.
+    // Start time per scope: build + spawn + exit (+ cleanup) of /bin/true, median of START_RUNS.
     const scopes: { name: string; options: ours.LocalProcessSandboxOptions }[] = [
       { name: "network deny", options: { workspaceDir: workspace, networkScope: "deny" } },
       { name: "network allowlist", options: allowlist(echoPort) },
@@ -265,49 +287,47 @@ export const run: BenchSuite = async () => {
       },
       { name: "workspace + allowlist", options: { ...allowlist(echoPort), filesystemScope: "workspace" } },
     ];
-    const directStarts: number[] = [];
-    for (let i = 0; i < START_RUNS; i += 1)
-      directStarts.push((await runTarget(null, "/bin/true", [], workspace, scopes[0]!.options)).ms);
-    const direct = median(directStarts);
     for (const scope of scopes) {
-      const figures: Record<string, { full: number; untilExit: number } | null> = {};
+      const directStarts: number[] = [];
+      const runs: Record<"ours" | "upstream", Run[]> = { ours: [], upstream: [] };
       const failures: string[] = [];
-      // Peers alternate run by run, so a change in machine load hits both alike.
-      const runs: Record<string, Run[]> = { ours: [], upstream: [] };
       const failed = new Set<string>();
-      for (let i = 0; i < START_RUNS; i += 1) {
-        for (const peer of peers) {
+      // Direct starts are interleaved with the sandboxed ones, so all three see the same load.
+      for (let index = 0; index < START_RUNS; index += 1) {
+        for (const peer of rotate(networkPeers, index)) {
           if (failed.has(peer.name)) continue;
           const result = await runTarget(peer.build, "/bin/true", [], workspace, scope.options);
+          if (peer.name === "direct") {
+            directStarts.push(result.ms);
+            continue;
+          }
           if (result.code !== 0) {
             failures.push(`${peer.name}: exit ${result.code}, ${result.stderr.trim().split("\n")[0]}`);
             failed.add(peer.name);
             continue;
           }
-          runs[peer.name]!.push(result);
+          runs[peer.name].push(result);
         }
       }
-      for (const peer of peers) {
-        const list = runs[peer.name]!;
-        figures[peer.name] = failed.has(peer.name)
-          ? null
-          : { full: median(list.map((r) => r.ms)), untilExit: median(list.map((r) => r.untilExitMs)) };
-      }
-      if (!figures.ours) throw new Error(`our sandbox did not start (${scope.name}): ${failures.join("; ")}`);
-      for (const key of ["untilExit", "full"] as const) {
-        const ours = figures.ours[key];
-        const up = figures.upstream?.[key] ?? null;
+      const direct = median(directStarts);
+      const figure = (name: "ours" | "upstream", key: "ms" | "untilExitMs") =>
+        failed.has(name) ? null : median(runs[name].map((r) => r[key]));
+      if (figure("ours", "ms") === null)
+        throw new Error(`our sandbox did not start (${scope.name}): ${failures.join("; ")}`);
+      for (const key of ["untilExitMs", "ms"] as const) {
+        const oursMs = figure("ours", key)!;
+        const up = figure("upstream", key);
         metrics.push({
-          name: `Sandbox start, ${scope.name}: ${key === "full" ? "build + run /bin/true + cleanup" : "build + run /bin/true (until exit)"} (median of ${START_RUNS})`,
+          name: `Sandbox start, ${scope.name}: ${key === "ms" ? "build + run /bin/true + cleanup" : "build + run /bin/true (until exit)"} (median of ${START_RUNS})`,
           unit: "ms",
           higherIsBetter: false,
-          ours: round(ours, 2),
+          ours: round(oursMs, 2),
           upstream: up === null ? null : round(up, 2),
           direct: round(direct, 2),
           note:
             up === null
               ? `upstream does not start: ${failures.join("; ")}`
-              : `ours/upstream ${round(ours / up, 2)}; over direct: ours +${round(ours - direct)} ms, upstream +${round(up - direct)} ms`,
+              : `ours/upstream ${ratio(oursMs, up)}; over direct: ours +${round(oursMs - direct)} ms, upstream +${round(up - direct)} ms`,
         });
       }
     }
