@@ -14,6 +14,7 @@ const UPSTREAM: ReadonlyArray<readonly [code: string, message: string]> = [
   ["ERR_CREATEOS_UNSUCCESSFUL_RESPONSE", "CreateOS returned an unsuccessful response."],
   ["ERR_CREATEOS_INVALID_RESPONSE", "CreateOS returned an invalid response."],
   ["ERR_CREATEOS_INVALID_RESOURCE_ID", "CreateOS returned an invalid resource ID."],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the registry keeps this message as a template
   ["ERR_CREATEOS_HTTP_STATUS", "CreateOS request failed (HTTP ${status}) during ${operation}."],
   ["ERR_CREATEOS_CONNECTION", "CreateOS connection failed."],
   ["ERR_CREATEOS_COMMAND_REQUIRED", "A sandbox command is required."],
