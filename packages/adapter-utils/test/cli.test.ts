@@ -1,7 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupAll, exec, loopbackServer, packageDir, scratchDir } from "./sandbox-support.js";
+import {
+  bindRepoView,
+  cleanupAll,
+  exec,
+  loopbackServer,
+  packageDir,
+  scratchDir,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -96,7 +104,7 @@ describe("paperclip-sandbox doctor", () => {
 
   it("reports every failing socket candidate with ERR_SANDBOX_PROXY_SOCKET_DIR and the fix", async () => {
     const deep = `/tmp/${Array.from({ length: 6 }, () => "deep-temporary-directory-segment").join("/")}`;
-    const shell = `mount -t tmpfs -o mode=0755 doctor-test /tmp && mkdir -p ${deep} && mount -o remount,ro /tmp && exec ${process.execPath} ${bin} doctor`;
+    const shell = `${bindRepoView} && mount -t tmpfs -o mode=0755 doctor-test /tmp && mkdir -p ${deep} && mount -o remount,ro /tmp && exec ${process.execPath} ${viaRepoView(bin)} doctor`;
     const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
       PATH: process.env.PATH,
       TMPDIR: deep,

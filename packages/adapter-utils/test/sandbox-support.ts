@@ -8,6 +8,20 @@ import { fileURLToPath } from "node:url";
 export const packageDir = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 /** The built package, as a consumer imports it; child processes load it from here. */
 export const builtEntry = path.join(packageDir, "dist", "local-process-sandbox.js");
+export const repoRoot = path.resolve(packageDir, "../..");
+
+/**
+ * Tests that replace `/tmp` in a private mount namespace first bind the repository
+ * here, so the code under test stays reachable even when the checkout lives under
+ * `/tmp` (pnpm's workspace links are relative, so they resolve through the view).
+ */
+export const REPO_VIEW = "/mnt";
+export const bindRepoView = `mount --bind ${repoRoot} ${REPO_VIEW}`;
+
+/** A path inside the repository, as seen through `REPO_VIEW`. */
+export function viaRepoView(file: string): string {
+  return path.join(REPO_VIEW, path.relative(repoRoot, file));
+}
 
 const cleanups: (() => Promise<void>)[] = [];
 

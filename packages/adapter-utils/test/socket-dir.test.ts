@@ -6,7 +6,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
 import { OWNER_RECORD_NAME, processStartTicks } from "../src/temp-dir/owner-record.js";
 import { sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
-import { builtEntry, cleanupAll, exec, onCleanup, scratchDir } from "./sandbox-support.js";
+import {
+  bindRepoView,
+  builtEntry,
+  cleanupAll,
+  exec,
+  onCleanup,
+  scratchDir,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -35,7 +43,7 @@ async function inMountNamespace(options: {
   tmpdir: string;
 }): Promise<ChildOutcome> {
   const script = `
-    const { createNetworkProxyTempDir } = await import(${JSON.stringify(builtEntry)});
+    const { createNetworkProxyTempDir } = await import(${JSON.stringify(viaRepoView(builtEntry))});
     try {
       console.log(JSON.stringify({ dir: await createNetworkProxyTempDir() }));
     } catch (error) {
@@ -44,6 +52,7 @@ async function inMountNamespace(options: {
     }`;
   const asUser = options.asNobody ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
   const shell = [
+    bindRepoView,
     `mount -t tmpfs -o ${options.tmpfsOptions} paperclip-test /tmp`,
     options.setup ?? "true",
     `exec ${asUser}${process.execPath} --input-type=module -e "$SCRIPT"`,

@@ -1,9 +1,6 @@
 import { existsSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { builtEntry, exec, packageDir } from "./sandbox-support.js";
-
-const repoRoot = path.resolve(packageDir, "../..");
+import { builtEntry, exec, repoRoot } from "./sandbox-support.js";
 
 /**
  * This host has a merged /usr. To prove the argv also works on a split layout
@@ -42,6 +39,9 @@ describe("split /usr layout", () => {
       "--ro-bind",
       "/etc",
       "/etc",
+      // /tmp before the repository: a checkout under /tmp must stay visible.
+      "--tmpfs",
+      "/tmp",
       "--ro-bind",
       repoRoot,
       repoRoot,
@@ -49,8 +49,6 @@ describe("split /usr layout", () => {
       "/proc",
       "--dev",
       "/dev",
-      "--tmpfs",
-      "/tmp",
       "--unshare-pid",
       "--die-with-parent",
       // The inner sandbox needs mount rights inside the outer one.
