@@ -19,7 +19,7 @@ function codesIn(files: readonly string[]): Map<string, string[]> {
   return where;
 }
 
-const documented = new Set(errorRegistry.map((entry) => entry.code));
+const documented = new Set<string>(errorRegistry.map((entry) => entry.code));
 const packageFiles = publishableDirs.flatMap((dir) => listFiles(path.join(repoRoot, dir), isSource));
 const registryDir = path.join(repoRoot, "packages/errors/src/registry");
 const sourceFiles = packageFiles.filter((file) => !isTestFile(file) && !file.startsWith(registryDir));
