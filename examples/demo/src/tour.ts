@@ -75,7 +75,7 @@ function createContext(section: string, records: StepRecord[]): TourContext {
 
 function printSummary(records: readonly StepRecord[], seconds: number): void {
   console.log(`\n${bold("Summary")}\n`);
-  const width = Math.min(60, Math.max(...records.map((record) => record.title.length)));
+  const width = Math.max(...records.map((record) => record.title.length));
   for (const record of records) {
     const mark = record.ok ? green("pass") : red("FAIL");
     console.log(`  ${mark}  ${record.title.padEnd(width)}  ${record.summary}`);
