@@ -4,7 +4,9 @@ import { VERSION } from "./version.js";
 
 describe("VERSION", () => {
   it("is the version in package.json", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
     expect(VERSION).toBe(pkg.version);
   });
 });
