@@ -30,21 +30,21 @@ export function renderReport(
     `![Ratios](./${chartFile})`,
     "",
   ];
-  for (const suite of suites) {
+  for (const suite of suites) lines.push(`## ${suite.title}`, "", renderSuiteTable(suite), "");
+  return lines.join("\n");
+}
+
+/** One suite's figures and ratios as a Markdown table, followed by its notes. */
+export function renderSuiteTable(suite: BenchSuiteResult): string {
+  const lines = [
+    "| metric | unit | ours | upstream | direct | vs upstream | vs direct |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const metric of suite.metrics) {
     lines.push(
-      `## ${suite.title}`,
-      "",
-      "| metric | unit | ours | upstream | direct | vs upstream | vs direct |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+      `| ${metric.name}${metric.note ? ` (${metric.note})` : ""} | ${metric.unit} | ${formatFigure(metric.ours)} | ${formatFigure(metric.upstream)} | ${formatFigure(metric.direct)} | ${formatRatio(advantage(metric, metric.upstream))} | ${formatRatio(advantage(metric, metric.direct))} |`,
     );
-    for (const metric of suite.metrics) {
-      lines.push(
-        `| ${metric.name}${metric.note ? ` (${metric.note})` : ""} | ${metric.unit} | ${formatFigure(metric.ours)} | ${formatFigure(metric.upstream)} | ${formatFigure(metric.direct)} | ${formatRatio(advantage(metric, metric.upstream))} | ${formatRatio(advantage(metric, metric.direct))} |`,
-      );
-    }
-    lines.push("");
-    for (const note of suite.notes ?? []) lines.push(`- ${note}`);
-    if (suite.notes?.length) lines.push("");
   }
+  if (suite.notes?.length) lines.push("", ...suite.notes.map((note) => `- ${note}`));
   return lines.join("\n");
 }
