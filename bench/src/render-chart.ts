@@ -9,15 +9,17 @@ interface Bar {
   readonly direct: number | null;
 }
 
-/** A horizontal bar chart of the ratios on a log scale, with the tie line at 1×. */
+/** A horizontal bar chart of the ratios on a log scale, with the tie line at 1×; figures without a peer are left out. */
 export function renderRatioChart(suites: readonly BenchSuiteResult[]): string {
-  const bars: Bar[] = suites.flatMap((suite) =>
-    suite.metrics.map((metric) => ({
-      label: `${suite.suite}: ${metric.name}`,
-      upstream: advantage(metric, metric.upstream),
-      direct: advantage(metric, metric.direct),
-    })),
-  );
+  const bars: Bar[] = suites
+    .flatMap((suite) =>
+      suite.metrics.map((metric) => ({
+        label: `${suite.suite}: ${metric.name}`,
+        upstream: advantage(metric, metric.upstream),
+        direct: advantage(metric, metric.direct),
+      })),
+    )
+    .filter((bar) => bar.upstream !== null || bar.direct !== null);
   const labelWidth = 430;
   const plotWidth = 420;
   const rowHeight = 34;
