@@ -10,6 +10,7 @@ import {
   readBytes,
   startEchoServer,
   startProxy,
+  startSourceServer,
 } from "./proxy-support.js";
 
 afterEach(closeAll);
@@ -140,6 +141,28 @@ describe("CONNECT through the sandbox proxy", () => {
     expect(echoed.equals(payload)).toBe(true);
     expect(await eventually(() => echo.open() === 0 && proxy.stats().activeConnections === 0)).toBe(true);
   });
+
+  for (const [label, size, pieceBytes] of [
+    ["in large chunks", 12 * 1024 * 1024, undefined],
+    ["in small chunks", 3 * 1024 * 1024, 1000],
+  ] as const) {
+    it(`delivers a download sent ${label} intact to a reader that stalls, then the target's FIN`, async () => {
+      // The client reads nothing for a while, so the proxy's writes to it back up: a read
+      // buffer that a pending write still holds must not be filled again.
+      const payload = randomBytes(size);
+      const target = await startSourceServer(payload, { pieceBytes });
+      const proxy = await startProxy({ allowlist: [`127.0.0.1:${target.port}`], trustedUrls: [] });
+      const { socket, statusLine, rest } = await openTunnel(proxy.socketPath, `127.0.0.1:${target.port}`);
+      expect(statusLine).toBe("HTTP/1.1 200 Connection Established");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const received = await readBytes(socket, Number.MAX_SAFE_INTEGER, rest);
+      expect(received.length).toBe(payload.length);
+      expect(received.equals(payload)).toBe(true);
+      socket.end();
+      expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+      expect(proxy.stats().bytesOut).toBeGreaterThanOrEqual(payload.length);
+    });
+  }
 
   it("tears down the target leg when the client vanishes, and the client leg when the target does", async () => {
     const echo = await startEchoServer();

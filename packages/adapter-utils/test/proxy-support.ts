@@ -100,6 +100,35 @@ export async function startEchoServer(host = "127.0.0.1") {
   return { port, server, open: () => sockets.size, accepted: () => accepted, destroyAll };
 }
 
+/**
+ * A loopback TCP server that sends `payload` to each connection, then its FIN.
+ * With `pieceBytes` it trickles the payload in pieces of that size, one per
+ * event-loop turn, so the reader sees many small chunks.
+ */
+export async function startSourceServer(payload: Buffer, options: { pieceBytes?: number | undefined } = {}) {
+  const server = createNetServer({ allowHalfOpen: true }, (socket) => {
+    socket.on("error", () => {});
+    const piece = options.pieceBytes;
+    if (!piece) {
+      socket.end(payload);
+      return;
+    }
+    let offset = 0;
+    const next = () => {
+      if (socket.destroyed) return;
+      if (offset >= payload.length) {
+        socket.end();
+        return;
+      }
+      socket.write(payload.subarray(offset, offset + piece));
+      offset += piece;
+      setImmediate(next);
+    };
+    next();
+  });
+  return { port: await listen(server, "127.0.0.1"), server };
+}
+
 /** A loopback port with nothing listening on it. */
 export async function closedPort(): Promise<number> {
   const server = createNetServer();

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
@@ -128,6 +129,72 @@ describe("network deny scope with real bwrap", () => {
 });
 
 describe("network allowlist scope with real bwrap", () => {
+  for (const [label, size, pieceBytes] of [
+    ["in large chunks", 16 * 1024 * 1024, 0],
+    ["in small chunks", 3 * 1024 * 1024, 1000],
+  ] as const) {
+    it(`relays a download sent ${label} intact through the bridge to a client that half-closes and stalls`, async () => {
+      const ws = await scratchDir();
+      const payload = randomBytes(size);
+      const source = createNetServer({ allowHalfOpen: true }, (socket) => {
+        socket.on("error", () => {});
+        if (!pieceBytes) {
+          socket.end(payload);
+          return;
+        }
+        let offset = 0;
+        const next = () => {
+          if (socket.destroyed) return;
+          if (offset >= payload.length) return void socket.end();
+          socket.write(payload.subarray(offset, offset + pieceBytes));
+          offset += pieceBytes;
+          setImmediate(next);
+        };
+        next();
+      });
+      await new Promise<void>((resolve) => source.listen(0, "127.0.0.1", resolve));
+      onCleanup(() => new Promise<void>((resolve) => source.close(() => resolve())));
+      const address = source.address();
+      if (!address || typeof address === "string") throw new Error("no address");
+      // The client sends its FIN right after the 200 and reads nothing for a while: the
+      // bridge must flush everything the proxy sent before it tears the connection down.
+      const script = `
+      const net = require("node:net");
+      const hash = require("node:crypto").createHash("sha256");
+      const socket = net.connect(31337, "127.0.0.1", () => socket.write("CONNECT 127.0.0.1:${address.port} HTTP/1.1\\r\\n\\r\\n"));
+      let head = Buffer.alloc(0);
+      let bytes = 0;
+      const onHead = (chunk) => {
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf("\\r\\n\\r\\n");
+        if (end === -1) return;
+        socket.off("data", onHead);
+        socket.pause();
+        socket.end();
+        const rest = head.subarray(end + 4);
+        hash.update(rest);
+        bytes += rest.length;
+        setTimeout(() => {
+          socket.on("data", (c) => { hash.update(c); bytes += c.length; });
+          socket.resume();
+        }, 300);
+      };
+      socket.on("data", onHead);
+      socket.on("close", () => console.log(JSON.stringify({ status: head.subarray(0, 12).toString(), bytes, sha256: hash.digest("hex") })));`;
+      const result = await runNodeInSandbox(script, {
+        workspaceDir: ws,
+        networkScope: "allowlist",
+        networkAllowlist: [`127.0.0.1:${address.port}`],
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({
+        status: "HTTP/1.1 200",
+        bytes: payload.length,
+        sha256: createHash("sha256").update(payload).digest("hex"),
+      });
+    });
+  }
+
   for (const filesystemScope of ["workspace", null] as const) {
     const label = filesystemScope ? "with the workspace scope" : "network-only";
     it(`allows listed targets over HTTP and CONNECT, denies others, reports each decision (${label})`, async () => {

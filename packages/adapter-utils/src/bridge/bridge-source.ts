@@ -1,4 +1,5 @@
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
+import { relayReadsInto } from "../proxy/relay-reads.js";
 
 /** Exit status of the bridge itself when it cannot listen (the program never started). */
 export const BRIDGE_LISTEN_FAILURE_STATUS = 125;
@@ -14,7 +15,6 @@ export const BRIDGE_LISTEN_FAILURE_STATUS = 125;
 export const BRIDGE_SOURCE = `"use strict";
 const net = require("node:net");
 const { spawn } = require("node:child_process");
-const { constants } = require("node:os");
 
 const [socketPath, executable, ...args] = process.argv.slice(2);
 const FORWARDED_SIGNALS = [
@@ -23,22 +23,26 @@ const FORWARDED_SIGNALS = [
 ];
 const sockets = new Set();
 
+// Proxy-to-program bytes are relayed from a per-connection read buffer (the proxy's own relay).
+${relayReadsInto.toString()}
+
+// When one leg closes the other follows: at once after an error, else once it has flushed.
+function follow(leg, hadError) {
+  if (hadError || leg.writableFinished) return leg.destroy();
+  if (!leg.writableEnded) leg.end();
+  leg.once("finish", () => leg.destroy());
+}
+
 const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
-  const upstream = net.connect({ path: socketPath, allowHalfOpen: true });
+  const upstream = net.connect({ path: socketPath, allowHalfOpen: true, onread: relayReadsInto(client, () => upstream) });
   sockets.add(client);
   sockets.add(upstream);
-  const close = () => {
-    client.destroy();
-    upstream.destroy();
-    sockets.delete(client);
-    sockets.delete(upstream);
-  };
-  client.on("error", close);
-  upstream.on("error", close);
-  client.on("close", close);
-  upstream.on("close", close);
+  client.on("error", () => upstream.destroy());
+  upstream.on("error", () => client.destroy());
+  client.on("close", (hadError) => { sockets.delete(client); follow(upstream, hadError); });
+  upstream.on("close", (hadError) => { sockets.delete(upstream); follow(client, hadError); });
+  upstream.on("end", () => { if (!client.writableEnded && !client.destroyed) client.end(); });
   client.pipe(upstream);
-  upstream.pipe(client);
 });
 
 server.on("error", (error) => {
@@ -67,7 +71,7 @@ server.listen(${SANDBOX_PROXY_PORT}, "127.0.0.1", () => {
       for (const name of FORWARDED_SIGNALS) process.removeAllListeners(name);
       process.kill(process.pid, signal);
       // Signals whose default action is not to terminate (or that Node ignores) end here.
-      setTimeout(() => process.exit(128 + (constants.signals[signal] || 0)), 100);
+      setTimeout(() => process.exit(128 + (require("node:os").constants.signals[signal] || 0)), 100);
       return;
     }
     process.exit(code === null ? 1 : code);

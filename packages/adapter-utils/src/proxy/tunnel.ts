@@ -5,16 +5,27 @@ import { pinnedLookup } from "./pinned-lookup.js";
 import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
+import { relayReadsInto } from "./relay-reads.js";
 
 const ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";
 
 /**
  * When one leg of a tunnel closes, the other follows: at once after an error,
- * otherwise after it has flushed what it still holds for its peer.
+ * otherwise after it has flushed what it still holds for its peer. A leg that
+ * already ended is not ended again (Node would build an error object for it).
  */
 function follow(leg: Socket, hadError: boolean): void {
-  if (hadError) leg.destroy();
-  else leg.end(() => leg.destroy());
+  if (hadError || leg.writableFinished) {
+    leg.destroy();
+    return;
+  }
+  if (!leg.writableEnded) leg.end();
+  leg.once("finish", () => leg.destroy());
+}
+
+/** Ends the write side of a leg whose peer sent its FIN, unless it is already ending or gone. */
+function endLeg(leg: Socket): void {
+  if (!leg.writableEnded && !leg.destroyed) leg.end();
 }
 
 function openTunnel(
@@ -25,12 +36,14 @@ function openTunnel(
   port: number,
   addresses: Parameters<typeof pinnedLookup>[0],
 ): void {
-  const upstream = connect({
+  // Target to sandbox (the download direction) relays from the read buffer; the other way is piped.
+  const upstream: Socket = connect({
     host,
     port,
     lookup: pinnedLookup(addresses),
     allowHalfOpen: true,
     noDelay: true,
+    onread: relayReadsInto(client, () => upstream),
   });
   context.upstreamSockets.add(upstream);
   let established = false;
@@ -43,8 +56,8 @@ function openTunnel(
       client.destroy();
       upstream.destroy();
     });
+    upstream.on("end", () => endLeg(client));
     client.pipe(upstream);
-    upstream.pipe(client);
   });
   upstream.once("close", (hadError) => {
     context.upstreamSockets.delete(upstream);

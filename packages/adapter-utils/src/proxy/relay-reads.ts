@@ -1,0 +1,43 @@
+import type { OnReadOpts, Socket } from "node:net";
+
+/**
+ * `onread` options for `net.connect` that relay what the socket reads straight
+ * into `to`: each read lands in a buffer owned by this leg (no allocation and
+ * no stream machinery per chunk, unlike `pipe`). A buffer is reused only when
+ * `to` took the whole chunk synchronously; while a write still references it a
+ * fresh one is taken. The buffer starts at 16 KiB (idle tunnels stay small) and
+ * doubles while reads fill it, up to 256 KiB. Backpressure: reading stops when
+ * `to` is full and resumes on its `drain`. The reading socket still emits
+ * `end`, `close` and `error` as usual.
+ *
+ * Self-contained on purpose: the in-sandbox bridge embeds this very function's
+ * source, so it must not reference anything else in this module.
+ */
+export function relayReadsInto(to: Socket, from: () => Socket): OnReadOpts {
+  const maxBytes = 256 * 1024;
+  let size = 16 * 1024;
+  let buffer = Buffer.allocUnsafe(0);
+  let renew = true;
+  const resume = () => from().resume();
+  return {
+    buffer: () => {
+      if (renew) {
+        buffer = Buffer.allocUnsafe(size);
+        renew = false;
+      }
+      return buffer;
+    },
+    callback: (bytes, chunk) => {
+      if (to.destroyed) return false;
+      const more = to.write(chunk.subarray(0, bytes));
+      if (to.writableLength > 0) renew = true;
+      if (bytes === chunk.length && size < maxBytes) {
+        size *= 2;
+        renew = true;
+      }
+      if (more) return true;
+      to.once("drain", resume);
+      return false;
+    },
+  };
+}
