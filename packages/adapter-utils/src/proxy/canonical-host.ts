@@ -46,6 +46,8 @@ export function canonicalizeHost(raw: string): CanonicalHost | null {
     return isIPv6(inner) ? canonicalIpv6(inner) : null;
   }
   if (isIPv6(raw)) return canonicalIpv6(raw);
+  // A strict dotted quad is already canonical (domainToASCII would return it unchanged).
+  if (isIPv4(raw)) return { kind: "ipv4", key: raw };
   if (raw.length === 0 || FORBIDDEN_DOMAIN_CHARACTERS.test(raw)) return null;
   let ascii = domainToASCII(raw);
   if (ascii.endsWith(".")) ascii = ascii.slice(0, -1);

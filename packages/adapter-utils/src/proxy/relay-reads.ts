@@ -5,8 +5,9 @@ import type { OnReadOpts, Socket } from "node:net";
  * into `to`: each read lands in a buffer owned by this leg (no allocation and
  * no stream machinery per chunk, unlike `pipe`). A buffer is reused only when
  * `to` took the whole chunk synchronously; while a write still references it a
- * fresh one is taken. The buffer starts at 16 KiB (idle tunnels stay small) and
- * doubles while reads fill it, up to 256 KiB. Backpressure: reading stops when
+ * fresh one is taken. The buffer starts at 2 KiB, a slice of Node's shared
+ * buffer pool (no allocation of its own per tunnel; idle tunnels stay small),
+ * and doubles while reads fill it, up to 256 KiB. Backpressure: reading stops when
  * `to` is full and resumes on its `drain`. The reading socket still emits
  * `end`, `close` and `error` as usual.
  *
@@ -15,7 +16,7 @@ import type { OnReadOpts, Socket } from "node:net";
  */
 export function relayReadsInto(to: Socket, from: () => Socket): OnReadOpts {
   const maxBytes = 256 * 1024;
-  let size = 16 * 1024;
+  let size = 2 * 1024;
   let buffer = Buffer.allocUnsafe(0);
   let renew = true;
   const resume = () => from().resume();
