@@ -16,14 +16,15 @@ const resultsDir = path.join(benchDir, "results");
 const readmeOfSuite: Record<string, string> = {
   sandbox: "packages/adapter-utils/README.md",
   createos: "packages/plugins/sandbox-providers/createos/README.md",
+  runner: "packages/paperclip-runner/README.md",
 };
 const only = process.argv.slice(2);
 
-const names = (await readdir(suitesDir))
+const allNames = (await readdir(suitesDir))
   .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
   .map((file) => file.replace(/\.ts$/, ""))
-  .filter((name) => only.length === 0 || only.includes(name))
   .sort();
+const names = allNames.filter((name) => only.length === 0 || only.includes(name));
 
 const results: BenchSuiteResult[] = [];
 for (const name of names) {
@@ -49,6 +50,18 @@ for (const name of names) {
   }
 }
 
+// A partial run (`pnpm bench sandbox`) keeps the other suites' last results in the report.
+for (const name of allNames.filter((suite) => !names.includes(suite))) {
+  try {
+    results.push(
+      JSON.parse(await readFile(path.join(resultsDir, `${name}.json`), "utf8")) as BenchSuiteResult,
+    );
+  } catch {
+    // Never measured on this machine: the report leaves the suite out.
+  }
+}
+results.sort((a, b) => a.suite.localeCompare(b.suite));
+
 const machine: MachineFacts = {
   date: new Date().toISOString().slice(0, 10),
   cpu: os.cpus()[0]?.model.trim() ?? "unknown CPU",
@@ -62,7 +75,7 @@ await writeFile(path.join(benchDir, chartFile), renderRatioChart(results));
 await writeFile(path.join(benchDir, "report.md"), renderReport(machine, results, chartFile));
 console.log(`bench: wrote ${path.join(benchDir, "report.md")}`);
 
-for (const suite of results) {
+for (const suite of results.filter((result) => names.includes(result.suite))) {
   const readme = readmeOfSuite[suite.suite];
   if (!readme) continue;
   const file = path.join(benchDir, "..", readme);
