@@ -102,8 +102,9 @@ export async function buildLocalProcessSandboxSpawnTarget(
   };
 
   try {
+    // The system paths matter only to the fresh root of the workspace scope.
     const layout = inspectHostLayout([
-      ...SYSTEM_READ_PATHS,
+      ...(filesystemScope ? SYSTEM_READ_PATHS : []),
       ...HARDENED_READ_ONLY_PATHS,
       ...masks,
       ...requests.map((request) => request.path),
@@ -140,7 +141,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
         mounts: requests,
         proxyDir,
       });
-      for (const dir of scope.maskDirs) mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirSync(maskRoot, { mode: 0o700 });
+      for (const dir of scope.maskDirs) mkdirSync(dir, { mode: 0o700 });
       args.push(...scope.args);
     }
     if (networkScope) args.push("--unshare-net");

@@ -61,6 +61,8 @@ describe("when the host process dies", () => {
     // The host never ran cleanup: its directory is left, until the next start removes it.
     expect(await readdir(candidates)).toEqual([runDir]);
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
+    // The sweep runs in the background of that start.
+    await until(async () => (await readdir(candidates)).length === 1, "the sweep");
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
   }, 30_000);
 
@@ -74,6 +76,7 @@ describe("when the host process dies", () => {
     await exited;
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
     await until(async () => (await processesWith(candidates)).length === 0, "no sandbox process left");
+    await until(async () => (await readdir(candidates)).length === 1, "the sweep");
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
   }, 30_000);
 });

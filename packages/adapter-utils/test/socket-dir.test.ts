@@ -191,6 +191,9 @@ describe("stale proxy directories", () => {
       JSON.stringify({ pid: await deadPid(), startTicks: null }),
     );
     const fresh = await createNetworkProxyTempDir({ candidates: [base] });
+    // The sweep runs in the background of that start, so the start does not wait for it.
+    for (let attempt = 0; attempt < 200 && (await readdir(base)).length > 1; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     expect(await readdir(base)).toEqual([path.basename(fresh)]);
   });
 });

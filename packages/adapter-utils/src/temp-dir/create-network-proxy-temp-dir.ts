@@ -40,7 +40,8 @@ function failureReason(error: unknown): string {
 /**
  * Creates the per-run directory (mode 0700) that holds `proxy.sock` and the bridge,
  * on the first candidate whose socket path fits in 107 bytes. Stale directories of
- * dead owners are swept from each candidate first (at most once a minute per process).
+ * dead owners are swept from each candidate tried, in the background (at most once a
+ * minute per process).
  * The few metadata calls on the start path are synchronous: microseconds each,
  * where thread-pool round trips would add milliseconds to every sandbox start.
  */
@@ -53,7 +54,9 @@ export async function createNetworkProxyTempDir(
   const attempts: ProxyTempDirAttempt[] = [];
   let lastError: unknown;
   for (const baseDir of candidates) {
-    await sweepStaleProxyDirsThrottled(baseDir);
+    // In the background: a sweep reads the whole base directory (and /proc when it finds a
+    // leftover), which must not delay this start. It never removes a live owner's directory.
+    sweepStaleProxyDirsThrottled(baseDir).catch(() => {});
     let tempDir: string;
     try {
       tempDir = mkdtempSync(path.join(baseDir, NETWORK_PROXY_TEMP_PREFIX));
