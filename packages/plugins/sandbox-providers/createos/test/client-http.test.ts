@@ -114,15 +114,17 @@ describe("CreateosClient over HTTP", () => {
     expect(s.seen).toHaveLength(3);
   });
 
-  it("refuses redirects, so the key never follows one", async () => {
+  it("refuses redirects as their own status, not retried, so the key never follows one", async () => {
     const target = await server((_req, res) => sendJson(res, 200, { status: "success", data: {} }));
     const s = await server((_req, res) => {
       res.writeHead(302, { location: `${target.url}/v1/steal` });
       res.end();
     });
-    const error = await rejection(client(s.url, { maxAttempts: 1 }).json(get));
-    expect(error.message).toBe("CreateOS connection failed.");
+    const error = await rejection(client(s.url, { maxAttempts: 5 }).json(get));
+    expect(error.message).toBe("CreateOS request failed (HTTP 302) during sandbox lifecycle.");
+    expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
     expect(error.cause).toBeUndefined();
+    expect(s.seen).toHaveLength(1);
     expect(target.seen).toHaveLength(0);
   });
 
@@ -297,30 +299,69 @@ describe("execute against a scripted server: budget and completeness", () => {
     });
   }
 
-  it("a proxy that cuts idle streams after each heartbeat never exhausts the budget", async () => {
+  it("a proxy that cuts long idle streams (heartbeats for a whole stall window) never exhausts the budget", async () => {
     let waits = 0;
-    const cuts = 10;
-    const s = await scripted(
-      (after, attempt) =>
-        attempt <= cuts
-          ? ['{"type":"heartbeat"}']
-          : [data(after + 1, "finally\n"), '{"type":"exit","exit_code":0}'],
-      () => {
+    let connects = 0;
+    const cuts = 6;
+    const s = await server((req, res) => {
+      const url = new URL(req.url ?? "", "http://x");
+      if (url.pathname.endsWith("/processes"))
+        return sendJson(res, 200, { status: "success", data: { process_id: "p1" } });
+      if (url.pathname.endsWith("/connect")) {
+        connects++;
+        res.writeHead(200, { "content-type": "application/x-ndjson" });
+        if (connects > cuts) {
+          res.end(
+            `${data(Number(url.searchParams.get("after")) + 1, "finally\n")}\n{"type":"exit","exit_code":0}\n`,
+          );
+          return;
+        }
+        // Heartbeats every 20 ms for 150 ms (longer than the 100 ms stall window), then the cut.
+        const beat = setInterval(() => res.write('{"type":"heartbeat"}\n'), 20);
+        setTimeout(() => {
+          clearInterval(beat);
+          res.end();
+        }, 150);
+        return;
+      }
+      if (url.pathname.endsWith("/wait")) {
         waits++;
         return waits <= cuts
-          ? [408, "still running"]
-          : [200, { status: "success", data: { exit_code: 0, output: { newest_seq: 1 } } }];
-      },
-    );
+          ? sendJson(res, 408, "still running")
+          : sendJson(res, 200, { status: "success", data: { exit_code: 0, output: { newest_seq: 1 } } });
+      }
+      if (req.method === "DELETE")
+        return sendJson(res, 200, { status: "success", data: { tree_exited: true } });
+      sendJson(res, 200, { status: "success", data: {} });
+    });
     const log: string[] = [];
     const result = await execute(
       client(s.url),
       { sandboxId: "sbx_1", command: "sleep", args: ["600"], onLog: (_s, text) => log.push(text) },
-      { reconnectAttempts: 2, waitProbeMs: 0 },
+      { reconnectAttempts: 2, waitProbeMs: 0, stallTimeoutMs: 100 },
     );
     expect(result).toMatchObject({ exitCode: 0, stdout: "finally\n" });
     expect(log).toEqual(["finally\n"]);
     expect(s.seen.filter((r) => r.url.includes("/connect"))).toHaveLength(cuts + 1);
+  });
+
+  it("short streams of heartbeats and replayed duplicates are no progress: the budget runs out", async () => {
+    const s = await scripted(
+      () => ['{"type":"heartbeat"}', data(1, "one\n"), '{"type":"heartbeat"}'],
+      () => [408, "still running"],
+    );
+    const log: string[] = [];
+    const error = await rejection(
+      execute(
+        client(s.url),
+        { sandboxId: "sbx_1", command: "sleep", args: ["600"], onLog: (_s, text) => log.push(text) },
+        { reconnectAttempts: 2, waitProbeMs: 0 },
+      ),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_STREAM_ENDED");
+    expect(error.details).toEqual({ attempts: 3, lastStatus: null, cursor: 1, processId: "p1" });
+    expect(log).toEqual(["one\n"]);
+    expect(s.seen.filter((r) => r.url.includes("/connect"))).toHaveLength(3);
   });
 
   it("streams that end with no frame at all exhaust the budget: stream ended without an exit status", async () => {

@@ -175,7 +175,9 @@ export class CreateosClient {
           method: request.method,
           headers,
           ...(body === undefined ? {} : { body }),
-          redirect: "error",
+          // Never followed, so the key never goes to a Location. "manual" rather than "error":
+          // a 3xx then fails as its own status (not retried), not as a retryable network error.
+          redirect: "manual",
           signal: controller.signal,
         });
       } catch {

@@ -13,6 +13,15 @@ describe("NdjsonLineSplitter", () => {
     expect(splitter.pendingBytes).toBe(0);
   });
 
+  it("hands over the unfinished last line once", () => {
+    const splitter = new NdjsonLineSplitter(100);
+    expect(splitter.push(bytes('{"a":1}\n{"type":"ex'))).toEqual(['{"a":1}']);
+    splitter.push(bytes('it"}'));
+    expect(splitter.takeRest()).toBe('{"type":"exit"}');
+    expect(splitter.pendingBytes).toBe(0);
+    expect(splitter.takeRest()).toBe("");
+  });
+
   it("keeps multi-byte characters split across chunks intact", () => {
     const splitter = new NdjsonLineSplitter(100);
     const all = bytes('"é🙂"\n');

@@ -45,7 +45,15 @@ export class NdjsonLineSplitter {
     return lines;
   }
 
-  /** Bytes of an unfinished line; a stream that ends with some has been cut mid-frame. */
+  /** The unfinished line as text, and forgets it: what is left when the stream ends. */
+  takeRest(): string {
+    const rest = Buffer.concat(this.#parts, this.#pendingBytes).toString("utf8");
+    this.#parts = [];
+    this.#pendingBytes = 0;
+    return rest;
+  }
+
+  /** Bytes of an unfinished line. */
   get pendingBytes(): number {
     return this.#pendingBytes;
   }

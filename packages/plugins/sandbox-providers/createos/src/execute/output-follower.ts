@@ -3,7 +3,14 @@ import { abortableDelay } from "../client/abortable-delay.js";
 import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
+import { judgeTrailingLine, lineKind } from "./line-kind.js";
 import { NdjsonLineSplitter } from "./ndjson-lines.js";
+import {
+  type ConnectionReport,
+  countsAgainstBudget,
+  endsOutage,
+  type OutagePolicy,
+} from "./outage-budget.js";
 import {
   type ExitStatus,
   judgeDataFrame,
@@ -47,7 +54,14 @@ const STALLED = Symbol("stalled");
 
 type Failure =
   | { readonly kind: "connection"; readonly status: number | null; readonly retryAfterMs: number | undefined }
+  | { readonly kind: "stalled" }
   | { readonly kind: "ended" };
+
+/** Times of the current connection, for the outage budget. */
+interface ConnectionTimes {
+  openedAt: number | undefined;
+  lastByteAt: number | undefined;
+}
 
 /**
  * Follows a process's output from cursor 0 to its exit: reconnects from the cursor after
@@ -61,7 +75,8 @@ export class OutputFollower {
   readonly #tuning: FollowTuning;
   readonly #sink: TextSink;
   readonly #decoder = new Utf8StreamDecoder();
-  #acceptedFrames = 0;
+  #heartbeatsSeen = false;
+  #times: ConnectionTimes = { openedAt: undefined, lastByteAt: undefined };
   readonly #cadence = new HeartbeatCadence();
 
   constructor(
@@ -85,15 +100,25 @@ export class OutputFollower {
     let lastFailure: Failure | undefined;
     for (;;) {
       signal.throwIfAborted();
+      const cursorBefore = this.stats.cursor;
+      this.#times = { openedAt: undefined, lastByteAt: undefined };
       let outcome: { exit: ExitStatus } | { failure: Failure };
       try {
         outcome = await this.#connectOnce(signal);
       } catch (error) {
         outcome = { failure: this.#classify(error, signal) };
       }
-      // Any accepted frame (heartbeats too) ends the outage: the stream works, so a proxy
-      // that cuts idle streams costs one reconnect each time, never the budget.
-      if (this.#acceptedFrames > 0) {
+      const { openedAt, lastByteAt } = this.#times;
+      const report: ConnectionReport = {
+        advanced: this.stats.cursor > cursorBefore,
+        aliveMs: openedAt !== undefined && lastByteAt !== undefined ? lastByteAt - openedAt : 0,
+        stalled: "failure" in outcome && outcome.failure.kind === "stalled",
+      };
+      const policy: OutagePolicy = {
+        stallTimeoutMs: this.#tuning.stallTimeoutMs,
+        heartbeatsSeen: this.#heartbeatsSeen,
+      };
+      if (endsOutage(report, policy)) {
         failures = 0;
         lastStatus = null;
       }
@@ -118,7 +143,7 @@ export class OutputFollower {
       const failure = outcome.failure;
       lastFailure = failure;
       if (failure.kind === "connection" && failure.status !== null) lastStatus = failure.status;
-      failures++;
+      if (countsAgainstBudget(report, policy)) failures++;
       if (failures > this.#tuning.reconnectAttempts)
         throw this.#budgetError(failures, lastStatus, lastFailure);
       this.stats.reconnects++;
@@ -127,7 +152,7 @@ export class OutputFollower {
           ? failure.retryAfterMs
           : undefined;
       await abortableDelay(
-        retryDelay(failures, this.#client.backoff, () => this.#client.random(), retryAfter),
+        retryDelay(Math.max(1, failures), this.#client.backoff, () => this.#client.random(), retryAfter),
         signal,
       );
     }
@@ -175,7 +200,7 @@ export class OutputFollower {
   /** Which failures are a drop to recover from; everything else is rethrown. */
   #classify(error: unknown, signal: AbortSignal): Failure {
     if (signal.aborted) throw signal.reason;
-    if (error === STALLED) return { kind: "connection", status: null, retryAfterMs: undefined };
+    if (error === STALLED) return { kind: "stalled" };
     if (error instanceof CreateosApiError) {
       if (error.status === 410) throw evicted();
       if (isRetryableStreamStatus(error.status)) {
@@ -200,7 +225,6 @@ export class OutputFollower {
     signal.addEventListener("abort", onAbort, { once: true });
     if (signal.aborted) connection.abort(signal.reason);
     let watchdog: NodeJS.Timeout | undefined;
-    this.#acceptedFrames = 0;
     try {
       this.stats.connections++;
       // Until the headers arrive the request's own deadline applies (a pacer wait is not a stall).
@@ -216,6 +240,7 @@ export class OutputFollower {
       const body = response?.body;
       if (!body) return { failure: { kind: "ended" } };
       let lastByteAt = Date.now();
+      this.#times.openedAt = lastByteAt;
       this.#cadence.interrupt();
       watchdog = setInterval(
         () => {
@@ -228,11 +253,20 @@ export class OutputFollower {
       try {
         for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
           lastByteAt = Date.now();
+          this.#times.lastByteAt = lastByteAt;
           for (const line of splitter.push(chunk)) {
-            if (line === "") continue;
+            if (lineKind(line) === "blank") continue;
             const exit = this.#onFrame(line);
             if (exit !== undefined) return { exit };
           }
+        }
+        const rest = splitter.takeRest();
+        const trailing = judgeTrailingLine(rest).kind;
+        // A complete last frame without its newline is a frame; text that cannot begin one is
+        // invalid (the frame parser says so); a cut frame is a drop, resumed from the cursor.
+        if (trailing === "frame" || trailing === "invalid") {
+          const exit = this.#onFrame(rest);
+          if (exit !== undefined) return { exit };
         }
       } catch (error) {
         if (connection.signal.reason === STALLED && !signal.aborted) throw STALLED;
@@ -251,12 +285,11 @@ export class OutputFollower {
     const frame = parseFrameLine(line);
     switch (frame.type) {
       case "heartbeat":
-        this.#acceptedFrames++;
+        this.#heartbeatsSeen = true;
         this.#cadence.onHeartbeat(Date.now());
         return undefined;
       case "data": {
         const decision = judgeDataFrame(frame, this.stats.cursor);
-        this.#acceptedFrames++;
         if (decision.kind === "duplicate") {
           this.stats.duplicates++;
           return undefined;

@@ -1,0 +1,492 @@
+/**
+ * A second, deliberately different CreateOS-compatible server, written from the spec's API
+ * table only (no emulator code): processes are scripted frame journals, every answer can be
+ * replaced per route, and each `connect` is shaped by a plan (framing, chunking, line
+ * endings, body delimiting, heartbeats, drops, stalls). It records what the plugin sent.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type OutputStream = "stdout" | "stderr";
+
+export interface JournalFrame {
+  readonly stream: OutputStream;
+  readonly bytes: Buffer;
+}
+
+export interface ScriptedExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+export type Route =
+  | "sandbox.create"
+  | "sandbox.get"
+  | "sandbox.delete"
+  | "sandbox.exec"
+  | "files.put"
+  | "files.get"
+  | "process.create"
+  | "process.stdinClose"
+  | "process.connect"
+  | "process.wait"
+  | "process.kill";
+
+/** A replacement answer; `destroy` cuts the socket before any reply (a lost reply). */
+export type Answer =
+  | "destroy"
+  | {
+      readonly status: number;
+      /** Seconds, or `date` for an HTTP-date that many seconds ahead. */
+      readonly retryAfter?: { readonly seconds: number; readonly asDate?: boolean };
+      readonly body?: string;
+      readonly contentType?: string;
+      readonly location?: string;
+    };
+
+export interface Framing {
+  /** `frame`: one write per line; `bytes`: random 1..maxChunk byte pieces; `whole`: one write. */
+  readonly split?: "frame" | "bytes" | "whole";
+  readonly maxChunk?: number;
+  readonly lineEnding?: "\n" | "\r\n";
+  /** Whether the last line gets its line ending. */
+  readonly trailingNewline?: boolean;
+  /** Whitespace-only keep-alive lines between frames. */
+  readonly blankLines?: boolean;
+  /** Unknown fields in every frame, non-ASCII so a byte split can land inside a character. */
+  readonly extraFields?: boolean;
+  /** Unknown frame types between frames. */
+  readonly unknownFrames?: boolean;
+  /** How the body is delimited: chunked transfer, Content-Length, or connection close. */
+  readonly body?: "chunked" | "length" | "close";
+  /** `Connection: close` on a chunked or length-delimited answer. */
+  readonly closeConnection?: boolean;
+}
+
+export interface ConnectPlan {
+  /** A non-stream answer instead of the stream. */
+  readonly answer?: Answer;
+  /** A 200 whose body is this text (an HTML error page from a proxy, say). */
+  readonly rawBody?: string;
+  /** First seq sent (default `after + 1`; lower replays duplicates). */
+  readonly from?: number;
+  /** Last seq sent (default the newest). */
+  readonly until?: number;
+  /** Send the exit frame after the data (default: when `until` reaches the newest). */
+  readonly exit?: boolean;
+  /** Heartbeats before the first data frame. */
+  readonly leadingHeartbeats?: number;
+  /** A heartbeat after every n data frames. */
+  readonly heartbeatEvery?: number;
+  /** A silent pause (no byte at all) before the first frame. */
+  readonly quietMs?: number;
+  /** After the frames: heartbeats at this cadence for this long, before the end. */
+  readonly idleHeartbeats?: { readonly intervalMs: number; readonly forMs: number };
+  /** An `error` frame after the data. */
+  readonly errorFrame?: string;
+  /** How the response ends: cleanly, with a socket reset (mid-line when `cutMidLine`), or a stall that never closes. */
+  readonly end?: "end" | "reset" | "stall";
+  readonly cutMidLine?: boolean;
+  readonly framing?: Framing;
+}
+
+export interface WaitAnswer {
+  readonly status: number;
+  readonly body?: string;
+}
+
+export interface ServerScript {
+  readonly frames: readonly JournalFrame[];
+  readonly exit: ScriptedExit;
+  /** Plan of connect number `attempt` (1-based) with `after` from the query. */
+  readonly connect?: (attempt: number, after: number) => ConnectPlan;
+  /** Answer of wait number `attempt`; `undefined` = the truthful exited reply. */
+  readonly wait?: (attempt: number) => WaitAnswer | undefined;
+  /** Answers consumed in order per route before the normal behaviour resumes. */
+  readonly faults?: Partial<Record<Route, Answer[]>>;
+  /** `process_id` the create returns (default a fresh valid id). */
+  readonly processId?: unknown;
+  /** Extra envelope fields and data fields in every JSON answer. */
+  readonly envelopeExtras?: boolean;
+  /** `newest_seq` in the wait reply (default the journal's newest). */
+  readonly newestSeq?: number;
+}
+
+export interface SeenRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly route: Route | "unknown";
+  readonly key: string | undefined;
+  readonly body: Buffer;
+}
+
+const KEY = "independent-key-7f3a";
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function routeOf(method: string, path: string): { route: Route | "unknown"; ids: string[] } {
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] !== "v1" || parts[1] !== "sandboxes") return { route: "unknown", ids: [] };
+  const [, , sandbox, sub, pid, action] = parts;
+  const ids = [sandbox ?? "", pid ?? ""];
+  if (sandbox === undefined) return { route: method === "POST" ? "sandbox.create" : "unknown", ids };
+  if (sub === undefined)
+    return {
+      route: method === "GET" ? "sandbox.get" : method === "DELETE" ? "sandbox.delete" : "unknown",
+      ids,
+    };
+  if (sub === "exec") return { route: "sandbox.exec", ids };
+  if (sub === "files") return { route: method === "PUT" ? "files.put" : "files.get", ids };
+  if (sub !== "processes") return { route: "unknown", ids };
+  if (pid === undefined) return { route: "process.create", ids };
+  if (action === undefined) return { route: method === "DELETE" ? "process.kill" : "unknown", ids };
+  if (action === "stdin") return { route: "process.stdinClose", ids };
+  if (action === "connect") return { route: "process.connect", ids };
+  if (action === "wait") return { route: "process.wait", ids };
+  return { route: "unknown", ids };
+}
+
+export interface IndependentServer {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly seen: SeenRequest[];
+  /** Requests that arrived before the `Retry-After` the server had sent on that route. */
+  readonly earlyRetries: Route[];
+  /** Requests to any path outside `/v1` (a followed redirect would land here). */
+  readonly strayRequests: SeenRequest[];
+  /** Connect responses still open (a leak once `execute` has settled). */
+  openStreams(): number;
+  /** Sockets still open from the plugin's side. */
+  openSockets(): number;
+  kills(): SeenRequest[];
+  count(route: Route): number;
+  /** Replaces the script for the next process. */
+  use(script: ServerScript): void;
+  /** Forgets recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The journal's frames in seq order: seq n is `frames[n - 1]`. */
+function dataFrameJson(seq: number, frame: JournalFrame, extra: boolean, rand: () => number): string {
+  const base64 = frame.bytes.toString("base64");
+  // Field order and spacing differ from a JSON.stringify of the spec's example.
+  if (!extra) return `{"seq":${seq},"data_base64":"${base64}","stream":"${frame.stream}","type":"data"}`;
+  const note = rand() < 0.5 ? "ünïcødé 🙂 — ✓" : "日本語のテキスト";
+  return `{ "type" : "data", "stream": "${frame.stream}", "note": "${note}", "seq": ${seq}, "meta": {"k": [1, 2, {"x": null}]}, "data_base64": "${base64}" }`;
+}
+
+function exitJson(exit: ScriptedExit, extra: boolean): string {
+  const fields: string[] = [];
+  if (exit.exitCode !== null) fields.push(`"exit_code":${exit.exitCode}`);
+  if (exit.signal !== null) fields.push(`"signal":"${exit.signal}"`);
+  if (extra) fields.push('"duration_ms":12.5', '"reason":"ünïcødé"');
+  return `{${[...fields, '"type":"exit"'].join(",")}}`;
+}
+
+export async function startIndependentServer(seed = 1): Promise<IndependentServer> {
+  let script: ServerScript = { frames: [], exit: { exitCode: 0, signal: null } };
+  const seen: SeenRequest[] = [];
+  const earlyRetries: Route[] = [];
+  const strayRequests: SeenRequest[] = [];
+  const notBefore = new Map<Route, number>();
+  const faultQueues = new Map<Route, Answer[]>();
+  const sockets = new Set<Socket>();
+  const streams = new Set<ServerResponse>();
+  const files = new Map<string, Buffer>();
+  const sandboxes = new Map<string, { reads: number; deleted: boolean }>();
+  let connects = 0;
+  let waits = 0;
+  let stdinClosed = false;
+  let processCount = 0;
+  let sandboxCount = 0;
+  const rand = mulberry32(seed);
+
+  const envelope = (data: Record<string, unknown>): string =>
+    JSON.stringify(
+      script.envelopeExtras
+        ? { request_id: "req-1", data: { ...data, server_note: "extra" }, status: "success", took_ms: 3 }
+        : { status: "success", data },
+    );
+
+  function sendAnswer(res: ServerResponse, route: Route, answer: Answer): void {
+    if (answer === "destroy") {
+      res.socket?.destroy();
+      return;
+    }
+    const headers: Record<string, string> = {};
+    if (answer.retryAfter) {
+      const { seconds, asDate } = answer.retryAfter;
+      if (asDate) {
+        // An HTTP-date has whole seconds: the instant is the next whole second after `seconds`.
+        const at = Math.ceil((Date.now() + seconds * 1000) / 1000) * 1000;
+        headers["retry-after"] = new Date(at).toUTCString();
+        notBefore.set(route, at);
+      } else {
+        headers["retry-after"] = String(seconds);
+        notBefore.set(route, Date.now() + seconds * 1000);
+      }
+    }
+    if (answer.location !== undefined) headers.location = answer.location;
+    if (answer.body !== undefined) headers["content-type"] = answer.contentType ?? "text/plain";
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+  }
+
+  function json(res: ServerResponse, status: number, data: Record<string, unknown>): void {
+    const body = envelope(data);
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    res.end(body);
+  }
+
+  async function writePieces(res: ServerResponse, text: string, framing: Framing): Promise<void> {
+    const bytes = Buffer.from(text, "utf8");
+    const split = framing.split ?? "frame";
+    if (split === "whole" || bytes.length === 0) {
+      if (bytes.length > 0) res.write(bytes);
+      return;
+    }
+    if (split === "frame") {
+      for (const line of text.split(/(?<=\n)/)) {
+        if (res.destroyed) return;
+        res.write(line);
+        await sleep(0);
+      }
+      return;
+    }
+    const max = framing.maxChunk ?? 9;
+    for (let at = 0; at < bytes.length && !res.destroyed; ) {
+      const size = 1 + Math.floor(rand() * max);
+      res.write(bytes.subarray(at, at + size));
+      at += size;
+      await sleep(1);
+    }
+  }
+
+  async function stream(req: IncomingMessage, res: ServerResponse, after: number): Promise<void> {
+    const plan = script.connect?.(connects, after) ?? {};
+    if (plan.answer) return sendAnswer(res, "process.connect", plan.answer);
+    if (plan.rawBody !== undefined) {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(plan.rawBody);
+      return;
+    }
+    const framing = plan.framing ?? {};
+    const eol = framing.lineEnding ?? "\n";
+    const newest = script.frames.length;
+    const from = plan.from ?? after + 1;
+    const until = Math.min(plan.until ?? newest, newest);
+    const lines: string[] = [];
+    for (let i = 0; i < (plan.leadingHeartbeats ?? 0); i++) lines.push('{"type":"heartbeat"}');
+    for (let seq = Math.max(1, from); seq <= until; seq++) {
+      lines.push(dataFrameJson(seq, script.frames[seq - 1]!, framing.extraFields === true, rand));
+      if (framing.unknownFrames) lines.push(`{"type":"progress","percent":${seq},"extra":{"a":"ü"}}`);
+      if (plan.heartbeatEvery && seq % plan.heartbeatEvery === 0)
+        lines.push(
+          framing.extraFields ? '{"type":"heartbeat","ts":"2026-01-01T00:00:00Z"}' : '{"type":"heartbeat"}',
+        );
+    }
+    if (plan.errorFrame !== undefined) lines.push(JSON.stringify({ type: "error", error: plan.errorFrame }));
+    const sendExit = plan.errorFrame === undefined && (plan.exit ?? until >= newest);
+    if (sendExit) lines.push(exitJson(script.exit, framing.extraFields === true));
+    let text = lines.map((line) => (framing.blankLines ? `${line}${eol}  ${eol}` : `${line}${eol}`)).join("");
+    if (framing.trailingNewline === false && text.endsWith(eol)) text = text.slice(0, -eol.length);
+    if (plan.cutMidLine) text += '{"type":"data","seq":';
+
+    const headers: Record<string, string | number> = { "content-type": "application/x-ndjson" };
+    const bodyMode = framing.body ?? "chunked";
+    if (bodyMode === "length" && plan.end !== "stall" && plan.idleHeartbeats === undefined)
+      headers["content-length"] = Buffer.byteLength(text);
+    if (bodyMode === "close") res.useChunkedEncodingByDefault = false;
+    if (framing.closeConnection) headers.connection = "close";
+    streams.add(res);
+    res.on("close", () => streams.delete(res));
+    res.writeHead(200, headers);
+    res.flushHeaders();
+    if (plan.quietMs) await sleep(plan.quietMs);
+    await writePieces(res, text, framing);
+    if (plan.idleHeartbeats) {
+      const stop = Date.now() + plan.idleHeartbeats.forMs;
+      while (Date.now() < stop && !res.destroyed) {
+        await sleep(plan.idleHeartbeats.intervalMs);
+        res.write(`{"type":"heartbeat"}${eol}`);
+      }
+    }
+    const end = plan.end ?? "end";
+    if (end === "reset") {
+      const socket = res.socket;
+      if (socket) await new Promise<void>((resolve) => socket.write(Buffer.alloc(0), () => resolve()));
+      socket?.destroy();
+    } else if (end === "end") {
+      res.end();
+    }
+    // "stall": nothing more, the connection stays open until the client leaves.
+    void req;
+  }
+
+  const server: Server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => parts.push(chunk));
+    req.on("end", () => {
+      void handle(req, res, Buffer.concat(parts)).catch(() => res.destroy());
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = req.method ?? "GET";
+    const { route, ids } = routeOf(method, url.pathname);
+    const key = typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : undefined;
+    const entry: SeenRequest = { method, path: url.pathname, query: url.searchParams, route, key, body };
+    seen.push(entry);
+    if (route === "unknown") {
+      strayRequests.push(entry);
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    if (key !== KEY) {
+      res.writeHead(401);
+      res.end();
+      return;
+    }
+    const early = notBefore.get(route);
+    if (early !== undefined) {
+      notBefore.delete(route);
+      // 30 ms of slack for timer granularity on a loaded machine.
+      if (Date.now() + 30 < early) earlyRetries.push(route);
+    }
+    if (route === "process.connect") connects++;
+    if (route === "process.wait") waits++;
+    const queued = faultQueues.get(route);
+    const fault = queued?.shift();
+    if (fault !== undefined) return sendAnswer(res, route, fault);
+
+    const [sandboxId = "", processId = ""] = ids;
+    switch (route) {
+      case "sandbox.create": {
+        sandboxCount++;
+        const id = `sb-${seed}-${sandboxCount}`;
+        sandboxes.set(id, { reads: 0, deleted: false });
+        return json(res, 201, { id, status: "creating" });
+      }
+      case "sandbox.get": {
+        const sandbox = sandboxes.get(sandboxId);
+        if (!sandbox || sandbox.deleted) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
+        // The first read still shows the sandbox starting: states change asynchronously.
+        sandbox.reads++;
+        return json(res, 200, { id: sandboxId, status: sandbox.reads > 1 ? "running" : "creating" });
+      }
+      case "sandbox.delete": {
+        const sandbox = sandboxes.get(sandboxId);
+        if (sandbox) sandbox.deleted = true;
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      case "sandbox.exec":
+        return json(res, 200, { result: { exit_code: 0, stdout: "", stderr: "" } });
+      case "files.put":
+        files.set(`${sandboxId}:${url.searchParams.get("path")}`, body);
+        return json(res, 200, {});
+      case "files.get": {
+        const file = files.get(`${sandboxId}:${url.searchParams.get("path")}`);
+        if (!file) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.length });
+        res.end(file);
+        return;
+      }
+      case "process.create": {
+        processCount++;
+        connects = 0;
+        waits = 0;
+        stdinClosed = false;
+        const id = script.processId === undefined ? `p_${seed}-${processCount}` : script.processId;
+        return json(res, 201, { process_id: id });
+      }
+      case "process.stdinClose":
+        if (stdinClosed) {
+          res.writeHead(409);
+          res.end();
+          return;
+        }
+        stdinClosed = true;
+        return json(res, 200, {});
+      case "process.connect":
+        return stream(req, res, Number(url.searchParams.get("after") ?? "0"));
+      case "process.wait": {
+        const custom = script.wait?.(waits);
+        if (custom !== undefined) {
+          res.writeHead(custom.status, { "content-type": "application/json" });
+          res.end(custom.body);
+          return;
+        }
+        return json(res, 200, {
+          exit_code: script.exit.exitCode,
+          signal: script.exit.signal,
+          output: { newest_seq: script.newestSeq ?? script.frames.length, oldest_seq: 1 },
+        });
+      }
+      case "process.kill":
+        void processId;
+        return json(res, 200, { tree_exited: true, killed: 1 });
+    }
+  }
+
+  server.on("connection", (socket) => {
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey: KEY,
+    seen,
+    earlyRetries,
+    strayRequests,
+    openStreams: () => streams.size,
+    openSockets: () => sockets.size,
+    kills: () => seen.filter((r) => r.route === "process.kill"),
+    count: (route) => seen.filter((r) => r.route === route).length,
+    use(next) {
+      script = next;
+      faultQueues.clear();
+      for (const [route, answers] of Object.entries(next.faults ?? {}))
+        faultQueues.set(route as Route, [...(answers ?? [])]);
+      notBefore.clear();
+    },
+    reset() {
+      seen.length = 0;
+      earlyRetries.length = 0;
+      strayRequests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of streams) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
