@@ -4,7 +4,13 @@ import { PaperclipError } from "@paperclipai/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { cleanupAll, loopbackServer, runShellInSandbox, scratchDir } from "./sandbox-support.js";
+import {
+  cleanupAll,
+  loopbackServer,
+  runNodeInSandbox,
+  runShellInSandbox,
+  scratchDir,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -46,6 +52,39 @@ async function processesWith(marker: string): Promise<number[]> {
 }
 
 describe("exit status, signals and cleanup", () => {
+  it("starts the bridge without NODE_EXTRA_CA_CERTS and NODE_OPTIONS, and gives both to the program unchanged", async () => {
+    const ws = await scratchDir();
+    const { port } = await loopbackServer("x");
+    // The bridge is the program's parent; its own environment shows what Node started it with.
+    const script = `
+      const fs = require("node:fs");
+      const keys = (env) => Object.keys(env).filter((k) => k === "NODE_EXTRA_CA_CERTS" || k === "NODE_OPTIONS" || k.startsWith("PAPERCLIP_SANDBOX_BRIDGE_"));
+      const bridgeEnv = Object.fromEntries(fs.readFileSync("/proc/" + process.ppid + "/environ", "utf8").split("\\0").filter(Boolean).map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
+      const bridgeArgv = fs.readFileSync("/proc/" + process.ppid + "/cmdline", "utf8").split("\\0");
+      console.log(JSON.stringify({
+        program: Object.fromEntries(keys(process.env).map((k) => [k, process.env[k]])),
+        bridgeIsParent: bridgeArgv[1].endsWith("/bridge.cjs"),
+        bridge: keys(bridgeEnv).sort(),
+      }));`;
+    const result = await runNodeInSandbox(
+      script,
+      { workspaceDir: ws, networkScope: "allowlist", networkAllowlist: [`127.0.0.1:${port}`] },
+      { env: { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", NODE_OPTIONS: "--no-warnings" } },
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      program: {
+        NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt",
+        NODE_OPTIONS: "--no-warnings",
+      },
+      bridgeIsParent: true,
+      bridge: [
+        "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_NODE_EXTRA_CA_CERTS",
+        "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_NODE_OPTIONS",
+      ],
+    });
+  });
+
   it("returns the program's exact exit status, and 128+n when a signal killed it", async () => {
     for (const scope of await scopes()) {
       const exited = await runShellInSandbox("exit 3", scope.options);

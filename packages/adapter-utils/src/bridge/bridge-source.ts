@@ -1,5 +1,6 @@
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
 import { relayReadsInto } from "../proxy/relay-reads.js";
+import { BRIDGE_DEFERRED_ENV_KEYS, BRIDGE_DEFERRED_ENV_PREFIX } from "./deferred-env.js";
 
 /** Exit status of the bridge itself when it cannot listen (the program never started). */
 export const BRIDGE_LISTEN_FAILURE_STATUS = 125;
@@ -50,8 +51,21 @@ server.on("error", (error) => {
   process.exit(${BRIDGE_LISTEN_FAILURE_STATUS});
 });
 
+// Variables the spawn helper kept from Node's own start of the bridge (deferred-env.ts) go back to the program.
+function programEnv() {
+  const env = { ...process.env };
+  for (const key of ${JSON.stringify(BRIDGE_DEFERRED_ENV_KEYS)}) {
+    const carrier = "${BRIDGE_DEFERRED_ENV_PREFIX}" + key;
+    if (carrier in env) {
+      env[key] = env[carrier];
+      delete env[carrier];
+    }
+  }
+  return env;
+}
+
 server.listen(${SANDBOX_PROXY_PORT}, "127.0.0.1", () => {
-  const child = spawn(executable, args, { stdio: "inherit", detached: true });
+  const child = spawn(executable, args, { stdio: "inherit", detached: true, env: programEnv() });
   const forward = (signal) => {
     try {
       process.kill(-child.pid, signal);

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { SandboxError, truncateUtf8 } from "@paperclipai/errors";
+import { deferBridgeEnv } from "../bridge/deferred-env.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
+import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
@@ -100,11 +102,16 @@ async function planSpawn(command: string, args: string[], opts: RunChildProcessO
   try {
     const version = await bwrapVersion(bwrap);
     const status = version !== null && bwrapSupportsJsonStatus(version) ? new BwrapStatusReader() : null;
+    const sandboxEnv = applyEnvChanges(env, target.env);
     return {
       command: bwrap,
       args: status ? ["--json-status-fd", String(STATUS_FD), ...target.args] : target.args,
       cwd: target.cwd,
-      env: applyEnvChanges(env, target.env),
+      // The bridge starts faster without them; it hands them to the program unchanged.
+      env:
+        parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
+          ? deferBridgeEnv(sandboxEnv)
+          : sandboxEnv,
       cleanup,
       status,
     };

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { BRIDGE_DEFERRED_ENV_PREFIX, deferBridgeEnv } from "./deferred-env.js";
+
+describe("deferBridgeEnv", () => {
+  it("moves NODE_EXTRA_CA_CERTS and NODE_OPTIONS under the carrier prefix, leaving the rest alone", () => {
+    expect(
+      deferBridgeEnv({ NODE_EXTRA_CA_CERTS: "/ca.pem", NODE_OPTIONS: "--no-warnings", PATH: "/usr/bin" }),
+    ).toEqual({
+      [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_EXTRA_CA_CERTS`]: "/ca.pem",
+      [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_OPTIONS`]: "--no-warnings",
+      PATH: "/usr/bin",
+    });
+  });
+
+  it("keeps an empty value and drops a carrier the program did not have the variable for", () => {
+    expect(
+      deferBridgeEnv({
+        NODE_OPTIONS: "",
+        [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_EXTRA_CA_CERTS`]: "/stale.pem",
+      }),
+    ).toEqual({ [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_OPTIONS`]: "" });
+  });
+});

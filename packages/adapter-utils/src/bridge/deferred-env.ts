@@ -1,0 +1,28 @@
+/**
+ * Variables that change how Node itself starts but mean nothing to the bridge.
+ * `NODE_EXTRA_CA_CERTS` is parsed at every Node start (on a host whose bundle
+ * holds the full system store that is about 40 ms, more than half the
+ * bridge's start); `NODE_OPTIONS` could load user hooks (`--require`) or an
+ * inspector port into the bridge instead of the program.
+ */
+export const BRIDGE_DEFERRED_ENV_KEYS: readonly string[] = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
+
+/** The bridge's env carries each deferred variable under this prefix and restores it for the program. */
+export const BRIDGE_DEFERRED_ENV_PREFIX = "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_";
+
+/**
+ * The env to start the bridge with: each deferred variable moved under the
+ * carrier prefix, so Node starts the bridge without it while the program,
+ * which the bridge starts with the variables restored, gets the exact value.
+ */
+export function deferBridgeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const result: Record<string, string> = { ...env };
+  for (const key of BRIDGE_DEFERRED_ENV_KEYS) {
+    delete result[`${BRIDGE_DEFERRED_ENV_PREFIX}${key}`];
+    const value = result[key];
+    if (value === undefined) continue;
+    delete result[key];
+    result[`${BRIDGE_DEFERRED_ENV_PREFIX}${key}`] = value;
+  }
+  return result;
+}
