@@ -372,6 +372,61 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     expectKilled();
   });
 
+  it("a connect that answers 200 with an error envelope instead of frames", async () => {
+    const { error } = await failure(
+      script({ connect: () => ({ rawBody: '{"status":"error","error":{"message":"no such process"}}\n' }) }),
+    );
+    expect(PaperclipError.is(error, "ERR_CREATEOS_UNSUCCESSFUL_RESPONSE")).toBe(true);
+    expectKilled();
+  });
+
+  it("the command's timeout: the tree killed, the partial output returned", async () => {
+    server.use(
+      script({
+        connect: () => ({ until: 9, exit: false, idleHeartbeats: { intervalMs: 30, forMs: 60_000 } }),
+      }),
+    );
+    server.reset();
+    const log: Array<[string, string]> = [];
+    const result = await execute(
+      client,
+      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 400, onLog: (s, t) => log.push([s, t]) },
+      TUNING,
+    );
+    expect(result).toMatchObject({ exitCode: null, signal: null, timedOut: true });
+    expect(log).toEqual(baseline.log.slice(0, log.length));
+    expect(result.stdout).toBe(
+      log
+        .filter(([s]) => s === "stdout")
+        .map(([, t]) => t)
+        .join(""),
+    );
+    expect(result.metadata.lastSeq).toBe(9);
+    expectKilled();
+  });
+
+  it("cancellation: ERR_CREATEOS_CANCELLED and the tree killed", async () => {
+    server.use(script({ connect: () => ({ until: 4, exit: false, end: "stall", heartbeatEvery: 1 }) }));
+    server.reset();
+    const controller = new AbortController();
+    const pending = execute(
+      client,
+      {
+        sandboxId: SANDBOX,
+        command: "/usr/bin/chatty",
+        signal: controller.signal,
+        onLog: () => controller.abort(new Error("stop")),
+      },
+      TUNING,
+    );
+    const error = await pending.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(PaperclipError.is(error, "ERR_CREATEOS_CANCELLED")).toBe(true);
+    expectKilled();
+  });
+
   it("invalid JSON on wait", async () => {
     const { error } = await failure(script({ wait: () => ({ status: 200, body: "<html>ok</html>" }) }));
     expect(PaperclipError.is(error, "ERR_CREATEOS_INVALID_JSON")).toBe(true);

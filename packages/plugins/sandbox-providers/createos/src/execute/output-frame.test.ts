@@ -24,6 +24,16 @@ describe("parseFrameLine", () => {
     for (const line of ["", "{", "[]", "1", "null"])
       expect(codeOf(() => parseFrameLine(line))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
   });
+  it("keeps unknown types and extra fields, but an object without a type is no frame", () => {
+    expect(parseFrameLine('{"type":"progress","x":1}')).toEqual({ type: "progress", x: 1 });
+    expect(codeOf(() => parseFrameLine('{"seq":1,"stream":"stdout"}'))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+    expect(codeOf(() => parseFrameLine('{"type":7}'))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+  });
+  it("reads an error envelope in the stream as an unsuccessful response", () => {
+    expect(codeOf(() => parseFrameLine('{"status":"error","error":{"code":"x"}}'))).toBe(
+      "ERR_CREATEOS_UNSUCCESSFUL_RESPONSE",
+    );
+  });
 });
 
 describe("decodeCanonicalBase64", () => {

@@ -29,7 +29,19 @@ export function parseFrameLine(line: string): RawFrame {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw invalidOutput("frame is not an object");
-  return value as RawFrame;
+  const frame = value as RawFrame;
+  // Unknown frame *types* are ignored (a newer server may add some); an object without a
+  // type is no frame at all. An error envelope in the stream is the service saying no.
+  if (typeof frame.type !== "string") {
+    if (frame.status === "error") {
+      throw new CreateosError(
+        "ERR_CREATEOS_UNSUCCESSFUL_RESPONSE",
+        "CreateOS returned an unsuccessful response.",
+      );
+    }
+    throw invalidOutput("frame has no type");
+  }
+  return frame;
 }
 
 /** Strict, canonical, padded base64: decoding and re-encoding must give the same text. */
