@@ -7,7 +7,7 @@
 import { PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { createEnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   CreateosClient,
   createPlugin,
@@ -147,9 +147,16 @@ beforeAll(async () => {
   baseline = await run(script({ connect: () => ({ heartbeatEvery: 4 }) }));
 });
 
+let timersBefore = 0;
+
+beforeEach(() => {
+  timersBefore = timers();
+});
+
 afterEach(async () => {
-  // Whatever happened, the plugin leaves no stream open behind it.
+  // Whatever happened, the plugin leaves no stream open and no (referenced) timer behind it.
   await eventually(() => server.openStreams() === 0, "every connect stream closed");
+  await eventually(() => timers() <= timersBefore, "no timer left behind");
   expect(server.strayRequests).toEqual([]);
   expect(server.earlyRetries).toEqual([]);
 });
@@ -334,7 +341,6 @@ const recoverable: Recoverable[] = [
 
 describe("recoverable faults: output and live log identical to the fault-free run", () => {
   it.each(recoverable)("%s", async (_name, extra, tuning) => {
-    const before = timers();
     const { result, log, blocked } = await run(script(extra), tuning);
     expect(result.stdout).toBe(baseline.result.stdout);
     expect(result.stderr).toBe(baseline.result.stderr);
@@ -344,7 +350,6 @@ describe("recoverable faults: output and live log identical to the fault-free ru
     expect(blocked).toEqual([]);
     expect(server.kills()).toEqual([]);
     expect(server.seen.every((r) => r.key === server.apiKey)).toBe(true);
-    await eventually(() => timers() <= before, "no timer left behind");
   });
 
   it("an exit by signal (no exit_code) is reported as such", async () => {
@@ -627,6 +632,20 @@ describe("through the plugin's hooks, as the host drives them", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    await t.plugin.definition.onShutdown?.();
+  });
+
+  it("an invalid sandbox id from the create is refused before it reaches a path", async () => {
+    const t = await pluginOnServer();
+    server.use(script({ sandboxId: "sb/../../admin" }));
+    server.reset();
+    const error = await t.lease().then(
+      () => undefined,
+      (reason: unknown) => reason as PaperclipError,
+    );
+    expect(PaperclipError.is(error, "ERR_CREATEOS_INVALID_RESOURCE_ID")).toBe(true);
+    expect(error?.message).toBe("CreateOS returned an invalid resource ID.");
+    expect(server.seen.map((r) => r.route)).toEqual(["sandbox.create"]);
     await t.plugin.definition.onShutdown?.();
   });
 

@@ -104,6 +104,8 @@ export interface ServerScript {
   readonly wait?: (attempt: number) => WaitAnswer | undefined;
   /** Answers consumed in order per route before the normal behaviour resumes. */
   readonly faults?: Partial<Record<Route, Answer[]>>;
+  /** `id` the sandbox create returns (default a fresh valid id). */
+  readonly sandboxId?: unknown;
   /** `process_id` the create returns (default a fresh valid id). */
   readonly processId?: unknown;
   /** Extra envelope fields and data fields in every JSON answer. */
@@ -380,7 +382,10 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
         sandboxCount++;
         const id = `sb-${seed}-${sandboxCount}`;
         sandboxes.set(id, { reads: 0, deleted: false });
-        return json(res, 201, { id, status: "creating" });
+        return json(res, 201, {
+          id: script.sandboxId === undefined ? id : script.sandboxId,
+          status: "creating",
+        });
       }
       case "sandbox.get": {
         const sandbox = sandboxes.get(sandboxId);
