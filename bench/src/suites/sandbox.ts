@@ -4,6 +4,7 @@ import { type AddressInfo, createServer, type Server } from "node:net";
 import path from "node:path";
 import * as ours from "@paperclipai/adapter-utils/local-process-sandbox";
 import * as upstream from "upstream-adapter-utils/local-process-sandbox";
+import * as upstreamServerUtils from "upstream-adapter-utils/server-utils";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
 const MIB = 1024 * 1024;
@@ -11,7 +12,7 @@ const TRANSFER_MIB = 64;
 const CONCURRENT_TUNNELS = 200;
 const START_RUNS = 21;
 /** Rounds of the network measurements: one sandboxed client per peer and round, peers in rotating order. */
-const ROUNDS = 5;
+const ROUNDS = 7;
 /** Measurements each client makes per round (transfers, or batches of concurrent tunnels). */
 const PER_CLIENT = 3;
 const BRIDGE = "http://127.0.0.1:31337";
@@ -174,6 +175,14 @@ function percentile(values: number[], p: number): number {
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 type PeerName = "direct" | "ours" | "upstream";
+
+type RunChild = typeof ours.runChildProcess;
+/** The spawn helpers (upstream's lives in its server-utils module); `direct` runs the same helper unsandboxed. */
+const spawnHelpers: { name: PeerName; run: RunChild }[] = [
+  { name: "direct", run: ours.runChildProcess },
+  { name: "ours", run: ours.runChildProcess },
+  { name: "upstream", run: upstreamServerUtils.runChildProcess as RunChild },
+];
 const networkPeers: { name: PeerName; build: Build | null }[] = [{ name: "direct", build: null }, ...peers];
 
 /** `list` rotated by `by`: the peer that goes first changes every round, so no peer always follows a warm-up. */
@@ -330,6 +339,36 @@ export const run: BenchSuite = async () => {
               : `ours/upstream ${ratio(oursMs, up)}; over direct: ours +${round(oursMs - direct)} ms, upstream +${round(up - direct)} ms`,
         });
       }
+    }
+
+    // The same starts through each package's spawn helper, as adapters run them (env from the host process).
+    for (const scope of scopes.slice(0, 2)) {
+      const times: Record<PeerName, number[]> = { direct: [], ours: [], upstream: [] };
+      for (let index = 0; index < START_RUNS; index += 1) {
+        for (const helper of rotate(spawnHelpers, index)) {
+          const started = performance.now();
+          const result = await helper.run("bench", "/bin/true", [], {
+            cwd: workspace,
+            env: {},
+            timeoutSec: 0,
+            graceSec: 1,
+            onLog: async () => {},
+            localProcessSandbox: helper.name === "direct" ? null : scope.options,
+          });
+          if (result.exitCode !== 0) throw new Error(`${helper.name} runChildProcess failed (${scope.name})`);
+          times[helper.name].push(performance.now() - started);
+        }
+      }
+      const figure = (name: PeerName) => median(times[name]);
+      metrics.push({
+        name: `Sandbox start via runChildProcess, ${scope.name}: /bin/true until the helper returns (median of ${START_RUNS})`,
+        unit: "ms",
+        higherIsBetter: false,
+        ours: round(figure("ours"), 2),
+        upstream: round(figure("upstream"), 2),
+        direct: round(figure("direct"), 2),
+        note: `ours/upstream ${ratio(figure("ours"), figure("upstream"))}; over direct: ours +${round(figure("ours") - figure("direct"))} ms, upstream +${round(figure("upstream") - figure("direct"))} ms`,
+      });
     }
   } finally {
     source.close();
