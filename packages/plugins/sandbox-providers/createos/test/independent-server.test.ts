@@ -203,6 +203,9 @@ describe("the fault-free run against the independent server", () => {
     expect(created.args[0]).toBe("-c");
     expect(created.args[1]).toBe(`exec env -- '/usr/bin/chatty' 'a b' 'ü' < '${upload.query.get("path")}'`);
     expect(server.seen[3]!.query.get("after")).toBe("0");
+    // The stream asks for NDJSON, a content-negotiating server must not answer it with a JSON reply.
+    expect(server.seen[3]!.accept).toContain("application/x-ndjson");
+    expect(server.seen[4]!.accept).toBe("application/json");
   });
 });
 

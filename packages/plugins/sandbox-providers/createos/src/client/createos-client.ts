@@ -66,6 +66,13 @@ type AttemptResult =
 
 const TIMED_OUT = Symbol("timed out");
 
+/** What each body mode asks for; errors come as JSON in every case. */
+const ACCEPT: Record<BodyMode, string> = {
+  json: "application/json",
+  bytes: "application/octet-stream, application/json;q=0.5",
+  stream: "application/x-ndjson, application/json;q=0.5",
+};
+
 /**
  * The CreateOS HTTP client: one origin, one key, `X-Api-Key` on every call, redirects
  * refused, provider bodies of failed calls never read, retries for idempotent calls only,
@@ -160,7 +167,7 @@ export class CreateosClient {
       if (mode !== "stream") request.signal?.removeEventListener("abort", onCallerAbort);
     };
     try {
-      const headers: Record<string, string> = { "X-Api-Key": this.#apiKey, Accept: "application/json" };
+      const headers: Record<string, string> = { "X-Api-Key": this.#apiKey, Accept: ACCEPT[mode] };
       let body: string | Uint8Array | undefined;
       if (request.json !== undefined) {
         headers["Content-Type"] = "application/json";

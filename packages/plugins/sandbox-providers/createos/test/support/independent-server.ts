@@ -120,6 +120,7 @@ export interface SeenRequest {
   readonly query: URLSearchParams;
   readonly route: Route | "unknown";
   readonly key: string | undefined;
+  readonly accept: string | undefined;
   readonly body: Buffer;
 }
 
@@ -351,7 +352,15 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
     const method = req.method ?? "GET";
     const { route, ids } = routeOf(method, url.pathname);
     const key = typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : undefined;
-    const entry: SeenRequest = { method, path: url.pathname, query: url.searchParams, route, key, body };
+    const entry: SeenRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      route,
+      key,
+      accept: req.headers.accept,
+      body,
+    };
     seen.push(entry);
     if (route === "unknown") {
       strayRequests.push(entry);
