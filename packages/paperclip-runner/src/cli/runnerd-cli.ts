@@ -48,10 +48,18 @@ export function createRunnerdCli(argv: readonly string[], io: RunnerdIo): Runner
   const fail = (kind: FailureKind, error: unknown): Promise<number> => {
     if (failing !== undefined) {
       // A second failure while the first is being persisted: stderr only, one file per daemon.
-      void reportFailure(kind, error, { diagnosticsDirectory: undefined, context: [], stderr: io.stderr });
+      void reportFailure(kind, error, {
+        diagnosticsDirectory: undefined,
+        context: [],
+        stderr: io.stderr,
+      }).catch(() => undefined);
       return failing;
     }
-    failing = reportFailure(kind, error, { diagnosticsDirectory, context, stderr: io.stderr }).then(() => 1);
+    // Never rejects: a rejected report would itself be an unhandled rejection, reported forever.
+    failing = reportFailure(kind, error, { diagnosticsDirectory, context, stderr: io.stderr }).then(
+      () => 1,
+      () => 1,
+    );
     return failing;
   };
 

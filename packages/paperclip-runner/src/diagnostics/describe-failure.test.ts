@@ -1,5 +1,6 @@
 import { RunnerError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { boundedRedactedDiagnostic } from "./bounded-redacted-diagnostic.js";
 import { describeFailure } from "./describe-failure.js";
 
 describe("describeFailure", () => {
@@ -18,6 +19,21 @@ describe("describeFailure", () => {
     expect(text).toMatch(/^paperclip-runnerd: uncaught exception: x is not a function\nstack:\n {2}at /);
   });
 
+  it("keeps only the frames of a stack, never the lines of a multi-line message", () => {
+    const pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretbody1\nsecretbody2\n-----END RSA PRIVATE KEY-----";
+    const text = describeFailure("uncaught exception", new Error(`boom ${pem} tail`));
+    const stack = text.slice(text.indexOf("\nstack:\n") + "\nstack:\n".length);
+    expect(stack).not.toContain("secretbody");
+    expect(
+      stack
+        .split("\n")
+        .filter(Boolean)
+        .every((line) => line.startsWith("  at ")),
+    ).toBe(true);
+    expect(boundedRedactedDiagnostic(text)).not.toContain("secretbody");
+  });
+
   it("follows the cause chain, with codes, at most eight deep", () => {
     let cause: unknown = new Error("root");
     for (let depth = 0; depth < 12; depth += 1) cause = new Error(`level ${depth}`, { cause });
@@ -29,6 +45,23 @@ describe("describeFailure", () => {
     expect(causes).toHaveLength(8);
     expect(causes[0]).toBe("caused by: inner [ERR_RUNNER_PRIVATE_WRITE_FAILED]");
     expect(causes[1]).toBe("caused by: level 11");
+  });
+
+  it("never throws, even for a value whose every property access throws", () => {
+    const error = new Error("visible password=hunter2");
+    Object.defineProperty(error, "stack", {
+      get() {
+        throw new Error("stack getter failed");
+      },
+    });
+    expect(describeFailure("uncaught exception", error, ["ctx"])).toBe(
+      "paperclip-runnerd: uncaught exception: [the failure could not be described: stack getter failed]\nctx\n",
+    );
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(describeFailure("unhandled rejection", proxy)).toMatch(
+      /^paperclip-runnerd: unhandled rejection: \[the failure could not be described: .+\]\n$/,
+    );
   });
 
   it("describes thrown values that are not errors", () => {

@@ -18,6 +18,18 @@ function codeSuffix(value: unknown): string {
 }
 
 /**
+ * The frames of a V8 stack, without its header. The header repeats the message, and
+ * a multi-line message (a PEM block) would come back line by line, with no BEGIN
+ * line left for the redaction to recognise: only `at ...` lines are kept.
+ */
+function stackFrames(stack: string): string[] {
+  return stack
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("at "));
+}
+
+/**
  * The diagnostic text of a failure, unredacted and unbounded (the caller runs
  * it through `boundedRedactedDiagnostic`). The first line keeps upstream's shape,
  * `paperclip-runnerd: ${error}`; then the code and details of a coded error,
@@ -26,6 +38,24 @@ function codeSuffix(value: unknown): string {
  */
 export function describeFailure(kind: FailureKind, error: unknown, context: readonly string[] = []): string {
   const prefix = kind === "error" ? "paperclip-runnerd: " : `paperclip-runnerd: ${kind}: `;
+  try {
+    return fullDescription(prefix, error, context);
+  } catch (describeError) {
+    // A thrown value can be hostile (a throwing `stack` getter, a revoked proxy): the report must still happen.
+    const lines = [`${prefix}[the failure could not be described: ${safeText(describeError)}]`, ...context];
+    return `${lines.join("\n")}\n`;
+  }
+}
+
+function safeText(value: unknown): string {
+  try {
+    return value instanceof Error ? String(value.message) : String(value);
+  } catch {
+    return "unprintable value";
+  }
+}
+
+function fullDescription(prefix: string, error: unknown, context: readonly string[]): string {
   const lines = [`${prefix}${messageOf(error)}`];
   if (PaperclipError.is(error)) {
     lines.push(`code: ${error.code}`);
@@ -36,14 +66,8 @@ export function describeFailure(kind: FailureKind, error: unknown, context: read
     lines.push(`caused by: ${messageOf(cause)}${codeSuffix(cause)}`);
     cause = cause instanceof Error ? cause.cause : undefined;
   }
-  if (error instanceof Error && !PaperclipError.is(error) && error.stack) {
-    lines.push(
-      "stack:",
-      ...error.stack
-        .split("\n")
-        .slice(1)
-        .map((line) => `  ${line.trim()}`),
-    );
+  if (error instanceof Error && !PaperclipError.is(error) && typeof error.stack === "string") {
+    lines.push("stack:", ...stackFrames(error.stack).map((line) => `  ${line}`));
   }
   lines.push(...context);
   return `${lines.join("\n")}\n`;

@@ -16,6 +16,7 @@ import {
 import { type ControllerCommand, parseControllerLine } from "../protocol/controller-command.js";
 import type { RunnerEventType } from "../protocol/runner-event.js";
 import { acknowledgeEvents, appendEvent } from "../state/append-event.js";
+import { journalEntry, withJournalEntry } from "../state/journal-lookup.js";
 import type { RunnerState } from "../state/runner-state.js";
 import type { StateStore } from "../state/state-store.js";
 import { type ControllerInput, type ControllerLines, MAX_CONTROLLER_LINE_BYTES } from "./controller-lines.js";
@@ -203,7 +204,7 @@ export class LocalRunner {
     const admission = admitCommand(
       command,
       fingerprint,
-      this.state.journal[command.commandId],
+      journalEntry(this.state.journal, command.commandId),
       this.state.lastControllerSeq,
     );
     if (admission.kind === "duplicate") {
@@ -506,7 +507,7 @@ export class LocalRunner {
     this.state = {
       ...this.state,
       lastControllerSeq: Math.max(this.state.lastControllerSeq, command.controllerSeq),
-      journal: { ...this.state.journal, [command.commandId]: entry },
+      journal: withJournalEntry(this.state.journal, entry),
     };
   }
 

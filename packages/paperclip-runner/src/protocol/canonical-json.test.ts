@@ -30,4 +30,10 @@ describe("canonicalJson", () => {
     expect(commandFingerprint({ a: 1 })).not.toBe(commandFingerprint({ a: 2 }));
     expect(commandFingerprint({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it("keeps a __proto__ key from JSON.parse as data, so it changes the fingerprint", () => {
+    const polluted = JSON.parse('{"payload":{"__proto__":{"x":1}}}') as unknown;
+    expect(canonicalJson(polluted)).toBe('{"payload":{"__proto__":{"x":1}}}');
+    expect(commandFingerprint(polluted)).not.toBe(commandFingerprint({ payload: {} }));
+  });
 });

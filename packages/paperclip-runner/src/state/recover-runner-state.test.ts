@@ -55,6 +55,19 @@ describe("recoverRunnerState", () => {
     expect(recovery.state.run.phase).toBe("prepared");
   });
 
+  it("turns a pending command whose id is __proto__ into an own indeterminate entry", () => {
+    const journal = JSON.parse(
+      JSON.stringify({ ["__proto__"]: entry("__proto__", "pending") }),
+    ) as RunnerState["journal"];
+    expect(Object.keys(journal)).toEqual(["__proto__"]);
+    const recovery = recoverRunnerState({ ...running, journal });
+    expect(recovery.indeterminate).toEqual(["__proto__"]);
+    expect(Object.getOwnPropertyDescriptor(recovery.state.journal, "__proto__")?.value).toMatchObject({
+      status: "indeterminate",
+    });
+    expect(Object.getPrototypeOf(recovery.state.journal)).toBe(Object.prototype);
+  });
+
   it("leaves a finished run as it was", () => {
     const finished: RunnerState = {
       ...running,

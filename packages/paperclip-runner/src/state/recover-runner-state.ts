@@ -1,3 +1,4 @@
+import { withJournalEntry } from "./journal-lookup.js";
 import type { RunnerState } from "./runner-state.js";
 
 export interface Recovery {
@@ -17,10 +18,10 @@ export interface Recovery {
  */
 export function recoverRunnerState(state: RunnerState): Recovery {
   const indeterminate: string[] = [];
-  const journal = { ...state.journal };
-  for (const [commandId, entry] of Object.entries(journal)) {
+  let journal = state.journal;
+  for (const [commandId, entry] of Object.entries(state.journal)) {
     if (entry.status === "pending") {
-      journal[commandId] = { ...entry, status: "indeterminate", receipt: null };
+      journal = withJournalEntry(journal, { ...entry, status: "indeterminate", receipt: null });
       indeterminate.push(commandId);
     }
   }
