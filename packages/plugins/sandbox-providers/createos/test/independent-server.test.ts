@@ -281,6 +281,11 @@ const recoverable: Recoverable[] = [
     },
   ],
   [
+    "wait leaves out newest_seq and the stream ends early without exit: replayed to the exit frame",
+    { newestSeq: null, connect: (attempt) => (attempt === 1 ? { until: 13, exit: false } : {}) },
+  ],
+  ["wait leaves out newest_seq after a complete stream with its exit frame", { newestSeq: null }],
+  [
     "wait answers 408 twice right after the exit frame",
     {
       wait: (attempt) => (attempt <= 2 ? { status: 408 } : undefined),

@@ -3,6 +3,7 @@ import { abortableDelay } from "../client/abortable-delay.js";
 import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
+import { isOutputComplete } from "./completeness.js";
 import { judgeTrailingLine, lineKind } from "./line-kind.js";
 import { NdjsonLineSplitter } from "./ndjson-lines.js";
 import {
@@ -128,14 +129,13 @@ export class OutputFollower {
         // The process has exited, so this returns at once; the bound only covers a lagging server.
         const waited = await this.#waitOrFailure(this.#tuning.waitProbeMs, signal);
         if ("failure" in waited) outcome = waited;
-        else if (waited.reply.exited && waited.reply.newestSeq <= this.stats.cursor)
-          return this.#finish(outcome.exit);
+        else if (isOutputComplete(waited.reply, this.stats.cursor, true)) return this.#finish(outcome.exit);
         else outcome = { failure: { kind: "ended" } };
       } else if (outcome.failure.kind === "ended") {
         // No exit frame: `wait` tells a finished process (whose tail may still need a replay) from a cut stream.
         const waited = await this.#waitOrFailure(this.#tuning.waitProbeMs, signal);
         if ("failure" in waited) outcome = waited;
-        else if (waited.reply.exited && waited.reply.newestSeq <= this.stats.cursor) {
+        else if (isOutputComplete(waited.reply, this.stats.cursor, false)) {
           return this.#finish({ exitCode: waited.reply.exitCode, signal: waited.reply.signal });
         }
       }

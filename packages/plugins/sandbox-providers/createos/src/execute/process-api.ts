@@ -19,8 +19,8 @@ export interface WaitReply {
   readonly exited: boolean;
   readonly exitCode: number | null;
   readonly signal: string | null;
-  /** The newest output sequence number the journal holds. */
-  readonly newestSeq: number;
+  /** The newest output sequence number the journal holds; `null` when the reply omits it. */
+  readonly newestSeq: number | null;
 }
 
 export async function waitForProcess(
@@ -41,12 +41,11 @@ export async function waitForProcess(
     timeoutMs: timeoutMs + 30_000,
   });
   if (reply.status === 408 || reply.data === null)
-    return { exited: false, exitCode: null, signal: null, newestSeq: 0 };
+    return { exited: false, exitCode: null, signal: null, newestSeq: null };
   const data = reply.data;
   const output = data.output ?? {};
   if (typeof output !== "object" || output === null || Array.isArray(output)) throw invalidResponse();
-  // Without `newest_seq` there is nothing to compare: the cursor is taken as complete.
-  const newestSeq = optionalIntegerField(output as JsonObject, "newest_seq") ?? 0;
+  const newestSeq = optionalIntegerField(output as JsonObject, "newest_seq");
   return {
     exited: true,
     exitCode: optionalIntegerField(data, "exit_code"),

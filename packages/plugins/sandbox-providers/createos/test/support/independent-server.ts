@@ -110,8 +110,8 @@ export interface ServerScript {
   readonly processId?: unknown;
   /** Extra envelope fields and data fields in every JSON answer. */
   readonly envelopeExtras?: boolean;
-  /** `newest_seq` in the wait reply (default the journal's newest). */
-  readonly newestSeq?: number;
+  /** `newest_seq` in the wait reply (default the journal's newest; `null` leaves `output` out). */
+  readonly newestSeq?: number | null;
 }
 
 export interface SeenRequest {
@@ -458,7 +458,9 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
         return json(res, 200, {
           exit_code: script.exit.exitCode,
           signal: script.exit.signal,
-          output: { newest_seq: script.newestSeq ?? script.frames.length, oldest_seq: 1 },
+          ...(script.newestSeq === null
+            ? {}
+            : { output: { newest_seq: script.newestSeq ?? script.frames.length, oldest_seq: 1 } }),
         });
       }
       case "process.kill":
