@@ -124,6 +124,10 @@ class Daemon {
     this.child.stdin.end();
   }
 
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   async waitFor<T extends Line>(what: string, test: (line: Line) => boolean): Promise<T> {
     for (;;) {
       const found = this.lines.find(test);
@@ -385,6 +389,91 @@ describe.concurrent("an independent controller drives local mode over stdin/stdo
     const marker = lines.findIndex((line) => line.includes("102400") && !line.includes("eeee"));
     expect(marker).toBeGreaterThanOrEqual(0);
     expect(lines[marker + 1]).toBe("after the long line");
+  });
+
+  it("commandIds that name Object.prototype members are ordinary new commands", async () => {
+    const daemon = Daemon.withHarness("happy");
+    const ids = ["constructor", "__proto__", "toString"];
+    daemon.command("run.prepare", {}, ids[0]);
+    daemon.command("session.open", {}, ids[1]);
+    daemon.command("run.cancel", {}, ids[2]);
+    for (const id of ids) expect((await daemon.receiptFor(id)).message).toBe("command applied");
+    expect((await daemon.finished()).data.reason).toBe("run_cancelled");
+  });
+
+  it("a command resent with its keys reordered at every depth is a duplicate, not a second turn", async () => {
+    const daemon = Daemon.withHarness("happy");
+    await openSession(daemon);
+    const schema = "paperclip.prp.command.v1";
+    daemon.command("turn.start", { input: "a", options: { x: 1, y: [1, { p: 1, q: 2 }] } }, "turn-1");
+    expect((await daemon.receiptFor("turn-1")).status).toBe("accepted");
+    daemon.writeLine(
+      `{"payload":{"options":{"y":[1,{"q":2,"p":1}],"x":1},"input":"a"},"type":"turn.start","controllerSeq":3,"commandId":"turn-1","schema":"${schema}"}`,
+    );
+    await daemon.waitFor(
+      "the duplicate",
+      () => daemon.receipts.filter((r) => r.commandId === "turn-1").length === 2,
+    );
+    const [, duplicate] = daemon.receipts.filter((r) => r.commandId === "turn-1");
+    expect(duplicate).toMatchObject({ status: "duplicate", message: "equivalent command already applied" });
+    // An array order change is other data.
+    daemon.writeLine(
+      JSON.stringify({
+        schema,
+        commandId: "turn-1",
+        controllerSeq: 3,
+        type: "turn.start",
+        payload: { input: "a", options: { x: 1, y: [{ p: 1, q: 2 }, 1] } },
+      }),
+    );
+    await daemon.waitFor(
+      "the reuse",
+      () => daemon.receipts.filter((r) => r.commandId === "turn-1").length === 3,
+    );
+    expect(daemon.receipts.filter((r) => r.commandId === "turn-1")[2]?.message).toBe(
+      "commandId was reused with different data",
+    );
+    await daemon.event("harness.request");
+    expect(daemon.events.filter((event) => event.type === "harness.request")).toHaveLength(1);
+    await daemon.apply("run.cancel");
+    expect((await daemon.finished()).data.reason).toBe("run_cancelled");
+  });
+
+  it("SIGTERM to the daemon stops the run as runner.shutdown does", async () => {
+    const daemon = Daemon.withHarness("happy");
+    await openSession(daemon);
+    daemon.signal("SIGTERM");
+    expect((await daemon.finished()).data.reason).toBe("runner_shutdown");
+  });
+
+  it("a harness that ignores SIGTERM and stdin EOF is SIGKILLed with its whole group", async () => {
+    const daemon = Daemon.withHarness("stubborn");
+    await openSession(daemon);
+    const report = await daemon.waitFor<Event>(
+      "the grandchild",
+      (l) => isEvent(l) && l.type === "harness.event",
+    );
+    const grandchild = (report.data.event as { pid: number }).pid;
+    expect(() => process.kill(grandchild, 0)).not.toThrow();
+    await daemon.apply("run.cancel");
+    expect((await daemon.finished()).data.reason).toBe("run_cancelled");
+    const exited = daemon.events.find((event) => event.type === "harness.exited") as Event;
+    expect(exited.data).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+    expect(() => process.kill(grandchild, 0)).toThrow(/ESRCH/);
+  });
+
+  it("a harness stdout line of exactly 64 KiB is a frame, not a violation", async () => {
+    const daemon = Daemon.withHarness("exact-frame");
+    await openSession(daemon);
+    await daemon.apply("turn.start");
+    await daemon.event("harness.request");
+    await daemon.apply("request.resolve", { requestId: "q1" });
+    expect((await daemon.finished()).data.reason).toBe("successful_process_and_result");
+    const blob = daemon.events.find(
+      (event) => event.type === "harness.event" && "blob" in (event.data.event as object),
+    );
+    expect(blob).toBeDefined();
+    expect(((blob as Event).data.event as { blob: string }).blob.length).toBeGreaterThan(65_000);
   });
 
   it("a harness that exits 0 without a result is semantic_result_missing", async () => {

@@ -19,7 +19,7 @@ export interface FailureReport {
  */
 export async function reportFailure(kind: FailureKind, error: unknown, report: FailureReport): Promise<void> {
   const description = describeFailure(kind, error, report.context);
-  report.stderr.write(boundedRedactedDiagnostic(description));
+  report.stderr.write(asLines(boundedRedactedDiagnostic(description)));
   if (report.diagnosticsDirectory === undefined) return;
   try {
     await persistRunnerDiagnostic(report.diagnosticsDirectory, description);
@@ -27,9 +27,16 @@ export async function reportFailure(kind: FailureKind, error: unknown, report: F
     const code = PaperclipError.is(persistError) ? ` [${persistError.code}]` : "";
     const message = persistError instanceof Error ? persistError.message : String(persistError);
     report.stderr.write(
-      boundedRedactedDiagnostic(
-        `paperclip-runnerd: could not persist the runner diagnostic: ${message}${code}\n`,
+      asLines(
+        boundedRedactedDiagnostic(
+          `paperclip-runnerd: could not persist the runner diagnostic: ${message}${code}`,
+        ),
       ),
     );
   }
+}
+
+// A cut diagnostic ends in `…[truncated]`, not a newline: the next stderr line must not be glued to it.
+function asLines(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
 }

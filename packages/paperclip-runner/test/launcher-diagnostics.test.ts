@@ -1,0 +1,324 @@
+// The daemon's failure diagnostics, checked as its launcher sees them: the built bin
+// started with a --diagnostics-directory of every kind, made to fail with crafted
+// secrets (an uncaught exception carrying every secret shape and 300 KiB of noise,
+// secrets in argument values that end up in OS error messages), and SIGKILLed while it
+// persists. Only the bin's observable output is used: exit status, stderr, the files.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { watch } from "node:fs";
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/paperclip-runnerd.js", import.meta.url));
+const PRELOAD = fileURLToPath(new URL("./fixtures/secret-fault-preload.mjs", import.meta.url));
+const FILE = "runnerd.stderr.log";
+const LIMIT = 65_536;
+const SUFFIX = "\u2026[truncated]";
+const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
+const SEED_CODE = "ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS";
+
+let root = "";
+let script = "";
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "runnerd-launcher-"));
+  script = join(root, "script.json");
+  await writeFile(script, JSON.stringify({ steps: [{ ready: {} }, { waitFor: "turn.start" }, { exit: 0 }] }));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Launch {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly done: Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }>;
+  /** Resolves on the first stderr byte: the daemon prints a failure before it persists it. */
+  readonly firstStderr: Promise<void>;
+}
+
+/** Starts the bin as a launcher does; stdin stays open (the controller is still there). */
+function launch(args: readonly string[], env: Record<string, string> = {}, preload = true): Launch {
+  const child = spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin.on("error", () => undefined);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let seenStderr: () => void = () => undefined;
+  const firstStderr = new Promise<void>((resolve) => {
+    seenStderr = resolve;
+  });
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => {
+    err.push(chunk);
+    seenStderr();
+  });
+  const done = new Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }>(
+    (resolve) => {
+      child.on("close", (code, signal) =>
+        resolve({
+          code,
+          signal,
+          stderr: Buffer.concat(err).toString("utf8"),
+          stdout: Buffer.concat(out).toString("utf8"),
+        }),
+      );
+    },
+  );
+  return { child, done, firstStderr };
+}
+
+const localArgs = (diagnostics: string): string[] => [
+  "--diagnostics-directory",
+  diagnostics,
+  "--run-id",
+  "run_diag",
+  "--session-id",
+  "s",
+  "--runner-id",
+  "n",
+  "--fake-harness",
+  "--script",
+  script,
+];
+
+/** Every secret of the preload carries the suffix; nothing else does. */
+function faultEnv(
+  marker: string,
+  extra: Record<string, string> = {},
+): { env: Record<string, string>; suffix: string } {
+  const suffix = randomBytes(4).toString("hex");
+  return { env: { FAULT_MARKER: marker, FAULT_SECRET_SUFFIX: suffix, ...extra }, suffix };
+}
+
+function expectWellFormedDiagnostic(bytes: Buffer, suffix: string, marker: string): string {
+  expect(bytes.length).toBeLessThanOrEqual(LIMIT);
+  const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  expect(text).not.toContain(suffix);
+  expect(text.startsWith(`paperclip-runnerd: uncaught exception: begin ${marker} `)).toBe(true);
+  expect(text).toContain("[REDACTED]");
+  expect(text.endsWith(SUFFIX)).toBe(true);
+  return text;
+}
+
+async function fileMode(path: string): Promise<number> {
+  return (await lstat(path)).mode & 0o777;
+}
+
+async function directoryOf(kind: string): Promise<string> {
+  const path = join(root, `dir-${kind}-${randomBytes(3).toString("hex")}`);
+  if (/^0[0-7]{3}$/.test(kind)) {
+    await mkdir(path);
+    await chmod(path, Number.parseInt(kind, 8));
+  } else if (kind === "symlink") {
+    await mkdir(`${path}.target`, { mode: 0o700 });
+    await symlink(`${path}.target`, path);
+  } else if (kind === "file") {
+    await writeFile(path, "a regular file\n");
+  } else if (kind === "foreign") {
+    await mkdir(path, { mode: 0o700 });
+    await chown(path, 65534, 65534);
+  }
+  return path;
+}
+
+describe.concurrent("diagnostics as the launcher sees them", () => {
+  it.each(["0700", "0500"])(
+    "%s: an uncaught exception full of secrets is persisted 0600, bounded, valid UTF-8, redacted",
+    async (mode) => {
+      const directory = await directoryOf(mode);
+      const { env, suffix } = faultEnv("private");
+      const result = await launch(localArgs(directory), env).done;
+      expect(result.code).toBe(1);
+      const path = join(directory, FILE);
+      expect(await fileMode(path)).toBe(0o600);
+      const text = expectWellFormedDiagnostic(await readFile(path), suffix, "private");
+      // 300 KiB of ASCII noise: the cut lands exactly on the limit.
+      expect(Buffer.byteLength(text)).toBe(LIMIT);
+      expect(await readdir(directory)).toEqual([FILE]);
+      // stderr holds the same redacted, bounded text, and nothing secret.
+      expect(result.stderr).not.toContain(suffix);
+      expect(result.stderr.startsWith(text)).toBe(true);
+    },
+  );
+
+  it("an unhandled rejection is persisted the same way", async () => {
+    const directory = await directoryOf("0700");
+    const { env, suffix } = faultEnv("rejected", { FAULT_KIND: "rejection", FAULT_NOISE_BYTES: "100" });
+    const result = await launch(localArgs(directory), env).done;
+    expect(result.code).toBe(1);
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await readFile(join(directory, FILE)));
+    expect(text.startsWith("paperclip-runnerd: unhandled rejection: begin rejected ")).toBe(true);
+    expect(text).toContain(" end rejected");
+    expect(text).toMatch(/\nstack:\n {2}at /);
+    expect(text).not.toContain(suffix);
+    expect(text).not.toContain("pemline");
+    expect(result.stderr).not.toContain(suffix);
+  });
+
+  it("a thrown value whose stack getter throws is still reported once, and the daemon exits 1", async () => {
+    const directory = await directoryOf("0700");
+    const { env, suffix } = faultEnv("hostile", { FAULT_KIND: "hostile", FAULT_NOISE_BYTES: "10" });
+    const result = await launch(localArgs(directory), env).done;
+    expect(result.code).toBe(1);
+    const text = await readFile(join(directory, FILE), "utf8");
+    expect(text).toMatch(
+      /^paperclip-runnerd: uncaught exception: \[the failure could not be described: .+\]\n$/,
+    );
+    expect(text).not.toContain(suffix);
+    expect(result.stderr).toBe(text);
+  });
+
+  it.each(["0755", "0750", "0770", "0707"])(
+    "%s: the seed error, with its exact message and code, on stderr; nothing written",
+    async (mode) => {
+      const directory = await directoryOf(mode);
+      const { env, suffix } = faultEnv("shared");
+      const result = await launch(localArgs(directory), env).done;
+      expect(result.code).toBe(1);
+      expect(await readdir(directory)).toEqual([]);
+      const lines = result.stderr.split("\n");
+      // The original failure first, then the persist failure (upstream lost the first).
+      expect(lines[0]?.startsWith("paperclip-runnerd: uncaught exception: begin shared ")).toBe(true);
+      expect(lines).toContain(
+        `paperclip-runnerd: could not persist the runner diagnostic: ${SEED_MESSAGE} [${SEED_CODE}]`,
+      );
+      expect(result.stderr).not.toContain(suffix);
+      expect(Buffer.byteLength(result.stderr)).toBeLessThanOrEqual(2 * LIMIT);
+    },
+  );
+
+  it.each([
+    [
+      "symlink",
+      "runner diagnostics path is not a real directory",
+      "ERR_RUNNER_DIAGNOSTICS_PATH_NOT_DIRECTORY",
+    ],
+    ["file", "runner diagnostics path is not a real directory", "ERR_RUNNER_DIAGNOSTICS_PATH_NOT_DIRECTORY"],
+    ["missing", "ENOENT: no such file or directory, lstat '", "ERR_RUNNER_DIAGNOSTICS_DIR_MISSING"],
+    [
+      "foreign",
+      "runner diagnostics directory is not owned by the daemon's effective user",
+      "ERR_RUNNER_DIAGNOSTICS_DIR_OWNER",
+    ],
+  ])("%s: refused with %j [%s], nothing written, no secret on stderr", async (kind, message, code) => {
+    const directory = await directoryOf(kind);
+    const { env, suffix } = faultEnv(kind, { FAULT_NOISE_BYTES: "10" });
+    const result = await launch(localArgs(directory), env).done;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`paperclip-runnerd: could not persist the runner diagnostic: ${message}`);
+    expect(result.stderr).toContain(`[${code}]\n`);
+    expect(result.stderr).not.toContain(suffix);
+    if (kind === "symlink") expect(await readdir(`${directory}.target`)).toEqual([]);
+    if (kind === "file") expect(await readFile(directory, "utf8")).toBe("a regular file\n");
+    if (kind === "missing") await expect(lstat(directory)).rejects.toThrow(/ENOENT/);
+    if (kind === "foreign") expect(await readdir(directory)).toEqual([]);
+  });
+
+  it("secrets in argument values that reach OS error messages are redacted on stderr and in the file", async () => {
+    const directory = await directoryOf("0700");
+    const tag = randomBytes(4).toString("hex");
+    const stateDir = join(
+      root,
+      "no-such-parent",
+      `password=pw${tag}x`,
+      `ghp_${tag}abcdefghijklmnopqrstuv`,
+      "state",
+    );
+    const args = [...localArgs(directory), "--state-dir", stateDir, `--api-key=sk-${tag}abcdefghijkl`];
+    const result = await launch(args, {}, false).done;
+    expect(result.code).toBe(1);
+    const text = await readFile(join(directory, FILE), "utf8");
+    expect(text.startsWith("paperclip-runnerd: ENOENT: no such file or directory, mkdir ")).toBe(true);
+    expect(text).toContain("code: ERR_RUNNER_PRIVATE_DIR_MISSING");
+    expect(text).toContain("ignored unknown flags: --api-key=[REDACTED]");
+    expect(text).not.toContain(tag);
+    expect(result.stderr).not.toContain(tag);
+    expect(result.stderr).toContain(text);
+  });
+
+  it("a diagnostics path holding a secret is redacted in the persist failure", async () => {
+    const tag = randomBytes(4).toString("hex");
+    const directory = join(root, `token=tok${tag}secret`, "diagnostics");
+    const result = await launch(["--diagnostics-directory", directory], {}, false).done;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("paperclip-runnerd: missing required argument --run-id\n");
+    expect(result.stderr).toContain("[ERR_RUNNER_DIAGNOSTICS_DIR_MISSING]");
+    expect(result.stderr).not.toContain(tag);
+  });
+});
+
+describe("SIGKILL while the daemon persists", () => {
+  it("leaves the old diagnostic or the new complete one, never a part", async () => {
+    const directory = await directoryOf("0700");
+    const path = join(directory, FILE);
+    let current: string | null = null;
+    let killedMidWrite = 0;
+    let leftTemporaries = 0;
+    const rounds = 16;
+    for (let round = 0; round < rounds; round += 1) {
+      const marker = `round-${round}`;
+      const { env, suffix } = faultEnv(marker);
+      const run = launch(localArgs(directory), env);
+      // Even rounds: kill the moment a temporary file appears (between its create and the
+      // rename). Odd rounds: kill on the first stderr byte, which precedes the persist.
+      const trigger =
+        round % 2 === 0
+          ? new Promise<void>((resolve) => {
+              const watcher = watch(directory, (_event, name) => {
+                if (name?.toString().endsWith(".tmp")) {
+                  watcher.close();
+                  resolve();
+                }
+              });
+              void run.done.then(() => {
+                watcher.close();
+                resolve();
+              });
+            })
+          : run.firstStderr;
+      await trigger;
+      run.child.kill("SIGKILL");
+      const result = await run.done;
+      if (result.signal === "SIGKILL") killedMidWrite += 1;
+      leftTemporaries += (await readdir(directory)).filter((name) => name.endsWith(".tmp")).length;
+      const bytes = await readFile(path).catch(() => null);
+      if (bytes === null) {
+        expect(current).toBeNull();
+        continue;
+      }
+      expect(await fileMode(path)).toBe(0o600);
+      const previous = current;
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      const seen = /^paperclip-runnerd: uncaught exception: begin (round-\d+) /.exec(text)?.[1];
+      expect([previous === null ? undefined : /begin (round-\d+) /.exec(previous)?.[1], marker]).toContain(
+        seen,
+      );
+      expectWellFormedDiagnostic(bytes, suffix, seen ?? "?");
+      expect(bytes.length).toBe(LIMIT);
+      current = text;
+    }
+    // The kills landed during the persist, some of them with a temporary file created and not renamed.
+    expect(killedMidWrite).toBeGreaterThan(rounds / 2);
+    expect(leftTemporaries).toBeGreaterThan(0);
+    // The next daemon sweeps the temporaries of the dead ones and persists normally.
+    const { env } = faultEnv("final", { FAULT_NOISE_BYTES: "10" });
+    expect((await launch(localArgs(directory), env).done).code).toBe(1);
+    expect(await readdir(directory)).toEqual([FILE]);
+    expect(await readFile(path, "utf8")).toMatch(/^paperclip-runnerd: uncaught exception: begin final /);
+  }, 60_000);
+});
