@@ -589,6 +589,7 @@ describe("through the plugin's hooks, as the host drives them", () => {
         driverKey: "createos",
         onValidateConfig: (params) => d.onEnvironmentValidateConfig!(params),
         onAcquireLease: (params) => d.onEnvironmentAcquireLease!(params),
+        onResumeLease: (params) => d.onEnvironmentResumeLease!(params),
         onReleaseLease: (params) => d.onEnvironmentReleaseLease!(params),
         onDestroyLease: (params) => d.onEnvironmentDestroyLease!(params),
         onExecute: (params) => d.onEnvironmentExecute!(params),
@@ -640,6 +641,33 @@ describe("through the plugin's hooks, as the host drives them", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    await t.plugin.definition.onShutdown?.();
+  });
+
+  it("reuseLease: release pauses (old state read after the POST), resume checks the marker and runs", async () => {
+    const t = await pluginOnServer();
+    const config = { ...t.base.config, reuseLease: true };
+    server.use(script());
+    server.reset();
+    const lease = await t.harness.acquireLease({ ...t.base, config, runId: "run-r" });
+    const leaseParams = {
+      ...t.base,
+      config,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: lease.metadata!,
+    };
+    expect(await t.harness.releaseLease(leaseParams)).toEqual({
+      providerLeaseId: lease.providerLeaseId,
+      state: "stopped",
+    });
+    const resumed = await t.harness.resumeLease(leaseParams);
+    expect(resumed.providerLeaseId).toBe(lease.providerLeaseId);
+    const result = await t.harness.execute({ ...t.base, config, lease: resumed, command: "/usr/bin/chatty" });
+    expect(result.stdout).toBe(JOURNAL.stdout);
+    expect(server.count("sandbox.pause")).toBe(1);
+    expect(server.count("sandbox.resume")).toBe(1);
+    expect(server.count("files.get")).toBe(1);
+    expect(server.count("sandbox.delete")).toBe(0);
     await t.plugin.definition.onShutdown?.();
   });
 

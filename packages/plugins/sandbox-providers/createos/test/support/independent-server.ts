@@ -24,6 +24,8 @@ export type Route =
   | "sandbox.get"
   | "sandbox.delete"
   | "sandbox.exec"
+  | "sandbox.pause"
+  | "sandbox.resume"
   | "files.put"
   | "files.get"
   | "process.create"
@@ -151,6 +153,8 @@ function routeOf(method: string, path: string): { route: Route | "unknown"; ids:
       ids,
     };
   if (sub === "exec") return { route: "sandbox.exec", ids };
+  if (sub === "pause" || sub === "resume")
+    return { route: sub === "pause" ? "sandbox.pause" : "sandbox.resume", ids };
   if (sub === "files") return { route: method === "PUT" ? "files.put" : "files.get", ids };
   if (sub !== "processes") return { route: "unknown", ids };
   if (pid === undefined) return { route: "process.create", ids };
@@ -209,7 +213,12 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
   const sockets = new Set<Socket>();
   const streams = new Set<ServerResponse>();
   const files = new Map<string, Buffer>();
-  const sandboxes = new Map<string, { reads: number; deleted: boolean }>();
+  /** States each read walks through; the last one stays. */
+  interface SandboxState {
+    states: string[];
+    deleted: boolean;
+  }
+  const sandboxes = new Map<string, SandboxState>();
   let connects = 0;
   let waits = 0;
   let stdinClosed = false;
@@ -390,7 +399,8 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
       case "sandbox.create": {
         sandboxCount++;
         const id = `sb-${seed}-${sandboxCount}`;
-        sandboxes.set(id, { reads: 0, deleted: false });
+        // Asynchronous states: the first read still shows it starting.
+        sandboxes.set(id, { states: ["creating", "running"], deleted: false });
         return json(res, 201, {
           id: script.sandboxId === undefined ? id : script.sandboxId,
           status: "creating",
@@ -403,9 +413,21 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
           res.end();
           return;
         }
-        // The first read still shows the sandbox starting: states change asynchronously.
-        sandbox.reads++;
-        return json(res, 200, { id: sandboxId, status: sandbox.reads > 1 ? "running" : "creating" });
+        const status = sandbox.states.length > 1 ? sandbox.states.shift()! : sandbox.states[0]!;
+        return json(res, 200, { id: sandboxId, status, size: "small" });
+      }
+      case "sandbox.pause":
+      case "sandbox.resume": {
+        const sandbox = sandboxes.get(sandboxId);
+        if (!sandbox) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
+        // A read right after the accepted POST still shows the old state (spec weak point 7).
+        sandbox.states =
+          route === "sandbox.pause" ? ["running", "pausing", "paused"] : ["paused", "resuming", "running"];
+        return json(res, 202, {});
       }
       case "sandbox.delete": {
         const sandbox = sandboxes.get(sandboxId);
