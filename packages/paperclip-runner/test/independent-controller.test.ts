@@ -4,7 +4,7 @@
 // command with the spec's exact reasons, `event_${runId}_${seq}` ids with a contiguous
 // seq, exactly one `run.terminal` as the last event, and the supervision promises.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BIN = fileURLToPath(new URL("../bin/paperclip-runnerd.js", import.meta.url));
 const HARNESS = fileURLToPath(new URL("./fixtures/independent-harness.mjs", import.meta.url));
+const VANISHING_CONTROLLER = fileURLToPath(new URL("./fixtures/vanishing-controller.mjs", import.meta.url));
 const SECRET_VARIABLE = "INDEPENDENT_CONTROLLER_SECRET";
 const SECRET_VALUE = "sk-independent-0123456789abcdef";
 const RUN_ID = "run_indep";
@@ -474,6 +475,42 @@ describe.concurrent("an independent controller drives local mode over stdin/stdo
     );
     expect(blob).toBeDefined();
     expect(((blob as Event).data.event as { blob: string }).blob.length).toBeGreaterThan(65_000);
+  });
+
+  it("a controller killed mid-turn: the daemon stops its harness and exits, no failure, no spin", async () => {
+    const diagnostics = await mkdtemp(join(workDir, "diag-"));
+    const controller = spawn(process.execPath, [
+      VANISHING_CONTROLLER,
+      BIN,
+      ...[
+        "--run-id",
+        RUN_ID,
+        "--session-id",
+        "s1",
+        "--runner-id",
+        "rn1",
+        "--diagnostics-directory",
+        diagnostics,
+      ],
+      ...["--harness-command", process.execPath, "--harness-arg", HARNESS, "--harness-arg", "happy"],
+    ]);
+    let printed = "";
+    controller.stdout.on("data", (chunk: Buffer) => {
+      printed += String(chunk);
+    });
+    await new Promise((resolve) => controller.on("close", resolve));
+    const { daemon, harness } = JSON.parse(printed) as { daemon: number; harness: number };
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Bounded by the test's timeout: a daemon that spins on its broken pipes never leaves.
+    while (alive(daemon) || alive(harness)) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await readdir(diagnostics)).toEqual([]);
   });
 
   it("a harness that exits 0 without a result is semantic_result_missing", async () => {

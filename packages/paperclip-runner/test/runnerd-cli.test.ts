@@ -2,6 +2,7 @@ import { chmod, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { MAX_LATER_FAILURES_PRINTED } from "../src/cli/runnerd-cli.js";
 import { createRunnerdCli, type LocalModeRunner, VERSION } from "../src/index.js";
 import { memoryIo } from "./helpers/memory-io.js";
 import { tempDir } from "./helpers/temp-dir.js";
@@ -224,5 +225,23 @@ describe("createRunnerdCli", () => {
     expect(diagnostic).toMatch(/^paperclip-runnerd: uncaught exception: Cannot read properties of undefined/);
     expect(diagnostic).not.toContain("unhandled rejection");
     expect(io.stderrText()).toContain("paperclip-runnerd: unhandled rejection: Bearer [REDACTED]\n");
+  });
+});
+
+describe("failures after the first", () => {
+  it("are printed a bounded number of times, so a report that fails again cannot loop", async () => {
+    const io = memoryIo();
+    const cli = createRunnerdCli([], io);
+    const first = cli.fatal("uncaught exception", new Error("first failure"));
+    for (let index = 0; index < 50; index += 1)
+      void cli.fatal("uncaught exception", new Error(`later ${index}`));
+    expect(await first).toBe(1);
+    expect(await cli.settled(0)).toBe(1);
+    const reports = io
+      .stderrText()
+      .split("\n")
+      .filter((line) => line.startsWith("paperclip-runnerd: "));
+    expect(reports[0]).toBe("paperclip-runnerd: uncaught exception: first failure");
+    expect(reports.filter((line) => line.includes("later "))).toHaveLength(MAX_LATER_FAILURES_PRINTED);
   });
 });

@@ -26,6 +26,11 @@ async function exit(code: number): Promise<never> {
   process.exit(status);
 }
 
+// A launcher that closed our stderr cannot be told anything there: its EPIPE is not a
+// failure to report (reporting it would write to stderr again, and again). The diagnostics
+// file still gets the failures that matter.
+process.stderr.on("error", () => undefined);
+
 process.on("uncaughtException", (error) => {
   void cli.fatal("uncaught exception", error).then(exit);
 });

@@ -19,6 +19,9 @@ export interface RunnerdCli {
   settled(code: number): Promise<number>;
 }
 
+/** How many failures after the first are still printed to stderr. */
+export const MAX_LATER_FAILURES_PRINTED = 8;
+
 // A flag name comes from argv and may embed a secret (`--token=abc`): redact and bound it before echoing.
 function printableFlag(name: string): string {
   return truncateUtf8(redactSecrets(name), 128).text;
@@ -45,9 +48,13 @@ export function createRunnerdCli(argv: readonly string[], io: RunnerdIo): Runner
   if (flags.strayArguments > 0) context.push(`ignored stray arguments: ${flags.strayArguments}`);
 
   let failing: Promise<number> | undefined;
+  let laterFailures = 0;
   const fail = (kind: FailureKind, error: unknown): Promise<number> => {
     if (failing !== undefined) {
-      // A second failure while the first is being persisted: stderr only, one file per daemon.
+      // A later failure while the first is being persisted: stderr only, one file per daemon,
+      // and only a few, so a failure that each report triggers again cannot loop forever.
+      laterFailures += 1;
+      if (laterFailures > MAX_LATER_FAILURES_PRINTED) return failing;
       void reportFailure(kind, error, {
         diagnosticsDirectory: undefined,
         context: [],
