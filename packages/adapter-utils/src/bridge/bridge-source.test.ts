@@ -7,6 +7,8 @@ describe("bridge source", () => {
     expect(() => new Script(BRIDGE_SOURCE, { filename: "bridge.cjs" })).not.toThrow();
     expect(BRIDGE_SOURCE).toContain("function relayReadsInto(to, from)");
     expect(BRIDGE_SOURCE).toContain("onread: relayReadsInto(client, () => upstream)");
+    expect(BRIDGE_SOURCE).toContain("function forwardInto(from, to)");
+    expect(BRIDGE_SOURCE).toContain("forwardInto(client, upstream);");
     // Only Node built-ins: the bridge runs in the sandbox with nothing else on its path.
     const requires = [...BRIDGE_SOURCE.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]);
     expect(requires.every((name) => name?.startsWith("node:"))).toBe(true);

@@ -1,5 +1,5 @@
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
-import { relayReadsInto } from "../proxy/relay-reads.js";
+import { forwardInto, relayReadsInto } from "../proxy/relay-reads.js";
 import { BRIDGE_DEFERRED_ENV_KEYS, BRIDGE_DEFERRED_ENV_PREFIX } from "./deferred-env.js";
 
 /** Exit status of the bridge itself when it cannot listen (the program never started). */
@@ -24,8 +24,11 @@ const FORWARDED_SIGNALS = [
 ];
 const sockets = new Set();
 
-// Proxy-to-program bytes are relayed from a per-connection read buffer (the proxy's own relay).
+// Proxy-to-program bytes are relayed from a per-connection read buffer, program-to-proxy
+// chunks forwarded as they come (the proxy's own tunnel functions).
 ${relayReadsInto.toString()}
+
+${forwardInto.toString()}
 
 // When one leg closes the other follows: at once after an error, else once it has flushed.
 function follow(leg, hadError) {
@@ -43,7 +46,7 @@ const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client)
   client.on("close", (hadError) => { sockets.delete(client); follow(upstream, hadError); });
   upstream.on("close", (hadError) => { sockets.delete(upstream); follow(client, hadError); });
   upstream.on("end", () => { if (!client.writableEnded && !client.destroyed) client.end(); });
-  client.pipe(upstream);
+  forwardInto(client, upstream);
 });
 
 server.on("error", (error) => {

@@ -42,3 +42,20 @@ export function relayReadsInto(to: Socket, from: () => Socket): OnReadOpts {
     },
   };
 }
+
+/**
+ * The other direction of a tunnel leg pair, for a socket that cannot take
+ * `onread` (an accepted one): `from`'s chunks are written to `to`, reading
+ * pauses while `to` is full, and `from`'s FIN ends `to`. Cheaper to set up per
+ * connection than `pipe()`. Self-contained, like `relayReadsInto`: the bridge
+ * embeds its source.
+ */
+export function forwardInto(from: Socket, to: Socket): void {
+  from.on("data", (chunk: Buffer) => {
+    if (!to.write(chunk)) from.pause();
+  });
+  to.on("drain", () => from.resume());
+  from.on("end", () => {
+    if (!to.writableEnded && !to.destroyed) to.end();
+  });
+}

@@ -5,7 +5,7 @@ import { pinnedLookup } from "./pinned-lookup.js";
 import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
-import { relayReadsInto } from "./relay-reads.js";
+import { forwardInto, relayReadsInto } from "./relay-reads.js";
 
 const ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";
 
@@ -36,7 +36,7 @@ function openTunnel(
   port: number,
   addresses: Parameters<typeof pinnedLookup>[0],
 ): void {
-  // Target to sandbox (the download direction) relays from the read buffer; the other way is piped.
+  // Target to sandbox (the download direction) relays from the read buffer; the other way forwards chunks.
   const upstream: Socket = connect({
     host,
     port,
@@ -57,7 +57,7 @@ function openTunnel(
       upstream.destroy();
     });
     upstream.on("end", () => endLeg(client));
-    client.pipe(upstream);
+    forwardInto(client, upstream);
   });
   upstream.once("close", (hadError) => {
     context.upstreamSockets.delete(upstream);
