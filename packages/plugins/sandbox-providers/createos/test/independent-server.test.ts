@@ -117,7 +117,7 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
 }
 
 async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 500; i++) {
     if (check()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -403,7 +403,7 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const log: Array<[string, string]> = [];
     const result = await execute(
       client,
-      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 400, onLog: (s, t) => log.push([s, t]) },
+      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 1_500, onLog: (s, t) => log.push([s, t]) },
       TUNING,
     );
     expect(result).toMatchObject({ exitCode: null, signal: null, timedOut: true });
