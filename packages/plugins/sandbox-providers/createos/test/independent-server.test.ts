@@ -360,9 +360,20 @@ describe("recoverable faults: output and live log identical to the fault-free ru
     expect(server.seen.every((r) => r.key === server.apiKey)).toBe(true);
   });
 
-  it("an exit by signal (no exit_code) is reported as such", async () => {
-    const { result, log } = await run(script({ exit: { exitCode: null, signal: "SIGKILL" } }));
-    expect(result).toMatchObject({ exitCode: null, signal: "SIGKILL", stdout: JOURNAL.stdout });
+  it.each(["SIGKILL", "SIGRTMIN+3", "killed"])(
+    "an exit by signal %s (no exit_code) is reported as such",
+    async (name) => {
+      const { result, log } = await run(script({ exit: { exitCode: null, signal: name } }));
+      expect(result).toMatchObject({ exitCode: null, signal: name, stdout: JOURNAL.stdout });
+      expect(log).toEqual(baseline.log);
+    },
+  );
+
+  it("an exit by signal known only from wait (the stream ends without its exit frame)", async () => {
+    const { result, log } = await run(
+      script({ exit: { exitCode: 137, signal: "SIGKILL" }, connect: () => ({ exit: false }) }),
+    );
+    expect(result).toMatchObject({ exitCode: 137, signal: "SIGKILL", stdout: JOURNAL.stdout });
     expect(log).toEqual(baseline.log);
   });
 });

@@ -68,6 +68,15 @@ describe("judgeDataFrame", () => {
 });
 
 describe("parseExitFrame", () => {
+  it("accepts the signal names real servers use, nothing long or spaced", () => {
+    for (const name of ["SIGKILL", "KILL", "SIGRTMIN+3", "killed", "SIG_9"])
+      expect(parseExitFrame({ type: "exit", signal: name }).signal).toBe(name);
+    for (const name of ["", "kill -9", "x".repeat(33), "SIG\nKILL", 9])
+      expect(codeOf(() => parseExitFrame({ type: "exit", signal: name }))).toBe(
+        "ERR_CREATEOS_OUTPUT_INVALID",
+      );
+  });
+
   it("reads the exit code and/or signal", () => {
     expect(parseExitFrame({ type: "exit", exit_code: 3 })).toEqual({ exitCode: 3, signal: null });
     expect(parseExitFrame({ type: "exit", signal: "SIGKILL" })).toEqual({

@@ -73,6 +73,15 @@ export function judgeDataFrame(frame: RawFrame, cursor: number): DataDecision {
   return { kind: "next", seq, stream, bytes };
 }
 
+/**
+ * A signal as a server may name it: `SIGKILL`, `KILL`, `SIGRTMIN+3`, or a runtime's own word
+ * (`killed`). Short and plain, so it can go into a result and a log line as it is; the
+ * exit frame and `wait` apply the same rule.
+ */
+export function isSignalName(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_+-]{1,32}$/.test(value);
+}
+
 /** `{"type":"exit","exit_code":n}` and/or `"signal":"SIGKILL"`. */
 export function parseExitFrame(frame: RawFrame): ExitStatus {
   const exitCode = frame.exit_code ?? null;
@@ -80,7 +89,7 @@ export function parseExitFrame(frame: RawFrame): ExitStatus {
   if (exitCode !== null && (typeof exitCode !== "number" || !Number.isSafeInteger(exitCode))) {
     throw invalidOutput("exit_code is not an integer");
   }
-  if (signal !== null && (typeof signal !== "string" || !/^[A-Z0-9]{1,32}$/.test(signal))) {
+  if (signal !== null && !isSignalName(signal)) {
     throw invalidOutput("signal is not a signal name");
   }
   if (exitCode === null && signal === null)

@@ -7,6 +7,7 @@ import {
   optionalStringField,
   resourceId,
 } from "../client/envelope.js";
+import { isSignalName } from "./output-frame.js";
 
 /** Calls of one remote process; ids are validated before they reach a path. */
 export function processPath(sandboxId: string, processId?: string): string {
@@ -46,10 +47,12 @@ export async function waitForProcess(
   const output = data.output ?? {};
   if (typeof output !== "object" || output === null || Array.isArray(output)) throw invalidResponse();
   const newestSeq = optionalIntegerField(output as JsonObject, "newest_seq");
+  const signalName = optionalStringField(data, "signal");
+  if (signalName !== null && !isSignalName(signalName)) throw invalidResponse();
   return {
     exited: true,
     exitCode: optionalIntegerField(data, "exit_code"),
-    signal: optionalStringField(data, "signal"),
+    signal: signalName,
     newestSeq,
   };
 }
