@@ -4,7 +4,7 @@
 // command with the spec's exact reasons, `event_${runId}_${seq}` ids with a contiguous
 // seq, exactly one `run.terminal` as the last event, and the supervision promises.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,7 +83,7 @@ class Daemon {
     });
   }
 
-  static withHarness(mode: string): Daemon {
+  static withHarness(mode: string, extra: readonly string[] = [], commandLog?: string): Daemon {
     return new Daemon([
       "--harness-command",
       process.execPath,
@@ -93,7 +93,14 @@ class Daemon {
       mode,
       "--harness-arg",
       SECRET_VARIABLE,
+      ...(commandLog === undefined ? [] : ["--harness-arg", commandLog]),
+      ...extra,
     ]);
+  }
+
+  /** Continues the controllerSeq after a restart. */
+  continueFrom(seq: number): void {
+    this.nextSeq = seq;
   }
 
   /** Writes one raw line. */
@@ -511,6 +518,65 @@ describe.concurrent("an independent controller drives local mode over stdin/stdo
     // Bounded by the test's timeout: a daemon that spins on its broken pipes never leaves.
     while (alive(daemon) || alive(harness)) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await readdir(diagnostics)).toEqual([]);
+  });
+
+  it("durable state: a SIGKILLed daemon restarted on its state neither repeats nor loses a command", async () => {
+    const stateDir = join(await mkdtemp(join(workDir, "state-")), "state");
+    const commandLog = join(workDir, `commands-${Date.now()}.log`);
+    const first = Daemon.withHarness("happy", ["--state-dir", stateDir], commandLog);
+    await openSession(first);
+    const turn = first.command("turn.start", { input: "one" });
+    await first.event("harness.request");
+    first.signal("SIGKILL");
+    expect((await first.exit).signal).toBe("SIGKILL");
+    const seenBefore = first.events;
+
+    const second = Daemon.withHarness("happy", ["--state-dir", stateDir], commandLog);
+    const reconciled = await second.event("runner.reconciled");
+    expect(reconciled.data).toMatchObject({ resumedSession: true, abandonedTurn: turn });
+    // The controller retries what it is unsure of: the turn is answered from the journal, not run again.
+    second.writeLine(
+      JSON.stringify({
+        schema: "paperclip.prp.command.v1",
+        commandId: turn,
+        controllerSeq: 3,
+        type: "turn.start",
+        payload: { input: "one" },
+      }),
+    );
+    expect(await second.receiptFor(turn)).toMatchObject({
+      status: "duplicate",
+      message: "equivalent command already applied",
+      original: { status: "accepted", message: "command applied" },
+    });
+    second.continueFrom(4);
+    await second.event("harness.ready");
+    expect((await second.apply("turn.start", { input: "two" })).status).toBe("accepted");
+    await second.event("harness.request");
+    await second.apply("request.resolve", { requestId: "q1" });
+    const { code } = await second.exit;
+    expect(code).toBe(0);
+    // One event stream across both daemons: replayed events keep their ids, and the seq has no gap.
+    const bySeq = new Map<number, string>();
+    for (const event of [...seenBefore, ...second.events]) {
+      const known = bySeq.get(event.seq);
+      if (known !== undefined) expect(event.id).toBe(known);
+      bySeq.set(event.seq, event.id);
+      expect(event.id).toBe(`event_${RUN_ID}_${event.seq}`);
+    }
+    const seqs = [...bySeq.keys()].sort((a, b) => a - b);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    expect(second.events.filter((event) => event.type === "run.terminal")).toHaveLength(1);
+    expect(second.events.at(-1)?.data.reason).toBe("successful_process_and_result");
+    // What the harnesses received: the first turn once, the session reopened once with resume.
+    const received = (await readFile(commandLog, "utf8")).trim().split("\n");
+    expect(received).toEqual([
+      "cmd-2 session.open false",
+      `${turn} turn.start false`,
+      "cmd-2 session.open true",
+      "cmd-4 turn.start false",
+      "cmd-5 request.resolve false",
+    ]);
   });
 
   it("a harness that exits 0 without a result is semantic_result_missing", async () => {
