@@ -229,6 +229,21 @@ describe.concurrent("diagnostics as the launcher sees them", () => {
     if (kind === "foreign") expect(await readdir(directory)).toEqual([]);
   });
 
+  it.each(["/", "/.", "/./", "//"])(
+    "a symlink spelled with %j after it is still refused as a symlink",
+    async (spelling) => {
+      const directory = await directoryOf("symlink");
+      const { env, suffix } = faultEnv("spelled", { FAULT_NOISE_BYTES: "10" });
+      const result = await launch(localArgs(`${directory}${spelling}`), env).done;
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        "paperclip-runnerd: could not persist the runner diagnostic: runner diagnostics path is not a real directory [ERR_RUNNER_DIAGNOSTICS_PATH_NOT_DIRECTORY]\n",
+      );
+      expect(await readdir(`${directory}.target`)).toEqual([]);
+      expect(result.stderr).not.toContain(suffix);
+    },
+  );
+
   it("secrets in argument values that reach OS error messages are redacted on stderr and in the file", async () => {
     const directory = await directoryOf("0700");
     const tag = randomBytes(4).toString("hex");

@@ -59,6 +59,20 @@ describe("verifyPrivateDirectory", () => {
     }
   });
 
+  it("refuses a symlink spelled with a trailing slash or dot, which lstat and O_NOFOLLOW would follow", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "real"), { mode: 0o700 });
+    await symlink(join(dir, "real"), join(dir, "link"));
+    for (const spelling of ["link/", "link/.", "link//", "real/../link/"]) {
+      const error = await caught(atomicPrivateWrite(`${dir}/${spelling}`, "f.txt", "x"));
+      expect(error.code).toBe("ERR_RUNNER_PRIVATE_DIR_NOT_DIRECTORY");
+      expect(error.details.kind).toBe("symlink");
+    }
+    expect(await readdir(join(dir, "real"))).toEqual([]);
+    await atomicPrivateWrite(`${dir}/real/`, "f.txt", "y");
+    expect(await readFile(join(dir, "real", "f.txt"), "utf8")).toBe("y");
+  });
+
   it("refuses a directory owned by another uid", async () => {
     const dir = await tempDir();
     await chown(dir, OTHER_UID, OTHER_UID);

@@ -50,8 +50,8 @@ export async function atomicPrivateWrite(
   }
   const directory = await openPrivateDirectory(dir, options);
   try {
-    await sweepStaleTemporaries(dir, name);
-    const { file, path } = await createTemporary(dir, name, errors);
+    await sweepStaleTemporaries(directory.path, name);
+    const { file, path } = await createTemporary(directory.path, name, errors);
     try {
       try {
         await file.chmod(0o600);
@@ -62,7 +62,7 @@ export async function atomicPrivateWrite(
       }
       await options.beforeRename?.();
       await assertStillSameDirectory(directory, errors);
-      await rename(path, join(dir, name));
+      await rename(path, join(directory.path, name));
     } catch (error) {
       await unlink(path).catch(() => undefined);
       throw wrapOsError(errors.writeFailed, error);

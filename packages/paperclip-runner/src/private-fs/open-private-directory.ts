@@ -1,5 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, lstat, open } from "node:fs/promises";
+import { resolve } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import { errnoCode, wrapOsError } from "./os-error.js";
 import { effectiveUid, fileKind, formatMode, privatePathProblem } from "./private-mode-policy.js";
@@ -7,6 +8,7 @@ import { PRIVATE_PATH_ERRORS, type PrivatePathErrors } from "./private-path-erro
 
 /** An open, checked private directory. Close `handle` when done. */
 export interface OpenPrivateDirectory {
+  /** The checked path, resolved to an absolute one without `.`, `..` or a trailing slash. */
   readonly path: string;
   /** A read-only `O_DIRECTORY|O_NOFOLLOW` descriptor of the checked directory (for `fsync`). */
   readonly handle: FileHandle;
@@ -42,9 +44,12 @@ export async function openPrivateDirectory(
   options: OpenPrivateDirectoryOptions = {},
 ): Promise<OpenPrivateDirectory> {
   const errors = options.errors ?? PRIVATE_PATH_ERRORS;
+  // `link/` or `link/.` would make lstat and O_NOFOLLOW follow the link: the last component is
+  // then "." or empty, not the link. Resolved, the link itself is what gets checked and used.
+  const target = resolve(path);
   let checked: Stats;
   try {
-    checked = await lstat(path);
+    checked = await lstat(target);
   } catch (error) {
     throw wrapOsError(errors.directoryUnavailable, error);
   }
@@ -54,7 +59,7 @@ export async function openPrivateDirectory(
   await options.betweenCheckAndOpen?.();
   let handle: FileHandle;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    handle = await open(target, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
     // lstat saw a real directory: a symlink, a non-directory or nothing at all now means it was replaced.
     if (SWAP_ERRNOS.has(errnoCode(error) ?? "")) {
@@ -73,7 +78,7 @@ export async function openPrivateDirectory(
       });
     }
     assertPrivate(opened, errors);
-    return { path, handle, stats: opened };
+    return { path: target, handle, stats: opened };
   } catch (error) {
     await handle.close();
     throw error;
