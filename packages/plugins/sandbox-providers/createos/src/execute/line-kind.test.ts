@@ -12,19 +12,19 @@ describe("lineKind", () => {
 
 describe("judgeTrailingLine", () => {
   it("treats nothing or whitespace as nothing", () => {
-    expect(judgeTrailingLine("")).toEqual({ kind: "none" });
-    expect(judgeTrailingLine(" \r")).toEqual({ kind: "none" });
+    expect(judgeTrailingLine("")).toEqual("none");
+    expect(judgeTrailingLine(" \r")).toEqual("none");
   });
   it("accepts a complete last frame without its newline", () => {
-    expect(judgeTrailingLine('{"type":"exit","exit_code":0}')).toEqual({ kind: "frame" });
-    expect(judgeTrailingLine(' {"type":"exit","signal":"SIGKILL"} \r')).toEqual({ kind: "frame" });
+    expect(judgeTrailingLine('{"type":"exit","exit_code":0}')).toEqual("frame");
+    expect(judgeTrailingLine(' {"type":"exit","signal":"SIGKILL"} \r')).toEqual("frame");
   });
   it("sees a frame cut in the middle as a drop", () => {
-    expect(judgeTrailingLine('{"type":"data","seq":')).toEqual({ kind: "cut" });
-    expect(judgeTrailingLine("{")).toEqual({ kind: "cut" });
+    expect(judgeTrailingLine('{"type":"data","seq":')).toEqual("cut");
+    expect(judgeTrailingLine("{")).toEqual("cut");
   });
   it("rejects text that can never begin an object", () => {
-    expect(judgeTrailingLine("<html><body>Bad gateway</body></html>")).toEqual({ kind: "invalid" });
-    expect(judgeTrailingLine("[1]")).toEqual({ kind: "invalid" });
+    expect(judgeTrailingLine("<html><body>Bad gateway</body></html>")).toEqual("invalid");
+    expect(judgeTrailingLine("[1]")).toEqual("invalid");
   });
 });

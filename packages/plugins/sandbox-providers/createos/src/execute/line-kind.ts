@@ -18,24 +18,16 @@ export function lineKind(line: string): LineKind {
  * the connection drops): resume from the cursor. Text that can never begin an object, such
  * as a proxy's HTML page, is invalid output whatever its line ending.
  */
-export type TrailingLine =
-  | { readonly kind: "none" }
-  | { readonly kind: "frame" }
-  | { readonly kind: "cut" }
-  | {
-      readonly kind: "invalid";
-    };
+export type TrailingLine = "none" | "frame" | "cut" | "invalid";
 
 export function judgeTrailingLine(rest: string): TrailingLine {
-  const text = rest.replace(/^[ \t\r]+/, "");
-  if (text.replace(/[ \t\r]+$/, "") === "") return { kind: "none" };
-  if (!text.startsWith("{")) return { kind: "invalid" };
+  const text = rest.replace(/^[ \t\r]+|[ \t\r]+$/g, "");
+  if (text === "") return "none";
+  if (!text.startsWith("{")) return "invalid";
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? { kind: "frame" }
-      : { kind: "invalid" };
+    JSON.parse(text);
+    return "frame";
   } catch {
-    return { kind: "cut" };
+    return "cut";
   }
 }

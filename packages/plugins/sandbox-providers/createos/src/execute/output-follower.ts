@@ -261,7 +261,7 @@ export class OutputFollower {
           }
         }
         const rest = splitter.takeRest();
-        const trailing = judgeTrailingLine(rest).kind;
+        const trailing = judgeTrailingLine(rest);
         // A complete last frame without its newline is a frame; text that cannot begin one is
         // invalid (the frame parser says so); a cut frame is a drop, resumed from the cursor.
         if (trailing === "frame" || trailing === "invalid") {
