@@ -583,6 +583,30 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     expect(server.kills()).toHaveLength(1);
   });
 
+  it("a timeout whose kill fails: partial result, the failure in its metadata, the lease blocked", async () => {
+    server.use(
+      script({
+        connect: () => ({ until: 3, exit: false, idleHeartbeats: { intervalMs: 30, forMs: 60_000 } }),
+        faults: { "process.kill": [{ status: 500 }] },
+      }),
+    );
+    server.reset();
+    const blocked: string[] = [];
+    const result = await execute(
+      client,
+      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 300 },
+      TUNING,
+      { block: (reason) => blocked.push(reason) },
+    );
+    expect(result).toMatchObject({ exitCode: null, timedOut: true });
+    expect(result.metadata).toMatchObject({
+      cleanupError: "CreateOS command cleanup failed; process termination is unconfirmed.",
+      leaseBlocked: true,
+    });
+    expect(blocked).toEqual(["process cleanup"]);
+    expect(server.kills()).toHaveLength(1);
+  });
+
   it("a sequence gap", async () => {
     const { error } = await failure(script({ connect: () => ({ from: 3 }) }));
     expect(PaperclipError.is(error, "ERR_CREATEOS_SEQUENCE_GAP")).toBe(true);
