@@ -277,6 +277,30 @@ describe.concurrent("diagnostics as the launcher sees them", () => {
   });
 });
 
+describe("daemons failing at once into one directory", () => {
+  it("all persist; the file is one complete diagnostic of one of them; no temporary is left", async () => {
+    const directory = await directoryOf("0700");
+    const runs = ["a", "b", "c", "d"].map((name) => {
+      const { env, suffix } = faultEnv(`together-${name}`);
+      return { suffix, run: launch(localArgs(directory), env) };
+    });
+    const results = await Promise.all(runs.map(({ run }) => run.done));
+    for (const result of results) {
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toContain("could not persist");
+    }
+    expect(await readdir(directory)).toEqual([FILE]);
+    const bytes = await readFile(join(directory, FILE));
+    const marker = /^paperclip-runnerd: uncaught exception: begin (together-[a-d]) /.exec(
+      bytes.toString("utf8"),
+    )?.[1];
+    const winner = runs.find((_, index) => marker === `together-${"abcd"[index]}`);
+    expect(winner).toBeDefined();
+    expectWellFormedDiagnostic(bytes, winner?.suffix ?? "", marker ?? "");
+    expect(bytes.length).toBe(LIMIT);
+  });
+});
+
 describe("SIGKILL while the daemon persists", () => {
   it("leaves the old diagnostic or the new complete one, never a part", async () => {
     const directory = await directoryOf("0700");
