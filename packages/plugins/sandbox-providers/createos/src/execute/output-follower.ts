@@ -24,7 +24,7 @@ import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
 import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
 
 export interface FollowTuning {
-  /** Failed reconnects tolerated per outage; an accepted frame starts a new outage (default 6). */
+  /** Failed reconnects tolerated per outage; new output (or a connection alive for a whole stall window) ends an outage (default 6). */
   readonly reconnectAttempts: number;
   /** No byte for this long aborts the connection and resumes from the cursor (default 15 s, a few heartbeats). */
   readonly stallTimeoutMs: number;
