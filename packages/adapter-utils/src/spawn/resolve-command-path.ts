@@ -19,11 +19,14 @@ export async function resolveCommandPath(
     const absolute = path.isAbsolute(command) ? command : path.resolve(cwd, command);
     return (await isExecutable(absolute)) ? absolute : null;
   }
-  for (const dir of (env.PATH ?? "").split(":").filter(Boolean)) {
-    const candidate = path.join(dir, command);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return null;
+  // Every PATH entry is probed at once (one thread-pool round trip instead of one per
+  // entry); the first executable in PATH order still wins.
+  const candidates = (env.PATH ?? "")
+    .split(":")
+    .filter(Boolean)
+    .map((dir) => path.join(dir, command));
+  const executable = await Promise.all(candidates.map(isExecutable));
+  return candidates[executable.indexOf(true)] ?? null;
 }
 
 export const DEFAULT_PATH = "/usr/local/bin:/opt/homebrew/bin:/usr/local/sbin:/usr/bin:/bin:/usr/sbin:/sbin";

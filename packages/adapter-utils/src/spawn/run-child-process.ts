@@ -67,8 +67,13 @@ function appendWithCap(previous: string, chunk: string): string {
 async function planSpawn(command: string, args: string[], opts: RunChildProcessOptions): Promise<SpawnPlan> {
   const sandbox = opts.localProcessSandbox ?? null;
   const env = mergeChildEnv(process.env, opts.env, sandbox?.homeDir);
-  const resolved = await resolveCommandPath(command, opts.cwd, env);
-  if (!sandbox) {
+  const requestedBwrap = sandbox ? sandbox.command?.trim() || "bwrap" : null;
+  // Both lookups at once; their failures are still reported command first.
+  const [resolved, bwrap] = await Promise.all([
+    resolveCommandPath(command, opts.cwd, env),
+    requestedBwrap ? resolveCommandPath(requestedBwrap, opts.cwd, env) : null,
+  ]);
+  if (!sandbox || !requestedBwrap) {
     return {
       command: resolved ?? command,
       args,
@@ -83,8 +88,6 @@ async function planSpawn(command: string, args: string[], opts: RunChildProcessO
       details: { command },
     });
   }
-  const requestedBwrap = sandbox.command?.trim() || "bwrap";
-  const bwrap = await resolveCommandPath(requestedBwrap, opts.cwd, env);
   if (!bwrap) {
     throw new SandboxError(
       "ERR_SANDBOX_BWRAP_NOT_FOUND",
