@@ -156,6 +156,22 @@ describe.concurrent("diagnostics as the launcher sees them", () => {
     },
   );
 
+  it("a runnerd.stderr.log planted as a symlink is replaced, never followed", async () => {
+    const directory = await directoryOf("0700");
+    const outside = join(root, `outside-${randomBytes(3).toString("hex")}.txt`);
+    await writeFile(outside, "not yours\n");
+    await symlink(outside, join(directory, FILE));
+    const { env, suffix } = faultEnv("planted", { FAULT_NOISE_BYTES: "10" });
+    expect((await launch(localArgs(directory), env).done).code).toBe(1);
+    expect(await readFile(outside, "utf8")).toBe("not yours\n");
+    const planted = await lstat(join(directory, FILE));
+    expect(planted.isFile()).toBe(true);
+    expect(planted.mode & 0o777).toBe(0o600);
+    const text = await readFile(join(directory, FILE), "utf8");
+    expect(text.startsWith("paperclip-runnerd: uncaught exception: begin planted ")).toBe(true);
+    expect(text).not.toContain(suffix);
+  });
+
   it("an unhandled rejection is persisted the same way", async () => {
     const directory = await directoryOf("0700");
     const { env, suffix } = faultEnv("rejected", { FAULT_KIND: "rejection", FAULT_NOISE_BYTES: "100" });
