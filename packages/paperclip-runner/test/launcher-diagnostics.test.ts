@@ -270,13 +270,20 @@ describe.concurrent("diagnostics as the launcher sees them", () => {
       `ghp_${tag}abcdefghijklmnopqrstuv`,
       "state",
     );
-    const args = [...localArgs(directory), "--state-dir", stateDir, `--api-key=sk-${tag}abcdefghijkl`];
+    const args = [
+      ...localArgs(directory),
+      "--state-dir",
+      stateDir,
+      `--api-key=sk-${tag}abcdefghijkl`,
+      `--sk-proj-${tag}abcdefghijkl`,
+      `--mode=plain${tag}`,
+    ];
     const result = await launch(args, {}, false).done;
     expect(result.code).toBe(1);
     const text = await readFile(join(directory, FILE), "utf8");
     expect(text.startsWith("paperclip-runnerd: ENOENT: no such file or directory, mkdir ")).toBe(true);
     expect(text).toContain("code: ERR_RUNNER_PRIVATE_DIR_MISSING");
-    expect(text).toContain("ignored unknown flags: --api-key=[REDACTED]");
+    expect(text).toContain("ignored unknown flags: --api-key=[REDACTED], --[REDACTED], --mode=[REDACTED]");
     expect(text).not.toContain(tag);
     expect(result.stderr).not.toContain(tag);
     expect(result.stderr).toContain(text);

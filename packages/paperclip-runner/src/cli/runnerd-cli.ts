@@ -1,8 +1,8 @@
-import { redactSecrets, truncateUtf8 } from "@paperclipai/errors";
 import type { FailureKind } from "../diagnostics/describe-failure.js";
 import { buildMetadata } from "./build-metadata.js";
 import { RUNNERD_FLAGS } from "./flag-definitions.js";
 import { invalidArgument, type ParsedFlags, parseFlags } from "./flags.js";
+import { printableFlag } from "./printable-flag.js";
 import { reportFailure } from "./report-failure.js";
 import type { RunnerdIo } from "./runnerd-io.js";
 import { usage } from "./usage.js";
@@ -21,11 +21,6 @@ export interface RunnerdCli {
 
 /** How many failures after the first are still printed to stderr. */
 export const MAX_LATER_FAILURES_PRINTED = 8;
-
-// A flag name comes from argv and may embed a secret (`--token=abc`): redact and bound it before echoing.
-function printableFlag(name: string): string {
-  return truncateUtf8(redactSecrets(name), 128).text;
-}
 
 /**
  * The daemon's command line. `--diagnostics-directory` is read before
