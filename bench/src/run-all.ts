@@ -84,6 +84,8 @@ for (const suite of results.filter((result) => names.includes(result.suite))) {
   const after = replaceFigures(before, suite.suite, quoted);
   if (after !== before) {
     await writeFile(file, after);
+    // The READMEs are formatted sources (biome aligns Markdown tables); keep them lint-clean.
+    await run("pnpm", ["exec", "biome", "format", "--write", file], { cwd: path.join(benchDir, "..") });
     console.log(`bench: updated the figures in ${readme}`);
   }
 }
