@@ -196,7 +196,10 @@ async function openSession(daemon: Daemon): Promise<void> {
   expect((await daemon.apply("session.open")).message).toBe("command applied");
 }
 
-describe.concurrent("an independent controller drives local mode over stdin/stdout", () => {
+// Daemons and harnesses are real processes: a loaded 2-core CI machine gets a wide budget per test.
+describe.concurrent("an independent controller drives local mode over stdin/stdout", {
+  timeout: 60_000,
+}, () => {
   it("happy path with a protocol harness: every receipt reason of the spec, one receipt per command", async () => {
     const daemon = Daemon.withHarness("happy");
     const schema = "paperclip.prp.command.v1";

@@ -136,7 +136,8 @@ async function directoryOf(kind: string): Promise<string> {
   return path;
 }
 
-describe.concurrent("diagnostics as the launcher sees them", () => {
+// Every case launches real daemons: a loaded 2-core CI machine gets a wide budget per test.
+describe.concurrent("diagnostics as the launcher sees them", { timeout: 60_000 }, () => {
   it.each(["0700", "0500"])(
     "%s: an uncaught exception full of secrets is persisted 0600, bounded, valid UTF-8, redacted",
     async (mode) => {
@@ -300,7 +301,7 @@ describe.concurrent("diagnostics as the launcher sees them", () => {
   });
 });
 
-describe("daemons failing at once into one directory", () => {
+describe("daemons failing at once into one directory", { timeout: 60_000 }, () => {
   it("all persist; the file is one complete diagnostic of one of them; no temporary is left", async () => {
     const directory = await directoryOf("0700");
     const runs = ["a", "b", "c", "d"].map((name) => {
