@@ -13,10 +13,10 @@ import {
   buildLeaseMetadata,
   type LeaseMetadata,
   MARKER_PATH,
-  verifyLeaseBinding,
   verifyLeaseSpec,
   WORKSPACE_PATH,
 } from "./lease-metadata.js";
+import { resolveLease } from "./resolve-lease.js";
 import {
   createSandbox,
   deleteSandbox,
@@ -72,12 +72,9 @@ export async function resumeLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentResumeLeaseParams,
 ): Promise<PluginEnvironmentLease> {
-  const config = runtime.config(params.config);
-  const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(params.providerLeaseId, params.leaseMetadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
+  const { config, client, metadata } = resolveLease(runtime, params, {
+    providerLeaseId: params.providerLeaseId,
+    metadata: params.leaseMetadata,
   });
   verifyLeaseSpec(metadata, runtime.spec(config));
   runtime.leases.assertUsable(metadata.sandboxId);
@@ -117,12 +114,9 @@ export async function releaseLease(
   params: PluginEnvironmentReleaseLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
   if (params.providerLeaseId === null) return undefined;
-  const config = runtime.config(params.config);
-  const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(params.providerLeaseId, params.leaseMetadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
+  const { config, client, metadata } = resolveLease(runtime, params, {
+    providerLeaseId: params.providerLeaseId,
+    metadata: params.leaseMetadata,
   });
   const sandboxId = metadata.sandboxId;
   await runtime.leases.stop(sandboxId, released("lease released"));
@@ -152,12 +146,9 @@ export async function destroyLease(
   params: PluginEnvironmentDestroyLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
   if (params.providerLeaseId === null) return undefined;
-  const config = runtime.config(params.config);
-  const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(params.providerLeaseId, params.leaseMetadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
+  const { config, client, metadata } = resolveLease(runtime, params, {
+    providerLeaseId: params.providerLeaseId,
+    metadata: params.leaseMetadata,
   });
   await runtime.leases.stop(metadata.sandboxId, released("lease destroyed"));
   await deleteSandbox(client, metadata.sandboxId, Date.now() + config.lifecycleTimeoutMs);

@@ -1,7 +1,7 @@
 import type { PluginEnvironmentExecuteParams, PluginEnvironmentExecuteResult } from "@paperclipai/plugin-sdk";
 import { execute } from "../execute/execute.js";
 import type { OutputStream } from "../execute/output-frame.js";
-import { verifyLeaseBinding } from "../lease/lease-metadata.js";
+import { resolveLease } from "../lease/resolve-lease.js";
 import { splitForLiveLog } from "./live-log-chunks.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 
@@ -11,13 +11,7 @@ export async function executeCommand(
   params: PluginEnvironmentExecuteParams,
   log: (stream: OutputStream, text: string) => void,
 ): Promise<PluginEnvironmentExecuteResult> {
-  const config = runtime.config(params.config);
-  const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(params.lease.providerLeaseId, params.lease.metadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
-  });
+  const { config, client, metadata } = resolveLease(runtime, params, params.lease);
   const sandboxId = metadata.sandboxId;
   runtime.leases.assertUsable(sandboxId);
   return runtime.leases.track(sandboxId, runtime.signal, (signal) =>

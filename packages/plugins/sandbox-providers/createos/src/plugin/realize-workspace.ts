@@ -2,7 +2,8 @@ import type {
   PluginEnvironmentRealizeWorkspaceParams,
   PluginEnvironmentRealizeWorkspaceResult,
 } from "@paperclipai/plugin-sdk";
-import { verifyLeaseBinding, WORKSPACE_PATH } from "../lease/lease-metadata.js";
+import { WORKSPACE_PATH } from "../lease/lease-metadata.js";
+import { resolveLease } from "../lease/resolve-lease.js";
 import { runStep } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 
@@ -11,13 +12,7 @@ export async function realizeWorkspace(
   runtime: PluginRuntime,
   params: PluginEnvironmentRealizeWorkspaceParams,
 ): Promise<PluginEnvironmentRealizeWorkspaceResult> {
-  const config = runtime.config(params.config);
-  const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(params.lease.providerLeaseId, params.lease.metadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
-  });
+  const { client, metadata } = resolveLease(runtime, params, params.lease);
   runtime.leases.assertUsable(metadata.sandboxId);
   await runStep(
     client,

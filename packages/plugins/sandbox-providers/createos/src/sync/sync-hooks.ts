@@ -13,7 +13,8 @@ import type {
 import * as tar from "tar";
 import type { CreateosClient } from "../client/createos-client.js";
 import { execute } from "../execute/execute.js";
-import { verifyLeaseBinding, WORKSPACE_PATH } from "../lease/lease-metadata.js";
+import { WORKSPACE_PATH } from "../lease/lease-metadata.js";
+import { resolveLease } from "../lease/resolve-lease.js";
 import { getFile, putFile, runStep } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { checkArchiveEntry } from "./archive-entry.js";
@@ -41,13 +42,7 @@ async function openScope(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncInParams | PluginEnvironmentSyncOutParams,
 ): Promise<SyncScope> {
-  const config = runtime.config(params.config);
-  const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(params.lease.providerLeaseId, params.lease.metadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
-  });
+  const { client, metadata } = resolveLease(runtime, params, params.lease);
   runtime.leases.assertUsable(metadata.sandboxId);
   return { runtime, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
 }
