@@ -9,6 +9,7 @@ import type {
   PluginEnvironmentSyncResult,
   PluginPostUploadCommand,
   PluginSyncFileMapping,
+  PluginSyncOperation,
 } from "@paperclipai/plugin-sdk";
 import * as tar from "tar";
 import type { CreateosClient } from "../client/createos-client.js";
@@ -47,15 +48,31 @@ async function openScope(
   return { runtime, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
 }
 
+/** Runs the operations one after another, each with its own count of files and bytes moved. */
+async function transferEach(
+  operations: readonly PluginSyncOperation[],
+  transferOne: (operation: PluginSyncOperation, transfer: Transfer) => Promise<void>,
+): Promise<PluginEnvironmentSyncResult> {
+  const results: PluginEnvironmentSyncResult["operations"] = [];
+  for (const operation of operations) {
+    const transfer: Transfer = { files: 0, bytes: 0 };
+    await transferOne(operation, transfer);
+    results.push({
+      operationId: operation.operationId,
+      filesTransferred: transfer.files,
+      bytesTransferred: transfer.bytes,
+    });
+  }
+  return { operations: results };
+}
+
 /** Host files and directories into the sandbox (tar for directories), then the post-upload commands. */
 export async function syncIn(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncInParams,
 ): Promise<PluginEnvironmentSyncResult> {
   const scope = await openScope(runtime, params);
-  const operations: PluginEnvironmentSyncResult["operations"] = [];
-  for (const operation of params.operations) {
-    const transfer: Transfer = { files: 0, bytes: 0 };
+  return transferEach(params.operations, async (operation, transfer) => {
     // Check every path of the operation before moving any byte.
     const mappings = operation.files.map((file) => ({
       file,
@@ -73,13 +90,7 @@ export async function syncIn(
     for (const [index, { command, cwd }] of commands.entries()) {
       await runPostUploadCommand(scope, command, cwd, operation.operationId, index);
     }
-    operations.push({
-      operationId: operation.operationId,
-      filesTransferred: transfer.files,
-      bytesTransferred: transfer.bytes,
-    });
-  }
-  return { operations };
+  });
 }
 
 async function uploadFile(
@@ -230,9 +241,7 @@ export async function syncOut(
   params: PluginEnvironmentSyncOutParams,
 ): Promise<PluginEnvironmentSyncResult> {
   const scope = await openScope(runtime, params);
-  const operations: PluginEnvironmentSyncResult["operations"] = [];
-  for (const operation of params.operations) {
-    const transfer: Transfer = { files: 0, bytes: 0 };
+  return transferEach(params.operations, async (operation, transfer) => {
     const mappings = operation.files.map((file) => ({
       file,
       source: confineSandboxPath(file.sourcePath, "sourcePath", operation.operationId),
@@ -242,13 +251,7 @@ export async function syncOut(
       if (file.kind === "directory") await downloadDirectory(scope, file, source, target, transfer);
       else await downloadFile(scope, file, source, target, transfer);
     }
-    operations.push({
-      operationId: operation.operationId,
-      filesTransferred: transfer.files,
-      bytesTransferred: transfer.bytes,
-    });
-  }
-  return { operations };
+  });
 }
 
 function missing(): CreateosApiError {
