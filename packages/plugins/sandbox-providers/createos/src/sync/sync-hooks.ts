@@ -16,7 +16,7 @@ import type { CreateosClient } from "../client/createos-client.js";
 import { execute } from "../execute/execute.js";
 import { WORKSPACE_PATH } from "../lease/lease-metadata.js";
 import { resolveLease } from "../lease/resolve-lease.js";
-import { getFile, putFile, runStep } from "../lease/sandbox-api.js";
+import { getFile, putFile, runStep, type ShortCommandResult } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { checkArchiveEntry } from "./archive-entry.js";
 import { compileExcludes } from "./exclude-glob.js";
@@ -46,6 +46,15 @@ async function openScope(
   const { client, metadata } = resolveLease(runtime, params, params.lease);
   runtime.leases.assertUsable(metadata.sandboxId);
   return { runtime, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
+}
+
+function syncStep(
+  scope: SyncScope,
+  step: string,
+  cmd: string,
+  args: readonly string[],
+): Promise<ShortCommandResult> {
+  return runStep(scope.client, scope.sandboxId, step, cmd, args, scope.signal);
 }
 
 /** Runs the operations one after another, each with its own count of files and bytes moved. */
@@ -103,24 +112,17 @@ async function uploadFile(
   const bytes = await readFile(source);
   const dir = posix.dirname(target);
   const temp = `${dir}/.paperclip-sync-${randomUUID()}`;
-  await runStep(scope.client, scope.sandboxId, "sync in: directory", "/bin/mkdir", ["-p", dir], scope.signal);
+  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
   await putFile(scope.client, scope.sandboxId, temp, bytes, scope.signal);
   // The mode is applied to the staged file, then it is promoted with a rename.
-  await runStep(
-    scope.client,
-    scope.sandboxId,
-    "sync in: promote file",
-    "/bin/sh",
-    [
-      "-c",
-      'if [ -n "$1" ]; then chmod "$1" "$2"; fi && mv -f -- "$2" "$3"',
-      "sh",
-      modeText(file.mode),
-      temp,
-      target,
-    ],
-    scope.signal,
-  );
+  await syncStep(scope, "sync in: promote file", "/bin/sh", [
+    "-c",
+    'if [ -n "$1" ]; then chmod "$1" "$2"; fi && mv -f -- "$2" "$3"',
+    "sh",
+    modeText(file.mode),
+    temp,
+    target,
+  ]);
   transfer.files += 1;
   transfer.bytes += bytes.length;
 }
@@ -156,39 +158,25 @@ async function uploadDirectory(
     const id = randomUUID();
     const remoteArchive = `${dir}/.paperclip-sync-${id}.tar`;
     const staging = `${dir}/.paperclip-sync-${id}.d`;
-    await runStep(
-      scope.client,
-      scope.sandboxId,
-      "sync in: directory",
-      "/bin/mkdir",
-      ["-p", dir],
-      scope.signal,
-    );
+    await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
     await putFile(scope.client, scope.sandboxId, remoteArchive, bytes, scope.signal);
-    await runStep(
-      scope.client,
-      scope.sandboxId,
-      "sync in: extract",
-      "/bin/sh",
+    await syncStep(scope, "sync in: extract", "/bin/sh", [
+      "-c",
       [
-        "-c",
-        [
-          "set -e",
-          'mkdir -- "$2"',
-          'tar -x -f "$1" -C "$2" --no-same-owner',
-          'rm -f -- "$1"',
-          'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
-          'rm -rf -- "$3"',
-          'mv -- "$2" "$3"',
-        ].join("\n"),
-        "sh",
-        remoteArchive,
-        staging,
-        target,
-        modeText(file.mode),
-      ],
-      scope.signal,
-    );
+        "set -e",
+        'mkdir -- "$2"',
+        'tar -x -f "$1" -C "$2" --no-same-owner',
+        'rm -f -- "$1"',
+        'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
+        'rm -rf -- "$3"',
+        'mv -- "$2" "$3"',
+      ].join("\n"),
+      "sh",
+      remoteArchive,
+      staging,
+      target,
+      modeText(file.mode),
+    ]);
     transfer.files += files;
     transfer.bytes += bytes.length;
   } finally {
@@ -291,33 +279,21 @@ async function downloadDirectory(
     ...(file.followSymlinks === true ? ["--dereference"] : []),
     ...(file.exclude ?? []).map((pattern) => `--exclude=${pattern}`),
   ];
-  await runStep(
-    scope.client,
-    scope.sandboxId,
-    "sync out: pack",
-    "/bin/sh",
-    [
-      "-c",
-      'a="$1"; d="$2"; shift 2; exec tar -c -f "$a" -C "$d" "$@" .',
-      "sh",
-      remoteArchive,
-      source,
-      ...flags,
-    ],
-    scope.signal,
-  );
+  await syncStep(scope, "sync out: pack", "/bin/sh", [
+    "-c",
+    'a="$1"; d="$2"; shift 2; exec tar -c -f "$a" -C "$d" "$@" .',
+    "sh",
+    remoteArchive,
+    source,
+    ...flags,
+  ]);
   let bytes: Buffer | null;
   try {
     bytes = await getFile(scope.client, scope.sandboxId, remoteArchive, scope.signal);
   } finally {
-    await runStep(
-      scope.client,
-      scope.sandboxId,
-      "sync out: clean up",
-      "/bin/rm",
-      ["-f", "--", remoteArchive],
-      scope.signal,
-    ).catch(() => undefined);
+    await syncStep(scope, "sync out: clean up", "/bin/rm", ["-f", "--", remoteArchive]).catch(
+      () => undefined,
+    );
   }
   if (bytes === null) throw missing();
   const work = await mkdtemp(join(tmpdir(), "paperclip-createos-sync-"));
