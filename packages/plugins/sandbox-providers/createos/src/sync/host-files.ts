@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -56,4 +57,14 @@ export async function promoteDirectory(staging: string, target: string): Promise
     throw error;
   }
   await rm(old, { recursive: true, force: true });
+}
+
+/** Runs `work` in a private host temporary directory, removed afterwards whatever the outcome. */
+export async function withScratchDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "paperclip-createos-sync-"));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

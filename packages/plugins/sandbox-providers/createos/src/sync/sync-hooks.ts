@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readFile, rm } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { CreateosApiError, CreateosError } from "@paperclipai/errors";
 import type {
@@ -20,7 +19,7 @@ import { getFile, putFile, runStep, type ShortCommandResult } from "../lease/san
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { checkArchiveEntry } from "./archive-entry.js";
 import { compileExcludes } from "./exclude-glob.js";
-import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
+import { makeStagingDir, promoteDirectory, withScratchDir, writeHostFileAtomic } from "./host-files.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 
 interface SyncScope {
@@ -135,8 +134,7 @@ async function uploadDirectory(
   transfer: Transfer,
 ): Promise<void> {
   const excluded = compileExcludes(file.exclude);
-  const work = await mkdtemp(join(tmpdir(), "paperclip-createos-sync-"));
-  try {
+  await withScratchDir(async (work) => {
     const archive = join(work, "in.tar");
     let files = 0;
     await tar.c(
@@ -179,9 +177,7 @@ async function uploadDirectory(
     ]);
     transfer.files += files;
     transfer.bytes += bytes.length;
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 async function runPostUploadCommand(
@@ -296,8 +292,7 @@ async function downloadDirectory(
     );
   }
   if (bytes === null) throw missing();
-  const work = await mkdtemp(join(tmpdir(), "paperclip-createos-sync-"));
-  try {
+  await withScratchDir(async (work) => {
     const archive = join(work, "out.tar");
     await writeHostFileAtomic(archive, bytes, 0o600);
     // Every entry is checked before anything is extracted.
@@ -328,7 +323,5 @@ async function downloadDirectory(
     }
     transfer.files += files;
     transfer.bytes += bytes.length;
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
