@@ -27,6 +27,7 @@ import type {
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
+import { createSandboxRunDir } from "./temp-dir/create-sandbox-run-dir.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 
@@ -93,10 +94,14 @@ export async function buildLocalProcessSandboxSpawnTarget(
   if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
   const masks = filesystemScope ? [] : maskedPaths();
 
-  const needsRunDir = allowlist || !filesystemScope;
-  const runDir = needsRunDir
-    ? await createNetworkProxyTempDir({ candidates: options.proxySocketDirCandidates })
-    : null;
+  // The allowlist's directory holds proxy.sock (107-byte limit); the network-only deny
+  // scope's holds only the private /tmp and masks, which may live anywhere.
+  const candidates = { candidates: options.proxySocketDirCandidates };
+  const runDir = allowlist
+    ? await createNetworkProxyTempDir(candidates)
+    : filesystemScope
+      ? null
+      : await createSandboxRunDir(candidates);
   const removeRunDir = async () => {
     if (runDir) await removeProxyTempDir(runDir);
   };

@@ -34,8 +34,9 @@ export interface LocalProcessSandboxOptions {
   /** Connection, header-size and idle limits of the allowlist proxy. */
   networkLimits?: SandboxNetworkProxyLimits | undefined;
   /**
-   * Base directories tried for the per-run proxy directory, in order. Default:
-   * `/tmp`, `os.tmpdir()`, `$XDG_RUNTIME_DIR`.
+   * Base directories tried, in order, for the per-run directory (the proxy socket
+   * directory of the allowlist scope, the private `/tmp` and masks of the network-only
+   * deny scope). Default: `/tmp`, `os.tmpdir()`, `$XDG_RUNTIME_DIR`.
    */
   proxySocketDirCandidates?: readonly string[] | undefined;
 }

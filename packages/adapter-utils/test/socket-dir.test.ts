@@ -22,6 +22,9 @@ const DEEP = Array.from({ length: 6 }, () => "deep-temporary-directory-segment")
 
 interface ChildOutcome {
   dir?: string;
+  /** Output of a program run in the sandbox by a `body`. */
+  stdout?: string;
+  exitCode?: number | null;
   error?: {
     code: string;
     message: string;
@@ -41,11 +44,13 @@ async function inMountNamespace(options: {
   setup?: string;
   asNobody: boolean;
   tmpdir: string;
+  /** Module code run in place of `createNetworkProxyTempDir()`; `sandbox` is the built package; it prints its own result. */
+  body?: string;
 }): Promise<ChildOutcome> {
   const script = `
-    const { createNetworkProxyTempDir } = await import(${JSON.stringify(viaRepoView(builtEntry))});
+    const sandbox = await import(${JSON.stringify(viaRepoView(builtEntry))});
     try {
-      console.log(JSON.stringify({ dir: await createNetworkProxyTempDir() }));
+      ${options.body ?? "console.log(JSON.stringify({ dir: await sandbox.createNetworkProxyTempDir() }));"}
     } catch (error) {
       const cause = error.cause ? { code: error.cause.code, message: error.cause.message } : null;
       console.log(JSON.stringify({ error: { code: error.code, message: error.message, cause, attempts: error.details.attempts } }));
@@ -154,6 +159,93 @@ describe("createNetworkProxyTempDir", () => {
       expect(attempts.map((attempt) => attempt.code)).toEqual(["ENOENT", "ENOENT"]);
       expect((error as PaperclipError).retryable).toBe(false);
     }
+  });
+});
+
+describe("the per-run directory of the network-only deny scope", () => {
+  // Builds a deny-scope target from the built package and reports the per-run directory
+  // (the source bound over /tmp is one of its mask directories) and whether cleanup removed it.
+  const buildDenyTarget = `
+    const { existsSync } = await import("node:fs");
+    const target = await sandbox.buildLocalProcessSandboxSpawnTarget({
+      executable: "/bin/true", args: [], cwd: process.env.TMPDIR,
+      options: { workspaceDir: process.env.TMPDIR, networkScope: "deny" },
+    });
+    const tmpSource = target.args[target.args.lastIndexOf("/tmp") - 1];
+    const dir = tmpSource.slice(0, tmpSource.lastIndexOf("/mask/"));
+    const existed = existsSync(dir);
+    await target.cleanup();
+    console.log(JSON.stringify({ dir, stdout: String(existed && !existsSync(dir)) }));`;
+
+  it("fails with ERR_SANDBOX_RUN_DIR, not the proxy socket error, when no candidate is usable", async () => {
+    const outcome = await inMountNamespace({
+      tmpfsOptions: "ro",
+      asNobody: false,
+      tmpdir: "/tmp",
+      body: buildDenyTarget,
+    });
+    const error = outcome.error!;
+    expect(error.code).toBe("ERR_SANDBOX_RUN_DIR");
+    expect(error.message).toBe(
+      "Unable to create the per-run Paperclip sandbox directory (private /tmp and /run masks of the network-only scope).",
+    );
+    expect(error.attempts).toEqual([
+      { baseDir: "/tmp", code: "EROFS", reason: expect.stringContaining("EROFS") },
+    ]);
+    expect(error.cause?.code).toBe("EROFS");
+  });
+
+  it("lists every candidate's own failure", async () => {
+    const outcome = await inMountNamespace({
+      tmpfsOptions: "mode=0755",
+      setup: "mkdir -m 0755 /tmp/locked",
+      asNobody: true,
+      tmpdir: "/tmp/locked",
+      body: buildDenyTarget,
+    });
+    expect(outcome.error?.code).toBe("ERR_SANDBOX_RUN_DIR");
+    expect(outcome.error?.attempts).toEqual([
+      { baseDir: "/tmp", code: "EACCES", reason: expect.stringContaining("EACCES") },
+      { baseDir: "/tmp/locked", code: "EACCES", reason: expect.stringContaining("EACCES") },
+    ]);
+  });
+
+  it("uses a deep TMPDIR, where the allowlist's socket directory cannot, and runs in it", async () => {
+    const deep = `/tmp/${DEEP}`;
+    const namespace = {
+      tmpfsOptions: "mode=0755",
+      setup: `mkdir -p ${deep} && chmod -R 0777 /tmp/deep-temporary-directory-segment`,
+      asNobody: true,
+      tmpdir: deep,
+    };
+    const denied = await inMountNamespace({ ...namespace, body: buildDenyTarget });
+    expect(denied.error).toBeUndefined();
+    expect(denied.dir?.startsWith(`${deep}/paperclip-network-sandbox-`)).toBe(true);
+    // Longer than a socket path may be, and cleanup removed it.
+    expect(Buffer.byteLength(`${denied.dir}/proxy.sock`)).toBeGreaterThan(107);
+    expect(denied.stdout).toBe("true");
+
+    // The program really runs with its private /tmp there.
+    const ran = await inMountNamespace({
+      ...namespace,
+      body: `
+        const result = await sandbox.runChildProcess("run-deep", "sh", ["-c", "echo private > /tmp/probe && cat /tmp/probe"], {
+          cwd: process.env.TMPDIR, env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
+          localProcessSandbox: { workspaceDir: process.env.TMPDIR, networkScope: "deny" },
+        });
+        console.log(JSON.stringify({ stdout: result.stdout, exitCode: result.exitCode }));`,
+    });
+    expect(ran).toEqual({ stdout: "private\n", exitCode: 0 });
+
+    const allowlisted = await inMountNamespace({
+      ...namespace,
+      body: `
+        await sandbox.buildLocalProcessSandboxSpawnTarget({
+          executable: "/bin/true", args: [], cwd: process.env.TMPDIR,
+          options: { workspaceDir: process.env.TMPDIR, networkScope: "allowlist", networkAllowlist: ["example.com"] },
+        });`,
+    });
+    expect(allowlisted.error?.code).toBe("ERR_SANDBOX_PROXY_SOCKET_DIR");
   });
 });
 

@@ -31,6 +31,35 @@ try {
   throw error;
 }`,
   },
+  ERR_SANDBOX_RUN_DIR: {
+    family: "sandbox",
+    title: "Unable to create the per-run Paperclip sandbox directory",
+    message:
+      "Unable to create the per-run Paperclip sandbox directory (private /tmp and /run masks of the network-only scope).",
+    meaning:
+      'The network-only `networkScope: "deny"` scope (no filesystem scope) keeps the host tree visible but hides host `/tmp`, `/run`, `/var/run` and `$XDG_RUNTIME_DIR` behind private empty directories bound over them. Those directories live in one per-run directory `<base>/paperclip-network-sandbox-XXXXXX` (mode 0700), and `mkdtemp` failed on every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`). No proxy and no socket are involved, so path length is not a reason here; `cause` holds the last failure and `details.attempts` lists every candidate with its own error code.',
+    when: "`/tmp` is read-only, full (ENOSPC, inodes included), missing or not writable by the runner user (EACCES), and `TMPDIR` (and `$XDG_RUNTIME_DIR`, when set) is unwritable or missing too. Common in hardened containers with a read-only root filesystem and no writable temp directory.",
+    solutions: [
+      "Read `error.details.attempts`: each candidate shows why it failed (EACCES, EROFS, ENOSPC, ENOENT). Fix the first candidate you control.",
+      "Point `TMPDIR` at a writable directory owned by the runner user (any length works for this scope), or pass `proxySocketDirCandidates`.",
+      "Give `/tmp` its standard mode (`chmod 1777 /tmp`) or mount a writable tmpfs there.",
+      "Free space and inodes on the filesystem behind `/tmp` (`df -h /tmp; df -i /tmp`).",
+    ],
+    prevention:
+      "Run `paperclip-sandbox doctor` when provisioning a host or image: a candidate it reports usable for the proxy socket is usable here too. Keep `/tmp` writable for the runner user; directories of dead processes are swept on start.",
+    example: `import { PaperclipError } from "@paperclipai/errors";
+
+try {
+  return await buildLocalProcessSandboxSpawnTarget({ ...input, options: { ...options, networkScope: "deny" } });
+} catch (error) {
+  if (PaperclipError.is(error, "ERR_SANDBOX_RUN_DIR")) {
+    for (const attempt of error.details.attempts as { baseDir: string; code: string }[]) {
+      console.error(\`\${attempt.baseDir}: \${attempt.code}\`);
+    }
+  }
+  throw error;
+}`,
+  },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_TYPE: {
     family: "sandbox",
     title: "A networkAllowlist entry is not a string",
