@@ -8,6 +8,7 @@ import type {
   PluginEnvironmentResumeLeaseParams,
   PluginEnvironmentTerminationReceipt,
 } from "@paperclipai/plugin-sdk";
+import type { CreateosClient } from "../client/createos-client.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import {
   buildLeaseMetadata,
@@ -105,6 +106,18 @@ function released(reason: string): CreateosError {
   });
 }
 
+/** The end of a lease: its sandbox deleted and its id no longer tracked (nor blocked). */
+async function deleteLeaseSandbox(
+  runtime: PluginRuntime,
+  client: CreateosClient,
+  sandboxId: string,
+  deadline: number,
+): Promise<PluginEnvironmentTerminationReceipt> {
+  await deleteSandbox(client, sandboxId, deadline);
+  runtime.leases.forget(sandboxId);
+  return { providerLeaseId: sandboxId, state: "destroyed" };
+}
+
 /**
  * Stops the lease's active commands and waits for their cleanup, then pauses it (when
  * `reuseLease` is on and the lease is not blocked) or deletes it.
@@ -135,9 +148,7 @@ export async function releaseLease(
       // A sandbox that will not pause must not be left running: delete it instead.
     }
   }
-  await deleteSandbox(client, sandboxId, deadline);
-  runtime.leases.forget(sandboxId);
-  return { providerLeaseId: sandboxId, state: "destroyed" };
+  return deleteLeaseSandbox(runtime, client, sandboxId, deadline);
 }
 
 /** Force-destroys the lease's sandbox (every process in it dies) and unblocks the lease id. */
@@ -151,7 +162,5 @@ export async function destroyLease(
     metadata: params.leaseMetadata,
   });
   await runtime.leases.stop(metadata.sandboxId, released("lease destroyed"));
-  await deleteSandbox(client, metadata.sandboxId, Date.now() + config.lifecycleTimeoutMs);
-  runtime.leases.forget(metadata.sandboxId);
-  return { providerLeaseId: metadata.sandboxId, state: "destroyed" };
+  return deleteLeaseSandbox(runtime, client, metadata.sandboxId, Date.now() + config.lifecycleTimeoutMs);
 }
