@@ -555,7 +555,11 @@ describe.concurrent("an independent controller drives local mode over stdin/stdo
     second.continueFrom(4);
     await second.event("harness.ready");
     expect((await second.apply("turn.start", { input: "two" })).status).toBe("accepted");
-    await second.event("harness.request");
+    // The replayed outbox holds the first harness's request too: wait for the new harness's one.
+    await second.waitFor(
+      "the new request",
+      (l) => isEvent(l) && l.type === "harness.request" && l.seq > reconciled.seq,
+    );
     await second.apply("request.resolve", { requestId: "q1" });
     const { code } = await second.exit;
     expect(code).toBe(0);
@@ -579,6 +583,23 @@ describe.concurrent("an independent controller drives local mode over stdin/stdo
       "cmd-2 session.open true",
       "cmd-4 turn.start false",
       "cmd-5 request.resolve false",
+    ]);
+
+    // A daemon restarted on the finished run answers every line already sent, the first included.
+    const third = Daemon.withHarness("happy", ["--state-dir", stateDir], commandLog);
+    const schema = "paperclip.prp.command.v1";
+    third.writeLine(
+      JSON.stringify({ schema, commandId: "cmd-1", controllerSeq: 1, type: "run.prepare", payload: {} }),
+    );
+    third.writeLine(
+      JSON.stringify({ schema, commandId: "late", controllerSeq: 6, type: "turn.start", payload: {} }),
+    );
+    third.writeLine("not json");
+    expect((await third.exit).code).toBe(0);
+    expect(third.receipts.map((r) => [r.commandId, r.status, r.message])).toEqual([
+      ["cmd-1", "duplicate", "equivalent command already applied"],
+      ["late", "rejected", "run has already finished"],
+      [null, "rejected", "command is not valid JSON"],
     ]);
   });
 

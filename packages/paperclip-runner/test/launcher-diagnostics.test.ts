@@ -380,8 +380,9 @@ describe("SIGKILL while the daemon persists", () => {
     expect(leftTemporaries).toBeGreaterThan(0);
     // The next daemon sweeps the temporaries of the dead ones and persists normally.
     const { env } = faultEnv("final", { FAULT_NOISE_BYTES: "10" });
-    expect((await launch(localArgs(directory), env).done).code).toBe(1);
-    expect(await readdir(directory)).toEqual([FILE]);
+    const final = await launch(localArgs(directory), env).done;
+    expect(final.code).toBe(1);
+    expect(await readdir(directory), final.stderr).toEqual([FILE]);
     expect(await readFile(path, "utf8")).toMatch(/^paperclip-runnerd: uncaught exception: begin final /);
   }, 60_000);
 });

@@ -70,6 +70,7 @@ export class LocalRunner {
   private readyWaiter: (() => void) | null = null;
   private terminalTimer: NodeJS.Timeout | undefined;
   private pendingLines: string[] = [];
+  private readonly lateLines: ControllerInput[] = [];
   private flushScheduled = false;
   private flushChain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
@@ -104,8 +105,14 @@ export class LocalRunner {
       await Promise.race([loop, this.terminalReached]);
       // The run may end while a command is still being applied; its receipt goes out too.
       await this.inFlight;
-      // Lines that had already arrived still get their one receipt ("run has already finished", or a replay).
-      for (const line of input.takeBuffered()) await this.handleInput(line);
+      // Lines that had already arrived still get their one receipt ("run has already finished", or a replay),
+      // the one the command loop took when it saw the terminal included; answering may take a while, so
+      // lines that arrive meanwhile are answered too.
+      for (;;) {
+        const late = [...this.lateLines.splice(0), ...input.takeBuffered()];
+        if (late.length === 0) break;
+        for (const line of late) await this.handleInput(line);
+      }
       await this.flushChain;
       this.throwIfFailed();
       return 0;
@@ -170,7 +177,11 @@ export class LocalRunner {
   private async readCommands(commands: AsyncIterable<ControllerInput>): Promise<void> {
     for await (const line of commands) {
       this.throwIfFailed();
-      if (this.state.run.terminal !== null) return;
+      if (this.state.run.terminal !== null) {
+        // Taken off the queue after the end: `run` answers it with the other late lines.
+        this.lateLines.push(line);
+        return;
+      }
       this.inFlight = this.handleInput(line);
       await this.inFlight;
       if (this.state.run.terminal !== null) return;
