@@ -256,3 +256,55 @@ describe("setup failures versus program failures", () => {
     expect(chunks.sort()).toEqual(["stderr:err\n", "stdout:from-stdin"]);
   });
 });
+
+describe("upstream options runChildProcess does not implement", () => {
+  it("refuses remoteExecution and terminalResultCleanup before anything runs or is created", async () => {
+    const ws = await scratchDir();
+    const candidates = await scratchDir("pc-sbx-cand-");
+    const marker = path.join(ws, "ran");
+    const spawned: number[] = [];
+    const base = {
+      cwd: ws,
+      env: {},
+      timeoutSec: 5,
+      graceSec: 1,
+      onLog: async () => {},
+      onSpawn: async ({ pid }: { pid: number }) => {
+        spawned.push(pid);
+      },
+    };
+    const refused = [
+      { remoteExecution: { kind: "ssh", host: "127.0.0.1", port: 22, username: "agent" } },
+      { terminalResultCleanup: { hasTerminalResult: () => true, graceMs: 0 } },
+    ];
+    for (const extra of refused) {
+      for (const localProcessSandbox of [
+        null,
+        { workspaceDir: ws, networkScope: "deny", proxySocketDirCandidates: [candidates] } as const,
+      ]) {
+        await expect(
+          runChildProcess("x", "/bin/sh", ["-c", `touch ${marker}`], {
+            ...base,
+            ...extra,
+            localProcessSandbox,
+          }),
+        ).rejects.toMatchObject({
+          code: "ERR_SANDBOX_UNSUPPORTED_OPTION",
+          details: { options: Object.keys(extra) },
+        });
+      }
+    }
+    expect(spawned).toEqual([]);
+    expect(await readdir(ws)).toEqual([]);
+    expect(await readdir(candidates)).toEqual([]);
+
+    // Upstream's local defaults are accepted and run locally.
+    const local = await runChildProcess("x", "/bin/sh", ["-c", `touch ${marker}`], {
+      ...base,
+      remoteExecution: null,
+      terminalResultCleanup: undefined,
+    });
+    expect(local.exitCode).toBe(0);
+    expect(await readdir(ws)).toEqual(["ran"]);
+  });
+});

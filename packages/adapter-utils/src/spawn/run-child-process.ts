@@ -9,6 +9,7 @@ import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
 import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
 import { resolveCommandPath } from "./resolve-command-path.js";
+import { assertSupportedRunOptions } from "./unsupported-run-options.js";
 
 /** Output kept per stream, as upstream: the last 4 MiB. */
 export const MAX_CAPTURE_BYTES = 4 * 1024 * 1024;
@@ -34,6 +35,14 @@ export interface RunChildProcessOptions {
   stdio?: "pipe" | "inherit";
   /** Signals this process receives during the run that are passed on to the program (the CLI forwards SIGINT, SIGTERM, SIGHUP). */
   forwardSignals?: readonly NodeJS.Signals[];
+  /**
+   * Upstream's SSH remote execution: not implemented. Typed so upstream callers
+   * compile; `null`/`undefined` runs locally, any other value throws
+   * `ERR_SANDBOX_UNSUPPORTED_OPTION` before anything starts.
+   */
+  remoteExecution?: unknown;
+  /** Upstream's terminal-result cleanup: not implemented; set, it throws `ERR_SANDBOX_UNSUPPORTED_OPTION`. */
+  terminalResultCleanup?: unknown;
 }
 
 export interface RunProcessResult {
@@ -140,7 +149,8 @@ function signalGroup(pid: number | null | undefined, signal: NodeJS.Signals): bo
  * output to `onLog`; on timeout sends SIGTERM, then SIGKILL after `graceSec`; always
  * runs the sandbox cleanup. With a sandbox, bwrap's status stream tells a sandbox
  * that could not be set up (`ERR_SANDBOX_SETUP_FAILED`, with bwrap's stderr) from a
- * program that ran and failed.
+ * program that ran and failed. Upstream options it does not implement
+ * (`remoteExecution`, `terminalResultCleanup`) are refused, not ignored.
  */
 export async function runChildProcess(
   runId: string,
@@ -150,6 +160,7 @@ export async function runChildProcess(
 ): Promise<RunProcessResult> {
   const onLogError =
     opts.onLogError ?? ((error, id, message) => console.warn({ err: error, runId: id }, message));
+  assertSupportedRunOptions(opts);
   const plan = await planSpawn(command, args, opts);
   const started = Date.now();
   const startedAt = new Date(started).toISOString();

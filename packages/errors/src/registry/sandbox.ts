@@ -418,4 +418,21 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     ],
     prevention: "Script the CLI with the documented options; a usage error exits with status 2.",
   },
+  ERR_SANDBOX_UNSUPPORTED_OPTION: {
+    family: "sandbox",
+    title: "runChildProcess was given an upstream option it does not implement",
+    message: "runChildProcess does not implement the upstream option(s) ${options}; refusing to run without them.",
+    meaning:
+      "Upstream's `runChildProcess` accepts options this package does not implement: `remoteExecution` (run the command on a remote host over SSH) and `terminalResultCleanup` (stop the process group once the output shows a terminal result, and report it in the result). Ignoring them would silently run the command on this machine, or leave it running, which is not what the caller asked for, so the call fails before anything is spawned or created. `details.options` names the options; their values are never included (a remote spec carries hosts and keys).",
+    when: "An adapter written for upstream `@paperclipai/adapter-utils` switches to this package and passes a non-null `remoteExecution` or a `terminalResultCleanup` object. `null` and `undefined` mean the upstream default (a local run, no terminal-result cleanup) and are accepted.",
+    solutions: [
+      "For remote (SSH) execution or terminal-result cleanup, keep calling upstream `@paperclipai/adapter-utils`'s `runChildProcess` for those runs.",
+      "For a local run, pass `remoteExecution: null` (or leave it out) and leave `terminalResultCleanup` out.",
+      "Read `details.options` to see which option was refused.",
+    ],
+    prevention:
+      "Choose the implementation per run: this package for local (optionally sandboxed) runs, upstream for remote ones. The README's runChildProcess section lists which upstream options are accepted and which are refused.",
+    example: `await runChildProcess("run-1", "codex", [], { ...opts, remoteExecution: sshSpec });
+// SandboxError [ERR_SANDBOX_UNSUPPORTED_OPTION]: runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.`,
+  },
 } as const satisfies RegistryTable<"SANDBOX", "sandbox">;
