@@ -421,7 +421,8 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
   ERR_SANDBOX_UNSUPPORTED_OPTION: {
     family: "sandbox",
     title: "runChildProcess was given an upstream option it does not implement",
-    message: "runChildProcess does not implement the upstream option(s) ${options}; refusing to run without them.",
+    message:
+      "runChildProcess does not implement the upstream option(s) ${options}; refusing to run without them.",
     meaning:
       "Upstream's `runChildProcess` accepts options this package does not implement: `remoteExecution` (run the command on a remote host over SSH) and `terminalResultCleanup` (stop the process group once the output shows a terminal result, and report it in the result). Ignoring them would silently run the command on this machine, or leave it running, which is not what the caller asked for, so the call fails before anything is spawned or created. `details.options` names the options; their values are never included (a remote spec carries hosts and keys).",
     when: "An adapter written for upstream `@paperclipai/adapter-utils` switches to this package and passes a non-null `remoteExecution` or a `terminalResultCleanup` object. `null` and `undefined` mean the upstream default (a local run, no terminal-result cleanup) and are accepted.",
