@@ -1,15 +1,8 @@
 import { EmulatedProcess } from "../emulated-process.js";
 import { EmulatorState } from "../emulator-state.js";
+import { readCommandBody } from "./command-body.js";
 import { ENV_KEY_PATTERN } from "./env-keys.js";
-import {
-  fail,
-  isRecord,
-  isStringArray,
-  queryInteger,
-  type RouteContext,
-  readJson,
-  reply,
-} from "./route-context.js";
+import { fail, isRecord, queryInteger, type RouteContext, reply } from "./route-context.js";
 import { acceptingWork, findSandbox, requireRunning } from "./sandbox-routes.js";
 
 const MAX_WAIT_MS = 300_000;
@@ -30,14 +23,9 @@ export function findProcess(ctx: RouteContext): EmulatedProcess | undefined {
 export async function createProcess(ctx: RouteContext): Promise<void> {
   const sandbox = findSandbox(ctx);
   if (!sandbox) return;
-  const body = await readJson(ctx);
-  if (!body.ok) return;
-  const value = body.value;
-  if (!isRecord(value) || typeof value.cmd !== "string" || value.cmd.length === 0) {
-    return fail(ctx, 400, "invalid_request", "cmd is required.");
-  }
-  const args = value.args ?? [];
-  if (!isStringArray(args)) return fail(ctx, 400, "invalid_request", "args must be an array of strings.");
+  const command = await readCommandBody(ctx);
+  if (!command) return;
+  const { value, cmd, args } = command;
   if (value.cwd !== undefined && (typeof value.cwd !== "string" || !value.cwd.startsWith("/"))) {
     return fail(ctx, 400, "invalid_request", "cwd must be an absolute path.");
   }
@@ -52,12 +40,12 @@ export async function createProcess(ctx: RouteContext): Promise<void> {
       env[key] = item;
     }
   }
-  if ([value.cmd, ...args, value.cwd ?? "", ...Object.values(env)].some((text) => text.includes("\0"))) {
+  if ([cmd, ...args, value.cwd ?? "", ...Object.values(env)].some((text) => text.includes("\0"))) {
     return fail(ctx, 400, "invalid_request", "Command values cannot contain NUL.");
   }
   if (!requireRunning(ctx, sandbox) || !acceptingWork(ctx)) return;
   const launched = await ctx.state.launcher
-    .spawn({ cmd: value.cmd, args, cwd: value.cwd ?? "/paperclip-workspace", env }, sandbox)
+    .spawn({ cmd, args, cwd: value.cwd ?? "/paperclip-workspace", env }, sandbox)
     .catch(() => undefined);
   if (!launched) return fail(ctx, 400, "spawn_failed", "The command could not be started in this cwd.");
   const { child, cleanup } = launched;

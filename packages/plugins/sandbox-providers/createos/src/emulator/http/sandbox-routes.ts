@@ -1,8 +1,9 @@
 import { EmulatedSandbox } from "../emulated-sandbox.js";
 import { EmulatorState } from "../emulator-state.js";
 import { runBufferedCommand } from "../exec-command.js";
+import { readCommandBody } from "./command-body.js";
 import { ENV_KEY_PATTERN } from "./env-keys.js";
-import { fail, isRecord, isStringArray, type RouteContext, readJson, reply } from "./route-context.js";
+import { fail, isRecord, type RouteContext, readJson, reply } from "./route-context.js";
 
 // Sandbox deletion is a cleanup call: give processes a short grace period.
 const DELETE_GRACE_MS = 200;
@@ -111,23 +112,18 @@ export async function deleteSandbox(ctx: RouteContext): Promise<void> {
 export async function execInSandbox(ctx: RouteContext): Promise<void> {
   const sandbox = findSandbox(ctx);
   if (!sandbox) return;
-  const body = await readJson(ctx);
-  if (!body.ok) return;
-  const value = body.value;
-  if (!isRecord(value) || typeof value.cmd !== "string" || value.cmd.length === 0) {
-    return fail(ctx, 400, "invalid_request", "cmd is required.");
-  }
-  const args = value.args ?? [];
-  if (!isStringArray(args)) return fail(ctx, 400, "invalid_request", "args must be an array of strings.");
+  const command = await readCommandBody(ctx);
+  if (!command) return;
+  const { value, cmd, args } = command;
   if (value.cwd !== undefined && typeof value.cwd !== "string") {
     return fail(ctx, 400, "invalid_request", "cwd must be a string.");
   }
-  if ([value.cmd, ...args, value.cwd ?? ""].some((text) => text.includes("\0"))) {
+  if ([cmd, ...args, value.cwd ?? ""].some((text) => text.includes("\0"))) {
     return fail(ctx, 400, "invalid_request", "Command values cannot contain NUL.");
   }
   if (!requireRunning(ctx, sandbox) || !acceptingWork(ctx)) return;
   const result = await runBufferedCommand(ctx.state, sandbox, {
-    cmd: value.cmd,
+    cmd,
     args,
     cwd: value.cwd ?? "/paperclip-workspace",
     env: sandbox.spec.env,
