@@ -52,6 +52,8 @@ describe("redactSecrets: each rule", () => {
   it("redacts sk- and GitHub tokens only at a token start", () => {
     expect(redactSecrets("key sk-abcdefghijkl0 used")).toBe("key [REDACTED] used");
     expect(redactSecrets("task-abcdefghijklmnop")).toBe("task-abcdefghijklmnop");
+    // A dash is not a name character: a token after one (a path or header part) is still a token.
+    expect(redactSecrets("/cache/x-sk-abcdefghijkl0/data")).toBe("/cache/x-[REDACTED]/data");
     expect(redactSecrets("push with ghp_0123456789abcdefghijABCD done")).toBe("push with [REDACTED] done");
     expect(redactSecrets("github_pat_11ABCDEFG0123456789_abcdefghij")).toBe("[REDACTED]");
     expect(redactSecrets("ghp_short")).toBe("ghp_short");
@@ -183,6 +185,8 @@ describe("redactSecrets: adversarial input", () => {
     ["token ", "sensitive words as bare keys"],
     ["token:", "sensitive words as explicit keys"],
     ["eyJ", "JWT starts"],
+    ["-eyJ", "JWT starts after dashes"],
+    ["-sk-", "token prefixes after dashes"],
     ["Bearer ", "auth schemes"],
     ["-----BEGIN PRIVATE KEY-----", "unterminated PEM headers"],
   ])("handles 1 MiB of %j (%s)", (unit) => {

@@ -12,8 +12,10 @@ const TOKEN = "A-Za-z0-9_\\-";
 
 const PEM_PRIVATE_KEY =
   /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END ([A-Z0-9]+ )*PRIVATE KEY-----|$)/g;
-const OPENAI_STYLE_TOKEN = new RegExp(`(?<![${TOKEN}])sk-[${TOKEN}]{12,}`, "g");
+const OPENAI_STYLE_TOKEN = new RegExp(`(?<![${NAME}])sk-[${TOKEN}]{12,}`, "g");
 const GITHUB_TOKEN = new RegExp(`(?<![${NAME}])(?:ghp_|gho_|ghu_|ghs_|ghr_|github_pat_)[${NAME}]{20,}`, "g");
+// Unlike the prefixes above, a JWT must start a whole token run: a start after `-` would let
+// every `-eyJ` of a long run rescan the rest of it (quadratic time).
 const JWT = new RegExp(
   `(?<![${TOKEN}.])eyJ[${TOKEN}]{5,}(?:\\.[${TOKEN}]{8,}){2}(?:(?:\\.[${TOKEN}]{8,}){2})?(?![${TOKEN}])`,
   "g",
