@@ -74,18 +74,12 @@ export function verifyLeaseBinding(
   ) {
     throw mismatch();
   }
-  return {
-    provider: "createos",
-    sandboxId,
-    companyId: scope.companyId,
-    environmentId: scope.environmentId,
-    apiOrigin: scope.apiOrigin,
+  const spec: SandboxSpec = {
     shape: m.shape,
-    rootfs: typeof m.rootfs === "string" ? m.rootfs : null,
-    region: typeof m.region === "string" ? m.region : null,
-    marker: m.marker,
-    workspacePath: WORKSPACE_PATH,
+    rootfs: typeof m.rootfs === "string" ? m.rootfs : undefined,
+    region: typeof m.region === "string" ? m.region : undefined,
   };
+  return buildLeaseMetadata(sandboxId, scope, spec, m.marker);
 }
 
 /** Shape, rootfs or region changed since the lease was made: reuse has expired. */
