@@ -124,11 +124,16 @@ const message = fc
   .map(({ leadBytes, parts, tail }) => {
     const lead = "lead ".repeat(Math.floor(leadBytes / 5));
     const body = parts.map(([text, secret]) => `${text}\n${secret.text}\n`).join("");
+    const noiseOnly = `paperclip-runnerd: ${lead}\n${parts.map(([text]) => text).join("\n")}${"~".repeat(tail)}`;
     return {
       text: `paperclip-runnerd: ${lead}\n${body}${"~".repeat(tail)}`,
       secrets: parts.map(([, s]) => s),
+      noiseOnly,
     };
-  });
+  })
+  // fast-check likes strings such as "valueOf" in both places: a secret that the noise
+  // itself spells out is not a leak, so such cases are not generated.
+  .filter(({ secrets, noiseOnly }) => secrets.every(({ secret }) => !noiseOnly.includes(secret)));
 
 // A secret placed so that the 65 536-byte cut lands inside it: where cutting before redacting
 // (upstream's order) leaves the secret's head, too short for any rule to recognise.
