@@ -39,7 +39,8 @@ async function deepestExisting(path: string): Promise<string> {
       return await realpath(current);
     } catch {
       const parent = posix.dirname(current);
-      if (parent === current) throw new Error("no existing ancestor");
+      // `/` always resolves, so the walk ends there at the latest.
+      if (parent === current) return current;
       current = parent;
     }
   }
