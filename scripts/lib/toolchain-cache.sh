@@ -13,19 +13,29 @@ toolchain_cache_dir() {
 
 # Installs one npm package spec into "$cache/$name" unless a completed install is there.
 # A marker file written last makes an interrupted install start over instead of being trusted.
+# Concurrent callers (parallel test packages) serialise on a lock file beside the install.
 toolchain_install() {
   local name="$1" spec="$2"
   local dir
   dir="$(toolchain_cache_dir)/$name"
+  mkdir -p "$(toolchain_cache_dir)"
+  (
+    flock 9
+    toolchain_install_locked "$dir" "$spec"
+  ) 9>"$dir.lock" || return 1
+  printf '%s\n' "$dir"
+}
+
+toolchain_install_locked() {
+  local dir="$1" spec="$2"
   if [ ! -f "$dir/.installed" ] || [ "$(cat "$dir/.installed")" != "$spec" ]; then
     rm -rf "$dir"
     mkdir -p "$dir"
-    printf '{"name":"paperclip-toolchain-%s","private":true}\n' "$name" >"$dir/package.json"
+    printf '{"name":"paperclip-toolchain-%s","private":true}\n' "$(basename "$dir")" >"$dir/package.json"
     npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$spec" >&2 \
       || { echo "error: npm install $spec into $dir failed" >&2; return 1; }
     printf '%s' "$spec" >"$dir/.installed"
   fi
-  printf '%s\n' "$dir"
 }
 
 # Prints the path of a pinned node binary of the given major (22 or 24).
