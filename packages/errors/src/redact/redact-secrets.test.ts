@@ -70,7 +70,9 @@ describe("redactSecrets: each rule", () => {
     expect(redactSecrets("Authorization: Bearer abc.def-123")).toBe("Authorization: Bearer [REDACTED]");
     expect(redactSecrets('{"api_key":"abc\\"def","x":1}')).toBe('{"api_key":"[REDACTED]","x":1}');
     expect(redactSecrets("run --token abcdef now")).toBe("run --token [REDACTED] now");
-    expect(redactSecrets("DB_CONNECTION_STRING=postgres://u:p@h/db")).toBe("DB_CONNECTION_STRING=[REDACTED]");
+    expect(redactSecrets("DB_CONNECTION_STRING=postgres://u:p@h/db")).toBe(
+      "DB_CONNECTION_STRING=postgres://u:[REDACTED]@h/db",
+    );
     expect(redactSecrets("cookie: session=abc123; Path=/")).toBe("cookie: [REDACTED]; Path=/");
   });
 

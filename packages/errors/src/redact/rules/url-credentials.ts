@@ -1,0 +1,50 @@
+import { isAlnum, isWhitespace } from "../char-classes.js";
+import { type RedactionContext, Rewriter } from "../redaction-context.js";
+
+// `postgres://`, `mongodb+srv://`, `https://`: a bounded scheme that starts a word.
+const SCHEME = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//g;
+const MAX_USERINFO = 1024;
+
+// Userinfo ends at the host; these never belong to it in a URL written into text.
+const endsUserinfo = (code: number): boolean =>
+  isWhitespace(code) ||
+  code === 47 ||
+  code === 63 ||
+  code === 35 ||
+  code === 34 ||
+  code === 39 ||
+  code === 60 ||
+  code === 62 ||
+  code === 96 ||
+  code === 92;
+
+/**
+ * The password of a URL (`https://user:pass@host`, `redis://:pass@host`,
+ * `mongodb+srv://user:pass@cluster`): scheme, user, host and path are kept.
+ */
+export function redactUrlCredentials(text: string, context: RedactionContext): string {
+  if (!text.includes("://")) return text;
+  const rewriter = new Rewriter(text);
+  SCHEME.lastIndex = 0;
+  for (let scheme = SCHEME.exec(text); scheme !== null; scheme = SCHEME.exec(text)) {
+    context.steps += 1;
+    const userStart = scheme.index + scheme[0].length;
+    const stop = Math.min(text.length, userStart + MAX_USERINFO);
+    let colon = -1;
+    let at = -1;
+    let index = userStart;
+    // The last `@` before the host ends the userinfo: a password may hold an unencoded `@`.
+    for (; index < stop; index += 1) {
+      const code = text.charCodeAt(index);
+      if (endsUserinfo(code)) break;
+      if (code === 58 && colon === -1 && at === -1) colon = index;
+      else if (code === 64) at = index;
+    }
+    context.steps += index - userStart + 1;
+    if (colon === -1 || at <= colon + 1 || !isAlnum(text.charCodeAt(at + 1))) continue;
+    if (text.slice(colon + 1, at) === context.replacement) continue;
+    rewriter.replace(colon + 1, at, context.replacement);
+    SCHEME.lastIndex = at;
+  }
+  return rewriter.finish();
+}

@@ -1,0 +1,170 @@
+import {
+  BACKSLASH,
+  DOUBLE_QUOTE,
+  isAlnum,
+  isAsciiLetter,
+  isDigit,
+  isWhitespace,
+  SINGLE_QUOTE,
+} from "./char-classes.js";
+import type { KeyKind } from "./key-names.js";
+import type { RedactionContext } from "./redaction-context.js";
+
+// Longer runs are noise (a dump, a repeated byte), not one credential: redacting
+// past this would swallow the rest of a diagnostic.
+export const MAX_CREDENTIAL_LENGTH = 4096;
+
+/** A value in the text: `[start, end)` is what gets replaced; quotes around it are kept. */
+export interface ValueSpan {
+  readonly start: number;
+  readonly end: number;
+  /** The value's text without its quotes. */
+  readonly text: string;
+  readonly quoted: boolean;
+}
+
+/**
+ * A quoted value starting at `start` (at its opening quote, which may be escaped any number
+ * of levels deep: `"`, `\"`, `\\\"`), or null. A closing quote has as many backslashes before
+ * it, modulo the escaping of backslashes themselves; a plain quote stops at a line end too.
+ */
+function readQuoted(text: string, start: number, context: RedactionContext): ValueSpan | null {
+  let index = start;
+  while (text.charCodeAt(index) === BACKSLASH) index += 1;
+  const level = index - start;
+  const quote = text.charCodeAt(index);
+  if (quote !== DOUBLE_QUOTE && (quote !== SINGLE_QUOTE || level > 0)) return null;
+  const contentStart = index + 1;
+  const stop = Math.min(text.length, contentStart + MAX_CREDENTIAL_LENGTH);
+  let backslashes = 0;
+  for (index = contentStart; index < stop; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === BACKSLASH) {
+      backslashes += 1;
+      continue;
+    }
+    if (code === quote && (quote === SINGLE_QUOTE || backslashes % (2 * level + 2) === level)) {
+      context.steps += index - contentStart + 1;
+      const end = index - level;
+      return { start: contentStart, end, text: text.slice(contentStart, end), quoted: true };
+    }
+    if (level === 0 && (code === 10 || code === 13)) break;
+    backslashes = 0;
+  }
+  context.steps += index - contentStart + 1;
+  return { start: contentStart, end: index, text: text.slice(contentStart, index), quoted: true };
+}
+
+const endsUnquoted = (code: number, inQuery: boolean): boolean =>
+  isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35));
+// Closing brackets, quotes and sentence ends after a value belong to the text around it.
+const isTrailingPunctuation = (code: number): boolean =>
+  code === 46 ||
+  code === 41 ||
+  code === 93 ||
+  code === 125 ||
+  code === 62 ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === 96 ||
+  code === BACKSLASH;
+
+/** The value at `start`: quoted, or up to whitespace, `,` or `;` (and `&`, `#` in a query string). */
+export function readValue(
+  text: string,
+  start: number,
+  inQuery: boolean,
+  context: RedactionContext,
+): ValueSpan {
+  const quoted = readQuoted(text, start, context);
+  if (quoted) return quoted;
+  const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
+  let end = start;
+  while (end < stop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
+  context.steps += end - start + 1;
+  while (end > start && isTrailingPunctuation(text.charCodeAt(end - 1))) end -= 1;
+  return { start, end, text: text.slice(start, end), quoted: false };
+}
+
+// Values that say a secret is absent rather than hold one.
+const ABSENT_WORDS = new Set(
+  "true false null nil none undefined unset empty missing required optional redacted n/a".split(" "),
+);
+// Flags, states and scheme names: an enum, not a secret.
+const ENUM_WORDS = new Set(
+  (
+    "yes no on off na enabled disabled pending expired revoked invalid valid present absent bearer basic " +
+    "digest negotiate ntlm oauth oauth2 hmac token jwt"
+  ).split(" "),
+);
+const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
+// "Bearer opaque" inside quotes: the scheme says what follows is a credential.
+const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+\S/i;
+
+const isNumber = (value: string): boolean => /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value);
+/** `${DB_PASSWORD}`, `$DB_PASSWORD`, `%DB_PASSWORD%`, `{{ secrets.X }}`, `<your-token>`, `****`: not the secret itself. */
+const isReferenceOrMask = (value: string): boolean =>
+  /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
+    value,
+  );
+const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
+const isUrl = (value: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+/** Lowercase, Capitalized or UPPERCASE words, possibly a phrase: prose, not a credential. */
+const isProse = (value: string): boolean =>
+  /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]{1,12})(?: (?:[a-z]+|[A-Z][a-z]+|[A-Z]{1,12}))*$/.test(value);
+// JIRA-1234: a ticket's id, not a secret.
+const isIssueKey = (value: string): boolean => /^[A-Z][A-Z0-9]{1,9}-\d{1,7}$/.test(value);
+
+function hasAlnum(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) if (isAlnum(value.charCodeAt(index))) return true;
+  return false;
+}
+
+/**
+ * In the bare `key value` form (no `=` or `:`), only a value shaped like a credential counts:
+ * "token secret-value" is one, "the token was rejected" and "Unexpected token }" are prose.
+ */
+function looksLikeCredential(value: string): boolean {
+  if (value.length < 6 || !/^[A-Za-z0-9._~+/=-]+$/.test(value)) return false;
+  let letters = 0;
+  let digits = 0;
+  let joiners = 0;
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (isAsciiLetter(code)) letters += 1;
+    else if (isDigit(code)) digits += 1;
+    else if (code === 45 || code === 95) joiners += 1;
+  }
+  if (letters === 0) return false;
+  if (/^v?\d+(?:\.\d+)+/.test(value) || value.startsWith("-") || value.startsWith(".")) return false;
+  return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
+}
+
+/** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
+export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";
+
+/** Whether the value of a `kind` key, written in `form`, is a secret. */
+export function isSecretValue(
+  kind: KeyKind,
+  form: AssignmentForm,
+  value: ValueSpan,
+  replacement: string,
+): boolean {
+  const text = value.text;
+  if (text.length === 0 || text === replacement || text.startsWith(replacement)) return false;
+  if (isReferenceOrMask(text) || isUrl(text)) return false;
+  if (!value.quoted && !hasAlnum(text)) return false;
+  // `"credentials": {`, `"tokens": [`: structure, not a value.
+  if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
+  if (form === "bare") return looksLikeCredential(text);
+  const lower = text.toLowerCase();
+  if (form === "after-scheme") return !isNonSecretWord(lower);
+  if (kind === "password") return !ABSENT_WORDS.has(lower);
+  if (STARTS_WITH_SCHEME.test(text)) return true;
+  if (isNonSecretWord(lower) || isPath(text) || isIssueKey(text)) return false;
+  // A flag's value is a value: `--token abcdef` holds a token, `token: pending review` is prose.
+  if (form === "explicit" && isProse(text)) return false;
+  if (kind === "registry-auth") return /^[A-Za-z0-9+/]{8,}={0,2}$/.test(text);
+  if (kind === "collection" && isNumber(text)) return false;
+  return true;
+}
