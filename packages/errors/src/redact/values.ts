@@ -57,17 +57,14 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
 
 const endsUnquoted = (code: number, inQuery: boolean): boolean =>
   isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35));
-// Closing brackets, quotes and sentence ends after a value belong to the text around it.
-const isTrailingPunctuation = (code: number): boolean =>
-  code === 46 ||
-  code === 41 ||
-  code === 93 ||
-  code === 125 ||
-  code === 62 ||
-  code === DOUBLE_QUOTE ||
-  code === SINGLE_QUOTE ||
-  code === 96 ||
-  code === BACKSLASH;
+// Quotes and sentence ends after a value belong to the text around it, and so does a closing
+// bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`).
+const OPENER_OF: Record<number, string> = { 41: "(", 93: "[", 125: "{", 62: "<" };
+function isTrailingPunctuation(code: number, value: string): boolean {
+  const opener = OPENER_OF[code];
+  if (opener !== undefined) return !value.includes(opener);
+  return code === 46 || code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === 96 || code === BACKSLASH;
+}
 
 /** The value at `start`: quoted, or up to whitespace, `,` or `;` (and `&`, `#` in a query string). */
 export function readValue(
@@ -82,7 +79,9 @@ export function readValue(
   let end = start;
   while (end < stop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
   context.steps += end - start + 1;
-  while (end > start && isTrailingPunctuation(text.charCodeAt(end - 1))) end -= 1;
+  // Openers never trail, so the whole value answers "did it open this bracket" for every cut.
+  const whole = text.slice(start, end);
+  while (end > start && isTrailingPunctuation(text.charCodeAt(end - 1), whole)) end -= 1;
   return { start, end, text: text.slice(start, end), quoted: false };
 }
 

@@ -81,6 +81,8 @@ function readAssignment(
   while (isBlank(text.charCodeAt(position))) position += 1;
   let form: AssignmentForm;
   const separator = text.charCodeAt(position);
+  // `arn:aws:secretsmanager:…:secret:prod/db`: a field of a colon-separated id, not a key.
+  if (separator === 58 && before === 58 && position === keyEnd) return notAKey;
   if ((separator === 61 || separator === 58) && text.charCodeAt(position + 1) !== 61) {
     form = "explicit";
     position += 1;
