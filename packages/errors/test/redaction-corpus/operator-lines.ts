@@ -72,6 +72,7 @@ export const OPERATOR_LINES: readonly OperatorLine[] = [
     "GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/service-account.json",
     "token_file=/var/run/secrets/kubernetes.io/serviceaccount/token",
     "ticket: OPS-1234",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell reference, as it appears in a config dump
     "password: ${DB_PASSWORD}",
     "API_KEY=$OPENAI_API_KEY",
     "token: <your-token-here>",
