@@ -160,10 +160,12 @@ export function isSecretValue(
   if (form === "after-scheme") return !isNonSecretWord(lower);
   if (kind === "password") return !ABSENT_WORDS.has(lower);
   if (STARTS_WITH_SCHEME.test(text)) return true;
-  if (isNonSecretWord(lower) || isPath(text) || isIssueKey(text)) return false;
+  if (isNonSecretWord(lower)) return false;
+  // Base64 may start with `/`: a registry blob is judged by its shape alone.
+  if (kind === "registry-auth") return /^[A-Za-z0-9+/]{8,}={0,2}$/.test(text) && !isProse(text);
+  if (isPath(text) || isIssueKey(text)) return false;
   // A flag's value is a value: `--token abcdef` holds a token, `token: pending review` is prose.
   if (form === "explicit" && isProse(text)) return false;
-  if (kind === "registry-auth") return /^[A-Za-z0-9+/]{8,}={0,2}$/.test(text);
   if (kind === "collection" && isNumber(text)) return false;
   return true;
 }

@@ -5,14 +5,13 @@ import { type RedactionContext, Rewriter } from "../redaction-context.js";
 const SCHEME = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//g;
 const MAX_USERINFO = 1024;
 
-// Userinfo ends at the host; these never belong to it in a URL written into text.
+// Userinfo ends at the host; these never belong to it in a URL written into text (a `'` may: RFC 3986 sub-delims).
 const endsUserinfo = (code: number): boolean =>
   isWhitespace(code) ||
   code === 47 ||
   code === 63 ||
   code === 35 ||
   code === 34 ||
-  code === 39 ||
   code === 60 ||
   code === 62 ||
   code === 96 ||
