@@ -108,9 +108,14 @@ const isReferenceOrMask = (value: string): boolean =>
   );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
 const isUrl = (value: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
-/** Lowercase, Capitalized or UPPERCASE words, possibly a phrase: prose, not a credential. */
+/**
+ * Lowercase, Capitalized or UPPERCASE words of a word's length, possibly a phrase: prose, not a
+ * credential. A single run of 16 or more letters is rarely a word and often a token.
+ */
 const isProse = (value: string): boolean =>
-  /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]{1,12})(?: (?:[a-z]+|[A-Z][a-z]+|[A-Z]{1,12}))*$/.test(value);
+  /^(?:[a-z]{1,15}|[A-Z][a-z]{1,14}|[A-Z]{1,12})(?: (?:[a-z]{1,15}|[A-Z][a-z]{1,14}|[A-Z]{1,12}))*$/.test(
+    value,
+  );
 // JIRA-1234: a ticket's id, not a secret.
 const isIssueKey = (value: string): boolean => /^[A-Z][A-Z0-9]{1,9}-\d{1,7}$/.test(value);
 

@@ -17,9 +17,11 @@ const isEscapedLineBreak = (text: string, index: number): boolean => {
   const code = text.charCodeAt(index);
   return (code === 110 || code === 114 || code === 116) && text.charCodeAt(index - 1) === BACKSLASH;
 };
-// A key after these is a path (`/etc/password`), a variable reference (`$TOKEN`) or a template.
-const isNotAKeyAfter = (code: number): boolean =>
-  code === 47 || code === BACKSLASH || code === 36 || code === 37;
+// A key after these is a variable reference (`$TOKEN`, `%TOKEN%`), not an assignment.
+const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
+// After a path separator only `=` makes an assignment: `/etc/password: No such file` is a path,
+// `/state/password=pw1/` a secret spelled into one.
+const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
 
 interface Assignment {
   readonly kind: KeyKind;
@@ -64,7 +66,7 @@ function readAssignment(
     return { skipTo: runEnd };
   }
   // "the token." ends a sentence; a key does not end with a dot.
-  if (isNotAKeyAfter(before) || text.charCodeAt(keyEnd - 1) === 46) return notAKey;
+  if (isReferenceSigil(before) || text.charCodeAt(keyEnd - 1) === 46) return notAKey;
   const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
   // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
@@ -83,6 +85,7 @@ function readAssignment(
   const separator = text.charCodeAt(position);
   // `arn:aws:secretsmanager:…:secret:prod/db`: a field of a colon-separated id, not a key.
   if (separator === 58 && before === 58 && position === keyEnd) return notAKey;
+  if (isPathSeparator(before) && separator !== 61) return notAKey;
   if ((separator === 61 || separator === 58) && text.charCodeAt(position + 1) !== 61) {
     form = "explicit";
     position += 1;
