@@ -12,9 +12,13 @@ const repeated =
   (bytes: number): string =>
     unit.repeat(Math.ceil((bytes - tail.length) / Buffer.byteLength(unit))) + tail;
 
+// An unterminated PEM block runs to the end of the text, which would make the rest free.
+const closedSecretLines = SECRET_LINES.filter(
+  (line) => !line.text.includes("-----BEGIN") || line.text.includes("-----END"),
+);
 // A diagnostic as the runner writes them: operator lines with a secret line every tenth line.
 const diagnosticUnit = `${OPERATOR_LINES.map((line, index) => {
-  const secret = SECRET_LINES[index % SECRET_LINES.length];
+  const secret = closedSecretLines[index % closedSecretLines.length];
   return index % 10 === 0 && secret ? `${line.text}\n${secret.text}` : line.text;
 }).join("\n")}\n`;
 

@@ -1,7 +1,7 @@
 import { scoreCorpus } from "../../../packages/errors/test/redaction-corpus/score.js";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 import { type BenchInput, HOSTILE_INPUTS, TYPICAL_INPUTS } from "../redaction/bench-inputs.js";
-import { measureInWorker } from "../redaction/measure-in-worker.js";
+import { measureInChild } from "../redaction/measure-in-child.js";
 import { REDACTORS, type RedactorName } from "../redaction/redactors.js";
 
 const KiB = 1024;
@@ -16,9 +16,9 @@ interface Throughput {
 }
 
 async function throughput(redactor: RedactorName, input: BenchInput, repeats: number): Promise<Throughput> {
-  const small = await measureInWorker({ redactor, input: input.name, bytes: 256 * KiB, repeats }, BUDGET_MS);
+  const small = await measureInChild({ redactor, input: input.name, bytes: 256 * KiB, repeats }, BUDGET_MS);
   if (small === null) return { mbPerSecond: null, growth: null };
-  const large = await measureInWorker({ redactor, input: input.name, bytes: MiB, repeats }, BUDGET_MS);
+  const large = await measureInChild({ redactor, input: input.name, bytes: MiB, repeats }, BUDGET_MS);
   if (large === null) return { mbPerSecond: null, growth: null };
   return { mbPerSecond: MiB / 1e6 / (large / 1000), growth: large / Math.max(small, 0.001) };
 }
@@ -61,7 +61,7 @@ export const run: BenchSuite = async () => {
   ] as const) {
     for (const input of inputs) {
       const figures = {} as Record<RedactorName, Throughput>;
-      // One redactor at a time, each in its own worker, in rotating order across inputs.
+      // One redactor at a time, each in its own process.
       for (const name of NAMES) figures[name] = await throughput(name, input, repeats);
       const previousFigure = figures.previous.mbPerSecond;
       metrics.push({
@@ -83,7 +83,7 @@ export const run: BenchSuite = async () => {
     notes: [
       "In this suite the direct column holds our previous redactSecrets (a frozen copy in bench/src/redaction/previous-redact-secrets.ts), the baseline; upstream is redactDiagnosticText of @paperclipai/adapter-utils@2026.916.1.",
       "The labelled corpus is packages/errors/test/redaction-corpus (the errors package's test asserts 100% and no false positives for ours).",
-      `Throughput: median of 7 runs (typical) or 3 runs (hostile) per redactor, each in its own worker thread; a redactor that does not finish within ${BUDGET_MS / 1000} s is stopped and shown as "fails".`,
+      `Throughput: median of 7 runs (typical) or 3 runs (hostile) per redactor, each in its own process; a redactor that does not finish within ${BUDGET_MS / 1000} s is stopped and shown as "fails".`,
     ],
   };
 };
