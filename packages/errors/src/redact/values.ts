@@ -80,8 +80,13 @@ export function readValue(
   while (end < stop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
   context.steps += end - start + 1;
   // Openers never trail, so the whole value answers "did it open this bracket" for every cut.
-  const whole = text.slice(start, end);
-  while (end > start && isTrailingPunctuation(text.charCodeAt(end - 1), whole)) end -= 1;
+  let whole: string | undefined;
+  while (end > start) {
+    const code = text.charCodeAt(end - 1);
+    if (OPENER_OF[code] !== undefined) whole ??= text.slice(start, end);
+    if (!isTrailingPunctuation(code, whole ?? "")) break;
+    end -= 1;
+  }
   return { start, end, text: text.slice(start, end), quoted: false };
 }
 
@@ -156,11 +161,12 @@ export function isSecretValue(
 ): boolean {
   const text = value.text;
   if (text.length === 0 || text === replacement || text.startsWith(replacement)) return false;
+  // The bare form's shape test is the strictest and fails fast on prose.
+  if (form === "bare") return looksLikeCredential(text);
   if (isReferenceOrMask(text) || isUrl(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
-  if (form === "bare") return looksLikeCredential(text);
   const lower = text.toLowerCase();
   if (form === "after-scheme") return !isNonSecretWord(lower);
   if (kind === "password") return !ABSENT_WORDS.has(lower);

@@ -1,10 +1,14 @@
-import { isAsciiLetter, isToken68Char } from "../char-classes.js";
+import { isAsciiLetter, isToken68Char, isWhitespace } from "../char-classes.js";
 import { type RedactionContext, Rewriter } from "../redaction-context.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
 const AUTH_SCHEME = /\b(?:Bearer|Basic|bearer|basic|BEARER|BASIC)[ \t]{1,8}/g;
 // Long lowercase words that follow "Bearer" in prose ("Bearer authentication is required").
 const PROSE_AFTER_SCHEME = new Set(["authentication", "authorization", "authenticated", "authenticating"]);
+
+// What may follow a credential: the end, a blank, a quote, a separator or a closing bracket.
+const endsCredential = (code: number): boolean =>
+  Number.isNaN(code) || isWhitespace(code) || "\"'`,;)]}>\\&".includes(String.fromCharCode(code));
 
 function isLettersOnly(value: string): boolean {
   for (let index = 0; index < value.length; index += 1) {
@@ -39,8 +43,7 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     while (end < stop && text.charCodeAt(end) === 61) end += 1;
     context.steps += end - start + 1;
     // A credential is a whole token68: `Bearer expires_in=3600` is a key and its value, not a token.
-    const next = text.charCodeAt(end);
-    if (isToken68Char(next) || next === 61) continue;
+    if (!endsCredential(text.charCodeAt(end))) continue;
     while (end > start && text.charCodeAt(end - 1) === 46) end -= 1;
     if (end - start < 6) continue;
     const scheme = found[0].trimEnd();

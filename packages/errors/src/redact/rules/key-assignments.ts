@@ -86,6 +86,8 @@ function readAssignment(
   // `arn:aws:secretsmanager:…:secret:prod/db`: a field of a colon-separated id, not a key.
   if (separator === 58 && before === 58 && position === keyEnd) return notAKey;
   if (isPathSeparator(before) && separator !== 61) return notAKey;
+  // `password://…` names a URL scheme, not a key.
+  if (separator === 58 && text.startsWith("//", position + 1)) return notAKey;
   if ((separator === 61 || separator === 58) && text.charCodeAt(position + 1) !== 61) {
     form = "explicit";
     position += 1;
