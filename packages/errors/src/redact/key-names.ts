@@ -38,7 +38,10 @@ const SECRET_KEY_WORDS = [...KEY_QUALIFIERS].map((qualifier) => `${qualifier}key
 function kindOfSegment(segment: string, previous: string | undefined): KeyKind | null {
   const plural = segment.endsWith("s");
   if (/(?:password|passwd|passphrase)s?$/.test(segment)) return plural ? "collection" : "password";
-  if (segment === "pass" || segment === "pwd") return "credential";
+  // `PWD=` is also the shell's working directory: a path after it is kept (see key-assignments).
+  if (segment === "pwd") return "password";
+  // `pass=12 fail=0` counts tests; `DB_PASS=s3cret` is a password.
+  if (segment === "pass") return "collection";
   if (/secrets?$/.test(segment)) return plural ? "collection" : "password";
   if (/connectionstrings?$/.test(segment)) return "password";
   if (segment === "string" && previous === "connection") return "password";

@@ -167,5 +167,9 @@ export const OPERATOR_LINES: readonly OperatorLine[] = [
     "docker run --rm -e LOG_LEVEL=debug image:latest",
     "npm ERR! code E401",
     "version 1.2.3-beta.4+build.5",
+    "tests: pass=128 fail=0 skip=2",
+    "the path pattern was patched",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop",
+    "-----BEGIN CERTIFICATE-----",
   ]),
 ];

@@ -128,6 +128,12 @@ export const SECRET_LINES: readonly SecretLine[] = [
   bareToken(`glsa_${fake(ALNUM, 32)}_${fake(LOWER_HEX, 8)}`),
   bareToken(`NRAK-${fake("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 27)}`),
   bareToken(`AGE-SECRET-KEY-1${fake("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 58)}`),
+  bareToken(`rubygems_${fake(LOWER_HEX, 48)}`),
+  bareToken(`LTAI${fake(ALNUM, 20)}`),
+  bareToken(`ntn_${fake(ALNUM, 46)}`),
+  bareToken(`dt0c01.${fake(UPPER_ALNUM, 24)}.${fake(UPPER_ALNUM, 64)}`),
+  bareToken(`AAAA${fake(BASE64URL, 7)}:APA91b${fake(BASE64URL, 134)}`),
+  bareToken(`pscale_tkn_${fake(BASE64URL, 43)}`),
 
   // Webhook URLs: whoever has the URL can post; the path after the fixed part is the secret.
   ...(
@@ -253,6 +259,12 @@ export const SECRET_LINES: readonly SecretLine[] = [
     `Server=tcp:sql1.database.windows.net,1433;Database=app;User ID=admin;Password=${passwords[8]};Encrypt=true`,
     [passwords[8] as string],
     ["User ID=admin;Password=", ";Encrypt=true"],
+  ),
+  line(
+    "connection string",
+    `Driver={ODBC Driver 18};Server=db;Uid=sa;PWD=letmein;`,
+    ["letmein"],
+    [";Server=db;Uid=sa;PWD="],
   ),
   line(
     "connection string",

@@ -22,6 +22,7 @@ const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
 // After a path separator only `=` makes an assignment: `/etc/password: No such file` is a path,
 // `/state/password=pw1/` a secret spelled into one.
 const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
+const isPathStart = (code: number): boolean => code === 47 || code === 126;
 
 interface Assignment {
   readonly kind: KeyKind;
@@ -99,6 +100,8 @@ function readAssignment(
     form = text.charCodeAt(keyStart) === 45 ? "flag" : "bare";
   }
   context.steps += position - keyEnd + 1;
+  // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
+  if (/^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
   SCHEME.lastIndex = position;
   if (kind !== "registry-auth" && SCHEME.test(text)) {
     return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false };

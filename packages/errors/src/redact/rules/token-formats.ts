@@ -26,6 +26,8 @@ const isBase64OrPadding = (code: number): boolean => isBase64Char(code) || code 
 const isUrlSafeBase64OrPadding = (code: number): boolean => isTokenChar(code) || code === 61;
 const isBase64WithUnderscore = (code: number): boolean => isBase64OrPadding(code) || code === 95;
 const isBitbucketChar = (code: number): boolean => isTokenChar(code) || code === 61 || code === 46;
+const isLowerAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+const isTwitterChar = (code: number): boolean => isAlnum(code) || code === 37;
 
 // Prefixes and lengths are the providers' documented formats (and those that public secret
 // scanners key on). A token is only matched as a whole: the character before the prefix and
@@ -115,6 +117,49 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "Netlify", prefixes: ["nfp_"], body: [run(isAlnum, 36, ANY)] },
   { provider: "Render", prefixes: ["rnd_"], body: [run(isAlnum, 32, ANY)] },
   { provider: "Heroku", prefixes: ["HRKU-"], body: [run(isTokenChar, 40, ANY)] },
+  { provider: "RubyGems", prefixes: ["rubygems_"], body: [run(isLowerHexChar, 48)] },
+  { provider: "NuGet", prefixes: ["oy2"], body: [run(isLowerAlnum, 43)] },
+  { provider: "crates.io", prefixes: ["cio"], body: [run(isAlnum, 32)] },
+  { provider: "Clojars", prefixes: ["CLOJARS_"], body: [run(isAlnum, 60)] },
+  { provider: "JFrog", prefixes: ["AKCp"], body: [run(isAlnum, 60, ANY)] },
+  { provider: "Alibaba Cloud access key id", prefixes: ["LTAI"], body: [run(isAlnum, 20)] },
+  { provider: "Tencent Cloud secret id", prefixes: ["AKID"], body: [run(isAlnum, 32)] },
+  {
+    provider: "Dynatrace",
+    prefixes: ["dt0c01."],
+    body: [run(isUpperAlnum, 24), ".", run(isUpperAlnum, 64)],
+  },
+  { provider: "Adafruit IO", prefixes: ["aio_"], body: [run(isAlnum, 28)] },
+  { provider: "Contentful", prefixes: ["CFPAT-"], body: [run(isTokenChar, 43)] },
+  {
+    provider: "PlanetScale",
+    prefixes: ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"],
+    body: [run(isTokenChar, 32, ANY)],
+  },
+  { provider: "Prefect", prefixes: ["pnu_"], body: [run(isAlnum, 36)] },
+  { provider: "ReadMe", prefixes: ["rdme_"], body: [run(isAlnum, 70)] },
+  { provider: "Shippo", prefixes: ["shippo_live_", "shippo_test_"], body: [run(isLowerHexChar, 40)] },
+  { provider: "Typeform", prefixes: ["tfp_"], body: [run(isTokenChar, 44, ANY)] },
+  { provider: "Duffel", prefixes: ["duffel_live_", "duffel_test_"], body: [run(isTokenChar, 43)] },
+  { provider: "EasyPost", prefixes: ["EZAK", "EZTK"], body: [run(isAlnum, 54)] },
+  { provider: "Notion", prefixes: ["ntn_", "secret_"], body: [run(isAlnum, 43, 46)] },
+  { provider: "Airtable", prefixes: ["pat"], body: [run(isAlnum, 14), ".", run(isLowerHexChar, 64)] },
+  { provider: "Flutterwave", prefixes: ["FLWSECK-", "FLWSECK_TEST-"], body: [run(isLowerHexChar, 32)] },
+  {
+    provider: "Firebase Cloud Messaging server key",
+    prefixes: ["AAAA"],
+    body: [run(isTokenChar, 7), ":", run(isTokenChar, 100, ANY)],
+  },
+  {
+    provider: "Twitter/X bearer token",
+    prefixes: ["AAAAAAAAAAAAAAAAAAAAA"],
+    body: [run(isTwitterChar, 30, ANY)],
+  },
+  {
+    provider: "Facebook and Square access tokens",
+    prefixes: ["EAACEdEose0cBA", "EAAA"],
+    body: [run(isTokenChar, 40, ANY)],
+  },
   {
     provider: "Mapbox secret token",
     prefixes: ["sk.eyJ"],
