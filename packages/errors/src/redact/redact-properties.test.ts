@@ -83,7 +83,10 @@ function tokenOfShape(shape: Shape): fc.Arbitrary<string> {
     .map((parts) => parts.join(""));
 }
 
-describe("redactSecrets: a generated secret of each rule's shape never survives in noisy text", () => {
+// Thousands of generated cases per test: a loaded CI machine gets a wide budget.
+describe("redactSecrets: a generated secret of each rule's shape never survives in noisy text", {
+  timeout: 60_000,
+}, () => {
   it.each(TOKEN_FORMATS.map((format) => [format.provider, format] as const))(
     "token format: %s",
     (_name, format) => {
@@ -219,7 +222,7 @@ describe("redactSecrets: a generated secret of each rule's shape never survives 
   });
 });
 
-describe("redactSecrets: output properties", () => {
+describe("redactSecrets: output properties", { timeout: 60_000 }, () => {
   const anyText = fc.oneof(
     fc.string({ unit: "binary", maxLength: 300 }),
     fc

@@ -1,5 +1,6 @@
 import { isAsciiLetter, isToken68Char, isWhitespace } from "../char-classes.js";
-import { type RedactionContext, Rewriter } from "../redaction-context.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
 const AUTH_SCHEME = /\b(?:Bearer|Basic|bearer|basic|BEARER|BASIC)[ \t]{1,8}/g;

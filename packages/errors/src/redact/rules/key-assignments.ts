@@ -1,6 +1,7 @@
 import { BACKSLASH, DOUBLE_QUOTE, isBlank, isNameChar, SINGLE_QUOTE } from "../char-classes.js";
 import { type KeyKind, kindOfKey } from "../key-names.js";
-import { type RedactionContext, Rewriter } from "../redaction-context.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
 import { type AssignmentForm, isSecretValue, readValue } from "../values.js";
 
 // The words that can make a key sensitive; `kindOfKey` decides on the whole key around them.

@@ -1,4 +1,5 @@
-import { type RedactionContext, Rewriter } from "../redaction-context.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
 
 // `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN OPENSSH PRIVATE KEY-----`,
 // `-----BEGIN PGP PRIVATE KEY BLOCK-----`: bounded words, so each header costs a bounded match.

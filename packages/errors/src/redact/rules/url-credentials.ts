@@ -1,5 +1,6 @@
 import { isAlnum, isWhitespace } from "../char-classes.js";
-import { type RedactionContext, Rewriter } from "../redaction-context.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
 
 // `postgres://`, `mongodb+srv://`, `https://`: a bounded scheme that starts a word.
 const SCHEME = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//g;

@@ -1,5 +1,6 @@
 import { isToken68Char } from "../char-classes.js";
-import { type RedactionContext, Rewriter } from "../redaction-context.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
 
 // The path after these is the credential itself: whoever has the URL can post.
 const WEBHOOK_PATHS =
