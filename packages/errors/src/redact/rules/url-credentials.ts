@@ -2,8 +2,6 @@ import { isAlnum, isWhitespace } from "../char-classes.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 
-// `postgres://`, `mongodb+srv://`, `https://`: a bounded scheme that starts a word.
-const SCHEME = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//g;
 const MAX_USERINFO = 1024;
 
 // Userinfo ends at the host; these never belong to it in a URL written into text (a `'` may: RFC 3986 sub-delims).
@@ -23,12 +21,13 @@ const endsUserinfo = (code: number): boolean =>
  * `mongodb+srv://user:pass@cluster`): scheme, user, host and path are kept.
  */
 export function redactUrlCredentials(text: string, context: RedactionContext): string {
-  if (!text.includes("://")) return text;
   const rewriter = new Rewriter(text);
-  SCHEME.lastIndex = 0;
-  for (let scheme = SCHEME.exec(text); scheme !== null; scheme = SCHEME.exec(text)) {
+  // `postgres://`, `mongodb+srv://`, `https://`: every `://` after a scheme character (indexOf is far
+  // cheaper than a pattern tried at every word).
+  for (let found = text.indexOf("://"); found !== -1; found = text.indexOf("://", found + 3)) {
     context.steps += 1;
-    const userStart = scheme.index + scheme[0].length;
+    if (found === 0 || !isAlnum(text.charCodeAt(found - 1))) continue;
+    const userStart = found + 3;
     const stop = Math.min(text.length, userStart + MAX_USERINFO);
     let colon = -1;
     let at = -1;
@@ -44,7 +43,7 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
     if (colon === -1 || at <= colon + 1 || !isAlnum(text.charCodeAt(at + 1))) continue;
     if (text.slice(colon + 1, at) === context.replacement) continue;
     rewriter.replace(colon + 1, at, context.replacement);
-    SCHEME.lastIndex = at;
+    found = at - 3;
   }
   return rewriter.finish();
 }
