@@ -37,7 +37,8 @@ around it stays, so the line still says what failed and where.
   \`aws_secret_access_key\`, \`PGPASSWORD\`).
 - Registry auth blobs: \`"auth": "[REDACTED]"\` (Docker \`config.json\`), \`_auth=[REDACTED]\`,
   \`//registry.npmjs.org/:_authToken=[REDACTED]\` (\`.npmrc\`).
-- A password key's value is always redacted, however short (\`password: x\`).
+- A password or secret key's value is always redacted, however short (\`password: x\`); only a
+  value that says there is none (\`none\`, \`null\`, \`unset\`, \`true\`/\`false\`, empty) is kept.
 
 ## Kept on purpose
 
