@@ -92,14 +92,21 @@ export function readValue(
 
 // Values that say a secret is absent rather than hold one.
 const ABSENT_WORDS = new Set(
-  "true false null nil none undefined unset empty missing required optional redacted n/a".split(" "),
+  // `(using password: YES)` is MySQL saying whether a password was sent.
+  "true false yes no null nil none undefined unset empty missing required optional redacted n/a".split(" "),
 );
 // Flags, states and scheme names: an enum, not a secret.
 const ENUM_WORDS = new Set(
   (
-    "yes no on off na enabled disabled pending expired revoked invalid valid present absent bearer basic " +
+    "on off na enabled disabled pending expired revoked invalid valid present absent bearer basic " +
     "digest negotiate ntlm oauth oauth2 hmac token jwt"
   ).split(" "),
+);
+// Words that start a sentence after a flag's name rather than being its value.
+const FUNCTION_WORDS = new Set(
+  "is are was were be must should can cannot could will would may not and or the a an to of for with in on has have".split(
+    " ",
+  ),
 );
 const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
 // "Bearer opaque" inside quotes: the scheme says what follows is a credential.
@@ -169,6 +176,8 @@ export function isSecretValue(
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   const lower = text.toLowerCase();
   if (form === "after-scheme") return !isNonSecretWord(lower);
+  // `--api-key is required`: a flag followed by a sentence, not by its value.
+  if (form === "flag" && FUNCTION_WORDS.has(lower)) return false;
   if (kind === "password") return !ABSENT_WORDS.has(lower);
   if (STARTS_WITH_SCHEME.test(text)) return true;
   if (isNonSecretWord(lower)) return false;
@@ -177,6 +186,7 @@ export function isSecretValue(
   if (isPath(text) || isIssueKey(text)) return false;
   // A flag's value is a value: `--token abcdef` holds a token, `token: pending review` is prose.
   if (form === "explicit" && isProse(text)) return false;
-  if (kind === "collection" && isNumber(text)) return false;
+  // A count (`Token: 3 of 5 used`); numeric codes a credential could be have six digits or more.
+  if (isNumber(text) && (kind === "collection" || text.length < 6)) return false;
   return true;
 }
