@@ -29,6 +29,8 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["-----BEGIN PRIVATE KEY----------END X-----", "PEM headers and wrong ends"],
   ["http://a:", "URL userinfo without a host"],
   ["a://", "URL schemes"],
+  [" -u a:", "command-line users"],
+  [` -u ${"a".repeat(300)} `, "command-line users without a password"],
   ["hooks.slack.com/services/", "webhook paths"],
   [`token=${"}".repeat(64)} `, "closing brackets after values"],
   ["x".repeat(63) + "_token ", "keys at the length limit"],

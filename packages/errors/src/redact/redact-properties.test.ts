@@ -204,6 +204,22 @@ describe("redactSecrets: a generated secret of each rule's shape never survives 
     );
   });
 
+  it("command-line user passwords, keeping the user", () => {
+    neverSurvives(
+      fc
+        .tuple(
+          fc.constantFrom("-u ", "--user ", "--user=", "--proxy-user "),
+          stringOf(ALNUM, 1, 12),
+          credential(),
+        )
+        .map(([flag, user, password]) => ({
+          text: `curl ${flag}${user}:${password} https://example.com`,
+          secret: password,
+          kept: `${flag}${user}:`,
+        })),
+    );
+  });
+
   it("registry auth blobs", () => {
     const base64 = alphabetOf(isBase64Char);
     neverSurvives(

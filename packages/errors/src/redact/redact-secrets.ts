@@ -1,5 +1,6 @@
 import type { RedactionContext, RedactionRule } from "./redaction-context.js";
 import { redactAuthSchemes } from "./rules/auth-schemes.js";
+import { redactCliUserPasswords } from "./rules/cli-user-passwords.js";
 import { redactKeyAssignments } from "./rules/key-assignments.js";
 import { redactPemPrivateKeys } from "./rules/pem-private-keys.js";
 import { redactTokenFormats } from "./rules/token-formats-rule.js";
@@ -19,6 +20,7 @@ const RULES: readonly RedactionRule[] = [
   redactPemPrivateKeys,
   redactWebhookUrls,
   redactUrlCredentials,
+  redactCliUserPasswords,
   redactTokenFormats,
   redactAuthSchemes,
   redactKeyAssignments,

@@ -22,6 +22,7 @@ around it stays, so the line still says what failed and where.
 - Passwords inside URLs: \`postgres://app:[REDACTED]@db:5432/app\`,
   \`redis://:[REDACTED]@host\`, \`mongodb+srv://user:[REDACTED]@cluster\` (scheme, user,
   host, path and query are kept).
+- Passwords on a command line: \`curl -u alice:[REDACTED]\`, \`--user alice:[REDACTED]\`.
 - Webhook URLs whose path is the credential (Slack, Discord, Microsoft Teams, Zapier):
   \`https://hooks.slack.com/services/[REDACTED]\`.
 - Credentials after an auth scheme: \`Authorization: Bearer [REDACTED]\`,

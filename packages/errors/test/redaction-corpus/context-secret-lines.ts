@@ -261,6 +261,13 @@ export const CONTEXT_SECRET_LINES: readonly SecretLine[] = [
     );
   })(),
 
+  line(
+    "sensitive key",
+    `curl -u admin:${passwords[11]}x https://api.example.com`,
+    [`${passwords[11]}x`],
+    ["curl -u admin:", " https://api.example.com"],
+  ),
+
   // Auth schemes.
   line(
     "auth scheme",
