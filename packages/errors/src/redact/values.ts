@@ -152,7 +152,8 @@ function looksLikeCredential(value: string): boolean {
     else if (code === 45 || code === 95) joiners += 1;
   }
   if (letters === 0) return false;
-  if (/^v?\d+(?:\.\d+)+/.test(value) || value.startsWith("-") || value.startsWith(".")) return false;
+  // A version (`token v2.1.0`) or the next flag (`token --help`) is not a value.
+  if (/^v?\d+(?:\.\d+)+$/.test(value) || /^--?[a-z][a-z-]*$/.test(value)) return false;
   return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
 }
 
@@ -183,7 +184,10 @@ export function isSecretValue(
   if (isNonSecretWord(lower)) return false;
   // Base64 may start with `/`: a registry blob is judged by its shape alone.
   if (kind === "registry-auth") return /^[A-Za-z0-9+/]{8,}={0,2}$/.test(text) && !isProse(text);
-  if (isPath(text) || isIssueKey(text)) return false;
+  if (isIssueKey(text)) return false;
+  // `GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/sa.json` names a file; a single token's value that
+  // starts with `/` may just as well be base64.
+  if (kind === "collection" && isPath(text)) return false;
   // A flag's value is a value: `--token abcdef` holds a token, `token: pending review` is prose.
   if (form === "explicit" && isProse(text)) return false;
   // A count (`Token: 3 of 5 used`); numeric codes a credential could be have six digits or more.

@@ -4,12 +4,21 @@ import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
 const AUTH_SCHEME = /\b(?:Bearer|Basic|bearer|basic|BEARER|BASIC)[ \t]{1,8}/g;
-// Long lowercase words that follow "Bearer" in prose ("Bearer authentication is required").
-const PROSE_AFTER_SCHEME = new Set(["authentication", "authorization", "authenticated", "authenticating"]);
+// Words that follow "Bearer" or "Basic" in prose ("Bearer authentication is required", "send a
+// Bearer Token"): any other word after a capitalised scheme is taken as the credential.
+const PROSE_AFTER_SCHEME = new Set(
+  (
+    "authentication authorization authenticated authenticating auth token tokens scheme schemes header " +
+    "headers credential credentials access realm string value format type prefix flow grant strategy"
+  ).split(" "),
+);
 
 // What may follow a credential: the end, a blank, a quote, a separator or a closing bracket.
 const endsCredential = (code: number): boolean =>
   Number.isNaN(code) || isWhitespace(code) || "\"'`,;)]}>\\&".includes(String.fromCharCode(code));
+
+// `token_type=Bearer expires_in=3600`: the next field of an OAuth token response, not a credential.
+const OAUTH_FIELD = /^(?:expires_in|expires_at|ext_expires_in|scope|refresh_token|id_token)=/;
 
 function isLettersOnly(value: string): boolean {
   for (let index = 0; index < value.length; index += 1) {
@@ -19,16 +28,13 @@ function isLettersOnly(value: string): boolean {
 }
 
 /**
- * Whether the word after a scheme is a credential. Prose such as "bearer authentication",
- * "Basic auth" or "Bearer Token" is not: a word of letters in one case after a lowercase
- * scheme, or a short one after any scheme.
+ * Whether the word after a scheme is a credential: not a word of prose ("Bearer authentication",
+ * "Basic auth"), and not a plain word after a lowercase scheme ("bearer tokens are").
  */
 function isCredential(scheme: string, value: string): boolean {
-  if (!isLettersOnly(value)) return true;
-  const tail = value.slice(1);
-  if (tail !== tail.toLowerCase() && tail !== tail.toUpperCase()) return true;
-  if (scheme === scheme.toLowerCase()) return false;
-  return value.length >= 12 && !PROSE_AFTER_SCHEME.has(value.toLowerCase());
+  const word = value.replace(/\.+$/, "");
+  if (PROSE_AFTER_SCHEME.has(word.toLowerCase())) return false;
+  return scheme !== scheme.toLowerCase() || !isLettersOnly(word);
 }
 
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
@@ -40,12 +46,10 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     const start = found.index + found[0].length;
     const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
     let end = start;
-    while (end < stop && isToken68Char(text.charCodeAt(end))) end += 1;
-    while (end < stop && text.charCodeAt(end) === 61) end += 1;
+    // token68 and its `=` padding; an `=` inside is kept in the credential too.
+    while (end < stop && (isToken68Char(text.charCodeAt(end)) || text.charCodeAt(end) === 61)) end += 1;
     context.steps += end - start + 1;
-    // A credential is a whole token68: `Bearer expires_in=3600` is a key and its value, not a token.
-    if (!endsCredential(text.charCodeAt(end))) continue;
-    while (end > start && text.charCodeAt(end - 1) === 46) end -= 1;
+    if (!endsCredential(text.charCodeAt(end)) || OAUTH_FIELD.test(text.slice(start, end))) continue;
     if (end - start < 6) continue;
     const scheme = found[0].trimEnd();
     if (!isCredential(scheme, text.slice(start, end))) continue;
