@@ -48,11 +48,14 @@ around it stays, so the line still says what failed and where.
   \`token_type=Bearer expires_in=3600\`, \`nextPageToken: …\`, \`eos_token: </s>\`.
 - Keys that describe a secret rather than hold one: \`secret_name\`, \`token_endpoint\`,
   \`password_policy\`, \`token_file\`, \`secretKeyRef\`, \`api_key_header\`.
-- Numbers, flags and enum words after a token or credential key (\`credentials: none\`,
-  \`token: expired\`, \`is_secret: false\`), prose (\`authorization: pending review\`,
+- Counts, flags and enum words after a token or credential key (\`Token: 3 of 5 used\`,
+  \`credentials: none\`, \`token: expired\`, \`is_secret: false\`; a number of six digits or more
+  after a singular key may be a code and is redacted), prose (\`authorization: pending review\`,
   \`cookie policy: strict\`, \`secretary: Alice\`, "Use a secret manager", "the token was
-  rejected", "Bearer authentication"), paths (\`/etc/password: No such file\`,
-  \`token_file=/var/run/…/token\`), ticket ids (\`ticket: OPS-1234\`).
+  rejected", "Bearer authentication", \`error: --api-key is required\`), file paths
+  (\`GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/sa.json\`, \`token_file=/var/run/…/token\`,
+  \`/etc/password: No such file\`, \`PWD=/home/alice\`), ticket ids (\`ticket: OPS-1234\`), and
+  MySQL's \`(using password: YES)\`.
 - References and placeholders, which are not the secret: \`\${DB_PASSWORD}\`, \`$OPENAI_API_KEY\`,
   \`<your-token>\`, \`****\`.
 - Digests, commit ids, UUIDs, ULIDs, ARNs and resource ids, URLs without a password, e-mail
