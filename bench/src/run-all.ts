@@ -17,6 +17,7 @@ const readmeOfSuite: Record<string, string> = {
   sandbox: "packages/adapter-utils/README.md",
   createos: "packages/plugins/sandbox-providers/createos/README.md",
   runner: "packages/paperclip-runner/README.md",
+  redaction: "packages/errors/README.md",
 };
 const only = process.argv.slice(2);
 

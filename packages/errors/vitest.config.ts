@@ -1,7 +1,13 @@
 import { defineConfig } from "vitest/config";
+import { runUpstreamRedactionTestsAgainstOurs } from "./test/upstream-redaction/run-upstream-tests-against-ours.js";
 
 export default defineConfig({
+  plugins: [runUpstreamRedactionTestsAgainstOurs()],
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    server: {
+      // Upstream's test file must go through vitest's module graph for the plugin to see it.
+      deps: { inline: [/adapter-utils@2026\.916\.1/] },
+    },
   },
 });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { explain } from "../src/explain/explain.js";
+import { REDACTION_GUIDE } from "../src/redact/redaction-guide.js";
 import { errorRegistry } from "../src/registry/registry.js";
 
 const bin = path.resolve(import.meta.dirname, "../bin/paperclip-errors.js");
@@ -19,6 +20,12 @@ describe("paperclip-errors (the built bin)", () => {
     const result = run("explain", "ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS");
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(explain("ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS"));
+  });
+
+  it("explains redaction and exits 0", () => {
+    const result = run("explain", "redaction");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(REDACTION_GUIDE);
   });
 
   it("exits 1 with the coded error for an unknown code, 2 for bad usage", () => {

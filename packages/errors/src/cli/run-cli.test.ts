@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { explain } from "../explain/explain.js";
 import { PaperclipError } from "../paperclip-error.js";
+import { REDACTION_GUIDE } from "../redact/redaction-guide.js";
 import { errorRegistry } from "../registry/registry.js";
 import { CLI_USAGE, planCli } from "./run-cli.js";
 
@@ -29,6 +30,15 @@ describe("planCli", () => {
     expect(planCli(["explain", "ERR_SANDBOX_PROXY_SOCKET_DIR"]).stdout).toBe(
       explain("ERR_SANDBOX_PROXY_SOCKET_DIR"),
     );
+  });
+
+  it("explains redaction: what is redacted and what is kept", () => {
+    const { stdout } = planCli(["explain", "redaction"]);
+    expect(stdout).toBe(REDACTION_GUIDE);
+    expect(stdout).toContain("## Redacted");
+    expect(stdout).toContain("## Kept on purpose");
+    expect(stdout).toContain("AWS access key id");
+    expect(planCli(["--help"]).stdout).toContain("explain redaction");
   });
 
   it("plans the docs tree", () => {

@@ -1,6 +1,7 @@
 import { explain } from "../explain/explain.js";
 import { renderErrorDocs } from "../explain/render-docs.js";
 import { PaperclipError } from "../paperclip-error.js";
+import { REDACTION_GUIDE } from "../redact/redaction-guide.js";
 import { errorRegistry } from "../registry/registry.js";
 
 export const CLI_USAGE = `Usage: paperclip-errors <command>
@@ -8,6 +9,7 @@ export const CLI_USAGE = `Usage: paperclip-errors <command>
 Commands:
   list                 every documented code with its title
   explain <CODE>       the full entry of one code, as Markdown
+  explain redaction    what diagnostics redact and what they keep
   docs --out <DIR>     write one Markdown file per code plus README.md (the index) into DIR
 
 Options:
@@ -38,6 +40,7 @@ export function planCli(argv: readonly string[]): CliPlan {
   }
   if (command === "explain") {
     if (rest.length !== 1 || rest[0] === undefined) throw usageError("explain takes exactly one error code.");
+    if (rest[0] === "redaction") return { stdout: REDACTION_GUIDE };
     return { stdout: explain(rest[0]) };
   }
   if (command === "docs") {

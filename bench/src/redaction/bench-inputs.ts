@@ -1,0 +1,48 @@
+import { OPERATOR_LINES } from "../../../packages/errors/test/redaction-corpus/operator-lines.js";
+import { SECRET_LINES } from "../../../packages/errors/test/redaction-corpus/secret-lines.js";
+
+/** An input of the throughput figures, built to a size inside each worker (never copied). */
+export interface BenchInput {
+  readonly name: string;
+  readonly build: (bytes: number) => string;
+}
+
+const repeated =
+  (unit: string, tail = "") =>
+  (bytes: number): string =>
+    unit.repeat(Math.ceil((bytes - tail.length) / Buffer.byteLength(unit))) + tail;
+
+// An unterminated PEM block runs to the end of the text, which would make the rest free.
+const closedSecretLines = SECRET_LINES.filter(
+  (line) => !line.text.includes("-----BEGIN") || line.text.includes("-----END"),
+);
+// A diagnostic as the runner writes them: operator lines with a secret line every tenth line.
+const diagnosticUnit = `${OPERATOR_LINES.map((line, index) => {
+  const secret = closedSecretLines[index % closedSecretLines.length];
+  return index % 10 === 0 && secret ? `${line.text}\n${secret.text}` : line.text;
+}).join("\n")}\n`;
+
+export const TYPICAL_INPUTS: readonly BenchInput[] = [
+  { name: "diagnostic log, a secret line every 10 lines", build: repeated(diagnosticUnit) },
+  {
+    name: "operator text, no secret",
+    build: repeated(`${OPERATOR_LINES.map((line) => line.text).join("\n")}\n`),
+  },
+];
+
+// Each puts a rule's trigger every few characters (packages/errors/src/redact/redact-linear-time.test.ts
+// has the full list): a backtracking redactor rescans the rest of the text from each trigger.
+export const HOSTILE_INPUTS: readonly BenchInput[] = [
+  { name: 'hostile: "token " repeated', build: repeated("token ") },
+  { name: 'hostile: "\\"token\\":\\"" repeated', build: repeated('"token":"') },
+  { name: 'hostile: "--token=\\"" repeated', build: repeated('--token="') },
+  { name: 'hostile: "a-" repeated, then one "."', build: repeated("a-", ".") },
+  { name: 'hostile: "token-" repeated, then "="', build: repeated("token-", "=") },
+  { name: 'hostile: "-sk-" repeated', build: repeated("-sk-") },
+  { name: 'hostile: "eyJ" repeated', build: repeated("eyJ") },
+  { name: 'hostile: "Bearer " repeated', build: repeated("Bearer ") },
+  { name: 'hostile: "http://a:" repeated', build: repeated("http://a:") },
+];
+
+export const inputNamed = (name: string): BenchInput | undefined =>
+  [...TYPICAL_INPUTS, ...HOSTILE_INPUTS].find((input) => input.name === name);

@@ -1,0 +1,33 @@
+// Character tests by code unit: the scanners call these once per character examined.
+
+export const isAsciiLetter = (code: number): boolean =>
+  (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+export const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+export const isAlnum = (code: number): boolean => isAsciiLetter(code) || isDigit(code);
+/** `[A-Za-z0-9_]`: a character that continues an identifier. */
+export const isNameChar = (code: number): boolean => isAlnum(code) || code === 95;
+/** `[A-Za-z0-9_-]`: base64url, and most token bodies. */
+export const isTokenChar = (code: number): boolean => isNameChar(code) || code === 45;
+/** RFC 7235 token68 without the trailing `=`: `[A-Za-z0-9._~+/-]`. */
+export const isToken68Char = (code: number): boolean =>
+  isTokenChar(code) || code === 46 || code === 126 || code === 43 || code === 47;
+/** `[A-Za-z0-9+/]`: base64 without padding. */
+export const isBase64Char = (code: number): boolean => isAlnum(code) || code === 43 || code === 47;
+export const isHexChar = (code: number): boolean =>
+  isDigit(code) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+export const isLowerHexChar = (code: number): boolean => isDigit(code) || (code >= 97 && code <= 102);
+export const isUpperAlnum = (code: number): boolean => (code >= 65 && code <= 90) || isDigit(code);
+export const isBlank = (code: number): boolean => code === 32 || code === 9;
+export const isWhitespace = (code: number): boolean =>
+  code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+export const BACKSLASH = 92;
+export const DOUBLE_QUOTE = 34;
+export const SINGLE_QUOTE = 39;
+
+/** The end of the run of `test` characters starting at `start`, reading at most `limit` of them. */
+export function runEnd(text: string, start: number, test: (code: number) => boolean, limit: number): number {
+  const stop = Math.min(text.length, start + limit);
+  let index = start;
+  while (index < stop && test(text.charCodeAt(index))) index += 1;
+  return index;
+}

@@ -1,0 +1,95 @@
+/**
+ * What a key's value is, judged by the key's name:
+ * - `password`: always a secret, however short (`password`, `client_secret`, `api_key`).
+ * - `credential`: a secret unless it is a number, a flag, an enum word or prose (`token`, `authorization`).
+ * - `collection`: a plural (`tokens`, `credentials`): a count or a list more often than a secret.
+ * - `registry-auth`: a bare `auth` key, a secret when it holds base64 (`"auth": "dXNlcjpwYXNz"`).
+ */
+export type KeyKind = "password" | "credential" | "collection" | "registry-auth";
+
+const STRENGTH: Record<KeyKind, number> = { "registry-auth": 0, collection: 1, credential: 2, password: 3 };
+
+const SEGMENT = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+// A key segment after the sensitive word that makes the key describe a secret, not hold one.
+const DESCRIPTORS = new Set(
+  (
+    "type types kind count counts name names label url uri urls endpoint path file files dir directory " +
+    "policy length len limit limits size usage used remaining max min total budget rate per ttl expiry " +
+    "expires expiration expired at version format prefix suffix hint source provider env ref field header " +
+    "mode status method scope scopes rotation rotated manager store required enabled present valid set " +
+    "exists configured index idx position pos description help"
+  ).split(" "),
+);
+// A segment before `token` that makes it a cursor or a model vocabulary entry, not a credential.
+const NON_CREDENTIAL_TOKENS = new Set(
+  (
+    "page next continuation cancellation sync resume idempotency pagination cursor max input output " +
+    "total prompt completion cached cache reasoning num context eos bos pad unk sep cls mask special stop " +
+    "end start"
+  ).split(" "),
+);
+// A segment before `key` that makes it a secret key (`api_key`, `AccountKey`, `secretAccessKey`).
+const KEY_QUALIFIERS = new Set(
+  "api private access account secret signing encryption master client auth app license deploy".split(" "),
+);
+const SECRET_KEY_WORDS = [...KEY_QUALIFIERS].map((qualifier) => `${qualifier}key`);
+
+function kindOfSegment(segment: string, previous: string | undefined): KeyKind | null {
+  const plural = segment.endsWith("s");
+  if (/(?:password|passwd|passphrase)s?$/.test(segment)) return plural ? "collection" : "password";
+  // `PWD=` is also the shell's working directory: a path after it is kept (see key-assignments).
+  if (segment === "pwd") return "password";
+  // `pass=12 fail=0` counts tests; `DB_PASS=s3cret` is a password.
+  if (segment === "pass") return "collection";
+  if (/secrets?$/.test(segment)) return plural ? "collection" : "password";
+  if (/connectionstrings?$/.test(segment)) return "password";
+  if (segment === "string" && previous === "connection") return "password";
+  if (segment === "key" || segment === "keys") {
+    if (previous === undefined || !KEY_QUALIFIERS.has(previous)) return null;
+    return plural ? "collection" : "password";
+  }
+  if (SECRET_KEY_WORDS.some((word) => segment === word || segment === `${word}s`)) {
+    return plural ? "collection" : "password";
+  }
+  if (/tokens?$/.test(segment)) {
+    if (segment.length <= 6 && previous !== undefined && NON_CREDENTIAL_TOKENS.has(previous)) return null;
+    return plural ? "collection" : "credential";
+  }
+  if (/(?:credential|cookie|ticket)s?$/.test(segment)) return plural ? "collection" : "credential";
+  if (/(?:authorization|signature|jwt)$/.test(segment) || segment === "sig") return "credential";
+  if (segment === "auth") return "registry-auth";
+  return null;
+}
+
+/** Lowercase words of a key: `OPENAI_API_KEY` → openai api key; `proxyAuthorization` → proxy authorization. */
+export function keySegments(key: string): string[] {
+  return (key.match(SEGMENT) ?? []).map((segment) => segment.toLowerCase());
+}
+
+// Logs repeat the same few keys; judging each once keeps a dense log fast.
+const MAX_CACHED_KEYS = 512;
+const kindCache = new Map<string, KeyKind | null>();
+
+/** The kind of a key's value, or null when the key does not name a secret. */
+export function kindOfKey(key: string): KeyKind | null {
+  const cached = kindCache.get(key);
+  if (cached !== undefined) return cached;
+  const kind = judgeKey(key);
+  if (kindCache.size >= MAX_CACHED_KEYS) kindCache.clear();
+  kindCache.set(key, kind);
+  return kind;
+}
+
+function judgeKey(key: string): KeyKind | null {
+  const segments = keySegments(key);
+  let kind: KeyKind | null = null;
+  for (let index = 0; index < segments.length; index += 1) {
+    const segment = segments[index] as string;
+    if (kind !== null && DESCRIPTORS.has(segment)) return null;
+    const found = kindOfSegment(segment, segments[index - 1]);
+    // The strongest word decides: `client_secret_token` is a secret, `auth_token` a token.
+    if (found !== null && (kind === null || STRENGTH[found] > STRENGTH[kind])) kind = found;
+  }
+  return kind;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { redactSecretsCounted } from "./redact-secrets.js";
+
+const MiB = 1024 * 1024;
+const repeatTo = (unit: string, length: number): string => unit.repeat(Math.ceil(length / unit.length));
+
+// Inputs that put a rule's trigger at every few characters: each one made an earlier or a
+// naive redactor rescan the rest of the text from every trigger (quadratic time).
+const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
+  ["a.", "dotted names"],
+  ["token.", "sensitive words joined by dots"],
+  ["token ", "sensitive words as bare keys"],
+  ["token:", "sensitive words as explicit keys"],
+  ["token=", "sensitive words as assignments"],
+  ['"token":"', "unterminated JSON values"],
+  ['\\"token\\":\\"', "unterminated escaped JSON values"],
+  ["password=\\", "backslashes after keys"],
+  ["api key ", "spaced key words"],
+  ["eyJ", "JWT starts"],
+  ["-eyJ", "JWT starts after dashes"],
+  ["eyJa.", "JWT segments"],
+  ["-sk-", "token prefixes after dashes"],
+  [" sk.eyJ", "Mapbox prefixes"],
+  ["AKIA", "AWS prefixes"],
+  [" SG.", "SendGrid prefixes"],
+  ["Bearer ", "auth schemes"],
+  ["Bearer a=", "auth schemes before assignments"],
+  ["-----BEGIN PRIVATE KEY-----", "unterminated PEM headers"],
+  ["-----BEGIN PRIVATE KEY----------END X-----", "PEM headers and wrong ends"],
+  ["http://a:", "URL userinfo without a host"],
+  ["a://", "URL schemes"],
+  [" -u a:", "command-line users"],
+  [` -u ${"a".repeat(300)} `, "command-line users without a password"],
+  ["hooks.slack.com/services/", "webhook paths"],
+  [`token=${"}".repeat(64)} `, "closing brackets after values"],
+  ["x".repeat(63) + "_token ", "keys at the length limit"],
+];
+
+// 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the
+// assertions are on counted work, never on time).
+describe("redactSecrets: linear time on hostile 1 MiB inputs", { timeout: 120_000 }, () => {
+  // Work is counted in characters examined (see RedactionContext.steps), not in time, so the
+  // result is the same on any machine: doubling the input at most doubles the work, and the
+  // work per character stays small.
+  it.each(HOSTILE_UNITS)("%j (%s)", (unit) => {
+    const one = redactSecretsCounted(repeatTo(unit, MiB));
+    const two = redactSecretsCounted(repeatTo(unit, 2 * MiB));
+    expect(one.steps / MiB).toBeLessThan(40);
+    expect(two.steps).toBeLessThanOrEqual(2.1 * one.steps);
+  });
+
+  it("counts the work of every rule (a text with one of each secret costs more than plain text)", () => {
+    const plain = redactSecretsCounted("x".repeat(1000)).steps;
+    const secrets = redactSecretsCounted(
+      "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY----- https://hooks.slack.com/services/T1/B2/c3 " +
+        "https://u:p4ss@h/x ghp_0123456789abcdefghijABCD Bearer abc123def456 password=hunter2",
+    ).steps;
+    expect(plain).toBe(0);
+    expect(secrets).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,75 @@
+import { TOKEN_FORMATS } from "./rules/token-formats.js";
+import { MAX_CREDENTIAL_LENGTH } from "./values.js";
+
+const providers = TOKEN_FORMATS.map((format) => format.provider).join(", ");
+
+/**
+ * What `redactSecrets` removes from a diagnostic and what it deliberately keeps, as Markdown:
+ * printed by `paperclip-errors explain redaction` and quoted in the package README.
+ */
+export const REDACTION_GUIDE = `# Redaction: what a diagnostic hides and what it keeps
+
+Every error, diagnostic and log tail the Paperclip packages write goes through \`redactSecrets\`
+first, and is cut to its size bound only after. A secret becomes \`[REDACTED]\`; the text
+around it stays, so the line still says what failed and where.
+
+## Redacted
+
+- Provider tokens, recognised by their published prefix and shape wherever they appear, with
+  or without a key before them: ${providers}.
+- PEM private key blocks (\`-----BEGIN … PRIVATE KEY-----\` to the matching END, or to the end
+  of the text when unterminated), PGP private key blocks included.
+- Passwords inside URLs: \`postgres://app:[REDACTED]@db:5432/app\`,
+  \`redis://:[REDACTED]@host\`, \`mongodb+srv://user:[REDACTED]@cluster\` (scheme, user,
+  host, path and query are kept).
+- Passwords on a command line: \`curl -u alice:[REDACTED]\`, \`--user alice:[REDACTED]\`.
+- Webhook URLs whose path is the credential (Slack, Discord, Microsoft Teams, Zapier):
+  \`https://hooks.slack.com/services/[REDACTED]\`.
+- Credentials after an auth scheme: \`Authorization: Bearer [REDACTED]\`,
+  \`Basic [REDACTED]\`, \`Authorization: token [REDACTED]\` (the scheme is kept).
+- Values of keys that name a secret, in every form: \`password=[REDACTED]\`,
+  \`api_key: [REDACTED]\`, \`"token":"[REDACTED]"\`, escaped JSON inside a string
+  (\`{\\"token\\":\\"[REDACTED]\\"}\`), \`--token [REDACTED]\`, \`OPENAI_API_KEY [REDACTED]\`,
+  \`?key=[REDACTED]&page=2\`, connection strings (\`AccountKey=[REDACTED];\`,
+  \`Password=[REDACTED];\`). The key is kept, and the quotes around a quoted value.
+  Key names: password, passwd, passphrase, pwd, secret, token, credential, cookie, jwt,
+  ticket, authorization, signature, api key, private key, access key, account key, secret key,
+  connection string, compound names included (\`OPENAI_API_KEY\`, \`proxyAuthorization\`,
+  \`aws_secret_access_key\`, \`PGPASSWORD\`).
+- Registry auth blobs: \`"auth": "[REDACTED]"\` (Docker \`config.json\`), \`_auth=[REDACTED]\`,
+  \`//registry.npmjs.org/:_authToken=[REDACTED]\` (\`.npmrc\`).
+- A password or secret key's value is always redacted, however short (\`password: x\`); only a
+  value that says there is none (\`none\`, \`null\`, \`unset\`, \`true\`/\`false\`, empty) is kept.
+
+## Kept on purpose
+
+- Token counts and model settings: \`input_tokens=1234\`, \`max_tokens: 4096\`,
+  \`"prompt_tokens":812\`, \`tokenizer: cl100k_base\`, \`tokenType: bearer\`,
+  \`token_type=Bearer expires_in=3600\`, \`nextPageToken: …\`, \`eos_token: </s>\`.
+- Keys that describe a secret rather than hold one: \`secret_name\`, \`token_endpoint\`,
+  \`password_policy\`, \`token_file\`, \`secretKeyRef\`, \`api_key_header\`.
+- Counts, flags and enum words after a token or credential key (\`Token: 3 of 5 used\`,
+  \`credentials: none\`, \`token: expired\`, \`is_secret: false\`; a number of six digits or more
+  after a singular key may be a code and is redacted), prose (\`authorization: pending review\`,
+  \`cookie policy: strict\`, \`secretary: Alice\`, "Use a secret manager", "the token was
+  rejected", "Bearer authentication", \`error: --api-key is required\`), file paths
+  (\`GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/sa.json\`, \`token_file=/var/run/…/token\`,
+  \`/etc/password: No such file\`, \`PWD=/home/alice\`), ticket ids (\`ticket: OPS-1234\`), and
+  MySQL's \`(using password: YES)\`.
+- References and placeholders, which are not the secret: \`\${DB_PASSWORD}\`, \`$OPENAI_API_KEY\`,
+  \`<your-token>\`, \`****\`.
+- Digests, commit ids, UUIDs, ULIDs, ARNs and resource ids, URLs without a password, e-mail
+  addresses, versions.
+
+## Limits
+
+- A credential value is read up to ${MAX_CREDENTIAL_LENGTH} characters; a longer run is noise,
+  and the rest of it is kept.
+- A key is recognised with at most 64 key characters on each side of its sensitive word.
+- In the bare \`key value\` form (no \`=\` or \`:\`), only a value shaped like a credential
+  (letters with digits or joiners, 6 characters or more) counts; after \`=\` or \`:\`, a single
+  word of letters of a word's length (up to 15) is taken as prose for token, credential and
+  authorization keys. Password and secret keys have no such exception.
+- Redaction is linear in the input: hostile text (a trigger every few characters) costs a
+  bounded amount of work per character.
+`;

@@ -1,0 +1,140 @@
+import { BACKSLASH, DOUBLE_QUOTE, isBlank, isNameChar, SINGLE_QUOTE } from "../char-classes.js";
+import { type KeyKind, kindOfKey } from "../key-names.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
+import { type AssignmentForm, isSecretValue, readValue } from "../values.js";
+
+// The words that can make a key sensitive; `kindOfKey` decides on the whole key around them.
+const SENSITIVE_WORD =
+  /(?:api|private|access|account|secret|signing|client)[ ]key|connection[ ]string|password|passwd|passphrase|pass|pwd|secret|token|credential|cookie|jwt|ticket|authorization|auth|signature|sig|key|connection/gi;
+// A key is a bounded identifier around the word: scanning outwards by hand (instead of one
+// pattern with open `*` on both sides) keeps the scan linear in the input.
+const MAX_KEY_SIDE = 64;
+const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
+
+const isKeyChar = (code: number): boolean => isNameChar(code) || code === 46 || code === 45;
+// `\n` written out in a JSON string ends the word before it, so `\napi_key` is the key `api_key`.
+const isEscapedLineBreak = (text: string, index: number): boolean => {
+  const code = text.charCodeAt(index);
+  return (code === 110 || code === 114 || code === 116) && text.charCodeAt(index - 1) === BACKSLASH;
+};
+// A key after these is a variable reference (`$TOKEN`, `%TOKEN%`), not an assignment.
+const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
+// After a path separator only `=` makes an assignment: `/etc/password: No such file` is a path,
+// `/state/password=pw1/` a secret spelled into one.
+const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
+const isPathStart = (code: number): boolean => code === 47 || code === 126;
+
+interface Assignment {
+  readonly kind: KeyKind;
+  readonly keyEnd: number;
+  readonly valueStart: number;
+  readonly form: AssignmentForm;
+  readonly inQuery: boolean;
+}
+
+/** Not an assignment; no key of one starts before `skipTo`. */
+interface NotAnAssignment {
+  readonly skipTo: number;
+}
+
+/** The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. */
+function readAssignment(
+  text: string,
+  wordStart: number,
+  wordEnd: number,
+  context: RedactionContext,
+): Assignment | NotAnAssignment {
+  let keyStart = wordStart;
+  const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
+  while (
+    keyStart > leftLimit &&
+    isKeyChar(text.charCodeAt(keyStart - 1)) &&
+    !isEscapedLineBreak(text, keyStart - 1)
+  )
+    keyStart -= 1;
+  let keyEnd = wordEnd;
+  const rightLimit = Math.min(text.length, wordEnd + MAX_KEY_SIDE);
+  while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
+  context.steps += keyEnd - keyStart + 1;
+  const before = text.charCodeAt(keyStart - 1);
+  const keyStartsHere = keyStart === 0 || !isKeyChar(before) || isEscapedLineBreak(text, keyStart - 1);
+  const notAKey = { skipTo: keyEnd };
+  // A run of key characters longer than a key is no key at all: skip the whole run.
+  if (!keyStartsHere || isKeyChar(text.charCodeAt(keyEnd))) {
+    let runEnd = keyEnd;
+    while (runEnd < text.length && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+    context.steps += runEnd - keyEnd;
+    return { skipTo: runEnd };
+  }
+  // "the token." ends a sentence; a key does not end with a dot.
+  if (isReferenceSigil(before) || text.charCodeAt(keyEnd - 1) === 46) return notAKey;
+  const key = text.slice(keyStart, keyEnd);
+  const inQuery = before === 63 || before === 38;
+  // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
+  const kind = inQuery && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
+  if (kind === null) return notAKey;
+
+  let position = keyEnd;
+  // The closing quote of a quoted key, escaped or not: `"token"`, `\"token\"`.
+  let quoteEnd = position;
+  while (text.charCodeAt(quoteEnd) === BACKSLASH) quoteEnd += 1;
+  const quotedKey = text.charCodeAt(quoteEnd) === DOUBLE_QUOTE || text.charCodeAt(quoteEnd) === SINGLE_QUOTE;
+  if (quotedKey) position = quoteEnd + 1;
+  const blankStart = position;
+  while (isBlank(text.charCodeAt(position))) position += 1;
+  let form: AssignmentForm;
+  const separator = text.charCodeAt(position);
+  // `arn:aws:secretsmanager:…:secret:prod/db`: a field of a colon-separated id, not a key.
+  if (separator === 58 && before === 58 && position === keyEnd) return notAKey;
+  if (isPathSeparator(before) && separator !== 61) return notAKey;
+  // `password://…` names a URL scheme, not a key.
+  if (separator === 58 && text.startsWith("//", position + 1)) return notAKey;
+  if ((separator === 61 || separator === 58) && text.charCodeAt(position + 1) !== 61) {
+    form = "explicit";
+    position += 1;
+    while (isBlank(text.charCodeAt(position))) position += 1;
+  } else if (quotedKey || position === blankStart) {
+    return notAKey;
+  } else {
+    // `--token value`: a flag's value is a value, not prose.
+    form = text.charCodeAt(keyStart) === 45 ? "flag" : "bare";
+  }
+  context.steps += position - keyEnd + 1;
+  // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
+  if (/^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
+  SCHEME.lastIndex = position;
+  if (kind !== "registry-auth" && SCHEME.test(text)) {
+    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false };
+  }
+  return { kind, keyEnd, valueStart: position, form, inQuery };
+}
+
+/**
+ * Values of sensitive keys in `key=value`, `key: value`, JSON `"key": "value"` (escaped
+ * JSON too), CLI `--key value` and bare `key value` forms: the key is kept, the value
+ * redacted; quotes around the value are kept.
+ */
+export function redactKeyAssignments(text: string, context: RedactionContext): string {
+  const rewriter = new Rewriter(text);
+  let examinedUpTo = 0;
+  SENSITIVE_WORD.lastIndex = 0;
+  for (let word = SENSITIVE_WORD.exec(text); word !== null; word = SENSITIVE_WORD.exec(text)) {
+    context.steps += 1;
+    const wordEnd = word.index + word[0].length;
+    // A later word of a key already judged (`client_secret_token`) adds nothing.
+    if (word.index < examinedUpTo) continue;
+    const assignment = readAssignment(text, word.index, wordEnd, context);
+    if ("skipTo" in assignment) {
+      examinedUpTo = assignment.skipTo;
+      continue;
+    }
+    examinedUpTo = assignment.keyEnd;
+    const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
+    if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
+    rewriter.replace(value.start, value.end, context.replacement);
+    SENSITIVE_WORD.lastIndex = Math.max(value.end, wordEnd);
+    examinedUpTo = SENSITIVE_WORD.lastIndex;
+  }
+  return rewriter.finish();
+}

@@ -1,0 +1,93 @@
+import { BACKSLASH, isNameChar, isTokenChar } from "../char-classes.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { Rewriter } from "../rewriter.js";
+import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
+import { matchShape } from "./token-shape.js";
+
+// Prefixes by their first two characters: a token start costs one lookup, not one try per prefix.
+const prefixesByHead = new Map<number, { readonly prefix: string; readonly format: TokenFormat }[]>();
+for (const format of TOKEN_FORMATS) {
+  for (const prefix of format.prefixes) {
+    const head = (prefix.charCodeAt(0) << 16) | prefix.charCodeAt(1);
+    const bucket = prefixesByHead.get(head) ?? [];
+    bucket.push({ prefix, format });
+    // Longest first, so `xoxe.xoxp-` wins over `xoxe-`.
+    bucket.sort((a, b) => b.prefix.length - a.prefix.length);
+    prefixesByHead.set(head, bucket);
+  }
+}
+
+// `\n`, `\r` and `\t` written out inside a JSON string end the word before them.
+const isEscapeLetter = (code: number): boolean => code === 110 || code === 114 || code === 116;
+
+/** Whether a token may start at `index`: the character before does not continue it. */
+function startsToken(text: string, index: number, wholeRun: boolean): boolean {
+  if (index === 0) return true;
+  const before = text.charCodeAt(index - 1);
+  if (isEscapeLetter(before) && text.charCodeAt(index - 2) === BACKSLASH) return true;
+  return wholeRun ? !isTokenChar(before) && before !== 46 : !isNameChar(before);
+}
+
+const escapeForPattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The prefixes as a trie-shaped alternation (`s(?:k(?:-|_live_)|…)`), which the engine tries far faster than a flat one. */
+function trieOf(words: readonly string[]): string {
+  const byFirst = new Map<string, string[]>();
+  let endsHere = false;
+  for (const word of words) {
+    if (word === "") endsHere = true;
+    else byFirst.set(word.charAt(0), [...(byFirst.get(word.charAt(0)) ?? []), word.slice(1)]);
+  }
+  const branches = [...byFirst].map(([first, rests]) => {
+    const rest = rests.length === 1 ? escapeForPattern(rests[0] as string) : `(?:${trieOf(rests)})`;
+    return escapeForPattern(first) + rest;
+  });
+  return endsHere ? `(?:${branches.join("|")})?` : branches.join("|");
+}
+
+// Where a prefix starts a token: bounded work per position, a one-character look-behind.
+const TOKEN_START = new RegExp(
+  `(?<![A-Za-z0-9_])(?:${trieOf([...new Set(TOKEN_FORMATS.flatMap((format) => format.prefixes))])})`,
+  "g",
+);
+// `\n`, `\r`, `\t` written out inside a JSON string: a token may start right after one.
+const ESCAPED_BREAK = /\\[nrt]/g;
+
+/** Known provider tokens by their published prefixes and shapes (`AKIA…`, `ghp_…`, `xoxb-…`, JWTs, …). */
+export function redactTokenFormats(text: string, context: RedactionContext): string {
+  const afterEscapes = text.includes("\\") ? redactAt(text, ESCAPED_BREAK, 2, context) : text;
+  return redactAt(afterEscapes, TOKEN_START, 0, context);
+}
+
+/** Tries every token format at each match of `starts` (offset by `skip`) and redacts what matches. */
+function redactAt(text: string, starts: RegExp, skip: number, context: RedactionContext): string {
+  const rewriter = new Rewriter(text);
+  starts.lastIndex = 0;
+  for (let found = starts.exec(text); found !== null; found = starts.exec(text)) {
+    context.steps += 1;
+    const start = found.index + skip;
+    const end = matchAt(text, start, context);
+    if (end === -1) {
+      starts.lastIndex = found.index + 1;
+      continue;
+    }
+    rewriter.replace(start, end, context.replacement);
+    starts.lastIndex = end;
+  }
+  return rewriter.finish();
+}
+
+/** The end of the longest-prefixed token format that matches at `start`, or -1. */
+function matchAt(text: string, start: number, context: RedactionContext): number {
+  const bucket = prefixesByHead.get((text.charCodeAt(start) << 16) | text.charCodeAt(start + 1)) ?? [];
+  for (const { prefix, format } of bucket) {
+    if (!text.startsWith(prefix, start) || !startsToken(text, start, format.wholeRun === true)) continue;
+    let end = matchShape(text, start + prefix.length, format.body, context);
+    if (end !== -1 && format.tail) {
+      const tailEnd = matchShape(text, end, format.tail, context);
+      if (tailEnd !== -1) end = tailEnd;
+    }
+    if (end !== -1 && !isTokenChar(text.charCodeAt(end))) return end;
+  }
+  return -1;
+}

@@ -1,0 +1,175 @@
+import {
+  isAlnum,
+  isBase64Char,
+  isHexChar,
+  isLowerHexChar,
+  isNameChar,
+  isTokenChar,
+  isUpperAlnum,
+} from "../char-classes.js";
+import { run, type Shape } from "./token-shape.js";
+
+/** A provider's token format: its published prefixes and the shape of the body after them. */
+export interface TokenFormat {
+  readonly provider: string;
+  readonly prefixes: readonly string[];
+  readonly body: Shape;
+  /** An optional continuation matched after the body (the last two segments of a five-segment JWT). */
+  readonly tail?: Shape;
+  /** The token must start a whole run: not after `-` or `.` either (keeps a run of `-eyJ` linear). */
+  readonly wholeRun?: boolean;
+}
+
+const ANY = Number.POSITIVE_INFINITY;
+const isAlnumOrDash = (code: number): boolean => isAlnum(code) || code === 45;
+const isBase64OrPadding = (code: number): boolean => isBase64Char(code) || code === 61;
+const isUrlSafeBase64OrPadding = (code: number): boolean => isTokenChar(code) || code === 61;
+const isBase64WithUnderscore = (code: number): boolean => isBase64OrPadding(code) || code === 95;
+const isBitbucketChar = (code: number): boolean => isTokenChar(code) || code === 61 || code === 46;
+const isLowerAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+const isTwitterChar = (code: number): boolean => isAlnum(code) || code === 37;
+
+// Prefixes and lengths are the providers' documented formats (and those that public secret
+// scanners key on). A token is only matched as a whole: the character before the prefix and
+// the one after the body must not continue it.
+export const TOKEN_FORMATS: readonly TokenFormat[] = [
+  { provider: "OpenAI, Anthropic and other sk- keys", prefixes: ["sk-"], body: [run(isTokenChar, 12, ANY)] },
+  {
+    provider: "GitHub",
+    prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+    body: [run(isNameChar, 20, ANY)],
+  },
+  {
+    provider: "GitLab",
+    prefixes: [
+      "glpat-",
+      "gldt-",
+      "glrt-",
+      "glptt-",
+      "gloas-",
+      "glcbt-",
+      "glsoat-",
+      "glffct-",
+      "glimt-",
+      "glagent-",
+    ],
+    body: [run(isTokenChar, 20, ANY)],
+  },
+  { provider: "GitLab runner registration", prefixes: ["GR1348941"], body: [run(isTokenChar, 20, ANY)] },
+  {
+    provider: "AWS access key id",
+    prefixes: ["AKIA", "ASIA", "ABIA", "ACCA"],
+    body: [run(isUpperAlnum, 16)],
+  },
+  {
+    provider: "Slack",
+    prefixes: ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxe.xoxp-", "xapp-"],
+    body: [run(isAlnumOrDash, 10, ANY)],
+  },
+  {
+    provider: "Stripe",
+    prefixes: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_"],
+    body: [run(isAlnum, 16, ANY)],
+  },
+  { provider: "npm", prefixes: ["npm_"], body: [run(isAlnum, 36)] },
+  { provider: "PyPI", prefixes: ["pypi-AgE"], body: [run(isTokenChar, 40, ANY)] },
+  { provider: "Hugging Face", prefixes: ["hf_", "api_org_"], body: [run(isAlnum, 30, ANY)] },
+  { provider: "SendGrid", prefixes: ["SG."], body: [run(isTokenChar, 22), ".", run(isTokenChar, 43)] },
+  { provider: "DigitalOcean", prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"], body: [run(isLowerHexChar, 64)] },
+  { provider: "Google API key", prefixes: ["AIza"], body: [run(isTokenChar, 35)] },
+  { provider: "Google OAuth access token", prefixes: ["ya29."], body: [run(isTokenChar, 20, ANY)] },
+  { provider: "Google OAuth client secret", prefixes: ["GOCSPX-"], body: [run(isTokenChar, 28)] },
+  { provider: "Twilio API key", prefixes: ["SK"], body: [run(isLowerHexChar, 32)] },
+  { provider: "Mailgun", prefixes: ["key-"], body: [run(isLowerHexChar, 32)] },
+  { provider: "Shopify", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: [run(isHexChar, 32)] },
+  { provider: "Atlassian", prefixes: ["ATATT3"], body: [run(isUrlSafeBase64OrPadding, 50, ANY)] },
+  { provider: "Bitbucket", prefixes: ["ATBB"], body: [run(isBitbucketChar, 32, ANY)] },
+  { provider: "Linear", prefixes: ["lin_api_"], body: [run(isAlnum, 40)] },
+  { provider: "Groq", prefixes: ["gsk_"], body: [run(isAlnum, 48)] },
+  { provider: "Replicate", prefixes: ["r8_"], body: [run(isAlnum, 37)] },
+  { provider: "Perplexity", prefixes: ["pplx-"], body: [run(isAlnum, 48)] },
+  { provider: "xAI", prefixes: ["xai-"], body: [run(isAlnum, 40, ANY)] },
+  { provider: "Tavily", prefixes: ["tvly-"], body: [run(isTokenChar, 32, ANY)] },
+  { provider: "LangSmith", prefixes: ["lsv2_pt_", "lsv2_sk_"], body: [run(isNameChar, 30, ANY)] },
+  { provider: "HashiCorp Vault", prefixes: ["hvs.", "hvb.", "hvr."], body: [run(isTokenChar, 24, ANY)] },
+  {
+    provider: "Doppler",
+    prefixes: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
+    body: [run(isAlnum, 40, ANY)],
+  },
+  { provider: "Pulumi", prefixes: ["pul-"], body: [run(isLowerHexChar, 40)] },
+  {
+    provider: "Postman",
+    prefixes: ["PMAK-"],
+    body: [run(isLowerHexChar, 24), "-", run(isLowerHexChar, 34)],
+  },
+  { provider: "Supabase", prefixes: ["sbp_"], body: [run(isLowerHexChar, 40)] },
+  { provider: "Sentry user token", prefixes: ["sntryu_"], body: [run(isLowerHexChar, 64)] },
+  { provider: "Sentry org token", prefixes: ["sntrys_"], body: [run(isBase64WithUnderscore, 50, ANY)] },
+  { provider: "Databricks", prefixes: ["dapi"], body: [run(isLowerHexChar, 32)] },
+  { provider: "age secret key", prefixes: ["AGE-SECRET-KEY-1"], body: [run(isUpperAlnum, 58)] },
+  { provider: "Grafana Cloud", prefixes: ["glc_"], body: [run(isBase64OrPadding, 32, ANY)] },
+  { provider: "Grafana service account", prefixes: ["glsa_"], body: [run(isNameChar, 40, ANY)] },
+  { provider: "New Relic", prefixes: ["NRAK-"], body: [run(isUpperAlnum, 27)] },
+  { provider: "Docker Hub", prefixes: ["dckr_pat_", "dckr_oat_"], body: [run(isTokenChar, 20, ANY)] },
+  { provider: "Square", prefixes: ["sq0atp-", "sq0csp-"], body: [run(isTokenChar, 22, ANY)] },
+  { provider: "Fly.io", prefixes: ["fo1_", "fm1_", "fm2_"], body: [run(isUrlSafeBase64OrPadding, 40, ANY)] },
+  { provider: "Netlify", prefixes: ["nfp_"], body: [run(isAlnum, 36, ANY)] },
+  { provider: "Render", prefixes: ["rnd_"], body: [run(isAlnum, 32, ANY)] },
+  { provider: "Heroku", prefixes: ["HRKU-"], body: [run(isTokenChar, 40, ANY)] },
+  { provider: "RubyGems", prefixes: ["rubygems_"], body: [run(isLowerHexChar, 48)] },
+  { provider: "NuGet", prefixes: ["oy2"], body: [run(isLowerAlnum, 43)] },
+  { provider: "crates.io", prefixes: ["cio"], body: [run(isAlnum, 32)] },
+  { provider: "Clojars", prefixes: ["CLOJARS_"], body: [run(isAlnum, 60)] },
+  { provider: "JFrog", prefixes: ["AKCp"], body: [run(isAlnum, 60, ANY)] },
+  { provider: "Alibaba Cloud access key id", prefixes: ["LTAI"], body: [run(isAlnum, 20)] },
+  { provider: "Tencent Cloud secret id", prefixes: ["AKID"], body: [run(isAlnum, 32)] },
+  {
+    provider: "Dynatrace",
+    prefixes: ["dt0c01."],
+    body: [run(isUpperAlnum, 24), ".", run(isUpperAlnum, 64)],
+  },
+  { provider: "Adafruit IO", prefixes: ["aio_"], body: [run(isAlnum, 28)] },
+  { provider: "Contentful", prefixes: ["CFPAT-"], body: [run(isTokenChar, 43)] },
+  {
+    provider: "PlanetScale",
+    prefixes: ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"],
+    body: [run(isTokenChar, 32, ANY)],
+  },
+  { provider: "Prefect", prefixes: ["pnu_"], body: [run(isAlnum, 36)] },
+  { provider: "ReadMe", prefixes: ["rdme_"], body: [run(isAlnum, 70)] },
+  { provider: "Shippo", prefixes: ["shippo_live_", "shippo_test_"], body: [run(isLowerHexChar, 40)] },
+  { provider: "Typeform", prefixes: ["tfp_"], body: [run(isTokenChar, 44, ANY)] },
+  { provider: "Duffel", prefixes: ["duffel_live_", "duffel_test_"], body: [run(isTokenChar, 43)] },
+  { provider: "EasyPost", prefixes: ["EZAK", "EZTK"], body: [run(isAlnum, 54)] },
+  { provider: "Notion", prefixes: ["ntn_", "secret_"], body: [run(isAlnum, 43, 46)] },
+  { provider: "Airtable", prefixes: ["pat"], body: [run(isAlnum, 14), ".", run(isLowerHexChar, 64)] },
+  { provider: "Flutterwave", prefixes: ["FLWSECK-", "FLWSECK_TEST-"], body: [run(isLowerHexChar, 32)] },
+  {
+    provider: "Firebase Cloud Messaging server key",
+    prefixes: ["AAAA"],
+    body: [run(isTokenChar, 7), ":", run(isTokenChar, 100, ANY)],
+  },
+  {
+    provider: "Twitter/X bearer token",
+    prefixes: ["AAAAAAAAAAAAAAAAAAAAA"],
+    body: [run(isTwitterChar, 30, ANY)],
+  },
+  {
+    provider: "Facebook and Square access tokens",
+    prefixes: ["EAACEdEose0cBA", "EAAA"],
+    body: [run(isTokenChar, 40, ANY)],
+  },
+  {
+    provider: "Mapbox secret token",
+    prefixes: ["sk.eyJ"],
+    body: [run(isTokenChar, 20, ANY), ".", run(isTokenChar, 20, ANY)],
+  },
+  {
+    provider: "JWT (three or five segments)",
+    prefixes: ["eyJ"],
+    body: [run(isTokenChar, 5, ANY), ".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
+    tail: [".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
+    wholeRun: true,
+  },
+];

@@ -1,0 +1,196 @@
+import {
+  BACKSLASH,
+  DOUBLE_QUOTE,
+  isAlnum,
+  isAsciiLetter,
+  isDigit,
+  isWhitespace,
+  SINGLE_QUOTE,
+} from "./char-classes.js";
+import type { KeyKind } from "./key-names.js";
+import type { RedactionContext } from "./redaction-context.js";
+
+// Longer runs are noise (a dump, a repeated byte), not one credential: redacting
+// past this would swallow the rest of a diagnostic.
+export const MAX_CREDENTIAL_LENGTH = 4096;
+
+/** A value in the text: `[start, end)` is what gets replaced; quotes around it are kept. */
+export interface ValueSpan {
+  readonly start: number;
+  readonly end: number;
+  /** The value's text without its quotes. */
+  readonly text: string;
+  readonly quoted: boolean;
+}
+
+/**
+ * A quoted value starting at `start` (at its opening quote, which may be escaped any number
+ * of levels deep: `"`, `\"`, `\\\"`), or null. A closing quote has as many backslashes before
+ * it, modulo the escaping of backslashes themselves; a plain quote stops at a line end too.
+ */
+function readQuoted(text: string, start: number, context: RedactionContext): ValueSpan | null {
+  let index = start;
+  while (text.charCodeAt(index) === BACKSLASH) index += 1;
+  const level = index - start;
+  const quote = text.charCodeAt(index);
+  if (quote !== DOUBLE_QUOTE && (quote !== SINGLE_QUOTE || level > 0)) return null;
+  const contentStart = index + 1;
+  const stop = Math.min(text.length, contentStart + MAX_CREDENTIAL_LENGTH);
+  let backslashes = 0;
+  for (index = contentStart; index < stop; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === BACKSLASH) {
+      backslashes += 1;
+      continue;
+    }
+    if (code === quote && (quote === SINGLE_QUOTE || backslashes % (2 * level + 2) === level)) {
+      context.steps += index - contentStart + 1;
+      const end = index - level;
+      return { start: contentStart, end, text: text.slice(contentStart, end), quoted: true };
+    }
+    if (level === 0 && (code === 10 || code === 13)) break;
+    backslashes = 0;
+  }
+  context.steps += index - contentStart + 1;
+  return { start: contentStart, end: index, text: text.slice(contentStart, index), quoted: true };
+}
+
+const endsUnquoted = (code: number, inQuery: boolean): boolean =>
+  isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35));
+// Quotes and sentence ends after a value belong to the text around it, and so does a closing
+// bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`).
+const OPENER_OF: Record<number, string> = { 41: "(", 93: "[", 125: "{", 62: "<" };
+function isTrailingPunctuation(code: number, value: string): boolean {
+  const opener = OPENER_OF[code];
+  if (opener !== undefined) return !value.includes(opener);
+  return code === 46 || code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === 96 || code === BACKSLASH;
+}
+
+/** The value at `start`: quoted, or up to whitespace, `,` or `;` (and `&`, `#` in a query string). */
+export function readValue(
+  text: string,
+  start: number,
+  inQuery: boolean,
+  context: RedactionContext,
+): ValueSpan {
+  const quoted = readQuoted(text, start, context);
+  if (quoted) return quoted;
+  const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
+  let end = start;
+  while (end < stop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
+  context.steps += end - start + 1;
+  // Openers never trail, so the whole value answers "did it open this bracket" for every cut.
+  let whole: string | undefined;
+  while (end > start) {
+    const code = text.charCodeAt(end - 1);
+    if (OPENER_OF[code] !== undefined) whole ??= text.slice(start, end);
+    if (!isTrailingPunctuation(code, whole ?? "")) break;
+    end -= 1;
+  }
+  return { start, end, text: text.slice(start, end), quoted: false };
+}
+
+// Values that say a secret is absent rather than hold one.
+const ABSENT_WORDS = new Set(
+  // `(using password: YES)` is MySQL saying whether a password was sent.
+  "true false yes no null nil none undefined unset empty missing required optional redacted n/a".split(" "),
+);
+// Flags, states and scheme names: an enum, not a secret.
+const ENUM_WORDS = new Set(
+  (
+    "on off na enabled disabled pending expired revoked invalid valid present absent bearer basic " +
+    "digest negotiate ntlm oauth oauth2 hmac token jwt"
+  ).split(" "),
+);
+// Words that start a sentence after a flag's name rather than being its value.
+const FUNCTION_WORDS = new Set(
+  "is are was were be must should can cannot could will would may not and or the a an to of for with in on has have".split(
+    " ",
+  ),
+);
+const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
+// "Bearer opaque" inside quotes: the scheme says what follows is a credential.
+const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+\S/i;
+
+const isNumber = (value: string): boolean => /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value);
+/** `${DB_PASSWORD}`, `$DB_PASSWORD`, `%DB_PASSWORD%`, `{{ secrets.X }}`, `<your-token>`, `****`: not the secret itself. */
+const isReferenceOrMask = (value: string): boolean =>
+  /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
+    value,
+  );
+const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
+const isUrl = (value: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+/**
+ * Lowercase, Capitalized or UPPERCASE words of a word's length, possibly a phrase: prose, not a
+ * credential. A single run of 16 or more letters is rarely a word and often a token.
+ */
+const isProse = (value: string): boolean =>
+  /^(?:[a-z]{1,15}|[A-Z][a-z]{1,14}|[A-Z]{1,12})(?: (?:[a-z]{1,15}|[A-Z][a-z]{1,14}|[A-Z]{1,12}))*$/.test(
+    value,
+  );
+// JIRA-1234: a ticket's id, not a secret.
+const isIssueKey = (value: string): boolean => /^[A-Z][A-Z0-9]{1,9}-\d{1,7}$/.test(value);
+
+function hasAlnum(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) if (isAlnum(value.charCodeAt(index))) return true;
+  return false;
+}
+
+/**
+ * In the bare `key value` form (no `=` or `:`), only a value shaped like a credential counts:
+ * "token secret-value" is one, "the token was rejected" and "Unexpected token }" are prose.
+ */
+function looksLikeCredential(value: string): boolean {
+  if (value.length < 6 || !/^[A-Za-z0-9._~+/=-]+$/.test(value)) return false;
+  let letters = 0;
+  let digits = 0;
+  let joiners = 0;
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (isAsciiLetter(code)) letters += 1;
+    else if (isDigit(code)) digits += 1;
+    else if (code === 45 || code === 95) joiners += 1;
+  }
+  if (letters === 0) return false;
+  // A version (`token v2.1.0`) or the next flag (`token --help`) is not a value.
+  if (/^v?\d+(?:\.\d+)+$/.test(value) || /^--?[a-z][a-z-]*$/.test(value)) return false;
+  return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
+}
+
+/** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
+export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";
+
+/** Whether the value of a `kind` key, written in `form`, is a secret. */
+export function isSecretValue(
+  kind: KeyKind,
+  form: AssignmentForm,
+  value: ValueSpan,
+  replacement: string,
+): boolean {
+  const text = value.text;
+  if (text.length === 0 || text === replacement || text.startsWith(replacement)) return false;
+  // The bare form's shape test is the strictest and fails fast on prose.
+  if (form === "bare") return looksLikeCredential(text);
+  if (isReferenceOrMask(text) || isUrl(text)) return false;
+  if (!value.quoted && !hasAlnum(text)) return false;
+  // `"credentials": {`, `"tokens": [`: structure, not a value.
+  if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
+  const lower = text.toLowerCase();
+  if (form === "after-scheme") return !isNonSecretWord(lower);
+  // `--api-key is required`: a flag followed by a sentence, not by its value.
+  if (form === "flag" && FUNCTION_WORDS.has(lower)) return false;
+  if (kind === "password") return !ABSENT_WORDS.has(lower);
+  if (STARTS_WITH_SCHEME.test(text)) return true;
+  if (isNonSecretWord(lower)) return false;
+  // Base64 may start with `/`: a registry blob is judged by its shape alone.
+  if (kind === "registry-auth") return /^[A-Za-z0-9+/]{8,}={0,2}$/.test(text) && !isProse(text);
+  if (isIssueKey(text)) return false;
+  // `GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/sa.json` names a file; a single token's value that
+  // starts with `/` may just as well be base64.
+  if (kind === "collection" && isPath(text)) return false;
+  // A flag's value is a value: `--token abcdef` holds a token, `token: pending review` is prose.
+  if (form === "explicit" && isProse(text)) return false;
+  // A count (`Token: 3 of 5 used`); numeric codes a credential could be have six digits or more.
+  if (isNumber(text) && (kind === "collection" || text.length < 6)) return false;
+  return true;
+}
