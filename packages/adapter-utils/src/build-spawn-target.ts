@@ -155,6 +155,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       ...masks,
       ...requests.map((request) => request.path),
       ...(runDir ? [runDir] : []),
+      ...socketRoots,
     ]);
     // A root runner's sandbox would otherwise keep every capability (bwrap keeps them
     // for a real root), able to remount its read-only binds writable or load modules.
