@@ -7,7 +7,7 @@ export const sandboxRegistry = {
     title: "Unable to create a Linux-safe Paperclip sandbox proxy socket directory",
     message: "Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
     meaning:
-      "The network allowlist proxy listens on a Unix socket `<dir>/proxy.sock`. Linux limits a socket path to 107 bytes (`sun_path` is 108 bytes with the NUL), so the sandbox needs a private directory with a short path. Every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`) failed: `mkdtemp` threw, or the socket path would have been longer than 107 bytes. `cause` holds the last failure and `details.attempts` lists every candidate with its own reason (error code, or the socket path's byte length).",
+      "The network allowlist proxy listens on a Unix socket `<dir>/proxy.sock`. Linux limits a socket path to 107 bytes (`sun_path` is 108 bytes with the NUL), so the sandbox needs a private directory with a short path. Every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`) failed: `mkdtemp` threw, or the socket path would have been longer than 107 bytes. `cause` holds the last failure and `details.attempts` lists every candidate with its own reason (error code, or the socket path's byte length). The same error, with `details.privateSocketRoot: true`, means the proxy directory was made but no private socket root was usable: the real socket lives in `/dev/shm/paperclip-sandbox-sockets-<uid>`, else `/tmp/…`, else `/run/user/<uid>/…` (places every sandbox hides, so no other run can reach it), and each of them failed.",
     when: "`/tmp` is read-only, full (ENOSPC, inodes included), missing or not writable by the runner user (EACCES), and `TMPDIR` points to a deep path (CI workspaces, nested containers) whose `paperclip-network-sandbox-XXXXXX/proxy.sock` exceeds 107 bytes, or is unwritable too. Common in hardened containers with a read-only root, CI runners with a long `TMPDIR`, and sandboxes without write access to any temp directory.",
     solutions: [
       "Read `error.details.attempts`: each candidate shows why it failed (EACCES, EROFS, ENOSPC, ENOENT, or `socketPathBytes` over 107). Fix the first candidate you control.",
@@ -15,6 +15,7 @@ export const sandboxRegistry = {
       "Give `/tmp` its standard mode (`chmod 1777 /tmp`) or mount a writable tmpfs there.",
       "Free space and inodes on the filesystem behind `/tmp` (`df -h /tmp; df -i /tmp`).",
       "Run `paperclip-sandbox doctor`: it checks every candidate and prints the fix for each failing one.",
+      "With `details.privateSocketRoot: true`: make `/dev/shm` a writable tmpfs (Docker provides one; `--tmpfs /dev/shm` otherwise), or `/tmp` writable, or create `/run/user/<uid>` (mode 0700, owned by the runner user). A root directory another user created first is refused.",
     ],
     prevention:
       "Run `paperclip-sandbox doctor` when provisioning a host or image. Keep `TMPDIR` short (well under 60 bytes), and keep `/tmp` writable for the runner user. The sandbox sweeps proxy directories of dead processes on start, so stale directories do not fill `/tmp`.",
