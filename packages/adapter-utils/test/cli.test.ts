@@ -122,6 +122,9 @@ describe("paperclip-sandbox doctor", () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/ok {4}bwrap: .*bubblewrap \d+\.\d+/);
     expect(result.stdout).toMatch(/ok {4}socket dir \/tmp: writable; proxy.sock path 48 bytes \(limit 107\)/);
+    expect(result.stdout).toContain(
+      `ok    private socket root /dev/shm/paperclip-sandbox-sockets-${process.getuid?.() ?? 0}: usable; every sandbox hides it`,
+    );
     expect(result.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
     expect(result.stdout).toContain("No problems found");
   });
