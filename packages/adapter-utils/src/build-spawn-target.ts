@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { writeNetworkProxyBridge } from "./bridge/write-bridge.js";
+import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
@@ -85,10 +85,11 @@ export async function buildLocalProcessSandboxSpawnTarget(
   const allowlist = networkScope === "allowlist";
   // Fails with upstream's message before anything is created when no rule remains.
   if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
+  const bridge = allowlist ? await selectBridge(options.networkBridge) : null;
 
   const readPaths: string[] = [];
   if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
-  if (allowlist) readPaths.push(...executableReadPaths(process.execPath));
+  if (bridge) readPaths.push(...bridgeReadPaths(bridge));
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
   const requests = mountRequests(options, readPaths, workspace);
   if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
@@ -155,9 +156,9 @@ export async function buildLocalProcessSandboxSpawnTarget(
     let executable = input.executable;
     let executableArgs = input.args;
     let cleanup: (() => Promise<void>) | undefined = runDir ? removeRunDir : undefined;
-    if (allowlist && runDir) {
+    if (bridge && runDir) {
       const socketPath = path.join(runDir, PROXY_SOCKET_NAME);
-      const bridgePath = await writeNetworkProxyBridge(runDir);
+      const launch = await bridgeCommand(bridge, runDir, socketPath);
       const proxy = await startSandboxNetworkProxy({
         socketPath,
         allowlist: options.networkAllowlist ?? [],
@@ -165,8 +166,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
         onNetworkDecision: options.onNetworkDecision,
         limits: options.networkLimits,
       });
-      executable = process.execPath;
-      executableArgs = [bridgePath, socketPath, input.executable, ...input.args];
+      executable = launch.command;
+      executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;
       cleanup = () => {
         closing ??= proxy.close().finally(removeRunDir);

@@ -129,11 +129,13 @@ describe("network deny scope with real bwrap", () => {
 });
 
 describe("network allowlist scope with real bwrap", () => {
-  for (const [label, size, pieceBytes] of [
-    ["in large chunks", 16 * 1024 * 1024, 0],
-    ["in small chunks", 3 * 1024 * 1024, 1000],
+  for (const [label, size, pieceBytes, networkBridge] of [
+    ["in large chunks", 16 * 1024 * 1024, 0, "native"],
+    ["in small chunks", 3 * 1024 * 1024, 1000, "native"],
+    ["in large chunks", 16 * 1024 * 1024, 0, "node"],
+    ["in small chunks", 3 * 1024 * 1024, 1000, "node"],
   ] as const) {
-    it(`relays a download sent ${label} intact through the bridge to a client that half-closes and stalls`, async () => {
+    it(`relays a download sent ${label} intact through the ${networkBridge} bridge to a client that half-closes and stalls`, async () => {
       const ws = await scratchDir();
       const payload = randomBytes(size);
       const source = createNetServer({ allowHalfOpen: true }, (socket) => {
@@ -185,6 +187,7 @@ describe("network allowlist scope with real bwrap", () => {
         workspaceDir: ws,
         networkScope: "allowlist",
         networkAllowlist: [`127.0.0.1:${address.port}`],
+        networkBridge,
       });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({
