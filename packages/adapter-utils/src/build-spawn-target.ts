@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
 import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
@@ -7,6 +7,7 @@ import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
 import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
+import { socketRootExposures } from "./bwrap/socket-root-exposures.js";
 import {
   HARDENED_READ_ONLY_PATHS,
   NETWORK_SCOPE_MASKED_PATHS,
@@ -27,7 +28,9 @@ import type {
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
+import { createPrivateSocketDir } from "./temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "./temp-dir/create-sandbox-run-dir.js";
+import { privateSocketRoots } from "./temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 
@@ -44,6 +47,28 @@ function mountRequests(
   }
   requests.push(workspace);
   return requests;
+}
+
+/**
+ * A root a requested bind would show must exist before bwrap mounts a mask over it
+ * (bwrap cannot create a mount point inside a read-only bind); one created later
+ * by another run would otherwise appear through that bind. A root that cannot be
+ * created (its base is missing or read-only) cannot be created by that run either.
+ */
+function prepareExposedRoots(
+  requests: readonly MountRequest[],
+  aliasTargets: readonly string[],
+  roots: string[],
+): void {
+  const binds = [...requests.map((request) => request.path), ...aliasTargets].map((source) => ({
+    source,
+    dest: source,
+  }));
+  for (const exposure of socketRootExposures(binds, roots)) {
+    try {
+      mkdirSync(exposure.hostPath, { recursive: true, mode: 0o700 });
+    } catch {}
+  }
 }
 
 function maskedPaths(): string[] {
@@ -103,11 +128,27 @@ export async function buildLocalProcessSandboxSpawnTarget(
     : filesystemScope
       ? null
       : await createSandboxRunDir(candidates);
+  let socketDir: string | null = null;
   const removeRunDir = async () => {
-    if (runDir) await removeProxyTempDir(runDir);
+    await Promise.all([
+      runDir ? removeProxyTempDir(runDir) : undefined,
+      socketDir ? removeProxyTempDir(socketDir) : undefined,
+    ]);
   };
 
   try {
+    // Upstream's `<proxydir>/proxy.sock` is a link to the real socket in a private socket
+    // root, which no sandbox sees; only this run's sandbox gets that directory, at <proxydir>.
+    if (allowlist && runDir) {
+      socketDir = createPrivateSocketDir();
+      symlinkSync(path.join(socketDir, PROXY_SOCKET_NAME), path.join(runDir, PROXY_SOCKET_NAME));
+    }
+    const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+    prepareExposedRoots(
+      requests,
+      aliases.map((alias) => alias.target),
+      socketRoots,
+    );
     // The system paths matter only to the fresh root of the workspace scope.
     const layout = inspectHostLayout([
       ...(filesystemScope ? SYSTEM_READ_PATHS : []),
@@ -127,7 +168,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       "--cap-drop",
       "ALL",
     ];
-    const proxyDir = allowlist ? runDir : null;
+    const proxyMount = runDir && socketDir ? { source: socketDir, dest: runDir } : null;
     if (filesystemScope) {
       args.push(
         ...buildWorkspaceScopeArgs({
@@ -135,7 +176,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
           systemPaths: SYSTEM_READ_PATHS,
           mounts: requests,
           aliases,
-          proxyDir,
+          proxyMount,
+          socketRoots,
         }),
       );
     } else {
@@ -145,7 +187,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
         maskedPaths: masks,
         maskRoot,
         mounts: requests,
-        proxyDir,
+        proxyMount,
+        socketRoots,
       });
       mkdirSync(maskRoot, { mode: 0o700 });
       for (const dir of scope.maskDirs) mkdirSync(dir, { mode: 0o700 });
@@ -156,16 +199,18 @@ export async function buildLocalProcessSandboxSpawnTarget(
     let executable = input.executable;
     let executableArgs = input.args;
     let cleanup: (() => Promise<void>) | undefined = runDir ? removeRunDir : undefined;
-    if (bridge && runDir) {
+    if (bridge && runDir && socketDir) {
+      // Upstream's argv names <proxydir>, where the sandbox sees the private directory.
       const socketPath = path.join(runDir, PROXY_SOCKET_NAME);
-      const launch = await bridgeCommand(bridge, runDir, socketPath);
+      const launch = await bridgeCommand(bridge, { writeDir: socketDir, sandboxDir: runDir, socketPath });
       const proxy = await startSandboxNetworkProxy({
-        socketPath,
+        socketPath: path.join(socketDir, PROXY_SOCKET_NAME),
         allowlist: options.networkAllowlist ?? [],
         trustedUrls: options.networkTrustedUrls ?? [],
         onNetworkDecision: options.onNetworkDecision,
         limits: options.networkLimits,
       });
+      args.push(...launch.mounts);
       executable = launch.command;
       executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;

@@ -10,6 +10,7 @@ import {
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
+import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
@@ -46,7 +47,7 @@ describe("paperclip-sandbox", () => {
       "--",
       "/bin/sh",
       "-c",
-      `cat ${outside}/secret; touch ${outside}/x 2>/dev/null && exit 9; echo w > ${ws}/f; exit 7`,
+      `cat ${shellQuote(`${outside}/secret`)}; touch ${shellQuote(`${outside}/x`)} 2>/dev/null && exit 9; echo w > ${shellQuote(`${ws}/f`)}; exit 7`,
     ]);
     expect(result.stdout).toBe("s");
     expect(result.code, result.stderr).toBe(7);
@@ -104,7 +105,7 @@ describe("paperclip-sandbox doctor", () => {
 
   it("reports every failing socket candidate with ERR_SANDBOX_PROXY_SOCKET_DIR and the fix", async () => {
     const deep = `/tmp/${Array.from({ length: 6 }, () => "deep-temporary-directory-segment").join("/")}`;
-    const shell = `${bindRepoView} && mount -t tmpfs -o mode=0755 doctor-test /tmp && mkdir -p ${deep} && mount -o remount,ro /tmp && exec ${process.execPath} ${viaRepoView(bin)} doctor`;
+    const shell = `${bindRepoView} && mount -t tmpfs -o mode=0755 doctor-test /tmp && mkdir -p ${deep} && mount -o remount,ro /tmp && exec ${shellQuote(process.execPath)} ${shellQuote(viaRepoView(bin))} doctor`;
     const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
       PATH: process.env.PATH,
       TMPDIR: deep,

@@ -169,13 +169,16 @@ describe("choosing the bridge", () => {
     onCleanup(() => target.cleanup?.() ?? Promise.resolve());
     const after = target.args.slice(target.args.indexOf("--") + 1);
     expect(after).toEqual([
-      builtBridge(),
+      expect.stringMatching(/\/paperclip-network-sandbox-[^/]+\/paperclip-sandbox-bridge$/),
       "127.0.0.1:31337",
       expect.stringMatching(/\/proxy\.sock$/),
       "/bin/true",
       "x",
     ]);
-    expect(target.args).toContain(builtBridge());
+    // Bound from the package into the run's own directory: no path into the package shows in the sandbox.
+    const bind = target.args.indexOf(builtBridge());
+    expect(target.args.slice(bind - 1, bind + 2)).toEqual(["--ro-bind", builtBridge(), after[0]]);
+    expect(target.args.filter((arg) => arg.startsWith(path.dirname(builtBridge())))).toEqual([builtBridge()]);
   });
 
   it("falls back to the Node bridge when told to, by the option or by PAPERCLIP_SANDBOX_BRIDGE", async () => {

@@ -77,9 +77,8 @@ describe("network deny scope with real bwrap", () => {
   it("gives a private /tmp and /run: no other run's proxy socket, no host sockets, but the workspace is there", async () => {
     const ws = await scratchDir();
     await writeFile(path.join(ws, "input.txt"), "workspace-data");
-    const hostFile = `/tmp/pc-sbx-host-file-${process.pid}.txt`;
+    const hostFile = path.join(await scratchDir(), "host-file.txt");
     await writeFile(hostFile, "host");
-    onCleanup(() => import("node:fs/promises").then((fs) => fs.rm(hostFile, { force: true })));
     const other = await buildLocalProcessSandboxSpawnTarget({
       executable: process.execPath,
       args: [],

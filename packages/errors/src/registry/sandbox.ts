@@ -467,4 +467,20 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await runChildProcess("run-1", "codex", [], { ...opts, remoteExecution: sshSpec });
 // SandboxError [ERR_SANDBOX_UNSUPPORTED_OPTION]: runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.`,
   },
+  ERR_SANDBOX_LOG_CALLBACK_STALLED: {
+    family: "sandbox",
+    title: "runChildProcess stopped calling an onLog callback that did not settle",
+    message: "onLog did not settle within ${stallMs} ms; it is not called again for this run.",
+    meaning:
+      "`runChildProcess` hands output to `onLog` one chunk at a time and pauses the child's output while a call is pending (backpressure, as upstream). A call that neither resolves nor rejects within `onLogStallMs` (default 30 s) would otherwise freeze the child on a full pipe and the run forever. The call is abandoned: this error goes to `onLogError` (it is not thrown), `onLog` is not called again for the run, the output keeps being captured in the result's `stdout`/`stderr` (the last 4 MiB of each), and the run resolves with the child's real exit status. A late settlement of the abandoned call is ignored. `details.stream` names the stream, `details.stallMs` the limit.",
+    when: "An `onLog` callback awaits something that never happens (a lost database connection without a timeout, a queue nobody drains), or takes longer than `onLogStallMs` for one chunk.",
+    solutions: [
+      "Give the I/O inside `onLog` its own timeout, or make `onLog` enqueue and return at once.",
+      "Raise `onLogStallMs` if one chunk legitimately takes longer to store.",
+      "Read the run's output from the result's `stdout` and `stderr`, which keep being captured after the callback was abandoned.",
+    ],
+    prevention: "Keep `onLog` fast and bounded; it runs once per output chunk of the child.",
+    example: `await runChildProcess("run-1", "claude", [], { ...opts, onLog: () => new Promise(() => {}), onLogStallMs: 1000 });
+// onLogError receives SandboxError [ERR_SANDBOX_LOG_CALLBACK_STALLED]: onLog did not settle within 1000 ms; it is not called again for this run.`,
+  },
 } as const satisfies RegistryTable<"SANDBOX", "sandbox">;
