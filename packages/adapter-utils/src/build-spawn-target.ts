@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { writeNetworkProxyBridge } from "./bridge/write-bridge.js";
+import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
@@ -88,10 +88,11 @@ export async function buildLocalProcessSandboxSpawnTarget(
   const allowlist = networkScope === "allowlist";
   // Fails with upstream's message before anything is created when no rule remains.
   if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
+  const bridge = allowlist ? await selectBridge(options.networkBridge) : null;
 
   const readPaths: string[] = [];
   if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
-  if (allowlist) readPaths.push(...executableReadPaths(process.execPath));
+  if (bridge) readPaths.push(...bridgeReadPaths(bridge));
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
   const requests = mountRequests(options, readPaths, workspace);
   if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
@@ -178,10 +179,10 @@ export async function buildLocalProcessSandboxSpawnTarget(
     let executable = input.executable;
     let executableArgs = input.args;
     let cleanup: (() => Promise<void>) | undefined = runDir || removeCreatedRoots ? removeRunDir : undefined;
-    if (allowlist && runDir && socketDir) {
+    if (bridge && runDir && socketDir) {
       // Upstream's argv names <proxydir>, where the sandbox sees the private directory.
       const socketPath = path.join(runDir, PROXY_SOCKET_NAME);
-      const bridgePath = path.join(runDir, path.basename(await writeNetworkProxyBridge(socketDir)));
+      const launch = await bridgeCommand(bridge, { writeDir: socketDir, sandboxDir: runDir, socketPath });
       const proxy = await startSandboxNetworkProxy({
         socketPath: path.join(socketDir, PROXY_SOCKET_NAME),
         allowlist: options.networkAllowlist ?? [],
@@ -189,8 +190,9 @@ export async function buildLocalProcessSandboxSpawnTarget(
         onNetworkDecision: options.onNetworkDecision,
         limits: options.networkLimits,
       });
-      executable = process.execPath;
-      executableArgs = [bridgePath, socketPath, input.executable, ...input.args];
+      args.push(...launch.mounts);
+      executable = launch.command;
+      executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;
       cleanup = () => {
         closing ??= proxy.close().finally(removeRunDir);

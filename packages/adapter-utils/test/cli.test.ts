@@ -127,6 +127,24 @@ describe("paperclip-sandbox doctor", () => {
     );
     expect(result.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
     expect(result.stdout).toContain("No problems found");
+    expect(result.stdout).toMatch(
+      /ok {4}bridge: native: the native bridge runs: \S+\/dist\/native\/linux-x64\/paperclip-sandbox-bridge\n/,
+    );
+  });
+
+  it("reports which bridge a run will use and why, also when told to use Node or something invalid", async () => {
+    const node = await cli(["doctor"], { ...process.env, PAPERCLIP_SANDBOX_BRIDGE: "node" });
+    expect(node.code, node.stdout).toBe(0);
+    expect(node.stdout).toContain(
+      "info  bridge: Node: the Node bridge was asked for (PAPERCLIP_SANDBOX_BRIDGE=node)\n",
+    );
+    expect(node.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
+    const invalid = await cli(["doctor"], { ...process.env, PAPERCLIP_SANDBOX_BRIDGE: "fast" });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout).toContain(
+      'FAIL  bridge: PAPERCLIP_SANDBOX_BRIDGE must be "auto", "native" or "node".',
+    );
+    expect(invalid.stdout).toContain("ERR_SANDBOX_BRIDGE_CHOICE_INVALID");
   });
 
   it("reports every failing socket candidate with ERR_SANDBOX_PROXY_SOCKET_DIR and the fix", async () => {
