@@ -424,13 +424,14 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     title: "Invalid choice of in-sandbox bridge",
     message: '${source} must be "auto", "native" or "node".',
     meaning:
-      'The allowlist scope starts a bridge inside the sandbox that relays the program\'s proxy connections to the host proxy. Which one is set by the `networkBridge` option or, when that is unset, by the `PAPERCLIP_SANDBOX_BRIDGE` env variable; the value was none of `auto` (the native binary when it runs, else the Node bridge), `native` or `node`. The message names where the value came from (`networkBridge` or `PAPERCLIP_SANDBOX_BRIDGE`); `details.value` holds at most its first 40 characters.',
+      "The allowlist scope starts a bridge inside the sandbox that relays the program's proxy connections to the host proxy. Which one is set by the `networkBridge` option or, when that is unset, by the `PAPERCLIP_SANDBOX_BRIDGE` env variable; the value was none of `auto` (the native binary when it runs, else the Node bridge), `native` or `node`. The message names where the value came from (`networkBridge` or `PAPERCLIP_SANDBOX_BRIDGE`); `details.value` holds at most its first 40 characters.",
     when: "A typo in `PAPERCLIP_SANDBOX_BRIDGE` (for example `Native` or `c`), or a `networkBridge` value from an untyped config.",
     solutions: [
       "Use one of `auto`, `native`, `node`, in lowercase, or unset the variable (`auto`).",
       "Run `paperclip-sandbox doctor`: it prints which bridge a run will use and why.",
     ],
-    prevention: "Leave the choice at `auto` unless you are diagnosing the bridge; it falls back to Node by itself.",
+    prevention:
+      "Leave the choice at `auto` unless you are diagnosing the bridge; it falls back to Node by itself.",
     example: `PAPERCLIP_SANDBOX_BRIDGE=c paperclip-sandbox --net allowlist --allow api.example.com -- curl https://api.example.com
 # SandboxError [ERR_SANDBOX_BRIDGE_CHOICE_INVALID]: PAPERCLIP_SANDBOX_BRIDGE must be "auto", "native" or "node".`,
   },
@@ -439,7 +440,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     title: "The native sandbox bridge was required but cannot be used",
     message: "The native sandbox bridge was asked for (${source}) but cannot be used: it ${detail}.",
     meaning:
-      "The package builds a small native bridge (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`, from `native/bridge.c`) that relays the program's proxy connections inside the sandbox without starting a second Node process. `native` was required (by `networkBridge: \"native\"` or `PAPERCLIP_SANDBOX_BRIDGE=native`), but the binary is missing (the package build found no C compiler, or no binary ships for this architecture) or does not run (`--version` failed: wrong architecture or libc, no execute permission, a `noexec` mount). Under the default `auto` the Node bridge would have been used instead. `details.path` and `details.status` (`missing`, `failed`, `unsupported`) say which.",
+      'The package builds a small native bridge (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`, from `native/bridge.c`) that relays the program\'s proxy connections inside the sandbox without starting a second Node process. `native` was required (by `networkBridge: "native"` or `PAPERCLIP_SANDBOX_BRIDGE=native`), but the binary is missing (the package build found no C compiler, or no binary ships for this architecture) or does not run (`--version` failed: wrong architecture or libc, no execute permission, a `noexec` mount). Under the default `auto` the Node bridge would have been used instead. `details.path` and `details.status` (`missing`, `failed`, `unsupported`) say which.',
     when: "Installing the package on an architecture other than linux-x64, building it from source without `cc`, or from a filesystem mounted `noexec`, with the native bridge forced.",
     solutions: [
       "Unset `PAPERCLIP_SANDBOX_BRIDGE` or use `auto`: the Node bridge takes over, with the same behaviour and a slower start.",
