@@ -114,6 +114,8 @@ const SCOPES: { name: string; options: Partial<LocalProcessSandboxOptions>; allo
     options: { filesystemScope: "workspace", networkScope: "deny" },
     allowlist: false,
   },
+  // No network scope: the host's network namespace, so /proc/net/unix lists the real socket paths.
+  { name: "workspace only", options: { filesystemScope: "workspace" }, allowlist: false },
   {
     name: "workspace + allowlist",
     options: { filesystemScope: "workspace", networkScope: "allowlist" },
