@@ -14,6 +14,8 @@ export default defineConfig([
     dts: true,
     sourcemap: true,
     target: "node20",
+    // The CommonJS build needs import.meta.url (native-bridge-path.ts finds the package from it).
+    shims: true,
     define,
   },
   {

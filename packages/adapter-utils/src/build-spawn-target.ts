@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { writeNetworkProxyBridge } from "./bridge/write-bridge.js";
+import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
@@ -27,7 +27,10 @@ import type {
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
+import { createPrivateSocketDir } from "./temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "./temp-dir/create-sandbox-run-dir.js";
+import { createExposedSocketRoots } from "./temp-dir/exposed-socket-roots.js";
+import { privateSocketRoots } from "./temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 
@@ -85,10 +88,11 @@ export async function buildLocalProcessSandboxSpawnTarget(
   const allowlist = networkScope === "allowlist";
   // Fails with upstream's message before anything is created when no rule remains.
   if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
+  const bridge = allowlist ? await selectBridge(options.networkBridge) : null;
 
   const readPaths: string[] = [];
   if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
-  if (allowlist) readPaths.push(...executableReadPaths(process.execPath));
+  if (bridge) readPaths.push(...bridgeReadPaths(bridge));
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
   const requests = mountRequests(options, readPaths, workspace);
   if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
@@ -102,11 +106,28 @@ export async function buildLocalProcessSandboxSpawnTarget(
     : filesystemScope
       ? null
       : await createSandboxRunDir(candidates);
+  let socketDir: string | null = null;
+  let removeCreatedRoots: (() => Promise<void>) | null = null;
   const removeRunDir = async () => {
-    if (runDir) await removeProxyTempDir(runDir);
+    await Promise.all([
+      runDir ? removeProxyTempDir(runDir) : undefined,
+      socketDir ? removeProxyTempDir(socketDir) : undefined,
+    ]);
+    await removeCreatedRoots?.();
   };
 
   try {
+    // Upstream's `<proxydir>/proxy.sock` is a link to the real socket in a private socket
+    // root, which no sandbox sees; only this run's sandbox gets that directory, at <proxydir>.
+    if (allowlist && runDir) {
+      socketDir = createPrivateSocketDir();
+      symlinkSync(path.join(socketDir, PROXY_SOCKET_NAME), path.join(runDir, PROXY_SOCKET_NAME));
+    }
+    const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+    removeCreatedRoots = createExposedSocketRoots(
+      [...requests.map((request) => request.path), ...aliases.map((alias) => alias.target)],
+      socketRoots,
+    );
     // The system paths matter only to the fresh root of the workspace scope.
     const layout = inspectHostLayout([
       ...(filesystemScope ? SYSTEM_READ_PATHS : []),
@@ -114,6 +135,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       ...masks,
       ...requests.map((request) => request.path),
       ...(runDir ? [runDir] : []),
+      ...socketRoots,
     ]);
     // A root runner's sandbox would otherwise keep every capability (bwrap keeps them
     // for a real root), able to remount its read-only binds writable or load modules.
@@ -126,7 +148,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       "--cap-drop",
       "ALL",
     ];
-    const proxyDir = allowlist ? runDir : null;
+    const proxyMount = runDir && socketDir ? { source: socketDir, dest: runDir } : null;
     if (filesystemScope) {
       args.push(
         ...buildWorkspaceScopeArgs({
@@ -134,7 +156,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
           systemPaths: SYSTEM_READ_PATHS,
           mounts: requests,
           aliases,
-          proxyDir,
+          proxyMount,
+          socketRoots,
         }),
       );
     } else {
@@ -144,7 +167,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
         maskedPaths: masks,
         maskRoot,
         mounts: requests,
-        proxyDir,
+        proxyMount,
+        socketRoots,
       });
       mkdirSync(maskRoot, { mode: 0o700 });
       for (const dir of scope.maskDirs) mkdirSync(dir, { mode: 0o700 });
@@ -154,19 +178,21 @@ export async function buildLocalProcessSandboxSpawnTarget(
 
     let executable = input.executable;
     let executableArgs = input.args;
-    let cleanup: (() => Promise<void>) | undefined = runDir ? removeRunDir : undefined;
-    if (allowlist && runDir) {
+    let cleanup: (() => Promise<void>) | undefined = runDir || removeCreatedRoots ? removeRunDir : undefined;
+    if (bridge && runDir && socketDir) {
+      // Upstream's argv names <proxydir>, where the sandbox sees the private directory.
       const socketPath = path.join(runDir, PROXY_SOCKET_NAME);
-      const bridgePath = await writeNetworkProxyBridge(runDir);
+      const launch = await bridgeCommand(bridge, { writeDir: socketDir, sandboxDir: runDir, socketPath });
       const proxy = await startSandboxNetworkProxy({
-        socketPath,
+        socketPath: path.join(socketDir, PROXY_SOCKET_NAME),
         allowlist: options.networkAllowlist ?? [],
         trustedUrls: options.networkTrustedUrls ?? [],
         onNetworkDecision: options.onNetworkDecision,
         limits: options.networkLimits,
       });
-      executable = process.execPath;
-      executableArgs = [bridgePath, socketPath, input.executable, ...input.args];
+      args.push(...launch.mounts);
+      executable = launch.command;
+      executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;
       cleanup = () => {
         closing ??= proxy.close().finally(removeRunDir);

@@ -3,6 +3,12 @@
  * upstream's module of the same name.
  */
 
+export {
+  type BridgeChoice,
+  SANDBOX_BRIDGE_ENV,
+  type SandboxBridgePreference,
+} from "./bridge/bridge-choice.js";
+export { selectBridge } from "./bridge/bridge-launch.js";
 export { buildLocalProcessSandboxSpawnTarget } from "./build-spawn-target.js";
 export { SANDBOX_PROXY_PORT } from "./bwrap/system-paths.js";
 export { parseLocalProcessSandboxExtraPaths } from "./options/parse-extra-paths.js";

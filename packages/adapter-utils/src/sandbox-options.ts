@@ -1,3 +1,4 @@
+import type { SandboxBridgePreference } from "./bridge/bridge-choice.js";
 import type { NetworkDecision, SandboxNetworkProxyLimits } from "./proxy/index.js";
 
 export type LocalProcessSandboxAccess = "ro" | "rw";
@@ -33,6 +34,12 @@ export interface LocalProcessSandboxOptions {
   onNetworkDecision?: ((decision: NetworkDecision) => void) | undefined;
   /** Connection, header-size and idle limits of the allowlist proxy. */
   networkLimits?: SandboxNetworkProxyLimits | undefined;
+  /**
+   * The allowlist scope's in-sandbox bridge: `"auto"` (default) the native binary
+   * built with the package when it runs here, else the Node bridge; `"native"` or
+   * `"node"` to insist. Unset, the `PAPERCLIP_SANDBOX_BRIDGE` env variable decides.
+   */
+  networkBridge?: SandboxBridgePreference | undefined;
   /**
    * Base directories tried, in order, for the per-run directory (the proxy socket
    * directory of the allowlist scope, the private `/tmp` and masks of the network-only

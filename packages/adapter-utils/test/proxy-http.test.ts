@@ -152,6 +152,22 @@ describe("plain HTTP through the sandbox proxy", () => {
     expect(response.headers["x-proxy-error"]).toBe("https_requires_connect");
   });
 
+  it("judges an IDN host by its own canonical form on every Node (invalid Punycode is denied, never resolved)", async () => {
+    const { resolver, asked } = resolverFrom({});
+    const proxy = await startProxy({ allowlist: ["api.test"], trustedUrls: [], resolver });
+    const plain = await proxyRequest(proxy.socketPath, "http://xn--zz.com/", {
+      headers: { host: "xn--zz.com" },
+    });
+    expect(plain).toMatchObject({ status: 403, body: DENIED_BODY });
+    expect(plain.headers["x-proxy-error"]).toBe("invalid_target");
+    const tls = await proxyRequest(proxy.socketPath, "https://xn--zz.com/", {
+      headers: { host: "xn--zz.com" },
+    });
+    expect(tls.status).toBe(400);
+    expect(tls.headers["x-proxy-error"]).toBe("https_requires_connect");
+    expect(asked).toEqual([]);
+  });
+
   it("denies hosts and ports outside the allowlist with upstream's 403 and never resolves them", async () => {
     const { resolver, asked } = resolverFrom({});
     const proxy = await startProxy({ allowlist: ["api.test"], trustedUrls: [], resolver });

@@ -1,4 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -18,19 +17,21 @@ import {
   type SandboxNetworkProxyOptions,
   startSandboxNetworkProxy,
 } from "../src/proxy/index.js";
+import { removeTempDirs, tempDir } from "./temp-dir.js";
 
 /** Everything a test started, closed in reverse order by `closeAll`. */
 const cleanups: (() => Promise<void>)[] = [];
 
 export async function closeAll(): Promise<void> {
-  while (cleanups.length > 0) await cleanups.pop()!();
+  try {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  } finally {
+    await removeTempDirs();
+  }
 }
 
 export async function tempSocketPath(): Promise<string> {
-  // /tmp, not os.tmpdir(): a long TMPDIR would push the socket path past 107 bytes.
-  const dir = await mkdtemp("/tmp/pc-proxy-test-");
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return path.join(dir, "proxy.sock");
+  return path.join(await tempDir("pc-proxy-test-"), "proxy.sock");
 }
 
 export async function startProxy(

@@ -77,9 +77,8 @@ describe("network deny scope with real bwrap", () => {
   it("gives a private /tmp and /run: no other run's proxy socket, no host sockets, but the workspace is there", async () => {
     const ws = await scratchDir();
     await writeFile(path.join(ws, "input.txt"), "workspace-data");
-    const hostFile = `/tmp/pc-sbx-host-file-${process.pid}.txt`;
+    const hostFile = path.join(await scratchDir(), "host-file.txt");
     await writeFile(hostFile, "host");
-    onCleanup(() => import("node:fs/promises").then((fs) => fs.rm(hostFile, { force: true })));
     const other = await buildLocalProcessSandboxSpawnTarget({
       executable: process.execPath,
       args: [],
@@ -129,11 +128,13 @@ describe("network deny scope with real bwrap", () => {
 });
 
 describe("network allowlist scope with real bwrap", () => {
-  for (const [label, size, pieceBytes] of [
-    ["in large chunks", 16 * 1024 * 1024, 0],
-    ["in small chunks", 3 * 1024 * 1024, 1000],
+  for (const [label, size, pieceBytes, networkBridge] of [
+    ["in large chunks", 16 * 1024 * 1024, 0, "native"],
+    ["in small chunks", 3 * 1024 * 1024, 1000, "native"],
+    ["in large chunks", 16 * 1024 * 1024, 0, "node"],
+    ["in small chunks", 3 * 1024 * 1024, 1000, "node"],
   ] as const) {
-    it(`relays a download sent ${label} intact through the bridge to a client that half-closes and stalls`, async () => {
+    it(`relays a download sent ${label} intact through the ${networkBridge} bridge to a client that half-closes and stalls`, async () => {
       const ws = await scratchDir();
       const payload = randomBytes(size);
       const source = createNetServer({ allowHalfOpen: true }, (socket) => {
@@ -185,6 +186,7 @@ describe("network allowlist scope with real bwrap", () => {
         workspaceDir: ws,
         networkScope: "allowlist",
         networkAllowlist: [`127.0.0.1:${address.port}`],
+        networkBridge,
       });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({
@@ -194,6 +196,39 @@ describe("network allowlist scope with real bwrap", () => {
       });
     });
   }
+
+  it("serves both kinds of Node client: one that honours NODE_USE_ENV_PROXY and one that proxies on its own", async () => {
+    const ws = await scratchDir();
+    const { port } = await loopbackServer("allowed-response");
+    const script = `${CLIENT}
+      const settle = (promise) => promise.then((value) => value, (e) => (e.cause || e).code || String(e));
+      (async () => {
+        const target = "http://127.0.0.1:${port}/canary";
+        console.log(JSON.stringify({
+          selfProxied: await settle(get(target)),
+          envHttp: await settle(new Promise((resolve, reject) => {
+            http.get(target, (res) => { let body = ""; res.on("data", (c) => (body += c)); res.on("end", () => resolve(body)); }).on("error", reject);
+          })),
+          envFetch: await settle(fetch(target).then((res) => res.text())),
+        }));
+      })().catch((e) => { console.error(e); process.exit(7); });`;
+    const result = await runNodeInSandbox(script, {
+      workspaceDir: ws,
+      networkScope: "allowlist",
+      networkAllowlist: [`127.0.0.1:${port}`],
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    // Node 22.21+ and 24.5+ route both http and fetch through the env proxy; older Node
+    // connects directly, which the sandbox's empty network refuses.
+    const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+    const honoursEnvProxy = major > 24 || (major === 24 && minor >= 5) || (major === 22 && minor >= 21);
+    const viaEnv = honoursEnvProxy ? "allowed-response" : "ECONNREFUSED";
+    expect(JSON.parse(result.stdout)).toEqual({
+      selfProxied: { status: 200, body: "allowed-response", reason: null },
+      envHttp: viaEnv,
+      envFetch: viaEnv,
+    });
+  });
 
   for (const filesystemScope of ["workspace", null] as const) {
     const label = filesystemScope ? "with the workspace scope" : "network-only";

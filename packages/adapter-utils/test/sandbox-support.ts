@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { removeTempDirs, shellQuote, tempDir } from "./temp-dir.js";
 
 export const packageDir = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 /** The built package, as a consumer imports it; child processes load it from here. */
@@ -16,7 +16,7 @@ export const repoRoot = path.resolve(packageDir, "../..");
  * `/tmp` (pnpm's workspace links are relative, so they resolve through the view).
  */
 export const REPO_VIEW = "/mnt";
-export const bindRepoView = `mount --bind ${repoRoot} ${REPO_VIEW}`;
+export const bindRepoView = `mount --bind ${shellQuote(repoRoot)} ${REPO_VIEW}`;
 
 /** A path inside the repository, as seen through `REPO_VIEW`. */
 export function viaRepoView(file: string): string {
@@ -27,18 +27,15 @@ const cleanups: (() => Promise<void>)[] = [];
 
 export async function cleanupAll(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
+  await removeTempDirs();
 }
 
 export function onCleanup(run: () => Promise<void>): void {
   cleanups.push(run);
 }
 
-/** A scratch directory under /tmp (short, so nested proxy paths stay under 107 bytes). */
-export async function scratchDir(prefix = "pc-sbx-test-"): Promise<string> {
-  const dir = await mkdtemp(path.join("/tmp", prefix));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+/** A scratch directory under /tmp, removed by `cleanupAll` (see `./temp-dir.ts`). */
+export const scratchDir = tempDir;
 
 /** A loopback HTTP server answering `body`; closed by `cleanupAll`. */
 export async function loopbackServer(

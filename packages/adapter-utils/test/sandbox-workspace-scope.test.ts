@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { cleanupAll, runNodeInSandbox, runShellInSandbox, scratchDir } from "./sandbox-support.js";
+import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
@@ -51,9 +52,11 @@ describe("workspace scope with real bwrap", () => {
   it("hides the host outside the workspace and gives a private /tmp and a working /dev/null", async () => {
     const { root, ws } = await workspace();
     await writeFile(path.join(root, "secret.txt"), "host-secret");
-    await writeFile("/tmp/pc-sbx-host-visible.txt", "host-tmp");
+    // A file in the host's /tmp (the helper's directories live there), hidden by the private /tmp.
+    const hostTmpFile = path.join(await scratchDir(), "host-visible.txt");
+    await writeFile(hostTmpFile, "host-tmp");
     const result = await runShellInSandbox(
-      `cat ${root}/secret.txt 2>/dev/null && exit 9; cat /tmp/pc-sbx-host-visible.txt 2>/dev/null && exit 8; ` +
+      `cat ${shellQuote(`${root}/secret.txt`)} 2>/dev/null && exit 9; cat ${shellQuote(hostTmpFile)} 2>/dev/null && exit 8; ` +
         "ls /root /home /var 2>/dev/null && exit 7; echo ok > /dev/null && echo written > out.txt",
       { workspaceDir: ws, filesystemScope: "workspace" },
     );
@@ -88,7 +91,7 @@ describe("workspace scope with real bwrap", () => {
     const { root, ws } = await workspace();
     await writeFile(path.join(root, "allowed.txt"), "allowed-value");
     await writeFile(path.join(ws, "in-ws.txt"), "via-alias");
-    const result = await runShellInSandbox(`cat /app/in-ws.txt; cat ${root}/allowed.txt`, {
+    const result = await runShellInSandbox(`cat /app/in-ws.txt; cat ${shellQuote(`${root}/allowed.txt`)}`, {
       workspaceDir: ws,
       filesystemScope: "workspace",
       pathAliases: [{ path: "/app", target: ws }],

@@ -15,6 +15,7 @@ import {
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
+import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
@@ -60,7 +61,7 @@ async function inMountNamespace(options: {
     bindRepoView,
     `mount -t tmpfs -o ${options.tmpfsOptions} paperclip-test /tmp`,
     options.setup ?? "true",
-    `exec ${asUser}${process.execPath} --input-type=module -e "$SCRIPT"`,
+    `exec ${asUser}${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
   ].join(" && ");
   const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
     PATH: process.env.PATH,

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtEntry, exec, repoRoot } from "./sandbox-support.js";
 
@@ -7,6 +8,10 @@ import { builtEntry, exec, repoRoot } from "./sandbox-support.js";
  * (real /bin, /sbin, /lib, /lib64 directories), an outer bwrap builds such a root
  * and our package runs inside it, starting its own real sandbox there.
  */
+/** The Node install running the tests: a pinned Node (Node 22/24 in ~/.cache) lives outside /usr. */
+const nodePrefix = path.dirname(path.dirname(realpathSync(process.execPath)));
+const nodeOutsideUsr = !`${nodePrefix}/`.startsWith("/usr/");
+
 describe("split /usr layout", () => {
   it("binds real /bin, /lib directories and runs programs from them", async () => {
     const script = `
@@ -45,6 +50,7 @@ describe("split /usr layout", () => {
       "--ro-bind",
       repoRoot,
       repoRoot,
+      ...(nodeOutsideUsr ? ["--ro-bind", nodePrefix, nodePrefix] : []),
       "--proc",
       "/proc",
       "--dev",

@@ -14,7 +14,15 @@ const layout: HostLayout = new Map<string, HostPathKind>([
   ["/tmp/ws/ro", dir],
   ["/home/u/ws", dir],
   ["/tmp/paperclip-network-sandbox-abc", dir],
+  ["/run/user/1000/paperclip-sandbox-sockets-1000", dir],
 ]);
+
+const ROOTS = [
+  "/dev/shm/paperclip-sandbox-sockets-1000",
+  "/tmp/paperclip-sandbox-sockets-1000",
+  "/run/user/1000/paperclip-sandbox-sockets-1000",
+];
+const PRIVATE = "/dev/shm/paperclip-sandbox-sockets-1000/paperclip-network-sandbox-abc";
 
 function plan(overrides: Partial<NetworkOnlyScopePlan> = {}): NetworkOnlyScopePlan {
   return {
@@ -22,7 +30,8 @@ function plan(overrides: Partial<NetworkOnlyScopePlan> = {}): NetworkOnlyScopePl
     maskedPaths: ["/tmp", "/run", "/var/run", "/run/user/1000"],
     maskRoot: "/tmp/paperclip-network-sandbox-abc/mask",
     mounts: [{ path: "/tmp/ws", access: "rw" }],
-    proxyDir: null,
+    proxyMount: null,
+    socketRoots: ROOTS,
     ...overrides,
   };
 }
@@ -55,13 +64,65 @@ describe("buildNetworkOnlyScopeArgs", () => {
           { path: "/tmp/ws", access: "rw" },
           { path: "/home/u/ws", access: "rw" },
         ],
-        proxyDir: "/tmp/paperclip-network-sandbox-abc",
+        proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" },
       }),
     );
     const text = args.join(" ");
     expect(text).toContain("--bind /tmp/ws /tmp/ws --ro-bind /tmp/ws/ro /tmp/ws/ro");
-    expect(text).toContain("--ro-bind /tmp/paperclip-network-sandbox-abc /tmp/paperclip-network-sandbox-abc");
     // Outside the masked paths the host tree is already visible.
     expect(args).not.toContain("/home/u/ws");
+  });
+
+  it("shows the private socket directory at the proxy directory, last and read-only, under a masked /tmp", () => {
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({ proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" } }),
+    );
+    expect(args.slice(-3)).toEqual(["--ro-bind", PRIVATE, "/tmp/paperclip-network-sandbox-abc"]);
+    expect(args).not.toContain("--tmpfs");
+  });
+
+  it("creates the parents of a proxy directory deep under a masked path", () => {
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({ proxyMount: { source: PRIVATE, dest: "/run/user/1000/deep/paperclip-network-sandbox-abc" } }),
+    );
+    expect(args.join(" ")).toContain(
+      `--dir /run/user --dir /run/user/1000 --dir /run/user/1000/deep --ro-bind ${PRIVATE} /run/user/1000/deep/paperclip-network-sandbox-abc`,
+    );
+  });
+
+  it("binds the private directory over a proxy directory the host tree shows (a TMPDIR outside the masks)", () => {
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({ proxyMount: { source: PRIVATE, dest: "/home/u/tmp/paperclip-network-sandbox-abc" } }),
+    );
+    expect(args.slice(-3)).toEqual(["--ro-bind", PRIVATE, "/home/u/tmp/paperclip-network-sandbox-abc"]);
+    expect(args).not.toContain("--dir");
+  });
+
+  it("masks nothing more when no bound-back path shows a socket root (/dev, /tmp and /run hide them)", () => {
+    const { maskDirs } = buildNetworkOnlyScopeArgs(plan());
+    expect(maskDirs).toHaveLength(2);
+  });
+
+  it("does not mask a root missing on the host", () => {
+    const missing = new Map(layout);
+    missing.delete("/run/user/1000/paperclip-sandbox-sockets-1000");
+    const { maskDirs } = buildNetworkOnlyScopeArgs(
+      plan({ layout: missing, mounts: [{ path: "/run/user/1000", access: "rw" }] }),
+    );
+    expect(maskDirs).toHaveLength(2);
+  });
+
+  it("masks, with a private directory and no tmpfs, a socket root a bound-back path shows", () => {
+    const { args, maskDirs } = buildNetworkOnlyScopeArgs(
+      plan({
+        mounts: [{ path: "/run/user/1000", access: "rw" }],
+        proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" },
+      }),
+    );
+    expect(maskDirs).toHaveLength(3);
+    expect(args.join(" ")).toContain(
+      `--bind /run/user/1000 /run/user/1000 --bind ${maskDirs[2]} ${ROOTS[2]} --ro-bind ${PRIVATE}`,
+    );
+    expect(args).not.toContain("--tmpfs");
   });
 });

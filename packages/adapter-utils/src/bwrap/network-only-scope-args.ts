@@ -1,6 +1,8 @@
 import path from "node:path";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests, parentDirectories } from "./mount-request.js";
+import { socketRootExposures } from "./socket-root-exposures.js";
+import type { ProxyMount } from "./workspace-scope-args.js";
 
 export interface NetworkOnlyScopePlan {
   readonly layout: HostLayout;
@@ -10,8 +12,10 @@ export interface NetworkOnlyScopePlan {
   readonly maskRoot: string;
   /** Paths the program needs that may lie under a masked one (workspace, cwd, executable…), in upstream order. */
   readonly mounts: readonly MountRequest[];
-  /** This run's proxy directory; bound back read-only when it lies under a masked path. */
-  readonly proxyDir: string | null;
+  /** This run's proxy directory: `source` (in a private socket root) shown read-only at `dest`, last. */
+  readonly proxyMount: ProxyMount | null;
+  /** Every private socket root of this user, masked wherever a bound-back path shows one. */
+  readonly socketRoots: readonly string[];
 }
 
 export interface NetworkOnlyScopeArgs {
@@ -73,6 +77,24 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") bindBack(request);
   }
-  if (plan.proxyDir !== null) bindBack({ path: plan.proxyDir, access: "ro" });
+  // /dev is the sandbox's own and /tmp, /run are masked, which hides every socket root,
+  // unless a path bound back shows one again: mask those spots too (binds, not tmpfs).
+  const identity = bound.map((request) => ({ source: request.path, dest: request.path }));
+  for (const exposure of socketRootExposures(identity, plan.socketRoots)) {
+    // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
+    if (kindOf(plan.layout, exposure.hostPath).kind === "missing") continue;
+    const replacement = path.join(plan.maskRoot, String(maskDirs.length));
+    maskDirs.push(replacement);
+    args.push("--bind", replacement, exposure.dest);
+  }
+  if (plan.proxyMount !== null) {
+    const { source, dest } = plan.proxyMount;
+    for (const parent of parentDirectories(dest)) {
+      if (created.has(parent) || !masked.some((dir) => isSameOrBelow(dir, parent))) continue;
+      args.push("--dir", parent);
+      created.add(parent);
+    }
+    args.push("--ro-bind", source, dest);
+  }
   return { args, maskDirs };
 }

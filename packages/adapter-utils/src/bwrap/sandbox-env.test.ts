@@ -21,5 +21,8 @@ describe("buildSandboxEnv", () => {
     expect(env.https_proxy).toBe("http://127.0.0.1:31337");
     expect(env.ALL_PROXY).toBeUndefined();
     expect(env.NODE_USE_ENV_PROXY).toBe("1");
+    // Only the proxy's own address is exempt, so a client that proxies on its own is not re-proxied.
+    expect(env.NO_PROXY).toBe("127.0.0.1:31337,localhost:31337");
+    expect(env.no_proxy).toBe(env.NO_PROXY);
   });
 });

@@ -48,10 +48,21 @@ function plan(layout: HostLayout, overrides: Partial<WorkspaceScopePlan> = {}): 
     systemPaths: SYSTEM_READ_PATHS,
     mounts: [{ path: "/ws", access: "rw" }],
     aliases: [],
-    proxyDir: null,
+    proxyMount: null,
+    socketRoots: ROOTS,
     ...overrides,
   };
 }
+
+const ROOTS = [
+  "/dev/shm/paperclip-sandbox-sockets-1000",
+  "/tmp/paperclip-sandbox-sockets-1000",
+  "/run/user/1000/paperclip-sandbox-sockets-1000",
+];
+const PRIVATE = "/dev/shm/paperclip-sandbox-sockets-1000/paperclip-network-sandbox-abc";
+/** `layout` plus the socket roots, which exist on the host once a run used them. */
+const rooted = (layout: HostLayout, ...more: string[]): HostLayout =>
+  new Map<string, HostPathKind>([...layout, ...[...ROOTS, ...more].map((root) => [root, dir] as const)]);
 
 /** Destinations of bind operations, with their kind. */
 function binds(args: string[]): { op: string; source: string; dest: string }[] {
@@ -160,7 +171,7 @@ describe("buildWorkspaceScopeArgs", () => {
     expect(ops).toContainEqual({ op: "--ro-bind", source: "/ws", dest: "/ws" });
   });
 
-  it("creates missing parents with --dir, skips missing paths and binds the proxy directory read-only", () => {
+  it("creates missing parents with --dir, skips missing paths and shows the private socket directory at the proxy directory, read-only", () => {
     const args = buildWorkspaceScopeArgs(
       plan(merged, {
         mounts: [
@@ -168,16 +179,71 @@ describe("buildWorkspaceScopeArgs", () => {
           { path: "/missing", access: "ro" },
           { path: "/ws", access: "rw" },
         ],
-        proxyDir: "/tmp/paperclip-network-sandbox-abc",
+        proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" },
       }),
     );
     expect(args.join(" ")).toContain("--dir /home --dir /home/u --bind /home/u/.cache /home/u/.cache");
     expect(args).not.toContain("/missing");
-    expect(binds(args)).toContainEqual({
-      op: "--ro-bind",
-      source: "/tmp/paperclip-network-sandbox-abc",
-      dest: "/tmp/paperclip-network-sandbox-abc",
-    });
+    // The private directory is bound last, at upstream's <proxydir>, and nowhere else.
+    expect(args.slice(-3)).toEqual(["--ro-bind", PRIVATE, "/tmp/paperclip-network-sandbox-abc"]);
+    expect(args.filter((arg) => arg.startsWith("/dev/shm"))).toEqual([PRIVATE]);
+  });
+
+  it("masks nothing when no requested path shows a socket root (the fresh root hides them all)", () => {
+    expect(
+      buildWorkspaceScopeArgs(plan(merged)).filter((arg) => arg.includes("paperclip-sandbox-sockets")),
+    ).toEqual([]);
+  });
+
+  it("masks every socket root a requested ancestor would show, after the binds and before the proxy directory", () => {
+    const args = buildWorkspaceScopeArgs(
+      plan(rooted(merged, "/"), {
+        mounts: [
+          { path: "/", access: "ro" },
+          { path: "/ws", access: "rw" },
+        ],
+        proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" },
+      }),
+    );
+    const text = args.join(" ");
+    expect(text).toContain(
+      `--tmpfs ${ROOTS[0]} --tmpfs ${ROOTS[1]} --tmpfs ${ROOTS[2]} --ro-bind ${PRIVATE} /tmp/paperclip-network-sandbox-abc`,
+    );
+  });
+
+  it("masks the socket root below a requested /tmp, /dev/shm or runtime directory", () => {
+    for (const [request, root] of [
+      ["/tmp", ROOTS[1]],
+      ["/dev", ROOTS[0]],
+      ["/run/user/1000", ROOTS[2]],
+    ] as const) {
+      const layout = rooted(merged, request);
+      const args = buildWorkspaceScopeArgs(plan(layout, { mounts: [{ path: request, access: "ro" }] }));
+      expect(args.slice(-2)).toEqual(["--tmpfs", root]);
+    }
+  });
+
+  it("does not mask a root that does not exist on the host (bwrap could not mount there; nothing is there)", () => {
+    const args = buildWorkspaceScopeArgs(
+      plan(new Map([...merged, ["/dev", dir]]), { mounts: [{ path: "/dev", access: "ro" }] }),
+    );
+    expect(args).not.toContain("--tmpfs /dev/shm/paperclip-sandbox-sockets-1000");
+    expect(args.slice(-3)).toEqual(["--ro-bind", "/dev", "/dev"]);
+  });
+
+  it("masks a requested path inside a socket root at its destination", () => {
+    const inside = `${ROOTS[0]}/paperclip-network-sandbox-zzz`;
+    const layout = rooted(merged, inside);
+    const args = buildWorkspaceScopeArgs(plan(layout, { mounts: [{ path: inside, access: "ro" }] }));
+    expect(args.slice(-2)).toEqual(["--tmpfs", inside]);
+  });
+
+  it("masks a socket root an alias would show at the alias path", () => {
+    const layout = rooted(merged, "/tmp");
+    const args = buildWorkspaceScopeArgs(
+      plan(layout, { mounts: [{ path: "/tmp", access: "rw" }], aliases: [{ path: "/app", target: "/tmp" }] }),
+    );
+    expect(args.join(" ")).toContain(`--tmpfs ${ROOTS[1]} --tmpfs /app/paperclip-sandbox-sockets-1000`);
   });
 
   it("binds aliases to their workspace target", () => {

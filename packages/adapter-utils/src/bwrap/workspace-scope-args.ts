@@ -1,5 +1,6 @@
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests, parentDirectories } from "./mount-request.js";
+import { socketRootExposures } from "./socket-root-exposures.js";
 
 export interface WorkspaceScopePlan {
   readonly layout: HostLayout;
@@ -8,11 +9,22 @@ export interface WorkspaceScopePlan {
   readonly mounts: readonly MountRequest[];
   /** `--bind target alias` pairs, already validated. */
   readonly aliases: readonly { readonly path: string; readonly target: string }[];
-  /** This run's proxy directory, bound read-only (connecting to a socket needs no write access). */
-  readonly proxyDir: string | null;
+  /**
+   * This run's proxy directory: `source` (in a private socket root) is shown
+   * read-only at `dest` (upstream's `<proxydir>`), last, over whatever is there.
+   */
+  readonly proxyMount: ProxyMount | null;
+  /** Every private socket root of this user (`temp-dir/private-socket-roots.ts`), masked wherever a bind shows one. */
+  readonly socketRoots: readonly string[];
+}
+
+export interface ProxyMount {
+  readonly source: string;
+  readonly dest: string;
 }
 
 interface Mounted {
+  readonly source: string;
   readonly dest: string;
   readonly access: "ro" | "rw";
   /** The sandbox shows the host tree under `dest` unchanged (not a resolved-file bind or an alias). */
@@ -54,7 +66,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   const bind = (source: string, dest: string, access: "ro" | "rw", identity: boolean) => {
     ensureParents(dest);
     args.push(access === "rw" ? "--bind" : "--ro-bind", source, dest);
-    mounted.push({ dest, access, identity });
+    mounted.push({ source, dest, access, identity });
     created.add(dest);
   };
   const throughLinks = (candidate: string): string => {
@@ -90,6 +102,14 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
     if (kindOf(plan.layout, request.path).kind !== "missing") mountRequest(request);
   }
   for (const alias of plan.aliases) bind(alias.target, throughLinks(alias.path), "rw", false);
-  if (plan.proxyDir !== null) mountRequest({ path: plan.proxyDir, access: "ro" });
+  // The fresh root hides every socket root (/dev and /tmp are the sandbox's own, /run is
+  // not bound), unless a requested bind shows one again: mask those spots.
+  for (const exposure of socketRootExposures(mounted, plan.socketRoots)) {
+    // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
+    if (kindOf(plan.layout, exposure.hostPath).kind !== "missing") args.push("--tmpfs", exposure.dest);
+  }
+  if (plan.proxyMount !== null) {
+    bind(plan.proxyMount.source, throughLinks(plan.proxyMount.dest), "ro", false);
+  }
   return args;
 }

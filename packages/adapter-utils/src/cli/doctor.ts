@@ -3,11 +3,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PaperclipError, SandboxError } from "@paperclipai/errors";
+import { SANDBOX_BRIDGE_ENV } from "../bridge/bridge-choice.js";
+import { selectBridge } from "../bridge/bridge-launch.js";
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveCommandPath } from "../spawn/resolve-command-path.js";
 import { runChildProcess } from "../spawn/run-child-process.js";
+import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
 import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
 import {
   defaultProxyTempDirCandidates,
@@ -115,6 +118,26 @@ async function checkCandidate(baseDir: string): Promise<DoctorCheck> {
   };
 }
 
+/** The allowlist scope also needs one private socket root (README "Security"); this makes and removes a directory there. */
+async function checkPrivateSocketRoot(): Promise<DoctorCheck> {
+  try {
+    const dir = createPrivateSocketDir();
+    await rm(dir, { recursive: true, force: true });
+    return {
+      name: `private socket root ${path.dirname(dir)}`,
+      status: "ok",
+      detail: "usable; every sandbox hides it",
+    };
+  } catch (error) {
+    return {
+      name: "private socket root",
+      status: "fail",
+      detail: "none of /dev/shm, /tmp, /run/user/<uid> is usable; the allowlist scope cannot start",
+      ...(error instanceof PaperclipError ? { error } : {}),
+    };
+  }
+}
+
 async function checkStart(
   name: string,
   bwrap: string,
@@ -165,6 +188,30 @@ async function checkStart(
   }
 }
 
+/**
+ * Which in-sandbox bridge an allowlist run of this process would start, and why:
+ * the native one is the fast path; the Node bridge works the same, with a Node
+ * start (tens of ms) added to every allowlist run.
+ */
+async function checkBridge(): Promise<DoctorCheck> {
+  try {
+    const choice = await selectBridge(undefined);
+    if (choice.kind === "native") return { name: "bridge", status: "ok", detail: `native: ${choice.reason}` };
+    const asked = choice.reason.startsWith("the Node bridge was asked for");
+    return {
+      name: "bridge",
+      status: asked ? "info" : "warn",
+      detail: asked
+        ? `Node: ${choice.reason}`
+        : `Node: ${choice.reason}; every allowlist run pays a Node start (install a C compiler and rebuild the package, or unset ${SANDBOX_BRIDGE_ENV})`,
+    };
+  } catch (error) {
+    return PaperclipError.is(error)
+      ? { name: "bridge", status: "fail", detail: error.message, error }
+      : { name: "bridge", status: "fail", detail: String(error) };
+  }
+}
+
 function checkNodeProxySupport(): DoctorCheck {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   const supported = major >= 24 || (major === 22 && minor >= 21);
@@ -185,7 +232,7 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
   checks.push(check, userns);
   const candidates = defaultProxyTempDirCandidates(os.tmpdir(), process.env);
   const candidateChecks = await Promise.all(candidates.map(checkCandidate));
-  checks.push(...candidateChecks);
+  checks.push(...candidateChecks, await checkPrivateSocketRoot());
   if (!candidateChecks.some((entry) => entry.status === "ok")) {
     checks.push({
       name: "socket dir",
@@ -207,6 +254,7 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
     });
   }
   // The probe workspace goes where the proxy directory would; without one, no sandbox can start.
+  checks.push(await checkBridge());
   const usable = candidates.find((_candidate, index) => candidateChecks[index]?.status === "ok");
   if (bwrap && usable) {
     const start = await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable);

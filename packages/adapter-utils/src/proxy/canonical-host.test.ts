@@ -20,6 +20,11 @@ describe("canonicalizeHost", () => {
     ["[2001:DB8:0:0:0:0:0:1]", "ipv6", "2001:db8::1"],
     ["[::ffff:127.0.0.1]", "ipv4", "127.0.0.1"],
     ["[::ffff:a9fe:a9fe]", "ipv4", "169.254.169.254"],
+    ["faß.de", "domain", "xn--fa-hia.de"],
+    ["ＥＸＡＭＰＬＥ。com", "domain", "example.com"],
+    ["xn--ls8h.la", "domain", "xn--ls8h.la"],
+    ["１２７.0.0.1", "ipv4", "127.0.0.1"],
+    ["127.0.0.1.", "ipv4", "127.0.0.1"],
   ])("%s is %s %s", (raw, kind, key) => {
     expect(canonicalizeHost(raw)).toEqual({ kind, key });
   });
@@ -44,6 +49,11 @@ describe("canonicalizeHost", () => {
     "1.2.3.4.5",
     "foo.123",
     "xn--zz.com",
+    "XN--ZZ.com",
+    "xn--a.com",
+    "xn--.com",
+    "a\u200db.com",
+    "０x100.0.0.1",
     "a".repeat(254),
   ])("rejects %j", (raw) => {
     expect(canonicalizeHost(raw)).toBeNull();

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
-import { domainToASCII } from "node:url";
+import { toASCII } from "tr46";
+import { endsInIpv4Number, parseWhatwgIpv4 } from "./whatwg-ipv4.js";
 
 /**
  * A host in the one form rules and targets are compared in: IPv4 dotted quad,
@@ -13,10 +14,25 @@ export type CanonicalHost =
   | { readonly kind: "domain"; readonly key: string };
 
 const MAX_DOMAIN_LENGTH = 253;
-// `%` would be percent-decoded by the IDNA step and smuggle in characters we reject here.
+// `%` would be percent-decoded by URL host parsing and smuggle in characters we reject here.
 const FORBIDDEN_DOMAIN_CHARACTERS = /[\u0000-\u0020%/\\?#@:[\]<>^|"'`{}*,;=+!$&()~\u007f]/;
 const ASCII_DOMAIN = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 const MAPPED_IPV4 = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
+/**
+ * The WHATWG URL Standard's domain-to-ASCII settings (not strict), applied by one
+ * pinned UTS #46 implementation: `node:url`'s `domainToASCII` changes with the
+ * runtime (Node 24 accepts `xn--zz.com`, whose Punycode is invalid; Node 20 and 22
+ * refuse it), and a rule must mean the same on every Node.
+ */
+const IDNA_OPTIONS = {
+  checkHyphens: false,
+  checkBidi: true,
+  checkJoiners: true,
+  useSTD3ASCIIRules: false,
+  transitionalProcessing: false,
+  verifyDNSLength: false,
+  ignoreInvalidPunycode: false,
+} as const;
 
 function canonicalIpv6(address: string): CanonicalHost | null {
   let serialized: string;
@@ -46,13 +62,17 @@ export function canonicalizeHost(raw: string): CanonicalHost | null {
     return isIPv6(inner) ? canonicalIpv6(inner) : null;
   }
   if (isIPv6(raw)) return canonicalIpv6(raw);
-  // A strict dotted quad is already canonical (domainToASCII would return it unchanged).
+  // A strict dotted quad is already canonical.
   if (isIPv4(raw)) return { kind: "ipv4", key: raw };
   if (raw.length === 0 || FORBIDDEN_DOMAIN_CHARACTERS.test(raw)) return null;
-  let ascii = domainToASCII(raw);
+  let ascii = toASCII(raw, IDNA_OPTIONS);
+  if (ascii === null) return null;
+  if (endsInIpv4Number(ascii)) {
+    const address = parseWhatwgIpv4(ascii);
+    return address === null ? null : { kind: "ipv4", key: address };
+  }
   if (ascii.endsWith(".")) ascii = ascii.slice(0, -1);
   if (ascii.length === 0 || ascii.length > MAX_DOMAIN_LENGTH) return null;
-  if (isIPv4(ascii)) return { kind: "ipv4", key: ascii };
   return ASCII_DOMAIN.test(ascii) ? { kind: "domain", key: ascii } : null;
 }
 

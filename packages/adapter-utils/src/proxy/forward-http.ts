@@ -5,6 +5,7 @@ import { pinnedLookup } from "./pinned-lookup.js";
 import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
 import { writeProxyError } from "./proxy-error.js";
 import type { ResolvedAddress } from "./resolve-target.js";
+import { readWrittenTarget } from "./written-target.js";
 
 function upstreamRequestHeaders(rawHeaders: readonly string[], host: string): string[] {
   const headers = stripHopByHopHeaders(rawHeaders);
@@ -100,10 +101,34 @@ export function forwardHttpRequest(
   request: IncomingMessage,
   response: ServerResponse,
 ): void {
+  const written = readWrittenTarget(request.url ?? "");
+  if (written?.scheme === "http" && canonicalizeHost(written.host) === null) {
+    const port = written.port ?? 80;
+    context.record({ decision: "deny", host: reportedHost(written.host), port, reason: "invalid_target" });
+    answerError(request, response, 403, "network_target_denied", DENIED_MESSAGE, "invalid_target");
+    return;
+  }
   let target: URL;
   try {
     target = new URL(request.url ?? "");
   } catch {
+    if (written && written.scheme !== "http") {
+      const port = written.port ?? (written.scheme === "https" ? 443 : 0);
+      context.record({
+        decision: "deny",
+        host: reportedHost(written.host),
+        port,
+        reason: "https_requires_connect",
+      });
+      answerError(
+        request,
+        response,
+        400,
+        "https_requires_connect",
+        "HTTPS targets must use CONNECT through the Paperclip sandbox proxy.",
+      );
+      return;
+    }
     context.record({ decision: "deny", host: "", port: 0, reason: "invalid_request_url" });
     answerError(
       request,

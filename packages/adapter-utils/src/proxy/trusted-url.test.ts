@@ -18,6 +18,8 @@ describe("parseTrustedNetworkUrl", () => {
     "ftp://host",
     "host:3100",
     "not a url",
+    "http://xn--zz.com/",
+    "https://XN--ZZ.com:8443/",
     "",
     42,
     null,

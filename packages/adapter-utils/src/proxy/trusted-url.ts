@@ -8,7 +8,8 @@ export interface TrustedNetworkTarget {
 
 /**
  * Upstream's `parseTrustedNetworkUrl`: an `http:`/`https:` URL gives its lowercase
- * hostname and its port, the scheme default made explicit; anything else gives `null`.
+ * hostname and its port, the scheme default made explicit; anything else (including
+ * a host the package's canonicalisation refuses, such as invalid Punycode) gives `null`.
  */
 export function parseTrustedNetworkUrl(value: unknown): TrustedNetworkTarget | null {
   if (typeof value !== "string") return null;
@@ -19,6 +20,8 @@ export function parseTrustedNetworkUrl(value: unknown): TrustedNetworkTarget | n
     return null;
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+  // Which hosts URL accepts differs between Node versions; the package's canonical form decides.
+  if (!canonicalizeHost(parsed.hostname)) return null;
   return {
     hostname: parsed.hostname.toLowerCase(),
     port: parsed.port || (parsed.protocol === "https:" ? "443" : "80"),

@@ -1,20 +1,25 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import { SandboxError, truncateUtf8 } from "@paperclipai/errors";
+import { StringDecoder } from "node:string_decoder";
+import { SandboxError } from "@paperclipai/errors";
 import { deferBridgeEnv } from "../bridge/deferred-env.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
+import { BoundedByteTail } from "./bounded-byte-tail.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
 import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
+import { LogDelivery } from "./log-delivery.js";
 import { resolveCommandPath } from "./resolve-command-path.js";
+import { setupFailure, spawnFailure } from "./spawn-failure.js";
 import { assertSupportedRunOptions } from "./unsupported-run-options.js";
 
-/** Output kept per stream, as upstream: the last 4 MiB. */
+/** Output kept per stream: the last 4 MiB (bytes; upstream counts UTF-16 units). */
 export const MAX_CAPTURE_BYTES = 4 * 1024 * 1024;
+/** Default for `onLogStallMs`. */
+export const DEFAULT_ON_LOG_STALL_MS = 30_000;
 const STATUS_FD = 3;
-const SETUP_STDERR_BYTES = 4096;
 
 export interface RunChildProcessOptions {
   cwd: string;
@@ -23,7 +28,17 @@ export interface RunChildProcessOptions {
   timeoutSec: number;
   /** Time between SIGTERM and SIGKILL after a timeout (at least 1 s). */
   graceSec: number;
+  /**
+   * Called with each piece of output, decoded as UTF-8 across chunk boundaries, one
+   * call at a time in order; the child's output is paused while a call is pending.
+   * A throw or rejection goes to `onLogError` and delivery goes on. A call that has
+   * not settled after `onLogStallMs` is abandoned (`ERR_SANDBOX_LOG_CALLBACK_STALLED`
+   * to `onLogError`) and `onLog` is not called again for the run; output is still
+   * captured and the run still ends with the child.
+   */
   onLog: (stream: "stdout" | "stderr", chunk: string) => Promise<void>;
+  /** How long one `onLog` call may stay unsettled (default 30 s). */
+  onLogStallMs?: number;
   onLogError?: (error: unknown, runId: string, message: string) => void;
   onSpawn?: (meta: { pid: number; processGroupId: number | null; startedAt: string }) => Promise<void>;
   stdin?: string;
@@ -66,11 +81,6 @@ interface SpawnPlan {
   cleanup: () => Promise<void>;
   /** Set when bwrap reports its status on fd 3. */
   status: BwrapStatusReader | null;
-}
-
-function appendWithCap(previous: string, chunk: string): string {
-  const combined = previous + chunk;
-  return combined.length > MAX_CAPTURE_BYTES ? combined.slice(combined.length - MAX_CAPTURE_BYTES) : combined;
 }
 
 async function planSpawn(command: string, args: string[], opts: RunChildProcessOptions): Promise<SpawnPlan> {
@@ -182,10 +192,16 @@ export async function runChildProcess(
   }
 
   return new Promise<RunProcessResult>((resolve, reject) => {
-    let stdout = "";
-    let stderr = "";
+    const captured = {
+      stdout: new BoundedByteTail(MAX_CAPTURE_BYTES),
+      stderr: new BoundedByteTail(MAX_CAPTURE_BYTES),
+    };
+    const logs = new LogDelivery({
+      onLog: opts.onLog,
+      report: (error, message) => onLogError(error, runId, message),
+      stallMs: opts.onLogStallMs ?? DEFAULT_ON_LOG_STALL_MS,
+    });
     let timedOut = false;
-    let logChain: Promise<void> = Promise.resolve();
     let killTimer: NodeJS.Timeout | undefined;
     const status = plan.status;
     const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
@@ -217,17 +233,21 @@ export async function runChildProcess(
         : undefined;
 
     const pump = (stream: "stdout" | "stderr", readable: Readable | null) => {
-      readable?.on("data", (chunk: Buffer) => {
+      if (!readable) return;
+      // A character split across two reads reaches onLog whole, never as U+FFFD.
+      const decoder = new StringDecoder("utf8");
+      readable.on("data", (chunk: Buffer) => {
+        captured[stream].push(chunk);
+        const text = decoder.write(chunk);
+        if (!text) return;
         readable.pause();
-        const text = String(chunk);
-        if (stream === "stdout") stdout = appendWithCap(stdout, text);
-        else stderr = appendWithCap(stderr, text);
-        logChain = logChain
-          .then(() => opts.onLog(stream, text))
-          .catch((error: unknown) => onLogError(error, runId, `failed to append ${stream} log chunk`))
-          .finally(() => {
-            if (!readable.destroyed) readable.resume();
-          });
+        void logs.deliver(stream, text).then(() => {
+          if (!readable.destroyed) readable.resume();
+        });
+      });
+      readable.on("end", () => {
+        const rest = decoder.end();
+        if (rest) void logs.deliver(stream, rest);
       });
     };
     pump("stdout", child.stdout);
@@ -254,7 +274,8 @@ export async function runChildProcess(
       for (const remove of forwarders) remove();
       if (timeout) clearTimeout(timeout);
       if (killTimer) clearTimeout(killTimer);
-      void logChain
+      void logs
+        .drained()
         .then(() => plan.cleanup())
         .catch((error: unknown) => onLogError(error, runId, "failed to clean up the sandbox"))
         .finally(settle);
@@ -263,6 +284,8 @@ export async function runChildProcess(
     child.on("error", (error) => finish(() => reject(spawnFailure(command, opts.cwd, plan.env, error))));
     child.on("close", (code, signal) => {
       status?.end();
+      const stdout = captured.stdout.text();
+      const stderr = captured.stderr.text();
       const setupFailed =
         status !== null && status.status.exitCode === null && !timedOut && signal === null && code !== 0;
       finish(() => {
@@ -284,35 +307,5 @@ export async function runChildProcess(
         });
       });
     });
-  });
-}
-
-function spawnFailure(
-  command: string,
-  cwd: string,
-  env: Record<string, string>,
-  error: unknown,
-): SandboxError {
-  const errno = (error as NodeJS.ErrnoException).code;
-  const message =
-    errno === "ENOENT"
-      ? `Failed to start command "${command}" in "${cwd}". Verify adapter command, working directory, and PATH (${env.PATH ?? ""}).`
-      : `Failed to start command "${command}" in "${cwd}": ${(error as Error).message}`;
-  return new SandboxError("ERR_SANDBOX_SPAWN_FAILED", message, {
-    cause: error,
-    details: { command, cwd, code: errno ?? "unknown" },
-  });
-}
-
-function setupFailure(bwrap: string, exitCode: number | null, stderr: string): SandboxError {
-  const bwrapLines = stderr.split("\n").filter((line) => line.startsWith("bwrap: "));
-  const reason = bwrapLines[0]?.slice("bwrap: ".length) ?? `exit status ${exitCode ?? "unknown"}`;
-  return new SandboxError("ERR_SANDBOX_SETUP_FAILED", `Bubblewrap could not set up the sandbox: ${reason}`, {
-    details: {
-      command: bwrap,
-      exitCode: exitCode ?? -1,
-      stderr: truncateUtf8(stderr, SETUP_STDERR_BYTES).text,
-      apparmorUserns: /RTM_NEWADDR|setting up uid map|Operation not permitted/.test(stderr),
-    },
   });
 }

@@ -57,6 +57,8 @@ export interface RunDirCheck {
 export function makeRunDirOnCandidates(
   requested: readonly string[] | undefined,
   check?: RunDirCheck,
+  /** Readies a base directory before use; throws (with an errno-style `code`) when it cannot serve. */
+  prepareBase?: (baseDir: string) => void,
 ): RunDirOutcome {
   const candidates = requested
     ? uniqueCandidates(requested)
@@ -64,6 +66,13 @@ export function makeRunDirOnCandidates(
   const attempts: ProxyTempDirAttempt[] = [];
   let lastError: unknown;
   for (const baseDir of candidates) {
+    try {
+      prepareBase?.(baseDir);
+    } catch (error) {
+      lastError = error;
+      attempts.push({ baseDir, code: failureCode(error), reason: `unusable: ${failureReason(error)}` });
+      continue;
+    }
     // In the background: a sweep reads the whole base directory (and /proc when it finds a
     // leftover), which must not delay this start. It never removes a live owner's directory.
     sweepStaleProxyDirsThrottled(baseDir).catch(() => {});

@@ -7,7 +7,7 @@ export const sandboxRegistry = {
     title: "Unable to create a Linux-safe Paperclip sandbox proxy socket directory",
     message: "Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
     meaning:
-      "The network allowlist proxy listens on a Unix socket `<dir>/proxy.sock`. Linux limits a socket path to 107 bytes (`sun_path` is 108 bytes with the NUL), so the sandbox needs a private directory with a short path. Every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`) failed: `mkdtemp` threw, or the socket path would have been longer than 107 bytes. `cause` holds the last failure and `details.attempts` lists every candidate with its own reason (error code, or the socket path's byte length).",
+      "The network allowlist proxy listens on a Unix socket `<dir>/proxy.sock`. Linux limits a socket path to 107 bytes (`sun_path` is 108 bytes with the NUL), so the sandbox needs a private directory with a short path. Every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`) failed: `mkdtemp` threw, or the socket path would have been longer than 107 bytes. `cause` holds the last failure and `details.attempts` lists every candidate with its own reason (error code, or the socket path's byte length). The same error, with `details.privateSocketRoot: true`, means the proxy directory was made but no private socket root was usable: the real socket lives in `/dev/shm/paperclip-sandbox-sockets-<uid>`, else `/tmp/…`, else `/run/user/<uid>/…` (places every sandbox hides, so no other run can reach it), and each of them failed.",
     when: "`/tmp` is read-only, full (ENOSPC, inodes included), missing or not writable by the runner user (EACCES), and `TMPDIR` points to a deep path (CI workspaces, nested containers) whose `paperclip-network-sandbox-XXXXXX/proxy.sock` exceeds 107 bytes, or is unwritable too. Common in hardened containers with a read-only root, CI runners with a long `TMPDIR`, and sandboxes without write access to any temp directory.",
     solutions: [
       "Read `error.details.attempts`: each candidate shows why it failed (EACCES, EROFS, ENOSPC, ENOENT, or `socketPathBytes` over 107). Fix the first candidate you control.",
@@ -15,6 +15,7 @@ export const sandboxRegistry = {
       "Give `/tmp` its standard mode (`chmod 1777 /tmp`) or mount a writable tmpfs there.",
       "Free space and inodes on the filesystem behind `/tmp` (`df -h /tmp; df -i /tmp`).",
       "Run `paperclip-sandbox doctor`: it checks every candidate and prints the fix for each failing one.",
+      "With `details.privateSocketRoot: true`: make `/dev/shm` a writable tmpfs (Docker provides one; `--tmpfs /dev/shm` otherwise), or `/tmp` writable, or create `/run/user/<uid>` (mode 0700, owned by the runner user). A root directory another user created first is refused.",
     ],
     prevention:
       "Run `paperclip-sandbox doctor` when provisioning a host or image. Keep `TMPDIR` short (well under 60 bytes), and keep `/tmp` writable for the runner user. The sandbox sweeps proxy directories of dead processes on start, so stale directories do not fill `/tmp`.",
@@ -418,6 +419,38 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     ],
     prevention: "Script the CLI with the documented options; a usage error exits with status 2.",
   },
+  ERR_SANDBOX_BRIDGE_CHOICE_INVALID: {
+    family: "sandbox",
+    title: "Invalid choice of in-sandbox bridge",
+    message: '${source} must be "auto", "native" or "node".',
+    meaning:
+      "The allowlist scope starts a bridge inside the sandbox that relays the program's proxy connections to the host proxy. Which one is set by the `networkBridge` option or, when that is unset, by the `PAPERCLIP_SANDBOX_BRIDGE` env variable; the value was none of `auto` (the native binary when it runs, else the Node bridge), `native` or `node`. The message names where the value came from (`networkBridge` or `PAPERCLIP_SANDBOX_BRIDGE`); `details.value` holds at most its first 40 characters.",
+    when: "A typo in `PAPERCLIP_SANDBOX_BRIDGE` (for example `Native` or `c`), or a `networkBridge` value from an untyped config.",
+    solutions: [
+      "Use one of `auto`, `native`, `node`, in lowercase, or unset the variable (`auto`).",
+      "Run `paperclip-sandbox doctor`: it prints which bridge a run will use and why.",
+    ],
+    prevention:
+      "Leave the choice at `auto` unless you are diagnosing the bridge; it falls back to Node by itself.",
+    example: `PAPERCLIP_SANDBOX_BRIDGE=c paperclip-sandbox --net allowlist --allow api.example.com -- curl https://api.example.com
+# SandboxError [ERR_SANDBOX_BRIDGE_CHOICE_INVALID]: PAPERCLIP_SANDBOX_BRIDGE must be "auto", "native" or "node".`,
+  },
+  ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE: {
+    family: "sandbox",
+    title: "The native sandbox bridge was required but cannot be used",
+    message: "The native sandbox bridge was asked for (${source}) but cannot be used: it ${detail}.",
+    meaning:
+      'The package builds a small native bridge (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`, from `native/bridge.c`) that relays the program\'s proxy connections inside the sandbox without starting a second Node process. `native` was required (by `networkBridge: "native"` or `PAPERCLIP_SANDBOX_BRIDGE=native`), but the binary is missing (the package build found no C compiler, or no binary ships for this architecture) or does not run (`--version` failed: wrong architecture or libc, no execute permission, a `noexec` mount). Under the default `auto` the Node bridge would have been used instead. `details.path` and `details.status` (`missing`, `failed`, `unsupported`) say which.',
+    when: "Installing the package on an architecture other than linux-x64, building it from source without `cc`, or from a filesystem mounted `noexec`, with the native bridge forced.",
+    solutions: [
+      "Unset `PAPERCLIP_SANDBOX_BRIDGE` or use `auto`: the Node bridge takes over, with the same behaviour and a slower start.",
+      "Install a C compiler (`apt-get install gcc`) and rebuild the package (`pnpm --filter @paperclipai/adapter-utils build`) to build the binary for this machine.",
+      "Run `paperclip-sandbox doctor`: its bridge check shows the binary's path and why it cannot run.",
+    ],
+    prevention: "Require `native` only where the doctor reports the native bridge; elsewhere leave `auto`.",
+    example: `await buildLocalProcessSandboxSpawnTarget({ ...input, options: { ...options, networkBridge: "native" } });
+// SandboxError [ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE]: The native sandbox bridge was asked for (networkBridge: "native") but cannot be used: it was not built for linux-arm64 (...).`,
+  },
   ERR_SANDBOX_UNSUPPORTED_OPTION: {
     family: "sandbox",
     title: "runChildProcess was given an upstream option it does not implement",
@@ -435,5 +468,21 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "Choose the implementation per run: this package for local (optionally sandboxed) runs, upstream for remote ones. The README's runChildProcess section lists which upstream options are accepted and which are refused.",
     example: `await runChildProcess("run-1", "codex", [], { ...opts, remoteExecution: sshSpec });
 // SandboxError [ERR_SANDBOX_UNSUPPORTED_OPTION]: runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.`,
+  },
+  ERR_SANDBOX_LOG_CALLBACK_STALLED: {
+    family: "sandbox",
+    title: "runChildProcess stopped calling an onLog callback that did not settle",
+    message: "onLog did not settle within ${stallMs} ms; it is not called again for this run.",
+    meaning:
+      "`runChildProcess` hands output to `onLog` one chunk at a time and pauses the child's output while a call is pending (backpressure, as upstream). A call that neither resolves nor rejects within `onLogStallMs` (default 30 s) would otherwise freeze the child on a full pipe and the run forever. The call is abandoned: this error goes to `onLogError` (it is not thrown), `onLog` is not called again for the run, the output keeps being captured in the result's `stdout`/`stderr` (the last 4 MiB of each), and the run resolves with the child's real exit status. A late settlement of the abandoned call is ignored. `details.stream` names the stream, `details.stallMs` the limit.",
+    when: "An `onLog` callback awaits something that never happens (a lost database connection without a timeout, a queue nobody drains), or takes longer than `onLogStallMs` for one chunk.",
+    solutions: [
+      "Give the I/O inside `onLog` its own timeout, or make `onLog` enqueue and return at once.",
+      "Raise `onLogStallMs` if one chunk legitimately takes longer to store.",
+      "Read the run's output from the result's `stdout` and `stderr`, which keep being captured after the callback was abandoned.",
+    ],
+    prevention: "Keep `onLog` fast and bounded; it runs once per output chunk of the child.",
+    example: `await runChildProcess("run-1", "claude", [], { ...opts, onLog: () => new Promise(() => {}), onLogStallMs: 1000 });
+// onLogError receives SandboxError [ERR_SANDBOX_LOG_CALLBACK_STALLED]: onLog did not settle within 1000 ms; it is not called again for this run.`,
   },
 } as const satisfies RegistryTable<"SANDBOX", "sandbox">;

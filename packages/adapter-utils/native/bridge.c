@@ -1,0 +1,398 @@
+/*
+ * paperclip-sandbox-bridge: the in-sandbox bridge of the allowlist scope, native.
+ *
+ *   paperclip-sandbox-bridge <listen-ip:port> <proxy.sock> <program> [args...]   (port 0: any free port)
+ *   paperclip-sandbox-bridge --version
+ *
+ * Listens on <listen-ip:port> inside the sandbox's network namespace and relays
+ * every connection byte for byte to the host proxy's Unix socket. Only once it
+ * listens does it start the program, in a session (and process group) of its own,
+ * so a signal reaches the program once: from the bridge, which forwards every
+ * catchable one. It ends with the program's exact status: the same exit code, or
+ * the same signal re-raised. The Node bridge (src/bridge/bridge-source.ts) keeps
+ * the same contract; the package falls back to it when this binary cannot run.
+ *
+ * Each connection is relayed by two threads, one per direction, each moving bytes
+ * with splice(2) through a pipe, so they never enter user space. A thread that
+ * reads end-of-stream half-closes the other side (the peer may still answer); a
+ * thread that fails shuts both sockets down, which ends its sibling too. The last
+ * thread of a connection closes both sockets.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BRIDGE_PROTOCOL_VERSION "1"
+/* Exit status when the bridge cannot listen (the program never started), as the Node bridge's. */
+#define LISTEN_FAILURE_STATUS 125
+/* Carrier prefix of variables kept from Node's start of a Node bridge (src/bridge/deferred-env.ts). */
+#define DEFERRED_ENV_PREFIX "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_"
+#define RELAY_CHUNK (256 * 1024)
+#define RELAY_PIPE_SIZE (256 * 1024)
+#define THREAD_STACK_SIZE (64 * 1024)
+
+extern char **environ;
+
+static const int FORWARDED_SIGNALS[] = {
+    SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH,
+    SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+};
+#define FORWARDED_COUNT (sizeof(FORWARDED_SIGNALS) / sizeof(FORWARDED_SIGNALS[0]))
+
+static struct sockaddr_un proxy_address;
+static pthread_attr_t thread_attr;
+
+struct connection {
+    int client;
+    int upstream;
+    atomic_int legs;
+};
+
+struct leg {
+    struct connection *connection;
+    int from;
+    int to;
+};
+
+static void release_leg(struct connection *connection) {
+    if (atomic_fetch_sub(&connection->legs, 1) == 1) {
+        close(connection->client);
+        close(connection->upstream);
+        free(connection);
+    }
+}
+
+/* Plain copy, for a kernel or socket pair that refuses splice. Returns 0 at end-of-stream, -1 on failure. */
+static int copy_all(int from, int to) {
+    enum { BUFFER_SIZE = 64 * 1024 };
+    char *buffer = malloc(BUFFER_SIZE);
+    if (!buffer) return -1;
+    int result = 0;
+    for (;;) {
+        ssize_t n = read(from, buffer, BUFFER_SIZE);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            result = -1;
+            break;
+        }
+        for (ssize_t done = 0; done < n && result == 0;) {
+            ssize_t w = send(to, buffer + done, (size_t)(n - done), MSG_NOSIGNAL);
+            if (w < 0 && errno != EINTR) result = -1;
+            if (w > 0) done += w;
+        }
+        if (result != 0) break;
+    }
+    free(buffer);
+    return result;
+}
+
+/* Moves bytes from -> to until end-of-stream (0) or a failure (-1). */
+static int relay(int from, int to) {
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return copy_all(from, to);
+    fcntl(pipe_fds[1], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
+    int result = 0;
+    for (;;) {
+        ssize_t n = splice(from, NULL, pipe_fds[1], NULL, RELAY_CHUNK, SPLICE_F_MOVE);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            result = errno == EINVAL ? copy_all(from, to) : -1;
+            break;
+        }
+        while (n > 0) {
+            ssize_t w = splice(pipe_fds[0], NULL, to, NULL, (size_t)n, SPLICE_F_MOVE);
+            if (w < 0) {
+                if (errno == EINTR) continue;
+                result = -1;
+                break;
+            }
+            n -= w;
+        }
+        if (result != 0) break;
+    }
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    return result;
+}
+
+static void *run_leg(void *argument) {
+    struct leg leg = *(struct leg *)argument;
+    free(argument);
+    if (relay(leg.from, leg.to) == 0) {
+        shutdown(leg.to, SHUT_WR);
+    } else {
+        shutdown(leg.from, SHUT_RDWR);
+        shutdown(leg.to, SHUT_RDWR);
+    }
+    release_leg(leg.connection);
+    return NULL;
+}
+
+static int start_leg(struct connection *connection, int from, int to) {
+    struct leg *leg = malloc(sizeof *leg);
+    if (!leg) return -1;
+    leg->connection = connection;
+    leg->from = from;
+    leg->to = to;
+    pthread_t thread;
+    if (pthread_create(&thread, &thread_attr, run_leg, leg) != 0) {
+        free(leg);
+        return -1;
+    }
+    return 0;
+}
+
+/* One accepted connection: reach the proxy, then relay both ways (this thread takes client -> proxy). */
+static void *serve_connection(void *argument) {
+    int client = (int)(intptr_t)argument;
+    int upstream = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (upstream < 0) {
+        close(client);
+        return NULL;
+    }
+    if (connect(upstream, (struct sockaddr *)&proxy_address, sizeof proxy_address) != 0) {
+        close(upstream);
+        close(client);
+        return NULL;
+    }
+    struct connection *connection = malloc(sizeof *connection);
+    if (!connection) {
+        close(upstream);
+        close(client);
+        return NULL;
+    }
+    connection->client = client;
+    connection->upstream = upstream;
+    atomic_init(&connection->legs, 2);
+    if (start_leg(connection, upstream, client) != 0) {
+        /* Only this leg remains: end the connection without relaying. */
+        atomic_store(&connection->legs, 1);
+        shutdown(client, SHUT_RDWR);
+        release_leg(connection);
+        return NULL;
+    }
+    struct leg *own = malloc(sizeof *own);
+    if (!own) {
+        shutdown(client, SHUT_RDWR);
+        shutdown(upstream, SHUT_RDWR);
+        release_leg(connection);
+        return NULL;
+    }
+    own->connection = connection;
+    own->from = client;
+    own->to = upstream;
+    return run_leg(own);
+}
+
+static void pause_briefly(void) {
+    struct timespec delay = {0, 10 * 1000 * 1000};
+    nanosleep(&delay, NULL);
+}
+
+static void *accept_loop(void *argument) {
+    int listener = (int)(intptr_t)argument;
+    const int on = 1;
+    for (;;) {
+        int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+        if (client < 0) {
+            /* Out of descriptors or memory: let running connections finish first. */
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) pause_briefly();
+            continue;
+        }
+        setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+        pthread_t thread;
+        if (pthread_create(&thread, &thread_attr, serve_connection, (void *)(intptr_t)client) != 0) {
+            close(client);
+            pause_briefly();
+        }
+    }
+    return NULL;
+}
+
+static int parse_listen_address(const char *text, struct sockaddr_in *address) {
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon == text) return -1;
+    char host[INET_ADDRSTRLEN];
+    size_t host_length = (size_t)(colon - text);
+    if (host_length >= sizeof host) return -1;
+    memcpy(host, text, host_length);
+    host[host_length] = '\0';
+    char *end = NULL;
+    long port = strtol(colon + 1, &end, 10);
+    if (*(colon + 1) == '\0' || *end != '\0' || port < 0 || port > 65535) return -1;
+    memset(address, 0, sizeof *address);
+    address->sin_family = AF_INET;
+    address->sin_port = htons((uint16_t)port);
+    return inet_pton(AF_INET, host, &address->sin_addr) == 1 ? 0 : -1;
+}
+
+static int listen_on(const char *text) {
+    struct sockaddr_in address;
+    if (parse_listen_address(text, &address) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0) return -1;
+    const int on = 1;
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, 4096) != 0) {
+        int saved = errno;
+        close(listener);
+        errno = saved;
+        return -1;
+    }
+    return listener;
+}
+
+/* Variables a Node bridge would have kept from its own start go back under their own name. */
+static void restore_deferred_env(void) {
+    size_t prefix_length = strlen(DEFERRED_ENV_PREFIX);
+    for (int again = 1; again;) {
+        again = 0;
+        for (char **entry = environ; *entry; entry++) {
+            if (strncmp(*entry, DEFERRED_ENV_PREFIX, prefix_length) != 0) continue;
+            char *carrier = strdup(*entry);
+            if (!carrier) return;
+            char *equals = strchr(carrier, '=');
+            if (equals) {
+                *equals = '\0';
+                setenv(carrier + prefix_length, equals + 1, 1);
+                unsetenv(carrier);
+            }
+            free(carrier);
+            again = 1; /* environ changed under us: scan it afresh */
+            break;
+        }
+    }
+}
+
+/* In the forked child: a clean signal state (as Node's spawn gives), a session of its own, then the program. */
+static void exec_program(char **argv) {
+    for (int signal_number = 1; signal_number < NSIG; signal_number++) {
+        if (signal_number != SIGKILL && signal_number != SIGSTOP) signal(signal_number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setsid();
+    execvp(argv[0], argv);
+    int saved = errno;
+    dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot start %s: %s\n", argv[0], strerror(saved));
+    _exit(saved == ENOENT ? 127 : 126);
+}
+
+/* Ends the bridge the way the program ended. */
+static void exit_like(int status) {
+    if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+    int signal_number = WTERMSIG(status);
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(signal_number, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal_number);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    raise(signal_number);
+    /* A signal whose default action does not end the process ends here. */
+    _exit(128 + signal_number);
+}
+
+static void raise_descriptor_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("paperclip-sandbox-bridge " BRIDGE_PROTOCOL_VERSION "\n");
+        return 0;
+    }
+    if (argc < 4) {
+        dprintf(STDERR_FILENO,
+                "usage: paperclip-sandbox-bridge <listen-ip:port> <proxy.sock> <program> [args...]\n");
+        return LISTEN_FAILURE_STATUS;
+    }
+    const char *listen_text = argv[1];
+    const char *socket_path = argv[2];
+    if (strlen(socket_path) >= sizeof proxy_address.sun_path) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: proxy socket path too long: %s\n", socket_path);
+        return LISTEN_FAILURE_STATUS;
+    }
+    proxy_address.sun_family = AF_UNIX;
+    strcpy(proxy_address.sun_path, socket_path);
+
+    int listener = listen_on(listen_text);
+    if (listener < 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot listen on %s: %s\n", listen_text, strerror(errno));
+        return LISTEN_FAILURE_STATUS;
+    }
+    restore_deferred_env();
+
+    /* Blocked before the fork, so no forwarded signal or the child's exit is missed; waited for below. */
+    signal(SIGCHLD, SIG_DFL);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t waited;
+    sigemptyset(&waited);
+    sigaddset(&waited, SIGCHLD);
+    for (size_t i = 0; i < FORWARDED_COUNT; i++) sigaddset(&waited, FORWARDED_SIGNALS[i]);
+    sigprocmask(SIG_BLOCK, &waited, NULL);
+
+    pid_t child = fork();
+    if (child < 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot start %s: %s\n", argv[3], strerror(errno));
+        return 126;
+    }
+    if (child == 0) {
+        close(listener);
+        exec_program(argv + 3);
+    }
+
+    raise_descriptor_limit();
+    pthread_attr_init(&thread_attr);
+    pthread_attr_setstacksize(&thread_attr, THREAD_STACK_SIZE);
+    pthread_attr_setdetachstate(&thread_attr, PTHREAD_CREATE_DETACHED);
+    pthread_t acceptor;
+    int created = pthread_create(&acceptor, &thread_attr, accept_loop, (void *)(intptr_t)listener);
+    if (created != 0) {
+        /* No relay means no network for the program: end it rather than let it run without one. */
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot start the relay: %s\n", strerror(created));
+        kill(-child, SIGKILL);
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        return LISTEN_FAILURE_STATUS;
+    }
+
+    for (;;) {
+        siginfo_t info;
+        int signal_number = sigwaitinfo(&waited, &info);
+        if (signal_number < 0) continue;
+        if (signal_number == SIGCHLD) {
+            int status;
+            pid_t ended = waitpid(child, &status, WNOHANG);
+            if (ended == child) exit_like(status);
+            continue;
+        }
+        if (kill(-child, signal_number) != 0) kill(child, signal_number);
+    }
+}

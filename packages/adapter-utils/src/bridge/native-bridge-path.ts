@@ -1,0 +1,34 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const NATIVE_BRIDGE_FILE_NAME = "paperclip-sandbox-bridge";
+
+/** What `paperclip-sandbox-bridge --version` prints; anything else is not a bridge this package can drive. */
+export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 1\n";
+
+function packageRoot(from: string): string | null {
+  let current = from;
+  while (current !== path.dirname(current)) {
+    if (existsSync(path.join(current, "package.json"))) return current;
+    current = path.dirname(current);
+  }
+  return null;
+}
+
+let cached: string | null | undefined;
+
+/**
+ * Where the package build (scripts/build-native-bridge.mjs) puts the native bridge
+ * for this platform and architecture: `dist/native/<platform>-<arch>/`. Found from
+ * this module's own location, so it holds for `src/` under test and for `dist/`
+ * in an installed package alike. `null` only when no package root is found.
+ */
+export function nativeBridgePath(): string | null {
+  if (cached !== undefined) return cached;
+  const root = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
+  cached = root
+    ? path.join(root, "dist", "native", `${process.platform}-${process.arch}`, NATIVE_BRIDGE_FILE_NAME)
+    : null;
+  return cached;
+}

@@ -1,0 +1,35 @@
+import { SandboxError, truncateUtf8 } from "@paperclipai/errors";
+
+const SETUP_STDERR_BYTES = 4096;
+
+/** `ERR_SANDBOX_SPAWN_FAILED`: the command (or bwrap) could not be started at all. */
+export function spawnFailure(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  error: unknown,
+): SandboxError {
+  const errno = (error as NodeJS.ErrnoException).code;
+  const message =
+    errno === "ENOENT"
+      ? `Failed to start command "${command}" in "${cwd}". Verify adapter command, working directory, and PATH (${env.PATH ?? ""}).`
+      : `Failed to start command "${command}" in "${cwd}": ${(error as Error).message}`;
+  return new SandboxError("ERR_SANDBOX_SPAWN_FAILED", message, {
+    cause: error,
+    details: { command, cwd, code: errno ?? "unknown" },
+  });
+}
+
+/** `ERR_SANDBOX_SETUP_FAILED`: bwrap ran but the program never started; bwrap says why on stderr. */
+export function setupFailure(bwrap: string, exitCode: number | null, stderr: string): SandboxError {
+  const bwrapLines = stderr.split("\n").filter((line) => line.startsWith("bwrap: "));
+  const reason = bwrapLines[0]?.slice("bwrap: ".length) ?? `exit status ${exitCode ?? "unknown"}`;
+  return new SandboxError("ERR_SANDBOX_SETUP_FAILED", `Bubblewrap could not set up the sandbox: ${reason}`, {
+    details: {
+      command: bwrap,
+      exitCode: exitCode ?? -1,
+      stderr: truncateUtf8(stderr, SETUP_STDERR_BYTES).text,
+      apparmorUserns: /RTM_NEWADDR|setting up uid map|Operation not permitted/.test(stderr),
+    },
+  });
+}
