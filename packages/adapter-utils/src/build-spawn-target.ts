@@ -7,7 +7,6 @@ import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
 import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
-import { socketRootExposures } from "./bwrap/socket-root-exposures.js";
 import {
   HARDENED_READ_ONLY_PATHS,
   NETWORK_SCOPE_MASKED_PATHS,
@@ -30,6 +29,7 @@ import type {
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
 import { createPrivateSocketDir } from "./temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "./temp-dir/create-sandbox-run-dir.js";
+import { createExposedSocketRoots } from "./temp-dir/exposed-socket-roots.js";
 import { privateSocketRoots } from "./temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
@@ -47,28 +47,6 @@ function mountRequests(
   }
   requests.push(workspace);
   return requests;
-}
-
-/**
- * A root a requested bind would show must exist before bwrap mounts a mask over it
- * (bwrap cannot create a mount point inside a read-only bind); one created later
- * by another run would otherwise appear through that bind. A root that cannot be
- * created (its base is missing or read-only) cannot be created by that run either.
- */
-function prepareExposedRoots(
-  requests: readonly MountRequest[],
-  aliasTargets: readonly string[],
-  roots: string[],
-): void {
-  const binds = [...requests.map((request) => request.path), ...aliasTargets].map((source) => ({
-    source,
-    dest: source,
-  }));
-  for (const exposure of socketRootExposures(binds, roots)) {
-    try {
-      mkdirSync(exposure.hostPath, { recursive: true, mode: 0o700 });
-    } catch {}
-  }
 }
 
 function maskedPaths(): string[] {
@@ -129,11 +107,13 @@ export async function buildLocalProcessSandboxSpawnTarget(
       ? null
       : await createSandboxRunDir(candidates);
   let socketDir: string | null = null;
+  let removeCreatedRoots: (() => Promise<void>) | null = null;
   const removeRunDir = async () => {
     await Promise.all([
       runDir ? removeProxyTempDir(runDir) : undefined,
       socketDir ? removeProxyTempDir(socketDir) : undefined,
     ]);
+    await removeCreatedRoots?.();
   };
 
   try {
@@ -144,9 +124,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
       symlinkSync(path.join(socketDir, PROXY_SOCKET_NAME), path.join(runDir, PROXY_SOCKET_NAME));
     }
     const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
-    prepareExposedRoots(
-      requests,
-      aliases.map((alias) => alias.target),
+    removeCreatedRoots = createExposedSocketRoots(
+      [...requests.map((request) => request.path), ...aliases.map((alias) => alias.target)],
       socketRoots,
     );
     // The system paths matter only to the fresh root of the workspace scope.
@@ -156,6 +135,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       ...masks,
       ...requests.map((request) => request.path),
       ...(runDir ? [runDir] : []),
+      ...socketRoots,
     ]);
     // A root runner's sandbox would otherwise keep every capability (bwrap keeps them
     // for a real root), able to remount its read-only binds writable or load modules.
@@ -198,7 +178,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
 
     let executable = input.executable;
     let executableArgs = input.args;
-    let cleanup: (() => Promise<void>) | undefined = runDir ? removeRunDir : undefined;
+    let cleanup: (() => Promise<void>) | undefined = runDir || removeCreatedRoots ? removeRunDir : undefined;
     if (bridge && runDir && socketDir) {
       // Upstream's argv names <proxydir>, where the sandbox sees the private directory.
       const socketPath = path.join(runDir, PROXY_SOCKET_NAME);

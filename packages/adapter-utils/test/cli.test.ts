@@ -1,11 +1,14 @@
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import {
   bindRepoView,
   cleanupAll,
   exec,
   loopbackServer,
+  onCleanup,
   packageDir,
   scratchDir,
   viaRepoView,
@@ -76,12 +79,32 @@ describe("paperclip-sandbox", () => {
     expect(result.stderr).toContain("paperclip-sandbox: deny blocked.test:80 (not_allowlisted)");
   });
 
-  it("warns when the workspace contains where other sandboxes keep their proxy sockets", async () => {
-    const result = await cli(["--workspace", "/tmp", "--", "/bin/true"]);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain("paperclip-sandbox: warning: the workspace /tmp contains /tmp");
-    const dedicated = await cli(["--workspace", await scratchDir(), "--", "/bin/true"]);
-    expect(dedicated.stderr).toBe("");
+  it("with /tmp as the workspace, sees other runs' proxy directories there but reaches none of their sockets", async () => {
+    const ws = await scratchDir();
+    const other = await buildLocalProcessSandboxSpawnTarget({
+      executable: "/bin/true",
+      args: [],
+      cwd: ws,
+      options: { workspaceDir: ws, networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"] },
+    });
+    onCleanup(() => other.cleanup!());
+    const contract = other.args[other.args.indexOf("--") + 3]!;
+    expect(contract.startsWith("/tmp/")).toBe(true);
+    const probe = `
+      const fs = require("node:fs");
+      const net = require("node:net");
+      const link = process.argv[1];
+      const seen = fs.existsSync(require("node:path").dirname(link));
+      net.connect(link).on("connect", () => { console.log(seen, "connected"); process.exit(0); })
+        .on("error", (error) => { console.log(seen, error.code); process.exit(0); });`;
+    // The /tmp socket root is masked; made for the mask, it is removed again after the run.
+    const tmpRoot = `/tmp/paperclip-sandbox-sockets-${process.getuid?.() ?? 0}`;
+    const rootExisted = existsSync(tmpRoot);
+    const result = await cli(["--workspace", "/tmp", "--", process.execPath, "-e", probe, contract]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe("true ENOENT");
+    expect(result.stderr).toBe("");
+    expect(existsSync(tmpRoot)).toBe(rootExisted);
   });
 
   it("exits 127 with ERR_SANDBOX_COMMAND_NOT_FOUND for an unknown command", async () => {
@@ -99,6 +122,9 @@ describe("paperclip-sandbox doctor", () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/ok {4}bwrap: .*bubblewrap \d+\.\d+/);
     expect(result.stdout).toMatch(/ok {4}socket dir \/tmp: writable; proxy.sock path 48 bytes \(limit 107\)/);
+    expect(result.stdout).toContain(
+      `ok    private socket root /dev/shm/paperclip-sandbox-sockets-${process.getuid?.() ?? 0}: usable; every sandbox hides it`,
+    );
     expect(result.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
     expect(result.stdout).toContain("No problems found");
     expect(result.stdout).toMatch(

@@ -14,6 +14,7 @@ const layout: HostLayout = new Map<string, HostPathKind>([
   ["/tmp/ws/ro", dir],
   ["/home/u/ws", dir],
   ["/tmp/paperclip-network-sandbox-abc", dir],
+  ["/run/user/1000/paperclip-sandbox-sockets-1000", dir],
 ]);
 
 const ROOTS = [
@@ -99,6 +100,15 @@ describe("buildNetworkOnlyScopeArgs", () => {
 
   it("masks nothing more when no bound-back path shows a socket root (/dev, /tmp and /run hide them)", () => {
     const { maskDirs } = buildNetworkOnlyScopeArgs(plan());
+    expect(maskDirs).toHaveLength(2);
+  });
+
+  it("does not mask a root missing on the host", () => {
+    const missing = new Map(layout);
+    missing.delete("/run/user/1000/paperclip-sandbox-sockets-1000");
+    const { maskDirs } = buildNetworkOnlyScopeArgs(
+      plan({ layout: missing, mounts: [{ path: "/run/user/1000", access: "rw" }] }),
+    );
     expect(maskDirs).toHaveLength(2);
   });
 

@@ -81,6 +81,8 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   // unless a path bound back shows one again: mask those spots too (binds, not tmpfs).
   const identity = bound.map((request) => ({ source: request.path, dest: request.path }));
   for (const exposure of socketRootExposures(identity, plan.socketRoots)) {
+    // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
+    if (kindOf(plan.layout, exposure.hostPath).kind === "missing") continue;
     const replacement = path.join(plan.maskRoot, String(maskDirs.length));
     maskDirs.push(replacement);
     args.push("--bind", replacement, exposure.dest);

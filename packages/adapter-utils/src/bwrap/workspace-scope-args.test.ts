@@ -60,6 +60,9 @@ const ROOTS = [
   "/run/user/1000/paperclip-sandbox-sockets-1000",
 ];
 const PRIVATE = "/dev/shm/paperclip-sandbox-sockets-1000/paperclip-network-sandbox-abc";
+/** `layout` plus the socket roots, which exist on the host once a run used them. */
+const rooted = (layout: HostLayout, ...more: string[]): HostLayout =>
+  new Map<string, HostPathKind>([...layout, ...[...ROOTS, ...more].map((root) => [root, dir] as const)]);
 
 /** Destinations of bind operations, with their kind. */
 function binds(args: string[]): { op: string; source: string; dest: string }[] {
@@ -194,7 +197,7 @@ describe("buildWorkspaceScopeArgs", () => {
 
   it("masks every socket root a requested ancestor would show, after the binds and before the proxy directory", () => {
     const args = buildWorkspaceScopeArgs(
-      plan(new Map([...merged, ["/", dir]]), {
+      plan(rooted(merged, "/"), {
         mounts: [
           { path: "/", access: "ro" },
           { path: "/ws", access: "rw" },
@@ -214,21 +217,29 @@ describe("buildWorkspaceScopeArgs", () => {
       ["/dev", ROOTS[0]],
       ["/run/user/1000", ROOTS[2]],
     ] as const) {
-      const layout = new Map([...merged, [request, dir]]);
+      const layout = rooted(merged, request);
       const args = buildWorkspaceScopeArgs(plan(layout, { mounts: [{ path: request, access: "ro" }] }));
       expect(args.slice(-2)).toEqual(["--tmpfs", root]);
     }
   });
 
+  it("does not mask a root that does not exist on the host (bwrap could not mount there; nothing is there)", () => {
+    const args = buildWorkspaceScopeArgs(
+      plan(new Map([...merged, ["/dev", dir]]), { mounts: [{ path: "/dev", access: "ro" }] }),
+    );
+    expect(args).not.toContain("--tmpfs /dev/shm/paperclip-sandbox-sockets-1000");
+    expect(args.slice(-3)).toEqual(["--ro-bind", "/dev", "/dev"]);
+  });
+
   it("masks a requested path inside a socket root at its destination", () => {
     const inside = `${ROOTS[0]}/paperclip-network-sandbox-zzz`;
-    const layout = new Map([...merged, [inside, dir]]);
+    const layout = rooted(merged, inside);
     const args = buildWorkspaceScopeArgs(plan(layout, { mounts: [{ path: inside, access: "ro" }] }));
     expect(args.slice(-2)).toEqual(["--tmpfs", inside]);
   });
 
   it("masks a socket root an alias would show at the alias path", () => {
-    const layout = new Map([...merged, ["/tmp", dir]]);
+    const layout = rooted(merged, "/tmp");
     const args = buildWorkspaceScopeArgs(
       plan(layout, { mounts: [{ path: "/tmp", access: "rw" }], aliases: [{ path: "/app", target: "/tmp" }] }),
     );

@@ -104,7 +104,10 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   for (const alias of plan.aliases) bind(alias.target, throughLinks(alias.path), "rw", false);
   // The fresh root hides every socket root (/dev and /tmp are the sandbox's own, /run is
   // not bound), unless a requested bind shows one again: mask those spots.
-  for (const exposure of socketRootExposures(mounted, plan.socketRoots)) args.push("--tmpfs", exposure.dest);
+  for (const exposure of socketRootExposures(mounted, plan.socketRoots)) {
+    // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
+    if (kindOf(plan.layout, exposure.hostPath).kind !== "missing") args.push("--tmpfs", exposure.dest);
+  }
   if (plan.proxyMount !== null) {
     bind(plan.proxyMount.source, throughLinks(plan.proxyMount.dest), "ro", false);
   }

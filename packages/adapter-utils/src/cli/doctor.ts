@@ -10,6 +10,7 @@ import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveCommandPath } from "../spawn/resolve-command-path.js";
 import { runChildProcess } from "../spawn/run-child-process.js";
+import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
 import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
 import {
   defaultProxyTempDirCandidates,
@@ -117,6 +118,26 @@ async function checkCandidate(baseDir: string): Promise<DoctorCheck> {
   };
 }
 
+/** The allowlist scope also needs one private socket root (README "Security"); this makes and removes a directory there. */
+async function checkPrivateSocketRoot(): Promise<DoctorCheck> {
+  try {
+    const dir = createPrivateSocketDir();
+    await rm(dir, { recursive: true, force: true });
+    return {
+      name: `private socket root ${path.dirname(dir)}`,
+      status: "ok",
+      detail: "usable; every sandbox hides it",
+    };
+  } catch (error) {
+    return {
+      name: "private socket root",
+      status: "fail",
+      detail: "none of /dev/shm, /tmp, /run/user/<uid> is usable; the allowlist scope cannot start",
+      ...(error instanceof PaperclipError ? { error } : {}),
+    };
+  }
+}
+
 async function checkStart(
   name: string,
   bwrap: string,
@@ -211,7 +232,7 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
   checks.push(check, userns);
   const candidates = defaultProxyTempDirCandidates(os.tmpdir(), process.env);
   const candidateChecks = await Promise.all(candidates.map(checkCandidate));
-  checks.push(...candidateChecks);
+  checks.push(...candidateChecks, await checkPrivateSocketRoot());
   if (!candidateChecks.some((entry) => entry.status === "ok")) {
     checks.push({
       name: "socket dir",

@@ -1,9 +1,8 @@
-import os, { constants } from "node:os";
+import { constants } from "node:os";
 import path from "node:path";
 import { isPathInside } from "../options/normalize-absolute-path.js";
 import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
 import { runChildProcess } from "../spawn/run-child-process.js";
-import { defaultProxyTempDirCandidates } from "../temp-dir/temp-dir-candidates.js";
 import type { RunCommandArgs } from "./parse-cli-args.js";
 
 const GRACE_SEC = 5;
@@ -44,14 +43,6 @@ export async function runSandboxedCommand(
 ): Promise<number> {
   const cwd = process.cwd();
   const options = sandboxOptionsFor(args, cwd, log);
-  const exposed = defaultProxyTempDirCandidates(os.tmpdir(), process.env).filter((base) =>
-    isPathInside(options.workspaceDir, base),
-  );
-  if (!args.hostFs && exposed.length > 0) {
-    log(
-      `paperclip-sandbox: warning: the workspace ${options.workspaceDir} contains ${exposed.join(", ")}, where other sandboxes keep their proxy sockets; use a dedicated workspace directory.`,
-    );
-  }
   const result = await runChildProcess("paperclip-sandbox", args.command, [...args.args], {
     cwd: args.hostFs || isPathInside(options.workspaceDir, cwd) ? cwd : options.workspaceDir,
     env: {},

@@ -1,17 +1,15 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
 import { resolveCommandPath } from "./resolve-command-path.js";
 
-let root: string | undefined;
-afterEach(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 describe("resolveCommandPath", () => {
   it("returns the first executable match in PATH order, skipping non-executable files", async () => {
-    root = await mkdtemp("/tmp/pc-resolve-unit-");
-    const dirs = ["a", "b", "c", "d"].map((name) => path.join(root!, name));
+    const root = await tempDir("pc-resolve-unit-");
+    const dirs = ["a", "b", "c", "d"].map((name) => path.join(root, name));
     for (const dir of dirs) await mkdir(dir);
     const tool = (dir: string) => path.join(dir, "tool");
     await writeFile(tool(dirs[1]!), "");

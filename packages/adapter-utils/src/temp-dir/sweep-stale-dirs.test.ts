@@ -1,19 +1,17 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
 import { OWNER_RECORD_NAME } from "./owner-record.js";
 import { SWEEP_INTERVAL_MS, sweepStaleProxyDirsThrottled } from "./sweep-stale-dirs.js";
 
-let base: string | undefined;
-afterEach(async () => {
-  if (base) await rm(base, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 describe("sweepStaleProxyDirsThrottled", () => {
   it("sweeps a base directory at most once per interval", async () => {
-    base = await mkdtemp("/tmp/pc-sweep-unit-");
+    const base = await tempDir("pc-sweep-unit-");
     const stale = async (name: string) => {
-      const dir = path.join(base!, `paperclip-network-sandbox-${name}`);
+      const dir = path.join(base, `paperclip-network-sandbox-${name}`);
       await mkdir(dir);
       // pid 2^22+1 is above Linux's pid_max limit, so no process can have it.
       await writeFile(

@@ -7,7 +7,7 @@ export const sandboxRegistry = {
     title: "Unable to create a Linux-safe Paperclip sandbox proxy socket directory",
     message: "Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
     meaning:
-      "The network allowlist proxy listens on a Unix socket `<dir>/proxy.sock`. Linux limits a socket path to 107 bytes (`sun_path` is 108 bytes with the NUL), so the sandbox needs a private directory with a short path. Every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`) failed: `mkdtemp` threw, or the socket path would have been longer than 107 bytes. `cause` holds the last failure and `details.attempts` lists every candidate with its own reason (error code, or the socket path's byte length).",
+      "The network allowlist proxy listens on a Unix socket `<dir>/proxy.sock`. Linux limits a socket path to 107 bytes (`sun_path` is 108 bytes with the NUL), so the sandbox needs a private directory with a short path. Every candidate base directory (`/tmp`, then `os.tmpdir()`, then `$XDG_RUNTIME_DIR`) failed: `mkdtemp` threw, or the socket path would have been longer than 107 bytes. `cause` holds the last failure and `details.attempts` lists every candidate with its own reason (error code, or the socket path's byte length). The same error, with `details.privateSocketRoot: true`, means the proxy directory was made but no private socket root was usable: the real socket lives in `/dev/shm/paperclip-sandbox-sockets-<uid>`, else `/tmp/…`, else `/run/user/<uid>/…` (places every sandbox hides, so no other run can reach it), and each of them failed.",
     when: "`/tmp` is read-only, full (ENOSPC, inodes included), missing or not writable by the runner user (EACCES), and `TMPDIR` points to a deep path (CI workspaces, nested containers) whose `paperclip-network-sandbox-XXXXXX/proxy.sock` exceeds 107 bytes, or is unwritable too. Common in hardened containers with a read-only root, CI runners with a long `TMPDIR`, and sandboxes without write access to any temp directory.",
     solutions: [
       "Read `error.details.attempts`: each candidate shows why it failed (EACCES, EROFS, ENOSPC, ENOENT, or `socketPathBytes` over 107). Fix the first candidate you control.",
@@ -15,6 +15,7 @@ export const sandboxRegistry = {
       "Give `/tmp` its standard mode (`chmod 1777 /tmp`) or mount a writable tmpfs there.",
       "Free space and inodes on the filesystem behind `/tmp` (`df -h /tmp; df -i /tmp`).",
       "Run `paperclip-sandbox doctor`: it checks every candidate and prints the fix for each failing one.",
+      "With `details.privateSocketRoot: true`: make `/dev/shm` a writable tmpfs (Docker provides one; `--tmpfs /dev/shm` otherwise), or `/tmp` writable, or create `/run/user/<uid>` (mode 0700, owned by the runner user). A root directory another user created first is refused.",
     ],
     prevention:
       "Run `paperclip-sandbox doctor` when provisioning a host or image. Keep `TMPDIR` short (well under 60 bytes), and keep `/tmp` writable for the runner user. The sandbox sweeps proxy directories of dead processes on start, so stale directories do not fill `/tmp`.",
@@ -423,13 +424,14 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     title: "Invalid choice of in-sandbox bridge",
     message: '${source} must be "auto", "native" or "node".',
     meaning:
-      'The allowlist scope starts a bridge inside the sandbox that relays the program\'s proxy connections to the host proxy. Which one is set by the `networkBridge` option or, when that is unset, by the `PAPERCLIP_SANDBOX_BRIDGE` env variable; the value was none of `auto` (the native binary when it runs, else the Node bridge), `native` or `node`. The message names where the value came from (`networkBridge` or `PAPERCLIP_SANDBOX_BRIDGE`); `details.value` holds at most its first 40 characters.',
+      "The allowlist scope starts a bridge inside the sandbox that relays the program's proxy connections to the host proxy. Which one is set by the `networkBridge` option or, when that is unset, by the `PAPERCLIP_SANDBOX_BRIDGE` env variable; the value was none of `auto` (the native binary when it runs, else the Node bridge), `native` or `node`. The message names where the value came from (`networkBridge` or `PAPERCLIP_SANDBOX_BRIDGE`); `details.value` holds at most its first 40 characters.",
     when: "A typo in `PAPERCLIP_SANDBOX_BRIDGE` (for example `Native` or `c`), or a `networkBridge` value from an untyped config.",
     solutions: [
       "Use one of `auto`, `native`, `node`, in lowercase, or unset the variable (`auto`).",
       "Run `paperclip-sandbox doctor`: it prints which bridge a run will use and why.",
     ],
-    prevention: "Leave the choice at `auto` unless you are diagnosing the bridge; it falls back to Node by itself.",
+    prevention:
+      "Leave the choice at `auto` unless you are diagnosing the bridge; it falls back to Node by itself.",
     example: `PAPERCLIP_SANDBOX_BRIDGE=c paperclip-sandbox --net allowlist --allow api.example.com -- curl https://api.example.com
 # SandboxError [ERR_SANDBOX_BRIDGE_CHOICE_INVALID]: PAPERCLIP_SANDBOX_BRIDGE must be "auto", "native" or "node".`,
   },
@@ -438,7 +440,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     title: "The native sandbox bridge was required but cannot be used",
     message: "The native sandbox bridge was asked for (${source}) but cannot be used: it ${detail}.",
     meaning:
-      "The package builds a small native bridge (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`, from `native/bridge.c`) that relays the program's proxy connections inside the sandbox without starting a second Node process. `native` was required (by `networkBridge: \"native\"` or `PAPERCLIP_SANDBOX_BRIDGE=native`), but the binary is missing (the package build found no C compiler, or no binary ships for this architecture) or does not run (`--version` failed: wrong architecture or libc, no execute permission, a `noexec` mount). Under the default `auto` the Node bridge would have been used instead. `details.path` and `details.status` (`missing`, `failed`, `unsupported`) say which.",
+      'The package builds a small native bridge (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`, from `native/bridge.c`) that relays the program\'s proxy connections inside the sandbox without starting a second Node process. `native` was required (by `networkBridge: "native"` or `PAPERCLIP_SANDBOX_BRIDGE=native`), but the binary is missing (the package build found no C compiler, or no binary ships for this architecture) or does not run (`--version` failed: wrong architecture or libc, no execute permission, a `noexec` mount). Under the default `auto` the Node bridge would have been used instead. `details.path` and `details.status` (`missing`, `failed`, `unsupported`) say which.',
     when: "Installing the package on an architecture other than linux-x64, building it from source without `cc`, or from a filesystem mounted `noexec`, with the native bridge forced.",
     solutions: [
       "Unset `PAPERCLIP_SANDBOX_BRIDGE` or use `auto`: the Node bridge takes over, with the same behaviour and a slower start.",
