@@ -296,6 +296,8 @@ export const run: BenchSuite = async () => {
       },
       { name: "workspace + allowlist", options: { ...allowlist(echoPort), filesystemScope: "workspace" } },
     ];
+    // Medians until exit, per scope and package, for the allowlist's cost over deny (the bridge).
+    const untilExit = new Map<string, Record<"ours" | "upstream", number | null>>();
     for (const scope of scopes) {
       const directStarts: number[] = [];
       const runs: Record<"ours" | "upstream", Run[]> = { ours: [], upstream: [] };
@@ -323,6 +325,10 @@ export const run: BenchSuite = async () => {
         failed.has(name) ? null : median(runs[name].map((r) => r[key]));
       if (figure("ours", "ms") === null)
         throw new Error(`our sandbox did not start (${scope.name}): ${failures.join("; ")}`);
+      untilExit.set(scope.name, {
+        ours: figure("ours", "untilExitMs"),
+        upstream: figure("upstream", "untilExitMs"),
+      });
       for (const key of ["untilExitMs", "ms"] as const) {
         const oursMs = figure("ours", key)!;
         const up = figure("upstream", key);
@@ -339,6 +345,30 @@ export const run: BenchSuite = async () => {
               : `ours/upstream ${ratio(oursMs, up)}; over direct: ours +${round(oursMs - direct)} ms, upstream +${round(up - direct)} ms`,
         });
       }
+    }
+
+    for (const [allow, deny] of [
+      ["network allowlist", "network deny"],
+      ["workspace + allowlist", "workspace + deny"],
+    ] as const) {
+      const over = (name: "ours" | "upstream") => {
+        const a = untilExit.get(allow)?.[name];
+        const d = untilExit.get(deny)?.[name];
+        return a == null || d == null ? null : a - d;
+      };
+      const oursOver = over("ours")!;
+      const upOver = over("upstream");
+      metrics.push({
+        name: `Allowlist start overhead over deny, ${allow} minus ${deny} (bridge and proxy; medians until exit)`,
+        unit: "ms",
+        higherIsBetter: false,
+        ours: round(oursOver, 2),
+        upstream: upOver === null ? null : round(upOver, 2),
+        note:
+          upOver === null
+            ? "upstream does not start this scope"
+            : `ours +${round(oursOver)} ms, upstream +${round(upOver)} ms`,
+      });
     }
 
     // The same starts through each package's spawn helper, as adapters run them (env from the host process).

@@ -212,8 +212,9 @@ static void *accept_loop(void *argument) {
     for (;;) {
         int client = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (client < 0) {
-            /* Out of descriptors or memory: let running connections finish first. */
-            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) pause_briefly();
+            /* A connection that went away before it was accepted is no reason to wait; anything
+               else (out of descriptors or memory) is: let running connections finish first. */
+            if (errno != EINTR && errno != ECONNABORTED && errno != EAGAIN) pause_briefly();
             continue;
         }
         setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);

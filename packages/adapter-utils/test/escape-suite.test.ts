@@ -108,6 +108,7 @@ async function runEscapeAttempts(filesystemScope: "workspace" | null): Promise<{
     dnsPort: host.dnsPort,
     dnsRulePort: host.canaryPort,
     bridgePath: "",
+    nativeBridgePath: "",
     socketPath: "",
   };
   const result = await runChildProcess(
@@ -118,7 +119,7 @@ async function runEscapeAttempts(filesystemScope: "workspace" | null): Promise<{
       // The per-run directory is known only once the run starts: the parent (the bridge) has the socket in its argv.
       `const t = JSON.parse(process.argv[1]);
        const dir = require("node:path").dirname(require("node:fs").readFileSync("/proc/" + process.ppid + "/cmdline", "utf8").split("\\0")[2]);
-       t.socketPath = dir + "/proxy.sock"; t.bridgePath = dir + "/bridge.cjs";
+       t.socketPath = dir + "/proxy.sock"; t.bridgePath = dir + "/bridge.cjs"; t.nativeBridgePath = dir + "/paperclip-sandbox-bridge";
        process.argv = [process.argv[0], "attempts.cjs", JSON.stringify(t)]; require("./attempts.cjs");`,
       JSON.stringify(targets),
     ],
@@ -164,6 +165,8 @@ describe("escape suite inside the real sandbox", () => {
     expect(results.proxy_connectLocalhostByDns?.detail).toMatch(/^HTTP\/1\.1 403/);
     expect(results.proxy_originForm?.detail).toMatch(/^HTTP\/1\.1 400/);
     expect(results.replaceBridge?.detail).toBe("EROFS");
+    expect(results.replaceNativeBridge?.detail).toBe("EROFS");
+    expect(results.unlinkNativeBridge?.detail).toMatch(/^(EROFS|EBUSY)$/);
     expect(results.writeReadOnlyExtra?.detail).toBe("EROFS");
     expect(results.readHostCanary?.detail).toBe("ENOENT");
     expect(results.capabilities?.detail).toMatch(/^0+$/);
@@ -174,7 +177,7 @@ describe("escape suite inside the real sandbox", () => {
     const { results, hits } = await runEscapeAttempts(null);
     const networkOrSocket = (name: string) =>
       name.startsWith("proxy_") ||
-      /Socket$|Proxy$|^direct|^dns|^udp|HostPid$|replace|hostProxyEnvLeak|^capabilities$|CorePattern|Sysfs|mount|mknod/i.test(
+      /Socket$|Proxy$|^direct|^dns|^udp|HostPid$|replace|NativeBridge$|hostProxyEnvLeak|^capabilities$|CorePattern|Sysfs|mount|mknod/i.test(
         name,
       );
     expect(escapes(results, networkOrSocket)).toEqual({});

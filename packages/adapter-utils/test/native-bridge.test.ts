@@ -9,7 +9,7 @@ import { selectBridge } from "../src/bridge/bridge-launch.js";
 import { NATIVE_BRIDGE_VERSION_LINE, nativeBridgePath } from "../src/bridge/native-bridge-path.js";
 import { probeNativeBridge } from "../src/bridge/probe-native-bridge.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
-import { cleanupAll, onCleanup, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -134,6 +134,19 @@ describe("the native bridge binary", () => {
       );
     });
     expect(result).toBe("--no-warnings|unset\n");
+  });
+});
+
+describe("building the native bridge", () => {
+  it("without a C compiler the build still succeeds and says the Node bridge will be used", async () => {
+    const script = path.join(packageDir, "scripts", "build-native-bridge.mjs");
+    const run = await exec(process.execPath, [script], { ...process.env, CC: "/nonexistent/cc" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      "native bridge not built (/nonexistent/cc: ENOENT); the sandbox will use its Node bridge.",
+    );
+    // The binary of the real build is left as it was.
+    expect(await probeNativeBridge(builtBridge())).toEqual({ status: "ok", path: builtBridge() });
   });
 });
 
