@@ -92,6 +92,7 @@ const localArgs = (diagnostics: string): string[] => [
   "--runner-id",
   "n",
   "--fake-harness",
+  "builtin",
   "--script",
   script,
 ];

@@ -226,7 +226,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     const result = await runBin(
       [
         ...["--diagnostics-directory", dir, "--run-id", "r", "--session-id", "s", "--runner-id", "x"],
-        ...["--fake-harness", "--script", script],
+        ...["--fake-harness", "builtin", "--script", script],
       ],
       {
         nodeArgs: ["--import", INJECT_FAULT],
@@ -241,7 +241,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
       },
     );
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('"type":"harness.ready"');
+    expect(result.stdout).toContain('"eventType":"harness.ready"');
     const diagnostic = await diagnosticOf(dir);
     expect(diagnostic).toMatch(
       /^paperclip-runnerd: uncaught exception: injected failure, OPENAI_API_KEY=\[REDACTED\]\n/,
