@@ -1,6 +1,7 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { reachableBin } from "./reachable-bin.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
@@ -27,9 +28,13 @@ export function runBin(
   if (!existsSync(BUILT))
     throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    // Another user may not reach the checkout: it runs a reachable copy, from there.
+    const asOtherUser = options.spawn?.uid !== undefined;
+    const reachable = asOtherUser ? reachableBin() : null;
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), reachable?.bin ?? BIN, ...args], {
       stdio: ["pipe", "pipe", "pipe"],
       env: options.env ?? process.env,
+      ...(reachable === null ? {} : { cwd: reachable.root }),
       ...options.spawn,
     });
     const out: Buffer[] = [];
