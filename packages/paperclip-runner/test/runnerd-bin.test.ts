@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
 import { BIN, runBin } from "./helpers/run-bin.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { tracked } from "./helpers/tracked-children.js";
 
 const INJECT_FAULT = fileURLToPath(new URL("./fixtures/inject-fault.mjs", import.meta.url));
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
@@ -166,9 +167,11 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
 
   it("a launcher that closed the daemon's stdout: the real EPIPE is an uncaught exception, persisted", async () => {
     const dir = await diagnosticsDir();
-    const child = spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = tracked(
+      spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     child.stdout.destroy();
     child.stderr.resume();
     const [code] = await once(child, "exit");

@@ -2,6 +2,7 @@ import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { reachableBin } from "./reachable-bin.js";
+import { tracked } from "./tracked-children.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
@@ -31,12 +32,14 @@ export function runBin(
     // Another user may not reach the checkout: it runs a reachable copy, from there.
     const asOtherUser = options.spawn?.uid !== undefined;
     const reachable = asOtherUser ? reachableBin() : null;
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), reachable?.bin ?? BIN, ...args], {
-      stdio: ["pipe", "pipe", "pipe"],
-      env: options.env ?? process.env,
-      ...(reachable === null ? {} : { cwd: reachable.root }),
-      ...options.spawn,
-    });
+    const child = tracked(
+      spawn(process.execPath, [...(options.nodeArgs ?? []), reachable?.bin ?? BIN, ...args], {
+        stdio: ["pipe", "pipe", "pipe"],
+        env: options.env ?? process.env,
+        ...(reachable === null ? {} : { cwd: reachable.root }),
+        ...options.spawn,
+      }),
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
