@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { HarnessCommand } from "../harness-message.js";
-import { CommandInbox, send, sleep } from "./harness-io.js";
+import { CommandInbox, send } from "./harness-io.js";
 import type { UpstreamScript, UpstreamStep } from "./upstream-script.js";
 
 /** What upstream's fake harness reports as its driver session and version. */
