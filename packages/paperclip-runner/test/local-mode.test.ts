@@ -307,6 +307,34 @@ describe("local mode, driven over stdin/stdout", { timeout: 60_000 }, () => {
     expect(controller.event("plan.updated")).toBeUndefined();
   });
 
+  it("takes a harness stdout line of exactly the frame size as a frame, not a violation", async () => {
+    const head = '{"type":"event","event":{"eventType":"item.delta","payload":{"text":"';
+    const tail = '"}}}';
+    const line = `${head}${"f".repeat(64 * 1024 - head.length - tail.length)}${tail}`;
+    expect(Buffer.byteLength(line)).toBe(65_536);
+    const controller = fakeDaemon({
+      steps: [READY, { waitFor: "turn.start" }, { stdout: line }, RESULT, { exit: 0 }],
+    });
+    startTurn(controller);
+    expect(await terminalOf(controller)).toBe("successful_process_and_result");
+    expect(String(controller.event("item.delta")?.payload.text)).toHaveLength(
+      65_536 - head.length - tail.length,
+    );
+  });
+
+  it("treats commandIds that name Object.prototype members as ordinary new commands", async () => {
+    const controller = fakeDaemon({ steps: [READY, { sleep: 60_000 }] });
+    controller.send("run.prepare", "constructor");
+    controller.send("session.open", "__proto__");
+    controller.send("run.cancel", "toString");
+    expect(await terminalOf(controller)).toBe("run_cancelled");
+    expect(controller.receipts().map((receipt) => [receipt.commandId, receipt.status])).toEqual([
+      ["constructor", "accepted"],
+      ["__proto__", "accepted"],
+      ["toString", "accepted"],
+    ]);
+  });
+
   it("turns an oversized stderr line into a marker in the log tail and keeps the run going", async () => {
     const controller = fakeDaemon({
       steps: [
