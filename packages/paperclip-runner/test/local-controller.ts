@@ -280,6 +280,14 @@ export function runResult(summary = "done"): Record<string, unknown> {
   };
 }
 
+/** Whether `pid` is gone within 5 s: a SIGKILL is delivered, and the orphan reaped, asynchronously. */
+export async function diesSoon(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100 && isAlive(pid); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !isAlive(pid);
+}
+
 /** Whether a process with this pid is still alive (and not a zombie). */
 export function isAlive(pid: number): boolean {
   try {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   Controller,
+  diesSoon,
   IDS,
   isAlive,
   runResult,
@@ -49,14 +50,6 @@ function stateFile(stateDir: string): {
   ackedSeq: number;
 } {
   return JSON.parse(readFileSync(join(stateDir, "runner-state.json"), "utf8"));
-}
-
-/** Whether `pid` is gone within 5 s: a SIGKILL is delivered, and the orphan reaped, asynchronously. */
-async function diesSoon(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 100 && isAlive(pid); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !isAlive(pid);
 }
 
 /** The daemon's harness watchdogs: its children running the watchdog shell. */

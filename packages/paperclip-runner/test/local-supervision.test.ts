@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { logsOf, READY, startTurn } from "./helpers/local-steps.js";
 import {
   Controller,
+  diesSoon,
   fakeDaemon,
   IDS,
   isAlive,
@@ -140,5 +141,21 @@ describe("local mode: the harness process, its environment and its stop", { time
     controller.send("run.prepare", "c1");
     expect(await terminalOf(controller)).toBe("harness_start_failed");
     expect(String(controller.event("harness.exited")?.payload.spawnError)).toContain("ENOENT");
+  });
+
+  it("runs an upstream script's spawn_worker and leaves no worker behind when the harness exits", async () => {
+    const controller = fakeDaemon({
+      schema: "paperclip.fake_harness.script.v1",
+      name: "worker",
+      steps: [{ kind: "spawn_worker" }, { kind: "result", payload: runResult() }, { kind: "exit", code: 0 }],
+    });
+    controller.send("run.prepare", "c1");
+    controller.send("session.open", "c2");
+    controller.send("turn.start", "c3", { turnId: "t1" });
+    expect(await terminalOf(controller)).toBe("successful_process_and_result");
+    const logs = controller.event("harness.exited")?.payload.logs as { lines: string[] };
+    const worker = /"workerPid":(\d+)/.exec(logs.lines.join("\n"));
+    expect(worker).not.toBeNull();
+    expect(await diesSoon(Number(worker?.[1]))).toBe(true);
   });
 });

@@ -82,7 +82,7 @@ async function runStep(
       await send({ type: "terminal", terminal: step.payload });
       return null;
     case "spawn_worker": {
-      const worker = spawn("sh", ["-c", "sleep 60"], { stdio: "ignore", env: {} });
+      const worker = spawn("/bin/sh", ["-c", "sleep 60"], { stdio: "ignore", env: {} });
       worker.on("error", () => undefined);
       await send({
         type: "diagnostic",
