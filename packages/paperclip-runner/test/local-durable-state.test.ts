@@ -284,7 +284,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     second.send("runner.shutdown", "c3", {}, 3);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
-    expect(isAlive(resumed.payload.pid as number)).toBe(false);
+    expect(await diesSoon(resumed.payload.pid as number)).toBe(true);
   });
 
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {

@@ -7,7 +7,6 @@ import {
   diesSoon,
   fakeDaemon,
   IDS,
-  isAlive,
   runResult,
   tempDir,
   terminalOf,
@@ -15,6 +14,9 @@ import {
 } from "./local-controller.js";
 
 // Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
+/** The runner kills a harness's group itself; less than the 1 s its watchdog would wait, so the watchdog cannot stand in. */
+const BEFORE_WATCHDOG_MS = 500;
+
 describe("local mode: the harness process, its environment and its stop", { timeout: 60_000 }, () => {
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
     const pidFile = join(tempDir("eof"), "sleeper.pid");
@@ -32,8 +34,8 @@ describe("local mode: the harness process, its environment and its stop", { time
     await controller.waitForEvent("item.started");
     controller.closeStdin();
     expect(await terminalOf(controller)).toBe("controller_closed");
-    expect(isAlive(ready.payload.pid as number)).toBe(false);
-    expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    expect(await diesSoon(ready.payload.pid as number, BEFORE_WATCHDOG_MS)).toBe(true);
+    expect(await diesSoon(Number(readFileSync(pidFile, "utf8")), BEFORE_WATCHDOG_MS)).toBe(true);
   });
 
   it("escalates to SIGKILL for a harness that ignores SIGTERM, and reports run_cancelled", async () => {
@@ -48,7 +50,7 @@ describe("local mode: the harness process, its environment and its stop", { time
     expect(await terminalOf(controller)).toBe("run_cancelled");
     expect(controller.event("harness.exited")?.payload.processExit).toMatchObject({ signal: 9 });
     expect(JSON.stringify(logsOf(controller))).toContain("stderr: fake harness: ignoring SIGTERM");
-    expect(isAlive(ready.payload.pid as number)).toBe(false);
+    expect(await diesSoon(ready.payload.pid as number, BEFORE_WATCHDOG_MS)).toBe(true);
   });
 
   it("ends with runner_shutdown on runner.shutdown and on SIGTERM to the daemon", async () => {
@@ -156,6 +158,6 @@ describe("local mode: the harness process, its environment and its stop", { time
     const logs = controller.event("harness.exited")?.payload.logs as { lines: string[] };
     const worker = /"workerPid":(\d+)/.exec(logs.lines.join("\n"));
     expect(worker).not.toBeNull();
-    expect(await diesSoon(Number(worker?.[1]))).toBe(true);
+    expect(await diesSoon(Number(worker?.[1]), BEFORE_WATCHDOG_MS)).toBe(true);
   });
 });
