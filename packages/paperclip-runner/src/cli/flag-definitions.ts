@@ -45,8 +45,53 @@ export const RUNNERD_FLAGS = {
     value: "ARG",
     description: "one argument of the harness (repeatable, verbatim)",
   },
-  "--fake-harness": { kind: "boolean", description: "use the built-in scripted harness (with --script)" },
-  "--script": { kind: "value", value: "FILE", description: "the JSON script of the fake harness" },
+  "--fake-harness": {
+    kind: "value",
+    value: "PATH",
+    description:
+      "use the built-in scripted harness (with --script); PATH is upstream's fake-harness binary, accepted and not run",
+  },
+  "--script": {
+    kind: "value",
+    value: "FILE",
+    description:
+      "the scripted harness's JSON script: this package's format or upstream's paperclip.fake_harness.script.v1",
+  },
+  "--delay-ms": {
+    kind: "value",
+    value: "MS",
+    description: "replaces the time of every delay step of an upstream script",
+  },
+  "--log-max-lines": {
+    kind: "value",
+    value: "N",
+    description: "lines kept in harness.exited's log tail (default 32)",
+  },
+  "--log-max-bytes": {
+    kind: "value",
+    value: "N",
+    description: "bytes kept in harness.exited's log tail (default 16384)",
+  },
+  "--shutdown-grace-ms": {
+    kind: "value",
+    value: "MS",
+    description: "SIGTERM to SIGKILL when the harness is stopped (default 100)",
+  },
+  "--command-history-limit": {
+    kind: "value",
+    value: "N",
+    description: "commands the journal holds; a new one past it is rejected (default 4096)",
+  },
+  "--controller-max-line-bytes": {
+    kind: "value",
+    value: "N",
+    description: "the longest controller line read; a longer one is reported and skipped (default 65536)",
+  },
+  "--harness-max-line-bytes": {
+    kind: "value",
+    value: "N",
+    description: "the longest harness stdout or stderr line read (default 65536)",
+  },
   "--state-dir": {
     kind: "value",
     value: "DIR",

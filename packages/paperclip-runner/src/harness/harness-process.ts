@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { GroupWatchdog } from "./group-watchdog.js";
 import { type HarnessCommand, type HarnessMessage, parseHarnessLine } from "./harness-message.js";
 import type { HarnessSpawnSpec } from "./harness-spawn-spec.js";
-import { LineFramer, MAX_LINE_BYTES } from "./line-framer.js";
-import { LogTail, type LogTailSnapshot } from "./log-tail.js";
+import { LineFramer } from "./line-framer.js";
+import { LogTail, type LogTailLimits, type LogTailSnapshot } from "./log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "./process-identity.js";
 
 export type HarnessExit =
@@ -22,8 +23,12 @@ export interface HarnessHandlers {
 }
 
 export interface HarnessProcessOptions {
-  /** Time between SIGTERM and SIGKILL when stopping. */
+  /** Time between SIGTERM and SIGKILL when stopping (`--shutdown-grace-ms`). */
   readonly stopGraceMs: number;
+  /** The frame of one stdout or stderr line (`--harness-max-line-bytes`). */
+  readonly maxLineBytes: number;
+  /** `--log-max-lines` and `--log-max-bytes`. */
+  readonly logTail: LogTailLimits;
 }
 
 /** How long to wait for the pipes to drain after the process group is gone. */
@@ -42,7 +47,7 @@ export class HarnessProcess {
   readonly identity: ProcessIdentity | null;
   private readonly child: ChildProcess;
   private readonly watchdog: GroupWatchdog | null;
-  private readonly tail = new LogTail();
+  private readonly tail: LogTail;
   private violated = false;
   private exitedFlag = false;
   private killTimer: NodeJS.Timeout | undefined;
@@ -52,6 +57,7 @@ export class HarnessProcess {
     private readonly handlers: HarnessHandlers,
     private readonly options: HarnessProcessOptions,
   ) {
+    this.tail = new LogTail(options.logTail);
     this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: definedOnly(spec.env),
@@ -69,6 +75,11 @@ export class HarnessProcess {
     return this.child.pid;
   }
 
+  /** Adds a line to the bounded, redacted log tail `harness.exited` reports (log and diagnostic messages). */
+  log(line: string): void {
+    this.tail.push(line);
+  }
+
   /**
    * Writes one command line to the harness; resolves once the pipe took it, when
    * the harness is gone, or after `SEND_FLUSH_WAIT_MS` with the line still queued:
@@ -81,7 +92,11 @@ export class HarnessProcess {
     const written = new Promise<void>((resolve) => {
       stdin.write(`${JSON.stringify(command)}\n`, () => resolve());
     });
-    return Promise.race([written, this.exited.then(() => undefined), delay(SEND_FLUSH_WAIT_MS)]);
+    return Promise.race([
+      written,
+      this.exited.then(() => undefined),
+      sleep(SEND_FLUSH_WAIT_MS, undefined, { ref: false }),
+    ]);
   }
 
   /**
@@ -111,18 +126,27 @@ export class HarnessProcess {
     child.stdin?.on("error", () => {
       // EPIPE after the harness exited: its exit status tells what happened.
     });
-    const stdoutFramer = new LineFramer({
-      onLine: (line) => this.onStdoutLine(line),
-      onOversized: (bytes) =>
-        this.violation(`harness stdout line of ${bytes} bytes exceeds the ${MAX_LINE_BYTES}-byte frame`),
-    });
-    const stderrFramer = new LineFramer({
-      onLine: (line) => this.tail.push(line),
-      onOversized: (bytes) =>
-        this.tail.push(
-          `[paperclip-runner: a stderr line of ${bytes} bytes exceeded the ${MAX_LINE_BYTES}-byte frame and was dropped]`,
-        ),
-    });
+    const frame = this.options.maxLineBytes;
+    const stdoutFramer = new LineFramer(
+      {
+        onLine: (line) => this.onStdoutLine(line),
+        onOversized: (bytes) => {
+          this.tail.push(`stdout: [a line of ${bytes} bytes exceeded the ${frame}-byte frame]`);
+          this.violation(`harness stdout line of ${bytes} bytes exceeds the ${frame}-byte frame`);
+        },
+      },
+      frame,
+    );
+    const stderrFramer = new LineFramer(
+      {
+        onLine: (line) => this.tail.push(`stderr: ${line}`),
+        onOversized: (bytes) =>
+          this.tail.push(
+            `stderr: [a line of ${bytes} bytes exceeded the ${frame}-byte frame and was dropped]`,
+          ),
+      },
+      frame,
+    );
     child.stdout?.on("data", (chunk: Buffer) => stdoutFramer.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => stderrFramer.push(chunk));
     const stdoutDone = streamDone(child.stdout);
@@ -140,7 +164,10 @@ export class HarnessProcess {
     this.signalGroup("SIGKILL");
     this.watchdog?.dismiss();
     child.stdout?.resume();
-    await Promise.race([Promise.all([stdoutDone, stderrDone]), delay(PIPE_DRAIN_MS)]);
+    await Promise.race([
+      Promise.all([stdoutDone, stderrDone]),
+      sleep(PIPE_DRAIN_MS, undefined, { ref: false }),
+    ]);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();
@@ -199,8 +226,4 @@ function streamDone(stream: NodeJS.ReadableStream | null): Promise<void> {
     stream.once("close", resolve);
     stream.once("error", () => resolve());
   });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
