@@ -1,6 +1,7 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { StagedBin } from "./staged-bin.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
@@ -22,12 +23,15 @@ export function runBin(
     /** Keep stdin open after `stdin` is written (a controller that is still there). */
     keepStdinOpen?: boolean;
     spawn?: SpawnOptions;
+    /** A Node and bin another user can reach (see staged-bin.ts), instead of the checkout's. */
+    staged?: StagedBin;
   } = {},
 ): Promise<BinResult> {
   if (!existsSync(BUILT))
     throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    const node = options.staged?.node ?? process.execPath;
+    const child = spawn(node, [...(options.nodeArgs ?? []), options.staged?.bin ?? BIN, ...args], {
       stdio: ["pipe", "pipe", "pipe"],
       env: options.env ?? process.env,
       ...options.spawn,
