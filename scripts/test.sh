@@ -51,9 +51,10 @@ on_node() {
 
 turbo_run() { pnpm_cmd exec turbo run "$@" --concurrency=2 --continue; }
 
-# The test task's cache key includes the Node version, so each Node runs (or replays) its own.
+# The test task's cache key includes the Node version, so each Node runs (or replays) its own;
+# --only: the builds it depends on were the first step's.
 tests_on() {
-  PAPERCLIP_TEST_NODE="$("$1" --version)" on_node "$1" turbo_run test --output-logs=full
+  PAPERCLIP_TEST_NODE="$("$1" --version)" on_node "$1" turbo_run test --only --output-logs=full
 }
 
 step "build, typecheck, lint, check:package (Node $(node --version))" \
