@@ -2,11 +2,12 @@
 // usage: node scripts/repo-checks/src/leftovers.mjs snapshot FILE   (before the run)
 //        node scripts/repo-checks/src/leftovers.mjs check FILE      (after it; exits 1 and names each offender)
 // The run's processes are told apart from the rest of the machine by PAPERCLIP_TEST_RUN, an
-// environment marker scripts/test.sh sets and every child inherits (turbo passes it through).
+// environment marker scripts/test.sh sets and every child inherits (turbo passes it through),
+// or, for a child started with an environment of its own, by the checkout's path in its argv.
 import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const TMP = "/tmp";
 // Caches that tools keep in /tmp on purpose and reuse on the next run: Node's module compile
@@ -55,8 +56,12 @@ export function findLeftovers(before, after, exempt) {
 /** @param {Pick<ProcessEntry, "pid" | "start">} entry */
 const identity = (entry) => `${entry.pid}@${entry.start}`;
 
-/** @param {string} marker @returns {ProcessEntry[]} */
-export function listProcesses(marker) {
+/**
+ * @param {string} marker the run's PAPERCLIP_TEST_RUN value; "" lists without telling whose
+ * @param {string} [checkout] the repository root: a process whose argv names it is the run's too
+ * @returns {ProcessEntry[]}
+ */
+export function listProcesses(marker, checkout) {
   const entries = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -65,11 +70,14 @@ export function listProcesses(marker) {
       // Fields after the parenthesised command name: state is the 1st, start time the 20th.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const environ = marker ? readFileSync(`/proc/${name}/environ`, "utf8").split("\0") : [];
+      const command = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").trim();
       entries.push({
         pid: Number(name),
         start: fields[19] ?? "",
-        command: readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").trim(),
-        marked: environ.includes(`PAPERCLIP_TEST_RUN=${marker}`),
+        command,
+        marked:
+          environ.includes(`PAPERCLIP_TEST_RUN=${marker}`) ||
+          (checkout !== undefined && command.includes(checkout)),
         zombie: fields[0] === "Z",
         tmpInUse: marker ? tmpEntriesInUse(name) : [],
       });
@@ -125,6 +133,7 @@ function describeTmpEntry(name) {
 async function main() {
   const [mode, file] = process.argv.slice(2);
   const marker = process.env.PAPERCLIP_TEST_RUN ?? "";
+  const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
   if (!file || (mode !== "snapshot" && mode !== "check")) {
     console.error("usage: leftovers.mjs snapshot|check FILE");
     process.exit(2);
@@ -141,7 +150,7 @@ async function main() {
   // Teardown is asynchronous: a process on its way out, and what it removes as it exits, get a moment.
   const deadline = Date.now() + GRACE_MS;
   const look = () =>
-    findLeftovers(before, { tmp: readdirSync(TMP), processes: listProcesses(marker) }, exempt);
+    findLeftovers(before, { tmp: readdirSync(TMP), processes: listProcesses(marker, checkout) }, exempt);
   let leftovers = look();
   while (leftovers.processes.length + leftovers.tmp.length > 0 && Date.now() < deadline) {
     await sleep(250);

@@ -72,6 +72,9 @@ describe("listProcesses", () => {
     expect(found).toMatchObject({ marked: true, zombie: false, tmpInUse: [path.basename(workDir)] });
     expect(found?.command).toContain("setInterval");
     expect(listProcesses("another-run").find((entry) => entry.pid === child?.pid)?.marked).toBe(false);
+    expect(
+      listProcesses("another-run", "setInterval").find((entry) => entry.pid === child?.pid)?.marked,
+    ).toBe(true);
     child.kill("SIGKILL");
     await once(child, "exit");
     expect(listProcesses(marker).some((entry) => entry.pid === child?.pid && entry.marked)).toBe(false);
