@@ -61,6 +61,8 @@ function isLiteral(node: ts.Node): boolean {
  * or it initialises a variable (or is returned by a function) whose name is itself used that way.
  */
 function feedsAssertion(node: ts.Node, isAssertedName: (name: string) => boolean): boolean {
+  // `new RunnerError("ERR_…", …)` in a test builds a fixture; it asserts nothing about the code.
+  if (node.parent && ts.isNewExpression(node.parent)) return false;
   for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
     if (ts.isCallExpression(parent) && child !== parent.expression && isAssertionCall(parent)) return true;
     const declared = declaredName(parent, child);

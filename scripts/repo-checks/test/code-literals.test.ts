@@ -44,6 +44,11 @@ describe("codeLiterals", () => {
     ]);
   });
 
+  it("does not count an error the test builds itself, even inside an assertion", () => {
+    const text = 'expect(serialize(new RunnerError("ERR_RUNNER_STATE_CORRUPT", "m"))).toMatchObject({});';
+    expect(asserted(text)).toEqual([["ERR_RUNNER_STATE_CORRUPT", false]]);
+  });
+
   it("does not count a test title, a thrown fake, or a name that only shares a member's spelling", () => {
     const text = `
       it("refuses with ERR_RUNNER_STATE_CORRUPT", () => {
