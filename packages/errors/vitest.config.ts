@@ -4,10 +4,16 @@ import { runUpstreamRedactionTestsAgainstOurs } from "./test/upstream-redaction/
 export default defineConfig({
   plugins: [runUpstreamRedactionTestsAgainstOurs()],
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     server: {
       // Upstream's test file must go through vitest's module graph for the plugin to see it.
       deps: { inline: [/adapter-utils@2026\.916\.1/] },
     },
+    projects: [
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/**/*.test.ts"], globalSetup: ["test/preconditions.ts"] },
+      },
+    ],
   },
 });

@@ -8,6 +8,13 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 export default defineConfig({
   define: { __PACKAGE_VERSION__: JSON.stringify(version) },
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Unit tests need neither root nor bwrap; the integration tests say once what they need.
+    projects: [
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/**/*.test.ts"], globalSetup: ["test/preconditions.ts"] },
+      },
+    ],
   },
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
 import { BIN, runBin } from "./helpers/run-bin.js";
+import { asNobody } from "./helpers/staged-bin.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { tracked } from "./helpers/tracked-children.js";
 
@@ -91,7 +92,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     await chown(dir, 65534, 65534);
     await chmod(dir, 0o500);
     const result = await runBin(["--diagnostics-directory", dir, "--script"], {
-      spawn: { uid: 65534, gid: 65534 },
+      ...(await asNobody()),
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("paperclip-runnerd: missing value for --script\n");
@@ -109,7 +110,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     await chown(dir, 65534, 65534);
     await chmod(dir, 0o700);
     const result = await runBin(["--diagnostics-directory", dir, "--script"], {
-      spawn: { uid: 65534, gid: 65534 },
+      ...(await asNobody()),
     });
     expect(result.code).toBe(1);
     const info = await stat(join(dir, "runnerd.stderr.log"));
@@ -123,7 +124,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     const dir = join(base, "diagnostics");
     await mkdir(dir, { mode: 0o700 });
     const result = await runBin(["--diagnostics-directory", dir, "--script"], {
-      spawn: { uid: 65534, gid: 65534 },
+      ...(await asNobody()),
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
@@ -139,7 +140,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     await chown(dir, 65534, 65534);
     await chmod(dir, 0o300);
     const result = await runBin(["--diagnostics-directory", dir, "--script"], {
-      spawn: { uid: 65534, gid: 65534 },
+      ...(await asNobody()),
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
+const NPM_INSTALL_TIMEOUT_MS = 240_000;
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const packageDirs = [
   "packages/errors",
@@ -48,11 +49,14 @@ beforeAll(async () => {
     path.join(consumerDir, "package.json"),
     JSON.stringify({ name: "downstream-app", version: "1.0.0", private: true }),
   );
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], {
-    cwd: consumerDir,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-}, 300_000);
+  // npm retries a failing registry fetch for minutes (an untrusted TLS chain looks like a hang):
+  // one retry, and a kill before the hook times out, turn that into npm's own error message.
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", "--fetch-retries=1", ...tarballs],
+    { cwd: consumerDir, maxBuffer: 16 * 1024 * 1024, timeout: NPM_INSTALL_TIMEOUT_MS, killSignal: "SIGKILL" },
+  );
+}, NPM_INSTALL_TIMEOUT_MS + 60_000);
 
 afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });

@@ -11,6 +11,9 @@ export const publishableDirs = [
   "packages/paperclip-runner",
 ] as const;
 
+/** The Node majors scripts/test.sh runs the whole suite on: the runner's (20) and the pinned 22 and 24. */
+export const TESTED_NODE_MAJORS = [20, 22, 24] as const;
+
 export interface PackageJson {
   name: string;
   version: string;

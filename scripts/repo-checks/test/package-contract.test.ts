@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { publishableDirs, readPackageJson, repoRoot } from "../src/workspace.js";
+import { publishableDirs, readPackageJson, repoRoot, TESTED_NODE_MAJORS } from "../src/workspace.js";
 
 type Conditions = Record<string, unknown>;
 
@@ -15,10 +15,21 @@ describe.each(publishableDirs)("the package contract of %s", (dir) => {
     expect(pkg.license).toBe("MIT");
     expect(pkg.type).toBe("module");
     expect(pkg.sideEffects === false || Array.isArray(pkg.sideEffects)).toBe(true);
-    expect((pkg.engines as Conditions).node).toBe(">=20.19.0");
     expect(pkg.files).toContain("dist");
     expect((pkg.repository as Conditions).directory).toBe(dir);
     expect(pkg.publishConfig).toEqual({ access: "public", provenance: true });
+  });
+
+  it("claims in engines only Node majors the test command runs, and its README names them", () => {
+    const range = String((pkg.engines as Conditions | undefined)?.node ?? "");
+    const majors = [...range.matchAll(/(\d+)\.\d+\.\d+/g)].map((match) => Number(match[1]));
+    expect(majors.length, `engines.node of ${dir}`).toBeGreaterThan(0);
+    for (const major of majors) expect(TESTED_NODE_MAJORS).toContain(major);
+    const readme = readFileSync(path.join(repoRoot, dir, "README.md"), "utf8").replace(/\s+/g, " ");
+    const nodeSentences = readme.split(/(?<=\.) /).filter((sentence) => /\bNode(?:\.js)? \d/.test(sentence));
+    const namesEvery = (sentence: string) =>
+      majors.every((major) => new RegExp(`\\b${major}\\b`).test(sentence));
+    expect(nodeSentences.some(namesEvery), `${dir}/README.md names Node ${majors.join(", ")}`).toBe(true);
   });
 
   it("lists explicit exports, types first, for import and require", () => {

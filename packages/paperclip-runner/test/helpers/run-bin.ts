@@ -1,7 +1,7 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { reachableBin } from "./reachable-bin.js";
+import type { StagedBin } from "./staged-bin.js";
 import { tracked } from "./tracked-children.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
@@ -24,19 +24,18 @@ export function runBin(
     /** Keep stdin open after `stdin` is written (a controller that is still there). */
     keepStdinOpen?: boolean;
     spawn?: SpawnOptions;
+    /** A Node and bin another user can reach (see staged-bin.ts), instead of the checkout's. */
+    staged?: StagedBin;
   } = {},
 ): Promise<BinResult> {
   if (!existsSync(BUILT))
     throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
   return new Promise((resolve, reject) => {
-    // Another user may not reach the checkout: it runs a reachable copy, from there.
-    const asOtherUser = options.spawn?.uid !== undefined;
-    const reachable = asOtherUser ? reachableBin() : null;
+    const node = options.staged?.node ?? process.execPath;
     const child = tracked(
-      spawn(process.execPath, [...(options.nodeArgs ?? []), reachable?.bin ?? BIN, ...args], {
+      spawn(node, [...(options.nodeArgs ?? []), options.staged?.bin ?? BIN, ...args], {
         stdio: ["pipe", "pipe", "pipe"],
         env: options.env ?? process.env,
-        ...(reachable === null ? {} : { cwd: reachable.root }),
         ...options.spawn,
       }),
     );

@@ -1,0 +1,175 @@
+// What a test run may not leave behind: a new entry in /tmp, or a live process it started.
+// usage: node scripts/repo-checks/src/leftovers.mjs snapshot FILE   (before the run)
+//        node scripts/repo-checks/src/leftovers.mjs check FILE      (after it; exits 1 and names each offender)
+// The run's processes are told apart from the rest of the machine by PAPERCLIP_TEST_RUN, an
+// environment marker scripts/test.sh sets and every child inherits (turbo passes it through),
+// or, for a child started with an environment of its own, by the checkout's path in its argv.
+import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const TMP = "/tmp";
+// Caches that tools keep in /tmp on purpose and reuse on the next run: Node's module compile
+// cache (npm enables it on Node 22+) and tsx's transform cache. Not the suite's leftovers.
+const TOOL_CACHES = [/^node-compile-cache$/, /^tsx-\d+$/];
+const GRACE_MS = 10_000;
+
+/**
+ * @typedef {{ pid: number, start: string, command: string, marked: boolean, zombie: boolean,
+ *   tmpInUse: string[] }} ProcessEntry tmpInUse: the /tmp entries it works in or holds open
+ */
+/** @typedef {{ tmp: string[], processes: string[] }} Snapshot */
+
+/**
+ * The pure verdict: what is new in /tmp and which new marked processes still live. A new /tmp
+ * entry that a process outside the run works in or holds open belongs to someone else on a
+ * shared machine (`foreign`), and is named but not held against the run.
+ * @param {Snapshot} before
+ * @param {{ tmp: string[], processes: ProcessEntry[] }} after
+ * @param {ReadonlySet<number>} exempt the checker and its ancestors
+ */
+export function findLeftovers(before, after, exempt) {
+  const oldTmp = new Set(before.tmp);
+  const oldProcesses = new Set(before.processes);
+  /** @type {Map<string, number>} */
+  const heldByOthers = new Map();
+  for (const entry of after.processes) {
+    if (!entry.marked) for (const name of entry.tmpInUse) heldByOthers.set(name, entry.pid);
+  }
+  const newTmp = after.tmp.filter(
+    (name) => !oldTmp.has(name) && !TOOL_CACHES.some((cache) => cache.test(name)),
+  );
+  return {
+    tmp: newTmp.filter((name) => !heldByOthers.has(name)),
+    foreign: newTmp.flatMap((name) => {
+      const pid = heldByOthers.get(name);
+      return pid === undefined ? [] : [{ name, pid }];
+    }),
+    processes: after.processes.filter(
+      (entry) =>
+        entry.marked && !entry.zombie && !exempt.has(entry.pid) && !oldProcesses.has(identity(entry)),
+    ),
+  };
+}
+
+/** @param {Pick<ProcessEntry, "pid" | "start">} entry */
+const identity = (entry) => `${entry.pid}@${entry.start}`;
+
+/**
+ * @param {string} marker the run's PAPERCLIP_TEST_RUN value; "" lists without telling whose
+ * @param {string} [checkout] the repository root: a process whose argv names it is the run's too
+ * @returns {ProcessEntry[]}
+ */
+export function listProcesses(marker, checkout) {
+  const entries = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // Fields after the parenthesised command name: state is the 1st, start time the 20th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const environ = marker ? readFileSync(`/proc/${name}/environ`, "utf8").split("\0") : [];
+      const command = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      entries.push({
+        pid: Number(name),
+        start: fields[19] ?? "",
+        command,
+        marked:
+          environ.includes(`PAPERCLIP_TEST_RUN=${marker}`) ||
+          (checkout !== undefined && command.includes(checkout)),
+        zombie: fields[0] === "Z",
+        tmpInUse: marker ? tmpEntriesInUse(name) : [],
+      });
+    } catch {
+      // The process ended while we read it, or is not ours to read: neither is a leftover of ours.
+    }
+  }
+  return entries;
+}
+
+/** @param {string} pid @returns {string[]} names of the /tmp entries below its cwd or open files */
+function tmpEntriesInUse(pid) {
+  const names = new Set();
+  const links = [`/proc/${pid}/cwd`];
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) links.push(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    // Not ours to read: its cwd may still be.
+  }
+  for (const link of links) {
+    try {
+      const target = readlinkSync(link);
+      if (target.startsWith(`${TMP}/`)) names.add(target.slice(TMP.length + 1).split("/")[0]);
+    } catch {
+      // Closed while we looked.
+    }
+  }
+  return [...names];
+}
+
+/** @returns {Set<number>} */
+function selfAndAncestors() {
+  const chain = new Set();
+  let pid = process.pid;
+  while (pid > 1 && !chain.has(pid)) {
+    chain.add(pid);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  }
+  return chain;
+}
+
+/** @param {string} name */
+function describeTmpEntry(name) {
+  try {
+    const stat = statSync(path.join(TMP, name));
+    return `${path.join(TMP, name)} (${stat.isDirectory() ? "directory" : "file"}, uid ${stat.uid}, modified ${stat.mtime.toISOString()})`;
+  } catch {
+    return path.join(TMP, name);
+  }
+}
+
+async function main() {
+  const [mode, file] = process.argv.slice(2);
+  const marker = process.env.PAPERCLIP_TEST_RUN ?? "";
+  const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+  if (!file || (mode !== "snapshot" && mode !== "check")) {
+    console.error("usage: leftovers.mjs snapshot|check FILE");
+    process.exit(2);
+  }
+  if (mode === "snapshot") {
+    /** @type {Snapshot} */
+    const snapshot = { tmp: readdirSync(TMP), processes: listProcesses("").map(identity) };
+    writeFileSync(file, JSON.stringify(snapshot));
+    return;
+  }
+  /** @type {Snapshot} */
+  const before = JSON.parse(readFileSync(file, "utf8"));
+  const exempt = selfAndAncestors();
+  // Teardown is asynchronous: a process on its way out, and what it removes as it exits, get a moment.
+  const deadline = Date.now() + GRACE_MS;
+  const look = () =>
+    findLeftovers(before, { tmp: readdirSync(TMP), processes: listProcesses(marker, checkout) }, exempt);
+  let leftovers = look();
+  while (leftovers.processes.length + leftovers.tmp.length > 0 && Date.now() < deadline) {
+    await sleep(250);
+    leftovers = look();
+  }
+  for (const { name, pid } of leftovers.foreign) {
+    console.log(
+      `  not counted: ${path.join(TMP, name)} is in use by pid ${pid}, which is not part of this run`,
+    );
+  }
+  for (const entry of leftovers.processes) console.log(`  left running: pid ${entry.pid}: ${entry.command}`);
+  for (const name of leftovers.tmp) console.log(`  left in /tmp: ${describeTmpEntry(name)}`);
+  if (leftovers.processes.length + leftovers.tmp.length > 0) {
+    console.log(
+      `error: the run left ${leftovers.processes.length} processes and ${leftovers.tmp.length} /tmp entries behind`,
+    );
+    process.exit(1);
+  }
+  console.log("  nothing left behind: no new /tmp entry, no process of this run still running");
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -1,0 +1,82 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { findLeftovers, listProcesses } from "../src/leftovers.mjs";
+
+const process1 = { pid: 101, start: "500", command: "node a", marked: true, zombie: false, tmpInUse: [] };
+
+describe("findLeftovers", () => {
+  const before = { tmp: ["existing"], processes: ["101@500"] };
+
+  it("reports new /tmp entries, but not the caches tools keep there on purpose", () => {
+    const after = { tmp: ["existing", "runner-abc", "node-compile-cache", "tsx-0"], processes: [] };
+    expect(findLeftovers(before, after, new Set()).tmp).toEqual(["runner-abc"]);
+  });
+
+  it("names a new /tmp entry held by a process outside the run as someone else's", () => {
+    const stranger = { ...process1, pid: 300, marked: false, tmpInUse: ["theirs"] };
+    const ours = { ...process1, pid: 301, zombie: true, tmpInUse: ["ours"] };
+    const verdict = findLeftovers(
+      before,
+      { tmp: ["theirs", "ours"], processes: [stranger, ours] },
+      new Set(),
+    );
+    expect(verdict.tmp).toEqual(["ours"]);
+    expect(verdict.foreign).toEqual([{ name: "theirs", pid: 300 }]);
+  });
+
+  it("reports a new process of the run, and a reused pid as the new process it is", () => {
+    const reused = { ...process1, start: "900" };
+    const fresh = { ...process1, pid: 202 };
+    const after = { tmp: [], processes: [process1, reused, fresh] };
+    expect(findLeftovers(before, after, new Set()).processes).toEqual([reused, fresh]);
+  });
+
+  it("leaves out other people's processes, zombies and the checker with its ancestors", () => {
+    const after = {
+      tmp: [],
+      processes: [
+        { ...process1, pid: 202, marked: false },
+        { ...process1, pid: 203, zombie: true },
+        { ...process1, pid: 204 },
+      ],
+    };
+    expect(findLeftovers(before, after, new Set([204])).processes).toEqual([]);
+  });
+});
+
+describe("listProcesses", () => {
+  let child: ReturnType<typeof spawn> | undefined;
+  let workDir = "";
+  afterEach(async () => {
+    if (child?.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    }
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("finds a running process by the run's marker, with the /tmp entry it works in, and not once it has ended", async () => {
+    const marker = `leftovers-test-${process.pid}`;
+    // The check reads /tmp itself, whatever TMPDIR says.
+    workDir = mkdtempSync("/tmp/leftovers-test-");
+    child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+      cwd: workDir,
+      env: { ...process.env, PAPERCLIP_TEST_RUN: marker },
+      stdio: "ignore",
+    });
+    await once(child, "spawn");
+    const found = listProcesses(marker).find((entry) => entry.pid === child?.pid);
+    expect(found).toMatchObject({ marked: true, zombie: false, tmpInUse: [path.basename(workDir)] });
+    expect(found?.command).toContain("setInterval");
+    expect(listProcesses("another-run").find((entry) => entry.pid === child?.pid)?.marked).toBe(false);
+    expect(
+      listProcesses("another-run", "setInterval").find((entry) => entry.pid === child?.pid)?.marked,
+    ).toBe(true);
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    expect(listProcesses(marker).some((entry) => entry.pid === child?.pid && entry.marked)).toBe(false);
+  });
+});
