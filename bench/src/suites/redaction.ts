@@ -84,6 +84,7 @@ export const run: BenchSuite = async () => {
       "In this suite the direct column holds our previous redactSecrets (a frozen copy in bench/src/redaction/previous-redact-secrets.ts), the baseline; upstream is redactDiagnosticText of @paperclipai/adapter-utils@2026.916.1.",
       "The labelled corpus is packages/errors/test/redaction-corpus (the errors package's test asserts 100% and no false positives for ours).",
       `Throughput: median of 7 runs (typical) or 3 runs (hostile) per redactor, each in its own process; a redactor that does not finish within ${BUDGET_MS / 1000} s is stopped and shown as "fails".`,
+      "On a shared, loaded machine a single MB/s figure can move by 2× between runs; the corpus counts, the growth ratios and the runs that never finish are the stable signal.",
     ],
   };
 };
