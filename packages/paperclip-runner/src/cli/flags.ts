@@ -70,7 +70,10 @@ export function parseFlags(
       }
       continue;
     }
-    if (definition.kind === "boolean") {
+    if (
+      definition.kind === "boolean" ||
+      (definition.kind === "optional" && (next === undefined || next.startsWith("--")))
+    ) {
       occurrences.push(undefined);
     } else if (next === undefined || (definition.kind === "value" && isKnown(next))) {
       occurrences.push(undefined);
@@ -105,7 +108,7 @@ export function parseFlags(
     },
     assertValuesPresent() {
       for (const [name, occurrences] of values) {
-        if (definitions[name]?.kind === "boolean") continue;
+        if (definitions[name]?.kind === "boolean" || definitions[name]?.kind === "optional") continue;
         if (
           definitions[name]?.kind === "repeatable"
             ? occurrences.includes(undefined)

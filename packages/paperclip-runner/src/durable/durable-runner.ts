@@ -1,0 +1,447 @@
+import { RunnerError } from "@paperclipai/errors";
+import type WebSocket from "ws";
+import { commandFingerprint } from "../protocol/command-fingerprint.js";
+import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
+import {
+  admitServerCommand,
+  type CommandStatus,
+  commandResult,
+  type ServerCommand,
+  withCommandRecord,
+} from "./command-journal.js";
+import { type CredentialMaterial, credentialMaterial } from "./credential.js";
+import type { DurableOptions } from "./durable-options.js";
+import type { DurableState } from "./durable-state.js";
+import type { DurableStore } from "./durable-store.js";
+import type { EngineBridge } from "./engine-bridge.js";
+import { type EngineOutput, readEngineLine } from "./engine-output.js";
+import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
+import { controlEnvelope, eventEnvelope, priorityOf } from "./prp-envelope.js";
+import { StateCommitter } from "./state-committer.js";
+
+/** Commands that end the command stream: after their result is acknowledged the runner leaves. */
+const LIFECYCLE_END = new Set(["runner.shutdown", "runner.suspend"]);
+const ENGINE_FINISHED_MESSAGE = "run has already finished";
+
+export interface DurableRunnerDeps {
+  readonly options: DurableOptions;
+  readonly store: DurableStore;
+  /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
+  readonly dial: () => Promise<WebSocket>;
+  /** Starts the engine; its output lines go to the callback. */
+  readonly startEngine: (onLine: (line: string) => Promise<void>) => EngineBridge;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Durable mode's run: one engine, one state file, and a connection to the server
+ * that is re-established with the connection lease whenever it drops. Every event
+ * is in the persisted outbox before it is sent; every command is journalled as
+ * pending before it reaches the engine and answered from the journal when the
+ * server delivers it again.
+ */
+export class DurableRunner {
+  private readonly committer: StateCommitter;
+  private engine!: EngineBridge;
+  private engineFinished = false;
+  private engineReady!: Promise<void>;
+  private markEngineReady!: () => void;
+  private readonly receipts = new Map<string, (output: Extract<EngineOutput, { kind: "receipt" }>) => void>();
+  private connection: AuthenticatedConnection | null = null;
+  private welcome: Welcome | null = null;
+  private sentThrough = 0;
+  private ticket: string | null;
+  private leaseToken: string | null = null;
+  private leaseExpiresAtUnixMs = 0;
+  private commandChain: Promise<void> = Promise.resolve();
+  private ending: { readonly commandId: string } | null = null;
+  private settle!: (outcome: { ok: true } | { ok: false; error: unknown }) => void;
+  private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
+  private renewTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: DurableRunnerDeps,
+    ticket: string,
+  ) {
+    this.ticket = ticket;
+    this.committer = new StateCommitter(deps.store.initial, deps.store.save);
+    this.settled = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  private get state(): DurableState {
+    return this.committer.state;
+  }
+
+  /** Runs until the server ends the command stream (exit 0) or the transport fails for good (throws, state kept). */
+  async run(): Promise<void> {
+    this.engineReady = new Promise((resolve) => {
+      this.markEngineReady = resolve;
+    });
+    this.engine = this.deps.startEngine((line) => this.onEngineLine(line));
+    this.engine.finished.then(
+      () => {
+        this.engineFinished = true;
+      },
+      (error: unknown) => this.fail(error),
+    );
+    void this.connectLoop().catch((error: unknown) => this.fail(error));
+    const outcome = await this.settled;
+    clearTimeout(this.renewTimer);
+    this.connection?.close();
+    if (!outcome.ok) {
+      // The harness must not outlive the runner; the state stays as it is for the next process.
+      this.engine.shutdown();
+      await this.engine.finished.catch(() => undefined);
+      throw outcome.error;
+    }
+    await this.engine.finished.catch(() => undefined);
+    await this.committer.commit();
+  }
+
+  private fail(error: unknown): void {
+    this.settle({ ok: false, error });
+  }
+
+  // ---- engine side ------------------------------------------------------------------------------
+
+  private async onEngineLine(line: string): Promise<void> {
+    const output = readEngineLine(line);
+    if (output.kind === "receipt") {
+      if (output.commandId !== null) this.receipts.get(output.commandId)?.(output);
+      return;
+    }
+    if (output.kind !== "event") return;
+    if (output.engineLastControllerSeq !== null) {
+      this.committer.update((state) => ({
+        ...state,
+        engineCommandSeq: output.engineLastControllerSeq as number,
+      }));
+    }
+    if (output.engineSeq > this.state.engineEventSeq) {
+      const sourceSeq = this.state.nextSourceSeq;
+      const envelope = eventEnvelope(
+        this.deps.options.identity,
+        this.welcome?.version ?? 1,
+        sourceSeq,
+        output.event,
+      );
+      const entry = {
+        sourceSeq,
+        sourceEventId: (envelope.payload as { sourceEventId: string }).sourceEventId,
+        eventType: output.event.eventType,
+        priority: priorityOf(output.event.eventType),
+        bytes: Buffer.byteLength(JSON.stringify(envelope)),
+        envelope,
+      };
+      this.committer.update((state) => ({
+        ...appendToOutbox(state, entry, this.deps.options.outbox),
+        engineEventSeq: output.engineSeq,
+      }));
+      // Durable before the engine hears it is safe: the engine resends what it has no ack for.
+      await this.committer.commit();
+      this.engine.send(JSON.stringify({ schema: "paperclip.prp.ack.v1", throughSeq: output.engineSeq }));
+      this.pump();
+    }
+    if (output.event.eventType === "runner.connected" || output.event.eventType === "runner.reconciled") {
+      this.markEngineReady();
+    }
+  }
+
+  // ---- connection side --------------------------------------------------------------------------
+
+  private async connectLoop(): Promise<void> {
+    const { reconnectDelayMs, reconnectGraceMs } = this.deps.options;
+    let deadline = Number.POSITIVE_INFINITY;
+    let attempts = 0;
+    for (;;) {
+      const credential = this.nextCredential();
+      attempts += 1;
+      try {
+        const socket = await this.deps.dial();
+        const connection = await AuthenticatedConnection.open(socket, {
+          credential,
+          identity: this.deps.options.identity,
+          runnerVersion: this.deps.options.runnerVersion,
+          runnerDigest: this.deps.options.runnerDigest,
+        });
+        deadline = Number.POSITIVE_INFINITY;
+        attempts = 0;
+        const closed = new Promise<void>((resolve) => {
+          connection.listen({
+            onMessage: (message) => this.onServerMessage(message),
+            onFailure: (error) => this.fail(error),
+            onClose: () => resolve(),
+          });
+        });
+        await this.onWelcome(connection);
+        await closed;
+        this.connection = null;
+        this.welcome = null;
+        clearTimeout(this.renewTimer);
+        this.deps.log("connection closed; reconnecting with the connection lease");
+      } catch (error) {
+        if (error instanceof RefusedBeforeChallenge) {
+          if (this.leaseToken !== null && this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
+        } else if (!isConnectError(error)) {
+          throw error;
+        }
+        if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
+      }
+      if (Date.now() >= deadline) {
+        throw new RunnerError(
+          "ERR_RUNNER_DURABLE_RECONNECT_DEADLINE",
+          "transport reconnect deadline elapsed; durable state is preserved",
+          {
+            details: { attempts },
+          },
+        );
+      }
+      await delay(reconnectDelayMs);
+    }
+  }
+
+  /** The ticket for the first handshake of this process, the lease for every later one. */
+  private nextCredential(): CredentialMaterial {
+    if (this.leaseToken !== null) {
+      if (Date.now() >= this.leaseExpiresAtUnixMs) throw leaseExpired(this.leaseExpiresAtUnixMs);
+      return credentialMaterial(this.leaseToken);
+    }
+    if (this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
+    return credentialMaterial(this.ticket);
+  }
+
+  private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
+    const welcome = connection.welcome;
+    if (welcome.leaseToken !== null) {
+      this.leaseToken = welcome.leaseToken;
+      // The ticket is spent: forget it.
+      this.ticket = null;
+    }
+    this.leaseExpiresAtUnixMs = welcome.leaseExpiresAtUnixMs;
+    this.connection = connection;
+    this.welcome = welcome;
+    this.scheduleRenewal(welcome.revocationEpoch);
+    this.committer.update((state) => ({
+      ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
+      lifecycle: "ready",
+    }));
+    await this.committer.commit();
+    // The server has what it acknowledged; everything after is (re)sent, byte for byte.
+    this.sentThrough = welcome.ackedSourceSeq;
+    this.pump();
+    for (const command of welcome.pendingCommands) this.enqueueCommand(command);
+  }
+
+  private scheduleRenewal(revocationEpoch: number): void {
+    clearTimeout(this.renewTimer);
+    const remaining = this.leaseExpiresAtUnixMs - Date.now();
+    this.renewTimer = setTimeout(
+      () => {
+        const welcome = this.welcome;
+        if (welcome === null) return;
+        this.connection?.send(
+          controlEnvelope(
+            this.deps.options.identity,
+            welcome.version,
+            "lease_renew",
+            {
+              connectionLeaseRevocationEpoch: revocationEpoch,
+              connectionLeaseExpiresAtUnixMs: this.leaseExpiresAtUnixMs,
+            },
+            { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
+          ),
+        );
+      },
+      Math.max(0, remaining / 2),
+    );
+    this.renewTimer.unref();
+  }
+
+  private onServerMessage(message: Record<string, unknown>): void {
+    const payload = (message.payload ?? {}) as Record<string, unknown>;
+    switch (message.kind) {
+      case "ack":
+        void this.onAck(Number(payload.ackedSourceSeq)).catch((error: unknown) => this.fail(error));
+        return;
+      case "command":
+        this.enqueueCommand(payload);
+        return;
+      case "lease_renewed":
+        if (typeof payload.connectionLeaseExpiresAtUnixMs === "number") {
+          this.leaseExpiresAtUnixMs = payload.connectionLeaseExpiresAtUnixMs;
+          this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
+        }
+        return;
+      case "command_result_ack":
+        if (this.ending !== null && payload.commandId === this.ending.commandId) this.settle({ ok: true });
+        return;
+      default:
+        // pings and later additions: nothing to do.
+        return;
+    }
+  }
+
+  private async onAck(ackedSourceSeq: number): Promise<void> {
+    this.committer.update((state) => acknowledgeOutbox(state, ackedSourceSeq));
+    await this.committer.commit();
+    this.pump();
+  }
+
+  /** Sends what is durable and not yet sent, up to the server's batch window. */
+  private pump(): void {
+    const connection = this.connection;
+    const welcome = this.welcome;
+    if (connection === null || welcome === null) return;
+    const durable = this.committer.durable;
+    const windowEnd = durable.ackedSourceSeq + welcome.maxBatchEvents;
+    for (const entry of durable.outbox) {
+      if (entry.sourceSeq <= this.sentThrough) continue;
+      if (entry.sourceSeq > windowEnd) break;
+      connection.send(entry.envelope);
+      this.sentThrough = entry.sourceSeq;
+    }
+  }
+
+  // ---- commands ---------------------------------------------------------------------------------
+
+  private enqueueCommand(value: unknown): void {
+    this.commandChain = this.commandChain
+      .then(() => this.handleCommand(value))
+      .catch((error: unknown) => this.fail(error));
+  }
+
+  private async handleCommand(value: unknown): Promise<void> {
+    const command = readCommand(value);
+    const fingerprint = commandFingerprint(command);
+    const admission = admitServerCommand(this.state, command.commandId, fingerprint);
+    if (admission.kind === "replay") {
+      this.sendResult(admission.result);
+      if (LIFECYCLE_END.has(command.type)) this.ending = { commandId: command.commandId };
+      return;
+    }
+    if (admission.kind === "conflict") {
+      this.sendResult(
+        commandResult(recordOf(command), "rejected", "commandId was reused with different data", null),
+      );
+      return;
+    }
+    const record = { ...recordOf(command), fingerprint };
+    this.committer.update((state) =>
+      withCommandRecord(state, { ...record, status: "pending", result: null }),
+    );
+    // Durable before the effect: a crash from here on makes the command indeterminate, never repeated.
+    await this.committer.commit();
+    const result = await this.apply(command);
+    this.committer.update((state) => {
+      const next = withCommandRecord(state, { ...record, status: "done", result });
+      return LIFECYCLE_END.has(command.type)
+        ? { ...next, lifecycle: command.type === "runner.suspend" ? "suspended" : "stopped" }
+        : next;
+    });
+    await this.committer.commit();
+    if (LIFECYCLE_END.has(command.type)) this.ending = { commandId: command.commandId };
+    this.sendResult(result);
+  }
+
+  private async apply(command: ServerCommand): Promise<Record<string, unknown>> {
+    const record = recordOf(command);
+    await this.engineReady;
+    if (LIFECYCLE_END.has(command.type)) {
+      if (!this.engineFinished) {
+        this.engine.shutdown();
+        await this.engine.finished.catch(() => undefined);
+      }
+      return commandResult(record, "completed", "command applied", null);
+    }
+    if (this.engineFinished) return commandResult(record, "rejected", ENGINE_FINISHED_MESSAGE, null);
+    const engineSeq = this.state.engineCommandSeq + 1;
+    this.committer.update((state) => ({ ...state, engineCommandSeq: engineSeq }));
+    const receipt = await new Promise<Extract<EngineOutput, { kind: "receipt" }>>((resolve) => {
+      this.receipts.set(command.commandId, resolve);
+      this.engine.send(
+        JSON.stringify({
+          schema: "paperclip.prp.command.v1",
+          commandId: command.commandId,
+          controllerSeq: engineSeq,
+          type: command.type,
+          payload: command.payload,
+        }),
+      );
+    });
+    this.receipts.delete(command.commandId);
+    const outcome = receipt.status === "duplicate" && receipt.original !== null ? receipt.original : receipt;
+    const status = receiptStatus(outcome.status);
+    const result =
+      status === "completed" && command.type === "turn.start"
+        ? { providerTurnId: this.deps.options.identity.turnId }
+        : null;
+    return commandResult(record, status, outcome.message, result);
+  }
+
+  private sendResult(result: Record<string, unknown>): void {
+    const welcome = this.welcome;
+    if (welcome === null) return;
+    this.connection?.send(
+      controlEnvelope(this.deps.options.identity, welcome.version, "command_result", result),
+    );
+  }
+}
+
+function receiptStatus(status: string): CommandStatus {
+  switch (status) {
+    case "accepted":
+      return "completed";
+    case "indeterminate":
+      return "indeterminate";
+    default:
+      return "rejected";
+  }
+}
+
+function recordOf(command: ServerCommand): { commandId: string; controllerSeq: number; type: string } {
+  return { commandId: command.commandId, controllerSeq: command.controllerSeq, type: command.type };
+}
+
+function readCommand(value: unknown): ServerCommand {
+  const command = value as Partial<ServerCommand> | null;
+  if (
+    command === null ||
+    typeof command !== "object" ||
+    typeof command.commandId !== "string" ||
+    typeof command.type !== "string" ||
+    !Number.isSafeInteger(command.controllerSeq) ||
+    command.payload === null ||
+    typeof command.payload !== "object"
+  ) {
+    throw new RunnerError(
+      "ERR_RUNNER_DURABLE_FRAME_INVALID",
+      "bad secure frame: a command lacks its id, type, seq or payload",
+      {
+        details: { reason: "command" },
+      },
+    );
+  }
+  return command as ServerCommand;
+}
+
+function leaseExpired(expiresAtUnixMs: number): RunnerError {
+  return new RunnerError(
+    "ERR_RUNNER_DURABLE_LEASE_EXPIRED",
+    "connection lease expired or was revoked; durable state is preserved",
+    {
+      details: { expiresAtUnixMs },
+    },
+  );
+}
+
+/** A failure to reach the server at all (refused, reset, DNS): worth another attempt. */
+function isConnectError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && !code.startsWith("ERR_RUNNER_");
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
