@@ -26,7 +26,7 @@ export const BUILTIN_SCRIPT = {
           artifacts: [],
         },
       },
-      { terminal: { status: "completed" } },
+      { terminal: { status: "succeeded" } },
       { exit: 0 },
     ],
   },

@@ -30,6 +30,8 @@ export interface DurableRunnerDeps {
   readonly dial: () => Promise<WebSocket>;
   /** Starts the engine; its output lines go to the callback. */
   readonly startEngine: (onLine: (line: string) => Promise<void>) => EngineBridge;
+  /** Kills the harness without ending the run (the state is kept for the next runner). */
+  readonly killHarness: () => Promise<void>;
   readonly log: (line: string) => void;
 }
 
@@ -58,6 +60,8 @@ export class DurableRunner {
   private settle!: (outcome: { ok: true } | { ok: false; error: unknown }) => void;
   private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
   private renewTimer: NodeJS.Timeout | undefined;
+  /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
+  private failed = false;
 
   constructor(
     private readonly deps: DurableRunnerDeps,
@@ -91,9 +95,8 @@ export class DurableRunner {
     clearTimeout(this.renewTimer);
     this.connection?.close();
     if (!outcome.ok) {
-      // The harness must not outlive the runner; the state stays as it is for the next process.
-      this.engine.shutdown();
-      await this.engine.finished.catch(() => undefined);
+      // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
+      await this.deps.killHarness();
       throw outcome.error;
     }
     await this.engine.finished.catch(() => undefined);
@@ -101,12 +104,14 @@ export class DurableRunner {
   }
 
   private fail(error: unknown): void {
+    this.failed = true;
     this.settle({ ok: false, error });
   }
 
   // ---- engine side ------------------------------------------------------------------------------
 
   private async onEngineLine(line: string): Promise<void> {
+    if (this.failed) return await new Promise<void>(() => undefined);
     const output = readEngineLine(line);
     if (output.kind === "receipt") {
       if (output.commandId !== null) this.receipts.get(output.commandId)?.(output);
@@ -220,18 +225,18 @@ export class DurableRunner {
       this.ticket = null;
     }
     this.leaseExpiresAtUnixMs = welcome.leaseExpiresAtUnixMs;
-    this.connection = connection;
-    this.welcome = welcome;
-    this.scheduleRenewal(welcome.revocationEpoch);
     this.committer.update((state) => ({
       ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
       lifecycle: "ready",
     }));
-    await this.committer.commit();
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;
+    this.connection = connection;
+    this.welcome = welcome;
+    this.scheduleRenewal(welcome.revocationEpoch);
     this.pump();
     for (const command of welcome.pendingCommands) this.enqueueCommand(command);
+    await this.committer.commit();
   }
 
   private scheduleRenewal(revocationEpoch: number): void {

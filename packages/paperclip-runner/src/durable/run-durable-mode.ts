@@ -11,6 +11,7 @@ import { readDurableOptions } from "./durable-options.js";
 import { DurableRunner } from "./durable-runner.js";
 import { openDurableStore } from "./durable-store.js";
 import { EngineBridge } from "./engine-bridge.js";
+import { killEngineHarness } from "./kill-engine-harness.js";
 
 /**
  * Durable mode: the runner dials the Paperclip server (or accepts its
@@ -57,6 +58,13 @@ export async function runDurableMode(
       runnerId: options.identity.runnerInstanceId,
     };
     const engineStore = await openDurableStateStore(store.engineDirectory, binding);
+    // Once the runner fails, the engine must not record anything more (a harness it sees die would end the run).
+    let frozen = false;
+    const engineWrites = {
+      ...engineStore,
+      save: (state: Parameters<typeof engineStore.save>[0]) =>
+        frozen ? new Promise<void>(() => undefined) : engineStore.save(state),
+    };
     const launcher = harnessLauncher(
       {
         binding,
@@ -75,7 +83,11 @@ export async function runDurableMode(
         options,
         store,
         dial: () => dialer.next(),
-        startEngine: (onLine) => new EngineBridge(engineStore, launcher, onLine),
+        startEngine: (onLine) => new EngineBridge(engineWrites, launcher, onLine),
+        killHarness: async () => {
+          frozen = true;
+          await killEngineHarness(store.engineDirectory);
+        },
         log,
       },
       ticket,

@@ -1,0 +1,209 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  runScenario,
+  type ScenarioResult,
+  type Toolchain,
+  toolchainPaths,
+  withWorkDirectory,
+} from "./oracle.js";
+
+let tools: Toolchain;
+beforeAll(() => {
+  tools = toolchainPaths();
+});
+
+/** Every committed event passed the server's own PRP schema validator, and the run's ids are 1..N once each. */
+function expectCompleteOrderedStream(result: ScenarioResult): void {
+  const checks = result.records.filter((record) => record.type === "schema");
+  expect(checks.length).toBeGreaterThan(0);
+  for (const check of checks) expect(check).toMatchObject({ ok: true, issues: [] });
+  const ids = result.report.committedEventIds;
+  expect(new Set(ids).size).toBe(ids.length);
+  const seqs = ids.map((id) => Number(id.split("_")[1]));
+  expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  expect(result.report.ackedSourceSeq).toBe(ids.length);
+}
+
+/** The runner's persisted diagnostic as it was when its `index`th process exited. */
+function diagnosticAt(result: ScenarioResult, index: number): string {
+  return String(result.records.filter((record) => record.type === "diagnostic")[index]?.text ?? "");
+}
+
+function eventTypes(result: ScenarioResult): string[] {
+  const first = new Map<number, string>();
+  for (const event of result.committed)
+    if (!first.has(event.sourceSeq)) first.set(event.sourceSeq, event.eventType);
+  return [...first.entries()].sort(([a], [b]) => a - b).map(([, type]) => type);
+}
+
+/** The runner's state directory after the run: private, no ticket, no lease token, an empty outbox. */
+async function expectPrivateSettledState(work: string): Promise<Record<string, unknown>> {
+  const dir = path.join(work, "runner");
+  expect((await stat(dir)).mode & 0o777).toBe(0o700);
+  const texts: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    const mode = (await stat(file)).mode & 0o777;
+    if (entry.isDirectory()) expect(mode).toBe(0o700);
+    else {
+      expect(mode).toBe(0o600);
+      texts.push(await readFile(file, "utf8"));
+    }
+  }
+  for (const text of texts) {
+    expect(text).not.toMatch(/bootstrap_[0-9a-f-]{36}/);
+    expect(text).not.toMatch(/lease_[0-9a-f-]{36}/);
+  }
+  const state = JSON.parse(await readFile(path.join(dir, "runner-state.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  expect(state).toMatchObject({
+    schema: "paperclip.runner.durable.state.v1",
+    outbox: [],
+    lifecycle: "stopped",
+  });
+  return state;
+}
+
+const LONG_TURN = (commandLog: string): Record<string, unknown> => ({
+  commandLog,
+  steps: [{ ready: { harness: "oracle long turn" } }],
+  on: {
+    "turn.start": [
+      { event: { text: "first" } },
+      { event: { text: "second" } },
+      { event: { text: "third" } },
+      { sleep: 60_000 },
+    ],
+  },
+});
+
+describe("paperclip-runnerd against the real server's spawnRunner and DurablePrpControlPlane", () => {
+  it("runs a scripted turn: handshake, ordered acknowledged events, a result then the terminal, receipts for every command", async () => {
+    await withWorkDirectory(async (work) => {
+      // The server's own launcher, argv untouched: its fake-harness paths do not exist, so the built-in script runs.
+      const result = await runScenario(tools, work, { kind: "happy" });
+      expectCompleteOrderedStream(result);
+      const types = eventTypes(result);
+      expect(types[0]).toBe("runner.connected");
+      expect(types.indexOf("run.result.proposed")).toBeGreaterThan(0);
+      expect(types.indexOf("run.terminal")).toBeGreaterThan(types.indexOf("run.result.proposed"));
+      const terminal = result.committed.find((event) => event.eventType === "run.terminal");
+      expect(terminal?.payload).toMatchObject({
+        schema: "paperclip.prp.terminal.v1",
+        turnTerminalState: "completed",
+        runTerminalState: "succeeded",
+      });
+      expect(result.report.commands.map((command) => [command.type, command.status])).toEqual([
+        ["run.prepare", "completed"],
+        ["session.open", "completed"],
+        ["turn.start", "completed"],
+        ["runner.shutdown", "completed"],
+      ]);
+      expect(result.report.commands[2]?.result).toMatchObject({
+        result: { providerTurnId: "turn-oracle-1" },
+      });
+      expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1, malformedFrames: 0 });
+      expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
+      await expectPrivateSettledState(work);
+    });
+  });
+
+  it("survives a SIGKILL while events are sent but not committed: a fresh ticket resumes, nothing lost or repeated, the turn runs once, the old harness is gone", async () => {
+    await withWorkDirectory(async (work) => {
+      const commandLog = path.join(work, "harness-commands.log");
+      // Seq 9 is the second item of the turn: the server holds its commit until the runner is killed, then drops it.
+      const result = await runScenario(tools, work, {
+        kind: "sigkill",
+        script: LONG_TURN(commandLog),
+        blockCommitAt: 9,
+      });
+      expectCompleteOrderedStream(result);
+      expect(result.exits.map((exit) => [exit.phase, exit.code, exit.signal])).toEqual([
+        ["killed", null, "SIGKILL"],
+        ["final", 0, null],
+      ]);
+      expect(result.report.freshBootstraps).toBe(2);
+      const types = eventTypes(result);
+      expect(types.filter((type) => type === "item.completed")).toHaveLength(3);
+      expect(types).toContain("runner.reconciled");
+      const reconciled = result.committed.find((event) => event.eventType === "runner.reconciled");
+      expect(reconciled?.payload).toMatchObject({
+        staleHarnessKilled: true,
+        abandonedTurn: "command_prp_00000003",
+      });
+      expect(result.records.find((record) => record.type === "harness_after_restart")).toMatchObject({
+        alive: false,
+      });
+      const harnessCommands = (await readFile(commandLog, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { command: string; resume: boolean });
+      expect(harnessCommands.filter((command) => command.command === "turn.start")).toHaveLength(1);
+      expect(harnessCommands).toContainEqual(
+        expect.objectContaining({ command: "session.open", resume: true }),
+      );
+      await expectPrivateSettledState(work);
+    });
+  });
+
+  it("resumes with the connection lease, not a new ticket, after a commit that fails once", async () => {
+    await withWorkDirectory(async (work) => {
+      const result = await runScenario(tools, work, { kind: "happy", failCommitAt: 6 });
+      expectCompleteOrderedStream(result);
+      expect(result.records.filter((record) => record.type === "commit_failed")).toHaveLength(1);
+      expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 2 });
+      expect(eventTypes(result)).toContain("run.terminal");
+      expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
+      await expectPrivateSettledState(work);
+    });
+  });
+
+  it("stops with ERR_RUNNER_DURABLE_LEASE_EXPIRED and its state kept when the lease has expired; a fresh ticket finishes the run", async () => {
+    await withWorkDirectory(async (work) => {
+      const result = await runScenario(tools, work, { kind: "expire_lease" });
+      expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([
+        ["lease", 1],
+        ["final", 0],
+      ]);
+      expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_LEASE_EXPIRED");
+      expectCompleteOrderedStream(result);
+      const types = eventTypes(result);
+      expect(types).toContain("runner.reconciled");
+      expect(types.indexOf("run.terminal")).toBeGreaterThan(types.indexOf("run.result.proposed"));
+      expect(result.report.freshBootstraps).toBe(2);
+      await expectPrivateSettledState(work);
+    });
+  });
+
+  it("refuses a tampered server frame with ERR_RUNNER_DURABLE_FRAME_INVALID, keeps its state, and resumes on a fresh ticket", async () => {
+    await withWorkDirectory(async (work) => {
+      const result = await runScenario(tools, work, {
+        kind: "tamper_server_to_runner",
+        tamper: "server_to_runner",
+      });
+      expect(result.records.filter((record) => record.type === "tampered")).toHaveLength(1);
+      expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([
+        ["tampered", 1],
+        ["final", 0],
+      ]);
+      expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_FRAME_INVALID");
+      expectCompleteOrderedStream(result);
+      expect(eventTypes(result)).toContain("run.terminal");
+      await expectPrivateSettledState(work);
+    });
+  });
+
+  it("reconnects with its lease when the server refuses a tampered runner frame, and resends what was not committed", async () => {
+    await withWorkDirectory(async (work) => {
+      const result = await runScenario(tools, work, { kind: "happy", tamper: "runner_to_server" });
+      expect(result.report).toMatchObject({ malformedFrames: 1, freshBootstraps: 1, connectionCount: 2 });
+      expectCompleteOrderedStream(result);
+      expect(eventTypes(result)).toContain("run.terminal");
+      await expectPrivateSettledState(work);
+    });
+  });
+});
