@@ -281,6 +281,7 @@ print({
     result,
   })),
   committedEventIds: state.committedEvents.map((event) => event.sourceEventId),
+  committedSeqs: state.committedEvents.map((event) => event.sourceSeq),
   deliveryCounts: state.committedEvents.map((event) => event.deliveryCount),
   ackedSourceSeq: state.ackedSourceSeq,
   freshBootstraps: state.freshBootstraps,

@@ -55,6 +55,7 @@ export interface ScenarioResult {
       result: Record<string, unknown>;
     }[];
     readonly committedEventIds: readonly string[];
+    readonly committedSeqs: readonly number[];
     readonly deliveryCounts: readonly number[];
     readonly ackedSourceSeq: number;
     readonly freshBootstraps: number;

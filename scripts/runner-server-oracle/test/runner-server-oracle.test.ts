@@ -21,7 +21,7 @@ function expectCompleteOrderedStream(result: ScenarioResult): void {
   for (const check of checks) expect(check).toMatchObject({ ok: true, issues: [] });
   const ids = result.report.committedEventIds;
   expect(new Set(ids).size).toBe(ids.length);
-  const seqs = ids.map((id) => Number(id.split("_")[1]));
+  const seqs = result.report.committedSeqs;
   expect(seqs).toEqual(seqs.map((_, index) => index + 1));
   expect(result.report.ackedSourceSeq).toBe(ids.length);
 }

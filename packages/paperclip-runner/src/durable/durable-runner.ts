@@ -16,7 +16,7 @@ import type { DurableStore } from "./durable-store.js";
 import type { EngineBridge } from "./engine-bridge.js";
 import { type EngineOutput, readEngineLine } from "./engine-output.js";
 import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
-import { controlEnvelope, eventEnvelope, priorityOf } from "./prp-envelope.js";
+import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./prp-envelope.js";
 import { StateCommitter } from "./state-committer.js";
 
 /** Commands that end the command stream: after their result is acknowledged the runner leaves. */
@@ -125,18 +125,13 @@ export class DurableRunner {
       }));
     }
     if (output.engineSeq > this.state.engineEventSeq) {
-      const sourceSeq = this.state.nextSourceSeq;
-      const envelope = eventEnvelope(
-        this.deps.options.identity,
-        this.welcome?.version ?? 1,
-        sourceSeq,
-        output.event,
-      );
+      const event = durablePrpEvent(this.deps.options.identity, this.state.nextSourceSeq, output.event);
+      const envelope = eventEnvelope(this.deps.options.identity, this.welcome?.version ?? 1, event);
       const entry = {
-        sourceSeq,
-        sourceEventId: (envelope.payload as { sourceEventId: string }).sourceEventId,
-        eventType: output.event.eventType,
-        priority: priorityOf(output.event.eventType),
+        sourceSeq: event.sourceSeq,
+        sourceEventId: event.sourceEventId,
+        eventType: event.eventType,
+        priority: event.priority,
         bytes: Buffer.byteLength(JSON.stringify(envelope)),
         envelope,
       };

@@ -1,3 +1,4 @@
+import { type PrpEventType, RUN_RESULT_SCHEMA, runResultProblem, TERMINAL_SCHEMA } from "../prp/index.js";
 import type { DurableEventKind } from "./prp-envelope.js";
 
 /** One line of the engine's output, as durable mode uses it. */
@@ -55,7 +56,7 @@ export function readEngineLine(line: string): EngineOutput {
   const type = String(value.type);
   const data = (value.data ?? {}) as Record<string, unknown>;
   const emittedAt = String(value.emittedAt);
-  const event = (eventType: string, payload: Record<string, unknown>): DurableEventKind => ({
+  const event = (eventType: PrpEventType, payload: Record<string, unknown>): DurableEventKind => ({
     eventType,
     payload,
     emittedAt,
@@ -71,7 +72,7 @@ export function readEngineLine(line: string): EngineOutput {
       case "harness.starting":
       case "harness.ready":
       case "harness.exited":
-        return event(type, data);
+        return event(type as PrpEventType, data);
       case "harness.event":
         return event("item.completed", { channel: "detail", ...data });
       case "harness.request":
@@ -88,7 +89,7 @@ export function readEngineLine(line: string): EngineOutput {
       case "run.terminal": {
         const [turn, run, disposition] = TURN_STATES[String(data.reason)] ?? ["failed", "failed", "blocked"];
         return event("run.terminal", {
-          schema: "paperclip.prp.terminal.v1",
+          schema: TERMINAL_SCHEMA,
           turnTerminalState: turn,
           runTerminalState: run,
           reportedWorkDisposition: disposition,
@@ -114,16 +115,10 @@ export function readEngineLine(line: string): EngineOutput {
 }
 
 function runResult(result: unknown): Record<string, unknown> {
-  if (
-    result !== null &&
-    typeof result === "object" &&
-    (result as { schema?: unknown }).schema === "paperclip.run_result.v1"
-  ) {
-    return result as Record<string, unknown>;
-  }
+  if (runResultProblem(result) === null) return result as Record<string, unknown>;
   const summary = typeof result === "string" && result !== "" ? result : JSON.stringify(result ?? null);
   return {
-    schema: "paperclip.run_result.v1",
+    schema: RUN_RESULT_SCHEMA,
     reportedWorkDisposition: "done",
     summary: summary.slice(0, 12_000),
     completionClaim: { contractRevision: "1", objectiveSatisfied: true, criteria: [], remainingWork: [] },
