@@ -1,12 +1,12 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, stat } from "node:fs/promises";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { WebSocketServer } from "ws";
-import { runBin } from "./helpers/run-bin.js";
+import WebSocket, { WebSocketServer } from "ws";
+import { BIN, runBin } from "./helpers/run-bin.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const TICKET = "bootstrap_00000000-0000-4000-8000-000000000001";
@@ -178,6 +178,45 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
       for (const client of wss.clients) client.terminate();
       wss.close();
       await new Promise((resolve) => https.close(resolve));
+    }
+  });
+
+  it("in listen mode accepts the server's WebSocket on --listen-address/--listen-port/--listen-path and speaks first", async () => {
+    const dir = await tempDir();
+    const port = await closedPort();
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        ...launcherArgs(
+          ["--listen-address", "127.0.0.1", "--listen-port", String(port), "--listen-path", "/runner/v1"],
+          join(dir, "state"),
+        ),
+      ],
+      { ...withTicket, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    try {
+      const hello = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        const attempt = (): void => {
+          const socket = new WebSocket(`ws://127.0.0.1:${port}/runner/v1`);
+          socket.once("message", (data) => {
+            socket.terminate();
+            resolve(JSON.parse(data.toString()) as Record<string, unknown>);
+          });
+          // The runner may not listen yet: try again shortly.
+          socket.once("error", () => setTimeout(attempt, 100));
+        };
+        attempt();
+        child.once("exit", () => reject(new Error("the runner exited")));
+      });
+      expect(hello).toMatchObject({
+        protocol: "paperclip.runner",
+        kind: "auth_hello",
+        payload: { runId: "run-1" },
+      });
+    } finally {
+      child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
     }
   });
 });

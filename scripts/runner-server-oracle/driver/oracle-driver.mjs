@@ -23,7 +23,8 @@ const identity = {
   turnId: "turn-oracle-1",
   itemId: "item-oracle-1",
 };
-const runnerVersion = "0.1.0";
+// The values the real server passes (live/runnerd-codex-transport.js): its approved runner version, 16 MiB outbox, 1 MiB P0 reserve.
+const runnerVersion = "0.3.0";
 const runnerDigest = `sha256:${createHash("sha256").update(readFileSync(scenario.runnerBin)).digest("hex")}`;
 
 // A deterministic clock offset the lease scenario moves forward (the server's clock, not the runner's).
@@ -173,10 +174,12 @@ const spawnOptions = {
   connectUrl,
   stateDirectory: join(scenario.work, "runner"),
   identity,
-  ticket: controlPlane.issueBootstrapTicket(30_000),
-  maxOutboxBytes: 1024 * 1024,
-  p0ReserveBytes: 64 * 1024,
-  reconnectGraceMs: 5_000,
+  ticket: controlPlane.issueBootstrapTicket(60_000),
+  maxOutboxBytes: 16 * 1024 * 1024,
+  p0ReserveBytes: 1024 * 1024,
+  maxRuntimeMs: 0,
+  reconnectGraceMs: 2_000,
+  lifecyclePolicy: { mode: "per_turn", idleTimeoutMs: null },
   runnerBinaryPath: scenario.runnerBin,
   runnerVersion,
   runnerDigest,
@@ -239,7 +242,7 @@ if (scenario.kind === "sigkill") {
   process.kill(handle.child.pid, "SIGKILL");
   print({ type: "exit", phase: "killed", ...(await exitOf(handle)) });
   blocked();
-  handle = handle.restart(controlPlane.issueBootstrapTicket(30_000));
+  handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
   await until(() => hasEvent("runner.reconciled"), "runner.reconciled after the restart");
   // The resumed session is open once the new harness has its session.open (resume) and the phase says so.
   await until(() => {
@@ -257,12 +260,12 @@ if (scenario.kind === "sigkill") {
   clockOffsetMs = 10 * 60_000;
   controlPlane.disconnectActiveRunner();
   print({ type: "exit", phase: "lease", ...(await exitOf(handle)) });
-  handle = handle.restart(controlPlane.issueBootstrapTicket(30_000));
+  handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
   await until(() => hasEvent("run.terminal"), "run.terminal after the restart");
   queue("runner.shutdown", {});
 } else if (scenario.kind === "tamper_server_to_runner") {
   print({ type: "exit", phase: "tampered", ...(await exitOf(handle)) });
-  handle = handle.restart(controlPlane.issueBootstrapTicket(30_000));
+  handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
   await until(() => hasEvent("run.terminal"), "run.terminal after the restart");
   queue("runner.shutdown", {});
 } else {

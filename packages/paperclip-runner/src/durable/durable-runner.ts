@@ -91,7 +91,13 @@ export class DurableRunner {
       (error: unknown) => this.fail(error),
     );
     void this.connectLoop().catch((error: unknown) => this.fail(error));
+    // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
+    const lifetime =
+      this.deps.options.maxLifetimeMs > 0
+        ? setTimeout(() => this.engine.shutdown(), this.deps.options.maxLifetimeMs)
+        : undefined;
     const outcome = await this.settled;
+    clearTimeout(lifetime);
     clearTimeout(this.renewTimer);
     this.connection?.close();
     if (!outcome.ok) {
