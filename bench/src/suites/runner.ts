@@ -70,14 +70,19 @@ const command = (seq: number, type: string, payload: Record<string, unknown> = {
   payload,
 });
 
-/** Milliseconds per turn: turn.start → harness event → harness result, through the daemon. */
+/** Milliseconds per turn: turn.start → harness event → harness turn.completed, through the daemon. */
 async function daemonTurnMs(base: string, durable: boolean): Promise<number> {
   const script = path.join(base, "script.json");
   await writeFile(
     script,
     JSON.stringify({
       steps: [{ ready: {} }],
-      on: { "turn.start": [{ event: { working: "{{commandId}}" } }, { result: { done: "{{commandId}}" } }] },
+      on: {
+        "turn.start": [
+          { event: { eventType: "item.started", turnId: "{{commandId}}" } },
+          { event: { eventType: "turn.completed", turnId: "{{commandId}}" } },
+        ],
+      },
     }),
   );
   const stateDir = path.join(base, `state-${Math.random().toString(36).slice(2)}`);
@@ -89,6 +94,7 @@ async function daemonTurnMs(base: string, durable: boolean): Promise<number> {
     "--runner-id",
     "r_b",
     "--fake-harness",
+    "builtin",
     "--script",
     script,
   ];
@@ -97,14 +103,16 @@ async function daemonTurnMs(base: string, durable: boolean): Promise<number> {
     ...args,
     ...(durable ? ["--state-dir", stateDir] : []),
   ]);
-  const isResult = (id: string) => (line: Record<string, unknown>) =>
-    line.type === "harness.result" &&
-    (line.data as { turnCommandId?: string } | undefined)?.turnCommandId === id;
-  await daemon.request(command(1, "run.prepare"), (line) => line.commandId === "c1");
-  await daemon.request(command(2, "session.open"), (line) => line.type === "harness.ready");
+  // Each stdout line is a paperclip.runner.stream.v1 envelope around an event, a receipt or a diagnostic.
+  const message = (line: Record<string, unknown>) =>
+    (line.message ?? {}) as { commandId?: string; event?: { eventType: string; turnId?: string } };
+  const isTurnDone = (id: string) => (line: Record<string, unknown>) =>
+    message(line).event?.eventType === "turn.completed" && message(line).event?.turnId === id;
+  await daemon.request(command(1, "run.prepare"), (line) => message(line).commandId === "c1");
+  await daemon.request(command(2, "session.open"), (line) => message(line).commandId === "c2");
   const started = performance.now();
   for (let seq = 3; seq < 3 + TURNS; seq += 1)
-    await daemon.request(command(seq, "turn.start"), isResult(`c${seq}`));
+    await daemon.request(command(seq, "turn.start"), isTurnDone(`c${seq}`));
   const perTurn = (performance.now() - started) / TURNS;
   await daemon.stop();
   return perTurn;

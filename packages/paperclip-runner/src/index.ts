@@ -45,11 +45,6 @@ export {
 export { canonicalJson } from "./protocol/canonical-json.js";
 export { commandFingerprint } from "./protocol/command-fingerprint.js";
 export {
-  type CommandReceipt,
-  RECEIPT_MESSAGES,
-  type ReceiptStatus,
-} from "./protocol/command-receipt.js";
-export {
   type ControllerCommand,
   type ControllerLine,
   LOCAL_COMMAND_TYPES,
@@ -57,8 +52,7 @@ export {
   parseControllerLine,
   type StreamAck,
 } from "./protocol/controller-command.js";
-export { eventId, type RunnerEvent, type RunnerEventType } from "./protocol/runner-event.js";
-export { ACK_SCHEMA, COMMAND_SCHEMA, EVENT_SCHEMA, RECEIPT_SCHEMA } from "./protocol/schemas.js";
-export type { TerminalReason } from "./protocol/terminal-reason.js";
+export { ACK_SCHEMA, COMMAND_SCHEMA } from "./protocol/schemas.js";
+export * from "./prp/index.js";
 export { STATE_FILE_NAME, STATE_FILE_SCHEMA } from "./state/runner-state.js";
 export { VERSION } from "./version.js";

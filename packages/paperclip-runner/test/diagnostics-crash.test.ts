@@ -6,12 +6,15 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { persistRunnerDiagnostic } from "../src/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { tracked } from "./helpers/tracked-children.js";
 
 const WRITER = fileURLToPath(new URL("./fixtures/persist-loop.mjs", import.meta.url));
 const COMPLETE = /^begin (\S+) (\d+)\nx{60000}\nend \1 \2\n$/;
 
 function writer(dir: string, label: string, count: number): ChildProcess {
-  return spawn(process.execPath, [WRITER, dir, label, String(count)], { stdio: ["ignore", "pipe", "pipe"] });
+  return tracked(
+    spawn(process.execPath, [WRITER, dir, label, String(count)], { stdio: ["ignore", "pipe", "pipe"] }),
+  );
 }
 
 /** Resolves once the writer printed `line` (its stdout keeps flowing afterwards). */

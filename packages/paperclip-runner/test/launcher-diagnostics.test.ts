@@ -6,22 +6,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { watch } from "node:fs";
-import {
-  chmod,
-  chown,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, chown, lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "./helpers/temp-dir.js";
+import { tracked } from "./helpers/tracked-children.js";
 
 const BIN = fileURLToPath(new URL("../bin/paperclip-runnerd.js", import.meta.url));
 const PRELOAD = fileURLToPath(new URL("./fixtures/secret-fault-preload.mjs", import.meta.url));
@@ -34,12 +24,9 @@ const SEED_CODE = "ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS";
 let root = "";
 let script = "";
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "runnerd-launcher-"));
+  root = fileTempDir("runnerd-launcher-");
   script = join(root, "script.json");
   await writeFile(script, JSON.stringify({ steps: [{ ready: {} }, { waitFor: "turn.start" }, { exit: 0 }] }));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
 });
 
 interface Launch {
@@ -51,10 +38,13 @@ interface Launch {
 
 /** Starts the bin as a launcher does; stdin stays open (the controller is still there). */
 function launch(args: readonly string[], env: Record<string, string> = {}, preload = true): Launch {
-  const child = spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), BIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = tracked(
+    spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+    "file",
+  );
   child.stdin.on("error", () => undefined);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -92,6 +82,7 @@ const localArgs = (diagnostics: string): string[] => [
   "--runner-id",
   "n",
   "--fake-harness",
+  "builtin",
   "--script",
   script,
 ];

@@ -1,59 +1,83 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, expect } from "vitest";
+import { LineFramer } from "../src/harness/line-framer.js";
+import { readProcessState } from "../src/harness/process-identity.js";
+import { tempDirSync } from "./helpers/temp-dir.js";
+import { upstreamStreamLineProblem } from "./helpers/upstream-validators.js";
 
 /** The built bin, as a launcher runs it. */
 export const RUNNERD_BIN = fileURLToPath(new URL("../bin/paperclip-runnerd.js", import.meta.url));
 
 export const COMMAND_SCHEMA = "paperclip.prp.command.v1";
 
-export interface WireLine {
-  readonly schema: string;
-  readonly [key: string]: unknown;
+/** A PRP event as it arrives inside the stream envelope. */
+export interface WireEvent {
+  readonly sourceEventId: string;
+  readonly sourceSeq: number;
+  readonly eventType: string;
+  readonly payload: Record<string, unknown>;
+  readonly turnId?: string;
+  readonly itemId?: string;
 }
 
-export interface WireEvent extends WireLine {
-  readonly id: string;
-  readonly seq: number;
-  readonly type: string;
-  readonly data: Record<string, unknown>;
-}
-
-export interface WireReceipt extends WireLine {
-  readonly commandId: string | null;
+export interface WireReceipt {
+  readonly commandId: string;
+  readonly controllerSeq: number;
   readonly status: string;
-  readonly message: string;
-  readonly original?: { status: string; message: string };
+  readonly detail: string;
+  readonly original?: { status: string; detail: string };
   readonly expectedControllerSeq?: number;
 }
 
+export interface WireDiagnostic {
+  readonly level: string;
+  readonly message: string;
+}
+
+type WireMessage =
+  | { readonly kind: "event"; readonly event: WireEvent }
+  | ({ readonly kind: "command_receipt" } & WireReceipt)
+  | ({ readonly kind: "diagnostic" } & WireDiagnostic);
+
+const live = new Set<Controller>();
+
+// After every test, passed or failed: no daemon is left running, and every line any daemon wrote
+// passed upstream's validators.
+afterEach(async () => {
+  const controllers = [...live];
+  live.clear();
+  await Promise.all(controllers.map((controller) => controller.dispose()));
+  for (const controller of controllers) expect(controller.invalidLines).toEqual([]);
+});
+
 /**
  * An independent controller: it knows only the wire format. It spawns the
- * daemon's bin, writes command lines to its stdin and reads every stdout line.
+ * daemon's bin, writes command lines to its stdin and checks every stdout line
+ * with upstream's validators as it reads it.
  */
 export class Controller {
-  readonly lines: WireLine[] = [];
+  readonly messages: WireMessage[] = [];
+  /** Lines upstream's controller would refuse, with the reason. */
+  readonly invalidLines: string[] = [];
   stderr = "";
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private readonly child: ChildProcessWithoutNullStreams;
-  private buffered = "";
   private waiters: (() => void)[] = [];
   private seq = 0;
 
   constructor(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
     this.child = spawn(process.execPath, [RUNNERD_BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    live.add(this);
     this.child.stdin.on("error", () => undefined);
-    this.child.stdout.setEncoding("utf8");
-    this.child.stdout.on("data", (chunk: string) => {
-      this.buffered += chunk;
-      let newline = this.buffered.indexOf("\n");
-      while (newline !== -1) {
-        this.lines.push(JSON.parse(this.buffered.slice(0, newline)) as WireLine);
-        this.buffered = this.buffered.slice(newline + 1);
-        newline = this.buffered.indexOf("\n");
-      }
+    const framer = new LineFramer(
+      { onLine: (line) => this.onLine(line), onOversized: () => this.invalidLines.push("oversized") },
+      64 * 1024 * 1024,
+    );
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      framer.push(chunk);
       this.wake();
     });
     this.child.stderr.setEncoding("utf8");
@@ -96,28 +120,40 @@ export class Controller {
   }
 
   events(): WireEvent[] {
-    return this.lines.filter((line) => line.schema === "paperclip.runner.stream.v1") as WireEvent[];
+    return this.messages.flatMap((message) => (message.kind === "event" ? [message.event] : []));
   }
 
   receipts(): WireReceipt[] {
-    return this.lines.filter((line) => line.schema === "paperclip.prp.receipt.v1") as WireReceipt[];
+    return this.messages.flatMap((message) => (message.kind === "command_receipt" ? [message] : []));
+  }
+
+  diagnostics(): WireDiagnostic[] {
+    return this.messages.flatMap((message) =>
+      message.kind === "diagnostic" ? [{ level: message.level, message: message.message }] : [],
+    );
   }
 
   receiptFor(commandId: string): WireReceipt[] {
     return this.receipts().filter((receipt) => receipt.commandId === commandId);
   }
 
-  /** Resolves with the first line matching `predicate`. */
-  async waitFor<T extends WireLine>(predicate: (line: WireLine) => boolean, timeoutMs = 15_000): Promise<T> {
+  event(eventType: string): WireEvent | undefined {
+    return this.events().find((event) => event.eventType === eventType);
+  }
+
+  /** Resolves with the first message matching `predicate`. */
+  async waitFor<T>(pick: (message: WireMessage) => T | undefined, timeoutMs = 15_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     while (true) {
-      const found = this.lines.find(predicate);
-      if (found !== undefined) return found as T;
+      for (const message of this.messages) {
+        const found = pick(message);
+        if (found !== undefined) return found;
+      }
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
         throw new Error(`daemon exited before the expected line; stderr: ${this.stderr}`);
       }
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`timed out; lines: ${JSON.stringify(this.lines.map(brief))}`);
+      if (remaining <= 0) throw new Error(`timed out; messages: ${JSON.stringify(this.messages.map(brief))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, remaining);
         this.waiters.push(() => {
@@ -128,18 +164,41 @@ export class Controller {
     }
   }
 
-  waitForEvent(type: string, timeoutMs?: number): Promise<WireEvent> {
-    return this.waitFor<WireEvent>(
-      (line) => line.schema === "paperclip.runner.stream.v1" && line.type === type,
+  waitForEvent(eventType: string, timeoutMs?: number): Promise<WireEvent> {
+    return this.waitFor(
+      (message) =>
+        message.kind === "event" && message.event.eventType === eventType ? message.event : undefined,
       timeoutMs,
     );
   }
 
   waitForReceipt(commandId: string, timeoutMs?: number): Promise<WireReceipt> {
-    return this.waitFor<WireReceipt>(
-      (line) => line.schema === "paperclip.prp.receipt.v1" && line.commandId === commandId,
+    return this.waitFor(
+      (message) =>
+        message.kind === "command_receipt" && message.commandId === commandId ? message : undefined,
       timeoutMs,
     );
+  }
+
+  /** Teardown: a daemon still running is asked to stop (SIGTERM stops its harness too), then killed. */
+  async dispose(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill("SIGTERM");
+    const stopped = await Promise.race([this.exited.then(() => true), sleep(5_000).then(() => false)]);
+    if (!stopped) {
+      this.child.kill("SIGKILL");
+      await this.exited;
+    }
+  }
+
+  private onLine(line: string): void {
+    const problem = upstreamStreamLineProblem(line);
+    if (problem !== null) this.invalidLines.push(`${problem}: ${line.slice(0, 300)}`);
+    try {
+      this.messages.push((JSON.parse(line) as { message: WireMessage }).message);
+    } catch {
+      // Already recorded as invalid.
+    }
   }
 
   private wake(): void {
@@ -149,16 +208,41 @@ export class Controller {
   }
 }
 
-function brief(line: WireLine): string {
-  return String(line.type ?? `${line.commandId}:${line.status}:${line.message}`);
+function brief(message: WireMessage): string {
+  if (message.kind === "event") return message.event.eventType;
+  if (message.kind === "command_receipt") return `${message.commandId}:${message.status}:${message.detail}`;
+  return `diagnostic:${message.message}`;
 }
 
-/** A fresh temporary directory for one test. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Every run's stream invariants: contiguous sourceSeq from 1, ids from run id and seq, exactly one terminal, last. */
+export function expectWellFormedStream(events: readonly WireEvent[], runId = "run-1"): void {
+  expect(events.map((event) => event.sourceSeq)).toEqual(events.map((_, index) => index + 1));
+  for (const event of events) {
+    expect(event.sourceEventId).toBe(`event_${runId}_${String(event.sourceSeq).padStart(3, "0")}`);
+  }
+  expect(events.filter((event) => event.eventType === "run.terminal")).toHaveLength(1);
+  expect(events.at(-1)?.eventType).toBe("run.terminal");
+}
+
+/** Waits for the run's end and returns the reason the runner decided (`reconciliation.reason`). */
+export async function terminalOf(controller: Controller): Promise<string> {
+  const terminal = await controller.waitForEvent("run.terminal");
+  const exit = await controller.exited;
+  expect(exit.code).toBe(0);
+  expectWellFormedStream(controller.events());
+  return (terminal.payload.reconciliation as { reason: string }).reason;
+}
+
+/** A fresh temporary directory for one test, removed after it. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `runner-${prefix}-`));
+  return tempDirSync(`runner-${prefix}-`);
 }
 
-/** Writes a fake-harness script and returns its path. */
+/** Writes a scripted-harness script and returns its path. */
 export function writeScript(dir: string, script: unknown, name = "script.json"): string {
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify(script));
@@ -167,6 +251,35 @@ export function writeScript(dir: string, script: unknown, name = "script.json"):
 
 export const IDS = ["--run-id", "run-1", "--session-id", "session-1", "--runner-id", "runner-1"] as const;
 
+/** Runs the built-in scripted harness with `script` (written to a fresh temp dir). */
+export function fakeDaemon(
+  script: unknown,
+  env?: NodeJS.ProcessEnv,
+  extraArgs: readonly string[] = [],
+): Controller {
+  const path = writeScript(tempDir("script"), script);
+  return new Controller([...IDS, "--fake-harness", "builtin", "--script", path, ...extraArgs], env);
+}
+
+/** A structured run result upstream's schema accepts. */
+export function runResult(summary = "done"): Record<string, unknown> {
+  return {
+    schema: "paperclip.run_result.v1",
+    reportedWorkDisposition: "done",
+    summary,
+    completionClaim: {
+      contractRevision: "test-v1",
+      objectiveSatisfied: true,
+      criteria: [],
+      remainingWork: [],
+    },
+    evidence: [],
+    verification: [],
+    attentionRequests: [],
+    artifacts: [],
+  };
+}
+
 /** Whether a process with this pid is still alive (and not a zombie). */
 export function isAlive(pid: number): boolean {
   try {
@@ -174,10 +287,6 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const state = readProcessState(pid);
+  return state !== null && state !== "Z";
 }

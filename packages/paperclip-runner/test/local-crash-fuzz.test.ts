@@ -33,12 +33,19 @@ async function driveTurns(controller: Controller, sent: Sent[], from: number): P
     const command = { type: "turn.start", commandId: `t${turn}`, seq: 3 + turn };
     sent.push(command);
     controller.send(command.type, command.commandId, {}, command.seq);
-    await controller.waitFor(
-      (line) =>
-        line.type === "harness.result" &&
-        (line.data as { turnCommandId: string }).turnCommandId === command.commandId,
-    );
+    await turnCompleted(controller, command.commandId);
   }
+}
+
+/** The harness names each turn by its command id: it completes with a `turn.completed` of that id. */
+function turnCompleted(controller: Controller, commandId: string): Promise<WireEvent> {
+  return controller.waitFor((message) =>
+    message.kind === "event" &&
+    message.event.eventType === "turn.completed" &&
+    message.event.turnId === commandId
+      ? message.event
+      : undefined,
+  );
 }
 
 function outcome(receipt: WireReceipt | undefined): string | undefined {
@@ -56,10 +63,22 @@ describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, ()
         commandLog: log,
         steps: [{ ready: {} }],
         on: {
-          "turn.start": [{ event: { turn: "{{commandId}}" } }, { sleep: 40 }, { result: "{{commandId}}" }],
+          "turn.start": [
+            { event: { eventType: "item.started", turnId: "{{commandId}}" } },
+            { sleep: 40 },
+            { event: { eventType: "turn.completed", turnId: "{{commandId}}" } },
+          ],
         },
       });
-      const args = [...IDS, "--fake-harness", "--script", script, "--state-dir", join(dir, "state")];
+      const args = [
+        ...IDS,
+        "--fake-harness",
+        "builtin",
+        "--script",
+        script,
+        "--state-dir",
+        join(dir, "state"),
+      ];
       const sent: Sent[] = [
         { type: "run.prepare", commandId: "p", seq: 1 },
         { type: "session.open", commandId: "o", seq: 2 },
@@ -79,13 +98,9 @@ describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, ()
       const answers = await Promise.all(sent.map((command) => second.waitForReceipt(command.commandId)));
       // A turn the first daemon never read is applied now: let it finish before the next one.
       for (const answer of answers.filter(
-        (receipt) => receipt.type === "turn.start" && receipt.status === "accepted",
+        (receipt) => receipt.commandId.startsWith("t") && receipt.status === "accepted",
       )) {
-        await second.waitFor(
-          (line) =>
-            line.type === "harness.result" &&
-            (line.data as { turnCommandId: string }).turnCommandId === answer.commandId,
-        );
+        await turnCompleted(second, answer.commandId);
       }
       await driveTurns(second, sent, sent.length - 2);
       second.send("runner.shutdown", "s", {}, 3 + TURNS);
@@ -111,13 +126,13 @@ describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, ()
 
       const bySeq = new Map<number, WireEvent>();
       for (const event of [...first.events(), ...second.events()]) {
-        const known = bySeq.get(event.seq);
+        const known = bySeq.get(event.sourceSeq);
         if (known !== undefined) expect(event).toEqual(known);
-        bySeq.set(event.seq, event);
+        bySeq.set(event.sourceSeq, event);
       }
       const seqs = [...bySeq.keys()].sort((a, b) => a - b);
       expect(seqs).toEqual(seqs.map((_, index) => index + 1));
-      expect([...bySeq.values()].filter((event) => event.type === "run.terminal")).toHaveLength(1);
+      expect([...bySeq.values()].filter((event) => event.eventType === "run.terminal")).toHaveLength(1);
     });
   }
 });

@@ -3,7 +3,32 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Controller, IDS, isAlive, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+import {
+  Controller,
+  IDS,
+  isAlive,
+  runResult,
+  tempDir,
+  type WireEvent,
+  writeScript,
+} from "./local-controller.js";
+
+/** The harness names each turn by its command id and completes it with a `turn.completed` of that id. */
+const TURN_HANDLER = [
+  { event: { eventType: "item.started", turnId: "{{commandId}}" } },
+  { sleep: 300 },
+  { event: { eventType: "turn.completed", turnId: "{{commandId}}" } },
+];
+
+function turnCompleted(controller: Controller, commandId: string): Promise<WireEvent> {
+  return controller.waitFor((message) =>
+    message.kind === "event" &&
+    message.event.eventType === "turn.completed" &&
+    message.event.turnId === commandId
+      ? message.event
+      : undefined,
+  );
+}
 
 interface LoggedCommand {
   commandId: string;
@@ -58,22 +83,16 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const script = writeScript(dir, {
       commandLog: log,
       steps: [{ ready: {} }],
-      on: {
-        "turn.start": [
-          { event: { turn: "{{commandId}}" } },
-          { sleep: 300 },
-          { result: { turn: "{{commandId}}" } },
-        ],
-      },
+      on: { "turn.start": TURN_HANDLER },
     });
-    const args = [...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir];
+    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
 
     const first = new Controller(args);
     first.send("run.prepare", "c1");
     first.send("session.open", "c2");
     first.send("turn.start", "c3");
-    const result3 = await first.waitFor<WireEvent>((line) => line.type === "harness.result");
-    first.ack(result3.seq);
+    const result3 = await turnCompleted(first, "c3");
+    first.ack(result3.sourceSeq);
     first.send("turn.start", "c4");
     await first.waitForReceipt("c4");
     // The daemon dies with turn c4 running in its harness.
@@ -94,7 +113,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     expect(stateFile(stateDir).journal.c3).toMatchObject({
       status: "done",
       fingerprint: createHash("sha256").update(canonical).digest("hex"),
-      receipt: { status: "accepted", message: "command applied" },
+      outcome: { status: "accepted", detail: "command applied" },
     });
 
     const second = new Controller(args);
@@ -104,24 +123,18 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     second.send("turn.start", "c3");
     second.send("turn.start", "c4");
     const reconciled = await second.waitForEvent("runner.reconciled");
-    expect(reconciled.data).toMatchObject({
+    expect(reconciled.payload).toMatchObject({
       restarts: 1,
       indeterminateCommands: [],
       abandonedTurn: "c4",
       resumedSession: true,
-      ackedSeq: result3.seq,
+      ackedSeq: result3.sourceSeq,
     });
     await second.waitForReceipt("c4");
     second.send("turn.start", "c5");
-    await second.waitFor(
-      (line) =>
-        line.type === "harness.result" && (line.data as { result: { turn: string } }).result.turn === "c5",
-    );
+    await turnCompleted(second, "c5");
     second.send("turn.start", "c6");
-    await second.waitFor(
-      (line) =>
-        line.type === "harness.result" && (line.data as { result: { turn: string } }).result.turn === "c6",
-    );
+    await turnCompleted(second, "c6");
     second.send("runner.shutdown", "c7");
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
@@ -130,8 +143,8 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
       expect(second.receiptFor(id)).toEqual([
         expect.objectContaining({
           status: "duplicate",
-          message: "equivalent command already applied",
-          original: { status: "accepted", message: "command applied" },
+          detail: "equivalent command already applied",
+          original: { status: "accepted", detail: "command applied" },
         }),
       ]);
     }
@@ -150,26 +163,30 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const afterRestart = second.events();
     const replayed = afterRestart.slice(0, afterRestart.indexOf(reconciled));
     expect(replayed.length).toBeGreaterThan(0);
-    expect(replayed[0]?.seq).toBe(result3.seq + 1);
+    expect(replayed[0]?.sourceSeq).toBe(result3.sourceSeq + 1);
     for (const event of replayed) {
-      const original = seenBeforeCrash.find((seen) => seen.id === event.id);
+      const original = seenBeforeCrash.find((seen) => seen.sourceEventId === event.sourceEventId);
       if (original !== undefined) expect(event).toEqual(original);
     }
     const all = new Map<number, WireEvent>();
-    for (const event of [...seenBeforeCrash, ...afterRestart]) all.set(event.seq, event);
+    for (const event of [...seenBeforeCrash, ...afterRestart]) all.set(event.sourceSeq, event);
     const seqs = [...all.keys()].sort((a, b) => a - b);
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
-    expect([...all.values()].filter((event) => event.type === "run.terminal")).toHaveLength(1);
-    expect(afterRestart.at(-1)?.data.reason).toBe("runner_shutdown");
+    expect([...all.values()].filter((event) => event.eventType === "run.terminal")).toHaveLength(1);
+    expect(afterRestart.at(-1)?.payload.reconciliation).toMatchObject({ reason: "runner_shutdown" });
 
     // A daemon started on a finished run resends the unacknowledged tail, says so, and leaves.
     const third = new Controller(args);
     // Its own reconciliation comes after the resent tail (which holds the previous one).
-    const again = await third.waitFor<WireEvent>(
-      (line) => line.type === "runner.reconciled" && (line.data as { restarts: number }).restarts === 2,
+    const again = await third.waitFor((message) =>
+      message.kind === "event" &&
+      message.event.eventType === "runner.reconciled" &&
+      message.event.payload.restarts === 2
+        ? message.event
+        : undefined,
     );
-    expect(third.events().filter((event) => event.type === "run.terminal")).toHaveLength(1);
-    expect(again.data.terminal).toMatchObject({ reason: "runner_shutdown" });
+    expect(third.events().filter((event) => event.eventType === "run.terminal")).toHaveLength(1);
+    expect(again.payload.terminal).toMatchObject({ reason: "runner_shutdown" });
     expect((await third.exited).code).toBe(0);
   });
 
@@ -177,42 +194,45 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const dir = tempDir("pending");
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
-    // The harness is slow to say ready, so session.open is still being applied when the daemon dies.
+    // The harness is slow to say ready, so run.prepare is still being applied when the daemon dies.
     const script = writeScript(dir, {
       commandLog: log,
       steps: [{ sleep: 1500 }, { ready: {} }],
-      on: { "session.open": [{ event: { opened: "{{commandId}}" } }] },
+      on: {
+        "session.open": [{ event: { eventType: "session.started", payload: { opened: "{{commandId}}" } } }],
+      },
     });
-    const args = [...IDS, "--fake-harness", "--script", script, "--state-dir", stateDir];
+    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
 
     const first = new Controller(args);
     first.send("run.prepare", "c1");
-    first.send("session.open", "c2");
     await first.waitForEvent("harness.starting");
     first.kill("SIGKILL");
     await first.exited;
-    expect(stateFile(stateDir).journal.c2?.status).toBe("pending");
+    expect(stateFile(stateDir).journal.c1?.status).toBe("pending");
 
     const second = new Controller(args);
     const reconciled = await second.waitForEvent("runner.reconciled");
-    expect(reconciled.data).toMatchObject({ indeterminateCommands: ["c2"], resumedSession: false });
-    second.send("session.open", "c2", {}, 2);
-    expect(await second.waitForReceipt("c2")).toMatchObject({
+    expect(reconciled.payload).toMatchObject({ indeterminateCommands: ["c1"], resumedSession: false });
+    second.send("run.prepare", "c1", {}, 1);
+    expect(await second.waitForReceipt("c1")).toMatchObject({
       status: "duplicate",
       original: {
         status: "indeterminate",
-        message: "command was in flight when the runner stopped; it is not executed again",
+        detail: "command was in flight when the runner stopped; it is not executed again",
       },
     });
-    // The controller decides to open the session again, as a new command.
+    // The controller decides to prepare the run again, as a new command; the old harness was not resumed.
+    second.send("run.prepare", "c2", {}, 2);
+    expect(await second.waitForReceipt("c2")).toMatchObject({ status: "accepted" });
     second.send("session.open", "c3", {}, 3);
     await second.waitForReceipt("c3");
-    expect((await second.waitForEvent("harness.event")).data.event).toEqual({ opened: "c3" });
+    expect((await second.waitForEvent("session.started")).payload).toEqual({ opened: "c3" });
     second.send("runner.shutdown", "c4", {}, 4);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
     expect(commandLog(log).map((entry) => entry.commandId)).toEqual(["c3"]);
-    expect(stateFile(stateDir).journal.c2?.status).toBe("indeterminate");
+    expect(stateFile(stateDir).journal.c1?.status).toBe("indeterminate");
   });
 
   it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {
@@ -233,7 +253,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const ready = await controller.waitForEvent("harness.ready");
     controller.kill("SIGKILL");
     await controller.exited;
-    expect(await diesSoon(ready.data.pid as number)).toBe(true);
+    expect(await diesSoon(ready.payload.pid as number)).toBe(true);
   });
 
   it("kills the harness a SIGKILLed daemon left behind before it resumes the session", async () => {
@@ -260,29 +280,30 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     for (const pid of watchdogsOf(first.pid)) process.kill(pid, "SIGKILL");
     first.kill("SIGKILL");
     await first.exited;
-    const orphan = ready.data.pid as number;
+    const orphan = ready.payload.pid as number;
     expect(isAlive(orphan)).toBe(true);
 
     const second = new Controller(args);
     const reconciled = await second.waitForEvent("runner.reconciled");
-    expect(reconciled.data).toMatchObject({ staleHarnessKilled: true, resumedSession: true });
+    expect(reconciled.payload).toMatchObject({ staleHarnessKilled: true, resumedSession: true });
     expect(await diesSoon(orphan)).toBe(true);
     const resumed = await second.waitForEvent("harness.ready");
     second.send("runner.shutdown", "c3", {}, 3);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
-    expect(isAlive(resumed.data.pid as number)).toBe(false);
+    expect(isAlive(resumed.payload.pid as number)).toBe(false);
   });
 
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {
     const dir = tempDir("unwritable");
     const stateDir = join(dir, "state");
     const script = writeScript(dir, {
-      steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: 1 }, { sleep: 60_000 }],
+      steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: runResult() }, { sleep: 60_000 }],
     });
     const controller = new Controller([
       ...IDS,
       "--fake-harness",
+      "builtin",
       "--script",
       script,
       "--state-dir",
@@ -298,22 +319,23 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     expect((await controller.exited).code).toBe(1);
     expect(controller.stderr).toContain("code: ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
     expect(controller.receiptFor("c3")).toEqual([]);
-    expect(await diesSoon(ready.data.pid as number)).toBe(true);
+    expect(await diesSoon(ready.payload.pid as number)).toBe(true);
   });
 
   it("refuses another run's state, a corrupt state file, a second live daemon and a non-private directory", async () => {
     const dir = tempDir("refuse");
     const stateDir = join(dir, "state");
     const script = writeScript(dir, { steps: [{ ready: {} }, { sleep: 60_000 }] });
-    const harness = ["--fake-harness", "--script", script];
+    const harness = ["--fake-harness", "builtin", "--script", script];
 
     const owner = new Controller([...IDS, ...harness, "--state-dir", stateDir]);
-    await owner.waitForEvent("runner.started");
+    owner.send("run.prepare", "c0");
+    await owner.waitForEvent("harness.ready");
     const second = new Controller([...IDS, ...harness, "--state-dir", stateDir]);
     expect((await second.exited).code).toBe(1);
     expect(second.stderr).toContain(`durable state is in use by another runner process (pid ${owner.pid})`);
     expect(second.stderr).toContain("code: ERR_RUNNER_STATE_LOCKED");
-    owner.send("run.cancel", "c1");
+    owner.send("run.cancel", "c1", {}, 2);
     await owner.exited;
 
     const otherRun = new Controller([

@@ -2,11 +2,12 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { WATCHDOG_SCRIPT } from "../src/harness/group-watchdog.js";
 import { readProcessStartTime } from "../src/harness/process-identity.js";
+import { tracked } from "./helpers/tracked-children.js";
 import { isAlive } from "./local-controller.js";
 
 /** A detached process (its own group) standing in for a harness. */
 function startGroup(): number {
-  const child = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+  const child = tracked(spawn("sleep", ["30"], { detached: true, stdio: "ignore" }));
   child.unref();
   return child.pid as number;
 }
@@ -14,9 +15,11 @@ function startGroup(): number {
 /** Runs the watchdog script with stdin already closed, as when its daemon has died; resolves when it is done. */
 function fireWatchdog(pid: number, startTime: string): Promise<void> {
   return new Promise((resolve) => {
-    const watchdog = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT, "watchdog", String(pid), startTime], {
-      stdio: ["ignore", "ignore", "ignore"],
-    });
+    const watchdog = tracked(
+      spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT, "watchdog", String(pid), startTime], {
+        stdio: ["ignore", "ignore", "ignore"],
+      }),
+    );
     watchdog.on("exit", () => resolve());
   });
 }

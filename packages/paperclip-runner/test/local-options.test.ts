@@ -9,42 +9,88 @@ async function failure(args: readonly string[], env?: NodeJS.ProcessEnv): Promis
   return controller.stderr;
 }
 
-// Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
-describe("local mode's command line, as a launcher gets it wrong", { timeout: 60_000 }, () => {
+function fixture(): { dir: string; script: string; harness: string[] } {
   const dir = tempDir("options");
   const script = writeScript(dir, { steps: [{ ready: {} }] });
+  return { dir, script, harness: ["--fake-harness", "builtin", "--script", script] };
+}
 
-  it("requires the three identities and a harness", async () => {
-    expect(
-      await failure(["--session-id", "s", "--runner-id", "n", "--fake-harness", "--script", script]),
-    ).toContain("missing required argument --run-id");
+// Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
+describe("local mode's command line, as a launcher gets it wrong", { timeout: 60_000 }, () => {
+  it("requires the three identities and a harness, and bounds the identities as upstream's schema does", async () => {
+    const { harness } = fixture();
+    expect(await failure(["--session-id", "s", "--runner-id", "n", ...harness])).toContain(
+      "missing required argument --run-id",
+    );
     expect(await failure([...IDS])).toContain("missing required argument --harness-command");
-    expect(await failure([...IDS, "--fake-harness"])).toContain("missing required argument --script");
+    expect(await failure([...IDS, "--fake-harness", "builtin"])).toContain(
+      "missing required argument --script",
+    );
+    expect(await failure([...IDS, "--fake-harness", "--script", "x.json"])).toContain(
+      "missing value for --fake-harness",
+    );
+    expect(
+      await failure(["--run-id", "r".repeat(161), "--session-id", "s", "--runner-id", "n", ...harness]),
+    ).toContain("invalid --run-id: must be at most 160 characters");
   });
 
   it("refuses contradictory or unusable harness flags, naming the flag and the reason", async () => {
-    expect(
-      await failure([...IDS, "--fake-harness", "--script", script, "--harness-command", "/bin/true"]),
-    ).toContain("invalid --fake-harness: cannot be combined with --harness-command");
-    expect(await failure([...IDS, "--fake-harness", "--script", `${dir}/missing.json`])).toContain(
+    const { dir, script, harness } = fixture();
+    expect(await failure([...IDS, ...harness, "--harness-command", "/bin/true"])).toContain(
+      "invalid --fake-harness: cannot be combined with --harness-command",
+    );
+    expect(await failure([...IDS, "--fake-harness", "x", "--script", `${dir}/missing.json`])).toContain(
       "invalid --script: cannot read the script (ENOENT)",
     );
     const broken = writeScript(dir, { steps: [{ teleport: 1 }] }, "broken.json");
-    expect(await failure([...IDS, "--fake-harness", "--script", broken])).toContain(
+    expect(await failure([...IDS, "--fake-harness", "x", "--script", broken])).toContain(
       'invalid --script: steps[0]: unknown step "teleport"',
+    );
+    const foreign = writeScript(
+      dir,
+      { schema: "paperclip.fake_harness.script.v2", name: "x", steps: [] },
+      "v2.json",
+    );
+    expect(await failure([...IDS, "--fake-harness", "x", "--script", foreign])).toContain(
+      "invalid --script: fake harness script schema is unsupported",
+    );
+    const nameless = writeScript(
+      dir,
+      { schema: "paperclip.fake_harness.script.v1", name: " ", steps: [] },
+      "v1.json",
+    );
+    expect(await failure([...IDS, "--fake-harness", "x", "--script", nameless])).toContain(
+      "invalid --script: fake harness script requires a name of at most 160 bytes and at least one step",
     );
     const notJson = `${dir}/not-json.json`;
     writeFileSync(notJson, "steps: []");
-    expect(await failure([...IDS, "--fake-harness", "--script", notJson])).toContain(
+    expect(await failure([...IDS, "--fake-harness", "x", "--script", notJson])).toContain(
       "invalid --script: the script is not JSON",
     );
-    expect(await failure([...IDS, "--fake-harness", "--script", script, "--state-dir", ""])).toContain(
+    expect(await failure([...IDS, "--fake-harness", "x", "--script", script, "--state-dir", ""])).toContain(
       "invalid --state-dir: must not be empty",
     );
   });
 
+  it("reads upstream's numeric flags as non-negative integers", async () => {
+    const { harness } = fixture();
+    for (const flag of [
+      "--delay-ms",
+      "--log-max-lines",
+      "--log-max-bytes",
+      "--shutdown-grace-ms",
+      "--command-history-limit",
+      "--controller-max-line-bytes",
+      "--harness-max-line-bytes",
+    ]) {
+      expect(await failure([...IDS, ...harness, flag, "-1"])).toContain(
+        `invalid ${flag}: must be a non-negative integer`,
+      );
+    }
+  });
+
   it("checks the sandbox flags and the pass-through variable before starting anything", async () => {
-    const harness = ["--fake-harness", "--script", script];
+    const { dir, harness } = fixture();
     expect(await failure([...IDS, ...harness, "--sandbox-allow", "api.example.com"])).toContain(
       "invalid --sandbox-allow: requires --sandbox-workspace",
     );

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Controller, IDS, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+import { Controller, IDS, runResult, tempDir, type WireEvent, writeScript } from "./local-controller.js";
 
 /** A harness (plain Node, protocol by hand) that reports whether it can reach `argv[1]` (host:port). */
 const CONNECT_HARNESS = `
@@ -10,20 +10,22 @@ const out = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
 out({ type: "ready" });
 const [host, port] = process.argv[1].split(":");
 const socket = require("node:net").connect(Number(port), host);
-socket.on("connect", () => { out({ type: "result", result: { connected: true } }); process.exit(0); });
-socket.on("error", (error) => { out({ type: "result", result: { connected: false, code: error.code } }); process.exit(0); });
+const report = (payload) => { out({ type: "event", event: { eventType: "session.updated", payload } }); process.exit(0); };
+socket.on("connect", () => report({ connected: true }));
+socket.on("error", (error) => report({ connected: false, code: error.code }));
 `;
 
 /** A harness that asks its sandbox proxy (HTTP_PROXY) for a host that is not on the allowlist. */
 const PROXY_HARNESS = `
 const out = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+const report = (payload) => { out({ type: "event", event: { eventType: "session.updated", payload } }); process.exit(0); };
 out({ type: "ready" });
 const proxy = new URL(process.env.HTTP_PROXY);
 const request = require("node:http").request(
   { host: proxy.hostname, port: proxy.port, path: "http://not-allowed.example/", headers: { host: "not-allowed.example" } },
-  (response) => { out({ type: "result", result: { status: response.statusCode, error: response.headers["x-proxy-error"] ?? null } }); process.exit(0); },
+  (response) => report({ status: response.statusCode, error: response.headers["x-proxy-error"] ?? null }),
 );
-request.on("error", (error) => { out({ type: "result", result: { error: error.code } }); process.exit(0); });
+request.on("error", (error) => report({ error: error.code }));
 request.end();
 `;
 
@@ -36,9 +38,13 @@ async function runToTerminal(controller: Controller): Promise<WireEvent[]> {
   return controller.events();
 }
 
+/** What the hand-written harness reported. */
 function resultOf(events: readonly WireEvent[]): unknown {
-  return events.find((event) => event.type === "harness.result")?.data.result;
+  return events.find((event) => event.eventType === "session.updated")?.payload;
 }
+
+const reasonOf = (events: readonly WireEvent[]): unknown =>
+  (events.at(-1)?.payload.reconciliation as { reason?: string } | undefined)?.reason;
 
 /** Processes whose command line contains `marker`. */
 function processesWith(marker: string): number[] {
@@ -85,7 +91,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
         { ready: {} },
         { waitFor: "turn.start" },
         { appendFile: { path: join(workspace, "out.txt"), text: "hi" } },
-        { result: "ok" },
+        { result: runResult() },
         { exit: 0 },
       ],
     });
@@ -96,27 +102,27 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
           { ready: {} },
           { waitFor: "turn.start" },
           { appendFile: { path: join(outside, "out.txt"), text: "x" } },
-          { result: "ok" },
+          { result: runResult() },
         ],
       },
       "escape.json",
     );
     const sandbox = ["--sandbox-workspace", workspace];
     const ok = await runToTerminal(
-      new Controller([...IDS, "--fake-harness", "--script", inside, ...sandbox]),
+      new Controller([...IDS, "--fake-harness", "builtin", "--script", inside, ...sandbox]),
     );
-    expect(ok.find((event) => event.type === "harness.starting")?.data.sandboxed).toBe(true);
-    expect(ok.at(-1)?.data.reason).toBe("successful_process_and_result");
+    expect(ok.find((event) => event.eventType === "harness.starting")?.payload.sandboxed).toBe(true);
+    expect(reasonOf(ok)).toBe("successful_process_and_result");
     expect(readFileSync(join(workspace, "out.txt"), "utf8")).toBe("hi");
     expect(readFileSync(join(workspace, "commands.log"), "utf8")).toContain('"command":"turn.start"');
 
     const denied = await runToTerminal(
-      new Controller([...IDS, "--fake-harness", "--script", escapeScript, ...sandbox]),
+      new Controller([...IDS, "--fake-harness", "builtin", "--script", escapeScript, ...sandbox]),
     );
-    expect(denied.at(-1)?.data.reason).toBe("harness_process_failed");
-    expect(JSON.stringify(denied.find((event) => event.type === "harness.exited")?.data.logTail)).toContain(
-      "ENOENT",
-    );
+    expect(reasonOf(denied)).toBe("harness_process_failed");
+    expect(
+      JSON.stringify(denied.find((event) => event.eventType === "harness.exited")?.payload.logs),
+    ).toContain("ENOENT");
     expect(existsSync(join(outside, "out.txt"))).toBe(false);
   });
 
@@ -174,13 +180,14 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
       steps: [
         { ready: {} },
         { spawnSleeper: { pidFile: join(workspace, "sleeper.pid"), ms: Number(marker) } },
-        { event: { spawned: true } },
+        { event: { eventType: "item.started", payload: { spawned: true } } },
         { sleep: 60_000 },
       ],
     });
     const controller = new Controller([
       ...IDS,
       "--fake-harness",
+      "builtin",
       "--script",
       script,
       "--sandbox-workspace",
@@ -188,7 +195,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
     ]);
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
-    await controller.waitForEvent("harness.event", 20_000);
+    await controller.waitForEvent("item.started", 20_000);
     expect(processesWith(`setTimeout(() => {}, ${marker})`)).toHaveLength(1);
     controller.send("run.cancel", "c3");
     await controller.waitForEvent("run.terminal");

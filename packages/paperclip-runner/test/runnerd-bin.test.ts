@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
 import { BIN, runBin } from "./helpers/run-bin.js";
 import { tempDir } from "./helpers/temp-dir.js";
+import { tracked } from "./helpers/tracked-children.js";
 
 const INJECT_FAULT = fileURLToPath(new URL("./fixtures/inject-fault.mjs", import.meta.url));
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
@@ -166,9 +167,11 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
 
   it("a launcher that closed the daemon's stdout: the real EPIPE is an uncaught exception, persisted", async () => {
     const dir = await diagnosticsDir();
-    const child = spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = tracked(
+      spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     child.stdout.destroy();
     child.stderr.resume();
     const [code] = await once(child, "exit");
@@ -226,7 +229,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     const result = await runBin(
       [
         ...["--diagnostics-directory", dir, "--run-id", "r", "--session-id", "s", "--runner-id", "x"],
-        ...["--fake-harness", "--script", script],
+        ...["--fake-harness", "builtin", "--script", script],
       ],
       {
         nodeArgs: ["--import", INJECT_FAULT],
@@ -241,7 +244,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
       },
     );
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('"type":"harness.ready"');
+    expect(result.stdout).toContain('"eventType":"harness.ready"');
     const diagnostic = await diagnosticOf(dir);
     expect(diagnostic).toMatch(
       /^paperclip-runnerd: uncaught exception: injected failure, OPENAI_API_KEY=\[REDACTED\]\n/,

@@ -27,6 +27,7 @@ function daemon(stateDir: string, script: string): Promise<Outcome> {
       "--runner-id",
       "n-1",
       "--fake-harness",
+      "upstream-fake-harness",
       "--script",
       script,
       "--state-dir",
@@ -35,6 +36,11 @@ function daemon(stateDir: string, script: string): Promise<Outcome> {
     { stdio: ["pipe", "pipe", "pipe"] },
   );
   running.push(child);
+  // A fresh run writes nothing before its first command.
+  child.stdin?.on("error", () => undefined);
+  child.stdin?.write(
+    `${JSON.stringify({ schema: "paperclip.prp.command.v1", commandId: "c1", controllerSeq: 1, type: "run.prepare", payload: {} })}\n`,
+  );
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();

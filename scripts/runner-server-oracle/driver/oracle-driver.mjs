@@ -235,6 +235,16 @@ queue("run.prepare", {});
 queue("session.open", { prompt: "oracle" });
 queue("turn.start", { input: [{ type: "text", text: "do the work" }] });
 
+// Every command answered, and the run over unless its turn.start could not complete (indeterminate or rejected).
+const settled = () => {
+  const commands = controlPlane.store.state.commands;
+  const turn = commands.find((command) => command.type === "turn.start");
+  return (
+    commands.every((command) => command.status !== "pending") &&
+    (hasEvent("run.terminal") || turn?.status !== "completed")
+  );
+};
+
 if (scenario.kind === "sigkill") {
   await until(() => blocked !== null, "the blocked commit");
   const harnessPid = committed.find((event) => event.eventType === "harness.ready")?.payload?.pid ?? null;
@@ -244,34 +254,27 @@ if (scenario.kind === "sigkill") {
   blocked();
   handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
   await until(() => hasEvent("runner.reconciled"), "runner.reconciled after the restart");
-  // The resumed session is open once the new harness has its session.open (resume) and the phase says so.
-  await until(() => {
-    const from = committed.findIndex((event) => event.eventType === "runner.reconciled");
-    return committed.slice(from).some((event) => event.payload?.phase === "session_open");
-  }, "the resumed session");
   print({
     type: "harness_after_restart",
     pid: harnessPid,
     alive: harnessPid !== null && isAlive(harnessPid),
   });
-  queue("runner.shutdown", {});
 } else if (scenario.kind === "expire_lease") {
   await until(() => hasEvent("harness.ready"), "harness.ready");
   clockOffsetMs = 10 * 60_000;
   controlPlane.disconnectActiveRunner();
   print({ type: "exit", phase: "lease", ...(await exitOf(handle)) });
   handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
-  await until(() => hasEvent("run.terminal"), "run.terminal after the restart");
-  queue("runner.shutdown", {});
+  await until(settled, "the commands after the restart");
 } else if (scenario.kind === "tamper_server_to_runner") {
   print({ type: "exit", phase: "tampered", ...(await exitOf(handle)) });
   handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
-  await until(() => hasEvent("run.terminal"), "run.terminal after the restart");
-  queue("runner.shutdown", {});
+  await until(settled, "the commands after the restart");
 } else {
   await until(() => hasEvent("run.terminal"), "run.terminal");
-  queue("runner.shutdown", {});
 }
+queue("runner.shutdown", {});
+await until(() => hasEvent("run.terminal"), "run.terminal");
 print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
 
 const state = controlPlane.store.state;

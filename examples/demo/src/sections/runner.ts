@@ -11,15 +11,22 @@ const BIN = join(
   "paperclip-runnerd.js",
 );
 
+/**
+ * One stdout line's message (the `message` of a `paperclip.runner.stream.v1` envelope):
+ * a PRP event, a command receipt or a diagnostic.
+ */
 interface Line {
-  readonly schema: string;
-  readonly type?: string;
-  readonly seq?: number;
-  readonly commandId?: string | null;
+  readonly kind: "event" | "command_receipt" | "diagnostic";
+  readonly event?: {
+    readonly sourceSeq: number;
+    readonly eventType: string;
+    readonly turnId?: string;
+    readonly payload: Record<string, unknown>;
+  };
+  readonly commandId?: string;
   readonly status?: string;
-  readonly message?: string;
+  readonly detail?: string;
   readonly original?: { readonly status: string };
-  readonly data?: Record<string, unknown>;
 }
 
 /** The controller side of local mode: JSON lines to the daemon's stdin, JSON lines back from its stdout. */
@@ -39,7 +46,7 @@ class Daemon {
       this.buffer += chunk;
       const parts = this.buffer.split("\n");
       this.buffer = parts.pop() ?? "";
-      for (const part of parts) this.lines.push(JSON.parse(part) as Line);
+      for (const part of parts) this.lines.push((JSON.parse(part) as { message: Line }).message);
       this.wake?.();
     });
     this.exited = new Promise((resolve) =>
@@ -74,15 +81,22 @@ class Daemon {
   }
 
   receipt(commandId: string): Promise<Line> {
-    return this.until((line) => line.schema === "paperclip.prp.receipt.v1" && line.commandId === commandId);
+    return this.until((line) => line.kind === "command_receipt" && line.commandId === commandId);
   }
 
-  result(commandId: string): Promise<Line> {
-    return this.until((line) => line.type === "harness.result" && line.data?.turnCommandId === commandId);
+  /** The scripted harness names each turn by its command id and completes it with a `turn.completed`. */
+  turnCompleted(commandId: string): Promise<Line> {
+    return this.until(
+      (line) => line.event?.eventType === "turn.completed" && line.event.turnId === commandId,
+    );
+  }
+
+  event(eventType: string): Promise<Line> {
+    return this.until((line) => line.event?.eventType === eventType);
   }
 
   events(): Line[] {
-    return this.lines.filter((line) => line.schema === "paperclip.runner.stream.v1");
+    return this.lines.filter((line) => line.kind === "event");
   }
 }
 
@@ -99,9 +113,9 @@ export const runnerSection: TourSection = async (context: TourContext) => {
       steps: [{ ready: { name: "scripted" } }],
       on: {
         "turn.start": [
-          { event: { working: "{{commandId}}" } },
+          { event: { eventType: "item.started", turnId: "{{commandId}}", payload: { text: "working" } } },
           { sleep: 400 },
-          { result: { done: "{{commandId}}" } },
+          { event: { eventType: "turn.completed", turnId: "{{commandId}}" } },
         ],
       },
     }),
@@ -114,26 +128,29 @@ export const runnerSection: TourSection = async (context: TourContext) => {
     "--runner-id",
     "runner_demo",
     "--fake-harness",
+    "builtin",
     "--script",
     script,
     "--state-dir",
     stateDir,
   ];
   const describe = (line: Line): string =>
-    line.schema === "paperclip.prp.receipt.v1"
-      ? `receipt ${line.commandId}: ${line.status} (${line.message}${line.original ? `; first: ${line.original.status}` : ""})`
-      : `#${line.seq} ${line.type}`;
+    line.kind === "command_receipt"
+      ? `receipt ${line.commandId}: ${line.status} (${line.detail}${line.original ? `; first: ${line.original.status}` : ""})`
+      : line.kind === "event"
+        ? `#${line.event?.sourceSeq} ${line.event?.eventType}`
+        : `diagnostic: ${line.detail}`;
 
   try {
     await context.step("a scripted session: prepare, open, two turns", async () => {
       context.log(
-        `paperclip-runnerd --run-id run_demo ... --fake-harness --script ${script} --state-dir ${stateDir}`,
+        `paperclip-runnerd --run-id run_demo ... --fake-harness builtin --script ${script} --state-dir ${stateDir}`,
       );
       const first = new Daemon(args);
       first.send("c1", 1, "run.prepare");
       first.send("c2", 2, "session.open");
       first.send("c3", 3, "turn.start", { input: "write the plan" });
-      await first.result("c3");
+      await first.turnCompleted("c3");
       first.send("c4", 4, "turn.start", { input: "apply the plan" });
       await first.receipt("c4");
       for (const line of first.lines.slice(-5)) context.log(describe(line));
@@ -150,34 +167,35 @@ export const runnerSection: TourSection = async (context: TourContext) => {
       second.send("c3", 3, "turn.start", { input: "write the plan" });
       second.send("c4", 4, "turn.start", { input: "apply the plan" });
       second.send("c3", 3, "turn.start", { input: "something else" });
-      const reconciled = await second.until((line) => line.type === "runner.reconciled");
+      const reconciled = (await second.event("runner.reconciled")).event;
       context.log(
-        `#${reconciled.seq} runner.reconciled: resent ${reconciled.data?.replayedEvents} unacknowledged events, ` +
-          `abandoned turn ${reconciled.data?.abandonedTurn}, session resumed: ${reconciled.data?.resumedSession}`,
+        `#${reconciled?.sourceSeq} runner.reconciled: resent ${reconciled?.payload.replayedEvents} unacknowledged events, ` +
+          `abandoned turn ${reconciled?.payload.abandonedTurn}, session resumed: ${reconciled?.payload.resumedSession}`,
       );
       const reused = await second.until((line) => line.commandId === "c3" && line.status === "rejected");
-      for (const line of second.lines.filter((line) => line.schema === "paperclip.prp.receipt.v1"))
+      for (const line of second.lines.filter((line) => line.kind === "command_receipt"))
         context.log(describe(line));
-      if (reused.message !== "commandId was reused with different data")
+      if (reused.detail !== "commandId was reused with different data")
         throw new Error("a reused id was not refused");
       second.send("c5", 5, "turn.start", { input: "check the result" });
-      await second.result("c5");
+      await second.turnCompleted("c5");
       second.send("c6", 6, "runner.shutdown");
-      const terminal = await second.until((line) => line.type === "run.terminal");
+      const terminal = (await second.event("run.terminal")).event;
       const exit = await second.exited;
-      context.log(`#${terminal.seq} run.terminal: ${terminal.data?.reason}; exit ${exit.code}`);
+      const reason = (terminal?.payload.reconciliation as { reason?: string } | undefined)?.reason;
+      context.log(`#${terminal?.sourceSeq} run.terminal: ${reason}; exit ${exit.code}`);
       return "c1-c4 answered from the journal, a reused id refused, c5 and shutdown applied";
     });
 
     await context.step("the journal's exactly-once result", async () => {
       const state = JSON.parse(await readFile(join(stateDir, "runner-state.json"), "utf8")) as {
-        journal: Record<string, { type: string; status: string; receipt: { status: string } | null }>;
+        journal: Record<string, { type: string; status: string; outcome: { status: string } | null }>;
         nextEventSeq: number;
       };
       const mode = ((await stat(join(stateDir, "runner-state.json"))).mode & 0o777).toString(8);
       context.log(`runner-state.json (mode ${mode}), next event seq ${state.nextEventSeq}:`);
       for (const [id, entry] of Object.entries(state.journal))
-        context.log(`  ${id} ${entry.type.padEnd(15)} ${entry.status} ${entry.receipt?.status ?? ""}`);
+        context.log(`  ${id} ${entry.type.padEnd(15)} ${entry.status} ${entry.outcome?.status ?? ""}`);
       const delivered = (await readFile(sideEffects, "utf8"))
         .trim()
         .split("\n")

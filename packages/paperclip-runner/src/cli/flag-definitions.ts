@@ -5,9 +5,7 @@ export type FlagKind =
   /** `--name value`, repeatable, in order; the value is taken verbatim even when it starts with `--`. */
   | "repeatable"
   /** `--name` alone. */
-  | "boolean"
-  /** `--name` alone, or `--name value` when the next argument does not start with `--` (upstream passes a value our runner may ignore). */
-  | "optional";
+  | "boolean";
 
 export interface FlagDefinition {
   readonly kind: FlagKind;
@@ -48,18 +46,58 @@ export const RUNNERD_FLAGS = {
     description: "one argument of the harness (repeatable, verbatim)",
   },
   "--fake-harness": {
-    kind: "optional",
+    kind: "value",
     value: "PATH",
     description:
-      "use the built-in scripted harness (with --script, or --fake-harness-script in durable mode); a value (upstream's harness binary) is accepted and ignored",
+      "use the built-in scripted harness (with --script); PATH is upstream's fake-harness binary, accepted and not run",
   },
   "--fake-harness-script": {
     kind: "value",
     value: "FILE",
     description:
-      "durable mode: the scripted harness's JSON script (same format as --script); a path that does not exist runs the built-in script",
+      "durable mode: the scripted harness's JSON script (same formats as --script); a path that does not exist runs the built-in script",
   },
-  "--script": { kind: "value", value: "FILE", description: "the JSON script of the fake harness" },
+  "--script": {
+    kind: "value",
+    value: "FILE",
+    description:
+      "the scripted harness's JSON script: this package's format or upstream's paperclip.fake_harness.script.v1",
+  },
+  "--delay-ms": {
+    kind: "value",
+    value: "MS",
+    description: "replaces the time of every delay step of an upstream script",
+  },
+  "--log-max-lines": {
+    kind: "value",
+    value: "N",
+    description: "lines kept in harness.exited's log tail (default 32)",
+  },
+  "--log-max-bytes": {
+    kind: "value",
+    value: "N",
+    description: "bytes kept in harness.exited's log tail (default 16384)",
+  },
+  "--shutdown-grace-ms": {
+    kind: "value",
+    value: "MS",
+    description: "SIGTERM to SIGKILL when the harness is stopped (default 100)",
+  },
+  "--command-history-limit": {
+    kind: "value",
+    value: "N",
+    description: "commands the journal holds; a new one past it is rejected (default 4096)",
+  },
+  "--controller-max-line-bytes": {
+    kind: "value",
+    value: "N",
+    description: "the longest controller line read; a longer one is reported and skipped (default 65536)",
+  },
+  "--harness-max-line-bytes": {
+    kind: "value",
+    value: "N",
+    description: "the longest harness stdout or stderr line read (default 65536)",
+  },
   "--state-dir": {
     kind: "value",
     value: "DIR",

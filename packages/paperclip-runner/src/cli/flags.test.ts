@@ -38,8 +38,8 @@ describe("parseFlags", () => {
   });
 
   it("reads boolean flags alone", () => {
-    const flags = parseFlags(["--fake-harness", "--script", "s.json"]);
-    expect(flags.has("--fake-harness")).toBe(true);
+    const flags = parseFlags(["--help", "--script", "s.json"]);
+    expect(flags.has("--help")).toBe(true);
     expect(flags.has("--build-metadata")).toBe(false);
     expect(flags.value("--script")).toBe("s.json");
   });
@@ -74,11 +74,11 @@ describe("parseFlags", () => {
   });
 
   it("assertValuesPresent reports a valueless flag nobody read", () => {
-    expect(thrown(() => parseFlags(["--fake-harness", "--state-dir"]).assertValuesPresent()).message).toBe(
+    expect(thrown(() => parseFlags(["--help", "--state-dir"]).assertValuesPresent()).message).toBe(
       "missing value for --state-dir",
     );
     expect(() =>
-      parseFlags(["--fake-harness", "--state-dir", "d", "--state-dir"]).assertValuesPresent(),
+      parseFlags(["--help", "--state-dir", "d", "--state-dir"]).assertValuesPresent(),
     ).not.toThrow();
   });
 

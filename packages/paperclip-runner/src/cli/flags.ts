@@ -2,15 +2,15 @@ import { RunnerError } from "@paperclipai/errors";
 import { type FlagDefinition, RUNNERD_FLAGS, type RunnerdFlagName } from "./flag-definitions.js";
 
 /** The command line, parsed. Reading a flag is where its errors are thrown. */
-export interface ParsedFlags {
+export interface ParsedFlags<Name extends string = RunnerdFlagName> {
   /** Whether the flag occurs at all (with or without a value). */
-  has(name: RunnerdFlagName): boolean;
+  has(name: Name): boolean;
   /** The value of the first occurrence, or `undefined`; throws `missing value for ${name}` when it has none. */
-  value(name: RunnerdFlagName): string | undefined;
+  value(name: Name): string | undefined;
   /** Like `value`, but throws `missing required argument ${name}` when absent and `invalid ${name}: must not be empty` when empty. */
-  required(name: RunnerdFlagName): string;
+  required(name: Name): string;
   /** Every value of a repeatable flag, in order. */
-  all(name: RunnerdFlagName): readonly string[];
+  all(name: Name): readonly string[];
   /** Throws the first `missing value` among the flags given; unread flags are checked too. */
   assertValuesPresent(): void;
   /** Names of unknown flags, in order (their values are never kept: they could be secrets). */
@@ -48,17 +48,20 @@ export function invalidArgument(name: string, reason: string): RunnerError {
  * Parsing never throws, so `--diagnostics-directory` can be read even when
  * another flag is malformed.
  */
-export function parseFlags(
+export function parseFlags<Name extends string = RunnerdFlagName>(
   argv: readonly string[],
-  definitions: Readonly<Record<string, FlagDefinition>> = RUNNERD_FLAGS,
-): ParsedFlags {
+  definitions: Readonly<Record<Name, FlagDefinition>> = RUNNERD_FLAGS as Readonly<
+    Record<string, FlagDefinition>
+  >,
+): ParsedFlags<Name> {
+  const table = definitions as Readonly<Record<string, FlagDefinition>>;
   const values = new Map<string, (string | undefined)[]>();
   const unknown: string[] = [];
   let strayArguments = 0;
-  const isKnown = (arg: string | undefined): boolean => arg !== undefined && Object.hasOwn(definitions, arg);
+  const isKnown = (arg: string | undefined): boolean => arg !== undefined && Object.hasOwn(table, arg);
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] as string;
-    const definition = Object.hasOwn(definitions, arg) ? definitions[arg] : undefined;
+    const definition = Object.hasOwn(table, arg) ? table[arg] : undefined;
     const next = argv[index + 1];
     const occurrences = values.get(arg) ?? [];
     if (definition === undefined) {
@@ -70,10 +73,7 @@ export function parseFlags(
       }
       continue;
     }
-    if (
-      definition.kind === "boolean" ||
-      (definition.kind === "optional" && (next === undefined || next.startsWith("--")))
-    ) {
+    if (definition.kind === "boolean") {
       occurrences.push(undefined);
     } else if (next === undefined || (definition.kind === "value" && isKnown(next))) {
       occurrences.push(undefined);
@@ -108,11 +108,9 @@ export function parseFlags(
     },
     assertValuesPresent() {
       for (const [name, occurrences] of values) {
-        if (definitions[name]?.kind === "boolean" || definitions[name]?.kind === "optional") continue;
+        if (table[name]?.kind === "boolean") continue;
         if (
-          definitions[name]?.kind === "repeatable"
-            ? occurrences.includes(undefined)
-            : occurrences[0] === undefined
+          table[name]?.kind === "repeatable" ? occurrences.includes(undefined) : occurrences[0] === undefined
         ) {
           throw missingValue(name);
         }

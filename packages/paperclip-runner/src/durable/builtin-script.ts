@@ -8,7 +8,7 @@ export const BUILTIN_SCRIPT = {
   steps: [{ ready: { harness: "paperclip-runnerd built-in script" } }],
   on: {
     "turn.start": [
-      { event: { text: "scripted turn started" } },
+      { event: { eventType: "item.completed", payload: { channel: "final", text: "scripted turn done" } } },
       {
         result: {
           schema: "paperclip.run_result.v1",

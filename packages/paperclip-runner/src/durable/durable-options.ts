@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { RunnerdFlagName } from "../cli/flag-definitions.js";
 import { invalidArgument, missingArgument, type ParsedFlags } from "../cli/flags.js";
+import { loadScript } from "../harness/fake/load-script.js";
 import type { DurableIdentity } from "./durable-identity.js";
 import type { OutboxLimits } from "./outbox.js";
 
@@ -147,20 +148,17 @@ function readEndpoint(flags: ParsedFlags): DurableEndpoint {
   return { mode: "listen", address, port, path };
 }
 
-/** The script for our scripted harness; a path that does not exist (the server passes one from its own package) selects the built-in script. */
+/**
+ * The script for our scripted harness (either format `--script` takes); a path that does not
+ * exist (the server passes one from its own package, which it does not ship) selects the built-in script.
+ */
 function readScript(flags: ParsedFlags): string | null {
   const path = flags.value("--fake-harness-script") ?? flags.value("--script");
   if (path === undefined || path === "") return null;
   const absolute = isAbsolute(path) ? path : resolve(path);
-  try {
-    readFileSync(absolute);
-  } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return null;
-    throw invalidArgument(
-      "--fake-harness-script",
-      `cannot read the script (${(error as { code?: string }).code ?? "error"})`,
-    );
-  }
+  if (!existsSync(absolute)) return null;
+  const load = loadScript(absolute);
+  if (!load.ok) throw invalidArgument("--fake-harness-script", load.reason);
   return absolute;
 }
 

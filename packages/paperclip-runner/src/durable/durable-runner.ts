@@ -84,6 +84,8 @@ export class DurableRunner {
       this.markEngineReady = resolve;
     });
     this.engine = this.deps.startEngine((line) => this.onEngineLine(line));
+    // A fresh engine takes commands at once; a resumed one first reconciles (its runner.reconciled).
+    if (!this.engine.resumes) this.markEngineReady();
     this.engine.finished.then(
       () => {
         this.engineFinished = true;
@@ -150,9 +152,7 @@ export class DurableRunner {
       this.engine.send(JSON.stringify({ schema: "paperclip.prp.ack.v1", throughSeq: output.engineSeq }));
       this.pump();
     }
-    if (output.event.eventType === "runner.connected" || output.event.eventType === "runner.reconciled") {
-      this.markEngineReady();
-    }
+    if (output.event.eventType === "runner.reconciled") this.markEngineReady();
   }
 
   // ---- connection side --------------------------------------------------------------------------
@@ -383,7 +383,7 @@ export class DurableRunner {
       status === "completed" && command.type === "turn.start"
         ? { providerTurnId: this.deps.options.identity.turnId }
         : null;
-    return commandResult(record, status, outcome.message, result);
+    return commandResult(record, status, outcome.detail, result);
   }
 
   private sendResult(result: Record<string, unknown>): void {

@@ -1,6 +1,9 @@
 import { Writable } from "node:stream";
 import type { ControllerInput, ControllerLines } from "../local/controller-lines.js";
-import { type HarnessLauncher, LocalRunner } from "../local/local-runner.js";
+import type { HarnessLauncher } from "../local/harness-supervisor.js";
+import { DEFAULT_LIMITS } from "../local/local-options.js";
+import { LocalRunner } from "../local/local-runner.js";
+import { localTimings } from "../local/local-timings.js";
 import type { StateStore } from "../state/state-store.js";
 
 /**
@@ -15,6 +18,8 @@ export class EngineBridge {
   private ended = false;
   private wake: (() => void) | null = null;
   private readonly runner: LocalRunner;
+  /** Whether the engine resumes an earlier process's run (it then reconciles before taking commands). */
+  readonly resumes: boolean;
   /** Settles with the engine's exit status once its run.terminal is out (or rejects with its failure). */
   readonly finished: Promise<number>;
 
@@ -30,7 +35,8 @@ export class EngineBridge {
           .then(() => callback(), callback);
       },
     });
-    this.runner = new LocalRunner(store, launcher, output);
+    this.runner = new LocalRunner(store, launcher, output, localTimings(DEFAULT_LIMITS), DEFAULT_LIMITS);
+    this.resumes = store.recovery !== null;
     this.finished = this.runner.run(this.controllerLines());
   }
 

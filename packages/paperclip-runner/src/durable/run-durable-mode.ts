@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { ParsedFlags } from "../cli/flags.js";
 import type { RunnerdIo } from "../cli/runnerd-io.js";
 import { harnessLauncher } from "../local/harness-launcher.js";
+import { DEFAULT_LIMITS } from "../local/local-options.js";
 import { atomicPrivateWrite, createPrivateDirectory } from "../private-fs/index.js";
 import { openDurableStateStore } from "../state/state-store.js";
 import { ticketMissing } from "./bootstrap-ticket.js";
@@ -70,11 +71,12 @@ export async function runDurableMode(
         binding,
         harness:
           options.harnessCommand === null
-            ? { kind: "fake", scriptPath: scriptPath as string }
+            ? { kind: "fake", scriptPath: scriptPath as string, delayMs: null }
             : { kind: "command", ...options.harnessCommand },
         stateDir: store.engineDirectory,
         sandbox: null,
         passEnv: [],
+        limits: DEFAULT_LIMITS,
       },
       process.env,
     );

@@ -11,21 +11,24 @@ describe("parseHarnessLine", () => {
       ok: true,
       message: { type: "event", event: { k: 1 } },
     });
-    expect(parseHarnessLine('{"type":"request","requestId":"r1"}')).toEqual({
+    expect(parseHarnessLine('{"type":"request","request":{"requestId":"r1","type":"input"}}')).toEqual({
       ok: true,
-      message: { type: "request", requestId: "r1", request: {} },
+      message: { type: "request", requestId: "r1", request: { requestId: "r1", type: "input" } },
     });
-    expect(parseHarnessLine('{"type":"result"}')).toEqual({
-      ok: true,
-      message: { type: "result", result: null },
+    expect(parseHarnessLine('{"type":"request","requestId":"r2","request":{}}')).toMatchObject({
+      message: { requestId: "r2", request: { requestId: "r2" } },
     });
-    expect(parseHarnessLine('{"type":"terminal","status":"succeeded"}')).toEqual({
+    expect(parseHarnessLine('{"type":"result","result":{"a":1}}')).toEqual({
       ok: true,
-      message: { type: "terminal", status: "succeeded", detail: null },
+      message: { type: "result", result: { a: 1 } },
     });
-    expect(parseHarnessLine('{"type":"log","message":"hi"}')).toEqual({
+    expect(parseHarnessLine('{"type":"terminal","terminal":{"runTerminalState":"succeeded"}}')).toEqual({
       ok: true,
-      message: { type: "log", level: "info", message: "hi" },
+      message: { type: "terminal", terminal: { runTerminalState: "succeeded" } },
+    });
+    expect(parseHarnessLine('{"type":"log","text":"hi"}')).toEqual({
+      ok: true,
+      message: { type: "log", stream: "stdout", text: "hi" },
     });
     expect(parseHarnessLine('{"type":"diagnostic","diagnostic":{}}')).toEqual({
       ok: true,
@@ -37,9 +40,11 @@ describe("parseHarnessLine", () => {
     ["plain text", "harness wrote a line that is not JSON"],
     ["42", "harness wrote a JSON value that is not an object"],
     ['{"type":"event","event":3}', "event.event must be an object"],
-    ['{"type":"request"}', "request.requestId must be a non-empty string"],
-    ['{"type":"terminal"}', "terminal.status must be a string"],
-    ['{"type":"log"}', "log.message must be a string"],
+    ['{"type":"request"}', "harness request requires request"],
+    ['{"type":"request","request":{}}', "request.requestId must be a string of 1 to 160 characters"],
+    ['{"type":"result"}', "harness result requires result"],
+    ['{"type":"terminal"}', "harness terminal requires terminal"],
+    ['{"type":"log"}', "log.text must be a string"],
     ['{"type":"diagnostic"}', "diagnostic.diagnostic must be an object"],
     ['{"type":"hello"}', 'unknown harness message type "hello"'],
     ["{}", "unknown harness message type null"],

@@ -4,11 +4,15 @@ export const HARNESS_PROTOCOL = "paperclip.harness.v1";
 /** A message a harness writes, one JSON object per stdout line. */
 export type HarnessMessage =
   | { readonly type: "ready"; readonly info: Record<string, unknown> }
+  /** A PRP event to lift: `{ eventType, turnId?, itemId?, payload? }`. */
   | { readonly type: "event"; readonly event: Record<string, unknown> }
+  /** A runtime request; `request.requestId` is the id `request.resolve` names. */
   | { readonly type: "request"; readonly requestId: string; readonly request: Record<string, unknown> }
+  /** A structured run result (`paperclip.run_result.v1`). */
   | { readonly type: "result"; readonly result: unknown }
-  | { readonly type: "terminal"; readonly status: string; readonly detail: unknown }
-  | { readonly type: "log"; readonly level: string; readonly message: string }
+  /** A terminal proposal (`paperclip.prp.terminal.v1`): recorded and compared, never obeyed. */
+  | { readonly type: "terminal"; readonly terminal: unknown }
+  | { readonly type: "log"; readonly stream: string; readonly text: string }
   | { readonly type: "diagnostic"; readonly diagnostic: Record<string, unknown> };
 
 /** A command the runner forwards to the harness on its stdin. */
@@ -43,26 +47,28 @@ export function parseHarnessLine(line: string): ParsedHarnessLine {
       return isObject(value.event)
         ? ok({ type: "event", event: value.event })
         : violation("event.event must be an object");
-    case "request":
-      if (typeof value.requestId !== "string" || value.requestId.length === 0) {
-        return violation("request.requestId must be a non-empty string");
+    case "request": {
+      if (!isObject(value.request)) return violation("harness request requires request");
+      const requestId = value.request.requestId ?? value.requestId;
+      if (typeof requestId !== "string" || requestId.length === 0 || requestId.length > 160) {
+        return violation("request.requestId must be a string of 1 to 160 characters");
       }
-      return ok({
-        type: "request",
-        requestId: value.requestId,
-        request: isObject(value.request) ? value.request : {},
-      });
+      return ok({ type: "request", requestId, request: { ...value.request, requestId } });
+    }
     case "result":
-      return ok({ type: "result", result: value.result ?? null });
+      return value.result === undefined
+        ? violation("harness result requires result")
+        : ok({ type: "result", result: value.result });
     case "terminal":
-      if (typeof value.status !== "string") return violation("terminal.status must be a string");
-      return ok({ type: "terminal", status: value.status, detail: value.detail ?? null });
+      return value.terminal === undefined
+        ? violation("harness terminal requires terminal")
+        : ok({ type: "terminal", terminal: value.terminal });
     case "log":
-      if (typeof value.message !== "string") return violation("log.message must be a string");
+      if (typeof value.text !== "string") return violation("log.text must be a string");
       return ok({
         type: "log",
-        level: typeof value.level === "string" ? value.level : "info",
-        message: value.message,
+        stream: typeof value.stream === "string" ? value.stream : "stdout",
+        text: value.text,
       });
     case "diagnostic":
       return isObject(value.diagnostic)

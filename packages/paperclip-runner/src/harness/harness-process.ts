@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { GroupWatchdog } from "./group-watchdog.js";
 import { type HarnessCommand, type HarnessMessage, parseHarnessLine } from "./harness-message.js";
 import type { HarnessSpawnSpec } from "./harness-spawn-spec.js";
-import { LineFramer, MAX_LINE_BYTES } from "./line-framer.js";
-import { LogTail, type LogTailSnapshot } from "./log-tail.js";
+import { LineFramer } from "./line-framer.js";
+import { LogTail, type LogTailLimits, type LogTailSnapshot } from "./log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "./process-identity.js";
+import { delay } from "./timers.js";
 
 export type HarnessExit =
   | { readonly kind: "spawn_failed"; readonly message: string; readonly logTail: LogTailSnapshot }
@@ -22,8 +23,12 @@ export interface HarnessHandlers {
 }
 
 export interface HarnessProcessOptions {
-  /** Time between SIGTERM and SIGKILL when stopping. */
+  /** Time between SIGTERM and SIGKILL when stopping (`--shutdown-grace-ms`). */
   readonly stopGraceMs: number;
+  /** The frame of one stdout or stderr line (`--harness-max-line-bytes`). */
+  readonly maxLineBytes: number;
+  /** `--log-max-lines` and `--log-max-bytes`. */
+  readonly logTail: LogTailLimits;
 }
 
 /** How long to wait for the pipes to drain after the process group is gone. */
@@ -42,7 +47,7 @@ export class HarnessProcess {
   readonly identity: ProcessIdentity | null;
   private readonly child: ChildProcess;
   private readonly watchdog: GroupWatchdog | null;
-  private readonly tail = new LogTail();
+  private readonly tail: LogTail;
   private violated = false;
   private exitedFlag = false;
   private killTimer: NodeJS.Timeout | undefined;
@@ -52,6 +57,7 @@ export class HarnessProcess {
     private readonly handlers: HarnessHandlers,
     private readonly options: HarnessProcessOptions,
   ) {
+    this.tail = new LogTail(options.logTail);
     this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: definedOnly(spec.env),
@@ -67,6 +73,11 @@ export class HarnessProcess {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** Adds a line to the bounded, redacted log tail `harness.exited` reports (log and diagnostic messages). */
+  log(line: string): void {
+    this.tail.push(line);
   }
 
   /**
@@ -111,18 +122,27 @@ export class HarnessProcess {
     child.stdin?.on("error", () => {
       // EPIPE after the harness exited: its exit status tells what happened.
     });
-    const stdoutFramer = new LineFramer({
-      onLine: (line) => this.onStdoutLine(line),
-      onOversized: (bytes) =>
-        this.violation(`harness stdout line of ${bytes} bytes exceeds the ${MAX_LINE_BYTES}-byte frame`),
-    });
-    const stderrFramer = new LineFramer({
-      onLine: (line) => this.tail.push(line),
-      onOversized: (bytes) =>
-        this.tail.push(
-          `[paperclip-runner: a stderr line of ${bytes} bytes exceeded the ${MAX_LINE_BYTES}-byte frame and was dropped]`,
-        ),
-    });
+    const frame = this.options.maxLineBytes;
+    const stdoutFramer = new LineFramer(
+      {
+        onLine: (line) => this.onStdoutLine(line),
+        onOversized: (bytes) => {
+          this.tail.push(`stdout: [a line of ${bytes} bytes exceeded the ${frame}-byte frame]`);
+          this.violation(`harness stdout line of ${bytes} bytes exceeds the ${frame}-byte frame`);
+        },
+      },
+      frame,
+    );
+    const stderrFramer = new LineFramer(
+      {
+        onLine: (line) => this.tail.push(`stderr: ${line}`),
+        onOversized: (bytes) =>
+          this.tail.push(
+            `stderr: [a line of ${bytes} bytes exceeded the ${frame}-byte frame and was dropped]`,
+          ),
+      },
+      frame,
+    );
     child.stdout?.on("data", (chunk: Buffer) => stdoutFramer.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => stderrFramer.push(chunk));
     const stdoutDone = streamDone(child.stdout);
@@ -199,8 +219,4 @@ function streamDone(stream: NodeJS.ReadableStream | null): Promise<void> {
     stream.once("close", resolve);
     stream.once("error", () => resolve());
   });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,19 +1,18 @@
 import { redactSecrets, truncateUtf8 } from "@paperclipai/errors";
 
+/** Upstream's `--log-max-lines` and `--log-max-bytes`. */
 export interface LogTailLimits {
   readonly maxLines: number;
   readonly maxBytes: number;
-  readonly maxLineBytes: number;
 }
 
-export const DEFAULT_LOG_TAIL_LIMITS: LogTailLimits = {
-  maxLines: 200,
-  maxBytes: 16 * 1024,
-  maxLineBytes: 2048,
-};
+export const DEFAULT_LOG_TAIL_LIMITS: LogTailLimits = { maxLines: 32, maxBytes: 16 * 1024 };
 
+/** The `logs` of `harness.exited`, as upstream reports them. */
 export interface LogTailSnapshot {
   readonly lines: readonly string[];
+  /** UTF-8 bytes of the lines kept. */
+  readonly retainedBytes: number;
   /** Lines pushed out of the tail by newer ones. */
   readonly droppedLines: number;
 }
@@ -22,32 +21,35 @@ const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
- * The last lines of a harness's stderr, bounded in lines and bytes, redacted as
- * they arrive. Lines are redacted one by one, so a private key spread over lines
- * is tracked across them: its body lines carry no recognisable prefix of their own.
+ * The last lines a harness logged (its stderr, its log and diagnostic messages),
+ * bounded in lines and bytes (a single line is cut to the byte bound), redacted
+ * as they arrive. Lines are redacted one by one, so a private key spread over
+ * lines is tracked across them: its body lines carry no recognisable prefix.
  */
 export class LogTail {
   private readonly lines: string[] = [];
   private bytes = 0;
   private dropped = 0;
   private insidePem = false;
+  private readonly limits: LogTailLimits;
 
-  constructor(private readonly limits: LogTailLimits = DEFAULT_LOG_TAIL_LIMITS) {}
+  constructor(limits: LogTailLimits = DEFAULT_LOG_TAIL_LIMITS) {
+    this.limits = { maxLines: Math.max(1, limits.maxLines), maxBytes: Math.max(1, limits.maxBytes) };
+  }
 
   push(rawLine: string): void {
-    const line = truncateUtf8(this.redactLine(rawLine), this.limits.maxLineBytes).text;
-    const size = Buffer.byteLength(line, "utf8") + 1;
+    const line = truncateUtf8(this.redactLine(rawLine), this.limits.maxBytes).text;
     this.lines.push(line);
-    this.bytes += size;
+    this.bytes += Buffer.byteLength(line, "utf8");
     while (this.lines.length > this.limits.maxLines || this.bytes > this.limits.maxBytes) {
       const oldest = this.lines.shift() as string;
-      this.bytes -= Buffer.byteLength(oldest, "utf8") + 1;
+      this.bytes -= Buffer.byteLength(oldest, "utf8");
       this.dropped += 1;
     }
   }
 
   snapshot(): LogTailSnapshot {
-    return { lines: [...this.lines], droppedLines: this.dropped };
+    return { lines: [...this.lines], retainedBytes: this.bytes, droppedLines: this.dropped };
   }
 
   private redactLine(line: string): string {
@@ -55,10 +57,7 @@ export class LogTail {
       if (PEM_END.test(line)) this.insidePem = false;
       return "[REDACTED]";
     }
-    if (PEM_BEGIN.test(line) && !PEM_END.test(line)) {
-      this.insidePem = true;
-      return redactSecrets(line);
-    }
+    if (PEM_BEGIN.test(line) && !PEM_END.test(line)) this.insidePem = true;
     return redactSecrets(line);
   }
 }

@@ -6,8 +6,8 @@ export interface ProcessIdentity {
   readonly startTime: string;
 }
 
-/** The start time (field 22 of `/proc/<pid>/stat`, in clock ticks since boot), or null when the process is gone. */
-export function readProcessStartTime(pid: number): string | null {
+/** The fields of `/proc/<pid>/stat` after the command name (field 3 onwards), or null when the process is gone. */
+function readStatFields(pid: number): string[] | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -15,8 +15,17 @@ export function readProcessStartTime(pid: number): string | null {
     return null;
   }
   // The command name (field 2) is parenthesised and may itself contain spaces or parentheses.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields[19] ?? null;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** The start time (field 22 of `/proc/<pid>/stat`, in clock ticks since boot), or null when the process is gone. */
+export function readProcessStartTime(pid: number): string | null {
+  return readStatFields(pid)?.[19] ?? null;
+}
+
+/** The state letter (field 3: `R`, `S`, `Z`…), or null when the process is gone. */
+export function readProcessState(pid: number): string | null {
+  return readStatFields(pid)?.[0] ?? null;
 }
 
 /**

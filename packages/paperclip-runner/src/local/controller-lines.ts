@@ -4,8 +4,14 @@ import { LineFramer } from "../harness/line-framer.js";
 /** A controller line, or the size of one that was too long to read. */
 export type ControllerInput = string | { readonly oversizedBytes: number };
 
-/** Controller lines are bounded too; a turn's input may be large, so the bound is wider than the harness frame. */
-export const MAX_CONTROLLER_LINE_BYTES = 1024 * 1024;
+/**
+ * Lines read ahead of the command being applied. Past this, stdin is paused (the
+ * controller's writes block on the pipe) until the runner catches up, so at most
+ * this many lines of at most `--controller-max-line-bytes` each are held in
+ * memory, plus one partial line: 256 × 64 KiB = 16 MiB with the defaults.
+ * Upstream's controller command queue has the same capacity.
+ */
+export const CONTROLLER_QUEUE_LINES = 256;
 
 /** The controller's lines: iterated while the run lasts, and what is left over taken at its end. */
 export interface ControllerLines {
@@ -15,10 +21,18 @@ export interface ControllerLines {
   stop(): void;
 }
 
-/** Frames stdin into lines with bounded memory, in arrival order, ending when stdin ends or `stop()` is called. */
-export function controllerLines(input: Readable): ControllerLines {
+/**
+ * Frames stdin into lines with bounded memory, in arrival order, ending when
+ * stdin ends or `stop()` is called. Reading pauses while the queue is full.
+ */
+export function controllerLines(
+  input: Readable,
+  maxLineBytes: number,
+  queueLines: number = CONTROLLER_QUEUE_LINES,
+): ControllerLines {
   const queue: ControllerInput[] = [];
   let ended = false;
+  let stopped = false;
   let wake: (() => void) | null = null;
   const notify = (): void => {
     wake?.();
@@ -29,10 +43,11 @@ export function controllerLines(input: Readable): ControllerLines {
       onLine: (line) => queue.push(line),
       onOversized: (bytes) => queue.push({ oversizedBytes: bytes }),
     },
-    MAX_CONTROLLER_LINE_BYTES,
+    maxLineBytes,
   );
   const onData = (chunk: Buffer | string): void => {
     framer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    if (queue.length >= queueLines) input.pause();
     notify();
   };
   const onEnd = (): void => {
@@ -40,11 +55,17 @@ export function controllerLines(input: Readable): ControllerLines {
     ended = true;
     notify();
   };
+  const take = (): ControllerInput | undefined => {
+    const next = queue.shift();
+    if (!stopped && !ended && queue.length < queueLines && input.isPaused()) input.resume();
+    return next;
+  };
   input.on("data", onData);
   input.once("end", onEnd);
   input.once("close", onEnd);
   input.once("error", onEnd);
   const stop = (): void => {
+    stopped = true;
     input.off("data", onData);
     input.pause();
     ended = true;
@@ -56,7 +77,7 @@ export function controllerLines(input: Readable): ControllerLines {
     lines: {
       async *[Symbol.asyncIterator]() {
         while (true) {
-          const next = queue.shift();
+          const next = take();
           if (next !== undefined) {
             yield next;
             continue;

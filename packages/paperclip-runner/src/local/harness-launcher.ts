@@ -2,8 +2,8 @@ import { basename, dirname } from "node:path";
 import { fakeHarnessEntry } from "../harness/fake/fake-harness-location.js";
 import { buildHarnessEnv } from "../harness/harness-env.js";
 import type { HarnessSpawnSpec } from "../harness/harness-spawn-spec.js";
+import type { HarnessLauncher } from "./harness-supervisor.js";
 import type { LocalOptions } from "./local-options.js";
-import type { HarnessLauncher } from "./local-runner.js";
 import { sandboxSpawnSpec } from "./sandbox-spawn-spec.js";
 
 /**
@@ -16,6 +16,7 @@ export function harnessLauncher(options: LocalOptions, parentEnv: NodeJS.Process
   const sandbox = options.sandbox;
   return {
     label: plain.label,
+    driverKind: options.harness.kind === "fake" ? "fake" : "command",
     sandboxed: sandbox !== null,
     async build(): Promise<HarnessSpawnSpec> {
       const cwd = sandbox?.workspace ?? process.cwd();
@@ -48,9 +49,15 @@ function plainSpec(options: LocalOptions): {
     };
   }
   const entry = fakeHarnessEntry();
+  const delay = options.harness.delayMs;
   return {
     command: process.execPath,
-    args: [entry, "--script", options.harness.scriptPath],
+    args: [
+      entry,
+      "--script",
+      options.harness.scriptPath,
+      ...(delay === null ? [] : ["--delay-ms", String(delay)]),
+    ],
     label: "fake-harness",
     // The bundle and its script must be visible inside the sandbox's fresh root.
     readPaths: [dirname(entry), options.harness.scriptPath],

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import type { RunnerdFlagName } from "../cli/flag-definitions.js";
 import { invalidArgument, missingArgument, type ParsedFlags } from "../cli/flags.js";
-import { parseFakeScript } from "../harness/fake/fake-script.js";
+import { loadScript } from "../harness/fake/load-script.js";
+import { PRP_ID_MAX_LENGTH } from "../prp/prp-event.js";
 import type { StateBinding } from "../state/runner-state.js";
 
 /** Local mode's configuration, read from the command line and checked before anything starts. */
@@ -9,12 +11,32 @@ export interface LocalOptions {
   readonly binding: StateBinding;
   readonly harness:
     | { readonly kind: "command"; readonly command: string; readonly args: readonly string[] }
-    | { readonly kind: "fake"; readonly scriptPath: string };
+    | { readonly kind: "fake"; readonly scriptPath: string; readonly delayMs: number | null };
   readonly stateDir: string | null;
   readonly sandbox: { readonly workspace: string; readonly allow: readonly string[] } | null;
   /** Names of daemon environment variables the launcher passes on to the harness. */
   readonly passEnv: readonly string[];
+  readonly limits: LocalLimits;
 }
+
+/** Upstream's tunables, with upstream's defaults. */
+export interface LocalLimits {
+  readonly logMaxLines: number;
+  readonly logMaxBytes: number;
+  readonly shutdownGraceMs: number;
+  readonly commandHistoryLimit: number;
+  readonly controllerMaxLineBytes: number;
+  readonly harnessMaxLineBytes: number;
+}
+
+export const DEFAULT_LIMITS: LocalLimits = {
+  logMaxLines: 32,
+  logMaxBytes: 16_384,
+  shutdownGraceMs: 100,
+  commandHistoryLimit: 4096,
+  controllerMaxLineBytes: 64 * 1024,
+  harnessMaxLineBytes: 64 * 1024,
+};
 
 /**
  * The launcher names the variables a harness may see beyond the minimal allowlist
@@ -26,9 +48,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function readLocalOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): LocalOptions {
   const binding = {
-    runId: flags.required("--run-id"),
-    sessionId: flags.required("--session-id"),
-    runnerId: flags.required("--runner-id"),
+    runId: readId(flags, "--run-id"),
+    sessionId: readId(flags, "--session-id"),
+    runnerId: readId(flags, "--runner-id"),
   };
   return {
     binding,
@@ -36,7 +58,36 @@ export function readLocalOptions(flags: ParsedFlags, env: NodeJS.ProcessEnv): Lo
     stateDir: readStateDir(flags),
     sandbox: readSandbox(flags),
     passEnv: readPassEnv(env),
+    limits: {
+      logMaxLines: readCount(flags, "--log-max-lines", DEFAULT_LIMITS.logMaxLines),
+      logMaxBytes: readCount(flags, "--log-max-bytes", DEFAULT_LIMITS.logMaxBytes),
+      shutdownGraceMs: readCount(flags, "--shutdown-grace-ms", DEFAULT_LIMITS.shutdownGraceMs),
+      commandHistoryLimit: readCount(flags, "--command-history-limit", DEFAULT_LIMITS.commandHistoryLimit),
+      controllerMaxLineBytes: readCount(
+        flags,
+        "--controller-max-line-bytes",
+        DEFAULT_LIMITS.controllerMaxLineBytes,
+      ),
+      harnessMaxLineBytes: readCount(flags, "--harness-max-line-bytes", DEFAULT_LIMITS.harnessMaxLineBytes),
+    },
   };
+}
+
+/** PRP identifiers are at most 160 characters in upstream's schemas; a longer one could never be sent. */
+function readId(flags: ParsedFlags, name: RunnerdFlagName): string {
+  const value = flags.required(name);
+  if (value.length > PRP_ID_MAX_LENGTH)
+    throw invalidArgument(name, `must be at most ${PRP_ID_MAX_LENGTH} characters`);
+  return value;
+}
+
+/** A non-negative integer flag (upstream parses these as unsigned integers), or its default. */
+function readCount(flags: ParsedFlags, name: RunnerdFlagName, fallback: number): number {
+  const text = flags.value(name);
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw invalidArgument(name, "must be a non-negative integer");
+  return Number(text);
 }
 
 function readHarness(flags: ParsedFlags): LocalOptions["harness"] {
@@ -46,25 +97,17 @@ function readHarness(flags: ParsedFlags): LocalOptions["harness"] {
     throw invalidArgument("--fake-harness", "cannot be combined with --harness-command");
   }
   if (fake) {
+    // Upstream's launcher names its own fake-harness binary here; the built-in harness runs instead.
+    flags.value("--fake-harness");
     const scriptPath = resolve(flags.required("--script"));
-    let text: string;
-    try {
-      text = readFileSync(scriptPath, "utf8");
-    } catch (error) {
-      throw invalidArgument(
-        "--script",
-        `cannot read the script (${(error as { code?: string }).code ?? "error"})`,
-      );
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw invalidArgument("--script", "the script is not JSON");
-    }
-    const parsed = parseFakeScript(value);
-    if (!parsed.ok) throw invalidArgument("--script", parsed.reason);
-    return { kind: "fake", scriptPath };
+    const load = loadScript(scriptPath);
+    if (!load.ok) throw invalidArgument("--script", load.reason);
+    const delay = flags.value("--delay-ms");
+    return {
+      kind: "fake",
+      scriptPath,
+      delayMs: delay === undefined ? null : readCount(flags, "--delay-ms", 0),
+    };
   }
   if (command === undefined) throw missingArgument("--harness-command");
   if (command === "") throw invalidArgument("--harness-command", "must not be empty");

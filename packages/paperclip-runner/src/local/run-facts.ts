@@ -1,36 +1,35 @@
-import type { TerminalReason } from "../protocol/terminal-reason.js";
+import type { TerminalIntent, TerminalReason } from "../prp/terminal.js";
 
 export type RunPhase =
   | "idle"
+  | "preparing"
   | "prepared"
-  | "starting_harness"
   | "session_open"
   | "turn_running"
   | "stopping"
   | "finished";
 
-/** Why the runner is stopping the harness; the first cause recorded wins. */
-export type StopCause =
-  | "harness_protocol_violation"
-  | "run_cancelled"
-  | "turn_interrupted"
-  | "controller_closed"
-  | "runner_shutdown"
-  | "harness_ready_timeout"
-  /** The harness sent `terminal` but did not exit within its grace period. */
-  | "harness_lingered";
+/** A stop the runner chose; the first one recorded wins. */
+export type StopIntent = Exclude<TerminalIntent, "natural">;
 
 /** What the runner knows about its run. Persisted in the durable state, so a restart resumes it. */
 export interface RunFacts {
   readonly phase: RunPhase;
+  /** run.prepare was applied: the harness is (or was) started. */
   readonly prepared: boolean;
   /** The session.open that opened the session; a restarted daemon reopens it with `resume: true`. */
   readonly session: { readonly commandId: string; readonly payload: Record<string, unknown> } | null;
-  readonly turn: { readonly commandId: string } | null;
+  readonly turn: { readonly commandId: string; readonly turnId: string | null } | null;
   readonly openRequests: readonly string[];
-  readonly resultSeen: boolean;
-  readonly harnessTerminal: { readonly status: string } | null;
-  readonly stopCause: StopCause | null;
+  /** The first semantic result, proposed as `run.result.proposed`; later ones are ignored. */
+  readonly semanticResult: unknown;
+  /** The harness's first terminal proposal; later ones are ignored. */
+  readonly terminalProposal: unknown;
+  readonly stopIntent: StopIntent | null;
+  /** Why the stop happened, for the terminal's reconciliation (a violation's reason, a spawn error). */
+  readonly stopCause: string | null;
+  /** The harness proposed a terminal, then did not exit within its grace period and was stopped. */
+  readonly lingered: boolean;
   readonly terminal: { readonly reason: TerminalReason; readonly seq: number } | null;
 }
 
@@ -40,8 +39,10 @@ export const INITIAL_RUN_FACTS: RunFacts = {
   session: null,
   turn: null,
   openRequests: [],
-  resultSeen: false,
-  harnessTerminal: null,
+  semanticResult: null,
+  terminalProposal: null,
+  stopIntent: null,
   stopCause: null,
+  lingered: false,
   terminal: null,
 };

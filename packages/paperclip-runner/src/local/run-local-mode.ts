@@ -5,6 +5,7 @@ import { controllerLines } from "./controller-lines.js";
 import { harnessLauncher } from "./harness-launcher.js";
 import { readLocalOptions } from "./local-options.js";
 import { LocalRunner } from "./local-runner.js";
+import { localTimings } from "./local-timings.js";
 
 export interface LocalModeIo {
   readonly stdin: Readable;
@@ -32,8 +33,14 @@ export async function runLocalMode(flags: ParsedFlags, io: LocalModeIo): Promise
         `${store.recovery.indeterminate.length} indeterminate command(s))\n`,
     );
   }
-  const runner = new LocalRunner(store, harnessLauncher(options, process.env), io.stdout);
-  const input = controllerLines(io.stdin);
+  const runner = new LocalRunner(
+    store,
+    harnessLauncher(options, process.env),
+    io.stdout,
+    localTimings(options.limits),
+    options.limits,
+  );
+  const input = controllerLines(io.stdin, options.limits.controllerMaxLineBytes);
   const onSignal = (): void => runner.requestShutdown();
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);

@@ -19,8 +19,8 @@ describe("parseControllerLine", () => {
   });
 
   it.each([
-    ["{oops", "command is not valid JSON"],
-    ["[1]", "command is not a JSON object"],
+    ["{oops", "invalid command JSON: the line is not JSON"],
+    ["[1]", "invalid command JSON: the line is not a JSON object"],
     [JSON.stringify({ ...base, schema: "paperclip.prp.command.v2" }), "unsupported command schema"],
     [
       JSON.stringify({ ...base, commandId: "" }),

@@ -7,6 +7,8 @@ export const LOCAL_COMMAND_TYPES = [
   "turn.start",
   "turn.interrupt",
   "request.resolve",
+  "turn.stop",
+  "session.close",
   "run.cancel",
   "runner.shutdown",
 ] as const;
@@ -19,6 +21,8 @@ export interface ControllerCommand {
   readonly commandId: string;
   readonly controllerSeq: number;
   readonly type: string;
+  /** When the controller issued it; part of the command's identity, so a replay with another time is another command. */
+  readonly issuedAt?: string;
   readonly payload: Record<string, unknown>;
 }
 
@@ -52,10 +56,10 @@ export function parseControllerLine(line: string): ControllerLine {
   try {
     value = JSON.parse(line);
   } catch {
-    return invalid("command is not valid JSON", null);
+    return invalid("invalid command JSON: the line is not JSON", null);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return invalid("command is not a JSON object", null);
+    return invalid("invalid command JSON: the line is not a JSON object", null);
   }
   const record = value as Record<string, unknown>;
   if (record.schema === ACK_SCHEMA) {
@@ -77,6 +81,9 @@ export function parseControllerLine(line: string): ControllerLine {
   if (typeof record.type !== "string" || record.type.length === 0) {
     return invalid("invalid command: type must be a non-empty string", record);
   }
+  if (record.issuedAt !== undefined && typeof record.issuedAt !== "string") {
+    return invalid("invalid command: issuedAt must be a string", record);
+  }
   const payload = record.payload ?? {};
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
     return invalid("invalid command: payload must be a JSON object", record);
@@ -88,6 +95,7 @@ export function parseControllerLine(line: string): ControllerLine {
       commandId: record.commandId,
       controllerSeq: record.controllerSeq,
       type: record.type,
+      ...(record.issuedAt === undefined ? {} : { issuedAt: record.issuedAt }),
       payload: payload as Record<string, unknown>,
     },
   };

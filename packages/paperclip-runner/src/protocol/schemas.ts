@@ -1,5 +1,7 @@
-/** Wire schema names of local mode. Changing one is a breaking wire-format change. */
+/**
+ * Wire schema names of what the controller writes to local mode. Changing one is a
+ * breaking wire-format change. What the runner writes is in `src/prp/`.
+ */
 export const COMMAND_SCHEMA = "paperclip.prp.command.v1";
-export const RECEIPT_SCHEMA = "paperclip.prp.receipt.v1";
+/** Beyond upstream: the controller acknowledges events through a seq, trimming the durable outbox. */
 export const ACK_SCHEMA = "paperclip.prp.ack.v1";
-export const EVENT_SCHEMA = "paperclip.runner.stream.v1";

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { liftHarnessEvent } from "./lift-harness-event.js";
 
 describe("liftHarnessEvent", () => {
-  it("lifts a harness event to the top level, defaulting the turn", () => {
+  it("lifts a harness event to the top level with the turn and item it names", () => {
     expect(
-      liftHarnessEvent({ eventType: "item.started", itemId: "i1", payload: { text: "x" } }, "turn-1"),
+      liftHarnessEvent({ eventType: "item.started", turnId: "turn-1", itemId: "i1", payload: { text: "x" } }),
     ).toEqual({
       kind: "event",
       eventType: "item.started",
@@ -12,7 +12,7 @@ describe("liftHarnessEvent", () => {
       turnId: "turn-1",
       itemId: "i1",
     });
-    expect(liftHarnessEvent({ eventType: "session.started" }, null)).toMatchObject({
+    expect(liftHarnessEvent({ eventType: "session.started" })).toMatchObject({
       payload: {},
       turnId: null,
     });
@@ -29,11 +29,11 @@ describe("liftHarnessEvent", () => {
     ],
     [{ eventType: "item.delta", turnId: "" }, "harness event turnId must be a string of 1 to 240 characters"],
   ])("refuses %j", (event, reason) => {
-    expect(liftHarnessEvent(event, null)).toEqual({ kind: "violation", reason });
+    expect(liftHarnessEvent(event)).toEqual({ kind: "violation", reason });
   });
 
   it("does not forward an event whose payload upstream types in detail", () => {
-    expect(liftHarnessEvent({ eventType: "plan.updated", payload: {} }, null)).toMatchObject({
+    expect(liftHarnessEvent({ eventType: "plan.updated", payload: {} })).toMatchObject({
       kind: "not_forwarded",
     });
   });

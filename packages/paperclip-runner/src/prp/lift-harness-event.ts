@@ -71,12 +71,9 @@ export type LiftedHarnessEvent =
 /**
  * Pure: a harness event (`{ eventType, turnId?, itemId?, payload? }`) as the PRP
  * event the runner emits at the top level of its stream, or why it cannot be.
- * `defaultTurnId` is the running turn's id, used when the harness names none.
+ * The event carries the turn and item the harness names, as upstream's runner does.
  */
-export function liftHarnessEvent(
-  event: Record<string, unknown>,
-  defaultTurnId: string | null,
-): LiftedHarnessEvent {
+export function liftHarnessEvent(event: Record<string, unknown>): LiftedHarnessEvent {
   const eventType = event.eventType;
   if (typeof eventType !== "string" || eventType === "") {
     return { kind: "violation", reason: "harness event requires eventType" };
@@ -121,7 +118,7 @@ export function liftHarnessEvent(
     kind: "event",
     eventType,
     payload: payload as Record<string, unknown>,
-    turnId: turnId ?? defaultTurnId,
+    turnId,
     itemId,
   };
 }

@@ -36,8 +36,8 @@ export interface PrpEvent {
 export interface PrpEventOptions {
   /** ISO 8601; taken once, when the event is first built, never per send. */
   readonly emittedAt: string;
-  readonly turnId?: string | null;
-  readonly itemId?: string | null;
+  readonly turnId?: string | null | undefined;
+  readonly itemId?: string | null | undefined;
 }
 
 /**

@@ -1,5 +1,4 @@
-import { eventId, type RunnerEvent, type RunnerEventType } from "../protocol/runner-event.js";
-import { EVENT_SCHEMA } from "../protocol/schemas.js";
+import { buildPrpEvent, type PrpEvent, type PrpEventType } from "../prp/index.js";
 import type { RunnerState } from "./runner-state.js";
 
 /**
@@ -9,30 +8,32 @@ import type { RunnerState } from "./runner-state.js";
  */
 export const MAX_OUTBOX_EVENTS = 4096;
 
+export interface EventPlacement {
+  readonly turnId?: string | null | undefined;
+  readonly itemId?: string | null | undefined;
+}
+
 /**
- * Numbers the next event and appends it to the outbox. The outbox array is
+ * Numbers the next PRP event and appends it to the outbox. The outbox array is
  * appended in place (the returned state shares it): copying it for every event
  * would make a burst of harness output quadratic.
  */
 export function appendEvent(
   state: RunnerState,
-  type: RunnerEventType,
-  data: Record<string, unknown>,
+  eventType: PrpEventType,
+  payload: Record<string, unknown>,
   emittedAt: string,
-): { readonly state: RunnerState; readonly event: RunnerEvent } {
+  placement: EventPlacement = {},
+): { readonly state: RunnerState; readonly event: PrpEvent } {
   const { runId, sessionId, runnerId } = state.binding;
   const seq = state.nextEventSeq;
-  const event: RunnerEvent = {
-    schema: EVENT_SCHEMA,
-    id: eventId(runId, seq),
-    runId,
-    sessionId,
-    runnerId,
+  const event = buildPrpEvent(
+    { runId, normalizedSessionId: sessionId, sourceInstanceId: runnerId },
     seq,
-    type,
-    emittedAt,
-    data,
-  };
+    eventType,
+    payload,
+    { emittedAt, turnId: placement.turnId, itemId: placement.itemId },
+  );
   state.outbox.push(event);
   if (state.outbox.length > MAX_OUTBOX_EVENTS) state.outbox.shift();
   return { state: { ...state, nextEventSeq: seq + 1 }, event };
@@ -42,5 +43,5 @@ export function appendEvent(
 export function acknowledgeEvents(state: RunnerState, throughSeq: number): RunnerState {
   const acked = Math.min(Math.max(state.ackedSeq, throughSeq), state.nextEventSeq - 1);
   if (acked === state.ackedSeq) return state;
-  return { ...state, ackedSeq: acked, outbox: state.outbox.filter((event) => event.seq > acked) };
+  return { ...state, ackedSeq: acked, outbox: state.outbox.filter((event) => event.sourceSeq > acked) };
 }

@@ -8,7 +8,7 @@ const entry = (commandId: string): JournalEntry => ({
   type: "run.prepare",
   fingerprint: "f",
   status: "done",
-  receipt: { status: "accepted", message: "command applied" },
+  outcome: { status: "accepted", detail: "command applied" },
 });
 
 describe("journal lookup", () => {

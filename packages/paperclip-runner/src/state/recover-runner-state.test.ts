@@ -9,7 +9,7 @@ const entry = (commandId: string, status: JournalEntry["status"]): JournalEntry 
   type: "session.open",
   fingerprint: "f",
   status,
-  receipt: status === "done" ? { status: "accepted", message: "command applied" } : null,
+  outcome: status === "done" ? { status: "accepted", detail: "command applied" } : null,
 });
 
 const base = initialRunnerState({ runId: "r", sessionId: "s", runnerId: "n" });
@@ -21,9 +21,9 @@ const running: RunnerState = {
     prepared: true,
     phase: "turn_running",
     session: { commandId: "c2", payload: {} },
-    turn: { commandId: "c3" },
+    turn: { commandId: "c3", turnId: "t3" },
     openRequests: ["r1"],
-    stopCause: "run_cancelled",
+    stopIntent: "cancelled",
   },
 };
 
@@ -31,7 +31,7 @@ describe("recoverRunnerState", () => {
   it("turns pending into indeterminate and drops what lived in the dead harness", () => {
     const recovery = recoverRunnerState(running);
     expect(recovery.indeterminate).toEqual(["c4"]);
-    expect(recovery.state.journal.c4).toMatchObject({ status: "indeterminate", receipt: null });
+    expect(recovery.state.journal.c4).toMatchObject({ status: "indeterminate", outcome: null });
     expect(recovery.state.journal.c2?.status).toBe("done");
     expect(recovery.abandonedTurn).toBe("c3");
     expect(recovery.abandonedRequests).toEqual(["r1"]);
@@ -39,7 +39,7 @@ describe("recoverRunnerState", () => {
       phase: "session_open",
       turn: null,
       openRequests: [],
-      stopCause: null,
+      stopIntent: null,
     });
     expect(recovery.state.restarts).toBe(1);
   });
@@ -48,11 +48,21 @@ describe("recoverRunnerState", () => {
     const opening: RunnerState = {
       ...running,
       journal: { c2: entry("c2", "pending") },
-      run: { ...running.run, phase: "starting_harness", turn: null, openRequests: [] },
+      run: { ...running.run, phase: "session_open", turn: null, openRequests: [] },
     };
     const recovery = recoverRunnerState(opening);
     expect(recovery.state.run.session).toBeNull();
     expect(recovery.state.run.phase).toBe("prepared");
+  });
+
+  it("does not keep a run prepared whose run.prepare was still pending", () => {
+    const preparing: RunnerState = {
+      ...running,
+      journal: { c1: entry("c1", "pending") },
+      run: { ...running.run, phase: "preparing", session: null, turn: null, openRequests: [] },
+    };
+    const recovery = recoverRunnerState(preparing);
+    expect(recovery.state.run).toMatchObject({ prepared: false, phase: "idle" });
   });
 
   it("turns a pending command whose id is __proto__ into an own indeterminate entry", () => {

@@ -21,15 +21,19 @@ export function recoverRunnerState(state: RunnerState): Recovery {
   let journal = state.journal;
   for (const [commandId, entry] of Object.entries(state.journal)) {
     if (entry.status === "pending") {
-      journal = withJournalEntry(journal, { ...entry, status: "indeterminate", receipt: null });
+      journal = withJournalEntry(journal, { ...entry, status: "indeterminate", outcome: null });
       indeterminate.push(commandId);
     }
   }
   // A session whose session.open never completed is not open: resuming it would be running that command again.
-  const run =
-    state.run.session !== null && indeterminate.includes(state.run.session.commandId)
-      ? { ...state.run, session: null }
-      : state.run;
+  // Likewise a run.prepare that never completed left no prepared run behind.
+  const sessionDied = state.run.session !== null && indeterminate.includes(state.run.session.commandId);
+  const prepareDied = state.run.phase === "preparing";
+  const run = {
+    ...state.run,
+    session: sessionDied || prepareDied ? null : state.run.session,
+    prepared: prepareDied ? false : state.run.prepared,
+  };
   const resumable = run.terminal === null && run.session !== null;
   return {
     state: {
@@ -43,7 +47,9 @@ export function recoverRunnerState(state: RunnerState): Recovery {
               phase: run.session !== null ? "session_open" : run.prepared ? "prepared" : "idle",
               turn: null,
               openRequests: [],
+              stopIntent: null,
               stopCause: null,
+              lingered: false,
             }
           : run,
     },

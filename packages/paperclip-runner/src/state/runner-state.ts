@@ -1,9 +1,9 @@
 import type { ProcessIdentity } from "../harness/process-identity.js";
 import { INITIAL_RUN_FACTS, type RunFacts } from "../local/run-facts.js";
-import type { RunnerEvent } from "../protocol/runner-event.js";
+import type { PrpEvent } from "../prp/prp-event.js";
 import type { JournalEntry } from "./journal-entry.js";
 
-export const STATE_FILE_SCHEMA = "paperclip-runner/runner-state/v1";
+export const STATE_FILE_SCHEMA = "paperclip-runner/runner-state/v2";
 export const STATE_FILE_NAME = "runner-state.json";
 
 /** The identities a state file belongs to; a daemon started for another run must not adopt it. */
@@ -23,7 +23,7 @@ export interface RunnerState {
   readonly ackedSeq: number;
   readonly lastControllerSeq: number;
   /** Appended in place by `appendEvent`; replaced by `acknowledgeEvents`. */
-  readonly outbox: RunnerEvent[];
+  readonly outbox: PrpEvent[];
   readonly journal: Readonly<Record<string, JournalEntry>>;
   readonly run: RunFacts;
   /** The live harness, so a restarted daemon can kill one its SIGKILLed predecessor left behind. */

@@ -1,6 +1,8 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { reachableBin } from "./reachable-bin.js";
+import { tracked } from "./tracked-children.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
@@ -27,11 +29,17 @@ export function runBin(
   if (!existsSync(BUILT))
     throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
-      stdio: ["pipe", "pipe", "pipe"],
-      env: options.env ?? process.env,
-      ...options.spawn,
-    });
+    // Another user may not reach the checkout: it runs a reachable copy, from there.
+    const asOtherUser = options.spawn?.uid !== undefined;
+    const reachable = asOtherUser ? reachableBin() : null;
+    const child = tracked(
+      spawn(process.execPath, [...(options.nodeArgs ?? []), reachable?.bin ?? BIN, ...args], {
+        stdio: ["pipe", "pipe", "pipe"],
+        env: options.env ?? process.env,
+        ...(reachable === null ? {} : { cwd: reachable.root }),
+        ...options.spawn,
+      }),
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));

@@ -5,7 +5,7 @@ describe("parseFakeScript", () => {
   it("accepts every step kind and fills the defaults", () => {
     const steps = [
       { ready: {} },
-      { event: { a: 1 } },
+      { event: { eventType: "item.delta" } },
       { request: { requestId: "r" } },
       { result: null },
       { terminal: { status: "succeeded" } },
@@ -20,7 +20,7 @@ describe("parseFakeScript", () => {
       { spawnSleeper: { pidFile: "/tmp/p", ms: 10 } },
       { appendFile: { path: "/tmp/f", text: "t" } },
       { emitEnv: true },
-      { eventBurst: { count: 3, event: { a: 1 } } },
+      { eventBurst: { count: 3, event: { eventType: "item.delta" } } },
       { crash: "SIGKILL" },
       { exit: 0 },
     ];
@@ -47,6 +47,11 @@ describe("parseFakeScript", () => {
     [{ steps: [{ exit: 300 }] }, "steps[0]: exit takes an exit code 0..255"],
     [{ steps: [{ crash: "SIGHUP" }] }, "steps[0]: crash takes one of SIGKILL, SIGSEGV, SIGABRT, SIGTERM"],
     [{ steps: [{ request: {} }] }, "steps[0]: request takes an object with a requestId"],
+    [
+      { steps: [{ event: { a: 1 } }] },
+      "steps[0]: event takes an object with an eventType (a PRP event type)",
+    ],
+    [{ steps: [{ terminal: "done" }] }, "steps[0]: terminal takes an object"],
     [{ on: [] }, "on must be an object of command type to steps"],
     [{ steps: [{ eventBurst: { count: 1 } }] }, "steps[0]: eventBurst takes { count, event }"],
     [{ on: { "turn.start": [{ sleep: -1 }] } }, 'on["turn.start"][0]: sleep takes a non-negative integer'],

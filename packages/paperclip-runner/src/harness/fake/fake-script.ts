@@ -16,10 +16,12 @@ export interface FakeScript {
 
 export type FakeStep =
   | { readonly ready: Record<string, unknown> }
+  /** `{ eventType, turnId?, itemId?, payload? }`: lifted by the runner to a PRP event. */
   | { readonly event: Record<string, unknown> }
   | { readonly request: { readonly requestId: string } & Record<string, unknown> }
   | { readonly result: unknown }
-  | { readonly terminal: { readonly status: string; readonly detail?: unknown } }
+  /** A terminal proposal (any object; upstream's shape is `paperclip.prp.terminal.v1`). */
+  | { readonly terminal: Record<string, unknown> }
   | { readonly log: string }
   | { readonly diagnostic: Record<string, unknown> }
   | { readonly waitFor: string }
@@ -83,9 +85,12 @@ function stepProblem(step: unknown): string | null {
   const arg = step[key];
   switch (key) {
     case "ready":
-    case "event":
     case "diagnostic":
       return isObject(arg) ? null : `${key} takes an object`;
+    case "event":
+      return isObject(arg) && typeof arg.eventType === "string"
+        ? null
+        : "event takes an object with an eventType (a PRP event type)";
     case "request":
       return isObject(arg) && typeof arg.requestId === "string" && arg.requestId !== ""
         ? null
@@ -93,9 +98,7 @@ function stepProblem(step: unknown): string | null {
     case "result":
       return null;
     case "terminal":
-      return isObject(arg) && typeof arg.status === "string"
-        ? null
-        : "terminal takes an object with a status";
+      return isObject(arg) ? null : "terminal takes an object";
     case "log":
     case "stdout":
     case "stderr":

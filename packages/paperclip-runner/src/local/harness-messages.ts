@@ -1,0 +1,156 @@
+import { redactSecrets } from "@paperclipai/errors";
+import type { HarnessMessage } from "../harness/harness-message.js";
+import { liftHarnessEvent, runResultProblem } from "../prp/index.js";
+import type { RunLedger } from "./run-ledger.js";
+
+const TURN_ENDS: ReadonlySet<string> = new Set([
+  "turn.completed",
+  "turn.failed",
+  "turn.interrupted",
+  "turn.cancelled",
+]);
+
+export interface HarnessMessageHooks {
+  violation(reason: string): void;
+  /** The harness proposed its terminal: it should now exit. */
+  proposedTerminal(): void;
+  /** A line for the bounded log tail of `harness.exited`. */
+  log(line: string): void;
+  pid(): number | null;
+  fail(error: unknown): void;
+}
+
+/**
+ * What the runner makes of each harness message: `ready` once, events lifted
+ * to the top level of the stream, requests as `runtime_request.created`, the
+ * first result as `run.result.proposed` and the first terminal proposal kept
+ * (later ones become `harness.diagnostic`s, as upstream decides), logs and
+ * diagnostics into the log tail.
+ */
+export class HarnessMessages {
+  readonly ready: Promise<void>;
+  private markReady!: () => void;
+  private readySeen = false;
+
+  constructor(
+    private readonly ledger: RunLedger,
+    private readonly driverKind: string,
+    private readonly hooks: HarnessMessageHooks,
+  ) {
+    this.ready = new Promise((resolve) => {
+      this.markReady = resolve;
+    });
+  }
+
+  get readyReceived(): boolean {
+    return this.readySeen;
+  }
+
+  /** The harness is gone: nothing waits for its ready any more. */
+  settle(): void {
+    this.markReady();
+  }
+
+  handle(message: HarnessMessage): void {
+    if (
+      !this.readySeen &&
+      message.type !== "ready" &&
+      message.type !== "log" &&
+      message.type !== "diagnostic"
+    ) {
+      this.hooks.violation(`harness sent ${message.type} before ready`);
+      return;
+    }
+    this.apply(message);
+    this.ledger.commit().catch((error: unknown) => this.hooks.fail(error));
+  }
+
+  private apply(message: HarnessMessage): void {
+    const run = this.ledger.run;
+    switch (message.type) {
+      case "ready":
+        if (this.readySeen) {
+          void this.ledger.diagnostic("warning", "duplicate harness ready message ignored");
+          return;
+        }
+        this.readySeen = true;
+        this.ledger.emit("harness.ready", {
+          driverKind: this.driverKind,
+          driverVersion: typeof message.info.version === "string" ? message.info.version : "1.0.0",
+          transport: "stdio_jsonl",
+          pid: this.hooks.pid(),
+          info: message.info,
+        });
+        this.markReady();
+        return;
+      case "event": {
+        const lifted = liftHarnessEvent(message.event);
+        if (lifted.kind === "violation") {
+          this.hooks.violation(lifted.reason);
+          return;
+        }
+        if (lifted.kind === "not_forwarded") {
+          this.ledger.emit("harness.diagnostic", {
+            code: "harness_event_not_forwarded",
+            eventType: lifted.eventType,
+            message: `harness event ${lifted.eventType} was not forwarded: ${lifted.reason}`,
+          });
+          return;
+        }
+        this.ledger.emit(lifted.eventType, lifted.payload, { turnId: lifted.turnId, itemId: lifted.itemId });
+        // The harness says its turn ended: the session takes the next turn.start.
+        if (TURN_ENDS.has(lifted.eventType) && run.turn !== null) {
+          this.ledger.updateRun({
+            turn: null,
+            phase: run.phase === "turn_running" ? "session_open" : run.phase,
+          });
+        }
+        return;
+      }
+      case "request":
+        if (!run.openRequests.includes(message.requestId)) {
+          this.ledger.updateRun({ openRequests: [...run.openRequests, message.requestId] });
+        }
+        this.ledger.emit("runtime_request.created", { request: message.request });
+        return;
+      case "result": {
+        if (run.semanticResult !== null) {
+          this.ledger.emit("harness.diagnostic", {
+            code: "duplicate_semantic_result_ignored",
+            message: "Duplicate semantic result ignored; the first result remains authoritative.",
+          });
+          return;
+        }
+        const problem = runResultProblem(message.result);
+        if (problem !== null) {
+          this.hooks.violation(`harness result is not a structured run result: ${problem}`);
+          return;
+        }
+        this.ledger.updateRun({
+          semanticResult: message.result,
+          turn: null,
+          phase: run.phase === "turn_running" ? "session_open" : run.phase,
+        });
+        this.ledger.emit("run.result.proposed", message.result as Record<string, unknown>);
+        return;
+      }
+      case "terminal":
+        if (run.terminalProposal !== null) {
+          this.ledger.emit("harness.diagnostic", {
+            code: "duplicate_terminal_ignored",
+            message: "Duplicate terminal event ignored; the first terminal event remains authoritative.",
+          });
+          return;
+        }
+        this.ledger.updateRun({ terminalProposal: message.terminal });
+        this.hooks.proposedTerminal();
+        return;
+      case "log":
+        this.hooks.log(`${message.stream}: ${message.text}`);
+        return;
+      case "diagnostic":
+        this.hooks.log(`diagnostic: ${redactSecrets(JSON.stringify(message.diagnostic))}`);
+        return;
+    }
+  }
+}
