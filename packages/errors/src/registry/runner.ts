@@ -346,7 +346,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "Durable state lock cannot be created",
     message: "${osError}",
     meaning:
-      "The message is the OS error verbatim, for example `EPERM: operation not permitted, open '<state-dir>/runner.lock'`. Before it reads the journal, the daemon creates `runner.lock` in the `--state-dir` (exclusive, no-follow, 0600) so that no second daemon works on the same journal; the operating system refused to create it. Nothing was read or written. `details.errno` and `details.syscall` name the failure.",
+      "The message is the OS error verbatim, for example `EPERM: operation not permitted, open '<state-dir>/runner.lock.<pid>.<token>.tmp'`. Before it reads the journal, the daemon writes its lock to a private temporary file in the `--state-dir` (exclusive, no-follow, 0600) and links it to `runner.lock`, so that no second daemon works on the same journal and none sees a half-written lock; the operating system refused to create or link it. Nothing was read or written. `details.errno` and `details.syscall` name the failure.",
     when: "The state directory is on a read-only or full filesystem (EROFS, ENOSPC), is marked immutable (`chattr +i`, EPERM even for root), or is not writable by its owner (EACCES for a non-root daemon in a 0500 directory).",
     solutions: [
       "Check the directory: `lsattr -d <state-dir>; stat -c '%U %a' <state-dir>; df -h <state-dir>`.",
