@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -89,7 +89,7 @@ export const runnerDurableSection: TourSection = async (context: TourContext) =>
         );
         return (
           `${report.committedSeqs.length} events committed once each (1..${report.committedSeqs.length}), ` +
-          `${report.freshBootstraps} tickets (one per process), the turn ran once`
+          `${report.freshBootstraps} tickets (one per process), turn.start received once by the harness`
         );
       },
     );
