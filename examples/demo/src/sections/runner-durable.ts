@@ -87,6 +87,12 @@ export const runnerDurableSection: TourSection = async (context: TourContext) =>
         context.log(
           `commands: ${report.commands.map((command) => `${command.type} ${command.status}`).join(", ")}`,
         );
+        // The harness's own record of what it received: the side effect that must not happen twice.
+        const turns = (await readFile(commandLog, "utf8"))
+          .trim()
+          .split("\n")
+          .filter((line) => (JSON.parse(line) as { command: string }).command === "turn.start").length;
+        if (turns !== 1) throw new Error(`the harness received turn.start ${turns} times`);
         return (
           `${report.committedSeqs.length} events committed once each (1..${report.committedSeqs.length}), ` +
           `${report.freshBootstraps} tickets (one per process), turn.start received once by the harness`
