@@ -173,7 +173,7 @@ export const run: BenchSuite = async () => {
         higherIsBetter: false,
         ours: median(turns.memory),
         direct: median(turns.echo),
-        note: "turn.start → harness event → harness result; direct = the same line echoed by a plain child",
+        note: "turn.start → harness event → harness turn.completed; direct = the same line echoed by a plain child",
       },
       {
         name: `local mode turn round trip, --state-dir (${TURNS} turns)`,

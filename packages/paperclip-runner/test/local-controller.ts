@@ -280,6 +280,17 @@ export function runResult(summary = "done"): Record<string, unknown> {
   };
 }
 
+/**
+ * Whether `pid` is gone within `withinMs` (5 s by default): a SIGKILL is delivered,
+ * and the orphan reaped, asynchronously.
+ */
+export async function diesSoon(pid: number, withinMs = 5_000): Promise<boolean> {
+  for (let waited = 0; waited < withinMs && isAlive(pid); waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !isAlive(pid);
+}
+
 /** Whether a process with this pid is still alive (and not a zombie). */
 export function isAlive(pid: number): boolean {
   try {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   Controller,
+  diesSoon,
   IDS,
   isAlive,
   runResult,
@@ -49,14 +50,6 @@ function stateFile(stateDir: string): {
   ackedSeq: number;
 } {
   return JSON.parse(readFileSync(join(stateDir, "runner-state.json"), "utf8"));
-}
-
-/** Whether `pid` is gone within 5 s: a SIGKILL is delivered, and the orphan reaped, asynchronously. */
-async function diesSoon(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 100 && isAlive(pid); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !isAlive(pid);
 }
 
 /** The daemon's harness watchdogs: its children running the watchdog shell. */
@@ -291,7 +284,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     second.send("runner.shutdown", "c3", {}, 3);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
-    expect(isAlive(resumed.payload.pid as number)).toBe(false);
+    expect(await diesSoon(resumed.payload.pid as number)).toBe(true);
   });
 
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { GroupWatchdog } from "./group-watchdog.js";
 import { type HarnessCommand, type HarnessMessage, parseHarnessLine } from "./harness-message.js";
 import type { HarnessSpawnSpec } from "./harness-spawn-spec.js";
 import { LineFramer } from "./line-framer.js";
 import { LogTail, type LogTailLimits, type LogTailSnapshot } from "./log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "./process-identity.js";
-import { delay } from "./timers.js";
 
 export type HarnessExit =
   | { readonly kind: "spawn_failed"; readonly message: string; readonly logTail: LogTailSnapshot }
@@ -92,7 +92,11 @@ export class HarnessProcess {
     const written = new Promise<void>((resolve) => {
       stdin.write(`${JSON.stringify(command)}\n`, () => resolve());
     });
-    return Promise.race([written, this.exited.then(() => undefined), delay(SEND_FLUSH_WAIT_MS)]);
+    return Promise.race([
+      written,
+      this.exited.then(() => undefined),
+      sleep(SEND_FLUSH_WAIT_MS, undefined, { ref: false }),
+    ]);
   }
 
   /**
@@ -160,7 +164,10 @@ export class HarnessProcess {
     this.signalGroup("SIGKILL");
     this.watchdog?.dismiss();
     child.stdout?.resume();
-    await Promise.race([Promise.all([stdoutDone, stderrDone]), delay(PIPE_DRAIN_MS)]);
+    await Promise.race([
+      Promise.all([stdoutDone, stderrDone]),
+      sleep(PIPE_DRAIN_MS, undefined, { ref: false }),
+    ]);
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.stdin?.destroy();

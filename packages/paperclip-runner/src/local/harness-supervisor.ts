@@ -1,8 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { redactSecrets } from "@paperclipai/errors";
 import type { HarnessCommand } from "../harness/harness-message.js";
 import { type HarnessExit, HarnessProcess } from "../harness/harness-process.js";
 import type { HarnessSpawnSpec } from "../harness/harness-spawn-spec.js";
-import { delay } from "../harness/timers.js";
 import { NO_PROCESS_EXIT, type ProcessExitFact, processExitFact, reconcileTerminal } from "../prp/index.js";
 import { HarnessMessages } from "./harness-messages.js";
 import type { LocalTimings } from "./local-timings.js";
@@ -101,7 +101,7 @@ export class HarnessSupervisor {
     const outcome = await Promise.race([
       this.messages.ready.then(() => "ready" as const),
       harness.exited.then(() => "exited" as const),
-      delay(this.timings.readyTimeoutMs).then(() => "timeout" as const),
+      sleep(this.timings.readyTimeoutMs, undefined, { ref: false }).then(() => "timeout" as const),
     ]);
     if (outcome === "ready") {
       if (resumeSession !== null) await harness.send(resumeSession);

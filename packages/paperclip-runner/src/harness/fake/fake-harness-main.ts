@@ -5,7 +5,7 @@
  * controller. Node built-ins only: it also runs inside the sandbox, where
  * nothing but this bundle and Node are mounted.
  */
-import { parseFlags } from "../../cli/flags.js";
+import { invalidArgument, parseFlags } from "../../cli/flags.js";
 import { loadScript } from "./load-script.js";
 import { runOwnScript } from "./run-own-script.js";
 import { runUpstreamScript } from "./run-upstream-script.js";
@@ -22,10 +22,10 @@ async function main(): Promise<number | null> {
   const delay = flags.value("--delay-ms");
   const delayOverrideMs = delay === undefined ? null : Number(delay);
   if (delayOverrideMs !== null && !(Number.isSafeInteger(delayOverrideMs) && delayOverrideMs >= 0)) {
-    throw new Error("invalid --delay-ms: must be a non-negative integer");
+    throw invalidArgument("--delay-ms", "must be a non-negative integer");
   }
   const load = loadScript(scriptPath);
-  if (!load.ok) throw new Error(`invalid script: ${load.reason}`);
+  if (!load.ok) throw invalidArgument("--script", load.reason);
   if (load.loaded.format === "upstream") return runUpstreamScript(load.loaded.script, delayOverrideMs);
   // After its steps an own-format script stays, serving its `on` handlers, until stdin closes.
   await runOwnScript(load.loaded.script);

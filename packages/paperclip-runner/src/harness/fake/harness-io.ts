@@ -88,7 +88,3 @@ export function send(message: Record<string, unknown>): Promise<void> {
 export function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((resolve) => stream.write(text, () => resolve()));
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

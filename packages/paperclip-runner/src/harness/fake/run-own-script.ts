@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { appendFileSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { HarnessCommand } from "../harness-message.js";
 import type { FakeScript, FakeStep } from "./fake-script.js";
-import { CommandInbox, send, sleep, write } from "./harness-io.js";
+import { CommandInbox, send, write } from "./harness-io.js";
 
 /** Runs a script of this package's documented format (see `fake-script.ts`). */
 export async function runOwnScript(script: FakeScript): Promise<void> {
@@ -48,7 +49,10 @@ async function runStep(step: FakeStep, inbox: CommandInbox): Promise<void> {
     await inbox.take((command) => command.command === step.waitFor);
     return;
   }
-  if ("sleep" in step) return sleep(step.sleep);
+  if ("sleep" in step) {
+    await sleep(step.sleep);
+    return;
+  }
   if ("exit" in step) process.exit(step.exit);
   if ("crash" in step) {
     process.removeAllListeners("SIGTERM");

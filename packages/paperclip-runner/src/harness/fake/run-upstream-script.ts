@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { HarnessCommand } from "../harness-message.js";
-import { CommandInbox, send, sleep } from "./harness-io.js";
+import { CommandInbox, send } from "./harness-io.js";
 import type { UpstreamScript, UpstreamStep } from "./upstream-script.js";
 
 /** What upstream's fake harness reports as its driver session and version. */
@@ -81,7 +82,7 @@ async function runStep(
       await send({ type: "terminal", terminal: step.payload });
       return null;
     case "spawn_worker": {
-      const worker = spawn("sh", ["-c", "sleep 60"], { stdio: "ignore", env: {} });
+      const worker = spawn("/bin/sh", ["-c", "sleep 60"], { stdio: "ignore", env: {} });
       worker.on("error", () => undefined);
       await send({
         type: "diagnostic",
