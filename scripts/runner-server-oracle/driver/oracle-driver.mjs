@@ -270,6 +270,12 @@ if (scenario.kind === "sigkill") {
   print({ type: "exit", phase: "tampered", ...(await exitOf(handle)) });
   handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
   await until(settled, "the commands after the restart");
+} else if (scenario.kind === "renew") {
+  // The lease lasts 60 s; the runner renews it halfway, while the turn is still running.
+  await until(() => hasEvent("harness.ready"), "harness.ready");
+  print({ type: "lease", phase: "welcome", expiresAt: controlPlane.store.state.lastLeaseExpiresAt });
+  await until(() => hasEvent("run.terminal"), "run.terminal", 90_000);
+  print({ type: "lease", phase: "end", expiresAt: controlPlane.store.state.lastLeaseExpiresAt });
 } else {
   await until(() => hasEvent("run.terminal"), "run.terminal");
 }

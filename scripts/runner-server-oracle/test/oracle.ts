@@ -69,7 +69,7 @@ export interface ScenarioResult {
 }
 
 export interface Scenario {
-  readonly kind: "happy" | "sigkill" | "expire_lease" | "tamper_server_to_runner";
+  readonly kind: "happy" | "sigkill" | "expire_lease" | "tamper_server_to_runner" | "renew";
   readonly script?: Record<string, unknown>;
   readonly failCommitAt?: number;
   readonly blockCommitAt?: number;

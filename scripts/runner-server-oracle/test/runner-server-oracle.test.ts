@@ -214,4 +214,45 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
       await expectPrivateSettledState(work);
     });
   });
+
+  it("renews its connection lease with the server while a long turn runs, on the same connection", async () => {
+    await withWorkDirectory(async (work) => {
+      const result = await runScenario(tools, work, {
+        kind: "renew",
+        script: {
+          steps: [{ ready: {} }],
+          on: {
+            "turn.start": [
+              { sleep: 35_000 },
+              {
+                result: {
+                  schema: "paperclip.run_result.v1",
+                  reportedWorkDisposition: "done",
+                  summary: "a long turn",
+                  completionClaim: {
+                    contractRevision: "1",
+                    objectiveSatisfied: true,
+                    criteria: [],
+                    remainingWork: [],
+                  },
+                  evidence: [],
+                  verification: [],
+                  attentionRequests: [],
+                  artifacts: [],
+                },
+              },
+              { terminal: { status: "succeeded" } },
+              { exit: 0 },
+            ],
+          },
+        },
+      });
+      const leases = result.records.filter((record) => record.type === "lease");
+      const [welcome, end] = leases.map((record) => Date.parse(String(record.expiresAt)));
+      expect(end).toBeGreaterThan(welcome as number);
+      expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1 });
+      expectCompleteOrderedStream(result);
+      expect(eventTypes(result).at(-1)).toBe("run.terminal");
+    });
+  }, 120_000);
 });
