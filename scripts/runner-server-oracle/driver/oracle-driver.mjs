@@ -2,7 +2,7 @@
 // server's own spawnRunner and DurablePrpControlPlane for one scenario, and prints what the
 // server saw as JSON lines. Written for this repository; it only calls the server's exports.
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -175,8 +175,8 @@ const spawnOptions = {
   stateDirectory: join(scenario.work, "runner"),
   identity,
   ticket: controlPlane.issueBootstrapTicket(60_000),
-  maxOutboxBytes: 16 * 1024 * 1024,
-  p0ReserveBytes: 1024 * 1024,
+  maxOutboxBytes: scenario.maxOutboxBytes ?? 16 * 1024 * 1024,
+  p0ReserveBytes: scenario.p0ReserveBytes ?? 1024 * 1024,
   maxRuntimeMs: 0,
   reconnectGraceMs: 2_000,
   lifecyclePolicy: { mode: "per_turn", idleTimeoutMs: null },
@@ -195,6 +195,8 @@ const { spawn } = await import("node:child_process");
 function launchWithScript(spec, script) {
   const args = [...spec.args];
   args[args.indexOf("--fake-harness-script") + 1] = script;
+  // As the server's own launch path does: the diagnostics directory exists, private, before the runner starts.
+  mkdirSync(args[args.indexOf("--diagnostics-directory") + 1], { recursive: true, mode: 0o700 });
   print({ type: "launch", args });
   const child = spawn(spec.command, args, {
     cwd: spec.cwd,
@@ -270,6 +272,11 @@ if (scenario.kind === "sigkill") {
   print({ type: "exit", phase: "tampered", ...(await exitOf(handle)) });
   handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
   await until(settled, "the commands after the restart");
+} else if (scenario.kind === "outbox_full") {
+  // The server acknowledges nothing (its first commit hangs) until the runner's outbox is full.
+  await until(() => blocked !== null, "the blocked commit");
+  print({ type: "exit", phase: "outbox", ...(await exitOf(handle)) });
+  blocked();
 } else if (scenario.kind === "renew") {
   // The lease lasts 60 s; the runner renews it halfway, while the turn is still running.
   await until(() => hasEvent("harness.ready"), "harness.ready");
@@ -279,9 +286,11 @@ if (scenario.kind === "sigkill") {
 } else {
   await until(() => hasEvent("run.terminal"), "run.terminal");
 }
-queue("runner.shutdown", {});
-await until(() => hasEvent("run.terminal"), "run.terminal");
-print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
+if (scenario.kind !== "outbox_full") {
+  queue("runner.shutdown", {});
+  await until(() => hasEvent("run.terminal"), "run.terminal");
+  print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
+}
 
 const state = controlPlane.store.state;
 print({

@@ -69,7 +69,9 @@ export interface ScenarioResult {
 }
 
 export interface Scenario {
-  readonly kind: "happy" | "sigkill" | "expire_lease" | "tamper_server_to_runner" | "renew";
+  readonly kind: "happy" | "sigkill" | "expire_lease" | "tamper_server_to_runner" | "renew" | "outbox_full";
+  readonly maxOutboxBytes?: number;
+  readonly p0ReserveBytes?: number;
   readonly script?: Record<string, unknown>;
   readonly failCommitAt?: number;
   readonly blockCommitAt?: number;
@@ -106,6 +108,8 @@ export async function runScenario(
     ...(scenario.failCommitAt === undefined ? {} : { failCommitAt: scenario.failCommitAt }),
     ...(scenario.blockCommitAt === undefined ? {} : { blockCommitAt: scenario.blockCommitAt }),
     ...(scenario.tamper === undefined ? {} : { tamper: scenario.tamper }),
+    ...(scenario.maxOutboxBytes === undefined ? {} : { maxOutboxBytes: scenario.maxOutboxBytes }),
+    ...(scenario.p0ReserveBytes === undefined ? {} : { p0ReserveBytes: scenario.p0ReserveBytes }),
   };
   const { stdout } = await run(tools.node24, [driver, JSON.stringify(input)], {
     maxBuffer: 64 * 1024 * 1024,

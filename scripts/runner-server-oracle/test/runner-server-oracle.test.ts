@@ -76,6 +76,17 @@ async function expectPrivateSettledState(work: string): Promise<Record<string, u
   return state;
 }
 
+const RESULT = {
+  schema: "paperclip.run_result.v1",
+  reportedWorkDisposition: "done",
+  summary: "a scripted turn",
+  completionClaim: { contractRevision: "1", objectiveSatisfied: true, criteria: [], remainingWork: [] },
+  evidence: [],
+  verification: [],
+  attentionRequests: [],
+  artifacts: [],
+};
+
 const LONG_TURN = (commandLog: string): Record<string, unknown> => ({
   commandLog,
   steps: [{ ready: { harness: "oracle long turn" } }],
@@ -225,21 +236,7 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
             "turn.start": [
               { sleep: 35_000 },
               {
-                result: {
-                  schema: "paperclip.run_result.v1",
-                  reportedWorkDisposition: "done",
-                  summary: "a long turn",
-                  completionClaim: {
-                    contractRevision: "1",
-                    objectiveSatisfied: true,
-                    criteria: [],
-                    remainingWork: [],
-                  },
-                  evidence: [],
-                  verification: [],
-                  attentionRequests: [],
-                  artifacts: [],
-                },
+                result: RESULT,
               },
               { terminal: { status: "succeeded" } },
               { exit: 0 },
@@ -255,4 +252,42 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
       expect(eventTypes(result).at(-1)).toBe("run.terminal");
     });
   }, 120_000);
+
+  it("stops with ERR_RUNNER_DURABLE_OUTBOX_FULL when the server acknowledges nothing, its outbox within the bound and its state kept", async () => {
+    await withWorkDirectory(async (work) => {
+      const result = await runScenario(tools, work, {
+        kind: "outbox_full",
+        // The harness talks on its own once ready: the events pile up while nothing is acknowledged.
+        script: {
+          steps: [
+            { ready: {} },
+            {
+              eventBurst: {
+                count: 40,
+                event: { eventType: "item.delta", payload: { text: "x".repeat(200) } },
+              },
+            },
+          ],
+        },
+        blockCommitAt: 1,
+        maxOutboxBytes: 6_000,
+        p0ReserveBytes: 2_000,
+      });
+      expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([["outbox", 1]]);
+      expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_OUTBOX_FULL");
+      expect(diagnosticAt(result, 0)).toContain("durable outbox would exceed 4000 bytes (normal)");
+      const state = JSON.parse(await readFile(path.join(work, "runner", "runner-state.json"), "utf8")) as {
+        outbox: { sourceSeq: number }[];
+        outboxBytes: number;
+        ackedSourceSeq: number;
+        lifecycle: string;
+      };
+      // Kept as it was: every unacknowledged event still there, from seq 1, within the normal bound.
+      expect(state.ackedSourceSeq).toBe(0);
+      expect(state.outbox[0]?.sourceSeq).toBe(1);
+      expect(state.outboxBytes).toBeLessThanOrEqual(4_000);
+      expect(state.lifecycle).toBe("ready");
+      expect(result.report.committedSeqs).toEqual([]);
+    });
+  });
 });

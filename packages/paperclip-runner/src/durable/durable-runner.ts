@@ -143,10 +143,16 @@ export class DurableRunner {
         bytes: Buffer.byteLength(JSON.stringify(envelope)),
         envelope,
       };
-      this.committer.update((state) => ({
-        ...appendToOutbox(state, entry, this.deps.options.outbox),
-        engineEventSeq: output.engineSeq,
-      }));
+      try {
+        this.committer.update((state) => ({
+          ...appendToOutbox(state, entry, this.deps.options.outbox),
+          engineEventSeq: output.engineSeq,
+        }));
+      } catch (error) {
+        // The server has not acknowledged for too long: stop with the state as it is (the event stays with the engine).
+        this.fail(error);
+        return await new Promise<void>(() => undefined);
+      }
       // Durable before the engine hears it is safe: the engine resends what it has no ack for.
       await this.committer.commit();
       this.engine.send(JSON.stringify({ schema: "paperclip.prp.ack.v1", throughSeq: output.engineSeq }));
