@@ -72,6 +72,7 @@ async function expectPrivateSettledState(work: string): Promise<Record<string, u
     schema: "paperclip.runner.durable.state.v1",
     outbox: [],
     lifecycle: "stopped",
+    recoverableFailure: null,
   });
   return state;
 }
@@ -192,7 +193,9 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
       expect(types).toContain("runner.reconciled");
       expect(types.at(-1)).toBe("run.terminal");
       expect(result.report.freshBootstraps).toBe(2);
-      await expectPrivateSettledState(work);
+      const state = await expectPrivateSettledState(work);
+      // The failure of the first process stays in the state's diagnostics for the server to show.
+      expect(state.diagnostics).toEqual([expect.stringMatching(/^ERR_RUNNER_DURABLE_LEASE_EXPIRED: /)]);
     });
   });
 
@@ -281,12 +284,17 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
         outboxBytes: number;
         ackedSourceSeq: number;
         lifecycle: string;
+        recoverableFailure: string | null;
       };
       // Kept as it was: every unacknowledged event still there, from seq 1, within the normal bound.
       expect(state.ackedSourceSeq).toBe(0);
       expect(state.outbox[0]?.sourceSeq).toBe(1);
       expect(state.outboxBytes).toBeLessThanOrEqual(4_000);
-      expect(state.lifecycle).toBe("ready");
+      // What the server shows for a run that stopped: the failure, nothing else changed.
+      expect(state.lifecycle).toBe("recoverable_failure");
+      expect(state.recoverableFailure).toMatch(
+        /^ERR_RUNNER_DURABLE_OUTBOX_FULL: durable outbox would exceed 4000 bytes/,
+      );
       expect(result.report.committedSeqs).toEqual([]);
     });
   });

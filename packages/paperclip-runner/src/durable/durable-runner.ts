@@ -1,4 +1,4 @@
-import { RunnerError } from "@paperclipai/errors";
+import { PaperclipError, RunnerError, redactSecrets, truncateUtf8 } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { commandFingerprint } from "../protocol/command-fingerprint.js";
 import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
@@ -22,6 +22,9 @@ import { StateCommitter } from "./state-committer.js";
 /** Commands that end the command stream: after their result is acknowledged the runner leaves. */
 const LIFECYCLE_END = new Set(["runner.shutdown", "runner.suspend"]);
 const ENGINE_FINISHED_MESSAGE = "run has already finished";
+/** Failure summaries kept in the state file (the server shows the last few). */
+const MAX_DIAGNOSTICS = 4;
+const MAX_SUMMARY_BYTES = 1024;
 
 export interface DurableRunnerDeps {
   readonly options: DurableOptions;
@@ -105,6 +108,15 @@ export class DurableRunner {
     if (!outcome.ok) {
       // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
       await this.deps.killHarness();
+      // Only the failure is recorded (what the server shows for a run that stopped): outbox and journal stay as they were.
+      const summary = failureSummary(outcome.error);
+      this.committer.update((state) => ({
+        ...state,
+        lifecycle: "recoverable_failure",
+        recoverableFailure: summary,
+        diagnostics: [...state.diagnostics, summary].slice(-MAX_DIAGNOSTICS),
+      }));
+      await this.committer.commit().catch(() => undefined);
       throw outcome.error;
     }
     await this.engine.finished.catch(() => undefined);
@@ -235,6 +247,7 @@ export class DurableRunner {
     this.committer.update((state) => ({
       ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
       lifecycle: "ready",
+      recoverableFailure: null,
     }));
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;
@@ -456,4 +469,11 @@ function isConnectError(error: unknown): boolean {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `CODE: message`, redacted and bounded: what the state file says about the failure that stopped the runner. */
+function failureSummary(error: unknown): string {
+  const code = PaperclipError.is(error) ? `${error.code}: ` : "";
+  const message = error instanceof Error ? error.message : String(error);
+  return truncateUtf8(redactSecrets(`${code}${message}`), MAX_SUMMARY_BYTES).text;
 }
