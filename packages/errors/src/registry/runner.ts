@@ -125,7 +125,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     prevention:
       "Pin the launcher and the daemon to compatible versions and test the launcher's exact argv against `paperclip-runnerd`.",
     example:
-      "paperclip-runnerd --run-id run_1 --session-id session_1 --runner-id runner_1 --fake-harness --script script.json",
+      "paperclip-runnerd --run-id run_1 --session-id session_1 --runner-id runner_1 --fake-harness builtin --script script.json",
   },
   ERR_RUNNER_MISSING_VALUE: {
     family: "runner",

@@ -70,7 +70,9 @@ export class HarnessMessages {
     switch (message.type) {
       case "ready":
         if (this.readySeen) {
-          void this.ledger.diagnostic("warning", "duplicate harness ready message ignored");
+          this.ledger
+            .diagnostic("warning", "duplicate harness ready message ignored")
+            .catch((error: unknown) => this.hooks.fail(error));
           return;
         }
         this.readySeen = true;

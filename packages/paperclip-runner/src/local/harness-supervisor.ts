@@ -65,11 +65,7 @@ export class HarnessSupervisor {
       await this.finish(NO_PROCESS_EXIT, null);
       return;
     }
-    // A stop may have ended the run while the spawn target was being built.
-    if (this.ledger.run.terminal !== null) {
-      await spec.cleanup?.();
-      return;
-    }
+    if (await this.endedMeanwhile(spec)) return;
     this.ledger.emit("workspace.ready", { workingDirectory: spec.cwd });
     this.ledger.emit("harness.starting", {
       driverKind: this.launcher.driverKind,
@@ -79,6 +75,7 @@ export class HarnessSupervisor {
       resume: resumeSession !== null,
     });
     await this.ledger.commit();
+    if (await this.endedMeanwhile(spec)) return;
     const harness = new HarnessProcess(
       spec,
       {
@@ -116,6 +113,13 @@ export class HarnessSupervisor {
       await harness.stop();
     }
     await this.settled;
+  }
+
+  /** A stop (a signal, a closed controller) may end the run while the harness is being set up: then none starts. */
+  private async endedMeanwhile(spec: HarnessSpawnSpec): Promise<boolean> {
+    if (this.ledger.run.terminal === null) return false;
+    await spec.cleanup?.();
+    return true;
   }
 
   /** Writes a command to the harness's stdin. */
