@@ -107,6 +107,10 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
       schema: "paperclip.runner.durable.state.v1",
       runId: "run-1",
       turnId: "turn-1",
+      lifecycle: "recoverable_failure",
+      recoverableFailure:
+        "ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: transport reconnect deadline elapsed; durable state is preserved",
+      outbox: [],
     });
     expect((await stat(join(stateDir, "runner-state.json"))).mode & 0o777).toBe(0o600);
     expect(JSON.stringify(state)).not.toContain(TICKET);
