@@ -1,10 +1,9 @@
-import { PaperclipError, RunnerError, redactSecrets, truncateUtf8 } from "@paperclipai/errors";
+import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
 import { commandFingerprint } from "../protocol/command-fingerprint.js";
 import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
 import {
   admitServerCommand,
-  type CommandStatus,
   commandResult,
   type ServerCommand,
   withCommandRecord,
@@ -13,18 +12,19 @@ import { type CredentialMaterial, credentialMaterial } from "./credential.js";
 import type { DurableOptions } from "./durable-options.js";
 import type { DurableState } from "./durable-state.js";
 import type { DurableStore } from "./durable-store.js";
-import type { EngineBridge } from "./engine-bridge.js";
-import { type EngineOutput, readEngineLine } from "./engine-output.js";
+import type { EngineBridge, EngineEvent } from "./engine-bridge.js";
+import { LeaseRenewal } from "./lease-renewal.js";
 import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
 import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./prp-envelope.js";
+import { commandSubject, readServerCommand, resultStatus } from "./server-command.js";
 import { StateCommitter } from "./state-committer.js";
+import { failureSummary, isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
 
 /** Commands that end the command stream: after their result is acknowledged the runner leaves. */
 const LIFECYCLE_END = new Set(["runner.shutdown", "runner.suspend"]);
 const ENGINE_FINISHED_MESSAGE = "run has already finished";
 /** Failure summaries kept in the state file (the server shows the last few). */
 const MAX_DIAGNOSTICS = 4;
-const MAX_SUMMARY_BYTES = 1024;
 
 export interface DurableRunnerDeps {
   readonly options: DurableOptions;
@@ -32,7 +32,7 @@ export interface DurableRunnerDeps {
   /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
   readonly dial: () => Promise<WebSocket>;
   /** Starts the engine; its output lines go to the callback. */
-  readonly startEngine: (onLine: (line: string) => Promise<void>) => EngineBridge;
+  readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => EngineBridge;
   /** Kills the harness without ending the run (the state is kept for the next runner). */
   readonly killHarness: () => Promise<void>;
   readonly log: (line: string) => void;
@@ -48,10 +48,6 @@ export interface DurableRunnerDeps {
 export class DurableRunner {
   private readonly committer: StateCommitter;
   private engine!: EngineBridge;
-  private engineFinished = false;
-  private engineReady!: Promise<void>;
-  private markEngineReady!: () => void;
-  private readonly receipts = new Map<string, (output: Extract<EngineOutput, { kind: "receipt" }>) => void>();
   private connection: AuthenticatedConnection | null = null;
   private welcome: Welcome | null = null;
   private sentThrough = 0;
@@ -62,7 +58,7 @@ export class DurableRunner {
   private ending: { readonly commandId: string } | null = null;
   private settle!: (outcome: { ok: true } | { ok: false; error: unknown }) => void;
   private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
-  private renewTimer: NodeJS.Timeout | undefined;
+  private readonly renewal = new LeaseRenewal();
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
   private failed = false;
 
@@ -83,18 +79,8 @@ export class DurableRunner {
 
   /** Runs until the server ends the command stream (exit 0) or the transport fails for good (throws, state kept). */
   async run(): Promise<void> {
-    this.engineReady = new Promise((resolve) => {
-      this.markEngineReady = resolve;
-    });
-    this.engine = this.deps.startEngine((line) => this.onEngineLine(line));
-    // A fresh engine takes commands at once; a resumed one first reconciles (its runner.reconciled).
-    if (!this.engine.resumes) this.markEngineReady();
-    this.engine.finished.then(
-      () => {
-        this.engineFinished = true;
-      },
-      (error: unknown) => this.fail(error),
-    );
+    this.engine = this.deps.startEngine((event) => this.onEngineEvent(event));
+    this.engine.finished.catch((error: unknown) => this.fail(error));
     void this.connectLoop().catch((error: unknown) => this.fail(error));
     // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
     const lifetime =
@@ -103,7 +89,7 @@ export class DurableRunner {
         : undefined;
     const outcome = await this.settled;
     clearTimeout(lifetime);
-    clearTimeout(this.renewTimer);
+    this.renewal.cancel();
     this.connection?.close();
     if (!outcome.ok) {
       // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
@@ -130,14 +116,8 @@ export class DurableRunner {
 
   // ---- engine side ------------------------------------------------------------------------------
 
-  private async onEngineLine(line: string): Promise<void> {
+  private async onEngineEvent(output: EngineEvent): Promise<void> {
     if (this.failed) return await new Promise<void>(() => undefined);
-    const output = readEngineLine(line);
-    if (output.kind === "receipt") {
-      if (output.commandId !== null) this.receipts.get(output.commandId)?.(output);
-      return;
-    }
-    if (output.kind !== "event") return;
     if (output.engineLastControllerSeq !== null) {
       this.committer.update((state) => ({
         ...state,
@@ -167,10 +147,9 @@ export class DurableRunner {
       }
       // Durable before the engine hears it is safe: the engine resends what it has no ack for.
       await this.committer.commit();
-      this.engine.send(JSON.stringify({ schema: "paperclip.prp.ack.v1", throughSeq: output.engineSeq }));
+      this.engine.acknowledge(output.engineSeq);
       this.pump();
     }
-    if (output.event.eventType === "runner.reconciled") this.markEngineReady();
   }
 
   // ---- connection side --------------------------------------------------------------------------
@@ -203,7 +182,7 @@ export class DurableRunner {
         await closed;
         this.connection = null;
         this.welcome = null;
-        clearTimeout(this.renewTimer);
+        this.renewal.cancel();
         this.deps.log("connection closed; reconnecting with the connection lease");
       } catch (error) {
         if (error instanceof RefusedBeforeChallenge) {
@@ -213,15 +192,7 @@ export class DurableRunner {
         }
         if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
       }
-      if (Date.now() >= deadline) {
-        throw new RunnerError(
-          "ERR_RUNNER_DURABLE_RECONNECT_DEADLINE",
-          "transport reconnect deadline elapsed; durable state is preserved",
-          {
-            details: { attempts },
-          },
-        );
-      }
+      if (Date.now() >= deadline) throw reconnectDeadline(attempts);
       await delay(reconnectDelayMs);
     }
   }
@@ -260,28 +231,22 @@ export class DurableRunner {
   }
 
   private scheduleRenewal(revocationEpoch: number): void {
-    clearTimeout(this.renewTimer);
-    const remaining = this.leaseExpiresAtUnixMs - Date.now();
-    this.renewTimer = setTimeout(
-      () => {
-        const welcome = this.welcome;
-        if (welcome === null) return;
-        this.connection?.send(
-          controlEnvelope(
-            this.deps.options.identity,
-            welcome.version,
-            "lease_renew",
-            {
-              connectionLeaseRevocationEpoch: revocationEpoch,
-              connectionLeaseExpiresAtUnixMs: this.leaseExpiresAtUnixMs,
-            },
-            { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
-          ),
-        );
-      },
-      Math.max(0, remaining / 2),
-    );
-    this.renewTimer.unref();
+    this.renewal.schedule(this.leaseExpiresAtUnixMs, (expiresAtUnixMs) => {
+      const welcome = this.welcome;
+      if (welcome === null) return;
+      this.connection?.send(
+        controlEnvelope(
+          this.deps.options.identity,
+          welcome.version,
+          "lease_renew",
+          {
+            connectionLeaseRevocationEpoch: revocationEpoch,
+            connectionLeaseExpiresAtUnixMs: expiresAtUnixMs,
+          },
+          { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
+        ),
+      );
+    });
   }
 
   private onServerMessage(message: Record<string, unknown>): void {
@@ -338,7 +303,7 @@ export class DurableRunner {
   }
 
   private async handleCommand(value: unknown): Promise<void> {
-    const command = readCommand(value);
+    const command = readServerCommand(value);
     const fingerprint = commandFingerprint(command);
     const admission = admitServerCommand(this.state, command.commandId, fingerprint);
     if (admission.kind === "replay") {
@@ -348,11 +313,11 @@ export class DurableRunner {
     }
     if (admission.kind === "conflict") {
       this.sendResult(
-        commandResult(recordOf(command), "rejected", "commandId was reused with different data", null),
+        commandResult(commandSubject(command), "rejected", "commandId was reused with different data", null),
       );
       return;
     }
-    const record = { ...recordOf(command), fingerprint };
+    const record = { ...commandSubject(command), fingerprint };
     this.committer.update((state) =>
       withCommandRecord(state, { ...record, status: "pending", result: null }),
     );
@@ -371,33 +336,21 @@ export class DurableRunner {
   }
 
   private async apply(command: ServerCommand): Promise<Record<string, unknown>> {
-    const record = recordOf(command);
-    await this.engineReady;
+    const record = commandSubject(command);
+    await this.engine.ready;
     if (LIFECYCLE_END.has(command.type)) {
-      if (!this.engineFinished) {
+      if (!this.engine.isFinished) {
         this.engine.shutdown();
         await this.engine.finished.catch(() => undefined);
       }
       return commandResult(record, "completed", "command applied", null);
     }
-    if (this.engineFinished) return commandResult(record, "rejected", ENGINE_FINISHED_MESSAGE, null);
+    if (this.engine.isFinished) return commandResult(record, "rejected", ENGINE_FINISHED_MESSAGE, null);
     const engineSeq = this.state.engineCommandSeq + 1;
     this.committer.update((state) => ({ ...state, engineCommandSeq: engineSeq }));
-    const receipt = await new Promise<Extract<EngineOutput, { kind: "receipt" }>>((resolve) => {
-      this.receipts.set(command.commandId, resolve);
-      this.engine.send(
-        JSON.stringify({
-          schema: "paperclip.prp.command.v1",
-          commandId: command.commandId,
-          controllerSeq: engineSeq,
-          type: command.type,
-          payload: command.payload,
-        }),
-      );
-    });
-    this.receipts.delete(command.commandId);
+    const receipt = await this.engine.command(command, engineSeq);
     const outcome = receipt.status === "duplicate" && receipt.original !== null ? receipt.original : receipt;
-    const status = receiptStatus(outcome.status);
+    const status = resultStatus(outcome.status);
     const result =
       status === "completed" && command.type === "turn.start"
         ? { providerTurnId: this.deps.options.identity.turnId }
@@ -412,68 +365,4 @@ export class DurableRunner {
       controlEnvelope(this.deps.options.identity, welcome.version, "command_result", result),
     );
   }
-}
-
-function receiptStatus(status: string): CommandStatus {
-  switch (status) {
-    case "accepted":
-      return "completed";
-    case "indeterminate":
-      return "indeterminate";
-    default:
-      return "rejected";
-  }
-}
-
-function recordOf(command: ServerCommand): { commandId: string; controllerSeq: number; type: string } {
-  return { commandId: command.commandId, controllerSeq: command.controllerSeq, type: command.type };
-}
-
-function readCommand(value: unknown): ServerCommand {
-  const command = value as Partial<ServerCommand> | null;
-  if (
-    command === null ||
-    typeof command !== "object" ||
-    typeof command.commandId !== "string" ||
-    typeof command.type !== "string" ||
-    !Number.isSafeInteger(command.controllerSeq) ||
-    command.payload === null ||
-    typeof command.payload !== "object"
-  ) {
-    throw new RunnerError(
-      "ERR_RUNNER_DURABLE_FRAME_INVALID",
-      "bad secure frame: a command lacks its id, type, seq or payload",
-      {
-        details: { reason: "command" },
-      },
-    );
-  }
-  return command as ServerCommand;
-}
-
-function leaseExpired(expiresAtUnixMs: number): RunnerError {
-  return new RunnerError(
-    "ERR_RUNNER_DURABLE_LEASE_EXPIRED",
-    "connection lease expired or was revoked; durable state is preserved",
-    {
-      details: { expiresAtUnixMs },
-    },
-  );
-}
-
-/** A failure to reach the server at all (refused, reset, DNS): worth another attempt. */
-function isConnectError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && !code.startsWith("ERR_RUNNER_");
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** `CODE: message`, redacted and bounded: what the state file says about the failure that stopped the runner. */
-function failureSummary(error: unknown): string {
-  const code = PaperclipError.is(error) ? `${error.code}: ` : "";
-  const message = error instanceof Error ? error.message : String(error);
-  return truncateUtf8(redactSecrets(`${code}${message}`), MAX_SUMMARY_BYTES).text;
 }

@@ -85,7 +85,7 @@ export async function runDurableMode(
         options,
         store,
         dial: () => dialer.next(),
-        startEngine: (onLine) => new EngineBridge(engineWrites, launcher, onLine),
+        startEngine: (onEvent) => new EngineBridge(engineWrites, launcher, onEvent),
         killHarness: async () => {
           frozen = true;
           await killEngineHarness(store.engineDirectory);
