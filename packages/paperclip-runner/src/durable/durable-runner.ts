@@ -1,13 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
-import { commandFingerprint } from "../protocol/command-fingerprint.js";
 import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
-import {
-  admitServerCommand,
-  commandResult,
-  type ServerCommand,
-  withCommandRecord,
-} from "./command-journal.js";
+import { CommandApplier } from "./command-applier.js";
 import { type CredentialMaterial, credentialMaterial } from "./credential.js";
 import type { DurableOptions } from "./durable-options.js";
 import type { DurableState } from "./durable-state.js";
@@ -16,13 +10,9 @@ import type { EngineBridge, EngineEvent } from "./engine-bridge.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
 import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./prp-envelope.js";
-import { commandSubject, readServerCommand, resultStatus } from "./server-command.js";
 import { StateCommitter } from "./state-committer.js";
 import { failureSummary, isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
 
-/** Commands that end the command stream: after their result is acknowledged the runner leaves. */
-const LIFECYCLE_END = new Set(["runner.shutdown", "runner.suspend"]);
-const ENGINE_FINISHED_MESSAGE = "run has already finished";
 /** Failure summaries kept in the state file (the server shows the last few). */
 const MAX_DIAGNOSTICS = 4;
 
@@ -48,6 +38,7 @@ export interface DurableRunnerDeps {
 export class DurableRunner {
   private readonly committer: StateCommitter;
   private engine!: EngineBridge;
+  private commands!: CommandApplier;
   private connection: AuthenticatedConnection | null = null;
   private welcome: Welcome | null = null;
   private sentThrough = 0;
@@ -80,6 +71,15 @@ export class DurableRunner {
   /** Runs until the server ends the command stream (exit 0) or the transport fails for good (throws, state kept). */
   async run(): Promise<void> {
     this.engine = this.deps.startEngine((event) => this.onEngineEvent(event));
+    this.commands = new CommandApplier({
+      committer: this.committer,
+      engine: this.engine,
+      turnId: this.deps.options.identity.turnId,
+      sendResult: (result) => this.sendResult(result),
+      onStreamEnd: (commandId) => {
+        this.ending = { commandId };
+      },
+    });
     this.engine.finished.catch((error: unknown) => this.fail(error));
     void this.connectLoop().catch((error: unknown) => this.fail(error));
     // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
@@ -298,64 +298,8 @@ export class DurableRunner {
 
   private enqueueCommand(value: unknown): void {
     this.commandChain = this.commandChain
-      .then(() => this.handleCommand(value))
+      .then(() => this.commands.handle(value))
       .catch((error: unknown) => this.fail(error));
-  }
-
-  private async handleCommand(value: unknown): Promise<void> {
-    const command = readServerCommand(value);
-    const fingerprint = commandFingerprint(command);
-    const admission = admitServerCommand(this.state, command.commandId, fingerprint);
-    if (admission.kind === "replay") {
-      this.sendResult(admission.result);
-      if (LIFECYCLE_END.has(command.type)) this.ending = { commandId: command.commandId };
-      return;
-    }
-    if (admission.kind === "conflict") {
-      this.sendResult(
-        commandResult(commandSubject(command), "rejected", "commandId was reused with different data", null),
-      );
-      return;
-    }
-    const record = { ...commandSubject(command), fingerprint };
-    this.committer.update((state) =>
-      withCommandRecord(state, { ...record, status: "pending", result: null }),
-    );
-    // Durable before the effect: a crash from here on makes the command indeterminate, never repeated.
-    await this.committer.commit();
-    const result = await this.apply(command);
-    this.committer.update((state) => {
-      const next = withCommandRecord(state, { ...record, status: "done", result });
-      return LIFECYCLE_END.has(command.type)
-        ? { ...next, lifecycle: command.type === "runner.suspend" ? "suspended" : "stopped" }
-        : next;
-    });
-    await this.committer.commit();
-    if (LIFECYCLE_END.has(command.type)) this.ending = { commandId: command.commandId };
-    this.sendResult(result);
-  }
-
-  private async apply(command: ServerCommand): Promise<Record<string, unknown>> {
-    const record = commandSubject(command);
-    await this.engine.ready;
-    if (LIFECYCLE_END.has(command.type)) {
-      if (!this.engine.isFinished) {
-        this.engine.shutdown();
-        await this.engine.finished.catch(() => undefined);
-      }
-      return commandResult(record, "completed", "command applied", null);
-    }
-    if (this.engine.isFinished) return commandResult(record, "rejected", ENGINE_FINISHED_MESSAGE, null);
-    const engineSeq = this.state.engineCommandSeq + 1;
-    this.committer.update((state) => ({ ...state, engineCommandSeq: engineSeq }));
-    const receipt = await this.engine.command(command, engineSeq);
-    const outcome = receipt.status === "duplicate" && receipt.original !== null ? receipt.original : receipt;
-    const status = resultStatus(outcome.status);
-    const result =
-      status === "completed" && command.type === "turn.start"
-        ? { providerTurnId: this.deps.options.identity.turnId }
-        : null;
-    return commandResult(record, status, outcome.detail, result);
   }
 
   private sendResult(result: Record<string, unknown>): void {
