@@ -31,6 +31,10 @@ const sections: readonly SectionSpec[] = [
     load: async () => (await import("./sections/runner.js")).runnerSection,
   },
   {
+    title: "@paperclipai/paperclip-runner: durable mode against the real server's control plane",
+    load: async () => (await import("./sections/runner-durable.js")).runnerDurableSection,
+  },
+  {
     title: "@paperclipai/paperclip-runner: private, redacted diagnostics",
     load: async () => (await import("./sections/runner-diagnostics.js")).runnerDiagnosticsSection,
   },

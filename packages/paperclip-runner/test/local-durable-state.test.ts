@@ -360,8 +360,9 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     try {
       const immutable = new Controller([...IDS, ...harness, "--state-dir", immutableDir]);
       expect((await immutable.exited).code).toBe(1);
+      // The lock is written to a private temporary file first, then linked into place.
       expect(immutable.stderr).toContain(
-        `EPERM: operation not permitted, open '${immutableDir}/runner.lock'`,
+        `EPERM: operation not permitted, open '${immutableDir}/runner.lock.`,
       );
       expect(immutable.stderr).toContain("code: ERR_RUNNER_STATE_LOCK_FAILED");
     } finally {

@@ -33,7 +33,7 @@ describe("createRunnerdCli", () => {
       packageVersion: VERSION,
       binaryContractVersion: 1,
       prp: { name: "paperclip.runner", minimumVersion: 1, maximumVersion: 1 },
-      transportModes: ["local"],
+      transportModes: ["local", "durable"],
     });
     expect(io.stderrText()).toBe("");
   });

@@ -346,7 +346,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "Durable state lock cannot be created",
     message: "${osError}",
     meaning:
-      "The message is the OS error verbatim, for example `EPERM: operation not permitted, open '<state-dir>/runner.lock'`. Before it reads the journal, the daemon creates `runner.lock` in the `--state-dir` (exclusive, no-follow, 0600) so that no second daemon works on the same journal; the operating system refused to create it. Nothing was read or written. `details.errno` and `details.syscall` name the failure.",
+      "The message is the OS error verbatim, for example `EPERM: operation not permitted, open '<state-dir>/runner.lock.<pid>.<token>.tmp'`. Before it reads the journal, the daemon writes its lock to a private temporary file in the `--state-dir` (exclusive, no-follow, 0600) and links it to `runner.lock`, so that no second daemon works on the same journal and none sees a half-written lock; the operating system refused to create or link it. Nothing was read or written. `details.errno` and `details.syscall` name the failure.",
     when: "The state directory is on a read-only or full filesystem (EROFS, ENOSPC), is marked immutable (`chattr +i`, EPERM even for root), or is not writable by its owner (EACCES for a non-root daemon in a 0500 directory).",
     solutions: [
       "Check the directory: `lsattr -d <state-dir>; stat -c '%U %a' <state-dir>; df -h <state-dir>`.",
@@ -354,5 +354,100 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "Or point `--state-dir` at a private directory on a writable filesystem.",
     ],
     prevention: "Keep state directories at mode 0700 on a local, writable filesystem with free space.",
+  },
+  ERR_RUNNER_DURABLE_TICKET_MISSING: {
+    family: "runner",
+    title: "Durable mode started without a bootstrap ticket",
+    message: "durable mode requires the bootstrap ticket in PAPERCLIP_RUNNER_BOOTSTRAP_TICKET",
+    meaning:
+      "`paperclip-runnerd` was started in durable mode (`--connect-url` or the listen flags) but its environment has no `PAPERCLIP_RUNNER_BOOTSTRAP_TICKET`, or it is empty. The ticket is the one-time credential the runner proves to the Paperclip server; without it the runner cannot authenticate, so it stops before connecting. The state directory is left as it was.",
+    when: "The runner was started by hand or by a launcher that filters the environment, or a wrapper script ran it through `env -i` or `sudo` (which drop the variable).",
+    solutions: [
+      "Let the Paperclip server launch the runner (its `spawnRunner` sets the ticket), or ask the server for a fresh ticket and pass it in the variable.",
+      "If a wrapper starts the runner, keep `PAPERCLIP_RUNNER_BOOTSTRAP_TICKET` in its environment (`sudo --preserve-env=PAPERCLIP_RUNNER_BOOTSTRAP_TICKET`).",
+    ],
+    prevention:
+      "Pass the ticket only through the environment of the runner process; never write it to a file or a command line, where other users could read it.",
+  },
+  ERR_RUNNER_DURABLE_SERVER_PROOF: {
+    family: "runner",
+    title: "The server did not prove it holds the runner's credential",
+    message: "durable handshake failed: ${reason}",
+    meaning:
+      "During the durable handshake the server answers `auth_hello` with an `auth_challenge` carrying `serverProof`, an HMAC over the challenge keyed with the credential's key. The runner checks it before it sends anything else: the proof was missing or malformed, did not match, or the challenge did not echo the runner's nonce, credential or run identity. A server that cannot prove this may be an impostor, so the runner closes the connection without answering. The durable state is kept. `details.reason` is one of `missing_proof`, `wrong_proof`, `mismatch`, `version`, `not_a_challenge`.",
+    when: "`--connect-url` points at something other than the Paperclip server that issued the ticket (a stale port reused by another process, a proxy that rewrites messages), or the ticket belongs to another server's state.",
+    solutions: [
+      "Check that `--connect-url` is the URL the server printed for this run, and that nothing between the runner and the server rewrites WebSocket messages.",
+      "Restart the run from the server so that it issues a fresh ticket for itself.",
+    ],
+    prevention: "Use `wss://` with `--ca-bundle-path` for any connection that leaves the machine.",
+  },
+  ERR_RUNNER_DURABLE_FRAME_INVALID: {
+    family: "runner",
+    title: "A secure frame from the server was refused",
+    message: "bad secure frame: ${reason}",
+    meaning:
+      "After the handshake every message is an AES-256-GCM secure frame bound to the session, the direction and its counter. A frame from the server was not a secure frame, failed authentication (its bytes were changed, or it belongs to another session or direction), did not hold JSON, or held a message the protocol does not allow at that point. The runner closes the connection and keeps its durable state: nothing from the frame was applied. `details.reason` says which check failed.",
+    when: "Something between the server and the runner altered a frame, a proxy buffered and reordered connections, or the server's protocol version is not one this runner speaks.",
+    solutions: [
+      "Look for a proxy or load balancer on the path that rewrites or merges WebSocket messages; connect directly.",
+      "Restart the runner: it resumes from its durable state and resends what the server has not acknowledged.",
+    ],
+    prevention:
+      "Run the runner and the server from matching releases; do not put message-rewriting middleboxes on the runner's connection.",
+  },
+  ERR_RUNNER_DURABLE_FRAME_COUNTER: {
+    family: "runner",
+    title: "A secure frame arrived out of order",
+    message: "secure frame counter out of order: expected ${expected}, got ${received}",
+    meaning:
+      "Each direction of a durable connection numbers its frames from 0 and the receiver accepts only the next number. A server frame carried another counter: a frame was replayed, dropped or reordered. The runner closes the connection without applying it and keeps its durable state; the next connection starts new counters.",
+    when: "An attacker or a faulty proxy replayed or dropped a frame, or two connections were spliced together.",
+    solutions: [
+      "Remove whatever sits between the runner and the server and rewrites the stream.",
+      "Restart the runner: it resumes from its durable state.",
+    ],
+    prevention: "Connect the runner to the server directly or through a plain TCP/TLS tunnel.",
+  },
+  ERR_RUNNER_DURABLE_LEASE_EXPIRED: {
+    family: "runner",
+    title: "The connection lease expired or was refused",
+    message: "connection lease expired or was revoked; durable state is preserved",
+    meaning:
+      "After its first handshake the runner reconnects with the connection lease from the server's `welcome`, not with the one-time ticket (which is spent). The lease had expired by the runner's clock, or the server closed the connection instead of answering `auth_hello` with a challenge (which it does for an expired or revoked lease). A runner process cannot obtain a new credential by itself, so it stops, keeping its durable state; the server restarts it with a fresh ticket and it resumes where it was. `details.expiresAtUnixMs` is the lease's expiry as the runner knew it.",
+    when: "The connection was down longer than the lease lasts (the server's `connectionLeaseTtlMs`, 60 s by default), the machine was suspended, or the server revoked the lease (another runner for the same run authenticated).",
+    solutions: [
+      "Let the server restart the runner (its launcher's `restart(ticket)` does this); the new process resumes from the state directory.",
+      "Look at why the connection was down for so long (network, a suspended VM).",
+    ],
+    prevention:
+      "Keep the runner and the server on a reliable network; give the server a lease TTL longer than the outages you expect.",
+  },
+  ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: {
+    family: "runner",
+    title: "The runner could not reconnect in time",
+    message: "transport reconnect deadline elapsed; durable state is preserved",
+    meaning:
+      "The durable connection to the server was lost and every reconnect attempt failed for `--reconnect-grace-ms` (default 30 s). The runner stops with its durable state intact: the outbox still holds every event the server has not acknowledged, and the journal every command result, so a restarted runner resumes without losing or repeating anything. `details.attempts` counts the attempts.",
+    when: "The server stopped or restarted, the URL is wrong, or the network between them is down.",
+    solutions: [
+      "Check that the server is up and that `--connect-url` reaches it (`curl -i <url with http>` should answer 400 or 404, not refuse).",
+      "Restart the run from the server; the runner resumes from the state directory.",
+    ],
+    prevention: "Set `--reconnect-grace-ms` above the longest server restart you expect.",
+  },
+  ERR_RUNNER_DURABLE_OUTBOX_FULL: {
+    family: "runner",
+    title: "The durable outbox is full",
+    message: "durable outbox would exceed ${limit} bytes (${kind})",
+    meaning:
+      "Every event waits in the persisted outbox until the server acknowledges it, and the outbox is bounded by `--max-outbox-bytes`. The last `--p0-reserve-bytes` of it are kept for priority-0 events (lifecycle and the run's terminal) so that the run can always end. An event did not fit: the server has not acknowledged events for a long time. The event is not written, the runner stops the run, and the durable state keeps what it had. `details.kind` is `normal` or `reserve`.",
+    when: "The server stopped acknowledging (a commit that keeps failing, a server that is down) while the harness kept producing output.",
+    solutions: [
+      "Find out why the server does not acknowledge (its logs, its database).",
+      "Raise `--max-outbox-bytes` if the harness legitimately produces bursts larger than the bound.",
+    ],
+    prevention:
+      "Size `--max-outbox-bytes` for the largest burst the harness produces while the server is slow.",
   },
 } as const satisfies RegistryTable<"RUNNER", "runner">;

@@ -11,8 +11,12 @@ export const BINARY_CONTRACT_VERSION = 1;
 /** The Paperclip runner protocol versions this build speaks. */
 export const PRP_RANGE = { name: "paperclip.runner", minimumVersion: 1, maximumVersion: 1 } as const;
 
-/** `local`: controller commands on stdin, events and receipts on stdout, as JSON lines. */
-export const TRANSPORT_MODES = ["local"] as const;
+/**
+ * `local`: controller commands on stdin, events and receipts on stdout, as JSON lines.
+ * `durable`: the encrypted, acknowledged, resumable PRP WebSocket to the Paperclip server
+ * (`--connect-url`, or the listen flags).
+ */
+export const TRANSPORT_MODES = ["local", "durable"] as const;
 
 export interface BuildMetadata {
   readonly schema: typeof BUILD_METADATA_SCHEMA;

@@ -51,6 +51,12 @@ export const RUNNERD_FLAGS = {
     description:
       "use the built-in scripted harness (with --script); PATH is upstream's fake-harness binary, accepted and not run",
   },
+  "--fake-harness-script": {
+    kind: "value",
+    value: "FILE",
+    description:
+      "durable mode: the scripted harness's JSON script (same formats as --script); a path that does not exist runs the built-in script",
+  },
   "--script": {
     kind: "value",
     value: "FILE",
@@ -97,6 +103,143 @@ export const RUNNERD_FLAGS = {
     value: "DIR",
     description:
       "durable state directory (created 0700): command journal and event outbox, exactly once across restarts",
+  },
+  "--connect-url": {
+    kind: "value",
+    value: "URL",
+    description: "durable mode: dial the Paperclip server at this ws:// (loopback) or wss:// URL",
+  },
+  "--ca-bundle-path": {
+    kind: "value",
+    value: "FILE",
+    description: "durable mode: PEM CA bundle to verify a wss:// server",
+  },
+  "--listen-address": {
+    kind: "value",
+    value: "ADDR",
+    description: "durable mode: accept the server's WebSocket on this address instead of dialling",
+  },
+  "--listen-port": { kind: "value", value: "PORT", description: "durable mode: the port to listen on" },
+  "--listen-path": {
+    kind: "value",
+    value: "PATH",
+    description: "durable mode: the HTTP path of the WebSocket",
+  },
+  "--environment-lease-id": {
+    kind: "value",
+    value: "ID",
+    description: "durable mode: the environment lease (required)",
+  },
+  "--turn-id": {
+    kind: "value",
+    value: "ID",
+    description: "durable mode: the turn every event is bound to (required)",
+  },
+  "--item-id": {
+    kind: "value",
+    value: "ID",
+    description: "durable mode: the item every event is bound to (required)",
+  },
+  "--runner-version": {
+    kind: "value",
+    value: "VERSION",
+    description: "durable mode: echoed to the server exactly as given (required)",
+  },
+  "--runner-digest": {
+    kind: "value",
+    value: "DIGEST",
+    description: "durable mode: sha256:<hex> of the launched file, echoed exactly as given (required)",
+  },
+  "--max-outbox-bytes": {
+    kind: "value",
+    value: "BYTES",
+    description: "durable mode: bound of the unacknowledged events kept on disk (default 64 MiB)",
+  },
+  "--p0-reserve-bytes": {
+    kind: "value",
+    value: "BYTES",
+    description: "durable mode: the top of the outbox only priority-0 events may use (default 1 MiB)",
+  },
+  "--reconnect-delay-ms": {
+    kind: "value",
+    value: "MS",
+    description: "durable mode: pause between reconnect attempts (250)",
+  },
+  "--reconnect-grace-ms": {
+    kind: "value",
+    value: "MS",
+    description: "durable mode: how long reconnecting may fail before the runner stops, state kept (30000)",
+  },
+  "--max-lifetime-ms": {
+    kind: "value",
+    value: "MS",
+    description: "durable mode: stop the run after this long (0: unlimited)",
+  },
+  "--max-runtime-ms": {
+    kind: "value",
+    value: "MS",
+    description: "durable mode: older name of --max-lifetime-ms",
+  },
+  "--lifecycle-mode": { kind: "value", value: "MODE", description: "durable mode: per_turn or warm" },
+  "--idle-timeout-ms": {
+    kind: "value",
+    value: "MS",
+    description: "durable mode, warm: idle time before suspending",
+  },
+  "--acpx-launch-authority-digest": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--acpx-sidecar-command": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--acpx-sidecar-command-sha256": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--acpx-sidecar-script": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--acpx-sidecar-script-sha256": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--opencode-proxy-command": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--opencode-proxy-command-sha256": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--opencode-proxy-script": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--opencode-proxy-script-sha256": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--opencode-executable": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
+  },
+  "--opencode-executable-sha256": {
+    kind: "value",
+    value: "VALUE",
+    description: "provider profile (acpx/opencode): reported and ignored",
   },
   "--sandbox-workspace": {
     kind: "value",

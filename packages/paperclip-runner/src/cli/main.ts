@@ -1,6 +1,10 @@
 import type { Writable } from "node:stream";
+import { takeBootstrapTicket } from "../durable/bootstrap-ticket.js";
 import type { LocalModeRunner } from "./runnerd-cli.js";
 import { createRunnerdCli } from "./runnerd-cli.js";
+
+// Before anything else: the one-time ticket leaves the environment, so no child and no later code sees it.
+const bootstrapTicket = takeBootstrapTicket(process.env);
 
 // The bin entry: the only module with process-wide side effects.
 const cli = createRunnerdCli(process.argv.slice(2), {
@@ -41,6 +45,11 @@ process.on("unhandledRejection", (reason) => {
 // Loaded only when needed, after the handlers above: a broken install of a local-mode
 // dependency is then a persisted diagnostic, and --build-metadata never depends on it.
 const runLocalMode: LocalModeRunner = async (flags, io) => {
+  const durable = await import("../durable/durable-options.js");
+  if (durable.isDurableMode(flags)) {
+    const { runDurableMode } = await import("../durable/run-durable-mode.js");
+    return await runDurableMode(flags, io, bootstrapTicket);
+  }
   const local = await import("../local/run-local-mode.js");
   return await local.runLocalMode(flags, io);
 };

@@ -50,7 +50,8 @@ export async function openDurableStateStore(stateDir: string, binding: StateBind
   }
 }
 
-async function readStateFile(path: string): Promise<string | null> {
+/** The text of a private state file (checked like any private file), or null when there is none. */
+export async function readStateFile(path: string): Promise<string | null> {
   let handle: Awaited<ReturnType<typeof openPrivateFile>>;
   try {
     handle = await openPrivateFile(path);

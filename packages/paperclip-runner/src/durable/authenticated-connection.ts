@@ -1,0 +1,193 @@
+import { RunnerError } from "@paperclipai/errors";
+import type WebSocket from "ws";
+import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
+import { frameInvalid, SecureChannel } from "./secure-channel.js";
+
+/** The server's `welcome`, as this runner uses it. */
+export interface Welcome {
+  readonly version: number;
+  readonly connectionId: string;
+  readonly leaseId: string;
+  /** Only in the welcome of a ticket handshake: the secret of the lease (kept in memory, never written). */
+  readonly leaseToken: string | null;
+  readonly leaseExpiresAtUnixMs: number;
+  readonly revocationEpoch: number;
+  readonly ackedSourceSeq: number;
+  readonly maxBatchEvents: number;
+  readonly pendingCommands: readonly unknown[];
+}
+
+/** The connection closed before the server sent its challenge: it refused the credential (or was not there). */
+export class RefusedBeforeChallenge extends Error {}
+
+/** How long the server has to answer each handshake step. */
+export const HANDSHAKE_STEP_TIMEOUT_MS = 5_000;
+
+/**
+ * One authenticated WebSocket connection: the handshake, then secure frames in
+ * both directions. A frame that fails a check closes the connection; the error
+ * is delivered to `onFailure` (coded: bad frame or counter out of order).
+ */
+export class AuthenticatedConnection {
+  private constructor(
+    private readonly socket: WebSocket,
+    private readonly channel: SecureChannel,
+    readonly welcome: Welcome,
+  ) {}
+
+  static async open(socket: WebSocket, input: HelloInput): Promise<AuthenticatedConnection> {
+    const inbox = new Inbox(socket);
+    try {
+      const hello: AuthHello = authHello(input);
+      socket.send(JSON.stringify(hello.message));
+      const challengeMessage = await inbox.next(true);
+      const challenge = verifyChallenge(challengeMessage, hello, input);
+      socket.send(JSON.stringify(challenge.response));
+      const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
+      const welcome = readWelcome(channel.open(await inbox.next(false)), challenge.selectedVersion);
+      const connection = new AuthenticatedConnection(socket, channel, welcome);
+      inbox.release();
+      return connection;
+    } catch (error) {
+      inbox.release();
+      socket.terminate();
+      throw error;
+    }
+  }
+
+  /** Starts delivering server messages, decrypted, in order. Must be called once, right after `open`. */
+  listen(handlers: {
+    readonly onMessage: (message: Record<string, unknown>) => void;
+    readonly onFailure: (error: unknown) => void;
+    readonly onClose: () => void;
+  }): void {
+    this.socket.on("message", (data, isBinary) => {
+      try {
+        if (isBinary) throw frameInvalid("the server sent a binary message", "binary");
+        const message = this.channel.open(parseJson(data.toString()));
+        if (!isRecord(message)) throw frameInvalid("the secure frame does not hold an object", "shape");
+        handlers.onMessage(message);
+      } catch (error) {
+        this.close();
+        handlers.onFailure(error);
+      }
+    });
+    this.socket.on("close", () => handlers.onClose());
+    this.socket.on("error", () => this.close());
+  }
+
+  send(message: Record<string, unknown>): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(JSON.stringify(this.channel.seal(message)));
+  }
+
+  close(): void {
+    this.socket.terminate();
+  }
+}
+
+/** Handshake messages, in order, before the connection is handed to its listener. */
+class Inbox {
+  private readonly messages: unknown[] = [];
+  private waiter: ((value: unknown) => void) | null = null;
+  private failure: ((error: unknown) => void) | null = null;
+  private closed = false;
+  private readonly onMessage = (data: WebSocket.RawData): void => {
+    const value = data.toString();
+    if (this.waiter !== null) {
+      const resolve = this.waiter;
+      this.waiter = null;
+      resolve(value);
+    } else this.messages.push(value);
+  };
+  private readonly onClose = (): void => {
+    this.closed = true;
+    this.failure?.(new RefusedBeforeChallenge("connection closed during the handshake"));
+  };
+
+  constructor(private readonly socket: WebSocket) {
+    socket.on("message", this.onMessage);
+    socket.on("close", this.onClose);
+  }
+
+  async next(plain: boolean): Promise<unknown> {
+    const text = this.messages.shift() ?? (await this.wait(plain));
+    return parseJson(String(text));
+  }
+
+  private wait(plain: boolean): Promise<unknown> {
+    if (this.closed) {
+      return Promise.reject(
+        plain ? new RefusedBeforeChallenge("connection closed during the handshake") : closedAfterProof(),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(frameInvalid("the server did not answer the handshake in time", "timeout")),
+        HANDSHAKE_STEP_TIMEOUT_MS,
+      );
+      this.waiter = (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      };
+      this.failure = (error) => {
+        clearTimeout(timer);
+        reject(plain ? error : closedAfterProof());
+      };
+    });
+  }
+
+  release(): void {
+    this.socket.off("message", this.onMessage);
+    this.socket.off("close", this.onClose);
+  }
+}
+
+function closedAfterProof(): RunnerError {
+  return new RunnerError(
+    "ERR_RUNNER_DURABLE_SERVER_PROOF",
+    "durable handshake failed: the server closed the connection instead of accepting the client proof",
+    { details: { reason: "refused_client_proof" } },
+  );
+}
+
+function readWelcome(message: unknown, version: number): Welcome {
+  if (!isRecord(message) || message.kind !== "welcome" || !isRecord(message.payload)) {
+    throw frameInvalid("the first secure frame is not a welcome", "welcome");
+  }
+  const payload = message.payload;
+  const leaseExpiresAtUnixMs = payload.connectionLeaseExpiresAtUnixMs;
+  if (
+    typeof message.connectionId !== "string" ||
+    typeof payload.connectionLeaseId !== "string" ||
+    typeof leaseExpiresAtUnixMs !== "number" ||
+    typeof payload.connectionLeaseRevocationEpoch !== "number" ||
+    typeof payload.ackedSourceSeq !== "number"
+  ) {
+    throw frameInvalid("the welcome lacks its lease or acknowledged seq", "welcome");
+  }
+  return {
+    version,
+    connectionId: message.connectionId,
+    leaseId: payload.connectionLeaseId,
+    leaseToken: typeof payload.connectionLeaseToken === "string" ? payload.connectionLeaseToken : null,
+    leaseExpiresAtUnixMs,
+    revocationEpoch: payload.connectionLeaseRevocationEpoch,
+    ackedSourceSeq: payload.ackedSourceSeq,
+    maxBatchEvents:
+      typeof payload.maxBatchEvents === "number" && payload.maxBatchEvents > 0 ? payload.maxBatchEvents : 100,
+    pendingCommands: Array.isArray(payload.pendingCommands) ? payload.pendingCommands : [],
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw frameInvalid("the message is not JSON", "json");
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,0 +1,90 @@
+import { commandFingerprint } from "../protocol/command-fingerprint.js";
+import {
+  admitServerCommand,
+  commandResult,
+  type ServerCommand,
+  withCommandRecord,
+} from "./command-journal.js";
+import type { EngineBridge } from "./engine-bridge.js";
+import { commandSubject, readServerCommand, resultStatus } from "./server-command.js";
+import type { StateCommitter } from "./state-committer.js";
+
+/** Commands that end the command stream: after their result is acknowledged the runner leaves. */
+export const LIFECYCLE_END: ReadonlySet<string> = new Set(["runner.shutdown", "runner.suspend"]);
+const ENGINE_FINISHED_MESSAGE = "run has already finished";
+
+export interface CommandApplierDeps {
+  readonly committer: StateCommitter;
+  readonly engine: EngineBridge;
+  /** The launcher's turn id: what `turn.start` returns as `providerTurnId`. */
+  readonly turnId: string;
+  readonly sendResult: (result: Record<string, unknown>) => void;
+  /** Called with the id of a `runner.shutdown`/`runner.suspend` once its result is durable. */
+  readonly onStreamEnd: (commandId: string) => void;
+}
+
+/**
+ * Applies server commands one at a time, each at most once: journalled `pending`
+ * (durable) before its effect, `done` with its result after, and answered from the
+ * journal, byte for byte, when the server delivers the id again.
+ */
+export class CommandApplier {
+  constructor(private readonly deps: CommandApplierDeps) {}
+
+  async handle(value: unknown): Promise<void> {
+    const { committer } = this.deps;
+    const command = readServerCommand(value);
+    const fingerprint = commandFingerprint(command);
+    const admission = admitServerCommand(committer.state, command.commandId, fingerprint);
+    if (admission.kind === "replay") {
+      this.deps.sendResult(admission.result);
+      if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);
+      return;
+    }
+    if (admission.kind === "conflict") {
+      const reused = commandResult(
+        commandSubject(command),
+        "rejected",
+        "commandId was reused with different data",
+        null,
+      );
+      this.deps.sendResult(reused);
+      return;
+    }
+    const record = { ...commandSubject(command), fingerprint };
+    committer.update((state) => withCommandRecord(state, { ...record, status: "pending", result: null }));
+    // Durable before the effect: a crash from here on makes the command indeterminate, never repeated.
+    await committer.commit();
+    const result = await this.apply(command);
+    committer.update((state) => {
+      const next = withCommandRecord(state, { ...record, status: "done", result });
+      if (!LIFECYCLE_END.has(command.type)) return next;
+      return { ...next, lifecycle: command.type === "runner.suspend" ? "suspended" : "stopped" };
+    });
+    await committer.commit();
+    if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);
+    this.deps.sendResult(result);
+  }
+
+  private async apply(command: ServerCommand): Promise<Record<string, unknown>> {
+    const { committer, engine } = this.deps;
+    const subject = commandSubject(command);
+    await engine.ready;
+    if (LIFECYCLE_END.has(command.type)) {
+      if (!engine.isFinished) {
+        engine.shutdown();
+        await engine.finished.catch(() => undefined);
+      }
+      return commandResult(subject, "completed", "command applied", null);
+    }
+    if (engine.isFinished) return commandResult(subject, "rejected", ENGINE_FINISHED_MESSAGE, null);
+    const engineSeq = committer.state.engineCommandSeq + 1;
+    committer.update((state) => ({ ...state, engineCommandSeq: engineSeq }));
+    const receipt = await engine.command(command, engineSeq);
+    const outcome = receipt.status === "duplicate" && receipt.original !== null ? receipt.original : receipt;
+    const status = resultStatus(outcome.status);
+    const result =
+      status === "completed" && command.type === "turn.start" ? { providerTurnId: this.deps.turnId } : null;
+    return commandResult(subject, status, outcome.detail, result);
+  }
+}

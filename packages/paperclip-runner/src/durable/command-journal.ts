@@ -1,0 +1,97 @@
+import type { CommandRecord, DurableState } from "./durable-state.js";
+
+/** A command as the server delivers it (the wire form of `paperclip.prp.command.v1`). */
+export interface ServerCommand {
+  readonly schema: string;
+  readonly commandId: string;
+  readonly controllerSeq: number;
+  readonly type: string;
+  readonly issuedAt?: string;
+  readonly payload: Record<string, unknown>;
+}
+
+export type CommandStatus = "completed" | "failed" | "rejected" | "indeterminate";
+
+export const INDETERMINATE_MESSAGE =
+  "command was in flight when the runner stopped; it is not executed again";
+
+/** The `command_result` payload: one per commandId, stored and replayed byte for byte. */
+export function commandResult(
+  command: Pick<CommandRecord, "commandId" | "controllerSeq" | "type">,
+  status: CommandStatus,
+  message: string,
+  result: Record<string, unknown> | null,
+): Record<string, unknown> {
+  return {
+    commandId: command.commandId,
+    commandType: command.type,
+    controllerSeq: command.controllerSeq,
+    status,
+    message,
+    result,
+  };
+}
+
+export type CommandAdmission =
+  /** Seen before: answer with the stored result, do nothing else. */
+  | { readonly kind: "replay"; readonly result: Record<string, unknown> }
+  /** The same id with other content: refused, never applied. */
+  | { readonly kind: "conflict" }
+  | { readonly kind: "new" };
+
+/** Pure: what to do with a delivered command, by its id and fingerprint. */
+export function admitServerCommand(
+  state: DurableState,
+  commandId: string,
+  fingerprint: string,
+): CommandAdmission {
+  const record = Object.hasOwn(state.processedCommands, commandId)
+    ? state.processedCommands[commandId]
+    : undefined;
+  if (record === undefined) return { kind: "new" };
+  if (record.fingerprint !== fingerprint) return { kind: "conflict" };
+  // A pending record here belongs to a previous process: recovery turned it indeterminate already.
+  return {
+    kind: "replay",
+    result: record.result ?? commandResult(record, "indeterminate", INDETERMINATE_MESSAGE, null),
+  };
+}
+
+/** Pure: the state with the command recorded (pending before its effect, done with its result after). */
+export function withCommandRecord(state: DurableState, record: CommandRecord): DurableState {
+  const processedCommands: Record<string, CommandRecord> = { ...state.processedCommands };
+  Object.defineProperty(processedCommands, record.commandId, {
+    value: record,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  return {
+    ...state,
+    processedCommands,
+    lastControllerCommandSeq: Math.max(state.lastControllerCommandSeq, record.controllerSeq),
+  };
+}
+
+/**
+ * Pure: what a restarted runner makes of its predecessor's state. A pending
+ * command may or may not have had its effect, so it becomes `indeterminate` with
+ * a stored result (replayed on every redelivery) and is never run again.
+ */
+export function recoverDurableState(state: DurableState): {
+  readonly state: DurableState;
+  readonly indeterminate: readonly string[];
+} {
+  let next: DurableState = { ...state, restarts: state.restarts + 1, lifecycle: "connecting" };
+  const indeterminate: string[] = [];
+  for (const record of Object.values(state.processedCommands)) {
+    if (record.status !== "pending") continue;
+    indeterminate.push(record.commandId);
+    next = withCommandRecord(next, {
+      ...record,
+      status: "indeterminate",
+      result: commandResult(record, "indeterminate", INDETERMINATE_MESSAGE, null),
+    });
+  }
+  return { state: next, indeterminate };
+}

@@ -1,0 +1,312 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type WebSocket from "ws";
+import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
+import { CommandApplier } from "./command-applier.js";
+import { type CredentialMaterial, credentialMaterial } from "./credential.js";
+import type { DurableOptions } from "./durable-options.js";
+import type { DurableState } from "./durable-state.js";
+import type { DurableStore } from "./durable-store.js";
+import type { EngineBridge, EngineEvent } from "./engine-bridge.js";
+import { LeaseRenewal } from "./lease-renewal.js";
+import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
+import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./prp-envelope.js";
+import { StateCommitter } from "./state-committer.js";
+import { failureSummary, isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
+
+/** Failure summaries kept in the state file (the server shows the last few). */
+const MAX_DIAGNOSTICS = 4;
+
+export interface DurableRunnerDeps {
+  readonly options: DurableOptions;
+  readonly store: DurableStore;
+  /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
+  readonly dial: () => Promise<WebSocket>;
+  /** Starts the engine; its output lines go to the callback. */
+  readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => EngineBridge;
+  /** Kills the harness without ending the run (the state is kept for the next runner). */
+  readonly killHarness: () => Promise<void>;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Durable mode's run: one engine, one state file, and a connection to the server
+ * that is re-established with the connection lease whenever it drops. Every event
+ * is in the persisted outbox before it is sent; every command is journalled as
+ * pending before it reaches the engine and answered from the journal when the
+ * server delivers it again.
+ */
+export class DurableRunner {
+  private readonly committer: StateCommitter;
+  private engine!: EngineBridge;
+  private commands!: CommandApplier;
+  private connection: AuthenticatedConnection | null = null;
+  private welcome: Welcome | null = null;
+  private sentThrough = 0;
+  private ticket: string | null;
+  private leaseToken: string | null = null;
+  private leaseExpiresAtUnixMs = 0;
+  private commandChain: Promise<void> = Promise.resolve();
+  private ending: { readonly commandId: string } | null = null;
+  private settle!: (outcome: { ok: true } | { ok: false; error: unknown }) => void;
+  private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
+  private readonly renewal = new LeaseRenewal();
+  /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
+  private failed = false;
+
+  constructor(
+    private readonly deps: DurableRunnerDeps,
+    ticket: string,
+  ) {
+    this.ticket = ticket;
+    this.committer = new StateCommitter(deps.store.initial, deps.store.save);
+    this.settled = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  private get state(): DurableState {
+    return this.committer.state;
+  }
+
+  /** Runs until the server ends the command stream (exit 0) or the transport fails for good (throws, state kept). */
+  async run(): Promise<void> {
+    this.engine = this.deps.startEngine((event) => this.onEngineEvent(event));
+    this.commands = new CommandApplier({
+      committer: this.committer,
+      engine: this.engine,
+      turnId: this.deps.options.identity.turnId,
+      sendResult: (result) => this.sendResult(result),
+      onStreamEnd: (commandId) => {
+        this.ending = { commandId };
+      },
+    });
+    this.engine.finished.catch((error: unknown) => this.fail(error));
+    void this.connectLoop().catch((error: unknown) => this.fail(error));
+    // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
+    const lifetime =
+      this.deps.options.maxLifetimeMs > 0
+        ? setTimeout(() => this.engine.shutdown(), this.deps.options.maxLifetimeMs)
+        : undefined;
+    const outcome = await this.settled;
+    clearTimeout(lifetime);
+    this.renewal.cancel();
+    this.connection?.close();
+    if (!outcome.ok) {
+      // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
+      await this.deps.killHarness();
+      // Only the failure is recorded (what the server shows for a run that stopped): outbox and journal stay as they were.
+      const summary = failureSummary(outcome.error);
+      this.committer.update((state) => ({
+        ...state,
+        lifecycle: "recoverable_failure",
+        recoverableFailure: summary,
+        diagnostics: [...state.diagnostics, summary].slice(-MAX_DIAGNOSTICS),
+      }));
+      await this.committer.commit().catch(() => undefined);
+      throw outcome.error;
+    }
+    await this.engine.finished.catch(() => undefined);
+    await this.committer.commit();
+  }
+
+  private fail(error: unknown): void {
+    this.failed = true;
+    this.settle({ ok: false, error });
+  }
+
+  // ---- engine side ------------------------------------------------------------------------------
+
+  private async onEngineEvent(output: EngineEvent): Promise<void> {
+    if (this.failed) return await new Promise<void>(() => undefined);
+    if (output.engineLastControllerSeq !== null) {
+      this.committer.update((state) => ({
+        ...state,
+        engineCommandSeq: output.engineLastControllerSeq as number,
+      }));
+    }
+    if (output.engineSeq > this.state.engineEventSeq) {
+      const event = durablePrpEvent(this.deps.options.identity, this.state.nextSourceSeq, output.event);
+      const envelope = eventEnvelope(this.deps.options.identity, this.welcome?.version ?? 1, event);
+      const entry = {
+        sourceSeq: event.sourceSeq,
+        sourceEventId: event.sourceEventId,
+        eventType: event.eventType,
+        priority: event.priority,
+        bytes: Buffer.byteLength(JSON.stringify(envelope)),
+        envelope,
+      };
+      try {
+        this.committer.update((state) => ({
+          ...appendToOutbox(state, entry, this.deps.options.outbox),
+          engineEventSeq: output.engineSeq,
+        }));
+      } catch (error) {
+        // The server has not acknowledged for too long: stop with the state as it is (the event stays with the engine).
+        this.fail(error);
+        return await new Promise<void>(() => undefined);
+      }
+      // Durable before the engine hears it is safe: the engine resends what it has no ack for.
+      await this.committer.commit();
+      this.engine.acknowledge(output.engineSeq);
+      this.pump();
+    }
+  }
+
+  // ---- connection side --------------------------------------------------------------------------
+
+  private async connectLoop(): Promise<void> {
+    const { reconnectDelayMs, reconnectGraceMs } = this.deps.options;
+    let deadline = Number.POSITIVE_INFINITY;
+    let attempts = 0;
+    for (;;) {
+      const credential = this.nextCredential();
+      attempts += 1;
+      try {
+        const socket = await this.deps.dial();
+        const connection = await AuthenticatedConnection.open(socket, {
+          credential,
+          identity: this.deps.options.identity,
+          runnerVersion: this.deps.options.runnerVersion,
+          runnerDigest: this.deps.options.runnerDigest,
+        });
+        deadline = Number.POSITIVE_INFINITY;
+        attempts = 0;
+        const closed = new Promise<void>((resolve) => {
+          connection.listen({
+            onMessage: (message) => this.onServerMessage(message),
+            onFailure: (error) => this.fail(error),
+            onClose: () => resolve(),
+          });
+        });
+        await this.onWelcome(connection);
+        await closed;
+        this.connection = null;
+        this.welcome = null;
+        this.renewal.cancel();
+        this.deps.log("connection closed; reconnecting with the connection lease");
+      } catch (error) {
+        if (error instanceof RefusedBeforeChallenge) {
+          if (this.leaseToken !== null && this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
+        } else if (!isConnectError(error)) {
+          throw error;
+        }
+        if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
+      }
+      if (Date.now() >= deadline) throw reconnectDeadline(attempts);
+      await delay(reconnectDelayMs);
+    }
+  }
+
+  /** The ticket for the first handshake of this process, the lease for every later one. */
+  private nextCredential(): CredentialMaterial {
+    if (this.leaseToken !== null) {
+      if (Date.now() >= this.leaseExpiresAtUnixMs) throw leaseExpired(this.leaseExpiresAtUnixMs);
+      return credentialMaterial(this.leaseToken);
+    }
+    if (this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
+    return credentialMaterial(this.ticket);
+  }
+
+  private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
+    const welcome = connection.welcome;
+    if (welcome.leaseToken !== null) {
+      this.leaseToken = welcome.leaseToken;
+      // The ticket is spent: forget it.
+      this.ticket = null;
+    }
+    this.leaseExpiresAtUnixMs = welcome.leaseExpiresAtUnixMs;
+    this.committer.update((state) => ({
+      ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
+      lifecycle: "ready",
+      recoverableFailure: null,
+    }));
+    // The server has what it acknowledged; everything after is (re)sent, byte for byte.
+    this.sentThrough = welcome.ackedSourceSeq;
+    this.connection = connection;
+    this.welcome = welcome;
+    this.scheduleRenewal(welcome.revocationEpoch);
+    this.pump();
+    for (const command of welcome.pendingCommands) this.enqueueCommand(command);
+    await this.committer.commit();
+  }
+
+  private scheduleRenewal(revocationEpoch: number): void {
+    this.renewal.schedule(this.leaseExpiresAtUnixMs, (expiresAtUnixMs) => {
+      const welcome = this.welcome;
+      if (welcome === null) return;
+      this.connection?.send(
+        controlEnvelope(
+          this.deps.options.identity,
+          welcome.version,
+          "lease_renew",
+          {
+            connectionLeaseRevocationEpoch: revocationEpoch,
+            connectionLeaseExpiresAtUnixMs: expiresAtUnixMs,
+          },
+          { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
+        ),
+      );
+    });
+  }
+
+  private onServerMessage(message: Record<string, unknown>): void {
+    const payload = (message.payload ?? {}) as Record<string, unknown>;
+    switch (message.kind) {
+      case "ack":
+        void this.onAck(Number(payload.ackedSourceSeq)).catch((error: unknown) => this.fail(error));
+        return;
+      case "command":
+        this.enqueueCommand(payload);
+        return;
+      case "lease_renewed":
+        if (typeof payload.connectionLeaseExpiresAtUnixMs === "number") {
+          this.leaseExpiresAtUnixMs = payload.connectionLeaseExpiresAtUnixMs;
+          this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
+        }
+        return;
+      case "command_result_ack":
+        if (this.ending !== null && payload.commandId === this.ending.commandId) this.settle({ ok: true });
+        return;
+      default:
+        // pings and later additions: nothing to do.
+        return;
+    }
+  }
+
+  private async onAck(ackedSourceSeq: number): Promise<void> {
+    this.committer.update((state) => acknowledgeOutbox(state, ackedSourceSeq));
+    await this.committer.commit();
+    this.pump();
+  }
+
+  /** Sends what is durable and not yet sent, up to the server's batch window. */
+  private pump(): void {
+    const connection = this.connection;
+    const welcome = this.welcome;
+    if (connection === null || welcome === null) return;
+    const durable = this.committer.durable;
+    const windowEnd = durable.ackedSourceSeq + welcome.maxBatchEvents;
+    for (const entry of durable.outbox) {
+      if (entry.sourceSeq <= this.sentThrough) continue;
+      if (entry.sourceSeq > windowEnd) break;
+      connection.send(entry.envelope);
+      this.sentThrough = entry.sourceSeq;
+    }
+  }
+
+  // ---- commands ---------------------------------------------------------------------------------
+
+  private enqueueCommand(value: unknown): void {
+    this.commandChain = this.commandChain
+      .then(() => this.commands.handle(value))
+      .catch((error: unknown) => this.fail(error));
+  }
+
+  private sendResult(result: Record<string, unknown>): void {
+    const welcome = this.welcome;
+    if (welcome === null) return;
+    this.connection?.send(
+      controlEnvelope(this.deps.options.identity, welcome.version, "command_result", result),
+    );
+  }
+}

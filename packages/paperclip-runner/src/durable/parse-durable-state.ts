@@ -1,0 +1,68 @@
+import { RunnerError } from "@paperclipai/errors";
+import { BINDING_MISMATCH_MESSAGE } from "../state/parse-runner-state.js";
+import { type DurableIdentity, IDENTITY_KEYS } from "./durable-identity.js";
+import { DURABLE_STATE_SCHEMA, type DurableState } from "./durable-state.js";
+
+/**
+ * Checks a durable state file read from disk. It is refused, never repaired:
+ * guessing could run a command twice or lose an event. A file of another run
+ * (any identity field differs) is `ERR_RUNNER_STATE_BINDING_MISMATCH`.
+ */
+export function parseDurableState(text: string, identity: DurableIdentity): DurableState {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw corrupt("it is not JSON");
+  }
+  if (!isObject(value) || value.schema !== DURABLE_STATE_SCHEMA) {
+    throw corrupt(`its schema is not ${DURABLE_STATE_SCHEMA}`);
+  }
+  const mismatched = IDENTITY_KEYS.filter((key) => value[key] !== identity[key]);
+  if (mismatched.length > 0) {
+    throw new RunnerError("ERR_RUNNER_STATE_BINDING_MISMATCH", BINDING_MISMATCH_MESSAGE, {
+      details: { mismatched },
+    });
+  }
+  for (const key of [
+    "nextSourceSeq",
+    "ackedSourceSeq",
+    "outboxBytes",
+    "lastControllerCommandSeq",
+    "engineEventSeq",
+    "engineCommandSeq",
+    "restarts",
+  ] as const) {
+    if (!Number.isSafeInteger(value[key]) || (value[key] as number) < 0)
+      throw corrupt(`${key} is not a count`);
+  }
+  if ((value.nextSourceSeq as number) < 1) throw corrupt("nextSourceSeq is not a count");
+  if (!Array.isArray(value.outbox)) throw corrupt("outbox is not an array");
+  for (const entry of value.outbox) {
+    if (!isObject(entry) || !Number.isSafeInteger(entry.sourceSeq) || !isObject(entry.envelope)) {
+      throw corrupt("an outbox entry is malformed");
+    }
+  }
+  if (!isObject(value.processedCommands)) throw corrupt("processedCommands is not an object");
+  for (const [commandId, record] of Object.entries(value.processedCommands)) {
+    if (
+      !isObject(record) ||
+      record.commandId !== commandId ||
+      typeof record.fingerprint !== "string" ||
+      !["pending", "done", "indeterminate"].includes(String(record.status))
+    ) {
+      throw corrupt(`command record ${JSON.stringify(commandId).slice(0, 80)} is malformed`);
+    }
+  }
+  return value as unknown as DurableState;
+}
+
+function corrupt(reason: string): RunnerError {
+  return new RunnerError("ERR_RUNNER_STATE_CORRUPT", `durable state file is not valid: ${reason}`, {
+    details: { reason },
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

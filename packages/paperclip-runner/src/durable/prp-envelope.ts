@@ -1,0 +1,59 @@
+import { buildPrpEvent, isPrpEventType, type PrpEvent, type PrpEventType } from "../prp/index.js";
+import { type DurableIdentity, identityFields } from "./durable-identity.js";
+import { PRP_PROTOCOL } from "./handshake.js";
+
+/** What an event is, before durable mode numbers it. */
+export interface DurableEventKind {
+  readonly eventType: PrpEventType;
+  readonly payload: Record<string, unknown>;
+  /** Taken once when the event was first produced, never per send. */
+  readonly emittedAt: string;
+}
+
+export { isPrpEventType };
+
+/**
+ * Pure: the PRP event of seq `sourceSeq`, bound to the run identity the server
+ * admits (every event carries the launcher's turn and item ids).
+ */
+export function durablePrpEvent(
+  identity: DurableIdentity,
+  sourceSeq: number,
+  event: DurableEventKind,
+): PrpEvent {
+  return buildPrpEvent(
+    {
+      runId: identity.runId,
+      normalizedSessionId: identity.normalizedSessionId,
+      sourceInstanceId: identity.runnerInstanceId,
+    },
+    sourceSeq,
+    event.eventType,
+    event.payload,
+    { emittedAt: event.emittedAt, turnId: identity.turnId, itemId: identity.itemId },
+  );
+}
+
+/**
+ * Pure: the whole `event` message for one PRP event. It holds nothing that
+ * changes per send (no connection id, no send time), so a resend after a
+ * reconnect or a restart is byte-identical, as the server requires.
+ */
+export function eventEnvelope(
+  identity: DurableIdentity,
+  version: number,
+  event: PrpEvent,
+): Record<string, unknown> {
+  return { protocol: PRP_PROTOCOL, version, kind: "event", ...identityFields(identity), payload: event };
+}
+
+/** A control message from the runner (`command_result`, `lease_renew`), its identity at the top level like every envelope. */
+export function controlEnvelope(
+  identity: DurableIdentity,
+  version: number,
+  kind: string,
+  payload: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { protocol: PRP_PROTOCOL, version, kind, ...identityFields(identity), ...extra, payload };
+}

@@ -1,0 +1,107 @@
+import { join } from "node:path";
+import type { ParsedFlags } from "../cli/flags.js";
+import type { RunnerdIo } from "../cli/runnerd-io.js";
+import { harnessLauncher } from "../local/harness-launcher.js";
+import { DEFAULT_LIMITS } from "../local/local-options.js";
+import { atomicPrivateWrite, createPrivateDirectory } from "../private-fs/index.js";
+import { openDurableStateStore } from "../state/state-store.js";
+import { ticketMissing } from "./bootstrap-ticket.js";
+import { BUILTIN_SCRIPT, BUILTIN_SCRIPT_FILE } from "./builtin-script.js";
+import { createDialer } from "./dial.js";
+import { readDurableOptions } from "./durable-options.js";
+import { DurableRunner } from "./durable-runner.js";
+import { openDurableStore } from "./durable-store.js";
+import { EngineBridge } from "./engine-bridge.js";
+import { killEngineHarness } from "./kill-engine-harness.js";
+
+/**
+ * Durable mode: the runner dials the Paperclip server (or accepts its
+ * connection), authenticates with the one-time ticket, and serves one run over
+ * the encrypted, acknowledged, resumable PRP channel until the server ends the
+ * command stream. A transport failure throws a coded error with the state
+ * directory intact; the server restarts the runner with a fresh ticket and it
+ * resumes from there.
+ */
+export async function runDurableMode(
+  flags: ParsedFlags,
+  io: RunnerdIo,
+  ticket: string | null,
+): Promise<number> {
+  const options = readDurableOptions(flags);
+  if (ticket === null) throw ticketMissing();
+  const log = (line: string): void => {
+    io.stderr.write(`paperclip-runnerd: ${line}\n`);
+  };
+  if (options.ignoredProviderFlags.length > 0) {
+    log(
+      `provider profiles are not built into this runner; ignored: ${options.ignoredProviderFlags.join(", ")}`,
+    );
+  }
+  const store = await openDurableStore(options.stateDir, options.identity, {
+    version: options.runnerVersion,
+    digest: options.runnerDigest,
+  });
+  const dialer = await createDialer(options.endpoint);
+  try {
+    if (store.recovered !== null) {
+      log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
+    }
+    await createPrivateDirectory(store.engineDirectory);
+    let scriptPath = options.fakeHarnessScript;
+    if (scriptPath === null && options.harnessCommand === null) {
+      await atomicPrivateWrite(store.engineDirectory, BUILTIN_SCRIPT_FILE, JSON.stringify(BUILTIN_SCRIPT));
+      scriptPath = join(store.engineDirectory, BUILTIN_SCRIPT_FILE);
+      log("the fake harness script given does not exist; running the built-in script");
+    }
+    const binding = {
+      runId: options.identity.runId,
+      sessionId: options.identity.normalizedSessionId,
+      runnerId: options.identity.runnerInstanceId,
+    };
+    const engineStore = await openDurableStateStore(store.engineDirectory, binding);
+    // Once the runner fails, the engine must not record anything more (a harness it sees die would end the run).
+    let frozen = false;
+    const engineWrites = {
+      ...engineStore,
+      save: (state: Parameters<typeof engineStore.save>[0]) =>
+        frozen ? new Promise<void>(() => undefined) : engineStore.save(state),
+    };
+    const launcher = harnessLauncher(
+      {
+        binding,
+        harness:
+          options.harnessCommand === null
+            ? { kind: "fake", scriptPath: scriptPath as string, delayMs: null }
+            : { kind: "command", ...options.harnessCommand },
+        stateDir: store.engineDirectory,
+        sandbox: null,
+        passEnv: [],
+        limits: DEFAULT_LIMITS,
+      },
+      process.env,
+    );
+    const runner = new DurableRunner(
+      {
+        options,
+        store,
+        dial: () => dialer.next(),
+        startEngine: (onEvent) => new EngineBridge(engineWrites, launcher, onEvent),
+        killHarness: async () => {
+          frozen = true;
+          await killEngineHarness(store.engineDirectory);
+        },
+        log,
+      },
+      ticket,
+    );
+    try {
+      await runner.run();
+    } finally {
+      await engineStore.close();
+    }
+    return 0;
+  } finally {
+    await dialer.close();
+    await store.close();
+  }
+}

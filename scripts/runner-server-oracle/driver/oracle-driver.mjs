@@ -1,0 +1,333 @@
+// Runs on Node 24 (the real server's engines): drives our paperclip-runnerd through the
+// server's own spawnRunner and DurablePrpControlPlane for one scenario, and prints what the
+// server saw as JSON lines. Written for this repository; it only calls the server's exports.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const scenario = JSON.parse(process.argv[2]);
+const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
+const { DurablePrpControlPlane, spawnRunner } = await import(
+  pathToFileURL(join(vendor, "control-plane/durable-prp-control-plane.js")).href
+);
+const { validatePrpEvent } = await import(pathToFileURL(join(vendor, "protocol/replay-contract.js")).href);
+
+const print = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+const identity = {
+  runnerInstanceId: "runner-oracle-1",
+  environmentLeaseId: "lease-env-1",
+  runId: "run-oracle-1",
+  normalizedSessionId: "session-oracle-1",
+  turnId: "turn-oracle-1",
+  itemId: "item-oracle-1",
+};
+// The values the real server passes (live/runnerd-codex-transport.js): its approved runner version, 16 MiB outbox, 1 MiB P0 reserve.
+const runnerVersion = "0.3.0";
+const runnerDigest = `sha256:${createHash("sha256").update(readFileSync(scenario.runnerBin)).digest("hex")}`;
+
+// A deterministic clock offset the lease scenario moves forward (the server's clock, not the runner's).
+let clockOffsetMs = 0;
+const realNow = Date.now.bind(Date);
+Date.now = () => realNow() + clockOffsetMs;
+
+const committed = [];
+const waiters = [];
+const notify = () => {
+  for (const waiter of waiters.splice(0)) waiter();
+};
+const until = async (predicate, what, timeoutMs = 30_000) => {
+  const deadline = realNow() + timeoutMs;
+  while (!predicate()) {
+    if (realNow() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => {
+      waiters.push(resolve);
+      setTimeout(resolve, 50);
+    });
+  }
+};
+
+let commitFailuresLeft = scenario.failCommitAt === undefined ? 0 : 1;
+let blocked = null;
+const controlPlane = new DurablePrpControlPlane({
+  stateDirectory: join(scenario.work, "control-plane"),
+  identity,
+  expectedRunnerVersion: runnerVersion,
+  expectedRunnerDigest: runnerDigest,
+  onCommittedEvent: async (event) => {
+    const check = validatePrpEvent(event);
+    print({ type: "schema", sourceSeq: event.sourceSeq, ok: check.ok, issues: check.issues });
+    if (scenario.failCommitAt === event.sourceSeq && commitFailuresLeft > 0) {
+      commitFailuresLeft -= 1;
+      print({ type: "commit_failed", sourceSeq: event.sourceSeq });
+      throw new Error("injected commit failure");
+    }
+    if (scenario.blockCommitAt === event.sourceSeq && blocked === null) {
+      // Sent by the runner, never committed: the scenario kills the runner meanwhile.
+      await new Promise((_resolve, reject) => {
+        blocked = () => reject(new Error("commit abandoned"));
+        notify();
+      });
+    }
+    committed.push(event);
+    print({ type: "committed", event });
+    notify();
+  },
+});
+await controlPlane.start();
+
+// A byte-level proxy on loopback, for scenarios that tamper with one frame.
+let connectUrl = controlPlane.connectUrl;
+let tamperLeft = scenario.tamper === undefined ? 0 : 1;
+let proxy = null;
+if (scenario.tamper !== undefined) {
+  const target = new URL(controlPlane.connectUrl);
+  proxy = createServer((client) => {
+    const upstream = connect(Number(target.port), "127.0.0.1");
+    let serverFrames = 0;
+    let toServer = Buffer.alloc(0);
+    let headerDone = false;
+    upstream.on("data", (chunk) => {
+      if (scenario.tamper === "server_to_runner" && tamperLeft > 0 && headerDone) {
+        // Unmasked server frames: the third one (after challenge and welcome) gets one hex digit changed.
+        serverFrames += 1;
+        if (serverFrames >= 3) chunk = flipCiphertextDigit(chunk);
+      }
+      if (!headerDone && chunk.includes("\r\n\r\n")) headerDone = true;
+      client.write(chunk);
+    });
+    client.on("data", (chunk) => {
+      if (scenario.tamper !== "runner_to_server" || tamperLeft === 0) {
+        upstream.write(chunk);
+        return;
+      }
+      toServer = Buffer.concat([toServer, chunk]);
+      upstream.write(rewriteMaskedFrames());
+    });
+    function rewriteMaskedFrames() {
+      // Passes the HTTP upgrade through, then re-masks each client frame, changing the third one.
+      const out = [];
+      if (!client.upgraded) {
+        const end = toServer.indexOf("\r\n\r\n");
+        if (end < 0) return Buffer.alloc(0);
+        out.push(toServer.subarray(0, end + 4));
+        toServer = toServer.subarray(end + 4);
+        client.upgraded = true;
+        client.frames = 0;
+      }
+      for (;;) {
+        if (toServer.length < 2) break;
+        let length = toServer[1] & 0x7f;
+        let cursor = 2;
+        if (length === 126) {
+          if (toServer.length < 4) break;
+          length = toServer.readUInt16BE(2);
+          cursor = 4;
+        } else if (length === 127) {
+          if (toServer.length < 10) break;
+          length = Number(toServer.readBigUInt64BE(2));
+          cursor = 10;
+        }
+        if (toServer.length < cursor + 4 + length) break;
+        const frame = Buffer.from(toServer.subarray(0, cursor + 4 + length));
+        toServer = toServer.subarray(cursor + 4 + length);
+        client.frames += 1;
+        if (client.frames === 3 && tamperLeft > 0) {
+          const mask = frame.subarray(cursor, cursor + 4);
+          const payload = frame.subarray(cursor + 4);
+          for (let i = 0; i < payload.length; i += 1) payload[i] ^= mask[i % 4];
+          const changed = flipCiphertextDigit(payload);
+          for (let i = 0; i < changed.length; i += 1) payload[i] = changed[i] ^ mask[i % 4];
+          tamperLeft = 0;
+          print({ type: "tampered", direction: "runner_to_server" });
+        }
+        out.push(frame);
+      }
+      return Buffer.concat(out);
+    }
+    upstream.on("close", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+  });
+  await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  connectUrl = `ws://127.0.0.1:${proxy.address().port}${target.pathname}`;
+}
+
+function flipCiphertextDigit(buffer) {
+  const text = buffer.toString("latin1");
+  const at = text.indexOf('"ciphertext":"');
+  if (at < 0) return buffer;
+  const index = at + '"ciphertext":"'.length + 8;
+  const copy = Buffer.from(buffer);
+  copy[index] = copy[index] === 0x30 ? 0x31 : 0x30;
+  if (scenario.tamper === "server_to_runner") {
+    tamperLeft = 0;
+    print({ type: "tampered", direction: "server_to_runner" });
+  }
+  return copy;
+}
+
+const queue = (type, payload = {}, commandId) => controlPlane.queueCommand(type, payload, commandId, true);
+const spawnOptions = {
+  connectUrl,
+  stateDirectory: join(scenario.work, "runner"),
+  identity,
+  ticket: controlPlane.issueBootstrapTicket(60_000),
+  maxOutboxBytes: scenario.maxOutboxBytes ?? 16 * 1024 * 1024,
+  p0ReserveBytes: scenario.p0ReserveBytes ?? 1024 * 1024,
+  maxRuntimeMs: 0,
+  reconnectGraceMs: 2_000,
+  lifecyclePolicy: { mode: "per_turn", idleTimeoutMs: null },
+  runnerBinaryPath: scenario.runnerBin,
+  runnerVersion,
+  runnerDigest,
+  diagnosticsDirectory: join(scenario.work, "diagnostics"),
+  ...(scenario.script === undefined
+    ? {}
+    : {
+        // The server's launcher names a script inside its own package; this one is ours, same argv otherwise.
+        processLauncher: (spec) => launchWithScript(spec, scenario.script),
+      }),
+};
+const { spawn } = await import("node:child_process");
+function launchWithScript(spec, script) {
+  const args = [...spec.args];
+  args[args.indexOf("--fake-harness-script") + 1] = script;
+  // As the server's own launch path does: the diagnostics directory exists, private, before the runner starts.
+  mkdirSync(args[args.indexOf("--diagnostics-directory") + 1], { recursive: true, mode: 0o700 });
+  print({ type: "launch", args });
+  const child = spawn(spec.command, args, {
+    cwd: spec.cwd,
+    env: spec.environment,
+    detached: true,
+    stdio: "ignore",
+  });
+  const completion = new Promise((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, stdout: "", stderr: "" })),
+  );
+  return { child, completion, processGroupId: child.pid };
+}
+
+const exitOf = async (handle) => {
+  let timer;
+  const result = await Promise.race([
+    handle.completion,
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve(null), 30_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  // The server's launcher empties runnerd.stderr.log when it launches again: read the runner's diagnostic now.
+  print({ type: "diagnostic", text: readDiagnostic() });
+  if (result === null) {
+    try {
+      process.kill(-handle.child.pid, "SIGKILL");
+    } catch {}
+    throw new Error("runner did not exit");
+  }
+  return { code: result.code, signal: result.signal };
+};
+const hasEvent = (type) => committed.some((event) => event.eventType === type);
+
+let handle = spawnRunner(spawnOptions);
+print({ type: "spawned", pid: handle.child.pid, args: spawnOptions.processLauncher ? undefined : "server" });
+queue("run.prepare", {});
+queue("session.open", { prompt: "oracle" });
+queue("turn.start", { input: [{ type: "text", text: "do the work" }] });
+
+// Every command answered, and the run over unless its turn.start could not complete (indeterminate or rejected).
+const settled = () => {
+  const commands = controlPlane.store.state.commands;
+  const turn = commands.find((command) => command.type === "turn.start");
+  return (
+    commands.every((command) => command.status !== "pending") &&
+    (hasEvent("run.terminal") || turn?.status !== "completed")
+  );
+};
+
+if (scenario.kind === "sigkill") {
+  await until(() => blocked !== null, "the blocked commit");
+  const harnessPid = committed.find((event) => event.eventType === "harness.ready")?.payload?.pid ?? null;
+  print({ type: "killing", pid: handle.child.pid, harnessPid });
+  process.kill(handle.child.pid, "SIGKILL");
+  print({ type: "exit", phase: "killed", ...(await exitOf(handle)) });
+  blocked();
+  handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
+  await until(() => hasEvent("runner.reconciled"), "runner.reconciled after the restart");
+  print({
+    type: "harness_after_restart",
+    pid: harnessPid,
+    alive: harnessPid !== null && isAlive(harnessPid),
+  });
+} else if (scenario.kind === "expire_lease") {
+  await until(() => hasEvent("harness.ready"), "harness.ready");
+  clockOffsetMs = 10 * 60_000;
+  controlPlane.disconnectActiveRunner();
+  print({ type: "exit", phase: "lease", ...(await exitOf(handle)) });
+  handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
+  await until(settled, "the commands after the restart");
+} else if (scenario.kind === "tamper_server_to_runner") {
+  print({ type: "exit", phase: "tampered", ...(await exitOf(handle)) });
+  handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
+  await until(settled, "the commands after the restart");
+} else if (scenario.kind === "outbox_full") {
+  // The server acknowledges nothing (its first commit hangs) until the runner's outbox is full.
+  await until(() => blocked !== null, "the blocked commit");
+  print({ type: "exit", phase: "outbox", ...(await exitOf(handle)) });
+  blocked();
+} else if (scenario.kind === "renew") {
+  // The lease lasts 60 s; the runner renews it halfway, while the turn is still running.
+  await until(() => hasEvent("harness.ready"), "harness.ready");
+  print({ type: "lease", phase: "welcome", expiresAt: controlPlane.store.state.lastLeaseExpiresAt });
+  await until(() => hasEvent("run.terminal"), "run.terminal", 90_000);
+  print({ type: "lease", phase: "end", expiresAt: controlPlane.store.state.lastLeaseExpiresAt });
+} else {
+  await until(() => hasEvent("run.terminal"), "run.terminal");
+}
+if (scenario.kind !== "outbox_full") {
+  queue("runner.shutdown", {});
+  await until(() => hasEvent("run.terminal"), "run.terminal");
+  print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
+}
+
+const state = controlPlane.store.state;
+print({
+  type: "report",
+  commands: state.commands.map(({ commandId, type, status, result }) => ({
+    commandId,
+    type,
+    status,
+    result,
+  })),
+  committedEventIds: state.committedEvents.map((event) => event.sourceEventId),
+  committedSeqs: state.committedEvents.map((event) => event.sourceSeq),
+  deliveryCounts: state.committedEvents.map((event) => event.deliveryCount),
+  ackedSourceSeq: state.ackedSourceSeq,
+  freshBootstraps: state.freshBootstraps,
+  connectionCount: state.connectionCount,
+  replayDeliveries: state.replayDeliveries,
+  malformedFrames: state.malformedFrames,
+  duplicateCommandResults: state.duplicateCommandResults,
+  runnerStateDirMode: statSync(spawnOptions.stateDirectory).mode & 0o777,
+});
+await controlPlane.stop();
+proxy?.close();
+
+function readDiagnostic() {
+  try {
+    return readFileSync(join(scenario.work, "diagnostics", "runnerd.stderr.log"), "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function isAlive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
