@@ -3,11 +3,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 /**
- * The one place that names where the CreateOS emulator's command lives. The emulator is moving
- * into its own package (`@paperclipai/createos-emulator`); when it lands, change the package
- * name here and the devDependency in package.json, nothing else.
+ * The one place that names where the CreateOS emulator's command lives (the package is also
+ * this package's devDependency, so the workspace builds it first).
  */
-const EMULATOR_PACKAGE = "@paperclipai/plugin-createos";
+const EMULATOR_PACKAGE = "@paperclipai/createos-emulator";
 const EMULATOR_BIN = "createos-emulator";
 
 /** The absolute path of the `createos-emulator` bin script. */

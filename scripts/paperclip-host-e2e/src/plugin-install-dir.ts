@@ -8,11 +8,7 @@ import { REPO_ROOT } from "./toolchain.js";
 const run = promisify(execFile);
 
 /** The plugin and the workspace packages it depends on, packed as they are published. */
-const PACKAGE_DIRS = [
-  "packages/errors",
-  "packages/adapter-utils",
-  "packages/plugins/sandbox-providers/createos",
-] as const;
+const PACKAGE_DIRS = ["packages/errors", "packages/plugins/sandbox-providers/createos"] as const;
 
 /**
  * What a user does before `POST /api/plugins/install`: installs the plugin's packed tarball

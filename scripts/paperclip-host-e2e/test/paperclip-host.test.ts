@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorProcess, startEmulator } from "../src/emulator-process.js";
 import { type AdapterCheck, type Environment, HostApi, type Lease, type Plugin } from "../src/host-api.js";
 import { type PaperclipServer, startPaperclipServer } from "../src/paperclip-server.js";
@@ -20,28 +20,37 @@ let environment: Environment;
 
 const tail = (text: string, limit = 6000): string => text.slice(-limit);
 
-/** Every failing step shows the server's, the worker's and the emulator's log. */
+/** Whether the current test already printed the logs (a failed step inside it did). */
+let logsPrinted = false;
+
+/** The server's, the plugin worker's and the emulator's logs, for a failure. */
+async function printLogs(what: string): Promise<void> {
+  logsPrinted = true;
+  let workerLogs = "(plugin not installed)";
+  if (plugin && server) {
+    workerLogs = await fetch(`${server.baseUrl}/api/plugins/${plugin.id}/logs?limit=200`)
+      .then((response) => response.text())
+      .catch((reason: unknown) => `(logs unavailable: ${String(reason)})`);
+  }
+  console.error(
+    [
+      `failed: ${what}`,
+      `--- server log (${server?.process.logPath ?? "not started"}) ---`,
+      tail(server?.process.output() ?? ""),
+      "--- plugin worker log (GET /api/plugins/:id/logs) ---",
+      tail(workerLogs),
+      "--- emulator log ---",
+      tail(emulator?.process.output() ?? ""),
+    ].join("\n"),
+  );
+}
+
+/** Runs one step of the setup; a failure prints every log before it propagates. */
 async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    let workerLogs = "(plugin not installed)";
-    if (plugin && server) {
-      workerLogs = await fetch(`${server.baseUrl}/api/plugins/${plugin.id}/logs?limit=200`)
-        .then((response) => response.text())
-        .catch((reason: unknown) => `(logs unavailable: ${String(reason)})`);
-    }
-    console.error(
-      [
-        `step failed: ${name}: ${error instanceof Error ? error.message : String(error)}`,
-        `--- server log (${server?.process.logPath ?? "not started"}) ---`,
-        tail(server?.process.output() ?? ""),
-        "--- plugin worker log (GET /api/plugins/:id/logs) ---",
-        tail(workerLogs),
-        "--- emulator log ---",
-        tail(emulator?.process.output() ?? ""),
-      ].join("\n"),
-    );
+    await printLogs(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
 }
@@ -58,6 +67,15 @@ beforeAll(async () => {
   );
   api = new HostApi(server.baseUrl);
 }, 900_000);
+
+// A failing test (an assertion, not only a request) prints every log too.
+beforeEach(() => {
+  logsPrinted = false;
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail" && !logsPrinted) await printLogs(context.task.name);
+});
 
 afterAll(async () => {
   await server?.stop();

@@ -470,7 +470,7 @@ try {
     ],
     prevention:
       "Start from the defaults and override only the options a test needs; the defaults are valid on every supported platform.",
-    example: `import { startCreateosEmulator } from "@paperclipai/plugin-createos/testing";
+    example: `import { startCreateosEmulator } from "@paperclipai/createos-emulator";
 
 const emulator = await startCreateosEmulator({ heartbeatMs: 200, rateLimitPerMinute: null });
 try {
@@ -487,7 +487,7 @@ try {
       "A fault plan given to the emulator (`options.faults`, `emulator.faults.set()` / `add()`, or `createos-emulator --faults`) has a rule the emulator does not understand, so nothing was armed. `details.rule` is the index of the bad rule.",
     when: "An unknown `kind`, an unknown `route`, a status outside 100-599, a negative `times`, `skip`, `afterFrames`, `frames` or `delayMs`, or an `evict` rule without `mode`.",
     solutions: [
-      "Compare the rule at `error.details.rule` with the `Fault` type exported by `@paperclipai/plugin-createos/testing`.",
+      "Compare the rule at `error.details.rule` with the `Fault` type exported by `@paperclipai/createos-emulator`.",
       'Use `times: "always"` for a fault that must keep firing, not a negative number.',
     ],
     prevention:

@@ -1,6 +1,6 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { CreateosEmulator } from "../src/testing.js";
 import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
 import { type PluginUnderTest, pluginUnderTest } from "./support/plugin-harness.js";
 

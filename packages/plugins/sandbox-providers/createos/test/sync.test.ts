@@ -1,9 +1,9 @@
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateosEmulator } from "../src/testing.js";
 import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
 import { type PluginUnderTest, pluginUnderTest } from "./support/plugin-harness.js";
 

@@ -1,8 +1,11 @@
+import {
+  type CreateosEmulator,
+  type CreateosEmulatorOptions,
+  startCreateosEmulator,
+} from "@paperclipai/createos-emulator";
 import { CreateosClient, type CreateosClientOptions } from "../../src/client/createos-client.js";
 import type { ExecuteTuning } from "../../src/execute/execute.js";
 import type { OutputStream } from "../../src/execute/output-frame.js";
-import type { CreateosEmulator, CreateosEmulatorOptions } from "../../src/testing.js";
-import { startCreateosEmulator } from "../../src/testing.js";
 
 /** Fast settings for tests: heartbeats every 100 ms, no rate limit, short backoff. */
 export async function startTestEmulator(options: CreateosEmulatorOptions = {}): Promise<CreateosEmulator> {

@@ -1,8 +1,8 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import type { PaperclipPlugin, PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { createEnvironmentTestHarness, type EnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
 import { manifest } from "../../src/manifest.js";
 import { createPlugin } from "../../src/plugin/create-plugin.js";
-import type { CreateosEmulator } from "../../src/testing.js";
 
 export interface PluginUnderTest {
   readonly plugin: PaperclipPlugin;

@@ -1,7 +1,7 @@
 import { PaperclipError } from "@paperclipai/errors";
-import { VERSION } from "../../version.js";
 import { readFaultPlanFile } from "../fault-book.js";
 import { startCreateosEmulator } from "../start-emulator.js";
+import { VERSION } from "../version.js";
 import { parseCliArgs, USAGE } from "./parse-args.js";
 
 async function main(argv: readonly string[]): Promise<number> {

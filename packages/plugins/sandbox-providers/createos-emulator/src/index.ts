@@ -1,9 +1,9 @@
 /**
- * `@paperclipai/plugin-createos/testing`: the local CreateOS emulator, a real loopback HTTP
- * server with real processes, for tests, demos and trying the plugin without an account.
+ * `@paperclipai/createos-emulator`: a local CreateOS API on loopback, with real processes,
+ * for tests, demos and trying `@paperclipai/plugin-createos` without an account.
  */
 
-export { startCreateosEmulator } from "./emulator/start-emulator.js";
+export { startCreateosEmulator } from "./start-emulator.js";
 export type {
   CreateosEmulator,
   CreateosEmulatorOptions,
@@ -29,4 +29,5 @@ export type {
   SlowStreamFault,
   StallStreamFault,
   StreamFaultBase,
-} from "./emulator/types.js";
+} from "./types.js";
+export { VERSION } from "./version.js";

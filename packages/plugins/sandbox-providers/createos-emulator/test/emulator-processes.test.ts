@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
-import {
-  dataFrames,
-  eventually,
-  isAlive,
-  procState,
-  RawApi,
-  streamText,
-} from "./emulator-support/raw-api.js";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
+import { dataFrames, eventually, isAlive, procState, RawApi, streamText } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -25,7 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator.close();
+  await emulator?.close();
 });
 
 const base = (processId: string) => `/sandboxes/${sandbox}/processes/${processId}`;

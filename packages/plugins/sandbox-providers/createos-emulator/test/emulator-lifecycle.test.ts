@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
-import { RawApi } from "./emulator-support/raw-api.js";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
+import { RawApi } from "./support/raw-api.js";
 
 const ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator.close();
+  await emulator?.close();
 });
 
 describe("emulator: service basics", () => {
@@ -54,7 +54,7 @@ describe("emulator: sandbox states", () => {
     slowApi = new RawApi(slow);
   });
   afterAll(async () => {
-    await slow.close();
+    await slow?.close();
   });
 
   it("creates asynchronously: creating, then running, with a valid id and the success envelope", async () => {

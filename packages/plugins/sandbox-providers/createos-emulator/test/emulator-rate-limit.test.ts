@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
-import { RawApi } from "./emulator-support/raw-api.js";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
+import { RawApi } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator | undefined;
 

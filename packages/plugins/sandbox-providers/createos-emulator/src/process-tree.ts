@@ -5,6 +5,8 @@ export interface ProcEntry {
   readonly pid: number;
   readonly ppid: number;
   readonly pgid: number;
+  /** The one-letter scheduler state (`S`, `R`, `T` when stopped, `Z`…). */
+  readonly state: string;
   readonly zombie: boolean;
 }
 
@@ -16,7 +18,16 @@ export function parseProcStat(text: string): ProcEntry | undefined {
   const fields = text.slice(close + 2).split(" ");
   const [state, ppid, pgid] = fields;
   if (state === undefined || ppid === undefined || pgid === undefined) return undefined;
-  return { pid, ppid: Number(ppid), pgid: Number(pgid), zombie: state === "Z" || state === "X" };
+  return { pid, ppid: Number(ppid), pgid: Number(pgid), state, zombie: state === "Z" || state === "X" };
+}
+
+/** One process's entry; undefined when it does not exist (or without `/proc`). */
+export function readProcEntry(pid: number): ProcEntry | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A snapshot of every process on the host; undefined without `/proc`. */
@@ -30,12 +41,9 @@ export function readProcTable(): ProcEntry[] | undefined {
   const entries: ProcEntry[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const entry = parseProcStat(readFileSync(`/proc/${name}/stat`, "utf8"));
-      if (entry) entries.push(entry);
-    } catch {
-      // The process exited between readdir and read.
-    }
+    // Undefined when the process exited between readdir and read.
+    const entry = readProcEntry(Number(name));
+    if (entry) entries.push(entry);
   }
   return entries;
 }

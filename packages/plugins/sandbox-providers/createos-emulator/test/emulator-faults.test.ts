@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
-import { dataFrames, eventually, RawApi, streamText } from "./emulator-support/raw-api.js";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
+import { dataFrames, eventually, RawApi, streamText } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await emulator.close();
+  await emulator?.close();
 });
 
 const connectPath = (pid: string, after = 0) =>

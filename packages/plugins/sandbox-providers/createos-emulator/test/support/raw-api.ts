@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import type { CreateosEmulator } from "../../src/testing.js";
+import type { CreateosEmulator } from "../../src/index.js";
+import { readProcEntry } from "../../src/process-tree.js";
 
 /** One reply of the emulator, read whole. */
 export interface RawReply {
@@ -205,23 +205,13 @@ export function streamText(frames: readonly Frame[], stream: "stdout" | "stderr"
 
 /** True while `pid` is a live (non-zombie) process. */
 export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
+  const entry = readProcEntry(pid);
+  return entry !== undefined && !entry.zombie;
 }
 
 /** The one-letter scheduler state of `pid` (`S`, `R`, `T` for stopped…). */
 export function procState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  } catch {
-    return undefined;
-  }
+  return readProcEntry(pid)?.state;
 }
 
 export async function eventually(

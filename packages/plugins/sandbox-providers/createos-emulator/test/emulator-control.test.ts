@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
-import { RawApi } from "./emulator-support/raw-api.js";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
+import { RawApi } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator.close();
+  await emulator?.close();
 });
 
 async function control(method: string, name: string, body?: string, key = emulator.apiKey) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CreateosEmulator, startCreateosEmulator } from "../src/testing.js";
-import { isAlive, RawApi, streamText } from "./emulator-support/raw-api.js";
+import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
+import { isAlive, RawApi, streamText } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator.close();
+  await emulator?.close();
 });
 
 describe("emulator with isolation: bwrap", () => {

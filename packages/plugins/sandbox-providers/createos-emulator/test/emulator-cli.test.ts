@@ -5,15 +5,15 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isAlive } from "./emulator-support/raw-api.js";
+import { isAlive } from "./support/raw-api.js";
+import { childForTest } from "./support/teardown.js";
 
 const BIN = fileURLToPath(new URL("../bin/createos-emulator.js", import.meta.url));
-const DIST = fileURLToPath(new URL("../dist/emulator-cli.js", import.meta.url));
+const DIST = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "emulator-cli-"));
 
 beforeAll(() => {
-  if (!existsSync(DIST))
-    throw new Error("dist/emulator-cli.js is missing: build the package first (turbo does).");
+  if (!existsSync(DIST)) throw new Error("dist/cli.js is missing: build the package first (turbo does).");
 });
 
 afterAll(() => {
@@ -22,7 +22,9 @@ afterAll(() => {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = childForTest(() =>
+      spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] }),
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -75,21 +77,23 @@ describe("createos-emulator bin", () => {
       planFile,
       JSON.stringify({ faults: [{ kind: "http-status", route: "sandbox.get", status: 503 }] }),
     );
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "--port",
-        "0",
-        "--json",
-        "--rate-limit",
-        "off",
-        "--workspace-root",
-        workspaceRoot,
-        "--faults",
-        planFile,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
+    const child = childForTest(() =>
+      spawn(
+        process.execPath,
+        [
+          BIN,
+          "--port",
+          "0",
+          "--json",
+          "--rate-limit",
+          "off",
+          "--workspace-root",
+          workspaceRoot,
+          "--faults",
+          planFile,
+        ],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      ),
     );
     const { url, apiKey } = JSON.parse(await firstLine(child)) as { url: string; apiKey: string };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

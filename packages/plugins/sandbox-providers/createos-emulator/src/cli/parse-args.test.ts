@@ -66,4 +66,14 @@ describe("parseCliArgs", () => {
     }
     expect(PaperclipError.is(caught, "ERR_CREATEOS_EMULATOR_OPTIONS")).toBe(true);
   });
+
+  it("names the offending flag in one line", () => {
+    expect(() => parseCliArgs(["--bogus", "1"])).toThrow(
+      "Invalid CreateOS emulator options: Unknown option '--bogus'; see --help.",
+    );
+    expect(() => parseCliArgs(["--rate-limit", "-3"])).toThrow(
+      "Invalid CreateOS emulator options: Option '--rate-limit' argument is ambiguous; see --help.",
+    );
+    expect(() => parseCliArgs(["stray"])).toThrow(/Unexpected argument 'stray'/);
+  });
 });

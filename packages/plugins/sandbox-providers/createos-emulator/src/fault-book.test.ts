@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { tempDirForTest } from "../test/support/teardown.js";
 import { FaultBook, readFaultPlanFile, validateFaultPlan } from "./fault-book.js";
 
 const connect = { route: "process.connect" as const, sandboxId: "sbx_1", processId: "proc_1" };
@@ -82,8 +82,9 @@ describe("validateFaultPlan", () => {
   });
 
   it("reads a JSON plan file and rejects one that is not JSON", () => {
-    const good = join(tmpdir(), `faults-${process.pid}-good.json`);
-    const bad = join(tmpdir(), `faults-${process.pid}-bad.json`);
+    const dir = tempDirForTest("fault-book-");
+    const good = join(dir, "good.json");
+    const bad = join(dir, "bad.json");
     writeFileSync(good, JSON.stringify({ faults: [{ kind: "evict", mode: "http-410", times: "always" }] }));
     writeFileSync(bad, "{ nope");
     expect(readFaultPlanFile(good).faults).toEqual([{ kind: "evict", mode: "http-410", times: "always" }]);

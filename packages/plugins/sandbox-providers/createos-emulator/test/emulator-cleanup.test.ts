@@ -1,27 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
-import { afterAll, describe, expect, it } from "vitest";
-import { startCreateosEmulator } from "../src/testing.js";
-import { eventually, isAlive, RawApi } from "./emulator-support/raw-api.js";
-
-const roots: string[] = [];
-function freshRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), "emulator-cleanup-"));
-  roots.push(root);
-  return root;
-}
-
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+import { describe, expect, it } from "vitest";
+import { eventually, isAlive, RawApi } from "./support/raw-api.js";
+import { emulatorForTest, startFailure, tempDirForTest } from "./support/teardown.js";
 
 describe("emulator: close() leaves nothing behind", () => {
   it("kills every process tree, ends open streams and waits, removes the directories, closes the port", async () => {
-    const root = freshRoot();
-    const emulator = await startCreateosEmulator({
+    const root = tempDirForTest("emulator-cleanup-");
+    const emulator = await emulatorForTest({
       workspaceRoot: root,
       rateLimitPerMinute: null,
       heartbeatMs: 50,
@@ -64,8 +52,8 @@ describe("emulator: close() leaves nothing behind", () => {
   });
 
   it("leaves nothing behind when requests that create sandboxes and processes race with close()", async () => {
-    const root = freshRoot();
-    const emulator = await startCreateosEmulator({
+    const root = tempDirForTest("emulator-cleanup-");
+    const emulator = await emulatorForTest({
       workspaceRoot: root,
       rateLimitPerMinute: null,
       transitionMs: 0,
@@ -89,7 +77,7 @@ describe("emulator: close() leaves nothing behind", () => {
   });
 
   it("removes its own temporary root when no workspaceRoot is given", async () => {
-    const emulator = await startCreateosEmulator({ rateLimitPerMinute: null });
+    const emulator = await emulatorForTest({ rateLimitPerMinute: null });
     const api = new RawApi(emulator);
     const sandbox = await api.runningSandbox();
     const dir = emulator.sandboxes().find((item) => item.id === sandbox)?.workspaceDir ?? "";
@@ -104,14 +92,9 @@ describe("emulator: start failures", () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
-    const root = freshRoot();
+    const root = tempDirForTest("emulator-cleanup-");
     try {
-      let caught: unknown;
-      try {
-        await startCreateosEmulator({ port, workspaceRoot: root });
-      } catch (error) {
-        caught = error;
-      }
+      const caught = await startFailure({ port, workspaceRoot: root });
       expect(PaperclipError.is(caught, "ERR_CREATEOS_EMULATOR_LISTEN")).toBe(true);
       expect((caught as Error).message).toBe(`The CreateOS emulator could not listen on 127.0.0.1:${port}.`);
       expect((caught as PaperclipError).details).toMatchObject({ code: "EADDRINUSE", port });
@@ -122,18 +105,16 @@ describe("emulator: start failures", () => {
   });
 
   it("throws ERR_CREATEOS_EMULATOR_OPTIONS before binding anything", async () => {
-    await expect(startCreateosEmulator({ host: "192.0.2.1" })).rejects.toMatchObject({
+    expect(await startFailure({ host: "192.0.2.1" })).toMatchObject({
       code: "ERR_CREATEOS_EMULATOR_OPTIONS",
       details: { option: "host" },
     });
   });
 
   it("throws ERR_CREATEOS_EMULATOR_OPTIONS when the workspace root cannot be created", async () => {
-    const root = freshRoot();
+    const root = tempDirForTest("emulator-cleanup-");
     writeFileSync(join(root, "a-file"), "");
-    await expect(
-      startCreateosEmulator({ workspaceRoot: join(root, "a-file", "below") }),
-    ).rejects.toMatchObject({
+    expect(await startFailure({ workspaceRoot: join(root, "a-file", "below") })).toMatchObject({
       code: "ERR_CREATEOS_EMULATOR_OPTIONS",
       message: "Invalid CreateOS emulator options: workspaceRoot cannot hold sandbox directories (ENOTDIR).",
       details: { option: "workspaceRoot" },
@@ -141,9 +122,7 @@ describe("emulator: start failures", () => {
   });
 
   it("throws ERR_CREATEOS_EMULATOR_BWRAP when bubblewrap cannot run", async () => {
-    await expect(
-      startCreateosEmulator({ isolation: "bwrap", bwrapPath: "/nonexistent/bwrap" }),
-    ).rejects.toMatchObject({
+    expect(await startFailure({ isolation: "bwrap", bwrapPath: "/nonexistent/bwrap" })).toMatchObject({
       code: "ERR_CREATEOS_EMULATOR_BWRAP",
       message: "The CreateOS emulator cannot confine processes with bubblewrap.",
       details: { spawnError: "ENOENT" },

@@ -1,5 +1,5 @@
 // Started by emulator-exit.test.ts: starts a process in the emulator, prints where it lives, then exits without close().
-import { startCreateosEmulator } from "../../src/testing.js";
+import { startCreateosEmulator } from "../../src/start-emulator.js";
 import { RawApi } from "./raw-api.js";
 
 const emulator = await startCreateosEmulator({ rateLimitPerMinute: null, transitionMs: 0 });
