@@ -137,6 +137,21 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
     expect(refused).toMatch(/HTTP 422 .*unknown key \\"shpae\\" \(did you mean \\"shape\\"\?\)/);
   });
 
+  it("probes an unsaved config through the plugin's own probe (create, /bin/echo, delete)", async () => {
+    const e = emulator as EmulatorProcess;
+    const probe = await step("POST /api/companies/:id/environments/probe-config", () =>
+      api.post<{ ok: boolean; summary: string }>(`/companies/${companyId}/environments/probe-config`, {
+        name: "createos-draft",
+        driver: "sandbox",
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey },
+      }),
+    );
+    expect(probe).toMatchObject({
+      ok: true,
+      summary: `CreateOS at ${e.url} created a small sandbox and ran /bin/echo.`,
+    });
+  });
+
   it("probes through a real lease (acquire and release with the host's archiveOnRelease)", async () => {
     const probe = await step("POST /api/environments/:id/probe", () =>
       api.post<{ ok: boolean; details: { providerLeaseId: string; metadata: Record<string, unknown> } }>(
