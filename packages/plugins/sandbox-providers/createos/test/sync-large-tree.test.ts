@@ -87,7 +87,8 @@ describe("sync of a tree larger than the worker's heap", () => {
     expect(code).toBe(0);
     const report = JSON.parse(out) as ChildReport;
 
-    expect(report.heapLimitBytes).toBeLessThan(TREE_BYTES / 3);
+    // The whole V8 heap (old space capped at HEAP_MIB, plus the young generation) is smaller than the tree.
+    expect(report.heapLimitBytes).toBeLessThan(TREE_BYTES);
     expect(report.into.filesTransferred).toBe(FILES + 1);
     expect(report.into.bytesTransferred).toBeGreaterThan(TREE_BYTES);
     expect(report.back).toMatchObject({ filesTransferred: FILES + 1 });
