@@ -420,6 +420,28 @@ try {
     solutions: ["Build sync mappings from confined paths under `/paperclip-workspace`."],
     prevention: "Use the adapter helpers that build sync mappings.",
   },
+  ERR_CREATEOS_REPLY_TOO_LARGE: {
+    family: "createos",
+    title: "A CreateOS reply is larger than the plugin reads into memory",
+    message: "CreateOS reply is larger than ${limitBytes} bytes during ${operation}.",
+    meaning:
+      "Replies the plugin holds in memory (JSON envelopes, the lease marker) are read up to a cap, 8 MiB by default (`maxReplyBytes` of `CreateosClient`). This one said so in its `Content-Length`, or passed the cap while being read; the rest was not read and the connection was dropped. `details` has the operation, the cap (`limitBytes`) and, when declared, the size (`declaredBytes`). Sync archives and synced files are streamed and never hit this cap. It is not retried: the same request would get the same reply.",
+    when: "A `POST /exec` whose command printed megabytes (the plugin's own steps print little), a proxy that answers with a large HTML page and status 200, or a server that is not CreateOS.",
+    solutions: [
+      "Check that `apiUrl` points at the CreateOS API itself, not at a web page or a proxy's error page.",
+      "If a legitimate reply is that large, raise `maxReplyBytes` when constructing `CreateosClient`.",
+    ],
+    prevention:
+      "Keep command output in files synced out (streamed) rather than in `exec` replies; keep `apiUrl` on the API origin.",
+    example: `import { PaperclipError } from "@paperclipai/errors";
+
+try {
+  await client.json({ method: "GET", path: "/sandboxes/sbx_1", operation: "sandbox read", idempotent: true });
+} catch (error) {
+  if (PaperclipError.is(error, "ERR_CREATEOS_REPLY_TOO_LARGE")) console.error(error.details); // { operation, limitBytes, declaredBytes? }
+  throw error;
+}`,
+  },
   ERR_CREATEOS_SYNC_ARCHIVE_ENTRY: {
     family: "createos",
     title: "A sync archive has an unsafe entry",

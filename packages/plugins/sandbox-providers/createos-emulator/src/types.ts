@@ -1,5 +1,5 @@
 /**
- * Public types of the local CreateOS emulator (`@paperclipai/plugin-createos/testing`).
+ * Public types of the local CreateOS emulator (`@paperclipai/createos-emulator`).
  *
  * The emulator is a real HTTP server on loopback implementing the CreateOS calls the plugin
  * uses, under `/v1`, with real child processes. Sandbox paths seen by the API and by

@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { CreateosClient } from "../src/client/createos-client.js";
 import { execute } from "../src/execute/execute.js";
@@ -181,7 +182,7 @@ describe("CreateosClient over HTTP", () => {
     // Queued behind the pause: a second call starts only after it, not at once.
     const started = order.length;
     const second = c.json({ ...get, path: "/sandboxes/sbx_2" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await delay(200);
     expect(order.length).toBe(started);
     await second;
     expect(order).toEqual(["/v1/sandboxes/sbx_1", "/v1/sandboxes/sbx_2"]);

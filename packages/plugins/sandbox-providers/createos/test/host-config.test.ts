@@ -2,7 +2,8 @@ import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
-import { type PluginUnderTest, pluginUnderTest } from "./support/plugin-harness.js";
+import type { PluginUnderTest } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 let emulator: CreateosEmulator;
 

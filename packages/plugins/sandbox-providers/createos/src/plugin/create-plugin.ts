@@ -6,7 +6,8 @@ import type {
 } from "@paperclipai/plugin-sdk";
 import { acquireLease, destroyLease, releaseLease, resumeLease } from "../lease/lease-lifecycle.js";
 import { DRIVER_KEY } from "../manifest.js";
-import { syncIn, syncOut } from "../sync/sync-hooks.js";
+import { syncIn } from "../sync/sync-in.js";
+import { syncOut } from "../sync/sync-out.js";
 import { executeCommand } from "./execute-command.js";
 import { normalizedConfig, parseConfig } from "./plugin-config.js";
 import { PluginRuntime, type PluginRuntimeOptions } from "./plugin-runtime.js";

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import {
   type CreateosEmulator,
   type CreateosEmulatorOptions,
@@ -49,7 +50,7 @@ export async function createRunningSandbox(client: CreateosClient): Promise<stri
       idempotent: true,
     });
     if (state.data?.status === "running") return id;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
 }
 
@@ -90,6 +91,6 @@ export async function eventually(check: () => boolean, what: string, limitMs = 5
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > limitMs) throw new Error(`never became true: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await delay(20);
   }
 }
