@@ -18,7 +18,7 @@ interface EmulatorProcess {
 /** The emulator in its own process (its bin), so the figures are the plugin's, not the server's. */
 async function startEmulator(): Promise<EmulatorProcess> {
   const require = createRequire(import.meta.url);
-  const root = dirname(require.resolve("@paperclipai/plugin-createos/package.json"));
+  const root = dirname(require.resolve("@paperclipai/createos-emulator/package.json"));
   const child = spawn(
     process.execPath,
     [

@@ -12,6 +12,7 @@ const packageDirs = [
   "packages/errors",
   "packages/adapter-utils",
   "packages/plugins/sandbox-providers/createos",
+  "packages/plugins/sandbox-providers/createos-emulator",
   "packages/paperclip-runner",
 ];
 

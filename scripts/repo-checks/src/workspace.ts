@@ -8,6 +8,7 @@ export const publishableDirs = [
   "packages/errors",
   "packages/adapter-utils",
   "packages/plugins/sandbox-providers/createos",
+  "packages/plugins/sandbox-providers/createos-emulator",
   "packages/paperclip-runner",
 ] as const;
 

@@ -1,7 +1,7 @@
+import { type CreateosEmulator, startCreateosEmulator } from "@paperclipai/createos-emulator";
 import { PaperclipError } from "@paperclipai/errors";
 import { explain } from "@paperclipai/errors/registry";
 import { CreateosClient, createPlugin, execute } from "@paperclipai/plugin-createos";
-import { type CreateosEmulator, startCreateosEmulator } from "@paperclipai/plugin-createos/testing";
 import type { TourContext, TourSection } from "../tour-context.js";
 
 const LINES = 40;

@@ -309,12 +309,40 @@ try {
     solutions: ["Release or destroy the lease and acquire a new one."],
     prevention: "None needed; this is the safety net for the two errors above.",
   },
+  ERR_CREATEOS_SANDBOX_NOT_ENDED: {
+    family: "createos",
+    title: "A CreateOS sandbox could not be ended",
+    message: "CreateOS sandbox ${sandboxId} could not be ended during ${operation}; it may still be running.",
+    meaning:
+      "Releasing or destroying a lease deletes its sandbox (`DELETE /v1/sandboxes/{id}`, then a state read until it is gone). That failed or did not confirm in time, so the sandbox may still run and cost money. The plugin never swallows this: the hook fails with this error, so the host marks its lease for cleanup (`pending_cleanup`) and retries later, and the plugin marks the sandbox itself (blocked for reuse, listed under `unendedSandboxes` in the plugin's health). `details` holds `sandboxId` and `operation` (`release`, `destroy` or `probe cleanup`); `cause` is the failure of the delete.",
+    when: "The CreateOS API is unreachable, rate limited or failing while a lease ends, or the sandbox stays in a transitional state past `lifecycleTimeoutMs`.",
+    solutions: [
+      "Let the host retry: it keeps the lease in `pending_cleanup` and calls destroy again.",
+      "Delete the sandbox by its id (`details.sandboxId`) in the CreateOS dashboard or API.",
+      "Check the plugin's health (`unendedSandboxes`) for every sandbox still to be ended.",
+    ],
+    prevention: "Keep the API origin reachable from the host; a release is the last call a sandbox gets.",
+  },
+  ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED: {
+    family: "createos",
+    title: "A failed CreateOS acquire left its sandbox behind",
+    message:
+      "CreateOS lease acquisition failed (${reason}) and its sandbox ${sandboxId} could not be deleted; it may still be running.",
+    meaning:
+      "Acquiring a lease creates a sandbox, waits for it to run and prepares the workspace. A step after the create failed, and deleting the new sandbox again (the rollback) failed too. Both failures are reported: the acquire's own error in the message and in `details.primary` (`code`, `message`), the failed delete as `cause`. The plugin marks the sandbox (listed under `unendedSandboxes` in its health) so the leak is never silent.",
+    when: "The CreateOS API failing or becoming unreachable in the middle of an acquire.",
+    solutions: [
+      "Delete the sandbox by its id (`details.sandboxId`) in the CreateOS dashboard or API.",
+      "Fix the cause in `details.primary` and acquire again.",
+    ],
+    prevention: "Keep the API origin reachable from the host.",
+  },
   ERR_CREATEOS_INVALID_CONFIG: {
     family: "createos",
     title: "The CreateOS environment config is invalid",
     message: "CreateOS environment config is invalid: ${problem}",
     meaning:
-      "A hook was called with a config that `validateConfig` rejects (an unknown key, a wrong type, an out-of-range number). `details.problems` lists every problem.",
+      'A hook was called with a config it cannot use (a wrong type, an out-of-range number, an API URL or key that cannot work). `details.problems` lists every problem. Keys the plugin does not know never fail a hook: the host adds its own flags and the lease record to the config. Only `validateConfig` (saving an environment) refuses a key that looks like a misspelt plugin key (`unknown key "shpae" (did you mean "shape"?)`) and warns about other unknown keys.',
     when: "A config saved without validation or edited by hand.",
     solutions: [
       "Run `validateConfig` and fix each listed problem.",
@@ -392,6 +420,28 @@ try {
     solutions: ["Build sync mappings from confined paths under `/paperclip-workspace`."],
     prevention: "Use the adapter helpers that build sync mappings.",
   },
+  ERR_CREATEOS_REPLY_TOO_LARGE: {
+    family: "createos",
+    title: "A CreateOS reply is larger than the plugin reads into memory",
+    message: "CreateOS reply is larger than ${limitBytes} bytes during ${operation}.",
+    meaning:
+      "Replies the plugin holds in memory (JSON envelopes, the lease marker) are read up to a cap, 8 MiB by default (`maxReplyBytes` of `CreateosClient`). This one said so in its `Content-Length`, or passed the cap while being read; the rest was not read and the connection was dropped. `details` has the operation, the cap (`limitBytes`) and, when declared, the size (`declaredBytes`). Sync archives and synced files are streamed and never hit this cap. It is not retried: the same request would get the same reply.",
+    when: "A `POST /exec` whose command printed megabytes (the plugin's own steps print little), a proxy that answers with a large HTML page and status 200, or a server that is not CreateOS.",
+    solutions: [
+      "Check that `apiUrl` points at the CreateOS API itself, not at a web page or a proxy's error page.",
+      "If a legitimate reply is that large, raise `maxReplyBytes` when constructing `CreateosClient`.",
+    ],
+    prevention:
+      "Keep command output in files synced out (streamed) rather than in `exec` replies; keep `apiUrl` on the API origin.",
+    example: `import { PaperclipError } from "@paperclipai/errors";
+
+try {
+  await client.json({ method: "GET", path: "/sandboxes/sbx_1", operation: "sandbox read", idempotent: true });
+} catch (error) {
+  if (PaperclipError.is(error, "ERR_CREATEOS_REPLY_TOO_LARGE")) console.error(error.details); // { operation, limitBytes, declaredBytes? }
+  throw error;
+}`,
+  },
   ERR_CREATEOS_SYNC_ARCHIVE_ENTRY: {
     family: "createos",
     title: "A sync archive has an unsafe entry",
@@ -442,7 +492,7 @@ try {
     ],
     prevention:
       "Start from the defaults and override only the options a test needs; the defaults are valid on every supported platform.",
-    example: `import { startCreateosEmulator } from "@paperclipai/plugin-createos/testing";
+    example: `import { startCreateosEmulator } from "@paperclipai/createos-emulator";
 
 const emulator = await startCreateosEmulator({ heartbeatMs: 200, rateLimitPerMinute: null });
 try {
@@ -459,7 +509,7 @@ try {
       "A fault plan given to the emulator (`options.faults`, `emulator.faults.set()` / `add()`, or `createos-emulator --faults`) has a rule the emulator does not understand, so nothing was armed. `details.rule` is the index of the bad rule.",
     when: "An unknown `kind`, an unknown `route`, a status outside 100-599, a negative `times`, `skip`, `afterFrames`, `frames` or `delayMs`, or an `evict` rule without `mode`.",
     solutions: [
-      "Compare the rule at `error.details.rule` with the `Fault` type exported by `@paperclipai/plugin-createos/testing`.",
+      "Compare the rule at `error.details.rule` with the `Fault` type exported by `@paperclipai/createos-emulator`.",
       'Use `times: "always"` for a fault that must keep firing, not a negative number.',
     ],
     prevention:

@@ -13,7 +13,6 @@ export default defineConfig([
       index: "src/index.ts",
       manifest: "src/manifest.ts",
       worker: "src/worker.ts",
-      testing: "src/testing.ts",
     },
     format: ["esm", "cjs"],
     dts: true,
@@ -22,12 +21,5 @@ export default defineConfig([
     define,
     // `import.meta.url` in the CJS worker (runWorker compares it with the process entry point).
     shims: true,
-  },
-  {
-    entry: { "emulator-cli": "src/emulator/cli/main.ts" },
-    format: ["esm"],
-    sourcemap: true,
-    target: "node20",
-    define,
   },
 ]);

@@ -12,10 +12,12 @@ const positiveInteger = (minimum: number, maximum: number, fallback: number, des
   description,
 });
 
-/** JSON Schema of the `createos` driver's environment config. */
+/**
+ * JSON Schema of the `createos` driver's environment config. Open to other keys: the host
+ * adds its own flags and the lease record to the config it passes (see `config-keys.ts`).
+ */
 export const CONFIG_SCHEMA = {
   type: "object",
-  additionalProperties: false,
   properties: {
     apiUrl: {
       type: "string",
@@ -25,9 +27,10 @@ export const CONFIG_SCHEMA = {
     },
     apiKey: {
       type: "string",
-      format: "password",
+      // The host stores a `secret-ref` field as a company secret and resolves it for each hook.
+      format: "secret-ref",
       description:
-        "CreateOS API key, sent as X-Api-Key. Optional for the default origin when CREATEOS_API_KEY is set.",
+        "CreateOS API key, sent as X-Api-Key; stored by the host as a secret. Optional for the default origin when CREATEOS_API_KEY is set.",
     },
     shape: { type: "string", default: "small", description: "Sandbox shape (size)." },
     rootfs: { type: "string", description: "Root filesystem image of new sandboxes." },
@@ -37,6 +40,12 @@ export const CONFIG_SCHEMA = {
       default: false,
       description: "Pause sandboxes on release and resume them for the next run, instead of deleting them.",
     },
+    timeoutMs: positiveInteger(
+      1,
+      86_400_000,
+      300_000,
+      "Deadline of a command the host sends without one (upstream's key).",
+    ),
     requestsPerMinute: positiveInteger(
       1,
       100_000,

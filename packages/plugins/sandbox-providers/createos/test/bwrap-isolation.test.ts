@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateosEmulator } from "../src/testing.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import { type PluginUnderTest, pluginUnderTest } from "./support/plugin-harness.js";
+import type { PluginUnderTest } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // Under bubblewrap the sandbox paths are exact, as on the real service.
 let emulator: CreateosEmulator;

@@ -1,8 +1,10 @@
 import { createServer } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { CreateosClient } from "../src/client/createos-client.js";
 import { execute } from "../src/execute/execute.js";
 import { rejection } from "./support/emulator-fixture.js";
+import { startIdleCuttingJournal } from "./support/idle-cutting-journal.js";
 import { sendJson, startScriptedServer } from "./support/scripted-server.js";
 
 const KEY = "test-key-123";
@@ -181,7 +183,7 @@ describe("CreateosClient over HTTP", () => {
     // Queued behind the pause: a second call starts only after it, not at once.
     const started = order.length;
     const second = c.json({ ...get, path: "/sandboxes/sbx_2" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await delay(200);
     expect(order.length).toBe(started);
     await second;
     expect(order).toEqual(["/v1/sandboxes/sbx_1", "/v1/sandboxes/sbx_2"]);
@@ -299,41 +301,16 @@ describe("execute against a scripted server: budget and completeness", () => {
     });
   }
 
+  async function cuttingProxy(options: Parameters<typeof startIdleCuttingJournal>[0]) {
+    const s = await startIdleCuttingJournal(options);
+    closers.push(s.close);
+    return s;
+  }
+
   it("a proxy that cuts long idle streams (heartbeats for a whole stall window) never exhausts the budget", async () => {
-    let waits = 0;
-    let connects = 0;
     const cuts = 6;
-    const s = await server((req, res) => {
-      const url = new URL(req.url ?? "", "http://x");
-      if (url.pathname.endsWith("/processes"))
-        return sendJson(res, 200, { status: "success", data: { process_id: "p1" } });
-      if (url.pathname.endsWith("/connect")) {
-        connects++;
-        res.writeHead(200, { "content-type": "application/x-ndjson" });
-        if (connects > cuts) {
-          res.end(
-            `${data(Number(url.searchParams.get("after")) + 1, "finally\n")}\n{"type":"exit","exit_code":0}\n`,
-          );
-          return;
-        }
-        // Heartbeats every 20 ms for 150 ms (longer than the 100 ms stall window), then the cut.
-        const beat = setInterval(() => res.write('{"type":"heartbeat"}\n'), 20);
-        setTimeout(() => {
-          clearInterval(beat);
-          res.end();
-        }, 150);
-        return;
-      }
-      if (url.pathname.endsWith("/wait")) {
-        waits++;
-        return waits <= cuts
-          ? sendJson(res, 408, "still running")
-          : sendJson(res, 200, { status: "success", data: { exit_code: 0, output: { newest_seq: 1 } } });
-      }
-      if (req.method === "DELETE")
-        return sendJson(res, 200, { status: "success", data: { tree_exited: true } });
-      sendJson(res, 200, { status: "success", data: {} });
-    });
+    // Heartbeats every 20 ms for 150 ms (longer than the 100 ms stall window), then the cut.
+    const s = await cuttingProxy({ cuts, heartbeatMs: 20, cutAfterMs: 150 });
     const log: string[] = [];
     const result = await execute(
       client(s.url),
@@ -343,6 +320,28 @@ describe("execute against a scripted server: budget and completeness", () => {
     expect(result).toMatchObject({ exitCode: 0, stdout: "finally\n" });
     expect(log).toEqual(["finally\n"]);
     expect(s.seen.filter((r) => r.url.includes("/connect"))).toHaveLength(cuts + 1);
+  });
+
+  it("a stall among the cuts (no wait probe after it) still delivers the output once, from the cursor", async () => {
+    const cuts = 6;
+    // Connection 2 goes silent: the watchdog aborts it, and a stall is resumed without asking wait.
+    const s = await cuttingProxy({ cuts, heartbeatMs: 20, cutAfterMs: 150, silentConnections: [2] });
+    const log: string[] = [];
+    const result = await execute(
+      client(s.url),
+      { sandboxId: "sbx_1", command: "sleep", args: ["600"], onLog: (_s, text) => log.push(text) },
+      { reconnectAttempts: 2, waitProbeMs: 0, stallTimeoutMs: 100 },
+    );
+    expect(s.silentGivenUp).toBe(1);
+    expect(result).toMatchObject({ exitCode: 0, stdout: "finally\n" });
+    expect(result.metadata).toMatchObject({ lastSeq: 1, connections: cuts + 1 });
+    expect(log).toEqual(["finally\n"]);
+    const connects = s.seen.filter((r) => r.url.includes("/connect"));
+    expect(connects.map((r) => new URL(r.url, "http://x").searchParams.get("after"))).toEqual(
+      Array(cuts + 1).fill("0"),
+    );
+    // One wait per connection that ended on its own (the cuts and the exit), none after the stall.
+    expect(s.seen.filter((r) => r.url.includes("/wait"))).toHaveLength(cuts);
   });
 
   it("short streams of heartbeats and replayed duplicates are no progress: the budget runs out", async () => {

@@ -1,7 +1,7 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateosClient } from "../src/client/createos-client.js";
 import { execute } from "../src/execute/execute.js";
-import type { CreateosEmulator } from "../src/testing.js";
 import {
   createRunningSandbox,
   eventually,

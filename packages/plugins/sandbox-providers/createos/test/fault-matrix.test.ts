@@ -1,7 +1,7 @@
+import type { CreateosEmulator, Fault, ProcessSnapshot } from "@paperclipai/createos-emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CreateosClient } from "../src/client/createos-client.js";
 import { type ExecuteRequest, type ExecuteResult, execute, type LeaseGuard } from "../src/execute/execute.js";
-import type { CreateosEmulator, Fault, ProcessSnapshot } from "../src/testing.js";
 import {
   createRunningSandbox,
   eventually,

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 /**
  * The plugin, as a downstream user loads it (the built package), against an independent
  * CreateOS-compatible server that shares no code with the package's emulator. Every
@@ -119,7 +120,7 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
 async function eventually(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
     if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
   throw new Error(`never happened: ${what}`);
 }

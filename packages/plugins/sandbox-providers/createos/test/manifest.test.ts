@@ -54,4 +54,16 @@ describe("manifest", () => {
     const everyKey = Object.fromEntries(Object.keys(CONFIG_SCHEMA.properties).map((key) => [key, undefined]));
     expect(parseConfig({ ...everyKey, apiKey: "k" }, {}).ok).toBe(true);
   });
+
+  it("promises the Node versions its README documents, apart from the SDK's host-only floor", () => {
+    const readJson = (url: URL) => JSON.parse(readFileSync(url, "utf8")) as { engines: { node: string } };
+    const own = readJson(new URL("../package.json", import.meta.url));
+    const sdk = readJson(new URL("../node_modules/@paperclipai/plugin-sdk/package.json", import.meta.url));
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    expect(own.engines.node).toBe(">=20.19.0");
+    // The SDK (and the server) need Node 24.11+, which the README names for running inside a server.
+    expect(sdk.engines.node).toBe(">=24.11.0");
+    expect(readme).toContain('`engines: ">=20.19.0"`');
+    expect(readme).toContain("**24.11 or newer**");
+  });
 });

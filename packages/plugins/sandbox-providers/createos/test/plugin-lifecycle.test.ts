@@ -1,3 +1,4 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import {
   assertEnvironmentEventOrder,
   assertExecutionLifecycle,
@@ -7,9 +8,9 @@ import {
 } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
-import type { CreateosEmulator } from "../src/testing.js";
 import { eventually, rejection, startTestEmulator } from "./support/emulator-fixture.js";
-import { emulatorConfig, joinedLog, pluginUnderTest } from "./support/plugin-harness.js";
+import { emulatorConfig, joinedLog } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 let emulator: CreateosEmulator;
 

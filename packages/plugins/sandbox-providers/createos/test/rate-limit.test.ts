@@ -1,7 +1,7 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateosClient } from "../src/client/createos-client.js";
 import { execute } from "../src/execute/execute.js";
-import type { CreateosEmulator } from "../src/testing.js";
 import { createRunningSandbox, FAST_TUNING, liveLog, startTestEmulator } from "./support/emulator-fixture.js";
 
 let emulator: CreateosEmulator;

@@ -1,11 +1,23 @@
-import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateosEmulator } from "../src/testing.js";
 import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
-import { type PluginUnderTest, pluginUnderTest } from "./support/plugin-harness.js";
+import type { PluginUnderTest } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 let emulator: CreateosEmulator;
 let t: PluginUnderTest;
@@ -233,5 +245,82 @@ describe("sync out", () => {
     );
     expect(error.message).toBe("CreateOS request failed (HTTP 404) during file transfer.");
     await expect(stat(join(host, "nope"))).rejects.toThrow();
+  });
+});
+
+describe("exclude", () => {
+  const patterns = ["*.log", "/build", "sub/**/*.tmp", ".cache"];
+  const tree = [
+    "a.log",
+    "src/b.log",
+    ".cache/x",
+    "src/.cache/y",
+    "build/out.js",
+    "sub/y.tmp",
+    "sub/x/y.tmp",
+    "keep.txt",
+    ".env",
+    "src/build/keep.js",
+    "sub/x/keep.tmp.txt",
+  ];
+  const kept = [".env", "keep.txt", "src/build/keep.js", "sub/x/keep.tmp.txt"];
+
+  async function plant(root: string): Promise<void> {
+    for (const path of tree) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), path);
+    }
+  }
+
+  async function filesBelow(root: string): Promise<string[]> {
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+      .sort();
+  }
+
+  it("means the same in both directions (anchored, at any depth, dot names, ** across directories)", async () => {
+    const source = join(host, "exclude-src");
+    await plant(source);
+    const inbound = await t.sync.in({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "ex-in",
+          files: [
+            {
+              sourcePath: source,
+              targetPath: "/paperclip-workspace/ex-in",
+              kind: "directory",
+              exclude: patterns,
+            },
+          ],
+        },
+      ],
+    });
+    expect(await filesBelow(join(workspaceDir(), "ex-in"))).toEqual(kept);
+    expect(inbound.operations[0]?.filesTransferred).toBe(kept.length);
+
+    await plant(join(workspaceDir(), "ex-out"));
+    const target = join(host, "exclude-back");
+    const outbound = await t.sync.out({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "ex-out",
+          files: [
+            {
+              sourcePath: "/paperclip-workspace/ex-out",
+              targetPath: target,
+              kind: "directory",
+              exclude: patterns,
+            },
+          ],
+        },
+      ],
+    });
+    expect(await filesBelow(target)).toEqual(kept);
+    expect(outbound.operations[0]?.filesTransferred).toBe(kept.length);
   });
 });

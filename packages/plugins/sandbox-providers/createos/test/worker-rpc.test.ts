@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { PLUGIN_RPC_ERROR_CODES } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manifest } from "../src/manifest.js";
-import type { CreateosEmulator } from "../src/testing.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import { emulatorConfig } from "./support/plugin-harness.js";
 import { type Notification, WorkerHost } from "./support/worker-host.js";

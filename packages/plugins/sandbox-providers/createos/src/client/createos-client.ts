@@ -1,12 +1,16 @@
+import type { Readable } from "node:stream";
 import { CreateosApiError, CreateosError, PaperclipError } from "@paperclipai/errors";
 import { abortableDelay } from "./abortable-delay.js";
 import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF, parseRetryAfter, retryDelay } from "./backoff.js";
 import { type JsonObject, parseEnvelope } from "./envelope.js";
 import type { CreateosOperation } from "./operation.js";
+import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
 import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
 import { isRetryableStatus } from "./retry-policy.js";
+import { sendStreamed } from "./streamed-request.js";
 import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
+import { UploadRelay } from "./upload-body.js";
 
 export interface CreateosClientOptions {
   /** API URL; reduced to its origin (default `https://api.sb.createos.sh`). */
@@ -22,8 +26,13 @@ export interface CreateosClientOptions {
   readonly backoff?: BackoffPolicy;
   /** Attempts of an idempotent call, the first included (default 5). */
   readonly maxAttempts?: number;
-  /** Deadline of one attempt, until the body is read (streams: until the headers) (default 30 s). */
+  /**
+   * Deadline of one attempt, until the body is read (streams: until the headers; streamed
+   * uploads and downloads: restarted by every chunk that moves) (default 30 s).
+   */
   readonly requestTimeoutMs?: number;
+  /** Largest reply body read into memory (JSON, `bytes()`); default 8 MiB. Downloads are streamed instead. */
+  readonly maxReplyBytes?: number;
   readonly random?: () => number;
 }
 
@@ -36,6 +45,11 @@ export interface CreateosRequest {
   readonly query?: Readonly<Record<string, string | number>>;
   readonly json?: unknown;
   readonly bytes?: Uint8Array;
+  /**
+   * A streamed body, made afresh for every attempt (so a retried upload starts over); sent
+   * through `node:http(s)`, not `fetch`, which would read it ahead without bound.
+   */
+  readonly upload?: () => AsyncIterable<Uint8Array>;
   readonly operation: CreateosOperation;
   /** Only idempotent calls are retried; creates never are. */
   readonly idempotent: boolean;
@@ -57,11 +71,18 @@ export interface BytesReply {
   readonly bytes: Buffer | null;
 }
 
-type BodyMode = "json" | "bytes" | "stream";
+export interface DownloadReply {
+  readonly status: number;
+  /** The body, read as fast as it is consumed; `null` for an allowed non-2xx status. */
+  readonly body: Readable | null;
+}
+
+type BodyMode = "json" | "bytes" | "download" | "stream";
 
 type AttemptResult =
   | { readonly kind: "json"; readonly status: number; readonly data: JsonObject | null }
   | { readonly kind: "bytes"; readonly status: number; readonly bytes: Buffer | null }
+  | { readonly kind: "download"; readonly status: number; readonly body: Readable | null }
   | { readonly kind: "stream"; readonly status: number; readonly response: Response | null };
 
 const TIMED_OUT = Symbol("timed out");
@@ -70,6 +91,7 @@ const TIMED_OUT = Symbol("timed out");
 const ACCEPT: Record<BodyMode, string> = {
   json: "application/json",
   bytes: "application/octet-stream, application/json;q=0.5",
+  download: "application/octet-stream, application/json;q=0.5",
   stream: "application/x-ndjson, application/json;q=0.5",
 };
 
@@ -86,6 +108,7 @@ export class CreateosClient {
   readonly #backoff: BackoffPolicy;
   readonly #maxAttempts: number;
   readonly #timeoutMs: number;
+  readonly #maxReplyBytes: number;
   readonly #random: () => number;
 
   constructor(options: CreateosClientOptions = {}) {
@@ -100,6 +123,7 @@ export class CreateosClient {
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
     this.#random = options.random ?? Math.random;
   }
 
@@ -123,6 +147,17 @@ export class CreateosClient {
     return result.kind === "bytes"
       ? { status: result.status, bytes: result.bytes }
       : { status: result.status, bytes: null };
+  }
+
+  /**
+   * A body too large to hold: retried like `bytes()` until the headers arrive, then
+   * handed over as a stream whose deadline restarts with every chunk.
+   */
+  async download(request: CreateosRequest): Promise<DownloadReply> {
+    const result = await this.#withRetries(request, "download");
+    return result.kind === "download"
+      ? { status: result.status, body: result.body }
+      : { status: result.status, body: null };
   }
 
   /**
@@ -162,32 +197,49 @@ export class CreateosClient {
     // An abort that landed while the pacer was granting the start would not fire the listener.
     if (request.signal?.aborted) controller.abort(request.signal.reason);
     const timer = setTimeout(() => controller.abort(TIMED_OUT), request.timeoutMs ?? this.#timeoutMs);
+    let handedOver = false;
+    const settle = (): void => {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onCallerAbort);
+    };
     const finish = (): void => {
+      if (handedOver) return;
       clearTimeout(timer);
       if (mode !== "stream") request.signal?.removeEventListener("abort", onCallerAbort);
     };
+    const upload = new UploadRelay();
     try {
       const headers: Record<string, string> = { "X-Api-Key": this.#apiKey, Accept: ACCEPT[mode] };
       let body: string | Uint8Array | undefined;
       if (request.json !== undefined) {
         headers["Content-Type"] = "application/json";
         body = JSON.stringify(request.json);
-      } else if (request.bytes !== undefined) {
+      } else if (request.bytes !== undefined || request.upload !== undefined) {
         headers["Content-Type"] = "application/octet-stream";
         body = request.bytes;
       }
       let response: Response;
       try {
-        response = await this.#fetch(this.#url(request), {
-          method: request.method,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          // Never followed, so the key never goes to a Location. "manual" rather than "error":
-          // a 3xx then fails as its own status (not retried), not as a retryable network error.
-          redirect: "manual",
-          signal: controller.signal,
-        });
+        response =
+          request.upload === undefined
+            ? await this.#fetch(this.#url(request), {
+                method: request.method,
+                headers,
+                ...(body === undefined ? {} : { body }),
+                // Never followed, so the key never goes to a Location. "manual" rather than "error":
+                // a 3xx then fails as its own status (not retried), not as a retryable network error.
+                redirect: "manual",
+                signal: controller.signal,
+              })
+            : await sendStreamed(this.#url(request), {
+                method: request.method,
+                headers,
+                body: upload.relay(request.upload(), () => timer.refresh()),
+                signal: controller.signal,
+              });
       } catch {
+        // A source that failed (an unreadable file) is the cause, not the connection.
+        if (upload.failure !== undefined) throw upload.failure.error;
         throw this.#transportError(request, controller);
       }
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
@@ -208,13 +260,29 @@ export class CreateosClient {
         );
       }
       if (mode === "stream") return { kind: "stream", status: response.status, response };
+      if (mode === "download") {
+        handedOver = true;
+        timer.refresh();
+        const body = watchedReplyBody(response.body, {
+          onProgress: () => timer.refresh(),
+          toError: () => this.#transportError(request, controller),
+          onSettled: () => {
+            settle();
+            controller.abort();
+          },
+        });
+        return { kind: "download", status: response.status, body };
+      }
       try {
-        if (mode === "bytes") {
-          return { kind: "bytes", status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
-        }
+        const bytes = await readCappedBody(response, this.#maxReplyBytes, request.operation);
+        if (mode === "bytes") return { kind: "bytes", status: response.status, bytes };
         // 204 has no body by definition; every other success must carry the envelope.
         if (response.status === 204) return { kind: "json", status: 204, data: {} };
-        return { kind: "json", status: response.status, data: parseEnvelope(await response.text()) };
+        return {
+          kind: "json",
+          status: response.status,
+          data: parseEnvelope(new TextDecoder().decode(bytes)),
+        };
       } catch (error) {
         if (PaperclipError.is(error)) throw error;
         throw this.#transportError(request, controller);
@@ -247,5 +315,6 @@ export class CreateosClient {
 function emptyResult(mode: BodyMode, status: number): AttemptResult {
   if (mode === "json") return { kind: "json", status, data: null };
   if (mode === "bytes") return { kind: "bytes", status, bytes: null };
+  if (mode === "download") return { kind: "download", status, body: null };
   return { kind: "stream", status, response: null };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { PacerRegistry, RequestPacer } from "./request-pacer.js";
 
@@ -54,7 +55,7 @@ describe("RequestPacer", () => {
     pacer.observe(429, 30);
     let started = false;
     const pending = pacer.acquire().then(() => (started = true));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await delay(5);
     expect(started).toBe(false);
     // the block ends at 30 ms; at the halved rate the next token needs 2 ms more
     time.advance(32);

@@ -21,6 +21,7 @@ import {
 } from "./output-frame.js";
 import { processPath, waitForProcess } from "./process-api.js";
 import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
+import { StallWatch } from "./stall-watch.js";
 import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
 
 export interface FollowTuning {
@@ -242,10 +243,11 @@ export class OutputFollower {
       let lastByteAt = Date.now();
       this.#times.openedAt = lastByteAt;
       this.#cadence.interrupt();
+      const stallWatch = new StallWatch();
       watchdog = setInterval(
         () => {
           const threshold = stallThreshold(this.#tuning.stallTimeoutMs, this.#cadence.gapMs);
-          if (Date.now() - lastByteAt > threshold) connection.abort(STALLED);
+          if (stallWatch.tick(Date.now() - lastByteAt, threshold)) connection.abort(STALLED);
         },
         Math.max(10, Math.floor(Math.min(this.#tuning.stallTimeoutMs, 1_000) / 4)),
       );

@@ -10,6 +10,7 @@ import type {
 } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
 import {
   buildLeaseMetadata,
   type LeaseMetadata,
@@ -20,7 +21,6 @@ import {
 import { resolveLease } from "./resolve-lease.js";
 import {
   createSandbox,
-  deleteSandbox,
   getFile,
   putFile,
   readSandboxStatus,
@@ -35,7 +35,7 @@ function toLease(metadata: LeaseMetadata): PluginEnvironmentLease {
 
 /**
  * Creates a sandbox, waits for it to run, prepares the workspace and writes a random
- * marker. A failure after creation deletes the sandbox again.
+ * marker. A failure after creation deletes the sandbox again; a failed delete is reported.
  */
 export async function acquireLease(
   runtime: PluginRuntime,
@@ -60,8 +60,7 @@ export async function acquireLease(
     );
     return toLease(metadata);
   } catch (error) {
-    await deleteSandbox(client, sandboxId, Date.now() + 15_000).catch(() => undefined);
-    throw error;
+    return rollBackAcquire(runtime, client, sandboxId, error);
   }
 }
 
@@ -112,15 +111,17 @@ async function deleteLeaseSandbox(
   client: CreateosClient,
   sandboxId: string,
   deadline: number,
+  operation: EndOperation,
 ): Promise<PluginEnvironmentTerminationReceipt> {
-  await deleteSandbox(client, sandboxId, deadline);
-  runtime.leases.forget(sandboxId);
+  await endSandbox(runtime, client, sandboxId, deadline, operation);
   return { providerLeaseId: sandboxId, state: "destroyed" };
 }
 
 /**
  * Stops the lease's active commands and waits for their cleanup, then pauses it (when
- * `reuseLease` is on and the lease is not blocked) or deletes it.
+ * `reuseLease` is on and the lease is not blocked) or deletes it. The host's
+ * `archiveOnRelease` (set on probe and test leases) does not keep the sandbox: CreateOS has no
+ * provider-side expiry, so a sandbox kept for inspection would never be reaped.
  */
 export async function releaseLease(
   runtime: PluginRuntime,
@@ -148,7 +149,7 @@ export async function releaseLease(
       // A sandbox that will not pause must not be left running: delete it instead.
     }
   }
-  return deleteLeaseSandbox(runtime, client, sandboxId, deadline);
+  return deleteLeaseSandbox(runtime, client, sandboxId, deadline, "release");
 }
 
 /** Force-destroys the lease's sandbox (every process in it dies) and unblocks the lease id. */
@@ -162,5 +163,11 @@ export async function destroyLease(
     metadata: params.leaseMetadata,
   });
   await runtime.leases.stop(metadata.sandboxId, released("lease destroyed"));
-  return deleteLeaseSandbox(runtime, client, metadata.sandboxId, Date.now() + config.lifecycleTimeoutMs);
+  return deleteLeaseSandbox(
+    runtime,
+    client,
+    metadata.sandboxId,
+    Date.now() + config.lifecycleTimeoutMs,
+    "destroy",
+  );
 }

@@ -1,5 +1,11 @@
 import { CreateosError } from "@paperclipai/errors";
 
+/** A sandbox whose end (release, destroy, rollback) failed: it may still run. */
+export interface UnendedSandbox {
+  readonly sandboxId: string;
+  readonly operation: string;
+}
+
 interface ActiveWork {
   readonly controller: AbortController;
   readonly done: Promise<unknown>;
@@ -11,6 +17,7 @@ interface ActiveWork {
  */
 export class LeaseRegistry {
   readonly #blocked = new Map<string, string>();
+  readonly #unended = new Map<string, UnendedSandbox>();
   readonly #active = new Map<string, Set<ActiveWork>>();
 
   block(sandboxId: string, reason: string): void {
@@ -36,6 +43,17 @@ export class LeaseRegistry {
   /** Forgets a destroyed lease. */
   forget(sandboxId: string): void {
     this.#blocked.delete(sandboxId);
+    this.#unended.delete(sandboxId);
+  }
+
+  /** Marks a sandbox that could not be ended: blocked for reuse and reported until destroyed. */
+  markUnended(sandboxId: string, operation: string): void {
+    this.block(sandboxId, `${operation} failed`);
+    this.#unended.set(sandboxId, { sandboxId, operation });
+  }
+
+  get unended(): UnendedSandbox[] {
+    return [...this.#unended.values()];
   }
 
   /** Runs work on a lease so that `stop` can abort it and wait for it. */

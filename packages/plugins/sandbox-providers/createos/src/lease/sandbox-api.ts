@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { CreateosError } from "@paperclipai/errors";
 import { abortableDelay } from "../client/abortable-delay.js";
 import type { CreateosClient } from "../client/createos-client.js";
@@ -217,4 +218,42 @@ export async function getFile(
     signal,
   });
   return reply.bytes;
+}
+
+/** `PUT /files`, streamed: `upload` is called for every attempt, so a retry sends the whole body again. */
+export async function putFileStream(
+  client: CreateosClient,
+  id: string,
+  path: string,
+  upload: () => AsyncIterable<Uint8Array>,
+  signal: AbortSignal,
+): Promise<void> {
+  await client.json({
+    method: "PUT",
+    path: `/sandboxes/${resourceId(id)}/files`,
+    query: { path },
+    upload,
+    operation: "file transfer",
+    idempotent: true,
+    signal,
+  });
+}
+
+/** The file as a stream, never held whole, or `null` when it does not exist (404). */
+export async function getFileStream(
+  client: CreateosClient,
+  id: string,
+  path: string,
+  signal: AbortSignal,
+): Promise<Readable | null> {
+  const reply = await client.download({
+    method: "GET",
+    path: `/sandboxes/${resourceId(id)}/files`,
+    query: { path },
+    operation: "file transfer",
+    idempotent: true,
+    allowStatuses: [404],
+    signal,
+  });
+  return reply.body;
 }

@@ -6,9 +6,10 @@ import type {
 } from "@paperclipai/plugin-sdk";
 import { acquireLease, destroyLease, releaseLease, resumeLease } from "../lease/lease-lifecycle.js";
 import { DRIVER_KEY } from "../manifest.js";
-import { syncIn, syncOut } from "../sync/sync-hooks.js";
+import { syncIn } from "../sync/sync-in.js";
+import { syncOut } from "../sync/sync-out.js";
 import { executeCommand } from "./execute-command.js";
-import { parseConfig } from "./plugin-config.js";
+import { normalizedConfig, parseConfig } from "./plugin-config.js";
 import { PluginRuntime, type PluginRuntimeOptions } from "./plugin-runtime.js";
 import { probeEnvironment } from "./probe-environment.js";
 import { realizeWorkspace } from "./realize-workspace.js";
@@ -21,10 +22,7 @@ function validate(
 ): PluginEnvironmentValidationResult {
   const parsed = parseConfig(config, env);
   if (!parsed.ok) return { ok: false, errors: parsed.problems };
-  const normalizedConfig = Object.fromEntries(
-    Object.entries(parsed.config).filter(([, value]) => value !== undefined),
-  );
-  return { ok: true, warnings: parsed.warnings, normalizedConfig };
+  return { ok: true, warnings: parsed.warnings, normalizedConfig: normalizedConfig(parsed.config, config) };
 }
 
 /**
@@ -39,11 +37,21 @@ export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin
       context = ctx;
     },
     async onHealth() {
-      return {
-        status: runtime.signal.aborted ? "error" : "ok",
-        message: runtime.signal.aborted ? "shutting down" : "ready",
-        details: { activeCommands: runtime.leases.activeCount(), blockedLeases: runtime.leases.blockedCount },
+      const unendedSandboxes = runtime.leases.unended;
+      const details = {
+        activeCommands: runtime.leases.activeCount(),
+        blockedLeases: runtime.leases.blockedCount,
+        unendedSandboxes,
       };
+      if (runtime.signal.aborted) return { status: "error", message: "shutting down", details };
+      if (unendedSandboxes.length > 0) {
+        return {
+          status: "degraded",
+          message: `${unendedSandboxes.length} CreateOS sandbox(es) could not be ended and may still be running`,
+          details,
+        };
+      }
+      return { status: "ok", message: "ready", details };
     },
     async onShutdown() {
       await runtime.shutdown();

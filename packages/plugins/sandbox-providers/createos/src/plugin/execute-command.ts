@@ -24,7 +24,9 @@ export async function executeCommand(
         cwd: params.cwd,
         env: params.env,
         stdin: params.stdin,
-        timeoutMs: params.timeoutMs,
+        // Upstream's `timeoutMs` is the deadline of a command the host sends without one.
+        timeoutMs:
+          params.timeoutMs !== undefined && params.timeoutMs > 0 ? params.timeoutMs : config.timeoutMs,
         signal,
         onLog: (stream, text) => {
           for (const piece of splitForLiveLog(text)) log(stream, piece);

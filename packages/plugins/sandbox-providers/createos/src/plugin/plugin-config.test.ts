@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig, requireConfig } from "./plugin-config.js";
+import { normalizedConfig, parseConfig, requireConfig } from "./plugin-config.js";
 
 describe("parseConfig", () => {
   it("applies defaults", () => {
@@ -24,14 +24,14 @@ describe("parseConfig", () => {
         shape: 5,
         reuseLease: "yes",
         burst: 0,
-        extra: true,
+        regoin: "eu",
       },
       {},
     );
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.problems).toEqual([
-      'unknown key "extra"',
+      'unknown key "regoin" (did you mean "region"?)',
       "shape must be a string",
       "CreateOS API URL must be an HTTPS origin (optionally ending in /v1); HTTP is allowed on loopback only.",
       "apiKey has characters a header cannot carry",
@@ -54,6 +54,83 @@ describe("parseConfig", () => {
     expect(parsed.ok && parsed.warnings).toEqual([
       "requestsPerMinute above 300 exceeds the CreateOS rate limit",
     ]);
+  });
+});
+
+describe("upstream's timeoutMs", () => {
+  it("defaults to 300000 and keeps an integer from 1 to 86400000", () => {
+    expect(parseConfig({ apiKey: "k" }, {})).toMatchObject({ ok: true, config: { timeoutMs: 300_000 } });
+    for (const timeoutMs of [1, 86_400_000]) {
+      expect(parseConfig({ apiKey: "k", timeoutMs }, {})).toMatchObject({ ok: true, config: { timeoutMs } });
+    }
+  });
+
+  it.each([0, 86_400_001, 1.5, "300", -1])("refuses %j with upstream's message", (timeoutMs) => {
+    expect(parseConfig({ apiKey: "k", timeoutMs }, {})).toEqual({
+      ok: false,
+      problems: ["timeoutMs must be an integer between 1 and 86400000."],
+    });
+  });
+});
+
+describe("keys the plugin does not read", () => {
+  const hostAdded = {
+    apiKey: "k",
+    provider: "createos",
+    reuseLease: false,
+    archiveOnRelease: true,
+    streamRunLogs: true,
+    runnerLifecycleMode: "warm",
+    runnerIdleTimeoutMs: 60_000,
+    agentId: "agent-1",
+    sandboxId: "sbx_1",
+    companyId: "company-1",
+    environmentId: "env-1",
+    apiOrigin: "https://api.sb.createos.sh",
+    marker: "ab".repeat(32),
+    workspacePath: "/paperclip-workspace",
+    rootfs: null,
+    region: null,
+    sandboxLeaseAcquisition: { outcome: "created" },
+  };
+
+  it("the host's flags and the lease record pass validation silently", () => {
+    expect(parseConfig(hostAdded, {})).toMatchObject({ ok: true, warnings: [] });
+  });
+
+  it("a foreign key is a warning at validation, and a hook ignores it", () => {
+    expect(parseConfig({ apiKey: "k", dashboardUrl: "x" }, {})).toMatchObject({
+      ok: true,
+      warnings: ['unknown key "dashboardUrl" is ignored'],
+    });
+    expect(parseConfig({ apiKey: "k", dashboardUrl: "x" }, {}, "runtime")).toMatchObject({
+      ok: true,
+      warnings: [],
+    });
+  });
+
+  it("a misspelt key fails validation only; a hook ignores it", () => {
+    expect(parseConfig({ apiKey: "k", timeoutMS: 5 }, {})).toEqual({
+      ok: false,
+      problems: ['unknown key "timeoutMS" (did you mean "timeoutMs"?)'],
+    });
+    expect(requireConfig({ apiKey: "k", timeoutMS: 5 }, {})).toMatchObject({ timeoutMs: 300_000 });
+  });
+
+  it("the normalized config keeps the host's flags and every plugin default", () => {
+    const parsed = parseConfig(hostAdded, {});
+    if (!parsed.ok) throw new Error("expected a valid config");
+    const normalized = normalizedConfig(parsed.config, hostAdded);
+    expect(normalized).toMatchObject({
+      archiveOnRelease: true,
+      streamRunLogs: true,
+      runnerLifecycleMode: "warm",
+      runnerIdleTimeoutMs: 60_000,
+      timeoutMs: 300_000,
+      shape: "small",
+    });
+    expect(normalized).not.toHaveProperty("marker");
+    expect(normalized).not.toHaveProperty("provider");
   });
 });
 

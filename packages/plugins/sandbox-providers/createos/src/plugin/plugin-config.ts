@@ -1,5 +1,6 @@
 import { CreateosError } from "@paperclipai/errors";
 import { DEFAULT_API_URL, resolveApiOrigin } from "../client/api-url.js";
+import { hostOwnedEntries, unknownKeys } from "./config-keys.js";
 
 /** The environment config of the `createos` driver, after defaults. */
 export interface CreateosConfig {
@@ -10,6 +11,8 @@ export interface CreateosConfig {
   readonly region: string | undefined;
   /** Release pauses the sandbox (to resume it later) instead of deleting it. */
   readonly reuseLease: boolean;
+  /** Upstream's key: the deadline of a command the host sends without one. */
+  readonly timeoutMs: number;
   readonly requestsPerMinute: number;
   readonly burst: number;
   readonly reconnectAttempts: number;
@@ -37,24 +40,41 @@ const NUMBERS = {
   backoffCapMs: { min: 1, max: 600_000, fallback: 8_000 },
 } as const satisfies Record<string, NumberRule>;
 
+/** Upstream's `timeoutMs`, with upstream's default, range and message. */
+const TIMEOUT = { min: 1, max: 86_400_000, fallback: 300_000 } as const;
+const TIMEOUT_PROBLEM = `timeoutMs must be an integer between ${TIMEOUT.min} and ${TIMEOUT.max}.`;
+
 const STRINGS = ["apiUrl", "apiKey", "shape", "rootfs", "region"] as const;
-const KNOWN = new Set<string>([...STRINGS, "reuseLease", ...Object.keys(NUMBERS)]);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
 
 export type ConfigParse =
   | { readonly ok: true; readonly config: CreateosConfig; readonly warnings: string[] }
   | { readonly ok: false; readonly problems: string[] };
 
+/**
+ * `"validate"` (saving an environment) refuses a key that looks like a misspelt plugin key
+ * and warns about other unknown keys; `"runtime"` (every other hook) ignores unknown keys,
+ * because the host merges its own flags and the lease record into the config it passes.
+ */
+export type ConfigMode = "validate" | "runtime";
+
+const quoted = (key: string): string => `"${key.slice(0, 60)}"`;
+
 /** Checks a raw config; every problem is listed, none quotes the API key. */
 export function parseConfig(
   raw: Record<string, unknown> | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  mode: ConfigMode = "validate",
 ): ConfigParse {
   const value = raw ?? {};
   const problems: string[] = [];
   const warnings: string[] = [];
-  for (const key of Object.keys(value)) {
-    if (!KNOWN.has(key)) problems.push(`unknown key "${key.slice(0, 60)}"`);
+  if (mode === "validate") {
+    for (const unknown of unknownKeys(value)) {
+      if (unknown.kind === "misspelt")
+        problems.push(`unknown key ${quoted(unknown.key)} (did you mean "${unknown.meant}"?)`);
+      else warnings.push(`unknown key ${quoted(unknown.key)} is ignored`);
+    }
   }
   const strings: Partial<Record<(typeof STRINGS)[number], string>> = {};
   for (const key of STRINGS) {
@@ -94,6 +114,20 @@ export function parseConfig(
       numbers[key] = item;
     }
   }
+  let timeoutMs: number = TIMEOUT.fallback;
+  const rawTimeout = value.timeoutMs;
+  if (rawTimeout !== undefined && rawTimeout !== null) {
+    if (
+      typeof rawTimeout !== "number" ||
+      !Number.isInteger(rawTimeout) ||
+      rawTimeout < TIMEOUT.min ||
+      rawTimeout > TIMEOUT.max
+    ) {
+      problems.push(TIMEOUT_PROBLEM);
+    } else {
+      timeoutMs = rawTimeout;
+    }
+  }
   if (numbers.requestsPerMinute > 300)
     warnings.push("requestsPerMinute above 300 exceeds the CreateOS rate limit");
   const reuseLease = value.reuseLease ?? false;
@@ -109,17 +143,31 @@ export function parseConfig(
       rootfs: strings.rootfs,
       region: strings.region,
       reuseLease: reuseLease === true,
+      timeoutMs,
       ...numbers,
     },
   };
 }
 
-/** The config or `ERR_CREATEOS_INVALID_CONFIG` with every problem. */
+/**
+ * What the host stores for a valid config: every plugin key with its default applied (the
+ * host reads `timeoutMs` for its own RPC deadlines), plus the host's own flags unchanged.
+ * Unknown keys are dropped.
+ */
+export function normalizedConfig(
+  config: CreateosConfig,
+  raw: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const plugin = Object.fromEntries(Object.entries(config).filter(([, item]) => item !== undefined));
+  return { ...hostOwnedEntries(raw ?? {}), ...plugin };
+}
+
+/** The runtime config of a hook, or `ERR_CREATEOS_INVALID_CONFIG` with every problem. */
 export function requireConfig(
   raw: Record<string, unknown> | undefined,
   env?: NodeJS.ProcessEnv,
 ): CreateosConfig {
-  const parsed = parseConfig(raw, env);
+  const parsed = parseConfig(raw, env, "runtime");
   if (parsed.ok) return parsed.config;
   throw new CreateosError(
     "ERR_CREATEOS_INVALID_CONFIG",

@@ -1,40 +1,36 @@
+import picomatch from "picomatch/posix.js";
+
 /**
- * `exclude` patterns of a directory mapping, as in `tar --exclude`: a pattern without `/`
- * matches a name at any depth; one with `/` matches from the mapping's root. `*` and `?`
- * stay within a name, `**` crosses directories. Excluding a directory excludes its contents.
+ * `exclude` patterns of a directory mapping, with one meaning in both sync directions
+ * (the plugin filters archive entries itself, on the host, with picomatch): a pattern
+ * without `/` matches a name at any depth; one with `/` matches from the mapping's root.
+ * `*` and `?` stay within a name, `**` crosses directories, names starting with `.` are
+ * matched like any other. Excluding a directory excludes everything below it.
  */
 export function compileExcludes(patterns: readonly string[] | undefined): (relativePath: string) => boolean {
-  const rules = (patterns ?? []).filter((p) => p !== "").map(compile);
+  const rules = (patterns ?? []).map(compile).filter((rule) => rule !== undefined);
+  if (rules.length === 0) return () => false;
+  const matches = (path: string): boolean => rules.some((rule) => rule(path));
   return (relativePath) => {
-    const path = relativePath.replace(/^\.(\/|$)/, "").replace(/\/$/, "");
+    const path = relativePath
+      .replace(/^(\.\/)+/, "")
+      .replace(/^\.$/, "")
+      .replace(/\/+$/, "");
     if (path === "") return false;
+    // The path itself or any of its ancestors, so that a directory's contents go with it.
     const segments = path.split("/");
-    return rules.some(({ regex, anchored }) => {
-      if (anchored) {
-        // Match the path or any of its ancestors (excluding a directory excludes what is below).
-        for (let i = 1; i <= segments.length; i++)
-          if (regex.test(segments.slice(0, i).join("/"))) return true;
-        return false;
-      }
-      return segments.some((segment) => regex.test(segment));
-    });
+    for (let depth = 1; depth <= segments.length; depth++) {
+      if (matches(segments.slice(0, depth).join("/"))) return true;
+    }
+    return false;
   };
 }
 
-function compile(pattern: string): { regex: RegExp; anchored: boolean } {
-  const trimmed = pattern.replace(/^\.\//, "").replace(/\/$/, "");
+function compile(pattern: string): ((path: string) => boolean) | undefined {
+  const trimmed = pattern.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
   const anchored = trimmed.includes("/");
-  const body = trimmed.replace(/^\//, "");
-  let source = "";
-  for (let i = 0; i < body.length; i++) {
-    const char = body[i]!;
-    if (char === "*" && body[i + 1] === "*") {
-      source += ".*";
-      i++;
-      if (body[i + 1] === "/") i++;
-    } else if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else source += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return { regex: new RegExp(`^${source}$`), anchored };
+  const glob = trimmed.replace(/^\/+/, "");
+  if (glob === "") return undefined;
+  // picomatch's `basename` applies a slash-free pattern to the last name of the path.
+  return picomatch(glob, { dot: true, basename: !anchored });
 }

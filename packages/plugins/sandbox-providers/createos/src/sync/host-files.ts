@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 
 /**
  * Writes a host file atomically, with its mode set before any byte is written (no
- * world-readable window): a temporary file beside the target, then a rename.
+ * world-readable window): a temporary file beside the target, filled chunk by chunk as
+ * `source` yields them, then a rename.
  */
 export async function writeHostFileAtomic(
   target: string,
-  bytes: Uint8Array,
+  source: AsyncIterable<Uint8Array>,
   mode: number | undefined,
 ): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
@@ -19,7 +19,7 @@ export async function writeHostFileAtomic(
   try {
     // `open`'s mode is filtered by the umask; chmod makes it exact, still before the bytes.
     await handle.chmod(fileMode);
-    await handle.writeFile(bytes);
+    for await (const chunk of source) await handle.write(chunk);
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
@@ -57,14 +57,4 @@ export async function promoteDirectory(staging: string, target: string): Promise
     throw error;
   }
   await rm(old, { recursive: true, force: true });
-}
-
-/** Runs `work` in a private host temporary directory, removed afterwards whatever the outcome. */
-export async function withScratchDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), "paperclip-createos-sync-"));
-  try {
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

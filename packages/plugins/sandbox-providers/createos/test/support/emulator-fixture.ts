@@ -1,8 +1,12 @@
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  type CreateosEmulator,
+  type CreateosEmulatorOptions,
+  startCreateosEmulator,
+} from "@paperclipai/createos-emulator";
 import { CreateosClient, type CreateosClientOptions } from "../../src/client/createos-client.js";
 import type { ExecuteTuning } from "../../src/execute/execute.js";
 import type { OutputStream } from "../../src/execute/output-frame.js";
-import type { CreateosEmulator, CreateosEmulatorOptions } from "../../src/testing.js";
-import { startCreateosEmulator } from "../../src/testing.js";
 
 /** Fast settings for tests: heartbeats every 100 ms, no rate limit, short backoff. */
 export async function startTestEmulator(options: CreateosEmulatorOptions = {}): Promise<CreateosEmulator> {
@@ -46,7 +50,7 @@ export async function createRunningSandbox(client: CreateosClient): Promise<stri
       idempotent: true,
     });
     if (state.data?.status === "running") return id;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await delay(10);
   }
 }
 
@@ -87,6 +91,6 @@ export async function eventually(check: () => boolean, what: string, limitMs = 5
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > limitMs) throw new Error(`never became true: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await delay(20);
   }
 }

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -138,8 +139,6 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function routeOf(method: string, path: string): { route: Route | "unknown"; ids: string[] } {
   const parts = path.split("/").filter(Boolean);
@@ -274,7 +273,7 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
       for (const line of text.split(/(?<=\n)/)) {
         if (res.destroyed) return;
         res.write(line);
-        await sleep(0);
+        await delay(0);
       }
       return;
     }
@@ -283,7 +282,7 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
       const size = 1 + Math.floor(rand() * max);
       res.write(bytes.subarray(at, at + size));
       at += size;
-      await sleep(1);
+      await delay(1);
     }
   }
 
@@ -327,12 +326,12 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
     res.on("close", () => streams.delete(res));
     res.writeHead(200, headers);
     res.flushHeaders();
-    if (plan.quietMs) await sleep(plan.quietMs);
+    if (plan.quietMs) await delay(plan.quietMs);
     await writePieces(res, text, framing);
     if (plan.idleHeartbeats) {
       const stop = Date.now() + plan.idleHeartbeats.forMs;
       while (Date.now() < stop && !res.destroyed) {
-        await sleep(plan.idleHeartbeats.intervalMs);
+        await delay(plan.idleHeartbeats.intervalMs);
         res.write(`{"type":"heartbeat"}${eol}`);
       }
     }

@@ -1,8 +1,10 @@
-import type { PaperclipPlugin, PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import type {
+  PaperclipPlugin,
+  PaperclipPluginManifestV1,
+  PluginEnvironmentLease,
+} from "@paperclipai/plugin-sdk";
 import { createEnvironmentTestHarness, type EnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
-import { manifest } from "../../src/manifest.js";
-import { createPlugin } from "../../src/plugin/create-plugin.js";
-import type { CreateosEmulator } from "../../src/testing.js";
 
 export interface PluginUnderTest {
   readonly plugin: PaperclipPlugin;
@@ -22,9 +24,12 @@ export interface PluginUnderTest {
   lease(acquired: PluginEnvironmentLease): { lease: PluginEnvironmentLease } & PluginUnderTest["base"];
 }
 
+/** Where the plugin finds an emulator (one in this process, or one another process started). */
+export type EmulatorAddress = Pick<CreateosEmulator, "url" | "apiKey">;
+
 /** Config that points the plugin at the emulator with test-speed tuning. */
 export function emulatorConfig(
-  emulator: CreateosEmulator,
+  emulator: EmulatorAddress,
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return {
@@ -41,9 +46,16 @@ export function emulatorConfig(
   };
 }
 
+/** What the harness wires: the plugin's source (`plugin-under-test.ts`) or its build (`dist/`). */
+export interface PluginBuild {
+  readonly createPlugin: (options: { env: NodeJS.ProcessEnv }) => PaperclipPlugin;
+  readonly manifest: PaperclipPluginManifestV1;
+}
+
 /** The plugin wired into the SDK's own environment test harness, as the host would drive it. */
-export async function pluginUnderTest(
-  emulator: CreateosEmulator,
+export async function wirePlugin(
+  { createPlugin, manifest }: PluginBuild,
+  emulator: EmulatorAddress,
   extra: Record<string, unknown> = {},
   environmentId = "env-1",
 ): Promise<PluginUnderTest> {

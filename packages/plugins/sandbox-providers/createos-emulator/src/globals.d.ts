@@ -1,0 +1,2 @@
+/** The package version, inlined at build time from package.json. */
+declare const __PACKAGE_VERSION__: string;

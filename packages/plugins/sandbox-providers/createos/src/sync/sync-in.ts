@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { posix } from "node:path";
+import { CreateosError } from "@paperclipai/errors";
+import type {
+  PluginEnvironmentSyncInParams,
+  PluginEnvironmentSyncResult,
+  PluginPostUploadCommand,
+  PluginSyncFileMapping,
+} from "@paperclipai/plugin-sdk";
+import { execute } from "../execute/execute.js";
+import { WORKSPACE_PATH } from "../lease/lease-metadata.js";
+import { putFileStream } from "../lease/sandbox-api.js";
+import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import { countBytes, packDirectory } from "./archive-stream.js";
+import { compileExcludes } from "./exclude-glob.js";
+import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
+import { modeText, openScope, type SyncScope, syncStep, type Transfer, transferEach } from "./sync-scope.js";
+
+/** Host files and directories into the sandbox (streamed tar for directories), then the post-upload commands. */
+export async function syncIn(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentSyncInParams,
+): Promise<PluginEnvironmentSyncResult> {
+  const scope = await openScope(runtime, params);
+  return transferEach(params.operations, async (operation, transfer) => {
+    // Check every path of the operation before moving any byte.
+    const mappings = operation.files.map((file) => ({
+      file,
+      source: hostPath(file.sourcePath, "sourcePath", operation.operationId),
+      target: confineSandboxEntry(file.targetPath, "targetPath", operation.operationId),
+    }));
+    const commands = (operation.postUploadCommands ?? []).map((command) => ({
+      command,
+      cwd: confineSandboxPath(command.cwd ?? WORKSPACE_PATH, "postUploadCommands.cwd", operation.operationId),
+    }));
+    for (const { file, source, target } of mappings) {
+      if (file.kind === "directory") await uploadDirectory(scope, file, source, target, transfer);
+      else await uploadFile(scope, file, source, target, transfer);
+    }
+    for (const [index, { command, cwd }] of commands.entries()) {
+      await runPostUploadCommand(scope, command, cwd, operation.operationId, index);
+    }
+  });
+}
+
+/**
+ * Streams `makeBody()` to `remotePath`. The body is made again for every attempt the
+ * client makes; only the attempt that succeeded is counted.
+ */
+async function upload(
+  scope: SyncScope,
+  remotePath: string,
+  makeBody: (attempt: Transfer) => AsyncIterable<Uint8Array>,
+): Promise<Transfer> {
+  let attempt: Transfer = { files: 0, bytes: 0 };
+  await putFileStream(
+    scope.client,
+    scope.sandboxId,
+    remotePath,
+    () => {
+      const current: Transfer = { files: 0, bytes: 0 };
+      attempt = current;
+      return countBytes(makeBody(current), (bytes) => {
+        current.bytes += bytes;
+      });
+    },
+    scope.signal,
+  );
+  return attempt;
+}
+
+async function uploadFile(
+  scope: SyncScope,
+  file: PluginSyncFileMapping,
+  source: string,
+  target: string,
+  transfer: Transfer,
+): Promise<void> {
+  const dir = posix.dirname(target);
+  const temp = `${dir}/.paperclip-sync-${randomUUID()}`;
+  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
+  const sent = await upload(scope, temp, () => createReadStream(source));
+  // The mode is applied to the staged file, then it is promoted with a rename.
+  await syncStep(scope, "sync in: promote file", "/bin/sh", [
+    "-c",
+    'if [ -n "$1" ]; then chmod "$1" "$2"; fi && mv -f -- "$2" "$3"',
+    "sh",
+    modeText(file.mode),
+    temp,
+    target,
+  ]);
+  transfer.files += 1;
+  transfer.bytes += sent.bytes;
+}
+
+async function uploadDirectory(
+  scope: SyncScope,
+  file: PluginSyncFileMapping,
+  source: string,
+  target: string,
+  transfer: Transfer,
+): Promise<void> {
+  const excluded = compileExcludes(file.exclude);
+  const dir = posix.dirname(target);
+  const id = randomUUID();
+  const remoteArchive = `${dir}/.paperclip-sync-${id}.tar`;
+  const staging = `${dir}/.paperclip-sync-${id}.d`;
+  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
+  const sent = await upload(scope, remoteArchive, (attempt) =>
+    packDirectory(source, file.followSymlinks === true, (path, isDirectory) => {
+      if (excluded(path)) return false;
+      if (!isDirectory) attempt.files += 1;
+      return true;
+    }),
+  );
+  await syncStep(scope, "sync in: extract", "/bin/sh", [
+    "-c",
+    [
+      "set -e",
+      'mkdir -- "$2"',
+      'tar -x -f "$1" -C "$2" --no-same-owner',
+      'rm -f -- "$1"',
+      'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
+      'rm -rf -- "$3"',
+      'mv -- "$2" "$3"',
+    ].join("\n"),
+    "sh",
+    remoteArchive,
+    staging,
+    target,
+    modeText(file.mode),
+  ]);
+  transfer.files += sent.files;
+  transfer.bytes += sent.bytes;
+}
+
+async function runPostUploadCommand(
+  scope: SyncScope,
+  command: PluginPostUploadCommand,
+  cwd: string,
+  operationId: string,
+  index: number,
+): Promise<void> {
+  // Verbatim: the adapter-authored command is run as given, never rewritten or extended.
+  const result = await scope.runtime.leases.track(scope.sandboxId, scope.signal, (signal) =>
+    execute(
+      scope.client,
+      {
+        sandboxId: scope.sandboxId,
+        command: "/bin/bash",
+        args: ["-c", command.command],
+        cwd,
+        timeoutMs: command.timeoutMs,
+        signal,
+      },
+      {},
+      { block: (reason) => scope.runtime.leases.block(scope.sandboxId, reason) },
+    ),
+  );
+  if (result.exitCode !== 0 || result.timedOut) {
+    throw new CreateosError(
+      "ERR_CREATEOS_SYNC_COMMAND_FAILED",
+      `CreateOS post-upload command failed (exit ${result.exitCode}).`,
+      {
+        details: {
+          operationId: operationId.slice(0, 100),
+          index,
+          exitCode: result.exitCode,
+          timedOut: result.timedOut,
+        },
+      },
+    );
+  }
+}

@@ -1,0 +1,185 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import type { PluginUnderTest } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
+
+let emulator: CreateosEmulator;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+
+afterEach(() => {
+  emulator.faults.clear();
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+function sandboxStatus(id: string | null): string | undefined {
+  return emulator.sandboxes().find((s) => s.id === id)?.status;
+}
+
+/**
+ * The config the real host (2026.916.1) passes to execute, release and destroy: the stored
+ * environment config with the lease record merged over it (`sandboxConfigFromLeaseMetadataLoose`),
+ * its internal keys dropped and `provider`/`streamRunLogs` stripped.
+ */
+function hostRuntimeConfig(stored: Record<string, unknown>, lease: PluginEnvironmentLease) {
+  return {
+    ...stored,
+    agentId: "agent-1",
+    ...lease.metadata,
+    reuseLease: stored.reuseLease === true,
+    runnerLifecycleMode: "per_turn",
+  };
+}
+
+async function health(t: PluginUnderTest) {
+  const diagnostics = await t.plugin.definition.onHealth!();
+  return diagnostics as { status: string; details: { unendedSandboxes: unknown[] } };
+}
+
+describe("the config the Paperclip host passes", () => {
+  it("is accepted by every hook, with the host's flags and the lease record in it", async () => {
+    const t = await pluginUnderTest(emulator, { timeoutMs: 120_000 });
+    // What the host saves: its zod envelope adds `reuseLease: false`; the user set `archiveOnRelease`.
+    const saved = { ...t.base.config, reuseLease: false, archiveOnRelease: false };
+    const validation = await t.harness.validateConfig({ driverKey: "createos", config: saved });
+    expect(validation.ok).toBe(true);
+    expect(validation.warnings?.filter((warning) => warning.startsWith("unknown key"))).toEqual([]);
+    expect(validation.normalizedConfig).toMatchObject({
+      timeoutMs: 120_000,
+      reuseLease: false,
+      archiveOnRelease: false,
+    });
+    // Probe and test leases: the host forces `reuseLease: false, archiveOnRelease: true`.
+    const acquireConfig = { ...saved, reuseLease: false, archiveOnRelease: true };
+    const lease = await t.harness.acquireLease({ ...t.base, config: acquireConfig, runId: "run-1" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+
+    const runtimeConfig = hostRuntimeConfig(acquireConfig, lease);
+    expect(Object.keys(runtimeConfig)).toEqual(
+      expect.arrayContaining(["marker", "sandboxId", "apiOrigin", "companyId", "workspacePath", "agentId"]),
+    );
+    const result = await t.harness.execute({
+      ...t.base,
+      config: runtimeConfig,
+      lease,
+      command: "/bin/sh",
+      args: ["-c", "printf 'hello %s' \"$(cat .paperclip-lease | wc -c)\""],
+      cwd: "/paperclip-workspace",
+    });
+    // The lease's 64-character marker file is in the workspace the command ran in.
+    expect(result).toMatchObject({ exitCode: 0, stdout: "hello 64" });
+
+    const receipt = await t.harness.releaseLease({
+      ...t.base,
+      config: runtimeConfig,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+  });
+
+  it("tells about a misspelt key at validation, and a hook ignores it", async () => {
+    const t = await pluginUnderTest(emulator, { shpae: "large", dashboardUrl: "https://x.test" });
+    const validation = await t.harness.validateConfig({ driverKey: "createos", config: t.base.config });
+    expect(validation).toEqual({ ok: false, errors: ['unknown key "shpae" (did you mean "shape"?)'] });
+    const probe = await t.harness.probe(t.base);
+    expect(probe.ok).toBe(true);
+  });
+
+  it("runs a command the host sends without a deadline under upstream's timeoutMs", async () => {
+    const t = await pluginUnderTest(emulator, { timeoutMs: 300 });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    const result = await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/sh",
+      args: ["-c", "echo started; exec sleep 30"],
+    });
+    expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "started\n" });
+    await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+  });
+});
+
+describe("ending a sandbox never fails silently", () => {
+  it("a release whose delete fails is a coded error, and the sandbox is marked until destroyed", async () => {
+    const t = await pluginUnderTest(emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    const end = { ...t.base, providerLeaseId: lease.providerLeaseId, leaseMetadata: lease.metadata! };
+    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
+
+    const error = await rejection(t.harness.releaseLease(end));
+    expect(error.code).toBe("ERR_CREATEOS_SANDBOX_NOT_ENDED");
+    expect(error.message).toBe(
+      `CreateOS sandbox ${lease.providerLeaseId} could not be ended during release; it may still be running.`,
+    );
+    expect(error.details).toMatchObject({ sandboxId: lease.providerLeaseId, operation: "release" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(await health(t)).toMatchObject({
+      status: "degraded",
+      details: { unendedSandboxes: [{ sandboxId: lease.providerLeaseId, operation: "release" }] },
+    });
+    // The host's cleanup retry destroys it; the mark goes with it.
+    expect(await t.harness.destroyLease(end)).toEqual({
+      providerLeaseId: lease.providerLeaseId,
+      state: "destroyed",
+    });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    expect(await health(t)).toMatchObject({ status: "ok", details: { unendedSandboxes: [] } });
+  });
+
+  it("a failed acquire whose rollback fails names both failures and marks the sandbox", async () => {
+    const t = await pluginUnderTest(emulator);
+    const before = new Set(emulator.sandboxes().map((s) => s.id));
+    emulator.faults.set({
+      faults: [
+        { kind: "http-status", route: "files.put", status: 403 },
+        { kind: "http-status", route: "sandbox.delete", status: 403 },
+      ],
+    });
+    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
+    const leaked = emulator.sandboxes().find((s) => !before.has(s.id));
+    expect(error.code).toBe("ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED");
+    expect(error.message).toBe(
+      "CreateOS lease acquisition failed (CreateOS request failed (HTTP 403) during file transfer.) " +
+        `and its sandbox ${leaked?.id} could not be deleted; it may still be running.`,
+    );
+    expect(error.details).toMatchObject({ primary: { code: "ERR_CREATEOS_HTTP_STATUS" } });
+    expect(leaked?.status).toBe("running");
+    expect(await health(t)).toMatchObject({
+      status: "degraded",
+      details: { unendedSandboxes: [{ sandboxId: leaked?.id, operation: "acquire rollback" }] },
+    });
+  });
+
+  it("a failed acquire whose rollback works rethrows the acquire's own error", async () => {
+    const t = await pluginUnderTest(emulator);
+    const before = new Set(emulator.sandboxes().map((s) => s.id));
+    emulator.faults.set({ faults: [{ kind: "http-status", route: "files.put", status: 403 }] });
+    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
+    expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
+    expect(emulator.sandboxes().find((s) => !before.has(s.id))?.status).toBe("destroyed");
+    expect(await health(t)).toMatchObject({ status: "ok" });
+  });
+
+  it("a probe whose sandbox cannot be deleted fails, with the coded error", async () => {
+    const t = await pluginUnderTest(emulator);
+    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
+    const probe = await t.harness.probe(t.base);
+    expect(probe.ok).toBe(false);
+    expect(probe.diagnostics).toEqual([
+      expect.objectContaining({ severity: "error", code: "ERR_CREATEOS_SANDBOX_NOT_ENDED" }),
+    ]);
+    expect(probe.summary).toMatch(/could not be ended during probe cleanup/);
+  });
+});

@@ -1,0 +1,13 @@
+import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { manifest } from "../../src/manifest.js";
+import { createPlugin } from "../../src/plugin/create-plugin.js";
+import { type PluginUnderTest, wirePlugin } from "./plugin-harness.js";
+
+/** The plugin from its source, in the SDK's environment test harness. */
+export function pluginUnderTest(
+  emulator: CreateosEmulator,
+  extra: Record<string, unknown> = {},
+  environmentId = "env-1",
+): Promise<PluginUnderTest> {
+  return wirePlugin({ createPlugin, manifest }, emulator, extra, environmentId);
+}

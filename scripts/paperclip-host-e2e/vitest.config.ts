@@ -1,0 +1,5 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: { include: ["test/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 600_000 },
+});
