@@ -12,12 +12,14 @@ cd "$(dirname "$0")/.."
 
 require_node
 require_bubblewrap
+require_postgres_user
 install_dependencies
 
-say "fetching the pinned Node 22 and Node 24 into $(toolchain_cache_dir) (once)"
+say "fetching the pinned Node 22, Node 24 and paperclipai into $(toolchain_cache_dir) (once)"
 runner_node="$(command -v node)"
 node22="$(toolchain_node 22)"
 node24="$(toolchain_node 24)"
+toolchain_paperclip_server >/dev/null
 
 run_dir="$(mktemp -d)"
 trap 'rm -rf "$run_dir"' EXIT
@@ -64,8 +66,13 @@ for test_node in "$runner_node" "$node22" "$node24"; do
   [ "$test_node" = "$runner_node" ] || [ "$("$test_node" --version)" != "$(node --version)" ] || continue
   step "tests on Node $("$test_node" --version)" tests_on "$test_node"
 done
-# An end-to-end step is one more line here, for example:
-# step "the real Paperclip server, end to end (Node 24)" on_node "$node24" pnpm_cmd --filter <pkg> test
+# The oracles run upstream's own code, which needs Node 24: once each, not once per Node.
+step "upstream's local-mode controller drives our runner (Node 24)" \
+  on_node "$node24" pnpm_cmd --filter @paperclipai/runner-upstream-oracle run test:oracle
+step "the server's durable control plane drives our runner (Node 24)" \
+  on_node "$node24" pnpm_cmd --filter @paperclipai/runner-server-oracle run test:oracle
+step "the real Paperclip server hosts our plugin, end to end (Node 24)" \
+  on_node "$node24" pnpm_cmd --filter @paperclipai/paperclip-host-e2e run test:host
 
 say "checking that the run left nothing behind (/tmp, processes)"
 node scripts/repo-checks/src/leftovers.mjs check "$run_dir/before.json" || failed_steps+=("the leftover check")

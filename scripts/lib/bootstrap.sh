@@ -25,6 +25,16 @@ require_bubblewrap() {
   fi
 }
 
+# As root, the real Paperclip server's embedded Postgres refuses to run as root and runs as
+# the `postgres` user: create that system user when it is missing.
+require_postgres_user() {
+  [ "$(id -u)" = "0" ] || return 0
+  id postgres >/dev/null 2>&1 && return 0
+  say "creating the postgres system user (the embedded Postgres of the real server runs as it)"
+  useradd --system --user-group --no-create-home --shell /usr/sbin/nologin postgres \
+    || fail "could not create the postgres user; run: useradd --system postgres"
+}
+
 pnpm_cmd() { npx -y "pnpm@${PNPM_VERSION}" "$@"; }
 
 install_dependencies() {

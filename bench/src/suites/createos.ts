@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { CreateosClient, execute } from "@paperclipai/plugin-createos";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
@@ -157,7 +158,7 @@ async function liveHeapMiB(emulator: EmulatorProcess, sandboxId: string, bytes: 
     process.stdout.write(JSON.stringify({ peak }));
   `;
   const child = spawn(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
-    cwd: dirname(new URL(import.meta.url).pathname),
+    cwd: dirname(fileURLToPath(import.meta.url)),
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";

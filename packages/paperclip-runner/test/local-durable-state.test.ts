@@ -224,7 +224,10 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     second.send("runner.shutdown", "c4", {}, 4);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
-    expect(commandLog(log).map((entry) => entry.commandId)).toEqual(["c3"]);
+    // runner.shutdown (c4) is forwarded before the harness is stopped, so the harness may or may
+    // not log it before it exits; what matters is that c1 never ran and c3 ran once.
+    const executed = commandLog(log).map((entry) => entry.commandId);
+    expect(executed.filter((id) => id !== "c4")).toEqual(["c3"]);
     expect(stateFile(stateDir).journal.c1?.status).toBe("indeterminate");
   });
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { findErrorEntry } from "@paperclipai/errors/registry";
 import { describe, expect, it } from "vitest";
 
@@ -52,7 +53,7 @@ function sources(dir: string): string[] {
   });
 }
 
-const code = sources(new URL("../src", import.meta.url).pathname)
+const code = sources(fileURLToPath(new URL("../src", import.meta.url)))
   .map((file) => readFileSync(file, "utf8"))
   .join("\n");
 

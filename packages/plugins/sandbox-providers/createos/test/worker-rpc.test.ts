@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { PLUGIN_RPC_ERROR_CODES } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   emulator = await startTestEmulator();
   // Started the way the host starts it: `node <paperclipPlugin.worker>`, JSON-RPC on stdio.
   const { CREATEOS_API_KEY: _unset, ...env } = process.env;
-  worker = WorkerHost.start(new URL(pkg.paperclipPlugin.worker, packageRoot).pathname, env);
+  worker = WorkerHost.start(fileURLToPath(new URL(pkg.paperclipPlugin.worker, packageRoot)), env);
 });
 
 afterAll(async () => {
@@ -193,7 +194,7 @@ describe("the CommonJS build", () => {
     expect(main.manifest.id).toBe("paperclip.createos-sandbox-provider");
     expect(typeof main.default.definition.onEnvironmentExecute).toBe("function");
     expect(typeof main.createPlugin).toBe("function");
-    const cjsWorker = WorkerHost.start(new URL("dist/worker.cjs", packageRoot).pathname, process.env);
+    const cjsWorker = WorkerHost.start(fileURLToPath(new URL("dist/worker.cjs", packageRoot)), process.env);
     try {
       const init = await cjsWorker.call<{ ok: boolean; supportedMethods: string[] }>("initialize", {
         manifest,
