@@ -104,7 +104,7 @@ async function onboard(launch: Launch, env: NodeJS.ProcessEnv, home: string, log
   }
 }
 
-async function configure(home: string, asRoot: boolean): Promise<{ port: number }> {
+async function configure(home: string, asRoot: boolean): Promise<{ port: number; postgresPort: number }> {
   const configPath = path.join(home, INSTANCE, "config.json");
   const config = JSON.parse(await readFile(configPath, "utf8")) as {
     server: { port: number };
@@ -116,9 +116,12 @@ async function configure(home: string, asRoot: boolean): Promise<{ port: number 
     telemetry?: { enabled: boolean };
     updates?: { checkEnabled: boolean };
   };
+  // Onboard's own start may have begun a Postgres on the default port: it goes first.
+  await stopLeftoverPostgres(home, config.database.embeddedPostgresPort);
   const port = await freePort();
   config.server.port = port;
-  config.database.embeddedPostgresPort = await freePort();
+  const postgresPort = await freePort();
+  config.database.embeddedPostgresPort = postgresPort;
   if (config.database.backup) config.database.backup.enabled = false;
   if (config.telemetry) config.telemetry.enabled = false;
   if (config.updates) config.updates.checkEnabled = false;
@@ -133,20 +136,44 @@ async function configure(home: string, asRoot: boolean): Promise<{ port: number 
       throw new Error("running as root needs a `postgres` user for the embedded Postgres");
     await chown(dataDir, ids.uid, ids.gid);
   }
-  return { port };
+  return { port, postgresPort };
 }
 
-/** Kills a Postgres the server left behind (its pid is the first line of postmaster.pid). */
-async function killLeftoverPostgres(home: string): Promise<void> {
-  const pidFile = path.join(home, INSTANCE, "db", "postmaster.pid");
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 1) return;
+/** Whether `pid` names a live process. */
+function alive(pid: number): boolean {
   try {
-    process.kill(pid, "SIGKILL");
+    process.kill(pid, 0);
+    return true;
   } catch {
-    // Already gone.
+    return false;
   }
+}
+
+/** The pid on the first line of a Postgres pid or lock file, or `undefined`. */
+async function pidIn(file: string): Promise<number | undefined> {
+  if (!existsSync(file)) return undefined;
+  const pid = Number((await readFile(file, "utf8")).split("\n")[0]);
+  return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+}
+
+/**
+ * Kills a Postgres the server left behind (its pid is the first line of postmaster.pid), waits
+ * for it to be gone, then removes the Unix socket and lock it keeps in /tmp for its port: a
+ * postmaster killed by the process group's final SIGKILL never removes them itself.
+ */
+async function stopLeftoverPostgres(home: string, postgresPort: number): Promise<void> {
+  const pid = await pidIn(path.join(home, INSTANCE, "db", "postmaster.pid"));
+  if (pid !== undefined && alive(pid)) {
+    process.kill(pid, "SIGKILL");
+    await waitFor("the leftover Postgres exits", () => (alive(pid) ? undefined : true), {
+      timeoutMs: 10_000,
+    });
+  }
+  const socket = `/tmp/.s.PGSQL.${postgresPort}`;
+  const owner = await pidIn(`${socket}.lock`);
+  if (owner !== undefined && alive(owner)) return;
+  await rm(socket, { force: true });
+  await rm(`${socket}.lock`, { force: true });
 }
 
 /**
@@ -167,7 +194,7 @@ export async function startPaperclipServer(
   // The `postgres` user must be able to walk down to its data directory.
   await chmod(workDir, 0o755);
   await onboard(launch, env, home, logDir);
-  const { port } = await configure(home, asRoot);
+  const { port, postgresPort } = await configure(home, asRoot);
   const server = startGroup(launch.command, [...launch.prefix, "run", "-d", home], {
     env,
     logPath: path.join(logDir, "server.log"),
@@ -175,7 +202,7 @@ export async function startPaperclipServer(
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     await server.stop(30_000);
-    await killLeftoverPostgres(home);
+    await stopLeftoverPostgres(home, postgresPort);
   };
   try {
     await waitFor(
