@@ -5,71 +5,81 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { persistRunnerDiagnostic } from "../src/index.js";
+import { temporaryName } from "../src/private-fs/temporary-name.js";
+import {
+  PERSIST_PAUSE_PRELOAD,
+  PERSIST_PHASES,
+  type PersistPhase,
+  pausedAt,
+} from "./helpers/persist-pause.js";
 import { tempDir } from "./helpers/temp-dir.js";
 import { tracked } from "./helpers/tracked-children.js";
 
 const WRITER = fileURLToPath(new URL("./fixtures/persist-loop.mjs", import.meta.url));
 const COMPLETE = /^begin (\S+) (\d+)\nx{60000}\nend \1 \2\n$/;
+const FILE = "runnerd.stderr.log";
 
-function writer(dir: string, label: string, count: number): ChildProcess {
+/** A persist-loop.mjs child; with `pauseAt`, it stops itself at that phase of its first write. */
+function writer(dir: string, label: string, count: number, pauseAt?: PersistPhase): ChildProcess {
+  const preload = pauseAt ? ["--import", PERSIST_PAUSE_PRELOAD] : [];
+  const env = pauseAt ? { ...process.env, PERSIST_PAUSE_AT: pauseAt, PERSIST_PAUSE_FILE: FILE } : process.env;
   return tracked(
-    spawn(process.execPath, [WRITER, dir, label, String(count)], { stdio: ["ignore", "pipe", "pipe"] }),
+    spawn(process.execPath, [...preload, WRITER, dir, label, String(count)], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
   );
 }
 
-/** Resolves once the writer printed `line` (its stdout keeps flowing afterwards). */
-function printed(child: ChildProcess, line: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const onData = (chunk: Buffer) => {
-      seen += String(chunk);
-      if (seen.includes(`${line}\n`)) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume();
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", () => reject(new Error(`the writer exited before printing ${line}`)));
-  });
-}
+/** What persist-loop.mjs writes first under `label`. */
+const firstWrite = (label: string): string => `begin ${label} 0\n${"x".repeat(60_000)}\nend ${label} 0\n`;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * What a crash at each phase leaves: the target's contents, and the temporary
+ * file's (`null`: none left). The recipe's promise is that the target is never a part.
+ */
+const LEFT_AT: Record<
+  PersistPhase,
+  (old: string, next: string) => { target: string; temporary: string | null }
+> = {
+  created: (old) => ({ target: old, temporary: "" }),
+  partial: (old, next) => ({ target: old, temporary: next.slice(0, Math.floor(next.length / 2)) }),
+  synced: (old, next) => ({ target: old, temporary: next }),
+  renamed: (_old, next) => ({ target: next, temporary: null }),
+};
 
 describe("persisting under crashes and concurrency", () => {
-  it("a SIGKILL at any point of a write leaves the old diagnostic or a new complete one, never a part", async () => {
-    const dir = await tempDir();
-    const old = "the old diagnostic\n";
-    await persistRunnerDiagnostic(dir, old);
-    let replaced = 0;
-    let leftovers = 0;
-    const kills = 30;
-    for (let round = 0; round < kills; round += 1) {
-      const child = writer(dir, `r${round}`, 0);
+  it.each(PERSIST_PHASES)(
+    "a SIGKILL at %s leaves the old diagnostic or the new complete one, never a part; the next writer sweeps",
+    async (phase) => {
+      const dir = await tempDir();
+      const old = "the old diagnostic\n";
+      await persistRunnerDiagnostic(dir, old);
+      const child = writer(dir, phase, 1, phase);
+      child.stdout!.resume();
       const exited = once(child, "exit");
-      // Even rounds kill from the first write on; odd ones once a write has completed.
-      // The delays spread the kills over the cycle: create, write, fsync, rename, directory fsync.
-      await printed(child, round % 2 === 0 ? "started" : "wrote 0");
-      await sleep(round % 7);
+      const temporary = await pausedAt(child, phase);
+      expect(temporary).toBe(temporaryName(FILE, child.pid!, 0));
       child.kill("SIGKILL");
-      const [, signal] = await exited;
-      expect(signal).toBe("SIGKILL");
-      const contents = await readFile(join(dir, "runnerd.stderr.log"), "utf8");
-      if (contents !== old) {
-        expect(contents).toMatch(COMPLETE);
-        replaced += 1;
+      expect((await exited)[1]).toBe("SIGKILL");
+
+      const left = LEFT_AT[phase](old, firstWrite(phase));
+      expect(await readFile(join(dir, FILE), "utf8")).toBe(left.target);
+      expect((await stat(join(dir, FILE))).mode & 0o777).toBe(0o600);
+      if (left.temporary === null) {
+        expect(await readdir(dir)).toEqual([FILE]);
+      } else {
+        expect((await readdir(dir)).sort()).toEqual([temporary, FILE]);
+        expect(await readFile(join(dir, temporary), "utf8")).toBe(left.temporary);
+        expect((await stat(join(dir, temporary))).mode & 0o777).toBe(0o600);
       }
-      leftovers += (await readdir(dir)).filter((name) => name.endsWith(".tmp")).length;
-      expect((await stat(join(dir, "runnerd.stderr.log"))).mode & 0o777).toBe(0o600);
-    }
-    // Every odd round replaced the old file; some kills landed between a temporary file's
-    // creation and its rename (about half of them, measured).
-    expect(replaced).toBeGreaterThanOrEqual(kills / 2);
-    expect(leftovers).toBeGreaterThan(0);
-    // The next writer sweeps what the killed ones left between create and rename.
-    await persistRunnerDiagnostic(dir, "after the crashes\n");
-    expect(await readdir(dir)).toEqual(["runnerd.stderr.log"]);
-  }, 60_000);
+      // The next writer sweeps the temporary file of the dead one and replaces the target.
+      await persistRunnerDiagnostic(dir, "after the crash\n");
+      expect(await readdir(dir)).toEqual([FILE]);
+      expect(await readFile(join(dir, FILE), "utf8")).toBe("after the crash\n");
+    },
+    60_000,
+  );
 
   it("two processes persisting at once: every write succeeds, the file is one complete diagnostic", async () => {
     const dir = await tempDir();

@@ -2,14 +2,15 @@
 // started with a --diagnostics-directory of every kind, made to fail with crafted
 // secrets (an uncaught exception carrying every secret shape and 300 KiB of noise,
 // secrets in argument values that end up in OS error messages), and SIGKILLed while it
-// persists. Only the bin's observable output is used: exit status, stderr, the files.
+// persists, stopped at each phase of the atomic write. Only the bin's observable output
+// is used: exit status, stderr, the files.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { watch } from "node:fs";
 import { chmod, chown, lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PERSIST_PAUSE_PRELOAD, PERSIST_PHASES, pausedAt } from "./helpers/persist-pause.js";
 import { fileTempDir } from "./helpers/temp-dir.js";
 import { tracked } from "./helpers/tracked-children.js";
 
@@ -37,9 +38,14 @@ interface Launch {
 }
 
 /** Starts the bin as a launcher does; stdin stays open (the controller is still there). */
-function launch(args: readonly string[], env: Record<string, string> = {}, preload = true): Launch {
+function launch(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  preload = true,
+  nodeArgs: readonly string[] = [],
+): Launch {
   const child = tracked(
-    spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), BIN, ...args], {
+    spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), ...nodeArgs, BIN, ...args], {
       env: { ...process.env, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     }),
@@ -316,64 +322,50 @@ describe("daemons failing at once into one directory", { timeout: 60_000 }, () =
   });
 });
 
-describe("SIGKILL while the daemon persists", () => {
-  it("leaves the old diagnostic or the new complete one, never a part", async () => {
-    const directory = await directoryOf("0700");
-    const path = join(directory, FILE);
-    let current: string | null = null;
-    let killedMidWrite = 0;
-    let leftTemporaries = 0;
-    const rounds = 16;
-    for (let round = 0; round < rounds; round += 1) {
-      const marker = `round-${round}`;
-      const { env, suffix } = faultEnv(marker);
-      const run = launch(localArgs(directory), env);
-      // Even rounds: kill the moment a temporary file appears (between its create and the
-      // rename). Odd rounds: kill on the first stderr byte, which precedes the persist.
-      const trigger =
-        round % 2 === 0
-          ? new Promise<void>((resolve) => {
-              const watcher = watch(directory, (_event, name) => {
-                if (name?.toString().endsWith(".tmp")) {
-                  watcher.close();
-                  resolve();
-                }
-              });
-              void run.done.then(() => {
-                watcher.close();
-                resolve();
-              });
-            })
-          : run.firstStderr;
-      await trigger;
+describe("SIGKILL while the daemon persists", { timeout: 60_000 }, () => {
+  // The daemon stops itself at each phase of its atomic persist (the preload announces the
+  // phase, then blocks), so every phase is killed on every run, wherever the scheduler is.
+  it.each(PERSIST_PHASES)(
+    "at %s: the old diagnostic or the new complete one, never a part; the next daemon sweeps",
+    async (phase) => {
+      const directory = await directoryOf("0700");
+      const path = join(directory, FILE);
+      const first = faultEnv(`old-${phase}`);
+      expect((await launch(localArgs(directory), first.env).done).code).toBe(1);
+      const old = await readFile(path);
+      expectWellFormedDiagnostic(old, first.suffix, `old-${phase}`);
+
+      const { env, suffix } = faultEnv(`new-${phase}`, { PERSIST_PAUSE_AT: phase });
+      const run = launch(localArgs(directory), env, true, ["--import", PERSIST_PAUSE_PRELOAD]);
+      const temporary = await pausedAt(run.child, phase);
+      expect(temporary).toBe(`.${FILE}.${run.child.pid}.0.tmp`);
       run.child.kill("SIGKILL");
-      const result = await run.done;
-      if (result.signal === "SIGKILL") killedMidWrite += 1;
-      leftTemporaries += (await readdir(directory)).filter((name) => name.endsWith(".tmp")).length;
-      const bytes = await readFile(path).catch(() => null);
-      if (bytes === null) {
-        expect(current).toBeNull();
-        continue;
-      }
+      const killed = await run.done;
+      expect(killed.signal).toBe("SIGKILL");
+      // The line the daemon printed before persisting is the text it was writing.
+      const written = Buffer.from(killed.stderr.slice(0, killed.stderr.indexOf(`\npaused at ${phase} `)));
+      expectWellFormedDiagnostic(written, suffix, `new-${phase}`);
+
       expect(await fileMode(path)).toBe(0o600);
-      const previous = current;
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      const seen = /^paperclip-runnerd: uncaught exception: begin (round-\d+) /.exec(text)?.[1];
-      expect([previous === null ? undefined : /begin (round-\d+) /.exec(previous)?.[1], marker]).toContain(
-        seen,
-      );
-      expectWellFormedDiagnostic(bytes, suffix, seen ?? "?");
-      expect(bytes.length).toBe(LIMIT);
-      current = text;
-    }
-    // The kills landed during the persist, some of them with a temporary file created and not renamed.
-    expect(killedMidWrite).toBeGreaterThan(rounds / 2);
-    expect(leftTemporaries).toBeGreaterThan(0);
-    // The next daemon sweeps the temporaries of the dead ones and persists normally.
-    const { env } = faultEnv("final", { FAULT_NOISE_BYTES: "10" });
-    const final = await launch(localArgs(directory), env).done;
-    expect(final.code).toBe(1);
-    expect(await readdir(directory), final.stderr).toEqual([FILE]);
-    expect(await readFile(path, "utf8")).toMatch(/^paperclip-runnerd: uncaught exception: begin final /);
-  }, 60_000);
+      const target = await readFile(path);
+      if (phase === "renamed") {
+        expect(target.equals(written)).toBe(true);
+        expect(await readdir(directory)).toEqual([FILE]);
+      } else {
+        expect(target.equals(old)).toBe(true);
+        expect((await readdir(directory)).sort()).toEqual([temporary, FILE]);
+        expect(await fileMode(join(directory, temporary))).toBe(0o600);
+        const expected = { created: 0, partial: Math.floor(written.length / 2), synced: written.length }[
+          phase
+        ];
+        expect((await readFile(join(directory, temporary))).equals(written.subarray(0, expected))).toBe(true);
+      }
+
+      const final = await launch(localArgs(directory), faultEnv("final", { FAULT_NOISE_BYTES: "10" }).env)
+        .done;
+      expect(final.code).toBe(1);
+      expect(await readdir(directory), final.stderr).toEqual([FILE]);
+      expect(await readFile(path, "utf8")).toMatch(/^paperclip-runnerd: uncaught exception: begin final /);
+    },
+  );
 });

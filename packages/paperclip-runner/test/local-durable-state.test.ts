@@ -187,14 +187,9 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const dir = tempDir("pending");
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
-    // The harness is slow to say ready, so run.prepare is still being applied when the daemon dies.
-    const script = writeScript(dir, {
-      commandLog: log,
-      steps: [{ sleep: 1500 }, { ready: {} }],
-      on: {
-        "session.open": [{ event: { eventType: "session.started", payload: { opened: "{{commandId}}" } } }],
-      },
-    });
+    // The first daemon's harness never says ready, so run.prepare is still being applied when the
+    // daemon dies (its ready timeout is 10 s away). The script is rewritten for the second daemon's harness.
+    const script = writeScript(dir, { commandLog: log, steps: [{ sleep: 600_000 }] });
     const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
 
     const first = new Controller(args);
@@ -203,6 +198,13 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     first.kill("SIGKILL");
     await first.exited;
     expect(stateFile(stateDir).journal.c1?.status).toBe("pending");
+    writeScript(dir, {
+      commandLog: log,
+      steps: [{ ready: {} }],
+      on: {
+        "session.open": [{ event: { eventType: "session.started", payload: { opened: "{{commandId}}" } } }],
+      },
+    });
 
     const second = new Controller(args);
     const reconciled = await second.waitForEvent("runner.reconciled");

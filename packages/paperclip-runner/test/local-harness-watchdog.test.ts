@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { WATCHDOG_SCRIPT } from "../src/harness/group-watchdog.js";
 import { readProcessStartTime } from "../src/harness/process-identity.js";
 import { tracked } from "./helpers/tracked-children.js";
-import { isAlive } from "./local-controller.js";
 
-/** A detached process (its own group) standing in for a harness. */
-function startGroup(): number {
+/** A detached process (its own group) standing in for a harness; resolves with the signal that ended it. */
+function startGroup(): { pid: number; ended: Promise<NodeJS.Signals | null> } {
   const child = tracked(spawn("sleep", ["30"], { detached: true, stdio: "ignore" }));
-  child.unref();
-  return child.pid as number;
+  const ended = once(child, "exit").then(([, signal]) => signal as NodeJS.Signals | null);
+  return { pid: child.pid as number, ended };
 }
 
 /** Runs the watchdog script with stdin already closed, as when its daemon has died; resolves when it is done. */
@@ -29,11 +29,13 @@ describe("the harness group watchdog", { timeout: 60_000 }, () => {
   it("stops the group it was given, and leaves alone a group whose leader is another process", async () => {
     const ours = startGroup();
     const reused = startGroup();
-    const ourStart = readProcessStartTime(ours) as string;
-    await Promise.all([fireWatchdog(ours, ourStart), fireWatchdog(reused, `${ourStart}0`)]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isAlive(ours)).toBe(false);
-    expect(isAlive(reused)).toBe(true);
-    process.kill(-reused, "SIGKILL");
+    const ourStart = readProcessStartTime(ours.pid) as string;
+    await Promise.all([fireWatchdog(ours.pid, ourStart), fireWatchdog(reused.pid, `${ourStart}0`)]);
+    expect(await ours.ended).toBe("SIGTERM");
+    // The watchdogs are done. A SIGTERM sent to the other group would already have fixed its
+    // exit status (a fatal signal decides it when sent), so the SIGKILL sent now is what ends it
+    // only if no watchdog signalled it, however late the signal would be delivered.
+    process.kill(-reused.pid, "SIGKILL");
+    expect(await reused.ended).toBe("SIGKILL");
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -104,6 +104,70 @@ describe("local runner grace periods", { timeout: 60_000 }, () => {
       signal: 15,
     });
     expect(reconciliationOf(events).reason).toBe("successful_process_and_result");
+  });
+});
+
+/** One controller command line, as the controller writes it. */
+function commandLine(type: string, commandId: string, controllerSeq: number): string {
+  return `${JSON.stringify({ schema: COMMAND_SCHEMA, commandId, controllerSeq, type, payload: {} })}\n`;
+}
+
+// Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
+describe("local runner turn.interrupt", { timeout: 60_000 }, () => {
+  it("answers turn.interrupt once it is forwarded, and leaves the harness running to wind the turn down", async () => {
+    const dir = tempDir("interrupt");
+    const log = join(dir, "commands.log");
+    // The harness stays until the runner forwards runner.shutdown: the test sends it only after the
+    // interrupt's receipt, so the harness can log it only if it was still running when the receipt was out.
+    // It ignores the SIGTERM that follows the forwarded shutdown, so it always reads the shutdown first.
+    const options = optionsFor(
+      {
+        commandLog: log,
+        ignoreSigterm: true,
+        steps: [
+          { ready: {} },
+          { waitFor: "turn.start" },
+          { waitFor: "turn.interrupt" },
+          { waitFor: "runner.shutdown" },
+          { exit: 0 },
+        ],
+      },
+      dir,
+    );
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let output = "";
+    let onOutput: () => void = () => undefined;
+    stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      onOutput();
+    });
+    const receiptOut = (commandId: string) =>
+      new Promise<void>((resolve) => {
+        onOutput = () => {
+          if (output.includes(`"kind":"command_receipt","commandId":"${commandId}"`)) resolve();
+        };
+        onOutput();
+      });
+    stdin.write(COMMANDS);
+    const input = controllerLines(stdin, options.limits.controllerMaxLineBytes);
+    // Graces far longer than the test: nothing here waits for one to expire.
+    const running = runnerFor(options, stdout, { interruptGraceMs: 600_000, stopGraceMs: 600_000 }).run(
+      input,
+    );
+    stdin.write(commandLine("turn.interrupt", "c4", 4));
+    await receiptOut("c4");
+    stdin.write(commandLine("runner.shutdown", "c5", 5));
+    expect(await running).toBe(0);
+    input.stop();
+
+    const received = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { commandId: string }).commandId);
+    expect(received).toEqual(["c2", "c3", "c4", "c5"]);
+    const events = eventsOf(output);
+    expect(reconciliationOf(events).reason).toBe("turn_interrupted");
   });
 });
 
