@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import {
@@ -127,9 +128,10 @@ describe("paperclip-sandbox doctor", () => {
     );
     expect(result.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
     expect(result.stdout).toContain("No problems found");
-    expect(result.stdout).toMatch(
-      /ok {4}bridge: native: the native bridge runs: \S+\/dist\/native\/linux-x64\/paperclip-sandbox-bridge\n/,
+    const nativeBridge = fileURLToPath(
+      new URL("../dist/native/linux-x64/paperclip-sandbox-bridge", import.meta.url),
     );
+    expect(result.stdout).toContain(`ok    bridge: native: the native bridge runs: ${nativeBridge}\n`);
   });
 
   it("reports which bridge a run will use and why, also when told to use Node or something invalid", async () => {
