@@ -84,8 +84,10 @@ describe("when the host process dies", () => {
 describe("killProcessesUsing", () => {
   it("kills exactly the processes whose argv names the directory", async () => {
     const dir = await scratchDir("pc-sbx-kill-");
-    const user = spawn("/bin/sh", ["-c", "sleep 600", path.join(dir, "bridge.cjs")]);
-    const bystander = spawn("/bin/sh", ["-c", "sleep 600", `${dir}-other/bridge.cjs`]);
+    // One process each, no shell: a killed `sh -c` would leave its `sleep` child behind.
+    const idle = ["-e", "setInterval(() => {}, 1 << 30)"];
+    const user = spawn(process.execPath, [...idle, path.join(dir, "bridge.cjs")]);
+    const bystander = spawn(process.execPath, [...idle, `${dir}-other/bridge.cjs`]);
     try {
       await until(() => isAlive(user.pid!) && isAlive(bystander.pid!), "the processes");
       expect(await killProcessesUsing(dir)).toEqual([user.pid]);
@@ -93,6 +95,7 @@ describe("killProcessesUsing", () => {
       expect(user.signalCode).toBe("SIGKILL");
       expect(bystander.signalCode).toBeNull();
     } finally {
+      user.kill("SIGKILL");
       bystander.kill("SIGKILL");
     }
   });
