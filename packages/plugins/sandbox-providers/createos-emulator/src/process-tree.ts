@@ -8,6 +8,8 @@ export interface ProcEntry {
   /** The one-letter scheduler state (`S`, `R`, `T` when stopped, `Z`…). */
   readonly state: string;
   readonly zombie: boolean;
+  /** Clock ticks after boot at which the process started: with the pid, its identity. */
+  readonly startTime: string;
 }
 
 /** Parses `/proc/<pid>/stat`; the command name may contain spaces and parentheses, so fields start after the last `)`. */
@@ -17,8 +19,17 @@ export function parseProcStat(text: string): ProcEntry | undefined {
   if (close < 0 || !Number.isSafeInteger(pid)) return undefined;
   const fields = text.slice(close + 2).split(" ");
   const [state, ppid, pgid] = fields;
-  if (state === undefined || ppid === undefined || pgid === undefined) return undefined;
-  return { pid, ppid: Number(ppid), pgid: Number(pgid), state, zombie: state === "Z" || state === "X" };
+  const startTime = fields[19];
+  if (state === undefined || ppid === undefined || pgid === undefined || startTime === undefined)
+    return undefined;
+  return {
+    pid,
+    ppid: Number(ppid),
+    pgid: Number(pgid),
+    state,
+    zombie: state === "Z" || state === "X",
+    startTime,
+  };
 }
 
 /** One process's entry; undefined when it does not exist (or without `/proc`). */
@@ -82,8 +93,8 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-function signalTree(pgid: number, signal: NodeJS.Signals): void {
-  for (const pid of [-pgid, ...listTree(pgid)]) {
+function signal(pids: Iterable<number>, signal: NodeJS.Signals): void {
+  for (const pid of pids) {
     try {
       process.kill(pid, signal);
     } catch {
@@ -92,34 +103,65 @@ function signalTree(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-async function waitTreeGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (listTree(pgid).length === 0) return true;
-    if (performance.now() >= deadline) return false;
-    await delay(20);
-  }
+/** Sends `signal` to every process of the tree (used to freeze and thaw a paused sandbox). */
+export function signalProcessTree(pgid: number, signalName: NodeJS.Signals): void {
+  signal([-pgid, ...listTree(pgid)], signalName);
 }
 
-/** Sends `signal` to every process of the tree (used to freeze and thaw a paused sandbox). */
-export function signalProcessTree(pgid: number, signal: NodeJS.Signals): void {
-  signalTree(pgid, signal);
+/**
+ * The tree's members as they are found, remembered by identity (pid and start time): once a
+ * parent dies, its child is reparented and no longer reachable from the group, so a member
+ * seen once is signalled and waited for until it is gone, never forgotten.
+ */
+class TreeMembers {
+  readonly #known = new Map<number, string>();
+
+  constructor(readonly pgid: number) {}
+
+  /** The remembered members still alive, after adding the tree's current ones. */
+  alive(): number[] {
+    const table = readProcTable();
+    if (!table) return listTree(this.pgid, table);
+    const byPid = new Map(table.map((entry) => [entry.pid, entry]));
+    for (const pid of listTree(this.pgid, table)) {
+      const entry = byPid.get(pid);
+      if (entry) this.#known.set(pid, entry.startTime);
+    }
+    return [...this.#known].flatMap(([pid, startTime]) => {
+      const entry = byPid.get(pid);
+      return entry !== undefined && !entry.zombie && entry.startTime === startTime ? [pid] : [];
+    });
+  }
+
+  signal(signalName: NodeJS.Signals): void {
+    signal([-this.pgid, ...this.alive()], signalName);
+  }
+
+  async waitGone(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      if (this.alive().length === 0) return true;
+      if (performance.now() >= deadline) return false;
+      await delay(20);
+    }
+  }
 }
 
 /**
  * Terminates a tree: SIGTERM (with SIGCONT, so stopped members can act on it), up to
  * `graceMs` for it to exit, then SIGKILL until nothing is left. Resolves true once no member
- * is alive; false only if members survive SIGKILL for 5 s (uninterruptible sleep).
+ * ever seen is alive; false only if members survive SIGKILL for 5 s (uninterruptible sleep).
  */
 export async function killProcessTree(pgid: number, graceMs: number): Promise<boolean> {
-  if (listTree(pgid).length === 0) return true;
-  signalTree(pgid, "SIGTERM");
-  signalTree(pgid, "SIGCONT");
-  if (await waitTreeGone(pgid, graceMs)) return true;
+  const members = new TreeMembers(pgid);
+  if (members.alive().length === 0) return true;
+  members.signal("SIGTERM");
+  members.signal("SIGCONT");
+  if (await members.waitGone(graceMs)) return true;
   const deadline = performance.now() + 5000;
   while (performance.now() < deadline) {
-    signalTree(pgid, "SIGKILL");
-    if (await waitTreeGone(pgid, 100)) return true;
+    members.signal("SIGKILL");
+    if (await members.waitGone(100)) return true;
   }
   return false;
 }
