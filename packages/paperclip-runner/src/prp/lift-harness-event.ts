@@ -1,18 +1,11 @@
 import { isPrpEventType, type PrpEventType } from "./event-types.js";
 import { PRP_TURN_ID_MAX_LENGTH } from "./prp-event.js";
 
-/** Event types only the runner emits: a harness reports these facts through its own messages, or not at all. */
+/**
+ * Event types only the runner emits: a harness reports these facts through its own messages,
+ * or not at all. Every `runner.*` type is the runner's; these are the others.
+ */
 const RUNNER_OWNED: ReadonlySet<string> = new Set([
-  "runner.connected",
-  "runner.reconnected",
-  "runner.reconciled",
-  "runner.disconnected",
-  "runner.draining",
-  "runner.backpressure",
-  "runner.suspending",
-  "runner.suspended",
-  "runner.stopped",
-  "runner.diagnostic",
   "harness.starting",
   "harness.ready",
   "harness.exited",
@@ -27,6 +20,10 @@ const RUNNER_OWNED: ReadonlySet<string> = new Set([
   "run.result.rejected",
   "run.terminal",
 ]);
+
+function isRunnerOwned(eventType: string): boolean {
+  return eventType.startsWith("runner.") || RUNNER_OWNED.has(eventType);
+}
 
 /**
  * Event types whose payload upstream's schema types in detail. The runner does
@@ -84,7 +81,7 @@ export function liftHarnessEvent(event: Record<string, unknown>): LiftedHarnessE
       reason: `harness event type ${JSON.stringify(eventType.slice(0, 80))} is not a PRP event type`,
     };
   }
-  if (RUNNER_OWNED.has(eventType)) {
+  if (isRunnerOwned(eventType)) {
     return { kind: "violation", reason: `harness event type ${eventType} is emitted by the runner only` };
   }
   if (

@@ -2,38 +2,15 @@ import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { text } from "node:stream/consumers";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { CreateosClient } from "../src/client/createos-client.js";
+import { describe, expect, it } from "vitest";
 import { rejection } from "./support/emulator-fixture.js";
-import { sendJson, startScriptedServer } from "./support/scripted-server.js";
+import {
+  scriptedClient as client,
+  GET_SANDBOX as get,
+  scriptedServerForTest as server,
+} from "./support/scripted-client.js";
+import { sendJson } from "./support/scripted-server.js";
 
-const KEY = "test-key-123";
-const FAST = {
-  rateLimit: { burst: 1_000, refillPerMinute: 600_000 },
-  backoff: { baseMs: 5, capMs: 20, maxRetryAfterMs: 1_200 },
-};
-const closers: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!();
-});
-
-async function server(handler: Parameters<typeof startScriptedServer>[0]) {
-  const s = await startScriptedServer(handler);
-  closers.push(s.close);
-  return s;
-}
-
-function client(url: string, extra: Partial<ConstructorParameters<typeof CreateosClient>[0]> = {}) {
-  return new CreateosClient({ apiUrl: `${url}/v1`, apiKey: KEY, ...FAST, ...extra });
-}
-
-const get = {
-  method: "GET",
-  path: "/sandboxes/sbx_1",
-  operation: "sandbox lifecycle",
-  idempotent: true,
-} as const;
 const file = {
   method: "GET",
   path: "/sandboxes/sbx_1/files",

@@ -183,6 +183,17 @@ export async function runStep(
   return result;
 }
 
+/** The parts every request on one file of a sandbox shares (`/files?path=…`, idempotent). */
+function fileRequest(id: string, path: string, signal: AbortSignal) {
+  return {
+    path: `/sandboxes/${resourceId(id)}/files`,
+    query: { path },
+    operation: "file transfer",
+    idempotent: true,
+    signal,
+  } as const;
+}
+
 export async function putFile(
   client: CreateosClient,
   id: string,
@@ -190,15 +201,7 @@ export async function putFile(
   bytes: Uint8Array,
   signal: AbortSignal,
 ): Promise<void> {
-  await client.json({
-    method: "PUT",
-    path: `/sandboxes/${resourceId(id)}/files`,
-    query: { path },
-    bytes,
-    operation: "file transfer",
-    idempotent: true,
-    signal,
-  });
+  await client.json({ method: "PUT", ...fileRequest(id, path, signal), bytes });
 }
 
 /** The file's bytes, or `null` when it does not exist (404). */
@@ -208,15 +211,7 @@ export async function getFile(
   path: string,
   signal: AbortSignal,
 ): Promise<Buffer | null> {
-  const reply = await client.bytes({
-    method: "GET",
-    path: `/sandboxes/${resourceId(id)}/files`,
-    query: { path },
-    operation: "file transfer",
-    idempotent: true,
-    allowStatuses: [404],
-    signal,
-  });
+  const reply = await client.bytes({ method: "GET", ...fileRequest(id, path, signal), allowStatuses: [404] });
   return reply.bytes;
 }
 
@@ -228,15 +223,7 @@ export async function putFileStream(
   upload: () => AsyncIterable<Uint8Array>,
   signal: AbortSignal,
 ): Promise<void> {
-  await client.json({
-    method: "PUT",
-    path: `/sandboxes/${resourceId(id)}/files`,
-    query: { path },
-    upload,
-    operation: "file transfer",
-    idempotent: true,
-    signal,
-  });
+  await client.json({ method: "PUT", ...fileRequest(id, path, signal), upload });
 }
 
 /** The file as a stream, never held whole, or `null` when it does not exist (404). */
@@ -248,12 +235,8 @@ export async function getFileStream(
 ): Promise<Readable | null> {
   const reply = await client.download({
     method: "GET",
-    path: `/sandboxes/${resourceId(id)}/files`,
-    query: { path },
-    operation: "file transfer",
-    idempotent: true,
+    ...fileRequest(id, path, signal),
     allowStatuses: [404],
-    signal,
   });
   return reply.body;
 }
