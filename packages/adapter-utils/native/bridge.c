@@ -12,11 +12,11 @@
  * the same signal re-raised. The Node bridge (src/bridge/bridge-source.ts) keeps
  * the same contract; the package falls back to it when this binary cannot run.
  *
- * Each connection is relayed by two threads, one per direction, each moving bytes
- * with splice(2) through a pipe, so they never enter user space. A thread that
- * reads end-of-stream half-closes the other side (the peer may still answer); a
- * thread that fails shuts both sockets down, which ends its sibling too. The last
- * thread of a connection closes both sockets.
+ * Each connection is relayed by a thread of its own (relay.c). When the host proxy
+ * runs a courier (courier.c), tunnels it has checked and connected are handed to
+ * the bridge (handoff.c) and their bytes no longer pass through the host process.
+ *
+ *   paperclip-sandbox-bridge --courier <socket>   (the host's end of the handoff)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -26,10 +26,10 @@
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -37,13 +37,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BRIDGE_PROTOCOL_VERSION "1"
+#include "bridge.h"
+
 /* Exit status when the bridge cannot listen (the program never started), as the Node bridge's. */
 #define LISTEN_FAILURE_STATUS 125
 /* Carrier prefix of variables kept from Node's start of a Node bridge (src/bridge/deferred-env.ts). */
 #define DEFERRED_ENV_PREFIX "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_"
-#define RELAY_CHUNK (256 * 1024)
-#define RELAY_PIPE_SIZE (256 * 1024)
 #define THREAD_STACK_SIZE (64 * 1024)
 
 extern char **environ;
@@ -54,152 +53,8 @@ static const int FORWARDED_SIGNALS[] = {
 };
 #define FORWARDED_COUNT (sizeof(FORWARDED_SIGNALS) / sizeof(FORWARDED_SIGNALS[0]))
 
-static struct sockaddr_un proxy_address;
-static pthread_attr_t thread_attr;
-
-struct connection {
-    int client;
-    int upstream;
-    atomic_int legs;
-};
-
-struct leg {
-    struct connection *connection;
-    int from;
-    int to;
-};
-
-static void release_leg(struct connection *connection) {
-    if (atomic_fetch_sub(&connection->legs, 1) == 1) {
-        close(connection->client);
-        close(connection->upstream);
-        free(connection);
-    }
-}
-
-/* Plain copy, for a kernel or socket pair that refuses splice. Returns 0 at end-of-stream, -1 on failure. */
-static int copy_all(int from, int to) {
-    enum { BUFFER_SIZE = 64 * 1024 };
-    char *buffer = malloc(BUFFER_SIZE);
-    if (!buffer) return -1;
-    int result = 0;
-    for (;;) {
-        ssize_t n = read(from, buffer, BUFFER_SIZE);
-        if (n == 0) break;
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            result = -1;
-            break;
-        }
-        for (ssize_t done = 0; done < n && result == 0;) {
-            ssize_t w = send(to, buffer + done, (size_t)(n - done), MSG_NOSIGNAL);
-            if (w < 0 && errno != EINTR) result = -1;
-            if (w > 0) done += w;
-        }
-        if (result != 0) break;
-    }
-    free(buffer);
-    return result;
-}
-
-/* Moves bytes from -> to until end-of-stream (0) or a failure (-1). */
-static int relay(int from, int to) {
-    int pipe_fds[2];
-    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return copy_all(from, to);
-    fcntl(pipe_fds[1], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
-    int result = 0;
-    for (;;) {
-        ssize_t n = splice(from, NULL, pipe_fds[1], NULL, RELAY_CHUNK, SPLICE_F_MOVE);
-        if (n == 0) break;
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            result = errno == EINVAL ? copy_all(from, to) : -1;
-            break;
-        }
-        while (n > 0) {
-            ssize_t w = splice(pipe_fds[0], NULL, to, NULL, (size_t)n, SPLICE_F_MOVE);
-            if (w < 0) {
-                if (errno == EINTR) continue;
-                result = -1;
-                break;
-            }
-            n -= w;
-        }
-        if (result != 0) break;
-    }
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    return result;
-}
-
-static void *run_leg(void *argument) {
-    struct leg leg = *(struct leg *)argument;
-    free(argument);
-    if (relay(leg.from, leg.to) == 0) {
-        shutdown(leg.to, SHUT_WR);
-    } else {
-        shutdown(leg.from, SHUT_RDWR);
-        shutdown(leg.to, SHUT_RDWR);
-    }
-    release_leg(leg.connection);
-    return NULL;
-}
-
-static int start_leg(struct connection *connection, int from, int to) {
-    struct leg *leg = malloc(sizeof *leg);
-    if (!leg) return -1;
-    leg->connection = connection;
-    leg->from = from;
-    leg->to = to;
-    pthread_t thread;
-    if (pthread_create(&thread, &thread_attr, run_leg, leg) != 0) {
-        free(leg);
-        return -1;
-    }
-    return 0;
-}
-
-/* One accepted connection: reach the proxy, then relay both ways (this thread takes client -> proxy). */
-static void *serve_connection(void *argument) {
-    int client = (int)(intptr_t)argument;
-    int upstream = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (upstream < 0) {
-        close(client);
-        return NULL;
-    }
-    if (connect(upstream, (struct sockaddr *)&proxy_address, sizeof proxy_address) != 0) {
-        close(upstream);
-        close(client);
-        return NULL;
-    }
-    struct connection *connection = malloc(sizeof *connection);
-    if (!connection) {
-        close(upstream);
-        close(client);
-        return NULL;
-    }
-    connection->client = client;
-    connection->upstream = upstream;
-    atomic_init(&connection->legs, 2);
-    if (start_leg(connection, upstream, client) != 0) {
-        /* Only this leg remains: end the connection without relaying. */
-        atomic_store(&connection->legs, 1);
-        shutdown(client, SHUT_RDWR);
-        release_leg(connection);
-        return NULL;
-    }
-    struct leg *own = malloc(sizeof *own);
-    if (!own) {
-        shutdown(client, SHUT_RDWR);
-        shutdown(upstream, SHUT_RDWR);
-        release_leg(connection);
-        return NULL;
-    }
-    own->connection = connection;
-    own->from = client;
-    own->to = upstream;
-    return run_leg(own);
-}
+struct sockaddr_un proxy_address;
+pthread_attr_t thread_attr;
 
 static void pause_briefly(void) {
     struct timespec delay = {0, 10 * 1000 * 1000};
@@ -329,6 +184,7 @@ int main(int argc, char **argv) {
         printf("paperclip-sandbox-bridge " BRIDGE_PROTOCOL_VERSION "\n");
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "--courier") == 0) return courier_main(argv[2]);
     if (argc < 4) {
         dprintf(STDERR_FILENO,
                 "usage: paperclip-sandbox-bridge <listen-ip:port> <proxy.sock> <program> [args...]\n");
@@ -349,6 +205,11 @@ int main(int argc, char **argv) {
         return LISTEN_FAILURE_STATUS;
     }
     restore_deferred_env();
+    /* Not dumpable: the program, same uid, can neither trace the bridge nor open its descriptors. */
+    prctl(PR_SET_DUMPABLE, 0);
+    pthread_attr_init(&thread_attr);
+    pthread_attr_setstacksize(&thread_attr, THREAD_STACK_SIZE);
+    pthread_attr_setdetachstate(&thread_attr, PTHREAD_CREATE_DETACHED);
 
     /* Blocked before the fork, so no forwarded signal or the child's exit is missed; waited for below. */
     signal(SIGCHLD, SIG_DFL);
@@ -358,6 +219,9 @@ int main(int argc, char **argv) {
     sigaddset(&waited, SIGCHLD);
     for (size_t i = 0; i < FORWARDED_COUNT; i++) sigaddset(&waited, FORWARDED_SIGNALS[i]);
     sigprocmask(SIG_BLOCK, &waited, NULL);
+    /* Before the program starts: the courier takes one connection only, and it must be ours.
+       After the mask: its reader thread must not take the signals the bridge waits for. */
+    handoff_connect(socket_path);
 
     pid_t child = fork();
     if (child < 0) {
@@ -370,9 +234,6 @@ int main(int argc, char **argv) {
     }
 
     raise_descriptor_limit();
-    pthread_attr_init(&thread_attr);
-    pthread_attr_setstacksize(&thread_attr, THREAD_STACK_SIZE);
-    pthread_attr_setdetachstate(&thread_attr, PTHREAD_CREATE_DETACHED);
     pthread_t acceptor;
     int created = pthread_create(&acceptor, &thread_attr, accept_loop, (void *)(intptr_t)listener);
     if (created != 0) {

@@ -1,18 +1,22 @@
-// Builds the native in-sandbox bridge (native/bridge.c) for this machine into
+// Builds the native bridge (native/*.c: the in-sandbox bridge and the host's courier) for this machine into
 // dist/native/<platform>-<arch>/paperclip-sandbox-bridge, where the package looks
 // for it (src/bridge/native-bridge-path.ts). Without a C compiler, or when the
 // result does not run, it builds nothing and says so: the package then starts
 // its Node bridge instead, so a build never fails for want of a compiler.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const source = path.join(packageDir, "native", "bridge.c");
+const sourceDir = path.join(packageDir, "native");
+const sources = readdirSync(sourceDir)
+  .filter((name) => name.endsWith(".c"))
+  .sort()
+  .map((name) => path.join(sourceDir, name));
 const outputDir = path.join(packageDir, "dist", "native", `${process.platform}-${process.arch}`);
 const output = path.join(outputDir, "paperclip-sandbox-bridge");
-const expectedVersion = "paperclip-sandbox-bridge 1\n";
+const expectedVersion = "paperclip-sandbox-bridge 2\n";
 
 function skip(reason) {
   console.warn(`native bridge not built (${reason}); the sandbox will use its Node bridge.`);
@@ -22,7 +26,7 @@ function skip(reason) {
 if (process.platform !== "linux") skip(`the bridge is Linux-only, this is ${process.platform}`);
 const compiler = process.env.CC || "cc";
 mkdirSync(outputDir, { recursive: true });
-const common = ["-std=c11", "-O2", "-s", "-Wall", "-Wextra", "-pthread", "-o", output, source];
+const common = ["-std=c11", "-O2", "-s", "-Wall", "-Wextra", "-pthread", "-o", output, ...sources];
 // Static first: the binary then runs inside the sandbox whatever libc the host has.
 let compiled = null;
 for (const flags of [["-static", ...common], common]) {
@@ -36,7 +40,7 @@ for (const flags of [["-static", ...common], common]) {
 }
 if (!compiled) {
   rmSync(outputDir, { recursive: true, force: true });
-  skip(`${compiler} could not compile ${path.relative(packageDir, source)}`);
+  skip(`${compiler} could not compile ${path.relative(packageDir, sourceDir)}`);
 }
 const probe = spawnSync(output, ["--version"], { encoding: "utf8" });
 if (probe.status !== 0 || probe.stdout !== expectedVersion) {

@@ -189,6 +189,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
         trustedUrls: options.networkTrustedUrls ?? [],
         onNetworkDecision: options.onNetworkDecision,
         limits: options.networkLimits,
+        handoffBridge: bridge.kind === "native" ? (bridge.nativePath ?? undefined) : undefined,
       });
       args.push(...launch.mounts);
       executable = launch.command;

@@ -1,5 +1,6 @@
 import type { Agent } from "node:http";
 import type { Socket } from "node:net";
+import type { TunnelCourier } from "../handoff/tunnel-courier.js";
 import type { CanonicalHost } from "./canonical-host.js";
 import type { ResolvedProxyLimits } from "./limits.js";
 import type { TargetDecision } from "./target-decision.js";
@@ -21,9 +22,18 @@ export interface ProxyContext {
   readonly agent: Agent;
   /** Upstream sockets, destroyed by `close()`. */
   readonly upstreamSockets: Set<Socket>;
+  /** Present when a courier runs: tunnels of bridge connections (by preamble id) are offered to the bridge. */
+  readonly handoff?: TunnelHandoff | undefined;
   /** Policy, single resolution and address check; never rejects. */
   decide(host: CanonicalHost, port: number): Promise<TargetDecision>;
   record(decision: NetworkDecision): void;
+}
+
+export interface TunnelHandoff {
+  readonly courier: TunnelCourier;
+  /** Proxy connections that began with a bridge's preamble, and its id. */
+  readonly ids: WeakMap<Socket, string>;
+  onHandedOff(): void;
 }
 
 const MAX_REPORTED_HOST_LENGTH = 255;

@@ -1,7 +1,11 @@
 import { rm } from "node:fs/promises";
 import { Agent, createServer as createHttpServer } from "node:http";
 import { createServer as createNetServer, type Socket } from "node:net";
+import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
+import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-preamble.js";
+import { readHandoffPreamble } from "../handoff/read-handoff-preamble.js";
+import { startTunnelCourier } from "../handoff/tunnel-courier.js";
 import { assertUnixSocketPathLength } from "../temp-dir/socket-path-length.js";
 import { forwardHttpRequest } from "./forward-http.js";
 import { resolveProxyLimits, type SandboxNetworkProxyLimits } from "./limits.js";
@@ -25,6 +29,13 @@ export interface SandboxNetworkProxyOptions {
   /** Hostname resolution, once per attempt; defaults to the system resolver (`dns.lookup`). */
   resolver?: NetworkResolver | undefined;
   limits?: SandboxNetworkProxyLimits | undefined;
+  /**
+   * The native bridge binary the sandbox runs (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`).
+   * When set, the proxy starts it as its courier, next to the socket (`handoff.sock`), and hands
+   * every CONNECT tunnel of that bridge over to it once checked and connected, so tunnel bytes
+   * no longer pass through this process. A courier that cannot start leaves every tunnel relayed here.
+   */
+  handoffBridge?: string | undefined;
 }
 
 export interface SandboxNetworkProxyStats {
@@ -39,6 +50,8 @@ export interface SandboxNetworkProxyStats {
   /** Attempts refused: policy, address checks, lookups, malformed requests, connection limit. */
   denied: number;
   allowed: number;
+  /** Tunnels handed to the native bridge; their bytes after the handoff are not in bytesIn/bytesOut. */
+  handedOff: number;
 }
 
 export interface SandboxNetworkProxy {
@@ -90,13 +103,29 @@ export async function startSandboxNetworkProxy(
   const sockets = new Set<Socket>();
   /** Accepted sockets, the ones the connection limit counts. */
   const clientSockets = new Set<Socket>();
-  const counters = { connections: 0, closedBytesIn: 0, closedBytesOut: 0, denied: 0, allowed: 0 };
+  const counters = {
+    connections: 0,
+    closedBytesIn: 0,
+    closedBytesOut: 0,
+    denied: 0,
+    allowed: 0,
+    handedOff: 0,
+  };
+  const courier = options.handoffBridge
+    ? await startTunnelCourier(
+        options.handoffBridge,
+        path.join(path.dirname(options.socketPath), HANDOFF_SOCKET_NAME),
+      )
+    : null;
   let closing: Promise<void> | undefined;
 
   const context: ProxyContext = {
     limits,
     agent: new Agent({ keepAlive: true }),
     upstreamSockets: new Set(),
+    handoff: courier
+      ? { courier, ids: new WeakMap(), onHandedOff: () => (counters.handedOff += 1) }
+      : undefined,
     decide: (host, port) =>
       decideNetworkTarget(policy, host, port, resolver).then(
         // A lookup that finishes after close() must not open a connection nobody will close.
@@ -180,7 +209,15 @@ export async function startSandboxNetworkProxy(
       return;
     }
     clientSockets.add(socket);
-    http.emit("connection", socket);
+    const handoff = context.handoff;
+    if (!handoff) {
+      http.emit("connection", socket);
+      return;
+    }
+    readHandoffPreamble(socket, limits.headersTimeoutMs, (id) => {
+      if (id !== undefined) handoff.ids.set(socket, id);
+      http.emit("connection", socket);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -194,9 +231,10 @@ export async function startSandboxNetworkProxy(
       );
     });
     listener.listen(options.socketPath, () => resolve());
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
     http.close();
     context.agent.destroy();
+    await courier?.close();
     throw error;
   });
   listener.on("error", () => {});
@@ -214,7 +252,7 @@ export async function startSandboxNetworkProxy(
         for (const socket of context.upstreamSockets) socket.destroy();
         context.agent.destroy();
         http.close();
-        await stopped;
+        await Promise.all([stopped, courier?.close()]);
         await rm(options.socketPath, { force: true });
       })();
       return closing;
@@ -233,6 +271,7 @@ export async function startSandboxNetworkProxy(
         bytesOut,
         denied: counters.denied,
         allowed: counters.allowed,
+        handedOff: counters.handedOff,
       };
     },
   };

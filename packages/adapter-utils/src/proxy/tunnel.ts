@@ -1,4 +1,5 @@
 import { connect, type Socket } from "node:net";
+import { offerTunnel } from "../handoff/offer-tunnel.js";
 import { formatCanonicalHost } from "./canonical-host.js";
 import { parseConnectAuthority } from "./connect-authority.js";
 import { pinnedLookup } from "./pinned-lookup.js";
@@ -28,6 +29,19 @@ function endLeg(leg: Socket): void {
   if (!leg.writableEnded && !leg.destroyed) leg.end();
 }
 
+/** The host relays an established tunnel: both legs pass through this process. */
+function relayTunnel(context: ProxyContext, client: Socket, upstream: Socket): void {
+  client.setTimeout(context.limits.tunnelIdleMs, () => {
+    client.destroy();
+    upstream.destroy();
+  });
+  upstream.on("end", () => endLeg(client));
+  forwardInto(client, upstream);
+  upstream.once("close", (hadError) => follow(client, hadError));
+  client.once("close", (hadError) => follow(upstream, hadError));
+  upstream.resume();
+}
+
 function openTunnel(
   context: ProxyContext,
   client: Socket,
@@ -36,6 +50,8 @@ function openTunnel(
   port: number,
   addresses: Parameters<typeof pinnedLookup>[0],
 ): void {
+  const handoff = context.handoff;
+  const handoffId = handoff?.ids.get(client);
   // Target to sandbox (the download direction) relays from the read buffer; the other way forwards chunks.
   const upstream: Socket = connect({
     host,
@@ -45,33 +61,38 @@ function openTunnel(
     noDelay: true,
     onread: relayReadsInto(client, () => upstream),
   });
+  // A socket that may go to the bridge is never read here: paused before it connects, it does not start reading.
+  if (handoffId !== undefined) upstream.pause();
   context.upstreamSockets.add(upstream);
-  let established = false;
   upstream.on("error", () => {});
+  upstream.once("close", () => context.upstreamSockets.delete(upstream));
+  const refuseUnreached = () =>
+    refuseSocket(
+      client,
+      formatRawProxyError("502 Bad Gateway", "upstream_error", UPSTREAM_ERROR_MESSAGE),
+      true,
+    );
+  const abandon = () => upstream.destroy();
+  upstream.once("close", refuseUnreached);
+  client.once("close", abandon);
   upstream.once("connect", () => {
-    established = true;
+    upstream.off("close", refuseUnreached);
+    client.off("close", abandon);
     client.write(ESTABLISHED);
     if (head.length > 0) upstream.write(head);
-    client.setTimeout(context.limits.tunnelIdleMs, () => {
-      client.destroy();
-      upstream.destroy();
+    if (!handoff || handoffId === undefined) {
+      relayTunnel(context, client, upstream);
+      return;
+    }
+    offerTunnel({
+      courier: handoff.courier,
+      id: handoffId,
+      client,
+      upstream,
+      idleMs: context.limits.tunnelIdleMs,
+      onHandedOff: handoff.onHandedOff,
+      relayInstead: () => relayTunnel(context, client, upstream),
     });
-    upstream.on("end", () => endLeg(client));
-    forwardInto(client, upstream);
-  });
-  upstream.once("close", (hadError) => {
-    context.upstreamSockets.delete(upstream);
-    if (established) follow(client, hadError);
-    else
-      refuseSocket(
-        client,
-        formatRawProxyError("502 Bad Gateway", "upstream_error", UPSTREAM_ERROR_MESSAGE),
-        true,
-      );
-  });
-  client.once("close", (hadError) => {
-    if (established) follow(upstream, hadError);
-    else upstream.destroy();
   });
 }
 

@@ -1,0 +1,81 @@
+/*
+ * Shared declarations of the native bridge binary (paperclip-sandbox-bridge).
+ *
+ *   bridge.c   the in-sandbox bridge: listens, starts the program, forwards signals
+ *   relay.c    one accepted connection, relayed with poll(2) and splice(2)
+ *   handoff.c  the bridge's end of the tunnel handoff (receives connected upstream sockets)
+ *   courier.c  the host's end of the tunnel handoff (`--courier`, spawned by the host proxy)
+ *
+ * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
+ * tunnel, it passes the connected upstream socket (SCM_RIGHTS) through the courier to
+ * the bridge, which then moves the tunnel's bytes itself; the host process leaves the
+ * data path. The wire contract is written out in src/handoff/README.md.
+ */
+#ifndef PAPERCLIP_SANDBOX_BRIDGE_H
+#define PAPERCLIP_SANDBOX_BRIDGE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/un.h>
+
+/* Version 2: relays hand off to upstream sockets passed in by the courier. */
+#define BRIDGE_PROTOCOL_VERSION "2"
+
+/* The courier's socket, a sibling of proxy.sock in the run's private directory. */
+#define HANDOFF_SOCKET_NAME "handoff.sock"
+
+/* First bytes of a proxy connection the bridge can hand off: marker, then its id (big-endian). */
+#define HANDOFF_PREAMBLE_MAGIC "\0PCH1"
+#define HANDOFF_PREAMBLE_MAGIC_LENGTH 5
+#define HANDOFF_PREAMBLE_LENGTH (HANDOFF_PREAMBLE_MAGIC_LENGTH + 8)
+
+/* The byte the host writes at the drain offset once it has forwarded everything it holds. */
+#define HANDOFF_DRAINED_MARK 0x00
+
+/* One handoff, courier -> bridge: three big-endian u64 (id, drain offset, idle ms) and one fd. */
+#define HANDOFF_RECORD_LENGTH 24
+
+/* One report, bridge -> courier: two big-endian u64 (kind, id). */
+#define HANDOFF_REPORT_LENGTH 16
+enum handoff_report_kind {
+    HANDOFF_REFUSED = 1, /* no live connection took the grant: the host relays that tunnel itself */
+    HANDOFF_CLOSED = 2,  /* a handed-off tunnel ended: the host closes its lifeline */
+};
+
+/* Connection, courier to bridge: id, drain offset, idle limit; with the upstream socket. */
+struct handoff_grant {
+    int upstream;
+    uint64_t drain_offset;
+    uint64_t idle_ms;
+};
+
+/* A connection's place in the handoff registry. */
+struct handoff_slot {
+    uint64_t id;
+    int wake_fd; /* eventfd, readable once a grant arrived */
+    bool granted;
+    struct handoff_grant grant;
+    struct handoff_slot *next;
+};
+
+extern struct sockaddr_un proxy_address;
+extern pthread_attr_t thread_attr;
+
+/* relay.c: serves one accepted client socket (passed as intptr_t); the thread's whole life. */
+void *serve_connection(void *argument);
+
+/* handoff.c */
+void handoff_connect(const char *proxy_socket_path);
+bool handoff_open(struct handoff_slot *slot);
+bool handoff_take(struct handoff_slot *slot, struct handoff_grant *grant);
+void handoff_close(struct handoff_slot *slot);
+void handoff_report(enum handoff_report_kind kind, uint64_t id);
+
+/* courier.c: `paperclip-sandbox-bridge --courier <socket>`; returns the exit status. */
+int courier_main(const char *socket_path);
+
+void put_u64(unsigned char *to, uint64_t value);
+uint64_t get_u64(const unsigned char *from);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * The host's end of the tunnel handoff: `paperclip-sandbox-bridge --courier <socket>`.
+ *
+ * The host proxy spawns it with a Node IPC channel (NODE_CHANNEL_FD): Node can pass a
+ * socket to a child process, but not over any other Unix socket. The courier listens
+ * on <socket>, says "ready" on stdout, accepts exactly one connection (the bridge,
+ * which connects before it starts the program), then removes the socket file so
+ * nothing else can connect. Each handle message from Node,
+ *
+ *   {"cmd":"NODE_HANDLE","type":"net.Socket","msg":{"id":"<16 hex>","drainOffset":N,"idleMs":N}}
+ *
+ * arrives with the upstream socket; the courier answers {"cmd":"NODE_HANDLE_ACK"} (Node
+ * sends no further handle before it) and passes the record and the socket on to the
+ * bridge. What Node hears back, one JSON line each:
+ *   {"handoff":"refused","id":"<16 hex>"}  the courier could not pass it, or the bridge
+ *                                          had no connection for it: the host relays it;
+ *   {"handoff":"closed","id":"<16 hex>"}   a handed-off tunnel ended in the bridge;
+ *   {"handoff":"bridge-gone"}              the bridge's connection ended: so did its tunnels.
+ * It ends when Node closes the channel, or when the host process dies.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "bridge.h"
+
+#define LINE_LIMIT (64 * 1024)
+#define PENDING_LIMIT 64
+
+static int channel = -1;
+static int bridge = -1;
+static int pending[PENDING_LIMIT];
+static size_t pending_count;
+
+static void send_to_node(const char *line) {
+    size_t length = strlen(line);
+    for (size_t done = 0; done < length;) {
+        ssize_t n = write(channel, line + done, length - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) exit(0); /* the host is gone */
+        done += (size_t)n;
+    }
+}
+
+/* Tells Node about a handoff: {"handoff":"refused"|"closed","id":"<16 hex>"}. */
+static void report(const char *what, uint64_t id) {
+    char line[80];
+    snprintf(line, sizeof line, "{\"handoff\":\"%s\",\"id\":\"%016" PRIx64 "\"}\n", what, id);
+    send_to_node(line);
+}
+
+/* The value after `"key":` in a flat JSON message: a quoted 16-hex id or a decimal number. */
+static bool read_field(const char *line, const char *key, int base, uint64_t *value) {
+    char pattern[32];
+    snprintf(pattern, sizeof pattern, "\"%s\":", key);
+    const char *at = strstr(line, pattern);
+    if (!at) return false;
+    at += strlen(pattern);
+    if (base == 16 && *at++ != '"') return false;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long parsed = strtoull(at, &end, base);
+    if (errno != 0 || end == at || (base == 16 && (end - at != 16 || *end != '"'))) return false;
+    *value = (uint64_t)parsed;
+    return true;
+}
+
+static int take_pending(void) {
+    if (pending_count == 0) return -1;
+    int fd = pending[0];
+    memmove(pending, pending + 1, --pending_count * sizeof pending[0]);
+    return fd;
+}
+
+static void pass_on(const char *line) {
+    int upstream = take_pending();
+    send_to_node("{\"cmd\":\"NODE_HANDLE_ACK\"}\n");
+    uint64_t id = 0;
+    uint64_t drain_offset = 0;
+    uint64_t idle_ms = 0;
+    bool parsed = read_field(line, "id", 16, &id) && read_field(line, "drainOffset", 10, &drain_offset) &&
+                  read_field(line, "idleMs", 10, &idle_ms);
+    bool passed = false;
+    if (parsed && upstream >= 0 && bridge >= 0) {
+        unsigned char record[HANDOFF_RECORD_LENGTH];
+        put_u64(record, id);
+        put_u64(record + 8, drain_offset);
+        put_u64(record + 16, idle_ms);
+        char control[CMSG_SPACE(sizeof(int))] = {0};
+        struct iovec data = {record, sizeof record};
+        struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control,
+                                 .msg_controllen = sizeof control};
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &upstream, sizeof upstream);
+        ssize_t n;
+        do n = sendmsg(bridge, &message, MSG_NOSIGNAL);
+        while (n < 0 && errno == EINTR);
+        passed = n == (ssize_t)sizeof record;
+    }
+    if (upstream >= 0) close(upstream);
+    if (parsed && !passed) report("refused", id);
+}
+
+/* Node -> courier: JSON lines, each handle message with its socket. */
+static void read_channel(char *line, size_t *filled) {
+    char control[CMSG_SPACE(sizeof(int) * 8)];
+    struct iovec data = {line + *filled, LINE_LIMIT - 1 - *filled};
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control,
+                             .msg_controllen = sizeof control};
+    ssize_t n = recvmsg(channel, &message, MSG_CMSG_CLOEXEC);
+    if (n < 0 && errno == EINTR) return;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(header) + i * sizeof fd, sizeof fd);
+            if (pending_count < PENDING_LIMIT) pending[pending_count++] = fd;
+            else close(fd);
+        }
+    }
+    if (n <= 0) exit(0); /* channel closed: the proxy is closing, or the host is gone */
+    *filled += (size_t)n;
+    line[*filled] = '\0';
+    char *start = line;
+    for (char *end; (end = strchr(start, '\n')); start = end + 1) {
+        *end = '\0';
+        if (strstr(start, "\"cmd\":\"NODE_HANDLE\"")) pass_on(start);
+    }
+    *filled -= (size_t)(start - line);
+    memmove(line, start, *filled);
+    /* Node writes no line this long; a channel that does is not Node's. */
+    if (*filled >= LINE_LIMIT - 1) exit(1);
+}
+
+/* Bridge -> courier: reports (kind, id); the bridge gone means every tunnel it held is gone. */
+static void read_reports(unsigned char *partial, size_t *filled) {
+    ssize_t n = recv(bridge, partial + *filled, HANDOFF_REPORT_LENGTH - *filled, 0);
+    if (n < 0 && errno == EINTR) return;
+    if (n <= 0) {
+        close(bridge);
+        bridge = -1;
+        send_to_node("{\"handoff\":\"bridge-gone\"}\n");
+        return;
+    }
+    *filled += (size_t)n;
+    if (*filled < HANDOFF_REPORT_LENGTH) return;
+    *filled = 0;
+    uint64_t kind = get_u64(partial);
+    uint64_t id = get_u64(partial + 8);
+    if (kind == HANDOFF_REFUSED) report("refused", id);
+    else if (kind == HANDOFF_CLOSED) report("closed", id);
+}
+
+static int listen_at(const char *socket_path) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    if (strlen(socket_path) >= sizeof address.sun_path) return -1;
+    strcpy(address.sun_path, socket_path);
+    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0) return -1;
+    mode_t previous = umask(077);
+    int bound = bind(listener, (struct sockaddr *)&address, sizeof address);
+    umask(previous);
+    if (bound != 0 || listen(listener, 1) != 0) {
+        close(listener);
+        return -1;
+    }
+    return listener;
+}
+
+int courier_main(const char *socket_path) {
+    const char *channel_text = getenv("NODE_CHANNEL_FD");
+    channel = channel_text ? atoi(channel_text) : -1;
+    if (channel < 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox courier: no Node IPC channel (NODE_CHANNEL_FD)\n");
+        return 2;
+    }
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    signal(SIGPIPE, SIG_IGN);
+    int listener = listen_at(socket_path);
+    if (listener < 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox courier: cannot listen on %s: %s\n", socket_path, strerror(errno));
+        return 1;
+    }
+    if (write(STDOUT_FILENO, "ready\n", 6) != 6) return 1;
+    close(STDOUT_FILENO);
+
+    static char line[LINE_LIMIT];
+    size_t line_filled = 0;
+    unsigned char partial_report[HANDOFF_REPORT_LENGTH];
+    size_t report_filled = 0;
+    for (;;) {
+        struct pollfd fds[2] = {{.fd = channel, .events = POLLIN}, {.fd = -1}};
+        if (listener >= 0) fds[1] = (struct pollfd){.fd = listener, .events = POLLIN};
+        else if (bridge >= 0) fds[1] = (struct pollfd){.fd = bridge, .events = POLLIN};
+        if (poll(fds, 2, -1) < 0) continue;
+        if (fds[0].revents) read_channel(line, &line_filled);
+        if (!fds[1].revents) continue;
+        if (listener >= 0) {
+            bridge = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+            if (bridge < 0) continue;
+            close(listener);
+            listener = -1;
+            unlink(socket_path);
+        } else {
+            read_reports(partial_report, &report_filled);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+/*
+ * The bridge's end of the tunnel handoff. At start the bridge connects to the
+ * courier's socket, the sibling of proxy.sock; the courier accepts that one
+ * connection and no other, and the program starts only afterwards. A reader thread
+ * then takes each record (id, drain offset, idle ms, one upstream socket) and gives
+ * it to the connection registered under that id, waking its relay through an
+ * eventfd. A record for no live connection is refused: its id goes back to the
+ * courier, so the host keeps relaying that tunnel itself, and its socket is closed.
+ * The end of a handed-off tunnel is reported the same way: the host cannot see it on
+ * the proxy connection, whose read side the bridge already ended for the drain.
+ * Ids are random, so only the bridge, which writes them into its own proxy
+ * connections, can name a connection.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "bridge.h"
+
+static int courier = -1;
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct handoff_slot *registry;
+
+void put_u64(unsigned char *to, uint64_t value) {
+    for (int i = 7; i >= 0; i--, value >>= 8) to[i] = (unsigned char)(value & 0xff);
+}
+
+uint64_t get_u64(const unsigned char *from) {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; i++) value = (value << 8) | from[i];
+    return value;
+}
+
+void handoff_report(enum handoff_report_kind kind, uint64_t id) {
+    unsigned char report[HANDOFF_REPORT_LENGTH];
+    put_u64(report, (uint64_t)kind);
+    put_u64(report + 8, id);
+    /* Connection threads report concurrently; a report is never split. A courier that is
+       gone has nothing to tell the host, which then sees the bridge go too. */
+    pthread_mutex_lock(&report_lock);
+    (void)send(courier, report, sizeof report, MSG_NOSIGNAL);
+    pthread_mutex_unlock(&report_lock);
+}
+
+static void deliver(const unsigned char *record, int upstream) {
+    uint64_t id = get_u64(record);
+    pthread_mutex_lock(&registry_lock);
+    struct handoff_slot *slot = registry;
+    while (slot && slot->id != id) slot = slot->next;
+    bool taken = slot && !slot->granted && upstream >= 0;
+    if (taken) {
+        slot->granted = true;
+        slot->grant.upstream = upstream;
+        slot->grant.drain_offset = get_u64(record + 8);
+        slot->grant.idle_ms = get_u64(record + 16);
+        uint64_t one = 1;
+        (void)!write(slot->wake_fd, &one, sizeof one);
+        upstream = -1;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (upstream >= 0) close(upstream);
+    if (!taken) handoff_report(HANDOFF_REFUSED, id);
+}
+
+static void *read_grants(void *unused) {
+    (void)unused;
+    unsigned char record[HANDOFF_RECORD_LENGTH];
+    size_t filled = 0;
+    int pending = -1; /* the socket that came with the record being read */
+    for (;;) {
+        char control[CMSG_SPACE(sizeof(int) * 4)];
+        struct iovec part = {record + filled, sizeof record - filled};
+        struct msghdr message = {0};
+        message.msg_iov = &part;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        ssize_t n = recvmsg(courier, &message, MSG_CMSG_CLOEXEC);
+        if (n < 0 && errno == EINTR) continue;
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+            if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+            size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < count; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(header) + i * sizeof fd, sizeof fd);
+                /* One socket per record; a surplus one is not ours to keep. */
+                if (pending < 0) pending = fd;
+                else close(fd);
+            }
+        }
+        if (n <= 0) break;
+        filled += (size_t)n;
+        if (filled < sizeof record) continue;
+        deliver(record, pending);
+        pending = -1;
+        filled = 0;
+    }
+    /* Without its courier the bridge keeps relaying through the host proxy. */
+    if (pending >= 0) close(pending);
+    return NULL;
+}
+
+void handoff_connect(const char *proxy_socket_path) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    const char *slash = strrchr(proxy_socket_path, '/');
+    size_t dir_length = slash ? (size_t)(slash - proxy_socket_path + 1) : 0;
+    if (dir_length + sizeof HANDOFF_SOCKET_NAME > sizeof address.sun_path) return;
+    memcpy(address.sun_path, proxy_socket_path, dir_length);
+    memcpy(address.sun_path + dir_length, HANDOFF_SOCKET_NAME, sizeof HANDOFF_SOCKET_NAME);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return;
+    /* No courier (a Node host without one, or an older package): relaying through the proxy only. */
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        close(fd);
+        return;
+    }
+    courier = fd;
+    pthread_t reader;
+    if (pthread_create(&reader, &thread_attr, read_grants, NULL) != 0) {
+        close(fd);
+        courier = -1;
+    }
+}
+
+bool handoff_open(struct handoff_slot *slot) {
+    if (courier < 0) return false;
+    if (getrandom(&slot->id, sizeof slot->id, 0) != sizeof slot->id) return false;
+    slot->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (slot->wake_fd < 0) return false;
+    slot->granted = false;
+    pthread_mutex_lock(&registry_lock);
+    slot->next = registry;
+    registry = slot;
+    pthread_mutex_unlock(&registry_lock);
+    return true;
+}
+
+bool handoff_take(struct handoff_slot *slot, struct handoff_grant *grant) {
+    uint64_t count;
+    (void)!read(slot->wake_fd, &count, sizeof count);
+    pthread_mutex_lock(&registry_lock);
+    bool granted = slot->granted && slot->grant.upstream >= 0;
+    if (granted) {
+        *grant = slot->grant;
+        slot->grant.upstream = -1;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return granted;
+}
+
+void handoff_close(struct handoff_slot *slot) {
+    pthread_mutex_lock(&registry_lock);
+    for (struct handoff_slot **link = &registry; *link; link = &(*link)->next) {
+        if (*link == slot) {
+            *link = slot->next;
+            break;
+        }
+    }
+    int unused = slot->granted ? slot->grant.upstream : -1;
+    slot->grant.upstream = -1;
+    pthread_mutex_unlock(&registry_lock);
+    if (unused >= 0) close(unused);
+    close(slot->wake_fd);
+}
