@@ -29,6 +29,7 @@
 
 #define RELAY_CHUNK (256 * 1024)
 #define RELAY_PIPE_SIZE (256 * 1024)
+#define TRANSFER_ROUNDS 8
 
 enum phase { RELAYING, DRAINING, DIRECT };
 
@@ -160,7 +161,8 @@ static enum step read_drained_mark(struct connection *connection) {
     return STEP_MOVED;
 }
 
-static bool relay_step(struct connection *connection) {
+/* Waits until a socket of the connection is ready; handles a grant and the lifeline. */
+static bool wait_for_events(struct connection *connection) {
     struct flow *out = &connection->out;
     struct flow *in = &connection->in;
     struct pollfd fds[6];
@@ -186,21 +188,25 @@ static bool relay_step(struct connection *connection) {
         }
     }
     if (poll(fds, count, timeout) < 0 && errno != EINTR) return false;
-
     if (wake >= 0 && fds[wake].revents != 0 && !start_draining(connection)) return false;
-    if (lifeline >= 0 && fds[lifeline].revents != 0) return false;
+    return lifeline < 0 || fds[lifeline].revents == 0;
+}
 
+/* One round of moving bytes both ways, without blocking. */
+static enum step transfer(struct connection *connection) {
+    struct flow *out = &connection->out;
+    struct flow *in = &connection->in;
     bool moved = false;
     enum step step;
     if (connection->phase != DRAINING) {
-        if ((step = fill(out, RELAY_CHUNK)) == STEP_FAILED) return false;
+        if ((step = fill(out, RELAY_CHUNK)) == STEP_FAILED) return STEP_FAILED;
         moved |= step == STEP_MOVED;
     }
     if (connection->phase == DRAINING && out->buffered == 0 && !out->shut) {
         shutdown(connection->proxy, SHUT_WR);
         out->shut = true;
     }
-    if ((step = flush(out)) == STEP_FAILED) return false;
+    if ((step = flush(out)) == STEP_FAILED) return STEP_FAILED;
     moved |= step == STEP_MOVED;
 
     bool reading_proxy = in->from == connection->proxy;
@@ -210,17 +216,30 @@ static bool relay_step(struct connection *connection) {
         limit = left < RELAY_CHUNK ? (size_t)left : RELAY_CHUNK;
     }
     size_t before = in->buffered;
-    if ((step = fill(in, limit)) == STEP_FAILED) return false;
+    if ((step = fill(in, limit)) == STEP_FAILED) return STEP_FAILED;
     if (reading_proxy) connection->from_proxy += in->buffered - before;
     /* The host ends its proxy leg before the mark only when it gave the tunnel up. */
-    if (connection->phase == DRAINING && in->ended) return false;
+    if (connection->phase == DRAINING && in->ended) return STEP_FAILED;
     moved |= step == STEP_MOVED;
-    if ((step = flush(in)) == STEP_FAILED) return false;
+    if ((step = flush(in)) == STEP_FAILED) return STEP_FAILED;
     moved |= step == STEP_MOVED;
 
-    if (connection->phase == DRAINING && out->shut && (step = read_drained_mark(connection)) == STEP_FAILED)
-        return false;
+    if (connection->phase == DRAINING && out->shut) {
+        if ((step = read_drained_mark(connection)) == STEP_FAILED) return STEP_FAILED;
+        moved |= step == STEP_MOVED;
+    }
     if (moved && connection->phase == DIRECT) clock_gettime(CLOCK_MONOTONIC, &connection->last_activity);
+    return moved ? STEP_MOVED : STEP_IDLE;
+}
+
+static bool relay_step(struct connection *connection) {
+    if (!wait_for_events(connection)) return false;
+    /* Moves until nothing moves (a few rounds at most) before polling again: fewer calls per byte. */
+    for (int round = 0; round < TRANSFER_ROUNDS; round++) {
+        enum step step = transfer(connection);
+        if (step == STEP_FAILED) return false;
+        if (step == STEP_IDLE) break;
+    }
     return true;
 }
 

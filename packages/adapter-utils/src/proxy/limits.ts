@@ -9,6 +9,12 @@ export interface SandboxNetworkProxyLimits {
   tunnelIdleMs?: number | undefined;
   /** Time a client has to send a complete request head (slowloris bound); then 408. */
   headersTimeoutMs?: number | undefined;
+  /**
+   * With the native bridge's tunnel handoff (`handoffBridge`): a CONNECT tunnel is handed to
+   * the bridge once the host has relayed this many of its bytes (either way). Shorter
+   * exchanges stay relayed here, where the handoff's round trips would cost more than they save.
+   */
+  handoffAfterBytes?: number | undefined;
 }
 
 export type ResolvedProxyLimits = { readonly [K in keyof SandboxNetworkProxyLimits]-?: number };
@@ -18,6 +24,7 @@ export const DEFAULT_PROXY_LIMITS: ResolvedProxyLimits = {
   maxHeaderBytes: 16 * 1024,
   tunnelIdleMs: 15 * 60_000,
   headersTimeoutMs: 30_000,
+  handoffAfterBytes: 1024 * 1024,
 };
 
 export function resolveProxyLimits(limits: SandboxNetworkProxyLimits = {}): ResolvedProxyLimits {

@@ -8,18 +8,24 @@ import type { OnReadOpts, Socket } from "node:net";
  * fresh one is taken. The buffer starts at 2 KiB, a slice of Node's shared
  * buffer pool (no allocation of its own per tunnel; idle tunnels stay small),
  * and doubles while reads fill it, up to 256 KiB. Backpressure: reading stops when
- * `to` is full and resumes on its `drain`. The reading socket still emits
- * `end`, `close` and `error` as usual.
+ * `to` is full and resumes on its `drain`, unless `from` then returns nothing (the
+ * host proxy holds a tunnel it is handing off that way). `onRelayed` hears the size
+ * of every chunk passed on. The reading socket still emits `end`, `close` and
+ * `error` as usual.
  *
  * Self-contained on purpose: the in-sandbox bridge embeds this very function's
  * source, so it must not reference anything else in this module.
  */
-export function relayReadsInto(to: Socket, from: () => Socket): OnReadOpts {
+export function relayReadsInto(
+  to: Socket,
+  from: () => Socket | null,
+  onRelayed?: (bytes: number) => void,
+): OnReadOpts {
   const maxBytes = 256 * 1024;
   let size = 2 * 1024;
   let buffer = Buffer.allocUnsafe(0);
   let renew = true;
-  const resume = () => from().resume();
+  const resume = () => from()?.resume();
   return {
     buffer: () => {
       if (renew) {
@@ -32,6 +38,7 @@ export function relayReadsInto(to: Socket, from: () => Socket): OnReadOpts {
       if (to.destroyed) return false;
       const more = to.write(chunk.subarray(0, bytes));
       if (to.writableLength > 0) renew = true;
+      onRelayed?.(bytes);
       if (bytes === chunk.length && size < maxBytes) {
         size *= 2;
         renew = true;
@@ -47,15 +54,24 @@ export function relayReadsInto(to: Socket, from: () => Socket): OnReadOpts {
  * The other direction of a tunnel leg pair, for a socket that cannot take
  * `onread` (an accepted one): `from`'s chunks are written to `to`, reading
  * pauses while `to` is full, and `from`'s FIN ends `to`. Cheaper to set up per
- * connection than `pipe()`. Self-contained, like `relayReadsInto`: the bridge
- * embeds its source.
+ * connection than `pipe()`. Returns a function that stops forwarding. Self-contained,
+ * like `relayReadsInto`: the bridge embeds its source.
  */
-export function forwardInto(from: Socket, to: Socket): void {
-  from.on("data", (chunk: Buffer) => {
+export function forwardInto(from: Socket, to: Socket, onRelayed?: (bytes: number) => void): () => void {
+  const onData = (chunk: Buffer) => {
     if (!to.write(chunk)) from.pause();
-  });
-  to.on("drain", () => from.resume());
-  from.on("end", () => {
+    onRelayed?.(chunk.length);
+  };
+  const onDrain = () => from.resume();
+  const onEnd = () => {
     if (!to.writableEnded && !to.destroyed) to.end();
-  });
+  };
+  from.on("data", onData);
+  to.on("drain", onDrain);
+  from.on("end", onEnd);
+  return () => {
+    from.off("data", onData);
+    to.off("drain", onDrain);
+    from.off("end", onEnd);
+  };
 }

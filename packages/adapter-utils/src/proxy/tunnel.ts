@@ -3,7 +3,13 @@ import { offerTunnel } from "../handoff/offer-tunnel.js";
 import { formatCanonicalHost } from "./canonical-host.js";
 import { parseConnectAuthority } from "./connect-authority.js";
 import { pinnedLookup } from "./pinned-lookup.js";
-import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
+import {
+  DENIED_MESSAGE,
+  type ProxyContext,
+  reportedHost,
+  type TunnelHandoff,
+  UPSTREAM_ERROR_MESSAGE,
+} from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
 import { forwardInto, relayReadsInto } from "./relay-reads.js";
@@ -29,17 +35,80 @@ function endLeg(leg: Socket): void {
   if (!leg.writableEnded && !leg.destroyed) leg.end();
 }
 
-/** The host relays an established tunnel: both legs pass through this process. */
-function relayTunnel(context: ProxyContext, client: Socket, upstream: Socket): void {
-  client.setTimeout(context.limits.tunnelIdleMs, () => {
+/**
+ * The host relays an established tunnel: both legs pass through this process.
+ * Returns a function that takes the relay off both sockets (for a handoff).
+ */
+function relayTunnel(
+  context: ProxyContext,
+  client: Socket,
+  upstream: Socket,
+  onRelayed?: (bytes: number) => void,
+): () => void {
+  const onIdle = () => {
     client.destroy();
     upstream.destroy();
-  });
-  upstream.on("end", () => endLeg(client));
-  forwardInto(client, upstream);
-  upstream.once("close", (hadError) => follow(client, hadError));
-  client.once("close", (hadError) => follow(upstream, hadError));
+  };
+  const onUpstreamEnd = () => endLeg(client);
+  const onUpstreamClose = (hadError: boolean) => follow(client, hadError);
+  const onClientClose = (hadError: boolean) => follow(upstream, hadError);
+  client.setTimeout(context.limits.tunnelIdleMs, onIdle);
+  upstream.on("end", onUpstreamEnd);
+  const stopForwarding = forwardInto(client, upstream, onRelayed);
+  upstream.once("close", onUpstreamClose);
+  client.once("close", onClientClose);
   upstream.resume();
+  return () => {
+    client.setTimeout(0);
+    client.off("timeout", onIdle);
+    upstream.off("end", onUpstreamEnd);
+    stopForwarding();
+    upstream.off("close", onUpstreamClose);
+    client.off("close", onClientClose);
+  };
+}
+
+/**
+ * A tunnel of a bridge that can take tunnels over (context.handoff) is relayed here
+ * until it has carried `handoffAfterBytes`, then offered to the bridge: a short
+ * exchange never pays for the handoff's round trips, a long transfer leaves this
+ * process. A refused offer goes back to the host relay for good.
+ */
+function relayThenOffer(
+  context: ProxyContext,
+  handoff: TunnelHandoff,
+  id: string,
+  client: Socket,
+  upstream: Socket,
+  holdUpstream: (held: boolean) => void,
+): (bytes: number) => void {
+  let relayed = 0;
+  let offered = false;
+  let detach = () => {};
+  const onRelayed = (bytes: number) => {
+    relayed += bytes;
+    if (offered || relayed < context.limits.handoffAfterBytes) return;
+    offered = true;
+    // Either leg that ended, or is gone, stays with the host: the drain needs both open.
+    if (client.readableEnded || client.destroyed || upstream.readableEnded || upstream.writableEnded) return;
+    holdUpstream(true);
+    upstream.pause();
+    detach();
+    offerTunnel({
+      courier: handoff.courier,
+      id,
+      client,
+      upstream,
+      idleMs: context.limits.tunnelIdleMs,
+      onHandedOff: handoff.onHandedOff,
+      relayInstead: () => {
+        holdUpstream(false);
+        relayTunnel(context, client, upstream);
+      },
+    });
+  };
+  detach = relayTunnel(context, client, upstream, onRelayed);
+  return onRelayed;
 }
 
 function openTunnel(
@@ -52,6 +121,8 @@ function openTunnel(
 ): void {
   const handoff = context.handoff;
   const handoffId = handoff?.ids.get(client);
+  let held = false;
+  let onRelayed: ((bytes: number) => void) | undefined;
   // Target to sandbox (the download direction) relays from the read buffer; the other way forwards chunks.
   const upstream: Socket = connect({
     host,
@@ -59,10 +130,12 @@ function openTunnel(
     lookup: pinnedLookup(addresses),
     allowHalfOpen: true,
     noDelay: true,
-    onread: relayReadsInto(client, () => upstream),
+    onread: relayReadsInto(
+      client,
+      () => (held ? null : upstream),
+      (bytes) => onRelayed?.(bytes),
+    ),
   });
-  // A socket that may go to the bridge is never read here: paused before it connects, it does not start reading.
-  if (handoffId !== undefined) upstream.pause();
   context.upstreamSockets.add(upstream);
   upstream.on("error", () => {});
   upstream.once("close", () => context.upstreamSockets.delete(upstream));
@@ -80,19 +153,11 @@ function openTunnel(
     client.off("close", abandon);
     client.write(ESTABLISHED);
     if (head.length > 0) upstream.write(head);
-    if (!handoff || handoffId === undefined) {
-      relayTunnel(context, client, upstream);
-      return;
-    }
-    offerTunnel({
-      courier: handoff.courier,
-      id: handoffId,
-      client,
-      upstream,
-      idleMs: context.limits.tunnelIdleMs,
-      onHandedOff: handoff.onHandedOff,
-      relayInstead: () => relayTunnel(context, client, upstream),
-    });
+    if (!handoff || handoffId === undefined) relayTunnel(context, client, upstream);
+    else
+      onRelayed = relayThenOffer(context, handoff, handoffId, client, upstream, (hold) => {
+        held = hold;
+      });
   });
 }
 
