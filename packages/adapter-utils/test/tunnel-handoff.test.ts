@@ -1,0 +1,341 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { createServer as createNetServer } from "node:net";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { nativeBridgePath } from "../src/bridge/native-bridge-path.js";
+import { HANDOFF_PREAMBLE_MAGIC, HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-preamble.js";
+import type { SandboxNetworkProxy, SandboxNetworkProxyLimits } from "../src/proxy/index.js";
+import { closeAll, eventually, startEchoServer, startProxy, startSourceServer } from "./proxy-support.js";
+import { cleanupAll, onCleanup } from "./sandbox-support.js";
+
+afterEach(async () => {
+  await cleanupAll();
+  await closeAll();
+});
+
+const MIB = 1024 * 1024;
+
+function bridgeBinary(): string {
+  const binary = nativeBridgePath();
+  if (!binary || !existsSync(binary)) throw new Error(`the native bridge is not built: ${binary}`);
+  return binary;
+}
+
+/**
+ * The in-sandbox client. argv: mode, target port, then the mode's arguments. It tunnels
+ * with CONNECT through the bridge (or, `forged-*`, straight to proxy.sock with a made-up
+ * preamble) and prints one JSON line.
+ */
+const CLIENT = `"use strict";
+const net = require("node:net");
+const fs = require("node:fs");
+const crypto = require("node:crypto");
+const [mode, port, arg] = process.argv.slice(1);
+const report = (value) => { process.stdout.write(JSON.stringify(value) + "\\n"); };
+function open(onTunnel, via) {
+  const socket = via ? net.connect(via) : net.connect(31337, "127.0.0.1");
+  socket.on("error", (error) => report({ error: error.code }));
+  socket.once("connect", () => {
+    if (via) socket.write(Buffer.from(arg, "hex"));
+    socket.write("CONNECT 127.0.0.1:" + port + " HTTP/1.1\\r\\n\\r\\n");
+  });
+  let head = Buffer.alloc(0);
+  const onHead = (chunk) => {
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf("\\r\\n\\r\\n");
+    if (end === -1) return;
+    socket.off("data", onHead);
+    onTunnel(socket, head.subarray(0, 12).toString(), head.subarray(end + 4));
+  };
+  socket.on("data", onHead);
+}
+const modes = {
+  download: () => open((socket, status, rest) => {
+    const hash = crypto.createHash("sha256").update(rest);
+    let bytes = rest.length;
+    socket.on("data", (chunk) => { hash.update(chunk); bytes += chunk.length; });
+    socket.on("close", () => report({ status, bytes, sha256: hash.digest("hex") }));
+  }),
+  upload: () => open((socket, status) => {
+    const payload = crypto.randomBytes(Number(arg));
+    let reply = "";
+    socket.on("data", (chunk) => { reply += chunk; });
+    socket.on("close", () => report({ status, sent: crypto.createHash("sha256").update(payload).digest("hex"), reply }));
+    socket.end(payload);
+  }),
+  // Sends one byte, reads its echo, then waits for the far side to close the tunnel.
+  "echo-then-wait": () => open((socket, status) => {
+    socket.once("data", (echo) => {
+      report({ status, echoed: echo.toString() });
+      socket.on("close", () => report({ closed: true }));
+    });
+    socket.write("x");
+  }),
+  // Straight to proxy.sock, with the preamble given in hex: echoes two messages.
+  "forged-echo": () => open((socket, status) => {
+    let seen = "";
+    socket.on("data", (chunk) => {
+      seen += chunk;
+      if (seen === "ping") socket.write("pong");
+      if (seen === "pingpong") { report({ status, seen }); socket.destroy(); }
+    });
+    socket.write("ping");
+  }, process.env.PROXY_SOCKET),
+  "forged-status": () => open((socket, status) => { report({ status }); socket.destroy(); }, process.env.PROXY_SOCKET),
+  "connect-courier": () => {
+    const socket = net.connect(arg);
+    socket.on("connect", () => { report({ connected: true }); socket.destroy(); });
+    socket.on("error", (error) => report({ error: error.code }));
+  },
+};
+// With a go-file, the client starts only once the test created it.
+const go = process.env.GO_FILE;
+const start = () => (go && !fs.existsSync(go) ? setTimeout(start, 10) : modes[mode]());
+start();
+`;
+
+interface SandboxRun {
+  child: ChildProcess;
+  /** Every line the client printed so far. */
+  lines(): unknown[];
+  /** Resolves once the client printed `count` lines. */
+  linesAtLeast(count: number): Promise<unknown[]>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs the native bridge in a real bwrap sandbox of its own network namespace (so its
+ * port 31337 is always free), with the client above as the program. The host's
+ * filesystem is shared: the protocol, not the filesystem scope, is under test here.
+ */
+function runClientInSandbox(
+  proxy: SandboxNetworkProxy,
+  args: string[],
+  env: Record<string, string> = {},
+): SandboxRun {
+  const child = spawn(
+    "bwrap",
+    [
+      "--dev-bind",
+      "/",
+      "/",
+      "--unshare-net",
+      "--unshare-pid",
+      "--proc",
+      "/proc",
+      "--die-with-parent",
+      "--",
+      bridgeBinary(),
+      "127.0.0.1:31337",
+      proxy.socketPath,
+      process.execPath,
+      "-e",
+      CLIENT,
+      ...args,
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", PROXY_SOCKET: proxy.socketPath, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiters: (() => void)[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const wake of waiters.splice(0)) wake();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const lines = () =>
+    stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
+  const linesAtLeast = async (count: number) => {
+    while (lines().length < count) {
+      const more = new Promise<void>((resolve) => waiters.push(resolve));
+      const ended = exited.then(() => {
+        throw new Error(`the client ended after ${lines().length} of ${count} lines; stderr: ${stderr}`);
+      });
+      await Promise.race([more, ended]);
+    }
+    return lines();
+  };
+  return { child, lines, linesAtLeast, exited };
+}
+
+async function handoffProxy(
+  allowedPort: number,
+  limits: SandboxNetworkProxyLimits = {},
+): Promise<SandboxNetworkProxy> {
+  return startProxy({
+    allowlist: [`127.0.0.1:${allowedPort}`],
+    trustedUrls: [],
+    handoffBridge: bridgeBinary(),
+    limits,
+  });
+}
+
+/** Courier processes of this proxy: their argv names its handoff.sock. */
+function couriersOf(proxy: SandboxNetworkProxy): number[] {
+  const handoffSocket = path.join(path.dirname(proxy.socketPath), HANDOFF_SOCKET_NAME);
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8")
+          .split("\0")
+          .join(" ")
+          .includes(`--courier ${handoffSocket}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** A loopback sink: hashes what it receives until the client's FIN, answers the hash and ends. */
+async function startHashingSink(): Promise<number> {
+  const server = createNetServer({ allowHalfOpen: true }, (socket) => {
+    socket.on("error", () => {});
+    const hash = createHash("sha256");
+    socket.on("data", (chunk) => hash.update(chunk));
+    socket.on("end", () => socket.end(hash.digest("hex")));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return (server.address() as { port: number }).port;
+}
+
+describe("tunnel handoff to the native bridge (real bwrap, own network namespace)", () => {
+  it("hands a long download to the bridge after handoffAfterBytes: intact, and the rest never passes the host", async () => {
+    const payload = randomBytes(8 * MIB);
+    const source = await startSourceServer(payload);
+    const proxy = await handoffProxy(source.port);
+    const run = runClientInSandbox(proxy, ["download", String(source.port)]);
+    expect(await run.exited).toBe(0);
+    expect(run.lines()).toEqual([
+      {
+        status: "HTTP/1.1 200",
+        bytes: payload.length,
+        sha256: createHash("sha256").update(payload).digest("hex"),
+      },
+    ]);
+    const stats = proxy.stats();
+    expect(stats.handedOff).toBe(1);
+    // The host relayed its first MiB (and at most one read more), then paused upstream for good.
+    expect(stats.bytesOut).toBeGreaterThanOrEqual(MIB);
+    expect(stats.bytesOut).toBeLessThan(2 * MIB);
+  });
+
+  it("hands a long upload over too: every byte arrives once and in order, and the client's FIN still ends it", async () => {
+    const sink = await startHashingSink();
+    const proxy = await handoffProxy(sink);
+    const run = runClientInSandbox(proxy, ["upload", String(sink), String(24 * MIB)]);
+    expect(await run.exited).toBe(0);
+    const [result] = run.lines() as { status: string; sent: string; reply: string }[];
+    expect(result?.status).toBe("HTTP/1.1 200");
+    expect(result?.reply).toBe(result?.sent);
+    expect(proxy.stats().handedOff).toBe(1);
+  });
+
+  it("leaves a short exchange with the host relay (no handoff below handoffAfterBytes)", async () => {
+    const echo = await startEchoServer();
+    const proxy = await handoffProxy(echo.port);
+    const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
+    expect((await run.linesAtLeast(1))[0]).toEqual({ status: "HTTP/1.1 200", echoed: "x" });
+    expect(proxy.stats().handedOff).toBe(0);
+  });
+
+  it("closing the proxy ends a handed-off tunnel, and its courier with it", async () => {
+    const echo = await startEchoServer();
+    const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1 });
+    const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
+    expect((await run.linesAtLeast(1))[0]).toEqual({ status: "HTTP/1.1 200", echoed: "x" });
+    expect(await eventually(() => proxy.stats().handedOff === 1)).toBe(true);
+    expect(couriersOf(proxy)).toHaveLength(1);
+    await proxy.close();
+    expect((await run.linesAtLeast(2))[1]).toEqual({ closed: true });
+    expect(couriersOf(proxy)).toEqual([]);
+    expect(existsSync(path.join(path.dirname(proxy.socketPath), HANDOFF_SOCKET_NAME))).toBe(false);
+  });
+
+  it("keeps the idle limit after the handoff: the bridge closes a silent tunnel", async () => {
+    const echo = await startEchoServer();
+    const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1, tunnelIdleMs: 300 });
+    const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
+    expect(await run.linesAtLeast(2)).toEqual([{ status: "HTTP/1.1 200", echoed: "x" }, { closed: true }]);
+    expect(proxy.stats().handedOff).toBe(1);
+    // The host saw the end through the courier: its lifeline is closed too.
+    expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+  });
+
+  it("a program that forges a preamble on proxy.sock gets the policy and the host relay, never a handoff", async () => {
+    const echo = await startEchoServer();
+    const denied = await startEchoServer();
+    const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1 });
+    const preamble = Buffer.concat([HANDOFF_PREAMBLE_MAGIC, randomBytes(8)]).toString("hex");
+    const relayed = runClientInSandbox(proxy, ["forged-echo", String(echo.port), preamble]);
+    expect(await relayed.exited).toBe(0);
+    expect(relayed.lines()).toEqual([{ status: "HTTP/1.1 200", seen: "pingpong" }]);
+    const refused = runClientInSandbox(proxy, ["forged-status", String(denied.port), preamble]);
+    expect(await refused.exited).toBe(0);
+    expect(refused.lines()).toEqual([{ status: "HTTP/1.1 403" }]);
+    expect(proxy.stats().handedOff).toBe(0);
+  });
+
+  it("the courier takes the bridge's connection only: once the bridge is in, the program cannot reach it", async () => {
+    const echo = await startEchoServer();
+    const proxy = await handoffProxy(echo.port);
+    const handoffSocket = path.join(path.dirname(proxy.socketPath), HANDOFF_SOCKET_NAME);
+    const run = runClientInSandbox(proxy, ["connect-courier", String(echo.port), handoffSocket]);
+    expect(await run.exited).toBe(0);
+    expect(run.lines()).toEqual([{ error: "ENOENT" }]);
+  });
+
+  it("with its courier gone, the proxy relays every tunnel itself", async () => {
+    const payload = randomBytes(4 * MIB);
+    const source = await startSourceServer(payload);
+    const proxy = await handoffProxy(source.port);
+    const dir = path.dirname(proxy.socketPath);
+    const goFile = path.join(dir, "go");
+    const run = runClientInSandbox(proxy, ["download", String(source.port)], { GO_FILE: goFile });
+    // The bridge connected (the courier removed its socket), then the courier dies.
+    expect(await eventually(() => !existsSync(path.join(dir, HANDOFF_SOCKET_NAME)))).toBe(true);
+    for (const pid of couriersOf(proxy)) process.kill(pid, "SIGKILL");
+    expect(await eventually(() => couriersOf(proxy).length === 0)).toBe(true);
+    await writeFile(goFile, "");
+    expect(await run.exited).toBe(0);
+    expect(run.lines()).toEqual([
+      {
+        status: "HTTP/1.1 200",
+        bytes: payload.length,
+        sha256: createHash("sha256").update(payload).digest("hex"),
+      },
+    ]);
+    expect(proxy.stats()).toMatchObject({ handedOff: 0, bytesOut: expect.any(Number) });
+    expect(proxy.stats().bytesOut).toBeGreaterThan(payload.length);
+  });
+
+  it("a bridge killed mid-tunnel leaves no lifeline open in the host", async () => {
+    const echo = await startEchoServer();
+    const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1 });
+    const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
+    await run.linesAtLeast(1);
+    expect(await eventually(() => proxy.stats().handedOff === 1)).toBe(true);
+    expect(proxy.stats().activeConnections).toBe(1);
+    run.child.kill("SIGKILL");
+    await run.exited;
+    expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+  });
+});
