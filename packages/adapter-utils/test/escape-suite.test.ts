@@ -158,7 +158,7 @@ function escapes(results: Record<string, Attempt>, only?: (name: string) => bool
 describe("escape suite inside the real sandbox", () => {
   it("workspace + allowlist scope: zero escapes, and the host saw nothing", async () => {
     const { results, hits } = await runEscapeAttempts("workspace");
-    expect(Object.keys(results).length).toBeGreaterThanOrEqual(54);
+    expect(Object.keys(results).length).toBeGreaterThanOrEqual(57);
     expect(escapes(results)).toEqual({});
     expect(hits).toEqual({ canary: [], datagrams: [], unix: [] });
     // The attempts were real: the proxy refused with its own codes, files were missing or read-only.
@@ -171,6 +171,11 @@ describe("escape suite inside the real sandbox", () => {
     expect(results.readHostCanary?.detail).toBe("ENOENT");
     expect(results.capabilities?.detail).toMatch(/^0+$/);
     expect(results.writeCorePattern?.detail).toBe("EROFS");
+    // The handoff's attack surface: the courier's socket is gone, the bridge is not dumpable,
+    // and a forged preamble still meets the policy.
+    expect(results.courierSocket?.detail).toBe("ENOENT");
+    expect(results.bridgeTunnelSocket?.detail).toBe("EACCES");
+    expect(results.proxy_forgedPreamble?.detail).toMatch(/^HTTP\/1\.1 403/);
   }, 60_000);
 
   it("network-only allowlist scope: no socket, network or proxy escape", async () => {
