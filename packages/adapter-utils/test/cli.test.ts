@@ -132,6 +132,9 @@ describe("paperclip-sandbox doctor", () => {
       new URL("../dist/native/linux-x64/paperclip-sandbox-bridge", import.meta.url),
     );
     expect(result.stdout).toContain(`ok    bridge: native: the native bridge runs: ${nativeBridge}\n`);
+    expect(result.stdout).toContain(
+      "ok    tunnel handoff: on: a CONNECT tunnel goes to the native bridge after its first 1 MiB; the host relays only that\n",
+    );
   });
 
   it("reports which bridge a run will use and why, also when told to use Node or something invalid", async () => {
@@ -139,6 +142,9 @@ describe("paperclip-sandbox doctor", () => {
     expect(node.code, node.stdout).toBe(0);
     expect(node.stdout).toContain(
       "info  bridge: Node: the Node bridge was asked for (PAPERCLIP_SANDBOX_BRIDGE=node)\n",
+    );
+    expect(node.stdout).toContain(
+      "info  tunnel handoff: off: the Node bridge relays every tunnel through the host process\n",
     );
     expect(node.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
     const invalid = await cli(["doctor"], { ...process.env, PAPERCLIP_SANDBOX_BRIDGE: "fast" });

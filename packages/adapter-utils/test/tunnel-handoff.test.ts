@@ -7,8 +7,16 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { nativeBridgePath } from "../src/bridge/native-bridge-path.js";
 import { HANDOFF_PREAMBLE_MAGIC, HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-preamble.js";
+import { startTunnelCourier } from "../src/handoff/tunnel-courier.js";
 import type { SandboxNetworkProxy, SandboxNetworkProxyLimits } from "../src/proxy/index.js";
-import { closeAll, eventually, startEchoServer, startProxy, startSourceServer } from "./proxy-support.js";
+import {
+  closeAll,
+  eventually,
+  startEchoServer,
+  startProxy,
+  startSourceServer,
+  tempSocketPath,
+} from "./proxy-support.js";
 import { cleanupAll, onCleanup } from "./sandbox-support.js";
 
 afterEach(async () => {
@@ -325,6 +333,29 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     ]);
     expect(proxy.stats()).toMatchObject({ handedOff: 0, bytesOut: expect.any(Number) });
     expect(proxy.stats().bytesOut).toBeGreaterThan(payload.length);
+  });
+
+  it("a courier that cannot start leaves the proxy relaying every tunnel, and nothing behind", async () => {
+    const dir = path.dirname(await tempSocketPath());
+    expect(await startTunnelCourier("/bin/false", path.join(dir, HANDOFF_SOCKET_NAME))).toBeNull();
+    expect(readdirSync(dir)).toEqual([]);
+    const payload = randomBytes(2 * MIB);
+    const source = await startSourceServer(payload);
+    const proxy = await startProxy({
+      allowlist: [`127.0.0.1:${source.port}`],
+      trustedUrls: [],
+      handoffBridge: "/bin/false",
+    });
+    const run = runClientInSandbox(proxy, ["download", String(source.port)]);
+    expect(await run.exited).toBe(0);
+    expect(run.lines()).toEqual([
+      {
+        status: "HTTP/1.1 200",
+        bytes: payload.length,
+        sha256: createHash("sha256").update(payload).digest("hex"),
+      },
+    ]);
+    expect(proxy.stats().handedOff).toBe(0);
   });
 
   it("a bridge killed mid-tunnel leaves no lifeline open in the host", async () => {

@@ -3,9 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PaperclipError, SandboxError } from "@paperclipai/errors";
-import { SANDBOX_BRIDGE_ENV } from "../bridge/bridge-choice.js";
+import { type BridgeChoice, SANDBOX_BRIDGE_ENV } from "../bridge/bridge-choice.js";
 import { selectBridge } from "../bridge/bridge-launch.js";
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
+import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-preamble.js";
+import { startTunnelCourier } from "../handoff/tunnel-courier.js";
+import { DEFAULT_PROXY_LIMITS } from "../proxy/limits.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveCommandPath } from "../spawn/resolve-command-path.js";
@@ -189,26 +192,65 @@ async function checkStart(
 }
 
 /**
+ * Whether long tunnels leave the host process: the native bridge takes a tunnel over
+ * through a courier the proxy starts (src/handoff/), so the courier is started here once.
+ */
+async function checkTunnelHandoff(choice: BridgeChoice): Promise<DoctorCheck> {
+  const name = "tunnel handoff";
+  const after = `${DEFAULT_PROXY_LIMITS.handoffAfterBytes / (1024 * 1024)} MiB`;
+  if (choice.kind !== "native" || !choice.nativePath) {
+    return {
+      name,
+      status: "info",
+      detail: "off: the Node bridge relays every tunnel through the host process",
+    };
+  }
+  const dir = createPrivateSocketDir();
+  try {
+    const courier = await startTunnelCourier(choice.nativePath, path.join(dir, HANDOFF_SOCKET_NAME));
+    if (!courier) {
+      return {
+        name,
+        status: "warn",
+        detail: `off: the courier (${choice.nativePath} --courier) did not start; the host process relays every tunnel`,
+      };
+    }
+    await courier.close();
+    return {
+      name,
+      status: "ok",
+      detail: `on: a CONNECT tunnel goes to the native bridge after its first ${after}; the host relays only that`,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Which in-sandbox bridge an allowlist run of this process would start, and why:
  * the native one is the fast path; the Node bridge works the same, with a Node
- * start (tens of ms) added to every allowlist run.
+ * start (tens of ms) added to every allowlist run, and the host relaying every tunnel.
  */
-async function checkBridge(): Promise<DoctorCheck> {
+async function checkBridge(): Promise<{ check: DoctorCheck; choice?: BridgeChoice }> {
   try {
     const choice = await selectBridge(undefined);
-    if (choice.kind === "native") return { name: "bridge", status: "ok", detail: `native: ${choice.reason}` };
+    if (choice.kind === "native")
+      return { check: { name: "bridge", status: "ok", detail: `native: ${choice.reason}` }, choice };
     const asked = choice.reason.startsWith("the Node bridge was asked for");
-    return {
+    const check: DoctorCheck = {
       name: "bridge",
       status: asked ? "info" : "warn",
       detail: asked
         ? `Node: ${choice.reason}`
         : `Node: ${choice.reason}; every allowlist run pays a Node start (install a C compiler and rebuild the package, or unset ${SANDBOX_BRIDGE_ENV})`,
     };
+    return { check, choice };
   } catch (error) {
-    return PaperclipError.is(error)
-      ? { name: "bridge", status: "fail", detail: error.message, error }
-      : { name: "bridge", status: "fail", detail: String(error) };
+    return {
+      check: PaperclipError.is(error)
+        ? { name: "bridge", status: "fail", detail: error.message, error }
+        : { name: "bridge", status: "fail", detail: String(error) },
+    };
   }
 }
 
@@ -254,7 +296,9 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
     });
   }
   // The probe workspace goes where the proxy directory would; without one, no sandbox can start.
-  checks.push(await checkBridge());
+  const bridge = await checkBridge();
+  checks.push(bridge.check);
+  if (bridge.choice) checks.push(await checkTunnelHandoff(bridge.choice));
   const usable = candidates.find((_candidate, index) => candidateChecks[index]?.status === "ok");
   if (bwrap && usable) {
     const start = await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable);
