@@ -41,6 +41,9 @@ struct flow {
     size_t buffered;
     /* The last fill found the pipe full: wait for a flush before reading `from` again. */
     bool pipe_full;
+    /* Worth a read or a write: poll said so, or the last one moved bytes (saves the EAGAIN calls). */
+    bool readable;
+    bool writable;
     bool ended; /* `from` reached end-of-stream */
     bool shut;  /* `to`'s write side is shut down */
 };
@@ -70,7 +73,8 @@ static bool open_flow(struct flow *flow, int from, int to) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return false;
     fcntl(fds[1], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
-    *flow = (struct flow){.from = from, .to = to, .pipe_read = fds[0], .pipe_write = fds[1]};
+    *flow = (struct flow){.from = from, .to = to, .pipe_read = fds[0], .pipe_write = fds[1], .readable = true,
+                          .writable = true};
     return true;
 }
 
@@ -81,7 +85,7 @@ static void close_flow(struct flow *flow) {
 
 /* Source -> pipe, at most `limit` bytes. */
 static enum step fill(struct flow *flow, size_t limit) {
-    if (flow->ended || flow->pipe_full || limit == 0) return STEP_IDLE;
+    if (flow->ended || flow->pipe_full || !flow->readable || limit == 0) return STEP_IDLE;
     ssize_t n = splice(flow->from, NULL, flow->pipe_write, NULL, limit, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
     if (n > 0) {
         flow->buffered += (size_t)n;
@@ -94,6 +98,7 @@ static enum step fill(struct flow *flow, size_t limit) {
     if (errno == EAGAIN) {
         /* With bytes in the pipe, EAGAIN may be the pipe's: wait for a flush, not for the source. */
         if (flow->buffered > 0) flow->pipe_full = true;
+        else flow->readable = false;
         return STEP_IDLE;
     }
     return errno == EINTR ? STEP_IDLE : STEP_FAILED;
@@ -102,13 +107,15 @@ static enum step fill(struct flow *flow, size_t limit) {
 /* Pipe -> destination; then, after the source's end, the destination's half-close. */
 static enum step flush(struct flow *flow) {
     enum step result = STEP_IDLE;
-    if (flow->buffered > 0) {
+    if (flow->buffered > 0 && flow->writable) {
         ssize_t n = splice(flow->pipe_read, NULL, flow->to, NULL, flow->buffered, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
         if (n > 0) {
             flow->buffered -= (size_t)n;
             flow->pipe_full = false;
             result = STEP_MOVED;
-        } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        } else if (n < 0 && errno == EAGAIN) {
+            flow->writable = false;
+        } else if (n < 0 && errno != EINTR) {
             return STEP_FAILED;
         }
     }
@@ -155,6 +162,9 @@ static enum step read_drained_mark(struct connection *connection) {
     struct flow *out = &connection->out;
     in->from = connection->upstream;
     out->to = connection->upstream;
+    in->readable = true;
+    out->readable = true;
+    out->writable = true;
     out->shut = false;
     connection->phase = DIRECT;
     clock_gettime(CLOCK_MONOTONIC, &connection->last_activity);
@@ -172,10 +182,12 @@ static bool wait_for_events(struct connection *connection) {
     int lifeline = -1;
     if (connection->phase == RELAYING && connection->registered)
         wake = add_poll(fds, &count, connection->slot.wake_fd, POLLIN);
-    if (connection->phase != DRAINING && !out->ended && !out->pipe_full) add_poll(fds, &count, out->from, POLLIN);
-    if (out->buffered > 0) add_poll(fds, &count, out->to, POLLOUT);
-    if (!in->ended && !in->pipe_full) add_poll(fds, &count, in->from, POLLIN);
-    if (in->buffered > 0) add_poll(fds, &count, in->to, POLLOUT);
+    int out_read = -1, out_write = -1, in_read = -1, in_write = -1;
+    if (connection->phase != DRAINING && !out->ended && !out->pipe_full)
+        out_read = add_poll(fds, &count, out->from, POLLIN);
+    if (out->buffered > 0) out_write = add_poll(fds, &count, out->to, POLLOUT);
+    if (!in->ended && !in->pipe_full) in_read = add_poll(fds, &count, in->from, POLLIN);
+    if (in->buffered > 0) in_write = add_poll(fds, &count, in->to, POLLOUT);
     if (connection->phase == DIRECT) {
         /* The proxy connection only says when the host wants the tunnel gone: any event ends it. */
         lifeline = add_poll(fds, &count, connection->proxy, POLLIN);
@@ -188,6 +200,11 @@ static bool wait_for_events(struct connection *connection) {
         }
     }
     if (poll(fds, count, timeout) < 0 && errno != EINTR) return false;
+    /* Any event counts: an error or a hang-up is for the next call to report. */
+    if (out_read >= 0 && fds[out_read].revents) out->readable = true;
+    if (out_write >= 0 && fds[out_write].revents) out->writable = true;
+    if (in_read >= 0 && fds[in_read].revents) in->readable = true;
+    if (in_write >= 0 && fds[in_write].revents) in->writable = true;
     if (wake >= 0 && fds[wake].revents != 0 && !start_draining(connection)) return false;
     return lifeline < 0 || fds[lifeline].revents == 0;
 }

@@ -20,7 +20,7 @@ import {
   parseLocalProcessNetworkScope,
 } from "./options/parse-scopes.js";
 import { validatePathAliases, validateWorkspaceScope } from "./options/validate-workspace-scope.js";
-import { buildNetworkPolicy, startSandboxNetworkProxy } from "./proxy/index.js";
+import { buildNetworkPolicy, type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
 import type {
   LocalProcessSandboxOptions,
   LocalProcessSandboxSpawnInput,
@@ -116,12 +116,24 @@ export async function buildLocalProcessSandboxSpawnTarget(
     await removeCreatedRoots?.();
   };
 
+  let proxyStarting: Promise<SandboxNetworkProxy> | null = null;
   try {
     // Upstream's `<proxydir>/proxy.sock` is a link to the real socket in a private socket
     // root, which no sandbox sees; only this run's sandbox gets that directory, at <proxydir>.
-    if (allowlist && runDir) {
+    if (allowlist && runDir && bridge) {
       socketDir = createPrivateSocketDir();
       symlinkSync(path.join(socketDir, PROXY_SOCKET_NAME), path.join(runDir, PROXY_SOCKET_NAME));
+      // Started now, awaited last: the courier's start overlaps the rest of the build.
+      proxyStarting = startSandboxNetworkProxy({
+        socketPath: path.join(socketDir, PROXY_SOCKET_NAME),
+        allowlist: options.networkAllowlist ?? [],
+        trustedUrls: options.networkTrustedUrls ?? [],
+        onNetworkDecision: options.onNetworkDecision,
+        limits: options.networkLimits,
+        handoffBridge: bridge.kind === "native" ? (bridge.nativePath ?? undefined) : undefined,
+      });
+      // Awaited below; a failure of the build before that must not leave it unhandled.
+      proxyStarting.catch(() => {});
     }
     const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
     removeCreatedRoots = createExposedSocketRoots(
@@ -179,18 +191,11 @@ export async function buildLocalProcessSandboxSpawnTarget(
     let executable = input.executable;
     let executableArgs = input.args;
     let cleanup: (() => Promise<void>) | undefined = runDir || removeCreatedRoots ? removeRunDir : undefined;
-    if (bridge && runDir && socketDir) {
+    if (bridge && runDir && socketDir && proxyStarting) {
       // Upstream's argv names <proxydir>, where the sandbox sees the private directory.
       const socketPath = path.join(runDir, PROXY_SOCKET_NAME);
       const launch = await bridgeCommand(bridge, { writeDir: socketDir, sandboxDir: runDir, socketPath });
-      const proxy = await startSandboxNetworkProxy({
-        socketPath: path.join(socketDir, PROXY_SOCKET_NAME),
-        allowlist: options.networkAllowlist ?? [],
-        trustedUrls: options.networkTrustedUrls ?? [],
-        onNetworkDecision: options.onNetworkDecision,
-        limits: options.networkLimits,
-        handoffBridge: bridge.kind === "native" ? (bridge.nativePath ?? undefined) : undefined,
-      });
+      const proxy = await proxyStarting;
       args.push(...launch.mounts);
       executable = launch.command;
       executableArgs = [...launch.args, input.executable, ...input.args];
@@ -210,6 +215,10 @@ export async function buildLocalProcessSandboxSpawnTarget(
     if (cleanup) target.cleanup = cleanup;
     return target;
   } catch (error) {
+    await proxyStarting?.then(
+      (proxy) => proxy.close(),
+      () => {},
+    );
     await removeRunDir();
     throw error;
   }
