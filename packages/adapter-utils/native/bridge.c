@@ -16,7 +16,7 @@
  * runs a courier (courier.c), tunnels it has checked and connected are handed to
  * the bridge (handoff.c) and their bytes no longer pass through the host process.
  *
- *   paperclip-sandbox-bridge --courier <socket>   (the host's end of the handoff)
+ *   paperclip-sandbox-bridge --courier   (the host's end of the handoff; see courier.c)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -184,7 +184,7 @@ int main(int argc, char **argv) {
         printf("paperclip-sandbox-bridge " BRIDGE_PROTOCOL_VERSION "\n");
         return 0;
     }
-    if (argc == 3 && strcmp(argv[1], "--courier") == 0) return courier_main(argv[2]);
+    if (argc == 2 && strcmp(argv[1], "--courier") == 0) return courier_main();
     if (argc < 4) {
         dprintf(STDERR_FILENO,
                 "usage: paperclip-sandbox-bridge <listen-ip:port> <proxy.sock> <program> [args...]\n");

@@ -72,8 +72,8 @@ bool handoff_take(struct handoff_slot *slot, struct handoff_grant *grant);
 void handoff_close(struct handoff_slot *slot);
 void handoff_report(enum handoff_report_kind kind, uint64_t id);
 
-/* courier.c: `paperclip-sandbox-bridge --courier <socket>`; returns the exit status. */
-int courier_main(const char *socket_path);
+/* courier.c: `paperclip-sandbox-bridge --courier`; returns the exit status. */
+int courier_main(void);
 
 void put_u64(unsigned char *to, uint64_t value);
 uint64_t get_u64(const unsigned char *from);

@@ -1,11 +1,12 @@
 /*
- * The host's end of the tunnel handoff: `paperclip-sandbox-bridge --courier <socket>`.
+ * The host's end of the tunnel handoff: `paperclip-sandbox-bridge --courier`.
  *
  * The host proxy spawns it with a Node IPC channel (NODE_CHANNEL_FD): Node can pass a
- * socket to a child process, but not over any other Unix socket. The courier listens
- * on <socket>, says "ready" on stdout, accepts exactly one connection (the bridge,
- * which connects before it starts the program), then removes the socket file so
- * nothing else can connect. Each handle message from Node,
+ * socket to a child process, but not over any other Unix socket. It is started ahead
+ * of need: it says "ready" on stdout, then waits for a socket path on stdin (up to a
+ * NUL), listens there and says "listening". It accepts exactly one connection (the
+ * bridge, which connects before it starts the program), then removes the socket file
+ * so nothing else can connect. Each handle message from Node,
  *
  *   {"cmd":"NODE_HANDLE","type":"net.Socket","msg":{"id":"<16 hex>","drainOffset":N,"idleMs":N}}
  *
@@ -181,7 +182,19 @@ static int listen_at(const char *socket_path) {
     return listener;
 }
 
-int courier_main(const char *socket_path) {
+/* The socket path, as the host writes it on stdin: bytes up to a NUL. */
+static bool read_socket_path(char *path, size_t size) {
+    size_t filled = 0;
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, path + filled, 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        if (path[filled] == '\0') return true;
+        if (++filled == size) return false;
+    }
+}
+
+int courier_main(void) {
     const char *channel_text = getenv("NODE_CHANNEL_FD");
     channel = channel_text ? atoi(channel_text) : -1;
     if (channel < 0) {
@@ -190,13 +203,21 @@ int courier_main(const char *socket_path) {
     }
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_IGN);
+    /* Started ahead of need: it says it runs, then waits for the run that takes it.
+       Its name in ps (/proc/<pid>/comm) says which it is: a spare, or serving a proxy. */
+    prctl(PR_SET_NAME, "courier-spare");
+    if (write(STDOUT_FILENO, "ready\n", 6) != 6) return 1;
+    char socket_path[sizeof ((struct sockaddr_un *)0)->sun_path];
+    if (!read_socket_path(socket_path, sizeof socket_path)) return 0;
     int listener = listen_at(socket_path);
     if (listener < 0) {
-        dprintf(STDERR_FILENO, "paperclip-sandbox courier: cannot listen on %s: %s\n", socket_path, strerror(errno));
+        dprintf(STDOUT_FILENO, "failed: cannot listen on %s: %s\n", socket_path, strerror(errno));
         return 1;
     }
-    if (write(STDOUT_FILENO, "ready\n", 6) != 6) return 1;
+    prctl(PR_SET_NAME, "courier-serving");
+    if (write(STDOUT_FILENO, "listening\n", 10) != 10) return 1;
     close(STDOUT_FILENO);
+    close(STDIN_FILENO);
 
     static char line[LINE_LIMIT];
     size_t line_filled = 0;

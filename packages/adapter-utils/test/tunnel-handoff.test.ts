@@ -194,17 +194,18 @@ async function handoffProxy(
   });
 }
 
-/** Courier processes of this proxy: their argv names its handoff.sock. */
-function couriersOf(proxy: SandboxNetworkProxy): number[] {
-  const handoffSocket = path.join(path.dirname(proxy.socketPath), HANDOFF_SOCKET_NAME);
+/**
+ * Couriers of this test process that serve a proxy (a spare is named `courier-spare`
+ * until a proxy takes it). The tests here run one proxy at a time.
+ */
+function couriersInUse(): number[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8")
-          .split("\0")
-          .join(" ")
-          .includes(`--courier ${handoffSocket}`);
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === process.pid && readFileSync(`/proc/${pid}/comm`, "utf8") === "courier-serving\n";
       } catch {
         return false;
       }
@@ -271,10 +272,10 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
     expect((await run.linesAtLeast(1))[0]).toEqual({ status: "HTTP/1.1 200", echoed: "x" });
     expect(await eventually(() => proxy.stats().handedOff === 1)).toBe(true);
-    expect(couriersOf(proxy)).toHaveLength(1);
+    expect(couriersInUse()).toHaveLength(1);
     await proxy.close();
     expect((await run.linesAtLeast(2))[1]).toEqual({ closed: true });
-    expect(couriersOf(proxy)).toEqual([]);
+    expect(couriersInUse()).toEqual([]);
     expect(existsSync(path.join(path.dirname(proxy.socketPath), HANDOFF_SOCKET_NAME))).toBe(false);
   });
 
@@ -320,8 +321,8 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const run = runClientInSandbox(proxy, ["download", String(source.port)], { GO_FILE: goFile });
     // The bridge connected (the courier removed its socket), then the courier dies.
     expect(await eventually(() => !existsSync(path.join(dir, HANDOFF_SOCKET_NAME)))).toBe(true);
-    for (const pid of couriersOf(proxy)) process.kill(pid, "SIGKILL");
-    expect(await eventually(() => couriersOf(proxy).length === 0)).toBe(true);
+    for (const pid of couriersInUse()) process.kill(pid, "SIGKILL");
+    expect(await eventually(() => couriersInUse().length === 0)).toBe(true);
     await writeFile(goFile, "");
     expect(await run.exited).toBe(0);
     expect(run.lines()).toEqual([

@@ -1,11 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import type { Socket } from "node:net";
-
-/** How long a courier may take to say it listens before the proxy goes on without one. */
-const READY_TIMEOUT_MS = 5_000;
-/** How long a closing courier may take to exit on its channel's end before it is killed. */
-const EXIT_GRACE_MS = 1_000;
+import { stopCourier, takeCourier } from "./courier-process.js";
 
 export interface TunnelOffer {
   /** The bridge connection's id, from its preamble (16 hex digits). */
@@ -35,61 +30,19 @@ export interface TunnelCourier {
   close(): Promise<void>;
 }
 
-function waitForReady(child: ChildProcess): Promise<boolean> {
-  return new Promise((resolve) => {
-    let said = "";
-    const finish = (ready: boolean) => {
-      clearTimeout(timer);
-      child.stdout?.off("data", onData);
-      child.off("exit", onExit);
-      child.off("error", onExit);
-      resolve(ready);
-    };
-    const onData = (chunk: Buffer) => {
-      said += chunk.toString("latin1");
-      if (said.includes("ready\n")) finish(true);
-    };
-    const onExit = () => finish(false);
-    const timer = setTimeout(() => finish(false), READY_TIMEOUT_MS);
-    child.stdout?.on("data", onData);
-    child.once("exit", onExit);
-    child.once("error", onExit);
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), EXIT_GRACE_MS);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    if (child.connected) child.disconnect();
-    else child.kill("SIGKILL");
-  });
-}
-
 /**
- * Starts the native bridge binary as the host's courier (`--courier <socketPath>`),
- * with a Node IPC channel: Node passes sockets to a child process, and the courier
- * passes them on to the bridge over `socketPath`. Resolves `null`, and leaves nothing
- * running, when the courier cannot start; the proxy then relays every tunnel itself.
+ * The courier of one proxy (see ./README.md): the native bridge binary run as
+ * `--courier`, listening on `socketPath` for the bridge, with a Node IPC channel (Node
+ * passes sockets to a child process; the courier passes them on to the bridge).
+ * Resolves `null` when no courier can listen there; the proxy then relays every tunnel
+ * itself.
  */
 export async function startTunnelCourier(binary: string, socketPath: string): Promise<TunnelCourier | null> {
-  const child = spawn(binary, ["--courier", socketPath], {
-    stdio: ["ignore", "pipe", "ignore", "ipc"],
-    serialization: "json",
-  });
-  child.on("error", () => {});
-  if (!(await waitForReady(child))) {
-    await stop(child);
+  const child = await takeCourier(binary, socketPath);
+  if (!child) {
     await rm(socketPath, { force: true });
     return null;
   }
-  // The proxy's own server decides how long the host lives, not its courier.
-  child.unref();
-  child.channel?.unref();
 
   const offers = new Map<string, TunnelOfferReports>();
   const reportToAll = (report: keyof TunnelOfferReports) => {
@@ -123,7 +76,7 @@ export async function startTunnelCourier(binary: string, socketPath: string): Pr
       return forget;
     },
     async close() {
-      await stop(child);
+      await stopCourier(child);
       await rm(socketPath, { force: true });
     },
   };
