@@ -22,13 +22,12 @@
 /* Version 2: relays hand off to upstream sockets passed in by the courier. */
 #define BRIDGE_PROTOCOL_VERSION "2"
 
-/* The courier's socket, a sibling of proxy.sock in the run's private directory. */
-#define HANDOFF_SOCKET_NAME "handoff.sock"
-
-/* First bytes of a proxy connection the bridge can hand off: marker, then its id (big-endian). */
-#define HANDOFF_PREAMBLE_MAGIC "\0PCH1"
-#define HANDOFF_PREAMBLE_MAGIC_LENGTH 5
-#define HANDOFF_PREAMBLE_LENGTH (HANDOFF_PREAMBLE_MAGIC_LENGTH + 8)
+/* Siblings of proxy.sock in the run's private directory, no longer than it: the courier's
+   socket, and the proxy's socket for bridge connections, on which the host first writes
+   the connection's 8-byte id (big-endian), the name grants use. */
+#define HANDOFF_SOCKET_NAME "pass.sock"
+#define BRIDGE_SOCKET_NAME "relay.sock"
+#define CONNECTION_ID_LENGTH 8
 
 /* The byte the host writes at the drain offset once it has forwarded everything it holds. */
 #define HANDOFF_DRAINED_MARK 0x00
@@ -50,7 +49,7 @@ struct handoff_grant {
     uint64_t idle_ms;
 };
 
-/* A connection's place in the handoff registry. */
+/* A connection's place in the handoff registry, once the host named it. */
 struct handoff_slot {
     uint64_t id;
     int wake_fd; /* eventfd, readable once a grant arrived */
@@ -67,7 +66,9 @@ void *serve_connection(void *argument);
 
 /* handoff.c */
 void handoff_connect(const char *proxy_socket_path);
-bool handoff_open(struct handoff_slot *slot);
+/* The socket a relay connects to: relay.sock when the courier is connected, else proxy.sock. */
+const struct sockaddr_un *handoff_proxy_address(void);
+bool handoff_register(struct handoff_slot *slot, uint64_t id);
 bool handoff_take(struct handoff_slot *slot, struct handoff_grant *grant);
 void handoff_close(struct handoff_slot *slot);
 void handoff_report(enum handoff_report_kind kind, uint64_t id);

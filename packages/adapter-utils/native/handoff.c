@@ -8,8 +8,9 @@
  * courier, so the host keeps relaying that tunnel itself, and its socket is closed.
  * The end of a handed-off tunnel is reported the same way: the host cannot see it on
  * the proxy connection, whose read side the bridge already ended for the drain.
- * Ids are random, so only the bridge, which writes them into its own proxy
- * connections, can name a connection.
+ * The host names each connection: it writes the id first on every connection to
+ * relay.sock. A program that connects there itself learns its own connection's id,
+ * which names no connection of the bridge's registry.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "bridge.h"
 
 static int courier = -1;
+static struct sockaddr_un bridge_socket_address;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handoff_slot *registry;
@@ -108,13 +109,23 @@ static void *read_grants(void *unused) {
     return NULL;
 }
 
-void handoff_connect(const char *proxy_socket_path) {
-    struct sockaddr_un address = {.sun_family = AF_UNIX};
+/* `<directory of proxy_socket_path>/<name>` into `address`; false when it does not fit. */
+static bool sibling_address(const char *proxy_socket_path, const char *name, struct sockaddr_un *address) {
+    *address = (struct sockaddr_un){.sun_family = AF_UNIX};
     const char *slash = strrchr(proxy_socket_path, '/');
     size_t dir_length = slash ? (size_t)(slash - proxy_socket_path + 1) : 0;
-    if (dir_length + sizeof HANDOFF_SOCKET_NAME > sizeof address.sun_path) return;
-    memcpy(address.sun_path, proxy_socket_path, dir_length);
-    memcpy(address.sun_path + dir_length, HANDOFF_SOCKET_NAME, sizeof HANDOFF_SOCKET_NAME);
+    size_t name_length = strlen(name) + 1;
+    if (dir_length + name_length > sizeof address->sun_path) return false;
+    memcpy(address->sun_path, proxy_socket_path, dir_length);
+    memcpy(address->sun_path + dir_length, name, name_length);
+    return true;
+}
+
+void handoff_connect(const char *proxy_socket_path) {
+    struct sockaddr_un address;
+    if (!sibling_address(proxy_socket_path, HANDOFF_SOCKET_NAME, &address) ||
+        !sibling_address(proxy_socket_path, BRIDGE_SOCKET_NAME, &bridge_socket_address))
+        return;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return;
     /* No courier (a Node host without one, or an older package): relaying through the proxy only. */
@@ -130,9 +141,12 @@ void handoff_connect(const char *proxy_socket_path) {
     }
 }
 
-bool handoff_open(struct handoff_slot *slot) {
-    if (courier < 0) return false;
-    if (getrandom(&slot->id, sizeof slot->id, 0) != sizeof slot->id) return false;
+const struct sockaddr_un *handoff_proxy_address(void) {
+    return courier >= 0 ? &bridge_socket_address : &proxy_address;
+}
+
+bool handoff_register(struct handoff_slot *slot, uint64_t id) {
+    slot->id = id;
     slot->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (slot->wake_fd < 0) return false;
     slot->granted = false;

@@ -56,6 +56,10 @@ struct connection {
     struct flow out; /* client -> proxy, then client -> upstream */
     struct flow in;  /* proxy -> client, then upstream -> client */
     uint64_t from_proxy;
+    /* On relay.sock the host writes the connection's id first; it is read, not relayed. */
+    bool awaiting_id;
+    unsigned char id[CONNECTION_ID_LENGTH];
+    size_t id_read;
     bool registered;
     struct handoff_slot slot;
     struct handoff_grant grant;
@@ -171,6 +175,31 @@ static enum step read_drained_mark(struct connection *connection) {
     return STEP_MOVED;
 }
 
+/* The host's first bytes on relay.sock: the connection's id, under which grants come. */
+static enum step read_connection_id(struct connection *connection) {
+    struct flow *in = &connection->in;
+    if (!in->readable) return STEP_IDLE;
+    ssize_t n = recv(connection->proxy, connection->id + connection->id_read,
+                     CONNECTION_ID_LENGTH - connection->id_read, MSG_DONTWAIT);
+    if (n < 0) {
+        if (errno != EAGAIN && errno != EINTR) return STEP_FAILED;
+        in->readable = false;
+        return STEP_IDLE;
+    }
+    if (n == 0) {
+        in->ended = true;
+        return STEP_MOVED;
+    }
+    connection->id_read += (size_t)n;
+    connection->from_proxy += (uint64_t)n;
+    if (connection->id_read == CONNECTION_ID_LENGTH) {
+        connection->awaiting_id = false;
+        /* Without a registry entry the connection is relayed, never handed off. */
+        connection->registered = handoff_register(&connection->slot, get_u64(connection->id));
+    }
+    return STEP_MOVED;
+}
+
 /* Waits until a socket of the connection is ready; handles a grant and the lifeline. */
 static bool wait_for_events(struct connection *connection) {
     struct flow *out = &connection->out;
@@ -226,6 +255,11 @@ static enum step transfer(struct connection *connection) {
     if ((step = flush(out)) == STEP_FAILED) return STEP_FAILED;
     moved |= step == STEP_MOVED;
 
+    if (connection->awaiting_id) {
+        if ((step = read_connection_id(connection)) == STEP_FAILED) return STEP_FAILED;
+        moved |= step == STEP_MOVED;
+        if (connection->awaiting_id && !in->ended) return moved ? STEP_MOVED : STEP_IDLE;
+    }
     bool reading_proxy = in->from == connection->proxy;
     size_t limit = RELAY_CHUNK;
     if (connection->phase == DRAINING) {
@@ -275,19 +309,12 @@ static void relay(struct connection *connection) {
 static int connect_proxy(void) {
     int proxy = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (proxy < 0) return -1;
-    if (connect(proxy, (struct sockaddr *)&proxy_address, sizeof proxy_address) != 0) {
+    const struct sockaddr_un *address = handoff_proxy_address();
+    if (connect(proxy, (const struct sockaddr *)address, sizeof *address) != 0) {
         close(proxy);
         return -1;
     }
     return proxy;
-}
-
-/* Tells the host this proxy connection can be handed off, and under which id. */
-static bool send_preamble(struct connection *connection) {
-    unsigned char preamble[HANDOFF_PREAMBLE_LENGTH];
-    memcpy(preamble, HANDOFF_PREAMBLE_MAGIC, HANDOFF_PREAMBLE_MAGIC_LENGTH);
-    put_u64(preamble + HANDOFF_PREAMBLE_MAGIC_LENGTH, connection->slot.id);
-    return send(connection->proxy, preamble, sizeof preamble, MSG_NOSIGNAL) == (ssize_t)sizeof preamble;
 }
 
 void *serve_connection(void *argument) {
@@ -303,18 +330,16 @@ void *serve_connection(void *argument) {
     connection->proxy = proxy;
     connection->upstream = -1;
     connection->phase = RELAYING;
+    connection->awaiting_id = handoff_proxy_address() != &proxy_address;
     bool flows = open_flow(&connection->out, client, proxy);
     if (flows && !open_flow(&connection->in, proxy, client)) {
         close_flow(&connection->out);
         flows = false;
     }
     if (flows) {
-        connection->registered = handoff_open(&connection->slot);
-        if (!connection->registered || send_preamble(connection)) {
-            set_nonblocking(client);
-            set_nonblocking(proxy);
-            relay(connection);
-        }
+        set_nonblocking(client);
+        set_nonblocking(proxy);
+        relay(connection);
         if (connection->registered) handoff_close(&connection->slot);
         close_flow(&connection->out);
         close_flow(&connection->in);

@@ -172,10 +172,10 @@ describe("escape suite inside the real sandbox", () => {
     expect(results.capabilities?.detail).toMatch(/^0+$/);
     expect(results.writeCorePattern?.detail).toBe("EROFS");
     // The handoff's attack surface: the courier's socket is gone, the bridge is not dumpable,
-    // and a forged preamble still meets the policy.
+    // and the bridge's own proxy socket applies the policy like proxy.sock.
     expect(results.courierSocket?.detail).toBe("ENOENT");
     expect(results.bridgeTunnelSocket?.detail).toBe("EACCES");
-    expect(results.proxy_forgedPreamble?.detail).toMatch(/^HTTP\/1\.1 403/);
+    expect(results.proxy_asTheBridge?.detail).toMatch(/^HTTP\/1\.1 403/);
   }, 60_000);
 
   it("network-only allowlist scope: no socket, network or proxy escape", async () => {

@@ -6,7 +6,7 @@ import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { nativeBridgePath } from "../src/bridge/native-bridge-path.js";
-import { HANDOFF_PREAMBLE_MAGIC, HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-preamble.js";
+import { BRIDGE_SOCKET_NAME, HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-wire.js";
 import { startTunnelCourier } from "../src/handoff/tunnel-courier.js";
 import type { SandboxNetworkProxy, SandboxNetworkProxyLimits } from "../src/proxy/index.js";
 import {
@@ -34,8 +34,8 @@ function bridgeBinary(): string {
 
 /**
  * The in-sandbox client. argv: mode, target port, then the mode's arguments. It tunnels
- * with CONNECT through the bridge (or, `forged-*`, straight to proxy.sock with a made-up
- * preamble) and prints one JSON line.
+ * with CONNECT through the bridge (or, `as-bridge-*`, straight to the proxy's socket for
+ * the bridge's connections, reading its id first) and prints one JSON line.
  */
 const CLIENT = `"use strict";
 const net = require("node:net");
@@ -46,13 +46,14 @@ const report = (value) => { process.stdout.write(JSON.stringify(value) + "\\n");
 function open(onTunnel, via) {
   const socket = via ? net.connect(via) : net.connect(31337, "127.0.0.1");
   socket.on("error", (error) => report({ error: error.code }));
-  socket.once("connect", () => {
-    if (via) socket.write(Buffer.from(arg, "hex"));
-    socket.write("CONNECT 127.0.0.1:" + port + " HTTP/1.1\\r\\n\\r\\n");
-  });
+  socket.once("connect", () => socket.write("CONNECT 127.0.0.1:" + port + " HTTP/1.1\\r\\n\\r\\n"));
   let head = Buffer.alloc(0);
+  let idBytes = via ? 8 : 0;
   const onHead = (chunk) => {
     head = Buffer.concat([head, chunk]);
+    if (head.length < idBytes) return;
+    head = head.subarray(idBytes);
+    idBytes = 0;
     const end = head.indexOf("\\r\\n\\r\\n");
     if (end === -1) return;
     socket.off("data", onHead);
@@ -82,8 +83,8 @@ const modes = {
     });
     socket.write("x");
   }),
-  // Straight to proxy.sock, with the preamble given in hex: echoes two messages.
-  "forged-echo": () => open((socket, status) => {
+  // Straight to the bridge's proxy socket: echoes two messages.
+  "as-bridge-echo": () => open((socket, status) => {
     let seen = "";
     socket.on("data", (chunk) => {
       seen += chunk;
@@ -91,8 +92,8 @@ const modes = {
       if (seen === "pingpong") { report({ status, seen }); socket.destroy(); }
     });
     socket.write("ping");
-  }, process.env.PROXY_SOCKET),
-  "forged-status": () => open((socket, status) => { report({ status }); socket.destroy(); }, process.env.PROXY_SOCKET),
+  }, process.env.RELAY_SOCKET),
+  "as-bridge-status": () => open((socket, status) => { report({ status }); socket.destroy(); }, process.env.RELAY_SOCKET),
   "connect-courier": () => {
     const socket = net.connect(arg);
     socket.on("connect", () => { report({ connected: true }); socket.destroy(); });
@@ -145,7 +146,11 @@ function runClientInSandbox(
       ...args,
     ],
     {
-      env: { PATH: process.env.PATH ?? "", PROXY_SOCKET: proxy.socketPath, ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        RELAY_SOCKET: path.join(path.dirname(proxy.socketPath), BRIDGE_SOCKET_NAME),
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -289,15 +294,14 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
   });
 
-  it("a program that forges a preamble on proxy.sock gets the policy and the host relay, never a handoff", async () => {
+  it("a program that uses the bridge's proxy socket itself gets the policy and the host relay, never a handoff", async () => {
     const echo = await startEchoServer();
     const denied = await startEchoServer();
     const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1 });
-    const preamble = Buffer.concat([HANDOFF_PREAMBLE_MAGIC, randomBytes(8)]).toString("hex");
-    const relayed = runClientInSandbox(proxy, ["forged-echo", String(echo.port), preamble]);
+    const relayed = runClientInSandbox(proxy, ["as-bridge-echo", String(echo.port)]);
     expect(await relayed.exited).toBe(0);
     expect(relayed.lines()).toEqual([{ status: "HTTP/1.1 200", seen: "pingpong" }]);
-    const refused = runClientInSandbox(proxy, ["forged-status", String(denied.port), preamble]);
+    const refused = runClientInSandbox(proxy, ["as-bridge-status", String(denied.port)]);
     expect(await refused.exited).toBe(0);
     expect(refused.lines()).toEqual([{ status: "HTTP/1.1 403" }]);
     expect(proxy.stats().handedOff).toBe(0);

@@ -6,7 +6,7 @@ import { PaperclipError, SandboxError } from "@paperclipai/errors";
 import { type BridgeChoice, SANDBOX_BRIDGE_ENV } from "../bridge/bridge-choice.js";
 import { selectBridge } from "../bridge/bridge-launch.js";
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
-import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-preamble.js";
+import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-wire.js";
 import { startTunnelCourier } from "../handoff/tunnel-courier.js";
 import { DEFAULT_PROXY_LIMITS } from "../proxy/limits.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";

@@ -1,12 +1,12 @@
 import type { Socket } from "node:net";
-import { HANDOFF_DRAINED_MARK } from "./handoff-preamble.js";
+import { HANDOFF_DRAINED_MARK } from "./handoff-wire.js";
 import type { TunnelCourier } from "./tunnel-courier.js";
 
 const EMPTY = Buffer.alloc(0);
 
 export interface OfferTunnelInput {
   readonly courier: TunnelCourier;
-  /** The bridge connection's id, from its preamble. */
+  /** The bridge connection's id (16 hex digits), as the host named it on relay.sock. */
   readonly id: string;
   /** The proxy connection from the bridge; the "200 Connection Established" is written. */
   readonly client: Socket;

@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import { stopCourier, takeCourier } from "./courier-process.js";
 
 export interface TunnelOffer {
-  /** The bridge connection's id, from its preamble (16 hex digits). */
+  /** The bridge connection's id (16 hex digits), as the host named it on relay.sock. */
   readonly id: string;
   /** The connected upstream socket; the courier passes a copy, this one stays the host's. */
   readonly socket: Socket;

@@ -22,7 +22,7 @@ export interface ProxyContext {
   readonly agent: Agent;
   /** Upstream sockets, destroyed by `close()`. */
   readonly upstreamSockets: Set<Socket>;
-  /** Present when a courier runs: tunnels of bridge connections (by preamble id) are offered to the bridge. */
+  /** Present when a courier runs: tunnels of the bridge's connections (on relay.sock) are offered to it. */
   readonly handoff?: TunnelHandoff | undefined;
   /** Policy, single resolution and address check; never rejects. */
   decide(host: CanonicalHost, port: number): Promise<TargetDecision>;
@@ -31,7 +31,7 @@ export interface ProxyContext {
 
 export interface TunnelHandoff {
   readonly courier: TunnelCourier;
-  /** Proxy connections that began with a bridge's preamble, and its id. */
+  /** The bridge's connections (accepted on relay.sock), and the id the host gave each. */
   readonly ids: WeakMap<Socket, string>;
   onHandedOff(): void;
 }

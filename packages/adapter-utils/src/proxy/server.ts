@@ -1,10 +1,14 @@
 import { rm } from "node:fs/promises";
 import { Agent, createServer as createHttpServer } from "node:http";
-import { createServer as createNetServer, type Socket } from "node:net";
+import { createServer as createNetServer, type Server, type Socket } from "node:net";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-preamble.js";
-import { readHandoffPreamble } from "../handoff/read-handoff-preamble.js";
+import {
+  BRIDGE_SOCKET_NAME,
+  type ConnectionId,
+  connectionId,
+  HANDOFF_SOCKET_NAME,
+} from "../handoff/handoff-wire.js";
 import { startTunnelCourier } from "../handoff/tunnel-courier.js";
 import { assertUnixSocketPathLength } from "../temp-dir/socket-path-length.js";
 import { forwardHttpRequest } from "./forward-http.js";
@@ -31,9 +35,11 @@ export interface SandboxNetworkProxyOptions {
   limits?: SandboxNetworkProxyLimits | undefined;
   /**
    * The native bridge binary the sandbox runs (`dist/native/<platform>-<arch>/paperclip-sandbox-bridge`).
-   * When set, the proxy starts it as its courier, next to the socket (`handoff.sock`), and hands
-   * every CONNECT tunnel of that bridge over to it once checked and connected, so tunnel bytes
-   * no longer pass through this process. A courier that cannot start leaves every tunnel relayed here.
+   * When set, the proxy takes a courier of that binary (listening on `pass.sock` beside the
+   * socket), serves the bridge's own connections on `relay.sock`, and hands a CONNECT tunnel of
+   * theirs over to the bridge once it has carried `limits.handoffAfterBytes`, so the rest of
+   * its bytes no longer pass through this process (src/handoff/README.md). Without a courier
+   * every tunnel is relayed here.
    */
   handoffBridge?: string | undefined;
 }
@@ -83,6 +89,21 @@ function clientErrorResponse(code: string | undefined): { status: string; code: 
     code: "malformed_request",
     message: "Paperclip sandbox proxy could not parse the request.",
   };
+}
+
+function listenOn(server: Server, socketPath: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        new SandboxError(
+          "ERR_SANDBOX_PROXY_LISTEN",
+          `Paperclip sandbox network proxy could not listen on ${socketPath}.`,
+          { cause: error, details: { socketPath, code: error.code ?? "unknown" } },
+        ),
+      );
+    });
+    server.listen(socketPath, () => resolve());
+  });
 }
 
 /**
@@ -184,7 +205,7 @@ export async function startSandboxNetworkProxy(
     refuseSocket(raw, formatRawProxyError(answer.status, answer.code, answer.message), false);
   });
 
-  const listener = createNetServer({ allowHalfOpen: true }, (socket) => {
+  const accept = (socket: Socket, bridgeId?: ConnectionId) => {
     counters.connections += 1;
     sockets.add(socket);
     socket.on("error", () => {});
@@ -194,6 +215,11 @@ export async function startSandboxNetworkProxy(
       counters.closedBytesIn += socket.bytesRead;
       counters.closedBytesOut += socket.bytesWritten;
     });
+    // The bridge reads its connection's id before anything else, a refusal included.
+    if (bridgeId) {
+      socket.write(bridgeId.bytes);
+      context.handoff?.ids.set(socket, bridgeId.hex);
+    }
     if (clientSockets.size >= limits.maxConnections) {
       context.record({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
       refuseSocket(
@@ -209,35 +235,32 @@ export async function startSandboxNetworkProxy(
       return;
     }
     clientSockets.add(socket);
-    const handoff = context.handoff;
-    if (!handoff) {
-      http.emit("connection", socket);
-      return;
-    }
-    readHandoffPreamble(socket, limits.headersTimeoutMs, (id) => {
-      if (id !== undefined) handoff.ids.set(socket, id);
-      http.emit("connection", socket);
-    });
-  });
+    http.emit("connection", socket);
+  };
+  const listener = createNetServer({ allowHalfOpen: true }, (socket) => accept(socket));
+  // The native bridge's own connections, named so a tunnel of theirs can be handed to it.
+  let lastBridgeId = 0n;
+  const bridgeSocketPath = path.join(path.dirname(options.socketPath), BRIDGE_SOCKET_NAME);
+  const bridgeListener = courier
+    ? createNetServer({ allowHalfOpen: true }, (socket) => {
+        lastBridgeId += 1n;
+        accept(socket, connectionId(lastBridgeId));
+      })
+    : null;
+  const listeners = bridgeListener ? [listener, bridgeListener] : [listener];
 
-  await new Promise<void>((resolve, reject) => {
-    listener.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new SandboxError(
-          "ERR_SANDBOX_PROXY_LISTEN",
-          `Paperclip sandbox network proxy could not listen on ${options.socketPath}.`,
-          { cause: error, details: { socketPath: options.socketPath, code: error.code ?? "unknown" } },
-        ),
-      );
-    });
-    listener.listen(options.socketPath, () => resolve());
-  }).catch(async (error: unknown) => {
+  await Promise.all([
+    listenOn(listener, options.socketPath),
+    bridgeListener ? listenOn(bridgeListener, bridgeSocketPath) : undefined,
+  ]).catch(async (error: unknown) => {
+    for (const server of listeners) server.close();
     http.close();
     context.agent.destroy();
     await courier?.close();
+    await rm(bridgeSocketPath, { force: true });
     throw error;
   });
-  listener.on("error", () => {});
+  for (const server of listeners) server.on("error", () => {});
   // The HTTP server never listens itself (the net listener owns the socket, to apply the
   // connection limit before any parsing), so its head-timeout checker, which Node starts
   // on "listening", is started here.
@@ -247,13 +270,15 @@ export async function startSandboxNetworkProxy(
     socketPath: options.socketPath,
     close() {
       closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => listener.close(() => resolve()));
+        const stopped = Promise.all(
+          listeners.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+        );
         for (const socket of sockets) socket.destroy();
         for (const socket of context.upstreamSockets) socket.destroy();
         context.agent.destroy();
         http.close();
         await Promise.all([stopped, courier?.close()]);
-        await rm(options.socketPath, { force: true });
+        await Promise.all([rm(options.socketPath, { force: true }), rm(bridgeSocketPath, { force: true })]);
       })();
       return closing;
     },
