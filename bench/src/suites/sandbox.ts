@@ -6,6 +6,7 @@ import * as ours from "@paperclipai/adapter-utils/local-process-sandbox";
 import * as upstream from "upstream-adapter-utils/local-process-sandbox";
 import * as upstreamServerUtils from "upstream-adapter-utils/server-utils";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
+import { startSpliceRelay } from "../splice-relay.js";
 
 const MIB = 1024 * 1024;
 const TRANSFER_MIB = 64;
@@ -39,9 +40,11 @@ const peers: { name: "ours" | "upstream"; build: Build }[] = [
 const CLIENT = `"use strict";
 const net = require("node:net");
 const [mode, via, port, amount, count] = process.argv.slice(2);
-const proxy = via === "direct" ? null : new URL(via);
+// "direct": the target itself; "plain:<port>": a relay that forwards to it; else the proxy URL (CONNECT).
+const plainPort = via === "direct" ? Number(port) : via.startsWith("plain:") ? Number(via.slice(6)) : null;
+const proxy = plainPort === null ? new URL(via) : null;
 function open(onReady) {
-  const socket = proxy ? net.connect(Number(proxy.port), proxy.hostname) : net.connect(Number(port), "127.0.0.1");
+  const socket = proxy ? net.connect(Number(proxy.port), proxy.hostname) : net.connect(plainPort, "127.0.0.1");
   socket.setNoDelay(true);
   if (!proxy) { socket.once("connect", () => onReady(socket, Buffer.alloc(0))); return socket; }
   socket.once("connect", () => socket.write("CONNECT 127.0.0.1:" + port + " HTTP/1.1\\r\\nHost: 127.0.0.1:" + port + "\\r\\n\\r\\n"));
@@ -200,6 +203,9 @@ export const run: BenchSuite = async () => {
   const sourcePort = await listen(source);
   const echoPort = await listen(echo);
   const metrics: BenchMetric[] = [];
+  const started = await startSpliceRelay(workspace, sourcePort);
+  const relay = started.relay;
+  const relayMissing = started.relay ? "" : started.reason;
   const notes: string[] = [
     "Network figures use the network-only allowlist scope for both packages (upstream's workspace scope cannot start on this merged-/usr host); the client runs inside the sandbox and tunnels through the in-sandbox bridge and the host proxy to a loopback server.",
     `Every figure is a median over interleaved runs: ${ROUNDS} rounds of one sandboxed client per peer (direct, ours, upstream, first peer rotating) with ${PER_CLIENT} measurements each, and ${START_RUNS} rounds of sandbox starts, so a change in machine load hits every peer alike.`,
@@ -209,8 +215,13 @@ export const run: BenchSuite = async () => {
     networkScope: "allowlist",
     networkAllowlist: [`127.0.0.1:${port}`],
   });
-  const client = async <T>(build: Build | null, mode: string, port: number, amount: number): Promise<T[]> => {
-    const via = build ? BRIDGE : "direct";
+  const client = async <T>(
+    build: Build | null,
+    mode: string,
+    port: number,
+    amount: number,
+    via = build ? BRIDGE : "direct",
+  ): Promise<T[]> => {
     const result = await runTarget(
       build,
       process.execPath,
@@ -226,10 +237,15 @@ export const run: BenchSuite = async () => {
   try {
     // Throughput: every transfer is one sample.
     const throughput: Record<PeerName, number[]> = { direct: [], ours: [], upstream: [] };
+    const relayThroughput: number[] = [];
+    const throughputPeers = relay ? [...networkPeers, null] : networkPeers;
     for (let index = 0; index < ROUNDS; index += 1) {
-      for (const peer of rotate(networkPeers, index)) {
-        const times = await client<number>(peer.build, "throughput", sourcePort, TRANSFER_MIB * MIB);
-        for (const ms of times) throughput[peer.name].push(TRANSFER_MIB / (ms / 1000));
+      for (const peer of rotate(throughputPeers, index)) {
+        const times = peer
+          ? await client<number>(peer.build, "throughput", sourcePort, TRANSFER_MIB * MIB)
+          : await client<number>(null, "throughput", sourcePort, TRANSFER_MIB * MIB, `plain:${relay!.port}`);
+        const samples = peer ? throughput[peer.name] : relayThroughput;
+        for (const ms of times) samples.push(TRANSFER_MIB / (ms / 1000));
       }
     }
     const mibps = {
@@ -246,6 +262,22 @@ export const run: BenchSuite = async () => {
       direct: round(mibps.direct),
       note: `ours/upstream ${ratio(mibps.ours, mibps.upstream)}, ours/direct ${ratio(mibps.ours, mibps.direct)}, upstream/direct ${ratio(mibps.upstream, mibps.direct)}`,
     });
+
+    // The floor of any relaying design, measured in the same rounds: the unsandboxed client
+    // through one splice(2) relay between two loopback TCP connections.
+    if (relay) {
+      const floor = median(relayThroughput);
+      metrics.push({
+        name: `CONNECT tunnel throughput against the floor of any relay (${TRANSFER_MIB} MiB download; direct column: one splice(2) relay between two loopback TCP connections, no sandbox, no proxy, median of ${ROUNDS * PER_CLIENT})`,
+        unit: "MiB/s",
+        higherIsBetter: true,
+        ours: round(mibps.ours),
+        direct: round(floor),
+        note: `ours/relay floor ${ratio(mibps.ours, floor)}, relay floor/direct ${ratio(floor, mibps.direct)}`,
+      });
+    } else {
+      notes.push(`The relay-floor reference is left out: ${relayMissing}.`);
+    }
 
     // Connection setup under concurrency: every batch of concurrent tunnels is one sample of p50, p95 and wall.
     const latency: Record<PeerName, { p50: number[]; p95: number[]; wall: number[] }> = {
@@ -401,6 +433,7 @@ export const run: BenchSuite = async () => {
       });
     }
   } finally {
+    await relay?.stop();
     source.close();
     echo.close();
     await rm(workspace, { recursive: true, force: true });
