@@ -5,6 +5,7 @@
  *   relay.c    one accepted connection, relayed with poll(2) and splice(2)
  *   handoff.c  the bridge's end of the tunnel handoff (receives connected upstream sockets)
  *   courier.c  the host's end of the tunnel handoff (`--courier`, spawned by the host proxy)
+ *   fd-passing.c  descriptors over Unix sockets (SCM_RIGHTS), for both ends
  *
  * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
  * tunnel, it passes the connected upstream socket (SCM_RIGHTS) through the courier to
@@ -17,6 +18,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/un.h>
 
 /* Version 2: relays hand off to upstream sockets passed in by the courier. */
@@ -75,6 +77,11 @@ void handoff_report(enum handoff_report_kind kind, uint64_t id);
 
 /* courier.c: `paperclip-sandbox-bridge --courier`; returns the exit status. */
 int courier_main(void);
+
+/* fd-passing.c: recvmsg into `buffer`, keeping up to *fd_count descriptors (the count
+   received on return, the rest closed); sendmsg of `buffer` with one descriptor. */
+ssize_t receive_with_fds(int socket_fd, void *buffer, size_t length, int *fds, size_t *fd_count);
+bool send_with_fd(int socket_fd, const void *buffer, size_t length, int fd);
 
 void put_u64(unsigned char *to, uint64_t value);
 uint64_t get_u64(const unsigned char *from);

@@ -97,19 +97,7 @@ static void pass_on(const char *line) {
         put_u64(record, id);
         put_u64(record + 8, drain_offset);
         put_u64(record + 16, idle_ms);
-        char control[CMSG_SPACE(sizeof(int))] = {0};
-        struct iovec data = {record, sizeof record};
-        struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control,
-                                 .msg_controllen = sizeof control};
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &upstream, sizeof upstream);
-        ssize_t n;
-        do n = sendmsg(bridge, &message, MSG_NOSIGNAL);
-        while (n < 0 && errno == EINTR);
-        passed = n == (ssize_t)sizeof record;
+        passed = send_with_fd(bridge, record, sizeof record, upstream);
     }
     if (upstream >= 0) close(upstream);
     if (parsed && !passed) report("refused", id);
@@ -117,21 +105,12 @@ static void pass_on(const char *line) {
 
 /* Node -> courier: JSON lines, each handle message with its socket. */
 static void read_channel(char *line, size_t *filled) {
-    char control[CMSG_SPACE(sizeof(int) * 8)];
-    struct iovec data = {line + *filled, LINE_LIMIT - 1 - *filled};
-    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control,
-                             .msg_controllen = sizeof control};
-    ssize_t n = recvmsg(channel, &message, MSG_CMSG_CLOEXEC);
-    if (n < 0 && errno == EINTR) return;
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
-        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t i = 0; i < count; i++) {
-            int fd;
-            memcpy(&fd, CMSG_DATA(header) + i * sizeof fd, sizeof fd);
-            if (pending_count < PENDING_LIMIT) pending[pending_count++] = fd;
-            else close(fd);
-        }
+    int fds[4];
+    size_t fd_count = sizeof fds / sizeof fds[0];
+    ssize_t n = receive_with_fds(channel, line + *filled, LINE_LIMIT - 1 - *filled, fds, &fd_count);
+    for (size_t i = 0; i < fd_count; i++) {
+        if (pending_count < PENDING_LIMIT) pending[pending_count++] = fds[i];
+        else close(fds[i]);
     }
     if (n <= 0) exit(0); /* channel closed: the proxy is closing, or the host is gone */
     *filled += (size_t)n;

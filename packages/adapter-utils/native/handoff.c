@@ -77,25 +77,13 @@ static void *read_grants(void *unused) {
     size_t filled = 0;
     int pending = -1; /* the socket that came with the record being read */
     for (;;) {
-        char control[CMSG_SPACE(sizeof(int) * 4)];
-        struct iovec part = {record + filled, sizeof record - filled};
-        struct msghdr message = {0};
-        message.msg_iov = &part;
-        message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        ssize_t n = recvmsg(courier, &message, MSG_CMSG_CLOEXEC);
-        if (n < 0 && errno == EINTR) continue;
-        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
-            if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
-            size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (size_t i = 0; i < count; i++) {
-                int fd;
-                memcpy(&fd, CMSG_DATA(header) + i * sizeof fd, sizeof fd);
-                /* One socket per record; a surplus one is not ours to keep. */
-                if (pending < 0) pending = fd;
-                else close(fd);
-            }
+        int fds[4];
+        size_t fd_count = sizeof fds / sizeof fds[0];
+        ssize_t n = receive_with_fds(courier, record + filled, sizeof record - filled, fds, &fd_count);
+        for (size_t i = 0; i < fd_count; i++) {
+            /* One socket per record; a surplus one is not ours to keep. */
+            if (pending < 0) pending = fds[i];
+            else close(fds[i]);
         }
         if (n <= 0) break;
         filled += (size_t)n;

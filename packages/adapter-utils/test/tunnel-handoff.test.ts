@@ -218,6 +218,15 @@ function couriersInUse(): number[] {
     .map(Number);
 }
 
+/** What the client reports for a download of `payload` that arrived whole and in order. */
+function downloaded(payload: Buffer) {
+  return {
+    status: "HTTP/1.1 200",
+    bytes: payload.length,
+    sha256: createHash("sha256").update(payload).digest("hex"),
+  };
+}
+
 /** A loopback sink: hashes what it receives until the client's FIN, answers the hash and ends. */
 async function startHashingSink(): Promise<number> {
   const server = createNetServer({ allowHalfOpen: true }, (socket) => {
@@ -238,13 +247,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const proxy = await handoffProxy(source.port);
     const run = runClientInSandbox(proxy, ["download", String(source.port)]);
     expect(await run.exited).toBe(0);
-    expect(run.lines()).toEqual([
-      {
-        status: "HTTP/1.1 200",
-        bytes: payload.length,
-        sha256: createHash("sha256").update(payload).digest("hex"),
-      },
-    ]);
+    expect(run.lines()).toEqual([downloaded(payload)]);
     const stats = proxy.stats();
     expect(stats.handedOff).toBe(1);
     // The host relayed its first MiB (and at most one read more), then paused upstream for good.
@@ -329,13 +332,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     expect(await eventually(() => couriersInUse().length === 0)).toBe(true);
     await writeFile(goFile, "");
     expect(await run.exited).toBe(0);
-    expect(run.lines()).toEqual([
-      {
-        status: "HTTP/1.1 200",
-        bytes: payload.length,
-        sha256: createHash("sha256").update(payload).digest("hex"),
-      },
-    ]);
+    expect(run.lines()).toEqual([downloaded(payload)]);
     expect(proxy.stats()).toMatchObject({ handedOff: 0, bytesOut: expect.any(Number) });
     expect(proxy.stats().bytesOut).toBeGreaterThan(payload.length);
   });
@@ -353,13 +350,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     });
     const run = runClientInSandbox(proxy, ["download", String(source.port)]);
     expect(await run.exited).toBe(0);
-    expect(run.lines()).toEqual([
-      {
-        status: "HTTP/1.1 200",
-        bytes: payload.length,
-        sha256: createHash("sha256").update(payload).digest("hex"),
-      },
-    ]);
+    expect(run.lines()).toEqual([downloaded(payload)]);
     expect(proxy.stats().handedOff).toBe(0);
   });
 

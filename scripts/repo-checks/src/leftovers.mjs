@@ -2,8 +2,11 @@
 // usage: node scripts/repo-checks/src/leftovers.mjs snapshot FILE   (before the run)
 //        node scripts/repo-checks/src/leftovers.mjs check FILE      (after it; exits 1 and names each offender)
 // The run's processes are told apart from the rest of the machine by PAPERCLIP_TEST_RUN, an
-// environment marker scripts/test.sh sets and every child inherits (turbo passes it through),
-// or, for a child started with an environment of its own, by the checkout's path in its argv.
+// environment marker scripts/test.sh sets and every child inherits (turbo passes it through);
+// for a child started with an environment of its own, by the checkout's path in its argv; and
+// for a sandbox the CreateOS emulator starts (a clean environment, argv outside the checkout),
+// by the emulator root it works in: /var/tmp/createos-emulator-*, when the run created it.
+// Such roots left in /var/tmp are leftovers too.
 import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -13,13 +16,22 @@ const TMP = "/tmp";
 // Caches that tools keep in /tmp on purpose and reuse on the next run: Node's module compile
 // cache (npm enables it on Node 22+) and tsx's transform cache. Not the suite's leftovers.
 const TOOL_CACHES = [/^node-compile-cache$/, /^tsx-\d+$/];
+const VAR_TMP = "/var/tmp";
+/** Directories our packages make in /var/tmp (the emulator's default root), and where a path names one. */
+const RUN_ROOT = /^createos-emulator-/;
+const RUN_ROOT_IN_PATH = /\/var\/tmp\/(createos-emulator-[^/\s]+)/g;
 const GRACE_MS = 10_000;
 
 /**
- * @typedef {{ pid: number, start: string, command: string, marked: boolean, zombie: boolean,
- *   tmpInUse: string[] }} ProcessEntry tmpInUse: the /tmp entries it works in or holds open
+ * @typedef {{ pid: number, start: string, command: string, cwd: string, marked: boolean,
+ *   zombie: boolean, tmpInUse: string[] }} ProcessEntry tmpInUse: the /tmp entries it works in or holds open
  */
-/** @typedef {{ tmp: string[], processes: string[] }} Snapshot */
+/** @typedef {{ tmp: string[], runRoots: string[], processes: string[] }} Snapshot */
+
+/** The emulator roots (names in /var/tmp) a process's argv or working directory names. */
+function runRootsNamedBy(/** @type {ProcessEntry} */ entry) {
+  return [...`${entry.command} ${entry.cwd}`.matchAll(RUN_ROOT_IN_PATH)].map((match) => match[1]);
+}
 
 /**
  * The pure verdict: what is new in /tmp and which new marked processes still live. A new /tmp
@@ -31,26 +43,38 @@ const GRACE_MS = 10_000;
  */
 export function findLeftovers(before, after, exempt) {
   const oldTmp = new Set(before.tmp);
+  const oldRunRoots = new Set(before.runRoots);
   const oldProcesses = new Set(before.processes);
+  const ours = (/** @type {ProcessEntry} */ entry) =>
+    entry.marked || runRootsNamedBy(entry).some((name) => !oldRunRoots.has(name));
   /** @type {Map<string, number>} */
   const heldByOthers = new Map();
   for (const entry of after.processes) {
-    if (!entry.marked) for (const name of entry.tmpInUse) heldByOthers.set(name, entry.pid);
+    if (!ours(entry)) for (const name of entry.tmpInUse) heldByOthers.set(name, entry.pid);
   }
   const newTmp = after.tmp.filter(
     (name) => !oldTmp.has(name) && !TOOL_CACHES.some((cache) => cache.test(name)),
   );
   return {
     tmp: newTmp.filter((name) => !heldByOthers.has(name)),
+    runRoots: after.runRoots.filter((name) => !oldRunRoots.has(name)),
     foreign: newTmp.flatMap((name) => {
       const pid = heldByOthers.get(name);
       return pid === undefined ? [] : [{ name, pid }];
     }),
     processes: after.processes.filter(
-      (entry) =>
-        entry.marked && !entry.zombie && !exempt.has(entry.pid) && !oldProcesses.has(identity(entry)),
+      (entry) => ours(entry) && !entry.zombie && !exempt.has(entry.pid) && !oldProcesses.has(identity(entry)),
     ),
   };
+}
+
+/** @returns {string[]} the emulator roots in /var/tmp now */
+function listRunRoots() {
+  try {
+    return readdirSync(VAR_TMP).filter((name) => RUN_ROOT.test(name));
+  } catch {
+    return [];
+  }
 }
 
 /** @param {Pick<ProcessEntry, "pid" | "start">} entry */
@@ -75,6 +99,7 @@ export function listProcesses(marker, checkout) {
         pid: Number(name),
         start: fields[19] ?? "",
         command,
+        cwd: workingDirectory(name),
         marked:
           environ.includes(`PAPERCLIP_TEST_RUN=${marker}`) ||
           (checkout !== undefined && command.includes(checkout)),
@@ -86,6 +111,15 @@ export function listProcesses(marker, checkout) {
     }
   }
   return entries;
+}
+
+/** @param {string} pid @returns {string} its working directory, "" when not ours to read */
+function workingDirectory(pid) {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return "";
+  }
 }
 
 /** @param {string} pid @returns {string[]} names of the /tmp entries below its cwd or open files */
@@ -140,7 +174,11 @@ async function main() {
   }
   if (mode === "snapshot") {
     /** @type {Snapshot} */
-    const snapshot = { tmp: readdirSync(TMP), processes: listProcesses("").map(identity) };
+    const snapshot = {
+      tmp: readdirSync(TMP),
+      runRoots: listRunRoots(),
+      processes: listProcesses("").map(identity),
+    };
     writeFileSync(file, JSON.stringify(snapshot));
     return;
   }
@@ -150,9 +188,15 @@ async function main() {
   // Teardown is asynchronous: a process on its way out, and what it removes as it exits, get a moment.
   const deadline = Date.now() + GRACE_MS;
   const look = () =>
-    findLeftovers(before, { tmp: readdirSync(TMP), processes: listProcesses(marker, checkout) }, exempt);
+    findLeftovers(
+      before,
+      { tmp: readdirSync(TMP), runRoots: listRunRoots(), processes: listProcesses(marker, checkout) },
+      exempt,
+    );
+  const count = (/** @type {ReturnType<typeof look>} */ found) =>
+    found.processes.length + found.tmp.length + found.runRoots.length;
   let leftovers = look();
-  while (leftovers.processes.length + leftovers.tmp.length > 0 && Date.now() < deadline) {
+  while (count(leftovers) > 0 && Date.now() < deadline) {
     await sleep(250);
     leftovers = look();
   }
@@ -163,13 +207,16 @@ async function main() {
   }
   for (const entry of leftovers.processes) console.log(`  left running: pid ${entry.pid}: ${entry.command}`);
   for (const name of leftovers.tmp) console.log(`  left in /tmp: ${describeTmpEntry(name)}`);
-  if (leftovers.processes.length + leftovers.tmp.length > 0) {
+  for (const name of leftovers.runRoots) console.log(`  left in /var/tmp: ${path.join(VAR_TMP, name)}`);
+  if (count(leftovers) > 0) {
     console.log(
-      `error: the run left ${leftovers.processes.length} processes and ${leftovers.tmp.length} /tmp entries behind`,
+      `error: the run left ${leftovers.processes.length} processes, ${leftovers.tmp.length} /tmp entries and ${leftovers.runRoots.length} emulator roots behind`,
     );
     process.exit(1);
   }
-  console.log("  nothing left behind: no new /tmp entry, no process of this run still running");
+  console.log(
+    "  nothing left behind: no new /tmp entry or emulator root, no process of this run still running",
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

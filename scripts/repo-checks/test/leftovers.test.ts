@@ -5,14 +5,59 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { findLeftovers, listProcesses } from "../src/leftovers.mjs";
 
-const process1 = { pid: 101, start: "500", command: "node a", marked: true, zombie: false, tmpInUse: [] };
+const process1 = {
+  pid: 101,
+  start: "500",
+  command: "node a",
+  cwd: "/",
+  marked: true,
+  zombie: false,
+  tmpInUse: [],
+};
 
 describe("findLeftovers", () => {
-  const before = { tmp: ["existing"], processes: ["101@500"] };
+  const before = { tmp: ["existing"], runRoots: ["createos-emulator-old"], processes: ["101@500"] };
 
   it("reports new /tmp entries, but not the caches tools keep there on purpose", () => {
-    const after = { tmp: ["existing", "runner-abc", "node-compile-cache", "tsx-0"], processes: [] };
+    const after = {
+      tmp: ["existing", "runner-abc", "node-compile-cache", "tsx-0"],
+      runRoots: ["createos-emulator-old"],
+      processes: [],
+    };
     expect(findLeftovers(before, after, new Set()).tmp).toEqual(["runner-abc"]);
+  });
+
+  it("counts an emulator sandbox the run started, found by the root its argv or cwd names, and a root left behind", () => {
+    const sandbox = {
+      ...process1,
+      pid: 400,
+      marked: false,
+      command:
+        "bwrap --bind /var/tmp/createos-emulator-new/sandboxes/s1 /workspace -- bash -c sleep 300 & wait",
+    };
+    const inside = {
+      ...process1,
+      pid: 401,
+      marked: false,
+      command: "sleep 300",
+      cwd: "/var/tmp/createos-emulator-new/w",
+    };
+    const older = {
+      ...sandbox,
+      pid: 402,
+      command: "bwrap --bind /var/tmp/createos-emulator-old/s /w -- sleep 9",
+    };
+    const verdict = findLeftovers(
+      before,
+      {
+        tmp: [],
+        runRoots: ["createos-emulator-old", "createos-emulator-new"],
+        processes: [sandbox, inside, older],
+      },
+      new Set(),
+    );
+    expect(verdict.processes.map((entry) => entry.pid)).toEqual([400, 401]);
+    expect(verdict.runRoots).toEqual(["createos-emulator-new"]);
   });
 
   it("names a new /tmp entry held by a process outside the run as someone else's", () => {
@@ -20,7 +65,7 @@ describe("findLeftovers", () => {
     const ours = { ...process1, pid: 301, zombie: true, tmpInUse: ["ours"] };
     const verdict = findLeftovers(
       before,
-      { tmp: ["theirs", "ours"], processes: [stranger, ours] },
+      { tmp: ["theirs", "ours"], runRoots: [], processes: [stranger, ours] },
       new Set(),
     );
     expect(verdict.tmp).toEqual(["ours"]);
@@ -30,13 +75,14 @@ describe("findLeftovers", () => {
   it("reports a new process of the run, and a reused pid as the new process it is", () => {
     const reused = { ...process1, start: "900" };
     const fresh = { ...process1, pid: 202 };
-    const after = { tmp: [], processes: [process1, reused, fresh] };
+    const after = { tmp: [], runRoots: [], processes: [process1, reused, fresh] };
     expect(findLeftovers(before, after, new Set()).processes).toEqual([reused, fresh]);
   });
 
   it("leaves out other people's processes, zombies and the checker with its ancestors", () => {
     const after = {
       tmp: [],
+      runRoots: [],
       processes: [
         { ...process1, pid: 202, marked: false },
         { ...process1, pid: 203, zombie: true },
