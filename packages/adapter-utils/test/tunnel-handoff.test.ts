@@ -94,6 +94,25 @@ const modes = {
     socket.write("ping");
   }, process.env.RELAY_SOCKET),
   "as-bridge-status": () => open((socket, status) => { report({ status }); socket.destroy(); }, process.env.RELAY_SOCKET),
+  // arg tunnels at once, each reading the whole download; every third drops its socket mid-way.
+  swarm: () => {
+    const results = [];
+    const total = Number(arg);
+    for (let i = 0; i < total; i += 1) {
+      const abandon = i % 3 === 2;
+      open((socket, status, rest) => {
+        let bytes = rest.length;
+        socket.on("data", (chunk) => {
+          bytes += chunk.length;
+          if (abandon && bytes > 1024 * 1024) socket.destroy();
+        });
+        socket.on("close", () => {
+          results.push({ status, bytes, abandon });
+          if (results.length === total) report(results);
+        });
+      });
+    }
+  },
   "connect-courier": () => {
     const socket = net.connect(arg);
     socket.on("connect", () => { report({ connected: true }); socket.destroy(); });
@@ -352,6 +371,29 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     expect(await run.exited).toBe(0);
     expect(run.lines()).toEqual([downloaded(payload)]);
     expect(proxy.stats().handedOff).toBe(0);
+  });
+
+  it("many tunnels handed off at once, a third dropped mid-transfer, leave the host with nothing open", async () => {
+    const payload = randomBytes(4 * MIB);
+    const source = await startSourceServer(payload);
+    // A proxy and its courier once, so the spare courier the next start leaves behind is in the baseline.
+    const warmUp = await handoffProxy(source.port);
+    await warmUp.close();
+    const descriptors = () => readdirSync("/proc/self/fd").length;
+    const baseline = descriptors();
+    const proxy = await handoffProxy(source.port, { handoffAfterBytes: 64 * 1024 });
+    const run = runClientInSandbox(proxy, ["swarm", String(source.port), "30"]);
+    expect(await run.exited).toBe(0);
+    const [results] = run.lines() as { status: string; bytes: number; abandon: boolean }[][];
+    expect(results).toHaveLength(30);
+    for (const result of results ?? []) {
+      expect(result.status).toBe("HTTP/1.1 200");
+      if (!result.abandon) expect(result.bytes).toBe(payload.length);
+    }
+    expect(proxy.stats().handedOff).toBeGreaterThan(0);
+    expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+    await proxy.close();
+    expect(await eventually(() => descriptors() === baseline)).toBe(true);
   });
 
   it("a bridge killed mid-tunnel leaves no lifeline open in the host", async () => {
