@@ -219,9 +219,14 @@ int main(int argc, char **argv) {
     sigaddset(&waited, SIGCHLD);
     for (size_t i = 0; i < FORWARDED_COUNT; i++) sigaddset(&waited, FORWARDED_SIGNALS[i]);
     sigprocmask(SIG_BLOCK, &waited, NULL);
-    /* Before the program starts: the courier takes one connection only, and it must be ours.
-       After the mask: its reader thread must not take the signals the bridge waits for. */
-    handoff_connect(socket_path);
+    /* Before the program starts: the courier takes one connection only, and it must be ours
+       (the sockets it passes belong to the host's network). After the mask: its reader thread
+       must not take the signals the bridge waits for. */
+    if (handoff_connect(socket_path) == HANDOFF_BROKEN) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot reach the tunnel courier beside %s: %s\n",
+                socket_path, strerror(errno));
+        return LISTEN_FAILURE_STATUS;
+    }
 
     pid_t child = fork();
     if (child < 0) {

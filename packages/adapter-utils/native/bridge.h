@@ -42,7 +42,13 @@
 enum handoff_report_kind {
     HANDOFF_REFUSED = 1, /* no live connection took the grant: the host relays that tunnel itself */
     HANDOFF_CLOSED = 2,  /* a handed-off tunnel ended: the host closes its lifeline */
+    HANDOFF_TAKEN = 3,   /* a connection took the grant: the host may write the mark once drained */
 };
+
+/* What the bridge found at start: no courier (relay through the proxy only), a courier it is
+   connected to, or a courier it could not reach (it must not start the program then: the
+   courier would take the next connection, which could be the program's). */
+enum handoff_start { HANDOFF_NONE, HANDOFF_READY, HANDOFF_BROKEN };
 
 /* Connection, courier to bridge: id, drain offset, idle limit; with the upstream socket. */
 struct handoff_grant {
@@ -67,7 +73,7 @@ extern pthread_attr_t thread_attr;
 void *serve_connection(void *argument);
 
 /* handoff.c */
-void handoff_connect(const char *proxy_socket_path);
+enum handoff_start handoff_connect(const char *proxy_socket_path);
 /* The socket a relay connects to: relay.sock when the courier is connected, else proxy.sock. */
 const struct sockaddr_un *handoff_proxy_address(void);
 bool handoff_register(struct handoff_slot *slot, uint64_t id);

@@ -15,6 +15,7 @@
  * bridge. What Node hears back, one JSON line each:
  *   {"handoff":"refused","id":"<16 hex>"}  the courier could not pass it, or the bridge
  *                                          had no connection for it: the host relays it;
+ *   {"handoff":"taken","id":"<16 hex>"}    the bridge's connection took it (it will drain);
  *   {"handoff":"closed","id":"<16 hex>"}   a handed-off tunnel ended in the bridge;
  *   {"handoff":"bridge-gone"}              the bridge's connection ended: so did its tunnels.
  * It ends when Node closes the channel, or when the host process dies.
@@ -118,7 +119,13 @@ static void read_channel(char *line, size_t *filled) {
     char *start = line;
     for (char *end; (end = strchr(start, '\n')); start = end + 1) {
         *end = '\0';
-        if (strstr(start, "\"cmd\":\"NODE_HANDLE\"")) pass_on(start);
+        if (strstr(start, "\"cmd\":\"NODE_HANDLE\"")) {
+            pass_on(start);
+            continue;
+        }
+        /* An offer that came without its socket (Node sends none for a socket it already closed). */
+        uint64_t id;
+        if (read_field(start, "id", 16, &id)) report("refused", id);
     }
     *filled -= (size_t)(start - line);
     memmove(line, start, *filled);
@@ -143,6 +150,7 @@ static void read_reports(unsigned char *partial, size_t *filled) {
     uint64_t id = get_u64(partial + 8);
     if (kind == HANDOFF_REFUSED) report("refused", id);
     else if (kind == HANDOFF_CLOSED) report("closed", id);
+    else if (kind == HANDOFF_TAKEN) report("taken", id);
 }
 
 static int listen_at(const char *socket_path) {

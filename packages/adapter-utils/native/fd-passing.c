@@ -14,7 +14,7 @@
 #define MAX_RECEIVED_FDS 8
 
 ssize_t receive_with_fds(int socket_fd, void *buffer, size_t length, int *fds, size_t *fd_count) {
-    char control[CMSG_SPACE(sizeof(int) * MAX_RECEIVED_FDS)];
+    char control[CMSG_SPACE(sizeof(int) * MAX_RECEIVED_FDS)] = {0};
     struct iovec data = {buffer, length};
     struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control,
                              .msg_controllen = sizeof control};
@@ -22,6 +22,11 @@ ssize_t receive_with_fds(int socket_fd, void *buffer, size_t length, int *fds, s
     do n = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
     size_t received = 0;
+    /* A failed recvmsg leaves the control buffer as it was: nothing in it is ours. */
+    if (n < 0) {
+        *fd_count = 0;
+        return n;
+    }
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
         size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);

@@ -68,7 +68,7 @@ static void deliver(const unsigned char *record, int upstream) {
     }
     pthread_mutex_unlock(&registry_lock);
     if (upstream >= 0) close(upstream);
-    if (!taken) handoff_report(HANDOFF_REFUSED, id);
+    handoff_report(taken ? HANDOFF_TAKEN : HANDOFF_REFUSED, id);
 }
 
 static void *read_grants(void *unused) {
@@ -109,24 +109,24 @@ static bool sibling_address(const char *proxy_socket_path, const char *name, str
     return true;
 }
 
-void handoff_connect(const char *proxy_socket_path) {
+enum handoff_start handoff_connect(const char *proxy_socket_path) {
     struct sockaddr_un address;
     if (!sibling_address(proxy_socket_path, HANDOFF_SOCKET_NAME, &address) ||
         !sibling_address(proxy_socket_path, BRIDGE_SOCKET_NAME, &bridge_socket_address))
-        return;
+        return HANDOFF_NONE;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return;
-    /* No courier (a Node host without one, or an older package): relaying through the proxy only. */
+    if (fd < 0) return HANDOFF_BROKEN;
     if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int failure = errno;
         close(fd);
-        return;
+        /* No courier listens (a host without one, or one that is gone): nobody can connect
+           there, the program included, and the bridge relays through the proxy only. */
+        return failure == ENOENT || failure == ECONNREFUSED ? HANDOFF_NONE : HANDOFF_BROKEN;
     }
     courier = fd;
     pthread_t reader;
-    if (pthread_create(&reader, &thread_attr, read_grants, NULL) != 0) {
-        close(fd);
-        courier = -1;
-    }
+    if (pthread_create(&reader, &thread_attr, read_grants, NULL) != 0) return HANDOFF_BROKEN;
+    return HANDOFF_READY;
 }
 
 const struct sockaddr_un *handoff_proxy_address(void) {

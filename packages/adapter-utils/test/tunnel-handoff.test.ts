@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
@@ -61,6 +61,15 @@ function open(onTunnel, via) {
   };
   socket.on("data", onHead);
 }
+function upload(via) {
+  open((socket, status) => {
+    const payload = crypto.randomBytes(Number(arg));
+    let reply = "";
+    socket.on("data", (chunk) => { reply += chunk; });
+    socket.on("close", () => report({ status, sent: crypto.createHash("sha256").update(payload).digest("hex"), reply }));
+    socket.end(payload);
+  }, via);
+}
 const modes = {
   download: () => open((socket, status, rest) => {
     const hash = crypto.createHash("sha256").update(rest);
@@ -68,13 +77,9 @@ const modes = {
     socket.on("data", (chunk) => { hash.update(chunk); bytes += chunk.length; });
     socket.on("close", () => report({ status, bytes, sha256: hash.digest("hex") }));
   }),
-  upload: () => open((socket, status) => {
-    const payload = crypto.randomBytes(Number(arg));
-    let reply = "";
-    socket.on("data", (chunk) => { reply += chunk; });
-    socket.on("close", () => report({ status, sent: crypto.createHash("sha256").update(payload).digest("hex"), reply }));
-    socket.end(payload);
-  }),
+  upload: () => upload(),
+  // Uploads and half-closes at once on the bridge's proxy socket: its end reaches the host while the offer is out.
+  "as-bridge-upload": () => upload(process.env.RELAY_SOCKET),
   // Sends one byte, reads its echo, then waits for the far side to close the tunnel.
   "echo-then-wait": () => open((socket, status) => {
     socket.once("data", (echo) => {
@@ -329,6 +334,17 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     expect(proxy.stats().handedOff).toBe(0);
   });
 
+  it("an end that reaches the host while the offer is out, and a refusal, still get the host relay: no mark in the stream, the FIN passed on", async () => {
+    const sink = await startHashingSink();
+    const proxy = await handoffProxy(sink, { handoffAfterBytes: 1 });
+    const run = runClientInSandbox(proxy, ["as-bridge-upload", String(sink), String(256 * 1024)]);
+    expect(await run.exited).toBe(0);
+    const [result] = run.lines() as { status: string; sent: string; reply: string }[];
+    expect(result?.status).toBe("HTTP/1.1 200");
+    expect(result?.reply).toBe(result?.sent);
+    expect(proxy.stats().handedOff).toBe(0);
+  });
+
   it("the courier takes the bridge's connection only: once the bridge is in, the program cannot reach it", async () => {
     const echo = await startEchoServer();
     const proxy = await handoffProxy(echo.port);
@@ -336,6 +352,45 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const run = runClientInSandbox(proxy, ["connect-courier", String(echo.port), handoffSocket]);
     expect(await run.exited).toBe(0);
     expect(run.lines()).toEqual([{ error: "ENOENT" }]);
+  });
+
+  it("a bridge that cannot reach a courier that listens does not start the program (the courier's next connection could be the program's)", async () => {
+    const dir = path.dirname(await tempSocketPath());
+    const courier = createNetServer();
+    const passSocket = path.join(dir, HANDOFF_SOCKET_NAME);
+    await new Promise<void>((resolve) => courier.listen(passSocket, resolve));
+    onCleanup(() => new Promise<void>((resolve) => courier.close(() => resolve())));
+    // A sandbox without capabilities (as every sandbox runs) cannot connect to a socket it may not write.
+    chmodSync(passSocket, 0o000);
+    const marker = path.join(dir, "program-started");
+    const run = spawn(
+      "bwrap",
+      [
+        "--dev-bind",
+        "/",
+        "/",
+        "--unshare-net",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--",
+        bridgeBinary(),
+        "127.0.0.1:31337",
+        path.join(dir, "proxy.sock"),
+        "/bin/sh",
+        "-c",
+        `touch ${marker}`,
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    run.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => run.once("exit", resolve));
+    expect(code).toBe(125);
+    expect(stderr).toContain("paperclip-sandbox bridge: cannot reach the tunnel courier beside");
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("with its courier gone, the proxy relays every tunnel itself", async () => {

@@ -78,32 +78,32 @@ async function startSpare(binary: string): Promise<ChildProcess | null> {
 /** Per binary, one courier started ahead of need. */
 const spares = new Map<string, Promise<ChildProcess | null>>();
 
+/** Starts the next spare, unless one is on its way; its synchronous fork waits for a quiet moment. */
+function refillSpare(binary: string): void {
+  if (spares.has(binary)) return;
+  spares.set(binary, new Promise((resolve) => setImmediate(() => resolve(startSpare(binary)))));
+}
+
 /**
  * A courier listening on `socketPath`, or `null` (nothing of it left running) when
  * none can. It comes from the spare started ahead of need, and the next spare starts
- * in the background: a sandbox start does not wait for a process start. One idle spare
- * per binary therefore outlives the last run, until the host process ends.
+ * once this one listens: a sandbox start does not wait for a process start. One idle
+ * spare per binary therefore outlives the last run, until the host process ends.
  */
 export async function takeCourier(binary: string, socketPath: string): Promise<ChildProcess | null> {
-  const spare = spares.get(binary) ?? startSpare(binary);
+  const spare = spares.get(binary);
   spares.delete(binary);
-  let child = await spare;
+  let child = spare ? await spare : null;
   if (!child?.connected) child = await startSpare(binary);
-  // The next spare's process start (a synchronous fork) waits until this run has its courier.
-  let startNext = () => {};
-  spares.set(
-    binary,
-    new Promise((resolve) => (startNext = () => setImmediate(() => resolve(startSpare(binary))))),
-  );
   if (!child) {
-    startNext();
+    refillSpare(binary);
     return null;
   }
   holdLoop(child, true);
   child.stdin?.end(`${socketPath}\0`);
   const listening = (await nextLine(child)) === "listening";
   holdLoop(child, false);
-  startNext();
+  refillSpare(binary);
   if (listening) return child;
   await stopCourier(child);
   return null;

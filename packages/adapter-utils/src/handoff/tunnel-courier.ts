@@ -14,9 +14,11 @@ export interface TunnelOffer {
 
 /** What the courier reports about one offer. */
 export interface TunnelOfferReports {
-  /** The courier or the bridge could not take it (or the courier is gone): the host relays it. */
+  /** The bridge's connection took it: it drains, and the host may write the mark once drained. */
+  taken(): void;
+  /** The courier or the bridge could not take it: the bridge never had it, the host relays it. */
   refused(): void;
-  /** The tunnel ended in the bridge, or the bridge is gone. */
+  /** The tunnel ended in the bridge, the bridge is gone, or the courier is (nothing then says which offers the bridge holds). */
   closed(): void;
 }
 
@@ -52,12 +54,14 @@ export async function startTunnelCourier(binary: string, socketPath: string): Pr
     const { handoff, id } = (message ?? {}) as { handoff?: unknown; id?: unknown };
     if (handoff === "bridge-gone") reportToAll("closed");
     if (typeof id !== "string") return;
+    if (handoff === "taken") offers.get(id)?.taken();
     if (handoff === "refused") offers.get(id)?.refused();
     if (handoff === "closed") offers.get(id)?.closed();
   });
-  // Without a courier no offer can be answered: those still out are relayed by the host.
-  child.once("exit", () => reportToAll("refused"));
-  child.once("disconnect", () => reportToAll("refused"));
+  // Without its courier the host cannot tell which offers the bridge holds, nor hear of their
+  // end: relaying one again could race the bridge for its upstream socket, so every tunnel
+  // that was offered is closed.
+  child.once("disconnect", () => reportToAll("closed"));
 
   return {
     offer(offer, reports) {

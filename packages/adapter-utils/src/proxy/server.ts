@@ -93,7 +93,7 @@ function clientErrorResponse(code: string | undefined): { status: string; code: 
 
 function listenOn(server: Server, socketPath: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
+    const onError = (error: NodeJS.ErrnoException) => {
       reject(
         new SandboxError(
           "ERR_SANDBOX_PROXY_LISTEN",
@@ -101,8 +101,12 @@ function listenOn(server: Server, socketPath: string): Promise<void> {
           { cause: error, details: { socketPath, code: error.code ?? "unknown" } },
         ),
       );
+    };
+    server.once("error", onError);
+    server.listen(socketPath, () => {
+      server.off("error", onError);
+      resolve();
     });
-    server.listen(socketPath, () => resolve());
   });
 }
 
