@@ -38,7 +38,7 @@ function runRootsNamedBy(/** @type {ProcessEntry} */ entry) {
  * entry that a process outside the run works in or holds open belongs to someone else on a
  * shared machine (`foreign`), and is named but not held against the run.
  * @param {Snapshot} before
- * @param {{ tmp: string[], processes: ProcessEntry[] }} after
+ * @param {{ tmp: string[], runRoots: string[], processes: ProcessEntry[] }} after
  * @param {ReadonlySet<number>} exempt the checker and its ancestors
  */
 export function findLeftovers(before, after, exempt) {
