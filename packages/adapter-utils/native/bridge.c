@@ -171,6 +171,22 @@ static void exit_like(int status) {
     _exit(128 + signal_number);
 }
 
+/* One byte through a Unix socket pair into a pipe, the way relay.c moves the proxy's bytes. */
+static bool unix_splice_works(void) {
+    int pair[2];
+    int pipe_fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return false;
+    bool works = false;
+    if (pipe2(pipe_fds, O_CLOEXEC) == 0) {
+        works = write(pair[0], "x", 1) == 1 && splice(pair[1], NULL, pipe_fds[1], NULL, 1, SPLICE_F_NONBLOCK) == 1;
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+    }
+    close(pair[0]);
+    close(pair[1]);
+    return works;
+}
+
 static void raise_descriptor_limit(void) {
     struct rlimit limit;
     if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
@@ -181,6 +197,12 @@ static void raise_descriptor_limit(void) {
 
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        /* The probe's question is "can this bridge run here": the relay needs splice(2) from a
+           Unix socket (Linux 4.5+); without it the package takes its Node bridge. */
+        if (!unix_splice_works()) {
+            dprintf(STDERR_FILENO, "paperclip-sandbox bridge: this kernel cannot splice(2) from a Unix socket\n");
+            return 1;
+        }
         printf("paperclip-sandbox-bridge " BRIDGE_PROTOCOL_VERSION "\n");
         return 0;
     }
