@@ -37,6 +37,24 @@ function answerError(
   writeProxyError(response, status, code, message, reason);
 }
 
+/** An HTTPS (or other non-HTTP) target sent as a plain request: recorded and answered 400, never forwarded. */
+function refuseWithoutConnect(
+  context: ProxyContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  host: string,
+  port: number,
+): void {
+  context.record({ decision: "deny", host: reportedHost(host), port, reason: "https_requires_connect" });
+  answerError(
+    request,
+    response,
+    400,
+    "https_requires_connect",
+    "HTTPS targets must use CONNECT through the Paperclip sandbox proxy.",
+  );
+}
+
 function sendUpstream(
   context: ProxyContext,
   request: IncomingMessage,
@@ -114,19 +132,7 @@ export function forwardHttpRequest(
   } catch {
     if (written && written.scheme !== "http") {
       const port = written.port ?? (written.scheme === "https" ? 443 : 0);
-      context.record({
-        decision: "deny",
-        host: reportedHost(written.host),
-        port,
-        reason: "https_requires_connect",
-      });
-      answerError(
-        request,
-        response,
-        400,
-        "https_requires_connect",
-        "HTTPS targets must use CONNECT through the Paperclip sandbox proxy.",
-      );
+      refuseWithoutConnect(context, request, response, written.host, port);
       return;
     }
     context.record({ decision: "deny", host: "", port: 0, reason: "invalid_request_url" });
@@ -141,19 +147,7 @@ export function forwardHttpRequest(
   }
   if (target.protocol !== "http:") {
     const port = Number(target.port || (target.protocol === "https:" ? "443" : "0"));
-    context.record({
-      decision: "deny",
-      host: reportedHost(target.hostname),
-      port,
-      reason: "https_requires_connect",
-    });
-    answerError(
-      request,
-      response,
-      400,
-      "https_requires_connect",
-      "HTTPS targets must use CONNECT through the Paperclip sandbox proxy.",
-    );
+    refuseWithoutConnect(context, request, response, target.hostname, port);
     return;
   }
   const host = canonicalizeHost(target.hostname);

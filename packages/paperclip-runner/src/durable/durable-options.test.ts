@@ -1,5 +1,6 @@
-import { PaperclipError } from "@paperclipai/errors";
+import type { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { caughtSync } from "../../test/helpers/caught.js";
 import { parseFlags } from "../cli/flags.js";
 import { isDurableMode, readDurableOptions } from "./durable-options.js";
 
@@ -25,13 +26,7 @@ const IDENTITY = [
 ];
 
 function refused(argv: readonly string[]): PaperclipError {
-  try {
-    readDurableOptions(parseFlags(argv));
-  } catch (error) {
-    if (PaperclipError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
+  return caughtSync(() => readDurableOptions(parseFlags(argv)));
 }
 
 describe("durable mode options", () => {

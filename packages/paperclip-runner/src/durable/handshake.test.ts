@@ -1,5 +1,5 @@
-import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { caughtSync } from "../../test/helpers/caught.js";
 import { canonicalJson } from "../protocol/canonical-json.js";
 import { credentialMaterial } from "./credential.js";
 import { domainHmac } from "./domain-digest.js";
@@ -50,16 +50,6 @@ function challengeFor(
   };
 }
 
-function refused(run: () => unknown): PaperclipError {
-  try {
-    run();
-  } catch (error) {
-    if (PaperclipError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
-}
-
 describe("the durable handshake", () => {
   it("names the credential by its digest and echoes the run identity exactly, never the secret", () => {
     const hello = authHello(input, "nonce-1");
@@ -102,14 +92,14 @@ describe("the durable handshake", () => {
     const hello = authHello(input);
     const message = challengeFor(hello, input.credential.authKey);
     change(message);
-    const error = refused(() => verifyChallenge(message, hello, input));
+    const error = caughtSync(() => verifyChallenge(message, hello, input));
     expect(error.code).toBe("ERR_RUNNER_DURABLE_SERVER_PROOF");
     expect(error.details).toEqual({ reason });
   });
 
   it("refuses a proof made with another key, before looking at anything else", () => {
     const hello = authHello(input);
-    const error = refused(() =>
+    const error = caughtSync(() =>
       verifyChallenge(challengeFor(hello, credentialMaterial("another ticket").authKey), hello, input),
     );
     expect(error.code).toBe("ERR_RUNNER_DURABLE_SERVER_PROOF");
@@ -120,7 +110,7 @@ describe("the durable handshake", () => {
 
   it("refuses an authentic challenge about another nonce or another run", () => {
     const hello = authHello(input);
-    const error = refused(() =>
+    const error = caughtSync(() =>
       verifyChallenge(
         challengeFor(hello, input.credential.authKey, (challenge) => {
           challenge.clientNonce = "replayed";

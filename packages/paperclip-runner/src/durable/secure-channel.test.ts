@@ -1,6 +1,6 @@
 import { createCipheriv } from "node:crypto";
-import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { caughtSync } from "../../test/helpers/caught.js";
 import type { SessionKeys } from "./handshake.js";
 import { SECURE_FRAME_SCHEMA, SecureChannel } from "./secure-channel.js";
 
@@ -21,16 +21,6 @@ function serverFrame(value: unknown, counter: number): Record<string, unknown> {
   return { schema: SECURE_FRAME_SCHEMA, counter, ciphertext: sealed.toString("hex") };
 }
 
-function refused(run: () => unknown): PaperclipError {
-  try {
-    run();
-  } catch (error) {
-    if (PaperclipError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
-}
-
 describe("SecureChannel", () => {
   it("opens the server's frames in counter order and numbers its own from 0", () => {
     const channel = new SecureChannel(keys);
@@ -44,10 +34,10 @@ describe("SecureChannel", () => {
     const channel = new SecureChannel(keys);
     const first = serverFrame({ kind: "welcome" }, 0);
     channel.open(first);
-    const replayed = refused(() => channel.open(first));
+    const replayed = caughtSync(() => channel.open(first));
     expect(replayed.code).toBe("ERR_RUNNER_DURABLE_FRAME_COUNTER");
     expect(replayed.message).toBe("secure frame counter out of order: expected 1, got 0");
-    expect(refused(() => channel.open(serverFrame({}, 5))).details).toEqual({ expected: 1, received: 5 });
+    expect(caughtSync(() => channel.open(serverFrame({}, 5))).details).toEqual({ expected: 1, received: 5 });
   });
 
   it("refuses a frame with one changed byte, one sealed for the other direction, or no frame at all", () => {
@@ -57,14 +47,16 @@ describe("SecureChannel", () => {
       ...frame,
       ciphertext: `${text.slice(0, 10)}${text[10] === "0" ? "1" : "0"}${text.slice(11)}`,
     };
-    const error = refused(() => new SecureChannel(keys).open(tampered));
+    const error = caughtSync(() => new SecureChannel(keys).open(tampered));
     expect(error.code).toBe("ERR_RUNNER_DURABLE_FRAME_INVALID");
     expect(error.details).toEqual({ reason: "authentication" });
     // The runner's own frame, reflected back: other key, other nonce prefix, other direction.
     const reflected = new SecureChannel(keys).seal({ kind: "ack" });
-    expect(refused(() => new SecureChannel(keys).open(reflected)).details).toEqual({
+    expect(caughtSync(() => new SecureChannel(keys).open(reflected)).details).toEqual({
       reason: "authentication",
     });
-    expect(refused(() => new SecureChannel(keys).open({ kind: "ack" })).details).toEqual({ reason: "shape" });
+    expect(caughtSync(() => new SecureChannel(keys).open({ kind: "ack" })).details).toEqual({
+      reason: "shape",
+    });
   });
 });

@@ -1,5 +1,6 @@
-import { PaperclipError } from "@paperclipai/errors";
+import type { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { caughtSync } from "../../test/helpers/caught.js";
 import { parseRunnerState } from "./parse-runner-state.js";
 import { initialRunnerState } from "./runner-state.js";
 
@@ -7,13 +8,7 @@ const binding = { runId: "run-1", sessionId: "s-1", runnerId: "n-1" };
 const valid = initialRunnerState(binding);
 
 function thrown(text: string, against = binding): PaperclipError {
-  try {
-    parseRunnerState(text, against);
-  } catch (error) {
-    if (PaperclipError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("did not throw");
+  return caughtSync(() => parseRunnerState(text, against));
 }
 
 describe("parseRunnerState", () => {

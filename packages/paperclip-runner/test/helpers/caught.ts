@@ -10,3 +10,14 @@ export async function caught(promise: Promise<unknown>): Promise<PaperclipError>
   }
   throw new Error("expected a rejection");
 }
+
+/** The coded error `run` throws; fails the test when it returns or throws anything else. */
+export function caughtSync(run: () => unknown): PaperclipError {
+  try {
+    run();
+  } catch (error) {
+    if (PaperclipError.is(error)) return error;
+    throw new Error(`expected a PaperclipError, got ${String(error)}`, { cause: error });
+  }
+  throw new Error("expected a throw");
+}
