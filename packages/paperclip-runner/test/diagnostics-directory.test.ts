@@ -1,5 +1,6 @@
 import { chmod, chown, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   DIAGNOSTICS_PATH_ERRORS,
@@ -7,7 +8,6 @@ import {
   persistRunnerDiagnostic,
   verifyPrivateDiagnosticsDirectory,
 } from "../src/index.js";
-import { caught } from "./helpers/caught.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
