@@ -4,10 +4,10 @@ import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   DIAGNOSTICS_PATH_ERRORS,
-  openPrivateDirectory,
   persistRunnerDiagnostic,
   verifyPrivateDiagnosticsDirectory,
-} from "../src/index.js";
+} from "../src/diagnostics/index.js";
+import { openPrivateDirectory } from "../src/private-fs/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";

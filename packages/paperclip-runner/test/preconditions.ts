@@ -6,5 +6,5 @@ export default integrationPreconditions("@paperclipai/paperclip-runner", {
   linux: true,
   root: "tests chown directories and run the bin as uid 65534",
   bubblewrap: true,
-  build: [new URL("../dist/index.js", import.meta.url)],
+  build: [new URL("../dist/index.js", import.meta.url), new URL("../dist/diagnostics.js", import.meta.url)],
 });

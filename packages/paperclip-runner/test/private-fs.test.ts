@@ -21,7 +21,7 @@ import {
   openPrivateFile,
   sweepStaleTemporaries,
   verifyPrivateDirectory,
-} from "../src/index.js";
+} from "../src/private-fs/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const OTHER_UID = 65534;

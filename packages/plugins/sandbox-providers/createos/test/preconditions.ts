@@ -8,6 +8,7 @@ export default integrationPreconditions("@paperclipai/plugin-createos", {
   build: [
     new URL("../dist/worker.js", import.meta.url),
     new URL("../dist/index.cjs", import.meta.url),
+    new URL("../dist/client.js", import.meta.url),
     new URL("../../createos-emulator/dist/index.js", import.meta.url),
   ],
 });
