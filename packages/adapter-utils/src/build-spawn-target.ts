@@ -4,8 +4,9 @@ import { SandboxError } from "@paperclipai/errors";
 import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
-import type { MountRequest } from "./bwrap/mount-request.js";
+import { type MountRequest, sourceOf } from "./bwrap/mount-request.js";
 import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
+import { assertNoSymlinkedRootExposure, realPathOf } from "./bwrap/resolve-bind-sources.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import {
   HARDENED_READ_ONLY_PATHS,
@@ -84,7 +85,9 @@ export async function buildLocalProcessSandboxSpawnTarget(
   const cwd = normalizeAbsolutePath(input.cwd, "Sandbox cwd");
   const workspaceAccess = parseLocalProcessFilesystemWorkspaceAccess(options.filesystemWorkspaceAccess);
   if (filesystemScope) validateWorkspaceScope(workspaceDir, cwd, options);
-  const aliases = filesystemScope ? validatePathAliases(workspaceDir, options.pathAliases, existsSync) : [];
+  const requestedAliases = filesystemScope
+    ? validatePathAliases(workspaceDir, options.pathAliases, existsSync)
+    : [];
   const allowlist = networkScope === "allowlist";
   // Fails with upstream's message before anything is created when no rule remains.
   if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
@@ -94,8 +97,27 @@ export async function buildLocalProcessSandboxSpawnTarget(
   if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
   if (bridge) readPaths.push(...bridgeReadPaths(bridge));
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
-  const requests = mountRequests(options, readPaths, workspace);
-  if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
+  const requested = mountRequests(options, readPaths, workspace);
+  if (!filesystemScope) requested.push({ path: cwd, access: "rw" });
+  // bwrap binds real paths: judge and bind those. The network-only scope shows the host
+  // tree, where a link resolves as on the host, so its binds go to the real path itself.
+  const requests = requested.map((request): MountRequest => {
+    const source = realPathOf(request.path);
+    if (!filesystemScope) return { path: source, access: request.access };
+    return source === request.path ? request : { ...request, source };
+  });
+  const aliases = requestedAliases.map((alias) => ({ ...alias, target: realPathOf(alias.target) }));
+  const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+  assertNoSymlinkedRootExposure(
+    [
+      ...requested.map((request, index) => ({
+        requested: request.path,
+        real: sourceOf(requests[index]!),
+      })),
+      ...requestedAliases.map((alias, index) => ({ requested: alias.target, real: aliases[index]!.target })),
+    ],
+    socketRoots,
+  );
   const masks = filesystemScope ? [] : maskedPaths();
 
   // The allowlist's directory holds proxy.sock (107-byte limit); the network-only deny
@@ -135,9 +157,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
       // Awaited below; a failure of the build before that must not leave it unhandled.
       proxyStarting.catch(() => {});
     }
-    const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
     removeCreatedRoots = createExposedSocketRoots(
-      [...requests.map((request) => request.path), ...aliases.map((alias) => alias.target)],
+      [...requests.map(sourceOf), ...aliases.map((alias) => alias.target)],
       socketRoots,
     );
     // The system paths matter only to the fresh root of the workspace scope.

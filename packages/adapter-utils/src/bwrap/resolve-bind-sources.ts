@@ -1,0 +1,46 @@
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { SandboxError } from "@paperclipai/errors";
+import { findSymlinkedRootExposure, type ResolvedBindSource } from "./symlinked-root-exposure.js";
+
+/**
+ * The path bwrap will really bind for `candidate`: bwrap `realpath`s every bind
+ * source, so the exposure checks must judge that path, not the string asked for.
+ * A path that cannot be resolved (missing, dangling) is returned unchanged: the
+ * builders skip a missing path and bwrap refuses a dangling one.
+ */
+export function realPathOf(candidate: string): string {
+  try {
+    return realpathSync.native(candidate);
+  } catch {
+    return candidate;
+  }
+}
+
+/** Every root in its literal spelling and, where a component is a link (`/dev/shm -> /run/shm`), its real one. */
+export function rootSpellings(roots: readonly string[]): string[] {
+  const spellings = new Set(roots);
+  for (const root of roots) {
+    const base = realPathOf(path.dirname(root));
+    spellings.add(path.join(base, path.basename(root)));
+  }
+  return [...spellings];
+}
+
+/**
+ * Refuses a requested bind source (extra or managed path, workspace, cwd, alias
+ * target, executable directory) that resolves through a symlink to a place that
+ * would show a private socket root.
+ */
+export function assertNoSymlinkedRootExposure(
+  sources: readonly ResolvedBindSource[],
+  roots: readonly string[],
+): void {
+  const found = findSymlinkedRootExposure(sources, rootSpellings(roots));
+  if (!found) return;
+  throw new SandboxError(
+    "ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT",
+    `Sandbox path "${found.requested}" resolves through a symlink to "${found.real}", which would show the private socket root "${found.root}".`,
+    { details: { path: found.requested, realPath: found.real, socketRoot: found.root }, retryable: false },
+  );
+}
