@@ -121,12 +121,19 @@ describe("bind sources are judged by their real path", () => {
     };
     const outcomes: Record<string, Outcome> = {};
     // Each attack passes its search start and the canary's port as arguments.
-    const runAttack = (sandbox: LocalProcessSandboxOptions, search: string, cwd?: string, executable?: string) =>
+    const runAttack = (
+      sandbox: LocalProcessSandboxOptions,
+      search: string,
+      cwd?: string,
+      executable?: string,
+    ) =>
       attempt(hits, () =>
         runChildProcess(
           "symlink-attack",
           executable ?? process.execPath,
-          executable ? [process.execPath, "-e", ATTACK, search, String(port)] : ["-e", ATTACK, search, String(port)],
+          executable
+            ? [process.execPath, "-e", ATTACK, search, String(port)]
+            : ["-e", ATTACK, search, String(port)],
           {
             cwd: cwd ?? sandbox.workspaceDir,
             env: {},
@@ -200,9 +207,13 @@ describe("bind sources are judged by their real path", () => {
 
     // The network-only scope masks /tmp: a cwd linked into it is bound back at its real path.
     await rm(path.join(realWorkspace, "out.txt"));
-    const networkOnlyRun = await runNodeInSandbox(write, { workspaceDir: root, networkScope: "deny" }, {
-      cwd: linkedWorkspace,
-    });
+    const networkOnlyRun = await runNodeInSandbox(
+      write,
+      { workspaceDir: root, networkScope: "deny" },
+      {
+        cwd: linkedWorkspace,
+      },
+    );
     expect(networkOnlyRun.exitCode).toBe(0);
     expect(await readFile(path.join(realWorkspace, "out.txt"), "utf8")).toMatch(/^data/);
   });

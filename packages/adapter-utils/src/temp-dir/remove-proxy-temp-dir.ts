@@ -1,5 +1,6 @@
 import { readdir, rm, rmdir, unlink } from "node:fs/promises";
 import path from "node:path";
+import { removeOwnerRecord } from "./owner-record.js";
 
 /** Removes a directory tree, every entry of a directory at once: the depth, not the entry count, sets the time. */
 async function removeTree(dir: string): Promise<void> {
@@ -29,4 +30,5 @@ export async function removeProxyTempDir(dir: string): Promise<void> {
     // Gone already (force), or an entry raced or resisted: one recursive pass settles it.
     await rm(dir, { recursive: true, force: true });
   }
+  await removeOwnerRecord(dir);
 }

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { isOwnerAlive, readOwnerRecord } from "./owner-record.js";
+import { isOwnerAlive, readOwnerRecord, removeOwnerRecord } from "./owner-record.js";
 import { NETWORK_PROXY_TEMP_PREFIX } from "./temp-dir-candidates.js";
 
 /** A base directory is swept at most this often per process: a sweep reads every entry of, say, /tmp. */
@@ -41,9 +41,11 @@ export async function killProcessesUsing(dir: string): Promise<number[]> {
 }
 
 /**
- * Removes per-run directories under `baseDir` whose owner process is gone. A
- * directory without a readable owner record is left alone: it may be mid-creation,
- * or not ours at all (upstream uses the same prefix and records no owner).
+ * Removes per-run directories under `baseDir` whose owner process is gone. The
+ * owner is read only from a record no sandbox can write (`owner-record-location.ts`),
+ * never from a file in `baseDir`, which a network-only sandbox may see and rewrite.
+ * A directory without such a record is left alone: it may be mid-creation, or not
+ * ours at all (upstream uses the same prefix and records no owner).
  * Returns the removed paths.
  */
 export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
@@ -65,6 +67,7 @@ export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
       if (!owner || isOwnerAlive(owner)) continue;
       await killProcessesUsing(dir);
       await rm(dir, { recursive: true, force: true });
+      await removeOwnerRecord(dir);
       removed.push(dir);
     } catch {
       // Another process may be sweeping the same directory; losing that race is fine.
