@@ -1,6 +1,7 @@
-import { lstat, readdir, readFile, rm } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { isOwnerAlive, readOwnerRecord, removeOwnerRecord } from "./owner-record.js";
+import { isOwnerAlive, readOwnerRecord } from "./owner-record.js";
+import { removeProxyTempDir } from "./remove-proxy-temp-dir.js";
 import { NETWORK_PROXY_TEMP_PREFIX } from "./temp-dir-candidates.js";
 
 /** A base directory is swept at most this often per process: a sweep reads every entry of, say, /tmp. */
@@ -66,8 +67,7 @@ export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
       const owner = await readOwnerRecord(dir);
       if (!owner || isOwnerAlive(owner)) continue;
       await killProcessesUsing(dir);
-      await rm(dir, { recursive: true, force: true });
-      await removeOwnerRecord(dir);
+      await removeProxyTempDir(dir);
       removed.push(dir);
     } catch {
       // Another process may be sweeping the same directory; losing that race is fine.
