@@ -35,8 +35,6 @@ import { privateSocketRoots } from "./temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 
-const MASK_DIR_NAME = "mask";
-
 function mountRequests(
   options: LocalProcessSandboxOptions,
   readPaths: readonly string[],
@@ -194,16 +192,15 @@ export async function buildLocalProcessSandboxSpawnTarget(
         }),
       );
     } else {
-      const maskRoot = path.join(runDir!, MASK_DIR_NAME);
+      // The mask directories live in the run directory itself: one level less to make and remove.
       const scope = buildNetworkOnlyScopeArgs({
         layout,
         maskedPaths: masks,
-        maskRoot,
+        maskRoot: runDir!,
         mounts: requests,
         proxyMount,
         socketRoots,
       });
-      mkdirSync(maskRoot, { mode: 0o700 });
       for (const dir of scope.maskDirs) mkdirSync(dir, { mode: 0o700 });
       args.push(...scope.args);
     }

@@ -185,7 +185,7 @@ describe("the per-run directory of the network-only deny scope", () => {
       options: { workspaceDir: process.env.TMPDIR, networkScope: "deny" },
     });
     const tmpSource = target.args[target.args.lastIndexOf("/tmp") - 1];
-    const dir = tmpSource.slice(0, tmpSource.lastIndexOf("/mask/"));
+    const dir = tmpSource.slice(0, tmpSource.lastIndexOf("/"));
     const existed = existsSync(dir);
     await target.cleanup();
     console.log(JSON.stringify({ dir, stdout: String(existed && !existsSync(dir)) }));`;

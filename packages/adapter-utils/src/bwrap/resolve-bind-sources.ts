@@ -17,12 +17,20 @@ export function realPathOf(candidate: string): string {
   }
 }
 
+/** Real paths of the roots' bases (system directories such as `/dev/shm`, `/tmp`): resolved once per process. */
+const realBases = new Map<string, string>();
+
 /** Every root in its literal spelling and, where a component is a link (`/dev/shm -> /run/shm`), its real one. */
 export function rootSpellings(roots: readonly string[]): string[] {
   const spellings = new Set(roots);
   for (const root of roots) {
-    const base = realPathOf(path.dirname(root));
-    spellings.add(path.join(base, path.basename(root)));
+    const base = path.dirname(root);
+    let real = realBases.get(base);
+    if (real === undefined) {
+      real = realPathOf(base);
+      realBases.set(base, real);
+    }
+    spellings.add(path.join(real, path.basename(root)));
   }
   return [...spellings];
 }

@@ -11,10 +11,7 @@ import { removeTreeNoFollow } from "./remove-tree-no-follow.js";
  * (busy a moment longer) gets one more pass.
  */
 export async function removeProxyTempDir(dir: string): Promise<void> {
-  try {
-    await removeTreeNoFollow(dir);
-  } catch {
-    await removeTreeNoFollow(dir).catch(() => {});
-  }
-  await removeOwnerRecord(dir);
+  const removeTree = removeTreeNoFollow(dir).catch(() => removeTreeNoFollow(dir).catch(() => {}));
+  // Side by side: the record is one unlink in a private root, the tree waits on the kernel.
+  await Promise.all([removeTree, removeOwnerRecord(dir)]);
 }
