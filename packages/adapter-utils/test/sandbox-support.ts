@@ -54,6 +54,24 @@ export async function loopbackServer(
   return { server, port: (server.address() as AddressInfo).port };
 }
 
+/** A loopback HTTP server no sandbox may reach: it records every request it gets; closed by `cleanupAll`. */
+export async function canaryServer(): Promise<{ port: number; hits: string[] }> {
+  const hits: string[] = [];
+  const server = createServer((request, response) => {
+    hits.push(`${request.method} ${request.url}`);
+    response.end("canary");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { port: (server.address() as AddressInfo).port, hits };
+}
+
 export interface ExecResult {
   code: number;
   stdout: string;

@@ -1,13 +1,11 @@
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+import { canaryServer, cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -48,23 +46,6 @@ Promise.all(found.map((socketPath) => new Promise((done) => {
 }))).then(() => console.log(JSON.stringify({ found: found.length, opened })));
 `;
 
-async function canary(): Promise<{ port: number; hits: string[] }> {
-  const hits: string[] = [];
-  const server = createServer((request, response) => {
-    hits.push(`${request.method} ${request.url}`);
-    response.end("canary");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { port: (server.address() as AddressInfo).port, hits };
-}
-
 /** A victim run whose proxy (and so its socket in a private root) stays up until cleanup. */
 async function holdVictim(canaryPort: number): Promise<void> {
   const workspaceDir = await scratchDir("pc-victim-");
@@ -102,7 +83,7 @@ const REFUSED = { refused: "ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT" };
 
 describe("bind sources are judged by their real path", () => {
   it("refuses every kind of bind source that links to a private socket root, and no run is reached", async () => {
-    const { port, hits } = await canary();
+    const { port, hits } = await canaryServer();
     await holdVictim(port);
     const root = await scratchDir("pc-links-");
     const workspaceDir = path.join(root, "ws");
