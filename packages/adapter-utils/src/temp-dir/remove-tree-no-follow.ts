@@ -43,12 +43,17 @@ async function removeEntry(
   }
   try {
     await emptyDirectory(child, label, hooks);
-  } finally {
+  } catch (error) {
     await child.close();
+    throw error;
   }
-  await rmdir(inside(parent, name)).catch((error: unknown) => {
-    if (codeOf(error) !== "ENOENT") throw error;
-  });
+  // Removing a directory still open here is fine on Linux: both at once save a round trip per level.
+  await Promise.all([
+    child.close(),
+    rmdir(inside(parent, name)).catch((error: unknown) => {
+      if (codeOf(error) !== "ENOENT") throw error;
+    }),
+  ]);
 }
 
 /**
@@ -75,10 +80,14 @@ export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {
   }
   try {
     await emptyDirectory(root, dir, hooks);
-  } finally {
+  } catch (error) {
     await root.close();
+    throw error;
   }
-  await rmdir(dir).catch((error: unknown) => {
-    if (codeOf(error) !== "ENOENT") throw error;
-  });
+  await Promise.all([
+    root.close(),
+    rmdir(dir).catch((error: unknown) => {
+      if (codeOf(error) !== "ENOENT") throw error;
+    }),
+  ]);
 }
