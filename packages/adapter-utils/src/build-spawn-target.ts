@@ -6,7 +6,7 @@ import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { type MountRequest, sourceOf } from "./bwrap/mount-request.js";
 import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
-import { assertNoSymlinkedRootExposure, realPathOf } from "./bwrap/resolve-bind-sources.js";
+import { resolveBindSources } from "./bwrap/resolve-bind-sources.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import {
   HARDENED_READ_ONLY_PATHS,
@@ -97,25 +97,14 @@ export async function buildLocalProcessSandboxSpawnTarget(
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
   const requested = mountRequests(options, readPaths, workspace);
   if (!filesystemScope) requested.push({ path: cwd, access: "rw" });
-  // bwrap binds real paths: judge and bind those. The network-only scope shows the host
-  // tree, where a link resolves as on the host, so its binds go to the real path itself.
-  const requests = requested.map((request): MountRequest => {
-    const source = realPathOf(request.path);
-    if (!filesystemScope) return { path: source, access: request.access };
-    return source === request.path ? request : { ...request, source };
-  });
-  const aliases = requestedAliases.map((alias) => ({ ...alias, target: realPathOf(alias.target) }));
   const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
-  assertNoSymlinkedRootExposure(
-    [
-      ...requested.map((request, index) => ({
-        requested: request.path,
-        real: sourceOf(requests[index]!),
-      })),
-      ...requestedAliases.map((alias, index) => ({ requested: alias.target, real: aliases[index]!.target })),
-    ],
+  // bwrap binds real paths: judge and bind those (refusing links that would show a socket root).
+  const { requests, aliases } = resolveBindSources({
+    requests: requested,
+    aliases: requestedAliases,
+    bindAtRealPath: !filesystemScope,
     socketRoots,
-  );
+  });
   const masks = filesystemScope ? [] : maskedPaths();
 
   // The allowlist's directory holds proxy.sock (107-byte limit); the network-only deny
