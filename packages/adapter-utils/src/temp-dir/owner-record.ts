@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { OWNER_RECORD_NAME, ownerRecordLocations } from "./owner-record-location.js";
+import { OWNER_RECORD_NAME, OWNER_REGISTRY_NAME, ownerRecordLocations } from "./owner-record-location.js";
 import { preparePrivateRoot } from "./prepare-private-root.js";
 import { privateSocketRoots } from "./private-socket-roots.js";
 
@@ -58,10 +58,13 @@ function writeRecordAt(location: string, text: string): void {
 export function writeOwnerRecord(dir: string, record: OwnerRecord | null = null): boolean {
   cachedOwnRecord ??= `${JSON.stringify(ownRecord())}\n`;
   const text = record ? `${JSON.stringify(record)}\n` : cachedOwnRecord;
-  for (const location of ownerRecordLocations(dir, ownerRoots())) {
+  const locations = ownerRecordLocations(dir, ownerRoots());
+  // A registry record names its directory, so the registry alone can be swept.
+  const registryText = `${JSON.stringify({ ...(JSON.parse(text) as OwnerRecord), dir })}\n`;
+  for (const location of locations) {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
-        writeRecordAt(location, text);
+        writeRecordAt(location, locations.length > 1 ? registryText : text);
         writtenAt.set(dir, location);
         return true;
       } catch {}
@@ -70,12 +73,45 @@ export function writeOwnerRecord(dir: string, record: OwnerRecord | null = null)
   return false;
 }
 
-function parseRecord(text: string): OwnerRecord | null {
+function parseRecord(text: string): (OwnerRecord & { readonly dir: string | null }) | null {
   const parsed: unknown = JSON.parse(text);
   if (!parsed || typeof parsed !== "object") return null;
-  const { pid, startTicks } = parsed as { pid?: unknown; startTicks?: unknown };
+  const { pid, startTicks, dir } = parsed as { pid?: unknown; startTicks?: unknown; dir?: unknown };
   if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return null;
-  return { pid, startTicks: typeof startTicks === "string" ? startTicks : null };
+  return {
+    pid,
+    startTicks: typeof startTicks === "string" ? startTicks : null,
+    dir: typeof dir === "string" && path.isAbsolute(dir) ? dir : null,
+  };
+}
+
+export interface RegistryEntry {
+  /** The record file in a root's registry. */
+  readonly location: string;
+  /** The per-run directory it names (its file name is that path's hash, checked here). */
+  readonly dir: string;
+  readonly owner: OwnerRecord;
+}
+
+/** The records in `root`'s registry whose file name matches the directory they name. */
+export async function readOwnerRegistry(root: string): Promise<RegistryEntry[]> {
+  const registry = path.join(root, OWNER_REGISTRY_NAME);
+  let names: string[];
+  try {
+    names = await readdir(registry);
+  } catch {
+    return [];
+  }
+  const entries: RegistryEntry[] = [];
+  for (const name of names) {
+    const location = path.join(registry, name);
+    try {
+      const record = parseRecord(await readFile(location, "utf8"));
+      if (!record?.dir || !ownerRecordLocations(record.dir, [root]).includes(location)) continue;
+      entries.push({ location, dir: record.dir, owner: { pid: record.pid, startTicks: record.startTicks } });
+    } catch {}
+  }
+  return entries;
 }
 
 /** The owner record of `dir` from a place no sandbox can write, or `null`. */
@@ -83,7 +119,7 @@ export async function readOwnerRecord(dir: string): Promise<OwnerRecord | null> 
   for (const location of ownerRecordLocations(dir, ownerRoots())) {
     try {
       const record = parseRecord(await readFile(location, "utf8"));
-      if (record) return record;
+      if (record) return { pid: record.pid, startTicks: record.startTicks };
     } catch {}
   }
   return null;
