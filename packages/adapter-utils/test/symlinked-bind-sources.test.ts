@@ -134,6 +134,16 @@ describe("bind sources are judged by their real path", () => {
       { ...attackerScope, extraPaths: [{ path: toRoot, access: "ro" }] },
       path.join(toRoot, "dev", "shm"),
     );
+    // A link in a parent component, the requested path itself naming the root below it.
+    const rootThroughLink = path.join(toShm, `paperclip-sandbox-sockets-${process.getuid?.() ?? 0}`);
+    outcomes.extraPathIntoRoot = await runAttack(
+      { ...attackerScope, extraPaths: [{ path: rootThroughLink, access: "ro" }] },
+      rootThroughLink,
+    );
+    outcomes.managedPath = await runAttack(
+      { ...attackerScope, managedPaths: [{ path: toShm, access: "ro" }] },
+      toShm,
+    );
     outcomes.workspace = await runAttack({ ...attackerScope, workspaceDir: toShm }, toShm);
     outcomes.aliasTarget = await runAttack(
       { ...attackerScope, pathAliases: [{ path: "/alias", target: toShmInside }] },
@@ -154,6 +164,8 @@ describe("bind sources are judged by their real path", () => {
     expect(outcomes).toEqual({
       extraPathToShm: REFUSED,
       extraPathToRoot: REFUSED,
+      extraPathIntoRoot: REFUSED,
+      managedPath: REFUSED,
       workspace: REFUSED,
       aliasTarget: REFUSED,
       networkOnlyCwd: REFUSED,
