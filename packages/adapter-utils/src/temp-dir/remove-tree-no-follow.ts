@@ -13,47 +13,49 @@ const inside = (handle: FileHandle, name: string): string => `/proc/self/fd/${ha
 
 const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
-/** Empties the directory open as `handle`; `label` only names it for the hook. */
-async function emptyDirectory(handle: FileHandle, label: string, hooks: RemoveTreeHooks): Promise<void> {
-  const names = await readdir(inside(handle, "."));
-  await hooks.afterList?.(label, names);
-  await Promise.all(names.map((name) => removeEntry(handle, name, `${label}/${name}`, hooks)));
+const ignoreMissing = (error: unknown): void => {
+  if (codeOf(error) !== "ENOENT") throw error;
+};
+
+/**
+ * Opens `entry` as a directory without following a link. A link (to a directory
+ * or not) or a file is unlinked instead, never its target; a missing entry is
+ * gone already. Returns the handle, or `null` when nothing is left to walk.
+ */
+async function openDirectoryOrUnlink(entry: string): Promise<FileHandle | null> {
+  try {
+    return await open(entry, OPEN_DIRECTORY_NO_FOLLOW);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "ENOENT") return null;
+    if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
+    await unlink(entry).catch(ignoreMissing);
+    return null;
+  }
 }
 
-async function removeEntry(
-  parent: FileHandle,
-  name: string,
+/** Empties the directory open as `handle`, then closes it and removes `entry` (its name from its parent). */
+async function removeOpenDirectory(
+  handle: FileHandle,
+  entry: string,
   label: string,
   hooks: RemoveTreeHooks,
 ): Promise<void> {
-  let child: FileHandle;
   try {
-    child = await open(inside(parent, name), OPEN_DIRECTORY_NO_FOLLOW);
+    const names = await readdir(inside(handle, "."));
+    await hooks.afterList?.(label, names);
+    await Promise.all(
+      names.map(async (name) => {
+        const child = await openDirectoryOrUnlink(inside(handle, name));
+        if (child) await removeOpenDirectory(child, inside(handle, name), `${label}/${name}`, hooks);
+      }),
+    );
   } catch (error) {
-    const code = codeOf(error);
-    if (code === "ENOENT") return;
-    // Not a directory, or a link (to a directory or not): the entry itself goes, never its target.
-    if (code === "ENOTDIR" || code === "ELOOP") {
-      await unlink(inside(parent, name)).catch((unlinkError: unknown) => {
-        if (codeOf(unlinkError) !== "ENOENT") throw unlinkError;
-      });
-      return;
-    }
-    throw error;
-  }
-  try {
-    await emptyDirectory(child, label, hooks);
-  } catch (error) {
-    await child.close();
+    await handle.close();
     throw error;
   }
   // Removing a directory still open here is fine on Linux: both at once save a round trip per level.
-  await Promise.all([
-    child.close(),
-    rmdir(inside(parent, name)).catch((error: unknown) => {
-      if (codeOf(error) !== "ENOENT") throw error;
-    }),
-  ]);
+  await Promise.all([handle.close(), rmdir(entry).catch(ignoreMissing)]);
 }
 
 /**
@@ -66,28 +68,6 @@ async function removeEntry(
  * the depth, not the entry count, sets the time. A missing `dir` is no error.
  */
 export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {}): Promise<void> {
-  let root: FileHandle;
-  try {
-    root = await open(dir, OPEN_DIRECTORY_NO_FOLLOW);
-  } catch (error) {
-    const code = codeOf(error);
-    if (code === "ENOENT") return;
-    if (code === "ENOTDIR" || code === "ELOOP") {
-      await unlink(dir);
-      return;
-    }
-    throw error;
-  }
-  try {
-    await emptyDirectory(root, dir, hooks);
-  } catch (error) {
-    await root.close();
-    throw error;
-  }
-  await Promise.all([
-    root.close(),
-    rmdir(dir).catch((error: unknown) => {
-      if (codeOf(error) !== "ENOENT") throw error;
-    }),
-  ]);
+  const root = await openDirectoryOrUnlink(dir);
+  if (root) await removeOpenDirectory(root, dir, dir, hooks);
 }
