@@ -35,7 +35,7 @@ export function renderReport(
 }
 
 /** One suite's figures and ratios as a Markdown table, followed by its notes. */
-export function renderSuiteTable(suite: BenchSuiteResult): string {
+function renderSuiteTable(suite: BenchSuiteResult): string {
   const lines = [
     "| metric | unit | ours | upstream | direct | vs upstream | vs direct |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",

@@ -4,21 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { BenchSuiteResult } from "./bench-result.js";
-import { replaceFigures } from "./readme-figures.js";
 import { renderRatioChart } from "./render-chart.js";
-import { type MachineFacts, renderReport, renderSuiteTable } from "./render-report.js";
+import { type MachineFacts, renderReport } from "./render-report.js";
 
 const run = promisify(execFile);
 const benchDir = path.resolve(import.meta.dirname, "..");
 const suitesDir = path.join(benchDir, "src/suites");
 const resultsDir = path.join(benchDir, "results");
-/** The README that quotes each suite's figures (between bench markers). */
-const readmeOfSuite: Record<string, string> = {
-  sandbox: "packages/adapter-utils/README.md",
-  createos: "packages/plugins/sandbox-providers/createos/README.md",
-  runner: "packages/paperclip-runner/README.md",
-  redaction: "packages/errors/README.md",
-};
 const only = process.argv.slice(2);
 
 const allNames = (await readdir(suitesDir))
@@ -75,18 +67,3 @@ const chartFile = "report-ratios.svg";
 await writeFile(path.join(benchDir, chartFile), renderRatioChart(results));
 await writeFile(path.join(benchDir, "report.md"), renderReport(machine, results, chartFile));
 console.log(`bench: wrote ${path.join(benchDir, "report.md")}`);
-
-for (const suite of results.filter((result) => names.includes(result.suite))) {
-  const readme = readmeOfSuite[suite.suite];
-  if (!readme) continue;
-  const file = path.join(benchDir, "..", readme);
-  const before = await readFile(file, "utf8");
-  const quoted = `From [bench/report.md](${path.relative(path.dirname(readme), "bench/report.md")}), ${machine.date}, ${machine.cpu} (${machine.cores} cores), Node.js ${machine.node}:\n\n${renderSuiteTable(suite)}`;
-  const after = replaceFigures(before, suite.suite, quoted);
-  if (after !== before) {
-    await writeFile(file, after);
-    // The READMEs are formatted sources (biome aligns Markdown tables); keep them lint-clean.
-    await run("pnpm", ["exec", "biome", "format", "--write", file], { cwd: path.join(benchDir, "..") });
-    console.log(`bench: updated the figures in ${readme}`);
-  }
-}

@@ -10,7 +10,7 @@
  * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
  * tunnel, it passes the connected upstream socket (SCM_RIGHTS) through the courier to
  * the bridge, which then moves the tunnel's bytes itself; the host process leaves the
- * data path. The wire contract is written out in src/handoff/README.md.
+ * data path. The wire contract is written out in docs/adapter-utils/handoff.md.
  */
 #ifndef PAPERCLIP_SANDBOX_BRIDGE_H
 #define PAPERCLIP_SANDBOX_BRIDGE_H

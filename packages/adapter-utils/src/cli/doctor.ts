@@ -121,7 +121,7 @@ async function checkCandidate(baseDir: string): Promise<DoctorCheck> {
   };
 }
 
-/** The allowlist scope also needs one private socket root (README "Security"); this makes and removes a directory there. */
+/** The allowlist scope also needs one private socket root (docs/adapter-utils/security.md); this makes and removes a directory there. */
 async function checkPrivateSocketRoot(): Promise<DoctorCheck> {
   try {
     const dir = createPrivateSocketDir();

@@ -20,7 +20,7 @@ export interface OfferTunnelInput {
 }
 
 /**
- * Hands an established tunnel to the native bridge (see ./README.md). While the offer
+ * Hands an established tunnel to the native bridge (see docs/adapter-utils/handoff.md). While the offer
  * is out, the host forwards what the bridge still sends to the upstream socket and
  * reads nothing from upstream, and the idle limit is the host's. Two things must both
  * happen before the host writes the drained mark: the courier reports that the bridge

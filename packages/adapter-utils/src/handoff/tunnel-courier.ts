@@ -33,7 +33,7 @@ export interface TunnelCourier {
 }
 
 /**
- * The courier of one proxy (see ./README.md): the native bridge binary run as
+ * The courier of one proxy (see docs/adapter-utils/handoff.md): the native bridge binary run as
  * `--courier`, listening on `socketPath` for the bridge, with a Node IPC channel (Node
  * passes sockets to a child process; the courier passes them on to the bridge).
  * Resolves `null` when no courier can listen there; the proxy then relays every tunnel

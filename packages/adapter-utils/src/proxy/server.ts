@@ -39,7 +39,7 @@ export interface SandboxNetworkProxyOptions {
    * When set, the proxy takes a courier of that binary (listening on `pass.sock` beside the
    * socket), serves the bridge's own connections on `relay.sock`, and hands a CONNECT tunnel of
    * theirs over to the bridge once it has carried `limits.handoffAfterBytes`, so the rest of
-   * its bytes no longer pass through this process (src/handoff/README.md). Without a courier
+   * its bytes no longer pass through this process (docs/adapter-utils/handoff.md). Without a courier
    * every tunnel is relayed here.
    */
   handoffBridge?: string | undefined;
