@@ -73,6 +73,11 @@ describe.each(publishableDirs)("the package contract of %s", (dir) => {
     expect(existsSync(path.join(repoRoot, dir, "CHANGELOG.md"))).toBe(true);
   });
 
+  it("keeps its README a README: at most 200 lines, the depth in docs/", () => {
+    const readme = readFileSync(path.join(repoRoot, dir, "README.md"), "utf8");
+    expect(readme.trimEnd().split("\n").length).toBeLessThanOrEqual(200);
+  });
+
   it("ships every bin it declares", () => {
     for (const file of Object.values((pkg.bin as Record<string, string>) ?? {})) {
       const source = readFileSync(path.join(repoRoot, dir, file), "utf8");

@@ -1,0 +1,34 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { headingAnchors, localLinks } from "../src/markdown-links.js";
+import { listFiles, repoRoot } from "../src/workspace.js";
+
+const isMarkdown = (file: string) => file.endsWith(".md");
+const markdownFiles = [
+  ...["README.md", "CONTRIBUTING.md"].map((file) => path.join(repoRoot, file)),
+  ...listFiles(path.join(repoRoot, "docs"), isMarkdown),
+  ...listFiles(path.join(repoRoot, "packages"), isMarkdown).filter(
+    (file) => !file.includes(`${path.sep}CHANGELOG.md`),
+  ),
+  ...listFiles(path.join(repoRoot, "scripts"), (file) => path.basename(file) === "README.md"),
+];
+
+describe("links between the repository's Markdown files", () => {
+  it.each(markdownFiles.map((file) => [path.relative(repoRoot, file), file]))(
+    "%s links only to files and headings that exist",
+    (_name, file) => {
+      const broken: string[] = [];
+      for (const link of localLinks(readFileSync(file, "utf8"))) {
+        const target = link.target === "" ? file : path.resolve(path.dirname(file), decodeURI(link.target));
+        const where = `line ${link.line}: ${link.target}${link.anchor === null ? "" : `#${link.anchor}`}`;
+        if (!existsSync(target)) broken.push(`${where} (no such file)`);
+        else if (link.anchor !== null && isMarkdown(target) && statSync(target).isFile()) {
+          if (!headingAnchors(readFileSync(target, "utf8")).has(link.anchor))
+            broken.push(`${where} (no such heading)`);
+        }
+      }
+      expect(broken).toEqual([]);
+    },
+  );
+});
