@@ -5,6 +5,7 @@ const NEWLINE = 0x0a;
 /**
  * Splits a byte stream into lines. A line may span any number of chunks; a line longer
  * than `maxLineBytes` is a protocol violation, not a reason to buffer without bound.
+ * Lines are bytes, not text: a data frame's payload is read without ever becoming a string.
  */
 export class NdjsonLineSplitter {
   readonly #maxLineBytes: number;
@@ -15,9 +16,12 @@ export class NdjsonLineSplitter {
     this.#maxLineBytes = maxLineBytes;
   }
 
-  /** Complete lines in this chunk (without the newline); a trailing partial line is kept. */
-  push(chunk: Uint8Array): string[] {
-    const lines: string[] = [];
+  /**
+   * Complete lines in this chunk (without the newline); a trailing partial line is kept.
+   * A line may share the chunk's memory: read it before the next chunk arrives.
+   */
+  push(chunk: Uint8Array): Buffer[] {
+    const lines: Buffer[] = [];
     const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
     for (;;) {
@@ -26,10 +30,10 @@ export class NdjsonLineSplitter {
       const piece = buffer.subarray(start, end);
       this.#check(this.#pendingBytes + piece.length);
       if (this.#parts.length === 0) {
-        lines.push(piece.toString("utf8"));
+        lines.push(piece);
       } else {
         this.#parts.push(piece);
-        lines.push(Buffer.concat(this.#parts, this.#pendingBytes + piece.length).toString("utf8"));
+        lines.push(Buffer.concat(this.#parts, this.#pendingBytes + piece.length));
         this.#parts = [];
         this.#pendingBytes = 0;
       }

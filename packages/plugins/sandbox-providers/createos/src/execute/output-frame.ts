@@ -44,11 +44,23 @@ export function parseFrameLine(line: string): RawFrame {
   return frame;
 }
 
-/** Strict, canonical, padded base64: decoding and re-encoding must give the same text. */
+/**
+ * Strict, canonical, padded base64: decoding and re-encoding must give the same text.
+ * Checked without re-encoding it all: Node's decoder skips characters outside the
+ * alphabet, so the decoded length is the expected one only when every character but the
+ * final padding is a base64 digit (the URL-safe `-` and `_`, which it also accepts, are
+ * refused apart); a group of four digits then always re-encodes to itself, and only the
+ * last, padded group can carry unused bits, so it alone is re-encoded and compared.
+ */
 export function decodeCanonicalBase64(text: unknown): Buffer | undefined {
   if (typeof text !== "string" || text.length % 4 !== 0) return undefined;
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
   const bytes = Buffer.from(text, "base64");
-  return bytes.toString("base64") === text ? bytes : undefined;
+  if (bytes.length !== (text.length / 4) * 3 - padding) return undefined;
+  if (text.includes("-") || text.includes("_")) return undefined;
+  if (padding === 0) return bytes;
+  const lastGroup = bytes.subarray(bytes.length - (3 - padding)).toString("base64");
+  return lastGroup === text.slice(-4) ? bytes : undefined;
 }
 
 /**
