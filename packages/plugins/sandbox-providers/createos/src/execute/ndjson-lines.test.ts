@@ -53,3 +53,20 @@ describe("NdjsonLineSplitter", () => {
     );
   });
 });
+
+describe("NdjsonLineSplitter's reused buffers", () => {
+  it("keeps the lines of one push intact while the next unfinished line is gathered", () => {
+    const splitter = new NdjsonLineSplitter(1 << 20);
+    const frame = (index: number) => `{"n":${index},"pad":"${"x".repeat(5000 + index)}"}`;
+    const all = Buffer.from(Array.from({ length: 40 }, (_, index) => `${frame(index)}\n`).join(""));
+    const seen: string[] = [];
+    // Chunks smaller and larger than a line, so lines span chunks and chunks hold several lines.
+    for (let at = 0, size = 3000; at < all.length; at += size, size = size === 3000 ? 11_000 : 3000) {
+      const chunk = Uint8Array.from(all.subarray(at, at + size));
+      seen.push(...text(splitter.push(chunk)));
+      // The reader reuses its memory once the lines are read.
+      chunk.fill(0x21);
+    }
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, index) => frame(index)));
+  });
+});

@@ -14,6 +14,7 @@ import {
   type OutagePolicy,
 } from "./outage-budget.js";
 import {
+  DecodeScratch,
   type ExitStatus,
   judgeDataFrame,
   type OutputStream,
@@ -79,6 +80,7 @@ export class OutputFollower {
   readonly #tuning: FollowTuning;
   readonly #sink: TextSink;
   readonly #decoder = new Utf8StreamDecoder();
+  readonly #scratch = new DecodeScratch();
   #heartbeatsSeen = false;
   #times: ConnectionTimes = { openedAt: undefined, lastByteAt: undefined };
   readonly #cadence = new HeartbeatCadence();
@@ -293,7 +295,7 @@ export class OutputFollower {
         this.#cadence.onHeartbeat(Date.now());
         return undefined;
       case "data": {
-        const decision = judgeDataFrame(frame, this.stats.cursor);
+        const decision = judgeDataFrame(frame, this.stats.cursor, this.#scratch);
         if (decision.kind === "duplicate") {
           this.stats.duplicates++;
           return undefined;

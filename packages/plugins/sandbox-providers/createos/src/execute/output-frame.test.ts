@@ -1,6 +1,6 @@
 import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
-import { decodeCanonicalBase64, judgeDataFrame, parseExitFrame, parseFrameLine } from "./output-frame.js";
+import { DecodeScratch, decodeCanonicalBase64, judgeDataFrame, parseExitFrame, parseFrameLine } from "./output-frame.js";
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -56,6 +56,7 @@ describe("decodeCanonicalBase64", () => {
       state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
       return state / 2_147_483_648;
     };
+    const scratch = new DecodeScratch();
     for (let round = 0; round < 20_000; round += 1) {
       let text = Buffer.from(Array.from({ length: Math.floor(next() * 12) }, () => Math.floor(next() * 256))).toString(
         "base64",
@@ -68,6 +69,7 @@ describe("decodeCanonicalBase64", () => {
       if (damage === 2) text = text.slice(0, at) + character + text.slice(at);
       if (damage === 3) text = text.slice(0, at) + text.slice(at + 1);
       expect(decodeCanonicalBase64(text), JSON.stringify(text)).toEqual(reference(text));
+      expect(decodeCanonicalBase64(text, scratch), JSON.stringify(text)).toEqual(reference(text));
     }
   });
 });
