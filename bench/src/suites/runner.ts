@@ -138,7 +138,9 @@ async function daemonTurnMs(base: string, durable: boolean): Promise<TurnFigures
  */
 async function fdatasyncFloorMs(base: string): Promise<number> {
   const file = await open(path.join(base, `floor-${Math.random().toString(36).slice(2)}.log`), "a", 0o600);
-  const record = Buffer.from(`${JSON.stringify({ set: { run: { phase: "turn_running" } }, pad: "x".repeat(600) })}\n`);
+  const record = Buffer.from(
+    `${JSON.stringify({ set: { run: { phase: "turn_running" } }, pad: "x".repeat(600) })}\n`,
+  );
   try {
     const started = performance.now();
     for (let index = 0; index < TURNS; index += 1) {

@@ -138,10 +138,12 @@ describe("the durable state journal", () => {
     await ledger.commit();
     expect(journalLines(stateDir)).toBe(2);
     expect(written).toHaveLength(1);
-    expect(written[0]?.trim().split("\n").map((line) => JSON.parse(line).message.commandId ?? "event")).toEqual([
-      "c1",
-      "event",
-    ]);
+    expect(
+      written[0]
+        ?.trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).message.commandId ?? "event"),
+    ).toEqual(["c1", "event"]);
 
     // Nothing follows: the receipt goes out on its own once the window has passed.
     ledger.receiptSoon({ commandId: "c2", controllerSeq: 2 }, "accepted", "command applied");

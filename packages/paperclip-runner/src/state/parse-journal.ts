@@ -54,7 +54,8 @@ function parseLine(line: string, index: number): Record<string, unknown> {
 /** The fields recovery relies on for at-most-once are checked as the snapshot's are. */
 function checkedRecord(value: Record<string, unknown>, index: number): StateDelta {
   const malformed = () => corruptState(`journal line ${index} is not a record`);
-  if (!isObject(value.set) || !Array.isArray(value.journal) || !Array.isArray(value.events)) throw malformed();
+  if (!isObject(value.set) || !Array.isArray(value.journal) || !Array.isArray(value.events))
+    throw malformed();
   for (const entry of value.journal) {
     if (!isObject(entry) || typeof entry.commandId !== "string" || typeof entry.fingerprint !== "string")
       throw malformed();

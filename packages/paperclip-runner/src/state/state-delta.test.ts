@@ -22,24 +22,21 @@ function emitted(state: RunnerState, count: number): RunnerState {
   return next;
 }
 
-
 describe("stateDelta and applyStateDeltas", () => {
   it("is null when nothing changed", () => {
     expect(stateDelta(base, base)).toBeNull();
   });
 
   it("carries only the changed fields, entries and new events, and replays to the same state", () => {
-    const first = (emitted({ ...base, journal: withJournalEntry(base.journal, entry("c1", "pending")) }, 2));
-    const second = (
-      emitted(
-        {
-          ...first,
-          lastControllerSeq: 3,
-          journal: withJournalEntry(first.journal, entry("c1", "done")),
-          run: { ...first.run, phase: "turn_running" },
-        },
-        1,
-      ),
+    const first = emitted({ ...base, journal: withJournalEntry(base.journal, entry("c1", "pending")) }, 2);
+    const second = emitted(
+      {
+        ...first,
+        lastControllerSeq: 3,
+        journal: withJournalEntry(first.journal, entry("c1", "done")),
+        run: { ...first.run, phase: "turn_running" },
+      },
+      1,
     );
     const delta = stateDelta(first, second) as StateDelta;
     expect(Object.keys(delta.set).sort()).toEqual(["lastControllerSeq", "nextEventSeq", "run"]);
@@ -50,15 +47,15 @@ describe("stateDelta and applyStateDeltas", () => {
   });
 
   it("is idempotent: a record applied twice appends no event twice", () => {
-    const next = (emitted(base, 3));
+    const next = emitted(base, 3);
     const delta = stateDelta(base, next) as StateDelta;
     expect(applyStateDeltas(base, [delta, delta])).toEqual(next);
   });
 
   it("keeps the outbox as memory does: acknowledged events leave, the newest MAX_OUTBOX_EVENTS stay", () => {
-    const many = (emitted(base, MAX_OUTBOX_EVENTS + 10));
+    const many = emitted(base, MAX_OUTBOX_EVENTS + 10);
     expect(applyStateDeltas(base, [stateDelta(base, many) as StateDelta])).toEqual(many);
-    const acknowledged = (acknowledgeEvents(many, 4100));
+    const acknowledged = acknowledgeEvents(many, 4100);
     const replayed = applyStateDeltas(base, [
       stateDelta(base, many) as StateDelta,
       stateDelta(many, acknowledged) as StateDelta,

@@ -5,7 +5,14 @@ import { journalEntry, setJournalEntry } from "./journal-lookup.js";
 import type { RunnerState } from "./runner-state.js";
 
 /** The fields a delta sets by value; `journal` and `outbox` change by entry and by event instead. */
-const SCALAR_FIELDS = ["nextEventSeq", "ackedSeq", "lastControllerSeq", "run", "harness", "restarts"] as const;
+const SCALAR_FIELDS = [
+  "nextEventSeq",
+  "ackedSeq",
+  "lastControllerSeq",
+  "run",
+  "harness",
+  "restarts",
+] as const;
 type ScalarField = (typeof SCALAR_FIELDS)[number];
 
 /**
@@ -74,4 +81,3 @@ export function applyStateDeltas(state: RunnerState, deltas: readonly StateDelta
     outbox: unacknowledged.slice(Math.max(0, unacknowledged.length - MAX_OUTBOX_EVENTS)),
   };
 }
-

@@ -89,7 +89,9 @@ export async function readStoredState(
   const journalText = await readStateFile(join(stateDir, JOURNAL_FILE_NAME));
   if (journalText === null) return snapshot;
   const journal = parseJournal(journalText);
-  return journal.base === snapshotDigest(snapshotText) ? applyStateDeltas(snapshot, journal.records) : snapshot;
+  return journal.base === snapshotDigest(snapshotText)
+    ? applyStateDeltas(snapshot, journal.records)
+    : snapshot;
 }
 
 /** Writes `state` as the snapshot; resolves with the digest a journal restarted on it names. */

@@ -69,7 +69,9 @@ export class NdjsonLineSplitter {
   #gather(bytes: Buffer): void {
     const needed = this.#pendingBytes + bytes.length;
     if (needed > this.#gathering.length) {
-      const grown = Buffer.allocUnsafe(Math.min(Math.max(needed, this.#gathering.length * 2, 4096), this.#maxLineBytes));
+      const grown = Buffer.allocUnsafe(
+        Math.min(Math.max(needed, this.#gathering.length * 2, 4096), this.#maxLineBytes),
+      );
       this.#gathering.copy(grown, 0, 0, this.#pendingBytes);
       this.#gathering = grown;
     }

@@ -1,6 +1,12 @@
 import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
-import { DecodeScratch, decodeCanonicalBase64, judgeDataFrame, parseExitFrame, parseFrameLine } from "./output-frame.js";
+import {
+  DecodeScratch,
+  decodeCanonicalBase64,
+  judgeDataFrame,
+  parseExitFrame,
+  parseFrameLine,
+} from "./output-frame.js";
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -58,9 +64,9 @@ describe("decodeCanonicalBase64", () => {
     };
     const scratch = new DecodeScratch();
     for (let round = 0; round < 20_000; round += 1) {
-      let text = Buffer.from(Array.from({ length: Math.floor(next() * 12) }, () => Math.floor(next() * 256))).toString(
-        "base64",
-      );
+      let text = Buffer.from(
+        Array.from({ length: Math.floor(next() * 12) }, () => Math.floor(next() * 256)),
+      ).toString("base64");
       // Damage it: replace, insert or drop one character, or none.
       const at = Math.floor(next() * (text.length + 1));
       const character = alphabet[Math.floor(next() * alphabet.length)] as string;

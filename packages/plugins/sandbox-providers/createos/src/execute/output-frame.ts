@@ -54,7 +54,8 @@ export class DecodeScratch {
   /** `text` decoded as `Buffer.from(text, "base64")` decodes it, into the reused memory. */
   decode(text: string): Buffer {
     const most = (text.length / 4) * 3;
-    if (most > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(Math.max(most, this.#buffer.length * 2));
+    if (most > this.#buffer.length)
+      this.#buffer = Buffer.allocUnsafe(Math.max(most, this.#buffer.length * 2));
     return this.#buffer.subarray(0, this.#buffer.write(text, "base64"));
   }
 }
