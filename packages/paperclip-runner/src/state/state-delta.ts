@@ -47,7 +47,10 @@ export function stateDelta(base: RunnerState, next: RunnerState): StateDelta | n
       if (journalEntry(base.journal, commandId) !== entry) journal.push(entry);
     }
   }
-  const events = next.outbox.filter((event) => event.sourceSeq >= base.nextEventSeq);
+  // The outbox is in seq order: its new events are its tail, found from the end.
+  let from = next.outbox.length;
+  while (from > 0 && (next.outbox[from - 1] as PrpEvent).sourceSeq >= base.nextEventSeq) from -= 1;
+  const events = next.outbox.slice(from);
   if (!changed && journal.length === 0 && events.length === 0) return null;
   return { set: set as StateDelta["set"], journal, events };
 }
