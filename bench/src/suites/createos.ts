@@ -241,12 +241,15 @@ export const run: BenchSuite = async () => {
     const perMb: Record<number, number> = {};
     const peaks: Record<number, { heapMiB: number; rssMiB: number }> = {};
     let keptChars = 0;
+    const rawSamples: number[] = [];
     for (const size of [1, 10, 100]) {
       const samples: number[] = [];
       const rounds = size === 100 ? 2 : 3;
       for (let i = 0; i < rounds; i++) {
         const outcome = await throughExecute(client, sandboxId, size * MB);
         samples.push(outcome.ms);
+        // The raw read of the same 100 MB right after each of ours, so both see the same moment of the machine.
+        if (size === 100) rawSamples.push(await rawStream(emulator, sandboxId, 100 * MB));
         const previous = peaks[size];
         peaks[size] = {
           heapMiB: Math.max(previous?.heapMiB ?? 0, outcome.heapMiB),
@@ -256,7 +259,7 @@ export const run: BenchSuite = async () => {
       }
       perMb[size] = Math.min(...samples) / size;
     }
-    const rawMs = await rawStream(emulator, sandboxId, 100 * MB);
+    const rawMs = Math.min(...rawSamples);
     const live = [
       await liveHeapMiB(emulator, sandboxId, 10 * MB),
       await liveHeapMiB(emulator, sandboxId, 100 * MB),
@@ -269,7 +272,7 @@ export const run: BenchSuite = async () => {
         higherIsBetter: true,
         ours: round(100 / (oursMs / 1000)),
         direct: round(100 / (rawMs / 1000)),
-        note: `execute takes ${round(oursMs / rawMs)}x the time of reading the raw NDJSON stream (ratio ours/raw)`,
+        note: `execute reaches ${round(rawMs / oursMs)}x the raw read's throughput; best of 2 each, interleaved`,
       },
       {
         name: "fixed cost of one command (1 byte of output)",
