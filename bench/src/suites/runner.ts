@@ -228,7 +228,7 @@ export const run: BenchSuite = async () => {
         note: "every command journalled pending before its effect, with fsyncs",
       },
       {
-        name: `local mode turn round trip, --state-dir, against the disk's floor (${TURNS} turns)`,
+        name: `--state-dir turn against one fdatasync, the disk's floor (${TURNS} turns)`,
         unit: "ms/turn",
         higherIsBetter: false,
         ours: median(turns.durable),
