@@ -1,14 +1,12 @@
 export { type AtomicPrivateWriteOptions, atomicPrivateWrite } from "./atomic-private-write.js";
 export { createPrivateDirectory } from "./create-private-directory.js";
 export {
-  assertPrivateDirectory,
   type OpenPrivateDirectory,
   type OpenPrivateDirectoryOptions,
   openPrivateDirectory,
-  sameInode,
   verifyPrivateDirectory,
 } from "./open-private-directory.js";
-export { assertPrivateFile, openPrivateFile } from "./open-private-file.js";
+export { openPrivateFile } from "./open-private-file.js";
 export {
   PRIVATE_PATH_ERRORS,
   type PrivatePathErrors,

@@ -4,13 +4,12 @@ import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import {
   assertPrivateDirectory,
-  assertPrivateFile,
   openPrivateDirectory,
-  openPrivateFile,
-  PRIVATE_PATH_ERRORS,
   sameInode,
-} from "../private-fs/index.js";
+} from "../private-fs/open-private-directory.js";
+import { assertPrivateFile, openPrivateFile } from "../private-fs/open-private-file.js";
 import { errnoCode, wrapOsError } from "../private-fs/os-error.js";
+import { PRIVATE_PATH_ERRORS } from "../private-fs/private-path-errors.js";
 import { journalLine } from "./parse-journal.js";
 import type { StateDelta } from "./state-delta.js";
 
