@@ -1,6 +1,7 @@
 import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { RECEIPT_COALESCE_MS, RunLedger } from "../src/local/run-ledger.js";
 import { appendEvent } from "../src/state/append-event.js";
@@ -15,7 +16,6 @@ import {
   readStoredState,
   type StateStore,
 } from "../src/state/state-store.js";
-import { caught } from "./helpers/caught.js";
 import { tempDirSync } from "./helpers/temp-dir.js";
 
 const binding = { runId: "r", sessionId: "s", runnerId: "n" };

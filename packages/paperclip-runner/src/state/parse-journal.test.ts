@@ -1,5 +1,5 @@
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import { journalLine, parseJournal, snapshotDigest } from "./parse-journal.js";
 
 const record = { set: { nextEventSeq: 2 }, journal: [], events: [] };
