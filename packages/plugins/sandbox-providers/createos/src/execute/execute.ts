@@ -6,6 +6,7 @@ import { DEFAULT_FOLLOW_TUNING, type FollowTuning, OutputFollower } from "./outp
 import type { ExitStatus, OutputStream } from "./output-frame.js";
 import { killProcessTree, processPath } from "./process-api.js";
 import { buildScript, validateCommand } from "./shell-script.js";
+import { followWithStdinClosed } from "./stdin-close-alongside.js";
 import { DEFAULT_TAIL_CHARS, TailBuffer } from "./tail-buffer.js";
 
 export interface ExecuteRequest {
@@ -118,21 +119,12 @@ export async function execute(
     });
     // 3. Create the process: never retried, and an unconfirmed outcome blocks the lease.
     processId = await createProcess(client, sandboxId, script, run.signal, guard);
-    // 4. No interactive stdin.
-    await client.json({
-      method: "POST",
-      path: `${processPath(sandboxId, processId)}/stdin/close`,
-      operation: "stdin close",
-      idempotent: true,
-      allowStatuses: [409],
-      signal: run.signal,
-    });
-    // 5.-6. Follow the output.
+    // 4.-6. No interactive stdin; follow the output (both at once).
     follower = new OutputFollower(client, sandboxId, processId, settings, (stream, text) => {
       tails[stream].append(text);
       onLog?.(stream, text);
     });
-    const exit: ExitStatus = await follower.follow(run.signal);
+    const exit: ExitStatus = await followWithStdinClosed(client, sandboxId, processId, follower, run.signal);
     // 8. Result.
     return {
       exitCode: exit.exitCode,
