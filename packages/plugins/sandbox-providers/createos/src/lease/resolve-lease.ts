@@ -28,10 +28,15 @@ export function resolveLease(
 ): ResolvedLease {
   const config = runtime.config(params.config);
   const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(lease.providerLeaseId, lease.metadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
-  }, use);
+  const metadata = verifyLeaseBinding(
+    lease.providerLeaseId,
+    lease.metadata,
+    {
+      companyId: params.companyId,
+      environmentId: params.environmentId,
+      apiOrigin: client.origin,
+    },
+    use,
+  );
   return { config, client, metadata };
 }
