@@ -89,8 +89,9 @@ export function parseConfig(
     if (item !== undefined && !NAME.test(item)) problems.push(`${key} must be 1-200 name characters`);
   }
   // Upstream's rule and text: no default shape (a guessed one is not in the catalog).
-  if (strings.shape === undefined) problems.push("CreateOS requires a shape from its shape catalog.");
-  else if (mode === "validate" && !isCatalogShape(strings.shape))
+  if (value.shape === undefined || value.shape === null || value.shape === "")
+    problems.push("CreateOS requires a shape from its shape catalog.");
+  else if (strings.shape !== undefined && mode === "validate" && !isCatalogShape(strings.shape))
     warnings.push(
       `shape "${strings.shape.slice(0, 60)}" is not in the CreateOS shape catalog (${SHAPE_CATALOG[0]} … ${SHAPE_CATALOG.at(-1)})`,
     );
