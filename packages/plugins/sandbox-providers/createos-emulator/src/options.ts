@@ -94,6 +94,7 @@ export function resolveEmulatorOptions(options: CreateosEmulatorOptions = {}): R
     bwrapPath: options.bwrapPath ?? "bwrap",
     faults: options.faults,
     execOutputBytes: integer("execOutputBytes", options.execOutputBytes, 1024 * 1024, 1, 256 * 1024 * 1024),
-    shapes: options.shapes === null ? null : new Set(options.shapes ?? DEFAULT_SHAPES),
+    shapes:
+      options.shapes === null ? null : new Set(options.shapes ?? DEFAULT_SHAPES.map((shape) => shape.id)),
   };
 }

@@ -120,6 +120,17 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     await t.harness.destroyLease(params);
   });
 
+  it("a sandbox in the error state is not proof of loss: resume throws and keeps it", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const { lease, params } = await pausedLease(t, "run-error");
+    emulator.setSandboxStatus(lease.providerLeaseId!, "error");
+    const broken = await rejection(t.harness.resumeLease(params));
+    expect(broken.message).toBe("CreateOS sandbox is error; expected running.");
+    expect(broken.code).toBe("ERR_CREATEOS_SANDBOX_STATE");
+    expect(sandbox(lease.providerLeaseId)?.status).toBe("error");
+    await t.harness.destroyLease(params);
+  });
+
   it("a lease of another company or environment is refused with upstream's text, before any request", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-foreign" });
