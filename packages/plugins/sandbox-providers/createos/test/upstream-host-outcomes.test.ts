@@ -254,6 +254,36 @@ describe("acquire and probe", () => {
   });
 });
 
+describe("sync in to the workspace itself (the host's workspace sync)", () => {
+  it("merges into /paperclip-workspace and keeps the lease marker, so the lease still resumes", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-root" });
+    const ws = sandbox(lease.providerLeaseId)!.workspaceDir;
+    await writeFile(join(ws, "kept.txt"), "from an earlier run\n");
+    const source = join(host, "workspace");
+    await mkdir(join(source, "src"), { recursive: true });
+    await writeFile(join(source, "src/main.ts"), "export {};\n");
+    const result = await t.sync.in({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "workspace",
+          files: [{ sourcePath: source, targetPath: "/paperclip-workspace", kind: "directory" }],
+        },
+      ],
+    });
+    expect(result.operations).toEqual([
+      { operationId: "workspace", filesTransferred: 1, bytesTransferred: expect.any(Number) },
+    ]);
+    expect(await readFile(join(ws, "src/main.ts"), "utf8")).toBe("export {};\n");
+    expect(await readFile(join(ws, "kept.txt"), "utf8")).toBe("from an earlier run\n");
+    const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+    expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
+    expect((await t.harness.resumeLease(params)).providerLeaseId).toBe(lease.providerLeaseId);
+    await t.harness.destroyLease(params);
+  });
+});
+
 describe("sync in with followSymlinks", () => {
   it("follows links inside the source and refuses one that leaves it, before any request", async () => {
     const t = await pluginUnderTest(emulator);

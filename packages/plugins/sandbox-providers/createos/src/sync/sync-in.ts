@@ -37,7 +37,11 @@ export async function syncIn(
     const mappings = operation.files.map((file) => ({
       file,
       source: hostPath(file.sourcePath, "sourcePath", operation.operationId),
-      target: confineSandboxEntry(file.targetPath, "targetPath", operation.operationId),
+      // A directory may be the workspace itself (the host syncs its workspace there): merged into, as upstream does.
+      target:
+        file.kind === "directory"
+          ? confineSandboxPath(file.targetPath, "targetPath", operation.operationId)
+          : confineSandboxEntry(file.targetPath, "targetPath", operation.operationId),
     }));
     const commands = (operation.postUploadCommands ?? []).map((command) => ({
       command,
@@ -113,12 +117,14 @@ async function uploadDirectory(
   operationId: string,
 ): Promise<void> {
   const excluded = compileExcludes(file.exclude);
-  const dir = posix.dirname(target);
+  // The workspace root cannot be replaced (its parent is outside, and it holds the lease marker).
+  const intoRoot = target === WORKSPACE_PATH;
+  const dir = intoRoot ? "/tmp" : posix.dirname(target);
   const id = randomUUID();
   const remoteArchive = `${dir}/.paperclip-sync-${id}.tar`;
   const staging = `${dir}/.paperclip-sync-${id}.d`;
   const links = file.followSymlinks === true ? new PackedLinkGuard(source) : undefined;
-  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
+  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", intoRoot ? target : dir]);
   const sent = await upload(scope, remoteArchive, (attempt) =>
     packDirectory(source, links !== undefined, (path, isDirectory) => {
       if (excluded(path)) return false;
@@ -139,15 +145,23 @@ async function uploadDirectory(
   }
   await syncStep(scope, "sync in: extract", "/bin/sh", [
     "-c",
-    [
-      "set -e",
-      'mkdir -- "$2"',
-      'tar -x -f "$1" -C "$2" --no-same-owner',
-      'rm -f -- "$1"',
-      'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
-      'rm -rf -- "$3"',
-      'mv -- "$2" "$3"',
-    ].join("\n"),
+    (intoRoot
+      ? [
+          "set -e",
+          'tar -x -f "$1" -C "$3" --no-same-owner',
+          'rm -f -- "$1"',
+          'if [ -n "$4" ]; then chmod "$4" "$3"; fi',
+        ]
+      : [
+          "set -e",
+          'mkdir -- "$2"',
+          'tar -x -f "$1" -C "$2" --no-same-owner',
+          'rm -f -- "$1"',
+          'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
+          'rm -rf -- "$3"',
+          'mv -- "$2" "$3"',
+        ]
+    ).join("\n"),
     "sh",
     remoteArchive,
     staging,
