@@ -19,6 +19,9 @@ export interface LeaseMetadata {
   readonly region: string | null;
   readonly marker: string;
   readonly workspacePath: string;
+  /** Upstream's keys the host reads to place the run's workspace and shell in the sandbox. */
+  readonly remoteCwd: string;
+  readonly shellCommand: "bash";
 }
 
 export interface LeaseScope {
@@ -44,6 +47,8 @@ export function buildLeaseMetadata(
     region: spec.region ?? null,
     marker,
     workspacePath: WORKSPACE_PATH,
+    remoteCwd: WORKSPACE_PATH,
+    shellCommand: "bash",
   };
 }
 
