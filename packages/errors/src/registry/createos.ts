@@ -326,8 +326,7 @@ try {
   ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED: {
     family: "createos",
     title: "A failed CreateOS acquire left its sandbox behind",
-    message:
-      "CreateOS setup failed and cleanup is unconfirmed for sandbox ${sandboxId}.",
+    message: "CreateOS setup failed and cleanup is unconfirmed for sandbox ${sandboxId}.",
     meaning:
       "Acquiring a lease creates a sandbox, waits for it to run and prepares the workspace. A step after the create failed, and deleting the new sandbox again (the rollback) failed too. The message is upstream's; both failures are kept: the acquire's own error in `details.primary` (`code`, `message`), the failed delete as `cause` and in `details.failure`. The plugin marks the sandbox (listed under `unendedSandboxes` in its health) so the leak is never silent.",
     when: "The CreateOS API failing or becoming unreachable in the middle of an acquire.",
