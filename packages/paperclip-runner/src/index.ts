@@ -16,5 +16,7 @@ export {
 export { createRunnerdCli, type LocalModeRunner, type RunnerdCli } from "./cli/runnerd-cli.js";
 export type { RunnerdIo } from "./cli/runnerd-io.js";
 export { type LocalModeIo, runLocalMode } from "./local/run-local-mode.js";
-export { STATE_FILE_NAME, STATE_FILE_SCHEMA } from "./state/runner-state.js";
+export { JOURNAL_FILE_NAME } from "./state/journal-file.js";
+export { type RunnerState, STATE_FILE_NAME, STATE_FILE_SCHEMA } from "./state/runner-state.js";
+export { readStoredState } from "./state/state-store.js";
 export { VERSION } from "./version.js";
