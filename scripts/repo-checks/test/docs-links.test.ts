@@ -1,18 +1,18 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { headingAnchors, localLinks } from "../src/markdown-links.js";
 import { listFiles, repoRoot } from "../src/workspace.js";
 
 const isMarkdown = (file: string) => file.endsWith(".md");
-const markdownFiles = [
-  ...["README.md", "CONTRIBUTING.md"].map((file) => path.join(repoRoot, file)),
-  ...listFiles(path.join(repoRoot, "docs"), isMarkdown),
-  ...listFiles(path.join(repoRoot, "packages"), isMarkdown).filter(
-    (file) => !file.includes(`${path.sep}CHANGELOG.md`),
-  ),
-  ...listFiles(path.join(repoRoot, "scripts"), (file) => path.basename(file) === "README.md"),
-];
+/** Every Markdown file a reader follows links in: all but changelogs (generated) and dependencies. */
+const markdownFiles = readdirSync(repoRoot, { withFileTypes: true })
+  .filter((entry) => !entry.name.startsWith(".") && entry.name !== "node_modules")
+  .flatMap((entry) => {
+    const full = path.join(repoRoot, entry.name);
+    return entry.isDirectory() ? listFiles(full, isMarkdown) : isMarkdown(full) ? [full] : [];
+  })
+  .filter((file) => path.basename(file) !== "CHANGELOG.md");
 
 describe("links between the repository's Markdown files", () => {
   it.each(markdownFiles.map((file) => [path.relative(repoRoot, file), file]))(
