@@ -1,0 +1,223 @@
+import { execFile, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { BIN } from "./run-bin.js";
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, "../../../..");
+const toolchain = path.join(repoRoot, "scripts/lib/toolchain-cache.sh");
+const driver = path.join(import.meta.dirname, "codex-durable-driver.mjs");
+/** The scripted stand-in for `codex app-server`. */
+export const FAKE_CODEX = path.join(import.meta.dirname, "fake-codex-app-server.mjs");
+
+export interface ServerToolchain {
+  readonly node24: string;
+  readonly serverDir: string;
+}
+
+/** Node 24 and @paperclipai/server@2026.916.1 from the toolchain cache (installed from npm the first time). */
+export function serverToolchain(): ServerToolchain {
+  const read = (...args: string[]): string => {
+    try {
+      return execFileSync("bash", [toolchain, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      }).trim();
+    } catch {
+      throw new Error(
+        `precondition: the durable provider tests need Node 24 and @paperclipai/server@2026.916.1 from the npm registry (bash scripts/lib/toolchain-cache.sh ${args.join(" ")} failed)`,
+      );
+    }
+  };
+  return { node24: read("node", "24"), serverDir: read("server") };
+}
+
+export interface CommittedEvent {
+  readonly sourceSeq: number;
+  readonly sourceEventId: string;
+  readonly eventType: string;
+  readonly priority: number;
+  readonly payload: Record<string, unknown>;
+}
+
+export interface CommandRecord {
+  readonly commandId: string;
+  readonly type: string;
+  readonly status: string;
+  readonly result: {
+    readonly status: string;
+    readonly message: string;
+    readonly result: Record<string, unknown> | null;
+  };
+}
+
+export type Step =
+  | {
+      readonly op: "queue";
+      readonly type: string;
+      readonly payload?: Record<string, unknown>;
+      readonly id?: string;
+    }
+  | { readonly op: "event"; readonly type: string; readonly count?: number }
+  | { readonly op: "command"; readonly id: string }
+  | { readonly op: "sigkill" }
+  | { readonly op: "restart" }
+  | { readonly op: "exit" }
+  | { readonly op: "sleep"; readonly ms: number };
+
+export interface DriverResult {
+  readonly committed: readonly CommittedEvent[];
+  readonly invalid: readonly unknown[];
+  readonly failure: string | null;
+  readonly semanticCalls: readonly Record<string, unknown>[];
+  readonly commands: readonly CommandRecord[];
+  readonly committedSeqs: readonly number[];
+  readonly deliveryCounts: readonly number[];
+  readonly exits: readonly { phase: string; code: number | null; signal: string | null }[];
+  readonly diagnostic: string;
+  /** What the fake app-servers logged (start records with env names, received messages). */
+  readonly providerLog: readonly Record<string, unknown>[];
+  readonly work: string;
+}
+
+/** A private work directory with a space in its name, removed afterwards whatever happens. */
+export async function withWork<T>(use: (work: string) => Promise<T>): Promise<T> {
+  const work = await mkdtemp(path.join(os.tmpdir(), "runner codex-"));
+  try {
+    return await use(work);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The work directory's workspace (the provider's cwd) and Codex home. */
+export function workPaths(work: string): { readonly cwd: string; readonly codexHome: string } {
+  return { cwd: path.join(work, "workspace"), codexHome: path.join(work, "codex home") };
+}
+
+/** Runs one scenario through the real control plane on Node 24 and collects what it saw. */
+export async function driveCodexRunner(
+  tools: ServerToolchain,
+  work: string,
+  steps: readonly Step[],
+  options: {
+    readonly runnerEnv?: Record<string, string>;
+    readonly opencodeLaunchProfile?: Record<string, string>;
+  } = {},
+): Promise<DriverResult> {
+  const { cwd, codexHome } = workPaths(work);
+  await mkdir(cwd, { recursive: true });
+  await mkdir(codexHome, { recursive: true });
+  const input = {
+    serverDir: tools.serverDir,
+    runnerBin: BIN,
+    work,
+    steps,
+    runnerEnv: { CODEX_HOME: codexHome, ...options.runnerEnv },
+    ...(options.opencodeLaunchProfile ? { opencodeLaunchProfile: options.opencodeLaunchProfile } : {}),
+  };
+  const { stdout } = await run(tools.node24, [driver, JSON.stringify(input)], {
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 110_000,
+  });
+  const records = stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const report = records.find((record) => record.type === "report") as Record<string, unknown> | undefined;
+  if (report === undefined) throw new Error(`the driver gave no report:\n${stdout}`);
+  const providerLog = await readFile(path.join(codexHome, "log.jsonl"), "utf8").then(
+    (text) =>
+      text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    () => [],
+  );
+  return {
+    committed: records
+      .filter((record) => record.type === "committed")
+      .map((record) => record.event as CommittedEvent),
+    invalid: records.filter((record) => record.type === "invalid"),
+    failure: (records.find((record) => record.type === "failure")?.message as string | undefined) ?? null,
+    semanticCalls: records
+      .filter((record) => record.type === "semantic_call")
+      .map((record) => record.call as Record<string, unknown>),
+    commands: report.commands as CommandRecord[],
+    committedSeqs: report.committedSeqs as number[],
+    deliveryCounts: report.deliveryCounts as number[],
+    exits: records
+      .filter((record) => record.type === "exit")
+      .map(({ phase, code, signal }) => ({ phase, code, signal })) as DriverResult["exits"],
+    diagnostic: report.diagnostic as string,
+    providerLog,
+    work,
+  };
+}
+
+/** The `run.prepare` payload the server's transport builds for a Codex run, pointed at the fake app-server. */
+export function codexPrepare(
+  work: string,
+  options: {
+    readonly args?: readonly string[];
+    readonly command?: string;
+    readonly tools?: boolean;
+    readonly contract?: boolean;
+  } = {},
+): Record<string, unknown> {
+  const operations =
+    options.tools === false
+      ? []
+      : [
+          {
+            operationId: "report_progress",
+            version: 1,
+            description: "Report progress to the board",
+            inputSchema: { type: "object", properties: { body: { type: "string" } } },
+            responseSchema: {},
+          },
+        ];
+  return {
+    authorizedTools: authorizedTools(operations),
+    ...(options.contract === false
+      ? {}
+      : { completionContract: { revision: "rev-1", criterionIds: ["criterion-1"] } }),
+    provider: {
+      kind: "codex",
+      provider: "codex",
+      driver: "codex_app_server",
+      providerVersion: "codex-app-server-v1",
+      command: options.command ?? process.execPath,
+      args: options.args ?? [FAKE_CODEX],
+      cwd: workPaths(work).cwd,
+      model: "mock-model",
+      approvalPolicy: "never",
+      externallySandboxed: false,
+      instructions: "Be brief.",
+      collaborationMode: "default",
+    },
+  };
+}
+
+function authorizedTools(operations: readonly Record<string, unknown>[]): Record<string, unknown> {
+  const canonical = (value: unknown): string => {
+    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+    if (value !== null && typeof value === "object") {
+      const record = value as Record<string, unknown>;
+      return `{${Object.keys(record)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+        .join(",")}}`;
+    }
+    return JSON.stringify(value);
+  };
+  return {
+    schema: "paperclip.runner.authorized-tools.v1",
+    schemaVersion: 1,
+    catalogDigest: `sha256:${createHash("sha256").update(canonical(operations)).digest("hex")}`,
+    operations,
+  };
+}
