@@ -595,7 +595,23 @@ export class CodexExecutor implements DurableEngine {
       return;
     }
     await this.emit({ eventType: "session.resumed", priority: 0, payload: this.identityPayload() });
-    if (previousTurnId === null || this.session === null) return;
+    if (this.session === null) return;
+    if (previousTurnId === null) {
+      if (!state.ambiguousTurnStartPending) return;
+      // The dead runner asked for a turn and never learnt its id: the provider process that would run it is gone.
+      this.update((current) => ({ ...current, ambiguousTurnStartPending: false }));
+      await this.save();
+      await this.emit({
+        eventType: "session.reconciled",
+        priority: 0,
+        payload: {
+          provider: state.config.provider,
+          previousProviderTurnId: null,
+          activeProviderTurnId: null,
+        },
+      });
+      return;
+    }
     const stillActive = await this.session
       .turnIsActive(this.requireState(), previousTurnId)
       .catch(() => false);

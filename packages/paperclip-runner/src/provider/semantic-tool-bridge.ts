@@ -194,11 +194,8 @@ export class SemanticToolBridge {
         });
       }
     }
-    this.deps.update((current) => ({
-      ...current,
-      pendingToolCalls: [],
-      settledToolCallIds: [...current.settledToolCallIds, ...ids].slice(-MAX_PENDING_CALLS),
-    }));
+    // A result that arrives for one of these later is answered `settled_after_turn`.
+    this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
     return ids;
   }
 }

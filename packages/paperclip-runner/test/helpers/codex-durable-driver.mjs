@@ -27,6 +27,10 @@ const runnerVersion = "0.3.0";
 const runnerDigest = `sha256:${createHash("sha256").update(readFileSync(scenario.runnerBin)).digest("hex")}`;
 
 const committed = [];
+let releaseTools;
+const toolsReleased = new Promise((resolve) => {
+  releaseTools = resolve;
+});
 const controlPlane = new DurablePrpControlPlane({
   stateDirectory: join(scenario.work, "control-plane"),
   identity,
@@ -40,6 +44,8 @@ const controlPlane = new DurablePrpControlPlane({
   },
   onSemanticToolInput: async (call) => {
     print({ type: "semantic_call", call });
+    // A held call is answered only at the scenario's "releaseTools" step (after a kill, say).
+    if (scenario.holdTools) await toolsReleased;
     return { result: { ok: true, echoed: call.input.body ?? null }, isError: false };
   },
 });
@@ -110,6 +116,8 @@ try {
       handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
     } else if (step.op === "exit") {
       print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
+    } else if (step.op === "releaseTools") {
+      releaseTools();
     } else if (step.op === "sleep") {
       await new Promise((resolve) => setTimeout(resolve, step.ms));
     }

@@ -66,6 +66,7 @@ export type Step =
   | { readonly op: "sigkill" }
   | { readonly op: "restart" }
   | { readonly op: "exit" }
+  | { readonly op: "releaseTools" }
   | { readonly op: "sleep"; readonly ms: number };
 
 export interface DriverResult {
@@ -106,6 +107,8 @@ export async function driveCodexRunner(
   options: {
     readonly runnerEnv?: Record<string, string>;
     readonly opencodeLaunchProfile?: Record<string, string>;
+    /** Semantic tool calls are answered only at the "releaseTools" step. */
+    readonly holdTools?: boolean;
   } = {},
 ): Promise<DriverResult> {
   const { cwd, codexHome } = workPaths(work);
@@ -117,6 +120,7 @@ export async function driveCodexRunner(
     work,
     steps,
     runnerEnv: { CODEX_HOME: codexHome, ...options.runnerEnv },
+    holdTools: options.holdTools === true,
     ...(options.opencodeLaunchProfile ? { opencodeLaunchProfile: options.opencodeLaunchProfile } : {}),
   };
   const { stdout } = await run(tools.node24, [driver, JSON.stringify(input)], {
@@ -221,3 +225,57 @@ function authorizedTools(operations: readonly Record<string, unknown>[]): Record
     operations,
   };
 }
+
+export const eventTypes = (events: readonly CommittedEvent[]): string[] =>
+  events.map((event) => event.eventType);
+
+/** The first committed event of a type (the test fails naming what was committed when there is none). */
+export function firstEvent(result: DriverResult, type: string): CommittedEvent {
+  const event = result.committed.find((candidate) => candidate.eventType === type);
+  if (event === undefined) throw new Error(`no ${type} in ${eventTypes(result.committed).join(", ")}`);
+  return event;
+}
+
+export function commandOf(result: DriverResult, id: string): CommandRecord | undefined {
+  return result.commands.find((command) => command.commandId === id);
+}
+
+/** The pids of every fake app-server the scenario started. */
+export function providerPids(result: DriverResult): number[] {
+  return result.providerLog.filter((record) => record.kind === "start").map((record) => record.pid as number);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every committed seq exactly once, contiguous from 1, each delivered once (nothing duplicated, nothing lost). */
+export function expectContiguousOnce(result: DriverResult): boolean {
+  return (
+    result.committedSeqs.every((seq, index) => seq === index + 1) &&
+    result.committed.every((event, index) => event.sourceSeq === index + 1)
+  );
+}
+
+/** The steps that prepare, open and wait for the identity. */
+export function openSteps(work: string, prepare: Record<string, unknown> = codexPrepare(work)): Step[] {
+  return [
+    { op: "queue", type: "run.prepare", payload: prepare, id: "prepare" },
+    { op: "command", id: "prepare" },
+    { op: "queue", type: "session.open", payload: { reuse: "same_session" }, id: "open" },
+    { op: "command", id: "open" },
+  ];
+}
+
+/** The close the server's transport performs: drain, then suspend, then the runner exits. */
+export const closeSteps: readonly Step[] = [
+  { op: "queue", type: "runner.drain", id: "drain" },
+  { op: "command", id: "drain" },
+  { op: "queue", type: "runner.suspend", id: "suspend" },
+  { op: "exit" },
+];

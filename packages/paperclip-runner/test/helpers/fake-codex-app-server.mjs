@@ -8,7 +8,7 @@
 // receives and its environment's names go to $CODEX_HOME/log.jsonl.
 //
 // Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call),
-// "hang" (started, then silent until interrupted), "foreign-thread", "foreign-turn",
+// "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize".
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -177,6 +177,7 @@ const handlers = {
     saveThread(thread);
     activeTurn = turnId;
     const text = params.input?.[0]?.text ?? "";
+    if (text === "no-answer") return undefined;
     setImmediate(() => void playTurn(turnId, text));
     return { turn: { id: turnId, status: "inProgress" } };
   },
