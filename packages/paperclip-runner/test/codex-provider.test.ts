@@ -6,6 +6,7 @@ import {
   codexPrepare,
   type DriverResult,
   driveCodexRunner,
+  isAlive,
   type ServerToolchain,
   serverToolchain,
   withWork,
@@ -24,15 +25,6 @@ const first = (result: DriverResult, type: string): CommittedEvent => {
 };
 const commandResult = (result: DriverResult, id: string) =>
   result.commands.find((command) => command.commandId === id);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the Codex executor in durable mode, driven by the server's control plane", {
   timeout: 120_000,

@@ -60,6 +60,17 @@ const until = async (predicate, what, timeoutMs = 20_000) => {
   }
 };
 const count = (type) => committed.filter((event) => event.eventType === type).length;
+/** How many `method` requests the fake app-servers logged (they share the Codex home). */
+const providerReceived = (method) => {
+  let text = "";
+  try {
+    text = readFileSync(join(scenario.runnerEnv.CODEX_HOME, "log.jsonl"), "utf8");
+  } catch {}
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .filter((line) => JSON.parse(line).message?.method === method).length;
+};
 const command = (id) => controlPlane.store.state.commands.find((candidate) => candidate.commandId === id);
 
 const spawnOptions = {
@@ -116,10 +127,13 @@ try {
       handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
     } else if (step.op === "exit") {
       print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
+    } else if (step.op === "providerReceived") {
+      await until(
+        () => providerReceived(step.method) >= (step.count ?? 1),
+        `the provider to receive ${step.method}`,
+      );
     } else if (step.op === "releaseTools") {
       releaseTools();
-    } else if (step.op === "sleep") {
-      await new Promise((resolve) => setTimeout(resolve, step.ms));
     }
   }
 } catch (error) {

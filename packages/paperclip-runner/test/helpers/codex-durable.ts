@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { readProcessState } from "../../src/harness/process-identity.js";
 import { BIN } from "./run-bin.js";
 
 const run = promisify(execFile);
@@ -67,7 +68,8 @@ export type Step =
   | { readonly op: "restart" }
   | { readonly op: "exit" }
   | { readonly op: "releaseTools" }
-  | { readonly op: "sleep"; readonly ms: number };
+  /** Waits until the fake app-servers received `count` (1) requests of `method`. */
+  | { readonly op: "providerReceived"; readonly method: string; readonly count?: number };
 
 export interface DriverResult {
   readonly committed: readonly CommittedEvent[];
@@ -245,13 +247,10 @@ export function providerPids(result: DriverResult): number[] {
   return result.providerLog.filter((record) => record.kind === "start").map((record) => record.pid as number);
 }
 
+/** Whether the process runs (a zombie nobody reaped yet does not). */
 export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  const state = readProcessState(pid);
+  return state !== null && state !== "Z";
 }
 
 /** Every committed seq exactly once, contiguous from 1, each delivered once (nothing duplicated, nothing lost). */
