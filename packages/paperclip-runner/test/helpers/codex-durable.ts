@@ -111,6 +111,8 @@ export async function driveCodexRunner(
     readonly opencodeLaunchProfile?: Record<string, string>;
     /** Semantic tool calls are answered only at the "releaseTools" step. */
     readonly holdTools?: boolean;
+    /** Added to the runner's own environment (beyond what the server's launcher passes). */
+    readonly launcherEnv?: Record<string, string>;
   } = {},
 ): Promise<DriverResult> {
   const { cwd, codexHome } = workPaths(work);
@@ -123,6 +125,7 @@ export async function driveCodexRunner(
     steps,
     runnerEnv: { CODEX_HOME: codexHome, ...options.runnerEnv },
     holdTools: options.holdTools === true,
+    ...(options.launcherEnv ? { launcherEnv: options.launcherEnv } : {}),
     ...(options.opencodeLaunchProfile ? { opencodeLaunchProfile: options.opencodeLaunchProfile } : {}),
   };
   const { stdout } = await run(tools.node24, [driver, JSON.stringify(input)], {
