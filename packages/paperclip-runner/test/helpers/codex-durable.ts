@@ -281,3 +281,12 @@ export const closeSteps: readonly Step[] = [
   { op: "queue", type: "runner.suspend", id: "suspend" },
   { op: "exit" },
 ];
+
+/** The params of every `method` message the fake app-servers received, in order. */
+export function providerRequests(result: DriverResult, method: string): Record<string, unknown>[] {
+  return result.providerLog
+    .filter((record) => record.kind === "received")
+    .map((record) => record.message as { method?: string; params?: Record<string, unknown> })
+    .filter((message) => message.method === method)
+    .map((message) => message.params ?? {});
+}
