@@ -541,7 +541,6 @@ export class CodexExecutor implements DurableEngine {
       provider: state.config.provider,
       threadId: state.threadId ?? "",
       activeTurnId: state.activeProviderTurnId,
-      model: state.config.model,
     });
     switch (outcome.kind) {
       case "ignored":

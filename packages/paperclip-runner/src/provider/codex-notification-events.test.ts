@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { boundedText, codexNotificationEvents } from "./codex-notification-events.js";
 
-const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2", model: "mock-model" };
+const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
 const inTurn = (extra: Record<string, unknown>) => ({ threadId: "thread-1", turnId: "turn-2", ...extra });
 const EMPTY_DIGEST = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
@@ -137,7 +137,7 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
           priority: 0,
           payload: {
             provider: "codex",
-            model: "mock-model",
+            model: null,
             providerSessionId: "thread-1",
             providerRequestId: null,
             cumulative: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4, ...zero },

@@ -17,7 +17,6 @@ export interface NotificationContext {
   readonly provider: string;
   readonly threadId: string;
   readonly activeTurnId: string | null;
-  readonly model: string | null;
 }
 
 export type NotificationOutcome =
@@ -235,7 +234,8 @@ function usageEvent(params: Record<string, unknown>, context: NotificationContex
   const last = usage.last === undefined ? null : measurement(usage.last);
   return event("usage.reported", 0, {
     provider: context.provider,
-    model: context.model,
+    // Upstream's runner reports no model here (the server knows the one it asked for).
+    model: null,
     providerSessionId: context.threadId,
     providerRequestId: null,
     cumulative: total,
