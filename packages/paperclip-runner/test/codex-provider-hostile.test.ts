@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import {
   closeSteps,
   codexPrepare,
@@ -7,18 +8,13 @@ import {
   driveCodexRunner,
   eventTypes,
   FAKE_CODEX,
-  isAlive,
   providerPids,
-  type ServerToolchain,
   type Step,
-  serverToolchain,
+  serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
 
-let tools: ServerToolchain;
-beforeAll(() => {
-  tools = serverToolchain();
-});
+const toolchain = serverToolchainForFile();
 
 /** The failure diagnostics (the startup facts of each provider launch left aside). */
 const diagnostics = (result: DriverResult) =>
@@ -68,7 +64,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         { op: "queue", type: "session.close", id: `close-${name}` },
         { op: "command", id: `close-${name}` },
       ]);
-      const result = await driveCodexRunner(tools, work, [...steps, ...closeSteps], {
+      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps], {
         launcherEnv: { PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS: "500" },
       });
       expectNothingLeft(result);
@@ -101,7 +97,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         { op: "queue", type: "turn.start", payload: { text: "fine" }, id: "turn-last" },
         { op: "event", type: "run.terminal", count: hostile.length + 1 },
       ];
-      const result = await driveCodexRunner(tools, work, [...steps, ...closeSteps]);
+      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
       expectNothingLeft(result);
       const failures = diagnostics(result).map((payload) => [payload.code, payload.message]);
       expect(failures).toEqual([
@@ -160,7 +156,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         { op: "queue", type: "session.close", id: `close-${text}` },
         { op: "command", id: `close-${text}` },
       ]);
-      const result = await driveCodexRunner(tools, work, [...steps, ...closeSteps]);
+      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
       expectNothingLeft(result);
       expect(diagnostics(result)).toEqual([
         {

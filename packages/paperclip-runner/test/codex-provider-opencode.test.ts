@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   closeSteps,
   codexPrepare,
@@ -9,15 +9,11 @@ import {
   driveCodexRunner,
   eventTypes,
   firstEvent,
-  type ServerToolchain,
-  serverToolchain,
+  serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
 
-let tools: ServerToolchain;
-beforeAll(() => {
-  tools = serverToolchain();
-});
+const toolchain = serverToolchainForFile();
 
 const FAKE_OPENCODE = path.join(import.meta.dirname, "helpers/fake-opencode-serve.cjs");
 const digest = (file: string): string =>
@@ -26,7 +22,7 @@ const digest = (file: string): string =>
 /** The launch profile the server passes (`--opencode-*`): the node running the server's own proxy, and the opencode binary. */
 function launchProfile(): Record<string, string> {
   const proxyScript = path.join(
-    tools.serverDir,
+    toolchain().serverDir,
     "node_modules/@paperclipai/server/dist/vendor/paperclip-runner/cli/opencode-app-server-proxy.cjs",
   );
   return {
@@ -61,7 +57,7 @@ describe("OpenCode through the Codex executor and the server's own proxy", { tim
     await withWork(async (work) => {
       const profile = launchProfile();
       const result = await driveCodexRunner(
-        tools,
+        toolchain(),
         work,
         [
           { op: "queue", type: "run.prepare", payload: opencodePrepare(work, profile), id: "prepare" },
@@ -107,7 +103,7 @@ describe("OpenCode through the Codex executor and the server's own proxy", { tim
       const other = opencodePrepare(work, profile);
       const otherScript = { ...other, provider: { ...(other.provider as object), args: [FAKE_OPENCODE] } };
       const result = await driveCodexRunner(
-        tools,
+        toolchain(),
         work,
         [
           { op: "queue", type: "run.prepare", payload: opencodePrepare(work, profile), id: "digest" },

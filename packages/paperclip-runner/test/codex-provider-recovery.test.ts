@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import {
   closeSteps,
   commandOf,
@@ -7,19 +8,14 @@ import {
   eventTypes,
   expectContiguousOnce,
   firstEvent,
-  isAlive,
   openSteps,
   providerPids,
   providerRequests,
-  type ServerToolchain,
-  serverToolchain,
+  serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
 
-let tools: ServerToolchain;
-beforeAll(() => {
-  tools = serverToolchain();
-});
+const toolchain = serverToolchainForFile();
 
 /** What every recovery must show: one thread, no event twice or missing, the dead runner's provider gone. */
 function expectCleanRecovery(result: DriverResult): void {
@@ -61,7 +57,7 @@ const nextTurn = [
 describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_000 }, () => {
   it("mid-stream: the thread resumes, the lost turn fails with its terminal, a replayed usage snapshot is benign, the next turn works", async () => {
     await withWork(async (work) => {
-      const result = await driveCodexRunner(tools, work, [
+      const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work),
         { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
         { op: "event", type: "run.terminal" },
@@ -117,7 +113,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
 
   it("before the provider answered turn/start: the command is indeterminate, never repeated, and the next turn works", async () => {
     await withWork(async (work) => {
-      const result = await driveCodexRunner(tools, work, [
+      const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work),
         { op: "queue", type: "turn.start", payload: { text: "no-answer" }, id: "turn-1" },
         { op: "providerReceived", method: "turn/start" },
@@ -145,7 +141,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
   it("with a tool call pending: one semantic input, the late result is settled after the turn, the next turn works", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(
-        tools,
+        toolchain(),
         work,
         [
           ...openSteps(work),

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { semanticContentDigest } from "../src/provider/semantic-digest.js";
 import {
   closeSteps,
@@ -8,20 +8,16 @@ import {
   eventTypes,
   firstEvent,
   openSteps,
-  type ServerToolchain,
-  serverToolchain,
+  serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
 
-let tools: ServerToolchain;
-beforeAll(() => {
-  tools = serverToolchain();
-});
+const toolchain = serverToolchainForFile();
 
 describe("Codex turns through the server's control plane", { timeout: 120_000 }, () => {
   it("answers a dynamic tool call through semantic_tool.input/result with the digest the control plane recomputes", async () => {
     await withWork(async (work) => {
-      const result = await driveCodexRunner(tools, work, [
+      const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work),
         { op: "queue", type: "turn.start", payload: { text: "tool:report_progress" }, id: "turn" },
         { op: "event", type: "run.terminal" },
@@ -75,7 +71,7 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
 
   it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one", async () => {
     await withWork(async (work) => {
-      const result = await driveCodexRunner(tools, work, [
+      const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, codexPrepare(work, { contract: false })),
         { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-1" },
         { op: "event", type: "turn.started" },
@@ -125,7 +121,7 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
         const payload = codexPrepare(work);
         return { ...payload, provider: { ...(payload.provider as object), kind, provider: kind } };
       };
-      const result = await driveCodexRunner(tools, work, [
+      const result = await driveCodexRunner(toolchain(), work, [
         ...["acpx", "claude_managed", "aws_agentcore", "cursor"].flatMap((kind) => [
           { op: "queue" as const, type: "run.prepare", payload: prepare(kind), id: `prepare-${kind}` },
           { op: "command" as const, id: `prepare-${kind}` },

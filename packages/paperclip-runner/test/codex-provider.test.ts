@@ -1,21 +1,17 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import {
   type CommittedEvent,
   codexPrepare,
   type DriverResult,
   driveCodexRunner,
-  isAlive,
-  type ServerToolchain,
-  serverToolchain,
+  serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
 
-let tools: ServerToolchain;
-beforeAll(() => {
-  tools = serverToolchain();
-});
+const toolchain = serverToolchainForFile();
 
 const types = (events: readonly CommittedEvent[]): string[] => events.map((event) => event.eventType);
 const first = (result: DriverResult, type: string): CommittedEvent => {
@@ -31,7 +27,7 @@ describe("the Codex executor in durable mode, driven by the server's control pla
 }, () => {
   it("binds run.prepare without starting anything, reports the provider identity, runs a plain turn, drains and suspends", async () => {
     await withWork(async (work) => {
-      const result = await driveCodexRunner(tools, work, [
+      const result = await driveCodexRunner(toolchain(), work, [
         { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: "prepare" },
         { op: "command", id: "prepare" },
         { op: "queue", type: "session.open", payload: { reuse: "same_session" }, id: "open" },

@@ -19,16 +19,9 @@ const codex = {
 
 describe("the provider configuration of run.prepare", () => {
   it("reads the Codex descriptor, ignoring keys it does not use", () => {
+    const { collaborationMode: _ignored, ...used } = codex;
     expect(readCodexProviderConfig(codex)).toEqual({
-      kind: "codex",
-      provider: "codex",
-      driver: "codex_app_server",
-      providerVersion: "codex-app-server-v1",
-      command: "codex",
-      args: ["app-server"],
-      cwd: tmpdir(),
-      model: "gpt-test",
-      approvalPolicy: "never",
+      ...used,
       externallySandboxed: false,
       instructions: null,
       includeSkillInstructions: null,

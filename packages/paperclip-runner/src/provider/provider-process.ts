@@ -4,6 +4,7 @@ import { GroupWatchdog } from "../harness/group-watchdog.js";
 import { LineFramer } from "../harness/line-framer.js";
 import { LogTail } from "../harness/log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "../harness/process-identity.js";
+import { signalProcessGroup } from "../harness/signal-group.js";
 
 /** Upstream's provider frame: one JSON-RPC line is at most 4 MiB. */
 export const MAX_PROVIDER_FRAME_BYTES = 4 * 1024 * 1024;
@@ -110,12 +111,6 @@ export class ProviderProcess {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // Already gone.
-    }
+    signalProcessGroup(this.child.pid, signal);
   }
 }

@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { readProcessState } from "../../src/harness/process-identity.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { beforeAll } from "vitest";
 import { BIN } from "./run-bin.js";
 
 const run = promisify(execFile);
@@ -86,14 +86,21 @@ export interface DriverResult {
   readonly work: string;
 }
 
-/** A private work directory with a space in its name, removed afterwards whatever happens. */
+/** A private work directory with a space in its name, removed when the test finishes, passed or failed. */
 export async function withWork<T>(use: (work: string) => Promise<T>): Promise<T> {
-  const work = await mkdtemp(path.join(os.tmpdir(), "runner codex-"));
-  try {
-    return await use(work);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  return await use(tempDirForTest("runner codex-"));
+}
+
+/** The toolchain for the tests of one file, located (and installed the first time) before the first test. */
+export function serverToolchainForFile(): () => ServerToolchain {
+  let tools: ServerToolchain | null = null;
+  beforeAll(() => {
+    tools = serverToolchain();
+  });
+  return () => {
+    if (tools === null) throw new Error("the server toolchain is located before the first test");
+    return tools;
+  };
 }
 
 /** The work directory's workspace (the provider's cwd) and Codex home. */
@@ -248,12 +255,6 @@ export function commandOf(result: DriverResult, id: string): CommandRecord | und
 /** The pids of every fake app-server the scenario started. */
 export function providerPids(result: DriverResult): number[] {
   return result.providerLog.filter((record) => record.kind === "start").map((record) => record.pid as number);
-}
-
-/** Whether the process runs (a zombie nobody reaped yet does not). */
-export function isAlive(pid: number): boolean {
-  const state = readProcessState(pid);
-  return state !== null && state !== "Z";
 }
 
 /** Every committed seq exactly once, contiguous from 1, each delivered once (nothing duplicated, nothing lost). */
