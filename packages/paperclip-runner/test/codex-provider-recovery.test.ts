@@ -9,6 +9,7 @@ import {
   expectContiguousOnce,
   firstEvent,
   openSteps,
+  PLAIN_TURN_EVENTS,
   providerPids,
   providerRequests,
   serverToolchainForFile,
@@ -95,14 +96,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         "run.result.proposed",
         "run.terminal",
         "turn.accepted",
-        "turn.started",
-        "item.started",
-        "item.delta",
-        "item.completed",
-        "usage.reported",
-        "turn.completed",
-        "run.result.proposed",
-        "run.terminal",
+        ...PLAIN_TURN_EVENTS,
       ]);
       expect(commandOf(result, "turn-3")?.result.result).toEqual({
         status: "accepted",

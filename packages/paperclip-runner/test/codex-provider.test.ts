@@ -7,6 +7,7 @@ import {
   codexPrepare,
   type DriverResult,
   driveCodexRunner,
+  PLAIN_TURN_EVENTS,
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
@@ -73,14 +74,7 @@ describe("the Codex executor in durable mode, driven by the server's control pla
         "turn.accepted",
         "harness.diagnostic",
         "harness.diagnostic",
-        "turn.started",
-        "item.started",
-        "item.delta",
-        "item.completed",
-        "usage.reported",
-        "turn.completed",
-        "run.result.proposed",
-        "run.terminal",
+        ...PLAIN_TURN_EVENTS,
       ]);
       expect(result.committed.map((event) => event.priority)).toEqual([
         0, 0, 0, 0, 0, 0, 0, 2, 2, 1, 0, 0, 0, 0,

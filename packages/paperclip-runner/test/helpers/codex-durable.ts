@@ -291,3 +291,15 @@ export function providerRequests(result: DriverResult, method: string): Record<s
     .filter((message) => message.method === method)
     .map((message) => message.params ?? {});
 }
+
+/** What the fake app-server's plain turn commits once it started, with a completion contract bound. */
+export const PLAIN_TURN_EVENTS: readonly string[] = [
+  "turn.started",
+  "item.started",
+  "item.delta",
+  "item.completed",
+  "usage.reported",
+  "turn.completed",
+  "run.result.proposed",
+  "run.terminal",
+];
