@@ -4,6 +4,7 @@ import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import {
   type CommittedEvent,
+  closeSteps,
   codexPrepare,
   type DriverResult,
   driveCodexRunner,
@@ -164,6 +165,28 @@ describe("the Codex executor in durable mode, driven by the server's control pla
       expect((await stat(path.join(runnerDir, "codex-provider-state.json"))).mode & 0o777).toBe(0o600);
       const runnerState = JSON.parse(await readFile(path.join(runnerDir, "runner-state.json"), "utf8"));
       expect(runnerState.lifecycle).toBe("suspended");
+    });
+  });
+
+  it("commits the startup facts of a session.open before a drain that follows it directly", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: "prepare" },
+        { op: "queue", type: "session.open", id: "open" },
+        { op: "command", id: "open" },
+        ...closeSteps,
+      ]);
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      expect(types(result.committed)).toEqual([
+        "session.started",
+        "session.capabilities.updated",
+        "session.goal.snapshot",
+        "harness.diagnostic",
+        "harness.diagnostic",
+      ]);
+      expect(typeof commandResult(result, "drain")?.result.result?.retainedEventsDrained).toBe("boolean");
+      expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
     });
   });
 });

@@ -46,6 +46,13 @@ const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
   "turn.stop",
 ]);
 
+/** The commands durable mode answers without the executor (`command-applier.ts`). */
+const ANSWERED_BY_DURABLE_MODE: ReadonlySet<string> = new Set([
+  "runner.drain",
+  "runner.suspend",
+  "runner.shutdown",
+]);
+
 function commandSubject(command: ServerCommand): StartupCommand {
   return { commandId: command.commandId, commandType: command.type, controllerSeq: command.controllerSeq };
 }
@@ -85,24 +92,32 @@ export class CodexExecutor implements DurableEngine {
     return this.done;
   }
 
-  /** Runs before every command durable mode handles (drain and suspend included): a pending recovery happens first. */
+  /**
+   * Runs before every command durable mode handles, drain and suspend included:
+   * a pending recovery happens first, and the commands durable mode answers
+   * itself (drain, suspend, shutdown) commit the startup facts still deferred.
+   */
   beforeCommand(command: ServerCommand): Promise<void> {
-    if (!this.recoveryPending) return Promise.resolve();
     return this.ctx.run(async () => {
-      if (!this.recoveryPending) return;
-      this.recoveryPending = false;
-      await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+      if (this.recoveryPending) {
+        this.recoveryPending = false;
+        await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+      }
+      if (ANSWERED_BY_DURABLE_MODE.has(command.type)) await this.flushDeferred(command.commandId);
     });
+  }
+
+  private async flushDeferred(commandId: string): Promise<void> {
+    const deferred = this.deferred;
+    if (deferred === null || deferred.commandId === commandId) return;
+    this.deferred = null;
+    await this.ctx.emitAll(deferred.events);
   }
 
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
-      const deferred = this.deferred;
-      if (deferred !== null && deferred.commandId !== command.commandId) {
-        this.deferred = null;
-        await this.ctx.emitAll(deferred.events);
-      }
+      await this.flushDeferred(command.commandId);
       return {
         kind: "receipt" as const,
         commandId: command.commandId,
