@@ -502,7 +502,10 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     meaning:
       "Each JSON-RPC request to the provider is bounded (30 s, or `PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS`). The provider did not answer: the runner stops its process group and fails the command and the session as for a provider exit.",
     when: "The provider hangs, or waits on something that never comes (a model endpoint that does not answer).",
-    solutions: ["Check that the provider's model endpoint answers.", "Run the provider by hand to see where it waits."],
+    solutions: [
+      "Check that the provider's model endpoint answers.",
+      "Run the provider by hand to see where it waits.",
+    ],
     prevention: "Keep the provider's network path healthy.",
   },
   ERR_RUNNER_PROVIDER_STATE_CONFLICT: {
@@ -512,7 +515,9 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     meaning:
       "On restart the runner picks its provider executor from the one provider state file in `--state-dir` (`codex-provider-state.json`, `acpx-provider-state.json`, `managed-provider-state.json`). More than one is present, so it cannot know which provider owns the run, and it stops without touching any of them.",
     when: "Two runners of different providers were pointed at one state directory.",
-    solutions: ["Give every run its own state directory; remove the stray file only if you know which run it belongs to."],
+    solutions: [
+      "Give every run its own state directory; remove the stray file only if you know which run it belongs to.",
+    ],
     prevention: "Let the server choose the state directory.",
   },
 } as const satisfies RegistryTable<"RUNNER", "runner">;
