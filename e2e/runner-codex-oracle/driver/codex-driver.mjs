@@ -70,7 +70,11 @@ const waiters = [];
 let bundle = null;
 function attach(current) {
   current.transport.setServerRequestHandler(async (request) => {
-    toolCalls.push({ method: request.method, tool: request.params?.tool, arguments: request.params?.arguments });
+    toolCalls.push({
+      method: request.method,
+      tool: request.params?.tool,
+      arguments: request.params?.arguments,
+    });
     return { success: true, contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }] };
   });
   void (async () => {
@@ -95,7 +99,9 @@ const until = async (predicate, what, timeoutMs = 30_000) => {
   }
 };
 const turnCompleted = (turnId) =>
-  notifications.find((n) => n.method === "turn/completed" && (n.params?.turn?.id ?? n.params?.turnId) === turnId);
+  notifications.find(
+    (n) => n.method === "turn/completed" && (n.params?.turn?.id ?? n.params?.turnId) === turnId,
+  );
 const committedEvents = () => {
   const state = JSON.parse(readFileSync(join(root, "control-plane/control-plane-state.json"), "utf8"));
   return state.committedEvents.map((entry) => entry.envelope.payload);
@@ -134,7 +140,10 @@ async function runTurn(name, text, steps, during) {
   if (during !== undefined) await during(turnId, before);
   await until(() => turnCompleted(turnId) !== undefined, `${name} to complete`);
   const completed = turnCompleted(turnId);
-  mark(name, { status: completed.params?.turn?.status ?? null, modelRequests: stub.requests.length - before });
+  mark(name, {
+    status: completed.params?.turn?.status ?? null,
+    modelRequests: stub.requests.length - before,
+  });
   return turnId;
 }
 // A step that fails is recorded with its error; the scenario still closes the session.
@@ -143,7 +152,12 @@ async function attempt(name, body) {
     await body();
     return true;
   } catch (error) {
-    print({ type: "step", step: name, ms: performance.now() - started, error: String(error?.message ?? error).slice(0, 1_000) });
+    print({
+      type: "step",
+      step: name,
+      ms: performance.now() - started,
+      error: String(error?.message ?? error).slice(0, 1_000),
+    });
     return false;
   }
 }
@@ -153,7 +167,9 @@ try {
   await openThread();
   if (scenario.kind === "session") {
     await attempt("plain", () =>
-      runTurn("plain", "say hello", [{ text: "hello from the stub", usage: { input_tokens: 21, output_tokens: 4 } }]),
+      runTurn("plain", "say hello", [
+        { text: "hello from the stub", usage: { input_tokens: 21, output_tokens: 4 } },
+      ]),
     );
     await attempt("tool", async () => {
       await runTurn("tool", "report progress", [
@@ -163,12 +179,21 @@ try {
       print({ type: "tool_calls", calls: toolCalls });
     });
     await attempt("steer", async () => {
-      await runTurn("steer", "start long work", [{ text: "first answer", gate: "steer" }, { text: "steered answer" }], async (turnId, before) => {
-        await until(() => stub.requests.length > before, "the steer turn's model request");
-        await bundle.transport.request("turn/steer", { threadId, expectedTurnId: turnId, input: [{ type: "text", text: "also mention steering" }] });
-        mark("steer:sent");
-        stub.open("steer");
-      });
+      await runTurn(
+        "steer",
+        "start long work",
+        [{ text: "first answer", gate: "steer" }, { text: "steered answer" }],
+        async (turnId, before) => {
+          await until(() => stub.requests.length > before, "the steer turn's model request");
+          await bundle.transport.request("turn/steer", {
+            threadId,
+            expectedTurnId: turnId,
+            input: [{ type: "text", text: "also mention steering" }],
+          });
+          mark("steer:sent");
+          stub.open("steer");
+        },
+      );
       print({ type: "steer_reached_model", value: lastRequestText().includes("also mention steering") });
     });
     await attempt("interrupt", () =>
@@ -183,10 +208,15 @@ try {
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
   } else if (scenario.kind === "recovery") {
-    await runTurn("plain", "say hello", [{ text: "hello before the kill", usage: { input_tokens: 30, output_tokens: 7 } }]);
+    await runTurn("plain", "say hello", [
+      { text: "hello before the kill", usage: { input_tokens: 30, output_tokens: 7 } },
+    ]);
     stub.push({ stall: true });
     const requests = stub.requests.length;
-    const turn = await bundle.transport.request("turn/start", { threadId, input: [{ type: "text", text: "long work" }] });
+    const turn = await bundle.transport.request("turn/start", {
+      threadId,
+      input: [{ type: "text", text: "long work" }],
+    });
     await until(() => stub.requests.length > requests, "the stalled model request");
     const evidence = bundle.evidence();
     print({ type: "killing", providerAlive: alive(evidence.providerPid ?? evidence.codexPid) });
@@ -203,7 +233,9 @@ try {
       resumeProviderSession: {
         driverSessionId: threadId,
         providerSessionId: openedThread.sessionId,
-        ...(openedThread.providerIdentity === undefined ? {} : { providerIdentity: openedThread.providerIdentity }),
+        ...(openedThread.providerIdentity === undefined
+          ? {}
+          : { providerIdentity: openedThread.providerIdentity }),
       },
     });
     attach(bundle);
@@ -214,7 +246,9 @@ try {
       turns: read.thread.turns,
       oldProviderAlive: alive(providerPid),
     });
-    await attempt("after-recovery", () => runTurn("after-recovery", "say hello again", [{ text: "hello after the kill" }]));
+    await attempt("after-recovery", () =>
+      runTurn("after-recovery", "say hello again", [{ text: "hello after the kill" }]),
+    );
   }
   await attempt("closed", async () => {
     await bundle.transport.close("oracle scenario finished");

@@ -47,20 +47,34 @@ export async function startModelStub(initialScript = []) {
   async function answer(step, response) {
     if (step.status !== undefined) {
       response.writeHead(step.status, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { message: step.message ?? "stub error", type: "server_error" } }));
+      response.end(
+        JSON.stringify({ error: { message: step.message ?? "stub error", type: "server_error" } }),
+      );
       return;
     }
     sequence += 1;
     const id = `resp_stub_${sequence}`;
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (type, data) => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    const send = (type, data) =>
+      response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     send("response.created", { response: { id } });
     if (step.stall) return; // held open until the client closes it
     if (step.gate !== undefined) await gate(step.gate).opened;
     const item =
       step.tool !== undefined
-        ? { type: "function_call", id: `fc_${sequence}`, call_id: `call_stub_${sequence}`, name: step.tool, arguments: JSON.stringify(step.arguments ?? {}) }
-        : { type: "message", role: "assistant", id: `msg_${sequence}`, content: [{ type: "output_text", text: step.text }] };
+        ? {
+            type: "function_call",
+            id: `fc_${sequence}`,
+            call_id: `call_stub_${sequence}`,
+            name: step.tool,
+            arguments: JSON.stringify(step.arguments ?? {}),
+          }
+        : {
+            type: "message",
+            role: "assistant",
+            id: `msg_${sequence}`,
+            content: [{ type: "output_text", text: step.text }],
+          };
     send("response.output_item.done", { item });
     const usage = step.usage ?? { input_tokens: 10, output_tokens: 5 };
     send("response.completed", {
@@ -95,14 +109,22 @@ export async function startModelStub(initialScript = []) {
 /** The `-c` overrides that point Codex at the stub (as codex's own app-server tests configure it). */
 export function stubProviderArgs(baseUrl) {
   return [
-    "-c", 'model="mock-model"',
-    "-c", 'model_provider="mock_provider"',
-    "-c", 'model_providers.mock_provider.name="mock provider"',
-    "-c", `model_providers.mock_provider.base_url="${baseUrl}"`,
-    "-c", 'model_providers.mock_provider.wire_api="responses"',
-    "-c", "model_providers.mock_provider.request_max_retries=0",
-    "-c", "model_providers.mock_provider.stream_max_retries=0",
+    "-c",
+    'model="mock-model"',
+    "-c",
+    'model_provider="mock_provider"',
+    "-c",
+    'model_providers.mock_provider.name="mock provider"',
+    "-c",
+    `model_providers.mock_provider.base_url="${baseUrl}"`,
+    "-c",
+    'model_providers.mock_provider.wire_api="responses"',
+    "-c",
+    "model_providers.mock_provider.request_max_retries=0",
+    "-c",
+    "model_providers.mock_provider.stream_max_retries=0",
     // Codex 0.156.1's AGENTS.md loader starts a bwrap helper the workspace profile denies.
-    "-c", "project_doc_max_bytes=0",
+    "-c",
+    "project_doc_max_bytes=0",
   ];
 }

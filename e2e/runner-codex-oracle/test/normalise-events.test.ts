@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
+
+const event = (eventType: string, payload: unknown, priority = 0) => ({ eventType, priority, payload });
+
+describe("normaliseEvents", () => {
+  it("numbers ids by first appearance, so equal ids stay equal and distinct ids stay distinct", () => {
+    const [first, second] = normaliseEvents([
+      event("turn.accepted", { providerTurnId: "01a2-x", providerSessionId: "thr-1" }),
+      event("turn.started", { providerTurnId: "01a2-x", itemId: "msg-9" }),
+    ]);
+    expect(first?.payload).toEqual({ providerSessionId: "<id2>", providerTurnId: "<id1>" });
+    expect(second?.payload).toEqual({ itemId: "<id3>", providerTurnId: "<id1>" });
+  });
+
+  it("masks times and process ids but keeps other values, nested and in arrays", () => {
+    const [only] = normaliseEvents([
+      event("session.started", {
+        processId: 4242,
+        at: "2026-12-02T01:57:36.911Z",
+        cumulative: { inputTokens: 30 },
+        list: [{ callId: "call_1" }],
+      }),
+    ]);
+    expect(only?.payload).toEqual({
+      at: "<time>",
+      cumulative: { inputTokens: 30 },
+      list: [{ callId: "<id1>" }],
+      processId: "<number>",
+    });
+  });
+});
+
+describe("diffEventStreams", () => {
+  it("finds nothing between two runs that differ only in ids, times and pids", () => {
+    const run = (suffix: string, pid: number) =>
+      normaliseEvents([
+        event("session.started", { providerSessionId: `thr-${suffix}`, processId: pid }),
+        event("turn.completed", { providerTurnId: `turn-${suffix}`, status: "completed" }),
+      ]);
+    expect(diffEventStreams(run("a", 1), run("b", 2))).toEqual([]);
+  });
+
+  it("names a changed field, a missing field and a changed priority", () => {
+    const reference = normaliseEvents([event("item.completed", { text: "hi", kind: "agentMessage" }, 1)]);
+    const candidate = normaliseEvents([event("item.completed", { text: "bye" }, 2)]);
+    expect(diffEventStreams(reference, candidate)).toEqual([
+      "event #1 item.completed: priority 1 vs 2",
+      "event #1 item.completed: payload.kind missing",
+      'event #1 item.completed: payload.text "hi" vs "bye"',
+    ]);
+  });
+
+  it("stops at the first difference in order and shows both remaining sequences", () => {
+    const reference = normaliseEvents([
+      event("turn.started", {}),
+      event("item.started", {}),
+      event("turn.completed", {}),
+    ]);
+    const candidate = normaliseEvents([event("turn.started", {}), event("turn.completed", {})]);
+    expect(diffEventStreams(reference, candidate)).toEqual([
+      "event #2: order differs; reference continues [item.started, turn.completed], candidate continues [turn.completed]",
+    ]);
+  });
+});
