@@ -120,6 +120,7 @@ let openedThread = null;
 async function openThread() {
   bundle = createRunnerdCodexTransport(transportOptions);
   attach(bundle);
+  const requested = performance.now();
   const opened = await bundle.transport.request("thread/start", {
     cwd: workspace,
     model: "mock-model",
@@ -129,11 +130,16 @@ async function openThread() {
   });
   threadId = opened.thread.id;
   openedThread = opened.thread;
-  mark("identity", { threadId: typeof threadId, hasSession: typeof opened.thread.sessionId === "string" });
+  mark("identity", {
+    durationMs: performance.now() - requested,
+    threadId: typeof threadId,
+    hasSession: typeof opened.thread.sessionId === "string",
+  });
 }
 async function runTurn(name, text, steps, during) {
   stub.push(...steps);
   const before = stub.requests.length;
+  const requested = performance.now();
   const turn = await bundle.transport.request("turn/start", { threadId, input: [{ type: "text", text }] });
   const turnId = turn.turn.id;
   mark(`${name}:accepted`);
@@ -141,6 +147,7 @@ async function runTurn(name, text, steps, during) {
   await until(() => turnCompleted(turnId) !== undefined, `${name} to complete`);
   const completed = turnCompleted(turnId);
   mark(name, {
+    durationMs: performance.now() - requested,
     status: completed.params?.turn?.status ?? null,
     modelRequests: stub.requests.length - before,
   });
@@ -241,7 +248,7 @@ try {
     attach(bundle);
     const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
     mark("resumed", {
-      ms_since_kill: performance.now() - killedAt,
+      durationMs: performance.now() - killedAt,
       sameThread: read.thread.id === threadId,
       turns: read.thread.turns,
       oldProviderAlive: alive(providerPid),

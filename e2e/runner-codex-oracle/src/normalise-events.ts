@@ -17,7 +17,8 @@ export interface NormalisedEvent {
 }
 
 const ID_KEY = /(^id$|Id$|Ids$|^callId|digest$|Digest$|Fingerprint$|fingerprint$)/;
-const VOLATILE_NUMBER_KEY = /^(processId|pid|durationMs|activeSeconds|attemptedProcessGeneration)$/;
+const VOLATILE_NUMBER_KEY =
+  /^(processId|processGroupId|pid|durationMs|activeSeconds|attemptedProcessGeneration)$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
 /** Normalises one stream; placeholders are numbered per stream, in order of first appearance. */

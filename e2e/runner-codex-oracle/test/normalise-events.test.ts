@@ -4,13 +4,13 @@ import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 const event = (eventType: string, payload: unknown, priority = 0) => ({ eventType, priority, payload });
 
 describe("normaliseEvents", () => {
-  it("numbers ids by first appearance, so equal ids stay equal and distinct ids stay distinct", () => {
+  it("numbers ids by first appearance (keys in sorted order), so equal ids stay equal and distinct ids stay distinct", () => {
     const [first, second] = normaliseEvents([
       event("turn.accepted", { providerTurnId: "01a2-x", providerSessionId: "thr-1" }),
       event("turn.started", { providerTurnId: "01a2-x", itemId: "msg-9" }),
     ]);
-    expect(first?.payload).toEqual({ providerSessionId: "<id2>", providerTurnId: "<id1>" });
-    expect(second?.payload).toEqual({ itemId: "<id3>", providerTurnId: "<id1>" });
+    expect(first?.payload).toEqual({ providerSessionId: "<id1>", providerTurnId: "<id2>" });
+    expect(second?.payload).toEqual({ itemId: "<id3>", providerTurnId: "<id2>" });
   });
 
   it("masks times and process ids but keeps other values, nested and in arrays", () => {
