@@ -172,12 +172,18 @@ const lastRequestText = () => JSON.stringify(stub.requests.at(-1)?.input ?? []);
 
 try {
   await openThread();
-  if (scenario.kind === "session") {
+  if (scenario.kind === "turn" || scenario.kind === "session") {
     await attempt("plain", () =>
       runTurn("plain", "say hello", [
         { text: "hello from the stub", usage: { input_tokens: 21, output_tokens: 4 } },
       ]),
     );
+    const answer = notifications.findLast(
+      (n) => n.method === "item/completed" && n.params?.item?.type === "agentMessage",
+    );
+    print({ type: "answer", text: answer?.params?.item?.text ?? null });
+  }
+  if (scenario.kind === "session") {
     await attempt("tool", async () => {
       await runTurn("tool", "report progress", [
         { tool: "report_progress", arguments: { body: "half way" } },

@@ -9,8 +9,8 @@ import type { CodexToolchain } from "./toolchain.js";
 const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
-/** `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn, resume, next turn, close. */
-export type ScenarioKind = "session" | "recovery";
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn, resume, next turn, close. */
+export type ScenarioKind = "turn" | "session" | "recovery";
 
 export interface StepRecord {
   readonly step: string;
@@ -30,6 +30,8 @@ export interface ScenarioOutcome {
   readonly schemaIssues: readonly unknown[];
   readonly toolCalls: readonly { tool: string; arguments: unknown }[];
   readonly steerReachedModel: boolean | undefined;
+  /** The agent message of the plain turn, as the server's driver received it. */
+  readonly answer: string | null | undefined;
   readonly fatal: string | undefined;
   /** Every line the driver printed, for a failure message. */
   readonly transcript: string;
@@ -76,6 +78,7 @@ function parseTranscript(stdout: string): ScenarioOutcome {
     schemaIssues: records.filter((entry) => entry.type === "schema_issue"),
     toolCalls: (toolCalls ?? []) as ScenarioOutcome["toolCalls"],
     steerReachedModel: typeof steer === "boolean" ? steer : undefined,
+    answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
     fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
     transcript: stdout,
   };

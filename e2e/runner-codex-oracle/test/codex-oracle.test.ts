@@ -18,6 +18,7 @@ function expectSessionWorked(outcome: ScenarioOutcome): void {
   expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
   for (const step of SESSION_STEPS) expect(outcome.steps.has(step), `step ${step}`).toBe(true);
   expect(outcome.steps.get("plain")?.status).toBe("completed");
+  expect(outcome.answer).toBe("hello from the stub");
   expect(outcome.steps.get("tool")).toMatchObject({ status: "completed", modelRequests: 2 });
   expect(outcome.toolCalls).toEqual([
     { method: "item/tool/call", tool: "report_progress", arguments: { body: "half way" } },
