@@ -8,6 +8,8 @@ export interface DurableEventKind {
   readonly payload: Record<string, unknown>;
   /** Taken once when the event was first produced, never per send. */
   readonly emittedAt: string;
+  /** A provider executor's own priority for the event (upstream's mapping); by type otherwise. */
+  readonly priority?: 0 | 1 | 2;
 }
 
 export { isPrpEventType };
@@ -30,7 +32,12 @@ export function durablePrpEvent(
     sourceSeq,
     event.eventType,
     event.payload,
-    { emittedAt: event.emittedAt, turnId: identity.turnId, itemId: identity.itemId },
+    {
+      emittedAt: event.emittedAt,
+      turnId: identity.turnId,
+      itemId: identity.itemId,
+      priority: event.priority,
+    },
   );
 }
 

@@ -38,6 +38,8 @@ export interface PrpEventOptions {
   readonly emittedAt: string;
   readonly turnId?: string | null | undefined;
   readonly itemId?: string | null | undefined;
+  /** Overrides the priority of the event's type (a provider executor's own mapping). */
+  readonly priority?: 0 | 1 | 2 | undefined;
 }
 
 /**
@@ -71,7 +73,7 @@ export function buildPrpEvent(
     normalizedSessionId: source.normalizedSessionId,
     eventType,
     schemaVersion: 1,
-    priority: eventPriority(eventType),
+    priority: options.priority ?? eventPriority(eventType),
     emittedAt: options.emittedAt,
     payload,
     ...(options.turnId ? { turnId: options.turnId } : {}),
