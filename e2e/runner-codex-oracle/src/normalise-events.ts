@@ -55,35 +55,81 @@ export function normaliseEvents(events: readonly PrpEventLike[]): NormalisedEven
   }));
 }
 
-/** Every difference between two normalised streams, as readable lines (empty when they match). */
+/**
+ * Every difference between two normalised streams, as readable lines (empty when they match).
+ * The streams are aligned on event types first (longest common subsequence), so one missing or
+ * extra event is reported as such and the events around it are still compared field by field.
+ */
 export function diffEventStreams(
   reference: readonly NormalisedEvent[],
   candidate: readonly NormalisedEvent[],
 ): string[] {
   const differences: string[] = [];
-  const length = Math.max(reference.length, candidate.length);
-  for (let index = 0; index < length; index += 1) {
-    const want = reference[index];
-    const got = candidate[index];
-    if (want === undefined || got === undefined || want.eventType !== got.eventType) {
-      // Once the order diverges, payloads no longer line up: report the two remaining sequences.
+  for (const step of alignByType(reference, candidate)) {
+    if (step.candidate === undefined) {
       differences.push(
-        `event #${index + 1}: order differs; reference continues [${types(reference.slice(index))}], candidate continues [${types(candidate.slice(index))}]`,
+        `reference #${step.referenceIndex + 1} ${step.reference?.eventType}: missing in the candidate`,
       );
-      break;
+      continue;
     }
-    if (want.priority !== got.priority) {
-      differences.push(`event #${index + 1} ${want.eventType}: priority ${want.priority} vs ${got.priority}`);
+    if (step.reference === undefined) {
+      differences.push(
+        `candidate #${step.candidateIndex + 1} ${step.candidate.eventType}: extra, not in the reference`,
+      );
+      continue;
     }
-    for (const path of differingPaths(want.payload, got.payload, "payload")) {
-      differences.push(`event #${index + 1} ${want.eventType}: ${path}`);
+    const label = `event #${step.referenceIndex + 1}/#${step.candidateIndex + 1} ${step.reference.eventType}`;
+    if (step.reference.priority !== step.candidate.priority) {
+      differences.push(`${label}: priority ${step.reference.priority} vs ${step.candidate.priority}`);
+    }
+    for (const path of differingPaths(step.reference.payload, step.candidate.payload, "payload")) {
+      differences.push(`${label}: ${path}`);
     }
   }
   return differences;
 }
 
-function types(events: readonly NormalisedEvent[]): string {
-  return events.map((event) => event.eventType).join(", ");
+interface AlignmentStep {
+  readonly reference?: NormalisedEvent | undefined;
+  readonly candidate?: NormalisedEvent | undefined;
+  readonly referenceIndex: number;
+  readonly candidateIndex: number;
+}
+
+/** Pairs events of equal type in order (a longest common subsequence); unpaired events stand alone. */
+function alignByType(
+  reference: readonly NormalisedEvent[],
+  candidate: readonly NormalisedEvent[],
+): AlignmentStep[] {
+  const rows = reference.length;
+  const columns = candidate.length;
+  // lengths[i][j]: the longest common subsequence of reference[i..] and candidate[j..].
+  const lengths = Array.from({ length: rows + 1 }, () => new Array<number>(columns + 1).fill(0));
+  for (let i = rows - 1; i >= 0; i -= 1) {
+    for (let j = columns - 1; j >= 0; j -= 1) {
+      lengths[i]![j] =
+        reference[i]!.eventType === candidate[j]!.eventType
+          ? lengths[i + 1]![j + 1]! + 1
+          : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+    }
+  }
+  const steps: AlignmentStep[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < rows || j < columns) {
+    if (i < rows && j < columns && reference[i]!.eventType === candidate[j]!.eventType) {
+      steps.push({ reference: reference[i], candidate: candidate[j], referenceIndex: i, candidateIndex: j });
+      i += 1;
+      j += 1;
+    } else if (j >= columns || (i < rows && lengths[i + 1]![j]! >= lengths[i]![j + 1]!)) {
+      steps.push({ reference: reference[i], referenceIndex: i, candidateIndex: j });
+      i += 1;
+    } else {
+      steps.push({ candidate: candidate[j], referenceIndex: i, candidateIndex: j });
+      j += 1;
+    }
+  }
+  return steps;
 }
 
 function differingPaths(want: unknown, got: unknown, path: string): string[] {

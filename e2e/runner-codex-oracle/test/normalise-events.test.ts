@@ -45,21 +45,27 @@ describe("diffEventStreams", () => {
     const reference = normaliseEvents([event("item.completed", { text: "hi", kind: "agentMessage" }, 1)]);
     const candidate = normaliseEvents([event("item.completed", { text: "bye" }, 2)]);
     expect(diffEventStreams(reference, candidate)).toEqual([
-      "event #1 item.completed: priority 1 vs 2",
-      "event #1 item.completed: payload.kind missing",
-      'event #1 item.completed: payload.text "hi" vs "bye"',
+      "event #1/#1 item.completed: priority 1 vs 2",
+      "event #1/#1 item.completed: payload.kind missing",
+      'event #1/#1 item.completed: payload.text "hi" vs "bye"',
     ]);
   });
 
-  it("stops at the first difference in order and shows both remaining sequences", () => {
+  it("reports a missing and an extra event and still compares the events around them", () => {
     const reference = normaliseEvents([
       event("turn.started", {}),
       event("item.started", {}),
-      event("turn.completed", {}),
+      event("turn.completed", { status: "completed" }),
     ]);
-    const candidate = normaliseEvents([event("turn.started", {}), event("turn.completed", {})]);
+    const candidate = normaliseEvents([
+      event("turn.started", {}),
+      event("turn.completed", { status: "failed" }),
+      event("harness.diagnostic", {}),
+    ]);
     expect(diffEventStreams(reference, candidate)).toEqual([
-      "event #2: order differs; reference continues [item.started, turn.completed], candidate continues [turn.completed]",
+      "reference #2 item.started: missing in the candidate",
+      'event #3/#2 turn.completed: payload.status "completed" vs "failed"',
+      "candidate #3 harness.diagnostic: extra, not in the reference",
     ]);
   });
 });
