@@ -1,7 +1,8 @@
 /**
- * Two runners' committed PRP event streams, made comparable: ids become placeholders numbered by
- * first appearance (so "the same id as before" survives), times and process ids become markers,
- * and what is left — event types, order, priorities, payload fields — is compared as is.
+ * Two runners' committed PRP event streams, made comparable: ids are marked (and compared as a
+ * one-to-one correspondence between the streams, so "the same id as before" is still checked),
+ * times and process ids become markers, and what is left — event types, order, priorities,
+ * payload fields — is compared as is.
  */
 
 export interface PrpEventLike {
@@ -21,21 +22,15 @@ const VOLATILE_NUMBER_KEY =
   /^(processId|processGroupId|pid|durationMs|activeSeconds|attemptedProcessGeneration)$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
-/** Normalises one stream; placeholders are numbered per stream, in order of first appearance. */
+/** Marks an id value: compared by correspondence, not by text. */
+const ID_MARK = "<id>";
+
+/** Normalises one stream: ids marked, times and volatile numbers masked, keys sorted. */
 export function normaliseEvents(events: readonly PrpEventLike[]): NormalisedEvent[] {
-  const ids = new Map<string, string>();
-  const placeholder = (value: string): string => {
-    let name = ids.get(value);
-    if (name === undefined) {
-      name = `<id${ids.size + 1}>`;
-      ids.set(value, name);
-    }
-    return name;
-  };
   const visit = (value: unknown, key: string): unknown => {
     if (typeof value === "string") {
       if (ISO_TIME.test(value)) return "<time>";
-      return ID_KEY.test(key) ? placeholder(value) : value;
+      return ID_KEY.test(key) ? `${ID_MARK}${value}` : value;
     }
     if (typeof value === "number") return VOLATILE_NUMBER_KEY.test(key) ? "<number>" : value;
     if (Array.isArray(value)) return value.map((item) => visit(item, key));
@@ -65,6 +60,7 @@ export function diffEventStreams(
   candidate: readonly NormalisedEvent[],
 ): string[] {
   const differences: string[] = [];
+  const ids = new IdCorrespondence();
   for (const step of alignByType(reference, candidate)) {
     if (step.candidate === undefined) {
       differences.push(
@@ -82,7 +78,7 @@ export function diffEventStreams(
     if (step.reference.priority !== step.candidate.priority) {
       differences.push(`${label}: priority ${step.reference.priority} vs ${step.candidate.priority}`);
     }
-    for (const path of differingPaths(step.reference.payload, step.candidate.payload, "payload")) {
+    for (const path of differingPaths(step.reference.payload, step.candidate.payload, "payload", ids)) {
       differences.push(`${label}: ${path}`);
     }
   }
@@ -132,17 +128,47 @@ function alignByType(
   return steps;
 }
 
-function differingPaths(want: unknown, got: unknown, path: string): string[] {
+/** Ids of one stream paired one to one with ids of the other, as aligned events reveal them. */
+class IdCorrespondence {
+  private readonly forward = new Map<string, string>();
+  private readonly backward = new Map<string, string>();
+
+  /** Whether `want` and `got` may stand for the same id (recording the pair when both are new). */
+  pair(want: string, got: string): boolean {
+    const known = this.forward.get(want);
+    const knownBack = this.backward.get(got);
+    if (known === undefined && knownBack === undefined) {
+      this.forward.set(want, got);
+      this.backward.set(got, want);
+      return true;
+    }
+    return known === got && knownBack === want;
+  }
+}
+
+function differingPaths(want: unknown, got: unknown, path: string, ids: IdCorrespondence): string[] {
   if (isRecord(want) && isRecord(got)) {
     const keys = [...new Set([...Object.keys(want), ...Object.keys(got)])].sort();
     return keys.flatMap((key) => {
       if (!(key in got)) return [`${path}.${key} missing`];
       if (!(key in want)) return [`${path}.${key} extra`];
-      return differingPaths(want[key], got[key], `${path}.${key}`);
+      return differingPaths(want[key], got[key], `${path}.${key}`, ids);
     });
+  }
+  if (Array.isArray(want) && Array.isArray(got) && want.length === got.length) {
+    return want.flatMap((item, index) => differingPaths(item, got[index], `${path}[${index}]`, ids));
+  }
+  if (isId(want) && isId(got)) {
+    return ids.pair(want, got)
+      ? []
+      : [`${path} names another id than before (${clip(want)} vs ${clip(got)})`];
   }
   if (JSON.stringify(want) === JSON.stringify(got)) return [];
   return [`${path} ${clip(want)} vs ${clip(got)}`];
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith(ID_MARK);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

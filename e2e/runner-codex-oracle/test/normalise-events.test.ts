@@ -4,13 +4,15 @@ import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 const event = (eventType: string, payload: unknown, priority = 0) => ({ eventType, priority, payload });
 
 describe("normaliseEvents", () => {
-  it("numbers ids by first appearance (keys in sorted order), so equal ids stay equal and distinct ids stay distinct", () => {
-    const [first, second] = normaliseEvents([
-      event("turn.accepted", { providerTurnId: "01a2-x", providerSessionId: "thr-1" }),
-      event("turn.started", { providerTurnId: "01a2-x", itemId: "msg-9" }),
+  it("marks ids (keys ending in Id, digests, fingerprints) for comparison by correspondence", () => {
+    const [only] = normaliseEvents([
+      event("turn.accepted", { providerTurnId: "01a2-x", content: { digest: "sha256:ab" }, text: "01a2-x" }),
     ]);
-    expect(first?.payload).toEqual({ providerSessionId: "<id1>", providerTurnId: "<id2>" });
-    expect(second?.payload).toEqual({ itemId: "<id3>", providerTurnId: "<id2>" });
+    expect(only?.payload).toEqual({
+      content: { digest: "<id>sha256:ab" },
+      providerTurnId: "<id>01a2-x",
+      text: "01a2-x",
+    });
   });
 
   it("masks times and process ids but keeps other values, nested and in arrays", () => {
@@ -25,7 +27,7 @@ describe("normaliseEvents", () => {
     expect(only?.payload).toEqual({
       at: "<time>",
       cumulative: { inputTokens: 30 },
-      list: [{ callId: "<id1>" }],
+      list: [{ callId: "<id>call_1" }],
       processId: "<number>",
     });
   });
@@ -39,6 +41,18 @@ describe("diffEventStreams", () => {
         event("turn.completed", { providerTurnId: `turn-${suffix}`, status: "completed" }),
       ]);
     expect(diffEventStreams(run("a", 1), run("b", 2))).toEqual([]);
+  });
+
+  it("holds ids to one correspondence: an id that names another counterpart than before differs", () => {
+    const run = (first: string, second: string) =>
+      normaliseEvents([
+        event("turn.started", { providerTurnId: first }),
+        event("turn.completed", { providerTurnId: second }),
+      ]);
+    expect(diffEventStreams(run("a", "a"), run("x", "x"))).toEqual([]);
+    expect(diffEventStreams(run("a", "a"), run("x", "y"))).toEqual([
+      'event #2/#2 turn.completed: payload.providerTurnId names another id than before ("<id>a" vs "<id>y")',
+    ]);
   });
 
   it("names a changed field, a missing field and a changed priority", () => {
