@@ -64,25 +64,35 @@ export function diffEventStreams(
   for (const step of alignByType(reference, candidate)) {
     if (step.candidate === undefined) {
       differences.push(
-        `reference #${step.referenceIndex + 1} ${step.reference?.eventType}: missing in the candidate`,
+        `${step.reference?.eventType}: missing in the candidate @ reference #${step.referenceIndex + 1}`,
       );
       continue;
     }
     if (step.reference === undefined) {
       differences.push(
-        `candidate #${step.candidateIndex + 1} ${step.candidate.eventType}: extra, not in the reference`,
+        `${step.candidate.eventType}: extra, not in the reference @ candidate #${step.candidateIndex + 1}`,
       );
       continue;
     }
-    const label = `event #${step.referenceIndex + 1}/#${step.candidateIndex + 1} ${step.reference.eventType}`;
+    const at = ` @ #${step.referenceIndex + 1}/#${step.candidateIndex + 1}`;
     if (step.reference.priority !== step.candidate.priority) {
-      differences.push(`${label}: priority ${step.reference.priority} vs ${step.candidate.priority}`);
+      differences.push(
+        `${step.reference.eventType}: priority ${step.reference.priority} vs ${step.candidate.priority}${at}`,
+      );
     }
     for (const path of differingPaths(step.reference.payload, step.candidate.payload, "payload", ids)) {
-      differences.push(`${label}: ${path}`);
+      differences.push(`${step.reference.eventType}: ${path}${at}`);
     }
   }
   return differences;
+}
+
+/**
+ * The kinds of difference in `differences`, without their positions (each once, in order): what
+ * a list of known differences names, so that fixing one does not shift the others.
+ */
+export function differenceKinds(differences: readonly string[]): string[] {
+  return [...new Set(differences.map((line) => line.replace(/ @ [^@]*$/, "")))];
 }
 
 interface AlignmentStep {

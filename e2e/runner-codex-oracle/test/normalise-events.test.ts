@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
+import { diffEventStreams, differenceKinds, normaliseEvents } from "../src/normalise-events.js";
 
 const event = (eventType: string, payload: unknown, priority = 0) => ({ eventType, priority, payload });
 
@@ -51,7 +51,7 @@ describe("diffEventStreams", () => {
       ]);
     expect(diffEventStreams(run("a", "a"), run("x", "x"))).toEqual([]);
     expect(diffEventStreams(run("a", "a"), run("x", "y"))).toEqual([
-      'event #2/#2 turn.completed: payload.providerTurnId names another id than before ("<id>a" vs "<id>y")',
+      'turn.completed: payload.providerTurnId names another id than before ("<id>a" vs "<id>y") @ #2/#2',
     ]);
   });
 
@@ -59,9 +59,9 @@ describe("diffEventStreams", () => {
     const reference = normaliseEvents([event("item.completed", { text: "hi", kind: "agentMessage" }, 1)]);
     const candidate = normaliseEvents([event("item.completed", { text: "bye" }, 2)]);
     expect(diffEventStreams(reference, candidate)).toEqual([
-      "event #1/#1 item.completed: priority 1 vs 2",
-      "event #1/#1 item.completed: payload.kind missing",
-      'event #1/#1 item.completed: payload.text "hi" vs "bye"',
+      "item.completed: priority 1 vs 2 @ #1/#1",
+      "item.completed: payload.kind missing @ #1/#1",
+      'item.completed: payload.text "hi" vs "bye" @ #1/#1',
     ]);
   });
 
@@ -77,9 +77,19 @@ describe("diffEventStreams", () => {
       event("harness.diagnostic", {}),
     ]);
     expect(diffEventStreams(reference, candidate)).toEqual([
-      "reference #2 item.started: missing in the candidate",
-      'event #3/#2 turn.completed: payload.status "completed" vs "failed"',
-      "candidate #3 harness.diagnostic: extra, not in the reference",
+      "item.started: missing in the candidate @ reference #2",
+      'turn.completed: payload.status "completed" vs "failed" @ #3/#2',
+      "harness.diagnostic: extra, not in the reference @ candidate #3",
     ]);
+  });
+
+  it("names each kind of difference once, without positions", () => {
+    expect(
+      differenceKinds([
+        'turn.completed: payload.status "a" vs "b" @ #3/#2',
+        'turn.completed: payload.status "a" vs "b" @ #9/#8',
+        "item.started: missing in the candidate @ reference #2",
+      ]),
+    ).toEqual(['turn.completed: payload.status "a" vs "b"', "item.started: missing in the candidate"]);
   });
 });
