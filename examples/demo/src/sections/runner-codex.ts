@@ -33,10 +33,11 @@ export const runnerCodexSection: TourSection = async (context: TourContext) => {
     context.log(`Codex ${tools.codex}`);
     context.log("model: a loopback stub of the Responses API (no network, no API key)");
     const outcome = await runCodexScenario(tools, OUR_RUNNER_BIN, "turn");
+    // The driver also marks intermediate moments ("plain:accepted"); the tour shows the steps.
     for (const [name, step] of outcome.steps) {
-      context.log(
-        `${name}: ${step.error ?? `${Math.round(Number(step.durationMs ?? step.ms))} ms${step.status ? `, ${step.status}` : ""}`}`,
-      );
+      if (name.includes(":")) continue;
+      const took = typeof step.durationMs === "number" ? `${Math.round(step.durationMs)} ms` : "done";
+      context.log(`${name}: ${step.error ?? `${took}${step.status ? `, ${step.status}` : ""}`}`);
     }
     for (const event of outcome.events) context.log(`commit #${event.sourceSeq} ${event.eventType}`);
     const failed = [...outcome.steps.values()].find((step) => step.error !== undefined);
