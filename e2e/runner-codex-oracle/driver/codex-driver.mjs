@@ -216,6 +216,10 @@ try {
         mark("interrupt:sent");
       }),
     );
+    // The model answers HTTP 500 (Codex retries nothing here): the turn ends failed, the session goes on.
+    await attempt("model-error", () =>
+      runTurn("model-error", "fail please", [{ status: 500, message: "stub overloaded" }]),
+    );
     await attempt("snapshot", async () => {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
@@ -226,11 +230,16 @@ try {
     ]);
     stub.push({ stall: true });
     const requests = stub.requests.length;
+    const itemsCompleted = () => notifications.filter((n) => n.method === "item/completed").length;
+    const itemsBefore = itemsCompleted();
     const turn = await bundle.transport.request("turn/start", {
       threadId,
       input: [{ type: "text", text: "long work" }],
     });
     await until(() => stub.requests.length > requests, "the stalled model request");
+    // The kill lands at one defined point for both runners: the turn's user message is committed
+    // (the server saw it) and the model has not answered.
+    await until(() => itemsCompleted() > itemsBefore, "the stalled turn's committed user message");
     const evidence = bundle.evidence();
     print({ type: "killing", providerAlive: alive(evidence.providerPid ?? evidence.codexPid) });
     const providerPid = evidence.providerPid ?? evidence.codexPid;

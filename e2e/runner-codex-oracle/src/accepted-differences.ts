@@ -19,6 +19,10 @@ export const ACCEPTED_SESSION_DIFFERENCES: Readonly<Record<string, string>> = {
   'usage.reported: payload.model null vs "mock-model"':
     "ours names the thread's model; upstream's shipped binary leaves it null",
   "turn.completed: payload.error missing": "open: upstream carries error:null on every turn terminal",
+  "turn.failed: payload.error missing":
+    "open: upstream carries Codex's turn error (message, codexErrorInfo) on a failed turn",
+  'provider.notice.recorded: payload.summary "Provider notice" vs "We’re currently experiencing high demand, which may cause temporary errors."':
+    "ours keeps Codex's (bounded, redacted) error text; upstream's shipped binary replaces it with a generic summary",
   "turn.interrupted: payload.error missing": "open: as above",
   "tool.execution.started: missing in the candidate":
     "open: upstream maps a dynamicToolCall item to tool.execution.started (P2) …",

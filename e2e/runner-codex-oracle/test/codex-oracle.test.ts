@@ -9,7 +9,16 @@ beforeAll(async () => {
   tools = await resolveCodexToolchain();
 });
 
-const SESSION_STEPS = ["identity", "plain", "tool", "steer", "interrupt", "snapshot", "closed"];
+const SESSION_STEPS = [
+  "identity",
+  "plain",
+  "tool",
+  "steer",
+  "interrupt",
+  "model-error",
+  "snapshot",
+  "closed",
+];
 
 /** Asserts the session scenario went through every step as the server expects. */
 function expectSessionWorked(outcome: ScenarioOutcome): void {
@@ -26,6 +35,7 @@ function expectSessionWorked(outcome: ScenarioOutcome): void {
   expect(outcome.steps.get("steer")?.status).toBe("completed");
   expect(outcome.steerReachedModel).toBe(true);
   expect(outcome.steps.get("interrupt")?.status).toBe("interrupted");
+  expect(outcome.steps.get("model-error")?.status).toBe("failed");
   expect(outcome.steps.get("snapshot")?.sameThread).toBe(true);
   expect(outcome.schemaIssues).toEqual([]);
   const types = outcome.events.map((event) => event.eventType);
@@ -34,6 +44,7 @@ function expectSessionWorked(outcome: ScenarioOutcome): void {
   expect(types).toContain("semantic_tool.result");
   expect(types).toContain("usage.reported");
   expect(types).toContain("turn.interrupted");
+  expect(types).toContain("turn.failed");
 }
 
 /** Asserts the recovery scenario resumed the exact thread, reconciled the killed turn and left no old provider. */
@@ -79,7 +90,7 @@ describe("upstream's Rust runner through the server's transport (the reference)"
     recovery = await runCodexScenario(tools, tools.upstreamRunner, "recovery");
   }, 300_000);
 
-  it("opens the thread, runs plain, tool-call, steer and interrupt turns, answers a snapshot and closes", () => {
+  it("opens the thread, runs plain, tool-call, steer, interrupt and model-error turns, answers a snapshot and closes", () => {
     expectSessionWorked(session);
   });
 
