@@ -10,6 +10,7 @@ import {
   isAlive,
   openSteps,
   providerPids,
+  providerRequests,
   type ServerToolchain,
   serverToolchain,
   withWork,
@@ -39,11 +40,7 @@ function expectCleanRecovery(result: DriverResult): void {
     { phase: "final", code: 0, signal: null },
   ]);
   // The app-server of the restarted runner resumed the exact thread.
-  const resume = result.providerLog.find(
-    (record) =>
-      record.kind === "received" && (record.message as { method?: string }).method === "thread/resume",
-  );
-  expect((resume?.message as { params: Record<string, unknown> }).params).toMatchObject({
+  expect(providerRequests(result, "thread/resume")[0]).toMatchObject({
     threadId: started.providerSessionId,
     excludeTurns: true,
   });
@@ -129,10 +126,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         previousProviderTurnId: null,
         activeProviderTurnId: null,
       });
-      const turnStarts = result.providerLog.filter(
-        (record) =>
-          record.kind === "received" && (record.message as { method?: string }).method === "turn/start",
-      );
+      const turnStarts = providerRequests(result, "turn/start");
       expect(turnStarts).toHaveLength(2);
       expect(commandOf(result, "turn-after")?.result.result).toEqual({
         status: "accepted",

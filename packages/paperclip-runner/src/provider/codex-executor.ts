@@ -19,6 +19,7 @@ import {
 import { CodexSession, type SessionDeps } from "./codex-session.js";
 import { codexTerminalEvents } from "./codex-terminal-events.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
+import { providerProtocol } from "./provider-errors.js";
 import { SemanticToolBridge } from "./semantic-tool-bridge.js";
 
 export interface CodexExecutorDeps {
@@ -39,6 +40,16 @@ export interface CodexExecutorDeps {
 }
 
 type Outcome = { status: string; detail: string; result?: Record<string, unknown> };
+
+/** What a session that failed reconciliation still takes (upstream's list). */
+const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
+  "session.snapshot",
+  "session.close",
+  "session.destroy",
+  "turn.interrupt",
+  "run.cancel",
+  "turn.stop",
+]);
 
 /**
  * The Codex app-server executor (also OpenCode's, behind the same facade): PRP
@@ -151,6 +162,12 @@ export class CodexExecutor implements DurableEngine {
     const payload = command.payload;
     if (command.type === "run.prepare") return await this.prepare(payload);
     const state = this.requireState();
+    if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
+      return {
+        status: "rejected",
+        detail: `the provider session needs reconciliation; ${command.type} is refused`,
+      };
+    }
     switch (command.type) {
       case "session.open":
         return await this.open();
@@ -471,20 +488,12 @@ export class CodexExecutor implements DurableEngine {
       case "ignored":
         return;
       case "foreign":
-        await this.emit({
-          eventType: "harness.diagnostic",
-          priority: 0,
-          payload: {
-            code: "provider_notification_identity",
-            classification: "foreign",
-            reason: outcome.reason,
-          },
-        });
         await this.providerFailed(
-          new Error(outcome.reason),
+          providerProtocol(outcome.reason),
           "provider_notification_identity",
           null,
           "reconciliation_required",
+          { classification: "foreign" },
         );
         return;
       case "agent_message":
@@ -542,6 +551,7 @@ export class CodexExecutor implements DurableEngine {
     code: string,
     exitCode: number | null = null,
     lifecycle: "provider_exited" | "reconciliation_required" = "provider_exited",
+    detail: Record<string, unknown> = {},
   ): Promise<void> {
     const session = this.session;
     this.session = null;
@@ -554,7 +564,7 @@ export class CodexExecutor implements DurableEngine {
     await this.emit({
       eventType: "harness.diagnostic",
       priority: 0,
-      payload: { code, message: message.slice(0, 1000) },
+      payload: { code, ...detail, message: message.slice(0, 1000) },
     });
     await this.emit({
       eventType: "session.failed",

@@ -170,8 +170,11 @@ export class JsonRpcPeer {
       }
     }
     this.queued += 1;
+    // Once the provider broke the protocol, what it sent before is not handled any more: the violation is next.
+    const stale = (): boolean =>
+      this.broken && (message.kind === "notification" || message.kind === "request");
     this.chain = this.chain
-      .then(() => this.onInbound(message))
+      .then(() => (stale() ? undefined : this.onInbound(message)))
       .catch(() => undefined)
       .finally(() => {
         this.queued -= 1;

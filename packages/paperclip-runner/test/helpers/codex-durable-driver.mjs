@@ -89,7 +89,24 @@ const spawnOptions = {
   diagnosticsDirectory: join(scenario.work, "diagnostics"),
   environment: { ...process.env, ...scenario.runnerEnv },
   ...(scenario.opencodeLaunchProfile ? { opencodeLaunchProfile: scenario.opencodeLaunchProfile } : {}),
+  ...(scenario.launcherEnv ? { processLauncher: (spec) => launchWithEnv(spec, scenario.launcherEnv) } : {}),
 };
+
+// The server's launcher passes only its allowlisted environment; a test knob for the runner
+// itself (a short provider request timeout) is added here, argv and everything else unchanged.
+const { spawn } = await import("node:child_process");
+function launchWithEnv(spec, extra) {
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: { ...spec.environment, ...extra },
+    detached: true,
+    stdio: "ignore",
+  });
+  const completion = new Promise((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, stdout: "", stderr: "" })),
+  );
+  return { child, completion, processGroupId: child.pid };
+}
 mkdirSync(spawnOptions.diagnosticsDirectory, { recursive: true, mode: 0o700 });
 
 const exitOf = async (handle) => {

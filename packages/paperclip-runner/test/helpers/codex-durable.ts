@@ -111,6 +111,8 @@ export async function driveCodexRunner(
     readonly opencodeLaunchProfile?: Record<string, string>;
     /** Semantic tool calls are answered only at the "releaseTools" step. */
     readonly holdTools?: boolean;
+    /** Added to the runner's own environment (beyond what the server's launcher passes). */
+    readonly launcherEnv?: Record<string, string>;
   } = {},
 ): Promise<DriverResult> {
   const { cwd, codexHome } = workPaths(work);
@@ -123,6 +125,7 @@ export async function driveCodexRunner(
     steps,
     runnerEnv: { CODEX_HOME: codexHome, ...options.runnerEnv },
     holdTools: options.holdTools === true,
+    ...(options.launcherEnv ? { launcherEnv: options.launcherEnv } : {}),
     ...(options.opencodeLaunchProfile ? { opencodeLaunchProfile: options.opencodeLaunchProfile } : {}),
   };
   const { stdout } = await run(tools.node24, [driver, JSON.stringify(input)], {
@@ -278,3 +281,12 @@ export const closeSteps: readonly Step[] = [
   { op: "queue", type: "runner.suspend", id: "suspend" },
   { op: "exit" },
 ];
+
+/** The params of every `method` message the fake app-servers received, in order. */
+export function providerRequests(result: DriverResult, method: string): Record<string, unknown>[] {
+  return result.providerLog
+    .filter((record) => record.kind === "received")
+    .map((record) => record.message as { method?: string; params?: Record<string, unknown> })
+    .filter((message) => message.method === method)
+    .map((message) => message.params ?? {});
+}

@@ -92,7 +92,7 @@ async function playTurn(turnId, text) {
     return;
   }
   if (text === "flood") {
-    for (let index = 0; index < 5000; index += 1) {
+    for (let index = 0; index < 20000; index += 1) {
       notify("item/agentMessage/delta", { threadId: thread.id, turnId, itemId: "flood", delta: "x" });
     }
     return;
