@@ -75,6 +75,8 @@ function attach(current) {
       tool: request.params?.tool,
       arguments: request.params?.arguments,
     });
+    // recovery-tool: the first call is never answered; the runner is killed while it is pending.
+    if (scenario.kind === "recovery-tool" && toolCalls.length === 1) await new Promise(() => {});
     return { success: true, contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }] };
   });
   void (async () => {
@@ -224,11 +226,16 @@ try {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
-  } else if (scenario.kind === "recovery") {
+  } else if (scenario.kind === "recovery" || scenario.kind === "recovery-tool") {
     await runTurn("plain", "say hello", [
       { text: "hello before the kill", usage: { input_tokens: 30, output_tokens: 7 } },
     ]);
-    stub.push({ stall: true });
+    // recovery: the model stalls; recovery-tool: the model asks for a tool the server never answers.
+    stub.push(
+      scenario.kind === "recovery"
+        ? { stall: true }
+        : { tool: "report_progress", arguments: { body: "pending" } },
+    );
     const requests = stub.requests.length;
     const itemsCompleted = () => notifications.filter((n) => n.method === "item/completed").length;
     const itemsBefore = itemsCompleted();
@@ -240,6 +247,7 @@ try {
     // The kill lands at one defined point for both runners: the turn's user message is committed
     // (the server saw it) and the model has not answered.
     await until(() => itemsCompleted() > itemsBefore, "the stalled turn's committed user message");
+    if (scenario.kind === "recovery-tool") await until(() => toolCalls.length === 1, "the pending tool call");
     const evidence = bundle.evidence();
     print({ type: "killing", providerAlive: alive(evidence.providerPid ?? evidence.codexPid) });
     const providerPid = evidence.providerPid ?? evidence.codexPid;
@@ -288,6 +296,18 @@ try {
     if (!check.ok) print({ type: "schema_issue", sourceSeq: event.sourceSeq, issues: check.issues });
     print({ type: "committed", event });
   }
-  print({ type: "report", modelRequests: stub.requests.length, evidence: bundle?.evidence() ?? null });
+  const evidence = bundle?.evidence() ?? null;
+  print({ type: "report", modelRequests: stub.requests.length, evidence });
+  // Whatever the close did, nothing of this scenario outlives it: the runner's and Codex's groups.
+  for (const pid of [evidence?.runnerProcessGroupId, evidence?.providerPid]) {
+    if (typeof pid === "number" && alive(pid)) {
+      print({ type: "leftover_killed", pid });
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        process.kill(pid, "SIGKILL");
+      }
+    }
+  }
   await stub.close();
 }

