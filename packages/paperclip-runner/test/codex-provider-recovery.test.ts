@@ -46,6 +46,13 @@ function expectCleanRecovery(result: DriverResult): void {
   });
 }
 
+/** As the server recovers: a fresh ticket, then a drain probe (the first command resumes the provider). */
+const resumeSteps = [
+  { op: "restart" },
+  { op: "queue", type: "runner.drain", id: "resume-probe" },
+  { op: "event", type: "session.reconciled" },
+] as const;
+
 const nextTurn = [
   { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-after" },
   { op: "event", type: "item.completed" },
@@ -61,8 +68,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
         { op: "event", type: "turn.started", count: 2 },
         { op: "sigkill" },
-        { op: "restart" },
-        { op: "event", type: "session.reconciled" },
+        ...resumeSteps,
         { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-3" },
         { op: "event", type: "run.terminal", count: 3 },
         ...closeSteps,
@@ -72,23 +78,26 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         provider: "codex",
         providerTurnId: "turn-2",
         status: "failed",
-        code: "provider_turn_lost",
         providerTerminalObserved: false,
       });
       expect(firstEvent(result, "session.reconciled").payload).toEqual({
         provider: "codex",
+        providerSessionId: firstEvent(result, "session.started").payload.providerSessionId,
         previousProviderTurnId: "turn-2",
         activeProviderTurnId: null,
       });
       const types = eventTypes(result.committed);
-      const resumedAt = types.indexOf("session.resumed");
-      // Codex replayed turn-1's usage during thread/resume: no usage event, no failure from it.
-      expect(types.slice(resumedAt)).toEqual([
+      const reconciledAt = types.indexOf("runner.reconciled");
+      // Upstream's order; Codex replayed turn-1's usage during thread/resume: no usage event, no failure from it.
+      expect(types.slice(reconciledAt)).toEqual([
+        "runner.reconciled",
+        "harness.diagnostic",
+        "harness.diagnostic",
         "session.resumed",
+        "session.reconciled",
         "turn.failed",
         "run.result.proposed",
         "run.terminal",
-        "session.reconciled",
         "turn.accepted",
         "turn.started",
         "item.started",
@@ -113,16 +122,14 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         { op: "queue", type: "turn.start", payload: { text: "no-answer" }, id: "turn-1" },
         { op: "providerReceived", method: "turn/start" },
         { op: "sigkill" },
-        { op: "restart" },
-        { op: "event", type: "session.reconciled" },
+        ...resumeSteps,
         ...nextTurn,
         { op: "event", type: "run.terminal" },
         ...closeSteps,
       ]);
       expectCleanRecovery(result);
       expect(commandOf(result, "turn-1")?.status).toBe("indeterminate");
-      expect(firstEvent(result, "session.reconciled").payload).toEqual({
-        provider: "codex",
+      expect(firstEvent(result, "session.reconciled").payload).toMatchObject({
         previousProviderTurnId: null,
         activeProviderTurnId: null,
       });
@@ -145,8 +152,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
           { op: "queue", type: "turn.start", payload: { text: "tool:report_progress" }, id: "turn-1" },
           { op: "event", type: "semantic_tool.input" },
           { op: "sigkill" },
-          { op: "restart" },
-          { op: "event", type: "session.reconciled" },
+          ...resumeSteps,
           { op: "releaseTools" },
           ...nextTurn,
           { op: "event", type: "run.terminal", count: 2 },

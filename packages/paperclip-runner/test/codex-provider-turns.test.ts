@@ -99,16 +99,17 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
         reason: "user asked",
         providerTurnId: "turn-1",
       });
-      expect(firstEvent(result, "harness.diagnostic").payload).toEqual({
-        code: "provider_interrupt_requested",
-        reason: "user asked",
-        providerTurnId: "turn-1",
-        pendingCallIds: [],
-      });
+      // As upstream's runner: no diagnostic of its own for an interrupt, the turn's end says it.
+      expect(
+        result.committed
+          .filter((event) => event.eventType === "harness.diagnostic")
+          .map((event) => event.payload.code),
+      ).toEqual(["provider_startup_ownership", "provider_startup_ownership"]);
       expect(firstEvent(result, "turn.interrupted").payload).toEqual({
         provider: "codex",
         providerTurnId: "turn-1",
         status: "interrupted",
+        error: null,
       });
       expect(commandOf(result, "steer")?.result.result).toEqual({ status: "steered" });
       expect(firstEvent(result, "item.completed").payload).toMatchObject({ text: "steered: go left" });

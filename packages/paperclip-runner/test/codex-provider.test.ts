@@ -72,7 +72,11 @@ describe("the Codex executor in durable mode, driven by the server's control pla
       });
       expect(types(result.committed)).toEqual([
         "session.started",
+        "session.capabilities.updated",
+        "session.goal.snapshot",
         "turn.accepted",
+        "harness.diagnostic",
+        "harness.diagnostic",
         "turn.started",
         "item.started",
         "item.delta",
@@ -82,7 +86,26 @@ describe("the Codex executor in durable mode, driven by the server's control pla
         "run.result.proposed",
         "run.terminal",
       ]);
-      expect(result.committed.map((event) => event.priority)).toEqual([0, 0, 0, 2, 2, 1, 0, 0, 0, 0]);
+      expect(result.committed.map((event) => event.priority)).toEqual([
+        0, 0, 0, 0, 0, 0, 0, 2, 2, 1, 0, 0, 0, 0,
+      ]);
+      expect(first(result, "session.capabilities.updated").payload).toMatchObject({
+        sessionGoals: { availability: "available", actions: ["set", "pause", "resume", "clear"] },
+      });
+      // Upstream's provider startup facts for the session.open that started Codex, after the next command's event.
+      const facts = result.committed
+        .filter((event) => event.eventType === "harness.diagnostic")
+        .map((event) => event.payload.startup as Record<string, unknown>);
+      expect(facts.map((fact) => [fact.phase, fact.trigger, fact.attemptedProcessGeneration])).toEqual([
+        ["intent", "ensure", 1],
+        ["spawned", "ensure", 1],
+      ]);
+      expect(facts[1]).toMatchObject({
+        schema: "paperclip.provider_startup.v1",
+        command: { commandId: "open", commandType: "session.open" },
+        processId: started.payload.processId,
+        processGroupId: started.payload.processId,
+      });
       expect(first(result, "item.delta").payload).toEqual({
         provider: "codex",
         itemId: "msg-turn-1",
@@ -119,6 +142,7 @@ describe("the Codex executor in durable mode, driven by the server's control pla
         "initialize",
         "initialized",
         "thread/start",
+        "thread/goal/get",
         "turn/start",
       ]);
       expect(received[0]?.params).toMatchObject({ capabilities: { experimentalApi: true } });

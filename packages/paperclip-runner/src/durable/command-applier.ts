@@ -70,6 +70,7 @@ export class CommandApplier {
     const { committer, engine } = this.deps;
     const subject = commandSubject(command);
     await engine.ready;
+    await engine.beforeCommand?.(command);
     if (LIFECYCLE_END.has(command.type)) {
       if (!engine.isFinished) {
         engine.shutdown();

@@ -19,4 +19,6 @@ export interface DurableEngine {
   command(command: ServerCommand, engineSeq: number): Promise<EngineReceipt>;
   acknowledge(seq: number): void;
   shutdown(): void;
+  /** Runs before durable mode handles any command, drain and suspend included (a provider's pending recovery). */
+  beforeCommand?(command: ServerCommand): Promise<void>;
 }

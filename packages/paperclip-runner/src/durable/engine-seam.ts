@@ -69,6 +69,10 @@ export class EngineSeam implements DurableEngine {
     return (this.bound as BoundEngine).engine.command(command, engineSeq);
   }
 
+  async beforeCommand(command: ServerCommand): Promise<void> {
+    await this.bound?.engine.beforeCommand?.(command);
+  }
+
   acknowledge(seq: number): void {
     this.bound?.engine.acknowledge(seq);
   }

@@ -1,7 +1,9 @@
+import { createHash, randomUUID } from "node:crypto";
 import { PaperclipError } from "@paperclipai/errors";
 import type { ServerCommand } from "../durable/command-journal.js";
 import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/durable-engine.js";
 import { killStaleProcessGroup } from "../harness/process-identity.js";
+import { canonicalJson } from "../protocol/canonical-json.js";
 import { readAuthorizedTools } from "./authorized-tools.js";
 import {
   codexNotificationEvents,
@@ -20,11 +22,14 @@ import { CodexSession, type SessionDeps } from "./codex-session.js";
 import { codexTerminalEvents } from "./codex-terminal-events.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol } from "./provider-errors.js";
+import { startupFacts } from "./provider-startup-facts.js";
 import { SemanticToolBridge } from "./semantic-tool-bridge.js";
+import { sessionGoalEvents } from "./session-goal-events.js";
 
 export interface CodexExecutorDeps {
   readonly stateDir: string;
   readonly identity: {
+    readonly runnerInstanceId: string;
     readonly runId: string;
     readonly normalizedSessionId: string;
     readonly turnId: string;
@@ -40,6 +45,18 @@ export interface CodexExecutorDeps {
 }
 
 type Outcome = { status: string; detail: string; result?: Record<string, unknown> };
+type StartupCommand = {
+  readonly commandId: string;
+  readonly commandType: string;
+  readonly controllerSeq: number;
+};
+
+/** The lifecycles whose thread a restarted runner resumes. */
+const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "provider_exited"]);
+
+function commandSubject(command: ServerCommand): StartupCommand {
+  return { commandId: command.commandId, commandType: command.type, controllerSeq: command.controllerSeq };
+}
 
 /** What a session that failed reconciliation still takes (upstream's list). */
 const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
@@ -68,6 +85,9 @@ export class CodexExecutor implements DurableEngine {
   private state: CodexProviderState | null;
   private session: CodexSession | null = null;
   private readonly tools: SemanticToolBridge;
+  private recoveryPending: boolean;
+  /** Startup facts of a session.open, committed after the next command's own events (upstream's order). */
+  private deferred: { readonly commandId: string; readonly events: readonly ProviderEvent[] } | null = null;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.eventSeq = deps.lastEventSeq;
@@ -82,7 +102,19 @@ export class CodexExecutor implements DurableEngine {
       update: (change) => this.update(change),
       session: () => this.session,
     });
-    this.ready = this.run(() => this.recover()).then(() => undefined);
+    // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
+    this.recoveryPending = deps.recovered !== null;
+    this.ready = Promise.resolve();
+  }
+
+  /** Runs before every command durable mode handles (drain and suspend included): a pending recovery happens first. */
+  beforeCommand(command: ServerCommand): Promise<void> {
+    if (!this.recoveryPending) return Promise.resolve();
+    return this.run(async () => {
+      if (!this.recoveryPending) return;
+      this.recoveryPending = false;
+      await this.recover(commandSubject(command));
+    });
   }
 
   get isFinished(): boolean {
@@ -92,6 +124,11 @@ export class CodexExecutor implements DurableEngine {
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.run(async () => {
       const outcome = await this.apply(command).catch((error: unknown) => failed(error));
+      const deferred = this.deferred;
+      if (deferred !== null && deferred.commandId !== command.commandId) {
+        this.deferred = null;
+        for (const event of deferred.events) await this.emit(event);
+      }
       return {
         kind: "receipt" as const,
         commandId: command.commandId,
@@ -150,6 +187,7 @@ export class CodexExecutor implements DurableEngine {
         eventType: event.eventType,
         payload: event.payload,
         priority: event.priority,
+        ...(event.schemaVersion === undefined ? {} : { schemaVersion: event.schemaVersion }),
         emittedAt: new Date().toISOString(),
       },
       engineLastControllerSeq: null,
@@ -170,7 +208,7 @@ export class CodexExecutor implements DurableEngine {
     }
     switch (command.type) {
       case "session.open":
-        return await this.open();
+        return await this.open(commandSubject(command));
       case "turn.start":
         return await this.startTurn(payload);
       case "turn.steer":
@@ -214,24 +252,37 @@ export class CodexExecutor implements DurableEngine {
     };
   }
 
-  private async open(): Promise<Outcome> {
+  private async open(command: StartupCommand): Promise<Outcome> {
     const state = this.requireState();
     if (this.session !== null && (state.lifecycle === "session_open" || state.lifecycle === "turn_active")) {
       return { status: "accepted", detail: "command applied", result: this.identityResult("started") };
     }
     const resumed = state.threadId !== null;
-    await this.startSession();
+    const facts = await this.startSession(resumed ? "restore" : "ensure", command);
     const status = resumed ? "resumed" : "started";
     await this.emit({
       eventType: resumed ? "session.resumed" : "session.started",
       priority: 0,
       payload: this.identityPayload(),
     });
+    if (!resumed) {
+      const goal = await (this.session as CodexSession)
+        .request("thread/goal/get", { threadId: this.requireState().threadId })
+        .catch(() => null);
+      for (const event of sessionGoalEvents(goal)) await this.emit(event);
+    }
+    this.deferred = { commandId: command.commandId, events: facts };
     return { status: "accepted", detail: "command applied", result: this.identityResult(status) };
   }
 
-  private async startSession(): Promise<void> {
+  /** Starts the provider and opens (or resumes) the thread; returns the startup facts to commit. */
+  private async startSession(
+    trigger: "ensure" | "restore",
+    command: StartupCommand | null,
+  ): Promise<ProviderEvent[]> {
     const state = this.requireState();
+    const generation = state.processGeneration + 1;
+    this.update((current) => ({ ...current, processGeneration: generation }));
     const session: CodexSession = new CodexSession({
       ...this.deps.session,
       // Messages of a provider this executor already let go of are not this session's.
@@ -253,6 +304,19 @@ export class CodexExecutor implements DurableEngine {
         processStartTime: opened.process.startTime,
       }));
       await this.save();
+      const { runnerInstanceId, runId, normalizedSessionId, turnId, itemId } = this.deps.identity;
+      return startupFacts(
+        {
+          generation,
+          command,
+          configurationFingerprint: `sha256:${createHash("sha256").update(canonicalJson(state.config)).digest("hex")}`,
+          launchId: randomUUID(),
+          origin: { itemId, normalizedSessionId, runId, runnerInstanceId, turnId },
+          trigger,
+          requestedThreadId: state.threadId,
+        },
+        opened.process.pid,
+      );
     } catch (error) {
       await this.providerFailed(error, "provider_start_failed");
       throw error;
@@ -346,12 +410,7 @@ export class CodexExecutor implements DurableEngine {
     if (turnId === null || this.session === null) {
       return { status: "accepted", detail: "command applied", result: { status: "already_settled", reason } };
     }
-    const pendingCallIds = await this.tools.cancelPending("interrupted");
-    await this.emit({
-      eventType: "harness.diagnostic",
-      priority: 0,
-      payload: { code: "provider_interrupt_requested", reason, providerTurnId: turnId, pendingCallIds },
-    });
+    await this.tools.cancelPending("interrupted");
     await this.session.request("turn/interrupt", { threadId: state.threadId, turnId });
     return {
       status: "accepted",
@@ -482,7 +541,6 @@ export class CodexExecutor implements DurableEngine {
       provider: state.config.provider,
       threadId: state.threadId ?? "",
       activeTurnId: state.activeProviderTurnId,
-      model: state.config.model,
     });
     switch (outcome.kind) {
       case "ignored":
@@ -587,70 +645,55 @@ export class CodexExecutor implements DurableEngine {
 
   // ---- recovery -----------------------------------------------------------------------------------
 
-  /** A restart: the dead runner's provider is stopped, and an open session resumes its exact thread. */
-  private async recover(): Promise<void> {
-    const state = this.state;
-    if (state === null) return;
+  /**
+   * A restart, on the server's first command: the dead runner's provider is
+   * stopped, an open session resumes its exact thread, and the turn it had
+   * running is reconciled (still running, or failed with its terminal).
+   */
+  private async recover(command: StartupCommand): Promise<void> {
+    const state = this.requireState();
     const stale = providerProcessOf(state);
     if (stale !== null) killStaleProcessGroup(stale);
-    if (
-      !["session_open", "turn_active", "provider_exited"].includes(state.lifecycle) ||
-      state.threadId === null
-    )
-      return;
+    await this.emit({
+      eventType: "runner.reconciled",
+      priority: 0,
+      payload: { outcome: "same_durable_session_resumed" },
+    });
+    if (!RESUMABLE.has(state.lifecycle) || state.threadId === null) return;
     const previousTurnId = state.activeProviderTurnId;
     try {
-      await this.startSession();
+      const facts = await this.startSession("restore", command);
+      for (const event of facts) await this.emit(event);
     } catch {
       return;
     }
     await this.emit({ eventType: "session.resumed", priority: 0, payload: this.identityPayload() });
-    if (this.session === null) return;
-    if (previousTurnId === null) {
-      if (!state.ambiguousTurnStartPending) return;
-      // The dead runner asked for a turn and never learnt its id: the provider process that would run it is gone.
-      this.update((current) => ({ ...current, ambiguousTurnStartPending: false }));
-      await this.save();
-      await this.emit({
-        eventType: "session.reconciled",
-        priority: 0,
-        payload: {
-          provider: state.config.provider,
-          previousProviderTurnId: null,
-          activeProviderTurnId: null,
-        },
-      });
-      return;
-    }
-    const stillActive = await this.session
-      .turnIsActive(this.requireState(), previousTurnId)
-      .catch(() => false);
-    if (stillActive) {
-      this.update((current) => ({ ...current, lifecycle: "turn_active" }));
-      await this.save();
-      await this.emit({
-        eventType: "session.reconciled",
-        priority: 0,
-        payload: {
-          provider: state.config.provider,
-          previousProviderTurnId: previousTurnId,
-          activeProviderTurnId: previousTurnId,
-        },
-      });
-      return;
-    }
-    await this.tools.cancelPending("provider_turn_lost");
-    await this.settleTurn("failed", { code: "provider_turn_lost", providerTerminalObserved: false });
+    const session = this.session;
+    if (session === null) return;
+    const stillActive =
+      previousTurnId !== null &&
+      (await session.turnIsActive(this.requireState(), previousTurnId).catch(() => false));
+    // The dead runner asked for a turn and never learnt its id: the provider process that would run it is gone.
+    this.update((current) => ({
+      ...current,
+      ambiguousTurnStartPending: false,
+      lifecycle: stillActive ? "turn_active" : current.lifecycle,
+    }));
     await this.save();
     await this.emit({
       eventType: "session.reconciled",
       priority: 0,
       payload: {
-        provider: state.config.provider,
+        activeProviderTurnId: stillActive ? previousTurnId : null,
         previousProviderTurnId: previousTurnId,
-        activeProviderTurnId: null,
+        provider: state.config.provider,
+        providerSessionId: state.threadId,
       },
     });
+    if (previousTurnId === null || stillActive) return;
+    await this.tools.cancelPending("provider_turn_lost");
+    await this.settleTurn("failed", { providerTerminalObserved: false });
+    await this.save();
   }
 }
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { boundedText, codexNotificationEvents } from "./codex-notification-events.js";
 
-const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2", model: "mock-model" };
+const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
+const inTurn = (extra: Record<string, unknown>) => ({ threadId: "thread-1", turnId: "turn-2", ...extra });
+const EMPTY_DIGEST = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 describe("codexNotificationEvents: upstream's notification to PRP mapping", () => {
-  it("maps the turn lifecycle with P0 priority and the terminal status from turn.status", () => {
+  it("maps the turn lifecycle with P0 priority, the terminal status from turn.status and its error", () => {
     expect(
       codexNotificationEvents("turn/started", { threadId: "thread-1", turn: { id: "turn-2" } }, context),
     ).toEqual({
@@ -14,29 +16,27 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
       ],
     });
     for (const status of ["completed", "failed", "interrupted"] as const) {
-      expect(
-        codexNotificationEvents(
-          "turn/completed",
-          { threadId: "thread-1", turn: { id: "turn-2", status } },
-          context,
-        ),
-      ).toEqual({
+      const turn = { id: "turn-2", status, ...(status === "failed" ? { error: { message: "boom" } } : {}) };
+      expect(codexNotificationEvents("turn/completed", { threadId: "thread-1", turn }, context)).toEqual({
         kind: "terminal",
         status,
         event: {
           eventType: `turn.${status}`,
           priority: 0,
-          payload: { provider: "codex", providerTurnId: "turn-2", status },
+          payload: {
+            provider: "codex",
+            providerTurnId: "turn-2",
+            status,
+            error: status === "failed" ? { message: "boom" } : null,
+          },
         },
       });
     }
   });
 
-  it("maps items (P2 started, P1 completed) and keeps the agent's last message", () => {
+  it("maps items (P2 started, P1 completed), keeps the agent's last message, and gives text null to items without text", () => {
     const item = { type: "agentMessage", id: "m1", text: "done" };
-    expect(
-      codexNotificationEvents("item/started", { threadId: "thread-1", turnId: "turn-2", item }, context),
-    ).toMatchObject({
+    expect(codexNotificationEvents("item/started", inTurn({ item }), context)).toMatchObject({
       kind: "events",
       events: [
         {
@@ -46,9 +46,7 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
         },
       ],
     });
-    expect(
-      codexNotificationEvents("item/completed", { threadId: "thread-1", turnId: "turn-2", item }, context),
-    ).toMatchObject({
+    expect(codexNotificationEvents("item/completed", inTurn({ item }), context)).toMatchObject({
       kind: "agent_message",
       text: "done",
       events: [
@@ -59,19 +57,69 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
         },
       ],
     });
-    expect(
-      codexNotificationEvents(
-        "item/completed",
-        {
-          threadId: "thread-1",
-          turnId: "turn-2",
-          item: { type: "commandExecution", id: "c1", status: "failed" },
-        },
-        context,
-      ),
-    ).toMatchObject({
+    const user = { type: "userMessage", id: "u1", content: [] };
+    expect(codexNotificationEvents("item/completed", inTurn({ item: user }), context)).toMatchObject({
       kind: "events",
-      events: [{ payload: { kind: "commandExecution", channel: "detail", status: "failed" } }],
+      events: [{ payload: { kind: "userMessage", channel: "detail", text: null } }],
+    });
+  });
+
+  it("maps tool items to paperclip.tool.execution.v1 (P2 started, P1 completed)", () => {
+    const item = {
+      type: "dynamicToolCall",
+      id: "call_1",
+      tool: "report_progress",
+      status: "completed",
+      durationMs: 12,
+    };
+    expect(codexNotificationEvents("item/completed", inTurn({ item }), context)).toEqual({
+      kind: "events",
+      events: [
+        {
+          eventType: "tool.execution.completed",
+          priority: 1,
+          payload: {
+            schema: "paperclip.tool.execution.v1",
+            executionId: "call_1",
+            transport: "dynamic",
+            operation: "unknown",
+            name: "report_progress",
+            target: null,
+            namespace: null,
+            readOnly: null,
+            status: "completed",
+            durationMs: 12,
+            exitCode: null,
+            progress: null,
+            output: "",
+            outputBytes: 0,
+            outputTruncated: false,
+            outputDigest: EMPTY_DIGEST,
+          },
+        },
+      ],
+    });
+    const command = {
+      type: "commandExecution",
+      id: "c1",
+      command: "ls",
+      aggregatedOutput: "a\n",
+      exitCode: 0,
+    };
+    expect(codexNotificationEvents("item/started", inTurn({ item: command }), context)).toMatchObject({
+      events: [
+        {
+          eventType: "tool.execution.started",
+          priority: 2,
+          payload: {
+            transport: "process",
+            operation: "execute",
+            status: "running",
+            output: "a\n",
+            outputBytes: 2,
+          },
+        },
+      ],
     });
   });
 
@@ -80,13 +128,8 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
       total: { inputTokens: 10, cachedInputTokens: 4, outputTokens: 3 },
       last: { inputTokens: 1, outputTokens: 1 },
     };
-    expect(
-      codexNotificationEvents(
-        "thread/tokenUsage/updated",
-        { threadId: "thread-1", turnId: "turn-2", tokenUsage },
-        context,
-      ),
-    ).toEqual({
+    const zero = { cacheWriteTokens: 0, activeSeconds: 0, requests: 0, providerCostUsd: 0 };
+    expect(codexNotificationEvents("thread/tokenUsage/updated", inTurn({ tokenUsage }), context)).toEqual({
       kind: "events",
       events: [
         {
@@ -94,39 +137,18 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
           priority: 0,
           payload: {
             provider: "codex",
-            model: "mock-model",
+            model: null,
             providerSessionId: "thread-1",
             providerRequestId: null,
-            cumulative: {
-              inputTokens: 10,
-              outputTokens: 3,
-              cacheReadTokens: 4,
-              cacheWriteTokens: 0,
-              activeSeconds: 0,
-              requests: 0,
-              providerCostUsd: 0,
-            },
+            cumulative: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4, ...zero },
             runDeltaAvailable: true,
-            runDelta: {
-              inputTokens: 1,
-              outputTokens: 1,
-              cacheReadTokens: 0,
-              cacheWriteTokens: 0,
-              activeSeconds: 0,
-              requests: 0,
-              providerCostUsd: 0,
-            },
+            runDelta: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, ...zero },
           },
         },
       ],
     });
-    expect(
-      codexNotificationEvents(
-        "thread/tokenUsage/updated",
-        { threadId: "thread-1", turnId: "turn-1", tokenUsage },
-        context,
-      ),
-    ).toEqual({
+    const replayed = { threadId: "thread-1", turnId: "turn-1", tokenUsage };
+    expect(codexNotificationEvents("thread/tokenUsage/updated", replayed, context)).toEqual({
       kind: "ignored",
     });
   });
@@ -147,7 +169,7 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
   });
 
   it("records provider notices and plans in their published shapes, ignores what it does not know", () => {
-    expect(codexNotificationEvents("warning", { message: "slow down" }, context)).toMatchObject({
+    expect(codexNotificationEvents("warning", { message: "slow down" }, context)).toEqual({
       kind: "events",
       events: [
         {
@@ -155,27 +177,22 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
           priority: 0,
           payload: {
             schema: "paperclip.provider.notice.v1",
+            noticeId: "codex-warning",
             severity: "warning",
-            scope: "session",
+            category: "warning",
+            scope: "turn",
+            recoverable: true,
+            userActionable: true,
             summary: "slow down",
           },
         },
       ],
     });
-    expect(
-      codexNotificationEvents(
-        "turn/plan/updated",
-        {
-          threadId: "thread-1",
-          turnId: "turn-2",
-          plan: [
-            { step: "read", status: "completed" },
-            { step: "write", status: "inProgress" },
-          ],
-        },
-        context,
-      ),
-    ).toMatchObject({
+    const plan = [
+      { step: "read", status: "completed" },
+      { step: "write", status: "inProgress" },
+    ];
+    expect(codexNotificationEvents("turn/plan/updated", inTurn({ plan }), context)).toMatchObject({
       kind: "events",
       events: [
         {

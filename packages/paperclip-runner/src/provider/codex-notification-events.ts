@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { redactSecrets } from "@paperclipai/errors";
-import type { PrpEventType } from "../prp/index.js";
+import type { PrpEventType, PrpV2EventType } from "../prp/index.js";
 
 /** One PRP event the executor emits, with upstream's priority for it. */
 export interface ProviderEvent {
-  readonly eventType: PrpEventType;
+  readonly eventType: PrpEventType | PrpV2EventType;
   readonly priority: 0 | 1 | 2;
   readonly payload: Record<string, unknown>;
+  /** 2 for the session-goal event types PRP v2 added. */
+  readonly schemaVersion?: 1 | 2;
 }
 
 export type TurnTerminalStatus = "completed" | "failed" | "cancelled" | "interrupted";
@@ -15,7 +17,6 @@ export interface NotificationContext {
   readonly provider: string;
   readonly threadId: string;
   readonly activeTurnId: string | null;
-  readonly model: string | null;
 }
 
 export type NotificationOutcome =
@@ -82,7 +83,12 @@ export function codexNotificationEvents(
       return {
         kind: "terminal",
         status,
-        event: event(`turn.${status}` as PrpEventType, 0, { provider, providerTurnId: turnId, status }),
+        event: event(`turn.${status}` as PrpEventType, 0, {
+          provider,
+          providerTurnId: turnId,
+          status,
+          error: turnError(params),
+        }),
       };
     }
     case "item/agentMessage/delta":
@@ -108,7 +114,7 @@ export function codexNotificationEvents(
     case "warning":
     case "deprecationNotice":
     case "configWarning":
-      return { kind: "events", events: [noticeEvent(method, params)] };
+      return { kind: "events", events: [noticeEvent(method, params, context.activeTurnId !== null)] };
     default:
       return { kind: "ignored" };
   }
@@ -140,7 +146,9 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   const item = (params.item ?? {}) as Record<string, unknown>;
   const kind = typeof item.type === "string" ? item.type : "unknown";
   const started = method === "item/started";
-  const text = boundedText(item.text ?? item.aggregatedOutput ?? "");
+  if (TOOL_TRANSPORTS[kind] !== undefined)
+    return { kind: "events", events: [toolExecutionEvent(kind, item, started)] };
+  const text = typeof item.text === "string" ? boundedText(item.text) : null;
   const status = started ? "running" : itemStatus(item.status);
   const events = [
     event(started ? "item.started" : "item.completed", started ? 2 : 1, {
@@ -152,8 +160,66 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
       text,
     }),
   ];
-  if (!started && kind === "agentMessage") return { kind: "agent_message", events, text };
+  if (!started && kind === "agentMessage" && text !== null) return { kind: "agent_message", events, text };
   return { kind: "events", events };
+}
+
+/** The Codex item types that are tool executions, and their transport in `paperclip.tool.execution.v1`. */
+const TOOL_TRANSPORTS: Readonly<Record<string, "process" | "mcp" | "dynamic">> = {
+  commandExecution: "process",
+  mcpToolCall: "mcp",
+  dynamicToolCall: "dynamic",
+};
+const TOOL_OUTPUT_MAX = 65_536;
+
+function toolExecutionEvent(kind: string, item: Record<string, unknown>, started: boolean): ProviderEvent {
+  const raw = typeof item.aggregatedOutput === "string" ? item.aggregatedOutput : "";
+  const output = boundedToolOutput(raw);
+  const name = item.tool ?? item.command ?? null;
+  const duration = item.durationMs;
+  const exitCode = item.exitCode;
+  return event(started ? "tool.execution.started" : "tool.execution.completed", started ? 2 : 1, {
+    schema: "paperclip.tool.execution.v1",
+    executionId: String(item.id ?? item.callId ?? "tool").slice(0, 160),
+    transport: TOOL_TRANSPORTS[kind],
+    operation: kind === "commandExecution" ? "execute" : "unknown",
+    name: typeof name === "string" ? boundedText(name) : null,
+    target: null,
+    namespace:
+      typeof item.namespace === "string"
+        ? item.namespace.slice(0, 240)
+        : typeof item.server === "string"
+          ? item.server.slice(0, 240)
+          : null,
+    readOnly: null,
+    status: started ? "running" : toolStatus(item.status),
+    durationMs:
+      typeof duration === "number" && Number.isSafeInteger(duration) && duration >= 0 ? duration : null,
+    exitCode: typeof exitCode === "number" && Number.isSafeInteger(exitCode) ? exitCode : null,
+    progress: null,
+    output,
+    outputBytes: Buffer.byteLength(raw),
+    outputTruncated: output.length < raw.length,
+    outputDigest: `sha256:${createHash("sha256").update(raw).digest("hex")}`,
+  });
+}
+
+function boundedToolOutput(raw: string): string {
+  return redactSecrets(raw).slice(0, TOOL_OUTPUT_MAX);
+}
+
+function toolStatus(status: unknown): string {
+  if (status === "failed" || status === "declined") return "failed";
+  if (status === "interrupted" || status === "cancelled") return status;
+  return "completed";
+}
+
+/** The turn's error as Codex reports it (its message bounded and redacted), or null. */
+function turnError(params: Record<string, unknown>): Record<string, unknown> | null {
+  const error = (params.turn as { error?: unknown } | undefined)?.error ?? params.error;
+  if (error === null || error === undefined || typeof error !== "object") return null;
+  const message = (error as { message?: unknown }).message;
+  return { message: boundedText(message) };
 }
 
 function itemStatus(status: unknown): string {
@@ -168,7 +234,8 @@ function usageEvent(params: Record<string, unknown>, context: NotificationContex
   const last = usage.last === undefined ? null : measurement(usage.last);
   return event("usage.reported", 0, {
     provider: context.provider,
-    model: context.model,
+    // Upstream's runner reports no model here (the server knows the one it asked for).
+    model: null,
     providerSessionId: context.threadId,
     providerRequestId: null,
     cumulative: total,
@@ -220,19 +287,19 @@ function planEvent(params: Record<string, unknown>, turnId: string | null): Prov
   });
 }
 
-function noticeEvent(method: string, params: Record<string, unknown>): ProviderEvent {
+function noticeEvent(method: string, params: Record<string, unknown>, inTurn: boolean): ProviderEvent {
   const error = method === "error";
   const message =
     (params.error as { message?: unknown } | undefined)?.message ?? params.message ?? params.summary;
   const summary = boundedText(message) || method;
   return event("provider.notice.recorded", 0, {
     schema: "paperclip.provider.notice.v1",
-    noticeId: `notice-${createHash("sha256").update(`${method}\0${summary}`).digest("hex").slice(0, 32)}`,
+    noticeId: `codex-${method.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`,
     severity: error ? "error" : method === "deprecationNotice" ? "info" : "warning",
     category: method,
-    scope: error ? "turn" : "session",
+    scope: inTurn ? "turn" : "session",
     recoverable: !error || params.willRetry === true,
-    userActionable: method === "configWarning",
+    userActionable: !error,
     summary,
   });
 }

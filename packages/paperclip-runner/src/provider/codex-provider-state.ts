@@ -49,6 +49,8 @@ export interface CodexProviderState {
   readonly providerAccountSessionId: string | null;
   readonly processId: number | null;
   readonly processStartTime: string | null;
+  /** How many provider processes this session has tried to start (upstream's attemptedProcessGeneration). */
+  readonly processGeneration: number;
   readonly activeProviderTurnId: string | null;
   readonly ambiguousTurnStartPending: boolean;
   /** Events produced and not yet in the runner's outbox (always empty between handled messages). */
@@ -76,6 +78,7 @@ export function preparedState(
     providerAccountSessionId: null,
     processId: null,
     processStartTime: null,
+    processGeneration: 0,
     activeProviderTurnId: null,
     ambiguousTurnStartPending: false,
     pendingEvents: [],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A scripted stand-in for `codex app-server` (the JSON-RPC over stdio that upstream's
 // runner speaks), as upstream tests with its fake-codex-app-server: a real process that
-// answers initialize, thread/start|resume|read, thread/turns/list, turn/start|steer|interrupt,
+// answers initialize, thread/start|resume|read, thread/goal/get, thread/turns/list, turn/start|steer|interrupt,
 // and plays a turn chosen by the input text. Threads live in $CODEX_HOME, so a fake
 // started by a restarted runner resumes the thread a killed one opened (and, like Codex,
 // replays the last token usage snapshot, naming its turn, on resume). Every message it
@@ -167,6 +167,7 @@ const handlers = {
     if (thread.lastUsageTurn !== undefined) notify("thread/tokenUsage/updated", usage(thread.lastUsageTurn));
     return { thread: { id: thread.id, sessionId: thread.sessionId } };
   },
+  "thread/goal/get": () => ({ goal: null }),
   "thread/read": () => ({
     thread: { id: thread.id, status: { type: activeTurn === null ? "idle" : "active" } },
   }),
