@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { CreateosClient, execute } from "@paperclipai/plugin-createos";
+import { CreateosClient, execute } from "@paperclipai/plugin-createos/client";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
 const MB = 1_000_000;
@@ -140,7 +140,7 @@ async function rawStream(emulator: EmulatorProcess, sandboxId: string, bytes: nu
  */
 async function liveHeapMiB(emulator: EmulatorProcess, sandboxId: string, bytes: number): Promise<number> {
   const script = `
-    import { CreateosClient, execute } from "@paperclipai/plugin-createos";
+    import { CreateosClient, execute } from "@paperclipai/plugin-createos/client";
     const client = new CreateosClient({ apiUrl: ${JSON.stringify(emulator.url)}, apiKey: ${JSON.stringify(emulator.apiKey)},
       rateLimit: { burst: 1000, refillPerMinute: 600000 } });
     globalThis.gc();

@@ -4,10 +4,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  atomicPrivateWrite,
   boundedRedactedDiagnostic,
   persistRunnerDiagnostic,
-} from "@paperclipai/paperclip-runner";
+} from "@paperclipai/paperclip-runner/diagnostics";
+import { atomicPrivateWrite } from "@paperclipai/paperclip-runner/private-fs";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import { dynamicTools, readAuthorizedTools } from "./authorized-tools.js";
 import { semanticCanonicalJson, semanticContentDigest } from "./semantic-digest.js";
 

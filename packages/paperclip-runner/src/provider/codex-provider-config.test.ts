@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import { readCodexProviderConfig } from "./codex-provider-config.js";
 import { executableProviderKind } from "./provider-kind.js";
 

@@ -1,6 +1,7 @@
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState, PendingToolCall, TerminalAuthority } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
+import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
 import { semanticContentDigest } from "./semantic-digest.js";
 
 /** Upstream's bound on pending semantic calls and on one tool value. */
@@ -19,8 +20,6 @@ export interface SemanticToolBridgeDeps {
   readonly update: (change: (state: CodexProviderState) => CodexProviderState) => void;
   readonly session: () => CodexSession | null;
 }
-
-type Outcome = { status: string; detail: string; result?: Record<string, unknown> };
 
 /**
  * Codex's `item/tool/call` ⇄ PRP `semantic_tool.input` / `semantic_tool.result`:
@@ -108,11 +107,10 @@ export class SemanticToolBridge {
     });
   }
 
-  async deliverResult(payload: Record<string, unknown>): Promise<Outcome> {
+  async deliverResult(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const state = this.deps.state();
     const callId = payload.callId;
-    if (typeof callId !== "string")
-      return { status: "rejected", detail: "semantic_tool.result requires callId" };
+    if (typeof callId !== "string") return rejected("semantic_tool.result requires callId");
     const call = state.pendingToolCalls.find((pending) => pending.callId === callId);
     if (call === undefined) {
       if (state.settledToolCallIds.includes(callId)) {
@@ -121,16 +119,12 @@ export class SemanticToolBridge {
           priority: 2,
           payload: { code: "semantic_tool_result_duplicate", callId },
         });
-        return { status: "accepted", detail: "command applied", result: { status: "duplicate", callId } };
+        return applied({ status: "duplicate", callId });
       }
-      return {
-        status: "accepted",
-        detail: "command applied",
-        result: { status: "settled_after_turn", callId },
-      };
+      return applied({ status: "settled_after_turn", callId });
     }
     if (payload.operationId !== undefined && payload.operationId !== call.operationId) {
-      return { status: "rejected", detail: "semantic_tool.result names another operation" };
+      return rejected("semantic_tool.result names another operation");
     }
     const isError = payload.isError === true;
     const result = payload.result ?? null;
@@ -175,7 +169,7 @@ export class SemanticToolBridge {
         contentItems: [{ type: "inputText", text: text.slice(0, MAX_TOOL_VALUE_BYTES) }],
       });
     }
-    return { status: "accepted", detail: "command applied", result: { status: "delivered", callId } };
+    return applied({ status: "delivered", callId });
   }
 
   /** Settles every pending call (the turn ended or the provider is gone); returns their ids. */

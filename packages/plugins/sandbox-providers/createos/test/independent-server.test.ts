@@ -9,14 +9,8 @@ import { PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { createEnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  CreateosClient,
-  createPlugin,
-  type ExecuteResult,
-  type ExecuteTuning,
-  execute,
-  manifest,
-} from "../dist/index.js";
+import { CreateosClient, type ExecuteResult, type ExecuteTuning, execute } from "../dist/client.js";
+import { createPlugin, manifest } from "../dist/index.js";
 import {
   type ConnectPlan,
   type IndependentServer,
