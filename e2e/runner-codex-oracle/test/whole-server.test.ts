@@ -76,14 +76,22 @@ beforeAll(async () => {
 afterAll(async () => {
   try {
     await server?.stop();
-    // The server starts the runner in a process group of its own: whatever is left is ours to end.
-    leftovers = await processesUnder(workDir);
+    // The server starts the runner in a process group of its own, and the embedded Postgres's
+    // backends end shortly after their postmaster: whatever is still there then is a leftover.
+    leftovers = await waitFor(
+      "every process of the run exits",
+      async () => {
+        const live = await processesUnder(workDir);
+        return live.length === 0 ? live : undefined;
+      },
+      { timeoutMs: 15_000 },
+    ).catch(() => processesUnder(workDir));
     killAll(leftovers);
     await stub?.close();
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
-  expect(leftovers, "the runner and Codex exited with the run").toEqual([]);
+  expect(leftovers, "nothing of the run outlives the server").toEqual([]);
 });
 
 describe("the whole Paperclip server on the native runtime with our runner", () => {
@@ -133,5 +141,17 @@ describe("the whole Paperclip server on the native runtime with our runner", () 
     // Codex asked the stub twice: the finish call, then (with the tool's output) the answer.
     expect(stub!.requests).toHaveLength(2);
     expect(JSON.stringify(stub!.requests[1]?.input)).toContain("function_call_output");
+    // The run's runner and its Codex exit with the run, while the server is still up.
+    await waitFor(
+      "the runner and Codex exit",
+      async () => {
+        const live = await processesUnder(workDir);
+        const ours = live.filter(
+          (p) => p.command.includes(OUR_RUNNER_BIN) || p.command.includes(tools.codex),
+        );
+        return ours.length === 0 ? true : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
   }, 120_000);
 });
