@@ -5,7 +5,8 @@
  * from there the courier walks up the peer's parents, through every pid namespace nested
  * below its own (the bridge, the sandbox's pid 1), to the first process of its own pid
  * namespace: the bwrap that started that sandbox. Its arguments must name this run's
- * private directory (the bind source of its proxy directory, unique per run). A program
+ * private directory or a path in it (the bind source of its proxy directory, or the
+ * socket the bridge is given; unique per run). A program
  * of another sandbox walks up to another bwrap, and cannot start a bwrap of its own
  * with a pid namespace (no capabilities, user namespaces denied by the seccomp filter).
  */
@@ -46,7 +47,9 @@ static bool read_status(pid_t pid, int *depth, pid_t *parent) {
     return has_depth && has_parent;
 }
 
+/* Whether an argument of `pid` is `wanted` or a path below it. */
 static bool cmdline_has_argument(pid_t pid, const char *wanted) {
+    size_t wanted_length = strlen(wanted);
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -59,7 +62,11 @@ static bool cmdline_has_argument(pid_t pid, const char *wanted) {
     bool found = false;
     if (buffer) {
         buffer[filled] = '\0';
-        for (size_t at = 0; at < filled && !found; at += strlen(buffer + at) + 1) found = strcmp(buffer + at, wanted) == 0;
+        for (size_t at = 0; at < filled && !found; at += strlen(buffer + at) + 1) {
+            const char *argument = buffer + at;
+            found = strncmp(argument, wanted, wanted_length) == 0 &&
+                    (argument[wanted_length] == '\0' || argument[wanted_length] == '/');
+        }
         free(buffer);
     }
     return found;

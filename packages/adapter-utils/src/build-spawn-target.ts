@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
+import { bridgeCommand, bridgeReadPaths, execShimCommand, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import type { MountRequest } from "./bwrap/mount-request.js";
@@ -35,6 +35,8 @@ import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 
 const MASK_DIR_NAME = "mask";
+/** Tells the native bridge a courier serves its run (native/bridge.h); removed before the program starts. */
+const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
 
 function mountRequests(
   options: LocalProcessSandboxOptions,
@@ -197,6 +199,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
       const launch = await bridgeCommand(bridge, { writeDir: socketDir, sandboxDir: runDir, socketPath });
       const proxy = await proxyStarting;
       args.push(...launch.mounts);
+      // The native bridge must reach its courier, else it fails closed instead of running without.
+      if (proxy.handoff) args.push("--setenv", COURIER_ENV, "1");
       executable = launch.command;
       executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;
@@ -204,6 +208,15 @@ export async function buildLocalProcessSandboxSpawnTarget(
         closing ??= proxy.close().finally(removeRunDir);
         return closing;
       };
+    }
+    if (!bridge) {
+      // No bridge to close the program's inherited descriptors: the exec-only shim does.
+      const shim = await execShimCommand();
+      if (shim) {
+        args.push(...shim.mounts);
+        executableArgs = [...shim.prefix.slice(1), executable, ...executableArgs];
+        executable = shim.prefix[0]!;
+      }
     }
     args.push("--chdir", cwd, "--", executable, ...executableArgs);
     const target: LocalProcessSandboxSpawnTarget = {

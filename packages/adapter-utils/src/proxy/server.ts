@@ -62,6 +62,8 @@ export interface SandboxNetworkProxyStats {
 
 export interface SandboxNetworkProxy {
   readonly socketPath: string;
+  /** Whether a courier serves this proxy: its bridge must reach it, or not start the program. */
+  readonly handoff: boolean;
   /** Closes every connection and tunnel, stops listening and removes the socket file. */
   close(): Promise<void>;
   stats(): SandboxNetworkProxyStats;
@@ -272,6 +274,7 @@ export async function startSandboxNetworkProxy(
 
   return {
     socketPath: options.socketPath,
+    handoff: courier !== null,
     close() {
       closing ??= (async () => {
         const stopped = Promise.all(

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { SandboxError } from "@paperclipai/errors";
+import { usableNativeBinary } from "../bridge/bridge-launch.js";
 import { deferBridgeEnv } from "../bridge/deferred-env.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
@@ -11,8 +12,11 @@ import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
 import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
 import { LogDelivery } from "./log-delivery.js";
+import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { resolveCommandPath } from "./resolve-command-path.js";
-import { setupFailure, spawnFailure } from "./spawn-failure.js";
+import { createRunCgroup, DEFAULT_MAX_PROCESSES, type RunCgroup } from "./run-cgroup.js";
+import { SandboxInit } from "./sandbox-pid.js";
+import { courierFailure, setupFailure, spawnFailure } from "./spawn-failure.js";
 import { assertSupportedRunOptions } from "./unsupported-run-options.js";
 
 /** Output kept per stream: the last 4 MiB (bytes; upstream counts UTF-16 units). */
@@ -20,6 +24,8 @@ export const MAX_CAPTURE_BYTES = 4 * 1024 * 1024;
 /** Default for `onLogStallMs`. */
 export const DEFAULT_ON_LOG_STALL_MS = 30_000;
 const STATUS_FD = 3;
+/** bwrap reads the seccomp filter (`--seccomp`) from this descriptor, written once at spawn. */
+const SECCOMP_FD = 4;
 
 export interface RunChildProcessOptions {
   cwd: string;
@@ -81,6 +87,12 @@ interface SpawnPlan {
   cleanup: () => Promise<void>;
   /** Set when bwrap reports its status on fd 3. */
   status: BwrapStatusReader | null;
+  /** The filter bwrap reads on fd 4, when the sandbox has one. */
+  seccomp: Buffer | null;
+  /** Kills the whole sandbox (its cgroup, else its pid 1); called when bwrap exits. */
+  killSandbox: () => Promise<void>;
+  /** The sandbox's pid 1, learnt from bwrap's status. */
+  init: SandboxInit;
 }
 
 async function planSpawn(command: string, args: string[], opts: RunChildProcessOptions): Promise<SpawnPlan> {
@@ -100,6 +112,9 @@ async function planSpawn(command: string, args: string[], opts: RunChildProcessO
       env: applyEnvChanges(env, {}),
       cleanup: async () => {},
       status: null,
+      seccomp: null,
+      killSandbox: async () => {},
+      init: new SandboxInit(),
     };
   }
   if (!resolved) {
@@ -120,14 +135,35 @@ async function planSpawn(command: string, args: string[], opts: RunChildProcessO
     cwd: opts.cwd,
     options: sandbox,
   });
-  const cleanup = target.cleanup ?? (async () => {});
+  const targetCleanup = target.cleanup ?? (async () => {});
+  const init = new SandboxInit();
+  let cgroup: RunCgroup | null = null;
+  const killSandbox = async () => {
+    init.kill();
+    await cgroup?.kill();
+  };
+  const cleanup = async () => {
+    await killSandbox();
+    await cgroup?.remove();
+    await targetCleanup();
+  };
   try {
     const version = await bwrapVersion(bwrap);
     const status = version !== null && bwrapSupportsJsonStatus(version) ? new BwrapStatusReader() : null;
+    const seccomp = sandboxFilterBytes();
+    const bwrapArgs = [
+      ...(status ? ["--json-status-fd", String(STATUS_FD)] : []),
+      ...(seccomp ? ["--seccomp", String(SECCOMP_FD)] : []),
+      ...target.args,
+    ];
+    // Every process of the sandbox is born in the run's cgroup: the native binary joins it
+    // and becomes bwrap (Node cannot place a child in a cgroup before it forks).
+    const launcher = await usableNativeBinary();
+    cgroup = launcher ? createRunCgroup(sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES) : null;
     const sandboxEnv = applyEnvChanges(env, target.env);
     return {
-      command: bwrap,
-      args: status ? ["--json-status-fd", String(STATUS_FD), ...target.args] : target.args,
+      command: cgroup && launcher ? launcher : bwrap,
+      args: cgroup && launcher ? ["--cgroup", cgroup.procsFile, "--", bwrap, ...bwrapArgs] : bwrapArgs,
       cwd: target.cwd,
       // The bridge starts faster without them; it hands them to the program unchanged.
       env:
@@ -136,6 +172,9 @@ async function planSpawn(command: string, args: string[], opts: RunChildProcessO
           : sandboxEnv,
       cleanup,
       status,
+      seccomp,
+      killSandbox,
+      init,
     };
   } catch (error) {
     await cleanup();
@@ -181,11 +220,19 @@ export async function runChildProcess(
       env: plan.env,
       detached: true,
       shell: false,
-      stdio:
-        opts.stdio === "inherit"
-          ? ["inherit", "inherit", "inherit", plan.status ? "pipe" : "ignore"]
-          : [opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe", plan.status ? "pipe" : "ignore"],
+      stdio: [
+        ...(opts.stdio === "inherit"
+          ? (["inherit", "inherit", "inherit"] as const)
+          : ([opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe"] as const)),
+        plan.status ? "pipe" : "ignore",
+        ...(plan.seccomp ? (["pipe"] as const) : []),
+      ],
     });
+    if (plan.seccomp) {
+      const filter = child.stdio[SECCOMP_FD] as Writable;
+      filter.on("error", () => {});
+      filter.end(plan.seccomp);
+    }
   } catch (error) {
     await plan.cleanup().catch(() => {});
     throw spawnFailure(command, opts.cwd, plan.env, error);
@@ -206,7 +253,10 @@ export async function runChildProcess(
     const status = plan.status;
     const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
     statusStream?.setEncoding("utf8");
-    statusStream?.on("data", (chunk: string) => status?.push(chunk));
+    statusStream?.on("data", (chunk: string) => {
+      status?.push(chunk);
+      if (status?.status.childPid) plan.init.remember(status.status.childPid);
+    });
     statusStream?.on("error", () => {});
 
     // The sandbox's own process group gets the polite signal, so the program (or
@@ -282,6 +332,9 @@ export async function runChildProcess(
     };
 
     child.on("error", (error) => finish(() => reject(spawnFailure(command, opts.cwd, plan.env, error))));
+    // bwrap is gone: so is everything it started, whatever the program did (a process that
+    // cleared its parent-death signal, a daemon holding the output pipes open).
+    child.on("exit", () => void plan.killSandbox());
     child.on("close", (code, signal) => {
       status?.end();
       const stdout = captured.stdout.text();
@@ -291,6 +344,11 @@ export async function runChildProcess(
       finish(() => {
         if (setupFailed) {
           reject(setupFailure(plan.command, code, stderr));
+          return;
+        }
+        const courierUnreachable = courierFailure(status?.status.exitCode ?? code, stderr);
+        if (courierUnreachable) {
+          reject(courierUnreachable);
           return;
         }
         const finished = Date.now();

@@ -15,7 +15,7 @@ function failure(code: string, message: string): Error {
  * 0700 when missing; one another user made first (or a link) is refused, since
  * its owner could read the sockets' names or swap them.
  */
-function preparePrivateRoot(root: string): void {
+export function preparePrivateRoot(root: string): void {
   const uid = process.getuid?.() ?? 0;
   try {
     mkdirSync(root, { mode: 0o700 });
