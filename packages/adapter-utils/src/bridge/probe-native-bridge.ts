@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { realpathSync, rmSync } from "node:fs";
+import path from "node:path";
 import type { NativeBridgeProbe } from "./bridge-choice.js";
 import { NATIVE_BRIDGE_VERSION_LINE } from "./native-bridge-path.js";
 import { makePrivateCopy, privateCopyRoots } from "./private-native-bridge.js";
@@ -63,6 +64,8 @@ export async function probeNativeBridge(binary: string | null): Promise<NativeBr
     }
     const failure = await versionFailure(copy);
     if (failure === null) return { status: "ok", path: copy };
+    // Not a bridge that runs here: its copy is not kept either.
+    rmSync(path.dirname(copy), { recursive: true, force: true });
     detail = `cannot run (${copy}, copied from ${real}: ${failure})`;
   }
   // A copy that would not run says more than a root that took no copy.

@@ -1,0 +1,129 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { connect } from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { createRunCgroup } from "../src/spawn/run-cgroup.js";
+import { SandboxInit } from "../src/spawn/sandbox-pid.js";
+import { buildAttacks, echoServer, hostSink } from "./attack-support.js";
+import { builtEntry, cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+/** Longer than the daemon of `outlive-init` waits (2 s) before it writes its file. */
+const OUTLIVE_WAIT_MS = 3500;
+
+function runAttack(binary: string, args: string[], sandbox: Record<string, unknown>, workspaceDir: string) {
+  return runChildProcess("process-boundary", binary, args, {
+    cwd: workspaceDir,
+    env: {},
+    timeoutSec: 30,
+    graceSec: 1,
+    onLog: async () => {},
+    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir, ...sandbox },
+  });
+}
+
+describe("the process boundary (class 1: inherited descriptors)", () => {
+  it("no program reaches a host socket its runner inherited, in any scope or with either bridge", async () => {
+    const sink = await hostSink();
+    const allowed = await echoServer();
+    const ws = await scratchDir();
+    const held = connect(sink.port, "127.0.0.1");
+    await new Promise<void>((resolve) => held.once("connect", () => resolve()));
+    onCleanup(async () => void held.destroy());
+    // The runner gets the connected socket at fd 20, as from a supervisor: no close-on-exec.
+    const stdio = ["ignore", "pipe", "pipe", ...Array(17).fill("ignore"), held] as const;
+    const runner = spawn(
+      process.execPath,
+      [path.join(packageDir, "test", "fixtures", "inherited-fd-runner.mjs"), builtEntry, ws, String(allowed)],
+      { stdio: stdio as unknown as ("ignore" | "pipe")[] },
+    );
+    let stdout = "";
+    let stderr = "";
+    runner.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    runner.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => runner.once("exit", resolve)), stderr).toBe(0);
+    const results = JSON.parse(stdout) as Record<string, { wrote: string }>;
+    expect(Object.keys(results)).toHaveLength(6);
+    for (const [scope, result] of Object.entries(results)) expect(result, scope).toEqual({ wrote: "EBADF" });
+    await sleep(200);
+    expect(sink.hits().bytes).toBe("");
+  }, 90_000);
+});
+
+describe("the process boundary (class 2: bwrap's pid 1)", () => {
+  it("a program cannot ptrace pid 1 to outlive its run: nothing writes into the workspace afterwards", async () => {
+    const ws = await scratchDir();
+    const attacks = await buildAttacks(ws);
+    const marker = path.join(ws, "outlived");
+    for (const scope of [{ filesystemScope: "workspace", networkScope: "deny" }, { networkScope: "deny" }]) {
+      const result = await runAttack(attacks, ["outlive-init", marker], scope, ws);
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toBe("seize Operation not permitted\n");
+    }
+    await sleep(OUTLIVE_WAIT_MS);
+    expect(existsSync(marker)).toBe(false);
+  }, 60_000);
+
+  it("the host kills the whole sandbox by its pid 1 even when the program did get hold of pid 1", async () => {
+    // No filter here (a bwrap started by hand): the attack succeeds inside, the kill still holds.
+    const ws = await scratchDir();
+    const attacks = await buildAttacks(ws);
+    const marker = path.join(ws, "outlived");
+    const bwrap = spawn(
+      "bwrap",
+      ["--json-status-fd", "3", "--dev-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--die-with-parent"]
+        .concat(["--new-session", "--cap-drop", "ALL", "--", attacks, "outlive-init", marker]),
+      { stdio: ["ignore", "pipe", "ignore", "pipe"] },
+    );
+    const init = new SandboxInit();
+    let said = "";
+    bwrap.stdout?.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    bwrap.stdio[3]?.on("data", (chunk: Buffer) => {
+      const pid = /"child-pid": *(\d+)/.exec(chunk.toString())?.[1];
+      if (pid) init.remember(Number(pid));
+    });
+    await new Promise((resolve) => bwrap.once("exit", resolve));
+    expect(said).toBe("injected 0\n");
+    init.kill();
+    await sleep(OUTLIVE_WAIT_MS);
+    expect(existsSync(marker)).toBe(false);
+  }, 30_000);
+});
+
+describe("the process boundary (class 8: a pids limit per run)", () => {
+  it("a fork bomb stops at maxProcesses, and nothing of the run is left afterwards", async () => {
+    const ws = await scratchDir();
+    const attacks = await buildAttacks(ws);
+    const result = await runAttack(attacks, ["fork-count", "400"], { networkScope: "deny", maxProcesses: 40 }, ws);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const started = Number(/^started (\d+)$/m.exec(result.stdout)?.[1]);
+    expect(started).toBeGreaterThan(0);
+    expect(started).toBeLessThan(40);
+  }, 60_000);
+
+  it("the run's cgroup holds every process bwrap starts, and its kill leaves none", async () => {
+    const launcher = await usableNativeBinary();
+    const cgroup = createRunCgroup(64);
+    expect(launcher && cgroup, "root can create a pids cgroup here").toBeTruthy();
+    onCleanup(() => cgroup!.remove());
+    const bwrap = spawn(
+      launcher!,
+      ["--cgroup", cgroup!.procsFile, "--", "bwrap", "--dev-bind", "/", "/", "--unshare-pid", "--", "sh", "-c"]
+        .concat(["sleep 30 & sleep 30 & echo started; wait"]),
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    await new Promise<void>((resolve) => bwrap.stdout?.once("data", () => resolve()));
+    const members = (await exec("cat", [cgroup!.procsFile])).stdout.trim().split("\n");
+    // bwrap, its pid 1, the shell and both sleeps.
+    expect(members.length).toBeGreaterThanOrEqual(5);
+    await cgroup!.kill();
+    expect((await exec("cat", [cgroup!.procsFile])).stdout).toBe("");
+    const exited = bwrap.exitCode !== null || bwrap.signalCode !== null;
+    if (!exited) await new Promise((resolve) => bwrap.once("exit", resolve));
+  }, 30_000);
+});
