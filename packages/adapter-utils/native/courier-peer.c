@@ -4,9 +4,9 @@
  * could see the directory). SO_PEERCRED names the peer's pid, as this process sees it;
  * from there the courier walks up the peer's parents, through every pid namespace nested
  * below its own (the bridge, the sandbox's pid 1), to the first process of its own pid
- * namespace: the bwrap that started that sandbox. Its arguments must name this run's
- * private directory or a path in it (the bind source of its proxy directory, or the
- * socket the bridge is given; unique per run). A program
+ * namespace: the bwrap that started that sandbox. Its options (before its "--") must
+ * name this run's private directory exactly: the bind source of its proxy directory,
+ * unique per run. A program
  * of another sandbox walks up to another bwrap, and cannot start a bwrap of its own
  * with a pid namespace (no capabilities, user namespaces denied by the seccomp filter).
  */
@@ -47,9 +47,9 @@ static bool read_status(pid_t pid, int *depth, pid_t *parent) {
     return has_depth && has_parent;
 }
 
-/* Whether an argument of `pid` is `wanted` or a path below it. */
-static bool cmdline_has_argument(pid_t pid, const char *wanted) {
-    size_t wanted_length = strlen(wanted);
+/* Whether one of bwrap's own options (the arguments before its "--") is exactly `wanted`: the
+   program's arguments after it may carry anything, a caller's prompt or an attacker's path. */
+static bool bwrap_options_have(pid_t pid, const char *wanted) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -63,9 +63,8 @@ static bool cmdline_has_argument(pid_t pid, const char *wanted) {
     if (buffer) {
         buffer[filled] = '\0';
         for (size_t at = 0; at < filled && !found; at += strlen(buffer + at) + 1) {
-            const char *argument = buffer + at;
-            found = strncmp(argument, wanted, wanted_length) == 0 &&
-                    (argument[wanted_length] == '\0' || argument[wanted_length] == '/');
+            if (strcmp(buffer + at, "--") == 0) break;
+            found = strcmp(buffer + at, wanted) == 0;
         }
         free(buffer);
     }
@@ -85,7 +84,7 @@ bool courier_peer_is_own_bridge(int connection, const char *run_dir) {
         pid_t parent = 0;
         if (!read_status(pid, &depth, &parent)) return false;
         /* The peer itself must be sandboxed: a process of the host's own namespace is no bridge. */
-        if (depth <= own_depth) return step > 0 && depth == own_depth && cmdline_has_argument(pid, run_dir);
+        if (depth <= own_depth) return step > 0 && depth == own_depth && bwrap_options_have(pid, run_dir);
         if (parent <= 0) return false;
         pid = parent;
     }

@@ -160,6 +160,11 @@ function runClientInSandbox(
       "--proc",
       "/proc",
       "--die-with-parent",
+      // As the package's own argv does, bwrap's options name the run's private directory
+      // (the courier checks it walks up to that bwrap): bound onto itself here.
+      "--ro-bind",
+      path.dirname(proxy.socketPath),
+      path.dirname(proxy.socketPath),
       "--",
       bridgeBinary(),
       "127.0.0.1:31337",
