@@ -10,6 +10,7 @@ import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-wire.js";
 import { startTunnelCourier } from "../handoff/tunnel-courier.js";
 import { DEFAULT_PROXY_LIMITS } from "../proxy/limits.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
+import { checkRunLimits, checkSeccompFilter } from "./doctor-process-boundary.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveCommandPath } from "../spawn/resolve-command-path.js";
 import { runChildProcess } from "../spawn/run-child-process.js";
@@ -303,6 +304,7 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
   if (bwrap && usable) {
     const start = await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable);
     checks.push(start, await checkStart("sandbox start (allowlist: bridge + proxy)", bwrap, true, usable));
+    checks.push(await checkSeccompFilter(bwrap, usable), await checkRunLimits());
     // A restricted host where bwrap still starts has a profile that allows it (Ubuntu's bwrap-userns-restrict).
     if (userns.status === "fail" && start.status === "ok") {
       checks[checks.indexOf(userns)] = {
