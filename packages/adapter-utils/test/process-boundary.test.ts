@@ -95,6 +95,63 @@ describe("the process boundary (class 2: bwrap's pid 1)", () => {
   }, 30_000);
 });
 
+/** What every way to reach pid 1, the bridge or the kernel's less-used parts gets under the filter. */
+const FILTERED = {
+  "ptrace-seize-pid1": "EPERM",
+  "ptrace-seize-parent": "EPERM",
+  "process_vm_readv-pid1": "EPERM",
+  "process_vm_writev-pid1": "EPERM",
+  "pidfd_getfd-pid1": "EPERM",
+  "kcmp-pid1": "EPERM",
+  perf_event_open: "EPERM",
+  userfaultfd: "EPERM",
+  bpf: "EPERM",
+  keyctl: "EPERM",
+  "unshare-user": "EPERM",
+  "clone-newuser": "EPERM",
+  clone3: "ENOSYS",
+  setns: "EPERM",
+  mount: "EPERM",
+  io_uring_setup: "ENOSYS",
+  "ioctl-TIOCSTI": "EPERM",
+};
+
+describe("the seccomp filter (new attacks beyond the classes)", () => {
+  it("closes every syscall way to pid 1, the bridge, new user namespaces and terminal injection", async () => {
+    const ws = await scratchDir();
+    const attacks = await buildAttacks(ws);
+    const allowed = await echoServer();
+    for (const scope of [
+      { filesystemScope: "workspace", networkScope: "deny" },
+      { networkScope: "allowlist", networkAllowlist: [`127.0.0.1:${allowed}`], networkBridge: "native" },
+    ]) {
+      const result = await runAttack(attacks, ["syscalls"], scope, ws);
+      expect(result.exitCode, result.stderr).toBe(0);
+      const seen = Object.fromEntries(result.stdout.trim().split("\n").map((line) => line.split(" ")));
+      expect(seen, JSON.stringify(scope)).toEqual(FILTERED);
+    }
+  }, 60_000);
+
+  it("leaves the program's ordinary tools working: sh, git, node, npm", async () => {
+    const ws = await scratchDir();
+    const line = [
+      "sh -c 'echo sh ok'",
+      "git init -q repo && git -C repo -c user.email=a@b -c user.name=n commit -q --allow-empty -m m && echo git ok",
+      `${process.execPath} -e "require('node:child_process').execFileSync('true'); require('node:fs').readFileSync('/proc/self/status'); console.log('node ok')"`,
+      "npm --version >/dev/null && echo npm ok",
+    ].join(" && ");
+    const result = await runChildProcess("tools", "/bin/sh", ["-c", line], {
+      cwd: ws,
+      env: { HOME: ws, PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` },
+      timeoutSec: 60,
+      graceSec: 1,
+      onLog: async () => {},
+      localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, networkScope: "deny" },
+    });
+    expect(result.stdout, result.stderr).toBe("sh ok\ngit ok\nnode ok\nnpm ok\n");
+  }, 90_000);
+});
+
 describe("the process boundary (class 8: a pids limit per run)", () => {
   it("a fork bomb stops at maxProcesses, and nothing of the run is left afterwards", async () => {
     const ws = await scratchDir();
