@@ -96,7 +96,11 @@ describe("the native binary (class 5): the host never runs a file a sandbox can 
         cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
         localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...scope },
       }).then((result) => ({ exitCode: result.exitCode, stdout: result.stdout }));
-      const replaced = await run("/bin/sh", ["-c", ${JSON.stringify(replace)}], { networkScope: "deny" });
+      // The package's directory is writable there (the host tree is, for a root runner); shown
+      // explicitly, so the test holds from a checkout under /tmp, which the scope masks.
+      const replaced = await run("/bin/sh", ["-c", ${JSON.stringify(replace)}], {
+        networkScope: "deny", extraPaths: [{ path: ${JSON.stringify(installed)}, access: "rw" }],
+      });
       const allowlist = await run("/bin/true", [], {
         filesystemScope: "workspace", networkScope: "allowlist", networkAllowlist: ["127.0.0.1:${echo}"], networkBridge: "native",
       });
