@@ -12,7 +12,10 @@ export async function buildAttacks(dir: string): Promise<string> {
 }
 
 /** A host TCP listener no sandbox may reach: it counts every connection and the bytes sent to it. */
-export async function hostSink(): Promise<{ port: number; hits: () => { connections: number; bytes: string } }> {
+export async function hostSink(): Promise<{
+  port: number;
+  hits: () => { connections: number; bytes: string };
+}> {
   let connections = 0;
   let bytes = "";
   const sockets = new Set<Socket>();

@@ -12,10 +12,17 @@ import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-s
 afterEach(cleanupAll);
 
 /** Spawns a built target as a caller of upstream's API would; resolves its exit code and stderr. */
-function spawnTarget(target: LocalProcessSandboxSpawnTarget): Promise<{ code: number | null; stderr: string }> {
+function spawnTarget(
+  target: LocalProcessSandboxSpawnTarget,
+): Promise<{ code: number | null; stderr: string }> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, ...target.env })) if (value !== undefined) env[key] = value;
-  const child = spawn("/usr/bin/bwrap", target.args, { cwd: target.cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  for (const [key, value] of Object.entries({ ...process.env, ...target.env }))
+    if (value !== undefined) env[key] = value;
+  const child = spawn("/usr/bin/bwrap", target.args, {
+    cwd: target.cwd,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stderr })));
@@ -51,7 +58,17 @@ describe("the courier (class 4): only its own run's bridge", () => {
     // Another sandbox (own pid and network namespace, no capabilities) that can see the victim's
     // private directory, as one that resolved a planted symlink could.
     const stranger = await exec("bwrap", [
-      ...["--dev-bind", "/", "/", "--unshare-net", "--unshare-pid", "--cap-drop", "ALL", "--die-with-parent", "--"],
+      ...[
+        "--dev-bind",
+        "/",
+        "/",
+        "--unshare-net",
+        "--unshare-pid",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--",
+      ],
       ...[attacks, "steal-courier", path.join(privateDir, "pass.sock"), path.join(privateDir, "relay.sock")],
       ...[String(echo), String(sink.port)],
     ]);
@@ -85,7 +102,13 @@ describe("the native binary (class 5): the host never runs a file a sandbox can 
     onCleanup(() => rm(installed, { recursive: true, force: true }));
     await cp(path.join(packageDir, "dist"), path.join(installed, "dist"), { recursive: true });
     await writeFile(path.join(installed, "package.json"), '{ "name": "copied", "type": "module" }\n');
-    const binary = path.join(installed, "dist", "native", `linux-${process.arch}`, "paperclip-sandbox-bridge");
+    const binary = path.join(
+      installed,
+      "dist",
+      "native",
+      `linux-${process.arch}`,
+      "paperclip-sandbox-bridge",
+    );
     const marker = path.join(installed, "host-ran-it");
     const ws = await scratchDir();
     const echo = await echoServer();

@@ -49,7 +49,10 @@ describe("the native bridge binary", () => {
     const binary = builtBridge();
     expect(binary).toMatch(/dist\/native\/linux-x64\/paperclip-sandbox-bridge$/);
     // The host runs a private copy of it, never the package's file (a sandbox may write there).
-    expect(await probeNativeBridge(binary)).toEqual({ status: "ok", path: expect.stringMatching(PRIVATE_COPY) });
+    expect(await probeNativeBridge(binary)).toEqual({
+      status: "ok",
+      path: expect.stringMatching(PRIVATE_COPY),
+    });
     expect((await runBridge(["--version"])).stdout).toBe(NATIVE_BRIDGE_VERSION_LINE);
   });
 
@@ -150,7 +153,10 @@ describe("building the native bridge", () => {
       "native bridge not built (/nonexistent/cc: ENOENT); the sandbox will use its Node bridge.",
     );
     // The binary of the real build is left as it was.
-    expect(await probeNativeBridge(builtBridge())).toEqual({ status: "ok", path: expect.stringMatching(PRIVATE_COPY) });
+    expect(await probeNativeBridge(builtBridge())).toEqual({
+      status: "ok",
+      path: expect.stringMatching(PRIVATE_COPY),
+    });
   });
 });
 
@@ -194,7 +200,11 @@ describe("choosing the bridge", () => {
     ]);
     // Bound from the private copy into the run's own directory: the package's file is never used.
     const bind = target.args.indexOf(after[0] as string);
-    expect(target.args.slice(bind - 2, bind + 1)).toEqual(["--ro-bind", expect.stringMatching(PRIVATE_COPY), after[0]]);
+    expect(target.args.slice(bind - 2, bind + 1)).toEqual([
+      "--ro-bind",
+      expect.stringMatching(PRIVATE_COPY),
+      after[0],
+    ]);
     expect(target.args.filter((arg) => arg.startsWith(path.dirname(builtBridge())))).toEqual([]);
   });
 

@@ -5,8 +5,8 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { createRunCgroup } from "../src/spawn/run-cgroup.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { SandboxInit } from "../src/spawn/sandbox-pid.js";
 import { buildAttacks, echoServer, hostSink } from "./attack-support.js";
 import { builtEntry, cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
@@ -76,8 +76,17 @@ describe("the process boundary (class 2: bwrap's pid 1)", () => {
     const marker = path.join(ws, "outlived");
     const bwrap = spawn(
       "bwrap",
-      ["--json-status-fd", "3", "--dev-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--die-with-parent"]
-        .concat(["--new-session", "--cap-drop", "ALL", "--", attacks, "outlive-init", marker]),
+      [
+        "--json-status-fd",
+        "3",
+        "--dev-bind",
+        "/",
+        "/",
+        "--unshare-pid",
+        "--proc",
+        "/proc",
+        "--die-with-parent",
+      ].concat(["--new-session", "--cap-drop", "ALL", "--", attacks, "outlive-init", marker]),
       { stdio: ["ignore", "pipe", "ignore", "pipe"] },
     );
     const init = new SandboxInit();
@@ -127,7 +136,12 @@ describe("the seccomp filter (new attacks beyond the classes)", () => {
     ]) {
       const result = await runAttack(attacks, ["syscalls"], scope, ws);
       expect(result.exitCode, result.stderr).toBe(0);
-      const seen = Object.fromEntries(result.stdout.trim().split("\n").map((line) => line.split(" ")));
+      const seen = Object.fromEntries(
+        result.stdout
+          .trim()
+          .split("\n")
+          .map((line) => line.split(" ")),
+      );
       expect(seen, JSON.stringify(scope)).toEqual(FILTERED);
     }
   }, 60_000);
@@ -156,7 +170,12 @@ describe("the process boundary (class 8: a pids limit per run)", () => {
   it("a fork bomb stops at maxProcesses, and nothing of the run is left afterwards", async () => {
     const ws = await scratchDir();
     const attacks = await buildAttacks(ws);
-    const result = await runAttack(attacks, ["fork-count", "400"], { networkScope: "deny", maxProcesses: 40 }, ws);
+    const result = await runAttack(
+      attacks,
+      ["fork-count", "400"],
+      { networkScope: "deny", maxProcesses: 40 },
+      ws,
+    );
     expect(result.exitCode, result.stderr).toBe(0);
     const started = Number(/^started (\d+)$/m.exec(result.stdout)?.[1]);
     expect(started).toBeGreaterThan(0);
@@ -170,8 +189,19 @@ describe("the process boundary (class 8: a pids limit per run)", () => {
     onCleanup(() => cgroup!.remove());
     const bwrap = spawn(
       launcher!,
-      ["--cgroup", cgroup!.procsFile, "--", "bwrap", "--dev-bind", "/", "/", "--unshare-pid", "--", "sh", "-c"]
-        .concat(["sleep 30 & sleep 30 & echo started; wait"]),
+      [
+        "--cgroup",
+        cgroup!.procsFile,
+        "--",
+        "bwrap",
+        "--dev-bind",
+        "/",
+        "/",
+        "--unshare-pid",
+        "--",
+        "sh",
+        "-c",
+      ].concat(["sleep 30 & sleep 30 & echo started; wait"]),
       { stdio: ["ignore", "pipe", "ignore"] },
     );
     await new Promise<void>((resolve) => bwrap.stdout?.once("data", () => resolve()));

@@ -47,7 +47,9 @@ export async function usableNativeBinary(): Promise<string | null> {
  */
 export async function execShimCommand(): Promise<{ prefix: string[]; mounts: string[] } | null> {
   const binary = await usableNativeBinary();
-  return binary ? { prefix: [EXEC_SHIM_PATH, "--exec"], mounts: ["--ro-bind", binary, EXEC_SHIM_PATH] } : null;
+  return binary
+    ? { prefix: [EXEC_SHIM_PATH, "--exec"], mounts: ["--ro-bind", binary, EXEC_SHIM_PATH] }
+    : null;
 }
 
 /** Where the Node bridge's script is written, where the sandbox sees that directory, and the socket's path there. */

@@ -5,7 +5,9 @@ import type * as fs from "node:fs";
  * `flags`, octal; O_CLOEXEC is 02000000): the ones a child would inherit. Embedded in the
  * Node bridge (`bridge-source.ts`), so it takes `fs` and uses nothing else.
  */
-export function closeInheritedDescriptors(files: Pick<typeof fs, "readdirSync" | "readFileSync" | "closeSync">): void {
+export function closeInheritedDescriptors(
+  files: Pick<typeof fs, "readdirSync" | "readFileSync" | "closeSync">,
+): void {
   let names: string[];
   try {
     names = files.readdirSync("/proc/self/fd");

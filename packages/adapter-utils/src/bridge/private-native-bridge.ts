@@ -43,7 +43,8 @@ export function makePrivateCopy(source: string, root: string): { path: string; s
   writeFileSync(temporary, bytes, { mode: 0o500, flag: "wx" });
   chmodSync(temporary, 0o500);
   renameSync(temporary, target);
-  if (!matches(target, sha256)) throw Object.assign(new Error(`${target} does not hold the copied bytes`), { code: "EBADF" });
+  if (!matches(target, sha256))
+    throw Object.assign(new Error(`${target} does not hold the copied bytes`), { code: "EBADF" });
   return { path: target, sha256 };
 }
 

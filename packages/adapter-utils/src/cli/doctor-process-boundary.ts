@@ -3,8 +3,8 @@ import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { usableNativeBinary } from "../bridge/bridge-launch.js";
 import { DENIED_SYSCALLS, filterArch, UNAVAILABLE_SYSCALLS } from "../seccomp/sandbox-filter.js";
-import { runChildProcess } from "../spawn/run-child-process.js";
 import { DEFAULT_MAX_PROCESSES, findPidsHierarchy } from "../spawn/run-cgroup.js";
+import { runChildProcess } from "../spawn/run-child-process.js";
 import type { DoctorCheck } from "./doctor.js";
 
 /** Exits 0 when the kernel says a seccomp filter holds the program (`Seccomp: 2`), 5 when none does. */
@@ -16,21 +16,39 @@ export async function checkSeccompFilter(bwrap: string, baseDir: string): Promis
   const name = "seccomp filter";
   const arch = filterArch();
   if (!arch) {
-    return { name, status: "warn", detail: `no syscall table for ${process.arch}: programs run without a filter` };
+    return {
+      name,
+      status: "warn",
+      detail: `no syscall table for ${process.arch}: programs run without a filter`,
+    };
   }
   const workspace = await mkdtemp(path.join(baseDir, "paperclip-doctor-"));
   try {
-    const result = await runChildProcess("paperclip-sandbox-doctor", process.execPath, ["-e", SECCOMP_PROBE], {
-      cwd: workspace,
-      env: {},
-      timeoutSec: 30,
-      graceSec: 1,
-      onLog: async () => {},
-      localProcessSandbox: { workspaceDir: workspace, filesystemScope: "workspace", networkScope: "deny", command: bwrap },
-    });
+    const result = await runChildProcess(
+      "paperclip-sandbox-doctor",
+      process.execPath,
+      ["-e", SECCOMP_PROBE],
+      {
+        cwd: workspace,
+        env: {},
+        timeoutSec: 30,
+        graceSec: 1,
+        onLog: async () => {},
+        localProcessSandbox: {
+          workspaceDir: workspace,
+          filesystemScope: "workspace",
+          networkScope: "deny",
+          command: bwrap,
+        },
+      },
+    );
     const summary = `${arch}: ${DENIED_SYSCALLS.length} calls denied, ${UNAVAILABLE_SYSCALLS.length} unavailable, other architectures and x32 killed`;
     if (result.exitCode === 0) return { name, status: "ok", detail: `active (${summary})` };
-    return { name, status: "fail", detail: `not active in the sandbox (exit ${result.exitCode ?? result.signal})` };
+    return {
+      name,
+      status: "fail",
+      detail: `not active in the sandbox (exit ${result.exitCode ?? result.signal})`,
+    };
   } catch (error) {
     return PaperclipError.is(error)
       ? { name, status: "fail", detail: error.message, error }

@@ -10,7 +10,6 @@ import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-wire.js";
 import { startTunnelCourier } from "../handoff/tunnel-courier.js";
 import { DEFAULT_PROXY_LIMITS } from "../proxy/limits.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
-import { checkRunLimits, checkSeccompFilter } from "./doctor-process-boundary.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveCommandPath } from "../spawn/resolve-command-path.js";
 import { runChildProcess } from "../spawn/run-child-process.js";
@@ -21,6 +20,7 @@ import {
   NETWORK_PROXY_TEMP_PREFIX,
   socketPathBytesUnder,
 } from "../temp-dir/temp-dir-candidates.js";
+import { checkRunLimits, checkSeccompFilter } from "./doctor-process-boundary.js";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "info";
 

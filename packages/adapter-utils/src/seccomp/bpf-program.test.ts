@@ -5,7 +5,7 @@ describe("assemble", () => {
   it("resolves labels to forward offsets", () => {
     const program = assemble([
       { op: "load", offset: 0 },
-      { op: "jeq", value: 7, then: "yes", otherwise: null },
+      { op: "jeq", value: 7, whenTrue: "yes", whenFalse: null },
       { op: "return", value: 1 },
       { op: "label", name: "yes" },
       { op: "return", value: 2 },
@@ -16,7 +16,9 @@ describe("assemble", () => {
   });
 
   it("refuses undefined, duplicate and backward labels", () => {
-    expect(() => assemble([{ op: "jeq", value: 1, then: "nowhere", otherwise: null }])).toThrow(/not defined/);
+    expect(() => assemble([{ op: "jeq", value: 1, whenTrue: "nowhere", whenFalse: null }])).toThrow(
+      /not defined/,
+    );
     expect(() =>
       assemble([
         { op: "label", name: "a" },
@@ -27,7 +29,7 @@ describe("assemble", () => {
       assemble([
         { op: "label", name: "back" },
         { op: "return", value: 0 },
-        { op: "jeq", value: 1, then: "back", otherwise: null },
+        { op: "jeq", value: 1, whenTrue: "back", whenFalse: null },
       ]),
     ).toThrow(/out of range/);
   });

@@ -22,8 +22,8 @@ export type BpfStep =
       readonly op: "jeq" | "jge" | "jset";
       readonly value: number;
       /** Label to go to when the test holds; `null` falls through to the next step. */
-      readonly then: string | null;
-      readonly otherwise: string | null;
+      readonly whenTrue: string | null;
+      readonly whenFalse: string | null;
     }
   | { readonly op: "return"; readonly value: number }
   | { readonly op: "label"; readonly name: string };
@@ -65,8 +65,8 @@ export function assemble(steps: readonly BpfStep[]): BpfInstruction[] {
     else {
       program.push({
         code: JUMP_CODES[step.op],
-        jt: offset(at, step.then),
-        jf: offset(at, step.otherwise),
+        jt: offset(at, step.whenTrue),
+        jf: offset(at, step.whenFalse),
         k: step.value >>> 0,
       });
     }

@@ -1,5 +1,11 @@
 import { assemble, type BpfInstruction, type BpfStep, encode } from "./bpf-program.js";
-import { AUDIT_ARCH, type FilterArch, SYSCALLS, type SyscallName, X32_SYSCALL_BIT } from "./syscall-numbers.js";
+import {
+  AUDIT_ARCH,
+  type FilterArch,
+  SYSCALLS,
+  type SyscallName,
+  X32_SYSCALL_BIT,
+} from "./syscall-numbers.js";
 
 /**
  * The seccomp filter every sandboxed program runs under (bwrap `--seccomp`, applied to
@@ -92,7 +98,7 @@ function matchAny(names: readonly SyscallName[], arch: FilterArch, label: string
   const steps: BpfStep[] = [];
   for (const name of names) {
     const nr: number | null = SYSCALLS[name][arch];
-    if (nr !== null) steps.push({ op: "jeq", value: nr, then: label, otherwise: null });
+    if (nr !== null) steps.push({ op: "jeq", value: nr, whenTrue: label, whenFalse: null });
   }
   return steps;
 }
@@ -103,27 +109,27 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   const steps: BpfStep[] = [
     // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
     { op: "load", offset: SECCOMP_DATA.arch },
-    { op: "jeq", value: AUDIT_ARCH[arch], then: null, otherwise: "kill" },
+    { op: "jeq", value: AUDIT_ARCH[arch], whenTrue: null, whenFalse: "kill" },
     { op: "load", offset: SECCOMP_DATA.nr },
   ];
-  if (arch === "x64") steps.push({ op: "jge", value: X32_SYSCALL_BIT, then: "kill", otherwise: null });
+  if (arch === "x64") steps.push({ op: "jge", value: X32_SYSCALL_BIT, whenTrue: "kill", whenFalse: null });
   steps.push(
     ...matchAny(DENIED_SYSCALLS, arch, "deny"),
     ...matchAny(UNAVAILABLE_SYSCALLS, arch, "unavailable"),
-    { op: "jeq", value: nr("clone"), then: "clone", otherwise: null },
-    { op: "jeq", value: nr("unshare"), then: "unshare", otherwise: null },
-    { op: "jeq", value: nr("ioctl"), then: "ioctl", otherwise: "allow" },
+    { op: "jeq", value: nr("clone"), whenTrue: "clone", whenFalse: null },
+    { op: "jeq", value: nr("unshare"), whenTrue: "unshare", whenFalse: null },
+    { op: "jeq", value: nr("ioctl"), whenTrue: "ioctl", whenFalse: "allow" },
     { op: "label", name: "clone" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
-    { op: "jset", value: CLONE_NAMESPACE_FLAGS, then: "deny", otherwise: "allow" },
+    { op: "jset", value: CLONE_NAMESPACE_FLAGS, whenTrue: "deny", whenFalse: "allow" },
     { op: "label", name: "unshare" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
-    { op: "jset", value: UNSHARE_NAMESPACE_FLAGS, then: "deny", otherwise: "allow" },
+    { op: "jset", value: UNSHARE_NAMESPACE_FLAGS, whenTrue: "deny", whenFalse: "allow" },
     { op: "label", name: "ioctl" },
     // The request's low word: the kernel compares the command as an unsigned int.
     { op: "load", offset: SECCOMP_DATA.arg(1) },
-    { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, then: "deny", otherwise: null },
-    { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, then: "deny", otherwise: "allow" },
+    { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, whenTrue: "deny", whenFalse: null },
+    { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, whenTrue: "deny", whenFalse: "allow" },
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },
     { op: "label", name: "deny" },

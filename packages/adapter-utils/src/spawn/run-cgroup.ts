@@ -34,7 +34,9 @@ export function pidsHierarchyCandidates(mountinfo: string, cgroups: string): Pid
     const [fsType, , superOptions = ""] = superFields.split(" ");
     if (!mountPoint) continue;
     if (fsType === "cgroup" && superOptions.split(",").includes("pids")) {
-      const ownPath = [...own.entries()].find(([controllers]) => controllers.split(",").includes("pids"))?.[1];
+      const ownPath = [...own.entries()].find(([controllers]) =>
+        controllers.split(",").includes("pids"),
+      )?.[1];
       if (ownPath !== undefined) found.push({ version: 1, parent: path.join(mountPoint, ownPath) });
     } else if (fsType === "cgroup2" && own.has("")) {
       found.push({ version: 2, parent: path.join(mountPoint, own.get("")!) });
@@ -57,8 +59,14 @@ let hierarchy: PidsHierarchy | null | undefined;
 export function findPidsHierarchy(): PidsHierarchy | null {
   if (hierarchy !== undefined) return hierarchy;
   hierarchy = null;
-  for (const candidate of pidsHierarchyCandidates(readText("/proc/self/mountinfo"), readText("/proc/self/cgroup"))) {
-    if (candidate.version === 2 && !readText(path.join(candidate.parent, "cgroup.subtree_control")).includes("pids"))
+  for (const candidate of pidsHierarchyCandidates(
+    readText("/proc/self/mountinfo"),
+    readText("/proc/self/cgroup"),
+  )) {
+    if (
+      candidate.version === 2 &&
+      !readText(path.join(candidate.parent, "cgroup.subtree_control")).includes("pids")
+    )
       continue;
     hierarchy = candidate;
     break;
