@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import path from "node:path";
-import { PaperclipError } from "@paperclipai/errors";
 import { usableNativeBinary } from "../bridge/bridge-launch.js";
 import { DENIED_SYSCALLS, filterArch, UNAVAILABLE_SYSCALLS } from "../seccomp/sandbox-filter.js";
 import { DEFAULT_MAX_PROCESSES, findPidsHierarchy } from "../spawn/run-cgroup.js";
-import { runChildProcess } from "../spawn/run-child-process.js";
-import type { DoctorCheck } from "./doctor.js";
+import type { DoctorCheck } from "./doctor-check.js";
+import { failedProbe, runDoctorProbe } from "./doctor-probe.js";
 
 /** Exits 0 when the kernel says a seccomp filter holds the program (`Seccomp: 2`), 5 when none does. */
 const SECCOMP_PROBE =
@@ -22,26 +19,12 @@ export async function checkSeccompFilter(bwrap: string, baseDir: string): Promis
       detail: `no syscall table for ${process.arch}: programs run without a filter`,
     };
   }
-  const workspace = await mkdtemp(path.join(baseDir, "paperclip-doctor-"));
   try {
-    const result = await runChildProcess(
-      "paperclip-sandbox-doctor",
-      process.execPath,
-      ["-e", SECCOMP_PROBE],
-      {
-        cwd: workspace,
-        env: {},
-        timeoutSec: 30,
-        graceSec: 1,
-        onLog: async () => {},
-        localProcessSandbox: {
-          workspaceDir: workspace,
-          filesystemScope: "workspace",
-          networkScope: "deny",
-          command: bwrap,
-        },
-      },
-    );
+    const result = await runDoctorProbe(baseDir, SECCOMP_PROBE, {
+      filesystemScope: "workspace",
+      networkScope: "deny",
+      command: bwrap,
+    });
     const summary = `${arch}: ${DENIED_SYSCALLS.length} calls denied, ${UNAVAILABLE_SYSCALLS.length} unavailable, other architectures and x32 killed`;
     if (result.exitCode === 0) return { name, status: "ok", detail: `active (${summary})` };
     return {
@@ -50,11 +33,7 @@ export async function checkSeccompFilter(bwrap: string, baseDir: string): Promis
       detail: `not active in the sandbox (exit ${result.exitCode ?? result.signal})`,
     };
   } catch (error) {
-    return PaperclipError.is(error)
-      ? { name, status: "fail", detail: error.message, error }
-      : { name, status: "fail", detail: String(error) };
-  } finally {
-    await rm(workspace, { recursive: true, force: true });
+    return failedProbe(name, error);
   }
 }
 
