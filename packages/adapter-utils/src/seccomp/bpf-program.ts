@@ -86,10 +86,15 @@ export function encode(program: readonly BpfInstruction[]): Buffer {
   return bytes;
 }
 
-/** The kernel's own reading of a program (tests and `doctor` check the filter with it). */
-export function run(program: readonly BpfInstruction[], data: (offset: number) => number): number {
+/** The kernel's own reading of a program (the tests check the filter with it); `stats` counts the instructions run. */
+export function run(
+  program: readonly BpfInstruction[],
+  data: (offset: number) => number,
+  stats: { executed: number } = { executed: 0 },
+): number {
   let accumulator = 0;
   for (let pc = 0; pc < program.length; pc++) {
+    stats.executed += 1;
     const { code, jt, jf, k } = program[pc]!;
     if (code === LOAD_WORD) accumulator = data(k) >>> 0;
     else if (code === RETURN) return k;

@@ -61,6 +61,26 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
     expect(decide("ioctl", [0, 0x541c])).toBe(ERRNO | EPERM);
   });
 
+  it("decides every number up to 1023 as the deny lists say, on the search tree's every path", () => {
+    const special = new Map<number, number>();
+    for (const name of DENIED_SYSCALLS) {
+      const nr = SYSCALLS[name][arch];
+      if (nr !== null) special.set(nr, ERRNO | EPERM);
+    }
+    for (const name of UNAVAILABLE_SYSCALLS) special.set(SYSCALLS[name][arch] as number, ERRNO | ENOSYS);
+    for (let nr = 0; nr < 1024; nr++) {
+      expect(run(program, call(native, nr)), String(nr)).toBe(special.get(nr) ?? SECCOMP_RET_ALLOW);
+    }
+  });
+
+  it("allows an ordinary call after a handful of comparisons, not one per listed call", () => {
+    for (const nr of [0, 1, 202, 257]) {
+      const stats = { executed: 0 };
+      expect(run(program, call(native, nr), stats)).toBe(SECCOMP_RET_ALLOW);
+      expect(stats.executed, String(nr)).toBeLessThanOrEqual(14);
+    }
+  });
+
   it("kills a call made under another architecture", () => {
     expect(run(program, call(AUDIT_ARCH_I386, 26))).toBe(SECCOMP_RET_KILL_PROCESS);
     const other = arch === "x64" ? AUDIT_ARCH.arm64 : AUDIT_ARCH.x64;

@@ -93,19 +93,51 @@ function errno(value: number): number {
   return SECCOMP_RET_ERRNO | value;
 }
 
-/** Steps testing `nr` against each call, jumping to `label` on a match. */
-function matchAny(names: readonly SyscallName[], arch: FilterArch, label: string): BpfStep[] {
-  const steps: BpfStep[] = [];
-  for (const name of names) {
-    const nr: number | null = SYSCALLS[name][arch];
-    if (nr !== null) steps.push({ op: "jeq", value: nr, whenTrue: label, whenFalse: null });
+/** Where the filter sends one syscall number once it has matched it. */
+interface Dispatch {
+  readonly nr: number;
+  readonly label: string;
+}
+
+/**
+ * A balanced search over the sorted numbers (`jge` halves, `jeq` at the leaves), so an
+ * ordinary call is allowed after about 7 comparisons instead of one per listed call.
+ * Every leaf run ends in a jump to `allow`; nothing falls into the next subtree.
+ */
+function dispatch(entries: readonly Dispatch[], prefix: string): BpfStep[] {
+  if (entries.length <= 4) {
+    return entries.map((entry, index) => ({
+      op: "jeq",
+      value: entry.nr,
+      whenTrue: entry.label,
+      whenFalse: index === entries.length - 1 ? "allow" : null,
+    }));
   }
-  return steps;
+  const middle = Math.floor(entries.length / 2);
+  const upper = `${prefix}.upper`;
+  return [
+    { op: "jge", value: entries[middle]!.nr, whenTrue: upper, whenFalse: null },
+    ...dispatch(entries.slice(0, middle), `${prefix}.lower`),
+    { op: "label", name: upper },
+    ...dispatch(entries.slice(middle), upper),
+  ];
 }
 
 /** The filter for one architecture, as instructions. */
 export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
-  const nr = (name: SyscallName) => SYSCALLS[name][arch] as number;
+  const entries: Dispatch[] = [];
+  const route = (names: readonly SyscallName[], label: string) => {
+    for (const name of names) {
+      const nr: number | null = SYSCALLS[name][arch];
+      if (nr !== null) entries.push({ nr, label });
+    }
+  };
+  route(DENIED_SYSCALLS, "deny");
+  route(UNAVAILABLE_SYSCALLS, "unavailable");
+  route(["clone"], "clone");
+  route(["unshare"], "unshare");
+  route(["ioctl"], "ioctl");
+  entries.sort((a, b) => a.nr - b.nr);
   const steps: BpfStep[] = [
     // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
     { op: "load", offset: SECCOMP_DATA.arch },
@@ -114,11 +146,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   ];
   if (arch === "x64") steps.push({ op: "jge", value: X32_SYSCALL_BIT, whenTrue: "kill", whenFalse: null });
   steps.push(
-    ...matchAny(DENIED_SYSCALLS, arch, "deny"),
-    ...matchAny(UNAVAILABLE_SYSCALLS, arch, "unavailable"),
-    { op: "jeq", value: nr("clone"), whenTrue: "clone", whenFalse: null },
-    { op: "jeq", value: nr("unshare"), whenTrue: "unshare", whenFalse: null },
-    { op: "jeq", value: nr("ioctl"), whenTrue: "ioctl", whenFalse: "allow" },
+    ...dispatch(entries, "nr"),
     { op: "label", name: "clone" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
     { op: "jset", value: CLONE_NAMESPACE_FLAGS, whenTrue: "deny", whenFalse: "allow" },

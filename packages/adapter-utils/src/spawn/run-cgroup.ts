@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -53,6 +53,37 @@ function readText(file: string): string {
   }
 }
 
+const RUN_CGROUP_PREFIX = "paperclip-sandbox-";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes run cgroups left by host processes that died before their cleanup. Only empty
+ * ones go: the kernel refuses to remove a cgroup that still holds a process.
+ */
+function sweepLeftCgroups(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = Number(/^paperclip-sandbox-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!owner || owner === process.pid || isAlive(owner)) continue;
+    try {
+      rmdirSync(path.join(parent, name));
+    } catch {}
+  }
+}
+
 let hierarchy: PidsHierarchy | null | undefined;
 
 /** The first usable pids hierarchy of this process, looked up once. */
@@ -69,6 +100,7 @@ export function findPidsHierarchy(): PidsHierarchy | null {
     )
       continue;
     hierarchy = candidate;
+    sweepLeftCgroups(candidate.parent);
     break;
   }
   return hierarchy;
@@ -100,7 +132,7 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
   const found = findPidsHierarchy();
   if (!found) return null;
   counter += 1;
-  const dir = path.join(found.parent, `paperclip-sandbox-${process.pid}-${counter}`);
+  const dir = path.join(found.parent, `${RUN_CGROUP_PREFIX}${process.pid}-${counter}`);
   try {
     mkdirSync(dir);
     writeFileSync(path.join(dir, "pids.max"), String(maxProcesses));
