@@ -4,8 +4,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /** Default `maxProcesses`: processes and threads of one run (the native bridge takes a thread per connection). */
 export const DEFAULT_MAX_PROCESSES = 4096;
-const KILL_ROUNDS = 100;
-const KILL_ROUND_MS = 10;
+// A killed process leaves the cgroup once it is reaped: poll often, a bounded while.
+const KILL_ROUNDS = 500;
+const KILL_ROUND_MS = 1;
 
 /** One mounted hierarchy that can limit pids: cgroup v1's `pids`, or v2 with `pids` enabled below it. */
 export interface PidsHierarchy {
