@@ -74,19 +74,20 @@ describe("the process boundary (class 2: bwrap's pid 1)", () => {
     const ws = await scratchDir();
     const attacks = await buildAttacks(ws);
     const marker = path.join(ws, "outlived");
+    const status = ["--json-status-fd", "3"];
+    const unfiltered = [
+      "--dev-bind",
+      "/",
+      "/",
+      "--unshare-pid",
+      "--proc",
+      "/proc",
+      "--die-with-parent",
+      "--new-session",
+    ];
     const bwrap = spawn(
       "bwrap",
-      [
-        "--json-status-fd",
-        "3",
-        "--dev-bind",
-        "/",
-        "/",
-        "--unshare-pid",
-        "--proc",
-        "/proc",
-        "--die-with-parent",
-      ].concat(["--new-session", "--cap-drop", "ALL", "--", attacks, "outlive-init", marker]),
+      [...status, ...unfiltered, "--cap-drop", "ALL", "--", attacks, "outlive-init", marker],
       { stdio: ["ignore", "pipe", "ignore", "pipe"] },
     );
     const init = new SandboxInit();
