@@ -155,6 +155,10 @@ static void exec_program(char **argv) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     setsid();
+    if (!apply_own_filter()) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot load the seccomp filter: %s\n", strerror(errno));
+        _exit(125);
+    }
     close_inherited_fds();
     execvp(argv[0], argv);
     int saved = errno;
@@ -253,6 +257,10 @@ int main(int argc, char **argv) {
     /* Before the program starts: the courier takes one connection only, and it must be ours
        (the sockets it passes belong to the host's network). After the mask: its reader thread
        must not take the signals the bridge waits for. */
+    if (!take_own_filter()) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: malformed %s\n", SECCOMP_ENV);
+        return LISTEN_FAILURE_STATUS;
+    }
     const char *courier_flag = getenv(COURIER_ENV);
     bool courier_expected = courier_flag && strcmp(courier_flag, "1") == 0;
     unsetenv(COURIER_ENV);

@@ -8,6 +8,7 @@
  *   fd-passing.c  descriptors over Unix sockets (SCM_RIGHTS), for both ends
  *   courier-peer.c  the courier's check that its one connection is its own run's bridge
  *   exec-program.c  descriptors closed before the program, `--exec`, and `--cgroup`
+ *   own-filter.c  the program's seccomp filter, for callers that spawn bwrap without --seccomp
  *
  * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
  * tunnel, it passes the connected upstream socket (SCM_RIGHTS) through the courier to
@@ -91,6 +92,14 @@ int courier_main(void);
 #define COURIER_ENV "PAPERCLIP_SANDBOX_COURIER"
 /* The code the bridge prints when it fails closed; the spawn helper throws it (registry entry). */
 #define COURIER_UNREACHABLE_CODE "ERR_SANDBOX_COURIER_UNREACHABLE"
+
+/* The variable (bwrap's --setenv) carrying the program's seccomp filter, hex-encoded. */
+#define SECCOMP_ENV "PAPERCLIP_SANDBOX_SECCOMP"
+
+/* own-filter.c: take the filter from the environment (false: malformed, fail closed), and
+   load it unless a filter already holds the process (false: the kernel refused it). */
+bool take_own_filter(void);
+bool apply_own_filter(void);
 
 /* exec-program.c */
 void close_inherited_fds(void);

@@ -48,6 +48,10 @@ int exec_only_main(char **argv) {
         dprintf(STDERR_FILENO, "usage: paperclip-sandbox-bridge --exec <program> [args...]\n");
         return 125;
     }
+    if (!take_own_filter() || !apply_own_filter()) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox: cannot load the seccomp filter: %s\n", strerror(errno));
+        return 125;
+    }
     close_inherited_fds();
     execvp(argv[0], argv);
     int saved = errno;
