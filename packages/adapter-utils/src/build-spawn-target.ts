@@ -26,6 +26,7 @@ import type {
   LocalProcessSandboxSpawnInput,
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
+import { sandboxFilterBytes } from "./seccomp/sandbox-filter.js";
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
 import { createPrivateSocketDir } from "./temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "./temp-dir/create-sandbox-run-dir.js";
@@ -37,6 +38,18 @@ import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
 const MASK_DIR_NAME = "mask";
 /** Tells the native bridge a courier serves its run (native/bridge.h); removed before the program starts. */
 const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
+/**
+ * Carries the seccomp filter, hex-encoded, to the native bridge or exec shim (native/own-filter.c),
+ * which loads it before the program unless bwrap's --seccomp (the spawn helper's) already did:
+ * a caller that spawns this argv itself gets the filter too.
+ */
+const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
+
+/** bwrap arguments that hand the native binary the program's filter, when there is one for this arch. */
+function ownFilterArgs(): string[] {
+  const filter = sandboxFilterBytes();
+  return filter ? ["--setenv", SECCOMP_ENV, filter.toString("hex")] : [];
+}
 
 function mountRequests(
   options: LocalProcessSandboxOptions,
@@ -201,6 +214,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       args.push(...launch.mounts);
       // The native bridge must reach its courier, else it fails closed instead of running without.
       if (proxy.handoff) args.push("--setenv", COURIER_ENV, "1");
+      if (bridge.kind === "native") args.push(...ownFilterArgs());
       executable = launch.command;
       executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;
@@ -213,7 +227,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       // No bridge to close the program's inherited descriptors: the exec-only shim does.
       const shim = await execShimCommand();
       if (shim) {
-        args.push(...shim.mounts);
+        args.push(...shim.mounts, ...ownFilterArgs());
         executableArgs = [...shim.prefix.slice(1), executable, ...executableArgs];
         executable = shim.prefix[0]!;
       }

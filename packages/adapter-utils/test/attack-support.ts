@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import path from "node:path";
+import type { LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
 import { exec, onCleanup, packageDir } from "./sandbox-support.js";
 
 /** Compiles test/fixtures/attacks.c into `dir` (cc, as the package build needs anyway); returns the binary. */
@@ -52,4 +54,23 @@ export async function echoServer(): Promise<number> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return (server.address() as { port: number }).port;
+}
+
+/** Spawns a built target as a caller of upstream's API would; resolves its exit code and stderr. */
+export function spawnTarget(
+  target: LocalProcessSandboxSpawnTarget,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...target.env }))
+    if (value !== undefined) env[key] = value;
+  const child = spawn("/usr/bin/bwrap", target.args, {
+    cwd: target.cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }

@@ -1,32 +1,13 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, unlinkSync } from "node:fs";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
-import type { LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
-import { buildAttacks, echoServer, hostSink } from "./attack-support.js";
+import { buildAttacks, echoServer, hostSink, spawnTarget } from "./attack-support.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
-
-/** Spawns a built target as a caller of upstream's API would; resolves its exit code and stderr. */
-function spawnTarget(
-  target: LocalProcessSandboxSpawnTarget,
-): Promise<{ code: number | null; stderr: string }> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, ...target.env }))
-    if (value !== undefined) env[key] = value;
-  const child = spawn("/usr/bin/bwrap", target.args, {
-    cwd: target.cwd,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stderr })));
-}
 
 /** An allowlist target with the native bridge, its courier listening; and its private directory. */
 async function victimTarget(ws: string, allowedPort: number, program: string[]) {
@@ -74,7 +55,7 @@ describe("the courier (class 4): only its own run's bridge", () => {
     ]);
     expect(stranger.stdout).toBe("courier closed\n");
     const victim = await spawnTarget(target);
-    expect(victim).toEqual({ code: 0, stderr: "" });
+    expect(victim).toEqual({ code: 0, stdout: "", stderr: "" });
     await sleep(200);
     expect(sink.hits()).toEqual({ connections: 0, bytes: "" });
   }, 30_000);

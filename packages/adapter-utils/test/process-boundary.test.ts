@@ -5,10 +5,11 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
+import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { createRunCgroup } from "../src/spawn/run-cgroup.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { SandboxInit } from "../src/spawn/sandbox-pid.js";
-import { buildAttacks, echoServer, hostSink } from "./attack-support.js";
+import { buildAttacks, echoServer, hostSink, spawnTarget } from "./attack-support.js";
 import { builtEntry, cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
@@ -139,6 +140,37 @@ describe("the seccomp filter (new attacks beyond the classes)", () => {
       expect(result.exitCode, result.stderr).toBe(0);
       const seen = Object.fromEntries(
         result.stdout
+          .trim()
+          .split("\n")
+          .map((line) => line.split(" ")),
+      );
+      expect(seen, JSON.stringify(scope)).toEqual(FILTERED);
+    }
+  }, 60_000);
+
+  it("holds for a caller that spawns the argv itself, without --seccomp (the native binary loads it)", async () => {
+    const ws = await scratchDir();
+    const attacks = await buildAttacks(ws);
+    const allowed = await echoServer();
+    for (const scope of [
+      { filesystemScope: "workspace" as const, networkScope: "deny" as const },
+      {
+        networkScope: "allowlist" as const,
+        networkAllowlist: [`127.0.0.1:${allowed}`],
+        networkBridge: "native" as const,
+      },
+    ]) {
+      const target = await buildLocalProcessSandboxSpawnTarget({
+        executable: attacks,
+        args: ["syscalls"],
+        cwd: ws,
+        options: { workspaceDir: ws, ...scope },
+      });
+      onCleanup(() => target.cleanup?.() ?? Promise.resolve());
+      const run = await spawnTarget(target);
+      expect(run.code, run.stderr).toBe(0);
+      const seen = Object.fromEntries(
+        run.stdout
           .trim()
           .split("\n")
           .map((line) => line.split(" ")),
