@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { preparePrivateRoot } from "../temp-dir/create-private-socket-dir.js";
+import { preparePrivateRoot } from "../temp-dir/prepare-private-root.js";
 import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
 import { NATIVE_BRIDGE_FILE_NAME } from "./native-bridge-path.js";
 
