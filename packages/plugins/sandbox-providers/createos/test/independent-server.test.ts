@@ -470,8 +470,8 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const { error } = await failure(
       script({ faults: { "process.connect": [{ status: 307, location: `${server.url}/stolen/connect` }] } }),
     );
-    expect(PaperclipError.is(error, "ERR_CREATEOS_HTTP_STATUS")).toBe(true);
-    expect(error.message).toBe("CreateOS request failed (HTTP 307) during output connection.");
+    expect(PaperclipError.is(error, "ERR_CREATEOS_REDIRECT")).toBe(true);
+    expect(error.message).toBe("CreateOS request was redirected during output connection; redirects are refused.");
     expect(server.count("process.connect")).toBe(1);
     expect(server.seen.some((r) => r.path.startsWith("/stolen"))).toBe(false);
     expectKilled();
@@ -481,7 +481,7 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const { error } = await failure(
       script({ faults: { "process.stdinClose": [{ status: 302, location: `${server.url}/stolen` }] } }),
     );
-    expect(error.message).toBe("CreateOS request failed (HTTP 302) during stdin close.");
+    expect(error.message).toBe("CreateOS request was redirected during stdin close; redirects are refused.");
     expect(server.count("process.stdinClose")).toBe(1);
     expectKilled();
   });

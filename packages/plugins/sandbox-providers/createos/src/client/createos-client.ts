@@ -7,6 +7,7 @@ import { type JsonObject, parseEnvelope } from "./envelope.js";
 import type { CreateosOperation } from "./operation.js";
 import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
 import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
+import { isRedirectStatus, isRefusedRedirect } from "./refused-redirect.js";
 import { isRetryableStatus } from "./retry-policy.js";
 import { sendStreamed } from "./streamed-request.js";
 import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
@@ -226,9 +227,9 @@ export class CreateosClient {
                 method: request.method,
                 headers,
                 ...(body === undefined ? {} : { body }),
-                // Never followed, so the key never goes to a Location. "manual" rather than "error":
-                // a 3xx then fails as its own status (not retried), not as a retryable network error.
-                redirect: "manual",
+                // Never followed, so the key never goes to a Location; the rejection it causes is
+                // told apart from a connection failure below, so it is not retried.
+                redirect: "error",
                 signal: controller.signal,
               })
             : await sendStreamed(this.#url(request), {
@@ -237,10 +238,16 @@ export class CreateosClient {
                 body: upload.relay(request.upload(), () => timer.refresh()),
                 signal: controller.signal,
               });
-      } catch {
+      } catch (error) {
         // A source that failed (an unreadable file) is the cause, not the connection.
         if (upload.failure !== undefined) throw upload.failure.error;
+        if (isRefusedRedirect(error)) throw redirectError(request);
         throw this.#transportError(request, controller);
+      }
+      // The streamed transport never follows one either; it hands the 3xx back.
+      if (isRedirectStatus(response.status)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw redirectError(request);
       }
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
       this.#pacer.observe(response.status, retryAfterMs);
@@ -310,6 +317,14 @@ export class CreateosClient {
     }
     return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable: true });
   }
+}
+
+function redirectError(request: CreateosRequest): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_REDIRECT",
+    `CreateOS request was redirected during ${request.operation}; redirects are refused.`,
+    { details: { operation: request.operation } },
+  );
 }
 
 function emptyResult(mode: BodyMode, status: number): AttemptResult {
