@@ -7,7 +7,7 @@ import { type JsonObject, parseEnvelope } from "./envelope.js";
 import type { CreateosOperation } from "./operation.js";
 import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
 import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
-import { isRedirectStatus, isRefusedRedirect } from "./refused-redirect.js";
+import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
 import { isRetryableStatus } from "./retry-policy.js";
 import { sendStreamed } from "./streamed-request.js";
 import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
@@ -46,6 +46,8 @@ export interface CreateosRequest {
   readonly query?: Readonly<Record<string, string | number>>;
   readonly json?: unknown;
   readonly bytes?: Uint8Array;
+  /** A small text body sent as it is (`application/octet-stream`, UTF-8). */
+  readonly text?: string;
   /**
    * A streamed body, made afresh for every attempt (so a retried upload starts over); sent
    * through `node:http(s)`, not `fetch`, which would read it ahead without bound.
@@ -215,9 +217,9 @@ export class CreateosClient {
       if (request.json !== undefined) {
         headers["Content-Type"] = "application/json";
         body = JSON.stringify(request.json);
-      } else if (request.bytes !== undefined || request.upload !== undefined) {
+      } else if (request.bytes !== undefined || request.text !== undefined || request.upload !== undefined) {
         headers["Content-Type"] = "application/octet-stream";
-        body = request.bytes;
+        body = request.bytes ?? request.text;
       }
       let response: Response;
       try {
@@ -242,7 +244,8 @@ export class CreateosClient {
         // A source that failed (an unreadable file) is the cause, not the connection.
         if (upload.failure !== undefined) throw upload.failure.error;
         if (isRefusedRedirect(error)) throw redirectError(request);
-        throw this.#transportError(request, controller);
+        // node:http (streamed uploads) fails with plain errors (ECONNRESET): all of them are network failures.
+        throw this.#transportError(request, controller, request.upload !== undefined || isNetworkFailure(error));
       }
       // The streamed transport never follows one either; it hands the 3xx back.
       if (isRedirectStatus(response.status)) {
@@ -303,7 +306,7 @@ export class CreateosClient {
   }
 
   /** A failed fetch or body read: the caller's abort, our deadline, or a connection failure without its cause (it can hold the URL). */
-  #transportError(request: CreateosRequest, controller: AbortController): unknown {
+  #transportError(request: CreateosRequest, controller: AbortController, retryable = true): unknown {
     if (request.signal?.aborted) return request.signal.reason;
     if (controller.signal.aborted && controller.signal.reason === TIMED_OUT) {
       return new CreateosError(
@@ -315,7 +318,7 @@ export class CreateosClient {
         },
       );
     }
-    return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable: true });
+    return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable });
   }
 }
 
