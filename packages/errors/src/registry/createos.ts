@@ -99,7 +99,8 @@ try {
       "Set `apiUrl` to the origin the redirect points at (after checking that it is really CreateOS).",
       "Remove the proxy or rule that answers CreateOS calls with a redirect.",
     ],
-    prevention: "Configure the final API origin, and run the plugin's `probe` after changing network or URL settings.",
+    prevention:
+      "Configure the final API origin, and run the plugin's `probe` after changing network or URL settings.",
   },
   ERR_CREATEOS_CONNECTION: {
     family: "createos",

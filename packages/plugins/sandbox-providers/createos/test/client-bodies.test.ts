@@ -182,7 +182,9 @@ describe("uploads are streamed", () => {
       }),
     );
     expect(error.code).toBe("ERR_CREATEOS_REDIRECT");
-    expect(error.message).toBe("CreateOS request was redirected during file transfer; redirects are refused.");
+    expect(error.message).toBe(
+      "CreateOS request was redirected during file transfer; redirects are refused.",
+    );
     expect(s.seen).toHaveLength(1);
     expect(target.seen).toHaveLength(0);
   });

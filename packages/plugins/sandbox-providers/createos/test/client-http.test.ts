@@ -100,9 +100,11 @@ describe("CreateosClient over HTTP", () => {
       res.end();
     });
     const error = await rejection(client(s.url, { maxAttempts: 5 }).json(get));
-    expect(error.message).toBe("CreateOS request was redirected during sandbox lifecycle; redirects are refused.");
+    expect(error.message).toBe(
+      "CreateOS request was redirected during sandbox lifecycle; redirects are refused.",
+    );
     expect(error.code).toBe("ERR_CREATEOS_REDIRECT");
-    expect(error.retryable).toBe(false);
+    expect((error as { retryable?: boolean }).retryable).toBe(false);
     expect(error.cause).toBeUndefined();
     expect(s.seen).toHaveLength(1);
     expect(target.seen).toHaveLength(0);

@@ -471,7 +471,9 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
       script({ faults: { "process.connect": [{ status: 307, location: `${server.url}/stolen/connect` }] } }),
     );
     expect(PaperclipError.is(error, "ERR_CREATEOS_REDIRECT")).toBe(true);
-    expect(error.message).toBe("CreateOS request was redirected during output connection; redirects are refused.");
+    expect(error.message).toBe(
+      "CreateOS request was redirected during output connection; redirects are refused.",
+    );
     expect(server.count("process.connect")).toBe(1);
     expect(server.seen.some((r) => r.path.startsWith("/stolen"))).toBe(false);
     expectKilled();

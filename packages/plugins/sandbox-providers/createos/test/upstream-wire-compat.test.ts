@@ -9,7 +9,11 @@ import { PaperclipError } from "@paperclipai/errors";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CreateosClient, type ExecuteResult, execute } from "../dist/client.js";
 import { createPlugin } from "../dist/index.js";
-import { type IndependentServer, type ServerScript, startIndependentServer } from "./support/independent-server.js";
+import {
+  type IndependentServer,
+  type ServerScript,
+  startIndependentServer,
+} from "./support/independent-server.js";
 
 const TUNING = { stallTimeoutMs: 400, waitProbeMs: 50, cleanupTimeoutMs: 2_000, reconnectAttempts: 3 };
 const FRAMES = ["one\n", "two ü\n", "three\n"].map((text) => ({

@@ -4,10 +4,10 @@ import { abortableDelay } from "./abortable-delay.js";
 import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF, parseRetryAfter, retryDelay } from "./backoff.js";
 import { type JsonObject, parseEnvelope } from "./envelope.js";
+import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
 import type { CreateosOperation } from "./operation.js";
 import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
 import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
-import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
 import { isRetryableStatus } from "./retry-policy.js";
 import { sendStreamed } from "./streamed-request.js";
 import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
@@ -245,7 +245,11 @@ export class CreateosClient {
         if (upload.failure !== undefined) throw upload.failure.error;
         if (isRefusedRedirect(error)) throw redirectError(request);
         // node:http (streamed uploads) fails with plain errors (ECONNRESET): all of them are network failures.
-        throw this.#transportError(request, controller, request.upload !== undefined || isNetworkFailure(error));
+        throw this.#transportError(
+          request,
+          controller,
+          request.upload !== undefined || isNetworkFailure(error),
+        );
       }
       // The streamed transport never follows one either; it hands the 3xx back.
       if (isRedirectStatus(response.status)) {

@@ -3,8 +3,12 @@ import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-r
 
 describe("fetch rejections", () => {
   it("tells a refused redirect by undici's cause", () => {
-    expect(isRefusedRedirect(new TypeError("fetch failed", { cause: new Error("unexpected redirect") }))).toBe(true);
-    expect(isRefusedRedirect(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") }))).toBe(false);
+    expect(
+      isRefusedRedirect(new TypeError("fetch failed", { cause: new Error("unexpected redirect") })),
+    ).toBe(true);
+    expect(
+      isRefusedRedirect(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED") })),
+    ).toBe(false);
     expect(isRefusedRedirect(new Error("unexpected redirect"))).toBe(false);
   });
 
@@ -18,7 +22,13 @@ describe("fetch rejections", () => {
 
   it("treats every 3xx as a redirect", () => {
     expect([299, 300, 302, 307, 308, 399, 400].map(isRedirectStatus)).toEqual([
-      false, true, true, true, true, true, false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
     ]);
   });
 });
