@@ -172,10 +172,8 @@ describe("uploads are streamed", () => {
     });
     const error = await rejection(
       client(s.url).json({
+        ...file,
         method: "PUT",
-        path: "/sandboxes/sbx_1/files",
-        operation: "file transfer",
-        idempotent: true,
         upload: async function* () {
           yield Buffer.from("body");
         },
