@@ -88,16 +88,29 @@ try {
     prevention:
       "Keep concurrency within the rate limit and keep the default pacer (burst 20, 240 requests a minute).",
   },
+  ERR_CREATEOS_REDIRECT: {
+    family: "createos",
+    title: "CreateOS answered a call with a redirect",
+    message: "CreateOS request was redirected during ${operation}; redirects are refused.",
+    meaning:
+      "Every call is sent with redirects refused, so the `X-Api-Key` header never goes to a `Location`. The call was not followed and is not retried; `operation` names the step (`file transfer`, `stdin close`, `output connection`, `process creation`, `process cleanup`, `workspace command`, `sandbox lifecycle`).",
+    when: "`apiUrl` points at a proxy, load balancer or old hostname that redirects (for example HTTP to HTTPS, or to a new domain), or something between the worker and CreateOS rewrites replies.",
+    solutions: [
+      "Set `apiUrl` to the origin the redirect points at (after checking that it is really CreateOS).",
+      "Remove the proxy or rule that answers CreateOS calls with a redirect.",
+    ],
+    prevention:
+      "Configure the final API origin, and run the plugin's `probe` after changing network or URL settings.",
+  },
   ERR_CREATEOS_CONNECTION: {
     family: "createos",
     title: "The CreateOS API could not be reached",
     message: "CreateOS connection failed.",
     meaning:
-      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS, a reset connection, or a refused redirect. The underlying cause is dropped on purpose because it can contain the URL. Idempotent calls were retried with backoff before this error.",
-    when: "The API host is down or unreachable, a firewall or proxy blocks the origin, TLS fails, or the server answered with a redirect (redirects are refused so the key never follows one).",
+      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS or a reset connection. The underlying cause is dropped on purpose because it can contain the URL. Idempotent calls were retried with backoff before this error.",
+    when: "The API host is down or unreachable, a firewall or proxy blocks the origin or TLS fails.",
     solutions: [
       "Check that the worker host can reach the configured `apiUrl` (DNS, firewall, proxy, TLS).",
-      "Make sure `apiUrl` is the API origin itself and not a URL that redirects.",
       "Retry once the network is back; the failed call did not reach the service or its outcome is reported separately.",
     ],
     prevention: "Run the plugin's `probe` after changing network or URL settings.",

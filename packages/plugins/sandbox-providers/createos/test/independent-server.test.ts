@@ -470,8 +470,10 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const { error } = await failure(
       script({ faults: { "process.connect": [{ status: 307, location: `${server.url}/stolen/connect` }] } }),
     );
-    expect(PaperclipError.is(error, "ERR_CREATEOS_HTTP_STATUS")).toBe(true);
-    expect(error.message).toBe("CreateOS request failed (HTTP 307) during output connection.");
+    expect(PaperclipError.is(error, "ERR_CREATEOS_REDIRECT")).toBe(true);
+    expect(error.message).toBe(
+      "CreateOS request was redirected during output connection; redirects are refused.",
+    );
     expect(server.count("process.connect")).toBe(1);
     expect(server.seen.some((r) => r.path.startsWith("/stolen"))).toBe(false);
     expectKilled();
@@ -481,7 +483,7 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const { error } = await failure(
       script({ faults: { "process.stdinClose": [{ status: 302, location: `${server.url}/stolen` }] } }),
     );
-    expect(error.message).toBe("CreateOS request failed (HTTP 302) during stdin close.");
+    expect(error.message).toBe("CreateOS request was redirected during stdin close; redirects are refused.");
     expect(server.count("process.stdinClose")).toBe(1);
     expectKilled();
   });
@@ -705,7 +707,8 @@ describe("through the plugin's hooks, as the host drives them", () => {
     expect(result.stdout).toBe(JOURNAL.stdout);
     expect(server.count("sandbox.pause")).toBe(1);
     expect(server.count("sandbox.resume")).toBe(1);
-    expect(server.count("files.get")).toBe(1);
+    // The marker is read back with `/bin/cat` through exec, as upstream reads it.
+    expect(server.count("files.get")).toBe(0);
     expect(server.count("sandbox.delete")).toBe(0);
     await t.plugin.definition.onShutdown?.();
   });

@@ -41,7 +41,7 @@ export async function acquireLease(
     await waitForStatus(client, sandboxId, "running", deadline, signal);
     await runStep(client, sandboxId, "prepare workspace", "/bin/mkdir", ["-p", RUNTIME_DIR], signal);
     const marker = randomBytes(32).toString("hex");
-    await putFile(client, sandboxId, MARKER_PATH, Buffer.from(marker), signal);
+    await putFile(client, sandboxId, MARKER_PATH, marker, signal);
     const metadata = buildLeaseMetadata(
       sandboxId,
       { companyId: params.companyId, environmentId: params.environmentId, apiOrigin: client.origin },

@@ -4,7 +4,7 @@ import type { CreateosClient } from "../client/createos-client.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
-import { getFile, readSandboxStatus, transitionSandbox, waitForStatus } from "./sandbox-api.js";
+import { readSandboxStatus, runShortCommand, transitionSandbox, waitForStatus } from "./sandbox-api.js";
 
 /** States a sandbox never leaves: the lease can only be replaced. */
 const ENDED = new Set(["gone", "destroyed", "failed"]);
@@ -64,7 +64,8 @@ async function reconnect(
   } else {
     await waitForStatus(client, id, "running", deadline, signal);
   }
-  const marker = await getFile(client, id, MARKER_PATH, signal);
-  if (marker === null || marker.toString("utf8") !== metadata.marker) return expired();
+  // Read as upstream reads it (`/bin/cat` through `exec`): a missing file exits non-zero.
+  const marker = await runShortCommand(client, id, "/bin/cat", [MARKER_PATH], signal);
+  if (marker.exitCode !== 0 || marker.stdout !== metadata.marker) return expired();
   return { providerLeaseId: id, metadata: { ...metadata, resumedLease: true }, expiresAt: null };
 }

@@ -454,10 +454,20 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
         return;
       }
       case "sandbox.exec": {
-        // The only effect a plugin's buffered command has here: `rm -f -- path` forgets an upload.
+        // What a plugin's buffered commands do here: `rm -f -- path` forgets an upload, and
+        // `cat path` prints one (exit 1 when it is missing), as upstream reads its lease marker.
         const command = parseJson(body);
         const args = Array.isArray(command?.args) ? command.args : [];
-        if (command?.cmd === "/bin/rm") files.delete(`${sandboxId}:${String(args.at(-1))}`);
+        const file = `${sandboxId}:${String(args.at(-1))}`;
+        if (command?.cmd === "/bin/rm") files.delete(file);
+        if (command?.cmd === "/bin/cat") {
+          const content = files.get(file);
+          return json(res, 200, {
+            result: content
+              ? { exit_code: 0, stdout: content.toString("utf8"), stderr: "" }
+              : { exit_code: 1, stdout: "", stderr: "cat: No such file or directory\n" },
+          });
+        }
         return json(res, 200, { result: { exit_code: 0, stdout: "", stderr: "" } });
       }
       case "files.put":
