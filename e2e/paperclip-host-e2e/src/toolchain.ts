@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** The repository root (this package lives in `scripts/paperclip-host-e2e`). */
+/** The repository root (this package lives in `e2e/paperclip-host-e2e`). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** The pinned Node 24 and the pinned `paperclipai` install, from the one toolchain cache. */
