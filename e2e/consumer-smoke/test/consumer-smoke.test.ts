@@ -3,18 +3,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const NPM_INSTALL_TIMEOUT_MS = 240_000;
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const packageDirs = [
-  "packages/errors",
-  "packages/adapter-utils",
-  "packages/plugins/sandbox-providers/createos",
-  "packages/plugins/sandbox-providers/createos-emulator",
-  "packages/paperclip-runner",
-];
+const packageDirs = publishablePackages().map((pkg) => pkg.dir);
 
 interface Manifest {
   name: string;

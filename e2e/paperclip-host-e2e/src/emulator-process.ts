@@ -18,11 +18,16 @@ export interface EmulatorProcess {
 // Under bubblewrap the sandbox's own directory is mounted over /tmp, so the root is elsewhere.
 const WORKSPACE_PARENT = "/var/tmp";
 
-export async function startEmulator(node: string, logDir: string): Promise<EmulatorProcess> {
+/** `binPath`: the `createos-emulator` bin to run, by default the workspace package's. */
+export async function startEmulator(
+  node: string,
+  logDir: string,
+  binPath: string = emulatorBinPath(),
+): Promise<EmulatorProcess> {
   const workspaceRoot = await mkdtemp(path.join(WORKSPACE_PARENT, "paperclip-host-e2e-"));
   const process = startGroup(
     node,
-    [emulatorBinPath(), "--port", "0", "--json", "--isolation", "bwrap", "--workspace-root", workspaceRoot],
+    [binPath, "--port", "0", "--json", "--isolation", "bwrap", "--workspace-root", workspaceRoot],
     { logPath: path.join(logDir, "emulator.log") },
   );
   let ready: { url: string; apiKey: string };

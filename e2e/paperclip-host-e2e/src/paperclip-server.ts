@@ -57,8 +57,9 @@ function launcher(toolchain: Toolchain, asRoot: boolean): Launch {
   };
 }
 
-function serverEnv(toolchain: Toolchain, workDir: string): NodeJS.ProcessEnv {
+function serverEnv(toolchain: Toolchain, workDir: string, extraEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
+    ...extraEnv,
     PATH: `${path.dirname(toolchain.node24)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: path.join(workDir, "user-home"),
     LANG: "C.UTF-8",
@@ -179,15 +180,18 @@ async function stopLeftoverPostgres(home: string, postgresPort: number): Promise
 /**
  * A fresh home in `workDir`, `paperclipai onboard --yes --no-install-service -d HOME`, free
  * loopback ports written to its config, `paperclipai run -d HOME`, and `GET /api/health` ok.
+ * `extraEnv` reaches the server and what it runs (the registry e2e points its plugin
+ * installs, `npm install`, at a loopback registry with `npm_config_registry`).
  */
 export async function startPaperclipServer(
   toolchain: Toolchain,
   workDir: string,
   logDir: string,
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<PaperclipServer> {
   const asRoot = process.getuid?.() === 0;
   const launch = launcher(toolchain, asRoot);
-  const env = serverEnv(toolchain, workDir);
+  const env = serverEnv(toolchain, workDir, extraEnv);
   const home = path.join(workDir, "paperclip-home");
   await mkdir(home, { recursive: true });
   await mkdir(env.HOME as string, { recursive: true });

@@ -15,7 +15,8 @@ export interface Toolchain {
   readonly serverDir: string;
 }
 
-async function cache(...args: string[]): Promise<string> {
+/** Runs `scripts/lib/toolchain-cache.sh ARGS…` (installing once) and returns the path it prints. */
+export async function toolchainCache(...args: string[]): Promise<string> {
   const script = path.join(REPO_ROOT, "scripts/lib/toolchain-cache.sh");
   const { stdout } = await run("bash", [script, ...args], { maxBuffer: 16 * 1024 * 1024 });
   const lines = stdout.trim().split("\n");
@@ -26,7 +27,7 @@ async function cache(...args: string[]): Promise<string> {
 
 /** Installs (once) and locates the pinned toolchain through `scripts/lib/toolchain-cache.sh`. */
 export async function resolveToolchain(): Promise<Toolchain> {
-  const node24 = await cache("node", "24");
-  const serverDir = await cache("server");
+  const node24 = await toolchainCache("node", "24");
+  const serverDir = await toolchainCache("server");
   return { node24, serverDir };
 }

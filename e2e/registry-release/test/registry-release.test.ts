@@ -1,0 +1,223 @@
+import { execFileSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type EmulatorProcess, startEmulator } from "@paperclipai/paperclip-host-e2e/emulator-process";
+import { HostApi, type Plugin } from "@paperclipai/paperclip-host-e2e/host-api";
+import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
+import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
+import { toolchainCache } from "@paperclipai/paperclip-host-e2e/toolchain";
+import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ConsumerApp, installConsumerApp } from "../src/consumer-app.js";
+import { type LocalRegistry, startLocalRegistry } from "../src/local-registry.js";
+import { NODE_MAJORS, nodeBinary } from "../src/node-matrix.js";
+import { npm } from "../src/npm.js";
+import { type Released, releaseTo } from "../src/release.js";
+import { throwawayCopy } from "../src/throwaway-repo.js";
+import { seedUpstream, UPSTREAM_VERSION } from "../src/upstream-seed.js";
+
+let workDir = "";
+let logDir = "";
+let node24 = "";
+let registry: LocalRegistry | undefined;
+let released: Released[] = [];
+let server: PaperclipServer | undefined;
+let emulator: EmulatorProcess | undefined;
+const consumers = new Map<number, ConsumerApp>();
+const workTreeStatus = () =>
+  execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
+const statusBefore = workTreeStatus();
+
+const view = async (spec: string, field: string): Promise<unknown> =>
+  JSON.parse(await npm(["view", spec, field, "--json"], { env: { ...process.env, ...registry?.env } }));
+
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-registry-release-"));
+  logDir = path.join(workDir, "logs");
+  await mkdir(logDir);
+  node24 = await nodeBinary(24);
+  const uplink = (await npm(["config", "get", "registry"])).trim();
+  registry = await startLocalRegistry(node24, await toolchainCache("verdaccio"), workDir, uplink);
+  await seedUpstream(registry, workDir, uplink);
+  const repo = path.join(workDir, "repo");
+  await throwawayCopy(repoRoot, repo);
+  released = await releaseTo(repo, registry, logDir);
+}, 900_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== "fail") return;
+  const tail = async (file: string) => (await readFile(file, "utf8").catch(() => "")).slice(-4000);
+  console.error(
+    [
+      `--- registry log ---\n${registry?.process.output().slice(-4000) ?? ""}`,
+      `--- release log ---\n${await tail(path.join(logDir, "release.log"))}`,
+      `--- server log ---\n${server?.process.output().slice(-6000) ?? "(not started)"}`,
+      `--- emulator log ---\n${emulator?.process.output().slice(-3000) ?? "(not started)"}`,
+    ].join("\n"),
+  );
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await emulator?.stop();
+  await registry?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+}, 180_000);
+
+describe("a release to a real npm registry on loopback (changeset version, pnpm release)", () => {
+  it("publishes every package that is not private, at the version its changesets give it", async () => {
+    expect(released.map((pkg) => pkg.name).sort()).toEqual(
+      publishablePackages()
+        .map((pkg) => pkg.manifest.name)
+        .sort(),
+    );
+    for (const pkg of released) {
+      expect(pkg.version, pkg.name).not.toBe("0.0.0");
+      expect(await view(`${pkg.name}@${pkg.version}`, "version")).toBe(pkg.version);
+      const tags = (await view(pkg.name, "dist-tags")) as Record<string, string>;
+      expect(tags[pkg.tag], `${pkg.name} dist-tag ${pkg.tag}`).toBe(pkg.version);
+      expect(Object.keys(tags), `${pkg.name}: the staging tag is gone`).not.toContain("publishing");
+    }
+  });
+
+  it("leaves upstream's latest of @paperclipai/adapter-utils untouched and puts ours under sandbox", async () => {
+    const ours = released.find((pkg) => pkg.name === "@paperclipai/adapter-utils");
+    expect(ours?.tag).toBe("sandbox");
+    expect(await view("@paperclipai/adapter-utils", "dist-tags")).toEqual({
+      latest: UPSTREAM_VERSION,
+      sandbox: ours?.version,
+    });
+    expect(await view("@paperclipai/adapter-utils", "version")).toBe(UPSTREAM_VERSION);
+  });
+
+  it("releases from a throwaway copy: the work tree is as it was", () => {
+    expect(workTreeStatus()).toBe(statusBefore);
+  });
+});
+
+describe.each(NODE_MAJORS)("a fresh consumer app on Node %i, installing from that registry only", (major) => {
+  let app: ConsumerApp;
+
+  beforeAll(async () => {
+    const node = await nodeBinary(major);
+    app = await installConsumerApp(
+      path.join(workDir, `consumer-node${major}`),
+      node,
+      released,
+      registry as LocalRegistry,
+    );
+    consumers.set(major, app);
+  }, 600_000);
+
+  it("gets the released builds (ours of @paperclipai/adapter-utils through its dist-tag)", () => {
+    for (const pkg of released) expect(app.installed.get(pkg.name)?.version, pkg.name).toBe(pkg.version);
+    expect(execFileSync(app.node, ["--version"], { encoding: "utf8" })).toMatch(new RegExp(`^v${major}\\.`));
+  });
+
+  it.each(["probe.mjs", "probe.cjs"])(
+    "loads every exports entry and uses two packages together from %s",
+    async (file) => {
+      const result = JSON.parse(await app.runFile(file)) as {
+        counts: Record<string, number>;
+        scope: string;
+        refused: string;
+      };
+      expect(Object.keys(result.counts).length).toBeGreaterThanOrEqual(released.length);
+      for (const [specifier, count] of Object.entries(result.counts))
+        expect(count, specifier).toBeGreaterThan(0);
+      expect(result.scope).toBe("deny");
+      expect(result.refused).toMatch(/^ERR_SANDBOX_/);
+    },
+  );
+
+  it.each(["tsconfig.node16.json", "tsconfig.bundler.json"])("type-checks with %s", async (config) => {
+    await expect(app.typecheck(config)).resolves.toBe("");
+  });
+
+  it("runs every bin with --help", async () => {
+    const bins = [...app.installed.values()].flatMap((manifest) => Object.keys(manifest.bin ?? {}));
+    expect(bins.length).toBeGreaterThanOrEqual(4);
+    for (const bin of bins) expect(await app.runBin(bin, ["--help"]), bin).toMatch(/usage/i);
+  });
+});
+
+describe("the real Paperclip server (Node 24) installs the CreateOS plugin by name from that registry", () => {
+  let api: HostApi;
+  let plugin: Plugin;
+  let serverHome = "";
+
+  beforeAll(async () => {
+    const app = consumers.get(24);
+    if (!app) throw new Error("the Node 24 consumer app was not installed");
+    const emulatorManifest = app.installed.get("@paperclipai/createos-emulator");
+    const emulatorBin = path.join(
+      app.dir,
+      "node_modules/@paperclipai/createos-emulator",
+      emulatorManifest?.bin?.["createos-emulator"] ?? "",
+    );
+    emulator = await startEmulator(node24, logDir, emulatorBin);
+    // The server's own embedded Postgres runs as the postgres user, who must reach its home.
+    await chmod(workDir, 0o755);
+    const serverDir = path.join(workDir, "server");
+    await mkdir(serverDir);
+    serverHome = path.join(serverDir, "user-home");
+    server = await startPaperclipServer(
+      { node24, serverDir: await toolchainCache("server") },
+      serverDir,
+      logDir,
+      {
+        ...registry?.env,
+        npm_config_cache: path.join(serverDir, "npm-cache"),
+      },
+    );
+    api = new HostApi(server.baseUrl);
+  }, 900_000);
+
+  it("installs @paperclipai/plugin-createos by package name and reaches ready", async () => {
+    const ours = released.find((pkg) => pkg.name === "@paperclipai/plugin-createos");
+    const installed = await api.post<Plugin>("/plugins/install", {
+      packageName: "@paperclipai/plugin-createos",
+    });
+    expect(installed.pluginKey).toBe("paperclip.createos-sandbox-provider");
+    plugin = await waitFor(
+      "the plugin reaches ready",
+      async () => {
+        const current = await api.get<Plugin>(`/plugins/${installed.id}`);
+        if (current.status === "error") throw new Error(`plugin error: ${current.lastError}`);
+        return current.status === "ready" ? current : undefined;
+      },
+      { timeoutMs: 120_000 },
+    );
+    expect(plugin.status).toBe("ready");
+    const pluginsDir = path.join(serverHome, ".paperclip", "plugins");
+    const manifest = JSON.parse(
+      await readFile(path.join(pluginsDir, "node_modules/@paperclipai/plugin-createos/package.json"), "utf8"),
+    ) as { version: string };
+    expect(manifest.version).toBe(ours?.version);
+    const lock = JSON.parse(await readFile(path.join(pluginsDir, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { resolved?: string }>;
+    };
+    expect(lock.packages["node_modules/@paperclipai/plugin-createos"]?.resolved).toMatch(
+      new RegExp(`^${(registry as LocalRegistry).url}/`),
+    );
+  });
+
+  it("runs the plugin's probe through the server (create a sandbox, /bin/echo, delete)", async () => {
+    const e = emulator as EmulatorProcess;
+    const company = await api.post<{ id: string }>("/companies", { name: "Registry release E2E" });
+    const probe = await api.post<{ ok: boolean; summary: string }>(
+      `/companies/${company.id}/environments/probe-config`,
+      {
+        name: "createos-draft",
+        driver: "sandbox",
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey },
+      },
+    );
+    expect(probe).toMatchObject({
+      ok: true,
+      summary: `CreateOS at ${e.url} created a small sandbox and ran /bin/echo.`,
+    });
+    expect(await e.sandboxDirectories()).toEqual([]);
+  });
+});
