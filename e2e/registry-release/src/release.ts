@@ -27,6 +27,14 @@ async function withoutProvenance(repo: string): Promise<void> {
   }
 }
 
+/** `pnpm ARGS…` as the README runs it: the pinned pnpm (the root `packageManager`) through npx. */
+async function pnpm(repo: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const { packageManager } = JSON.parse(await readFile(path.join(repo, "package.json"), "utf8")) as {
+    packageManager: string;
+  };
+  return run("npx", ["-y", packageManager, ...args], { cwd: repo, env, timeoutMs: 900_000 });
+}
+
 /**
  * What a release does, in the throwaway copy `repo`: `pnpm version-packages` (changeset
  * version), then `pnpm release` (build, `changeset publish`, dist-tags) to `registry`.
@@ -34,9 +42,9 @@ async function withoutProvenance(repo: string): Promise<void> {
 export async function releaseTo(repo: string, registry: LocalRegistry, logDir: string): Promise<Released[]> {
   const env = { ...process.env, ...registry.env };
   const log = async (name: string, output: string) => writeFile(path.join(logDir, `${name}.log`), output);
-  await log("version-packages", await run("pnpm", ["run", "version-packages"], { cwd: repo, env }));
+  await log("version-packages", await pnpm(repo, ["run", "version-packages"], env));
   await withoutProvenance(repo);
-  await log("release", await run("pnpm", ["run", "release"], { cwd: repo, env, timeoutMs: 900_000 }));
+  await log("release", await pnpm(repo, ["run", "release"], env));
   return publishablePackages(repo).map(({ dir, manifest }) => ({
     name: manifest.name,
     version: manifest.version,

@@ -24,6 +24,7 @@ let registry: LocalRegistry | undefined;
 let released: Released[] = [];
 let server: PaperclipServer | undefined;
 let emulator: EmulatorProcess | undefined;
+let serverHome = "";
 const consumers = new Map<number, ConsumerApp>();
 const workTreeStatus = () =>
   execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
@@ -32,6 +33,20 @@ const statusBefore = workTreeStatus();
 const view = async (spec: string, field: string): Promise<unknown> =>
   JSON.parse(await npm(["view", spec, field, "--json"], { env: { ...process.env, ...registry?.env } }));
 
+/** The real server on a fresh home, its plugin installs (`npm install`) pointed at the registry. */
+async function startServer(): Promise<PaperclipServer> {
+  // The server's embedded Postgres runs as the postgres user, who must reach its home.
+  await chmod(workDir, 0o755);
+  const serverDir = path.join(workDir, "server");
+  await mkdir(serverDir);
+  serverHome = path.join(serverDir, "user-home");
+  return startPaperclipServer({ node24, serverDir: await toolchainCache("server") }, serverDir, logDir, {
+    ...registry?.env,
+    npm_config_cache: path.join(serverDir, "npm-cache"),
+  });
+}
+
+// The release first; then the consumer apps (one install per Node) and the server start together.
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-registry-release-"));
   logDir = path.join(workDir, "logs");
@@ -43,7 +58,20 @@ beforeAll(async () => {
   const repo = path.join(workDir, "repo");
   await throwawayCopy(repoRoot, repo);
   released = await releaseTo(repo, registry, logDir);
-}, 900_000);
+  const installs = NODE_MAJORS.map(async (major) => {
+    const dir = path.join(workDir, `consumer-node${major}`);
+    consumers.set(
+      major,
+      await installConsumerApp(dir, await nodeBinary(major), released, registry as LocalRegistry),
+    );
+  });
+  const starting = startServer().then((started) => {
+    server = started;
+  });
+  const outcomes = await Promise.allSettled([...installs, starting]);
+  const failure = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failure) throw failure.reason;
+}, 1_200_000);
 
 afterEach(async (context) => {
   if (context.task.result?.state !== "fail") return;
@@ -99,16 +127,9 @@ describe("a release to a real npm registry on loopback (changeset version, pnpm 
 describe.each(NODE_MAJORS)("a fresh consumer app on Node %i, installing from that registry only", (major) => {
   let app: ConsumerApp;
 
-  beforeAll(async () => {
-    const node = await nodeBinary(major);
-    app = await installConsumerApp(
-      path.join(workDir, `consumer-node${major}`),
-      node,
-      released,
-      registry as LocalRegistry,
-    );
-    consumers.set(major, app);
-  }, 600_000);
+  beforeAll(() => {
+    app = consumers.get(major) as ConsumerApp;
+  });
 
   it("gets the released builds (ours of @paperclipai/adapter-utils through its dist-tag)", () => {
     for (const pkg of released) expect(app.installed.get(pkg.name)?.version, pkg.name).toBe(pkg.version);
@@ -145,34 +166,17 @@ describe.each(NODE_MAJORS)("a fresh consumer app on Node %i, installing from tha
 describe("the real Paperclip server (Node 24) installs the CreateOS plugin by name from that registry", () => {
   let api: HostApi;
   let plugin: Plugin;
-  let serverHome = "";
 
   beforeAll(async () => {
-    const app = consumers.get(24);
-    if (!app) throw new Error("the Node 24 consumer app was not installed");
-    const emulatorManifest = app.installed.get("@paperclipai/createos-emulator");
-    const emulatorBin = path.join(
-      app.dir,
-      "node_modules/@paperclipai/createos-emulator",
-      emulatorManifest?.bin?.["createos-emulator"] ?? "",
-    );
-    emulator = await startEmulator(node24, logDir, emulatorBin);
-    // The server's own embedded Postgres runs as the postgres user, who must reach its home.
-    await chmod(workDir, 0o755);
-    const serverDir = path.join(workDir, "server");
-    await mkdir(serverDir);
-    serverHome = path.join(serverDir, "user-home");
-    server = await startPaperclipServer(
-      { node24, serverDir: await toolchainCache("server") },
-      serverDir,
+    const app = consumers.get(24) as ConsumerApp;
+    const emulatorBin = app.installed.get("@paperclipai/createos-emulator")?.bin?.["createos-emulator"] ?? "";
+    emulator = await startEmulator(
+      node24,
       logDir,
-      {
-        ...registry?.env,
-        npm_config_cache: path.join(serverDir, "npm-cache"),
-      },
+      path.join(app.dir, "node_modules/@paperclipai/createos-emulator", emulatorBin),
     );
-    api = new HostApi(server.baseUrl);
-  }, 900_000);
+    api = new HostApi((server as PaperclipServer).baseUrl);
+  }, 120_000);
 
   it("installs @paperclipai/plugin-createos by package name and reaches ready", async () => {
     const ours = released.find((pkg) => pkg.name === "@paperclipai/plugin-createos");

@@ -47,7 +47,9 @@ export function workspacePackages(root = repoRoot) {
     .sort()
     .map((dir) => ({
       dir,
-      manifest: /** @type {PackageJson} */ (JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"))),
+      manifest: /** @type {PackageJson} */ (
+        JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"))
+      ),
     }));
 }
 

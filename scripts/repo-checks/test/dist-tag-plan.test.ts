@@ -16,10 +16,15 @@ describe("mayBecomeLatest", () => {
 });
 
 describe("planDistTags", () => {
-  const staged = (version: string, extra: Record<string, string> = {}) => ({ [STAGING_TAG]: version, ...extra });
+  const staged = (version: string, extra: Record<string, string> = {}) => ({
+    [STAGING_TAG]: version,
+    ...extra,
+  });
 
   it("gives a package just published its declared tag and removes the staging tag", () => {
-    expect(planDistTags({ name: "@paperclipai/errors", version: "0.1.0", tag: "latest" }, staged("0.1.0"))).toEqual([
+    expect(
+      planDistTags({ name: "@paperclipai/errors", version: "0.1.0", tag: "latest" }, staged("0.1.0")),
+    ).toEqual([
       { kind: "add", name: "@paperclipai/errors", version: "0.1.0", tag: "latest" },
       { kind: "remove", name: "@paperclipai/errors", tag: STAGING_TAG },
     ]);
@@ -43,8 +48,8 @@ describe("planDistTags", () => {
   });
 
   it("does nothing for a package this release did not publish", () => {
-    expect(planDistTags({ name: "@paperclipai/errors", version: "0.1.1", tag: "latest" }, staged("0.1.0"))).toEqual(
-      [],
-    );
+    expect(
+      planDistTags({ name: "@paperclipai/errors", version: "0.1.1", tag: "latest" }, staged("0.1.0")),
+    ).toEqual([]);
   });
 });

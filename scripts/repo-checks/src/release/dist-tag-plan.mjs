@@ -53,7 +53,7 @@ export function planDistTags(pkg, distTags) {
   if (pkg.tag === "latest" && !mayBecomeLatest(pkg.version, distTags.latest)) {
     throw new Error(
       `${pkg.name}@${pkg.version} would move "latest" from ${distTags.latest} backwards; ` +
-        'declare another dist-tag in its publishConfig.tag (see docs/releasing.md)',
+        "declare another dist-tag in its publishConfig.tag (see docs/releasing.md)",
     );
   }
   return [

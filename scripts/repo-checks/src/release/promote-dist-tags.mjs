@@ -12,7 +12,9 @@ const npm = (args) => execFileSync("npm", args, { encoding: "utf8", stdio: ["ign
 for (const { manifest } of publishablePackages()) {
   const publishConfig = /** @type {{ tag?: string } | undefined} */ (manifest.publishConfig);
   const pkg = { name: manifest.name, version: manifest.version, tag: publishConfig?.tag ?? "latest" };
-  const distTags = /** @type {Record<string, string>} */ (JSON.parse(npm(["view", pkg.name, "dist-tags", "--json"])));
+  const distTags = /** @type {Record<string, string>} */ (
+    JSON.parse(npm(["view", pkg.name, "dist-tags", "--json"]))
+  );
   for (const action of planDistTags(pkg, distTags)) {
     if (action.kind === "add") npm(["dist-tag", "add", `${action.name}@${action.version}`, action.tag]);
     else npm(["dist-tag", "rm", action.name, action.tag]);
