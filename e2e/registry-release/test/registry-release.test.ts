@@ -33,6 +33,14 @@ const statusBefore = workTreeStatus();
 const view = async (spec: string, field: string): Promise<unknown> =>
   JSON.parse(await npm(["view", spec, field, "--json"], { env: { ...process.env, ...registry?.env } }));
 
+/** Runs one phase of the set-up and says how long it took (the suite's time is budgeted). */
+async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  console.log(`registry e2e: ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
 /** The real server on a fresh home, its plugin installs (`npm install`) pointed at the registry. */
 async function startServer(): Promise<PaperclipServer> {
   // The server's embedded Postgres runs as the postgres user, who must reach its home.
@@ -53,11 +61,15 @@ beforeAll(async () => {
   await mkdir(logDir);
   node24 = await nodeBinary(24);
   const uplink = (await npm(["config", "get", "registry"])).trim();
-  registry = await startLocalRegistry(node24, await toolchainCache("verdaccio"), workDir, uplink);
-  await seedUpstream(registry, workDir, uplink);
+  const verdaccio = await toolchainCache("verdaccio");
+  const started = await phase("registry started", () =>
+    startLocalRegistry(node24, verdaccio, workDir, uplink),
+  );
+  registry = started;
+  await phase("upstream seeded", () => seedUpstream(started, workDir, uplink));
   const repo = path.join(workDir, "repo");
-  await throwawayCopy(repoRoot, repo);
-  released = await releaseTo(repo, registry, logDir);
+  await phase("work tree copied", () => throwawayCopy(repoRoot, repo));
+  released = await phase("version-packages and release", () => releaseTo(repo, started, logDir));
   const installs = NODE_MAJORS.map(async (major) => {
     const dir = path.join(workDir, `consumer-node${major}`);
     consumers.set(
@@ -68,7 +80,9 @@ beforeAll(async () => {
   const starting = startServer().then((started) => {
     server = started;
   });
-  const outcomes = await Promise.allSettled([...installs, starting]);
+  const outcomes = await phase("consumer installs and server start", () =>
+    Promise.allSettled([...installs, starting]),
+  );
   const failure = outcomes.find((outcome) => outcome.status === "rejected");
   if (failure) throw failure.reason;
 }, 1_200_000);
