@@ -12,8 +12,8 @@ export const UPSTREAM_VERSION = "2026.916.1";
 export const UPSTREAM_SEED = ["@paperclipai/shared", "@paperclipai/plugin-sdk", "@paperclipai/adapter-utils"];
 
 /**
- * `npm pack NAME@VERSION` from `upstreamRegistry` (through npm's own cache, so once per
- * machine), then `npm publish` of that very tarball to the loopback registry under `latest`.
+ * `npm pack NAME@VERSION…` from `upstreamRegistry` (through npm's own cache, so once per
+ * machine), then `npm publish` of those very tarballs to the loopback registry under `latest`.
  */
 export async function seedUpstream(
   registry: LocalRegistry,
@@ -22,15 +22,18 @@ export async function seedUpstream(
 ): Promise<void> {
   const tarballs = path.join(workDir, "upstream-tarballs");
   await mkdir(tarballs, { recursive: true });
-  for (const name of UPSTREAM_SEED) {
-    const packed = JSON.parse(
-      await npm(["pack", `${name}@${UPSTREAM_VERSION}`, "--json", "--pack-destination", tarballs], {
-        env: { ...process.env, npm_config_registry: upstreamRegistry },
+  const specs = UPSTREAM_SEED.map((name) => `${name}@${UPSTREAM_VERSION}`);
+  const packed = JSON.parse(
+    await npm(["pack", ...specs, "--prefer-offline", "--json", "--pack-destination", tarballs], {
+      env: { ...process.env, npm_config_registry: upstreamRegistry },
+    }),
+  ) as { filename: string }[];
+  if (packed.length !== specs.length) throw new Error(`npm pack ${specs.join(" ")} packed ${packed.length}`);
+  await Promise.all(
+    packed.map(({ filename }) =>
+      npm(["publish", path.join(tarballs, filename), "--tag", "latest", "--ignore-scripts"], {
+        env: { ...process.env, ...registry.env },
       }),
-    ) as { filename: string }[];
-    const tarball = path.join(tarballs, packed[0]?.filename ?? "");
-    await npm(["publish", tarball, "--tag", "latest", "--ignore-scripts"], {
-      env: { ...process.env, ...registry.env },
-    });
-  }
+    ),
+  );
 }
