@@ -6,6 +6,7 @@ import { type EmulatorProcess, startEmulator } from "../src/emulator-process.js"
 import { type AdapterCheck, type Environment, HostApi, type Lease, type Plugin } from "../src/host-api.js";
 import { type PaperclipServer, startPaperclipServer } from "../src/paperclip-server.js";
 import { installPackedPlugin } from "../src/plugin-install-dir.js";
+import { installPlugin, probeDraftConfig } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 import { resolveToolchain } from "../src/toolchain.js";
 
@@ -86,20 +87,8 @@ afterAll(async () => {
 describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () => {
   it("installs from its unpacked tarball by local path and reaches ready", async () => {
     await step("POST /api/plugins/install", async () => {
-      const installed = await api.post<Plugin>("/plugins/install", {
-        packageName: pluginPath,
-        isLocalPath: true,
-      });
-      expect(installed.pluginKey).toBe("paperclip.createos-sandbox-provider");
-      plugin = await waitFor(
-        "the plugin reaches ready",
-        async () => {
-          const current = await api.get<Plugin>(`/plugins/${installed.id}`);
-          if (current.status === "error") throw new Error(`plugin error: ${current.lastError}`);
-          return current.status === "ready" ? current : undefined;
-        },
-        { timeoutMs: 60_000 },
-      );
+      plugin = await installPlugin(api, { packageName: pluginPath, isLocalPath: true });
+      expect(plugin.pluginKey).toBe("paperclip.createos-sandbox-provider");
     });
     expect(plugin?.status).toBe("ready");
   });
@@ -140,11 +129,7 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
   it("probes an unsaved config through the plugin's own probe (create, /bin/echo, delete)", async () => {
     const e = emulator as EmulatorProcess;
     const probe = await step("POST /api/companies/:id/environments/probe-config", () =>
-      api.post<{ ok: boolean; summary: string }>(`/companies/${companyId}/environments/probe-config`, {
-        name: "createos-draft",
-        driver: "sandbox",
-        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey },
-      }),
+      probeDraftConfig(api, companyId, e),
     );
     expect(probe).toMatchObject({
       ok: true,

@@ -3,9 +3,9 @@ import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type EmulatorProcess, startEmulator } from "@paperclipai/paperclip-host-e2e/emulator-process";
-import { HostApi, type Plugin } from "@paperclipai/paperclip-host-e2e/host-api";
+import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
 import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
-import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
+import { installPlugin, probeDraftConfig } from "@paperclipai/paperclip-host-e2e/plugin-steps";
 import { toolchainCache } from "@paperclipai/paperclip-host-e2e/toolchain";
 import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -179,7 +179,6 @@ describe.each(NODE_MAJORS)("a fresh consumer app on Node %i, installing from tha
 
 describe("the real Paperclip server (Node 24) installs the CreateOS plugin by name from that registry", () => {
   let api: HostApi;
-  let plugin: Plugin;
 
   beforeAll(async () => {
     const app = consumers.get(24) as ConsumerApp;
@@ -194,20 +193,8 @@ describe("the real Paperclip server (Node 24) installs the CreateOS plugin by na
 
   it("installs @paperclipai/plugin-createos by package name and reaches ready", async () => {
     const ours = released.find((pkg) => pkg.name === "@paperclipai/plugin-createos");
-    const installed = await api.post<Plugin>("/plugins/install", {
-      packageName: "@paperclipai/plugin-createos",
-    });
-    expect(installed.pluginKey).toBe("paperclip.createos-sandbox-provider");
-    plugin = await waitFor(
-      "the plugin reaches ready",
-      async () => {
-        const current = await api.get<Plugin>(`/plugins/${installed.id}`);
-        if (current.status === "error") throw new Error(`plugin error: ${current.lastError}`);
-        return current.status === "ready" ? current : undefined;
-      },
-      { timeoutMs: 120_000 },
-    );
-    expect(plugin.status).toBe("ready");
+    const plugin = await installPlugin(api, { packageName: "@paperclipai/plugin-createos" });
+    expect(plugin).toMatchObject({ pluginKey: "paperclip.createos-sandbox-provider", status: "ready" });
     const pluginsDir = path.join(serverHome, ".paperclip", "plugins");
     const manifest = JSON.parse(
       await readFile(path.join(pluginsDir, "node_modules/@paperclipai/plugin-createos/package.json"), "utf8"),
@@ -224,14 +211,7 @@ describe("the real Paperclip server (Node 24) installs the CreateOS plugin by na
   it("runs the plugin's probe through the server (create a sandbox, /bin/echo, delete)", async () => {
     const e = emulator as EmulatorProcess;
     const company = await api.post<{ id: string }>("/companies", { name: "Registry release E2E" });
-    const probe = await api.post<{ ok: boolean; summary: string }>(
-      `/companies/${company.id}/environments/probe-config`,
-      {
-        name: "createos-draft",
-        driver: "sandbox",
-        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey },
-      },
-    );
+    const probe = await probeDraftConfig(api, company.id, e);
     expect(probe).toMatchObject({
       ok: true,
       summary: `CreateOS at ${e.url} created a small sandbox and ran /bin/echo.`,
