@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -26,9 +27,16 @@ let server: PaperclipServer | undefined;
 let emulator: EmulatorProcess | undefined;
 let serverHome = "";
 const consumers = new Map<number, ConsumerApp>();
-const workTreeStatus = () =>
-  execFileSync("git", ["status", "--porcelain"], { cwd: repoRoot, encoding: "utf8" });
-const statusBefore = workTreeStatus();
+/** What a release run in place would change: manifests, changelogs, changesets, git tags. */
+const releaseFootprint = (): string =>
+  JSON.stringify([
+    ...publishablePackages().flatMap(({ dir }) =>
+      ["package.json", "CHANGELOG.md"].map((file) => readFileSync(path.join(repoRoot, dir, file), "utf8")),
+    ),
+    readdirSync(path.join(repoRoot, ".changeset")).sort(),
+    execFileSync("git", ["tag", "--list"], { cwd: repoRoot, encoding: "utf8" }),
+  ]);
+const footprintBefore = releaseFootprint();
 
 const view = async (spec: string, field: string): Promise<unknown> =>
   JSON.parse(await npm(["view", spec, field, "--json"], { env: { ...process.env, ...registry?.env } }));
@@ -133,8 +141,8 @@ describe("a release to a real npm registry on loopback (changeset version, pnpm 
     expect(await view("@paperclipai/adapter-utils", "version")).toBe(UPSTREAM_VERSION);
   });
 
-  it("releases from a throwaway copy: the work tree is as it was", () => {
-    expect(workTreeStatus()).toBe(statusBefore);
+  it("releases from a throwaway copy: manifests, changelogs, changesets and tags here are as they were", () => {
+    expect(releaseFootprint()).toBe(footprintBefore);
   });
 });
 
