@@ -65,7 +65,7 @@ on_node() {
   PATH="$(dirname "$node_binary"):$PATH" "$@"
 }
 
-turbo_run() { pnpm_cmd exec turbo run "$@" --concurrency=2 --continue; }
+turbo_run() { pnpm_cmd exec turbo run --concurrency=2 --continue "$@"; }
 
 # The test task's cache key includes the Node version, so each Node runs (or replays, with
 # its report) its own; --only: the builds it depends on were the first step's.
