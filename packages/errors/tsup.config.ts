@@ -2,7 +2,7 @@ import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
-    entry: { index: "src/index.ts", registry: "src/registry/index.ts" },
+    entry: { index: "src/index.ts", registry: "src/registry/index.ts", testing: "src/testing/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,

@@ -9,7 +9,13 @@ const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
 
 export default defineConfig([
   {
-    entry: { index: "src/index.ts" },
+    entry: {
+      index: "src/index.ts",
+      prp: "src/prp/index.ts",
+      protocol: "src/protocol/index.ts",
+      diagnostics: "src/diagnostics/index.ts",
+      "private-fs": "src/private-fs/index.ts",
+    },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,

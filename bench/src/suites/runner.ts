@@ -1,13 +1,13 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  atomicPrivateWrite,
   boundedRedactedDiagnostic,
   persistRunnerDiagnostic,
-} from "@paperclipai/paperclip-runner";
+} from "@paperclipai/paperclip-runner/diagnostics";
+import { atomicPrivateWrite } from "@paperclipai/paperclip-runner/private-fs";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
 const require = createRequire(import.meta.url);
@@ -70,8 +70,20 @@ const command = (seq: number, type: string, payload: Record<string, unknown> = {
   payload,
 });
 
+/** Lines of the state directory's journal (one record, one fdatasync each), 0 without one. */
+async function journalRecords(stateDir: string): Promise<number> {
+  const text = await readFile(path.join(stateDir, "runner-journal.ndjson"), "utf8").catch(() => "");
+  return text.split("\n").length - 1;
+}
+
+interface TurnFigures {
+  readonly msPerTurn: number;
+  /** Journal records (each one fdatasync) written per turn; 0 in memory. */
+  readonly recordsPerTurn: number;
+}
+
 /** Milliseconds per turn: turn.start → harness event → harness turn.completed, through the daemon. */
-async function daemonTurnMs(base: string, durable: boolean): Promise<number> {
+async function daemonTurnMs(base: string, durable: boolean): Promise<TurnFigures> {
   const script = path.join(base, "script.json");
   await writeFile(
     script,
@@ -110,12 +122,35 @@ async function daemonTurnMs(base: string, durable: boolean): Promise<number> {
     message(line).event?.eventType === "turn.completed" && message(line).event?.turnId === id;
   await daemon.request(command(1, "run.prepare"), (line) => message(line).commandId === "c1");
   await daemon.request(command(2, "session.open"), (line) => message(line).commandId === "c2");
+  const recordsBefore = await journalRecords(stateDir);
   const started = performance.now();
   for (let seq = 3; seq < 3 + TURNS; seq += 1)
     await daemon.request(command(seq, "turn.start"), isTurnDone(`c${seq}`));
-  const perTurn = (performance.now() - started) / TURNS;
+  const msPerTurn = (performance.now() - started) / TURNS;
   await daemon.stop();
-  return perTurn;
+  return { msPerTurn, recordsPerTurn: ((await journalRecords(stateDir)) - recordsBefore) / TURNS };
+}
+
+/**
+ * The disk's floor for a durable step, on the same file system as the state
+ * directory: append a record the size of a turn's journal record and
+ * `fdatasync` it, `TURNS` times; milliseconds per append.
+ */
+async function fdatasyncFloorMs(base: string): Promise<number> {
+  const file = await open(path.join(base, `floor-${Math.random().toString(36).slice(2)}.log`), "a", 0o600);
+  const record = Buffer.from(
+    `${JSON.stringify({ set: { run: { phase: "turn_running" } }, pad: "x".repeat(600) })}\n`,
+  );
+  try {
+    const started = performance.now();
+    for (let index = 0; index < TURNS; index += 1) {
+      await file.write(record);
+      await file.datasync();
+    }
+    return (performance.now() - started) / TURNS;
+  } finally {
+    await file.close();
+  }
 }
 
 /** The direct path: the same request/answer over a plain pipe to a child that echoes each line. */
@@ -146,12 +181,21 @@ async function timeMs(run: () => Promise<unknown>, times: number): Promise<numbe
 export const run: BenchSuite = async () => {
   const base = await mkdtemp(path.join(tmpdir(), "paperclip-bench-runner-"));
   try {
-    const turns = { memory: [] as number[], durable: [] as number[], echo: [] as number[] };
+    const turns = {
+      memory: [] as number[],
+      durable: [] as number[],
+      echo: [] as number[],
+      floor: [] as number[],
+      records: [] as number[],
+    };
     for (let repeat = 0; repeat < REPEATS; repeat += 1) {
       // Interleaved, so a noisy moment on the machine hits every variant alike.
       turns.echo.push(await echoTurnMs());
-      turns.memory.push(await daemonTurnMs(base, false));
-      turns.durable.push(await daemonTurnMs(base, true));
+      turns.memory.push((await daemonTurnMs(base, false)).msPerTurn);
+      const durable = await daemonTurnMs(base, true);
+      turns.durable.push(durable.msPerTurn);
+      turns.records.push(durable.recordsPerTurn);
+      turns.floor.push(await fdatasyncFloorMs(base));
     }
 
     const diagnosticsDir = path.join(base, "diagnostics");
@@ -182,6 +226,14 @@ export const run: BenchSuite = async () => {
         ours: median(turns.durable),
         direct: median(turns.echo),
         note: "every command journalled pending before its effect, with fsyncs",
+      },
+      {
+        name: `--state-dir turn against one fdatasync, the disk's floor (${TURNS} turns)`,
+        unit: "ms/turn",
+        higherIsBetter: false,
+        ours: median(turns.durable),
+        direct: median(turns.floor),
+        note: `direct = one fdatasync of an appended record on the same file system, the cost of one durable step; ours writes ${median(turns.records)} journal records (one fdatasync each) per turn: the pending entry before the effect, then the receipt with the harness's events`,
       },
       {
         name: "persist a diagnostic (270 KB message → 64 KiB, redacted)",

@@ -105,7 +105,7 @@ const require = createRequire(import.meta.url);
 const results = [];
 try { require("@paperclipai/adapter-utils").parseLocalProcessNetworkScope("everything"); }
 catch (error) { results.push(error instanceof SandboxError, PaperclipError.is(error), error.code); }
-try { await require("@paperclipai/paperclip-runner").verifyPrivateDiagnosticsDirectory("/nonexistent/paperclip-dir"); }
+try { await require("@paperclipai/paperclip-runner/diagnostics").verifyPrivateDiagnosticsDirectory("/nonexistent/paperclip-dir"); }
 catch (error) { results.push(error instanceof RunnerError, PaperclipError.is(error), typeof error.code); }
 console.log(JSON.stringify(results));`,
       "module",

@@ -2,6 +2,9 @@ import type { EmulatorProcess } from "./emulator-process.js";
 import type { HostApi, Plugin } from "./host-api.js";
 import { waitFor } from "./process-group.js";
 
+/** A shape from the CreateOS catalog (the emulator's too): the plugin requires one. */
+export const SHAPE = "s-1vcpu-1gb";
+
 /** What `POST /api/plugins/install` takes: a package name from the registry, or a local path. */
 export type PluginSource = { packageName: string; isLocalPath?: true };
 
@@ -28,6 +31,6 @@ export function probeDraftConfig(
   return api.post(`/companies/${companyId}/environments/probe-config`, {
     name: "createos-draft",
     driver: "sandbox",
-    config: { provider: "createos", apiUrl: emulator.url, apiKey: emulator.apiKey },
+    config: { provider: "createos", apiUrl: emulator.url, apiKey: emulator.apiKey, shape: SHAPE },
   });
 }

@@ -4,8 +4,9 @@ import { SandboxError } from "@paperclipai/errors";
 import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
-import type { MountRequest } from "./bwrap/mount-request.js";
+import { type MountRequest, sourceOf } from "./bwrap/mount-request.js";
 import { buildNetworkOnlyScopeArgs } from "./bwrap/network-only-scope-args.js";
+import { resolveBindSources } from "./bwrap/resolve-bind-sources.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import {
   HARDENED_READ_ONLY_PATHS,
@@ -33,8 +34,6 @@ import { createExposedSocketRoots } from "./temp-dir/exposed-socket-roots.js";
 import { privateSocketRoots } from "./temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
-
-const MASK_DIR_NAME = "mask";
 
 function mountRequests(
   options: LocalProcessSandboxOptions,
@@ -84,7 +83,9 @@ export async function buildLocalProcessSandboxSpawnTarget(
   const cwd = normalizeAbsolutePath(input.cwd, "Sandbox cwd");
   const workspaceAccess = parseLocalProcessFilesystemWorkspaceAccess(options.filesystemWorkspaceAccess);
   if (filesystemScope) validateWorkspaceScope(workspaceDir, cwd, options);
-  const aliases = filesystemScope ? validatePathAliases(workspaceDir, options.pathAliases, existsSync) : [];
+  const requestedAliases = filesystemScope
+    ? validatePathAliases(workspaceDir, options.pathAliases, existsSync)
+    : [];
   const allowlist = networkScope === "allowlist";
   // Fails with upstream's message before anything is created when no rule remains.
   if (allowlist) buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
@@ -94,8 +95,16 @@ export async function buildLocalProcessSandboxSpawnTarget(
   if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
   if (bridge) readPaths.push(...bridgeReadPaths(bridge));
   const workspace: MountRequest = { path: workspaceDir, access: filesystemScope ? workspaceAccess : "rw" };
-  const requests = mountRequests(options, readPaths, workspace);
-  if (!filesystemScope) requests.push({ path: cwd, access: "rw" });
+  const requested = mountRequests(options, readPaths, workspace);
+  if (!filesystemScope) requested.push({ path: cwd, access: "rw" });
+  const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+  // bwrap binds real paths: judge and bind those (refusing links that would show a socket root).
+  const { requests, aliases } = resolveBindSources({
+    requests: requested,
+    aliases: requestedAliases,
+    bindAtRealPath: !filesystemScope,
+    socketRoots,
+  });
   const masks = filesystemScope ? [] : maskedPaths();
 
   // The allowlist's directory holds proxy.sock (107-byte limit); the network-only deny
@@ -135,9 +144,8 @@ export async function buildLocalProcessSandboxSpawnTarget(
       // Awaited below; a failure of the build before that must not leave it unhandled.
       proxyStarting.catch(() => {});
     }
-    const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
     removeCreatedRoots = createExposedSocketRoots(
-      [...requests.map((request) => request.path), ...aliases.map((alias) => alias.target)],
+      [...requests.map(sourceOf), ...aliases.map((alias) => alias.target)],
       socketRoots,
     );
     // The system paths matter only to the fresh root of the workspace scope.
@@ -173,16 +181,15 @@ export async function buildLocalProcessSandboxSpawnTarget(
         }),
       );
     } else {
-      const maskRoot = path.join(runDir!, MASK_DIR_NAME);
+      // The mask directories live in the run directory itself: one level less to make and remove.
       const scope = buildNetworkOnlyScopeArgs({
         layout,
         maskedPaths: masks,
-        maskRoot,
+        maskRoot: runDir!,
         mounts: requests,
         proxyMount,
         socketRoots,
       });
-      mkdirSync(maskRoot, { mode: 0o700 });
       for (const dir of scope.maskDirs) mkdirSync(dir, { mode: 0o700 });
       args.push(...scope.args);
     }

@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFile, mkdir } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import {
   builtEntry,
+  canaryServer,
   cleanupAll,
   loopbackServer,
   onCleanup,
@@ -37,23 +36,6 @@ interface HeldRun {
 }
 
 const FIXTURES = path.join(packageDir, "test", "fixtures");
-
-async function canaryServer(): Promise<{ port: number; hits: string[] }> {
-  const hits: string[] = [];
-  const server = createServer((request, response) => {
-    hits.push(`${request.method} ${request.url}`);
-    response.end("canary");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { port: (server.address() as AddressInfo).port, hits };
-}
 
 /** Starts another host process holding runs in each base directory; returns their sockets. */
 async function otherProcess(root: string, name: string, canaryPort: number): Promise<HeldRun[]> {

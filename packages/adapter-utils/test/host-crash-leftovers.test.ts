@@ -4,8 +4,17 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
+import { removeProxyTempDir } from "../src/temp-dir/remove-proxy-temp-dir.js";
 import { killProcessesUsing } from "../src/temp-dir/sweep-stale-dirs.js";
-import { builtEntry, cleanupAll, isAlive, loopbackServer, scratchDir } from "./sandbox-support.js";
+import {
+  builtEntry,
+  cleanupAll,
+  isAlive,
+  loopbackServer,
+  onCleanup,
+  scratchDir,
+  until,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -18,14 +27,6 @@ async function processesWith(marker: string): Promise<number[]> {
     if (cmdline.includes(marker)) found.push(Number(name));
   }
   return found;
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** A separate host process running one allowlist sandbox whose per-run directory goes under `candidates`. */
@@ -61,6 +62,7 @@ describe("when the host process dies", () => {
     // The host never ran cleanup: its directory is left, until the next start removes it.
     expect(await readdir(candidates)).toEqual([runDir]);
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
+    onCleanup(() => removeProxyTempDir(fresh));
     // The sweep runs in the background of that start.
     await until(async () => (await readdir(candidates)).length === 1, "the sweep");
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
@@ -75,6 +77,7 @@ describe("when the host process dies", () => {
     host.kill("SIGKILL");
     await exited;
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
+    onCleanup(() => removeProxyTempDir(fresh));
     await until(async () => (await processesWith(candidates)).length === 0, "no sandbox process left");
     await until(async () => (await readdir(candidates)).length === 1, "the sweep");
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);

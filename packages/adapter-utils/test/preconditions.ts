@@ -1,34 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { integrationPreconditions } from "@paperclipai/test-support/preconditions";
 
-// The integration tests (test/) start real sandboxes: bubblewrap, mount namespaces, programs
-// run as uid 65534, the built bin. Checked once, before any of them, so an unmet precondition
-// is one clear message instead of dozens of failures.
-const PACKAGE = "@paperclipai/adapter-utils";
-
-function unmet(): string[] {
-  const missing: string[] = [];
-  if (process.platform !== "linux") missing.push(`Linux (this is ${process.platform})`);
-  if (process.getuid?.() !== 0)
-    missing.push("root (uid 0): tests create mount namespaces and run programs as uid 65534");
-  const bwrap = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "--", "true"], {
-    encoding: "utf8",
-  });
-  if (bwrap.status !== 0) {
-    const why = bwrap.error?.message ?? bwrap.stderr.trim();
-    missing.push(`bubblewrap that can create namespaces (apt-get install -y bubblewrap): ${why}`);
-  }
-  if (!existsSync(new URL("../dist/index.js", import.meta.url))) {
-    missing.push(`the build (dist/): pnpm turbo run build --filter=${PACKAGE}...`);
-  }
-  return missing;
-}
-
-export default function checkIntegrationPreconditions(): void {
-  const missing = unmet();
-  if (missing.length === 0) return;
-  throw new Error(
-    `The integration tests of ${PACKAGE} (test/) need:\n${missing.map((item) => `  - ${item}`).join("\n")}\n` +
-      `The unit tests (src/) need none of it: pnpm --filter ${PACKAGE} exec vitest run --project unit`,
-  );
-}
+// The integration tests start real sandboxes: bubblewrap, mount namespaces, programs run as
+// uid 65534, the built bin.
+export default integrationPreconditions("@paperclipai/adapter-utils", {
+  linux: true,
+  root: "tests create mount namespaces and run programs as uid 65534",
+  bubblewrap: true,
+  build: [new URL("../dist/index.js", import.meta.url)],
+});

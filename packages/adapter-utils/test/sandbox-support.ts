@@ -54,6 +54,24 @@ export async function loopbackServer(
   return { server, port: (server.address() as AddressInfo).port };
 }
 
+/** A loopback HTTP server no sandbox may reach: it records every request it gets; closed by `cleanupAll`. */
+export async function canaryServer(): Promise<{ port: number; hits: string[] }> {
+  const hits: string[] = [];
+  const server = createServer((request, response) => {
+    hits.push(`${request.method} ${request.url}`);
+    response.end("canary");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { port: (server.address() as AddressInfo).port, hits };
+}
+
 export interface ExecResult {
   code: number;
   stdout: string;
@@ -71,6 +89,15 @@ export function exec(
       resolve({ code: Number.isNaN(code) ? 1 : code, stdout, stderr });
     });
   });
+}
+
+/** Polls `condition` (every 50 ms, up to 10 s) until it holds; throws naming `what` otherwise. */
+export async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
 
 export function isAlive(pid: number): boolean {

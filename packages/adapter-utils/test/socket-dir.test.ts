@@ -1,10 +1,17 @@
 import { spawn } from "node:child_process";
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
-import { OWNER_RECORD_NAME, processStartTicks } from "../src/temp-dir/owner-record.js";
+import {
+  type OwnerRecord,
+  processStartTicks,
+  readOwnerRecord,
+  removeOwnerRecord,
+  writeOwnerRecord,
+} from "../src/temp-dir/owner-record.js";
+import { removeProxyTempDir } from "../src/temp-dir/remove-proxy-temp-dir.js";
 import { sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
 import {
   bindRepoView,
@@ -80,10 +87,15 @@ describe("createNetworkProxyTempDir", () => {
     process.env.TMPDIR = deep;
     try {
       const dir = await createNetworkProxyTempDir();
-      onCleanup(() => import("node:fs/promises").then((fs) => fs.rm(dir, { recursive: true, force: true })));
+      onCleanup(() => removeProxyTempDir(dir));
       expect(dir).toMatch(/^\/tmp\/paperclip-network-sandbox-/);
       expect((await stat(dir)).mode & 0o777).toBe(0o700);
-      expect(await readdir(dir)).toEqual([OWNER_RECORD_NAME]);
+      // The owner record lives in a private socket root, where no sandbox can rewrite it.
+      expect(await readdir(dir)).toEqual([]);
+      expect(await readOwnerRecord(dir)).toEqual({
+        pid: process.pid,
+        startTicks: processStartTicks(process.pid),
+      });
     } finally {
       if (previous === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = previous;
@@ -173,7 +185,7 @@ describe("the per-run directory of the network-only deny scope", () => {
       options: { workspaceDir: process.env.TMPDIR, networkScope: "deny" },
     });
     const tmpSource = target.args[target.args.lastIndexOf("/tmp") - 1];
-    const dir = tmpSource.slice(0, tmpSource.lastIndexOf("/mask/"));
+    const dir = tmpSource.slice(0, tmpSource.lastIndexOf("/"));
     const existed = existsSync(dir);
     await target.cleanup();
     console.log(JSON.stringify({ dir, stdout: String(existed && !existsSync(dir)) }));`;
@@ -260,10 +272,10 @@ describe("stale proxy directories", () => {
 
   it("removes directories of dead owners only", async () => {
     const base = await scratchDir();
-    const make = async (name: string, record: object | null) => {
+    const make = async (name: string, record: OwnerRecord | null) => {
       const dir = path.join(base, `paperclip-network-sandbox-${name}`);
       await mkdir(dir);
-      if (record) await writeFile(path.join(dir, OWNER_RECORD_NAME), JSON.stringify(record));
+      if (record) writeOwnerRecord(dir, record);
       return dir;
     };
     const dead = await make("dead01", { pid: await deadPid(), startTicks: null });
@@ -271,6 +283,9 @@ describe("stale proxy directories", () => {
     const alive = await make("alive1", { pid: process.pid, startTicks: processStartTicks(process.pid) });
     const foreign = await make("nornd1", null);
     const removed = await sweepStaleProxyDirs(base);
+    onCleanup(async () => {
+      await removeOwnerRecord(alive);
+    });
     expect(removed.sort()).toEqual([dead, reused].sort());
     expect((await readdir(base)).sort()).toEqual([path.basename(alive), path.basename(foreign)].sort());
   });
@@ -279,11 +294,9 @@ describe("stale proxy directories", () => {
     const base = await scratchDir();
     const stale = path.join(base, "paperclip-network-sandbox-stale1");
     await mkdir(stale);
-    await writeFile(
-      path.join(stale, OWNER_RECORD_NAME),
-      JSON.stringify({ pid: await deadPid(), startTicks: null }),
-    );
+    writeOwnerRecord(stale, { pid: await deadPid(), startTicks: null });
     const fresh = await createNetworkProxyTempDir({ candidates: [base] });
+    onCleanup(() => removeProxyTempDir(fresh));
     // The sweep runs in the background of that start, so the start does not wait for it.
     for (let attempt = 0; attempt < 200 && (await readdir(base)).length > 1; attempt += 1)
       await new Promise((resolve) => setTimeout(resolve, 25));

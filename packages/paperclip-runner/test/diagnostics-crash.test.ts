@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { persistRunnerDiagnostic } from "../src/index.js";
+import { persistRunnerDiagnostic } from "../src/diagnostics/index.js";
 import { temporaryName } from "../src/private-fs/temporary-name.js";
 import {
   PERSIST_PAUSE_PRELOAD,

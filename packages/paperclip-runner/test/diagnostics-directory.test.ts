@@ -1,13 +1,13 @@
 import { chmod, chown, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   DIAGNOSTICS_PATH_ERRORS,
-  openPrivateDirectory,
   persistRunnerDiagnostic,
   verifyPrivateDiagnosticsDirectory,
-} from "../src/index.js";
-import { caught } from "./helpers/caught.js";
+} from "../src/diagnostics/index.js";
+import { openPrivateDirectory } from "../src/private-fs/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";

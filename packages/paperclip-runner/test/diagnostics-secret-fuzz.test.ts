@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boundedRedactedDiagnostic, persistRunnerDiagnostic } from "../src/index.js";
+import { boundedRedactedDiagnostic, persistRunnerDiagnostic } from "../src/diagnostics/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

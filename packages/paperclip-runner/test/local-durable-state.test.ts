@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { RunnerState } from "../src/state/runner-state.js";
+import { readStoredState } from "../src/state/state-store.js";
 import {
   Controller,
   diesSoon,
@@ -44,12 +46,11 @@ function commandLog(path: string): LoggedCommand[] {
     .map((line) => JSON.parse(line) as LoggedCommand);
 }
 
-function stateFile(stateDir: string): {
-  journal: Record<string, { status: string; fingerprint: string }>;
-  nextEventSeq: number;
-  ackedSeq: number;
-} {
-  return JSON.parse(readFileSync(join(stateDir, "runner-state.json"), "utf8"));
+/** The state the daemon left: its snapshot with the journal's records applied. */
+async function stateFile(stateDir: string): Promise<RunnerState> {
+  const state = await readStoredState(stateDir, (text) => JSON.parse(text) as RunnerState);
+  if (state === null) throw new Error(`no state in ${stateDir}`);
+  return state;
 }
 
 /** The daemon's harness watchdogs: its children running the watchdog shell. */
@@ -103,7 +104,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
       schema: "paperclip.prp.command.v1",
       type: "turn.start",
     });
-    expect(stateFile(stateDir).journal.c3).toMatchObject({
+    expect((await stateFile(stateDir)).journal.c3).toMatchObject({
       status: "done",
       fingerprint: createHash("sha256").update(canonical).digest("hex"),
       outcome: { status: "accepted", detail: "command applied" },
@@ -197,7 +198,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     await first.waitForEvent("harness.starting");
     first.kill("SIGKILL");
     await first.exited;
-    expect(stateFile(stateDir).journal.c1?.status).toBe("pending");
+    expect((await stateFile(stateDir)).journal.c1?.status).toBe("pending");
     writeScript(dir, {
       commandLog: log,
       steps: [{ ready: {} }],
@@ -230,7 +231,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     // not log it before it exits; what matters is that c1 never ran and c3 ran once.
     const executed = commandLog(log).map((entry) => entry.commandId);
     expect(executed.filter((id) => id !== "c4")).toEqual(["c3"]);
-    expect(stateFile(stateDir).journal.c1?.status).toBe("indeterminate");
+    expect((await stateFile(stateDir)).journal.c1?.status).toBe("indeterminate");
   });
 
   it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {

@@ -12,6 +12,7 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { join } from "node:path";
+import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   atomicPrivateWrite,
@@ -20,8 +21,7 @@ import {
   openPrivateFile,
   sweepStaleTemporaries,
   verifyPrivateDirectory,
-} from "../src/index.js";
-import { caught } from "./helpers/caught.js";
+} from "../src/private-fs/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 const OTHER_UID = 65534;

@@ -1,7 +1,8 @@
 import { type CreateosEmulator, startCreateosEmulator } from "@paperclipai/createos-emulator";
 import { PaperclipError } from "@paperclipai/errors";
 import { explain } from "@paperclipai/errors/registry";
-import { CreateosClient, createPlugin, execute } from "@paperclipai/plugin-createos";
+import { createPlugin } from "@paperclipai/plugin-createos";
+import { CreateosClient, execute } from "@paperclipai/plugin-createos/client";
 import type { TourContext, TourSection } from "../tour-context.js";
 
 const LINES = 40;

@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { chooseBridge, type NativeBridgeProbe, resolveBridgePreference } from "./bridge-choice.js";
 
@@ -23,15 +23,11 @@ describe("resolveBridgePreference", () => {
   });
 
   it("refuses anything else with ERR_SANDBOX_BRIDGE_CHOICE_INVALID, naming where it came from", () => {
-    const fromOption = (() => {
-      try {
-        return resolveBridgePreference("C", undefined);
-      } catch (error) {
-        return error;
-      }
-    })();
-    expect(PaperclipError.is(fromOption, "ERR_SANDBOX_BRIDGE_CHOICE_INVALID")).toBe(true);
-    expect((fromOption as Error).message).toBe('networkBridge must be "auto", "native" or "node".');
+    const fromOption = caughtSync(
+      () => resolveBridgePreference("C", undefined),
+      "ERR_SANDBOX_BRIDGE_CHOICE_INVALID",
+    );
+    expect(fromOption.message).toBe('networkBridge must be "auto", "native" or "node".');
     expect(() => resolveBridgePreference(undefined, "Native")).toThrow(
       'PAPERCLIP_SANDBOX_BRIDGE must be "auto", "native" or "node".',
     );
@@ -68,16 +64,13 @@ describe("chooseBridge", () => {
 
   it("native fails with ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE when the binary cannot be used", () => {
     expect(chooseBridge({ preference: "native", source: "option" }, runs).kind).toBe("native");
-    let thrown: unknown;
-    try {
-      chooseBridge({ preference: "native", source: "option" }, broken);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(PaperclipError.is(thrown, "ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE")).toBe(true);
-    expect((thrown as PaperclipError).message).toBe(
+    const thrown = caughtSync(
+      () => chooseBridge({ preference: "native", source: "option" }, broken),
+      "ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE",
+    );
+    expect(thrown.message).toBe(
       'The native sandbox bridge was asked for (networkBridge: "native") but cannot be used: it cannot run (/pkg/x: ENOEXEC).',
     );
-    expect((thrown as PaperclipError).details).toEqual({ path: "/pkg/x", status: "failed" });
+    expect(thrown.details).toEqual({ path: "/pkg/x", status: "failed" });
   });
 });

@@ -4,6 +4,12 @@ import type { LocalProcessSandboxAccess } from "../sandbox-options.js";
 export interface MountRequest {
   readonly path: string;
   readonly access: LocalProcessSandboxAccess;
+  /** What bwrap binds: the real path of `path` (bwrap `realpath`s every source); `path` when absent. */
+  readonly source?: string;
+}
+
+export function sourceOf(request: MountRequest): string {
+  return request.source ?? request.path;
 }
 
 export function pathDepth(candidate: string): number {

@@ -8,7 +8,7 @@ export interface NetworkOnlyScopePlan {
   readonly layout: HostLayout;
   /** `/tmp`, `/run`, `/var/run`, `$XDG_RUNTIME_DIR`: replaced by private empty directories. */
   readonly maskedPaths: readonly string[];
-  /** Per-run host directory that holds the private replacements (`<runDir>/mask/<n>`). */
+  /** Per-run host directory that holds the private replacements (`<runDir>/<n>`). */
   readonly maskRoot: string;
   /** Paths the program needs that may lie under a masked one (workspace, cwd, executable…), in upstream order. */
   readonly mounts: readonly MountRequest[];

@@ -105,8 +105,9 @@ describe("buildWorkspaceScopeArgs", () => {
       buildWorkspaceScopeArgs(
         plan(merged, {
           mounts: [
-            { path: "/bin", access: "ro" },
-            { path: "/lib/x86_64-linux-gnu", access: "ro" },
+            // Sources are real paths, as the build resolves them.
+            { path: "/bin", access: "ro", source: "/usr/bin" },
+            { path: "/lib/x86_64-linux-gnu", access: "ro", source: "/usr/lib/x86_64-linux-gnu" },
             { path: "/ws", access: "rw" },
           ],
         }),

@@ -1,5 +1,12 @@
+import path from "node:path";
 import { type HostLayout, kindOf } from "./host-layout.js";
-import { isSameOrBelow, type MountRequest, orderMountRequests, parentDirectories } from "./mount-request.js";
+import {
+  isSameOrBelow,
+  type MountRequest,
+  orderMountRequests,
+  parentDirectories,
+  sourceOf,
+} from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 
 export interface WorkspaceScopePlan {
@@ -24,11 +31,10 @@ export interface ProxyMount {
 }
 
 interface Mounted {
+  /** The host path bwrap binds (a real path: bwrap resolves every source). */
   readonly source: string;
   readonly dest: string;
   readonly access: "ro" | "rw";
-  /** The sandbox shows the host tree under `dest` unchanged (not a resolved-file bind or an alias). */
-  readonly identity: boolean;
 }
 
 /**
@@ -63,10 +69,10 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
       created.add(parent);
     }
   };
-  const bind = (source: string, dest: string, access: "ro" | "rw", identity: boolean) => {
+  const bind = (source: string, dest: string, access: "ro" | "rw") => {
     ensureParents(dest);
     args.push(access === "rw" ? "--bind" : "--ro-bind", source, dest);
-    mounted.push({ source, dest, access, identity });
+    mounted.push({ source, dest, access });
     created.add(dest);
   };
   const throughLinks = (candidate: string): string => {
@@ -75,16 +81,24 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
     }
     return candidate;
   };
+  // A request already shown, with its access, by a mount above it needs no bind of its own:
+  // only when that mount's tree holds this very source at `dest` (judged on real paths).
   const mountRequest = (request: MountRequest) => {
     const dest = throughLinks(request.path);
+    const source = sourceOf(request);
     const covering = nearestMount(dest);
-    if (covering?.identity && covering.access === request.access) return;
-    bind(request.path, dest, request.access, true);
+    if (
+      covering?.access === request.access &&
+      path.join(covering.source, path.relative(covering.dest, dest)) === source
+    ) {
+      return;
+    }
+    bind(source, dest, request.access);
   };
 
   for (const systemPath of plan.systemPaths) {
     const kind = kindOf(plan.layout, systemPath);
-    if (kind.kind === "directory" || kind.kind === "file") bind(systemPath, systemPath, "ro", true);
+    if (kind.kind === "directory" || kind.kind === "file") bind(systemPath, systemPath, "ro");
     else if (kind.kind === "symlink" && kind.resolved !== null) {
       const resolved = kind.resolved;
       if (boundSystemDirs.some((dir) => isSameOrBelow(dir, resolved))) {
@@ -93,7 +107,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
         created.add(systemPath);
         links.set(systemPath, resolved);
       } else {
-        bind(resolved, systemPath, "ro", false);
+        bind(resolved, systemPath, "ro");
       }
     }
   }
@@ -101,7 +115,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") mountRequest(request);
   }
-  for (const alias of plan.aliases) bind(alias.target, throughLinks(alias.path), "rw", false);
+  for (const alias of plan.aliases) bind(alias.target, throughLinks(alias.path), "rw");
   // The fresh root hides every socket root (/dev and /tmp are the sandbox's own, /run is
   // not bound), unless a requested bind shows one again: mask those spots.
   for (const exposure of socketRootExposures(mounted, plan.socketRoots)) {
@@ -109,7 +123,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
     if (kindOf(plan.layout, exposure.hostPath).kind !== "missing") args.push("--tmpfs", exposure.dest);
   }
   if (plan.proxyMount !== null) {
-    bind(plan.proxyMount.source, throughLinks(plan.proxyMount.dest), "ro", false);
+    bind(plan.proxyMount.source, throughLinks(plan.proxyMount.dest), "ro");
   }
   return args;
 }

@@ -1,15 +1,9 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "./parse-cli-args.js";
 
 function usageReason(argv: string[]): string {
-  try {
-    parseCliArgs(argv);
-  } catch (error) {
-    if (PaperclipError.is(error, "ERR_SANDBOX_CLI_USAGE")) return error.message;
-    throw error;
-  }
-  throw new Error("expected a usage error");
+  return caughtSync(() => parseCliArgs(argv), "ERR_SANDBOX_CLI_USAGE").message;
 }
 
 describe("parseCliArgs", () => {

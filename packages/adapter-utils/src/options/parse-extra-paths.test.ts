@@ -1,15 +1,7 @@
 import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync as thrown } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { parseLocalProcessSandboxExtraPaths } from "./parse-extra-paths.js";
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("parseLocalProcessSandboxExtraPaths", () => {
   it("reads strings as read-only and objects with their access", () => {

@@ -1,16 +1,6 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync as caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { validatePathAliases, validateWorkspaceScope } from "./validate-workspace-scope.js";
-
-function caught(run: () => unknown): PaperclipError {
-  try {
-    run();
-  } catch (error) {
-    if (PaperclipError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("validateWorkspaceScope", () => {
   it("accepts a cwd inside the workspace and synchronized or restored writable paths", () => {

@@ -5,17 +5,8 @@ import { pinnedLookup } from "./pinned-lookup.js";
 import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
 import { writeProxyError } from "./proxy-error.js";
 import type { ResolvedAddress } from "./resolve-target.js";
+import { upstreamRequestHeaders } from "./upstream-request-headers.js";
 import { readWrittenTarget } from "./written-target.js";
-
-function upstreamRequestHeaders(rawHeaders: readonly string[], host: string): string[] {
-  const headers = stripHopByHopHeaders(rawHeaders);
-  const forwarded: string[] = [];
-  for (let i = 0; i + 1 < headers.length; i += 2) {
-    if (headers[i]!.toLowerCase() !== "host") forwarded.push(headers[i]!, headers[i + 1]!);
-  }
-  forwarded.push("Host", host);
-  return forwarded;
-}
 
 /**
  * A proxy error answer. When the request body has not fully arrived the connection
@@ -70,7 +61,12 @@ function sendUpstream(
     port,
     method: request.method ?? "GET",
     path: `${target.pathname}${target.search}`,
-    headers: upstreamRequestHeaders(request.rawHeaders, target.host),
+    // Node's parser takes any Transfer-Encoding on a request as a chunked body (or refuses it).
+    headers: upstreamRequestHeaders(
+      request.rawHeaders,
+      target.host,
+      request.headers["transfer-encoding"] !== undefined,
+    ),
     setHost: false,
     agent: context.agent,
     lookup: pinnedLookup(addresses),

@@ -15,6 +15,12 @@ export interface SandboxNetworkProxyLimits {
    * exchanges stay relayed here, where the handoff's round trips would cost more than they save.
    */
   handoffAfterBytes?: number | undefined;
+  /** Timeout of one DNS query attempt of this proxy's own resolver (c-ares doubles it per retry). */
+  dnsTimeoutMs?: number | undefined;
+  /** DNS attempts per name server before a name fails. */
+  dnsTries?: number | undefined;
+  /** Name lookups of this proxy in flight at once; more wait their turn (never another run's). */
+  maxConcurrentLookups?: number | undefined;
 }
 
 export type ResolvedProxyLimits = { readonly [K in keyof SandboxNetworkProxyLimits]-?: number };
@@ -25,6 +31,9 @@ export const DEFAULT_PROXY_LIMITS: ResolvedProxyLimits = {
   tunnelIdleMs: 15 * 60_000,
   headersTimeoutMs: 30_000,
   handoffAfterBytes: 1024 * 1024,
+  dnsTimeoutMs: 1_500,
+  dnsTries: 2,
+  maxConcurrentLookups: 8,
 };
 
 export function resolveProxyLimits(limits: SandboxNetworkProxyLimits = {}): ResolvedProxyLimits {

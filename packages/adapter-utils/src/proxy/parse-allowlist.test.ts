@@ -1,16 +1,8 @@
 import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync as thrown } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { parseAllowlistEntry } from "./allowlist-entry.js";
 import { parseLocalProcessNetworkAllowlist } from "./parse-allowlist.js";
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("parseLocalProcessNetworkAllowlist", () => {
   it("normalises upstream's example", () => {

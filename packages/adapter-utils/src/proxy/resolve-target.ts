@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { classifyAddress } from "./address-class.js";
 import { type CanonicalHost, canonicalizeHost } from "./canonical-host.js";
 import type { NetworkRule } from "./network-rule.js";
@@ -10,11 +9,6 @@ export interface ResolvedAddress {
 
 /** Resolves a hostname to its addresses. Injected in tests so no real DNS is used. */
 export type NetworkResolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
-
-export const systemResolver: NetworkResolver = async (hostname) => {
-  const results = await lookup(hostname, { all: true });
-  return results.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
-};
 
 export type PinnedTarget =
   | { readonly ok: true; readonly addresses: readonly ResolvedAddress[] }

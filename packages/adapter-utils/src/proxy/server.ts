@@ -17,7 +17,8 @@ import { buildNetworkPolicy } from "./network-policy.js";
 import { type NetworkDecision, type ProxyContext, reportedHost } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
-import { type NetworkResolver, systemResolver } from "./resolve-target.js";
+import type { NetworkResolver } from "./resolve-target.js";
+import { createRunResolver } from "./run-resolver.js";
 import { decideNetworkTarget, type TargetDecision } from "./target-decision.js";
 import { handleConnect } from "./tunnel.js";
 
@@ -30,7 +31,7 @@ export interface SandboxNetworkProxyOptions {
   trustedUrls: readonly unknown[];
   /** Called once per attempt; errors it throws are ignored. */
   onNetworkDecision?: ((decision: NetworkDecision) => void) | undefined;
-  /** Hostname resolution, once per attempt; defaults to the system resolver (`dns.lookup`). */
+  /** Hostname resolution, once per attempt; defaults to this proxy's own resolver (`run-resolver.ts`). */
   resolver?: NetworkResolver | undefined;
   limits?: SandboxNetworkProxyLimits | undefined;
   /**
@@ -122,7 +123,14 @@ export async function startSandboxNetworkProxy(
   assertUnixSocketPathLength(options.socketPath);
   const policy = buildNetworkPolicy(options.allowlist, options.trustedUrls);
   const limits = resolveProxyLimits(options.limits);
-  const resolver = options.resolver ?? systemResolver;
+  const runResolver = options.resolver
+    ? null
+    : createRunResolver({
+        timeoutMs: limits.dnsTimeoutMs,
+        tries: limits.dnsTries,
+        maxConcurrentLookups: limits.maxConcurrentLookups,
+      });
+  const resolver = options.resolver ?? runResolver!.resolve;
   const onNetworkDecision = options.onNetworkDecision;
   /** Every sandbox socket, refused ones included, so `close()` reaches them all. */
   const sockets = new Set<Socket>();
@@ -260,6 +268,7 @@ export async function startSandboxNetworkProxy(
     for (const server of listeners) server.close();
     http.close();
     context.agent.destroy();
+    runResolver?.close();
     await courier?.close();
     await rm(bridgeSocketPath, { force: true });
     throw error;
@@ -280,6 +289,7 @@ export async function startSandboxNetworkProxy(
         for (const socket of sockets) socket.destroy();
         for (const socket of context.upstreamSockets) socket.destroy();
         context.agent.destroy();
+        runResolver?.close();
         http.close();
         await Promise.all([stopped, courier?.close()]);
         await Promise.all([rm(options.socketPath, { force: true }), rm(bridgeSocketPath, { force: true })]);

@@ -1,32 +1,10 @@
-import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
 import { makeRunDirOnCandidates } from "./make-run-dir-on-candidates.js";
+import { preparePrivateRoot } from "./prepare-private-root.js";
 import { privateSocketRoots } from "./private-socket-roots.js";
 import { assertUnixSocketPathLength } from "./socket-path-length.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir-candidates.js";
-
-function failure(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
-}
-
-/**
- * A root must be this user's own directory, and no one else's way in: created
- * 0700 when missing; one another user made first (or a link) is refused, since
- * its owner could read the sockets' names or swap them.
- */
-function preparePrivateRoot(root: string): void {
-  const uid = process.getuid?.() ?? 0;
-  try {
-    mkdirSync(root, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  const stats = lstatSync(root);
-  if (!stats.isDirectory()) throw failure("ENOTDIR", `${root} is not a directory`);
-  if (stats.uid !== uid) throw failure("EPERM", `${root} belongs to uid ${stats.uid}, not ${uid}`);
-  if ((stats.mode & 0o077) !== 0) chmodSync(root, 0o700);
-}
 
 /**
  * Creates the directory that really holds this run's `proxy.sock` (and bridge):

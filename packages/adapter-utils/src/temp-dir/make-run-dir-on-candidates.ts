@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { writeOwnerRecord } from "./owner-record.js";
-import { sweepStaleProxyDirsThrottled } from "./sweep-stale-dirs.js";
+import { sweepOwnerRegistriesThrottled, sweepStaleProxyDirsThrottled } from "./sweep-stale-dirs.js";
 import {
   defaultProxyTempDirCandidates,
   NETWORK_PROXY_TEMP_PREFIX,
@@ -76,6 +76,8 @@ export function makeRunDirOnCandidates(
     // In the background: a sweep reads the whole base directory (and /proc when it finds a
     // leftover), which must not delay this start. It never removes a live owner's directory.
     sweepStaleProxyDirsThrottled(baseDir).catch(() => {});
+    // Directories of dead owners in bases this process does not try (another TMPDIR, a caller's).
+    sweepOwnerRegistriesThrottled().catch(() => {});
     let dir: string;
     try {
       dir = mkdtempSync(path.join(baseDir, NETWORK_PROXY_TEMP_PREFIX));

@@ -1,9 +1,11 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { OWNER_RECORD_NAME, OWNER_REGISTRY_NAME, ownerRecordLocations } from "./owner-record-location.js";
+import { preparePrivateRoot } from "./prepare-private-root.js";
+import { privateSocketRoots } from "./private-socket-roots.js";
 
-/** File in each per-run directory naming the process that owns it. */
-export const OWNER_RECORD_NAME = "owner.json";
+export { OWNER_RECORD_NAME } from "./owner-record-location.js";
 
 export interface OwnerRecord {
   readonly pid: number;
@@ -22,25 +24,114 @@ export function processStartTicks(pid: number): string | null {
   }
 }
 
-const ownRecord = (): string =>
-  `${JSON.stringify({ pid: process.pid, startTicks: processStartTicks(process.pid) } satisfies OwnerRecord)}\n`;
+const ownRecord = (): OwnerRecord => ({ pid: process.pid, startTicks: processStartTicks(process.pid) });
 let cachedOwnRecord: string | undefined;
+/** Registry directories this process has made ready: one mkdir per root and process, not per run. */
+const readyRegistries = new Set<string>();
+/** Where this process wrote each directory's record, so its removal is one unlink. */
+const writtenAt = new Map<string, string>();
 
-export function writeOwnerRecord(dir: string): void {
-  cachedOwnRecord ??= ownRecord();
-  writeFileSync(path.join(dir, OWNER_RECORD_NAME), cachedOwnRecord, { mode: 0o600 });
+const ownerRoots = (): string[] => privateSocketRoots(process.getuid?.() ?? 0);
+
+function writeRecordAt(location: string, text: string): void {
+  const registry = path.dirname(location);
+  if (!readyRegistries.has(registry)) {
+    preparePrivateRoot(path.dirname(registry));
+    mkdirSync(registry, { recursive: true, mode: 0o700 });
+    readyRegistries.add(registry);
+  }
+  try {
+    writeFileSync(location, text, { mode: 0o600 });
+  } catch (error) {
+    // The registry was removed since (a reboot's fresh /dev/shm, a cleaner): ready it again, once.
+    readyRegistries.delete(registry);
+    throw error;
+  }
 }
 
-export async function readOwnerRecord(dir: string): Promise<OwnerRecord | null> {
-  try {
-    const parsed: unknown = JSON.parse(await readFile(path.join(dir, OWNER_RECORD_NAME), "utf8"));
-    if (!parsed || typeof parsed !== "object") return null;
-    const { pid, startTicks } = parsed as { pid?: unknown; startTicks?: unknown };
-    if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return null;
-    return { pid, startTicks: typeof startTicks === "string" ? startTicks : null };
-  } catch {
-    return null;
+/**
+ * Records this process as the owner of `dir`, where no sandbox can write
+ * (`ownerRecordLocations`): the first root that takes it. Returns `false` when no
+ * private socket root is usable; such a directory is never swept (left behind
+ * rather than removed on a word a sandbox could forge).
+ */
+export function writeOwnerRecord(dir: string, record: OwnerRecord | null = null): boolean {
+  cachedOwnRecord ??= `${JSON.stringify(ownRecord())}\n`;
+  const text = record ? `${JSON.stringify(record)}\n` : cachedOwnRecord;
+  const locations = ownerRecordLocations(dir, ownerRoots());
+  // A registry record names its directory, so the registry alone can be swept.
+  const registryText = `${JSON.stringify({ ...(JSON.parse(text) as OwnerRecord), dir })}\n`;
+  for (const location of locations) {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        writeRecordAt(location, locations.length > 1 ? registryText : text);
+        writtenAt.set(dir, location);
+        return true;
+      } catch {}
+    }
   }
+  return false;
+}
+
+function parseRecord(text: string): (OwnerRecord & { readonly dir: string | null }) | null {
+  const parsed: unknown = JSON.parse(text);
+  if (!parsed || typeof parsed !== "object") return null;
+  const { pid, startTicks, dir } = parsed as { pid?: unknown; startTicks?: unknown; dir?: unknown };
+  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  return {
+    pid,
+    startTicks: typeof startTicks === "string" ? startTicks : null,
+    dir: typeof dir === "string" && path.isAbsolute(dir) ? dir : null,
+  };
+}
+
+export interface RegistryEntry {
+  /** The record file in a root's registry. */
+  readonly location: string;
+  /** The per-run directory it names (its file name is that path's hash, checked here). */
+  readonly dir: string;
+  readonly owner: OwnerRecord;
+}
+
+/** The records in `root`'s registry whose file name matches the directory they name. */
+export async function readOwnerRegistry(root: string): Promise<RegistryEntry[]> {
+  const registry = path.join(root, OWNER_REGISTRY_NAME);
+  let names: string[];
+  try {
+    names = await readdir(registry);
+  } catch {
+    return [];
+  }
+  const entries: RegistryEntry[] = [];
+  for (const name of names) {
+    const location = path.join(registry, name);
+    try {
+      const record = parseRecord(await readFile(location, "utf8"));
+      if (!record?.dir || !ownerRecordLocations(record.dir, [root]).includes(location)) continue;
+      entries.push({ location, dir: record.dir, owner: { pid: record.pid, startTicks: record.startTicks } });
+    } catch {}
+  }
+  return entries;
+}
+
+/** The owner record of `dir` from a place no sandbox can write, or `null`. */
+export async function readOwnerRecord(dir: string): Promise<OwnerRecord | null> {
+  for (const location of ownerRecordLocations(dir, ownerRoots())) {
+    try {
+      const record = parseRecord(await readFile(location, "utf8"));
+      if (record) return { pid: record.pid, startTicks: record.startTicks };
+    } catch {}
+  }
+  return null;
+}
+
+/** Removes the registry record of `dir` (one inside `dir` goes with it). */
+export async function removeOwnerRecord(dir: string): Promise<void> {
+  const written = writtenAt.get(dir);
+  writtenAt.delete(dir);
+  const locations = written ? [written] : ownerRecordLocations(dir, ownerRoots());
+  if (locations.length === 1 && locations[0] === path.join(dir, OWNER_RECORD_NAME)) return;
+  await Promise.all(locations.map((location) => rm(location, { force: true }).catch(() => {})));
 }
 
 /** `false` only when the owner is certainly gone: no such pid, or the pid now belongs to a younger process. */

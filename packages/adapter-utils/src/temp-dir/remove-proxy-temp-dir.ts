@@ -1,32 +1,17 @@
-import { readdir, rm, rmdir, unlink } from "node:fs/promises";
-import path from "node:path";
-
-/** Removes a directory tree, every entry of a directory at once: the depth, not the entry count, sets the time. */
-async function removeTree(dir: string): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  await Promise.all(
-    entries.map((entry) => {
-      const child = path.join(dir, entry.name);
-      return entry.isDirectory() ? removeTree(child) : unlink(child);
-    }),
-  );
-  await rmdir(dir);
-}
+import { removeOwnerRecord } from "./owner-record.js";
+import { removeTreeNoFollow } from "./remove-tree-no-follow.js";
 
 /**
- * Removes a per-run directory. Its usual content is small and shallow (owner
- * record, bridge, socket, mask directories holding the sandbox's private `/tmp`
- * and `/run`), so the entries of each level are removed concurrently; anything
- * unexpected falls back to a plain recursive removal. Asynchronous on purpose:
- * right after a sandbox exits, removing a directory that was one of its mount
- * points can wait for the kernel to tear the mount namespace down
- * (milliseconds), which must not stall the event loop.
+ * Removes a per-run directory (owner record, bridge, socket, mask directories that
+ * held the sandbox's private `/tmp` and `/run`) and its owner record. Never follows
+ * a link, even one a sandbox swapped in mid-walk (`remove-tree-no-follow.ts`).
+ * Asynchronous on purpose: right after a sandbox exits, removing a directory that
+ * was one of its mount points can wait for the kernel to tear the mount namespace
+ * down (milliseconds), which must not stall the event loop. An entry that resisted
+ * (busy a moment longer) gets one more pass.
  */
 export async function removeProxyTempDir(dir: string): Promise<void> {
-  try {
-    await removeTree(dir);
-  } catch {
-    // Gone already (force), or an entry raced or resisted: one recursive pass settles it.
-    await rm(dir, { recursive: true, force: true });
-  }
+  const removeTree = removeTreeNoFollow(dir).catch(() => removeTreeNoFollow(dir).catch(() => {}));
+  // Side by side: the record is one unlink in a private root, the tree waits on the kernel.
+  await Promise.all([removeTree, removeOwnerRecord(dir)]);
 }

@@ -1,6 +1,8 @@
 import { lstat, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { isOwnerAlive, readOwnerRecord } from "./owner-record.js";
+import { isOwnerAlive, readOwnerRecord, readOwnerRegistry } from "./owner-record.js";
+import { privateSocketRoots } from "./private-socket-roots.js";
+import { removeProxyTempDir } from "./remove-proxy-temp-dir.js";
 import { NETWORK_PROXY_TEMP_PREFIX } from "./temp-dir-candidates.js";
 
 /** A base directory is swept at most this often per process: a sweep reads every entry of, say, /tmp. */
@@ -41,9 +43,11 @@ export async function killProcessesUsing(dir: string): Promise<number[]> {
 }
 
 /**
- * Removes per-run directories under `baseDir` whose owner process is gone. A
- * directory without a readable owner record is left alone: it may be mid-creation,
- * or not ours at all (upstream uses the same prefix and records no owner).
+ * Removes per-run directories under `baseDir` whose owner process is gone. The
+ * owner is read only from a record no sandbox can write (`owner-record-location.ts`),
+ * never from a file in `baseDir`, which a network-only sandbox may see and rewrite.
+ * A directory without such a record is left alone: it may be mid-creation, or not
+ * ours at all (upstream uses the same prefix and records no owner).
  * Returns the removed paths.
  */
 export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
@@ -64,11 +68,55 @@ export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
       const owner = await readOwnerRecord(dir);
       if (!owner || isOwnerAlive(owner)) continue;
       await killProcessesUsing(dir);
-      await rm(dir, { recursive: true, force: true });
+      await removeProxyTempDir(dir);
       removed.push(dir);
     } catch {
       // Another process may be sweeping the same directory; losing that race is fine.
     }
   }
   return removed;
+}
+
+/**
+ * Sweeps the owner registries of the private socket roots: a directory whose
+ * owner is gone is removed wherever it lives (a base this process never tries
+ * again included), and so is the record. A directory that is no longer ours (not
+ * a directory of this uid with the run prefix: a sandbox may have swapped it) is
+ * left alone; its record still goes. Returns the removed directories.
+ */
+export async function sweepOwnerRegistries(
+  roots: readonly string[] = privateSocketRoots(process.getuid?.() ?? 0),
+): Promise<string[]> {
+  const uid = process.getuid?.() ?? -1;
+  const removed: string[] = [];
+  for (const root of roots) {
+    for (const entry of await readOwnerRegistry(root)) {
+      if (isOwnerAlive(entry.owner)) continue;
+      try {
+        const stats = await lstat(entry.dir).catch(() => null);
+        const ours =
+          stats?.isDirectory() &&
+          stats.uid === uid &&
+          path.basename(entry.dir).startsWith(NETWORK_PROXY_TEMP_PREFIX);
+        if (ours) {
+          await killProcessesUsing(entry.dir);
+          await removeProxyTempDir(entry.dir);
+          removed.push(entry.dir);
+        }
+        await rm(entry.location, { force: true });
+      } catch {
+        // Another process may be sweeping the same registry; losing that race is fine.
+      }
+    }
+  }
+  return removed;
+}
+
+let lastRegistrySweep: number | undefined;
+
+/** `sweepOwnerRegistries`, at most once per `SWEEP_INTERVAL_MS` per process. */
+export async function sweepOwnerRegistriesThrottled(now = Date.now()): Promise<string[]> {
+  if (lastRegistrySweep !== undefined && now - lastRegistrySweep < SWEEP_INTERVAL_MS) return [];
+  lastRegistrySweep = now;
+  return sweepOwnerRegistries();
 }

@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { explain } from "../explain/explain.js";
-import { PaperclipError } from "../paperclip-error.js";
 import { REDACTION_GUIDE } from "../redact/redaction-guide.js";
 import { errorRegistry } from "../registry/registry.js";
+import { caughtSync } from "../testing/caught-code.js";
 import { CLI_USAGE, planCli } from "./run-cli.js";
 
 function usageFailure(argv: string[]): string {
-  try {
-    planCli(argv);
-  } catch (error) {
-    if (PaperclipError.is(error, "ERR_ERRORS_CLI_USAGE")) return error.message;
-    throw error;
-  }
-  throw new Error("expected a usage error");
+  return caughtSync(() => planCli(argv), "ERR_ERRORS_CLI_USAGE").message;
 }
 
 describe("planCli", () => {

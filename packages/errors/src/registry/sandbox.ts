@@ -61,6 +61,26 @@ try {
   throw error;
 }`,
   },
+  ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT: {
+    family: "sandbox",
+    title: "A sandbox path resolves through a symlink to a private socket root",
+    message:
+      'Sandbox path "${path}" resolves through a symlink to "${realPath}", which would show the private socket root "${socketRoot}".',
+    meaning:
+      "bwrap binds the real path of every bind source. A requested path (extra or managed path, workspace, cwd, path alias target, the executable's directory) is a symlink, or lies under one, whose real path is an ancestor of a private socket root (`/`, `/dev`, `/dev/shm`, `/tmp`, `/run`, `/run/user/<uid>`) or lies inside one. Binding it would show every other run's private proxy directory to this sandbox, so the build refuses it. `details` holds `path`, `realPath` and `socketRoot`; the path names are not secrets.",
+    when: "A workspace, extra path or cwd was replaced by a link to `/tmp`, `/dev/shm`, `/run/user/<uid>` or `/`, for example by an earlier network-only run (that scope has the host tree writable), or a tool's directory is a link into `/tmp`.",
+    solutions: [
+      "Inspect `details.path` with `readlink -f`: if the link is not yours, remove it and restore the directory, and treat the host as touched by a sandbox.",
+      "Point the option at a real directory outside `/tmp`, `/dev/shm` and `/run/user/<uid>` (or at a subdirectory of `/tmp`, which shows no root).",
+      "Name the real path itself when you really mean to share `/tmp`: a path that is not a link is masked instead of refused.",
+    ],
+    prevention:
+      "Keep workspaces and tool directories in places no sandbox can rewrite; run untrusted programs in the workspace scope rather than the network-only one, which leaves the host tree writable.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/home/u/ws",
+  options: { workspaceDir: "/home/u/ws", filesystemScope: "workspace" } });
+// /home/u/ws -> /tmp
+// SandboxError [ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT]: Sandbox path "/home/u/ws" resolves through a symlink to "/tmp", which would show the private socket root "/tmp/paperclip-sandbox-sockets-1000".`,
+  },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_TYPE: {
     family: "sandbox",
     title: "A networkAllowlist entry is not a string",

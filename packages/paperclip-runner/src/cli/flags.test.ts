@@ -1,16 +1,6 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync as thrown } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { parseFlags } from "./flags.js";
-
-function thrown(run: () => unknown): PaperclipError {
-  try {
-    run();
-  } catch (error) {
-    if (PaperclipError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("parseFlags", () => {
   it("reads --name value pairs, first occurrence wins", () => {

@@ -1,6 +1,6 @@
 import type { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import { parseFlags } from "../cli/flags.js";
 import { isDurableMode, readDurableOptions } from "./durable-options.js";
 

@@ -1,5 +1,5 @@
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import { canonicalJson } from "../protocol/canonical-json.js";
 import { credentialMaterial } from "./credential.js";
 import { domainHmac } from "./domain-digest.js";

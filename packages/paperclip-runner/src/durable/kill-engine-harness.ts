@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import { killStaleProcessGroup } from "../harness/process-identity.js";
-import { STATE_FILE_NAME } from "../state/runner-state.js";
-import { readStateFile } from "../state/state-store.js";
+import type { RunnerState } from "../state/runner-state.js";
+import { readStoredState } from "../state/state-store.js";
 
 /**
  * Kills the engine's live harness (its process group) as recorded in the engine's
@@ -9,8 +8,9 @@ import { readStateFile } from "../state/state-store.js";
  * state kept, so that the next runner resumes the run instead of finding it ended.
  */
 export async function killEngineHarness(engineDirectory: string): Promise<boolean> {
-  const text = await readStateFile(join(engineDirectory, STATE_FILE_NAME)).catch(() => null);
-  if (text === null) return false;
-  const harness = (JSON.parse(text) as { harness?: { pid: number; startTime: string } | null }).harness;
+  const state = await readStoredState(engineDirectory, (text) => JSON.parse(text) as RunnerState).catch(
+    () => null,
+  );
+  const harness = state?.harness;
   return harness !== null && harness !== undefined && killStaleProcessGroup(harness);
 }

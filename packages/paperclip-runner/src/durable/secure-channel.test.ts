@@ -1,6 +1,6 @@
 import { createCipheriv } from "node:crypto";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import type { SessionKeys } from "./handshake.js";
 import { SECURE_FRAME_SCHEMA, SecureChannel } from "./secure-channel.js";
 

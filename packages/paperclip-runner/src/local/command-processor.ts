@@ -99,7 +99,8 @@ export class CommandProcessor {
       status: "accepted",
       detail: RECEIPT_DETAILS.applied,
     });
-    await this.ledger.receipt(command, "accepted", RECEIPT_DETAILS.applied);
+    // The harness's answer to the effect usually follows at once: the receipt shares its commit.
+    this.ledger.receiptSoon(command, "accepted", RECEIPT_DETAILS.applied);
   }
 
   /** The state a command's effect is about to create, persisted with its `pending` entry. */

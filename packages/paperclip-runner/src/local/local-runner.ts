@@ -36,6 +36,7 @@ export class LocalRunner {
     this.ledger = new RunLedger(store, stdout, {
       onBacklog: (backlogged) =>
         backlogged ? this.supervisor.pauseOutput() : this.supervisor.resumeOutput(),
+      fail: (error) => this.fail(error),
     });
     this.supervisor = new HarnessSupervisor(this.ledger, launcher, timings, {
       onTerminal: () => this.reachTerminal(),

@@ -16,6 +16,9 @@ describe("RunLedger backpressure", () => {
     const signals: boolean[] = [];
     const ledger = new RunLedger(memoryStateStore({ runId: "r", sessionId: "s", runnerId: "n" }), stdout, {
       onBacklog: (backlogged) => signals.push(backlogged),
+      fail: (error) => {
+        throw error;
+      },
     });
     ledger.emit("item.delta", {});
     const first = ledger.commit();

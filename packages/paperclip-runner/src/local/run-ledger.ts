@@ -23,9 +23,18 @@ import type { RunFacts } from "./run-facts.js";
 export const OUTPUT_HIGH_WATER_LINES = 1024;
 const OUTPUT_LOW_WATER_LINES = 128;
 
+/**
+ * How long a receipt that follows an effect waits for company: the harness
+ * usually answers a forwarded command within this, and its output and the
+ * receipt then share one journal record and one `fdatasync`.
+ */
+export const RECEIPT_COALESCE_MS = 2;
+
 export interface LedgerHooks {
   /** The queue of lines for the controller crossed the high (true) or low (false) water mark. */
   onBacklog(backlogged: boolean): void;
+  /** A commit nobody awaits (a coalesced receipt's) failed: the state can no longer be made durable. */
+  fail(error: unknown): void;
 }
 
 /**
@@ -41,6 +50,7 @@ export class RunLedger {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private backlogged = false;
+  private coalescing: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: StateStore,
@@ -118,6 +128,24 @@ export class RunLedger {
     return this.commit();
   }
 
+  /**
+   * A receipt that may wait for the next commit (at most `RECEIPT_COALESCE_MS`):
+   * it is still written only once the state that answers it is durable, and in
+   * order with every other line. The caller does not wait for it; a failure goes to `fail`.
+   */
+  receiptSoon(
+    subject: { readonly commandId: string; readonly controllerSeq: number },
+    status: CommandReceiptStatus,
+    detail: string,
+  ): void {
+    this.queue(receiptMessage(subject, status, detail));
+    if (this.flushScheduled || this.coalescing !== null) return;
+    this.coalescing = setTimeout(() => {
+      this.coalescing = null;
+      this.commit().catch((error: unknown) => this.hooks.fail(error));
+    }, RECEIPT_COALESCE_MS);
+  }
+
   diagnostic(level: DiagnosticLevel, message: string): Promise<void> {
     this.queue(diagnosticMessage(level, message));
     return this.commit();
@@ -125,6 +153,10 @@ export class RunLedger {
 
   /** Saves the current state, then writes every line queued so far. Calls made while a write is in flight share the next one. */
   commit(): Promise<void> {
+    if (this.coalescing !== null) {
+      clearTimeout(this.coalescing);
+      this.coalescing = null;
+    }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       this.chain = this.chain.then(() => this.flush());
@@ -132,8 +164,9 @@ export class RunLedger {
     return this.chain;
   }
 
-  /** Every commit so far, settled (for teardown). */
+  /** Every commit so far, settled (for teardown); a receipt still waiting for company is committed now. */
   settled(): Promise<void> {
+    if (this.coalescing !== null) this.commit().catch(() => undefined);
     return this.chain.catch(() => undefined);
   }
 

@@ -55,7 +55,7 @@ export async function openPrivateDirectory(
   }
   // Refuse on what lstat saw before opening anything: a directory we may not even open
   // (another owner's 0700) is reported as what it is, not as an open failure.
-  assertPrivate(checked, errors);
+  assertPrivateDirectory(checked, errors);
   await options.betweenCheckAndOpen?.();
   let handle: FileHandle;
   try {
@@ -77,7 +77,7 @@ export async function openPrivateDirectory(
         details: { reason: "the opened descriptor is another inode than the checked path" },
       });
     }
-    assertPrivate(opened, errors);
+    assertPrivateDirectory(opened, errors);
     return { path: target, handle, stats: opened };
   } catch (error) {
     await handle.close();
@@ -85,7 +85,8 @@ export async function openPrivateDirectory(
   }
 }
 
-function assertPrivate(stats: Stats, errors: PrivatePathErrors): void {
+/** Throws the policy's failure (the codes of `errors`) unless `stats` show a private directory of ours. */
+export function assertPrivateDirectory(stats: Stats, errors: PrivatePathErrors = PRIVATE_PATH_ERRORS): void {
   const euid = effectiveUid();
   const problem = privatePathProblem(stats, "directory", euid);
   if (problem === "wrong-type") {

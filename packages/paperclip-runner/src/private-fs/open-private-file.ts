@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { RunnerError } from "@paperclipai/errors";
 import { errnoCode, wrapOsError } from "./os-error.js";
@@ -29,34 +29,39 @@ export async function openPrivateFile(path: string, flags: number = constants.O_
   }
   try {
     const stats = await handle.stat();
-    const euid = effectiveUid();
-    const problem = privatePathProblem(stats, "file", euid);
-    if (problem === "wrong-type") {
-      throw new RunnerError("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR", "private path is not a regular file", {
-        details: { kind: fileKind(stats) },
-      });
-    }
-    if (problem === "group-or-other-access") {
-      throw new RunnerError(
-        "ERR_RUNNER_PRIVATE_FILE_PERMISSIONS",
-        "private file is accessible by group or other users",
-        {
-          details: { mode: formatMode(stats.mode) },
-        },
-      );
-    }
-    if (problem === "wrong-owner") {
-      throw new RunnerError(
-        "ERR_RUNNER_PRIVATE_FILE_OWNER",
-        "private file is not owned by the effective user",
-        {
-          details: { uid: stats.uid, euid },
-        },
-      );
-    }
+    assertPrivateFile(stats);
     return handle;
   } catch (error) {
     await handle.close();
     throw error;
+  }
+}
+
+/** Throws unless `stats` (an `fstat` of an open descriptor) shows a regular file, no group or other bit, ours. */
+export function assertPrivateFile(stats: Stats): void {
+  const euid = effectiveUid();
+  const problem = privatePathProblem(stats, "file", euid);
+  if (problem === "wrong-type") {
+    throw new RunnerError("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR", "private path is not a regular file", {
+      details: { kind: fileKind(stats) },
+    });
+  }
+  if (problem === "group-or-other-access") {
+    throw new RunnerError(
+      "ERR_RUNNER_PRIVATE_FILE_PERMISSIONS",
+      "private file is accessible by group or other users",
+      {
+        details: { mode: formatMode(stats.mode) },
+      },
+    );
+  }
+  if (problem === "wrong-owner") {
+    throw new RunnerError(
+      "ERR_RUNNER_PRIVATE_FILE_OWNER",
+      "private file is not owned by the effective user",
+      {
+        details: { uid: stats.uid, euid },
+      },
+    );
   }
 }

@@ -14,11 +14,16 @@ export function journalEntry(journal: Journal, commandId: string): JournalEntry 
 /** The journal with `entry` set under its commandId, as an own data property whatever the id (`__proto__` too). */
 export function withJournalEntry(journal: Journal, entry: JournalEntry): Record<string, JournalEntry> {
   const next: Record<string, JournalEntry> = { ...journal };
-  Object.defineProperty(next, entry.commandId, {
+  setJournalEntry(next, entry);
+  return next;
+}
+
+/** Sets `entry` in place, as `withJournalEntry` does on its copy (for a journal being rebuilt). */
+export function setJournalEntry(journal: Record<string, JournalEntry>, entry: JournalEntry): void {
+  Object.defineProperty(journal, entry.commandId, {
     value: entry,
     enumerable: true,
     writable: true,
     configurable: true,
   });
-  return next;
 }

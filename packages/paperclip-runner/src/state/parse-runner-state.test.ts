@@ -1,6 +1,6 @@
 import type { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { caughtSync } from "../../test/helpers/caught.js";
 import { parseRunnerState } from "./parse-runner-state.js";
 import { initialRunnerState } from "./runner-state.js";
 
@@ -25,7 +25,7 @@ describe("parseRunnerState", () => {
 
   it.each([
     ["not json", "it is not JSON"],
-    [JSON.stringify({ ...valid, schema: "v0" }), "its schema is not paperclip-runner/runner-state/v2"],
+    [JSON.stringify({ ...valid, schema: "v0" }), "its schema is not paperclip-runner/runner-state/v3"],
     [JSON.stringify({ ...valid, binding: null }), "binding is missing"],
     [JSON.stringify({ ...valid, nextEventSeq: 0 }), "nextEventSeq is not a count"],
     [JSON.stringify({ ...valid, ackedSeq: -1 }), "ackedSeq is not a count"],

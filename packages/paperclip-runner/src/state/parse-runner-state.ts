@@ -1,6 +1,9 @@
 import { RunnerError } from "@paperclipai/errors";
 import { type RunnerState, STATE_FILE_SCHEMA, type StateBinding } from "./runner-state.js";
 
+/** The previous schema differs only in having no journal beside it. */
+const READABLE_SCHEMAS: readonly string[] = [STATE_FILE_SCHEMA, "paperclip-runner/runner-state/v2"];
+
 export const BINDING_MISMATCH_MESSAGE = "durable state binding does not match this runner invocation";
 
 /**
@@ -13,12 +16,12 @@ export function parseRunnerState(text: string, binding: StateBinding): RunnerSta
   try {
     value = JSON.parse(text);
   } catch {
-    throw corrupt("it is not JSON");
+    throw corruptState("it is not JSON");
   }
-  if (!isObject(value) || value.schema !== STATE_FILE_SCHEMA)
-    throw corrupt(`its schema is not ${STATE_FILE_SCHEMA}`);
+  if (!isObject(value) || !READABLE_SCHEMAS.includes(value.schema as string))
+    throw corruptState(`its schema is not ${STATE_FILE_SCHEMA}`);
   const stored = value.binding;
-  if (!isObject(stored)) throw corrupt("binding is missing");
+  if (!isObject(stored)) throw corruptState("binding is missing");
   const mismatched = (["runId", "sessionId", "runnerId"] as const).filter(
     (key) => stored[key] !== binding[key],
   );
@@ -29,29 +32,31 @@ export function parseRunnerState(text: string, binding: StateBinding): RunnerSta
   }
   for (const key of ["nextEventSeq", "ackedSeq", "lastControllerSeq", "restarts"] as const) {
     if (!Number.isSafeInteger(value[key]) || (value[key] as number) < 0)
-      throw corrupt(`${key} is not a count`);
+      throw corruptState(`${key} is not a count`);
   }
-  if ((value.nextEventSeq as number) < 1) throw corrupt("nextEventSeq is not a count");
-  if (!Array.isArray(value.outbox)) throw corrupt("outbox is not an array");
-  if (!isObject(value.journal)) throw corrupt("journal is not an object");
+  if ((value.nextEventSeq as number) < 1) throw corruptState("nextEventSeq is not a count");
+  if (!Array.isArray(value.outbox)) throw corruptState("outbox is not an array");
+  if (!isObject(value.journal)) throw corruptState("journal is not an object");
   for (const [commandId, entry] of Object.entries(value.journal)) {
     if (!isObject(entry) || entry.commandId !== commandId || typeof entry.fingerprint !== "string") {
-      throw corrupt(`journal entry ${JSON.stringify(commandId).slice(0, 80)} is malformed`);
+      throw corruptState(`journal entry ${JSON.stringify(commandId).slice(0, 80)} is malformed`);
     }
     if (entry.status !== "pending" && entry.status !== "done" && entry.status !== "indeterminate") {
-      throw corrupt(`journal entry ${JSON.stringify(commandId).slice(0, 80)} has an unknown status`);
+      throw corruptState(`journal entry ${JSON.stringify(commandId).slice(0, 80)} has an unknown status`);
     }
   }
-  if (!isObject(value.run)) throw corrupt("run is not an object");
-  return value as unknown as RunnerState;
+  if (!isObject(value.run)) throw corruptState("run is not an object");
+  // A v2 directory has no journal: its snapshot is the whole state, now written back as the current schema.
+  return { ...value, schema: STATE_FILE_SCHEMA } as unknown as RunnerState;
 }
 
-function corrupt(reason: string): RunnerError {
+/** `ERR_RUNNER_STATE_CORRUPT` with why (the snapshot or a journal line). */
+export function corruptState(reason: string): RunnerError {
   return new RunnerError("ERR_RUNNER_STATE_CORRUPT", `durable state file is not valid: ${reason}`, {
     details: { reason },
   });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }

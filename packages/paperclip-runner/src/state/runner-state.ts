@@ -3,7 +3,7 @@ import { INITIAL_RUN_FACTS, type RunFacts } from "../local/run-facts.js";
 import type { PrpEvent } from "../prp/prp-event.js";
 import type { JournalEntry } from "./journal-entry.js";
 
-export const STATE_FILE_SCHEMA = "paperclip-runner/runner-state/v2";
+export const STATE_FILE_SCHEMA = "paperclip-runner/runner-state/v3";
 export const STATE_FILE_NAME = "runner-state.json";
 
 /** The identities a state file belongs to; a daemon started for another run must not adopt it. */

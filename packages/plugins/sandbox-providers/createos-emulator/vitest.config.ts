@@ -11,7 +11,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Tests drive real processes; a loaded 2-core CI machine needs headroom (no test asserts a duration).
     testTimeout: 30_000,
-    globalSetup: ["test/support/ensure-build.ts"],
+    globalSetup: ["test/preconditions.ts"],
     hookTimeout: 30_000,
   },
 });

@@ -11,6 +11,7 @@ export default defineConfig([
   {
     entry: {
       index: "src/index.ts",
+      client: "src/client.ts",
       manifest: "src/manifest.ts",
       worker: "src/worker.ts",
     },

@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
-          globalSetup: ["test/preconditions.ts", "test/support/ensure-build.ts"],
+          globalSetup: ["test/preconditions.ts"],
         },
       },
     ],

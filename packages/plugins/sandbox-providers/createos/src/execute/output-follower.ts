@@ -4,7 +4,8 @@ import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
 import { isOutputComplete } from "./completeness.js";
-import { judgeTrailingLine, lineKind } from "./line-kind.js";
+import { frameOfLine } from "./frame-bytes.js";
+import { judgeTrailingLine } from "./line-kind.js";
 import { NdjsonLineSplitter } from "./ndjson-lines.js";
 import {
   type ConnectionReport,
@@ -13,11 +14,13 @@ import {
   type OutagePolicy,
 } from "./outage-budget.js";
 import {
+  DecodeScratch,
   type ExitStatus,
   judgeDataFrame,
   type OutputStream,
   parseExitFrame,
   parseFrameLine,
+  type RawFrame,
 } from "./output-frame.js";
 import { processPath, waitForProcess } from "./process-api.js";
 import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
@@ -77,6 +80,7 @@ export class OutputFollower {
   readonly #tuning: FollowTuning;
   readonly #sink: TextSink;
   readonly #decoder = new Utf8StreamDecoder();
+  readonly #scratch = new DecodeScratch();
   #heartbeatsSeen = false;
   #times: ConnectionTimes = { openedAt: undefined, lastByteAt: undefined };
   readonly #cadence = new HeartbeatCadence();
@@ -257,8 +261,9 @@ export class OutputFollower {
           lastByteAt = Date.now();
           this.#times.lastByteAt = lastByteAt;
           for (const line of splitter.push(chunk)) {
-            if (lineKind(line) === "blank") continue;
-            const exit = this.#onFrame(line);
+            const frame = frameOfLine(line);
+            if (frame === null) continue;
+            const exit = this.#onFrame(frame);
             if (exit !== undefined) return { exit };
           }
         }
@@ -267,7 +272,7 @@ export class OutputFollower {
         // A complete last frame without its newline is a frame; text that cannot begin one is
         // invalid (the frame parser says so); a cut frame is a drop, resumed from the cursor.
         if (trailing === "frame" || trailing === "invalid") {
-          const exit = this.#onFrame(rest);
+          const exit = this.#onFrame(parseFrameLine(rest));
           if (exit !== undefined) return { exit };
         }
       } catch (error) {
@@ -283,15 +288,14 @@ export class OutputFollower {
   }
 
   /** Handles one frame; returns the exit when it is the exit frame. */
-  #onFrame(line: string): ExitStatus | undefined {
-    const frame = parseFrameLine(line);
+  #onFrame(frame: RawFrame): ExitStatus | undefined {
     switch (frame.type) {
       case "heartbeat":
         this.#heartbeatsSeen = true;
         this.#cadence.onHeartbeat(Date.now());
         return undefined;
       case "data": {
-        const decision = judgeDataFrame(frame, this.stats.cursor);
+        const decision = judgeDataFrame(frame, this.stats.cursor, this.#scratch);
         if (decision.kind === "duplicate") {
           this.stats.duplicates++;
           return undefined;

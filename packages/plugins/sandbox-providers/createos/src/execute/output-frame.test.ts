@@ -1,6 +1,12 @@
 import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
-import { decodeCanonicalBase64, judgeDataFrame, parseExitFrame, parseFrameLine } from "./output-frame.js";
+import {
+  DecodeScratch,
+  decodeCanonicalBase64,
+  judgeDataFrame,
+  parseExitFrame,
+  parseFrameLine,
+} from "./output-frame.js";
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -42,6 +48,35 @@ describe("decodeCanonicalBase64", () => {
     expect(decodeCanonicalBase64("")?.length).toBe(0);
     for (const text of ["aGk", "aGl=", "aG k=", "aGk=\n", "a===", "****", 5])
       expect(decodeCanonicalBase64(text)).toBeUndefined();
+  });
+
+  it("decides as decoding and re-encoding the whole text would, for every kind of damage", () => {
+    /** The definition: the text is what its own decoding re-encodes to. */
+    const reference = (text: string) => {
+      const bytes = Buffer.from(text, "base64");
+      return bytes.toString("base64") === text ? bytes : undefined;
+    };
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n*.";
+    let state = 7;
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+    const scratch = new DecodeScratch();
+    for (let round = 0; round < 20_000; round += 1) {
+      let text = Buffer.from(
+        Array.from({ length: Math.floor(next() * 12) }, () => Math.floor(next() * 256)),
+      ).toString("base64");
+      // Damage it: replace, insert or drop one character, or none.
+      const at = Math.floor(next() * (text.length + 1));
+      const character = alphabet[Math.floor(next() * alphabet.length)] as string;
+      const damage = Math.floor(next() * 4);
+      if (damage === 1) text = text.slice(0, at) + character + text.slice(at + 1);
+      if (damage === 2) text = text.slice(0, at) + character + text.slice(at);
+      if (damage === 3) text = text.slice(0, at) + text.slice(at + 1);
+      expect(decodeCanonicalBase64(text), JSON.stringify(text)).toEqual(reference(text));
+      expect(decodeCanonicalBase64(text, scratch), JSON.stringify(text)).toEqual(reference(text));
+    }
   });
 });
 

@@ -44,18 +44,46 @@ export function parseFrameLine(line: string): RawFrame {
   return frame;
 }
 
-/** Strict, canonical, padded base64: decoding and re-encoding must give the same text. */
-export function decodeCanonicalBase64(text: unknown): Buffer | undefined {
+/**
+ * Reused memory for decoded payloads, so a frame costs no allocation of its own: the
+ * bytes it returns are valid until its next use (a frame is decoded to text at once).
+ */
+export class DecodeScratch {
+  #buffer = Buffer.alloc(0);
+
+  /** `text` decoded as `Buffer.from(text, "base64")` decodes it, into the reused memory. */
+  decode(text: string): Buffer {
+    const most = (text.length / 4) * 3;
+    if (most > this.#buffer.length)
+      this.#buffer = Buffer.allocUnsafe(Math.max(most, this.#buffer.length * 2));
+    return this.#buffer.subarray(0, this.#buffer.write(text, "base64"));
+  }
+}
+
+/**
+ * Strict, canonical, padded base64: decoding and re-encoding must give the same text.
+ * Checked without re-encoding it all: Node's decoder skips characters outside the
+ * alphabet, so the decoded length is the expected one only when every character but the
+ * final padding is a base64 digit (the URL-safe `-` and `_`, which it also accepts, are
+ * refused apart); a group of four digits then always re-encodes to itself, and only the
+ * last, padded group can carry unused bits, so it alone is re-encoded and compared.
+ */
+export function decodeCanonicalBase64(text: unknown, into?: DecodeScratch): Buffer | undefined {
   if (typeof text !== "string" || text.length % 4 !== 0) return undefined;
-  const bytes = Buffer.from(text, "base64");
-  return bytes.toString("base64") === text ? bytes : undefined;
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  const bytes = into === undefined ? Buffer.from(text, "base64") : into.decode(text);
+  if (bytes.length !== (text.length / 4) * 3 - padding) return undefined;
+  if (text.includes("-") || text.includes("_")) return undefined;
+  if (padding === 0) return bytes;
+  const lastGroup = bytes.subarray(bytes.length - (3 - padding)).toString("base64");
+  return lastGroup === text.slice(-4) ? bytes : undefined;
 }
 
 /**
  * Judges a data frame against the cursor, in the upstream order: the sequence number
  * first (invalid, replayed duplicate, gap), then stream and payload.
  */
-export function judgeDataFrame(frame: RawFrame, cursor: number): DataDecision {
+export function judgeDataFrame(frame: RawFrame, cursor: number, scratch?: DecodeScratch): DataDecision {
   const seq = frame.seq;
   if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
     throw new CreateosError("ERR_CREATEOS_SEQUENCE_INVALID", "CreateOS process sequence is invalid.");
@@ -68,7 +96,7 @@ export function judgeDataFrame(frame: RawFrame, cursor: number): DataDecision {
   }
   const stream = frame.stream;
   if (stream !== "stdout" && stream !== "stderr") throw invalidOutput("unknown stream");
-  const bytes = decodeCanonicalBase64(frame.data_base64);
+  const bytes = decodeCanonicalBase64(frame.data_base64, scratch);
   if (bytes === undefined) throw invalidOutput("data_base64 is not canonical padded base64");
   return { kind: "next", seq, stream, bytes };
 }

@@ -25,3 +25,42 @@ describe("Utf8StreamDecoder", () => {
     expect(decoder.flush("stderr")).toBe("");
   });
 });
+
+describe("Utf8StreamDecoder against one streaming TextDecoder", () => {
+  /** A tiny deterministic generator, so a failure replays from its seed. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+  }
+  const pieces = [
+    Buffer.from("plain ascii text\n"),
+    Buffer.from("é🙂€"),
+    Uint8Array.of(0xff),
+    Uint8Array.of(0xe2, 0x82),
+    Uint8Array.of(0xf0, 0x9f),
+    Buffer.from("\ufeff"),
+  ];
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])("gives the same text for any bytes cut anywhere (seed %i)", (seed) => {
+    const next = random(seed);
+    const parts: Uint8Array[] = [];
+    for (let index = 0; index < 60; index += 1)
+      parts.push(pieces[Math.floor(next() * pieces.length)] as Uint8Array);
+    const all = Buffer.concat(parts);
+    const reference = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+    const decoder = new Utf8StreamDecoder();
+    let ours = "";
+    let theirs = "";
+    for (let at = 0; at < all.length; ) {
+      const size = 1 + Math.floor(next() * 24);
+      const chunk = all.subarray(at, at + size);
+      ours += decoder.decode("stdout", chunk);
+      theirs += reference.decode(chunk, { stream: true });
+      at += size;
+    }
+    expect(ours + decoder.flush("stdout")).toBe(theirs + reference.decode());
+  });
+});

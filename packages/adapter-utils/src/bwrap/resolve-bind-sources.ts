@@ -1,0 +1,104 @@
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { SandboxError } from "@paperclipai/errors";
+import type { ResolvedPathAlias } from "../options/validate-workspace-scope.js";
+import { type MountRequest, sourceOf } from "./mount-request.js";
+import { findSymlinkedRootExposure, type ResolvedBindSource } from "./symlinked-root-exposure.js";
+
+/**
+ * The path bwrap will really bind for `candidate`: bwrap `realpath`s every bind
+ * source, so the exposure checks must judge that path, not the string asked for.
+ * A path that cannot be resolved (missing, dangling) is returned unchanged: the
+ * builders skip a missing path and bwrap refuses a dangling one.
+ */
+export function realPathOf(candidate: string): string {
+  try {
+    return realpathSync.native(candidate);
+  } catch {
+    return candidate;
+  }
+}
+
+/** Real paths of the roots' bases (system directories such as `/dev/shm`, `/tmp`): resolved once per process. */
+const realBases = new Map<string, string>();
+
+/** Every root in its literal spelling and, where a component is a link (`/dev/shm -> /run/shm`), its real one. */
+export function rootSpellings(roots: readonly string[]): string[] {
+  const spellings = new Set(roots);
+  for (const root of roots) {
+    const base = path.dirname(root);
+    let real = realBases.get(base);
+    if (real === undefined) {
+      real = realPathOf(base);
+      realBases.set(base, real);
+    }
+    spellings.add(path.join(real, path.basename(root)));
+  }
+  return [...spellings];
+}
+
+/**
+ * Refuses a requested bind source (extra or managed path, workspace, cwd, alias
+ * target, executable directory) that resolves through a symlink to a place that
+ * would show a private socket root.
+ */
+export function assertNoSymlinkedRootExposure(
+  sources: readonly ResolvedBindSource[],
+  roots: readonly string[],
+): void {
+  const found = findSymlinkedRootExposure(sources, rootSpellings(roots));
+  if (!found) return;
+  throw new SandboxError(
+    "ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT",
+    `Sandbox path "${found.requested}" resolves through a symlink to "${found.real}", which would show the private socket root "${found.root}".`,
+    { details: { path: found.requested, realPath: found.real, socketRoot: found.root }, retryable: false },
+  );
+}
+
+export interface BindSourcesInput {
+  readonly requests: readonly MountRequest[];
+  readonly aliases: readonly ResolvedPathAlias[];
+  /**
+   * The network-only scope shows the host tree, where a link resolves as on the host:
+   * its binds go to the real path itself. The workspace scope binds the real path at
+   * the requested place.
+   */
+  readonly bindAtRealPath: boolean;
+  readonly socketRoots: readonly string[];
+}
+
+/**
+ * Resolves every bind source (each path once) and refuses one that reaches a
+ * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
+ */
+export function resolveBindSources(input: BindSourcesInput): {
+  requests: MountRequest[];
+  aliases: ResolvedPathAlias[];
+} {
+  const realPaths = new Map<string, string>();
+  const realPathOnce = (candidate: string): string => {
+    let real = realPaths.get(candidate);
+    if (real === undefined) {
+      real = realPathOf(candidate);
+      realPaths.set(candidate, real);
+    }
+    return real;
+  };
+  const requests = input.requests.map((request): MountRequest => {
+    const source = realPathOnce(request.path);
+    if (input.bindAtRealPath) return { path: source, access: request.access };
+    return source === request.path ? request : { ...request, source };
+  });
+  const aliases = input.aliases.map((alias) => ({ ...alias, target: realPathOnce(alias.target) }));
+  assertNoSymlinkedRootExposure(
+    [
+      ...input.requests.map((request, index) => ({
+        requested: request.path,
+        real: sourceOf(requests[index]!),
+      })),
+      ...input.aliases.map((alias, index) => ({ requested: alias.target, real: aliases[index]!.target })),
+    ],
+    input.socketRoots,
+  );
+  return { requests, aliases };
+}

@@ -1,0 +1,63 @@
+import { createSocket } from "node:dgram";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { createRunResolver } from "./run-resolver.js";
+
+afterEach(removeTempDirs);
+
+describe("createRunResolver", () => {
+  it("answers from /etc/hosts, case-insensitively and with a trailing dot, without any DNS query", async () => {
+    const hostsPath = path.join(await tempDir(), "hosts");
+    await writeFile(hostsPath, "127.0.0.9 Trusted.Test\n::1 trusted.test\n");
+    const resolver = createRunResolver({ hostsPath });
+    try {
+      expect(await resolver.resolve("TRUSTED.test.")).toEqual([
+        { address: "127.0.0.9", family: 4 },
+        { address: "::1", family: 6 },
+      ]);
+    } finally {
+      resolver.close();
+    }
+  });
+
+  it("answers localhost from the system's /etc/hosts with numeric families", async () => {
+    const resolver = createRunResolver();
+    try {
+      const addresses = await resolver.resolve("localhost");
+      expect(addresses.length).toBeGreaterThan(0);
+      for (const { address, family } of addresses) {
+        expect(["127.0.0.1", "::1"]).toContain(address);
+        expect(family).toBe(address.includes(":") ? 6 : 4);
+      }
+    } finally {
+      resolver.close();
+    }
+  });
+
+  it("fails a name once its own bounded tries time out", async () => {
+    // A name server that never answers; only this resolver's own timeout ends the lookup.
+    const silent = createSocket("udp4");
+    let queries = 0;
+    silent.on("message", () => (queries += 1));
+    await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve));
+    const { port } = silent.address();
+    const hostsPath = path.join(await tempDir(), "hosts");
+    await writeFile(hostsPath, "");
+    const resolver = createRunResolver({
+      hostsPath,
+      timeoutMs: 50,
+      tries: 1,
+      servers: [`127.0.0.1:${port}`],
+    });
+    try {
+      const first = resolver.resolve("slow.invalid");
+      await expect(first).rejects.toBeTruthy();
+      expect(queries).toBeGreaterThan(0);
+    } finally {
+      resolver.close();
+      silent.close();
+    }
+  });
+});

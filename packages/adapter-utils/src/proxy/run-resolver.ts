@@ -1,0 +1,100 @@
+import { Resolver } from "node:dns/promises";
+import { readFileSync, statSync } from "node:fs";
+import { hostsKey, parseHostsFile } from "./hosts-file.js";
+import { DEFAULT_PROXY_LIMITS } from "./limits.js";
+import { createLookupGate } from "./lookup-gate.js";
+import type { NetworkResolver, ResolvedAddress } from "./resolve-target.js";
+
+export interface RunResolverOptions {
+  /** Timeout of one DNS query attempt, in milliseconds (c-ares doubles it on each retry). */
+  readonly timeoutMs?: number | undefined;
+  /** Attempts per name server before a name fails. */
+  readonly tries?: number | undefined;
+  /** Lookups of this proxy in flight at once; more wait their turn. */
+  readonly maxConcurrentLookups?: number | undefined;
+  readonly hostsPath?: string | undefined;
+  /** Name servers (`ip` or `ip:port`); default those of `/etc/resolv.conf`. */
+  readonly servers?: readonly string[] | undefined;
+}
+
+export interface RunResolver {
+  readonly resolve: NetworkResolver;
+  /** Cancels the queries still in flight (they fail, and their attempts are denied). */
+  close(): void;
+}
+
+/** `/etc/hosts` is checked for changes at most this often. */
+const HOSTS_RECHECK_MS = 1_000;
+
+interface HostsCache {
+  table: Map<string, ResolvedAddress[]>;
+  mtimeMs: number;
+  checkedAt: number;
+}
+const hostsCaches = new Map<string, HostsCache>();
+
+/**
+ * The hosts table, read synchronously (a small file, microseconds): through the
+ * thread pool it could wait behind whatever else occupies it, which is the very
+ * starvation this resolver exists to avoid.
+ */
+function hostsTable(hostsPath: string): Map<string, ResolvedAddress[]> {
+  const now = Date.now();
+  const cached = hostsCaches.get(hostsPath);
+  if (cached && now - cached.checkedAt < HOSTS_RECHECK_MS) return cached.table;
+  let mtimeMs = -1;
+  try {
+    mtimeMs = statSync(hostsPath).mtimeMs;
+  } catch {}
+  if (cached && cached.mtimeMs === mtimeMs) {
+    cached.checkedAt = now;
+    return cached.table;
+  }
+  let table = new Map<string, ResolvedAddress[]>();
+  try {
+    table = parseHostsFile(readFileSync(hostsPath, "utf8"));
+  } catch {}
+  hostsCaches.set(hostsPath, { table, mtimeMs, checkedAt: now });
+  return table;
+}
+
+/**
+ * The name resolution of one proxy, so no run can starve another's. Node's
+ * `dns.lookup` runs `getaddrinfo` on libuv's four-thread pool, shared by every
+ * proxy of the process (and `fs`): one run asking for names whose name server
+ * stays silent held all four threads, and another run's lookup of its own
+ * trusted host waited behind them. Here a name is looked up in `/etc/hosts`
+ * first (read and cached here, as glibc's `files` source would answer), then
+ * with the proxy's own c-ares channel (`dns.promises.Resolver`: sockets on the
+ * event loop, no pool thread), with its own timeout and tries, A and AAAA at
+ * once, and at most `maxConcurrentLookups` of this proxy at a time. Unlike
+ * `getaddrinfo`, no search domains are appended: allowlist names are exact.
+ */
+export function createRunResolver(options: RunResolverOptions = {}): RunResolver {
+  const hostsPath = options.hostsPath ?? "/etc/hosts";
+  const gate = createLookupGate(options.maxConcurrentLookups ?? DEFAULT_PROXY_LIMITS.maxConcurrentLookups);
+  let channel: Resolver | null = null;
+  const queryDns = async (name: string): Promise<ResolvedAddress[]> => {
+    channel ??= new Resolver({
+      timeout: options.timeoutMs ?? DEFAULT_PROXY_LIMITS.dnsTimeoutMs,
+      tries: options.tries ?? DEFAULT_PROXY_LIMITS.dnsTries,
+    });
+    if (options.servers) channel.setServers([...options.servers]);
+    const [v4, v6] = await Promise.allSettled([channel.resolve4(name), channel.resolve6(name)]);
+    const addresses: ResolvedAddress[] = [
+      ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
+      ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
+    ];
+    if (addresses.length > 0) return addresses;
+    throw v4.status === "rejected" ? v4.reason : new Error(`no address for ${name}`);
+  };
+  return {
+    resolve: async (hostname) => {
+      const name = hostsKey(hostname);
+      const fromHosts = hostsTable(hostsPath).get(name);
+      if (fromHosts && fromHosts.length > 0) return fromHosts;
+      return gate(() => queryDns(name));
+    },
+    close: () => channel?.cancel(),
+  };
+}

@@ -1,0 +1,61 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { removeTreeNoFollow } from "./remove-tree-no-follow.js";
+
+afterEach(removeTempDirs);
+
+/** A directory outside the tree to remove, holding a file that must survive. */
+async function victim(): Promise<{ dir: string; file: string }> {
+  const dir = await tempDir("pc-rm-victim-");
+  const file = path.join(dir, "keep.txt");
+  await writeFile(file, "keep");
+  return { dir, file };
+}
+
+describe("removeTreeNoFollow", () => {
+  it("removes a nested tree, links as links", async () => {
+    const outside = await victim();
+    const tree = path.join(await tempDir(), "run");
+    await mkdir(path.join(tree, "mask", "0", "deep"), { recursive: true });
+    await writeFile(path.join(tree, "mask", "0", "deep", "file"), "x");
+    await symlink(outside.dir, path.join(tree, "mask", "0", "link-to-dir"));
+    await symlink(outside.file, path.join(tree, "link-to-file"));
+    await removeTreeNoFollow(tree);
+    expect(existsSync(tree)).toBe(false);
+    expect(await readFile(outside.file, "utf8")).toBe("keep");
+  });
+
+  it("does not follow a directory swapped for a link after its parent was listed", async () => {
+    const outside = await victim();
+    const scratch = await tempDir();
+    const tree = path.join(scratch, "run");
+    await mkdir(path.join(tree, "mask", "0"), { recursive: true });
+    await writeFile(path.join(tree, "mask", "0", "keep.txt"), "decoy");
+    let swapped = false;
+    await removeTreeNoFollow(tree, {
+      // What a sandbox still writing into its former /tmp can do between two steps of the walk.
+      afterList: async (dir) => {
+        if (dir !== path.join(tree, "mask") || swapped) return;
+        swapped = true;
+        await rename(path.join(tree, "mask", "0"), path.join(scratch, "moved"));
+        await symlink(outside.dir, path.join(tree, "mask", "0"));
+      },
+    });
+    expect(swapped).toBe(true);
+    expect(existsSync(tree)).toBe(false);
+    expect(await readFile(outside.file, "utf8")).toBe("keep");
+  });
+
+  it("removes a root that is a link as the link, and a missing root is no error", async () => {
+    const outside = await victim();
+    const link = path.join(await tempDir(), "run");
+    await symlink(outside.dir, link);
+    await removeTreeNoFollow(link);
+    expect(existsSync(link)).toBe(false);
+    expect(await readFile(outside.file, "utf8")).toBe("keep");
+    await expect(removeTreeNoFollow(link)).resolves.toBeUndefined();
+  });
+});

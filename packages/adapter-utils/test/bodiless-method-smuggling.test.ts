@@ -1,0 +1,83 @@
+import type { AddressInfo } from "node:net";
+import { createServer, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+/**
+ * A GET or HEAD with a chunked body: the proxy drops `Transfer-Encoding`
+ * (hop-by-hop), and Node sends no framing of its own for those methods, so the
+ * decoded body used to reach the allowed upstream as raw bytes after the head,
+ * where it parses as a second request that skipped the proxy's Host rewrite and
+ * its log. The upstream here is a raw TCP sink recording every byte; it answers
+ * once it has seen either the end of a chunked body or the smuggled request.
+ */
+
+const SMUGGLED = "GET /smuggled HTTP/1.1\r\nHost: internal.invalid\r\n\r\n";
+
+async function rawSink(): Promise<{ port: number; received: string[] }> {
+  const received: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    const index = received.push("") - 1;
+    let answered = false;
+    socket.on("error", () => {});
+    socket.on("data", (chunk) => {
+      received[index] += chunk.toString("latin1");
+      const seen = received[index]!;
+      if (answered || !(seen.includes("\r\n0\r\n\r\n") || seen.includes("/smuggled"))) return;
+      answered = true;
+      socket.end("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return { port: (server.address() as AddressInfo).port, received };
+}
+
+/** Request lines the upstream's parser would see: the head, then whatever follows an unframed body. */
+function requestLinesAtMessageStarts(raw: string): string[] {
+  const headEnd = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, headEnd);
+  const rest = raw.slice(headEnd + 4);
+  const lines = [head.split("\r\n")[0]!];
+  const framed = /\r\n(transfer-encoding:\s*chunked|content-length:\s*[1-9])/i.test(head);
+  if (!framed && rest.length > 0) lines.push(rest.split("\r\n")[0]!);
+  return lines;
+}
+
+describe("bodiless methods with a body", () => {
+  it.each(["GET", "HEAD"])(
+    "%s: a chunked body reaches the upstream framed, never as a second request",
+    async (method) => {
+      const { port, received } = await rawSink();
+      const body = SMUGGLED;
+      const request =
+        `${method} http://127.0.0.1:${port}/first HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+        `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+      const program = `
+      const socket = require("node:net").connect(31337, "127.0.0.1", () => socket.write(${JSON.stringify(request)}));
+      let answer = "";
+      socket.on("data", (chunk) => (answer += chunk));
+      socket.on("close", () => console.log(answer.split("\\r\\n")[0]));
+      socket.on("error", (error) => console.log(error.code));`;
+      const result = await runNodeInSandbox(program, {
+        workspaceDir: await scratchDir(),
+        networkScope: "allowlist",
+        networkAllowlist: [`127.0.0.1:${port}`],
+      });
+      expect(result.exitCode).toBe(0);
+      expect(received).toHaveLength(1);
+      expect(requestLinesAtMessageStarts(received[0]!)).toEqual([`${method} /first HTTP/1.1`]);
+    },
+  );
+});

@@ -1,0 +1,231 @@
+import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { caught } from "@paperclipai/errors/testing";
+import { describe, expect, it } from "vitest";
+import { RECEIPT_COALESCE_MS, RunLedger } from "../src/local/run-ledger.js";
+import { appendEvent } from "../src/state/append-event.js";
+import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
+import { withJournalEntry } from "../src/state/journal-lookup.js";
+import { journalLine, snapshotDigest } from "../src/state/parse-journal.js";
+import { parseRunnerState } from "../src/state/parse-runner-state.js";
+import { type RunnerState, STATE_FILE_NAME } from "../src/state/runner-state.js";
+import {
+  JOURNAL_COMPACT_BYTES,
+  openDurableStateStore,
+  readStoredState,
+  type StateStore,
+} from "../src/state/state-store.js";
+import { tempDirSync } from "./helpers/temp-dir.js";
+
+const binding = { runId: "r", sessionId: "s", runnerId: "n" };
+const entry = (commandId: string, status: "pending" | "done") => ({
+  commandId,
+  controllerSeq: Number(commandId.slice(1)),
+  type: "turn.start",
+  fingerprint: "f",
+  status,
+  outcome: status === "done" ? ({ status: "accepted", detail: "command applied" } as const) : null,
+});
+
+/** The next state a daemon would commit: a journal entry and `events` new events. */
+function step(state: RunnerState, commandId: string, status: "pending" | "done", events = 1): RunnerState {
+  let next: RunnerState = { ...state, journal: withJournalEntry(state.journal, entry(commandId, status)) };
+  for (let index = 0; index < events; index += 1)
+    next = appendEvent(next, "item.delta", { commandId, index }, "2026-12-02T00:00:00.000Z").state;
+  return next;
+}
+
+const stored = (stateDir: string) =>
+  readStoredState(stateDir, (text) => parseRunnerState(text, binding)) as Promise<RunnerState>;
+const journalLines = (stateDir: string) =>
+  readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8").split("\n").length - 1;
+/** A deep copy as it would be read back (the live outbox array is shared with later states). */
+const frozen = (state: RunnerState): RunnerState => JSON.parse(JSON.stringify(state));
+
+async function opened(stateDir: string): Promise<StateStore> {
+  return openDurableStateStore(stateDir, binding);
+}
+
+describe("the durable state journal", () => {
+  it("appends one record per save and reads back exactly the last state saved", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    let state = store.initial;
+    const saved: RunnerState[] = [];
+    for (let index = 1; index <= 5; index += 1) {
+      state = step(state, `c${index}`, index % 2 === 0 ? "done" : "pending", 2);
+      await store.save(state);
+      saved.push(frozen(state));
+      expect(journalLines(stateDir)).toBe(1 + index);
+    }
+    // A save of an unchanged state writes nothing.
+    await store.save(state);
+    expect(journalLines(stateDir)).toBe(6);
+    expect(frozen(await stored(stateDir))).toEqual(saved.at(-1));
+    await store.close();
+
+    // The next daemon recovers it: pending entries become indeterminate, and it starts a new snapshot.
+    const next = await opened(stateDir);
+    expect(next.recovery?.indeterminate).toEqual(["c1", "c3", "c5"]);
+    expect(next.initial.outbox.map((event) => event.sourceSeq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(journalLines(stateDir)).toBe(1);
+    expect(frozen(parseRunnerState(readFileSync(join(stateDir, STATE_FILE_NAME), "utf8"), binding))).toEqual(
+      frozen(next.initial),
+    );
+    await next.close();
+  });
+
+  it("commits, in one record, every change made while a record is being written (group commit)", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    const written: string[] = [];
+    let release: () => void = () => undefined;
+    // The controller holds the first write, so the first commit is still in flight.
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(String(chunk));
+        release = callback;
+      },
+    });
+    const ledger = new RunLedger(store, stdout, {
+      onBacklog: () => undefined,
+      fail: (error) => {
+        throw error;
+      },
+    });
+    ledger.emit("item.started", {});
+    const first = ledger.commit();
+    while (written.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let index = 0; index < 3; index += 1) {
+      ledger.emit("item.delta", { index });
+      void ledger.commit();
+    }
+    const rest = ledger.commit();
+    release();
+    await first;
+    while (written.length === 1) await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await rest;
+    // The header, the first commit's record, and one record for the three changes made meanwhile.
+    expect(journalLines(stateDir)).toBe(3);
+    expect((await stored(stateDir)).outbox).toHaveLength(4);
+    expect(written.join("").trim().split("\n")).toHaveLength(4);
+    await store.close();
+  });
+
+  it("writes a coalesced receipt only after its record is durable, with the output that followed it", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    const written: string[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(String(chunk));
+        callback();
+      },
+    });
+    const ledger = new RunLedger(store, stdout, {
+      onBacklog: () => undefined,
+      fail: (error) => {
+        throw error;
+      },
+    });
+    const command = { commandId: "c1", controllerSeq: 1 };
+    ledger.receiptSoon(command, "accepted", "command applied");
+    expect(written).toEqual([]);
+    // The harness answers within the window: its event and the receipt share one record.
+    ledger.emit("item.started", {});
+    await ledger.commit();
+    expect(journalLines(stateDir)).toBe(2);
+    expect(written).toHaveLength(1);
+    expect(
+      written[0]
+        ?.trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).message.commandId ?? "event"),
+    ).toEqual(["c1", "event"]);
+
+    // Nothing follows: the receipt goes out on its own once the window has passed.
+    ledger.receiptSoon({ commandId: "c2", controllerSeq: 2 }, "accepted", "command applied");
+    await new Promise((resolve) => setTimeout(resolve, RECEIPT_COALESCE_MS * 10));
+    await ledger.settled();
+    expect(written.join("")).toContain('"commandId":"c2"');
+    await store.close();
+  });
+
+  it("drops a record torn by a crash during its append (its commit never returned)", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    const committed = step(store.initial, "c1", "done");
+    await store.save(committed);
+    await store.close();
+    const torn = journalLine({ set: { nextEventSeq: 99 }, journal: [entry("c2", "pending")], events: [] });
+    appendFileSync(join(stateDir, JOURNAL_FILE_NAME), torn.slice(0, torn.length / 2));
+    expect(frozen(await stored(stateDir))).toEqual(frozen(committed));
+    const next = await opened(stateDir);
+    expect(next.recovery?.indeterminate).toEqual([]);
+    expect(next.initial.journal.c2).toBeUndefined();
+    await next.close();
+  });
+
+  it("refuses a journal with a complete line that is not a record", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    await store.save(step(store.initial, "c1", "pending"));
+    await store.close();
+    appendFileSync(join(stateDir, JOURNAL_FILE_NAME), "not a record\n");
+    const error = await caught(opened(stateDir));
+    expect(error.code).toBe("ERR_RUNNER_STATE_CORRUPT");
+    expect(error.message).toBe("durable state file is not valid: journal line 2 is not JSON");
+  });
+
+  it("ignores a journal that names an older snapshot: a crash between a new snapshot and the journal's restart", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    const first = step(store.initial, "c1", "pending");
+    await store.save(first);
+    await store.close();
+    // The compaction wrote the newer snapshot (c1 done), then the process died before restarting the journal.
+    const newer = step(first, "c1", "done");
+    writeFileSync(join(stateDir, STATE_FILE_NAME), `${JSON.stringify(newer)}\n`, { mode: 0o600 });
+    expect(frozen(await stored(stateDir))).toEqual(frozen(newer));
+    // And when the restart had emptied the journal but its header never reached the disk.
+    writeFileSync(join(stateDir, JOURNAL_FILE_NAME), "", { mode: 0o600 });
+    expect(frozen(await stored(stateDir))).toEqual(frozen(newer));
+    const next = await opened(stateDir);
+    expect(next.recovery?.indeterminate).toEqual([]);
+    await next.close();
+  });
+
+  it("folds a long journal into a new snapshot and restarts the journal on it", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    let state = store.initial;
+    const big = "x".repeat(64 * 1024);
+    let compacted = false;
+    for (let index = 1; !compacted; index += 1) {
+      state = appendEvent(state, "item.delta", { big, index }, "2026-12-02T00:00:00.000Z").state;
+      await store.save(state);
+      compacted = journalLines(stateDir) === 1;
+      expect(index).toBeLessThan((2 * JOURNAL_COMPACT_BYTES) / big.length);
+    }
+    const snapshotText = readFileSync(join(stateDir, STATE_FILE_NAME), "utf8");
+    expect(JSON.parse(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8"))).toEqual({
+      base: snapshotDigest(snapshotText),
+    });
+    state = step(state, "c1", "done");
+    await store.save(state);
+    expect(frozen(await stored(stateDir))).toEqual(frozen(state));
+    await store.close();
+  });
+
+  it("stops at a journal that is no longer private, before writing", async () => {
+    const stateDir = join(tempDirSync(), "state");
+    const store = await opened(stateDir);
+    chmodSync(join(stateDir, JOURNAL_FILE_NAME), 0o644);
+    const error = await caught(store.save(step(store.initial, "c1", "pending")));
+    expect(error.code).toBe("ERR_RUNNER_PRIVATE_FILE_PERMISSIONS");
+    expect(journalLines(stateDir)).toBe(1);
+    await store.close();
+  });
+});
