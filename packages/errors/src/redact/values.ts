@@ -109,6 +109,8 @@ const FUNCTION_WORDS = new Set(
   ),
 );
 const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
+/** Values that are never a secret after a scheme: the key-assignment search skips them. */
+export const NON_SECRET_WORDS: readonly string[] = [...ABSENT_WORDS, ...ENUM_WORDS];
 // "Bearer opaque" inside quotes: the scheme says what follows is a credential.
 const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+\S/i;
 

@@ -3,13 +3,9 @@ import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { type AssignmentForm, isSecretValue, readValue } from "../values.js";
+import { KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
-// The words that can make a key sensitive; `kindOfKey` decides on the whole key around them.
-const SENSITIVE_WORD =
-  /(?:api|private|access|account|secret|signing|client)[ ]key|connection[ ]string|password|passwd|passphrase|pass|pwd|secret|token|credential|cookie|jwt|ticket|authorization|auth|signature|sig|key|connection/gi;
-// A key is a bounded identifier around the word: scanning outwards by hand (instead of one
-// pattern with open `*` on both sides) keeps the scan linear in the input.
-const MAX_KEY_SIDE = 64;
+
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
 
 const isKeyChar = (code: number): boolean => isNameChar(code) || code === 46 || code === 45;
@@ -118,10 +114,11 @@ function readAssignment(
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   let examinedUpTo = 0;
-  SENSITIVE_WORD.lastIndex = 0;
-  for (let word = SENSITIVE_WORD.exec(text); word !== null; word = SENSITIVE_WORD.exec(text)) {
+  KEY_CANDIDATE.lastIndex = 0;
+  for (let word = KEY_CANDIDATE.exec(text); word !== null; word = KEY_CANDIDATE.exec(text)) {
     context.steps += 1;
-    const wordEnd = word.index + word[0].length;
+    const flagKey = word[1];
+    const wordEnd = word.index + (flagKey === undefined ? word[0].length : 1 + flagKey.length);
     // A later word of a key already judged (`client_secret_token`) adds nothing.
     if (word.index < examinedUpTo) continue;
     const assignment = readAssignment(text, word.index, wordEnd, context);
@@ -133,8 +130,8 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
-    SENSITIVE_WORD.lastIndex = Math.max(value.end, wordEnd);
-    examinedUpTo = SENSITIVE_WORD.lastIndex;
+    KEY_CANDIDATE.lastIndex = Math.max(value.end, wordEnd);
+    examinedUpTo = KEY_CANDIDATE.lastIndex;
   }
   return rewriter.finish();
 }

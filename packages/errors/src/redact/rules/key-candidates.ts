@@ -1,0 +1,52 @@
+import { caseless } from "../pattern-source.js";
+
+// A key is a bounded identifier around a sensitive word: scanning outwards by hand (instead of
+// one pattern with open `*` on both sides) keeps the scan linear in the input.
+export const MAX_KEY_SIDE = 64;
+
+// The words that can make a key sensitive; `kindOfKey` decides on the whole key around them.
+const SENSITIVE_WORDS = [
+  ...["api", "private", "access", "account", "secret", "signing", "client"].map((word) => `${word} key`),
+  "connection string",
+  ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "cookie"],
+  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection"],
+];
+const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
+
+/**
+ * Any of `words` in any letter case, and only the longest where one starts another (`pass` is
+ * not tried inside `password`): a word is judged once.
+ */
+function longestWords(words: readonly string[]): string {
+  return words
+    .map((word) => {
+      const longer = words.filter((other) => other !== word && other.startsWith(word));
+      const notLonger = longer.map((other) => caseless(other.slice(word.length))).join("|");
+      return caseless(word) + (longer.length > 0 ? `(?!${notLonger})` : "");
+    })
+    .join("|");
+}
+
+const WORD = `(?:${longestWords(SENSITIVE_WORDS)})`;
+// `key=`, `key: `, `"key": `, `\"key\":`.
+const EXPLICIT = `\\\\*["']?[ \\t]*[:=]`;
+// `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
+const AFTER_SCHEME = `(?:${longestWords(SCHEMES)})[ \\t]+(?!(?:${longestWords(SCHEMES)})(?![^\\s,;]))`;
+// `key value`: the value must look like a credential (see looksLikeCredential): six characters
+// or more, with a digit, a `-` or `_`, or an uppercase letter after the first character.
+const BARE_CREDENTIAL = "\\\\*[\"']?(?=[\\w.~+/=-]{6})[A-Za-z.~+/=]?[a-z.~+/=]*[0-9A-Z_-]";
+// `--key value`: a dash after a non-key character, then a key holding a sensitive word (the
+// first group: the key after the dash up to the end of the word).
+const FLAG = `-(?<![\\w.-]-)(?=(-?[\\w.-]{0,${MAX_KEY_SIDE}}?${WORD})[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
+
+/**
+ * Where a key may hold a sensitive word: the word itself when what follows can make its key an
+ * assignment (more key characters, a separator, a scheme, a credential-shaped value), or the
+ * dash that starts a `--flag`. A necessary condition of `readAssignment` accepting the key,
+ * never a sufficient one: the engine skips the words that cannot be keys (`token token …`)
+ * without a call per word. A match is the word, or the flag's dash with its word in group 1.
+ */
+export const KEY_CANDIDATE = new RegExp(
+  `${WORD}(?=[\\w.-]|${EXPLICIT}|[ \\t]+(?:${BARE_CREDENTIAL}|${AFTER_SCHEME}))|${FLAG}`,
+  "g",
+);
