@@ -3,7 +3,7 @@ import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { type AssignmentForm, isSecretValue, readValue } from "../values.js";
-import { KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
+import { FLAG_CANDIDATE, KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
@@ -112,10 +112,16 @@ function readAssignment(
  * redacted; quotes around the value are kept.
  */
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
+  const afterFlags = text.includes("-") ? redactCandidates(text, FLAG_CANDIDATE, context) : text;
+  return redactCandidates(afterFlags, KEY_CANDIDATE, context);
+}
+
+/** Judges the key at each match of `candidates` (a word, or a flag's dash with its key in group 1). */
+function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   let examinedUpTo = 0;
-  KEY_CANDIDATE.lastIndex = 0;
-  for (let word = KEY_CANDIDATE.exec(text); word !== null; word = KEY_CANDIDATE.exec(text)) {
+  candidates.lastIndex = 0;
+  for (let word = candidates.exec(text); word !== null; word = candidates.exec(text)) {
     context.steps += 1;
     const flagKey = word[1];
     const wordEnd = word.index + (flagKey === undefined ? word[0].length : 1 + flagKey.length);
@@ -130,8 +136,8 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
-    KEY_CANDIDATE.lastIndex = Math.max(value.end, wordEnd);
-    examinedUpTo = KEY_CANDIDATE.lastIndex;
+    candidates.lastIndex = Math.max(value.end, wordEnd);
+    examinedUpTo = candidates.lastIndex;
   }
   return rewriter.finish();
 }
