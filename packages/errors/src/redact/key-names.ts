@@ -18,6 +18,8 @@ const DESCRIPTORS = new Set(
     "policy length len limit limits size usage used remaining max min total budget rate per ttl expiry " +
     "expires expiration expired at version format prefix suffix hint source provider env ref field header " +
     "mode status method scope scopes rotation rotated manager store required enabled present valid set " +
+    // `--password-stdin`, `--cookie-jar`: where the secret comes from or goes, not the secret.
+    "stdin jar helper " +
     "exists configured index idx position pos description help"
   ).split(" "),
 );

@@ -159,6 +159,14 @@ function looksLikeCredential(value: string): boolean {
   return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
 }
 
+/**
+ * `app-token`, `db-password`, `api_key`: letters-only words joined by `-` or `_` ending in a
+ * secret's noun, the name of a secret (`kubectl get secret app-token`, `--secret=api-key`).
+ * Only after a command's word or a flag: `API_KEY=raw-secret` holds one.
+ */
+export const namesASecret = (value: string): boolean =>
+  /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(value);
+
 /** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
 export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";
 

@@ -2,7 +2,7 @@ import { BACKSLASH, DOUBLE_QUOTE, isBlank, isNameChar, SINGLE_QUOTE } from "../c
 import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
-import { type AssignmentForm, isSecretValue, readValue } from "../values.js";
+import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
 import { FLAG_CANDIDATE, KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
 
@@ -27,6 +27,11 @@ interface Assignment {
   readonly valueStart: number;
   readonly form: AssignmentForm;
   readonly inQuery: boolean;
+  /**
+   * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
+   * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
+   */
+  readonly commandLike: boolean;
 }
 
 /** Not an assignment; no key of one starts before `skipTo`. */
@@ -67,6 +72,8 @@ function readAssignment(
   if (isReferenceSigil(before) || text.charCodeAt(keyEnd - 1) === 46) return notAKey;
   const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
+  const flag = text.charCodeAt(keyStart) === 45;
+  const commandLike = flag || /^[a-z]+$/.test(key);
   // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
   const kind = inQuery && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
   if (kind === null) return notAKey;
@@ -94,16 +101,19 @@ function readAssignment(
     return notAKey;
   } else {
     // `--token value`: a flag's value is a value, not prose.
-    form = text.charCodeAt(keyStart) === 45 ? "flag" : "bare";
+    form = flag ? "flag" : "bare";
   }
   context.steps += position - keyEnd + 1;
+  // `read -p 'Password: ' DB_PASSWORD`: the quote after a prompt closes the prompt, it opens no value.
+  const opening = text.charCodeAt(position);
+  if (!quotedKey && (opening === SINGLE_QUOTE || opening === DOUBLE_QUOTE) && before === opening) return notAKey;
   // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
   if (/^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
   SCHEME.lastIndex = position;
   if (kind !== "registry-auth" && SCHEME.test(text)) {
-    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false };
+    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false, commandLike };
   }
-  return { kind, keyEnd, valueStart: position, form, inQuery };
+  return { kind, keyEnd, valueStart: position, form, inQuery, commandLike };
 }
 
 /**
@@ -135,6 +145,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     examinedUpTo = assignment.keyEnd;
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
+    if (assignment.commandLike && !value.quoted && namesASecret(value.text)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
     candidates.lastIndex = Math.max(value.end, wordEnd);
     examinedUpTo = candidates.lastIndex;
