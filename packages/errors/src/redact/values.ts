@@ -154,7 +154,8 @@ function looksLikeCredential(value: string): boolean {
     else if (code === 45 || code === 95) joiners += 1;
   }
   if (letters === 0) return false;
-  // A version (`token v2.1.0`) or the next flag (`token --help`) is not a value.
+  // A version (`token v2.1.0`) or the next flag (`token --help`, `--from-file=x`) is not a value.
+  if (value.startsWith("--")) return false;
   if (/^v?\d+(?:\.\d+)+$/.test(value) || /^--?[a-z][a-z-]*$/.test(value)) return false;
   return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
 }

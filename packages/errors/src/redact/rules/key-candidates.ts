@@ -8,8 +8,8 @@ export const MAX_KEY_SIDE = 64;
 const SENSITIVE_WORDS = [
   ...["api", "private", "access", "account", "secret", "signing", "client"].map((word) => `${word} key`),
   "connection string",
-  ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "cookie"],
-  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection"],
+  ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "creds", "cookie"],
+  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session"],
 ];
 const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
 

@@ -22,9 +22,14 @@ const WITH_USERINFO = new RegExp(
   "g",
 );
 
+/** Twenty characters or more of letters, digits and `-_.~`, with both letters and digits. */
+const isOpaqueToken = (userinfo: string): boolean =>
+  /^[A-Za-z0-9._~-]{20,}$/.test(userinfo) && /[0-9]/.test(userinfo) && /[A-Za-z]/.test(userinfo);
+
 /**
  * The password of a URL (`https://user:pass@host`, `redis://:pass@host`,
- * `mongodb+srv://user:pass@cluster`): scheme, user, host and path are kept.
+ * `mongodb+srv://user:pass@cluster`), or a token standing as its user (`https://<token>@github.com`):
+ * scheme, user, host and path are kept.
  */
 export function redactUrlCredentials(text: string, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
@@ -44,7 +49,14 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
       else if (code === 64) at = index;
     }
     context.steps += index - userStart + 1;
-    if (colon === -1 || at <= colon + 1 || !isAlnum(text.charCodeAt(at + 1))) continue;
+    if (at === -1 || !isAlnum(text.charCodeAt(at + 1))) continue;
+    if (colon === -1) {
+      // `https://<token>@host`: a user name never looks like a token, a token does.
+      if (isOpaqueToken(text.slice(userStart, at))) rewriter.replace(userStart, at, context.replacement);
+      WITH_USERINFO.lastIndex = at;
+      continue;
+    }
+    if (at <= colon + 1) continue;
     if (text.slice(colon + 1, at) === context.replacement) continue;
     rewriter.replace(colon + 1, at, context.replacement);
     WITH_USERINFO.lastIndex = at;
