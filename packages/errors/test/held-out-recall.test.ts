@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "../src/redact/redact-secrets.js";
 import { DAMAGE_LINES } from "./held-out/damage-lines.js";
-import {
-  GITLEAKS_KEYWORD_SHAPES,
-  GITLEAKS_PREFIX_SHAPES,
-  type ScannerShape,
-  TRUFFLEHOG_SHAPES,
-} from "./held-out/scanner-shapes.js";
+import { GITLEAKS_KEYWORD_SHAPES, GITLEAKS_PREFIX_SHAPES } from "./held-out/gitleaks-shapes.js";
+import type { ScannerShape } from "./held-out/scanner-shape.js";
+import { TRUFFLEHOG_SHAPES } from "./held-out/trufflehog-shapes.js";
 
 // Recall beyond the labelled corpus: shapes from the default rule sets of gitleaks and
 // trufflehog, and commands that only name a secret. A test each, so a miss names its rule.

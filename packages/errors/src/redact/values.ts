@@ -166,7 +166,9 @@ function looksLikeCredential(value: string): boolean {
  * Only after a command's word or a flag: `API_KEY=raw-secret` holds one.
  */
 export const namesASecret = (value: string): boolean =>
-  /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(value);
+  /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(
+    value,
+  );
 
 /** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
 export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";

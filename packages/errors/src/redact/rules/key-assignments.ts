@@ -5,7 +5,6 @@ import { Rewriter } from "../rewriter.js";
 import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
 import { FLAG_CANDIDATE, KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
-
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
 
 const isKeyChar = (code: number): boolean => isNameChar(code) || code === 46 || code === 45;
@@ -106,7 +105,8 @@ function readAssignment(
   context.steps += position - keyEnd + 1;
   // `read -p 'Password: ' DB_PASSWORD`: the quote after a prompt closes the prompt, it opens no value.
   const opening = text.charCodeAt(position);
-  if (!quotedKey && (opening === SINGLE_QUOTE || opening === DOUBLE_QUOTE) && before === opening) return notAKey;
+  if (!quotedKey && (opening === SINGLE_QUOTE || opening === DOUBLE_QUOTE) && before === opening)
+    return notAKey;
   // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
   if (/^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
   SCHEME.lastIndex = position;

@@ -1,6 +1,6 @@
 import { BACKSLASH, isNameChar, isTokenChar } from "../char-classes.js";
-import type { RedactionContext } from "../redaction-context.js";
 import { escapeForPattern } from "../pattern-source.js";
+import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
 import { matchShape } from "./token-shape.js";

@@ -56,5 +56,8 @@ export const run = (chars: (code: number) => boolean, min: number, max: number =
   chars,
   min,
   max,
-  rest: new RegExp(`${classOf(chars)}${max === Number.POSITIVE_INFINITY ? "*" : `{0,${Math.max(0, max - READ_BY_HAND)}}`}`, "y"),
+  rest: new RegExp(
+    `${classOf(chars)}${max === Number.POSITIVE_INFINITY ? "*" : `{0,${Math.max(0, max - READ_BY_HAND)}}`}`,
+    "y",
+  ),
 });

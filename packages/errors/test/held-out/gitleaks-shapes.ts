@@ -7,55 +7,41 @@ import {
   LOWER_HEX,
   UPPER_ALNUM,
 } from "../redaction-corpus/fake-credentials.js";
-
-// Secret shapes that public scanners know, held out of the labelled corpus: one entry per rule
-// of gitleaks' default config (config/gitleaks.toml) and per widely used trufflehog detector,
-// by its published prefix, alphabet and length. Every value is synthetic and built at run time
-// from parts, so no literal in this file looks like a live credential to a push-protection scan.
-
-export interface ScannerShape {
-  readonly scanner: "gitleaks" | "trufflehog";
-  readonly rule: string;
-  /** The whole line as it would appear in a log; every one of `secrets` must be gone. */
-  readonly text: string;
-  readonly secrets: readonly string[];
-}
-
-const LOWER_ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789";
-const UPPER_HEX = "0123456789ABCDEF";
-const DIGITS = "0123456789";
-// Crockford-style base32 of age keys (no B, I, O, 1 after the prefix).
-const AGE = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L";
-const join = (...parts: string[]): string => parts.join("");
-const uuid = (alphabet: string): string =>
-  [8, 4, 4, 4, 12].map((length) => fake(alphabet, length)).join("-");
-
-/** A bare token in a log line, with no key before it: found by its shape alone. */
-const bare = (scanner: ScannerShape["scanner"], rule: string, secret: string): ScannerShape => ({
-  scanner,
-  rule,
-  text: `request failed using ${secret} for the deploy`,
-  secrets: [secret],
-});
-/** A token assigned to a key that names its provider (`ADAFRUIT_API_KEY=…`). */
-const keyed = (scanner: ScannerShape["scanner"], rule: string, key: string, secret: string): ScannerShape => ({
-  scanner,
-  rule,
-  text: `${key}=${secret}`,
-  secrets: [secret],
-});
+import {
+  AGE,
+  bare,
+  DIGITS,
+  join,
+  keyed,
+  LOWER_ALNUM,
+  type ScannerShape,
+  UPPER_HEX,
+  uuid,
+} from "./scanner-shape.js";
 
 const awsId = join("AK", "IA", fake(UPPER_ALNUM, 16));
-const awsSecret = fake(BASE64, 40);
+const curlKey = fake(ALNUM, 32);
+const curlPassword = fake(ALNUM, 20);
 const telegram = join(fake(DIGITS, 10), ":AA", fake(BASE64URL, 33));
-const twilioSid = join("A", "C", fake(LOWER_HEX, 32));
-const twilioToken = fake(LOWER_HEX, 32);
-const githubInUrl = join("gh", "p_", fake(ALNUM, 36));
-const opaqueUser = fake(ALNUM, 40);
 
 /** One per prefix rule of gitleaks' default config. */
 export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
-  bare("gitleaks", "1password-secret-key", join("A3-", fake(UPPER_ALNUM, 6), "-", fake(UPPER_ALNUM, 11), "-", fake(UPPER_ALNUM, 5), "-", fake(UPPER_ALNUM, 5), "-", fake(UPPER_ALNUM, 5))),
+  bare(
+    "gitleaks",
+    "1password-secret-key",
+    join(
+      "A3-",
+      fake(UPPER_ALNUM, 6),
+      "-",
+      fake(UPPER_ALNUM, 11),
+      "-",
+      fake(UPPER_ALNUM, 5),
+      "-",
+      fake(UPPER_ALNUM, 5),
+      "-",
+      fake(UPPER_ALNUM, 5),
+    ),
+  ),
   bare("gitleaks", "1password-service-account-token", join("ops_ey", "J", fake(BASE64, 260))),
   bare("gitleaks", "adobe-client-secret", join("p8", "e-", fake(ALNUM, 32))),
   bare("gitleaks", "age-secret-key", join("AGE-SECRET-", "KEY-1", fake(AGE, 58))),
@@ -67,14 +53,22 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   bare("gitleaks", "aws-access-token (AKIA)", awsId),
   bare("gitleaks", "clickhouse-cloud-api-secret-key", join("4b", "1d", fake(ALNUM, 38))),
   bare("gitleaks", "clojars-api-token", join("CLOJARS", "_", fake(LOWER_ALNUM, 60))),
-  bare("gitleaks", "cloudflare-origin-ca-key", join("v1.0", "-", fake(LOWER_HEX, 24), "-", fake(LOWER_HEX, 146))),
+  bare(
+    "gitleaks",
+    "cloudflare-origin-ca-key",
+    join("v1.0", "-", fake(LOWER_HEX, 24), "-", fake(LOWER_HEX, 146)),
+  ),
   bare("gitleaks", "databricks-api-token", join("da", "pi", fake(LOWER_HEX, 32))),
   bare("gitleaks", "digitalocean-pat", join("dop", "_v1_", fake(LOWER_HEX, 64))),
   bare("gitleaks", "digitalocean-access-token", join("doo", "_v1_", fake(LOWER_HEX, 64))),
   bare("gitleaks", "digitalocean-refresh-token", join("dor", "_v1_", fake(LOWER_HEX, 64))),
   bare("gitleaks", "doppler-api-token", join("dp.", "pt.", fake(ALNUM, 43))),
   bare("gitleaks", "duffel-api-token", join("duffel", "_live_", fake(BASE64URL, 43))),
-  bare("gitleaks", "dynatrace-api-token", join("dt0c01", ".", fake(UPPER_ALNUM, 24), ".", fake(UPPER_ALNUM, 64))),
+  bare(
+    "gitleaks",
+    "dynatrace-api-token",
+    join("dt0c01", ".", fake(UPPER_ALNUM, 24), ".", fake(UPPER_ALNUM, 64)),
+  ),
   bare("gitleaks", "easypost-api-token", join("EZ", "AK", fake(ALNUM, 54))),
   bare("gitleaks", "easypost-test-api-token", join("EZ", "TK", fake(ALNUM, 54))),
   bare("gitleaks", "facebook-page-access-token", join("EA", "AM", fake(ALNUM, 120))),
@@ -105,8 +99,16 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   keyed("gitleaks", "gitlab-session-cookie", "_gitlab_session", fake(LOWER_ALNUM, 32)),
   bare("gitleaks", "grafana-api-key", join("eyJr", "Ijoi", fake(ALNUM, 80))),
   bare("gitleaks", "grafana-cloud-api-token", join("gl", "c_", fake(BASE64, 40))),
-  bare("gitleaks", "grafana-service-account-token", join("gl", "sa_", fake(ALNUM, 32), "_", fake(LOWER_HEX, 8))),
-  bare("gitleaks", "harness-api-key", join("pat", ".", fake(BASE64URL, 22), ".", fake(ALNUM, 24), ".", fake(ALNUM, 20))),
+  bare(
+    "gitleaks",
+    "grafana-service-account-token",
+    join("gl", "sa_", fake(ALNUM, 32), "_", fake(LOWER_HEX, 8)),
+  ),
+  bare(
+    "gitleaks",
+    "harness-api-key",
+    join("pat", ".", fake(BASE64URL, 22), ".", fake(ALNUM, 24), ".", fake(ALNUM, 20)),
+  ),
   bare("gitleaks", "heroku-api-key-v2", join("HRKU", "-AA", fake(BASE64URL, 58))),
   bare("gitleaks", "huggingface-access-token", join("h", "f_", fake(ALNUM, 34))),
   bare("gitleaks", "huggingface-organization-api-token", join("api", "_org_", fake(ALNUM, 34))),
@@ -120,7 +122,11 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   bare("gitleaks", "new-relic-browser-api-token", join("NR", "JS-", fake(LOWER_HEX, 19))),
   bare("gitleaks", "new-relic-insert-key", join("NR", "II-", fake(BASE64URL, 32))),
   bare("gitleaks", "npm-access-token", join("np", "m_", fake(ALNUM, 36))),
-  bare("gitleaks", "openai-api-key", join("sk-", "proj-", fake(BASE64URL, 58), "T3Blbk", "FJ", fake(BASE64URL, 58))),
+  bare(
+    "gitleaks",
+    "openai-api-key",
+    join("sk-", "proj-", fake(BASE64URL, 58), "T3Blbk", "FJ", fake(BASE64URL, 58)),
+  ),
   bare("gitleaks", "planetscale-api-token", join("pscale", "_tkn_", fake(BASE64URL, 43))),
   bare("gitleaks", "planetscale-password", join("pscale", "_pw_", fake(BASE64URL, 43))),
   bare("gitleaks", "postman-api-token", join("PM", "AK-", fake(LOWER_HEX, 24), "-", fake(LOWER_HEX, 34))),
@@ -139,12 +145,38 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   bare("gitleaks", "shopify-custom-access-token", join("shp", "ca_", fake(LOWER_HEX, 32))),
   bare("gitleaks", "shopify-private-app-access-token", join("shp", "pa_", fake(LOWER_HEX, 32))),
   bare("gitleaks", "shopify-shared-secret", join("shp", "ss_", fake(LOWER_HEX, 32))),
-  bare("gitleaks", "slack-bot-token", join("xo", "xb-", fake(DIGITS, 12), "-", fake(DIGITS, 13), "-", fake(ALNUM, 24))),
-  bare("gitleaks", "slack-user-token", join("xo", "xp-", fake(DIGITS, 12), "-", fake(DIGITS, 12), "-", fake(DIGITS, 13), "-", fake(LOWER_HEX, 32))),
-  bare("gitleaks", "slack-app-token", join("xa", "pp-1-", fake(UPPER_ALNUM, 11), "-", fake(DIGITS, 13), "-", fake(LOWER_HEX, 64))),
+  bare(
+    "gitleaks",
+    "slack-bot-token",
+    join("xo", "xb-", fake(DIGITS, 12), "-", fake(DIGITS, 13), "-", fake(ALNUM, 24)),
+  ),
+  bare(
+    "gitleaks",
+    "slack-user-token",
+    join(
+      "xo",
+      "xp-",
+      fake(DIGITS, 12),
+      "-",
+      fake(DIGITS, 12),
+      "-",
+      fake(DIGITS, 13),
+      "-",
+      fake(LOWER_HEX, 32),
+    ),
+  ),
+  bare(
+    "gitleaks",
+    "slack-app-token",
+    join("xa", "pp-1-", fake(UPPER_ALNUM, 11), "-", fake(DIGITS, 13), "-", fake(LOWER_HEX, 64)),
+  ),
   bare("gitleaks", "slack-config-access-token", join("xo", "xe.xoxp-1-", fake(ALNUM, 163))),
   bare("gitleaks", "slack-config-refresh-token", join("xo", "xe-1-", fake(ALNUM, 146))),
-  bare("gitleaks", "sourcegraph-access-token", join("sg", "p_", fake(LOWER_HEX, 16), "_", fake(LOWER_HEX, 40))),
+  bare(
+    "gitleaks",
+    "sourcegraph-access-token",
+    join("sg", "p_", fake(LOWER_HEX, 16), "_", fake(LOWER_HEX, 40)),
+  ),
   bare("gitleaks", "square-access-token", join("EA", "AA", fake(BASE64URL, 60))),
   bare("gitleaks", "square-secret (sq0csp)", join("sq0", "csp-", fake(BASE64URL, 43))),
   bare("gitleaks", "stripe-access-token (sk_live)", join("sk", "_live_", fake(ALNUM, 24))),
@@ -155,7 +187,11 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   bare("gitleaks", "typeform-api-token", join("tf", "p_", fake(BASE64URL, 59))),
   bare("gitleaks", "vault-service-token", join("hv", "s.", fake(BASE64URL, 90))),
   bare("gitleaks", "vault-batch-token", join("hv", "b.", fake(BASE64URL, 138))),
-  bare("gitleaks", "private-key", `-----BEGIN OPENSSH PRIVATE KEY-----\n${fake(BASE64, 70)}\n-----END OPENSSH PRIVATE KEY-----`),
+  bare(
+    "gitleaks",
+    "private-key",
+    `-----BEGIN OPENSSH PRIVATE KEY-----\n${fake(BASE64, 70)}\n-----END OPENSSH PRIVATE KEY-----`,
+  ),
 ].map((shape) =>
   shape.rule.startsWith("telegram") ? { ...shape, secrets: [telegram.split(":")[1] as string] } : shape,
 );
@@ -182,67 +218,13 @@ export const GITLEAKS_KEYWORD_SHAPES: readonly ScannerShape[] = [
   {
     scanner: "gitleaks",
     rule: "curl-auth-header",
-    text: `curl -H "X-Api-Key: ${fake(ALNUM, 32)}" https://api.example.com/v1/items`,
-    secrets: [],
+    text: `curl -H "X-Api-Key: ${curlKey}" https://api.example.com/v1/items`,
+    secrets: [curlKey],
   },
   {
     scanner: "gitleaks",
     rule: "curl-auth-user",
-    text: `curl --user deploy:${fake(ALNUM, 20)} https://example.com/upload`,
-    secrets: [],
-  },
-].map((shape) =>
-  shape.secrets.length > 0 ? shape : { ...shape, secrets: [shape.text.match(/[A-Za-z0-9]{20,}/)?.[0] as string] },
-);
-
-/** trufflehog detectors: newer provider prefixes, key-id-and-secret pairs, tokens in URLs. */
-export const TRUFFLEHOG_SHAPES: readonly ScannerShape[] = [
-  bare("trufflehog", "OpenAI project key", join("sk-", "proj-", fake(BASE64URL, 120))),
-  bare("trufflehog", "OpenRouter", join("sk-", "or-v1-", fake(LOWER_HEX, 64))),
-  bare("trufflehog", "Groq", join("gs", "k_", fake(ALNUM, 52))),
-  bare("trufflehog", "xAI", join("xa", "i-", fake(ALNUM, 80))),
-  bare("trufflehog", "Perplexity", join("pp", "lx-", fake(ALNUM, 48))),
-  bare("trufflehog", "Replicate", join("r", "8_", fake(ALNUM, 37))),
-  bare("trufflehog", "NVIDIA NIM", join("nv", "api-", fake(BASE64URL, 64))),
-  bare("trufflehog", "Tavily", join("tv", "ly-", fake(ALNUM, 32))),
-  bare("trufflehog", "LangSmith", join("lsv2", "_pt_", fake(LOWER_HEX, 32), "_", fake(LOWER_HEX, 10))),
-  bare("trufflehog", "Notion", join("nt", "n_", fake(ALNUM, 46))),
-  bare("trufflehog", "Airtable PAT", join("pat", fake(ALNUM, 14), ".", fake(LOWER_HEX, 64))),
-  bare("trufflehog", "Docker Hub PAT", join("dckr", "_pat_", fake(BASE64URL, 27))),
-  bare("trufflehog", "Render", join("rn", "d_", fake(ALNUM, 32))),
-  bare("trufflehog", "Netlify", join("nf", "p_", fake(ALNUM, 40))),
-  bare("trufflehog", "Supabase", join("sb", "p_", fake(LOWER_HEX, 40))),
-  bare("trufflehog", "Brevo SMTP key", join("xsmtp", "sib-", fake(LOWER_HEX, 64), "-", fake(ALNUM, 16))),
-  bare("trufflehog", "Atlassian", join("ATA", "TT3", fake(BASE64URL, 186))),
-  bare("trufflehog", "Mapbox secret", join("sk", ".eyJ1", fake(BASE64URL, 60), ".", fake(BASE64URL, 22))),
-  {
-    scanner: "trufflehog",
-    rule: "AWS key id and secret joined by a colon",
-    text: `credentials ${awsId}:${awsSecret} loaded from the profile`,
-    secrets: [awsId, awsSecret],
-  },
-  {
-    scanner: "trufflehog",
-    rule: "Twilio account SID and auth token joined by a colon",
-    text: `curl -s https://api.twilio.com/2010-04-01/Accounts -u ${twilioSid}:${twilioToken}`,
-    secrets: [twilioToken],
-  },
-  {
-    scanner: "trufflehog",
-    rule: "GitHub token as the userinfo of a clone URL",
-    text: `git clone https://${githubInUrl}@github.com/acme/app.git`,
-    secrets: [githubInUrl],
-  },
-  {
-    scanner: "trufflehog",
-    rule: "opaque token as the userinfo of a URL",
-    text: `fetching https://${opaqueUser}@git.example.com/acme/app.git`,
-    secrets: [opaqueUser],
-  },
-  {
-    scanner: "trufflehog",
-    rule: "Telegram bot token in a URL path",
-    text: `POST https://api.telegram.org/bot${telegram}/sendMessage 200`,
-    secrets: [telegram.split(":")[1] as string],
+    text: `curl --user deploy:${curlPassword} https://example.com/upload`,
+    secrets: [curlPassword],
   },
 ];
