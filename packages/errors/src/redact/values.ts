@@ -186,6 +186,8 @@ export function isSecretValue(
   if (form === "bare") return looksLikeCredential(text);
   if (isReferenceOrMask(text) || isUrl(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
+  // `Authorization: Cookie: …`: the next field's label, not a value.
+  if (form === "explicit" && !value.quoted && /^[A-Za-z][\w-]*:$/.test(text)) return false;
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   const lower = text.toLowerCase();

@@ -25,8 +25,8 @@ function longestWords(words: readonly string[]): string {
 }
 
 const WORD = `(?:${longestWords(SENSITIVE_WORDS)})`;
-// `key=`, `key: `, `"key": `, `\"key\":`.
-const EXPLICIT = `\\\\*["']?[ \\t]*[:=]`;
+// `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
+const EXPLICIT = `\\\\*["']?[ \\t]*[:=](?![ \\t]*[A-Za-z][\\w-]*:(?:[ \\t]|$))`;
 // `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
 const AFTER_SCHEME = `(?:${longestWords(SCHEMES)})[ \\t]+(?!(?:${longestWords(SCHEMES)})(?![^\\s,;]))`;
 // `key value`: the value must look like a credential (see looksLikeCredential): six characters
