@@ -32,6 +32,8 @@ const isOpaqueToken = (userinfo: string): boolean =>
  * scheme, user, host and path are kept.
  */
 export function redactUrlCredentials(text: string, context: RedactionContext): string {
+  // Userinfo ends at an `@`: a text without one (searched natively) has none.
+  if (!text.includes("@")) return text;
   const rewriter = new Rewriter(text);
   WITH_USERINFO.lastIndex = 0;
   for (let match = WITH_USERINFO.exec(text); match !== null; match = WITH_USERINFO.exec(text)) {
