@@ -115,13 +115,17 @@ export const NON_SECRET_WORDS: readonly string[] = [...ABSENT_WORDS, ...ENUM_WOR
 const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+\S/i;
 
 const isNumber = (value: string): boolean => /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value);
+// `$`, `%`, `{`, `<`, `*`, `x`, `X`: the first characters of a reference or a mask (checked first: it is cheap).
+const MASK_OR_REFERENCE_START = new Set([36, 37, 123, 60, 42, 120, 88]);
 /** `${DB_PASSWORD}`, `$DB_PASSWORD`, `%DB_PASSWORD%`, `{{ secrets.X }}`, `<your-token>`, `****`: not the secret itself. */
 const isReferenceOrMask = (value: string): boolean =>
+  MASK_OR_REFERENCE_START.has(value.charCodeAt(0)) &&
   /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
     value,
   );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
-const isUrl = (value: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+const isUrl = (value: string): boolean =>
+  value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
 /**
  * Lowercase, Capitalized or UPPERCASE words of a word's length, possibly a phrase: prose, not a
  * credential. A single run of 16 or more letters is rarely a word and often a token.

@@ -1,4 +1,11 @@
-import { BACKSLASH, DOUBLE_QUOTE, isBlank, isNameChar, SINGLE_QUOTE } from "../char-classes.js";
+import {
+  BACKSLASH,
+  DOUBLE_QUOTE,
+  isAsciiLetter,
+  isBlank,
+  isNameChar,
+  SINGLE_QUOTE,
+} from "../char-classes.js";
 import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
@@ -26,12 +33,15 @@ interface Assignment {
   readonly valueStart: number;
   readonly form: AssignmentForm;
   readonly inQuery: boolean;
-  /**
-   * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
-   * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
-   */
-  readonly commandLike: boolean;
+  readonly key: string;
+  readonly flag: boolean;
 }
+
+/**
+ * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
+ * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
+ */
+const isCommandLike = (assignment: Assignment): boolean => assignment.flag || /^[a-z]+$/.test(assignment.key);
 
 /** Not an assignment; no key of one starts before `skipTo`. */
 interface NotAnAssignment {
@@ -72,7 +82,6 @@ function readAssignment(
   const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
   const flag = text.charCodeAt(keyStart) === 45;
-  const commandLike = flag || /^[a-z]+$/.test(key);
   // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
   const kind = inQuery && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
   if (kind === null) return notAKey;
@@ -108,12 +117,12 @@ function readAssignment(
   if (!quotedKey && (opening === SINGLE_QUOTE || opening === DOUBLE_QUOTE) && before === opening)
     return notAKey;
   // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
-  if (/^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
+  if (key.length === 3 && /^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
   SCHEME.lastIndex = position;
-  if (kind !== "registry-auth" && SCHEME.test(text)) {
-    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false, commandLike };
+  if (kind !== "registry-auth" && isAsciiLetter(text.charCodeAt(position)) && SCHEME.test(text)) {
+    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false, key, flag };
   }
-  return { kind, keyEnd, valueStart: position, form, inQuery, commandLike };
+  return { kind, keyEnd, valueStart: position, form, inQuery, key, flag };
 }
 
 /**
@@ -145,7 +154,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     examinedUpTo = assignment.keyEnd;
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
-    if (assignment.commandLike && !value.quoted && namesASecret(value.text)) continue;
+    if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
     candidates.lastIndex = Math.max(value.end, wordEnd);
     examinedUpTo = candidates.lastIndex;
