@@ -42,6 +42,13 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "eyJ" repeated', build: repeated("eyJ") },
   { name: 'hostile: "Bearer " repeated', build: repeated("Bearer ") },
   { name: 'hostile: "http://a:" repeated', build: repeated("http://a:") },
+  // Issue 21: the same kind, each a trigger of one rule — a key word, a scheme, a URL scheme, a
+  // provider prefix and a header name repeated about a million times.
+  { name: 'hostile: "password " repeated', build: repeated("password ") },
+  { name: 'hostile: "Basic " repeated', build: repeated("Basic ") },
+  { name: 'hostile: "postgres://" repeated', build: repeated("postgres://") },
+  { name: 'hostile: "ghp_" repeated', build: repeated("ghp_") },
+  { name: 'hostile: "Authorization: " repeated', build: repeated("Authorization: ") },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

@@ -64,6 +64,11 @@ export const run: BenchSuite = async () => {
       // One redactor at a time, each in its own process.
       for (const name of NAMES) figures[name] = await throughput(name, input, repeats);
       const previousFigure = figures.previous.mbPerSecond;
+      const upstreamFigure = figures.upstream.mbPerSecond;
+      const ratio =
+        upstreamFigure === null || figures.ours.mbPerSecond === null
+          ? "upstream does not finish"
+          : `ours/upstream ${(figures.ours.mbPerSecond / upstreamFigure).toFixed(2)}`;
       metrics.push({
         name: `${input.name} (1 MiB)`,
         unit: "MB/s",
@@ -71,7 +76,7 @@ export const run: BenchSuite = async () => {
         ours: figures.ours.mbPerSecond ?? 0,
         upstream: figures.upstream.mbPerSecond,
         ...(previousFigure === null ? {} : { direct: previousFigure }),
-        note: `1 MiB takes ${NAMES.map((name) => growthText(name, figures[name])).join(", ")} the time of 256 KiB (4× = linear)`,
+        note: `${ratio}; 1 MiB takes ${NAMES.map((name) => growthText(name, figures[name])).join(", ")} the time of 256 KiB (4× = linear)`,
       });
     }
   }

@@ -57,8 +57,7 @@ async function startServer(): Promise<PaperclipServer> {
   await mkdir(serverDir);
   serverHome = path.join(serverDir, "user-home");
   return startPaperclipServer({ node24, serverDir: await toolchainCache("server") }, serverDir, logDir, {
-    ...registry?.env,
-    npm_config_cache: path.join(serverDir, "npm-cache"),
+    env: { ...registry?.env, npm_config_cache: path.join(serverDir, "npm-cache") },
   });
 }
 

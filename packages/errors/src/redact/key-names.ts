@@ -18,6 +18,8 @@ const DESCRIPTORS = new Set(
     "policy length len limit limits size usage used remaining max min total budget rate per ttl expiry " +
     "expires expiration expired at version format prefix suffix hint source provider env ref field header " +
     "mode status method scope scopes rotation rotated manager store required enabled present valid set " +
+    // `--password-stdin`, `--cookie-jar`: where the secret comes from or goes, not the secret.
+    "stdin jar helper " +
     "exists configured index idx position pos description help"
   ).split(" "),
 );
@@ -33,6 +35,14 @@ const NON_CREDENTIAL_TOKENS = new Set(
 const KEY_QUALIFIERS = new Set(
   "api private access account secret signing encryption master client auth app license deploy".split(" "),
 );
+// A segment before `key` that makes it a database, cache or map key, not a secret (`primary_key`).
+const NON_SECRET_KEY_QUALIFIERS = new Set(
+  (
+    "primary foreign sort partition cache idempotency dedup dedupe lookup map hash object cursor row " +
+    "composite unique shard routing group message public pub hot natural schema sequence bucket idx " +
+    "index search order range hotkey press board short long s3 storage file redis"
+  ).split(" "),
+);
 const SECRET_KEY_WORDS = [...KEY_QUALIFIERS].map((qualifier) => `${qualifier}key`);
 
 function kindOfSegment(segment: string, previous: string | undefined): KeyKind | null {
@@ -46,9 +56,14 @@ function kindOfSegment(segment: string, previous: string | undefined): KeyKind |
   if (/connectionstrings?$/.test(segment)) return "password";
   if (segment === "string" && previous === "connection") return "password";
   if (segment === "key" || segment === "keys") {
-    if (previous === undefined || !KEY_QUALIFIERS.has(previous)) return null;
+    if (previous === undefined || NON_SECRET_KEY_QUALIFIERS.has(previous)) return null;
+    // `api_key`, `AccountKey`; a provider's key (`ADAFRUIT_KEY`, `DD_APP_KEY`) is judged by its value.
+    if (!KEY_QUALIFIERS.has(previous)) return plural ? "collection" : "credential";
     return plural ? "collection" : "password";
   }
+  if (segment === "creds") return "credential";
+  // A named session cookie (`_gitlab_session`, `user_session`); a bare `session` is a word.
+  if (segment === "session" && previous !== undefined) return "credential";
   if (SECRET_KEY_WORDS.some((word) => segment === word || segment === `${word}s`)) {
     return plural ? "collection" : "password";
   }

@@ -28,6 +28,12 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["-----BEGIN PRIVATE KEY-----", "unterminated PEM headers"],
   ["-----BEGIN PRIVATE KEY----------END X-----", "PEM headers and wrong ends"],
   ["http://a:", "URL userinfo without a host"],
+  ["password ", "key words as bare keys"],
+  ["Basic ", "auth schemes before schemes"],
+  ["postgres://", "URL schemes in a run"],
+  ["ghp_", "provider prefixes in a run"],
+  ["Authorization: ", "header names"],
+  ["--token ", "flags"],
   ["a://", "URL schemes"],
   [" -u a:", "command-line users"],
   [` -u ${"a".repeat(300)} `, "command-line users without a password"],
@@ -56,6 +62,6 @@ describe("redactSecrets: linear time on hostile 1 MiB inputs", { timeout: 120_00
         "https://u:p4ss@h/x ghp_0123456789abcdefghijABCD Bearer abc123def456 password=hunter2",
     ).steps;
     expect(plain).toBe(0);
-    expect(secrets).toBeGreaterThan(100);
+    expect(secrets).toBeGreaterThan(50);
   });
 });

@@ -21,7 +21,10 @@ around it stays, so the line still says what failed and where.
   of the text when unterminated), PGP private key blocks included.
 - Passwords inside URLs: \`postgres://app:[REDACTED]@db:5432/app\`,
   \`redis://:[REDACTED]@host\`, \`mongodb+srv://user:[REDACTED]@cluster\` (scheme, user,
-  host, path and query are kept).
+  host, path and query are kept), and a token standing as a URL's user
+  (\`https://[REDACTED]@github.com/acme/app.git\`: 20 characters or more, letters and digits).
+- A key id and its secret joined by a colon (\`AKIA…:[REDACTED]\` is redacted whole), and a
+  Telegram bot token in a URL path (\`/bot[REDACTED]/getMe\`).
 - Passwords on a command line: \`curl -u alice:[REDACTED]\`, \`--user alice:[REDACTED]\`.
 - Webhook URLs whose path is the credential (Slack, Discord, Microsoft Teams, Zapier):
   \`https://hooks.slack.com/services/[REDACTED]\`.
@@ -32,10 +35,11 @@ around it stays, so the line still says what failed and where.
   (\`{\\"token\\":\\"[REDACTED]\\"}\`), \`--token [REDACTED]\`, \`OPENAI_API_KEY [REDACTED]\`,
   \`?key=[REDACTED]&page=2\`, connection strings (\`AccountKey=[REDACTED];\`,
   \`Password=[REDACTED];\`). The key is kept, and the quotes around a quoted value.
-  Key names: password, passwd, passphrase, pwd, secret, token, credential, cookie, jwt,
+  Key names: password, passwd, passphrase, pwd, secret, token, credential, creds, cookie, jwt,
   ticket, authorization, signature, api key, private key, access key, account key, secret key,
-  connection string, compound names included (\`OPENAI_API_KEY\`, \`proxyAuthorization\`,
-  \`aws_secret_access_key\`, \`PGPASSWORD\`).
+  connection string, a provider's key (\`ADAFRUIT_KEY\`, \`DD_APP_KEY\`), a named session
+  cookie (\`_gitlab_session\`), compound names included (\`OPENAI_API_KEY\`,
+  \`proxyAuthorization\`, \`aws_secret_access_key\`, \`PGPASSWORD\`).
 - Registry auth blobs: \`"auth": "[REDACTED]"\` (Docker \`config.json\`), \`_auth=[REDACTED]\`,
   \`//registry.npmjs.org/:_authToken=[REDACTED]\` (\`.npmrc\`).
 - A password or secret key's value is always redacted, however short (\`password: x\`); only a
@@ -47,7 +51,11 @@ around it stays, so the line still says what failed and where.
   \`"prompt_tokens":812\`, \`tokenizer: cl100k_base\`, \`tokenType: bearer\`,
   \`token_type=Bearer expires_in=3600\`, \`nextPageToken: …\`, \`eos_token: </s>\`.
 - Keys that describe a secret rather than hold one: \`secret_name\`, \`token_endpoint\`,
-  \`password_policy\`, \`token_file\`, \`secretKeyRef\`, \`api_key_header\`.
+  \`password_policy\`, \`token_file\`, \`secretKeyRef\`, \`api_key_header\`,
+  \`--password-stdin\`, \`--cookie-jar\`; database and cache keys (\`primary_key\`,
+  \`cache_key\`).
+- Names of secrets in commands: \`kubectl get secret app-token\`, \`--secret=api-key\`,
+  \`read -p 'Password: ' DB_PASSWORD\`, \`--from-file=./password.txt\`.
 - Counts, flags and enum words after a token or credential key (\`Token: 3 of 5 used\`,
   \`credentials: none\`, \`token: expired\`, \`is_secret: false\`; a number of six digits or more
   after a singular key may be a code and is redacted), prose (\`authorization: pending review\`,

@@ -109,17 +109,23 @@ const FUNCTION_WORDS = new Set(
   ),
 );
 const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
+/** Values that are never a secret after a scheme: the key-assignment search skips them. */
+export const NON_SECRET_WORDS: readonly string[] = [...ABSENT_WORDS, ...ENUM_WORDS];
 // "Bearer opaque" inside quotes: the scheme says what follows is a credential.
 const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+\S/i;
 
 const isNumber = (value: string): boolean => /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value);
+// `$`, `%`, `{`, `<`, `*`, `x`, `X`: the first characters of a reference or a mask (checked first: it is cheap).
+const MASK_OR_REFERENCE_START = new Set([36, 37, 123, 60, 42, 120, 88]);
 /** `${DB_PASSWORD}`, `$DB_PASSWORD`, `%DB_PASSWORD%`, `{{ secrets.X }}`, `<your-token>`, `****`: not the secret itself. */
 const isReferenceOrMask = (value: string): boolean =>
+  MASK_OR_REFERENCE_START.has(value.charCodeAt(0)) &&
   /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
     value,
   );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
-const isUrl = (value: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+const isUrl = (value: string): boolean =>
+  value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
 /**
  * Lowercase, Capitalized or UPPERCASE words of a word's length, possibly a phrase: prose, not a
  * credential. A single run of 16 or more letters is rarely a word and often a token.
@@ -152,10 +158,21 @@ function looksLikeCredential(value: string): boolean {
     else if (code === 45 || code === 95) joiners += 1;
   }
   if (letters === 0) return false;
-  // A version (`token v2.1.0`) or the next flag (`token --help`) is not a value.
+  // A version (`token v2.1.0`) or the next flag (`token --help`, `--from-file=x`) is not a value.
+  if (value.startsWith("--")) return false;
   if (/^v?\d+(?:\.\d+)+$/.test(value) || /^--?[a-z][a-z-]*$/.test(value)) return false;
   return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
 }
+
+/**
+ * `app-token`, `db-password`, `api_key`: letters-only words joined by `-` or `_` ending in a
+ * secret's noun, the name of a secret (`kubectl get secret app-token`, `--secret=api-key`).
+ * Only after a command's word or a flag: `API_KEY=raw-secret` holds one.
+ */
+export const namesASecret = (value: string): boolean =>
+  /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(
+    value,
+  );
 
 /** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
 export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";
@@ -173,6 +190,8 @@ export function isSecretValue(
   if (form === "bare") return looksLikeCredential(text);
   if (isReferenceOrMask(text) || isUrl(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
+  // `Authorization: Cookie: …`: the next field's label, not a value.
+  if (form === "explicit" && !value.quoted && /^[A-Za-z][\w-]*:$/.test(text)) return false;
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   const lower = text.toLowerCase();

@@ -3,13 +3,20 @@ import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
-const AUTH_SCHEME = /\b(?:Bearer|Basic|bearer|basic|BEARER|BASIC)[ \t]{1,8}/g;
+const SCHEME_NAMES = "Bearer|Basic|bearer|basic|BEARER|BASIC";
+// A scheme, then what a credential needs: six token68 characters that are not a scheme name again
+// (`Bearer Bearer …` is a list of words). The engine skips what fails without a call per scheme.
+const AUTH_SCHEME = new RegExp(
+  `\\b(?:${SCHEME_NAMES})[ \\t]{1,8}(?=[A-Za-z0-9._~+/=-]{6})(?!(?:${SCHEME_NAMES})(?![A-Za-z0-9._~+/=-]))`,
+  "g",
+);
 // Words that follow "Bearer" or "Basic" in prose ("Bearer authentication is required", "send a
 // Bearer Token"): any other word after a capitalised scheme is taken as the credential.
 const PROSE_AFTER_SCHEME = new Set(
   (
     "authentication authorization authenticated authenticating auth token tokens scheme schemes header " +
-    "headers credential credentials access realm string value format type prefix flow grant strategy"
+    "headers credential credentials access realm string value format type prefix flow grant strategy " +
+    "bearer basic"
   ).split(" "),
 );
 

@@ -1,15 +1,17 @@
-import { BACKSLASH, DOUBLE_QUOTE, isBlank, isNameChar, SINGLE_QUOTE } from "../char-classes.js";
+import {
+  BACKSLASH,
+  DOUBLE_QUOTE,
+  isAsciiLetter,
+  isBlank,
+  isNameChar,
+  SINGLE_QUOTE,
+} from "../char-classes.js";
 import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
-import { type AssignmentForm, isSecretValue, readValue } from "../values.js";
+import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
+import { FLAG_CANDIDATE, KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
-// The words that can make a key sensitive; `kindOfKey` decides on the whole key around them.
-const SENSITIVE_WORD =
-  /(?:api|private|access|account|secret|signing|client)[ ]key|connection[ ]string|password|passwd|passphrase|pass|pwd|secret|token|credential|cookie|jwt|ticket|authorization|auth|signature|sig|key|connection/gi;
-// A key is a bounded identifier around the word: scanning outwards by hand (instead of one
-// pattern with open `*` on both sides) keeps the scan linear in the input.
-const MAX_KEY_SIDE = 64;
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
 
 const isKeyChar = (code: number): boolean => isNameChar(code) || code === 46 || code === 45;
@@ -31,7 +33,15 @@ interface Assignment {
   readonly valueStart: number;
   readonly form: AssignmentForm;
   readonly inQuery: boolean;
+  readonly key: string;
+  readonly flag: boolean;
 }
+
+/**
+ * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
+ * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
+ */
+const isCommandLike = (assignment: Assignment): boolean => assignment.flag || /^[a-z]+$/.test(assignment.key);
 
 /** Not an assignment; no key of one starts before `skipTo`. */
 interface NotAnAssignment {
@@ -71,6 +81,7 @@ function readAssignment(
   if (isReferenceSigil(before) || text.charCodeAt(keyEnd - 1) === 46) return notAKey;
   const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
+  const flag = text.charCodeAt(keyStart) === 45;
   // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
   const kind = inQuery && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
   if (kind === null) return notAKey;
@@ -98,16 +109,20 @@ function readAssignment(
     return notAKey;
   } else {
     // `--token value`: a flag's value is a value, not prose.
-    form = text.charCodeAt(keyStart) === 45 ? "flag" : "bare";
+    form = flag ? "flag" : "bare";
   }
   context.steps += position - keyEnd + 1;
+  // `read -p 'Password: ' DB_PASSWORD`: the quote after a prompt closes the prompt, it opens no value.
+  const opening = text.charCodeAt(position);
+  if (!quotedKey && (opening === SINGLE_QUOTE || opening === DOUBLE_QUOTE) && before === opening)
+    return notAKey;
   // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
-  if (/^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
+  if (key.length === 3 && /^pwd$/i.test(key) && isPathStart(text.charCodeAt(position))) return notAKey;
   SCHEME.lastIndex = position;
-  if (kind !== "registry-auth" && SCHEME.test(text)) {
-    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false };
+  if (kind !== "registry-auth" && isAsciiLetter(text.charCodeAt(position)) && SCHEME.test(text)) {
+    return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false, key, flag };
   }
-  return { kind, keyEnd, valueStart: position, form, inQuery };
+  return { kind, keyEnd, valueStart: position, form, inQuery, key, flag };
 }
 
 /**
@@ -116,12 +131,19 @@ function readAssignment(
  * redacted; quotes around the value are kept.
  */
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
+  const afterFlags = text.includes("-") ? redactCandidates(text, FLAG_CANDIDATE, context) : text;
+  return redactCandidates(afterFlags, KEY_CANDIDATE, context);
+}
+
+/** Judges the key at each match of `candidates` (a word, or a flag's dash with its key in group 1). */
+function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   let examinedUpTo = 0;
-  SENSITIVE_WORD.lastIndex = 0;
-  for (let word = SENSITIVE_WORD.exec(text); word !== null; word = SENSITIVE_WORD.exec(text)) {
+  candidates.lastIndex = 0;
+  for (let word = candidates.exec(text); word !== null; word = candidates.exec(text)) {
     context.steps += 1;
-    const wordEnd = word.index + word[0].length;
+    const flagKey = word[1];
+    const wordEnd = word.index + (flagKey === undefined ? word[0].length : 1 + flagKey.length);
     // A later word of a key already judged (`client_secret_token`) adds nothing.
     if (word.index < examinedUpTo) continue;
     const assignment = readAssignment(text, word.index, wordEnd, context);
@@ -132,9 +154,10 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
     examinedUpTo = assignment.keyEnd;
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
+    if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
-    SENSITIVE_WORD.lastIndex = Math.max(value.end, wordEnd);
-    examinedUpTo = SENSITIVE_WORD.lastIndex;
+    candidates.lastIndex = Math.max(value.end, wordEnd);
+    examinedUpTo = candidates.lastIndex;
   }
   return rewriter.finish();
 }

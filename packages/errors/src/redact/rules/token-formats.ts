@@ -28,6 +28,8 @@ const isBase64WithUnderscore = (code: number): boolean => isBase64OrPadding(code
 const isBitbucketChar = (code: number): boolean => isTokenChar(code) || code === 61 || code === 46;
 const isLowerAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 const isTwitterChar = (code: number): boolean => isAlnum(code) || code === 37;
+const isUpperAlnumOrDash = (code: number): boolean => isUpperAlnum(code) || code === 45;
+const isDigitChar = (code: number): boolean => code >= 48 && code <= 57;
 
 // Prefixes and lengths are the providers' documented formats (and those that public secret
 // scanners key on). A token is only matched as a whole: the character before the prefix and
@@ -52,15 +54,18 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
       "glffct-",
       "glimt-",
       "glagent-",
+      "glft-",
     ],
     body: [run(isTokenChar, 20, ANY)],
   },
   { provider: "GitLab runner registration", prefixes: ["GR1348941"], body: [run(isTokenChar, 20, ANY)] },
   {
-    provider: "AWS access key id",
+    provider: "AWS access key id (and its secret after a colon)",
     prefixes: ["AKIA", "ASIA", "ABIA", "ACCA"],
     body: [run(isUpperAlnum, 16)],
+    tail: [":", run(isBase64OrPadding, 40)],
   },
+  { provider: "AWS access key id (A3T)", prefixes: ["A3T"], body: [run(isUpperAlnum, 17)] },
   {
     provider: "Slack",
     prefixes: ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxe.xoxp-", "xapp-"],
@@ -85,7 +90,7 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "Atlassian", prefixes: ["ATATT3"], body: [run(isUrlSafeBase64OrPadding, 50, ANY)] },
   { provider: "Bitbucket", prefixes: ["ATBB"], body: [run(isBitbucketChar, 32, ANY)] },
   { provider: "Linear", prefixes: ["lin_api_"], body: [run(isAlnum, 40)] },
-  { provider: "Groq", prefixes: ["gsk_"], body: [run(isAlnum, 48)] },
+  { provider: "Groq", prefixes: ["gsk_"], body: [run(isAlnum, 48, 56)] },
   { provider: "Replicate", prefixes: ["r8_"], body: [run(isAlnum, 37)] },
   { provider: "Perplexity", prefixes: ["pplx-"], body: [run(isAlnum, 48)] },
   { provider: "xAI", prefixes: ["xai-"], body: [run(isAlnum, 40, ANY)] },
@@ -113,7 +118,11 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "New Relic", prefixes: ["NRAK-"], body: [run(isUpperAlnum, 27)] },
   { provider: "Docker Hub", prefixes: ["dckr_pat_", "dckr_oat_"], body: [run(isTokenChar, 20, ANY)] },
   { provider: "Square", prefixes: ["sq0atp-", "sq0csp-"], body: [run(isTokenChar, 22, ANY)] },
-  { provider: "Fly.io", prefixes: ["fo1_", "fm1_", "fm2_"], body: [run(isUrlSafeBase64OrPadding, 40, ANY)] },
+  {
+    provider: "Fly.io",
+    prefixes: ["fo1_", "fm1_", "fm1a_", "fm1r_", "fm2_"],
+    body: [run(isUrlSafeBase64OrPadding, 40, ANY)],
+  },
   { provider: "Netlify", prefixes: ["nfp_"], body: [run(isAlnum, 36, ANY)] },
   { provider: "Render", prefixes: ["rnd_"], body: [run(isAlnum, 32, ANY)] },
   { provider: "Heroku", prefixes: ["HRKU-"], body: [run(isTokenChar, 40, ANY)] },
@@ -144,7 +153,12 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "EasyPost", prefixes: ["EZAK", "EZTK"], body: [run(isAlnum, 54)] },
   { provider: "Notion", prefixes: ["ntn_", "secret_"], body: [run(isAlnum, 43, 46)] },
   { provider: "Airtable", prefixes: ["pat"], body: [run(isAlnum, 14), ".", run(isLowerHexChar, 64)] },
-  { provider: "Flutterwave", prefixes: ["FLWSECK-", "FLWSECK_TEST-"], body: [run(isLowerHexChar, 32)] },
+  {
+    provider: "Flutterwave",
+    prefixes: ["FLWSECK-", "FLWSECK_TEST-"],
+    body: [run(isLowerHexChar, 32)],
+    tail: ["-X"],
+  },
   {
     provider: "Firebase Cloud Messaging server key",
     prefixes: ["AAAA"],
@@ -160,10 +174,50 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     prefixes: ["EAACEdEose0cBA", "EAAA"],
     body: [run(isTokenChar, 40, ANY)],
   },
+  { provider: "Facebook page access token", prefixes: ["EAAM", "EAAC"], body: [run(isAlnum, 100, ANY)] },
   {
     provider: "Mapbox secret token",
     prefixes: ["sk.eyJ"],
     body: [run(isTokenChar, 20, ANY), ".", run(isTokenChar, 20, ANY)],
+  },
+  {
+    provider: "1Password secret key",
+    prefixes: ["A3-"],
+    body: [run(isUpperAlnum, 6), "-", run(isUpperAlnumOrDash, 29, 30)],
+  },
+  { provider: "1Password service account", prefixes: ["ops_eyJ"], body: [run(isBase64OrPadding, 250, ANY)] },
+  { provider: "Adobe client secret", prefixes: ["p8e-"], body: [run(isAlnum, 32)] },
+  { provider: "Artifactory reference token", prefixes: ["cmVmd"], body: [run(isAlnum, 59)] },
+  { provider: "ClickHouse Cloud", prefixes: ["4b1d"], body: [run(isAlnum, 38)] },
+  {
+    provider: "Cloudflare origin CA key",
+    prefixes: ["v1.0-"],
+    body: [run(isLowerHexChar, 24), "-", run(isLowerHexChar, 146)],
+  },
+  { provider: "Frame.io", prefixes: ["fio-u-"], body: [run(isUrlSafeBase64OrPadding, 64)] },
+  { provider: "Grafana API key", prefixes: ["eyJrIjoi"], body: [run(isBase64OrPadding, 70, 400)] },
+  {
+    provider: "Harness PAT and SAT",
+    prefixes: ["pat.", "sat."],
+    body: [run(isTokenChar, 22), ".", run(isAlnum, 24), ".", run(isAlnum, 20)],
+  },
+  { provider: "Infracost", prefixes: ["ico-"], body: [run(isAlnum, 32)] },
+  { provider: "42 intra", prefixes: ["s-s4t2ud-", "s-s4t2af-"], body: [run(isLowerHexChar, 64)] },
+  { provider: "Base64-encoded JWT", prefixes: ["ZXlK"], body: [run(isBase64OrPadding, 40, ANY)] },
+  { provider: "New Relic browser key", prefixes: ["NRJS-"], body: [run(isLowerHexChar, 19)] },
+  { provider: "New Relic insert key", prefixes: ["NRII-"], body: [run(isTokenChar, 32)] },
+  { provider: "Scalingo", prefixes: ["tk-us-"], body: [run(isTokenChar, 48)] },
+  {
+    provider: "Brevo (Sendinblue)",
+    prefixes: ["xkeysib-", "xsmtpsib-"],
+    body: [run(isLowerHexChar, 64), "-", run(isAlnum, 16)],
+  },
+  { provider: "Sourcegraph", prefixes: ["sgp_"], body: [run(isNameChar, 40, 62)] },
+  { provider: "NVIDIA", prefixes: ["nvapi-"], body: [run(isTokenChar, 64)] },
+  {
+    provider: "Telegram bot token in a URL path",
+    prefixes: ["bot"],
+    body: [run(isDigitChar, 5, 16), ":", run(isTokenChar, 35)],
   },
   {
     provider: "JWT (three or five segments)",

@@ -1,0 +1,55 @@
+import { escapeForPattern } from "../pattern-source.js";
+
+// A key is a bounded identifier around a sensitive word: scanning outwards by hand (instead of
+// one pattern with open `*` on both sides) keeps the scan linear in the input.
+export const MAX_KEY_SIDE = 64;
+
+// The words that can make a key sensitive; `kindOfKey` decides on the whole key around them.
+const SENSITIVE_WORDS = [
+  ...["api", "private", "access", "account", "secret", "signing", "client"].map((word) => `${word} key`),
+  "connection string",
+  ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "creds", "cookie"],
+  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session"],
+];
+const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
+
+/** Any of `words`, and only the longest where one starts another (`pass` is not tried inside `password`). */
+function longestWords(words: readonly string[]): string {
+  return words
+    .map((word) => {
+      const longer = words.filter((other) => other !== word && other.startsWith(word));
+      const notLonger = longer.map((other) => escapeForPattern(other.slice(word.length))).join("|");
+      return escapeForPattern(word) + (longer.length > 0 ? `(?!${notLonger})` : "");
+    })
+    .join("|");
+}
+
+const WORD = `(?:${longestWords(SENSITIVE_WORDS)})`;
+// `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
+const EXPLICIT = `\\\\*["']?[ \\t]*[:=](?![ \\t]*[A-Za-z][\\w-]*:(?:[ \\t]|$))`;
+// `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
+const AFTER_SCHEME = `(?:${longestWords(SCHEMES)})[ \\t]+(?!(?:${longestWords(SCHEMES)})(?![^\\s,;]))`;
+// `key value`: the value must look like a credential (see looksLikeCredential): six characters
+// or more, and not a sensitive word itself (`password password …` is a list of words).
+const BARE_CREDENTIAL = `\\\\*["']?(?!${WORD}(?![\\w.~+/=-]))(?=[\\w.~+/=-]{6})`;
+// `--key value`: a dash after a non-key character, then a key holding a sensitive word (the
+// first group: the key after the dash up to the end of the word).
+const FLAG = `-(?<![\\w.-]-)(?=(-?[\\w.-]{0,${MAX_KEY_SIDE}}?${WORD})[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
+
+/**
+ * A sensitive word when what follows can make its key an assignment (more key characters, a
+ * separator, a scheme, a credential-shaped value): a necessary condition of `readAssignment`
+ * accepting the key, never a sufficient one. The engine skips the words that cannot be keys
+ * (`token token …`) without a call per word.
+ */
+export const KEY_CANDIDATE = new RegExp(
+  `${WORD}(?=[\\w.-]|${EXPLICIT}|[ \\t]+(?:${BARE_CREDENTIAL}|${AFTER_SCHEME}))`,
+  "gi",
+);
+
+/**
+ * The dash that starts a `--flag value` whose key holds a sensitive word (any value follows a
+ * flag), with the key up to the end of the word in group 1. Its own pattern: a second
+ * alternative in KEY_CANDIDATE would keep the engine from skipping ahead to the words.
+ */
+export const FLAG_CANDIDATE = new RegExp(FLAG, "gi");
