@@ -5,7 +5,7 @@ const providers = TOKEN_FORMATS.map((format) => format.provider).join(", ");
 
 /**
  * What `redactSecrets` removes from a diagnostic and what it deliberately keeps, as Markdown:
- * printed by `paperclip-errors explain redaction` and quoted in the package README.
+ * printed by `paperclip-errors explain redaction` and quoted in docs/redaction.md.
  */
 export const REDACTION_GUIDE = `# Redaction: what a diagnostic hides and what it keeps
 
