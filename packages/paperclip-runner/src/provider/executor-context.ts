@@ -41,6 +41,7 @@ export class ExecutorContext {
       emit: (event) => this.emit(event),
       state: () => this.state(),
       update: (change) => this.update(change),
+      save: () => this.save(),
       session: () => this.session,
     });
   }
