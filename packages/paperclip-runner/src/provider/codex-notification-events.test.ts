@@ -237,10 +237,8 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
 
   it("marks errors and warnings user-actionable, other notices not (the shipped rule)", () => {
     const actionable = (method: string) => {
-      const outcome = codexNotificationEvents(method, { message: "m" }, context) as {
-        events: { payload: Record<string, unknown> }[];
-      };
-      return outcome.events[0]?.payload.userActionable;
+      const outcome = codexNotificationEvents(method, { message: "m" }, context);
+      return outcome.kind === "events" ? outcome.events[0]?.payload.userActionable : undefined;
     };
     expect(actionable("error")).toBe(true);
     expect(actionable("warning")).toBe(true);
