@@ -84,7 +84,10 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
       });
       expect(commandOf(result, "wrong")?.status).toBe("rejected");
       expect(commandOf(result, "wrong")?.result.message).toContain("question color has no option option-9");
-      expect(commandOf(result, "resolve")?.result.result).toEqual({ status: "delivered", requestId: REQUEST_ID });
+      expect(commandOf(result, "resolve")?.result.result).toEqual({
+        status: "delivered",
+        requestId: REQUEST_ID,
+      });
       expect(firstEvent(result, "runtime_request.resolved").payload).toEqual({
         provider: "codex",
         requestId: REQUEST_ID,
@@ -93,10 +96,15 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
       // Codex got the chosen label and the typed text, once.
       const answers = result.providerLog.filter((record) => record.kind === "input_answer");
       expect(answers).toEqual([
-        { kind: "input_answer", answer: { answers: { color: { answers: ["blue"] }, why: { answers: ["it is calm"] } } } },
+        {
+          kind: "input_answer",
+          answer: { answers: { color: { answers: ["blue"] }, why: { answers: ["it is calm"] } } },
+        },
       ]);
       const types = eventTypes(result.committed);
-      expect(types.indexOf("runtime_request.resolved")).toBeGreaterThan(types.indexOf("runtime_request.created"));
+      expect(types.indexOf("runtime_request.resolved")).toBeGreaterThan(
+        types.indexOf("runtime_request.created"),
+      );
       expect(types).toContain("turn.completed");
     });
   });

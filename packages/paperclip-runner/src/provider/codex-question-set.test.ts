@@ -8,7 +8,11 @@ describe("Codex question forms as canonical question sets", () => {
     const set = codexQuestionSet({
       title: "Pick",
       questions: [
-        { question: "token sk_live_abcdefghijklmnopqrstuv?", options: ["a", { label: "b" }], multiSelect: true },
+        {
+          question: "token sk_live_abcdefghijklmnopqrstuv?",
+          options: ["a", { label: "b" }],
+          multiSelect: true,
+        },
         { id: "free", question: "Anything else?", isOther: true },
       ],
     });
@@ -23,7 +27,12 @@ describe("Codex question forms as canonical question sets", () => {
     });
     expect(set?.questions[0]?.prompt).not.toContain("abcdefghijklmnop");
     // A text question takes no custom answer (the canonical contract forbids it).
-    expect(set?.questions[1]).toEqual({ id: "free", prompt: "Anything else?", required: false, answerMode: "text" });
+    expect(set?.questions[1]).toEqual({
+      id: "free",
+      prompt: "Anything else?",
+      required: false,
+      answerMode: "text",
+    });
   });
 
   it("refuses a missing, duplicated or oversized form", () => {
@@ -52,7 +61,9 @@ describe("Codex question forms as canonical question sets", () => {
   });
 
   it("refuses a response that does not answer the set", () => {
-    const set = codexQuestionSet({ questions: [{ id: "c", question: "C?", options: ["red"], required: true }] });
+    const set = codexQuestionSet({
+      questions: [{ id: "c", question: "C?", options: ["red"], required: true }],
+    });
     if (set === null) throw new Error("the form is valid");
     expect(codexAnswers(set, { answers: {} })).toEqual({
       ok: false,

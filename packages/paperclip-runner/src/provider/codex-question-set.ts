@@ -14,7 +14,11 @@ export interface Question {
   readonly prompt: string;
   readonly required: boolean;
   readonly answerMode: "single_select" | "multi_select" | "text";
-  readonly options?: readonly { readonly id: string; readonly label: string; readonly description?: string }[];
+  readonly options?: readonly {
+    readonly id: string;
+    readonly label: string;
+    readonly description?: string;
+  }[];
   readonly customAnswer?: { readonly enabled: true; readonly label: string; readonly placeholder: string };
 }
 
@@ -58,7 +62,10 @@ export function codexQuestionSet(params: Record<string, unknown>): QuestionSet |
     ids.add(id);
     const options = codexOptions(question.options);
     if (options === null) return null;
-    const prompt = boundedField(text(question.question, text(question.prompt, `Question ${index + 1}`)), 4000);
+    const prompt = boundedField(
+      text(question.question, text(question.prompt, `Question ${index + 1}`)),
+      4000,
+    );
     const header = text(question.header) ? boundedField(text(question.header), 1000) : undefined;
     if (prompt === null || header === null) return null;
     const select = options.length > 0;
@@ -85,7 +92,10 @@ function codexOptions(value: unknown): NonNullable<Question["options"]> | null {
   const options: { id: string; label: string; description?: string }[] = [];
   for (const [index, entry] of value.entries()) {
     const option = record(entry);
-    const label = boundedField(text(option.label, text(entry, `Option ${index + 1}`)) || `Option ${index + 1}`, 1000);
+    const label = boundedField(
+      text(option.label, text(entry, `Option ${index + 1}`)) || `Option ${index + 1}`,
+      1000,
+    );
     if (label === null) return null;
     const description = text(option.description) ? boundedField(text(option.description), 4000) : undefined;
     if (description === null) return null;
@@ -109,7 +119,8 @@ export function codexAnswers(
   const given = record(value.answers);
   const byId = new Map(set.questions.map((question) => [question.id, question]));
   const unknown = Object.keys(given).find((id) => !byId.has(id));
-  if (unknown !== undefined) return { ok: false, reason: `answer ${unknown.slice(0, 160)} names no question` };
+  if (unknown !== undefined)
+    return { ok: false, reason: `answer ${unknown.slice(0, 160)} names no question` };
   const answers: CodexAnswers = {};
   for (const question of set.questions) {
     if (!(question.id in given)) {
@@ -122,7 +133,10 @@ export function codexAnswers(
     for (const optionId of selected) {
       const option = question.options?.find((candidate) => candidate.id === optionId);
       if (option === undefined) {
-        return { ok: false, reason: `question ${question.id} has no option ${String(optionId).slice(0, 160)}` };
+        return {
+          ok: false,
+          reason: `question ${question.id} has no option ${String(optionId).slice(0, 160)}`,
+        };
       }
       labels.push(option.label);
     }

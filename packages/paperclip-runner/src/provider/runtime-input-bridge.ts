@@ -1,9 +1,9 @@
 import type { ProviderEvent } from "./codex-notification-events.js";
+import { boundedText } from "./codex-notification-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
-import { boundedText } from "./codex-notification-events.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
