@@ -1,5 +1,4 @@
-import type { ProviderEvent } from "./codex-notification-events.js";
-import { boundedText } from "./codex-notification-events.js";
+import { boundedText, type ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
