@@ -26,6 +26,8 @@ trap 'rm -rf "$run_dir"' EXIT
 # Every process of this run inherits the marker; the leftover check finds them by it.
 PAPERCLIP_TEST_RUN="$(basename "$run_dir")-$$"
 export PAPERCLIP_TEST_RUN
+# The leftover check reads /proc with @paperclipai/internal's parser, which it loads built.
+pnpm_cmd --filter @paperclipai/internal run build >/dev/null
 node scripts/repo-checks/src/leftovers.mjs snapshot "$run_dir/before.json"
 
 step_names=()

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { readProcStat } from "@paperclipai/test-support";
 import type { CreateosEmulator } from "../../src/index.js";
-import { readProcEntry } from "../../src/process-tree.js";
 
 /** One reply of the emulator, read whole. */
 export interface RawReply {
@@ -205,13 +205,13 @@ export function streamText(frames: readonly Frame[], stream: "stdout" | "stderr"
 
 /** True while `pid` is a live (non-zombie) process. */
 export function isAlive(pid: number): boolean {
-  const entry = readProcEntry(pid);
+  const entry = readProcStat(pid);
   return entry !== undefined && !entry.zombie;
 }
 
 /** The one-letter scheduler state of `pid` (`S`, `R`, `T` for stopped…). */
 export function procState(pid: number): string | undefined {
-  return readProcEntry(pid)?.state;
+  return readProcStat(pid)?.state;
 }
 
 export async function eventually(
