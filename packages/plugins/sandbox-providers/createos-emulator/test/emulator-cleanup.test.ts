@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
-import { eventually, isAlive, RawApi } from "./support/raw-api.js";
+import { isAlive, RawApi } from "./support/raw-api.js";
 import { emulatorForTest, startFailure, tempDirForTest } from "./support/teardown.js";
 
 describe("emulator: close() leaves nothing behind", () => {
@@ -30,12 +30,14 @@ describe("emulator: close() leaves nothing behind", () => {
         () => "answered",
         () => "broken",
       );
-    await eventually(
-      () =>
-        emulator.requests().some((record) => record.route === "process.connect" && record.status === 200) &&
-        emulator.requests().some((record) => record.route === "process.wait"),
-      "stream and wait in flight",
-    );
+    await expect
+      .poll(
+        () =>
+          emulator.requests().some((record) => record.route === "process.connect" && record.status === 200) &&
+          emulator.requests().some((record) => record.route === "process.wait"),
+        { message: "stream and wait in flight", timeout: 5_000 },
+      )
+      .toBe(true);
     const osPids = emulator.processes().map((process) => process.osPid);
     expect(osPids.every(isAlive)).toBe(true);
     expect(readdirSync(root)).toHaveLength(1);

@@ -1,4 +1,5 @@
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import {
   assertEnvironmentEventOrder,
   assertExecutionLifecycle,
@@ -8,7 +9,7 @@ import {
 } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
-import { eventually, rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { startTestEmulator } from "./support/emulator-fixture.js";
 import { emulatorConfig, joinedLog } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
@@ -163,7 +164,7 @@ describe("the plugin through the SDK's environment harness", () => {
     });
     const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
 
-    const expired = await rejection(
+    const expired = await caught(
       t.harness.resumeLease({ ...params, config: { ...t.base.config, shape: "large" } }),
     );
     expect(expired.message).toBe(
@@ -172,12 +173,12 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(expired.code).toBe("ERR_CREATEOS_LEASE_EXPIRED");
     expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
 
-    const foreign = await rejection(t.harness.resumeLease({ ...params, companyId: "company-2" }));
+    const foreign = await caught(t.harness.resumeLease({ ...params, companyId: "company-2" }));
     expect(foreign.message).toBe(
       "CreateOS lease metadata does not match this company, environment or API origin.",
     );
 
-    const tampered = await rejection(
+    const tampered = await caught(
       t.harness.resumeLease({ ...params, leaseMetadata: { ...lease.metadata!, marker: "0".repeat(64) } }),
     );
     expect(tampered.message).toBe(
@@ -186,7 +187,7 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(tampered.code).toBe("ERR_CREATEOS_LEASE_MARKER");
 
     emulator.setSandboxStatus(lease.providerLeaseId!, "error");
-    const broken = await rejection(t.harness.resumeLease(params));
+    const broken = await caught(t.harness.resumeLease(params));
     expect(broken.message).toBe("CreateOS sandbox is error; expected running.");
     expect((broken as { code?: string }).code).toBe("ERR_CREATEOS_SANDBOX_STATE");
   });
@@ -195,7 +196,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-4" });
     emulator.faults.set({ faults: [{ kind: "lose-create-reply", sandboxId: lease.providerLeaseId! }] });
-    const lost = await rejection(t.harness.execute({ ...t.lease(lease), command: "sleep", args: ["30"] }));
+    const lost = await caught(t.harness.execute({ ...t.lease(lease), command: "sleep", args: ["30"] }));
     expect(lost.message).toBe(
       "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
     );
@@ -203,11 +204,11 @@ describe("the plugin through the SDK's environment harness", () => {
     const orphan = emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId && p.running);
     expect(orphan).toBeDefined();
 
-    const blocked = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    const blocked = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(blocked.message).toBe(
       "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
     );
-    const resume = await rejection(
+    const resume = await caught(
       t.harness.resumeLease({
         ...t.base,
         providerLeaseId: lease.providerLeaseId!,
@@ -228,19 +229,26 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
-    await eventually(
-      () => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive),
-      "orphan tree gone",
-    );
+    await expect
+      .poll(() => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive), {
+        message: "orphan tree gone",
+        timeout: 5_000,
+      })
+      .toBe(true);
   });
 
   it("release stops an active command and waits for its cleanup", async () => {
     const t = await pluginUnderTest(emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-5" });
-    const running = rejection(
+    const running = caught(
       t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
     );
-    await eventually(() => t.log.some((entry) => entry.chunk === "up\n"), "command started");
+    await expect
+      .poll(() => t.log.some((entry) => entry.chunk === "up\n"), {
+        message: "command started",
+        timeout: 5_000,
+      })
+      .toBe(true);
     const receipt = await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: lease.providerLeaseId,
@@ -257,7 +265,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const t = await pluginUnderTest(emulator);
     const before = new Set(emulator.sandboxes().map((s) => s.id));
     emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.exec", status: 500 }] });
-    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-6" }));
+    const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-6" }));
     expect(error.message).toBe("CreateOS request failed (HTTP 500) during workspace command.");
     const created = emulator.sandboxes().filter((s) => !before.has(s.id));
     expect(created.map((s) => s.status)).toEqual(["destroyed"]);
@@ -290,7 +298,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const a = await t.harness.acquireLease({ ...t.base, runId: "run-a" });
     const b = await t.harness.acquireLease({ ...t.base, runId: "run-b" });
     const long = (lease: typeof a) =>
-      rejection(
+      caught(
         t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
       );
     const onA = [long(a), long(a)];
@@ -299,10 +307,12 @@ describe("the plugin through the SDK's environment harness", () => {
       command: "/bin/bash",
       args: ["-c", "sleep 0.5; echo b-done"],
     });
-    await eventually(
-      () => t.log.filter((entry) => entry.chunk === "up\n").length === 2,
-      "both commands started",
-    );
+    await expect
+      .poll(() => t.log.filter((entry) => entry.chunk === "up\n").length === 2, {
+        message: "both commands started",
+        timeout: 5_000,
+      })
+      .toBe(true);
     await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: a.providerLeaseId,
@@ -328,7 +338,7 @@ describe("the plugin through the SDK's environment harness", () => {
       config: { apiUrl: "http://example.test" },
     });
     expect(validation.ok).toBe(false);
-    const error = await rejection(
+    const error = await caught(
       t.harness.acquireLease({ ...t.base, config: { apiUrl: "ftp://x" }, runId: "r" }),
     );
     expect((error as { code?: string }).code).toBe("ERR_CREATEOS_INVALID_CONFIG");
@@ -342,16 +352,21 @@ describe("the plugin through the SDK's environment harness", () => {
       status: "ok",
       details: { activeCommands: 0, blockedLeases: 0 },
     });
-    const running = rejection(
+    const running = caught(
       t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
     );
-    await eventually(() => t.log.some((entry) => entry.chunk === "up\n"), "command started");
+    await expect
+      .poll(() => t.log.some((entry) => entry.chunk === "up\n"), {
+        message: "command started",
+        timeout: 5_000,
+      })
+      .toBe(true);
     expect(await d.onHealth!()).toMatchObject({ details: { activeCommands: 1 } });
     await d.onShutdown!();
     const error = await running;
     expect((error as { code?: string }).code).toBe("ERR_CREATEOS_CANCELLED");
     expect(emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId)?.killedTree).toBe(true);
-    const refused = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    const refused = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(refused.message).toBe("CreateOS plugin is shutting down.");
     expect(refused.code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
     expect((await d.onHealth!()).status).toBe("error");
