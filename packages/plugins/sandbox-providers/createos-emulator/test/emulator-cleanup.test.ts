@@ -2,9 +2,10 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { isAlive, RawApi } from "./support/raw-api.js";
-import { emulatorForTest, startFailure, tempDirForTest } from "./support/teardown.js";
+import { emulatorForTest, startFailure } from "./support/teardown.js";
 
 describe("emulator: close() leaves nothing behind", () => {
   it("kills every process tree, ends open streams and waits, removes the directories, closes the port", async () => {

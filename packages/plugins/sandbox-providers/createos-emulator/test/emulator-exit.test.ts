@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childForTest, killGroupAfterTest, removeAfterTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { isAlive } from "./support/raw-api.js";
-import { childForTest, killGroupAfterTest, removeAfterTest } from "./support/teardown.js";
 
 const SCRIPT = fileURLToPath(new URL("./support/exit-without-close.ts", import.meta.url));
 

@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { readProcStat } from "@paperclipai/test-support";
+import { childForTest, killGroupAfterTest, readProcStat } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { killProcessTree } from "../src/process-tree.js";
-import { childForTest, killGroupAfterTest } from "./support/teardown.js";
 
 describe("killProcessTree", () => {
   it("kills a member that left the group and outlived its parent (a reparented orphan is not forgotten)", async () => {
