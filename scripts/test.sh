@@ -15,11 +15,13 @@ require_bubblewrap
 require_postgres_user
 install_dependencies
 
-say "fetching the pinned Node 22, Node 24 and paperclipai into $(toolchain_cache_dir) (once)"
+say "fetching the pinned Node 22, Node 24, paperclipai, Codex and upstream's runnerd into $(toolchain_cache_dir) (once)"
 runner_node="$(command -v node)"
 node22="$(toolchain_node 22)"
 node24="$(toolchain_node 24)"
 toolchain_paperclip_server >/dev/null
+toolchain_codex >/dev/null
+toolchain_upstream_runnerd >/dev/null
 
 run_dir="$(mktemp -d)"
 trap 'rm -rf "$run_dir"' EXIT
@@ -73,6 +75,8 @@ step "upstream's local-mode controller drives our runner (Node 24)" \
   on_node "$node24" pnpm_cmd --filter @paperclipai/runner-upstream-oracle run test:oracle
 step "the server's durable control plane drives our runner (Node 24)" \
   on_node "$node24" pnpm_cmd --filter @paperclipai/runner-server-oracle run test:oracle
+step "the server's Codex transport drives upstream's runner and ours, real Codex CLI (Node 24)" \
+  on_node "$node24" pnpm_cmd --filter @paperclipai/runner-codex-oracle run test:e2e
 step "the real Paperclip server hosts our plugin, end to end (Node 24)" \
   on_node "$node24" pnpm_cmd --filter @paperclipai/paperclip-host-e2e run test:host
 

@@ -6,6 +6,9 @@
 PAPERCLIP_NODE22_VERSION="22.23.5"
 PAPERCLIP_NODE24_VERSION="24.22.3"
 PAPERCLIP_SERVER_VERSION="2026.916.1"
+PAPERCLIP_CODEX_VERSION="0.156.1"
+# Upstream's Rust runner needs glibc 2.38; Debian 13's C library runs it on older systems.
+PAPERCLIP_RUNNERD_LIBC_SUITE="trixie"
 
 toolchain_cache_dir() {
   printf '%s\n' "${PAPERCLIP_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/paperclip-monorepo}"
@@ -57,12 +60,75 @@ toolchain_paperclip_server() {
   toolchain_install "paperclipai-$PAPERCLIP_SERVER_VERSION" "paperclipai@$PAPERCLIP_SERVER_VERSION"
 }
 
+# Prints the path of the real Codex CLI binary (@openai/codex with its linux-x64 package: a
+# static musl binary that runs on any x86-64 Linux).
+toolchain_codex() {
+  local dir binary
+  dir="$(toolchain_install "codex-$PAPERCLIP_CODEX_VERSION" "@openai/codex@$PAPERCLIP_CODEX_VERSION")" || return 1
+  binary="$dir/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+  "$binary" --version >/dev/null \
+    || { echo "error: $binary does not run (only linux-x64 is supported)" >&2; return 1; }
+  printf '%s\n' "$binary"
+}
+
+# Prints the path of a launcher for upstream's Rust paperclip-runnerd (vendored in
+# @paperclipai/server): it runs the binary through Debian 13's dynamic loader and C library,
+# unpacked into the cache with apt from a private source list (the system's apt configuration
+# is read for its keyrings only and never changed).
+toolchain_upstream_runnerd() {
+  local server dir
+  server="$(toolchain_paperclip_server)" || return 1
+  dir="$(toolchain_cache_dir)/runnerd-$PAPERCLIP_SERVER_VERSION"
+  (
+    flock 9
+    toolchain_upstream_runnerd_locked "$dir" "$server/node_modules/@paperclipai/server/dist/vendor/paperclip-runner/bin/paperclip-runnerd"
+  ) 9>"$dir.lock" || return 1
+  printf '%s\n' "$dir/paperclip-runnerd"
+}
+
+toolchain_upstream_runnerd_locked() {
+  local dir="$1" binary="$2" apt_dir deb
+  [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$binary" ] && return 0
+  rm -rf "$dir"
+  mkdir -p "$dir/apt/lists/partial" "$dir/apt/archives/partial" "$dir/libc"
+  apt_dir="$dir/apt"
+  printf 'deb http://deb.debian.org/debian %s main\n' "$PAPERCLIP_RUNNERD_LIBC_SUITE" >"$apt_dir/sources.list"
+  local apt_options=(
+    -o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
+    -o "Dir::State::lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+    -o "Dir::Cache::archives=$apt_dir/archives" -o "APT::Get::List-Cleanup=0"
+    -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root"
+  )
+  mkdir -p "$apt_dir/cache"
+  apt-get "${apt_options[@]}" -qq update >&2 \
+    || { echo "error: apt-get update of the private $PAPERCLIP_RUNNERD_LIBC_SUITE source failed" >&2; return 1; }
+  (cd "$apt_dir/archives" && apt-get "${apt_options[@]}" -qq download "libc6/$PAPERCLIP_RUNNERD_LIBC_SUITE" >&2) \
+    || { echo "error: apt-get download libc6 from $PAPERCLIP_RUNNERD_LIBC_SUITE failed" >&2; return 1; }
+  deb="$(ls "$apt_dir/archives"/libc6_*.deb)"
+  dpkg-deb -x "$deb" "$dir/libc"
+  rm -rf "$apt_dir"
+  # The server launches PAPERCLIP_RUNNER_BINARY directly and hashes that file: a script works.
+  cat >"$dir/paperclip-runnerd" <<LAUNCHER
+#!/bin/sh
+exec "$dir/libc/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" --library-path "$dir/libc/usr/lib/x86_64-linux-gnu" "$binary" "\$@"
+LAUNCHER
+  chmod 0755 "$dir/paperclip-runnerd"
+  # Without arguments it names the first missing one: proof that the loader and libc fit.
+  local probe
+  probe="$("$dir/paperclip-runnerd" 2>&1)" || true
+  case "$probe" in *"missing required argument"*) ;; *) false ;; esac \
+    || { echo "error: upstream's paperclip-runnerd does not start through $dir/libc" >&2; return 1; }
+  printf '%s' "$binary" >"$dir/.installed"
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   case "${1:-}" in
     node) toolchain_node "${2:?usage: toolchain-cache.sh node 22|24}" ;;
     server) toolchain_paperclip_server ;;
+    codex) toolchain_codex ;;
+    upstream-runnerd) toolchain_upstream_runnerd ;;
     dir) toolchain_cache_dir ;;
-    *) echo "usage: toolchain-cache.sh node 22|24 | server | dir" >&2; exit 2 ;;
+    *) echo "usage: toolchain-cache.sh node 22|24 | server | codex | upstream-runnerd | dir" >&2; exit 2 ;;
   esac
 fi

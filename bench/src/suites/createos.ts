@@ -45,7 +45,7 @@ async function createSandbox(client: CreateosClient): Promise<string> {
   const created = await client.json({
     method: "POST",
     path: "/sandboxes",
-    json: { shape: "bench", ingress_enabled: false },
+    json: { shape: "s-1vcpu-1gb", ingress_enabled: false },
     operation: "sandbox lifecycle",
     idempotent: false,
   });

@@ -35,6 +35,10 @@ const sections: readonly SectionSpec[] = [
     load: async () => (await import("./sections/runner-durable.js")).runnerDurableSection,
   },
   {
+    title: "@paperclipai/paperclip-runner: a Codex turn against a local model stub",
+    load: async () => (await import("./sections/runner-codex.js")).runnerCodexSection,
+  },
+  {
     title: "@paperclipai/paperclip-runner: private, redacted diagnostics",
     load: async () => (await import("./sections/runner-diagnostics.js")).runnerDiagnosticsSection,
   },

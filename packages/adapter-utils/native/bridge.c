@@ -17,6 +17,12 @@
  * the bridge (handoff.c) and their bytes no longer pass through the host process.
  *
  *   paperclip-sandbox-bridge --courier   (the host's end of the handoff; see courier.c)
+ *   paperclip-sandbox-bridge --exec <program> [args...]   (no bridge: see exec-program.c)
+ *   paperclip-sandbox-bridge --cgroup <cgroup.procs> -- <command> [args...]   (host side)
+ *
+ * The program never inherits a descriptor above stdio (exec-program.c). With
+ * PAPERCLIP_SANDBOX_COURIER=1 (bwrap's --setenv) a courier serves this run: a bridge that
+ * cannot reach it does not start the program (ERR_SANDBOX_COURIER_UNREACHABLE, exit 125).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -149,6 +155,11 @@ static void exec_program(char **argv) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     setsid();
+    if (!apply_own_filter()) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot load the seccomp filter: %s\n", strerror(errno));
+        _exit(125);
+    }
+    close_inherited_fds();
     execvp(argv[0], argv);
     int saved = errno;
     dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot start %s: %s\n", argv[0], strerror(saved));
@@ -207,6 +218,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "--courier") == 0) return courier_main();
+    if (argc >= 2 && strcmp(argv[1], "--exec") == 0) return exec_only_main(argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "--cgroup") == 0) return cgroup_launch_main(argc, argv);
     if (argc < 4) {
         dprintf(STDERR_FILENO,
                 "usage: paperclip-sandbox-bridge <listen-ip:port> <proxy.sock> <program> [args...]\n");
@@ -244,9 +257,17 @@ int main(int argc, char **argv) {
     /* Before the program starts: the courier takes one connection only, and it must be ours
        (the sockets it passes belong to the host's network). After the mask: its reader thread
        must not take the signals the bridge waits for. */
-    if (handoff_connect(socket_path) == HANDOFF_BROKEN) {
-        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot reach the tunnel courier beside %s: %s\n",
-                socket_path, strerror(errno));
+    if (!take_own_filter()) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: malformed %s\n", SECCOMP_ENV);
+        return LISTEN_FAILURE_STATUS;
+    }
+    const char *courier_flag = getenv(COURIER_ENV);
+    bool courier_expected = courier_flag && strcmp(courier_flag, "1") == 0;
+    unsetenv(COURIER_ENV);
+    if (courier_expected && handoff_connect(socket_path) != HANDOFF_READY) {
+        dprintf(STDERR_FILENO,
+                "paperclip-sandbox bridge: " COURIER_UNREACHABLE_CODE ": cannot reach the tunnel courier beside %s: %s\n",
+                socket_path, errno ? strerror(errno) : "not listening");
         return LISTEN_FAILURE_STATUS;
     }
 

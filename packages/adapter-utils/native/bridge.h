@@ -6,6 +6,9 @@
  *   handoff.c  the bridge's end of the tunnel handoff (receives connected upstream sockets)
  *   courier.c  the host's end of the tunnel handoff (`--courier`, spawned by the host proxy)
  *   fd-passing.c  descriptors over Unix sockets (SCM_RIGHTS), for both ends
+ *   courier-peer.c  the courier's check that its one connection is its own run's bridge
+ *   exec-program.c  descriptors closed before the program, `--exec`, and `--cgroup`
+ *   own-filter.c  the program's seccomp filter, for callers that spawn bwrap without --seccomp
  *
  * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
  * tunnel, it passes the connected upstream socket (SCM_RIGHTS) through the courier to
@@ -21,8 +24,8 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
-/* Version 2: relays hand off to upstream sockets passed in by the courier. */
-#define BRIDGE_PROTOCOL_VERSION "2"
+/* Version 3: relays hand off to upstream sockets passed in by the courier; --exec, --cgroup, PAPERCLIP_SANDBOX_COURIER. */
+#define BRIDGE_PROTOCOL_VERSION "3"
 
 /* Siblings of proxy.sock in the run's private directory, no longer than it: the courier's
    socket, and the proxy's socket for bridge connections, on which the host first writes
@@ -84,10 +87,33 @@ void handoff_report(enum handoff_report_kind kind, uint64_t id);
 /* courier.c: `paperclip-sandbox-bridge --courier`; returns the exit status. */
 int courier_main(void);
 
+/* The variable (set by bwrap's --setenv, removed before the program starts) that tells the
+   bridge a courier serves its run: unable to reach it, the bridge fails closed. */
+#define COURIER_ENV "PAPERCLIP_SANDBOX_COURIER"
+/* The code the bridge prints when it fails closed; the spawn helper throws it (registry entry). */
+#define COURIER_UNREACHABLE_CODE "ERR_SANDBOX_COURIER_UNREACHABLE"
+
+/* The variable (bwrap's --setenv) carrying the program's seccomp filter, hex-encoded. */
+#define SECCOMP_ENV "PAPERCLIP_SANDBOX_SECCOMP"
+
+/* own-filter.c: take the filter from the environment (false: malformed, fail closed), and
+   load it unless a filter already holds the process (false: the kernel refused it). */
+bool take_own_filter(void);
+bool apply_own_filter(void);
+
+/* exec-program.c */
+void close_inherited_fds(void);
+int exec_only_main(char **argv);
+int cgroup_launch_main(int argc, char **argv);
+
+/* courier-peer.c: whether the process at the other end of `connection` runs inside the
+   sandbox that bwrap started with `run_dir` among its arguments. */
+bool courier_peer_is_own_bridge(int connection, const char *run_dir);
+
 /* fd-passing.c: recvmsg into `buffer`, keeping up to *fd_count descriptors (the count
-   received on return, the rest closed); sendmsg of `buffer` with one descriptor. */
+   received on return, the rest closed); sendmsg of `buffer` with one descriptor (the bytes sent, or -1 with errno). */
 ssize_t receive_with_fds(int socket_fd, void *buffer, size_t length, int *fds, size_t *fd_count);
-bool send_with_fd(int socket_fd, const void *buffer, size_t length, int fd);
+ssize_t send_with_fd(int socket_fd, const void *buffer, size_t length, int fd);
 
 void put_u64(unsigned char *to, uint64_t value);
 uint64_t get_u64(const unsigned char *from);

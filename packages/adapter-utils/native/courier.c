@@ -4,15 +4,19 @@
  * The host proxy spawns it with a Node IPC channel (NODE_CHANNEL_FD): Node can pass a
  * socket to a child process, but not over any other Unix socket. It is started ahead
  * of need: it says "ready" on stdout, then waits for a socket path on stdin (up to a
- * NUL), listens there and says "listening". It accepts exactly one connection (the
- * bridge, which connects before it starts the program), then removes the socket file
- * so nothing else can connect. Each handle message from Node,
+ * NUL), listens there and says "listening". It keeps exactly one connection: the first
+ * whose peer is its own run's bridge (courier-peer.c; any other is closed at once), made
+ * before the bridge starts the program; then it removes the socket file so nothing else
+ * can connect. Each handle message from Node,
  *
  *   {"cmd":"NODE_HANDLE","type":"net.Socket","msg":{"id":"<16 hex>","drainOffset":N,"idleMs":N}}
  *
  * arrives with the upstream socket; the courier answers {"cmd":"NODE_HANDLE_ACK"} (Node
  * sends no further handle before it) and passes the record and the socket on to the
- * bridge. What Node hears back, one JSON line each:
+ * bridge. Sends to the bridge never block (a bridge the program stopped must not stall
+ * the courier): records wait in a bounded queue, and one that waits longer than
+ * OFFER_TIMEOUT_MS, or finds the queue full, is refused (the bridge never had it, so the
+ * host relays that tunnel itself). What Node hears back, one JSON line each:
  *   {"handoff":"refused","id":"<16 hex>"}  the courier could not pass it, or the bridge
  *                                          had no connection for it: the host relays it;
  *   {"handoff":"taken","id":"<16 hex>"}    the bridge's connection took it (it will drain);
@@ -23,6 +27,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,17 +38,36 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bridge.h"
 
 #define LINE_LIMIT (64 * 1024)
 #define PENDING_LIMIT 64
+/* Records for the bridge not yet sent; past the limit, or the timeout, an offer is refused. */
+#define OUTGOING_LIMIT 64
+#define OFFER_TIMEOUT_MS 5000
 
 static int channel = -1;
 static int bridge = -1;
 static int pending[PENDING_LIMIT];
 static size_t pending_count;
+
+struct outgoing {
+    unsigned char record[HANDOFF_RECORD_LENGTH];
+    uint64_t id;
+    int upstream;
+    int64_t queued_at_ms;
+};
+static struct outgoing outgoing[OUTGOING_LIMIT];
+static size_t outgoing_count;
+
+static int64_t now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
 
 static void send_to_node(const char *line) {
     size_t length = strlen(line);
@@ -84,6 +109,35 @@ static int take_pending(void) {
     return fd;
 }
 
+static void drop_outgoing(size_t index, bool refuse) {
+    struct outgoing entry = outgoing[index];
+    close(entry.upstream);
+    memmove(outgoing + index, outgoing + index + 1, (--outgoing_count - index) * sizeof outgoing[0]);
+    if (refuse) report("refused", entry.id);
+}
+
+static void bridge_gone(void);
+
+/* Sends what the queue holds, in order, as far as the bridge takes it without blocking. */
+static void flush_outgoing(void) {
+    while (outgoing_count > 0 && bridge >= 0) {
+        ssize_t sent = send_with_fd(bridge, outgoing[0].record, HANDOFF_RECORD_LENGTH, outgoing[0].upstream);
+        if (sent == HANDOFF_RECORD_LENGTH) {
+            drop_outgoing(0, false);
+            continue;
+        }
+        if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        /* Failed, or part of a record sent: the stream to the bridge cannot be trusted. */
+        bridge_gone();
+    }
+}
+
+/* Offers the bridge has not taken in time were never the bridge's: the host keeps them. */
+static void expire_outgoing(void) {
+    int64_t now = now_ms();
+    while (outgoing_count > 0 && now - outgoing[0].queued_at_ms >= OFFER_TIMEOUT_MS) drop_outgoing(0, true);
+}
+
 static void pass_on(const char *line) {
     int upstream = take_pending();
     send_to_node("{\"cmd\":\"NODE_HANDLE_ACK\"}\n");
@@ -92,16 +146,19 @@ static void pass_on(const char *line) {
     uint64_t idle_ms = 0;
     bool parsed = read_field(line, "id", 16, &id) && read_field(line, "drainOffset", 10, &drain_offset) &&
                   read_field(line, "idleMs", 10, &idle_ms);
-    bool passed = false;
-    if (parsed && upstream >= 0 && bridge >= 0) {
-        unsigned char record[HANDOFF_RECORD_LENGTH];
-        put_u64(record, id);
-        put_u64(record + 8, drain_offset);
-        put_u64(record + 16, idle_ms);
-        passed = send_with_fd(bridge, record, sizeof record, upstream);
+    if (parsed && upstream >= 0 && bridge >= 0 && outgoing_count < OUTGOING_LIMIT) {
+        struct outgoing *entry = &outgoing[outgoing_count++];
+        put_u64(entry->record, id);
+        put_u64(entry->record + 8, drain_offset);
+        put_u64(entry->record + 16, idle_ms);
+        entry->id = id;
+        entry->upstream = upstream;
+        entry->queued_at_ms = now_ms();
+        flush_outgoing();
+        return;
     }
     if (upstream >= 0) close(upstream);
-    if (parsed && !passed) report("refused", id);
+    if (parsed) report("refused", id);
 }
 
 /* Node -> courier: JSON lines, each handle message with its socket. */
@@ -133,14 +190,21 @@ static void read_channel(char *line, size_t *filled) {
     if (*filled >= LINE_LIMIT - 1) exit(1);
 }
 
+/* The bridge's connection ended: so did every tunnel it held, and every offer still queued. */
+static void bridge_gone(void) {
+    if (bridge < 0) return;
+    close(bridge);
+    bridge = -1;
+    while (outgoing_count > 0) drop_outgoing(0, true);
+    send_to_node("{\"handoff\":\"bridge-gone\"}\n");
+}
+
 /* Bridge -> courier: reports (kind, id); the bridge gone means every tunnel it held is gone. */
 static void read_reports(unsigned char *partial, size_t *filled) {
     ssize_t n = recv(bridge, partial + *filled, HANDOFF_REPORT_LENGTH - *filled, 0);
-    if (n < 0 && errno == EINTR) return;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return;
     if (n <= 0) {
-        close(bridge);
-        bridge = -1;
-        send_to_node("{\"handoff\":\"bridge-gone\"}\n");
+        bridge_gone();
         return;
     }
     *filled += (size_t)n;
@@ -206,6 +270,10 @@ int courier_main(void) {
     close(STDOUT_FILENO);
     close(STDIN_FILENO);
 
+    char run_dir_buffer[sizeof socket_path];
+    memcpy(run_dir_buffer, socket_path, sizeof socket_path);
+    const char *run_dir = dirname(run_dir_buffer);
+
     static char line[LINE_LIMIT];
     size_t line_filled = 0;
     unsigned char partial_report[HANDOFF_REPORT_LENGTH];
@@ -213,18 +281,31 @@ int courier_main(void) {
     for (;;) {
         struct pollfd fds[2] = {{.fd = channel, .events = POLLIN}, {.fd = -1}};
         if (listener >= 0) fds[1] = (struct pollfd){.fd = listener, .events = POLLIN};
-        else if (bridge >= 0) fds[1] = (struct pollfd){.fd = bridge, .events = POLLIN};
-        if (poll(fds, 2, -1) < 0) continue;
+        else if (bridge >= 0)
+            fds[1] = (struct pollfd){.fd = bridge, .events = (short)(POLLIN | (outgoing_count > 0 ? POLLOUT : 0))};
+        int timeout = -1;
+        if (outgoing_count > 0) {
+            int64_t left = outgoing[0].queued_at_ms + OFFER_TIMEOUT_MS - now_ms();
+            timeout = left > 0 ? (int)left : 0;
+        }
+        if (poll(fds, 2, timeout) < 0) continue;
         if (fds[0].revents) read_channel(line, &line_filled);
-        if (!fds[1].revents) continue;
-        if (listener >= 0) {
-            bridge = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-            if (bridge < 0) continue;
+        if (listener >= 0 && fds[1].revents) {
+            int connection = accept4(listener, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+            if (connection < 0) continue;
+            /* A stranger that got here first is turned away; the bridge's own connection is kept. */
+            if (!courier_peer_is_own_bridge(connection, run_dir)) {
+                close(connection);
+                continue;
+            }
+            bridge = connection;
             close(listener);
             listener = -1;
             unlink(socket_path);
-        } else {
-            read_reports(partial_report, &report_filled);
+        } else if (bridge >= 0 && fds[1].revents) {
+            if (fds[1].revents & POLLOUT) flush_outgoing();
+            if (bridge >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) read_reports(partial_report, &report_filled);
         }
+        expire_outgoing();
     }
 }

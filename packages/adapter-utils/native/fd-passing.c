@@ -42,7 +42,7 @@ ssize_t receive_with_fds(int socket_fd, void *buffer, size_t length, int *fds, s
     return n;
 }
 
-bool send_with_fd(int socket_fd, const void *buffer, size_t length, int fd) {
+ssize_t send_with_fd(int socket_fd, const void *buffer, size_t length, int fd) {
     char control[CMSG_SPACE(sizeof(int))] = {0};
     struct iovec data = {(void *)buffer, length};
     struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control,
@@ -55,5 +55,5 @@ bool send_with_fd(int socket_fd, const void *buffer, size_t length, int fd) {
     ssize_t n;
     do n = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
-    return n == (ssize_t)length;
+    return n;
 }

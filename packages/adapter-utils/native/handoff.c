@@ -119,8 +119,7 @@ enum handoff_start handoff_connect(const char *proxy_socket_path) {
     if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
         int failure = errno;
         close(fd);
-        /* No courier listens (a host without one, or one that is gone): nobody can connect
-           there, the program included, and the bridge relays through the proxy only. */
+        errno = failure;
         return failure == ENOENT || failure == ECONNREFUSED ? HANDOFF_NONE : HANDOFF_BROKEN;
     }
     courier = fd;

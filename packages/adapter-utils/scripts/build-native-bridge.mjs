@@ -16,7 +16,7 @@ const sources = readdirSync(sourceDir)
   .map((name) => path.join(sourceDir, name));
 const outputDir = path.join(packageDir, "dist", "native", `${process.platform}-${process.arch}`);
 const output = path.join(outputDir, "paperclip-sandbox-bridge");
-const expectedVersion = "paperclip-sandbox-bridge 2\n";
+const expectedVersion = "paperclip-sandbox-bridge 3\n";
 
 function skip(reason) {
   console.warn(`native bridge not built (${reason}); the sandbox will use its Node bridge.`);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { bridgeCommand, bridgeReadPaths, selectBridge } from "./bridge/bridge-launch.js";
+import { bridgeCommand, bridgeReadPaths, execShimCommand, selectBridge } from "./bridge/bridge-launch.js";
 import { executableReadPaths } from "./bwrap/executable-read-paths.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { type MountRequest, sourceOf } from "./bwrap/mount-request.js";
@@ -27,6 +27,7 @@ import type {
   LocalProcessSandboxSpawnInput,
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
+import { sandboxFilterBytes } from "./seccomp/sandbox-filter.js";
 import { createNetworkProxyTempDir } from "./temp-dir/create-network-proxy-temp-dir.js";
 import { createPrivateSocketDir } from "./temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "./temp-dir/create-sandbox-run-dir.js";
@@ -34,6 +35,21 @@ import { createExposedSocketRoots } from "./temp-dir/exposed-socket-roots.js";
 import { privateSocketRoots } from "./temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "./temp-dir/remove-proxy-temp-dir.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir/temp-dir-candidates.js";
+
+/** Tells the native bridge a courier serves its run (native/bridge.h); removed before the program starts. */
+const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
+/**
+ * Carries the seccomp filter, hex-encoded, to the native bridge or exec shim (native/own-filter.c),
+ * which loads it before the program unless bwrap's --seccomp (the spawn helper's) already did:
+ * a caller that spawns this argv itself gets the filter too.
+ */
+const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
+
+/** bwrap arguments that hand the native binary the program's filter, when there is one for this arch. */
+function ownFilterArgs(): string[] {
+  const filter = sandboxFilterBytes();
+  return filter ? ["--setenv", SECCOMP_ENV, filter.toString("hex")] : [];
+}
 
 function mountRequests(
   options: LocalProcessSandboxOptions,
@@ -204,6 +220,9 @@ export async function buildLocalProcessSandboxSpawnTarget(
       const launch = await bridgeCommand(bridge, { writeDir: socketDir, sandboxDir: runDir, socketPath });
       const proxy = await proxyStarting;
       args.push(...launch.mounts);
+      // The native bridge must reach its courier, else it fails closed instead of running without.
+      if (proxy.handoff) args.push("--setenv", COURIER_ENV, "1");
+      if (bridge.kind === "native") args.push(...ownFilterArgs());
       executable = launch.command;
       executableArgs = [...launch.args, input.executable, ...input.args];
       let closing: Promise<void> | undefined;
@@ -211,6 +230,15 @@ export async function buildLocalProcessSandboxSpawnTarget(
         closing ??= proxy.close().finally(removeRunDir);
         return closing;
       };
+    }
+    if (!bridge) {
+      // No bridge to close the program's inherited descriptors: the exec-only shim does.
+      const shim = await execShimCommand();
+      if (shim) {
+        args.push(...shim.mounts, ...ownFilterArgs());
+        executableArgs = [...shim.prefix.slice(1), executable, ...executableArgs];
+        executable = shim.prefix[0]!;
+      }
     }
     args.push("--chdir", cwd, "--", executable, ...executableArgs);
     const target: LocalProcessSandboxSpawnTarget = {

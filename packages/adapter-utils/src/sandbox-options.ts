@@ -46,6 +46,12 @@ export interface LocalProcessSandboxOptions {
    * deny scope). Default: `/tmp`, `os.tmpdir()`, `$XDG_RUNTIME_DIR`.
    */
   proxySocketDirCandidates?: readonly string[] | undefined;
+  /**
+   * Processes and threads the run may have at once (cgroup `pids.max`; default 4096).
+   * Applied by the spawn helper where it can create a cgroup with the pids controller
+   * (root, or a delegated cgroup v2), which also lets it kill the run whole.
+   */
+  maxProcesses?: number | undefined;
 }
 
 export interface LocalProcessSandboxSpawnTarget {

@@ -13,6 +13,9 @@ import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-s
 
 afterEach(cleanupAll);
 
+/** Where the probe copies the binary: a private socket root, named by the binary's digest. */
+const PRIVATE_COPY = /\/paperclip-sandbox-sockets-\d+\/native-[0-9a-f]{32}\/paperclip-sandbox-bridge$/;
+
 function builtBridge(): string {
   const binary = nativeBridgePath();
   if (!binary) throw new Error("no package root found for the native bridge");
@@ -45,7 +48,11 @@ describe("the native bridge binary", () => {
   it("is built by the package build where the package looks for it, and answers the probe", async () => {
     const binary = builtBridge();
     expect(binary).toMatch(/dist\/native\/linux-x64\/paperclip-sandbox-bridge$/);
-    expect(await probeNativeBridge(binary)).toEqual({ status: "ok", path: binary });
+    // The host runs a private copy of it, never the package's file (a sandbox may write there).
+    expect(await probeNativeBridge(binary)).toEqual({
+      status: "ok",
+      path: expect.stringMatching(PRIVATE_COPY),
+    });
     expect((await runBridge(["--version"])).stdout).toBe(NATIVE_BRIDGE_VERSION_LINE);
   });
 
@@ -146,7 +153,10 @@ describe("building the native bridge", () => {
       "native bridge not built (/nonexistent/cc: ENOENT); the sandbox will use its Node bridge.",
     );
     // The binary of the real build is left as it was.
-    expect(await probeNativeBridge(builtBridge())).toEqual({ status: "ok", path: builtBridge() });
+    expect(await probeNativeBridge(builtBridge())).toEqual({
+      status: "ok",
+      path: expect.stringMatching(PRIVATE_COPY),
+    });
   });
 });
 
@@ -188,10 +198,14 @@ describe("choosing the bridge", () => {
       "/bin/true",
       "x",
     ]);
-    // Bound from the package into the run's own directory: no path into the package shows in the sandbox.
-    const bind = target.args.indexOf(builtBridge());
-    expect(target.args.slice(bind - 1, bind + 2)).toEqual(["--ro-bind", builtBridge(), after[0]]);
-    expect(target.args.filter((arg) => arg.startsWith(path.dirname(builtBridge())))).toEqual([builtBridge()]);
+    // Bound from the private copy into the run's own directory: the package's file is never used.
+    const bind = target.args.indexOf(after[0] as string);
+    expect(target.args.slice(bind - 2, bind + 1)).toEqual([
+      "--ro-bind",
+      expect.stringMatching(PRIVATE_COPY),
+      after[0],
+    ]);
+    expect(target.args.filter((arg) => arg.startsWith(path.dirname(builtBridge())))).toEqual([]);
   });
 
   it("falls back to the Node bridge when told to, by the option or by PAPERCLIP_SANDBOX_BRIDGE", async () => {

@@ -153,6 +153,11 @@ function runClientInSandbox(
       "--proc",
       "/proc",
       "--die-with-parent",
+      // As the package's own argv does, bwrap's options name the run's private directory
+      // (the courier checks it walks up to that bwrap): bound onto itself here.
+      "--ro-bind",
+      path.dirname(proxy.socketPath),
+      path.dirname(proxy.socketPath),
       "--",
       bridgeBinary(),
       "127.0.0.1:31337",
@@ -166,6 +171,8 @@ function runClientInSandbox(
       env: {
         PATH: process.env.PATH ?? "",
         RELAY_SOCKET: path.join(path.dirname(proxy.socketPath), BRIDGE_SOCKET_NAME),
+        // What the package's own argv sets with bwrap's --setenv when a courier serves the run.
+        ...(proxy.handoff ? { PAPERCLIP_SANDBOX_COURIER: "1" } : {}),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -321,7 +328,11 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const relayed = runClientInSandbox(proxy, ["as-bridge-echo", String(echo.port)]);
     expect(await relayed.exited).toBe(0);
     expect(relayed.lines()).toEqual([{ status: "HTTP/1.1 200", seen: "pingpong" }]);
-    const refused = runClientInSandbox(proxy, ["as-bridge-status", String(denied.port)]);
+    // A second sandbox on the same proxy (the package starts one per run): its courier already
+    // serves the first, so this bridge is not told of one.
+    const refused = runClientInSandbox(proxy, ["as-bridge-status", String(denied.port)], {
+      PAPERCLIP_SANDBOX_COURIER: "",
+    });
     expect(await refused.exited).toBe(0);
     expect(refused.lines()).toEqual([{ status: "HTTP/1.1 403" }]);
     expect(proxy.stats().handedOff).toBe(0);
@@ -374,7 +385,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
         "-c",
         `touch ${marker}`,
       ],
-      { stdio: ["ignore", "ignore", "pipe"] },
+      { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, PAPERCLIP_SANDBOX_COURIER: "1" } },
     );
     let stderr = "";
     run.stderr?.on("data", (chunk: Buffer) => {
@@ -382,7 +393,9 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     });
     const code = await new Promise<number | null>((resolve) => run.once("exit", resolve));
     expect(code).toBe(125);
-    expect(stderr).toContain("paperclip-sandbox bridge: cannot reach the tunnel courier beside");
+    expect(stderr).toContain(
+      "paperclip-sandbox bridge: ERR_SANDBOX_COURIER_UNREACHABLE: cannot reach the tunnel courier beside",
+    );
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -12,11 +12,29 @@ export interface EmulatorProcess {
   sandboxDirectories(): Promise<string[]>;
   /** `GET /v1/sandboxes/{id}`'s status, as the host's plugin sees it. */
   sandboxStatus(id: string): Promise<string>;
+  /** Arms fault rules through the control plane (`PUT /_emulator/faults`). */
+  armFaults(faults: readonly Record<string, unknown>[]): Promise<void>;
+  clearFaults(): Promise<void>;
   stop(): Promise<void>;
 }
 
 // Under bubblewrap the sandbox's own directory is mounted over /tmp, so the root is elsewhere.
 const WORKSPACE_PARENT = "/var/tmp";
+
+async function control(
+  emulator: { url: string; apiKey: string },
+  method: "PUT" | "DELETE",
+  name: string,
+  body?: string,
+): Promise<void> {
+  const response = await fetch(`${emulator.url}/_emulator/${name}`, {
+    method,
+    headers: { "X-Api-Key": emulator.apiKey },
+    ...(body === undefined ? {} : { body }),
+  });
+  if (!response.ok)
+    throw new Error(`${method} /_emulator/${name}: HTTP ${response.status} ${await response.text()}`);
+}
 
 export async function startEmulator(node: string, logDir: string): Promise<EmulatorProcess> {
   const workspaceRoot = await mkdtemp(path.join(WORKSPACE_PARENT, "paperclip-host-e2e-"));
@@ -60,6 +78,12 @@ export async function startEmulator(node: string, logDir: string): Promise<Emula
       });
       const body = (await response.json()) as { data?: { status?: string } };
       return body.data?.status ?? `HTTP ${response.status}`;
+    },
+    async armFaults(faults) {
+      await control(ready, "PUT", "faults", JSON.stringify({ faults }));
+    },
+    async clearFaults() {
+      await control(ready, "DELETE", "faults");
     },
     async stop() {
       await process.stop();

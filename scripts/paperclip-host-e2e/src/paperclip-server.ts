@@ -14,6 +14,14 @@ export interface PaperclipServer {
   stop(): Promise<void>;
 }
 
+/** What a caller adds to the server's environment (which its children, e.g. a runner, inherit). */
+export interface ServerEnvExtras {
+  /** Variables added to the server's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** A directory searched first on the server's `PATH`. */
+  readonly pathPrefix?: string;
+}
+
 const INSTANCE = "instances/default";
 
 interface Launch {
@@ -57,9 +65,11 @@ function launcher(toolchain: Toolchain, asRoot: boolean): Launch {
   };
 }
 
-function serverEnv(toolchain: Toolchain, workDir: string): NodeJS.ProcessEnv {
+function serverEnv(toolchain: Toolchain, workDir: string, extra: ServerEnvExtras): NodeJS.ProcessEnv {
+  const pathPrefix = extra.pathPrefix === undefined ? "" : `${extra.pathPrefix}:`;
   return {
-    PATH: `${path.dirname(toolchain.node24)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    ...extra.env,
+    PATH: `${pathPrefix}${path.dirname(toolchain.node24)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: path.join(workDir, "user-home"),
     LANG: "C.UTF-8",
     PAPERCLIP_NO_BROWSER: "1",
@@ -184,10 +194,11 @@ export async function startPaperclipServer(
   toolchain: Toolchain,
   workDir: string,
   logDir: string,
+  extras: ServerEnvExtras = {},
 ): Promise<PaperclipServer> {
   const asRoot = process.getuid?.() === 0;
   const launch = launcher(toolchain, asRoot);
-  const env = serverEnv(toolchain, workDir);
+  const env = serverEnv(toolchain, workDir, extras);
   const home = path.join(workDir, "paperclip-home");
   await mkdir(home, { recursive: true });
   await mkdir(env.HOME as string, { recursive: true });

@@ -20,6 +20,9 @@ let environment: Environment;
 
 const tail = (text: string, limit = 6000): string => text.slice(-limit);
 
+/** A shape of CreateOS's published catalog (the emulator refuses others, as the service does). */
+const SHAPE = "s-1vcpu-1gb";
+
 /** Whether the current test already printed the logs (a failed step inside it did). */
 let logsPrinted = false;
 
@@ -112,7 +115,7 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
       environment = await api.post<Environment>(`/companies/${companyId}/environments`, {
         name: "createos-emulator",
         driver: "sandbox",
-        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, timeoutMs: 120_000 },
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shape: SHAPE, timeoutMs: 120_000 },
       });
     });
     expect(environment.config).toMatchObject({ provider: "createos", apiUrl: e.url, timeoutMs: 120_000 });
@@ -128,7 +131,7 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
       .post(`/companies/${companyId}/environments`, {
         name: "createos-typo",
         driver: "sandbox",
-        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shpae: "large" },
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shape: SHAPE, shpae: "large" },
       })
       .then(
         () => "saved",
@@ -143,12 +146,12 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
       api.post<{ ok: boolean; summary: string }>(`/companies/${companyId}/environments/probe-config`, {
         name: "createos-draft",
         driver: "sandbox",
-        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey },
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shape: SHAPE },
       }),
     );
     expect(probe).toMatchObject({
       ok: true,
-      summary: `CreateOS at ${e.url} created a small sandbox and ran /bin/echo.`,
+      summary: "CreateOS sandbox creation and command execution succeeded.",
     });
   });
 
@@ -193,6 +196,29 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
     expect(missing.get("kimi_command_unresolvable")?.level).toBe("error");
   });
 
+  it("shows the plugin's message when a process tree could not be killed (termination unconfirmed)", async () => {
+    const e = emulator as EmulatorProcess;
+    // Every output stream refused (not retried) and every kill failing: the first command the
+    // host runs (the workspace `mkdir`) fails, and its process cannot be confirmed dead.
+    await e.armFaults([
+      { kind: "http-status", route: "process.connect", status: 403, times: "always" },
+      { kind: "http-status", route: "process.kill", status: 503, times: "always" },
+    ]);
+    try {
+      const result = await step("POST /api/companies/:id/adapters/kimi_local/test-environment", () =>
+        api.post<{ checks: AdapterCheck[] }>(`/companies/${companyId}/adapters/kimi_local/test-environment`, {
+          environmentId: environment.id,
+          adapterConfig: { engine: "cli", command: "sh" },
+        }),
+      );
+      const cwd = result.checks.find((check) => check.code === "kimi_cwd_invalid");
+      expect(cwd?.level).toBe("error");
+      expect(cwd?.message).toContain("CreateOS command cleanup failed; process termination is unconfirmed.");
+    } finally {
+      await e.clearFaults();
+    }
+  });
+
   it("released every lease it took, and no sandbox is left in the emulator", async () => {
     const e = emulator as EmulatorProcess;
     // The adapter-test route answers first and ends its lease right after.
@@ -206,8 +232,8 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
         { timeoutMs: 60_000 },
       ),
     );
-    // One probe and two adapter tests, each on a lease of its own.
-    expect(leases).toHaveLength(3);
+    // One probe and three adapter tests, each on a lease of its own (a blocked one is deleted on release).
+    expect(leases).toHaveLength(4);
     for (const lease of leases) {
       expect(lease.cleanupStatus, `lease ${lease.id}`).toBe("success");
       expect(["released", "failed"]).toContain(lease.status);

@@ -28,6 +28,30 @@ export function bridgeReadPaths(choice: BridgeChoice): string[] {
   return choice.kind === "native" ? [] : executableReadPaths(process.execPath);
 }
 
+/**
+ * Where the exec-only shim is bound in scopes without a bridge: inside the sandbox's own
+ * `/dev` (a fresh tmpfs in every scope), never on a host path.
+ */
+export const EXEC_SHIM_PATH = "/dev/.paperclip-sandbox-exec";
+
+/** The native bridge binary, or `null` when it cannot be used here (probed once per process). */
+export async function usableNativeBinary(): Promise<string | null> {
+  const probe = await probeNativeBridgeOnce(nativeBridgePath());
+  return probe.status === "ok" ? probe.path : null;
+}
+
+/**
+ * How a program starts in a scope without a bridge: through the native binary's exec-only
+ * mode, which closes every descriptor above stdio and becomes the program. `null` when the
+ * binary cannot be used (the program then starts directly, as upstream's does).
+ */
+export async function execShimCommand(): Promise<{ prefix: string[]; mounts: string[] } | null> {
+  const binary = await usableNativeBinary();
+  return binary
+    ? { prefix: [EXEC_SHIM_PATH, "--exec"], mounts: ["--ro-bind", binary, EXEC_SHIM_PATH] }
+    : null;
+}
+
 /** Where the Node bridge's script is written, where the sandbox sees that directory, and the socket's path there. */
 export interface BridgeLocation {
   readonly writeDir: string;

@@ -1,5 +1,6 @@
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
 import { forwardInto, relayReadsInto } from "../proxy/relay-reads.js";
+import { closeInheritedDescriptors } from "./close-inherited-descriptors.js";
 import { BRIDGE_DEFERRED_ENV_KEYS, BRIDGE_DEFERRED_ENV_PREFIX } from "./deferred-env.js";
 
 /** Exit status of the bridge itself when it cannot listen (the program never started). */
@@ -18,6 +19,11 @@ const net = require("node:net");
 const { spawn } = require("node:child_process");
 
 const [socketPath, executable, ...args] = process.argv.slice(2);
+// Descriptors the host inherited without close-on-exec (bwrap passes them on) must not
+// reach the program: each one above stdio that would survive an exec is closed first.
+// Node's own descriptors are all close-on-exec, so none of them is touched.
+${closeInheritedDescriptors.toString()}
+closeInheritedDescriptors(require("node:fs"));
 const FORWARDED_SIGNALS = [
   "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGWINCH",
   "SIGCONT", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGXFSZ",

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 export const NATIVE_BRIDGE_FILE_NAME = "paperclip-sandbox-bridge";
 
 /** What `paperclip-sandbox-bridge --version` prints; anything else is not a bridge this package can drive. */
-export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 2\n";
+export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 3\n";
 
 function packageRoot(from: string): string | null {
   let current = from;

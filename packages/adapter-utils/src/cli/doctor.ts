@@ -12,7 +12,6 @@ import { DEFAULT_PROXY_LIMITS } from "../proxy/limits.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveCommandPath } from "../spawn/resolve-command-path.js";
-import { runChildProcess } from "../spawn/run-child-process.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
 import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
 import {
@@ -20,16 +19,11 @@ import {
   NETWORK_PROXY_TEMP_PREFIX,
   socketPathBytesUnder,
 } from "../temp-dir/temp-dir-candidates.js";
+import type { DoctorCheck } from "./doctor-check.js";
+import { failedProbe, runDoctorProbe } from "./doctor-probe.js";
+import { checkRunLimits, checkSeccompFilter } from "./doctor-process-boundary.js";
 
-export type CheckStatus = "ok" | "warn" | "fail" | "info";
-
-export interface DoctorCheck {
-  readonly name: string;
-  readonly status: CheckStatus;
-  readonly detail: string;
-  /** The coded error behind a `fail` or `warn`, with the registry's fixes. */
-  readonly error?: PaperclipError;
-}
+export type { CheckStatus, DoctorCheck } from "./doctor-check.js";
 
 function readSysctl(file: string): string | null {
   try {
@@ -147,7 +141,6 @@ async function checkStart(
   allowlist: boolean,
   baseDir: string,
 ): Promise<DoctorCheck> {
-  const workspace = await mkdtemp(path.join(baseDir, "paperclip-doctor-"));
   // Exit 4 when the program still holds a capability (a root runner's bwrap would keep them all).
   const capabilityCheck =
     'if (/[1-9a-f]/.test(/CapEff:\\s*(\\w+)/.exec(require("node:fs").readFileSync("/proc/self/status", "utf8"))[1])) process.exit(4);';
@@ -156,19 +149,11 @@ async function checkStart(
     : `${capabilityCheck} process.exit(0);`;
   const started = performance.now();
   try {
-    const result = await runChildProcess("paperclip-sandbox-doctor", process.execPath, ["-e", script], {
-      cwd: workspace,
-      env: {},
-      timeoutSec: 30,
-      graceSec: 1,
-      onLog: async () => {},
-      localProcessSandbox: {
-        workspaceDir: workspace,
-        filesystemScope: "workspace",
-        networkScope: allowlist ? "allowlist" : "deny",
-        networkAllowlist: allowlist ? ["127.0.0.1:9"] : [],
-        command: bwrap,
-      },
+    const result = await runDoctorProbe(baseDir, script, {
+      filesystemScope: "workspace",
+      networkScope: allowlist ? "allowlist" : "deny",
+      networkAllowlist: allowlist ? ["127.0.0.1:9"] : [],
+      command: bwrap,
     });
     const ms = Math.round(performance.now() - started);
     if (result.exitCode === 0)
@@ -183,11 +168,7 @@ async function checkStart(
       detail: `program exited ${result.exitCode ?? result.signal}: ${result.stderr.trim()}`,
     };
   } catch (error) {
-    return PaperclipError.is(error)
-      ? { name, status: "fail", detail: error.message, error }
-      : { name, status: "fail", detail: String(error) };
-  } finally {
-    await rm(workspace, { recursive: true, force: true });
+    return failedProbe(name, error);
   }
 }
 
@@ -303,6 +284,7 @@ export async function runDoctor(): Promise<DoctorCheck[]> {
   if (bwrap && usable) {
     const start = await checkStart("sandbox start (workspace, network deny)", bwrap, false, usable);
     checks.push(start, await checkStart("sandbox start (allowlist: bridge + proxy)", bwrap, true, usable));
+    checks.push(await checkSeccompFilter(bwrap, usable), await checkRunLimits());
     // A restricted host where bwrap still starts has a profile that allows it (Ubuntu's bwrap-userns-restrict).
     if (userns.status === "fail" && start.status === "ok") {
       checks[checks.indexOf(userns)] = {

@@ -63,6 +63,8 @@ export interface SandboxNetworkProxyStats {
 
 export interface SandboxNetworkProxy {
   readonly socketPath: string;
+  /** Whether a courier serves this proxy: its bridge must reach it, or not start the program. */
+  readonly handoff: boolean;
   /** Closes every connection and tunnel, stops listening and removes the socket file. */
   close(): Promise<void>;
   stats(): SandboxNetworkProxyStats;
@@ -281,6 +283,7 @@ export async function startSandboxNetworkProxy(
 
   return {
     socketPath: options.socketPath,
+    handoff: courier !== null,
     close() {
       closing ??= (async () => {
         const stopped = Promise.all(

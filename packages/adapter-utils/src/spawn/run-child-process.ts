@@ -1,25 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { SandboxError } from "@paperclipai/errors";
 import { BoundedByteTail } from "@paperclipai/internal";
-import { deferBridgeEnv } from "../bridge/deferred-env.js";
-import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
-import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
-import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
-import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
-import { bwrapVersion } from "./bwrap-version.js";
-import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
+import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
 import { LogDelivery } from "./log-delivery.js";
-import { resolveCommandPath } from "./resolve-command-path.js";
-import { setupFailure, spawnFailure } from "./spawn-failure.js";
+import { planSpawn, SECCOMP_FD, STATUS_FD } from "./plan-spawn.js";
+import { courierFailure, setupFailure, spawnFailure } from "./spawn-failure.js";
 import { assertSupportedRunOptions } from "./unsupported-run-options.js";
 
 /** Output kept per stream: the last 4 MiB (bytes; upstream counts UTF-16 units). */
 export const MAX_CAPTURE_BYTES = 4 * 1024 * 1024;
 /** Default for `onLogStallMs`. */
 export const DEFAULT_ON_LOG_STALL_MS = 30_000;
-const STATUS_FD = 3;
 
 export interface RunChildProcessOptions {
   cwd: string;
@@ -73,76 +65,6 @@ export interface RunProcessResult {
   errorCode?: string | null;
 }
 
-interface SpawnPlan {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  cleanup: () => Promise<void>;
-  /** Set when bwrap reports its status on fd 3. */
-  status: BwrapStatusReader | null;
-}
-
-async function planSpawn(command: string, args: string[], opts: RunChildProcessOptions): Promise<SpawnPlan> {
-  const sandbox = opts.localProcessSandbox ?? null;
-  const env = mergeChildEnv(process.env, opts.env, sandbox?.homeDir);
-  const requestedBwrap = sandbox ? sandbox.command?.trim() || "bwrap" : null;
-  // Both lookups at once; their failures are still reported command first.
-  const [resolved, bwrap] = await Promise.all([
-    resolveCommandPath(command, opts.cwd, env),
-    requestedBwrap ? resolveCommandPath(requestedBwrap, opts.cwd, env) : null,
-  ]);
-  if (!sandbox || !requestedBwrap) {
-    return {
-      command: resolved ?? command,
-      args,
-      cwd: opts.cwd,
-      env: applyEnvChanges(env, {}),
-      cleanup: async () => {},
-      status: null,
-    };
-  }
-  if (!resolved) {
-    throw new SandboxError("ERR_SANDBOX_COMMAND_NOT_FOUND", `Command not found in PATH: "${command}"`, {
-      details: { command },
-    });
-  }
-  if (!bwrap) {
-    throw new SandboxError(
-      "ERR_SANDBOX_BWRAP_NOT_FOUND",
-      `Local process confinement requires Bubblewrap, but "${requestedBwrap}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.`,
-      { details: { command: requestedBwrap } },
-    );
-  }
-  const target: LocalProcessSandboxSpawnTarget = await buildLocalProcessSandboxSpawnTarget({
-    executable: resolved,
-    args,
-    cwd: opts.cwd,
-    options: sandbox,
-  });
-  const cleanup = target.cleanup ?? (async () => {});
-  try {
-    const version = await bwrapVersion(bwrap);
-    const status = version !== null && bwrapSupportsJsonStatus(version) ? new BwrapStatusReader() : null;
-    const sandboxEnv = applyEnvChanges(env, target.env);
-    return {
-      command: bwrap,
-      args: status ? ["--json-status-fd", String(STATUS_FD), ...target.args] : target.args,
-      cwd: target.cwd,
-      // The bridge starts faster without them; it hands them to the program unchanged.
-      env:
-        parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
-          ? deferBridgeEnv(sandboxEnv)
-          : sandboxEnv,
-      cleanup,
-      status,
-    };
-  } catch (error) {
-    await cleanup();
-    throw error;
-  }
-}
-
 function signalGroup(pid: number | null | undefined, signal: NodeJS.Signals): boolean {
   if (!pid || pid <= 0) return false;
   try {
@@ -181,11 +103,19 @@ export async function runChildProcess(
       env: plan.env,
       detached: true,
       shell: false,
-      stdio:
-        opts.stdio === "inherit"
-          ? ["inherit", "inherit", "inherit", plan.status ? "pipe" : "ignore"]
-          : [opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe", plan.status ? "pipe" : "ignore"],
+      stdio: [
+        ...(opts.stdio === "inherit"
+          ? (["inherit", "inherit", "inherit"] as const)
+          : ([opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe"] as const)),
+        plan.status ? "pipe" : "ignore",
+        ...(plan.seccomp ? (["pipe"] as const) : []),
+      ],
     });
+    if (plan.seccomp) {
+      const filter = child.stdio[SECCOMP_FD] as Writable;
+      filter.on("error", () => {});
+      filter.end(plan.seccomp);
+    }
   } catch (error) {
     await plan.cleanup().catch(() => {});
     throw spawnFailure(command, opts.cwd, plan.env, error);
@@ -206,7 +136,10 @@ export async function runChildProcess(
     const status = plan.status;
     const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
     statusStream?.setEncoding("utf8");
-    statusStream?.on("data", (chunk: string) => status?.push(chunk));
+    statusStream?.on("data", (chunk: string) => {
+      status?.push(chunk);
+      if (status?.status.childPid) plan.init.remember(status.status.childPid);
+    });
     statusStream?.on("error", () => {});
 
     // The sandbox's own process group gets the polite signal, so the program (or
@@ -282,6 +215,9 @@ export async function runChildProcess(
     };
 
     child.on("error", (error) => finish(() => reject(spawnFailure(command, opts.cwd, plan.env, error))));
+    // bwrap is gone: so is everything it started, whatever the program did (a process that
+    // cleared its parent-death signal, a daemon holding the output pipes open).
+    child.on("exit", () => void plan.killSandbox());
     child.on("close", (code, signal) => {
       status?.end();
       const stdout = captured.stdout.text();
@@ -290,7 +226,12 @@ export async function runChildProcess(
         status !== null && status.status.exitCode === null && !timedOut && signal === null && code !== 0;
       finish(() => {
         if (setupFailed) {
-          reject(setupFailure(plan.command, code, stderr));
+          reject(setupFailure(plan.bwrap ?? plan.command, code, stderr));
+          return;
+        }
+        const courierUnreachable = courierFailure(status?.status.exitCode ?? code, stderr);
+        if (courierUnreachable) {
+          reject(courierUnreachable);
           return;
         }
         const finished = Date.now();

@@ -88,16 +88,29 @@ try {
     prevention:
       "Keep concurrency within the rate limit and keep the default pacer (burst 20, 240 requests a minute).",
   },
+  ERR_CREATEOS_REDIRECT: {
+    family: "createos",
+    title: "CreateOS answered a call with a redirect",
+    message: "CreateOS request was redirected during ${operation}; redirects are refused.",
+    meaning:
+      "Every call is sent with redirects refused, so the `X-Api-Key` header never goes to a `Location`. The call was not followed and is not retried; `operation` names the step (`file transfer`, `stdin close`, `output connection`, `process creation`, `process cleanup`, `workspace command`, `sandbox lifecycle`).",
+    when: "`apiUrl` points at a proxy, load balancer or old hostname that redirects (for example HTTP to HTTPS, or to a new domain), or something between the worker and CreateOS rewrites replies.",
+    solutions: [
+      "Set `apiUrl` to the origin the redirect points at (after checking that it is really CreateOS).",
+      "Remove the proxy or rule that answers CreateOS calls with a redirect.",
+    ],
+    prevention:
+      "Configure the final API origin, and run the plugin's `probe` after changing network or URL settings.",
+  },
   ERR_CREATEOS_CONNECTION: {
     family: "createos",
     title: "The CreateOS API could not be reached",
     message: "CreateOS connection failed.",
     meaning:
-      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS, a reset connection, or a refused redirect. The underlying cause is dropped on purpose because it can contain the URL. Idempotent calls were retried with backoff before this error.",
-    when: "The API host is down or unreachable, a firewall or proxy blocks the origin, TLS fails, or the server answered with a redirect (redirects are refused so the key never follows one).",
+      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS or a reset connection. The underlying cause is dropped on purpose because it can contain the URL. Idempotent calls were retried with backoff before this error.",
+    when: "The API host is down or unreachable, a firewall or proxy blocks the origin or TLS fails.",
     solutions: [
       "Check that the worker host can reach the configured `apiUrl` (DNS, firewall, proxy, TLS).",
-      "Make sure `apiUrl` is the API origin itself and not a URL that redirects.",
       "Retry once the network is back; the failed call did not reach the service or its outcome is reported separately.",
     ],
     prevention: "Run the plugin's `probe` after changing network or URL settings.",
@@ -279,7 +292,7 @@ try {
     title: "CreateOS command cleanup failed",
     message: "CreateOS command cleanup failed; process termination is unconfirmed.",
     meaning:
-      "After a timeout, a cancel or a failure, the plugin kills the process tree (`DELETE …/processes/{pid}?grace_ms=1000`, with its own deadline). That call failed or did not confirm `tree_exited`, so processes may still run. It is attached to the primary error (`details.cleanup`, `error.cleanupError`) or to a timed-out result (`metadata.cleanupError`), never in place of it, and the lease is blocked until destroyed.",
+      "After a timeout, a cancel or a failure, the plugin kills the process tree (`DELETE …/processes/{pid}?grace_ms=1000`, with its own deadline). That call failed or did not confirm `tree_exited`, so processes may still run. The host only shows a message, so this is what execute throws (upstream's text): the outcome that made the kill necessary (a timeout, a cancel, a stream error) is kept as `cause` and in `details.primary` (`code`, `message`), `details.timedOut` says whether the command had timed out, and the lease is blocked until destroyed.",
     when: "The API failing during the very outage that stopped the command, or a kill that times out.",
     solutions: [
       "Destroy the lease: deleting the sandbox kills every process in it.",
@@ -326,10 +339,9 @@ try {
   ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED: {
     family: "createos",
     title: "A failed CreateOS acquire left its sandbox behind",
-    message:
-      "CreateOS lease acquisition failed (${reason}) and its sandbox ${sandboxId} could not be deleted; it may still be running.",
+    message: "CreateOS setup failed and cleanup is unconfirmed for sandbox ${sandboxId}.",
     meaning:
-      "Acquiring a lease creates a sandbox, waits for it to run and prepares the workspace. A step after the create failed, and deleting the new sandbox again (the rollback) failed too. Both failures are reported: the acquire's own error in the message and in `details.primary` (`code`, `message`), the failed delete as `cause`. The plugin marks the sandbox (listed under `unendedSandboxes` in its health) so the leak is never silent.",
+      "Acquiring a lease creates a sandbox, waits for it to run and prepares the workspace. A step after the create failed, and deleting the new sandbox again (the rollback) failed too. The message is upstream's; both failures are kept: the acquire's own error in `details.primary` (`code`, `message`), the failed delete as `cause` and in `details.failure`. The plugin marks the sandbox (listed under `unendedSandboxes` in its health) so the leak is never silent.",
     when: "The CreateOS API failing or becoming unreachable in the middle of an acquire.",
     solutions: [
       "Delete the sandbox by its id (`details.sandboxId`) in the CreateOS dashboard or API.",
@@ -353,9 +365,9 @@ try {
   ERR_CREATEOS_LEASE_MISMATCH: {
     family: "createos",
     title: "The CreateOS lease belongs elsewhere",
-    message: "CreateOS lease metadata does not match this company, environment or API origin.",
+    message: "CreateOS lease does not belong to this environment.",
     meaning:
-      "Lease metadata binds a sandbox to the company, the environment and the API origin it was created for. A resume or execute came with metadata for another one, so the plugin refuses to touch the sandbox.",
+      "Lease metadata binds a sandbox to the company, the environment and the API origin it was created for. A hook came with metadata for another one (or none), so the plugin refuses to touch the sandbox, before any request. The text is upstream's for each hook: `CreateOS lease does not belong to this environment.` (resume, release, destroy), `CreateOS execution requires a lease from this environment.` (execute, sync), `CreateOS workspace requires a lease from this environment.` (realize).",
     when: "A lease record copied between environments, or an environment whose `apiUrl` changed.",
     solutions: [
       "Acquire a new lease in this environment.",
@@ -367,8 +379,9 @@ try {
     family: "createos",
     title: "The CreateOS lease no longer matches the config",
     message: "CreateOS lease was created with another shape, rootfs or region; acquire a new lease.",
+    emitted: false,
     meaning:
-      "A paused lease is only reused with the settings it was created with. The environment's shape, rootfs or region changed, so reuse has expired. Resume never deletes: the old sandbox is left for the host to release.",
+      "Legacy: resume now answers `{ providerLeaseId: null, metadata: { expired: true } }` instead (upstream's result), so the host acquires a fresh lease. A paused lease is only reused with the settings it was created with. The environment's shape, rootfs or region changed, so reuse has expired. Resume never deletes: the old sandbox is left for the host to release.",
     when: "After changing `shape`, `rootfs` or `region` of an environment with paused leases.",
     solutions: ["Acquire a new lease; release the old one to delete its sandbox."],
     prevention: "Expect paused leases to be replaced after a shape, rootfs or region change.",
@@ -377,10 +390,14 @@ try {
     family: "createos",
     title: "The CreateOS workspace marker does not match",
     message: "CreateOS workspace marker does not match the lease; the sandbox cannot be trusted.",
+    emitted: false,
     meaning:
-      "At acquire the plugin writes a random marker file into `/paperclip-workspace`; before a resumed lease is trusted it reads it back. It was missing or different, so the sandbox is not the one the lease was created for (or its workspace was wiped).",
+      "Legacy: resume now answers `{ providerLeaseId: null, metadata: { expired: true } }` instead (upstream's result), so the host acquires a fresh lease. At acquire the plugin writes a random marker file into `/paperclip-workspace`; before a resumed lease is trusted it reads it back. It was missing or different, so the sandbox is not the one the lease was created for (or its workspace was wiped).",
     when: "A sandbox recreated under the same id, a workspace wiped by a command, or tampered lease metadata.",
-    solutions: ["Acquire a new lease.", "Do not delete `/paperclip-workspace/.paperclip-lease` in commands."],
+    solutions: [
+      "Acquire a new lease.",
+      "Do not delete `/paperclip-workspace/.paperclip-runtime/.paperclip-createos-lease` in commands.",
+    ],
     prevention: "Keep the workspace marker file in place.",
   },
   ERR_CREATEOS_SANDBOX_STATE: {
@@ -409,6 +426,31 @@ try {
       "Use a rootfs that has `tar`, `mkdir`, `chmod` and `mv`.",
     ],
     prevention: "Keep the rootfs standard.",
+  },
+  ERR_CREATEOS_EXPIRY_UNSUPPORTED: {
+    family: "createos",
+    title: "CreateOS cannot give a lease a guaranteed expiry",
+    message: "CreateOS does not yet support leases with a guaranteed expiration deadline.",
+    meaning:
+      "The host asked for a lease with `requestedExpiresAt` (a login or a time-boxed run). CreateOS has no provider-side sandbox expiry, and a host-side timer is not a guarantee, so the acquire is refused before any request: no sandbox is created (upstream's behaviour and text).",
+    when: "A host flow that needs a lease to end by itself at a deadline.",
+    solutions: ["Use an environment whose provider supports lease expiry for this flow."],
+    prevention: "Do not select a CreateOS environment for flows that need a guaranteed expiry.",
+  },
+  ERR_CREATEOS_SYNC_LINK_ESCAPES: {
+    family: "createos",
+    title: "A followed link leaves the uploaded directory",
+    message:
+      "CreateOS does not support followSymlinks for host directory uploads when a link leaves the source directory; stage files inside the source directory or omit this option.",
+    meaning:
+      "A host directory upload with `followSymlinks` uploads what its links point to. Links whose target stays inside the source directory are followed; one that leads out of it (an absolute link to `/etc`, a `../` link to a sibling) would upload host files the mapping never named, so the whole sync is refused before any request. Links are checked before the upload and again, entry by entry, while the archive is packed. `details` names the operation and the link (relative to the source).",
+    when: "A workspace that links to a shared cache or to a secret on the host, synced with `followSymlinks: true`.",
+    solutions: [
+      "Copy the files the link points to into the source directory.",
+      "Omit `followSymlinks`: links are then uploaded as links.",
+      "Exclude the link with `exclude`.",
+    ],
+    prevention: "Keep directories that are uploaded with `followSymlinks` self-contained.",
   },
   ERR_CREATEOS_SYNC_PATH: {
     family: "createos",
@@ -445,10 +487,9 @@ try {
   ERR_CREATEOS_SYNC_ARCHIVE_ENTRY: {
     family: "createos",
     title: "A sync archive has an unsafe entry",
-    message:
-      "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
+    message: "CreateOS archive contains unsafe entries or exceeds the extraction limit.",
     meaning:
-      "Archives are checked before extraction. An entry had an absolute path or `..`, a hard or symbolic link pointing outside the target, or a type other than file, directory or symlink (devices, FIFOs). Nothing was extracted; `details.entry` names it (cut to 200 characters).",
+      "Archives are checked before extraction (the message is upstream's). An entry had an absolute path or `..`, a hard or symbolic link pointing outside the target, or a type other than file, directory or symlink (devices, FIFOs). Nothing was extracted; `details.entry` names it (cut to 200 characters).",
     when: "A sandbox command that created links to host paths (for example `ln -s /etc x`) in a directory being synced out, or a crafted archive.",
     solutions: [
       "Remove the offending link or special file from the synced directory.",
@@ -459,9 +500,9 @@ try {
   ERR_CREATEOS_SYNC_COMMAND_FAILED: {
     family: "createos",
     title: "A post-upload command failed",
-    message: "CreateOS post-upload command failed (exit ${exitCode}).",
+    message: "CreateOS transfer command failed.",
     meaning:
-      "After an operation's files landed, its post-upload commands run verbatim, in order, fail-fast. This one exited non-zero or timed out (`details.timedOut`); the rest were not run. `details` has the operation id and the command's index, never the command text.",
+      "After an operation's files landed, its post-upload commands run verbatim, in order, fail-fast. This one exited non-zero or timed out (`details.timedOut`, `details.exitCode`); the rest were not run. `details` has the operation id and the command's index, never the command text. The message is upstream's.",
     when: "An extraction or setup command that fails in the sandbox (a missing tool, a full disk).",
     solutions: [
       "Run the command by hand in a lease to see its output.",

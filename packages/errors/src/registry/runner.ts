@@ -450,4 +450,74 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     prevention:
       "Size `--max-outbox-bytes` for the largest burst the harness produces while the server is slow.",
   },
+  ERR_RUNNER_PROVIDER_KIND_UNSUPPORTED: {
+    family: "runner",
+    title: "The run asks for a provider this runner cannot execute",
+    message: "provider kind ${kind} is not executable through the local runnerd boundary",
+    meaning:
+      "`run.prepare` names the provider that serves the run in `payload.provider.kind`. This runner executes `codex` and `opencode` (both through the Codex app-server facade); `acpx`, `claude_managed` and `aws_agentcore` are upstream kinds it does not execute yet, and anything else is unknown. The command is rejected with upstream's message and nothing is started.",
+    when: "The server was configured for an ACPX or managed provider, or sent a kind from a newer release.",
+    solutions: [
+      "Run the agent with the `codex` or `opencode` provider, or use upstream's runner for the other kinds.",
+    ],
+    prevention: "Check the agent's runtime provider before assigning it to a native runner.",
+  },
+  ERR_RUNNER_PROVIDER_CONFIG_INVALID: {
+    family: "runner",
+    title: "The provider configuration of run.prepare was refused",
+    message: "invalid provider configuration: ${reason}",
+    meaning:
+      "`run.prepare.payload.provider` is checked before anything starts: the provider and driver must pair (`codex`/`codex_app_server`, `opencode`/`opencode_server`), `cwd` must be an existing absolute directory, the command and arguments are bounded (64 arguments of at most 4096 bytes), the model at most 240 characters, the instructions at most 1 MiB, `approvalPolicy` must be `never`, and the authorized tools must match their `catalogDigest`. An OpenCode run must also match the runner's launch profile (`--opencode-proxy-*`). `details.reason` names the check.",
+    when: "The server and the runner come from different releases, or a hand-written `run.prepare` is incomplete.",
+    solutions: ["Fix the field named by the reason, or let the Paperclip server build the command."],
+    prevention: "Drive the runner through the server's own transport.",
+  },
+  ERR_RUNNER_PROVIDER_START_FAILED: {
+    family: "runner",
+    title: "The provider process could not be started",
+    message: "the provider process could not start: ${reason}",
+    meaning:
+      "`session.open` starts the provider (`command args` in `cwd`, its own process group, an allowlisted environment) and opens its thread over the app-server JSON-RPC. The program does not exist, is not executable, or exited before it answered `initialize` or `thread/start`. The runner emits `harness.diagnostic` and `session.failed`, answers the command `failed`, and leaves no process behind.",
+    when: "The Codex CLI is not installed where the command says, its home is not writable, or it crashed at start.",
+    solutions: [
+      "Run the provider command by hand (`codex app-server`) to see why it stops.",
+      "Check `details.reason` and the diagnostics directory.",
+    ],
+    prevention: "Install the provider in the toolchain the server points at.",
+  },
+  ERR_RUNNER_PROVIDER_PROTOCOL: {
+    family: "runner",
+    title: "The provider broke the app-server protocol",
+    message: "provider protocol violation: ${reason}",
+    meaning:
+      "Every line from the provider must be one JSON-RPC message of at most 4 MiB, notifications must name the runner's thread and active turn, and at most 1024 messages may wait to be processed. The provider wrote something else (not JSON, an oversized frame, a foreign thread or turn, a flood). The runner stops the provider's process group, emits `harness.diagnostic`, `session.failed` and, when a turn was active, `turn.failed` with its terminal events; the thread is kept for reconciliation.",
+    when: "The provider binary is not the Codex app-server the runner expects, or it is faulty.",
+    solutions: ["Check the provider version against the one the server qualifies.", "Read `details.reason`."],
+    prevention: "Use the provider release the server qualifies.",
+  },
+  ERR_RUNNER_PROVIDER_TIMEOUT: {
+    family: "runner",
+    title: "The provider did not answer in time",
+    message: "the provider did not answer ${method} within ${timeoutMs} ms",
+    meaning:
+      "Each JSON-RPC request to the provider is bounded (30 s, or `PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS`). The provider did not answer: the runner stops its process group and fails the command and the session as for a provider exit.",
+    when: "The provider hangs, or waits on something that never comes (a model endpoint that does not answer).",
+    solutions: [
+      "Check that the provider's model endpoint answers.",
+      "Run the provider by hand to see where it waits.",
+    ],
+    prevention: "Keep the provider's network path healthy.",
+  },
+  ERR_RUNNER_PROVIDER_STATE_CONFLICT: {
+    family: "runner",
+    title: "The state directory holds more than one provider's state",
+    message: "runner state contains conflicting provider authorities",
+    meaning:
+      "On restart the runner picks its provider executor from the one provider state file in `--state-dir` (`codex-provider-state.json`, `acpx-provider-state.json`, `managed-provider-state.json`). More than one is present, so it cannot know which provider owns the run, and it stops without touching any of them.",
+    when: "Two runners of different providers were pointed at one state directory.",
+    solutions: [
+      "Give every run its own state directory; remove the stray file only if you know which run it belongs to.",
+    ],
+    prevention: "Let the server choose the state directory.",
+  },
 } as const satisfies RegistryTable<"RUNNER", "runner">;

@@ -471,6 +471,22 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await buildLocalProcessSandboxSpawnTarget({ ...input, options: { ...options, networkBridge: "native" } });
 // SandboxError [ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE]: The native sandbox bridge was asked for (networkBridge: "native") but cannot be used: it was not built for linux-arm64 (...).`,
   },
+  ERR_SANDBOX_COURIER_UNREACHABLE: {
+    family: "sandbox",
+    title: "The sandbox bridge could not reach its tunnel courier",
+    message: "The sandbox bridge could not reach its tunnel courier and did not start the program.",
+    meaning:
+      "With the native bridge, the host proxy starts a courier that hands long CONNECT tunnels over to the bridge inside the sandbox. The bridge is told (bwrap `--setenv PAPERCLIP_SANDBOX_COURIER 1`) that a courier serves its run, and connects to it before it starts the program. It could not: the courier's socket was gone or refused it (a courier that exited, a private directory removed under the run). The bridge fails closed instead of running without the handoff: the courier keeps exactly one connection, so a program that started first could otherwise be the one it serves. Nothing ran; `details.reason` holds the bridge's own words (at most 300 characters).",
+    when: "A host under memory pressure that killed the courier between the proxy's start and the sandbox's, or a cleanup that removed the run's private directory while the run was starting.",
+    solutions: [
+      "Run the command again: a new run starts a new courier.",
+      "Run `paperclip-sandbox doctor`: it says whether the handoff is on and which bridge runs.",
+      'Use the Node bridge (`networkBridge: "node"` or `PAPERCLIP_SANDBOX_BRIDGE=node`), which has no courier, if it keeps happening.',
+    ],
+    prevention: "Do not remove the private socket roots (`/dev/shm/paperclip-sandbox-sockets-<uid>`) while runs are starting.",
+    example: `await runChildProcess("run-1", "curl", ["https://api.example.com"], { ...opts, localProcessSandbox: { workspaceDir, networkScope: "allowlist", networkAllowlist: ["api.example.com"] } });
+// SandboxError [ERR_SANDBOX_COURIER_UNREACHABLE]: The sandbox bridge could not reach its tunnel courier and did not start the program.`,
+  },
   ERR_SANDBOX_UNSUPPORTED_OPTION: {
     family: "sandbox",
     title: "runChildProcess was given an upstream option it does not implement",

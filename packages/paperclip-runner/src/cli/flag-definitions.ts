@@ -189,57 +189,57 @@ export const RUNNERD_FLAGS = {
   "--acpx-launch-authority-digest": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (acpx): reported and ignored",
   },
   "--acpx-sidecar-command": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (acpx): reported and ignored",
   },
   "--acpx-sidecar-command-sha256": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (acpx): reported and ignored",
   },
   "--acpx-sidecar-script": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (acpx): reported and ignored",
   },
   "--acpx-sidecar-script-sha256": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (acpx): reported and ignored",
   },
   "--opencode-proxy-command": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (opencode): the OpenCode launch profile, checked by sha256",
   },
   "--opencode-proxy-command-sha256": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (opencode): the OpenCode launch profile, checked by sha256",
   },
   "--opencode-proxy-script": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (opencode): the OpenCode launch profile, checked by sha256",
   },
   "--opencode-proxy-script-sha256": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (opencode): the OpenCode launch profile, checked by sha256",
   },
   "--opencode-executable": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (opencode): the OpenCode launch profile, checked by sha256",
   },
   "--opencode-executable-sha256": {
     kind: "value",
     value: "VALUE",
-    description: "provider profile (acpx/opencode): reported and ignored",
+    description: "provider profile (opencode): the OpenCode launch profile, checked by sha256",
   },
   "--sandbox-workspace": {
     kind: "value",

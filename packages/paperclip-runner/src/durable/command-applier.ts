@@ -5,7 +5,7 @@ import {
   type ServerCommand,
   withCommandRecord,
 } from "./command-journal.js";
-import type { EngineBridge } from "./engine-bridge.js";
+import type { DurableEngine } from "./durable-engine.js";
 import { commandSubject, readServerCommand, resultStatus } from "./server-command.js";
 import type { StateCommitter } from "./state-committer.js";
 
@@ -15,7 +15,7 @@ const ENGINE_FINISHED_MESSAGE = "run has already finished";
 
 export interface CommandApplierDeps {
   readonly committer: StateCommitter;
-  readonly engine: EngineBridge;
+  readonly engine: DurableEngine;
   /** The launcher's turn id: what `turn.start` returns as `providerTurnId`. */
   readonly turnId: string;
   readonly sendResult: (result: Record<string, unknown>) => void;
@@ -70,6 +70,7 @@ export class CommandApplier {
     const { committer, engine } = this.deps;
     const subject = commandSubject(command);
     await engine.ready;
+    await engine.beforeCommand?.(command);
     if (LIFECYCLE_END.has(command.type)) {
       if (!engine.isFinished) {
         engine.shutdown();
@@ -77,12 +78,22 @@ export class CommandApplier {
       }
       return commandResult(subject, "completed", "command applied", null);
     }
+    if (command.type === "runner.drain") {
+      // The server's close barrier: true only when every event is acknowledged (nothing retained to resend).
+      const retainedEventsDrained =
+        committer.durable.outbox.length === 0 && committer.state.outbox.length === 0;
+      return commandResult(subject, "completed", "command applied", {
+        status: "completed",
+        retainedEventsDrained,
+      });
+    }
     if (engine.isFinished) return commandResult(subject, "rejected", ENGINE_FINISHED_MESSAGE, null);
     const engineSeq = committer.state.engineCommandSeq + 1;
     committer.update((state) => ({ ...state, engineCommandSeq: engineSeq }));
     const receipt = await engine.command(command, engineSeq);
     const outcome = receipt.status === "duplicate" && receipt.original !== null ? receipt.original : receipt;
     const status = resultStatus(outcome.status);
+    if (receipt.result !== undefined) return commandResult(subject, status, outcome.detail, receipt.result);
     const result =
       status === "completed" && command.type === "turn.start" ? { providerTurnId: this.deps.turnId } : null;
     return commandResult(subject, status, outcome.detail, result);

@@ -54,7 +54,7 @@ describe("durable mode options", () => {
         "0",
         "--lifecycle-mode",
         "per_turn",
-        "--opencode-executable",
+        "--acpx-sidecar-command",
         "/x",
       ]),
     );
@@ -65,7 +65,8 @@ describe("durable mode options", () => {
       outbox: { maxBytes: 16_777_216, p0ReserveBytes: 1_048_576 },
       maxLifetimeMs: 0,
       lifecycleMode: "per_turn",
-      ignoredProviderFlags: ["--opencode-executable"],
+      ignoredProviderFlags: ["--acpx-sidecar-command"],
+      opencodeProfile: null,
     });
     expect(options.endpoint).toMatchObject({ mode: "connect" });
   });
@@ -115,5 +116,46 @@ describe("durable mode options", () => {
   it("requires every identity flag the server passes", () => {
     const error = refused(["--connect-url", "ws://127.0.0.1/x", ...IDENTITY.slice(2)]);
     expect(error.message).toBe("missing required argument --state-dir");
+  });
+});
+
+describe("the OpenCode launch profile flags", () => {
+  const BASE = ["--connect-url", "ws://127.0.0.1:9/x", ...IDENTITY];
+  const digest = `sha256:${"b".repeat(64)}`;
+  const PROFILE = [
+    "--opencode-proxy-command",
+    "/usr/bin/node",
+    "--opencode-proxy-command-sha256",
+    digest,
+    "--opencode-proxy-script",
+    "/srv/proxy.cjs",
+    "--opencode-proxy-script-sha256",
+    digest,
+    "--opencode-executable",
+    "/srv/opencode",
+    "--opencode-executable-sha256",
+    digest,
+  ];
+
+  it("reads all six into the profile", () => {
+    expect(readDurableOptions(parseFlags([...BASE, ...PROFILE])).opencodeProfile).toEqual({
+      command: "/usr/bin/node",
+      commandSha256: digest,
+      proxyScript: "/srv/proxy.cjs",
+      proxyScriptSha256: digest,
+      executable: "/srv/opencode",
+      executableSha256: digest,
+    });
+  });
+
+  it("refuses a partial profile or a malformed digest", () => {
+    expect(refused([...BASE, ...PROFILE.slice(0, 10)]).message).toBe(
+      "invalid --opencode-executable-sha256: the OpenCode launch profile needs all six --opencode-* flags",
+    );
+    const bad = [...PROFILE];
+    bad[3] = "sha256:nothex";
+    expect(refused([...BASE, ...bad]).message).toBe(
+      "invalid --opencode-proxy-command-sha256: must be sha256:<64 hex>",
+    );
   });
 });

@@ -3,6 +3,10 @@ import { isAbsolute, resolve } from "node:path";
 import type { RunnerdFlagName } from "../cli/flag-definitions.js";
 import { invalidArgument, missingArgument, type ParsedFlags } from "../cli/flags.js";
 import { loadScript } from "../harness/fake/load-script.js";
+import {
+  type OpencodeLaunchProfile,
+  readOpencodeLaunchProfile,
+} from "../provider/opencode-launch-profile.js";
 import type { DurableIdentity } from "./durable-identity.js";
 import type { OutboxLimits } from "./outbox.js";
 
@@ -29,6 +33,8 @@ export interface DurableOptions {
   readonly idleTimeoutMs: number | null;
   /** Flags of providers this runner does not have, reported and ignored. */
   readonly ignoredProviderFlags: readonly string[];
+  /** The runner-owned OpenCode launch profile (`--opencode-*`), or null when the server passed none. */
+  readonly opencodeProfile: OpencodeLaunchProfile | null;
 }
 
 /** The flags that select durable mode. */
@@ -98,7 +104,10 @@ export function readDurableOptions(flags: ParsedFlags): DurableOptions {
       : count(flags, "--max-runtime-ms", 0, 0),
     lifecycleMode,
     idleTimeoutMs: flags.has("--idle-timeout-ms") ? count(flags, "--idle-timeout-ms", 0, 0) : null,
-    ignoredProviderFlags: PROVIDER_PROFILE_FLAGS.filter((name) => flags.has(name)),
+    ignoredProviderFlags: PROVIDER_PROFILE_FLAGS.filter(
+      (name) => name.startsWith("--acpx-") && flags.has(name),
+    ),
+    opencodeProfile: readOpencodeLaunchProfile((name) => flags.value(name)),
   };
 }
 

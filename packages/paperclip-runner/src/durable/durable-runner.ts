@@ -3,10 +3,10 @@ import type WebSocket from "ws";
 import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
 import { CommandApplier } from "./command-applier.js";
 import { type CredentialMaterial, credentialMaterial } from "./credential.js";
+import type { DurableEngine, EngineEvent } from "./durable-engine.js";
 import type { DurableOptions } from "./durable-options.js";
 import type { DurableState } from "./durable-state.js";
 import type { DurableStore } from "./durable-store.js";
-import type { EngineBridge, EngineEvent } from "./engine-bridge.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
 import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./prp-envelope.js";
@@ -22,7 +22,7 @@ export interface DurableRunnerDeps {
   /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
   readonly dial: () => Promise<WebSocket>;
   /** Starts the engine; its output lines go to the callback. */
-  readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => EngineBridge;
+  readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => DurableEngine;
   /** Kills the harness without ending the run (the state is kept for the next runner). */
   readonly killHarness: () => Promise<void>;
   readonly log: (line: string) => void;
@@ -37,7 +37,7 @@ export interface DurableRunnerDeps {
  */
 export class DurableRunner {
   private readonly committer: StateCommitter;
-  private engine!: EngineBridge;
+  private engine!: DurableEngine;
   private commands!: CommandApplier;
   private connection: AuthenticatedConnection | null = null;
   private welcome: Welcome | null = null;

@@ -6,10 +6,10 @@ import { LocalRunner } from "../local/local-runner.js";
 import { localTimings } from "../local/local-timings.js";
 import type { StateStore } from "../state/state-store.js";
 import type { ServerCommand } from "./command-journal.js";
-import { type EngineOutput, readEngineLine } from "./engine-output.js";
+import type { DurableEngine, EngineEvent, EngineReceipt } from "./durable-engine.js";
+import { readEngineLine } from "./engine-output.js";
 
-export type EngineEvent = Extract<EngineOutput, { kind: "event" }>;
-export type EngineReceipt = Extract<EngineOutput, { kind: "receipt" }>;
+export type { EngineEvent, EngineReceipt } from "./durable-engine.js";
 
 /**
  * The run loop durable mode drives: the same `LocalRunner` local mode uses
@@ -19,7 +19,7 @@ export type EngineReceipt = Extract<EngineOutput, { kind: "receipt" }>;
  * engine's next write, so an engine event is never ahead of what durable mode has
  * persisted.
  */
-export class EngineBridge {
+export class EngineBridge implements DurableEngine {
   private readonly queue: ControllerInput[] = [];
   private ended = false;
   private wake: (() => void) | null = null;

@@ -18,6 +18,8 @@ export type EngineOutput =
       readonly detail: string;
       /** On a `duplicate`: the outcome the engine's journal stored for the first delivery. */
       readonly original: { readonly status: string; readonly detail: string } | null;
+      /** A provider executor's result object (the scripted engine has none). */
+      readonly result?: Record<string, unknown>;
     }
   | { readonly kind: "other" };
 

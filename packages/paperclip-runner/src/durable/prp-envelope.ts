@@ -1,13 +1,23 @@
-import { buildPrpEvent, isPrpEventType, type PrpEvent, type PrpEventType } from "../prp/index.js";
+import {
+  buildPrpEvent,
+  isPrpEventType,
+  type PrpEvent,
+  type PrpEventType,
+  type PrpV2EventType,
+} from "../prp/index.js";
 import { type DurableIdentity, identityFields } from "./durable-identity.js";
 import { PRP_PROTOCOL } from "./handshake.js";
 
 /** What an event is, before durable mode numbers it. */
 export interface DurableEventKind {
-  readonly eventType: PrpEventType;
+  readonly eventType: PrpEventType | PrpV2EventType;
   readonly payload: Record<string, unknown>;
   /** Taken once when the event was first produced, never per send. */
   readonly emittedAt: string;
+  /** A provider executor's own priority for the event (upstream's mapping); by type otherwise. */
+  readonly priority?: 0 | 1 | 2;
+  /** 2 for the event types PRP v2 added (session goals); 1 otherwise. */
+  readonly schemaVersion?: 1 | 2;
 }
 
 export { isPrpEventType };
@@ -30,7 +40,13 @@ export function durablePrpEvent(
     sourceSeq,
     event.eventType,
     event.payload,
-    { emittedAt: event.emittedAt, turnId: identity.turnId, itemId: identity.itemId },
+    {
+      emittedAt: event.emittedAt,
+      turnId: identity.turnId,
+      itemId: identity.itemId,
+      priority: event.priority,
+      schemaVersion: event.schemaVersion,
+    },
   );
 }
 

@@ -4,6 +4,9 @@ import type { RunnerdIo } from "../cli/runnerd-io.js";
 import { harnessLauncher } from "../local/harness-launcher.js";
 import { DEFAULT_LIMITS } from "../local/local-options.js";
 import { atomicPrivateWrite, createPrivateDirectory } from "../private-fs/index.js";
+import { loadCodexProviderState } from "../provider/codex-provider-state.js";
+import { providerStateOwner } from "../provider/provider-state-files.js";
+import { codexExecutor } from "../provider/start-codex-executor.js";
 import { openDurableStateStore } from "../state/state-store.js";
 import { ticketMissing } from "./bootstrap-ticket.js";
 import { BUILTIN_SCRIPT, BUILTIN_SCRIPT_FILE } from "./builtin-script.js";
@@ -12,6 +15,7 @@ import { readDurableOptions } from "./durable-options.js";
 import { DurableRunner } from "./durable-runner.js";
 import { openDurableStore } from "./durable-store.js";
 import { EngineBridge } from "./engine-bridge.js";
+import { EngineSeam } from "./engine-seam.js";
 import { killEngineHarness } from "./kill-engine-harness.js";
 
 /**
@@ -34,7 +38,7 @@ export async function runDurableMode(
   };
   if (options.ignoredProviderFlags.length > 0) {
     log(
-      `provider profiles are not built into this runner; ignored: ${options.ignoredProviderFlags.join(", ")}`,
+      `the acpx provider is not built into this runner; ignored: ${options.ignoredProviderFlags.join(", ")}`,
     );
   }
   const store = await openDurableStore(options.stateDir, options.identity, {
@@ -59,6 +63,8 @@ export async function runDurableMode(
       runnerId: options.identity.runnerInstanceId,
     };
     const engineStore = await openDurableStateStore(store.engineDirectory, binding);
+    // The scripted engine owns a resumed run once it has taken a command.
+    const scriptedStateExists = engineStore.recovery !== null && engineStore.initial.lastControllerSeq > 0;
     // Once the runner fails, the engine must not record anything more (a harness it sees die would end the run).
     let frozen = false;
     const engineWrites = {
@@ -80,15 +86,39 @@ export async function runDurableMode(
       },
       process.env,
     );
+    const providerOwner = providerStateOwner(options.stateDir);
+    const recoveredProvider = providerOwner === null ? null : await loadCodexProviderState(options.stateDir);
+    let seam: EngineSeam | null = null;
     const runner = new DurableRunner(
       {
         options,
         store,
         dial: () => dialer.next(),
-        startEngine: (onEvent) => new EngineBridge(engineWrites, launcher, onEvent),
+        startEngine: (onEvent) => {
+          seam = new EngineSeam({
+            recovered: recoveredProvider !== null ? "provider" : scriptedStateExists ? "scripted" : null,
+            scripted: () => ({
+              engine: new EngineBridge(engineWrites, launcher, onEvent),
+              kill: async () => {
+                frozen = true;
+                await killEngineHarness(store.engineDirectory);
+              },
+            }),
+            provider: () => {
+              const executor = codexExecutor(
+                options,
+                store.initial.engineEventSeq,
+                recoveredProvider,
+                onEvent,
+              );
+              return { engine: executor, kill: () => executor.kill() };
+            },
+          });
+          return seam;
+        },
         killHarness: async () => {
           frozen = true;
-          await killEngineHarness(store.engineDirectory);
+          await (seam as EngineSeam | null)?.kill();
         },
         log,
       },

@@ -36,6 +36,8 @@ export function resultStatus(receiptStatus: string): CommandStatus {
       return "completed";
     case "indeterminate":
       return "indeterminate";
+    case "failed":
+      return "failed";
     default:
       return "rejected";
   }

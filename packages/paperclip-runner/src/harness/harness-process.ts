@@ -6,6 +6,7 @@ import type { HarnessSpawnSpec } from "./harness-spawn-spec.js";
 import { LineFramer } from "./line-framer.js";
 import { LogTail, type LogTailLimits, type LogTailSnapshot } from "./log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "./process-identity.js";
+import { signalProcessGroup } from "./signal-group.js";
 
 export type HarnessExit =
   | { readonly kind: "spawn_failed"; readonly message: string; readonly logTail: LogTailSnapshot }
@@ -203,13 +204,7 @@ export class HarnessProcess {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already empty.
-    }
+    signalProcessGroup(this.child.pid, signal);
   }
 }
 

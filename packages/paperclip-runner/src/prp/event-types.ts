@@ -113,6 +113,14 @@ export const PRP_EVENT_TYPES = [
 
 export type PrpEventType = (typeof PRP_EVENT_TYPES)[number];
 
+/**
+ * The event types PRP v2 added for a provider's session goals
+ * (`paperclip.prp.event.v1` with `schemaVersion: 2`); upstream's runner emits
+ * them when it opens a Codex thread, and the server validates them with its v2 schema.
+ */
+export const PRP_V2_EVENT_TYPES = ["session.capabilities.updated", "session.goal.snapshot"] as const;
+export type PrpV2EventType = (typeof PRP_V2_EVENT_TYPES)[number];
+
 const KNOWN: ReadonlySet<string> = new Set(PRP_EVENT_TYPES);
 
 export function isPrpEventType(value: unknown): value is PrpEventType {
@@ -124,7 +132,7 @@ export function isPrpEventType(value: unknown): value is PrpEventType {
  * decide a run (results, terminals, turn ends, the harness exit), 2 for chatter
  * a loaded transport may shed first, 1 for everything else.
  */
-export function eventPriority(eventType: PrpEventType): 0 | 1 | 2 {
+export function eventPriority(eventType: PrpEventType | PrpV2EventType): 0 | 1 | 2 {
   switch (eventType) {
     case "run.result.proposed":
     case "run.terminal":

@@ -3,7 +3,14 @@
  * each message in `paperclip.runner.stream.v1` on stdout) and durable mode
  * (which carries the same events in secure frames). Pure builders only.
  */
-export { eventPriority, isPrpEventType, PRP_EVENT_TYPES, type PrpEventType } from "./event-types.js";
+export {
+  eventPriority,
+  isPrpEventType,
+  PRP_EVENT_TYPES,
+  PRP_V2_EVENT_TYPES,
+  type PrpEventType,
+  type PrpV2EventType,
+} from "./event-types.js";
 export { type LiftedHarnessEvent, liftHarnessEvent } from "./lift-harness-event.js";
 export { NO_PROCESS_EXIT, type ProcessExitFact, processExitFact } from "./process-exit.js";
 export {

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { eventPriority, type PrpEventType } from "./event-types.js";
+import { eventPriority, type PrpEventType, type PrpV2EventType } from "./event-types.js";
 
 export const PRP_EVENT_SCHEMA = "paperclip.prp.event.v1";
+/** The envelope schema of the event types PRP v2 added (`schemaVersion: 2`). */
+export const PRP_EVENT_V2_SCHEMA = "paperclip.prp.event.v2";
 
 /** Upstream's schema bounds on identifiers. */
 export const PRP_ID_MAX_LENGTH = 160;
@@ -17,15 +19,16 @@ export interface PrpSource {
 
 /** One `paperclip.prp.event.v1`. Immutable once built: a resend is this same object, byte for byte. */
 export interface PrpEvent {
-  readonly schema: typeof PRP_EVENT_SCHEMA;
+  readonly schema: typeof PRP_EVENT_SCHEMA | typeof PRP_EVENT_V2_SCHEMA;
   readonly sourceEventId: string;
   readonly sourceSeq: number;
   readonly sourceInstanceId: string;
   readonly sourceKind: "runner";
   readonly runId: string;
   readonly normalizedSessionId: string;
-  readonly eventType: PrpEventType;
-  readonly schemaVersion: 1;
+  readonly eventType: PrpEventType | PrpV2EventType;
+  /** 2 only for the event types PRP v2 added (a provider's session goals). */
+  readonly schemaVersion: 1 | 2;
   readonly priority: 0 | 1 | 2;
   readonly emittedAt: string;
   readonly payload: Record<string, unknown>;
@@ -38,6 +41,9 @@ export interface PrpEventOptions {
   readonly emittedAt: string;
   readonly turnId?: string | null | undefined;
   readonly itemId?: string | null | undefined;
+  /** Overrides the priority of the event's type (a provider executor's own mapping). */
+  readonly priority?: 0 | 1 | 2 | undefined;
+  readonly schemaVersion?: 1 | 2 | undefined;
 }
 
 /**
@@ -57,12 +63,12 @@ export function prpEventId(runId: string, sourceSeq: number): string {
 export function buildPrpEvent(
   source: PrpSource,
   sourceSeq: number,
-  eventType: PrpEventType,
+  eventType: PrpEventType | PrpV2EventType,
   payload: Record<string, unknown>,
   options: PrpEventOptions,
 ): PrpEvent {
   return {
-    schema: PRP_EVENT_SCHEMA,
+    schema: options.schemaVersion === 2 ? PRP_EVENT_V2_SCHEMA : PRP_EVENT_SCHEMA,
     sourceEventId: prpEventId(source.runId, sourceSeq),
     sourceSeq,
     sourceInstanceId: source.sourceInstanceId,
@@ -70,8 +76,8 @@ export function buildPrpEvent(
     runId: source.runId,
     normalizedSessionId: source.normalizedSessionId,
     eventType,
-    schemaVersion: 1,
-    priority: eventPriority(eventType),
+    schemaVersion: options.schemaVersion ?? 1,
+    priority: options.priority ?? eventPriority(eventType),
     emittedAt: options.emittedAt,
     payload,
     ...(options.turnId ? { turnId: options.turnId } : {}),

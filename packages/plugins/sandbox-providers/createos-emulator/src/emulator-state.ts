@@ -45,6 +45,15 @@ export class EmulatorState {
     );
   }
 
+  /** A delete nobody asked the plugin for: `forget` also drops the record (then 404). */
+  async deleteBehindClient(id: string, forget: boolean, graceMs: number): Promise<boolean> {
+    const sandbox = this.sandboxes.get(id);
+    if (sandbox === undefined) return false;
+    await sandbox.destroy(graceMs);
+    if (forget) this.sandboxes.delete(id);
+    return true;
+  }
+
   record(entry: MutableRequestRecord): MutableRequestRecord {
     this.records.push(entry);
     if (this.records.length > MAX_RECORDS) this.records.splice(0, this.records.length - MAX_RECORDS);

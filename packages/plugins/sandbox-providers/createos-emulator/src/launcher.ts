@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { buildLocalProcessSandboxSpawnTarget } from "@paperclipai/adapter-utils/local-process-sandbox";
 import { rewriteSandboxPaths } from "./path-rewrite.js";
 import { mapSandboxPath, type SandboxDirs, TMP_PATH, WORKSPACE_PATH } from "./sandbox-paths.js";
@@ -43,6 +44,14 @@ const ENTER_CWD = 'cd -- "$1" && shift && exec "$@"';
 const noCleanup = async (): Promise<void> => {};
 
 /**
+ * Debian's `update-alternatives` links (`/usr/bin/awk` → `/etc/alternatives/awk` → `mawk`):
+ * without them the standard tools of a real sandbox image dangle inside bubblewrap.
+ */
+const SYSTEM_LINK_DIRS = ["/etc/alternatives"]
+  .filter((path) => existsSync(path))
+  .map((path) => ({ path, access: "ro" as const }));
+
+/**
  * `"none"`: plain children with the sandbox path prefixes rewritten to host directories.
  * `"bwrap"`: this repo's bubblewrap sandbox (`@paperclipai/adapter-utils`), workspace
  * filesystem scope over the sandbox directory, `/paperclip-workspace` and `/tmp` bound to
@@ -84,6 +93,7 @@ export function createLauncher(isolation: "none" | "bwrap", bwrapPath: string): 
             { path: WORKSPACE_PATH, target: dirs.workspaceDir },
             { path: TMP_PATH, target: dirs.tmpDir },
           ],
+          extraPaths: SYSTEM_LINK_DIRS,
           command: bwrapPath,
         },
       });

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { CreateosError } from "@paperclipai/errors";
+import { DEFAULT_SHAPES } from "./shape-catalog.js";
 import type { CreateosEmulatorOptions, FaultPlan } from "./types.js";
 
 /** Options with every default applied; the shape the emulator runs on. */
@@ -17,6 +18,8 @@ export interface ResolvedEmulatorOptions {
   readonly bwrapPath: string;
   readonly faults: FaultPlan | undefined;
   readonly execOutputBytes: number;
+  /** `null`: any shape is accepted. */
+  readonly shapes: ReadonlySet<string> | null;
 }
 
 /** The default parent of sandbox directories under bubblewrap: a temp dir outside /tmp. */
@@ -91,5 +94,7 @@ export function resolveEmulatorOptions(options: CreateosEmulatorOptions = {}): R
     bwrapPath: options.bwrapPath ?? "bwrap",
     faults: options.faults,
     execOutputBytes: integer("execOutputBytes", options.execOutputBytes, 1024 * 1024, 1, 256 * 1024 * 1024),
+    shapes:
+      options.shapes === null ? null : new Set(options.shapes ?? DEFAULT_SHAPES.map((shape) => shape.id)),
   };
 }

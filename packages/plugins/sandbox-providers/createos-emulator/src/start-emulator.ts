@@ -126,6 +126,8 @@ export async function startCreateosEmulator(
     processes: () => state.processSnapshots(),
     requests: () => state.records.map((record) => ({ ...record })),
     setSandboxStatus: (id, status) => state.sandboxes.get(id)?.force(status),
+    deleteSandbox: (id, deleteOptions) =>
+      state.deleteBehindClient(id, deleteOptions?.forget === true, CLOSE_GRACE_MS),
     close: () => {
       closing ??= (async () => {
         state.closing = true;

@@ -210,6 +210,11 @@ export interface CreateosEmulatorOptions {
   readonly faults?: FaultPlan;
   /** Maximum buffered output per stream of `exec` in bytes (default 1 MiB). */
   readonly execOutputBytes?: number;
+  /**
+   * The shape catalog: a create with another shape gets 400 (default: CreateOS's published
+   * catalog, `s-0.25vcpu-512mb` … `s-8vcpu-16gb`); `null` accepts any shape.
+   */
+  readonly shapes?: readonly string[] | null;
 }
 
 export interface SandboxSnapshot {
@@ -280,6 +285,12 @@ export interface CreateosEmulator {
   requests(): RequestRecord[];
   /** Force a sandbox state (for example `"error"`), cancelling any pending transition. */
   setSandboxStatus(id: string, status: SandboxStatus): void;
+  /**
+   * Deletes a sandbox behind its client's back (the dashboard, another API client): its
+   * processes die and its directories go; it then reads `destroyed`, or with `forget` is
+   * unknown (404). False when no such sandbox exists.
+   */
+  deleteSandbox(id: string, options?: { readonly forget?: boolean }): Promise<boolean>;
   /** Kill every process tree, remove every sandbox directory, close every socket. Idempotent. */
   close(): Promise<void>;
 }

@@ -52,6 +52,17 @@ describe("emulator with isolation: bwrap", () => {
     });
   });
 
+  it("runs the host's standard tools, including those linked through /etc/alternatives (awk)", async () => {
+    const exec = await api.call("POST", `/sandboxes/${sandbox}/exec`, {
+      cmd: "/bin/sh",
+      args: ["-c", "echo 'a b' | awk '{print $2}'; sha256sum /dev/null | awk '{print $1}'"],
+    });
+    expect(exec.json?.data?.result).toMatchObject({
+      exit_code: 0,
+      stdout: "b\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n",
+    });
+  });
+
   it("keeps sandbox directories outside /tmp and removes them on close", async () => {
     const dir = emulator.sandboxes().find((item) => item.id === sandbox)?.workspaceDir ?? "";
     expect(dir.startsWith("/var/tmp/createos-emulator-")).toBe(true);

@@ -65,7 +65,7 @@ describe("emulator: close() leaves nothing behind", () => {
     const sandbox = await api.runningSandbox();
     const racing = Array.from({ length: 10 }, (_, index) =>
       index % 2 === 0
-        ? api.call("POST", "/sandboxes", { shape: "s" })
+        ? api.call("POST", "/sandboxes", { shape: "s-1vcpu-1gb" })
         : api.call("POST", `/sandboxes/${sandbox}/processes`, { cmd: "/bin/sleep", args: ["300"] }),
     ).map((call) =>
       call.then(

@@ -96,7 +96,7 @@ describe("createos-emulator bin", () => {
     const created = await fetch(`${url}/v1/sandboxes`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ shape: "s" }),
+      body: JSON.stringify({ shape: "s-1vcpu-1gb" }),
     });
     const id = ((await created.json()) as { data: { id: string } }).data.id;
     expect((await fetch(`${url}/v1/sandboxes/${id}`, { headers })).status).toBe(503);

@@ -221,8 +221,8 @@ describe("emulator faults: plans", () => {
     });
     try {
       const otherApi = new RawApi(other);
-      expect((await otherApi.call("POST", "/sandboxes", { shape: "s" })).status).toBe(502);
-      expect((await otherApi.call("POST", "/sandboxes", { shape: "s" })).status).toBe(200);
+      expect((await otherApi.call("POST", "/sandboxes", { shape: "s-1vcpu-1gb" })).status).toBe(502);
+      expect((await otherApi.call("POST", "/sandboxes", { shape: "s-1vcpu-1gb" })).status).toBe(200);
       expect(() => other.faults.add({ kind: "http-status", route: "nowhere" as never, status: 500 })).toThrow(
         expect.objectContaining({ code: "ERR_CREATEOS_EMULATOR_FAULT_PLAN" }),
       );

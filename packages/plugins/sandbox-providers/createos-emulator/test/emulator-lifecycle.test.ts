@@ -34,8 +34,10 @@ describe("emulator: service basics", () => {
 
   it("validates the create body", async () => {
     expect((await api.call("POST", "/sandboxes", {})).status).toBe(400);
-    expect((await api.call("POST", "/sandboxes", { shape: "s", region: 5 })).status).toBe(400);
-    expect((await api.call("POST", "/sandboxes", { shape: "s", env: { "bad-key": "x" } })).status).toBe(400);
+    expect((await api.call("POST", "/sandboxes", { shape: "s-1vcpu-1gb", region: 5 })).status).toBe(400);
+    expect(
+      (await api.call("POST", "/sandboxes", { shape: "s-1vcpu-1gb", env: { "bad-key": "x" } })).status,
+    ).toBe(400);
     const bad = await fetch(`${emulator.url}/v1/sandboxes`, {
       method: "POST",
       headers: { "x-api-key": emulator.apiKey },
@@ -59,7 +61,7 @@ describe("emulator: sandbox states", () => {
 
   it("creates asynchronously: creating, then running, with a valid id and the success envelope", async () => {
     const created = await slowApi.call("POST", "/sandboxes", {
-      shape: "s-2",
+      shape: "s-2vcpu-2gb",
       rootfs: "ubuntu",
       region: "eu",
       ingress_enabled: false,
@@ -75,7 +77,7 @@ describe("emulator: sandbox states", () => {
     expect(read.json?.data).toMatchObject({
       id,
       status: "running",
-      shape: "s-2",
+      shape: "s-2vcpu-2gb",
       rootfs: "ubuntu",
       region: "eu",
     });

@@ -32,7 +32,10 @@ export const CONFIG_SCHEMA = {
       description:
         "CreateOS API key, sent as X-Api-Key; stored by the host as a secret. Optional for the default origin when CREATEOS_API_KEY is set.",
     },
-    shape: { type: "string", default: "small", description: "Sandbox shape (size)." },
+    shape: {
+      type: "string",
+      description: "Sandbox shape from the CreateOS catalog (s-0.25vcpu-512mb … s-8vcpu-16gb), required.",
+    },
     rootfs: { type: "string", description: "Root filesystem image of new sandboxes." },
     region: { type: "string", description: "Region of new sandboxes." },
     reuseLease: {

@@ -27,13 +27,13 @@ describe("the plugin against a bubblewrap-isolated emulator", () => {
     const result = await t.harness.execute({
       ...t.lease(lease),
       command: "/bin/sh",
-      args: ["-c", 'pwd; cat; ls -a "$PWD"'],
+      args: ["-c", 'pwd; cat; ls -a "$PWD/.paperclip-runtime"'],
       cwd: realized.cwd,
       stdin: "from stdin\n",
     });
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split("\n").slice(0, 2)).toEqual(["/paperclip-workspace", "from stdin"]);
-    expect(result.stdout).toContain(".paperclip-lease");
+    expect(result.stdout).toContain(".paperclip-createos-lease");
     const receipt = await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: lease.providerLeaseId,

@@ -162,4 +162,36 @@ describe("uploads are streamed", () => {
     ).rejects.toBe(broken);
     expect(made).toBe(1);
   });
+
+  it("refuses a redirect like fetch does: its own code, not retried, the Location never called", async () => {
+    const target = await server((_req, res) => sendJson(res, 200, { status: "success", data: {} }));
+    const s = await server((_req, res) => {
+      res.writeHead(307, { location: `${target.url}/v1/steal` });
+      res.end();
+    });
+    const error = await caught(
+      client(s.url).json({
+        ...file,
+        method: "PUT",
+        upload: async function* () {
+          yield Buffer.from("body");
+        },
+      }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_REDIRECT");
+    expect(error.message).toBe(
+      "CreateOS request was redirected during file transfer; redirects are refused.",
+    );
+    expect(s.seen).toHaveLength(1);
+    expect(target.seen).toHaveLength(0);
+  });
+});
+
+describe("small text bodies", () => {
+  it("are sent as they are, as octet-stream", async () => {
+    const s = await server((_req, res) => sendJson(res, 200, { status: "success", data: {} }));
+    await client(s.url).json({ ...file, method: "PUT", text: "marker ü" });
+    expect(s.seen[0]!.body).toBe("marker ü");
+    expect(s.seen[0]!.headers["content-type"]).toBe("application/octet-stream");
+  });
 });

@@ -93,15 +93,18 @@ describe("CreateosClient over HTTP", () => {
     expect(s.seen).toHaveLength(3);
   });
 
-  it("refuses redirects as their own status, not retried, so the key never follows one", async () => {
+  it("refuses redirects with their own code, not retried, so the key never follows one", async () => {
     const target = await server((_req, res) => sendJson(res, 200, { status: "success", data: {} }));
     const s = await server((_req, res) => {
       res.writeHead(302, { location: `${target.url}/v1/steal` });
       res.end();
     });
     const error = await caught(client(s.url, { maxAttempts: 5 }).json(get));
-    expect(error.message).toBe("CreateOS request failed (HTTP 302) during sandbox lifecycle.");
-    expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
+    expect(error.message).toBe(
+      "CreateOS request was redirected during sandbox lifecycle; redirects are refused.",
+    );
+    expect(error.code).toBe("ERR_CREATEOS_REDIRECT");
+    expect((error as { retryable?: boolean }).retryable).toBe(false);
     expect(error.cause).toBeUndefined();
     expect(s.seen).toHaveLength(1);
     expect(target.seen).toHaveLength(0);

@@ -341,7 +341,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     expect(leaseGuard.reasons).toEqual([]);
   });
 
-  it("a failed kill is attached to the primary error and blocks the lease", async () => {
+  it("a failed kill is what the host reads (upstream's text); the primary error is kept; the lease blocked", async () => {
     emulator.faults.set({
       faults: [
         { kind: "sequence-gap", afterFrames: 1 },
@@ -352,32 +352,36 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     const error = await caught(
       execute(client, request({ args: ["-c", `${CHATTY}; sleep 30`] }), FAST_TUNING, leaseGuard),
     );
-    expect(error.code).toBe("ERR_CREATEOS_SEQUENCE_GAP");
-    expect(error.details?.cleanup).toEqual({
-      code: "ERR_CREATEOS_CLEANUP_FAILED",
-      message: "CreateOS command cleanup failed; process termination is unconfirmed.",
+    expect(error.code).toBe("ERR_CREATEOS_CLEANUP_FAILED");
+    expect(error.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
+    expect(error.details).toMatchObject({
+      primary: { code: "ERR_CREATEOS_SEQUENCE_GAP", message: "CreateOS process output has a sequence gap." },
+      timedOut: false,
+      leaseBlocked: true,
     });
-    expect((error as { cleanupError?: Error }).cleanupError?.message).toBe(
-      "CreateOS command cleanup failed; process termination is unconfirmed.",
-    );
+    expect((error.cause as { code?: string }).code).toBe("ERR_CREATEOS_SEQUENCE_GAP");
     expect(leaseGuard.reasons).toEqual(["process cleanup"]);
+    // The emulator confirms: the tree the plugin could not kill still runs.
+    const survivor = emulator.processes().find((p) => p.id === error.details?.processId);
+    expect(survivor).toMatchObject({ running: true, killedTree: false });
   });
 
-  it("a timeout whose kill fails still returns the timed-out result, flagged", async () => {
+  it("a timeout whose kill fails is reported as unconfirmed termination, not as a plain timeout", async () => {
     emulator.faults.set({
       faults: [{ kind: "http-status", route: "process.kill", status: 500, times: "always" }],
     });
     const leaseGuard = guard();
-    const result = await execute(
-      client,
-      request({ args: ["-c", "echo partial; sleep 30"], timeoutMs: 600 }),
-      FAST_TUNING,
-      leaseGuard,
+    const error = await caught(
+      execute(
+        client,
+        request({ args: ["-c", "echo partial; sleep 30"], timeoutMs: 600 }),
+        FAST_TUNING,
+        leaseGuard,
+      ),
     );
-    expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "partial\n" });
-    expect(result.metadata.cleanupError).toBe(
-      "CreateOS command cleanup failed; process termination is unconfirmed.",
-    );
+    expect(error.code).toBe("ERR_CREATEOS_CLEANUP_FAILED");
+    expect(error.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
+    expect(error.details).toMatchObject({ timedOut: true, leaseBlocked: true });
     expect(leaseGuard.reasons).toEqual(["process cleanup"]);
   });
 

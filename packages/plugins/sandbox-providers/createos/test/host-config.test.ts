@@ -71,7 +71,7 @@ describe("the config the Paperclip host passes", () => {
       config: runtimeConfig,
       lease,
       command: "/bin/sh",
-      args: ["-c", "printf 'hello %s' \"$(cat .paperclip-lease | wc -c)\""],
+      args: ["-c", "printf 'hello %s' \"$(cat .paperclip-runtime/.paperclip-createos-lease | wc -c)\""],
       cwd: "/paperclip-workspace",
     });
     // The lease's 64-character marker file is in the workspace the command ran in.
@@ -151,11 +151,14 @@ describe("ending a sandbox never fails silently", () => {
     const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
     const leaked = emulator.sandboxes().find((s) => !before.has(s.id));
     expect(error.code).toBe("ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED");
-    expect(error.message).toBe(
-      "CreateOS lease acquisition failed (CreateOS request failed (HTTP 403) during file transfer.) " +
-        `and its sandbox ${leaked?.id} could not be deleted; it may still be running.`,
-    );
-    expect(error.details).toMatchObject({ primary: { code: "ERR_CREATEOS_HTTP_STATUS" } });
+    expect(error.message).toBe(`CreateOS setup failed and cleanup is unconfirmed for sandbox ${leaked?.id}.`);
+    expect(error.details).toMatchObject({
+      primary: {
+        code: "ERR_CREATEOS_HTTP_STATUS",
+        message: "CreateOS request failed (HTTP 403) during file transfer.",
+      },
+      failure: { code: "ERR_CREATEOS_HTTP_STATUS" },
+    });
     expect(leaked?.status).toBe("running");
     expect(await health(t)).toMatchObject({
       status: "degraded",

@@ -105,7 +105,7 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
       { block: (reason) => blocked.push(reason) },
     );
   } catch (error) {
-    return { error: error as PaperclipError & { cleanupError?: PaperclipError }, blocked, log };
+    return { error: error as PaperclipError, blocked, log };
   }
   throw new Error("execute resolved; a failure was expected");
 }
@@ -176,7 +176,7 @@ describe("the fault-free run against the independent server", () => {
     expect(JOURNAL.frames.some((frame) => frame.bytes.toString("utf8").includes("\ufffd"))).toBe(true);
   });
 
-  it("sent the documented calls: the key on each, stdin staged as a file, bash -c, no login shell", async () => {
+  it("sent the documented calls: the key on each, stdin staged as a file and removed, bash -c, no login shell", async () => {
     await run(script());
     expect(server.seen.map((r) => r.route)).toEqual([
       "files.put",
@@ -184,6 +184,7 @@ describe("the fault-free run against the independent server", () => {
       "process.stdinClose",
       "process.connect",
       "process.wait",
+      "sandbox.exec",
     ]);
     expect(server.seen.every((r) => r.key === server.apiKey)).toBe(true);
     const upload = server.seen[0]!;
@@ -196,6 +197,10 @@ describe("the fault-free run against the independent server", () => {
     // The stream asks for NDJSON, a content-negotiating server must not answer it with a JSON reply.
     expect(server.seen[3]!.accept).toContain("application/x-ndjson");
     expect(server.seen[4]!.accept).toBe("application/json");
+    expect(JSON.parse(server.seen[5]!.body.toString("utf8"))).toEqual({
+      cmd: "/bin/rm",
+      args: ["-f", "--", upload.query.get("path")],
+    });
   });
 });
 
@@ -460,8 +465,10 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const { error } = await failure(
       script({ faults: { "process.connect": [{ status: 307, location: `${server.url}/stolen/connect` }] } }),
     );
-    expect(PaperclipError.is(error, "ERR_CREATEOS_HTTP_STATUS")).toBe(true);
-    expect(error.message).toBe("CreateOS request failed (HTTP 307) during output connection.");
+    expect(PaperclipError.is(error, "ERR_CREATEOS_REDIRECT")).toBe(true);
+    expect(error.message).toBe(
+      "CreateOS request was redirected during output connection; redirects are refused.",
+    );
     expect(server.count("process.connect")).toBe(1);
     expect(server.seen.some((r) => r.path.startsWith("/stolen"))).toBe(false);
     expectKilled();
@@ -471,7 +478,7 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const { error } = await failure(
       script({ faults: { "process.stdinClose": [{ status: 302, location: `${server.url}/stolen` }] } }),
     );
-    expect(error.message).toBe("CreateOS request failed (HTTP 302) during stdin close.");
+    expect(error.message).toBe("CreateOS request was redirected during stdin close; redirects are refused.");
     expect(server.count("process.stdinClose")).toBe(1);
     expectKilled();
   });
@@ -553,27 +560,29 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     expectKilled();
   });
 
-  it("a kill that fails is attached to the primary error, not in its place", async () => {
+  it("a kill that fails is what the host reads; the primary error is kept beside it", async () => {
     const { error, blocked } = await failure(
       script({
         connect: () => ({ answer: { status: 503 } }),
         faults: { "process.kill": [{ status: 500 }] },
       }),
     );
-    expect(PaperclipError.is(error, "ERR_CREATEOS_OUTPUT_CONNECTION")).toBe(true);
-    expect(PaperclipError.is(error.cleanupError, "ERR_CREATEOS_CLEANUP_FAILED")).toBe(true);
-    expect(error.cleanupError?.message).toBe(
-      "CreateOS command cleanup failed; process termination is unconfirmed.",
-    );
+    expect(PaperclipError.is(error, "ERR_CREATEOS_CLEANUP_FAILED")).toBe(true);
+    expect(error.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
+    expect(PaperclipError.is(error.cause, "ERR_CREATEOS_OUTPUT_CONNECTION")).toBe(true);
     expect(error.details).toMatchObject({
       leaseBlocked: true,
-      cleanup: { code: "ERR_CREATEOS_CLEANUP_FAILED" },
+      timedOut: false,
+      primary: {
+        code: "ERR_CREATEOS_OUTPUT_CONNECTION",
+        message: "CreateOS process output connection failed.",
+      },
     });
     expect(blocked).toEqual(["process cleanup"]);
     expect(server.kills()).toHaveLength(1);
   });
 
-  it("a timeout whose kill fails: partial result, the failure in its metadata, the lease blocked", async () => {
+  it("a timeout whose kill fails is reported as unconfirmed termination, the lease blocked", async () => {
     server.use(
       script({
         connect: () => ({ until: 3, exit: false, idleHeartbeats: { intervalMs: 30, forMs: 60_000 } }),
@@ -582,17 +591,18 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     );
     server.reset();
     const blocked: string[] = [];
-    const result = await execute(
+    const error = await execute(
       client,
       { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 300 },
       TUNING,
       { block: (reason) => blocked.push(reason) },
+    ).then(
+      () => undefined,
+      (reason: unknown) => reason as PaperclipError,
     );
-    expect(result).toMatchObject({ exitCode: null, timedOut: true });
-    expect(result.metadata).toMatchObject({
-      cleanupError: "CreateOS command cleanup failed; process termination is unconfirmed.",
-      leaseBlocked: true,
-    });
+    expect(PaperclipError.is(error, "ERR_CREATEOS_CLEANUP_FAILED")).toBe(true);
+    expect(error?.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
+    expect(error?.details).toMatchObject({ timedOut: true, leaseBlocked: true });
     expect(blocked).toEqual(["process cleanup"]);
     expect(server.kills()).toHaveLength(1);
   });
@@ -630,6 +640,7 @@ describe("through the plugin's hooks, as the host drives them", () => {
       config: {
         apiUrl: server.url,
         apiKey: server.apiKey,
+        shape: "s-2vcpu-4gb",
         requestsPerMinute: 60_000,
         burst: 1_000,
         heartbeatTimeoutMs: 400,
@@ -691,7 +702,8 @@ describe("through the plugin's hooks, as the host drives them", () => {
     expect(result.stdout).toBe(JOURNAL.stdout);
     expect(server.count("sandbox.pause")).toBe(1);
     expect(server.count("sandbox.resume")).toBe(1);
-    expect(server.count("files.get")).toBe(1);
+    // The marker is read back with `/bin/cat` through exec, as upstream reads it.
+    expect(server.count("files.get")).toBe(0);
     expect(server.count("sandbox.delete")).toBe(0);
     await t.plugin.definition.onShutdown?.();
   });
@@ -738,6 +750,80 @@ describe("through the plugin's hooks, as the host drives them", () => {
     });
     expect(receipt?.state).toBe("destroyed");
     expect(server.count("sandbox.delete")).toBe(1);
+    await t.plugin.definition.onShutdown?.();
+  });
+
+  it.each([
+    ["destroyed", false],
+    ["gone (404)", true],
+  ])(
+    "a sandbox %s behind the plugin's back: resume answers expired and deletes nothing",
+    async (_name, forget) => {
+      const t = await pluginOnServer();
+      const config = { ...t.base.config, reuseLease: true };
+      server.use(script());
+      server.reset();
+      const lease = await t.harness.acquireLease({ ...t.base, config, runId: "run-d" });
+      const leaseParams = {
+        ...t.base,
+        config,
+        providerLeaseId: lease.providerLeaseId!,
+        leaseMetadata: lease.metadata!,
+      };
+      expect((await t.harness.releaseLease(leaseParams))?.state).toBe("stopped");
+      server.deleteBehindPlugin(lease.providerLeaseId!, forget);
+      expect(await t.harness.resumeLease(leaseParams)).toEqual({
+        providerLeaseId: null,
+        metadata: { expired: true },
+      });
+      expect(server.count("sandbox.delete")).toBe(0);
+      await t.plugin.definition.onShutdown?.();
+    },
+  );
+
+  it("stdin is removed from the sandbox after the command; a kill failure reaches the host's text", async () => {
+    const t = await pluginOnServer();
+    server.use(script());
+    server.reset();
+    const lease = await t.lease();
+    const id = lease.providerLeaseId!;
+    await t.harness.execute({ ...t.base, lease, command: "/usr/bin/chatty", stdin: "a secret prompt" });
+    expect(server.filePaths(id).filter((path) => path.startsWith("/tmp/paperclip-stdin-"))).toEqual([]);
+    server.use(
+      script({ connect: () => ({ answer: { status: 503 } }), faults: { "process.kill": [{ status: 500 }] } }),
+    );
+    const failed = await t.harness
+      .execute({ ...t.base, lease, command: "/usr/bin/chatty", stdin: "again" })
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+    expect(failed?.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
+    expect(server.filePaths(id).filter((path) => path.startsWith("/tmp/paperclip-stdin-"))).toEqual([]);
+    await t.plugin.definition.onShutdown?.();
+  });
+
+  it("a lease with a guaranteed expiry and a shape outside the catalog are refused", async () => {
+    const t = await pluginOnServer();
+    server.use(script());
+    server.reset();
+    const refused = await t.harness
+      .acquireLease({ ...t.base, runId: "run-x", requestedExpiresAt: "2026-09-08T12:00:00Z" })
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+    expect(refused?.message).toBe(
+      "CreateOS does not yet support leases with a guaranteed expiration deadline.",
+    );
+    expect(server.seen).toEqual([]);
+    const small = await t.harness
+      .acquireLease({ ...t.base, config: { ...t.base.config, shape: "small" }, runId: "run-s" })
+      .then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+    expect(small?.message).toBe("CreateOS request failed (HTTP 400) during sandbox lifecycle.");
     await t.plugin.definition.onShutdown?.();
   });
 });

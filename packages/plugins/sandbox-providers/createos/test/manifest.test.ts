@@ -44,7 +44,7 @@ describe("manifest", () => {
         .filter(([, property]) => "default" in property)
         .map(([key, property]) => [key, (property as { default: unknown }).default]),
     );
-    const parsed = parseConfig({ apiKey: "k" }, {});
+    const parsed = parseConfig({ apiKey: "k", shape: "s-1vcpu-1gb" }, {});
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     for (const [key, value] of Object.entries(defaults)) {
@@ -52,7 +52,7 @@ describe("manifest", () => {
     }
     // Every key of the schema is a key the parser knows.
     const everyKey = Object.fromEntries(Object.keys(CONFIG_SCHEMA.properties).map((key) => [key, undefined]));
-    expect(parseConfig({ ...everyKey, apiKey: "k" }, {}).ok).toBe(true);
+    expect(parseConfig({ ...everyKey, apiKey: "k", shape: "s-1vcpu-1gb" }, {}).ok).toBe(true);
   });
 
   it("promises the Node versions its README documents, apart from the SDK's host-only floor", () => {

@@ -104,7 +104,7 @@ describe("sync in", () => {
         ],
       }),
     );
-    expect(error.message).toBe("CreateOS post-upload command failed (exit 7).");
+    expect(error.message).toBe("CreateOS transfer command failed.");
     expect(error.code).toBe("ERR_CREATEOS_SYNC_COMMAND_FAILED");
     expect(error.details).toMatchObject({ operationId: "op-2", index: 0, exitCode: 7, timedOut: false });
     await expect(stat(join(workspaceDir(), "never"))).rejects.toThrow();
@@ -224,9 +224,7 @@ describe("sync out", () => {
         ],
       }),
     );
-    expect(error.message).toBe(
-      "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
-    );
+    expect(error.message).toBe("CreateOS archive contains unsafe entries or exceeds the extraction limit.");
     await expect(stat(target)).rejects.toThrow();
   });
 

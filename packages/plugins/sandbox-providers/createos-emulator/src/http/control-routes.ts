@@ -6,6 +6,9 @@ import { validateFaultPlan } from "../fault-book.js";
 /** The control plane's prefix: outside `/v1`, never rate limited, faulted or recorded. */
 export const CONTROL_PREFIX = "/_emulator/";
 
+// As a sandbox delete through the API: processes get a short grace period.
+const BEHIND_CLIENT_GRACE_MS = 200;
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
@@ -26,7 +29,8 @@ async function readText(req: IncomingMessage, limit: number): Promise<string | u
 /**
  * Lets a separate process (a demo script, a tester driving a Paperclip instance) steer an
  * emulator started with the bin: `GET state`, `PUT faults` (a FaultPlan), `DELETE faults`,
- * `GET faults` (what fired). The caller has already presented the API key.
+ * `GET faults` (what fired), `DELETE sandboxes/{id}` (`?forget=1`: then unknown, 404), a
+ * delete behind the plugin's back. The caller has already presented the API key.
  */
 export async function handleControl(
   state: EmulatorState,
@@ -58,6 +62,13 @@ export async function handleControl(
       return send(res, 400, { error: message });
     }
     return send(res, 200, {});
+  }
+  const sandbox = /^sandboxes\/([A-Za-z0-9_-]{1,200})$/.exec(name);
+  if (sandbox && method === "DELETE") {
+    req.resume();
+    const forget = new URL(req.url ?? "", "http://emulator").searchParams.get("forget") === "1";
+    const deleted = await state.deleteBehindClient(sandbox[1] ?? "", forget, BEHIND_CLIENT_GRACE_MS);
+    return send(res, deleted ? 200 : 404, deleted ? {} : { error: "No such sandbox." });
   }
   req.resume();
   send(res, 404, { error: "No such control route." });

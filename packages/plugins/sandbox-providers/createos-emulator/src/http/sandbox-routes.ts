@@ -44,6 +44,10 @@ export async function createSandbox(ctx: RouteContext): Promise<void> {
   if (!isRecord(value) || typeof value.shape !== "string" || value.shape.length === 0) {
     return fail(ctx, 400, "invalid_request", "shape is required.");
   }
+  const shapes = ctx.state.options.shapes;
+  if (shapes !== null && !shapes.has(value.shape)) {
+    return fail(ctx, 400, "invalid_request", "shape is not in the shape catalog.");
+  }
   if (!optionalString(value.rootfs) || !optionalString(value.region)) {
     return fail(ctx, 400, "invalid_request", "rootfs and region must be strings.");
   }

@@ -4,6 +4,7 @@ import { abortableDelay } from "./abortable-delay.js";
 import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF, parseRetryAfter, retryDelay } from "./backoff.js";
 import { type JsonObject, parseEnvelope } from "./envelope.js";
+import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
 import type { CreateosOperation } from "./operation.js";
 import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
 import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
@@ -45,6 +46,8 @@ export interface CreateosRequest {
   readonly query?: Readonly<Record<string, string | number>>;
   readonly json?: unknown;
   readonly bytes?: Uint8Array;
+  /** A small text body sent as it is (`application/octet-stream`, UTF-8). */
+  readonly text?: string;
   /**
    * A streamed body, made afresh for every attempt (so a retried upload starts over); sent
    * through `node:http(s)`, not `fetch`, which would read it ahead without bound.
@@ -214,9 +217,9 @@ export class CreateosClient {
       if (request.json !== undefined) {
         headers["Content-Type"] = "application/json";
         body = JSON.stringify(request.json);
-      } else if (request.bytes !== undefined || request.upload !== undefined) {
+      } else if (request.bytes !== undefined || request.text !== undefined || request.upload !== undefined) {
         headers["Content-Type"] = "application/octet-stream";
-        body = request.bytes;
+        body = request.bytes ?? request.text;
       }
       let response: Response;
       try {
@@ -226,9 +229,9 @@ export class CreateosClient {
                 method: request.method,
                 headers,
                 ...(body === undefined ? {} : { body }),
-                // Never followed, so the key never goes to a Location. "manual" rather than "error":
-                // a 3xx then fails as its own status (not retried), not as a retryable network error.
-                redirect: "manual",
+                // Never followed, so the key never goes to a Location; the rejection it causes is
+                // told apart from a connection failure below, so it is not retried.
+                redirect: "error",
                 signal: controller.signal,
               })
             : await sendStreamed(this.#url(request), {
@@ -237,10 +240,21 @@ export class CreateosClient {
                 body: upload.relay(request.upload(), () => timer.refresh()),
                 signal: controller.signal,
               });
-      } catch {
+      } catch (error) {
         // A source that failed (an unreadable file) is the cause, not the connection.
         if (upload.failure !== undefined) throw upload.failure.error;
-        throw this.#transportError(request, controller);
+        if (isRefusedRedirect(error)) throw redirectError(request);
+        // node:http (streamed uploads) fails with plain errors (ECONNRESET): all of them are network failures.
+        throw this.#transportError(
+          request,
+          controller,
+          request.upload !== undefined || isNetworkFailure(error),
+        );
+      }
+      // The streamed transport never follows one either; it hands the 3xx back.
+      if (isRedirectStatus(response.status)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw redirectError(request);
       }
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
       this.#pacer.observe(response.status, retryAfterMs);
@@ -296,7 +310,7 @@ export class CreateosClient {
   }
 
   /** A failed fetch or body read: the caller's abort, our deadline, or a connection failure without its cause (it can hold the URL). */
-  #transportError(request: CreateosRequest, controller: AbortController): unknown {
+  #transportError(request: CreateosRequest, controller: AbortController, retryable = true): unknown {
     if (request.signal?.aborted) return request.signal.reason;
     if (controller.signal.aborted && controller.signal.reason === TIMED_OUT) {
       return new CreateosError(
@@ -308,8 +322,16 @@ export class CreateosClient {
         },
       );
     }
-    return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable: true });
+    return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable });
   }
+}
+
+function redirectError(request: CreateosRequest): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_REDIRECT",
+    `CreateOS request was redirected during ${request.operation}; redirects are refused.`,
+    { details: { operation: request.operation } },
+  );
 }
 
 function emptyResult(mode: BodyMode, status: number): AttemptResult {

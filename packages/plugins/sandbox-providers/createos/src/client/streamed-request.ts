@@ -23,7 +23,7 @@ function toHeaders(raw: IncomingHttpHeaders): Headers {
  * Sends a request whose body is streamed, and answers with a fetch `Response`. fetch (undici,
  * Node 20 to 24) reads a streamed request body ahead of the socket without bound, so an
  * archive of any size would end up in memory; `node:http` writes a chunk only when the
- * socket has taken the last one. Redirects are never followed (as fetch's `"manual"`).
+ * socket has taken the last one. Redirects are never followed: a 3xx is handed back to the client, which refuses it.
  */
 export function sendStreamed(url: string, init: StreamedRequestInit): Promise<Response> {
   const target = new URL(url);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { CreateosApiError, CreateosError, type JsonValue, PaperclipError } from "@paperclipai/errors";
 import type { CreateosClient } from "../client/createos-client.js";
 import { resourceId } from "../client/envelope.js";
@@ -6,6 +5,7 @@ import { DEFAULT_FOLLOW_TUNING, type FollowTuning, OutputFollower } from "./outp
 import type { ExitStatus, OutputStream } from "./output-frame.js";
 import { killProcessTree, processPath } from "./process-api.js";
 import { buildScript, validateCommand } from "./shell-script.js";
+import { removeStagedStdin, stageStdin, stdinFilePath } from "./staged-stdin.js";
 import { followWithStdinClosed } from "./stdin-close-alongside.js";
 import { DEFAULT_TAIL_CHARS, TailBuffer } from "./tail-buffer.js";
 
@@ -95,20 +95,12 @@ export async function execute(
     reconnects: follower?.stats.reconnects ?? 0,
     ...extra,
   });
+  // Named before the upload starts: an upload that fails midway may still have left the file.
+  const stdinPath = request.stdin === undefined ? undefined : stdinFilePath();
   try {
     // 2. Stage stdin as a file.
-    let stdinPath: string | undefined;
-    if (request.stdin !== undefined) {
-      stdinPath = `/tmp/paperclip-stdin-${randomUUID()}`;
-      await client.json({
-        method: "PUT",
-        path: `/sandboxes/${sandboxId}/files`,
-        query: { path: stdinPath },
-        bytes: Buffer.from(request.stdin, "utf8"),
-        operation: "file transfer",
-        idempotent: true,
-        signal: run.signal,
-      });
+    if (stdinPath !== undefined) {
+      await stageStdin(client, sandboxId, stdinPath, request.stdin ?? "", run.signal);
     }
     const script = buildScript({
       command: request.command,
@@ -150,6 +142,8 @@ export async function execute(
         guard?.block("process cleanup");
       }
     }
+    // The host sees only a message: a process that may still run must be what it reads.
+    if (cleanupError) throw unconfirmedTermination(primary, cleanupError, timedOut);
     if (timedOut) {
       return {
         exitCode: null,
@@ -157,14 +151,15 @@ export async function execute(
         timedOut: true,
         stdout: tails.stdout.toString(),
         stderr: tails.stderr.toString(),
-        metadata: metadata(cleanupError ? { cleanupError: cleanupError.message, leaseBlocked: true } : {}),
+        metadata: metadata(),
       };
     }
-    if (cleanupError) attachCleanupFailure(primary, cleanupError);
     throw primary;
   } finally {
     if (deadline !== undefined) clearTimeout(deadline);
     request.signal?.removeEventListener("abort", onCancel);
+    if (stdinPath !== undefined)
+      await removeStagedStdin(client, sandboxId, stdinPath, settings.cleanupTimeoutMs);
   }
 }
 
@@ -204,17 +199,23 @@ function cancelled(reason: unknown): CreateosError {
   });
 }
 
-/** Keeps the primary outcome and records the failed kill beside it (`details.cleanup`, `cleanupError`). */
-function attachCleanupFailure(primary: unknown, cleanupError: CreateosError): void {
-  if (PaperclipError.is(primary)) {
-    primary.details.cleanup = { code: cleanupError.code, message: cleanupError.message };
-    primary.details.leaseBlocked = true;
-  }
-  if (typeof primary === "object" && primary !== null) {
-    Object.defineProperty(primary, "cleanupError", {
-      value: cleanupError,
-      enumerable: false,
-      configurable: true,
-    });
-  }
+/**
+ * A kill that failed: upstream's message (the host shows only the text, and must learn that a
+ * process may still run), with the outcome that made the kill necessary kept as `cause` and in
+ * `details.primary`. The lease is already blocked.
+ */
+function unconfirmedTermination(
+  primary: unknown,
+  cleanupError: CreateosError,
+  timedOut: boolean,
+): CreateosError {
+  const first = timedOut
+    ? { code: "TIMED_OUT", message: "The command timed out." }
+    : PaperclipError.is(primary)
+      ? { code: primary.code, message: primary.message }
+      : { code: "UNKNOWN", message: primary instanceof Error ? primary.message : String(primary) };
+  return new CreateosError("ERR_CREATEOS_CLEANUP_FAILED", cleanupError.message, {
+    cause: timedOut ? cleanupError : primary,
+    details: { ...cleanupError.details, primary: first, timedOut, leaseBlocked: true },
+  });
 }

@@ -22,7 +22,7 @@ import {
   parseFrameLine,
   type RawFrame,
 } from "./output-frame.js";
-import { processPath, waitForProcess } from "./process-api.js";
+import { processPath, WAIT_UNAVAILABLE, waitForProcess } from "./process-api.js";
 import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
 import { StallWatch } from "./stall-watch.js";
 import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
@@ -132,9 +132,11 @@ export class OutputFollower {
       if ("exit" in outcome) {
         // Trust an exit only when the journal holds nothing past the cursor.
         // The process has exited, so this returns at once; the bound only covers a lagging server.
+        // Without a `wait` route the exit frame (sent after the data it follows) is the only evidence.
         const waited = await this.#waitOrFailure(this.#tuning.waitProbeMs, signal);
         if ("failure" in waited) outcome = waited;
-        else if (isOutputComplete(waited.reply, this.stats.cursor, true)) return this.#finish(outcome.exit);
+        else if (!waited.reply.available || isOutputComplete(waited.reply, this.stats.cursor, true))
+          return this.#finish(outcome.exit);
         else outcome = { failure: { kind: "ended" } };
       } else if (outcome.failure.kind === "ended") {
         // No exit frame: `wait` tells a finished process (whose tail may still need a replay) from a cut stream.
@@ -180,6 +182,9 @@ export class OutputFollower {
         reply: await waitForProcess(this.#client, this.#sandboxId, this.#processId, timeoutMs, signal),
       };
     } catch (error) {
+      // A fetch that rejects without a network failure (see the client) refuses the route itself.
+      if (PaperclipError.is(error, "ERR_CREATEOS_CONNECTION") && !error.retryable && !signal.aborted)
+        return { reply: WAIT_UNAVAILABLE };
       return { failure: this.#classify(error, signal) };
     }
   }

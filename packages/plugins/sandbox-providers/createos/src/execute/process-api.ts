@@ -15,7 +15,15 @@ export function processPath(sandboxId: string, processId?: string): string {
   return processId === undefined ? base : `${base}/${resourceId(processId)}`;
 }
 
+/**
+ * Statuses saying the server has no `wait` route (an API without it, or an older one). Then
+ * only the stream's own exit frame tells that the output is complete, as upstream relies on.
+ */
+const WAIT_UNAVAILABLE_STATUSES = [404, 405, 501];
+
 export interface WaitReply {
+  /** `false` when the server offers no `wait`: the reply carries no evidence at all. */
+  readonly available: boolean;
   /** `false` when `wait` answered 408: the process still runs. */
   readonly exited: boolean;
   readonly exitCode: number | null;
@@ -23,6 +31,15 @@ export interface WaitReply {
   /** The newest output sequence number the journal holds; `null` when the reply omits it. */
   readonly newestSeq: number | null;
 }
+
+/** What a server without `wait` (or a fetch that refuses the route) tells: nothing. */
+export const WAIT_UNAVAILABLE: WaitReply = Object.freeze({
+  available: false,
+  exited: false,
+  exitCode: null,
+  signal: null,
+  newestSeq: null,
+});
 
 export async function waitForProcess(
   client: CreateosClient,
@@ -37,12 +54,13 @@ export async function waitForProcess(
     query: { timeout_ms: timeoutMs },
     operation: "output connection",
     idempotent: true,
-    allowStatuses: [408],
+    allowStatuses: [408, ...WAIT_UNAVAILABLE_STATUSES],
     signal,
     timeoutMs: timeoutMs + 30_000,
   });
+  if (WAIT_UNAVAILABLE_STATUSES.includes(reply.status)) return WAIT_UNAVAILABLE;
   if (reply.status === 408 || reply.data === null)
-    return { exited: false, exitCode: null, signal: null, newestSeq: null };
+    return { available: true, exited: false, exitCode: null, signal: null, newestSeq: null };
   const data = reply.data;
   const output = data.output ?? {};
   if (typeof output !== "object" || output === null || Array.isArray(output)) throw invalidResponse();
@@ -50,6 +68,7 @@ export async function waitForProcess(
   const signalName = optionalStringField(data, "signal");
   if (signalName !== null && !isSignalName(signalName)) throw invalidResponse();
   return {
+    available: true,
     exited: true,
     exitCode: optionalIntegerField(data, "exit_code"),
     signal: signalName,

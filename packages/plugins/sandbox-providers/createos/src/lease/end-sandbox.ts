@@ -40,7 +40,8 @@ export async function endSandbox(
 
 /**
  * Deletes the sandbox of an acquire that failed after creating it, then rethrows the acquire's
- * error; when the delete fails too, throws `ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED` naming both.
+ * error; when the delete fails too, throws `ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED` with
+ * upstream's text (the host shows only that) and both failures in its details.
  */
 export async function rollBackAcquire(
   runtime: PluginRuntime,
@@ -52,11 +53,10 @@ export async function rollBackAcquire(
     await deleteSandbox(client, sandboxId, Date.now() + CLEANUP_DELETE_MS);
   } catch (error) {
     runtime.leases.markUnended(sandboxId, "acquire rollback");
-    const first = summary(primary);
     throw new CreateosError(
       "ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED",
-      `CreateOS lease acquisition failed (${first.message}) and its sandbox ${sandboxId} could not be deleted; it may still be running.`,
-      { cause: error, details: { sandboxId, primary: first, failure: summary(error) } },
+      `CreateOS setup failed and cleanup is unconfirmed for sandbox ${sandboxId}.`,
+      { cause: error, details: { sandboxId, primary: summary(primary), failure: summary(error) } },
     );
   }
   throw primary;

@@ -5,42 +5,32 @@ import type {
   PluginEnvironmentDestroyLeaseParams,
   PluginEnvironmentLease,
   PluginEnvironmentReleaseLeaseParams,
-  PluginEnvironmentResumeLeaseParams,
   PluginEnvironmentTerminationReceipt,
 } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
-import {
-  buildLeaseMetadata,
-  type LeaseMetadata,
-  MARKER_PATH,
-  verifyLeaseSpec,
-  WORKSPACE_PATH,
-} from "./lease-metadata.js";
+import { buildLeaseMetadata, MARKER_PATH, RUNTIME_DIR } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
-import {
-  createSandbox,
-  getFile,
-  putFile,
-  readSandboxStatus,
-  runStep,
-  transitionSandbox,
-  waitForStatus,
-} from "./sandbox-api.js";
-
-function toLease(metadata: LeaseMetadata): PluginEnvironmentLease {
-  return { providerLeaseId: metadata.sandboxId, metadata: { ...metadata }, expiresAt: null };
-}
+import { createSandbox, putFile, runStep, transitionSandbox, waitForStatus } from "./sandbox-api.js";
 
 /**
  * Creates a sandbox, waits for it to run, prepares the workspace and writes a random
  * marker. A failure after creation deletes the sandbox again; a failed delete is reported.
+ * A lease that must end by itself (`requestedExpiresAt`) is refused before any request:
+ * CreateOS has no provider-side expiry to guarantee it.
  */
 export async function acquireLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentAcquireLeaseParams,
 ): Promise<PluginEnvironmentLease> {
+  if (params.requestedExpiresAt) {
+    throw new CreateosError(
+      "ERR_CREATEOS_EXPIRY_UNSUPPORTED",
+      "CreateOS does not yet support leases with a guaranteed expiration deadline.",
+      { details: { requestedExpiresAt: String(params.requestedExpiresAt).slice(0, 64) } },
+    );
+  }
   const config = runtime.config(params.config);
   const client = runtime.client(config);
   const spec = runtime.spec(config);
@@ -49,54 +39,19 @@ export async function acquireLease(
   const sandboxId = await createSandbox(client, spec, signal);
   try {
     await waitForStatus(client, sandboxId, "running", deadline, signal);
-    await runStep(client, sandboxId, "prepare workspace", "/bin/mkdir", ["-p", WORKSPACE_PATH], signal);
+    await runStep(client, sandboxId, "prepare workspace", "/bin/mkdir", ["-p", RUNTIME_DIR], signal);
     const marker = randomBytes(32).toString("hex");
-    await putFile(client, sandboxId, MARKER_PATH, Buffer.from(marker), signal);
+    await putFile(client, sandboxId, MARKER_PATH, marker, signal);
     const metadata = buildLeaseMetadata(
       sandboxId,
       { companyId: params.companyId, environmentId: params.environmentId, apiOrigin: client.origin },
       spec,
       marker,
     );
-    return toLease(metadata);
+    return { providerLeaseId: sandboxId, metadata: { ...metadata }, expiresAt: null };
   } catch (error) {
     return rollBackAcquire(runtime, client, sandboxId, error);
   }
-}
-
-/**
- * Reconnects to a lease: checks its binding and settings, resumes a paused sandbox (never
- * deletes), and trusts it only when the workspace marker matches.
- */
-export async function resumeLease(
-  runtime: PluginRuntime,
-  params: PluginEnvironmentResumeLeaseParams,
-): Promise<PluginEnvironmentLease> {
-  const { config, client, metadata } = resolveLease(runtime, params, {
-    providerLeaseId: params.providerLeaseId,
-    metadata: params.leaseMetadata,
-  });
-  verifyLeaseSpec(metadata, runtime.spec(config));
-  runtime.leases.assertUsable(metadata.sandboxId);
-  const signal = runtime.signal;
-  const deadline = Date.now() + config.lifecycleTimeoutMs;
-  const status = await readSandboxStatus(client, metadata.sandboxId, signal);
-  if (status === "paused" || status === "pausing") {
-    if (status === "pausing")
-      await waitForStatus(client, metadata.sandboxId, "paused", deadline, signal, "running");
-    await transitionSandbox(client, metadata.sandboxId, "resume", deadline, signal);
-  } else {
-    await waitForStatus(client, metadata.sandboxId, "running", deadline, signal);
-  }
-  const marker = await getFile(client, metadata.sandboxId, MARKER_PATH, signal);
-  if (marker === null || marker.toString("utf8") !== metadata.marker) {
-    throw new CreateosError(
-      "ERR_CREATEOS_LEASE_MARKER",
-      "CreateOS workspace marker does not match the lease; the sandbox cannot be trusted.",
-      { details: { sandboxId: metadata.sandboxId } },
-    );
-  }
-  return toLease(metadata);
 }
 
 function released(reason: string): CreateosError {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { buildLeaseMetadata, verifyLeaseBinding, verifyLeaseSpec } from "./lease-metadata.js";
+import {
+  buildLeaseMetadata,
+  hasValidMarker,
+  leaseSpecMatches,
+  verifyLeaseBinding,
+} from "./lease-metadata.js";
 
 const scope = { companyId: "co1", environmentId: "env1", apiOrigin: "http://127.0.0.1:1" };
 const spec = { shape: "small", rootfs: undefined, region: "eu" };
@@ -16,12 +21,26 @@ describe("lease metadata", () => {
     ["another environment", "sbx_1", { ...metadata, environmentId: "env2" }],
     ["another origin", "sbx_1", { ...metadata, apiOrigin: "https://api.sb.createos.sh" }],
     ["another sandbox", "sbx_2", metadata],
-    ["a bad marker", "sbx_1", { ...metadata, marker: "x" }],
     ["no metadata", "sbx_1", undefined],
-  ])("rejects %s", (_name, id, value) => {
+  ])("rejects %s with upstream's text for the hook", (_name, id, value) => {
     expect(() => verifyLeaseBinding(id, value, scope)).toThrow(
-      expect.objectContaining({ code: "ERR_CREATEOS_LEASE_MISMATCH" }),
+      expect.objectContaining({
+        code: "ERR_CREATEOS_LEASE_MISMATCH",
+        message: "CreateOS lease does not belong to this environment.",
+      }),
     );
+    expect(() => verifyLeaseBinding(id, value, scope, "execution")).toThrow(
+      "CreateOS execution requires a lease from this environment.",
+    );
+    expect(() => verifyLeaseBinding(id, value, scope, "workspace")).toThrow(
+      "CreateOS workspace requires a lease from this environment.",
+    );
+  });
+
+  it("keeps a bad marker for resume to judge (an expired lease, not a foreign one)", () => {
+    const bound = verifyLeaseBinding("sbx_1", { ...metadata, marker: "x" }, scope);
+    expect(hasValidMarker(bound)).toBe(false);
+    expect(hasValidMarker(metadata)).toBe(true);
   });
 
   it("rejects an id that cannot go into a path", () => {
@@ -31,15 +50,13 @@ describe("lease metadata", () => {
   });
 
   it("expires reuse when shape, rootfs or region change", () => {
-    expect(() => verifyLeaseSpec(metadata, spec)).not.toThrow();
+    expect(leaseSpecMatches(metadata, spec)).toBe(true);
     for (const changed of [
       { ...spec, shape: "large" },
       { ...spec, rootfs: "ubuntu" },
       { ...spec, region: undefined },
     ]) {
-      expect(() => verifyLeaseSpec(metadata, changed)).toThrow(
-        "CreateOS lease was created with another shape, rootfs or region; acquire a new lease.",
-      );
+      expect(leaseSpecMatches(metadata, changed)).toBe(false);
     }
   });
 });

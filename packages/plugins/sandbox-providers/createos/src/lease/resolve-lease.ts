@@ -2,7 +2,7 @@ import type { PluginEnvironmentDriverBaseParams } from "@paperclipai/plugin-sdk"
 import type { CreateosClient } from "../client/createos-client.js";
 import type { CreateosConfig } from "../plugin/plugin-config.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
-import { type LeaseMetadata, verifyLeaseBinding } from "./lease-metadata.js";
+import { type LeaseMetadata, type LeaseUse, verifyLeaseBinding } from "./lease-metadata.js";
 
 /** The lease as the host hands it back: its id and the metadata stored at acquire. */
 export interface LeaseReference {
@@ -24,13 +24,19 @@ export function resolveLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentDriverBaseParams,
   lease: LeaseReference,
+  use: LeaseUse = "lifecycle",
 ): ResolvedLease {
   const config = runtime.config(params.config);
   const client = runtime.client(config);
-  const metadata = verifyLeaseBinding(lease.providerLeaseId, lease.metadata, {
-    companyId: params.companyId,
-    environmentId: params.environmentId,
-    apiOrigin: client.origin,
-  });
+  const metadata = verifyLeaseBinding(
+    lease.providerLeaseId,
+    lease.metadata,
+    {
+      companyId: params.companyId,
+      environmentId: params.environmentId,
+      apiOrigin: client.origin,
+    },
+    use,
+  );
   return { config, client, metadata };
 }

@@ -194,25 +194,16 @@ function fileRequest(id: string, path: string, signal: AbortSignal) {
   } as const;
 }
 
+/** A small file; text goes as it is (upstream writes and reads the lease marker as text). */
 export async function putFile(
   client: CreateosClient,
   id: string,
   path: string,
-  bytes: Uint8Array,
+  content: Uint8Array | string,
   signal: AbortSignal,
 ): Promise<void> {
-  await client.json({ method: "PUT", ...fileRequest(id, path, signal), bytes });
-}
-
-/** The file's bytes, or `null` when it does not exist (404). */
-export async function getFile(
-  client: CreateosClient,
-  id: string,
-  path: string,
-  signal: AbortSignal,
-): Promise<Buffer | null> {
-  const reply = await client.bytes({ method: "GET", ...fileRequest(id, path, signal), allowStatuses: [404] });
-  return reply.bytes;
+  const body = typeof content === "string" ? { text: content } : { bytes: content };
+  await client.json({ method: "PUT", ...fileRequest(id, path, signal), ...body });
 }
 
 /** `PUT /files`, streamed: `upload` is called for every attempt, so a retry sends the whole body again. */

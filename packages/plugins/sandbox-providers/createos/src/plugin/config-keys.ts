@@ -58,6 +58,8 @@ export const LEASE_RECORD_KEYS = [
   "nativeHarnessBackup",
   "nativeWorkspaceSync",
   "reusableSandboxLease",
+  "resumedLease",
+  "expired",
 ] as const;
 
 const TOLERATED = new Set<string>([...PLUGIN_KEYS, ...HOST_KEYS, ...LEASE_RECORD_KEYS]);

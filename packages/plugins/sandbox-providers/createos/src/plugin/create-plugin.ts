@@ -4,7 +4,8 @@ import type {
   PluginDefinition,
   PluginEnvironmentValidationResult,
 } from "@paperclipai/plugin-sdk";
-import { acquireLease, destroyLease, releaseLease, resumeLease } from "../lease/lease-lifecycle.js";
+import { acquireLease, destroyLease, releaseLease } from "../lease/lease-lifecycle.js";
+import { resumeLease } from "../lease/resume-lease.js";
 import { DRIVER_KEY } from "../manifest.js";
 import { syncIn } from "../sync/sync-in.js";
 import { syncOut } from "../sync/sync-out.js";

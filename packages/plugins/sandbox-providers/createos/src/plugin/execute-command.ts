@@ -11,7 +11,7 @@ export async function executeCommand(
   params: PluginEnvironmentExecuteParams,
   log: (stream: OutputStream, text: string) => void,
 ): Promise<PluginEnvironmentExecuteResult> {
-  const { config, client, metadata } = resolveLease(runtime, params, params.lease);
+  const { config, client, metadata } = resolveLease(runtime, params, params.lease, "execution");
   const sandboxId = metadata.sandboxId;
   runtime.leases.assertUsable(sandboxId);
   return runtime.leases.track(sandboxId, runtime.signal, (signal) =>

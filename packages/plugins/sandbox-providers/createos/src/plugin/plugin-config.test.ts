@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { normalizedConfig, parseConfig, requireConfig } from "./plugin-config.js";
 
+const SHAPE = "s-1vcpu-1gb";
+
 describe("parseConfig", () => {
   it("applies defaults", () => {
-    const parsed = parseConfig({ apiKey: "k" }, {});
+    const parsed = parseConfig({ apiKey: "k", shape: SHAPE }, {});
     expect(parsed).toMatchObject({
       ok: true,
       config: {
         apiUrl: "https://api.sb.createos.sh",
-        shape: "small",
+        shape: SHAPE,
         reuseLease: false,
         requestsPerMinute: 240,
         burst: 20,
@@ -42,15 +44,34 @@ describe("parseConfig", () => {
   });
 
   it("needs an explicit key for a custom origin", () => {
-    expect(parseConfig({ apiUrl: "http://127.0.0.1:9" }, { CREATEOS_API_KEY: "x" })).toEqual({
+    expect(parseConfig({ apiUrl: "http://127.0.0.1:9", shape: SHAPE }, { CREATEOS_API_KEY: "x" })).toEqual({
       ok: false,
       problems: ["apiKey is required for a custom apiUrl"],
     });
-    expect(parseConfig({}, { CREATEOS_API_KEY: "x" }).ok).toBe(true);
+    expect(parseConfig({ shape: SHAPE }, { CREATEOS_API_KEY: "x" }).ok).toBe(true);
+  });
+
+  it.each([undefined, null, ""])("refuses a missing shape (%j) with upstream's message", (shape) => {
+    expect(parseConfig({ apiKey: "k", shape }, {})).toEqual({
+      ok: false,
+      problems: ["CreateOS requires a shape from its shape catalog."],
+    });
+  });
+
+  it("warns on saving a shape outside the catalog; a hook takes it as is", () => {
+    expect(parseConfig({ apiKey: "k", shape: "small" }, {})).toMatchObject({
+      ok: true,
+      warnings: ['shape "small" is not in the CreateOS shape catalog (s-0.25vcpu-512mb … s-8vcpu-16gb)'],
+    });
+    expect(parseConfig({ apiKey: "k", shape: "small" }, {}, "runtime")).toMatchObject({
+      ok: true,
+      warnings: [],
+      config: { shape: "small" },
+    });
   });
 
   it("warns above the service rate limit", () => {
-    const parsed = parseConfig({ apiKey: "k", requestsPerMinute: 1000 }, {});
+    const parsed = parseConfig({ apiKey: "k", shape: SHAPE, requestsPerMinute: 1000 }, {});
     expect(parsed.ok && parsed.warnings).toEqual([
       "requestsPerMinute above 300 exceeds the CreateOS rate limit",
     ]);
@@ -59,14 +80,20 @@ describe("parseConfig", () => {
 
 describe("upstream's timeoutMs", () => {
   it("defaults to 300000 and keeps an integer from 1 to 86400000", () => {
-    expect(parseConfig({ apiKey: "k" }, {})).toMatchObject({ ok: true, config: { timeoutMs: 300_000 } });
+    expect(parseConfig({ apiKey: "k", shape: SHAPE }, {})).toMatchObject({
+      ok: true,
+      config: { timeoutMs: 300_000 },
+    });
     for (const timeoutMs of [1, 86_400_000]) {
-      expect(parseConfig({ apiKey: "k", timeoutMs }, {})).toMatchObject({ ok: true, config: { timeoutMs } });
+      expect(parseConfig({ apiKey: "k", shape: SHAPE, timeoutMs }, {})).toMatchObject({
+        ok: true,
+        config: { timeoutMs },
+      });
     }
   });
 
   it.each([0, 86_400_001, 1.5, "300", -1])("refuses %j with upstream's message", (timeoutMs) => {
-    expect(parseConfig({ apiKey: "k", timeoutMs }, {})).toEqual({
+    expect(parseConfig({ apiKey: "k", shape: SHAPE, timeoutMs }, {})).toEqual({
       ok: false,
       problems: ["timeoutMs must be an integer between 1 and 86400000."],
     });
@@ -76,6 +103,7 @@ describe("upstream's timeoutMs", () => {
 describe("keys the plugin does not read", () => {
   const hostAdded = {
     apiKey: "k",
+    shape: SHAPE,
     provider: "createos",
     reuseLease: false,
     archiveOnRelease: true,
@@ -92,6 +120,7 @@ describe("keys the plugin does not read", () => {
     rootfs: null,
     region: null,
     sandboxLeaseAcquisition: { outcome: "created" },
+    resumedLease: true,
   };
 
   it("the host's flags and the lease record pass validation silently", () => {
@@ -99,22 +128,24 @@ describe("keys the plugin does not read", () => {
   });
 
   it("a foreign key is a warning at validation, and a hook ignores it", () => {
-    expect(parseConfig({ apiKey: "k", dashboardUrl: "x" }, {})).toMatchObject({
+    expect(parseConfig({ apiKey: "k", shape: SHAPE, dashboardUrl: "x" }, {})).toMatchObject({
       ok: true,
       warnings: ['unknown key "dashboardUrl" is ignored'],
     });
-    expect(parseConfig({ apiKey: "k", dashboardUrl: "x" }, {}, "runtime")).toMatchObject({
+    expect(parseConfig({ apiKey: "k", shape: SHAPE, dashboardUrl: "x" }, {}, "runtime")).toMatchObject({
       ok: true,
       warnings: [],
     });
   });
 
   it("a misspelt key fails validation only; a hook ignores it", () => {
-    expect(parseConfig({ apiKey: "k", timeoutMS: 5 }, {})).toEqual({
+    expect(parseConfig({ apiKey: "k", shape: SHAPE, timeoutMS: 5 }, {})).toEqual({
       ok: false,
       problems: ['unknown key "timeoutMS" (did you mean "timeoutMs"?)'],
     });
-    expect(requireConfig({ apiKey: "k", timeoutMS: 5 }, {})).toMatchObject({ timeoutMs: 300_000 });
+    expect(requireConfig({ apiKey: "k", shape: SHAPE, timeoutMS: 5 }, {})).toMatchObject({
+      timeoutMs: 300_000,
+    });
   });
 
   it("the normalized config keeps the host's flags and every plugin default", () => {
@@ -127,7 +158,7 @@ describe("keys the plugin does not read", () => {
       runnerLifecycleMode: "warm",
       runnerIdleTimeoutMs: 60_000,
       timeoutMs: 300_000,
-      shape: "small",
+      shape: SHAPE,
     });
     expect(normalized).not.toHaveProperty("marker");
     expect(normalized).not.toHaveProperty("provider");
@@ -139,7 +170,8 @@ describe("requireConfig", () => {
     expect(() => requireConfig({ shape: "", apiKey: "k", region: "bad region" }, {})).toThrow(
       expect.objectContaining({
         code: "ERR_CREATEOS_INVALID_CONFIG",
-        message: "CreateOS environment config is invalid: region must be 1-200 name characters",
+        message:
+          "CreateOS environment config is invalid: region must be 1-200 name characters; CreateOS requires a shape from its shape catalog.",
       }),
     );
   });

@@ -1,6 +1,7 @@
 import { CreateosError } from "@paperclipai/errors";
 import { DEFAULT_API_URL, resolveApiOrigin } from "../client/api-url.js";
 import { hostOwnedEntries, unknownKeys } from "./config-keys.js";
+import { isCatalogShape, SHAPE_CATALOG } from "./shape-catalog.js";
 
 /** The environment config of the `createos` driver, after defaults. */
 export interface CreateosConfig {
@@ -87,6 +88,13 @@ export function parseConfig(
     const item = strings[key];
     if (item !== undefined && !NAME.test(item)) problems.push(`${key} must be 1-200 name characters`);
   }
+  // Upstream's rule and text: no default shape (a guessed one is not in the catalog).
+  if (value.shape === undefined || value.shape === null || value.shape === "")
+    problems.push("CreateOS requires a shape from its shape catalog.");
+  else if (strings.shape !== undefined && mode === "validate" && !isCatalogShape(strings.shape))
+    warnings.push(
+      `shape "${strings.shape.slice(0, 60)}" is not in the CreateOS shape catalog (${SHAPE_CATALOG[0]} … ${SHAPE_CATALOG.at(-1)})`,
+    );
   const apiUrl = strings.apiUrl ?? DEFAULT_API_URL;
   let origin: string | undefined;
   try {
@@ -139,7 +147,7 @@ export function parseConfig(
     config: {
       apiUrl,
       apiKey: strings.apiKey,
-      shape: strings.shape ?? "small",
+      shape: strings.shape ?? "",
       rootfs: strings.rootfs,
       region: strings.region,
       reuseLease: reuseLease === true,

@@ -1,11 +1,12 @@
 import { PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentProbeParams, PluginEnvironmentProbeResult } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { execute } from "../execute/execute.js";
 import { CLEANUP_DELETE_MS, endSandbox } from "../lease/end-sandbox.js";
-import { createSandbox, runShortCommand, waitForStatus } from "../lease/sandbox-api.js";
+import { createSandbox, waitForStatus } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 
-const PROBE_TEXT = "paperclip-createos-probe";
+const PROBE_TEXT = "paperclip-createos-ready";
 
 function failure(error: unknown): PluginEnvironmentProbeResult {
   const message = error instanceof Error ? error.message : String(error);
@@ -17,8 +18,9 @@ function failure(error: unknown): PluginEnvironmentProbeResult {
 }
 
 /**
- * Creates a sandbox, runs `/bin/echo` in it and always deletes it. Failures are reported, not
- * thrown; a sandbox the probe could not delete fails the probe, whatever the echo said.
+ * Creates a sandbox, runs `/bin/echo` in it as every command runs (a managed process: create,
+ * stdin close, output stream, exit) and always deletes it. Failures are reported, not thrown;
+ * a sandbox the probe could not delete fails the probe, whatever the echo said.
  */
 export async function probeEnvironment(
   runtime: PluginRuntime,
@@ -33,18 +35,33 @@ export async function probeEnvironment(
     const sandboxId = await createSandbox(client, runtime.spec(config), runtime.signal);
     created = { client, sandboxId };
     await waitForStatus(client, sandboxId, "running", deadline, runtime.signal);
-    const echo = await runShortCommand(client, sandboxId, "/bin/echo", [PROBE_TEXT], runtime.signal);
+    const echo = await execute(
+      client,
+      {
+        sandboxId,
+        command: "/bin/echo",
+        args: [PROBE_TEXT],
+        timeoutMs: config.timeoutMs,
+        signal: runtime.signal,
+      },
+      runtime.tuning(config),
+    );
     result =
-      echo.exitCode !== 0 || echo.stdout.trim() !== PROBE_TEXT
+      echo.timedOut || echo.exitCode !== 0 || !echo.stdout.includes(PROBE_TEXT)
         ? {
             ok: false,
-            summary: "CreateOS sandbox ran, but /bin/echo did not answer as expected.",
-            diagnostics: [{ severity: "error", message: `/bin/echo exited ${echo.exitCode}` }],
+            summary: "CreateOS command probe failed.",
+            diagnostics: [
+              {
+                severity: "error",
+                message: echo.timedOut ? "/bin/echo timed out" : `/bin/echo exited ${echo.exitCode}`,
+              },
+            ],
             metadata: { apiOrigin: client.origin },
           }
         : {
             ok: true,
-            summary: `CreateOS at ${client.origin} created a ${config.shape} sandbox and ran /bin/echo.`,
+            summary: "CreateOS sandbox creation and command execution succeeded.",
             metadata: { apiOrigin: client.origin, shape: config.shape },
           };
   } catch (error) {

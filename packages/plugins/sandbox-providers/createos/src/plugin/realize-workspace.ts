@@ -12,7 +12,7 @@ export async function realizeWorkspace(
   runtime: PluginRuntime,
   params: PluginEnvironmentRealizeWorkspaceParams,
 ): Promise<PluginEnvironmentRealizeWorkspaceResult> {
-  const { client, metadata } = resolveLease(runtime, params, params.lease);
+  const { client, metadata } = resolveLease(runtime, params, params.lease, "workspace");
   runtime.leases.assertUsable(metadata.sandboxId);
   await runStep(
     client,

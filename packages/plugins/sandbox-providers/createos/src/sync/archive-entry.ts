@@ -12,7 +12,7 @@ const PLAIN_TYPES = new Set(["File", "OldFile", "ContiguousFile", "Directory"]);
 function unsafe(entry: string): CreateosError {
   return new CreateosError(
     "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
-    "CreateOS sync archive has an entry that escapes its target or is not a file, directory or link.",
+    "CreateOS archive contains unsafe entries or exceeds the extraction limit.",
     { details: { entry: entry.slice(0, 200) } },
   );
 }

@@ -14,6 +14,7 @@ import { putFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { countBytes, packDirectory } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
+import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 import { modeText, openScope, type SyncScope, syncStep, type Transfer, transferEach } from "./sync-scope.js";
 
@@ -23,19 +24,32 @@ export async function syncIn(
   params: PluginEnvironmentSyncInParams,
 ): Promise<PluginEnvironmentSyncResult> {
   const scope = await openScope(runtime, params);
+  // Links followed out of a source directory are refused before any byte of any operation moves.
+  for (const operation of params.operations) {
+    for (const file of operation.files) {
+      if (file.kind !== "directory" || file.followSymlinks !== true) continue;
+      const source = hostPath(file.sourcePath, "sourcePath", operation.operationId);
+      await assertLinksStayInside(source, compileExcludes(file.exclude), operation.operationId);
+    }
+  }
   return transferEach(params.operations, async (operation, transfer) => {
     // Check every path of the operation before moving any byte.
     const mappings = operation.files.map((file) => ({
       file,
       source: hostPath(file.sourcePath, "sourcePath", operation.operationId),
-      target: confineSandboxEntry(file.targetPath, "targetPath", operation.operationId),
+      // A directory may be the workspace itself (the host syncs its workspace there): merged into, as upstream does.
+      target:
+        file.kind === "directory"
+          ? confineSandboxPath(file.targetPath, "targetPath", operation.operationId)
+          : confineSandboxEntry(file.targetPath, "targetPath", operation.operationId),
     }));
     const commands = (operation.postUploadCommands ?? []).map((command) => ({
       command,
       cwd: confineSandboxPath(command.cwd ?? WORKSPACE_PATH, "postUploadCommands.cwd", operation.operationId),
     }));
     for (const { file, source, target } of mappings) {
-      if (file.kind === "directory") await uploadDirectory(scope, file, source, target, transfer);
+      if (file.kind === "directory")
+        await uploadDirectory(scope, file, source, target, transfer, operation.operationId);
       else await uploadFile(scope, file, source, target, transfer);
     }
     for (const [index, { command, cwd }] of commands.entries()) {
@@ -100,31 +114,54 @@ async function uploadDirectory(
   source: string,
   target: string,
   transfer: Transfer,
+  operationId: string,
 ): Promise<void> {
   const excluded = compileExcludes(file.exclude);
-  const dir = posix.dirname(target);
+  // The workspace root cannot be replaced (its parent is outside, and it holds the lease marker).
+  const intoRoot = target === WORKSPACE_PATH;
+  const dir = intoRoot ? "/tmp" : posix.dirname(target);
   const id = randomUUID();
   const remoteArchive = `${dir}/.paperclip-sync-${id}.tar`;
   const staging = `${dir}/.paperclip-sync-${id}.d`;
-  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
+  const links = file.followSymlinks === true ? new PackedLinkGuard(source) : undefined;
+  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", intoRoot ? target : dir]);
   const sent = await upload(scope, remoteArchive, (attempt) =>
-    packDirectory(source, file.followSymlinks === true, (path, isDirectory) => {
+    packDirectory(source, links !== undefined, (path, isDirectory) => {
       if (excluded(path)) return false;
+      if (links !== undefined && !links.allows(path)) return false;
       if (!isDirectory) attempt.files += 1;
       return true;
     }),
   );
+  if (links !== undefined) {
+    try {
+      links.assertNoneRefused(operationId);
+    } catch (error) {
+      await syncStep(scope, "sync in: discard archive", "/bin/rm", ["-f", "--", remoteArchive]).catch(
+        () => undefined,
+      );
+      throw error;
+    }
+  }
   await syncStep(scope, "sync in: extract", "/bin/sh", [
     "-c",
-    [
-      "set -e",
-      'mkdir -- "$2"',
-      'tar -x -f "$1" -C "$2" --no-same-owner',
-      'rm -f -- "$1"',
-      'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
-      'rm -rf -- "$3"',
-      'mv -- "$2" "$3"',
-    ].join("\n"),
+    (intoRoot
+      ? [
+          "set -e",
+          'tar -x -f "$1" -C "$3" --no-same-owner',
+          'rm -f -- "$1"',
+          'if [ -n "$4" ]; then chmod "$4" "$3"; fi',
+        ]
+      : [
+          "set -e",
+          'mkdir -- "$2"',
+          'tar -x -f "$1" -C "$2" --no-same-owner',
+          'rm -f -- "$1"',
+          'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
+          'rm -rf -- "$3"',
+          'mv -- "$2" "$3"',
+        ]
+    ).join("\n"),
     "sh",
     remoteArchive,
     staging,
@@ -159,17 +196,13 @@ async function runPostUploadCommand(
     ),
   );
   if (result.exitCode !== 0 || result.timedOut) {
-    throw new CreateosError(
-      "ERR_CREATEOS_SYNC_COMMAND_FAILED",
-      `CreateOS post-upload command failed (exit ${result.exitCode}).`,
-      {
-        details: {
-          operationId: operationId.slice(0, 100),
-          index,
-          exitCode: result.exitCode,
-          timedOut: result.timedOut,
-        },
+    throw new CreateosError("ERR_CREATEOS_SYNC_COMMAND_FAILED", "CreateOS transfer command failed.", {
+      details: {
+        operationId: operationId.slice(0, 100),
+        index,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
       },
-    );
+    });
   }
 }

@@ -32,7 +32,7 @@ export async function openScope(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncInParams | PluginEnvironmentSyncOutParams,
 ): Promise<SyncScope> {
-  const { client, metadata } = resolveLease(runtime, params, params.lease);
+  const { client, metadata } = resolveLease(runtime, params, params.lease, "execution");
   runtime.leases.assertUsable(metadata.sandboxId);
   return { runtime, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
 }

@@ -37,7 +37,7 @@ export async function createRunningSandbox(client: CreateosClient): Promise<stri
   const created = await client.json({
     method: "POST",
     path: "/sandboxes",
-    json: { shape: "small", ingress_enabled: false },
+    json: { shape: "s-1vcpu-1gb", ingress_enabled: false },
     operation: "sandbox lifecycle",
     idempotent: false,
   });

@@ -129,6 +129,15 @@ export interface SeenRequest {
 
 const KEY = "independent-key-7f3a";
 
+function parseJson(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body.toString("utf8"));
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -178,6 +187,10 @@ export interface IndependentServer {
   openSockets(): number;
   kills(): SeenRequest[];
   count(route: Route): number;
+  /** Paths of the files a sandbox holds (uploads not yet removed by an `exec` of `/bin/rm`). */
+  filePaths(sandboxId: string): string[];
+  /** Someone else deletes a sandbox: it then reads `destroyed`, or with `forget` 404. */
+  deleteBehindPlugin(sandboxId: string, forget: boolean): void;
   /** Replaces the script for the next process. */
   use(script: ServerScript): void;
   /** Forgets recorded requests. */
@@ -396,6 +409,11 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
     const [sandboxId = "", processId = ""] = ids;
     switch (route) {
       case "sandbox.create": {
+        // The service's catalog, from its naming scheme: `s-<vcpus>vcpu-<memory>(mb|gb)`.
+        const shape = parseJson(body)?.shape;
+        if (typeof shape !== "string" || !/^s-\d+(\.\d+)?vcpu-\d+(mb|gb)$/.test(shape)) {
+          return json(res, 400, { error: "unknown shape" });
+        }
         sandboxCount++;
         const id = `sb-${seed}-${sandboxCount}`;
         // Asynchronous states: the first read still shows it starting.
@@ -435,8 +453,23 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
         res.end();
         return;
       }
-      case "sandbox.exec":
+      case "sandbox.exec": {
+        // What a plugin's buffered commands do here: `rm -f -- path` forgets an upload, and
+        // `cat path` prints one (exit 1 when it is missing), as upstream reads its lease marker.
+        const command = parseJson(body);
+        const args = Array.isArray(command?.args) ? command.args : [];
+        const file = `${sandboxId}:${String(args.at(-1))}`;
+        if (command?.cmd === "/bin/rm") files.delete(file);
+        if (command?.cmd === "/bin/cat") {
+          const content = files.get(file);
+          return json(res, 200, {
+            result: content
+              ? { exit_code: 0, stdout: content.toString("utf8"), stderr: "" }
+              : { exit_code: 1, stdout: "", stderr: "cat: No such file or directory\n" },
+          });
+        }
         return json(res, 200, { result: { exit_code: 0, stdout: "", stderr: "" } });
+      }
       case "files.put":
         files.set(`${sandboxId}:${url.searchParams.get("path")}`, body);
         return json(res, 200, {});
@@ -507,6 +540,14 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
     openSockets: () => sockets.size,
     kills: () => seen.filter((r) => r.route === "process.kill"),
     count: (route) => seen.filter((r) => r.route === route).length,
+    filePaths: (sandboxId) =>
+      [...files.keys()]
+        .filter((key) => key.startsWith(`${sandboxId}:`))
+        .map((key) => key.slice(sandboxId.length + 1)),
+    deleteBehindPlugin(sandboxId, forget) {
+      if (forget) sandboxes.delete(sandboxId);
+      else sandboxes.set(sandboxId, { states: ["destroyed"], deleted: false });
+    },
     use(next) {
       script = next;
       faultQueues.clear();

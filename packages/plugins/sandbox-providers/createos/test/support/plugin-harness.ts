@@ -35,6 +35,7 @@ export function emulatorConfig(
   return {
     apiUrl: emulator.url,
     apiKey: emulator.apiKey,
+    shape: "s-1vcpu-1gb",
     requestsPerMinute: 60_000,
     burst: 1_000,
     heartbeatTimeoutMs: 600,

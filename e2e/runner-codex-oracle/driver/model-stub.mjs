@@ -1,0 +1,130 @@
+// A loopback stub of the OpenAI Responses API (POST /v1/responses, server-sent events), scripted
+// per test: each request takes the next step of the script. Written for this repository.
+import { createServer } from "node:http";
+
+/**
+ * Steps: {text, usage?, gate?} answers with an assistant message (after `gate` is opened, if
+ * named); {tool, arguments, usage?} asks for a function call; {stall:true} never answers (until
+ * the client goes away); {status, message} answers with an HTTP error.
+ */
+export async function startModelStub(initialScript = []) {
+  const script = [...initialScript];
+  const requests = [];
+  const gates = new Map();
+  const sockets = new Set();
+  let sequence = 0;
+  const gate = (name) => {
+    let entry = gates.get(name);
+    if (entry === undefined) {
+      let open;
+      const opened = new Promise((resolve) => {
+        open = resolve;
+      });
+      entry = { opened, open };
+      gates.set(name, entry);
+    }
+    return entry;
+  };
+  const server = createServer((request, response) => {
+    if (request.method !== "POST" || !request.url.endsWith("/responses")) {
+      response.writeHead(404).end();
+      return;
+    }
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      requests.push(body);
+      const step = script.shift() ?? { text: "(the stub's script is exhausted)" };
+      void answer(step, response);
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function answer(step, response) {
+    if (step.status !== undefined) {
+      response.writeHead(step.status, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({ error: { message: step.message ?? "stub error", type: "server_error" } }),
+      );
+      return;
+    }
+    sequence += 1;
+    const id = `resp_stub_${sequence}`;
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (type, data) =>
+      response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    send("response.created", { response: { id } });
+    if (step.stall) return; // held open until the client closes it
+    if (step.gate !== undefined) await gate(step.gate).opened;
+    const item =
+      step.tool !== undefined
+        ? {
+            type: "function_call",
+            id: `fc_${sequence}`,
+            call_id: `call_stub_${sequence}`,
+            name: step.tool,
+            arguments: JSON.stringify(step.arguments ?? {}),
+          }
+        : {
+            type: "message",
+            role: "assistant",
+            id: `msg_${sequence}`,
+            content: [{ type: "output_text", text: step.text }],
+          };
+    send("response.output_item.done", { item });
+    const usage = step.usage ?? { input_tokens: 10, output_tokens: 5 };
+    send("response.completed", {
+      response: {
+        id,
+        usage: {
+          input_tokens: usage.input_tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: usage.output_tokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: usage.input_tokens + usage.output_tokens,
+        },
+      },
+    });
+    response.end();
+  }
+
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
+    requests,
+    /** Appends steps for the next requests. */
+    push: (...steps) => script.push(...steps),
+    open: (name) => gate(name).open(),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The `-c` overrides that point Codex at the stub (as codex's own app-server tests configure it). */
+export function stubProviderArgs(baseUrl) {
+  return [
+    "-c",
+    'model="mock-model"',
+    "-c",
+    'model_provider="mock_provider"',
+    "-c",
+    'model_providers.mock_provider.name="mock provider"',
+    "-c",
+    `model_providers.mock_provider.base_url="${baseUrl}"`,
+    "-c",
+    'model_providers.mock_provider.wire_api="responses"',
+    "-c",
+    "model_providers.mock_provider.request_max_retries=0",
+    "-c",
+    "model_providers.mock_provider.stream_max_retries=0",
+    // Codex 0.156.1's AGENTS.md loader starts a bwrap helper the workspace profile denies.
+    "-c",
+    "project_doc_max_bytes=0",
+  ];
+}

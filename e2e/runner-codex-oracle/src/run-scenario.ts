@@ -1,0 +1,88 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { PrpEventLike } from "./normalise-events.js";
+import type { CodexToolchain } from "./toolchain.js";
+
+const run = promisify(execFile);
+const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
+
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. */
+export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool";
+
+export interface StepRecord {
+  readonly step: string;
+  readonly ms: number;
+  readonly error?: string;
+  readonly [field: string]: unknown;
+}
+
+export interface CommittedEvent extends PrpEventLike {
+  readonly sourceSeq: number;
+  readonly sourceEventId: string;
+}
+
+export interface ScenarioOutcome {
+  readonly steps: ReadonlyMap<string, StepRecord>;
+  readonly events: readonly CommittedEvent[];
+  readonly schemaIssues: readonly unknown[];
+  readonly toolCalls: readonly { tool: string; arguments: unknown }[];
+  readonly steerReachedModel: boolean | undefined;
+  /** The agent message of the plain turn, as the server's driver received it. */
+  readonly answer: string | null | undefined;
+  readonly fatal: string | undefined;
+  /** Pids of the runner's or Codex's group still alive after the close (then killed by the driver). */
+  readonly leftovers: readonly number[];
+  /** Every line the driver printed, for a failure message. */
+  readonly transcript: string;
+}
+
+/**
+ * Runs one scenario of the Node 24 driver against one runner binary, in a private work directory
+ * (its name has a space) that is removed afterwards, whatever happens.
+ */
+export async function runCodexScenario(
+  tools: CodexToolchain,
+  runnerBin: string,
+  kind: ScenarioKind,
+): Promise<ScenarioOutcome> {
+  const work = await mkdtemp(path.join(os.tmpdir(), "codex oracle-"));
+  try {
+    const input = { kind, serverDir: tools.serverDir, codex: tools.codex, runnerBin, work };
+    const { stdout } = await run(tools.node24, [DRIVER, JSON.stringify(input)], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 110_000,
+    });
+    return parseTranscript(stdout);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+function parseTranscript(stdout: string): ScenarioOutcome {
+  const records = stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { type: string; [field: string]: unknown });
+  const steps = new Map<string, StepRecord>();
+  for (const record of records.filter((entry) => entry.type === "step")) {
+    steps.set(String(record.step), record as unknown as StepRecord);
+  }
+  const toolCalls = records.find((entry) => entry.type === "tool_calls")?.calls;
+  const steer = records.find((entry) => entry.type === "steer_reached_model")?.value;
+  return {
+    steps,
+    events: records
+      .filter((entry) => entry.type === "committed")
+      .map((entry) => entry.event as CommittedEvent),
+    schemaIssues: records.filter((entry) => entry.type === "schema_issue"),
+    toolCalls: (toolCalls ?? []) as ScenarioOutcome["toolCalls"],
+    steerReachedModel: typeof steer === "boolean" ? steer : undefined,
+    answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
+    fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
+    leftovers: records.filter((entry) => entry.type === "leftover_killed").map((entry) => Number(entry.pid)),
+    transcript: stdout,
+  };
+}

@@ -1,0 +1,157 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HostApi } from "../../../scripts/paperclip-host-e2e/src/host-api.js";
+import {
+  type PaperclipServer,
+  startPaperclipServer,
+} from "../../../scripts/paperclip-host-e2e/src/paperclip-server.js";
+import { waitFor } from "../../../scripts/paperclip-host-e2e/src/process-group.js";
+// @ts-expect-error the stub is a plain ES module shared with the Node 24 driver
+import { startModelStub } from "../driver/model-stub.mjs";
+import { writeCodexWrapper } from "../src/codex-wrapper.js";
+import { killAll, processesUnder } from "../src/processes-under.js";
+import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
+
+interface ModelStub {
+  readonly baseUrl: string;
+  readonly requests: { input?: unknown }[];
+  close(): Promise<void>;
+}
+
+/** A run as `GET /api/issues/:id/runs` lists it. */
+interface IssueRun {
+  readonly runId: string;
+  readonly status: string;
+  readonly runtimeMode: string | null;
+  readonly adapterType: string;
+}
+
+interface HeartbeatRun {
+  readonly status: string;
+  readonly resultJson: Record<string, unknown> | null;
+}
+
+const ANSWER = "hello from the stub";
+
+/** The model's `paperclip_finish` call: the task done, its one criterion satisfied. */
+const FINISH = {
+  reportedWorkDisposition: "done",
+  summary: ANSWER,
+  completionClaim: {
+    contractRevision: "1",
+    objectiveSatisfied: true,
+    criteria: [{ criterionId: "objective", status: "satisfied", evidenceRefs: [] }],
+    remainingWork: [],
+  },
+  evidence: [],
+  verification: [],
+  attentionRequests: [],
+  artifacts: [],
+};
+
+let tools: CodexToolchain;
+let workDir: string;
+let stub: ModelStub | undefined;
+let server: PaperclipServer | undefined;
+let leftovers: { pid: number; command: string }[] = [];
+
+beforeAll(async () => {
+  tools = await resolveCodexToolchain();
+  workDir = await mkdtemp(path.join(os.tmpdir(), "codex whole server-"));
+  const logDir = path.join(workDir, "logs");
+  await mkdir(logDir);
+  stub = (await startModelStub([
+    { tool: "paperclip_finish", arguments: FINISH },
+    { text: ANSWER },
+  ])) as ModelStub;
+  const binDir = await writeCodexWrapper(path.join(workDir, "bin"), tools.codex, stub.baseUrl);
+  server = await startPaperclipServer(tools, workDir, logDir, {
+    pathPrefix: binDir,
+    env: { PAPERCLIP_RUNNER_BINARY: OUR_RUNNER_BIN },
+  });
+});
+
+afterAll(async () => {
+  try {
+    await server?.stop();
+    // The server starts the runner in a process group of its own, and the embedded Postgres's
+    // backends end shortly after their postmaster: whatever is still there then is a leftover.
+    leftovers = await waitFor(
+      "every process of the run exits",
+      async () => {
+        const live = await processesUnder(workDir);
+        return live.length === 0 ? live : undefined;
+      },
+      { timeoutMs: 15_000 },
+    ).catch(() => processesUnder(workDir));
+    killAll(leftovers);
+    await stub?.close();
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  expect(leftovers, "nothing of the run outlives the server").toEqual([]);
+});
+
+describe("the whole Paperclip server on the native runtime with our runner", () => {
+  it("runs an assigned task through the runner and Codex and records the model's answer", async () => {
+    const api = new HostApi(server!.baseUrl);
+    const company = await api.post<{ id: string }>("/companies", { name: "Native runtime E2E" });
+    const agent = await api.post<{ id: string; adapterType: string }>(`/companies/${company.id}/agents`, {
+      name: "Coder",
+      adapterType: "paperclip_runner",
+      adapterConfig: {},
+    });
+    expect(agent.adapterType).toBe("paperclip_runner");
+    // Assigning the task wakes the agent.
+    const issue = await api.post<{ id: string }>(`/companies/${company.id}/issues`, {
+      title: "Say hello",
+      description: "Answer with a greeting.",
+      assigneeAgentId: agent.id,
+      status: "todo",
+    });
+    const finished = await waitFor(
+      "the run finishes",
+      async () => {
+        const runs = await api.get<IssueRun[]>(`/issues/${issue.id}/runs`);
+        return runs.find((candidate) => !["queued", "running"].includes(candidate.status));
+      },
+      { timeoutMs: 90_000, process: server!.process },
+    );
+    const log = await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`);
+    const context = log.content.slice(-4_000);
+    expect(finished, context).toMatchObject({
+      status: "succeeded",
+      runtimeMode: "native",
+      adapterType: "paperclip_runner",
+    });
+    const run = await api.get<HeartbeatRun>(`/heartbeat-runs/${finished.runId}`);
+    expect(run.resultJson, context).toMatchObject({
+      summary: ANSWER,
+      nativeResult: { schema: "paperclip.run_result.v1", summary: ANSWER, reportedWorkDisposition: "done" },
+      nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },
+      issueStatusAfter: "done",
+    });
+    // The runner's committed stream, as the server recorded it: the result accepted, the run terminal.
+    expect(log.content).toContain("run.result.accepted");
+    expect(log.content).toContain("run.terminal");
+    const done = await api.get<{ status: string }>(`/issues/${issue.id}`);
+    expect(done.status).toBe("done");
+    // Codex asked the stub twice: the finish call, then (with the tool's output) the answer.
+    expect(stub!.requests).toHaveLength(2);
+    expect(JSON.stringify(stub!.requests[1]?.input)).toContain("function_call_output");
+    // The run's runner and its Codex exit with the run, while the server is still up.
+    await waitFor(
+      "the runner and Codex exit",
+      async () => {
+        const live = await processesUnder(workDir);
+        const ours = live.filter(
+          (p) => p.command.includes(OUR_RUNNER_BIN) || p.command.includes(tools.codex),
+        );
+        return ours.length === 0 ? true : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+  }, 120_000);
+});

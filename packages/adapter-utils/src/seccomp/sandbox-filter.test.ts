@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { encode, run } from "./bpf-program.js";
+import {
+  DENIED_SYSCALLS,
+  ENOSYS,
+  EPERM,
+  SECCOMP_DATA,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_KILL_PROCESS,
+  sandboxFilterBytes,
+  sandboxFilterProgram,
+  UNAVAILABLE_SYSCALLS,
+} from "./sandbox-filter.js";
+import { AUDIT_ARCH, type FilterArch, SYSCALLS, X32_SYSCALL_BIT } from "./syscall-numbers.js";
+
+const ERRNO = 0x00050000;
+const AUDIT_ARCH_I386 = 0x40000003;
+const CLONE_NEWUSER = 0x10000000;
+const CLONE_THREAD_FLAGS = 0x3d0f00; // what glibc's pthread_create passes
+const CLONE_NEWTIME = 0x80;
+
+function call(arch: number, nr: number, args: number[] = []) {
+  return (offset: number) => {
+    if (offset === SECCOMP_DATA.nr) return nr;
+    if (offset === SECCOMP_DATA.arch) return arch;
+    const index = (offset - 16) / 8;
+    return Number.isInteger(index) ? (args[index] ?? 0) : 0;
+  };
+}
+
+describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s", (arch) => {
+  const program = sandboxFilterProgram(arch);
+  const native = AUDIT_ARCH[arch];
+  const decide = (name: keyof typeof SYSCALLS, args?: number[]) =>
+    run(program, call(native, SYSCALLS[name][arch] as number, args));
+
+  it("denies every listed call with EPERM and the unavailable ones with ENOSYS", () => {
+    for (const name of DENIED_SYSCALLS) {
+      if (SYSCALLS[name][arch] === null) continue;
+      expect(decide(name), name).toBe(ERRNO | EPERM);
+    }
+    for (const name of UNAVAILABLE_SYSCALLS) expect(decide(name), name).toBe(ERRNO | ENOSYS);
+  });
+
+  it("allows ordinary calls, threads and plain forks", () => {
+    for (const nr of [0, 1, 2, 3, 9, 57, 59, 61, 62, 200, 231, 281, 439]) {
+      const denied = Object.values(SYSCALLS).some((numbers) => numbers[arch] === nr);
+      if (!denied) expect(run(program, call(native, nr)), String(nr)).toBe(SECCOMP_RET_ALLOW);
+    }
+    expect(decide("clone", [CLONE_THREAD_FLAGS])).toBe(SECCOMP_RET_ALLOW);
+    expect(decide("clone", [17])).toBe(SECCOMP_RET_ALLOW); // fork(): SIGCHLD only
+    expect(decide("unshare", [0x400])).toBe(SECCOMP_RET_ALLOW); // CLONE_FILES
+    expect(decide("ioctl", [1, 0x5401])).toBe(SECCOMP_RET_ALLOW); // TCGETS
+  });
+
+  it("denies a new namespace through clone or unshare, and terminal injection", () => {
+    expect(decide("clone", [CLONE_NEWUSER | 17])).toBe(ERRNO | EPERM);
+    expect(decide("unshare", [CLONE_NEWUSER])).toBe(ERRNO | EPERM);
+    expect(decide("unshare", [CLONE_NEWTIME])).toBe(ERRNO | EPERM);
+    expect(decide("ioctl", [0, 0x5412])).toBe(ERRNO | EPERM);
+    expect(decide("ioctl", [0, 0x541c])).toBe(ERRNO | EPERM);
+  });
+
+  it("decides every number up to 1023 as the deny lists say, on the search tree's every path", () => {
+    const special = new Map<number, number>();
+    for (const name of DENIED_SYSCALLS) {
+      const nr = SYSCALLS[name][arch];
+      if (nr !== null) special.set(nr, ERRNO | EPERM);
+    }
+    for (const name of UNAVAILABLE_SYSCALLS) special.set(SYSCALLS[name][arch] as number, ERRNO | ENOSYS);
+    for (let nr = 0; nr < 1024; nr++) {
+      expect(run(program, call(native, nr)), String(nr)).toBe(special.get(nr) ?? SECCOMP_RET_ALLOW);
+    }
+  });
+
+  it("allows an ordinary call after a handful of comparisons, not one per listed call", () => {
+    for (const nr of [0, 1, 202, 257]) {
+      const stats = { executed: 0 };
+      expect(run(program, call(native, nr), stats)).toBe(SECCOMP_RET_ALLOW);
+      expect(stats.executed, String(nr)).toBeLessThanOrEqual(14);
+    }
+  });
+
+  it("kills a call made under another architecture", () => {
+    expect(run(program, call(AUDIT_ARCH_I386, 26))).toBe(SECCOMP_RET_KILL_PROCESS);
+    const other = arch === "x64" ? AUDIT_ARCH.arm64 : AUDIT_ARCH.x64;
+    expect(run(program, call(other, 0))).toBe(SECCOMP_RET_KILL_PROCESS);
+  });
+});
+
+describe("the x86_64 filter", () => {
+  it("kills x32 calls, which carry the x86_64 arch value", () => {
+    const program = sandboxFilterProgram("x64");
+    expect(run(program, call(AUDIT_ARCH.x64, X32_SYSCALL_BIT | 101))).toBe(SECCOMP_RET_KILL_PROCESS);
+    expect(run(program, call(AUDIT_ARCH.x64, X32_SYSCALL_BIT))).toBe(SECCOMP_RET_KILL_PROCESS);
+  });
+
+  it("encodes struct sock_filter[] little-endian, 8 bytes an instruction", () => {
+    const program = sandboxFilterProgram("x64");
+    const bytes = sandboxFilterBytes("x64")!;
+    expect(bytes.equals(encode(program))).toBe(true);
+    expect(bytes.length).toBe(program.length * 8);
+    // ld [4] (the arch) first.
+    expect([...bytes.subarray(0, 8)]).toEqual([0x20, 0, 0, 0, 4, 0, 0, 0]);
+  });
+
+  it("has no table for other architectures", () => {
+    expect(sandboxFilterBytes("ia32")).toBeNull();
+  });
+});

@@ -1,0 +1,190 @@
+import { assemble, type BpfInstruction, type BpfStep, encode } from "./bpf-program.js";
+import {
+  AUDIT_ARCH,
+  type FilterArch,
+  SYSCALLS,
+  type SyscallName,
+  X32_SYSCALL_BIT,
+} from "./syscall-numbers.js";
+
+/**
+ * The seccomp filter every sandboxed program runs under (bwrap `--seccomp`, applied to
+ * the bridge and everything it starts). It is a deny list: the program keeps every
+ * ordinary syscall (node, sh, git, npm, compilers), and loses the ones that reach
+ * outside its own processes — another process's memory or descriptors (bwrap's pid 1,
+ * the bridge), new user namespaces that would give it capabilities again, the kernel's
+ * attack surfaces an agent never needs. docs/process-boundary.md lists the reasons.
+ */
+
+/** Denied with EPERM: reaching other processes (pid 1, the bridge) and undoing the sandbox. */
+export const DENIED_SYSCALLS: readonly SyscallName[] = [
+  // Another process's memory, descriptors, or the comparison of them.
+  "ptrace",
+  "process_vm_readv",
+  "process_vm_writev",
+  "pidfd_getfd",
+  "kcmp",
+  // Kernel attack surface an agent does not need (and side channels on other processes).
+  "perf_event_open",
+  "userfaultfd",
+  "bpf",
+  "keyctl",
+  "add_key",
+  "request_key",
+  // The mount table and namespaces: a sandbox that could change them could undo itself.
+  "mount",
+  "umount2",
+  "pivot_root",
+  "open_tree",
+  "move_mount",
+  "fsopen",
+  "fsconfig",
+  "fsmount",
+  "fspick",
+  "mount_setattr",
+  "setns",
+  // Privileged anyway without capabilities; denied so a capability leak is not enough.
+  "kexec_load",
+  "kexec_file_load",
+  "init_module",
+  "finit_module",
+  "delete_module",
+  "open_by_handle_at",
+  "reboot",
+  "swapon",
+  "swapoff",
+  "acct",
+  "syslog",
+  "quotactl",
+  "iopl",
+  "ioperm",
+];
+
+/**
+ * Denied with ENOSYS, so callers take their fallback: `clone3` passes its flags in
+ * memory the filter cannot read (glibc then uses `clone`, whose flags it checks), and
+ * io_uring runs operations outside any syscall check (libuv falls back to its thread pool).
+ */
+export const UNAVAILABLE_SYSCALLS: readonly SyscallName[] = [
+  "clone3",
+  "io_uring_setup",
+  "io_uring_enter",
+  "io_uring_register",
+];
+
+/** `CLONE_NEW*` bits of `clone` flags (CLONE_NEWTIME shares its bit with the exit signal there). */
+export const CLONE_NAMESPACE_FLAGS = 0x7e020000;
+/** The same for `unshare`, with CLONE_NEWTIME (0x80). */
+export const UNSHARE_NAMESPACE_FLAGS = CLONE_NAMESPACE_FLAGS | 0x80;
+
+/** ioctl requests that push input into a terminal (TIOCSTI) or drive the console (TIOCLINUX). */
+export const DENIED_IOCTLS = { TIOCSTI: 0x5412, TIOCLINUX: 0x541c } as const;
+
+export const SECCOMP_RET_KILL_PROCESS = 0x80000000;
+export const SECCOMP_RET_ALLOW = 0x7fff0000;
+const SECCOMP_RET_ERRNO = 0x00050000;
+export const EPERM = 1;
+export const ENOSYS = 38;
+
+/** Offsets in `struct seccomp_data`: nr, arch, then 64-bit args (low word first, little-endian). */
+export const SECCOMP_DATA = { nr: 0, arch: 4, arg: (index: number) => 16 + index * 8 } as const;
+
+function errno(value: number): number {
+  return SECCOMP_RET_ERRNO | value;
+}
+
+/** Where the filter sends one syscall number once it has matched it. */
+interface Dispatch {
+  readonly nr: number;
+  readonly label: string;
+}
+
+/**
+ * A balanced search over the sorted numbers (`jge` halves, `jeq` at the leaves), so an
+ * ordinary call is allowed after about 7 comparisons instead of one per listed call.
+ * Every leaf run ends in a jump to `allow`; nothing falls into the next subtree.
+ */
+function dispatch(entries: readonly Dispatch[], prefix: string): BpfStep[] {
+  if (entries.length <= 4) {
+    return entries.map((entry, index) => ({
+      op: "jeq",
+      value: entry.nr,
+      whenTrue: entry.label,
+      whenFalse: index === entries.length - 1 ? "allow" : null,
+    }));
+  }
+  const middle = Math.floor(entries.length / 2);
+  const upper = `${prefix}.upper`;
+  return [
+    { op: "jge", value: entries[middle]!.nr, whenTrue: upper, whenFalse: null },
+    ...dispatch(entries.slice(0, middle), `${prefix}.lower`),
+    { op: "label", name: upper },
+    ...dispatch(entries.slice(middle), upper),
+  ];
+}
+
+/** The filter for one architecture, as instructions. */
+export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
+  const entries: Dispatch[] = [];
+  const route = (names: readonly SyscallName[], label: string) => {
+    for (const name of names) {
+      const nr: number | null = SYSCALLS[name][arch];
+      if (nr !== null) entries.push({ nr, label });
+    }
+  };
+  route(DENIED_SYSCALLS, "deny");
+  route(UNAVAILABLE_SYSCALLS, "unavailable");
+  route(["clone"], "clone");
+  route(["unshare"], "unshare");
+  route(["ioctl"], "ioctl");
+  entries.sort((a, b) => a.nr - b.nr);
+  const steps: BpfStep[] = [
+    // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
+    { op: "load", offset: SECCOMP_DATA.arch },
+    { op: "jeq", value: AUDIT_ARCH[arch], whenTrue: null, whenFalse: "kill" },
+    { op: "load", offset: SECCOMP_DATA.nr },
+  ];
+  if (arch === "x64") steps.push({ op: "jge", value: X32_SYSCALL_BIT, whenTrue: "kill", whenFalse: null });
+  steps.push(
+    ...dispatch(entries, "nr"),
+    { op: "label", name: "clone" },
+    { op: "load", offset: SECCOMP_DATA.arg(0) },
+    { op: "jset", value: CLONE_NAMESPACE_FLAGS, whenTrue: "deny", whenFalse: "allow" },
+    { op: "label", name: "unshare" },
+    { op: "load", offset: SECCOMP_DATA.arg(0) },
+    { op: "jset", value: UNSHARE_NAMESPACE_FLAGS, whenTrue: "deny", whenFalse: "allow" },
+    { op: "label", name: "ioctl" },
+    // The request's low word: the kernel compares the command as an unsigned int.
+    { op: "load", offset: SECCOMP_DATA.arg(1) },
+    { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, whenTrue: "deny", whenFalse: null },
+    { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, whenTrue: "deny", whenFalse: "allow" },
+    { op: "label", name: "allow" },
+    { op: "return", value: SECCOMP_RET_ALLOW },
+    { op: "label", name: "deny" },
+    { op: "return", value: errno(EPERM) },
+    { op: "label", name: "unavailable" },
+    { op: "return", value: errno(ENOSYS) },
+    { op: "label", name: "kill" },
+    { op: "return", value: SECCOMP_RET_KILL_PROCESS },
+  );
+  return assemble(steps);
+}
+
+/** This machine's filter architecture, or `null` where the package has no syscall table. */
+export function filterArch(arch: string = process.arch): FilterArch | null {
+  return arch === "x64" || arch === "arm64" ? arch : null;
+}
+
+const encoded = new Map<FilterArch, Buffer>();
+
+/** The bytes bwrap's `--seccomp` reads, built once per process; `null` on an architecture without a table. */
+export function sandboxFilterBytes(arch: string = process.arch): Buffer | null {
+  const target = filterArch(arch);
+  if (!target) return null;
+  let bytes = encoded.get(target);
+  if (!bytes) {
+    bytes = encode(sandboxFilterProgram(target));
+    encoded.set(target, bytes);
+  }
+  return bytes;
+}

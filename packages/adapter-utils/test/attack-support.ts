@@ -1,0 +1,76 @@
+import { spawn } from "node:child_process";
+import { createServer, type Socket } from "node:net";
+import path from "node:path";
+import type { LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
+import { exec, onCleanup, packageDir } from "./sandbox-support.js";
+
+/** Compiles test/fixtures/attacks.c into `dir` (cc, as the package build needs anyway); returns the binary. */
+export async function buildAttacks(dir: string): Promise<string> {
+  const binary = path.join(dir, "attacks");
+  const source = path.join(packageDir, "test", "fixtures", "attacks.c");
+  const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", binary, source]);
+  if (built.code !== 0) throw new Error(`cannot compile the attacks: ${built.stderr}`);
+  return binary;
+}
+
+/** A host TCP listener no sandbox may reach: it counts every connection and the bytes sent to it. */
+export async function hostSink(): Promise<{
+  port: number;
+  hits: () => { connections: number; bytes: string };
+}> {
+  let connections = 0;
+  let bytes = "";
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on("data", (chunk) => {
+      bytes += chunk.toString("latin1");
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const port = (server.address() as { port: number }).port;
+  return { port, hits: () => ({ connections, bytes }) };
+}
+
+/** An echo server on loopback, the allowed target of a tunnel. */
+export async function echoServer(): Promise<number> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+    socket.pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return (server.address() as { port: number }).port;
+}
+
+/** Spawns a built target as a caller of upstream's API would; resolves its exit code and stderr. */
+export function spawnTarget(
+  target: LocalProcessSandboxSpawnTarget,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...target.env }))
+    if (value !== undefined) env[key] = value;
+  const child = spawn("/usr/bin/bwrap", target.args, {
+    cwd: target.cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}

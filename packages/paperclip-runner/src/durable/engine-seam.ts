@@ -1,0 +1,97 @@
+import { PaperclipError } from "@paperclipai/errors";
+import { executableProviderKind } from "../provider/provider-kind.js";
+import type { ServerCommand } from "./command-journal.js";
+import type { DurableEngine, EngineReceipt } from "./durable-engine.js";
+
+/** An engine durable mode may bind, and how to stop its processes when the runner fails. */
+export interface BoundEngine {
+  readonly engine: DurableEngine;
+  readonly kill: () => Promise<void>;
+}
+
+export interface EngineSeamDeps {
+  /** The built-in scripted harness (or `--harness-command`): runs that name no provider. */
+  readonly scripted: () => BoundEngine;
+  /** The Codex app-server executor (codex and opencode kinds). */
+  readonly provider: () => BoundEngine;
+  /** What the state directory already binds on a restart: the one provider state file, the scripted engine's state, or nothing. */
+  readonly recovered: "provider" | "scripted" | null;
+}
+
+/**
+ * The provider executor seam: the engine is chosen by the first `run.prepare`
+ * (`payload.provider.kind`: a provider kind this runner executes, or no provider
+ * for the scripted harness) and, on a restart, by what the state directory holds.
+ * A kind it does not execute is refused with upstream's message and binds nothing.
+ */
+export class EngineSeam implements DurableEngine {
+  readonly ready: Promise<void>;
+  readonly finished: Promise<number>;
+  private settle!: (result: { ok: true; code: number } | { ok: false; error: unknown }) => void;
+  private bound: BoundEngine | null = null;
+
+  constructor(private readonly deps: EngineSeamDeps) {
+    this.finished = new Promise<{ ok: true; code: number } | { ok: false; error: unknown }>((resolve) => {
+      this.settle = resolve;
+    }).then((result) => {
+      if (!result.ok) throw result.error;
+      return result.code;
+    });
+    if (deps.recovered !== null) this.bind(deps.recovered === "provider" ? deps.provider() : deps.scripted());
+    this.ready = this.bound?.engine.ready ?? Promise.resolve();
+  }
+
+  get isFinished(): boolean {
+    return this.bound?.engine.isFinished ?? false;
+  }
+
+  async command(command: ServerCommand, engineSeq: number): Promise<EngineReceipt> {
+    if (this.bound === null) {
+      const provider = command.type === "run.prepare" ? command.payload.provider : undefined;
+      if (provider !== undefined && provider !== null) {
+        try {
+          executableProviderKind((provider as { kind?: unknown }).kind);
+        } catch (error) {
+          const detail = error instanceof PaperclipError ? error.message : String(error);
+          return {
+            kind: "receipt",
+            commandId: command.commandId,
+            status: "rejected",
+            detail,
+            original: null,
+          };
+        }
+        this.bind(this.deps.provider());
+      } else {
+        this.bind(this.deps.scripted());
+      }
+    }
+    return (this.bound as BoundEngine).engine.command(command, engineSeq);
+  }
+
+  async beforeCommand(command: ServerCommand): Promise<void> {
+    await this.bound?.engine.beforeCommand?.(command);
+  }
+
+  acknowledge(seq: number): void {
+    this.bound?.engine.acknowledge(seq);
+  }
+
+  shutdown(): void {
+    if (this.bound === null) this.settle({ ok: true, code: 0 });
+    else this.bound.engine.shutdown();
+  }
+
+  /** Stops the bound engine's processes without ending the run (the runner is failing; its state is kept). */
+  kill(): Promise<void> {
+    return this.bound?.kill() ?? Promise.resolve();
+  }
+
+  private bind(bound: BoundEngine): void {
+    this.bound = bound;
+    bound.engine.finished.then(
+      (code) => this.settle({ ok: true, code }),
+      (error: unknown) => this.settle({ ok: false, error }),
+    );
+  }
+}

@@ -1,0 +1,343 @@
+import type { ServerCommand } from "../durable/command-journal.js";
+import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/durable-engine.js";
+import { readAuthorizedTools } from "./authorized-tools.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
+import { readCodexProviderConfig } from "./codex-provider-config.js";
+import { type CodexProviderState, preparedState } from "./codex-provider-state.js";
+import { recoverProviderSession } from "./codex-recovery.js";
+import type { SessionDeps } from "./codex-session.js";
+import {
+  APPLIED,
+  applied,
+  type CommandOutcome,
+  failedOutcome,
+  readCompletionContract,
+  rejected,
+  sessionOpenResult,
+  sessionSnapshot,
+} from "./command-outcome.js";
+import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import type { StartupContext } from "./provider-startup-facts.js";
+import { sessionGoalEvents } from "./session-goal-events.js";
+import { startProviderSession } from "./session-start.js";
+import { providerFailed, settleTurn } from "./turn-settlement.js";
+
+export interface CodexExecutorDeps {
+  readonly stateDir: string;
+  readonly identity: ExecutorIdentity;
+  /** The last engine event seq durable mode already holds (events continue after it). */
+  readonly lastEventSeq: number;
+  readonly onEvent: (event: EngineEvent) => Promise<void>;
+  readonly session: Omit<SessionDeps, "onInbound">;
+  /** The state a previous runner left (a restart), or null. */
+  readonly recovered: CodexProviderState | null;
+  readonly checkLaunchProfile: (state: CodexProviderState) => void;
+}
+
+type StartupCommand = NonNullable<StartupContext["command"]>;
+
+/** What a session that failed reconciliation still takes (upstream's list). */
+const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
+  "session.snapshot",
+  "session.close",
+  "session.destroy",
+  "turn.interrupt",
+  "run.cancel",
+  "turn.stop",
+]);
+
+/** The commands durable mode answers without the executor (`command-applier.ts`). */
+const ANSWERED_BY_DURABLE_MODE: ReadonlySet<string> = new Set([
+  "runner.drain",
+  "runner.suspend",
+  "runner.shutdown",
+]);
+
+function commandSubject(command: ServerCommand): StartupCommand {
+  return { commandId: command.commandId, commandType: command.type, controllerSeq: command.controllerSeq };
+}
+
+/**
+ * The Codex app-server executor (also OpenCode's, behind the same facade): PRP
+ * commands become app-server calls, the provider's notifications become PRP
+ * events as upstream maps them (`provider-inbound.ts`), one at a time in
+ * arrival order.
+ */
+export class CodexExecutor implements DurableEngine {
+  readonly ready: Promise<void> = Promise.resolve();
+  readonly finished: Promise<number>;
+  private finish!: (code: number) => void;
+  private done = false;
+  private readonly ctx: ExecutorContext;
+  private recoveryPending: boolean;
+  /** Startup facts of a session.open, committed after the next command's own events (upstream's order). */
+  private deferred: { readonly commandId: string; readonly events: readonly ProviderEvent[] } | null = null;
+
+  constructor(private readonly deps: CodexExecutorDeps) {
+    this.ctx = new ExecutorContext(
+      deps.identity,
+      deps.stateDir,
+      deps.recovered,
+      deps.lastEventSeq,
+      deps.onEvent,
+    );
+    this.finished = new Promise((resolve) => {
+      this.finish = resolve;
+    });
+    // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
+    this.recoveryPending = deps.recovered !== null;
+  }
+
+  get isFinished(): boolean {
+    return this.done;
+  }
+
+  /**
+   * Runs before every command durable mode handles, drain and suspend included:
+   * a pending recovery happens first, and the commands durable mode answers
+   * itself (drain, suspend, shutdown) commit the startup facts still deferred.
+   */
+  beforeCommand(command: ServerCommand): Promise<void> {
+    return this.ctx.run(async () => {
+      if (this.recoveryPending) {
+        this.recoveryPending = false;
+        await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+      }
+      if (ANSWERED_BY_DURABLE_MODE.has(command.type)) await this.flushDeferred(command.commandId);
+    });
+  }
+
+  private async flushDeferred(commandId: string): Promise<void> {
+    const deferred = this.deferred;
+    if (deferred === null || deferred.commandId === commandId) return;
+    this.deferred = null;
+    await this.ctx.emitAll(deferred.events);
+  }
+
+  command(command: ServerCommand): Promise<EngineReceipt> {
+    return this.ctx.run(async () => {
+      const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
+      await this.flushDeferred(command.commandId);
+      return {
+        kind: "receipt" as const,
+        commandId: command.commandId,
+        status: outcome.status,
+        detail: outcome.detail,
+        original: null,
+        ...(outcome.result === undefined ? {} : { result: outcome.result }),
+      };
+    });
+  }
+
+  acknowledge(): void {
+    // Events are in durable mode's outbox before `emit` resolves: nothing is retained here.
+  }
+
+  shutdown(): void {
+    void this.ctx.run(async () => {
+      await this.ctx.session?.stop();
+      this.ctx.session = null;
+      if (this.ctx.bound) await this.ctx.save();
+      this.done = true;
+      this.finish(0);
+    });
+  }
+
+  /** Stops the provider at once without touching the state (the runner is failing; the next one resumes). */
+  async kill(): Promise<void> {
+    await this.ctx.session?.stop(0);
+  }
+
+  private async apply(command: ServerCommand): Promise<CommandOutcome> {
+    const payload = command.payload;
+    if (command.type === "run.prepare") return await this.prepare(payload);
+    const state = this.ctx.state();
+    if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
+      return rejected(`the provider session needs reconciliation; ${command.type} is refused`);
+    }
+    switch (command.type) {
+      case "session.open":
+        return await this.open(commandSubject(command));
+      case "turn.start":
+        return await this.startTurn(payload);
+      case "turn.steer":
+        return await this.steer(payload);
+      case "turn.interrupt":
+      case "run.cancel":
+        return await this.interrupt(String(payload.reason ?? command.type));
+      case "turn.stop":
+        return await this.stopTurn(String(payload.reason ?? "turn.stop"));
+      case "semantic_tool.result":
+        return await this.ctx.tools.deliverResult(payload);
+      case "session.snapshot":
+        return applied(sessionSnapshot(state));
+      case "session.close":
+      case "session.destroy":
+        return await this.close();
+      default:
+        return rejected(`${command.type} is not available from the ${state.config.provider} provider`, {
+          status: "rejected",
+          code: "provider_command_unavailable",
+        });
+    }
+  }
+
+  /** Binds the provider, its tools and the completion contract; starts nothing. */
+  private async prepare(payload: Record<string, unknown>): Promise<CommandOutcome> {
+    const config = readCodexProviderConfig(payload.provider);
+    const tools = readAuthorizedTools(payload.authorizedTools);
+    const contract = readCompletionContract(payload.completionContract);
+    if (this.ctx.bound && !["prepared", "closed"].includes(this.ctx.state().lifecycle)) {
+      return rejected("the provider session is already open");
+    }
+    const next = preparedState(config, tools, contract);
+    this.deps.checkLaunchProfile(next);
+    this.ctx.bind(next);
+    await this.ctx.save();
+    return applied({ status: "prepared", provider: config.provider, driver: config.driver });
+  }
+
+  private async open(command: StartupCommand): Promise<CommandOutcome> {
+    const state = this.ctx.state();
+    if (
+      this.ctx.session !== null &&
+      (state.lifecycle === "session_open" || state.lifecycle === "turn_active")
+    ) {
+      return applied(sessionOpenResult(state, "started"));
+    }
+    const resumed = state.threadId !== null;
+    const facts = await startProviderSession(
+      this.ctx,
+      this.deps.session,
+      resumed ? "restore" : "ensure",
+      command,
+    );
+    await this.ctx.emit({
+      eventType: resumed ? "session.resumed" : "session.started",
+      priority: 0,
+      payload: this.ctx.identityPayload(),
+    });
+    if (!resumed) {
+      const goal = await this.ctx.session
+        ?.request("thread/goal/get", { threadId: this.ctx.state().threadId })
+        .catch(() => null);
+      await this.ctx.emitAll(sessionGoalEvents(goal ?? null));
+    }
+    this.deferred = { commandId: command.commandId, events: facts };
+    return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
+  }
+
+  private async startTurn(payload: Record<string, unknown>): Promise<CommandOutcome> {
+    const state = this.ctx.state();
+    if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
+    if (state.activeProviderTurnId !== null || state.ambiguousTurnStartPending) {
+      return rejected("a provider turn is already active");
+    }
+    const session = this.ctx.session;
+    if (session === null || state.lifecycle !== "session_open")
+      return rejected("the provider session is not open");
+    // Durable before the request: a crash from here on leaves an ambiguous start the next runner settles.
+    this.ctx.update((current) => ({
+      ...current,
+      ambiguousTurnStartPending: true,
+      lastAgentMessage: null,
+      terminalAuthority: null,
+    }));
+    await this.ctx.save();
+    let turnId: string;
+    try {
+      turnId = await session.startTurn(state, payload.text);
+    } catch (error) {
+      this.ctx.update((current) => ({ ...current, ambiguousTurnStartPending: false }));
+      await providerFailed(this.ctx, error, { code: "provider_turn_start_failed" });
+      throw error;
+    }
+    this.ctx.update((current) => ({
+      ...current,
+      lifecycle: "turn_active",
+      activeProviderTurnId: turnId,
+      ambiguousTurnStartPending: false,
+    }));
+    await this.ctx.save();
+    await this.ctx.emit({
+      eventType: "turn.accepted",
+      priority: 0,
+      payload: { provider: state.config.provider, providerSessionId: state.threadId, providerTurnId: turnId },
+    });
+    return applied({ status: "accepted", providerTurnId: turnId });
+  }
+
+  private async steer(payload: Record<string, unknown>): Promise<CommandOutcome> {
+    const state = this.ctx.state();
+    if (payload.mode !== undefined && payload.mode !== "steer")
+      return rejected("turn.steer mode must be steer");
+    const session = this.ctx.session;
+    if (state.activeProviderTurnId === null || session === null)
+      return rejected("no provider turn is active");
+    await session.request("turn/steer", {
+      threadId: state.threadId,
+      expectedTurnId: state.activeProviderTurnId,
+      input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
+    });
+    return applied({ status: "steered" });
+  }
+
+  private async interrupt(reason: string): Promise<CommandOutcome> {
+    const state = this.ctx.state();
+    const turnId = state.activeProviderTurnId;
+    const session = this.ctx.session;
+    if (turnId === null || session === null) return applied({ status: "already_settled", reason });
+    await this.ctx.tools.cancelPending("interrupted");
+    await session.request("turn/interrupt", { threadId: state.threadId, turnId });
+    return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
+  }
+
+  /** Kills the provider's group (no RPC), settles the turn, keeps the thread. */
+  private async stopTurn(reason: string): Promise<CommandOutcome> {
+    const turnId = this.ctx.state().activeProviderTurnId;
+    await this.ctx.session?.stop();
+    this.ctx.session = null;
+    if (turnId !== null) {
+      await this.ctx.tools.cancelPending("stopped");
+      await settleTurn(this.ctx, "interrupted", { reason });
+    }
+    this.ctx.update((current) => ({
+      ...current,
+      lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
+    }));
+    await this.ctx.save();
+    if (turnId === null) return applied({ status: "already_settled", reason });
+    return applied({
+      status: "stopped",
+      providerTurnId: turnId,
+      reason,
+      interruptAccepted: false,
+      providerExitConfirmed: true,
+    });
+  }
+
+  private async close(): Promise<CommandOutcome> {
+    const state = this.ctx.state();
+    await this.ctx.session?.stop();
+    this.ctx.session = null;
+    if (state.activeProviderTurnId !== null)
+      await settleTurn(this.ctx, "interrupted", { reason: "session closed" });
+    this.ctx.update((current) => ({
+      ...current,
+      lifecycle: "closed",
+      processId: null,
+      processStartTime: null,
+    }));
+    await this.ctx.save();
+    await this.ctx.emit({
+      eventType: "session.closed",
+      priority: 0,
+      payload: { provider: state.config.provider, providerSessionId: state.threadId },
+    });
+    return {
+      status: "accepted",
+      detail: APPLIED,
+      result: { status: "closed", providerSessionId: state.threadId },
+    };
+  }
+}

@@ -1,0 +1,110 @@
+import { join } from "node:path";
+import type { ProcessIdentity } from "../harness/process-identity.js";
+import { atomicPrivateWrite } from "../private-fs/index.js";
+import { readStateFile } from "../state/state-store.js";
+import type { AuthorizedOperation } from "./authorized-tools.js";
+import type { CodexProviderConfig } from "./codex-provider-config.js";
+
+/** The file the Paperclip server reads beside `runner-state.json` (upstream's name and schema). */
+export const CODEX_PROVIDER_STATE_FILE = "codex-provider-state.json";
+export const CODEX_PROVIDER_STATE_SCHEMA = "paperclip.runner.codex-provider-state.v1";
+/** Upstream's other provider state files: their presence means another executor owns the directory. */
+export const OTHER_PROVIDER_STATE_FILES = ["acpx-provider-state.json", "managed-provider-state.json"];
+
+export type CodexLifecycle =
+  | "prepared"
+  | "session_open"
+  | "turn_active"
+  | "provider_exited"
+  | "reconciliation_required"
+  | "closed";
+
+/** A semantic tool call the provider waits on (its request is answered when the result command arrives). */
+export interface PendingToolCall {
+  readonly callId: string;
+  readonly operationId: string;
+  readonly providerTurnId: string;
+  readonly input: unknown;
+}
+
+export interface CompletionContract {
+  readonly revision: string;
+  readonly criterionIds: readonly string[];
+}
+
+/** What a finished `paperclip_finish` / `paperclip_block` call decided for the turn's result. */
+export interface TerminalAuthority {
+  readonly disposition: "done" | "needs_review" | "blocked";
+  readonly summary: string;
+}
+
+export interface CodexProviderState {
+  readonly schema: typeof CODEX_PROVIDER_STATE_SCHEMA;
+  readonly lifecycle: CodexLifecycle;
+  readonly config: CodexProviderConfig;
+  readonly authorizedTools: readonly AuthorizedOperation[];
+  readonly completionContract: CompletionContract | null;
+  readonly threadId: string | null;
+  readonly providerSessionId: string | null;
+  readonly providerAccountSessionId: string | null;
+  readonly processId: number | null;
+  readonly processStartTime: string | null;
+  /** How many provider processes this session has tried to start (upstream's attemptedProcessGeneration). */
+  readonly processGeneration: number;
+  readonly activeProviderTurnId: string | null;
+  readonly ambiguousTurnStartPending: boolean;
+  /** Events produced and not yet in the runner's outbox (always empty between handled messages). */
+  readonly pendingEvents: readonly unknown[];
+  readonly queuedEvents: readonly unknown[];
+  readonly pendingToolCalls: readonly PendingToolCall[];
+  readonly settledToolCallIds: readonly string[];
+  readonly lastAgentMessage: string | null;
+  readonly terminalAuthority: TerminalAuthority | null;
+}
+
+export function preparedState(
+  config: CodexProviderConfig,
+  authorizedTools: readonly AuthorizedOperation[],
+  completionContract: CompletionContract | null,
+): CodexProviderState {
+  return {
+    schema: CODEX_PROVIDER_STATE_SCHEMA,
+    lifecycle: "prepared",
+    config,
+    authorizedTools,
+    completionContract,
+    threadId: null,
+    providerSessionId: null,
+    providerAccountSessionId: null,
+    processId: null,
+    processStartTime: null,
+    processGeneration: 0,
+    activeProviderTurnId: null,
+    ambiguousTurnStartPending: false,
+    pendingEvents: [],
+    queuedEvents: [],
+    pendingToolCalls: [],
+    settledToolCallIds: [],
+    lastAgentMessage: null,
+    terminalAuthority: null,
+  };
+}
+
+export function providerProcessOf(state: CodexProviderState): ProcessIdentity | null {
+  return state.processId !== null && state.processStartTime !== null
+    ? { pid: state.processId, startTime: state.processStartTime }
+    : null;
+}
+
+/** Writes the state with the atomic private recipe (0600, fsynced, renamed into place). */
+export function saveCodexProviderState(stateDir: string, state: CodexProviderState): Promise<void> {
+  return atomicPrivateWrite(stateDir, CODEX_PROVIDER_STATE_FILE, `${JSON.stringify(state)}\n`);
+}
+
+/** The state a previous runner left, or null when this directory has none. */
+export async function loadCodexProviderState(stateDir: string): Promise<CodexProviderState | null> {
+  const text = await readStateFile(join(stateDir, CODEX_PROVIDER_STATE_FILE));
+  if (text === null) return null;
+  const state = JSON.parse(text) as CodexProviderState;
+  return state.schema === CODEX_PROVIDER_STATE_SCHEMA ? state : null;
+}

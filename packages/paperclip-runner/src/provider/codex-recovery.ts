@@ -1,0 +1,65 @@
+import { killStaleProcessGroup } from "../harness/process-identity.js";
+import { providerProcessOf } from "./codex-provider-state.js";
+import type { SessionDeps } from "./codex-session.js";
+import type { ExecutorContext } from "./executor-context.js";
+import type { StartupContext } from "./provider-startup-facts.js";
+import { startProviderSession } from "./session-start.js";
+import { settleTurn } from "./turn-settlement.js";
+
+/** The lifecycles whose thread a restarted runner resumes. */
+const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "provider_exited"]);
+
+/**
+ * A restart, on the server's first command: the dead runner's provider is
+ * stopped, an open session resumes its exact thread, and the turn it had
+ * running is reconciled (still running, or failed with its terminal), in
+ * upstream's order: `runner.reconciled`, the startup facts, `session.resumed`,
+ * `session.reconciled`, then `turn.failed`.
+ */
+export async function recoverProviderSession(
+  ctx: ExecutorContext,
+  deps: Omit<SessionDeps, "onInbound">,
+  command: StartupContext["command"],
+): Promise<void> {
+  const state = ctx.state();
+  const stale = providerProcessOf(state);
+  if (stale !== null) killStaleProcessGroup(stale);
+  await ctx.emit({
+    eventType: "runner.reconciled",
+    priority: 0,
+    payload: { outcome: "same_durable_session_resumed" },
+  });
+  if (!RESUMABLE.has(state.lifecycle) || state.threadId === null) return;
+  const previousTurnId = state.activeProviderTurnId;
+  try {
+    await ctx.emitAll(await startProviderSession(ctx, deps, "restore", command));
+  } catch {
+    return;
+  }
+  await ctx.emit({ eventType: "session.resumed", priority: 0, payload: ctx.identityPayload() });
+  const session = ctx.session;
+  if (session === null) return;
+  const stillActive =
+    previousTurnId !== null && (await session.turnIsActive(ctx.state(), previousTurnId).catch(() => false));
+  // A turn the dead runner asked for without learning its id died with its provider process.
+  ctx.update((current) => ({
+    ...current,
+    ambiguousTurnStartPending: false,
+    lifecycle: stillActive ? "turn_active" : current.lifecycle,
+  }));
+  await ctx.save();
+  await ctx.emit({
+    eventType: "session.reconciled",
+    priority: 0,
+    payload: {
+      activeProviderTurnId: stillActive ? previousTurnId : null,
+      previousProviderTurnId: previousTurnId,
+      provider: state.config.provider,
+      providerSessionId: state.threadId,
+    },
+  });
+  if (previousTurnId === null || stillActive) return;
+  await ctx.tools.cancelPending("provider_turn_lost");
+  await settleTurn(ctx, "failed", { providerTerminalObserved: false });
+  await ctx.save();
+}

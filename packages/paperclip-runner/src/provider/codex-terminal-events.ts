@@ -1,0 +1,72 @@
+import { RUN_RESULT_SCHEMA } from "../prp/run-result.js";
+import { TERMINAL_SCHEMA } from "../prp/terminal.js";
+import type { ProviderEvent, TurnTerminalStatus } from "./codex-notification-events.js";
+import type { CompletionContract, TerminalAuthority } from "./codex-provider-state.js";
+
+const RUN_STATE: Readonly<Record<TurnTerminalStatus, "succeeded" | "failed" | "cancelled">> = {
+  completed: "succeeded",
+  failed: "failed",
+  interrupted: "cancelled",
+  cancelled: "cancelled",
+};
+
+/**
+ * Pure: the run's terminal suffix after a provider turn ends, emitted only when
+ * `run.prepare` bound a completion contract (upstream's `terminal_events`): the
+ * result a `paperclip_finish`/`paperclip_block` call decided, or else a
+ * synthesized `needs_review` result summarizing the agent's last message (prose
+ * never implies completion), then `run.terminal`.
+ */
+export function codexTerminalEvents(
+  provider: string,
+  status: TurnTerminalStatus,
+  contract: CompletionContract,
+  authority: TerminalAuthority | null,
+  lastAgentMessage: string | null,
+): ProviderEvent[] {
+  const disposition = authority?.disposition ?? "needs_review";
+  const summary = (authority?.summary || lastAgentMessage || `provider turn ${status}`).slice(0, 12_000);
+  const result: Record<string, unknown> = {
+    schema: RUN_RESULT_SCHEMA,
+    reportedWorkDisposition: disposition,
+    summary,
+    completionClaim: {
+      contractRevision: contract.revision,
+      objectiveSatisfied: disposition === "done",
+      criteria: contract.criterionIds.map((criterionId) => ({
+        criterionId,
+        status: disposition === "done" ? "satisfied" : "unknown",
+        evidenceRefs: [],
+      })),
+      remainingWork: [],
+    },
+    evidence: [],
+    verification: [],
+    attentionRequests: [],
+    artifacts: [],
+    ...(disposition === "blocked"
+      ? {
+          blocker: {
+            reasonCode: "agent_blocked",
+            owner: { kind: "agent", name: provider },
+            unblockAction: summary.slice(0, 1000),
+            scope: "current_track",
+          },
+        }
+      : {}),
+  };
+  return [
+    { eventType: "run.result.proposed", priority: 0, payload: result },
+    {
+      eventType: "run.terminal",
+      priority: 0,
+      payload: {
+        schema: TERMINAL_SCHEMA,
+        provider,
+        turnTerminalState: status,
+        runTerminalState: RUN_STATE[status],
+        reportedWorkDisposition: disposition,
+      },
+    },
+  ];
+}

@@ -1,0 +1,74 @@
+import { PaperclipError } from "@paperclipai/errors";
+import type { CodexProviderState, CompletionContract } from "./codex-provider-state.js";
+
+/** What a command did, as the executor reports it (its receipt status, message and result object). */
+export interface CommandOutcome {
+  readonly status: "accepted" | "rejected" | "failed";
+  readonly detail: string;
+  readonly result?: Record<string, unknown>;
+}
+
+export const APPLIED = "command applied";
+
+export function applied(result: Record<string, unknown>): CommandOutcome {
+  return { status: "accepted", detail: APPLIED, result };
+}
+
+export function rejected(detail: string, result?: Record<string, unknown>): CommandOutcome {
+  return result === undefined ? { status: "rejected", detail } : { status: "rejected", detail, result };
+}
+
+/** Pure: a command that threw: refused when the input was wrong, failed when the provider was. */
+export function failedOutcome(error: unknown): CommandOutcome {
+  if (error instanceof PaperclipError) {
+    const refused =
+      error.code === "ERR_RUNNER_PROVIDER_KIND_UNSUPPORTED" ||
+      error.code === "ERR_RUNNER_PROVIDER_CONFIG_INVALID";
+    return { status: refused ? "rejected" : "failed", detail: `${error.code}: ${error.message}` };
+  }
+  return { status: "failed", detail: String((error as Error)?.message ?? error).slice(0, 1000) };
+}
+
+/** Pure: the completion contract of `run.prepare`, when it names a revision and criteria. */
+export function readCompletionContract(value: unknown): CompletionContract | null {
+  const contract = value as { revision?: unknown; criterionIds?: unknown } | null | undefined;
+  if (contract === null || contract === undefined || typeof contract !== "object") return null;
+  if (typeof contract.revision !== "string" && typeof contract.revision !== "number") return null;
+  if (!Array.isArray(contract.criterionIds)) return null;
+  return { revision: String(contract.revision), criterionIds: contract.criterionIds.map(String) };
+}
+
+/** Pure: the `session.snapshot` result the server's `thread/read` reads. */
+export function sessionSnapshot(state: CodexProviderState): Record<string, unknown> {
+  return {
+    status: state.lifecycle,
+    provider: state.config.provider,
+    driver: state.config.driver,
+    driverSessionId: state.threadId,
+    providerSessionId: state.threadId,
+    sessionId: state.providerAccountSessionId,
+    providerAccountSessionId: state.providerAccountSessionId,
+    activeProviderTurnId: state.activeProviderTurnId,
+    sessionGoals: "unsupported",
+    goal: null,
+    goalRevision: 0,
+    warmAttachReady: false,
+    warmAttachBlockers: ["warm_attach_unsupported"],
+    cwd: state.config.cwd,
+  };
+}
+
+/** Pure: the `session.open` result (the provider identity the transport also reads from events). */
+export function sessionOpenResult(
+  state: CodexProviderState,
+  status: "started" | "resumed",
+): Record<string, unknown> {
+  return {
+    status,
+    provider: state.config.provider,
+    driver: state.config.driver,
+    providerVersion: state.config.providerVersion,
+    providerSessionId: state.threadId,
+    processId: state.processId,
+  };
+}

@@ -1,0 +1,107 @@
+import type { EngineEvent } from "../durable/durable-engine.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
+import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
+import type { CodexSession } from "./codex-session.js";
+import { SemanticToolBridge } from "./semantic-tool-bridge.js";
+
+/** The run identity the executor's events and startup facts carry (the runner's CLI identities). */
+export interface ExecutorIdentity {
+  readonly runnerInstanceId: string;
+  readonly runId: string;
+  readonly normalizedSessionId: string;
+  readonly turnId: string;
+  readonly itemId: string;
+}
+
+/**
+ * What the Codex executor's parts share: the provider state (kept in memory,
+ * saved atomically on demand), the live provider session, the event numbering,
+ * and one actor that runs commands and provider messages one at a time in
+ * arrival order (so a notification that arrives while a request is answered
+ * waits for it, as upstream buffers it).
+ */
+export class ExecutorContext {
+  session: CodexSession | null = null;
+  readonly tools: SemanticToolBridge;
+  private current: CodexProviderState | null;
+  private eventSeq: number;
+  private actor: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly identity: ExecutorIdentity,
+    private readonly stateDir: string,
+    recovered: CodexProviderState | null,
+    lastEventSeq: number,
+    private readonly onEvent: (event: EngineEvent) => Promise<void>,
+  ) {
+    this.current = recovered;
+    this.eventSeq = lastEventSeq;
+    this.tools = new SemanticToolBridge({
+      identity,
+      emit: (event) => this.emit(event),
+      state: () => this.state(),
+      update: (change) => this.update(change),
+      session: () => this.session,
+    });
+  }
+
+  get bound(): boolean {
+    return this.current !== null;
+  }
+
+  state(): CodexProviderState {
+    if (this.current === null) throw new Error("run.prepare has not bound a provider");
+    return this.current;
+  }
+
+  bind(state: CodexProviderState): void {
+    this.current = state;
+  }
+
+  update(change: (state: CodexProviderState) => CodexProviderState): void {
+    this.current = change(this.state());
+  }
+
+  save(): Promise<void> {
+    return saveCodexProviderState(this.stateDir, this.state());
+  }
+
+  /** Resolves once the event is in durable mode's outbox (the events continue durable mode's numbering). */
+  async emit(event: ProviderEvent): Promise<void> {
+    this.eventSeq += 1;
+    await this.onEvent({
+      kind: "event",
+      engineSeq: this.eventSeq,
+      event: {
+        eventType: event.eventType,
+        payload: event.payload,
+        priority: event.priority,
+        ...(event.schemaVersion === undefined ? {} : { schemaVersion: event.schemaVersion }),
+        emittedAt: new Date().toISOString(),
+      },
+      engineLastControllerSeq: null,
+    });
+  }
+
+  async emitAll(events: readonly ProviderEvent[]): Promise<void> {
+    for (const event of events) await this.emit(event);
+  }
+
+  /** Runs `step` after everything queued before it. */
+  run<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.actor.then(step, step);
+    this.actor = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The provider's identity as `session.started`/`session.resumed` carry it. */
+  identityPayload(): Record<string, unknown> {
+    const state = this.state();
+    return {
+      provider: state.config.provider,
+      providerSessionId: state.threadId,
+      providerAccountSessionId: state.providerAccountSessionId,
+      processId: state.processId,
+    };
+  }
+}

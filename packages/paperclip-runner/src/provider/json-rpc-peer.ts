@@ -1,0 +1,183 @@
+import type { RunnerError } from "@paperclipai/errors";
+import { providerProtocol, providerStartFailed, providerTimeout } from "./provider-errors.js";
+import { type ProviderExit, ProviderProcess, type ProviderSpawnSpec } from "./provider-process.js";
+
+/** What the provider sends that is not an answer to the runner: handled in order, one at a time. */
+export type ProviderInbound =
+  | { readonly kind: "notification"; readonly method: string; readonly params: Record<string, unknown> }
+  | {
+      readonly kind: "request";
+      readonly id: string | number;
+      readonly method: string;
+      readonly params: Record<string, unknown>;
+    }
+  /** The provider broke the protocol (the connection is unusable from here on). */
+  | { readonly kind: "violation"; readonly error: RunnerError }
+  | { readonly kind: "exit"; readonly exit: ProviderExit };
+
+/** The most provider messages waiting to be handled (upstream's buffered message bound). */
+export const MAX_QUEUED_MESSAGES = 1024;
+
+/** An error the provider answered a request with. */
+export class ProviderRpcError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number | null,
+    readonly providerMessage: string,
+  ) {
+    super(`${method} failed: ${providerMessage}`);
+  }
+}
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (value: Record<string, unknown>) => void;
+  readonly reject: (error: unknown) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * The runner's side of the app-server JSON-RPC over a provider's stdio: requests
+ * with ids and a bounded wait, answers matched to them at once, and everything
+ * else (notifications, server requests, protocol violations, the exit) handed to
+ * `onInbound` in arrival order. Answers are not queued, so a handler that awaits
+ * a request while later messages wait is how upstream's buffering works.
+ */
+export class JsonRpcPeer {
+  readonly process: ProviderProcess;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private queued = 0;
+  private broken = false;
+
+  constructor(
+    spec: ProviderSpawnSpec,
+    private readonly onInbound: (message: ProviderInbound) => Promise<void>,
+    private readonly requestTimeoutMs: number,
+  ) {
+    this.process = new ProviderProcess(spec, {
+      onLine: (line) => this.onLine(line),
+      onOversized: (bytes) => this.violate(`a frame of ${bytes} bytes exceeds the 4 MiB limit`),
+    });
+    void this.process.exited.then((exit) => {
+      const error =
+        exit.kind === "spawn_failed"
+          ? providerStartFailed(exit.message)
+          : providerStartFailed(
+              `the provider exited (code ${exit.exitCode ?? "none"}, signal ${exit.signal ?? "none"})`,
+            );
+      this.rejectAll(error);
+      this.deliver({ kind: "exit", exit });
+    });
+  }
+
+  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.broken || this.process.hasExited) {
+      return Promise.reject(providerStartFailed(`the provider is gone before ${method}`));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(providerTimeout(method, this.requestTimeoutMs));
+      }, this.requestTimeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      this.process.send({ id, method, params });
+    });
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.process.send(params === undefined ? { method } : { method, params });
+  }
+
+  respond(id: string | number, result: unknown): void {
+    this.process.send({ id, result });
+  }
+
+  respondError(id: string | number, code: number, message: string): void {
+    this.process.send({ id, error: { code, message } });
+  }
+
+  private onLine(line: string): void {
+    if (this.broken || line.trim() === "") return;
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      this.violate("a line is not JSON");
+      return;
+    }
+    if (message === null || typeof message !== "object" || Array.isArray(message)) {
+      this.violate("a line is not a JSON-RPC object");
+      return;
+    }
+    const { id, method } = message;
+    if (typeof method === "string") {
+      const params = (message.params ?? {}) as Record<string, unknown>;
+      if (id === undefined) this.deliver({ kind: "notification", method, params });
+      else if (typeof id === "string" || typeof id === "number")
+        this.deliver({ kind: "request", id, method, params });
+      else this.violate("a request id is neither a string nor a number");
+      return;
+    }
+    const pending = typeof id === "number" ? this.pending.get(id) : undefined;
+    if (pending === undefined) {
+      this.violate("an answer names no request the runner sent");
+      return;
+    }
+    this.pending.delete(id as number);
+    clearTimeout(pending.timer);
+    const error = message.error as { code?: unknown; message?: unknown } | undefined;
+    if (error !== undefined && error !== null) {
+      pending.reject(
+        new ProviderRpcError(
+          pending.method,
+          typeof error.code === "number" ? error.code : null,
+          typeof error.message === "string" ? error.message.slice(0, 1000) : "error",
+        ),
+      );
+      return;
+    }
+    const result = message.result;
+    pending.resolve(
+      result !== null && typeof result === "object" ? (result as Record<string, unknown>) : { value: result },
+    );
+  }
+
+  private violate(reason: string): void {
+    if (this.broken) return;
+    this.broken = true;
+    const error = providerProtocol(reason);
+    this.rejectAll(error);
+    this.deliver({ kind: "violation", error });
+  }
+
+  private rejectAll(error: unknown): void {
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      this.pending.delete(id);
+      pending.reject(error);
+    }
+  }
+
+  private chain: Promise<void> = Promise.resolve();
+
+  private deliver(message: ProviderInbound): void {
+    if (message.kind === "notification" || message.kind === "request") {
+      if (this.queued >= MAX_QUEUED_MESSAGES) {
+        this.violate(`more than ${MAX_QUEUED_MESSAGES} provider messages are waiting`);
+        return;
+      }
+    }
+    this.queued += 1;
+    // Once the provider broke the protocol, what it sent before is not handled any more: the violation is next.
+    const stale = (): boolean =>
+      this.broken && (message.kind === "notification" || message.kind === "request");
+    this.chain = this.chain
+      .then(() => (stale() ? undefined : this.onInbound(message)))
+      .catch(() => undefined)
+      .finally(() => {
+        this.queued -= 1;
+      });
+  }
+}

@@ -1,0 +1,84 @@
+import { codexNotificationEvents } from "./codex-notification-events.js";
+import type { ExecutorContext } from "./executor-context.js";
+import type { ProviderInbound } from "./json-rpc-peer.js";
+import { providerProtocol } from "./provider-errors.js";
+import { providerFailed, settleTurn } from "./turn-settlement.js";
+
+/** Handles one message of the provider (in the executor's actor): a notification, a request, a violation or its exit. */
+export async function handleProviderInbound(ctx: ExecutorContext, message: ProviderInbound): Promise<void> {
+  if (!ctx.bound || ctx.session === null) return;
+  switch (message.kind) {
+    case "violation":
+      await providerFailed(ctx, message.error, { code: "provider_protocol_violation" });
+      return;
+    case "exit": {
+      const exit = message.exit;
+      const reason =
+        exit.kind === "spawn_failed" ? exit.message : `the provider exited (code ${exit.exitCode})`;
+      await providerFailed(ctx, new Error(reason), {
+        code: "provider_exited",
+        exitCode: exit.kind === "exited" ? exit.exitCode : null,
+      });
+      return;
+    }
+    case "request":
+      await onRequest(ctx, message.id, message.method, message.params);
+      return;
+    case "notification":
+      await onNotification(ctx, message.method, message.params);
+      return;
+  }
+}
+
+async function onRequest(
+  ctx: ExecutorContext,
+  id: string | number,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<void> {
+  if (method === "item/tool/call") {
+    await ctx.tools.onCall(id, params);
+    return;
+  }
+  ctx.session?.peer.respondError(id, -32601, "provider request is unavailable in this runner layer");
+  await ctx.emit({
+    eventType: "harness.diagnostic",
+    priority: 2,
+    payload: { code: "provider_request_unavailable", method: method.slice(0, 160) },
+  });
+}
+
+async function onNotification(
+  ctx: ExecutorContext,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<void> {
+  const state = ctx.state();
+  const outcome = codexNotificationEvents(method, params, {
+    provider: state.config.provider,
+    threadId: state.threadId ?? "",
+    activeTurnId: state.activeProviderTurnId,
+  });
+  switch (outcome.kind) {
+    case "ignored":
+      return;
+    case "foreign":
+      await providerFailed(ctx, providerProtocol(outcome.reason), {
+        code: "provider_notification_identity",
+        lifecycle: "reconciliation_required",
+        detail: { classification: "foreign" },
+      });
+      return;
+    case "agent_message":
+      ctx.update((current) => ({ ...current, lastAgentMessage: outcome.text }));
+      await ctx.emitAll(outcome.events);
+      return;
+    case "events":
+      await ctx.emitAll(outcome.events);
+      return;
+    case "terminal":
+      await settleTurn(ctx, outcome.status, null, outcome.event);
+      await ctx.save();
+      return;
+  }
+}

@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync } from "node:fs";
+import { GroupWatchdog } from "../harness/group-watchdog.js";
+import { LineFramer } from "../harness/line-framer.js";
+import { LogTail } from "../harness/log-tail.js";
+import { type ProcessIdentity, readProcessStartTime } from "../harness/process-identity.js";
+import { signalProcessGroup } from "../harness/signal-group.js";
+
+/** Upstream's provider frame: one JSON-RPC line is at most 4 MiB. */
+export const MAX_PROVIDER_FRAME_BYTES = 4 * 1024 * 1024;
+/** Time between SIGTERM and SIGKILL when the runner stops a provider. */
+const KILL_GRACE_MS = 2000;
+
+export interface ProviderSpawnSpec {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  /** Extra descriptors handed to the child as fds 3.. (OpenCode's verified executable). */
+  readonly extraFds?: readonly number[];
+}
+
+export type ProviderExit =
+  | { readonly kind: "spawn_failed"; readonly message: string }
+  | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null };
+
+export interface ProviderLineHandlers {
+  onLine(line: string): void;
+  onOversized(bytes: number): void;
+}
+
+/**
+ * One provider child: its own process group (watched, so a SIGKILLed runner does
+ * not leave it behind), stdout framed into lines of at most 4 MiB, stderr kept as
+ * a bounded redacted tail. Whatever ends it, the whole group is killed before
+ * `exited` resolves.
+ */
+export class ProviderProcess {
+  readonly exited: Promise<ProviderExit>;
+  readonly identity: ProcessIdentity | null;
+  readonly stderr = new LogTail({ maxLines: 16, maxBytes: 8 * 1024 });
+  private readonly child: ChildProcess;
+  private readonly watchdog: GroupWatchdog | null;
+  private done = false;
+
+  constructor(spec: ProviderSpawnSpec, handlers: ProviderLineHandlers) {
+    this.child = spawn(spec.command, [...spec.args], {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", ...(spec.extraFds ?? [])],
+    });
+    // The child holds its own copies of the handed-over descriptors now.
+    for (const fd of spec.extraFds ?? []) closeSync(fd);
+    const pid = this.child.pid;
+    const startTime = pid === undefined ? null : readProcessStartTime(pid);
+    this.identity = pid !== undefined && startTime !== null ? { pid, startTime } : null;
+    this.watchdog = this.identity === null ? null : new GroupWatchdog(this.identity);
+    const framer = new LineFramer(
+      { onLine: (line) => handlers.onLine(line), onOversized: (bytes) => handlers.onOversized(bytes) },
+      MAX_PROVIDER_FRAME_BYTES,
+    );
+    this.child.stdout?.on("data", (chunk: Buffer) => framer.push(chunk));
+    this.child.stdout?.on("end", () => framer.end());
+    const errors = new LineFramer({ onLine: (line) => this.stderr.push(line), onOversized: () => undefined });
+    this.child.stderr?.on("data", (chunk: Buffer) => errors.push(chunk));
+    this.child.stdin?.on("error", () => undefined);
+    this.exited = new Promise((resolve) => {
+      this.child.once("error", (error) => {
+        if (this.child.pid === undefined)
+          this.finish(resolve, { kind: "spawn_failed", message: error.message });
+      });
+      this.child.once("exit", (code, signal) => {
+        this.finish(resolve, { kind: "exited", exitCode: code, signal });
+      });
+    });
+  }
+
+  get pid(): number | null {
+    return this.identity?.pid ?? null;
+  }
+
+  get hasExited(): boolean {
+    return this.done;
+  }
+
+  /** Writes one JSON-RPC message as a line; a provider that stopped reading loses it (its exit is reported). */
+  send(message: Record<string, unknown>): void {
+    if (this.done) return;
+    this.child.stdin?.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Stops the group: SIGTERM, then SIGKILL after the grace; resolves once it is gone. */
+  async stop(graceMs: number = KILL_GRACE_MS): Promise<ProviderExit> {
+    if (!this.done) {
+      this.signalGroup(graceMs === 0 ? "SIGKILL" : "SIGTERM");
+      const timer = setTimeout(() => this.signalGroup("SIGKILL"), graceMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    return this.exited;
+  }
+
+  private finish(resolve: (exit: ProviderExit) => void, exit: ProviderExit): void {
+    if (this.done) return;
+    this.done = true;
+    // Grandchildren must not outlive the provider.
+    this.signalGroup("SIGKILL");
+    this.watchdog?.dismiss();
+    resolve(exit);
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    signalProcessGroup(this.child.pid, signal);
+  }
+}

@@ -1,0 +1,205 @@
+import type { ProviderEvent } from "./codex-notification-events.js";
+import type { CodexProviderState, PendingToolCall, TerminalAuthority } from "./codex-provider-state.js";
+import type { CodexSession } from "./codex-session.js";
+import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import { semanticContentDigest } from "./semantic-digest.js";
+
+/** Upstream's bound on pending semantic calls and on one tool value. */
+const MAX_PENDING_CALLS = 4096;
+const MAX_TOOL_VALUE_BYTES = 1024 * 1024;
+
+export interface SemanticToolBridgeDeps {
+  readonly identity: {
+    readonly runId: string;
+    readonly normalizedSessionId: string;
+    readonly turnId: string;
+    readonly itemId: string;
+  };
+  readonly emit: (event: ProviderEvent) => Promise<void>;
+  readonly state: () => CodexProviderState;
+  readonly update: (change: (state: CodexProviderState) => CodexProviderState) => void;
+  readonly session: () => CodexSession | null;
+}
+
+/**
+ * Codex's `item/tool/call` ⇄ PRP `semantic_tool.input` / `semantic_tool.result`:
+ * a call the run authorized becomes a P0 input event whose content digest is the
+ * one the control plane recomputes; the control plane's result command answers
+ * the provider's request. The provider's request ids live only in this process:
+ * after a restart Codex re-issues a pending call, and the runner answers it
+ * without a second input event.
+ */
+export class SemanticToolBridge {
+  private readonly requestIds = new Map<string, string | number>();
+
+  constructor(private readonly deps: SemanticToolBridgeDeps) {}
+
+  private correlation(): Record<string, string> {
+    const { runId, normalizedSessionId, turnId, itemId } = this.deps.identity;
+    return { runId, normalizedSessionId, turnId, itemId };
+  }
+
+  async onCall(rpcId: string | number, params: Record<string, unknown>): Promise<void> {
+    const session = this.deps.session();
+    if (session === null) return;
+    const state = this.deps.state();
+    const callId = params.callId;
+    const tool = params.tool;
+    const refuse = async (code: string, message: string): Promise<void> => {
+      session.peer.respond(rpcId, { success: false, contentItems: [{ type: "inputText", text: message }] });
+      await this.deps.emit({ eventType: "harness.diagnostic", priority: 2, payload: { code, message } });
+    };
+    if (params.threadId !== state.threadId || params.turnId !== state.activeProviderTurnId) {
+      session.peer.respondError(rpcId, -32000, "the tool call names another thread or a settled turn");
+      return;
+    }
+    if (
+      typeof callId !== "string" ||
+      callId.length === 0 ||
+      callId.length > 160 ||
+      typeof tool !== "string"
+    ) {
+      await refuse("invalid_tool_call", "the tool call has no valid callId or tool");
+      return;
+    }
+    if (!state.authorizedTools.some((operation) => operation.operationId === tool)) {
+      await refuse("semantic_tool_unauthorized", `tool ${tool.slice(0, 160)} is not authorized for this run`);
+      return;
+    }
+    const input = params.arguments ?? {};
+    if (Buffer.byteLength(JSON.stringify(input)) > MAX_TOOL_VALUE_BYTES) {
+      await refuse("invalid_tool_call", "the tool input exceeds 1 MiB");
+      return;
+    }
+    this.requestIds.set(callId, rpcId);
+    if (state.pendingToolCalls.some((call) => call.callId === callId)) return;
+    if (state.pendingToolCalls.length >= MAX_PENDING_CALLS) {
+      await refuse("semantic_tool_limit", "too many pending tool calls");
+      return;
+    }
+    const call: PendingToolCall = {
+      callId,
+      operationId: tool,
+      providerTurnId: state.activeProviderTurnId as string,
+      input,
+    };
+    this.deps.update((current) => ({ ...current, pendingToolCalls: [...current.pendingToolCalls, call] }));
+    await this.deps.emit({
+      eventType: "semantic_tool.input",
+      priority: 0,
+      payload: {
+        semantic_tool: {
+          schema: "paperclip.prp.semantic_tool.v1",
+          schemaVersion: 1,
+          phase: "input",
+          operationId: tool,
+          callId,
+          correlation: this.correlation(),
+          idempotencyKey: null,
+          content: {
+            digest: semanticContentDigest(input),
+            redactionDisposition: "digest_only",
+            references: [],
+          },
+          input,
+        },
+      },
+    });
+  }
+
+  async deliverResult(payload: Record<string, unknown>): Promise<CommandOutcome> {
+    const state = this.deps.state();
+    const callId = payload.callId;
+    if (typeof callId !== "string") return rejected("semantic_tool.result requires callId");
+    const call = state.pendingToolCalls.find((pending) => pending.callId === callId);
+    if (call === undefined) {
+      if (state.settledToolCallIds.includes(callId)) {
+        await this.deps.emit({
+          eventType: "harness.diagnostic",
+          priority: 2,
+          payload: { code: "semantic_tool_result_duplicate", callId },
+        });
+        return applied({ status: "duplicate", callId });
+      }
+      return applied({ status: "settled_after_turn", callId });
+    }
+    if (payload.operationId !== undefined && payload.operationId !== call.operationId) {
+      return rejected("semantic_tool.result names another operation");
+    }
+    const isError = payload.isError === true;
+    const result = payload.result ?? null;
+    const authority = terminalAuthority(call.operationId, isError, result);
+    this.deps.update((current) => ({
+      ...current,
+      pendingToolCalls: current.pendingToolCalls.filter((pending) => pending.callId !== callId),
+      settledToolCallIds: [...current.settledToolCallIds, callId].slice(-MAX_PENDING_CALLS),
+      terminalAuthority: current.terminalAuthority ?? authority,
+    }));
+    await this.deps.emit({
+      eventType: "semantic_tool.result",
+      priority: 0,
+      payload: {
+        semantic_tool: {
+          schema: "paperclip.prp.semantic_tool.v1",
+          schemaVersion: 1,
+          phase: "result",
+          operationId: call.operationId,
+          callId,
+          correlation: this.correlation(),
+          idempotencyKey: null,
+          content: {
+            digest: semanticContentDigest(result),
+            redactionDisposition: "digest_only",
+            references: [],
+          },
+          outcome: isError ? "failed" : "succeeded",
+          code: isError ? "semantic_tool_failed" : "semantic_tool_succeeded",
+          retryable: false,
+          authorizationBoundary: "active_task",
+          operationReceiptId: `operation_${callId}`,
+        },
+      },
+    });
+    const rpcId = this.requestIds.get(callId);
+    this.requestIds.delete(callId);
+    const text = JSON.stringify(result) ?? "null";
+    if (rpcId !== undefined) {
+      this.deps.session()?.peer.respond(rpcId, {
+        success: !isError,
+        contentItems: [{ type: "inputText", text: text.slice(0, MAX_TOOL_VALUE_BYTES) }],
+      });
+    }
+    return applied({ status: "delivered", callId });
+  }
+
+  /** Settles every pending call (the turn ended or the provider is gone); returns their ids. */
+  async cancelPending(reason: string): Promise<string[]> {
+    const state = this.deps.state();
+    const ids = state.pendingToolCalls.map((call) => call.callId);
+    if (ids.length === 0) return ids;
+    const session = this.deps.session();
+    for (const id of ids) {
+      const rpcId = this.requestIds.get(id);
+      this.requestIds.delete(id);
+      if (rpcId !== undefined) {
+        session?.peer.respond(rpcId, {
+          success: false,
+          contentItems: [{ type: "inputText", text: `tool call ${reason}` }],
+        });
+      }
+    }
+    // A result that arrives for one of these later is answered `settled_after_turn`.
+    this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
+    return ids;
+  }
+}
+
+/** What `paperclip_finish` / `paperclip_block` decide for the run's result (upstream's terminal authority). */
+function terminalAuthority(operationId: string, isError: boolean, result: unknown): TerminalAuthority | null {
+  if (isError) return null;
+  const value = (result ?? {}) as Record<string, unknown>;
+  const summary = typeof value.summary === "string" ? value.summary : "";
+  if (operationId === "paperclip_block") return { disposition: "blocked", summary };
+  if (operationId !== "paperclip_finish") return null;
+  return { disposition: value.status === "needs_review" ? "needs_review" : "done", summary };
+}

@@ -1,0 +1,62 @@
+import { createHash, randomUUID } from "node:crypto";
+import { canonicalJson } from "../protocol/canonical-json.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
+import { CodexSession, type SessionDeps } from "./codex-session.js";
+import type { ExecutorContext } from "./executor-context.js";
+import { handleProviderInbound } from "./provider-inbound.js";
+import { type StartupContext, startupFacts } from "./provider-startup-facts.js";
+import { providerFailed } from "./turn-settlement.js";
+
+/**
+ * Starts the provider and opens (or, with a stored thread, resumes) its thread;
+ * returns upstream's startup facts for the caller to commit where upstream does.
+ * A failure is reported (`providerFailed`) and rethrown.
+ */
+export async function startProviderSession(
+  ctx: ExecutorContext,
+  deps: Omit<SessionDeps, "onInbound">,
+  trigger: StartupContext["trigger"],
+  command: StartupContext["command"],
+): Promise<ProviderEvent[]> {
+  const state = ctx.state();
+  const generation = state.processGeneration + 1;
+  ctx.update((current) => ({ ...current, processGeneration: generation }));
+  const session: CodexSession = new CodexSession({
+    ...deps,
+    // Messages of a provider the executor already let go of are not this session's.
+    onInbound: (message) =>
+      ctx.run(async () => {
+        if (ctx.session === session) await handleProviderInbound(ctx, message);
+      }),
+  });
+  ctx.session = session;
+  try {
+    const opened = await session.open(state);
+    ctx.update((current) => ({
+      ...current,
+      lifecycle: current.activeProviderTurnId === null ? "session_open" : "turn_active",
+      threadId: opened.threadId,
+      providerSessionId: opened.threadId,
+      providerAccountSessionId: opened.accountSessionId,
+      processId: opened.process.pid,
+      processStartTime: opened.process.startTime,
+    }));
+    await ctx.save();
+    const { runnerInstanceId, runId, normalizedSessionId, turnId, itemId } = ctx.identity;
+    return startupFacts(
+      {
+        generation,
+        command,
+        configurationFingerprint: `sha256:${createHash("sha256").update(canonicalJson(state.config)).digest("hex")}`,
+        launchId: randomUUID(),
+        origin: { itemId, normalizedSessionId, runId, runnerInstanceId, turnId },
+        trigger,
+        requestedThreadId: state.threadId,
+      },
+      opened.process.pid,
+    );
+  } catch (error) {
+    await providerFailed(ctx, error, { code: "provider_start_failed" });
+    throw error;
+  }
+}

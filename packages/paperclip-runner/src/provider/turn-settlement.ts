@@ -1,0 +1,95 @@
+import { PaperclipError } from "@paperclipai/errors";
+import type { ProviderEvent, TurnTerminalStatus } from "./codex-notification-events.js";
+import { codexTerminalEvents } from "./codex-terminal-events.js";
+import type { ExecutorContext } from "./executor-context.js";
+
+/** Ends the active turn: its terminal event, then the run's terminal suffix when a contract is bound. */
+export async function settleTurn(
+  ctx: ExecutorContext,
+  status: TurnTerminalStatus,
+  extra: Record<string, unknown> | null,
+  event?: ProviderEvent,
+): Promise<void> {
+  const state = ctx.state();
+  const turnId = state.activeProviderTurnId;
+  if (turnId === null) return;
+  ctx.update((current) => ({
+    ...current,
+    activeProviderTurnId: null,
+    ambiguousTurnStartPending: false,
+    lifecycle: current.lifecycle === "turn_active" ? "session_open" : current.lifecycle,
+  }));
+  await ctx.emit(
+    event ?? {
+      eventType: `turn.${status}`,
+      priority: 0,
+      payload: { provider: state.config.provider, providerTurnId: turnId, status, ...extra },
+    },
+  );
+  if (state.completionContract === null) return;
+  await ctx.emitAll(
+    codexTerminalEvents(
+      state.config.provider,
+      status,
+      state.completionContract,
+      state.terminalAuthority,
+      state.lastAgentMessage,
+    ),
+  );
+}
+
+export interface ProviderFailure {
+  readonly code: string;
+  readonly exitCode?: number | null;
+  readonly lifecycle?: "provider_exited" | "reconciliation_required";
+  /** Added to the diagnostic's payload. */
+  readonly detail?: Record<string, unknown>;
+}
+
+/**
+ * The provider is unusable: its group stopped at once, the failure reported
+ * (`harness.diagnostic`, `session.failed`), pending tool calls settled, and the
+ * active turn failed with its terminal. The thread is kept for a later resume.
+ */
+export async function providerFailed(
+  ctx: ExecutorContext,
+  error: unknown,
+  failure: ProviderFailure,
+): Promise<void> {
+  const session = ctx.session;
+  ctx.session = null;
+  await session?.stop(0);
+  const message = (
+    error instanceof PaperclipError
+      ? `${error.code}: ${error.message}`
+      : String((error as Error)?.message ?? error)
+  ).slice(0, 1000);
+  const state = ctx.state();
+  const { code } = failure;
+  await ctx.emit({
+    eventType: "harness.diagnostic",
+    priority: 0,
+    payload: { code, ...failure.detail, message },
+  });
+  await ctx.emit({
+    eventType: "session.failed",
+    priority: 0,
+    payload: {
+      provider: state.config.provider,
+      providerSessionId: state.threadId,
+      code,
+      exitCode: failure.exitCode ?? null,
+      message,
+    },
+  });
+  await ctx.tools.cancelPending("provider_failed");
+  if (state.activeProviderTurnId !== null)
+    await settleTurn(ctx, "failed", { code, providerTerminalObserved: false });
+  ctx.update((current) => ({
+    ...current,
+    lifecycle: failure.lifecycle ?? "provider_exited",
+    processId: null,
+    processStartTime: null,
+  }));
+  await ctx.save();
+}

@@ -1,0 +1,183 @@
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  codexPrepare,
+  commandOf,
+  type DriverResult,
+  driveCodexRunner,
+  eventTypes,
+  FAKE_CODEX,
+  providerPids,
+  type Step,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+
+const toolchain = serverToolchainForFile();
+
+/** The failure diagnostics (the startup facts of each provider launch left aside). */
+const diagnostics = (result: DriverResult) =>
+  result.committed
+    .filter((event) => event.eventType === "harness.diagnostic")
+    .map((event) => event.payload)
+    .filter((payload) => payload.code !== "provider_startup_ownership");
+
+/** Every provider process the scenario started is gone, and the runner ended cleanly on the server's suspend. */
+function expectNothingLeft(result: DriverResult): void {
+  expect(result.failure).toBeNull();
+  expect(result.invalid).toEqual([]);
+  expect(providerPids(result).filter(isAlive)).toEqual([]);
+  expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+}
+
+describe("hostile or broken providers", { timeout: 120_000 }, () => {
+  it("fails session.open with a coded error, harness.diagnostic and session.failed when the provider cannot start", async () => {
+    await withWork(async (work) => {
+      const cases: Record<string, { prepare: Record<string, unknown>; code: string; text: string }> = {
+        missing: {
+          prepare: codexPrepare(work, { command: "/nonexistent/codex", args: [] }),
+          code: "ERR_RUNNER_PROVIDER_START_FAILED",
+          text: "ENOENT",
+        },
+        early: {
+          prepare: codexPrepare(work, { args: [FAKE_CODEX, "--fake-mode", "exit-before-initialize"] }),
+          code: "ERR_RUNNER_PROVIDER_START_FAILED",
+          text: "code 3",
+        },
+        garbage: {
+          prepare: codexPrepare(work, { args: [FAKE_CODEX, "--fake-mode", "non-json-initialize"] }),
+          code: "ERR_RUNNER_PROVIDER_PROTOCOL",
+          text: "a line is not JSON",
+        },
+        silent: {
+          prepare: codexPrepare(work, { args: [FAKE_CODEX, "--fake-mode", "never-answer"] }),
+          code: "ERR_RUNNER_PROVIDER_TIMEOUT",
+          text: "the provider did not answer initialize within 500 ms",
+        },
+      };
+      const steps: Step[] = Object.entries(cases).flatMap(([name, { prepare }]) => [
+        { op: "queue", type: "run.prepare", payload: prepare, id: `prepare-${name}` },
+        { op: "command", id: `prepare-${name}` },
+        { op: "queue", type: "session.open", id: `open-${name}` },
+        { op: "command", id: `open-${name}` },
+        { op: "queue", type: "session.close", id: `close-${name}` },
+        { op: "command", id: `close-${name}` },
+      ]);
+      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps], {
+        launcherEnv: { PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS: "500" },
+      });
+      expectNothingLeft(result);
+      for (const [name, { code, text }] of Object.entries(cases)) {
+        const open = commandOf(result, `open-${name}`);
+        expect(open?.status, name).toBe("failed");
+        expect(open?.result.message, name).toContain(code);
+        expect(open?.result.message, name).toContain(text);
+      }
+      expect(eventTypes(result.committed).filter((type) => type === "session.failed")).toHaveLength(4);
+      expect(diagnostics(result).map((payload) => payload.code)).toEqual(
+        Array(4).fill("provider_start_failed"),
+      );
+      expect(eventTypes(result.committed)).not.toContain("session.started");
+    });
+  });
+
+  it("ends the turn (turn.failed and the run terminal) on non-JSON, a 5 MiB frame, a flood or an exit, and the session reopens on the same thread", async () => {
+    await withWork(async (work) => {
+      const hostile = ["non-json", "oversized", "flood", "exit"];
+      const steps: Step[] = [
+        { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: "prepare" },
+        ...hostile.flatMap((text, index): Step[] => [
+          { op: "queue", type: "session.open", id: `open-${index}` },
+          { op: "command", id: `open-${index}` },
+          { op: "queue", type: "turn.start", payload: { text }, id: `turn-${index}` },
+          { op: "event", type: "run.terminal", count: index + 1 },
+        ]),
+        { op: "queue", type: "session.open", id: "open-last" },
+        { op: "queue", type: "turn.start", payload: { text: "fine" }, id: "turn-last" },
+        { op: "event", type: "run.terminal", count: hostile.length + 1 },
+      ];
+      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
+      expectNothingLeft(result);
+      const failures = diagnostics(result).map((payload) => [payload.code, payload.message]);
+      expect(failures).toEqual([
+        [
+          "provider_protocol_violation",
+          "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: a line is not JSON",
+        ],
+        [
+          "provider_protocol_violation",
+          expect.stringMatching(
+            /^ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: a frame of \d+ bytes exceeds the 4 MiB limit$/,
+          ),
+        ],
+        [
+          "provider_protocol_violation",
+          "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: more than 1024 provider messages are waiting",
+        ],
+        ["provider_exited", "the provider exited (code 7)"],
+      ]);
+      const turnFailed = result.committed.filter((event) => event.eventType === "turn.failed");
+      expect(turnFailed.map((event) => event.payload.providerTurnId)).toEqual([
+        "turn-1",
+        "turn-2",
+        "turn-3",
+        "turn-4",
+      ]);
+      expect(turnFailed.every((event) => event.payload.providerTerminalObserved === false)).toBe(true);
+      expect(
+        result.committed
+          .filter((event) => event.eventType === "run.terminal")
+          .map((event) => event.payload.runTerminalState),
+      ).toEqual(["failed", "failed", "failed", "failed", "succeeded"]);
+      const threads = new Set(
+        result.committed
+          .filter((event) => event.eventType === "session.started" || event.eventType === "session.resumed")
+          .map((event) => event.payload.providerSessionId),
+      );
+      expect(threads.size).toBe(1);
+      expect(commandOf(result, "turn-last")?.result.result).toEqual({
+        status: "accepted",
+        providerTurnId: "turn-5",
+      });
+    });
+  });
+
+  it("treats a notification for another thread or turn as a protocol failure that needs reconciliation", async () => {
+    await withWork(async (work) => {
+      const steps: Step[] = ["foreign-turn", "foreign-thread"].flatMap((text): Step[] => [
+        { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: `prepare-${text}` },
+        { op: "queue", type: "session.open", id: `open-${text}` },
+        { op: "queue", type: "turn.start", payload: { text }, id: `turn-${text}` },
+        { op: "command", id: `turn-${text}` },
+        { op: "event", type: "turn.failed", count: text === "foreign-turn" ? 1 : 2 },
+        { op: "queue", type: "turn.start", payload: { text: "again" }, id: `refused-${text}` },
+        { op: "command", id: `refused-${text}` },
+        { op: "queue", type: "session.close", id: `close-${text}` },
+        { op: "command", id: `close-${text}` },
+      ]);
+      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
+      expectNothingLeft(result);
+      expect(diagnostics(result)).toEqual([
+        {
+          code: "provider_notification_identity",
+          classification: "foreign",
+          message:
+            "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: a item/started notification names a turn that is not active",
+        },
+        {
+          code: "provider_notification_identity",
+          classification: "foreign",
+          message:
+            "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: a item/started notification names another thread",
+        },
+      ]);
+      for (const text of ["foreign-turn", "foreign-thread"]) {
+        expect(commandOf(result, `refused-${text}`)?.result).toMatchObject({
+          status: "rejected",
+          message: "the provider session needs reconciliation; turn.start is refused",
+        });
+      }
+    });
+  });
+});

@@ -1,0 +1,130 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  codexPrepare,
+  commandOf,
+  driveCodexRunner,
+  eventTypes,
+  firstEvent,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+
+const toolchain = serverToolchainForFile();
+
+const FAKE_OPENCODE = path.join(import.meta.dirname, "helpers/fake-opencode-serve.cjs");
+const digest = (file: string): string =>
+  `sha256:${createHash("sha256").update(readFileSync(file)).digest("hex")}`;
+
+/** The launch profile the server passes (`--opencode-*`): the node running the server's own proxy, and the opencode binary. */
+function launchProfile(): Record<string, string> {
+  const proxyScript = path.join(
+    toolchain().serverDir,
+    "node_modules/@paperclipai/server/dist/vendor/paperclip-runner/cli/opencode-app-server-proxy.cjs",
+  );
+  return {
+    command: process.execPath,
+    commandSha256: digest(process.execPath),
+    proxyScript,
+    proxyScriptSha256: digest(proxyScript),
+    executable: FAKE_OPENCODE,
+    executableSha256: digest(FAKE_OPENCODE),
+  };
+}
+
+function opencodePrepare(work: string, profile: Record<string, string>): Record<string, unknown> {
+  const payload = codexPrepare(work);
+  return {
+    ...payload,
+    provider: {
+      ...(payload.provider as Record<string, unknown>),
+      kind: "opencode",
+      provider: "opencode",
+      driver: "opencode_server",
+      providerVersion: "1.18.29",
+      command: profile.command,
+      args: [profile.proxyScript],
+      model: "openai/fake-model",
+    },
+  };
+}
+
+describe("OpenCode through the Codex executor and the server's own proxy", { timeout: 120_000 }, () => {
+  it("runs a turn against `opencode serve` handed to the proxy as a verified descriptor", async () => {
+    await withWork(async (work) => {
+      const profile = launchProfile();
+      const result = await driveCodexRunner(
+        toolchain(),
+        work,
+        [
+          { op: "queue", type: "run.prepare", payload: opencodePrepare(work, profile), id: "prepare" },
+          { op: "queue", type: "session.open", id: "open" },
+          { op: "event", type: "session.started" },
+          { op: "queue", type: "turn.start", payload: { text: "hello" }, id: "turn" },
+          { op: "event", type: "run.terminal" },
+          ...closeSteps,
+        ],
+        {
+          opencodeLaunchProfile: profile,
+          runnerEnv: {
+            PAPERCLIP_OPENCODE_RUNTIME_DIR: path.join(work, "opencode runtime"),
+            PAPERCLIP_OPENCODE_PERMISSION_MODE: "allow",
+          },
+        },
+      );
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      expect(commandOf(result, "prepare")?.result.result).toEqual({
+        status: "prepared",
+        provider: "opencode",
+        driver: "opencode_server",
+      });
+      expect(firstEvent(result, "session.started").payload).toMatchObject({ provider: "opencode" });
+      expect(eventTypes(result.committed)).toContain("turn.completed");
+      const completed = result.committed.filter((event) => event.eventType === "item.completed");
+      expect(completed.map((event) => event.payload.text)).toContainEqual(
+        expect.stringMatching(/^opencode answered \(openai\/fake-model\)/),
+      );
+      expect(firstEvent(result, "run.terminal").payload).toMatchObject({
+        provider: "opencode",
+        runTerminalState: "succeeded",
+      });
+      expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+    });
+  });
+
+  it("refuses a launch that is not the profile's, or whose artifacts do not match their digests", async () => {
+    await withWork(async (work) => {
+      const profile = launchProfile();
+      const tampered = { ...profile, executableSha256: `sha256:${"0".repeat(64)}` };
+      const other = opencodePrepare(work, profile);
+      const otherScript = { ...other, provider: { ...(other.provider as object), args: [FAKE_OPENCODE] } };
+      const result = await driveCodexRunner(
+        toolchain(),
+        work,
+        [
+          { op: "queue", type: "run.prepare", payload: opencodePrepare(work, profile), id: "digest" },
+          { op: "command", id: "digest" },
+          { op: "queue", type: "run.prepare", payload: otherScript, id: "script" },
+          { op: "command", id: "script" },
+          { op: "queue", type: "runner.suspend", id: "suspend" },
+          { op: "exit" },
+        ],
+        { opencodeLaunchProfile: tampered },
+      );
+      expect(commandOf(result, "digest")?.result).toMatchObject({
+        status: "rejected",
+        message:
+          "ERR_RUNNER_PROVIDER_CONFIG_INVALID: invalid provider configuration: the opencode executable does not match its sha256 digest",
+      });
+      expect(commandOf(result, "script")?.result).toMatchObject({
+        status: "rejected",
+        message:
+          "ERR_RUNNER_PROVIDER_CONFIG_INVALID: invalid provider configuration: the opencode command and args must be the launch profile's proxy command and script",
+      });
+    });
+  });
+});

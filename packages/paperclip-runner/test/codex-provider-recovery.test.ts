@@ -1,0 +1,160 @@
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  commandOf,
+  type DriverResult,
+  driveCodexRunner,
+  eventTypes,
+  expectContiguousOnce,
+  firstEvent,
+  openSteps,
+  PLAIN_TURN_EVENTS,
+  providerPids,
+  providerRequests,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+
+const toolchain = serverToolchainForFile();
+
+/** What every recovery must show: one thread, no event twice or missing, the dead runner's provider gone. */
+function expectCleanRecovery(result: DriverResult): void {
+  expect(result.failure).toBeNull();
+  expect(result.invalid).toEqual([]);
+  expect(expectContiguousOnce(result)).toBe(true);
+  expect(new Set(result.committed.map((event) => event.sourceEventId)).size).toBe(result.committed.length);
+  const started = firstEvent(result, "session.started").payload;
+  expect(firstEvent(result, "session.resumed").payload).toMatchObject({
+    provider: "codex",
+    providerSessionId: started.providerSessionId,
+  });
+  const pids = providerPids(result);
+  expect(pids.length).toBe(2);
+  expect(pids.map(isAlive)).toEqual([false, false]);
+  expect(result.exits).toEqual([
+    { phase: "killed", code: null, signal: "SIGKILL" },
+    { phase: "final", code: 0, signal: null },
+  ]);
+  // The app-server of the restarted runner resumed the exact thread.
+  expect(providerRequests(result, "thread/resume")[0]).toMatchObject({
+    threadId: started.providerSessionId,
+    excludeTurns: true,
+  });
+}
+
+/** As the server recovers: a fresh ticket, then a drain probe (the first command resumes the provider). */
+const resumeSteps = [
+  { op: "restart" },
+  { op: "queue", type: "runner.drain", id: "resume-probe" },
+  { op: "event", type: "session.reconciled" },
+] as const;
+
+const nextTurn = [
+  { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-after" },
+  { op: "event", type: "item.completed" },
+] as const;
+
+describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_000 }, () => {
+  it("mid-stream: the thread resumes, the lost turn fails with its terminal, a replayed usage snapshot is benign, the next turn works", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work),
+        { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
+        { op: "event", type: "run.terminal" },
+        { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
+        { op: "event", type: "turn.started", count: 2 },
+        { op: "sigkill" },
+        ...resumeSteps,
+        { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-3" },
+        { op: "event", type: "run.terminal", count: 3 },
+        ...closeSteps,
+      ]);
+      expectCleanRecovery(result);
+      expect(firstEvent(result, "turn.failed").payload).toEqual({
+        provider: "codex",
+        providerTurnId: "turn-2",
+        status: "failed",
+        providerTerminalObserved: false,
+      });
+      expect(firstEvent(result, "session.reconciled").payload).toEqual({
+        provider: "codex",
+        providerSessionId: firstEvent(result, "session.started").payload.providerSessionId,
+        previousProviderTurnId: "turn-2",
+        activeProviderTurnId: null,
+      });
+      const types = eventTypes(result.committed);
+      const reconciledAt = types.indexOf("runner.reconciled");
+      // Upstream's order; Codex replayed turn-1's usage during thread/resume: no usage event, no failure from it.
+      expect(types.slice(reconciledAt)).toEqual([
+        "runner.reconciled",
+        "harness.diagnostic",
+        "harness.diagnostic",
+        "session.resumed",
+        "session.reconciled",
+        "turn.failed",
+        "run.result.proposed",
+        "run.terminal",
+        "turn.accepted",
+        ...PLAIN_TURN_EVENTS,
+      ]);
+      expect(commandOf(result, "turn-3")?.result.result).toEqual({
+        status: "accepted",
+        providerTurnId: "turn-3",
+      });
+    });
+  });
+
+  it("before the provider answered turn/start: the command is indeterminate, never repeated, and the next turn works", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work),
+        { op: "queue", type: "turn.start", payload: { text: "no-answer" }, id: "turn-1" },
+        { op: "providerReceived", method: "turn/start" },
+        { op: "sigkill" },
+        ...resumeSteps,
+        ...nextTurn,
+        { op: "event", type: "run.terminal" },
+        ...closeSteps,
+      ]);
+      expectCleanRecovery(result);
+      expect(commandOf(result, "turn-1")?.status).toBe("indeterminate");
+      expect(firstEvent(result, "session.reconciled").payload).toMatchObject({
+        previousProviderTurnId: null,
+        activeProviderTurnId: null,
+      });
+      const turnStarts = providerRequests(result, "turn/start");
+      expect(turnStarts).toHaveLength(2);
+      expect(commandOf(result, "turn-after")?.result.result).toEqual({
+        status: "accepted",
+        providerTurnId: "turn-2",
+      });
+    });
+  });
+
+  it("with a tool call pending: one semantic input, the late result is settled after the turn, the next turn works", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(
+        toolchain(),
+        work,
+        [
+          ...openSteps(work),
+          { op: "queue", type: "turn.start", payload: { text: "tool:report_progress" }, id: "turn-1" },
+          { op: "event", type: "semantic_tool.input" },
+          { op: "sigkill" },
+          ...resumeSteps,
+          { op: "releaseTools" },
+          ...nextTurn,
+          { op: "event", type: "run.terminal", count: 2 },
+          ...closeSteps,
+        ],
+        { holdTools: true },
+      );
+      expectCleanRecovery(result);
+      expect(eventTypes(result.committed).filter((type) => type === "semantic_tool.input")).toHaveLength(1);
+      const late = result.commands.find((command) => command.type === "semantic_tool.result");
+      expect(late?.result.result).toEqual({ status: "settled_after_turn", callId: "call-turn-1" });
+      expect(firstEvent(result, "turn.failed").payload).toMatchObject({ providerTurnId: "turn-1" });
+    });
+  });
+});

@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { semanticContentDigest } from "../src/provider/semantic-digest.js";
+import {
+  closeSteps,
+  codexPrepare,
+  commandOf,
+  driveCodexRunner,
+  eventTypes,
+  firstEvent,
+  openSteps,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+
+const toolchain = serverToolchainForFile();
+
+describe("Codex turns through the server's control plane", { timeout: 120_000 }, () => {
+  it("answers a dynamic tool call through semantic_tool.input/result with the digest the control plane recomputes", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work),
+        { op: "queue", type: "turn.start", payload: { text: "tool:report_progress" }, id: "turn" },
+        { op: "event", type: "run.terminal" },
+        ...closeSteps,
+      ]);
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      const input = firstEvent(result, "semantic_tool.input");
+      expect(input.priority).toBe(0);
+      const semantic = input.payload.semantic_tool as Record<string, unknown>;
+      expect(semantic).toMatchObject({
+        phase: "input",
+        operationId: "report_progress",
+        callId: "call-turn-1",
+        correlation: {
+          runId: "run-codex-1",
+          normalizedSessionId: "session-codex-1",
+          turnId: "turn-codex-1",
+          itemId: "item-codex-1",
+        },
+        content: { redactionDisposition: "digest_only", references: [] },
+      });
+      // The credential-shaped argument is digested redacted, as the control plane does.
+      expect((semantic.content as { digest: string }).digest).toBe(semanticContentDigest(semantic.input));
+      expect(result.semanticCalls).toHaveLength(1);
+      const delivered = commandOf(
+        result,
+        result.commands.find((command) => command.type === "semantic_tool.result")?.commandId ?? "",
+      );
+      expect(delivered?.result.result).toEqual({ status: "delivered", callId: "call-turn-1" });
+      expect(firstEvent(result, "semantic_tool.result").payload.semantic_tool).toMatchObject({
+        phase: "result",
+        outcome: "succeeded",
+        code: "semantic_tool_succeeded",
+        operationReceiptId: "operation_call-turn-1",
+      });
+      const answer = result.providerLog.find((record) => record.kind === "tool_answer")?.answer;
+      expect(answer).toEqual({
+        success: true,
+        contentItems: [
+          { type: "inputText", text: JSON.stringify({ ok: true, echoed: "hello from the model" }) },
+        ],
+      });
+      expect(eventTypes(result.committed).slice(-3)).toEqual([
+        "turn.completed",
+        "run.result.proposed",
+        "run.terminal",
+      ]);
+    });
+  });
+
+  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work, codexPrepare(work, { contract: false })),
+        { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-1" },
+        { op: "event", type: "turn.started" },
+        { op: "queue", type: "turn.interrupt", payload: { reason: "user asked" }, id: "interrupt" },
+        { op: "event", type: "turn.interrupted" },
+        { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
+        { op: "event", type: "turn.started", count: 2 },
+        {
+          op: "queue",
+          type: "turn.steer",
+          payload: { text: "go left", providerTurnId: "turn-2" },
+          id: "steer",
+        },
+        { op: "event", type: "turn.completed" },
+        ...closeSteps,
+      ]);
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      expect(commandOf(result, "interrupt")?.result.result).toEqual({
+        status: "interrupt_requested",
+        reason: "user asked",
+        providerTurnId: "turn-1",
+      });
+      // As upstream's runner: no diagnostic of its own for an interrupt, the turn's end says it.
+      expect(
+        result.committed
+          .filter((event) => event.eventType === "harness.diagnostic")
+          .map((event) => event.payload.code),
+      ).toEqual(["provider_startup_ownership", "provider_startup_ownership"]);
+      expect(firstEvent(result, "turn.interrupted").payload).toEqual({
+        provider: "codex",
+        providerTurnId: "turn-1",
+        status: "interrupted",
+        error: null,
+      });
+      expect(commandOf(result, "steer")?.result.result).toEqual({ status: "steered" });
+      expect(firstEvent(result, "item.completed").payload).toMatchObject({ text: "steered: go left" });
+      // Without a completion contract no run terminal is proposed.
+      expect(eventTypes(result.committed)).not.toContain("run.terminal");
+      expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+    });
+  });
+
+  it("refuses provider kinds it does not execute with upstream's message, and starts nothing", async () => {
+    await withWork(async (work) => {
+      const prepare = (kind: string): Record<string, unknown> => {
+        const payload = codexPrepare(work);
+        return { ...payload, provider: { ...(payload.provider as object), kind, provider: kind } };
+      };
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...["acpx", "claude_managed", "aws_agentcore", "cursor"].flatMap((kind) => [
+          { op: "queue" as const, type: "run.prepare", payload: prepare(kind), id: `prepare-${kind}` },
+          { op: "command" as const, id: `prepare-${kind}` },
+        ]),
+        { op: "queue", type: "runner.suspend", id: "suspend" },
+        { op: "exit" },
+      ]);
+      for (const kind of ["acpx", "claude_managed", "aws_agentcore", "cursor"]) {
+        expect(commandOf(result, `prepare-${kind}`)?.result).toMatchObject({
+          status: "rejected",
+          message: `provider kind ${kind} is not executable through the local runnerd boundary`,
+        });
+      }
+      expect(result.providerLog).toEqual([]);
+      expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+    });
+  });
+});

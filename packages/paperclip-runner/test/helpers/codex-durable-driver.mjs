@@ -1,0 +1,183 @@
+// Runs on Node 24 (the real server's engines): drives the built paperclip-runnerd in durable mode
+// through the Paperclip server's own spawnRunner and DurablePrpControlPlane, following the steps
+// of one scenario, and prints what the server saw as JSON lines. Semantic tool inputs are answered
+// through the control plane's onSemanticToolInput, as the server's transport does.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const scenario = JSON.parse(process.argv[2]);
+const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
+const { DurablePrpControlPlane, spawnRunner } = await import(
+  pathToFileURL(join(vendor, "control-plane/durable-prp-control-plane.js")).href
+);
+const { validatePrpEvent } = await import(pathToFileURL(join(vendor, "protocol/replay-contract.js")).href);
+
+const print = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+const identity = {
+  runnerInstanceId: "runner-codex-1",
+  environmentLeaseId: "lease-env-1",
+  runId: "run-codex-1",
+  normalizedSessionId: "session-codex-1",
+  turnId: "turn-codex-1",
+  itemId: "item-codex-1",
+};
+const runnerVersion = "0.3.0";
+const runnerDigest = `sha256:${createHash("sha256").update(readFileSync(scenario.runnerBin)).digest("hex")}`;
+
+const committed = [];
+let releaseTools;
+const toolsReleased = new Promise((resolve) => {
+  releaseTools = resolve;
+});
+const controlPlane = new DurablePrpControlPlane({
+  stateDirectory: join(scenario.work, "control-plane"),
+  identity,
+  expectedRunnerVersion: runnerVersion,
+  expectedRunnerDigest: runnerDigest,
+  onCommittedEvent: async (event) => {
+    const check = validatePrpEvent(event);
+    if (!check.ok) print({ type: "invalid", sourceSeq: event.sourceSeq, issues: check.issues });
+    committed.push(event);
+    print({ type: "committed", event });
+  },
+  onSemanticToolInput: async (call) => {
+    print({ type: "semantic_call", call });
+    // A held call is answered only at the scenario's "releaseTools" step (after a kill, say).
+    if (scenario.holdTools) await toolsReleased;
+    return { result: { ok: true, echoed: call.input.body ?? null }, isError: false };
+  },
+});
+await controlPlane.start();
+
+const realNow = Date.now.bind(Date);
+const until = async (predicate, what, timeoutMs = 20_000) => {
+  const deadline = realNow() + timeoutMs;
+  while (!predicate()) {
+    if (realNow() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+const count = (type) => committed.filter((event) => event.eventType === type).length;
+/** How many `method` requests the fake app-servers logged (they share the Codex home). */
+const providerReceived = (method) => {
+  let text = "";
+  try {
+    text = readFileSync(join(scenario.runnerEnv.CODEX_HOME, "log.jsonl"), "utf8");
+  } catch {}
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .filter((line) => JSON.parse(line).message?.method === method).length;
+};
+const command = (id) => controlPlane.store.state.commands.find((candidate) => candidate.commandId === id);
+
+const spawnOptions = {
+  connectUrl: controlPlane.connectUrl,
+  stateDirectory: join(scenario.work, "runner"),
+  identity,
+  ticket: controlPlane.issueBootstrapTicket(60_000),
+  maxOutboxBytes: 16 * 1024 * 1024,
+  p0ReserveBytes: 1024 * 1024,
+  maxRuntimeMs: 0,
+  reconnectGraceMs: 2_000,
+  lifecyclePolicy: { mode: "per_turn", idleTimeoutMs: null },
+  runnerBinaryPath: scenario.runnerBin,
+  runnerVersion,
+  runnerDigest,
+  diagnosticsDirectory: join(scenario.work, "diagnostics"),
+  environment: { ...process.env, ...scenario.runnerEnv },
+  ...(scenario.opencodeLaunchProfile ? { opencodeLaunchProfile: scenario.opencodeLaunchProfile } : {}),
+  ...(scenario.launcherEnv ? { processLauncher: (spec) => launchWithEnv(spec, scenario.launcherEnv) } : {}),
+};
+
+// The server's launcher passes only its allowlisted environment; a test knob for the runner
+// itself (a short provider request timeout) is added here, argv and everything else unchanged.
+const { spawn } = await import("node:child_process");
+function launchWithEnv(spec, extra) {
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: { ...spec.environment, ...extra },
+    detached: true,
+    stdio: "ignore",
+  });
+  const completion = new Promise((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, stdout: "", stderr: "" })),
+  );
+  return { child, completion, processGroupId: child.pid };
+}
+mkdirSync(spawnOptions.diagnosticsDirectory, { recursive: true, mode: 0o700 });
+
+const exitOf = async (handle) => {
+  const result = await Promise.race([
+    handle.completion,
+    new Promise((resolve) => setTimeout(() => resolve(null), 20_000).unref()),
+  ]);
+  if (result === null) {
+    try {
+      process.kill(-handle.child.pid, "SIGKILL");
+    } catch {}
+    throw new Error("runner did not exit");
+  }
+  return { code: result.code, signal: result.signal };
+};
+
+let handle = spawnRunner(spawnOptions);
+try {
+  for (const step of scenario.steps) {
+    if (step.op === "queue") {
+      controlPlane.queueCommand(step.type, step.payload ?? {}, step.id, true);
+    } else if (step.op === "event") {
+      const needed = step.count ?? 1;
+      await until(() => count(step.type) >= needed, `${needed} ${step.type}`);
+    } else if (step.op === "command") {
+      await until(
+        () => command(step.id) !== undefined && command(step.id).status !== "pending",
+        `command ${step.id}`,
+      );
+    } else if (step.op === "sigkill") {
+      print({ type: "killing", pid: handle.child.pid });
+      process.kill(handle.child.pid, "SIGKILL");
+      print({ type: "exit", phase: "killed", ...(await exitOf(handle)) });
+    } else if (step.op === "restart") {
+      handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
+    } else if (step.op === "exit") {
+      print({ type: "exit", phase: "final", ...(await exitOf(handle)) });
+    } else if (step.op === "providerReceived") {
+      await until(
+        () => providerReceived(step.method) >= (step.count ?? 1),
+        `the provider to receive ${step.method}`,
+      );
+    } else if (step.op === "releaseTools") {
+      releaseTools();
+    }
+  }
+} catch (error) {
+  print({ type: "failure", message: String(error?.message ?? error) });
+  try {
+    process.kill(-handle.child.pid, "SIGKILL");
+  } catch {}
+}
+
+const state = controlPlane.store.state;
+print({
+  type: "report",
+  commands: state.commands.map(({ commandId, type, status, result }) => ({
+    commandId,
+    type,
+    status,
+    result,
+  })),
+  committedSeqs: state.committedEvents.map((event) => event.sourceSeq),
+  deliveryCounts: state.committedEvents.map((event) => event.deliveryCount),
+  freshBootstraps: state.freshBootstraps,
+  diagnostic: (() => {
+    try {
+      return readFileSync(join(scenario.work, "diagnostics", "runnerd.stderr.log"), "utf8");
+    } catch {
+      return "";
+    }
+  })(),
+});
+await controlPlane.stop();

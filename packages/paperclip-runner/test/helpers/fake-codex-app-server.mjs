@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// A scripted stand-in for `codex app-server` (the JSON-RPC over stdio that upstream's
+// runner speaks), as upstream tests with its fake-codex-app-server: a real process that
+// answers initialize, thread/start|resume|read, thread/goal/get, thread/turns/list, turn/start|steer|interrupt,
+// and plays a turn chosen by the input text. Threads live in $CODEX_HOME, so a fake
+// started by a restarted runner resumes the thread a killed one opened (and, like Codex,
+// replays the last token usage snapshot, naming its turn, on resume). Every message it
+// receives and its environment's names go to $CODEX_HOME/log.jsonl.
+//
+// Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call),
+// "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
+// "flood", "oversized", "non-json", "exit" (the fake exits mid-turn).
+// Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize".
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+const home = process.env.CODEX_HOME;
+mkdirSync(join(home, "threads"), { recursive: true });
+const log = (record) => appendFileSync(join(home, "log.jsonl"), `${JSON.stringify(record)}\n`);
+log({ kind: "start", pid: process.pid, env: Object.keys(process.env).sort(), args: process.argv.slice(2) });
+
+const modeAt = process.argv.indexOf("--fake-mode");
+const mode = modeAt === -1 ? "" : process.argv[modeAt + 1];
+if (mode === "exit-before-initialize") process.exit(3);
+
+const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const notify = (method, params) => send({ method, params });
+const threadPath = (id) => join(home, "threads", `${id}.json`);
+const loadThread = (id) => JSON.parse(readFileSync(threadPath(id), "utf8"));
+const saveThread = (thread) => writeFileSync(threadPath(thread.id), JSON.stringify(thread));
+
+let thread = null;
+let activeTurn = null;
+let nextRequestId = 1;
+const waiting = new Map();
+
+function request(method, params) {
+  const id = `srv-${nextRequestId++}`;
+  send({ id, method, params });
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+function usage(turnId) {
+  return {
+    threadId: thread.id,
+    turnId,
+    tokenUsage: {
+      total: { inputTokens: 120, cachedInputTokens: 20, outputTokens: 30, totalTokens: 150 },
+      last: { inputTokens: 120, cachedInputTokens: 20, outputTokens: 30, totalTokens: 150 },
+    },
+  };
+}
+
+function finishTurn(turnId, status) {
+  const turn = thread.turns.find((candidate) => candidate.id === turnId);
+  if (turn !== undefined) turn.status = status;
+  thread.lastUsageTurn = turnId;
+  saveThread(thread);
+  if (activeTurn === turnId) activeTurn = null;
+  notify("turn/completed", { threadId: thread.id, turn: { id: turnId, status } });
+}
+
+async function agentMessage(turnId, text) {
+  const itemId = `msg-${turnId}`;
+  notify("item/started", {
+    threadId: thread.id,
+    turnId,
+    item: { type: "agentMessage", id: itemId, text: "" },
+  });
+  notify("item/agentMessage/delta", { threadId: thread.id, turnId, itemId, delta: text });
+  notify("item/completed", { threadId: thread.id, turnId, item: { type: "agentMessage", id: itemId, text } });
+}
+
+async function playTurn(turnId, text) {
+  notify("turn/started", { threadId: thread.id, turn: { id: turnId, status: "inProgress" } });
+  if (text === "hang") return;
+  if (text === "foreign-thread") {
+    notify("item/started", {
+      threadId: "thread-somebody-else",
+      turnId,
+      item: { type: "agentMessage", id: "x" },
+    });
+    return;
+  }
+  if (text === "foreign-turn") {
+    notify("item/started", {
+      threadId: thread.id,
+      turnId: "turn-elsewhere",
+      item: { type: "agentMessage", id: "x" },
+    });
+    return;
+  }
+  if (text === "flood") {
+    for (let index = 0; index < 20000; index += 1) {
+      notify("item/agentMessage/delta", { threadId: thread.id, turnId, itemId: "flood", delta: "x" });
+    }
+    return;
+  }
+  if (text === "oversized") {
+    process.stdout.write(
+      `${JSON.stringify({ method: "warning", params: { message: "x".repeat(5 * 1024 * 1024) } })}\n`,
+    );
+    return;
+  }
+  if (text === "non-json") {
+    process.stdout.write("this is not json\n");
+    return;
+  }
+  if (text === "exit") process.exit(7);
+  if (text.startsWith("tool:")) {
+    const tool = text.slice("tool:".length);
+    const callId = `call-${turnId}`;
+    notify("item/started", {
+      threadId: thread.id,
+      turnId,
+      item: { type: "dynamicToolCall", id: callId, tool },
+    });
+    const answer = await request("item/tool/call", {
+      threadId: thread.id,
+      turnId,
+      callId,
+      tool,
+      arguments: { body: "hello from the model", token: "sk_live_abcdefghijklmnop" },
+    });
+    log({ kind: "tool_answer", answer });
+    notify("item/completed", {
+      threadId: thread.id,
+      turnId,
+      item: { type: "dynamicToolCall", id: callId, tool, status: "completed" },
+    });
+    await agentMessage(turnId, `tool said ${answer.contentItems?.[0]?.text ?? ""}`);
+  } else {
+    await agentMessage(turnId, `answer to ${text}`);
+  }
+  notify("thread/tokenUsage/updated", usage(turnId));
+  finishTurn(turnId, "completed");
+}
+
+const handlers = {
+  initialize: () => {
+    if (mode === "never-answer") return undefined;
+    if (mode === "non-json-initialize") {
+      process.stdout.write("{not json\n");
+      return undefined;
+    }
+    return { userAgent: "fake-codex/0.0.0", codexHome: home, platformFamily: "unix", platformOs: "linux" };
+  },
+  "thread/start": (params) => {
+    thread = {
+      id: `thread-${process.pid}-${Date.now()}`,
+      sessionId: "account-session-1",
+      turns: [],
+      cwd: params.cwd,
+    };
+    saveThread(thread);
+    notify("thread/started", { thread: { id: thread.id } });
+    return { thread: { id: thread.id, sessionId: thread.sessionId }, model: params.model };
+  },
+  "thread/resume": (params) => {
+    if (!existsSync(threadPath(params.threadId)))
+      return { error: { code: -32000, message: "no such thread" } };
+    thread = loadThread(params.threadId);
+    // The previous provider process is gone: a turn it was running did not survive it.
+    for (const turn of thread.turns) if (turn.status === "inProgress") turn.status = "interrupted";
+    saveThread(thread);
+    if (thread.lastUsageTurn !== undefined) notify("thread/tokenUsage/updated", usage(thread.lastUsageTurn));
+    return { thread: { id: thread.id, sessionId: thread.sessionId } };
+  },
+  "thread/goal/get": () => ({ goal: null }),
+  "thread/read": () => ({
+    thread: { id: thread.id, status: { type: activeTurn === null ? "idle" : "active" } },
+  }),
+  "thread/turns/list": () => ({ data: [...thread.turns].reverse() }),
+  "turn/start": (params) => {
+    const turnId = `turn-${thread.turns.length + 1}`;
+    thread.turns.push({ id: turnId, status: "inProgress" });
+    saveThread(thread);
+    activeTurn = turnId;
+    const text = params.input?.[0]?.text ?? "";
+    if (text === "no-answer") return undefined;
+    setImmediate(() => void playTurn(turnId, text));
+    return { turn: { id: turnId, status: "inProgress" } };
+  },
+  "turn/steer": (params) => {
+    if (params.expectedTurnId !== activeTurn) return { error: { code: -32000, message: "no such turn" } };
+    setImmediate(() => {
+      void agentMessage(activeTurn, `steered: ${params.input?.[0]?.text ?? ""}`).then(() =>
+        finishTurn(activeTurn, "completed"),
+      );
+    });
+    return { turnId: activeTurn };
+  },
+  "turn/interrupt": (params) => {
+    setImmediate(() => finishTurn(params.turnId, "interrupted"));
+    return {};
+  },
+};
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const message = JSON.parse(line);
+  log({ kind: "received", message });
+  if (message.method === undefined) {
+    waiting.get(message.id)?.(message.result ?? message.error);
+    waiting.delete(message.id);
+    return;
+  }
+  if (message.id === undefined) return;
+  const handler = handlers[message.method];
+  if (handler === undefined) {
+    send({ id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } });
+    return;
+  }
+  const result = handler(message.params ?? {});
+  if (result === undefined) return;
+  if (result.error !== undefined) send({ id: message.id, error: result.error });
+  else send({ id: message.id, result });
+});
+process.stdin.on("end", () => process.exit(0));

@@ -1,0 +1,71 @@
+import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
+import type { PluginEnvironmentLease, PluginEnvironmentResumeLeaseParams } from "@paperclipai/plugin-sdk";
+import type { CreateosClient } from "../client/createos-client.js";
+import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
+import { resolveLease } from "./resolve-lease.js";
+import { readSandboxStatus, runShortCommand, transitionSandbox, waitForStatus } from "./sandbox-api.js";
+
+/** States a sandbox never leaves: the lease can only be replaced. */
+const ENDED = new Set(["gone", "destroyed", "failed"]);
+
+/**
+ * Upstream's answer for a lease that can no longer be resumed; the host then acquires a
+ * fresh lease instead of failing the run (a thrown resume keeps the old lease and fails).
+ */
+function expired(): PluginEnvironmentLease {
+  return { providerLeaseId: null, metadata: { expired: true } };
+}
+
+/** A wait that ended because the sandbox is gone for good (not a timeout, not `error`). */
+function endedWhileWaiting(error: unknown): boolean {
+  if (!PaperclipError.is(error, "ERR_CREATEOS_SANDBOX_STATE")) return false;
+  return error.details.timedOut !== true && ENDED.has(String(error.details.status));
+}
+
+/**
+ * Reconnects to a lease. A lease for another company, environment or origin, or one blocked
+ * by an unconfirmed process, is refused (thrown). One that cannot be resumed any more (made
+ * with another shape, rootfs or region; a sandbox deleted, failed or gone; a workspace marker
+ * missing or different) comes back expired. Transient failures (a 503 past the retries, a
+ * timeout) are thrown, since they do not prove the sandbox is lost. Resume never deletes.
+ */
+export async function resumeLease(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentResumeLeaseParams,
+): Promise<PluginEnvironmentLease> {
+  const { config, client, metadata } = resolveLease(runtime, params, {
+    providerLeaseId: params.providerLeaseId,
+    metadata: params.leaseMetadata,
+  });
+  runtime.leases.assertUsable(metadata.sandboxId);
+  if (!hasValidMarker(metadata) || !leaseSpecMatches(metadata, runtime.spec(config))) return expired();
+  try {
+    return await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, runtime.signal);
+  } catch (error) {
+    if (error instanceof CreateosApiError && error.status === 404) return expired();
+    if (endedWhileWaiting(error)) return expired();
+    throw error;
+  }
+}
+
+async function reconnect(
+  client: CreateosClient,
+  metadata: LeaseMetadata,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<PluginEnvironmentLease> {
+  const id = metadata.sandboxId;
+  const status = await readSandboxStatus(client, id, signal);
+  if (ENDED.has(status)) return expired();
+  if (status === "paused" || status === "pausing") {
+    if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");
+    await transitionSandbox(client, id, "resume", deadline, signal);
+  } else {
+    await waitForStatus(client, id, "running", deadline, signal);
+  }
+  // Read as upstream reads it (`/bin/cat` through `exec`): a missing file exits non-zero.
+  const marker = await runShortCommand(client, id, "/bin/cat", [MARKER_PATH], signal);
+  if (marker.exitCode !== 0 || marker.stdout !== metadata.marker) return expired();
+  return { providerLeaseId: id, metadata: { ...metadata, resumedLease: true }, expiresAt: null };
+}
