@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
-# The README's test command. Builds, typechecks, lints and checks every package tarball
-# (publint, attw) once, on the Node that runs it; then runs the whole test suite (unit,
-# integration with real bwrap, the consumer smoke test of the packed tarballs) on that Node
-# and again on the pinned Node 22 and Node 24 (fetched once into a cache outside the work
-# tree). It fails when a step fails, when any test is skipped, and when the run leaves a new
-# entry in /tmp or a process behind. The last line counts every test of every Node.
+# The README's test command. Provisions the machine (scripts/provision.sh: bubblewrap, the
+# postgres user), then builds, typechecks, lints and checks every package tarball (publint,
+# attw) once, on the Node that runs it; runs the whole test suite on every Node of
+# scripts/lib/node-matrix.json (the runner's own for its major, the pinned others fetched once
+# into a cache outside the work tree); then the end-to-end suites in e2e/. It fails when a
+# step fails, when any test is skipped, and when the run leaves a new entry in /tmp or a
+# process behind. The last line counts every test of every step, from vitest's JSON reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/bootstrap.sh
 . scripts/lib/toolchain-cache.sh
 
 require_node
-require_bubblewrap
-require_postgres_user
+say "provisioning the machine: bash scripts/provision.sh (bubblewrap, the postgres user)"
+bash scripts/provision.sh
 install_dependencies
 
-say "fetching the pinned Node 22, Node 24, paperclipai, Codex and upstream's runnerd into $(toolchain_cache_dir) (once)"
+say "fetching the pinned Nodes of scripts/lib/node-matrix.json, paperclipai, verdaccio, Codex and upstream's runnerd into $(toolchain_cache_dir) (once)"
 runner_node="$(command -v node)"
-node22="$(toolchain_node 22)"
+runner_major="$(node -p 'process.versions.node.split(".")[0]')"
+test_nodes=()
+for major in $(node_matrix majors); do
+  if [ "$major" = "$runner_major" ]; then test_nodes+=("$runner_node"); else test_nodes+=("$(toolchain_node "$major")"); fi
+done
 node24="$(toolchain_node 24)"
 toolchain_paperclip_server >/dev/null
+toolchain_verdaccio >/dev/null
 toolchain_codex >/dev/null
 toolchain_upstream_runnerd >/dev/null
 
@@ -31,21 +37,29 @@ export PAPERCLIP_TEST_RUN
 # The leftover check reads /proc with @paperclipai/internal's parser, which it loads built.
 pnpm_cmd --filter @paperclipai/internal run build >/dev/null
 node scripts/repo-checks/src/leftovers.mjs snapshot "$run_dir/before.json"
+# Reports of an earlier run must not count in this one.
+find . -name node_modules -prune -o -type d -name .vitest-report -prune -exec rm -rf {} +
 
 step_names=()
-step_logs=()
+step_reports=()
 failed_steps=()
+report=""
 
-# step NAME COMMAND...: runs one step to the end, keeps its log for the counts, notes a failure.
+# step NAME COMMAND...: runs one step to the end and notes a failure. Its vitest runs write
+# their JSON reports as .vitest-report/step-N.json in each package (vitest_args), which the
+# closing tally reads.
 step() {
-  local name="$1" log
+  local name="$1"
   shift
-  log="$run_dir/step-${#step_names[@]}.log"
+  report="step-${#step_names[@]}"
   step_names+=("$name")
-  step_logs+=("$log")
+  step_reports+=("$report")
   say "$name"
-  "$@" 2>&1 | tee "$log" || failed_steps+=("$name")
+  "$@" || failed_steps+=("$name")
 }
+
+# The reporters of every vitest run: the console's, and the JSON report of the current step.
+vitest_args() { printf '%s\n' --reporter=default --reporter=json "--outputFile.json=.vitest-report/$report.json"; }
 
 # on_node NODE_BINARY COMMAND...: runs a command with that Node first on PATH (npx, pnpm,
 # turbo, vitest and every child they start then run on it).
@@ -55,30 +69,36 @@ on_node() {
   PATH="$(dirname "$node_binary"):$PATH" "$@"
 }
 
-turbo_run() { pnpm_cmd exec turbo run "$@" --concurrency=2 --continue; }
+turbo_run() { pnpm_cmd exec turbo run --concurrency=2 --continue "$@"; }
 
-# The test task's cache key includes the Node version, so each Node runs (or replays) its own;
-# --only: the builds it depends on were the first step's.
+# The test task's cache key includes the Node version, so each Node runs (or replays, with
+# its report) its own; --only: the builds it depends on were the first step's.
+# shellcheck disable=SC2046 # vitest_args prints one argument a line, none with spaces
 tests_on() {
-  PAPERCLIP_TEST_NODE="$("$1" --version)" on_node "$1" turbo_run test --only --output-logs=full
+  PAPERCLIP_TEST_NODE="$("$1" --version)" on_node "$1" turbo_run test --only --output-logs=full -- $(vitest_args)
 }
+
+# e2e_suite NODE PACKAGE SCRIPT: one end-to-end suite of e2e/, run once on that Node.
+# shellcheck disable=SC2046
+e2e_suite() { on_node "$1" pnpm_cmd --filter "$2" run "$3" $(vitest_args); }
 
 step "build, typecheck, lint, check:package (Node $(node --version))" \
   turbo_run build typecheck lint check:package --output-logs=new-only
-for test_node in "$runner_node" "$node22" "$node24"; do
-  # A runner on the very version of a pinned Node runs it once.
-  [ "$test_node" = "$runner_node" ] || [ "$("$test_node" --version)" != "$(node --version)" ] || continue
+for test_node in "${test_nodes[@]}"; do
   step "tests on Node $("$test_node" --version)" tests_on "$test_node"
 done
 # The oracles run upstream's own code, which needs Node 24: once each, not once per Node.
 step "upstream's local-mode controller drives our runner (Node 24)" \
-  on_node "$node24" pnpm_cmd --filter @paperclipai/runner-upstream-oracle run test:oracle
+  e2e_suite "$node24" @paperclipai/runner-upstream-oracle test:oracle
 step "the server's durable control plane drives our runner (Node 24)" \
-  on_node "$node24" pnpm_cmd --filter @paperclipai/runner-server-oracle run test:oracle
+  e2e_suite "$node24" @paperclipai/runner-server-oracle test:oracle
 step "the server's Codex transport drives upstream's runner and ours, real Codex CLI (Node 24)" \
-  on_node "$node24" pnpm_cmd --filter @paperclipai/runner-codex-oracle run test:e2e
+  e2e_suite "$node24" @paperclipai/runner-codex-oracle test:e2e
 step "the real Paperclip server hosts our plugin, end to end (Node 24)" \
-  on_node "$node24" pnpm_cmd --filter @paperclipai/paperclip-host-e2e run test:host
+  e2e_suite "$node24" @paperclipai/paperclip-host-e2e test:host
+# Releases on the runner's Node; installs from the registry on every Node of the matrix.
+step "a release to a loopback npm registry, installed from it (every Node, the real server)" \
+  e2e_suite "$runner_node" @paperclipai/registry-release-e2e test:registry
 
 say "checking that the run left nothing behind (/tmp, processes)"
 node scripts/repo-checks/src/leftovers.mjs check "$run_dir/before.json" || failed_steps+=("the leftover check")
@@ -86,7 +106,7 @@ node scripts/repo-checks/src/leftovers.mjs check "$run_dir/before.json" || faile
 say "summary"
 for name in "${failed_steps[@]}"; do printf 'failed: %s\n' "$name"; done
 summary_args=()
-for index in "${!step_names[@]}"; do summary_args+=("${step_names[$index]}" "${step_logs[$index]}"); done
+for index in "${!step_names[@]}"; do summary_args+=("${step_names[$index]}" "${step_reports[$index]}"); done
 status=0
 node scripts/repo-checks/src/test-summary.mjs "${summary_args[@]}" || status=$?
 [ "${#failed_steps[@]}" -eq 0 ] || status=1

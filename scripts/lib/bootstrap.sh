@@ -1,5 +1,6 @@
-# Shared set-up of the README commands: Node 20+, the pinned pnpm, bubblewrap, dependencies.
-# Sourced by scripts/test.sh and scripts/demo.sh; every step says what it does.
+# Shared set-up of the README commands: Node 20+, the pinned pnpm, dependencies (the system
+# packages are scripts/provision.sh's). Sourced by scripts/test.sh, scripts/demo.sh and
+# scripts/provision.sh; every step says what it does.
 
 PNPM_VERSION="10.34.8"
 
@@ -10,29 +11,6 @@ require_node() {
   command -v node >/dev/null 2>&1 || fail "Node.js 20.19 or newer is required: https://nodejs.org/"
   node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
     || fail "Node.js 20.19 or newer is required (found $(node --version))."
-}
-
-# Bubblewrap is a system dependency of the sandbox: install it when we may, else say how.
-require_bubblewrap() {
-  command -v bwrap >/dev/null 2>&1 && return 0
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    say "installing bubblewrap (apt-get install -y bubblewrap)"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
-    command -v bwrap >/dev/null 2>&1 || fail "bubblewrap did not install; run: apt-get install -y bubblewrap"
-  else
-    fail "bubblewrap (bwrap) is missing; install it with: sudo apt-get install -y bubblewrap"
-  fi
-}
-
-# As root, the real Paperclip server's embedded Postgres refuses to run as root and runs as
-# the `postgres` user: create that system user when it is missing.
-require_postgres_user() {
-  [ "$(id -u)" = "0" ] || return 0
-  id postgres >/dev/null 2>&1 && return 0
-  say "creating the postgres system user (the embedded Postgres of the real server runs as it)"
-  useradd --system --user-group --no-create-home --shell /usr/sbin/nologin postgres \
-    || fail "could not create the postgres user; run: useradd --system postgres"
 }
 
 pnpm_cmd() { npx -y "pnpm@${PNPM_VERSION}" "$@"; }

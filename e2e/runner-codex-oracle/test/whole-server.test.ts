@@ -1,13 +1,10 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
+import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
+import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HostApi } from "../../../scripts/paperclip-host-e2e/src/host-api.js";
-import {
-  type PaperclipServer,
-  startPaperclipServer,
-} from "../../../scripts/paperclip-host-e2e/src/paperclip-server.js";
-import { waitFor } from "../../../scripts/paperclip-host-e2e/src/process-group.js";
 // @ts-expect-error the stub is a plain ES module shared with the Node 24 driver
 import { startModelStub } from "../driver/model-stub.mjs";
 import { writeCodexWrapper } from "../src/codex-wrapper.js";

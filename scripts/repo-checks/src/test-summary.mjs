@@ -1,15 +1,18 @@
-// The closing lines of scripts/test.sh: one line of counts per step, then the total.
-// usage: node scripts/repo-checks/src/test-summary.mjs NAME LOG [NAME LOG]...
+// The closing lines of scripts/test.sh: one line of counts per step, then the total, all read
+// from the JSON reports vitest wrote (each package's .vitest-report/<tag>.json).
+// usage: node scripts/repo-checks/src/test-summary.mjs NAME TAG [NAME TAG]...
 // Exits 1 when a test failed or was skipped: a skipped test is a test that proved nothing.
-import { readFileSync } from "node:fs";
-import { formatTally, tallyVitestLog } from "./vitest-tally.mjs";
+import path from "node:path";
+import { formatTally, tallyVitestReports } from "./vitest-tally.mjs";
+import { repoRoot, workspacePackages } from "./workspace-packages.mjs";
 
+const packageDirs = workspacePackages().map((pkg) => path.join(repoRoot, pkg.dir));
 const args = process.argv.slice(2);
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (let index = 0; index + 1 < args.length; index += 2) {
-  const tally = tallyVitestLog(readFileSync(/** @type {string} */ (args[index + 1]), "utf8"));
-  if (tally.runs === 0) continue;
-  console.log(`  ${args[index]}: ${formatTally(tally)} (${tally.runs} vitest runs)`);
+  const tally = tallyVitestReports(packageDirs, /** @type {string} */ (args[index + 1]));
+  if (tally.reports === 0) continue;
+  console.log(`  ${args[index]}: ${formatTally(tally)} (${tally.reports} vitest reports)`);
   total.passed += tally.passed;
   total.failed += tally.failed;
   total.skipped += tally.skipped;

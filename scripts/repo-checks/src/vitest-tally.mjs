@@ -1,31 +1,53 @@
-// The counts behind the closing line of the test command, read from vitest's own summaries.
+// The counts behind the closing line of the test command, read from the JSON reports vitest
+// writes (`--reporter=json --outputFile.json=…`), never from its console output.
 // Plain JavaScript so that scripts/test.sh runs it on any Node without a build step.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 
-/** @typedef {{ runs: number, passed: number, failed: number, skipped: number }} VitestTally */
-
-const ANSI_ESCAPE = /\x1b\[[0-9;]*m/g;
-// turbo prefixes every line of a task with "<package>:<task>: ".
-const TURBO_PREFIX = /^\S+:\S+: /;
-// "      Tests  2 failed | 40 passed | 1 skipped | 3 todo (46)": the order varies, the words do not.
-const SUMMARY = /^\s*Tests\s+((?:\d+ (?:failed|passed|skipped|todo)(?: \| )?)+)\s*\(\d+\)\s*$/;
-const COUNT = /(\d+) (failed|passed|skipped|todo)/g;
+/** @typedef {{ reports: number, passed: number, failed: number, skipped: number }} VitestTally */
+/**
+ * The fields of vitest's JSON report this reads.
+ * @typedef {{ numPassedTests: number, numFailedTests: number, numPendingTests: number,
+ *   numTodoTests: number, testResults?: { status: string, assertionResults?: { status: string }[] }[] }} VitestJsonReport
+ */
 
 /**
- * Adds up every vitest summary in a log (turbo's replays of cached runs included).
- * A `todo` test did not run either, so it counts as skipped.
- * @param {string} log
+ * One report's counts. A skipped (`pending`) or `todo` test did not run: it counts as skipped.
+ * A test file that failed before any of its tests ran (an import error, a failing hook)
+ * counts as one failed test, so a broken file can never pass as "0 failed".
+ * @param {VitestJsonReport} report
+ * @returns {Omit<VitestTally, "reports">}
+ */
+export function tallyVitestReport(report) {
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) =>
+      file.status === "failed" && !(file.assertionResults ?? []).some((test) => test.status === "failed"),
+  ).length;
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests + brokenFiles,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
+}
+
+/**
+ * Adds up the reports named `<tag>.json` in the `.vitest-report` directory of each package.
+ * @param {readonly string[]} packageDirs absolute package directories
+ * @param {string} tag the step's report name
  * @returns {VitestTally}
  */
-export function tallyVitestLog(log) {
-  const tally = { runs: 0, passed: 0, failed: 0, skipped: 0 };
-  for (const rawLine of log.replace(ANSI_ESCAPE, "").split("\n")) {
-    const summary = SUMMARY.exec(rawLine.replace(TURBO_PREFIX, ""));
-    if (!summary) continue;
-    tally.runs += 1;
-    for (const [, count, word] of (summary[1] ?? "").matchAll(COUNT)) {
-      const key = word === "todo" ? "skipped" : /** @type {"passed" | "failed" | "skipped"} */ (word);
-      tally[key] += Number(count);
-    }
+export function tallyVitestReports(packageDirs, tag) {
+  const tally = { reports: 0, passed: 0, failed: 0, skipped: 0 };
+  for (const dir of packageDirs) {
+    const file = path.join(dir, ".vitest-report", `${tag}.json`);
+    if (!existsSync(file)) continue;
+    const counts = tallyVitestReport(
+      /** @type {VitestJsonReport} */ (JSON.parse(readFileSync(file, "utf8"))),
+    );
+    tally.reports += 1;
+    tally.passed += counts.passed;
+    tally.failed += counts.failed;
+    tally.skipped += counts.skipped;
   }
   return tally;
 }

@@ -1,19 +1,24 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { publishablePackages, repoRoot } from "./workspace-packages.mjs";
 
-export const repoRoot = path.resolve(import.meta.dirname, "../../..");
+export { repoRoot };
 
-/** Directories of the publishable packages, relative to the repository root. */
-export const publishableDirs = [
-  "packages/errors",
-  "packages/adapter-utils",
-  "packages/plugins/sandbox-providers/createos",
-  "packages/plugins/sandbox-providers/createos-emulator",
-  "packages/paperclip-runner",
-] as const;
+/** Directories of the publishable packages (every workspace package not marked private). */
+export const publishableDirs: readonly string[] = publishablePackages().map((pkg) => pkg.dir);
 
-/** The Node majors scripts/test.sh runs the whole suite on: the runner's (20) and the pinned 22 and 24. */
-export const TESTED_NODE_MAJORS = [20, 22, 24] as const;
+/** The Node matrix of the test command: scripts/lib/node-matrix.json, its one source. */
+export interface NodeMatrix {
+  readonly majors: readonly number[];
+  readonly pinned: Readonly<Record<string, string>>;
+}
+
+export const nodeMatrix = JSON.parse(
+  readFileSync(path.join(repoRoot, "scripts/lib/node-matrix.json"), "utf8"),
+) as NodeMatrix;
+
+/** The Node majors scripts/test.sh runs the whole suite on. */
+export const TESTED_NODE_MAJORS: readonly number[] = nodeMatrix.majors;
 
 export interface PackageJson {
   name: string;

@@ -1,24 +1,44 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { publishableDirs, readPackageJson, repoRoot } from "../src/workspace.js";
 
-const changesetDir = path.join(repoRoot, ".changeset");
-const changesets = readdirSync(changesetDir).filter((name) => name.endsWith(".md") && name !== "README.md");
-const publishable = new Set(publishableDirs.map((dir) => readPackageJson(dir).name));
+interface PlannedRelease {
+  name: string;
+  type: "major" | "minor" | "patch" | "none";
+  oldVersion: string;
+  newVersion: string;
+}
 
-/**
- * `changeset version` fails on a changeset whose frontmatter does not parse, at release
- * time; a markdown formatter once turned two of them into headings. So each must open
- * with `---`, one `"package": bump` line per publishable package, `---`, and a summary.
- */
-describe.each(changesets)("the changeset %s", (name) => {
-  it("opens with frontmatter that names publishable packages and a bump, then a summary", () => {
-    const text = readFileSync(path.join(changesetDir, name), "utf8");
-    const match = /^---\n((?:"[^"\n]+": (?:major|minor|patch)\n)+)---\n\n(\S[\s\S]*)$/.exec(text);
-    expect(match, `${name} does not open with valid frontmatter`).not.toBeNull();
-    const packages = [...(match?.[1] ?? "").matchAll(/^"([^"]+)"/gm)].map((entry) => entry[1]);
-    for (const pkg of packages) expect(publishable.has(pkg ?? ""), `${name} names ${pkg}`).toBe(true);
-    expect(match?.[2]?.trim().length).toBeGreaterThan(20);
+// `changeset status` parses every pending changeset the way `changeset version` will (a
+// changeset whose frontmatter does not parse, or that names an unknown package, fails it).
+const outDir = mkdtempSync(path.join(os.tmpdir(), "paperclip-changeset-status-"));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+const statusFile = path.join(outDir, "status.json");
+execFileSync(path.join(repoRoot, "node_modules/.bin/changeset"), ["status", "--output", statusFile], {
+  cwd: repoRoot,
+  stdio: "pipe",
+});
+const plan = JSON.parse(readFileSync(statusFile, "utf8")) as { releases: PlannedRelease[] };
+const manifests = new Map(publishableDirs.map((dir) => [readPackageJson(dir).name, readPackageJson(dir)]));
+
+describe("the pending changesets (changeset status)", () => {
+  it("release only publishable packages", () => {
+    const bumped = plan.releases.filter((release) => release.type !== "none");
+    for (const release of bumped) expect([...manifests.keys()]).toContain(release.name);
+  });
+
+  // docs/releasing.md: our names release on 0.x; a name that is also upstream's (it declares a
+  // dist-tag other than latest) releases on 1.x, the first major upstream never published.
+  it.each([...manifests.keys()])("keep %s on its version line (no accidental 1.0.0)", (name) => {
+    const release = plan.releases.find((entry) => entry.name === name);
+    const manifest = manifests.get(name);
+    const declaredTag = (manifest?.publishConfig as { tag?: string } | undefined)?.tag ?? "latest";
+    const line = declaredTag === "latest" ? 0 : 1;
+    const version = release && release.type !== "none" ? release.newVersion : (manifest?.version ?? "");
+    // 0.0.0: a package that has not had its first release yet.
+    expect(version === "0.0.0" || Number(version.split(".")[0]) === line, `${name}@${version}`).toBe(true);
   });
 });

@@ -29,7 +29,7 @@ const registryDir = path.join(repoRoot, "packages/errors/src/registry");
 const sourceFiles = packageFiles.filter((file) => !isTestFile(file) && !file.startsWith(registryDir));
 const testFiles = [
   ...packageFiles.filter(isTestFile),
-  ...listFiles(path.join(repoRoot, "scripts"), isSource).filter(isTestFile),
+  ...["scripts", "e2e"].flatMap((dir) => listFiles(path.join(repoRoot, dir), isSource)).filter(isTestFile),
 ].filter((file) => !file.startsWith(path.join(repoRoot, "scripts/repo-checks/")));
 
 // Parsing every source and test file takes a few seconds on a loaded machine; not a timing assertion.

@@ -1,32 +1,74 @@
-import { describe, expect, it } from "vitest";
-import { formatTally, tallyVitestLog } from "../src/vitest-tally.mjs";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatTally, tallyVitestReport, tallyVitestReports } from "../src/vitest-tally.mjs";
+import { repoRoot } from "../src/workspace.js";
 
-const PASSING = [
-  "@paperclipai/errors:test:  Test Files  4 passed (4)",
-  "@paperclipai/errors:test:       Tests  \u001b[1m\u001b[32m52 passed\u001b[39m\u001b[22m\u001b[90m (52)\u001b[39m",
-].join("\n");
+const run = promisify(execFile);
+let workDir = "";
+let packageDir = "";
 
-describe("tallyVitestLog", () => {
-  it("reads a summary behind turbo's prefix and vitest's colours, and not the Test Files line", () => {
-    expect(tallyVitestLog(PASSING)).toEqual({ runs: 1, passed: 52, failed: 0, skipped: 0 });
+// A real vitest run over files of every outcome, reported as the test command reports it.
+const FIXTURES: Record<string, string> = {
+  "passing.test.js": 'test("one", () => {}); test("two", () => {});',
+  "mixed.test.js":
+    'test("fails", () => { expect(1).toBe(2); }); test.skip("skipped", () => {}); test.todo("todo");',
+  "broken.test.js": 'throw new Error("a file that fails before its tests run");',
+};
+
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-vitest-tally-"));
+  packageDir = path.join(workDir, "pkg");
+  await mkdir(packageDir);
+  for (const [name, source] of Object.entries(FIXTURES)) await writeFile(path.join(packageDir, name), source);
+  const vitest = path.join(repoRoot, "node_modules/vitest/vitest.mjs");
+  const args = [
+    "run",
+    "--root",
+    packageDir,
+    "--globals",
+    "--reporter=json",
+    "--outputFile.json=.vitest-report/step-1.json",
+  ];
+  // vitest exits 1 (a test failed): the report is what counts.
+  await run(process.execPath, [vitest, ...args], { cwd: packageDir }).catch(() => undefined);
+}, 60_000);
+
+afterAll(async () => {
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe("the closing tally, from vitest's JSON reports", () => {
+  it("counts passed, failed, skipped and todo tests, and a file that broke before its tests as failed", () => {
+    expect(tallyVitestReports([packageDir], "step-1")).toEqual({
+      reports: 1,
+      passed: 2,
+      failed: 2,
+      skipped: 2,
+    });
   });
 
-  it("counts failed, skipped and todo tests in whatever order vitest prints them", () => {
-    const log = [
-      "      Tests  2 failed | 40 passed | 1 skipped | 3 todo (46)",
-      "      Tests  1 skipped | 5 passed (6)",
-    ];
-    expect(tallyVitestLog(log.join("\n"))).toEqual({ runs: 2, passed: 45, failed: 2, skipped: 5 });
+  it("reads only the step's own reports", () => {
+    expect(tallyVitestReports([packageDir, workDir], "step-2")).toEqual({
+      reports: 0,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+    });
   });
 
-  it("counts the tests of a file whose beforeAll failed as skipped, so they cannot pass unnoticed", () => {
-    const log = " Test Files  1 failed (1)\n      Tests  4 skipped (4)\n";
-    expect(tallyVitestLog(log)).toEqual({ runs: 1, passed: 0, failed: 0, skipped: 4 });
-  });
-
-  it("ignores test names and other output that mention tests", () => {
-    const log = " ✓ test/x.test.ts > Tests 3 passed in a name\nTests: 9 passed\n";
-    expect(tallyVitestLog(log)).toEqual({ runs: 0, passed: 0, failed: 0, skipped: 0 });
+  it("does not count a failed file twice when its failure is a failed test", () => {
+    const report = {
+      numPassedTests: 0,
+      numFailedTests: 1,
+      numPendingTests: 0,
+      numTodoTests: 0,
+      testResults: [{ status: "failed", assertionResults: [{ status: "failed" }] }],
+    };
+    expect(tallyVitestReport(report)).toEqual({ passed: 0, failed: 1, skipped: 0 });
   });
 
   it("formats the closing line", () => {

@@ -13,8 +13,8 @@ const BIN = join(
   "bin",
   "paperclip-runnerd.js",
 );
-// The oracle's driver: the real server's control plane and launcher, on Node 24 (see scripts/runner-server-oracle).
-const DRIVER = join(repoRoot, "scripts/runner-server-oracle/driver/oracle-driver.mjs");
+// The oracle's driver: the real server's control plane and launcher, on Node 24 (see e2e/runner-server-oracle).
+const DRIVER = join(repoRoot, "e2e/runner-server-oracle/driver/oracle-driver.mjs");
 
 interface DriverRecord {
   readonly type: string;

@@ -483,7 +483,8 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "Run `paperclip-sandbox doctor`: it says whether the handoff is on and which bridge runs.",
       'Use the Node bridge (`networkBridge: "node"` or `PAPERCLIP_SANDBOX_BRIDGE=node`), which has no courier, if it keeps happening.',
     ],
-    prevention: "Do not remove the private socket roots (`/dev/shm/paperclip-sandbox-sockets-<uid>`) while runs are starting.",
+    prevention:
+      "Do not remove the private socket roots (`/dev/shm/paperclip-sandbox-sockets-<uid>`) while runs are starting.",
     example: `await runChildProcess("run-1", "curl", ["https://api.example.com"], { ...opts, localProcessSandbox: { workspaceDir, networkScope: "allowlist", networkAllowlist: ["api.example.com"] } });
 // SandboxError [ERR_SANDBOX_COURIER_UNREACHABLE]: The sandbox bridge could not reach its tunnel courier and did not start the program.`,
   },

@@ -1,0 +1,120 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const NPM_INSTALL_TIMEOUT_MS = 240_000;
+const packageDirs = publishablePackages().map((pkg) => pkg.dir);
+
+interface Manifest {
+  name: string;
+  exports: Record<string, unknown>;
+  bin?: Record<string, string>;
+}
+
+const manifests: Manifest[] = [];
+let workDir = "";
+let consumerDir = "";
+
+async function node(source: string, type: "module" | "commonjs"): Promise<string> {
+  const file = path.join(consumerDir, type === "module" ? "probe.mjs" : "probe.cjs");
+  await writeFile(file, source);
+  const { stdout } = await run(process.execPath, [file], { cwd: consumerDir });
+  return stdout.trim();
+}
+
+beforeAll(async () => {
+  // Outside the workspace, so nothing resolves through pnpm's node_modules.
+  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-consumer-"));
+  const tarballDir = path.join(workDir, "tarballs");
+  consumerDir = path.join(workDir, "consumer");
+  await mkdir(tarballDir);
+  await mkdir(consumerDir);
+  for (const dir of packageDirs) {
+    manifests.push(JSON.parse(await readFile(path.join(repoRoot, dir, "package.json"), "utf8")) as Manifest);
+    await run("pnpm", ["pack", "--pack-destination", tarballDir], { cwd: path.join(repoRoot, dir) });
+  }
+  const tarballs = (await readdir(tarballDir)).map((name) => path.join(tarballDir, name));
+  expect(tarballs).toHaveLength(packageDirs.length);
+  await writeFile(
+    path.join(consumerDir, "package.json"),
+    JSON.stringify({ name: "downstream-app", version: "1.0.0", private: true }),
+  );
+  // npm retries a failing registry fetch for minutes (an untrusted TLS chain looks like a hang):
+  // one retry, and a kill before the hook times out, turn that into npm's own error message.
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", "--fetch-retries=1", ...tarballs],
+    { cwd: consumerDir, maxBuffer: 16 * 1024 * 1024, timeout: NPM_INSTALL_TIMEOUT_MS, killSignal: "SIGKILL" },
+  );
+}, NPM_INSTALL_TIMEOUT_MS + 60_000);
+
+afterAll(async () => {
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe("the packed tarballs, installed with npm into a fresh project", () => {
+  it("import every exports entry under ESM and under CJS", async () => {
+    for (const manifest of manifests) {
+      for (const subpath of Object.keys(manifest.exports)) {
+        if (subpath === "./package.json") continue;
+        const specifier = subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
+        const viaImport = await node(
+          `const m = await import(${JSON.stringify(specifier)}); console.log(Object.keys(m).length);`,
+          "module",
+        );
+        const viaRequire = await node(
+          `console.log(Object.keys(require(${JSON.stringify(specifier)})).length);`,
+          "commonjs",
+        );
+        expect(Number(viaImport), `${specifier} (ESM)`).toBeGreaterThan(0);
+        expect(Number(viaRequire), `${specifier} (CJS)`).toBeGreaterThan(0);
+      }
+    }
+  }, 120_000);
+
+  it("do not expose files outside exports", async () => {
+    const blocked = await node(
+      `try { require("@paperclipai/errors/dist/index.cjs"); console.log("open"); } catch (e) { console.log(e.code); }`,
+      "commonjs",
+    );
+    expect(blocked).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+  });
+
+  it("run every bin with --help", async () => {
+    const bins = manifests.flatMap((manifest) => Object.keys(manifest.bin ?? {}));
+    expect(bins.length).toBeGreaterThanOrEqual(4);
+    for (const bin of bins) {
+      const { stdout } = await run(path.join(consumerDir, "node_modules/.bin", bin), ["--help"], {
+        cwd: consumerDir,
+      });
+      expect(stdout, bin).toMatch(/usage/i);
+    }
+  }, 60_000);
+
+  it("recognise an error thrown by one package through @paperclipai/errors loaded by the consumer", async () => {
+    // The consumer imports the ESM build of errors; the throwing packages are loaded through CJS.
+    const verdict = await node(
+      `import { createRequire } from "node:module";
+import { PaperclipError, SandboxError, RunnerError } from "@paperclipai/errors";
+const require = createRequire(import.meta.url);
+const results = [];
+try { require("@paperclipai/adapter-utils").parseLocalProcessNetworkScope("everything"); }
+catch (error) { results.push(error instanceof SandboxError, PaperclipError.is(error), error.code); }
+try { await require("@paperclipai/paperclip-runner/diagnostics").verifyPrivateDiagnosticsDirectory("/nonexistent/paperclip-dir"); }
+catch (error) { results.push(error instanceof RunnerError, PaperclipError.is(error), typeof error.code); }
+console.log(JSON.stringify(results));`,
+      "module",
+    );
+    const [sandboxIs, sandboxBrand, sandboxCode, runnerIs, runnerBrand, runnerCode] = JSON.parse(
+      verdict,
+    ) as unknown[];
+    expect([sandboxIs, sandboxBrand, runnerIs, runnerBrand]).toEqual([true, true, true, true]);
+    expect(sandboxCode).toMatch(/^ERR_SANDBOX_/);
+    expect(runnerCode).toBe("string");
+  }, 30_000);
+});

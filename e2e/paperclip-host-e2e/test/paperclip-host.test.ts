@@ -1,0 +1,230 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type EmulatorProcess, startEmulator } from "../src/emulator-process.js";
+import { type AdapterCheck, type Environment, HostApi, type Lease, type Plugin } from "../src/host-api.js";
+import { type PaperclipServer, startPaperclipServer } from "../src/paperclip-server.js";
+import { installPackedPlugin } from "../src/plugin-install-dir.js";
+import { installPlugin, probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
+import { waitFor } from "../src/process-group.js";
+import { resolveToolchain } from "../src/toolchain.js";
+
+let workDir = "";
+let server: PaperclipServer | undefined;
+let emulator: EmulatorProcess | undefined;
+let api: HostApi;
+let pluginPath = "";
+let plugin: Plugin | undefined;
+let companyId = "";
+let environment: Environment;
+
+const tail = (text: string, limit = 6000): string => text.slice(-limit);
+
+/** A shape of CreateOS's published catalog (the emulator refuses others, as the service does). */
+
+/** Whether the current test already printed the logs (a failed step inside it did). */
+let logsPrinted = false;
+
+/** The server's, the plugin worker's and the emulator's logs, for a failure. */
+async function printLogs(what: string): Promise<void> {
+  logsPrinted = true;
+  let workerLogs = "(plugin not installed)";
+  if (plugin && server) {
+    workerLogs = await fetch(`${server.baseUrl}/api/plugins/${plugin.id}/logs?limit=200`)
+      .then((response) => response.text())
+      .catch((reason: unknown) => `(logs unavailable: ${String(reason)})`);
+  }
+  console.error(
+    [
+      `failed: ${what}`,
+      `--- server log (${server?.process.logPath ?? "not started"}) ---`,
+      tail(server?.process.output() ?? ""),
+      "--- plugin worker log (GET /api/plugins/:id/logs) ---",
+      tail(workerLogs),
+      "--- emulator log ---",
+      tail(emulator?.process.output() ?? ""),
+    ].join("\n"),
+  );
+}
+
+/** Runs one step of the setup; a failure prints every log before it propagates. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await printLogs(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-host-e2e-"));
+  const logDir = path.join(workDir, "logs");
+  await mkdir(logDir);
+  const toolchain = await step("resolve Node 24 and paperclipai", resolveToolchain);
+  pluginPath = await step("pack the plugin and install the tarballs", () => installPackedPlugin(workDir));
+  emulator = await step("start the CreateOS emulator", () => startEmulator(toolchain.node24, logDir));
+  server = await step("onboard and run the Paperclip server", () =>
+    startPaperclipServer(toolchain, workDir, logDir),
+  );
+  api = new HostApi(server.baseUrl);
+}, 900_000);
+
+// A failing test (an assertion, not only a request) prints every log too.
+beforeEach(() => {
+  logsPrinted = false;
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail" && !logsPrinted) await printLogs(context.task.name);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await emulator?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+}, 120_000);
+
+describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () => {
+  it("installs from its unpacked tarball by local path and reaches ready", async () => {
+    await step("POST /api/plugins/install", async () => {
+      plugin = await installPlugin(api, { packageName: pluginPath, isLocalPath: true });
+      expect(plugin.pluginKey).toBe("paperclip.createos-sandbox-provider");
+    });
+    expect(plugin?.status).toBe("ready");
+  });
+
+  it("stores the environment's apiKey as a secret, not in plaintext", async () => {
+    const e = emulator as EmulatorProcess;
+    await step("create a company and a createos environment", async () => {
+      const company = await api.post<{ id: string }>("/companies", { name: "CreateOS E2E" });
+      companyId = company.id;
+      environment = await api.post<Environment>(`/companies/${companyId}/environments`, {
+        name: "createos-emulator",
+        driver: "sandbox",
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shape: SHAPE, timeoutMs: 120_000 },
+      });
+    });
+    expect(environment.config).toMatchObject({ provider: "createos", apiUrl: e.url, timeoutMs: 120_000 });
+    expect(environment.config.apiKey).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    expect(JSON.stringify(await api.get(`/environments/${environment.id}`))).not.toContain(e.apiKey);
+  });
+
+  it("refuses a misspelt config key when saving, with the plugin's message", async () => {
+    const e = emulator as EmulatorProcess;
+    const refused = await api
+      .post(`/companies/${companyId}/environments`, {
+        name: "createos-typo",
+        driver: "sandbox",
+        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shape: SHAPE, shpae: "large" },
+      })
+      .then(
+        () => "saved",
+        (error: Error) => error.message,
+      );
+    expect(refused).toMatch(/HTTP 422 .*unknown key \\"shpae\\" \(did you mean \\"shape\\"\?\)/);
+  });
+
+  it("probes an unsaved config through the plugin's own probe (create, /bin/echo, delete)", async () => {
+    const e = emulator as EmulatorProcess;
+    const probe = await step("POST /api/companies/:id/environments/probe-config", () =>
+      probeDraftConfig(api, companyId, e),
+    );
+    expect(probe).toMatchObject({
+      ok: true,
+      summary: "CreateOS sandbox creation and command execution succeeded.",
+    });
+  });
+
+  it("probes through a real lease (acquire and release with the host's archiveOnRelease)", async () => {
+    const probe = await step("POST /api/environments/:id/probe", () =>
+      api.post<{ ok: boolean; details: { providerLeaseId: string; metadata: Record<string, unknown> } }>(
+        `/environments/${environment.id}/probe?companyId=${companyId}`,
+        { companyId },
+      ),
+    );
+    expect(probe.ok).toBe(true);
+    expect(probe.details.metadata).toMatchObject({ archiveOnRelease: true, provider: "createos" });
+    expect(await (emulator as EmulatorProcess).sandboxStatus(probe.details.providerLeaseId)).toBe(
+      "destroyed",
+    );
+  });
+
+  it("runs commands through the host's execute path and checks their output", async () => {
+    const testEnvironment = (adapterConfig: Record<string, unknown>) =>
+      step("POST /api/companies/:id/adapters/kimi_local/test-environment", () =>
+        api.post<{ checks: AdapterCheck[] }>(`/companies/${companyId}/adapters/kimi_local/test-environment`, {
+          environmentId: environment.id,
+          adapterConfig: { engine: "cli", ...adapterConfig },
+        }),
+      );
+    const byCode = (checks: AdapterCheck[]) => new Map(checks.map((check) => [check.code, check]));
+
+    // `mkdir -p` and `test -d` of the workspace, then `command -v sh`, inside the sandbox.
+    const present = byCode((await testEnvironment({ command: "sh" })).checks);
+    expect(present.get("kimi_cwd_valid")?.message).toBe("Working directory is valid: /paperclip-workspace");
+    expect(present.get("kimi_install_command_run")?.message).toBe("sh already on PATH; skipped install.");
+    expect(present.get("kimi_command_resolvable")?.message).toBe("Command is executable: sh");
+
+    // A missing CLI: the host runs its installer in the sandbox (npm, kept offline by the
+    // adapter env) and reports the command's exit status and its stderr, as streamed back.
+    const missing = byCode(
+      (await testEnvironment({ command: "kimi", env: { npm_config_offline: "true" } })).checks,
+    );
+    expect(missing.get("kimi_install_command_run")).toMatchObject({ level: "warn" });
+    expect(missing.get("kimi_install_command_run")?.message).toMatch(/^Install command exited 1: /);
+    expect(missing.get("kimi_install_command_run")?.detail).toMatch(/npm error code ENOTCACHED/);
+    expect(missing.get("kimi_command_unresolvable")?.level).toBe("error");
+  });
+
+  it("shows the plugin's message when a process tree could not be killed (termination unconfirmed)", async () => {
+    const e = emulator as EmulatorProcess;
+    // Every output stream refused (not retried) and every kill failing: the first command the
+    // host runs (the workspace `mkdir`) fails, and its process cannot be confirmed dead.
+    await e.armFaults([
+      { kind: "http-status", route: "process.connect", status: 403, times: "always" },
+      { kind: "http-status", route: "process.kill", status: 503, times: "always" },
+    ]);
+    try {
+      const result = await step("POST /api/companies/:id/adapters/kimi_local/test-environment", () =>
+        api.post<{ checks: AdapterCheck[] }>(`/companies/${companyId}/adapters/kimi_local/test-environment`, {
+          environmentId: environment.id,
+          adapterConfig: { engine: "cli", command: "sh" },
+        }),
+      );
+      const cwd = result.checks.find((check) => check.code === "kimi_cwd_invalid");
+      expect(cwd?.level).toBe("error");
+      expect(cwd?.message).toContain("CreateOS command cleanup failed; process termination is unconfirmed.");
+    } finally {
+      await e.clearFaults();
+    }
+  });
+
+  it("released every lease it took, and no sandbox is left in the emulator", async () => {
+    const e = emulator as EmulatorProcess;
+    // The adapter-test route answers first and ends its lease right after.
+    const leases = await step("every lease ends", () =>
+      waitFor(
+        "every lease has a cleanup status",
+        async () => {
+          const current = await api.get<Lease[]>(`/environments/${environment.id}/leases`);
+          return current.every((lease) => lease.cleanupStatus !== null) ? current : undefined;
+        },
+        { timeoutMs: 60_000 },
+      ),
+    );
+    // One probe and three adapter tests, each on a lease of its own (a blocked one is deleted on release).
+    expect(leases).toHaveLength(4);
+    for (const lease of leases) {
+      expect(lease.cleanupStatus, `lease ${lease.id}`).toBe("success");
+      expect(["released", "failed"]).toContain(lease.status);
+      expect(await e.sandboxStatus(lease.providerLeaseId ?? "")).toBe("destroyed");
+    }
+    expect(await e.sandboxDirectories()).toEqual([]);
+    const health = await api.get<{ status: string; healthy: boolean }>(`/plugins/${plugin?.id}/health`);
+    expect(health).toMatchObject({ status: "ready", healthy: true });
+  });
+});
