@@ -34,6 +34,8 @@ trap 'rm -rf "$run_dir"' EXIT
 # Every process of this run inherits the marker; the leftover check finds them by it.
 PAPERCLIP_TEST_RUN="$(basename "$run_dir")-$$"
 export PAPERCLIP_TEST_RUN
+# The leftover check reads /proc with @paperclipai/internal's parser, which it loads built.
+pnpm_cmd --filter @paperclipai/internal run build >/dev/null
 node scripts/repo-checks/src/leftovers.mjs snapshot "$run_dir/before.json"
 # Reports of an earlier run must not count in this one.
 find . -name node_modules -prune -o -type d -name .vitest-report -prune -exec rm -rf {} +

@@ -6,6 +6,8 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 };
 
 const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
+// The private primitives package is bundled in, never a dependency of the published tarball.
+const noExternal = ["@paperclipai/internal"];
 
 export default defineConfig([
   {
@@ -17,6 +19,7 @@ export default defineConfig([
     // The CommonJS build needs import.meta.url (native-bridge-path.ts finds the package from it).
     shims: true,
     define,
+    noExternal,
   },
   {
     entry: { "sandbox-cli": "src/cli/main.ts" },
@@ -24,5 +27,6 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
+    noExternal,
   },
 ]);

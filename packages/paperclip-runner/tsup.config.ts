@@ -6,6 +6,8 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 };
 
 const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
+// The private primitives package is bundled in, never a dependency of the published tarball.
+const noExternal = ["@paperclipai/internal"];
 
 export default defineConfig([
   {
@@ -21,6 +23,7 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
+    noExternal,
   },
   {
     entry: { "runnerd-cli": "src/cli/main.ts" },
@@ -28,6 +31,7 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
+    noExternal,
   },
   {
     // The scripted harness runs as its own process (and inside the sandbox), so it is one self-contained file.

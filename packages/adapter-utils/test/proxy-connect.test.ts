@@ -4,7 +4,6 @@ import type { NetworkDecision, NetworkResolver } from "../src/proxy/index.js";
 import {
   closeAll,
   closedPort,
-  eventually,
   openTunnel,
   rawExchange,
   readBytes,
@@ -44,7 +43,9 @@ describe("CONNECT through the sandbox proxy", () => {
     const echoed = await readBytes(socket, head.length + payload.length, rest);
     expect(echoed.equals(Buffer.concat([head, payload]))).toBe(true);
     socket.destroy();
-    expect(await eventually(() => echo.open() === 0 && proxy.stats().activeConnections === 0)).toBe(true);
+    await expect
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .toBe(true);
     const stats = proxy.stats();
     expect(stats.bytesIn).toBeGreaterThanOrEqual(head.length + payload.length);
     expect(stats.bytesOut).toBeGreaterThanOrEqual(head.length + payload.length);
@@ -139,7 +140,9 @@ describe("CONNECT through the sandbox proxy", () => {
     socket.end(payload);
     const echoed = await readBytes(socket, Number.MAX_SAFE_INTEGER, rest);
     expect(echoed.equals(payload)).toBe(true);
-    expect(await eventually(() => echo.open() === 0 && proxy.stats().activeConnections === 0)).toBe(true);
+    await expect
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .toBe(true);
   });
 
   for (const [label, size, pieceBytes] of [
@@ -159,7 +162,7 @@ describe("CONNECT through the sandbox proxy", () => {
       expect(received.length).toBe(payload.length);
       expect(received.equals(payload)).toBe(true);
       socket.end();
-      expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+      await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
       expect(proxy.stats().bytesOut).toBeGreaterThanOrEqual(payload.length);
     });
   }
@@ -168,17 +171,19 @@ describe("CONNECT through the sandbox proxy", () => {
     const echo = await startEchoServer();
     const proxy = await startProxy({ allowlist: [`127.0.0.1:${echo.port}`], trustedUrls: [] });
     const first = await openTunnel(proxy.socketPath, `127.0.0.1:${echo.port}`);
-    expect(await eventually(() => echo.open() === 1)).toBe(true);
+    await expect.poll(() => echo.open() === 1, { timeout: 5_000 }).toBe(true);
     first.socket.destroy();
-    expect(await eventually(() => echo.open() === 0 && proxy.stats().activeConnections === 0)).toBe(true);
+    await expect
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .toBe(true);
 
     const second = await openTunnel(proxy.socketPath, `127.0.0.1:${echo.port}`);
     const closed = new Promise<void>((resolve) => second.socket.on("close", () => resolve()));
     second.socket.resume();
-    expect(await eventually(() => echo.open() === 1)).toBe(true);
+    await expect.poll(() => echo.open() === 1, { timeout: 5_000 }).toBe(true);
     echo.destroyAll();
     await closed;
-    expect(await eventually(() => proxy.stats().activeConnections === 0)).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
   });
 
   it("answers 502 when the allowed target refuses the connection", async () => {
@@ -214,7 +219,9 @@ describe("CONNECT through the sandbox proxy", () => {
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
     socket.resume();
     await closed;
-    expect(await eventually(() => echo.open() === 0 && proxy.stats().activeConnections === 0)).toBe(true);
+    await expect
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .toBe(true);
   });
 
   it("outlives the request-head timeout once established", async () => {

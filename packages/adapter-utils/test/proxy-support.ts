@@ -277,15 +277,6 @@ export function readBytes(
   });
 }
 
-/** Polls a condition with a bounded number of attempts; the bound keeps a broken build from hanging. */
-export async function eventually(check: () => boolean, attempts = 200, intervalMs = 25): Promise<boolean> {
-  for (let i = 0; i < attempts; i += 1) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  return check();
-}
-
 export function headerPairs(rawHeaders: string[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) pairs.push([rawHeaders[i]!, rawHeaders[i + 1]!]);

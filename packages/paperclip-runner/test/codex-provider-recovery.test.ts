@@ -155,6 +155,17 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
       const late = result.commands.find((command) => command.type === "semantic_tool.result");
       expect(late?.result.result).toEqual({ status: "settled_after_turn", callId: "call-turn-1" });
       expect(firstEvent(result, "turn.failed").payload).toMatchObject({ providerTurnId: "turn-1" });
+      // As upstream: the lost turn's pending call is settled, failed, before session.reconciled.
+      expect(firstEvent(result, "semantic_tool.result").payload.semantic_tool).toMatchObject({
+        phase: "result",
+        callId: "call-turn-1",
+        outcome: "failed",
+        code: "semantic_tool_failed",
+        retryable: false,
+      });
+      const types = eventTypes(result.committed);
+      expect(types.filter((type) => type === "semantic_tool.result")).toHaveLength(1);
+      expect(types.indexOf("semantic_tool.result")).toBe(types.indexOf("session.reconciled") - 1);
     });
   });
 });

@@ -1,25 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { isAlive, parseProcStat, readProcStat, readProcTable } from "./proc.js";
-
-describe("parseProcStat", () => {
-  it("reads the fields after a command name with spaces and parentheses", () => {
-    const fields = ["S", "1", "42", ...Array.from({ length: 16 }, () => "0"), "98765", "0"];
-    expect(parseProcStat(`123 (a) b (c)) ${fields.join(" ")}`)).toEqual({
-      pid: 123,
-      ppid: 1,
-      pgid: 42,
-      state: "S",
-      startTime: "98765",
-    });
-  });
-
-  it("refuses text that is not a stat line", () => {
-    expect(parseProcStat("")).toBeUndefined();
-    expect(parseProcStat("12 (short) S 1")).toBeUndefined();
-  });
-});
+import { isAlive, readProcStat, readProcTable } from "./proc.js";
 
 describe("readProcStat", () => {
   it("sees this process and its parent", () => {

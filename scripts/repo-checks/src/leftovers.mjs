@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { readProcStat } from "@paperclipai/internal";
 
 const TMP = "/tmp";
 // Caches that tools keep in /tmp on purpose and reuse on the next run: Node's module compile
@@ -90,20 +91,19 @@ export function listProcesses(marker, checkout) {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      // Fields after the parenthesised command name: state is the 1st, start time the 20th.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const stat = readProcStat(Number(name));
+      if (!stat) continue;
       const environ = marker ? readFileSync(`/proc/${name}/environ`, "utf8").split("\0") : [];
       const command = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ").trim();
       entries.push({
         pid: Number(name),
-        start: fields[19] ?? "",
+        start: stat.startTime,
         command,
         cwd: workingDirectory(name),
         marked:
           environ.includes(`PAPERCLIP_TEST_RUN=${marker}`) ||
           (checkout !== undefined && command.includes(checkout)),
-        zombie: fields[0] === "Z",
+        zombie: stat.zombie,
         tmpInUse: marker ? tmpEntriesInUse(name) : [],
       });
     } catch {
@@ -148,8 +148,7 @@ function selfAndAncestors() {
   let pid = process.pid;
   while (pid > 1 && !chain.has(pid)) {
     chain.add(pid);
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    pid = readProcStat(pid)?.ppid ?? 0;
   }
   return chain;
 }

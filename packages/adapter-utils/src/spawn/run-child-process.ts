@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { BoundedByteTail } from "@paperclipai/internal";
 import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
-import { BoundedByteTail } from "./bounded-byte-tail.js";
 import { LogDelivery } from "./log-delivery.js";
 import { planSpawn, SECCOMP_FD, STATUS_FD } from "./plan-spawn.js";
 import { courierFailure, setupFailure, spawnFailure } from "./spawn-failure.js";

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { readProcStat } from "@paperclipai/internal";
 import { OWNER_RECORD_NAME, OWNER_REGISTRY_NAME, ownerRecordLocations } from "./owner-record-location.js";
 import { preparePrivateRoot } from "./prepare-private-root.js";
 import { privateSocketRoots } from "./private-socket-roots.js";
@@ -14,14 +15,7 @@ export interface OwnerRecord {
 }
 
 export function processStartTicks(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name (field 2) may contain spaces and parentheses; fields after it are plain.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
+  return readProcStat(pid)?.startTime ?? null;
 }
 
 const ownRecord = (): OwnerRecord => ({ pid: process.pid, startTicks: processStartTicks(process.pid) });

@@ -25,6 +25,8 @@ const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
  * bounded in lines and bytes (a single line is cut to the byte bound), redacted
  * as they arrive. Lines are redacted one by one, so a private key spread over
  * lines is tracked across them: its body lines carry no recognisable prefix.
+ * Not @paperclipai/internal's BoundedByteTail: this one keeps whole lines (bounded in count
+ * as well as bytes) because upstream's `harness.exited` reports lines.
  */
 export class LogTail {
   private readonly lines: string[] = [];

@@ -169,6 +169,8 @@ export class CodexExecutor implements DurableEngine {
         return await this.stopTurn(String(payload.reason ?? "turn.stop"));
       case "semantic_tool.result":
         return await this.ctx.tools.deliverResult(payload);
+      case "request.resolve":
+        return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
         return applied(sessionSnapshot(state));
       case "session.close":

@@ -213,6 +213,39 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
     expect(codexNotificationEvents("account/rateLimits/updated", {}, context)).toEqual({ kind: "ignored" });
   });
 
+  it("copies Codex's whole turn error into turn.failed, its texts bounded", () => {
+    const error = {
+      message: "stream failed",
+      codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 500 } },
+      additionalDetails: "x".repeat(5000),
+      misalignment: null,
+    };
+    const outcome = codexNotificationEvents(
+      "turn/completed",
+      { threadId: "thread-1", turn: { id: "turn-2", status: "failed", error } },
+      context,
+    );
+    expect(outcome).toMatchObject({ kind: "terminal", status: "failed" });
+    const payload = (outcome as { event: { payload: Record<string, unknown> } }).event.payload;
+    expect(payload.error).toEqual({
+      message: "stream failed",
+      codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 500 } },
+      additionalDetails: "x".repeat(4000),
+      misalignment: null,
+    });
+  });
+
+  it("marks errors and warnings user-actionable, other notices not (the shipped rule)", () => {
+    const actionable = (method: string) => {
+      const outcome = codexNotificationEvents(method, { message: "m" }, context);
+      return outcome.kind === "events" ? outcome.events[0]?.payload.userActionable : undefined;
+    };
+    expect(actionable("error")).toBe(true);
+    expect(actionable("warning")).toBe(true);
+    expect(actionable("deprecationNotice")).toBe(false);
+    expect(actionable("configWarning")).toBe(false);
+  });
+
   it("bounds provider text to 4000 characters with secrets redacted", () => {
     expect(boundedText("x".repeat(5000))).toHaveLength(4000);
     expect(boundedText("token sk_live_abcdefghijklmnopqrstuv")).not.toContain("abcdefghijklmnop");

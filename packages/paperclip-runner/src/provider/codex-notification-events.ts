@@ -214,12 +214,24 @@ function toolStatus(status: unknown): string {
   return "completed";
 }
 
-/** The turn's error as Codex reports it (its message bounded and redacted), or null. */
+/** The fields of Codex's turn error that upstream copies into `turn.failed`. */
+const TURN_ERROR_DETAILS = ["codexErrorInfo", "additionalDetails", "misalignment"] as const;
+
+/**
+ * The turn's error as Codex reports it, or null: its message and details copied as upstream does
+ * (text bounded and redacted, structured details as Codex gave them).
+ */
 function turnError(params: Record<string, unknown>): Record<string, unknown> | null {
   const error = (params.turn as { error?: unknown } | undefined)?.error ?? params.error;
   if (error === null || error === undefined || typeof error !== "object") return null;
-  const message = (error as { message?: unknown }).message;
-  return { message: boundedText(message) };
+  const source = error as Record<string, unknown>;
+  const copied: Record<string, unknown> = { message: boundedText(source.message) };
+  for (const field of TURN_ERROR_DETAILS) {
+    if (!(field in source)) continue;
+    const value = source[field];
+    copied[field] = typeof value === "string" ? boundedText(value) : value;
+  }
+  return copied;
 }
 
 function itemStatus(status: unknown): string {
@@ -299,7 +311,8 @@ function noticeEvent(method: string, params: Record<string, unknown>, inTurn: bo
     category: method,
     scope: inTurn ? "turn" : "session",
     recoverable: !error || params.willRetry === true,
-    userActionable: !error,
+    // As the shipped normaliser (`provider-events.js`): errors and warnings ask the user to act.
+    userActionable: error || method === "warning",
     summary,
   });
 }

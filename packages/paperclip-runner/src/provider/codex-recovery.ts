@@ -14,6 +14,7 @@ const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "
  * stopped, an open session resumes its exact thread, and the turn it had
  * running is reconciled (still running, or failed with its terminal), in
  * upstream's order: `runner.reconciled`, the startup facts, `session.resumed`,
+ * a failed `semantic_tool.result` for each call the lost turn left pending,
  * `session.reconciled`, then `turn.failed`.
  */
 export async function recoverProviderSession(
@@ -47,6 +48,7 @@ export async function recoverProviderSession(
     ambiguousTurnStartPending: false,
     lifecycle: stillActive ? "turn_active" : current.lifecycle,
   }));
+  if (previousTurnId !== null && !stillActive) await ctx.tools.failPendingAfterRestart("provider_turn_lost");
   await ctx.save();
   await ctx.emit({
     eventType: "session.reconciled",
@@ -59,7 +61,6 @@ export async function recoverProviderSession(
     },
   });
   if (previousTurnId === null || stillActive) return;
-  await ctx.tools.cancelPending("provider_turn_lost");
   await settleTurn(ctx, "failed", { providerTerminalObserved: false });
   await ctx.save();
 }

@@ -2,6 +2,7 @@ import type { EngineEvent } from "../durable/durable-engine.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
+import { RuntimeInputBridge } from "./runtime-input-bridge.js";
 import { SemanticToolBridge } from "./semantic-tool-bridge.js";
 
 /** The run identity the executor's events and startup facts carry (the runner's CLI identities). */
@@ -23,6 +24,7 @@ export interface ExecutorIdentity {
 export class ExecutorContext {
   session: CodexSession | null = null;
   readonly tools: SemanticToolBridge;
+  readonly inputs: RuntimeInputBridge;
   private current: CodexProviderState | null;
   private eventSeq: number;
   private actor: Promise<unknown> = Promise.resolve();
@@ -41,6 +43,12 @@ export class ExecutorContext {
       emit: (event) => this.emit(event),
       state: () => this.state(),
       update: (change) => this.update(change),
+      save: () => this.save(),
+      session: () => this.session,
+    });
+    this.inputs = new RuntimeInputBridge({
+      emit: (event) => this.emit(event),
+      state: () => this.state(),
       session: () => this.session,
     });
   }

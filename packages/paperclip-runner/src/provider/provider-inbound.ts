@@ -40,6 +40,10 @@ async function onRequest(
     await ctx.tools.onCall(id, params);
     return;
   }
+  if (method === "item/tool/requestUserInput") {
+    await ctx.inputs.onRequest(id, params);
+    return;
+  }
   ctx.session?.peer.respondError(id, -32601, "provider request is unavailable in this runner layer");
   await ctx.emit({
     eventType: "harness.diagnostic",

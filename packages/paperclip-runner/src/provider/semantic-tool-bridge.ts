@@ -18,6 +18,8 @@ export interface SemanticToolBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
   readonly state: () => CodexProviderState;
   readonly update: (change: (state: CodexProviderState) => CodexProviderState) => void;
+  /** Persists the provider state file. */
+  readonly save: () => Promise<void>;
   readonly session: () => CodexSession | null;
 }
 
@@ -84,6 +86,8 @@ export class SemanticToolBridge {
       input,
     };
     this.deps.update((current) => ({ ...current, pendingToolCalls: [...current.pendingToolCalls, call] }));
+    // Persisted before its input event: a restarted runner knows the call it must settle.
+    await this.deps.save();
     await this.deps.emit({
       eventType: "semantic_tool.input",
       priority: 0,
@@ -135,31 +139,7 @@ export class SemanticToolBridge {
       settledToolCallIds: [...current.settledToolCallIds, callId].slice(-MAX_PENDING_CALLS),
       terminalAuthority: current.terminalAuthority ?? authority,
     }));
-    await this.deps.emit({
-      eventType: "semantic_tool.result",
-      priority: 0,
-      payload: {
-        semantic_tool: {
-          schema: "paperclip.prp.semantic_tool.v1",
-          schemaVersion: 1,
-          phase: "result",
-          operationId: call.operationId,
-          callId,
-          correlation: this.correlation(),
-          idempotencyKey: null,
-          content: {
-            digest: semanticContentDigest(result),
-            redactionDisposition: "digest_only",
-            references: [],
-          },
-          outcome: isError ? "failed" : "succeeded",
-          code: isError ? "semantic_tool_failed" : "semantic_tool_succeeded",
-          retryable: false,
-          authorizationBoundary: "active_task",
-          operationReceiptId: `operation_${callId}`,
-        },
-      },
-    });
+    await this.deps.emit(this.resultEvent(call, result, isError));
     const rpcId = this.requestIds.get(callId);
     this.requestIds.delete(callId);
     const text = JSON.stringify(result) ?? "null";
@@ -170,6 +150,19 @@ export class SemanticToolBridge {
       });
     }
     return applied({ status: "delivered", callId });
+  }
+
+  /**
+   * After a restart whose provider no longer has the turn: every pending call is settled with a
+   * failed `semantic_tool.result`, as upstream commits it, so the control plane stops waiting.
+   */
+  async failPendingAfterRestart(reason: string): Promise<void> {
+    const pending = this.deps.state().pendingToolCalls;
+    if (pending.length === 0) return;
+    await this.cancelPending(reason);
+    for (const call of pending) {
+      await this.deps.emit(this.resultEvent(call, { error: `tool call ${reason}` }, true));
+    }
   }
 
   /** Settles every pending call (the turn ended or the provider is gone); returns their ids. */
@@ -191,6 +184,33 @@ export class SemanticToolBridge {
     // A result that arrives for one of these later is answered `settled_after_turn`.
     this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
     return ids;
+  }
+  private resultEvent(call: PendingToolCall, result: unknown, isError: boolean): ProviderEvent {
+    return {
+      eventType: "semantic_tool.result",
+      priority: 0,
+      payload: {
+        semantic_tool: {
+          schema: "paperclip.prp.semantic_tool.v1",
+          schemaVersion: 1,
+          phase: "result",
+          operationId: call.operationId,
+          callId: call.callId,
+          correlation: this.correlation(),
+          idempotencyKey: null,
+          content: {
+            digest: semanticContentDigest(result),
+            redactionDisposition: "digest_only",
+            references: [],
+          },
+          outcome: isError ? "failed" : "succeeded",
+          code: isError ? "semantic_tool_failed" : "semantic_tool_succeeded",
+          retryable: false,
+          authorizationBoundary: "active_task",
+          operationReceiptId: `operation_${call.callId}`,
+        },
+      },
+    };
   }
 }
 

@@ -13,6 +13,7 @@ export async function settleTurn(
   const state = ctx.state();
   const turnId = state.activeProviderTurnId;
   if (turnId === null) return;
+  ctx.inputs.cancelPending();
   ctx.update((current) => ({
     ...current,
     activeProviderTurnId: null,

@@ -8,6 +8,7 @@
 // receives and its environment's names go to $CODEX_HOME/log.jsonl.
 //
 // Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call),
+// "ask" (asks the user two questions, item/tool/requestUserInput, and says the answers),
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize".
@@ -130,6 +131,25 @@ async function playTurn(turnId, text) {
       item: { type: "dynamicToolCall", id: callId, tool, status: "completed" },
     });
     await agentMessage(turnId, `tool said ${answer.contentItems?.[0]?.text ?? ""}`);
+  } else if (text === "ask") {
+    const answer = await request("item/tool/requestUserInput", {
+      threadId: thread.id,
+      turnId,
+      itemId: `ask-${turnId}`,
+      questions: [
+        {
+          id: "color",
+          header: "Colour",
+          question: "Which colour?",
+          options: [{ label: "red", description: "warm" }, { label: "blue" }],
+          isOther: true,
+          isSecret: false,
+        },
+        { id: "why", header: "Why", question: "Why that one?", isOther: false, isSecret: false },
+      ],
+    });
+    log({ kind: "input_answer", answer });
+    await agentMessage(turnId, `you said ${JSON.stringify(answer)}`);
   } else {
     await agentMessage(turnId, `answer to ${text}`);
   }

@@ -6,6 +6,8 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 };
 
 const define = { __PACKAGE_VERSION__: JSON.stringify(version) };
+// The private primitives package is bundled in, never a dependency of the published tarball.
+const noExternal = ["@paperclipai/internal"];
 
 export default defineConfig([
   {
@@ -15,6 +17,7 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
+    noExternal,
   },
   {
     entry: { cli: "src/cli/main.ts" },
@@ -22,5 +25,6 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
+    noExternal,
   },
 ]);

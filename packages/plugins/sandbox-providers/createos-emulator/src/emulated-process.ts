@@ -1,14 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
+import { type ProcStat, readProcTable } from "@paperclipai/internal";
 import { OutputJournal, type ProcessExit } from "./journal.js";
-import {
-  killProcessTree,
-  listTree,
-  type ProcEntry,
-  readProcTable,
-  signalProcessTree,
-} from "./process-tree.js";
+import { killProcessTree, listTree, signalProcessTree } from "./process-tree.js";
 import type { ProcessSnapshot } from "./types.js";
 
 // After the leader exits, background children may keep the pipes open. Output is read until
@@ -155,7 +150,7 @@ export class EmulatedProcess {
   }
 
   /** `table` lets a caller snapshotting many processes read `/proc` once. */
-  snapshot(table: ProcEntry[] | undefined = readProcTable()): ProcessSnapshot {
+  snapshot(table: ProcStat[] | undefined = readProcTable()): ProcessSnapshot {
     const exit = this.journal.exit;
     return {
       id: this.id,

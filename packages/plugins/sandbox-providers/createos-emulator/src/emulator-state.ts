@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { readProcTable } from "@paperclipai/internal";
 import type { EmulatedSandbox } from "./emulated-sandbox.js";
 import { FaultBook } from "./fault-book.js";
 import type { Launcher } from "./launcher.js";
 import type { ResolvedEmulatorOptions } from "./options.js";
-import { readProcTable } from "./process-tree.js";
 import { RateLimiter } from "./rate-limiter.js";
 import type { ProcessSnapshot, RequestRecord, SandboxSnapshot } from "./types.js";
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { tempDirForTest } from "../test/support/teardown.js";
 import { FaultBook, readFaultPlanFile, validateFaultPlan } from "./fault-book.js";
 
 const connect = { route: "process.connect" as const, sandboxId: "sbx_1", processId: "proc_1" };

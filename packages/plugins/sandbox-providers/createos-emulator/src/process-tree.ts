@@ -1,63 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-
-export interface ProcEntry {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly pgid: number;
-  /** The one-letter scheduler state (`S`, `R`, `T` when stopped, `Z`…). */
-  readonly state: string;
-  readonly zombie: boolean;
-  /** Clock ticks after boot at which the process started: with the pid, its identity. */
-  readonly startTime: string;
-}
-
-/** Parses `/proc/<pid>/stat`; the command name may contain spaces and parentheses, so fields start after the last `)`. */
-export function parseProcStat(text: string): ProcEntry | undefined {
-  const close = text.lastIndexOf(")");
-  const pid = Number.parseInt(text, 10);
-  if (close < 0 || !Number.isSafeInteger(pid)) return undefined;
-  const fields = text.slice(close + 2).split(" ");
-  const [state, ppid, pgid] = fields;
-  const startTime = fields[19];
-  if (state === undefined || ppid === undefined || pgid === undefined || startTime === undefined)
-    return undefined;
-  return {
-    pid,
-    ppid: Number(ppid),
-    pgid: Number(pgid),
-    state,
-    zombie: state === "Z" || state === "X",
-    startTime,
-  };
-}
-
-/** One process's entry; undefined when it does not exist (or without `/proc`). */
-export function readProcEntry(pid: number): ProcEntry | undefined {
-  try {
-    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A snapshot of every process on the host; undefined without `/proc`. */
-export function readProcTable(): ProcEntry[] | undefined {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return undefined;
-  }
-  const entries: ProcEntry[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    // Undefined when the process exited between readdir and read.
-    const entry = readProcEntry(Number(name));
-    if (entry) entries.push(entry);
-  }
-  return entries;
-}
+import { type ProcStat, readProcTable } from "@paperclipai/internal";
 
 /**
  * The live (non-zombie) members of a process tree: every process in the leader's group plus
@@ -65,7 +7,7 @@ export function readProcTable(): ProcEntry[] | undefined {
  * their parent chain is intact. Zombies are ignored: an orphan zombie may never be reaped
  * when PID 1 does not reap, yet it runs nothing. Without `/proc`, the group is all there is.
  */
-export function listTree(pgid: number, table: ProcEntry[] | undefined = readProcTable()): number[] {
+export function listTree(pgid: number, table: ProcStat[] | undefined = readProcTable()): number[] {
   if (!table) return groupAlive(pgid) ? [pgid] : [];
   const members = new Set<number>();
   for (const entry of table) if (entry.pgid === pgid) members.add(entry.pid);

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { tempDirForFile } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { isConfined, mapSandboxPath } from "./sandbox-paths.js";
 
 const dirs = { workspaceDir: "/host/sbx/paperclip-workspace", tmpDir: "/host/sbx/tmp" };
@@ -29,13 +29,12 @@ describe("mapSandboxPath", () => {
 });
 
 describe("isConfined", () => {
-  const root = mkdtempSync(join(tmpdir(), "sandbox-paths-"));
+  const root = tempDirForFile("sandbox-paths-");
   const real = { workspaceDir: join(root, "ws"), tmpDir: join(root, "tmp") };
   mkdirSync(real.workspaceDir);
   mkdirSync(real.tmpDir);
   symlinkSync("/etc", join(real.workspaceDir, "escape"));
   symlinkSync(real.tmpDir, join(real.workspaceDir, "to-tmp"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it("accepts paths inside, existing or not", async () => {
     expect(await isConfined(join(real.workspaceDir, "new/dir/file"), real)).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
-import { eventually, isAlive, RawApi } from "./support/raw-api.js";
+import { isAlive, RawApi } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -47,7 +47,9 @@ describe("emulator: a sandbox deleted behind its client's back", () => {
     const pid = emulator.processes().find((p) => p.id === processId)?.osPid ?? 0;
     expect(isAlive(pid)).toBe(true);
     expect(await emulator.deleteSandbox(kept)).toBe(true);
-    await eventually(() => !isAlive(pid), "the process tree dies with its sandbox");
+    await expect
+      .poll(() => !isAlive(pid), { message: "the process tree dies with its sandbox", timeout: 5_000 })
+      .toBe(true);
     expect((await api.call("GET", `/sandboxes/${kept}`)).json).toMatchObject({
       data: { status: "destroyed" },
     });

@@ -2,9 +2,10 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { eventually, isAlive, RawApi } from "./support/raw-api.js";
-import { emulatorForTest, startFailure, tempDirForTest } from "./support/teardown.js";
+import { isAlive, RawApi } from "./support/raw-api.js";
+import { emulatorForTest, startFailure } from "./support/teardown.js";
 
 describe("emulator: close() leaves nothing behind", () => {
   it("kills every process tree, ends open streams and waits, removes the directories, closes the port", async () => {
@@ -30,12 +31,14 @@ describe("emulator: close() leaves nothing behind", () => {
         () => "answered",
         () => "broken",
       );
-    await eventually(
-      () =>
-        emulator.requests().some((record) => record.route === "process.connect" && record.status === 200) &&
-        emulator.requests().some((record) => record.route === "process.wait"),
-      "stream and wait in flight",
-    );
+    await expect
+      .poll(
+        () =>
+          emulator.requests().some((record) => record.route === "process.connect" && record.status === 200) &&
+          emulator.requests().some((record) => record.route === "process.wait"),
+        { message: "stream and wait in flight", timeout: 5_000 },
+      )
+      .toBe(true);
     const osPids = emulator.processes().map((process) => process.osPid);
     expect(osPids.every(isAlive)).toBe(true);
     expect(readdirSync(root)).toHaveLength(1);

@@ -1,23 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childForTest, tempDirForFile } from "@paperclipai/test-support";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isAlive } from "./support/raw-api.js";
-import { childForTest } from "./support/teardown.js";
 
 const BIN = fileURLToPath(new URL("../bin/createos-emulator.js", import.meta.url));
 const DIST = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const root = mkdtempSync(join(tmpdir(), "emulator-cli-"));
+const root = tempDirForFile("emulator-cli-");
 
 beforeAll(() => {
   if (!existsSync(DIST)) throw new Error("dist/cli.js is missing: build the package first (turbo does).");
-});
-
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
 });
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childForTest, killGroupAfterTest, removeAfterTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { eventually, isAlive } from "./support/raw-api.js";
-import { childForTest, killGroupAfterTest, removeAfterTest } from "./support/teardown.js";
+import { isAlive } from "./support/raw-api.js";
 
 const SCRIPT = fileURLToPath(new URL("./support/exit-without-close.ts", import.meta.url));
 
@@ -24,7 +24,9 @@ describe("emulator: a process that exits without close()", () => {
     killGroupAfterTest(osPid);
     removeAfterTest(join(workspaceDir, "..", ".."));
     expect(osPid).toBeGreaterThan(0);
-    await eventually(() => !isAlive(osPid), "the process tree to die");
+    await expect
+      .poll(() => !isAlive(osPid), { message: "the process tree to die", timeout: 5_000 })
+      .toBe(true);
     expect(existsSync(workspaceDir)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
-import { dataFrames, eventually, RawApi, streamText } from "./support/raw-api.js";
+import { dataFrames, RawApi, streamText } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -204,10 +204,12 @@ describe("emulator faults: lost process-create replies", () => {
     const created = emulator.processes().slice(before);
     expect(created[0]?.running).toBe(true);
     await api.call("DELETE", `/sandboxes/${sandbox}/processes/${created[0]?.id}?grace_ms=0`);
-    await eventually(
-      () => emulator.processes().find((item) => item.id === created[0]?.id)?.treeAlive === false,
-      "kill",
-    );
+    await expect
+      .poll(() => emulator.processes().find((item) => item.id === created[0]?.id)?.treeAlive === false, {
+        message: "kill",
+        timeout: 5_000,
+      })
+      .toBe(true);
   });
 });
 

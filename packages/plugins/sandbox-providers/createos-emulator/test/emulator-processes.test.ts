@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
-import { dataFrames, eventually, isAlive, procState, RawApi, streamText } from "./support/raw-api.js";
+import { dataFrames, isAlive, procState, RawApi, streamText } from "./support/raw-api.js";
 
 let emulator: CreateosEmulator;
 let api: RawApi;
@@ -151,11 +151,16 @@ describe("emulator: tree kill", () => {
       ].join("\n"),
     );
     let pids: number[] = [];
-    await eventually(async () => {
-      const text = streamText((await api.connect(sandbox, pid, 0, { deadlineMs: 100 })).frames, "stdout");
-      pids = [...text.matchAll(/:(\d+)/g)].map((match) => Number(match[1]));
-      return pids.length === 3;
-    }, "child pids");
+    await expect
+      .poll(
+        async () => {
+          const text = streamText((await api.connect(sandbox, pid, 0, { deadlineMs: 100 })).frames, "stdout");
+          pids = [...text.matchAll(/:(\d+)/g)].map((match) => Number(match[1]));
+          return pids.length === 3;
+        },
+        { message: "child pids", timeout: 5_000 },
+      )
+      .toBe(true);
     const leader = emulator.processes().find((item) => item.id === pid);
     expect(leader?.treeAlive).toBe(true);
     for (const child of pids) expect(isAlive(child)).toBe(true);
@@ -207,10 +212,14 @@ describe("emulator: paused sandboxes", () => {
     const osPid = emulator.processes().find((item) => item.id === pid)?.osPid ?? 0;
     await api.call("POST", `/sandboxes/${own}/pause`);
     await api.untilStatus(own, "paused");
-    await eventually(() => procState(osPid) === "T", "stopped leader");
+    await expect
+      .poll(() => procState(osPid) === "T", { message: "stopped leader", timeout: 5_000 })
+      .toBe(true);
     await api.call("POST", `/sandboxes/${own}/resume`);
     await api.untilStatus(own, "running");
-    await eventually(() => procState(osPid) !== "T", "running leader");
+    await expect
+      .poll(() => procState(osPid) !== "T", { message: "running leader", timeout: 5_000 })
+      .toBe(true);
     expect((await api.call("DELETE", `/sandboxes/${own}`)).status).toBe(200);
     expect(isAlive(osPid)).toBe(false);
   });
@@ -229,7 +238,12 @@ describe("emulator: journalBackpressure", () => {
       const own = await pacedApi.runningSandbox();
       const pid = await pacedApi.process(own, "head -c 8388608 /dev/zero | tr '\\0' x");
       // Nobody reads yet: the process must block with at most ~one journal of output taken.
-      await eventually(() => (paced.processes()[0]?.journalBytes ?? 0) > 65536, "a full journal");
+      await expect
+        .poll(() => (paced.processes()[0]?.journalBytes ?? 0) > 65536, {
+          message: "a full journal",
+          timeout: 5_000,
+        })
+        .toBe(true);
       expect(
         (await pacedApi.call("GET", `/sandboxes/${own}/processes/${pid}/wait?timeout_ms=200`)).status,
       ).toBe(408);

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
+import { childForTest, killGroupAfterTest, readProcStat } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { killProcessTree, readProcEntry } from "../src/process-tree.js";
-import { childForTest, killGroupAfterTest } from "./support/teardown.js";
+import { killProcessTree } from "../src/process-tree.js";
 
 describe("killProcessTree", () => {
   it("kills a member that left the group and outlived its parent (a reparented orphan is not forgotten)", async () => {
@@ -18,10 +18,10 @@ describe("killProcessTree", () => {
     const [line] = (await once(createInterface({ input: leader.stdout! }), "line")) as [string];
     const orphan = Number(line);
     killGroupAfterTest(orphan);
-    expect(readProcEntry(orphan)?.zombie).toBe(false);
+    expect(readProcStat(orphan)?.zombie).toBe(false);
 
     expect(await killProcessTree(leader.pid!, 200)).toBe(true);
-    const after = readProcEntry(orphan);
+    const after = readProcStat(orphan);
     expect(after === undefined || after.zombie).toBe(true);
   });
 });

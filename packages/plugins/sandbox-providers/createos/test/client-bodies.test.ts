@@ -2,8 +2,8 @@ import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { text } from "node:stream/consumers";
 import { setTimeout as delay } from "node:timers/promises";
+import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { rejection } from "./support/emulator-fixture.js";
 import {
   scriptedClient as client,
   GET_SANDBOX as get,
@@ -36,7 +36,7 @@ describe("reply bodies read into memory are capped", () => {
     const s = await server((_req, res) =>
       sendJson(res, 200, body, { "content-length": String(Buffer.byteLength(body)) }),
     );
-    const error = await rejection(client(s.url, { maxReplyBytes: 1024 }).json(get));
+    const error = await caught(client(s.url, { maxReplyBytes: 1024 }).json(get));
     expect(error.code).toBe("ERR_CREATEOS_REPLY_TOO_LARGE");
     expect(error.message).toBe("CreateOS reply is larger than 1024 bytes during sandbox lifecycle.");
     expect(error.details).toMatchObject({ operation: "sandbox lifecycle", limitBytes: 1024 });
@@ -51,7 +51,7 @@ describe("reply bodies read into memory are capped", () => {
       res.writeHead(200, { "content-type": "application/json" });
       poured = pour(res, total);
     });
-    const error = await rejection(client(s.url, { maxReplyBytes: 100_000 }).bytes(file));
+    const error = await caught(client(s.url, { maxReplyBytes: 100_000 }).bytes(file));
     expect(error.code).toBe("ERR_CREATEOS_REPLY_TOO_LARGE");
     expect(error.details).toEqual({ operation: "file transfer", limitBytes: 100_000 });
     // The client dropped the connection: the server could not hand over the whole reply.
@@ -112,7 +112,7 @@ describe("downloads are streamed", () => {
     const steady = await c.download(file);
     expect(await text(steady.body!)).toBe("chunk\n".repeat(8));
     const stalled = await c.download({ ...file, path: "/sandboxes/sbx_1/files", query: { path: "/stall" } });
-    const error = await rejection(text(stalled.body!));
+    const error = await caught(text(stalled.body!));
     expect(error.code).toBe("ERR_CREATEOS_REQUEST_TIMEOUT");
   });
 });
@@ -147,7 +147,7 @@ describe("uploads are streamed", () => {
     const s = await server((_req, res) => sendJson(res, 200, { status: "success", data: {} }));
     const broken = new Error("disk on fire");
     let made = 0;
-    const error = await rejection(
+    await expect(
       client(s.url).json({
         method: "PUT",
         path: "/sandboxes/sbx_1/files",
@@ -159,8 +159,7 @@ describe("uploads are streamed", () => {
           throw broken;
         },
       }),
-    );
-    expect(error).toBe(broken);
+    ).rejects.toBe(broken);
     expect(made).toBe(1);
   });
 
@@ -170,7 +169,7 @@ describe("uploads are streamed", () => {
       res.writeHead(307, { location: `${target.url}/v1/steal` });
       res.end();
     });
-    const error = await rejection(
+    const error = await caught(
       client(s.url).json({
         ...file,
         method: "PUT",

@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
+import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { execute } from "../src/execute/execute.js";
-import { rejection } from "./support/emulator-fixture.js";
 import { startIdleCuttingJournal } from "./support/idle-cutting-journal.js";
 import {
   scriptedClient as client,
@@ -29,7 +29,7 @@ describe("CreateosClient over HTTP", () => {
     [JSON.stringify({ status: "success", data: "x" }), "CreateOS returned an invalid response."],
   ])("rejects the reply %s", async (body, message) => {
     const s = await server((_req, res) => sendJson(res, 200, body));
-    expect((await rejection(client(s.url).json(get))).message).toBe(message);
+    expect((await caught(client(s.url).json(get))).message).toBe(message);
   });
 
   it("takes a 204 as an empty success, but an empty 200 as invalid JSON", async () => {
@@ -39,14 +39,14 @@ describe("CreateosClient over HTTP", () => {
     });
     const c = client(s.url);
     expect(await c.json({ ...get, method: "DELETE" })).toEqual({ status: 204, data: {} });
-    expect((await rejection(c.json(get))).message).toBe("CreateOS returned invalid JSON.");
+    expect((await caught(c.json(get))).message).toBe("CreateOS returned invalid JSON.");
   });
 
   it("rejects an invalid resource id from a create", async () => {
     const s = await server((_req, res) =>
       sendJson(res, 200, { status: "success", data: { process_id: "../../etc" } }),
     );
-    const error = await rejection(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }));
+    const error = await caught(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }));
     // The create's reply was unusable: the process may exist, so the outcome is unconfirmed.
     expect(error.message).toBe(
       "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
@@ -56,7 +56,7 @@ describe("CreateosClient over HTTP", () => {
 
   it("discards a failed call's body and never quotes it", async () => {
     const s = await server((_req, res) => sendJson(res, 403, { error: `bad key ${KEY}` }));
-    const error = await rejection(client(s.url).json(get));
+    const error = await caught(client(s.url).json(get));
     expect(error.message).toBe("CreateOS request failed (HTTP 403) during sandbox lifecycle.");
     expect(JSON.stringify({ ...error, message: error.message })).not.toContain(KEY);
     expect(s.seen).toHaveLength(1);
@@ -73,7 +73,7 @@ describe("CreateosClient over HTTP", () => {
     expect(s.seen).toHaveLength(3);
 
     s.setHandler((_req, res) => sendJson(res, 503, "down"));
-    const created = await rejection(
+    const created = await caught(
       client(s.url).json({
         method: "POST",
         path: "/sandboxes",
@@ -88,7 +88,7 @@ describe("CreateosClient over HTTP", () => {
 
   it("gives up after the attempt budget with the last status", async () => {
     const s = await server((_req, res) => sendJson(res, 502, "bad gateway"));
-    const error = await rejection(client(s.url, { maxAttempts: 3 }).json(get));
+    const error = await caught(client(s.url, { maxAttempts: 3 }).json(get));
     expect(error).toMatchObject({ status: 502, operation: "sandbox lifecycle", retryable: true });
     expect(s.seen).toHaveLength(3);
   });
@@ -99,7 +99,7 @@ describe("CreateosClient over HTTP", () => {
       res.writeHead(302, { location: `${target.url}/v1/steal` });
       res.end();
     });
-    const error = await rejection(client(s.url, { maxAttempts: 5 }).json(get));
+    const error = await caught(client(s.url, { maxAttempts: 5 }).json(get));
     expect(error.message).toBe(
       "CreateOS request was redirected during sandbox lifecycle; redirects are refused.",
     );
@@ -115,7 +115,7 @@ describe("CreateosClient over HTTP", () => {
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const error = await rejection(client(`http://127.0.0.1:${port}`, { maxAttempts: 2 }).json(get));
+    const error = await caught(client(`http://127.0.0.1:${port}`, { maxAttempts: 2 }).json(get));
     expect(error.message).toBe("CreateOS connection failed.");
     expect(error.code).toBe("ERR_CREATEOS_CONNECTION");
     expect(String(error.stack)).not.toContain(String(port));
@@ -134,7 +134,7 @@ describe("CreateosClient over HTTP", () => {
 
   it("a timeout is coded with the operation", async () => {
     const s = await server(() => undefined);
-    const error = await rejection(client(s.url, { requestTimeoutMs: 100, maxAttempts: 1 }).json(get));
+    const error = await caught(client(s.url, { requestTimeoutMs: 100, maxAttempts: 1 }).json(get));
     expect(error.message).toBe("CreateOS request timed out during sandbox lifecycle.");
     expect(error.code).toBe("ERR_CREATEOS_REQUEST_TIMEOUT");
   });
@@ -145,7 +145,7 @@ describe("CreateosClient over HTTP", () => {
     const pending = client(s.url).json({ ...get, signal: controller.signal });
     const reason = new Error("stop now");
     setTimeout(() => controller.abort(reason), 30);
-    expect(await rejection(pending)).toBe(reason);
+    await expect(pending).rejects.toBe(reason);
   });
 
   it("after a 429 the pacer holds later requests until Retry-After", async () => {
@@ -159,7 +159,7 @@ describe("CreateosClient over HTTP", () => {
       } else sendJson(res, 200, { status: "success", data: {} });
     });
     const c = client(s.url, { maxAttempts: 1 });
-    await rejection(c.json(get));
+    await caught(c.json(get));
     // Queued behind the pause: a second call starts only after it, not at once.
     const started = order.length;
     const second = c.json({ ...get, path: "/sandboxes/sbx_2" });
@@ -196,7 +196,7 @@ describe("execute against a scripted server: protocol violations", () => {
 
   it("rejects an invalid sequence number and kills the process", async () => {
     const s = await streamServer(['{"type":"data","seq":0,"stream":"stdout","data_base64":"aGk="}']);
-    const error = await rejection(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }));
+    const error = await caught(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }));
     expect(error.message).toBe("CreateOS process sequence is invalid.");
     expect(error.code).toBe("ERR_CREATEOS_SEQUENCE_INVALID");
     expect(
@@ -206,7 +206,7 @@ describe("execute against a scripted server: protocol violations", () => {
 
   it("rejects a frame that is not JSON", async () => {
     const s = await streamServer(["{oops"]);
-    expect((await rejection(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }))).message).toBe(
+    expect((await caught(execute(client(s.url), { sandboxId: "sbx_1", command: "true" }))).message).toBe(
       "CreateOS process output is invalid.",
     );
   });
@@ -330,7 +330,7 @@ describe("execute against a scripted server: budget and completeness", () => {
       () => [408, "still running"],
     );
     const log: string[] = [];
-    const error = await rejection(
+    const error = await caught(
       execute(
         client(s.url),
         { sandboxId: "sbx_1", command: "sleep", args: ["600"], onLog: (_s, text) => log.push(text) },
@@ -348,7 +348,7 @@ describe("execute against a scripted server: budget and completeness", () => {
       () => [],
       () => [408, "still running"],
     );
-    const error = await rejection(
+    const error = await caught(
       execute(
         client(s.url),
         { sandboxId: "sbx_1", command: "sleep", args: ["600"] },

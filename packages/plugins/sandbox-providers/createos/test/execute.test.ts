@@ -1,13 +1,12 @@
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateosClient } from "../src/client/createos-client.js";
 import { execute } from "../src/execute/execute.js";
 import {
   createRunningSandbox,
-  eventually,
   FAST_TUNING,
   liveLog,
-  rejection,
   startTestEmulator,
   testClient,
 } from "./support/emulator-fixture.js";
@@ -150,10 +149,12 @@ describe("execute against the emulator", () => {
     );
     expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "started\n" });
     const processId = String(result.metadata.processId);
-    await eventually(
-      () => emulator.processes().some((p) => p.id === processId && p.killedTree && !p.treeAlive),
-      "tree killed",
-    );
+    await expect
+      .poll(() => emulator.processes().some((p) => p.id === processId && p.killedTree && !p.treeAlive), {
+        message: "tree killed",
+        timeout: 5_000,
+      })
+      .toBe(true);
   });
 
   it("on cancel kills the tree and throws the upstream message", async () => {
@@ -173,23 +174,28 @@ describe("execute against the emulator", () => {
       },
       FAST_TUNING,
     );
-    const error = await rejection(running);
+    const error = await caught(running);
     expect(error.code).toBe("ERR_CREATEOS_CANCELLED");
     expect(error.message).toBe("CreateOS command was cancelled.");
     const processes = emulator.processes().filter((p) => p.sandboxId === sandboxId);
-    await eventually(() => emulator.processes().some((p) => p.killedTree && !p.treeAlive), "tree killed");
+    await expect
+      .poll(() => emulator.processes().some((p) => p.killedTree && !p.treeAlive), {
+        message: "tree killed",
+        timeout: 5_000,
+      })
+      .toBe(true);
     expect(processes.length).toBeGreaterThan(0);
   });
 
   it("validates before sending anything", async () => {
     const before = emulator.requests().length;
-    expect((await rejection(execute(client, { sandboxId, command: "" }))).message).toBe(
+    expect((await caught(execute(client, { sandboxId, command: "" }))).message).toBe(
       "A sandbox command is required.",
     );
     expect(
-      (await rejection(execute(client, { sandboxId, command: "x", env: { "BAD-KEY": "1" } }))).message,
+      (await caught(execute(client, { sandboxId, command: "x", env: { "BAD-KEY": "1" } }))).message,
     ).toBe("Invalid sandbox environment variable.");
-    expect((await rejection(execute(client, { sandboxId, command: "x", args: ["a\0b"] }))).message).toBe(
+    expect((await caught(execute(client, { sandboxId, command: "x", args: ["a\0b"] }))).message).toBe(
       "Sandbox command values cannot contain NUL.",
     );
     expect(emulator.requests().length).toBe(before);

@@ -1,13 +1,12 @@
 import type { CreateosEmulator, Fault, ProcessSnapshot } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CreateosClient } from "../src/client/createos-client.js";
 import { type ExecuteRequest, type ExecuteResult, execute, type LeaseGuard } from "../src/execute/execute.js";
 import {
   createRunningSandbox,
-  eventually,
   FAST_TUNING,
   liveLog,
-  rejection,
   startTestEmulator,
   testClient,
 } from "./support/emulator-fixture.js";
@@ -56,10 +55,15 @@ function processesNotIn(before: readonly ProcessSnapshot[]): ProcessSnapshot[] {
 }
 
 async function expectTreeKilled(before: readonly ProcessSnapshot[]): Promise<void> {
-  await eventually(() => {
-    const fresh = processesNotIn(before);
-    return fresh.length === 1 && fresh[0]!.killedTree && !fresh[0]!.treeAlive;
-  }, "the new process tree killed");
+  await expect
+    .poll(
+      () => {
+        const fresh = processesNotIn(before);
+        return fresh.length === 1 && fresh[0]!.killedTree && !fresh[0]!.treeAlive;
+      },
+      { message: "the new process tree killed", timeout: 5_000 },
+    )
+    .toBe(true);
 }
 
 beforeAll(async () => {
@@ -247,7 +251,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     const before = emulator.processes();
     emulator.faults.set({ faults });
     const leaseGuard = guard();
-    const error = await rejection(
+    const error = await caught(
       execute(
         client,
         request({ args: ["-c", `echo go; sleep 0.2; ${CHATTY}; sleep 30`] }),
@@ -266,7 +270,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     emulator.faults.set({
       faults: [{ kind: "http-status", route: "process.connect", status: 503, times: "always" }],
     });
-    const error = await rejection(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
+    const error = await caught(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
     const [created] = processesNotIn(before);
     expect(error.details).toEqual({
       attempts: FAST_TUNING.reconnectAttempts! + 1,
@@ -286,7 +290,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     emulator.faults.set({
       faults: [{ kind: "http-status", route: "process.connect", status: 403, times: "always" }],
     });
-    await rejection(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
+    await caught(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
     const [created] = processesNotIn(before);
     expect(
       emulator.requests().filter((r) => r.route === "process.connect" && r.path.includes(created!.id)),
@@ -296,7 +300,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   it("a stream that keeps ending without exit while the process runs", async () => {
     const before = emulator.processes();
     emulator.faults.set({ faults: [{ kind: "drop-stream", mode: "end", afterFrames: 0, times: "always" }] });
-    const error = await rejection(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
+    const error = await caught(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
     expect(error.code).toBe("ERR_CREATEOS_STREAM_ENDED");
     expect(error.message).toBe("CreateOS process stream ended without an exit status.");
     await expectTreeKilled(before);
@@ -310,7 +314,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       const before = emulator.processes();
       emulator.faults.set({ faults: [fault] });
       const leaseGuard = guard();
-      const error = await rejection(
+      const error = await caught(
         execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING, leaseGuard),
       );
       expect(error.code).toBe("ERR_CREATEOS_PROCESS_UNCONFIRMED");
@@ -332,7 +336,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   it("a definite 4xx on process creation is not an unconfirmed outcome", async () => {
     emulator.faults.set({ faults: [{ kind: "http-status", route: "process.create", status: 409 }] });
     const leaseGuard = guard();
-    const error = await rejection(execute(client, request(), FAST_TUNING, leaseGuard));
+    const error = await caught(execute(client, request(), FAST_TUNING, leaseGuard));
     expect(error.message).toBe("CreateOS request failed (HTTP 409) during process creation.");
     expect(leaseGuard.reasons).toEqual([]);
   });
@@ -345,7 +349,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       ],
     });
     const leaseGuard = guard();
-    const error = await rejection(
+    const error = await caught(
       execute(client, request({ args: ["-c", `${CHATTY}; sleep 30`] }), FAST_TUNING, leaseGuard),
     );
     expect(error.code).toBe("ERR_CREATEOS_CLEANUP_FAILED");
@@ -367,7 +371,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       faults: [{ kind: "http-status", route: "process.kill", status: 500, times: "always" }],
     });
     const leaseGuard = guard();
-    const error = await rejection(
+    const error = await caught(
       execute(
         client,
         request({ args: ["-c", "echo partial; sleep 30"], timeoutMs: 600 }),
@@ -383,7 +387,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
 
   it("a failing live-log callback is not mistaken for a network drop", async () => {
     const before = emulator.processes();
-    const error = await rejection(
+    const error = await caught(
       execute(
         client,
         request({

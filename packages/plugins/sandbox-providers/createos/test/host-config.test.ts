@@ -1,7 +1,8 @@
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
@@ -118,7 +119,7 @@ describe("ending a sandbox never fails silently", () => {
     const end = { ...t.base, providerLeaseId: lease.providerLeaseId, leaseMetadata: lease.metadata! };
     emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
 
-    const error = await rejection(t.harness.releaseLease(end));
+    const error = await caught(t.harness.releaseLease(end));
     expect(error.code).toBe("ERR_CREATEOS_SANDBOX_NOT_ENDED");
     expect(error.message).toBe(
       `CreateOS sandbox ${lease.providerLeaseId} could not be ended during release; it may still be running.`,
@@ -147,7 +148,7 @@ describe("ending a sandbox never fails silently", () => {
         { kind: "http-status", route: "sandbox.delete", status: 403 },
       ],
     });
-    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
+    const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
     const leaked = emulator.sandboxes().find((s) => !before.has(s.id));
     expect(error.code).toBe("ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED");
     expect(error.message).toBe(`CreateOS setup failed and cleanup is unconfirmed for sandbox ${leaked?.id}.`);
@@ -169,7 +170,7 @@ describe("ending a sandbox never fails silently", () => {
     const t = await pluginUnderTest(emulator);
     const before = new Set(emulator.sandboxes().map((s) => s.id));
     emulator.faults.set({ faults: [{ kind: "http-status", route: "files.put", status: 403 }] });
-    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
+    const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
     expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
     expect(emulator.sandboxes().find((s) => !before.has(s.id))?.status).toBe("destroyed");
     expect(await health(t)).toMatchObject({ status: "ok" });

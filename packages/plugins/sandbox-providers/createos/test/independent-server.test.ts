@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 /**
  * The plugin, as a downstream user loads it (the built package), against an independent
  * CreateOS-compatible server that shares no code with the package's emulator. Every
@@ -111,14 +110,6 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
   throw new Error("execute resolved; a failure was expected");
 }
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await delay(10);
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
 function timers(): number {
   return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 }
@@ -150,8 +141,12 @@ beforeEach(() => {
 
 afterEach(async () => {
   // Whatever happened, the plugin leaves no stream open and no (referenced) timer behind it.
-  await eventually(() => server.openStreams() === 0, "every connect stream closed");
-  await eventually(() => timers() <= timersBefore, "no timer left behind");
+  await expect
+    .poll(() => server.openStreams() === 0, { message: "every connect stream closed", timeout: 5_000 })
+    .toBe(true);
+  await expect
+    .poll(() => timers() <= timersBefore, { message: "no timer left behind", timeout: 5_000 })
+    .toBe(true);
   expect(server.strayRequests).toEqual([]);
   expect(server.earlyRetries).toEqual([]);
 });

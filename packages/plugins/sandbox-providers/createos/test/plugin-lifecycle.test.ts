@@ -1,4 +1,5 @@
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import {
   assertEnvironmentEventOrder,
   assertExecutionLifecycle,
@@ -8,7 +9,7 @@ import {
 } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
-import { eventually, rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { startTestEmulator } from "./support/emulator-fixture.js";
 import { emulatorConfig, joinedLog } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
@@ -160,7 +161,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-4" });
     emulator.faults.set({ faults: [{ kind: "lose-create-reply", sandboxId: lease.providerLeaseId! }] });
-    const lost = await rejection(t.harness.execute({ ...t.lease(lease), command: "sleep", args: ["30"] }));
+    const lost = await caught(t.harness.execute({ ...t.lease(lease), command: "sleep", args: ["30"] }));
     expect(lost.message).toBe(
       "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
     );
@@ -168,11 +169,11 @@ describe("the plugin through the SDK's environment harness", () => {
     const orphan = emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId && p.running);
     expect(orphan).toBeDefined();
 
-    const blocked = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    const blocked = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(blocked.message).toBe(
       "This CreateOS lease is blocked after an unconfirmed process outcome; destroy the lease before reusing it.",
     );
-    const resume = await rejection(
+    const resume = await caught(
       t.harness.resumeLease({
         ...t.base,
         providerLeaseId: lease.providerLeaseId!,
@@ -193,19 +194,26 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
-    await eventually(
-      () => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive),
-      "orphan tree gone",
-    );
+    await expect
+      .poll(() => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive), {
+        message: "orphan tree gone",
+        timeout: 5_000,
+      })
+      .toBe(true);
   });
 
   it("release stops an active command and waits for its cleanup", async () => {
     const t = await pluginUnderTest(emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-5" });
-    const running = rejection(
+    const running = caught(
       t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
     );
-    await eventually(() => t.log.some((entry) => entry.chunk === "up\n"), "command started");
+    await expect
+      .poll(() => t.log.some((entry) => entry.chunk === "up\n"), {
+        message: "command started",
+        timeout: 5_000,
+      })
+      .toBe(true);
     const receipt = await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: lease.providerLeaseId,
@@ -222,7 +230,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const t = await pluginUnderTest(emulator);
     const before = new Set(emulator.sandboxes().map((s) => s.id));
     emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.exec", status: 500 }] });
-    const error = await rejection(t.harness.acquireLease({ ...t.base, runId: "run-6" }));
+    const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-6" }));
     expect(error.message).toBe("CreateOS request failed (HTTP 500) during workspace command.");
     const created = emulator.sandboxes().filter((s) => !before.has(s.id));
     expect(created.map((s) => s.status)).toEqual(["destroyed"]);
@@ -256,7 +264,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const a = await t.harness.acquireLease({ ...t.base, runId: "run-a" });
     const b = await t.harness.acquireLease({ ...t.base, runId: "run-b" });
     const long = (lease: typeof a) =>
-      rejection(
+      caught(
         t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
       );
     const onA = [long(a), long(a)];
@@ -265,10 +273,12 @@ describe("the plugin through the SDK's environment harness", () => {
       command: "/bin/bash",
       args: ["-c", "sleep 0.5; echo b-done"],
     });
-    await eventually(
-      () => t.log.filter((entry) => entry.chunk === "up\n").length === 2,
-      "both commands started",
-    );
+    await expect
+      .poll(() => t.log.filter((entry) => entry.chunk === "up\n").length === 2, {
+        message: "both commands started",
+        timeout: 5_000,
+      })
+      .toBe(true);
     await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: a.providerLeaseId,
@@ -294,7 +304,7 @@ describe("the plugin through the SDK's environment harness", () => {
       config: { apiUrl: "http://example.test" },
     });
     expect(validation.ok).toBe(false);
-    const error = await rejection(
+    const error = await caught(
       t.harness.acquireLease({ ...t.base, config: { apiUrl: "ftp://x" }, runId: "r" }),
     );
     expect((error as { code?: string }).code).toBe("ERR_CREATEOS_INVALID_CONFIG");
@@ -308,16 +318,21 @@ describe("the plugin through the SDK's environment harness", () => {
       status: "ok",
       details: { activeCommands: 0, blockedLeases: 0 },
     });
-    const running = rejection(
+    const running = caught(
       t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
     );
-    await eventually(() => t.log.some((entry) => entry.chunk === "up\n"), "command started");
+    await expect
+      .poll(() => t.log.some((entry) => entry.chunk === "up\n"), {
+        message: "command started",
+        timeout: 5_000,
+      })
+      .toBe(true);
     expect(await d.onHealth!()).toMatchObject({ details: { activeCommands: 1 } });
     await d.onShutdown!();
     const error = await running;
     expect((error as { code?: string }).code).toBe("ERR_CREATEOS_CANCELLED");
     expect(emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId)?.killedTree).toBe(true);
-    const refused = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    const refused = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(refused.message).toBe("CreateOS plugin is shutting down.");
     expect(refused.code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
     expect((await d.onHealth!()).status).toBe("error");

@@ -1,7 +1,7 @@
+import { caught } from "@paperclipai/errors/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { CreateosClient } from "../src/client/createos-client.js";
 import { transitionSandbox, waitForStatus } from "../src/lease/sandbox-api.js";
-import { rejection } from "./support/emulator-fixture.js";
 import { sendJson, startScriptedServer } from "./support/scripted-server.js";
 
 const closers: Array<() => Promise<void>> = [];
@@ -50,12 +50,10 @@ describe("pause and resume reconcile with the state", () => {
 
   it("fails on a terminal state, and at the deadline", async () => {
     const broken = await scriptedSandbox(["resuming", "failed"]);
-    const error = await rejection(
-      waitForStatus(broken.client, "sbx_1", "running", Date.now() + 10_000, signal),
-    );
+    const error = await caught(waitForStatus(broken.client, "sbx_1", "running", Date.now() + 10_000, signal));
     expect(error.message).toBe("CreateOS sandbox is failed; expected running.");
     const slow = await scriptedSandbox(["creating"]);
-    const late = await rejection(waitForStatus(slow.client, "sbx_1", "running", Date.now() + 100, signal));
+    const late = await caught(waitForStatus(slow.client, "sbx_1", "running", Date.now() + 100, signal));
     expect(late.details).toEqual({ status: "creating", expected: "running", timedOut: true });
   });
 });

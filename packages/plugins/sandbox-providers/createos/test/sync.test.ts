@@ -13,9 +13,10 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
@@ -91,7 +92,7 @@ describe("sync in", () => {
   });
 
   it("stops at the first failing post-upload command", async () => {
-    const error = await rejection(
+    const error = await caught(
       t.sync.in({
         ...t.lease(lease),
         operations: [
@@ -112,7 +113,7 @@ describe("sync in", () => {
   it("refuses paths outside the workspace before moving a byte", async () => {
     const before = emulator.requests().length;
     for (const targetPath of ["/etc/passwd", "/paperclip-workspace/../tmp/x", "relative"]) {
-      const error = await rejection(
+      const error = await caught(
         t.sync.in({
           ...t.lease(lease),
           operations: [
@@ -125,7 +126,7 @@ describe("sync in", () => {
       );
       expect(error.message).toBe("CreateOS sync path is not an absolute path inside the sandbox workspace.");
     }
-    const cwdError = await rejection(
+    const cwdError = await caught(
       t.sync.in({
         ...t.lease(lease),
         operations: [
@@ -139,7 +140,7 @@ describe("sync in", () => {
 
   it("reports a failing workspace step with its exit code", async () => {
     await writeFile(join(workspaceDir(), "plainfile"), "x");
-    const error = await rejection(
+    const error = await caught(
       t.sync.in({
         ...t.lease(lease),
         operations: [
@@ -212,7 +213,7 @@ describe("sync out", () => {
     await writeFile(join(ws, "evil/fine.txt"), "fine");
     await symlink("/etc", join(ws, "evil/escape"));
     const target = join(host, "evil-target");
-    const error = await rejection(
+    const error = await caught(
       t.sync.out({
         ...t.lease(lease),
         operations: [
@@ -228,7 +229,7 @@ describe("sync out", () => {
   });
 
   it("reports a missing source file as the API's 404", async () => {
-    const error = await rejection(
+    const error = await caught(
       t.sync.out({
         ...t.lease(lease),
         operations: [

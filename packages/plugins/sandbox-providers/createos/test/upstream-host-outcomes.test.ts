@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { caught } from "@paperclipai/errors/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rejection, startTestEmulator } from "./support/emulator-fixture.js";
+import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
@@ -112,7 +113,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
       ],
     });
     const deletesBefore = deletes();
-    const error = await rejection(t.harness.resumeLease(params));
+    const error = await caught(t.harness.resumeLease(params));
     emulator.faults.clear();
     expect(error.message).toBe("CreateOS request failed (HTTP 503) during sandbox lifecycle.");
     expect(deletes()).toBe(deletesBefore);
@@ -124,7 +125,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-error");
     emulator.setSandboxStatus(lease.providerLeaseId!, "error");
-    const broken = await rejection(t.harness.resumeLease(params));
+    const broken = await caught(t.harness.resumeLease(params));
     expect(broken.message).toBe("CreateOS sandbox is error; expected running.");
     expect(broken.code).toBe("ERR_CREATEOS_SANDBOX_STATE");
     expect(sandbox(lease.providerLeaseId)?.status).toBe("error");
@@ -138,12 +139,12 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     const before = emulator.requests().length;
     for (const other of [{ companyId: "company-2" }, { environmentId: "env-2" }]) {
       const lifecycle = "CreateOS lease does not belong to this environment.";
-      expect((await rejection(t.harness.resumeLease({ ...params, ...other }))).message).toBe(lifecycle);
-      expect((await rejection(t.harness.releaseLease({ ...params, ...other }))).message).toBe(lifecycle);
-      expect((await rejection(t.harness.destroyLease({ ...params, ...other }))).message).toBe(lifecycle);
-      const execute = await rejection(t.harness.execute({ ...t.lease(lease), ...other, command: "true" }));
+      expect((await caught(t.harness.resumeLease({ ...params, ...other }))).message).toBe(lifecycle);
+      expect((await caught(t.harness.releaseLease({ ...params, ...other }))).message).toBe(lifecycle);
+      expect((await caught(t.harness.destroyLease({ ...params, ...other }))).message).toBe(lifecycle);
+      const execute = await caught(t.harness.execute({ ...t.lease(lease), ...other, command: "true" }));
       expect(execute.message).toBe("CreateOS execution requires a lease from this environment.");
-      const realize = await rejection(
+      const realize = await caught(
         t.harness.realizeWorkspace({ ...t.lease(lease), ...other, workspace: {} }),
       );
       expect(realize.message).toBe("CreateOS workspace requires a lease from this environment.");
@@ -201,13 +202,13 @@ describe("commands", () => {
         },
       ],
     });
-    const error = await rejection(
+    const error = await caught(
       t.harness.execute({ ...t.lease(lease), command: "/bin/sh", args: ["-c", "sleep 30"], timeoutMs: 300 }),
     );
     emulator.faults.clear();
     expect(error.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
     expect(emulator.processes().some((p) => p.sandboxId === lease.providerLeaseId && p.running)).toBe(true);
-    const blocked = await rejection(t.harness.execute({ ...t.lease(lease), command: "true" }));
+    const blocked = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(blocked.code).toBe("ERR_CREATEOS_LEASE_BLOCKED");
     // Release of a blocked lease destroys it (never pauses it for reuse): the process dies with it.
     const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
@@ -224,7 +225,7 @@ describe("acquire and probe", () => {
     const t = await pluginUnderTest(emulator);
     const before = emulator.requests().length;
     const sandboxes = emulator.sandboxes().length;
-    const error = await rejection(
+    const error = await caught(
       t.harness.acquireLease({ ...t.base, runId: "login", requestedExpiresAt: "2026-09-08T12:00:00Z" }),
     );
     expect(error.message).toBe("CreateOS does not yet support leases with a guaranteed expiration deadline.");
@@ -247,7 +248,7 @@ describe("acquire and probe", () => {
     expect(odd.warnings).toContain(
       'shape "small" is not in the CreateOS shape catalog (s-0.25vcpu-512mb … s-8vcpu-16gb)',
     );
-    const error = await rejection(
+    const error = await caught(
       t.harness.acquireLease({ ...t.base, config: { ...t.base.config, shape: "small" }, runId: "run-small" }),
     );
     expect(error.message).toBe("CreateOS request failed (HTTP 400) during sandbox lifecycle.");
@@ -307,7 +308,7 @@ describe("sync in with followSymlinks", () => {
 
     await symlink(join(host, "secret.env"), join(source, "escape"));
     const before = emulator.requests().length;
-    const error = await rejection(
+    const error = await caught(
       t.sync.in({
         ...t.lease(lease),
         operations: [

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { readProcStat } from "@paperclipai/internal";
 import type { CreateosEmulator } from "../../src/index.js";
-import { readProcEntry } from "../../src/process-tree.js";
 
 /** One reply of the emulator, read whole. */
 export interface RawReply {
@@ -100,10 +100,12 @@ export class RawApi {
     );
     const id = await this.process(sandboxId, [...steps, `exit ${exitCode}`].join("\n"));
     for (let index = 0; index < writes.length; index += 1) {
-      await eventually(
-        () => (this.emulator.processes().find((item) => item.id === id)?.newestSeq ?? 0) > index,
-        `frame ${index + 1}`,
-      );
+      // Polled by hand, not with vi.waitFor: exit-without-close.ts loads this file outside vitest.
+      const framed = () => (this.emulator.processes().find((item) => item.id === id)?.newestSeq ?? 0) > index;
+      for (let tries = 0; !framed(); tries += 1) {
+        if (tries >= 500) throw new Error(`timed out waiting for frame ${index + 1}`);
+        await delay(10);
+      }
       await this.call(
         "PUT",
         `/sandboxes/${sandboxId}/files?path=/tmp/ack-${tag}-${index}`,
@@ -205,23 +207,11 @@ export function streamText(frames: readonly Frame[], stream: "stdout" | "stderr"
 
 /** True while `pid` is a live (non-zombie) process. */
 export function isAlive(pid: number): boolean {
-  const entry = readProcEntry(pid);
+  const entry = readProcStat(pid);
   return entry !== undefined && !entry.zombie;
 }
 
 /** The one-letter scheduler state of `pid` (`S`, `R`, `T` for stopped…). */
 export function procState(pid: number): string | undefined {
-  return readProcEntry(pid)?.state;
-}
-
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  tries = 500,
-): Promise<void> {
-  for (let attempt = 0; attempt < tries; attempt += 1) {
-    if (await check()) return;
-    await delay(10);
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return readProcStat(pid)?.state;
 }

@@ -9,6 +9,10 @@ function isLowSurrogate(code: number): boolean {
  * The last `maxChars` characters of a stream, kept as a ring of chunks: appending is O(1)
  * amortised and the text is joined once, at the end. A cut never splits a surrogate pair
  * (the tail may then be one code unit shorter than the limit).
+ *
+ * Not @paperclipai/internal's BoundedByteTail on purpose: the plugin receives decoded text
+ * and its `tailChars` setting is documented in characters, so the bound counts UTF-16 code
+ * units of strings, where the byte tail counts bytes of buffers.
  */
 export class TailBuffer {
   readonly #maxChars: number;

@@ -73,24 +73,3 @@ export function liveLog(): {
         .join(""),
   };
 }
-
-/** Catches the rejection of a promise, failing the test if it resolves. */
-export async function rejection(
-  promise: Promise<unknown>,
-): Promise<Error & { code?: string; details?: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error("expected a rejection");
-}
-
-/** Polls until `check` holds (bounded); the emulator kills trees asynchronously. */
-export async function eventually(check: () => boolean, what: string, limitMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > limitMs) throw new Error(`never became true: ${what}`);
-    await delay(20);
-  }
-}

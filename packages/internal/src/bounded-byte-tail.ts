@@ -1,6 +1,6 @@
 /**
  * The last `limit` bytes of a stream, kept as the chunks that arrived (no copy per
- * chunk, no re-slicing of one large string): the package's one bounded tail.
+ * chunk, no re-slicing of one large string): the one bounded byte tail.
  * `text()` decodes once, dropping the partial UTF-8 character the cut may leave at
  * the front.
  */

@@ -1,0 +1,2 @@
+export { BoundedByteTail } from "./bounded-byte-tail.js";
+export { type ProcStat, parseProcStat, readProcStat, readProcTable } from "./proc-stat.js";

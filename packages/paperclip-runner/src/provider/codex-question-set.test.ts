@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { codexAnswers, codexQuestionSet } from "./codex-question-set.js";
+
+const RESPONSE = "paperclip.question_response.v1";
+
+describe("Codex question forms as canonical question sets", () => {
+  it("gives ids where Codex gave none, multi-selects, custom answers, redacted texts", () => {
+    const set = codexQuestionSet({
+      title: "Pick",
+      questions: [
+        {
+          question: "token sk_live_abcdefghijklmnopqrstuv?",
+          options: ["a", { label: "b" }],
+          multiSelect: true,
+        },
+        { id: "free", question: "Anything else?", isOther: true },
+      ],
+    });
+    expect(set?.title).toBe("Pick");
+    expect(set?.questions[0]).toMatchObject({
+      id: "question-1",
+      answerMode: "multi_select",
+      options: [
+        { id: "option-1", label: "a" },
+        { id: "option-2", label: "b" },
+      ],
+    });
+    expect(set?.questions[0]?.prompt).not.toContain("abcdefghijklmnop");
+    // A text question takes no custom answer (the canonical contract forbids it).
+    expect(set?.questions[1]).toEqual({
+      id: "free",
+      prompt: "Anything else?",
+      required: false,
+      answerMode: "text",
+    });
+  });
+
+  it("refuses a missing, duplicated or oversized form", () => {
+    expect(codexQuestionSet({})).toBeNull();
+    expect(codexQuestionSet({ questions: [] })).toBeNull();
+    expect(codexQuestionSet({ questions: [{ id: "a" }, { id: "a" }] })).toBeNull();
+    expect(codexQuestionSet({ questions: [{ question: "x".repeat(4001) }] })).toBeNull();
+    expect(codexQuestionSet({ questions: [{ options: Array.from({ length: 129 }, () => "o") }] })).toBeNull();
+  });
+
+  it("turns a canonical response into Codex's answers: labels first, then texts", () => {
+    const set = codexQuestionSet({
+      questions: [
+        { id: "c", question: "C?", options: ["red", "blue"], isOther: true },
+        { id: "t", question: "T?" },
+      ],
+    });
+    if (set === null) throw new Error("the form is valid");
+    expect(
+      codexAnswers(set, {
+        schema: RESPONSE,
+        answers: { c: { selectedOptionIds: ["option-1"], customText: "green" }, t: { text: "fine" } },
+      }),
+    ).toEqual({ ok: true, answers: { c: { answers: ["red", "green"] }, t: { answers: ["fine"] } } });
+    expect(codexAnswers(set, { schema: RESPONSE, answers: {} })).toEqual({ ok: true, answers: {} });
+  });
+
+  it("refuses a response that does not answer the set", () => {
+    const set = codexQuestionSet({
+      questions: [{ id: "c", question: "C?", options: ["red"], required: true }],
+    });
+    if (set === null) throw new Error("the form is valid");
+    expect(codexAnswers(set, { answers: {} })).toEqual({
+      ok: false,
+      reason: "the response must use paperclip.question_response.v1",
+    });
+    expect(codexAnswers(set, { schema: RESPONSE, answers: { z: {} } })).toEqual({
+      ok: false,
+      reason: "answer z names no question",
+    });
+    expect(codexAnswers(set, { schema: RESPONSE, answers: {} })).toEqual({
+      ok: false,
+      reason: "question c is required",
+    });
+  });
+});

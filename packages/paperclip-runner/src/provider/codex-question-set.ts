@@ -1,0 +1,148 @@
+import { redactSecrets } from "@paperclipai/errors";
+
+/** A `paperclip.question_set.v1` as the runner builds it from Codex's `item/tool/requestUserInput`. */
+export interface QuestionSet {
+  readonly schema: "paperclip.question_set.v1";
+  readonly title: string;
+  readonly submitLabel: string;
+  readonly questions: readonly Question[];
+}
+
+export interface Question {
+  readonly id: string;
+  readonly header?: string;
+  readonly prompt: string;
+  readonly required: boolean;
+  readonly answerMode: "single_select" | "multi_select" | "text";
+  readonly options?: readonly {
+    readonly id: string;
+    readonly label: string;
+    readonly description?: string;
+  }[];
+  readonly customAnswer?: { readonly enabled: true; readonly label: string; readonly placeholder: string };
+}
+
+/** Codex's answer to `item/tool/requestUserInput`: per question, the chosen labels and typed texts. */
+export type CodexAnswers = Record<string, { answers: string[] }>;
+
+const MAX_QUESTIONS = 64;
+const MAX_OPTIONS = 128;
+
+function text(value: unknown, fallback = ""): string {
+  return typeof value === "string" ? value : fallback;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** Redacted provider text, refused (null) when over its bound, as the shipped adapter does. */
+function boundedField(value: string, max: number): string | null {
+  const redacted = redactSecrets(value);
+  return redacted.length > max ? null : redacted;
+}
+
+/**
+ * Pure: Codex's question form as the canonical question set, as the shipped Codex question
+ * adapter (`codex-question-adapter.js`) converts it: stable ids (`question-N`, `option-N` where
+ * Codex gave none), options become a single (or multi) select, `isOther` a custom answer, texts
+ * redacted. Null when the form is missing or invalid (duplicate ids, over its bounds).
+ */
+export function codexQuestionSet(params: Record<string, unknown>): QuestionSet | null {
+  const raw = params.questions;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_QUESTIONS) return null;
+  const ids = new Set<string>();
+  const questions: Question[] = [];
+  for (const [index, entry] of raw.entries()) {
+    const question = record(entry);
+    const id = text(question.id).trim() || `question-${index + 1}`;
+    if (id.length > 160 || ids.has(id)) return null;
+    ids.add(id);
+    const options = codexOptions(question.options);
+    if (options === null) return null;
+    const prompt = boundedField(
+      text(question.question, text(question.prompt, `Question ${index + 1}`)),
+      4000,
+    );
+    const header = text(question.header) ? boundedField(text(question.header), 1000) : undefined;
+    if (prompt === null || header === null) return null;
+    const select = options.length > 0;
+    questions.push({
+      id,
+      ...(header === undefined ? {} : { header }),
+      prompt,
+      required: question.required === true,
+      answerMode: select ? (question.multiSelect === true ? "multi_select" : "single_select") : "text",
+      ...(select ? { options } : {}),
+      ...(select && question.isOther === true
+        ? { customAnswer: { enabled: true, label: "Other", placeholder: "Enter another answer" } }
+        : {}),
+    });
+  }
+  const title = boundedField(text(params.title, "Codex needs your input"), 1000);
+  if (title === null) return null;
+  return { schema: "paperclip.question_set.v1", title, submitLabel: "Submit answers", questions };
+}
+
+function codexOptions(value: unknown): NonNullable<Question["options"]> | null {
+  if (!Array.isArray(value)) return [];
+  if (value.length > MAX_OPTIONS) return null;
+  const options: { id: string; label: string; description?: string }[] = [];
+  for (const [index, entry] of value.entries()) {
+    const option = record(entry);
+    const label = boundedField(
+      text(option.label, text(entry, `Option ${index + 1}`)) || `Option ${index + 1}`,
+      1000,
+    );
+    if (label === null) return null;
+    const description = text(option.description) ? boundedField(text(option.description), 4000) : undefined;
+    if (description === null) return null;
+    options.push({ id: `option-${index + 1}`, label, ...(description === undefined ? {} : { description }) });
+  }
+  return options;
+}
+
+/**
+ * Pure: a `paperclip.question_response.v1` for `set` as Codex's answers (chosen option labels,
+ * then the text or custom text), or the reason it does not answer that set.
+ */
+export function codexAnswers(
+  set: QuestionSet,
+  response: unknown,
+): { ok: true; answers: CodexAnswers } | { ok: false; reason: string } {
+  const value = record(response);
+  if (value.schema !== "paperclip.question_response.v1") {
+    return { ok: false, reason: "the response must use paperclip.question_response.v1" };
+  }
+  const given = record(value.answers);
+  const byId = new Map(set.questions.map((question) => [question.id, question]));
+  const unknown = Object.keys(given).find((id) => !byId.has(id));
+  if (unknown !== undefined)
+    return { ok: false, reason: `answer ${unknown.slice(0, 160)} names no question` };
+  const answers: CodexAnswers = {};
+  for (const question of set.questions) {
+    if (!(question.id in given)) {
+      if (question.required) return { ok: false, reason: `question ${question.id} is required` };
+      continue;
+    }
+    const answer = record(given[question.id]);
+    const selected = Array.isArray(answer.selectedOptionIds) ? answer.selectedOptionIds : [];
+    const labels: string[] = [];
+    for (const optionId of selected) {
+      const option = question.options?.find((candidate) => candidate.id === optionId);
+      if (option === undefined) {
+        return {
+          ok: false,
+          reason: `question ${question.id} has no option ${String(optionId).slice(0, 160)}`,
+        };
+      }
+      labels.push(option.label);
+    }
+    if (typeof answer.text === "string") labels.push(answer.text);
+    if (typeof answer.customText === "string") labels.push(answer.customText);
+    answers[question.id] = { answers: labels };
+  }
+  return { ok: true, answers };
+}

@@ -1,0 +1,104 @@
+import { boundedText, type ProviderEvent } from "./codex-notification-events.js";
+import type { CodexProviderState } from "./codex-provider-state.js";
+import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
+import type { CodexSession } from "./codex-session.js";
+import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+
+export interface RuntimeInputBridgeDeps {
+  readonly emit: (event: ProviderEvent) => Promise<void>;
+  readonly state: () => CodexProviderState;
+  readonly session: () => CodexSession | null;
+}
+
+interface PendingInput {
+  readonly rpcId: string | number;
+  readonly questionSet: QuestionSet;
+}
+
+const METHOD = "item/tool/requestUserInput";
+
+/**
+ * Codex's `item/tool/requestUserInput` ⇄ PRP runtime requests: the question form becomes a
+ * `runtime_request.created` (`paperclip.runtime_request.v2` with a `paperclip.question_set.v1`),
+ * which the server's transport bridges to its driver; the server's `request.resolve` answers the
+ * provider's request (`{answers:{<question>:{answers:[…]}}}`) and commits `runtime_request.resolved`.
+ * The provider's request ids live only in this process, as for semantic tools.
+ */
+export class RuntimeInputBridge {
+  private readonly pending = new Map<string, PendingInput>();
+
+  constructor(private readonly deps: RuntimeInputBridgeDeps) {}
+
+  async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<void> {
+    const session = this.deps.session();
+    if (session === null) return;
+    const state = this.deps.state();
+    if (params.threadId !== state.threadId || params.turnId !== state.activeProviderTurnId) {
+      session.peer.respondError(rpcId, -32000, "the input request names another thread or a settled turn");
+      return;
+    }
+    const requestId = String(rpcId);
+    const questionSet = codexQuestionSet(params);
+    if (questionSet === null || this.pending.has(requestId)) {
+      session.peer.respond(rpcId, { answers: {} });
+      await this.deps.emit({
+        eventType: "harness.diagnostic",
+        priority: 2,
+        payload: {
+          code: "runtime_input_rejected",
+          adapter: "codex-app-server",
+          method: METHOD,
+          reason: "The provider input request did not contain a supported question form.",
+        },
+      });
+      return;
+    }
+    this.pending.set(requestId, { rpcId, questionSet });
+    const reason = boundedText(params.reason ?? params.message);
+    await this.deps.emit({
+      eventType: "runtime_request.created",
+      priority: 0,
+      payload: {
+        request: {
+          schema: "paperclip.runtime_request.v2",
+          requestKind: "runtime",
+          requestId,
+          type: "input",
+          status: "pending",
+          prompt: reason || "Codex requests user input.",
+          input: questionSet,
+          origin: { adapter: "codex-app-server", provider: state.config.provider, method: METHOD },
+          turnId: state.activeProviderTurnId,
+          itemId: typeof params.itemId === "string" && params.itemId !== "" ? params.itemId : requestId,
+        },
+      },
+    });
+  }
+
+  /** The server's `request.resolve {requestId, turnId, response}`: delivers the answers to the provider. */
+  async resolve(payload: Record<string, unknown>): Promise<CommandOutcome> {
+    const requestId = payload.requestId;
+    if (typeof requestId !== "string") return rejected("request.resolve requires requestId");
+    const input = this.pending.get(requestId);
+    if (input === undefined) return rejected(`runtime request ${requestId.slice(0, 160)} is not pending`);
+    const answers = codexAnswers(input.questionSet, payload.response);
+    if (!answers.ok) return rejected(`request.resolve: ${answers.reason}`);
+    this.answer(requestId, input, answers.answers);
+    await this.deps.emit({
+      eventType: "runtime_request.resolved",
+      priority: 0,
+      payload: { provider: this.deps.state().config.provider, requestId, status: "delivered" },
+    });
+    return applied({ status: "delivered", requestId });
+  }
+
+  /** The turn ended: every open question is answered empty (Codex no longer waits for it). */
+  cancelPending(): void {
+    for (const [requestId, input] of this.pending) this.answer(requestId, input, {});
+  }
+
+  private answer(requestId: string, input: PendingInput, answers: CodexAnswers): void {
+    this.pending.delete(requestId);
+    this.deps.session()?.peer.respond(input.rpcId, { answers });
+  }
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  commandOf,
+  driveCodexRunner,
+  eventTypes,
+  firstEvent,
+  openSteps,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+
+const toolchain = serverToolchainForFile();
+
+/** The fake app-server's first request to the runner in its process. */
+const REQUEST_ID = "srv-1";
+
+function resolveStep(id: string, answers: Record<string, unknown>) {
+  return {
+    op: "queue",
+    type: "request.resolve",
+    id,
+    payload: {
+      requestId: REQUEST_ID,
+      turnId: "turn-codex-1",
+      response: { schema: "paperclip.question_response.v1", answers },
+    },
+  } as const;
+}
+
+describe("Codex asking the user (item/tool/requestUserInput) through the server's control plane", {
+  timeout: 120_000,
+}, () => {
+  it("commits the question set as a runtime request, refuses a wrong answer, delivers request.resolve's answers", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work),
+        { op: "queue", type: "turn.start", payload: { text: "ask" }, id: "turn" },
+        { op: "event", type: "runtime_request.created" },
+        resolveStep("wrong", { color: { selectedOptionIds: ["option-9"] } }),
+        { op: "command", id: "wrong" },
+        resolveStep("resolve", {
+          color: { selectedOptionIds: ["option-2"] },
+          why: { text: "it is calm" },
+        }),
+        { op: "command", id: "resolve" },
+        { op: "event", type: "run.terminal" },
+        ...closeSteps,
+      ]);
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      const created = firstEvent(result, "runtime_request.created");
+      expect(created.priority).toBe(0);
+      expect(created.payload.request).toEqual({
+        schema: "paperclip.runtime_request.v2",
+        requestKind: "runtime",
+        requestId: REQUEST_ID,
+        type: "input",
+        status: "pending",
+        prompt: "Codex requests user input.",
+        input: {
+          schema: "paperclip.question_set.v1",
+          title: "Codex needs your input",
+          submitLabel: "Submit answers",
+          questions: [
+            {
+              id: "color",
+              header: "Colour",
+              prompt: "Which colour?",
+              required: false,
+              answerMode: "single_select",
+              options: [
+                { id: "option-1", label: "red", description: "warm" },
+                { id: "option-2", label: "blue" },
+              ],
+              customAnswer: { enabled: true, label: "Other", placeholder: "Enter another answer" },
+            },
+            { id: "why", header: "Why", prompt: "Why that one?", required: false, answerMode: "text" },
+          ],
+        },
+        origin: { adapter: "codex-app-server", provider: "codex", method: "item/tool/requestUserInput" },
+        turnId: "turn-1",
+        itemId: "ask-turn-1",
+      });
+      expect(commandOf(result, "wrong")?.status).toBe("rejected");
+      expect(commandOf(result, "wrong")?.result.message).toContain("question color has no option option-9");
+      expect(commandOf(result, "resolve")?.result.result).toEqual({
+        status: "delivered",
+        requestId: REQUEST_ID,
+      });
+      expect(firstEvent(result, "runtime_request.resolved").payload).toEqual({
+        provider: "codex",
+        requestId: REQUEST_ID,
+        status: "delivered",
+      });
+      // Codex got the chosen label and the typed text, once.
+      const answers = result.providerLog.filter((record) => record.kind === "input_answer");
+      expect(answers).toEqual([
+        {
+          kind: "input_answer",
+          answer: { answers: { color: { answers: ["blue"] }, why: { answers: ["it is calm"] } } },
+        },
+      ]);
+      const types = eventTypes(result.committed);
+      expect(types.indexOf("runtime_request.resolved")).toBeGreaterThan(
+        types.indexOf("runtime_request.created"),
+      );
+      expect(types).toContain("turn.completed");
+    });
+  });
+});
