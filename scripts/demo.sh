@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 require_node
 require_bubblewrap
+require_native_toolchain
 install_dependencies
 say "building the packages"
 pnpm_cmd exec turbo run build --output-logs=errors-only

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 
 require_node
 require_bubblewrap
+require_native_toolchain
 require_postgres_user
 install_dependencies
 

@@ -25,6 +25,26 @@ require_bubblewrap() {
   fi
 }
 
+# The native bridge's toolchain: the package build compiles it statically for linux-x64 and
+# linux-arm64 (Debian's cross compiler), the test command starts the arm64 one under
+# qemu-user and runs cppcheck over its sources. One apt-get for whatever is missing.
+require_native_toolchain() {
+  local missing=()
+  command -v cc >/dev/null 2>&1 || missing+=(build-essential)
+  command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+  command -v qemu-aarch64-static >/dev/null 2>&1 || command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user-static)
+  command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing the native bridge toolchain (apt-get install -y ${missing[*]})"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+      || fail "the native toolchain did not install; run: apt-get install -y ${missing[*]}"
+  else
+    fail "the native bridge toolchain is missing; install it with: sudo apt-get install -y ${missing[*]}"
+  fi
+}
+
 # As root, the real Paperclip server's embedded Postgres refuses to run as root and runs as
 # the `postgres` user: create that system user when it is missing.
 require_postgres_user() {

@@ -145,12 +145,21 @@ describe("the native bridge binary", () => {
 });
 
 describe("building the native bridge", () => {
-  it("without a C compiler the build still succeeds and says the Node bridge will be used", async () => {
+  it("without a C compiler the build fails and names what to install; the opt-out says what it gives up", async () => {
     const script = path.join(packageDir, "scripts", "build-native-bridge.mjs");
     const run = await exec(process.execPath, [script], { ...process.env, CC: "/nonexistent/cc" });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      "native bridge not built (/nonexistent/cc: ENOENT); the sandbox will use its Node bridge.",
+      "native bridge build failed: /nonexistent/cc: ENOENT; run `bash scripts/provision.sh`",
+    );
+    expect(run.stderr).toContain("apt-get install build-essential");
+    const skipped = await exec(process.execPath, [script], {
+      ...process.env,
+      PAPERCLIP_NATIVE_BUILD: "skip",
+    });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain(
+      "native bridge not built (PAPERCLIP_NATIVE_BUILD=skip); the sandbox will use its Node bridge.",
     );
     // The binary of the real build is left as it was.
     expect(await probeNativeBridge(builtBridge())).toEqual({
