@@ -252,7 +252,11 @@ int courier_main(void) {
         dprintf(STDERR_FILENO, "paperclip-sandbox courier: no Node IPC channel (NODE_CHANNEL_FD)\n");
         return 2;
     }
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* Ends with the host process that started it: a courier left behind would hold host sockets. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox courier: cannot tie itself to its parent: %s\n", strerror(errno));
+        return 1;
+    }
     signal(SIGPIPE, SIG_IGN);
     /* Started ahead of need: it says it runs, then waits for the run that takes it.
        Its name in ps (/proc/<pid>/comm) says which it is: a spare, or serving a proxy. */

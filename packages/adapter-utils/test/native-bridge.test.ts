@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { chmod, writeFile } from "node:fs/promises";
+import { chmod, copyFile, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
@@ -122,6 +122,39 @@ describe("the native bridge binary", () => {
     child.kill("SIGUSR1");
     expect(await exited).toBe(9);
     expect(stdout).toBe("ready\ngot-usr1\n");
+  });
+
+  it("is not dumpable while the program runs: its /proc files belong to root, not to the uid it runs as", async () => {
+    // As root the owner would be root either way: the bridge then runs as nobody, from a copy
+    // nobody can reach. Not dumpable, the kernel hands its /proc/<pid> to root (proc(5)).
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? 65534 : process.getuid!();
+    let binary = builtBridge();
+    if (asRoot) {
+      const dir = await scratchDir();
+      await chmod(dir, 0o755);
+      binary = path.join(dir, "paperclip-sandbox-bridge");
+      await copyFile(builtBridge(), binary);
+      await chmod(binary, 0o755);
+    }
+    const child = spawn(
+      binary,
+      ["127.0.0.1:0", "/nonexistent.sock", "/bin/sh", "-c", "echo ready; exec sleep 30"],
+      {
+        uid,
+        gid: asRoot ? 65534 : process.getgid!(),
+        cwd: "/",
+      },
+    );
+    onCleanup(async () => {
+      child.kill("SIGKILL");
+    });
+    await new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()),
+    );
+    const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+    expect(status).toMatch(new RegExp(`^Uid:\\t${uid}\\t`, "m"));
+    expect((await stat(`/proc/${child.pid}/environ`)).uid).toBe(0);
   });
 
   it("gives the program the variables a Node bridge would have deferred, under their own names", async () => {
