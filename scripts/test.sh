@@ -69,6 +69,9 @@ for test_node in "$runner_node" "$node22" "$node24"; do
   [ "$test_node" = "$runner_node" ] || [ "$("$test_node" --version)" != "$(node --version)" ] || continue
   step "tests on Node $("$test_node" --version)" tests_on "$test_node"
 done
+# The native bridge's C under ASan+UBSan: its own tests and the handoff's, once (not per Node).
+step "native bridge and handoff tests under ASan+UBSan" \
+  pnpm_cmd --filter @paperclipai/adapter-utils run test:sanitized
 # The oracles run upstream's own code, which needs Node 24: once each, not once per Node.
 step "upstream's local-mode controller drives our runner (Node 24)" \
   on_node "$node24" pnpm_cmd --filter @paperclipai/runner-upstream-oracle run test:oracle

@@ -6,7 +6,11 @@ import { PaperclipError } from "@paperclipai/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_BRIDGE_ENV } from "../src/bridge/bridge-choice.js";
 import { selectBridge } from "../src/bridge/bridge-launch.js";
-import { NATIVE_BRIDGE_VERSION_LINE, nativeBridgePath } from "../src/bridge/native-bridge-path.js";
+import {
+  NATIVE_BRIDGE_UNDER_TEST_ENV,
+  NATIVE_BRIDGE_VERSION_LINE,
+  nativeBridgePath,
+} from "../src/bridge/native-bridge-path.js";
 import { probeNativeBridge } from "../src/bridge/probe-native-bridge.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
@@ -47,7 +51,11 @@ function runBridge(args: string[]): Promise<BridgeRun> {
 describe("the native bridge binary", () => {
   it("is built by the package build where the package looks for it, and answers the probe", async () => {
     const binary = builtBridge();
-    expect(binary).toMatch(/dist\/native\/linux-x64\/paperclip-sandbox-bridge$/);
+    // The sanitizer step of the test command points this at its ASan+UBSan build.
+    expect(binary).toBe(
+      process.env[NATIVE_BRIDGE_UNDER_TEST_ENV] ??
+        path.join(packageDir, "dist", "native", `linux-${process.arch}`, "paperclip-sandbox-bridge"),
+    );
     // The host runs a private copy of it, never the package's file (a sandbox may write there).
     expect(await probeNativeBridge(binary)).toEqual({
       status: "ok",
