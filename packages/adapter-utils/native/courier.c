@@ -23,6 +23,10 @@
  *   {"handoff":"closed","id":"<16 hex>"}   a handed-off tunnel ended in the bridge;
  *   {"handoff":"bridge-gone"}              the bridge's connection ended: so did its tunnels.
  * It ends when Node closes the channel, or when the host process dies.
+ *
+ * This is Node's internal IPC framing for serialization "json" (lib/internal/child_process.js),
+ * not a documented API: docs/native-bridge.md says what it relies on, and
+ * test/courier-ipc-frame.test.ts checks it on every Node the suite runs on.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -10,6 +10,7 @@ const SANITIZED_TESTS = [
   "test/native-bridge.test.ts",
   "test/courier-and-binary.test.ts",
   "test/courier-backpressure.test.ts",
+  "test/courier-ipc-frame.test.ts",
   "test/tunnel-handoff.test.ts",
   "test/process-boundary.test.ts",
   "src/handoff/handoff-wire.test.ts",
