@@ -26,10 +26,10 @@ describe("the courier speaks this Node's IPC framing", () => {
       courier.kill("SIGKILL");
       await exited;
     });
-    const lines = createInterface({ input: courier.stdout })[Symbol.asyncIterator]();
+    const lines = createInterface({ input: courier.stdout! })[Symbol.asyncIterator]();
     const nextLine = async () => (await lines.next()).value as string;
     expect(await nextLine()).toBe("ready");
-    courier.stdin.end(`${path.join(await scratchDir(), "pass.sock")}\0`);
+    courier.stdin!.end(`${path.join(await scratchDir(), "pass.sock")}\0`);
     expect(await nextLine()).toBe("listening");
 
     const server = createServer((socket) => socket.on("error", () => {}));
