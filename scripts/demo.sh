@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/bootstrap.sh
 
 require_node
-bash scripts/provision.sh bubblewrap
+bash scripts/provision.sh bubblewrap native-toolchain
 install_dependencies
 say "building the packages"
 pnpm_cmd exec turbo run build --output-logs=errors-only

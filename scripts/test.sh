@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/toolchain-cache.sh
 
 require_node
-say "provisioning the machine: bash scripts/provision.sh (bubblewrap, the postgres user)"
+say "provisioning the machine: bash scripts/provision.sh (bubblewrap, the native toolchain, the postgres user)"
 bash scripts/provision.sh
 install_dependencies
 
@@ -87,6 +87,9 @@ step "build, typecheck, lint, check:package (Node $(node --version))" \
 for test_node in "${test_nodes[@]}"; do
   step "tests on Node $("$test_node" --version)" tests_on "$test_node"
 done
+# The native bridge's C under ASan+UBSan: its own tests and the handoff's, once (not per Node).
+step "native bridge and handoff tests under ASan+UBSan" \
+  e2e_suite "$runner_node" @paperclipai/adapter-utils test:sanitized
 # The oracles run upstream's own code, which needs Node 24: once each, not once per Node.
 step "upstream's local-mode controller drives our runner (Node 24)" \
   e2e_suite "$node24" @paperclipai/runner-upstream-oracle test:oracle

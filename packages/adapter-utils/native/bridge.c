@@ -153,8 +153,12 @@ static void exec_program(char **argv) {
     }
     sigset_t none;
     sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    setsid();
+    /* Its own session: the bridge's forwarded signals reach its whole group, and no terminal ties it
+       to the host's. Any failure here ends the child before the program runs. */
+    if (sigprocmask(SIG_SETMASK, &none, NULL) != 0 || setsid() < 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot give the program its own session: %s\n", strerror(errno));
+        _exit(125);
+    }
     if (!apply_own_filter()) {
         dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot load the seccomp filter: %s\n", strerror(errno));
         _exit(125);
@@ -241,7 +245,10 @@ int main(int argc, char **argv) {
     }
     restore_deferred_env();
     /* Not dumpable: the program, same uid, can neither trace the bridge nor open its descriptors. */
-    prctl(PR_SET_DUMPABLE, 0);
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot make itself undumpable: %s\n", strerror(errno));
+        return LISTEN_FAILURE_STATUS;
+    }
     pthread_attr_init(&thread_attr);
     pthread_attr_setstacksize(&thread_attr, THREAD_STACK_SIZE);
     pthread_attr_setdetachstate(&thread_attr, PTHREAD_CREATE_DETACHED);
@@ -253,7 +260,10 @@ int main(int argc, char **argv) {
     sigemptyset(&waited);
     sigaddset(&waited, SIGCHLD);
     for (size_t i = 0; i < FORWARDED_COUNT; i++) sigaddset(&waited, FORWARDED_SIGNALS[i]);
-    sigprocmask(SIG_BLOCK, &waited, NULL);
+    if (sigprocmask(SIG_BLOCK, &waited, NULL) != 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox bridge: cannot block the signals it forwards: %s\n", strerror(errno));
+        return LISTEN_FAILURE_STATUS;
+    }
     /* Before the program starts: the courier takes one connection only, and it must be ours
        (the sockets it passes belong to the host's network). After the mask: its reader thread
        must not take the signals the bridge waits for. */

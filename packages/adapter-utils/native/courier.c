@@ -23,6 +23,10 @@
  *   {"handoff":"closed","id":"<16 hex>"}   a handed-off tunnel ended in the bridge;
  *   {"handoff":"bridge-gone"}              the bridge's connection ended: so did its tunnels.
  * It ends when Node closes the channel, or when the host process dies.
+ *
+ * This is Node's internal IPC framing for serialization "json" (lib/internal/child_process.js),
+ * not a documented API: docs/adapter-utils/native-bridge.md says what it relies on, and
+ * test/courier-ipc-frame.test.ts checks it on every Node the suite runs on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -252,7 +256,11 @@ int courier_main(void) {
         dprintf(STDERR_FILENO, "paperclip-sandbox courier: no Node IPC channel (NODE_CHANNEL_FD)\n");
         return 2;
     }
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* Ends with the host process that started it: a courier left behind would hold host sockets. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+        dprintf(STDERR_FILENO, "paperclip-sandbox courier: cannot tie itself to its parent: %s\n", strerror(errno));
+        return 1;
+    }
     signal(SIGPIPE, SIG_IGN);
     /* Started ahead of need: it says it runs, then waits for the run that takes it.
        Its name in ps (/proc/<pid>/comm) says which it is: a spare, or serving a proxy. */

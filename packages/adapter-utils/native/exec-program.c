@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -32,7 +33,10 @@ void close_inherited_fds(void) {
     /* Kernels before 5.9: close what /proc lists, then whatever the listing itself used. */
     DIR *listing = opendir("/proc/self/fd");
     if (!listing) {
-        for (int fd = 3; fd < 65536; fd++) close(fd);
+        /* No /proc either: every number a descriptor can have (the hard limit bounds them). */
+        struct rlimit limit;
+        int highest = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_max < (1U << 20) ? (int)limit.rlim_max : 1 << 20;
+        for (int fd = 3; fd < highest; fd++) close(fd);
         return;
     }
     int own = dirfd(listing);

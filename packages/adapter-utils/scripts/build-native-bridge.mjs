@@ -1,8 +1,14 @@
-// Builds the native bridge (native/*.c: the in-sandbox bridge and the host's courier) for this machine into
-// dist/native/<platform>-<arch>/paperclip-sandbox-bridge, where the package looks
-// for it (src/bridge/native-bridge-path.ts). Without a C compiler, or when the
-// result does not run, it builds nothing and says so: the package then starts
-// its Node bridge instead, so a build never fails for want of a compiler.
+// Builds the native bridge (native/*.c: the in-sandbox bridge, the host's courier, the
+// --exec and --cgroup launchers) as static, hardened binaries for every Linux architecture
+// the package ships, into dist/native/linux-<arch>/paperclip-sandbox-bridge, where the
+// package looks for it at run time (src/bridge/native-bridge-path.ts). A missing compiler
+// fails the build, naming what to install: a package without its binaries would quietly
+// fall back to the slower Node bridge. PAPERCLIP_NATIVE_BUILD=skip is the documented
+// opt-out for a platform that cannot build them (the runtime then uses the Node bridge).
+//
+//   node scripts/build-native-bridge.mjs               every shipped architecture
+//   node scripts/build-native-bridge.mjs --sanitize    this machine's only, dynamic, with
+//       ASan+UBSan, into dist/native-sanitized/ (the test command's sanitizer run)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -14,37 +20,104 @@ const sources = readdirSync(sourceDir)
   .filter((name) => name.endsWith(".c"))
   .sort()
   .map((name) => path.join(sourceDir, name));
-const outputDir = path.join(packageDir, "dist", "native", `${process.platform}-${process.arch}`);
-const output = path.join(outputDir, "paperclip-sandbox-bridge");
 const expectedVersion = "paperclip-sandbox-bridge 3\n";
+const INSTALL_HINT =
+  "run `bash scripts/provision.sh` (or `apt-get install build-essential gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), " +
+  "or set PAPERCLIP_NATIVE_BUILD=skip on a platform that cannot build it (the sandbox then uses its Node bridge)";
 
-function skip(reason) {
-  console.warn(`native bridge not built (${reason}); the sandbox will use its Node bridge.`);
+/** Node's arch name → the GNU triple of Debian's cross compiler for it. */
+const SHIPPED = { x64: "x86_64-linux-gnu", arm64: "aarch64-linux-gnu" };
+
+const WARNINGS = [
+  "-Wall",
+  "-Wextra",
+  "-Werror",
+  "-Wformat=2",
+  "-Wshadow",
+  "-Wconversion",
+  "-Wno-sign-conversion",
+  "-Wstrict-prototypes",
+  "-Wmissing-prototypes",
+  "-Wvla",
+  "-Wimplicit-fallthrough",
+  "-Wnull-dereference",
+];
+const HARDENING = [
+  "-O2",
+  "-D_FORTIFY_SOURCE=2",
+  "-fstack-protector-strong",
+  "-fstack-clash-protection",
+  "-fPIE",
+  "-Wl,-z,relro,-z,now",
+  "-Wl,-z,noexecstack",
+];
+
+function fail(message) {
+  console.error(`native bridge build failed: ${message}`);
+  process.exit(1);
+}
+
+function compilerFor(arch) {
+  if (arch === process.arch) return process.env.CC || "cc";
+  return `${SHIPPED[arch]}-gcc`;
+}
+
+function compile(compiler, flags, output) {
+  mkdirSync(path.dirname(output), { recursive: true });
+  const run = spawnSync(compiler, [...flags, "-o", output, ...sources], { encoding: "utf8" });
+  if (run.error) fail(`${compiler}: ${run.error.code ?? run.error.message}; ${INSTALL_HINT}`);
+  if (run.status !== 0) fail(`${compiler} ${flags.join(" ")}:\n${run.stderr}`);
+}
+
+/** The host architecture's binary must answer the probe exactly as the package expects. */
+function probe(output) {
+  const run = spawnSync(output, ["--version"], { encoding: "utf8" });
+  if (run.status !== 0 || run.stdout !== expectedVersion)
+    fail(`${output} does not run: ${run.error?.code ?? `status ${run.status}`} ${run.stderr ?? ""}`);
+}
+
+if (process.env.PAPERCLIP_NATIVE_BUILD === "skip") {
+  console.warn(
+    "native bridge not built (PAPERCLIP_NATIVE_BUILD=skip); the sandbox will use its Node bridge.",
+  );
+  process.exit(0);
+}
+if (process.platform !== "linux") {
+  console.warn(
+    `native bridge not built: it is Linux-only, this is ${process.platform}; the sandbox is Linux-only too.`,
+  );
   process.exit(0);
 }
 
-if (process.platform !== "linux") skip(`the bridge is Linux-only, this is ${process.platform}`);
-const compiler = process.env.CC || "cc";
-mkdirSync(outputDir, { recursive: true });
-const common = ["-std=c11", "-O2", "-s", "-Wall", "-Wextra", "-pthread", "-o", output, ...sources];
-// Static first: the binary then runs inside the sandbox whatever libc the host has.
-let compiled = null;
-for (const flags of [["-static", ...common], common]) {
-  const run = spawnSync(compiler, flags, { encoding: "utf8" });
-  if (run.error) skip(`${compiler}: ${run.error.code ?? run.error.message}`);
-  if (run.status === 0) {
-    compiled = flags.includes("-static") ? "static" : "dynamic";
-    break;
-  }
-  console.warn(`${compiler} ${flags.join(" ")} failed:\n${run.stderr}`);
+if (process.argv.includes("--sanitize")) {
+  const output = path.join(
+    packageDir,
+    "dist",
+    "native-sanitized",
+    `linux-${process.arch}`,
+    "paperclip-sandbox-bridge",
+  );
+  rmSync(path.dirname(output), { recursive: true, force: true });
+  const sanitize = [
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=undefined",
+    "-fno-omit-frame-pointer",
+    "-g",
+  ];
+  compile(compilerFor(process.arch), ["-std=c11", ...WARNINGS, "-O1", ...sanitize, "-pthread"], output);
+  probe(output);
+  console.log(`native bridge built (ASan+UBSan, dynamic): ${path.relative(packageDir, output)}`);
+  process.exit(0);
 }
-if (!compiled) {
-  rmSync(outputDir, { recursive: true, force: true });
-  skip(`${compiler} could not compile ${path.relative(packageDir, sourceDir)}`);
+
+for (const arch of Object.keys(SHIPPED)) {
+  const output = path.join(packageDir, "dist", "native", `linux-${arch}`, "paperclip-sandbox-bridge");
+  // Static: the binary then runs inside the sandbox whatever libc the host has.
+  compile(
+    compilerFor(arch),
+    ["-std=c11", ...WARNINGS, ...HARDENING, "-static-pie", "-s", "-pthread"],
+    output,
+  );
+  if (arch === process.arch) probe(output);
+  console.log(`native bridge built (static-pie, linux-${arch}): ${path.relative(packageDir, output)}`);
 }
-const probe = spawnSync(output, ["--version"], { encoding: "utf8" });
-if (probe.status !== 0 || probe.stdout !== expectedVersion) {
-  rmSync(outputDir, { recursive: true, force: true });
-  skip(`the built binary does not run: ${probe.error?.code ?? `status ${probe.status}`}`);
-}
-console.log(`native bridge built (${compiled}): ${path.relative(packageDir, output)}`);

@@ -129,7 +129,7 @@ describe("paperclip-sandbox doctor", () => {
     expect(result.stdout).toContain("No problems found");
     // The host runs a hash-named private copy of dist/native's binary, never that file itself.
     expect(result.stdout).toMatch(
-      /ok {4}bridge: native: the native bridge runs: \/dev\/shm\/paperclip-sandbox-sockets-\d+\/native-[0-9a-f]{32}\/paperclip-sandbox-bridge\n/,
+      /ok {4}bridge: native: the native bridge for linux-(x64|arm64) runs: \/dev\/shm\/paperclip-sandbox-sockets-\d+\/native-[0-9a-f]{32}\/paperclip-sandbox-bridge\n/,
     );
     expect(result.stdout).toMatch(/ok {4}seccomp filter: active \(x64: \d+ calls denied/);
     expect(result.stdout).toMatch(/ok {4}process limit: each run in its own cgroup/);

@@ -1,12 +1,16 @@
 import { execFile, spawn } from "node:child_process";
-import { chmod, writeFile } from "node:fs/promises";
+import { chmod, copyFile, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_BRIDGE_ENV } from "../src/bridge/bridge-choice.js";
 import { selectBridge } from "../src/bridge/bridge-launch.js";
-import { NATIVE_BRIDGE_VERSION_LINE, nativeBridgePath } from "../src/bridge/native-bridge-path.js";
+import {
+  NATIVE_BRIDGE_UNDER_TEST_ENV,
+  NATIVE_BRIDGE_VERSION_LINE,
+  nativeBridgePath,
+} from "../src/bridge/native-bridge-path.js";
 import { probeNativeBridge } from "../src/bridge/probe-native-bridge.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
@@ -47,7 +51,11 @@ function runBridge(args: string[]): Promise<BridgeRun> {
 describe("the native bridge binary", () => {
   it("is built by the package build where the package looks for it, and answers the probe", async () => {
     const binary = builtBridge();
-    expect(binary).toMatch(/dist\/native\/linux-x64\/paperclip-sandbox-bridge$/);
+    // The sanitizer step of the test command points this at its ASan+UBSan build.
+    expect(binary).toBe(
+      process.env[NATIVE_BRIDGE_UNDER_TEST_ENV] ??
+        path.join(packageDir, "dist", "native", `linux-${process.arch}`, "paperclip-sandbox-bridge"),
+    );
     // The host runs a private copy of it, never the package's file (a sandbox may write there).
     expect(await probeNativeBridge(binary)).toEqual({
       status: "ok",
@@ -124,6 +132,39 @@ describe("the native bridge binary", () => {
     expect(stdout).toBe("ready\ngot-usr1\n");
   });
 
+  it("is not dumpable while the program runs: its /proc files belong to root, not to the uid it runs as", async () => {
+    // As root the owner would be root either way: the bridge then runs as nobody, from a copy
+    // nobody can reach. Not dumpable, the kernel hands its /proc/<pid> to root (proc(5)).
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? 65534 : process.getuid!();
+    let binary = builtBridge();
+    if (asRoot) {
+      const dir = await scratchDir();
+      await chmod(dir, 0o755);
+      binary = path.join(dir, "paperclip-sandbox-bridge");
+      await copyFile(builtBridge(), binary);
+      await chmod(binary, 0o755);
+    }
+    const child = spawn(
+      binary,
+      ["127.0.0.1:0", "/nonexistent.sock", "/bin/sh", "-c", "echo ready; exec sleep 30"],
+      {
+        uid,
+        gid: asRoot ? 65534 : process.getgid!(),
+        cwd: "/",
+      },
+    );
+    onCleanup(async () => {
+      child.kill("SIGKILL");
+    });
+    await new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()),
+    );
+    const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+    expect(status).toMatch(new RegExp(`^Uid:\\t${uid}\\t`, "m"));
+    expect((await stat(`/proc/${child.pid}/environ`)).uid).toBe(0);
+  });
+
   it("gives the program the variables a Node bridge would have deferred, under their own names", async () => {
     const result = await new Promise<string>((resolve, reject) => {
       execFile(
@@ -145,12 +186,21 @@ describe("the native bridge binary", () => {
 });
 
 describe("building the native bridge", () => {
-  it("without a C compiler the build still succeeds and says the Node bridge will be used", async () => {
+  it("without a C compiler the build fails and names what to install; the opt-out says what it gives up", async () => {
     const script = path.join(packageDir, "scripts", "build-native-bridge.mjs");
     const run = await exec(process.execPath, [script], { ...process.env, CC: "/nonexistent/cc" });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      "native bridge not built (/nonexistent/cc: ENOENT); the sandbox will use its Node bridge.",
+      "native bridge build failed: /nonexistent/cc: ENOENT; run `bash scripts/provision.sh`",
+    );
+    expect(run.stderr).toContain("apt-get install build-essential");
+    const skipped = await exec(process.execPath, [script], {
+      ...process.env,
+      PAPERCLIP_NATIVE_BUILD: "skip",
+    });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain(
+      "native bridge not built (PAPERCLIP_NATIVE_BUILD=skip); the sandbox will use its Node bridge.",
     );
     // The binary of the real build is left as it was.
     expect(await probeNativeBridge(builtBridge())).toEqual({

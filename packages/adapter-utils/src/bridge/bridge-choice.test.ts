@@ -40,7 +40,7 @@ describe("chooseBridge", () => {
     expect(chooseBridge({ preference: "auto", source: "default" }, runs)).toEqual({
       kind: "native",
       nativePath: runs.path,
-      reason: `the native bridge runs: ${runs.path}`,
+      reason: `the native bridge for ${process.platform}-${process.arch} runs: ${runs.path}`,
     });
   });
 

@@ -95,7 +95,7 @@ export function chooseBridge(
     return {
       kind: "native",
       nativePath: probe.path,
-      reason: `the native bridge runs: ${probe.path}${asked}`,
+      reason: `the native bridge for ${process.platform}-${process.arch} runs: ${probe.path}${asked}`,
     };
   }
   const detail = probe ? probe.detail : "was not probed";

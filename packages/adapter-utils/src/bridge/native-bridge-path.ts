@@ -16,6 +16,12 @@ function packageRoot(from: string): string | null {
   return null;
 }
 
+/**
+ * Test-only: the test command's sanitizer step points the native and handoff tests at the
+ * ASan+UBSan build (dist/native-sanitized/) through this variable. Not an API.
+ */
+export const NATIVE_BRIDGE_UNDER_TEST_ENV = "PAPERCLIP_SANDBOX_NATIVE_BRIDGE_UNDER_TEST";
+
 let cached: string | null | undefined;
 
 /**
@@ -26,6 +32,11 @@ let cached: string | null | undefined;
  */
 export function nativeBridgePath(): string | null {
   if (cached !== undefined) return cached;
+  const underTest = process.env[NATIVE_BRIDGE_UNDER_TEST_ENV];
+  if (underTest) {
+    cached = underTest;
+    return cached;
+  }
   const root = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
   cached = root
     ? path.join(root, "dist", "native", `${process.platform}-${process.arch}`, NATIVE_BRIDGE_FILE_NAME)

@@ -49,7 +49,7 @@ export async function probeNativeBridge(binary: string | null): Promise<NativeBr
     return {
       status: "missing",
       path: binary,
-      detail: `was not built for ${target} (no ${binary ?? "package root"}; the package build had no C compiler, or no binary ships for this architecture)`,
+      detail: `was not built for ${target} (no ${binary ?? "package root"}: binaries ship for linux-x64 and linux-arm64 only, and a build with PAPERCLIP_NATIVE_BUILD=skip makes none)`,
     };
   }
   let detail: string | null = null;
