@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { buildAttacks, echoServer, hostSink, spawnTarget } from "./attack-support.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
+import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
@@ -93,7 +94,9 @@ describe("the native binary (class 5): the host never runs a file a sandbox can 
     const marker = path.join(installed, "host-ran-it");
     const ws = await scratchDir();
     const echo = await echoServer();
-    const replace = `printf '#!/bin/sh\\ntouch ${marker}\\n' > ${binary}.new && chmod 755 ${binary}.new && mv ${binary}.new ${binary} && echo replaced`;
+    const fresh = shellQuote(`${binary}.new`);
+    const script = shellQuote(`#!/bin/sh\ntouch ${shellQuote(marker)}\n`);
+    const replace = `printf ${script} > ${fresh} && chmod 755 ${fresh} && mv ${fresh} ${shellQuote(binary)} && echo replaced`;
     const runner = `
       const { runChildProcess } = await import(${JSON.stringify(path.join(installed, "dist", "local-process-sandbox.js"))});
       const run = (command, args, scope) => runChildProcess("binary", command, args, {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Controller, IDS, tempDir, writeScript } from "./local-controller.js";
 
@@ -41,7 +41,8 @@ describe("a daemon killed at each phase of a journal append", { timeout: 90_000 
 
       const first = new Controller(args, {
         ...process.env,
-        NODE_OPTIONS: `--import=${PRELOAD}`,
+        // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
+        NODE_OPTIONS: `--import=${pathToFileURL(PRELOAD).href}`,
         JOURNAL_PAUSE_AT: phase,
         JOURNAL_PAUSE_MATCH: '"commandId":"c3","controllerSeq":3,"type":"turn.start","fingerprint"',
       });
