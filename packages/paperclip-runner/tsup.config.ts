@@ -13,8 +13,8 @@ export default defineConfig([
   {
     entry: {
       index: "src/index.ts",
-      prp: "src/prp/index.ts",
-      protocol: "src/protocol/index.ts",
+      prp: "src/events/index.ts",
+      protocol: "src/commands/index.ts",
       diagnostics: "src/diagnostics/index.ts",
       "private-fs": "src/private-fs/index.ts",
     },

@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { takeBootstrapTicket } from "../durable/bootstrap-ticket.js";
+import { takeBootstrapTicket } from "../durable/transport/bootstrap-ticket.js";
 import type { LocalModeRunner } from "./runnerd-cli.js";
 import { createRunnerdCli } from "./runnerd-cli.js";
 

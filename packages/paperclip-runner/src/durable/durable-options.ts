@@ -8,7 +8,7 @@ import {
   readOpencodeLaunchProfile,
 } from "../provider/opencode-launch-profile.js";
 import type { DurableIdentity } from "./durable-identity.js";
-import type { OutboxLimits } from "./outbox.js";
+import type { OutboxLimits } from "./state/outbox.js";
 
 export type DurableEndpoint =
   | { readonly mode: "connect"; readonly url: URL; readonly caBundle: Buffer | null }

@@ -1,17 +1,26 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
-import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
-import { CommandApplier } from "./command-applier.js";
-import { type CredentialMaterial, credentialMaterial } from "./credential.js";
-import type { DurableEngine, EngineEvent } from "./durable-engine.js";
 import type { DurableOptions } from "./durable-options.js";
-import type { DurableState } from "./durable-state.js";
-import type { DurableStore } from "./durable-store.js";
-import { LeaseRenewal } from "./lease-renewal.js";
-import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
-import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./prp-envelope.js";
-import { StateCommitter } from "./state-committer.js";
-import { failureSummary, isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
+import { CommandApplier } from "./engine/command-applier.js";
+import type { DurableEngine, EngineEvent } from "./engine/durable-engine.js";
+import type { DurableState } from "./state/durable-state.js";
+import type { DurableStore } from "./state/durable-store.js";
+import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
+import { StateCommitter } from "./state/state-committer.js";
+import {
+  AuthenticatedConnection,
+  RefusedBeforeChallenge,
+  type Welcome,
+} from "./transport/authenticated-connection.js";
+import { type CredentialMaterial, credentialMaterial } from "./transport/credential.js";
+import { LeaseRenewal } from "./transport/lease-renewal.js";
+import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./transport/prp-envelope.js";
+import {
+  failureSummary,
+  isConnectError,
+  leaseExpired,
+  reconnectDeadline,
+} from "./transport/transport-failure.js";
 
 /** Failure summaries kept in the state file (the server shows the last few). */
 const MAX_DIAGNOSTICS = 4;

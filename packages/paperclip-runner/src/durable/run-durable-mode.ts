@@ -8,15 +8,15 @@ import { loadCodexProviderState } from "../provider/codex-provider-state.js";
 import { providerStateOwner } from "../provider/provider-state-files.js";
 import { codexExecutor } from "../provider/start-codex-executor.js";
 import { openDurableStateStore } from "../state/state-store.js";
-import { ticketMissing } from "./bootstrap-ticket.js";
-import { BUILTIN_SCRIPT, BUILTIN_SCRIPT_FILE } from "./builtin-script.js";
-import { createDialer } from "./dial.js";
 import { readDurableOptions } from "./durable-options.js";
 import { DurableRunner } from "./durable-runner.js";
-import { openDurableStore } from "./durable-store.js";
-import { EngineBridge } from "./engine-bridge.js";
-import { EngineSeam } from "./engine-seam.js";
-import { killEngineHarness } from "./kill-engine-harness.js";
+import { BUILTIN_SCRIPT, BUILTIN_SCRIPT_FILE } from "./engine/builtin-script.js";
+import { EngineBridge } from "./engine/engine-bridge.js";
+import { EngineSeam } from "./engine/engine-seam.js";
+import { killEngineHarness } from "./engine/kill-engine-harness.js";
+import { openDurableStore } from "./state/durable-store.js";
+import { ticketMissing } from "./transport/bootstrap-ticket.js";
+import { createDialer } from "./transport/dial.js";
 
 /**
  * Durable mode: the runner dials the Paperclip server (or accepts its

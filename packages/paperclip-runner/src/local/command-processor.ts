@@ -1,8 +1,8 @@
+import { admitCommand } from "../commands/admit-command.js";
+import { commandFingerprint } from "../commands/command-fingerprint.js";
+import { type ControllerCommand, parseControllerLine } from "../commands/controller-command.js";
+import { RECEIPT_DETAILS } from "../events/index.js";
 import type { HarnessCommand } from "../harness/harness-message.js";
-import { admitCommand } from "../protocol/admit-command.js";
-import { commandFingerprint } from "../protocol/command-fingerprint.js";
-import { type ControllerCommand, parseControllerLine } from "../protocol/controller-command.js";
-import { RECEIPT_DETAILS } from "../prp/index.js";
 import { journalEntry } from "../state/journal-lookup.js";
 import type { ControllerInput } from "./controller-lines.js";
 import type { HarnessSupervisor } from "./harness-supervisor.js";

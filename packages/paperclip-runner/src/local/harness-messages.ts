@@ -1,6 +1,6 @@
 import { redactSecrets } from "@paperclipai/errors";
+import { liftHarnessEvent, runResultProblem } from "../events/index.js";
 import type { HarnessMessage } from "../harness/harness-message.js";
-import { liftHarnessEvent, runResultProblem } from "../prp/index.js";
 import type { RunLedger } from "./run-ledger.js";
 
 const TURN_ENDS: ReadonlySet<string> = new Set([

@@ -1,9 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { redactSecrets } from "@paperclipai/errors";
+import {
+  NO_PROCESS_EXIT,
+  type ProcessExitFact,
+  processExitFact,
+  reconcileTerminal,
+} from "../events/index.js";
 import type { HarnessCommand } from "../harness/harness-message.js";
 import { type HarnessExit, HarnessProcess } from "../harness/harness-process.js";
 import type { HarnessSpawnSpec } from "../harness/harness-spawn-spec.js";
-import { NO_PROCESS_EXIT, type ProcessExitFact, processExitFact, reconcileTerminal } from "../prp/index.js";
 import { HarnessMessages } from "./harness-messages.js";
 import type { LocalTimings } from "./local-timings.js";
 import type { StopIntent } from "./run-facts.js";

@@ -2,8 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { RunnerdFlagName } from "../cli/flag-definitions.js";
 import { invalidArgument, missingArgument, type ParsedFlags } from "../cli/flags.js";
+import { PRP_ID_MAX_LENGTH } from "../events/prp-event.js";
 import { loadScript } from "../harness/fake/load-script.js";
-import { PRP_ID_MAX_LENGTH } from "../prp/prp-event.js";
 import type { StateBinding } from "../state/runner-state.js";
 
 /** Local mode's configuration, read from the command line and checked before anything starts. */

@@ -1,5 +1,5 @@
-import { isLocalCommandType } from "../protocol/controller-command.js";
-import { RECEIPT_DETAILS } from "../prp/receipt-details.js";
+import { isLocalCommandType } from "../commands/controller-command.js";
+import { RECEIPT_DETAILS } from "../events/receipt-details.js";
 import type { RunFacts, StopIntent } from "./run-facts.js";
 
 /** The effect a new, in-sequence command has on the run, or why it is refused. */

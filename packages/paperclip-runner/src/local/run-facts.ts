@@ -1,4 +1,4 @@
-import type { TerminalIntent, TerminalReason } from "../prp/terminal.js";
+import type { TerminalIntent, TerminalReason } from "../events/terminal.js";
 
 export type RunPhase =
   | "idle"

@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import type { ControllerCommand } from "../protocol/controller-command.js";
+import type { ControllerCommand } from "../commands/controller-command.js";
 import {
   type CommandReceiptMessage,
   type CommandReceiptStatus,
@@ -11,7 +11,7 @@ import {
   receiptMessage,
   type StreamMessage,
   streamLine,
-} from "../prp/index.js";
+} from "../events/index.js";
 import { acknowledgeEvents, appendEvent, type EventPlacement } from "../state/append-event.js";
 import type { StoredOutcome } from "../state/journal-entry.js";
 import { withJournalEntry } from "../state/journal-lookup.js";

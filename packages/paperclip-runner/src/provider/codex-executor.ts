@@ -1,5 +1,5 @@
-import type { ServerCommand } from "../durable/command-journal.js";
-import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/durable-engine.js";
+import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/engine/durable-engine.js";
+import type { ServerCommand } from "../durable/state/command-journal.js";
 import { readAuthorizedTools } from "./authorized-tools.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { readCodexProviderConfig } from "./codex-provider-config.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { redactSecrets } from "@paperclipai/errors";
-import type { PrpEventType, PrpV2EventType } from "../prp/index.js";
+import type { PrpEventType, PrpV2EventType } from "../events/index.js";
 
 /** One PRP event the executor emits, with upstream's priority for it. */
 export interface ProviderEvent {

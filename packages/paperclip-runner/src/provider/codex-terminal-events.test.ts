@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runResultProblem } from "../prp/run-result.js";
+import { runResultProblem } from "../events/run-result.js";
 import { codexTerminalEvents } from "./codex-terminal-events.js";
 
 const contract = { revision: "rev-1", criterionIds: ["c1"] };

@@ -1,5 +1,5 @@
-import { RUN_RESULT_SCHEMA } from "../prp/run-result.js";
-import { TERMINAL_SCHEMA } from "../prp/terminal.js";
+import { RUN_RESULT_SCHEMA } from "../events/run-result.js";
+import { TERMINAL_SCHEMA } from "../events/terminal.js";
 import type { ProviderEvent, TurnTerminalStatus } from "./codex-notification-events.js";
 import type { CompletionContract, TerminalAuthority } from "./codex-provider-state.js";
 

@@ -1,4 +1,4 @@
-import type { EngineEvent } from "../durable/durable-engine.js";
+import type { EngineEvent } from "../durable/engine/durable-engine.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { canonicalJson } from "../protocol/canonical-json.js";
+import { canonicalJson } from "../commands/canonical-json.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { CodexSession, type SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";

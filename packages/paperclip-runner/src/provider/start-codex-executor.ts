@@ -1,6 +1,6 @@
 import { closeSync } from "node:fs";
-import type { EngineEvent } from "../durable/durable-engine.js";
 import type { DurableOptions } from "../durable/durable-options.js";
+import type { EngineEvent } from "../durable/engine/durable-engine.js";
 import { CodexExecutor } from "./codex-executor.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { verifiedOpencodeLaunch } from "./opencode-launch-profile.js";

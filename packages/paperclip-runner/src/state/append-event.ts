@@ -1,4 +1,4 @@
-import { buildPrpEvent, type PrpEvent, type PrpEventType } from "../prp/index.js";
+import { buildPrpEvent, type PrpEvent, type PrpEventType } from "../events/index.js";
 import type { RunnerState } from "./runner-state.js";
 
 /**

@@ -1,6 +1,6 @@
+import type { PrpEvent } from "../events/prp-event.js";
 import type { ProcessIdentity } from "../harness/process-identity.js";
 import { INITIAL_RUN_FACTS, type RunFacts } from "../local/run-facts.js";
-import type { PrpEvent } from "../prp/prp-event.js";
 import type { JournalEntry } from "./journal-entry.js";
 
 export const STATE_FILE_SCHEMA = "paperclip-runner/runner-state/v3";

@@ -1,4 +1,4 @@
-import type { PrpEvent } from "../prp/prp-event.js";
+import type { PrpEvent } from "../events/prp-event.js";
 import { MAX_OUTBOX_EVENTS } from "./append-event.js";
 import type { JournalEntry } from "./journal-entry.js";
 import { journalEntry, setJournalEntry } from "./journal-lookup.js";

@@ -4,8 +4,8 @@ import {
   type PrpEvent,
   type PrpEventType,
   type PrpV2EventType,
-} from "../prp/index.js";
-import { type DurableIdentity, identityFields } from "./durable-identity.js";
+} from "../../events/index.js";
+import { type DurableIdentity, identityFields } from "../durable-identity.js";
 import { PRP_PROTOCOL } from "./handshake.js";
 
 /** What an event is, before durable mode numbers it. */

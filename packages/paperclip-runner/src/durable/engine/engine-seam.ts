@@ -1,6 +1,6 @@
 import { PaperclipError } from "@paperclipai/errors";
-import { executableProviderKind } from "../provider/provider-kind.js";
-import type { ServerCommand } from "./command-journal.js";
+import { executableProviderKind } from "../../provider/provider-kind.js";
+import type { ServerCommand } from "../state/command-journal.js";
 import type { DurableEngine, EngineReceipt } from "./durable-engine.js";
 
 /** An engine durable mode may bind, and how to stop its processes when the runner fails. */

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { atomicPrivateWrite, createPrivateDirectory } from "../private-fs/index.js";
-import { acquireStateLock } from "../state/state-lock.js";
-import { readStateFile } from "../state/state-store.js";
+import { atomicPrivateWrite, createPrivateDirectory } from "../../private-fs/index.js";
+import { acquireStateLock } from "../../state/state-lock.js";
+import { readStateFile } from "../../state/state-store.js";
+import type { DurableIdentity } from "../durable-identity.js";
 import { recoverDurableState } from "./command-journal.js";
-import type { DurableIdentity } from "./durable-identity.js";
 import { type DurableState, initialDurableState } from "./durable-state.js";
 import { parseDurableState } from "./parse-durable-state.js";
 

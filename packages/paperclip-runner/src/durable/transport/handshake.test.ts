@@ -1,6 +1,6 @@
 import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../protocol/canonical-json.js";
+import { canonicalJson } from "../../commands/canonical-json.js";
 import { credentialMaterial } from "./credential.js";
 import { domainHmac } from "./domain-digest.js";
 import { authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";

@@ -1,4 +1,4 @@
-import { RECEIPT_DETAILS } from "../prp/receipt-details.js";
+import { RECEIPT_DETAILS } from "../events/receipt-details.js";
 import type { JournalEntry } from "../state/journal-entry.js";
 
 /** What the journal says of a command delivered again: its stored outcome, or that it may or may not have run. */

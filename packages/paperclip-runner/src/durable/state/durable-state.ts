@@ -1,4 +1,4 @@
-import type { DurableIdentity } from "./durable-identity.js";
+import type { DurableIdentity } from "../durable-identity.js";
 
 /** Upstream's schema name: the Paperclip server reads this file when a run closes. */
 export const DURABLE_STATE_SCHEMA = "paperclip.runner.durable.state.v1";

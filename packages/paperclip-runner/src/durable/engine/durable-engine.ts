@@ -1,4 +1,4 @@
-import type { ServerCommand } from "./command-journal.js";
+import type { ServerCommand } from "../state/command-journal.js";
 import type { EngineOutput } from "./engine-output.js";
 
 export type EngineEvent = Extract<EngineOutput, { kind: "event" }>;

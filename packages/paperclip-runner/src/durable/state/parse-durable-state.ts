@@ -1,6 +1,6 @@
 import { RunnerError } from "@paperclipai/errors";
-import { BINDING_MISMATCH_MESSAGE } from "../state/parse-runner-state.js";
-import { type DurableIdentity, IDENTITY_KEYS } from "./durable-identity.js";
+import { BINDING_MISMATCH_MESSAGE } from "../../state/parse-runner-state.js";
+import { type DurableIdentity, IDENTITY_KEYS } from "../durable-identity.js";
 import { DURABLE_STATE_SCHEMA, type DurableState } from "./durable-state.js";
 
 /**

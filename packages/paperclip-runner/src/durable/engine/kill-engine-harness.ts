@@ -1,6 +1,6 @@
-import { killStaleProcessGroup } from "../harness/process-identity.js";
-import type { RunnerState } from "../state/runner-state.js";
-import { readStoredState } from "../state/state-store.js";
+import { killStaleProcessGroup } from "../../harness/process-identity.js";
+import type { RunnerState } from "../../state/runner-state.js";
+import { readStoredState } from "../../state/state-store.js";
 
 /**
  * Kills the engine's live harness (its process group) as recorded in the engine's

@@ -1,13 +1,13 @@
-import { commandFingerprint } from "../protocol/command-fingerprint.js";
+import { commandFingerprint } from "../../commands/command-fingerprint.js";
 import {
   admitServerCommand,
   commandResult,
   type ServerCommand,
   withCommandRecord,
-} from "./command-journal.js";
+} from "../state/command-journal.js";
+import type { StateCommitter } from "../state/state-committer.js";
+import { commandSubject, readServerCommand, resultStatus } from "../transport/server-command.js";
 import type { DurableEngine } from "./durable-engine.js";
-import { commandSubject, readServerCommand, resultStatus } from "./server-command.js";
-import type { StateCommitter } from "./state-committer.js";
 
 /** Commands that end the command stream: after their result is acknowledged the runner leaves. */
 export const LIFECYCLE_END: ReadonlySet<string> = new Set(["runner.shutdown", "runner.suspend"]);

@@ -1,11 +1,11 @@
 import { Writable } from "node:stream";
-import type { ControllerInput, ControllerLines } from "../local/controller-lines.js";
-import type { HarnessLauncher } from "../local/harness-supervisor.js";
-import { DEFAULT_LIMITS } from "../local/local-options.js";
-import { LocalRunner } from "../local/local-runner.js";
-import { localTimings } from "../local/local-timings.js";
-import type { StateStore } from "../state/state-store.js";
-import type { ServerCommand } from "./command-journal.js";
+import type { ControllerInput, ControllerLines } from "../../local/controller-lines.js";
+import type { HarnessLauncher } from "../../local/harness-supervisor.js";
+import { DEFAULT_LIMITS } from "../../local/local-options.js";
+import { LocalRunner } from "../../local/local-runner.js";
+import { localTimings } from "../../local/local-timings.js";
+import type { StateStore } from "../../state/state-store.js";
+import type { ServerCommand } from "../state/command-journal.js";
 import type { DurableEngine, EngineEvent, EngineReceipt } from "./durable-engine.js";
 import { readEngineLine } from "./engine-output.js";
 

@@ -1,9 +1,9 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { RunnerError } from "@paperclipai/errors";
-import { canonicalJson } from "../protocol/canonical-json.js";
+import { canonicalJson } from "../../commands/canonical-json.js";
+import { type DurableIdentity, identityFields } from "../durable-identity.js";
 import type { CredentialMaterial } from "./credential.js";
 import { domainDigest, domainHmac } from "./domain-digest.js";
-import { type DurableIdentity, identityFields } from "./durable-identity.js";
 
 export const PRP_PROTOCOL = "paperclip.runner";
 /** The PRP versions this runner speaks: events are `paperclip.prp.event.v1`. */

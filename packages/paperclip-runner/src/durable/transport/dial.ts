@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import WebSocket, { WebSocketServer } from "ws";
-import type { DurableEndpoint } from "./durable-options.js";
+import type { DurableEndpoint } from "../durable-options.js";
 
 /** The protocol's bound on one message; the library refuses larger ones. */
 export const MAX_FRAME_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { CommandStatus, ServerCommand } from "./command-journal.js";
+import type { CommandStatus, ServerCommand } from "../state/command-journal.js";
 import { frameInvalid } from "./secure-channel.js";
 
 /** What a `command_result` names about its command. */

@@ -1,5 +1,5 @@
-import { isPrpEventType, RUNNER_STREAM_SCHEMA, type StreamEnvelope } from "../prp/index.js";
-import type { DurableEventKind } from "./prp-envelope.js";
+import { isPrpEventType, RUNNER_STREAM_SCHEMA, type StreamEnvelope } from "../../events/index.js";
+import type { DurableEventKind } from "../transport/prp-envelope.js";
 
 /** One line of the engine's output (local mode's `paperclip.runner.stream.v1`), as durable mode uses it. */
 export type EngineOutput =
