@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const TOOLCHAIN_SCRIPT = fileURLToPath(new URL("../../lib/toolchain-cache.sh", import.meta.url));
+const TOOLCHAIN_SCRIPT = fileURLToPath(new URL("../../../scripts/lib/toolchain-cache.sh", import.meta.url));
 
 /** Runs the repository's pinned-toolchain script (it installs into its cache on first use). */
 function toolchain(...args: string[]): string {
