@@ -64,9 +64,13 @@ beforeAll(async () => {
     { text: ANSWER },
   ])) as ModelStub;
   const binDir = await writeCodexWrapper(path.join(workDir, "bin"), tools.codex, stub.baseUrl);
+  // The server makes each run a scratch directory under os.tmpdir() and leaves it: keep it
+  // in the work directory, which the teardown removes.
+  const serverTmp = path.join(workDir, "tmp");
+  await mkdir(serverTmp);
   server = await startPaperclipServer(tools, workDir, logDir, {
     pathPrefix: binDir,
-    env: { PAPERCLIP_RUNNER_BINARY: OUR_RUNNER_BIN },
+    env: { PAPERCLIP_RUNNER_BINARY: OUR_RUNNER_BIN, TMPDIR: serverTmp },
   });
 });
 
