@@ -1,20 +1,20 @@
 // Runs on Node 24 (the real server's engines): drives our paperclip-runnerd through the
 // server's own spawnRunner and DurablePrpControlPlane for one scenario, and prints what the
 // server saw as JSON lines. Written for this repository; it only calls the server's exports.
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import {
+  fileDigest,
+  loadServerControlPlane,
+  printRecord,
+} from "@paperclipai/test-support/server-control-plane";
 
 const scenario = JSON.parse(process.argv[2]);
-const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
-const { DurablePrpControlPlane, spawnRunner } = await import(
-  pathToFileURL(join(vendor, "control-plane/durable-prp-control-plane.js")).href
+const { DurablePrpControlPlane, spawnRunner, validatePrpEvent } = await loadServerControlPlane(
+  scenario.serverDir,
 );
-const { validatePrpEvent } = await import(pathToFileURL(join(vendor, "protocol/replay-contract.js")).href);
-
-const print = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+const print = printRecord;
 const identity = {
   runnerInstanceId: "runner-oracle-1",
   environmentLeaseId: "lease-env-1",
@@ -25,7 +25,7 @@ const identity = {
 };
 // The values the real server passes (live/runnerd-codex-transport.js): its approved runner version, 16 MiB outbox, 1 MiB P0 reserve.
 const runnerVersion = "0.3.0";
-const runnerDigest = `sha256:${createHash("sha256").update(readFileSync(scenario.runnerBin)).digest("hex")}`;
+const runnerDigest = fileDigest(scenario.runnerBin);
 
 // A deterministic clock offset the lease scenario moves forward (the server's clock, not the runner's).
 let clockOffsetMs = 0;

@@ -1,35 +1,20 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { type ServerToolchain, serverToolchain } from "@paperclipai/test-support";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const toolchain = path.join(repoRoot, "scripts/lib/toolchain-cache.sh");
 export const runnerBin = path.join(repoRoot, "packages/paperclip-runner/bin/paperclip-runnerd.js");
 const driver = path.join(import.meta.dirname, "../driver/oracle-driver.mjs");
 
-export interface Toolchain {
-  readonly node24: string;
-  readonly serverDir: string;
-}
+export type Toolchain = ServerToolchain;
 
-/** The pinned Node 24 and @paperclipai/server, installed once into the cache outside the workspace. */
+/** Node 24 and @paperclipai/server@2026.916.1 from the toolchain cache. */
 export function toolchainPaths(): Toolchain {
-  const read = (...args: string[]): string => {
-    try {
-      return execFileSync("bash", [toolchain, ...args], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      }).trim();
-    } catch {
-      throw new Error(
-        `precondition: the oracle needs Node 24 and @paperclipai/server@2026.916.1 from the npm registry (bash scripts/lib/toolchain-cache.sh ${args.join(" ")} failed)`,
-      );
-    }
-  };
-  return { node24: read("node", "24"), serverDir: read("server") };
+  return serverToolchain("the oracle tests");
 }
 
 export interface DriverRecord {

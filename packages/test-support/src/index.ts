@@ -1,6 +1,8 @@
 // Preconditions have their own entry (`@paperclipai/test-support/preconditions`): vitest's
 // global setup runs outside the test context, where the fixtures below cannot be imported.
+
 export { childForTest, killGroupAfterTest, stopChild } from "./children.js";
+export { type ServerToolchain, serverToolchain } from "./paperclip-toolchain.js";
 export {
   isAlive,
   openDescriptors,

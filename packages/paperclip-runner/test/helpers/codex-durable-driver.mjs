@@ -2,19 +2,19 @@
 // through the Paperclip server's own spawnRunner and DurablePrpControlPlane, following the steps
 // of one scenario, and prints what the server saw as JSON lines. Semantic tool inputs are answered
 // through the control plane's onSemanticToolInput, as the server's transport does.
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import {
+  fileDigest,
+  loadServerControlPlane,
+  printRecord,
+} from "@paperclipai/test-support/server-control-plane";
 
 const scenario = JSON.parse(process.argv[2]);
-const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
-const { DurablePrpControlPlane, spawnRunner } = await import(
-  pathToFileURL(join(vendor, "control-plane/durable-prp-control-plane.js")).href
+const { DurablePrpControlPlane, spawnRunner, validatePrpEvent } = await loadServerControlPlane(
+  scenario.serverDir,
 );
-const { validatePrpEvent } = await import(pathToFileURL(join(vendor, "protocol/replay-contract.js")).href);
-
-const print = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+const print = printRecord;
 const identity = {
   runnerInstanceId: "runner-codex-1",
   environmentLeaseId: "lease-env-1",
@@ -24,7 +24,7 @@ const identity = {
   itemId: "item-codex-1",
 };
 const runnerVersion = "0.3.0";
-const runnerDigest = `sha256:${createHash("sha256").update(readFileSync(scenario.runnerBin)).digest("hex")}`;
+const runnerDigest = fileDigest(scenario.runnerBin);
 
 const committed = [];
 let releaseTools;

@@ -1,39 +1,26 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { tempDirForTest } from "@paperclipai/test-support";
+import {
+  serverToolchain as cachedServerToolchain,
+  type ServerToolchain,
+  tempDirForTest,
+} from "@paperclipai/test-support";
 import { beforeAll } from "vitest";
 import { BIN } from "./run-bin.js";
 
 const run = promisify(execFile);
-const repoRoot = path.resolve(import.meta.dirname, "../../../..");
-const toolchain = path.join(repoRoot, "scripts/lib/toolchain-cache.sh");
 const driver = path.join(import.meta.dirname, "codex-durable-driver.mjs");
 /** The scripted stand-in for `codex app-server`. */
 export const FAKE_CODEX = path.join(import.meta.dirname, "fake-codex-app-server.mjs");
 
-export interface ServerToolchain {
-  readonly node24: string;
-  readonly serverDir: string;
-}
+export type { ServerToolchain };
 
-/** Node 24 and @paperclipai/server@2026.916.1 from the toolchain cache (installed from npm the first time). */
+/** Node 24 and @paperclipai/server@2026.916.1 from the toolchain cache. */
 export function serverToolchain(): ServerToolchain {
-  const read = (...args: string[]): string => {
-    try {
-      return execFileSync("bash", [toolchain, ...args], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      }).trim();
-    } catch {
-      throw new Error(
-        `precondition: the durable provider tests need Node 24 and @paperclipai/server@2026.916.1 from the npm registry (bash scripts/lib/toolchain-cache.sh ${args.join(" ")} failed)`,
-      );
-    }
-  };
-  return { node24: read("node", "24"), serverDir: read("server") };
+  return cachedServerToolchain("the durable provider tests");
 }
 
 export interface CommittedEvent {
