@@ -1,15 +1,6 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { forwardInto, relayReadsInto } from "../../proxy/relay-reads.js";
-
-/** When one leg closes the other follows: at once after an error, else once it has flushed. */
-function follow(leg: Socket, hadError: boolean): void {
-  if (hadError || leg.writableFinished) {
-    leg.destroy();
-    return;
-  }
-  if (!leg.writableEnded) leg.end();
-  leg.once("finish", () => leg.destroy());
-}
+import { endLeg, followLeg } from "../../proxy/tunnel-legs.js";
 
 export interface RelayServer {
   /** Not listening yet: the caller listens, and starts the program once it does. */
@@ -37,15 +28,13 @@ export function createRelayServer(socketPath: string): RelayServer {
     upstream.on("error", () => client.destroy());
     client.on("close", (hadError) => {
       sockets.delete(client);
-      follow(upstream, hadError);
+      followLeg(upstream, hadError);
     });
     upstream.on("close", (hadError) => {
       sockets.delete(upstream);
-      follow(client, hadError);
+      followLeg(client, hadError);
     });
-    upstream.on("end", () => {
-      if (!client.writableEnded && !client.destroyed) client.end();
-    });
+    upstream.on("end", () => endLeg(client));
     forwardInto(client, upstream);
   });
   return {
