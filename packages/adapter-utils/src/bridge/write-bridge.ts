@@ -6,7 +6,7 @@ import { ownPackageRoot } from "../package-root.js";
 export const BRIDGE_FILE_NAME = "bridge.cjs";
 
 /** Where the build puts the Node bridge (tsup entry `src/bridge/node-bridge/main.ts`), from the package root. */
-export const NODE_BRIDGE_BUILD_FILE = path.join("dist", "node-bridge.cjs");
+const NODE_BRIDGE_BUILD_FILE = path.join("dist", "node-bridge.cjs");
 
 /** The built Node bridge in this package: `dist/node-bridge.cjs`, for `src/` under test and `dist/` alike. */
 export function nodeBridgeBuildPath(): string {

@@ -10,13 +10,13 @@ import { closeSync, readdirSync, readFileSync } from "node:fs";
 import { SANDBOX_PROXY_PORT } from "../../bwrap/system-paths.js";
 import { closeInheritedDescriptors } from "../close-inherited-descriptors.js";
 import { parseBridgeArgv } from "./bridge-argv.js";
-import { BRIDGE_LISTEN_FAILURE_STATUS } from "./program-ending.js";
+import { BRIDGE_SETUP_FAILURE_STATUS } from "./program-ending.js";
 import { createRelayServer } from "./relay-server.js";
 import { runProgram } from "./run-program.js";
 
 function fail(message: string): never {
   process.stderr.write(`paperclip-sandbox bridge: ${message}\n`);
-  process.exit(BRIDGE_LISTEN_FAILURE_STATUS);
+  process.exit(BRIDGE_SETUP_FAILURE_STATUS);
 }
 
 // Descriptors the host inherited without close-on-exec (bwrap passes them on) must not

@@ -1,5 +1,5 @@
-/** Exit status of the bridge itself when it cannot listen (the program never started). */
-export const BRIDGE_LISTEN_FAILURE_STATUS = 125;
+/** Exit status of the bridge itself when it fails before the program starts (no listener, or no arguments). */
+export const BRIDGE_SETUP_FAILURE_STATUS = 125;
 
 /** Every catchable signal the bridge passes on to the program's process group. */
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = [
