@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { SandboxError } from "@paperclipai/errors";
 import { ownPackageRoot } from "../package-root.js";
 
 /** Upstream's name for the bridge in `<proxydir>`, kept: callers recognise the argv by it. */
@@ -15,13 +16,27 @@ export function nodeBridgeBuildPath(): string {
 
 let built: Buffer | undefined;
 
+/** The built bridge's bytes; a missing file means a broken install, said as such. */
+export function readNodeBridgeBuild(buildPath: string): Buffer {
+  try {
+    return readFileSync(buildPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new SandboxError(
+      "ERR_SANDBOX_NODE_BRIDGE_MISSING",
+      `The sandbox's Node bridge is missing from this installation (${buildPath}); reinstall or rebuild @paperclipai/adapter-utils.`,
+      { details: { path: buildPath } },
+    );
+  }
+}
+
 /**
  * Writes the bridge into the per-run directory, read+execute for the owner only. The
  * sandbox runs that copy, never the package's file (a network-only sandbox sees the
  * host tree, the package included, and may write to it). Read once per process.
  */
 export async function writeNetworkProxyBridge(dir: string): Promise<string> {
-  built ??= readFileSync(nodeBridgeBuildPath());
+  built ??= readNodeBridgeBuild(nodeBridgeBuildPath());
   const bridgePath = path.join(dir, BRIDGE_FILE_NAME);
   writeFileSync(bridgePath, built, { mode: 0o500 });
   return bridgePath;
