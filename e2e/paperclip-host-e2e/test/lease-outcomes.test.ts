@@ -54,7 +54,7 @@ function ended(issueId: string, find: (runs: IssueRun[]) => IssueRun | undefined
       const run = find(await api.get<IssueRun[]>(`/issues/${issueId}/runs`));
       return run && ENDED.includes(run.status) ? run : undefined;
     },
-    { timeoutMs: 150_000, process: host.server?.process },
+    { timeoutMs: 150_000, ...(host.server ? { process: host.server.process } : {}) },
   );
 }
 
