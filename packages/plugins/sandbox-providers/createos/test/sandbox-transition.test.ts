@@ -70,7 +70,10 @@ describe("delete", () => {
   });
 
   it("reads the state until it is ended when the DELETE reply names a live one", async () => {
-    const { s, client } = await scriptedSandbox(["running", "destroyed"], 200, { id: "sbx_1", status: "running" });
+    const { s, client } = await scriptedSandbox(["running", "destroyed"], 200, {
+      id: "sbx_1",
+      status: "running",
+    });
     await deleteSandbox(client, "sbx_1", Date.now() + 10_000);
     expect(s.seen.map((r) => r.method)).toEqual(["DELETE", "GET", "GET"]);
     const stuck = await scriptedSandbox(["running"], 200, { id: "sbx_1", status: "running" });

@@ -104,7 +104,15 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-503");
     emulator.faults.set({
-      faults: [{ kind: "http-status", route: "sandbox.get", status: 503, sandboxId: lease.providerLeaseId!, times: 1 }],
+      faults: [
+        {
+          kind: "http-status",
+          route: "sandbox.get",
+          status: 503,
+          sandboxId: lease.providerLeaseId!,
+          times: 1,
+        },
+      ],
     });
     const deletesBefore = deletes();
     const readsBefore = reads(lease.providerLeaseId);
