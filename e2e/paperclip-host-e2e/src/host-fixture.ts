@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type EmulatorProcess, startEmulator } from "./emulator-process.js";
 import { HostApi, type Plugin } from "./host-api.js";
 import { type PaperclipServer, startPaperclipServer } from "./paperclip-server.js";
@@ -93,4 +94,27 @@ export class HostFixture {
     await this.emulator?.stop();
     if (this.workDir) await rm(this.workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A fixture for the calling suite: started (with `then` run after it) before the first test,
+ * every log printed for a failing test (an assertion, not only a step), stopped after the last.
+ */
+export function useHostFixture(
+  isolation: "bwrap" | "none",
+  then: (host: HostFixture) => Promise<void> = async () => {},
+): HostFixture {
+  const host = new HostFixture();
+  beforeAll(async () => {
+    await host.start(isolation);
+    await then(host);
+  }, 900_000);
+  beforeEach(() => {
+    host.logsPrinted = false;
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail" && !host.logsPrinted) await host.printLogs(context.task.name);
+  });
+  afterAll(() => host.stop(), 120_000);
+  return host;
 }

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
 import type { HostApi, Lease } from "../src/host-api.js";
-import { HostFixture } from "../src/host-fixture.js";
+import { useHostFixture } from "../src/host-fixture.js";
 import { SHAPE } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 
@@ -25,26 +25,13 @@ interface RunLease extends Lease {
 
 const ENDED = ["succeeded", "failed", "cancelled", "timed_out"];
 
-const host = new HostFixture();
 let api: HostApi;
 let emulator: EmulatorProcess;
-
-beforeAll(async () => {
-  await host.start("none");
-  await host.installPlugin();
-  api = host.api;
-  emulator = host.emulator as EmulatorProcess;
-}, 900_000);
-
-beforeEach(() => {
-  host.logsPrinted = false;
+const host = useHostFixture("none", async (started) => {
+  await started.installPlugin();
+  api = started.api;
+  emulator = started.emulator as EmulatorProcess;
 });
-
-afterEach(async (context) => {
-  if (context.task.result?.state === "fail" && !host.logsPrinted) await host.printLogs(context.task.name);
-});
-
-afterAll(() => host.stop(), 120_000);
 
 /** Waits until `runId` has ended and returns it. */
 function ended(issueId: string, find: (runs: IssueRun[]) => IssueRun | undefined): Promise<IssueRun> {

@@ -1,33 +1,19 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
 import type { AdapterCheck, Environment, HostApi, Lease } from "../src/host-api.js";
-import { HostFixture } from "../src/host-fixture.js";
+import { useHostFixture } from "../src/host-fixture.js";
 import { probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 
-const host = new HostFixture();
 let emulator: EmulatorProcess | undefined;
 let api: HostApi;
 let companyId = "";
 let environment: Environment;
+const host = useHostFixture("bwrap", async (started) => {
+  emulator = started.emulator;
+  api = started.api;
+});
 const step = <T>(name: string, work: () => Promise<T>): Promise<T> => host.step(name, work);
-
-beforeAll(async () => {
-  await host.start();
-  emulator = host.emulator;
-  api = host.api;
-}, 900_000);
-
-// A failing test (an assertion, not only a request) prints every log too.
-beforeEach(() => {
-  host.logsPrinted = false;
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === "fail" && !host.logsPrinted) await host.printLogs(context.task.name);
-});
-
-afterAll(() => host.stop(), 120_000);
 
 describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () => {
   it("installs from its unpacked tarball by local path and reaches ready", async () => {
