@@ -112,6 +112,8 @@ let counter = 0;
 /** A cgroup of one run: every process of the sandbox is born in it (the launcher joins it first). */
 export interface RunCgroup {
   readonly procsFile: string;
+  /** Sets `pids.max`; `false` when the cgroup no longer takes it. */
+  limit(maxProcesses: number): boolean;
   /** SIGKILLs every process in it, until none is left (bounded rounds). */
   kill(): Promise<void>;
   /** Kills what is left, then removes the cgroup. */
@@ -125,6 +127,15 @@ function members(dir: string): number[] {
     .filter((pid) => Number.isInteger(pid) && pid > 0);
 }
 
+function writeLimit(dir: string, maxProcesses: number): boolean {
+  try {
+    writeFileSync(path.join(dir, "pids.max"), String(maxProcesses));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Creates a run cgroup with `pids.max` = `maxProcesses`, or `null` when this process
  * cannot (no pids hierarchy, not writable: a non-root runner without delegation).
@@ -136,8 +147,10 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
   const dir = path.join(found.parent, `${RUN_CGROUP_PREFIX}${process.pid}-${counter}`);
   try {
     mkdirSync(dir);
-    writeFileSync(path.join(dir, "pids.max"), String(maxProcesses));
   } catch {
+    return null;
+  }
+  if (!writeLimit(dir, maxProcesses)) {
     try {
       rmdirSync(dir);
     } catch {}
@@ -162,6 +175,7 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
   };
   return {
     procsFile: path.join(dir, "cgroup.procs"),
+    limit: (limit) => writeLimit(dir, limit),
     kill,
     async remove() {
       await kill();
