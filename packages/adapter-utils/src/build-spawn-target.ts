@@ -21,11 +21,12 @@ import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
  */
 function startRunProxy(
   dirs: RunDirs,
+  runDir: string,
   bridge: BridgeChoice,
   options: LocalProcessSandboxOptions,
 ): Promise<SandboxNetworkProxy> {
   const proxy = startSandboxNetworkProxy({
-    socketPath: dirs.openSocketDir(),
+    socketPath: dirs.openSocketDir(runDir),
     allowlist: options.networkAllowlist ?? [],
     trustedUrls: options.networkTrustedUrls ?? [],
     onNetworkDecision: options.onNetworkDecision,
@@ -65,7 +66,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
   try {
     // Upstream's `<proxydir>/proxy.sock` links to the real socket in a private socket
     // root, which no sandbox sees; only this run's sandbox gets that directory, at <proxydir>.
-    if (bridge) proxy = startRunProxy(dirs, bridge, options);
+    if (bridge && dirs.runDir) proxy = startRunProxy(dirs, dirs.runDir, bridge, options);
     dirs.exposeSocketRoots(mounts);
     const { runDir, socketDir } = dirs;
     const scope = scopeArgs({

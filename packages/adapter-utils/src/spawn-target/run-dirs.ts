@@ -47,14 +47,13 @@ export class RunDirs {
 
   /**
    * Creates the run's private socket directory (in a private socket root, which no sandbox
-   * sees) and links upstream's `<proxydir>/proxy.sock` to the socket there. Returns the
-   * socket's real path.
+   * sees) and links upstream's `<runDir>/proxy.sock` (the proxy directory) to the socket
+   * there. Returns the socket's real path.
    */
-  openSocketDir(): string {
-    if (!this.runDir) throw new Error("a private socket directory needs the run directory");
+  openSocketDir(runDir: string): string {
     this.#socketDir = createPrivateSocketDir();
     const socketPath = path.join(this.#socketDir, PROXY_SOCKET_NAME);
-    symlinkSync(socketPath, path.join(this.runDir, PROXY_SOCKET_NAME));
+    symlinkSync(socketPath, path.join(runDir, PROXY_SOCKET_NAME));
     return socketPath;
   }
 

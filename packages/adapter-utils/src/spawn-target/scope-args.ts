@@ -65,12 +65,12 @@ export function scopeArgs(input: {
       }),
     );
   } else {
-    if (!runDir) throw new Error("the network-only scope needs its run directory");
-    // The mask directories live in the run directory itself: one level less to make and remove.
+    // The mask directories live in the run directory itself (which the network-only scope
+    // always has, RunDirs.create): one level less to make and remove.
     const scope = buildNetworkOnlyScopeArgs({
       layout,
       maskedPaths: mounts.masks,
-      maskRoot: runDir,
+      maskRoot: runDir!,
       mounts: mounts.requests,
       proxyMount,
       socketRoots: mounts.socketRoots,
