@@ -68,18 +68,40 @@ int exec_only_main(char **argv) {
     return saved == ENOENT ? 127 : 126;
 }
 
-/* Moves this process into the cgroup whose cgroup.procs file is `procs_file`; false (and a message) when it cannot. */
-static bool join_cgroup(const char *procs_file) {
+/* Moves this process into the cgroup whose cgroup.procs file is `procs_file`; false when it cannot. */
+static bool move_to_cgroup(const char *procs_file) {
     int procs = open(procs_file, O_WRONLY | O_CLOEXEC);
     char pid[24];
     int length = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
-    if (procs < 0 || write(procs, pid, (size_t)length) != length) {
-        dprintf(STDERR_FILENO, "paperclip-sandbox: cannot join the run's cgroup %s: %s\n", procs_file, strerror(errno));
-        if (procs >= 0) close(procs);
-        return false;
-    }
-    close(procs);
-    return true;
+    bool moved = procs >= 0 && write(procs, pid, (size_t)length) == length;
+    int saved = errno;
+    if (procs >= 0) close(procs);
+    errno = saved;
+    return moved;
+}
+
+static bool join_cgroup(const char *procs_file) {
+    if (move_to_cgroup(procs_file)) return true;
+    dprintf(STDERR_FILENO, "paperclip-sandbox: cannot join the run's cgroup %s: %s\n", procs_file, strerror(errno));
+    return false;
+}
+
+/*
+ * A spare whose host went away without a run: back into the parent cgroup, then the run
+ * cgroup it joined is removed, so nothing of it stays (best effort: a cgroup left behind
+ * is swept by the host's next process).
+ */
+static void leave_cgroup(const char *procs_file) {
+    char dir[4096], parent[4096];
+    int length = snprintf(dir, sizeof dir, "%s", procs_file);
+    char *slash = length > 0 && (size_t)length < sizeof dir ? strrchr(dir, '/') : NULL;
+    if (!slash || slash == dir) return;
+    *slash = '\0';
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *parent_slash = strrchr(parent, '/');
+    if (!parent_slash || parent_slash == parent) return;
+    snprintf(parent_slash, sizeof parent - (size_t)(parent_slash - parent), "/cgroup.procs");
+    if (move_to_cgroup(parent)) rmdir(dir);
 }
 
 static int exec_failure(const char *command) {
@@ -147,7 +169,8 @@ static char **split_fields(char *text, size_t length, long *count) {
  * NUL-terminated fields `flags`, `cwd`, `argc`, the argv (the command first, an absolute
  * path), then the environment. Flags: `n` puts /dev/null on stdin, `s` keeps fd 3 (bwrap's
  * status), `f` keeps fd 4 (bwrap's seccomp filter); the others are closed. It then becomes
- * the command. An empty request (the host went away first) ends it quietly.
+ * the command. An empty request (the host went away first) ends it quietly, and leaves
+ * no cgroup behind.
  */
 int cgroup_spare_main(int argc, char **argv) {
     if (argc != 3) {
@@ -157,7 +180,10 @@ int cgroup_spare_main(int argc, char **argv) {
     bool joined = join_cgroup(argv[2]);
     size_t length = 0;
     char *request = read_to_end(SPARE_REQUEST_FD, &length);
-    if (request && length == 0) return 0;
+    if (request && length == 0) {
+        if (joined) leave_cgroup(argv[2]);
+        return 0;
+    }
     if (!joined) return 125;
     long count = 0;
     char **fields = request ? split_fields(request, length, &count) : NULL;
