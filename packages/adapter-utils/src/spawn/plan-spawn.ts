@@ -61,17 +61,15 @@ export function helperBwrapArgs(status: boolean, seccomp: boolean, targetArgs: r
   ];
 }
 
-/** The command and bwrap, both resolved on PATH at once; failures are reported command first. */
-async function resolveCommands(
+/** The command and bwrap, resolved on PATH; failures are reported command first. */
+function resolveCommands(
   command: string,
   requestedBwrap: string,
   cwd: string,
   env: Record<string, string | undefined>,
-): Promise<{ resolved: string; bwrap: string }> {
-  const [resolved, bwrap] = await Promise.all([
-    resolveCommandPath(command, cwd, env),
-    resolveCommandPath(requestedBwrap, cwd, env),
-  ]);
+): { resolved: string; bwrap: string } {
+  const resolved = resolveCommandPath(command, cwd, env);
+  const bwrap = resolveCommandPath(requestedBwrap, cwd, env);
   if (!resolved) {
     throw new SandboxError("ERR_SANDBOX_COMMAND_NOT_FOUND", `Command not found in PATH: "${command}"`, {
       details: { command },
@@ -112,7 +110,7 @@ export async function planSpawn(
   const sandbox = opts.localProcessSandbox ?? null;
   const env = mergeChildEnv(process.env, opts.env, sandbox?.homeDir);
   if (!sandbox) {
-    const resolved = await resolveCommandPath(command, opts.cwd, env);
+    const resolved = resolveCommandPath(command, opts.cwd, env);
     return {
       command: resolved ?? command,
       args,
@@ -127,12 +125,7 @@ export async function planSpawn(
       spare: null,
     };
   }
-  const { resolved, bwrap } = await resolveCommands(
-    command,
-    sandbox.command?.trim() || "bwrap",
-    opts.cwd,
-    env,
-  );
+  const { resolved, bwrap } = resolveCommands(command, sandbox.command?.trim() || "bwrap", opts.cwd, env);
   return planSandboxSpawn(resolved, args, opts, sandbox, env, bwrap);
 }
 
@@ -158,8 +151,8 @@ async function planSandboxSpawn(
   };
   const cleanup = async () => {
     await killSandbox();
-    await cgroup?.remove();
-    await target.cleanup?.();
+    // Nothing of the sandbox runs any more: its cgroup and its directories go side by side.
+    await Promise.all([cgroup?.remove(), target.cleanup?.()]);
   };
   try {
     const [version, launcher] = await Promise.all([bwrapVersion(bwrap), usableNativeBinary()]);

@@ -34,6 +34,17 @@ async function openDirectoryOrUnlink(entry: string): Promise<FileHandle | null> 
   }
 }
 
+/**
+ * Removes `entry` when it is an empty directory (the usual mask directory) in one call:
+ * rmdir never follows a link, and refuses anything else (a file, a link, a full directory).
+ */
+function removedIfEmptyDirectory(entry: string): Promise<boolean> {
+  return rmdir(entry).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Empties the directory open as `handle`, then closes it and removes `entry` (its name from its parent). */
 async function removeOpenDirectory(
   handle: FileHandle,
@@ -46,6 +57,7 @@ async function removeOpenDirectory(
     await hooks.afterList?.(label, names);
     await Promise.all(
       names.map(async (name) => {
+        if (await removedIfEmptyDirectory(inside(handle, name))) return;
         const child = await openDirectoryOrUnlink(inside(handle, name));
         if (child) await removeOpenDirectory(child, inside(handle, name), `${label}/${name}`, hooks);
       }),
