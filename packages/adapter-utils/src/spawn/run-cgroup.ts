@@ -4,9 +4,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /** Default `maxProcesses`: processes and threads of one run (the native bridge takes a thread per connection). */
 export const DEFAULT_MAX_PROCESSES = 4096;
-// A killed process leaves the cgroup once it is reaped: poll often, a bounded while.
+// A killed process leaves the cgroup once it is gone: poll often, a bounded while. Right
+// after bwrap's exit the sandbox's pid 1 is usually still tearing its namespaces down
+// (well under a millisecond on a quiet host): the first rounds only yield to the event
+// loop, where a timer would add a millisecond each.
 const KILL_ROUNDS = 500;
 const KILL_ROUND_MS = 1;
+const YIELD_ROUNDS = 20;
+
+function pause(round: number): Promise<unknown> {
+  return round < YIELD_ROUNDS ? new Promise((resolve) => setImmediate(resolve)) : sleep(KILL_ROUND_MS);
+}
 
 /** One mounted hierarchy that can limit pids: cgroup v1's `pids`, or v2 with `pids` enabled below it. */
 export interface PidsHierarchy {
@@ -170,7 +178,7 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
           process.kill(pid, "SIGKILL");
         } catch {}
       }
-      await sleep(KILL_ROUND_MS);
+      await pause(round);
     }
   };
   return {
@@ -185,7 +193,7 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
           return;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-          await sleep(KILL_ROUND_MS);
+          await pause(round);
         }
       }
     },
