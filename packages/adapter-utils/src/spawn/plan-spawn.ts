@@ -129,6 +129,19 @@ export async function planSpawn(
   return planSandboxSpawn(resolved, args, opts, sandbox, env, bwrap);
 }
 
+/** The environment bwrap starts with: the run's, with the sandbox's changes. */
+function sandboxEnv(
+  sandbox: LocalProcessSandboxOptions,
+  env: Record<string, string | undefined>,
+  changes: Record<string, string | undefined> | undefined,
+): Record<string, string> {
+  const changed = applyEnvChanges(env, changes);
+  // The bridge starts faster without them; it hands them to the program unchanged.
+  return parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
+    ? deferBridgeEnv(changed)
+    : changed;
+}
+
 async function planSandboxSpawn(
   executable: string,
   args: string[],
@@ -163,15 +176,10 @@ async function planSandboxSpawn(
     // and becomes bwrap (Node cannot place a child in a cgroup before it forks).
     const run = runCgroupFor(launcher, sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES, opts.stdio);
     cgroup = run.cgroup;
-    const sandboxEnv = applyEnvChanges(env, target.env);
     return {
       ...launchCommand({ bwrap, bwrapArgs, launcher, cgroup, spare: run.spare }),
       cwd: target.cwd,
-      // The bridge starts faster without them; it hands them to the program unchanged.
-      env:
-        parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
-          ? deferBridgeEnv(sandboxEnv)
-          : sandboxEnv,
+      env: sandboxEnv(sandbox, env, target.env),
       cleanup,
       status,
       seccomp,

@@ -13,17 +13,16 @@ export interface RunEnd {
   stderr: string;
 }
 
-export type RunOutcome =
-  | { error: SandboxError }
-  | {
-      result: {
-        exitCode: number | null;
-        signal: string | null;
-        timedOut: boolean;
-        stdout: string;
-        stderr: string;
-      };
-    };
+/** What a program that ran left: its status and the tail of its output. */
+export interface RunResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+export type RunOutcome = { error: SandboxError } | { result: RunResult };
 
 /**
  * What a run that closed amounts to (pure). bwrap reports the program's exit only when

@@ -5,7 +5,7 @@ import { BoundedByteTail } from "@paperclipai/internal";
 import { LogDelivery, type LogStream } from "./log-delivery.js";
 import { type SpawnPlan, STATUS_FD } from "./plan-spawn.js";
 import type { RunChildProcessOptions, RunProcessResult } from "./run-child-process.js";
-import { runOutcome } from "./run-outcome.js";
+import { type RunResult, runOutcome } from "./run-outcome.js";
 import { spawnFailure } from "./spawn-failure.js";
 
 /** Output kept per stream: the last 4 MiB (bytes; upstream counts UTF-16 units). */
@@ -161,6 +161,7 @@ export function superviseRun(input: SuperviseInput): Promise<RunProcessResult> {
 
   return new Promise<RunProcessResult>((resolve, reject) => {
     let settled = false;
+    // Once: the output delivered and the sandbox cleaned up, whatever ended the run.
     const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
@@ -184,17 +185,21 @@ export function superviseRun(input: SuperviseInput): Promise<RunProcessResult> {
         stdout: captured.stdout.text(),
         stderr: captured.stderr.text(),
       });
-      finish(() => {
-        if ("error" in outcome) return reject(outcome.error);
-        const finished = Date.now();
-        resolve({
-          ...outcome.result,
-          pid: child.pid ?? null,
-          startedAt,
-          finishedAt: new Date(finished).toISOString(),
-          durationMs: finished - input.startedAt,
-        });
-      });
+      finish(() =>
+        "error" in outcome ? reject(outcome.error) : resolve(timed(outcome.result, child, input.startedAt)),
+      );
     });
   });
+}
+
+/** The program's result with the run's pid and times. */
+function timed(result: RunResult, child: ChildProcess, startedAt: number): RunProcessResult {
+  const finished = Date.now();
+  return {
+    ...result,
+    pid: child.pid ?? null,
+    startedAt: new Date(startedAt).toISOString(),
+    finishedAt: new Date(finished).toISOString(),
+    durationMs: finished - startedAt,
+  };
 }
