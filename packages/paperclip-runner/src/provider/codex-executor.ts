@@ -208,7 +208,7 @@ export class CodexExecutor implements DurableEngine {
       return applied(sessionOpenResult(state, "started"));
     }
     const resumed = state.threadId !== null;
-    const facts = await startProviderSession(
+    const { facts, goalProbe } = await startProviderSession(
       this.ctx,
       this.deps.session,
       resumed ? "restore" : "ensure",
@@ -219,12 +219,7 @@ export class CodexExecutor implements DurableEngine {
       priority: 0,
       payload: this.ctx.identityPayload(),
     });
-    if (!resumed) {
-      const goal = await this.ctx.session
-        ?.request("thread/goal/get", { threadId: this.ctx.state().threadId })
-        .catch(() => null);
-      await this.ctx.emitAll(sessionGoalEvents(goal ?? null));
-    }
+    if (goalProbe !== null) await this.ctx.emitAll(sessionGoalEvents(await goalProbe));
     this.deferred = { commandId: command.commandId, events: facts };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
   }
