@@ -108,6 +108,11 @@ const committedEvents = () => {
   const state = JSON.parse(readFileSync(join(root, "control-plane/control-plane-state.json"), "utf8"));
   return state.committedEvents.map((entry) => entry.envelope.payload);
 };
+// What each command the server queued came back with (type, status, the runner's result).
+const committedCommands = () => {
+  const state = JSON.parse(readFileSync(join(root, "control-plane/control-plane-state.json"), "utf8"));
+  return state.commands.map(({ type, status, result }) => ({ type, status, result: result?.result ?? null }));
+};
 const alive = (pid) => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -226,6 +231,26 @@ try {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
+  } else if (scenario.kind === "goals") {
+    // The goal API through the server's transport (session.goal.* commands, PRP command v2):
+    // a paused goal (an active one on an idle thread makes Codex start a turn by itself), read
+    // back, cleared; then a budget increase, which only managed providers take.
+    const goalStep = async (name, method, params) => {
+      await attempt(name, async () => {
+        const result = await bundle.transport.request(method, { threadId, ...params });
+        mark(name, { result });
+      });
+    };
+    await goalStep("goal-get-empty", "thread/goal/get", {});
+    await goalStep("goal-set", "thread/goal/set", { objective: "Ship the release notes", status: "paused", tokenBudget: 5000 });
+    await goalStep("goal-get", "thread/goal/get", {});
+    await goalStep("goal-clear", "thread/goal/clear", {});
+    await goalStep("goal-get-cleared", "thread/goal/get", {});
+    await goalStep("budget", "session/budget/increase", { maxSessionListCostUsd: 5 });
+    await attempt("snapshot", async () => {
+      const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
+      mark("snapshot", { sameThread: read.thread.id === threadId });
+    });
   } else if (scenario.kind === "recovery" || scenario.kind === "recovery-tool") {
     await runTurn("plain", "say hello", [
       { text: "hello before the kill", usage: { input_tokens: 30, output_tokens: 7 } },
@@ -296,6 +321,7 @@ try {
     if (!check.ok) print({ type: "schema_issue", sourceSeq: event.sourceSeq, issues: check.issues });
     print({ type: "committed", event });
   }
+  for (const command of committedCommands()) print({ type: "command", command });
   const evidence = bundle?.evidence() ?? null;
   print({ type: "report", modelRequests: stub.requests.length, evidence });
   // Whatever the close did, nothing of this scenario outlives it: the runner's and Codex's groups.

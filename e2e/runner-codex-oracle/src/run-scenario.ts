@@ -10,7 +10,7 @@ const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
 /** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. */
-export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool";
+export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool" | "goals";
 
 export interface StepRecord {
   readonly step: string;

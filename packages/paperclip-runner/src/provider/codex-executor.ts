@@ -15,10 +15,12 @@ import {
   rejected,
   sessionOpenResult,
   sessionSnapshot,
+  unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import type { StartupContext } from "./provider-startup-facts.js";
-import { sessionGoalEvents } from "./session-goal-events.js";
+import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
+import { openedGoals } from "./session-goals.js";
 import { startProviderSession } from "./session-start.js";
 import { providerFailed, settleTurn } from "./turn-settlement.js";
 
@@ -44,6 +46,15 @@ const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
   "turn.interrupt",
   "run.cancel",
   "turn.stop",
+]);
+
+/** Commands after which upstream's runner still holds a session.open's startup facts back. */
+const KEEPS_STARTUP_FACTS_DEFERRED: ReadonlySet<string> = new Set([
+  "session.goal.get",
+  "session.goal.set",
+  "session.goal.clear",
+  "session.snapshot",
+  "session.budget.increase",
 ]);
 
 /** The commands durable mode answers without the executor (`command-applier.ts`). */
@@ -117,7 +128,7 @@ export class CodexExecutor implements DurableEngine {
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
-      await this.flushDeferred(command.commandId);
+      if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) await this.flushDeferred(command.commandId);
       return {
         kind: "receipt" as const,
         commandId: command.commandId,
@@ -176,11 +187,15 @@ export class CodexExecutor implements DurableEngine {
       case "session.close":
       case "session.destroy":
         return await this.close();
+      case "session.goal.get":
+        return await getGoal(this.ctx);
+      case "session.goal.set":
+        return await setGoal(this.ctx, payload);
+      case "session.goal.clear":
+        return await clearGoal(this.ctx);
       default:
-        return rejected(`${command.type} is not available from the ${state.config.provider} provider`, {
-          status: "rejected",
-          code: "provider_command_unavailable",
-        });
+        // session.budget.increase among them: only managed providers take it.
+        return unavailable();
     }
   }
 
@@ -219,7 +234,12 @@ export class CodexExecutor implements DurableEngine {
       priority: 0,
       payload: this.ctx.identityPayload(),
     });
-    if (goalProbe !== null) await this.ctx.emitAll(sessionGoalEvents(await goalProbe));
+    if (goalProbe !== null) {
+      const { goals, events } = openedGoals(await goalProbe);
+      this.ctx.update((current) => ({ ...current, goals }));
+      await this.ctx.save();
+      await this.ctx.emitAll(events);
+    }
     this.deferred = { commandId: command.commandId, events: facts };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
   }
