@@ -242,7 +242,11 @@ try {
       });
     };
     await goalStep("goal-get-empty", "thread/goal/get", {});
-    await goalStep("goal-set", "thread/goal/set", { objective: "Ship the release notes", status: "paused", tokenBudget: 5000 });
+    await goalStep("goal-set", "thread/goal/set", {
+      objective: "Ship the release notes",
+      status: "paused",
+      tokenBudget: 5000,
+    });
     await goalStep("goal-get", "thread/goal/get", {});
     await goalStep("goal-clear", "thread/goal/clear", {});
     await goalStep("goal-get-cleared", "thread/goal/get", {});

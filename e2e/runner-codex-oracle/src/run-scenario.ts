@@ -9,7 +9,7 @@ import type { CodexToolchain } from "./toolchain.js";
 const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
-/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. */
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. `goals`: the goal API (get, set a paused goal, get, clear, get), a budget increase, snapshot, close. */
 export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool" | "goals";
 
 export interface StepRecord {
@@ -24,9 +24,17 @@ export interface CommittedEvent extends PrpEventLike {
   readonly sourceEventId: string;
 }
 
+export interface ServerCommandOutcome {
+  readonly type: string;
+  readonly status: string;
+  readonly result: unknown;
+}
+
 export interface ScenarioOutcome {
   readonly steps: ReadonlyMap<string, StepRecord>;
   readonly events: readonly CommittedEvent[];
+  /** Every command the server queued, in order: its type, status and the runner's result. */
+  readonly commands: readonly ServerCommandOutcome[];
   readonly schemaIssues: readonly unknown[];
   readonly toolCalls: readonly { tool: string; arguments: unknown }[];
   readonly steerReachedModel: boolean | undefined;
@@ -77,6 +85,9 @@ function parseTranscript(stdout: string): ScenarioOutcome {
     events: records
       .filter((entry) => entry.type === "committed")
       .map((entry) => entry.event as CommittedEvent),
+    commands: records
+      .filter((entry) => entry.type === "command")
+      .map((entry) => entry.command as ServerCommandOutcome),
     schemaIssues: records.filter((entry) => entry.type === "schema_issue"),
     toolCalls: (toolCalls ?? []) as ScenarioOutcome["toolCalls"],
     steerReachedModel: typeof steer === "boolean" ? steer : undefined,
