@@ -36,7 +36,9 @@ export default defineConfig([
     define,
     noExternal: [/.*/],
     // Bundled CommonJS dependencies (ws) require Node's built-ins.
-    banner: { js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
+    },
   },
   {
     // The scripted harness runs as its own process (and inside the sandbox), so it is one self-contained file.
