@@ -21,7 +21,7 @@ const queue = (type: string, id: string, payload: Record<string, unknown> = {}) 
   ] as const;
 
 describe("session goals (PRP command v2) through the server's control plane", { timeout: 120_000 }, () => {
-  it("gets, sets, follows and clears the thread's goal, each change one event; a budget increase is not Codex's", async () => {
+  it("gets, sets, follows and clears the thread's goal, each change one event; a budget increase is not Codex's, warm attach is refused", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work),
@@ -32,6 +32,7 @@ describe("session goals (PRP command v2) through the server's control plane", { 
         ...queue("session.goal.get", "get"),
         ...queue("session.goal.clear", "clear"),
         ...queue("session.budget.increase", "budget", { maxSessionListCostUsd: 5 }),
+        ...queue("run.attach", "attach", { provider: { kind: "codex" } }),
         ...queue("session.snapshot", "snapshot"),
         ...closeSteps,
       ]);
@@ -93,6 +94,8 @@ describe("session goals (PRP command v2) through the server's control plane", { 
           },
         },
       });
+      // Warm attach is not implemented: refused (a completed result would let the server rotate the run).
+      expect(commandOf(result, "attach")?.status).toBe("rejected");
       expect(commandOf(result, "snapshot")?.result.result).toMatchObject({
         goal: null,
         goalRevision: 6,
