@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
-import { runCodexScenario, type ScenarioOutcome } from "../src/run-scenario.js";
-import { OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
+import type { ScenarioOutcome } from "../src/run-scenario.js";
+import { sideBySideBeforeAll } from "../src/side-by-side.js";
 
 /** The model asked one question through Codex, the server's handler saw it, the board's answer reached the model. */
 function expectAnswered(outcome: ScenarioOutcome): void {
@@ -24,20 +24,16 @@ function expectAnswered(outcome: ScenarioOutcome): void {
 describe("Codex asks the user (request_user_input → item/tool/requestUserInput), real Codex, both runners", {
   timeout: 300_000,
 }, () => {
-  let upstream: ScenarioOutcome;
-  let ours: ScenarioOutcome;
-  beforeAll(async () => {
-    const tools = await resolveCodexToolchain();
-    upstream = await runCodexScenario(tools, tools.upstreamRunner, "ask");
-    ours = await runCodexScenario(tools, OUR_RUNNER_BIN, "ask");
-  }, 300_000);
+  const outcomes = sideBySideBeforeAll("ask");
 
   it("upstream's runner turns the question into a runtime request and delivers the server's answer", () => {
-    expectAnswered(upstream);
+    expectAnswered(outcomes().upstream);
   });
 
   it("ours does the same and commits the same normalised stream", () => {
-    expectAnswered(ours);
-    expect(diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events))).toEqual([]);
+    expectAnswered(outcomes().ours);
+    expect(
+      diffEventStreams(normaliseEvents(outcomes().upstream.events), normaliseEvents(outcomes().ours.events)),
+    ).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
-import { runCodexScenario, type ScenarioOutcome } from "../src/run-scenario.js";
-import { OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
+import type { ScenarioOutcome } from "../src/run-scenario.js";
+import { sideBySideBeforeAll } from "../src/side-by-side.js";
 
 const GOAL_STEPS = ["goal-get-empty", "goal-set", "goal-get", "goal-clear", "goal-get-cleared", "budget"];
 const GOAL_COMMANDS = new Set([
@@ -42,27 +42,24 @@ const goalResults = (outcome: ScenarioOutcome) =>
 describe("session goals through the server's transport, the real Codex: upstream's runner and ours", {
   timeout: 300_000,
 }, () => {
-  let upstream: ScenarioOutcome;
-  let ours: ScenarioOutcome;
-  beforeAll(async () => {
-    const tools = await resolveCodexToolchain();
-    upstream = await runCodexScenario(tools, tools.upstreamRunner, "goals");
-    ours = await runCodexScenario(tools, OUR_RUNNER_BIN, "goals");
-  }, 300_000);
+  const outcomes = sideBySideBeforeAll("goals");
 
   it("upstream's runner sets, reads and clears a paused goal, and answers a budget increase for Codex as done", () => {
-    expectGoalsWorked(upstream);
-    expect(upstream.events.map((event) => event.eventType)).toContain("session.goal.cleared");
+    expectGoalsWorked(outcomes().upstream);
+    expect(outcomes().upstream.events.map((event) => event.eventType)).toContain("session.goal.cleared");
   });
 
   it("ours does the same, committing the same normalised stream (session.goal.snapshot|updated|cleared)", () => {
-    expectGoalsWorked(ours);
-    const differences = diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events));
+    expectGoalsWorked(outcomes().ours);
+    const differences = diffEventStreams(
+      normaliseEvents(outcomes().upstream.events),
+      normaliseEvents(outcomes().ours.events),
+    );
     expect(differences).toEqual([]);
   });
 
   it("ours answers the goal commands and the budget increase with upstream's results", () => {
-    expect(goalResults(ours)).toHaveLength(GOAL_STEPS.length);
-    expect(diffEventStreams(goalResults(upstream), goalResults(ours))).toEqual([]);
+    expect(goalResults(outcomes().ours)).toHaveLength(GOAL_STEPS.length);
+    expect(diffEventStreams(goalResults(outcomes().upstream), goalResults(outcomes().ours))).toEqual([]);
   });
 });
