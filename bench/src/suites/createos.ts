@@ -288,7 +288,7 @@ export const run: BenchSuite = async () => {
         higherIsBetter: false,
         ours: roundTrips,
         direct: 3,
-        note: `${requests} requests, overlapping ones counted once: create; then stdin close alongside connect; then wait (the completeness check); direct = the raw path's create, stdin close, connect one after another`,
+        note: `${requests} requests, overlapping ones counted once: create; then stdin close, connect and wait (the completeness check, sent before the exit) together; direct = the raw path's create, stdin close, connect one after another`,
       },
       ...[1, 10, 100].map((size) => ({
         name: `time per MB at ${size} MB`,

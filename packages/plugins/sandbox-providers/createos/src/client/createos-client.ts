@@ -56,6 +56,8 @@ export interface CreateosRequest {
   readonly operation: CreateosOperation;
   /** Only idempotent calls are retried; creates never are. */
   readonly idempotent: boolean;
+  /** Attempts of this call, the first included (default: the client's `maxAttempts`). */
+  readonly maxAttempts?: number;
   readonly priority?: PacerPriority;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
@@ -178,7 +180,8 @@ export class CreateosClient {
         return await this.#attempt(request, mode);
       } catch (error) {
         const retryable = PaperclipError.is(error) && error.retryable;
-        if (!request.idempotent || !retryable || attempt >= this.#maxAttempts || request.signal?.aborted)
+        const maxAttempts = request.maxAttempts ?? this.#maxAttempts;
+        if (!request.idempotent || !retryable || attempt >= maxAttempts || request.signal?.aborted)
           throw error;
         const retryAfterMs = PaperclipError.is(error) ? error.retryAfterMs : undefined;
         await abortableDelay(retryDelay(attempt, this.#backoff, this.#random, retryAfterMs), request.signal);
