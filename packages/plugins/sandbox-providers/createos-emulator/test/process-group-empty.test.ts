@@ -19,7 +19,10 @@ describe("groupEmpty", () => {
 
   it("is false while a background child of the reaped leader is still in the group", async () => {
     const leader = childForTest(() =>
-      spawn("/bin/bash", ["-c", "sleep 30 & echo $!"], { detached: true, stdio: ["ignore", "pipe", "ignore"] }),
+      spawn("/bin/bash", ["-c", "sleep 30 & echo $!"], {
+        detached: true,
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
     );
     const pgid = leader.pid!;
     killGroupAfterTest(pgid);
