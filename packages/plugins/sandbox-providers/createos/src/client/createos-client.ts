@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import { PaperclipError } from "@paperclipai/errors";
 import { abortableDelay } from "./abortable-delay.js";
 import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
@@ -6,84 +5,31 @@ import { redirectError, statusError, transportFailure } from "./attempt-errors.j
 import { type AttemptResult, emptyResult } from "./attempt-result.js";
 import { AttemptScope } from "./attempt-scope.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF, parseRetryAfter, retryDelay } from "./backoff.js";
-import { type JsonObject, parseEnvelope } from "./envelope.js";
+import type {
+  BytesReply,
+  CreateosClientOptions,
+  CreateosRequest,
+  DownloadReply,
+  JsonReply,
+} from "./client-types.js";
+import { parseEnvelope } from "./envelope.js";
 import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
-import type { CreateosOperation } from "./operation.js";
-import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
-import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
+import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, replyTooLarge, watchedReplyBody } from "./reply-body.js";
+import { PacerRegistry, type RequestPacer } from "./request-pacer.js";
 import { type BodyMode, requestPayload } from "./request-payload.js";
 import { sendStreamed } from "./streamed-request.js";
-import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
+import { DEFAULT_TOKEN_BUCKET } from "./token-bucket.js";
 import { UploadRelay } from "./upload-body.js";
+import { requestWhole, type WholeReply } from "./whole-reply-request.js";
 
-export interface CreateosClientOptions {
-  /** API URL; reduced to its origin (default `https://api.sb.createos.sh`). */
-  readonly apiUrl?: string;
-  /** API key; else `CREATEOS_API_KEY`, for the default origin only. */
-  readonly apiKey?: string;
-  /** Environment to read `CREATEOS_API_KEY` from (default `process.env`). */
-  readonly env?: NodeJS.ProcessEnv;
-  readonly fetch?: typeof fetch;
-  /** Pacers shared by the clients of one plugin instance (default: one registry per client). */
-  readonly pacers?: PacerRegistry;
-  readonly rateLimit?: TokenBucketConfig;
-  readonly backoff?: BackoffPolicy;
-  /** Attempts of an idempotent call, the first included (default 5). */
-  readonly maxAttempts?: number;
-  /**
-   * Deadline of one attempt, until the body is read (streams: until the headers; streamed
-   * uploads and downloads: restarted by every chunk that moves) (default 30 s).
-   */
-  readonly requestTimeoutMs?: number;
-  /** Largest reply body read into memory (JSON, `bytes()`); default 8 MiB. Downloads are streamed instead. */
-  readonly maxReplyBytes?: number;
-  readonly random?: () => number;
-}
-
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
-
-export interface CreateosRequest {
-  readonly method: HttpMethod;
-  /** Path below `/v1`, built from validated ids only. */
-  readonly path: string;
-  readonly query?: Readonly<Record<string, string | number>>;
-  readonly json?: unknown;
-  readonly bytes?: Uint8Array;
-  /** A small text body sent as it is (`application/octet-stream`, UTF-8). */
-  readonly text?: string;
-  /**
-   * A streamed body, made afresh for every attempt (so a retried upload starts over); sent
-   * through `node:http(s)`, not `fetch`, which would read it ahead without bound.
-   */
-  readonly upload?: () => AsyncIterable<Uint8Array>;
-  readonly operation: CreateosOperation;
-  /** Only idempotent calls are retried; creates never are. */
-  readonly idempotent: boolean;
-  /** Attempts of this call, the first included (default: the client's `maxAttempts`). */
-  readonly maxAttempts?: number;
-  readonly priority?: PacerPriority;
-  readonly signal?: AbortSignal;
-  readonly timeoutMs?: number;
-  /** Non-2xx statuses the caller handles (for example 404 on delete); their body is discarded too. */
-  readonly allowStatuses?: readonly number[];
-}
-
-export interface JsonReply {
-  readonly status: number;
-  /** `null` for an allowed non-2xx status. */
-  readonly data: JsonObject | null;
-}
-
-export interface BytesReply {
-  readonly status: number;
-  readonly bytes: Buffer | null;
-}
-
-export interface DownloadReply {
-  readonly status: number;
-  /** The body, read as fast as it is consumed; `null` for an allowed non-2xx status. */
-  readonly body: Readable | null;
-}
+export type {
+  BytesReply,
+  CreateosClientOptions,
+  CreateosRequest,
+  DownloadReply,
+  HttpMethod,
+  JsonReply,
+} from "./client-types.js";
 
 /**
  * The CreateOS HTTP client: one origin, one key, `X-Api-Key` on every call, redirects
@@ -93,7 +39,8 @@ export interface DownloadReply {
 export class CreateosClient {
   readonly origin: string;
   readonly #apiKey: string;
-  readonly #fetch: typeof fetch;
+  /** A fetch handed in; without one, replies read whole go through node:http(s). */
+  readonly #fetch: typeof fetch | undefined;
   readonly #pacer: RequestPacer;
   readonly #backoff: BackoffPolicy;
   readonly #maxAttempts: number;
@@ -104,7 +51,7 @@ export class CreateosClient {
   constructor(options: CreateosClientOptions = {}) {
     this.origin = resolveApiOrigin(options.apiUrl);
     this.#apiKey = resolveApiKey(this.origin, options.apiKey, options.env ?? process.env);
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = options.fetch;
     this.#pacer = (options.pacers ?? new PacerRegistry()).get(
       this.origin,
       this.#apiKey,
@@ -185,6 +132,8 @@ export class CreateosClient {
     await this.#pacer.acquire(request.priority ?? "normal", request.signal);
     const scope = new AttemptScope(request.signal, request.timeoutMs ?? this.#timeoutMs);
     try {
+      if (this.#fetch === undefined && request.upload === undefined && (mode === "json" || mode === "bytes"))
+        return await this.#exchangeWhole(request, mode, scope);
       const response = await this.#send(request, mode, scope);
       if (!(await this.#admit(request, response))) {
         scope.release();
@@ -213,7 +162,7 @@ export class CreateosClient {
       // Never followed, so the key never goes to a Location; the rejection it causes is told
       // apart from a connection failure below, so it is not retried.
       const init = { method: request.method, headers, redirect: "error", signal: scope.signal } as const;
-      return await this.#fetch(this.#url(request), body === undefined ? init : { ...init, body });
+      return await (this.#fetch ?? fetch)(this.#url(request), body === undefined ? init : { ...init, body });
     } catch (error) {
       // A source that failed (an unreadable file) is the cause, not the connection.
       if (upload.failure !== undefined) throw upload.failure.error;
@@ -224,21 +173,52 @@ export class CreateosClient {
   }
 
   /**
-   * True for a 2xx. A redirect (the streamed transport hands one back) and a status the
-   * caller does not allow are errors; an allowed one is false. Bodies of non-2xx replies may
-   * echo the request, key included: they are never read.
+   * A reply read whole through node:http(s) (no `fetch` handed in): the same status policy,
+   * and every failure of the exchange is a network failure.
    */
-  async #admit(request: CreateosRequest, response: Response): Promise<boolean> {
-    if (isRedirectStatus(response.status)) {
-      await discardBody(response);
-      throw redirectError(request.operation);
+  async #exchangeWhole(
+    request: CreateosRequest,
+    mode: "json" | "bytes",
+    scope: AttemptScope,
+  ): Promise<AttemptResult> {
+    const { headers, body } = requestPayload(this.#apiKey, request, mode);
+    const maxBytes = this.#maxReplyBytes;
+    let reply: WholeReply;
+    try {
+      reply = await requestWhole(this.#url(request), {
+        method: request.method,
+        headers,
+        body,
+        signal: scope.signal,
+        maxBytes,
+        tooLarge: (declared) => replyTooLarge(request.operation, maxBytes, declared),
+      });
+    } catch (error) {
+      if (PaperclipError.is(error)) throw error;
+      throw this.#transportError(request, scope);
     }
-    const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
-    this.#pacer.observe(response.status, retryAfterMs);
-    if (response.ok) return true;
-    await discardBody(response);
-    if (request.allowStatuses?.includes(response.status)) return false;
-    throw statusError(request.operation, response.status, retryAfterMs);
+    scope.release();
+    if (!this.#admitStatus(request, reply.status, reply.retryAfter)) return emptyResult(mode, reply.status);
+    return wholeResult(mode, reply.status, reply.body ?? Buffer.alloc(0));
+  }
+
+  /** True for a 2xx; the body of any other reply (it may echo the request, key included) is never read. */
+  async #admit(request: CreateosRequest, response: Response): Promise<boolean> {
+    if (!response.ok) await discardBody(response);
+    return this.#admitStatus(request, response.status, response.headers.get("retry-after"));
+  }
+
+  /**
+   * True for a 2xx, false for a status the caller allows. A redirect (never followed: the
+   * transports hand it back) and any other status are errors; the pacer learns from each reply.
+   */
+  #admitStatus(request: CreateosRequest, status: number, retryAfter: string | null): boolean {
+    if (isRedirectStatus(status)) throw redirectError(request.operation);
+    const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
+    this.#pacer.observe(status, retryAfterMs);
+    if (status >= 200 && status < 300) return true;
+    if (request.allowStatuses?.includes(status)) return false;
+    throw statusError(request.operation, status, retryAfterMs);
   }
 
   /** A 2xx reply in the caller's mode; the scope is released, or handed to what still reads. */
@@ -264,10 +244,7 @@ export class CreateosClient {
     }
     const bytes = await this.#readWhole(request, response, scope);
     scope.release();
-    if (mode === "bytes") return { kind: "bytes", status, bytes };
-    // 204 has no body by definition; every other success must carry the envelope.
-    const data = status === 204 ? {} : parseEnvelope(new TextDecoder().decode(bytes));
-    return { kind: "json", status, data };
+    return wholeResult(mode, status, bytes);
   }
 
   async #readWhole(request: CreateosRequest, response: Response, scope: AttemptScope): Promise<Buffer> {
@@ -287,6 +264,14 @@ export class CreateosClient {
       retryable,
     });
   }
+}
+
+/** A 2xx reply read whole, in its mode. */
+function wholeResult(mode: "json" | "bytes", status: number, bytes: Buffer): AttemptResult {
+  if (mode === "bytes") return { kind: "bytes", status, bytes };
+  // 204 has no body by definition; every other success must carry the envelope.
+  const data = status === 204 ? {} : parseEnvelope(new TextDecoder().decode(bytes));
+  return { kind: "json", status, data };
 }
 
 async function discardBody(response: Response): Promise<void> {

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 import type { CreateosClient } from "../client/createos-client.js";
 import { refusesWaitRoute, WAIT_UNAVAILABLE, type WaitReply, waitForProcess } from "./process-api.js";
 
@@ -22,13 +21,21 @@ export function isExitEvidence(reply: WaitReply): boolean {
 export class EarlyWait {
   readonly #controller = new AbortController();
   readonly #reply: Promise<WaitReply | undefined>;
+  #settled = false;
+  #answer: WaitReply | undefined;
   #spent = false;
 
   constructor(client: CreateosClient, sandboxId: string, processId: string, timeoutMs: number) {
-    this.#reply = waitForProcess(client, sandboxId, processId, timeoutMs, this.#controller.signal, 1).then(
-      (reply) => (isExitEvidence(reply) ? reply : undefined),
-      (error: unknown) => (refusesWaitRoute(error) ? WAIT_UNAVAILABLE : undefined),
-    );
+    this.#reply = waitForProcess(client, sandboxId, processId, timeoutMs, this.#controller.signal, 1)
+      .then(
+        (reply) => (isExitEvidence(reply) ? reply : undefined),
+        (error: unknown) => (refusesWaitRoute(error) ? WAIT_UNAVAILABLE : undefined),
+      )
+      .then((answer) => {
+        this.#settled = true;
+        this.#answer = answer;
+        return answer;
+      });
   }
 
   /**
@@ -38,21 +45,27 @@ export class EarlyWait {
   async take(boundMs: number, signal: AbortSignal): Promise<WaitReply | undefined> {
     if (this.#spent) return undefined;
     this.#spent = true;
-    const bound = new AbortController();
-    const onAbort = (): void => bound.abort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    const late = delay(boundMs, undefined, { signal: bound.signal }).catch(() => undefined);
+    // Usually it is already here: no timer then.
+    if (this.#settled) return this.#answer;
+    if (signal.aborted) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort = (): void => {};
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), boundMs);
+      onAbort = () => resolve(undefined);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
     try {
       return await Promise.race([this.#reply, late]);
     } finally {
+      clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      bound.abort();
       this.cancel();
     }
   }
 
   /** Stops it if it is still out (the command ended another way, or ran past the bound). */
   cancel(): void {
-    this.#controller.abort();
+    if (!this.#settled) this.#controller.abort();
   }
 }
