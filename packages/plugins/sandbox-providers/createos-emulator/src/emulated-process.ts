@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import { type ProcStat, readProcTable } from "@paperclipai/internal";
 import { OutputJournal, type ProcessExit } from "./journal.js";
-import { killProcessTree, listTree, signalProcessTree } from "./process-tree.js";
+import { groupEmpty, killProcessTree, listTree, signalProcessTree } from "./process-tree.js";
 import type { ProcessSnapshot } from "./types.js";
 
 // After the leader exits, background children may keep the pipes open. Output is read until
@@ -82,10 +82,13 @@ export class EmulatedProcess {
     const exit = { exitCode: code, signal };
     await this.cleanup().catch(() => {});
     this.journal.finish(exit);
-    // Scanning /proc takes milliseconds: let the readers woken by finish() go first.
-    setImmediate(() => {
-      if (listTree(this.osPid).length === 0) this.#treeGone = true;
-    });
+    // An empty group (the usual end: the leader reaped, no background children) needs no
+    // /proc scan; a scan takes milliseconds, so the readers woken by finish() go first.
+    if (groupEmpty(this.osPid)) this.#treeGone = true;
+    else
+      setImmediate(() => {
+        if (listTree(this.osPid).length === 0) this.#treeGone = true;
+      });
     return exit;
   }
 

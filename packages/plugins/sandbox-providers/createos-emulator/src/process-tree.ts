@@ -35,6 +35,20 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+/**
+ * True only when no process, zombies included, is left in the group: `kill(-pgid, 0)`
+ * answers ESRCH. One syscall instead of a `/proc` scan (milliseconds on a busy host).
+ * Members that left the group are not seen: a false answer means "scan to be sure".
+ */
+export function groupEmpty(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 function signal(pids: Iterable<number>, signal: NodeJS.Signals): void {
   for (const pid of pids) {
     try {

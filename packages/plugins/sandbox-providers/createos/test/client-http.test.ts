@@ -320,8 +320,9 @@ describe("execute against a scripted server: budget and completeness", () => {
     expect(connects.map((r) => new URL(r.url, "http://x").searchParams.get("after"))).toEqual(
       Array(cuts + 1).fill("0"),
     );
-    // One wait per connection that ended on its own (the cuts and the exit), none after the stall.
-    expect(s.seen.filter((r) => r.url.includes("/wait"))).toHaveLength(cuts);
+    // The one sent with the first connect (answered 408: still running), then one per
+    // connection that ended on its own (the cuts and the exit), none after the stall.
+    expect(s.seen.filter((r) => r.url.includes("/wait"))).toHaveLength(cuts + 1);
   });
 
   it("short streams of heartbeats and replayed duplicates are no progress: the budget runs out", async () => {

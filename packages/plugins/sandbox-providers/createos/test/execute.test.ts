@@ -51,6 +51,42 @@ describe("execute against the emulator", () => {
     expect(log.text("stderr")).toBe(result.stderr);
   });
 
+  it("sends stdin close, connect and the completeness wait together, right after the create", async () => {
+    const spans: Array<{ path: string; start: number; end: number }> = [];
+    const counting = testClient(emulator, {
+      fetch: async (input, init) => {
+        const span = { path: new URL(String(input)).pathname, start: performance.now(), end: Infinity };
+        spans.push(span);
+        const response = await fetch(input, init);
+        span.end = performance.now();
+        return response;
+      },
+    });
+    const result = await execute(counting, { sandboxId, command: "/bin/echo", args: ["hi"] }, FAST_TUNING);
+    expect(result).toMatchObject({ exitCode: 0, stdout: "hi\n" });
+    const [create, ...rest] = spans;
+    expect(create!.path.endsWith("/processes")).toBe(true);
+    expect(rest.map((span) => span.path.split("/").at(-1)).sort()).toEqual(["close", "connect", "wait"]);
+    // One round trip after the create: each of them starts before any of them is answered.
+    const firstAnswer = Math.min(...rest.map((span) => span.end));
+    expect(rest.every((span) => span.start >= create!.end && span.start < firstAnswer)).toBe(true);
+  });
+
+  it("a command running longer than the early wait asks wait again after its exit frame", async () => {
+    const before = emulator.requests().length;
+    const result = await execute(
+      client,
+      { sandboxId, command: "/bin/bash", args: ["-c", "sleep 1; echo done"] },
+      { ...FAST_TUNING, earlyWaitMs: 20 },
+    );
+    expect(result).toMatchObject({ exitCode: 0, stdout: "done\n" });
+    const waits = emulator
+      .requests()
+      .slice(before)
+      .filter((request) => request.route === "process.wait");
+    expect(waits.map((request) => request.status)).toEqual([408, 200]);
+  });
+
   it("passes args, env, cwd and stdin exactly", async () => {
     const stdin = 'line one\nit\'s "quoted" $HOME `x`\n';
     const result = await execute(

@@ -1,102 +1,35 @@
-import type { Readable } from "node:stream";
-import { CreateosApiError, CreateosError, PaperclipError } from "@paperclipai/errors";
+import { PaperclipError } from "@paperclipai/errors";
 import { abortableDelay } from "./abortable-delay.js";
 import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
+import { redirectError, statusError, transportFailure } from "./attempt-errors.js";
+import { type AttemptResult, emptyResult } from "./attempt-result.js";
+import { AttemptScope } from "./attempt-scope.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF, parseRetryAfter, retryDelay } from "./backoff.js";
-import { type JsonObject, parseEnvelope } from "./envelope.js";
+import type {
+  BytesReply,
+  CreateosClientOptions,
+  CreateosRequest,
+  DownloadReply,
+  JsonReply,
+} from "./client-types.js";
+import { parseEnvelope } from "./envelope.js";
 import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
-import type { CreateosOperation } from "./operation.js";
-import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, watchedReplyBody } from "./reply-body.js";
-import { type PacerPriority, PacerRegistry, type RequestPacer } from "./request-pacer.js";
-import { isRetryableStatus } from "./retry-policy.js";
+import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, replyTooLarge, watchedReplyBody } from "./reply-body.js";
+import { PacerRegistry, type RequestPacer } from "./request-pacer.js";
+import { type BodyMode, requestPayload } from "./request-payload.js";
 import { sendStreamed } from "./streamed-request.js";
-import { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./token-bucket.js";
+import { DEFAULT_TOKEN_BUCKET } from "./token-bucket.js";
 import { UploadRelay } from "./upload-body.js";
+import { requestWhole, type WholeReply } from "./whole-reply-request.js";
 
-export interface CreateosClientOptions {
-  /** API URL; reduced to its origin (default `https://api.sb.createos.sh`). */
-  readonly apiUrl?: string;
-  /** API key; else `CREATEOS_API_KEY`, for the default origin only. */
-  readonly apiKey?: string;
-  /** Environment to read `CREATEOS_API_KEY` from (default `process.env`). */
-  readonly env?: NodeJS.ProcessEnv;
-  readonly fetch?: typeof fetch;
-  /** Pacers shared by the clients of one plugin instance (default: one registry per client). */
-  readonly pacers?: PacerRegistry;
-  readonly rateLimit?: TokenBucketConfig;
-  readonly backoff?: BackoffPolicy;
-  /** Attempts of an idempotent call, the first included (default 5). */
-  readonly maxAttempts?: number;
-  /**
-   * Deadline of one attempt, until the body is read (streams: until the headers; streamed
-   * uploads and downloads: restarted by every chunk that moves) (default 30 s).
-   */
-  readonly requestTimeoutMs?: number;
-  /** Largest reply body read into memory (JSON, `bytes()`); default 8 MiB. Downloads are streamed instead. */
-  readonly maxReplyBytes?: number;
-  readonly random?: () => number;
-}
-
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
-
-export interface CreateosRequest {
-  readonly method: HttpMethod;
-  /** Path below `/v1`, built from validated ids only. */
-  readonly path: string;
-  readonly query?: Readonly<Record<string, string | number>>;
-  readonly json?: unknown;
-  readonly bytes?: Uint8Array;
-  /** A small text body sent as it is (`application/octet-stream`, UTF-8). */
-  readonly text?: string;
-  /**
-   * A streamed body, made afresh for every attempt (so a retried upload starts over); sent
-   * through `node:http(s)`, not `fetch`, which would read it ahead without bound.
-   */
-  readonly upload?: () => AsyncIterable<Uint8Array>;
-  readonly operation: CreateosOperation;
-  /** Only idempotent calls are retried; creates never are. */
-  readonly idempotent: boolean;
-  readonly priority?: PacerPriority;
-  readonly signal?: AbortSignal;
-  readonly timeoutMs?: number;
-  /** Non-2xx statuses the caller handles (for example 404 on delete); their body is discarded too. */
-  readonly allowStatuses?: readonly number[];
-}
-
-export interface JsonReply {
-  readonly status: number;
-  /** `null` for an allowed non-2xx status. */
-  readonly data: JsonObject | null;
-}
-
-export interface BytesReply {
-  readonly status: number;
-  readonly bytes: Buffer | null;
-}
-
-export interface DownloadReply {
-  readonly status: number;
-  /** The body, read as fast as it is consumed; `null` for an allowed non-2xx status. */
-  readonly body: Readable | null;
-}
-
-type BodyMode = "json" | "bytes" | "download" | "stream";
-
-type AttemptResult =
-  | { readonly kind: "json"; readonly status: number; readonly data: JsonObject | null }
-  | { readonly kind: "bytes"; readonly status: number; readonly bytes: Buffer | null }
-  | { readonly kind: "download"; readonly status: number; readonly body: Readable | null }
-  | { readonly kind: "stream"; readonly status: number; readonly response: Response | null };
-
-const TIMED_OUT = Symbol("timed out");
-
-/** What each body mode asks for; errors come as JSON in every case. */
-const ACCEPT: Record<BodyMode, string> = {
-  json: "application/json",
-  bytes: "application/octet-stream, application/json;q=0.5",
-  download: "application/octet-stream, application/json;q=0.5",
-  stream: "application/x-ndjson, application/json;q=0.5",
-};
+export type {
+  BytesReply,
+  CreateosClientOptions,
+  CreateosRequest,
+  DownloadReply,
+  HttpMethod,
+  JsonReply,
+} from "./client-types.js";
 
 /**
  * The CreateOS HTTP client: one origin, one key, `X-Api-Key` on every call, redirects
@@ -106,7 +39,8 @@ const ACCEPT: Record<BodyMode, string> = {
 export class CreateosClient {
   readonly origin: string;
   readonly #apiKey: string;
-  readonly #fetch: typeof fetch;
+  /** A fetch handed in; without one, replies read whole go through node:http(s). */
+  readonly #fetch: typeof fetch | undefined;
   readonly #pacer: RequestPacer;
   readonly #backoff: BackoffPolicy;
   readonly #maxAttempts: number;
@@ -117,7 +51,7 @@ export class CreateosClient {
   constructor(options: CreateosClientOptions = {}) {
     this.origin = resolveApiOrigin(options.apiUrl);
     this.#apiKey = resolveApiKey(this.origin, options.apiKey, options.env ?? process.env);
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = options.fetch;
     this.#pacer = (options.pacers ?? new PacerRegistry()).get(
       this.origin,
       this.#apiKey,
@@ -178,7 +112,8 @@ export class CreateosClient {
         return await this.#attempt(request, mode);
       } catch (error) {
         const retryable = PaperclipError.is(error) && error.retryable;
-        if (!request.idempotent || !retryable || attempt >= this.#maxAttempts || request.signal?.aborted)
+        const maxAttempts = request.maxAttempts ?? this.#maxAttempts;
+        if (!request.idempotent || !retryable || attempt >= maxAttempts || request.signal?.aborted)
           throw error;
         const retryAfterMs = PaperclipError.is(error) ? error.retryAfterMs : undefined;
         await abortableDelay(retryDelay(attempt, this.#backoff, this.#random, retryAfterMs), request.signal);
@@ -192,151 +127,153 @@ export class CreateosClient {
     return url.href;
   }
 
+  /** One attempt: paced start, send, status check, then the reply in the caller's mode. */
   async #attempt(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
     await this.#pacer.acquire(request.priority ?? "normal", request.signal);
-    const controller = new AbortController();
-    const onCallerAbort = (): void => controller.abort(request.signal?.reason);
-    request.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    // An abort that landed while the pacer was granting the start would not fire the listener.
-    if (request.signal?.aborted) controller.abort(request.signal.reason);
-    const timer = setTimeout(() => controller.abort(TIMED_OUT), request.timeoutMs ?? this.#timeoutMs);
-    let handedOver = false;
-    const settle = (): void => {
-      clearTimeout(timer);
-      request.signal?.removeEventListener("abort", onCallerAbort);
-    };
-    const finish = (): void => {
-      if (handedOver) return;
-      clearTimeout(timer);
-      if (mode !== "stream") request.signal?.removeEventListener("abort", onCallerAbort);
-    };
+    const scope = new AttemptScope(request.signal, request.timeoutMs ?? this.#timeoutMs);
+    try {
+      if (this.#fetch === undefined && request.upload === undefined && (mode === "json" || mode === "bytes"))
+        return await this.#exchangeWhole(request, mode, scope);
+      const response = await this.#send(request, mode, scope);
+      if (!(await this.#admit(request, response))) {
+        scope.release();
+        return emptyResult(mode, response.status);
+      }
+      return await this.#take(request, mode, response, scope);
+    } catch (error) {
+      scope.release();
+      throw error;
+    }
+  }
+
+  /** Sends through fetch, or `node:http(s)` for a streamed upload; a failure becomes a coded error. */
+  async #send(request: CreateosRequest, mode: BodyMode, scope: AttemptScope): Promise<Response> {
+    const { headers, body } = requestPayload(this.#apiKey, request, mode);
     const upload = new UploadRelay();
     try {
-      const headers: Record<string, string> = { "X-Api-Key": this.#apiKey, Accept: ACCEPT[mode] };
-      let body: string | Uint8Array | undefined;
-      if (request.json !== undefined) {
-        headers["Content-Type"] = "application/json";
-        body = JSON.stringify(request.json);
-      } else if (request.bytes !== undefined || request.text !== undefined || request.upload !== undefined) {
-        headers["Content-Type"] = "application/octet-stream";
-        body = request.bytes ?? request.text;
-      }
-      let response: Response;
-      try {
-        response =
-          request.upload === undefined
-            ? await this.#fetch(this.#url(request), {
-                method: request.method,
-                headers,
-                ...(body === undefined ? {} : { body }),
-                // Never followed, so the key never goes to a Location; the rejection it causes is
-                // told apart from a connection failure below, so it is not retried.
-                redirect: "error",
-                signal: controller.signal,
-              })
-            : await sendStreamed(this.#url(request), {
-                method: request.method,
-                headers,
-                body: upload.relay(request.upload(), () => timer.refresh()),
-                signal: controller.signal,
-              });
-      } catch (error) {
-        // A source that failed (an unreadable file) is the cause, not the connection.
-        if (upload.failure !== undefined) throw upload.failure.error;
-        if (isRefusedRedirect(error)) throw redirectError(request);
-        // node:http (streamed uploads) fails with plain errors (ECONNRESET): all of them are network failures.
-        throw this.#transportError(
-          request,
-          controller,
-          request.upload !== undefined || isNetworkFailure(error),
-        );
-      }
-      // The streamed transport never follows one either; it hands the 3xx back.
-      if (isRedirectStatus(response.status)) {
-        await response.body?.cancel().catch(() => undefined);
-        throw redirectError(request);
-      }
-      const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
-      this.#pacer.observe(response.status, retryAfterMs);
-      if (!response.ok) {
-        // The body of a failed call may echo the request, key included: never read it.
-        await response.body?.cancel().catch(() => undefined);
-        if (request.allowStatuses?.includes(response.status)) return emptyResult(mode, response.status);
-        throw new CreateosApiError(
-          "ERR_CREATEOS_HTTP_STATUS",
-          `CreateOS request failed (HTTP ${response.status}) during ${request.operation}.`,
-          {
-            status: response.status,
-            operation: request.operation,
-            retryable: isRetryableStatus(response.status),
-            ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-          },
-        );
-      }
-      if (mode === "stream") return { kind: "stream", status: response.status, response };
-      if (mode === "download") {
-        handedOver = true;
-        timer.refresh();
-        const body = watchedReplyBody(response.body, {
-          onProgress: () => timer.refresh(),
-          toError: () => this.#transportError(request, controller),
-          onSettled: () => {
-            settle();
-            controller.abort();
-          },
+      if (request.upload !== undefined) {
+        return await sendStreamed(this.#url(request), {
+          method: request.method,
+          headers,
+          body: upload.relay(request.upload(), () => scope.refresh()),
+          signal: scope.signal,
         });
-        return { kind: "download", status: response.status, body };
       }
-      try {
-        const bytes = await readCappedBody(response, this.#maxReplyBytes, request.operation);
-        if (mode === "bytes") return { kind: "bytes", status: response.status, bytes };
-        // 204 has no body by definition; every other success must carry the envelope.
-        if (response.status === 204) return { kind: "json", status: 204, data: {} };
-        return {
-          kind: "json",
-          status: response.status,
-          data: parseEnvelope(new TextDecoder().decode(bytes)),
-        };
-      } catch (error) {
-        if (PaperclipError.is(error)) throw error;
-        throw this.#transportError(request, controller);
-      }
+      // Never followed, so the key never goes to a Location; the rejection it causes is told
+      // apart from a connection failure below, so it is not retried.
+      const init = { method: request.method, headers, redirect: "error", signal: scope.signal } as const;
+      return await (this.#fetch ?? fetch)(this.#url(request), body === undefined ? init : { ...init, body });
     } catch (error) {
-      request.signal?.removeEventListener("abort", onCallerAbort);
-      throw error;
-    } finally {
-      finish();
+      // A source that failed (an unreadable file) is the cause, not the connection.
+      if (upload.failure !== undefined) throw upload.failure.error;
+      if (isRefusedRedirect(error)) throw redirectError(request.operation);
+      // node:http (streamed uploads) fails with plain errors (ECONNRESET): all of them are network failures.
+      throw this.#transportError(request, scope, request.upload !== undefined || isNetworkFailure(error));
     }
   }
 
-  /** A failed fetch or body read: the caller's abort, our deadline, or a connection failure without its cause (it can hold the URL). */
-  #transportError(request: CreateosRequest, controller: AbortController, retryable = true): unknown {
-    if (request.signal?.aborted) return request.signal.reason;
-    if (controller.signal.aborted && controller.signal.reason === TIMED_OUT) {
-      return new CreateosError(
-        "ERR_CREATEOS_REQUEST_TIMEOUT",
-        `CreateOS request timed out during ${request.operation}.`,
-        {
-          retryable: true,
-          details: { operation: request.operation },
-        },
-      );
+  /**
+   * A reply read whole through node:http(s) (no `fetch` handed in): the same status policy,
+   * and every failure of the exchange is a network failure.
+   */
+  async #exchangeWhole(
+    request: CreateosRequest,
+    mode: "json" | "bytes",
+    scope: AttemptScope,
+  ): Promise<AttemptResult> {
+    const { headers, body } = requestPayload(this.#apiKey, request, mode);
+    const maxBytes = this.#maxReplyBytes;
+    let reply: WholeReply;
+    try {
+      reply = await requestWhole(this.#url(request), {
+        method: request.method,
+        headers,
+        body,
+        signal: scope.signal,
+        maxBytes,
+        tooLarge: (declared) => replyTooLarge(request.operation, maxBytes, declared),
+      });
+    } catch (error) {
+      if (PaperclipError.is(error)) throw error;
+      throw this.#transportError(request, scope);
     }
-    return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", { retryable });
+    scope.release();
+    if (!this.#admitStatus(request, reply.status, reply.retryAfter)) return emptyResult(mode, reply.status);
+    return wholeResult(mode, reply.status, reply.body ?? Buffer.alloc(0));
+  }
+
+  /** True for a 2xx; the body of any other reply (it may echo the request, key included) is never read. */
+  async #admit(request: CreateosRequest, response: Response): Promise<boolean> {
+    if (!response.ok) await discardBody(response);
+    return this.#admitStatus(request, response.status, response.headers.get("retry-after"));
+  }
+
+  /**
+   * True for a 2xx, false for a status the caller allows. A redirect (never followed: the
+   * transports hand it back) and any other status are errors; the pacer learns from each reply.
+   */
+  #admitStatus(request: CreateosRequest, status: number, retryAfter: string | null): boolean {
+    if (isRedirectStatus(status)) throw redirectError(request.operation);
+    const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
+    this.#pacer.observe(status, retryAfterMs);
+    if (status >= 200 && status < 300) return true;
+    if (request.allowStatuses?.includes(status)) return false;
+    throw statusError(request.operation, status, retryAfterMs);
+  }
+
+  /** A 2xx reply in the caller's mode; the scope is released, or handed to what still reads. */
+  async #take(
+    request: CreateosRequest,
+    mode: BodyMode,
+    response: Response,
+    scope: AttemptScope,
+  ): Promise<AttemptResult> {
+    const status = response.status;
+    if (mode === "stream") {
+      scope.stopDeadline();
+      return { kind: "stream", status, response };
+    }
+    if (mode === "download") {
+      scope.refresh();
+      const body = watchedReplyBody(response.body, {
+        onProgress: () => scope.refresh(),
+        toError: () => this.#transportError(request, scope),
+        onSettled: () => scope.close(),
+      });
+      return { kind: "download", status, body };
+    }
+    const bytes = await this.#readWhole(request, response, scope);
+    scope.release();
+    return wholeResult(mode, status, bytes);
+  }
+
+  async #readWhole(request: CreateosRequest, response: Response, scope: AttemptScope): Promise<Buffer> {
+    try {
+      return await readCappedBody(response, this.#maxReplyBytes, request.operation);
+    } catch (error) {
+      if (PaperclipError.is(error)) throw error;
+      throw this.#transportError(request, scope);
+    }
+  }
+
+  #transportError(request: CreateosRequest, scope: AttemptScope, retryable = true): unknown {
+    return transportFailure({
+      operation: request.operation,
+      callerSignal: request.signal,
+      timedOut: scope.timedOut,
+      retryable,
+    });
   }
 }
 
-function redirectError(request: CreateosRequest): CreateosError {
-  return new CreateosError(
-    "ERR_CREATEOS_REDIRECT",
-    `CreateOS request was redirected during ${request.operation}; redirects are refused.`,
-    { details: { operation: request.operation } },
-  );
+/** A 2xx reply read whole, in its mode. */
+function wholeResult(mode: "json" | "bytes", status: number, bytes: Buffer): AttemptResult {
+  if (mode === "bytes") return { kind: "bytes", status, bytes };
+  // 204 has no body by definition; every other success must carry the envelope.
+  const data = status === 204 ? {} : parseEnvelope(new TextDecoder().decode(bytes));
+  return { kind: "json", status, data };
 }
 
-function emptyResult(mode: BodyMode, status: number): AttemptResult {
-  if (mode === "json") return { kind: "json", status, data: null };
-  if (mode === "bytes") return { kind: "bytes", status, bytes: null };
-  if (mode === "download") return { kind: "download", status, body: null };
-  return { kind: "stream", status, response: null };
+async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
 }

@@ -4,7 +4,11 @@ import { CreateosError } from "@paperclipai/errors";
 /** Default cap of a reply read into memory (JSON envelopes, small files such as the lease marker). */
 export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
-function tooLarge(operation: string, limitBytes: number, declaredBytes: number | undefined): CreateosError {
+export function replyTooLarge(
+  operation: string,
+  limitBytes: number,
+  declaredBytes: number | undefined,
+): CreateosError {
   return new CreateosError(
     "ERR_CREATEOS_REPLY_TOO_LARGE",
     `CreateOS reply is larger than ${limitBytes} bytes during ${operation}.`,
@@ -24,7 +28,7 @@ export async function readCappedBody(
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isSafeInteger(declared) && declared > limitBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw tooLarge(operation, limitBytes, declared);
+    throw replyTooLarge(operation, limitBytes, declared);
   }
   if (response.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
@@ -36,7 +40,7 @@ export async function readCappedBody(
     size += value.byteLength;
     if (size > limitBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(operation, limitBytes, undefined);
+      throw replyTooLarge(operation, limitBytes, undefined);
     }
     chunks.push(value);
   }

@@ -1,13 +1,20 @@
-import { CreateosApiError, CreateosError, type JsonValue, PaperclipError } from "@paperclipai/errors";
+import { type CreateosError, PaperclipError } from "@paperclipai/errors";
 import type { CreateosClient } from "../client/createos-client.js";
 import { resourceId } from "../client/envelope.js";
+import { primaryOutcome, unconfirmedTermination } from "./command-failure.js";
+import { CommandOutput, type ExecuteResult, type FollowFacts } from "./command-output.js";
+import { CommandRun } from "./command-run.js";
 import { DEFAULT_FOLLOW_TUNING, type FollowTuning, OutputFollower } from "./output-follower.js";
 import type { ExitStatus, OutputStream } from "./output-frame.js";
-import { killProcessTree, processPath } from "./process-api.js";
+import { killProcessTree } from "./process-api.js";
+import { createProcess, type LeaseGuard } from "./process-creation.js";
 import { buildScript, validateCommand } from "./shell-script.js";
 import { removeStagedStdin, stageStdin, stdinFilePath } from "./staged-stdin.js";
 import { followWithStdinClosed } from "./stdin-close-alongside.js";
-import { DEFAULT_TAIL_CHARS, TailBuffer } from "./tail-buffer.js";
+import { DEFAULT_TAIL_CHARS } from "./tail-buffer.js";
+
+export type { ExecuteResult } from "./command-output.js";
+export type { LeaseGuard } from "./process-creation.js";
 
 export interface ExecuteRequest {
   readonly sandboxId: string;
@@ -38,21 +45,23 @@ export const DEFAULT_EXECUTE_TUNING: ExecuteTuning = {
   cleanupTimeoutMs: 10_000,
 };
 
-/** Told when the process's fate is unknown, so the lease is not reused until destroyed. */
-export interface LeaseGuard {
-  block(reason: "process creation" | "process cleanup"): void;
+/** One command on its way: what it was asked, and what exists of it so far. */
+interface RemoteCommand {
+  readonly client: CreateosClient;
+  readonly sandboxId: string;
+  readonly request: ExecuteRequest;
+  readonly settings: ExecuteTuning;
+  readonly guard: LeaseGuard | undefined;
+  readonly run: CommandRun;
+  readonly output: CommandOutput;
+  /** Named before the upload starts: an upload that fails midway may still have left the file. */
+  readonly stdinPath: string | undefined;
+  readonly facts: { processId: string | undefined; follower: OutputFollower | undefined };
 }
 
-export interface ExecuteResult {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
-  metadata: Record<string, JsonValue>;
+function followFacts(command: RemoteCommand): FollowFacts {
+  return { processId: command.facts.processId, stats: command.facts.follower?.stats };
 }
-
-const TIMED_OUT = Symbol("command timed out");
 
 /**
  * Runs one command in a CreateOS sandbox and follows its output to the end (the seeded
@@ -68,154 +77,78 @@ export async function execute(
   // 1. Validate before anything is sent.
   validateCommand(request);
   const sandboxId = resourceId(request.sandboxId);
-  const run = new AbortController();
-  const onCancel = (): void => run.abort(request.signal?.reason);
-  if (request.signal?.aborted) throw cancelled(request.signal.reason);
-  request.signal?.addEventListener("abort", onCancel, { once: true });
-  const deadline =
-    request.timeoutMs !== undefined && request.timeoutMs > 0
-      ? setTimeout(() => run.abort(TIMED_OUT), request.timeoutMs)
-      : undefined;
-  const tails: Record<OutputStream, TailBuffer> = {
-    stdout: new TailBuffer(settings.tailChars),
-    stderr: new TailBuffer(settings.tailChars),
-  };
-  const onLog = request.onLog;
-  let processId: string | undefined;
-  let follower: OutputFollower | undefined;
-  const metadata = (extra: Record<string, JsonValue> = {}): Record<string, JsonValue> => ({
-    processId: processId ?? null,
-    outputTruncated: tails.stdout.truncated || tails.stderr.truncated,
-    stdoutDroppedChars: tails.stdout.droppedChars,
-    stdoutDroppedBytes: tails.stdout.droppedBytes,
-    stderrDroppedChars: tails.stderr.droppedChars,
-    stderrDroppedBytes: tails.stderr.droppedBytes,
-    lastSeq: follower?.stats.cursor ?? 0,
-    connections: follower?.stats.connections ?? 0,
-    reconnects: follower?.stats.reconnects ?? 0,
-    ...extra,
-  });
-  // Named before the upload starts: an upload that fails midway may still have left the file.
+  const run = new CommandRun(request.signal, request.timeoutMs);
   const stdinPath = request.stdin === undefined ? undefined : stdinFilePath();
+  const output = new CommandOutput(settings.tailChars, request.onLog);
+  const facts: RemoteCommand["facts"] = { processId: undefined, follower: undefined };
+  const command: RemoteCommand = {
+    client,
+    sandboxId,
+    request,
+    settings,
+    guard,
+    run,
+    output,
+    stdinPath,
+    facts,
+  };
   try {
-    // 2. Stage stdin as a file.
-    if (stdinPath !== undefined) {
-      await stageStdin(client, sandboxId, stdinPath, request.stdin ?? "", run.signal);
-    }
-    const script = buildScript({
-      command: request.command,
-      args: request.args,
-      cwd: request.cwd,
-      env: request.env,
-      stdinPath,
-    });
-    // 3. Create the process: never retried, and an unconfirmed outcome blocks the lease.
-    processId = await createProcess(client, sandboxId, script, run.signal, guard);
-    // 4.-6. No interactive stdin; follow the output (both at once).
-    follower = new OutputFollower(client, sandboxId, processId, settings, (stream, text) => {
-      tails[stream].append(text);
-      onLog?.(stream, text);
-    });
-    const exit: ExitStatus = await followWithStdinClosed(client, sandboxId, processId, follower, run.signal);
     // 8. Result.
-    return {
-      exitCode: exit.exitCode,
-      signal: exit.signal,
-      timedOut: false,
-      stdout: tails.stdout.toString(),
-      stderr: tails.stderr.toString(),
-      metadata: metadata(),
-    };
+    return output.result(await runToExit(command), followFacts(command));
   } catch (error) {
-    // Nothing to kill by id; the guard already blocked the lease.
-    if (PaperclipError.is(error, "ERR_CREATEOS_PROCESS_UNCONFIRMED")) throw error;
-    const timedOut = run.signal.aborted && run.signal.reason === TIMED_OUT;
-    const wasCancelled = run.signal.aborted && !timedOut;
-    const primary = timedOut ? undefined : wasCancelled ? cancelled(request.signal?.reason) : error;
-    // 7. Whatever happened after the process exists, its tree is killed.
-    let cleanupError: CreateosError | undefined;
-    if (processId !== undefined) {
-      try {
-        await killProcessTree(client, sandboxId, processId, settings.cleanupTimeoutMs);
-      } catch (killError) {
-        cleanupError = killError as CreateosError;
-        guard?.block("process cleanup");
-      }
-    }
-    // The host sees only a message: a process that may still run must be what it reads.
-    if (cleanupError) throw unconfirmedTermination(primary, cleanupError, timedOut);
-    if (timedOut) {
-      return {
-        exitCode: null,
-        signal: null,
-        timedOut: true,
-        stdout: tails.stdout.toString(),
-        stderr: tails.stderr.toString(),
-        metadata: metadata(),
-      };
-    }
-    throw primary;
+    return await endAfterFailure(command, error);
   } finally {
-    if (deadline !== undefined) clearTimeout(deadline);
-    request.signal?.removeEventListener("abort", onCancel);
+    run.dispose();
     if (stdinPath !== undefined)
       await removeStagedStdin(client, sandboxId, stdinPath, settings.cleanupTimeoutMs);
   }
 }
 
-async function createProcess(
-  client: CreateosClient,
-  sandboxId: string,
-  script: string,
-  signal: AbortSignal,
-  guard: LeaseGuard | undefined,
-): Promise<string> {
-  signal.throwIfAborted();
+/** Steps 2-6: stage stdin, create the process, follow its output with stdin closed. */
+async function runToExit(command: RemoteCommand): Promise<ExitStatus> {
+  const { client, sandboxId, request, run, stdinPath } = command;
+  // 2. Stage stdin as a file.
+  if (stdinPath !== undefined)
+    await stageStdin(client, sandboxId, stdinPath, request.stdin ?? "", run.signal);
+  const script = buildScript({
+    command: request.command,
+    args: request.args,
+    cwd: request.cwd,
+    env: request.env,
+    stdinPath,
+  });
+  // 3. Create the process: never retried, and an unconfirmed outcome blocks the lease.
+  const processId = await createProcess(client, sandboxId, script, run.signal, command.guard);
+  command.facts.processId = processId;
+  // 4.-6. No interactive stdin; follow the output (both at once).
+  const follower = new OutputFollower(client, sandboxId, processId, command.settings, command.output.sink);
+  command.facts.follower = follower;
+  return followWithStdinClosed(client, sandboxId, processId, follower, run.signal);
+}
+
+/** Step 7: whatever happened after the process exists, its tree is killed. */
+async function endAfterFailure(command: RemoteCommand, error: unknown): Promise<ExecuteResult> {
+  // Nothing to kill by id; the guard already blocked the lease.
+  if (PaperclipError.is(error, "ERR_CREATEOS_PROCESS_UNCONFIRMED")) throw error;
+  // Read before the kill: the deadline may still fire while it runs.
+  const { timedOut, cancelled, cancelReason } = command.run;
+  const primary = primaryOutcome(error, { timedOut, cancelled, cancelReason });
+  const cleanupError = await killAfterFailure(command);
+  // The host sees only a message: a process that may still run must be what it reads.
+  if (cleanupError) throw unconfirmedTermination(primary, cleanupError, timedOut);
+  if (timedOut) return command.output.result(null, followFacts(command));
+  throw primary;
+}
+
+/** Kills the tree, if there is one; a kill that fails blocks the lease and is returned. */
+async function killAfterFailure(command: RemoteCommand): Promise<CreateosError | undefined> {
+  const { processId } = command.facts;
+  if (processId === undefined) return undefined;
   try {
-    const reply = await client.json({
-      method: "POST",
-      path: processPath(sandboxId),
-      json: { cmd: "/bin/bash", args: ["-c", script] },
-      operation: "process creation",
-      idempotent: false,
-      signal,
-    });
-    return resourceId(reply.data?.process_id);
-  } catch (error) {
-    // A definite rejection (4xx) created nothing; anything else may have created a process we cannot name.
-    if (error instanceof CreateosApiError && error.status >= 400 && error.status < 500) throw error;
-    guard?.block("process creation");
-    throw new CreateosError(
-      "ERR_CREATEOS_PROCESS_UNCONFIRMED",
-      "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
-      { cause: error, details: { leaseBlocked: true } },
-    );
+    await killProcessTree(command.client, command.sandboxId, processId, command.settings.cleanupTimeoutMs);
+    return undefined;
+  } catch (killError) {
+    command.guard?.block("process cleanup");
+    return killError as CreateosError;
   }
-}
-
-function cancelled(reason: unknown): CreateosError {
-  return new CreateosError("ERR_CREATEOS_CANCELLED", "CreateOS command was cancelled.", {
-    ...(reason === undefined ? {} : { cause: reason }),
-  });
-}
-
-/**
- * A kill that failed: upstream's message (the host shows only the text, and must learn that a
- * process may still run), with the outcome that made the kill necessary kept as `cause` and in
- * `details.primary`. The lease is already blocked.
- */
-function unconfirmedTermination(
-  primary: unknown,
-  cleanupError: CreateosError,
-  timedOut: boolean,
-): CreateosError {
-  const first = timedOut
-    ? { code: "TIMED_OUT", message: "The command timed out." }
-    : PaperclipError.is(primary)
-      ? { code: primary.code, message: primary.message }
-      : { code: "UNKNOWN", message: primary instanceof Error ? primary.message : String(primary) };
-  return new CreateosError("ERR_CREATEOS_CLEANUP_FAILED", cleanupError.message, {
-    cause: timedOut ? cleanupError : primary,
-    details: { ...cleanupError.details, primary: first, timedOut, leaseBlocked: true },
-  });
 }

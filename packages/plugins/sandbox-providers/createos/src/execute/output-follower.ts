@@ -4,6 +4,7 @@ import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
 import { isOutputComplete } from "./completeness.js";
+import { EarlyWait } from "./early-wait.js";
 import { frameOfLine } from "./frame-bytes.js";
 import { judgeTrailingLine } from "./line-kind.js";
 import { NdjsonLineSplitter } from "./ndjson-lines.js";
@@ -22,7 +23,13 @@ import {
   parseFrameLine,
   type RawFrame,
 } from "./output-frame.js";
-import { processPath, WAIT_UNAVAILABLE, waitForProcess } from "./process-api.js";
+import {
+  processPath,
+  refusesWaitRoute,
+  WAIT_UNAVAILABLE,
+  type WaitReply,
+  waitForProcess,
+} from "./process-api.js";
 import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
 import { StallWatch } from "./stall-watch.js";
 import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
@@ -34,6 +41,11 @@ export interface FollowTuning {
   readonly stallTimeoutMs: number;
   /** How long `wait` may block when a stream ends without an exit frame (default 1 s). */
   readonly waitProbeMs: number;
+  /**
+   * How long the `wait` sent with the first connect may block (default 30 s): a command that
+   * exits sooner has its completeness evidence without a round trip after its exit frame.
+   */
+  readonly earlyWaitMs: number;
   /** Longest NDJSON frame accepted (default 8 MiB). */
   readonly maxFrameBytes: number;
 }
@@ -42,6 +54,7 @@ export const DEFAULT_FOLLOW_TUNING: FollowTuning = {
   reconnectAttempts: 6,
   stallTimeoutMs: 15_000,
   waitProbeMs: 1_000,
+  earlyWaitMs: 30_000,
   maxFrameBytes: 8 * 1024 * 1024,
 };
 
@@ -61,6 +74,9 @@ type Failure =
   | { readonly kind: "connection"; readonly status: number | null; readonly retryAfterMs: number | undefined }
   | { readonly kind: "stalled" }
   | { readonly kind: "ended" };
+
+/** What a completeness probe found: `wait`'s reply, or a failure to recover from. */
+type WaitOutcome = { readonly reply: WaitReply } | { readonly failure: Failure };
 
 /** Times of the current connection, for the outage budget. */
 interface ConnectionTimes {
@@ -101,6 +117,15 @@ export class OutputFollower {
 
   /** Resolves with the exit once every frame up to the journal's newest has been delivered. */
   async follow(signal: AbortSignal): Promise<ExitStatus> {
+    const early = new EarlyWait(this.#client, this.#sandboxId, this.#processId, this.#tuning.earlyWaitMs);
+    try {
+      return await this.#followFromCursor(signal, early);
+    } finally {
+      early.cancel();
+    }
+  }
+
+  async #followFromCursor(signal: AbortSignal, early: EarlyWait): Promise<ExitStatus> {
     let failures = 0;
     let lastStatus: number | null = null;
     let lastFailure: Failure | undefined;
@@ -133,7 +158,7 @@ export class OutputFollower {
         // Trust an exit only when the journal holds nothing past the cursor.
         // The process has exited, so this returns at once; the bound only covers a lagging server.
         // Without a `wait` route the exit frame (sent after the data it follows) is the only evidence.
-        const waited = await this.#waitOrFailure(this.#tuning.waitProbeMs, signal);
+        const waited = await this.#exitEvidence(early, signal);
         if ("failure" in waited) outcome = waited;
         else if (!waited.reply.available || isOutputComplete(waited.reply, this.stats.cursor, true))
           return this.#finish(outcome.exit);
@@ -173,18 +198,20 @@ export class OutputFollower {
     return exit;
   }
 
-  async #waitOrFailure(
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<{ reply: Awaited<ReturnType<typeof waitForProcess>> } | { failure: Failure }> {
+  /** The early `wait`'s reply when it is evidence; else a `wait` asked now. */
+  async #exitEvidence(early: EarlyWait, signal: AbortSignal): Promise<WaitOutcome> {
+    const reply = await early.take(this.#tuning.waitProbeMs, signal);
+    signal.throwIfAborted();
+    return reply === undefined ? this.#waitOrFailure(this.#tuning.waitProbeMs, signal) : { reply };
+  }
+
+  async #waitOrFailure(timeoutMs: number, signal: AbortSignal): Promise<WaitOutcome> {
     try {
       return {
         reply: await waitForProcess(this.#client, this.#sandboxId, this.#processId, timeoutMs, signal),
       };
     } catch (error) {
-      // A fetch that rejects without a network failure (see the client) refuses the route itself.
-      if (PaperclipError.is(error, "ERR_CREATEOS_CONNECTION") && !error.retryable && !signal.aborted)
-        return { reply: WAIT_UNAVAILABLE };
+      if (refusesWaitRoute(error) && !signal.aborted) return { reply: WAIT_UNAVAILABLE };
       return { failure: this.#classify(error, signal) };
     }
   }

@@ -1,4 +1,4 @@
-import { CreateosError } from "@paperclipai/errors";
+import { CreateosError, PaperclipError } from "@paperclipai/errors";
 import type { CreateosClient } from "../client/createos-client.js";
 import {
   invalidResponse,
@@ -41,12 +41,21 @@ export const WAIT_UNAVAILABLE: WaitReply = Object.freeze({
   newestSeq: null,
 });
 
+/**
+ * A `fetch` that rejects without a network failure (see the client) refuses the `wait`
+ * route itself: the answer is the same every time, as from a server without `wait`.
+ */
+export function refusesWaitRoute(error: unknown): boolean {
+  return PaperclipError.is(error, "ERR_CREATEOS_CONNECTION") && !error.retryable;
+}
+
 export async function waitForProcess(
   client: CreateosClient,
   sandboxId: string,
   processId: string,
   timeoutMs: number,
   signal: AbortSignal,
+  maxAttempts?: number,
 ): Promise<WaitReply> {
   const reply = await client.json({
     method: "GET",
@@ -57,6 +66,7 @@ export async function waitForProcess(
     allowStatuses: [408, ...WAIT_UNAVAILABLE_STATUSES],
     signal,
     timeoutMs: timeoutMs + 30_000,
+    ...(maxAttempts === undefined ? {} : { maxAttempts }),
   });
   if (WAIT_UNAVAILABLE_STATUSES.includes(reply.status)) return WAIT_UNAVAILABLE;
   if (reply.status === 408 || reply.data === null)
