@@ -34,7 +34,9 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     define,
-    noExternal: [/.*/],
+    // adapter-utils stays an import: it finds its Node bridge and native binaries beside its
+    // own modules, and only a local-mode sandboxed harness loads it (a dynamic import).
+    noExternal: [/^(?!@paperclipai\/adapter-utils(\/|$))/],
     // Bundled CommonJS dependencies (ws) require Node's built-ins.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
