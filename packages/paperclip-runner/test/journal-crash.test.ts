@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { Controller, IDS, tempDir, writeScript } from "./local-controller.js";
+import { Controller, IDS, writeScript } from "./local-controller.js";
 
 const PRELOAD = fileURLToPath(new URL("./fixtures/journal-pause-preload.mjs", import.meta.url));
 const PHASES = ["partial", "written", "synced"] as const;
@@ -29,7 +30,7 @@ describe("a daemon killed at each phase of a journal append", { timeout: 90_000 
   it.each(PHASES)(
     "%s: the turn's pending record is never acted on twice, and every id gets one answer",
     async (phase) => {
-      const dir = tempDir(`journal-${phase}`);
+      const dir = tempDirForTest(`runner-journal-${phase}-`);
       const stateDir = join(dir, "state");
       const log = join(dir, "commands.log");
       const script = writeScript(dir, {

@@ -2,10 +2,10 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, expect } from "vitest";
 import { LineFramer } from "../src/harness/line-framer.js";
 import { readProcessState } from "../src/harness/process-identity.js";
-import { tempDirSync } from "./helpers/temp-dir.js";
 import { upstreamStreamLineProblem } from "./helpers/upstream-validators.js";
 
 /** The built bin, as a launcher runs it. */
@@ -237,11 +237,6 @@ export async function terminalOf(controller: Controller): Promise<string> {
   return (terminal.payload.reconciliation as { reason: string }).reason;
 }
 
-/** A fresh temporary directory for one test, removed after it. */
-export function tempDir(prefix: string): string {
-  return tempDirSync(`runner-${prefix}-`);
-}
-
 /** Writes a scripted-harness script and returns its path. */
 export function writeScript(dir: string, script: unknown, name = "script.json"): string {
   const path = join(dir, name);
@@ -257,7 +252,7 @@ export function fakeDaemon(
   env?: NodeJS.ProcessEnv,
   extraArgs: readonly string[] = [],
 ): Controller {
-  const path = writeScript(tempDir("script"), script);
+  const path = writeScript(tempDirForTest("runner-script-"), script);
   return new Controller([...IDS, "--fake-harness", "builtin", "--script", path, ...extraArgs], env);
 }
 

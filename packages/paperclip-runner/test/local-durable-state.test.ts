@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
@@ -11,7 +12,6 @@ import {
   IDS,
   isAlive,
   runResult,
-  tempDir,
   type WireEvent,
   writeScript,
 } from "./local-controller.js";
@@ -71,7 +71,7 @@ function watchdogsOf(daemon: number): number[] {
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
 describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   it("survives a SIGKILL mid-run: no command repeated, none lost, events resent with their ids", async () => {
-    const dir = tempDir("durable");
+    const dir = tempDirForTest("runner-durable-");
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
     const script = writeScript(dir, {
@@ -185,7 +185,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("makes a command that was pending at the crash indeterminate, and never runs it again", async () => {
-    const dir = tempDir("pending");
+    const dir = tempDirForTest("runner-pending-");
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
     // The first daemon's harness never says ready, so run.prepare is still being applied when the
@@ -235,7 +235,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {
-    const dir = tempDir("watchdog");
+    const dir = tempDirForTest("runner-watchdog-");
     const controller = new Controller([
       ...IDS,
       "--harness-command",
@@ -256,7 +256,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("kills the harness a SIGKILLed daemon left behind before it resumes the session", async () => {
-    const dir = tempDir("stale");
+    const dir = tempDirForTest("runner-stale-");
     const stateDir = join(dir, "state");
     // A harness that never reads stdin, so it does not notice its daemon is gone.
     const args = [
@@ -294,7 +294,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {
-    const dir = tempDir("unwritable");
+    const dir = tempDirForTest("runner-unwritable-");
     const stateDir = join(dir, "state");
     const script = writeScript(dir, {
       steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: runResult() }, { sleep: 60_000 }],
@@ -322,7 +322,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("refuses another run's state, a corrupt state file, a second live daemon and a non-private directory", async () => {
-    const dir = tempDir("refuse");
+    const dir = tempDirForTest("runner-refuse-");
     const stateDir = join(dir, "state");
     const script = writeScript(dir, { steps: [{ ready: {} }, { sleep: 60_000 }] });
     const harness = ["--fake-harness", "builtin", "--script", script];

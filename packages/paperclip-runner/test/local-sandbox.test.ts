@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Controller, IDS, runResult, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+import { Controller, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
 /** A harness (plain Node, protocol by hand) that reports whether it can reach `argv[1]` (host:port). */
 const CONNECT_HARNESS = `
@@ -80,7 +81,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("lets the scripted harness write only inside the workspace", async () => {
-    const dir = tempDir("sandbox-fs");
+    const dir = tempDirForTest("runner-sandbox-fs-");
     const workspace = join(dir, "workspace");
     const outside = join(dir, "outside");
     mkdirSync(workspace);
@@ -127,7 +128,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   });
 
   it("denies the network to a sandboxed harness that reaches the same loopback server unsandboxed", async () => {
-    const workspace = tempDir("sandbox-net");
+    const workspace = tempDirForTest("runner-sandbox-net-");
     const harness = [
       "--harness-command",
       process.execPath,
@@ -147,7 +148,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   });
 
   it("routes an allowlisted sandbox through the proxy, which refuses a host not on the list", async () => {
-    const workspace = tempDir("sandbox-proxy");
+    const workspace = tempDirForTest("runner-sandbox-proxy-");
     const harness = [
       "--harness-command",
       process.execPath,
@@ -170,7 +171,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   });
 
   it("leaves no sandboxed process behind when the run is cancelled", async () => {
-    const dir = tempDir("sandbox-stop");
+    const dir = tempDirForTest("runner-sandbox-stop-");
     const workspace = join(dir, "workspace");
     mkdirSync(workspace);
     const marker = String(60_000 + Math.floor(Math.random() * 9999));

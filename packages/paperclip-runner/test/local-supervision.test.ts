@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { logsOf, READY, startTurn } from "./helpers/local-steps.js";
 import {
@@ -8,7 +9,6 @@ import {
   fakeDaemon,
   IDS,
   runResult,
-  tempDir,
   terminalOf,
   type WireEvent,
 } from "./local-controller.js";
@@ -19,7 +19,7 @@ const BEFORE_WATCHDOG_MS = 500;
 
 describe("local mode: the harness process, its environment and its stop", { timeout: 60_000 }, () => {
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
-    const pidFile = join(tempDir("eof"), "sleeper.pid");
+    const pidFile = join(tempDirForTest("runner-eof-"), "sleeper.pid");
     const controller = fakeDaemon({
       steps: [
         READY,
