@@ -3,7 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeTempDirs, shellQuote, tempDir } from "./temp-dir.js";
+import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
 
 export const packageDir = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 /** The built package, as a consumer imports it; child processes load it from here. */
@@ -27,15 +28,20 @@ const cleanups: (() => Promise<void>)[] = [];
 
 export async function cleanupAll(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-  await removeTempDirs();
 }
 
 export function onCleanup(run: () => Promise<void>): void {
   cleanups.push(run);
 }
 
-/** A scratch directory under /tmp, removed by `cleanupAll` (see `./temp-dir.ts`). */
-export const scratchDir = tempDir;
+/**
+ * A scratch directory for the current test, removed when it finishes (after `cleanupAll`).
+ * Under /tmp, not `os.tmpdir()`: short, so socket paths nested in it stay under 107 bytes
+ * whatever `TMPDIR` the suite runs with.
+ */
+export function scratchDir(prefix = "pc-sbx-test-"): string {
+  return tempDirForTest(prefix, { base: "/tmp" });
+}
 
 /** A loopback HTTP server answering `body`; closed by `cleanupAll`. */
 export async function loopbackServer(

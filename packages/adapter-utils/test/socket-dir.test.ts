@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
+import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
 import {
@@ -22,7 +23,6 @@ import {
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
