@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
-import { cleanupAll, runShellInSandbox, scratchDir, until } from "./sandbox-support.js";
+import { cleanupAll, runShellInSandbox, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -27,7 +27,10 @@ describe("owner records no sandbox can forge", () => {
       "touch started; while [ ! -e go ]; do sleep 0.05; done; echo survived > done",
       scope,
     );
-    await until(() => existsSync(path.join(ws, "started")), "the victim to start");
+    await vi.waitFor(
+      () => expect(existsSync(path.join(ws, "started")), "the victim to start").toBe(true),
+      SETTLE,
+    );
     const [victimDir] = await readdir(base);
 
     // pid 2^22+1 is above Linux's pid_max limit, so no process can have it.

@@ -97,23 +97,8 @@ export function exec(
   });
 }
 
-/** Polls `condition` (every 50 ms, up to 10 s) until it holds; throws naming `what` otherwise. */
-export async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */
+export const SETTLE = { timeout: 10_000, interval: 50 } as const;
 
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";
