@@ -2,19 +2,11 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { isAlive, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
-import {
-  Controller,
-  diesSoon,
-  IDS,
-  isAlive,
-  runResult,
-  type WireEvent,
-  writeScript,
-} from "./local-controller.js";
+import { Controller, goneWithin, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
 /** The harness names each turn by its command id and completes it with a `turn.completed` of that id. */
 const TURN_HANDLER = [
@@ -252,7 +244,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const ready = await controller.waitForEvent("harness.ready");
     controller.kill("SIGKILL");
     await controller.exited;
-    expect(await diesSoon(ready.payload.pid as number)).toBe(true);
+    await goneWithin(ready.payload.pid as number);
   });
 
   it("kills the harness a SIGKILLed daemon left behind before it resumes the session", async () => {
@@ -285,12 +277,12 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const second = new Controller(args);
     const reconciled = await second.waitForEvent("runner.reconciled");
     expect(reconciled.payload).toMatchObject({ staleHarnessKilled: true, resumedSession: true });
-    expect(await diesSoon(orphan)).toBe(true);
+    await goneWithin(orphan);
     const resumed = await second.waitForEvent("harness.ready");
     second.send("runner.shutdown", "c3", {}, 3);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
-    expect(await diesSoon(resumed.payload.pid as number)).toBe(true);
+    await goneWithin(resumed.payload.pid as number);
   });
 
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {
@@ -318,7 +310,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     expect((await controller.exited).code).toBe(1);
     expect(controller.stderr).toContain("code: ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
     expect(controller.receiptFor("c3")).toEqual([]);
-    expect(await diesSoon(ready.payload.pid as number)).toBe(true);
+    await goneWithin(ready.payload.pid as number);
   });
 
   it("refuses another run's state, a corrupt state file, a second live daemon and a non-private directory", async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Controller, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
 /** A harness (plain Node, protocol by hand) that reports whether it can reach `argv[1]` (host:port). */
@@ -59,14 +59,6 @@ function processesWith(marker: string): number[] {
       }
     })
     .map(Number);
-}
-
-/** The same, once a pid namespace that was just killed has had up to 5 s to tear down. */
-async function survivors(marker: string): Promise<number[]> {
-  for (let attempt = 0; attempt < 50 && processesWith(marker).length > 0; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return processesWith(marker);
 }
 
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
@@ -201,6 +193,10 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
     controller.send("run.cancel", "c3");
     await controller.waitForEvent("run.terminal");
     expect((await controller.exited).code).toBe(0);
-    expect(await survivors(`setTimeout(() => {}, ${marker})`)).toEqual([]);
+    // A pid namespace that was just killed has up to 5 s to tear down.
+    await vi.waitFor(() => expect(processesWith(`setTimeout(() => {}, ${marker})`)).toEqual([]), {
+      timeout: 5_000,
+      interval: 100,
+    });
   });
 });
