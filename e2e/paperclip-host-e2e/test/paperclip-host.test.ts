@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { serverToolchain, tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorProcess, startEmulator } from "../src/emulator-process.js";
 import { type AdapterCheck, type Environment, HostApi, type Lease, type Plugin } from "../src/host-api.js";
@@ -8,9 +8,9 @@ import { type PaperclipServer, startPaperclipServer } from "../src/paperclip-ser
 import { installPackedPlugin } from "../src/plugin-install-dir.js";
 import { installPlugin, probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
-import { resolveToolchain } from "../src/toolchain.js";
 
-let workDir = "";
+// Removed after the afterAll below stopped what runs in it (vitest runs afterAll hooks in reverse).
+const workDir = tempDirForFile("paperclip-host-e2e-");
 let server: PaperclipServer | undefined;
 let emulator: EmulatorProcess | undefined;
 let api: HostApi;
@@ -59,10 +59,11 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-host-e2e-"));
   const logDir = path.join(workDir, "logs");
   await mkdir(logDir);
-  const toolchain = await step("resolve Node 24 and paperclipai", resolveToolchain);
+  const toolchain = await step("resolve Node 24 and paperclipai", async () =>
+    serverToolchain("the host e2e"),
+  );
   pluginPath = await step("pack the plugin and install the tarballs", () => installPackedPlugin(workDir));
   emulator = await step("start the CreateOS emulator", () => startEmulator(toolchain.node24, logDir));
   server = await step("onboard and run the Paperclip server", () =>
@@ -83,7 +84,6 @@ afterEach(async (context) => {
 afterAll(async () => {
   await server?.stop();
   await emulator?.stop();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
 }, 120_000);
 
 describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () => {
