@@ -3,7 +3,7 @@
 // the plain-Node scripts that drive the e2e scenarios run outside a test, where the fixtures
 // below cannot be used.
 
-export { childForTest, killGroupAfterTest, stopChild } from "./children.js";
+export { childForTest, childrenForFile, killGroupAfterTest, stopChild } from "./children.js";
 export { type ServerToolchain, serverToolchain, toolchainCache } from "./paperclip-toolchain.js";
 export {
   isAlive,
