@@ -3,12 +3,11 @@ import { once } from "node:events";
 import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { childForTest, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
 import { BIN, runBin } from "./helpers/run-bin.js";
 import { asNobody } from "./helpers/staged-bin.js";
-import { tracked } from "./helpers/tracked-children.js";
 
 const INJECT_FAULT = fileURLToPath(new URL("./fixtures/inject-fault.mjs", import.meta.url));
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
@@ -168,7 +167,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
 
   it("a launcher that closed the daemon's stdout: the real EPIPE is an uncaught exception, persisted", async () => {
     const dir = await diagnosticsDir();
-    const child = tracked(
+    const child = childForTest(() =>
       spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
         stdio: ["ignore", "pipe", "pipe"],
       }),
