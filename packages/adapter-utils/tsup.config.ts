@@ -29,4 +29,15 @@ export default defineConfig([
     define,
     noExternal,
   },
+  {
+    // The in-sandbox Node bridge: one CommonJS file of Node built-ins only, which each run
+    // copies into its directory (write-bridge.ts finds it at dist/node-bridge.cjs).
+    entry: { "node-bridge": "src/bridge/node-bridge/main.ts" },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    platform: "node",
+    target: "node20",
+    noExternal: [/.*/],
+    removeNodeProtocol: false,
+  },
 ]);

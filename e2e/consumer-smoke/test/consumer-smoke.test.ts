@@ -91,6 +91,52 @@ describe("the packed tarballs, installed with npm into a fresh project", () => {
     }
   }, 60_000);
 
+  it("run a program through adapter-utils' Node bridge, found in the installed package, from ESM and CJS", async () => {
+    // The bridge is dist/node-bridge.cjs, not an exports entry: each build finds it from its own location.
+    const program = `const http = require("node:http");
+const parent = require("node:fs").readFileSync("/proc/" + process.ppid + "/cmdline", "utf8").split("\\0");
+http.get({ host: "127.0.0.1", port: 31337, path: process.argv[1] + "/" }, (res) => {
+  res.setEncoding("utf8");
+  let body = "";
+  res.on("data", (chunk) => (body += chunk));
+  res.on("end", () => console.log(JSON.stringify({ bridge: parent[1], body })));
+});`;
+    const probe = (load: string) => `${load}
+const http = require("node:http");
+const server = http.createServer((req, res) => res.end("relayed")).listen(0, "127.0.0.1", async () => {
+  const origin = "http://127.0.0.1:" + server.address().port;
+  const result = await runChildProcess("consumer", process.execPath, ["-e", ${JSON.stringify(program)}, origin], {
+    cwd: process.cwd(), env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
+    localProcessSandbox: {
+      workspaceDir: process.cwd(), networkScope: "allowlist", networkTrustedUrls: [origin], networkBridge: "node",
+    },
+  });
+  server.close();
+  console.log(JSON.stringify({ exitCode: result.exitCode, stderr: result.stderr, ...JSON.parse(result.stdout || "{}") }));
+});`;
+    const viaImport = await node(
+      probe(`import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+const { runChildProcess } = await import("@paperclipai/adapter-utils/local-process-sandbox");`),
+      "module",
+    );
+    const viaRequire = await node(
+      probe(`const { runChildProcess } = require("@paperclipai/adapter-utils/local-process-sandbox");`),
+      "commonjs",
+    );
+    for (const [build, output] of [
+      ["ESM", viaImport],
+      ["CJS", viaRequire],
+    ] as const) {
+      expect(JSON.parse(output), build).toEqual({
+        exitCode: 0,
+        stderr: "",
+        bridge: expect.stringMatching(/\/bridge\.cjs$/),
+        body: "relayed",
+      });
+    }
+  }, 60_000);
+
   it("recognise an error thrown by one package through @paperclipai/errors loaded by the consumer", async () => {
     // The consumer imports the ESM build of errors; the throwing packages are loaded through CJS.
     const verdict = await node(

@@ -15,6 +15,8 @@ export interface EmulatorProcess {
   /** Arms fault rules through the control plane (`PUT /_emulator/faults`). */
   armFaults(faults: readonly Record<string, unknown>[]): Promise<void>;
   clearFaults(): Promise<void>;
+  /** Deletes a sandbox behind the plugin's back, as another CreateOS client would. */
+  deleteSandbox(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -36,16 +38,23 @@ async function control(
     throw new Error(`${method} /_emulator/${name}: HTTP ${response.status} ${await response.text()}`);
 }
 
-/** `binPath`: the `createos-emulator` bin to run, by default the workspace package's. */
+/**
+ * `binPath`: the `createos-emulator` bin to run, by default the workspace package's.
+ * `isolation`: `"bwrap"` confines every command; `"none"` runs the sandboxes' processes as
+ * plain children, which, as in a CreateOS sandbox (a VM), outlive the command that started
+ * them and reach loopback (under bubblewrap each command is its own process and network
+ * namespace, so a background server such as the host's callback bridge dies with it).
+ */
 export async function startEmulator(
   node: string,
   logDir: string,
   binPath: string = emulatorBinPath(),
+  isolation: "bwrap" | "none" = "bwrap",
 ): Promise<EmulatorProcess> {
   const workspaceRoot = await mkdtemp(path.join(WORKSPACE_PARENT, "paperclip-host-e2e-"));
   const process = startGroup(
     node,
-    [binPath, "--port", "0", "--json", "--isolation", "bwrap", "--workspace-root", workspaceRoot],
+    [binPath, "--port", "0", "--json", "--isolation", isolation, "--workspace-root", workspaceRoot],
     { logPath: path.join(logDir, "emulator.log") },
   );
   let ready: { url: string; apiKey: string };
@@ -89,6 +98,9 @@ export async function startEmulator(
     },
     async clearFaults() {
       await control(ready, "DELETE", "faults");
+    },
+    async deleteSandbox(id) {
+      await control(ready, "DELETE", `sandboxes/${encodeURIComponent(id)}`);
     },
     async stop() {
       await process.stop();

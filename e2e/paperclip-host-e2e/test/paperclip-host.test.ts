@@ -1,98 +1,25 @@
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { serverToolchain, tempDirForFile } from "@paperclipai/test-support";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EmulatorProcess, startEmulator } from "../src/emulator-process.js";
-import { type AdapterCheck, type Environment, HostApi, type Lease, type Plugin } from "../src/host-api.js";
-import { type PaperclipServer, startPaperclipServer } from "../src/paperclip-server.js";
-import { installPackedPlugin } from "../src/plugin-install-dir.js";
-import { installPlugin, probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
+import { describe, expect, it } from "vitest";
+import type { EmulatorProcess } from "../src/emulator-process.js";
+import type { AdapterCheck, Environment, HostApi, Lease } from "../src/host-api.js";
+import { useHostFixture } from "../src/host-fixture.js";
+import { probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 
-// Removed after the afterAll below stopped what runs in it (vitest runs afterAll hooks in reverse).
-const workDir = tempDirForFile("paperclip-host-e2e-");
-let server: PaperclipServer | undefined;
 let emulator: EmulatorProcess | undefined;
 let api: HostApi;
-let pluginPath = "";
-let plugin: Plugin | undefined;
 let companyId = "";
 let environment: Environment;
-
-const tail = (text: string, limit = 6000): string => text.slice(-limit);
-
-/** A shape of CreateOS's published catalog (the emulator refuses others, as the service does). */
-
-/** Whether the current test already printed the logs (a failed step inside it did). */
-let logsPrinted = false;
-
-/** The server's, the plugin worker's and the emulator's logs, for a failure. */
-async function printLogs(what: string): Promise<void> {
-  logsPrinted = true;
-  let workerLogs = "(plugin not installed)";
-  if (plugin && server) {
-    workerLogs = await fetch(`${server.baseUrl}/api/plugins/${plugin.id}/logs?limit=200`)
-      .then((response) => response.text())
-      .catch((reason: unknown) => `(logs unavailable: ${String(reason)})`);
-  }
-  console.error(
-    [
-      `failed: ${what}`,
-      `--- server log (${server?.process.logPath ?? "not started"}) ---`,
-      tail(server?.process.output() ?? ""),
-      "--- plugin worker log (GET /api/plugins/:id/logs) ---",
-      tail(workerLogs),
-      "--- emulator log ---",
-      tail(emulator?.process.output() ?? ""),
-    ].join("\n"),
-  );
-}
-
-/** Runs one step of the setup; a failure prints every log before it propagates. */
-async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    await printLogs(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    throw error;
-  }
-}
-
-beforeAll(async () => {
-  const logDir = path.join(workDir, "logs");
-  await mkdir(logDir);
-  const toolchain = await step("resolve Node 24 and paperclipai", async () =>
-    serverToolchain("the host e2e"),
-  );
-  pluginPath = await step("pack the plugin and install the tarballs", () => installPackedPlugin(workDir));
-  emulator = await step("start the CreateOS emulator", () => startEmulator(toolchain.node24, logDir));
-  server = await step("onboard and run the Paperclip server", () =>
-    startPaperclipServer(toolchain, workDir, logDir),
-  );
-  api = new HostApi(server.baseUrl);
-}, 900_000);
-
-// A failing test (an assertion, not only a request) prints every log too.
-beforeEach(() => {
-  logsPrinted = false;
+const host = useHostFixture("bwrap", async (started) => {
+  emulator = started.emulator;
+  api = started.api;
 });
-
-afterEach(async (context) => {
-  if (context.task.result?.state === "fail" && !logsPrinted) await printLogs(context.task.name);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await emulator?.stop();
-}, 120_000);
+const step = <T>(name: string, work: () => Promise<T>): Promise<T> => host.step(name, work);
 
 describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () => {
   it("installs from its unpacked tarball by local path and reaches ready", async () => {
-    await step("POST /api/plugins/install", async () => {
-      plugin = await installPlugin(api, { packageName: pluginPath, isLocalPath: true });
-      expect(plugin.pluginKey).toBe("paperclip.createos-sandbox-provider");
-    });
-    expect(plugin?.status).toBe("ready");
+    const plugin = await host.installPlugin();
+    expect(plugin.pluginKey).toBe("paperclip.createos-sandbox-provider");
+    expect(plugin.status).toBe("ready");
   });
 
   it("stores the environment's apiKey as a secret, not in plaintext", async () => {
@@ -224,7 +151,7 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
       expect(await e.sandboxStatus(lease.providerLeaseId ?? "")).toBe("destroyed");
     }
     expect(await e.sandboxDirectories()).toEqual([]);
-    const health = await api.get<{ status: string; healthy: boolean }>(`/plugins/${plugin?.id}/health`);
+    const health = await api.get<{ status: string; healthy: boolean }>(`/plugins/${host.plugin?.id}/health`);
     expect(health).toMatchObject({ status: "ready", healthy: true });
   });
 });

@@ -6,5 +6,5 @@ export default integrationPreconditions("@paperclipai/adapter-utils", {
   linux: true,
   root: "tests create mount namespaces and run programs as uid 65534",
   bubblewrap: true,
-  build: [new URL("../dist/index.js", import.meta.url)],
+  build: [new URL("../dist/index.js", import.meta.url), new URL("../dist/node-bridge.cjs", import.meta.url)],
 });

@@ -2,8 +2,8 @@ import type * as fs from "node:fs";
 
 /**
  * Closes every descriptor above stdio that has no close-on-exec flag (`/proc/self/fdinfo`
- * `flags`, octal; O_CLOEXEC is 02000000): the ones a child would inherit. Embedded in the
- * Node bridge (`bridge-source.ts`), so it takes `fs` and uses nothing else.
+ * `flags`, octal; O_CLOEXEC is 02000000): the ones a child would inherit. The Node bridge
+ * (`node-bridge/main.ts`) runs it first; it takes `fs` so a test can hand it a fake `/proc`.
  */
 export function closeInheritedDescriptors(
   files: Pick<typeof fs, "readdirSync" | "readFileSync" | "closeSync">,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BRIDGE_DEFERRED_ENV_PREFIX, deferBridgeEnv } from "./deferred-env.js";
+import { BRIDGE_DEFERRED_ENV_PREFIX, deferBridgeEnv, restoreDeferredEnv } from "./deferred-env.js";
 
 describe("deferBridgeEnv", () => {
   it("moves NODE_EXTRA_CA_CERTS and NODE_OPTIONS under the carrier prefix, leaving the rest alone", () => {
@@ -19,5 +19,16 @@ describe("deferBridgeEnv", () => {
         [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_EXTRA_CA_CERTS`]: "/stale.pem",
       }),
     ).toEqual({ [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_OPTIONS`]: "" });
+  });
+});
+
+describe("restoreDeferredEnv", () => {
+  it("gives the program back exactly the env deferBridgeEnv was given", () => {
+    const programs = [
+      { NODE_EXTRA_CA_CERTS: "/ca.pem", NODE_OPTIONS: "--no-warnings", PATH: "/usr/bin" },
+      { NODE_OPTIONS: "", HOME: "/home/agent" },
+      { PATH: "/bin" },
+    ];
+    for (const env of programs) expect(restoreDeferredEnv(deferBridgeEnv(env))).toEqual(env);
   });
 });

@@ -26,3 +26,18 @@ export function deferBridgeEnv(env: Readonly<Record<string, string>>): Record<st
   }
   return result;
 }
+
+/**
+ * The inverse, run by the bridge for the program's env: each carried variable back
+ * under its own name, exactly as the caller gave it, and the carrier gone.
+ */
+export function restoreDeferredEnv(env: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
+  const result: NodeJS.ProcessEnv = { ...env };
+  for (const key of BRIDGE_DEFERRED_ENV_KEYS) {
+    const carrier = `${BRIDGE_DEFERRED_ENV_PREFIX}${key}`;
+    if (!(carrier in result)) continue;
+    result[key] = result[carrier];
+    delete result[carrier];
+  }
+  return result;
+}

@@ -1,20 +1,10 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { ownPackageRoot } from "../package-root.js";
 
 export const NATIVE_BRIDGE_FILE_NAME = "paperclip-sandbox-bridge";
 
 /** What `paperclip-sandbox-bridge --version` prints; anything else is not a bridge this package can drive. */
 export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 3\n";
-
-function packageRoot(from: string): string | null {
-  let current = from;
-  while (current !== path.dirname(current)) {
-    if (existsSync(path.join(current, "package.json"))) return current;
-    current = path.dirname(current);
-  }
-  return null;
-}
 
 /**
  * Test-only: the test command's sanitizer step points the native and handoff tests at the
@@ -37,7 +27,7 @@ export function nativeBridgePath(): string | null {
     cached = underTest;
     return cached;
   }
-  const root = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
+  const root = ownPackageRoot();
   cached = root
     ? path.join(root, "dist", "native", `${process.platform}-${process.arch}`, NATIVE_BRIDGE_FILE_NAME)
     : null;

@@ -1,14 +1,6 @@
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import path from "node:path";
-
-function nearestPackageRoot(file: string): string {
-  let current = path.dirname(file);
-  while (current !== path.dirname(current)) {
-    if (existsSync(path.join(current, "package.json"))) return current;
-    current = path.dirname(current);
-  }
-  return path.dirname(file);
-}
+import { nearestPackageRoot } from "../package-root.js";
 
 /**
  * What a program needs to be readable: its own directory and the package root of
@@ -19,5 +11,7 @@ export function executableReadPaths(executable: string): string[] {
   try {
     real = realpathSync.native(executable);
   } catch {}
-  return [...new Set([path.dirname(executable), nearestPackageRoot(real)])];
+  return [
+    ...new Set([path.dirname(executable), nearestPackageRoot(path.dirname(real)) ?? path.dirname(real)]),
+  ];
 }

@@ -1,5 +1,6 @@
 import { runDoctor } from "./doctor.js";
-import { HELP_TEXT, parseCliArgs } from "./parse-cli-args.js";
+import { HELP_TEXT } from "./help-text.js";
+import { parseCliArgs } from "./parse-cli-args.js";
 import { formatDoctorReport } from "./print-doctor.js";
 import { exitStatusFor, formatCliError } from "./report-error.js";
 import { runSandboxedCommand } from "./run-command.js";

@@ -13,8 +13,8 @@ import type { OnReadOpts, Socket } from "node:net";
  * of every chunk passed on. The reading socket still emits `end`, `close` and
  * `error` as usual.
  *
- * Self-contained on purpose: the in-sandbox bridge embeds this very function's
- * source, so it must not reference anything else in this module.
+ * The Node bridge (`bridge/node-bridge/`) relays with it too, so this module imports
+ * nothing but Node's types: the bridge's bundle stays free of the proxy.
  */
 export function relayReadsInto(
   to: Socket,
@@ -54,8 +54,8 @@ export function relayReadsInto(
  * The other direction of a tunnel leg pair, for a socket that cannot take
  * `onread` (an accepted one): `from`'s chunks are written to `to`, reading
  * pauses while `to` is full, and `from`'s FIN ends `to`. Cheaper to set up per
- * connection than `pipe()`. Returns a function that stops forwarding. Self-contained,
- * like `relayReadsInto`: the bridge embeds its source.
+ * connection than `pipe()`. Returns a function that stops forwarding. The Node
+ * bridge uses it too, like `relayReadsInto`.
  */
 export function forwardInto(from: Socket, to: Socket, onRelayed?: (bytes: number) => void): () => void {
   const onData = (chunk: Buffer) => {

@@ -13,27 +13,9 @@ import {
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
 import { forwardInto, relayReadsInto } from "./relay-reads.js";
+import { endLeg, followLeg } from "./tunnel-legs.js";
 
 const ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";
-
-/**
- * When one leg of a tunnel closes, the other follows: at once after an error,
- * otherwise after it has flushed what it still holds for its peer. A leg that
- * already ended is not ended again (Node would build an error object for it).
- */
-function follow(leg: Socket, hadError: boolean): void {
-  if (hadError || leg.writableFinished) {
-    leg.destroy();
-    return;
-  }
-  if (!leg.writableEnded) leg.end();
-  leg.once("finish", () => leg.destroy());
-}
-
-/** Ends the write side of a leg whose peer sent its FIN, unless it is already ending or gone. */
-function endLeg(leg: Socket): void {
-  if (!leg.writableEnded && !leg.destroyed) leg.end();
-}
 
 /**
  * The host relays an established tunnel: both legs pass through this process.
@@ -50,8 +32,8 @@ function relayTunnel(
     upstream.destroy();
   };
   const onUpstreamEnd = () => endLeg(client);
-  const onUpstreamClose = (hadError: boolean) => follow(client, hadError);
-  const onClientClose = (hadError: boolean) => follow(upstream, hadError);
+  const onUpstreamClose = (hadError: boolean) => followLeg(client, hadError);
+  const onClientClose = (hadError: boolean) => followLeg(upstream, hadError);
   client.setTimeout(context.limits.tunnelIdleMs, onIdle);
   upstream.on("end", onUpstreamEnd);
   const stopForwarding = forwardInto(client, upstream, onRelayed);

@@ -471,6 +471,23 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await buildLocalProcessSandboxSpawnTarget({ ...input, options: { ...options, networkBridge: "native" } });
 // SandboxError [ERR_SANDBOX_NATIVE_BRIDGE_UNAVAILABLE]: The native sandbox bridge was asked for (networkBridge: "native") but cannot be used: it was not built for linux-arm64 (...).`,
   },
+  ERR_SANDBOX_NODE_BRIDGE_MISSING: {
+    family: "sandbox",
+    title: "The package's built Node bridge is missing",
+    message:
+      "The sandbox's Node bridge is missing from this installation (${path}); reinstall or rebuild @paperclipai/adapter-utils.",
+    meaning:
+      "The allowlist scope starts a bridge inside the sandbox that relays the program's proxy connections to the host proxy. When the native bridge is not used, that bridge is `dist/node-bridge.cjs`, which the build writes beside the package's modules and every run copies into its private directory. The file was not there, so nothing was started. `details.path` holds where it was looked for.",
+    when: "A partial or pruned install, a build interrupted before tsup wrote every entry, or a bundler that inlined the package's modules into another build without copying `dist/node-bridge.cjs`.",
+    solutions: [
+      "Reinstall the package (`npm install @paperclipai/adapter-utils`), or rebuild it from source (`pnpm --filter @paperclipai/adapter-utils build`).",
+      "When bundling the package into your own build, mark `@paperclipai/adapter-utils` as external so its `dist/` files stay beside it.",
+      "Run `paperclip-sandbox doctor`: its bridge check shows which bridge runs.",
+    ],
+    prevention: "Install the package from its published tarball and keep it external to bundlers.",
+    example: `await runChildProcess("run-1", "curl", ["https://api.example.com"], { ...opts, localProcessSandbox: { workspaceDir, networkScope: "allowlist", networkAllowlist: ["api.example.com"] } });
+// SandboxError [ERR_SANDBOX_NODE_BRIDGE_MISSING]: The sandbox's Node bridge is missing from this installation (/app/node_modules/@paperclipai/adapter-utils/dist/node-bridge.cjs); reinstall or rebuild @paperclipai/adapter-utils.`,
+  },
   ERR_SANDBOX_COURIER_UNREACHABLE: {
     family: "sandbox",
     title: "The sandbox bridge could not reach its tunnel courier",

@@ -1,7 +1,7 @@
 import { caught } from "@paperclipai/errors/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { CreateosClient } from "../src/client/createos-client.js";
-import { transitionSandbox, waitForStatus } from "../src/lease/sandbox-api.js";
+import { deleteSandbox, transitionSandbox, waitForStatus } from "../src/lease/sandbox-api.js";
 import { sendJson, startScriptedServer } from "./support/scripted-server.js";
 
 const closers: Array<() => Promise<void>> = [];
@@ -9,11 +9,15 @@ afterEach(async () => {
   while (closers.length > 0) await closers.pop()!();
 });
 
-/** A sandbox whose state reads follow a script; POSTs to pause/resume answer `postStatus`. */
-async function scriptedSandbox(states: string[], postStatus = 200) {
+/**
+ * A sandbox whose state reads follow a script; POSTs to pause/resume answer `postStatus`, a
+ * DELETE answers `deleteData`.
+ */
+async function scriptedSandbox(states: string[], postStatus = 200, deleteData: object = { id: "sbx_1" }) {
   let reads = 0;
   const s = await startScriptedServer((req, res) => {
     if (req.method === "POST") return sendJson(res, postStatus, { status: "success", data: {} });
+    if (req.method === "DELETE") return sendJson(res, 200, { status: "success", data: deleteData });
     const status = states[Math.min(reads++, states.length - 1)];
     sendJson(res, 200, { status: "success", data: { id: "sbx_1", status } });
   });
@@ -55,5 +59,25 @@ describe("pause and resume reconcile with the state", () => {
     const slow = await scriptedSandbox(["creating"]);
     const late = await caught(waitForStatus(slow.client, "sbx_1", "running", Date.now() + 100, signal));
     expect(late.details).toEqual({ status: "creating", expected: "running", timedOut: true });
+  });
+});
+
+describe("delete", () => {
+  it("ends on a successful DELETE, as upstream: no confirming read", async () => {
+    const { s, client } = await scriptedSandbox(["running"]);
+    await deleteSandbox(client, "sbx_1", Date.now() + 10_000);
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(["DELETE /v1/sandboxes/sbx_1"]);
+  });
+
+  it("reads the state until it is ended when the DELETE reply names a live one", async () => {
+    const { s, client } = await scriptedSandbox(["running", "destroyed"], 200, {
+      id: "sbx_1",
+      status: "running",
+    });
+    await deleteSandbox(client, "sbx_1", Date.now() + 10_000);
+    expect(s.seen.map((r) => r.method)).toEqual(["DELETE", "GET", "GET"]);
+    const stuck = await scriptedSandbox(["running"], 200, { id: "sbx_1", status: "running" });
+    const late = await caught(deleteSandbox(stuck.client, "sbx_1", Date.now() + 100));
+    expect(late.details).toEqual({ status: "running", expected: "destroyed", timedOut: true });
   });
 });

@@ -38,6 +38,8 @@ async function pausedLease(t: PluginUnderTest, runId: string) {
 }
 
 const deletes = () => emulator.requests().filter((r) => r.route === "sandbox.delete").length;
+const reads = (id: string | null) =>
+  emulator.requests().filter((r) => r.route === "sandbox.get" && r.path === `/v1/sandboxes/${id}`).length;
 
 describe("resume: a lease that cannot be resumed is expired, not an error", () => {
   it("a changed shape, rootfs or region expires without a request; the sandbox is kept", async () => {
@@ -97,7 +99,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     },
   );
 
-  it("a transient failure that outlasts the retries is thrown and deletes nothing", async () => {
+  it("a transient failure is thrown at once, as upstream, and deletes nothing", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-503");
     emulator.faults.set({
@@ -107,14 +109,16 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
           route: "sandbox.get",
           status: 503,
           sandboxId: lease.providerLeaseId!,
-          times: "always",
+          times: 1,
         },
       ],
     });
     const deletesBefore = deletes();
+    const readsBefore = reads(lease.providerLeaseId);
     const error = await caught(t.harness.resumeLease(params));
     emulator.faults.clear();
     expect(error.message).toBe("CreateOS request failed (HTTP 503) during sandbox lifecycle.");
+    expect(reads(lease.providerLeaseId) - readsBefore).toBe(1);
     expect(deletes()).toBe(deletesBefore);
     expect(sandbox(lease.providerLeaseId)?.status).toBe("paused");
     await t.harness.destroyLease(params);

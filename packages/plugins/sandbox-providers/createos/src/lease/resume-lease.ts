@@ -27,8 +27,8 @@ function endedWhileWaiting(error: unknown): boolean {
  * Reconnects to a lease. A lease for another company, environment or origin, or one blocked
  * by an unconfirmed process, is refused (thrown). One that cannot be resumed any more (made
  * with another shape, rootfs or region; a sandbox deleted, failed or gone; a workspace marker
- * missing or different) comes back expired. Transient failures (a 503 past the retries, a
- * timeout) are thrown, since they do not prove the sandbox is lost. Resume never deletes.
+ * missing or different) comes back expired. Transient failures (a 503 on the first status
+ * read, a timeout) are thrown, since they do not prove the sandbox is lost. Resume never deletes.
  */
 export async function resumeLease(
   runtime: PluginRuntime,
@@ -56,7 +56,9 @@ async function reconnect(
   signal: AbortSignal,
 ): Promise<PluginEnvironmentLease> {
   const id = metadata.sandboxId;
-  const status = await readSandboxStatus(client, id, signal);
+  // Not retried, as upstream: a transient failure is thrown at once; the host then keeps the
+  // lease and fails only this run, and the next run resumes the same sandbox.
+  const status = await readSandboxStatus(client, id, signal, { retry: false });
   if (ENDED.has(status)) return expired();
   if (status === "paused" || status === "pausing") {
     if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");

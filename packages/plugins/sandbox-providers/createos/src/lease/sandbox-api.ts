@@ -33,16 +33,21 @@ export async function createSandbox(
   return resourceId(reply.data?.id);
 }
 
+/**
+ * `retry: false` for a read whose failure the caller must see at once (resume's first read,
+ * as upstream: a 503 there is thrown, and the host keeps the lease for the next run).
+ */
 export async function readSandboxStatus(
   client: CreateosClient,
   id: string,
   signal: AbortSignal,
+  { retry = true }: { readonly retry?: boolean } = {},
 ): Promise<SandboxStatus> {
   const reply = await client.json({
     method: "GET",
     path: `/sandboxes/${resourceId(id)}`,
     operation: "sandbox lifecycle",
-    idempotent: true,
+    idempotent: retry,
     allowStatuses: [404],
     signal,
   });
@@ -60,6 +65,11 @@ function stateError(status: SandboxStatus, expected: string, timedOut: boolean):
       details: { status, expected, timedOut },
     },
   );
+}
+
+/** A state a delete reply may name while the deletion completes asynchronously. */
+function stillLive(status: unknown): boolean {
+  return isSandboxStatus(status) && status !== "destroyed";
 }
 
 /** Polls until `target`, bounded by `deadline` (epoch ms). */
@@ -108,10 +118,14 @@ export async function transitionSandbox(
   await waitForStatus(client, id, target, deadline, signal, from);
 }
 
-/** Deletes a sandbox (every process in it dies); 404 is success. Jumps the pacer queue. */
+/**
+ * Deletes a sandbox (every process in it dies); 404 is success. Jumps the pacer queue. A
+ * successful `DELETE` is the end, as upstream takes it, unless its reply names a state the
+ * sandbox is still in (`running`, `pausing`…): then the state is read until it is ended.
+ */
 export async function deleteSandbox(client: CreateosClient, id: string, deadline: number): Promise<void> {
   const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-  await client.json({
+  const reply = await client.json({
     method: "DELETE",
     path: `/sandboxes/${resourceId(id)}`,
     operation: "sandbox lifecycle",
@@ -120,7 +134,7 @@ export async function deleteSandbox(client: CreateosClient, id: string, deadline
     allowStatuses: [404],
     signal,
   });
-  // Deletion may complete asynchronously; the receipt is only given once it has.
+  if (reply.status === 404 || !stillLive(reply.data?.status)) return;
   let delay = 20;
   for (;;) {
     const status = await readSandboxStatus(client, id, signal);

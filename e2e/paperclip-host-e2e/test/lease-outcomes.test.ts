@@ -1,0 +1,145 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorProcess } from "../src/emulator-process.js";
+import type { HostApi, Lease } from "../src/host-api.js";
+import { useHostFixture } from "../src/host-fixture.js";
+import { SHAPE } from "../src/plugin-steps.js";
+import { waitFor } from "../src/process-group.js";
+
+// What the host decides from a lease hook's outcome (issue 20, points 1 and 4), through its own
+// heartbeat runs. The sandboxes' processes run unconfined: the host starts its callback bridge
+// in the background of one command and talks to it from the next, as a CreateOS VM allows.
+
+/** A run as `GET /api/issues/:id/runs` lists it. */
+interface IssueRun {
+  readonly runId: string;
+  readonly status: string;
+  readonly retryOfRunId: string | null;
+}
+
+interface RunLease extends Lease {
+  readonly heartbeatRunId: string | null;
+  readonly leasePolicy: string;
+}
+
+const ENDED = ["succeeded", "failed", "cancelled", "timed_out"];
+
+let api: HostApi;
+let emulator: EmulatorProcess;
+const host = useHostFixture("none", async (started) => {
+  await started.installPlugin();
+  api = started.api;
+  emulator = started.emulator as EmulatorProcess;
+});
+
+/** Waits until `runId` has ended and returns it. */
+function ended(issueId: string, find: (runs: IssueRun[]) => IssueRun | undefined): Promise<IssueRun> {
+  return waitFor(
+    "the run ends",
+    async () => {
+      const run = find(await api.get<IssueRun[]>(`/issues/${issueId}/runs`));
+      return run && ENDED.includes(run.status) ? run : undefined;
+    },
+    { timeoutMs: 150_000, ...(host.server ? { process: host.server.process } : {}) },
+  );
+}
+
+describe("lease outcomes the real host acts on (Node 24)", () => {
+  let companyId = "";
+  let environmentId = "";
+
+  beforeAll(async () => {
+    companyId = (await api.post<{ id: string }>("/companies", { name: "CreateOS leases" })).id;
+    environmentId = (
+      await api.post<{ id: string }>(`/companies/${companyId}/environments`, {
+        name: "createos-reuse",
+        driver: "sandbox",
+        // `warm`: the host binds the issue to one execution workspace, so its runs share a lease.
+        config: {
+          provider: "createos",
+          apiUrl: emulator.url,
+          apiKey: emulator.apiKey,
+          shape: SHAPE,
+          timeoutMs: 120_000,
+          reuseLease: true,
+          runnerLifecycleMode: "warm",
+        },
+      })
+    ).id;
+  });
+
+  it("a sandbox deleted behind the plugin's back gives the next heartbeat run a fresh lease", async () => {
+    const projectDir = path.join(host.workDir, "project");
+    await mkdir(projectDir);
+    await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
+    const project = await api.post<{ id: string }>(`/companies/${companyId}/projects`, {
+      name: "Reuse",
+      status: "in_progress",
+      workspace: { name: "main", cwd: projectDir, isPrimary: true },
+    });
+    const agent = await api.post<{ id: string }>(`/companies/${companyId}/agents`, {
+      name: "Worker",
+      adapterType: "kimi_local",
+      // The agent's CLI is `true`: the run's work is the host's own (sync, bridge, restore).
+      adapterConfig: { engine: "cli", command: "true" },
+      defaultEnvironmentId: environmentId,
+    });
+    const issue = await api.post<{ id: string }>(`/companies/${companyId}/issues`, {
+      title: "Work in the sandbox",
+      description: "Run once.",
+      assigneeAgentId: agent.id,
+      status: "todo",
+      projectId: project.id,
+    });
+    const leasesOf = async () => api.get<RunLease[]>(`/environments/${environmentId}/leases`);
+    const runLease = async (runId: string) =>
+      (await leasesOf()).find((lease) => lease.heartbeatRunId === runId);
+
+    // The assignment's run, then the host's one retry of it (the run left no issue comment).
+    const first = await ended(issue.id, (runs) => runs.at(-1));
+    const retry = await ended(issue.id, (runs) => runs.find((run) => run.retryOfRunId === first.runId));
+    expect([first.status, retry.status]).toEqual(["succeeded", "succeeded"]);
+    const sandboxId = (await runLease(first.runId))?.providerLeaseId ?? "";
+    expect(await runLease(first.runId)).toMatchObject({ leasePolicy: "reuse_by_environment" });
+    // The retry resumed the first run's sandbox through the plugin.
+    expect((await runLease(retry.runId))?.providerLeaseId).toBe(sandboxId);
+    expect(await emulator.sandboxStatus(sandboxId)).toBe("running");
+
+    await emulator.deleteSandbox(sandboxId);
+    const woken = await api.post<{ id: string }>(`/agents/${agent.id}/wakeup`, {
+      source: "on_demand",
+      reason: "after the sandbox was deleted",
+      payload: { issueId: issue.id },
+    });
+    const next = await ended(issue.id, (runs) => runs.find((run) => run.runId === woken.id));
+    expect(next.status).toBe("succeeded");
+    const fresh = await runLease(next.runId);
+    expect(fresh?.providerLeaseId).toMatch(/^sbx_/);
+    expect(fresh?.providerLeaseId).not.toBe(sandboxId);
+    expect(await emulator.sandboxStatus(fresh?.providerLeaseId ?? "")).toBe("running");
+    // The host read the plugin's `expired` answer as "not found" and retired the old lease.
+    const retired = await runLease(retry.runId);
+    expect(retired).toMatchObject({ status: "expired", failureReason: "not_found" });
+  }, 480_000);
+
+  it("the host's one caller of a guaranteed expiry refuses this provider before any lease", async () => {
+    // `requestedExpiresAt` is sent only by the setup-token login, which needs a provider with a
+    // login terminal (neither upstream's plugin nor ours declares one).
+    const refused = await api
+      .post(`/companies/${companyId}/setup-token-login-sessions`, {
+        environmentId,
+        adapterType: "claude_local",
+      })
+      .then(
+        () => "started",
+        (error: Error) => error.message,
+      );
+    expect(refused).toMatch(
+      /HTTP 422 .*The sandbox provider does not support the Claude setup-token login\./,
+    );
+    // A login lease is the one without a heartbeat run.
+    const leases = await api.get<RunLease[]>(`/environments/${environmentId}/leases`);
+    expect(leases.filter((lease) => lease.heartbeatRunId === null)).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
+import { clientErrorResponse } from "./client-error-response.js";
+import { forwardHttpRequest } from "./forward-http.js";
+import { type ProxyContext, reportedHost } from "./proxy-context.js";
+import { formatRawProxyError } from "./proxy-error.js";
+import { refuseSocket } from "./refuse-socket.js";
+import { handleConnect } from "./tunnel.js";
+
+const UPGRADE_MESSAGE = "Protocol upgrades must use CONNECT through the Paperclip sandbox proxy.";
+
+function refuseUpgrade(context: ProxyContext, host: string, socket: Socket): void {
+  context.record({ decision: "deny", host: reportedHost(host), port: 0, reason: "upgrade_requires_connect" });
+  refuseSocket(
+    socket,
+    formatRawProxyError("400 Bad Request", "upgrade_requires_connect", UPGRADE_MESSAGE),
+    true,
+  );
+}
+
+function answerClientError(context: ProxyContext, error: NodeJS.ErrnoException, socket: Socket): void {
+  const raw = socket as Socket & { _httpMessage?: { headersSent?: boolean } };
+  if (error.code === "ECONNRESET" || !raw.writable || raw._httpMessage?.headersSent) {
+    raw.destroy();
+    return;
+  }
+  const answer = clientErrorResponse(error.code);
+  context.record({ decision: "deny", host: "", port: 0, reason: answer.code });
+  refuseSocket(raw, formatRawProxyError(answer.status, answer.code, answer.message), false);
+}
+
+/**
+ * The HTTP server that parses what the sandbox sends: absolute-form requests are
+ * forwarded, CONNECT tunnels served, upgrades and unparsable heads refused. It never
+ * listens itself: accepted sockets are handed to it (`sandbox-connections.ts`).
+ */
+export function createProxyHttpServer(context: ProxyContext): Server {
+  const { limits } = context;
+  const http = createServer({
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: 0,
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    // The target comes from the absolute request URL; a missing Host gets our JSON answers, not a bare 400.
+    requireHostHeader: false,
+  });
+  // A client that half-closes after its request (`shutdown(SHUT_WR)`) still gets the
+  // response; Node's default would abort the request on the client's FIN.
+  (http as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  http.on("request", (request, response) => forwardHttpRequest(context, request, response));
+  http.on("connect", (request, socket, head: Buffer) =>
+    handleConnect(context, socket as Socket, request.url ?? "", head),
+  );
+  http.on("upgrade", (request, socket) =>
+    refuseUpgrade(context, request.headers.host ?? "", socket as Socket),
+  );
+  http.on("clientError", (error: NodeJS.ErrnoException, socket) =>
+    answerClientError(context, error, socket as Socket),
+  );
+  return http;
+}

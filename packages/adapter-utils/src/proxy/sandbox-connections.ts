@@ -1,0 +1,70 @@
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+import type { ConnectionId } from "../handoff/handoff-wire.js";
+import type { ProxyContext } from "./proxy-context.js";
+import { formatRawProxyError } from "./proxy-error.js";
+import type { ProxyCounters } from "./proxy-stats.js";
+import { refuseSocket } from "./refuse-socket.js";
+
+const CONNECTION_LIMIT_RESPONSE = formatRawProxyError(
+  "503 Service Unavailable",
+  "proxy_connection_limit",
+  "Paperclip sandbox proxy connection limit reached.",
+  "connection_limit",
+);
+
+export interface SandboxConnections {
+  /** Every sandbox socket, refused ones included, so `close()` reaches them all. */
+  readonly all: ReadonlySet<Socket>;
+  /** How many accepted sockets are open: the ones the connection limit counts. */
+  readonly activeCount: number;
+  /** Takes a socket a listener accepted; `bridgeId` names a native bridge's connection. */
+  accept(socket: Socket, bridgeId?: ConnectionId): void;
+  destroyAll(): void;
+}
+
+/**
+ * The proxy's sandbox sockets: each counted and its bytes tallied once it closes, refused
+ * past `limits.maxConnections` before any parsing, else handed to the HTTP server.
+ */
+export function trackSandboxConnections(
+  context: ProxyContext,
+  http: Server,
+  counters: ProxyCounters,
+): SandboxConnections {
+  const all = new Set<Socket>();
+  const accepted = new Set<Socket>();
+  const accept = (socket: Socket, bridgeId?: ConnectionId) => {
+    counters.connections += 1;
+    all.add(socket);
+    socket.on("error", () => {});
+    socket.once("close", () => {
+      all.delete(socket);
+      accepted.delete(socket);
+      counters.closedBytesIn += socket.bytesRead;
+      counters.closedBytesOut += socket.bytesWritten;
+    });
+    // The bridge reads its connection's id before anything else, a refusal included.
+    if (bridgeId) {
+      socket.write(bridgeId.bytes);
+      context.handoff?.ids.set(socket, bridgeId.hex);
+    }
+    if (accepted.size >= context.limits.maxConnections) {
+      context.record({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
+      refuseSocket(socket, CONNECTION_LIMIT_RESPONSE, true);
+      return;
+    }
+    accepted.add(socket);
+    http.emit("connection", socket);
+  };
+  return {
+    all,
+    get activeCount() {
+      return accepted.size;
+    },
+    accept,
+    destroyAll() {
+      for (const socket of all) socket.destroy();
+    },
+  };
+}
