@@ -26,12 +26,19 @@ export default defineConfig([
     noExternal,
   },
   {
+    // The bin is one self-contained file (its dependencies included, no code splitting): a
+    // runner starts on the critical path of every session, and Node's module loader spends
+    // more time resolving, reading and (for CommonJS) lexing many small files than parsing one.
     entry: { "runnerd-cli": "src/cli/main.ts" },
     format: ["esm"],
     sourcemap: true,
     target: "node20",
     define,
-    noExternal,
+    noExternal: [/.*/],
+    // Bundled CommonJS dependencies (ws) require Node's built-ins.
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
+    },
   },
   {
     // The scripted harness runs as its own process (and inside the sandbox), so it is one self-contained file.

@@ -33,24 +33,33 @@ interface Figures {
   resumed: number[];
 }
 
-async function measure(tools: CodexToolchain, runnerBin: string, runner: string): Promise<Figures> {
-  const figures: Figures = { identity: [], plain: [], tool: [], resumed: [] };
-  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
-    const session = await runCodexScenario(tools, runnerBin, "session");
-    figures.identity.push(duration(session, "identity", runner));
-    figures.plain.push(duration(session, "plain", runner));
-    figures.tool.push(duration(session, "tool", runner));
-    const recovery = await runCodexScenario(tools, runnerBin, "recovery");
-    figures.resumed.push(duration(recovery, "resumed", runner));
-  }
-  return figures;
+const noFigures = (): Figures => ({ identity: [], plain: [], tool: [], resumed: [] });
+
+/** One repeat of both scenarios with one runner, its figures added to `figures`. */
+async function measureOnce(
+  tools: CodexToolchain,
+  runnerBin: string,
+  runner: string,
+  figures: Figures,
+): Promise<void> {
+  const session = await runCodexScenario(tools, runnerBin, "session");
+  figures.identity.push(duration(session, "identity", runner));
+  figures.plain.push(duration(session, "plain", runner));
+  figures.tool.push(duration(session, "tool", runner));
+  const recovery = await runCodexScenario(tools, runnerBin, "recovery");
+  figures.resumed.push(duration(recovery, "resumed", runner));
 }
 
 /** Ours against upstream's Rust paperclip-runnerd, both driven by the server's transport with the real Codex CLI and the same model stub. */
 export const run: BenchSuite = async () => {
   const tools = await resolveCodexToolchain();
-  const upstream = await measure(tools, tools.upstreamRunner, "upstream's runner");
-  const ours = await measure(tools, OUR_RUNNER_BIN, "our runner");
+  const upstream = noFigures();
+  const ours = noFigures();
+  // Interleaved, so a change in the machine's load weighs on both runners alike.
+  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
+    await measureOnce(tools, tools.upstreamRunner, "upstream's runner", upstream);
+    await measureOnce(tools, OUR_RUNNER_BIN, "our runner", ours);
+  }
   const metric = (name: string, key: keyof Figures): BenchMetric => ({
     name,
     unit: "ms",
@@ -68,7 +77,7 @@ export const run: BenchSuite = async () => {
       metric("SIGKILL mid-turn to resumed thread (fresh runner, thread/resume)", "resumed"),
     ],
     notes: [
-      `Median of ${REPEATS} runs each; Codex ${"0.156.1"} (@openai/codex, linux-x64), @paperclipai/server@2026.916.1 on Node 24; upstream's runner runs through Debian 13's loader and libc.`,
+      `Median of ${REPEATS} runs each, the two runners interleaved; Codex ${"0.156.1"} (@openai/codex, linux-x64), @paperclipai/server@2026.916.1 on Node 24; upstream's runner runs through Debian 13's loader and libc.`,
     ],
   };
 };

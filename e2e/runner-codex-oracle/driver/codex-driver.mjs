@@ -30,6 +30,12 @@ const stub = await startModelStub();
 const environment = { PATH: process.env.PATH, LANG: "C.UTF-8", TMPDIR: codexTemp, HOME: codexHome };
 const codexArgs = [
   ...stubProviderArgs(stub.baseUrl),
+  // Codex 0.156.1 offers its request_user_input tool outside Plan mode only behind this feature
+  // (in Default mode it answers the model "request_user_input is unavailable in Default mode").
+  // (Its warning about an under-development feature, which names the temporary Codex home, is off.)
+  ...(scenario.kind === "ask"
+    ? ["-c", "features.default_mode_request_user_input=true", "-c", "suppress_unstable_features_warning=true"]
+    : []),
   ...createRunnerdCodexAppServerArgs({ environment, codexHome, codexCommand: scenario.codex }),
 ];
 const identity = {
@@ -66,11 +72,29 @@ const transportOptions = {
 mkdirSync(transportOptions.sourceCodexHome, { recursive: true, mode: 0o700 });
 
 const toolCalls = [];
+const userInputs = [];
+// What the board answers to Codex's question (the question set's option ids, as the server's form does).
+const QUESTION_RESPONSE = {
+  schema: "paperclip.question_response.v1",
+  answers: { color: { selectedOptionIds: ["option-2"] } },
+};
 const notifications = [];
 const waiters = [];
 let bundle = null;
 function attach(current) {
   current.transport.setServerRequestHandler(async (request) => {
+    if (request.method === "item/tool/requestUserInput") {
+      // The server answers a bridged question later, through resolveRuntimeRequest (request.resolve).
+      userInputs.push({ id: request.id, params: request.params });
+      setImmediate(() => {
+        current.transport
+          .resolveRuntimeRequest({ requestId: request.id, resolution: { response: QUESTION_RESPONSE } })
+          .catch((error) =>
+            print({ type: "diagnostic", message: `resolve failed: ${error?.message ?? error}` }),
+          );
+      });
+      return {};
+    }
     toolCalls.push({
       method: request.method,
       tool: request.params?.tool,
@@ -108,6 +132,11 @@ const turnCompleted = (turnId) =>
 const committedEvents = () => {
   const state = JSON.parse(readFileSync(join(root, "control-plane/control-plane-state.json"), "utf8"));
   return state.committedEvents.map((entry) => entry.envelope.payload);
+};
+// What each command the server queued came back with (type, status, the runner's result).
+const committedCommands = () => {
+  const state = JSON.parse(readFileSync(join(root, "control-plane/control-plane-state.json"), "utf8"));
+  return state.commands.map(({ type, status, result }) => ({ type, status, result: result?.result ?? null }));
 };
 const alive = (pid) => {
   const stat = readProcStat(pid);
@@ -223,6 +252,58 @@ try {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
+  } else if (scenario.kind === "ask") {
+    // The model asks the user (request_user_input); the server's form answers "blue".
+    await attempt("ask", async () => {
+      await runTurn("ask", "ask me", [
+        {
+          tool: "request_user_input",
+          arguments: {
+            questions: [
+              {
+                id: "color",
+                header: "Colour",
+                question: "Which colour?",
+                options: [
+                  { label: "red", description: "warm" },
+                  { label: "blue", description: "cool" },
+                ],
+              },
+            ],
+          },
+        },
+        { text: "you chose blue" },
+      ]);
+      print({
+        type: "user_inputs",
+        requests: userInputs,
+        answerReachedModel: lastRequestText().includes("blue"),
+      });
+    });
+  } else if (scenario.kind === "goals") {
+    // The goal API through the server's transport (session.goal.* commands, PRP command v2):
+    // a paused goal (an active one on an idle thread makes Codex start a turn by itself), read
+    // back, cleared; then a budget increase, which only managed providers take.
+    const goalStep = async (name, method, params) => {
+      await attempt(name, async () => {
+        const result = await bundle.transport.request(method, { threadId, ...params });
+        mark(name, { result });
+      });
+    };
+    await goalStep("goal-get-empty", "thread/goal/get", {});
+    await goalStep("goal-set", "thread/goal/set", {
+      objective: "Ship the release notes",
+      status: "paused",
+      tokenBudget: 5000,
+    });
+    await goalStep("goal-get", "thread/goal/get", {});
+    await goalStep("goal-clear", "thread/goal/clear", {});
+    await goalStep("goal-get-cleared", "thread/goal/get", {});
+    await goalStep("budget", "session/budget/increase", { maxSessionListCostUsd: 5 });
+    await attempt("snapshot", async () => {
+      const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
+      mark("snapshot", { sameThread: read.thread.id === threadId });
+    });
   } else if (scenario.kind === "recovery" || scenario.kind === "recovery-tool") {
     await runTurn("plain", "say hello", [
       { text: "hello before the kill", usage: { input_tokens: 30, output_tokens: 7 } },
@@ -293,6 +374,7 @@ try {
     if (!check.ok) print({ type: "schema_issue", sourceSeq: event.sourceSeq, issues: check.issues });
     print({ type: "committed", event });
   }
+  for (const command of committedCommands()) print({ type: "command", command });
   const evidence = bundle?.evidence() ?? null;
   print({ type: "report", modelRequests: stub.requests.length, evidence });
   // Whatever the close did, nothing of this scenario outlives it: the runner's and Codex's groups.

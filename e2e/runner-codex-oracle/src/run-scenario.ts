@@ -9,8 +9,8 @@ import type { CodexToolchain } from "./toolchain.js";
 const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
-/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. */
-export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool";
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. `ask`: the model asks the user (Codex's request_user_input), the server's form answers. `goals`: the goal API (get, set a paused goal, get, clear, get), a budget increase, snapshot, close. */
+export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool" | "goals" | "ask";
 
 export interface StepRecord {
   readonly step: string;
@@ -24,12 +24,24 @@ export interface CommittedEvent extends PrpEventLike {
   readonly sourceEventId: string;
 }
 
+export interface ServerCommandOutcome {
+  readonly type: string;
+  readonly status: string;
+  readonly result: unknown;
+}
+
 export interface ScenarioOutcome {
   readonly steps: ReadonlyMap<string, StepRecord>;
   readonly events: readonly CommittedEvent[];
+  /** Every command the server queued, in order: its type, status and the runner's result. */
+  readonly commands: readonly ServerCommandOutcome[];
   readonly schemaIssues: readonly unknown[];
   readonly toolCalls: readonly { tool: string; arguments: unknown }[];
   readonly steerReachedModel: boolean | undefined;
+  /** `ask`: the questions the server's handler got (bridged from runtime requests), and whether the answer reached the model. */
+  readonly userInputs:
+    | { readonly requests: readonly { id: string; params: unknown }[]; readonly answerReachedModel: boolean }
+    | undefined;
   /** The agent message of the plain turn, as the server's driver received it. */
   readonly answer: string | null | undefined;
   readonly fatal: string | undefined;
@@ -77,9 +89,13 @@ function parseTranscript(stdout: string): ScenarioOutcome {
     events: records
       .filter((entry) => entry.type === "committed")
       .map((entry) => entry.event as CommittedEvent),
+    commands: records
+      .filter((entry) => entry.type === "command")
+      .map((entry) => entry.command as ServerCommandOutcome),
     schemaIssues: records.filter((entry) => entry.type === "schema_issue"),
     toolCalls: (toolCalls ?? []) as ScenarioOutcome["toolCalls"],
     steerReachedModel: typeof steer === "boolean" ? steer : undefined,
+    userInputs: records.find((entry) => entry.type === "user_inputs") as ScenarioOutcome["userInputs"],
     answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
     fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
     leftovers: records.filter((entry) => entry.type === "leftover_killed").map((entry) => Number(entry.pid)),

@@ -19,6 +19,7 @@
  *   paperclip-sandbox-bridge --courier   (the host's end of the handoff; see courier.c)
  *   paperclip-sandbox-bridge --exec <program> [args...]   (no bridge: see exec-program.c)
  *   paperclip-sandbox-bridge --cgroup <cgroup.procs> -- <command> [args...]   (host side)
+ *   paperclip-sandbox-bridge --cgroup-spare <cgroup.procs>   (host side, started ahead of need)
  *
  * The program never inherits a descriptor above stdio (exec-program.c). With
  * PAPERCLIP_SANDBOX_COURIER=1 (bwrap's --setenv) a courier serves this run: a bridge that
@@ -224,6 +225,7 @@ int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--courier") == 0) return courier_main();
     if (argc >= 2 && strcmp(argv[1], "--exec") == 0) return exec_only_main(argv + 2);
     if (argc >= 2 && strcmp(argv[1], "--cgroup") == 0) return cgroup_launch_main(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "--cgroup-spare") == 0) return cgroup_spare_main(argc, argv);
     if (argc < 4) {
         dprintf(STDERR_FILENO,
                 "usage: paperclip-sandbox-bridge <listen-ip:port> <proxy.sock> <program> [args...]\n");

@@ -7,7 +7,7 @@
  *   courier.c  the host's end of the tunnel handoff (`--courier`, spawned by the host proxy)
  *   fd-passing.c  descriptors over Unix sockets (SCM_RIGHTS), for both ends
  *   courier-peer.c  the courier's check that its one connection is its own run's bridge
- *   exec-program.c  descriptors closed before the program, `--exec`, and `--cgroup`
+ *   exec-program.c  descriptors closed before the program, `--exec`, `--cgroup` and `--cgroup-spare`
  *   own-filter.c  the program's seccomp filter, for callers that spawn bwrap without --seccomp
  *
  * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
@@ -24,8 +24,9 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
-/* Version 3: relays hand off to upstream sockets passed in by the courier; --exec, --cgroup, PAPERCLIP_SANDBOX_COURIER. */
-#define BRIDGE_PROTOCOL_VERSION "3"
+/* Version 4: relays hand off to upstream sockets passed in by the courier; --exec, --cgroup, --cgroup-spare,
+   PAPERCLIP_SANDBOX_COURIER. */
+#define BRIDGE_PROTOCOL_VERSION "4"
 
 /* Siblings of proxy.sock in the run's private directory, no longer than it: the courier's
    socket, and the proxy's socket for bridge connections, on which the host first writes
@@ -105,6 +106,7 @@ bool apply_own_filter(void);
 void close_inherited_fds(void);
 int exec_only_main(char **argv);
 int cgroup_launch_main(int argc, char **argv);
+int cgroup_spare_main(int argc, char **argv);
 
 /* courier-peer.c: whether the process at the other end of `connection` runs inside the
    sandbox that bwrap started with `run_dir` among its arguments. */

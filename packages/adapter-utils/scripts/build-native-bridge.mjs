@@ -20,7 +20,7 @@ const sources = readdirSync(sourceDir)
   .filter((name) => name.endsWith(".c"))
   .sort()
   .map((name) => path.join(sourceDir, name));
-const expectedVersion = "paperclip-sandbox-bridge 3\n";
+const expectedVersion = "paperclip-sandbox-bridge 4\n";
 const INSTALL_HINT =
   "run `bash scripts/provision.sh` (or `apt-get install build-essential gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), " +
   "or set PAPERCLIP_NATIVE_BUILD=skip on a platform that cannot build it (the sandbox then uses its Node bridge)";

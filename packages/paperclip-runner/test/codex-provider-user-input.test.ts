@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runtimeRequestId } from "../src/provider/runtime-input-bridge.js";
 import {
   closeSteps,
   commandOf,
@@ -12,8 +13,8 @@ import {
 
 const toolchain = serverToolchainForFile();
 
-/** The fake app-server's first request to the runner in its process. */
-const REQUEST_ID = "srv-1";
+/** The runtime request the runner committed for the question (its id is known once committed). */
+const LAST_REQUEST = "$lastRuntimeRequest";
 
 function resolveStep(id: string, answers: Record<string, unknown>) {
   return {
@@ -21,7 +22,7 @@ function resolveStep(id: string, answers: Record<string, unknown>) {
     type: "request.resolve",
     id,
     payload: {
-      requestId: REQUEST_ID,
+      requestId: LAST_REQUEST,
       turnId: "turn-codex-1",
       response: { schema: "paperclip.question_response.v1", answers },
     },
@@ -51,23 +52,27 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
       expect(result.invalid).toEqual([]);
       const created = firstEvent(result, "runtime_request.created");
       expect(created.priority).toBe(0);
+      const threadId = String(commandOf(result, "open")?.result.result?.providerSessionId);
+      // Upstream's form of the id: unique across provider processes, stable if Codex asks again.
+      const REQUEST_ID = runtimeRequestId(threadId, "turn-1", "ask-turn-1");
+      expect(REQUEST_ID).toMatch(/^runtime-request-[0-9a-f]{64}$/);
       expect(created.payload.request).toEqual({
         schema: "paperclip.runtime_request.v2",
         requestKind: "runtime",
         requestId: REQUEST_ID,
         type: "input",
         status: "pending",
-        prompt: "Codex requests user input.",
+        prompt: "Codex input",
         input: {
           schema: "paperclip.question_set.v1",
-          title: "Codex needs your input",
+          title: "Codex input",
           submitLabel: "Submit answers",
           questions: [
             {
               id: "color",
               header: "Colour",
               prompt: "Which colour?",
-              required: false,
+              required: true,
               answerMode: "single_select",
               options: [
                 { id: "option-1", label: "red", description: "warm" },
@@ -75,12 +80,10 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
               ],
               customAnswer: { enabled: true, label: "Other", placeholder: "Enter another answer" },
             },
-            { id: "why", header: "Why", prompt: "Why that one?", required: false, answerMode: "text" },
+            { id: "why", header: "Why", prompt: "Why that one?", required: true, answerMode: "text" },
           ],
         },
         origin: { adapter: "codex-app-server", provider: "codex", method: "item/tool/requestUserInput" },
-        turnId: "turn-1",
-        itemId: "ask-turn-1",
       });
       expect(commandOf(result, "wrong")?.status).toBe("rejected");
       expect(commandOf(result, "wrong")?.result.message).toContain("question color has no option option-9");

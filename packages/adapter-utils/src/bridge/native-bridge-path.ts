@@ -4,7 +4,7 @@ import { ownPackageRoot } from "../package-root.js";
 export const NATIVE_BRIDGE_FILE_NAME = "paperclip-sandbox-bridge";
 
 /** What `paperclip-sandbox-bridge --version` prints; anything else is not a bridge this package can drive. */
-export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 3\n";
+export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 4\n";
 
 /**
  * Test-only: the test command's sanitizer step points the native and handoff tests at the

@@ -3,7 +3,7 @@ import { usableNativeBinary } from "../bridge/bridge-launch.js";
 import { deferBridgeEnv } from "../bridge/deferred-env.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
-import type { LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
+import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
@@ -12,6 +12,7 @@ import { resolveCommandPath } from "./resolve-command-path.js";
 import { createRunCgroup, DEFAULT_MAX_PROCESSES, type RunCgroup } from "./run-cgroup.js";
 import type { RunChildProcessOptions } from "./run-child-process.js";
 import { SandboxInit } from "./sandbox-pid.js";
+import { refillSpareLauncher, type SpareLauncher, takeSpareLauncher } from "./spare-launcher.js";
 
 /** bwrap reports its status (`--json-status-fd`) on this descriptor of the spawned process. */
 export const STATUS_FD = 3;
@@ -34,36 +35,41 @@ export interface SpawnPlan {
   init: SandboxInit;
   /** bwrap itself, for messages (`command` may be the cgroup launcher that becomes it). */
   bwrap: string | null;
+  /** A launcher already inside the run's cgroup, which becomes `command` (bwrap) instead of a new spawn. */
+  spare: SpareLauncher | null;
 }
 
-/** What to spawn for a run: the command itself, or bwrap (through the cgroup launcher) around it. */
-export async function planSpawn(
+/** How bwrap starts: through a waiting spare, through the cgroup launcher, or directly (pure). */
+export function launchCommand(input: {
+  bwrap: string;
+  bwrapArgs: string[];
+  launcher: string | null;
+  cgroup: RunCgroup | null;
+  spare: SpareLauncher | null;
+}): { command: string; args: string[] } {
+  const { bwrap, bwrapArgs, launcher, cgroup, spare } = input;
+  if (spare || !launcher || !cgroup) return { command: bwrap, args: bwrapArgs };
+  return { command: launcher, args: ["--cgroup", cgroup.procsFile, "--", bwrap, ...bwrapArgs] };
+}
+
+/** bwrap's own options of the spawn helper (status and filter descriptors), before the target's (pure). */
+export function helperBwrapArgs(status: boolean, seccomp: boolean, targetArgs: readonly string[]): string[] {
+  return [
+    ...(status ? ["--json-status-fd", String(STATUS_FD)] : []),
+    ...(seccomp ? ["--seccomp", String(SECCOMP_FD)] : []),
+    ...targetArgs,
+  ];
+}
+
+/** The command and bwrap, resolved on PATH; failures are reported command first. */
+function resolveCommands(
   command: string,
-  args: string[],
-  opts: RunChildProcessOptions,
-): Promise<SpawnPlan> {
-  const sandbox = opts.localProcessSandbox ?? null;
-  const env = mergeChildEnv(process.env, opts.env, sandbox?.homeDir);
-  const requestedBwrap = sandbox ? sandbox.command?.trim() || "bwrap" : null;
-  // Both lookups at once; their failures are still reported command first.
-  const [resolved, bwrap] = await Promise.all([
-    resolveCommandPath(command, opts.cwd, env),
-    requestedBwrap ? resolveCommandPath(requestedBwrap, opts.cwd, env) : null,
-  ]);
-  if (!sandbox || !requestedBwrap) {
-    return {
-      command: resolved ?? command,
-      args,
-      cwd: opts.cwd,
-      env: applyEnvChanges(env, {}),
-      cleanup: async () => {},
-      status: null,
-      seccomp: null,
-      killSandbox: async () => {},
-      init: new SandboxInit(),
-      bwrap: null,
-    };
-  }
+  requestedBwrap: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { resolved: string; bwrap: string } {
+  const resolved = resolveCommandPath(command, cwd, env);
+  const bwrap = resolveCommandPath(requestedBwrap, cwd, env);
   if (!resolved) {
     throw new SandboxError("ERR_SANDBOX_COMMAND_NOT_FOUND", `Command not found in PATH: "${command}"`, {
       details: { command },
@@ -76,13 +82,80 @@ export async function planSpawn(
       { details: { command: requestedBwrap } },
     );
   }
-  const target: LocalProcessSandboxSpawnTarget = await buildLocalProcessSandboxSpawnTarget({
-    executable: resolved,
+  return { resolved, bwrap };
+}
+
+/**
+ * The run's cgroup: the waiting spare's when there is one (it joined ahead of need),
+ * else a new one for the launcher to join; the next spare is started after this spawn.
+ */
+function runCgroupFor(
+  launcher: string | null,
+  maxProcesses: number,
+  stdio: RunChildProcessOptions["stdio"],
+): { cgroup: RunCgroup | null; spare: SpareLauncher | null } {
+  if (!launcher) return { cgroup: null, spare: null };
+  // A spare's stdio is pipes: a run on the caller's terminal spawns its own launcher.
+  const spare = stdio === "inherit" ? null : takeSpareLauncher(launcher, maxProcesses);
+  if (stdio !== "inherit") setImmediate(() => refillSpareLauncher(launcher));
+  return { cgroup: spare?.cgroup ?? createRunCgroup(maxProcesses), spare };
+}
+
+/** What to spawn for a run: the command itself, or bwrap (through the cgroup launcher) around it. */
+export async function planSpawn(
+  command: string,
+  args: string[],
+  opts: RunChildProcessOptions,
+): Promise<SpawnPlan> {
+  const sandbox = opts.localProcessSandbox ?? null;
+  const env = mergeChildEnv(process.env, opts.env, sandbox?.homeDir);
+  if (!sandbox) {
+    const resolved = resolveCommandPath(command, opts.cwd, env);
+    return {
+      command: resolved ?? command,
+      args,
+      cwd: opts.cwd,
+      env: applyEnvChanges(env, {}),
+      cleanup: async () => {},
+      status: null,
+      seccomp: null,
+      killSandbox: async () => {},
+      init: new SandboxInit(),
+      bwrap: null,
+      spare: null,
+    };
+  }
+  const { resolved, bwrap } = resolveCommands(command, sandbox.command?.trim() || "bwrap", opts.cwd, env);
+  return planSandboxSpawn(resolved, args, opts, sandbox, env, bwrap);
+}
+
+/** The environment bwrap starts with: the run's, with the sandbox's changes. */
+function sandboxEnv(
+  sandbox: LocalProcessSandboxOptions,
+  env: Record<string, string | undefined>,
+  changes: Record<string, string | undefined> | undefined,
+): Record<string, string> {
+  const changed = applyEnvChanges(env, changes);
+  // The bridge starts faster without them; it hands them to the program unchanged.
+  return parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
+    ? deferBridgeEnv(changed)
+    : changed;
+}
+
+async function planSandboxSpawn(
+  executable: string,
+  args: string[],
+  opts: RunChildProcessOptions,
+  sandbox: LocalProcessSandboxOptions,
+  env: Record<string, string | undefined>,
+  bwrap: string,
+): Promise<SpawnPlan> {
+  const target = await buildLocalProcessSandboxSpawnTarget({
+    executable,
     args,
     cwd: opts.cwd,
     options: sandbox,
   });
-  const targetCleanup = target.cleanup ?? (async () => {});
   const init = new SandboxInit();
   let cgroup: RunCgroup | null = null;
   const killSandbox = async () => {
@@ -91,38 +164,29 @@ export async function planSpawn(
   };
   const cleanup = async () => {
     await killSandbox();
-    await cgroup?.remove();
-    await targetCleanup();
+    // Nothing of the sandbox runs any more: its cgroup and its directories go side by side.
+    await Promise.all([cgroup?.remove(), target.cleanup?.()]);
   };
   try {
-    const version = await bwrapVersion(bwrap);
+    const [version, launcher] = await Promise.all([bwrapVersion(bwrap), usableNativeBinary()]);
     const status = version !== null && bwrapSupportsJsonStatus(version) ? new BwrapStatusReader() : null;
     const seccomp = sandboxFilterBytes();
-    const bwrapArgs = [
-      ...(status ? ["--json-status-fd", String(STATUS_FD)] : []),
-      ...(seccomp ? ["--seccomp", String(SECCOMP_FD)] : []),
-      ...target.args,
-    ];
+    const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);
     // Every process of the sandbox is born in the run's cgroup: the native binary joins it
     // and becomes bwrap (Node cannot place a child in a cgroup before it forks).
-    const launcher = await usableNativeBinary();
-    cgroup = launcher ? createRunCgroup(sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES) : null;
-    const sandboxEnv = applyEnvChanges(env, target.env);
+    const run = runCgroupFor(launcher, sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES, opts.stdio);
+    cgroup = run.cgroup;
     return {
-      command: cgroup && launcher ? launcher : bwrap,
-      args: cgroup && launcher ? ["--cgroup", cgroup.procsFile, "--", bwrap, ...bwrapArgs] : bwrapArgs,
+      ...launchCommand({ bwrap, bwrapArgs, launcher, cgroup, spare: run.spare }),
       cwd: target.cwd,
-      // The bridge starts faster without them; it hands them to the program unchanged.
-      env:
-        parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
-          ? deferBridgeEnv(sandboxEnv)
-          : sandboxEnv,
+      env: sandboxEnv(sandbox, env, target.env),
       cleanup,
       status,
       seccomp,
       killSandbox,
       init,
       bwrap,
+      spare: run.spare,
     };
   } catch (error) {
     await cleanup();

@@ -1,32 +1,36 @@
-import { constants } from "node:fs";
-import { access } from "node:fs/promises";
+import { accessSync, constants } from "node:fs";
 import path from "node:path";
 
-async function isExecutable(candidate: string): Promise<boolean> {
-  return access(candidate, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
+function isExecutable(candidate: string): boolean {
+  try {
+    accessSync(candidate, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** Upstream's lookup: a command with a slash is taken relative to `cwd`, otherwise searched on `PATH`. */
-export async function resolveCommandPath(
+/**
+ * Upstream's lookup: a command with a slash is taken relative to `cwd`, otherwise searched
+ * on `PATH`, the first executable in PATH order winning. Synchronous on purpose: an
+ * `access` costs microseconds, where a thread-pool round trip per lookup showed on
+ * every sandbox start.
+ */
+export function resolveCommandPath(
   command: string,
   cwd: string,
   env: Record<string, string | undefined>,
-): Promise<string | null> {
+): string | null {
   if (command.includes("/")) {
     const absolute = path.isAbsolute(command) ? command : path.resolve(cwd, command);
-    return (await isExecutable(absolute)) ? absolute : null;
+    return isExecutable(absolute) ? absolute : null;
   }
-  // Every PATH entry is probed at once (one thread-pool round trip instead of one per
-  // entry); the first executable in PATH order still wins.
-  const candidates = (env.PATH ?? "")
-    .split(":")
-    .filter(Boolean)
-    .map((dir) => path.join(dir, command));
-  const executable = await Promise.all(candidates.map(isExecutable));
-  return candidates[executable.indexOf(true)] ?? null;
+  for (const dir of (env.PATH ?? "").split(":")) {
+    if (!dir) continue;
+    const candidate = path.join(dir, command);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
 }
 
 export const DEFAULT_PATH = "/usr/local/bin:/opt/homebrew/bin:/usr/local/sbin:/usr/bin:/bin:/usr/sbin:/sbin";

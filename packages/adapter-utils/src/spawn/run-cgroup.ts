@@ -4,9 +4,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /** Default `maxProcesses`: processes and threads of one run (the native bridge takes a thread per connection). */
 export const DEFAULT_MAX_PROCESSES = 4096;
-// A killed process leaves the cgroup once it is reaped: poll often, a bounded while.
+// A killed process leaves the cgroup once it is gone: poll often, a bounded while. Right
+// after bwrap's exit the sandbox's pid 1 is usually still tearing its namespaces down
+// (well under a millisecond on a quiet host): the first rounds only yield to the event
+// loop, where a timer would add a millisecond each.
 const KILL_ROUNDS = 500;
 const KILL_ROUND_MS = 1;
+const YIELD_ROUNDS = 20;
+
+function pause(round: number): Promise<unknown> {
+  return round < YIELD_ROUNDS ? new Promise((resolve) => setImmediate(resolve)) : sleep(KILL_ROUND_MS);
+}
 
 /** One mounted hierarchy that can limit pids: cgroup v1's `pids`, or v2 with `pids` enabled below it. */
 export interface PidsHierarchy {
@@ -112,6 +120,8 @@ let counter = 0;
 /** A cgroup of one run: every process of the sandbox is born in it (the launcher joins it first). */
 export interface RunCgroup {
   readonly procsFile: string;
+  /** Sets `pids.max`; `false` when the cgroup no longer takes it. */
+  limit(maxProcesses: number): boolean;
   /** SIGKILLs every process in it, until none is left (bounded rounds). */
   kill(): Promise<void>;
   /** Kills what is left, then removes the cgroup. */
@@ -125,6 +135,15 @@ function members(dir: string): number[] {
     .filter((pid) => Number.isInteger(pid) && pid > 0);
 }
 
+function writeLimit(dir: string, maxProcesses: number): boolean {
+  try {
+    writeFileSync(path.join(dir, "pids.max"), String(maxProcesses));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Creates a run cgroup with `pids.max` = `maxProcesses`, or `null` when this process
  * cannot (no pids hierarchy, not writable: a non-root runner without delegation).
@@ -136,8 +155,10 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
   const dir = path.join(found.parent, `${RUN_CGROUP_PREFIX}${process.pid}-${counter}`);
   try {
     mkdirSync(dir);
-    writeFileSync(path.join(dir, "pids.max"), String(maxProcesses));
   } catch {
+    return null;
+  }
+  if (!writeLimit(dir, maxProcesses)) {
     try {
       rmdirSync(dir);
     } catch {}
@@ -157,11 +178,12 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
           process.kill(pid, "SIGKILL");
         } catch {}
       }
-      await sleep(KILL_ROUND_MS);
+      await pause(round);
     }
   };
   return {
     procsFile: path.join(dir, "cgroup.procs"),
+    limit: (limit) => writeLimit(dir, limit),
     kill,
     async remove() {
       await kill();
@@ -171,7 +193,7 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
           return;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-          await sleep(KILL_ROUND_MS);
+          await pause(round);
         }
       }
     },

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { readProcStat } from "@paperclipai/internal";
 import { OWNER_RECORD_NAME, OWNER_REGISTRY_NAME, ownerRecordLocations } from "./owner-record-location.js";
@@ -125,7 +125,8 @@ export async function removeOwnerRecord(dir: string): Promise<void> {
   writtenAt.delete(dir);
   const locations = written ? [written] : ownerRecordLocations(dir, ownerRoots());
   if (locations.length === 1 && locations[0] === path.join(dir, OWNER_RECORD_NAME)) return;
-  await Promise.all(locations.map((location) => rm(location, { force: true }).catch(() => {})));
+  // One unlink each (never a directory there): a record that is gone already is no error.
+  await Promise.all(locations.map((location) => unlink(location).catch(() => {})));
 }
 
 /** `false` only when the owner is certainly gone: no such pid, or the pid now belongs to a younger process. */

@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { closeSync, constants, openSync, readdirSync } from "node:fs";
 import { type FileHandle, open, readdir, rmdir, unlink } from "node:fs/promises";
 
 const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -34,6 +34,25 @@ async function openDirectoryOrUnlink(entry: string): Promise<FileHandle | null> 
   }
 }
 
+/**
+ * Removes `entry` when it is an empty directory (the usual mask directory) in one call:
+ * rmdir never follows a link, and refuses anything else (a file, a link, a full directory).
+ */
+function removedIfEmptyDirectory(entry: string): Promise<boolean> {
+  return rmdir(entry).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever it is. */
+async function removeEntry(dir: string, name: string, label: string, hooks: RemoveTreeHooks): Promise<void> {
+  const entry = `${dir}/${name}`;
+  if (await removedIfEmptyDirectory(entry)) return;
+  const child = await openDirectoryOrUnlink(entry);
+  if (child) await removeOpenDirectory(child, entry, `${label}/${name}`, hooks);
+}
+
 /** Empties the directory open as `handle`, then closes it and removes `entry` (its name from its parent). */
 async function removeOpenDirectory(
   handle: FileHandle,
@@ -44,12 +63,7 @@ async function removeOpenDirectory(
   try {
     const names = await readdir(inside(handle, "."));
     await hooks.afterList?.(label, names);
-    await Promise.all(
-      names.map(async (name) => {
-        const child = await openDirectoryOrUnlink(inside(handle, name));
-        if (child) await removeOpenDirectory(child, inside(handle, name), `${label}/${name}`, hooks);
-      }),
-    );
+    await Promise.all(names.map((name) => removeEntry(inside(handle, "."), name, label, hooks)));
   } catch (error) {
     await handle.close();
     throw error;
@@ -66,8 +80,28 @@ async function removeOpenDirectory(
  * through that open descriptor (`/proc/self/fd/<fd>/<name>`, openat-style), so a
  * swapped path is removed as the link it is. The entries of a level go at once:
  * the depth, not the entry count, sets the time. A missing `dir` is no error.
+ * The top directory is opened and listed in place (microseconds, where each
+ * thread-pool round trip costs a scheduling); what can wait on the kernel (the
+ * removals, right after a sandbox whose mounts are still being torn down) stays
+ * asynchronous.
  */
 export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {}): Promise<void> {
-  const root = await openDirectoryOrUnlink(dir);
-  if (root) await removeOpenDirectory(root, dir, dir, hooks);
+  let root: number;
+  try {
+    root = openSync(dir, OPEN_DIRECTORY_NO_FOLLOW);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "ENOENT") return;
+    if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
+    await unlink(dir).catch(ignoreMissing);
+    return;
+  }
+  try {
+    const names = readdirSync(`/proc/self/fd/${root}`);
+    await hooks.afterList?.(dir, names);
+    await Promise.all(names.map((name) => removeEntry(`/proc/self/fd/${root}`, name, dir, hooks)));
+  } finally {
+    closeSync(root);
+  }
+  await rmdir(dir).catch(ignoreMissing);
 }

@@ -1,19 +1,19 @@
-import { join } from "node:path";
 import type { ParsedFlags } from "../cli/flags.js";
 import type { RunnerdIo } from "../cli/runnerd-io.js";
-import { harnessLauncher } from "../local/harness-launcher.js";
-import { DEFAULT_LIMITS } from "../local/local-options.js";
-import { atomicPrivateWrite, createPrivateDirectory } from "../private-fs/index.js";
 import { loadCodexProviderState } from "../provider/codex-provider-state.js";
 import { providerStateOwner } from "../provider/provider-state-files.js";
 import { codexExecutor } from "../provider/start-codex-executor.js";
-import { openDurableStateStore } from "../state/state-store.js";
+import type { StateStore } from "../state/state-store.js";
 import { readDurableOptions } from "./durable-options.js";
 import { DurableRunner } from "./durable-runner.js";
-import { BUILTIN_SCRIPT, BUILTIN_SCRIPT_FILE } from "./engine/builtin-script.js";
 import { EngineBridge } from "./engine/engine-bridge.js";
 import { EngineSeam } from "./engine/engine-seam.js";
 import { killEngineHarness } from "./engine/kill-engine-harness.js";
+import {
+  openScriptedEngineFiles,
+  type ScriptedEngineFiles,
+  scriptedStateWritten,
+} from "./engine/scripted-engine-files.js";
 import { openDurableStore } from "./state/durable-store.js";
 import { ticketMissing } from "./transport/bootstrap-ticket.js";
 import { createDialer } from "./transport/dial.js";
@@ -50,42 +50,21 @@ export async function runDurableMode(
     if (store.recovered !== null) {
       log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
     }
-    await createPrivateDirectory(store.engineDirectory);
-    let scriptPath = options.fakeHarnessScript;
-    if (scriptPath === null && options.harnessCommand === null) {
-      await atomicPrivateWrite(store.engineDirectory, BUILTIN_SCRIPT_FILE, JSON.stringify(BUILTIN_SCRIPT));
-      scriptPath = join(store.engineDirectory, BUILTIN_SCRIPT_FILE);
-      log("the fake harness script given does not exist; running the built-in script");
-    }
-    const binding = {
-      runId: options.identity.runId,
-      sessionId: options.identity.normalizedSessionId,
-      runnerId: options.identity.runnerInstanceId,
+    // The scripted engine's files are set up when a run binds it (or, on a restart, already
+    // did): a provider run does not wait for them before its provider starts.
+    let scriptedFiles: Promise<ScriptedEngineFiles> | null = null;
+    const openScripted = (): Promise<ScriptedEngineFiles> => {
+      scriptedFiles ??= openScriptedEngineFiles(options, store.engineDirectory, log);
+      return scriptedFiles;
     };
-    const engineStore = await openDurableStateStore(store.engineDirectory, binding);
-    // The scripted engine owns a resumed run once it has taken a command.
-    const scriptedStateExists = engineStore.recovery !== null && engineStore.initial.lastControllerSeq > 0;
+    let scriptedStateExists = false;
+    if (await scriptedStateWritten(store.engineDirectory)) {
+      const { store: engineStore } = await openScripted();
+      // The scripted engine owns a resumed run once it has taken a command.
+      scriptedStateExists = engineStore.recovery !== null && engineStore.initial.lastControllerSeq > 0;
+    }
     // Once the runner fails, the engine must not record anything more (a harness it sees die would end the run).
     let frozen = false;
-    const engineWrites = {
-      ...engineStore,
-      save: (state: Parameters<typeof engineStore.save>[0]) =>
-        frozen ? new Promise<void>(() => undefined) : engineStore.save(state),
-    };
-    const launcher = harnessLauncher(
-      {
-        binding,
-        harness:
-          options.harnessCommand === null
-            ? { kind: "fake", scriptPath: scriptPath as string, delayMs: null }
-            : { kind: "command", ...options.harnessCommand },
-        stateDir: store.engineDirectory,
-        sandbox: null,
-        passEnv: [],
-        limits: DEFAULT_LIMITS,
-      },
-      process.env,
-    );
     const providerOwner = providerStateOwner(options.stateDir);
     const recoveredProvider = providerOwner === null ? null : await loadCodexProviderState(options.stateDir);
     let seam: EngineSeam | null = null;
@@ -97,13 +76,21 @@ export async function runDurableMode(
         startEngine: (onEvent) => {
           seam = new EngineSeam({
             recovered: recoveredProvider !== null ? "provider" : scriptedStateExists ? "scripted" : null,
-            scripted: () => ({
-              engine: new EngineBridge(engineWrites, launcher, onEvent),
-              kill: async () => {
-                frozen = true;
-                await killEngineHarness(store.engineDirectory);
-              },
-            }),
+            scripted: async () => {
+              const files = await openScripted();
+              const engineWrites = {
+                ...files.store,
+                save: (state: Parameters<StateStore["save"]>[0]) =>
+                  frozen ? new Promise<void>(() => undefined) : files.store.save(state),
+              };
+              return {
+                engine: new EngineBridge(engineWrites, files.launcher, onEvent),
+                kill: async () => {
+                  frozen = true;
+                  await killEngineHarness(store.engineDirectory);
+                },
+              };
+            },
             provider: () => {
               const executor = codexExecutor(
                 options,
@@ -127,7 +114,7 @@ export async function runDurableMode(
     try {
       await runner.run();
     } finally {
-      await engineStore.close();
+      await (await (scriptedFiles as Promise<ScriptedEngineFiles> | null)?.catch(() => null))?.store.close();
     }
     return 0;
   } finally {

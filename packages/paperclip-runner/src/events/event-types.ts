@@ -116,9 +116,15 @@ export type PrpEventType = (typeof PRP_EVENT_TYPES)[number];
 /**
  * The event types PRP v2 added for a provider's session goals
  * (`paperclip.prp.event.v1` with `schemaVersion: 2`); upstream's runner emits
- * them when it opens a Codex thread, and the server validates them with its v2 schema.
+ * them when it opens a Codex thread and as its goal changes, and the server validates
+ * them with its v2 schema.
  */
-export const PRP_V2_EVENT_TYPES = ["session.capabilities.updated", "session.goal.snapshot"] as const;
+export const PRP_V2_EVENT_TYPES = [
+  "session.capabilities.updated",
+  "session.goal.snapshot",
+  "session.goal.updated",
+  "session.goal.cleared",
+] as const;
 export type PrpV2EventType = (typeof PRP_V2_EVENT_TYPES)[number];
 
 const KNOWN: ReadonlySet<string> = new Set(PRP_EVENT_TYPES);

@@ -15,12 +15,15 @@ import {
   rejected,
   sessionOpenResult,
   sessionSnapshot,
+  unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import type { StartupContext } from "./provider-startup-facts.js";
-import { sessionGoalEvents } from "./session-goal-events.js";
+import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
+import { openedGoals } from "./session-goals.js";
 import { startProviderSession } from "./session-start.js";
-import { providerFailed, settleTurn } from "./turn-settlement.js";
+import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
+import { settleTurn } from "./turn-settlement.js";
 
 export interface CodexExecutorDeps {
   readonly stateDir: string;
@@ -44,6 +47,15 @@ const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
   "turn.interrupt",
   "run.cancel",
   "turn.stop",
+]);
+
+/** Commands after which upstream's runner still holds a session.open's startup facts back. */
+const KEEPS_STARTUP_FACTS_DEFERRED: ReadonlySet<string> = new Set([
+  "session.goal.get",
+  "session.goal.set",
+  "session.goal.clear",
+  "session.snapshot",
+  "session.budget.increase",
 ]);
 
 /** The commands durable mode answers without the executor (`command-applier.ts`). */
@@ -117,7 +129,7 @@ export class CodexExecutor implements DurableEngine {
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
-      await this.flushDeferred(command.commandId);
+      if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) await this.flushDeferred(command.commandId);
       return {
         kind: "receipt" as const,
         commandId: command.commandId,
@@ -159,14 +171,14 @@ export class CodexExecutor implements DurableEngine {
       case "session.open":
         return await this.open(commandSubject(command));
       case "turn.start":
-        return await this.startTurn(payload);
+        return await startTurn(this.ctx, payload);
       case "turn.steer":
-        return await this.steer(payload);
+        return await steerTurn(this.ctx, payload);
       case "turn.interrupt":
       case "run.cancel":
-        return await this.interrupt(String(payload.reason ?? command.type));
+        return await interruptTurn(this.ctx, String(payload.reason ?? command.type));
       case "turn.stop":
-        return await this.stopTurn(String(payload.reason ?? "turn.stop"));
+        return await stopTurn(this.ctx, String(payload.reason ?? "turn.stop"));
       case "semantic_tool.result":
         return await this.ctx.tools.deliverResult(payload);
       case "request.resolve":
@@ -176,11 +188,22 @@ export class CodexExecutor implements DurableEngine {
       case "session.close":
       case "session.destroy":
         return await this.close();
-      default:
-        return rejected(`${command.type} is not available from the ${state.config.provider} provider`, {
+      case "session.goal.get":
+        return await getGoal(this.ctx);
+      case "session.goal.set":
+        return await setGoal(this.ctx, payload);
+      case "session.goal.clear":
+        return await clearGoal(this.ctx);
+      case "run.attach":
+        // Refused, not completed: the server's transport would otherwise rotate the run onto
+        // a session this runner never re-bound (warm attach is not implemented here).
+        return rejected("run.attach (warm re-bind to a new run) is not implemented by this runner", {
           status: "rejected",
           code: "provider_command_unavailable",
         });
+      default:
+        // session.budget.increase among them: only managed providers take it.
+        return unavailable();
     }
   }
 
@@ -208,7 +231,7 @@ export class CodexExecutor implements DurableEngine {
       return applied(sessionOpenResult(state, "started"));
     }
     const resumed = state.threadId !== null;
-    const facts = await startProviderSession(
+    const { facts, goalProbe } = await startProviderSession(
       this.ctx,
       this.deps.session,
       resumed ? "restore" : "ensure",
@@ -219,103 +242,14 @@ export class CodexExecutor implements DurableEngine {
       priority: 0,
       payload: this.ctx.identityPayload(),
     });
-    if (!resumed) {
-      const goal = await this.ctx.session
-        ?.request("thread/goal/get", { threadId: this.ctx.state().threadId })
-        .catch(() => null);
-      await this.ctx.emitAll(sessionGoalEvents(goal ?? null));
+    if (goalProbe !== null) {
+      const { goals, events } = openedGoals(await goalProbe);
+      this.ctx.update((current) => ({ ...current, goals }));
+      await this.ctx.save();
+      await this.ctx.emitAll(events);
     }
     this.deferred = { commandId: command.commandId, events: facts };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
-  }
-
-  private async startTurn(payload: Record<string, unknown>): Promise<CommandOutcome> {
-    const state = this.ctx.state();
-    if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
-    if (state.activeProviderTurnId !== null || state.ambiguousTurnStartPending) {
-      return rejected("a provider turn is already active");
-    }
-    const session = this.ctx.session;
-    if (session === null || state.lifecycle !== "session_open")
-      return rejected("the provider session is not open");
-    // Durable before the request: a crash from here on leaves an ambiguous start the next runner settles.
-    this.ctx.update((current) => ({
-      ...current,
-      ambiguousTurnStartPending: true,
-      lastAgentMessage: null,
-      terminalAuthority: null,
-    }));
-    await this.ctx.save();
-    let turnId: string;
-    try {
-      turnId = await session.startTurn(state, payload.text);
-    } catch (error) {
-      this.ctx.update((current) => ({ ...current, ambiguousTurnStartPending: false }));
-      await providerFailed(this.ctx, error, { code: "provider_turn_start_failed" });
-      throw error;
-    }
-    this.ctx.update((current) => ({
-      ...current,
-      lifecycle: "turn_active",
-      activeProviderTurnId: turnId,
-      ambiguousTurnStartPending: false,
-    }));
-    await this.ctx.save();
-    await this.ctx.emit({
-      eventType: "turn.accepted",
-      priority: 0,
-      payload: { provider: state.config.provider, providerSessionId: state.threadId, providerTurnId: turnId },
-    });
-    return applied({ status: "accepted", providerTurnId: turnId });
-  }
-
-  private async steer(payload: Record<string, unknown>): Promise<CommandOutcome> {
-    const state = this.ctx.state();
-    if (payload.mode !== undefined && payload.mode !== "steer")
-      return rejected("turn.steer mode must be steer");
-    const session = this.ctx.session;
-    if (state.activeProviderTurnId === null || session === null)
-      return rejected("no provider turn is active");
-    await session.request("turn/steer", {
-      threadId: state.threadId,
-      expectedTurnId: state.activeProviderTurnId,
-      input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
-    });
-    return applied({ status: "steered" });
-  }
-
-  private async interrupt(reason: string): Promise<CommandOutcome> {
-    const state = this.ctx.state();
-    const turnId = state.activeProviderTurnId;
-    const session = this.ctx.session;
-    if (turnId === null || session === null) return applied({ status: "already_settled", reason });
-    await this.ctx.tools.cancelPending("interrupted");
-    await session.request("turn/interrupt", { threadId: state.threadId, turnId });
-    return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
-  }
-
-  /** Kills the provider's group (no RPC), settles the turn, keeps the thread. */
-  private async stopTurn(reason: string): Promise<CommandOutcome> {
-    const turnId = this.ctx.state().activeProviderTurnId;
-    await this.ctx.session?.stop();
-    this.ctx.session = null;
-    if (turnId !== null) {
-      await this.ctx.tools.cancelPending("stopped");
-      await settleTurn(this.ctx, "interrupted", { reason });
-    }
-    this.ctx.update((current) => ({
-      ...current,
-      lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
-    }));
-    await this.ctx.save();
-    if (turnId === null) return applied({ status: "already_settled", reason });
-    return applied({
-      status: "stopped",
-      providerTurnId: turnId,
-      reason,
-      interruptAccepted: false,
-      providerExitConfirmed: true,
-    });
   }
 
   private async close(): Promise<CommandOutcome> {

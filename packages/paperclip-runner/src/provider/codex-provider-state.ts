@@ -4,6 +4,7 @@ import { atomicPrivateWrite } from "../private-fs/index.js";
 import { readStateFile } from "../state/state-store.js";
 import type { AuthorizedOperation } from "./authorized-tools.js";
 import type { CodexProviderConfig } from "./codex-provider-config.js";
+import { type GoalState, NO_GOALS } from "./session-goals.js";
 
 /** The file the Paperclip server reads beside `runner-state.json` (upstream's name and schema). */
 export const CODEX_PROVIDER_STATE_FILE = "codex-provider-state.json";
@@ -60,6 +61,8 @@ export interface CodexProviderState {
   readonly settledToolCallIds: readonly string[];
   readonly lastAgentMessage: string | null;
   readonly terminalAuthority: TerminalAuthority | null;
+  /** The session's goal API, goal and snapshot revision (absent in a state saved before goals). */
+  readonly goals?: GoalState;
 }
 
 export function preparedState(
@@ -87,6 +90,7 @@ export function preparedState(
     settledToolCallIds: [],
     lastAgentMessage: null,
     terminalAuthority: null,
+    goals: NO_GOALS,
   };
 }
 

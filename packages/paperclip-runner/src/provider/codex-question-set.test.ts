@@ -27,10 +27,11 @@ describe("Codex question forms as canonical question sets", () => {
     });
     expect(set?.questions[0]?.prompt).not.toContain("abcdefghijklmnop");
     // A text question takes no custom answer (the canonical contract forbids it).
+    // Codex waits for every answer: a question is required unless Codex says otherwise.
     expect(set?.questions[1]).toEqual({
       id: "free",
       prompt: "Anything else?",
-      required: false,
+      required: true,
       answerMode: "text",
     });
   });
@@ -46,8 +47,8 @@ describe("Codex question forms as canonical question sets", () => {
   it("turns a canonical response into Codex's answers: labels first, then texts", () => {
     const set = codexQuestionSet({
       questions: [
-        { id: "c", question: "C?", options: ["red", "blue"], isOther: true },
-        { id: "t", question: "T?" },
+        { id: "c", question: "C?", options: ["red", "blue"], isOther: true, required: false },
+        { id: "t", question: "T?", required: false },
       ],
     });
     if (set === null) throw new Error("the form is valid");

@@ -73,7 +73,8 @@ export function codexQuestionSet(params: Record<string, unknown>): QuestionSet |
       id,
       ...(header === undefined ? {} : { header }),
       prompt,
-      required: question.required === true,
+      // Codex waits for an answer to every question it asks (upstream's runner marks them required).
+      required: question.required !== false,
       answerMode: select ? (question.multiSelect === true ? "multi_select" : "single_select") : "text",
       ...(select ? { options } : {}),
       ...(select && question.isOther === true
@@ -81,7 +82,7 @@ export function codexQuestionSet(params: Record<string, unknown>): QuestionSet |
         : {}),
     });
   }
-  const title = boundedField(text(params.title, "Codex needs your input"), 1000);
+  const title = boundedField(text(params.title, "Codex input"), 1000);
   if (title === null) return null;
   return { schema: "paperclip.question_set.v1", title, submitLabel: "Submit answers", questions };
 }

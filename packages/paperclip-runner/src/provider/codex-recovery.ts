@@ -33,7 +33,7 @@ export async function recoverProviderSession(
   if (!RESUMABLE.has(state.lifecycle) || state.threadId === null) return;
   const previousTurnId = state.activeProviderTurnId;
   try {
-    await ctx.emitAll(await startProviderSession(ctx, deps, "restore", command));
+    await ctx.emitAll((await startProviderSession(ctx, deps, "restore", command)).facts);
   } catch {
     return;
   }

@@ -16,6 +16,12 @@ export interface OpenedSession {
   readonly threadId: string;
   readonly accountSessionId: string | null;
   readonly process: ProcessIdentity;
+  /**
+   * A new thread's goal probe (`thread/goal/get`), asked as soon as the thread
+   * exists so the provider answers while the runner persists it; null when the
+   * provider refused it (goals unsupported), and no probe for a resumed thread.
+   */
+  readonly goalProbe: Promise<Record<string, unknown> | null> | null;
 }
 
 /** Upstream's bound on provider ids. */
@@ -86,6 +92,8 @@ export class CodexSession {
       threadId,
       accountSessionId: typeof account === "string" ? account : null,
       process: identity,
+      goalProbe:
+        state.threadId === null ? peer.request("thread/goal/get", { threadId }).catch(() => null) : null,
     };
   }
 

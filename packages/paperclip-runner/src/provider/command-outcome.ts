@@ -1,5 +1,6 @@
 import { PaperclipError } from "@paperclipai/errors";
 import type { CodexProviderState, CompletionContract } from "./codex-provider-state.js";
+import { NO_GOALS } from "./session-goals.js";
 
 /** What a command did, as the executor reports it (its receipt status, message and result object). */
 export interface CommandOutcome {
@@ -16,6 +17,18 @@ export function applied(result: Record<string, unknown>): CommandOutcome {
 
 export function rejected(detail: string, result?: Record<string, unknown>): CommandOutcome {
   return result === undefined ? { status: "rejected", detail } : { status: "rejected", detail, result };
+}
+
+/**
+ * A command the executor does not implement: upstream's runner completes it with
+ * a rejected result (the server's transport takes that as done), not a refusal.
+ */
+export function unavailable(): CommandOutcome {
+  return applied({
+    code: "provider_command_unavailable",
+    message: "the Codex provider does not implement this command in the current layer",
+    status: "rejected",
+  });
 }
 
 /** Pure: a command that threw: refused when the input was wrong, failed when the provider was. */
@@ -40,6 +53,7 @@ export function readCompletionContract(value: unknown): CompletionContract | nul
 
 /** Pure: the `session.snapshot` result the server's `thread/read` reads. */
 export function sessionSnapshot(state: CodexProviderState): Record<string, unknown> {
+  const goals = state.goals ?? NO_GOALS;
   return {
     status: state.lifecycle,
     provider: state.config.provider,
@@ -49,9 +63,9 @@ export function sessionSnapshot(state: CodexProviderState): Record<string, unkno
     sessionId: state.providerAccountSessionId,
     providerAccountSessionId: state.providerAccountSessionId,
     activeProviderTurnId: state.activeProviderTurnId,
-    sessionGoals: "unsupported",
-    goal: null,
-    goalRevision: 0,
+    sessionGoals: goals.sessionGoals,
+    goal: goals.goal,
+    goalRevision: goals.goalRevision,
     warmAttachReady: false,
     warmAttachBlockers: ["warm_attach_unsupported"],
     cwd: state.config.cwd,

@@ -2,6 +2,7 @@ import { codexNotificationEvents } from "./codex-notification-events.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol } from "./provider-errors.js";
+import { onGoalNotification } from "./session-goal-commands.js";
 import { providerFailed, settleTurn } from "./turn-settlement.js";
 
 /** Handles one message of the provider (in the executor's actor): a notification, a request, a violation or its exit. */
@@ -57,6 +58,10 @@ async function onNotification(
   method: string,
   params: Record<string, unknown>,
 ): Promise<void> {
+  if (method === "thread/goal/updated" || method === "thread/goal/cleared") {
+    await onGoalNotification(ctx, method, params);
+    return;
+  }
   const state = ctx.state();
   const outcome = codexNotificationEvents(method, params, {
     provider: state.config.provider,

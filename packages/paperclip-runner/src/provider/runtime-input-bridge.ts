@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { boundedText, type ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
@@ -18,11 +19,23 @@ interface PendingInput {
 const METHOD = "item/tool/requestUserInput";
 
 /**
+ * Pure: the runtime request's id, as upstream's runner forms it (`runtime-request-` and a
+ * sha256): derived from the thread, turn and item, so it is unique across provider processes
+ * (Codex numbers its requests afresh in each) and the same when Codex asks again after a resume.
+ */
+export function runtimeRequestId(threadId: string | null, turnId: string | null, itemId: string): string {
+  const digest = createHash("sha256")
+    .update(["paperclip.runtime-request.v1", threadId ?? "", turnId ?? "", itemId].join("\0"))
+    .digest("hex");
+  return `runtime-request-${digest}`;
+}
+
+/**
  * Codex's `item/tool/requestUserInput` ⇄ PRP runtime requests: the question form becomes a
  * `runtime_request.created` (`paperclip.runtime_request.v2` with a `paperclip.question_set.v1`),
  * which the server's transport bridges to its driver; the server's `request.resolve` answers the
  * provider's request (`{answers:{<question>:{answers:[…]}}}`) and commits `runtime_request.resolved`.
- * The provider's request ids live only in this process, as for semantic tools.
+ * The provider's JSON-RPC ids live only in this process, as for semantic tools.
  */
 export class RuntimeInputBridge {
   private readonly pending = new Map<string, PendingInput>();
@@ -37,7 +50,8 @@ export class RuntimeInputBridge {
       session.peer.respondError(rpcId, -32000, "the input request names another thread or a settled turn");
       return;
     }
-    const requestId = String(rpcId);
+    const itemId = typeof params.itemId === "string" && params.itemId !== "" ? params.itemId : String(rpcId);
+    const requestId = runtimeRequestId(state.threadId, state.activeProviderTurnId, itemId);
     const questionSet = codexQuestionSet(params);
     if (questionSet === null || this.pending.has(requestId)) {
       session.peer.respond(rpcId, { answers: {} });
@@ -65,11 +79,9 @@ export class RuntimeInputBridge {
           requestId,
           type: "input",
           status: "pending",
-          prompt: reason || "Codex requests user input.",
+          prompt: reason || questionSet.title,
           input: questionSet,
           origin: { adapter: "codex-app-server", provider: state.config.provider, method: METHOD },
-          turnId: state.activeProviderTurnId,
-          itemId: typeof params.itemId === "string" && params.itemId !== "" ? params.itemId : requestId,
         },
       },
     });

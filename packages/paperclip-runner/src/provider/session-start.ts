@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { canonicalJson } from "../commands/canonical-json.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
-import { CodexSession, type SessionDeps } from "./codex-session.js";
+import { CodexSession, type OpenedSession, type SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
 import { handleProviderInbound } from "./provider-inbound.js";
 import { type StartupContext, startupFacts } from "./provider-startup-facts.js";
@@ -17,7 +17,7 @@ export async function startProviderSession(
   deps: Omit<SessionDeps, "onInbound">,
   trigger: StartupContext["trigger"],
   command: StartupContext["command"],
-): Promise<ProviderEvent[]> {
+): Promise<{ facts: ProviderEvent[]; goalProbe: OpenedSession["goalProbe"] }> {
   const state = ctx.state();
   const generation = state.processGeneration + 1;
   ctx.update((current) => ({ ...current, processGeneration: generation }));
@@ -43,7 +43,7 @@ export async function startProviderSession(
     }));
     await ctx.save();
     const { runnerInstanceId, runId, normalizedSessionId, turnId, itemId } = ctx.identity;
-    return startupFacts(
+    const facts = startupFacts(
       {
         generation,
         command,
@@ -55,6 +55,7 @@ export async function startProviderSession(
       },
       opened.process.pid,
     );
+    return { facts, goalProbe: opened.goalProbe };
   } catch (error) {
     await providerFailed(ctx, error, { code: "provider_start_failed" });
     throw error;

@@ -60,6 +60,12 @@ const until = async (predicate, what, timeoutMs = 20_000) => {
   }
 };
 const count = (type) => committed.filter((event) => event.eventType === type).length;
+/** A queued payload's `requestId: "$lastRuntimeRequest"` names the runtime request the runner committed last. */
+const withRuntimeRequestId = (payload) => {
+  if (payload?.requestId !== "$lastRuntimeRequest") return payload;
+  const created = committed.filter((event) => event.eventType === "runtime_request.created").at(-1);
+  return { ...payload, requestId: created?.payload?.request?.requestId };
+};
 /** How many `method` requests the fake app-servers logged (they share the Codex home). */
 const providerReceived = (method) => {
   let text = "";
@@ -127,7 +133,7 @@ let handle = spawnRunner(spawnOptions);
 try {
   for (const step of scenario.steps) {
     if (step.op === "queue") {
-      controlPlane.queueCommand(step.type, step.payload ?? {}, step.id, true);
+      controlPlane.queueCommand(step.type, withRuntimeRequestId(step.payload ?? {}), step.id, true);
     } else if (step.op === "event") {
       const needed = step.count ?? 1;
       await until(() => count(step.type) >= needed, `${needed} ${step.type}`);

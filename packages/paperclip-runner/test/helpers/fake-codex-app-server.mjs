@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A scripted stand-in for `codex app-server` (the JSON-RPC over stdio that upstream's
 // runner speaks), as upstream tests with its fake-codex-app-server: a real process that
-// answers initialize, thread/start|resume|read, thread/goal/get, thread/turns/list, turn/start|steer|interrupt,
+// answers initialize, thread/start|resume|read, thread/goal/get|set|clear (the goal kept with the thread,
+// each change also notified, as Codex does), thread/turns/list, turn/start|steer|interrupt,
 // and plays a turn chosen by the input text. Threads live in $CODEX_HOME, so a fake
 // started by a restarted runner resumes the thread a killed one opened (and, like Codex,
 // replays the last token usage snapshot, naming its turn, on resume). Every message it
@@ -9,6 +10,7 @@
 //
 // Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call),
 // "ask" (asks the user two questions, item/tool/requestUserInput, and says the answers),
+// "goal-progress" (the thread's goal gains used tokens during the turn: thread/goal/updated naming it),
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize".
@@ -109,6 +111,11 @@ async function playTurn(turnId, text) {
     return;
   }
   if (text === "exit") process.exit(7);
+  if (text === "goal-progress" && thread.goal) {
+    thread.goal = { ...thread.goal, tokensUsed: thread.goal.tokensUsed + 150, timeUsedSeconds: 2 };
+    saveThread(thread);
+    notify("thread/goal/updated", { threadId: thread.id, turnId, goal: thread.goal });
+  }
   if (text.startsWith("tool:")) {
     const tool = text.slice("tool:".length);
     const callId = `call-${turnId}`;
@@ -187,7 +194,31 @@ const handlers = {
     if (thread.lastUsageTurn !== undefined) notify("thread/tokenUsage/updated", usage(thread.lastUsageTurn));
     return { thread: { id: thread.id, sessionId: thread.sessionId } };
   },
-  "thread/goal/get": () => ({ goal: null }),
+  "thread/goal/get": () => ({ goal: thread.goal ?? null }),
+  "thread/goal/set": (params) => {
+    const now = 1_796_000_000;
+    thread.goal = {
+      threadId: thread.id,
+      objective: params.objective ?? thread.goal?.objective,
+      status: params.status ?? "active",
+      tokenBudget: params.tokenBudget ?? thread.goal?.tokenBudget ?? null,
+      tokensUsed: thread.goal?.tokensUsed ?? 0,
+      timeUsedSeconds: thread.goal?.timeUsedSeconds ?? 0,
+      createdAt: thread.goal?.createdAt ?? now,
+      updatedAt: now,
+    };
+    saveThread(thread);
+    setImmediate(() =>
+      notify("thread/goal/updated", { threadId: thread.id, turnId: null, goal: thread.goal }),
+    );
+    return { goal: thread.goal };
+  },
+  "thread/goal/clear": () => {
+    thread.goal = null;
+    saveThread(thread);
+    setImmediate(() => notify("thread/goal/cleared", { threadId: thread.id }));
+    return { cleared: true };
+  },
   "thread/read": () => ({
     thread: { id: thread.id, status: { type: activeTurn === null ? "idle" : "active" } },
   }),

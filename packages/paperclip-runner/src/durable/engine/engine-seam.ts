@@ -10,8 +10,8 @@ export interface BoundEngine {
 }
 
 export interface EngineSeamDeps {
-  /** The built-in scripted harness (or `--harness-command`): runs that name no provider. */
-  readonly scripted: () => BoundEngine;
+  /** The built-in scripted harness (or `--harness-command`): runs that name no provider. Set up on first use. */
+  readonly scripted: () => Promise<BoundEngine>;
   /** The Codex app-server executor (codex and opencode kinds). */
   readonly provider: () => BoundEngine;
   /** What the state directory already binds on a restart: the one provider state file, the scripted engine's state, or nothing. */
@@ -37,8 +37,13 @@ export class EngineSeam implements DurableEngine {
       if (!result.ok) throw result.error;
       return result.code;
     });
-    if (deps.recovered !== null) this.bind(deps.recovered === "provider" ? deps.provider() : deps.scripted());
-    this.ready = this.bound?.engine.ready ?? Promise.resolve();
+    this.ready = deps.recovered === null ? Promise.resolve() : this.bindRecovered(deps.recovered);
+  }
+
+  private async bindRecovered(recovered: "provider" | "scripted"): Promise<void> {
+    const bound = recovered === "provider" ? this.deps.provider() : await this.deps.scripted();
+    this.bind(bound);
+    await bound.engine.ready;
   }
 
   get isFinished(): boolean {
@@ -63,7 +68,7 @@ export class EngineSeam implements DurableEngine {
         }
         this.bind(this.deps.provider());
       } else {
-        this.bind(this.deps.scripted());
+        this.bind(await this.deps.scripted());
       }
     }
     return (this.bound as BoundEngine).engine.command(command, engineSeq);

@@ -1,0 +1,71 @@
+import path from "node:path";
+import type { BridgeChoice } from "../bridge/bridge-choice.js";
+import { bridgeCommand, execShimCommand } from "../bridge/bridge-launch.js";
+import type { SandboxNetworkProxy } from "../proxy/index.js";
+import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
+import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
+
+/** Tells the native bridge a courier serves its run (native/bridge.h); removed before the program starts. */
+const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
+/**
+ * Carries the seccomp filter, hex-encoded, to the native bridge or exec shim (native/own-filter.c),
+ * which loads it before the program unless bwrap's --seccomp (the spawn helper's) already did:
+ * a caller that spawns this argv itself gets the filter too.
+ */
+const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
+
+/** bwrap arguments that hand the native binary the program's filter, when there is one for this arch. */
+function ownFilterArgs(): string[] {
+  const filter = sandboxFilterBytes();
+  return filter ? ["--setenv", SECCOMP_ENV, filter.toString("hex")] : [];
+}
+
+/** What runs after bwrap's `--`, and the bwrap options it needs before that. */
+export interface ProgramLaunch {
+  readonly command: string;
+  readonly args: string[];
+  readonly bwrapArgs: string[];
+}
+
+/**
+ * The allowlist's start: the bridge, then the program. Upstream's argv names
+ * `<proxydir>/proxy.sock`, where the sandbox sees the private directory. The proxy,
+ * started earlier, is awaited last.
+ */
+export async function bridgeLaunch(
+  bridge: BridgeChoice,
+  dirs: { runDir: string; socketDir: string },
+  proxyStarting: Promise<SandboxNetworkProxy>,
+  program: { executable: string; args: readonly string[] },
+): Promise<ProgramLaunch> {
+  const socketPath = path.join(dirs.runDir, PROXY_SOCKET_NAME);
+  const launch = await bridgeCommand(bridge, {
+    writeDir: dirs.socketDir,
+    sandboxDir: dirs.runDir,
+    socketPath,
+  });
+  const proxy = await proxyStarting;
+  const bwrapArgs = [...launch.mounts];
+  // The native bridge must reach its courier, else it fails closed instead of running without.
+  if (proxy.handoff) bwrapArgs.push("--setenv", COURIER_ENV, "1");
+  if (bridge.kind === "native") bwrapArgs.push(...ownFilterArgs());
+  return { command: launch.command, args: [...launch.args, program.executable, ...program.args], bwrapArgs };
+}
+
+/**
+ * The start without a bridge: the exec-only shim closes the program's inherited
+ * descriptors and loads its filter, then becomes it; without a usable native binary the
+ * program starts directly, as upstream's does.
+ */
+export async function shimLaunch(program: {
+  executable: string;
+  args: readonly string[];
+}): Promise<ProgramLaunch> {
+  const shim = await execShimCommand();
+  if (!shim) return { command: program.executable, args: [...program.args], bwrapArgs: [] };
+  return {
+    command: shim.prefix[0]!,
+    args: [...shim.prefix.slice(1), program.executable, ...program.args],
+    bwrapArgs: [...shim.mounts, ...ownFilterArgs()],
+  };
+}

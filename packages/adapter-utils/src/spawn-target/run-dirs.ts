@@ -1,0 +1,75 @@
+import { symlinkSync } from "node:fs";
+import path from "node:path";
+import { sourceOf } from "../bwrap/mount-request.js";
+import { createNetworkProxyTempDir } from "../temp-dir/create-network-proxy-temp-dir.js";
+import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
+import { createSandboxRunDir } from "../temp-dir/create-sandbox-run-dir.js";
+import { createExposedSocketRoots } from "../temp-dir/exposed-socket-roots.js";
+import { removeProxyTempDir } from "../temp-dir/remove-proxy-temp-dir.js";
+import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
+import type { ParsedSpawnInput } from "./parse-spawn-input.js";
+import type { SandboxMounts } from "./sandbox-mounts.js";
+
+/**
+ * The host directories of one run, and what removes them once its sandbox is gone: the
+ * run directory (the allowlist's proxy directory, or the network-only deny scope's, which
+ * holds its private /tmp and masks), the private socket directory behind it, and the
+ * socket roots created so that a mask has somewhere to go.
+ */
+export class RunDirs {
+  /** `null` in the workspace scope without allowlist: nothing of the run lives on the host. */
+  readonly runDir: string | null;
+  #socketDir: string | null = null;
+  #removeCreatedRoots: (() => Promise<void>) | null = null;
+
+  private constructor(runDir: string | null) {
+    this.runDir = runDir;
+  }
+
+  /**
+   * The allowlist's directory holds proxy.sock (107-byte limit); the network-only deny
+   * scope's holds only the private /tmp and masks, which may live anywhere.
+   */
+  static async create(parsed: ParsedSpawnInput, candidates: readonly string[] | undefined): Promise<RunDirs> {
+    const options = { candidates };
+    if (parsed.networkScope === "allowlist") return new RunDirs(await createNetworkProxyTempDir(options));
+    return new RunDirs(parsed.filesystemScope ? null : await createSandboxRunDir(options));
+  }
+
+  get socketDir(): string | null {
+    return this.#socketDir;
+  }
+
+  /** Whether `remove` has anything to do. */
+  get created(): boolean {
+    return this.runDir !== null || this.#removeCreatedRoots !== null;
+  }
+
+  /**
+   * Creates the run's private socket directory (in a private socket root, which no sandbox
+   * sees) and links upstream's `<runDir>/proxy.sock` (the proxy directory) to the socket
+   * there. Returns the socket's real path.
+   */
+  openSocketDir(runDir: string): string {
+    this.#socketDir = createPrivateSocketDir();
+    const socketPath = path.join(this.#socketDir, PROXY_SOCKET_NAME);
+    symlinkSync(socketPath, path.join(runDir, PROXY_SOCKET_NAME));
+    return socketPath;
+  }
+
+  /** Creates the socket roots a requested bind would show, so that their masks have a place. */
+  exposeSocketRoots(mounts: SandboxMounts): void {
+    this.#removeCreatedRoots = createExposedSocketRoots(
+      [...mounts.requests.map(sourceOf), ...mounts.aliases.map((alias) => alias.target)],
+      mounts.socketRoots,
+    );
+  }
+
+  async remove(): Promise<void> {
+    await Promise.all([
+      this.runDir ? removeProxyTempDir(this.runDir) : undefined,
+      this.#socketDir ? removeProxyTempDir(this.#socketDir) : undefined,
+    ]);
+    await this.#removeCreatedRoots?.();
+  }
+}

@@ -1,0 +1,74 @@
+import path from "node:path";
+import type { BridgeChoice } from "../bridge/bridge-choice.js";
+import { bridgeReadPaths } from "../bridge/bridge-launch.js";
+import { executableReadPaths } from "../bwrap/executable-read-paths.js";
+import type { MountRequest } from "../bwrap/mount-request.js";
+import { resolveBindSources } from "../bwrap/resolve-bind-sources.js";
+import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
+import { normalizeAbsolutePath } from "../options/normalize-absolute-path.js";
+import type { ResolvedPathAlias } from "../options/validate-workspace-scope.js";
+import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
+import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
+import type { ParsedSpawnInput } from "./parse-spawn-input.js";
+
+/**
+ * The paths a run asks to see, in upstream's order (pure): what the executable and the
+ * bridge need read-only, managed and extra paths with their access, the workspace, and
+ * (network-only scope) the cwd, writable.
+ */
+export function requestedMounts(
+  options: Pick<LocalProcessSandboxOptions, "managedPaths" | "extraPaths">,
+  parsed: Pick<ParsedSpawnInput, "filesystemScope" | "workspaceDir" | "workspaceAccess" | "cwd">,
+  readPaths: readonly string[],
+): MountRequest[] {
+  const requests: MountRequest[] = readPaths.map((candidate) => ({ path: candidate, access: "ro" }));
+  for (const entry of [...(options.managedPaths ?? []), ...(options.extraPaths ?? [])]) {
+    requests.push({ path: normalizeAbsolutePath(entry.path, "Sandbox path"), access: entry.access });
+  }
+  requests.push({
+    path: parsed.workspaceDir,
+    access: parsed.filesystemScope ? parsed.workspaceAccess : "rw",
+  });
+  if (!parsed.filesystemScope) requests.push({ path: parsed.cwd, access: "rw" });
+  return requests;
+}
+
+/** The host paths the network-only scope hides behind private directories (pure): `$XDG_RUNTIME_DIR` too. */
+export function networkScopeMaskedPaths(runtimeDir: string | undefined): string[] {
+  return runtimeDir && path.isAbsolute(runtimeDir)
+    ? [...NETWORK_SCOPE_MASKED_PATHS, path.resolve(runtimeDir)]
+    : [...NETWORK_SCOPE_MASKED_PATHS];
+}
+
+export interface SandboxMounts {
+  /** What bwrap binds, judged and bound at their real paths. */
+  readonly requests: MountRequest[];
+  readonly aliases: ResolvedPathAlias[];
+  /** Host paths replaced by private directories (network-only scope). */
+  readonly masks: string[];
+  /** Every private socket root of this user: every sandbox hides them all. */
+  readonly socketRoots: string[];
+}
+
+/**
+ * What the sandbox shows: the requested paths, resolved the way bwrap binds them (real
+ * paths; links that would show a socket root are refused), and what it masks.
+ */
+export function sandboxMounts(
+  input: { executable: string; options: LocalProcessSandboxOptions },
+  parsed: ParsedSpawnInput,
+  bridge: BridgeChoice | null,
+): SandboxMounts {
+  const readPaths: string[] = [];
+  if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
+  if (bridge) readPaths.push(...bridgeReadPaths(bridge));
+  const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+  const { requests, aliases } = resolveBindSources({
+    requests: requestedMounts(input.options, parsed, readPaths),
+    aliases: parsed.aliases,
+    bindAtRealPath: !parsed.filesystemScope,
+    socketRoots,
+  });
+  const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
+  return { requests, aliases, masks, socketRoots };
+}

@@ -1,0 +1,83 @@
+import type { HostLayout } from "../bwrap/host-layout.js";
+import { buildNetworkOnlyScopeArgs } from "../bwrap/network-only-scope-args.js";
+import { HARDENED_READ_ONLY_PATHS, SYSTEM_READ_PATHS } from "../bwrap/system-paths.js";
+import { buildWorkspaceScopeArgs, type ProxyMount } from "../bwrap/workspace-scope-args.js";
+import type { ParsedSpawnInput } from "./parse-spawn-input.js";
+import type { SandboxMounts } from "./sandbox-mounts.js";
+
+/**
+ * Every scope's isolation. A root runner's sandbox would otherwise keep every capability
+ * (bwrap keeps them for a real root), able to remount its read-only binds writable or
+ * load modules.
+ */
+export const SANDBOX_BASE_ARGS: readonly string[] = [
+  "--die-with-parent",
+  "--new-session",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--cap-drop",
+  "ALL",
+];
+
+/** The host paths whose kind the argv depends on (pure); the system paths matter only to the workspace scope's fresh root. */
+export function layoutPaths(
+  parsed: Pick<ParsedSpawnInput, "filesystemScope">,
+  mounts: SandboxMounts,
+  runDir: string | null,
+): string[] {
+  return [
+    ...(parsed.filesystemScope ? SYSTEM_READ_PATHS : []),
+    ...HARDENED_READ_ONLY_PATHS,
+    ...mounts.masks,
+    ...mounts.requests.map((request) => request.path),
+    ...(runDir ? [runDir] : []),
+    ...mounts.socketRoots,
+  ];
+}
+
+export interface ScopeArgs {
+  readonly args: string[];
+  /** Private directories the caller creates (empty, 0700) before spawning. */
+  readonly maskDirs: string[];
+}
+
+/** bwrap's arguments for the run's scopes, up to the program (pure). */
+export function scopeArgs(input: {
+  parsed: Pick<ParsedSpawnInput, "filesystemScope" | "networkScope">;
+  layout: HostLayout;
+  mounts: SandboxMounts;
+  runDir: string | null;
+  proxyMount: ProxyMount | null;
+}): ScopeArgs {
+  const { parsed, layout, mounts, runDir, proxyMount } = input;
+  const args = [...SANDBOX_BASE_ARGS];
+  let maskDirs: string[] = [];
+  if (parsed.filesystemScope) {
+    args.push(
+      ...buildWorkspaceScopeArgs({
+        layout,
+        systemPaths: SYSTEM_READ_PATHS,
+        mounts: mounts.requests,
+        aliases: mounts.aliases,
+        proxyMount,
+        socketRoots: mounts.socketRoots,
+      }),
+    );
+  } else {
+    // The mask directories live in the run directory itself (which the network-only scope
+    // always has, RunDirs.create): one level less to make and remove.
+    const scope = buildNetworkOnlyScopeArgs({
+      layout,
+      maskedPaths: mounts.masks,
+      maskRoot: runDir!,
+      mounts: mounts.requests,
+      proxyMount,
+      socketRoots: mounts.socketRoots,
+    });
+    maskDirs = scope.maskDirs;
+    args.push(...scope.args);
+  }
+  if (parsed.networkScope) args.push("--unshare-net");
+  return { args, maskDirs };
+}

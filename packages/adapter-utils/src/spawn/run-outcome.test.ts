@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { type RunEnd, runOutcome } from "./run-outcome.js";
+import { COURIER_UNREACHABLE_MARK } from "./spawn-failure.js";
+
+const end = (overrides: Partial<RunEnd>): RunEnd => ({
+  bwrap: "/usr/bin/bwrap",
+  status: { childPid: 10, exitCode: null },
+  timedOut: false,
+  code: 1,
+  signal: null,
+  stdout: "",
+  stderr: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted\n",
+  ...overrides,
+});
+
+describe("runOutcome", () => {
+  it("takes a failure without bwrap's exit report for a sandbox that was never set up", () => {
+    const outcome = runOutcome(end({}));
+    expect("error" in outcome && outcome.error.code).toBe("ERR_SANDBOX_SETUP_FAILED");
+  });
+
+  it("takes the program's own failure, a timeout or a signal as the program's result", () => {
+    for (const overrides of [
+      { status: { childPid: 10, exitCode: 1 } },
+      { timedOut: true },
+      { signal: "SIGKILL" as const, code: null },
+      { bwrap: null, status: null },
+    ]) {
+      const outcome = runOutcome(end({ ...overrides, stdout: "out" }));
+      expect("result" in outcome && outcome.result.stdout).toBe("out");
+    }
+  });
+
+  it("reports a bridge that could not reach its courier", () => {
+    const stderr = `${COURIER_UNREACHABLE_MARK}connect: No such file or directory\n`;
+    const outcome = runOutcome(end({ status: { childPid: 10, exitCode: 125 }, code: 125, stderr }));
+    expect("error" in outcome && outcome.error.code).toBe("ERR_SANDBOX_COURIER_UNREACHABLE");
+  });
+
+  it("passes a clean exit through with its code, signal and output", () => {
+    expect(runOutcome(end({ status: { childPid: 10, exitCode: 0 }, code: 0, stdout: "ok" }))).toEqual({
+      result: { exitCode: 0, signal: null, timedOut: false, stdout: "ok", stderr: end({}).stderr },
+    });
+  });
+});

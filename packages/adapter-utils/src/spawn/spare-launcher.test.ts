@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { encodeSpareRequest } from "./spare-launcher.js";
+
+describe("encodeSpareRequest", () => {
+  it("writes flags, cwd, the argv's length, the argv, then KEY=value, each NUL-terminated", () => {
+    const request = encodeSpareRequest({
+      command: "/usr/bin/bwrap",
+      args: ["--unshare-net", "--", "/bin/true"],
+      env: { PATH: "/usr/bin", EMPTY: "" },
+      cwd: "/",
+      stdin: false,
+      status: true,
+      seccomp: true,
+    });
+    expect(request.toString().split("\0")).toEqual([
+      "nsf",
+      "/",
+      "4",
+      "/usr/bin/bwrap",
+      "--unshare-net",
+      "--",
+      "/bin/true",
+      "PATH=/usr/bin",
+      "EMPTY=",
+      "",
+    ]);
+  });
+
+  it("keeps stdin and closes the descriptors a run does not use by leaving their flags out", () => {
+    const request = encodeSpareRequest({
+      command: "/bin/sh",
+      args: [],
+      env: {},
+      cwd: "/work dir",
+      stdin: true,
+      status: false,
+      seccomp: false,
+    });
+    expect(request.toString()).toBe("\0/work dir\x001\0/bin/sh\0");
+  });
+});

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
+import { findPidsHierarchy } from "../src/spawn/run-cgroup.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { launchSpare, refillSpareLauncher, takeSpareLauncher } from "../src/spawn/spare-launcher.js";
+import { builtEntry, exec } from "./sandbox-support.js";
+
+/** What the spare's run prints: its cgroups, directory, environment, stdin and which of fds 3-5 it holds. */
+const REPORT = [
+  "cat /proc/self/cgroup",
+  "echo cwd=$(pwd)",
+  'echo "env=$MARK"',
+  'echo "stdin=$(cat)"',
+  "for fd in 3 4 5; do [ -e /proc/$$/fd/$fd ] && echo open=$fd; done",
+  "true",
+].join("; ");
+
+describe("the spare cgroup launcher", () => {
+  it("joins its cgroup before it has a run, then becomes the requested command there", async () => {
+    const launcher = await usableNativeBinary();
+    expect(launcher, "the native binary runs here").toBeTruthy();
+    refillSpareLauncher(launcher!);
+    const spare = takeSpareLauncher(launcher!, 64);
+    expect(spare, "root can create a pids cgroup here").toBeTruthy();
+    onTestFinished(() => spare!.cgroup.remove());
+    const cgroupDir = spare!.cgroup.procsFile.replace(/\/cgroup\.procs$/, "");
+    // It is in its cgroup while it still waits for its run.
+    await vi.waitFor(() =>
+      expect(readFileSync(spare!.cgroup.procsFile, "utf8")).toBe(`${spare!.child.pid}\n`),
+    );
+    expect(readFileSync(`${cgroupDir}/pids.max`, "utf8").trim()).toBe("64");
+
+    const cwd = tempDirForTest("paperclip-spare-");
+    const child = launchSpare(spare!, {
+      command: "/bin/sh",
+      args: ["-c", REPORT],
+      env: { MARK: "from the request", PATH: "/usr/bin:/bin" },
+      cwd,
+      stdin: false,
+      status: true,
+      seccomp: false,
+    });
+    let stdout = "";
+    child.stdout?.on("data", (chunk) => (stdout += chunk));
+    child.stdio[3]?.on("data", () => {});
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain(`pids:/${cgroupDir.split("/pids/")[1]}`);
+    expect(stdout).toContain(`cwd=${cwd}\n`);
+    expect(stdout).toContain("env=from the request\n");
+    // No stdin asked: /dev/null, not the spare's pipe; only the status descriptor stays.
+    expect(stdout).toContain("stdin=\n");
+    expect(stdout).toContain("open=3\n");
+    expect(stdout).not.toMatch(/open=[45]/);
+  });
+
+  it("serves the spawn helper's sandboxed runs one after another, each in a cgroup of its own", async () => {
+    const ws = tempDirForTest("paperclip-spare-runs-");
+    const cgroups: string[] = [];
+    for (let run = 0; run < 3; run += 1) {
+      const result = await runChildProcess("spare", "/bin/sh", ["-c", "grep pids /proc/self/cgroup; cat"], {
+        cwd: ws,
+        env: {},
+        timeoutSec: 30,
+        graceSec: 1,
+        onLog: async () => {},
+        stdin: `input ${run}`,
+        localProcessSandbox: { workspaceDir: ws, networkScope: "deny" },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`input ${run}`);
+      cgroups.push(result.stdout.split("\n")[0]!);
+    }
+    expect(cgroups.every((line) => /pids:.*paperclip-sandbox-\d+-\d+$/.test(line))).toBe(true);
+    expect(new Set(cgroups).size).toBe(3);
+  });
+
+  it("leaves no process and no cgroup behind once its host process has ended", async () => {
+    const ws = tempDirForTest("paperclip-spare-host-");
+    // A host that runs one sandboxed program (which starts the next spare) and exits at once.
+    const host = `
+      const { runChildProcess } = await import(${JSON.stringify(pathToFileURL(builtEntry).href)});
+      const sandbox = { workspaceDir: ${JSON.stringify(ws)}, networkScope: "deny" };
+      const options = { cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 30, graceSec: 1, onLog: async () => {} };
+      await runChildProcess("spare-host", "/bin/true", [], { ...options, localProcessSandbox: sandbox });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      console.log(process.pid);`;
+    const result = await exec(process.execPath, ["--input-type=module", "-e", host]);
+    expect(result.code, result.stderr).toBe(0);
+    const hostPid = result.stdout.trim();
+    const parent = findPidsHierarchy()!.parent;
+    const left = () => readdirSync(parent).filter((name) => name.startsWith(`paperclip-sandbox-${hostPid}-`));
+    await vi.waitFor(() => expect(left()).toEqual([]));
+    const spares = await exec("pgrep", ["-f", `paperclip-sandbox-${hostPid}-`]);
+    expect(spares.stdout).toBe("");
+  });
+});

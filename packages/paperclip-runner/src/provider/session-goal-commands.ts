@@ -1,0 +1,104 @@
+import type { CodexProviderState } from "./codex-provider-state.js";
+import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import type { ExecutorContext } from "./executor-context.js";
+import {
+  clearedSnapshot,
+  codexGoal,
+  type GoalState,
+  goalEvent,
+  goalSnapshot,
+  NO_GOALS,
+  type SessionGoal,
+} from "./session-goals.js";
+
+/** The goal part of a state (a state saved before goals existed has none). */
+export function goalsOf(state: CodexProviderState): GoalState {
+  return state.goals ?? NO_GOALS;
+}
+
+/** What `session.goal.set` passes on to `thread/goal/set` (the thread is always the session's own). */
+const SET_FIELDS = ["objective", "status", "tokenBudget"] as const;
+
+const working = (state: CodexProviderState): boolean => state.activeProviderTurnId !== null;
+
+/** Pure: whether two goals say the same (a notification repeating what a command already reported). */
+function sameGoal(left: SessionGoal | null, right: SessionGoal | null): boolean {
+  if (left === null || right === null) return left === right;
+  return JSON.stringify({ ...left, workingNow: false }) === JSON.stringify({ ...right, workingNow: false });
+}
+
+/** The next revision of the goal state, kept and saved; resolves with it. */
+async function advance(ctx: ExecutorContext, goal: SessionGoal | null): Promise<GoalState> {
+  const goals = { ...goalsOf(ctx.state()), goal, goalRevision: goalsOf(ctx.state()).goalRevision + 1 };
+  ctx.update((current) => ({ ...current, goals }));
+  await ctx.save();
+  return goals;
+}
+
+function threadOf(ctx: ExecutorContext): { threadId: string } | null {
+  const state = ctx.state();
+  return ctx.session === null || state.threadId === null ? null : { threadId: state.threadId };
+}
+
+/** `session.goal.get` → `thread/goal/get`: the snapshot, also committed as `session.goal.snapshot`. */
+export async function getGoal(ctx: ExecutorContext): Promise<CommandOutcome> {
+  const thread = threadOf(ctx);
+  if (thread === null) return rejected("the provider session is not open");
+  const answer = await ctx.session?.request("thread/goal/get", thread);
+  const goals = await advance(ctx, codexGoal(answer?.goal, working(ctx.state())));
+  const snapshot = goalSnapshot(goals, working(ctx.state()));
+  await ctx.emit(goalEvent("session.goal.snapshot", snapshot));
+  return applied(snapshot);
+}
+
+/** `session.goal.set` → `thread/goal/set` (set, pause, resume): `session.goal.updated` with the new snapshot. */
+export async function setGoal(
+  ctx: ExecutorContext,
+  payload: Record<string, unknown>,
+): Promise<CommandOutcome> {
+  const thread = threadOf(ctx);
+  if (thread === null) return rejected("the provider session is not open");
+  const params: Record<string, unknown> = { ...thread };
+  for (const field of SET_FIELDS) if (payload[field] !== undefined) params[field] = payload[field];
+  const answer = await ctx.session?.request("thread/goal/set", params);
+  const goals = await advance(ctx, codexGoal(answer?.goal, working(ctx.state())));
+  const snapshot = goalSnapshot(goals, working(ctx.state()));
+  await ctx.emit(goalEvent("session.goal.updated", snapshot));
+  return applied({ snapshot, status: "accepted" });
+}
+
+/** `session.goal.clear` → `thread/goal/clear`: `session.goal.cleared`. */
+export async function clearGoal(ctx: ExecutorContext): Promise<CommandOutcome> {
+  const thread = threadOf(ctx);
+  if (thread === null) return rejected("the provider session is not open");
+  await ctx.session?.request("thread/goal/clear", thread);
+  const snapshot = clearedSnapshot(await advance(ctx, null), working(ctx.state()));
+  await ctx.emit(goalEvent("session.goal.cleared", snapshot));
+  return applied({ snapshot, status: "accepted" });
+}
+
+/**
+ * Codex's own goal notifications (`thread/goal/updated|cleared`, also sent after
+ * the runner's own set and clear): a change becomes `session.goal.updated` or
+ * `session.goal.cleared`; a repeat of what the session already reported is dropped.
+ */
+export async function onGoalNotification(
+  ctx: ExecutorContext,
+  method: "thread/goal/updated" | "thread/goal/cleared",
+  params: Record<string, unknown>,
+): Promise<void> {
+  const state = ctx.state();
+  if (params.threadId !== state.threadId) return;
+  const current = goalsOf(state).goal;
+  if (method === "thread/goal/cleared") {
+    if (current === null) return;
+    await ctx.emit(
+      goalEvent("session.goal.cleared", clearedSnapshot(await advance(ctx, null), working(state))),
+    );
+    return;
+  }
+  const workingNow = typeof params.turnId === "string";
+  const goal = codexGoal(params.goal, workingNow);
+  if (sameGoal(goal, current)) return;
+  await ctx.emit(goalEvent("session.goal.updated", goalSnapshot(await advance(ctx, goal), workingNow)));
+}

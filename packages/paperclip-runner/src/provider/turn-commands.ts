@@ -1,0 +1,100 @@
+import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import type { ExecutorContext } from "./executor-context.js";
+import { providerFailed, settleTurn } from "./turn-settlement.js";
+
+/** `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`. */
+export async function startTurn(
+  ctx: ExecutorContext,
+  payload: Record<string, unknown>,
+): Promise<CommandOutcome> {
+  const state = ctx.state();
+  if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
+  if (state.activeProviderTurnId !== null || state.ambiguousTurnStartPending) {
+    return rejected("a provider turn is already active");
+  }
+  const session = ctx.session;
+  if (session === null || state.lifecycle !== "session_open")
+    return rejected("the provider session is not open");
+  // Durable before the request: a crash from here on leaves an ambiguous start the next runner settles.
+  ctx.update((current) => ({
+    ...current,
+    ambiguousTurnStartPending: true,
+    lastAgentMessage: null,
+    terminalAuthority: null,
+  }));
+  await ctx.save();
+  let turnId: string;
+  try {
+    turnId = await session.startTurn(state, payload.text);
+  } catch (error) {
+    ctx.update((current) => ({ ...current, ambiguousTurnStartPending: false }));
+    await providerFailed(ctx, error, { code: "provider_turn_start_failed" });
+    throw error;
+  }
+  ctx.update((current) => ({
+    ...current,
+    lifecycle: "turn_active",
+    activeProviderTurnId: turnId,
+    ambiguousTurnStartPending: false,
+  }));
+  await ctx.save();
+  await ctx.emit({
+    eventType: "turn.accepted",
+    priority: 0,
+    payload: { provider: state.config.provider, providerSessionId: state.threadId, providerTurnId: turnId },
+  });
+  return applied({ status: "accepted", providerTurnId: turnId });
+}
+
+/** `turn.steer`: `turn/steer` with the active turn as `expectedTurnId`. */
+export async function steerTurn(
+  ctx: ExecutorContext,
+  payload: Record<string, unknown>,
+): Promise<CommandOutcome> {
+  const state = ctx.state();
+  if (payload.mode !== undefined && payload.mode !== "steer")
+    return rejected("turn.steer mode must be steer");
+  const session = ctx.session;
+  if (state.activeProviderTurnId === null || session === null) return rejected("no provider turn is active");
+  await session.request("turn/steer", {
+    threadId: state.threadId,
+    expectedTurnId: state.activeProviderTurnId,
+    input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
+  });
+  return applied({ status: "steered" });
+}
+
+/** `turn.interrupt` and `run.cancel`: pending tool calls cancelled, then `turn/interrupt`; the terminal follows as events. */
+export async function interruptTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
+  const state = ctx.state();
+  const turnId = state.activeProviderTurnId;
+  const session = ctx.session;
+  if (turnId === null || session === null) return applied({ status: "already_settled", reason });
+  await ctx.tools.cancelPending("interrupted");
+  await session.request("turn/interrupt", { threadId: state.threadId, turnId });
+  return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
+}
+
+/** `turn.stop`: kills the provider's group (no RPC), settles the turn, keeps the thread. */
+export async function stopTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
+  const turnId = ctx.state().activeProviderTurnId;
+  await ctx.session?.stop();
+  ctx.session = null;
+  if (turnId !== null) {
+    await ctx.tools.cancelPending("stopped");
+    await settleTurn(ctx, "interrupted", { reason });
+  }
+  ctx.update((current) => ({
+    ...current,
+    lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
+  }));
+  await ctx.save();
+  if (turnId === null) return applied({ status: "already_settled", reason });
+  return applied({
+    status: "stopped",
+    providerTurnId: turnId,
+    reason,
+    interruptAccepted: false,
+    providerExitConfirmed: true,
+  });
+}
