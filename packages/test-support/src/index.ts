@@ -10,6 +10,8 @@ export {
   openDescriptors,
   type ProcStat,
   parseProcStat,
+  processesWith,
+  readCommandLine,
   readProcStat,
   readProcTable,
 } from "./proc.js";
