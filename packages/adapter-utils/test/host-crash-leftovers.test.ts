@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { isAlive } from "@paperclipai/test-support";
+import { isAlive, processesWith } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
 import { removeProxyTempDir } from "../src/temp-dir/remove-proxy-temp-dir.js";
@@ -10,17 +10,6 @@ import { killProcessesUsing } from "../src/temp-dir/sweep-stale-dirs.js";
 import { builtEntry, cleanupAll, loopbackServer, onCleanup, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
-
-/** Host processes whose command line mentions `marker`. */
-async function processesWith(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
-    if (cmdline.includes(marker)) found.push(Number(name));
-  }
-  return found;
-}
 
 /** A separate host process running one allowlist sandbox whose per-run directory goes under `candidates`. */
 async function startHost(ws: string, candidates: string) {
@@ -53,7 +42,7 @@ describe("when the host process dies", () => {
     await exited;
     await vi.waitFor(
       async () =>
-        expect((await processesWith(candidates)).length === 0, "the sandbox to die with its host").toBe(true),
+        expect(processesWith(candidates).length === 0, "the sandbox to die with its host").toBe(true),
       SETTLE,
     );
     // The host never ran cleanup: its directory is left, until the next start removes it.
@@ -74,7 +63,7 @@ describe("when the host process dies", () => {
     const { host, exited } = await startHost(ws, candidates);
     // bwrap exists (its argv names the directory) but the program may not run yet.
     await vi.waitFor(
-      async () => expect((await processesWith(candidates)).length > 0, "bwrap to start").toBe(true),
+      async () => expect(processesWith(candidates).length > 0, "bwrap to start").toBe(true),
       SETTLE,
     );
     host.kill("SIGKILL");
@@ -82,8 +71,7 @@ describe("when the host process dies", () => {
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
     onCleanup(() => removeProxyTempDir(fresh));
     await vi.waitFor(
-      async () =>
-        expect((await processesWith(candidates)).length === 0, "no sandbox process left").toBe(true),
+      async () => expect(processesWith(candidates).length === 0, "no sandbox process left").toBe(true),
       SETTLE,
     );
     await vi.waitFor(

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive, tempDirForTest } from "@paperclipai/test-support";
+import { isAlive, readCommandLine, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
@@ -51,13 +51,7 @@ function watchdogsOf(daemon: number): number[] {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  return children.map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("paperclip-harness-watchdog");
-    } catch {
-      return false;
-    }
-  });
+  return children.map(Number).filter((pid) => readCommandLine(pid)?.includes("paperclip-harness-watchdog"));
 }
 
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.

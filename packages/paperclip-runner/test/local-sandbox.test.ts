@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { processesWith, tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Controller, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
@@ -46,20 +46,6 @@ function resultOf(events: readonly WireEvent[]): unknown {
 
 const reasonOf = (events: readonly WireEvent[]): unknown =>
   (events.at(-1)?.payload.reconciliation as { reason?: string } | undefined)?.reason;
-
-/** Processes whose command line contains `marker`. */
-function processesWith(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
 describe("local mode with the harness in the adapter-utils sandbox", { timeout: 60_000 }, () => {
