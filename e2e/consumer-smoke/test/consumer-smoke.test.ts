@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDirForFile } from "@paperclipai/test-support";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const NPM_INSTALL_TIMEOUT_MS = 240_000;
@@ -17,7 +17,8 @@ interface Manifest {
 }
 
 const manifests: Manifest[] = [];
-let workDir = "";
+// Outside the workspace, so nothing resolves through pnpm's node_modules.
+const workDir = tempDirForFile("paperclip-consumer-");
 let consumerDir = "";
 
 async function node(source: string, type: "module" | "commonjs"): Promise<string> {
@@ -28,8 +29,6 @@ async function node(source: string, type: "module" | "commonjs"): Promise<string
 }
 
 beforeAll(async () => {
-  // Outside the workspace, so nothing resolves through pnpm's node_modules.
-  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-consumer-"));
   const tarballDir = path.join(workDir, "tarballs");
   consumerDir = path.join(workDir, "consumer");
   await mkdir(tarballDir);
@@ -52,10 +51,6 @@ beforeAll(async () => {
     { cwd: consumerDir, maxBuffer: 16 * 1024 * 1024, timeout: NPM_INSTALL_TIMEOUT_MS, killSignal: "SIGKILL" },
   );
 }, NPM_INSTALL_TIMEOUT_MS + 60_000);
-
-afterAll(async () => {
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-});
 
 describe("the packed tarballs, installed with npm into a fresh project", () => {
   it("import every exports entry under ESM and under CJS", async () => {

@@ -1,13 +1,13 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { serverToolchain } from "@paperclipai/test-support/paperclip-toolchain";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type EmulatorProcess, startEmulator } from "./emulator-process.js";
 import { HostApi, type Plugin } from "./host-api.js";
 import { type PaperclipServer, startPaperclipServer } from "./paperclip-server.js";
 import { installPackedPlugin } from "./plugin-install-dir.js";
 import { installPlugin } from "./plugin-steps.js";
-import { resolveToolchain } from "./toolchain.js";
 
 const tail = (text: string, limit = 6000): string => text.slice(-limit);
 
@@ -36,7 +36,9 @@ export class HostFixture {
     this.workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-host-e2e-"));
     const logDir = path.join(this.workDir, "logs");
     await mkdir(logDir);
-    const toolchain = await this.step("resolve Node 24 and paperclipai", resolveToolchain);
+    const toolchain = await this.step("resolve Node 24 and paperclipai", async () =>
+      serverToolchain("the host e2e"),
+    );
     this.pluginPath = await this.step("pack the plugin and install the tarballs", () =>
       installPackedPlugin(this.workDir),
     );

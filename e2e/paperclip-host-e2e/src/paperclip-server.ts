@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, chown, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { ServerToolchain } from "@paperclipai/test-support/paperclip-toolchain";
 import { freePort } from "./free-port.js";
 import { type GroupProcess, startGroup, waitFor } from "./process-group.js";
-import type { Toolchain } from "./toolchain.js";
 
 /** A running `paperclipai run` with a fresh home, on free loopback ports. */
 export interface PaperclipServer {
@@ -35,7 +35,7 @@ interface Launch {
  * bubblewrap shows the server install and Node at world-readable paths under a private /mnt,
  * sharing everything else (network, /tmp, processes) with the host.
  */
-function launcher(toolchain: Toolchain, asRoot: boolean): Launch {
+function launcher(toolchain: ServerToolchain, asRoot: boolean): Launch {
   const cli = "node_modules/paperclipai/dist/index.js";
   if (!asRoot) {
     return { command: toolchain.node24, prefix: [path.join(toolchain.serverDir, cli)] };
@@ -65,7 +65,7 @@ function launcher(toolchain: Toolchain, asRoot: boolean): Launch {
   };
 }
 
-function serverEnv(toolchain: Toolchain, workDir: string, extra: ServerEnvExtras): NodeJS.ProcessEnv {
+function serverEnv(toolchain: ServerToolchain, workDir: string, extra: ServerEnvExtras): NodeJS.ProcessEnv {
   const pathPrefix = extra.pathPrefix === undefined ? "" : `${extra.pathPrefix}:`;
   return {
     ...extra.env,
@@ -193,7 +193,7 @@ async function stopLeftoverPostgres(home: string, postgresPort: number): Promise
  * installs, `npm install`, at a loopback registry with `npm_config_registry`).
  */
 export async function startPaperclipServer(
-  toolchain: Toolchain,
+  toolchain: ServerToolchain,
   workDir: string,
   logDir: string,
   extras: ServerEnvExtras = {},

@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { REPO_ROOT } from "./toolchain.js";
 
 const run = promisify(execFile);
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** The plugin and the workspace packages it depends on, packed as they are published. */
 const PACKAGE_DIRS = ["packages/errors", "packages/plugins/sandbox-providers/createos"] as const;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { toolchainCache } from "@paperclipai/paperclip-host-e2e/toolchain";
 import { repoRoot } from "@paperclipai/repo-checks/workspace-packages";
+import { toolchainCache } from "@paperclipai/test-support/paperclip-toolchain";
 
 /** The Node majors of scripts/lib/node-matrix.json (the test command's matrix). */
 export const NODE_MAJORS: readonly number[] = (
@@ -13,5 +13,5 @@ export const NODE_MAJORS: readonly number[] = (
 /** A node binary of `major`: the one running this suite when it is that major, else the pinned one. */
 export async function nodeBinary(major: number): Promise<string> {
   if (Number(process.versions.node.split(".")[0]) === major) return process.execPath;
-  return toolchainCache("node", String(major));
+  return toolchainCache("the registry release e2e", "node", String(major));
 }

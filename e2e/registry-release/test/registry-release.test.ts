@@ -1,14 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { chmod, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { type EmulatorProcess, startEmulator } from "@paperclipai/paperclip-host-e2e/emulator-process";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
 import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { installPlugin, probeDraftConfig } from "@paperclipai/paperclip-host-e2e/plugin-steps";
-import { toolchainCache } from "@paperclipai/paperclip-host-e2e/toolchain";
 import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
+import { tempDirForFile, toolchainCache } from "@paperclipai/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerApp, installConsumerApp } from "../src/consumer-app.js";
 import { type LocalRegistry, startLocalRegistry } from "../src/local-registry.js";
@@ -18,7 +17,8 @@ import { type Released, releaseTo } from "../src/release.js";
 import { throwawayCopy } from "../src/throwaway-repo.js";
 import { seedUpstream, UPSTREAM_VERSION } from "../src/upstream-seed.js";
 
-let workDir = "";
+// Removed after the afterAll below stopped what runs in it (vitest runs afterAll hooks in reverse).
+const workDir = tempDirForFile("paperclip-registry-release-");
 let logDir = "";
 let node24 = "";
 let registry: LocalRegistry | undefined;
@@ -27,6 +27,7 @@ let server: PaperclipServer | undefined;
 let emulator: EmulatorProcess | undefined;
 let serverHome = "";
 const consumers = new Map<number, ConsumerApp>();
+const WHO = "the registry release e2e";
 /** What a release run in place would change: manifests, changelogs, changesets, git tags. */
 const releaseFootprint = (): string =>
   JSON.stringify([
@@ -56,19 +57,18 @@ async function startServer(): Promise<PaperclipServer> {
   const serverDir = path.join(workDir, "server");
   await mkdir(serverDir);
   serverHome = path.join(serverDir, "user-home");
-  return startPaperclipServer({ node24, serverDir: await toolchainCache("server") }, serverDir, logDir, {
+  return startPaperclipServer({ node24, serverDir: toolchainCache(WHO, "server") }, serverDir, logDir, {
     env: { ...registry?.env, npm_config_cache: path.join(serverDir, "npm-cache") },
   });
 }
 
 // The release first; then the consumer apps (one install per Node) and the server start together.
 beforeAll(async () => {
-  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-registry-release-"));
   logDir = path.join(workDir, "logs");
   await mkdir(logDir);
   node24 = await nodeBinary(24);
   const uplink = (await npm(["config", "get", "registry"])).trim();
-  const verdaccio = await toolchainCache("verdaccio");
+  const verdaccio = toolchainCache(WHO, "verdaccio");
   const started = await phase("registry started", () =>
     startLocalRegistry(node24, verdaccio, workDir, uplink),
   );
@@ -111,7 +111,6 @@ afterAll(async () => {
   await server?.stop();
   await emulator?.stop();
   await registry?.stop();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
 }, 180_000);
 
 describe("a release to a real npm registry on loopback (changeset version, pnpm release)", () => {

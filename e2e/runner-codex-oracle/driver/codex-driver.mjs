@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { readProcStat } from "@paperclipai/internal";
 import { startModelStub, stubProviderArgs } from "./model-stub.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
@@ -138,12 +139,8 @@ const committedCommands = () => {
   return state.commands.map(({ type, status, result }) => ({ type, status, result: result?.result ?? null }));
 };
 const alive = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const stat = readProcStat(pid);
+  return stat !== undefined && !stat.zombie;
 };
 
 let threadId = "";

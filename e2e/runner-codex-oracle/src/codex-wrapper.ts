@@ -1,12 +1,8 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 // @ts-expect-error the stub is a plain ES module shared with the Node 24 driver
 import { stubProviderArgs } from "../driver/model-stub.mjs";
-
-/** POSIX single quotes around `value` (a `'` inside becomes `'\''`). */
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
 
 /**
  * Writes `dir/codex`: a script that runs the real Codex CLI with the stub's provider overrides

@@ -1,19 +1,16 @@
 import { execFile } from "node:child_process";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { beforeEach, describe, expect, it } from "vitest";
 import { writeCodexWrapper } from "../src/codex-wrapper.js";
 
 const run = promisify(execFile);
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "codex wrapper-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = tempDirForTest("codex wrapper-");
 });
 
 describe("writeCodexWrapper", () => {

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
+import { readProcStat } from "@paperclipai/internal";
 import {
   fileDigest,
   loadServerControlPlane,
@@ -324,10 +325,6 @@ function readDiagnostic() {
 }
 
 function isAlive(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const stat = readProcStat(pid);
+  return stat !== undefined && !stat.zombie;
 }

@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type ServerToolchain, serverToolchain } from "@paperclipai/test-support";
@@ -61,16 +60,6 @@ export interface Scenario {
   readonly failCommitAt?: number;
   readonly blockCommitAt?: number;
   readonly tamper?: "server_to_runner" | "runner_to_server";
-}
-
-/** A private work directory (with a space in its name) that `use` may fill; removed afterwards, whatever happens. */
-export async function withWorkDirectory<T>(use: (work: string) => Promise<T>): Promise<T> {
-  const work = await mkdtemp(path.join(os.tmpdir(), "runner oracle-"));
-  try {
-    return await use(work);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
 }
 
 /** Runs one scenario of the driver on Node 24 and collects what the server saw. */

@@ -1,13 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  runScenario,
-  type ScenarioResult,
-  type Toolchain,
-  toolchainPaths,
-  withWorkDirectory,
-} from "./oracle.js";
+import { runScenario, type ScenarioResult, type Toolchain, toolchainPaths } from "./oracle.js";
 
 let tools: Toolchain;
 beforeAll(() => {
@@ -103,199 +98,191 @@ const LONG_TURN = (commandLog: string): Record<string, unknown> => ({
 
 describe("paperclip-runnerd against the real server's spawnRunner and DurablePrpControlPlane", () => {
   it("runs a scripted turn: handshake, ordered acknowledged events, a result then the terminal, receipts for every command", async () => {
-    await withWorkDirectory(async (work) => {
-      // The server's own launcher, argv untouched: its fake-harness paths do not exist, so the built-in script runs.
-      const result = await runScenario(tools, work, { kind: "happy" });
-      expectCompleteOrderedStream(result);
-      const types = eventTypes(result);
-      expect(types.indexOf("run.result.proposed")).toBeGreaterThan(0);
-      expect(types.indexOf("run.terminal")).toBeGreaterThan(types.indexOf("run.result.proposed"));
-      const terminal = result.committed.find((event) => event.eventType === "run.terminal");
-      expect(terminal?.payload).toMatchObject({
-        schema: "paperclip.prp.terminal.v1",
-        turnTerminalState: "completed",
-        runTerminalState: "succeeded",
-      });
-      expect(result.report.commands.map((command) => [command.type, command.status])).toEqual([
-        ["run.prepare", "completed"],
-        ["session.open", "completed"],
-        ["turn.start", "completed"],
-        ["runner.shutdown", "completed"],
-      ]);
-      expect(result.report.commands[2]?.result).toMatchObject({
-        result: { providerTurnId: "turn-oracle-1" },
-      });
-      expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1, malformedFrames: 0 });
-      expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
-      await expectPrivateSettledState(work);
+    const work = tempDirForTest("runner oracle-");
+    // The server's own launcher, argv untouched: its fake-harness paths do not exist, so the built-in script runs.
+    const result = await runScenario(tools, work, { kind: "happy" });
+    expectCompleteOrderedStream(result);
+    const types = eventTypes(result);
+    expect(types.indexOf("run.result.proposed")).toBeGreaterThan(0);
+    expect(types.indexOf("run.terminal")).toBeGreaterThan(types.indexOf("run.result.proposed"));
+    const terminal = result.committed.find((event) => event.eventType === "run.terminal");
+    expect(terminal?.payload).toMatchObject({
+      schema: "paperclip.prp.terminal.v1",
+      turnTerminalState: "completed",
+      runTerminalState: "succeeded",
     });
+    expect(result.report.commands.map((command) => [command.type, command.status])).toEqual([
+      ["run.prepare", "completed"],
+      ["session.open", "completed"],
+      ["turn.start", "completed"],
+      ["runner.shutdown", "completed"],
+    ]);
+    expect(result.report.commands[2]?.result).toMatchObject({
+      result: { providerTurnId: "turn-oracle-1" },
+    });
+    expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1, malformedFrames: 0 });
+    expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
+    await expectPrivateSettledState(work);
   });
 
   it("survives a SIGKILL while events are sent but not committed: a fresh ticket resumes, nothing lost or repeated, the turn runs once, the old harness is gone", async () => {
-    await withWorkDirectory(async (work) => {
-      const commandLog = path.join(work, "harness-commands.log");
-      // Seq 9 is the second item of the turn: the server holds its commit until the runner is killed, then drops it.
-      const result = await runScenario(tools, work, {
-        kind: "sigkill",
-        script: LONG_TURN(commandLog),
-        blockCommitAt: 9,
-      });
-      expectCompleteOrderedStream(result);
-      expect(result.exits.map((exit) => [exit.phase, exit.code, exit.signal])).toEqual([
-        ["killed", null, "SIGKILL"],
-        ["final", 0, null],
-      ]);
-      expect(result.report.freshBootstraps).toBe(2);
-      const types = eventTypes(result);
-      expect(types.filter((type) => type === "item.completed")).toHaveLength(3);
-      expect(types).toContain("runner.reconciled");
-      const reconciled = result.committed.find((event) => event.eventType === "runner.reconciled");
-      // Gone either way: its group watchdog saw the runner die, or the new runner killed it before resuming.
-      expect(reconciled?.payload).toMatchObject({
-        abandonedTurn: "command_prp_00000003",
-        resumedSession: true,
-      });
-      expect(result.records.find((record) => record.type === "harness_after_restart")).toMatchObject({
-        alive: false,
-      });
-      const harnessCommands = (await readFile(commandLog, "utf8"))
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as { command: string; resume: boolean });
-      expect(harnessCommands.filter((command) => command.command === "turn.start")).toHaveLength(1);
-      await expectPrivateSettledState(work);
+    const work = tempDirForTest("runner oracle-");
+    const commandLog = path.join(work, "harness-commands.log");
+    // Seq 9 is the second item of the turn: the server holds its commit until the runner is killed, then drops it.
+    const result = await runScenario(tools, work, {
+      kind: "sigkill",
+      script: LONG_TURN(commandLog),
+      blockCommitAt: 9,
     });
+    expectCompleteOrderedStream(result);
+    expect(result.exits.map((exit) => [exit.phase, exit.code, exit.signal])).toEqual([
+      ["killed", null, "SIGKILL"],
+      ["final", 0, null],
+    ]);
+    expect(result.report.freshBootstraps).toBe(2);
+    const types = eventTypes(result);
+    expect(types.filter((type) => type === "item.completed")).toHaveLength(3);
+    expect(types).toContain("runner.reconciled");
+    const reconciled = result.committed.find((event) => event.eventType === "runner.reconciled");
+    // Gone either way: its group watchdog saw the runner die, or the new runner killed it before resuming.
+    expect(reconciled?.payload).toMatchObject({
+      abandonedTurn: "command_prp_00000003",
+      resumedSession: true,
+    });
+    expect(result.records.find((record) => record.type === "harness_after_restart")).toMatchObject({
+      alive: false,
+    });
+    const harnessCommands = (await readFile(commandLog, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { command: string; resume: boolean });
+    expect(harnessCommands.filter((command) => command.command === "turn.start")).toHaveLength(1);
+    await expectPrivateSettledState(work);
   });
 
   it("resumes with the connection lease, not a new ticket, after a commit that fails once", async () => {
-    await withWorkDirectory(async (work) => {
-      const result = await runScenario(tools, work, { kind: "happy", failCommitAt: 6 });
-      expectCompleteOrderedStream(result);
-      expect(result.records.filter((record) => record.type === "commit_failed")).toHaveLength(1);
-      expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 2 });
-      expect(eventTypes(result)).toContain("run.terminal");
-      expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
-      await expectPrivateSettledState(work);
-    });
+    const work = tempDirForTest("runner oracle-");
+    const result = await runScenario(tools, work, { kind: "happy", failCommitAt: 6 });
+    expectCompleteOrderedStream(result);
+    expect(result.records.filter((record) => record.type === "commit_failed")).toHaveLength(1);
+    expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 2 });
+    expect(eventTypes(result)).toContain("run.terminal");
+    expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
+    await expectPrivateSettledState(work);
   });
 
   it("stops with ERR_RUNNER_DURABLE_LEASE_EXPIRED and its state kept when the lease has expired; a fresh ticket finishes the run", async () => {
-    await withWorkDirectory(async (work) => {
-      const result = await runScenario(tools, work, { kind: "expire_lease" });
-      expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([
-        ["lease", 1],
-        ["final", 0],
-      ]);
-      expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_LEASE_EXPIRED");
-      expectCompleteOrderedStream(result);
-      expectEveryCommandAnswered(result);
-      const types = eventTypes(result);
-      expect(types).toContain("runner.reconciled");
-      expect(types.at(-1)).toBe("run.terminal");
-      expect(result.report.freshBootstraps).toBe(2);
-      const state = await expectPrivateSettledState(work);
-      // The failure of the first process stays in the state's diagnostics for the server to show.
-      expect(state.diagnostics).toEqual([expect.stringMatching(/^ERR_RUNNER_DURABLE_LEASE_EXPIRED: /)]);
-    });
+    const work = tempDirForTest("runner oracle-");
+    const result = await runScenario(tools, work, { kind: "expire_lease" });
+    expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([
+      ["lease", 1],
+      ["final", 0],
+    ]);
+    expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_LEASE_EXPIRED");
+    expectCompleteOrderedStream(result);
+    expectEveryCommandAnswered(result);
+    const types = eventTypes(result);
+    expect(types).toContain("runner.reconciled");
+    expect(types.at(-1)).toBe("run.terminal");
+    expect(result.report.freshBootstraps).toBe(2);
+    const state = await expectPrivateSettledState(work);
+    // The failure of the first process stays in the state's diagnostics for the server to show.
+    expect(state.diagnostics).toEqual([expect.stringMatching(/^ERR_RUNNER_DURABLE_LEASE_EXPIRED: /)]);
   });
 
   it("refuses a tampered server frame with ERR_RUNNER_DURABLE_FRAME_INVALID, keeps its state, and resumes on a fresh ticket", async () => {
-    await withWorkDirectory(async (work) => {
-      const result = await runScenario(tools, work, {
-        kind: "tamper_server_to_runner",
-        tamper: "server_to_runner",
-      });
-      expect(result.records.filter((record) => record.type === "tampered")).toHaveLength(1);
-      expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([
-        ["tampered", 1],
-        ["final", 0],
-      ]);
-      expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_FRAME_INVALID");
-      expectCompleteOrderedStream(result);
-      expectEveryCommandAnswered(result);
-      expect(eventTypes(result)).toContain("runner.reconciled");
-      expect(eventTypes(result).at(-1)).toBe("run.terminal");
-      await expectPrivateSettledState(work);
+    const work = tempDirForTest("runner oracle-");
+    const result = await runScenario(tools, work, {
+      kind: "tamper_server_to_runner",
+      tamper: "server_to_runner",
     });
+    expect(result.records.filter((record) => record.type === "tampered")).toHaveLength(1);
+    expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([
+      ["tampered", 1],
+      ["final", 0],
+    ]);
+    expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_FRAME_INVALID");
+    expectCompleteOrderedStream(result);
+    expectEveryCommandAnswered(result);
+    expect(eventTypes(result)).toContain("runner.reconciled");
+    expect(eventTypes(result).at(-1)).toBe("run.terminal");
+    await expectPrivateSettledState(work);
   });
 
   it("reconnects with its lease when the server refuses a tampered runner frame, and resends what was not committed", async () => {
-    await withWorkDirectory(async (work) => {
-      const result = await runScenario(tools, work, { kind: "happy", tamper: "runner_to_server" });
-      expect(result.report).toMatchObject({ malformedFrames: 1, freshBootstraps: 1, connectionCount: 2 });
-      expectCompleteOrderedStream(result);
-      expect(eventTypes(result)).toContain("run.terminal");
-      await expectPrivateSettledState(work);
-    });
+    const work = tempDirForTest("runner oracle-");
+    const result = await runScenario(tools, work, { kind: "happy", tamper: "runner_to_server" });
+    expect(result.report).toMatchObject({ malformedFrames: 1, freshBootstraps: 1, connectionCount: 2 });
+    expectCompleteOrderedStream(result);
+    expect(eventTypes(result)).toContain("run.terminal");
+    await expectPrivateSettledState(work);
   });
 
   it("renews its connection lease with the server while a long turn runs, on the same connection", async () => {
-    await withWorkDirectory(async (work) => {
-      const result = await runScenario(tools, work, {
-        kind: "renew",
-        script: {
-          steps: [{ ready: {} }],
-          on: {
-            "turn.start": [
-              { sleep: 35_000 },
-              {
-                result: RESULT,
-              },
-              { terminal: { status: "succeeded" } },
-              { exit: 0 },
-            ],
-          },
+    const work = tempDirForTest("runner oracle-");
+    const result = await runScenario(tools, work, {
+      kind: "renew",
+      script: {
+        steps: [{ ready: {} }],
+        on: {
+          "turn.start": [
+            { sleep: 35_000 },
+            {
+              result: RESULT,
+            },
+            { terminal: { status: "succeeded" } },
+            { exit: 0 },
+          ],
         },
-      });
-      const leases = result.records.filter((record) => record.type === "lease");
-      const [welcome, end] = leases.map((record) => Date.parse(String(record.expiresAt)));
-      expect(end).toBeGreaterThan(welcome as number);
-      expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1 });
-      expectCompleteOrderedStream(result);
-      expect(eventTypes(result).at(-1)).toBe("run.terminal");
+      },
     });
+    const leases = result.records.filter((record) => record.type === "lease");
+    const [welcome, end] = leases.map((record) => Date.parse(String(record.expiresAt)));
+    expect(end).toBeGreaterThan(welcome as number);
+    expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1 });
+    expectCompleteOrderedStream(result);
+    expect(eventTypes(result).at(-1)).toBe("run.terminal");
   }, 120_000);
 
   it("stops with ERR_RUNNER_DURABLE_OUTBOX_FULL when the server acknowledges nothing, its outbox within the bound and its state kept", async () => {
-    await withWorkDirectory(async (work) => {
-      const result = await runScenario(tools, work, {
-        kind: "outbox_full",
-        // The harness talks on its own once ready: the events pile up while nothing is acknowledged.
-        script: {
-          steps: [
-            { ready: {} },
-            {
-              eventBurst: {
-                count: 40,
-                event: { eventType: "item.delta", payload: { text: "x".repeat(200) } },
-              },
+    const work = tempDirForTest("runner oracle-");
+    const result = await runScenario(tools, work, {
+      kind: "outbox_full",
+      // The harness talks on its own once ready: the events pile up while nothing is acknowledged.
+      script: {
+        steps: [
+          { ready: {} },
+          {
+            eventBurst: {
+              count: 40,
+              event: { eventType: "item.delta", payload: { text: "x".repeat(200) } },
             },
-          ],
-        },
-        blockCommitAt: 1,
-        maxOutboxBytes: 6_000,
-        p0ReserveBytes: 2_000,
-      });
-      expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([["outbox", 1]]);
-      expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_OUTBOX_FULL");
-      expect(diagnosticAt(result, 0)).toContain("durable outbox would exceed 4000 bytes (normal)");
-      const state = JSON.parse(await readFile(path.join(work, "runner", "runner-state.json"), "utf8")) as {
-        outbox: { sourceSeq: number }[];
-        outboxBytes: number;
-        ackedSourceSeq: number;
-        lifecycle: string;
-        recoverableFailure: string | null;
-      };
-      // Kept as it was: every unacknowledged event still there, from seq 1, within the normal bound.
-      expect(state.ackedSourceSeq).toBe(0);
-      expect(state.outbox[0]?.sourceSeq).toBe(1);
-      expect(state.outboxBytes).toBeLessThanOrEqual(4_000);
-      // What the server shows for a run that stopped: the failure, nothing else changed.
-      expect(state.lifecycle).toBe("recoverable_failure");
-      expect(state.recoverableFailure).toMatch(
-        /^ERR_RUNNER_DURABLE_OUTBOX_FULL: durable outbox would exceed 4000 bytes/,
-      );
-      expect(result.report.committedSeqs).toEqual([]);
+          },
+        ],
+      },
+      blockCommitAt: 1,
+      maxOutboxBytes: 6_000,
+      p0ReserveBytes: 2_000,
     });
+    expect(result.exits.map((exit) => [exit.phase, exit.code])).toEqual([["outbox", 1]]);
+    expect(diagnosticAt(result, 0)).toContain("ERR_RUNNER_DURABLE_OUTBOX_FULL");
+    expect(diagnosticAt(result, 0)).toContain("durable outbox would exceed 4000 bytes (normal)");
+    const state = JSON.parse(await readFile(path.join(work, "runner", "runner-state.json"), "utf8")) as {
+      outbox: { sourceSeq: number }[];
+      outboxBytes: number;
+      ackedSourceSeq: number;
+      lifecycle: string;
+      recoverableFailure: string | null;
+    };
+    // Kept as it was: every unacknowledged event still there, from seq 1, within the normal bound.
+    expect(state.ackedSourceSeq).toBe(0);
+    expect(state.outbox[0]?.sourceSeq).toBe(1);
+    expect(state.outboxBytes).toBeLessThanOrEqual(4_000);
+    // What the server shows for a run that stopped: the failure, nothing else changed.
+    expect(state.lifecycle).toBe("recoverable_failure");
+    expect(state.recoverableFailure).toMatch(
+      /^ERR_RUNNER_DURABLE_OUTBOX_FULL: durable outbox would exceed 4000 bytes/,
+    );
+    expect(result.report.committedSeqs).toEqual([]);
   });
 });

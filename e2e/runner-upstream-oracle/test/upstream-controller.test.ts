@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { node24, upstreamNodeModules, upstreamRunnerVendor } from "./upstream-toolchain.js";
-import { copyUpstreamModules, writeNodeLauncher } from "./vendor-copy.js";
+import { serverToolchain, tempDirForFile } from "@paperclipai/test-support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { copyUpstreamModules, upstreamRunnerVendor, writeNodeLauncher } from "./vendor-copy.js";
 
 const RUNNER_BIN = fileURLToPath(
   new URL("../../../packages/paperclip-runner/bin/paperclip-runnerd.js", import.meta.url),
@@ -40,15 +39,15 @@ type Outcome =
     }
   | { readonly ok: false; readonly error: string };
 
-let workDir: string;
+const workDir = tempDirForFile("runner-oracle-");
 let controllerModule: string;
 let node: string;
 
 beforeAll(() => {
-  node = node24();
-  const nodeModules = upstreamNodeModules();
+  const toolchain = serverToolchain("the upstream oracle tests");
+  node = toolchain.node24;
+  const nodeModules = join(toolchain.serverDir, "node_modules");
   const vendor = upstreamRunnerVendor(nodeModules);
-  workDir = mkdtempSync(join(tmpdir(), "runner-oracle-"));
   // Upstream's controller resolves everything from `<its file>/../..`: the copy's `vendor/` directory.
   const root = join(workDir, "vendor");
   copyUpstreamModules(vendor, "mock-core/local-runner.js", join(root, "paperclip-runner"), nodeModules);
@@ -57,10 +56,6 @@ beforeAll(() => {
   writeNodeLauncher(join(root, "runner/target/debug/fake-harness"), process.execPath, FAKE_HARNESS);
   cpSync(SCRIPTS, join(root, "protocol/fixtures/local-runner/scripts"), { recursive: true });
   controllerModule = join(root, "paperclip-runner/mock-core/local-runner.js");
-});
-
-afterAll(() => {
-  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
 });
 
 async function drive(scenario: string, duplicate = false): Promise<Trace> {

@@ -1,11 +1,17 @@
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 
 /** Relative module specifiers of an ES module (`import … from "./x.js"`, `export … from "../y.js"`). */
 function relativeImports(source: string): string[] {
   return [...source.matchAll(/(?:import|export)\s[^;]*?from\s*"(\.{1,2}\/[^"]+)"/g)].map(
     (match) => match[1] as string,
   );
+}
+
+/** `dist/vendor/paperclip-runner` of the pinned `@paperclipai/server` in `nodeModules`. */
+export function upstreamRunnerVendor(nodeModules: string): string {
+  return join(nodeModules, "@paperclipai/server/dist/vendor/paperclip-runner");
 }
 
 /**
@@ -39,7 +45,6 @@ export function copyUpstreamModules(
 /** An executable shell script at `path` that runs `script` with `node`, passing its arguments on. */
 export function writeNodeLauncher(path: string, node: string, script: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
-  writeFileSync(path, `#!/bin/sh\nexec ${quote(node)} ${quote(script)} "$@"\n`);
+  writeFileSync(path, `#!/bin/sh\nexec ${shellQuote(node)} ${shellQuote(script)} "$@"\n`);
   chmodSync(path, 0o755);
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import {
@@ -13,7 +14,6 @@ import {
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 

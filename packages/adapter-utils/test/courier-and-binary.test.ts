@@ -1,12 +1,13 @@
 import { existsSync, readFileSync, realpathSync, unlinkSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { buildAttacks, echoServer, hostSink, spawnTarget } from "./attack-support.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
@@ -80,8 +81,7 @@ describe("the native binary (class 5): the host never runs a file a sandbox can 
     // A copy of the built package, so the sandbox replaces its binary and not the one other tests use.
     const cache = path.join(packageDir, "node_modules", ".cache");
     await mkdir(cache, { recursive: true });
-    const installed = await mkdtemp(path.join(cache, "pc-binary-"));
-    onCleanup(() => rm(installed, { recursive: true, force: true }));
+    const installed = tempDirForTest("pc-binary-", { base: cache });
     await cp(path.join(packageDir, "dist"), path.join(installed, "dist"), { recursive: true });
     await writeFile(path.join(installed, "package.json"), '{ "name": "copied", "type": "module" }\n');
     const binary = path.join(

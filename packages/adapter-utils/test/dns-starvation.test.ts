@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtEntry, cleanupAll, exec, scratchDir } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 

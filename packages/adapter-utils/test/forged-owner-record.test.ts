@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
-import { cleanupAll, onCleanup, runShellInSandbox, scratchDir, until } from "./sandbox-support.js";
+import { cleanupAll, runShellInSandbox, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -18,8 +19,7 @@ afterEach(cleanupAll);
 describe("owner records no sandbox can forge", () => {
   it("a forged record in a visible run directory kills no run and removes nothing", async () => {
     // Outside /tmp, so the network-only scope shows it unmasked.
-    const base = await mkdtemp("/var/tmp/pc-sbx-sweep-");
-    onCleanup(() => rm(base, { recursive: true, force: true }));
+    const base = tempDirForTest("pc-sbx-sweep-", { base: "/var/tmp" });
     const ws = await scratchDir();
     const scope = { workspaceDir: ws, networkScope: "deny" as const, proxySocketDirCandidates: [base] };
 
@@ -27,7 +27,10 @@ describe("owner records no sandbox can forge", () => {
       "touch started; while [ ! -e go ]; do sleep 0.05; done; echo survived > done",
       scope,
     );
-    await until(() => existsSync(path.join(ws, "started")), "the victim to start");
+    await vi.waitFor(
+      () => expect(existsSync(path.join(ws, "started")), "the victim to start").toBe(true),
+      SETTLE,
+    );
     const [victimDir] = await readdir(base);
 
     // pid 2^22+1 is above Linux's pid_max limit, so no process can have it.

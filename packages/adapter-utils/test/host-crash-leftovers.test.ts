@@ -1,33 +1,15 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { isAlive, processesWith } from "@paperclipai/test-support";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
 import { removeProxyTempDir } from "../src/temp-dir/remove-proxy-temp-dir.js";
 import { killProcessesUsing } from "../src/temp-dir/sweep-stale-dirs.js";
-import {
-  builtEntry,
-  cleanupAll,
-  isAlive,
-  loopbackServer,
-  onCleanup,
-  scratchDir,
-  until,
-} from "./sandbox-support.js";
+import { builtEntry, cleanupAll, loopbackServer, onCleanup, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
-
-/** Host processes whose command line mentions `marker`. */
-async function processesWith(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
-    if (cmdline.includes(marker)) found.push(Number(name));
-  }
-  return found;
-}
 
 /** A separate host process running one allowlist sandbox whose per-run directory goes under `candidates`. */
 async function startHost(ws: string, candidates: string) {
@@ -51,20 +33,27 @@ describe("when the host process dies", () => {
     const ws = await scratchDir();
     const candidates = await scratchDir("pc-sbx-cand-");
     const { host, exited } = await startHost(ws, candidates);
-    await until(() => existsSync(path.join(ws, "started")), "the sandboxed program");
+    await vi.waitFor(
+      () => expect(existsSync(path.join(ws, "started")), "the sandboxed program").toBe(true),
+      SETTLE,
+    );
     const [runDir] = await readdir(candidates);
     host.kill("SIGKILL");
     await exited;
-    await until(
-      async () => (await processesWith(candidates)).length === 0,
-      "the sandbox to die with its host",
+    await vi.waitFor(
+      async () =>
+        expect(processesWith(candidates).length === 0, "the sandbox to die with its host").toBe(true),
+      SETTLE,
     );
     // The host never ran cleanup: its directory is left, until the next start removes it.
     expect(await readdir(candidates)).toEqual([runDir]);
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
     onCleanup(() => removeProxyTempDir(fresh));
     // The sweep runs in the background of that start.
-    await until(async () => (await readdir(candidates)).length === 1, "the sweep");
+    await vi.waitFor(
+      async () => expect((await readdir(candidates)).length === 1, "the sweep").toBe(true),
+      SETTLE,
+    );
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
   }, 30_000);
 
@@ -73,13 +62,22 @@ describe("when the host process dies", () => {
     const candidates = await scratchDir("pc-sbx-cand-");
     const { host, exited } = await startHost(ws, candidates);
     // bwrap exists (its argv names the directory) but the program may not run yet.
-    await until(async () => (await processesWith(candidates)).length > 0, "bwrap to start");
+    await vi.waitFor(
+      async () => expect(processesWith(candidates).length > 0, "bwrap to start").toBe(true),
+      SETTLE,
+    );
     host.kill("SIGKILL");
     await exited;
     const fresh = await createNetworkProxyTempDir({ candidates: [candidates] });
     onCleanup(() => removeProxyTempDir(fresh));
-    await until(async () => (await processesWith(candidates)).length === 0, "no sandbox process left");
-    await until(async () => (await readdir(candidates)).length === 1, "the sweep");
+    await vi.waitFor(
+      async () => expect(processesWith(candidates).length === 0, "no sandbox process left").toBe(true),
+      SETTLE,
+    );
+    await vi.waitFor(
+      async () => expect((await readdir(candidates)).length === 1, "the sweep").toBe(true),
+      SETTLE,
+    );
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
   }, 30_000);
 });
@@ -92,9 +90,12 @@ describe("killProcessesUsing", () => {
     const user = spawn(process.execPath, [...idle, path.join(dir, "bridge.cjs")]);
     const bystander = spawn(process.execPath, [...idle, `${dir}-other/bridge.cjs`]);
     try {
-      await until(() => isAlive(user.pid!) && isAlive(bystander.pid!), "the processes");
+      await vi.waitFor(
+        () => expect(isAlive(user.pid!) && isAlive(bystander.pid!), "the processes").toBe(true),
+        SETTLE,
+      );
       expect(await killProcessesUsing(dir)).toEqual([user.pid]);
-      await until(() => user.signalCode !== null, "the kill");
+      await vi.waitFor(() => expect(user.signalCode !== null, "the kill").toBe(true), SETTLE);
       expect(user.signalCode).toBe("SIGKILL");
       expect(bystander.signalCode).toBeNull();
     } finally {

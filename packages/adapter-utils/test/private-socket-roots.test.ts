@@ -1,4 +1,5 @@
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   bindRepoView,
@@ -9,7 +10,6 @@ import {
   packageDir,
   viaRepoView,
 } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
+import path from "node:path";
+import { tempDirForFile } from "@paperclipai/test-support";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxNetworkProxy } from "../src/proxy/index.js";
@@ -21,6 +23,8 @@ import {
  */
 
 const BATCH = 50;
+// Short, under /tmp, and before `afterAll(closeAll)`: removed after the proxy closed (hooks run in reverse).
+const socketDir = tempDirForFile("pc-proxy-test-", { base: "/tmp" });
 const SEED = 20_261_201;
 
 let proxy: SandboxNetworkProxy;
@@ -35,6 +39,7 @@ beforeAll(async () => {
   echo = await startEchoServer();
   upstream = await startHttpUpstream();
   proxy = await startProxy({
+    socketPath: path.join(socketDir, "proxy.sock"),
     allowlist: [`127.0.0.1:${echo.port}`, `127.0.0.1:${upstream.port}`, "api.test"],
     trustedUrls: [],
     // Hostile inputs must never reach real DNS.

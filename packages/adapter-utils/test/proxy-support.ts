@@ -12,32 +12,36 @@ import {
   type Socket,
 } from "node:net";
 import path from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import {
   type SandboxNetworkProxy,
   type SandboxNetworkProxyOptions,
   startSandboxNetworkProxy,
 } from "../src/proxy/index.js";
-import { removeTempDirs, tempDir } from "./temp-dir.js";
 
 /** Everything a test started, closed in reverse order by `closeAll`. */
 const cleanups: (() => Promise<void>)[] = [];
 
 export async function closeAll(): Promise<void> {
-  try {
-    while (cleanups.length > 0) await cleanups.pop()!();
-  } finally {
-    await removeTempDirs();
-  }
+  while (cleanups.length > 0) await cleanups.pop()!();
 }
 
-export async function tempSocketPath(): Promise<string> {
-  return path.join(await tempDir("pc-proxy-test-"), "proxy.sock");
+/**
+ * A socket path in a directory removed when the current test finishes. Under /tmp: short,
+ * so it stays under 107 bytes whatever `TMPDIR` the suite runs with.
+ */
+export function tempSocketPath(): string {
+  return path.join(tempDirForTest("pc-proxy-test-", { base: "/tmp" }), "proxy.sock");
 }
 
+/** A proxy on `socketPath` (by default `tempSocketPath()`, so a test's own), closed by `closeAll`. */
 export async function startProxy(
-  options: Omit<SandboxNetworkProxyOptions, "socketPath">,
+  options: Omit<SandboxNetworkProxyOptions, "socketPath"> & { socketPath?: string },
 ): Promise<SandboxNetworkProxy> {
-  const proxy = await startSandboxNetworkProxy({ socketPath: await tempSocketPath(), ...options });
+  const proxy = await startSandboxNetworkProxy({
+    ...options,
+    socketPath: options.socketPath ?? tempSocketPath(),
+  });
   cleanups.push(() => proxy.close());
   return proxy;
 }

@@ -3,7 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeTempDirs, shellQuote, tempDir } from "./temp-dir.js";
+import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
 
 export const packageDir = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 /** The built package, as a consumer imports it; child processes load it from here. */
@@ -27,15 +28,20 @@ const cleanups: (() => Promise<void>)[] = [];
 
 export async function cleanupAll(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-  await removeTempDirs();
 }
 
 export function onCleanup(run: () => Promise<void>): void {
   cleanups.push(run);
 }
 
-/** A scratch directory under /tmp, removed by `cleanupAll` (see `./temp-dir.ts`). */
-export const scratchDir = tempDir;
+/**
+ * A scratch directory for the current test, removed when it finishes (after `cleanupAll`).
+ * Under /tmp, not `os.tmpdir()`: short, so socket paths nested in it stay under 107 bytes
+ * whatever `TMPDIR` the suite runs with.
+ */
+export function scratchDir(prefix = "pc-sbx-test-"): string {
+  return tempDirForTest(prefix, { base: "/tmp" });
+}
 
 /** A loopback HTTP server answering `body`; closed by `cleanupAll`. */
 export async function loopbackServer(
@@ -91,23 +97,8 @@ export function exec(
   });
 }
 
-/** Polls `condition` (every 50 ms, up to 10 s) until it holds; throws naming `what` otherwise. */
-export async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */
+export const SETTLE = { timeout: 10_000, interval: 50 } as const;
 
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";

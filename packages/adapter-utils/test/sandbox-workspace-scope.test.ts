@@ -1,10 +1,10 @@
 import { lstatSync, readlinkSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { cleanupAll, runNodeInSandbox, runShellInSandbox, scratchDir } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
-import { afterEach, describe, expect, it } from "vitest";
+import { shellQuote } from "@paperclipai/internal";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
 import {
   type OwnerRecord,
@@ -19,10 +20,10 @@ import {
   cleanupAll,
   exec,
   onCleanup,
+  SETTLE,
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
-import { shellQuote } from "./temp-dir.js";
 
 afterEach(cleanupAll);
 
@@ -298,8 +299,6 @@ describe("stale proxy directories", () => {
     const fresh = await createNetworkProxyTempDir({ candidates: [base] });
     onCleanup(() => removeProxyTempDir(fresh));
     // The sweep runs in the background of that start, so the start does not wait for it.
-    for (let attempt = 0; attempt < 200 && (await readdir(base)).length > 1; attempt += 1)
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(await readdir(base)).toEqual([path.basename(fresh)]);
+    await vi.waitFor(async () => expect(await readdir(base)).toEqual([path.basename(fresh)]), SETTLE);
   });
 });

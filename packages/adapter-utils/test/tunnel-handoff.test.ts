@@ -4,6 +4,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
+import { readProcTable } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { nativeBridgePath } from "../src/bridge/native-bridge-path.js";
 import { BRIDGE_SOCKET_NAME, HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-wire.js";
@@ -228,18 +229,17 @@ async function handoffProxy(
  * until a proxy takes it). The tests here run one proxy at a time.
  */
 function couriersInUse(): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/comm`, "utf8") === "courier-serving\n";
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return readProcTable()
+    .filter(({ pid, ppid }) => ppid === process.pid && comm(pid) === "courier-serving\n")
+    .map(({ pid }) => pid);
+}
+
+function comm(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the client reports for a download of `payload` that arrived whole and in order. */

@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 
 /**
  * Upstream's own published test file for this module (`dist/local-process-sandbox.test.js`
@@ -26,11 +27,6 @@ interface VitestJsonReport {
   testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
 }
 
-let workDir: string | undefined;
-afterAll(async () => {
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-});
-
 describe("upstream's local-process-sandbox test file", () => {
   it("passes in full against this package with real bwrap", async () => {
     expect(
@@ -40,7 +36,7 @@ describe("upstream's local-process-sandbox test file", () => {
     // Inside the package's node_modules so `vitest` resolves, and git and biome ignore it.
     const base = path.join(packageDir, "node_modules", ".cache");
     await mkdir(base, { recursive: true });
-    workDir = await mkdtemp(path.join(base, "upstream-conformance-"));
+    const workDir = tempDirForTest("upstream-conformance-", { base });
     for (const name of ["local-process-sandbox.test.js", "local-process-sandbox.test.js.map"]) {
       await copyFile(path.join(upstreamDist, name), path.join(workDir, name));
     }

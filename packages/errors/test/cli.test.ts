@@ -1,19 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { explain } from "../src/explain/explain.js";
 import { REDACTION_GUIDE } from "../src/redact/redaction-guide.js";
 import { errorRegistry } from "../src/registry/registry.js";
 
 const bin = path.resolve(import.meta.dirname, "../bin/paperclip-errors.js");
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
-const temporary: string[] = [];
-
-afterEach(async () => {
-  await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
 
 describe("paperclip-errors (the built bin)", () => {
   it("explains a seed code and exits 0", () => {
@@ -38,8 +33,7 @@ describe("paperclip-errors (the built bin)", () => {
   });
 
   it("writes the docs tree and removes pages of codes that are gone", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "paperclip-errors-docs-"));
-    temporary.push(dir);
+    const dir = tempDirForTest("paperclip-errors-docs-");
     await writeFile(path.join(dir, "ERR_STALE_PAGE.md"), "old");
     const result = run("docs", "--out", dir);
     expect(result.status).toBe(0);

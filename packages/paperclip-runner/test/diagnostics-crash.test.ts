@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childForTest, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { persistRunnerDiagnostic } from "../src/diagnostics/index.js";
 import { temporaryName } from "../src/private-fs/temporary-name.js";
@@ -12,8 +13,6 @@ import {
   type PersistPhase,
   pausedAt,
 } from "./helpers/persist-pause.js";
-import { tempDir } from "./helpers/temp-dir.js";
-import { tracked } from "./helpers/tracked-children.js";
 
 const WRITER = fileURLToPath(new URL("./fixtures/persist-loop.mjs", import.meta.url));
 const COMPLETE = /^begin (\S+) (\d+)\nx{60000}\nend \1 \2\n$/;
@@ -23,7 +22,7 @@ const FILE = "runnerd.stderr.log";
 function writer(dir: string, label: string, count: number, pauseAt?: PersistPhase): ChildProcess {
   const preload = pauseAt ? ["--import", PERSIST_PAUSE_PRELOAD] : [];
   const env = pauseAt ? { ...process.env, PERSIST_PAUSE_AT: pauseAt, PERSIST_PAUSE_FILE: FILE } : process.env;
-  return tracked(
+  return childForTest(() =>
     spawn(process.execPath, [...preload, WRITER, dir, label, String(count)], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -52,7 +51,7 @@ describe("persisting under crashes and concurrency", () => {
   it.each(PERSIST_PHASES)(
     "a SIGKILL at %s leaves the old diagnostic or the new complete one, never a part; the next writer sweeps",
     async (phase) => {
-      const dir = await tempDir();
+      const dir = tempDirForTest();
       const old = "the old diagnostic\n";
       await persistRunnerDiagnostic(dir, old);
       const child = writer(dir, phase, 1, phase);
@@ -82,7 +81,7 @@ describe("persisting under crashes and concurrency", () => {
   );
 
   it("two processes persisting at once: every write succeeds, the file is one complete diagnostic", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const children = [writer(dir, "first", 40), writer(dir, "second", 40)];
     const codes = await Promise.all(
       children.map(async (child) => {

@@ -1,6 +1,7 @@
 import { chmod, chown, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { caught } from "@paperclipai/errors/testing";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import {
   DIAGNOSTICS_PATH_ERRORS,
@@ -8,14 +9,13 @@ import {
   verifyPrivateDiagnosticsDirectory,
 } from "../src/diagnostics/index.js";
 import { openPrivateDirectory } from "../src/private-fs/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
 const NOT_A_DIRECTORY = "runner diagnostics path is not a real directory";
 const DEAD_PID = 4_194_400;
 
 async function diagnosticsDir(mode = 0o700): Promise<string> {
-  const dir = join(await tempDir(), "diagnostics");
+  const dir = join(tempDirForTest(), "diagnostics");
   await mkdir(dir);
   await chmod(dir, mode);
   return dir;
@@ -66,7 +66,7 @@ describe("the diagnostics directory matrix", () => {
 
   it("a symlink to a private directory: not a real directory", async () => {
     const real = await diagnosticsDir(0o700);
-    const link = join(await tempDir(), "link");
+    const link = join(tempDirForTest(), "link");
     await symlink(real, link);
     const error = await refusal(link);
     expect(error.code).toBe("ERR_RUNNER_DIAGNOSTICS_PATH_NOT_DIRECTORY");
@@ -76,7 +76,7 @@ describe("the diagnostics directory matrix", () => {
   });
 
   it("a regular file: not a real directory", async () => {
-    const file = join(await tempDir(), "file");
+    const file = join(tempDirForTest(), "file");
     await writeFile(file, "", { mode: 0o600 });
     const error = await refusal(file);
     expect(error.code).toBe("ERR_RUNNER_DIAGNOSTICS_PATH_NOT_DIRECTORY");
@@ -85,7 +85,7 @@ describe("the diagnostics directory matrix", () => {
   });
 
   it("missing: its OS error, with the errno in details", async () => {
-    const dir = join(await tempDir(), "absent");
+    const dir = join(tempDirForTest(), "absent");
     const error = await refusal(dir);
     expect(error.code).toBe("ERR_RUNNER_DIAGNOSTICS_DIR_MISSING");
     expect(error.message).toBe(`ENOENT: no such file or directory, lstat '${dir}'`);
@@ -93,7 +93,7 @@ describe("the diagnostics directory matrix", () => {
   });
 
   it("under a regular file: its OS error (ENOTDIR)", async () => {
-    const file = join(await tempDir(), "file");
+    const file = join(tempDirForTest(), "file");
     await writeFile(file, "");
     const error = await refusal(join(file, "diagnostics"));
     expect(error.code).toBe("ERR_RUNNER_DIAGNOSTICS_DIR_MISSING");

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { boundedRedactedDiagnostic, persistRunnerDiagnostic } from "../src/diagnostics/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const DIGITS = "0123456789";
@@ -181,7 +181,7 @@ describe("the secret-leak fuzz", () => {
   }, 60_000);
 
   it("no generated secret reaches the persisted file", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await fc.assert(
       fc.asyncProperty(message, async ({ text, secrets }) => {
         await persistRunnerDiagnostic(dir, text);

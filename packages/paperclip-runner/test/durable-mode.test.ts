@@ -4,10 +4,10 @@ import { readFile, stat } from "node:fs/promises";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { BIN, runBin } from "./helpers/run-bin.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const TICKET = "bootstrap_00000000-0000-4000-8000-000000000001";
 
@@ -65,7 +65,7 @@ async function closedPort(): Promise<number> {
 
 describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   it("refuses to start without the bootstrap ticket (ERR_RUNNER_DURABLE_TICKET_MISSING)", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const env = { ...process.env };
     delete env.PAPERCLIP_RUNNER_BOOTSTRAP_TICKET;
     const result = await runBin(launcherArgs(["--connect-url", "ws://127.0.0.1:1/x"], join(dir, "state")), {
@@ -76,7 +76,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   });
 
   it("refuses plain ws:// to a host that is not loopback", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const result = await runBin(
       launcherArgs(["--connect-url", "ws://example.com/x"], join(dir, "state")),
       withTicket,
@@ -88,7 +88,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   });
 
   it("stops after --reconnect-grace-ms without a server (ERR_RUNNER_DURABLE_RECONNECT_DEADLINE), its state kept, the ticket nowhere on disk", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const stateDir = join(dir, "state");
     const port = await closedPort();
     const result = await runBin(
@@ -117,7 +117,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   });
 
   it("closes a wss:// connection whose server cannot prove the ticket (ERR_RUNNER_DURABLE_SERVER_PROOF), trusting only --ca-bundle-path", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const key = join(dir, "key.pem");
     const cert = join(dir, "cert.pem");
     execFileSync(
@@ -186,7 +186,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   });
 
   it("in listen mode accepts the server's WebSocket on --listen-address/--listen-port/--listen-path and speaks first", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const port = await closedPort();
     const child = spawn(
       process.execPath,

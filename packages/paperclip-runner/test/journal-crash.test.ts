@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
-import { Controller, IDS, tempDir, writeScript } from "./local-controller.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it, vi } from "vitest";
+import { Controller, IDS, writeScript } from "./local-controller.js";
 
 const PRELOAD = fileURLToPath(new URL("./fixtures/journal-pause-preload.mjs", import.meta.url));
 const PHASES = ["partial", "written", "synced"] as const;
@@ -17,11 +18,10 @@ function executed(log: string): string[] {
 
 /** Resolves once the daemon says on stderr that it stopped at `phase`. */
 async function pausedAt(controller: Controller, phase: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!controller.stderr.includes(`paused at ${phase}`)) {
-    if (Date.now() > deadline) throw new Error(`never paused at ${phase}; stderr: ${controller.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(() => expect(controller.stderr).toContain(`paused at ${phase}`), {
+    timeout: 30_000,
+    interval: 20,
+  });
 }
 
 // Real processes on a busy 2-core machine.
@@ -29,7 +29,7 @@ describe("a daemon killed at each phase of a journal append", { timeout: 90_000 
   it.each(PHASES)(
     "%s: the turn's pending record is never acted on twice, and every id gets one answer",
     async (phase) => {
-      const dir = tempDir(`journal-${phase}`);
+      const dir = tempDirForTest(`runner-journal-${phase}-`);
       const stateDir = join(dir, "state");
       const log = join(dir, "commands.log");
       const script = writeScript(dir, {

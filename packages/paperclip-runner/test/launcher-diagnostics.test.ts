@@ -9,10 +9,9 @@ import { randomBytes } from "node:crypto";
 import { chmod, chown, lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childrenForFile, tempDirForFile } from "@paperclipai/test-support";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PERSIST_PAUSE_PRELOAD, PERSIST_PHASES, pausedAt } from "./helpers/persist-pause.js";
-import { fileTempDir } from "./helpers/temp-dir.js";
-import { tracked } from "./helpers/tracked-children.js";
 
 const BIN = fileURLToPath(new URL("../bin/paperclip-runnerd.js", import.meta.url));
 const PRELOAD = fileURLToPath(new URL("./fixtures/secret-fault-preload.mjs", import.meta.url));
@@ -22,11 +21,12 @@ const SUFFIX = "\u2026[truncated]";
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
 const SEED_CODE = "ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS";
 
-let root = "";
-let script = "";
+// Made at module level: vitest runs an afterAll registered from inside a hook never.
+const root = tempDirForFile("runnerd-launcher-");
+// A describe.concurrent: its children are stopped after the file, not after a test.
+const childForFile = childrenForFile();
+const script = join(root, "script.json");
 beforeAll(async () => {
-  root = fileTempDir("runnerd-launcher-");
-  script = join(root, "script.json");
   await writeFile(script, JSON.stringify({ steps: [{ ready: {} }, { waitFor: "turn.start" }, { exit: 0 }] }));
 });
 
@@ -44,12 +44,11 @@ function launch(
   preload = true,
   nodeArgs: readonly string[] = [],
 ): Launch {
-  const child = tracked(
+  const child = childForFile(() =>
     spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), ...nodeArgs, BIN, ...args], {
       env: { ...process.env, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     }),
-    "file",
   );
   child.stdin.on("error", () => undefined);
   const out: Buffer[] = [];

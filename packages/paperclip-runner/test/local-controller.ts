@@ -2,10 +2,9 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, expect } from "vitest";
+import { isAlive, tempDirForTest } from "@paperclipai/test-support";
+import { afterEach, expect, vi } from "vitest";
 import { LineFramer } from "../src/harness/line-framer.js";
-import { readProcessState } from "../src/harness/process-identity.js";
-import { tempDirSync } from "./helpers/temp-dir.js";
 import { upstreamStreamLineProblem } from "./helpers/upstream-validators.js";
 
 /** The built bin, as a launcher runs it. */
@@ -237,11 +236,6 @@ export async function terminalOf(controller: Controller): Promise<string> {
   return (terminal.payload.reconciliation as { reason: string }).reason;
 }
 
-/** A fresh temporary directory for one test, removed after it. */
-export function tempDir(prefix: string): string {
-  return tempDirSync(`runner-${prefix}-`);
-}
-
 /** Writes a scripted-harness script and returns its path. */
 export function writeScript(dir: string, script: unknown, name = "script.json"): string {
   const path = join(dir, name);
@@ -257,7 +251,7 @@ export function fakeDaemon(
   env?: NodeJS.ProcessEnv,
   extraArgs: readonly string[] = [],
 ): Controller {
-  const path = writeScript(tempDir("script"), script);
+  const path = writeScript(tempDirForTest("runner-script-"), script);
   return new Controller([...IDS, "--fake-harness", "builtin", "--script", path, ...extraArgs], env);
 }
 
@@ -281,23 +275,12 @@ export function runResult(summary = "done"): Record<string, unknown> {
 }
 
 /**
- * Whether `pid` is gone within `withinMs` (5 s by default): a SIGKILL is delivered,
- * and the orphan reaped, asynchronously.
+ * Resolves once `pid` is gone (no process, or a zombie), failing after `withinMs` (5 s by
+ * default): a SIGKILL is delivered, and the orphan reaped, asynchronously.
  */
-export async function diesSoon(pid: number, withinMs = 5_000): Promise<boolean> {
-  for (let waited = 0; waited < withinMs && isAlive(pid); waited += 50) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !isAlive(pid);
-}
-
-/** Whether a process with this pid is still alive (and not a zombie). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const state = readProcessState(pid);
-  return state !== null && state !== "Z";
+export async function goneWithin(pid: number, withinMs = 5_000): Promise<void> {
+  await vi.waitFor(() => expect(isAlive(pid), `process ${pid} is still alive`).toBe(false), {
+    timeout: withinMs,
+    interval: 50,
+  });
 }

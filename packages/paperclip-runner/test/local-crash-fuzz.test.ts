@@ -1,14 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import {
-  Controller,
-  IDS,
-  tempDir,
-  type WireEvent,
-  type WireReceipt,
-  writeScript,
-} from "./local-controller.js";
+import { Controller, IDS, type WireEvent, type WireReceipt, writeScript } from "./local-controller.js";
 
 const TURNS = 6;
 
@@ -57,7 +51,7 @@ describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, ()
   for (const seed of [11, 23, 37, 41, 59]) {
     it(`seed ${seed}: no turn reaches a harness twice, no accepted turn is lost, the stream has no gap`, async () => {
       const next = random(seed);
-      const dir = tempDir(`fuzz-${seed}`);
+      const dir = tempDirForTest(`runner-fuzz-${seed}-`);
       const log = join(dir, "commands.log");
       const script = writeScript(dir, {
         commandLog: log,

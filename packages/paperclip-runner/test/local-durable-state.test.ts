@@ -2,19 +2,11 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isAlive, readCommandLine, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
-import {
-  Controller,
-  diesSoon,
-  IDS,
-  isAlive,
-  runResult,
-  tempDir,
-  type WireEvent,
-  writeScript,
-} from "./local-controller.js";
+import { Controller, goneWithin, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
 /** The harness names each turn by its command id and completes it with a `turn.completed` of that id. */
 const TURN_HANDLER = [
@@ -59,19 +51,13 @@ function watchdogsOf(daemon: number): number[] {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  return children.map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("paperclip-harness-watchdog");
-    } catch {
-      return false;
-    }
-  });
+  return children.map(Number).filter((pid) => readCommandLine(pid)?.includes("paperclip-harness-watchdog"));
 }
 
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
 describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   it("survives a SIGKILL mid-run: no command repeated, none lost, events resent with their ids", async () => {
-    const dir = tempDir("durable");
+    const dir = tempDirForTest("runner-durable-");
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
     const script = writeScript(dir, {
@@ -185,7 +171,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("makes a command that was pending at the crash indeterminate, and never runs it again", async () => {
-    const dir = tempDir("pending");
+    const dir = tempDirForTest("runner-pending-");
     const stateDir = join(dir, "state");
     const log = join(dir, "commands.log");
     // The first daemon's harness never says ready, so run.prepare is still being applied when the
@@ -235,7 +221,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
   });
 
   it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {
-    const dir = tempDir("watchdog");
+    const dir = tempDirForTest("runner-watchdog-");
     const controller = new Controller([
       ...IDS,
       "--harness-command",
@@ -252,11 +238,11 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const ready = await controller.waitForEvent("harness.ready");
     controller.kill("SIGKILL");
     await controller.exited;
-    expect(await diesSoon(ready.payload.pid as number)).toBe(true);
+    await goneWithin(ready.payload.pid as number);
   });
 
   it("kills the harness a SIGKILLed daemon left behind before it resumes the session", async () => {
-    const dir = tempDir("stale");
+    const dir = tempDirForTest("runner-stale-");
     const stateDir = join(dir, "state");
     // A harness that never reads stdin, so it does not notice its daemon is gone.
     const args = [
@@ -285,16 +271,16 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const second = new Controller(args);
     const reconciled = await second.waitForEvent("runner.reconciled");
     expect(reconciled.payload).toMatchObject({ staleHarnessKilled: true, resumedSession: true });
-    expect(await diesSoon(orphan)).toBe(true);
+    await goneWithin(orphan);
     const resumed = await second.waitForEvent("harness.ready");
     second.send("runner.shutdown", "c3", {}, 3);
     await second.waitForEvent("run.terminal");
     expect((await second.exited).code).toBe(0);
-    expect(await diesSoon(resumed.payload.pid as number)).toBe(true);
+    await goneWithin(resumed.payload.pid as number);
   });
 
   it("fails, exit 1, and stops its harness when the state can no longer be written privately", async () => {
-    const dir = tempDir("unwritable");
+    const dir = tempDirForTest("runner-unwritable-");
     const stateDir = join(dir, "state");
     const script = writeScript(dir, {
       steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: runResult() }, { sleep: 60_000 }],
@@ -318,11 +304,11 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     expect((await controller.exited).code).toBe(1);
     expect(controller.stderr).toContain("code: ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
     expect(controller.receiptFor("c3")).toEqual([]);
-    expect(await diesSoon(ready.payload.pid as number)).toBe(true);
+    await goneWithin(ready.payload.pid as number);
   });
 
   it("refuses another run's state, a corrupt state file, a second live daemon and a non-private directory", async () => {
-    const dir = tempDir("refuse");
+    const dir = tempDirForTest("runner-refuse-");
     const stateDir = join(dir, "state");
     const script = writeScript(dir, { steps: [{ ready: {} }, { sleep: 60_000 }] });
     const harness = ["--fake-harness", "builtin", "--script", script];

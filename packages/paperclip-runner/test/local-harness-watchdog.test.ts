@@ -1,13 +1,13 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { childForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { WATCHDOG_SCRIPT } from "../src/harness/group-watchdog.js";
 import { readProcessStartTime } from "../src/harness/process-identity.js";
-import { tracked } from "./helpers/tracked-children.js";
 
 /** A detached process (its own group) standing in for a harness; resolves with the signal that ended it. */
 function startGroup(): { pid: number; ended: Promise<NodeJS.Signals | null> } {
-  const child = tracked(spawn("sleep", ["30"], { detached: true, stdio: "ignore" }));
+  const child = childForTest(() => spawn("sleep", ["30"], { detached: true, stdio: "ignore" }));
   const ended = once(child, "exit").then(([, signal]) => signal as NodeJS.Signals | null);
   return { pid: child.pid as number, ended };
 }
@@ -15,7 +15,7 @@ function startGroup(): { pid: number; ended: Promise<NodeJS.Signals | null> } {
 /** Runs the watchdog script with stdin already closed, as when its daemon has died; resolves when it is done. */
 function fireWatchdog(pid: number, startTime: string): Promise<void> {
   return new Promise((resolve) => {
-    const watchdog = tracked(
+    const watchdog = childForTest(() =>
       spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT, "watchdog", String(pid), startTime], {
         stdio: ["ignore", "ignore", "ignore"],
       }),

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { Controller, IDS, tempDir, writeScript } from "./local-controller.js";
+import { Controller, IDS, writeScript } from "./local-controller.js";
 
 async function failure(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {
   const controller = new Controller(args, env);
@@ -10,7 +11,7 @@ async function failure(args: readonly string[], env?: NodeJS.ProcessEnv): Promis
 }
 
 function fixture(): { dir: string; script: string; harness: string[] } {
-  const dir = tempDir("options");
+  const dir = tempDirForTest("runner-options-");
   const script = writeScript(dir, { steps: [{ ready: {} }] });
   return { dir, script, harness: ["--fake-harness", "builtin", "--script", script] };
 }

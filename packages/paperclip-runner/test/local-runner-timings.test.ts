@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { parseFlags } from "../src/cli/flags.js";
 import { controllerLines } from "../src/local/controller-lines.js";
@@ -10,7 +11,7 @@ import { LocalRunner } from "../src/local/local-runner.js";
 import { type LocalTimings, localTimings } from "../src/local/local-timings.js";
 import { memoryStateStore } from "../src/state/state-store.js";
 import { upstreamStreamLineProblem } from "./helpers/upstream-validators.js";
-import { COMMAND_SCHEMA, IDS, runResult, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+import { COMMAND_SCHEMA, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
 const COMMANDS = `${["run.prepare", "session.open", "turn.start"]
   .map((type, index) =>
@@ -24,7 +25,7 @@ const COMMANDS = `${["run.prepare", "session.open", "turn.start"]
   )
   .join("\n")}\n`;
 
-function optionsFor(script: unknown, dir = tempDir("timings")): LocalOptions {
+function optionsFor(script: unknown, dir = tempDirForTest("runner-timings-")): LocalOptions {
   const path = writeScript(dir, script);
   return readLocalOptions(parseFlags([...IDS, "--fake-harness", "builtin", "--script", path]), process.env);
 }
@@ -115,7 +116,7 @@ function commandLine(type: string, commandId: string, controllerSeq: number): st
 // Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
 describe("local runner turn.interrupt", { timeout: 60_000 }, () => {
   it("answers turn.interrupt once it is forwarded, and leaves the harness running to wind the turn down", async () => {
-    const dir = tempDir("interrupt");
+    const dir = tempDirForTest("runner-interrupt-");
     const log = join(dir, "commands.log");
     // The harness stays until the runner forwards runner.shutdown: the test sends it only after the
     // interrupt's receipt, so the harness can log it only if it was still running when the receipt was out.
@@ -174,7 +175,7 @@ describe("local runner turn.interrupt", { timeout: 60_000 }, () => {
 // Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
 describe("local runner output backpressure", { timeout: 60_000 }, () => {
   it("loses nothing and keeps the order when the controller stops reading during a flood", async () => {
-    const dir = tempDir("backpressure");
+    const dir = tempDirForTest("runner-backpressure-");
     const done = join(dir, "done");
     const count = 20_000;
     const options = optionsFor(

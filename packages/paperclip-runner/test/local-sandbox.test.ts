@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Controller, IDS, runResult, tempDir, type WireEvent, writeScript } from "./local-controller.js";
+import { processesWith, tempDirForTest } from "@paperclipai/test-support";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Controller, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
 
 /** A harness (plain Node, protocol by hand) that reports whether it can reach `argv[1]` (host:port). */
 const CONNECT_HARNESS = `
@@ -46,28 +47,6 @@ function resultOf(events: readonly WireEvent[]): unknown {
 const reasonOf = (events: readonly WireEvent[]): unknown =>
   (events.at(-1)?.payload.reconciliation as { reason?: string } | undefined)?.reason;
 
-/** Processes whose command line contains `marker`. */
-function processesWith(marker: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-/** The same, once a pid namespace that was just killed has had up to 5 s to tear down. */
-async function survivors(marker: string): Promise<number[]> {
-  for (let attempt = 0; attempt < 50 && processesWith(marker).length > 0; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return processesWith(marker);
-}
-
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
 describe("local mode with the harness in the adapter-utils sandbox", { timeout: 60_000 }, () => {
   let server: Server;
@@ -80,7 +59,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("lets the scripted harness write only inside the workspace", async () => {
-    const dir = tempDir("sandbox-fs");
+    const dir = tempDirForTest("runner-sandbox-fs-");
     const workspace = join(dir, "workspace");
     const outside = join(dir, "outside");
     mkdirSync(workspace);
@@ -127,7 +106,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   });
 
   it("denies the network to a sandboxed harness that reaches the same loopback server unsandboxed", async () => {
-    const workspace = tempDir("sandbox-net");
+    const workspace = tempDirForTest("runner-sandbox-net-");
     const harness = [
       "--harness-command",
       process.execPath,
@@ -147,7 +126,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   });
 
   it("routes an allowlisted sandbox through the proxy, which refuses a host not on the list", async () => {
-    const workspace = tempDir("sandbox-proxy");
+    const workspace = tempDirForTest("runner-sandbox-proxy-");
     const harness = [
       "--harness-command",
       process.execPath,
@@ -170,7 +149,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   });
 
   it("leaves no sandboxed process behind when the run is cancelled", async () => {
-    const dir = tempDir("sandbox-stop");
+    const dir = tempDirForTest("runner-sandbox-stop-");
     const workspace = join(dir, "workspace");
     mkdirSync(workspace);
     const marker = String(60_000 + Math.floor(Math.random() * 9999));
@@ -200,6 +179,10 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
     controller.send("run.cancel", "c3");
     await controller.waitForEvent("run.terminal");
     expect((await controller.exited).code).toBe(0);
-    expect(await survivors(`setTimeout(() => {}, ${marker})`)).toEqual([]);
+    // A pid namespace that was just killed has up to 5 s to tear down.
+    await vi.waitFor(() => expect(processesWith(`setTimeout(() => {}, ${marker})`)).toEqual([]), {
+      timeout: 5_000,
+      interval: 100,
+    });
   });
 });

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { logsOf, READY, startTurn } from "./helpers/local-steps.js";
 import {
   Controller,
-  diesSoon,
   fakeDaemon,
+  goneWithin,
   IDS,
   runResult,
-  tempDir,
   terminalOf,
   type WireEvent,
 } from "./local-controller.js";
@@ -19,7 +19,7 @@ const BEFORE_WATCHDOG_MS = 500;
 
 describe("local mode: the harness process, its environment and its stop", { timeout: 60_000 }, () => {
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
-    const pidFile = join(tempDir("eof"), "sleeper.pid");
+    const pidFile = join(tempDirForTest("runner-eof-"), "sleeper.pid");
     const controller = fakeDaemon({
       steps: [
         READY,
@@ -34,8 +34,8 @@ describe("local mode: the harness process, its environment and its stop", { time
     await controller.waitForEvent("item.started");
     controller.closeStdin();
     expect(await terminalOf(controller)).toBe("controller_closed");
-    expect(await diesSoon(ready.payload.pid as number, BEFORE_WATCHDOG_MS)).toBe(true);
-    expect(await diesSoon(Number(readFileSync(pidFile, "utf8")), BEFORE_WATCHDOG_MS)).toBe(true);
+    await goneWithin(ready.payload.pid as number, BEFORE_WATCHDOG_MS);
+    await goneWithin(Number(readFileSync(pidFile, "utf8")), BEFORE_WATCHDOG_MS);
   });
 
   it("escalates to SIGKILL for a harness that ignores SIGTERM, and reports run_cancelled", async () => {
@@ -50,7 +50,7 @@ describe("local mode: the harness process, its environment and its stop", { time
     expect(await terminalOf(controller)).toBe("run_cancelled");
     expect(controller.event("harness.exited")?.payload.processExit).toMatchObject({ signal: 9 });
     expect(JSON.stringify(logsOf(controller))).toContain("stderr: fake harness: ignoring SIGTERM");
-    expect(await diesSoon(ready.payload.pid as number, BEFORE_WATCHDOG_MS)).toBe(true);
+    await goneWithin(ready.payload.pid as number, BEFORE_WATCHDOG_MS);
   });
 
   it("ends with runner_shutdown on runner.shutdown and on SIGTERM to the daemon", async () => {
@@ -158,6 +158,6 @@ describe("local mode: the harness process, its environment and its stop", { time
     const logs = controller.event("harness.exited")?.payload.logs as { lines: string[] };
     const worker = /"workerPid":(\d+)/.exec(logs.lines.join("\n"));
     expect(worker).not.toBeNull();
-    expect(await diesSoon(Number(worker?.[1]), BEFORE_WATCHDOG_MS)).toBe(true);
+    await goneWithin(Number(worker?.[1]), BEFORE_WATCHDOG_MS);
   });
 });

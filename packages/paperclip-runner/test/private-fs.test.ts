@@ -13,6 +13,7 @@ import {
 } from "node:fs/promises";
 import { join } from "node:path";
 import { caught } from "@paperclipai/errors/testing";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import {
   atomicPrivateWrite,
@@ -22,20 +23,19 @@ import {
   sweepStaleTemporaries,
   verifyPrivateDirectory,
 } from "../src/private-fs/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const OTHER_UID = 65534;
 const DEAD_PID = 4_194_400; // above the kernel's pid_max limit (2^22), so never a live process
 
 describe("verifyPrivateDirectory", () => {
   it("accepts a 0700 directory of ours", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await chmod(dir, 0o700);
     await expect(verifyPrivateDirectory(dir)).resolves.toBeUndefined();
   });
 
   it.each([0o750, 0o755, 0o770, 0o707, 0o701])("refuses mode %o", async (mode) => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await chmod(dir, mode);
     const error = await caught(verifyPrivateDirectory(dir));
     expect(error.code).toBe("ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
@@ -44,7 +44,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("refuses a symlink to a private directory, and a regular file", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await mkdir(join(dir, "real"), { mode: 0o700 });
     await symlink(join(dir, "real"), join(dir, "link"));
     await writeFile(join(dir, "file"), "x", { mode: 0o600 });
@@ -60,7 +60,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("refuses a symlink spelled with a trailing slash or dot, which lstat and O_NOFOLLOW would follow", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await mkdir(join(dir, "real"), { mode: 0o700 });
     await symlink(join(dir, "real"), join(dir, "link"));
     for (const spelling of ["link/", "link/.", "link//", "real/../link/"]) {
@@ -74,7 +74,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("refuses a directory owned by another uid", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await chown(dir, OTHER_UID, OTHER_UID);
     const error = await caught(verifyPrivateDirectory(dir));
     expect(error.code).toBe("ERR_RUNNER_PRIVATE_DIR_OWNER");
@@ -83,7 +83,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("reports a missing directory with its OS error", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const error = await caught(verifyPrivateDirectory(join(dir, "absent")));
     expect(error.code).toBe("ERR_RUNNER_PRIVATE_DIR_MISSING");
     expect(error.message).toBe(`ENOENT: no such file or directory, lstat '${join(dir, "absent")}'`);
@@ -91,7 +91,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("catches a swap to a symlink between lstat and open", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const target = join(dir, "state");
     await mkdir(target, { mode: 0o700 });
     await mkdir(join(dir, "elsewhere"), { mode: 0o700 });
@@ -110,7 +110,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("catches a swap to another real directory by its inode", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const target = join(dir, "state");
     await mkdir(target, { mode: 0o700 });
     const error = await caught(
@@ -125,7 +125,7 @@ describe("verifyPrivateDirectory", () => {
   });
 
   it("keeps the descriptor it checked", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const opened = await openPrivateDirectory(dir);
     try {
       expect(opened.stats.ino).toBe((await lstat(dir)).ino);
@@ -138,7 +138,7 @@ describe("verifyPrivateDirectory", () => {
 
 describe("createPrivateDirectory", () => {
   it("creates a 0700 directory even under a permissive umask", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const previous = process.umask(0o022);
     try {
       await createPrivateDirectory(join(dir, "state"));
@@ -149,7 +149,7 @@ describe("createPrivateDirectory", () => {
   });
 
   it("verifies an existing directory and never chmods it", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await mkdir(join(dir, "shared"), { mode: 0o755 });
     await chmod(join(dir, "shared"), 0o755);
     expect((await caught(createPrivateDirectory(join(dir, "shared")))).code).toBe(
@@ -161,7 +161,7 @@ describe("createPrivateDirectory", () => {
   });
 
   it("reports a missing parent with its OS error", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const error = await caught(createPrivateDirectory(join(dir, "no", "parent")));
     expect(error.code).toBe("ERR_RUNNER_PRIVATE_DIR_MISSING");
     expect(error.details.errno).toBe("ENOENT");
@@ -171,7 +171,7 @@ describe("createPrivateDirectory", () => {
 
 describe("openPrivateFile", () => {
   it("opens a 0600 file of ours", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await writeFile(join(dir, "f"), "content", { mode: 0o600 });
     const handle = await openPrivateFile(join(dir, "f"));
     try {
@@ -182,7 +182,7 @@ describe("openPrivateFile", () => {
   });
 
   it("refuses a symlink to a private file without following it", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await writeFile(join(dir, "f"), "content", { mode: 0o600 });
     await symlink(join(dir, "f"), join(dir, "link"));
     const error = await caught(openPrivateFile(join(dir, "link")));
@@ -192,7 +192,7 @@ describe("openPrivateFile", () => {
   });
 
   it("refuses a directory and a FIFO without blocking", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await mkdir(join(dir, "d"), { mode: 0o700 });
     const { execFileSync } = await import("node:child_process");
     execFileSync("mkfifo", ["-m", "600", join(dir, "fifo")]);
@@ -201,7 +201,7 @@ describe("openPrivateFile", () => {
   });
 
   it("refuses group or other bits, and another owner", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await writeFile(join(dir, "wide"), "x");
     await chmod(join(dir, "wide"), 0o640);
     const wide = await caught(openPrivateFile(join(dir, "wide")));
@@ -216,7 +216,7 @@ describe("openPrivateFile", () => {
   });
 
   it("reports a missing file with its OS error", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const error = await caught(openPrivateFile(join(dir, "absent")));
     expect(error.code).toBe("ERR_RUNNER_PRIVATE_FILE_UNAVAILABLE");
     expect(error.message).toBe(`ENOENT: no such file or directory, open '${join(dir, "absent")}'`);
@@ -226,7 +226,7 @@ describe("openPrivateFile", () => {
 
 describe("atomicPrivateWrite", () => {
   it("writes a 0600 file under a permissive umask and leaves no temporary file", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const previous = process.umask(0o000);
     try {
       await atomicPrivateWrite(dir, "state.json", "one");
@@ -240,8 +240,8 @@ describe("atomicPrivateWrite", () => {
   });
 
   it("replaces a symlink at the destination instead of writing through it", async () => {
-    const dir = await tempDir();
-    const outside = await tempDir();
+    const dir = tempDirForTest();
+    const outside = tempDirForTest();
     await writeFile(join(outside, "victim"), "untouched");
     await symlink(join(outside, "victim"), join(dir, "state.json"));
     await atomicPrivateWrite(dir, "state.json", "mine");
@@ -250,8 +250,8 @@ describe("atomicPrivateWrite", () => {
   });
 
   it("does not follow a symlink planted at a temporary name", async () => {
-    const dir = await tempDir();
-    const outside = await tempDir();
+    const dir = tempDirForTest();
+    const outside = tempDirForTest();
     await writeFile(join(outside, "victim"), "untouched");
     await symlink(join(outside, "victim"), join(dir, `.state.json.${process.pid}.0.tmp`));
     await atomicPrivateWrite(dir, "state.json", "mine");
@@ -260,7 +260,7 @@ describe("atomicPrivateWrite", () => {
   });
 
   it("throws could not allocate a private temporary file when all 32 names exist", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     for (let attempt = 0; attempt < 32; attempt += 1) {
       await writeFile(join(dir, `.state.json.${process.pid}.${attempt}.tmp`), "");
     }
@@ -271,7 +271,7 @@ describe("atomicPrivateWrite", () => {
   });
 
   it("removes the temporary file when the rename fails", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await mkdir(join(dir, "state.json"));
     await writeFile(join(dir, "state.json", "occupied"), "");
     const error = await caught(atomicPrivateWrite(dir, "state.json", "x"));
@@ -281,7 +281,7 @@ describe("atomicPrivateWrite", () => {
   });
 
   it("refuses to rename into a directory swapped during the write", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const target = join(dir, "state");
     await mkdir(target, { mode: 0o700 });
     const error = await caught(
@@ -297,7 +297,7 @@ describe("atomicPrivateWrite", () => {
   });
 
   it("refuses a name that is not a single path component", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const error = await caught(atomicPrivateWrite(dir, "../escape", "x"));
     expect(error.code).toBe("ERR_RUNNER_INVALID_ARGUMENT");
     expect(error.message).toBe("invalid name: must be a single path component");
@@ -306,7 +306,7 @@ describe("atomicPrivateWrite", () => {
 
 describe("sweepStaleTemporaries", () => {
   it("removes the temporary files of dead processes only", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const dead = `.state.json.${DEAD_PID}.3.tmp`;
     const mine = `.state.json.${process.pid}.0.tmp`;
     const parent = `.state.json.${process.ppid}.0.tmp`;
@@ -316,7 +316,7 @@ describe("sweepStaleTemporaries", () => {
   });
 
   it("runs before each atomic write", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     await writeFile(join(dir, `.state.json.${DEAD_PID}.0.tmp`), "partial");
     await atomicPrivateWrite(dir, "state.json", "x");
     expect(await readdir(dir)).toEqual(["state.json"]);

@@ -3,18 +3,17 @@ import { once } from "node:events";
 import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childForTest, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
 import { BIN, runBin } from "./helpers/run-bin.js";
 import { asNobody } from "./helpers/staged-bin.js";
-import { tempDir } from "./helpers/temp-dir.js";
-import { tracked } from "./helpers/tracked-children.js";
 
 const INJECT_FAULT = fileURLToPath(new URL("./fixtures/inject-fault.mjs", import.meta.url));
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
 
 async function diagnosticsDir(mode = 0o700): Promise<string> {
-  const dir = join(await tempDir(), "diagnostics");
+  const dir = join(tempDirForTest(), "diagnostics");
   await mkdir(dir);
   await chmod(dir, mode);
   return dir;
@@ -75,7 +74,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   });
 
   it("a missing diagnostics directory: its OS error on stderr after the original failure", async () => {
-    const dir = join(await tempDir(), "absent");
+    const dir = join(tempDirForTest(), "absent");
     const result = await runBin(["--diagnostics-directory", dir, "--script"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("paperclip-runnerd: missing value for --script\n");
@@ -85,7 +84,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   });
 
   it("as a non-root user, a 0500 directory passes the check and the write fails with EACCES", async () => {
-    const base = await tempDir();
+    const base = tempDirForTest();
     await chmod(base, 0o711); // let uid 65534 traverse to its directory
     const dir = join(base, "diagnostics");
     await mkdir(dir);
@@ -103,7 +102,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   });
 
   it("as a non-root user, its own 0700 directory is written 0600 and owned by that user", async () => {
-    const base = await tempDir();
+    const base = tempDirForTest();
     await chmod(base, 0o711);
     const dir = join(base, "diagnostics");
     await mkdir(dir);
@@ -119,7 +118,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   });
 
   it("as a non-root user, a 0700 directory owned by root is refused with ERR_RUNNER_DIAGNOSTICS_DIR_OWNER", async () => {
-    const base = await tempDir();
+    const base = tempDirForTest();
     await chmod(base, 0o711);
     const dir = join(base, "diagnostics");
     await mkdir(dir, { mode: 0o700 });
@@ -133,7 +132,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   });
 
   it("as a non-root user, its own 0300 directory (no read bit) fails at the open with its OS error", async () => {
-    const base = await tempDir();
+    const base = tempDirForTest();
     await chmod(base, 0o711);
     const dir = join(base, "diagnostics");
     await mkdir(dir);
@@ -168,7 +167,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
 
   it("a launcher that closed the daemon's stdout: the real EPIPE is an uncaught exception, persisted", async () => {
     const dir = await diagnosticsDir();
-    const child = tracked(
+    const child = childForTest(() =>
       spawn(process.execPath, [BIN, "--diagnostics-directory", dir, "--build-metadata"], {
         stdio: ["ignore", "pipe", "pipe"],
       }),
@@ -222,7 +221,7 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
 
   it("local mode: an uncaught exception while the harness runs is persisted, exit 1", async () => {
     const dir = await diagnosticsDir();
-    const script = join(await tempDir(), "script.json");
+    const script = join(tempDirForTest(), "script.json");
     await writeFile(script, JSON.stringify({ steps: [{ ready: { name: "fake" } }, { sleep: 60_000 }] }));
     const command = (commandId: string, controllerSeq: number, type: string) =>
       `${JSON.stringify({ schema: "paperclip.prp.command.v1", commandId, controllerSeq, type, payload: {} })}\n`;

@@ -1,18 +1,18 @@
 import { chmod, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { MAX_LATER_FAILURES_PRINTED } from "../src/cli/runnerd-cli.js";
 import { createRunnerdCli, type LocalModeRunner, VERSION } from "../src/index.js";
 import { memoryIo } from "./helpers/memory-io.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const neverCalled: LocalModeRunner = async () => {
   throw new Error("local mode must not run");
 };
 
 async function diagnosticsDir(mode = 0o700): Promise<string> {
-  const dir = join(await tempDir(), "diagnostics");
+  const dir = join(tempDirForTest(), "diagnostics");
   await mkdir(dir);
   await chmod(dir, mode);
   return dir;

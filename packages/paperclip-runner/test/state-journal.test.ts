@@ -2,6 +2,7 @@ import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { caught } from "@paperclipai/errors/testing";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { RECEIPT_COALESCE_MS, RunLedger } from "../src/local/run-ledger.js";
 import { appendEvent } from "../src/state/append-event.js";
@@ -16,7 +17,6 @@ import {
   readStoredState,
   type StateStore,
 } from "../src/state/state-store.js";
-import { tempDirSync } from "./helpers/temp-dir.js";
 
 const binding = { runId: "r", sessionId: "s", runnerId: "n" };
 const entry = (commandId: string, status: "pending" | "done") => ({
@@ -49,7 +49,7 @@ async function opened(stateDir: string): Promise<StateStore> {
 
 describe("the durable state journal", () => {
   it("appends one record per save and reads back exactly the last state saved", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     let state = store.initial;
     const saved: RunnerState[] = [];
@@ -77,7 +77,7 @@ describe("the durable state journal", () => {
   });
 
   it("commits, in one record, every change made while a record is being written (group commit)", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     const written: string[] = [];
     let release: () => void = () => undefined;
@@ -115,7 +115,7 @@ describe("the durable state journal", () => {
   });
 
   it("writes a coalesced receipt only after its record is durable, with the output that followed it", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     const written: string[] = [];
     const stdout = new Writable({
@@ -154,7 +154,7 @@ describe("the durable state journal", () => {
   });
 
   it("drops a record torn by a crash during its append (its commit never returned)", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     const committed = step(store.initial, "c1", "done");
     await store.save(committed);
@@ -169,7 +169,7 @@ describe("the durable state journal", () => {
   });
 
   it("refuses a journal with a complete line that is not a record", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     await store.save(step(store.initial, "c1", "pending"));
     await store.close();
@@ -180,7 +180,7 @@ describe("the durable state journal", () => {
   });
 
   it("ignores a journal that names an older snapshot: a crash between a new snapshot and the journal's restart", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     const first = step(store.initial, "c1", "pending");
     await store.save(first);
@@ -198,7 +198,7 @@ describe("the durable state journal", () => {
   });
 
   it("folds a long journal into a new snapshot and restarts the journal on it", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     let state = store.initial;
     const big = "x".repeat(64 * 1024);
@@ -220,7 +220,7 @@ describe("the durable state journal", () => {
   });
 
   it("stops at a journal that is no longer private, before writing", async () => {
-    const stateDir = join(tempDirSync(), "state");
+    const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     chmodSync(join(stateDir, JOURNAL_FILE_NAME), 0o644);
     const error = await caught(store.save(step(store.initial, "c1", "pending")));

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN } from "./helpers/run-bin.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const running: ChildProcess[] = [];
 afterEach(() => {
@@ -53,7 +53,7 @@ function daemon(stateDir: string, script: string): Promise<Outcome> {
 
 describe("two daemons on one state directory", () => {
   it("never both proceed: one holds the journal, the other stops with ERR_RUNNER_STATE_LOCKED", async () => {
-    const dir = await tempDir();
+    const dir = tempDirForTest();
     const script = join(dir, "script.json");
     await writeFile(script, JSON.stringify({ steps: [{ ready: {} }] }));
     for (let round = 0; round < 8; round += 1) {

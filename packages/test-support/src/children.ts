@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
-import { onTestFinished } from "vitest";
+import { afterAll, onTestFinished } from "vitest";
 
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -32,6 +32,25 @@ export function childForTest<Child extends ChildProcess>(start: () => Child, pat
   const child = start();
   onTestFinished(() => stopChild(child, patienceMs));
   return child;
+}
+
+/**
+ * For the tests of a `describe.concurrent`, whose children no one test owns (vitest cannot tell
+ * which concurrent test a global hook belongs to): returns a `childForTest` whose children are
+ * stopped after the file's last test instead. Call it at module or `describe` level.
+ */
+export function childrenForFile(
+  patienceMs?: number,
+): <Child extends ChildProcess>(start: () => Child) => Child {
+  const started = new Set<ChildProcess>();
+  afterAll(async () => {
+    await Promise.all([...started].map((child) => stopChild(child, patienceMs)));
+  });
+  return (start) => {
+    const child = start();
+    started.add(child);
+    return child;
+  };
 }
 
 /** Kills a process group the test saw (a sandbox, a daemon's harness) if it outlived the test. */

@@ -1,13 +1,17 @@
-// Preconditions have their own entry (`@paperclipai/test-support/preconditions`): vitest's
-// global setup runs outside the test context, where the fixtures below cannot be imported.
+// Preconditions and the toolchain lookup also have their own entries
+// (`@paperclipai/test-support/preconditions`, `/paperclip-toolchain`): vitest's global setup and
+// the plain-Node scripts that drive the e2e scenarios run outside a test, where the fixtures
+// below cannot be used.
 
-export { childForTest, killGroupAfterTest, stopChild } from "./children.js";
-export { type ServerToolchain, serverToolchain } from "./paperclip-toolchain.js";
+export { childForTest, childrenForFile, killGroupAfterTest, stopChild } from "./children.js";
+export { type ServerToolchain, serverToolchain, toolchainCache } from "./paperclip-toolchain.js";
 export {
   isAlive,
   openDescriptors,
   type ProcStat,
   parseProcStat,
+  processesWith,
+  readCommandLine,
   readProcStat,
   readProcTable,
 } from "./proc.js";

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { isAlive, readProcStat, readProcTable } from "./proc.js";
+import { childForTest } from "./children.js";
+import { isAlive, processesWith, readCommandLine, readProcStat, readProcTable } from "./proc.js";
 
 describe("readProcStat", () => {
   it("sees this process and its parent", () => {
@@ -17,5 +18,21 @@ describe("readProcStat", () => {
     child.kill("SIGKILL");
     await once(child, "exit");
     expect(isAlive(pid)).toBe(false);
+  });
+});
+
+describe("processesWith", () => {
+  it("finds a child by a marker in its arguments, and not once it has exited", async () => {
+    const marker = `proc-test-marker-${process.pid}`;
+    const child = childForTest(() =>
+      spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)", marker], { stdio: "ignore" }),
+    );
+    await once(child, "spawn");
+    expect(processesWith(marker)).toEqual([child.pid]);
+    expect(readCommandLine(child.pid!)?.split("\0")).toContain(marker);
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    expect(processesWith(marker)).toEqual([]);
+    expect(readCommandLine(child.pid!)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import {
   type ProcStat,
   readProcStat,
@@ -25,4 +25,20 @@ export function openDescriptors(pid: number = process.pid): number[] {
   } catch {
     return [];
   }
+}
+
+/** A process's command line, its arguments separated by NUL bytes; undefined when it is gone. */
+export function readCommandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The processes, this one left out, whose command line contains `marker` (a path, a script). */
+export function processesWith(marker: string): number[] {
+  return readProcTable()
+    .map(({ pid }) => pid)
+    .filter((pid) => pid !== process.pid && readCommandLine(pid)?.includes(marker));
 }

@@ -26,7 +26,11 @@ export function tempDirForTest(prefix = "paperclip-test-", options: TempDirOptio
   return dir;
 }
 
-/** A directory the tests of one file share, removed after the file's last test. Call it at module or `describe` level. */
+/**
+ * A directory the tests of one file share, removed by an `afterAll` hook after the file's last test.
+ * Call it at module or `describe` level (a hook registered from inside `beforeAll` never runs), and
+ * before the `afterAll` that stops what uses it: vitest runs `afterAll` hooks in reverse order.
+ */
 export function tempDirForFile(prefix = "paperclip-test-", options: TempDirOptions = {}): string {
   const dir = makeTempDir(prefix, options);
   afterAll(() => remove(dir));

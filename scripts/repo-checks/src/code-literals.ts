@@ -102,7 +102,8 @@ function isMemberName(node: ts.Identifier): boolean {
 
 /**
  * `expect(…)`, `expect(…).toBe(…)`, `expect.objectContaining(…)`, `await expect(p).rejects.toThrow(…)`,
- * a helper named `expect…`/`assert…`, `assert.equal(…)`, and the table of `it.each`/`describe.each`.
+ * a helper named `expect…`/`assert…`, `assert.equal(…)`, the table of `it.each`/`describe.each`, and
+ * `caught`/`caughtSync` of `@paperclipai/errors/testing` (which fail the test on another code).
  */
 function isAssertionCall(call: ts.CallExpression): boolean {
   let callee: ts.Expression = call.expression;
@@ -114,5 +115,5 @@ function isAssertionCall(call: ts.CallExpression): boolean {
   ) {
     callee = callee.expression;
   }
-  return ts.isIdentifier(callee) && /^(?:expect|assert)(?:[A-Z_]|$)/.test(callee.text);
+  return ts.isIdentifier(callee) && /^(?:(?:expect|assert)(?:[A-Z_]|$)|caught(?:Sync)?$)/.test(callee.text);
 }

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { tempDirForFile } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { publishableDirs, readPackageJson, repoRoot } from "../src/workspace.js";
 
 interface PlannedRelease {
@@ -14,8 +14,7 @@ interface PlannedRelease {
 
 // `changeset status` parses every pending changeset the way `changeset version` will (a
 // changeset whose frontmatter does not parse, or that names an unknown package, fails it).
-const outDir = mkdtempSync(path.join(os.tmpdir(), "paperclip-changeset-status-"));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+const outDir = tempDirForFile("paperclip-changeset-status-");
 const statusFile = path.join(outDir, "status.json");
 execFileSync(path.join(repoRoot, "node_modules/.bin/changeset"), ["status", "--output", statusFile], {
   cwd: repoRoot,

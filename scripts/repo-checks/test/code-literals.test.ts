@@ -31,6 +31,14 @@ describe("codeLiterals", () => {
     expect(asserted(text).map(([, yes]) => yes)).toEqual([true, true, true]);
   });
 
+  it("counts a code caught or caughtSync must find, but not a helper that merely starts like them", () => {
+    const text = `
+      await caught(run(), "ERR_RUNNER_STATE_CORRUPT");
+      caughtSync(() => parse(""), "ERR_SANDBOX_SPAWN");
+      caughtError(run(), "ERR_CREATEOS_HTTP");`;
+    expect(asserted(text).map(([, yes]) => yes)).toEqual([true, true, false]);
+  });
+
   it("follows a constant or a fixture function into the assertion that uses it", () => {
     const text = `
       const SEED = "ERR_RUNNER_STATE_CORRUPT";

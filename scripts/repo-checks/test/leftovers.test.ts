@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { childForTest, tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { findLeftovers, listProcesses } from "../src/leftovers.mjs";
 
 const process1 = {
@@ -94,35 +94,27 @@ describe("findLeftovers", () => {
 });
 
 describe("listProcesses", () => {
-  let child: ReturnType<typeof spawn> | undefined;
-  let workDir = "";
-  afterEach(async () => {
-    if (child?.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-      await once(child, "exit");
-    }
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
   it("finds a running process by the run's marker, with the /tmp entry it works in, and not once it has ended", async () => {
     const marker = `leftovers-test-${process.pid}`;
     // The check reads /tmp itself, whatever TMPDIR says.
-    workDir = mkdtempSync("/tmp/leftovers-test-");
-    child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
-      cwd: workDir,
-      env: { ...process.env, PAPERCLIP_TEST_RUN: marker },
-      stdio: "ignore",
-    });
+    const workDir = tempDirForTest("leftovers-test-", { base: "/tmp" });
+    const child = childForTest(() =>
+      spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+        cwd: workDir,
+        env: { ...process.env, PAPERCLIP_TEST_RUN: marker },
+        stdio: "ignore",
+      }),
+    );
     await once(child, "spawn");
-    const found = listProcesses(marker).find((entry) => entry.pid === child?.pid);
+    const found = listProcesses(marker).find((entry) => entry.pid === child.pid);
     expect(found).toMatchObject({ marked: true, zombie: false, tmpInUse: [path.basename(workDir)] });
     expect(found?.command).toContain("setInterval");
-    expect(listProcesses("another-run").find((entry) => entry.pid === child?.pid)?.marked).toBe(false);
-    expect(
-      listProcesses("another-run", "setInterval").find((entry) => entry.pid === child?.pid)?.marked,
-    ).toBe(true);
+    expect(listProcesses("another-run").find((entry) => entry.pid === child.pid)?.marked).toBe(false);
+    expect(listProcesses("another-run", "setInterval").find((entry) => entry.pid === child.pid)?.marked).toBe(
+      true,
+    );
     child.kill("SIGKILL");
     await once(child, "exit");
-    expect(listProcesses(marker).some((entry) => entry.pid === child?.pid && entry.marked)).toBe(false);
+    expect(listProcesses(marker).some((entry) => entry.pid === child.pid && entry.marked)).toBe(false);
   });
 });

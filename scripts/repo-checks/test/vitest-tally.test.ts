@@ -1,14 +1,14 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDirForFile } from "@paperclipai/test-support";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatTally, tallyVitestReport, tallyVitestReports } from "../src/vitest-tally.mjs";
 import { repoRoot } from "../src/workspace.js";
 
 const run = promisify(execFile);
-let workDir = "";
+const workDir = tempDirForFile("paperclip-vitest-tally-");
 let packageDir = "";
 
 // A real vitest run over files of every outcome, reported as the test command reports it.
@@ -20,7 +20,6 @@ const FIXTURES: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  workDir = await mkdtemp(path.join(os.tmpdir(), "paperclip-vitest-tally-"));
   packageDir = path.join(workDir, "pkg");
   await mkdir(packageDir);
   for (const [name, source] of Object.entries(FIXTURES)) await writeFile(path.join(packageDir, name), source);
@@ -36,10 +35,6 @@ beforeAll(async () => {
   // vitest exits 1 (a test failed): the report is what counts.
   await run(process.execPath, [vitest, ...args], { cwd: packageDir }).catch(() => undefined);
 }, 60_000);
-
-afterAll(async () => {
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-});
 
 describe("the closing tally, from vitest's JSON reports", () => {
   it("counts passed, failed, skipped and todo tests, and a file that broke before its tests as failed", () => {

@@ -1,19 +1,10 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   parseLocalProcessFilesystemScope,
   parseLocalProcessFilesystemWorkspaceAccess,
   parseLocalProcessNetworkScope,
 } from "./parse-scopes.js";
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return PaperclipError.is(error) ? error.code : "not-coded";
-  }
-  return undefined;
-}
 
 describe("scope parsers", () => {
   it("parses network scopes", () => {
@@ -23,7 +14,7 @@ describe("scope parsers", () => {
     expect(() => parseLocalProcessNetworkScope("public")).toThrow(
       'networkScope must be "deny" or "allowlist".',
     );
-    expect(codeOf(() => parseLocalProcessNetworkScope("public"))).toBe("ERR_SANDBOX_NETWORK_SCOPE_INVALID");
+    caughtSync(() => parseLocalProcessNetworkScope("public"), "ERR_SANDBOX_NETWORK_SCOPE_INVALID");
   });
 
   it("parses filesystem scopes", () => {
@@ -32,7 +23,7 @@ describe("scope parsers", () => {
     expect(() => parseLocalProcessFilesystemScope("workpace")).toThrow(
       'filesystemScope must be "workspace".',
     );
-    expect(codeOf(() => parseLocalProcessFilesystemScope(1))).toBe("ERR_SANDBOX_FILESYSTEM_SCOPE_INVALID");
+    caughtSync(() => parseLocalProcessFilesystemScope(1), "ERR_SANDBOX_FILESYSTEM_SCOPE_INVALID");
   });
 
   it("parses workspace access with rw as the default", () => {
@@ -43,7 +34,8 @@ describe("scope parsers", () => {
     expect(() => parseLocalProcessFilesystemWorkspaceAccess("write")).toThrow(
       'filesystemWorkspaceAccess must be "ro" or "rw".',
     );
-    expect(codeOf(() => parseLocalProcessFilesystemWorkspaceAccess("write"))).toBe(
+    caughtSync(
+      () => parseLocalProcessFilesystemWorkspaceAccess("write"),
       "ERR_SANDBOX_WORKSPACE_ACCESS_INVALID",
     );
   });

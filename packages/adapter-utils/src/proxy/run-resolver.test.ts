@@ -1,15 +1,13 @@
 import { createSocket } from "node:dgram";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { createRunResolver } from "./run-resolver.js";
-
-afterEach(removeTempDirs);
 
 describe("createRunResolver", () => {
   it("answers from /etc/hosts, case-insensitively and with a trailing dot, without any DNS query", async () => {
-    const hostsPath = path.join(await tempDir(), "hosts");
+    const hostsPath = path.join(tempDirForTest(), "hosts");
     await writeFile(hostsPath, "127.0.0.9 Trusted.Test\n::1 trusted.test\n");
     const resolver = createRunResolver({ hostsPath });
     try {
@@ -43,7 +41,7 @@ describe("createRunResolver", () => {
     silent.on("message", () => (queries += 1));
     await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve));
     const { port } = silent.address();
-    const hostsPath = path.join(await tempDir(), "hosts");
+    const hostsPath = path.join(tempDirForTest(), "hosts");
     await writeFile(hostsPath, "");
     const resolver = createRunResolver({
       hostsPath,

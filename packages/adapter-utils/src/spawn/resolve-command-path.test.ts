@@ -1,14 +1,12 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { resolveCommandPath } from "./resolve-command-path.js";
-
-afterEach(removeTempDirs);
 
 describe("resolveCommandPath", () => {
   it("returns the first executable match in PATH order, skipping non-executable files", async () => {
-    const root = await tempDir("pc-resolve-unit-");
+    const root = tempDirForTest("pc-resolve-unit-");
     const dirs = ["a", "b", "c", "d"].map((name) => path.join(root, name));
     for (const dir of dirs) await mkdir(dir);
     const tool = (dir: string) => path.join(dir, "tool");

@@ -1,14 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readProcStat } from "@paperclipai/internal";
 
 /** Field 22 of `/proc/<pid>/stat`: when the process started, in clock ticks since boot. */
 export function processStartTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The name (field 2) may hold spaces and parentheses: fields are counted after its last ")".
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
+  return readProcStat(pid)?.startTime ?? null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { assertSupportedRunOptions } from "./unsupported-run-options.js";
 
@@ -12,19 +12,17 @@ describe("assertSupportedRunOptions", () => {
 
   it("refuses remote execution by name, without the spec's values", () => {
     const spec = { host: "build.internal.example", privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----" };
-    try {
-      assertSupportedRunOptions({ remoteExecution: spec });
-      expect.unreachable();
-    } catch (error) {
-      expect(PaperclipError.is(error, "ERR_SANDBOX_UNSUPPORTED_OPTION")).toBe(true);
-      expect((error as Error).message).toBe(
-        'runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.',
-      );
-      expect((error as PaperclipError).details).toEqual({ options: ["remoteExecution"] });
-      const serialized = JSON.stringify(error) + String((error as Error).stack);
-      expect(serialized).not.toContain("build.internal.example");
-      expect(serialized).not.toContain("PRIVATE KEY");
-    }
+    const error = caughtSync(
+      () => assertSupportedRunOptions({ remoteExecution: spec }),
+      "ERR_SANDBOX_UNSUPPORTED_OPTION",
+    );
+    expect(error.message).toBe(
+      'runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.',
+    );
+    expect(error.details).toEqual({ options: ["remoteExecution"] });
+    const serialized = JSON.stringify(error) + String(error.stack);
+    expect(serialized).not.toContain("build.internal.example");
+    expect(serialized).not.toContain("PRIVATE KEY");
   });
 
   it("names every refused option", () => {

@@ -1,21 +1,19 @@
 import { existsSync } from "node:fs";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { createExposedSocketRoots } from "./exposed-socket-roots.js";
-
-afterEach(removeTempDirs);
 
 describe("createExposedSocketRoots", () => {
   it("creates nothing when no source shows a root", async () => {
-    const base = await tempDir("pc-roots-unit-");
+    const base = tempDirForTest("pc-roots-unit-");
     expect(createExposedSocketRoots([path.join(base, "ws")], [path.join(base, "run", "r")])).toBeNull();
     expect(existsSync(path.join(base, "run"))).toBe(false);
   });
 
   it("creates a shown root 0700 and removes what it created, parents included", async () => {
-    const base = await tempDir("pc-roots-unit-");
+    const base = tempDirForTest("pc-roots-unit-");
     const root = path.join(base, "user", "1000", "r");
     const remove = createExposedSocketRoots([base], [root]);
     expect(((await stat(root)).mode & 0o777).toString(8)).toBe("700");
@@ -24,7 +22,7 @@ describe("createExposedSocketRoots", () => {
   });
 
   it("leaves a root that a run started using, and one that was there before", async () => {
-    const base = await tempDir("pc-roots-unit-");
+    const base = tempDirForTest("pc-roots-unit-");
     const used = path.join(base, "used");
     const before = path.join(base, "before");
     await mkdir(before);
@@ -36,7 +34,7 @@ describe("createExposedSocketRoots", () => {
   });
 
   it("skips a root it cannot create", async () => {
-    const base = await tempDir("pc-roots-unit-");
+    const base = tempDirForTest("pc-roots-unit-");
     await writeFile(path.join(base, "file"), "");
     expect(createExposedSocketRoots([base], [path.join(base, "file", "r")])).toBeNull();
   });

@@ -1,15 +1,13 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { removeTreeNoFollow } from "./remove-tree-no-follow.js";
-
-afterEach(removeTempDirs);
 
 /** A directory outside the tree to remove, holding a file that must survive. */
 async function victim(): Promise<{ dir: string; file: string }> {
-  const dir = await tempDir("pc-rm-victim-");
+  const dir = tempDirForTest("pc-rm-victim-");
   const file = path.join(dir, "keep.txt");
   await writeFile(file, "keep");
   return { dir, file };
@@ -18,7 +16,7 @@ async function victim(): Promise<{ dir: string; file: string }> {
 describe("removeTreeNoFollow", () => {
   it("removes a nested tree, links as links", async () => {
     const outside = await victim();
-    const tree = path.join(await tempDir(), "run");
+    const tree = path.join(tempDirForTest(), "run");
     await mkdir(path.join(tree, "mask", "0", "deep"), { recursive: true });
     await writeFile(path.join(tree, "mask", "0", "deep", "file"), "x");
     await symlink(outside.dir, path.join(tree, "mask", "0", "link-to-dir"));
@@ -30,7 +28,7 @@ describe("removeTreeNoFollow", () => {
 
   it("does not follow a directory swapped for a link after its parent was listed", async () => {
     const outside = await victim();
-    const scratch = await tempDir();
+    const scratch = tempDirForTest();
     const tree = path.join(scratch, "run");
     await mkdir(path.join(tree, "mask", "0"), { recursive: true });
     await writeFile(path.join(tree, "mask", "0", "keep.txt"), "decoy");
@@ -51,7 +49,7 @@ describe("removeTreeNoFollow", () => {
 
   it("removes a root that is a link as the link, and a missing root is no error", async () => {
     const outside = await victim();
-    const link = path.join(await tempDir(), "run");
+    const link = path.join(tempDirForTest(), "run");
     await symlink(outside.dir, link);
     await removeTreeNoFollow(link);
     expect(existsSync(link)).toBe(false);

@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { assertUnixSocketPathLength } from "./socket-path-length.js";
 
@@ -9,15 +9,13 @@ describe("assertUnixSocketPathLength", () => {
 
   it("rejects 108 bytes with upstream's message", () => {
     const socketPath = `/${"a".repeat(107)}`;
-    try {
-      assertUnixSocketPathLength(socketPath);
-      expect.unreachable();
-    } catch (error) {
-      expect(PaperclipError.is(error, "ERR_SANDBOX_SOCKET_PATH_TOO_LONG")).toBe(true);
-      expect((error as Error).message).toBe(
-        `Paperclip sandbox proxy socket path is 108 bytes, exceeding the Linux limit of 107: ${socketPath}`,
-      );
-    }
+    const error = caughtSync(
+      () => assertUnixSocketPathLength(socketPath),
+      "ERR_SANDBOX_SOCKET_PATH_TOO_LONG",
+    );
+    expect(error.message).toBe(
+      `Paperclip sandbox proxy socket path is 108 bytes, exceeding the Linux limit of 107: ${socketPath}`,
+    );
   });
 
   it("counts UTF-8 bytes, not characters", () => {

@@ -1,16 +1,14 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir } from "../../test/temp-dir.js";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { readOwnerRecord, removeOwnerRecord, writeOwnerRecord } from "./owner-record.js";
 import { SWEEP_INTERVAL_MS, sweepOwnerRegistries, sweepStaleProxyDirsThrottled } from "./sweep-stale-dirs.js";
 
-afterEach(removeTempDirs);
-
 describe("sweepStaleProxyDirsThrottled", () => {
   it("sweeps a base directory at most once per interval", async () => {
-    const base = await tempDir("pc-sweep-unit-");
+    const base = tempDirForTest("pc-sweep-unit-");
     const stale = async (name: string) => {
       const dir = path.join(base, `paperclip-network-sandbox-${name}`);
       await mkdir(dir);
@@ -30,7 +28,7 @@ describe("sweepStaleProxyDirsThrottled", () => {
 
 describe("sweepOwnerRegistries", () => {
   it("removes the directory of a dead owner wherever it lives, and its record; a live owner's stays", async () => {
-    const base = await tempDir("pc-sweep-registry-");
+    const base = tempDirForTest("pc-sweep-registry-");
     const make = async (name: string) => {
       const dir = path.join(base, `paperclip-network-sandbox-${name}`);
       await mkdir(dir);

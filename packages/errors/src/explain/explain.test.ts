@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PaperclipError } from "../paperclip-error.js";
 import { errorRegistry } from "../registry/registry.js";
+import { caughtSync } from "../testing/caught-code.js";
 import { explain } from "./explain.js";
 import { renderErrorDocs } from "./render-docs.js";
 
@@ -26,14 +26,8 @@ describe("explain", () => {
   });
 
   it("throws ERR_ERRORS_UNKNOWN_CODE for an undocumented code", () => {
-    let thrown: unknown;
-    try {
-      explain("ERR_DOES_NOT_EXIST");
-    } catch (error) {
-      thrown = error;
-    }
-    expect(PaperclipError.is(thrown, "ERR_ERRORS_UNKNOWN_CODE")).toBe(true);
-    expect((thrown as Error).message).toBe('Unknown Paperclip error code "ERR_DOES_NOT_EXIST".');
+    const thrown = caughtSync(() => explain("ERR_DOES_NOT_EXIST"), "ERR_ERRORS_UNKNOWN_CODE");
+    expect(thrown.message).toBe('Unknown Paperclip error code "ERR_DOES_NOT_EXIST".');
   });
 });
 

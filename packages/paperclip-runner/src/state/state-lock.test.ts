@@ -1,21 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
-import { afterEach, describe, expect, it } from "vitest";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
 import { readProcessStartTime } from "../harness/process-identity.js";
 import { acquireStateLock, LOCK_FILE_NAME } from "./state-lock.js";
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-async function stateDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "runner-lock-"));
-  dirs.push(dir);
-  return dir;
-}
+const stateDir = (): string => tempDirForTest("runner-lock-");
 
 /** The pid of a process that has exited (and been reaped): a holder that is provably gone. */
 function deadPid(): number {
@@ -38,7 +30,7 @@ async function settle(attempts: Promise<unknown>[]): Promise<{ won: number; lock
 
 describe("the state lock", () => {
   it("is complete whenever it is visible, names its live holder, and is released only by it", async () => {
-    const dir = await stateDir();
+    const dir = stateDir();
     const lock = await acquireStateLock(dir);
     const holder = JSON.parse(await readFile(join(dir, LOCK_FILE_NAME), "utf8"));
     expect(holder).toMatchObject({ pid: process.pid, startTime: readProcessStartTime(process.pid) });
@@ -52,7 +44,7 @@ describe("the state lock", () => {
   });
 
   it("does not remove a lock that is no longer its own", async () => {
-    const dir = await stateDir();
+    const dir = stateDir();
     const first = await acquireStateLock(dir);
     // Someone else's lock now stands where ours was (as if ours had been broken and re-taken).
     const other = JSON.stringify({
@@ -67,7 +59,7 @@ describe("the state lock", () => {
   });
 
   it("breaks the lock of a holder that is provably gone (pid reused or exited), old format included", async () => {
-    const dir = await stateDir();
+    const dir = stateDir();
     for (const stale of [
       { pid: deadPid(), startTime: "1", token: "t" },
       { pid: process.pid, startTime: "not-my-start-time", token: "t2" },
@@ -82,7 +74,7 @@ describe("the state lock", () => {
   });
 
   it("lets exactly one of several concurrent acquirers through, also while they break the same stale lock", async () => {
-    const dir = await stateDir();
+    const dir = stateDir();
     const gone = deadPid();
     for (let round = 0; round < 50; round += 1) {
       if (round % 2 === 0) {

@@ -1,8 +1,8 @@
 import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { childForTest } from "@paperclipai/test-support";
 import type { StagedBin } from "./staged-bin.js";
-import { tracked } from "./tracked-children.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
 const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
@@ -32,7 +32,7 @@ export function runBin(
     throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
   return new Promise((resolve, reject) => {
     const node = options.staged?.node ?? process.execPath;
-    const child = tracked(
+    const child = childForTest(() =>
       spawn(node, [...(options.nodeArgs ?? []), options.staged?.bin ?? BIN, ...args], {
         stdio: ["pipe", "pipe", "pipe"],
         env: options.env ?? process.env,

@@ -1,7 +1,7 @@
 import { chmod, copyFile, cp, link, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { tempDir } from "./temp-dir.js";
+import { tempDirForTest } from "@paperclipai/test-support";
 
 const PACKAGES = fileURLToPath(new URL("../../../", import.meta.url));
 // The bin's runtime closure: the runner and the workspace packages it imports (no npm dependency).
@@ -23,7 +23,7 @@ export interface StagedBin {
  * below a 0700 directory (anywhere under /root) nor a Node kept in root's cache.
  */
 export async function stageForOtherUser(): Promise<StagedBin> {
-  const root = await tempDir("runnerd-staged-");
+  const root = tempDirForTest("runnerd-staged-");
   await chmod(root, 0o755);
   const node = join(root, "node");
   const execPath = await realpath(process.execPath);

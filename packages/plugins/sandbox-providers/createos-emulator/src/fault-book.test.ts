@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { FaultBook, readFaultPlanFile, validateFaultPlan } from "./fault-book.js";
@@ -67,14 +67,11 @@ describe("validateFaultPlan", () => {
     [{ kind: "lose-create-reply", status: 1000 }, 0],
     ["not an object", 0],
   ])("rejects %j with ERR_CREATEOS_EMULATOR_FAULT_PLAN and the rule index", (fault, rule) => {
-    let caught: unknown;
-    try {
-      validateFaultPlan({ faults: [fault] });
-    } catch (error) {
-      caught = error;
-    }
-    expect(PaperclipError.is(caught, "ERR_CREATEOS_EMULATOR_FAULT_PLAN")).toBe(true);
-    expect((caught as PaperclipError).details).toEqual({ rule });
+    const caught = caughtSync(
+      () => validateFaultPlan({ faults: [fault] }),
+      "ERR_CREATEOS_EMULATOR_FAULT_PLAN",
+    );
+    expect(caught.details).toEqual({ rule });
   });
 
   it("rejects a plan without a faults array", () => {

@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { resolveEmulatorOptions } from "./options.js";
 
@@ -39,15 +39,9 @@ describe("resolveEmulatorOptions", () => {
     [{ isolation: "docker" as never }, "isolation"],
     [{ isolation: "bwrap" as const, workspaceRoot: "/tmp/x" }, "workspaceRoot"],
   ])("rejects %j with ERR_CREATEOS_EMULATOR_OPTIONS naming the option", (options, option) => {
-    let caught: unknown;
-    try {
-      resolveEmulatorOptions(options);
-    } catch (error) {
-      caught = error;
-    }
-    expect(PaperclipError.is(caught, "ERR_CREATEOS_EMULATOR_OPTIONS")).toBe(true);
-    expect((caught as PaperclipError).details).toEqual({ option });
-    expect((caught as Error).message).toMatch(/^Invalid CreateOS emulator options: /);
+    const caught = caughtSync(() => resolveEmulatorOptions(options), "ERR_CREATEOS_EMULATOR_OPTIONS");
+    expect(caught.details).toEqual({ option });
+    expect(caught.message).toMatch(/^Invalid CreateOS emulator options: /);
   });
 
   it("puts sandbox directories under /var/tmp with bubblewrap, as /tmp is remounted there", () => {

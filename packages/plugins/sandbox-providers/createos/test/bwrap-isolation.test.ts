@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
@@ -43,53 +43,49 @@ describe("the plugin against a bubblewrap-isolated emulator", () => {
   });
 
   it("syncs a tree in and back out with its modes", async () => {
-    const host = await mkdtemp(join(tmpdir(), "createos-bwrap-sync-"));
-    try {
-      await mkdir(join(host, "in/sub"), { recursive: true });
-      await writeFile(join(host, "in/sub/data.txt"), "payload\n", { mode: 0o640 });
-      const lease = await t.harness.acquireLease({ ...t.base, runId: "bwrap-sync" });
-      await t.sync.in({
-        ...t.lease(lease),
-        operations: [
-          {
-            operationId: "in",
-            files: [
-              { sourcePath: join(host, "in"), targetPath: "/paperclip-workspace/project", kind: "directory" },
-            ],
-            postUploadCommands: [
-              {
-                command: 'test "$(pwd)" = /paperclip-workspace/project && echo ok > marker',
-                cwd: "/paperclip-workspace/project",
-              },
-            ],
-          },
-        ],
-      });
-      await t.sync.out({
-        ...t.lease(lease),
-        operations: [
-          {
-            operationId: "out",
-            files: [
-              {
-                sourcePath: "/paperclip-workspace/project",
-                targetPath: join(host, "out"),
-                kind: "directory",
-              },
-            ],
-          },
-        ],
-      });
-      expect(await readFile(join(host, "out/sub/data.txt"), "utf8")).toBe("payload\n");
-      expect((await stat(join(host, "out/sub/data.txt"))).mode & 0o777).toBe(0o640);
-      expect(await readFile(join(host, "out/marker"), "utf8")).toBe("ok\n");
-      await t.harness.destroyLease({
-        ...t.base,
-        providerLeaseId: lease.providerLeaseId,
-        leaseMetadata: lease.metadata!,
-      });
-    } finally {
-      await rm(host, { recursive: true, force: true });
-    }
+    const host = tempDirForTest("createos-bwrap-sync-");
+    await mkdir(join(host, "in/sub"), { recursive: true });
+    await writeFile(join(host, "in/sub/data.txt"), "payload\n", { mode: 0o640 });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "bwrap-sync" });
+    await t.sync.in({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "in",
+          files: [
+            { sourcePath: join(host, "in"), targetPath: "/paperclip-workspace/project", kind: "directory" },
+          ],
+          postUploadCommands: [
+            {
+              command: 'test "$(pwd)" = /paperclip-workspace/project && echo ok > marker',
+              cwd: "/paperclip-workspace/project",
+            },
+          ],
+        },
+      ],
+    });
+    await t.sync.out({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "out",
+          files: [
+            {
+              sourcePath: "/paperclip-workspace/project",
+              targetPath: join(host, "out"),
+              kind: "directory",
+            },
+          ],
+        },
+      ],
+    });
+    expect(await readFile(join(host, "out/sub/data.txt"), "utf8")).toBe("payload\n");
+    expect((await stat(join(host, "out/sub/data.txt"))).mode & 0o777).toBe(0o640);
+    expect(await readFile(join(host, "out/marker"), "utf8")).toBe("ok\n");
+    await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
   });
 });

@@ -5,6 +5,7 @@
  * unrecoverable one a coded error, with the process tree killed and nothing left open.
  */
 import { PaperclipError } from "@paperclipai/errors";
+import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { createEnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -97,17 +98,15 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
   server.use(next);
   server.reset();
   const log: Array<[string, string]> = [];
-  try {
-    await execute(
+  const error = await caught(
+    execute(
       client,
       { sandboxId: SANDBOX, command: "/usr/bin/chatty", onLog: (stream, text) => log.push([stream, text]) },
       { ...TUNING, ...tuning },
       { block: (reason) => blocked.push(reason) },
-    );
-  } catch (error) {
-    return { error: error as PaperclipError, blocked, log };
-  }
-  throw new Error("execute resolved; a failure was expected");
+    ),
+  );
+  return { error, blocked, log };
 }
 
 function timers(): number {

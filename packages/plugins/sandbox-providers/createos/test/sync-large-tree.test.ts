@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 
@@ -56,8 +56,7 @@ describe("sync of a tree larger than the worker's heap", () => {
   it("streams both directions: the tree arrives whole while the process stays far below its size", async () => {
     const emulator: CreateosEmulator = await startTestEmulator({ rateLimitPerMinute: null });
     onTestFinished(() => emulator.close());
-    const host = await mkdtemp(join(tmpdir(), "createos-large-sync-"));
-    onTestFinished(() => rm(host, { recursive: true, force: true }));
+    const host = tempDirForTest("createos-large-sync-");
     const source = join(host, "source");
     const target = join(host, "target");
     await makeTree(source);

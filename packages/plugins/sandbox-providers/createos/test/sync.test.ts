@@ -1,20 +1,9 @@
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  readlink,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
+import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
@@ -23,7 +12,8 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 let emulator: CreateosEmulator;
 let t: PluginUnderTest;
 let lease: PluginEnvironmentLease;
-let host: string;
+// Before the afterAll below, so it is removed after the emulator closed (hooks run in reverse).
+const host = tempDirForFile("createos-sync-test-");
 
 function workspaceDir(): string {
   return emulator.sandboxes().find((s) => s.id === lease.providerLeaseId)!.workspaceDir;
@@ -33,12 +23,10 @@ beforeAll(async () => {
   emulator = await startTestEmulator();
   t = await pluginUnderTest(emulator);
   lease = await t.harness.acquireLease({ ...t.base, runId: "sync" });
-  host = await mkdtemp(join(tmpdir(), "createos-sync-test-"));
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(host, { recursive: true, force: true });
 });
 
 describe("sync in", () => {

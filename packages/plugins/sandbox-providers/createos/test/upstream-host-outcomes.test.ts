@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
+import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
@@ -12,16 +12,15 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 // SDK forwards neither code nor details). Each case matches upstream's plugin (issue 20).
 
 let emulator: CreateosEmulator;
-let host: string;
+// Before the afterAll below, so it is removed after the emulator closed (hooks run in reverse).
+const host = tempDirForFile("createos-outcomes-");
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
-  host = await mkdtemp(join(tmpdir(), "createos-outcomes-"));
 });
 
 afterAll(async () => {
   await emulator.close();
-  await rm(host, { recursive: true, force: true });
 });
 
 const EXPIRED = { providerLeaseId: null, metadata: { expired: true } };

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { PLUGIN_RPC_ERROR_CODES } from "@paperclipai/plugin-sdk";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manifest } from "../src/manifest.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
@@ -123,52 +123,46 @@ describe("the worker over its stdio JSON-RPC protocol", () => {
       rpcCode: PLUGIN_RPC_ERROR_CODES.WORKER_ERROR,
     });
 
-    const hostDir = mkdtempSync(join(tmpdir(), "createos-rpc-sync-"));
-    try {
-      writeFileSync(join(hostDir, "in.txt"), "over rpc\n");
-      const synced = await worker.call<{
-        operations: Array<{ operationId: string; filesTransferred: number }>;
-      }>("environmentSyncIn", {
-        ...base(),
-        lease,
-        operations: [
-          {
-            operationId: "rpc-in",
-            files: [
-              {
-                sourcePath: join(hostDir, "in.txt"),
-                targetPath: "/paperclip-workspace/in.txt",
-                kind: "file",
-              },
-            ],
-          },
-        ],
-      });
-      expect(synced.operations).toEqual([
-        { operationId: "rpc-in", filesTransferred: 1, bytesTransferred: 9 },
-      ]);
-      const workspace = emulator.sandboxes().find((s) => s.id === lease.providerLeaseId)!.workspaceDir;
-      expect(readFileSync(join(workspace, "in.txt"), "utf8")).toBe("over rpc\n");
-      await worker.call("environmentSyncOut", {
-        ...base(),
-        lease,
-        operations: [
-          {
-            operationId: "rpc-out",
-            files: [
-              {
-                sourcePath: "/paperclip-workspace/in.txt",
-                targetPath: join(hostDir, "back.txt"),
-                kind: "file",
-              },
-            ],
-          },
-        ],
-      });
-      expect(readFileSync(join(hostDir, "back.txt"), "utf8")).toBe("over rpc\n");
-    } finally {
-      rmSync(hostDir, { recursive: true, force: true });
-    }
+    const hostDir = tempDirForTest("createos-rpc-sync-");
+    writeFileSync(join(hostDir, "in.txt"), "over rpc\n");
+    const synced = await worker.call<{
+      operations: Array<{ operationId: string; filesTransferred: number }>;
+    }>("environmentSyncIn", {
+      ...base(),
+      lease,
+      operations: [
+        {
+          operationId: "rpc-in",
+          files: [
+            {
+              sourcePath: join(hostDir, "in.txt"),
+              targetPath: "/paperclip-workspace/in.txt",
+              kind: "file",
+            },
+          ],
+        },
+      ],
+    });
+    expect(synced.operations).toEqual([{ operationId: "rpc-in", filesTransferred: 1, bytesTransferred: 9 }]);
+    const workspace = emulator.sandboxes().find((s) => s.id === lease.providerLeaseId)!.workspaceDir;
+    expect(readFileSync(join(workspace, "in.txt"), "utf8")).toBe("over rpc\n");
+    await worker.call("environmentSyncOut", {
+      ...base(),
+      lease,
+      operations: [
+        {
+          operationId: "rpc-out",
+          files: [
+            {
+              sourcePath: "/paperclip-workspace/in.txt",
+              targetPath: join(hostDir, "back.txt"),
+              kind: "file",
+            },
+          ],
+        },
+      ],
+    });
+    expect(readFileSync(join(hostDir, "back.txt"), "utf8")).toBe("over rpc\n");
 
     const health = await worker.call<{ status: string }>("health", {});
     expect(health.status).toBe("ok");

@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "./parse-args.js";
 
@@ -58,13 +58,7 @@ describe("parseCliArgs", () => {
     [["--isolation", "vm"]],
     [["--rate-limit", "-3"]],
   ])("rejects %j with ERR_CREATEOS_EMULATOR_OPTIONS", (argv) => {
-    let caught: unknown;
-    try {
-      parseCliArgs(argv);
-    } catch (error) {
-      caught = error;
-    }
-    expect(PaperclipError.is(caught, "ERR_CREATEOS_EMULATOR_OPTIONS")).toBe(true);
+    caughtSync(() => parseCliArgs(argv), "ERR_CREATEOS_EMULATOR_OPTIONS");
   });
 
   it("names the offending flag in one line", () => {

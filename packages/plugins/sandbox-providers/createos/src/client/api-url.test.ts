@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_API_URL, resolveApiKey, resolveApiOrigin } from "./api-url.js";
 
@@ -36,14 +36,8 @@ describe("resolveApiOrigin", () => {
     " https://example.test",
     42,
   ])("rejects %s with the upstream message", (input) => {
-    let thrown: unknown;
-    try {
-      resolveApiOrigin(input);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(PaperclipError.is(thrown, "ERR_CREATEOS_API_URL")).toBe(true);
-    expect((thrown as Error).message).toBe(MESSAGE);
+    const thrown = caughtSync(() => resolveApiOrigin(input), "ERR_CREATEOS_API_URL");
+    expect(thrown.message).toBe(MESSAGE);
   });
 });
 
@@ -60,13 +54,10 @@ describe("resolveApiKey", () => {
   });
 
   it("rejects a key a header cannot carry, without echoing it", () => {
-    let thrown: unknown;
-    try {
-      resolveApiKey(DEFAULT_API_URL, "secret\nvalue", {});
-    } catch (error) {
-      thrown = error;
-    }
-    expect(PaperclipError.is(thrown, "ERR_CREATEOS_API_KEY_INVALID")).toBe(true);
-    expect(String((thrown as Error).message)).not.toContain("secret");
+    const thrown = caughtSync(
+      () => resolveApiKey(DEFAULT_API_URL, "secret\nvalue", {}),
+      "ERR_CREATEOS_API_KEY_INVALID",
+    );
+    expect(String(thrown.message)).not.toContain("secret");
   });
 });

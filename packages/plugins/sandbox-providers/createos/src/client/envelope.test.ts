@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   objectField,
@@ -9,12 +9,8 @@ import {
 } from "./envelope.js";
 
 function codeOf(run: () => unknown): { code: unknown; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return { code: PaperclipError.is(error) ? error.code : undefined, message: (error as Error).message };
-  }
-  throw new Error("expected a throw");
+  const { code, message } = caughtSync(run);
+  return { code, message };
 }
 
 describe("parseEnvelope", () => {

@@ -1,4 +1,4 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import {
   DecodeScratch,
@@ -7,15 +7,6 @@ import {
   parseExitFrame,
   parseFrameLine,
 } from "./output-frame.js";
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return PaperclipError.is(error) ? error.code : "not coded";
-  }
-  return undefined;
-}
 
 const frame = (seq: unknown, data = "aGk=", stream: unknown = "stdout") => ({
   type: "data",
@@ -28,15 +19,16 @@ describe("parseFrameLine", () => {
   it("parses objects and rejects everything else", () => {
     expect(parseFrameLine('{"type":"heartbeat"}')).toEqual({ type: "heartbeat" });
     for (const line of ["", "{", "[]", "1", "null"])
-      expect(codeOf(() => parseFrameLine(line))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+      caughtSync(() => parseFrameLine(line), "ERR_CREATEOS_OUTPUT_INVALID");
   });
   it("keeps unknown types and extra fields, but an object without a type is no frame", () => {
     expect(parseFrameLine('{"type":"progress","x":1}')).toEqual({ type: "progress", x: 1 });
-    expect(codeOf(() => parseFrameLine('{"seq":1,"stream":"stdout"}'))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
-    expect(codeOf(() => parseFrameLine('{"type":7}'))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+    caughtSync(() => parseFrameLine('{"seq":1,"stream":"stdout"}'), "ERR_CREATEOS_OUTPUT_INVALID");
+    caughtSync(() => parseFrameLine('{"type":7}'), "ERR_CREATEOS_OUTPUT_INVALID");
   });
   it("reads an error envelope in the stream as an unsuccessful response", () => {
-    expect(codeOf(() => parseFrameLine('{"status":"error","error":{"code":"x"}}'))).toBe(
+    caughtSync(
+      () => parseFrameLine('{"status":"error","error":{"code":"x"}}'),
       "ERR_CREATEOS_UNSUCCESSFUL_RESPONSE",
     );
   });
@@ -90,7 +82,7 @@ describe("judgeDataFrame", () => {
   });
   it("rejects invalid sequence numbers", () => {
     for (const seq of [0, -1, 1.5, "1", null, Number.MAX_SAFE_INTEGER + 1]) {
-      expect(codeOf(() => judgeDataFrame(frame(seq), 0))).toBe("ERR_CREATEOS_SEQUENCE_INVALID");
+      caughtSync(() => judgeDataFrame(frame(seq), 0), "ERR_CREATEOS_SEQUENCE_INVALID");
     }
   });
   it("rejects a gap with the upstream message", () => {
@@ -107,9 +99,7 @@ describe("parseExitFrame", () => {
     for (const name of ["SIGKILL", "KILL", "SIGRTMIN+3", "killed", "SIG_9"])
       expect(parseExitFrame({ type: "exit", signal: name }).signal).toBe(name);
     for (const name of ["", "kill -9", "x".repeat(33), "SIG\nKILL", 9])
-      expect(codeOf(() => parseExitFrame({ type: "exit", signal: name }))).toBe(
-        "ERR_CREATEOS_OUTPUT_INVALID",
-      );
+      caughtSync(() => parseExitFrame({ type: "exit", signal: name }), "ERR_CREATEOS_OUTPUT_INVALID");
   });
 
   it("reads the exit code and/or signal", () => {
@@ -125,7 +115,7 @@ describe("parseExitFrame", () => {
   });
   it("rejects a malformed exit", () => {
     for (const raw of [{}, { exit_code: "1" }, { exit_code: 1.5 }, { signal: "kill -9" }]) {
-      expect(codeOf(() => parseExitFrame(raw))).toBe("ERR_CREATEOS_OUTPUT_INVALID");
+      caughtSync(() => parseExitFrame(raw), "ERR_CREATEOS_OUTPUT_INVALID");
     }
   });
 });

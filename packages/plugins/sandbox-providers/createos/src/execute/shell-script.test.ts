@@ -1,14 +1,10 @@
-import { PaperclipError } from "@paperclipai/errors";
+import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { buildScript, shellQuote, validateCommand } from "./shell-script.js";
 
 function failure(run: () => void): { code: unknown; message: string } {
-  try {
-    run();
-  } catch (error) {
-    return { code: PaperclipError.is(error) ? error.code : undefined, message: (error as Error).message };
-  }
-  throw new Error("expected a throw");
+  const { code, message } = caughtSync(run);
+  return { code, message };
 }
 
 describe("shellQuote", () => {
