@@ -11,7 +11,7 @@ const MAX_BLANKS = 8;
 // atomically (a captured look-ahead, then its back-reference), so a run costs one match, not a
 // failed match at each of its words.
 const AUTH_SCHEMES = new RegExp(
-  `\\b(?=(${SCHEME}(?:[ \\t]{1,${MAX_BLANKS}}${SCHEME}(?![A-Za-z0-9._~+/=-]))*))\\1`,
+  `\\b${SCHEME}(?=((?:[ \\t]{1,${MAX_BLANKS}}${SCHEME}(?![A-Za-z0-9._~+/=-]))*))\\1`,
   "g",
 );
 // Words that follow "Bearer" or "Basic" in prose ("Bearer authentication is required", "send a
