@@ -61,14 +61,31 @@ const endsUnquoted = (code: number, inQuery: boolean): boolean =>
 // hand: the classes are endsUnquoted's characters.
 const READ_BY_HAND = 32;
 const valueRest = (ends: string): RegExp =>
-  new RegExp(`[^ \\t\\n\\v\\f\\r\\u00a0\\u2028\\u2029,;${ends}]{0,${MAX_CREDENTIAL_LENGTH - READ_BY_HAND}}`, "y");
+  new RegExp(
+    `[^ \\t\\n\\v\\f\\r\\u00a0\\u2028\\u2029,;${ends}]{0,${MAX_CREDENTIAL_LENGTH - READ_BY_HAND}}`,
+    "y",
+  );
 const VALUE_REST = valueRest("");
 const QUERY_VALUE_REST = valueRest("&#");
 // Quotes and sentence ends after a value belong to the text around it, and so does a closing
 // bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`).
-const OPENER_OF: Record<number, string> = { 41: "(", 93: "[", 125: "{", 62: "<" };
+// A switch, not a lookup object: this runs for the last characters of every value read.
+function openerOf(code: number): string | undefined {
+  switch (code) {
+    case 41:
+      return "(";
+    case 93:
+      return "[";
+    case 125:
+      return "{";
+    case 62:
+      return "<";
+    default:
+      return undefined;
+  }
+}
 function isTrailingPunctuation(code: number, value: string): boolean {
-  const opener = OPENER_OF[code];
+  const opener = openerOf(code);
   if (opener !== undefined) return !value.includes(opener);
   return code === 46 || code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === 96 || code === BACKSLASH;
 }
@@ -97,7 +114,7 @@ export function readValue(
   let whole: string | undefined;
   while (end > start) {
     const code = text.charCodeAt(end - 1);
-    if (OPENER_OF[code] !== undefined) whole ??= text.slice(start, end);
+    if (openerOf(code) !== undefined) whole ??= text.slice(start, end);
     if (!isTrailingPunctuation(code, whole ?? "")) break;
     end -= 1;
   }
