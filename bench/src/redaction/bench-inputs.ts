@@ -52,7 +52,7 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   // More of the same kinds: a key with its separator, a JSON key whose value is a secret, a flag,
   // another header name, a scheme that follows a key, a fixed-length prefix and a URL scheme.
   { name: 'hostile: "password=" repeated', build: repeated("password=") },
-  { name: 'hostile: "\"password\":\"" repeated', build: repeated('"password":"') },
+  { name: 'hostile: "\\"password\\":\\"" repeated', build: repeated('"password":"') },
   { name: 'hostile: "--password " repeated', build: repeated("--password ") },
   { name: 'hostile: "Cookie: " repeated', build: repeated("Cookie: ") },
   { name: 'hostile: "Token " repeated', build: repeated("Token ") },
