@@ -49,6 +49,15 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "postgres://" repeated', build: repeated("postgres://") },
   { name: 'hostile: "ghp_" repeated', build: repeated("ghp_") },
   { name: 'hostile: "Authorization: " repeated', build: repeated("Authorization: ") },
+  // More of the same kinds: a key with its separator, a JSON key whose value is a secret, a flag,
+  // another header name, a scheme that follows a key, a fixed-length prefix and a URL scheme.
+  { name: 'hostile: "password=" repeated', build: repeated("password=") },
+  { name: 'hostile: "\\"password\\":\\"" repeated', build: repeated('"password":"') },
+  { name: 'hostile: "--password " repeated', build: repeated("--password ") },
+  { name: 'hostile: "Cookie: " repeated', build: repeated("Cookie: ") },
+  { name: 'hostile: "Token " repeated', build: repeated("Token ") },
+  { name: 'hostile: "AKIA" repeated', build: repeated("AKIA") },
+  { name: 'hostile: "mongodb+srv://" repeated', build: repeated("mongodb+srv://") },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

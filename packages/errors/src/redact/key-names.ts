@@ -82,17 +82,22 @@ export function keySegments(key: string): string[] {
   return (key.match(SEGMENT) ?? []).map((segment) => segment.toLowerCase());
 }
 
-// Logs repeat the same few keys; judging each once keeps a dense log fast.
-const MAX_CACHED_KEYS = 512;
-const kindCache = new Map<string, KeyKind | null>();
+// Logs repeat the same few keys; judging each once keeps a dense log fast. A slot per hash of the
+// key, computed here: a map would hash each fresh key in the engine's runtime, slower than this.
+const CACHE_SLOTS = 512;
+const cachedKeys: (string | undefined)[] = new Array(CACHE_SLOTS).fill(undefined);
+const cachedKinds: (KeyKind | null)[] = new Array(CACHE_SLOTS).fill(null);
 
 /** The kind of a key's value, or null when the key does not name a secret. */
 export function kindOfKey(key: string): KeyKind | null {
-  const cached = kindCache.get(key);
-  if (cached !== undefined) return cached;
+  let hash = key.length;
+  for (let index = 0; index < key.length; index += 1)
+    hash = (Math.imul(hash, 31) + key.charCodeAt(index)) | 0;
+  const slot = hash & (CACHE_SLOTS - 1);
+  if (cachedKeys[slot] === key) return cachedKinds[slot] as KeyKind | null;
   const kind = judgeKey(key);
-  if (kindCache.size >= MAX_CACHED_KEYS) kindCache.clear();
-  kindCache.set(key, kind);
+  cachedKeys[slot] = key;
+  cachedKinds[slot] = kind;
   return kind;
 }
 

@@ -40,6 +40,12 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["hooks.slack.com/services/", "webhook paths"],
   [`token=${"}".repeat(64)} `, "closing brackets after values"],
   ["x".repeat(63) + "_token ", "keys at the length limit"],
+  ["password=", "keys whose values run to the bound"],
+  ['"password":"', "JSON keys whose values are redacted"],
+  ["--password ", "flags whose values are flags"],
+  ["Cookie: ", "cookie headers"],
+  ["Token ", "schemes after keys"],
+  ["mongodb+srv://", "URL schemes with a plus"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the

@@ -72,6 +72,17 @@ describe("redactSecrets: each rule", () => {
     expect(redactSecrets("cookie: session=abc123; Path=/")).toBe("cookie: [REDACTED]; Path=/");
   });
 
+  it("takes a run of scheme names as words: only the last may precede a credential", () => {
+    expect(redactSecrets("Bearer Bearer abc123def456")).toBe("Bearer Bearer [REDACTED]");
+    expect(redactSecrets("Basic\tbasic BASIC dXNlcjpwYXNz, next")).toBe(
+      "Basic\tbasic BASIC [REDACTED], next",
+    );
+    expect(redactSecrets("Basic Basic Basic")).toBe("Basic Basic Basic");
+    expect(redactSecrets(`Bearer Bearer${" ".repeat(9)}abc123def456`)).toBe(
+      `Bearer Bearer${" ".repeat(9)}abc123def456`,
+    );
+  });
+
   it("finds a key right after a key that held prose", () => {
     expect(redactSecrets("a secret token abc123 here")).toBe("a secret token [REDACTED] here");
   });

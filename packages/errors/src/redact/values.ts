@@ -57,11 +57,35 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
 
 const endsUnquoted = (code: number, inQuery: boolean): boolean =>
   isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35));
+// A long value (a dump runs to the bound) is read on by the engine, several times faster than by
+// hand: the classes are endsUnquoted's characters.
+const READ_BY_HAND = 32;
+const valueRest = (ends: string): RegExp =>
+  new RegExp(
+    `[^ \\t\\n\\v\\f\\r\\u00a0\\u2028\\u2029,;${ends}]{0,${MAX_CREDENTIAL_LENGTH - READ_BY_HAND}}`,
+    "y",
+  );
+const VALUE_REST = valueRest("");
+const QUERY_VALUE_REST = valueRest("&#");
 // Quotes and sentence ends after a value belong to the text around it, and so does a closing
 // bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`).
-const OPENER_OF: Record<number, string> = { 41: "(", 93: "[", 125: "{", 62: "<" };
+// A switch, not a lookup object: this runs for the last characters of every value read.
+function openerOf(code: number): string | undefined {
+  switch (code) {
+    case 41:
+      return "(";
+    case 93:
+      return "[";
+    case 125:
+      return "{";
+    case 62:
+      return "<";
+    default:
+      return undefined;
+  }
+}
 function isTrailingPunctuation(code: number, value: string): boolean {
-  const opener = OPENER_OF[code];
+  const opener = openerOf(code);
   if (opener !== undefined) return !value.includes(opener);
   return code === 46 || code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === 96 || code === BACKSLASH;
 }
@@ -77,13 +101,20 @@ export function readValue(
   if (quoted) return quoted;
   const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
   let end = start;
-  while (end < stop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
+  const handStop = Math.min(stop, start + READ_BY_HAND);
+  while (end < handStop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
+  if (end === handStop && end < stop) {
+    const rest = inQuery ? QUERY_VALUE_REST : VALUE_REST;
+    rest.lastIndex = end;
+    rest.test(text);
+    end = rest.lastIndex;
+  }
   context.steps += end - start + 1;
   // Openers never trail, so the whole value answers "did it open this bracket" for every cut.
   let whole: string | undefined;
   while (end > start) {
     const code = text.charCodeAt(end - 1);
-    if (OPENER_OF[code] !== undefined) whole ??= text.slice(start, end);
+    if (openerOf(code) !== undefined) whole ??= text.slice(start, end);
     if (!isTrailingPunctuation(code, whole ?? "")) break;
     end -= 1;
   }
@@ -107,6 +138,9 @@ const FUNCTION_WORDS = new Set(
   "is are was were be must should can cannot could will would may not and or the a an to of for with in on has have".split(
     " ",
   ),
+);
+const LONGEST_LISTED_WORD = Math.max(
+  ...[...ABSENT_WORDS, ...ENUM_WORDS, ...FUNCTION_WORDS].map((word) => word.length),
 );
 const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
 /** Values that are never a secret after a scheme: the key-assignment search skips them. */
@@ -194,7 +228,8 @@ export function isSecretValue(
   if (form === "explicit" && !value.quoted && /^[A-Za-z][\w-]*:$/.test(text)) return false;
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
-  const lower = text.toLowerCase();
+  // Every listed word is short: a longer value is none of them, and lowercasing it costs its length.
+  const lower = text.length <= LONGEST_LISTED_WORD ? text.toLowerCase() : "";
   if (form === "after-scheme") return !isNonSecretWord(lower);
   // `--api-key is required`: a flag followed by a sentence, not by its value.
   if (form === "flag" && FUNCTION_WORDS.has(lower)) return false;

@@ -1,13 +1,17 @@
-import { isAsciiLetter, isToken68Char, isWhitespace } from "../char-classes.js";
+import { isAsciiLetter, isBlank, isToken68Char, isWhitespace } from "../char-classes.js";
+import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
-const SCHEME_NAMES = "Bearer|Basic|bearer|basic|BEARER|BASIC";
-// A scheme, then what a credential needs: six token68 characters that are not a scheme name again
-// (`Bearer Bearer …` is a list of words). The engine skips what fails without a call per scheme.
-const AUTH_SCHEME = new RegExp(
-  `\\b(?:${SCHEME_NAMES})[ \\t]{1,8}(?=[A-Za-z0-9._~+/=-]{6})(?!(?:${SCHEME_NAMES})(?![A-Za-z0-9._~+/=-]))`,
+const SCHEME = `(?:${trieOf(["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"])})`;
+const MAX_BLANKS = 8;
+// A scheme, and the scheme names that follow it as words (`Bearer Bearer …` is a list of words, not
+// a credential): only the last of such a run may be followed by one. The run is read once and
+// atomically (a captured look-ahead, then its back-reference), so a run costs one match, not a
+// failed match at each of its words.
+const AUTH_SCHEMES = new RegExp(
+  `\\b${SCHEME}(?=((?:[ \\t]{1,${MAX_BLANKS}}${SCHEME}(?![A-Za-z0-9._~+/=-]))*))\\1`,
   "g",
 );
 // Words that follow "Bearer" or "Basic" in prose ("Bearer authentication is required", "send a
@@ -47,21 +51,25 @@ function isCredential(scheme: string, value: string): boolean {
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
 export function redactAuthSchemes(text: string, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
-  AUTH_SCHEME.lastIndex = 0;
-  for (let found = AUTH_SCHEME.exec(text); found !== null; found = AUTH_SCHEME.exec(text)) {
-    context.steps += 1;
-    const start = found.index + found[0].length;
+  AUTH_SCHEMES.lastIndex = 0;
+  for (let found = AUTH_SCHEMES.exec(text); found !== null; found = AUTH_SCHEMES.exec(text)) {
+    const schemesEnd = found.index + found[0].length;
+    let start = schemesEnd;
+    while (start - schemesEnd <= MAX_BLANKS && isBlank(text.charCodeAt(start))) start += 1;
+    context.steps += start - found.index + 1;
+    if (start === schemesEnd || start - schemesEnd > MAX_BLANKS) continue;
     const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
     let end = start;
     // token68 and its `=` padding; an `=` inside is kept in the credential too.
     while (end < stop && (isToken68Char(text.charCodeAt(end)) || text.charCodeAt(end) === 61)) end += 1;
     context.steps += end - start + 1;
-    if (!endsCredential(text.charCodeAt(end)) || OAUTH_FIELD.test(text.slice(start, end))) continue;
-    if (end - start < 6) continue;
-    const scheme = found[0].trimEnd();
-    if (!isCredential(scheme, text.slice(start, end))) continue;
+    if (end - start < 6 || !endsCredential(text.charCodeAt(end))) continue;
+    if (OAUTH_FIELD.test(text.slice(start, end))) continue;
+    let schemeStart = schemesEnd;
+    while (isAsciiLetter(text.charCodeAt(schemeStart - 1))) schemeStart -= 1;
+    if (!isCredential(text.slice(schemeStart, schemesEnd), text.slice(start, end))) continue;
     rewriter.replace(start, end, context.replacement);
-    AUTH_SCHEME.lastIndex = end;
+    AUTH_SCHEMES.lastIndex = end;
   }
   return rewriter.finish();
 }

@@ -142,8 +142,8 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   candidates.lastIndex = 0;
   for (let word = candidates.exec(text); word !== null; word = candidates.exec(text)) {
     context.steps += 1;
-    const flagKey = word[1];
-    const wordEnd = word.index + (flagKey === undefined ? word[0].length : 1 + flagKey.length);
+    // Only FLAG_CANDIDATE has a group: reading past a result's end costs a slow element load.
+    const wordEnd = word.index + (word.length > 1 ? 1 + (word[1] as string).length : word[0].length);
     // A later word of a key already judged (`client_secret_token`) adds nothing.
     if (word.index < examinedUpTo) continue;
     const assignment = readAssignment(text, word.index, wordEnd, context);

@@ -1,4 +1,4 @@
-import { escapeForPattern } from "../pattern-source.js";
+import { trieOf } from "../pattern-source.js";
 
 // A key is a bounded identifier around a sensitive word: scanning outwards by hand (instead of
 // one pattern with open `*` on both sides) keeps the scan linear in the input.
@@ -13,22 +13,11 @@ const SENSITIVE_WORDS = [
 ];
 const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
 
-/** Any of `words`, and only the longest where one starts another (`pass` is not tried inside `password`). */
-function longestWords(words: readonly string[]): string {
-  return words
-    .map((word) => {
-      const longer = words.filter((other) => other !== word && other.startsWith(word));
-      const notLonger = longer.map((other) => escapeForPattern(other.slice(word.length))).join("|");
-      return escapeForPattern(word) + (longer.length > 0 ? `(?!${notLonger})` : "");
-    })
-    .join("|");
-}
-
-const WORD = `(?:${longestWords(SENSITIVE_WORDS)})`;
+const WORD = `(?:${trieOf(SENSITIVE_WORDS)})`;
 // `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
 const EXPLICIT = `\\\\*["']?[ \\t]*[:=](?![ \\t]*[A-Za-z][\\w-]*:(?:[ \\t]|$))`;
 // `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
-const AFTER_SCHEME = `(?:${longestWords(SCHEMES)})[ \\t]+(?!(?:${longestWords(SCHEMES)})(?![^\\s,;]))`;
+const AFTER_SCHEME = `(?:${trieOf(SCHEMES)})[ \\t]+(?!(?:${trieOf(SCHEMES)})(?![^\\s,;]))`;
 // `key value`: the value must look like a credential (see looksLikeCredential): six characters
 // or more, and not a sensitive word itself (`password password …` is a list of words).
 const BARE_CREDENTIAL = `\\\\*["']?(?!${WORD}(?![\\w.~+/=-]))(?=[\\w.~+/=-]{6})`;

@@ -1,5 +1,5 @@
 import { BACKSLASH, isNameChar, isTokenChar } from "../char-classes.js";
-import { escapeForPattern } from "../pattern-source.js";
+import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
@@ -27,21 +27,6 @@ function startsToken(text: string, index: number, wholeRun: boolean): boolean {
   const before = text.charCodeAt(index - 1);
   if (isEscapeLetter(before) && text.charCodeAt(index - 2) === BACKSLASH) return true;
   return wholeRun ? !isTokenChar(before) && before !== 46 : !isNameChar(before);
-}
-
-/** The prefixes as a trie-shaped alternation (`s(?:k(?:-|_live_)|…)`), which the engine tries far faster than a flat one. */
-function trieOf(words: readonly string[]): string {
-  const byFirst = new Map<string, string[]>();
-  let endsHere = false;
-  for (const word of words) {
-    if (word === "") endsHere = true;
-    else byFirst.set(word.charAt(0), [...(byFirst.get(word.charAt(0)) ?? []), word.slice(1)]);
-  }
-  const branches = [...byFirst].map(([first, rests]) => {
-    const rest = rests.length === 1 ? escapeForPattern(rests[0] as string) : `(?:${trieOf(rests)})`;
-    return escapeForPattern(first) + rest;
-  });
-  return endsHere ? `(?:${branches.join("|")})?` : branches.join("|");
 }
 
 // Where a prefix starts a token: every prefix starts with a letter, so `\b` before it is the

@@ -21,6 +21,8 @@ export interface TokenFormat {
 }
 
 const ANY = Number.POSITIVE_INFINITY;
+// Base64url of a JOSE header: an algorithm, a key id, even a certificate chain fit in this.
+const MAX_JWT_HEADER = 8192;
 const isAlnumOrDash = (code: number): boolean => isAlnum(code) || code === 45;
 const isBase64OrPadding = (code: number): boolean => isBase64Char(code) || code === 61;
 const isUrlSafeBase64OrPadding = (code: number): boolean => isTokenChar(code) || code === 61;
@@ -222,7 +224,9 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   {
     provider: "JWT (three or five segments)",
     prefixes: ["eyJ"],
-    body: [run(isTokenChar, 5, ANY), ".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
+    // A header is a small JSON object: a longer run is not one, and reading on would cost a
+    // run of `eyJeyJ…` its whole length before the missing `.` ends the match.
+    body: [run(isTokenChar, 5, MAX_JWT_HEADER), ".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
     tail: [".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
     wholeRun: true,
   },

@@ -10,7 +10,8 @@ const isPathChar = (code: number): boolean => isToken68Char(code) || code === 64
 
 /** Slack, Discord, Microsoft Teams and Zapier webhook URLs: the host and the fixed path are kept. */
 export function redactWebhookUrls(text: string, context: RedactionContext): string {
-  if (!text.includes("hook")) return text;
+  // Every webhook host above ends in `.com/`: a cheaper search than `hook` in text full of `h`.
+  if (!text.includes(".com/")) return text;
   const rewriter = new Rewriter(text);
   WEBHOOK_PATHS.lastIndex = 0;
   for (let found = WEBHOOK_PATHS.exec(text); found !== null; found = WEBHOOK_PATHS.exec(text)) {
