@@ -9,6 +9,7 @@ import {
 } from "./char-classes.js";
 import type { KeyKind } from "./key-names.js";
 import type { RedactionContext } from "./redaction-context.js";
+import type { UnquotedValueEnds } from "./unquoted-value-ends.js";
 
 // Longer runs are noise (a dump, a repeated byte), not one credential: redacting
 // past this would swallow the rest of a diagnostic.
@@ -57,16 +58,8 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
 
 const endsUnquoted = (code: number, inQuery: boolean): boolean =>
   isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35));
-// A long value (a dump runs to the bound) is read on by the engine, several times faster than by
-// hand: the classes are endsUnquoted's characters.
+// A long value (a dump runs to the bound) is read on by the engine, several times faster than by hand.
 const READ_BY_HAND = 32;
-const valueRest = (ends: string): RegExp =>
-  new RegExp(
-    `[^ \\t\\n\\v\\f\\r\\u00a0\\u2028\\u2029,;${ends}]{0,${MAX_CREDENTIAL_LENGTH - READ_BY_HAND}}`,
-    "y",
-  );
-const VALUE_REST = valueRest("");
-const QUERY_VALUE_REST = valueRest("&#");
 // Quotes and sentence ends after a value belong to the text around it, and so does a closing
 // bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`).
 // A switch, not a lookup object: this runs for the last characters of every value read.
@@ -96,6 +89,7 @@ export function readValue(
   start: number,
   inQuery: boolean,
   context: RedactionContext,
+  ends: UnquotedValueEnds,
 ): ValueSpan {
   const quoted = readQuoted(text, start, context);
   if (quoted) return quoted;
@@ -103,12 +97,7 @@ export function readValue(
   let end = start;
   const handStop = Math.min(stop, start + READ_BY_HAND);
   while (end < handStop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
-  if (end === handStop && end < stop) {
-    const rest = inQuery ? QUERY_VALUE_REST : VALUE_REST;
-    rest.lastIndex = end;
-    rest.test(text);
-    end = rest.lastIndex;
-  }
+  if (end === handStop && end < stop) end = Math.min(stop, ends.endFrom(end, inQuery, context));
   context.steps += end - start + 1;
   // Openers never trail, so the whole value answers "did it open this bracket" for every cut.
   let whole: string | undefined;

@@ -9,6 +9,7 @@ import {
 import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
+import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
 import { FLAG_CANDIDATE, KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
@@ -138,6 +139,7 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
 /** Judges the key at each match of `candidates` (a word, or a flag's dash with its key in group 1). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
+  const valueEnds = new UnquotedValueEnds(text);
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
   for (let word = candidates.exec(text); word !== null; word = candidates.exec(text)) {
@@ -152,7 +154,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
       continue;
     }
     examinedUpTo = assignment.keyEnd;
-    const value = readValue(text, assignment.valueStart, assignment.inQuery, context);
+    const value = readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
