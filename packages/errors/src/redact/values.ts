@@ -56,8 +56,10 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
   return { start: contentStart, end: index, text: text.slice(contentStart, index), quoted: true };
 }
 
+// Letters and most punctuation (`<` to `~`) end nothing: tested first, they cost one comparison.
 const endsUnquoted = (code: number, inQuery: boolean): boolean =>
-  isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35));
+  (code < 60 || code > 126) &&
+  (isWhitespace(code) || code === 44 || code === 59 || (inQuery && (code === 38 || code === 35)));
 // A long value (a dump runs to the bound) is read on by the engine, several times faster than by hand.
 const READ_BY_HAND = 32;
 // Quotes and sentence ends after a value belong to the text around it, and so does a closing
@@ -131,7 +133,10 @@ const FUNCTION_WORDS = new Set(
 const LONGEST_LISTED_WORD = Math.max(
   ...[...ABSENT_WORDS, ...ENUM_WORDS, ...FUNCTION_WORDS].map((word) => word.length),
 );
-const isNonSecretWord = (lower: string): boolean => ABSENT_WORDS.has(lower) || ENUM_WORDS.has(lower);
+// `lower` is empty for a value too long to be listed: a set lookup costs more than this test.
+const isListed = (words: ReadonlySet<string>, lower: string): boolean => lower !== "" && words.has(lower);
+const isNonSecretWord = (lower: string): boolean =>
+  isListed(ABSENT_WORDS, lower) || isListed(ENUM_WORDS, lower);
 /** Values that are never a secret after a scheme: the key-assignment search skips them. */
 export const NON_SECRET_WORDS: readonly string[] = [...ABSENT_WORDS, ...ENUM_WORDS];
 // "Bearer opaque" inside quotes: the scheme says what follows is a credential.
@@ -193,6 +198,7 @@ function looksLikeCredential(value: string): boolean {
  * Only after a command's word or a flag: `API_KEY=raw-secret` holds one.
  */
 export const namesASecret = (value: string): boolean =>
+  isAsciiLetter(value.charCodeAt(0)) &&
   /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(
     value,
   );
@@ -221,8 +227,8 @@ export function isSecretValue(
   const lower = text.length <= LONGEST_LISTED_WORD ? text.toLowerCase() : "";
   if (form === "after-scheme") return !isNonSecretWord(lower);
   // `--api-key is required`: a flag followed by a sentence, not by its value.
-  if (form === "flag" && FUNCTION_WORDS.has(lower)) return false;
-  if (kind === "password") return !ABSENT_WORDS.has(lower);
+  if (form === "flag" && isListed(FUNCTION_WORDS, lower)) return false;
+  if (kind === "password") return !isListed(ABSENT_WORDS, lower);
   if (STARTS_WITH_SCHEME.test(text)) return true;
   if (isNonSecretWord(lower)) return false;
   // Base64 may start with `/`: a registry blob is judged by its shape alone.

@@ -11,7 +11,14 @@ import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
-import { FLAG_CANDIDATE, KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
+import {
+  FLAG_CANDIDATE,
+  FLAG_KEY_WORD,
+  KEY_CANDIDATE,
+  MAX_FLAG_KEY,
+  MAX_KEY_SIDE,
+  SECOND_WORD,
+} from "./key-candidates.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
 
@@ -54,6 +61,7 @@ function readAssignment(
   text: string,
   wordStart: number,
   wordEnd: number,
+  rightSide: number,
   context: RedactionContext,
 ): Assignment | NotAnAssignment {
   let keyStart = wordStart;
@@ -65,7 +73,7 @@ function readAssignment(
   )
     keyStart -= 1;
   let keyEnd = wordEnd;
-  const rightLimit = Math.min(text.length, wordEnd + MAX_KEY_SIDE);
+  const rightLimit = Math.min(text.length, wordEnd + rightSide);
   while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
   context.steps += keyEnd - keyStart + 1;
   const before = text.charCodeAt(keyStart - 1);
@@ -136,19 +144,47 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
   return redactCandidates(afterFlags, KEY_CANDIDATE, context);
 }
 
-/** Judges the key at each match of `candidates` (a word, or a flag's dash with its key in group 1). */
+/**
+ * For readAssignment, where the sensitive word of the key after a flag's dash at `afterDash - 1`
+ * ends, or a position inside the key: the key runs to the end of its key characters either way,
+ * unless its word is two (`--secret key value`).
+ */
+function flagWordEnd(text: string, afterDash: number): number {
+  let runEnd = afterDash;
+  const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
+  while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+  SECOND_WORD.lastIndex = runEnd;
+  if (!SECOND_WORD.test(text)) return afterDash;
+  FLAG_KEY_WORD.lastIndex = afterDash;
+  return FLAG_KEY_WORD.test(text) ? FLAG_KEY_WORD.lastIndex : afterDash;
+}
+
+/** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   const valueEnds = new UnquotedValueEnds(text);
+  // A flag's match is its dash and the key follows it: `test` finds it without a result to build.
+  const flags = candidates === FLAG_CANDIDATE;
+  const rightSide = flags ? MAX_FLAG_KEY : MAX_KEY_SIDE;
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
-  for (let word = candidates.exec(text); word !== null; word = candidates.exec(text)) {
+  for (;;) {
+    let wordStart: number;
+    let wordEnd: number;
+    if (flags) {
+      if (!candidates.test(text)) break;
+      wordStart = candidates.lastIndex - 1;
+      wordEnd = flagWordEnd(text, candidates.lastIndex);
+    } else {
+      const word = candidates.exec(text);
+      if (word === null) break;
+      wordStart = word.index;
+      wordEnd = candidates.lastIndex;
+    }
     context.steps += 1;
-    // Only FLAG_CANDIDATE has a group: reading past a result's end costs a slow element load.
-    const wordEnd = word.index + (word.length > 1 ? 1 + (word[1] as string).length : word[0].length);
     // A later word of a key already judged (`client_secret_token`) adds nothing.
-    if (word.index < examinedUpTo) continue;
-    const assignment = readAssignment(text, word.index, wordEnd, context);
+    if (wordStart < examinedUpTo) continue;
+    const assignment = readAssignment(text, wordStart, wordEnd, rightSide, context);
     if ("skipTo" in assignment) {
       examinedUpTo = assignment.skipTo;
       continue;

@@ -21,9 +21,21 @@ const AFTER_SCHEME = `(?:${trieOf(SCHEMES)})[ \\t]+(?!(?:${trieOf(SCHEMES)})(?![
 // `key value`: the value must look like a credential (see looksLikeCredential): six characters
 // or more, and not a sensitive word itself (`password password …` is a list of words).
 const BARE_CREDENTIAL = `\\\\*["']?(?!${WORD}(?![\\w.~+/=-]))(?=[\\w.~+/=-]{6})`;
-// `--key value`: a dash after a non-key character, then a key holding a sensitive word (the
-// first group: the key after the dash up to the end of the word).
-const FLAG = `-(?<![\\w.-]-)(?=(-?[\\w.-]{0,${MAX_KEY_SIDE}}?${WORD})[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
+// `--key value`: a dash after a non-key character, then a key holding a sensitive word.
+const FLAG_KEY = `-?[\\w.-]{0,${MAX_KEY_SIDE}}?${WORD}(?=[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
+const FLAG = `-(?<![\\w.-]-)(?=${FLAG_KEY})`;
+/**
+ * After a FLAG_CANDIDATE's dash, the key up to the end of its sensitive word: needed only when
+ * that word is two (`--secret key value`); a one-word key ends where its key characters do.
+ */
+export const FLAG_KEY_WORD = new RegExp(FLAG_KEY, "iy");
+/** The longest key after a FLAG_CANDIDATE's dash: a key side on each side of a sensitive word. */
+export const MAX_FLAG_KEY = 1 + 2 * MAX_KEY_SIDE + Math.max(...SENSITIVE_WORDS.map((word) => word.length));
+/** A space and the second word of a two-word sensitive word (` key` of `api key`). */
+export const SECOND_WORD = new RegExp(
+  ` (?:${trieOf([...new Set(SENSITIVE_WORDS.filter((word) => word.includes(" ")).map((word) => word.split(" ")[1] as string))])})`,
+  "iy",
+);
 
 /**
  * A sensitive word when what follows can make its key an assignment (more key characters, a
@@ -38,7 +50,7 @@ export const KEY_CANDIDATE = new RegExp(
 
 /**
  * The dash that starts a `--flag value` whose key holds a sensitive word (any value follows a
- * flag), with the key up to the end of the word in group 1. Its own pattern: a second
- * alternative in KEY_CANDIDATE would keep the engine from skipping ahead to the words.
+ * flag); the key is a run of key characters after it of at most MAX_FLAG_KEY. Its own pattern: a
+ * second alternative in KEY_CANDIDATE would keep the engine from skipping ahead to the words.
  */
 export const FLAG_CANDIDATE = new RegExp(FLAG, "gi");
