@@ -146,17 +146,16 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
 
 /**
  * For readAssignment, where the sensitive word of the key after a flag's dash at `afterDash - 1`
- * ends, or a position inside the key: the key runs to the end of its key characters either way,
- * unless its word is two (`--secret key value`).
+ * ends: with the key's last key character, unless the word is two (`--secret key value`).
  */
 function flagWordEnd(text: string, afterDash: number): number {
   let runEnd = afterDash;
   const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
   while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
   SECOND_WORD.lastIndex = runEnd;
-  if (!SECOND_WORD.test(text)) return afterDash;
+  if (!SECOND_WORD.test(text)) return runEnd;
   FLAG_KEY_WORD.lastIndex = afterDash;
-  return FLAG_KEY_WORD.test(text) ? FLAG_KEY_WORD.lastIndex : afterDash;
+  return FLAG_KEY_WORD.test(text) ? FLAG_KEY_WORD.lastIndex : runEnd;
 }
 
 /** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
