@@ -144,16 +144,18 @@ const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \
 
 const isNumber = (value: string): boolean => /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value);
 // `$`, `%`, `{`, `<`, `*`, `x`, `X`: the first characters of a reference or a mask (checked first: it is cheap).
-const MASK_OR_REFERENCE_START = new Set([36, 37, 123, 60, 42, 120, 88]);
+// Comparisons, not a set: this runs for every value judged.
+const isMaskOrReferenceStart = (code: number): boolean =>
+  code === 36 || code === 37 || code === 123 || code === 60 || code === 42 || code === 120 || code === 88;
 /** `${DB_PASSWORD}`, `$DB_PASSWORD`, `%DB_PASSWORD%`, `{{ secrets.X }}`, `<your-token>`, `****`: not the secret itself. */
 const isReferenceOrMask = (value: string): boolean =>
-  MASK_OR_REFERENCE_START.has(value.charCodeAt(0)) &&
+  isMaskOrReferenceStart(value.charCodeAt(0)) &&
   /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
     value,
   );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
 const isUrl = (value: string): boolean =>
-  value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+  isAsciiLetter(value.charCodeAt(0)) && value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
 /**
  * Lowercase, Capitalized or UPPERCASE words of a word's length, possibly a phrase: prose, not a
  * credential. A single run of 16 or more letters is rarely a word and often a token.

@@ -152,6 +152,7 @@ function flagWordEnd(text: string, afterDash: number): number {
   let runEnd = afterDash;
   const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
   while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+  if (text.charCodeAt(runEnd) !== 32) return runEnd;
   SECOND_WORD.lastIndex = runEnd;
   if (!SECOND_WORD.test(text)) return runEnd;
   FLAG_KEY_WORD.lastIndex = afterDash;
