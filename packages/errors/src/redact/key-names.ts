@@ -84,7 +84,7 @@ export function keySegments(key: string): string[] {
 
 // Logs repeat the same few keys; judging each once keeps a dense log fast. A slot per hash of the
 // key, computed here: a map would hash each fresh key in the engine's runtime, slower than this.
-const CACHE_SLOTS = 512;
+const CACHE_SLOTS = 4096;
 const cachedKeys: (string | undefined)[] = new Array(CACHE_SLOTS).fill(undefined);
 const cachedKinds: (KeyKind | null)[] = new Array(CACHE_SLOTS).fill(null);
 
