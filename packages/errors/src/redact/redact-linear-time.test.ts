@@ -46,6 +46,10 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["Cookie: ", "cookie headers"],
   ["Token ", "schemes after keys"],
   ["mongodb+srv://", "URL schemes with a plus"],
+  ["api_key=", "compound keys whose values run to the bound"],
+  ["OPENAI_API_KEY=", "environment keys whose values run to the bound"],
+  ["--secret key ", "flags whose key is two words"],
+  ["?token=a&", "query keys whose values end at an ampersand"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the
