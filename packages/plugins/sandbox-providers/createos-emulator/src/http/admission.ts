@@ -1,5 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import type { EmulatorState } from "../emulator-state.js";
 import type { MatchedRoute } from "../routes.js";
 
@@ -11,6 +10,12 @@ export interface Refusal {
   readonly headers?: Record<string, string>;
   /** The request log notes an injected fault. */
   readonly fault?: "http-status";
+}
+
+/** Who asks: the peer address (the rate limit's key) and the `X-Api-Key` header as received. */
+export interface Caller {
+  readonly address: string | undefined;
+  readonly apiKey: string | string[] | undefined;
 }
 
 export function keyMatches(given: string | string[] | undefined, expected: string): boolean {
@@ -26,12 +31,12 @@ export function keyMatches(given: string | string[] | undefined, expected: strin
  * key. `null` admits the request to its route.
  */
 export function admissionRefusal(
-  state: EmulatorState,
-  req: IncomingMessage,
+  state: Pick<EmulatorState, "closing" | "limiter" | "faults" | "apiKey">,
+  caller: Caller,
   match: MatchedRoute,
 ): Refusal | null {
   if (state.closing) return { status: 503, code: "unavailable", message: "The emulator is shutting down." };
-  const decision = state.limiter?.take(req.socket.remoteAddress ?? "unknown");
+  const decision = state.limiter?.take(caller.address ?? "unknown");
   if (decision && !decision.allowed) {
     return {
       status: 429,
@@ -58,7 +63,7 @@ export function admissionRefusal(
       fault: "http-status",
     };
   }
-  if (!keyMatches(req.headers["x-api-key"], state.apiKey)) {
+  if (!keyMatches(caller.apiKey, state.apiKey)) {
     return { status: 401, code: "unauthorized", message: "A valid X-Api-Key is required." };
   }
   return null;

@@ -57,7 +57,11 @@ export function createRequestHandler(
       return;
     }
     const ctx = recordedContext(state, method, url, req, res);
-    const refusal = admissionRefusal(state, req, ctx.match);
+    const refusal = admissionRefusal(
+      state,
+      { address: req.socket.remoteAddress, apiKey: req.headers["x-api-key"] },
+      ctx.match,
+    );
     if (refusal !== null) {
       if (refusal.fault !== undefined) ctx.noteFault(refusal.fault);
       req.resume();
