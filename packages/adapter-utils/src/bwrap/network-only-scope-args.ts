@@ -1,6 +1,7 @@
 import path from "node:path";
+import { BindBackArgv } from "./bind-back-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
-import { isSameOrBelow, type MountRequest, orderMountRequests, parentDirectories } from "./mount-request.js";
+import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
 
@@ -38,6 +39,29 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     if (kindOf(plan.layout, candidate).kind === "directory") args.push("--ro-bind", candidate, candidate);
   }
   const maskDirs: string[] = [];
+  const masked = maskRuntimeDirectories(plan, args, maskDirs);
+  const tree = new BindBackArgv(args, masked);
+  for (const request of orderMountRequests(plan.mounts)) {
+    if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
+  }
+  maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
+  if (plan.proxyMount !== null) {
+    const { source, dest } = plan.proxyMount;
+    tree.createParents(dest);
+    args.push("--ro-bind", source, dest);
+  }
+  return { args, maskDirs };
+}
+
+/** A fresh private directory under the run's mask root; the caller creates it before spawning. */
+function nextMaskDir(plan: NetworkOnlyScopePlan, maskDirs: string[]): string {
+  const replacement = path.join(plan.maskRoot, String(maskDirs.length));
+  maskDirs.push(replacement);
+  return replacement;
+}
+
+/** Binds a private directory over each masked path (through a link to its target); returns what it masked. */
+function maskRuntimeDirectories(plan: NetworkOnlyScopePlan, args: string[], maskDirs: string[]): string[] {
   const masked: string[] = [];
   for (const candidate of plan.maskedPaths) {
     const kind = kindOf(plan.layout, candidate);
@@ -45,56 +69,26 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     const target = kind.kind === "directory" ? candidate : kind.kind === "symlink" ? kind.resolved : null;
     if (target === null || masked.some((dir) => isSameOrBelow(dir, target))) continue;
     if (kindOf(plan.layout, target).kind === "symlink") continue;
-    const replacement = path.join(plan.maskRoot, String(maskDirs.length));
-    maskDirs.push(replacement);
     masked.push(target);
-    args.push("--bind", replacement, target);
+    args.push("--bind", nextMaskDir(plan, maskDirs), target);
   }
+  return masked;
+}
 
-  const created = new Set<string>(masked);
-  const bound: MountRequest[] = [];
-  const bindBack = (request: MountRequest) => {
-    if (!masked.some((dir) => dir !== request.path && isSameOrBelow(dir, request.path))) return;
-    let covering: MountRequest | undefined;
-    for (const entry of bound) {
-      if (
-        isSameOrBelow(entry.path, request.path) &&
-        (!covering || entry.path.length > covering.path.length)
-      ) {
-        covering = entry;
-      }
-    }
-    if (covering?.access === request.access) return;
-    for (const parent of parentDirectories(request.path)) {
-      if (created.has(parent) || !masked.some((dir) => isSameOrBelow(dir, parent))) continue;
-      args.push("--dir", parent);
-      created.add(parent);
-    }
-    args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
-    created.add(request.path);
-    bound.push(request);
-  };
-  for (const request of orderMountRequests(plan.mounts)) {
-    if (kindOf(plan.layout, request.path).kind !== "missing") bindBack(request);
-  }
-  // /dev is the sandbox's own and /tmp, /run are masked, which hides every socket root,
-  // unless a path bound back shows one again: mask those spots too (binds, not tmpfs).
+/**
+ * /dev is the sandbox's own and /tmp, /run are masked, which hides every socket root,
+ * unless a path bound back shows one again: mask those spots too (binds, not tmpfs).
+ */
+function maskExposedSocketRoots(
+  plan: NetworkOnlyScopePlan,
+  bound: readonly MountRequest[],
+  args: string[],
+  maskDirs: string[],
+): void {
   const identity = bound.map((request) => ({ source: request.path, dest: request.path }));
   for (const exposure of socketRootExposures(identity, plan.socketRoots)) {
     // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
     if (kindOf(plan.layout, exposure.hostPath).kind === "missing") continue;
-    const replacement = path.join(plan.maskRoot, String(maskDirs.length));
-    maskDirs.push(replacement);
-    args.push("--bind", replacement, exposure.dest);
+    args.push("--bind", nextMaskDir(plan, maskDirs), exposure.dest);
   }
-  if (plan.proxyMount !== null) {
-    const { source, dest } = plan.proxyMount;
-    for (const parent of parentDirectories(dest)) {
-      if (created.has(parent) || !masked.some((dir) => isSameOrBelow(dir, parent))) continue;
-      args.push("--dir", parent);
-      created.add(parent);
-    }
-    args.push("--ro-bind", source, dest);
-  }
-  return { args, maskDirs };
 }

@@ -1,12 +1,6 @@
-import path from "node:path";
+import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
-import {
-  isSameOrBelow,
-  type MountRequest,
-  orderMountRequests,
-  parentDirectories,
-  sourceOf,
-} from "./mount-request.js";
+import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 
 export interface WorkspaceScopePlan {
@@ -30,13 +24,6 @@ export interface ProxyMount {
   readonly dest: string;
 }
 
-interface Mounted {
-  /** The host path bwrap binds (a real path: bwrap resolves every source). */
-  readonly source: string;
-  readonly dest: string;
-  readonly access: "ro" | "rw";
-}
-
 /**
  * The fresh-root part of the bwrap argv. System paths are inspected with `lstat`:
  * a directory or file is bound, a symlink is recreated with its own target when
@@ -46,84 +33,47 @@ interface Mounted {
  * through the link first.
  */
 export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
-  const args = ["--tmpfs", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"];
-  if (kindOf(plan.layout, "/proc/sys").kind === "directory") args.push("--ro-bind", "/proc/sys", "/proc/sys");
-  const created = new Set(["/", "/proc", "/dev", "/tmp"]);
-  const mounted: Mounted[] = [];
-  const links = new Map<string, string>();
+  const root = new FreshRootArgv();
+  if (kindOf(plan.layout, "/proc/sys").kind === "directory")
+    root.args.push("--ro-bind", "/proc/sys", "/proc/sys");
+  showSystemPaths(root, plan);
+  for (const request of orderMountRequests(plan.mounts)) {
+    if (kindOf(plan.layout, request.path).kind !== "missing") root.mountRequest(request);
+  }
+  for (const alias of plan.aliases) root.bind(alias.target, root.throughLinks(alias.path), "rw");
+  maskSocketRoots(root, plan);
+  if (plan.proxyMount !== null) {
+    root.bind(plan.proxyMount.source, root.throughLinks(plan.proxyMount.dest), "ro");
+  }
+  return root.args;
+}
 
+/** Directories and files are bound; a symlink is recreated when its target is visible, else its target is bound. */
+function showSystemPaths(root: FreshRootArgv, plan: WorkspaceScopePlan): void {
   const boundSystemDirs = plan.systemPaths.filter(
     (candidate) => kindOf(plan.layout, candidate).kind === "directory",
   );
-  const nearestMount = (dest: string): Mounted | undefined => {
-    let best: Mounted | undefined;
-    for (const entry of mounted) {
-      if (isSameOrBelow(entry.dest, dest) && (!best || entry.dest.length > best.dest.length)) best = entry;
-    }
-    return best;
-  };
-  const ensureParents = (dest: string) => {
-    for (const parent of parentDirectories(dest)) {
-      if (created.has(parent) || nearestMount(parent)) continue;
-      args.push("--dir", parent);
-      created.add(parent);
-    }
-  };
-  const bind = (source: string, dest: string, access: "ro" | "rw") => {
-    ensureParents(dest);
-    args.push(access === "rw" ? "--bind" : "--ro-bind", source, dest);
-    mounted.push({ source, dest, access });
-    created.add(dest);
-  };
-  const throughLinks = (candidate: string): string => {
-    for (const [link, target] of links) {
-      if (isSameOrBelow(link, candidate)) return target + candidate.slice(link.length);
-    }
-    return candidate;
-  };
-  // A request already shown, with its access, by a mount above it needs no bind of its own:
-  // only when that mount's tree holds this very source at `dest` (judged on real paths).
-  const mountRequest = (request: MountRequest) => {
-    const dest = throughLinks(request.path);
-    const source = sourceOf(request);
-    const covering = nearestMount(dest);
-    if (
-      covering?.access === request.access &&
-      path.join(covering.source, path.relative(covering.dest, dest)) === source
-    ) {
-      return;
-    }
-    bind(source, dest, request.access);
-  };
-
   for (const systemPath of plan.systemPaths) {
     const kind = kindOf(plan.layout, systemPath);
-    if (kind.kind === "directory" || kind.kind === "file") bind(systemPath, systemPath, "ro");
+    if (kind.kind === "directory" || kind.kind === "file") root.bind(systemPath, systemPath, "ro");
     else if (kind.kind === "symlink" && kind.resolved !== null) {
       const resolved = kind.resolved;
       if (boundSystemDirs.some((dir) => isSameOrBelow(dir, resolved))) {
-        ensureParents(systemPath);
-        args.push("--symlink", kind.target, systemPath);
-        created.add(systemPath);
-        links.set(systemPath, resolved);
+        root.symlink(kind.target, systemPath, resolved);
       } else {
-        bind(resolved, systemPath, "ro");
+        root.bind(resolved, systemPath, "ro");
       }
     }
   }
+}
 
-  for (const request of orderMountRequests(plan.mounts)) {
-    if (kindOf(plan.layout, request.path).kind !== "missing") mountRequest(request);
-  }
-  for (const alias of plan.aliases) bind(alias.target, throughLinks(alias.path), "rw");
-  // The fresh root hides every socket root (/dev and /tmp are the sandbox's own, /run is
-  // not bound), unless a requested bind shows one again: mask those spots.
-  for (const exposure of socketRootExposures(mounted, plan.socketRoots)) {
+/**
+ * The fresh root hides every socket root (/dev and /tmp are the sandbox's own, /run is
+ * not bound), unless a requested bind shows one again: mask those spots.
+ */
+function maskSocketRoots(root: FreshRootArgv, plan: WorkspaceScopePlan): void {
+  for (const exposure of socketRootExposures(root.mounted, plan.socketRoots)) {
     // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
-    if (kindOf(plan.layout, exposure.hostPath).kind !== "missing") args.push("--tmpfs", exposure.dest);
+    if (kindOf(plan.layout, exposure.hostPath).kind !== "missing") root.args.push("--tmpfs", exposure.dest);
   }
-  if (plan.proxyMount !== null) {
-    bind(plan.proxyMount.source, throughLinks(plan.proxyMount.dest), "ro");
-  }
-  return args;
 }

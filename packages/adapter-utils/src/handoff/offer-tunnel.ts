@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
 import { HANDOFF_DRAINED_MARK } from "./handoff-wire.js";
+import { mayFallBack, type OfferProgress, readyToDrain } from "./offer-progress.js";
 import type { TunnelCourier } from "./tunnel-courier.js";
 
 const EMPTY = Buffer.alloc(0);
@@ -32,84 +33,105 @@ export interface OfferTunnelInput {
  * puts the host relay in place, the program's end included.
  */
 export function offerTunnel(input: OfferTunnelInput): void {
-  const { client, upstream } = input;
-  let state: "offered" | "draining" | "handed-off" | "relaying" = "offered";
-  let taken = false;
-  let bridgeEnded = false;
-  let forget = () => {};
-  const forward = (chunk: Buffer) => {
-    if (!upstream.write(chunk)) client.pause();
+  new TunnelOffer(input).start();
+}
+
+/** One offer's listeners and progress; listeners are fields so the same function is removed as was added. */
+class TunnelOffer {
+  private progress: OfferProgress = { phase: "offered", taken: false, bridgeEnded: false };
+  private forget = () => {};
+  private readonly client: Socket;
+  private readonly upstream: Socket;
+
+  constructor(private readonly input: OfferTunnelInput) {
+    this.client = input.client;
+    this.upstream = input.upstream;
+  }
+
+  start(): void {
+    const { client, upstream, input } = this;
+    client.setTimeout(input.idleMs, this.abandon);
+    client.on("data", this.forward);
+    upstream.on("drain", this.resumeClient);
+    client.once("end", this.onBridgeEnded);
+    upstream.once("close", this.onUpstreamClose);
+    client.once("close", this.onClientClose);
+    this.forget = input.courier.offer(
+      { id: input.id, socket: upstream, drainOffset: client.bytesWritten, idleMs: input.idleMs },
+      // The bridge ends the proxy connection's read side for the drain, so its close is not
+      // seen here: the courier's report of the tunnel's end closes the lifeline.
+      { taken: this.onTaken, refused: this.fallBack, closed: () => client.destroy() },
+    );
+  }
+
+  private readonly forward = (chunk: Buffer): void => {
+    if (!this.upstream.write(chunk)) this.client.pause();
   };
-  const resumeClient = () => client.resume();
-  const stopForwarding = () => {
-    client.off("data", forward);
-    upstream.off("drain", resumeClient);
+  private readonly resumeClient = (): void => {
+    this.client.resume();
   };
-  const abandon = () => {
-    client.destroy();
-    upstream.destroy();
+  private readonly abandon = (): void => {
+    this.client.destroy();
+    this.upstream.destroy();
   };
-  const stopIdleTimer = () => {
-    client.setTimeout(0);
-    client.off("timeout", abandon);
+  private readonly onUpstreamClose = (): void => {
+    if (this.progress.phase !== "handed-off") this.client.destroy();
   };
-  const onUpstreamClose = () => {
-    if (state !== "handed-off") client.destroy();
+  private readonly onClientClose = (): void => {
+    this.forget();
+    if (this.progress.phase !== "relaying") this.upstream.destroy();
   };
-  const onClientClose = () => {
-    forget();
-    if (state !== "relaying") upstream.destroy();
+  private readonly onBridgeEnded = (): void => {
+    this.progress = { ...this.progress, bridgeEnded: true };
+    if (readyToDrain(this.progress)) this.drain();
   };
-  const drain = () => {
-    state = "draining";
-    stopForwarding();
-    // The callback of an empty write runs once everything written before it is flushed.
-    upstream.write(EMPTY, (error) => {
-      if (error || client.destroyed) {
-        abandon();
-        return;
-      }
-      state = "handed-off";
-      stopIdleTimer();
-      client.write(HANDOFF_DRAINED_MARK);
-      upstream.off("close", onUpstreamClose);
-      upstream.destroy();
-      input.onHandedOff();
-    });
-  };
-  const onBridgeEnded = () => {
-    bridgeEnded = true;
-    if (state === "offered" && taken) drain();
-  };
-  const onTaken = () => {
-    taken = true;
-    if (state === "offered" && bridgeEnded) drain();
-  };
-  const fallBack = () => {
-    if (state !== "offered" || taken) return;
-    state = "relaying";
-    stopIdleTimer();
-    stopForwarding();
-    forget();
-    client.off("end", onBridgeEnded);
-    upstream.off("close", onUpstreamClose);
-    client.off("close", onClientClose);
-    input.relayInstead();
-    // The program's end reached the host while the offer was out: pass it on, after what it sent.
-    if (bridgeEnded) upstream.end();
-    else if (!upstream.writableNeedDrain) client.resume();
+  private readonly onTaken = (): void => {
+    this.progress = { ...this.progress, taken: true };
+    if (readyToDrain(this.progress)) this.drain();
   };
 
-  client.setTimeout(input.idleMs, abandon);
-  client.on("data", forward);
-  upstream.on("drain", resumeClient);
-  client.once("end", onBridgeEnded);
-  upstream.once("close", onUpstreamClose);
-  client.once("close", onClientClose);
-  forget = input.courier.offer(
-    { id: input.id, socket: upstream, drainOffset: client.bytesWritten, idleMs: input.idleMs },
-    // The bridge ends the proxy connection's read side for the drain, so its close is not
-    // seen here: the courier's report of the tunnel's end closes the lifeline.
-    { taken: onTaken, refused: fallBack, closed: () => client.destroy() },
-  );
+  private stopForwarding(): void {
+    this.client.off("data", this.forward);
+    this.upstream.off("drain", this.resumeClient);
+  }
+
+  private stopIdleTimer(): void {
+    this.client.setTimeout(0);
+    this.client.off("timeout", this.abandon);
+  }
+
+  /** Flushes what the host forwarded, then writes the mark and closes the host's copy of upstream. */
+  private drain(): void {
+    this.progress = { ...this.progress, phase: "draining" };
+    this.stopForwarding();
+    // The callback of an empty write runs once everything written before it is flushed.
+    this.upstream.write(EMPTY, (error) => {
+      if (error || this.client.destroyed) {
+        this.abandon();
+        return;
+      }
+      this.progress = { ...this.progress, phase: "handed-off" };
+      this.stopIdleTimer();
+      this.client.write(HANDOFF_DRAINED_MARK);
+      this.upstream.off("close", this.onUpstreamClose);
+      this.upstream.destroy();
+      this.input.onHandedOff();
+    });
+  }
+
+  /** The bridge refused: the host relays the tunnel itself, the program's end included. */
+  private readonly fallBack = (): void => {
+    if (!mayFallBack(this.progress)) return;
+    this.progress = { ...this.progress, phase: "relaying" };
+    this.stopIdleTimer();
+    this.stopForwarding();
+    this.forget();
+    this.client.off("end", this.onBridgeEnded);
+    this.upstream.off("close", this.onUpstreamClose);
+    this.client.off("close", this.onClientClose);
+    this.input.relayInstead();
+    // The program's end reached the host while the offer was out: pass it on, after what it sent.
+    if (this.progress.bridgeEnded) this.upstream.end();
+    else if (!this.upstream.writableNeedDrain) this.client.resume();
+  };
 }

@@ -1,22 +1,17 @@
 import type { ParsedFlags } from "../cli/flags.js";
 import type { RunnerdIo } from "../cli/runnerd-io.js";
-import { loadCodexProviderState } from "../provider/codex-provider-state.js";
+import { type CodexProviderState, loadCodexProviderState } from "../provider/codex-provider-state.js";
 import { providerStateOwner } from "../provider/provider-state-files.js";
 import { codexExecutor } from "../provider/start-codex-executor.js";
-import type { StateStore } from "../state/state-store.js";
-import { readDurableOptions } from "./durable-options.js";
+import { type DurableOptions, readDurableOptions } from "./durable-options.js";
 import { DurableRunner } from "./durable-runner.js";
-import { EngineBridge } from "./engine/engine-bridge.js";
+import type { EngineEvent } from "./engine/durable-engine.js";
 import { EngineSeam } from "./engine/engine-seam.js";
-import { killEngineHarness } from "./engine/kill-engine-harness.js";
-import {
-  openScriptedEngineFiles,
-  type ScriptedEngineFiles,
-  scriptedStateWritten,
-} from "./engine/scripted-engine-files.js";
-import { openDurableStore } from "./state/durable-store.js";
+import { recoveredEngineKind } from "./engine/recovered-engine.js";
+import { ScriptedEngineSession } from "./engine/scripted-engine-session.js";
+import { type DurableStore, openDurableStore } from "./state/durable-store.js";
 import { ticketMissing } from "./transport/bootstrap-ticket.js";
-import { createDialer } from "./transport/dial.js";
+import { createDialer, type Dialer } from "./transport/dial.js";
 
 /**
  * Durable mode: the runner dials the Paperclip server (or accepts its
@@ -50,75 +45,72 @@ export async function runDurableMode(
     if (store.recovered !== null) {
       log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
     }
-    // The scripted engine's files are set up when a run binds it (or, on a restart, already
-    // did): a provider run does not wait for them before its provider starts.
-    let scriptedFiles: Promise<ScriptedEngineFiles> | null = null;
-    const openScripted = (): Promise<ScriptedEngineFiles> => {
-      scriptedFiles ??= openScriptedEngineFiles(options, store.engineDirectory, log);
-      return scriptedFiles;
-    };
-    let scriptedStateExists = false;
-    if (await scriptedStateWritten(store.engineDirectory)) {
-      const { store: engineStore } = await openScripted();
-      // The scripted engine owns a resumed run once it has taken a command.
-      scriptedStateExists = engineStore.recovery !== null && engineStore.initial.lastControllerSeq > 0;
-    }
-    // Once the runner fails, the engine must not record anything more (a harness it sees die would end the run).
-    let frozen = false;
-    const providerOwner = providerStateOwner(options.stateDir);
-    const recoveredProvider = providerOwner === null ? null : await loadCodexProviderState(options.stateDir);
-    let seam: EngineSeam | null = null;
-    const runner = new DurableRunner(
-      {
-        options,
-        store,
-        dial: () => dialer.next(),
-        startEngine: (onEvent) => {
-          seam = new EngineSeam({
-            recovered: recoveredProvider !== null ? "provider" : scriptedStateExists ? "scripted" : null,
-            scripted: async () => {
-              const files = await openScripted();
-              const engineWrites = {
-                ...files.store,
-                save: (state: Parameters<StateStore["save"]>[0]) =>
-                  frozen ? new Promise<void>(() => undefined) : files.store.save(state),
-              };
-              return {
-                engine: new EngineBridge(engineWrites, files.launcher, onEvent),
-                kill: async () => {
-                  frozen = true;
-                  await killEngineHarness(store.engineDirectory);
-                },
-              };
-            },
-            provider: () => {
-              const executor = codexExecutor(
-                options,
-                store.initial.engineEventSeq,
-                recoveredProvider,
-                onEvent,
-              );
-              return { engine: executor, kill: () => executor.kill() };
-            },
-          });
-          return seam;
-        },
-        killHarness: async () => {
-          frozen = true;
-          await (seam as EngineSeam | null)?.kill();
-        },
-        log,
-      },
-      ticket,
-    );
-    try {
-      await runner.run();
-    } finally {
-      await (await (scriptedFiles as Promise<ScriptedEngineFiles> | null)?.catch(() => null))?.store.close();
-    }
+    await serveRun({ options, store, dialer, log }, ticket);
     return 0;
   } finally {
     await dialer.close();
     await store.close();
   }
+}
+
+interface DurableRun {
+  readonly options: DurableOptions;
+  readonly store: DurableStore;
+  readonly dialer: Dialer;
+  readonly log: (line: string) => void;
+}
+
+/** Serves the run with the engine the state directory already binds (on a restart) or the first `run.prepare` chooses. */
+async function serveRun(run: DurableRun, ticket: string): Promise<void> {
+  const { options, store, dialer, log } = run;
+  const scripted = new ScriptedEngineSession(options, store.engineDirectory, log);
+  const scriptedOwnsRun = await scripted.ownsRecoveredRun();
+  const recoveredProvider =
+    providerStateOwner(options.stateDir) === null ? null : await loadCodexProviderState(options.stateDir);
+  const recovered = recoveredEngineKind(recoveredProvider !== null, scriptedOwnsRun);
+  let seam: EngineSeam | null = null;
+  const runner = new DurableRunner(
+    {
+      options,
+      store,
+      dial: () => dialer.next(),
+      startEngine: (onEvent) => {
+        seam = engineSeam(run, scripted, { recovered, recoveredProvider }, onEvent);
+        return seam;
+      },
+      killHarness: async () => {
+        scripted.freeze();
+        await (seam as EngineSeam | null)?.kill();
+      },
+      log,
+    },
+    ticket,
+  );
+  try {
+    await runner.run();
+  } finally {
+    await scripted.close();
+  }
+}
+
+/** The seam binding the scripted engine or the Codex provider executor, both reporting to `onEvent`. */
+function engineSeam(
+  run: DurableRun,
+  scripted: ScriptedEngineSession,
+  recovery: { recovered: "provider" | "scripted" | null; recoveredProvider: CodexProviderState | null },
+  onEvent: (event: EngineEvent) => Promise<void>,
+): EngineSeam {
+  return new EngineSeam({
+    recovered: recovery.recovered,
+    scripted: () => scripted.bind(onEvent),
+    provider: () => {
+      const executor = codexExecutor(
+        run.options,
+        run.store.initial.engineEventSeq,
+        recovery.recoveredProvider,
+        onEvent,
+      );
+      return { engine: executor, kill: () => executor.kill() };
+    },
+  });
 }

@@ -40,6 +40,28 @@ describe("runResultProblem", () => {
       "result.verification[0] is malformed",
     ],
     [{ ...valid, artifacts: "none" }, "result.artifacts must be an array"],
+    [[valid], "the result must be a JSON object"],
+    [{ ...valid, completionClaim: null }, "result.completionClaim must be an object"],
+    [
+      { ...valid, completionClaim: { ...valid.completionClaim, objectiveSatisfied: "yes" } },
+      "result.completionClaim.objectiveSatisfied must be a boolean",
+    ],
+    [
+      {
+        ...valid,
+        completionClaim: { ...valid.completionClaim, criteria: [{ criterionId: "c1", status: "met" }] },
+      },
+      "result.completionClaim.criteria[0] is malformed",
+    ],
+    [
+      { ...valid, completionClaim: { ...valid.completionClaim, remainingWork: undefined } },
+      "result.completionClaim.remainingWork must be an array",
+    ],
+    [{ ...valid, summary: "x", evidence: {}, artifacts: "none" }, "result.evidence must be an array"],
+    [
+      { ...valid, blocker: { reasonCode: "r" } },
+      "result.blocker must be { reasonCode, owner: { kind, name }, unblockAction, scope } (required when blocked)",
+    ],
   ])("names the first problem of %j", (value, reason) => {
     expect(runResultProblem(value)).toBe(reason);
   });

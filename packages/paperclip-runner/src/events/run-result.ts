@@ -18,35 +18,53 @@ const SUMMARY_MAX_LENGTH = 12_000;
  */
 export function runResultProblem(value: unknown): string | null {
   if (!isRecord(value)) return "the result must be a JSON object";
+  return (
+    headerProblem(value) ??
+    completionClaimProblem(value.completionClaim) ??
+    listsProblem(value) ??
+    blockerProblem(value) ??
+    continuationProblem(value)
+  );
+}
+
+/** The schema, the reported disposition and the summary. */
+function headerProblem(value: Record<string, unknown>): string | null {
   if (value.schema !== RUN_RESULT_SCHEMA) return `result.schema must be ${RUN_RESULT_SCHEMA}`;
   if (!isOneOf(value.reportedWorkDisposition, WORK_DISPOSITIONS))
     return `result.reportedWorkDisposition must be one of ${WORK_DISPOSITIONS.join(", ")}`;
   if (!isText(value.summary) || value.summary.length > SUMMARY_MAX_LENGTH)
     return `result.summary must be a string of 1 to ${SUMMARY_MAX_LENGTH} characters`;
-  const claim = value.completionClaim;
+  return null;
+}
+
+function completionClaimProblem(claim: unknown): string | null {
   if (!isRecord(claim)) return "result.completionClaim must be an object";
   if (!isText(claim.contractRevision))
     return "result.completionClaim.contractRevision must be a non-empty string";
   if (typeof claim.objectiveSatisfied !== "boolean")
     return "result.completionClaim.objectiveSatisfied must be a boolean";
-  const criteria = arrayProblem(
-    claim.criteria,
-    "result.completionClaim.criteria",
-    (item) =>
-      isText(item.criterionId) &&
-      isOneOf(item.status, CRITERION_STATUSES) &&
-      Array.isArray(item.evidenceRefs) &&
-      item.evidenceRefs.every((ref) => typeof ref === "string") &&
-      (item.explanation === undefined || typeof item.explanation === "string"),
+  return (
+    arrayProblem(
+      claim.criteria,
+      "result.completionClaim.criteria",
+      (item) =>
+        isText(item.criterionId) &&
+        isOneOf(item.status, CRITERION_STATUSES) &&
+        Array.isArray(item.evidenceRefs) &&
+        item.evidenceRefs.every((ref) => typeof ref === "string") &&
+        (item.explanation === undefined || typeof item.explanation === "string"),
+    ) ??
+    arrayProblem(
+      claim.remainingWork,
+      "result.completionClaim.remainingWork",
+      (item) => isText(item.description) && typeof item.blocksCompletion === "boolean",
+    )
   );
-  if (criteria !== null) return criteria;
-  const remaining = arrayProblem(
-    claim.remainingWork,
-    "result.completionClaim.remainingWork",
-    (item) => isText(item.description) && typeof item.blocksCompletion === "boolean",
-  );
-  if (remaining !== null) return remaining;
-  const problem =
+}
+
+/** Evidence, verification, attention requests and artifacts, in that order. */
+function listsProblem(value: Record<string, unknown>): string | null {
+  return (
     arrayProblem(value.evidence, "result.evidence", () => true) ??
     arrayProblem(
       value.verification,
@@ -56,32 +74,39 @@ export function runResultProblem(value: unknown): string | null {
     arrayProblem(value.attentionRequests, "result.attentionRequests", (item) =>
       ["kind", "summary", "targetAgentId"].every((key) => item[key] === undefined || isText(item[key])),
     ) ??
-    arrayProblem(value.artifacts, "result.artifacts", (item) => isText(item.kind) && isText(item.ref));
-  if (problem !== null) return problem;
-  if (value.blocker !== undefined || value.reportedWorkDisposition === "blocked") {
-    const blocker = value.blocker;
-    if (
-      !isRecord(blocker) ||
-      !isText(blocker.reasonCode) ||
-      !isRecord(blocker.owner) ||
-      !isOneOf(blocker.owner.kind, BLOCKER_OWNER_KINDS) ||
-      !isText(blocker.owner.name) ||
-      !isText(blocker.unblockAction) ||
-      !isOneOf(blocker.scope, BLOCKER_SCOPES)
-    ) {
-      return "result.blocker must be { reasonCode, owner: { kind, name }, unblockAction, scope } (required when blocked)";
-    }
+    arrayProblem(value.artifacts, "result.artifacts", (item) => isText(item.kind) && isText(item.ref))
+  );
+}
+
+/** A blocker is checked when given, and required when the disposition is `blocked`. */
+function blockerProblem(value: Record<string, unknown>): string | null {
+  if (value.blocker === undefined && value.reportedWorkDisposition !== "blocked") return null;
+  const blocker = value.blocker;
+  if (
+    !isRecord(blocker) ||
+    !isText(blocker.reasonCode) ||
+    !isRecord(blocker.owner) ||
+    !isOneOf(blocker.owner.kind, BLOCKER_OWNER_KINDS) ||
+    !isText(blocker.owner.name) ||
+    !isText(blocker.unblockAction) ||
+    !isOneOf(blocker.scope, BLOCKER_SCOPES)
+  ) {
+    return "result.blocker must be { reasonCode, owner: { kind, name }, unblockAction, scope } (required when blocked)";
   }
-  if (value.continuation !== undefined || value.reportedWorkDisposition === "yielded") {
-    const continuation = value.continuation;
-    if (
-      !isRecord(continuation) ||
-      !isOneOf(continuation.kind, CONTINUATION_KINDS) ||
-      !isText(continuation.summary) ||
-      !isText(continuation.idempotencyKey)
-    ) {
-      return "result.continuation must be { kind, summary, idempotencyKey } (required when yielded)";
-    }
+  return null;
+}
+
+/** A continuation is checked when given, and required when the disposition is `yielded`. */
+function continuationProblem(value: Record<string, unknown>): string | null {
+  if (value.continuation === undefined && value.reportedWorkDisposition !== "yielded") return null;
+  const continuation = value.continuation;
+  if (
+    !isRecord(continuation) ||
+    !isOneOf(continuation.kind, CONTINUATION_KINDS) ||
+    !isText(continuation.summary) ||
+    !isText(continuation.idempotencyKey)
+  ) {
+    return "result.continuation must be { kind, summary, idempotencyKey } (required when yielded)";
   }
   return null;
 }

@@ -30,64 +30,84 @@ export function controllerLines(
   maxLineBytes: number,
   queueLines: number = CONTROLLER_QUEUE_LINES,
 ): ControllerLines {
-  const queue: ControllerInput[] = [];
-  let ended = false;
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  const notify = (): void => {
-    wake?.();
-    wake = null;
-  };
-  const framer = new LineFramer(
-    {
-      onLine: (line) => queue.push(line),
-      onOversized: (bytes) => queue.push({ oversizedBytes: bytes }),
-    },
-    maxLineBytes,
-  );
-  const onData = (chunk: Buffer | string): void => {
-    framer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-    if (queue.length >= queueLines) input.pause();
-    notify();
-  };
-  const onEnd = (): void => {
-    framer.end();
-    ended = true;
-    notify();
-  };
-  const take = (): ControllerInput | undefined => {
-    const next = queue.shift();
-    if (!stopped && !ended && queue.length < queueLines && input.isPaused()) input.resume();
-    return next;
-  };
-  input.on("data", onData);
-  input.once("end", onEnd);
-  input.once("close", onEnd);
-  input.once("error", onEnd);
-  const stop = (): void => {
-    stopped = true;
-    input.off("data", onData);
-    input.pause();
-    ended = true;
-    notify();
-  };
-  return {
-    stop,
-    takeBuffered: () => queue.splice(0),
-    lines: {
-      async *[Symbol.asyncIterator]() {
-        while (true) {
-          const next = take();
-          if (next !== undefined) {
-            yield next;
-            continue;
-          }
-          if (ended) return;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        }
+  return new ControllerLineQueue(input, maxLineBytes, queueLines);
+}
+
+class ControllerLineQueue implements ControllerLines {
+  readonly lines: AsyncIterable<ControllerInput> = { [Symbol.asyncIterator]: () => this.iterate() };
+  private readonly queue: ControllerInput[] = [];
+  private readonly framer: LineFramer;
+  private ended = false;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly input: Readable,
+    maxLineBytes: number,
+    private readonly queueLines: number,
+  ) {
+    this.framer = new LineFramer(
+      {
+        onLine: (line) => this.queue.push(line),
+        onOversized: (bytes) => this.queue.push({ oversizedBytes: bytes }),
       },
-    },
+      maxLineBytes,
+    );
+    input.on("data", this.onData);
+    input.once("end", this.onEnd);
+    input.once("close", this.onEnd);
+    input.once("error", this.onEnd);
+  }
+
+  takeBuffered(): ControllerInput[] {
+    return this.queue.splice(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.input.off("data", this.onData);
+    this.input.pause();
+    this.ended = true;
+    this.notify();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    this.framer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    if (this.queue.length >= this.queueLines) this.input.pause();
+    this.notify();
   };
+
+  private readonly onEnd = (): void => {
+    this.framer.end();
+    this.ended = true;
+    this.notify();
+  };
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  /** The next queued line; taking one below the bound resumes a paused stdin. */
+  private take(): ControllerInput | undefined {
+    const next = this.queue.shift();
+    if (!this.stopped && !this.ended && this.queue.length < this.queueLines && this.input.isPaused()) {
+      this.input.resume();
+    }
+    return next;
+  }
+
+  private async *iterate(): AsyncGenerator<ControllerInput> {
+    while (true) {
+      const next = this.take();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
 }

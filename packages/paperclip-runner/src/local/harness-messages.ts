@@ -1,7 +1,10 @@
 import { redactSecrets } from "@paperclipai/errors";
 import { liftHarnessEvent, runResultProblem } from "../events/index.js";
 import type { HarnessMessage } from "../harness/harness-message.js";
+import { phaseAfterTurn } from "./run-facts.js";
 import type { RunLedger } from "./run-ledger.js";
+
+type MessageOf<T extends HarnessMessage["type"]> = Extract<HarnessMessage, { type: T }>;
 
 const TURN_ENDS: ReadonlySet<string> = new Set([
   "turn.completed",
@@ -66,86 +69,21 @@ export class HarnessMessages {
   }
 
   private apply(message: HarnessMessage): void {
-    const run = this.ledger.run;
     switch (message.type) {
       case "ready":
-        if (this.readySeen) {
-          this.ledger
-            .diagnostic("warning", "duplicate harness ready message ignored")
-            .catch((error: unknown) => this.hooks.fail(error));
-          return;
-        }
-        this.readySeen = true;
-        this.ledger.emit("harness.ready", {
-          driverKind: this.driverKind,
-          driverVersion: typeof message.info.version === "string" ? message.info.version : "1.0.0",
-          transport: "stdio_jsonl",
-          pid: this.hooks.pid(),
-          info: message.info,
-        });
-        this.markReady();
+        this.onReady(message);
         return;
-      case "event": {
-        const lifted = liftHarnessEvent(message.event);
-        if (lifted.kind === "violation") {
-          this.hooks.violation(lifted.reason);
-          return;
-        }
-        if (lifted.kind === "not_forwarded") {
-          this.ledger.emit("harness.diagnostic", {
-            code: "harness_event_not_forwarded",
-            eventType: lifted.eventType,
-            message: `harness event ${lifted.eventType} was not forwarded: ${lifted.reason}`,
-          });
-          return;
-        }
-        this.ledger.emit(lifted.eventType, lifted.payload, { turnId: lifted.turnId, itemId: lifted.itemId });
-        // The harness says its turn ended: the session takes the next turn.start.
-        if (TURN_ENDS.has(lifted.eventType) && run.turn !== null) {
-          this.ledger.updateRun({
-            turn: null,
-            phase: run.phase === "turn_running" ? "session_open" : run.phase,
-          });
-        }
+      case "event":
+        this.onEvent(message);
         return;
-      }
       case "request":
-        if (!run.openRequests.includes(message.requestId)) {
-          this.ledger.updateRun({ openRequests: [...run.openRequests, message.requestId] });
-        }
-        this.ledger.emit("runtime_request.created", { request: message.request });
+        this.onRequest(message);
         return;
-      case "result": {
-        if (run.semanticResult !== null) {
-          this.ledger.emit("harness.diagnostic", {
-            code: "duplicate_semantic_result_ignored",
-            message: "Duplicate semantic result ignored; the first result remains authoritative.",
-          });
-          return;
-        }
-        const problem = runResultProblem(message.result);
-        if (problem !== null) {
-          this.hooks.violation(`harness result is not a structured run result: ${problem}`);
-          return;
-        }
-        this.ledger.updateRun({
-          semanticResult: message.result,
-          turn: null,
-          phase: run.phase === "turn_running" ? "session_open" : run.phase,
-        });
-        this.ledger.emit("run.result.proposed", message.result as Record<string, unknown>);
+      case "result":
+        this.onResult(message);
         return;
-      }
       case "terminal":
-        if (run.terminalProposal !== null) {
-          this.ledger.emit("harness.diagnostic", {
-            code: "duplicate_terminal_ignored",
-            message: "Duplicate terminal event ignored; the first terminal event remains authoritative.",
-          });
-          return;
-        }
-        this.ledger.updateRun({ terminalProposal: message.terminal });
-        this.hooks.proposedTerminal();
+        this.onTerminal(message);
         return;
       case "log":
         this.hooks.log(`${message.stream}: ${message.text}`);
@@ -154,5 +92,87 @@ export class HarnessMessages {
         this.hooks.log(`diagnostic: ${redactSecrets(JSON.stringify(message.diagnostic))}`);
         return;
     }
+  }
+
+  /** The first `ready` is `harness.ready`; a later one is only a warning. */
+  private onReady(message: MessageOf<"ready">): void {
+    if (this.readySeen) {
+      this.ledger
+        .diagnostic("warning", "duplicate harness ready message ignored")
+        .catch((error: unknown) => this.hooks.fail(error));
+      return;
+    }
+    this.readySeen = true;
+    this.ledger.emit("harness.ready", {
+      driverKind: this.driverKind,
+      driverVersion: typeof message.info.version === "string" ? message.info.version : "1.0.0",
+      transport: "stdio_jsonl",
+      pid: this.hooks.pid(),
+      info: message.info,
+    });
+    this.markReady();
+  }
+
+  /** An event lifted to the top level of the stream; one the runner does not forward becomes a diagnostic. */
+  private onEvent(message: MessageOf<"event">): void {
+    const run = this.ledger.run;
+    const lifted = liftHarnessEvent(message.event);
+    if (lifted.kind === "violation") {
+      this.hooks.violation(lifted.reason);
+      return;
+    }
+    if (lifted.kind === "not_forwarded") {
+      this.ledger.emit("harness.diagnostic", {
+        code: "harness_event_not_forwarded",
+        eventType: lifted.eventType,
+        message: `harness event ${lifted.eventType} was not forwarded: ${lifted.reason}`,
+      });
+      return;
+    }
+    this.ledger.emit(lifted.eventType, lifted.payload, { turnId: lifted.turnId, itemId: lifted.itemId });
+    // The harness says its turn ended: the session takes the next turn.start.
+    if (TURN_ENDS.has(lifted.eventType) && run.turn !== null) {
+      this.ledger.updateRun({ turn: null, phase: phaseAfterTurn(run.phase) });
+    }
+  }
+
+  private onRequest(message: MessageOf<"request">): void {
+    const run = this.ledger.run;
+    if (!run.openRequests.includes(message.requestId)) {
+      this.ledger.updateRun({ openRequests: [...run.openRequests, message.requestId] });
+    }
+    this.ledger.emit("runtime_request.created", { request: message.request });
+  }
+
+  /** The first structured result is proposed and ends the turn; a later one is only a diagnostic. */
+  private onResult(message: MessageOf<"result">): void {
+    const run = this.ledger.run;
+    if (run.semanticResult !== null) {
+      this.ledger.emit("harness.diagnostic", {
+        code: "duplicate_semantic_result_ignored",
+        message: "Duplicate semantic result ignored; the first result remains authoritative.",
+      });
+      return;
+    }
+    const problem = runResultProblem(message.result);
+    if (problem !== null) {
+      this.hooks.violation(`harness result is not a structured run result: ${problem}`);
+      return;
+    }
+    this.ledger.updateRun({ semanticResult: message.result, turn: null, phase: phaseAfterTurn(run.phase) });
+    this.ledger.emit("run.result.proposed", message.result as Record<string, unknown>);
+  }
+
+  /** The first terminal proposal is kept and the harness asked to exit; a later one is only a diagnostic. */
+  private onTerminal(message: MessageOf<"terminal">): void {
+    if (this.ledger.run.terminalProposal !== null) {
+      this.ledger.emit("harness.diagnostic", {
+        code: "duplicate_terminal_ignored",
+        message: "Duplicate terminal event ignored; the first terminal event remains authoritative.",
+      });
+      return;
+    }
+    this.ledger.updateRun({ terminalProposal: message.terminal });
+    this.hooks.proposedTerminal();
   }
 }

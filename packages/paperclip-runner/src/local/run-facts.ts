@@ -9,6 +9,11 @@ export type RunPhase =
   | "stopping"
   | "finished";
 
+/** A turn that ends hands the session back: the next `turn.start` may run; a run already stopping stays so. */
+export function phaseAfterTurn(phase: RunPhase): RunPhase {
+  return phase === "turn_running" ? "session_open" : phase;
+}
+
 /** A stop the runner chose; the first one recorded wins. */
 export type StopIntent = Exclude<TerminalIntent, "natural">;
 

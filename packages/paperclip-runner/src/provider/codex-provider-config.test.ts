@@ -44,6 +44,21 @@ describe("the provider configuration of run.prepare", () => {
     expect(refused({ driver: "opencode_server" })).toBe(
       "invalid provider configuration: provider codex requires driver codex_app_server",
     );
+    expect(refused({ provider: "opencode" })).toBe(
+      "invalid provider configuration: provider opencode does not match kind codex",
+    );
+    expect(refused({ command: "" })).toBe(
+      "invalid provider configuration: command must be a non-empty string",
+    );
+    expect(refused({ args: ["app-server", 1] })).toBe(
+      "invalid provider configuration: args must be an array of strings",
+    );
+    expect(refused({ args: ["a\0b"] })).toBe(
+      "invalid provider configuration: each arg must be at most 4096 bytes without NUL",
+    );
+    expect(refused({ instructions: "i".repeat(1024 * 1024 + 1) })).toBe(
+      "invalid provider configuration: instructions must be a string of at most 1 MiB",
+    );
     expect(refused({ cwd: "relative" })).toBe(
       "invalid provider configuration: cwd must be an existing absolute directory",
     );

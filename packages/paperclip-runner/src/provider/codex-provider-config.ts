@@ -43,6 +43,38 @@ export function readCodexProviderConfig(value: unknown): CodexProviderConfig {
     throw configInvalid("payload.provider must be an object");
   }
   const raw = value as Record<string, unknown>;
+  const kind = readKind(raw);
+  const providerVersion = readProviderVersion(raw.providerVersion, kind);
+  const command = requiredText(raw.command, "command");
+  const args = readArgs(raw.args);
+  const cwd = requiredText(raw.cwd, "cwd");
+  if (!isAbsolute(cwd) || !isDirectory(cwd))
+    throw configInvalid("cwd must be an existing absolute directory");
+  const model = readModel(raw.model, kind);
+  const approvalPolicy = raw.approvalPolicy ?? "never";
+  if (approvalPolicy !== "never") {
+    throw configInvalid("the initial Codex runner requires approvalPolicy=never; governed actions use PRP");
+  }
+  const instructions = readInstructions(raw.instructions);
+  const skills = raw.includeSkillInstructions;
+  return {
+    kind,
+    provider: kind,
+    driver: PROVIDER_DRIVERS[kind],
+    providerVersion,
+    command,
+    args,
+    cwd,
+    model,
+    approvalPolicy: "never",
+    externallySandboxed: raw.externallySandboxed === true,
+    instructions,
+    includeSkillInstructions: typeof skills === "boolean" ? skills : null,
+  };
+}
+
+/** The kind (or `provider`), which `provider` and `driver` must match when given. */
+function readKind(raw: Record<string, unknown>): ExecutableProviderKind {
   const kind = executableProviderKind(raw.kind ?? raw.provider);
   const provider = raw.provider ?? kind;
   if (provider !== kind) throw configInvalid(`provider ${String(provider)} does not match kind ${kind}`);
@@ -50,14 +82,21 @@ export function readCodexProviderConfig(value: unknown): CodexProviderConfig {
   if (driver !== PROVIDER_DRIVERS[kind]) {
     throw configInvalid(`provider ${kind} requires driver ${PROVIDER_DRIVERS[kind]}`);
   }
-  const providerVersion = requiredText(raw.providerVersion, "providerVersion");
+  return kind;
+}
+
+function readProviderVersion(value: unknown, kind: ExecutableProviderKind): string {
+  const providerVersion = requiredText(value, "providerVersion");
   if (kind === "opencode" && providerVersion !== QUALIFIED_OPENCODE_VERSION) {
     throw configInvalid(
       `opencode providerVersion must be the qualified release ${QUALIFIED_OPENCODE_VERSION}`,
     );
   }
-  const command = requiredText(raw.command, "command");
-  const args = raw.args ?? [];
+  return providerVersion;
+}
+
+function readArgs(value: unknown): string[] {
+  const args = value ?? [];
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
     throw configInvalid("args must be an array of strings");
   }
@@ -65,10 +104,12 @@ export function readCodexProviderConfig(value: unknown): CodexProviderConfig {
   if (args.some((arg: string) => Buffer.byteLength(arg) > MAX_ARG_BYTES || arg.includes("\0"))) {
     throw configInvalid(`each arg must be at most ${MAX_ARG_BYTES} bytes without NUL`);
   }
-  const cwd = requiredText(raw.cwd, "cwd");
-  if (!isAbsolute(cwd) || !isDirectory(cwd))
-    throw configInvalid("cwd must be an existing absolute directory");
-  const model = raw.model ?? null;
+  return [...args];
+}
+
+/** No model, or a bounded one; OpenCode's names its provider (`provider/model`). */
+function readModel(value: unknown, kind: ExecutableProviderKind): string | null {
+  const model = value ?? null;
   if (
     model !== null &&
     (typeof model !== "string" || model.length === 0 || model.length > MAX_MODEL_LENGTH)
@@ -78,32 +119,18 @@ export function readCodexProviderConfig(value: unknown): CodexProviderConfig {
   if (kind === "opencode" && model !== null && !/^[^/\s]+\/\S+$/.test(model)) {
     throw configInvalid("an opencode model must be provider/model");
   }
-  const approvalPolicy = raw.approvalPolicy ?? "never";
-  if (approvalPolicy !== "never") {
-    throw configInvalid("the initial Codex runner requires approvalPolicy=never; governed actions use PRP");
-  }
-  const instructions = raw.instructions ?? null;
+  return model;
+}
+
+function readInstructions(value: unknown): string | null {
+  const instructions = value ?? null;
   if (
     instructions !== null &&
     (typeof instructions !== "string" || Buffer.byteLength(instructions) > MAX_INSTRUCTIONS_BYTES)
   ) {
     throw configInvalid("instructions must be a string of at most 1 MiB");
   }
-  const skills = raw.includeSkillInstructions;
-  return {
-    kind,
-    provider: kind,
-    driver: PROVIDER_DRIVERS[kind],
-    providerVersion,
-    command,
-    args: [...args],
-    cwd,
-    model,
-    approvalPolicy: "never",
-    externallySandboxed: raw.externallySandboxed === true,
-    instructions,
-    includeSkillInstructions: typeof skills === "boolean" ? skills : null,
-  };
+  return instructions;
 }
 
 function requiredText(value: unknown, name: string): string {

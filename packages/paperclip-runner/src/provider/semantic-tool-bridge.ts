@@ -3,10 +3,10 @@ import type { CodexProviderState, PendingToolCall, TerminalAuthority } from "./c
 import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
 import { semanticContentDigest } from "./semantic-digest.js";
+import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
 
-/** Upstream's bound on pending semantic calls and on one tool value. */
+/** Upstream's bound on pending semantic calls. */
 const MAX_PENDING_CALLS = 4096;
-const MAX_TOOL_VALUE_BYTES = 1024 * 1024;
 
 export interface SemanticToolBridgeDeps {
   readonly identity: {
@@ -45,34 +45,20 @@ export class SemanticToolBridge {
     const session = this.deps.session();
     if (session === null) return;
     const state = this.deps.state();
-    const callId = params.callId;
-    const tool = params.tool;
     const refuse = async (code: string, message: string): Promise<void> => {
       session.peer.respond(rpcId, { success: false, contentItems: [{ type: "inputText", text: message }] });
       await this.deps.emit({ eventType: "harness.diagnostic", priority: 2, payload: { code, message } });
     };
-    if (params.threadId !== state.threadId || params.turnId !== state.activeProviderTurnId) {
-      session.peer.respondError(rpcId, -32000, "the tool call names another thread or a settled turn");
+    const checked = checkToolCall(state, params);
+    if (checked.kind === "rpc-error") {
+      session.peer.respondError(rpcId, -32000, checked.message);
       return;
     }
-    if (
-      typeof callId !== "string" ||
-      callId.length === 0 ||
-      callId.length > 160 ||
-      typeof tool !== "string"
-    ) {
-      await refuse("invalid_tool_call", "the tool call has no valid callId or tool");
+    if (checked.kind === "refused") {
+      await refuse(checked.code, checked.message);
       return;
     }
-    if (!state.authorizedTools.some((operation) => operation.operationId === tool)) {
-      await refuse("semantic_tool_unauthorized", `tool ${tool.slice(0, 160)} is not authorized for this run`);
-      return;
-    }
-    const input = params.arguments ?? {};
-    if (Buffer.byteLength(JSON.stringify(input)) > MAX_TOOL_VALUE_BYTES) {
-      await refuse("invalid_tool_call", "the tool input exceeds 1 MiB");
-      return;
-    }
+    const { callId, operationId, input } = checked;
     this.requestIds.set(callId, rpcId);
     if (state.pendingToolCalls.some((call) => call.callId === callId)) return;
     if (state.pendingToolCalls.length >= MAX_PENDING_CALLS) {
@@ -81,13 +67,18 @@ export class SemanticToolBridge {
     }
     const call: PendingToolCall = {
       callId,
-      operationId: tool,
+      operationId,
       providerTurnId: state.activeProviderTurnId as string,
       input,
     };
     this.deps.update((current) => ({ ...current, pendingToolCalls: [...current.pendingToolCalls, call] }));
     // Persisted before its input event: a restarted runner knows the call it must settle.
     await this.deps.save();
+    await this.emitInput(call);
+  }
+
+  /** The P0 `semantic_tool.input` event, its content digest the one the control plane recomputes. */
+  private async emitInput(call: PendingToolCall): Promise<void> {
     await this.deps.emit({
       eventType: "semantic_tool.input",
       priority: 0,
@@ -96,16 +87,16 @@ export class SemanticToolBridge {
           schema: "paperclip.prp.semantic_tool.v1",
           schemaVersion: 1,
           phase: "input",
-          operationId: tool,
-          callId,
+          operationId: call.operationId,
+          callId: call.callId,
           correlation: this.correlation(),
           idempotencyKey: null,
           content: {
-            digest: semanticContentDigest(input),
+            digest: semanticContentDigest(call.input),
             redactionDisposition: "digest_only",
             references: [],
           },
-          input,
+          input: call.input,
         },
       },
     });

@@ -1,20 +1,13 @@
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorState, MutableRequestRecord } from "../emulator-state.js";
 import { matchRoute } from "../routes.js";
+import { admissionRefusal, keyMatches } from "./admission.js";
 import { connectStream } from "./connect-stream.js";
 import { CONTROL_PREFIX, handleControl } from "./control-routes.js";
 import { getFile, putFile } from "./file-routes.js";
 import { closeStdin, createProcess, killProcess, waitProcess } from "./process-routes.js";
 import { fail, type RouteContext } from "./route-context.js";
 import { createSandbox, deleteSandbox, execInSandbox, getSandbox, pauseOrResume } from "./sandbox-routes.js";
-
-function keyMatches(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== "string") return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 async function dispatch(ctx: RouteContext): Promise<void> {
   switch (ctx.match.route) {
@@ -50,9 +43,8 @@ async function dispatch(ctx: RouteContext): Promise<void> {
 }
 
 /**
- * The order of checks follows a hosted API behind a gateway: the per-IP rate limit first,
- * then injected faults (they play the gateway or a failing backend), then the API key, then
- * the route itself.
+ * Control routes answer to the API key alone; every other request is logged, then passes
+ * the gateway's admission checks (see `admissionRefusal`) before its route runs.
  */
 export function createRequestHandler(
   state: EmulatorState,
@@ -61,66 +53,19 @@ export function createRequestHandler(
     const url = new URL(req.url ?? "/", "http://emulator.invalid");
     const method = req.method ?? "GET";
     if (url.pathname.startsWith(CONTROL_PREFIX)) {
-      if (!keyMatches(req.headers["x-api-key"], state.apiKey)) {
-        req.resume();
-        res.writeHead(401).end();
-        return;
-      }
-      handleControl(state, method, url.pathname, req, res).catch(() => res.destroy());
+      handleControlRequest(state, method, url.pathname, req, res);
       return;
     }
-    const match = matchRoute(method, url.pathname);
-    const record: MutableRequestRecord = state.record({
-      method,
-      path: url.pathname,
-      query: url.search.slice(1),
-      route: match.route,
-      status: 0,
-    });
-    const ctx: RouteContext = {
-      req,
-      res,
+    const ctx = recordedContext(state, method, url, req, res);
+    const refusal = admissionRefusal(
       state,
-      match,
-      query: url.searchParams,
-      noteFault: (kind) => {
-        record.fault = kind;
-      },
-    };
-    const originalWriteHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.writeHead = ((...args: unknown[]) => {
-      record.status = args[0] as number;
-      return originalWriteHead(...args);
-    }) as typeof res.writeHead;
-
-    if (state.closing) {
-      req.resume();
-      return fail(ctx, 503, "unavailable", "The emulator is shutting down.");
-    }
-    const decision = state.limiter?.take(req.socket.remoteAddress ?? "unknown");
-    if (decision && !decision.allowed) {
-      req.resume();
-      return fail(ctx, 429, "rate_limited", "Too many requests.", {
-        "retry-after": String(decision.retryAfterSeconds),
-      });
-    }
-    const injected = state.faults.arm(
-      "http-status",
-      match,
-      (fault) => fault.route === "*" || fault.route === match.route,
+      { address: req.socket.remoteAddress, apiKey: req.headers["x-api-key"] },
+      ctx.match,
     );
-    if (injected?.fire()) {
-      record.fault = "http-status";
-      const headers: Record<string, string> =
-        injected.fault.retryAfterSeconds === undefined
-          ? {}
-          : { "retry-after": String(injected.fault.retryAfterSeconds) };
+    if (refusal !== null) {
+      if (refusal.fault !== undefined) ctx.noteFault(refusal.fault);
       req.resume();
-      return fail(ctx, injected.fault.status, "injected", "Injected fault.", headers);
-    }
-    if (!keyMatches(req.headers["x-api-key"], state.apiKey)) {
-      req.resume();
-      return fail(ctx, 401, "unauthorized", "A valid X-Api-Key is required.");
+      return fail(ctx, refusal.status, refusal.code, refusal.message, refusal.headers);
     }
     const task = dispatch(ctx).catch(() => {
       if (!res.headersSent) fail(ctx, 500, "internal", "Internal emulator error.");
@@ -128,5 +73,53 @@ export function createRequestHandler(
     });
     state.inflight.add(task);
     void task.finally(() => state.inflight.delete(task));
+  };
+}
+
+function handleControlRequest(
+  state: EmulatorState,
+  method: string,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  if (!keyMatches(req.headers["x-api-key"], state.apiKey)) {
+    req.resume();
+    res.writeHead(401).end();
+    return;
+  }
+  handleControl(state, method, pathname, req, res).catch(() => res.destroy());
+}
+
+/** The route's context, its request logged: the status it answers and any fault it plays are noted there. */
+function recordedContext(
+  state: EmulatorState,
+  method: string,
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+): RouteContext {
+  const match = matchRoute(method, url.pathname);
+  const record: MutableRequestRecord = state.record({
+    method,
+    path: url.pathname,
+    query: url.search.slice(1),
+    route: match.route,
+    status: 0,
+  });
+  const originalWriteHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    record.status = args[0] as number;
+    return originalWriteHead(...args);
+  }) as typeof res.writeHead;
+  return {
+    req,
+    res,
+    state,
+    match,
+    query: url.searchParams,
+    noteFault: (kind) => {
+      record.fault = kind;
+    },
   };
 }

@@ -61,6 +61,14 @@ export type ConfigMode = "validate" | "runtime";
 
 const quoted = (key: string): string => `"${key.slice(0, 60)}"`;
 
+/** Problems refuse the config; warnings are reported with a valid one. Each step appends in the order it checks. */
+interface Findings {
+  readonly problems: string[];
+  readonly warnings: string[];
+}
+
+type ConfigStrings = Partial<Record<(typeof STRINGS)[number], string>>;
+
 /** Checks a raw config; every problem is listed, none quotes the API key. */
 export function parseConfig(
   raw: Record<string, unknown> | undefined,
@@ -68,82 +76,21 @@ export function parseConfig(
   mode: ConfigMode = "validate",
 ): ConfigParse {
   const value = raw ?? {};
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  if (mode === "validate") {
-    for (const unknown of unknownKeys(value)) {
-      if (unknown.kind === "misspelt")
-        problems.push(`unknown key ${quoted(unknown.key)} (did you mean "${unknown.meant}"?)`);
-      else warnings.push(`unknown key ${quoted(unknown.key)} is ignored`);
-    }
-  }
-  const strings: Partial<Record<(typeof STRINGS)[number], string>> = {};
-  for (const key of STRINGS) {
-    const item = value[key];
-    if (item === undefined || item === null || item === "") continue;
-    if (typeof item !== "string") problems.push(`${key} must be a string`);
-    else strings[key] = item;
-  }
-  for (const key of ["shape", "rootfs", "region"] as const) {
-    const item = strings[key];
-    if (item !== undefined && !NAME.test(item)) problems.push(`${key} must be 1-200 name characters`);
-  }
-  // Upstream's rule and text: no default shape (a guessed one is not in the catalog).
-  if (value.shape === undefined || value.shape === null || value.shape === "")
-    problems.push("CreateOS requires a shape from its shape catalog.");
-  else if (strings.shape !== undefined && mode === "validate" && !isCatalogShape(strings.shape))
-    warnings.push(
-      `shape "${strings.shape.slice(0, 60)}" is not in the CreateOS shape catalog (${SHAPE_CATALOG[0]} … ${SHAPE_CATALOG.at(-1)})`,
-    );
-  const apiUrl = strings.apiUrl ?? DEFAULT_API_URL;
-  let origin: string | undefined;
-  try {
-    origin = resolveApiOrigin(apiUrl);
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
-  if (origin !== undefined && strings.apiKey === undefined) {
-    if (origin !== DEFAULT_API_URL) problems.push("apiKey is required for a custom apiUrl");
-    else if (!env.CREATEOS_API_KEY)
-      problems.push("apiKey is required (or CREATEOS_API_KEY for the default apiUrl)");
-  }
-  if (strings.apiKey !== undefined && !/^[\x21-\x7e]{1,4096}$/.test(strings.apiKey)) {
-    problems.push("apiKey has characters a header cannot carry");
-  }
-  const numbers = {} as Record<keyof typeof NUMBERS, number>;
-  for (const [key, rule] of Object.entries(NUMBERS) as Array<[keyof typeof NUMBERS, NumberRule]>) {
-    const item = value[key];
-    if (item === undefined || item === null) {
-      numbers[key] = rule.fallback;
-    } else if (typeof item !== "number" || !Number.isInteger(item) || item < rule.min || item > rule.max) {
-      problems.push(`${key} must be an integer from ${rule.min} to ${rule.max}`);
-      numbers[key] = rule.fallback;
-    } else {
-      numbers[key] = item;
-    }
-  }
-  let timeoutMs: number = TIMEOUT.fallback;
-  const rawTimeout = value.timeoutMs;
-  if (rawTimeout !== undefined && rawTimeout !== null) {
-    if (
-      typeof rawTimeout !== "number" ||
-      !Number.isInteger(rawTimeout) ||
-      rawTimeout < TIMEOUT.min ||
-      rawTimeout > TIMEOUT.max
-    ) {
-      problems.push(TIMEOUT_PROBLEM);
-    } else {
-      timeoutMs = rawTimeout;
-    }
-  }
+  const findings: Findings = { problems: [], warnings: [] };
+  if (mode === "validate") checkUnknownKeys(value, findings);
+  const strings = readStrings(value, findings);
+  checkShape(value, strings, mode, findings);
+  const apiUrl = checkApi(strings, env, findings);
+  const numbers = readNumbers(value, findings);
+  const timeoutMs = readTimeout(value, findings);
   if (numbers.requestsPerMinute > 300)
-    warnings.push("requestsPerMinute above 300 exceeds the CreateOS rate limit");
+    findings.warnings.push("requestsPerMinute above 300 exceeds the CreateOS rate limit");
   const reuseLease = value.reuseLease ?? false;
-  if (typeof reuseLease !== "boolean") problems.push("reuseLease must be a boolean");
-  if (problems.length > 0) return { ok: false, problems };
+  if (typeof reuseLease !== "boolean") findings.problems.push("reuseLease must be a boolean");
+  if (findings.problems.length > 0) return { ok: false, problems: findings.problems };
   return {
     ok: true,
-    warnings,
+    warnings: findings.warnings,
     config: {
       apiUrl,
       apiKey: strings.apiKey,
@@ -155,6 +102,99 @@ export function parseConfig(
       ...numbers,
     },
   };
+}
+
+/** A misspelt plugin key is a problem; any other unknown key is a warning. */
+function checkUnknownKeys(value: Record<string, unknown>, findings: Findings): void {
+  for (const unknown of unknownKeys(value)) {
+    if (unknown.kind === "misspelt")
+      findings.problems.push(`unknown key ${quoted(unknown.key)} (did you mean "${unknown.meant}"?)`);
+    else findings.warnings.push(`unknown key ${quoted(unknown.key)} is ignored`);
+  }
+}
+
+/** The string keys that are set (an empty string is unset); names must be name characters. */
+function readStrings(value: Record<string, unknown>, findings: Findings): ConfigStrings {
+  const strings: ConfigStrings = {};
+  for (const key of STRINGS) {
+    const item = value[key];
+    if (item === undefined || item === null || item === "") continue;
+    if (typeof item !== "string") findings.problems.push(`${key} must be a string`);
+    else strings[key] = item;
+  }
+  for (const key of ["shape", "rootfs", "region"] as const) {
+    const item = strings[key];
+    if (item !== undefined && !NAME.test(item))
+      findings.problems.push(`${key} must be 1-200 name characters`);
+  }
+  return strings;
+}
+
+/** Upstream's rule and text: no default shape (a guessed one is not in the catalog). */
+function checkShape(
+  value: Record<string, unknown>,
+  strings: ConfigStrings,
+  mode: ConfigMode,
+  findings: Findings,
+): void {
+  if (value.shape === undefined || value.shape === null || value.shape === "")
+    findings.problems.push("CreateOS requires a shape from its shape catalog.");
+  else if (strings.shape !== undefined && mode === "validate" && !isCatalogShape(strings.shape))
+    findings.warnings.push(
+      `shape "${strings.shape.slice(0, 60)}" is not in the CreateOS shape catalog (${SHAPE_CATALOG[0]} … ${SHAPE_CATALOG.at(-1)})`,
+    );
+}
+
+/** The API URL (default applied) and whether a usable API key comes with it. */
+function checkApi(strings: ConfigStrings, env: NodeJS.ProcessEnv, findings: Findings): string {
+  const apiUrl = strings.apiUrl ?? DEFAULT_API_URL;
+  let origin: string | undefined;
+  try {
+    origin = resolveApiOrigin(apiUrl);
+  } catch (error) {
+    findings.problems.push((error as Error).message);
+  }
+  if (origin !== undefined && strings.apiKey === undefined) {
+    if (origin !== DEFAULT_API_URL) findings.problems.push("apiKey is required for a custom apiUrl");
+    else if (!env.CREATEOS_API_KEY)
+      findings.problems.push("apiKey is required (or CREATEOS_API_KEY for the default apiUrl)");
+  }
+  if (strings.apiKey !== undefined && !/^[\x21-\x7e]{1,4096}$/.test(strings.apiKey)) {
+    findings.problems.push("apiKey has characters a header cannot carry");
+  }
+  return apiUrl;
+}
+
+const isIntegerIn = (item: unknown, rule: NumberRule): item is number =>
+  typeof item === "number" && Number.isInteger(item) && item >= rule.min && item <= rule.max;
+
+/** The tuning numbers, each defaulted when unset or out of range (the latter also a problem). */
+function readNumbers(
+  value: Record<string, unknown>,
+  findings: Findings,
+): Record<keyof typeof NUMBERS, number> {
+  const numbers = {} as Record<keyof typeof NUMBERS, number>;
+  for (const [key, rule] of Object.entries(NUMBERS) as Array<[keyof typeof NUMBERS, NumberRule]>) {
+    const item = value[key];
+    if (item === undefined || item === null) {
+      numbers[key] = rule.fallback;
+    } else if (!isIntegerIn(item, rule)) {
+      findings.problems.push(`${key} must be an integer from ${rule.min} to ${rule.max}`);
+      numbers[key] = rule.fallback;
+    } else {
+      numbers[key] = item;
+    }
+  }
+  return numbers;
+}
+
+/** Upstream's `timeoutMs`, defaulted when unset. */
+function readTimeout(value: Record<string, unknown>, findings: Findings): number {
+  const rawTimeout = value.timeoutMs;
+  if (rawTimeout === undefined || rawTimeout === null) return TIMEOUT.fallback;
+  if (isIntegerIn(rawTimeout, TIMEOUT)) return rawTimeout;
+  findings.problems.push(TIMEOUT_PROBLEM);
+  return TIMEOUT.fallback;
 }
 
 /**

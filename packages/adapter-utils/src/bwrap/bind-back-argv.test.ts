@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { BindBackArgv } from "./bind-back-argv.js";
+
+describe("BindBackArgv", () => {
+  it("binds back a path under a masked directory, creating only the parents inside it", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/tmp"]);
+    tree.bindBack({ path: "/tmp/work/repo", access: "rw" });
+    expect(args).toEqual(["--dir", "/tmp/work", "--bind", "/tmp/work/repo", "/tmp/work/repo"]);
+    expect(tree.bound).toEqual([{ path: "/tmp/work/repo", access: "rw" }]);
+  });
+
+  it("leaves alone a path outside every masked directory, and the masked directory itself", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/tmp", "/run"]);
+    tree.bindBack({ path: "/home/me", access: "rw" });
+    tree.bindBack({ path: "/run", access: "ro" });
+    expect(args).toEqual([]);
+    expect(tree.bound).toEqual([]);
+  });
+
+  it("skips a path an earlier bind-back above it already shows with the same access", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/tmp"]);
+    tree.bindBack({ path: "/tmp/work", access: "rw" });
+    tree.bindBack({ path: "/tmp/work/cache", access: "rw" });
+    tree.bindBack({ path: "/tmp/work/ro", access: "ro" });
+    expect(args).toEqual(["--bind", "/tmp/work", "/tmp/work", "--ro-bind", "/tmp/work/ro", "/tmp/work/ro"]);
+  });
+
+  it("creates each parent once across binds and for a later destination", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/run/user/0"]);
+    tree.bindBack({ path: "/run/user/0/a/b", access: "ro" });
+    tree.createParents("/run/user/0/a/c/proxy");
+    expect(args).toEqual([
+      ...["--dir", "/run/user/0/a", "--ro-bind", "/run/user/0/a/b", "/run/user/0/a/b"],
+      ...["--dir", "/run/user/0/a/c"],
+    ]);
+  });
+});

@@ -1,0 +1,78 @@
+import path from "node:path";
+import { isSameOrBelow, type MountRequest, parentDirectories, sourceOf } from "./mount-request.js";
+
+export interface Mounted {
+  /** The host path bwrap binds (a real path: bwrap resolves every source). */
+  readonly source: string;
+  readonly dest: string;
+  readonly access: "ro" | "rw";
+}
+
+/**
+ * The bwrap argv of a fresh root as it is built: every bind first creates the
+ * parents no earlier mount shows, and a destination below a recreated symlink
+ * is rewritten through the link (nothing is bound onto a symlink inside the sandbox).
+ */
+export class FreshRootArgv {
+  readonly args: string[] = ["--tmpfs", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"];
+  private readonly created = new Set(["/", "/proc", "/dev", "/tmp"]);
+  private readonly mountedEntries: Mounted[] = [];
+  private readonly links = new Map<string, string>();
+
+  get mounted(): readonly Mounted[] {
+    return this.mountedEntries;
+  }
+
+  bind(source: string, dest: string, access: "ro" | "rw"): void {
+    this.ensureParents(dest);
+    this.args.push(access === "rw" ? "--bind" : "--ro-bind", source, dest);
+    this.mountedEntries.push({ source, dest, access });
+    this.created.add(dest);
+  }
+
+  /** Recreates `link -> target`; later destinations below `link` go to `resolved`. */
+  symlink(target: string, link: string, resolved: string): void {
+    this.ensureParents(link);
+    this.args.push("--symlink", target, link);
+    this.created.add(link);
+    this.links.set(link, resolved);
+  }
+
+  /** A request already shown, with its access, by a mount above it needs no bind of its own. */
+  mountRequest(request: MountRequest): void {
+    const dest = this.throughLinks(request.path);
+    const source = sourceOf(request);
+    // Only when that mount's tree holds this very source at `dest` (judged on real paths).
+    const covering = this.nearestMount(dest);
+    if (
+      covering?.access === request.access &&
+      path.join(covering.source, path.relative(covering.dest, dest)) === source
+    ) {
+      return;
+    }
+    this.bind(source, dest, request.access);
+  }
+
+  throughLinks(candidate: string): string {
+    for (const [link, target] of this.links) {
+      if (isSameOrBelow(link, candidate)) return target + candidate.slice(link.length);
+    }
+    return candidate;
+  }
+
+  private nearestMount(dest: string): Mounted | undefined {
+    let best: Mounted | undefined;
+    for (const entry of this.mountedEntries) {
+      if (isSameOrBelow(entry.dest, dest) && (!best || entry.dest.length > best.dest.length)) best = entry;
+    }
+    return best;
+  }
+
+  private ensureParents(dest: string): void {
+    for (const parent of parentDirectories(dest)) {
+      if (this.created.has(parent) || this.nearestMount(parent)) continue;
+      this.args.push("--dir", parent);
+      this.created.add(parent);
+    }
+  }
+}
