@@ -94,7 +94,9 @@ describe("fault-free reference run", () => {
     expect(result.stderr.split("\n")).toHaveLength(321);
     expect(baseline.stdoutLog).toBe(result.stdout);
     expect(baseline.stderrLog).toBe(result.stderr);
-    expect(Number(result.metadata.lastSeq)).toBeGreaterThan(8);
+    // The faults below cut the stream after up to 4 frames; how the bursts are framed depends
+    // on the emulator's reads (bursts can merge on a loaded host), so only that floor is fixed.
+    expect(Number(result.metadata.lastSeq)).toBeGreaterThan(4);
   });
 });
 

@@ -3,6 +3,7 @@ import { abortableDelay } from "../client/abortable-delay.js";
 import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
+import { chunksUntilAborted } from "./chunks-until-aborted.js";
 import { isOutputComplete } from "./completeness.js";
 import { EarlyWait } from "./early-wait.js";
 import { frameOfLine } from "./frame-bytes.js";
@@ -289,7 +290,7 @@ export class OutputFollower {
       );
       const splitter = new NdjsonLineSplitter(this.#tuning.maxFrameBytes);
       try {
-        for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        for await (const chunk of chunksUntilAborted(body, connection.signal)) {
           lastByteAt = Date.now();
           this.#times.lastByteAt = lastByteAt;
           for (const line of splitter.push(chunk)) {
