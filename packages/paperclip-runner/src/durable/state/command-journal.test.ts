@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js";
 import {
   admitServerCommand,
   commandResult,
@@ -8,14 +9,7 @@ import {
 } from "./command-journal.js";
 import { initialDurableState } from "./durable-state.js";
 
-const identity = {
-  runnerInstanceId: "r",
-  environmentLeaseId: "e",
-  runId: "run",
-  normalizedSessionId: "s",
-  turnId: "t",
-  itemId: "i",
-};
+const identity = TEST_DURABLE_IDENTITY;
 const base = initialDurableState(identity, "v", "d");
 const command = { commandId: "c1", controllerSeq: 1, type: "turn.start" };
 

@@ -1,16 +1,10 @@
 import { PaperclipError } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
+import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js";
 import { type DurableState, initialDurableState, type OutboxEntry } from "./durable-state.js";
 import { acknowledgeOutbox, appendToOutbox } from "./outbox.js";
 
-const identity = {
-  runnerInstanceId: "r",
-  environmentLeaseId: "e",
-  runId: "run",
-  normalizedSessionId: "s",
-  turnId: "t",
-  itemId: "i",
-};
+const identity = TEST_DURABLE_IDENTITY;
 const limits = { maxBytes: 1000, p0ReserveBytes: 200 };
 const entry = (sourceSeq: number, bytes: number, priority: 0 | 1 | 2 = 1): OutboxEntry => ({
   sourceSeq,
