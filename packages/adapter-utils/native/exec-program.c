@@ -33,23 +33,28 @@
 #define __NR_close_range 436
 #endif
 
-void close_inherited_fds(void) {
-    if (syscall(__NR_close_range, 3U, ~0U, 0U) == 0) return;
+/* Closes every descriptor from `first` up (`first` > 2). */
+static void close_fds_from(unsigned first) {
+    if (syscall(__NR_close_range, first, ~0U, 0U) == 0) return;
     /* Kernels before 5.9: close what /proc lists, then whatever the listing itself used. */
     DIR *listing = opendir("/proc/self/fd");
     if (!listing) {
         /* No /proc either: every number a descriptor can have (the hard limit bounds them). */
         struct rlimit limit;
         int highest = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_max < (1U << 20) ? (int)limit.rlim_max : 1 << 20;
-        for (int fd = 3; fd < highest; fd++) close(fd);
+        for (int fd = (int)first; fd < highest; fd++) close(fd);
         return;
     }
     int own = dirfd(listing);
     for (struct dirent *entry; (entry = readdir(listing));) {
         int fd = atoi(entry->d_name);
-        if (fd > 2 && fd != own) close(fd);
+        if (fd >= (int)first && fd != own) close(fd);
     }
     closedir(listing);
+}
+
+void close_inherited_fds(void) {
+    close_fds_from(3U);
 }
 
 int exec_only_main(char **argv) {
@@ -168,7 +173,8 @@ static char **split_fields(char *text, size_t length, long *count) {
  * --cgroup-spare PROCS: joins the cgroup now, then reads its run from fd 5 to the end:
  * NUL-terminated fields `flags`, `cwd`, `argc`, the argv (the command first, an absolute
  * path), then the environment. Flags: `n` puts /dev/null on stdin, `s` keeps fd 3 (bwrap's
- * status), `f` keeps fd 4 (bwrap's seccomp filter); the others are closed. It then becomes
+ * status), `f` keeps fd 4 (bwrap's seccomp filter); the others, and every descriptor the
+ * host left without close-on-exec, are closed. It then becomes
  * the command. An empty request (the host went away first) ends it quietly, and leaves
  * no cgroup behind.
  */
@@ -199,7 +205,9 @@ int cgroup_spare_main(int argc, char **argv) {
     command[args] = NULL;
     fields[count + 1] = NULL;
     const char *flags = fields[0];
-    close(SPARE_REQUEST_FD);
+    /* bwrap gets stdio and the descriptors it is told of, nothing the host inherited: it
+       closes those two before the program starts, so the program needs no exec shim. */
+    close_fds_from(SPARE_REQUEST_FD);
     if (!strchr(flags, 's')) close(3);
     if (!strchr(flags, 'f')) close(4);
     if (strchr(flags, 'n')) {

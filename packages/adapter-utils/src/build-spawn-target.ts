@@ -54,8 +54,20 @@ function runCleanup(dirs: RunDirs, proxy: Promise<SandboxNetworkProxy> | null) {
  * `executable` confined to the requested scopes. The caller spawns it and must call
  * `cleanup()` once the process is gone (the spawn helper does).
  */
-export async function buildLocalProcessSandboxSpawnTarget(
+export function buildLocalProcessSandboxSpawnTarget(
   input: LocalProcessSandboxSpawnInput,
+): Promise<LocalProcessSandboxSpawnTarget> {
+  return buildSpawnTarget(input, { closesDescriptorsAndFilters: false });
+}
+
+/**
+ * The same target for a known launcher: one that closes every inherited descriptor
+ * before bwrap and passes bwrap the filter (`--seccomp`) starts a program without a
+ * bridge directly, without the exec shim.
+ */
+export async function buildSpawnTarget(
+  input: LocalProcessSandboxSpawnInput,
+  launcher: { closesDescriptorsAndFilters: boolean },
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
   const { options } = input;
@@ -81,7 +93,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
     const launch: ProgramLaunch =
       bridge && proxy && runDir && socketDir
         ? await bridgeLaunch(bridge, { runDir, socketDir }, proxy, program)
-        : await shimLaunch(program);
+        : await shimLaunch(program, launcher);
     const target: LocalProcessSandboxSpawnTarget = {
       command: options.command?.trim() || "bwrap",
       args: [...scope.args, ...launch.bwrapArgs, "--chdir", parsed.cwd, "--", launch.command, ...launch.args],

@@ -177,6 +177,15 @@ describe("createNetworkProxyTempDir", () => {
 });
 
 describe("the per-run directory of the network-only deny scope", () => {
+  // Every private socket root unusable (read-only), so the run directory falls back to
+  // the temporary-directory candidates these cases are about.
+  const noPrivateRoots =
+    "mount -t tmpfs -o ro pc-test-shm /dev/shm && { test ! -d /run/user || mount -t tmpfs -o ro pc-test-run-user /run/user; }";
+  const privateRootAttempts = (uid: number, tmpCode: string) => [
+    { baseDir: `/dev/shm/paperclip-sandbox-sockets-${uid}`, code: "EROFS", reason: expect.stringContaining("EROFS") },
+    { baseDir: `/tmp/paperclip-sandbox-sockets-${uid}`, code: tmpCode, reason: expect.stringContaining(tmpCode) },
+    { baseDir: `/run/user/${uid}/paperclip-sandbox-sockets-${uid}`, code: "ENOENT", reason: expect.stringContaining("ENOENT") },
+  ];
   // Builds a deny-scope target from the built package and reports the per-run directory
   // (the source bound over /tmp is one of its mask directories) and whether cleanup removed it.
   const buildDenyTarget = `
@@ -191,9 +200,37 @@ describe("the per-run directory of the network-only deny scope", () => {
     await target.cleanup();
     console.log(JSON.stringify({ dir, stdout: String(existed && !existsSync(dir)) }));`;
 
+  it("lives in the first private socket root that allows exec, where the program can run files from its /tmp", async () => {
+    const runFromTmp = `
+      const result = await sandbox.runChildProcess("run-from-tmp", "sh", ["-c", "cp /bin/true /tmp/t && /tmp/t && echo ran"], {
+        cwd: "/", env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
+        localProcessSandbox: { workspaceDir: "/", networkScope: "deny" },
+      });
+      console.log(JSON.stringify({ stdout: result.stdout, exitCode: result.exitCode }));`;
+    for (const [shmOptions, root] of [
+      ["mode=1777", "/dev/shm/paperclip-sandbox-sockets-0"],
+      ["mode=1777,noexec", "/tmp/paperclip-sandbox-sockets-0"],
+    ] as const) {
+      const namespace = {
+        tmpfsOptions: "mode=1777",
+        setup: `mkdir /tmp/ws && mount -t tmpfs -o ${shmOptions} pc-test-shm /dev/shm`,
+        asNobody: false,
+        tmpdir: "/tmp/ws",
+      };
+      const built = await inMountNamespace({ ...namespace, body: buildDenyTarget });
+      expect(built.dir, shmOptions).toMatch(new RegExp(`^${root}/paperclip-network-sandbox-\\w{6}$`));
+      expect(built.stdout, "cleanup removed it").toBe("true");
+      expect(await inMountNamespace({ ...namespace, body: runFromTmp }), shmOptions).toEqual({
+        stdout: "ran\n",
+        exitCode: 0,
+      });
+    }
+  });
+
   it("fails with ERR_SANDBOX_RUN_DIR, not the proxy socket error, when no candidate is usable", async () => {
     const outcome = await inMountNamespace({
       tmpfsOptions: "ro",
+      setup: noPrivateRoots,
       asNobody: false,
       tmpdir: "/tmp",
       body: buildDenyTarget,
@@ -204,6 +241,7 @@ describe("the per-run directory of the network-only deny scope", () => {
       "Unable to create the per-run Paperclip sandbox directory (private /tmp and /run masks of the network-only scope).",
     );
     expect(error.attempts).toEqual([
+      ...privateRootAttempts(0, "EROFS"),
       { baseDir: "/tmp", code: "EROFS", reason: expect.stringContaining("EROFS") },
     ]);
     expect(error.cause?.code).toBe("EROFS");
@@ -212,13 +250,14 @@ describe("the per-run directory of the network-only deny scope", () => {
   it("lists every candidate's own failure", async () => {
     const outcome = await inMountNamespace({
       tmpfsOptions: "mode=0755",
-      setup: "mkdir -m 0755 /tmp/locked",
+      setup: `mkdir -m 0755 /tmp/locked && ${noPrivateRoots}`,
       asNobody: true,
       tmpdir: "/tmp/locked",
       body: buildDenyTarget,
     });
     expect(outcome.error?.code).toBe("ERR_SANDBOX_RUN_DIR");
     expect(outcome.error?.attempts).toEqual([
+      ...privateRootAttempts(65534, "EACCES"),
       { baseDir: "/tmp", code: "EACCES", reason: expect.stringContaining("EACCES") },
       { baseDir: "/tmp/locked", code: "EACCES", reason: expect.stringContaining("EACCES") },
     ]);
@@ -228,7 +267,7 @@ describe("the per-run directory of the network-only deny scope", () => {
     const deep = `/tmp/${DEEP}`;
     const namespace = {
       tmpfsOptions: "mode=0755",
-      setup: `mkdir -p ${deep} && chmod -R 0777 /tmp/deep-temporary-directory-segment`,
+      setup: `mkdir -p ${deep} && chmod -R 0777 /tmp/deep-temporary-directory-segment && ${noPrivateRoots}`,
       asNobody: true,
       tmpdir: deep,
     };

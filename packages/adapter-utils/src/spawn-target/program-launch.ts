@@ -55,13 +55,15 @@ export async function bridgeLaunch(
 /**
  * The start without a bridge: the exec-only shim closes the program's inherited
  * descriptors and loads its filter, then becomes it; without a usable native binary the
- * program starts directly, as upstream's does.
+ * program starts directly, as upstream's does. A launcher that already closed every
+ * inherited descriptor before bwrap, and hands bwrap the filter on `--seccomp` (the
+ * spawn helper's spare), needs no shim either: bwrap closes its own two descriptors.
  */
-export async function shimLaunch(program: {
-  executable: string;
-  args: readonly string[];
-}): Promise<ProgramLaunch> {
-  const shim = await execShimCommand();
+export async function shimLaunch(
+  program: { executable: string; args: readonly string[] },
+  launcher: { closesDescriptorsAndFilters: boolean } = { closesDescriptorsAndFilters: false },
+): Promise<ProgramLaunch> {
+  const shim = launcher.closesDescriptorsAndFilters ? null : await execShimCommand();
   if (!shim) return { command: program.executable, args: [...program.args], bwrapArgs: [] };
   return {
     command: shim.prefix[0]!,

@@ -1,9 +1,9 @@
 import { SandboxError } from "@paperclipai/errors";
 import { usableNativeBinary } from "../bridge/bridge-launch.js";
 import { deferBridgeEnv } from "../bridge/deferred-env.js";
-import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
+import { buildSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
-import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
+import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
@@ -150,14 +150,9 @@ async function planSandboxSpawn(
   env: Record<string, string | undefined>,
   bwrap: string,
 ): Promise<SpawnPlan> {
-  const target = await buildLocalProcessSandboxSpawnTarget({
-    executable,
-    args,
-    cwd: opts.cwd,
-    options: sandbox,
-  });
   const init = new SandboxInit();
   let cgroup: RunCgroup | null = null;
+  let target: LocalProcessSandboxSpawnTarget | null = null;
   const killSandbox = async () => {
     init.kill();
     await cgroup?.kill();
@@ -165,17 +160,23 @@ async function planSandboxSpawn(
   const cleanup = async () => {
     await killSandbox();
     // Nothing of the sandbox runs any more: its cgroup and its directories go side by side.
-    await Promise.all([cgroup?.remove(), target.cleanup?.()]);
+    await Promise.all([cgroup?.remove(), target?.cleanup?.()]);
   };
   try {
     const [version, launcher] = await Promise.all([bwrapVersion(bwrap), usableNativeBinary()]);
     const status = version !== null && bwrapSupportsJsonStatus(version) ? new BwrapStatusReader() : null;
     const seccomp = sandboxFilterBytes();
-    const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);
     // Every process of the sandbox is born in the run's cgroup: the native binary joins it
     // and becomes bwrap (Node cannot place a child in a cgroup before it forks).
     const run = runCgroupFor(launcher, sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES, opts.stdio);
     cgroup = run.cgroup;
+    // The spare closes every inherited descriptor before it becomes bwrap, and bwrap loads
+    // the filter from `--seccomp`: a program without a bridge then needs no exec shim.
+    target = await buildSpawnTarget(
+      { executable, args, cwd: opts.cwd, options: sandbox },
+      { closesDescriptorsAndFilters: run.spare !== null && seccomp !== null },
+    );
+    const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);
     return {
       ...launchCommand({ bwrap, bwrapArgs, launcher, cgroup, spare: run.spare }),
       cwd: target.cwd,
