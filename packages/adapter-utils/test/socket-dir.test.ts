@@ -182,9 +182,21 @@ describe("the per-run directory of the network-only deny scope", () => {
   const noPrivateRoots =
     "mount -t tmpfs -o ro pc-test-shm /dev/shm && { test ! -d /run/user || mount -t tmpfs -o ro pc-test-run-user /run/user; }";
   const privateRootAttempts = (uid: number, tmpCode: string) => [
-    { baseDir: `/dev/shm/paperclip-sandbox-sockets-${uid}`, code: "EROFS", reason: expect.stringContaining("EROFS") },
-    { baseDir: `/tmp/paperclip-sandbox-sockets-${uid}`, code: tmpCode, reason: expect.stringContaining(tmpCode) },
-    { baseDir: `/run/user/${uid}/paperclip-sandbox-sockets-${uid}`, code: "ENOENT", reason: expect.stringContaining("ENOENT") },
+    {
+      baseDir: `/dev/shm/paperclip-sandbox-sockets-${uid}`,
+      code: "EROFS",
+      reason: expect.stringContaining("EROFS"),
+    },
+    {
+      baseDir: `/tmp/paperclip-sandbox-sockets-${uid}`,
+      code: tmpCode,
+      reason: expect.stringContaining(tmpCode),
+    },
+    {
+      baseDir: `/run/user/${uid}/paperclip-sandbox-sockets-${uid}`,
+      code: "ENOENT",
+      reason: expect.stringContaining("ENOENT"),
+    },
   ];
   // Builds a deny-scope target from the built package and reports the per-run directory
   // (the source bound over /tmp is one of its mask directories) and whether cleanup removed it.

@@ -4,7 +4,9 @@ import { isSameOrBelow } from "../bwrap/mount-request.js";
 
 /** A mount point as `/proc/self/mountinfo` writes it: space, tab, newline and backslash octal-escaped. */
 function unescapeMountPath(field: string): string {
-  return field.replace(/\\([0-7]{3})/g, (_match, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+  return field.replace(/\\([0-7]{3})/g, (_match, octal: string) =>
+    String.fromCharCode(Number.parseInt(octal, 8)),
+  );
 }
 
 /**
