@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readProcStat } from "@paperclipai/internal";
+import { REFUSED_TOOL_BODY, runEdgeScenario } from "./edge-scenario.mjs";
 import { startModelStub, stubProviderArgs } from "./model-stub.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
@@ -102,6 +103,9 @@ function attach(current) {
     });
     // recovery-tool: the first call is never answered; the runner is killed while it is pending.
     if (scenario.kind === "recovery-tool" && toolCalls.length === 1) await new Promise(() => {});
+    if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
+      return { success: false, contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }] };
+    }
     return { success: true, contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }] };
   });
   void (async () => {
@@ -252,6 +256,18 @@ try {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
+  } else if (scenario.kind === "edges") {
+    await runEdgeScenario({
+      runTurn,
+      attempt,
+      mark,
+      print,
+      until,
+      stub,
+      notifications,
+      request: (method, params) => bundle.transport.request(method, { threadId, ...params }),
+    });
+    print({ type: "tool_calls", calls: toolCalls });
   } else if (scenario.kind === "ask") {
     // The model asks the user (request_user_input); the server's form answers "blue".
     await attempt("ask", async () => {

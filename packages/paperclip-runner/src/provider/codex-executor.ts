@@ -178,7 +178,7 @@ export class CodexExecutor implements DurableEngine {
       case "run.cancel":
         return await interruptTurn(this.ctx, String(payload.reason ?? command.type));
       case "turn.stop":
-        return await stopTurn(this.ctx, String(payload.reason ?? "turn.stop"));
+        return await stopTurn(this.ctx);
       case "semantic_tool.result":
         return await this.ctx.tools.deliverResult(payload);
       case "request.resolve":

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { redactSecrets } from "@paperclipai/errors";
 import type { PrpEventType, PrpV2EventType } from "../events/index.js";
+import { boundedText } from "./bounded-text.js";
 
 /** One PRP event the executor emits, with upstream's priority for it. */
 export interface ProviderEvent {
@@ -27,15 +28,6 @@ export type NotificationOutcome =
   /** Names a thread or turn the runner does not own: a protocol failure. */
   | { readonly kind: "foreign"; readonly reason: string }
   | { readonly kind: "ignored" };
-
-/** Upstream's bound on provider text carried in events. */
-export const MAX_EVENT_TEXT = 4000;
-
-/** Pure: provider text as events carry it: secrets redacted, at most 4000 characters. */
-export function boundedText(value: unknown): string {
-  const text = typeof value === "string" ? value : "";
-  return redactSecrets(text).slice(0, MAX_EVENT_TEXT);
-}
 
 const TURN_SCOPED = new Set([
   "turn/started",

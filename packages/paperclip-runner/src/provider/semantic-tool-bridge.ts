@@ -8,6 +8,15 @@ import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
 /** Upstream's bound on pending semantic calls. */
 const MAX_PENDING_CALLS = 4096;
 
+/** What upstream's runner answers Codex for a denied call (the model reads it as the tool's output). */
+const DENIED_OUTPUT = JSON.stringify({
+  error: {
+    code: "invalid_tool_call",
+    message: "Paperclip rejected this semantic tool call",
+    retryable: false,
+  },
+});
+
 export interface SemanticToolBridgeDeps {
   readonly identity: {
     readonly runId: string;
@@ -58,6 +67,10 @@ export class SemanticToolBridge {
       await refuse(checked.code, checked.message);
       return;
     }
+    if (checked.kind === "denied") {
+      await this.deny(rpcId, session, checked);
+      return;
+    }
     const { callId, operationId, input } = checked;
     this.requestIds.set(callId, rpcId);
     if (state.pendingToolCalls.some((call) => call.callId === callId)) return;
@@ -75,6 +88,27 @@ export class SemanticToolBridge {
     // Persisted before its input event: a restarted runner knows the call it must settle.
     await this.deps.save();
     await this.emitInput(call);
+  }
+
+  /** A denied call: Codex told it failed, the control plane told nothing ran (upstream's P0 diagnostic). */
+  private async deny(
+    rpcId: string | number,
+    session: CodexSession,
+    denied: { readonly callId: string; readonly operationId: string; readonly message: string },
+  ): Promise<void> {
+    session.peer.respond(rpcId, { success: false, contentItems: [{ type: "inputText", text: DENIED_OUTPUT }] });
+    await this.deps.emit({
+      eventType: "harness.diagnostic",
+      priority: 0,
+      payload: {
+        code: "semantic_tool_denied",
+        provider: this.deps.state().config.provider,
+        callId: denied.callId,
+        operationId: denied.operationId,
+        message: denied.message,
+        paperclipExecuted: false,
+      },
+    });
   }
 
   /** The P0 `semantic_tool.input` event, its content digest the one the control plane recomputes. */

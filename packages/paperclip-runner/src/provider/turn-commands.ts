@@ -1,6 +1,6 @@
 import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
-import { providerFailed, settleTurn } from "./turn-settlement.js";
+import { providerFailed } from "./turn-settlement.js";
 
 /** `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`. */
 export async function startTurn(
@@ -75,17 +75,24 @@ export async function interruptTurn(ctx: ExecutorContext, reason: string): Promi
   return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
 }
 
-/** `turn.stop`: kills the provider's group (no RPC), settles the turn, keeps the thread. */
-export async function stopTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
+/**
+ * `turn.stop`: kills the provider's group (no RPC) and retires the active turn, keeping the
+ * thread. As upstream's runner, it commits no turn event (the server stops a turn this way only
+ * to close the session) and answers with the command's name as the reason.
+ */
+export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
+  const reason = "turn.stop";
   const turnId = ctx.state().activeProviderTurnId;
   await ctx.session?.stop();
   ctx.session = null;
   if (turnId !== null) {
     await ctx.tools.cancelPending("stopped");
-    await settleTurn(ctx, "interrupted", { reason });
+    ctx.inputs.cancelPending();
   }
   ctx.update((current) => ({
     ...current,
+    activeProviderTurnId: null,
+    ambiguousTurnStartPending: false,
     lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
   }));
   await ctx.save();

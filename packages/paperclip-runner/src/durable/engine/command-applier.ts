@@ -76,7 +76,9 @@ export class CommandApplier {
         engine.shutdown();
         await engine.finished.catch(() => undefined);
       }
-      return commandResult(subject, "completed", "command applied", null);
+      // Upstream's runner answers a suspension with its status (a shutdown with nothing).
+      const outcome = command.type === "runner.suspend" ? { status: "completed" } : null;
+      return commandResult(subject, "completed", "command applied", outcome);
     }
     if (command.type === "runner.drain") {
       // The server's close barrier: true only when every event is acknowledged (nothing retained to resend).
