@@ -104,7 +104,10 @@ function attach(current) {
     // recovery-tool: the first call is never answered; the runner is killed while it is pending.
     if (scenario.kind === "recovery-tool" && toolCalls.length === 1) await new Promise(() => {});
     if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
-      return { success: false, contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }] };
+      return {
+        success: false,
+        contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }],
+      };
     }
     return { success: true, contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }] };
   });

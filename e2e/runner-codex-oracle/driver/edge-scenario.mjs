@@ -84,8 +84,12 @@ export async function runEdgeScenario(h) {
   }
   h.print({ type: "model_tool_outputs", outputs: Object.fromEntries(outputs) });
   // The model's stream ends before response.completed (Codex retries nothing here).
-  await h.attempt("truncated", () => h.runTurn("truncated", "answer, then lose the line", [{ truncate: true }]));
-  await h.attempt("after-failures", () => h.runTurn("after-failures", "still there?", [{ text: "still here" }]));
+  await h.attempt("truncated", () =>
+    h.runTurn("truncated", "answer, then lose the line", [{ truncate: true }]),
+  );
+  await h.attempt("after-failures", () =>
+    h.runTurn("after-failures", "still there?", [{ text: "still here" }]),
+  );
   // Left in flight: the model stalls, and the driver closes the session while the turn is active.
   await h.attempt("in-flight", async () => {
     h.stub.push({ stall: true });

@@ -81,7 +81,8 @@ export async function startModelStub(initialScript = []) {
         content: [{ type: "reasoning_text", text: step.reasoning }],
       });
     }
-    const calls = step.tools ?? (step.tool !== undefined ? [{ tool: step.tool, arguments: step.arguments }] : []);
+    const calls =
+      step.tools ?? (step.tool !== undefined ? [{ tool: step.tool, arguments: step.arguments }] : []);
     calls.forEach((call, index) => {
       items.push({
         type: "function_call",
@@ -103,7 +104,12 @@ export async function startModelStub(initialScript = []) {
       if (step.deltas !== undefined && item.type === "message") {
         send("response.output_item.added", { output_index: index, item: { ...item, content: [] } });
         for (const delta of step.deltas) {
-          send("response.output_text.delta", { item_id: item.id, output_index: index, content_index: 0, delta });
+          send("response.output_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta,
+          });
         }
       }
       send("response.output_item.done", { output_index: index, item });

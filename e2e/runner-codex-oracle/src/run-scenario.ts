@@ -42,6 +42,8 @@ export interface ScenarioOutcome {
   readonly userInputs:
     | { readonly requests: readonly { id: string; params: unknown }[]; readonly answerReachedModel: boolean }
     | undefined;
+  /** `edges`: what the model was told of each tool call (Codex's `function_call_output`), by call id. */
+  readonly modelToolOutputs: Readonly<Record<string, string>>;
   /** The agent message of the plain turn, as the server's driver received it. */
   readonly answer: string | null | undefined;
   readonly fatal: string | undefined;
@@ -96,6 +98,8 @@ function parseTranscript(stdout: string): ScenarioOutcome {
     toolCalls: (toolCalls ?? []) as ScenarioOutcome["toolCalls"],
     steerReachedModel: typeof steer === "boolean" ? steer : undefined,
     userInputs: records.find((entry) => entry.type === "user_inputs") as ScenarioOutcome["userInputs"],
+    modelToolOutputs: (records.find((entry) => entry.type === "model_tool_outputs")?.outputs ??
+      {}) as ScenarioOutcome["modelToolOutputs"],
     answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
     fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
     leftovers: records.filter((entry) => entry.type === "leftover_killed").map((entry) => Number(entry.pid)),
