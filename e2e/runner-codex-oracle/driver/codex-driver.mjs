@@ -6,7 +6,12 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readProcStat } from "@paperclipai/internal";
-import { REFUSED_TOOL_BODY, runEdgeScenario } from "./edge-scenario.mjs";
+import {
+  HELD_TOOL_BODY,
+  REFUSED_TOOL_BODY,
+  runEdgeScenario,
+  runInterruptToolScenario,
+} from "./edge-scenario.mjs";
 import { startModelStub, stubProviderArgs } from "./model-stub.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
@@ -73,6 +78,11 @@ const transportOptions = {
 mkdirSync(transportOptions.sourceCodexHome, { recursive: true, mode: 0o700 });
 
 const toolCalls = [];
+// The call the server answers only once the driver releases it (after the turn was interrupted).
+const heldToolCall = {};
+heldToolCall.released = new Promise((resolve) => {
+  heldToolCall.release = resolve;
+});
 const userInputs = [];
 // What the board answers to Codex's question (the question set's option ids, as the server's form does).
 const QUESTION_RESPONSE = {
@@ -103,6 +113,7 @@ function attach(current) {
     });
     // recovery-tool: the first call is never answered; the runner is killed while it is pending.
     if (scenario.kind === "recovery-tool" && toolCalls.length === 1) await new Promise(() => {});
+    if (request.params?.arguments?.body === HELD_TOOL_BODY) await heldToolCall.released;
     if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
       return {
         success: false,
@@ -259,8 +270,8 @@ try {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
-  } else if (scenario.kind === "edges") {
-    await runEdgeScenario({
+  } else if (scenario.kind === "edges" || scenario.kind === "interrupt-tool") {
+    const toolkit = {
       runTurn,
       attempt,
       mark,
@@ -268,8 +279,11 @@ try {
       until,
       stub,
       notifications,
+      toolCalls,
+      releaseHeldToolCall: () => heldToolCall.release(),
       request: (method, params) => bundle.transport.request(method, { threadId, ...params }),
-    });
+    };
+    await (scenario.kind === "edges" ? runEdgeScenario(toolkit) : runInterruptToolScenario(toolkit));
     print({ type: "tool_calls", calls: toolCalls });
   } else if (scenario.kind === "ask") {
     // The model asks the user (request_user_input); the server's form answers "blue".

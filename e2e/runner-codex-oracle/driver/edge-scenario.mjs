@@ -4,6 +4,9 @@
 /** The tool body the driver's server handler refuses (`success:false`): a tool result that is an error. */
 export const REFUSED_TOOL_BODY = "please refuse this";
 
+/** The tool body the driver's server handler answers only when released: a call pending at an interrupt. */
+export const HELD_TOOL_BODY = "hold this until released";
+
 /** Secret-shaped strings the model writes: each must come out of the runner redacted. */
 export const SECRET_OPENAI = `sk-proj-${"A1b2C3d4E5".repeat(4)}`;
 export const SECRET_GITHUB = `ghp_${"Z9y8X7w6V5".repeat(4).slice(0, 36)}`;
@@ -87,6 +90,14 @@ export async function runEdgeScenario(h) {
   await h.attempt("truncated", () =>
     h.runTurn("truncated", "answer, then lose the line", [{ truncate: true }]),
   );
+  await h.attempt("rate-limited", () =>
+    h.runTurn("rate-limited", "answer", [{ status: 429, message: "slow down" }]),
+  );
+  await h.attempt("context-exceeded", () =>
+    h.runTurn("context-exceeded", "answer", [
+      { status: 400, message: "Your input exceeds the context window.", code: "context_length_exceeded" },
+    ]),
+  );
   await h.attempt("after-failures", () =>
     h.runTurn("after-failures", "still there?", [{ text: "still here" }]),
   );
@@ -101,4 +112,31 @@ export async function runEdgeScenario(h) {
     await h.until(() => items() > itemsBefore, "the in-flight turn's committed user message");
     h.mark("in-flight");
   });
+}
+
+/**
+ * The `interrupt-tool` scenario: a turn interrupted while the server has not answered a tool
+ * call, the server's answer arriving after the turn ended; then the next turn, and the close.
+ */
+export async function runInterruptToolScenario(h) {
+  // The turn is interrupted while the server has not answered a tool call; its answer comes after.
+  await h.attempt("interrupt-tool", () =>
+    h.runTurn(
+      "interrupt-tool",
+      "report, then be interrupted",
+      [{ tool: "report_progress", arguments: { body: HELD_TOOL_BODY } }, { text: "never asked for" }],
+      async (turnId) => {
+        await h.until(
+          () => h.toolCalls.some((call) => call.arguments?.body === HELD_TOOL_BODY),
+          "the held tool call",
+        );
+        await h.request("turn/interrupt", { turnId });
+        h.mark("interrupt-tool:sent");
+      },
+    ),
+  );
+  h.releaseHeldToolCall();
+  await h.attempt("after-interrupt", () =>
+    h.runTurn("after-interrupt", "still there?", [{ text: "still here" }]),
+  );
 }

@@ -51,7 +51,9 @@ export async function startModelStub(initialScript = []) {
     if (step.status !== undefined) {
       response.writeHead(step.status, { "content-type": "application/json" });
       response.end(
-        JSON.stringify({ error: { message: step.message ?? "stub error", type: "server_error" } }),
+        JSON.stringify({
+          error: { message: step.message ?? "stub error", type: "server_error", code: step.code ?? null },
+        }),
       );
       return;
     }

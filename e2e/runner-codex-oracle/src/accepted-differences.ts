@@ -1,13 +1,12 @@
+import { differenceKinds } from "./normalise-events.js";
+
 /**
  * Differences between upstream's Rust runner (reference) and ours in the normalised committed PRP
  * streams, by kind (see `differenceKinds`), each with its reason; docs/compatibility.md lists
  * them too. A kind not listed here fails the differential test; a listed kind that no longer
  * occurs is fine (our runner caught up). "open:" marks a gap our runner is to close.
  */
-export const ACCEPTED_SESSION_DIFFERENCES: Readonly<Record<string, string>> = {
-  'provider.notice.recorded: payload.summary "Provider notice" vs "We’re currently experiencing high demand, which may cause temporary errors."':
-    "ours keeps Codex's (bounded, redacted) error text; upstream's shipped binary replaces it with a generic summary",
-};
+export const ACCEPTED_SESSION_DIFFERENCES: Readonly<Record<string, string>> = {};
 
 /** The recovery scenarios, compared up to the resume (after it, ours must go on where upstream's fails). */
 export const ACCEPTED_RECOVERY_DIFFERENCES: Readonly<Record<string, string>> = {};
@@ -23,6 +22,25 @@ export const ACCEPTED_EDGE_DIFFERENCES: Readonly<Record<string, string>> = {
     "ours redacts the secret and keeps the word before it; upstream's redactor replaces the word after `token` too",
   'item.completed: payload.text "The token [REDACTED] [REDACTED]. lorem ipsum dolor sit amet lorem ipsum dolor sit amet lorem ipsum dolor sit amet lo... vs "The token is [REDACTED]. lorem ipsum dolor sit amet lorem ipsum dolor sit amet lorem ipsum dolor sit amet lorem ipsu...':
     "the same redaction difference in the completed answer (both bounded to 4000 characters with the truncation marker)",
-  'provider.notice.recorded: payload.summary "Provider notice" vs "stream disconnected before completion: stream closed before response.completed"':
-    "ours keeps Codex's (bounded, redacted) error text; upstream's shipped binary replaces it with a generic summary",
 };
+
+/** Kinds accepted in every scenario, by pattern, each with its reason. */
+export const ACCEPTED_DIFFERENCE_PATTERNS: readonly { readonly pattern: RegExp; readonly reason: string }[] =
+  [
+    {
+      pattern: /^provider\.notice\.recorded: payload\.summary "Provider notice" vs ".+$/,
+      reason:
+        "ours keeps Codex's (bounded, redacted) error text (a model error, a cut stream, a rate limit); upstream's shipped binary replaces it with a generic summary",
+    },
+  ];
+
+/** The kinds of difference in `differences` neither listed in `accepted` nor matching an accepted pattern. */
+export function unlistedDifferences(
+  differences: readonly string[],
+  accepted: Readonly<Record<string, string>>,
+): string[] {
+  return differenceKinds(differences).filter(
+    (kind) =>
+      accepted[kind] === undefined && !ACCEPTED_DIFFERENCE_PATTERNS.some(({ pattern }) => pattern.test(kind)),
+  );
+}

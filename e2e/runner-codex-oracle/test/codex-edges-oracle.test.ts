@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error the scenario is a plain ES module shared with the Node 24 driver
 import { REFUSED_TOOL_BODY, SECRET_GITHUB, SECRET_OPENAI } from "../driver/edge-scenario.mjs";
-import { ACCEPTED_EDGE_DIFFERENCES } from "../src/accepted-differences.js";
-import { diffEventStreams, differenceKinds, normaliseEvents } from "../src/normalise-events.js";
+import { ACCEPTED_EDGE_DIFFERENCES, unlistedDifferences } from "../src/accepted-differences.js";
+import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
 import { sideBySideBeforeAll } from "../src/side-by-side.js";
 
@@ -14,6 +14,8 @@ const EDGE_STEPS = [
   "invalid-input",
   "long-answer",
   "truncated",
+  "rate-limited",
+  "context-exceeded",
   "after-failures",
   "in-flight",
   "closed",
@@ -41,7 +43,9 @@ function expectEdgesWorked(outcome: ScenarioOutcome): void {
     expect(outcome.steps.get(step), step).toMatchObject({ status: "completed", modelRequests: 2 });
   }
   expect(outcome.steps.get("long-answer")?.status).toBe("completed");
-  expect(outcome.steps.get("truncated")?.status).toBe("failed");
+  for (const step of ["truncated", "rate-limited", "context-exceeded"]) {
+    expect(outcome.steps.get(step)?.status, step).toBe("failed");
+  }
   expect(outcome.steps.get("after-failures")?.status).toBe("completed");
   expect(outcome.schemaIssues).toEqual([]);
   expect(outcome.leftovers, "the close stopped the runner and Codex").toEqual([]);
@@ -111,7 +115,7 @@ const commandResults = (outcome: ScenarioOutcome) =>
     })),
   );
 
-describe("parallel and refused tool calls, secrets, long text, a cut stream and a close mid-turn, real Codex: upstream's runner and ours", {
+describe("parallel and refused tool calls, secrets, long text, model failures and a close mid-turn, real Codex: upstream's runner and ours", {
   timeout: 300_000,
 }, () => {
   const outcomes = sideBySideBeforeAll("edges");
@@ -136,10 +140,7 @@ describe("parallel and refused tool calls, secrets, long text, a cut stream and 
   it("ours commits the same normalised stream, but for the listed differences", () => {
     const { upstream, ours } = outcomes();
     const differences = diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events));
-    const unlisted = differenceKinds(differences).filter(
-      (kind) => ACCEPTED_EDGE_DIFFERENCES[kind] === undefined,
-    );
-    expect(unlisted, differences.join("\n")).toEqual([]);
+    expect(unlistedDifferences(differences, ACCEPTED_EDGE_DIFFERENCES), differences.join("\n")).toEqual([]);
   });
 
   it("ours answers every command the server queued with upstream's results", () => {

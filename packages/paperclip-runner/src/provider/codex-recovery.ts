@@ -48,7 +48,7 @@ export async function recoverProviderSession(
     ambiguousTurnStartPending: false,
     lifecycle: stillActive ? "turn_active" : current.lifecycle,
   }));
-  if (previousTurnId !== null && !stillActive) await ctx.tools.failPendingAfterRestart("provider_turn_lost");
+  if (previousTurnId !== null && !stillActive) await ctx.tools.failPending("provider_turn_lost", true);
   await ctx.save();
   await ctx.emit({
     eventType: "session.reconciled",

@@ -96,7 +96,10 @@ export class SemanticToolBridge {
     session: CodexSession,
     denied: { readonly callId: string; readonly operationId: string; readonly message: string },
   ): Promise<void> {
-    session.peer.respond(rpcId, { success: false, contentItems: [{ type: "inputText", text: DENIED_OUTPUT }] });
+    session.peer.respond(rpcId, {
+      success: false,
+      contentItems: [{ type: "inputText", text: DENIED_OUTPUT }],
+    });
     await this.deps.emit({
       eventType: "harness.diagnostic",
       priority: 0,
@@ -178,16 +181,24 @@ export class SemanticToolBridge {
   }
 
   /**
-   * After a restart whose provider no longer has the turn: every pending call is settled with a
-   * failed `semantic_tool.result`, as upstream commits it, so the control plane stops waiting.
+   * Settles every pending call with a failed `semantic_tool.result`, as upstream commits it, so
+   * the control plane stops waiting: after a restart whose provider no longer has the turn, and
+   * when the turn is interrupted. An interrupted provider abandons the call itself, so it is not
+   * answered (upstream's stream then has no `tool.execution.completed` for it).
    */
-  async failPendingAfterRestart(reason: string): Promise<void> {
+  async failPending(reason: string, answerProvider: boolean): Promise<void> {
     const pending = this.deps.state().pendingToolCalls;
     if (pending.length === 0) return;
-    await this.cancelPending(reason);
+    if (answerProvider) {
+      await this.cancelPending(reason);
+    } else {
+      for (const call of pending) this.requestIds.delete(call.callId);
+      this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
+    }
     for (const call of pending) {
       await this.deps.emit(this.resultEvent(call, { error: `tool call ${reason}` }, true));
     }
+    await this.deps.save();
   }
 
   /** Settles every pending call (the turn ended or the provider is gone); returns their ids. */

@@ -64,13 +64,13 @@ export async function steerTurn(
   return applied({ status: "steered" });
 }
 
-/** `turn.interrupt` and `run.cancel`: pending tool calls cancelled, then `turn/interrupt`; the terminal follows as events. */
+/** `turn.interrupt` and `run.cancel`: pending tool calls failed, then `turn/interrupt`; the terminal follows as events. */
 export async function interruptTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
   const state = ctx.state();
   const turnId = state.activeProviderTurnId;
   const session = ctx.session;
   if (turnId === null || session === null) return applied({ status: "already_settled", reason });
-  await ctx.tools.cancelPending("interrupted");
+  await ctx.tools.failPending("interrupted", false);
   await session.request("turn/interrupt", { threadId: state.threadId, turnId });
   return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
 }
