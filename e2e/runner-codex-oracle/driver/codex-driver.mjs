@@ -285,6 +285,33 @@ try {
     };
     await (scenario.kind === "edges" ? runEdgeScenario(toolkit) : runInterruptToolScenario(toolkit));
     print({ type: "tool_calls", calls: toolCalls });
+  } else if (scenario.kind === "reopen") {
+    // A run closes (drain, suspend), then the next run of the same session reopens it, as the
+    // server does between two runs: a new transport on the same state, the thread to resume.
+    await attempt("plain", () => runTurn("plain", "say hello", [{ text: "hello from the first run" }]));
+    await attempt("first-close", async () => {
+      await bundle.transport.close("first run finished");
+      mark("first-close");
+    });
+    bundle = createRunnerdCodexTransport({
+      ...transportOptions,
+      resumeDynamicTools: dynamicTools,
+      resumeProviderSession: {
+        driverSessionId: threadId,
+        providerSessionId: openedThread.sessionId,
+        ...(openedThread.providerIdentity === undefined
+          ? {}
+          : { providerIdentity: openedThread.providerIdentity }),
+      },
+    });
+    attach(bundle);
+    await attempt("reopened", async () => {
+      const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
+      mark("reopened", { sameThread: read.thread.id === threadId });
+    });
+    await attempt("second", () =>
+      runTurn("second", "say hello again", [{ text: "hello from the second run" }]),
+    );
   } else if (scenario.kind === "ask") {
     // The model asks the user (request_user_input); the server's form answers "blue".
     await attempt("ask", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error the scenario is a plain ES module shared with the Node 24 driver
 import { REFUSED_TOOL_BODY, SECRET_GITHUB, SECRET_OPENAI } from "../driver/edge-scenario.mjs";
 import { ACCEPTED_EDGE_DIFFERENCES, unlistedDifferences } from "../src/accepted-differences.js";
+import { commandResults } from "../src/command-results.js";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
 import { sideBySideBeforeAll } from "../src/side-by-side.js";
@@ -105,15 +106,6 @@ function expectClosedInFlight(outcome: ScenarioOutcome): void {
   });
   expect(tail[1]?.result).toMatchObject({ retainedEventsDrained: true });
 }
-
-/** The commands the server queued and the runner's results, as events, so the stream comparison applies. */
-const commandResults = (outcome: ScenarioOutcome) =>
-  normaliseEvents(
-    outcome.commands.map((command) => ({
-      eventType: command.type,
-      payload: { status: command.status, result: command.result },
-    })),
-  );
 
 describe("parallel and refused tool calls, secrets, long text, model failures and a close mid-turn, real Codex: upstream's runner and ours", {
   timeout: 300_000,

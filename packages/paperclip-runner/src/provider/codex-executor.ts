@@ -1,7 +1,6 @@
 import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/engine/durable-engine.js";
 import type { ServerCommand } from "../durable/state/command-journal.js";
 import { readAuthorizedTools } from "./authorized-tools.js";
-import type { ProviderEvent } from "./codex-notification-events.js";
 import { readCodexProviderConfig } from "./codex-provider-config.js";
 import { type CodexProviderState, preparedState } from "./codex-provider-state.js";
 import { recoverProviderSession } from "./codex-recovery.js";
@@ -82,8 +81,6 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
-  /** Startup facts of a session.open, committed after the next command's own events (upstream's order). */
-  private deferred: { readonly commandId: string; readonly events: readonly ProviderEvent[] } | null = null;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -113,16 +110,23 @@ export class CodexExecutor implements DurableEngine {
     return this.ctx.run(async () => {
       if (this.recoveryPending) {
         this.recoveryPending = false;
-        await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+        const held = await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+        if (held.length > 0)
+          this.ctx.deferredStartup = { commandId: command.commandId, events: held, resume: true };
       }
       if (ANSWERED_BY_DURABLE_MODE.has(command.type)) await this.flushDeferred(command.commandId);
     });
   }
 
   private async flushDeferred(commandId: string): Promise<void> {
-    const deferred = this.deferred;
+    const deferred = this.ctx.deferredStartup;
     if (deferred === null || deferred.commandId === commandId) return;
-    this.deferred = null;
+    this.ctx.deferredStartup = null;
+    const goals = deferred.goals;
+    if (goals !== undefined) {
+      this.ctx.update((current) => ({ ...current, goals }));
+      await this.ctx.save();
+    }
     await this.ctx.emitAll(deferred.events);
   }
 
@@ -139,6 +143,10 @@ export class CodexExecutor implements DurableEngine {
         ...(outcome.result === undefined ? {} : { result: outcome.result }),
       };
     });
+  }
+
+  holdsEvents(): boolean {
+    return this.ctx.deferredStartup !== null;
   }
 
   acknowledge(): void {
@@ -248,7 +256,7 @@ export class CodexExecutor implements DurableEngine {
       await this.ctx.save();
       await this.ctx.emitAll(events);
     }
-    this.deferred = { commandId: command.commandId, events: facts };
+    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: false };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexNotificationEvents } from "./codex-notification-events.js";
+import { codexNotificationEvents, resumeUsageDiagnostic } from "./codex-notification-events.js";
 
 const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
 const inTurn = (extra: Record<string, unknown>) => ({ threadId: "thread-1", turnId: "turn-2", ...extra });
@@ -244,5 +244,33 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
     expect(actionable("warning")).toBe(true);
     expect(actionable("deprecationNotice")).toBe(false);
     expect(actionable("configWarning")).toBe(false);
+  });
+
+  it("turns the usage snapshot Codex replays on resume into upstream's diagnostic", () => {
+    const params = {
+      threadId: "thread-1",
+      turnId: "turn-1",
+      tokenUsage: { total: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 2 }, last: {} },
+    };
+    expect(resumeUsageDiagnostic(params)).toEqual({
+      eventType: "harness.diagnostic",
+      priority: 0,
+      payload: {
+        code: "codex_resume_usage_snapshot",
+        classification: "resume_usage_snapshot",
+        method: "thread/tokenUsage/updated",
+        receivedThreadId: "thread-1",
+        receivedTurnId: "turn-1",
+        cumulative: {
+          inputTokens: 10,
+          outputTokens: 5,
+          cacheReadTokens: 2,
+          cacheWriteTokens: 0,
+          activeSeconds: 0,
+          requests: 0,
+          providerCostUsd: 0,
+        },
+      },
+    });
   });
 });

@@ -248,6 +248,22 @@ function usageEvent(params: Record<string, unknown>, context: NotificationContex
   });
 }
 
+/**
+ * Pure: the diagnostic upstream's runner commits for the token-usage snapshot Codex replays
+ * while it resumes a thread (naming the thread's last, settled turn), instead of usage.
+ */
+export function resumeUsageDiagnostic(params: Record<string, unknown>): ProviderEvent {
+  const usage = (params.tokenUsage ?? {}) as Record<string, unknown>;
+  return event("harness.diagnostic", 0, {
+    code: "codex_resume_usage_snapshot",
+    classification: "resume_usage_snapshot",
+    method: "thread/tokenUsage/updated",
+    receivedThreadId: typeof params.threadId === "string" ? params.threadId : null,
+    receivedTurnId: typeof params.turnId === "string" ? params.turnId : null,
+    cumulative: measurement(usage.total),
+  });
+}
+
 function measurement(value: unknown): Record<string, number> {
   const usage = (value ?? {}) as Record<string, unknown>;
   const count = (name: string): number => {
