@@ -182,6 +182,23 @@ async function openThread() {
     hasSession: typeof opened.thread.sessionId === "string",
   });
 }
+/** A new transport on the same state, as the server builds it to resume the opened thread (a recovery, the next run). */
+function resumeTransport(extra) {
+  bundle = createRunnerdCodexTransport({
+    ...transportOptions,
+    ...extra,
+    resumeDynamicTools: dynamicTools,
+    // What the server's checkpoint keeps of the opened thread.
+    resumeProviderSession: {
+      driverSessionId: threadId,
+      providerSessionId: openedThread.sessionId,
+      ...(openedThread.providerIdentity === undefined
+        ? {}
+        : { providerIdentity: openedThread.providerIdentity }),
+    },
+  });
+  attach(bundle);
+}
 async function runTurn(name, text, steps, during) {
   stub.push(...steps);
   const before = stub.requests.length;
@@ -285,26 +302,28 @@ try {
     };
     await (scenario.kind === "edges" ? runEdgeScenario(toolkit) : runInterruptToolScenario(toolkit));
     print({ type: "tool_calls", calls: toolCalls });
-  } else if (scenario.kind === "reopen") {
+  } else if (scenario.kind === "reopen" || scenario.kind === "reopen-stopped") {
     // A run closes (drain, suspend), then the next run of the same session reopens it, as the
     // server does between two runs: a new transport on the same state, the thread to resume.
     await attempt("plain", () => runTurn("plain", "say hello", [{ text: "hello from the first run" }]));
+    // reopen-stopped: the first run closes with a turn in flight (turn.stop before the suspend).
+    if (scenario.kind === "reopen-stopped") {
+      await attempt("in-flight", async () => {
+        stub.push({ stall: true });
+        const before = stub.requests.length;
+        await bundle.transport.request("turn/start", {
+          threadId,
+          input: [{ type: "text", text: "work on" }],
+        });
+        await until(() => stub.requests.length > before, "the stalled model request");
+        mark("in-flight");
+      });
+    }
     await attempt("first-close", async () => {
       await bundle.transport.close("first run finished");
       mark("first-close");
     });
-    bundle = createRunnerdCodexTransport({
-      ...transportOptions,
-      resumeDynamicTools: dynamicTools,
-      resumeProviderSession: {
-        driverSessionId: threadId,
-        providerSessionId: openedThread.sessionId,
-        ...(openedThread.providerIdentity === undefined
-          ? {}
-          : { providerIdentity: openedThread.providerIdentity }),
-      },
-    });
-    attach(bundle);
+    resumeTransport({});
     await attempt("reopened", async () => {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("reopened", { sameThread: read.thread.id === threadId });
@@ -393,20 +412,7 @@ try {
     process.kill(evidence.runnerPid, "SIGKILL");
     await until(() => bundle.evidence().runnerExited, "the killed runner to be reaped");
     await bundle.detachControllerForRestart();
-    bundle = createRunnerdCodexTransport({
-      ...transportOptions,
-      resumeDynamicTools: dynamicTools,
-      resumeActiveTurnId: turn.turn.id,
-      // What the server's checkpoint keeps of the opened thread.
-      resumeProviderSession: {
-        driverSessionId: threadId,
-        providerSessionId: openedThread.sessionId,
-        ...(openedThread.providerIdentity === undefined
-          ? {}
-          : { providerIdentity: openedThread.providerIdentity }),
-      },
-    });
-    attach(bundle);
+    resumeTransport({ resumeActiveTurnId: turn.turn.id });
     const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
     mark("resumed", {
       durationMs: performance.now() - killedAt,

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { ACCEPTED_COMMAND_DIFFERENCES, unlistedDifferences } from "../src/accepted-differences.js";
+import {
+  ACCEPTED_COMMAND_DIFFERENCES,
+  ACCEPTED_REOPEN_STOPPED_DIFFERENCES,
+  unlistedDifferences,
+} from "../src/accepted-differences.js";
 import { commandResults } from "../src/command-results.js";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
 import { sideBySideBeforeAll } from "../src/side-by-side.js";
 
-/** Both runs went through; the second resumed the first one's thread. */
-function expectReopened(outcome: ScenarioOutcome): void {
+/** Both runs went through; the second resumed the first one's thread and ran its turn. */
+function expectBothRuns(outcome: ScenarioOutcome): void {
   const failed = [...outcome.steps.values()].filter((step) => step.error !== undefined);
   expect(failed, outcome.transcript.slice(-4_000)).toEqual([]);
   expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
@@ -15,6 +19,13 @@ function expectReopened(outcome: ScenarioOutcome): void {
   expect(outcome.steps.get("reopened")?.sameThread).toBe(true);
   expect(outcome.steps.get("second")?.status).toBe("completed");
   expect(outcome.steps.has("closed")).toBe(true);
+  expect(outcome.schemaIssues).toEqual([]);
+  expect(outcome.leftovers).toEqual([]);
+}
+
+/** A clean reopen: the startup facts after the next turn's acceptance, no reconciliation. */
+function expectReopened(outcome: ScenarioOutcome): void {
+  expectBothRuns(outcome);
   const types = outcome.events.map((event) => event.eventType);
   // A clean resume reconciles no turn; its startup facts follow the next turn's acceptance.
   expect(types).not.toContain("session.reconciled");
@@ -25,8 +36,6 @@ function expectReopened(outcome: ScenarioOutcome): void {
     code: "codex_resume_usage_snapshot",
     classification: "resume_usage_snapshot",
   });
-  expect(outcome.schemaIssues).toEqual([]);
-  expect(outcome.leftovers).toEqual([]);
 }
 
 describe("a session closed, then reopened by the next run on the same state, real Codex: upstream's runner and ours", {
@@ -53,5 +62,38 @@ describe("a session closed, then reopened by the next run on the same state, rea
     expect(unlistedDifferences(differences, ACCEPTED_COMMAND_DIFFERENCES), differences.join("\n")).toEqual(
       [],
     );
+  });
+});
+
+describe("a session closed with a turn in flight (turn.stop), then reopened by the next run, real Codex: upstream's runner and ours", {
+  timeout: 300_000,
+}, () => {
+  const outcomes = sideBySideBeforeAll("reopen-stopped");
+
+  /** The first close stopped the turn; the second run's turn completed on the same thread. */
+  function expectStoppedThenReopened(outcome: ScenarioOutcome): void {
+    expectBothRuns(outcome);
+    expect(outcome.steps.has("in-flight")).toBe(true);
+    const stop = outcome.commands.find((command) => command.type === "turn.stop");
+    expect(stop).toMatchObject({ status: "completed", result: { status: "stopped", reason: "turn.stop" } });
+    const types = outcome.events.map((event) => event.eventType);
+    expect(types).not.toContain("turn.interrupted");
+    expect(types).not.toContain("session.reconciled");
+  }
+
+  it("upstream's runner resumes the thread for the next run's turn (the reference)", () => {
+    expectStoppedThenReopened(outcomes().upstream);
+  });
+
+  it("ours does too, committing the same stream but for when it restarts the stopped provider", () => {
+    expectStoppedThenReopened(outcomes().ours);
+    const differences = diffEventStreams(
+      normaliseEvents(outcomes().upstream.events),
+      normaliseEvents(outcomes().ours.events),
+    );
+    expect(
+      unlistedDifferences(differences, ACCEPTED_REOPEN_STOPPED_DIFFERENCES),
+      differences.join("\n"),
+    ).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ export async function interruptTurn(ctx: ExecutorContext, reason: string): Promi
 
 /**
  * `turn.stop`: kills the provider's group (no RPC) and retires the active turn, keeping the
- * thread. As upstream's runner, it commits no turn event (the server stops a turn this way only
+ * thread for a resume. As upstream's runner, it commits no turn event (the server stops a turn this way only
  * to close the session) and answers with the command's name as the reason.
  */
 export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
@@ -93,7 +93,10 @@ export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
     ...current,
     activeProviderTurnId: null,
     ambiguousTurnStartPending: false,
-    lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
+    // The provider is gone, the thread kept: a session.open, or the next runner, resumes it.
+    lifecycle: current.lifecycle === "closed" ? "closed" : "provider_exited",
+    processId: null,
+    processStartTime: null,
   }));
   await ctx.save();
   if (turnId === null) return applied({ status: "already_settled", reason });
