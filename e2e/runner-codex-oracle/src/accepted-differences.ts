@@ -25,24 +25,6 @@ export const ACCEPTED_EDGE_DIFFERENCES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The `reopen-stopped` scenario: after a `turn.stop` the provider is gone. Ours starts it again
- * on the next run's first command (the resume probe) and commits `session.resumed`, as after any
- * resume; upstream's starts it only for the next turn (startup trigger `ensure`, that turn.start
- * as the startup command) and commits no `session.resumed`. Both resume the same thread and run
- * the turn; the startup facts follow `turn.accepted` in both.
- */
-export const ACCEPTED_REOPEN_STOPPED_DIFFERENCES: Readonly<Record<string, string>> = {
-  'harness.diagnostic: payload.startup.command.commandType "turn.start" vs "runner.drain"':
-    "ours restarts the stopped provider on the resume probe, upstream's on the next turn.start",
-  "harness.diagnostic: payload.startup.command.controllerSeq 11 vs 8":
-    "the same: the startup facts name the command that started the provider",
-  'harness.diagnostic: payload.startup.trigger "ensure" vs "restore"':
-    "the same: ours resumes the stored session (restore), upstream's ensures a provider for the turn",
-  "session.resumed: extra, not in the reference":
-    "ours reports the resume of the stopped session as any resume; upstream's reports none when the turn starts the provider",
-};
-
-/**
  * Differences in the results of the commands the server queued (compared as events, see
  * `commandResults` in the tests).
  */

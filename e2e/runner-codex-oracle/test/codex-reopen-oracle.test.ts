@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ACCEPTED_COMMAND_DIFFERENCES,
-  ACCEPTED_REOPEN_STOPPED_DIFFERENCES,
-  unlistedDifferences,
-} from "../src/accepted-differences.js";
+import { ACCEPTED_COMMAND_DIFFERENCES, unlistedDifferences } from "../src/accepted-differences.js";
 import { commandResults } from "../src/command-results.js";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
@@ -79,21 +75,35 @@ describe("a session closed with a turn in flight (turn.stop), then reopened by t
     const types = outcome.events.map((event) => event.eventType);
     expect(types).not.toContain("turn.interrupted");
     expect(types).not.toContain("session.reconciled");
+    // The provider starts again for the next turn: its startup facts follow that turn's acceptance.
+    expect(types).not.toContain("session.resumed");
+    const accepted = types.lastIndexOf("turn.accepted");
+    expect(types.slice(accepted, accepted + 3)).toEqual([
+      "turn.accepted",
+      "harness.diagnostic",
+      "harness.diagnostic",
+    ]);
+    expect(outcome.events[accepted + 1]?.payload).toMatchObject({
+      code: "provider_startup_ownership",
+      startup: { trigger: "ensure", command: { commandType: "turn.start" } },
+    });
   }
 
-  it("upstream's runner resumes the thread for the next run's turn (the reference)", () => {
+  it("upstream's runner starts Codex again for the next run's turn, on the same thread (the reference)", () => {
     expectStoppedThenReopened(outcomes().upstream);
   });
 
-  it("ours does too, committing the same stream but for when it restarts the stopped provider", () => {
+  it("ours does the same, committing the same normalised stream and command results", () => {
     expectStoppedThenReopened(outcomes().ours);
-    const differences = diffEventStreams(
-      normaliseEvents(outcomes().upstream.events),
-      normaliseEvents(outcomes().ours.events),
-    );
     expect(
-      unlistedDifferences(differences, ACCEPTED_REOPEN_STOPPED_DIFFERENCES),
-      differences.join("\n"),
+      diffEventStreams(normaliseEvents(outcomes().upstream.events), normaliseEvents(outcomes().ours.events)),
     ).toEqual([]);
+    const differences = diffEventStreams(
+      commandResults(outcomes().upstream),
+      commandResults(outcomes().ours),
+    );
+    expect(unlistedDifferences(differences, ACCEPTED_COMMAND_DIFFERENCES), differences.join("\n")).toEqual(
+      [],
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   eventTypes,
   firstEvent,
   openSteps,
+  providerRequests,
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
@@ -67,7 +68,7 @@ describe("Codex tool calls at the edges, through the server's control plane", { 
     });
   });
 
-  it("settles a call pending at an interrupt as failed, takes the late result as settled, and a stop commits no turn event", async () => {
+  it("settles a call pending at an interrupt as failed, takes the late result as settled; a stop commits no turn event and the next turn resumes the thread", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(
         toolchain(),
@@ -85,6 +86,9 @@ describe("Codex tool calls at the edges, through the server's control plane", { 
           { op: "event", type: "turn.started", count: 2 },
           { op: "queue", type: "turn.stop", payload: { reason: "closing" }, id: "stop" },
           { op: "command", id: "stop" },
+          // The next turn starts the provider again on the same thread.
+          { op: "queue", type: "turn.start", payload: { text: "after the stop" }, id: "turn-3" },
+          { op: "event", type: "turn.completed" },
           ...closeSteps,
         ],
         { holdTools: true },
@@ -109,7 +113,21 @@ describe("Codex tool calls at the edges, through the server's control plane", { 
       });
       // turn.stop retires the hanging turn without a turn event, as upstream's runner.
       expect(types.filter((type) => type === "turn.interrupted")).toHaveLength(1);
-      expect(types.at(-1)).toBe("turn.started");
+      const stopped = result.committed.findIndex(
+        (event) => event.eventType === "turn.started" && event.payload.providerTurnId === "turn-2",
+      );
+      expect(types.slice(stopped + 1, stopped + 4)).toEqual([
+        "turn.accepted",
+        "harness.diagnostic",
+        "harness.diagnostic",
+      ]);
+      expect(result.committed[stopped + 2]?.payload).toMatchObject({
+        code: "provider_startup_ownership",
+        startup: { trigger: "ensure", command: { commandId: "turn-3", commandType: "turn.start" } },
+      });
+      expect(types.filter((type) => type === "session.resumed")).toEqual([]);
+      expect(providerRequests(result, "thread/resume")).toHaveLength(1);
+      expect(commandOf(result, "turn-3")?.status).toBe("completed");
       expect(commandOf(result, "stop")?.result.result).toEqual({
         status: "stopped",
         providerTurnId: "turn-2",

@@ -121,13 +121,7 @@ export class CodexExecutor implements DurableEngine {
   private async flushDeferred(commandId: string): Promise<void> {
     const deferred = this.ctx.deferredStartup;
     if (deferred === null || deferred.commandId === commandId) return;
-    this.ctx.deferredStartup = null;
-    const goals = deferred.goals;
-    if (goals !== undefined) {
-      this.ctx.update((current) => ({ ...current, goals }));
-      await this.ctx.save();
-    }
-    await this.ctx.emitAll(deferred.events);
+    await this.ctx.releaseStartup();
   }
 
   command(command: ServerCommand): Promise<EngineReceipt> {
@@ -179,6 +173,7 @@ export class CodexExecutor implements DurableEngine {
       case "session.open":
         return await this.open(commandSubject(command));
       case "turn.start":
+        if (typeof payload.text === "string") await this.ensureProvider(commandSubject(command));
         return await startTurn(this.ctx, payload);
       case "turn.steer":
         return await steerTurn(this.ctx, payload);
@@ -258,6 +253,19 @@ export class CodexExecutor implements DurableEngine {
     }
     this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: false };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
+  }
+
+  /**
+   * A turn for a session whose provider a `turn.stop` ended (the thread kept): the provider
+   * starts again and resumes the thread first, as upstream's runner does (startup trigger
+   * `ensure`, no `session.resumed`); its startup facts follow the turn's acceptance, with what
+   * Codex sends while it resumes.
+   */
+  private async ensureProvider(command: StartupCommand): Promise<void> {
+    const state = this.ctx.state();
+    if (state.lifecycle !== "prepared" || state.threadId === null || this.ctx.session !== null) return;
+    const { facts } = await startProviderSession(this.ctx, this.deps.session, "ensure", command);
+    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: true };
   }
 
   private async close(): Promise<CommandOutcome> {

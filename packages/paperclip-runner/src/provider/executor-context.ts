@@ -106,6 +106,19 @@ export class ExecutorContext {
     });
   }
 
+  /** Commits the startup facts held back (and applies the goal state they lead to). */
+  async releaseStartup(): Promise<void> {
+    const held = this.deferredStartup;
+    if (held === null) return;
+    this.deferredStartup = null;
+    const goals = held.goals;
+    if (goals !== undefined) {
+      this.update((current) => ({ ...current, goals }));
+      await this.save();
+    }
+    await this.emitAll(held.events);
+  }
+
   async emitAll(events: readonly ProviderEvent[]): Promise<void> {
     for (const event of events) await this.emit(event);
   }

@@ -77,6 +77,8 @@ async function onNotification(
     threadId: state.threadId ?? "",
     activeTurnId: state.activeProviderTurnId,
   });
+  // A resume's held startup facts come before anything else the provider reports.
+  if (outcome.kind !== "ignored" && ctx.deferredStartup?.resume === true) await ctx.releaseStartup();
   switch (outcome.kind) {
     case "ignored":
       return;

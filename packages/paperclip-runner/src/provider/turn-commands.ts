@@ -93,8 +93,8 @@ export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
     ...current,
     activeProviderTurnId: null,
     ambiguousTurnStartPending: false,
-    // The provider is gone, the thread kept: a session.open, or the next runner, resumes it.
-    lifecycle: current.lifecycle === "closed" ? "closed" : "provider_exited",
+    // The provider is gone, the thread kept: the next turn.start starts it again and resumes it.
+    lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
     processId: null,
     processStartTime: null,
   }));
