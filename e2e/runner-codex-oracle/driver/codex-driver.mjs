@@ -13,6 +13,7 @@ import {
   runInterruptToolScenario,
 } from "./edge-scenario.mjs";
 import { startModelStub, stubProviderArgs } from "./model-stub.mjs";
+import { runReopenScenario } from "./reopen-scenario.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
 const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
@@ -303,33 +304,19 @@ try {
     await (scenario.kind === "edges" ? runEdgeScenario(toolkit) : runInterruptToolScenario(toolkit));
     print({ type: "tool_calls", calls: toolCalls });
   } else if (scenario.kind === "reopen" || scenario.kind === "reopen-stopped") {
-    // A run closes (drain, suspend), then the next run of the same session reopens it, as the
-    // server does between two runs: a new transport on the same state, the thread to resume.
-    await attempt("plain", () => runTurn("plain", "say hello", [{ text: "hello from the first run" }]));
-    // reopen-stopped: the first run closes with a turn in flight (turn.stop before the suspend).
-    if (scenario.kind === "reopen-stopped") {
-      await attempt("in-flight", async () => {
-        stub.push({ stall: true });
-        const before = stub.requests.length;
-        await bundle.transport.request("turn/start", {
-          threadId,
-          input: [{ type: "text", text: "work on" }],
-        });
-        await until(() => stub.requests.length > before, "the stalled model request");
-        mark("in-flight");
-      });
-    }
-    await attempt("first-close", async () => {
-      await bundle.transport.close("first run finished");
-      mark("first-close");
-    });
-    resumeTransport({});
-    await attempt("reopened", async () => {
-      const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
-      mark("reopened", { sameThread: read.thread.id === threadId });
-    });
-    await attempt("second", () =>
-      runTurn("second", "say hello again", [{ text: "hello from the second run" }]),
+    await runReopenScenario(
+      {
+        attempt,
+        mark,
+        runTurn,
+        until,
+        stub,
+        threadId,
+        request: (method, params) => bundle.transport.request(method, { threadId, ...params }),
+        close: (reason) => bundle.transport.close(reason),
+        resume: () => resumeTransport({}),
+      },
+      scenario.kind === "reopen-stopped",
     );
   } else if (scenario.kind === "ask") {
     // The model asks the user (request_user_input); the server's form answers "blue".
