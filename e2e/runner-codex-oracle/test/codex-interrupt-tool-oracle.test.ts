@@ -18,9 +18,7 @@ function expectInterruptSettledTheCall(outcome: ScenarioOutcome): void {
   expect(result).toBeGreaterThan(input);
   expect(result).toBeLessThan(types.indexOf("turn.interrupted"));
   expect(types).not.toContain("tool.execution.completed");
-  expect(
-    (outcome.events[result]?.payload as { semantic_tool: { outcome: string } }).semantic_tool.outcome,
-  ).toBe("failed");
+  expect(outcome.events[result]?.payload).toMatchObject({ semantic_tool: { outcome: "failed" } });
   expect(outcome.schemaIssues).toEqual([]);
 }
 
