@@ -6,7 +6,14 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readProcStat } from "@paperclipai/internal";
+import {
+  HELD_TOOL_BODY,
+  REFUSED_TOOL_BODY,
+  runEdgeScenario,
+  runInterruptToolScenario,
+} from "./edge-scenario.mjs";
 import { startModelStub, stubProviderArgs } from "./model-stub.mjs";
+import { runReopenScenario } from "./reopen-scenario.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
 const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
@@ -72,6 +79,11 @@ const transportOptions = {
 mkdirSync(transportOptions.sourceCodexHome, { recursive: true, mode: 0o700 });
 
 const toolCalls = [];
+// The call the server answers only once the driver releases it (after the turn was interrupted).
+const heldToolCall = {};
+heldToolCall.released = new Promise((resolve) => {
+  heldToolCall.release = resolve;
+});
 const userInputs = [];
 // What the board answers to Codex's question (the question set's option ids, as the server's form does).
 const QUESTION_RESPONSE = {
@@ -102,6 +114,13 @@ function attach(current) {
     });
     // recovery-tool: the first call is never answered; the runner is killed while it is pending.
     if (scenario.kind === "recovery-tool" && toolCalls.length === 1) await new Promise(() => {});
+    if (request.params?.arguments?.body === HELD_TOOL_BODY) await heldToolCall.released;
+    if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
+      return {
+        success: false,
+        contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }],
+      };
+    }
     return { success: true, contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }] };
   });
   void (async () => {
@@ -163,6 +182,23 @@ async function openThread() {
     threadId: typeof threadId,
     hasSession: typeof opened.thread.sessionId === "string",
   });
+}
+/** A new transport on the same state, as the server builds it to resume the opened thread (a recovery, the next run). */
+function resumeTransport(extra) {
+  bundle = createRunnerdCodexTransport({
+    ...transportOptions,
+    ...extra,
+    resumeDynamicTools: dynamicTools,
+    // What the server's checkpoint keeps of the opened thread.
+    resumeProviderSession: {
+      driverSessionId: threadId,
+      providerSessionId: openedThread.sessionId,
+      ...(openedThread.providerIdentity === undefined
+        ? {}
+        : { providerIdentity: openedThread.providerIdentity }),
+    },
+  });
+  attach(bundle);
 }
 async function runTurn(name, text, steps, during) {
   stub.push(...steps);
@@ -252,6 +288,36 @@ try {
       const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
       mark("snapshot", { sameThread: read.thread.id === threadId, turns: read.thread.turns.length });
     });
+  } else if (scenario.kind === "edges" || scenario.kind === "interrupt-tool") {
+    const toolkit = {
+      runTurn,
+      attempt,
+      mark,
+      print,
+      until,
+      stub,
+      notifications,
+      toolCalls,
+      releaseHeldToolCall: () => heldToolCall.release(),
+      request: (method, params) => bundle.transport.request(method, { threadId, ...params }),
+    };
+    await (scenario.kind === "edges" ? runEdgeScenario(toolkit) : runInterruptToolScenario(toolkit));
+    print({ type: "tool_calls", calls: toolCalls });
+  } else if (scenario.kind === "reopen" || scenario.kind === "reopen-stopped") {
+    await runReopenScenario(
+      {
+        attempt,
+        mark,
+        runTurn,
+        until,
+        stub,
+        threadId,
+        request: (method, params) => bundle.transport.request(method, { threadId, ...params }),
+        close: (reason) => bundle.transport.close(reason),
+        resume: () => resumeTransport({}),
+      },
+      scenario.kind === "reopen-stopped",
+    );
   } else if (scenario.kind === "ask") {
     // The model asks the user (request_user_input); the server's form answers "blue".
     await attempt("ask", async () => {
@@ -333,20 +399,7 @@ try {
     process.kill(evidence.runnerPid, "SIGKILL");
     await until(() => bundle.evidence().runnerExited, "the killed runner to be reaped");
     await bundle.detachControllerForRestart();
-    bundle = createRunnerdCodexTransport({
-      ...transportOptions,
-      resumeDynamicTools: dynamicTools,
-      resumeActiveTurnId: turn.turn.id,
-      // What the server's checkpoint keeps of the opened thread.
-      resumeProviderSession: {
-        driverSessionId: threadId,
-        providerSessionId: openedThread.sessionId,
-        ...(openedThread.providerIdentity === undefined
-          ? {}
-          : { providerIdentity: openedThread.providerIdentity }),
-      },
-    });
-    attach(bundle);
+    resumeTransport({ resumeActiveTurnId: turn.turn.id });
     const read = await bundle.transport.request("thread/read", { threadId, includeTurns: false });
     mark("resumed", {
       durationMs: performance.now() - killedAt,

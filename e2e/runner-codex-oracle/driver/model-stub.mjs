@@ -3,9 +3,12 @@
 import { createServer } from "node:http";
 
 /**
- * Steps: {text, usage?, gate?} answers with an assistant message (after `gate` is opened, if
- * named); {tool, arguments, usage?} asks for a function call; {stall:true} never answers (until
- * the client goes away); {status, message} answers with an HTTP error.
+ * Steps: {text, usage?, gate?, reasoning?, deltas?} answers with an assistant message (after
+ * `gate` is opened, if named; preceded by a reasoning item when `reasoning` is given; streamed
+ * first as the text deltas `deltas`, whose concatenation is `text`, when given); {tool, arguments, usage?} asks for a function
+ * call, {tools:[{tool, arguments}, …]} for several in one response (parallel calls);
+ * {stall:true} never answers (until the client goes away); {truncate:true} starts a response
+ * and ends the stream before `response.completed`; {status, message} answers with an HTTP error.
  */
 export async function startModelStub(initialScript = []) {
   const script = [...initialScript];
@@ -48,7 +51,9 @@ export async function startModelStub(initialScript = []) {
     if (step.status !== undefined) {
       response.writeHead(step.status, { "content-type": "application/json" });
       response.end(
-        JSON.stringify({ error: { message: step.message ?? "stub error", type: "server_error" } }),
+        JSON.stringify({
+          error: { message: step.message ?? "stub error", type: "server_error", code: step.code ?? null },
+        }),
       );
       return;
     }
@@ -60,22 +65,57 @@ export async function startModelStub(initialScript = []) {
     send("response.created", { response: { id } });
     if (step.stall) return; // held open until the client closes it
     if (step.gate !== undefined) await gate(step.gate).opened;
-    const item =
-      step.tool !== undefined
-        ? {
-            type: "function_call",
-            id: `fc_${sequence}`,
-            call_id: `call_stub_${sequence}`,
-            name: step.tool,
-            arguments: JSON.stringify(step.arguments ?? {}),
-          }
-        : {
-            type: "message",
-            role: "assistant",
-            id: `msg_${sequence}`,
-            content: [{ type: "output_text", text: step.text }],
-          };
-    send("response.output_item.done", { item });
+    if (step.truncate) {
+      // A stream cut mid-response: a message begun, never finished, no response.completed.
+      send("response.output_item.added", {
+        output_index: 0,
+        item: { type: "message", role: "assistant", id: `msg_${sequence}`, content: [] },
+      });
+      response.end();
+      return;
+    }
+    const items = [];
+    if (step.reasoning !== undefined) {
+      items.push({
+        type: "reasoning",
+        id: `rs_${sequence}`,
+        summary: [{ type: "summary_text", text: step.reasoning }],
+        content: [{ type: "reasoning_text", text: step.reasoning }],
+      });
+    }
+    const calls =
+      step.tools ?? (step.tool !== undefined ? [{ tool: step.tool, arguments: step.arguments }] : []);
+    calls.forEach((call, index) => {
+      items.push({
+        type: "function_call",
+        id: `fc_${sequence}_${index}`,
+        call_id: `call_stub_${sequence}_${index}`,
+        name: call.tool,
+        arguments: JSON.stringify(call.arguments ?? {}),
+      });
+    });
+    if (calls.length === 0) {
+      items.push({
+        type: "message",
+        role: "assistant",
+        id: `msg_${sequence}`,
+        content: [{ type: "output_text", text: step.text }],
+      });
+    }
+    items.forEach((item, index) => {
+      if (step.deltas !== undefined && item.type === "message") {
+        send("response.output_item.added", { output_index: index, item: { ...item, content: [] } });
+        for (const delta of step.deltas) {
+          send("response.output_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta,
+          });
+        }
+      }
+      send("response.output_item.done", { output_index: index, item });
+    });
     const usage = step.usage ?? { input_tokens: 10, output_tokens: 5 };
     send("response.completed", {
       response: {

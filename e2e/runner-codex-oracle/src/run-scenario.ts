@@ -9,8 +9,18 @@ import type { CodexToolchain } from "./toolchain.js";
 const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
-/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. `ask`: the model asks the user (Codex's request_user_input), the server's form answers. `goals`: the goal API (get, set a paused goal, get, clear, get), a budget increase, snapshot, close. */
-export type ScenarioKind = "turn" | "session" | "recovery" | "recovery-tool" | "goals" | "ask";
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. `ask`: the model asks the user (Codex's request_user_input), the server's form answers. `goals`: the goal API (get, set a paused goal, get, clear, get), a budget increase, snapshot, close. `edges`: parallel tool calls, a refused tool result, an unknown tool, a credential in a tool input, reasoning and a long answer with secrets, a stream cut mid-response, then a close with a turn in flight. `interrupt-tool`: a turn interrupted with a tool call the server answers only afterwards, the next turn, close. `reopen`: a plain turn, close (drain, suspend), a new transport on the same state resumes the thread (as the server's next run does), a turn, close. `reopen-stopped`: the same, the first run closing with a turn in flight. */
+export type ScenarioKind =
+  | "turn"
+  | "session"
+  | "recovery"
+  | "recovery-tool"
+  | "goals"
+  | "ask"
+  | "edges"
+  | "interrupt-tool"
+  | "reopen"
+  | "reopen-stopped";
 
 export interface StepRecord {
   readonly step: string;
@@ -42,6 +52,8 @@ export interface ScenarioOutcome {
   readonly userInputs:
     | { readonly requests: readonly { id: string; params: unknown }[]; readonly answerReachedModel: boolean }
     | undefined;
+  /** `edges`: what the model was told of each tool call (Codex's `function_call_output`), by call id. */
+  readonly modelToolOutputs: Readonly<Record<string, string>>;
   /** The agent message of the plain turn, as the server's driver received it. */
   readonly answer: string | null | undefined;
   readonly fatal: string | undefined;
@@ -96,6 +108,8 @@ function parseTranscript(stdout: string): ScenarioOutcome {
     toolCalls: (toolCalls ?? []) as ScenarioOutcome["toolCalls"],
     steerReachedModel: typeof steer === "boolean" ? steer : undefined,
     userInputs: records.find((entry) => entry.type === "user_inputs") as ScenarioOutcome["userInputs"],
+    modelToolOutputs: (records.find((entry) => entry.type === "model_tool_outputs")?.outputs ??
+      {}) as ScenarioOutcome["modelToolOutputs"],
     answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
     fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
     leftovers: records.filter((entry) => entry.type === "leftover_killed").map((entry) => Number(entry.pid)),

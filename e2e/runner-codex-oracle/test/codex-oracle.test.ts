@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ACCEPTED_RECOVERY_DIFFERENCES, ACCEPTED_SESSION_DIFFERENCES } from "../src/accepted-differences.js";
-import { diffEventStreams, differenceKinds, normaliseEvents } from "../src/normalise-events.js";
+import {
+  ACCEPTED_RECOVERY_DIFFERENCES,
+  ACCEPTED_SESSION_DIFFERENCES,
+  unlistedDifferences as unlisted,
+} from "../src/accepted-differences.js";
+import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import { type CommittedEvent, runCodexScenario, type ScenarioOutcome } from "../src/run-scenario.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
 
@@ -76,11 +80,6 @@ function settledPendingCall(outcome: ScenarioOutcome): boolean {
       event.eventType === "semantic_tool.result" &&
       (event.payload as { semantic_tool?: { outcome?: string } }).semantic_tool?.outcome === "failed",
   );
-}
-
-/** The kinds of difference that are not listed (with their reasons) as accepted. */
-function unlisted(differences: readonly string[], accepted: Readonly<Record<string, string>>): string[] {
-  return differenceKinds(differences).filter((kind) => accepted[kind] === undefined);
 }
 
 /** The events up to the last one the resume produced (the next turn's `turn.accepted` excluded). */

@@ -1,7 +1,6 @@
 import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/engine/durable-engine.js";
 import type { ServerCommand } from "../durable/state/command-journal.js";
 import { readAuthorizedTools } from "./authorized-tools.js";
-import type { ProviderEvent } from "./codex-notification-events.js";
 import { readCodexProviderConfig } from "./codex-provider-config.js";
 import { type CodexProviderState, preparedState } from "./codex-provider-state.js";
 import { recoverProviderSession } from "./codex-recovery.js";
@@ -82,8 +81,6 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
-  /** Startup facts of a session.open, committed after the next command's own events (upstream's order). */
-  private deferred: { readonly commandId: string; readonly events: readonly ProviderEvent[] } | null = null;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -113,17 +110,18 @@ export class CodexExecutor implements DurableEngine {
     return this.ctx.run(async () => {
       if (this.recoveryPending) {
         this.recoveryPending = false;
-        await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+        const held = await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
+        if (held.length > 0)
+          this.ctx.deferredStartup = { commandId: command.commandId, events: held, resume: true };
       }
       if (ANSWERED_BY_DURABLE_MODE.has(command.type)) await this.flushDeferred(command.commandId);
     });
   }
 
   private async flushDeferred(commandId: string): Promise<void> {
-    const deferred = this.deferred;
+    const deferred = this.ctx.deferredStartup;
     if (deferred === null || deferred.commandId === commandId) return;
-    this.deferred = null;
-    await this.ctx.emitAll(deferred.events);
+    await this.ctx.releaseStartup();
   }
 
   command(command: ServerCommand): Promise<EngineReceipt> {
@@ -139,6 +137,10 @@ export class CodexExecutor implements DurableEngine {
         ...(outcome.result === undefined ? {} : { result: outcome.result }),
       };
     });
+  }
+
+  holdsEvents(): boolean {
+    return this.ctx.deferredStartup !== null;
   }
 
   acknowledge(): void {
@@ -171,6 +173,7 @@ export class CodexExecutor implements DurableEngine {
       case "session.open":
         return await this.open(commandSubject(command));
       case "turn.start":
+        if (typeof payload.text === "string") await this.ensureProvider(commandSubject(command));
         return await startTurn(this.ctx, payload);
       case "turn.steer":
         return await steerTurn(this.ctx, payload);
@@ -178,7 +181,7 @@ export class CodexExecutor implements DurableEngine {
       case "run.cancel":
         return await interruptTurn(this.ctx, String(payload.reason ?? command.type));
       case "turn.stop":
-        return await stopTurn(this.ctx, String(payload.reason ?? "turn.stop"));
+        return await stopTurn(this.ctx);
       case "semantic_tool.result":
         return await this.ctx.tools.deliverResult(payload);
       case "request.resolve":
@@ -248,8 +251,21 @@ export class CodexExecutor implements DurableEngine {
       await this.ctx.save();
       await this.ctx.emitAll(events);
     }
-    this.deferred = { commandId: command.commandId, events: facts };
+    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: false };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
+  }
+
+  /**
+   * A turn for a session whose provider a `turn.stop` ended (the thread kept): the provider
+   * starts again and resumes the thread first, as upstream's runner does (startup trigger
+   * `ensure`, no `session.resumed`); its startup facts follow the turn's acceptance, with what
+   * Codex sends while it resumes.
+   */
+  private async ensureProvider(command: StartupCommand): Promise<void> {
+    const state = this.ctx.state();
+    if (state.lifecycle !== "prepared" || state.threadId === null || this.ctx.session !== null) return;
+    const { facts } = await startProviderSession(this.ctx, this.deps.session, "ensure", command);
+    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: true };
   }
 
   private async close(): Promise<CommandOutcome> {

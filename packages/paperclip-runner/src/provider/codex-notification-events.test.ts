@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundedText, codexNotificationEvents } from "./codex-notification-events.js";
+import { codexNotificationEvents, resumeUsageDiagnostic } from "./codex-notification-events.js";
 
 const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
 const inTurn = (extra: Record<string, unknown>) => ({ threadId: "thread-1", turnId: "turn-2", ...extra });
@@ -230,7 +230,7 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
     expect(payload.error).toEqual({
       message: "stream failed",
       codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 500 } },
-      additionalDetails: "x".repeat(4000),
+      additionalDetails: `${"x".repeat(3988)}…[truncated]`,
       misalignment: null,
     });
   });
@@ -246,8 +246,31 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
     expect(actionable("configWarning")).toBe(false);
   });
 
-  it("bounds provider text to 4000 characters with secrets redacted", () => {
-    expect(boundedText("x".repeat(5000))).toHaveLength(4000);
-    expect(boundedText("token sk_live_abcdefghijklmnopqrstuv")).not.toContain("abcdefghijklmnop");
+  it("turns the usage snapshot Codex replays on resume into upstream's diagnostic", () => {
+    const params = {
+      threadId: "thread-1",
+      turnId: "turn-1",
+      tokenUsage: { total: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 2 }, last: {} },
+    };
+    expect(resumeUsageDiagnostic(params)).toEqual({
+      eventType: "harness.diagnostic",
+      priority: 0,
+      payload: {
+        code: "codex_resume_usage_snapshot",
+        classification: "resume_usage_snapshot",
+        method: "thread/tokenUsage/updated",
+        receivedThreadId: "thread-1",
+        receivedTurnId: "turn-1",
+        cumulative: {
+          inputTokens: 10,
+          outputTokens: 5,
+          cacheReadTokens: 2,
+          cacheWriteTokens: 0,
+          activeSeconds: 0,
+          requests: 0,
+          providerCostUsd: 0,
+        },
+      },
+    });
   });
 });

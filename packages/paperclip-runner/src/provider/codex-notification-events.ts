@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { redactSecrets } from "@paperclipai/errors";
 import type { PrpEventType, PrpV2EventType } from "../events/index.js";
+import { boundedText } from "./bounded-text.js";
 
 /** One PRP event the executor emits, with upstream's priority for it. */
 export interface ProviderEvent {
@@ -27,15 +28,6 @@ export type NotificationOutcome =
   /** Names a thread or turn the runner does not own: a protocol failure. */
   | { readonly kind: "foreign"; readonly reason: string }
   | { readonly kind: "ignored" };
-
-/** Upstream's bound on provider text carried in events. */
-export const MAX_EVENT_TEXT = 4000;
-
-/** Pure: provider text as events carry it: secrets redacted, at most 4000 characters. */
-export function boundedText(value: unknown): string {
-  const text = typeof value === "string" ? value : "";
-  return redactSecrets(text).slice(0, MAX_EVENT_TEXT);
-}
 
 const TURN_SCOPED = new Set([
   "turn/started",
@@ -253,6 +245,22 @@ function usageEvent(params: Record<string, unknown>, context: NotificationContex
     cumulative: total,
     runDeltaAvailable: last !== null,
     runDelta: last ?? measurement({}),
+  });
+}
+
+/**
+ * Pure: the diagnostic upstream's runner commits for the token-usage snapshot Codex replays
+ * while it resumes a thread (naming the thread's last, settled turn), instead of usage.
+ */
+export function resumeUsageDiagnostic(params: Record<string, unknown>): ProviderEvent {
+  const usage = (params.tokenUsage ?? {}) as Record<string, unknown>;
+  return event("harness.diagnostic", 0, {
+    code: "codex_resume_usage_snapshot",
+    classification: "resume_usage_snapshot",
+    method: "thread/tokenUsage/updated",
+    receivedThreadId: typeof params.threadId === "string" ? params.threadId : null,
+    receivedTurnId: typeof params.turnId === "string" ? params.turnId : null,
+    cumulative: measurement(usage.total),
   });
 }
 

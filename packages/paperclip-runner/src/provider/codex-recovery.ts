@@ -1,4 +1,5 @@
 import { killStaleProcessGroup } from "../harness/process-identity.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
 import { providerProcessOf } from "./codex-provider-state.js";
 import type { SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
@@ -16,12 +17,18 @@ const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "
  * upstream's order: `runner.reconciled`, the startup facts, `session.resumed`,
  * a failed `semantic_tool.result` for each call the lost turn left pending,
  * `session.reconciled`, then `turn.failed`.
+ *
+ * A session that had no turn running nor starting (a clean suspend, then the next run)
+ * commits only `runner.reconciled` here; the startup facts and `session.resumed`
+ * are returned, for the caller to hold back until after the next command's own
+ * events, as upstream's runner does with a session.open's facts (what Codex sends
+ * while it resumes joins them: `resume-notifications.ts`).
  */
 export async function recoverProviderSession(
   ctx: ExecutorContext,
   deps: Omit<SessionDeps, "onInbound">,
   command: StartupContext["command"],
-): Promise<void> {
+): Promise<ProviderEvent[]> {
   const state = ctx.state();
   const stale = providerProcessOf(state);
   if (stale !== null) killStaleProcessGroup(stale);
@@ -30,16 +37,24 @@ export async function recoverProviderSession(
     priority: 0,
     payload: { outcome: "same_durable_session_resumed" },
   });
-  if (!RESUMABLE.has(state.lifecycle) || state.threadId === null) return;
+  if (!RESUMABLE.has(state.lifecycle) || state.threadId === null) return [];
   const previousTurnId = state.activeProviderTurnId;
+  let facts: ProviderEvent[];
   try {
-    await ctx.emitAll((await startProviderSession(ctx, deps, "restore", command)).facts);
+    facts = (await startProviderSession(ctx, deps, "restore", command)).facts;
   } catch {
-    return;
+    return [];
   }
-  await ctx.emit({ eventType: "session.resumed", priority: 0, payload: ctx.identityPayload() });
+  const resumed: ProviderEvent = {
+    eventType: "session.resumed",
+    priority: 0,
+    payload: ctx.identityPayload(),
+  };
+  if (previousTurnId === null && !state.ambiguousTurnStartPending) return [...facts, resumed];
+  await ctx.emitAll(facts);
+  await ctx.emit(resumed);
   const session = ctx.session;
-  if (session === null) return;
+  if (session === null) return [];
   const stillActive =
     previousTurnId !== null && (await session.turnIsActive(ctx.state(), previousTurnId).catch(() => false));
   // A turn the dead runner asked for without learning its id died with its provider process.
@@ -48,7 +63,7 @@ export async function recoverProviderSession(
     ambiguousTurnStartPending: false,
     lifecycle: stillActive ? "turn_active" : current.lifecycle,
   }));
-  if (previousTurnId !== null && !stillActive) await ctx.tools.failPendingAfterRestart("provider_turn_lost");
+  if (previousTurnId !== null && !stillActive) await ctx.tools.failPending("provider_turn_lost", true);
   await ctx.save();
   await ctx.emit({
     eventType: "session.reconciled",
@@ -60,7 +75,8 @@ export async function recoverProviderSession(
       providerSessionId: state.threadId,
     },
   });
-  if (previousTurnId === null || stillActive) return;
+  if (previousTurnId === null || stillActive) return [];
   await settleTurn(ctx, "failed", { providerTerminalObserved: false });
   await ctx.save();
+  return [];
 }

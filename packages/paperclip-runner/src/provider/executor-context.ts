@@ -4,6 +4,7 @@ import { type CodexProviderState, saveCodexProviderState } from "./codex-provide
 import type { CodexSession } from "./codex-session.js";
 import { RuntimeInputBridge } from "./runtime-input-bridge.js";
 import { SemanticToolBridge } from "./semantic-tool-bridge.js";
+import type { GoalState } from "./session-goals.js";
 
 /** The run identity the executor's events and startup facts carry (the runner's CLI identities). */
 export interface ExecutorIdentity {
@@ -21,8 +22,22 @@ export interface ExecutorIdentity {
  * arrival order (so a notification that arrives while a request is answered
  * waits for it, as upstream buffers it).
  */
+export interface DeferredStartup {
+  readonly commandId: string;
+  readonly events: ProviderEvent[];
+  readonly resume: boolean;
+  goals?: GoalState;
+}
+
 export class ExecutorContext {
   session: CodexSession | null = null;
+  /**
+   * Startup facts held back until the next command's own events are committed (upstream's
+   * order): a session.open's, or a clean resume's (`resume`), which what Codex sends while it
+   * resumes joins (`resume-notifications.ts`), with the goal state it leads to (applied when
+   * they are committed, as upstream's snapshot shows it).
+   */
+  deferredStartup: DeferredStartup | null = null;
   readonly tools: SemanticToolBridge;
   readonly inputs: RuntimeInputBridge;
   private current: CodexProviderState | null;
@@ -89,6 +104,19 @@ export class ExecutorContext {
       },
       engineLastControllerSeq: null,
     });
+  }
+
+  /** Commits the startup facts held back (and applies the goal state they lead to). */
+  async releaseStartup(): Promise<void> {
+    const held = this.deferredStartup;
+    if (held === null) return;
+    this.deferredStartup = null;
+    const goals = held.goals;
+    if (goals !== undefined) {
+      this.update((current) => ({ ...current, goals }));
+      await this.save();
+    }
+    await this.emitAll(held.events);
   }
 
   async emitAll(events: readonly ProviderEvent[]): Promise<void> {

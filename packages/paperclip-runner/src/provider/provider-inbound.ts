@@ -2,6 +2,7 @@ import { codexNotificationEvents } from "./codex-notification-events.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol } from "./provider-errors.js";
+import { resumeNotificationEvent } from "./resume-notifications.js";
 import { onGoalNotification } from "./session-goal-commands.js";
 import { providerFailed, settleTurn } from "./turn-settlement.js";
 
@@ -58,6 +59,14 @@ async function onNotification(
   method: string,
   params: Record<string, unknown>,
 ): Promise<void> {
+  const held = ctx.deferredStartup;
+  if (held?.resume) {
+    const event = resumeNotificationEvent(ctx, held, method, params);
+    if (event !== null) {
+      held.events.push(event);
+      return;
+    }
+  }
   if (method === "thread/goal/updated" || method === "thread/goal/cleared") {
     await onGoalNotification(ctx, method, params);
     return;
@@ -68,6 +77,8 @@ async function onNotification(
     threadId: state.threadId ?? "",
     activeTurnId: state.activeProviderTurnId,
   });
+  // A resume's held startup facts come before anything else the provider reports.
+  if (outcome.kind !== "ignored" && ctx.deferredStartup?.resume === true) await ctx.releaseStartup();
   switch (outcome.kind) {
     case "ignored":
       return;

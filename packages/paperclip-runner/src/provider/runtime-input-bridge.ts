@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { boundedText, type ProviderEvent } from "./codex-notification-events.js";
+import { boundedText } from "./bounded-text.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";

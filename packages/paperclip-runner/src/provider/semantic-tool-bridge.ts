@@ -8,6 +8,15 @@ import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
 /** Upstream's bound on pending semantic calls. */
 const MAX_PENDING_CALLS = 4096;
 
+/** What upstream's runner answers Codex for a denied call (the model reads it as the tool's output). */
+const DENIED_OUTPUT = JSON.stringify({
+  error: {
+    code: "invalid_tool_call",
+    message: "Paperclip rejected this semantic tool call",
+    retryable: false,
+  },
+});
+
 export interface SemanticToolBridgeDeps {
   readonly identity: {
     readonly runId: string;
@@ -58,6 +67,10 @@ export class SemanticToolBridge {
       await refuse(checked.code, checked.message);
       return;
     }
+    if (checked.kind === "denied") {
+      await this.deny(rpcId, session, checked);
+      return;
+    }
     const { callId, operationId, input } = checked;
     this.requestIds.set(callId, rpcId);
     if (state.pendingToolCalls.some((call) => call.callId === callId)) return;
@@ -75,6 +88,30 @@ export class SemanticToolBridge {
     // Persisted before its input event: a restarted runner knows the call it must settle.
     await this.deps.save();
     await this.emitInput(call);
+  }
+
+  /** A denied call: Codex told it failed, the control plane told nothing ran (upstream's P0 diagnostic). */
+  private async deny(
+    rpcId: string | number,
+    session: CodexSession,
+    denied: { readonly callId: string; readonly operationId: string; readonly message: string },
+  ): Promise<void> {
+    session.peer.respond(rpcId, {
+      success: false,
+      contentItems: [{ type: "inputText", text: DENIED_OUTPUT }],
+    });
+    await this.deps.emit({
+      eventType: "harness.diagnostic",
+      priority: 0,
+      payload: {
+        code: "semantic_tool_denied",
+        provider: this.deps.state().config.provider,
+        callId: denied.callId,
+        operationId: denied.operationId,
+        message: denied.message,
+        paperclipExecuted: false,
+      },
+    });
   }
 
   /** The P0 `semantic_tool.input` event, its content digest the one the control plane recomputes. */
@@ -144,16 +181,24 @@ export class SemanticToolBridge {
   }
 
   /**
-   * After a restart whose provider no longer has the turn: every pending call is settled with a
-   * failed `semantic_tool.result`, as upstream commits it, so the control plane stops waiting.
+   * Settles every pending call with a failed `semantic_tool.result`, as upstream commits it, so
+   * the control plane stops waiting: after a restart whose provider no longer has the turn, and
+   * when the turn is interrupted. An interrupted provider abandons the call itself, so it is not
+   * answered (upstream's stream then has no `tool.execution.completed` for it).
    */
-  async failPendingAfterRestart(reason: string): Promise<void> {
+  async failPending(reason: string, answerProvider: boolean): Promise<void> {
     const pending = this.deps.state().pendingToolCalls;
     if (pending.length === 0) return;
-    await this.cancelPending(reason);
+    if (answerProvider) {
+      await this.cancelPending(reason);
+    } else {
+      for (const call of pending) this.requestIds.delete(call.callId);
+      this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
+    }
     for (const call of pending) {
       await this.deps.emit(this.resultEvent(call, { error: `tool call ${reason}` }, true));
     }
+    await this.deps.save();
   }
 
   /** Settles every pending call (the turn ended or the provider is gone); returns their ids. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { clearedSnapshot, codexGoal, GOALS_AVAILABLE, goalSnapshot, openedGoals } from "./session-goals.js";
+import {
+  clearedSnapshot,
+  codexGoal,
+  GOALS_AVAILABLE,
+  goalSnapshot,
+  openedGoals,
+  resumedGoal,
+} from "./session-goals.js";
 
 const CODEX_GOAL = {
   threadId: "thread-1",
@@ -63,5 +70,27 @@ describe("goal snapshots", () => {
       sessionGoals: GOALS_AVAILABLE,
       workingNow: false,
     });
+  });
+
+  it("takes a goal notification of a resume as a plain snapshot one revision on, even when nothing changed", () => {
+    const previous = { sessionGoals: GOALS_AVAILABLE, goal: null, goalRevision: 1 };
+    const cleared = resumedGoal(previous, "thread/goal/cleared", { threadId: "thread-1" });
+    expect(cleared.goals).toEqual({ ...previous, goalRevision: 2 });
+    expect(cleared.event).toEqual({
+      eventType: "session.goal.cleared",
+      priority: 0,
+      schemaVersion: 2,
+      payload: {
+        goal: null,
+        revision: 2,
+        schema: "paperclip.session_goal.snapshot.v1",
+        sessionGoals: GOALS_AVAILABLE,
+        workingNow: false,
+      },
+    });
+    const updated = resumedGoal(cleared.goals, "thread/goal/updated", { goal: CODEX_GOAL });
+    expect(updated.event.eventType).toBe("session.goal.updated");
+    expect(updated.goals.goal).toEqual(codexGoal(CODEX_GOAL, false));
+    expect(updated.event.payload.revision).toBe(3);
   });
 });

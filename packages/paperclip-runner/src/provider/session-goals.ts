@@ -146,3 +146,23 @@ export function openedGoals(goalAnswer: Record<string, unknown> | null): {
     ],
   };
 }
+
+/**
+ * Pure: what a goal notification Codex sends while it resumes a thread makes of the goal
+ * state, and the event upstream's runner commits for it with the resume's startup facts (even
+ * when it repeats what the runner knew): the goal as Codex has it, one revision on, as a plain
+ * snapshot (`session.goal.cleared` for `thread/goal/cleared`, else `session.goal.updated`).
+ */
+export function resumedGoal(
+  previous: GoalState,
+  method: "thread/goal/updated" | "thread/goal/cleared",
+  params: Record<string, unknown>,
+): { readonly goals: GoalState; readonly event: ProviderEvent } {
+  const goals: GoalState = {
+    ...previous,
+    goal: method === "thread/goal/cleared" ? null : codexGoal(params.goal, false),
+    goalRevision: previous.goalRevision + 1,
+  };
+  const eventType = method === "thread/goal/cleared" ? "session.goal.cleared" : "session.goal.updated";
+  return { goals, event: goalEvent(eventType, goalSnapshot(goals, false)) };
+}

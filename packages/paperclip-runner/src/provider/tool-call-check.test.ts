@@ -43,11 +43,44 @@ describe("checkToolCall", () => {
     }
   });
 
-  it("refuses a tool the run did not authorize, naming at most 160 characters of it", () => {
+  it("denies a tool the run did not authorize, naming at most 160 characters of it", () => {
     expect(check({ ...call, tool: `x${"y".repeat(300)}` })).toEqual({
-      kind: "refused",
-      code: "semantic_tool_unauthorized",
-      message: `tool x${"y".repeat(159)} is not authorized for this run`,
+      kind: "denied",
+      callId: "call-1",
+      operationId: `x${"y".repeat(159)}`,
+      message: "Paperclip did not authorize this tool for the run",
+    });
+  });
+
+  it("denies an input its tool's schema refuses, with upstream's message", () => {
+    const strict = {
+      ...state,
+      authorizedTools: [
+        {
+          ...state.authorizedTools[0]!,
+          inputSchema: {
+            type: "object",
+            properties: { body: { type: "string" } },
+            required: ["body"],
+            additionalProperties: false,
+          },
+        },
+      ],
+    };
+    expect(checkToolCall(strict, { ...call, arguments: { text: "no body" } })).toEqual({
+      kind: "denied",
+      callId: "call-1",
+      operationId: "issues.comment",
+      message: "provider arguments for issues.comment failed JSON Schema validation",
+    });
+    expect(checkToolCall(strict, call)).toMatchObject({ kind: "accepted" });
+  });
+
+  it("hands the input on with the secrets in it redacted", () => {
+    const secret = `sk-proj-${"A1b2C3d4E5".repeat(4)}`;
+    expect(check({ ...call, arguments: { body: `key ${secret}` } })).toMatchObject({
+      kind: "accepted",
+      input: { body: "key [REDACTED]" },
     });
   });
 

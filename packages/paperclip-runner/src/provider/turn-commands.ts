@@ -1,6 +1,6 @@
 import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
-import { providerFailed, settleTurn } from "./turn-settlement.js";
+import { providerFailed } from "./turn-settlement.js";
 
 /** `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`. */
 export async function startTurn(
@@ -64,29 +64,39 @@ export async function steerTurn(
   return applied({ status: "steered" });
 }
 
-/** `turn.interrupt` and `run.cancel`: pending tool calls cancelled, then `turn/interrupt`; the terminal follows as events. */
+/** `turn.interrupt` and `run.cancel`: pending tool calls failed, then `turn/interrupt`; the terminal follows as events. */
 export async function interruptTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
   const state = ctx.state();
   const turnId = state.activeProviderTurnId;
   const session = ctx.session;
   if (turnId === null || session === null) return applied({ status: "already_settled", reason });
-  await ctx.tools.cancelPending("interrupted");
+  await ctx.tools.failPending("interrupted", false);
   await session.request("turn/interrupt", { threadId: state.threadId, turnId });
   return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
 }
 
-/** `turn.stop`: kills the provider's group (no RPC), settles the turn, keeps the thread. */
-export async function stopTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
+/**
+ * `turn.stop`: kills the provider's group (no RPC) and retires the active turn, keeping the
+ * thread for a resume. As upstream's runner, it commits no turn event (the server stops a turn this way only
+ * to close the session) and answers with the command's name as the reason.
+ */
+export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
+  const reason = "turn.stop";
   const turnId = ctx.state().activeProviderTurnId;
   await ctx.session?.stop();
   ctx.session = null;
   if (turnId !== null) {
     await ctx.tools.cancelPending("stopped");
-    await settleTurn(ctx, "interrupted", { reason });
+    ctx.inputs.cancelPending();
   }
   ctx.update((current) => ({
     ...current,
+    activeProviderTurnId: null,
+    ambiguousTurnStartPending: false,
+    // The provider is gone, the thread kept: the next turn.start starts it again and resumes it.
     lifecycle: current.lifecycle === "closed" ? "closed" : "prepared",
+    processId: null,
+    processStartTime: null,
   }));
   await ctx.save();
   if (turnId === null) return applied({ status: "already_settled", reason });

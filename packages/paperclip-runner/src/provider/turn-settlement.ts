@@ -20,6 +20,9 @@ export async function settleTurn(
     ambiguousTurnStartPending: false,
     lifecycle: current.lifecycle === "turn_active" ? "session_open" : current.lifecycle,
   }));
+  // Saved before the terminal is committed: the server's transport reads the active turn from
+  // the state file once it sees the turn end, and would otherwise stop a turn already over.
+  await ctx.save();
   await ctx.emit(
     event ?? {
       eventType: `turn.${status}`,

@@ -142,6 +142,11 @@ try {
         () => command(step.id) !== undefined && command(step.id).status !== "pending",
         `command ${step.id}`,
       );
+    } else if (step.op === "commandOfType") {
+      await until(
+        () => controlPlane.store.state.commands.some((c) => c.type === step.type && c.status !== "pending"),
+        `a ${step.type} command`,
+      );
     } else if (step.op === "sigkill") {
       print({ type: "killing", pid: handle.child.pid });
       process.kill(handle.child.pid, "SIGKILL");

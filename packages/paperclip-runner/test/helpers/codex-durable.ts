@@ -51,6 +51,8 @@ export type Step =
     }
   | { readonly op: "event"; readonly type: string; readonly count?: number }
   | { readonly op: "command"; readonly id: string }
+  /** Waits until a command of this type the control plane queued itself (a tool result, say) is answered. */
+  | { readonly op: "commandOfType"; readonly type: string }
   | { readonly op: "sigkill" }
   | { readonly op: "restart" }
   | { readonly op: "exit" }
@@ -169,6 +171,8 @@ export function codexPrepare(
     readonly command?: string;
     readonly tools?: boolean;
     readonly contract?: boolean;
+    /** The input schema of the authorized `report_progress` (a permissive one by default). */
+    readonly toolSchema?: Record<string, unknown>;
   } = {},
 ): Record<string, unknown> {
   const operations =
@@ -179,7 +183,7 @@ export function codexPrepare(
             operationId: "report_progress",
             version: 1,
             description: "Report progress to the board",
-            inputSchema: { type: "object", properties: { body: { type: "string" } } },
+            inputSchema: options.toolSchema ?? { type: "object", properties: { body: { type: "string" } } },
             responseSchema: {},
           },
         ];

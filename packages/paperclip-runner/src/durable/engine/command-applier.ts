@@ -76,12 +76,17 @@ export class CommandApplier {
         engine.shutdown();
         await engine.finished.catch(() => undefined);
       }
-      return commandResult(subject, "completed", "command applied", null);
+      // Upstream's runner answers a suspension with its status (a shutdown with nothing).
+      const outcome = command.type === "runner.suspend" ? { status: "completed" } : null;
+      return commandResult(subject, "completed", "command applied", outcome);
     }
     if (command.type === "runner.drain") {
-      // The server's close barrier: true only when every event is acknowledged (nothing retained to resend).
+      // The server's close barrier: true only when every event is acknowledged (nothing retained to
+      // resend) and the engine holds none back (a resume's startup facts, say).
       const retainedEventsDrained =
-        committer.durable.outbox.length === 0 && committer.state.outbox.length === 0;
+        committer.durable.outbox.length === 0 &&
+        committer.state.outbox.length === 0 &&
+        engine.holdsEvents?.() !== true;
       return commandResult(subject, "completed", "command applied", {
         status: "completed",
         retainedEventsDrained,

@@ -78,6 +78,10 @@ export class EngineSeam implements DurableEngine {
     await this.bound?.engine.beforeCommand?.(command);
   }
 
+  holdsEvents(): boolean {
+    return this.bound?.engine.holdsEvents?.() === true;
+  }
+
   acknowledge(seq: number): void {
     this.bound?.engine.acknowledge(seq);
   }

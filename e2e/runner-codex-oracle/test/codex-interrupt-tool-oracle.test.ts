@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
+import type { ScenarioOutcome } from "../src/run-scenario.js";
+import { sideBySideBeforeAll } from "../src/side-by-side.js";
+
+/** The turn ended interrupted with its tool call settled as failed, and the next turn completed. */
+function expectInterruptSettledTheCall(outcome: ScenarioOutcome): void {
+  expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
+  expect(outcome.steps.get("interrupt-tool"), outcome.transcript.slice(-4_000)).toMatchObject({
+    status: "interrupted",
+  });
+  expect(outcome.steps.get("after-interrupt")?.status).toBe("completed");
+  const types = outcome.events.map((event) => event.eventType);
+  const input = types.indexOf("semantic_tool.input");
+  const result = types.indexOf("semantic_tool.result");
+  expect(input).toBeGreaterThan(0);
+  // The runner settles the call before the turn's terminal; Codex, interrupted, never completes it.
+  expect(result).toBeGreaterThan(input);
+  expect(result).toBeLessThan(types.indexOf("turn.interrupted"));
+  expect(types).not.toContain("tool.execution.completed");
+  expect(outcome.events[result]?.payload).toMatchObject({ semantic_tool: { outcome: "failed" } });
+  expect(outcome.schemaIssues).toEqual([]);
+}
+
+/** What the runner answered to the server's tool result that arrived after the interrupt. */
+const lateResult = (outcome: ScenarioOutcome) =>
+  outcome.commands.find((command) => command.type === "semantic_tool.result");
+
+describe("a turn interrupted with a tool call pending, the server answering after it, real Codex: upstream's runner and ours", {
+  timeout: 300_000,
+}, () => {
+  const outcomes = sideBySideBeforeAll("interrupt-tool");
+
+  it("upstream's runner settles the call as failed, then fails the late result, and the server's close cannot prove suspension", () => {
+    const { upstream } = outcomes();
+    expectInterruptSettledTheCall(upstream);
+    expect(lateResult(upstream)).toMatchObject({
+      status: "failed",
+      result: {
+        code: "command_execution_failed",
+        message: "semantic tool result was rejected: legacy settled tool result cannot be replayed",
+      },
+    });
+    expect(upstream.steps.get("closed")?.error).toMatch(/runner did not durably suspend before checkpoint/);
+  });
+
+  it("ours commits the same stream, takes the late result as settled after the turn, and closes", () => {
+    const { upstream, ours } = outcomes();
+    expectInterruptSettledTheCall(ours);
+    expect(diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events))).toEqual([]);
+    expect(lateResult(ours)).toMatchObject({
+      status: "completed",
+      result: { status: "settled_after_turn" },
+    });
+    expect(ours.steps.get("closed"), ours.transcript.slice(-4_000)).not.toHaveProperty("error");
+    expect(ours.commands.slice(-2).map((command) => [command.type, command.status])).toEqual([
+      ["runner.drain", "completed"],
+      ["runner.suspend", "completed"],
+    ]);
+    expect(ours.leftovers).toEqual([]);
+  });
+});
