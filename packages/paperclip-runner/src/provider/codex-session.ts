@@ -18,8 +18,8 @@ export interface OpenedSession {
   readonly process: ProcessIdentity;
   /**
    * A new thread's goal probe (`thread/goal/get`), asked as soon as the thread
-   * exists so the provider answers while the runner persists it; null when the
-   * provider refused it (goals unsupported), and no probe for a resumed thread.
+   * exists; resolves to null when the provider refused it (goals unsupported).
+   * No probe for a resumed thread.
    */
   readonly goalProbe: Promise<Record<string, unknown> | null> | null;
 }
