@@ -26,21 +26,22 @@ export default defineConfig([
     noExternal,
   },
   {
-    // The bin is one self-contained file (its dependencies included, no code splitting): a
-    // runner starts on the critical path of every session, and Node's module loader spends
-    // more time resolving, reading and (for CommonJS) lexing many small files than parsing one.
+    // The bin is one self-contained CommonJS file (its dependencies included, no code
+    // splitting, loaded by a CommonJS bin): a runner starts on the critical path of every
+    // session, and Node's ES module loader spends more time than `require` on the same code
+    // (its own start-up, resolving and linking each module); the modules only some runs need
+    // are still evaluated lazily, on their first dynamic import.
     entry: { "runnerd-cli": "src/cli/main.ts" },
-    format: ["esm"],
+    format: ["cjs"],
+    splitting: false,
+    // The scripted harness is found beside this file through import.meta.url.
+    shims: true,
     sourcemap: true,
     target: "node20",
     define,
     // adapter-utils stays an import: it finds its Node bridge and native binaries beside its
     // own modules, and only a local-mode sandboxed harness loads it (a dynamic import).
     noExternal: [/^(?!@paperclipai\/adapter-utils(\/|$))/],
-    // Bundled CommonJS dependencies (ws) require Node's built-ins.
-    banner: {
-      js: 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
-    },
   },
   {
     // The scripted harness runs as its own process (and inside the sandbox), so it is one self-contained file.

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import "../dist/runnerd-cli.js";
+// CommonJS (bin/package.json): the daemon is one CommonJS bundle, loaded without the ES module loader.
+require("../dist/runnerd-cli.cjs");

@@ -8,7 +8,10 @@ const bootstrapTicket = takeBootstrapTicket(process.env);
 
 // The bin entry: the only module with process-wide side effects.
 const cli = createRunnerdCli(process.argv.slice(2), {
-  stdin: process.stdin,
+  // Read on first use: only local mode reads stdin, and opening it costs a durable runner's start.
+  get stdin() {
+    return process.stdin;
+  },
   stdout: process.stdout,
   stderr: process.stderr,
 });

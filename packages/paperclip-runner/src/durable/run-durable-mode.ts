@@ -1,3 +1,4 @@
+import type WebSocket from "ws";
 import type { ParsedFlags } from "../cli/flags.js";
 import type { RunnerdIo } from "../cli/runnerd-io.js";
 import { type CodexProviderState, loadCodexProviderState } from "../provider/codex-provider-state.js";
@@ -36,33 +37,60 @@ export async function runDurableMode(
       `the acpx provider is not built into this runner; ignored: ${options.ignoredProviderFlags.join(", ")}`,
     );
   }
-  const store = await openDurableStore(options.stateDir, options.identity, {
-    version: options.runnerVersion,
-    digest: options.runnerDigest,
-  });
   const dialer = await createDialer(options.endpoint);
+  // The first connection opens while the state directory is recovered: nothing is sent on it
+  // (the handshake waits for the store), only the server's upgrade overlaps the disk work.
+  const dial = dialAheadOnce(dialer);
   try {
-    if (store.recovered !== null) {
-      log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
+    const store = await openDurableStore(options.stateDir, options.identity, {
+      version: options.runnerVersion,
+      digest: options.runnerDigest,
+    });
+    try {
+      if (store.recovered !== null) {
+        log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
+      }
+      await serveRun({ options, store, dial: dial.next, log }, ticket);
+      return 0;
+    } finally {
+      await store.close();
     }
-    await serveRun({ options, store, dialer, log }, ticket);
-    return 0;
   } finally {
+    dial.discard();
     await dialer.close();
-    await store.close();
   }
+}
+
+/** A dialer whose first connection is already under way; `discard` closes it when nobody took it. */
+function dialAheadOnce(dialer: Dialer): { next: () => Promise<WebSocket>; discard: () => void } {
+  let ahead: Promise<WebSocket> | null = dialer.next();
+  ahead.catch(() => undefined);
+  return {
+    next: () => {
+      const next = ahead ?? dialer.next();
+      ahead = null;
+      return next;
+    },
+    discard: () => {
+      void ahead?.then(
+        (socket) => socket.terminate(),
+        () => undefined,
+      );
+      ahead = null;
+    },
+  };
 }
 
 interface DurableRun {
   readonly options: DurableOptions;
   readonly store: DurableStore;
-  readonly dialer: Dialer;
+  readonly dial: () => Promise<WebSocket>;
   readonly log: (line: string) => void;
 }
 
 /** Serves the run with the engine the state directory already binds (on a restart) or the first `run.prepare` chooses. */
 async function serveRun(run: DurableRun, ticket: string): Promise<void> {
-  const { options, store, dialer, log } = run;
+  const { options, store, dial, log } = run;
   const scripted = new ScriptedEngineSession(options, store.engineDirectory, log);
   const scriptedOwnsRun = await scripted.ownsRecoveredRun();
   const recoveredProvider =
@@ -73,7 +101,7 @@ async function serveRun(run: DurableRun, ticket: string): Promise<void> {
     {
       options,
       store,
-      dial: () => dialer.next(),
+      dial,
       startEngine: (onEvent) => {
         seam = engineSeam(run, scripted, { recovered, recoveredProvider }, onEvent);
         return seam;

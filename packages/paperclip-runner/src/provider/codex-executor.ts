@@ -19,7 +19,6 @@ import {
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
-import { openedGoals } from "./session-goals.js";
 import { startProviderSession } from "./session-start.js";
 import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
 import { settleTurn } from "./turn-settlement.js";
@@ -234,23 +233,20 @@ export class CodexExecutor implements DurableEngine {
       return applied(sessionOpenResult(state, "started"));
     }
     const resumed = state.threadId !== null;
-    const { facts, goalProbe } = await startProviderSession(
+    const { facts, goalEvents } = await startProviderSession(
       this.ctx,
       this.deps.session,
       resumed ? "restore" : "ensure",
       command,
     );
-    await this.ctx.emit({
-      eventType: resumed ? "session.resumed" : "session.started",
-      priority: 0,
-      payload: this.ctx.identityPayload(),
-    });
-    if (goalProbe !== null) {
-      const { goals, events } = openedGoals(await goalProbe);
-      this.ctx.update((current) => ({ ...current, goals }));
-      await this.ctx.save();
-      await this.ctx.emitAll(events);
-    }
+    await this.ctx.emitAll([
+      {
+        eventType: resumed ? "session.resumed" : "session.started",
+        priority: 0,
+        payload: this.ctx.identityPayload(),
+      },
+      ...goalEvents,
+    ]);
     this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: false };
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
   }

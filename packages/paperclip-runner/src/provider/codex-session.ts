@@ -18,8 +18,8 @@ export interface OpenedSession {
   readonly process: ProcessIdentity;
   /**
    * A new thread's goal probe (`thread/goal/get`), asked as soon as the thread
-   * exists so the provider answers while the runner persists it; null when the
-   * provider refused it (goals unsupported), and no probe for a resumed thread.
+   * exists; resolves to null when the provider refused it (goals unsupported).
+   * No probe for a resumed thread.
    */
   readonly goalProbe: Promise<Record<string, unknown> | null> | null;
 }
@@ -30,7 +30,8 @@ const MAX_ID_LENGTH = 240;
 /**
  * One provider process and its thread, spoken to as upstream's runner does:
  * `initialize` (experimental API on), `initialized`, then `thread/start` with the
- * bound tools and instructions, or `thread/resume` of the exact stored thread.
+ * bound tools and instructions, or `thread/resume` of the exact stored thread
+ * (the three written at once).
  */
 export class CodexSession {
   private rpc: JsonRpcPeer | null = null;
@@ -46,11 +47,13 @@ export class CodexSession {
     const peer = new JsonRpcPeer(this.deps.spawnSpec(state), this.deps.onInbound, this.deps.requestTimeoutMs);
     this.rpc = peer;
     const identity = peer.process.identity;
-    const initialized = await peer.request("initialize", {
+    // Pipelined: Codex reads its stdin in order, so initialize, initialized and the thread
+    // request go out together and the thread request waits in Codex's pipe, not for a round
+    // trip through this process (verified with Codex 0.156.1; the PRP stream is unchanged).
+    const initializing = peer.request("initialize", {
       clientInfo: { name: "paperclip-runnerd", title: "Paperclip Runner", version: "1" },
       capabilities: { experimentalApi: true, requestAttestation: false },
     });
-    if (identity === null) throw providerStartFailed("the provider process has no identity");
     peer.notify("initialized");
     const config = state.config;
     const common = {
@@ -66,18 +69,23 @@ export class CodexSession {
         ? {}
         : { config: { "skills.include_instructions": config.includeSkillInstructions } }),
     };
-    const answer =
+    const opening =
       state.threadId === null
-        ? await peer.request("thread/start", {
+        ? peer.request("thread/start", {
             ...common,
             dynamicTools: dynamicTools(state.authorizedTools),
             experimentalRawEvents: false,
           })
-        : await peer.request("thread/resume", {
+        : peer.request("thread/resume", {
             ...common,
             threadId: state.threadId,
             ...(config.kind === "codex" ? { excludeTurns: true } : {}),
           });
+    // A failed initialize is the failure reported; the thread request then fails with it.
+    opening.catch(() => undefined);
+    const initialized = await initializing;
+    if (identity === null) throw providerStartFailed("the provider process has no identity");
+    const answer = await opening;
     const thread = (answer.thread ?? {}) as { id?: unknown; sessionId?: unknown };
     const threadId = thread.id ?? answer.threadId;
     if (typeof threadId !== "string" || threadId.length === 0 || threadId.length > MAX_ID_LENGTH) {

@@ -119,8 +119,9 @@ export class ExecutorContext {
     await this.emitAll(held.events);
   }
 
+  /** Emits in order; the events share one outbox commit (each emit numbers and queues its event before it waits). */
   async emitAll(events: readonly ProviderEvent[]): Promise<void> {
-    for (const event of events) await this.emit(event);
+    await Promise.all(events.map((event) => this.emit(event)));
   }
 
   /** Runs `step` after everything queued before it. */

@@ -1,23 +1,25 @@
 import { createHash, randomUUID } from "node:crypto";
 import { canonicalJson } from "../commands/canonical-json.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
-import { CodexSession, type OpenedSession, type SessionDeps } from "./codex-session.js";
+import { CodexSession, type SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
 import { handleProviderInbound } from "./provider-inbound.js";
 import { type StartupContext, startupFacts } from "./provider-startup-facts.js";
+import { openedGoals } from "./session-goals.js";
 import { providerFailed } from "./turn-settlement.js";
 
 /**
  * Starts the provider and opens (or, with a stored thread, resumes) its thread;
- * returns upstream's startup facts for the caller to commit where upstream does.
- * A failure is reported (`providerFailed`) and rethrown.
+ * returns upstream's startup facts for the caller to commit where upstream does,
+ * and, for a thread `session.open` started ("ensure"), the goal events its goal
+ * probe yields. A failure is reported (`providerFailed`) and rethrown.
  */
 export async function startProviderSession(
   ctx: ExecutorContext,
   deps: Omit<SessionDeps, "onInbound">,
   trigger: StartupContext["trigger"],
   command: StartupContext["command"],
-): Promise<{ facts: ProviderEvent[]; goalProbe: OpenedSession["goalProbe"] }> {
+): Promise<{ facts: ProviderEvent[]; goalEvents: ProviderEvent[] }> {
   const state = ctx.state();
   const generation = state.processGeneration + 1;
   ctx.update((current) => ({ ...current, processGeneration: generation }));
@@ -32,6 +34,10 @@ export async function startProviderSession(
   ctx.session = session;
   try {
     const opened = await session.open(state);
+    // The goal probe went out right behind thread/start and answers within a round trip: waiting
+    // for it lets one save hold the thread and its goals (identity is on the server's critical path).
+    const opening =
+      trigger === "ensure" && opened.goalProbe !== null ? openedGoals(await opened.goalProbe) : null;
     ctx.update((current) => ({
       ...current,
       lifecycle: current.activeProviderTurnId === null ? "session_open" : "turn_active",
@@ -40,6 +46,7 @@ export async function startProviderSession(
       providerAccountSessionId: opened.accountSessionId,
       processId: opened.process.pid,
       processStartTime: opened.process.startTime,
+      ...(opening === null ? {} : { goals: opening.goals }),
     }));
     await ctx.save();
     const { runnerInstanceId, runId, normalizedSessionId, turnId, itemId } = ctx.identity;
@@ -55,7 +62,7 @@ export async function startProviderSession(
       },
       opened.process.pid,
     );
-    return { facts, goalProbe: opened.goalProbe };
+    return { facts, goalEvents: opening?.events ?? [] };
   } catch (error) {
     await providerFailed(ctx, error, { code: "provider_start_failed" });
     throw error;

@@ -5,7 +5,7 @@ import { childForTest } from "@paperclipai/test-support";
 import type { StagedBin } from "./staged-bin.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/paperclip-runnerd.js", import.meta.url));
-const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.js", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../dist/runnerd-cli.cjs", import.meta.url));
 
 export interface BinResult {
   readonly code: number | null;
@@ -29,7 +29,7 @@ export function runBin(
   } = {},
 ): Promise<BinResult> {
   if (!existsSync(BUILT))
-    throw new Error("build the package first (pnpm build): dist/runnerd-cli.js is missing");
+    throw new Error("build the package first (pnpm build): dist/runnerd-cli.cjs is missing");
   return new Promise((resolve, reject) => {
     const node = options.staged?.node ?? process.execPath;
     const child = childForTest(() =>

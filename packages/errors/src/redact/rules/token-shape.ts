@@ -52,12 +52,23 @@ function classOf(chars: (code: number) => boolean): string {
   return `[${members}]`;
 }
 
-export const run = (chars: (code: number) => boolean, min: number, max: number = min): ShapeRun => ({
-  chars,
-  min,
-  max,
-  rest: new RegExp(
-    `${classOf(chars)}${max === Number.POSITIVE_INFINITY ? "*" : `{0,${Math.max(0, max - READ_BY_HAND)}}`}`,
-    "y",
-  ),
-});
+/**
+ * A run of `chars`. Its `rest` is built on first use: building every format's class at load
+ * took several milliseconds of each process's start (a runner starts on a session's critical
+ * path), and most runs never meet a run longer than `READ_BY_HAND`.
+ */
+export const run = (chars: (code: number) => boolean, min: number, max: number = min): ShapeRun => {
+  let rest: RegExp | undefined;
+  return {
+    chars,
+    min,
+    max,
+    get rest(): RegExp {
+      rest ??= new RegExp(
+        `${classOf(chars)}${max === Number.POSITIVE_INFINITY ? "*" : `{0,${Math.max(0, max - READ_BY_HAND)}}`}`,
+        "y",
+      );
+      return rest;
+    },
+  };
+};
