@@ -35,7 +35,7 @@ const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
 const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
 const isPathStart = (code: number): boolean => code === 47 || code === 126;
 
-interface Assignment {
+export interface Assignment {
   readonly kind: KeyKind;
   readonly keyEnd: number;
   readonly valueStart: number;
@@ -49,15 +49,15 @@ interface Assignment {
  * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
  * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
  */
-const isCommandLike = (assignment: Assignment): boolean => assignment.flag || /^[a-z]+$/.test(assignment.key);
+export const isCommandLike = (assignment: Assignment): boolean => assignment.flag || /^[a-z]+$/.test(assignment.key);
 
 /** Not an assignment; no key of one starts before `skipTo`. */
-interface NotAnAssignment {
+export interface NotAnAssignment {
   readonly skipTo: number;
 }
 
 /** The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. */
-function readAssignment(
+export function readAssignment(
   text: string,
   wordStart: number,
   wordEnd: number,
