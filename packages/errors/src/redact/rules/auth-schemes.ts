@@ -1,6 +1,7 @@
 import { isAsciiLetter, isBlank, isToken68Char, isWhitespace } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
+import { RepeatedRedactions } from "../repeated-redactions.js";
 import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
@@ -51,6 +52,7 @@ function isCredential(scheme: string, value: string): boolean {
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
 export function redactAuthSchemes(text: string, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
+  const repeats = new RepeatedRedactions(text, rewriter, context);
   AUTH_SCHEMES.lastIndex = 0;
   for (let found = AUTH_SCHEMES.exec(text); found !== null; found = AUTH_SCHEMES.exec(text)) {
     const schemesEnd = found.index + found[0].length;
@@ -69,7 +71,7 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     while (isAsciiLetter(text.charCodeAt(schemeStart - 1))) schemeStart -= 1;
     if (!isCredential(text.slice(schemeStart, schemesEnd), text.slice(start, end))) continue;
     rewriter.replace(start, end, context.replacement);
-    AUTH_SCHEMES.lastIndex = end;
+    AUTH_SCHEMES.lastIndex = repeats.skip(end);
   }
   return rewriter.finish();
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { redactSecrets } from "./redact-secrets.js";
+import { RepeatedRedactions } from "./repeated-redactions.js";
+import { Rewriter } from "./rewriter.js";
+
+// A rule in miniature: every `=v` value becomes `[R]`, the scan resuming after it.
+function redactEachV(text: string, skipRepeats: boolean): { text: string; steps: number } {
+  const context = { replacement: "[R]", steps: 0 };
+  const rewriter = new Rewriter(text);
+  const repeats = new RepeatedRedactions(text, rewriter, context);
+  let from = 0;
+  for (let at = text.indexOf("=v", from); at !== -1; at = text.indexOf("=v", from)) {
+    rewriter.replace(at + 1, at + 2, context.replacement);
+    from = skipRepeats ? repeats.skip(at + 2) : at + 2;
+  }
+  return { text: rewriter.finish(), steps: context.steps };
+}
+
+describe("RepeatedRedactions", () => {
+  it.each([
+    ["a text that repeats throughout", "key=v; ".repeat(20_000)],
+    ["a repetition broken in the middle", `${"key=v; ".repeat(9_000)}key=w; ${"key=v; ".repeat(9_000)}tail=v`],
+    ["repetitions of two periods", `${"a=v ".repeat(9_000)}${"bb=v, ".repeat(9_000)}`],
+    ["a text too short to skip", "key=v; ".repeat(20)],
+  ])("gives the output of a redaction at every period (%s)", (_label, text) => {
+    expect(redactEachV(text, true).text).toBe(redactEachV(text, false).text);
+  });
+
+  it("skips a long repetition with a bounded number of comparisons", () => {
+    const { steps } = redactEachV("key=v; ".repeat(100_000), true);
+    expect(steps).toBeGreaterThan(0);
+    expect(steps).toBeLessThan(2 * 700_000);
+  });
+});
+
+describe("redactSecrets on repeated assignments", () => {
+  it("redacts every repetition and what follows them as a rule reading each would", () => {
+    const text = `${"--password ".repeat(20_000)}--password hunter2 --token abc123def`;
+    expect(redactSecrets(text)).toBe(`${"--password [REDACTED] ".repeat(10_000)}--password [REDACTED] --token [REDACTED]`);
+    const headers = `${"Authorization: Bearer ".repeat(5_000)}Authorization: Bearer abc123def456`;
+    expect(redactSecrets(headers)).toBe(
+      `${"Authorization: Bearer [REDACTED] Bearer ".repeat(2_500)}Authorization: Bearer [REDACTED]`,
+    );
+  });
+});
