@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { findOverlongRuns } from "./overlong-runs.js";
 
-const find = (text: string, minLength: number) => findOverlongRuns(text, minLength, { replacement: "", steps: 0 });
+const find = (text: string, minLength: number) =>
+  findOverlongRuns(text, minLength, { replacement: "", steps: 0 });
 
 describe("findOverlongRuns", () => {
   it("finds each run longer than the bound, wherever it starts against the probed blocks", () => {

@@ -115,7 +115,9 @@ describe("redactSecrets: a key's value longer than a credential", () => {
   it("redacts the value to the end of its run, keeping the key and what follows the run", () => {
     expect(redactSecrets(`token=${dump} status=403`)).toBe("token=[REDACTED] status=403");
     expect(redactSecrets(`--api-key=${dump}.`)).toBe("--api-key=[REDACTED].");
-    expect(redactSecrets(`run=${"p".repeat(40)}password=${dump}`)).toBe(`run=${"p".repeat(40)}password=[REDACTED]`);
+    expect(redactSecrets(`run=${"p".repeat(40)}password=${dump}`)).toBe(
+      `run=${"p".repeat(40)}password=[REDACTED]`,
+    );
     expect(redactSecrets("password=".repeat(2000))).toBe("password=[REDACTED]");
   });
 

@@ -19,7 +19,10 @@ function redactEachV(text: string, skipRepeats: boolean): { text: string; steps:
 describe("RepeatedRedactions", () => {
   it.each([
     ["a text that repeats throughout", "key=v; ".repeat(20_000)],
-    ["a repetition broken in the middle", `${"key=v; ".repeat(9_000)}key=w; ${"key=v; ".repeat(9_000)}tail=v`],
+    [
+      "a repetition broken in the middle",
+      `${"key=v; ".repeat(9_000)}key=w; ${"key=v; ".repeat(9_000)}tail=v`,
+    ],
     ["repetitions of two periods", `${"a=v ".repeat(9_000)}${"bb=v, ".repeat(9_000)}`],
     ["a text too short to skip", "key=v; ".repeat(20)],
   ])("gives the output of a redaction at every period (%s)", (_label, text) => {
@@ -36,7 +39,9 @@ describe("RepeatedRedactions", () => {
 describe("redactSecrets on repeated assignments", () => {
   it("redacts every repetition and what follows them as a rule reading each would", () => {
     const text = `${"--password ".repeat(20_000)}--password hunter2 --token abc123def`;
-    expect(redactSecrets(text)).toBe(`${"--password [REDACTED] ".repeat(10_000)}--password [REDACTED] --token [REDACTED]`);
+    expect(redactSecrets(text)).toBe(
+      `${"--password [REDACTED] ".repeat(10_000)}--password [REDACTED] --token [REDACTED]`,
+    );
     const headers = `${"Authorization: Bearer ".repeat(5_000)}Authorization: Bearer abc123def456`;
     expect(redactSecrets(headers)).toBe(
       `${"Authorization: Bearer [REDACTED] Bearer ".repeat(2_500)}Authorization: Bearer [REDACTED]`,

@@ -50,7 +50,8 @@ export interface Assignment {
  * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
  * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
  */
-export const isCommandLike = (assignment: Assignment): boolean => assignment.flag || /^[a-z]+$/.test(assignment.key);
+export const isCommandLike = (assignment: Assignment): boolean =>
+  assignment.flag || /^[a-z]+$/.test(assignment.key);
 
 /** Not an assignment; no key of one starts before `skipTo`. */
 export interface NotAnAssignment {

@@ -3,8 +3,8 @@ import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue } from "../values.js";
-import { KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 import { isCommandLike, readAssignment } from "./key-assignments.js";
+import { KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
 // Keys tried in one run before it is left to the other rules: each costs at most a value's bound.
 const MAX_KEYS_PER_RUN = 16;
@@ -31,7 +31,13 @@ export function redactOverlongValues(text: string, context: RedactionContext): s
       if (word === null) break;
       context.steps += 1;
       const wordStart = run.start + word.index;
-      const assignment = readAssignment(text, wordStart, run.start + KEY_CANDIDATE.lastIndex, MAX_KEY_SIDE, context);
+      const assignment = readAssignment(
+        text,
+        wordStart,
+        run.start + KEY_CANDIDATE.lastIndex,
+        MAX_KEY_SIDE,
+        context,
+      );
       if ("skipTo" in assignment) {
         KEY_CANDIDATE.lastIndex = Math.max(KEY_CANDIDATE.lastIndex, assignment.skipTo - run.start);
         continue;
