@@ -4,6 +4,8 @@ export class Rewriter {
   private copiedUpTo = 0;
   private lastStart = 0;
   private lastReplacement = "";
+  /** How many replacements were made so far. */
+  replacements = 0;
 
   constructor(private readonly text: string) {}
 
@@ -13,6 +15,7 @@ export class Rewriter {
     this.copiedUpTo = end;
     this.lastStart = start;
     this.lastReplacement = replacement;
+    this.replacements += 1;
   }
 
   /**
@@ -24,6 +27,7 @@ export class Rewriter {
     this.output += unit.repeat(count);
     this.copiedUpTo += period * count;
     this.lastStart += period * count;
+    this.replacements += count;
   }
 
   finish(): string {

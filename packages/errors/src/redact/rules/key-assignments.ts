@@ -8,7 +8,7 @@ import {
 } from "../char-classes.js";
 import { type KeyKind, kindOfKey } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
-import { RepeatedRedactions } from "../repeated-redactions.js";
+import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
@@ -164,7 +164,7 @@ function flagWordEnd(text: string, afterDash: number): number {
 /** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
-  const repeats = new RepeatedRedactions(text, rewriter, context);
+  const repeats = new RepeatSkipper(text, rewriter, context);
   const valueEnds = new UnquotedValueEnds(text);
   // A flag's match is its dash and the key follows it: `test` finds it without a result to build.
   const flags = candidates === FLAG_CANDIDATE;
@@ -172,6 +172,9 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
   for (;;) {
+    const resume = repeats.resume(candidates.lastIndex, examinedUpTo);
+    examinedUpTo += resume - candidates.lastIndex;
+    candidates.lastIndex = resume;
     let wordStart: number;
     let wordEnd: number;
     if (flags) {
@@ -197,7 +200,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
     rewriter.replace(value.start, value.end, context.replacement);
-    candidates.lastIndex = repeats.skip(Math.max(value.end, wordEnd));
+    candidates.lastIndex = Math.max(value.end, wordEnd);
     examinedUpTo = candidates.lastIndex;
   }
   return rewriter.finish();

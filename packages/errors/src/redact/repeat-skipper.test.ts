@@ -1,22 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "./redact-secrets.js";
-import { RepeatedRedactions } from "./repeated-redactions.js";
+import { RepeatSkipper } from "./repeat-skipper.js";
 import { Rewriter } from "./rewriter.js";
 
-// A rule in miniature: every `=v` value becomes `[R]`, the scan resuming after it.
+// A rule in miniature: the scan stops at every `=`, and a `v` after it becomes `[R]`.
 function redactEachV(text: string, skipRepeats: boolean): { text: string; steps: number } {
   const context = { replacement: "[R]", steps: 0 };
   const rewriter = new Rewriter(text);
-  const repeats = new RepeatedRedactions(text, rewriter, context);
+  const repeats = new RepeatSkipper(text, rewriter, context);
   let from = 0;
-  for (let at = text.indexOf("=v", from); at !== -1; at = text.indexOf("=v", from)) {
-    rewriter.replace(at + 1, at + 2, context.replacement);
-    from = skipRepeats ? repeats.skip(at + 2) : at + 2;
+  for (;;) {
+    if (skipRepeats) from = repeats.resume(from, from);
+    const at = text.indexOf("=", from);
+    if (at === -1) break;
+    // Only `v` values are replaced: a step may replace nothing.
+    if (text.charCodeAt(at + 1) === 118) rewriter.replace(at + 1, at + 2, context.replacement);
+    from = at + 1;
   }
   return { text: rewriter.finish(), steps: context.steps };
 }
 
-describe("RepeatedRedactions", () => {
+describe("RepeatSkipper", () => {
   it.each([
     ["a text that repeats throughout", "key=v; ".repeat(20_000)],
     [
@@ -24,6 +28,7 @@ describe("RepeatedRedactions", () => {
       `${"key=v; ".repeat(9_000)}key=w; ${"key=v; ".repeat(9_000)}tail=v`,
     ],
     ["repetitions of two periods", `${"a=v ".repeat(9_000)}${"bb=v, ".repeat(9_000)}`],
+    ["steps without a replacement", `${"a=w b=v ".repeat(9_000)}${"c=x ".repeat(9_000)}`],
     ["a text too short to skip", "key=v; ".repeat(20)],
   ])("gives the output of a redaction at every period (%s)", (_label, text) => {
     expect(redactEachV(text, true).text).toBe(redactEachV(text, false).text);
