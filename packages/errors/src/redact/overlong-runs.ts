@@ -53,3 +53,13 @@ export function findOverlongRuns(text: string, minLength: number, context: Redac
 }
 
 const isValueEnd = (code: number): boolean => isWhitespace(code) || code === 44 || code === 59;
+
+// Quotes and a sentence's end after a run belong to the text around it.
+const isTrailing = (code: number): boolean => code === 46 || code === 34 || code === 39 || code === 96;
+
+/** Where a value from `start` to the end of its run `runEnd` ends, without trailing quotes or dots. */
+export function overlongValueEnd(text: string, start: number, runEnd: number): number {
+  let end = runEnd;
+  while (end > start && isTrailing(text.charCodeAt(end - 1))) end -= 1;
+  return end;
+}

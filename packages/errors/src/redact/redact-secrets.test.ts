@@ -119,6 +119,9 @@ describe("redactSecrets: a key's value longer than a credential", () => {
       `run=${"p".repeat(40)}password=[REDACTED]`,
     );
     expect(redactSecrets("password=".repeat(2000))).toBe("password=[REDACTED]");
+    // Far into a run, the key-assignment rule does the same.
+    const far = "a/".repeat(20_000);
+    expect(redactSecrets(`${far}api_key=${dump}" next`)).toBe(`${far}api_key=[REDACTED]" next`);
   });
 
   it("keeps a long run after no key, after a value that names no secret, and after a short value", () => {

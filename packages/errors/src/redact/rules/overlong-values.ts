@@ -1,4 +1,4 @@
-import { findOverlongRuns } from "../overlong-runs.js";
+import { findOverlongRuns, overlongValueEnd } from "../overlong-runs.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
@@ -8,14 +8,16 @@ import { KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
 
 // Keys tried in one run before it is left to the other rules: each costs at most a value's bound.
 const MAX_KEYS_PER_RUN = 16;
-// Quotes and a sentence's end after a run belong to the text around it.
-const isTrailing = (code: number): boolean => code === 46 || code === 34 || code === 39 || code === 96;
+// How far into a run a key is looked for here: one found later is redacted the same way by the
+// key-assignment rule, after the other rules; searching a whole long run without a key would
+// cost as much as those rules save.
+const SEARCHED_PER_RUN = 4 * MAX_CREDENTIAL_LENGTH;
 
 /**
  * The value of a sensitive key that runs past MAX_CREDENTIAL_LENGTH without whitespace, `,` or
- * `;` (a dump after `token=`, or `password=` repeated): redacted to the end of its run, first,
- * so the other rules never read what is gone. Such a run holds no context to keep, and reading
- * it as many bounded values left its tail in the output.
+ * `;` (a dump after `token=`, or `password=` repeated), near the start of its run: redacted to
+ * the end of the run (as the key-assignment rule does), first, so the other rules never read
+ * what is gone.
  */
 export function redactOverlongValues(text: string, context: RedactionContext): string {
   const runs = findOverlongRuns(text, MAX_CREDENTIAL_LENGTH, context);
@@ -24,7 +26,10 @@ export function redactOverlongValues(text: string, context: RedactionContext): s
   const valueEnds = new UnquotedValueEnds(text);
   for (const run of runs) {
     // Searched in the run alone: a run without a key never sends the search past its end.
-    const runText = text.slice(run.start, run.end);
+    const runText = text.slice(
+      run.start,
+      Math.min(run.end - MAX_CREDENTIAL_LENGTH, run.start + SEARCHED_PER_RUN),
+    );
     KEY_CANDIDATE.lastIndex = 0;
     for (let tried = 0; tried < MAX_KEYS_PER_RUN; tried += 1) {
       const word = KEY_CANDIDATE.exec(runText);
@@ -44,12 +49,10 @@ export function redactOverlongValues(text: string, context: RedactionContext): s
       }
       if (run.end - assignment.valueStart <= MAX_CREDENTIAL_LENGTH) break;
       const value = readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
-      if (value.quoted) continue;
+      if (value.quoted || assignment.inQuery) continue;
       if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
       if (namesASecret(value.text) && isCommandLike(assignment)) continue;
-      let end = run.end;
-      while (end > value.start && isTrailing(text.charCodeAt(end - 1))) end -= 1;
-      rewriter.replace(value.start, end, context.replacement);
+      rewriter.replace(value.start, overlongValueEnd(text, value.start, run.end), context.replacement);
       break;
     }
   }
