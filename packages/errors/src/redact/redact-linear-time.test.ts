@@ -61,6 +61,8 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["Proxy-Authorization: Basic ", "header names before a scheme that is not followed by a credential"],
   ["token = ", "spaced assignments whose values are keys"],
   ["--auth-token ", "flags whose key holds two sensitive words"],
+  ["auth=", "registry keys whose values are not base64"],
+  ["session=", "words that are a key only after a qualifier"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the
