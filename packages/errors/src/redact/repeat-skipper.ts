@@ -29,6 +29,7 @@ export class RepeatSkipper {
   private readonly positions: number[] = [];
   private readonly offsets: number[] = [];
   private readonly replaced: number[] = [];
+  private readonly reaches: number[] = [];
   private checkedUpTo = 0;
 
   constructor(
@@ -39,23 +40,29 @@ export class RepeatSkipper {
 
   /**
    * Called before each step of a scan that resumes at `position` and has judged the text up to
-   * `examinedUpTo`; returns where to resume instead (both move by the same distance).
+   * `examinedUpTo`; returns where to resume instead (both move by the same distance). A rule
+   * that knows how far its last step read (`reach`) passes it; otherwise its reads are taken to
+   * stay within a value's bound and a key's reach.
    */
-  resume(position: number, examinedUpTo: number): number {
+  resume(position: number, examinedUpTo: number, reach = position + READS_AFTER): number {
     const offset = Math.max(0, examinedUpTo - position);
     const replaced = this.rewriter.replacements;
     let result = position;
+    // The furthest any step since the earlier state read: what those steps read must repeat too.
+    let furthest = reach;
     if (position >= this.checkedUpTo) {
       for (let back = this.positions.length - 1; back >= 0; back -= 1) {
         const earlier = this.positions[back] as number;
         const period = position - earlier;
         if (period > MAX_PERIOD || earlier < READS_BEFORE) break;
+        if (back < this.positions.length - 1) furthest = Math.max(furthest, this.reaches[back + 1] as number);
         if (period <= 0 || this.offsets[back] !== offset || replaced - (this.replaced[back] as number) > 1)
           continue;
         if (!this.probe(earlier - READS_BEFORE, period)) continue;
         const repeatsUpTo = this.repetitionEnd(earlier - READS_BEFORE, period);
         this.checkedUpTo = repeatsUpTo;
-        const count = Math.floor((repeatsUpTo - READS_AFTER - position) / period);
+        const readsAfter = Math.max(0, furthest - position);
+        const count = Math.floor((repeatsUpTo - readsAfter - position) / period);
         if (count > 0) {
           if (replaced > (this.replaced[back] as number)) this.rewriter.repeatLast(period, count);
           result = position + period * count;
@@ -67,10 +74,12 @@ export class RepeatSkipper {
       this.positions.shift();
       this.offsets.shift();
       this.replaced.shift();
+      this.reaches.shift();
     }
     this.positions.push(result);
     this.offsets.push(offset);
     this.replaced.push(this.rewriter.replacements);
+    this.reaches.push(reach + result - position);
     return result;
   }
 
