@@ -58,6 +58,18 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "Token " repeated', build: repeated("Token ") },
   { name: 'hostile: "AKIA" repeated', build: repeated("AKIA") },
   { name: 'hostile: "mongodb+srv://" repeated', build: repeated("mongodb+srv://") },
+  // Keys whose value upstream takes to the end of the text in one match, flags whose value is the
+  // next flag, and header names before a scheme: each is redacted again and again.
+  { name: 'hostile: "token=" repeated', build: repeated("token=") },
+  { name: 'hostile: "api_key=" repeated', build: repeated("api_key=") },
+  { name: 'hostile: "OPENAI_API_KEY=" repeated', build: repeated("OPENAI_API_KEY=") },
+  { name: 'hostile: "secret=" repeated', build: repeated("secret=") },
+  { name: 'hostile: "client_secret=" repeated', build: repeated("client_secret=") },
+  { name: 'hostile: "passwd=" repeated', build: repeated("passwd=") },
+  { name: 'hostile: "--token " repeated', build: repeated("--token ") },
+  { name: 'hostile: "--api-key " repeated', build: repeated("--api-key ") },
+  { name: 'hostile: "Authorization: Bearer " repeated', build: repeated("Authorization: Bearer ") },
+  { name: 'hostile: "x-api-key: " repeated', build: repeated("x-api-key: ") },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

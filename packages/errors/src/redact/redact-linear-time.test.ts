@@ -50,6 +50,19 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["OPENAI_API_KEY=", "environment keys whose values run to the bound"],
   ["--secret key ", "flags whose key is two words"],
   ["?token=a&", "query keys whose values end at an ampersand"],
+  ["token=", "credential keys whose values run past the bound"],
+  ["secret=", "secret keys whose values run past the bound"],
+  ["client_secret=", "compound secret keys whose values run past the bound"],
+  ["passwd=", "short password keys whose values run past the bound"],
+  ["--token ", "flags whose values are the next flag"],
+  ["--api-key ", "compound flags whose values are the next flag"],
+  ["Authorization: Bearer ", "header names before a scheme"],
+  ["x-api-key: ", "header names of keys"],
+  ["Proxy-Authorization: Basic ", "header names before a scheme that is not followed by a credential"],
+  ["token = ", "spaced assignments whose values are keys"],
+  ["--auth-token ", "flags whose key holds two sensitive words"],
+  ["auth=", "registry keys whose values are not base64"],
+  ["session=", "words that are a key only after a qualifier"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the

@@ -108,3 +108,25 @@ describe("redactSecrets: prose", () => {
     }
   });
 });
+
+describe("redactSecrets: a key's value longer than a credential", () => {
+  const dump = "A1b2C3d4".repeat(1024);
+
+  it("redacts the value to the end of its run, keeping the key and what follows the run", () => {
+    expect(redactSecrets(`token=${dump} status=403`)).toBe("token=[REDACTED] status=403");
+    expect(redactSecrets(`--api-key=${dump}.`)).toBe("--api-key=[REDACTED].");
+    expect(redactSecrets(`run=${"p".repeat(40)}password=${dump}`)).toBe(
+      `run=${"p".repeat(40)}password=[REDACTED]`,
+    );
+    expect(redactSecrets("password=".repeat(2000))).toBe("password=[REDACTED]");
+    // Far into a run, the key-assignment rule does the same.
+    const far = "a/".repeat(20_000);
+    expect(redactSecrets(`${far}api_key=${dump}" next`)).toBe(`${far}api_key=[REDACTED]" next`);
+  });
+
+  it("keeps a long run after no key, after a value that names no secret, and after a short value", () => {
+    expect(redactSecrets(`data=${dump} status=403`)).toBe(`data=${dump} status=403`);
+    expect(redactSecrets(`token=${"$".repeat(5000)}`)).toBe(`token=${"$".repeat(5000)}`);
+    expect(redactSecrets(`token=abc123 ${dump}`)).toBe(`token=[REDACTED] ${dump}`);
+  });
+});

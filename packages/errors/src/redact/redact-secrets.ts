@@ -2,6 +2,7 @@ import type { RedactionContext, RedactionRule } from "./redaction-context.js";
 import { redactAuthSchemes } from "./rules/auth-schemes.js";
 import { redactCliUserPasswords } from "./rules/cli-user-passwords.js";
 import { redactKeyAssignments } from "./rules/key-assignments.js";
+import { redactOverlongValues } from "./rules/overlong-values.js";
 import { redactPemPrivateKeys } from "./rules/pem-private-keys.js";
 import { redactTokenFormats } from "./rules/token-formats-rule.js";
 import { redactUrlCredentials } from "./rules/url-credentials.js";
@@ -16,8 +17,11 @@ export interface RedactOptions {
 }
 
 // Whole blocks first, then secrets recognised by their own shape, then by the key before them.
+// A key's value that runs past its bound goes right after the blocks: what it removes, no other
+// rule reads.
 const RULES: readonly RedactionRule[] = [
   redactPemPrivateKeys,
+  redactOverlongValues,
   redactWebhookUrls,
   redactUrlCredentials,
   redactCliUserPasswords,

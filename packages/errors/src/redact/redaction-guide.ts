@@ -72,7 +72,8 @@ around it stays, so the line still says what failed and where.
 ## Limits
 
 - A credential value is read up to ${MAX_CREDENTIAL_LENGTH} characters; a longer run is noise,
-  and the rest of it is kept.
+  and the rest of it is kept, except right after a sensitive key and its separator (a dump
+  after \`token=\`): such a value is redacted to the end of its run (whitespace, \`,\` or \`;\`).
 - A key is recognised with at most 64 key characters on each side of its sensitive word.
 - In the bare \`key value\` form (no \`=\` or \`:\`), only a value shaped like a credential
   (letters with digits or joiners, 6 characters or more) counts; after \`=\` or \`:\`, a single

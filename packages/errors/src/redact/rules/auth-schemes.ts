@@ -1,6 +1,7 @@
 import { isAsciiLetter, isBlank, isToken68Char, isWhitespace } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
+import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
@@ -51,8 +52,12 @@ function isCredential(scheme: string, value: string): boolean {
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
 export function redactAuthSchemes(text: string, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
+  const repeats = new RepeatSkipper(text, rewriter, context);
   AUTH_SCHEMES.lastIndex = 0;
-  for (let found = AUTH_SCHEMES.exec(text); found !== null; found = AUTH_SCHEMES.exec(text)) {
+  for (;;) {
+    AUTH_SCHEMES.lastIndex = repeats.resume(AUTH_SCHEMES.lastIndex, 0);
+    const found = AUTH_SCHEMES.exec(text);
+    if (found === null) break;
     const schemesEnd = found.index + found[0].length;
     let start = schemesEnd;
     while (start - schemesEnd <= MAX_BLANKS && isBlank(text.charCodeAt(start))) start += 1;

@@ -4,13 +4,23 @@ import {
   isAsciiLetter,
   isBlank,
   isNameChar,
+  isWhitespace,
   SINGLE_QUOTE,
 } from "../char-classes.js";
 import { type KeyKind, kindOfKey } from "../key-names.js";
+import { overlongValueEnd } from "../overlong-runs.js";
 import type { RedactionContext } from "../redaction-context.js";
+import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
-import { type AssignmentForm, isSecretValue, namesASecret, readValue } from "../values.js";
+import {
+  type AssignmentForm,
+  isSecretValue,
+  MAX_CREDENTIAL_LENGTH,
+  namesASecret,
+  readValue,
+  type ValueSpan,
+} from "../values.js";
 import {
   FLAG_CANDIDATE,
   FLAG_KEY_WORD,
@@ -35,7 +45,7 @@ const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
 const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
 const isPathStart = (code: number): boolean => code === 47 || code === 126;
 
-interface Assignment {
+export interface Assignment {
   readonly kind: KeyKind;
   readonly keyEnd: number;
   readonly valueStart: number;
@@ -49,15 +59,16 @@ interface Assignment {
  * A `--flag` or a lowercase word as in a command (`kubectl get secret app-token`): a value
  * that names a secret (`app-token`) is not one. `OPENAI_API_KEY first-secret` holds one.
  */
-const isCommandLike = (assignment: Assignment): boolean => assignment.flag || /^[a-z]+$/.test(assignment.key);
+export const isCommandLike = (assignment: Assignment): boolean =>
+  assignment.flag || /^[a-z]+$/.test(assignment.key);
 
 /** Not an assignment; no key of one starts before `skipTo`. */
-interface NotAnAssignment {
+export interface NotAnAssignment {
   readonly skipTo: number;
 }
 
 /** The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. */
-function readAssignment(
+export function readAssignment(
   text: string,
   wordStart: number,
   wordEnd: number,
@@ -159,9 +170,33 @@ function flagWordEnd(text: string, afterDash: number): number {
   return FLAG_KEY_WORD.test(text) ? FLAG_KEY_WORD.lastIndex : runEnd;
 }
 
+/**
+ * Where the redaction of a secret value ends: at the value's end, or at the end of its run when
+ * the value runs past MAX_CREDENTIAL_LENGTH right after its key (`token=…`, as
+ * redactOverlongValues does near a run's start): a dump holds no context to keep.
+ */
+function redactedEnd(
+  text: string,
+  assignment: Assignment,
+  value: ValueSpan,
+  valueEnds: UnquotedValueEnds,
+  context: RedactionContext,
+): number {
+  // Only a value near the bound can have been cut by it.
+  if (value.quoted || value.end - value.start < MAX_CREDENTIAL_LENGTH / 2) return value.end;
+  for (let index = assignment.keyEnd; index < value.start; index += 1) {
+    if (isWhitespace(text.charCodeAt(index))) return value.end;
+  }
+  const runEnd = valueEnds.endFrom(value.start, assignment.inQuery, context);
+  return runEnd - value.start > MAX_CREDENTIAL_LENGTH
+    ? overlongValueEnd(text, value.start, runEnd)
+    : value.end;
+}
+
 /** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
+  const repeats = new RepeatSkipper(text, rewriter, context);
   const valueEnds = new UnquotedValueEnds(text);
   // A flag's match is its dash and the key follows it: `test` finds it without a result to build.
   const flags = candidates === FLAG_CANDIDATE;
@@ -169,6 +204,9 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
   for (;;) {
+    const resume = repeats.resume(candidates.lastIndex, examinedUpTo);
+    examinedUpTo += resume - candidates.lastIndex;
+    candidates.lastIndex = resume;
     let wordStart: number;
     let wordEnd: number;
     if (flags) {
@@ -193,8 +231,9 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
-    rewriter.replace(value.start, value.end, context.replacement);
-    candidates.lastIndex = Math.max(value.end, wordEnd);
+    const end = redactedEnd(text, assignment, value, valueEnds, context);
+    rewriter.replace(value.start, end, context.replacement);
+    candidates.lastIndex = Math.max(end, wordEnd);
     examinedUpTo = candidates.lastIndex;
   }
   return rewriter.finish();

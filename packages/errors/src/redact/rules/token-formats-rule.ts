@@ -1,9 +1,10 @@
 import { BACKSLASH, isNameChar, isTokenChar } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
+import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
-import { matchShape } from "./token-shape.js";
+import { matchShape, type Reach } from "./token-shape.js";
 
 // Prefixes by their first two characters: a token start costs one lookup, not one try per prefix.
 const prefixesByHead = new Map<number, { readonly prefix: string; readonly format: TokenFormat }[]>();
@@ -47,11 +48,20 @@ export function redactTokenFormats(text: string, context: RedactionContext): str
 /** Tries every token format at each match of `starts` (offset by `skip`) and redacts what matches. */
 function redactAt(text: string, starts: RegExp, skip: number, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
+  const repeats = new RepeatSkipper(text, rewriter, context);
+  // How far each step read: a format's run may read on without bound, and a step that read far
+  // is never repeated by the skipper.
+  const reach: Reach = { upTo: 0 };
   starts.lastIndex = 0;
-  for (let found = starts.exec(text); found !== null; found = starts.exec(text)) {
+  for (;;) {
+    starts.lastIndex = repeats.resume(starts.lastIndex, starts.lastIndex, reach.upTo);
+    const found = starts.exec(text);
+    if (found === null) break;
     context.steps += 1;
     const start = found.index + skip;
-    const end = matchAt(text, start, context);
+    // The search read its match and the characters a token start looks at before it.
+    reach.upTo = starts.lastIndex + 1;
+    const end = matchAt(text, start, context, reach);
     if (end === -1) {
       starts.lastIndex = found.index + 1;
       continue;
@@ -63,15 +73,16 @@ function redactAt(text: string, starts: RegExp, skip: number, context: Redaction
 }
 
 /** The end of the longest-prefixed token format that matches at `start`, or -1. */
-function matchAt(text: string, start: number, context: RedactionContext): number {
+function matchAt(text: string, start: number, context: RedactionContext, reach: Reach): number {
   const bucket = prefixesByHead.get((text.charCodeAt(start) << 16) | text.charCodeAt(start + 1)) ?? [];
   for (const { prefix, format } of bucket) {
     if (!text.startsWith(prefix, start) || !startsToken(text, start, format.wholeRun === true)) continue;
-    let end = matchShape(text, start + prefix.length, format.body, context);
+    let end = matchShape(text, start + prefix.length, format.body, context, reach);
     if (end !== -1 && format.tail) {
-      const tailEnd = matchShape(text, end, format.tail, context);
+      const tailEnd = matchShape(text, end, format.tail, context, reach);
       if (tailEnd !== -1) end = tailEnd;
     }
+    reach.upTo = Math.max(reach.upTo, end + 1);
     if (end !== -1 && !isTokenChar(text.charCodeAt(end))) return end;
   }
   return -1;

@@ -15,15 +15,27 @@ const READ_BY_HAND = 64;
 /** A token body: runs and the literal separators between them (`"."` in a JWT). */
 export type Shape = readonly (ShapeRun | string)[];
 
+/** How far a match read into the text (the position after the last character it looked at). */
+export interface Reach {
+  upTo: number;
+}
+
 /**
  * Matches `shape` at `start` and returns where it ends, or -1. Each run is read greedily
  * and never given back, so the cost is the length read: a format whose separator belongs
- * to the run before it must be written as one run.
+ * to the run before it must be written as one run. `reach` records how far it read.
  */
-export function matchShape(text: string, start: number, shape: Shape, context: RedactionContext): number {
+export function matchShape(
+  text: string,
+  start: number,
+  shape: Shape,
+  context: RedactionContext,
+  reach: Reach,
+): number {
   let position = start;
   for (const part of shape) {
     if (typeof part === "string") {
+      reach.upTo = Math.max(reach.upTo, position + part.length);
       if (!text.startsWith(part, position)) return -1;
       position += part.length;
       continue;
@@ -38,6 +50,7 @@ export function matchShape(text: string, start: number, shape: Shape, context: R
       position = part.rest.lastIndex;
     }
     context.steps += position - runStart + 1;
+    reach.upTo = Math.max(reach.upTo, position + 1);
     if (position - runStart < part.min) return -1;
   }
   return position;

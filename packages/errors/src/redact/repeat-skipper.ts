@@ -1,0 +1,115 @@
+import type { RedactionContext } from "./redaction-context.js";
+import type { Rewriter } from "./rewriter.js";
+import { MAX_CREDENTIAL_LENGTH } from "./values.js";
+
+// The longest period taken as a repetition: a hostile text repeats a short unit.
+const MAX_PERIOD = 1024;
+// How far before and after the stretch between two steps a rule's decisions may read: a key side
+// and the characters before a key; a value's bound, a key's reach and a blank run (shorter than
+// the period in a text that repeats) after it.
+const READS_BEFORE = 80;
+const READS_AFTER = MAX_CREDENTIAL_LENGTH + 2 * MAX_PERIOD + 256;
+// The steps remembered: a period may span a few candidates (`--auth-token` holds two words).
+const HISTORY = 4;
+// Characters compared one by one before a native comparison: ordinary text differs at once.
+const PROBE = 16;
+// Compared a chunk at a time, doubling: a long repetition costs a few native comparisons.
+const FIRST_CHUNK = 256;
+const LAST_CHUNK = 64 * 1024;
+
+/**
+ * Lets a rule's scan skip what it would do again and again (`--password ` repeated a million
+ * times): when the scan's state (where it resumes, how far past that it has judged) has moved by
+ * a period since an earlier step, with at most one replacement in between, and the text around
+ * that stretch repeats with the period, every decision of the next stretch reads the same
+ * characters, so it repeats: the replacement is repeated natively for every period that stays
+ * inside the repetition, with a margin for the rule's reads, and the scan resumes after them.
+ */
+export class RepeatSkipper {
+  private readonly positions: number[] = [];
+  private readonly offsets: number[] = [];
+  private readonly replaced: number[] = [];
+  private readonly reaches: number[] = [];
+  private checkedUpTo = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly rewriter: Rewriter,
+    private readonly context: RedactionContext,
+  ) {}
+
+  /**
+   * Called before each step of a scan that resumes at `position` and has judged the text up to
+   * `examinedUpTo`; returns where to resume instead (both move by the same distance). A rule
+   * that knows how far its last step read (`reach`) passes it; otherwise its reads are taken to
+   * stay within a value's bound and a key's reach.
+   */
+  resume(position: number, examinedUpTo: number, reach = position + READS_AFTER): number {
+    const offset = Math.max(0, examinedUpTo - position);
+    const replaced = this.rewriter.replacements;
+    let result = position;
+    // The furthest any step since the earlier state read: what those steps read must repeat too.
+    let furthest = reach;
+    if (position >= this.checkedUpTo) {
+      for (let back = this.positions.length - 1; back >= 0; back -= 1) {
+        const earlier = this.positions[back] as number;
+        const period = position - earlier;
+        if (period > MAX_PERIOD || earlier < READS_BEFORE) break;
+        if (back < this.positions.length - 1) furthest = Math.max(furthest, this.reaches[back + 1] as number);
+        if (period <= 0 || this.offsets[back] !== offset || replaced - (this.replaced[back] as number) > 1)
+          continue;
+        if (!this.probe(earlier - READS_BEFORE, period)) continue;
+        const repeatsUpTo = this.repetitionEnd(earlier - READS_BEFORE, period);
+        this.checkedUpTo = repeatsUpTo;
+        const readsAfter = Math.max(0, furthest - position);
+        const count = Math.floor((repeatsUpTo - readsAfter - position) / period);
+        if (count > 0) {
+          if (replaced > (this.replaced[back] as number)) this.rewriter.repeatLast(period, count);
+          result = position + period * count;
+        }
+        break;
+      }
+    }
+    if (this.positions.length === HISTORY) {
+      this.positions.shift();
+      this.offsets.shift();
+      this.replaced.shift();
+      this.reaches.shift();
+    }
+    this.positions.push(result);
+    this.offsets.push(offset);
+    this.replaced.push(this.rewriter.replacements);
+    this.reaches.push(reach + result - position);
+    return result;
+  }
+
+  private probe(start: number, period: number): boolean {
+    const text = this.text;
+    const stop = Math.min(start + PROBE, text.length - period);
+    this.context.steps += stop - start;
+    for (let index = start; index < stop; index += 1) {
+      if (text.charCodeAt(index) !== text.charCodeAt(index + period)) return false;
+    }
+    return true;
+  }
+
+  /** The end of the stretch from `start` in which every character equals the one `period` after it, plus the period. */
+  private repetitionEnd(start: number, period: number): number {
+    const text = this.text;
+    let verified = start;
+    let chunk = Math.max(FIRST_CHUNK, period);
+    while (verified + period < text.length) {
+      const length = Math.min(chunk, text.length - period - verified);
+      this.context.steps += length;
+      if (text.startsWith(text.slice(verified, verified + length), verified + period)) {
+        verified += length;
+        chunk = Math.min(chunk * 2, LAST_CHUNK);
+      } else if (chunk > FIRST_CHUNK) {
+        chunk = Math.floor(chunk / 2);
+      } else {
+        break;
+      }
+    }
+    return verified + period;
+  }
+}
