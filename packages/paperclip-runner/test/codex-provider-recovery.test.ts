@@ -1,3 +1,6 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +18,7 @@ import {
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
+import { PERSIST_PAUSE_PRELOAD } from "./helpers/persist-pause.js";
 
 const toolchain = serverToolchainForFile();
 
@@ -168,4 +172,73 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
       expect(types.indexOf("semantic_tool.result")).toBe(types.indexOf("session.reconciled") - 1);
     });
   });
+
+  const settlingWindows = [
+    {
+      // The save that ends turn-1 is renamed into place, none of its terminal events committed.
+      window: "after the turn's end was saved, before its terminal was committed",
+      file: "codex-provider-state.json",
+      match: '"settlingTurn":{"providerTurnId":"turn-1"',
+    },
+    {
+      // turn-1's turn.completed is in durable mode's state, renamed into place; the run's terminal suffix is not.
+      window: "after the turn's terminal was committed, before the run's terminal suffix",
+      file: "runner-state.json",
+      match: '"providerTurnId":"turn-1","status":"completed"',
+    },
+  ];
+
+  it.each(settlingWindows)(
+    "$window: each terminal event comes once, the next turn works",
+    async ({ file, match }) => {
+      await withWork(async (work) => {
+        const launcherEnv = {
+          // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
+          NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
+          PERSIST_PAUSE_AT: "renamed",
+          PERSIST_PAUSE_FILE: file,
+          PERSIST_PAUSE_MATCH: match,
+          // Only the first runner stops there; the file says when it did.
+          PERSIST_PAUSE_ONCE: path.join(work, "paused"),
+        };
+        const result = await driveCodexRunner(
+          toolchain(),
+          work,
+          [
+            ...openSteps(work),
+            { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
+            { op: "fileContains", path: "paused", text: "paused at renamed" },
+            { op: "sigkill" },
+            { op: "restart" },
+            { op: "queue", type: "runner.drain", id: "resume-probe" },
+            { op: "event", type: "run.terminal" },
+            ...nextTurn,
+            { op: "event", type: "run.terminal", count: 2 },
+            ...closeSteps,
+          ],
+          { launcherEnv },
+        );
+        expectCleanRecovery(result);
+        const types = eventTypes(result.committed);
+        // turn-1 whole, in order, before the relaunch's own events; nothing of it twice.
+        expect(types.slice(types.indexOf("turn.started"), types.indexOf("runner.reconciled"))).toEqual(
+          PLAIN_TURN_EVENTS,
+        );
+        expect(types.filter((type) => type === "turn.completed")).toHaveLength(2);
+        expect(types.filter((type) => type === "run.terminal")).toHaveLength(2);
+        expect(firstEvent(result, "turn.completed").payload).toMatchObject({
+          providerTurnId: "turn-1",
+          status: "completed",
+        });
+        expect(commandOf(result, "turn-after")?.result.result).toEqual({
+          status: "accepted",
+          providerTurnId: "turn-2",
+        });
+        const state = JSON.parse(
+          await readFile(path.join(work, "runner", "codex-provider-state.json"), "utf8"),
+        ) as Record<string, unknown>;
+        expect(state.settlingTurn).toBeNull();
+      });
+    },
+  );
 });

@@ -3,6 +3,7 @@ import type { ProcessIdentity } from "../harness/process-identity.js";
 import { atomicPrivateWrite } from "../private-fs/index.js";
 import { readStateFile } from "../state/state-store.js";
 import type { AuthorizedOperation } from "./authorized-tools.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderConfig } from "./codex-provider-config.js";
 import { type GoalState, NO_GOALS } from "./session-goals.js";
 
@@ -33,6 +34,19 @@ export interface CompletionContract {
   readonly criterionIds: readonly string[];
 }
 
+/**
+ * A turn whose end is saved but whose terminal events may not all be committed yet: the state
+ * is saved before them (the server's transport reads the active turn as soon as it sees a turn
+ * end), so a runner killed in between leaves them here for its relaunch to commit.
+ */
+export interface SettlingTurn {
+  readonly providerTurnId: string;
+  /** The engine event seq the first of `events` takes; each next one takes the next seq. */
+  readonly firstEventSeq: number;
+  /** The turn's terminal event, then the run's terminal suffix when a contract is bound. */
+  readonly events: readonly ProviderEvent[];
+}
+
 /** What a finished `paperclip_finish` / `paperclip_block` call decided for the turn's result. */
 export interface TerminalAuthority {
   readonly disposition: "done" | "needs_review" | "blocked";
@@ -61,6 +75,8 @@ export interface CodexProviderState {
   readonly settledToolCallIds: readonly string[];
   readonly lastAgentMessage: string | null;
   readonly terminalAuthority: TerminalAuthority | null;
+  /** The turn being settled (absent in a state saved before settlements were recorded). */
+  readonly settlingTurn?: SettlingTurn | null;
   /** The session's goal API, goal and snapshot revision (absent in a state saved before goals). */
   readonly goals?: GoalState;
 }
@@ -90,6 +106,7 @@ export function preparedState(
     settledToolCallIds: [],
     lastAgentMessage: null,
     terminalAuthority: null,
+    settlingTurn: null,
     goals: NO_GOALS,
   };
 }

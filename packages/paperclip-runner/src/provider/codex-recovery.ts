@@ -5,14 +5,15 @@ import type { SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { startProviderSession } from "./session-start.js";
-import { settleTurn } from "./turn-settlement.js";
+import { commitSettlement, settleTurn } from "./turn-settlement.js";
 
 /** The lifecycles whose thread a restarted runner resumes. */
 const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "provider_exited"]);
 
 /**
  * A restart, on the server's first command: the dead runner's provider is
- * stopped, an open session resumes its exact thread, and the turn it had
+ * stopped, the terminal events of a turn it had settled but not committed are
+ * committed, an open session resumes its exact thread, and the turn it had
  * running is reconciled (still running, or failed with its terminal), in
  * upstream's order: `runner.reconciled`, the startup facts, `session.resumed`,
  * a failed `semantic_tool.result` for each call the lost turn left pending,
@@ -32,6 +33,8 @@ export async function recoverProviderSession(
   const state = ctx.state();
   const stale = providerProcessOf(state);
   if (stale !== null) killStaleProcessGroup(stale);
+  // A turn the dead runner ended and saved, its terminal events lost with it, ends first.
+  await commitSettlement(ctx);
   await ctx.emit({
     eventType: "runner.reconciled",
     priority: 0,

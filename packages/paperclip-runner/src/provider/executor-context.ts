@@ -89,6 +89,11 @@ export class ExecutorContext {
     return saveCodexProviderState(this.stateDir, this.state());
   }
 
+  /** The engine seq of the last event emitted (durable mode's, on a restart, until this runner emits). */
+  get lastEventSeq(): number {
+    return this.eventSeq;
+  }
+
   /** Resolves once the event is in durable mode's outbox (the events continue durable mode's numbering). */
   async emit(event: ProviderEvent): Promise<void> {
     this.eventSeq += 1;

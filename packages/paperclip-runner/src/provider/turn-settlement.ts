@@ -2,8 +2,15 @@ import { PaperclipError } from "@paperclipai/errors";
 import type { ProviderEvent, TurnTerminalStatus } from "./codex-notification-events.js";
 import { codexTerminalEvents } from "./codex-terminal-events.js";
 import type { ExecutorContext } from "./executor-context.js";
+import { uncommittedSettlementEvents } from "./settlement-events.js";
 
-/** Ends the active turn: its terminal event, then the run's terminal suffix when a contract is bound. */
+/**
+ * Ends the active turn: its terminal event, then the run's terminal suffix when a contract is
+ * bound. The state is saved first, the turn over and its events recorded with it (the server's
+ * transport reads the active turn from the state file once it sees the turn end, and would
+ * otherwise stop a turn already over); a runner killed before they are committed leaves them
+ * for its relaunch (`commitSettlement`).
+ */
 export async function settleTurn(
   ctx: ExecutorContext,
   status: TurnTerminalStatus,
@@ -14,32 +21,46 @@ export async function settleTurn(
   const turnId = state.activeProviderTurnId;
   if (turnId === null) return;
   ctx.inputs.cancelPending();
-  ctx.update((current) => ({
-    ...current,
-    activeProviderTurnId: null,
-    ambiguousTurnStartPending: false,
-    lifecycle: current.lifecycle === "turn_active" ? "session_open" : current.lifecycle,
-  }));
-  // Saved before the terminal is committed: the server's transport reads the active turn from
-  // the state file once it sees the turn end, and would otherwise stop a turn already over.
-  await ctx.save();
-  await ctx.emit(
+  const events: ProviderEvent[] = [
     event ?? {
       eventType: `turn.${status}`,
       priority: 0,
       payload: { provider: state.config.provider, providerTurnId: turnId, status, ...extra },
     },
-  );
-  if (state.completionContract === null) return;
-  await ctx.emitAll(
-    codexTerminalEvents(
-      state.config.provider,
-      status,
-      state.completionContract,
-      state.terminalAuthority,
-      state.lastAgentMessage,
-    ),
-  );
+  ];
+  if (state.completionContract !== null) {
+    events.push(
+      ...codexTerminalEvents(
+        state.config.provider,
+        status,
+        state.completionContract,
+        state.terminalAuthority,
+        state.lastAgentMessage,
+      ),
+    );
+  }
+  ctx.update((current) => ({
+    ...current,
+    activeProviderTurnId: null,
+    ambiguousTurnStartPending: false,
+    lifecycle: current.lifecycle === "turn_active" ? "session_open" : current.lifecycle,
+    settlingTurn: { providerTurnId: turnId, firstEventSeq: ctx.lastEventSeq + 1, events },
+  }));
+  await ctx.save();
+  await commitSettlement(ctx);
+}
+
+/**
+ * Commits what the settling turn's events durable mode does not hold yet, each exactly once
+ * (all of them right after `settleTurn`'s save; after a kill, those the dead runner lost),
+ * then forgets the settlement.
+ */
+export async function commitSettlement(ctx: ExecutorContext): Promise<void> {
+  const settling = ctx.state().settlingTurn;
+  if (settling === undefined || settling === null) return;
+  await ctx.emitAll(uncommittedSettlementEvents(settling, ctx.lastEventSeq));
+  ctx.update((current) => ({ ...current, settlingTurn: null }));
+  await ctx.save();
 }
 
 export interface ProviderFailure {

@@ -160,6 +160,16 @@ try {
         () => providerReceived(step.method) >= (step.count ?? 1),
         `the provider to receive ${step.method}`,
       );
+    } else if (step.op === "fileContains") {
+      const file = join(scenario.work, step.path);
+      const holds = () => {
+        try {
+          return readFileSync(file, "utf8").includes(step.text);
+        } catch {
+          return false;
+        }
+      };
+      await until(holds, `${step.path} to contain ${step.text}`);
     } else if (step.op === "releaseTools") {
       releaseTools();
     }

@@ -57,6 +57,8 @@ export type Step =
   | { readonly op: "restart" }
   | { readonly op: "exit" }
   | { readonly op: "releaseTools" }
+  /** Waits until the file at `path` (relative to the work directory) contains `text`. */
+  | { readonly op: "fileContains"; readonly path: string; readonly text: string }
   /** Waits until the fake app-servers received `count` (1) requests of `method`. */
   | { readonly op: "providerReceived"; readonly method: string; readonly count?: number };
 
