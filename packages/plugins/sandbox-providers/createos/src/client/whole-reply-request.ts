@@ -44,7 +44,8 @@ function readWhole(response: IncomingMessage, init: WholeRequestInit): Promise<W
       else chunks.push(chunk);
     });
     response.once("end", () => resolve({ status, retryAfter, body: Buffer.concat(chunks, size) }));
-    response.once("error", reject);
+    // The caller's abort fails the read with its reason, as it fails the request.
+    response.once("error", (error) => reject(init.signal.aborted ? init.signal.reason : error));
     // A connection that closes before the end (a reset, the caller's abort) is a failed read.
     response.once("close", () => {
       if (!response.complete) reject(new Error("The reply ended before its body did."));
