@@ -237,7 +237,12 @@ export async function connectStream(ctx: RouteContext): Promise<void> {
   if (cursor < journal.evictedBefore) {
     return fail(ctx, 410, "output_offset_expired", "The requested output was evicted.");
   }
-  const session = new ConnectSession(ctx, journal, armStreamFaults(ctx, ctx.state.faults, scope, cursor), cursor);
+  const session = new ConnectSession(
+    ctx,
+    journal,
+    armStreamFaults(ctx, ctx.state.faults, scope, cursor),
+    cursor,
+  );
   session.cork();
   ctx.res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
   ctx.res.flushHeaders();
