@@ -15,7 +15,7 @@ import type {
 } from "./client-types.js";
 import { parseEnvelope } from "./envelope.js";
 import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
-import { sendNodeRequest } from "./node-request.js";
+import { type NodeRequestInit, sendNodeRequest } from "./node-request.js";
 import { nodeStreamBody } from "./node-stream-body.js";
 import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, replyTooLarge, watchedReplyBody } from "./reply-body.js";
 import { PacerRegistry, type RequestPacer } from "./request-pacer.js";
@@ -189,15 +189,11 @@ export class CreateosClient {
     mode: "json" | "bytes",
     scope: AttemptScope,
   ): Promise<AttemptResult> {
-    const { headers, body } = requestPayload(this.#apiKey, request, mode);
     const maxBytes = this.#maxReplyBytes;
     let reply: WholeReply;
     try {
       reply = await requestWhole(this.#url(request), {
-        method: request.method,
-        headers,
-        body,
-        signal: scope.signal,
+        ...this.#nodeRequest(request, mode, scope),
         maxBytes,
         tooLarge: (declared) => replyTooLarge(request.operation, maxBytes, declared),
       });
@@ -215,15 +211,9 @@ export class CreateosClient {
    * failure of the exchange, the body's included, is a network failure.
    */
   async #exchangeStream(request: CreateosRequest, scope: AttemptScope): Promise<AttemptResult> {
-    const { headers, body } = requestPayload(this.#apiKey, request, "stream");
     let response: IncomingMessage;
     try {
-      response = await sendNodeRequest(this.#url(request), {
-        method: request.method,
-        headers,
-        body,
-        signal: scope.signal,
-      });
+      response = await sendNodeRequest(this.#url(request), this.#nodeRequest(request, "stream", scope));
     } catch {
       throw this.#transportError(request, scope);
     }
@@ -237,6 +227,12 @@ export class CreateosClient {
     scope.stopDeadline();
     const stream = nodeStreamBody(response, () => this.#transportError(request, scope));
     return { kind: "stream", status, body: stream };
+  }
+
+  /** What `node:http(s)` sends for an attempt: its method, headers and in-memory body, aborted with the attempt. */
+  #nodeRequest(request: CreateosRequest, mode: BodyMode, scope: AttemptScope): NodeRequestInit {
+    const { headers, body } = requestPayload(this.#apiKey, request, mode);
+    return { method: request.method, headers, body, signal: scope.signal };
   }
 
   /** True for a 2xx; the body of any other reply (it may echo the request, key included) is never read. */
