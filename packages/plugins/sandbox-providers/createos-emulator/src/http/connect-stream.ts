@@ -150,18 +150,20 @@ class ConnectSession {
   }
 
   /**
-   * Holds what is written in this tick back until the next one, so that a burst (the
-   * headers, the frames already journalled, the exit frame and the body's end) leaves in
-   * one write to the socket, not one each. `end()` sends whatever is held at once.
+   * Holds what is written back until this turn of the event loop has run, so that a burst
+   * (the headers, the frames already journalled, the exit frame and the body's end) leaves
+   * in one write to the socket, not one each. The socket is corked, not the response: the
+   * response frames each chunk itself either way, while its own corking joins chunks in
+   * ways that differ between Node versions. `end()` sends whatever is held at once.
    */
   cork(): void {
-    if (this.#corked) return;
+    const socket = this.ctx.res.socket;
+    if (this.#corked || !socket) return;
     this.#corked = true;
-    const res = this.ctx.res;
-    res.cork();
-    process.nextTick(() => {
+    socket.cork();
+    setImmediate(() => {
       this.#corked = false;
-      res.uncork();
+      socket.uncork();
     });
   }
 
