@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { setTimeout as delay } from "node:timers/promises";
 import { type ProcStat, readProcTable } from "@paperclipai/internal";
 import { OutputJournal, type ProcessExit } from "./journal.js";
 import { groupEmpty, killProcessTree, listTree, signalProcessTree } from "./process-tree.js";
+import { settleWithin } from "./settle-within.js";
 import type { ProcessSnapshot } from "./types.js";
 
 // After the leader exits, background children may keep the pipes open. Output is read until
@@ -70,7 +70,7 @@ export class EmulatedProcess {
     let unthrottledMs = 0;
     while (!closed && unthrottledMs < DRAIN_CAP_MS) {
       const before = this.#outputChunks;
-      await Promise.race([close, delay(DRAIN_IDLE_MS)]);
+      await settleWithin(close, DRAIN_IDLE_MS, undefined);
       if (this.#throttled) continue;
       unthrottledMs += DRAIN_IDLE_MS;
       if (this.#outputChunks === before) break;
@@ -118,18 +118,12 @@ export class EmulatedProcess {
   /** Resolves true when the process has exited within `timeoutMs`. */
   async waitExit(timeoutMs: number, abort?: AbortSignal): Promise<boolean> {
     if (!this.running) return true;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    abort?.addEventListener("abort", onAbort, { once: true });
-    try {
-      return await Promise.race([
-        this.#exited.then(() => true),
-        delay(timeoutMs, false, { signal: controller.signal }).catch(() => false),
-      ]);
-    } finally {
-      controller.abort();
-      abort?.removeEventListener("abort", onAbort);
-    }
+    return settleWithin(
+      this.#exited.then(() => true),
+      timeoutMs,
+      false,
+      abort,
+    );
   }
 
   /** Kills the whole tree (TERM, `graceMs`, KILL); concurrent calls share one kill. */

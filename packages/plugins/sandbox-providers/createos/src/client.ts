@@ -15,6 +15,7 @@ export {
 } from "./client/createos-client.js";
 export type { CreateosOperation } from "./client/operation.js";
 export { type PacerPriority, PacerRegistry, RequestPacer } from "./client/request-pacer.js";
+export type { ChunkHandler, StreamBody } from "./client/stream-body.js";
 export { DEFAULT_TOKEN_BUCKET, type TokenBucketConfig } from "./client/token-bucket.js";
 export {
   DEFAULT_EXECUTE_TUNING,

@@ -316,8 +316,10 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       const before = emulator.processes();
       emulator.faults.set({ faults: [fault] });
       const leaseGuard = guard();
+      // Without stdin: a staged stdin file is removed as soon as the create fails, and a
+      // process whose shell had not yet opened it would exit on the missing file.
       const error = await caught(
-        execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING, leaseGuard),
+        execute(client, request({ args: ["-c", "sleep 30"], stdin: undefined }), FAST_TUNING, leaseGuard),
       );
       expect(error.code).toBe("ERR_CREATEOS_PROCESS_UNCONFIRMED");
       expect(error.message).toBe(

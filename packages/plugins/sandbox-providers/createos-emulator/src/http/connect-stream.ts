@@ -58,6 +58,7 @@ class ConnectSession {
   #cursor: number;
   /** Data frames written on this connection; stream faults fire at `afterFrames` of them. */
   #written = 0;
+  #corked = false;
 
   constructor(
     private readonly ctx: RouteContext,
@@ -144,7 +145,26 @@ class ConnectSession {
   async #write(line: string): Promise<void> {
     if (this.faults.slowMs > 0) await delay(this.faults.slowMs);
     if (this.#closed) return;
+    this.cork();
     if (!this.ctx.res.write(line)) await Promise.race([once(this.ctx.res, "drain"), this.#closedPromise]);
+  }
+
+  /**
+   * Holds what is written back until this turn of the event loop has run, so that a burst
+   * (the headers, the frames already journalled, the exit frame and the body's end) leaves
+   * in one write to the socket, not one each. The socket is corked, not the response: the
+   * response frames each chunk itself either way, while its own corking joins chunks in
+   * ways that differ between Node versions. `end()` sends whatever is held at once.
+   */
+  cork(): void {
+    const socket = this.ctx.res.socket;
+    if (this.#corked || !socket) return;
+    this.#corked = true;
+    socket.cork();
+    setImmediate(() => {
+      this.#corked = false;
+      socket.uncork();
+    });
   }
 
   /** Waits for new output, the exit or the client leaving; true when a heartbeat is due instead. */
@@ -219,7 +239,14 @@ export async function connectStream(ctx: RouteContext): Promise<void> {
   if (cursor < journal.evictedBefore) {
     return fail(ctx, 410, "output_offset_expired", "The requested output was evicted.");
   }
+  const session = new ConnectSession(
+    ctx,
+    journal,
+    armStreamFaults(ctx, ctx.state.faults, scope, cursor),
+    cursor,
+  );
+  session.cork();
   ctx.res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
   ctx.res.flushHeaders();
-  await new ConnectSession(ctx, journal, armStreamFaults(ctx, ctx.state.faults, scope, cursor), cursor).run();
+  await session.run();
 }

@@ -13,9 +13,9 @@ export interface CreateosClientOptions {
   /** Environment to read `CREATEOS_API_KEY` from (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
   /**
-   * Used for every call when given. Without it, replies read whole (JSON, `bytes()`) go
-   * through `node:http(s)` and its keep-alive agent, at a fraction of fetch's CPU per call;
-   * streams and downloads through the global `fetch`.
+   * Used for every call when given. Without it, replies read whole (JSON, `bytes()`) and
+   * streams (`stream()`) go through `node:http(s)` and its keep-alive agent, at a fraction
+   * of fetch's CPU per call; downloads through the global `fetch`.
    */
   readonly fetch?: typeof fetch;
   /** Pacers shared by the clients of one plugin instance (default: one registry per client). */

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { PaperclipError } from "@paperclipai/errors";
 import { abortableDelay } from "./abortable-delay.js";
 import { resolveApiKey, resolveApiOrigin } from "./api-url.js";
@@ -14,12 +15,16 @@ import type {
 } from "./client-types.js";
 import { parseEnvelope } from "./envelope.js";
 import { isNetworkFailure, isRedirectStatus, isRefusedRedirect } from "./fetch-rejection.js";
+import { type NodeRequestInit, sendNodeRequest } from "./node-request.js";
+import { nodeStreamBody } from "./node-stream-body.js";
 import { DEFAULT_MAX_REPLY_BYTES, readCappedBody, replyTooLarge, watchedReplyBody } from "./reply-body.js";
 import { PacerRegistry, type RequestPacer } from "./request-pacer.js";
 import { type BodyMode, requestPayload } from "./request-payload.js";
+import type { StreamBody } from "./stream-body.js";
 import { sendStreamed } from "./streamed-request.js";
 import { DEFAULT_TOKEN_BUCKET } from "./token-bucket.js";
 import { UploadRelay } from "./upload-body.js";
+import { webStreamBody } from "./web-stream-body.js";
 import { requestWhole, type WholeReply } from "./whole-reply-request.js";
 
 export type {
@@ -99,11 +104,12 @@ export class CreateosClient {
 
   /**
    * One attempt of a streaming call; the caller owns reconnects. The deadline covers the
-   * headers only; liveness of the body is the caller's watchdog.
+   * headers only; liveness of the body is the caller's watchdog. `body` is `null` for an
+   * allowed non-2xx status, and for a 2xx reply without a body.
    */
-  async stream(request: CreateosRequest): Promise<{ status: number; response: Response | null }> {
+  async stream(request: CreateosRequest): Promise<{ status: number; body: StreamBody | null }> {
     const result = await this.#attempt(request, "stream");
-    return result.kind === "stream" ? result : { status: result.status, response: null };
+    return result.kind === "stream" ? result : { status: result.status, body: null };
   }
 
   async #withRetries(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
@@ -132,8 +138,10 @@ export class CreateosClient {
     await this.#pacer.acquire(request.priority ?? "normal", request.signal);
     const scope = new AttemptScope(request.signal, request.timeoutMs ?? this.#timeoutMs);
     try {
-      if (this.#fetch === undefined && request.upload === undefined && (mode === "json" || mode === "bytes"))
-        return await this.#exchangeWhole(request, mode, scope);
+      if (this.#fetch === undefined && request.upload === undefined) {
+        if (mode === "json" || mode === "bytes") return await this.#exchangeWhole(request, mode, scope);
+        if (mode === "stream") return await this.#exchangeStream(request, scope);
+      }
       const response = await this.#send(request, mode, scope);
       if (!(await this.#admit(request, response))) {
         scope.release();
@@ -181,15 +189,11 @@ export class CreateosClient {
     mode: "json" | "bytes",
     scope: AttemptScope,
   ): Promise<AttemptResult> {
-    const { headers, body } = requestPayload(this.#apiKey, request, mode);
     const maxBytes = this.#maxReplyBytes;
     let reply: WholeReply;
     try {
       reply = await requestWhole(this.#url(request), {
-        method: request.method,
-        headers,
-        body,
-        signal: scope.signal,
+        ...this.#nodeRequest(request, mode, scope),
         maxBytes,
         tooLarge: (declared) => replyTooLarge(request.operation, maxBytes, declared),
       });
@@ -200,6 +204,35 @@ export class CreateosClient {
     scope.release();
     if (!this.#admitStatus(request, reply.status, reply.retryAfter)) return emptyResult(mode, reply.status);
     return wholeResult(mode, reply.status, reply.body ?? Buffer.alloc(0));
+  }
+
+  /**
+   * A stream through node:http(s) (no `fetch` handed in): the same status policy, and every
+   * failure of the exchange, the body's included, is a network failure.
+   */
+  async #exchangeStream(request: CreateosRequest, scope: AttemptScope): Promise<AttemptResult> {
+    let response: IncomingMessage;
+    try {
+      response = await sendNodeRequest(this.#url(request), this.#nodeRequest(request, "stream", scope));
+    } catch {
+      throw this.#transportError(request, scope);
+    }
+    const status = response.statusCode ?? 0;
+    // The body of any other reply (it may echo the request, key included) is never read.
+    if (status < 200 || status >= 300) response.destroy();
+    if (!this.#admitStatus(request, status, response.headers["retry-after"] ?? null)) {
+      scope.release();
+      return emptyResult("stream", status);
+    }
+    scope.stopDeadline();
+    const stream = nodeStreamBody(response, () => this.#transportError(request, scope));
+    return { kind: "stream", status, body: stream };
+  }
+
+  /** What `node:http(s)` sends for an attempt: its method, headers and in-memory body, aborted with the attempt. */
+  #nodeRequest(request: CreateosRequest, mode: BodyMode, scope: AttemptScope): NodeRequestInit {
+    const { headers, body } = requestPayload(this.#apiKey, request, mode);
+    return { method: request.method, headers, body, signal: scope.signal };
   }
 
   /** True for a 2xx; the body of any other reply (it may echo the request, key included) is never read. */
@@ -231,7 +264,7 @@ export class CreateosClient {
     const status = response.status;
     if (mode === "stream") {
       scope.stopDeadline();
-      return { kind: "stream", status, response };
+      return { kind: "stream", status, body: response.body === null ? null : webStreamBody(response.body) };
     }
     if (mode === "download") {
       scope.refresh();

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage } from "node:http";
+import { type NodeRequestInit, sendNodeRequest } from "./node-request.js";
 
 export interface WholeReply {
   readonly status: number;
@@ -8,40 +8,19 @@ export interface WholeReply {
   readonly body: Buffer | null;
 }
 
-export interface WholeRequestInit {
-  readonly method: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | Uint8Array | undefined;
-  readonly signal: AbortSignal;
+export interface WholeRequestInit extends NodeRequestInit {
   readonly maxBytes: number;
   /** The error of a body larger than `maxBytes` (`declared` when Content-Length said so). */
   readonly tooLarge: (declared: number | undefined) => Error;
 }
 
 /**
- * A request whose reply is read whole, through `node:http(s)` and its keep-alive agent: a
- * fraction of fetch's CPU per call (fetch builds WHATWG requests, bodies and signals for
- * each). Redirects are never followed (a 3xx comes back as a status); the body of a non-2xx
- * reply is never read (the socket is dropped instead); a body past `maxBytes` is refused up
- * front when Content-Length says so, else as soon as it passes.
+ * A request whose reply is read whole, through `node:http(s)` (see `sendNodeRequest`). The
+ * body of a non-2xx reply is never read (the socket is dropped instead); a body past
+ * `maxBytes` is refused up front when Content-Length says so, else as soon as it passes.
  */
-export function requestWhole(url: string, init: WholeRequestInit): Promise<WholeReply> {
-  const target = new URL(url);
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-  const headers =
-    init.body === undefined
-      ? init.headers
-      : { ...init.headers, "Content-Length": String(byteLength(init.body)) };
-  return new Promise<WholeReply>((resolve, reject) => {
-    const request = send(target, { method: init.method, headers, signal: init.signal });
-    request.once("error", reject);
-    request.once("response", (response) => readWhole(response, init).then(resolve, reject));
-    request.end(init.body);
-  });
-}
-
-function byteLength(body: string | Uint8Array): number {
-  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+export async function requestWhole(url: string, init: WholeRequestInit): Promise<WholeReply> {
+  return readWhole(await sendNodeRequest(url, init), init);
 }
 
 function readWhole(response: IncomingMessage, init: WholeRequestInit): Promise<WholeReply> {
@@ -65,7 +44,8 @@ function readWhole(response: IncomingMessage, init: WholeRequestInit): Promise<W
       else chunks.push(chunk);
     });
     response.once("end", () => resolve({ status, retryAfter, body: Buffer.concat(chunks, size) }));
-    response.once("error", reject);
+    // The caller's abort fails the read with its reason, as it fails the request.
+    response.once("error", (error) => reject(init.signal.aborted ? init.signal.reason : error));
     // A connection that closes before the end (a reset, the caller's abort) is a failed read.
     response.once("close", () => {
       if (!response.complete) reject(new Error("The reply ended before its body did."));

@@ -6,23 +6,24 @@ describe("CommandOutput", () => {
   it("keeps every chunk in its stream's tail and passes it on to the live log, in order", () => {
     const log: string[] = [];
     const output = new CommandOutput(100, (stream, text) => log.push(`${stream}:${text}`));
-    output.sink("stdout", "a");
-    output.sink("stderr", "b");
-    output.sink("stdout", "c");
-    expect(log).toEqual(["stdout:a", "stderr:b", "stdout:c"]);
+    output.sink("stdout", "a", true);
+    output.sink("stderr", "b", true);
+    output.sink("stdout", "é", false);
+    output.sink("stdout", "c", true);
+    expect(log).toEqual(["stdout:a", "stderr:b", "stdout:é", "stdout:c"]);
     const stats = { cursor: 3, connections: 1, reconnects: 0, duplicates: 0 };
     expect(output.result({ exitCode: 2, signal: null }, { processId: "p1", stats })).toMatchObject({
       exitCode: 2,
       signal: null,
       timedOut: false,
-      stdout: "ac",
+      stdout: "aéc",
       stderr: "b",
       metadata: { processId: "p1", lastSeq: 3, connections: 1, outputTruncated: false },
     });
   });
   it("a timeout's result has no exit and says timedOut", () => {
     const output = new CommandOutput(100, undefined);
-    output.sink("stdout", "partial");
+    output.sink("stdout", "partial", true);
     expect(output.result(null, { processId: undefined, stats: undefined })).toMatchObject({
       exitCode: null,
       signal: null,

@@ -36,19 +36,22 @@ export function commandMetadata(
   };
 }
 
+/** The host's live log: every decoded chunk, once and in order. */
+export type LiveLog = (stream: OutputStream, text: string) => void;
+
 /** A command's output: every decoded chunk kept in a bounded tail and passed to the live log. */
 export class CommandOutput {
   readonly #tails: Record<OutputStream, TailBuffer>;
-  readonly #onLog: TextSink | undefined;
+  readonly #onLog: LiveLog | undefined;
 
-  constructor(tailChars: number, onLog: TextSink | undefined) {
+  constructor(tailChars: number, onLog: LiveLog | undefined) {
     this.#tails = { stdout: new TailBuffer(tailChars), stderr: new TailBuffer(tailChars) };
     this.#onLog = onLog;
   }
 
   /** The follower's sink: once and in order, into the tail and then the live log. */
-  readonly sink: TextSink = (stream, text) => {
-    this.#tails[stream].append(text);
+  readonly sink: TextSink = (stream, text, ascii) => {
+    this.#tails[stream].append(text, ascii);
     this.#onLog?.(stream, text);
   };
 

@@ -3,7 +3,6 @@ import { abortableDelay } from "../client/abortable-delay.js";
 import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
-import { chunksUntilAborted } from "./chunks-until-aborted.js";
 import { isOutputComplete } from "./completeness.js";
 import { EarlyWait } from "./early-wait.js";
 import { frameOfLine } from "./frame-bytes.js";
@@ -66,8 +65,11 @@ export interface FollowStats {
   duplicates: number;
 }
 
-/** Where decoded text goes, once and in order; a throw here is the sink's failure, never the network's. */
-export type TextSink = (stream: OutputStream, text: string) => void;
+/**
+ * Where decoded text goes, once and in order; a throw here is the sink's failure, never the
+ * network's. `ascii` is true when every character of `text` is below U+0080.
+ */
+export type TextSink = (stream: OutputStream, text: string, ascii: boolean) => void;
 
 const STALLED = Symbol("stalled");
 
@@ -194,7 +196,7 @@ export class OutputFollower {
   #finish(exit: ExitStatus): ExitStatus {
     for (const stream of ["stdout", "stderr"] as const) {
       const rest = this.#decoder.flush(stream);
-      if (rest !== "") this.#emit(stream, rest);
+      if (rest !== "") this.#emit(stream, rest, false);
     }
     return exit;
   }
@@ -266,7 +268,7 @@ export class OutputFollower {
     try {
       this.stats.connections++;
       // Until the headers arrive the request's own deadline applies (a pacer wait is not a stall).
-      const { response } = await this.#client.stream({
+      const { body } = await this.#client.stream({
         method: "GET",
         path: `${processPath(this.#sandboxId, this.#processId)}/connect`,
         query: { after: this.stats.cursor },
@@ -275,7 +277,6 @@ export class OutputFollower {
         signal: connection.signal,
         timeoutMs: Math.max(this.#tuning.stallTimeoutMs, 5_000),
       });
-      const body = response?.body;
       if (!body) return { failure: { kind: "ended" } };
       let lastByteAt = Date.now();
       this.#times.openedAt = lastByteAt;
@@ -289,17 +290,21 @@ export class OutputFollower {
         Math.max(10, Math.floor(Math.min(this.#tuning.stallTimeoutMs, 1_000) / 4)),
       );
       const splitter = new NdjsonLineSplitter(this.#tuning.maxFrameBytes);
+      const found: { exit: ExitStatus | undefined } = { exit: undefined };
       try {
-        for await (const chunk of chunksUntilAborted(body, connection.signal)) {
+        // Each chunk is split and delivered before the next is read; the exit frame stops the reading.
+        await body.pump((chunk) => {
           lastByteAt = Date.now();
           this.#times.lastByteAt = lastByteAt;
           for (const line of splitter.push(chunk)) {
             const frame = frameOfLine(line);
             if (frame === null) continue;
-            const exit = this.#onFrame(frame);
-            if (exit !== undefined) return { exit };
+            found.exit = this.#onFrame(frame);
+            if (found.exit !== undefined) return true;
           }
-        }
+          return false;
+        }, connection.signal);
+        if (found.exit !== undefined) return { exit: found.exit };
         const rest = splitter.takeRest();
         const trailing = judgeTrailingLine(rest);
         // A complete last frame without its newline is a frame; text that cannot begin one is
@@ -336,7 +341,7 @@ export class OutputFollower {
         this.#cadence.interrupt();
         const text = this.#decoder.decode(decision.stream, decision.bytes);
         this.stats.cursor = decision.seq;
-        if (text !== "") this.#emit(decision.stream, text);
+        if (text !== "") this.#emit(decision.stream, text, this.#decoder.lastWasAscii);
         return undefined;
       }
       case "exit":
@@ -355,9 +360,9 @@ export class OutputFollower {
     }
   }
 
-  #emit(stream: OutputStream, text: string): void {
+  #emit(stream: OutputStream, text: string, ascii: boolean): void {
     try {
-      this.#sink(stream, text);
+      this.#sink(stream, text, ascii);
     } catch (error) {
       throw new CreateosError(
         "ERR_CREATEOS_LIVE_LOG_FAILED",

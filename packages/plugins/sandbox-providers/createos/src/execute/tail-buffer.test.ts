@@ -33,7 +33,28 @@ describe("TailBuffer", () => {
     expect(tail.droppedBytes).toBe(5);
   });
 
-  it("matches a naive tail on many random appends", () => {
+  it("keeps ASCII text as bytes and other text as strings, in their order, across the ring's wrap", () => {
+    const tail = new TailBuffer(10);
+    tail.append("abcdef", true);
+    tail.append("🙂", false);
+    tail.append("ghij", true);
+    expect(tail.toString()).toBe("cdef🙂ghij");
+    expect(tail.droppedChars).toBe(2);
+    tail.append("klmnopq", true);
+    expect(tail.toString()).toBe("ghijklmnopq".slice(-10));
+    expect(tail.droppedBytes).toBe(2 + 4 + 4 + 1);
+  });
+
+  it("keeps the end of an ASCII text longer than the tail", () => {
+    const tail = new TailBuffer(4);
+    tail.append("é", false);
+    tail.append("abcdefgh", true);
+    expect(tail.toString()).toBe("efgh");
+    expect(tail.droppedChars).toBe(5);
+    expect(tail.droppedBytes).toBe(6);
+  });
+
+  it.each([false, true])("matches a naive tail on many random appends (ASCII kept as bytes: %s)", (ascii) => {
     const tail = new TailBuffer(1000);
     let naive = "";
     let seed = 7;
@@ -42,12 +63,13 @@ describe("TailBuffer", () => {
       return seed / 2 ** 31;
     };
     for (let i = 0; i < 5000; i++) {
-      const piece = "x".repeat(Math.floor(random() * 50)) + String(i);
-      tail.append(piece);
+      const accented = random() < 0.2;
+      const piece = (accented ? "é" : "x").repeat(Math.floor(random() * 50)) + String(i);
+      tail.append(piece, ascii && !accented);
       naive += piece;
     }
     expect(tail.toString()).toBe(naive.slice(-1000));
     expect(tail.droppedChars).toBe(naive.length - 1000);
-    expect(tail.droppedBytes).toBe(naive.length - 1000);
+    expect(tail.droppedBytes).toBe(Buffer.byteLength(naive.slice(0, -1000)));
   });
 });

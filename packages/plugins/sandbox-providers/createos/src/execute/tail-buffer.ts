@@ -1,3 +1,5 @@
+import { ByteQueue } from "./byte-queue.js";
+
 /** 4 Mi characters: what `execute` keeps of each stream. */
 export const DEFAULT_TAIL_CHARS = 4 * 1024 * 1024;
 
@@ -6,9 +8,15 @@ function isLowSurrogate(code: number): boolean {
 }
 
 /**
- * The last `maxChars` characters of a stream, kept as a ring of chunks: appending is O(1)
- * amortised and the text is joined once, at the end. A cut never splits a surrogate pair
- * (the tail may then be one code unit shorter than the limit).
+ * The last `maxChars` characters of a stream, joined once, at the end. A cut never splits a
+ * surrogate pair (the tail may then be one code unit shorter than the limit).
+ *
+ * Text known to be ASCII (most output) is kept as its bytes, a byte per character, in a
+ * queue outside the JavaScript heap; other text is kept as the strings it came in. So the
+ * strings of a long run of output die as soon as they are logged, instead of living on in
+ * the tail until megabytes later, which would have the garbage collector copy each of them.
+ * `pieces` says in order where each run of the tail is: a number is that many characters of
+ * ASCII at the front of the byte queue, a string is itself.
  *
  * Not @paperclipai/internal's BoundedByteTail on purpose: the plugin receives decoded text
  * and its `tailChars` setting is documented in characters, so the bound counts UTF-16 code
@@ -16,7 +24,8 @@ function isLowSurrogate(code: number): boolean {
  */
 export class TailBuffer {
   readonly #maxChars: number;
-  #chunks: string[] = [];
+  readonly #ascii: ByteQueue;
+  #pieces: Array<number | string> = [];
   #head = 0;
   #chars = 0;
   #droppedChars = 0;
@@ -24,13 +33,26 @@ export class TailBuffer {
 
   constructor(maxChars: number = DEFAULT_TAIL_CHARS) {
     this.#maxChars = maxChars;
+    this.#ascii = new ByteQueue(maxChars);
   }
 
-  append(text: string): void {
+  /** `ascii`: every character of `text` is below U+0080, so it is kept as bytes. */
+  append(text: string, ascii = false): void {
     if (text === "") return;
-    this.#chunks.push(text);
-    this.#chars += text.length;
-    this.#trim();
+    const kept = this.#makeRoom(text);
+    if (kept === "") return;
+    this.#chars += kept.length;
+    if (!ascii) {
+      this.#pieces.push(kept);
+      return;
+    }
+    this.#ascii.pushLatin1(kept);
+    const last = this.#pieces.length - 1;
+    if (last >= this.#head && typeof this.#pieces[last] === "number") {
+      (this.#pieces[last] as number) += kept.length;
+    } else {
+      this.#pieces.push(kept.length);
+    }
   }
 
   get truncated(): boolean {
@@ -52,39 +74,78 @@ export class TailBuffer {
   }
 
   toString(): string {
-    const text = this.#chunks.slice(this.#head).join("");
+    const parts: string[] = [];
+    let asciiAt = 0;
+    for (let i = this.#head; i < this.#pieces.length; i++) {
+      const piece = this.#pieces[i]!;
+      if (typeof piece === "string") {
+        parts.push(piece);
+      } else {
+        parts.push(this.#ascii.latin1(asciiAt, piece));
+        asciiAt += piece;
+      }
+    }
+    const text = parts.join("");
     // Keep the joined form so a second read costs nothing.
-    this.#chunks = [text];
+    this.#ascii.clear();
+    this.#pieces = text === "" ? [] : [text];
     this.#head = 0;
     return text;
   }
 
-  #drop(text: string): void {
-    this.#droppedChars += text.length;
-    this.#droppedBytes += Buffer.byteLength(text, "utf8");
-    this.#chars -= text.length;
-  }
-
-  #trim(): void {
-    while (this.#chars > this.#maxChars) {
-      const first = this.#chunks[this.#head]!;
-      const excess = this.#chars - this.#maxChars;
-      if (first.length <= excess) {
-        this.#drop(first);
-        // Release the dropped chunk now; the slot itself goes at the next compaction.
-        this.#chunks[this.#head] = "";
-        this.#head++;
-        continue;
+  /**
+   * Drops characters from the front until `text` fits, and returns what of `text` is kept:
+   * all of it, or its end when it is longer than the tail itself.
+   */
+  #makeRoom(text: string): string {
+    while (this.#chars + text.length > this.#maxChars && this.#head < this.#pieces.length) {
+      const first = this.#pieces[this.#head]!;
+      const excess = this.#chars + text.length - this.#maxChars;
+      if (typeof first === "number") {
+        const dropped = Math.min(first, excess);
+        this.#ascii.shift(dropped);
+        this.#count(dropped, dropped);
+        if (dropped < first) {
+          this.#pieces[this.#head] = first - dropped;
+          break;
+        }
+      } else if (first.length > excess) {
+        const rest = this.#cut(first, excess);
+        this.#chars -= first.length - rest.length;
+        this.#pieces[this.#head] = rest;
+        break;
+      } else {
+        this.#count(first.length, Buffer.byteLength(first, "utf8"));
       }
-      let cut = excess;
-      if (isLowSurrogate(first.charCodeAt(cut))) cut++;
-      this.#drop(first.slice(0, cut));
-      this.#chunks[this.#head] = first.slice(cut);
-      break;
+      // Release the dropped piece now; the slot itself goes at the next compaction.
+      this.#pieces[this.#head] = 0;
+      this.#head++;
     }
-    if (this.#head > 64 && this.#head * 2 > this.#chunks.length) {
-      this.#chunks = this.#chunks.slice(this.#head);
+    if (this.#head > 64 && this.#head * 2 > this.#pieces.length) {
+      this.#pieces = this.#pieces.slice(this.#head);
       this.#head = 0;
     }
+    const excess = this.#chars + text.length - this.#maxChars;
+    return excess > 0 ? this.#cut(text, excess) : text;
+  }
+
+  /**
+   * `text` without its first `count` code units (one more rather than half a surrogate pair),
+   * which are counted as dropped.
+   */
+  #cut(text: string, count: number): string {
+    let cut = count;
+    if (isLowSurrogate(text.charCodeAt(cut))) cut++;
+    const dropped = text.slice(0, cut);
+    this.#droppedChars += dropped.length;
+    this.#droppedBytes += Buffer.byteLength(dropped, "utf8");
+    return text.slice(cut);
+  }
+
+  /** Counts characters of the tail as dropped. */
+  #count(chars: number, bytes: number): void {
+    this.#droppedChars += chars;
+    this.#droppedBytes += bytes;
+    this.#chars -= chars;
   }
 }

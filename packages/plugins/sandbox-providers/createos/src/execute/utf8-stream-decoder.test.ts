@@ -18,6 +18,20 @@ describe("Utf8StreamDecoder", () => {
     expect(decoder.decode("stdout", Uint8Array.of(0xff, 0x41))).toBe("\ufffdA");
   });
 
+  it("says when a text is ASCII bytes copied as they are", () => {
+    const decoder = new Utf8StreamDecoder();
+    expect(decoder.decode("stdout", Buffer.from("plain\n"))).toBe("plain\n");
+    expect(decoder.lastWasAscii).toBe(true);
+    expect(decoder.decode("stdout", Buffer.from("é"))).toBe("é");
+    expect(decoder.lastWasAscii).toBe(false);
+    // ASCII bytes after an unfinished character: the held bytes come out with them.
+    expect(decoder.decode("stdout", Uint8Array.of(0xe2))).toBe("");
+    expect(decoder.decode("stdout", Buffer.from("x"))).toBe("\ufffdx");
+    expect(decoder.lastWasAscii).toBe(false);
+    expect(decoder.decode("stdout", Buffer.from("y"))).toBe("y");
+    expect(decoder.lastWasAscii).toBe(true);
+  });
+
   it("flushes an unfinished character at the end", () => {
     const decoder = new Utf8StreamDecoder();
     expect(decoder.decode("stdout", Uint8Array.of(0xe2, 0x82))).toBe("");
@@ -57,7 +71,9 @@ describe("Utf8StreamDecoder against one streaming TextDecoder", () => {
     for (let at = 0; at < all.length; ) {
       const size = 1 + Math.floor(next() * 24);
       const chunk = all.subarray(at, at + size);
-      ours += decoder.decode("stdout", chunk);
+      const text = decoder.decode("stdout", chunk);
+      if (decoder.lastWasAscii) expect(text).toMatch(/^[\x00-\x7f]*$/);
+      ours += text;
       theirs += reference.decode(chunk, { stream: true });
       at += size;
     }

@@ -20,10 +20,21 @@ export class Utf8StreamDecoder {
     stderr: new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }),
   };
   readonly #settled: Record<OutputStream, boolean> = { stdout: true, stderr: true };
+  #lastWasAscii = false;
+
+  /**
+   * True when the text of the last `decode` is ASCII bytes copied as they are (every
+   * character below U+0080); false when it may hold any character.
+   */
+  get lastWasAscii(): boolean {
+    return this.#lastWasAscii;
+  }
 
   decode(stream: OutputStream, bytes: Uint8Array): string {
+    this.#lastWasAscii = false;
     if (bytes.length === 0) return "";
     if (this.#settled[stream] && isAscii(bytes)) {
+      this.#lastWasAscii = true;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
     }
     this.#settled[stream] = (bytes[bytes.length - 1] as number) < ASCII_LIMIT;
@@ -32,6 +43,7 @@ export class Utf8StreamDecoder {
 
   /** The text held back for an unfinished character, at the end of the output. */
   flush(stream: OutputStream): string {
+    this.#lastWasAscii = false;
     this.#settled[stream] = true;
     return this.#decoders[stream].decode();
   }
