@@ -1,0 +1,58 @@
+// What the driver, in the server's place, answers the runner's server requests: dynamic tool
+// calls (recorded; some held or refused on purpose) and Codex's questions to the user (answered
+// later, as the server's form does). Written for this repository.
+import { HELD_TOOL_BODY, REFUSED_TOOL_BODY } from "./edge-scenario.mjs";
+
+/** What the board answers to Codex's question (the question set's option ids, as the server's form does). */
+const QUESTION_RESPONSE = {
+  schema: "paperclip.question_response.v1",
+  answers: { color: { selectedOptionIds: ["option-2"] } },
+};
+
+/**
+ * `answer(transport)` installs the handler on a transport. `neverAnswerFirstToolCall`: the
+ * first tool call stays pending for good (the runner is killed while it is).
+ */
+export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) {
+  const toolCalls = [];
+  const userInputs = [];
+  // The call the server answers only once the driver releases it (after the turn was interrupted).
+  let releaseHeldToolCall = () => {};
+  const heldToolCallReleased = new Promise((resolve) => {
+    releaseHeldToolCall = resolve;
+  });
+  function answer(transport) {
+    transport.setServerRequestHandler(async (request) => {
+      if (request.method === "item/tool/requestUserInput") {
+        // The server answers a bridged question later, through resolveRuntimeRequest (request.resolve).
+        userInputs.push({ id: request.id, params: request.params });
+        setImmediate(() => {
+          transport
+            .resolveRuntimeRequest({ requestId: request.id, resolution: { response: QUESTION_RESPONSE } })
+            .catch((error) =>
+              print({ type: "diagnostic", message: `resolve failed: ${error?.message ?? error}` }),
+            );
+        });
+        return {};
+      }
+      toolCalls.push({
+        method: request.method,
+        tool: request.params?.tool,
+        arguments: request.params?.arguments,
+      });
+      if (neverAnswerFirstToolCall && toolCalls.length === 1) await new Promise(() => {});
+      if (request.params?.arguments?.body === HELD_TOOL_BODY) await heldToolCallReleased;
+      if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
+        return {
+          success: false,
+          contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }],
+        };
+      }
+      return {
+        success: true,
+        contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }],
+      };
+    });
+  }
+  return { toolCalls, userInputs, answer, releaseHeldToolCall: () => releaseHeldToolCall() };
+}
