@@ -3,7 +3,7 @@
 // Codex CLI against a loopback model stub, for one scenario; prints what happened as JSON lines
 // (the committed PRP events last). Written for this repository; it only calls the server's exports.
 import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readProcStat } from "@paperclipai/internal";
 import {
@@ -33,8 +33,12 @@ for (const dir of [root, workspace, codexTemp]) mkdirSync(dir, { recursive: true
 const codexHome = join(root, "codex-home");
 const stub = await startModelStub();
 // The server's own environment for the runner: a private HOME/CODEX_HOME (set by the transport)
-// and a private temp dir for what Codex writes beside them.
-const environment = { PATH: process.env.PATH, LANG: "C.UTF-8", TMPDIR: codexTemp, HOME: codexHome };
+// and a private temp dir for what Codex writes beside them. Its PATH is the server's, which in a
+// deployment started by the `node` on PATH begins with this (the server's) Node.
+const runnerPath = scenario.serverNodeFirstOnPath
+  ? `${dirname(process.execPath)}${delimiter}${process.env.PATH}`
+  : process.env.PATH;
+const environment = { PATH: runnerPath, LANG: "C.UTF-8", TMPDIR: codexTemp, HOME: codexHome };
 const codexArgs = [
   ...stubProviderArgs(stub.baseUrl),
   // Codex 0.156.1 offers its request_user_input tool outside Plan mode only behind this feature
