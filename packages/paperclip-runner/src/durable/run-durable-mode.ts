@@ -41,6 +41,7 @@ export async function runDurableMode(
     // The engines' modules (the Codex executor, the scripted harness, the runner's loop) are
     // evaluated while the server upgrades the connection and the disk recovers the state.
     const serving = import("./serve-durable-run.js");
+    // Awaited below, once the store is open (or closed again when it failed to open).
     serving.catch(() => undefined);
     const store = await opening;
     try {
@@ -78,4 +79,3 @@ function dialAheadOnce(dialer: Dialer): { next: () => Promise<WebSocket>; discar
     },
   };
 }
-

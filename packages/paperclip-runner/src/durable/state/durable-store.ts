@@ -26,9 +26,7 @@ export interface DurableStore {
  * Opens `--state-dir` for durable mode: a private directory (created 0700), one
  * runner at a time (the state lock), and the previous process's state recovered
  * and written back before anything is sent, so a second crash cannot bring a
- * pending command back. A first start has nothing to lose in a crash: its
- * initial state is written while the runner goes on (every later save waits
- * for it), so the handshake does not wait for the disk.
+ * pending command back.
  */
 export async function openDurableStore(
   stateDir: string,
@@ -41,23 +39,15 @@ export async function openDurableStore(
     const text = await readStateFile(join(stateDir, DURABLE_STATE_FILE));
     const recovery = text === null ? null : recoverDurableState(parseDurableState(text, identity));
     const initial = recovery?.state ?? initialDurableState(identity, runner.version, runner.digest);
-    const write = (state: DurableState): Promise<void> =>
+    const save = (state: DurableState): Promise<void> =>
       atomicPrivateWrite(stateDir, DURABLE_STATE_FILE, `${JSON.stringify(state)}\n`);
-    const written = write(initial);
-    if (recovery !== null) await written;
-    else written.catch(() => undefined);
+    await save(initial);
     return {
       initial,
       recovered: recovery === null ? null : { indeterminate: recovery.indeterminate },
       engineDirectory: join(stateDir, ENGINE_STATE_DIRECTORY),
-      save: async (state) => {
-        await written;
-        await write(state);
-      },
-      close: async () => {
-        await written.catch(() => undefined);
-        await lock.release();
-      },
+      save,
+      close: () => lock.release(),
     };
   } catch (error) {
     await lock.release();
