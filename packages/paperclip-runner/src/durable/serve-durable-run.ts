@@ -1,3 +1,5 @@
+// The engines' side of durable mode, a module of its own so that the bin evaluates it (the Codex
+// executor, the scripted harness, the runner's loop) while the first connection is being opened.
 import type WebSocket from "ws";
 import { type CodexProviderState, loadCodexProviderState } from "../provider/codex-provider-state.js";
 import { providerStateOwner } from "../provider/provider-state-files.js";
@@ -10,6 +12,7 @@ import { recoveredEngineKind } from "./engine/recovered-engine.js";
 import { ScriptedEngineSession } from "./engine/scripted-engine-session.js";
 import type { DurableStore } from "./state/durable-store.js";
 
+/** What durable mode has ready once its options are read, the first connection dialled and the state directory open. */
 export interface DurableRun {
   readonly options: DurableOptions;
   readonly store: DurableStore;
