@@ -1,8 +1,16 @@
 import type WebSocket from "ws";
 import type { ParsedFlags } from "../cli/flags.js";
 import type { RunnerdIo } from "../cli/runnerd-io.js";
-import { readDurableOptions } from "./durable-options.js";
-import { openDurableStore } from "./state/durable-store.js";
+import { type CodexProviderState, loadCodexProviderState } from "../provider/codex-provider-state.js";
+import { providerStateOwner } from "../provider/provider-state-files.js";
+import { codexExecutor } from "../provider/start-codex-executor.js";
+import { type DurableOptions, readDurableOptions } from "./durable-options.js";
+import { DurableRunner } from "./durable-runner.js";
+import type { EngineEvent } from "./engine/durable-engine.js";
+import { EngineSeam } from "./engine/engine-seam.js";
+import { recoveredEngineKind } from "./engine/recovered-engine.js";
+import { ScriptedEngineSession } from "./engine/scripted-engine-session.js";
+import { type DurableStore, openDurableStore } from "./state/durable-store.js";
 import { ticketMissing } from "./transport/bootstrap-ticket.js";
 import { createDialer, type Dialer } from "./transport/dial.js";
 
@@ -34,18 +42,11 @@ export async function runDurableMode(
   // (the handshake waits for the store), only the server's upgrade overlaps the disk work.
   const dial = dialAheadOnce(dialer);
   try {
-    const opening = openDurableStore(options.stateDir, options.identity, {
+    const store = await openDurableStore(options.stateDir, options.identity, {
       version: options.runnerVersion,
       digest: options.runnerDigest,
     });
-    // The engines' modules (the Codex executor, the scripted harness, the runner's loop) are
-    // evaluated while the server upgrades the connection and the disk recovers the state.
-    const serving = import("./serve-durable-run.js");
-    // Awaited below, once the store is open (or closed again when it failed to open).
-    serving.catch(() => undefined);
-    const store = await opening;
     try {
-      const { serveRun } = await serving;
       if (store.recovered !== null) {
         log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
       }
@@ -78,4 +79,66 @@ function dialAheadOnce(dialer: Dialer): { next: () => Promise<WebSocket>; discar
       ahead = null;
     },
   };
+}
+
+interface DurableRun {
+  readonly options: DurableOptions;
+  readonly store: DurableStore;
+  readonly dial: () => Promise<WebSocket>;
+  readonly log: (line: string) => void;
+}
+
+/** Serves the run with the engine the state directory already binds (on a restart) or the first `run.prepare` chooses. */
+async function serveRun(run: DurableRun, ticket: string): Promise<void> {
+  const { options, store, dial, log } = run;
+  const scripted = new ScriptedEngineSession(options, store.engineDirectory, log);
+  const scriptedOwnsRun = await scripted.ownsRecoveredRun();
+  const recoveredProvider =
+    providerStateOwner(options.stateDir) === null ? null : await loadCodexProviderState(options.stateDir);
+  const recovered = recoveredEngineKind(recoveredProvider !== null, scriptedOwnsRun);
+  let seam: EngineSeam | null = null;
+  const runner = new DurableRunner(
+    {
+      options,
+      store,
+      dial,
+      startEngine: (onEvent) => {
+        seam = engineSeam(run, scripted, { recovered, recoveredProvider }, onEvent);
+        return seam;
+      },
+      killHarness: async () => {
+        scripted.freeze();
+        await (seam as EngineSeam | null)?.kill();
+      },
+      log,
+    },
+    ticket,
+  );
+  try {
+    await runner.run();
+  } finally {
+    await scripted.close();
+  }
+}
+
+/** The seam binding the scripted engine or the Codex provider executor, both reporting to `onEvent`. */
+function engineSeam(
+  run: DurableRun,
+  scripted: ScriptedEngineSession,
+  recovery: { recovered: "provider" | "scripted" | null; recoveredProvider: CodexProviderState | null },
+  onEvent: (event: EngineEvent) => Promise<void>,
+): EngineSeam {
+  return new EngineSeam({
+    recovered: recovery.recovered,
+    scripted: () => scripted.bind(onEvent),
+    provider: () => {
+      const executor = codexExecutor(
+        run.options,
+        run.store.initial.engineEventSeq,
+        recovery.recoveredProvider,
+        onEvent,
+      );
+      return { engine: executor, kill: () => executor.kill() };
+    },
+  });
 }
