@@ -7,6 +7,11 @@ import {
 } from "@paperclipai/runner-codex-oracle/scenarios";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
+// The server hands its own PATH to the runner (spawnRunner's environment is the server's
+// process.env), and a server started by the `node` on its PATH (Node >= 24.11, its engines) puts
+// that Node first: our bin then runs on Node 24, as deployed. Upstream's runner is a native binary.
+const AS_DEPLOYED = { serverNodeFirstOnPath: true } as const;
+
 // Each repeat starts a runner, the real Codex CLI and the model stub afresh (~10 s a pair).
 const REPEATS = 3;
 
@@ -42,11 +47,11 @@ async function measureOnce(
   runner: string,
   figures: Figures,
 ): Promise<void> {
-  const session = await runCodexScenario(tools, runnerBin, "session");
+  const session = await runCodexScenario(tools, runnerBin, "session", AS_DEPLOYED);
   figures.identity.push(duration(session, "identity", runner));
   figures.plain.push(duration(session, "plain", runner));
   figures.tool.push(duration(session, "tool", runner));
-  const recovery = await runCodexScenario(tools, runnerBin, "recovery");
+  const recovery = await runCodexScenario(tools, runnerBin, "recovery", AS_DEPLOYED);
   figures.resumed.push(duration(recovery, "resumed", runner));
 }
 
@@ -77,7 +82,7 @@ export const run: BenchSuite = async () => {
       metric("SIGKILL mid-turn to resumed thread (fresh runner, thread/resume)", "resumed"),
     ],
     notes: [
-      `Median of ${REPEATS} runs each, the two runners interleaved; Codex ${"0.156.1"} (@openai/codex, linux-x64), @paperclipai/server@2026.916.1 on Node 24; upstream's runner runs through Debian 13's loader and libc.`,
+      `Median of ${REPEATS} runs each, the two runners interleaved; Codex ${"0.156.1"} (@openai/codex, linux-x64), @paperclipai/server@2026.916.1 on Node 24; upstream's runner runs through Debian 13's loader and libc; our bin runs on the server's Node 24, first on the PATH the server hands to its runners (as when the server was started by the \`node\` on its PATH).`,
     ],
   };
 };

@@ -2,7 +2,7 @@
 // runner, set up as the server sets it up (private Codex home, warm lifecycle, one dynamic
 // tool), its thread, and turns against the model stub. Written for this repository.
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { createEventCapture } from "./event-capture.mjs";
 import { stubProviderArgs } from "./model-stub.mjs";
 import { createServerRequestAnswers } from "./server-request-answers.mjs";
@@ -40,8 +40,12 @@ export function createOracleSession({ scenario, server, stub, log }) {
   for (const dir of [stateDirectory, workspace, codexTemp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const codexHome = join(stateDirectory, "codex-home");
   // The server's own environment for the runner: a private HOME/CODEX_HOME (set by the transport)
-  // and a private temp dir for what Codex writes beside them.
-  const environment = { PATH: process.env.PATH, LANG: "C.UTF-8", TMPDIR: codexTemp, HOME: codexHome };
+  // and a private temp dir for what Codex writes beside them. Its PATH is the server's, which in a
+  // deployment started by the `node` on PATH begins with this (the server's) Node.
+  const runnerPath = scenario.serverNodeFirstOnPath
+    ? `${dirname(process.execPath)}${delimiter}${process.env.PATH}`
+    : process.env.PATH;
+  const environment = { PATH: runnerPath, LANG: "C.UTF-8", TMPDIR: codexTemp, HOME: codexHome };
   const codexArgs = [
     ...stubProviderArgs(stub.baseUrl),
     // Codex 0.156.1 offers its request_user_input tool outside Plan mode only behind this feature

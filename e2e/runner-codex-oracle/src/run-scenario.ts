@@ -63,6 +63,15 @@ export interface ScenarioOutcome {
   readonly transcript: string;
 }
 
+export interface ScenarioOptions {
+  /**
+   * The runner's `PATH` starts with the server's own Node (24) directory, as in a deployment where
+   * the server was started by the `node` on its `PATH` (the server hands its `PATH` to the runner,
+   * whose bin runs on the first `node` there). Otherwise the runner gets this process's `PATH`.
+   */
+  readonly serverNodeFirstOnPath?: boolean;
+}
+
 /**
  * Runs one scenario of the Node 24 driver against one runner binary, in a private work directory
  * (its name has a space) that is removed afterwards, whatever happens.
@@ -71,10 +80,18 @@ export async function runCodexScenario(
   tools: CodexToolchain,
   runnerBin: string,
   kind: ScenarioKind,
+  options: ScenarioOptions = {},
 ): Promise<ScenarioOutcome> {
   const work = await mkdtemp(path.join(os.tmpdir(), "codex oracle-"));
   try {
-    const input = { kind, serverDir: tools.serverDir, codex: tools.codex, runnerBin, work };
+    const input = {
+      kind,
+      serverDir: tools.serverDir,
+      codex: tools.codex,
+      runnerBin,
+      work,
+      serverNodeFirstOnPath: options.serverNodeFirstOnPath === true,
+    };
     const { stdout } = await run(tools.node24, [DRIVER, JSON.stringify(input)], {
       maxBuffer: 64 * 1024 * 1024,
       timeout: 110_000,
