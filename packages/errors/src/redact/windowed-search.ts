@@ -22,6 +22,13 @@ export interface Found {
  * per repetition, not a scan of it; elsewhere it costs what one search does.
  */
 export class WindowedSearch {
+  // The window last searched, and the slice of the text that holds it and its reads.
+  private slice = "";
+  private sliceStart = 0;
+  private windowEnd = -1;
+  private askedFrom = 0;
+  private answer: Found | null | undefined;
+
   constructor(
     private readonly text: string,
     private readonly pattern: RegExp,
@@ -32,23 +39,54 @@ export class WindowedSearch {
 
   /** The first match starting at or after `from`, or null. */
   next(from: number): Found | null {
+    // The answer to an earlier search answers a later one that starts before what it found.
+    if (
+      this.answer !== undefined &&
+      this.askedFrom <= from &&
+      (this.answer?.index ?? Number.POSITIVE_INFINITY) >= from
+    )
+      return this.answer;
+    this.askedFrom = from;
+    this.answer = this.find(from);
+    return this.answer;
+  }
+
+  private find(from: number): Found | null {
     const { text, pattern } = this;
     let position = from;
-    while (position < text.length) {
-      const windowEnd = Math.min(text.length, position + WINDOW);
-      const sliceStart = Math.max(0, position - this.before);
-      const sliceEnd = Math.min(text.length, windowEnd + this.after);
-      pattern.lastIndex = position - sliceStart;
-      // A match starting in the window reads only characters of the slice: the same as in the text.
-      // Not counted, as no native search is (RedactionContext): each window is searched once.
-      const found = pattern.exec(text.slice(sliceStart, sliceEnd));
-      if (found !== null && found.index + sliceStart < windowEnd) {
-        return { index: found.index + sliceStart, end: pattern.lastIndex + sliceStart };
-      }
-      // Near the text's start a position reads the start, which no later one does.
-      position = position < this.before ? windowEnd : Math.max(windowEnd, this.repeatedUpTo(sliceStart));
+    // Matches close together are found in the window already sliced, one search each.
+    if (position < this.windowEnd && position - this.before >= this.sliceStart) {
+      const found = this.search(position);
+      if (found !== null) return found;
+      position = this.windowEnd;
     }
+    while (position < text.length) {
+      this.windowEnd = Math.min(text.length, position + WINDOW);
+      this.sliceStart = Math.max(0, position - this.before);
+      this.slice = text.slice(this.sliceStart, Math.min(text.length, this.windowEnd + this.after));
+      const found = this.search(position);
+      if (found !== null) return found;
+      // Near the text's start a position reads the start, which no later one does.
+      position =
+        position < this.before
+          ? this.windowEnd
+          : Math.max(this.windowEnd, this.repeatedUpTo(this.sliceStart));
+    }
+    pattern.lastIndex = 0;
     return null;
+  }
+
+  /**
+   * The first match in the current window at or after `position`. One starting in the window reads
+   * only characters of the slice, so it is the same as in the text. Not counted, as no native
+   * search is (RedactionContext): each window is searched once, or once per match in it.
+   */
+  private search(position: number): Found | null {
+    const { pattern, sliceStart } = this;
+    pattern.lastIndex = position - sliceStart;
+    const found = pattern.exec(this.slice);
+    if (found === null || found.index + sliceStart >= this.windowEnd) return null;
+    return { index: found.index + sliceStart, end: pattern.lastIndex + sliceStart };
   }
 
   /**
@@ -59,8 +97,8 @@ export class WindowedSearch {
     const { text } = this;
     const probe = text.slice(start, start + UNIT_PROBE);
     if (probe.length < UNIT_PROBE) return 0;
+    // A native search of a bounded stretch, once per window: not counted, as no native search is.
     const again = text.slice(start + 1, start + MAX_PERIOD + UNIT_PROBE).indexOf(probe);
-    this.context.steps += UNIT_PROBE;
     if (again === -1) return 0;
     const period = again + 1;
     // Characters of [start, end) repeat with the period; a position p in it reads [p - before,
