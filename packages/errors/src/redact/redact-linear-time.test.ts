@@ -63,6 +63,19 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["--auth-token ", "flags whose key holds two sensitive words"],
   ["auth=", "registry keys whose values are not base64"],
   ["session=", "words that are a key only after a qualifier"],
+  // Searched window by window: a repeated stretch without a match is skipped after one window.
+  ["-p ", "short flags without a sensitive word"],
+  ["-H ", "header flags"],
+  ["--header ", "long flags without a sensitive word"],
+  ["--user ", "user flags without a user"],
+  ["redis://:", "URL schemes with an empty user"],
+  ["mysql://", "URL schemes without a host"],
+  ["://u:", "userinfo without a scheme"],
+  ["hf_", "provider prefixes without a body"],
+  ["xoxb-", "Slack prefixes without a body"],
+  ["?token=", "query keys without values"],
+  ["-----BEGIN ", "PEM starts without a label"],
+  ["-p token ", "flags before a sensitive word"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the
