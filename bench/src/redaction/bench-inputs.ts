@@ -70,6 +70,20 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "--api-key " repeated', build: repeated("--api-key ") },
   { name: 'hostile: "Authorization: Bearer " repeated', build: repeated("Authorization: Bearer ") },
   { name: 'hostile: "x-api-key: " repeated', build: repeated("x-api-key: ") },
+  // Triggers that hold no secret word (a flag, a URL scheme without a host, a provider prefix, a
+  // PEM start): the whole text is searched and nothing found, which a repetition lets us skip.
+  { name: 'hostile: "-p " repeated', build: repeated("-p ") },
+  { name: 'hostile: "-H " repeated', build: repeated("-H ") },
+  { name: 'hostile: "--header " repeated', build: repeated("--header ") },
+  { name: 'hostile: "--user " repeated', build: repeated("--user ") },
+  { name: 'hostile: "-u a:" repeated', build: repeated("-u a:") },
+  { name: 'hostile: "redis://:" repeated', build: repeated("redis://:") },
+  { name: 'hostile: "mysql://" repeated', build: repeated("mysql://") },
+  { name: 'hostile: "://u:" repeated', build: repeated("://u:") },
+  { name: 'hostile: "hf_" repeated', build: repeated("hf_") },
+  { name: 'hostile: "xoxb-" repeated', build: repeated("xoxb-") },
+  { name: 'hostile: "?token=" repeated', build: repeated("?token=") },
+  { name: 'hostile: "-----BEGIN " repeated', build: repeated("-----BEGIN ") },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

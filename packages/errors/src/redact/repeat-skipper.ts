@@ -1,9 +1,10 @@
 import type { RedactionContext } from "./redaction-context.js";
+import { repetitionEnd } from "./repetition-end.js";
 import type { Rewriter } from "./rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "./values.js";
 
 // The longest period taken as a repetition: a hostile text repeats a short unit.
-const MAX_PERIOD = 1024;
+export const MAX_PERIOD = 1024;
 // How far before and after the stretch between two steps a rule's decisions may read: a key side
 // and the characters before a key; a value's bound, a key's reach and a blank run (shorter than
 // the period in a text that repeats) after it.
@@ -13,9 +14,6 @@ const READS_AFTER = MAX_CREDENTIAL_LENGTH + 2 * MAX_PERIOD + 256;
 const HISTORY = 4;
 // Characters compared one by one before a native comparison: ordinary text differs at once.
 const PROBE = 16;
-// Compared a chunk at a time, doubling: a long repetition costs a few native comparisons.
-const FIRST_CHUNK = 256;
-const LAST_CHUNK = 64 * 1024;
 
 /**
  * Lets a rule's scan skip what it would do again and again (`--password ` repeated a million
@@ -59,7 +57,7 @@ export class RepeatSkipper {
         if (period <= 0 || this.offsets[back] !== offset || replaced - (this.replaced[back] as number) > 1)
           continue;
         if (!this.probe(earlier - READS_BEFORE, period)) continue;
-        const repeatsUpTo = this.repetitionEnd(earlier - READS_BEFORE, period);
+        const repeatsUpTo = repetitionEnd(this.text, earlier - READS_BEFORE, period, this.context);
         this.checkedUpTo = repeatsUpTo;
         const readsAfter = Math.max(0, furthest - position);
         const count = Math.floor((repeatsUpTo - readsAfter - position) / period);
@@ -91,25 +89,5 @@ export class RepeatSkipper {
       if (text.charCodeAt(index) !== text.charCodeAt(index + period)) return false;
     }
     return true;
-  }
-
-  /** The end of the stretch from `start` in which every character equals the one `period` after it, plus the period. */
-  private repetitionEnd(start: number, period: number): number {
-    const text = this.text;
-    let verified = start;
-    let chunk = Math.max(FIRST_CHUNK, period);
-    while (verified + period < text.length) {
-      const length = Math.min(chunk, text.length - period - verified);
-      this.context.steps += length;
-      if (text.startsWith(text.slice(verified, verified + length), verified + period)) {
-        verified += length;
-        chunk = Math.min(chunk * 2, LAST_CHUNK);
-      } else if (chunk > FIRST_CHUNK) {
-        chunk = Math.floor(chunk / 2);
-      } else {
-        break;
-      }
-    }
-    return verified + period;
   }
 }

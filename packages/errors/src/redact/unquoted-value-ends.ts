@@ -1,4 +1,5 @@
 import type { RedactionContext } from "./redaction-context.js";
+import { WindowedSearch } from "./windowed-search.js";
 
 // The characters that end an unquoted value (`endsUnquoted` in values.ts): whitespace, `,`, `;`,
 // and `&`, `#` in a query string.
@@ -15,6 +16,9 @@ const QUERY_VALUE_END = /[ \t\n\v\f\r\u00a0\u2028\u2029,;&#]/g;
 export class UnquotedValueEnds {
   private readonly searchedFrom = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   private readonly found = [0, 0];
+  // Window by window, so a long repeated stretch without an end (`?token=` a million times) is
+  // compared natively, not scanned.
+  private readonly searches: (WindowedSearch | undefined)[] = [undefined, undefined];
 
   constructor(private readonly text: string) {}
 
@@ -23,9 +27,14 @@ export class UnquotedValueEnds {
     const slot = inQuery ? 1 : 0;
     const found = this.found[slot] as number;
     if ((this.searchedFrom[slot] as number) <= position && position <= found) return found;
-    const search = inQuery ? QUERY_VALUE_END : VALUE_END;
-    search.lastIndex = position;
-    const end = search.test(this.text) ? search.lastIndex - 1 : this.text.length;
+    const search = (this.searches[slot] ??= new WindowedSearch(
+      this.text,
+      inQuery ? QUERY_VALUE_END : VALUE_END,
+      0,
+      1,
+      context,
+    ));
+    const end = search.next(position)?.index ?? this.text.length;
     this.searchedFrom[slot] = position;
     this.found[slot] = end;
     context.steps += end - position + 1;

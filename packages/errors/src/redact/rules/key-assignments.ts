@@ -21,13 +21,17 @@ import {
   readValue,
   type ValueSpan,
 } from "../values.js";
+import { WindowedSearch } from "../windowed-search.js";
+import { FlagDashes } from "./flag-dashes.js";
 import {
   FLAG_CANDIDATE,
   FLAG_KEY_WORD,
   KEY_CANDIDATE,
   MAX_FLAG_KEY,
   MAX_KEY_SIDE,
+  MAX_WORD,
   SECOND_WORD,
+  SENSITIVE_WORD,
 } from "./key-candidates.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
@@ -198,8 +202,11 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   const rewriter = new Rewriter(text);
   const repeats = new RepeatSkipper(text, rewriter, context);
   const valueEnds = new UnquotedValueEnds(text);
-  // A flag's match is its dash and the key follows it: `test` finds it without a result to build.
-  const flags = candidates === FLAG_CANDIDATE;
+  // A flag's match is its dash and the key follows it.
+  const flags = candidates === FLAG_CANDIDATE ? new FlagDashes(text, context) : null;
+  // Every other candidate starts at a sensitive word: the pattern is tried from the next one, so a
+  // repeated stretch without one (`-H ` a million times) is skipped, not scanned.
+  const words = flags ? null : new WindowedSearch(text, SENSITIVE_WORD, 0, MAX_WORD, context);
   const rightSide = flags ? MAX_FLAG_KEY : MAX_KEY_SIDE;
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
@@ -210,10 +217,14 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     let wordStart: number;
     let wordEnd: number;
     if (flags) {
-      if (!candidates.test(text)) break;
-      wordStart = candidates.lastIndex - 1;
+      wordStart = flags.next(candidates.lastIndex);
+      if (wordStart === -1) break;
+      candidates.lastIndex = wordStart + 1;
       wordEnd = flagWordEnd(text, candidates.lastIndex);
     } else {
+      const next = words?.next(candidates.lastIndex) ?? null;
+      if (next === null) break;
+      candidates.lastIndex = next.index;
       const word = candidates.exec(text);
       if (word === null) break;
       wordStart = word.index;

@@ -54,3 +54,8 @@ export const KEY_CANDIDATE = new RegExp(
  * second alternative in KEY_CANDIDATE would keep the engine from skipping ahead to the words.
  */
 export const FLAG_CANDIDATE = new RegExp(FLAG, "gi");
+/** A sensitive word anywhere; it reads at most MAX_WORD characters from its start. */
+export const SENSITIVE_WORD = new RegExp(WORD, "gi");
+export const MAX_WORD = 2 * Math.max(...SENSITIVE_WORDS.map((word) => word.length));
+/** How far after a flag's dash its key's sensitive word may start: `-`, a key side. */
+export const MAX_FLAG_WORD_START = 2 + MAX_KEY_SIDE;

@@ -3,6 +3,7 @@ import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
+import { WindowedSearch } from "../windowed-search.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
 import { matchShape, type Reach } from "./token-shape.js";
 
@@ -36,6 +37,10 @@ const TOKEN_START = new RegExp(
   `\\b(?:${trieOf([...new Set(TOKEN_FORMATS.flatMap((format) => format.prefixes))])})`,
   "g",
 );
+// The longest prefix: what a token start reads after it (the trie looks no further).
+const MAX_PREFIX = Math.max(
+  ...TOKEN_FORMATS.flatMap((format) => format.prefixes.map((prefix) => prefix.length)),
+);
 // `\n`, `\r`, `\t` written out inside a JSON string: a token may start right after one.
 const ESCAPED_BREAK = /\\[nrt]/g;
 
@@ -45,29 +50,33 @@ export function redactTokenFormats(text: string, context: RedactionContext): str
   return redactAt(afterEscapes, TOKEN_START, 0, context);
 }
 
-/** Tries every token format at each match of `starts` (offset by `skip`) and redacts what matches. */
+/**
+ * Tries every token format at each match of `starts` (offset by `skip`; a match reads one
+ * character before it and at most MAX_PREFIX after it) and redacts what matches.
+ */
 function redactAt(text: string, starts: RegExp, skip: number, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   const repeats = new RepeatSkipper(text, rewriter, context);
+  const search = new WindowedSearch(text, starts, 1, MAX_PREFIX + 1, context);
   // How far each step read: a format's run may read on without bound, and a step that read far
   // is never repeated by the skipper.
   const reach: Reach = { upTo: 0 };
-  starts.lastIndex = 0;
+  let position = 0;
   for (;;) {
-    starts.lastIndex = repeats.resume(starts.lastIndex, starts.lastIndex, reach.upTo);
-    const found = starts.exec(text);
+    position = repeats.resume(position, position, reach.upTo);
+    const found = search.next(position);
     if (found === null) break;
     context.steps += 1;
     const start = found.index + skip;
     // The search read its match and the characters a token start looks at before it.
-    reach.upTo = starts.lastIndex + 1;
+    reach.upTo = found.end + 1;
     const end = matchAt(text, start, context, reach);
     if (end === -1) {
-      starts.lastIndex = found.index + 1;
+      position = found.index + 1;
       continue;
     }
     rewriter.replace(start, end, context.replacement);
-    starts.lastIndex = end;
+    position = end;
   }
   return rewriter.finish();
 }
