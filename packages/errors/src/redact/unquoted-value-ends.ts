@@ -27,13 +27,10 @@ export class UnquotedValueEnds {
     const slot = inQuery ? 1 : 0;
     const found = this.found[slot] as number;
     if ((this.searchedFrom[slot] as number) <= position && position <= found) return found;
-    const search = (this.searches[slot] ??= new WindowedSearch(
-      this.text,
-      inQuery ? QUERY_VALUE_END : VALUE_END,
-      0,
-      1,
-      context,
-    ));
+    const search =
+      this.searches[slot] ??
+      new WindowedSearch(this.text, inQuery ? QUERY_VALUE_END : VALUE_END, 0, 1, context);
+    this.searches[slot] = search;
     const end = search.next(position)?.index ?? this.text.length;
     this.searchedFrom[slot] = position;
     this.found[slot] = end;
