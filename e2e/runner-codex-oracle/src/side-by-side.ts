@@ -1,4 +1,5 @@
 import { beforeAll } from "vitest";
+import { diffEventStreams, normaliseEvents } from "./normalise-events.js";
 import { runCodexScenario, type ScenarioKind, type ScenarioOutcome } from "./run-scenario.js";
 import { OUR_RUNNER_BIN, resolveCodexToolchain } from "./toolchain.js";
 
@@ -20,4 +21,9 @@ export function sideBySideBeforeAll(kind: ScenarioKind): () => SideBySide {
     if (outcomes === null) throw new Error(`the ${kind} scenario runs before the first test`);
     return outcomes;
   };
+}
+
+/** How ours' committed stream differs from upstream's after normalising ids and times (empty when equal). */
+export function streamDifferences({ upstream, ours }: SideBySide): string[] {
+  return diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events));
 }

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { REFUSED_TOOL_BODY, SECRET_GITHUB, SECRET_OPENAI } from "../driver/edge-scenario.mjs";
 import { ACCEPTED_EDGE_DIFFERENCES, unlistedDifferences } from "../src/accepted-differences.js";
 import { commandResults } from "../src/command-results.js";
-import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
+import { diffEventStreams } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
-import { sideBySideBeforeAll } from "../src/side-by-side.js";
+import { sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 
 const EDGE_STEPS = [
   "parallel",
@@ -131,7 +131,7 @@ describe("parallel and refused tool calls, secrets, long text, model failures an
 
   it("ours commits the same normalised stream, but for the listed differences", () => {
     const { upstream, ours } = outcomes();
-    const differences = diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events));
+    const differences = streamDifferences({ upstream, ours });
     expect(unlistedDifferences(differences, ACCEPTED_EDGE_DIFFERENCES), differences.join("\n")).toEqual([]);
   });
 

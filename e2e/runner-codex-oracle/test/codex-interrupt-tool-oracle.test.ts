@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
-import { sideBySideBeforeAll } from "../src/side-by-side.js";
+import { sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 
 /** The turn ended interrupted with its tool call settled as failed, and the next turn completed. */
 function expectInterruptSettledTheCall(outcome: ScenarioOutcome): void {
@@ -47,7 +46,7 @@ describe("a turn interrupted with a tool call pending, the server answering afte
   it("ours commits the same stream, takes the late result as settled after the turn, and closes", () => {
     const { upstream, ours } = outcomes();
     expectInterruptSettledTheCall(ours);
-    expect(diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events))).toEqual([]);
+    expect(streamDifferences({ upstream, ours })).toEqual([]);
     expect(lateResult(ours)).toMatchObject({
       status: "completed",
       result: { status: "settled_after_turn" },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { unlistedDifferences } from "../src/accepted-differences.js";
 import { commandResults } from "../src/command-results.js";
-import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
+import { diffEventStreams } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
-import { sideBySideBeforeAll } from "../src/side-by-side.js";
+import { sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 
 /** Both runs went through; the second resumed the first one's thread and ran its turn. */
 function expectBothRuns(outcome: ScenarioOutcome): void {
@@ -45,9 +45,7 @@ describe("a session closed, then reopened by the next run on the same state, rea
 
   it("ours resumes it the same way, committing the same normalised stream", () => {
     expectReopened(outcomes().ours);
-    expect(
-      diffEventStreams(normaliseEvents(outcomes().upstream.events), normaliseEvents(outcomes().ours.events)),
-    ).toEqual([]);
+    expect(streamDifferences(outcomes())).toEqual([]);
   });
 
   it("ours answers the server's commands (the resume probe's drain and snapshots among them) as upstream's, but for the listed differences", () => {
@@ -93,9 +91,7 @@ describe("a session closed with a turn in flight (turn.stop), then reopened by t
 
   it("ours does the same, committing the same normalised stream and command results", () => {
     expectStoppedThenReopened(outcomes().ours);
-    expect(
-      diffEventStreams(normaliseEvents(outcomes().upstream.events), normaliseEvents(outcomes().ours.events)),
-    ).toEqual([]);
+    expect(streamDifferences(outcomes())).toEqual([]);
     const differences = diffEventStreams(
       commandResults(outcomes().upstream),
       commandResults(outcomes().ours),
