@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { parseMountinfo } from "../mountinfo.js";
 
 /** Default `maxProcesses`: processes and threads of one run (the native bridge takes a thread per connection). */
 export const DEFAULT_MAX_PROCESSES = 4096;
@@ -36,13 +37,8 @@ export function pidsHierarchyCandidates(mountinfo: string, cgroups: string): Pid
     if (match) own.set(match[1]!, match[2]!);
   }
   const found: PidsHierarchy[] = [];
-  for (const line of mountinfo.split("\n")) {
-    const [mountFields, superFields] = line.split(" - ");
-    if (!mountFields || !superFields) continue;
-    const mountPoint = mountFields.split(" ")[4];
-    const [fsType, , superOptions = ""] = superFields.split(" ");
-    if (!mountPoint) continue;
-    if (fsType === "cgroup" && superOptions.split(",").includes("pids")) {
+  for (const { mountPoint, fsType, superOptions } of parseMountinfo(mountinfo)) {
+    if (fsType === "cgroup" && superOptions.includes("pids")) {
       const ownPath = [...own.entries()].find(([controllers]) =>
         controllers.split(",").includes("pids"),
       )?.[1];

@@ -1,13 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isSameOrBelow } from "../bwrap/mount-request.js";
-
-/** A mount point as `/proc/self/mountinfo` writes it: space, tab, newline and backslash octal-escaped. */
-function unescapeMountPath(field: string): string {
-  return field.replace(/\\([0-7]{3})/g, (_match, octal: string) =>
-    String.fromCharCode(Number.parseInt(octal, 8)),
-  );
-}
+import { parseMountinfo } from "../mountinfo.js";
 
 /**
  * Whether the mount holding `file` (an absolute real path) is mounted `noexec`, from the
@@ -16,15 +10,10 @@ function unescapeMountPath(field: string): string {
  */
 export function mountForbidsExec(mountinfo: string, file: string): boolean {
   let deepest: { point: string; noexec: boolean } | null = null;
-  for (const line of mountinfo.split("\n")) {
-    const fields = line.split(" ");
-    const point = fields[4];
-    const options = fields[5];
-    if (point === undefined || options === undefined) continue;
-    const mountPoint = unescapeMountPath(point);
+  for (const { mountPoint, mountOptions } of parseMountinfo(mountinfo)) {
     if (!isSameOrBelow(mountPoint, file)) continue;
     if (deepest && mountPoint.length < deepest.point.length) continue;
-    deepest = { point: mountPoint, noexec: options.split(",").includes("noexec") };
+    deepest = { point: mountPoint, noexec: mountOptions.includes("noexec") };
   }
   return deepest?.noexec ?? false;
 }
