@@ -13,6 +13,7 @@ for (let index = 0; index + 1 < args.length; index += 2) {
   const tally = tallyVitestReports(packageDirs, /** @type {string} */ (args[index + 1]));
   if (tally.reports === 0) continue;
   console.log(`  ${args[index]}: ${formatTally(tally)} (${tally.reports} vitest reports)`);
+  for (const failure of tally.failures) console.log(`    failed: ${failure}`);
   total.passed += tally.passed;
   total.failed += tally.failed;
   total.skipped += tally.skipped;

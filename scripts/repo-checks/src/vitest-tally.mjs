@@ -4,12 +4,23 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** @typedef {{ reports: number, passed: number, failed: number, skipped: number }} VitestTally */
+/**
+ * @typedef {{ reports: number, passed: number, failed: number, skipped: number, failures: string[] }} VitestTally
+ * `failures`: one line per failed test or broken file, "file > test: first line of the error",
+ * so that the closing lines of a CI log name what failed even when only its tail is kept.
+ */
 /**
  * The fields of vitest's JSON report this reads.
+ * @typedef {{ status: string, fullName?: string, failureMessages?: string[] }} VitestAssertion
+ * @typedef {{ name?: string, status: string, message?: string, assertionResults?: VitestAssertion[] }} VitestFileResult
  * @typedef {{ numPassedTests: number, numFailedTests: number, numPendingTests: number,
- *   numTodoTests: number, testResults?: { status: string, assertionResults?: { status: string }[] }[] }} VitestJsonReport
+ *   numTodoTests: number, testResults?: VitestFileResult[] }} VitestJsonReport
  */
+
+/** @param {string | undefined} message */
+function firstLine(message) {
+  return (message ?? "").trim().split("\n", 1)[0] ?? "";
+}
 
 /**
  * One report's counts. A skipped (`pending`) or `todo` test did not run: it counts as skipped.
@@ -19,14 +30,24 @@ import path from "node:path";
  * @returns {Omit<VitestTally, "reports">}
  */
 export function tallyVitestReport(report) {
-  const brokenFiles = (report.testResults ?? []).filter(
-    (file) =>
-      file.status === "failed" && !(file.assertionResults ?? []).some((test) => test.status === "failed"),
-  ).length;
+  /** @type {string[]} */
+  const failures = [];
+  let brokenFiles = 0;
+  for (const file of report.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failedTests) {
+      failures.push(`${file.name ?? "?"} > ${test.fullName ?? "?"}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === "failed" && failedTests.length === 0) {
+      brokenFiles += 1;
+      failures.push(`${file.name ?? "?"}: ${firstLine(file.message)}`);
+    }
+  }
   return {
     passed: report.numPassedTests,
     failed: report.numFailedTests + brokenFiles,
     skipped: report.numPendingTests + report.numTodoTests,
+    failures,
   };
 }
 
@@ -37,7 +58,8 @@ export function tallyVitestReport(report) {
  * @returns {VitestTally}
  */
 export function tallyVitestReports(packageDirs, tag) {
-  const tally = { reports: 0, passed: 0, failed: 0, skipped: 0 };
+  /** @type {VitestTally} */
+  const tally = { reports: 0, passed: 0, failed: 0, skipped: 0, failures: [] };
   for (const dir of packageDirs) {
     const file = path.join(dir, ".vitest-report", `${tag}.json`);
     if (!existsSync(file)) continue;
@@ -48,6 +70,7 @@ export function tallyVitestReports(packageDirs, tag) {
     tally.passed += counts.passed;
     tally.failed += counts.failed;
     tally.skipped += counts.skipped;
+    tally.failures.push(...counts.failures);
   }
   return tally;
 }

@@ -38,12 +38,22 @@ beforeAll(async () => {
 
 describe("the closing tally, from vitest's JSON reports", () => {
   it("counts passed, failed, skipped and todo tests, and a file that broke before its tests as failed", () => {
-    expect(tallyVitestReports([packageDir], "step-1")).toEqual({
+    expect(tallyVitestReports([packageDir], "step-1")).toMatchObject({
       reports: 1,
       passed: 2,
       failed: 2,
       skipped: 2,
     });
+  });
+
+  it("names each failed test and broken file with the first line of its error", () => {
+    const failures = tallyVitestReports([packageDir], "step-1").failures.map((line) =>
+      line.replace(packageDir, "<pkg>"),
+    );
+    expect(failures.sort()).toEqual([
+      "<pkg>/broken.test.js: a file that fails before its tests run",
+      "<pkg>/mixed.test.js > fails: AssertionError: expected 1 to be 2 // Object.is equality",
+    ]);
   });
 
   it("reads only the step's own reports", () => {
@@ -52,6 +62,7 @@ describe("the closing tally, from vitest's JSON reports", () => {
       passed: 0,
       failed: 0,
       skipped: 0,
+      failures: [],
     });
   });
 
@@ -63,7 +74,7 @@ describe("the closing tally, from vitest's JSON reports", () => {
       numTodoTests: 0,
       testResults: [{ status: "failed", assertionResults: [{ status: "failed" }] }],
     };
-    expect(tallyVitestReport(report)).toEqual({ passed: 0, failed: 1, skipped: 0 });
+    expect(tallyVitestReport(report)).toMatchObject({ passed: 0, failed: 1, skipped: 0 });
   });
 
   it("formats the closing line", () => {
