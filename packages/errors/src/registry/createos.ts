@@ -120,7 +120,7 @@ try {
     title: "A CreateOS request timed out",
     message: "CreateOS request timed out during ${operation}.",
     meaning:
-      "One attempt of a call got no complete answer within its deadline (30 s by default; for the output stream, no headers). Idempotent calls are retried; the error surfaces when the retries are spent or the call was a create.",
+      "One attempt of a call got no complete answer within its deadline (30 s by default; for the output stream, no headers; for a sandbox delete, the lifecycle deadline). Idempotent calls are retried; the error surfaces when the retries are spent or the call was a create.",
     when: "A slow or overloaded API, a network path that drops packets, or a very large file transfer on a slow link.",
     solutions: [
       "Check the API's health and the network path.",

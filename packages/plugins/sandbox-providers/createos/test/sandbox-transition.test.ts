@@ -76,8 +76,22 @@ describe("delete", () => {
     });
     await deleteSandbox(client, "sbx_1", Date.now() + 10_000);
     expect(s.seen.map((r) => r.method)).toEqual(["DELETE", "GET", "GET"]);
+  });
+
+  it("ends at the deadline with ERR_CREATEOS_SANDBOX_STATE while the state stays live", async () => {
     const stuck = await scriptedSandbox(["running"], 200, { id: "sbx_1", status: "running" });
-    const late = await caught(deleteSandbox(stuck.client, "sbx_1", Date.now() + 100));
+    const late = await caught(deleteSandbox(stuck.client, "sbx_1", Date.now() + 1_000));
+    expect(late.code).toBe("ERR_CREATEOS_SANDBOX_STATE");
     expect(late.details).toEqual({ status: "running", expected: "destroyed", timedOut: true });
+    expect(stuck.s.seen.filter((r) => r.method === "GET").length).toBeGreaterThan(1);
+  });
+
+  it("ends at the deadline with ERR_CREATEOS_REQUEST_TIMEOUT when the DELETE never answers", async () => {
+    const silent = await startScriptedServer(() => {});
+    closers.push(silent.close);
+    const client = new CreateosClient({ apiUrl: silent.url, apiKey: "k" });
+    const late = await caught(deleteSandbox(client, "sbx_1", Date.now() + 200));
+    expect(late.code).toBe("ERR_CREATEOS_REQUEST_TIMEOUT");
+    expect(late.details).toEqual({ operation: "sandbox lifecycle" });
   });
 });

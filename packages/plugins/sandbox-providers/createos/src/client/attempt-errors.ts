@@ -37,19 +37,25 @@ export interface TransportFailure {
   readonly retryable: boolean;
 }
 
+/** One call got no complete answer within its deadline; idempotent calls retry it. */
+export function requestTimeoutError(operation: CreateosOperation): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_REQUEST_TIMEOUT",
+    `CreateOS request timed out during ${operation}.`,
+    {
+      retryable: true,
+      details: { operation },
+    },
+  );
+}
+
 /**
  * A failed send or body read: the caller's abort, the attempt's deadline, or a connection
  * failure, without its cause (it can hold the URL).
  */
 export function transportFailure(failure: TransportFailure): unknown {
   if (failure.callerSignal?.aborted) return failure.callerSignal.reason;
-  if (failure.timedOut) {
-    return new CreateosError(
-      "ERR_CREATEOS_REQUEST_TIMEOUT",
-      `CreateOS request timed out during ${failure.operation}.`,
-      { retryable: true, details: { operation: failure.operation } },
-    );
-  }
+  if (failure.timedOut) return requestTimeoutError(failure.operation);
   return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", {
     retryable: failure.retryable,
   });

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { CreateosError } from "@paperclipai/errors";
 import { abortableDelay } from "../client/abortable-delay.js";
+import { requestTimeoutError } from "../client/attempt-errors.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { invalidResponse, objectField, optionalIntegerField, resourceId } from "../client/envelope.js";
 import { isSandboxStatus, judgeTransition, type SandboxStatus } from "./sandbox-state.js";
@@ -68,7 +69,7 @@ function stateError(status: SandboxStatus, expected: string, timedOut: boolean):
 }
 
 /** A state a delete reply may name while the deletion completes asynchronously. */
-function stillLive(status: unknown): boolean {
+function stillLive(status: unknown): status is SandboxStatus {
   return isSandboxStatus(status) && status !== "destroyed";
 }
 
@@ -122,26 +123,39 @@ export async function transitionSandbox(
  * Deletes a sandbox (every process in it dies); 404 is success. Jumps the pacer queue. A
  * successful `DELETE` is the end, as upstream takes it, unless its reply names a state the
  * sandbox is still in (`running`, `pausing`…): then the state is read until it is ended.
+ * The deadline ends the wait with a coded error whichever step it interrupts: the `DELETE`
+ * itself (`ERR_CREATEOS_REQUEST_TIMEOUT`) or the reads after it (`ERR_CREATEOS_SANDBOX_STATE`
+ * with `timedOut`).
  */
 export async function deleteSandbox(client: CreateosClient, id: string, deadline: number): Promise<void> {
   const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-  const reply = await client.json({
-    method: "DELETE",
-    path: `/sandboxes/${resourceId(id)}`,
-    operation: "sandbox lifecycle",
-    idempotent: true,
-    priority: "cleanup",
-    allowStatuses: [404],
-    signal,
-  });
-  if (reply.status === 404 || !stillLive(reply.data?.status)) return;
-  let delay = 20;
-  for (;;) {
-    const status = await readSandboxStatus(client, id, signal);
-    if (status === "destroyed" || status === "gone") return;
-    if (Date.now() + delay > deadline) throw stateError(status, "destroyed", true);
-    await abortableDelay(delay, signal);
-    delay = Math.min(delay * 2, 1_000);
+  let lastStatus: SandboxStatus | undefined;
+  try {
+    const reply = await client.json({
+      method: "DELETE",
+      path: `/sandboxes/${resourceId(id)}`,
+      operation: "sandbox lifecycle",
+      idempotent: true,
+      priority: "cleanup",
+      allowStatuses: [404],
+      signal,
+    });
+    const replied = reply.data?.status;
+    if (reply.status === 404 || !stillLive(replied)) return;
+    lastStatus = replied;
+    let delay = 20;
+    for (;;) {
+      lastStatus = await readSandboxStatus(client, id, signal);
+      if (lastStatus === "destroyed" || lastStatus === "gone") return;
+      if (Date.now() + delay > deadline) throw stateError(lastStatus, "destroyed", true);
+      await abortableDelay(delay, signal);
+      delay = Math.min(delay * 2, 1_000);
+    }
+  } catch (error) {
+    if (!signal.aborted || error !== signal.reason) throw error;
+    throw lastStatus === undefined
+      ? requestTimeoutError("sandbox lifecycle")
+      : stateError(lastStatus, "destroyed", true);
   }
 }
 
