@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { CreateosClient, execute } from "@paperclipai/plugin-createos/client";
+import { buildScript, CreateosClient, execute } from "@paperclipai/plugin-createos/client";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 
 const MB = 1_000_000;
@@ -175,7 +175,7 @@ async function rawStream(
  */
 async function liveHeapMiB(emulator: EmulatorProcess, sandboxId: string, bytes: number): Promise<number> {
   const script = `
-    import { CreateosClient, execute } from "@paperclipai/plugin-createos/client";
+    import { buildScript, CreateosClient, execute } from "@paperclipai/plugin-createos/client";
     const client = new CreateosClient({ apiUrl: ${JSON.stringify(emulator.url)}, apiKey: ${JSON.stringify(emulator.apiKey)},
       rateLimit: { burst: 1000, refillPerMinute: 600000 } });
     const live = () => { const { heapUsed, external } = process.memoryUsage(); return heapUsed + external; };
@@ -221,9 +221,14 @@ export const run: BenchSuite = async () => {
     // interleaved with the raw path's (create, stdin close, connect read to its end).
     const empty: number[] = [];
     const emptyRaw: number[] = [];
+    // The raw path running the very script execute sends (bash -c 'exec env -- …'): the same
+    // processes as ours, so the two differ by the protocol alone.
+    const emptyRawWrapped: number[] = [];
+    const wrapped = ["-c", buildScript({ command: "/bin/bash", args: ["-c", "printf x"] })];
     for (let i = 0; i < 5; i++) {
       empty.push((await throughExecute(client, sandboxId, 1, ["-c", "printf x"])).ms);
       emptyRaw.push(await rawStream(emulator, sandboxId, 1, ["-c", "printf x"]));
+      emptyRawWrapped.push(await rawStream(emulator, sandboxId, 1, wrapped));
     }
     // Its round trips, from the spans of a client handed a recording fetch (which then carries every
     // call, so its time is not the figure above).
@@ -239,6 +244,7 @@ export const run: BenchSuite = async () => {
     const roundTrips = sequentialRoundTrips(counted.spans);
     const overheadMs = Math.min(...empty);
     const rawOverheadMs = Math.min(...emptyRaw);
+    const rawWrappedOverheadMs = Math.min(...emptyRawWrapped);
 
     const perMb: Record<number, number> = {};
     const peaks: Record<number, { heapMiB: number; rssMiB: number }> = {};
@@ -283,6 +289,14 @@ export const run: BenchSuite = async () => {
         ours: round(overheadMs),
         direct: round(rawOverheadMs),
         note: "create, stdin close, connect, exit, completeness check; direct = the raw path's create, stdin close and connect read to its end, without the completeness check; best of 5, interleaved",
+      },
+      {
+        name: "fixed cost of one command, direct running the same wrapper script",
+        unit: "ms",
+        higherIsBetter: false,
+        ours: round(overheadMs),
+        direct: round(rawWrappedOverheadMs),
+        note: "as above, but the raw path runs execute's own bash -c 'exec env -- …' wrapper (two execs more than the bare command): the same processes on both sides, so the ratio is the protocol's alone",
       },
       {
         name: "HTTP round trips of one command",
