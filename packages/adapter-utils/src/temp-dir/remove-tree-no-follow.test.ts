@@ -26,6 +26,29 @@ describe("removeTreeNoFollow", () => {
     expect(await readFile(outside.file, "utf8")).toBe("keep");
   });
 
+  it("removes a run's usual leftovers on the spot and a fuller tree by the walk, links as links", async () => {
+    const outside = await victim();
+    const tree = path.join(tempDirForTest(), "run");
+    // A run directory: its owner record, an empty /run mask, a private /tmp holding a mount
+    // point and a link the program left, and a private /tmp too full for the quick path.
+    await mkdir(path.join(tree, "0", "mount-point"), { recursive: true });
+    await mkdir(path.join(tree, "1"));
+    await writeFile(path.join(tree, "owner.json"), "{}");
+    await symlink(outside.dir, path.join(tree, "0", "link-to-dir"));
+    await mkdir(path.join(tree, "2"));
+    for (let i = 0; i < 20; i += 1) await writeFile(path.join(tree, "2", `f${i}`), "x");
+    await symlink(outside.file, path.join(tree, "2", "link-to-file"));
+    const removal = removeTreeNoFollow(tree);
+    // Everything but the full directory is gone before the walk's first round trip.
+    expect(existsSync(path.join(tree, "0"))).toBe(false);
+    expect(existsSync(path.join(tree, "owner.json"))).toBe(false);
+    expect(existsSync(path.join(tree, "2"))).toBe(true);
+    await removal;
+    expect(existsSync(tree)).toBe(false);
+    expect(await readFile(outside.file, "utf8")).toBe("keep");
+    expect(existsSync(path.join(outside.dir, "keep.txt"))).toBe(true);
+  });
+
   it("does not follow a directory swapped for a link after its parent was listed", async () => {
     const outside = await victim();
     const scratch = tempDirForTest();

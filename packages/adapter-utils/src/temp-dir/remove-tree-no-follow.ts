@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readdirSync } from "node:fs";
+import { closeSync, constants, openSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { type FileHandle, open, readdir, rmdir, unlink } from "node:fs/promises";
 
 const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -45,6 +45,56 @@ function removedIfEmptyDirectory(entry: string): Promise<boolean> {
   );
 }
 
+/**
+ * Removes `entry` on the spot when that takes one call: an empty directory (rmdir), a
+ * file or a link (unlink, after rmdir's ENOTDIR; neither follows a link). Anything
+ * else (a full or busy directory) is left to the walk: `false`.
+ */
+function removedInPlace(entry: string): boolean {
+  try {
+    rmdirSync(entry);
+    return true;
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return true;
+    if (codeOf(error) !== "ENOTDIR") return false;
+  }
+  try {
+    unlinkSync(entry);
+    return true;
+  } catch (error) {
+    return codeOf(error) === "ENOENT";
+  }
+}
+
+/** Entries a directory may hold for its removal to stay synchronous: a run leaves a few mount points, not a program's files. */
+const IN_PLACE_LIMIT = 16;
+
+/**
+ * Removes the directory `entry` when it holds at most IN_PLACE_LIMIT entries that each go
+ * in one call (a private /tmp holding the mount points of the paths bound back), all
+ * synchronously: microseconds on the run directory's tmpfs, where each thread-pool round
+ * trip of the walk costs a scheduling. Reached through an `O_NOFOLLOW` descriptor like
+ * the walk; `false` leaves the rest to the walk.
+ */
+function emptiedInPlace(entry: string): boolean {
+  let handle: number;
+  try {
+    handle = openSync(entry, OPEN_DIRECTORY_NO_FOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    const names = readdirSync(`/proc/self/fd/${handle}`);
+    if (names.length > IN_PLACE_LIMIT) return false;
+    if (!names.every((name) => removedInPlace(`/proc/self/fd/${handle}/${name}`))) return false;
+  } catch {
+    return false;
+  } finally {
+    closeSync(handle);
+  }
+  return removedInPlace(entry);
+}
+
 /** Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever it is. */
 async function removeEntry(dir: string, name: string, label: string, hooks: RemoveTreeHooks): Promise<void> {
   const entry = `${dir}/${name}`;
@@ -80,10 +130,11 @@ async function removeOpenDirectory(
  * through that open descriptor (`/proc/self/fd/<fd>/<name>`, openat-style), so a
  * swapped path is removed as the link it is. The entries of a level go at once:
  * the depth, not the entry count, sets the time. A missing `dir` is no error.
- * The top directory is opened and listed in place (microseconds, where each
- * thread-pool round trip costs a scheduling); what can wait on the kernel (the
- * removals, right after a sandbox whose mounts are still being torn down) stays
- * asynchronous.
+ * The top directory is opened and listed in place, and what takes one call per
+ * entry goes there too, in the call (microseconds, where each thread-pool round
+ * trip costs a scheduling, several per level): a run directory's record, masks and
+ * private /tmp of mount points. A busy entry (a mount still being torn down) or a
+ * fuller tree is left to the asynchronous walk, which retries.
  */
 export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {}): Promise<void> {
   let root: number;
@@ -97,11 +148,17 @@ export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {
     return;
   }
   try {
-    const names = readdirSync(`/proc/self/fd/${root}`);
-    await hooks.afterList?.(dir, names);
-    await Promise.all(names.map((name) => removeEntry(`/proc/self/fd/${root}`, name, dir, hooks)));
+    const top = `/proc/self/fd/${root}`;
+    const names = readdirSync(top);
+    if (hooks.afterList) await hooks.afterList(dir, names);
+    // A run's usual leftovers (its owner record, empty masks, a private /tmp holding only
+    // mount points) go on the spot; the rest, and anything a hook wants to see listed, by the walk.
+    const left = hooks.afterList
+      ? names
+      : names.filter((name) => !removedInPlace(`${top}/${name}`) && !emptiedInPlace(`${top}/${name}`));
+    await Promise.all(left.map((name) => removeEntry(top, name, dir, hooks)));
   } finally {
     closeSync(root);
   }
-  await rmdir(dir).catch(ignoreMissing);
+  if (!removedInPlace(dir)) await rmdir(dir).catch(ignoreMissing);
 }
