@@ -11,6 +11,7 @@ import { createEnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CreateosClient, type ExecuteResult, type ExecuteTuning, execute } from "../dist/client.js";
 import { createPlugin, manifest } from "../dist/index.js";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import {
   type ConnectPlan,
   type IndependentServer,
@@ -408,7 +409,12 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const log: Array<[string, string]> = [];
     const result = await execute(
       client,
-      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 1_500, onLog: (s, t) => log.push([s, t]) },
+      {
+        sandboxId: SANDBOX,
+        command: "/usr/bin/chatty",
+        timeoutMs: RUNNING_COMMAND_DEADLINE_MS,
+        onLog: (s, t) => log.push([s, t]),
+      },
       TUNING,
     );
     expect(result).toMatchObject({ exitCode: null, signal: null, timedOut: true });
@@ -592,7 +598,7 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const blocked: string[] = [];
     const error = await execute(
       client,
-      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 300 },
+      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: RUNNING_COMMAND_DEADLINE_MS },
       TUNING,
       { block: (reason) => blocked.push(reason) },
     ).then(
