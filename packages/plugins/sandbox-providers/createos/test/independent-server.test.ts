@@ -4,6 +4,7 @@
  * recoverable fault must give exactly the fault-free output and live log; every
  * unrecoverable one a coded error, with the process tree killed and nothing left open.
  */
+import { fileURLToPath } from "node:url";
 import { PaperclipError } from "@paperclipai/errors";
 import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
@@ -19,6 +20,7 @@ import {
   type ServerScript,
   startIndependentServer,
 } from "./support/independent-server.js";
+import { trackTimersCreatedIn } from "./support/timer-tracker.js";
 
 const SANDBOX = "sb-independent";
 const TUNING: Partial<ExecuteTuning> = {
@@ -110,9 +112,11 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
   return { error, blocked, log };
 }
 
-function timers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-}
+// The plugin under test is its build; vitest maps its stack frames to src/ through the
+// build's source maps, so a timer created in either is the plugin's.
+const pluginTimers = trackTimersCreatedIn(
+  ["../dist/", "../src/"].map((dir) => fileURLToPath(new URL(dir, import.meta.url))),
+);
 
 function expectKilled(): void {
   const kills = server.kills();
@@ -133,10 +137,8 @@ beforeAll(async () => {
   baseline = await run(script({ connect: () => ({ heartbeatEvery: 4 }) }));
 });
 
-let timersBefore = 0;
-
 beforeEach(() => {
-  timersBefore = timers();
+  pluginTimers.reset();
 });
 
 afterEach(async () => {
@@ -145,7 +147,7 @@ afterEach(async () => {
     .poll(() => server.openStreams() === 0, { message: "every connect stream closed", timeout: 5_000 })
     .toBe(true);
   await expect
-    .poll(() => timers() <= timersBefore, { message: "no timer left behind", timeout: 5_000 })
+    .poll(() => pluginTimers.live() === 0, { message: "no timer left behind", timeout: 5_000 })
     .toBe(true);
   expect(server.strayRequests).toEqual([]);
   expect(server.earlyRetries).toEqual([]);
