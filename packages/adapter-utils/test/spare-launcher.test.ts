@@ -6,7 +6,7 @@ import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
 import { findPidsHierarchy } from "../src/spawn/run-cgroup.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { launchSpare, refillSpareLauncher, takeSpareLauncher } from "../src/spawn/spare-launcher.js";
-import { builtEntry, exec } from "./sandbox-support.js";
+import { builtEntry, exec, SETTLE } from "./sandbox-support.js";
 
 /** What the spare's run prints: its cgroups, directory, environment, stdin and which of fds 3-5 it holds. */
 const REPORT = [
@@ -28,8 +28,9 @@ describe("the spare cgroup launcher", () => {
     onTestFinished(() => spare!.cgroup.remove());
     const cgroupDir = spare!.cgroup.procsFile.replace(/\/cgroup\.procs$/, "");
     // It is in its cgroup while it still waits for its run.
-    await vi.waitFor(() =>
-      expect(readFileSync(spare!.cgroup.procsFile, "utf8")).toBe(`${spare!.child.pid}\n`),
+    await vi.waitFor(
+      () => expect(readFileSync(spare!.cgroup.procsFile, "utf8")).toBe(`${spare!.child.pid}\n`),
+      SETTLE,
     );
     expect(readFileSync(`${cgroupDir}/pids.max`, "utf8").trim()).toBe("64");
 
@@ -93,7 +94,7 @@ describe("the spare cgroup launcher", () => {
     const hostPid = result.stdout.trim();
     const parent = findPidsHierarchy()!.parent;
     const left = () => readdirSync(parent).filter((name) => name.startsWith(`paperclip-sandbox-${hostPid}-`));
-    await vi.waitFor(() => expect(left()).toEqual([]));
+    await vi.waitFor(() => expect(left()).toEqual([]), SETTLE);
     const spares = await exec("pgrep", ["-f", `paperclip-sandbox-${hostPid}-`]);
     expect(spares.stdout).toBe("");
   });

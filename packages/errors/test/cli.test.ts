@@ -10,7 +10,9 @@ import { errorRegistry } from "../src/registry/registry.js";
 const bin = path.resolve(import.meta.dirname, "../bin/paperclip-errors.js");
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
 
-describe("paperclip-errors (the built bin)", () => {
+// Each test starts the built bin once or twice (a Node process loading the registry), which
+// on a loaded 2-core CI machine took up to 4 s for two starts, near vitest's default 5 s.
+describe("paperclip-errors (the built bin)", { timeout: 30_000 }, () => {
   it("explains a seed code and exits 0", () => {
     const result = run("explain", "ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS");
     expect(result.status).toBe(0);

@@ -71,7 +71,8 @@ describe("the state lock", () => {
       await lock.release();
     }
     expect(await readdir(dir)).toEqual([]);
-  });
+    // Two Node processes started and reaped (deadPid): seconds on a loaded 2-core CI machine.
+  }, 30_000);
 
   it("lets exactly one of several concurrent acquirers through, also while they break the same stale lock", async () => {
     const dir = stateDir();

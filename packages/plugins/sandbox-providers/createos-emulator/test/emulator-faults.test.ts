@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
 import { dataFrames, RawApi, streamText } from "./support/raw-api.js";
 
@@ -97,6 +97,10 @@ describe("emulator faults: the connect stream", () => {
 
   it("stall-stream stops every byte, heartbeats included, while keeping the connection open", async () => {
     const live = await api.process(sandbox, "echo a; sleep 2; echo b");
+    // `a` journalled before the 600 ms read starts: on a loaded machine bash may take longer
+    // than that to start, and the stalled read would then see no frame at all.
+    const journalled = () => emulator.processes().find((item) => item.id === live)?.newestSeq ?? 0;
+    await vi.waitFor(() => expect(journalled()).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
     emulator.faults.set({ faults: [{ kind: "stall-stream", afterFrames: 1, processId: live }] });
     const stalled = await api.connect(sandbox, live, 0, { deadlineMs: 600 });
     expect(stalled.ending).toBe("timeout");

@@ -103,12 +103,15 @@ describe("downloads are streamed", () => {
       const chunks = req.url?.includes("stall") ? 1 : 8;
       for (let index = 0; index < chunks; index++) {
         res.write("chunk\n");
-        await delay(100);
+        await delay(200);
       }
       if (chunks > 1) res.end();
     });
-    // Eight chunks 100 ms apart take longer than the 500 ms deadline, yet never wait 500 ms for one.
-    const c = client(s.url, { requestTimeoutMs: 500 });
+    // Eight chunks 200 ms apart take longer than the 1.5 s deadline, yet never wait 1.5 s for
+    // one. The server shares this event loop: after a stall of the loop its next write and the
+    // deadline are due at once, and the deadline fires before the chunk is read, so the margin
+    // between them (1.3 s) must outlast a stall on a loaded machine.
+    const c = client(s.url, { requestTimeoutMs: 1_500 });
     const steady = await c.download(file);
     expect(await text(steady.body!)).toBe("chunk\n".repeat(8));
     const stalled = await c.download({ ...file, path: "/sandboxes/sbx_1/files", query: { path: "/stall" } });

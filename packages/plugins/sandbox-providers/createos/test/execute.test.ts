@@ -3,6 +3,7 @@ import { caught } from "@paperclipai/errors/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateosClient } from "../src/client/createos-client.js";
 import { execute } from "../src/execute/execute.js";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import {
   createRunningSandbox,
   FAST_TUNING,
@@ -180,7 +181,12 @@ describe("execute against the emulator", () => {
   it("on timeout kills the tree and returns the partial output", async () => {
     const result = await execute(
       client,
-      { sandboxId, command: "/bin/bash", args: ["-c", "echo started; sleep 30 & wait"], timeoutMs: 700 },
+      {
+        sandboxId,
+        command: "/bin/bash",
+        args: ["-c", "echo started; sleep 30 & wait"],
+        timeoutMs: RUNNING_COMMAND_DEADLINE_MS,
+      },
       FAST_TUNING,
     );
     expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "started\n" });

@@ -3,6 +3,7 @@ import { caught } from "@paperclipai/errors/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CreateosClient } from "../src/client/createos-client.js";
 import { type ExecuteRequest, type ExecuteResult, execute, type LeaseGuard } from "../src/execute/execute.js";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import {
   createRunningSandbox,
   FAST_TUNING,
@@ -378,7 +379,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     const error = await caught(
       execute(
         client,
-        request({ args: ["-c", "echo partial; sleep 30"], timeoutMs: 600 }),
+        request({ args: ["-c", "echo partial; sleep 30"], timeoutMs: RUNNING_COMMAND_DEADLINE_MS }),
         FAST_TUNING,
         leaseGuard,
       ),

@@ -2,6 +2,7 @@ import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
@@ -96,7 +97,7 @@ describe("the config the Paperclip host passes", () => {
   });
 
   it("runs a command the host sends without a deadline under upstream's timeoutMs", async () => {
-    const t = await pluginUnderTest(emulator, { timeoutMs: 300 });
+    const t = await pluginUnderTest(emulator, { timeoutMs: RUNNING_COMMAND_DEADLINE_MS });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
     const result = await t.harness.execute({
       ...t.lease(lease),

@@ -4,6 +4,7 @@
  * recoverable fault must give exactly the fault-free output and live log; every
  * unrecoverable one a coded error, with the process tree killed and nothing left open.
  */
+import { fileURLToPath } from "node:url";
 import { PaperclipError } from "@paperclipai/errors";
 import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
@@ -11,6 +12,7 @@ import { createEnvironmentTestHarness } from "@paperclipai/plugin-sdk/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CreateosClient, type ExecuteResult, type ExecuteTuning, execute } from "../dist/client.js";
 import { createPlugin, manifest } from "../dist/index.js";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import {
   type ConnectPlan,
   type IndependentServer,
@@ -18,6 +20,7 @@ import {
   type ServerScript,
   startIndependentServer,
 } from "./support/independent-server.js";
+import { trackTimersCreatedIn } from "./support/timer-tracker.js";
 
 const SANDBOX = "sb-independent";
 const TUNING: Partial<ExecuteTuning> = {
@@ -109,9 +112,11 @@ async function failure(next: ServerScript, tuning: Partial<ExecuteTuning> = {}) 
   return { error, blocked, log };
 }
 
-function timers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-}
+// The plugin under test is its build; vitest maps its stack frames to src/ through the
+// build's source maps, so a timer created in either is the plugin's.
+const pluginTimers = trackTimersCreatedIn(
+  ["../dist/", "../src/"].map((dir) => fileURLToPath(new URL(dir, import.meta.url))),
+);
 
 function expectKilled(): void {
   const kills = server.kills();
@@ -132,10 +137,8 @@ beforeAll(async () => {
   baseline = await run(script({ connect: () => ({ heartbeatEvery: 4 }) }));
 });
 
-let timersBefore = 0;
-
 beforeEach(() => {
-  timersBefore = timers();
+  pluginTimers.reset();
 });
 
 afterEach(async () => {
@@ -144,7 +147,7 @@ afterEach(async () => {
     .poll(() => server.openStreams() === 0, { message: "every connect stream closed", timeout: 5_000 })
     .toBe(true);
   await expect
-    .poll(() => timers() <= timersBefore, { message: "no timer left behind", timeout: 5_000 })
+    .poll(() => pluginTimers.live() === 0, { message: "no timer left behind", timeout: 5_000 })
     .toBe(true);
   expect(server.strayRequests).toEqual([]);
   expect(server.earlyRetries).toEqual([]);
@@ -408,7 +411,12 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const log: Array<[string, string]> = [];
     const result = await execute(
       client,
-      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 1_500, onLog: (s, t) => log.push([s, t]) },
+      {
+        sandboxId: SANDBOX,
+        command: "/usr/bin/chatty",
+        timeoutMs: RUNNING_COMMAND_DEADLINE_MS,
+        onLog: (s, t) => log.push([s, t]),
+      },
       TUNING,
     );
     expect(result).toMatchObject({ exitCode: null, signal: null, timedOut: true });
@@ -592,7 +600,7 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     const blocked: string[] = [];
     const error = await execute(
       client,
-      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: 300 },
+      { sandboxId: SANDBOX, command: "/usr/bin/chatty", timeoutMs: RUNNING_COMMAND_DEADLINE_MS },
       TUNING,
       { block: (reason) => blocked.push(reason) },
     ).then(

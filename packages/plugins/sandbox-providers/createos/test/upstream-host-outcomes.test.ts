@@ -4,6 +4,7 @@ import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
 import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
@@ -180,7 +181,7 @@ describe("commands", () => {
       command: "/bin/sh",
       args: ["-c", "sleep 30"],
       stdin: "y",
-      timeoutMs: 300,
+      timeoutMs: RUNNING_COMMAND_DEADLINE_MS,
     });
     expect(late.timedOut).toBe(true);
     expect(await staged(lease.providerLeaseId)).toEqual([]);
@@ -206,7 +207,12 @@ describe("commands", () => {
       ],
     });
     const error = await caught(
-      t.harness.execute({ ...t.lease(lease), command: "/bin/sh", args: ["-c", "sleep 30"], timeoutMs: 300 }),
+      t.harness.execute({
+        ...t.lease(lease),
+        command: "/bin/sh",
+        args: ["-c", "sleep 30"],
+        timeoutMs: RUNNING_COMMAND_DEADLINE_MS,
+      }),
     );
     emulator.faults.clear();
     expect(error.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
