@@ -39,6 +39,11 @@ describe("the paperclip-runnerd bin", { timeout: 30_000 }, () => {
     });
   });
 
+  it("is one ASCII file: V8 would hold the whole bundle as a two-byte string for one other character", async () => {
+    const bundle = await readFile(fileURLToPath(new URL("../dist/runnerd-cli.cjs", import.meta.url)));
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
   it("--help exits 0", async () => {
     const result = await runBin(["--help"]);
     expect(result.code).toBe(0);

@@ -8,11 +8,14 @@ const bootstrapTicket = takeBootstrapTicket(process.env);
 
 // The bin entry: the only module with process-wide side effects.
 const cli = createRunnerdCli(process.argv.slice(2), {
-  // Read on first use: only local mode reads stdin, and opening it costs a durable runner's start.
+  // Opened on first use: only local mode reads stdin and writes its stream to stdout, and
+  // opening them would be part of every durable session's start.
   get stdin() {
     return process.stdin;
   },
-  stdout: process.stdout,
+  get stdout() {
+    return process.stdout;
+  },
   stderr: process.stderr,
 });
 
