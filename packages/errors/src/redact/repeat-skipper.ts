@@ -12,6 +12,8 @@ const READS_BEFORE = 80;
 const READS_AFTER = MAX_CREDENTIAL_LENGTH + 2 * MAX_PERIOD + 256;
 // The steps remembered: a period may span a few candidates (`--auth-token` holds two words).
 const HISTORY = 4;
+// Steps between two looks for a repetition.
+const LOOK_EVERY = 4;
 // Characters compared one by one before a native comparison: ordinary text differs at once.
 const PROBE = 16;
 
@@ -24,10 +26,13 @@ const PROBE = 16;
  * inside the repetition, with a margin for the rule's reads, and the scan resumes after them.
  */
 export class RepeatSkipper {
-  private readonly positions: number[] = [];
-  private readonly offsets: number[] = [];
-  private readonly replaced: number[] = [];
-  private readonly reaches: number[] = [];
+  // The last HISTORY steps in a ring (slot `(next - 1) % HISTORY` is the newest): a step costs a
+  // few stores, not the shifts of four arrays.
+  private readonly positions = new Float64Array(HISTORY);
+  private readonly offsets = new Float64Array(HISTORY);
+  private readonly replaced = new Float64Array(HISTORY);
+  private readonly reaches = new Float64Array(HISTORY);
+  private next = 0;
   private checkedUpTo = 0;
 
   constructor(
@@ -48,36 +53,40 @@ export class RepeatSkipper {
     let result = position;
     // The furthest any step since the earlier state read: what those steps read must repeat too.
     let furthest = reach;
-    if (position >= this.checkedUpTo) {
-      for (let back = this.positions.length - 1; back >= 0; back -= 1) {
-        const earlier = this.positions[back] as number;
+    // Looked for every few steps only: a repetition goes on for many periods, so finding it a few
+    // steps late costs nothing, while looking at every step of ordinary text costs a key pass a
+    // sixth of its time. Every step is still remembered, as a later look needs its reach.
+    if (this.next % LOOK_EVERY === 0 && position >= this.checkedUpTo) {
+      const { text } = this;
+      const stored = Math.min(this.next, HISTORY);
+      for (let back = 1; back <= stored; back += 1) {
+        const slot = (this.next - back) % HISTORY;
+        const earlier = this.positions[slot] as number;
         const period = position - earlier;
         if (period > MAX_PERIOD || earlier < READS_BEFORE) break;
-        if (back < this.positions.length - 1) furthest = Math.max(furthest, this.reaches[back + 1] as number);
-        if (period <= 0 || this.offsets[back] !== offset || replaced - (this.replaced[back] as number) > 1)
+        if (back > 1) furthest = Math.max(furthest, this.reaches[(slot + 1) % HISTORY] as number);
+        if (period <= 0 || this.offsets[slot] !== offset || replaced - (this.replaced[slot] as number) > 1)
           continue;
+        // Ordinary text differs at the probe's first character: checked here, before a call.
+        if (text.charCodeAt(earlier - READS_BEFORE) !== text.charCodeAt(position - READS_BEFORE)) continue;
         if (!this.probe(earlier - READS_BEFORE, period)) continue;
-        const repeatsUpTo = repetitionEnd(this.text, earlier - READS_BEFORE, period, this.context);
+        const repeatsUpTo = repetitionEnd(text, earlier - READS_BEFORE, period, this.context);
         this.checkedUpTo = repeatsUpTo;
         const readsAfter = Math.max(0, furthest - position);
         const count = Math.floor((repeatsUpTo - readsAfter - position) / period);
         if (count > 0) {
-          if (replaced > (this.replaced[back] as number)) this.rewriter.repeatLast(period, count);
+          if (replaced > (this.replaced[slot] as number)) this.rewriter.repeatLast(period, count);
           result = position + period * count;
         }
         break;
       }
     }
-    if (this.positions.length === HISTORY) {
-      this.positions.shift();
-      this.offsets.shift();
-      this.replaced.shift();
-      this.reaches.shift();
-    }
-    this.positions.push(result);
-    this.offsets.push(offset);
-    this.replaced.push(this.rewriter.replacements);
-    this.reaches.push(reach + result - position);
+    const slot = this.next % HISTORY;
+    this.positions[slot] = result;
+    this.offsets[slot] = offset;
+    this.replaced[slot] = this.rewriter.replacements;
+    this.reaches[slot] = reach + result - position;
+    this.next += 1;
     return result;
   }
 

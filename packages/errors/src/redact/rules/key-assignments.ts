@@ -197,6 +197,9 @@ function redactedEnd(
     : value.end;
 }
 
+// How near a candidate must follow the last one for the search to go on without the word search.
+const DENSE = 256;
+
 /** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
@@ -208,6 +211,9 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   // repeated stretch without one (`-H ` a million times) is skipped, not scanned.
   const words = flags ? null : new WindowedSearch(text, SENSITIVE_WORD, 0, MAX_WORD, context);
   const rightSide = flags ? MAX_FLAG_KEY : MAX_KEY_SIDE;
+  // Whether the last candidate was near where its search started: then the next one is searched
+  // for directly, as the word search first would cost a second search per candidate.
+  let dense = false;
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
   for (;;) {
@@ -222,13 +228,17 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
       candidates.lastIndex = wordStart + 1;
       wordEnd = flagWordEnd(text, candidates.lastIndex);
     } else {
-      const next = words?.next(candidates.lastIndex) ?? null;
-      if (next === null) break;
-      candidates.lastIndex = next.index;
+      const from = candidates.lastIndex;
+      if (!dense) {
+        const next = words?.next(from) ?? null;
+        if (next === null) break;
+        candidates.lastIndex = next.index;
+      }
       const word = candidates.exec(text);
       if (word === null) break;
       wordStart = word.index;
       wordEnd = candidates.lastIndex;
+      dense = wordStart - from <= DENSE;
     }
     context.steps += 1;
     // A later word of a key already judged (`client_secret_token`) adds nothing.
