@@ -83,6 +83,12 @@ describe("redactSecrets: each rule", () => {
     );
   });
 
+  it("reads a run of scheme names longer than one bounded match as one run", () => {
+    const run = "Bearer \tbasic ".repeat(700);
+    expect(redactSecrets(`${run}Basic dXNlcjpwYXNz`)).toBe(`${run}Basic [REDACTED]`);
+    expect(redactSecrets(`${run}Basic`)).toBe(`${run}Basic`);
+  });
+
   it("finds a key right after a key that held prose", () => {
     expect(redactSecrets("a secret token abc123 here")).toBe("a secret token [REDACTED] here");
   });
