@@ -7,7 +7,8 @@ import { createServer } from "node:http";
  * `gate` is opened, if named; preceded by a reasoning item when `reasoning` is given; streamed
  * first as the text deltas `deltas`, whose concatenation is `text`, when given); {tool, arguments, usage?} asks for a function
  * call, {tools:[{tool, arguments}, …]} for several in one response (parallel calls);
- * {stall:true} never answers (until the client goes away); {truncate:true} starts a response
+ * {stall:true} never answers (until the client goes away); {silent:true} not even with a status
+ * line (the model never sends a byte); {truncate:true} starts a response
  * and ends the stream before `response.completed`; {status, message} answers with an HTTP error.
  */
 export async function startModelStub(initialScript = []) {
@@ -48,6 +49,7 @@ export async function startModelStub(initialScript = []) {
   });
 
   async function answer(step, response) {
+    if (step.silent) return; // held open, no byte sent, until the client closes it
     if (step.status !== undefined) {
       response.writeHead(step.status, { "content-type": "application/json" });
       response.end(

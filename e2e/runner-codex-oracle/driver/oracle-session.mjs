@@ -148,6 +148,7 @@ export function createOracleSession({ scenario, server, stub, log }) {
     stateDirectory,
     notifications: events.notifications,
     until: events.until,
+    turnCompleted: events.turnCompleted,
     toolCalls: answers.toolCalls,
     userInputs: answers.userInputs,
     releaseHeldToolCall: answers.releaseHeldToolCall,

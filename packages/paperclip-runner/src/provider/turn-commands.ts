@@ -1,4 +1,4 @@
-import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
 import { providerFailed } from "./turn-settlement.js";
 
@@ -9,9 +9,10 @@ export async function startTurn(
 ): Promise<CommandOutcome> {
   const state = ctx.state();
   if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
-  if (state.activeProviderTurnId !== null || state.ambiguousTurnStartPending) {
-    return rejected("a provider turn is already active");
-  }
+  // Upstream's runner fails these (its refusals of the provider state), with its messages.
+  if (state.activeProviderTurnId !== null) return executionFailed("Codex already has an active provider turn");
+  if (state.ambiguousTurnStartPending)
+    return executionFailed("Codex has an unresolved ambiguous provider turn start");
   const session = ctx.session;
   if (session === null || state.lifecycle !== "session_open")
     return rejected("the provider session is not open");
@@ -31,6 +32,7 @@ export async function startTurn(
     await providerFailed(ctx, error, { code: "provider_turn_start_failed" });
     throw error;
   }
+  ctx.restartsSinceTurnStart = 0;
   ctx.update((current) => ({
     ...current,
     lifecycle: "turn_active",
