@@ -29,7 +29,9 @@ export async function runMoreScenario(h) {
     ]),
   );
   await h.attempt("usage-next", () =>
-    h.runTurn("usage-next", "again", [{ text: "second in a row", usage: { input_tokens: 180, output_tokens: 12 } }]),
+    h.runTurn("usage-next", "again", [
+      { text: "second in a row", usage: { input_tokens: 180, output_tokens: 12 } },
+    ]),
   );
   // The server reads the session while the model holds its answer back.
   await h.attempt("snapshot-mid-turn", async () => {
@@ -53,7 +55,10 @@ export async function runMoreScenario(h) {
     await h.runTurn(
       "steer-tool",
       "report, then be steered",
-      [{ tool: "report_progress", arguments: { body: STEER_HELD_TOOL_BODY } }, { text: "steered after the tool" }],
+      [
+        { tool: "report_progress", arguments: { body: STEER_HELD_TOOL_BODY } },
+        { text: "steered after the tool" },
+      ],
       async (turnId) => {
         await h.until(
           () => h.toolCalls.some((call) => call.arguments?.body === STEER_HELD_TOOL_BODY),
@@ -94,7 +99,7 @@ export async function runMoreScenario(h) {
           .request("turn/start", { input: [{ type: "text", text: "the second start" }] })
           .then(
             () => ({ accepted: true }),
-            (error) => ({ accepted: false, error: String(error?.message ?? error).slice(0, 500) }),
+            (error) => ({ accepted: false, refusal: String(error?.message ?? error).slice(0, 500) }),
           );
         h.mark("double-start:second", second);
         h.stub.open("double");
@@ -121,10 +126,12 @@ function providerPidOf(h) {
 async function killIdleProvider(h) {
   const providerPid = providerPidOf(h);
   process.kill(providerPid, "SIGKILL");
-  const replaced = await h.until(() => providerPidOf(h) !== providerPid, "a new provider process", 20_000).then(
-    () => true,
-    () => false,
-  );
+  const replaced = await h
+    .until(() => providerPidOf(h) !== providerPid, "a new provider process", 20_000)
+    .then(
+      () => true,
+      () => false,
+    );
   h.mark("provider-killed-idle", { replaced, providerAlive: alive(providerPid) });
 }
 

@@ -104,7 +104,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
     });
   });
 
-  it("ends the turn (turn.failed and the run terminal) on non-JSON, a 5 MiB frame, a flood or an exit, and the session reopens on the same thread", async () => {
+  it("ends the turn (turn.failed and the run terminal) on non-JSON, a 5 MiB frame, a flood or an exit (the provider then started again), and the session reopens on the same thread", async () => {
     await withWork(async (work) => {
       const hostile = ["non-json", "oversized", "flood", "exit"];
       const steps: Step[] = [
@@ -137,8 +137,23 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
           "provider_protocol_violation",
           "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: more than 1024 provider messages are waiting",
         ],
-        ["provider_exited", "the provider exited (code 7)"],
       ]);
+      // An exit of its own is no protocol failure: the provider starts again on the same thread,
+      // as upstream's runner does (the turn it ran is lost: failed below).
+      const exited = result.committed.findIndex(
+        (event) => event.eventType === "session.failed" && event.payload.code === "provider_exited",
+      );
+      expect(result.committed[exited]?.payload).toMatchObject({
+        code: "provider_exited",
+        exitCode: 7,
+        expected: false,
+        previousTurnCompleted: false,
+      });
+      expect(
+        eventTypes(result.committed.slice(exited + 1))
+          .filter((type) => type.startsWith("session.") || type === "turn.failed")
+          .slice(0, 3),
+      ).toEqual(["session.resumed", "session.reconciled", "turn.failed"]);
       const turnFailed = result.committed.filter((event) => event.eventType === "turn.failed");
       expect(turnFailed.map((event) => event.payload.providerTurnId)).toEqual([
         "turn-1",

@@ -10,7 +10,8 @@ export async function startTurn(
   const state = ctx.state();
   if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
   // Upstream's runner fails these (its refusals of the provider state), with its messages.
-  if (state.activeProviderTurnId !== null) return executionFailed("Codex already has an active provider turn");
+  if (state.activeProviderTurnId !== null)
+    return executionFailed("Codex already has an active provider turn");
   if (state.ambiguousTurnStartPending)
     return executionFailed("Codex has an unresolved ambiguous provider turn start");
   const session = ctx.session;
