@@ -33,6 +33,36 @@ export async function runMoreScenario(h) {
       { text: "second in a row", usage: { input_tokens: 180, output_tokens: 12 } },
     ]),
   );
+  // A steer and an interrupt naming the turn that just ended: no turn is active any more.
+  const ended = h.notifications.findLast((n) => n.method === "turn/completed")?.params?.turn?.id;
+  for (const [name, method, params] of [
+    [
+      "steer-after-turn",
+      "turn/steer",
+      { expectedTurnId: ended, input: [{ type: "text", text: "too late" }] },
+    ],
+    ["interrupt-after-turn", "turn/interrupt", { turnId: ended }],
+  ]) {
+    const outcome = await h.request(method, params).then(
+      () => ({ accepted: true }),
+      (error) => ({ accepted: false, refusal: String(error?.message ?? error).slice(0, 500) }),
+    );
+    h.mark(name, outcome);
+  }
+  // Codex retries (this scenario allows one retry): an HTTP 500, then an answer; a stream cut
+  // before response.completed, then an answer.
+  await h.attempt("retried-500", () =>
+    h.runTurn("retried-500", "answer after a retry", [
+      { status: 500, message: "stub overloaded once" },
+      { text: "answered on the retry" },
+    ]),
+  );
+  await h.attempt("retried-cut", () =>
+    h.runTurn("retried-cut", "answer after a reconnect", [
+      { truncate: true },
+      { text: "answered on the reconnect" },
+    ]),
+  );
   // The server reads the session while the model holds its answer back.
   await h.attempt("snapshot-mid-turn", async () => {
     const before = h.stub.requests.length;

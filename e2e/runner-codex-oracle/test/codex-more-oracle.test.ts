@@ -10,6 +10,8 @@ import { sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 const COMPLETED_STEPS = [
   "streamed",
   "usage-next",
+  "retried-500",
+  "retried-cut",
   "snapshot-mid-turn",
   "steer-tool",
   "double-start",
@@ -25,6 +27,12 @@ function expectMoreWorked(outcome: ScenarioOutcome): void {
   expect(failed, outcome.transcript.slice(-4_000)).toEqual([]);
   expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
   for (const step of COMPLETED_STEPS) expect(outcome.steps.get(step)?.status, step).toBe("completed");
+  // Codex retried the failed request and reconnected the cut stream once (one more model request each).
+  for (const step of ["retried-500", "retried-cut"]) {
+    expect(outcome.steps.get(step), step).toMatchObject({ modelRequests: 2 });
+  }
+  expect(outcome.steps.get("steer-after-turn")).toMatchObject({ accepted: false });
+  expect(outcome.steps.get("interrupt-after-turn")).toMatchObject({ accepted: true });
   expect(outcome.steps.get("snapshot-mid-turn:read")).toMatchObject({
     sameThread: true,
     turns: [{ same: true, status: "inProgress" }],
@@ -81,7 +89,7 @@ function expectProviderReplaced(outcome: ScenarioOutcome): void {
   expect(threads.size).toBe(1);
 }
 
-describe("streamed turns with usage, a snapshot mid-turn, a steer with a tool call pending, a silent model, a second turn.start and Codex killed, real Codex: upstream's runner and ours", {
+describe("streamed turns with usage, retries, a late steer, a snapshot mid-turn, a steer with a tool call pending, a silent model, a second turn.start and Codex killed, real Codex: upstream's runner and ours", {
   timeout: 300_000,
 }, () => {
   const outcomes = sideBySideBeforeAll("more");
@@ -98,11 +106,24 @@ describe("streamed turns with usage, a snapshot mid-turn, a steer with a tool ca
     expectMoreWorked(ours);
     expectStreamAndUsage(ours);
     expectProviderReplaced(ours);
-    expect(streamDifferences(outcomes())).toEqual([]);
+    const differences = streamDifferences(outcomes());
+    // Codex's "Reconnecting... 1/1" notice: its summary is the one listed difference (by pattern).
+    expect(unlistedDifferences(differences, {}), differences.join("\n")).toEqual([]);
   });
 
-  it("ours answers every command the server queued (the refused second turn.start among them) as upstream's, but for the listed differences", () => {
+  it("ours answers every command the server queued (the refused second turn.start and late steer among them) as upstream's, but for the listed differences", () => {
     const { upstream, ours } = outcomes();
+    const steer = (outcome: ScenarioOutcome) =>
+      outcome.commands.find((command) => command.type === "turn.steer");
+    expect(steer(ours)).toEqual({
+      type: "turn.steer",
+      status: "failed",
+      result: {
+        code: "command_execution_failed",
+        message: "Codex turn steer failed: Codex has no active provider turn",
+      },
+    });
+    expect(steer(ours)).toEqual(steer(upstream));
     const refused = (outcome: ScenarioOutcome) =>
       outcome.commands.filter((command) => command.type === "turn.start" && command.status !== "completed");
     expect(refused(ours)).toEqual([

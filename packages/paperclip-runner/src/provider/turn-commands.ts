@@ -58,7 +58,8 @@ export async function steerTurn(
   if (payload.mode !== undefined && payload.mode !== "steer")
     return rejected("turn.steer mode must be steer");
   const session = ctx.session;
-  if (state.activeProviderTurnId === null || session === null) return rejected("no provider turn is active");
+  if (state.activeProviderTurnId === null || session === null)
+    return executionFailed("Codex turn steer failed: Codex has no active provider turn");
   await session.request("turn/steer", {
     threadId: state.threadId,
     expectedTurnId: state.activeProviderTurnId,
