@@ -33,6 +33,14 @@ export async function runMoreScenario(h) {
       { text: "second in a row", usage: { input_tokens: 180, output_tokens: 12 } },
     ]),
   );
+  // Codex's own shell tool: a command execution item (under the server's profile the sandbox
+  // helper cannot start here, so the command fails the same way for both runners).
+  await h.attempt("shell", () =>
+    h.runTurn("shell", "run a command", [
+      { tool: "exec_command", arguments: { cmd: "echo hi from the shell" } },
+      { text: "ran it" },
+    ]),
+  );
   // A steer and an interrupt naming the turn that just ended: no turn is active any more.
   const ended = h.notifications.findLast((n) => n.method === "turn/completed")?.params?.turn?.id;
   for (const [name, method, params] of [

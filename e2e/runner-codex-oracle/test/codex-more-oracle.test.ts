@@ -2,14 +2,15 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error the scenario is a plain ES module shared with the Node 24 driver
 import { STEER_HELD_TOOL_BODY, STREAMED_DELTAS } from "../driver/more-scenario.mjs";
 import { unlistedDifferences } from "../src/accepted-differences.js";
-import { commandResults } from "../src/command-results.js";
+import { commandResults, maskWorkDir } from "../src/command-results.js";
 import { diffEventStreams } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
-import { sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
+import { type SideBySide, sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 
 const COMPLETED_STEPS = [
   "streamed",
   "usage-next",
+  "shell",
   "retried-500",
   "retried-cut",
   "snapshot-mid-turn",
@@ -19,6 +20,15 @@ const COMPLETED_STEPS = [
   "after-idle-kill",
 ];
 
+/** The outcomes with the run's work directory masked in the events (a command's output names it). */
+const masked = ({ upstream, ours }: SideBySide): SideBySide => {
+  const mask = (outcome: ScenarioOutcome): ScenarioOutcome => ({
+    ...outcome,
+    events: outcome.events.map((event) => ({ ...event, payload: maskWorkDir(event.payload) })),
+  });
+  return { upstream: mask(upstream), ours: mask(ours) };
+};
+
 const typesOf = (outcome: ScenarioOutcome) => outcome.events.map((event) => event.eventType);
 
 /** Every step went as the server expects, whichever runner ran it. */
@@ -27,6 +37,15 @@ function expectMoreWorked(outcome: ScenarioOutcome): void {
   expect(failed, outcome.transcript.slice(-4_000)).toEqual([]);
   expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
   for (const step of COMPLETED_STEPS) expect(outcome.steps.get(step)?.status, step).toBe("completed");
+  // Codex ran its own shell tool: a command execution, reported as a process tool execution.
+  expect(outcome.steps.get("shell")).toMatchObject({ modelRequests: 2 });
+  expect(
+    outcome.events.find(
+      (event) =>
+        event.eventType === "tool.execution.completed" &&
+        (event.payload as { transport?: string }).transport === "process",
+    )?.payload,
+  ).toMatchObject({ operation: "execute", name: "/bin/bash -lc 'echo hi from the shell'" });
   // Codex retried the failed request and reconnected the cut stream once (one more model request each).
   for (const step of ["retried-500", "retried-cut"]) {
     expect(outcome.steps.get(step), step).toMatchObject({ modelRequests: 2 });
@@ -89,7 +108,7 @@ function expectProviderReplaced(outcome: ScenarioOutcome): void {
   expect(threads.size).toBe(1);
 }
 
-describe("streamed turns with usage, retries, a late steer, a snapshot mid-turn, a steer with a tool call pending, a silent model, a second turn.start and Codex killed, real Codex: upstream's runner and ours", {
+describe("streamed turns with usage, a shell command, retries, a late steer, a snapshot mid-turn, a steer with a tool call pending, a silent model, a second turn.start and Codex killed, real Codex: upstream's runner and ours", {
   timeout: 300_000,
 }, () => {
   const outcomes = sideBySideBeforeAll("more");
@@ -106,7 +125,7 @@ describe("streamed turns with usage, retries, a late steer, a snapshot mid-turn,
     expectMoreWorked(ours);
     expectStreamAndUsage(ours);
     expectProviderReplaced(ours);
-    const differences = streamDifferences(outcomes());
+    const differences = streamDifferences(masked(outcomes()));
     // Codex's "Reconnecting... 1/1" notice: its summary is the one listed difference (by pattern).
     expect(unlistedDifferences(differences, {}), differences.join("\n")).toEqual([]);
   });
