@@ -33,6 +33,28 @@ export async function runMoreScenario(h) {
       { text: "second in a row", usage: { input_tokens: 180, output_tokens: 12 } },
     ]),
   );
+  // A richer response: the reasoning summary streamed, a web search item, and a message before a
+  // tool call in the same response.
+  await h.attempt("rich", () =>
+    h.runTurn("rich", "search, say, then report", [
+      {
+        reasoning: "Search first, then report.",
+        reasoningDeltas: ["Search first, ", "then report."],
+        items: [
+          {
+            type: "web_search_call",
+            id: "ws_stub_1",
+            status: "completed",
+            action: { type: "search", query: "paperclip runner" },
+          },
+        ],
+        text: "Reporting now.",
+        tool: "report_progress",
+        arguments: { body: "searched" },
+      },
+      { text: "reported after searching" },
+    ]),
+  );
   // Codex's own shell tool: a command execution item (under the server's profile the sandbox
   // helper cannot start here, so the command fails the same way for both runners).
   await h.attempt("shell", () =>

@@ -10,6 +10,7 @@ import { type SideBySide, sideBySideBeforeAll, streamDifferences } from "../src/
 const COMPLETED_STEPS = [
   "streamed",
   "usage-next",
+  "rich",
   "shell",
   "retried-500",
   "retried-cut",
@@ -37,6 +38,9 @@ function expectMoreWorked(outcome: ScenarioOutcome): void {
   expect(failed, outcome.transcript.slice(-4_000)).toEqual([]);
   expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
   for (const step of COMPLETED_STEPS) expect(outcome.steps.get(step)?.status, step).toBe("completed");
+  // Reasoning streamed as summary deltas, a web search item, a message and a tool call in one response.
+  expect(outcome.steps.get("rich")).toMatchObject({ modelRequests: 2 });
+  expect(outcome.events.map((event) => (event.payload as { kind?: string }).kind)).toContain("webSearch");
   // Codex ran its own shell tool: a command execution, reported as a process tool execution.
   expect(outcome.steps.get("shell")).toMatchObject({ modelRequests: 2 });
   expect(
@@ -56,7 +60,10 @@ function expectMoreWorked(outcome: ScenarioOutcome): void {
     sameThread: true,
     turns: [{ same: true, status: "inProgress" }],
   });
-  expect(outcome.toolCalls.map((call) => call.arguments)).toEqual([{ body: STEER_HELD_TOOL_BODY }]);
+  expect(outcome.toolCalls.map((call) => call.arguments)).toEqual([
+    { body: "searched" },
+    { body: STEER_HELD_TOOL_BODY },
+  ]);
   expect(outcome.steerReachedModel).toBe(true);
   expect(outcome.steps.get("interrupt-silent")?.status).toBe("interrupted");
   expect(outcome.steps.get("double-start:second")).toMatchObject({ accepted: false });
