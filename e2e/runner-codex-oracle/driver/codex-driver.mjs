@@ -9,6 +9,7 @@ import { committedCommands, committedEvents } from "./committed-state.mjs";
 import { runEdgeScenario, runInterruptToolScenario } from "./edge-scenario.mjs";
 import { runGoalsScenario } from "./goals-scenario.mjs";
 import { startModelStub } from "./model-stub.mjs";
+import { runMoreScenario } from "./more-scenario.mjs";
 import { createOracleSession } from "./oracle-session.mjs";
 import { alive } from "./process-alive.mjs";
 import { runRecoveryScenario } from "./recovery-scenario.mjs";
@@ -36,6 +37,10 @@ const scenarios = {
   },
   "interrupt-tool": async (h) => {
     await runInterruptToolScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  more: async (h) => {
+    await runMoreScenario(h);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   reopen: (h) => runReopenScenario(h, false),

@@ -7,7 +7,10 @@ import { createServer } from "node:http";
  * `gate` is opened, if named; preceded by a reasoning item when `reasoning` is given; streamed
  * first as the text deltas `deltas`, whose concatenation is `text`, when given); {tool, arguments, usage?} asks for a function
  * call, {tools:[{tool, arguments}, …]} for several in one response (parallel calls);
- * {stall:true} never answers (until the client goes away); {truncate:true} starts a response
+ * `items`: raw output items sent before the message or calls; `reasoningDeltas`: the reasoning
+ * summary streamed as these deltas first; a step with `text` and a call sends both;
+ * {stall:true} never answers (until the client goes away); {silent:true} not even with a status
+ * line (the model never sends a byte); {truncate:true} starts a response
  * and ends the stream before `response.completed`; {status, message} answers with an HTTP error.
  */
 export async function startModelStub(initialScript = []) {
@@ -48,6 +51,7 @@ export async function startModelStub(initialScript = []) {
   });
 
   async function answer(step, response) {
+    if (step.silent) return; // held open, no byte sent, until the client closes it
     if (step.status !== undefined) {
       response.writeHead(step.status, { "content-type": "application/json" });
       response.end(
@@ -83,6 +87,8 @@ export async function startModelStub(initialScript = []) {
         content: [{ type: "reasoning_text", text: step.reasoning }],
       });
     }
+    // Raw output items the model sends as they are (a web search call, say).
+    items.push(...(step.items ?? []));
     const calls =
       step.tools ?? (step.tool !== undefined ? [{ tool: step.tool, arguments: step.arguments }] : []);
     calls.forEach((call, index) => {
@@ -94,7 +100,7 @@ export async function startModelStub(initialScript = []) {
         arguments: JSON.stringify(call.arguments ?? {}),
       });
     });
-    if (calls.length === 0) {
+    if (calls.length === 0 || step.text !== undefined) {
       items.push({
         type: "message",
         role: "assistant",
@@ -103,6 +109,23 @@ export async function startModelStub(initialScript = []) {
       });
     }
     items.forEach((item, index) => {
+      if (step.reasoningDeltas !== undefined && item.type === "reasoning") {
+        send("response.output_item.added", { output_index: index, item: { ...item, summary: [] } });
+        send("response.reasoning_summary_part.added", {
+          item_id: item.id,
+          output_index: index,
+          summary_index: 0,
+          part: { type: "summary_text", text: "" },
+        });
+        for (const delta of step.reasoningDeltas) {
+          send("response.reasoning_summary_text.delta", {
+            item_id: item.id,
+            output_index: index,
+            summary_index: 0,
+            delta,
+          });
+        }
+      }
       if (step.deltas !== undefined && item.type === "message") {
         send("response.output_item.added", { output_index: index, item: { ...item, content: [] } });
         for (const delta of step.deltas) {

@@ -59,6 +59,16 @@ export function createOracleSession({ scenario, server, stub, log }) {
           "suppress_unstable_features_warning=true",
         ]
       : []),
+    // `more`: Codex retries a failed model request and reconnects a cut stream once (the stub's
+    // defaults retry nothing), so the events of a retry are compared too.
+    ...(scenario.kind === "more"
+      ? [
+          "-c",
+          "model_providers.mock_provider.request_max_retries=1",
+          "-c",
+          "model_providers.mock_provider.stream_max_retries=1",
+        ]
+      : []),
     ...server.createRunnerdCodexAppServerArgs({ environment, codexHome, codexCommand: scenario.codex }),
   ];
   const transportOptions = {
@@ -148,6 +158,7 @@ export function createOracleSession({ scenario, server, stub, log }) {
     stateDirectory,
     notifications: events.notifications,
     until: events.until,
+    turnCompleted: events.turnCompleted,
     toolCalls: answers.toolCalls,
     userInputs: answers.userInputs,
     releaseHeldToolCall: answers.releaseHeldToolCall,

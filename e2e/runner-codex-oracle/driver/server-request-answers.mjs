@@ -2,6 +2,7 @@
 // calls (recorded; some held or refused on purpose) and Codex's questions to the user (answered
 // later, as the server's form does). Written for this repository.
 import { HELD_TOOL_BODY, REFUSED_TOOL_BODY } from "./edge-scenario.mjs";
+import { STEER_HELD_TOOL_BODY } from "./more-scenario.mjs";
 
 /** What the board answers to Codex's question (the question set's option ids, as the server's form does). */
 const QUESTION_RESPONSE = {
@@ -16,11 +17,17 @@ const QUESTION_RESPONSE = {
 export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) {
   const toolCalls = [];
   const userInputs = [];
-  // The call the server answers only once the driver releases it (after the turn was interrupted).
-  let releaseHeldToolCall = () => {};
-  const heldToolCallReleased = new Promise((resolve) => {
-    releaseHeldToolCall = resolve;
-  });
+  // The calls the server answers only once the driver releases them (after the turn was
+  // interrupted; after a steer), by body.
+  const held = new Map(
+    [HELD_TOOL_BODY, STEER_HELD_TOOL_BODY].map((body) => {
+      let release = () => {};
+      const released = new Promise((resolve) => {
+        release = resolve;
+      });
+      return [body, { release, released }];
+    }),
+  );
   function answer(transport) {
     transport.setServerRequestHandler(async (request) => {
       if (request.method === "item/tool/requestUserInput") {
@@ -41,7 +48,7 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
         arguments: request.params?.arguments,
       });
       if (neverAnswerFirstToolCall && toolCalls.length === 1) await new Promise(() => {});
-      if (request.params?.arguments?.body === HELD_TOOL_BODY) await heldToolCallReleased;
+      await held.get(request.params?.arguments?.body)?.released;
       if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
         return {
           success: false,
@@ -54,5 +61,10 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
       };
     });
   }
-  return { toolCalls, userInputs, answer, releaseHeldToolCall: () => releaseHeldToolCall() };
+  return {
+    toolCalls,
+    userInputs,
+    answer,
+    releaseHeldToolCall: (body = HELD_TOOL_BODY) => held.get(body)?.release(),
+  };
 }

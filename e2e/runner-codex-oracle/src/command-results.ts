@@ -1,8 +1,16 @@
 import { type NormalisedEvent, normaliseEvents } from "./normalise-events.js";
 import type { ScenarioOutcome } from "./run-scenario.js";
 
-/** A scenario's private work directory (`run-scenario.ts`), different in every run. */
+/** A scenario's private work directory (`run-scenario.ts`), and Codex's helper directory in it: different in every run. */
 const WORK_DIR = /codex oracle-[A-Za-z0-9]{6}/g;
+const CODEX_ARG0_DIR = /codex-arg0[A-Za-z0-9]{6}/g;
+
+/** `value` with the run's work directory (and Codex's helper directory in it) masked. */
+export function maskWorkDir(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value).replace(WORK_DIR, "<work>").replace(CODEX_ARG0_DIR, "codex-arg0<random>"),
+  ) as unknown;
+}
 
 /**
  * The commands the server queued and the runner's results, as events, so the stream comparison
@@ -12,9 +20,7 @@ export function commandResults(outcome: ScenarioOutcome): NormalisedEvent[] {
   return normaliseEvents(
     outcome.commands.map((command) => ({
       eventType: command.type,
-      payload: JSON.parse(
-        JSON.stringify({ status: command.status, result: command.result }).replace(WORK_DIR, "<work>"),
-      ) as unknown,
+      payload: maskWorkDir({ status: command.status, result: command.result }),
     })),
   );
 }

@@ -8,6 +8,7 @@ import {
   driveCodexRunner,
   eventTypes,
   FAKE_CODEX,
+  openSteps,
   providerPids,
   type Step,
   serverToolchainForFile,
@@ -104,7 +105,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
     });
   });
 
-  it("ends the turn (turn.failed and the run terminal) on non-JSON, a 5 MiB frame, a flood or an exit, and the session reopens on the same thread", async () => {
+  it("ends the turn (turn.failed and the run terminal) on non-JSON, a 5 MiB frame, a flood or an exit (the provider then started again), and the session reopens on the same thread", async () => {
     await withWork(async (work) => {
       const hostile = ["non-json", "oversized", "flood", "exit"];
       const steps: Step[] = [
@@ -137,8 +138,23 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
           "provider_protocol_violation",
           "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: more than 1024 provider messages are waiting",
         ],
-        ["provider_exited", "the provider exited (code 7)"],
       ]);
+      // An exit of its own is no protocol failure: the provider starts again on the same thread,
+      // as upstream's runner does (the turn it ran is lost: failed below).
+      const exited = result.committed.findIndex(
+        (event) => event.eventType === "session.failed" && event.payload.code === "provider_exited",
+      );
+      expect(result.committed[exited]?.payload).toMatchObject({
+        code: "provider_exited",
+        exitCode: 7,
+        expected: false,
+        previousTurnCompleted: false,
+      });
+      expect(
+        eventTypes(result.committed.slice(exited + 1))
+          .filter((type) => type.startsWith("session.") || type === "turn.failed")
+          .slice(0, 3),
+      ).toEqual(["session.resumed", "session.reconciled", "turn.failed"]);
       const turnFailed = result.committed.filter((event) => event.eventType === "turn.failed");
       expect(turnFailed.map((event) => event.payload.providerTurnId)).toEqual([
         "turn-1",
@@ -162,6 +178,66 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         status: "accepted",
         providerTurnId: "turn-5",
       });
+    });
+  });
+
+  it("starts a provider killed between turns again on the same thread (session.reconciled, not failed), and the next turn completes", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work, codexPrepare(work, { contract: false })),
+        { op: "queue", type: "turn.start", payload: { text: "plain" }, id: "before" },
+        { op: "event", type: "turn.completed" },
+        { op: "killProvider" },
+        { op: "event", type: "session.resumed" },
+        { op: "queue", type: "turn.start", payload: { text: "plain" }, id: "after" },
+        { op: "event", type: "turn.completed", count: 2 },
+        ...closeSteps,
+      ]);
+      expectNothingLeft(result);
+      const types = eventTypes(result.committed);
+      const exited = types.indexOf("session.reconciled");
+      // Nothing was lost (the last turn completed on that process): reconciled, no failure.
+      expect(result.committed[exited]?.payload).toMatchObject({
+        code: "provider_exited",
+        expected: false,
+        previousTurnCompleted: true,
+        completedByExitedProcess: true,
+        completedTurnProcessGeneration: 1,
+        processGeneration: 1,
+      });
+      expect(types).not.toContain("session.failed");
+      expect(types.slice(exited + 1, exited + 5)).toEqual([
+        "harness.diagnostic",
+        "harness.diagnostic",
+        "session.resumed",
+        "session.reconciled",
+      ]);
+      expect(result.committed[exited + 1]?.payload).toMatchObject({
+        startup: { trigger: "restore", command: null, attemptedProcessGeneration: 2 },
+      });
+      expect(commandOf(result, "after")?.result.status).toBe("completed");
+    });
+  });
+
+  it("stops starting a provider that dies again after each resume: 3 restarts, then the session fails", async () => {
+    await withWork(async (work) => {
+      const prepare = codexPrepare(work, {
+        contract: false,
+        args: [FAKE_CODEX, "--fake-mode", "exit-after-resume"],
+      });
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work, prepare),
+        { op: "queue", type: "turn.start", payload: { text: "exit" }, id: "turn" },
+        { op: "event", type: "harness.diagnostic", count: 9 },
+        ...closeSteps,
+      ]);
+      expectNothingLeft(result);
+      expect(eventTypes(result.committed).filter((type) => type === "session.resumed")).toHaveLength(3);
+      // The first exit took the turn; the fourth one is no longer restarted.
+      expect(diagnostics(result)).toEqual([
+        { code: "provider_exited", message: "the provider exited (code 9)" },
+      ]);
+      expect(result.committed.at(-1)?.payload).toMatchObject({ code: "provider_exited", exitCode: 9 });
     });
   });
 

@@ -69,14 +69,18 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
     });
   });
 
-  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one", async () => {
+  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one; fails a second start and a late steer", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, codexPrepare(work, { contract: false })),
         { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-1" },
         { op: "event", type: "turn.started" },
+        { op: "queue", type: "turn.start", payload: { text: "plain" }, id: "turn-twice" },
+        { op: "command", id: "turn-twice" },
         { op: "queue", type: "turn.interrupt", payload: { reason: "user asked" }, id: "interrupt" },
         { op: "event", type: "turn.interrupted" },
+        { op: "queue", type: "turn.steer", payload: { text: "too late" }, id: "late-steer" },
+        { op: "command", id: "late-steer" },
         { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
         { op: "event", type: "turn.started", count: 2 },
         {
@@ -90,6 +94,18 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
       ]);
       expect(result.failure).toBeNull();
       expect(result.invalid).toEqual([]);
+      // Refused by the provider's state as upstream's runner fails them: the active turn goes on.
+      expect(commandOf(result, "turn-twice")?.result).toMatchObject({
+        status: "failed",
+        result: { code: "command_execution_failed", message: "Codex already has an active provider turn" },
+      });
+      expect(commandOf(result, "late-steer")?.result).toMatchObject({
+        status: "failed",
+        result: {
+          code: "command_execution_failed",
+          message: "Codex turn steer failed: Codex has no active provider turn",
+        },
+      });
       expect(commandOf(result, "interrupt")?.result.result).toEqual({
         status: "interrupt_requested",
         reason: "user asked",

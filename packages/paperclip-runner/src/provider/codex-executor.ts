@@ -17,6 +17,7 @@ import {
   unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import { restartExitedProvider } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
 import { startProviderSession } from "./session-start.js";
@@ -92,6 +93,7 @@ export class CodexExecutor implements DurableEngine {
     this.finished = new Promise((resolve) => {
       this.finish = resolve;
     });
+    this.ctx.restartProvider = (exitCode) => restartExitedProvider(this.ctx, deps.session, exitCode);
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
   }

@@ -188,6 +188,17 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
         },
       ],
     });
+    // Codex's "Reconnecting... 1/1" (a cut stream it retries) is still an unrecoverable error notice upstream.
+    expect(
+      codexNotificationEvents(
+        "error",
+        { error: { message: "Reconnecting... 1/1" }, willRetry: true },
+        context,
+      ),
+    ).toMatchObject({
+      kind: "events",
+      events: [{ payload: { severity: "error", recoverable: false, userActionable: true } }],
+    });
     const plan = [
       { step: "read", status: "completed" },
       { step: "write", status: "inProgress" },

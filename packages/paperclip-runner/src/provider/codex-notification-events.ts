@@ -318,7 +318,8 @@ function noticeEvent(method: string, params: Record<string, unknown>, inTurn: bo
     severity: error ? "error" : method === "deprecationNotice" ? "info" : "warning",
     category: method,
     scope: inTurn ? "turn" : "session",
-    recoverable: !error || params.willRetry === true,
+    // An error is never recoverable in upstream's notice, even one Codex retries (`willRetry`).
+    recoverable: !error,
     // As the shipped normaliser (`provider-events.js`): errors and warnings ask the user to act.
     userActionable: error || method === "warning",
     summary,

@@ -19,6 +19,11 @@ export function rejected(detail: string, result?: Record<string, unknown>): Comm
   return result === undefined ? { status: "rejected", detail } : { status: "rejected", detail, result };
 }
 
+/** A command the provider's state refuses: upstream's runner fails it with this result. */
+export function executionFailed(message: string): CommandOutcome {
+  return { status: "failed", detail: message, result: { code: "command_execution_failed", message } };
+}
+
 /**
  * A command the executor does not implement: upstream's runner completes it with
  * a rejected result (the server's transport takes that as done), not a refusal.

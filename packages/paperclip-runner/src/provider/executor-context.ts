@@ -38,6 +38,12 @@ export class ExecutorContext {
    * they are committed, as upstream's snapshot shows it).
    */
   deferredStartup: DeferredStartup | null = null;
+  /** Starts a provider that exited on its own again (`provider-restart.ts`), set by the executor. */
+  restartProvider: ((exitCode: number | null) => Promise<void>) | null = null;
+  /** How often the provider was started again on its own since the last accepted turn. */
+  restartsSinceTurnStart = 0;
+  /** The provider process generation on which the last turn completed (its terminal from the provider), or null. */
+  lastTurnCompletedGeneration: number | null = null;
   readonly tools: SemanticToolBridge;
   readonly inputs: RuntimeInputBridge;
   private current: CodexProviderState | null;

@@ -15,6 +15,15 @@ export async function handleProviderInbound(ctx: ExecutorContext, message: Provi
       return;
     case "exit": {
       const exit = message.exit;
+      const lifecycle = ctx.state().lifecycle;
+      if (
+        exit.kind === "exited" &&
+        ctx.restartProvider !== null &&
+        (lifecycle === "session_open" || lifecycle === "turn_active")
+      ) {
+        await ctx.restartProvider(exit.exitCode);
+        return;
+      }
       const reason =
         exit.kind === "spawn_failed" ? exit.message : `the provider exited (code ${exit.exitCode})`;
       await providerFailed(ctx, new Error(reason), {
@@ -97,6 +106,7 @@ async function onNotification(
       await ctx.emitAll(outcome.events);
       return;
     case "terminal":
+      ctx.lastTurnCompletedGeneration = state.processGeneration;
       await settleTurn(ctx, outcome.status, null, outcome.event);
       await ctx.save();
       return;

@@ -1,4 +1,4 @@
-import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
 import { providerFailed } from "./turn-settlement.js";
 
@@ -9,9 +9,11 @@ export async function startTurn(
 ): Promise<CommandOutcome> {
   const state = ctx.state();
   if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
-  if (state.activeProviderTurnId !== null || state.ambiguousTurnStartPending) {
-    return rejected("a provider turn is already active");
-  }
+  // Upstream's runner fails these (its refusals of the provider state), with its messages.
+  if (state.activeProviderTurnId !== null)
+    return executionFailed("Codex already has an active provider turn");
+  if (state.ambiguousTurnStartPending)
+    return executionFailed("Codex has an unresolved ambiguous provider turn start");
   const session = ctx.session;
   if (session === null || state.lifecycle !== "session_open")
     return rejected("the provider session is not open");
@@ -31,6 +33,7 @@ export async function startTurn(
     await providerFailed(ctx, error, { code: "provider_turn_start_failed" });
     throw error;
   }
+  ctx.restartsSinceTurnStart = 0;
   ctx.update((current) => ({
     ...current,
     lifecycle: "turn_active",
@@ -55,7 +58,8 @@ export async function steerTurn(
   if (payload.mode !== undefined && payload.mode !== "steer")
     return rejected("turn.steer mode must be steer");
   const session = ctx.session;
-  if (state.activeProviderTurnId === null || session === null) return rejected("no provider turn is active");
+  if (state.activeProviderTurnId === null || session === null)
+    return executionFailed("Codex turn steer failed: Codex has no active provider turn");
   await session.request("turn/steer", {
     threadId: state.threadId,
     expectedTurnId: state.activeProviderTurnId,

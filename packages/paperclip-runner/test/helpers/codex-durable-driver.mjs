@@ -151,6 +151,13 @@ try {
       print({ type: "killing", pid: handle.child.pid });
       process.kill(handle.child.pid, "SIGKILL");
       print({ type: "exit", phase: "killed", ...(await exitOf(handle)) });
+    } else if (step.op === "killProvider") {
+      // The provider alone dies (killed from outside): its pid as the runner's state file records it.
+      const state = JSON.parse(
+        readFileSync(join(scenario.work, "runner", "codex-provider-state.json"), "utf8"),
+      );
+      print({ type: "killing-provider", pid: state.processId });
+      process.kill(state.processId, "SIGKILL");
     } else if (step.op === "restart") {
       handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
     } else if (step.op === "exit") {

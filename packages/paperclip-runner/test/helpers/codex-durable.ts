@@ -54,6 +54,7 @@ export type Step =
   /** Waits until a command of this type the control plane queued itself (a tool result, say) is answered. */
   | { readonly op: "commandOfType"; readonly type: string }
   | { readonly op: "sigkill" }
+  | { readonly op: "killProvider" }
   | { readonly op: "restart" }
   | { readonly op: "exit" }
   | { readonly op: "releaseTools" }

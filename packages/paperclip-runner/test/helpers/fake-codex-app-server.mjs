@@ -13,7 +13,8 @@
 // "goal-progress" (the thread's goal gains used tokens during the turn: thread/goal/updated naming it),
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn).
-// Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize".
+// Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
+// "exit-after-resume" (exits just after answering each thread/resume).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -192,6 +193,8 @@ const handlers = {
     for (const turn of thread.turns) if (turn.status === "inProgress") turn.status = "interrupted";
     saveThread(thread);
     if (thread.lastUsageTurn !== undefined) notify("thread/tokenUsage/updated", usage(thread.lastUsageTurn));
+    // A provider that dies again as soon as it has resumed (the runner must not restart it forever).
+    if (mode === "exit-after-resume") setTimeout(() => process.exit(9), 50);
     return { thread: { id: thread.id, sessionId: thread.sessionId } };
   },
   "thread/goal/get": () => ({ goal: thread.goal ?? null }),
