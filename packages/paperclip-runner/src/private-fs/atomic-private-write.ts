@@ -3,7 +3,7 @@ import {
   constants,
   fchmodSync,
   fstatSync,
-  fsyncSync,
+  fsync,
   lstatSync,
   openSync,
   renameSync,
@@ -53,10 +53,11 @@ const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O
  * Any failure removes the temporary file. Unlike `write-file-atomic`, this
  * never follows a symlink, always creates exclusively and syncs the directory.
  *
- * The system calls are made synchronously, as upstream's runner makes them: a state file is a
- * few kilobytes, and the dozen calls of one write each cost a round trip through libuv's thread
- * pool otherwise; durable mode writes its state several times on the way to a session's first
- * answer (what the server waits for). The event loop waits for the two `fsync`s meanwhile.
+ * The system calls are made synchronously but for the two `fsync`s: each of the dozen calls of
+ * one write cost a round trip through libuv's thread pool, and durable mode writes its state
+ * several times on the way to a session's first answer (what the server waits for). The
+ * `fsync`s wait for the disk in the pool, so the event loop goes on meanwhile: a provider's
+ * output read during one state write is committed by the next, not one write per event.
  */
 export async function atomicPrivateWrite(
   dir: string,
@@ -78,7 +79,7 @@ export async function atomicPrivateWrite(
       try {
         fchmodSync(fd, 0o600);
         writeFileSync(fd, bytes);
-        fsyncSync(fd);
+        await syncToDisk(fd);
       } finally {
         closeSync(fd);
       }
@@ -94,13 +95,20 @@ export async function atomicPrivateWrite(
       throw wrapOsError(errors.writeFailed, error);
     }
     try {
-      fsyncSync(directory.fd);
+      await syncToDisk(directory.fd);
     } catch (error) {
       throw wrapOsError(errors.writeFailed, error);
     }
   } finally {
     closeSync(directory.fd);
   }
+}
+
+/** `fsync` in libuv's thread pool: the one call of a write that waits for the disk. */
+function syncToDisk(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fsync(fd, (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 interface OpenedDirectory {
