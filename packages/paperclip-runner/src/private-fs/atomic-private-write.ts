@@ -1,15 +1,29 @@
-import { constants } from "node:fs";
-import { type FileHandle, open, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  lstatSync,
+  openSync,
+  renameSync,
+  type Stats,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join, resolve } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import {
-  assertStillSameDirectory,
+  assertOpenedAsChecked,
+  assertPrivateDirectory,
+  assertStillSameInode,
   type OpenPrivateDirectoryOptions,
-  openPrivateDirectory,
+  openFailure,
+  stillSameLstatFailure,
 } from "./open-private-directory.js";
 import { errnoCode, wrapOsError } from "./os-error.js";
 import { PRIVATE_PATH_ERRORS } from "./private-path-errors.js";
-import { sweepStaleTemporaries } from "./sweep-stale-temporaries.js";
+import { sweepStaleTemporariesSync } from "./sweep-stale-temporaries.js";
 import { isPlainFileName, TEMPORARY_ATTEMPTS, temporaryName } from "./temporary-name.js";
 
 export interface AtomicPrivateWriteOptions extends OpenPrivateDirectoryOptions {
@@ -17,7 +31,10 @@ export interface AtomicPrivateWriteOptions extends OpenPrivateDirectoryOptions {
   readonly beforeRename?: () => Promise<void>;
 }
 
+type Errors = typeof PRIVATE_PATH_ERRORS;
+
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
  * Replaces `dir/name` with `bytes` atomically and privately: a reader (or a
@@ -35,6 +52,12 @@ const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
  *
  * Any failure removes the temporary file. Unlike `write-file-atomic`, this
  * never follows a symlink, always creates exclusively and syncs the directory.
+ *
+ * The system calls are made synchronously but for the two `fsync`s: each of the dozen calls of
+ * one write cost a round trip through libuv's thread pool, and durable mode writes its state
+ * several times on the way to a session's first answer (what the server waits for). The
+ * `fsync`s wait for the disk in the pool, so the event loop goes on meanwhile: a provider's
+ * output read during one state write is committed by the next, not one write per event.
  */
 export async function atomicPrivateWrite(
   dir: string,
@@ -48,44 +71,98 @@ export async function atomicPrivateWrite(
       details: { name: "name", reason: "must be a single path component" },
     });
   }
-  const directory = await openPrivateDirectory(dir, options);
+  const directory = await openDirectory(dir, options, errors);
   try {
-    await sweepStaleTemporaries(directory.path, name);
-    const { file, path } = await createTemporary(directory.path, name, errors);
+    sweepStaleTemporariesSync(directory.path, name);
+    const { fd, path } = createTemporary(directory.path, name, errors);
     try {
       try {
-        await file.chmod(0o600);
-        await file.writeFile(bytes);
-        await file.sync();
+        fchmodSync(fd, 0o600);
+        writeFileSync(fd, bytes);
+        await syncToDisk(fd);
       } finally {
-        await file.close();
+        closeSync(fd);
       }
       await options.beforeRename?.();
-      await assertStillSameDirectory(directory, errors);
-      await rename(path, join(directory.path, name));
+      assertStillSameDirectory(directory, errors);
+      renameSync(path, join(directory.path, name));
     } catch (error) {
-      await unlink(path).catch(() => undefined);
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already renamed or never created: nothing is left behind.
+      }
       throw wrapOsError(errors.writeFailed, error);
     }
     try {
-      await directory.handle.sync();
+      await syncToDisk(directory.fd);
     } catch (error) {
       throw wrapOsError(errors.writeFailed, error);
     }
   } finally {
-    await directory.handle.close();
+    closeSync(directory.fd);
   }
 }
 
-async function createTemporary(
+/** `fsync` in libuv's thread pool: the one call of a write that waits for the disk. */
+function syncToDisk(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fsync(fd, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+interface OpenedDirectory {
+  readonly path: string;
+  readonly fd: number;
+  readonly stats: Stats;
+}
+
+/** `openPrivateDirectory`'s checks (`lstat`, then `open` bound to the same inode), on a descriptor. */
+async function openDirectory(
   dir: string,
-  name: string,
-  errors: typeof PRIVATE_PATH_ERRORS,
-): Promise<{ file: FileHandle; path: string }> {
+  options: AtomicPrivateWriteOptions,
+  errors: Errors,
+): Promise<OpenedDirectory> {
+  const target = resolve(dir);
+  let checked: Stats;
+  try {
+    checked = lstatSync(target);
+  } catch (error) {
+    throw wrapOsError(errors.directoryUnavailable, error);
+  }
+  assertPrivateDirectory(checked, errors);
+  await options.betweenCheckAndOpen?.();
+  let fd: number;
+  try {
+    fd = openSync(target, DIRECTORY_FLAGS);
+  } catch (error) {
+    throw openFailure(error, errors);
+  }
+  try {
+    const opened = fstatSync(fd);
+    assertOpenedAsChecked(checked, opened, errors);
+    return { path: target, fd, stats: opened };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+function assertStillSameDirectory(directory: OpenedDirectory, errors: Errors): void {
+  let current: Stats;
+  try {
+    current = lstatSync(directory.path);
+  } catch (error) {
+    throw stillSameLstatFailure(error, errors);
+  }
+  assertStillSameInode(current, directory.stats, errors);
+}
+
+function createTemporary(dir: string, name: string, errors: Errors): { fd: number; path: string } {
   for (let attempt = 0; attempt < TEMPORARY_ATTEMPTS; attempt += 1) {
     const path = join(dir, temporaryName(name, process.pid, attempt));
     try {
-      return { file: await open(path, CREATE_FLAGS, 0o600), path };
+      return { fd: openSync(path, CREATE_FLAGS, 0o600), path };
     } catch (error) {
       if (errnoCode(error) !== "EEXIST") throw wrapOsError(errors.writeFailed, error);
     }

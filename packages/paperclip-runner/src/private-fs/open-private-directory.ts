@@ -61,28 +61,38 @@ export async function openPrivateDirectory(
   try {
     handle = await open(target, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
-    // lstat saw a real directory: a symlink, a non-directory or nothing at all now means it was replaced.
-    if (SWAP_ERRNOS.has(errnoCode(error) ?? "")) {
-      throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
-        cause: error,
-        details: { errno: errnoCode(error) ?? "UNKNOWN" },
-      });
-    }
-    throw wrapOsError(errors.directoryUnavailable, error);
+    throw openFailure(error, errors);
   }
   try {
     const opened = await handle.stat();
-    if (!sameInode(checked, opened)) {
-      throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
-        details: { reason: "the opened descriptor is another inode than the checked path" },
-      });
-    }
-    assertPrivateDirectory(opened, errors);
+    assertOpenedAsChecked(checked, opened, errors);
     return { path: target, handle, stats: opened };
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+/** The failure to report when opening a directory `lstat` saw fails. */
+export function openFailure(error: unknown, errors: PrivatePathErrors): Error {
+  // lstat saw a real directory: a symlink, a non-directory or nothing at all now means it was replaced.
+  if (SWAP_ERRNOS.has(errnoCode(error) ?? "")) {
+    return new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+      cause: error,
+      details: { errno: errnoCode(error) ?? "UNKNOWN" },
+    });
+  }
+  return wrapOsError(errors.directoryUnavailable, error);
+}
+
+/** Throws unless the opened descriptor's `fstat` is the inode `lstat` checked, and still private. */
+export function assertOpenedAsChecked(checked: Stats, opened: Stats, errors: PrivatePathErrors): void {
+  if (!sameInode(checked, opened)) {
+    throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+      details: { reason: "the opened descriptor is another inode than the checked path" },
+    });
+  }
+  assertPrivateDirectory(opened, errors);
 }
 
 /** Throws the policy's failure (the codes of `errors`) unless `stats` show a private directory of ours. */
@@ -130,12 +140,22 @@ export async function assertStillSameDirectory(
   try {
     current = await lstat(directory.path);
   } catch (error) {
-    throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
-      cause: error,
-      details: { errno: errnoCode(error) ?? "UNKNOWN" },
-    });
+    throw stillSameLstatFailure(error, errors);
   }
-  if (current.isSymbolicLink() || !sameInode(current, directory.stats)) {
+  assertStillSameInode(current, directory.stats, errors);
+}
+
+/** The failure to report when the opened directory's path can no longer be `lstat`ed. */
+export function stillSameLstatFailure(error: unknown, errors: PrivatePathErrors): Error {
+  return new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
+    cause: error,
+    details: { errno: errnoCode(error) ?? "UNKNOWN" },
+  });
+}
+
+/** Throws the swap failure unless `current` (an `lstat` of the path) is the opened directory. */
+export function assertStillSameInode(current: Stats, opened: Stats, errors: PrivatePathErrors): void {
+  if (current.isSymbolicLink() || !sameInode(current, opened)) {
     throw new RunnerError(errors.directorySwapped.code, errors.directorySwapped.message, {
       details: { reason: "the path names another inode than the opened directory" },
     });

@@ -1,4 +1,4 @@
-import { readdir, unlink } from "node:fs/promises";
+import { readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode } from "./os-error.js";
 import { temporaryNamePid } from "./temporary-name.js";
@@ -21,9 +21,14 @@ export function isProcessAlive(pid: number): boolean {
  * Returns the names removed.
  */
 export async function sweepStaleTemporaries(directory: string, name: string): Promise<string[]> {
+  return sweepStaleTemporariesSync(directory, name);
+}
+
+/** `sweepStaleTemporaries` in one go: one small directory listing, on the state-write path. */
+export function sweepStaleTemporariesSync(directory: string, name: string): string[] {
   let entries: string[];
   try {
-    entries = await readdir(directory);
+    entries = readdirSync(directory);
   } catch {
     return [];
   }
@@ -32,7 +37,7 @@ export async function sweepStaleTemporaries(directory: string, name: string): Pr
     const pid = temporaryNamePid(name, entry);
     if (pid === undefined || pid === process.pid || isProcessAlive(pid)) continue;
     try {
-      await unlink(join(directory, entry));
+      unlinkSync(join(directory, entry));
       removed.push(entry);
     } catch {
       // Another sweeper got there first, or it is not ours to remove.
