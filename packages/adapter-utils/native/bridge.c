@@ -17,7 +17,6 @@
  * the bridge (handoff.c) and their bytes no longer pass through the host process.
  *
  *   paperclip-sandbox-bridge --courier   (the host's end of the handoff; see courier.c)
- *   paperclip-sandbox-bridge --exec <program> [args...]   (no bridge: see exec-program.c)
  *   paperclip-sandbox-bridge --cgroup <cgroup.procs> -- <command> [args...]   (host side)
  *   paperclip-sandbox-bridge --cgroup-spare <cgroup.procs>   (host side, started ahead of need)
  *
@@ -223,7 +222,6 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "--courier") == 0) return courier_main();
-    if (argc >= 2 && strcmp(argv[1], "--exec") == 0) return exec_only_main(argv + 2);
     if (argc >= 2 && strcmp(argv[1], "--cgroup") == 0) return cgroup_launch_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--cgroup-spare") == 0) return cgroup_spare_main(argc, argv);
     if (argc < 4) {

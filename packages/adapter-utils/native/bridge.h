@@ -7,7 +7,10 @@
  *   courier.c  the host's end of the tunnel handoff (`--courier`, spawned by the host proxy)
  *   fd-passing.c  descriptors over Unix sockets (SCM_RIGHTS), for both ends
  *   courier-peer.c  the courier's check that its one connection is its own run's bridge
- *   exec-program.c  descriptors closed before the program, `--exec`, `--cgroup` and `--cgroup-spare`
+ *   exec-program.c  descriptors closed before the program, `--cgroup` and `--cgroup-spare`
+ *
+ * The scopes without a bridge start their program through a separate binary, the
+ * freestanding exec shim (exec-shim/exec-shim.c, paperclip-sandbox-exec), not this one.
  *   own-filter.c  the program's seccomp filter, for callers that spawn bwrap without --seccomp
  *
  * Tunnel handoff: once the host proxy has checked and connected an allowed CONNECT
@@ -24,8 +27,9 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
-/* Version 4: relays hand off to upstream sockets passed in by the courier; --exec, --cgroup, --cgroup-spare,
-   PAPERCLIP_SANDBOX_COURIER. */
+/* Version 4: relays hand off to upstream sockets passed in by the courier; --cgroup, --cgroup-spare,
+   PAPERCLIP_SANDBOX_COURIER. (Its --exec mode, which the package no longer asks for, became
+   the exec shim.) */
 #define BRIDGE_PROTOCOL_VERSION "4"
 
 /* Siblings of proxy.sock in the run's private directory, no longer than it: the courier's
@@ -104,7 +108,6 @@ bool apply_own_filter(void);
 
 /* exec-program.c */
 void close_inherited_fds(void);
-int exec_only_main(char **argv);
 int cgroup_launch_main(int argc, char **argv);
 int cgroup_spare_main(int argc, char **argv);
 

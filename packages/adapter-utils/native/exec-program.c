@@ -5,8 +5,6 @@
  *                           libuv keeps a host's inherited descriptors (fd 17 and up have no
  *                           close-on-exec), bwrap passes them on, and a connected host socket
  *                           reached that way could be re-connected anywhere the host can go.
- *   --exec PROGRAM [ARGS]   the exec-only mode, for the scopes without a bridge: closes them,
- *                           then becomes the program (no process stays behind).
  *   --cgroup PROCS -- CMD   host side: joins the run's cgroup (its cgroup.procs file) and then
  *                           becomes CMD (bwrap), so every process of the sandbox is born inside
  *                           it: the run's pids limit holds, and the host can kill it whole.
@@ -55,22 +53,6 @@ static void close_fds_from(unsigned first) {
 
 void close_inherited_fds(void) {
     close_fds_from(3U);
-}
-
-int exec_only_main(char **argv) {
-    if (!argv[0]) {
-        dprintf(STDERR_FILENO, "usage: paperclip-sandbox-bridge --exec <program> [args...]\n");
-        return 125;
-    }
-    if (!take_own_filter() || !apply_own_filter()) {
-        dprintf(STDERR_FILENO, "paperclip-sandbox: cannot load the seccomp filter: %s\n", strerror(errno));
-        return 125;
-    }
-    close_inherited_fds();
-    execvp(argv[0], argv);
-    int saved = errno;
-    dprintf(STDERR_FILENO, "paperclip-sandbox: cannot start %s: %s\n", argv[0], strerror(saved));
-    return saved == ENOENT ? 127 : 126;
 }
 
 /* Moves this process into the cgroup whose cgroup.procs file is `procs_file`; false when it cannot. */

@@ -3,8 +3,9 @@
  * spawn helper hands bwrap the filter on a descriptor (`--seccomp`), but a caller of
  * buildLocalProcessSandboxSpawnTarget spawns bwrap without one. So the argv also carries
  * the filter, hex-encoded, in PAPERCLIP_SANDBOX_SECCOMP (bwrap's --setenv); the bridge
- * and the exec-only shim remove it from the environment and, unless a filter already
- * holds the process (the spawn helper's), load it just before the program starts.
+ * removes it from the environment and, unless a filter already holds the process (the
+ * spawn helper's), loads it just before the program starts. The exec shim of the scopes
+ * without a bridge does the same in its own code (exec-shim/exec-shim.c, no libc).
  */
 #define _GNU_SOURCE
 #include <errno.h>

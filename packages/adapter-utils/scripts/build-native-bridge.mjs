@@ -1,7 +1,11 @@
-// Builds the native bridge (native/*.c: the in-sandbox bridge, the host's courier, the
-// --exec and --cgroup launchers) as static, hardened binaries for every Linux architecture
-// the package ships, into dist/native/linux-<arch>/paperclip-sandbox-bridge, where the
-// package looks for it at run time (src/bridge/native-bridge-path.ts). A missing compiler
+// Builds the native binaries as static, hardened binaries for every Linux architecture the
+// package ships, into dist/native/linux-<arch>/, where the package looks for them at run
+// time (src/bridge/native-bridge-path.ts):
+//   paperclip-sandbox-bridge  native/*.c: the in-sandbox bridge, the host's courier, the
+//                             --cgroup launchers; glibc, static-pie
+//   paperclip-sandbox-exec    native/exec-shim/: the exec shim of the scopes without a
+//                             bridge; freestanding (no libc), static-pie, nothing to relocate
+// A missing compiler
 // fails the build, naming what to install: a package without its binaries would quietly
 // fall back to the slower Node bridge. PAPERCLIP_NATIVE_BUILD=skip is the documented
 // opt-out for a platform that cannot build them (the runtime then uses the Node bridge).
@@ -16,10 +20,11 @@ import { fileURLToPath } from "node:url";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = path.join(packageDir, "native");
-const sources = readdirSync(sourceDir)
+const bridgeSources = readdirSync(sourceDir)
   .filter((name) => name.endsWith(".c"))
   .sort()
   .map((name) => path.join(sourceDir, name));
+const shimSources = [path.join(sourceDir, "exec-shim", "exec-shim.c")];
 const expectedVersion = "paperclip-sandbox-bridge 4\n";
 const INSTALL_HINT =
   "run `bash scripts/provision.sh` (or `apt-get install build-essential gcc-aarch64-linux-gnu libc6-dev-arm64-cross`), " +
@@ -51,6 +56,26 @@ const HARDENING = [
   "-Wl,-z,relro,-z,now",
   "-Wl,-z,noexecstack",
 ];
+/*
+ * The exec shim has no libc, so nothing runs before its own _start: no stack protector (its
+ * canary lives in libc's thread-local storage, which nobody sets up), and no code that
+ * would need a load-time relocation (no loader applies one): no vectorised stores of
+ * addresses, no calls the compiler invents (memset, memcpy). The build checks that the
+ * result has no relocations at all.
+ */
+const FREESTANDING = [
+  "-O2",
+  "-ffreestanding",
+  "-nostdlib",
+  "-fno-stack-protector",
+  "-fstack-clash-protection",
+  "-fno-tree-loop-distribute-patterns",
+  "-fno-tree-vectorize",
+  "-fno-asynchronous-unwind-tables",
+  "-fPIE",
+  "-Wl,-z,relro,-z,now",
+  "-Wl,-z,noexecstack",
+];
 
 function fail(message) {
   console.error(`native bridge build failed: ${message}`);
@@ -62,7 +87,7 @@ function compilerFor(arch) {
   return `${SHIPPED[arch]}-gcc`;
 }
 
-function compile(compiler, flags, output) {
+function compile(compiler, flags, output, sources) {
   mkdirSync(path.dirname(output), { recursive: true });
   const run = spawnSync(compiler, [...flags, "-o", output, ...sources], { encoding: "utf8" });
   if (run.error) fail(`${compiler}: ${run.error.code ?? run.error.message}; ${INSTALL_HINT}`);
@@ -74,6 +99,23 @@ function probe(output) {
   const run = spawnSync(output, ["--version"], { encoding: "utf8" });
   if (run.status !== 0 || run.stdout !== expectedVersion)
     fail(`${output} does not run: ${run.error?.code ?? `status ${run.status}`} ${run.stderr ?? ""}`);
+}
+
+/** The shim must become the program it is given, on this machine's architecture. */
+function probeShim(output) {
+  const run = spawnSync(output, ["/bin/sh", "-c", "echo started"], { encoding: "utf8" });
+  if (run.status !== 0 || run.stdout !== "started\n")
+    fail(
+      `${output} does not start a program: ${run.error?.code ?? `status ${run.status}`} ${run.stderr ?? ""}`,
+    );
+}
+
+/** A binary without a loader must not need one: any relocation would be left unapplied. */
+function requireNoRelocations(output) {
+  const run = spawnSync("readelf", ["-r", output], { encoding: "utf8" });
+  if (run.error) fail(`readelf: ${run.error.code ?? run.error.message}; ${INSTALL_HINT}`);
+  if (run.status !== 0 || !run.stdout.includes("There are no relocations in this file."))
+    fail(`${output} has relocations, which nothing would apply:\n${run.stdout}${run.stderr}`);
 }
 
 if (process.env.PAPERCLIP_NATIVE_BUILD === "skip") {
@@ -104,20 +146,37 @@ if (process.argv.includes("--sanitize")) {
     "-fno-omit-frame-pointer",
     "-g",
   ];
-  compile(compilerFor(process.arch), ["-std=c11", ...WARNINGS, "-O1", ...sanitize, "-pthread"], output);
+  compile(
+    compilerFor(process.arch),
+    ["-std=c11", ...WARNINGS, "-O1", ...sanitize, "-pthread"],
+    output,
+    bridgeSources,
+  );
   probe(output);
   console.log(`native bridge built (ASan+UBSan, dynamic): ${path.relative(packageDir, output)}`);
   process.exit(0);
 }
 
 for (const arch of Object.keys(SHIPPED)) {
-  const output = path.join(packageDir, "dist", "native", `linux-${arch}`, "paperclip-sandbox-bridge");
+  const outputDir = path.join(packageDir, "dist", "native", `linux-${arch}`);
+  const bridge = path.join(outputDir, "paperclip-sandbox-bridge");
   // Static: the binary then runs inside the sandbox whatever libc the host has.
   compile(
     compilerFor(arch),
     ["-std=c11", ...WARNINGS, ...HARDENING, "-static-pie", "-s", "-pthread"],
-    output,
+    bridge,
+    bridgeSources,
   );
-  if (arch === process.arch) probe(output);
-  console.log(`native bridge built (static-pie, linux-${arch}): ${path.relative(packageDir, output)}`);
+  if (arch === process.arch) probe(bridge);
+  console.log(`native bridge built (static-pie, linux-${arch}): ${path.relative(packageDir, bridge)}`);
+  const shim = path.join(outputDir, "paperclip-sandbox-exec");
+  compile(
+    compilerFor(arch),
+    ["-std=c11", ...WARNINGS, ...FREESTANDING, "-static-pie", "-s"],
+    shim,
+    shimSources,
+  );
+  requireNoRelocations(shim);
+  if (arch === process.arch) probeShim(shim);
+  console.log(`exec shim built (freestanding static-pie, linux-${arch}): ${path.relative(packageDir, shim)}`);
 }

@@ -8,8 +8,8 @@ import {
   resolveBridgePreference,
   SANDBOX_BRIDGE_ENV,
 } from "./bridge-choice.js";
-import { NATIVE_BRIDGE_FILE_NAME, nativeBridgePath } from "./native-bridge-path.js";
-import { probeNativeBridgeOnce } from "./probe-native-bridge.js";
+import { execShimPath, NATIVE_BRIDGE_FILE_NAME, nativeBridgePath } from "./native-bridge-path.js";
+import { EXEC_SHIM_KIND, probeNativeBridgeOnce } from "./probe-native-bridge.js";
 import { writeNetworkProxyBridge } from "./write-bridge.js";
 
 /** The bridge a run with these options will use, and why (probing the native binary once per process). */
@@ -29,7 +29,7 @@ export function bridgeReadPaths(choice: BridgeChoice): string[] {
 }
 
 /**
- * Where the exec-only shim is bound in scopes without a bridge: inside the sandbox's own
+ * Where the exec shim is bound in scopes without a bridge: inside the sandbox's own
  * `/dev` (a fresh tmpfs in every scope), never on a host path.
  */
 export const EXEC_SHIM_PATH = "/dev/.paperclip-sandbox-exec";
@@ -40,16 +40,22 @@ export async function usableNativeBinary(): Promise<string | null> {
   return probe.status === "ok" ? probe.path : null;
 }
 
+/** The exec shim's private copy, or `null` when it cannot be used here (probed once per process). */
+export async function usableExecShim(): Promise<string | null> {
+  const probe = await probeNativeBridgeOnce(execShimPath(), EXEC_SHIM_KIND);
+  return probe.status === "ok" ? probe.path : null;
+}
+
 /**
- * How a program starts in a scope without a bridge: through the native binary's exec-only
- * mode, which closes every descriptor above stdio and becomes the program. `null` when the
- * binary cannot be used (the program then starts directly, as upstream's does).
+ * How a program starts in a scope without a bridge: through the exec shim
+ * (native/exec-shim/, no libc, so its start costs little more than its execve), which
+ * loads the program's filter, closes every descriptor above stdio and becomes the
+ * program. `null` when the shim cannot be used (the program then starts directly, as
+ * upstream's does).
  */
 export async function execShimCommand(): Promise<{ prefix: string[]; mounts: string[] } | null> {
-  const binary = await usableNativeBinary();
-  return binary
-    ? { prefix: [EXEC_SHIM_PATH, "--exec"], mounts: ["--ro-bind", binary, EXEC_SHIM_PATH] }
-    : null;
+  const shim = await usableExecShim();
+  return shim ? { prefix: [EXEC_SHIM_PATH], mounts: ["--ro-bind", shim, EXEC_SHIM_PATH] } : null;
 }
 
 /** Where the Node bridge's script is written, where the sandbox sees that directory, and the socket's path there. */

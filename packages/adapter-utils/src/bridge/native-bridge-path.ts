@@ -2,6 +2,10 @@ import path from "node:path";
 import { ownPackageRoot } from "../package-root.js";
 
 export const NATIVE_BRIDGE_FILE_NAME = "paperclip-sandbox-bridge";
+/** The freestanding exec shim of the scopes without a bridge (native/exec-shim/), built beside it. */
+export const EXEC_SHIM_FILE_NAME = "paperclip-sandbox-exec";
+/** What the exec shim says, exit 125, when it is given no program: its probe's answer. */
+export const EXEC_SHIM_USAGE_LINE = "usage: paperclip-sandbox-exec <program> [args...]\n";
 
 /** What `paperclip-sandbox-bridge --version` prints; anything else is not a bridge this package can drive. */
 export const NATIVE_BRIDGE_VERSION_LINE = "paperclip-sandbox-bridge 4\n";
@@ -27,9 +31,19 @@ export function nativeBridgePath(): string | null {
     cached = underTest;
     return cached;
   }
-  const root = ownPackageRoot();
-  cached = root
-    ? path.join(root, "dist", "native", `${process.platform}-${process.arch}`, NATIVE_BRIDGE_FILE_NAME)
-    : null;
+  cached = shippedBinaryPath(NATIVE_BRIDGE_FILE_NAME);
   return cached;
+}
+
+/**
+ * Where the build puts the exec shim for this platform and architecture. The sanitizer
+ * step does not replace it: a binary without libc has no sanitizer runtime to link.
+ */
+export function execShimPath(): string | null {
+  return shippedBinaryPath(EXEC_SHIM_FILE_NAME);
+}
+
+function shippedBinaryPath(fileName: string): string | null {
+  const root = ownPackageRoot();
+  return root ? path.join(root, "dist", "native", `${process.platform}-${process.arch}`, fileName) : null;
 }

@@ -6,8 +6,8 @@ import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
 import { NATIVE_BRIDGE_FILE_NAME } from "./native-bridge-path.js";
 
 /** Where the private copy of a binary with this digest lives in one private root. */
-export function privateCopyPath(root: string, sha256: string): string {
-  return path.join(root, `native-${sha256.slice(0, 32)}`, NATIVE_BRIDGE_FILE_NAME);
+export function privateCopyPath(root: string, sha256: string, fileName = NATIVE_BRIDGE_FILE_NAME): string {
+  return path.join(root, `native-${sha256.slice(0, 32)}`, fileName);
 }
 
 function digest(bytes: Buffer): string {
@@ -29,12 +29,16 @@ function matches(file: string, sha256: string): boolean {
  * bytes are read once, hashed, and copied into `root` (a private socket root: no
  * sandbox sees it, mode 0700, this user's own); an existing copy is used only when its
  * content has that same digest, else it is written afresh (temp file, then rename).
- * The courier and every bridge run from the copy.
+ * The courier, every bridge and every exec shim run from a copy (named `fileName`).
  */
-export function makePrivateCopy(source: string, root: string): { path: string; sha256: string } {
+export function makePrivateCopy(
+  source: string,
+  root: string,
+  fileName = NATIVE_BRIDGE_FILE_NAME,
+): { path: string; sha256: string } {
   const bytes = readFileSync(source);
   const sha256 = digest(bytes);
-  const target = privateCopyPath(root, sha256);
+  const target = privateCopyPath(root, sha256, fileName);
   preparePrivateRoot(root);
   preparePrivateRoot(path.dirname(target));
   if (matches(target, sha256)) return { path: target, sha256 };

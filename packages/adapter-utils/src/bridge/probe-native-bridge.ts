@@ -2,41 +2,77 @@ import { execFile } from "node:child_process";
 import { realpathSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { NativeBridgeProbe } from "./bridge-choice.js";
-import { NATIVE_BRIDGE_VERSION_LINE } from "./native-bridge-path.js";
+import {
+  EXEC_SHIM_FILE_NAME,
+  EXEC_SHIM_USAGE_LINE,
+  NATIVE_BRIDGE_FILE_NAME,
+  NATIVE_BRIDGE_VERSION_LINE,
+} from "./native-bridge-path.js";
 import { makePrivateCopy, privateCopyRoots } from "./private-native-bridge.js";
 
 const PROBE_TIMEOUT_MS = 5_000;
 
-/** `<binary> --version`: `null` when it answers as this package's bridge, else why not. */
-function versionFailure(binary: string): Promise<string | null> {
+/** A native binary the package ships: its file name, and the run that proves it works here. */
+export interface NativeBinaryKind {
+  readonly fileName: string;
+  readonly args: readonly string[];
+  readonly answer: { readonly code: number; readonly stdout: string; readonly stderr: string };
+}
+
+/** The bridge answers `--version` with the version line this package drives. */
+export const NATIVE_BRIDGE_KIND: NativeBinaryKind = {
+  fileName: NATIVE_BRIDGE_FILE_NAME,
+  args: ["--version"],
+  answer: { code: 0, stdout: NATIVE_BRIDGE_VERSION_LINE, stderr: "" },
+};
+
+/** The exec shim, given no program, says how it is used and exits 125 (it execs nothing). */
+export const EXEC_SHIM_KIND: NativeBinaryKind = {
+  fileName: EXEC_SHIM_FILE_NAME,
+  args: [],
+  answer: { code: 125, stdout: "", stderr: EXEC_SHIM_USAGE_LINE },
+};
+
+/** The probe's run of `binary`: `null` when it answers as `kind` should, else why not. */
+function answerFailure(binary: string, kind: NativeBinaryKind): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(binary, ["--version"], { timeout: PROBE_TIMEOUT_MS, encoding: "utf8" }, (error, stdout) => {
-      if (!error && stdout === NATIVE_BRIDGE_VERSION_LINE) {
-        resolve(null);
-        return;
-      }
-      const failure = error as (Error & { code?: unknown; signal?: unknown }) | null;
-      resolve(
-        !failure
-          ? `unexpected answer ${JSON.stringify(stdout.slice(0, 60))}`
-          : typeof failure.code === "string"
-            ? failure.code
-            : failure.signal
+    execFile(
+      binary,
+      [...kind.args],
+      { timeout: PROBE_TIMEOUT_MS, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        const failure = error as (Error & { code?: unknown; signal?: unknown }) | null;
+        const code = failure ? failure.code : 0;
+        const { answer } = kind;
+        if (code === answer.code && stdout === answer.stdout && stderr === answer.stderr) {
+          resolve(null);
+          return;
+        }
+        resolve(
+          typeof code === "string"
+            ? code
+            : failure?.signal
               ? `killed by ${String(failure.signal)}`
-              : `exit ${String(failure.code)}`,
-      );
-    });
+              : code !== answer.code
+                ? `exit ${String(code)}`
+                : `unexpected answer ${JSON.stringify((stdout || stderr).slice(0, 60))}`,
+        );
+      },
+    );
   });
 }
 
 /**
- * Copies `<binary>` into a private root (`private-native-bridge.ts`) and runs the copy's
- * `--version` once: a binary built for another architecture or libc, a file without
+ * Copies `<binary>` into a private root (`private-native-bridge.ts`) and runs the copy
+ * once as `kind` says (the bridge's `--version`, the shim without a program): a binary built for another architecture or libc, a file without
  * execute permission or a root mounted `noexec` (the next root is tried) all fail here,
  * before a sandbox depends on it. The probe's path is the private copy, which is what
  * the courier runs and every sandbox binds.
  */
-export async function probeNativeBridge(binary: string | null): Promise<NativeBridgeProbe> {
+export async function probeNativeBridge(
+  binary: string | null,
+  kind: NativeBinaryKind = NATIVE_BRIDGE_KIND,
+): Promise<NativeBridgeProbe> {
   const target = `${process.platform}-${process.arch}`;
   if (process.platform !== "linux") {
     return { status: "unsupported", path: binary, detail: `is Linux-only (this is ${process.platform})` };
@@ -57,14 +93,14 @@ export async function probeNativeBridge(binary: string | null): Promise<NativeBr
   for (const root of privateCopyRoots()) {
     let copy: string;
     try {
-      copy = makePrivateCopy(real, root).path;
+      copy = makePrivateCopy(real, root, kind.fileName).path;
     } catch (error) {
       copyFailure = `cannot be copied into ${root} (${String((error as { code?: unknown }).code ?? error)})`;
       continue;
     }
-    const failure = await versionFailure(copy);
+    const failure = await answerFailure(copy, kind);
     if (failure === null) return { status: "ok", path: copy };
-    // Not a bridge that runs here: its copy is not kept either.
+    // Not a binary that runs here: its copy is not kept either.
     rmSync(path.dirname(copy), { recursive: true, force: true });
     detail = `cannot run (${copy}, copied from ${real}: ${failure})`;
   }
@@ -75,11 +111,14 @@ export async function probeNativeBridge(binary: string | null): Promise<NativeBr
 const probes = new Map<string, Promise<NativeBridgeProbe>>();
 
 /** The probe of a path, run once per process: a sandbox start pays for it only the first time. */
-export function probeNativeBridgeOnce(binary: string | null): Promise<NativeBridgeProbe> {
-  const key = binary ?? "";
+export function probeNativeBridgeOnce(
+  binary: string | null,
+  kind: NativeBinaryKind = NATIVE_BRIDGE_KIND,
+): Promise<NativeBridgeProbe> {
+  const key = `${kind.fileName}:${binary ?? ""}`;
   let probe = probes.get(key);
   if (!probe) {
-    probe = probeNativeBridge(binary);
+    probe = probeNativeBridge(binary, kind);
     probes.set(key, probe);
   }
   return probe;

@@ -8,7 +8,8 @@ import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
 /** Tells the native bridge a courier serves its run (native/bridge.h); removed before the program starts. */
 const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
 /**
- * Carries the seccomp filter, hex-encoded, to the native bridge or exec shim (native/own-filter.c),
+ * Carries the seccomp filter, hex-encoded, to the native bridge (native/own-filter.c) or the exec
+ * shim (native/exec-shim/exec-shim.c),
  * which loads it before the program unless bwrap's --seccomp (the spawn helper's) already did:
  * a caller that spawns this argv itself gets the filter too.
  */
@@ -53,7 +54,7 @@ export async function bridgeLaunch(
 }
 
 /**
- * The start without a bridge: the exec-only shim closes the program's inherited
+ * The start without a bridge: the exec shim closes the program's inherited
  * descriptors and loads its filter, then becomes it; without a usable native binary the
  * program starts directly, as upstream's does. A launcher that already closed every
  * inherited descriptor before bwrap, and hands bwrap the filter on `--seccomp` (the
