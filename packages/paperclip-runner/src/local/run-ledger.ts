@@ -56,6 +56,7 @@ export class RunLedger {
   private closed = false;
   private backlogged = false;
   private coalescing: NodeJS.Timeout | null = null;
+  private pollCommit: NodeJS.Immediate | null = null;
 
   constructor(
     private readonly store: StateStore,
@@ -158,6 +159,19 @@ export class RunLedger {
     }, RECEIPT_COALESCE_MS);
   }
 
+  /**
+   * A commit after one more turn of the event loop (harness output): a harness
+   * that writes its events one write at a time usually has the next one in the
+   * pipe by then, and they share one record. Failures go to `fail`.
+   */
+  commitAfterPoll(): void {
+    if (this.pollCommit !== null) return;
+    this.pollCommit = setImmediate(() => {
+      this.pollCommit = null;
+      this.commit().catch((error: unknown) => this.hooks.fail(error));
+    });
+  }
+
   diagnostic(level: DiagnosticLevel, message: string): Promise<void> {
     this.queue(diagnosticMessage(level, message));
     return this.commit();
@@ -168,6 +182,10 @@ export class RunLedger {
     if (this.coalescing !== null) {
       clearTimeout(this.coalescing);
       this.coalescing = null;
+    }
+    if (this.pollCommit !== null) {
+      clearImmediate(this.pollCommit);
+      this.pollCommit = null;
     }
     this.linesWanted = true;
     return this.scheduleFlush();
@@ -184,9 +202,11 @@ export class RunLedger {
     return this.scheduleFlush();
   }
 
-  /** Every commit so far, settled (for teardown); a receipt still waiting for company, or any queued line, is committed now. */
+  /** Every commit so far, settled (for teardown); a commit still waiting (for company, for a poll), or any queued line, is made now. */
   settled(): Promise<void> {
-    if (this.coalescing !== null || this.pending.length > 0) this.commit().catch(() => undefined);
+    if (this.coalescing !== null || this.pollCommit !== null || this.pending.length > 0) {
+      this.commit().catch(() => undefined);
+    }
     return this.chain.catch(() => undefined);
   }
 
