@@ -54,13 +54,14 @@ describe("the durable state journal", () => {
     let state = store.initial;
     const saved: RunnerState[] = [];
     for (let index = 1; index <= 5; index += 1) {
-      state = step(state, `c${index}`, index % 2 === 0 ? "done" : "pending", 2);
-      await store.save(state);
+      const status = index % 2 === 0 ? "done" : "pending";
+      state = step(state, `c${index}`, status, 2);
+      await store.save(state, [entry(`c${index}`, status)]);
       saved.push(frozen(state));
       expect(journalLines(stateDir)).toBe(1 + index);
     }
     // A save of an unchanged state writes nothing.
-    await store.save(state);
+    await store.save(state, []);
     expect(journalLines(stateDir)).toBe(6);
     expect(frozen(await stored(stateDir))).toEqual(saved.at(-1));
     await store.close();
@@ -157,7 +158,7 @@ describe("the durable state journal", () => {
     const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     const committed = step(store.initial, "c1", "done");
-    await store.save(committed);
+    await store.save(committed, [entry("c1", "done")]);
     await store.close();
     const torn = journalLine({ set: { nextEventSeq: 99 }, journal: [entry("c2", "pending")], events: [] });
     appendFileSync(join(stateDir, JOURNAL_FILE_NAME), torn.slice(0, torn.length / 2));
@@ -171,7 +172,7 @@ describe("the durable state journal", () => {
   it("refuses a journal with a complete line that is not a record", async () => {
     const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
-    await store.save(step(store.initial, "c1", "pending"));
+    await store.save(step(store.initial, "c1", "pending"), [entry("c1", "pending")]);
     await store.close();
     appendFileSync(join(stateDir, JOURNAL_FILE_NAME), "not a record\n");
     const error = await caught(opened(stateDir));
@@ -183,7 +184,7 @@ describe("the durable state journal", () => {
     const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     const first = step(store.initial, "c1", "pending");
-    await store.save(first);
+    await store.save(first, [entry("c1", "pending")]);
     await store.close();
     // The compaction wrote the newer snapshot (c1 done), then the process died before restarting the journal.
     const newer = step(first, "c1", "done");
@@ -205,7 +206,7 @@ describe("the durable state journal", () => {
     let compacted = false;
     for (let index = 1; !compacted; index += 1) {
       state = appendEvent(state, "item.delta", { big, index }, "2026-12-02T00:00:00.000Z").state;
-      await store.save(state);
+      await store.save(state, []);
       compacted = journalLines(stateDir) === 1;
       expect(index).toBeLessThan((2 * JOURNAL_COMPACT_BYTES) / big.length);
     }
@@ -214,7 +215,7 @@ describe("the durable state journal", () => {
       base: snapshotDigest(snapshotText),
     });
     state = step(state, "c1", "done");
-    await store.save(state);
+    await store.save(state, [entry("c1", "done")]);
     expect(frozen(await stored(stateDir))).toEqual(frozen(state));
     await store.close();
   });
@@ -223,7 +224,7 @@ describe("the durable state journal", () => {
     const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
     chmodSync(join(stateDir, JOURNAL_FILE_NAME), 0o644);
-    const error = await caught(store.save(step(store.initial, "c1", "pending")));
+    const error = await caught(store.save(step(store.initial, "c1", "pending"), [entry("c1", "pending")]));
     expect(error.code).toBe("ERR_RUNNER_PRIVATE_FILE_PERMISSIONS");
     expect(journalLines(stateDir)).toBe(1);
     await store.close();

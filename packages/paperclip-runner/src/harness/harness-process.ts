@@ -93,6 +93,8 @@ export class HarnessProcess {
     const written = new Promise<void>((resolve) => {
       stdin.write(`${JSON.stringify(command)}\n`, () => resolve());
     });
+    // The pipe took the whole line at once (the usual case): no wait, so no timer, is needed.
+    if (stdin.writableLength === 0) return written;
     return Promise.race([
       written,
       this.exited.then(() => undefined),

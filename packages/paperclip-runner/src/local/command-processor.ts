@@ -67,7 +67,7 @@ export class CommandProcessor {
       fingerprint,
       journalEntry(state.journal, command.commandId),
       state.lastControllerSeq,
-      Object.keys(state.journal).length,
+      this.ledger.journalSize,
       this.limits.commandHistoryLimit,
     );
     if (admission.kind === "duplicate") {
@@ -93,7 +93,8 @@ export class CommandProcessor {
     this.ledger.journal(command, fingerprint, "pending", null);
     this.recordIntent(command, plan);
     // Durable before the effect: a crash from here on leaves `pending`, which is never run again.
-    await this.ledger.commit();
+    // Its lines (turn.submitted) go out with the receipt.
+    await this.ledger.persist();
     await this.effect(command, plan);
     this.ledger.journal(command, fingerprint, "done", {
       status: "accepted",

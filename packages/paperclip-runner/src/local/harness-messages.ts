@@ -65,7 +65,7 @@ export class HarnessMessages {
       return;
     }
     this.apply(message);
-    this.ledger.commit().catch((error: unknown) => this.hooks.fail(error));
+    this.ledger.commitAfterPoll();
   }
 
   private apply(message: HarnessMessage): void {

@@ -13,8 +13,8 @@ import {
   streamLine,
 } from "../events/index.js";
 import { acknowledgeEvents, appendEvent, type EventPlacement } from "../state/append-event.js";
-import type { StoredOutcome } from "../state/journal-entry.js";
-import { withJournalEntry } from "../state/journal-lookup.js";
+import type { JournalEntry, StoredOutcome } from "../state/journal-entry.js";
+import { setJournalEntry } from "../state/journal-lookup.js";
 import type { RunnerState } from "../state/runner-state.js";
 import type { StateStore } from "../state/state-store.js";
 import type { RunFacts } from "./run-facts.js";
@@ -45,12 +45,18 @@ export interface LedgerHooks {
  */
 export class RunLedger {
   private current: RunnerState;
+  /** Journal entries set in place since the last save that resolved: that save's record carries them. */
+  private journalSet: JournalEntry[] = [];
+  private journalCount: number;
   private pending: string[] = [];
   private flushScheduled = false;
+  /** The scheduled flush writes the queued lines too (a commit asked for it, not only a `persist`). */
+  private linesWanted = false;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private backlogged = false;
   private coalescing: NodeJS.Timeout | null = null;
+  private pollCommit: NodeJS.Immediate | null = null;
 
   constructor(
     private readonly store: StateStore,
@@ -58,6 +64,7 @@ export class RunLedger {
     private readonly hooks: LedgerHooks,
   ) {
     this.current = store.initial;
+    this.journalCount = Object.keys(store.initial.journal).length;
   }
 
   get state(): RunnerState {
@@ -66,6 +73,11 @@ export class RunLedger {
 
   get run(): RunFacts {
     return this.current.run;
+  }
+
+  /** How many commands the journal holds. */
+  get journalSize(): number {
+    return this.journalCount;
   }
 
   /** The controller's end of stdout is gone: state is still saved, lines are no longer written. */
@@ -95,11 +107,12 @@ export class RunLedger {
       status,
       outcome,
     };
-    this.current = {
-      ...this.current,
-      lastControllerSeq: Math.max(this.current.lastControllerSeq, command.controllerSeq),
-      journal: withJournalEntry(this.current.journal, entry),
-    };
+    if (!Object.hasOwn(this.current.journal, entry.commandId)) this.journalCount += 1;
+    setJournalEntry(this.current.journal, entry);
+    this.journalSet.push(entry);
+    if (command.controllerSeq > this.current.lastControllerSeq) {
+      this.current = { ...this.current, lastControllerSeq: command.controllerSeq };
+    }
   }
 
   acknowledge(throughSeq: number): void {
@@ -139,11 +152,24 @@ export class RunLedger {
     detail: string,
   ): void {
     this.queue(receiptMessage(subject, status, detail));
-    if (this.flushScheduled || this.coalescing !== null) return;
+    if ((this.flushScheduled && this.linesWanted) || this.coalescing !== null) return;
     this.coalescing = setTimeout(() => {
       this.coalescing = null;
       this.commit().catch((error: unknown) => this.hooks.fail(error));
     }, RECEIPT_COALESCE_MS);
+  }
+
+  /**
+   * A commit after one more turn of the event loop (harness output): a harness
+   * that writes its events one write at a time usually has the next one in the
+   * pipe by then, and they share one record. Failures go to `fail`.
+   */
+  commitAfterPoll(): void {
+    if (this.pollCommit !== null) return;
+    this.pollCommit = setImmediate(() => {
+      this.pollCommit = null;
+      this.commit().catch((error: unknown) => this.hooks.fail(error));
+    });
   }
 
   diagnostic(level: DiagnosticLevel, message: string): Promise<void> {
@@ -157,17 +183,39 @@ export class RunLedger {
       clearTimeout(this.coalescing);
       this.coalescing = null;
     }
+    if (this.pollCommit !== null) {
+      clearImmediate(this.pollCommit);
+      this.pollCommit = null;
+    }
+    this.linesWanted = true;
+    return this.scheduleFlush();
+  }
+
+  /**
+   * Saves the current state and leaves the queued lines for the next commit: a
+   * command's `pending` entry must be durable before its effect, but its lines
+   * need not reach the controller before the effect, and going out with the
+   * receipt (which follows within `RECEIPT_COALESCE_MS`) saves a write to the
+   * controller and a wake-up of it per command.
+   */
+  persist(): Promise<void> {
+    return this.scheduleFlush();
+  }
+
+  /** Every commit so far, settled (for teardown); a commit still waiting (for company, for a poll), or any queued line, is made now. */
+  settled(): Promise<void> {
+    if (this.coalescing !== null || this.pollCommit !== null || this.pending.length > 0) {
+      this.commit().catch(() => undefined);
+    }
+    return this.chain.catch(() => undefined);
+  }
+
+  private scheduleFlush(): Promise<void> {
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       this.chain = this.chain.then(() => this.flush());
     }
     return this.chain;
-  }
-
-  /** Every commit so far, settled (for teardown); a receipt still waiting for company is committed now. */
-  settled(): Promise<void> {
-    if (this.coalescing !== null) this.commit().catch(() => undefined);
-    return this.chain.catch(() => undefined);
   }
 
   private queue(message: StreamMessage): void {
@@ -180,8 +228,11 @@ export class RunLedger {
 
   private async flush(): Promise<void> {
     this.flushScheduled = false;
-    const lines = this.pending.splice(0);
-    await this.store.save(this.current);
+    const lines = this.linesWanted ? this.pending.splice(0) : [];
+    this.linesWanted = false;
+    const journalSet = this.journalSet.length;
+    await this.store.save(this.current, this.journalSet.slice());
+    this.journalSet.splice(0, journalSet);
     if (lines.length > 0 && !this.closed) {
       await new Promise<void>((resolve) => {
         this.stdout.write(`${lines.join("\n")}\n`, () => resolve());

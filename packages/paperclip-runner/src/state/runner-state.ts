@@ -24,7 +24,8 @@ export interface RunnerState {
   readonly lastControllerSeq: number;
   /** Appended in place by `appendEvent`; replaced by `acknowledgeEvents`. */
   readonly outbox: PrpEvent[];
-  readonly journal: Readonly<Record<string, JournalEntry>>;
+  /** Set in place by the ledger (`setJournalEntry`): copying it for every command would make a long run quadratic. */
+  readonly journal: Record<string, JournalEntry>;
   readonly run: RunFacts;
   /** The live harness, so a restarted daemon can kill one its SIGKILLed predecessor left behind. */
   readonly harness: ProcessIdentity | null;

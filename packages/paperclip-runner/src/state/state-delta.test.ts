@@ -24,7 +24,7 @@ function emitted(state: RunnerState, count: number): RunnerState {
 
 describe("stateDelta and applyStateDeltas", () => {
   it("is null when nothing changed", () => {
-    expect(stateDelta(base, base)).toBeNull();
+    expect(stateDelta(base, base, [])).toBeNull();
   });
 
   it("carries only the changed fields, entries and new events, and replays to the same state", () => {
@@ -38,27 +38,37 @@ describe("stateDelta and applyStateDeltas", () => {
       },
       1,
     );
-    const delta = stateDelta(first, second) as StateDelta;
+    const delta = stateDelta(first, second, [entry("c1", "done")]) as StateDelta;
     expect(Object.keys(delta.set).sort()).toEqual(["lastControllerSeq", "nextEventSeq", "run"]);
     expect(delta.journal).toEqual([entry("c1", "done")]);
     expect(delta.events.map((event) => event.sourceSeq)).toEqual([3]);
-    const deltas = [stateDelta(base, first) as StateDelta, delta];
+    const deltas = [stateDelta(base, first, [entry("c1", "pending")]) as StateDelta, delta];
     expect(applyStateDeltas(base, deltas)).toEqual(second);
+  });
+
+  it("records a command set twice in one commit once, as last set", () => {
+    const next = { ...base, lastControllerSeq: 1 };
+    const delta = stateDelta(base, next, [
+      entry("c1", "pending"),
+      entry("c2", "pending"),
+      entry("c1", "done"),
+    ]);
+    expect(delta?.journal).toEqual([entry("c2", "pending"), entry("c1", "done")]);
   });
 
   it("is idempotent: a record applied twice appends no event twice", () => {
     const next = emitted(base, 3);
-    const delta = stateDelta(base, next) as StateDelta;
+    const delta = stateDelta(base, next, []) as StateDelta;
     expect(applyStateDeltas(base, [delta, delta])).toEqual(next);
   });
 
   it("keeps the outbox as memory does: acknowledged events leave, the newest MAX_OUTBOX_EVENTS stay", () => {
     const many = emitted(base, MAX_OUTBOX_EVENTS + 10);
-    expect(applyStateDeltas(base, [stateDelta(base, many) as StateDelta])).toEqual(many);
+    expect(applyStateDeltas(base, [stateDelta(base, many, []) as StateDelta])).toEqual(many);
     const acknowledged = acknowledgeEvents(many, 4100);
     const replayed = applyStateDeltas(base, [
-      stateDelta(base, many) as StateDelta,
-      stateDelta(many, acknowledged) as StateDelta,
+      stateDelta(base, many, []) as StateDelta,
+      stateDelta(many, acknowledged, []) as StateDelta,
     ]);
     expect(replayed).toEqual(acknowledged);
     expect(replayed.outbox[0]?.sourceSeq).toBe(4101);
@@ -66,7 +76,9 @@ describe("stateDelta and applyStateDeltas", () => {
 
   it("sets a journal entry named __proto__ as an own entry", () => {
     const next = { ...base, journal: withJournalEntry(base.journal, entry("__proto__", "pending")) };
-    const replayed = applyStateDeltas(base, [stateDelta(base, next) as StateDelta]);
+    const replayed = applyStateDeltas(base, [
+      stateDelta(base, next, [entry("__proto__", "pending")]) as StateDelta,
+    ]);
     expect(Object.hasOwn(replayed.journal, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(replayed.journal)).toBe(Object.prototype);
   });

@@ -1,7 +1,7 @@
 import type { PrpEvent } from "../events/prp-event.js";
 import { MAX_OUTBOX_EVENTS } from "./append-event.js";
 import type { JournalEntry } from "./journal-entry.js";
-import { journalEntry, setJournalEntry } from "./journal-lookup.js";
+import { setJournalEntry } from "./journal-lookup.js";
 import type { RunnerState } from "./runner-state.js";
 
 /** The fields a delta sets by value; `journal` and `outbox` change by entry and by event instead. */
@@ -30,9 +30,16 @@ export interface StateDelta {
 /**
  * Pure: the delta from `base` to `next`, or null when nothing changed. Fields are
  * compared by reference (the ledger replaces what it changes); the outbox is
- * appended in place, so its new events are found by sequence number instead.
+ * appended in place, so its new events are found by sequence number instead;
+ * the journal is set in place too, so the entries set since `base` are given
+ * (`journalSet`, in the order they were set): finding them by comparing a
+ * journal of thousands of commands on every commit would make a run quadratic.
  */
-export function stateDelta(base: RunnerState, next: RunnerState): StateDelta | null {
+export function stateDelta(
+  base: RunnerState,
+  next: RunnerState,
+  journalSet: readonly JournalEntry[],
+): StateDelta | null {
   const set: Partial<Record<ScalarField, unknown>> = {};
   let changed = false;
   for (const field of SCALAR_FIELDS) {
@@ -41,18 +48,24 @@ export function stateDelta(base: RunnerState, next: RunnerState): StateDelta | n
       changed = true;
     }
   }
-  const journal: JournalEntry[] = [];
-  if (next.journal !== base.journal) {
-    for (const [commandId, entry] of Object.entries(next.journal)) {
-      if (journalEntry(base.journal, commandId) !== entry) journal.push(entry);
-    }
-  }
+  const journal = latestPerCommand(journalSet);
   // The outbox is in seq order: its new events are its tail, found from the end.
   let from = next.outbox.length;
   while (from > 0 && (next.outbox[from - 1] as PrpEvent).sourceSeq >= base.nextEventSeq) from -= 1;
   const events = next.outbox.slice(from);
   if (!changed && journal.length === 0 && events.length === 0) return null;
   return { set: set as StateDelta["set"], journal, events };
+}
+
+/** The last entry set for each command (a command set `pending` then `done` in one commit records `done`). */
+function latestPerCommand(entries: readonly JournalEntry[]): readonly JournalEntry[] {
+  if (entries.length <= 1) return entries;
+  const latest = new Map<string, JournalEntry>();
+  for (const entry of entries) {
+    latest.delete(entry.commandId);
+    latest.set(entry.commandId, entry);
+  }
+  return [...latest.values()];
 }
 
 /**

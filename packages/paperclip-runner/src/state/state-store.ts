@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { atomicPrivateWrite, createPrivateDirectory, openPrivateFile } from "../private-fs/index.js";
 import { wrapOsError } from "../private-fs/os-error.js";
+import type { JournalEntry } from "./journal-entry.js";
 import { JOURNAL_FILE_NAME, JournalFile } from "./journal-file.js";
 import { parseJournal, snapshotDigest } from "./parse-journal.js";
 import { parseRunnerState } from "./parse-runner-state.js";
@@ -16,7 +17,12 @@ export interface StateStore {
   /** Set when an earlier daemon left state behind. */
   readonly recovery: Recovery | null;
   readonly durable: boolean;
-  save(state: RunnerState): Promise<void>;
+  /**
+   * Makes `state` durable. `journalSet` lists the journal entries set (in place)
+   * since the previous save that resolved, in order; after a save that failed,
+   * they are given again with the next one.
+   */
+  save(state: RunnerState, journalSet: readonly JournalEntry[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,11 +62,11 @@ export async function openDurableStateStore(stateDir: string, binding: StateBind
     const initial = recovery?.state ?? initialRunnerState(binding);
     const journal = await JournalFile.open(stateDir, await writeSnapshot(stateDir, initial));
     let saved = initial;
-    const save = async (state: RunnerState): Promise<void> => {
-      const delta = stateDelta(saved, state);
+    const save = async (state: RunnerState, journalSet: readonly JournalEntry[]): Promise<void> => {
+      const delta = stateDelta(saved, state, journalSet);
       if (delta === null) return;
-      if (journal.size >= JOURNAL_COMPACT_BYTES) await journal.restart(await writeSnapshot(stateDir, state));
-      else await journal.append(delta);
+      if (journal.size >= JOURNAL_COMPACT_BYTES) journal.restart(await writeSnapshot(stateDir, state));
+      else journal.append(delta);
       saved = state;
     };
     const close = async () => {

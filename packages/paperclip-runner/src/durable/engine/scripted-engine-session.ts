@@ -39,8 +39,8 @@ export class ScriptedEngineSession {
     const files = await this.open();
     const engineWrites = {
       ...files.store,
-      save: (state: Parameters<StateStore["save"]>[0]) =>
-        this.frozen ? new Promise<void>(() => undefined) : files.store.save(state),
+      save: (...written: Parameters<StateStore["save"]>) =>
+        this.frozen ? new Promise<void>(() => undefined) : files.store.save(...written),
     };
     return {
       engine: new EngineBridge(engineWrites, files.launcher, onEvent),

@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import { RunLedger } from "../src/local/run-ledger.js";
+import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
+import { openDurableStateStore, type StateStore } from "../src/state/state-store.js";
+
+const binding = { runId: "r", sessionId: "s", runnerId: "n" };
+const journalLines = (stateDir: string) =>
+  readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8").split("\n").length - 1;
+
+/** A ledger on a real state directory whose stdout writes are recorded, one entry per write. */
+async function ledgerOnDisk(): Promise<{
+  ledger: RunLedger;
+  store: StateStore;
+  stateDir: string;
+  written: string[];
+}> {
+  const stateDir = join(tempDirForTest(), "state");
+  const store = await openDurableStateStore(stateDir, binding);
+  const written: string[] = [];
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      written.push(String(chunk));
+      callback();
+    },
+  });
+  const ledger = new RunLedger(store, stdout, {
+    onBacklog: () => undefined,
+    fail: (error) => {
+      throw error;
+    },
+  });
+  return { ledger, store, stateDir, written };
+}
+
+const eventTypes = (write: string | undefined) =>
+  (write ?? "")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line).message.event.eventType);
+
+describe("the run ledger's records and writes", () => {
+  it("persists a step without writing its lines, which go out with the next commit in one write", async () => {
+    const { ledger, store, stateDir, written } = await ledgerOnDisk();
+    ledger.emit("turn.submitted", {});
+    await ledger.persist();
+    // Durable (its own record), but nothing reached the controller yet.
+    expect(journalLines(stateDir)).toBe(2);
+    expect(written).toEqual([]);
+    ledger.emit("item.started", {});
+    await ledger.commit();
+    expect(journalLines(stateDir)).toBe(3);
+    expect(written).toHaveLength(1);
+    expect(eventTypes(written[0])).toEqual(["turn.submitted", "item.started"]);
+    await store.close();
+  });
+
+  it("commits output after a poll: what is produced before it shares one record and one write", async () => {
+    const { ledger, store, stateDir, written } = await ledgerOnDisk();
+    ledger.emit("item.started", {});
+    ledger.commitAfterPoll();
+    ledger.emit("turn.completed", {});
+    ledger.commitAfterPoll();
+    expect(journalLines(stateDir)).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await ledger.settled();
+    expect(journalLines(stateDir)).toBe(2);
+    expect(written).toHaveLength(1);
+    expect(eventTypes(written[0])).toEqual(["item.started", "turn.completed"]);
+    await store.close();
+  });
+
+  it("makes a commit still waiting for its poll at teardown, and none after", async () => {
+    const { ledger, store, stateDir, written } = await ledgerOnDisk();
+    ledger.emit("item.started", {});
+    ledger.commitAfterPoll();
+    await ledger.settled();
+    expect(journalLines(stateDir)).toBe(2);
+    expect(written).toHaveLength(1);
+    await store.close();
+    // The poll's commit was folded into the teardown's: nothing writes to the closed store.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(journalLines(stateDir)).toBe(2);
+  });
+});
