@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { RunLedger } from "../src/local/run-ledger.js";
+import type { RunLedger } from "../src/local/run-ledger.js";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
 import { openDurableStateStore, type StateStore } from "../src/state/state-store.js";
+import { recordingLedger } from "./helpers/recording-ledger.js";
 
 const binding = { runId: "r", sessionId: "s", runnerId: "n" };
 const journalLines = (stateDir: string) =>
@@ -20,19 +20,7 @@ async function ledgerOnDisk(): Promise<{
 }> {
   const stateDir = join(tempDirForTest(), "state");
   const store = await openDurableStateStore(stateDir, binding);
-  const written: string[] = [];
-  const stdout = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      written.push(String(chunk));
-      callback();
-    },
-  });
-  const ledger = new RunLedger(store, stdout, {
-    onBacklog: () => undefined,
-    fail: (error) => {
-      throw error;
-    },
-  });
+  const { ledger, written } = recordingLedger(store);
   return { ledger, store, stateDir, written };
 }
 

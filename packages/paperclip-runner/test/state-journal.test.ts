@@ -1,10 +1,9 @@
 import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { caught } from "@paperclipai/errors/testing";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { RECEIPT_COALESCE_MS, RunLedger } from "../src/local/run-ledger.js";
+import { RECEIPT_COALESCE_MS } from "../src/local/run-ledger.js";
 import { appendEvent } from "../src/state/append-event.js";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
 import { withJournalEntry } from "../src/state/journal-lookup.js";
@@ -17,6 +16,7 @@ import {
   readStoredState,
   type StateStore,
 } from "../src/state/state-store.js";
+import { recordingLedger } from "./helpers/recording-ledger.js";
 
 const binding = { runId: "r", sessionId: "s", runnerId: "n" };
 const entry = (commandId: string, status: "pending" | "done") => ({
@@ -80,21 +80,8 @@ describe("the durable state journal", () => {
   it("commits, in one record, every change made while a record is being written (group commit)", async () => {
     const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
-    const written: string[] = [];
-    let release: () => void = () => undefined;
     // The controller holds the first write, so the first commit is still in flight.
-    const stdout = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        written.push(String(chunk));
-        release = callback;
-      },
-    });
-    const ledger = new RunLedger(store, stdout, {
-      onBacklog: () => undefined,
-      fail: (error) => {
-        throw error;
-      },
-    });
+    const { ledger, written, releaseLastWrite: release } = recordingLedger(store, { holdWrites: true });
     ledger.emit("item.started", {});
     const first = ledger.commit();
     while (written.length === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -118,19 +105,7 @@ describe("the durable state journal", () => {
   it("writes a coalesced receipt only after its record is durable, with the output that followed it", async () => {
     const stateDir = join(tempDirForTest(), "state");
     const store = await opened(stateDir);
-    const written: string[] = [];
-    const stdout = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        written.push(String(chunk));
-        callback();
-      },
-    });
-    const ledger = new RunLedger(store, stdout, {
-      onBacklog: () => undefined,
-      fail: (error) => {
-        throw error;
-      },
-    });
+    const { ledger, written } = recordingLedger(store);
     const command = { commandId: "c1", controllerSeq: 1 };
     ledger.receiptSoon(command, "accepted", "command applied");
     expect(written).toEqual([]);
