@@ -159,13 +159,17 @@ async function playTurn(turnId, text) {
     });
     log({ kind: "input_answer", answer });
     await agentMessage(turnId, `you said ${JSON.stringify(answer)}`);
+  } else if (text === "complete-exit") {
+    // Long enough that the end of it is still unread in the pipe when the fake has exited.
+    await agentMessage(turnId, "x".repeat(256 * 1024));
   } else {
     await agentMessage(turnId, `answer to ${text}`);
   }
   notify("thread/tokenUsage/updated", usage(turnId));
   finishTurn(turnId, "completed");
-  // Its last line is still in the pipe when the runner sees it exit (stdout to a pipe is synchronous).
-  if (text === "complete-exit") process.exit(0);
+  // Exits once the kernel took its last line (a plain exit could drop what Node still buffers),
+  // while the runner has yet to read it.
+  if (text === "complete-exit") process.stdout.write("", () => process.exit(0));
 }
 
 const handlers = {
