@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import { CodexExecutor } from "../src/provider/codex-executor.js";
 import type { CodexProviderState } from "../src/provider/codex-provider-state.js";
 import type { ExecutorContext } from "../src/provider/executor-context.js";
 import { providerEnvironment } from "../src/provider/provider-environment.js";
-import { codexPrepare, providerPids, withWork, workPaths } from "./helpers/codex-durable.js";
+import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
 
 // The Codex executor alone (no server), on the real fake app-server: the orders of a provider's
 // exit and the runner's own steps that a server scenario cannot pin down.
@@ -24,7 +24,6 @@ const commandOf = (type: string, payload: Record<string, unknown> = {}): ServerC
 
 async function startExecutor(work: string) {
   const { codexHome } = workPaths(work);
-  const { mkdir } = await import("node:fs/promises");
   await mkdir(workPaths(work).cwd, { recursive: true });
   await mkdir(codexHome, { recursive: true });
   const events: EngineEvent["event"][] = [];
@@ -62,14 +61,15 @@ async function startExecutor(work: string) {
   await run("session.open");
   const stateFile = path.join(work, "codex-provider-state.json");
   const readState = async () => JSON.parse(await readFile(stateFile, "utf8")) as CodexProviderState;
+  /** The pids of the fake app-servers started so far (each logs its start). */
   const pids = async () => {
     const text = await readFile(path.join(codexHome, "log.jsonl"), "utf8");
-    return providerPids({
-      providerLog: text
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line)),
-    } as never);
+    return text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; pid?: number })
+      .filter((record) => record.kind === "start")
+      .map((record) => record.pid as number);
   };
   return { executor, events, run, readState, stateFile, pids };
 }
