@@ -1,5 +1,6 @@
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
+import { MAX_RESTARTS_BETWEEN_TURNS } from "../src/provider/provider-restart.js";
 import {
   closeSteps,
   codexPrepare,
@@ -219,7 +220,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
     });
   });
 
-  it("stops starting a provider that dies again after each resume: 3 restarts, then the session fails", async () => {
+  it("stops starting a provider that dies again after each resume: MAX_RESTARTS_BETWEEN_TURNS restarts, then the session fails", async () => {
     await withWork(async (work) => {
       const prepare = codexPrepare(work, {
         contract: false,
@@ -228,14 +229,17 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, prepare),
         { op: "queue", type: "turn.start", payload: { text: "exit" }, id: "turn" },
-        { op: "event", type: "harness.diagnostic", count: 9 },
+        // Two startup facts per launch (the first and each restart), then the failure's diagnostic.
+        { op: "event", type: "harness.diagnostic", count: 2 * (1 + MAX_RESTARTS_BETWEEN_TURNS) + 1 },
         ...closeSteps,
       ]);
       expectNothingLeft(result);
-      expect(eventTypes(result.committed).filter((type) => type === "session.resumed")).toHaveLength(3);
+      expect(eventTypes(result.committed).filter((type) => type === "session.resumed")).toHaveLength(
+        MAX_RESTARTS_BETWEEN_TURNS,
+      );
       // The first exit took the turn; the fourth one is no longer restarted.
       expect(diagnostics(result)).toEqual([
-        { code: "provider_exited", message: "the provider exited (code 9)" },
+        { code: "provider_exited", message: "the provider exited (code 9, signal none)" },
       ]);
       expect(result.committed.at(-1)?.payload).toMatchObject({ code: "provider_exited", exitCode: 9 });
     });

@@ -17,7 +17,7 @@ import {
   unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
-import { restartExitedProvider } from "./provider-restart.js";
+import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
 import { startProviderSession } from "./session-start.js";
@@ -81,6 +81,7 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
+  private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -93,7 +94,8 @@ export class CodexExecutor implements DurableEngine {
     this.finished = new Promise((resolve) => {
       this.finish = resolve;
     });
-    this.ctx.restartProvider = (exitCode) => restartExitedProvider(this.ctx, deps.session, exitCode);
+    this.restart = (exit) => restartExitedProvider(this.ctx, deps.session, exit);
+    this.ctx.restartProvider = this.restart;
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
   }
@@ -105,17 +107,22 @@ export class CodexExecutor implements DurableEngine {
   /**
    * Runs before every command durable mode handles, drain and suspend included:
    * a pending recovery happens first, and the commands durable mode answers
-   * itself (drain, suspend, shutdown) commit the startup facts still deferred.
+   * itself (drain, suspend, shutdown) commit the startup facts still deferred and turn restarts
+   * off until the next command the executor handles (their answers promise no more events; a
+   * drain may also be a new run's probe, followed by commands).
    */
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
+      const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
+      this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
         this.recoveryPending = false;
         const held = await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
         if (held.length > 0)
           this.ctx.deferredStartup = { commandId: command.commandId, events: held, resume: true };
       }
-      if (ANSWERED_BY_DURABLE_MODE.has(command.type)) await this.flushDeferred(command.commandId);
+      if (answeredByDurableMode) await this.flushDeferred(command.commandId);
+      else await restartIfExited(this.ctx);
     });
   }
 
@@ -158,8 +165,13 @@ export class CodexExecutor implements DurableEngine {
     });
   }
 
-  /** Stops the provider at once without touching the state (the runner is failing; the next one resumes). */
+  /**
+   * Stops the provider at once without touching the state (the runner is failing; the next one
+   * resumes): first nothing is handled or saved any more, so its exit starts no new provider.
+   */
   async kill(): Promise<void> {
+    this.ctx.killed = true;
+    this.ctx.restartProvider = null;
     await this.ctx.session?.stop(0);
   }
 
@@ -234,6 +246,7 @@ export class CodexExecutor implements DurableEngine {
     ) {
       return applied(sessionOpenResult(state, "started"));
     }
+    this.ctx.restartsSinceTurnStart = 0;
     const resumed = state.threadId !== null;
     const { facts, goalEvents } = await startProviderSession(
       this.ctx,
@@ -254,14 +267,16 @@ export class CodexExecutor implements DurableEngine {
   }
 
   /**
-   * A turn for a session whose provider a `turn.stop` ended (the thread kept): the provider
-   * starts again and resumes the thread first, as upstream's runner does (startup trigger
-   * `ensure`, no `session.resumed`); its startup facts follow the turn's acceptance, with what
-   * Codex sends while it resumes.
+   * A turn for a session whose provider is gone with the thread kept (a `turn.stop` ended it,
+   * or it failed: `provider_exited`): the provider starts again and resumes the thread first,
+   * as upstream's runner does after a `turn.stop` (startup trigger `ensure`, no
+   * `session.resumed`); its startup facts follow the turn's acceptance, with what Codex sends
+   * while it resumes.
    */
   private async ensureProvider(command: StartupCommand): Promise<void> {
     const state = this.ctx.state();
-    if (state.lifecycle !== "prepared" || state.threadId === null || this.ctx.session !== null) return;
+    const gone = state.lifecycle === "prepared" || state.lifecycle === "provider_exited";
+    if (!gone || state.threadId === null || this.ctx.session !== null) return;
     const { facts } = await startProviderSession(this.ctx, this.deps.session, "ensure", command);
     this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: true };
   }

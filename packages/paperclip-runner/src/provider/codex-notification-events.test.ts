@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { codexNotificationEvents, resumeUsageDiagnostic } from "./codex-notification-events.js";
+import { codexNotificationEvents } from "./codex-notification-events.js";
+import { resumeUsageDiagnostic } from "./codex-usage-events.js";
 
 const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
 const inTurn = (extra: Record<string, unknown>) => ({ threadId: "thread-1", turnId: "turn-2", ...extra });

@@ -1,18 +1,12 @@
-import { createHash } from "node:crypto";
-import { redactSecrets } from "@paperclipai/errors";
-import type { PrpEventType, PrpV2EventType } from "../events/index.js";
+import type { PrpEventType } from "../events/index.js";
 import { boundedText } from "./bounded-text.js";
+import { noticeEvent, planEvent } from "./codex-plan-notice-events.js";
+import { TOOL_TRANSPORTS, toolExecutionEvent } from "./codex-tool-execution-event.js";
+import { usageEvent } from "./codex-usage-events.js";
+import { type ProviderEvent, providerEvent, type TurnTerminalStatus } from "./provider-event.js";
 
-/** One PRP event the executor emits, with upstream's priority for it. */
-export interface ProviderEvent {
-  readonly eventType: PrpEventType | PrpV2EventType;
-  readonly priority: 0 | 1 | 2;
-  readonly payload: Record<string, unknown>;
-  /** 2 for the session-goal event types PRP v2 added. */
-  readonly schemaVersion?: 1 | 2;
-}
-
-export type TurnTerminalStatus = "completed" | "failed" | "cancelled" | "interrupted";
+// The types most of the executor imports from here (the events a notification becomes).
+export type { ProviderEvent, TurnTerminalStatus } from "./provider-event.js";
 
 export interface NotificationContext {
   readonly provider: string;
@@ -66,7 +60,10 @@ export function codexNotificationEvents(
   const provider = context.provider;
   switch (method) {
     case "turn/started":
-      return { kind: "events", events: [event("turn.started", 0, { provider, providerTurnId: turnId })] };
+      return {
+        kind: "events",
+        events: [providerEvent("turn.started", 0, { provider, providerTurnId: turnId })],
+      };
     case "turn/completed":
     case "turn/failed":
     case "turn/cancelled":
@@ -75,7 +72,7 @@ export function codexNotificationEvents(
       return {
         kind: "terminal",
         status,
-        event: event(`turn.${status}` as PrpEventType, 0, {
+        event: providerEvent(`turn.${status}` as PrpEventType, 0, {
           provider,
           providerTurnId: turnId,
           status,
@@ -87,7 +84,7 @@ export function codexNotificationEvents(
       return {
         kind: "events",
         events: [
-          event("item.delta", 2, {
+          providerEvent("item.delta", 2, {
             provider,
             itemId: String(params.itemId ?? ""),
             kind: "agentMessage",
@@ -110,14 +107,6 @@ export function codexNotificationEvents(
     default:
       return { kind: "ignored" };
   }
-}
-
-function event(
-  eventType: PrpEventType,
-  priority: 0 | 1 | 2,
-  payload: Record<string, unknown>,
-): ProviderEvent {
-  return { eventType, priority, payload };
 }
 
 function readTurnId(params: Record<string, unknown>): string | null {
@@ -143,7 +132,7 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   const text = typeof item.text === "string" ? boundedText(item.text) : null;
   const status = started ? "running" : itemStatus(item.status);
   const events = [
-    event(started ? "item.started" : "item.completed", started ? 2 : 1, {
+    providerEvent(started ? "item.started" : "item.completed", started ? 2 : 1, {
       provider,
       itemId: String(item.id ?? ""),
       kind,
@@ -154,56 +143,6 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   ];
   if (!started && kind === "agentMessage" && text !== null) return { kind: "agent_message", events, text };
   return { kind: "events", events };
-}
-
-/** The Codex item types that are tool executions, and their transport in `paperclip.tool.execution.v1`. */
-const TOOL_TRANSPORTS: Readonly<Record<string, "process" | "mcp" | "dynamic">> = {
-  commandExecution: "process",
-  mcpToolCall: "mcp",
-  dynamicToolCall: "dynamic",
-};
-const TOOL_OUTPUT_MAX = 65_536;
-
-function toolExecutionEvent(kind: string, item: Record<string, unknown>, started: boolean): ProviderEvent {
-  const raw = typeof item.aggregatedOutput === "string" ? item.aggregatedOutput : "";
-  const output = boundedToolOutput(raw);
-  const name = item.tool ?? item.command ?? null;
-  const duration = item.durationMs;
-  const exitCode = item.exitCode;
-  return event(started ? "tool.execution.started" : "tool.execution.completed", started ? 2 : 1, {
-    schema: "paperclip.tool.execution.v1",
-    executionId: String(item.id ?? item.callId ?? "tool").slice(0, 160),
-    transport: TOOL_TRANSPORTS[kind],
-    operation: kind === "commandExecution" ? "execute" : "unknown",
-    name: typeof name === "string" ? boundedText(name) : null,
-    target: null,
-    namespace:
-      typeof item.namespace === "string"
-        ? item.namespace.slice(0, 240)
-        : typeof item.server === "string"
-          ? item.server.slice(0, 240)
-          : null,
-    readOnly: null,
-    status: started ? "running" : toolStatus(item.status),
-    durationMs:
-      typeof duration === "number" && Number.isSafeInteger(duration) && duration >= 0 ? duration : null,
-    exitCode: typeof exitCode === "number" && Number.isSafeInteger(exitCode) ? exitCode : null,
-    progress: null,
-    output,
-    outputBytes: Buffer.byteLength(raw),
-    outputTruncated: output.length < raw.length,
-    outputDigest: `sha256:${createHash("sha256").update(raw).digest("hex")}`,
-  });
-}
-
-function boundedToolOutput(raw: string): string {
-  return redactSecrets(raw).slice(0, TOOL_OUTPUT_MAX);
-}
-
-function toolStatus(status: unknown): string {
-  if (status === "failed" || status === "declined") return "failed";
-  if (status === "interrupted" || status === "cancelled") return status;
-  return "completed";
 }
 
 /** The fields of Codex's turn error that upstream copies into `turn.failed`. */
@@ -230,103 +169,4 @@ function itemStatus(status: unknown): string {
   if (status === "failed" || status === "declined") return "failed";
   if (status === "inProgress") return "running";
   return "completed";
-}
-
-function usageEvent(params: Record<string, unknown>, context: NotificationContext): ProviderEvent {
-  const usage = (params.tokenUsage ?? {}) as Record<string, unknown>;
-  const total = measurement(usage.total);
-  const last = usage.last === undefined ? null : measurement(usage.last);
-  return event("usage.reported", 0, {
-    provider: context.provider,
-    // Upstream's runner reports no model here (the server knows the one it asked for).
-    model: null,
-    providerSessionId: context.threadId,
-    providerRequestId: null,
-    cumulative: total,
-    runDeltaAvailable: last !== null,
-    runDelta: last ?? measurement({}),
-  });
-}
-
-/**
- * Pure: the diagnostic upstream's runner commits for the token-usage snapshot Codex replays
- * while it resumes a thread (naming the thread's last, settled turn), instead of usage.
- */
-export function resumeUsageDiagnostic(params: Record<string, unknown>): ProviderEvent {
-  const usage = (params.tokenUsage ?? {}) as Record<string, unknown>;
-  return event("harness.diagnostic", 0, {
-    code: "codex_resume_usage_snapshot",
-    classification: "resume_usage_snapshot",
-    method: "thread/tokenUsage/updated",
-    receivedThreadId: typeof params.threadId === "string" ? params.threadId : null,
-    receivedTurnId: typeof params.turnId === "string" ? params.turnId : null,
-    cumulative: measurement(usage.total),
-  });
-}
-
-function measurement(value: unknown): Record<string, number> {
-  const usage = (value ?? {}) as Record<string, unknown>;
-  const count = (name: string): number => {
-    const n = usage[name];
-    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  };
-  return {
-    inputTokens: count("inputTokens"),
-    outputTokens: count("outputTokens"),
-    cacheReadTokens: count("cachedInputTokens"),
-    cacheWriteTokens: 0,
-    activeSeconds: 0,
-    requests: 0,
-    providerCostUsd: 0,
-  };
-}
-
-const PLAN_STATUS: Readonly<Record<string, string>> = {
-  pending: "pending",
-  inProgress: "in_progress",
-  in_progress: "in_progress",
-  completed: "completed",
-};
-
-function planEvent(params: Record<string, unknown>, turnId: string | null): ProviderEvent {
-  const plan = Array.isArray(params.plan) ? (params.plan as Record<string, unknown>[]) : [];
-  const steps = plan.slice(0, 256).map((step, index) => ({
-    stepId: `step-${index + 1}`,
-    body: boundedText(step.step),
-    status: PLAN_STATUS[String(step.status)] ?? "pending",
-  }));
-  return event("plan.updated", 1, {
-    schema: "paperclip.plan.updated.v1",
-    planId: safeId(`plan-${turnId ?? "turn"}`),
-    revision: 1,
-    explanation: typeof params.explanation === "string" ? boundedText(params.explanation) : null,
-    steps,
-    complete: steps.length > 0 && steps.every((step) => step.status === "completed"),
-    syncStatus: "not_applicable",
-    documentRevision: null,
-  });
-}
-
-function noticeEvent(method: string, params: Record<string, unknown>, inTurn: boolean): ProviderEvent {
-  const error = method === "error";
-  const message =
-    (params.error as { message?: unknown } | undefined)?.message ?? params.message ?? params.summary;
-  const summary = boundedText(message) || method;
-  return event("provider.notice.recorded", 0, {
-    schema: "paperclip.provider.notice.v1",
-    noticeId: `codex-${method.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}`,
-    severity: error ? "error" : method === "deprecationNotice" ? "info" : "warning",
-    category: method,
-    scope: inTurn ? "turn" : "session",
-    // An error is never recoverable in upstream's notice, even one Codex retries (`willRetry`).
-    recoverable: !error,
-    // As the shipped normaliser (`provider-events.js`): errors and warnings ask the user to act.
-    userActionable: error || method === "warning",
-    summary,
-  });
-}
-
-function safeId(value: string): string {
-  const cleaned = value.replace(/[^A-Za-z0-9._:-]/g, "-").slice(0, 160);
-  return /^[A-Za-z0-9]/.test(cleaned) ? cleaned : `p${cleaned.slice(0, 159)}`;
 }

@@ -3,7 +3,7 @@ import { dynamicTools } from "./authorized-tools.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { JsonRpcPeer, type ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol, providerStartFailed } from "./provider-errors.js";
-import type { ProviderSpawnSpec } from "./provider-process.js";
+import type { ProviderExit, ProviderSpawnSpec } from "./provider-process.js";
 
 export interface SessionDeps {
   /** The provider's spawn (command, args, cwd, environment), from the bound configuration. */
@@ -137,6 +137,11 @@ export class CodexSession {
     });
     const turns = Array.isArray(listed.data) ? (listed.data as { id?: unknown; status?: unknown }[]) : [];
     return turns.some((turn) => turn.id === turnId && turn.status === "inProgress");
+  }
+
+  /** How the provider ended, once it has; null while it runs (or before it started). */
+  get exit(): ProviderExit | null {
+    return this.rpc?.process.exitStatus ?? null;
   }
 
   request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -2,6 +2,7 @@ import type { EngineEvent } from "../durable/engine/durable-engine.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
+import type { ProviderExit } from "./provider-process.js";
 import { RuntimeInputBridge } from "./runtime-input-bridge.js";
 import { SemanticToolBridge } from "./semantic-tool-bridge.js";
 import type { GoalState } from "./session-goals.js";
@@ -38,8 +39,15 @@ export class ExecutorContext {
    * they are committed, as upstream's snapshot shows it).
    */
   deferredStartup: DeferredStartup | null = null;
-  /** Starts a provider that exited on its own again (`provider-restart.ts`), set by the executor. */
-  restartProvider: ((exitCode: number | null) => Promise<void>) | null = null;
+  /**
+   * Starts a provider that exited on its own again (`provider-restart.ts`), set by the executor;
+   * null while the server is closing (after a drain or suspend, whose answers promised no more
+   * events): an exit is then left to whatever comes next (the next command's check, the next
+   * runner's recovery) and reported by nobody now.
+   */
+  restartProvider: ((exit: ProviderExit) => Promise<void>) | null = null;
+  /** The runner is failing (`kill`): nothing the provider does is handled any more, nor the state saved. */
+  killed = false;
   /** How often the provider was started again on its own since the last accepted turn. */
   restartsSinceTurnStart = 0;
   /** The provider process generation on which the last turn completed (its terminal from the provider), or null. */
@@ -92,6 +100,8 @@ export class ExecutorContext {
   }
 
   save(): Promise<void> {
+    // The next runner reconciles from the state the failing one left (an in-flight step must not rewrite it).
+    if (this.killed) return Promise.resolve();
     return saveCodexProviderState(this.stateDir, this.state());
   }
 

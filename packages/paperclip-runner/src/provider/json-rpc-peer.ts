@@ -1,6 +1,11 @@
 import type { RunnerError } from "@paperclipai/errors";
 import { providerProtocol, providerStartFailed, providerTimeout } from "./provider-errors.js";
-import { type ProviderExit, ProviderProcess, type ProviderSpawnSpec } from "./provider-process.js";
+import {
+  type ProviderExit,
+  ProviderProcess,
+  type ProviderSpawnSpec,
+  providerExitReason,
+} from "./provider-process.js";
 
 /** What the provider sends that is not an answer to the runner: handled in order, one at a time. */
 export type ProviderInbound =
@@ -17,6 +22,21 @@ export type ProviderInbound =
 
 /** The most provider messages waiting to be handled (upstream's buffered message bound). */
 export const MAX_QUEUED_MESSAGES = 1024;
+
+/**
+ * How long a provider's exit waits for the rest of its stdout (a grandchild holding the pipe
+ * open must not hold the exit back).
+ */
+const OUTPUT_AFTER_EXIT_MS = 100;
+
+function outputOrTimeout(ended: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([ended, elapsed]).finally(() => clearTimeout(timer));
+}
 
 /** An error the provider answered a request with. */
 export class ProviderRpcError extends Error {
@@ -59,14 +79,10 @@ export class JsonRpcPeer {
       onLine: (line) => this.onLine(line),
       onOversized: (bytes) => this.violate(`a frame of ${bytes} bytes exceeds the 4 MiB limit`),
     });
-    void this.process.exited.then((exit) => {
-      const error =
-        exit.kind === "spawn_failed"
-          ? providerStartFailed(exit.message)
-          : providerStartFailed(
-              `the provider exited (code ${exit.exitCode ?? "none"}, signal ${exit.signal ?? "none"})`,
-            );
-      this.rejectAll(error);
+    void this.process.exited.then(async (exit) => {
+      // What the provider wrote before it died (a turn/completed, an answer) is handled before its exit.
+      await outputOrTimeout(this.process.outputEnded, OUTPUT_AFTER_EXIT_MS);
+      this.rejectAll(providerStartFailed(providerExitReason(exit)));
       this.deliver({ kind: "exit", exit });
     });
   }

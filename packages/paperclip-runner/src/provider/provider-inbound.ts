@@ -2,13 +2,15 @@ import { codexNotificationEvents } from "./codex-notification-events.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol } from "./provider-errors.js";
+import { providerExitReason } from "./provider-process.js";
 import { resumeNotificationEvent } from "./resume-notifications.js";
 import { onGoalNotification } from "./session-goal-commands.js";
 import { providerFailed, settleTurn } from "./turn-settlement.js";
 
 /** Handles one message of the provider (in the executor's actor): a notification, a request, a violation or its exit. */
 export async function handleProviderInbound(ctx: ExecutorContext, message: ProviderInbound): Promise<void> {
-  if (!ctx.bound || ctx.session === null) return;
+  // A failing runner leaves the provider and its state file to the next runner.
+  if (ctx.killed || !ctx.bound || ctx.session === null) return;
   switch (message.kind) {
     case "violation":
       await providerFailed(ctx, message.error, { code: "provider_protocol_violation" });
@@ -16,17 +18,12 @@ export async function handleProviderInbound(ctx: ExecutorContext, message: Provi
     case "exit": {
       const exit = message.exit;
       const lifecycle = ctx.state().lifecycle;
-      if (
-        exit.kind === "exited" &&
-        ctx.restartProvider !== null &&
-        (lifecycle === "session_open" || lifecycle === "turn_active")
-      ) {
-        await ctx.restartProvider(exit.exitCode);
+      if (exit.kind === "exited" && (lifecycle === "session_open" || lifecycle === "turn_active")) {
+        // Closing (restarts off): no event may follow the drain's answer; the next command or runner sees the exit.
+        if (ctx.restartProvider !== null) await ctx.restartProvider(exit);
         return;
       }
-      const reason =
-        exit.kind === "spawn_failed" ? exit.message : `the provider exited (code ${exit.exitCode})`;
-      await providerFailed(ctx, new Error(reason), {
+      await providerFailed(ctx, new Error(providerExitReason(exit)), {
         code: "provider_exited",
         exitCode: exit.kind === "exited" ? exit.exitCode : null,
       });

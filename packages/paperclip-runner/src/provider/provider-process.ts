@@ -24,6 +24,12 @@ export type ProviderExit =
   | { readonly kind: "spawn_failed"; readonly message: string }
   | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null };
 
+/** Pure: why the provider is gone, as the runner reports it (a signal death names its signal). */
+export function providerExitReason(exit: ProviderExit): string {
+  if (exit.kind === "spawn_failed") return exit.message;
+  return `the provider exited (code ${exit.exitCode ?? "none"}, signal ${exit.signal ?? "none"})`;
+}
+
 export interface ProviderLineHandlers {
   onLine(line: string): void;
   onOversized(bytes: number): void;
@@ -37,11 +43,14 @@ export interface ProviderLineHandlers {
  */
 export class ProviderProcess {
   readonly exited: Promise<ProviderExit>;
+  /** Resolves once stdout ended (or could not open): every line the provider wrote was handed over. */
+  readonly outputEnded: Promise<void>;
   readonly identity: ProcessIdentity | null;
   readonly stderr = new LogTail({ maxLines: 16, maxBytes: 8 * 1024 });
   private readonly child: ChildProcess;
   private readonly watchdog: GroupWatchdog | null;
   private done = false;
+  private exit: ProviderExit | null = null;
 
   constructor(spec: ProviderSpawnSpec, handlers: ProviderLineHandlers) {
     this.child = spawn(spec.command, [...spec.args], {
@@ -61,7 +70,15 @@ export class ProviderProcess {
       MAX_PROVIDER_FRAME_BYTES,
     );
     this.child.stdout?.on("data", (chunk: Buffer) => framer.push(chunk));
-    this.child.stdout?.on("end", () => framer.end());
+    this.outputEnded = new Promise((resolve) => {
+      if (this.child.stdout === null) resolve();
+      this.child.stdout?.on("end", () => {
+        framer.end();
+        resolve();
+      });
+      this.child.stdout?.on("close", () => resolve());
+      this.child.once("error", () => resolve());
+    });
     const errors = new LineFramer({ onLine: (line) => this.stderr.push(line), onOversized: () => undefined });
     this.child.stderr?.on("data", (chunk: Buffer) => errors.push(chunk));
     this.child.stdin?.on("error", () => undefined);
@@ -84,6 +101,11 @@ export class ProviderProcess {
     return this.done;
   }
 
+  /** How the provider ended, once it has (`hasExited`), else null. */
+  get exitStatus(): ProviderExit | null {
+    return this.exit;
+  }
+
   /** Writes one JSON-RPC message as a line; a provider that stopped reading loses it (its exit is reported). */
   send(message: Record<string, unknown>): void {
     if (this.done) return;
@@ -104,6 +126,7 @@ export class ProviderProcess {
   private finish(resolve: (exit: ProviderExit) => void, exit: ProviderExit): void {
     if (this.done) return;
     this.done = true;
+    this.exit = exit;
     // Grandchildren must not outlive the provider.
     this.signalGroup("SIGKILL");
     this.watchdog?.dismiss();

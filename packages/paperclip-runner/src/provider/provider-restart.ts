@@ -1,6 +1,7 @@
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
+import { type ProviderExit, providerExitReason } from "./provider-process.js";
 import { startProviderSession } from "./session-start.js";
 import { providerFailed, settleTurn } from "./turn-settlement.js";
 
@@ -55,30 +56,29 @@ export function providerExitedEvent(
 export async function restartExitedProvider(
   ctx: ExecutorContext,
   deps: Omit<SessionDeps, "onInbound">,
-  exitCode: number | null,
+  exit: ProviderExit,
 ): Promise<void> {
+  const exitCode = exit.kind === "exited" ? exit.exitCode : null;
   if (ctx.restartsSinceTurnStart >= MAX_RESTARTS_BETWEEN_TURNS) {
-    await providerFailed(ctx, new Error(`the provider exited (code ${exitCode})`), {
-      code: "provider_exited",
-      exitCode,
-    });
+    await providerFailed(ctx, new Error(providerExitReason(exit)), { code: "provider_exited", exitCode });
     return;
   }
   ctx.restartsSinceTurnStart += 1;
   const exited = ctx.session;
   ctx.session = null;
   await exited?.stop(0);
+  // What the exited provider's start still held back (a session.open's facts) comes before its exit.
+  await ctx.releaseStartup();
   const state = ctx.state();
   const previousTurnId = state.activeProviderTurnId;
-  await ctx.emit(
-    providerExitedEvent(
-      state.config.provider,
-      state.processGeneration,
-      exitCode,
-      previousTurnId !== null,
-      ctx.lastTurnCompletedGeneration,
-    ),
+  const exitedEvent = providerExitedEvent(
+    state.config.provider,
+    state.processGeneration,
+    exitCode,
+    previousTurnId !== null,
+    ctx.lastTurnCompletedGeneration,
   );
+  await ctx.emit(exitedEvent);
   ctx.update((current) => ({
     ...current,
     lifecycle: "provider_exited",
@@ -88,9 +88,11 @@ export async function restartExitedProvider(
   await ctx.save();
   let facts: ProviderEvent[];
   try {
-    facts = (await startProviderSession(ctx, deps, "restore", null)).facts;
+    // One session.failed for the exit and the failed start: the exit's, when it was one.
+    const sessionFailedCommitted = exitedEvent.eventType === "session.failed";
+    facts = (await startProviderSession(ctx, deps, "restore", null, { sessionFailedCommitted })).facts;
   } catch {
-    // Reported by startProviderSession (diagnostic, session.failed, the turn failed).
+    // Reported by startProviderSession (diagnostic, session.failed unless committed, the turn failed).
     return;
   }
   await ctx.emitAll(facts);
@@ -113,4 +115,16 @@ export async function restartExitedProvider(
   if (previousTurnId === null) return;
   await settleTurn(ctx, "failed", { providerTerminalObserved: false });
   await ctx.save();
+}
+
+/**
+ * A provider found exited when a command is handled (its exit still queued behind the command,
+ * or left unreported while the server was closing) is started again first, as if its exit had
+ * come first, so the command finds the session open.
+ */
+export async function restartIfExited(ctx: ExecutorContext): Promise<void> {
+  const exit = ctx.session?.exit ?? null;
+  if (exit === null || exit.kind !== "exited" || ctx.restartProvider === null || !ctx.bound) return;
+  const lifecycle = ctx.state().lifecycle;
+  if (lifecycle === "session_open" || lifecycle === "turn_active") await ctx.restartProvider(exit);
 }

@@ -1,5 +1,6 @@
-import { type ProviderEvent, resumeUsageDiagnostic } from "./codex-notification-events.js";
+import { resumeUsageDiagnostic } from "./codex-usage-events.js";
 import type { DeferredStartup, ExecutorContext } from "./executor-context.js";
+import type { ProviderEvent } from "./provider-event.js";
 import { goalsOf } from "./session-goal-commands.js";
 import { resumedGoal } from "./session-goals.js";
 

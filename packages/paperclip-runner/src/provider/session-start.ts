@@ -6,7 +6,7 @@ import type { ExecutorContext } from "./executor-context.js";
 import { handleProviderInbound } from "./provider-inbound.js";
 import { type StartupContext, startupFacts } from "./provider-startup-facts.js";
 import { openedGoals } from "./session-goals.js";
-import { providerFailed } from "./turn-settlement.js";
+import { type ProviderFailure, providerFailed } from "./turn-settlement.js";
 
 /**
  * Starts the provider and opens (or, with a stored thread, resumes) its thread;
@@ -19,6 +19,7 @@ export async function startProviderSession(
   deps: Omit<SessionDeps, "onInbound">,
   trigger: StartupContext["trigger"],
   command: StartupContext["command"],
+  failure: Pick<ProviderFailure, "sessionFailedCommitted"> = {},
 ): Promise<{ facts: ProviderEvent[]; goalEvents: ProviderEvent[] }> {
   const state = ctx.state();
   const generation = state.processGeneration + 1;
@@ -64,7 +65,7 @@ export async function startProviderSession(
     );
     return { facts, goalEvents: opening?.events ?? [] };
   } catch (error) {
-    await providerFailed(ctx, error, { code: "provider_start_failed" });
+    await providerFailed(ctx, error, { code: "provider_start_failed", ...failure });
     throw error;
   }
 }

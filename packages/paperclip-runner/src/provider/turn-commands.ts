@@ -1,5 +1,6 @@
 import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
+import { restartIfExited } from "./provider-restart.js";
 import { providerFailed } from "./turn-settlement.js";
 
 /** `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`. */
@@ -14,8 +15,10 @@ export async function startTurn(
     return executionFailed("Codex already has an active provider turn");
   if (state.ambiguousTurnStartPending)
     return executionFailed("Codex has an unresolved ambiguous provider turn start");
+  // A provider that died between turns, its exit not handled yet, is started again for this turn.
+  await restartIfExited(ctx);
   const session = ctx.session;
-  if (session === null || state.lifecycle !== "session_open")
+  if (session === null || ctx.state().lifecycle !== "session_open")
     return rejected("the provider session is not open");
   // Durable before the request: a crash from here on leaves an ambiguous start the next runner settles.
   ctx.update((current) => ({

@@ -67,6 +67,8 @@ export interface ProviderFailure {
   readonly code: string;
   readonly exitCode?: number | null;
   readonly lifecycle?: "provider_exited" | "reconciliation_required";
+  /** The session.failed for this failure is committed already (a restart's exit): not a second one. */
+  readonly sessionFailedCommitted?: boolean;
   /** Added to the diagnostic's payload. */
   readonly detail?: Record<string, unknown>;
 }
@@ -96,17 +98,19 @@ export async function providerFailed(
     priority: 0,
     payload: { code, ...failure.detail, message },
   });
-  await ctx.emit({
-    eventType: "session.failed",
-    priority: 0,
-    payload: {
-      provider: state.config.provider,
-      providerSessionId: state.threadId,
-      code,
-      exitCode: failure.exitCode ?? null,
-      message,
-    },
-  });
+  if (failure.sessionFailedCommitted !== true) {
+    await ctx.emit({
+      eventType: "session.failed",
+      priority: 0,
+      payload: {
+        provider: state.config.provider,
+        providerSessionId: state.threadId,
+        code,
+        exitCode: failure.exitCode ?? null,
+        message,
+      },
+    });
+  }
   await ctx.tools.cancelPending("provider_failed");
   if (state.activeProviderTurnId !== null)
     await settleTurn(ctx, "failed", { code, providerTerminalObserved: false });

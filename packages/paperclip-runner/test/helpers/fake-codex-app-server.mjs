@@ -12,9 +12,10 @@
 // "ask" (asks the user two questions, item/tool/requestUserInput, and says the answers),
 // "goal-progress" (the thread's goal gains used tokens during the turn: thread/goal/updated naming it),
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
-// "flood", "oversized", "non-json", "exit" (the fake exits mid-turn).
+// "flood", "oversized", "non-json", "exit" (the fake exits mid-turn), "complete-exit" (a plain turn, the
+// fake exiting right after writing its turn/completed).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
-// "exit-after-resume" (exits just after answering each thread/resume).
+// "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -158,11 +159,17 @@ async function playTurn(turnId, text) {
     });
     log({ kind: "input_answer", answer });
     await agentMessage(turnId, `you said ${JSON.stringify(answer)}`);
+  } else if (text === "complete-exit") {
+    // Long enough that the end of it is still unread in the pipe when the fake has exited.
+    await agentMessage(turnId, "x".repeat(256 * 1024));
   } else {
     await agentMessage(turnId, `answer to ${text}`);
   }
   notify("thread/tokenUsage/updated", usage(turnId));
   finishTurn(turnId, "completed");
+  // Exits once the kernel took its last line (a plain exit could drop what Node still buffers),
+  // while the runner has yet to read it.
+  if (text === "complete-exit") process.stdout.write("", () => process.exit(0));
 }
 
 const handlers = {
@@ -186,6 +193,7 @@ const handlers = {
     return { thread: { id: thread.id, sessionId: thread.sessionId }, model: params.model };
   },
   "thread/resume": (params) => {
+    if (mode === "fail-resume") return { error: { code: -32000, message: "resume refused" } };
     if (!existsSync(threadPath(params.threadId)))
       return { error: { code: -32000, message: "no such thread" } };
     thread = loadThread(params.threadId);
