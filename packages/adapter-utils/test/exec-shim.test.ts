@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXEC_SHIM_FILE_NAME, EXEC_SHIM_USAGE_LINE } from "../src/bridge/native-bridge-path.js";
 import { assemble, type BpfStep, encode } from "../src/seccomp/bpf-program.js";
@@ -127,7 +128,7 @@ describe("the exec shim, run directly on this machine", () => {
     const filter = sandboxFilterBytes()!.toString("hex");
     // The outer shim loads the sandbox filter; the inner one finds it and must not load
     // the filter it is given (one that refuses everything), else `env` could not run.
-    const inner = `${SECCOMP_ENV}=${REFUSE_EVERYTHING} exec ${shim} /usr/bin/env`;
+    const inner = `${SECCOMP_ENV}=${REFUSE_EVERYTHING} exec ${shellQuote(shim)} /usr/bin/env`;
     const run = await exec(shim, ["/bin/sh", "-c", inner], { ...hostPath, [SECCOMP_ENV]: filter });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain(SECCOMP_ENV);
