@@ -1,4 +1,3 @@
-import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { MAX_RESTARTS_BETWEEN_TURNS } from "../src/provider/provider-restart.js";
 import {
@@ -8,13 +7,13 @@ import {
   type DriverResult,
   driveCodexRunner,
   eventTypes,
-  FAKE_CODEX,
+  fakeCodexArgs,
   openSteps,
-  providerPids,
   type Step,
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
+import { expectNothingLeft } from "./helpers/codex-run-checks.js";
 
 const toolchain = serverToolchainForFile();
 
@@ -26,13 +25,6 @@ const diagnostics = (result: DriverResult) =>
     .filter((payload) => payload.code !== "provider_startup_ownership");
 
 /** Every provider process the scenario started is gone, and the runner ended cleanly on the server's suspend. */
-function expectNothingLeft(result: DriverResult): void {
-  expect(result.failure).toBeNull();
-  expect(result.invalid).toEqual([]);
-  expect(providerPids(result).filter(isAlive)).toEqual([]);
-  expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
-}
-
 /** Opens a session on each case's provider in one runner: each open fails with its code and text. */
 async function expectStartFailures(
   work: string,
@@ -77,12 +69,12 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
           text: "ENOENT",
         },
         early: {
-          prepare: codexPrepare(work, { args: [FAKE_CODEX, "--fake-mode", "exit-before-initialize"] }),
+          prepare: codexPrepare(work, { args: fakeCodexArgs("exit-before-initialize") }),
           code: "ERR_RUNNER_PROVIDER_START_FAILED",
           text: "code 3",
         },
         garbage: {
-          prepare: codexPrepare(work, { args: [FAKE_CODEX, "--fake-mode", "non-json-initialize"] }),
+          prepare: codexPrepare(work, { args: fakeCodexArgs("non-json-initialize") }),
           code: "ERR_RUNNER_PROVIDER_PROTOCOL",
           text: "a line is not JSON",
         },
@@ -96,7 +88,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         work,
         {
           silent: {
-            prepare: codexPrepare(work, { args: [FAKE_CODEX, "--fake-mode", "never-answer"] }),
+            prepare: codexPrepare(work, { args: fakeCodexArgs("never-answer") }),
             code: "ERR_RUNNER_PROVIDER_TIMEOUT",
             text: "the provider did not answer initialize within 500 ms",
           },
@@ -224,7 +216,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
     await withWork(async (work) => {
       const prepare = codexPrepare(work, {
         contract: false,
-        args: [FAKE_CODEX, "--fake-mode", "exit-after-resume"],
+        args: fakeCodexArgs("exit-after-resume"),
       });
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, prepare),

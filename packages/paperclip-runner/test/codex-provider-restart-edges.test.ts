@@ -6,26 +6,19 @@ import {
   type DriverResult,
   driveCodexRunner,
   eventTypes,
-  FAKE_CODEX,
+  fakeCodexArgs,
   openSteps,
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
+import { expectNothingLeft, startupTrigger } from "./helpers/codex-run-checks.js";
 
 // A provider that exits on its own at the edges of a restart (`src/provider/provider-restart.ts`).
 
 const toolchain = serverToolchainForFile();
 
 const startupTriggers = (result: DriverResult): unknown[] =>
-  result.committed
-    .filter((event) => event.payload.code === "provider_startup_ownership")
-    .map((event) => (event.payload.startup as { trigger?: unknown } | undefined)?.trigger);
-
-function expectCleanEnd(result: DriverResult): void {
-  expect(result.failure).toBeNull();
-  expect(result.invalid).toEqual([]);
-  expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
-}
+  result.committed.filter((event) => event.payload.code === "provider_startup_ownership").map(startupTrigger);
 
 describe("a provider that exits on its own around a restart", { timeout: 120_000 }, () => {
   it("commits the startup facts session.open held back when the provider dies right after it, before its exit", async () => {
@@ -36,16 +29,14 @@ describe("a provider that exits on its own around a restart", { timeout: 120_000
         { op: "event", type: "session.resumed" },
         ...closeSteps,
       ]);
-      expectCleanEnd(result);
+      expectNothingLeft(result);
       const triggers = startupTriggers(result);
       expect(triggers.filter((trigger) => trigger === "ensure").length).toBeGreaterThan(0);
       expect(triggers.filter((trigger) => trigger === "ensure")).toHaveLength(
         triggers.filter((trigger) => trigger === "restore").length,
       );
       const types = eventTypes(result.committed);
-      const firstRestore = result.committed.findIndex(
-        (event) => (event.payload.startup as { trigger?: unknown } | undefined)?.trigger === "restore",
-      );
+      const firstRestore = result.committed.findIndex((event) => startupTrigger(event) === "restore");
       const exited = types.indexOf("session.failed");
       expect(result.committed[exited]?.payload).toMatchObject({ code: "provider_exited" });
       expect(triggers.lastIndexOf("ensure")).toBeLessThan(exited);
@@ -61,7 +52,7 @@ describe("a provider that exits on its own around a restart", { timeout: 120_000
         { op: "event", type: "session.resumed" },
         ...closeSteps,
       ]);
-      expectCleanEnd(result);
+      expectNothingLeft(result);
       const types = eventTypes(result.committed);
       expect(types).toContain("turn.completed");
       expect(types).not.toContain("turn.failed");
@@ -77,7 +68,7 @@ describe("a provider that exits on its own around a restart", { timeout: 120_000
     await withWork(async (work) => {
       const prepare = codexPrepare(work, {
         contract: false,
-        args: [FAKE_CODEX, "--fake-mode", "fail-resume"],
+        args: fakeCodexArgs("fail-resume"),
       });
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, prepare),
@@ -87,7 +78,7 @@ describe("a provider that exits on its own around a restart", { timeout: 120_000
         { op: "event", type: "turn.failed" },
         ...closeSteps,
       ]);
-      expectCleanEnd(result);
+      expectNothingLeft(result);
       const failed = result.committed.filter((event) => event.eventType === "session.failed");
       expect(failed.map((event) => event.payload.code)).toEqual(["provider_exited"]);
       const diagnostics = result.committed
@@ -109,7 +100,7 @@ describe("a provider that exits on its own around a restart", { timeout: 120_000
         { op: "event", type: "turn.completed" },
         ...closeSteps,
       ]);
-      expectCleanEnd(result);
+      expectNothingLeft(result);
       expect(commandOf(result, "next")?.result.status).toBe("completed");
       const threads = new Set(
         result.committed
@@ -117,9 +108,7 @@ describe("a provider that exits on its own around a restart", { timeout: 120_000
           .map((event) => event.payload.providerSessionId),
       );
       expect(threads.size).toBe(1);
-      const ensured = result.committed.filter(
-        (event) => (event.payload.startup as { trigger?: unknown } | undefined)?.trigger === "ensure",
-      );
+      const ensured = result.committed.filter((event) => startupTrigger(event) === "ensure");
       expect(ensured.at(-1)?.payload.startup).toMatchObject({ command: { commandId: "next" } });
     });
   });

@@ -16,6 +16,9 @@ const driver = path.join(import.meta.dirname, "codex-durable-driver.mjs");
 /** The scripted stand-in for `codex app-server`. */
 export const FAKE_CODEX = path.join(import.meta.dirname, "fake-codex-app-server.mjs");
 
+/** The provider args that run the fake app-server in one of its hostile modes (`--fake-mode`). */
+export const fakeCodexArgs = (mode: string): string[] => [FAKE_CODEX, "--fake-mode", mode];
+
 export type { ServerToolchain };
 
 /** Node 24 and @paperclipai/server@2026.916.1 from the toolchain cache. */
