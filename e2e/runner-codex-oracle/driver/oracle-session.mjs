@@ -59,9 +59,9 @@ export function createOracleSession({ scenario, server, stub, log }) {
           "suppress_unstable_features_warning=true",
         ]
       : []),
-    // `more`: Codex retries a failed model request and reconnects a cut stream once (the stub's
-    // defaults retry nothing), so the events of a retry are compared too.
-    ...(scenario.kind === "more"
+    // `more`, `beyond`: Codex retries a failed model request and reconnects a cut stream once
+    // (the stub's defaults retry nothing), so the events of a retry are compared too.
+    ...(scenario.kind === "more" || scenario.kind === "beyond"
       ? [
           "-c",
           "model_providers.mock_provider.request_max_retries=1",
