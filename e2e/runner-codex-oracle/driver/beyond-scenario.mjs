@@ -142,9 +142,14 @@ export async function runBeyondScenario(h) {
   await h.attempt("terminated", () => terminateRunnerMidTurn(h));
   // Last (upstream's runner cannot take it: see the test): over 1 MiB streamed after the resume.
   await h.attempt("long-unicode", () =>
-    h.runTurn("long-unicode", "answer at great length", [
-      { text: LONG_UNICODE_DELTAS.join(""), deltas: LONG_UNICODE_DELTAS },
-    ]),
+    h.runTurn(
+      "long-unicode",
+      "answer at great length",
+      [{ text: LONG_UNICODE_DELTAS.join(""), deltas: LONG_UNICODE_DELTAS }],
+      undefined,
+      // Every delta is committed through the server's control plane: this takes a while.
+      60_000,
+    ),
   );
 }
 

@@ -134,7 +134,8 @@ export function createOracleSession({ scenario, server, stub, log }) {
     });
     attach(bundle);
   }
-  async function runTurn(name, text, steps, during) {
+  /** `timeoutMs`: how long the turn may take to complete (longer for a long answer). */
+  async function runTurn(name, text, steps, during, timeoutMs) {
     stub.push(...steps);
     const before = stub.requests.length;
     const requested = performance.now();
@@ -142,7 +143,7 @@ export function createOracleSession({ scenario, server, stub, log }) {
     const turnId = turn.turn.id;
     mark(`${name}:accepted`);
     if (during !== undefined) await during(turnId, before);
-    await events.until(() => events.turnCompleted(turnId) !== undefined, `${name} to complete`);
+    await events.until(() => events.turnCompleted(turnId) !== undefined, `${name} to complete`, timeoutMs);
     const completed = events.turnCompleted(turnId);
     mark(name, {
       durationMs: performance.now() - requested,
