@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runAskScenario } from "./ask-scenario.mjs";
+import { runBeyondScenario } from "./beyond-scenario.mjs";
 import { committedCommands, committedEvents } from "./committed-state.mjs";
 import { runEdgeScenario, runInterruptToolScenario } from "./edge-scenario.mjs";
 import { runGoalsScenario } from "./goals-scenario.mjs";
@@ -41,6 +42,10 @@ const scenarios = {
   },
   more: async (h) => {
     await runMoreScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  beyond: async (h) => {
+    await runBeyondScenario(h);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   reopen: (h) => runReopenScenario(h, false),

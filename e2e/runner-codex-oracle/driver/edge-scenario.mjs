@@ -78,14 +78,7 @@ export async function runEdgeScenario(h) {
     (n) => n.method === "item/completed" && n.params?.item?.type === "agentMessage",
   );
   h.print({ type: "answer", text: answer?.params?.item?.text ?? null });
-  // What the model was told of each tool call (Codex's function_call_output items).
-  const outputs = new Map();
-  for (const request of h.stub.requests) {
-    for (const item of request.input ?? []) {
-      if (item.type === "function_call_output") outputs.set(item.call_id, item.output);
-    }
-  }
-  h.print({ type: "model_tool_outputs", outputs: Object.fromEntries(outputs) });
+  printModelToolOutputs(h);
   // The model's stream ends before response.completed (Codex retries nothing here).
   await h.attempt("truncated", () =>
     h.runTurn("truncated", "answer, then lose the line", [{ truncate: true }]),
@@ -112,6 +105,17 @@ export async function runEdgeScenario(h) {
     await h.until(() => items() > itemsBefore, "the in-flight turn's committed user message");
     h.mark("in-flight");
   });
+}
+
+/** Prints what the model was told of each tool call so far (Codex's function_call_output items). */
+export function printModelToolOutputs(h) {
+  const outputs = new Map();
+  for (const request of h.stub.requests) {
+    for (const item of request.input ?? []) {
+      if (item.type === "function_call_output") outputs.set(item.call_id, item.output);
+    }
+  }
+  h.print({ type: "model_tool_outputs", outputs: Object.fromEntries(outputs) });
 }
 
 /**

@@ -9,9 +9,11 @@ import { createServer } from "node:http";
  * call, {tools:[{tool, arguments}, …]} for several in one response (parallel calls);
  * `items`: raw output items sent before the message or calls; `reasoningDeltas`: the reasoning
  * summary streamed as these deltas first; a step with `text` and a call sends both;
+ * `noMessage`: no assistant message at all (a response of reasoning only);
  * {stall:true} never answers (until the client goes away); {silent:true} not even with a status
  * line (the model never sends a byte); {truncate:true} starts a response
- * and ends the stream before `response.completed`; {status, message} answers with an HTTP error.
+ * and ends the stream before `response.completed`; {status, message, code?, headers?} answers
+ * with an HTTP error (`headers`: extra response headers, a `retry-after` say).
  */
 export async function startModelStub(initialScript = []) {
   const script = [...initialScript];
@@ -53,7 +55,7 @@ export async function startModelStub(initialScript = []) {
   async function answer(step, response) {
     if (step.silent) return; // held open, no byte sent, until the client closes it
     if (step.status !== undefined) {
-      response.writeHead(step.status, { "content-type": "application/json" });
+      response.writeHead(step.status, { "content-type": "application/json", ...step.headers });
       response.end(
         JSON.stringify({
           error: { message: step.message ?? "stub error", type: "server_error", code: step.code ?? null },
@@ -100,7 +102,7 @@ export async function startModelStub(initialScript = []) {
         arguments: JSON.stringify(call.arguments ?? {}),
       });
     });
-    if (calls.length === 0 || step.text !== undefined) {
+    if (!step.noMessage && (calls.length === 0 || step.text !== undefined)) {
       items.push({
         type: "message",
         role: "assistant",

@@ -59,9 +59,9 @@ export function createOracleSession({ scenario, server, stub, log }) {
           "suppress_unstable_features_warning=true",
         ]
       : []),
-    // `more`: Codex retries a failed model request and reconnects a cut stream once (the stub's
-    // defaults retry nothing), so the events of a retry are compared too.
-    ...(scenario.kind === "more"
+    // `more`, `beyond`: Codex retries a failed model request and reconnects a cut stream once
+    // (the stub's defaults retry nothing), so the events of a retry are compared too.
+    ...(scenario.kind === "more" || scenario.kind === "beyond"
       ? [
           "-c",
           "model_providers.mock_provider.request_max_retries=1",
@@ -134,7 +134,8 @@ export function createOracleSession({ scenario, server, stub, log }) {
     });
     attach(bundle);
   }
-  async function runTurn(name, text, steps, during) {
+  /** `timeoutMs`: how long the turn may take to complete (longer for a long answer). */
+  async function runTurn(name, text, steps, during, timeoutMs) {
     stub.push(...steps);
     const before = stub.requests.length;
     const requested = performance.now();
@@ -142,7 +143,7 @@ export function createOracleSession({ scenario, server, stub, log }) {
     const turnId = turn.turn.id;
     mark(`${name}:accepted`);
     if (during !== undefined) await during(turnId, before);
-    await events.until(() => events.turnCompleted(turnId) !== undefined, `${name} to complete`);
+    await events.until(() => events.turnCompleted(turnId) !== undefined, `${name} to complete`, timeoutMs);
     const completed = events.turnCompleted(turnId);
     mark(name, {
       durationMs: performance.now() - requested,

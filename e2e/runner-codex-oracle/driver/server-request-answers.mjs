@@ -1,6 +1,7 @@
 // What the driver, in the server's place, answers the runner's server requests: dynamic tool
 // calls (recorded; some held or refused on purpose) and Codex's questions to the user (answered
 // later, as the server's form does). Written for this repository.
+import { THROWN_TOOL_BODY } from "./beyond-scenario.mjs";
 import { HELD_TOOL_BODY, REFUSED_TOOL_BODY } from "./edge-scenario.mjs";
 import { STEER_HELD_TOOL_BODY } from "./more-scenario.mjs";
 
@@ -49,6 +50,7 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
       });
       if (neverAnswerFirstToolCall && toolCalls.length === 1) await new Promise(() => {});
       await held.get(request.params?.arguments?.body)?.released;
+      if (request.params?.arguments?.body === THROWN_TOOL_BODY) throw new Error("the board is unavailable");
       if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
         return {
           success: false,

@@ -24,6 +24,21 @@ export const ACCEPTED_EDGE_DIFFERENCES: Readonly<Record<string, string>> = {
     "the same redaction difference in the completed answer (both bounded to 4000 characters with the truncation marker)",
 };
 
+/**
+ * The `beyond` scenario (compared up to the resume after SIGTERM). The same redaction difference
+ * as in `edges`, in Codex's 401 message; and a steer sent right behind an interrupt: Codex answers
+ * the interrupt and sends the turn's `turn/completed` right after it. Ours reads both before it
+ * takes the next command, so it refuses the steer itself (no active turn); upstream's takes the
+ * steer first and forwards it, and Codex refuses it. Both fail the steer with
+ * `command_execution_failed`; when Codex is the one refusing, ours quotes it as upstream's does.
+ */
+export const ACCEPTED_BEYOND_DIFFERENCES: Readonly<Record<string, string>> = {
+  'turn.failed: payload.error.message "unexpected status 401 Unauthorized: Incorrect API key [REDACTED], url: http://127.0.0.1:<port>/v1/responses" vs "unexpected status 401 Unauthorized: Incorrect API key provided., url: http://127.0.0.1:<port>/v1/responses"':
+    "ours keeps the word after `key` in Codex's 401 message (nothing secret in it); upstream's redactor replaces the word after `key` too",
+  'turn.steer: payload.result.message "Codex turn steer failed: Codex turn/steer failed: {\\"code\\":-32600,\\"message\\":\\"no active turn to steer\\"}" vs "Codex turn steer failed: Codex has no active provider turn"':
+    "ours has read the interrupted turn's end when it takes the steer queued behind the interrupt and refuses it itself; upstream's forwards it and Codex refuses it (both fail the steer)",
+};
+
 /** Kinds accepted in every scenario, by pattern, each with its reason. */
 export const ACCEPTED_DIFFERENCE_PATTERNS: readonly { readonly pattern: RegExp; readonly reason: string }[] =
   [
@@ -38,6 +53,11 @@ export const ACCEPTED_DIFFERENCE_PATTERNS: readonly { readonly pattern: RegExp; 
         /^session\.snapshot: payload\.result\.warmAttachBlockers(\[0\])? .* vs "?\[?"warm_attach_unsupported"\]?$/,
       reason:
         "ours does not implement warm run attachment (run.attach is refused), so its snapshot names that as the blocker; upstream's names what it waits for (pending_messages, durable_pending_events, provider_unavailable)",
+    },
+    {
+      pattern: /^session\.snapshot: payload\.result\.warmAttachReady true vs false$/,
+      reason:
+        "the same: ours never reports a run ready for warm attachment; upstream's does when nothing is pending (a snapshot between turns)",
     },
   ];
 

@@ -9,7 +9,7 @@ import type { CodexToolchain } from "./toolchain.js";
 const run = promisify(execFile);
 const DRIVER = path.join(import.meta.dirname, "../driver/codex-driver.mjs");
 
-/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. `ask`: the model asks the user (Codex's request_user_input), the server's form answers. `goals`: the goal API (get, set a paused goal, get, clear, get), a budget increase, snapshot, close. `edges`: parallel tool calls, a refused tool result, an unknown tool, a credential in a tool input, reasoning and a long answer with secrets, a stream cut mid-response, then a close with a turn in flight. `interrupt-tool`: a turn interrupted with a tool call the server answers only afterwards, the next turn, close. `reopen`: a plain turn, close (drain, suspend), a new transport on the same state resumes the thread (as the server's next run does), a turn, close. `reopen-stopped`: the same, the first run closing with a turn in flight. `more`: two turns in a row with usage (one streamed in many deltas after reasoning), a late steer and interrupt, a response with streamed reasoning, a web search, a message and a tool call, a shell command, an HTTP 500 and a cut stream Codex retries, a snapshot mid-turn, a steer while a tool call is pending, an interrupt before the model's first byte, a turn.start while a turn is active, the Codex process killed mid-turn and between turns (each followed by a turn), close. */
+/** `turn`: identity, one plain turn, close. `session`: identity, plain, tool-call, steer and interrupt turns, snapshot, close. `recovery`: SIGKILL mid-turn (the model stalled), resume, next turn, close. `recovery-tool`: the same with a tool call pending. `ask`: the model asks the user (Codex's request_user_input), the server's form answers. `goals`: the goal API (get, set a paused goal, get, clear, get), a budget increase, snapshot, close. `edges`: parallel tool calls, a refused tool result, an unknown tool, a credential in a tool input, reasoning and a long answer with secrets, a stream cut mid-response, then a close with a turn in flight. `interrupt-tool`: a turn interrupted with a tool call the server answers only afterwards, the next turn, close. `reopen`: a plain turn, close (drain, suspend), a new transport on the same state resumes the thread (as the server's next run does), a turn, close. `reopen-stopped`: the same, the first run closing with a turn in flight. `more`: two turns in a row with usage (one streamed in many deltas after reasoning), a late steer and interrupt, a response with streamed reasoning, a web search, a message and a tool call, a shell command, an HTTP 500 and a cut stream Codex retries, a snapshot mid-turn, a steer while a tool call is pending, an interrupt before the model's first byte, a turn.start while a turn is active, the Codex process killed mid-turn and between turns (each followed by a turn), close. `beyond`: three tool calls in one response (answered, refused, the handler throwing), a streamed answer over 1 MiB of multi-byte text, a reasoning-only and an empty answer, HTTP 401 and 400 (not retried) and a 429 retried after `retry-after`, a snapshot after a failed turn, a turn right after a provider error, a steer right behind an interrupt, the runner stopped with SIGTERM mid-turn and resumed, close. */
 export type ScenarioKind =
   | "turn"
   | "session"
@@ -21,7 +21,8 @@ export type ScenarioKind =
   | "interrupt-tool"
   | "reopen"
   | "reopen-stopped"
-  | "more";
+  | "more"
+  | "beyond";
 
 export interface StepRecord {
   readonly step: string;

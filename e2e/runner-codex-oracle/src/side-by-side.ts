@@ -1,6 +1,12 @@
 import { beforeAll } from "vitest";
+import { maskWorkDir } from "./command-results.js";
 import { diffEventStreams, normaliseEvents } from "./normalise-events.js";
-import { runCodexScenario, type ScenarioKind, type ScenarioOutcome } from "./run-scenario.js";
+import {
+  type CommittedEvent,
+  runCodexScenario,
+  type ScenarioKind,
+  type ScenarioOutcome,
+} from "./run-scenario.js";
 import { OUR_RUNNER_BIN, resolveCodexToolchain } from "./toolchain.js";
 
 export interface SideBySide {
@@ -26,4 +32,22 @@ export function sideBySideBeforeAll(kind: ScenarioKind): () => SideBySide {
 /** How ours' committed stream differs from upstream's after normalising ids and times (empty when equal). */
 export function streamDifferences({ upstream, ours }: SideBySide): string[] {
   return diffEventStreams(normaliseEvents(upstream.events), normaliseEvents(ours.events));
+}
+
+/** The outcomes with the run's work directory (and the stub's port) masked in the events. */
+export function maskedOutcomes({ upstream, ours }: SideBySide): SideBySide {
+  const mask = (outcome: ScenarioOutcome): ScenarioOutcome => ({
+    ...outcome,
+    events: outcome.events.map((event) => ({ ...event, payload: maskWorkDir(event.payload) })),
+  });
+  return { upstream: mask(upstream), ours: mask(ours) };
+}
+
+/** The events up to the last one a resume produced (the next turn's `turn.accepted` excluded). */
+export function untilResumed(events: readonly CommittedEvent[]): CommittedEvent[] {
+  const reconciled = events.findIndex((event) => event.eventType === "session.reconciled");
+  const afterResume = events.findIndex(
+    (event, index) => index > reconciled && event.eventType === "turn.accepted",
+  );
+  return events.slice(0, afterResume < 0 ? events.length : afterResume);
 }

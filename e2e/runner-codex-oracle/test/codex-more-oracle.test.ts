@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error the scenario is a plain ES module shared with the Node 24 driver
 import { STEER_HELD_TOOL_BODY, STREAMED_DELTAS } from "../driver/more-scenario.mjs";
 import { unlistedDifferences } from "../src/accepted-differences.js";
-import { commandResults, maskWorkDir } from "../src/command-results.js";
+import { commandResults } from "../src/command-results.js";
 import { diffEventStreams } from "../src/normalise-events.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
-import { type SideBySide, sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
+import { maskedOutcomes, sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 
 const COMPLETED_STEPS = [
   "streamed",
@@ -20,15 +20,6 @@ const COMPLETED_STEPS = [
   "after-provider-kill",
   "after-idle-kill",
 ];
-
-/** The outcomes with the run's work directory masked in the events (a command's output names it). */
-const masked = ({ upstream, ours }: SideBySide): SideBySide => {
-  const mask = (outcome: ScenarioOutcome): ScenarioOutcome => ({
-    ...outcome,
-    events: outcome.events.map((event) => ({ ...event, payload: maskWorkDir(event.payload) })),
-  });
-  return { upstream: mask(upstream), ours: mask(ours) };
-};
 
 const typesOf = (outcome: ScenarioOutcome) => outcome.events.map((event) => event.eventType);
 
@@ -127,7 +118,7 @@ describe("streamed turns with usage, a shell command, retries, a late steer, a s
     expectMoreWorked(ours);
     expectStreamAndUsage(ours);
     expectProviderReplaced(ours);
-    const differences = streamDifferences(masked(outcomes()));
+    const differences = streamDifferences(maskedOutcomes(outcomes()));
     // Codex's "Reconnecting... 1/1" notice: its summary is the one listed difference (by pattern).
     expect(unlistedDifferences(differences, {}), differences.join("\n")).toEqual([]);
   });

@@ -5,7 +5,8 @@ import {
   unlistedDifferences as unlisted,
 } from "../src/accepted-differences.js";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
-import { type CommittedEvent, runCodexScenario, type ScenarioOutcome } from "../src/run-scenario.js";
+import { runCodexScenario, type ScenarioOutcome } from "../src/run-scenario.js";
+import { untilResumed } from "../src/side-by-side.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
 
 let tools: CodexToolchain;
@@ -80,15 +81,6 @@ function settledPendingCall(outcome: ScenarioOutcome): boolean {
       event.eventType === "semantic_tool.result" &&
       (event.payload as { semantic_tool?: { outcome?: string } }).semantic_tool?.outcome === "failed",
   );
-}
-
-/** The events up to the last one the resume produced (the next turn's `turn.accepted` excluded). */
-function untilResumed(events: readonly CommittedEvent[]): CommittedEvent[] {
-  const reconciled = events.findIndex((event) => event.eventType === "session.reconciled");
-  const afterResume = events.findIndex(
-    (event, index) => index > reconciled && event.eventType === "turn.accepted",
-  );
-  return events.slice(0, afterResume < 0 ? events.length : afterResume);
 }
 
 describe("upstream's Rust runner through the server's transport (the reference)", () => {

@@ -69,7 +69,7 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
     });
   });
 
-  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one; fails a second start and a late steer", async () => {
+  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one; fails a second start, a steer Codex refuses and a late steer", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, codexPrepare(work, { contract: false })),
@@ -77,6 +77,8 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
         { op: "event", type: "turn.started" },
         { op: "queue", type: "turn.start", payload: { text: "plain" }, id: "turn-twice" },
         { op: "command", id: "turn-twice" },
+        { op: "queue", type: "turn.steer", payload: { text: "refuse" }, id: "refused-steer" },
+        { op: "command", id: "refused-steer" },
         { op: "queue", type: "turn.interrupt", payload: { reason: "user asked" }, id: "interrupt" },
         { op: "event", type: "turn.interrupted" },
         { op: "queue", type: "turn.steer", payload: { text: "too late" }, id: "late-steer" },
@@ -98,6 +100,15 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
       expect(commandOf(result, "turn-twice")?.result).toMatchObject({
         status: "failed",
         result: { code: "command_execution_failed", message: "Codex already has an active provider turn" },
+      });
+      // Codex refused the steer itself: upstream's result quotes Codex's error.
+      expect(commandOf(result, "refused-steer")?.result).toMatchObject({
+        status: "failed",
+        result: {
+          code: "command_execution_failed",
+          message:
+            'Codex turn steer failed: Codex turn/steer failed: {"code":-32600,"message":"no active turn to steer"}',
+        },
       });
       expect(commandOf(result, "late-steer")?.result).toMatchObject({
         status: "failed",

@@ -1,11 +1,11 @@
 import { TRUNCATION_SUFFIX } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
-import { boundedText, MAX_EVENT_TEXT } from "./bounded-text.js";
+import { boundedText, MAX_EVENT_TEXT, MAX_EVENT_TEXT_BYTES } from "./bounded-text.js";
 
 describe("boundedText", () => {
   it("keeps text of at most 4000 characters as it is", () => {
     expect(boundedText("x".repeat(MAX_EVENT_TEXT))).toBe("x".repeat(MAX_EVENT_TEXT));
-    expect(boundedText("😀".repeat(MAX_EVENT_TEXT))).toBe("😀".repeat(MAX_EVENT_TEXT));
+    expect(boundedText("😀".repeat(1024))).toBe("😀".repeat(1024));
   });
 
   it("cuts longer text to 4000 characters, the truncation marker included (as upstream's runner)", () => {
@@ -14,11 +14,23 @@ describe("boundedText", () => {
     expect(bounded).toBe(`${"x".repeat(MAX_EVENT_TEXT - 12)}${TRUNCATION_SUFFIX}`);
   });
 
-  it("counts characters, not UTF-16 units, and never splits a surrogate pair", () => {
-    const bounded = boundedText("😀".repeat(MAX_EVENT_TEXT + 1));
-    expect(Array.from(bounded)).toHaveLength(MAX_EVENT_TEXT);
-    expect(bounded.startsWith("😀".repeat(MAX_EVENT_TEXT - 12))).toBe(true);
-    expect(bounded.endsWith(TRUNCATION_SUFFIX)).toBe(true);
+  it("cuts multi-byte text where it would pass 4097 UTF-8 bytes, never inside a character (as upstream's runner)", () => {
+    // 1024 four-byte characters fill 4096 bytes; one more passes the bound.
+    expect(boundedText("😀".repeat(1025))).toBe(`${"😀".repeat(1024)}${TRUNCATION_SUFFIX}`);
+    // A 2-byte character may end exactly on byte 4097.
+    expect(boundedText(`x${"é".repeat(2048)}y`)).toBe(`x${"é".repeat(2048)}${TRUNCATION_SUFFIX}`);
+    // Mixed text: the kept part is the longest prefix within the byte bound.
+    const mixed = "日本語 é 👩‍💻 ".repeat(400);
+    const kept = boundedText(mixed).slice(0, -TRUNCATION_SUFFIX.length);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(MAX_EVENT_TEXT_BYTES);
+    const next = Array.from(mixed.slice(kept.length))[0] ?? "";
+    expect(Buffer.byteLength(kept + next)).toBeGreaterThan(MAX_EVENT_TEXT_BYTES);
+    expect(kept.isWellFormed()).toBe(true);
+  });
+
+  it("keeps the character bound when it cuts sooner than the byte bound", () => {
+    const bounded = boundedText(`${"x".repeat(3990)}${"é".repeat(20)}`);
+    expect(bounded).toBe(`${"x".repeat(MAX_EVENT_TEXT - 12)}${TRUNCATION_SUFFIX}`);
   });
 
   it("redacts before it cuts, so no half secret is left at the cut", () => {

@@ -1,5 +1,6 @@
 import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
+import { ProviderRpcError } from "./json-rpc-peer.js";
 import { restartIfExited } from "./provider-restart.js";
 import { providerFailed } from "./turn-settlement.js";
 
@@ -63,11 +64,18 @@ export async function steerTurn(
   const session = ctx.session;
   if (state.activeProviderTurnId === null || session === null)
     return executionFailed("Codex turn steer failed: Codex has no active provider turn");
-  await session.request("turn/steer", {
-    threadId: state.threadId,
-    expectedTurnId: state.activeProviderTurnId,
-    input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
-  });
+  try {
+    await session.request("turn/steer", {
+      threadId: state.threadId,
+      expectedTurnId: state.activeProviderTurnId,
+      input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
+    });
+  } catch (error) {
+    // Codex refused it (the turn ended before the runner saw its end): upstream's result, Codex's error quoted.
+    if (!(error instanceof ProviderRpcError)) throw error;
+    const refusal = JSON.stringify({ code: error.code, message: error.providerMessage });
+    return executionFailed(`Codex turn steer failed: Codex turn/steer failed: ${refusal}`);
+  }
   return applied({ status: "steered" });
 }
 

@@ -246,6 +246,9 @@ const handlers = {
   },
   "turn/steer": (params) => {
     if (params.expectedTurnId !== activeTurn) return { error: { code: -32000, message: "no such turn" } };
+    // As Codex answers a steer for a turn it has just ended, before the runner saw the end.
+    if (params.input?.[0]?.text === "refuse")
+      return { error: { code: -32600, message: "no active turn to steer" } };
     setImmediate(() => {
       void agentMessage(activeTurn, `steered: ${params.input?.[0]?.text ?? ""}`).then(() =>
         finishTurn(activeTurn, "completed"),
