@@ -221,7 +221,7 @@ export const run: BenchSuite = async () => {
     // interleaved with the raw path's (create, stdin close, connect read to its end).
     const empty: number[] = [];
     const emptyRaw: number[] = [];
-    // The raw path running the very script execute sends (bash -c 'exec env -- …'): the same
+    // The raw path running the very script execute sends (bash -c 'exec -- …'): the same
     // processes as ours, so the two differ by the protocol alone.
     const emptyRawWrapped: number[] = [];
     const wrapped = ["-c", buildScript({ command: "/bin/bash", args: ["-c", "printf x"] })];
@@ -296,7 +296,7 @@ export const run: BenchSuite = async () => {
         higherIsBetter: false,
         ours: round(overheadMs),
         direct: round(rawWrappedOverheadMs),
-        note: "as above, but the raw path runs execute's own bash -c 'exec env -- …' wrapper (two execs more than the bare command): the same processes on both sides, so the ratio is the protocol's alone",
+        note: "as above, but the raw path runs execute's own bash -c 'exec -- …' wrapper (one exec more than the bare command; `env` is added only for per-command env): the same processes on both sides, so the ratio is the protocol's alone",
       },
       {
         name: "HTTP round trips of one command",

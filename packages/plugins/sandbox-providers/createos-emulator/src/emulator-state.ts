@@ -18,6 +18,8 @@ export class EmulatorState {
   readonly faults = new FaultBook();
   readonly limiter: RateLimiter | null;
   readonly records: MutableRequestRecord[] = [];
+  readonly #connections = new WeakMap<object, number>();
+  #connectionCount = 0;
   closing = false;
   /** Route handlers still running; `close()` waits for them so none recreates a directory after cleanup. */
   readonly inflight = new Set<Promise<void>>();
@@ -58,6 +60,16 @@ export class EmulatorState {
     this.records.push(entry);
     if (this.records.length > MAX_RECORDS) this.records.splice(0, this.records.length - MAX_RECORDS);
     return entry;
+  }
+
+  /** The number of the connection `socket`, given when it carries its first request. */
+  connectionNumber(socket: object): number {
+    let number = this.#connections.get(socket);
+    if (number === undefined) {
+      number = ++this.#connectionCount;
+      this.#connections.set(socket, number);
+    }
+    return number;
   }
 
   /** Sandbox, process and other ids: a prefix and random url-safe characters, always matching the id pattern. */

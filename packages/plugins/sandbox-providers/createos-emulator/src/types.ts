@@ -261,6 +261,11 @@ export interface RequestRecord {
   readonly status: number;
   /** The fault that decided this answer, if any. */
   readonly fault?: Fault["kind"];
+  /**
+   * The TCP connection that carried it: 1, 2, … in the order connections carry their first
+   * request. Requests with the same number shared a kept-alive connection.
+   */
+  readonly connection: number;
 }
 
 export interface EmulatorFaultControl {

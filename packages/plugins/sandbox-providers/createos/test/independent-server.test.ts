@@ -194,7 +194,7 @@ describe("the fault-free run against the independent server", () => {
     const created = JSON.parse(server.seen[1]!.body.toString("utf8")) as { cmd: string; args: string[] };
     expect(created.cmd).toBe("/bin/bash");
     expect(created.args[0]).toBe("-c");
-    expect(created.args[1]).toBe(`exec env -- '/usr/bin/chatty' 'a b' 'ü' < '${upload.query.get("path")}'`);
+    expect(created.args[1]).toBe(`exec -- '/usr/bin/chatty' 'a b' 'ü' < '${upload.query.get("path")}'`);
     expect(connect.query.get("after")).toBe("0");
     // The stream asks for NDJSON, a content-negotiating server must not answer it with a JSON reply.
     expect(connect.accept).toContain("application/x-ndjson");

@@ -106,6 +106,7 @@ function recordedContext(
     query: url.search.slice(1),
     route: match.route,
     status: 0,
+    connection: state.connectionNumber(req.socket),
   });
   const originalWriteHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
   res.writeHead = ((...args: unknown[]) => {

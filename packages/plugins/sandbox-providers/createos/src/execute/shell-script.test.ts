@@ -1,6 +1,6 @@
 import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { buildScript, shellQuote, validateCommand } from "./shell-script.js";
+import { buildScript, launchLine, shellQuote, validateCommand } from "./shell-script.js";
 
 function failure(run: () => void): { code: unknown; message: string } {
   const { code, message } = caughtSync(run);
@@ -54,6 +54,31 @@ describe("buildScript", () => {
     expect(
       buildScript({ command: "echo", args: ["a b"], cwd: "/w", env: { K: "v'x" }, stdinPath: "/tmp/in" }),
     ).toBe(`cd -- '/w' || exit\nexec env -- K='v'"'"'x' 'echo' 'a b' < '/tmp/in'`);
-    expect(buildScript({ command: "true" })).toBe("exec env -- 'true'");
+    expect(buildScript({ command: "true" })).toBe("exec -- 'true'");
+  });
+
+  it("enters the cwd first and redirects stdin on the launch line", () => {
+    expect(buildScript({ command: "cat", cwd: "/w x", stdinPath: "/tmp/in" })).toBe(
+      "cd -- '/w x' || exit\nexec -- 'cat' < '/tmp/in'",
+    );
+    // An empty cwd is no cwd: the process starts where the API starts it.
+    expect(buildScript({ command: "pwd", cwd: "" })).toBe("exec -- 'pwd'");
+  });
+});
+
+describe("launchLine", () => {
+  it("lets bash exec the command itself when there is no per-command env", () => {
+    expect(launchLine({ command: "ls", args: ["-l", "it's"] })).toBe(`exec -- 'ls' '-l' 'it'"'"'s'`);
+    expect(launchLine({ command: "ls", env: {} })).toBe("exec -- 'ls'");
+  });
+
+  it("ends exec's options, so a command starting with - is still a command", () => {
+    expect(launchLine({ command: "-l" })).toBe("exec -- '-l'");
+  });
+
+  it("goes through env when there is per-command env, every name set verbatim", () => {
+    expect(launchLine({ command: "printenv", args: ["UID"], env: { UID: "7", A_1: "" } })).toBe(
+      "exec env -- UID='7' A_1='' 'printenv' 'UID'",
+    );
   });
 });

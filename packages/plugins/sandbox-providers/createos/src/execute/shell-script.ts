@@ -48,18 +48,29 @@ export function validateCommand(
 }
 
 /**
- * The `bash -c` script: `cd -- '<cwd>' || exit`, then `exec env -- K='v' … '<cmd>' '<arg>' … [< '<stdin>']`.
- * Per-command env rides in the wrapper because the API only accepts env keys declared at
- * sandbox creation. `--` ends env's options, so a command starting with `-` is still a command.
- * No login shell: the sandbox's profile must not change what runs.
+ * The `bash -c` script: `cd -- '<cwd>' || exit`, then the launch line (see `launchLine`),
+ * `< '<stdin>'` when stdin was staged. No login shell: the sandbox's profile must not change
+ * what runs.
  */
 export function buildScript(spec: CommandSpec): string {
-  const lines: string[] = [];
-  if (spec.cwd !== undefined && spec.cwd !== "") lines.push(`cd -- ${shellQuote(spec.cwd)} || exit`);
+  const launch = launchLine(spec);
+  const line = spec.stdinPath === undefined ? launch : `${launch} < ${shellQuote(spec.stdinPath)}`;
+  return spec.cwd !== undefined && spec.cwd !== "" ? `cd -- ${shellQuote(spec.cwd)} || exit\n${line}` : line;
+}
+
+/**
+ * How the command replaces the wrapper shell. With per-command env: `exec env -- K='v' …
+ * '<cmd>' …`, as the env rides in the wrapper (the API only accepts env keys declared at
+ * sandbox creation) and `env` sets any name verbatim, bash's special and read-only variables
+ * included. Without: bash's own `exec -- '<cmd>' …`, one exec fewer (a process start is
+ * milliseconds on a sandbox VM) with the same PATH lookup, argv and exit codes (127 not
+ * found, 126 not executable). `--` ends the options, so a command starting with `-` is still
+ * a command. What differs is confined to files the kernel refuses to run (ENOEXEC): bash
+ * runs a text file without `#!` itself and refuses a foreign binary with 126, where `env`
+ * (execvp) hands either to `/bin/sh`; and the wording of bash's own error messages.
+ */
+export function launchLine(spec: Pick<CommandSpec, "command" | "args" | "env">): string {
+  const argv = [spec.command, ...(spec.args ?? [])].map(shellQuote).join(" ");
   const assignments = Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${shellQuote(value)}`);
-  const argv = [spec.command, ...(spec.args ?? [])].map(shellQuote);
-  let line = ["exec", "env", "--", ...assignments, ...argv].join(" ");
-  if (spec.stdinPath !== undefined) line += ` < ${shellQuote(spec.stdinPath)}`;
-  lines.push(line);
-  return lines.join("\n");
+  return assignments.length === 0 ? `exec -- ${argv}` : `exec env -- ${assignments.join(" ")} ${argv}`;
 }
