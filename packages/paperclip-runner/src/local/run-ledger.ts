@@ -30,6 +30,8 @@ const OUTPUT_LOW_WATER_LINES = 128;
  */
 export const RECEIPT_COALESCE_MS = 2;
 
+const MAX_POLL_LOOKS = 8;
+
 export interface LedgerHooks {
   /** The queue of lines for the controller crossed the high (true) or low (false) water mark. */
   onBacklog(backlogged: boolean): void;
@@ -57,6 +59,8 @@ export class RunLedger {
   private backlogged = false;
   private coalescing: NodeJS.Timeout | null = null;
   private pollCommit: NodeJS.Immediate | null = null;
+  private outputSinceLook = false;
+  private quietLooks = 0;
 
   constructor(
     private readonly store: StateStore,
@@ -165,12 +169,22 @@ export class RunLedger {
    * pipe by then, and they share one record. Failures go to `fail`.
    */
   commitAfterPoll(): void {
+    this.outputSinceLook = true;
     if (this.pollCommit !== null) return;
-    this.pollCommit = setImmediate(() => {
-      this.pollCommit = null;
-      this.commit().catch((error: unknown) => this.hooks.fail(error));
-    });
+    this.quietLooks = 0;
+    this.pollCommit = setImmediate(this.commitOncePollQuiet);
   }
+
+  private readonly commitOncePollQuiet = (): void => {
+    if (this.outputSinceLook && this.quietLooks < MAX_POLL_LOOKS) {
+      this.outputSinceLook = false;
+      this.quietLooks += 1;
+      this.pollCommit = setImmediate(this.commitOncePollQuiet);
+      return;
+    }
+    this.pollCommit = null;
+    this.commit().catch((error: unknown) => this.hooks.fail(error));
+  };
 
   diagnostic(level: DiagnosticLevel, message: string): Promise<void> {
     this.queue(diagnosticMessage(level, message));
