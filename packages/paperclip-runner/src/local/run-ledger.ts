@@ -30,6 +30,7 @@ const OUTPUT_LOW_WATER_LINES = 128;
  */
 export const RECEIPT_COALESCE_MS = 2;
 
+/** Polls a commit of harness output waits for the harness to go quiet, at most. */
 const MAX_POLL_LOOKS = 8;
 
 export interface LedgerHooks {
@@ -59,6 +60,7 @@ export class RunLedger {
   private backlogged = false;
   private coalescing: NodeJS.Timeout | null = null;
   private pollCommit: NodeJS.Immediate | null = null;
+  /** Harness output arrived since the waiting commit last looked. */
   private outputSinceLook = false;
   private quietLooks = 0;
 
@@ -164,9 +166,13 @@ export class RunLedger {
   }
 
   /**
-   * A commit after one more turn of the event loop (harness output): a harness
-   * that writes its events one write at a time usually has the next one in the
-   * pipe by then, and they share one record. Failures go to `fail`.
+   * A commit once the harness has gone quiet (harness output): after a poll of
+   * the event loop that read nothing more from it, never a timer. A harness
+   * that writes its events one write at a time has the next one in the pipe by
+   * then, and they share one record (with a receipt waiting for them) instead
+   * of the second landing in a record of its own while the first is synced.
+   * Each look is one non-blocking poll; past `MAX_POLL_LOOKS` a harness that
+   * never pauses is committed anyway. Failures go to `fail`.
    */
   commitAfterPoll(): void {
     this.outputSinceLook = true;
@@ -175,6 +181,7 @@ export class RunLedger {
     this.pollCommit = setImmediate(this.commitOncePollQuiet);
   }
 
+  /** Runs as an immediate: the first right after the poll that read the output, each later one after one more poll. */
   private readonly commitOncePollQuiet = (): void => {
     if (this.outputSinceLook && this.quietLooks < MAX_POLL_LOOKS) {
       this.outputSinceLook = false;
