@@ -148,9 +148,12 @@ export class RunLedger {
   }
 
   /**
-   * A receipt that may wait for the next commit (at most `RECEIPT_COALESCE_MS`):
-   * it is still written only once the state that answers it is durable, and in
-   * order with every other line. The caller does not wait for it; a failure goes to `fail`.
+   * A receipt that may wait for the next commit (at most `RECEIPT_COALESCE_MS`,
+   * then until the harness is quiet, as its output would be: on a loaded machine
+   * the timer may run when the harness's answer is already in the pipe, and
+   * they still share a record): it is still written only once the state that
+   * answers it is durable, and in order with every other line. The caller does
+   * not wait for it; a failure goes to `fail`.
    */
   receiptSoon(
     subject: { readonly commandId: string; readonly controllerSeq: number },
@@ -161,7 +164,7 @@ export class RunLedger {
     if ((this.flushScheduled && this.linesWanted) || this.coalescing !== null) return;
     this.coalescing = setTimeout(() => {
       this.coalescing = null;
-      this.commit().catch((error: unknown) => this.hooks.fail(error));
+      this.commitAfterPoll();
     }, RECEIPT_COALESCE_MS);
   }
 
