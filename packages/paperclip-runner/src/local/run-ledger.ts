@@ -30,6 +30,9 @@ const OUTPUT_LOW_WATER_LINES = 128;
  */
 export const RECEIPT_COALESCE_MS = 2;
 
+/** Polls a commit of harness output waits for the harness to go quiet, at most. */
+const MAX_POLL_LOOKS = 8;
+
 export interface LedgerHooks {
   /** The queue of lines for the controller crossed the high (true) or low (false) water mark. */
   onBacklog(backlogged: boolean): void;
@@ -57,6 +60,9 @@ export class RunLedger {
   private backlogged = false;
   private coalescing: NodeJS.Timeout | null = null;
   private pollCommit: NodeJS.Immediate | null = null;
+  /** Harness output arrived since the waiting commit last looked. */
+  private outputSinceLook = false;
+  private quietLooks = 0;
 
   constructor(
     private readonly store: StateStore,
@@ -142,9 +148,12 @@ export class RunLedger {
   }
 
   /**
-   * A receipt that may wait for the next commit (at most `RECEIPT_COALESCE_MS`):
-   * it is still written only once the state that answers it is durable, and in
-   * order with every other line. The caller does not wait for it; a failure goes to `fail`.
+   * A receipt that may wait for the next commit (at most `RECEIPT_COALESCE_MS`,
+   * then until the harness is quiet, as its output would be: on a loaded machine
+   * the timer may run when the harness's answer is already in the pipe, and
+   * they still share a record): it is still written only once the state that
+   * answers it is durable, and in order with every other line. The caller does
+   * not wait for it; a failure goes to `fail`.
    */
   receiptSoon(
     subject: { readonly commandId: string; readonly controllerSeq: number },
@@ -155,22 +164,37 @@ export class RunLedger {
     if ((this.flushScheduled && this.linesWanted) || this.coalescing !== null) return;
     this.coalescing = setTimeout(() => {
       this.coalescing = null;
-      this.commit().catch((error: unknown) => this.hooks.fail(error));
+      this.commitAfterPoll();
     }, RECEIPT_COALESCE_MS);
   }
 
   /**
-   * A commit after one more turn of the event loop (harness output): a harness
-   * that writes its events one write at a time usually has the next one in the
-   * pipe by then, and they share one record. Failures go to `fail`.
+   * A commit once the harness has gone quiet (harness output): after a poll of
+   * the event loop that read nothing more from it, never a timer. A harness
+   * that writes its events one write at a time has the next one in the pipe by
+   * then, and they share one record (with a receipt waiting for them) instead
+   * of the second landing in a record of its own while the first is synced.
+   * Each look is one non-blocking poll; past `MAX_POLL_LOOKS` a harness that
+   * never pauses is committed anyway. Failures go to `fail`.
    */
   commitAfterPoll(): void {
+    this.outputSinceLook = true;
     if (this.pollCommit !== null) return;
-    this.pollCommit = setImmediate(() => {
-      this.pollCommit = null;
-      this.commit().catch((error: unknown) => this.hooks.fail(error));
-    });
+    this.quietLooks = 0;
+    this.pollCommit = setImmediate(this.commitOncePollQuiet);
   }
+
+  /** Runs as an immediate: the first right after the poll that read the output, each later one after one more poll. */
+  private readonly commitOncePollQuiet = (): void => {
+    if (this.outputSinceLook && this.quietLooks < MAX_POLL_LOOKS) {
+      this.outputSinceLook = false;
+      this.quietLooks += 1;
+      this.pollCommit = setImmediate(this.commitOncePollQuiet);
+      return;
+    }
+    this.pollCommit = null;
+    this.commit().catch((error: unknown) => this.hooks.fail(error));
+  };
 
   diagnostic(level: DiagnosticLevel, message: string): Promise<void> {
     this.queue(diagnosticMessage(level, message));

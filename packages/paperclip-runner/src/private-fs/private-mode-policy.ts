@@ -52,7 +52,14 @@ export function formatMode(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, "0");
 }
 
-/** The effective uid of this process (the package runs on POSIX systems only). */
+let euid: number | undefined;
+
+/**
+ * The effective uid of this process (the package runs on POSIX systems only).
+ * Asked once: the package never changes it, and the journal checks it before
+ * every record, where a `geteuid` each time was two system calls a record.
+ */
 export function effectiveUid(): number {
-  return process.geteuid!();
+  euid ??= process.geteuid!();
+  return euid;
 }

@@ -29,22 +29,45 @@ export async function runOwnScript(script: FakeScript): Promise<void> {
   await runSteps(script.steps, null, inbox);
 }
 
+/**
+ * Runs `steps` in order. Consecutive protocol messages go out in one write, as
+ * a harness that buffers its output writes them: the runner reads them in one
+ * chunk and commits them in one journal record. Any other step first flushes
+ * them, so an `exit` or a `crash` never loses a message written before it.
+ */
 async function runSteps(
   steps: readonly FakeStep[],
   command: HarnessCommand | null,
   inbox: CommandInbox,
 ): Promise<void> {
-  for (const step of steps) await runStep(substitute(step, command) as FakeStep, inbox);
+  let batch = "";
+  for (const template of steps) {
+    const step = substitute(template, command) as FakeStep;
+    const message = protocolMessage(step);
+    if (message !== null) {
+      batch += `${JSON.stringify(message)}\n`;
+      continue;
+    }
+    if (batch !== "") await write(process.stdout, batch);
+    batch = "";
+    await runStep(step, inbox);
+  }
+  if (batch !== "") await write(process.stdout, batch);
+}
+
+/** The harness protocol message a step sends, or null for a step that does something else. */
+function protocolMessage(step: FakeStep): Record<string, unknown> | null {
+  if ("ready" in step) return { type: "ready", protocol: "paperclip.harness.v1", ...step.ready };
+  if ("event" in step) return { type: "event", event: step.event };
+  if ("request" in step) return { type: "request", request: step.request };
+  if ("result" in step) return { type: "result", result: step.result };
+  if ("terminal" in step) return { type: "terminal", terminal: step.terminal };
+  if ("log" in step) return { type: "log", stream: "stdout", text: step.log };
+  if ("diagnostic" in step) return { type: "diagnostic", diagnostic: step.diagnostic };
+  return null;
 }
 
 async function runStep(step: FakeStep, inbox: CommandInbox): Promise<void> {
-  if ("ready" in step) return send({ type: "ready", protocol: "paperclip.harness.v1", ...step.ready });
-  if ("event" in step) return send({ type: "event", event: step.event });
-  if ("request" in step) return send({ type: "request", request: step.request });
-  if ("result" in step) return send({ type: "result", result: step.result });
-  if ("terminal" in step) return send({ type: "terminal", terminal: step.terminal });
-  if ("log" in step) return send({ type: "log", stream: "stdout", text: step.log });
-  if ("diagnostic" in step) return send({ type: "diagnostic", diagnostic: step.diagnostic });
   if ("waitFor" in step) {
     await inbox.take((command) => command.command === step.waitFor);
     return;
