@@ -24,17 +24,22 @@ export function redactSecretsCounted(
   // with the rest of the text.
   const blocksGone = redactPemPrivateKeys(text, context);
   let result = "";
+  let changed = false;
   for (let start = 0, end = 0; start < blocksGone.length; start = end) {
     end = pieceEnd(blocksGone, start);
     context.readToEnd = false;
-    let piece = redactInLines(blocksGone.slice(start, end), context);
+    let piece = blocksGone.slice(start, end);
+    let redacted = redactInLines(piece, context);
     if (context.readToEnd && end < blocksGone.length) {
       end = blocksGone.length;
-      piece = redactInLines(blocksGone.slice(start), context);
+      piece = blocksGone.slice(start);
+      redacted = redactInLines(piece, context);
     }
-    result += piece;
+    // A rule that redacts nothing returns its input: then so does this, not a rope of pieces.
+    changed ||= redacted !== piece;
+    result += redacted;
   }
-  return { text: result, steps: context.steps };
+  return { text: changed ? result : blocksGone, steps: context.steps };
 }
 
 /**
