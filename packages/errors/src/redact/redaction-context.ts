@@ -7,6 +7,11 @@ export interface RedactionContext {
    * count tracks the total work; tests assert it grows linearly with the input.
    */
   steps: number;
+  /**
+   * Set when a read stopped only because the text ended (an escaped quote left open): the text
+   * that follows could have changed what was read. No other read crosses a line break.
+   */
+  readToEnd?: boolean;
 }
 
 /** A rule rewrites the text, replacing each secret it finds with `context.replacement`. */

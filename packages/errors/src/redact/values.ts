@@ -53,6 +53,7 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
     backslashes = 0;
   }
   context.steps += index - contentStart + 1;
+  if (index === text.length) context.readToEnd = true;
   return { start: contentStart, end: index, text: text.slice(contentStart, index), quoted: true };
 }
 
