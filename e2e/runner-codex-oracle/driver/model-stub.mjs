@@ -163,6 +163,8 @@ export async function startModelStub(initialScript = []) {
     requests,
     /** Appends steps for the next requests. */
     push: (...steps) => script.push(...steps),
+    /** Drops the steps no request took (the turn they were for ended before asking). */
+    discard: () => script.splice(0),
     open: (name) => gate(name).open(),
     close: async () => {
       for (const socket of sockets) socket.destroy();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { codexCancelledToolCall, withoutCodexCancelledToolCall } from "../src/codex-cancelled-tool-call.js";
 import type { ScenarioOutcome } from "../src/run-scenario.js";
-import { sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
+import { type SideBySide, sideBySideBeforeAll, streamDifferences } from "../src/side-by-side.js";
 
 /** The turn ended interrupted with its tool call settled as failed, and the next turn completed. */
 function expectInterruptSettledTheCall(outcome: ScenarioOutcome): void {
@@ -10,15 +11,48 @@ function expectInterruptSettledTheCall(outcome: ScenarioOutcome): void {
   });
   expect(outcome.steps.get("after-interrupt")?.status).toBe("completed");
   const types = outcome.events.map((event) => event.eventType);
+  const started = types.indexOf("tool.execution.started");
   const input = types.indexOf("semantic_tool.input");
   const result = types.indexOf("semantic_tool.result");
+  const interrupted = types.indexOf("turn.interrupted");
   expect(input).toBeGreaterThan(0);
-  // The runner settles the call before the turn's terminal; Codex, interrupted, never completes it.
+  // The runner settles the call before the turn's terminal.
   expect(result).toBeGreaterThan(input);
-  expect(result).toBeLessThan(types.indexOf("turn.interrupted"));
-  expect(types).not.toContain("tool.execution.completed");
+  expect(result).toBeLessThan(interrupted);
   expect(outcome.events[result]?.payload).toMatchObject({ semantic_tool: { outcome: "failed" } });
+  // Codex, interrupted, never completes the call, except for its own record of cancelling it
+  // (`codexCancelledToolCall`): then once, failed, for the held call, before the turn's terminal.
+  expect(types.filter((type) => type === "tool.execution.completed").length).toBeLessThanOrEqual(1);
+  const cancelled = codexCancelledToolCall(outcome);
+  if (cancelled !== undefined) {
+    const executionId = (outcome.events[started]?.payload as { executionId?: string } | undefined)
+      ?.executionId;
+    expect(executionId).toEqual(expect.any(String));
+    expect(cancelled.payload).toMatchObject({
+      executionId,
+      transport: "dynamic",
+      status: "failed",
+      output: "",
+    });
+    expect(outcome.events.indexOf(cancelled)).toBeGreaterThan(input);
+    expect(outcome.events.indexOf(cancelled)).toBeLessThan(interrupted);
+  }
   expect(outcome.schemaIssues).toEqual([]);
+}
+
+/**
+ * The two committed streams compared as they are when both runners' Codex processes did the same
+ * (recorded the cancelled call or not); when they did not, without that one record.
+ */
+function cancellationAwareDifferences({ upstream, ours }: SideBySide): string[] {
+  const bothAlike =
+    (codexCancelledToolCall(upstream) === undefined) === (codexCancelledToolCall(ours) === undefined);
+  return bothAlike
+    ? streamDifferences({ upstream, ours })
+    : streamDifferences({
+        upstream: withoutCodexCancelledToolCall(upstream),
+        ours: withoutCodexCancelledToolCall(ours),
+      });
 }
 
 /** What the runner answered to the server's tool result that arrived after the interrupt. */
@@ -46,7 +80,7 @@ describe("a turn interrupted with a tool call pending, the server answering afte
   it("ours commits the same stream, takes the late result as settled after the turn, and closes", () => {
     const { upstream, ours } = outcomes();
     expectInterruptSettledTheCall(ours);
-    expect(streamDifferences({ upstream, ours })).toEqual([]);
+    expect(cancellationAwareDifferences({ upstream, ours })).toEqual([]);
     expect(lateResult(ours)).toMatchObject({
       status: "completed",
       result: { status: "settled_after_turn" },
