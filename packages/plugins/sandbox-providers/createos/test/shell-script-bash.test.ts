@@ -10,7 +10,12 @@ import { buildScript, type CommandSpec, shellQuote } from "../src/execute/shell-
  * not a socket, or bash would take itself for a remote shell's and read the host's `~/.bashrc`.
  */
 function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
-  const run = spawnSync("/bin/bash", ["-c", script], { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const run = spawnSync("/bin/bash", ["-c", script], {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
