@@ -296,7 +296,7 @@ export const run: BenchSuite = async () => {
         higherIsBetter: false,
         ours: round(overheadMs),
         direct: round(rawWrappedOverheadMs),
-        note: "as above, but the raw path runs execute's own bash -c 'exec -- …' wrapper (one exec more than the bare command; `env` is added only for per-command env): the same processes on both sides, so the ratio is the protocol's alone",
+        note: "as above, but the raw path runs execute's own bash -c 'exec -- …' wrapper (one exec more than the bare command; `env` is added only for an env name special to bash): the same processes on both sides, so the ratio is the protocol's alone",
       },
       {
         name: "HTTP round trips of one command",

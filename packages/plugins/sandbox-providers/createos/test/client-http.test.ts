@@ -225,12 +225,10 @@ describe("execute against a scripted server: protocol violations", () => {
 
   it("sends the process create as bash -c with the quoted script, never a login shell", async () => {
     const s = await streamServer(['{"type":"exit","exit_code":0}']);
+    let create: unknown;
     s.setHandler((req, res, body) => {
       if ((req.url ?? "").endsWith("/processes")) {
-        expect(JSON.parse(body)).toEqual({
-          cmd: "/bin/bash",
-          args: ["-c", "cd -- '/w' || exit\nexec env -- A='1' 'echo' 'x y'"],
-        });
+        create = JSON.parse(body);
         return sendJson(res, 200, { status: "success", data: { process_id: "p1" } });
       }
       if ((req.url ?? "").includes("/connect")) {
@@ -251,6 +249,10 @@ describe("execute against a scripted server: protocol violations", () => {
       env: { A: "1" },
     });
     expect(result.exitCode).toBe(0);
+    expect(create).toEqual({
+      cmd: "/bin/bash",
+      args: ["-c", "cd -- '/w' || exit\nA='1' exec -- 'echo' 'x y'"],
+    });
   });
 });
 

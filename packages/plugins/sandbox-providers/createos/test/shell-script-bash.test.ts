@@ -5,15 +5,41 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildScript, type CommandSpec, shellQuote } from "../src/execute/shell-script.js";
 
-/** Runs a wrapper script as CreateOS would: `/bin/bash -c <script>`, no login shell. */
+/**
+ * Runs a wrapper script as CreateOS would: `/bin/bash -c <script>`, no login shell. Stdin is
+ * not a socket, or bash would take itself for a remote shell's and read the host's `~/.bashrc`.
+ */
 function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
-  const run = spawnSync("/bin/bash", ["-c", script], { cwd, env, encoding: "utf8" });
-  return { status: run.status, stdout: run.stdout };
+  const run = spawnSync("/bin/bash", ["-c", script], {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** The wrapper as it was before bash's own `exec` replaced `env` for commands without env. */
+/**
+ * Every variable bash's manual names (bash 5.2), and plain ones: each must reach the command
+ * verbatim and silently, through assignments or through `env`.
+ */
+const BASH_VARIABLES = `_ BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGC BASH_ARGV BASH_ARGV0 BASH_CMDS
+  BASH_COMMAND BASH_COMPAT BASH_ENV BASH_EXECUTION_STRING BASH_LINENO BASH_LOADABLES_PATH
+  BASH_MONOSECONDS BASH_REMATCH BASH_SOURCE BASH_SUBSHELL BASH_TRAPSIG BASH_VERSINFO BASH_VERSION
+  BASH_XTRACEFD CDPATH CHILD_MAX COLUMNS COMP_CWORD COMP_KEY COMP_LINE COMP_POINT COMP_TYPE
+  COMP_WORDBREAKS COMP_WORDS COMPREPLY COPROC DIRSTACK EMACS ENV EPOCHREALTIME EPOCHSECONDS EUID
+  EXECIGNORE FCEDIT FIGNORE FUNCNAME FUNCNEST GLOBIGNORE GLOBSORT GROUPS HISTCMD HISTCONTROL
+  HISTFILE HISTFILESIZE HISTIGNORE HISTSIZE HISTTIMEFORMAT HOME HOSTFILE HOSTNAME HOSTTYPE IFS
+  IGNOREEOF INPUTRC INSIDE_EMACS LANG LC_ALL LC_COLLATE LC_CTYPE LC_MESSAGES LC_NUMERIC LC_TIME
+  LINENO LINES MACHTYPE MAIL MAILCHECK MAILPATH MAPFILE OLDPWD OPTARG OPTERR OPTIND OSTYPE PATH
+  PIPESTATUS POSIXLY_CORRECT PPID PROMPT_COMMAND PROMPT_DIRTRIM PS0 PS1 PS2 PS3 PS4 PWD RANDOM
+  READLINE_ARGUMENT READLINE_LINE READLINE_MARK READLINE_POINT REPLY SECONDS SHELL SHELLOPTS SHLVL
+  SRANDOM TERM TIMEFORMAT TMOUT TMPDIR UID histchars API_TOKEN PAPERCLIP_RUN_ID a_b`.split(/\s+/);
+
+/** The wrapper as it was before bash's own `exec` replaced `env`: every command through `env`. */
 function envWrapper(spec: CommandSpec): string {
-  const argv = [spec.command, ...(spec.args ?? [])].map(shellQuote).join(" ");
+  const assignments = Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${shellQuote(value)} `);
+  const argv = assignments.join("") + [spec.command, ...(spec.args ?? [])].map(shellQuote).join(" ");
   const line = `exec env -- ${argv}${spec.stdinPath === undefined ? "" : ` < ${shellQuote(spec.stdinPath)}`}`;
   return spec.cwd === undefined ? line : `cd -- ${shellQuote(spec.cwd)} || exit\n${line}`;
 }
@@ -43,7 +69,7 @@ describe("buildScript through a real bash", () => {
 
   it("fails instead of running elsewhere when cwd is missing", () => {
     const run = runBash(buildScript({ command: "pwd", cwd: "/nonexistent-dir-x" }), dir);
-    expect(run).toEqual({ status: 1, stdout: "" });
+    expect(run).toMatchObject({ status: 1, stdout: "" });
   });
 
   it("sets names that are special or read-only to bash in the command's environment", () => {
@@ -51,12 +77,20 @@ describe("buildScript through a real bash", () => {
       buildScript({ command: "printenv", args: ["UID", "SHELLOPTS"], env: { UID: "7", SHELLOPTS: "x" } }),
       dir,
     );
-    expect(run).toEqual({ status: 0, stdout: "7\nx\n" });
+    expect(run).toMatchObject({ status: 0, stdout: "7\nx\n" });
   });
 
-  it("keeps the exit codes, PATH lookup, argv, cwd and stdin of the env wrapper", () => {
+  it("hands every variable bash knows to the command verbatim, without a word on stderr", () => {
+    const env = { PATH: `${join(dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+    for (const name of BASH_VARIABLES) {
+      // printenv's own PATH lookup would fail under PATH='v 1', so the tool is named by path.
+      const spec = { command: "/usr/bin/printenv", args: [name], env: { [name]: "v 1'" } };
+      expect(runBash(buildScript(spec), dir, env), name).toEqual({ status: 0, stdout: "v 1'\n", stderr: "" });
+    }
+  });
+
+  it("keeps the exit codes, PATH lookup, argv, cwd and stdin of the env wrapper, with and without env", () => {
     const path = `${join(dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`;
-    const env = { ...process.env, PATH: path };
     const cases: CommandSpec[] = [
       { command: "argv-tool", args: ["a b", "-c"], stdinPath: join(dir, "stdin.txt") },
       { command: "argv-tool", cwd: join(dir, "a-directory"), stdinPath: "stdin-missing" },
@@ -70,10 +104,23 @@ describe("buildScript through a real bash", () => {
       { command: "sh", args: ["-c", "exit 42"] },
     ];
     const expected = [0, 1, 0, 127, 127, 126, 126, 126, 1, 42];
-    cases.forEach((spec, index) => {
-      const ours = runBash(buildScript(spec), dir, env);
-      expect(ours, JSON.stringify(spec)).toEqual(runBash(envWrapper(spec), dir, env));
-      expect(ours.status, JSON.stringify(spec)).toBe(expected[index]);
-    });
+    // The tools' directory on the PATH bash starts with, or in the command's own env.
+    const ways = [
+      { outer: { ...process.env, PATH: path }, env: undefined },
+      { outer: { ...process.env, PATH: path }, env: { A_1: "x y" } },
+      { outer: process.env, env: { PATH: path, A_1: "" } },
+    ];
+    for (const way of ways) {
+      cases.forEach((base, index) => {
+        const spec = { ...base, env: way.env };
+        const ours = runBash(buildScript(spec), dir, way.outer);
+        const before = runBash(envWrapper(spec), dir, way.outer);
+        expect({ status: ours.status, stdout: ours.stdout }, JSON.stringify(spec)).toEqual({
+          status: before.status,
+          stdout: before.stdout,
+        });
+        expect(ours.status, JSON.stringify(spec)).toBe(expected[index]);
+      });
+    }
   });
 });

@@ -53,7 +53,7 @@ describe("buildScript", () => {
   it("builds the wrapper", () => {
     expect(
       buildScript({ command: "echo", args: ["a b"], cwd: "/w", env: { K: "v'x" }, stdinPath: "/tmp/in" }),
-    ).toBe(`cd -- '/w' || exit\nexec env -- K='v'"'"'x' 'echo' 'a b' < '/tmp/in'`);
+    ).toBe(`cd -- '/w' || exit\nK='v'"'"'x' exec -- 'echo' 'a b' < '/tmp/in'`);
     expect(buildScript({ command: "true" })).toBe("exec -- 'true'");
   });
 
@@ -76,9 +76,17 @@ describe("launchLine", () => {
     expect(launchLine({ command: "-l" })).toBe("exec -- '-l'");
   });
 
-  it("goes through env when there is per-command env, every name set verbatim", () => {
-    expect(launchLine({ command: "printenv", args: ["UID"], env: { UID: "7", A_1: "" } })).toBe(
-      "exec env -- UID='7' A_1='' 'printenv' 'UID'",
+  it("sets per-command env as assignments before bash's exec", () => {
+    expect(launchLine({ command: "printenv", args: ["A_1"], env: { A_1: "", PATH: "/x" } })).toBe(
+      "A_1='' PATH='/x' exec -- 'printenv' 'A_1'",
     );
+  });
+
+  it("goes through env, every name set verbatim, when a name is special to bash", () => {
+    for (const name of ["UID", "SHLVL", "_", "LANG", "LC_ALL", "BASH_ENV", "HISTFILE", "COMP_LINE"]) {
+      expect(launchLine({ command: "printenv", env: { A: "1", [name]: "7" } })).toBe(
+        `exec env -- A='1' ${name}='7' 'printenv'`,
+      );
+    }
   });
 });

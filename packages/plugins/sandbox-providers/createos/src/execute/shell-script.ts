@@ -1,4 +1,5 @@
 import { CreateosError } from "@paperclipai/errors";
+import { isPlainBashVariable } from "./bash-plain-variable.js";
 
 export interface CommandSpec {
   readonly command: string;
@@ -59,18 +60,22 @@ export function buildScript(spec: CommandSpec): string {
 }
 
 /**
- * How the command replaces the wrapper shell. With per-command env: `exec env -- K='v' …
- * '<cmd>' …`, as the env rides in the wrapper (the API only accepts env keys declared at
- * sandbox creation) and `env` sets any name verbatim, bash's special and read-only variables
- * included. Without: bash's own `exec -- '<cmd>' …`, one exec fewer (a process start is
- * milliseconds on a sandbox VM) with the same PATH lookup, argv and exit codes (127 not
- * found, 126 not executable). `--` ends the options, so a command starting with `-` is still
- * a command. What differs is confined to files the kernel refuses to run (ENOEXEC): bash
- * runs a text file without `#!` itself and refuses a foreign binary with 126, where `env`
- * (execvp) hands either to `/bin/sh`; and the wording of bash's own error messages.
+ * How the command replaces the wrapper shell: bash's own `exec -- '<cmd>' …`, with the
+ * per-command env as assignments before it (`K='v' exec -- …`; the env rides in the wrapper, as
+ * the API only accepts env keys declared at sandbox creation). No `env` process in between: a
+ * process start is milliseconds on a sandbox VM. The PATH lookup (a `PATH` among the env
+ * included), argv and exit codes (127 not found, 126 not executable) are those of `env`; `--`
+ * ends the options, so a command starting with `-` is still a command. When a name is one bash
+ * gives a meaning to (`isPlainBashVariable`), the line is `exec env -- K='v' … '<cmd>' …`, as
+ * `env` sets any name verbatim. What differs from `env` is confined to files the kernel refuses
+ * to run (ENOEXEC): bash runs a text file without `#!` itself and refuses a foreign binary with
+ * 126, where `env` (execvp) hands either to `/bin/sh`; and the wording of bash's own errors.
  */
 export function launchLine(spec: Pick<CommandSpec, "command" | "args" | "env">): string {
   const argv = [spec.command, ...(spec.args ?? [])].map(shellQuote).join(" ");
-  const assignments = Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${shellQuote(value)}`);
-  return assignments.length === 0 ? `exec -- ${argv}` : `exec env -- ${assignments.join(" ")} ${argv}`;
+  const env = Object.entries(spec.env ?? {});
+  const assignments = env.map(([key, value]) => `${key}=${shellQuote(value)}`).join(" ");
+  if (env.length === 0) return `exec -- ${argv}`;
+  if (env.every(([key]) => isPlainBashVariable(key))) return `${assignments} exec -- ${argv}`;
+  return `exec env -- ${assignments} ${argv}`;
 }
