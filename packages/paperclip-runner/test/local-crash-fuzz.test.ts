@@ -2,7 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { Controller, IDS, type WireEvent, type WireReceipt, writeScript } from "./local-controller.js";
+import {
+  builtinHarnessArgs,
+  Controller,
+  type WireEvent,
+  type WireReceipt,
+  writeScript,
+} from "./local-controller.js";
 
 const TURNS = 6;
 
@@ -64,15 +70,7 @@ describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, ()
           ],
         },
       });
-      const args = [
-        ...IDS,
-        "--fake-harness",
-        "builtin",
-        "--script",
-        script,
-        "--state-dir",
-        join(dir, "state"),
-      ];
+      const args = builtinHarnessArgs(script, ["--state-dir", join(dir, "state")]);
       const sent: Sent[] = [
         { type: "run.prepare", commandId: "p", seq: 1 },
         { type: "session.open", commandId: "o", seq: 2 },

@@ -6,7 +6,15 @@ import { isAlive, readCommandLine, tempDirForTest } from "@paperclipai/test-supp
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
-import { Controller, goneWithin, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
+import {
+  builtinHarnessArgs,
+  Controller,
+  goneWithin,
+  IDS,
+  runResult,
+  type WireEvent,
+  writeScript,
+} from "./local-controller.js";
 
 /** The harness names each turn by its command id and completes it with a `turn.completed` of that id. */
 const TURN_HANDLER = [
@@ -65,7 +73,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
       steps: [{ ready: {} }],
       on: { "turn.start": TURN_HANDLER },
     });
-    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
+    const args = builtinHarnessArgs(script, ["--state-dir", stateDir]);
 
     const first = new Controller(args);
     first.send("run.prepare", "c1");
@@ -177,7 +185,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     // The first daemon's harness never says ready, so run.prepare is still being applied when the
     // daemon dies (its ready timeout is 10 s away). The script is rewritten for the second daemon's harness.
     const script = writeScript(dir, { commandLog: log, steps: [{ sleep: 600_000 }] });
-    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
+    const args = builtinHarnessArgs(script, ["--state-dir", stateDir]);
 
     const first = new Controller(args);
     first.send("run.prepare", "c1");
@@ -285,15 +293,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const script = writeScript(dir, {
       steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: runResult() }, { sleep: 60_000 }],
     });
-    const controller = new Controller([
-      ...IDS,
-      "--fake-harness",
-      "builtin",
-      "--script",
-      script,
-      "--state-dir",
-      stateDir,
-    ]);
+    const controller = new Controller(builtinHarnessArgs(script, ["--state-dir", stateDir]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     const ready = await controller.waitForEvent("harness.ready");

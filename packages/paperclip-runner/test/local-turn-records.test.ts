@@ -4,7 +4,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
 import type { StateDelta } from "../src/state/state-delta.js";
-import { Controller, IDS, writeScript } from "./local-controller.js";
+import { builtinHarnessArgs, Controller, writeScript } from "./local-controller.js";
 
 const TURNS = ["c3", "c4", "c5"];
 
@@ -31,15 +31,7 @@ describe("a --state-dir turn's journal records", { timeout: 60_000 }, () => {
         ],
       },
     });
-    const controller = new Controller([
-      ...IDS,
-      "--fake-harness",
-      "builtin",
-      "--script",
-      script,
-      "--state-dir",
-      stateDir,
-    ]);
+    const controller = new Controller(builtinHarnessArgs(script, ["--state-dir", stateDir]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     // Every command is answered before the next is sent, so no record carries another command's entry.
