@@ -6,6 +6,7 @@ import { isAlive, readCommandLine, tempDirForTest } from "@paperclipai/test-supp
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
+import { deafHarnessArgs } from "./helpers/deaf-harness.js";
 import {
   builtinHarnessArgs,
   Controller,
@@ -230,17 +231,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
 
   it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {
     const dir = tempDirForTest("runner-watchdog-");
-    const controller = new Controller([
-      ...IDS,
-      "--harness-command",
-      "/bin/sh",
-      "--harness-arg",
-      "-c",
-      "--harness-arg",
-      `echo '{"type":"ready"}'; exec sleep 60`,
-      "--state-dir",
-      join(dir, "state"),
-    ]);
+    const controller = new Controller(deafHarnessArgs(["--state-dir", join(dir, "state")]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     const ready = await controller.waitForEvent("harness.ready");
@@ -253,17 +244,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const dir = tempDirForTest("runner-stale-");
     const stateDir = join(dir, "state");
     // A harness that never reads stdin, so it does not notice its daemon is gone.
-    const args = [
-      ...IDS,
-      "--harness-command",
-      "/bin/sh",
-      "--harness-arg",
-      "-c",
-      "--harness-arg",
-      `echo '{"type":"ready"}'; exec sleep 60`,
-      "--state-dir",
-      stateDir,
-    ];
+    const args = deafHarnessArgs(["--state-dir", stateDir]);
     const first = new Controller(args);
     first.send("run.prepare", "c1");
     first.send("session.open", "c2");
