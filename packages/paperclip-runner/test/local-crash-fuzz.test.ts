@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
+import { turnCompleted } from "./helpers/local-steps.js";
 import {
   builtinHarnessArgs,
   Controller,
@@ -35,17 +36,6 @@ async function driveTurns(controller: Controller, sent: Sent[], from: number): P
     controller.send(command.type, command.commandId, {}, command.seq);
     await turnCompleted(controller, command.commandId);
   }
-}
-
-/** The harness names each turn by its command id: it completes with a `turn.completed` of that id. */
-function turnCompleted(controller: Controller, commandId: string): Promise<WireEvent> {
-  return controller.waitFor((message) =>
-    message.kind === "event" &&
-    message.event.eventType === "turn.completed" &&
-    message.event.turnId === commandId
-      ? message.event
-      : undefined,
-  );
 }
 
 function outcome(receipt: WireReceipt | undefined): string | undefined {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
 import { deafHarnessArgs } from "./helpers/deaf-harness.js";
+import { turnCompleted } from "./helpers/local-steps.js";
 import {
   builtinHarnessArgs,
   Controller,
@@ -23,16 +24,6 @@ const TURN_HANDLER = [
   { sleep: 300 },
   { event: { eventType: "turn.completed", turnId: "{{commandId}}" } },
 ];
-
-function turnCompleted(controller: Controller, commandId: string): Promise<WireEvent> {
-  return controller.waitFor((message) =>
-    message.kind === "event" &&
-    message.event.eventType === "turn.completed" &&
-    message.event.turnId === commandId
-      ? message.event
-      : undefined,
-  );
-}
 
 interface LoggedCommand {
   commandId: string;

@@ -4,6 +4,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
 import type { StateDelta } from "../src/state/state-delta.js";
+import { turnCompleted } from "./helpers/local-steps.js";
 import { builtinHarnessArgs, Controller, writeScript } from "./local-controller.js";
 
 const TURNS = ["c3", "c4", "c5"];
@@ -38,13 +39,7 @@ describe("a --state-dir turn's journal records", { timeout: 60_000 }, () => {
     await controller.waitForReceipt("c2");
     for (const turn of TURNS) {
       controller.send("turn.start", turn);
-      await controller.waitFor((message) =>
-        message.kind === "event" &&
-        message.event.eventType === "turn.completed" &&
-        message.event.turnId === turn
-          ? true
-          : undefined,
-      );
+      await turnCompleted(controller, turn);
       await controller.waitForReceipt(turn);
     }
     controller.send("runner.shutdown", "c6");
