@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, vi } from "vitest";
-import { Controller, IDS, writeScript } from "./local-controller.js";
+import { builtinHarnessArgs, Controller, writeScript } from "./local-controller.js";
 
 const PRELOAD = fileURLToPath(new URL("./fixtures/journal-pause-preload.mjs", import.meta.url));
 const PHASES = ["partial", "written", "synced"] as const;
@@ -37,7 +37,7 @@ describe("a daemon killed at each phase of a journal append", { timeout: 90_000 
         steps: [{ ready: {} }],
         on: { "turn.start": [{ event: { eventType: "turn.completed", turnId: "{{commandId}}" } }] },
       });
-      const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
+      const args = builtinHarnessArgs(script, ["--state-dir", stateDir]);
 
       const first = new Controller(args, {
         ...process.env,

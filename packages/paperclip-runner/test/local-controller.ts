@@ -245,6 +245,11 @@ export function writeScript(dir: string, script: unknown, name = "script.json"):
 
 export const IDS = ["--run-id", "run-1", "--session-id", "session-1", "--runner-id", "runner-1"] as const;
 
+/** The daemon's command line for run-1 on the built-in scripted harness reading `scriptPath`. */
+export function builtinHarnessArgs(scriptPath: string, extraArgs: readonly string[] = []): string[] {
+  return [...IDS, "--fake-harness", "builtin", "--script", scriptPath, ...extraArgs];
+}
+
 /** Runs the built-in scripted harness with `script` (written to a fresh temp dir). */
 export function fakeDaemon(
   script: unknown,
@@ -252,7 +257,7 @@ export function fakeDaemon(
   extraArgs: readonly string[] = [],
 ): Controller {
   const path = writeScript(tempDirForTest("runner-script-"), script);
-  return new Controller([...IDS, "--fake-harness", "builtin", "--script", path, ...extraArgs], env);
+  return new Controller(builtinHarnessArgs(path, extraArgs), env);
 }
 
 /** A structured run result upstream's schema accepts. */

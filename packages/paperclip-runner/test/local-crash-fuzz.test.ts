@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { Controller, IDS, type WireEvent, type WireReceipt, writeScript } from "./local-controller.js";
+import { turnCompleted } from "./helpers/local-steps.js";
+import {
+  builtinHarnessArgs,
+  Controller,
+  type WireEvent,
+  type WireReceipt,
+  writeScript,
+} from "./local-controller.js";
 
 const TURNS = 6;
 
@@ -31,17 +38,6 @@ async function driveTurns(controller: Controller, sent: Sent[], from: number): P
   }
 }
 
-/** The harness names each turn by its command id: it completes with a `turn.completed` of that id. */
-function turnCompleted(controller: Controller, commandId: string): Promise<WireEvent> {
-  return controller.waitFor((message) =>
-    message.kind === "event" &&
-    message.event.eventType === "turn.completed" &&
-    message.event.turnId === commandId
-      ? message.event
-      : undefined,
-  );
-}
-
 function outcome(receipt: WireReceipt | undefined): string | undefined {
   return receipt?.status === "duplicate" ? receipt.original?.status : receipt?.status;
 }
@@ -64,15 +60,7 @@ describe("exactly once under SIGKILL at random moments", { timeout: 60_000 }, ()
           ],
         },
       });
-      const args = [
-        ...IDS,
-        "--fake-harness",
-        "builtin",
-        "--script",
-        script,
-        "--state-dir",
-        join(dir, "state"),
-      ];
+      const args = builtinHarnessArgs(script, ["--state-dir", join(dir, "state")]);
       const sent: Sent[] = [
         { type: "run.prepare", commandId: "p", seq: 1 },
         { type: "session.open", commandId: "o", seq: 2 },

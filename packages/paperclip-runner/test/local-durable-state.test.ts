@@ -6,7 +6,17 @@ import { isAlive, readCommandLine, tempDirForTest } from "@paperclipai/test-supp
 import { describe, expect, it } from "vitest";
 import type { RunnerState } from "../src/state/runner-state.js";
 import { readStoredState } from "../src/state/state-store.js";
-import { Controller, goneWithin, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
+import { deafHarnessArgs } from "./helpers/deaf-harness.js";
+import { turnCompleted } from "./helpers/local-steps.js";
+import {
+  builtinHarnessArgs,
+  Controller,
+  goneWithin,
+  IDS,
+  runResult,
+  type WireEvent,
+  writeScript,
+} from "./local-controller.js";
 
 /** The harness names each turn by its command id and completes it with a `turn.completed` of that id. */
 const TURN_HANDLER = [
@@ -14,16 +24,6 @@ const TURN_HANDLER = [
   { sleep: 300 },
   { event: { eventType: "turn.completed", turnId: "{{commandId}}" } },
 ];
-
-function turnCompleted(controller: Controller, commandId: string): Promise<WireEvent> {
-  return controller.waitFor((message) =>
-    message.kind === "event" &&
-    message.event.eventType === "turn.completed" &&
-    message.event.turnId === commandId
-      ? message.event
-      : undefined,
-  );
-}
 
 interface LoggedCommand {
   commandId: string;
@@ -65,7 +65,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
       steps: [{ ready: {} }],
       on: { "turn.start": TURN_HANDLER },
     });
-    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
+    const args = builtinHarnessArgs(script, ["--state-dir", stateDir]);
 
     const first = new Controller(args);
     first.send("run.prepare", "c1");
@@ -177,7 +177,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     // The first daemon's harness never says ready, so run.prepare is still being applied when the
     // daemon dies (its ready timeout is 10 s away). The script is rewritten for the second daemon's harness.
     const script = writeScript(dir, { commandLog: log, steps: [{ sleep: 600_000 }] });
-    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
+    const args = builtinHarnessArgs(script, ["--state-dir", stateDir]);
 
     const first = new Controller(args);
     first.send("run.prepare", "c1");
@@ -222,17 +222,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
 
   it("takes the harness group down with a SIGKILLed daemon, even a harness that never reads stdin", async () => {
     const dir = tempDirForTest("runner-watchdog-");
-    const controller = new Controller([
-      ...IDS,
-      "--harness-command",
-      "/bin/sh",
-      "--harness-arg",
-      "-c",
-      "--harness-arg",
-      `echo '{"type":"ready"}'; exec sleep 60`,
-      "--state-dir",
-      join(dir, "state"),
-    ]);
+    const controller = new Controller(deafHarnessArgs(["--state-dir", join(dir, "state")]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     const ready = await controller.waitForEvent("harness.ready");
@@ -245,17 +235,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const dir = tempDirForTest("runner-stale-");
     const stateDir = join(dir, "state");
     // A harness that never reads stdin, so it does not notice its daemon is gone.
-    const args = [
-      ...IDS,
-      "--harness-command",
-      "/bin/sh",
-      "--harness-arg",
-      "-c",
-      "--harness-arg",
-      `echo '{"type":"ready"}'; exec sleep 60`,
-      "--state-dir",
-      stateDir,
-    ];
+    const args = deafHarnessArgs(["--state-dir", stateDir]);
     const first = new Controller(args);
     first.send("run.prepare", "c1");
     first.send("session.open", "c2");
@@ -285,15 +265,7 @@ describe("durable state with --state-dir", { timeout: 60_000 }, () => {
     const script = writeScript(dir, {
       steps: [{ ready: {} }, { waitFor: "turn.start" }, { result: runResult() }, { sleep: 60_000 }],
     });
-    const controller = new Controller([
-      ...IDS,
-      "--fake-harness",
-      "builtin",
-      "--script",
-      script,
-      "--state-dir",
-      stateDir,
-    ]);
+    const controller = new Controller(builtinHarnessArgs(script, ["--state-dir", stateDir]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     const ready = await controller.waitForEvent("harness.ready");

@@ -11,7 +11,13 @@ import { LocalRunner } from "../src/local/local-runner.js";
 import { type LocalTimings, localTimings } from "../src/local/local-timings.js";
 import { memoryStateStore } from "../src/state/state-store.js";
 import { upstreamStreamLineProblem } from "./helpers/upstream-validators.js";
-import { COMMAND_SCHEMA, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
+import {
+  builtinHarnessArgs,
+  COMMAND_SCHEMA,
+  runResult,
+  type WireEvent,
+  writeScript,
+} from "./local-controller.js";
 
 const COMMANDS = `${["run.prepare", "session.open", "turn.start"]
   .map((type, index) =>
@@ -27,7 +33,7 @@ const COMMANDS = `${["run.prepare", "session.open", "turn.start"]
 
 function optionsFor(script: unknown, dir = tempDirForTest("runner-timings-")): LocalOptions {
   const path = writeScript(dir, script);
-  return readLocalOptions(parseFlags([...IDS, "--fake-harness", "builtin", "--script", path]), process.env);
+  return readLocalOptions(parseFlags(builtinHarnessArgs(path)), process.env);
 }
 
 function runnerFor(

@@ -3,7 +3,14 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { processesWith, tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Controller, IDS, runResult, type WireEvent, writeScript } from "./local-controller.js";
+import {
+  builtinHarnessArgs,
+  Controller,
+  IDS,
+  runResult,
+  type WireEvent,
+  writeScript,
+} from "./local-controller.js";
 
 /** A harness (plain Node, protocol by hand) that reports whether it can reach `argv[1]` (host:port). */
 const CONNECT_HARNESS = `
@@ -87,17 +94,13 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
       "escape.json",
     );
     const sandbox = ["--sandbox-workspace", workspace];
-    const ok = await runToTerminal(
-      new Controller([...IDS, "--fake-harness", "builtin", "--script", inside, ...sandbox]),
-    );
+    const ok = await runToTerminal(new Controller(builtinHarnessArgs(inside, sandbox)));
     expect(ok.find((event) => event.eventType === "harness.starting")?.payload.sandboxed).toBe(true);
     expect(reasonOf(ok)).toBe("successful_process_and_result");
     expect(readFileSync(join(workspace, "out.txt"), "utf8")).toBe("hi");
     expect(readFileSync(join(workspace, "commands.log"), "utf8")).toContain('"command":"turn.start"');
 
-    const denied = await runToTerminal(
-      new Controller([...IDS, "--fake-harness", "builtin", "--script", escapeScript, ...sandbox]),
-    );
+    const denied = await runToTerminal(new Controller(builtinHarnessArgs(escapeScript, sandbox)));
     expect(reasonOf(denied)).toBe("harness_process_failed");
     expect(
       JSON.stringify(denied.find((event) => event.eventType === "harness.exited")?.payload.logs),
@@ -163,15 +166,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
         { sleep: 60_000 },
       ],
     });
-    const controller = new Controller([
-      ...IDS,
-      "--fake-harness",
-      "builtin",
-      "--script",
-      script,
-      "--sandbox-workspace",
-      workspace,
-    ]);
+    const controller = new Controller(builtinHarnessArgs(script, ["--sandbox-workspace", workspace]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     await controller.waitForEvent("item.started", 20_000);

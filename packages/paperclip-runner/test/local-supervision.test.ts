@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
+import { deafHarnessArgs } from "./helpers/deaf-harness.js";
 import { logsOf, READY, startTurn } from "./helpers/local-steps.js";
 import {
   Controller,
@@ -118,17 +119,7 @@ describe("local mode: the harness process, its environment and its stop", { time
   });
 
   it("still takes a cancel when the harness stopped reading its stdin", async () => {
-    const controller = new Controller([
-      ...IDS,
-      "--harness-command",
-      "/bin/sh",
-      "--harness-arg",
-      "-c",
-      "--harness-arg",
-      `echo '{"type":"ready"}'; exec sleep 60`,
-      "--controller-max-line-bytes",
-      "1048576",
-    ]);
+    const controller = new Controller(deafHarnessArgs(["--controller-max-line-bytes", "1048576"]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     // Far more than a pipe holds: this write cannot complete.

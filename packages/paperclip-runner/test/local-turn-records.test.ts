@@ -4,7 +4,8 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
 import type { StateDelta } from "../src/state/state-delta.js";
-import { Controller, IDS, writeScript } from "./local-controller.js";
+import { turnCompleted } from "./helpers/local-steps.js";
+import { builtinHarnessArgs, Controller, writeScript } from "./local-controller.js";
 
 const TURNS = ["c3", "c4", "c5"];
 
@@ -31,28 +32,14 @@ describe("a --state-dir turn's journal records", { timeout: 60_000 }, () => {
         ],
       },
     });
-    const controller = new Controller([
-      ...IDS,
-      "--fake-harness",
-      "builtin",
-      "--script",
-      script,
-      "--state-dir",
-      stateDir,
-    ]);
+    const controller = new Controller(builtinHarnessArgs(script, ["--state-dir", stateDir]));
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
     // Every command is answered before the next is sent, so no record carries another command's entry.
     await controller.waitForReceipt("c2");
     for (const turn of TURNS) {
       controller.send("turn.start", turn);
-      await controller.waitFor((message) =>
-        message.kind === "event" &&
-        message.event.eventType === "turn.completed" &&
-        message.event.turnId === turn
-          ? true
-          : undefined,
-      );
+      await turnCompleted(controller, turn);
       await controller.waitForReceipt(turn);
     }
     controller.send("runner.shutdown", "c6");

@@ -1,4 +1,4 @@
-import type { Controller } from "../local-controller.js";
+import type { Controller, WireEvent } from "../local-controller.js";
 import { runResult } from "../local-controller.js";
 
 export const READY = { ready: { name: "fake" } };
@@ -19,6 +19,17 @@ export function startTurn(controller: Controller): void {
   controller.send("run.prepare", "c1");
   controller.send("session.open", "c2");
   controller.send("turn.start", "c3", { turnId: "turn-1", text: "hello" });
+}
+
+/** The `turn.completed` of `turnId`: the scripted harnesses here name each turn by its command id. */
+export function turnCompleted(controller: Controller, turnId: string): Promise<WireEvent> {
+  return controller.waitFor((message) =>
+    message.kind === "event" &&
+    message.event.eventType === "turn.completed" &&
+    message.event.turnId === turnId
+      ? message.event
+      : undefined,
+  );
 }
 
 export const logsOf = (

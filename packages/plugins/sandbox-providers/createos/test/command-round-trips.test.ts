@@ -1,29 +1,10 @@
 import diagnostics from "node:diagnostics_channel";
 import type { ClientRequest } from "node:http";
-import type { CreateosEmulator } from "@paperclipai/createos-emulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateosClient } from "../src/client/createos-client.js";
+import { describe, expect, it } from "vitest";
 import { execute } from "../src/execute/execute.js";
-import {
-  createRunningSandbox,
-  FAST_TUNING,
-  startTestEmulator,
-  testClient,
-} from "./support/emulator-fixture.js";
+import { FAST_TUNING, useRunningSandbox } from "./support/emulator-fixture.js";
 
-let emulator: CreateosEmulator;
-let client: CreateosClient;
-let sandboxId: string;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  client = testClient(emulator);
-  sandboxId = await createRunningSandbox(client);
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
+const sandbox = useRunningSandbox();
 
 /** The order in which the client's requests went out and their answers (headers) came in. */
 function recordExchanges(): { readonly events: string[]; stop(): void } {
@@ -61,17 +42,18 @@ function sequentialRoundTrips(events: readonly string[]): number {
   return trips;
 }
 
-const run = () => execute(client, { sandboxId, command: "/bin/echo", args: ["hi"] }, FAST_TUNING);
+const run = () =>
+  execute(sandbox.client, { sandboxId: sandbox.id, command: "/bin/echo", args: ["hi"] }, FAST_TUNING);
 
 describe("the HTTP calls of one command", () => {
   it("are four requests in two round trips: the create, then stdin close, connect and wait together", async () => {
     await run();
     for (let command = 0; command < 3; command += 1) {
-      const before = emulator.requests().length;
+      const before = sandbox.emulator.requests().length;
       const exchanges = recordExchanges();
       const result = await run().finally(() => exchanges.stop());
       expect(result).toMatchObject({ exitCode: 0, stdout: "hi\n" });
-      const routes = emulator
+      const routes = sandbox.emulator
         .requests()
         .slice(before)
         .map((record) => record.route);
@@ -83,10 +65,10 @@ describe("the HTTP calls of one command", () => {
 
   it("ride on kept-alive connections: after the first command, no command opens a new one", async () => {
     await run();
-    const opened = Math.max(...emulator.requests().map((record) => record.connection));
-    const before = emulator.requests().length;
+    const opened = Math.max(...sandbox.emulator.requests().map((record) => record.connection));
+    const before = sandbox.emulator.requests().length;
     for (let command = 0; command < 5; command += 1) await run();
-    const records = emulator.requests().slice(before);
+    const records = sandbox.emulator.requests().slice(before);
     expect(records).toHaveLength(20);
     expect(records.every((record) => record.connection <= opened)).toBe(true);
   });

@@ -1,38 +1,18 @@
-import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateosClient } from "../src/client/createos-client.js";
+import { describe, expect, it } from "vitest";
 import { execute } from "../src/execute/execute.js";
 import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
-import {
-  createRunningSandbox,
-  FAST_TUNING,
-  liveLog,
-  startTestEmulator,
-  testClient,
-} from "./support/emulator-fixture.js";
+import { FAST_TUNING, liveLog, testClient, useRunningSandbox } from "./support/emulator-fixture.js";
 
-let emulator: CreateosEmulator;
-let client: CreateosClient;
-let sandboxId: string;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  client = testClient(emulator);
-  sandboxId = await createRunningSandbox(client);
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
+const sandbox = useRunningSandbox();
 
 describe("execute against the emulator", () => {
   it("runs a command and returns its output, exit code and metadata", async () => {
     const log = liveLog();
     const result = await execute(
-      client,
+      sandbox.client,
       {
-        sandboxId,
+        sandboxId: sandbox.id,
         command: "/bin/bash",
         args: ["-c", 'printf "out é🙂\\n"; printf "err\\n" >&2; exit 3'],
         onLog: log.onLog,
@@ -54,7 +34,7 @@ describe("execute against the emulator", () => {
 
   it("sends stdin close, connect and the completeness wait together, right after the create", async () => {
     const spans: Array<{ path: string; start: number; end: number }> = [];
-    const counting = testClient(emulator, {
+    const counting = testClient(sandbox.emulator, {
       fetch: async (input, init) => {
         const span = { path: new URL(String(input)).pathname, start: performance.now(), end: Infinity };
         spans.push(span);
@@ -63,7 +43,11 @@ describe("execute against the emulator", () => {
         return response;
       },
     });
-    const result = await execute(counting, { sandboxId, command: "/bin/echo", args: ["hi"] }, FAST_TUNING);
+    const result = await execute(
+      counting,
+      { sandboxId: sandbox.id, command: "/bin/echo", args: ["hi"] },
+      FAST_TUNING,
+    );
     expect(result).toMatchObject({ exitCode: 0, stdout: "hi\n" });
     const [create, ...rest] = spans;
     expect(create!.path.endsWith("/processes")).toBe(true);
@@ -74,14 +58,14 @@ describe("execute against the emulator", () => {
   });
 
   it("a command running longer than the early wait asks wait again after its exit frame", async () => {
-    const before = emulator.requests().length;
+    const before = sandbox.emulator.requests().length;
     const result = await execute(
-      client,
-      { sandboxId, command: "/bin/bash", args: ["-c", "sleep 1; echo done"] },
+      sandbox.client,
+      { sandboxId: sandbox.id, command: "/bin/bash", args: ["-c", "sleep 1; echo done"] },
       { ...FAST_TUNING, earlyWaitMs: 20 },
     );
     expect(result).toMatchObject({ exitCode: 0, stdout: "done\n" });
-    const waits = emulator
+    const waits = sandbox.emulator
       .requests()
       .slice(before)
       .filter((request) => request.route === "process.wait");
@@ -91,9 +75,9 @@ describe("execute against the emulator", () => {
   it("passes args, env, cwd and stdin exactly", async () => {
     const stdin = 'line one\nit\'s "quoted" $HOME `x`\n';
     const result = await execute(
-      client,
+      sandbox.client,
       {
-        sandboxId,
+        sandboxId: sandbox.id,
         command: "/bin/bash",
         args: [
           "-c",
@@ -115,8 +99,8 @@ describe("execute against the emulator", () => {
 
   it("fails a missing cwd through the script instead of running elsewhere", async () => {
     const result = await execute(
-      client,
-      { sandboxId, command: "pwd", cwd: "/paperclip-workspace/missing" },
+      sandbox.client,
+      { sandboxId: sandbox.id, command: "pwd", cwd: "/paperclip-workspace/missing" },
       FAST_TUNING,
     );
     expect(result.exitCode).not.toBe(0);
@@ -125,8 +109,8 @@ describe("execute against the emulator", () => {
 
   it("reports a signal exit", async () => {
     const result = await execute(
-      client,
-      { sandboxId, command: "/bin/bash", args: ["-c", "kill -KILL $$"] },
+      sandbox.client,
+      { sandboxId: sandbox.id, command: "/bin/bash", args: ["-c", "kill -KILL $$"] },
       FAST_TUNING,
     );
     expect(result.signal).toBe("SIGKILL");
@@ -135,8 +119,12 @@ describe("execute against the emulator", () => {
 
   it("keeps the last 4 Mi characters (here: a small limit) and counts what it dropped", async () => {
     const result = await execute(
-      client,
-      { sandboxId, command: "/bin/bash", args: ["-c", 'for i in $(seq 1 2000); do echo "line $i"; done'] },
+      sandbox.client,
+      {
+        sandboxId: sandbox.id,
+        command: "/bin/bash",
+        args: ["-c", 'for i in $(seq 1 2000); do echo "line $i"; done'],
+      },
       { ...FAST_TUNING, tailChars: 100 },
     );
     const full = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}\n`).join("");
@@ -150,8 +138,8 @@ describe("execute against the emulator", () => {
 
   it("a silent command longer than the stall timeout keeps its one connection (heartbeats count)", async () => {
     const result = await execute(
-      client,
-      { sandboxId, command: "/bin/bash", args: ["-c", "sleep 1.5; echo done"] },
+      sandbox.client,
+      { sandboxId: sandbox.id, command: "/bin/bash", args: ["-c", "sleep 1.5; echo done"] },
       { ...FAST_TUNING, stallTimeoutMs: 500 },
     );
     expect(result.stdout).toBe("done\n");
@@ -160,19 +148,19 @@ describe("execute against the emulator", () => {
   });
 
   it("learns the heartbeat cadence: a stall is caught in a few heartbeats, not the configured 15 s", async () => {
-    emulator.faults.set({ faults: [{ kind: "stall-stream", afterFrames: 1 }] });
+    sandbox.emulator.faults.set({ faults: [{ kind: "stall-stream", afterFrames: 1 }] });
     const result = await execute(
-      client,
+      sandbox.client,
       // Idle first (heartbeats every 100 ms), then one frame, then the stream stalls.
       {
-        sandboxId,
+        sandboxId: sandbox.id,
         command: "/bin/bash",
         args: ["-c", "sleep 0.6; echo a; sleep 0.3; echo b"],
         timeoutMs: 8_000,
       },
       { ...FAST_TUNING, stallTimeoutMs: 15_000 },
     );
-    emulator.faults.clear();
+    sandbox.emulator.faults.clear();
     expect(result.timedOut).toBe(false);
     expect(result.stdout).toBe("a\nb\n");
     expect(result.metadata.reconnects).toBe(1);
@@ -180,9 +168,9 @@ describe("execute against the emulator", () => {
 
   it("on timeout kills the tree and returns the partial output", async () => {
     const result = await execute(
-      client,
+      sandbox.client,
       {
-        sandboxId,
+        sandboxId: sandbox.id,
         command: "/bin/bash",
         args: ["-c", "echo started; sleep 30 & wait"],
         timeoutMs: RUNNING_COMMAND_DEADLINE_MS,
@@ -192,10 +180,13 @@ describe("execute against the emulator", () => {
     expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "started\n" });
     const processId = String(result.metadata.processId);
     await expect
-      .poll(() => emulator.processes().some((p) => p.id === processId && p.killedTree && !p.treeAlive), {
-        message: "tree killed",
-        timeout: 5_000,
-      })
+      .poll(
+        () => sandbox.emulator.processes().some((p) => p.id === processId && p.killedTree && !p.treeAlive),
+        {
+          message: "tree killed",
+          timeout: 5_000,
+        },
+      )
       .toBe(true);
   });
 
@@ -203,9 +194,9 @@ describe("execute against the emulator", () => {
     const controller = new AbortController();
     const log = liveLog();
     const running = execute(
-      client,
+      sandbox.client,
       {
-        sandboxId,
+        sandboxId: sandbox.id,
         command: "/bin/bash",
         args: ["-c", "echo ready; sleep 30"],
         signal: controller.signal,
@@ -219,9 +210,9 @@ describe("execute against the emulator", () => {
     const error = await caught(running);
     expect(error.code).toBe("ERR_CREATEOS_CANCELLED");
     expect(error.message).toBe("CreateOS command was cancelled.");
-    const processes = emulator.processes().filter((p) => p.sandboxId === sandboxId);
+    const processes = sandbox.emulator.processes().filter((p) => p.sandboxId === sandbox.id);
     await expect
-      .poll(() => emulator.processes().some((p) => p.killedTree && !p.treeAlive), {
+      .poll(() => sandbox.emulator.processes().some((p) => p.killedTree && !p.treeAlive), {
         message: "tree killed",
         timeout: 5_000,
       })
@@ -230,16 +221,21 @@ describe("execute against the emulator", () => {
   });
 
   it("validates before sending anything", async () => {
-    const before = emulator.requests().length;
-    expect((await caught(execute(client, { sandboxId, command: "" }))).message).toBe(
+    const before = sandbox.emulator.requests().length;
+    expect((await caught(execute(sandbox.client, { sandboxId: sandbox.id, command: "" }))).message).toBe(
       "A sandbox command is required.",
     );
     expect(
-      (await caught(execute(client, { sandboxId, command: "x", env: { "BAD-KEY": "1" } }))).message,
+      (
+        await caught(
+          execute(sandbox.client, { sandboxId: sandbox.id, command: "x", env: { "BAD-KEY": "1" } }),
+        )
+      ).message,
     ).toBe("Invalid sandbox environment variable.");
-    expect((await caught(execute(client, { sandboxId, command: "x", args: ["a\0b"] }))).message).toBe(
-      "Sandbox command values cannot contain NUL.",
-    );
-    expect(emulator.requests().length).toBe(before);
+    expect(
+      (await caught(execute(sandbox.client, { sandboxId: sandbox.id, command: "x", args: ["a\0b"] })))
+        .message,
+    ).toBe("Sandbox command values cannot contain NUL.");
+    expect(sandbox.emulator.requests().length).toBe(before);
   });
 });

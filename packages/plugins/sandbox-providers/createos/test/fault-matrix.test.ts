@@ -1,16 +1,9 @@
-import type { CreateosEmulator, Fault, ProcessSnapshot } from "@paperclipai/createos-emulator";
+import type { Fault, ProcessSnapshot } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CreateosClient } from "../src/client/createos-client.js";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ExecuteRequest, type ExecuteResult, execute, type LeaseGuard } from "../src/execute/execute.js";
 import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
-import {
-  createRunningSandbox,
-  FAST_TUNING,
-  liveLog,
-  startTestEmulator,
-  testClient,
-} from "./support/emulator-fixture.js";
+import { FAST_TUNING, liveLog, useRunningSandbox } from "./support/emulator-fixture.js";
 
 // Chatty, on both streams, with multi-byte characters, in several bursts (so several frames),
 // a character split across two writes, and stdin echoed at the end.
@@ -25,23 +18,21 @@ const CHATTY = [
 
 const STDIN = "stdin line 1\nstdin line 2 ü\n";
 
-let emulator: CreateosEmulator;
-let client: CreateosClient;
-let sandboxId: string;
+const sandbox = useRunningSandbox();
 let baseline: { result: ExecuteResult; stdoutLog: string; stderrLog: string };
 
 function request(extra: Partial<ExecuteRequest> = {}): ExecuteRequest {
-  return { sandboxId, command: "/bin/bash", args: ["-c", CHATTY], stdin: STDIN, ...extra };
+  return { sandboxId: sandbox.id, command: "/bin/bash", args: ["-c", CHATTY], stdin: STDIN, ...extra };
 }
 
 async function run(faults: Fault[]) {
-  emulator.faults.set({ faults });
+  sandbox.emulator.faults.set({ faults });
   // Works whether `fired()` counts since start or since the last `set()`.
-  const firedBefore = emulator.faults.fired().length;
+  const firedBefore = sandbox.emulator.faults.fired().length;
   const log = liveLog();
-  const result = await execute(client, request({ onLog: log.onLog }), FAST_TUNING);
-  const fired = emulator.faults.fired().length - firedBefore;
-  emulator.faults.clear();
+  const result = await execute(sandbox.client, request({ onLog: log.onLog }), FAST_TUNING);
+  const fired = sandbox.emulator.faults.fired().length - firedBefore;
+  sandbox.emulator.faults.clear();
   return { result, stdoutLog: log.text("stdout"), stderrLog: log.text("stderr"), fired, log };
 }
 
@@ -52,7 +43,7 @@ function guard(): LeaseGuard & { reasons: string[] } {
 
 function processesNotIn(before: readonly ProcessSnapshot[]): ProcessSnapshot[] {
   const known = new Set(before.map((p) => p.id));
-  return emulator.processes().filter((p) => !known.has(p.id));
+  return sandbox.emulator.processes().filter((p) => !known.has(p.id));
 }
 
 async function expectTreeKilled(before: readonly ProcessSnapshot[]): Promise<void> {
@@ -68,20 +59,13 @@ async function expectTreeKilled(before: readonly ProcessSnapshot[]): Promise<voi
 }
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  client = testClient(emulator);
-  sandboxId = await createRunningSandbox(client);
   const log = liveLog();
-  const result = await execute(client, request({ onLog: log.onLog }), FAST_TUNING);
+  const result = await execute(sandbox.client, request({ onLog: log.onLog }), FAST_TUNING);
   baseline = { result, stdoutLog: log.text("stdout"), stderrLog: log.text("stderr") };
 });
 
-afterAll(async () => {
-  await emulator.close();
-});
-
 beforeEach(() => {
-  emulator.faults.clear();
+  sandbox.emulator.faults.clear();
 });
 
 describe("fault-free reference run", () => {
@@ -173,13 +157,13 @@ describe("recoverable faults: output and live log byte-identical to the fault-fr
   });
 
   it("a drop between the two halves of a character loses and duplicates nothing", async () => {
-    emulator.faults.set({ faults: [{ kind: "drop-stream", mode: "reset", afterFrames: 1 }] });
-    const firedBefore = emulator.faults.fired().length;
+    sandbox.emulator.faults.set({ faults: [{ kind: "drop-stream", mode: "reset", afterFrames: 1 }] });
+    const firedBefore = sandbox.emulator.faults.fired().length;
     const log = liveLog();
     const result = await execute(
-      client,
+      sandbox.client,
       {
-        sandboxId,
+        sandboxId: sandbox.id,
         command: "/bin/bash",
         args: ["-c", "printf '\\xf0\\x9f'; sleep 0.2; printf '\\x99\\x82\\n'"],
         onLog: log.onLog,
@@ -187,7 +171,7 @@ describe("recoverable faults: output and live log byte-identical to the fault-fr
       FAST_TUNING,
     );
     expect(
-      emulator.faults
+      sandbox.emulator.faults
         .fired()
         .slice(firedBefore)
         .map((f) => f.kind),
@@ -251,12 +235,12 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   ];
 
   it.each(cases)("%s", async (_name, faults, code, message) => {
-    const before = emulator.processes();
-    emulator.faults.set({ faults });
+    const before = sandbox.emulator.processes();
+    sandbox.emulator.faults.set({ faults });
     const leaseGuard = guard();
     const error = await caught(
       execute(
-        client,
+        sandbox.client,
         request({ args: ["-c", `echo go; sleep 0.2; ${CHATTY}; sleep 30`] }),
         FAST_TUNING,
         leaseGuard,
@@ -269,11 +253,11 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   });
 
   it("the seed error carries attempts, last status, cursor and process id", async () => {
-    const before = emulator.processes();
-    emulator.faults.set({
+    const before = sandbox.emulator.processes();
+    sandbox.emulator.faults.set({
       faults: [{ kind: "http-status", route: "process.connect", status: 503, times: "always" }],
     });
-    const error = await caught(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
+    const error = await caught(execute(sandbox.client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
     const [created] = processesNotIn(before);
     expect(error.details).toEqual({
       attempts: FAST_TUNING.reconnectAttempts! + 1,
@@ -281,7 +265,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       cursor: 0,
       processId: created!.id,
     });
-    const connects = emulator
+    const connects = sandbox.emulator
       .requests()
       .filter((r) => r.route === "process.connect" && r.path.includes(created!.id));
     expect(connects).toHaveLength(FAST_TUNING.reconnectAttempts! + 1);
@@ -289,21 +273,25 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   });
 
   it("a 403 on connect is not retried", async () => {
-    const before = emulator.processes();
-    emulator.faults.set({
+    const before = sandbox.emulator.processes();
+    sandbox.emulator.faults.set({
       faults: [{ kind: "http-status", route: "process.connect", status: 403, times: "always" }],
     });
-    await caught(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
+    await caught(execute(sandbox.client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
     const [created] = processesNotIn(before);
     expect(
-      emulator.requests().filter((r) => r.route === "process.connect" && r.path.includes(created!.id)),
+      sandbox.emulator
+        .requests()
+        .filter((r) => r.route === "process.connect" && r.path.includes(created!.id)),
     ).toHaveLength(1);
   });
 
   it("a stream that keeps ending without exit while the process runs", async () => {
-    const before = emulator.processes();
-    emulator.faults.set({ faults: [{ kind: "drop-stream", mode: "end", afterFrames: 0, times: "always" }] });
-    const error = await caught(execute(client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
+    const before = sandbox.emulator.processes();
+    sandbox.emulator.faults.set({
+      faults: [{ kind: "drop-stream", mode: "end", afterFrames: 0, times: "always" }],
+    });
+    const error = await caught(execute(sandbox.client, request({ args: ["-c", "sleep 30"] }), FAST_TUNING));
     expect(error.code).toBe("ERR_CREATEOS_STREAM_ENDED");
     expect(error.message).toBe("CreateOS process stream ended without an exit status.");
     await expectTreeKilled(before);
@@ -314,13 +302,18 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       { kind: "lose-create-reply" },
       { kind: "lose-create-reply", status: 502 },
     ] as const) {
-      const before = emulator.processes();
-      emulator.faults.set({ faults: [fault] });
+      const before = sandbox.emulator.processes();
+      sandbox.emulator.faults.set({ faults: [fault] });
       const leaseGuard = guard();
       // Without stdin: a staged stdin file is removed as soon as the create fails, and a
       // process whose shell had not yet opened it would exit on the missing file.
       const error = await caught(
-        execute(client, request({ args: ["-c", "sleep 30"], stdin: undefined }), FAST_TUNING, leaseGuard),
+        execute(
+          sandbox.client,
+          request({ args: ["-c", "sleep 30"], stdin: undefined }),
+          FAST_TUNING,
+          leaseGuard,
+        ),
       );
       expect(error.code).toBe("ERR_CREATEOS_PROCESS_UNCONFIRMED");
       expect(error.message).toBe(
@@ -330,7 +323,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
       // The process does exist: only destroying the lease can stop it.
       expect(processesNotIn(before).filter((p) => p.running)).toHaveLength(1);
       expect(
-        emulator
+        sandbox.emulator
           .requests()
           .filter((r) => r.route === "process.create")
           .at(-1)?.fault,
@@ -339,15 +332,15 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   });
 
   it("a definite 4xx on process creation is not an unconfirmed outcome", async () => {
-    emulator.faults.set({ faults: [{ kind: "http-status", route: "process.create", status: 409 }] });
+    sandbox.emulator.faults.set({ faults: [{ kind: "http-status", route: "process.create", status: 409 }] });
     const leaseGuard = guard();
-    const error = await caught(execute(client, request(), FAST_TUNING, leaseGuard));
+    const error = await caught(execute(sandbox.client, request(), FAST_TUNING, leaseGuard));
     expect(error.message).toBe("CreateOS request failed (HTTP 409) during process creation.");
     expect(leaseGuard.reasons).toEqual([]);
   });
 
   it("a failed kill is what the host reads (upstream's text); the primary error is kept; the lease blocked", async () => {
-    emulator.faults.set({
+    sandbox.emulator.faults.set({
       faults: [
         { kind: "sequence-gap", afterFrames: 1 },
         { kind: "http-status", route: "process.kill", status: 503, times: "always" },
@@ -355,7 +348,7 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     });
     const leaseGuard = guard();
     const error = await caught(
-      execute(client, request({ args: ["-c", `${CHATTY}; sleep 30`] }), FAST_TUNING, leaseGuard),
+      execute(sandbox.client, request({ args: ["-c", `${CHATTY}; sleep 30`] }), FAST_TUNING, leaseGuard),
     );
     expect(error.code).toBe("ERR_CREATEOS_CLEANUP_FAILED");
     expect(error.message).toBe("CreateOS command cleanup failed; process termination is unconfirmed.");
@@ -367,18 +360,18 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     expect((error.cause as { code?: string }).code).toBe("ERR_CREATEOS_SEQUENCE_GAP");
     expect(leaseGuard.reasons).toEqual(["process cleanup"]);
     // The emulator confirms: the tree the plugin could not kill still runs.
-    const survivor = emulator.processes().find((p) => p.id === error.details?.processId);
+    const survivor = sandbox.emulator.processes().find((p) => p.id === error.details?.processId);
     expect(survivor).toMatchObject({ running: true, killedTree: false });
   });
 
   it("a timeout whose kill fails is reported as unconfirmed termination, not as a plain timeout", async () => {
-    emulator.faults.set({
+    sandbox.emulator.faults.set({
       faults: [{ kind: "http-status", route: "process.kill", status: 500, times: "always" }],
     });
     const leaseGuard = guard();
     const error = await caught(
       execute(
-        client,
+        sandbox.client,
         request({ args: ["-c", "echo partial; sleep 30"], timeoutMs: RUNNING_COMMAND_DEADLINE_MS }),
         FAST_TUNING,
         leaseGuard,
@@ -391,10 +384,10 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
   });
 
   it("a failing live-log callback is not mistaken for a network drop", async () => {
-    const before = emulator.processes();
+    const before = sandbox.emulator.processes();
     const error = await caught(
       execute(
-        client,
+        sandbox.client,
         request({
           args: ["-c", "echo one; sleep 30"],
           onLog: () => {
@@ -408,7 +401,9 @@ describe("unrecoverable faults: coded error, tree killed, lease state right", ()
     expect((error.cause as Error).message).toBe("sink closed");
     const [created] = processesNotIn(before);
     expect(
-      emulator.requests().filter((r) => r.route === "process.connect" && r.path.includes(created!.id)),
+      sandbox.emulator
+        .requests()
+        .filter((r) => r.route === "process.connect" && r.path.includes(created!.id)),
     ).toHaveLength(1);
     await expectTreeKilled(before);
   });

@@ -6,11 +6,12 @@ import {
   assertLeaseLifecycle,
   assertWorkspaceRealizationLifecycle,
   definePlugin,
+  type PluginEnvironmentLease,
 } from "@paperclipai/plugin-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import { emulatorConfig, joinedLog } from "./support/plugin-harness.js";
+import { emulatorConfig, joinedLog, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 let emulator: CreateosEmulator;
@@ -25,6 +26,23 @@ afterAll(async () => {
 
 function sandboxStatus(id: string | null): string | undefined {
   return emulator.sandboxes().find((s) => s.id === id)?.status;
+}
+
+/** A command on `lease` that prints `up`, then sleeps until the test ends it: its failure. */
+function sleeper(t: PluginUnderTest, lease: PluginEnvironmentLease) {
+  return caught(
+    t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
+  );
+}
+
+/** Resolves once `count` sleepers have printed `up`, so each one's process is running. */
+async function sleepersUp(t: PluginUnderTest, count = 1): Promise<void> {
+  await expect
+    .poll(() => t.log.filter((entry) => entry.chunk === "up\n").length >= count, {
+      message: `${count} command(s) started`,
+      timeout: 5_000,
+    })
+    .toBe(true);
 }
 
 describe("the plugin through the SDK's environment harness", () => {
@@ -205,15 +223,8 @@ describe("the plugin through the SDK's environment harness", () => {
   it("release stops an active command and waits for its cleanup", async () => {
     const t = await pluginUnderTest(emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-5" });
-    const running = caught(
-      t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
-    );
-    await expect
-      .poll(() => t.log.some((entry) => entry.chunk === "up\n"), {
-        message: "command started",
-        timeout: 5_000,
-      })
-      .toBe(true);
+    const running = sleeper(t, lease);
+    await sleepersUp(t);
     const receipt = await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: lease.providerLeaseId,
@@ -263,22 +274,13 @@ describe("the plugin through the SDK's environment harness", () => {
     const t = await pluginUnderTest(emulator);
     const a = await t.harness.acquireLease({ ...t.base, runId: "run-a" });
     const b = await t.harness.acquireLease({ ...t.base, runId: "run-b" });
-    const long = (lease: typeof a) =>
-      caught(
-        t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
-      );
-    const onA = [long(a), long(a)];
+    const onA = [sleeper(t, a), sleeper(t, a)];
     const onB = t.harness.execute({
       ...t.lease(b),
       command: "/bin/bash",
       args: ["-c", "sleep 0.5; echo b-done"],
     });
-    await expect
-      .poll(() => t.log.filter((entry) => entry.chunk === "up\n").length === 2, {
-        message: "both commands started",
-        timeout: 5_000,
-      })
-      .toBe(true);
+    await sleepersUp(t, 2);
     await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: a.providerLeaseId,
@@ -318,15 +320,8 @@ describe("the plugin through the SDK's environment harness", () => {
       status: "ok",
       details: { activeCommands: 0, blockedLeases: 0 },
     });
-    const running = caught(
-      t.harness.execute({ ...t.lease(lease), command: "/bin/bash", args: ["-c", "echo up; sleep 30"] }),
-    );
-    await expect
-      .poll(() => t.log.some((entry) => entry.chunk === "up\n"), {
-        message: "command started",
-        timeout: 5_000,
-      })
-      .toBe(true);
+    const running = sleeper(t, lease);
+    await sleepersUp(t);
     expect(await d.onHealth!()).toMatchObject({ details: { activeCommands: 1 } });
     await d.onShutdown!();
     const error = await running;

@@ -11,7 +11,7 @@ import type { CreateosClient } from "../client/createos-client.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
 import { buildLeaseMetadata, MARKER_PATH, RUNTIME_DIR } from "./lease-metadata.js";
-import { resolveLease } from "./resolve-lease.js";
+import { type ResolvedLease, resolveLease } from "./resolve-lease.js";
 import { createSandbox, putFile, runStep, transitionSandbox, waitForStatus } from "./sandbox-api.js";
 
 /**
@@ -54,10 +54,25 @@ export async function acquireLease(
   }
 }
 
-function released(reason: string): CreateosError {
-  return new CreateosError("ERR_CREATEOS_CANCELLED", "CreateOS command was cancelled.", {
-    details: { reason },
+/**
+ * The lease being ended, once its active commands are stopped (cancelled with `reason`);
+ * undefined for a lease the host never got an id for, which has nothing to end.
+ */
+async function stoppedLease(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentReleaseLeaseParams | PluginEnvironmentDestroyLeaseParams,
+  reason: string,
+): Promise<ResolvedLease | undefined> {
+  if (params.providerLeaseId === null) return undefined;
+  const lease = resolveLease(runtime, params, {
+    providerLeaseId: params.providerLeaseId,
+    metadata: params.leaseMetadata,
   });
+  await runtime.leases.stop(
+    lease.metadata.sandboxId,
+    new CreateosError("ERR_CREATEOS_CANCELLED", "CreateOS command was cancelled.", { details: { reason } }),
+  );
+  return lease;
 }
 
 /** The end of a lease: its sandbox deleted and its id no longer tracked (nor blocked). */
@@ -82,13 +97,10 @@ export async function releaseLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentReleaseLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
-  if (params.providerLeaseId === null) return undefined;
-  const { config, client, metadata } = resolveLease(runtime, params, {
-    providerLeaseId: params.providerLeaseId,
-    metadata: params.leaseMetadata,
-  });
+  const lease = await stoppedLease(runtime, params, "lease released");
+  if (lease === undefined) return undefined;
+  const { config, client, metadata } = lease;
   const sandboxId = metadata.sandboxId;
-  await runtime.leases.stop(sandboxId, released("lease released"));
   const deadline = Date.now() + config.lifecycleTimeoutMs;
   if (config.reuseLease && !runtime.leases.isBlocked(sandboxId)) {
     try {
@@ -112,12 +124,9 @@ export async function destroyLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentDestroyLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
-  if (params.providerLeaseId === null) return undefined;
-  const { config, client, metadata } = resolveLease(runtime, params, {
-    providerLeaseId: params.providerLeaseId,
-    metadata: params.leaseMetadata,
-  });
-  await runtime.leases.stop(metadata.sandboxId, released("lease destroyed"));
+  const lease = await stoppedLease(runtime, params, "lease destroyed");
+  if (lease === undefined) return undefined;
+  const { config, client, metadata } = lease;
   return deleteLeaseSandbox(
     runtime,
     client,

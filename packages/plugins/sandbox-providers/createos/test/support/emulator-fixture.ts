@@ -4,6 +4,7 @@ import {
   type CreateosEmulatorOptions,
   startCreateosEmulator,
 } from "@paperclipai/createos-emulator";
+import { afterAll, beforeAll } from "vitest";
 import { CreateosClient, type CreateosClientOptions } from "../../src/client/createos-client.js";
 import type { ExecuteTuning } from "../../src/execute/execute.js";
 import type { OutputStream } from "../../src/execute/output-frame.js";
@@ -52,6 +53,43 @@ export async function createRunningSandbox(client: CreateosClient): Promise<stri
     if (state.data?.status === "running") return id;
     await delay(10);
   }
+}
+
+/** The emulator, a client of it and the running sandbox `useRunningSandbox` gives a test file. */
+export interface RunningSandbox {
+  readonly emulator: CreateosEmulator;
+  readonly client: CreateosClient;
+  readonly id: string;
+}
+
+/**
+ * One emulator with one running sandbox for the whole test file: started in `beforeAll`, closed
+ * in `afterAll` (also when a test or the sandbox's creation fails). Call it at the top of the
+ * file; read the fields only inside tests and hooks, once `beforeAll` has run.
+ */
+export function useRunningSandbox(options: CreateosEmulatorOptions = {}): RunningSandbox {
+  let emulator: CreateosEmulator | undefined;
+  let client: CreateosClient | undefined;
+  let id: string | undefined;
+  beforeAll(async () => {
+    emulator = await startTestEmulator(options);
+    client = testClient(emulator);
+    id = await createRunningSandbox(client);
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  return {
+    get emulator() {
+      return emulator!;
+    },
+    get client() {
+      return client!;
+    },
+    get id() {
+      return id!;
+    },
+  };
 }
 
 /** Records the live log per stream, in call order. */
