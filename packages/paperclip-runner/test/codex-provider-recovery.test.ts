@@ -89,7 +89,8 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
       });
       const types = eventTypes(result.committed);
       const reconciledAt = types.indexOf("runner.reconciled");
-      // Upstream's order; Codex replayed turn-1's usage during thread/resume: no usage event, no failure from it.
+      // Upstream's order; Codex replayed turn-1's usage during thread/resume: no usage event, no
+      // failure from it, but the resume's diagnostic, held back until after the next turn's acceptance.
       expect(types.slice(reconciledAt)).toEqual([
         "runner.reconciled",
         "harness.diagnostic",
@@ -100,8 +101,13 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         "run.result.proposed",
         "run.terminal",
         "turn.accepted",
+        "harness.diagnostic",
         ...PLAIN_TURN_EVENTS,
       ]);
+      expect(result.committed[reconciledAt + 9]?.payload).toMatchObject({
+        code: "codex_resume_usage_snapshot",
+        receivedTurnId: "turn-1",
+      });
       expect(commandOf(result, "turn-3")?.result.result).toEqual({
         status: "accepted",
         providerTurnId: "turn-3",
