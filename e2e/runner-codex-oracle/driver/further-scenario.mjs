@@ -158,14 +158,14 @@ const deltasOf = (h, turnId) =>
 
 /** A turn.start of `input` alone: refused or run (answered by the stub), as the runner decides; the script left clean. */
 async function inputOnlyTurn(h, name, input) {
-  h.stub.push({ text: "answered an empty input" });
+  h.stub.push({ text: "answered the input" });
   const before = h.stub.requests.length;
   const started = await h.request("turn/start", { input }).then(
     (turn) => ({ accepted: true, turnId: turn.turn.id }),
     (error) => ({ accepted: false, refusal: String(error?.message ?? error).slice(0, 500) }),
   );
   if (started.accepted) {
-    await h.until(() => h.turnCompleted(started.turnId) !== undefined, "the empty turn to complete");
+    await h.until(() => h.turnCompleted(started.turnId) !== undefined, "the input's turn to complete");
   }
   h.stub.discard();
   h.mark(name, {
