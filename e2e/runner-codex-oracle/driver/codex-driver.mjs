@@ -8,6 +8,7 @@ import { runAskScenario } from "./ask-scenario.mjs";
 import { runBeyondScenario } from "./beyond-scenario.mjs";
 import { committedCommands, committedEvents } from "./committed-state.mjs";
 import { runEdgeScenario, runInterruptToolScenario } from "./edge-scenario.mjs";
+import { runFurtherScenario } from "./further-scenario.mjs";
 import { runGoalsScenario } from "./goals-scenario.mjs";
 import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
@@ -46,6 +47,10 @@ const scenarios = {
   },
   beyond: async (h) => {
     await runBeyondScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  further: async (h) => {
+    await runFurtherScenario(h);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   reopen: (h) => runReopenScenario(h, false),

@@ -9,7 +9,9 @@ import { createServer } from "node:http";
  * call, {tools:[{tool, arguments}, …]} for several in one response (parallel calls);
  * `items`: raw output items sent before the message or calls; `reasoningDeltas`: the reasoning
  * summary streamed as these deltas first; a step with `text` and a call sends both;
- * `noMessage`: no assistant message at all (a response of reasoning only);
+ * `noMessage`: no assistant message at all (a response of reasoning only); a call's `rawArguments`:
+ * its arguments sent as this string, as they are (not valid JSON, say); `stallAfterDeltas`: the
+ * message's deltas sent, then nothing more (the response held open, never completed);
  * {stall:true} never answers (until the client goes away); {silent:true} not even with a status
  * line (the model never sends a byte); {truncate:true} starts a response
  * and ends the stream before `response.completed`; {status, message, code?, headers?} answers
@@ -99,7 +101,7 @@ export async function startModelStub(initialScript = []) {
         id: `fc_${sequence}_${index}`,
         call_id: `call_stub_${sequence}_${index}`,
         name: call.tool,
-        arguments: JSON.stringify(call.arguments ?? {}),
+        arguments: call.rawArguments ?? JSON.stringify(call.arguments ?? {}),
       });
     });
     if (!step.noMessage && (calls.length === 0 || step.text !== undefined)) {
@@ -110,7 +112,7 @@ export async function startModelStub(initialScript = []) {
         content: [{ type: "output_text", text: step.text }],
       });
     }
-    items.forEach((item, index) => {
+    for (const [index, item] of items.entries()) {
       if (step.reasoningDeltas !== undefined && item.type === "reasoning") {
         send("response.output_item.added", { output_index: index, item: { ...item, summary: [] } });
         send("response.reasoning_summary_part.added", {
@@ -138,9 +140,10 @@ export async function startModelStub(initialScript = []) {
             delta,
           });
         }
+        if (step.stallAfterDeltas) return; // held open until the client closes it
       }
       send("response.output_item.done", { output_index: index, item });
-    });
+    }
     const usage = step.usage ?? { input_tokens: 10, output_tokens: 5 };
     send("response.completed", {
       response: {

@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { createEventCapture } from "./event-capture.mjs";
+import { LONG_INSTRUCTIONS } from "./further-scenario.mjs";
 import { stubProviderArgs } from "./model-stub.mjs";
 import { createServerRequestAnswers } from "./server-request-answers.mjs";
 
@@ -106,7 +107,8 @@ export function createOracleSession({ scenario, server, stub, log }) {
       cwd: workspace,
       model: "mock-model",
       approvalPolicy: "never",
-      baseInstructions: "You are a Paperclip agent under test.",
+      baseInstructions:
+        scenario.kind === "further" ? LONG_INSTRUCTIONS : "You are a Paperclip agent under test.",
       dynamicTools,
     });
     threadId = opened.thread.id;

@@ -5,11 +5,13 @@ import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import {
   closeSteps,
+  codexPrepare,
   commandOf,
   type DriverResult,
   driveCodexRunner,
   eventTypes,
   expectContiguousOnce,
+  fakeCodexArgs,
   firstEvent,
   openSteps,
   PLAIN_TURN_EVENTS,
@@ -89,7 +91,8 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
       });
       const types = eventTypes(result.committed);
       const reconciledAt = types.indexOf("runner.reconciled");
-      // Upstream's order; Codex replayed turn-1's usage during thread/resume: no usage event, no failure from it.
+      // Upstream's order; Codex replayed turn-1's usage during thread/resume: no usage event, no
+      // failure from it, but the resume's diagnostic, held back until after the next turn's acceptance.
       expect(types.slice(reconciledAt)).toEqual([
         "runner.reconciled",
         "harness.diagnostic",
@@ -100,11 +103,47 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
         "run.result.proposed",
         "run.terminal",
         "turn.accepted",
+        "harness.diagnostic",
         ...PLAIN_TURN_EVENTS,
       ]);
+      expect(result.committed[reconciledAt + 9]?.payload).toMatchObject({
+        code: "codex_resume_usage_snapshot",
+        receivedTurnId: "turn-1",
+      });
       expect(commandOf(result, "turn-3")?.result.result).toEqual({
         status: "accepted",
         providerTurnId: "turn-3",
+      });
+    });
+  });
+
+  it("commits Codex's usage snapshot replayed after the next turn started as upstream's runner does, as it arrives", async () => {
+    await withWork(async (work) => {
+      const prepare = codexPrepare(work, { args: fakeCodexArgs("late-resume-usage") });
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work, prepare),
+        { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
+        { op: "event", type: "run.terminal" },
+        { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
+        { op: "event", type: "turn.started", count: 2 },
+        { op: "sigkill" },
+        ...resumeSteps,
+        { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-3" },
+        { op: "event", type: "run.terminal", count: 3 },
+        ...closeSteps,
+      ]);
+      expectCleanRecovery(result);
+      const types = eventTypes(result.committed);
+      const accepted = types.lastIndexOf("turn.accepted");
+      // The snapshot came behind turn-3's start: committed then, before the turn's own events.
+      expect(types.slice(accepted, accepted + 3)).toEqual([
+        "turn.accepted",
+        "harness.diagnostic",
+        "turn.started",
+      ]);
+      expect(result.committed[accepted + 1]?.payload).toMatchObject({
+        code: "codex_resume_usage_snapshot",
+        receivedTurnId: "turn-1",
       });
     });
   });

@@ -8,6 +8,7 @@ import {
   eventTypes,
   firstEvent,
   openSteps,
+  providerRequests,
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
@@ -69,10 +70,12 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
     });
   });
 
-  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one; fails a second start, a steer Codex refuses and a late steer", async () => {
+  it("interrupts a running turn (provider_interrupt_requested, then turn.interrupted) and steers the next one; fails an empty start, a second start, a steer Codex refuses and a late steer", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, codexPrepare(work, { contract: false })),
+        { op: "queue", type: "turn.start", payload: { text: "" }, id: "turn-empty" },
+        { op: "command", id: "turn-empty" },
         { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-1" },
         { op: "event", type: "turn.started" },
         { op: "queue", type: "turn.start", payload: { text: "plain" }, id: "turn-twice" },
@@ -96,6 +99,17 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
       ]);
       expect(result.failure).toBeNull();
       expect(result.invalid).toEqual([]);
+      // An empty text is no turn: failed as upstream's runner fails it, Codex never asked.
+      expect(commandOf(result, "turn-empty")?.result).toMatchObject({
+        status: "failed",
+        result: {
+          code: "command_execution_failed",
+          message: "Codex turn/start failed: Codex turn text is empty or exceeds the 1 MiB limit",
+        },
+      });
+      expect(providerRequests(result, "turn/start").map((params) => params.input)).not.toContainEqual([
+        expect.objectContaining({ text: "" }),
+      ]);
       // Refused by the provider's state as upstream's runner fails them: the active turn goes on.
       expect(commandOf(result, "turn-twice")?.result).toMatchObject({
         status: "failed",

@@ -14,11 +14,16 @@ describe("boundedText", () => {
     expect(bounded).toBe(`${"x".repeat(MAX_EVENT_TEXT - 12)}${TRUNCATION_SUFFIX}`);
   });
 
-  it("cuts multi-byte text where it would pass 4097 UTF-8 bytes, never inside a character (as upstream's runner)", () => {
+  it("cuts multi-byte text where it would pass 4096 UTF-8 bytes, never inside a character (as upstream's runner)", () => {
     // 1024 four-byte characters fill 4096 bytes; one more passes the bound.
     expect(boundedText("😀".repeat(1025))).toBe(`${"😀".repeat(1024)}${TRUNCATION_SUFFIX}`);
-    // A 2-byte character may end exactly on byte 4097.
-    expect(boundedText(`x${"é".repeat(2048)}y`)).toBe(`x${"é".repeat(2048)}${TRUNCATION_SUFFIX}`);
+    // A 2-byte character ending on byte 4097 is cut off (as upstream's binary cuts it, the `further` oracle).
+    expect(boundedText(`x${"é".repeat(2048)}y`)).toBe(`x${"é".repeat(2047)}${TRUNCATION_SUFFIX}`);
+    // ASCII up to byte 4096 is kept, the 4-byte character after it is not.
+    expect(boundedText(`${"a".repeat(4096)}😀`)).toBe(`${"a".repeat(3988)}${TRUNCATION_SUFFIX}`);
+    expect(boundedText(`${"é".repeat(2000)}${"a".repeat(96)}😀`)).toBe(
+      `${"é".repeat(2000)}${"a".repeat(96)}${TRUNCATION_SUFFIX}`,
+    );
     // Mixed text: the kept part is the longest prefix within the byte bound.
     const mixed = "日本語 é 👩‍💻 ".repeat(400);
     const kept = boundedText(mixed).slice(0, -TRUNCATION_SUFFIX.length);

@@ -5,10 +5,11 @@ export const MAX_EVENT_TEXT = 4000;
 
 /**
  * Upstream's bound on the same text in UTF-8 bytes, as measured against its shipped binary (the
- * `beyond` oracle scenario): multi-byte text is cut where the kept part would pass 4097 bytes,
+ * `further` oracle scenario: `x`, then 2-byte characters to byte 4097, is cut before the one
+ * ending on byte 4097): multi-byte text is cut where the kept part would pass 4096 bytes,
  * however few characters that is.
  */
-export const MAX_EVENT_TEXT_BYTES = 4097;
+export const MAX_EVENT_TEXT_BYTES = 4096;
 
 const KEPT_WHEN_CUT = MAX_EVENT_TEXT - Array.from(TRUNCATION_SUFFIX).length;
 
@@ -20,8 +21,8 @@ function utf8Bytes(character: string): number {
 
 /**
  * Pure: provider text as events carry it, as upstream's runner bounds it: secrets redacted
- * first, then, when longer than 4000 characters or 4097 UTF-8 bytes, cut to at most 3988
- * characters within 4097 bytes with `…[truncated]` after them, so a reader knows the text
+ * first, then, when longer than 4000 characters or 4096 UTF-8 bytes, cut to at most 3988
+ * characters within 4096 bytes with `…[truncated]` after them, so a reader knows the text
  * goes on. A cut never splits a character.
  */
 export function boundedText(value: unknown): string {

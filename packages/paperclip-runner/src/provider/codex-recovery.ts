@@ -56,6 +56,10 @@ export async function recoverProviderSession(
   if (previousTurnId === null && !state.ambiguousTurnStartPending) return [...facts, resumed];
   await ctx.emitAll(facts);
   await ctx.emit(resumed);
+  // What Codex sends while it resumes (its usage snapshot, its goal) is held back until after the
+  // next command's own events, as after a clean resume (`resume-notifications.ts`); upstream's
+  // runner does so after a lost turn too.
+  ctx.deferredStartup = { commandId: command?.commandId ?? "", events: [], resume: true };
   const session = ctx.session;
   if (session === null) return [];
   const stillActive =

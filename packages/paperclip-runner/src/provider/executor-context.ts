@@ -40,6 +40,13 @@ export class ExecutorContext {
    */
   deferredStartup: DeferredStartup | null = null;
   /**
+   * A resume's held facts are committed but Codex may not have sent all it sends while it resumes
+   * (it can come some hundreds of milliseconds late, behind the next turn's start): until its goal
+   * notification or the end of the next turn, such a notification is committed as it arrives, as
+   * upstream's runner commits it (`resume-notifications.ts`).
+   */
+  lateResumeNotes = false;
+  /**
    * Starts a provider that exited on its own again (`provider-restart.ts`), set by the executor;
    * null while the server is closing (after a drain or suspend, whose answers promised no more
    * events): an exit is then left to whatever comes next (the next command's check, the next
@@ -132,6 +139,7 @@ export class ExecutorContext {
     const held = this.deferredStartup;
     if (held === null) return;
     this.deferredStartup = null;
+    this.lateResumeNotes = held.resume && held.goals === undefined;
     const goals = held.goals;
     if (goals !== undefined) {
       this.update((current) => ({ ...current, goals }));

@@ -3,7 +3,7 @@ import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol } from "./provider-errors.js";
 import { providerExitReason } from "./provider-process.js";
-import { resumeNotificationEvent } from "./resume-notifications.js";
+import { commitLateResumeNote, resumeNotificationEvent } from "./resume-notifications.js";
 import { onGoalNotification } from "./session-goal-commands.js";
 import { providerFailed, settleTurn } from "./turn-settlement.js";
 
@@ -72,6 +72,8 @@ async function onNotification(
       held.events.push(event);
       return;
     }
+  } else if (ctx.lateResumeNotes && (await commitLateResumeNote(ctx, method, params))) {
+    return;
   }
   if (method === "thread/goal/updated" || method === "thread/goal/cleared") {
     await onGoalNotification(ctx, method, params);
@@ -103,6 +105,7 @@ async function onNotification(
       await ctx.emitAll(outcome.events);
       return;
     case "terminal":
+      ctx.lateResumeNotes = false;
       ctx.lastTurnCompletedGeneration = state.processGeneration;
       await settleTurn(ctx, outcome.status, null, outcome.event);
       await ctx.save();

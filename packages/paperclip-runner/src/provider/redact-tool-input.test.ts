@@ -1,3 +1,4 @@
+import { TRUNCATION_SUFFIX } from "@paperclipai/errors";
 import { describe, expect, it } from "vitest";
 import { redactToolInput } from "./redact-tool-input.js";
 
@@ -13,5 +14,16 @@ describe("redactToolInput", () => {
   it("leaves an input without secrets as it is", () => {
     const input = { body: "half way", done: false, count: 2, nothing: null, tags: ["a", "b"] };
     expect(redactToolInput(input)).toEqual(input);
+  });
+
+  it("bounds every long string as event text, as upstream's runner hands a long input on", () => {
+    const long = `large: ${"0123456789abcdef𝄞 ".repeat(300)}end`;
+    const bounded = redactToolInput({ body: long, list: ["x".repeat(5000)] }) as {
+      body: string;
+      list: string[];
+    };
+    // Cut within 4096 UTF-8 bytes, never inside the 4-byte character (as the `further` oracle measured).
+    expect(bounded.body).toBe(`${long.slice(0, 7 + 194 * 19 + 15)}${TRUNCATION_SUFFIX}`);
+    expect(bounded.list).toEqual([`${"x".repeat(3988)}${TRUNCATION_SUFFIX}`]);
   });
 });

@@ -31,3 +31,27 @@ export function resumeNotificationEvent(
   held.goals = goals;
   return event;
 }
+
+/**
+ * What Codex sends of its resume after the held facts were committed (`ctx.lateResumeNotes`),
+ * committed at once as the same events. Returns whether the notification was one (a goal update
+ * naming a turn is that turn's own). Its goal notification is the last it sends.
+ */
+export async function commitLateResumeNote(
+  ctx: ExecutorContext,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<boolean> {
+  if (method === "thread/goal/updated" && typeof params.turnId === "string") return false;
+  const late: DeferredStartup = { commandId: "", events: [], resume: true };
+  const event = resumeNotificationEvent(ctx, late, method, params);
+  if (event === null) return false;
+  const goals = late.goals;
+  if (goals !== undefined) {
+    ctx.lateResumeNotes = false;
+    ctx.update((current) => ({ ...current, goals }));
+    await ctx.save();
+  }
+  await ctx.emit(event);
+  return true;
+}

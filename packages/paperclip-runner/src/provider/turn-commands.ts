@@ -4,6 +4,9 @@ import { ProviderRpcError } from "./json-rpc-peer.js";
 import { restartIfExited } from "./provider-restart.js";
 import { providerFailed } from "./turn-settlement.js";
 
+/** Upstream's bound on a turn's text (UTF-8 bytes). */
+const MAX_TURN_TEXT_BYTES = 1024 * 1024;
+
 /** `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`. */
 export async function startTurn(
   ctx: ExecutorContext,
@@ -16,6 +19,10 @@ export async function startTurn(
     return executionFailed("Codex already has an active provider turn");
   if (state.ambiguousTurnStartPending)
     return executionFailed("Codex has an unresolved ambiguous provider turn start");
+  // Upstream's bound on the turn text, checked after the turn state: Codex is not asked (text of
+  // white space only is a turn).
+  if (payload.text.length === 0 || Buffer.byteLength(payload.text) > MAX_TURN_TEXT_BYTES)
+    return executionFailed("Codex turn/start failed: Codex turn text is empty or exceeds the 1 MiB limit");
   // A provider that died between turns, its exit not handled yet, is started again for this turn.
   await restartIfExited(ctx);
   const session = ctx.session;

@@ -15,7 +15,8 @@
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn), "complete-exit" (a plain turn, the
 // fake exiting right after writing its turn/completed).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
-// "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume).
+// "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
+// "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -37,6 +38,8 @@ const saveThread = (thread) => writeFileSync(threadPath(thread.id), JSON.stringi
 
 let thread = null;
 let activeTurn = null;
+/** "late-resume-usage": the replay of the resumed thread's usage snapshot, held for the next turn/start. */
+let lateResumeUsage = null;
 let nextRequestId = 1;
 const waiting = new Map();
 
@@ -200,7 +203,13 @@ const handlers = {
     // The previous provider process is gone: a turn it was running did not survive it.
     for (const turn of thread.turns) if (turn.status === "inProgress") turn.status = "interrupted";
     saveThread(thread);
-    if (thread.lastUsageTurn !== undefined) notify("thread/tokenUsage/updated", usage(thread.lastUsageTurn));
+    // "late-resume-usage": the replayed snapshot comes only once the next turn was asked for (as
+    // Codex's may come some hundreds of milliseconds after the resume, behind the next turn/start).
+    if (thread.lastUsageTurn !== undefined) {
+      const replay = () => notify("thread/tokenUsage/updated", usage(thread.lastUsageTurn));
+      if (mode === "late-resume-usage") lateResumeUsage = replay;
+      else replay();
+    }
     // A provider that dies again as soon as it has resumed (the runner must not restart it forever).
     if (mode === "exit-after-resume") setTimeout(() => process.exit(9), 50);
     return { thread: { id: thread.id, sessionId: thread.sessionId } };
@@ -241,7 +250,12 @@ const handlers = {
     activeTurn = turnId;
     const text = params.input?.[0]?.text ?? "";
     if (text === "no-answer") return undefined;
-    setImmediate(() => void playTurn(turnId, text));
+    const replay = lateResumeUsage;
+    lateResumeUsage = null;
+    setImmediate(() => {
+      replay?.();
+      void playTurn(turnId, text);
+    });
     return { turn: { id: turnId, status: "inProgress" } };
   },
   "turn/steer": (params) => {
