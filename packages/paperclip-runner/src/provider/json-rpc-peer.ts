@@ -1,5 +1,11 @@
 import type { RunnerError } from "@paperclipai/errors";
-import { providerProtocol, providerStartFailed, providerTimeout } from "./provider-errors.js";
+import { MAX_JSON_NESTING, nestsDeeperThan } from "./json-nesting.js";
+import {
+  providerProtocol,
+  providerRequestFailed,
+  providerStartFailed,
+  providerTimeout,
+} from "./provider-errors.js";
 import {
   type ProviderExit,
   ProviderProcess,
@@ -22,6 +28,8 @@ export type ProviderInbound =
 
 /** The most provider messages waiting to be handled (upstream's buffered message bound). */
 export const MAX_QUEUED_MESSAGES = 1024;
+/** The most bytes of provider messages waiting to be handled (upstream's 16 MiB aggregate bound). */
+export const MAX_QUEUED_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * How long a provider's exit waits for the rest of its stdout (a grandchild holding the pipe
@@ -36,17 +44,6 @@ function outputOrTimeout(ended: Promise<void>, ms: number): Promise<void> {
     timer.unref();
   });
   return Promise.race([ended, elapsed]).finally(() => clearTimeout(timer));
-}
-
-/** An error the provider answered a request with. */
-export class ProviderRpcError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number | null,
-    readonly providerMessage: string,
-  ) {
-    super(`${method} failed: ${providerMessage}`);
-  }
 }
 
 interface Pending {
@@ -68,6 +65,7 @@ export class JsonRpcPeer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private queued = 0;
+  private queuedBytes = 0;
   private broken = false;
 
   constructor(
@@ -78,6 +76,7 @@ export class JsonRpcPeer {
     this.process = new ProviderProcess(spec, {
       onLine: (line) => this.onLine(line),
       onOversized: (bytes) => this.violate(`a frame of ${bytes} bytes exceeds the 4 MiB limit`),
+      onInvalidText: () => this.violate("a line is not UTF-8"),
     });
     void this.process.exited.then(async (exit) => {
       // What the provider wrote before it died (a turn/completed, an answer) is handled before its exit.
@@ -116,6 +115,10 @@ export class JsonRpcPeer {
 
   private onLine(line: string): void {
     if (this.broken || line.trim() === "") return;
+    if (nestsDeeperThan(line)) {
+      this.violate(`a frame nests deeper than ${MAX_JSON_NESTING} levels`);
+      return;
+    }
     let message: Record<string, unknown>;
     try {
       message = JSON.parse(line) as Record<string, unknown>;
@@ -130,9 +133,10 @@ export class JsonRpcPeer {
     const { id, method } = message;
     if (typeof method === "string") {
       const params = (message.params ?? {}) as Record<string, unknown>;
-      if (id === undefined) this.deliver({ kind: "notification", method, params });
+      const bytes = Buffer.byteLength(line);
+      if (id === undefined) this.deliver({ kind: "notification", method, params }, bytes);
       else if (typeof id === "string" || typeof id === "number")
-        this.deliver({ kind: "request", id, method, params });
+        this.deliver({ kind: "request", id, method, params }, bytes);
       else this.violate("a request id is neither a string nor a number");
       return;
     }
@@ -146,10 +150,10 @@ export class JsonRpcPeer {
     const error = message.error as { code?: unknown; message?: unknown } | undefined;
     if (error !== undefined && error !== null) {
       pending.reject(
-        new ProviderRpcError(
+        providerRequestFailed(
           pending.method,
           typeof error.code === "number" ? error.code : null,
-          typeof error.message === "string" ? error.message.slice(0, 1000) : "error",
+          typeof error.message === "string" ? error.message : "error",
         ),
       );
       return;
@@ -178,22 +182,33 @@ export class JsonRpcPeer {
 
   private chain: Promise<void> = Promise.resolve();
 
-  private deliver(message: ProviderInbound): void {
+  /** Queues `message` (`bytes` long, for a notification or a request) to be handled after those before it. */
+  private deliver(message: ProviderInbound, bytes = 0): void {
     if (message.kind === "notification" || message.kind === "request") {
       if (this.queued >= MAX_QUEUED_MESSAGES) {
         this.violate(`more than ${MAX_QUEUED_MESSAGES} provider messages are waiting`);
         return;
       }
+      if (this.queuedBytes + bytes > MAX_QUEUED_MESSAGE_BYTES) {
+        this.violate("the provider messages waiting exceed the 16 MiB aggregate limit");
+        return;
+      }
     }
     this.queued += 1;
+    this.queuedBytes += bytes;
     // Once the provider broke the protocol, what it sent before is not handled any more: the violation is next.
     const stale = (): boolean =>
       this.broken && (message.kind === "notification" || message.kind === "request");
     this.chain = this.chain
       .then(() => (stale() ? undefined : this.onInbound(message)))
-      .catch(() => undefined)
+      // A message the runner could not handle (whatever it held) must not vanish: the session fails on it.
+      .catch(() => {
+        if (message.kind === "notification" || message.kind === "request")
+          this.violate(`the runner could not handle a ${message.method.slice(0, 160)} message`);
+      })
       .finally(() => {
         this.queued -= 1;
+        this.queuedBytes -= bytes;
       });
   }
 }
