@@ -142,6 +142,20 @@ describe("more hostile providers", { timeout: 120_000 }, () => {
     });
   });
 
+  it("kills a provider that ignores the SIGTERM of session.close once the grace is over", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(toolchain(), work, [
+        ...openSteps(work, codexPrepare(work, { args: fakeCodexArgs("ignore-sigterm") })),
+        { op: "queue", type: "session.close", id: "close" },
+        { op: "command", id: "close" },
+        ...closeSteps,
+      ]);
+      expectNothingLeft(result);
+      expect(commandOf(result, "close")?.result.result).toMatchObject({ status: "closed" });
+      expect(eventTypes(result.committed)).toContain("session.closed");
+    });
+  });
+
   it("answers an unknown server request -32601 with upstream's warning notice, and fails the turn on a frame nested too deep; the session reopens", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [

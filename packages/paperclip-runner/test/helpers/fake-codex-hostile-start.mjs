@@ -46,6 +46,11 @@ const onInitialize = {
     closeSync(1);
     setInterval(() => undefined, 1000);
   },
+  // A provider that works but shrugs off SIGTERM: a close must escalate to SIGKILL.
+  "ignore-sigterm": () => {
+    process.on("SIGTERM", () => undefined);
+    return false;
+  },
   // A grandchild in the provider's group keeps the pipes open and would outlive the provider.
   grandchild: () => {
     const child = spawn(process.execPath, ["-e", "setInterval(() => undefined, 1000)"], {
