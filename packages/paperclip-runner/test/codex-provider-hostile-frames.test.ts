@@ -156,6 +156,43 @@ describe("more hostile providers", { timeout: 120_000 }, () => {
     });
   });
 
+  it("fails the session and the turn, and kills the provider, when it stops answering mid-turn (a turn/interrupt times out)", async () => {
+    await withWork(async (work) => {
+      const result = await driveCodexRunner(
+        toolchain(),
+        work,
+        [
+          ...openSteps(work),
+          { op: "queue", type: "turn.start", payload: { text: "deaf" }, id: "deaf" },
+          { op: "event", type: "turn.started" },
+          { op: "queue", type: "turn.interrupt", payload: { reason: "user" }, id: "interrupt" },
+          { op: "command", id: "interrupt" },
+          { op: "event", type: "run.terminal" },
+          { op: "queue", type: "session.open", id: "reopen" },
+          { op: "queue", type: "turn.start", payload: { text: "plain" }, id: "after" },
+          { op: "event", type: "run.terminal", count: 2 },
+          ...closeSteps,
+        ],
+        { launcherEnv: { PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS: "1000" } },
+      );
+      expectNothingLeft(result);
+      const timeout = "ERR_RUNNER_PROVIDER_TIMEOUT: the provider did not answer turn/interrupt within 1000 ms";
+      expect(commandOf(result, "interrupt")?.result.message).toBe(timeout);
+      expect(diagnostics(result).filter((payload) => payload.code !== "provider_interrupt_requested")).toEqual([
+        { code: "provider_protocol_violation", message: timeout },
+      ]);
+      expect(result.committed.find((event) => event.eventType === "session.failed")?.payload).toMatchObject({
+        code: "provider_protocol_violation",
+        message: timeout,
+      });
+      expect(result.committed.find((event) => event.eventType === "turn.failed")?.payload).toMatchObject({
+        providerTurnId: "turn-1",
+        providerTerminalObserved: false,
+      });
+      expect(commandOf(result, "after")?.result.result).toMatchObject({ status: "accepted" });
+    });
+  });
+
   it("answers an unknown server request -32601 with upstream's warning notice, and fails the turn on a frame nested too deep; the session reopens", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [

@@ -22,7 +22,7 @@ export type ProviderInbound =
       readonly method: string;
       readonly params: Record<string, unknown>;
     }
-  /** The provider broke the protocol (the connection is unusable from here on). */
+  /** The provider broke the protocol or stopped answering (the connection is unusable from here on). */
   | { readonly kind: "violation"; readonly error: RunnerError }
   | { readonly kind: "exit"; readonly exit: ProviderExit };
 
@@ -94,7 +94,10 @@ export class JsonRpcPeer {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(providerTimeout(method, this.requestTimeoutMs));
+        const error = providerTimeout(method, this.requestTimeoutMs);
+        reject(error);
+        // A provider that stopped answering is not used any more: its session fails, its group is stopped.
+        this.fail(error);
       }, this.requestTimeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
       this.process.send({ id, method, params });
@@ -165,9 +168,13 @@ export class JsonRpcPeer {
   }
 
   private violate(reason: string): void {
+    this.fail(providerProtocol(reason));
+  }
+
+  /** The connection is unusable from here on: every request fails with `error`, then the violation is handled. */
+  private fail(error: RunnerError): void {
     if (this.broken) return;
     this.broken = true;
-    const error = providerProtocol(reason);
     this.rejectAll(error);
     this.deliver({ kind: "violation", error });
   }

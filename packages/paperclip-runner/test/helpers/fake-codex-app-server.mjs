@@ -14,7 +14,8 @@
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn), "complete-exit" (a plain turn, the
 // fake exiting right after writing its turn/completed), "unknown-request" (a server request this runner
-// does not serve, then a plain turn), "deep-frame" (an item nested 50 000 levels deep, then a plain turn).
+// does not serve, then a plain turn), "deep-frame" (an item nested 50 000 levels deep, then a plain turn),
+// "deaf" (started, then it answers no request).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
 // "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
 // and those of fake-codex-hostile-start.mjs (hostile answers to initialize and thread/start).
@@ -41,6 +42,7 @@ const saveThread = (thread) => writeFileSync(threadPath(thread.id), JSON.stringi
 let thread = null;
 let activeTurn = null;
 let nextRequestId = 1;
+let deaf = false;
 const waiting = new Map();
 
 function request(method, params) {
@@ -116,6 +118,11 @@ async function playTurn(turnId, text) {
     return;
   }
   if (text === "exit") process.exit(7);
+  if (text === "deaf") {
+    // Alive, but it answers nothing from here on.
+    deaf = true;
+    return;
+  }
   if (text === "unknown-request") {
     // A server request this runner does not serve, as a newer Codex might send.
     const answer = await request("item/fileChange/requestApproval", {
@@ -284,6 +291,7 @@ const handlers = {
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   log({ kind: "received", message });
+  if (deaf) return;
   if (message.method === undefined) {
     waiting.get(message.id)?.(message.result ?? message.error);
     waiting.delete(message.id);
