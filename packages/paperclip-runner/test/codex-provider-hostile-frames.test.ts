@@ -176,11 +176,12 @@ describe("more hostile providers", { timeout: 120_000 }, () => {
         { launcherEnv: { PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS: "1000" } },
       );
       expectNothingLeft(result);
-      const timeout = "ERR_RUNNER_PROVIDER_TIMEOUT: the provider did not answer turn/interrupt within 1000 ms";
+      const timeout =
+        "ERR_RUNNER_PROVIDER_TIMEOUT: the provider did not answer turn/interrupt within 1000 ms";
       expect(commandOf(result, "interrupt")?.result.message).toBe(timeout);
-      expect(diagnostics(result).filter((payload) => payload.code !== "provider_interrupt_requested")).toEqual([
-        { code: "provider_protocol_violation", message: timeout },
-      ]);
+      expect(
+        diagnostics(result).filter((payload) => payload.code !== "provider_interrupt_requested"),
+      ).toEqual([{ code: "provider_protocol_violation", message: timeout }]);
       expect(result.committed.find((event) => event.eventType === "session.failed")?.payload).toMatchObject({
         code: "provider_protocol_violation",
         message: timeout,
