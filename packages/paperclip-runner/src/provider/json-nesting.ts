@@ -17,6 +17,8 @@ const BACKSLASH = 0x5c;
  * walk over it: JSON.stringify, redaction, digests). Brackets inside strings do not count.
  */
 export function nestsDeeperThan(text: string, max: number = MAX_JSON_NESTING): boolean {
+  // Each level takes one character at least: a short text cannot nest too deep (deltas skip the scan).
+  if (text.length <= max) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
