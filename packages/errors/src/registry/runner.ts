@@ -490,10 +490,23 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "The provider broke the app-server protocol",
     message: "provider protocol violation: ${reason}",
     meaning:
-      "Every line from the provider must be one JSON-RPC message of at most 4 MiB, notifications must name the runner's thread and active turn, and at most 1024 messages may wait to be processed. The provider wrote something else (not JSON, an oversized frame, a foreign thread or turn, a flood). The runner stops the provider's process group, emits `harness.diagnostic`, `session.failed` and, when a turn was active, `turn.failed` with its terminal events; the thread is kept for reconciliation.",
+      "Every line from the provider must be one UTF-8 JSON-RPC message of at most 4 MiB nested at most 127 levels deep, answers must name a request the runner sent, notifications must name the runner's thread and active turn, and at most 1024 messages (16 MiB) may wait to be processed. The provider wrote something else (not JSON, invalid UTF-8, an oversized or too deeply nested frame, an answer to nothing, a foreign thread or turn, a flood). The runner stops the provider's process group, emits `harness.diagnostic`, `session.failed` and, when a turn was active, `turn.failed` with its terminal events; the thread is kept for reconciliation.",
     when: "The provider binary is not the Codex app-server the runner expects, or it is faulty.",
     solutions: ["Check the provider version against the one the server qualifies.", "Read `details.reason`."],
     prevention: "Use the provider release the server qualifies.",
+  },
+  ERR_RUNNER_PROVIDER_REQUEST_FAILED: {
+    family: "runner",
+    title: "The provider refused a request of the runner",
+    message: "the provider answered ${method} with an error: ${providerMessage}",
+    meaning:
+      "The provider answered one of the runner's JSON-RPC requests (`initialize`, `thread/start`, `thread/resume`, `turn/start`, …) with a JSON-RPC error instead of a result. `details.method` names the request, `details.rpcCode` the provider's error code, and `details.providerMessage` its message, redacted and cut to 1000 characters (a provider's text may carry credentials). When it happens while the session opens, the runner stops the provider's process group and emits `harness.diagnostic` and `session.failed`; the command fails.",
+    when: "The provider is not logged in, its configuration is refused, or the thread it is asked to resume is gone.",
+    solutions: [
+      "Read `details.providerMessage` and `details.rpcCode`.",
+      "Run the provider by hand (`codex app-server`) with the same home to see the refusal.",
+    ],
+    prevention: "Keep the provider's login and configuration valid for the home the server points at.",
   },
   ERR_RUNNER_PROVIDER_TIMEOUT: {
     family: "runner",

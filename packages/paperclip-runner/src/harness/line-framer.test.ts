@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineFramer } from "./line-framer.js";
@@ -50,5 +52,47 @@ describe("LineFramer", () => {
 
   it("keeps a last line without newline and strips a CR", () => {
     expect(frame([Buffer.from("one\r\ntwo")]).lines).toEqual(["one", "two"]);
+  });
+
+  it("hands a line that is not UTF-8 to onInvalidText when asked to, else decodes it leniently", () => {
+    const bad = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\nok\n')]);
+    expect(frame([bad]).lines).toEqual(['{"a":"\ufffd\ufffd"}', "ok"]);
+    const lines: string[] = [];
+    const invalid: number[] = [];
+    const strict = new LineFramer({
+      onLine: (line) => lines.push(line),
+      onOversized: () => undefined,
+      onInvalidText: (bytes) => invalid.push(bytes),
+    });
+    // A character split across chunks is still whole, and a BOM is kept as the lenient decoding keeps it.
+    strict.push(bad.subarray(0, 7));
+    strict.push(bad.subarray(7));
+    strict.push(Buffer.from("\ufeffé\n", "utf8").subarray(0, 4));
+    strict.push(Buffer.from("\ufeffé\n", "utf8").subarray(4));
+    expect({ lines, invalid }).toEqual({ lines: ["ok", "\ufeffé"], invalid: [10] });
+  });
+
+  it("holds a long line arriving one byte at a time in one buffer, not one object per chunk", () => {
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    const lineBytes = 1024 * 1024;
+    const source = Buffer.alloc(lineBytes, "x");
+    const lines: number[] = [];
+    const framer = new LineFramer(
+      { onLine: (line) => lines.push(line.length), onOversized: () => undefined },
+      4 * lineBytes,
+    );
+    const held = (): number => {
+      collect();
+      const { heapUsed, arrayBuffers } = process.memoryUsage();
+      return heapUsed + arrayBuffers;
+    };
+    const before = held();
+    for (let index = 0; index < lineBytes; index += 1) framer.push(source.subarray(index, index + 1));
+    // The line is still open: everything it holds is live. One object per byte would be 50 MiB and more.
+    const growth = held() - before;
+    framer.push(Buffer.from("\n"));
+    expect(lines).toEqual([lineBytes]);
+    expect(growth).toBeLessThan(8 * lineBytes);
   });
 });

@@ -3,7 +3,13 @@ import { boundedText } from "./bounded-text.js";
 import { noticeEvent, planEvent } from "./codex-plan-notice-events.js";
 import { TOOL_TRANSPORTS, toolExecutionEvent } from "./codex-tool-execution-event.js";
 import { usageEvent } from "./codex-usage-events.js";
-import { type ProviderEvent, providerEvent, type TurnTerminalStatus } from "./provider-event.js";
+import {
+  ownEntry,
+  type ProviderEvent,
+  providerEvent,
+  scalarText,
+  type TurnTerminalStatus,
+} from "./provider-event.js";
 
 // The types most of the executor imports from here (the events a notification becomes).
 export type { ProviderEvent, TurnTerminalStatus } from "./provider-event.js";
@@ -86,7 +92,7 @@ export function codexNotificationEvents(
         events: [
           providerEvent("item.delta", 2, {
             provider,
-            itemId: String(params.itemId ?? ""),
+            itemId: scalarText(params.itemId, ""),
             kind: "agentMessage",
             channel: "progress",
             providerMethod: method,
@@ -127,14 +133,14 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   const item = (params.item ?? {}) as Record<string, unknown>;
   const kind = typeof item.type === "string" ? item.type : "unknown";
   const started = method === "item/started";
-  if (TOOL_TRANSPORTS[kind] !== undefined)
+  if (ownEntry(TOOL_TRANSPORTS, kind) !== undefined)
     return { kind: "events", events: [toolExecutionEvent(kind, item, started)] };
   const text = typeof item.text === "string" ? boundedText(item.text) : null;
   const status = started ? "running" : itemStatus(item.status);
   const events = [
     providerEvent(started ? "item.started" : "item.completed", started ? 2 : 1, {
       provider,
-      itemId: String(item.id ?? ""),
+      itemId: scalarText(item.id, ""),
       kind,
       status,
       channel: kind === "agentMessage" ? "progress" : "detail",

@@ -1,5 +1,5 @@
 import { boundedText } from "./bounded-text.js";
-import { type ProviderEvent, providerEvent } from "./provider-event.js";
+import { ownEntry, type ProviderEvent, providerEvent } from "./provider-event.js";
 
 const PLAN_STATUS: Readonly<Record<string, string>> = {
   pending: "pending",
@@ -10,11 +10,12 @@ const PLAN_STATUS: Readonly<Record<string, string>> = {
 
 /** Pure: the `plan.updated` event of Codex's `turn/plan/updated`. */
 export function planEvent(params: Record<string, unknown>, turnId: string | null): ProviderEvent {
-  const plan = Array.isArray(params.plan) ? (params.plan as Record<string, unknown>[]) : [];
+  // A step that is not an object (null included) reads as an empty one, as upstream's lookups do.
+  const plan = Array.isArray(params.plan) ? (params.plan as (Record<string, unknown> | null)[]) : [];
   const steps = plan.slice(0, 256).map((step, index) => ({
     stepId: `step-${index + 1}`,
-    body: boundedText(step.step),
-    status: PLAN_STATUS[String(step.status)] ?? "pending",
+    body: boundedText(step?.step),
+    status: ownEntry(PLAN_STATUS, step?.status) ?? "pending",
   }));
   return providerEvent("plan.updated", 1, {
     schema: "paperclip.plan.updated.v1",

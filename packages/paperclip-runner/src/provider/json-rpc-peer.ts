@@ -1,5 +1,11 @@
 import type { RunnerError } from "@paperclipai/errors";
-import { providerProtocol, providerStartFailed, providerTimeout } from "./provider-errors.js";
+import { MAX_JSON_NESTING, nestsDeeperThan } from "./json-nesting.js";
+import {
+  providerProtocol,
+  providerRequestFailed,
+  providerStartFailed,
+  providerTimeout,
+} from "./provider-errors.js";
 import {
   type ProviderExit,
   ProviderProcess,
@@ -16,12 +22,14 @@ export type ProviderInbound =
       readonly method: string;
       readonly params: Record<string, unknown>;
     }
-  /** The provider broke the protocol (the connection is unusable from here on). */
+  /** The provider broke the protocol or stopped answering (the connection is unusable from here on). */
   | { readonly kind: "violation"; readonly error: RunnerError }
   | { readonly kind: "exit"; readonly exit: ProviderExit };
 
 /** The most provider messages waiting to be handled (upstream's buffered message bound). */
 export const MAX_QUEUED_MESSAGES = 1024;
+/** The most bytes of provider messages waiting to be handled (upstream's 16 MiB aggregate bound). */
+export const MAX_QUEUED_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * How long a provider's exit waits for the rest of its stdout (a grandchild holding the pipe
@@ -36,17 +44,6 @@ function outputOrTimeout(ended: Promise<void>, ms: number): Promise<void> {
     timer.unref();
   });
   return Promise.race([ended, elapsed]).finally(() => clearTimeout(timer));
-}
-
-/** An error the provider answered a request with. */
-export class ProviderRpcError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number | null,
-    readonly providerMessage: string,
-  ) {
-    super(`${method} failed: ${providerMessage}`);
-  }
 }
 
 interface Pending {
@@ -68,6 +65,7 @@ export class JsonRpcPeer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private queued = 0;
+  private queuedBytes = 0;
   private broken = false;
 
   constructor(
@@ -78,6 +76,7 @@ export class JsonRpcPeer {
     this.process = new ProviderProcess(spec, {
       onLine: (line) => this.onLine(line),
       onOversized: (bytes) => this.violate(`a frame of ${bytes} bytes exceeds the 4 MiB limit`),
+      onInvalidText: () => this.violate("a line is not UTF-8"),
     });
     void this.process.exited.then(async (exit) => {
       // What the provider wrote before it died (a turn/completed, an answer) is handled before its exit.
@@ -95,7 +94,10 @@ export class JsonRpcPeer {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(providerTimeout(method, this.requestTimeoutMs));
+        const error = providerTimeout(method, this.requestTimeoutMs);
+        reject(error);
+        // A provider that stopped answering is not used any more: its session fails, its group is stopped.
+        this.fail(error);
       }, this.requestTimeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
       this.process.send({ id, method, params });
@@ -116,6 +118,10 @@ export class JsonRpcPeer {
 
   private onLine(line: string): void {
     if (this.broken || line.trim() === "") return;
+    if (nestsDeeperThan(line)) {
+      this.violate(`a frame nests deeper than ${MAX_JSON_NESTING} levels`);
+      return;
+    }
     let message: Record<string, unknown>;
     try {
       message = JSON.parse(line) as Record<string, unknown>;
@@ -130,9 +136,10 @@ export class JsonRpcPeer {
     const { id, method } = message;
     if (typeof method === "string") {
       const params = (message.params ?? {}) as Record<string, unknown>;
-      if (id === undefined) this.deliver({ kind: "notification", method, params });
+      const bytes = Buffer.byteLength(line);
+      if (id === undefined) this.deliver({ kind: "notification", method, params }, bytes);
       else if (typeof id === "string" || typeof id === "number")
-        this.deliver({ kind: "request", id, method, params });
+        this.deliver({ kind: "request", id, method, params }, bytes);
       else this.violate("a request id is neither a string nor a number");
       return;
     }
@@ -146,10 +153,10 @@ export class JsonRpcPeer {
     const error = message.error as { code?: unknown; message?: unknown } | undefined;
     if (error !== undefined && error !== null) {
       pending.reject(
-        new ProviderRpcError(
+        providerRequestFailed(
           pending.method,
           typeof error.code === "number" ? error.code : null,
-          typeof error.message === "string" ? error.message.slice(0, 1000) : "error",
+          typeof error.message === "string" ? error.message : "error",
         ),
       );
       return;
@@ -161,9 +168,13 @@ export class JsonRpcPeer {
   }
 
   private violate(reason: string): void {
+    this.fail(providerProtocol(reason));
+  }
+
+  /** The connection is unusable from here on: every request fails with `error`, then the violation is handled. */
+  private fail(error: RunnerError): void {
     if (this.broken) return;
     this.broken = true;
-    const error = providerProtocol(reason);
     this.rejectAll(error);
     this.deliver({ kind: "violation", error });
   }
@@ -178,22 +189,33 @@ export class JsonRpcPeer {
 
   private chain: Promise<void> = Promise.resolve();
 
-  private deliver(message: ProviderInbound): void {
+  /** Queues `message` (`bytes` long, for a notification or a request) to be handled after those before it. */
+  private deliver(message: ProviderInbound, bytes = 0): void {
     if (message.kind === "notification" || message.kind === "request") {
       if (this.queued >= MAX_QUEUED_MESSAGES) {
         this.violate(`more than ${MAX_QUEUED_MESSAGES} provider messages are waiting`);
         return;
       }
+      if (this.queuedBytes + bytes > MAX_QUEUED_MESSAGE_BYTES) {
+        this.violate("the provider messages waiting exceed the 16 MiB aggregate limit");
+        return;
+      }
     }
     this.queued += 1;
+    this.queuedBytes += bytes;
     // Once the provider broke the protocol, what it sent before is not handled any more: the violation is next.
     const stale = (): boolean =>
       this.broken && (message.kind === "notification" || message.kind === "request");
     this.chain = this.chain
       .then(() => (stale() ? undefined : this.onInbound(message)))
-      .catch(() => undefined)
+      // A message the runner could not handle (whatever it held) must not vanish: the session fails on it.
+      .catch(() => {
+        if (message.kind === "notification" || message.kind === "request")
+          this.violate(`the runner could not handle a ${message.method.slice(0, 160)} message`);
+      })
       .finally(() => {
         this.queued -= 1;
+        this.queuedBytes -= bytes;
       });
   }
 }

@@ -52,12 +52,14 @@ async function onRequest(
     await ctx.inputs.onRequest(id, params);
     return;
   }
+  // As upstream's runner: refused as an unknown method, then reported as the provider's own warning would be.
   ctx.session?.peer.respondError(id, -32601, "provider request is unavailable in this runner layer");
-  await ctx.emit({
-    eventType: "harness.diagnostic",
-    priority: 2,
-    payload: { code: "provider_request_unavailable", method: method.slice(0, 160) },
-  });
+  await onNotification(ctx, "warning", { message: `unsupported Codex request ${boundedMethod(method)}` });
+}
+
+/** Pure: a provider's method name as upstream repeats it: `[A-Za-z0-9._/-]` only, at most 160 characters. */
+export function boundedMethod(method: string): string {
+  return method.replace(/[^A-Za-z0-9._/-]/g, "").slice(0, 160);
 }
 
 async function onNotification(

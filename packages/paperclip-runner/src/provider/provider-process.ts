@@ -33,6 +33,8 @@ export function providerExitReason(exit: ProviderExit): string {
 export interface ProviderLineHandlers {
   onLine(line: string): void;
   onOversized(bytes: number): void;
+  /** A line that is not UTF-8 (upstream's reader takes only UTF-8 lines). */
+  onInvalidText(bytes: number): void;
 }
 
 /**
@@ -66,7 +68,11 @@ export class ProviderProcess {
     this.identity = pid !== undefined && startTime !== null ? { pid, startTime } : null;
     this.watchdog = this.identity === null ? null : new GroupWatchdog(this.identity);
     const framer = new LineFramer(
-      { onLine: (line) => handlers.onLine(line), onOversized: (bytes) => handlers.onOversized(bytes) },
+      {
+        onLine: (line) => handlers.onLine(line),
+        onOversized: (bytes) => handlers.onOversized(bytes),
+        onInvalidText: (bytes) => handlers.onInvalidText(bytes),
+      },
       MAX_PROVIDER_FRAME_BYTES,
     );
     this.child.stdout?.on("data", (chunk: Buffer) => framer.push(chunk));

@@ -1,4 +1,5 @@
 import type { ProviderEvent } from "./codex-notification-events.js";
+import { ownEntry } from "./provider-event.js";
 
 /** What a session's goal API offers (upstream's `sessionGoals` capability object). */
 export type SessionGoals = Readonly<Record<string, unknown>>;
@@ -78,7 +79,7 @@ export function codexGoal(value: unknown, workingNow: boolean): SessionGoal | nu
   if (value === null || typeof value !== "object") return null;
   const goal = value as Record<string, unknown>;
   if (typeof goal.objective !== "string" || goal.objective.trim() === "") return null;
-  const status = typeof goal.status === "string" ? (STATUS[goal.status] ?? goal.status) : "active";
+  const status = typeof goal.status === "string" ? (ownEntry(STATUS, goal.status) ?? goal.status) : "active";
   const updatedAt = timestamp(goal.updatedAt);
   return {
     completedAt: status === "complete" ? (timestamp(goal.completedAt) ?? updatedAt) : null,

@@ -1,6 +1,6 @@
 import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
-import { ProviderRpcError } from "./json-rpc-peer.js";
+import { providerRefusal } from "./provider-errors.js";
 import { restartIfExited } from "./provider-restart.js";
 import { providerFailed } from "./turn-settlement.js";
 
@@ -79,8 +79,9 @@ export async function steerTurn(
     });
   } catch (error) {
     // Codex refused it (the turn ended before the runner saw its end): upstream's result, Codex's error quoted.
-    if (!(error instanceof ProviderRpcError)) throw error;
-    const refusal = JSON.stringify({ code: error.code, message: error.providerMessage });
+    const refused = providerRefusal(error);
+    if (refused === null) throw error;
+    const refusal = JSON.stringify({ code: refused.rpcCode, message: refused.providerMessage });
     return executionFailed(`Codex turn steer failed: Codex turn/steer failed: ${refusal}`);
   }
   return applied({ status: "steered" });

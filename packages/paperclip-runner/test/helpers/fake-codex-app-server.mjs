@@ -13,13 +13,17 @@
 // "goal-progress" (the thread's goal gains used tokens during the turn: thread/goal/updated naming it),
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn), "complete-exit" (a plain turn, the
-// fake exiting right after writing its turn/completed).
+// fake exiting right after writing its turn/completed), "unknown-request" (a server request this runner
+// does not serve, then a plain turn), "deep-frame" (an item nested 50 000 levels deep, then a plain turn),
+// "deaf" (started, then it answers no request).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
 // "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
-// "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start).
+// "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start),
+// and those of fake-codex-hostile-start.mjs (hostile answers to initialize and thread/start).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { hostileStart } from "./fake-codex-hostile-start.mjs";
 
 const home = process.env.CODEX_HOME;
 mkdirSync(join(home, "threads"), { recursive: true });
@@ -41,6 +45,7 @@ let activeTurn = null;
 /** "late-resume-usage": the replay of the resumed thread's usage snapshot, held for the next turn/start. */
 let lateResumeUsage = null;
 let nextRequestId = 1;
+let deaf = false;
 const waiting = new Map();
 
 function request(method, params) {
@@ -116,6 +121,27 @@ async function playTurn(turnId, text) {
     return;
   }
   if (text === "exit") process.exit(7);
+  if (text === "deaf") {
+    // Alive, but it answers nothing from here on.
+    deaf = true;
+    return;
+  }
+  if (text === "unknown-request") {
+    // A server request this runner does not serve, as a newer Codex might send.
+    const answer = await request("item/fileChange/requestApproval", {
+      threadId: thread.id,
+      turnId,
+      itemId: "fc",
+    });
+    log({ kind: "unknown_request_answer", answer });
+  }
+  if (text === "deep-frame") {
+    // An item nested far deeper than upstream's parser takes (the turn then goes on as a plain one).
+    const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+    process.stdout.write(
+      `{"method":"item/completed","params":{"threadId":"${thread.id}","turnId":"${turnId}","item":{"type":"dynamicToolCall","id":"d","arguments":${deep}}}}\n`,
+    );
+  }
   if (text === "goal-progress" && thread.goal) {
     thread.goal = { ...thread.goal, tokensUsed: thread.goal.tokensUsed + 150, timeUsedSeconds: 2 };
     saveThread(thread);
@@ -279,12 +305,13 @@ const handlers = {
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   log({ kind: "received", message });
+  if (deaf) return;
   if (message.method === undefined) {
     waiting.get(message.id)?.(message.result ?? message.error);
     waiting.delete(message.id);
     return;
   }
-  if (message.id === undefined) return;
+  if (message.id === undefined || hostileStart(mode, message)) return;
   const handler = handlers[message.method];
   if (handler === undefined) {
     send({ id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } });

@@ -1,0 +1,37 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import { JsonRpcPeer, type ProviderInbound } from "./json-rpc-peer.js";
+
+// A real provider process (a node one-liner) behind the peer, stopped however the test ends.
+function peerOn(script: string, onInbound: (message: ProviderInbound) => Promise<void>): JsonRpcPeer {
+  const peer = new JsonRpcPeer(
+    { command: process.execPath, args: ["-e", script], cwd: process.cwd(), env: {} },
+    onInbound,
+    5000,
+  );
+  onTestFinished(() => peer.process.stop(0).then(() => undefined));
+  return peer;
+}
+
+describe("JsonRpcPeer", () => {
+  it("fails the connection on a message the runner could not handle, instead of dropping it", async () => {
+    const seen: ProviderInbound[] = [];
+    let violated: (message: ProviderInbound) => void = () => undefined;
+    const violation = new Promise<ProviderInbound>((resolve) => {
+      violated = resolve;
+    });
+    peerOn(
+      'process.stdout.write(JSON.stringify({ method: "turn/plan/updated", params: {} }) + "\\n"); setInterval(() => {}, 1000);',
+      async (message) => {
+        seen.push(message);
+        if (message.kind === "notification") throw new TypeError("a bug in a handler");
+        if (message.kind === "violation") violated(message);
+      },
+    );
+    const message = await violation;
+    expect(message.kind === "violation" && message.error.code).toBe("ERR_RUNNER_PROVIDER_PROTOCOL");
+    expect(message.kind === "violation" && message.error.message).toBe(
+      "provider protocol violation: the runner could not handle a turn/plan/updated message",
+    );
+    expect(seen.map((each) => each.kind)).toEqual(["notification", "violation"]);
+  });
+});
