@@ -7,9 +7,11 @@ import { pathToFileURL } from "node:url";
 import { runAskScenario } from "./ask-scenario.mjs";
 import { runBeyondScenario } from "./beyond-scenario.mjs";
 import { committedCommands, committedEvents } from "./committed-state.mjs";
+import { tapControlPlane } from "./control-plane-tap.mjs";
 import { runEdgeScenario, runInterruptToolScenario } from "./edge-scenario.mjs";
 import { runFurtherScenario } from "./further-scenario.mjs";
 import { runGoalsScenario } from "./goals-scenario.mjs";
+import { runLifecycleScenario } from "./lifecycle-scenario.mjs";
 import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
 import { createOracleSession } from "./oracle-session.mjs";
@@ -23,6 +25,7 @@ const scenario = JSON.parse(process.argv[2]);
 const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
 const server = await import(pathToFileURL(join(vendor, "live/runnerd-codex-transport.js")).href);
 const { validatePrpEvent } = await import(pathToFileURL(join(vendor, "protocol/replay-contract.js")).href);
+const tap = await tapControlPlane(vendor);
 
 const log = createStepLog();
 const { print } = log;
@@ -57,6 +60,7 @@ const scenarios = {
   "reopen-stopped": (h) => runReopenScenario(h, true),
   ask: runAskScenario,
   goals: runGoalsScenario,
+  lifecycle: (h) => runLifecycleScenario(h, tap),
   recovery: (h) => runRecoveryScenario(h, false),
   "recovery-tool": (h) => runRecoveryScenario(h, true),
 };
