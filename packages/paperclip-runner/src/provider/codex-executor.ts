@@ -17,6 +17,7 @@ import {
   unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import { discardPrewarmed, prewarmProvider } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
@@ -157,6 +158,7 @@ export class CodexExecutor implements DurableEngine {
 
   shutdown(): void {
     void this.ctx.run(async () => {
+      await discardPrewarmed(this.ctx);
       await this.ctx.session?.stop();
       this.ctx.session = null;
       if (this.ctx.bound) await this.ctx.save();
@@ -172,7 +174,7 @@ export class CodexExecutor implements DurableEngine {
   async kill(): Promise<void> {
     this.ctx.killed = true;
     this.ctx.restartProvider = null;
-    await this.ctx.session?.stop(0);
+    await Promise.all([discardPrewarmed(this.ctx), this.ctx.session?.stop(0)]);
   }
 
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
@@ -223,7 +225,10 @@ export class CodexExecutor implements DurableEngine {
     }
   }
 
-  /** Binds the provider, its tools and the completion contract; starts nothing. */
+  /**
+   * Binds the provider, its tools and the completion contract; a Codex provider is started
+   * ahead of `session.open`, without a thread (`provider-prewarm.ts`).
+   */
   private async prepare(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const config = readCodexProviderConfig(payload.provider);
     const tools = readAuthorizedTools(payload.authorizedTools);
@@ -234,6 +239,8 @@ export class CodexExecutor implements DurableEngine {
     const next = preparedState(config, tools, contract);
     this.deps.checkLaunchProfile(next);
     this.ctx.bind(next);
+    await discardPrewarmed(this.ctx);
+    prewarmProvider(this.ctx, this.deps.session, next);
     await this.ctx.save();
     return applied({ status: "prepared", provider: config.provider, driver: config.driver });
   }
@@ -283,6 +290,7 @@ export class CodexExecutor implements DurableEngine {
 
   private async close(): Promise<CommandOutcome> {
     const state = this.ctx.state();
+    await discardPrewarmed(this.ctx);
     await this.ctx.session?.stop();
     this.ctx.session = null;
     if (state.activeProviderTurnId !== null)
