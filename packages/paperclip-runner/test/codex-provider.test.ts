@@ -27,7 +27,7 @@ const commandResult = (result: DriverResult, id: string) =>
 describe("the Codex executor in durable mode, driven by the server's control plane", {
   timeout: 120_000,
 }, () => {
-  it("binds run.prepare (Codex started ahead, without a thread), reports the provider identity, runs a plain turn, drains and suspends", async () => {
+  it("binds run.prepare without starting anything, reports the provider identity, runs a plain turn, drains and suspends", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: "prepare" },

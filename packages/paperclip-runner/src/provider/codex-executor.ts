@@ -82,6 +82,8 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
+  /** A `session.open` arrived and is still to be applied: its provider may start ahead. */
+  private openArrived = false;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
   constructor(private readonly deps: CodexExecutorDeps) {
@@ -133,9 +135,31 @@ export class CodexExecutor implements DurableEngine {
     await this.ctx.releaseStartup();
   }
 
+  /** A `session.open` on its way: the provider of a prepared session starts now (`provider-prewarm.ts`). */
+  commandArrived(command: ServerCommand): void {
+    if (command.type !== "session.open") return;
+    this.openArrived = true;
+    this.startAhead();
+  }
+
+  private startAhead(): void {
+    if (!this.openArrived || this.recoveryPending || !this.ctx.bound) return;
+    if (this.ctx.session !== null || this.ctx.prewarmed !== null || this.ctx.killed || this.done) return;
+    const state = this.ctx.state();
+    if (state.lifecycle === "prepared") prewarmProvider(this.ctx, this.deps.session, state);
+  }
+
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
+      if (command.type === "session.open") this.openArrived = false;
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
+      // A provider started ahead that this command did not take (a refused session.open, a
+      // failed run.prepare) is stopped: nothing is left running for a session not opened.
+      if (
+        command.type === "session.open" ||
+        (command.type === "run.prepare" && outcome.status !== "accepted")
+      )
+        await discardPrewarmed(this.ctx);
       if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) await this.flushDeferred(command.commandId);
       return {
         kind: "receipt" as const,
@@ -226,8 +250,8 @@ export class CodexExecutor implements DurableEngine {
   }
 
   /**
-   * Binds the provider, its tools and the completion contract; a Codex provider is started
-   * ahead of `session.open`, without a thread (`provider-prewarm.ts`).
+   * Binds the provider, its tools and the completion contract; starts nothing, unless a
+   * `session.open` already arrived behind it (its provider then starts, without a thread).
    */
   private async prepare(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const config = readCodexProviderConfig(payload.provider);
@@ -240,7 +264,7 @@ export class CodexExecutor implements DurableEngine {
     this.deps.checkLaunchProfile(next);
     this.ctx.bind(next);
     await discardPrewarmed(this.ctx);
-    prewarmProvider(this.ctx, this.deps.session, next);
+    this.startAhead();
     await this.ctx.save();
     return applied({ status: "prepared", provider: config.provider, driver: config.driver });
   }

@@ -38,11 +38,12 @@ export function heldSession(
 }
 
 /**
- * Starts the provider of a freshly prepared Codex session while `run.prepare` is committed and
- * `session.open` journalled, so its start (the longest part of the server's `thread/start`)
- * overlaps those writes. Only `initialize` is sent: the thread is asked for by `session.open`
- * once its `pending` record is durable, so a crash before then leaves no thread behind (the
- * provider, no thread in it, dies with the runner's group). OpenCode is not started ahead.
+ * Starts the provider of a freshly prepared Codex session once its `session.open` has arrived,
+ * while `run.prepare` is committed and `session.open` journalled, so its start (the longest part
+ * of the server's `thread/start`) overlaps those writes. Only `initialize` is sent: the thread is
+ * asked for by `session.open` once its `pending` record is durable, so a crash before then
+ * leaves no thread behind (the provider, no thread in it, dies with the runner's group).
+ * OpenCode is not started ahead.
  */
 export function prewarmProvider(
   ctx: ExecutorContext,
