@@ -17,7 +17,7 @@ import {
   unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
-import { discardPrewarmed, prewarmProvider } from "./provider-prewarm.js";
+import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
@@ -82,8 +82,7 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
-  /** A `session.open` arrived and is still to be applied: its provider may start ahead. */
-  private openArrived = false;
+  private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
   constructor(private readonly deps: CodexExecutorDeps) {
@@ -101,6 +100,7 @@ export class CodexExecutor implements DurableEngine {
     this.ctx.restartProvider = this.restart;
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
+    this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);
   }
 
   get isFinished(): boolean {
@@ -135,23 +135,13 @@ export class CodexExecutor implements DurableEngine {
     await this.ctx.releaseStartup();
   }
 
-  /** A `session.open` on its way: the provider of a prepared session starts now (`provider-prewarm.ts`). */
   commandArrived(command: ServerCommand): void {
-    if (command.type !== "session.open") return;
-    this.openArrived = true;
-    this.startAhead();
-  }
-
-  private startAhead(): void {
-    if (!this.openArrived || this.recoveryPending || !this.ctx.bound) return;
-    if (this.ctx.session !== null || this.ctx.prewarmed !== null || this.ctx.killed || this.done) return;
-    const state = this.ctx.state();
-    if (state.lifecycle === "prepared") prewarmProvider(this.ctx, this.deps.session, state);
+    this.startAhead.arrived(command);
   }
 
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
-      if (command.type === "session.open") this.openArrived = false;
+      if (command.type === "session.open") this.startAhead.taken();
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
       // A provider started ahead that this command did not take (a refused session.open, a
       // failed run.prepare) is stopped: nothing is left running for a session not opened.
@@ -264,7 +254,7 @@ export class CodexExecutor implements DurableEngine {
     this.deps.checkLaunchProfile(next);
     this.ctx.bind(next);
     await discardPrewarmed(this.ctx);
-    this.startAhead();
+    this.startAhead.start();
     await this.ctx.save();
     return applied({ status: "prepared", provider: config.provider, driver: config.driver });
   }

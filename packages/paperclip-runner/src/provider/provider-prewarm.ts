@@ -1,3 +1,4 @@
+import type { ServerCommand } from "../durable/state/command-journal.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { CodexSession, type SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
@@ -45,7 +46,7 @@ export function heldSession(
  * leaves no thread behind (the provider, no thread in it, dies with the runner's group).
  * OpenCode is not started ahead.
  */
-export function prewarmProvider(
+function prewarmProvider(
   ctx: ExecutorContext,
   deps: Omit<SessionDeps, "onInbound">,
   state: CodexProviderState,
@@ -60,6 +61,42 @@ export function prewarmProvider(
     return;
   }
   ctx.prewarmed = { session, config: state.config, release };
+}
+
+/**
+ * When the provider starts ahead: once a `session.open` has arrived (durable mode tells the
+ * executor before its turn) and `run.prepare` has bound a fresh session, whichever comes last.
+ */
+export class StartAhead {
+  /** A `session.open` arrived and is still to be applied. */
+  private openArrived = false;
+
+  constructor(
+    private readonly ctx: ExecutorContext,
+    private readonly deps: Omit<SessionDeps, "onInbound">,
+    /** The executor takes no provider now (a recovery is pending, or its run is over). */
+    private readonly held: () => boolean,
+  ) {}
+
+  arrived(command: ServerCommand): void {
+    if (command.type !== "session.open") return;
+    this.openArrived = true;
+    this.start();
+  }
+
+  /** The `session.open` is applied now: it takes the provider started ahead, or nothing does. */
+  taken(): void {
+    this.openArrived = false;
+  }
+
+  /** Starts the provider if a `session.open` is on its way to a freshly prepared session. */
+  start(): void {
+    const ctx = this.ctx;
+    if (!this.openArrived || this.held() || !ctx.bound || ctx.killed) return;
+    if (ctx.session !== null || ctx.prewarmed !== null) return;
+    const state = ctx.state();
+    if (state.lifecycle === "prepared") prewarmProvider(ctx, this.deps, state);
+  }
 }
 
 /**
