@@ -1,82 +1,19 @@
-import { mkdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import type { EngineEvent } from "../src/durable/engine/durable-engine.js";
-import type { ServerCommand } from "../src/durable/state/command-journal.js";
-import { CodexExecutor } from "../src/provider/codex-executor.js";
-import type { CodexProviderState } from "../src/provider/codex-provider-state.js";
 import type { ExecutorContext } from "../src/provider/executor-context.js";
-import { providerEnvironment } from "../src/provider/provider-environment.js";
-import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
+import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { commandOf, executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
 
 // The Codex executor alone (no server), on the real fake app-server: the orders of a provider's
 // exit and the runner's own steps that a server scenario cannot pin down.
 
-let seq = 0;
-const commandOf = (type: string, payload: Record<string, unknown> = {}): ServerCommand => ({
-  schema: "paperclip.prp.command.v1",
-  commandId: `${type}-${++seq}`,
-  controllerSeq: seq,
-  type,
-  payload,
-});
-
+/** An executor with its session open on the fake app-server. */
 async function startExecutor(work: string) {
-  const { codexHome } = workPaths(work);
-  await mkdir(workPaths(work).cwd, { recursive: true });
-  await mkdir(codexHome, { recursive: true });
-  const events: EngineEvent["event"][] = [];
-  const executor = new CodexExecutor({
-    stateDir: work,
-    identity: {
-      runnerInstanceId: "runner-1",
-      runId: "run-1",
-      normalizedSessionId: "session-1",
-      turnId: "turn-1",
-      itemId: "item-1",
-    },
-    lastEventSeq: 0,
-    onEvent: async (event) => {
-      events.push(event.event);
-    },
-    session: {
-      spawnSpec: (state: CodexProviderState) => ({
-        command: state.config.command,
-        args: state.config.args,
-        cwd: state.config.cwd,
-        env: { ...providerEnvironment("codex", process.env), CODEX_HOME: codexHome },
-      }),
-      requestTimeoutMs: 10_000,
-    },
-    recovered: null,
-    checkLaunchProfile: () => undefined,
-  });
-  const run = async (type: string, payload?: Record<string, unknown>) => {
-    const command = commandOf(type, payload);
-    await executor.beforeCommand(command);
-    return await executor.command(command);
-  };
-  await run("run.prepare", codexPrepare(work, { contract: false }));
-  await run("session.open");
-  const stateFile = path.join(work, "codex-provider-state.json");
-  const readState = async () => JSON.parse(await readFile(stateFile, "utf8")) as CodexProviderState;
-  /** The pids of the fake app-servers started so far (each logs its start). */
-  const pids = async () => {
-    const text = await readFile(path.join(codexHome, "log.jsonl"), "utf8");
-    return text
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { kind: string; pid?: number })
-      .filter((record) => record.kind === "start")
-      .map((record) => record.pid as number);
-  };
-  return { executor, events, run, readState, stateFile, pids };
-}
-
-/** Every provider the test started is stopped, whatever the test's outcome. */
-async function stopAll(pids: () => Promise<number[]>): Promise<void> {
-  for (const pid of await pids().catch(() => [])) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  const alone = await executorAlone(work);
+  await alone.run("run.prepare", codexPrepare(work, { contract: false }));
+  await alone.run("session.open");
+  return alone;
 }
 
 describe("a provider exit while the runner is ending or busy", { timeout: 30_000 }, () => {

@@ -306,6 +306,7 @@ export class DurableRunner {
   // ---- commands ---------------------------------------------------------------------------------
 
   private enqueueCommand(value: unknown): void {
+    this.commands.arrived(value);
     this.commandChain = this.commandChain
       .then(() => this.commands.handle(value))
       .catch((error: unknown) => this.fail(error));

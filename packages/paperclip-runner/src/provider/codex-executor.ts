@@ -17,6 +17,7 @@ import {
   unavailable,
 } from "./command-outcome.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
@@ -81,6 +82,7 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
+  private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
   constructor(private readonly deps: CodexExecutorDeps) {
@@ -98,6 +100,7 @@ export class CodexExecutor implements DurableEngine {
     this.ctx.restartProvider = this.restart;
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
+    this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);
   }
 
   get isFinished(): boolean {
@@ -132,9 +135,21 @@ export class CodexExecutor implements DurableEngine {
     await this.ctx.releaseStartup();
   }
 
+  commandArrived(command: ServerCommand): void {
+    this.startAhead.arrived(command);
+  }
+
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
+      if (command.type === "session.open") this.startAhead.taken();
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
+      // A provider started ahead that this command did not take (a refused session.open, a
+      // failed run.prepare) is stopped: nothing is left running for a session not opened.
+      if (
+        command.type === "session.open" ||
+        (command.type === "run.prepare" && outcome.status !== "accepted")
+      )
+        await discardPrewarmed(this.ctx);
       if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) await this.flushDeferred(command.commandId);
       return {
         kind: "receipt" as const,
@@ -157,6 +172,7 @@ export class CodexExecutor implements DurableEngine {
 
   shutdown(): void {
     void this.ctx.run(async () => {
+      await discardPrewarmed(this.ctx);
       await this.ctx.session?.stop();
       this.ctx.session = null;
       if (this.ctx.bound) await this.ctx.save();
@@ -172,7 +188,7 @@ export class CodexExecutor implements DurableEngine {
   async kill(): Promise<void> {
     this.ctx.killed = true;
     this.ctx.restartProvider = null;
-    await this.ctx.session?.stop(0);
+    await Promise.all([discardPrewarmed(this.ctx), this.ctx.session?.stop(0)]);
   }
 
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
@@ -223,7 +239,10 @@ export class CodexExecutor implements DurableEngine {
     }
   }
 
-  /** Binds the provider, its tools and the completion contract; starts nothing. */
+  /**
+   * Binds the provider, its tools and the completion contract; starts nothing, unless a
+   * `session.open` already arrived behind it (its provider then starts, without a thread).
+   */
   private async prepare(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const config = readCodexProviderConfig(payload.provider);
     const tools = readAuthorizedTools(payload.authorizedTools);
@@ -234,6 +253,8 @@ export class CodexExecutor implements DurableEngine {
     const next = preparedState(config, tools, contract);
     this.deps.checkLaunchProfile(next);
     this.ctx.bind(next);
+    await discardPrewarmed(this.ctx);
+    this.startAhead.start();
     await this.ctx.save();
     return applied({ status: "prepared", provider: config.provider, driver: config.driver });
   }
@@ -283,6 +304,7 @@ export class CodexExecutor implements DurableEngine {
 
   private async close(): Promise<CommandOutcome> {
     const state = this.ctx.state();
+    await discardPrewarmed(this.ctx);
     await this.ctx.session?.stop();
     this.ctx.session = null;
     if (state.activeProviderTurnId !== null)

@@ -35,6 +35,7 @@ const MAX_ID_LENGTH = 240;
  */
 export class CodexSession {
   private rpc: JsonRpcPeer | null = null;
+  private initializing: Promise<Record<string, unknown>> | null = null;
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -43,18 +44,32 @@ export class CodexSession {
     return this.rpc;
   }
 
-  async open(state: CodexProviderState): Promise<OpenedSession> {
+  /**
+   * Spawns the provider and sends `initialize` and `initialized`: no thread yet. `open` does
+   * this itself when it was not done before (`provider-prewarm.ts` does it ahead of `open`).
+   */
+  start(state: CodexProviderState): void {
+    if (this.rpc !== null) return;
     const peer = new JsonRpcPeer(this.deps.spawnSpec(state), this.deps.onInbound, this.deps.requestTimeoutMs);
     this.rpc = peer;
-    const identity = peer.process.identity;
-    // Pipelined: Codex reads its stdin in order, so initialize, initialized and the thread
-    // request go out together and the thread request waits in Codex's pipe, not for a round
-    // trip through this process (verified with Codex 0.156.1; the PRP stream is unchanged).
     const initializing = peer.request("initialize", {
       clientInfo: { name: "paperclip-runnerd", title: "Paperclip Runner", version: "1" },
       capabilities: { experimentalApi: true, requestAttestation: false },
     });
+    // Awaited by `open`; a failure before then is not an unhandled rejection.
+    initializing.catch(() => undefined);
+    this.initializing = initializing;
     peer.notify("initialized");
+  }
+
+  async open(state: CodexProviderState): Promise<OpenedSession> {
+    this.start(state);
+    const peer = this.peer;
+    const identity = peer.process.identity;
+    // Pipelined: Codex reads its stdin in order, so initialize, initialized and the thread
+    // request go out together and the thread request waits in Codex's pipe, not for a round
+    // trip through this process (verified with Codex 0.156.1; the PRP stream is unchanged).
+    const initializing = this.initializing as Promise<Record<string, unknown>>;
     const config = state.config;
     const common = {
       cwd: config.cwd,

@@ -2,6 +2,7 @@ import type { EngineEvent } from "../durable/engine/durable-engine.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
+import type { PrewarmedProvider } from "./provider-prewarm.js";
 import type { ProviderExit } from "./provider-process.js";
 import { RuntimeInputBridge } from "./runtime-input-bridge.js";
 import { SemanticToolBridge } from "./semantic-tool-bridge.js";
@@ -32,6 +33,8 @@ export interface DeferredStartup {
 
 export class ExecutorContext {
   session: CodexSession | null = null;
+  /** The provider `run.prepare` started ahead of `session.open` (`provider-prewarm.ts`), until taken. */
+  prewarmed: PrewarmedProvider | null = null;
   /**
    * Startup facts held back until the next command's own events are committed (upstream's
    * order): a session.open's, or a clean resume's (`resume`), which what Codex sends while it

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { canonicalJson } from "../commands/canonical-json.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
-import { CodexSession, type SessionDeps } from "./codex-session.js";
+import type { SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
-import { handleProviderInbound } from "./provider-inbound.js";
+import { heldSession, takePrewarmed } from "./provider-prewarm.js";
 import { type StartupContext, startupFacts } from "./provider-startup-facts.js";
 import { openedGoals } from "./session-goals.js";
 import { type ProviderFailure, providerFailed } from "./turn-settlement.js";
@@ -24,15 +24,9 @@ export async function startProviderSession(
   const state = ctx.state();
   const generation = state.processGeneration + 1;
   ctx.update((current) => ({ ...current, processGeneration: generation }));
-  const session: CodexSession = new CodexSession({
-    ...deps,
-    // Messages of a provider the executor already let go of are not this session's.
-    onInbound: (message) =>
-      ctx.run(async () => {
-        if (ctx.session === session) await handleProviderInbound(ctx, message);
-      }),
-  });
+  const { session, release } = takePrewarmed(ctx, state) ?? heldSession(ctx, deps);
   ctx.session = session;
+  release();
   try {
     const opened = await session.open(state);
     // The goal probe went out right behind thread/start and answers within a round trip: waiting

@@ -31,6 +31,19 @@ export interface CommandApplierDeps {
 export class CommandApplier {
   constructor(private readonly deps: CommandApplierDeps) {}
 
+  /** Tells the engine a command arrived that it is to apply (malformed or journalled ones are not). */
+  arrived(value: unknown): void {
+    let command: ServerCommand;
+    try {
+      command = readServerCommand(value);
+    } catch {
+      return;
+    }
+    const fingerprint = commandFingerprint(command);
+    if (admitServerCommand(this.deps.committer.state, command.commandId, fingerprint).kind !== "new") return;
+    this.deps.engine.commandArrived?.(command);
+  }
+
   async handle(value: unknown): Promise<void> {
     const { committer } = this.deps;
     const command = readServerCommand(value);

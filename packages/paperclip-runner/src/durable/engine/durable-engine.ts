@@ -23,4 +23,10 @@ export interface DurableEngine {
   beforeCommand?(command: ServerCommand): Promise<void>;
   /** Whether the engine holds events back that it has not emitted yet (a drain then reports them retained). */
   holdsEvents?(): boolean;
+  /**
+   * A command arrived that durable mode will apply once those before it are done (not one the
+   * journal answers): the engine may begin work that commits nothing and that only the
+   * command's own application completes (the Codex executor starts its provider ahead).
+   */
+  commandArrived?(command: ServerCommand): void;
 }

@@ -3,6 +3,9 @@ import { executableProviderKind } from "../../provider/provider-kind.js";
 import type { ServerCommand } from "../state/command-journal.js";
 import type { DurableEngine, EngineReceipt } from "./durable-engine.js";
 
+/** Arrivals kept for an engine not bound yet (the server queues a few commands at once). */
+const MAX_ARRIVALS_KEPT = 16;
+
 /** An engine durable mode may bind, and how to stop its processes when the runner fails. */
 export interface BoundEngine {
   readonly engine: DurableEngine;
@@ -29,6 +32,8 @@ export class EngineSeam implements DurableEngine {
   readonly finished: Promise<number>;
   private settle!: (result: { ok: true; code: number } | { ok: false; error: unknown }) => void;
   private bound: BoundEngine | null = null;
+  /** Commands that arrived before an engine was bound, told to it once it is. */
+  private arrivals: ServerCommand[] = [];
 
   constructor(private readonly deps: EngineSeamDeps) {
     this.finished = new Promise<{ ok: true; code: number } | { ok: false; error: unknown }>((resolve) => {
@@ -78,6 +83,11 @@ export class EngineSeam implements DurableEngine {
     await this.bound?.engine.beforeCommand?.(command);
   }
 
+  commandArrived(command: ServerCommand): void {
+    if (this.bound === null) this.arrivals = [...this.arrivals, command].slice(-MAX_ARRIVALS_KEPT);
+    else this.bound.engine.commandArrived?.(command);
+  }
+
   holdsEvents(): boolean {
     return this.bound?.engine.holdsEvents?.() === true;
   }
@@ -98,6 +108,8 @@ export class EngineSeam implements DurableEngine {
 
   private bind(bound: BoundEngine): void {
     this.bound = bound;
+    for (const command of this.arrivals) bound.engine.commandArrived?.(command);
+    this.arrivals = [];
     bound.engine.finished.then(
       (code) => this.settle({ ok: true, code }),
       (error: unknown) => this.settle({ ok: false, error }),
