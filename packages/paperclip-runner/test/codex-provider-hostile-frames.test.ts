@@ -11,12 +11,12 @@ import {
   eventTypes,
   fakeCodexArgs,
   openSteps,
-  type Step,
   serverToolchainForFile,
   withWork,
   workPaths,
 } from "./helpers/codex-durable.js";
 import { expectNothingLeft } from "./helpers/codex-run-checks.js";
+import { expectEachOpenFails, failureDiagnostics } from "./helpers/provider-start-failures.js";
 
 // Hostile providers beyond the named ones of `codex-provider-hostile.test.ts`: JSON-RPC errors,
 // frames that are not UTF-8 or nest too deep, answers to nothing, a flood ahead of an answer, a
@@ -25,44 +25,27 @@ import { expectNothingLeft } from "./helpers/codex-run-checks.js";
 
 const toolchain = serverToolchainForFile();
 
-/** The failure diagnostics (the startup facts of each provider launch left aside). */
-const diagnostics = (result: DriverResult) =>
-  result.committed
-    .filter((event) => event.eventType === "harness.diagnostic")
-    .map((event) => event.payload)
-    .filter((payload) => payload.code !== "provider_startup_ownership");
-
-/** Opens a session on each mode's provider in one runner: each open fails with its code and text. */
+/**
+ * Opens a session on each mode's provider in one runner (`expectEachOpenFails`), and each failure
+ * carries exactly its code and text, in the command's result, its diagnostic and `session.failed`.
+ */
 async function openFailures(
   work: string,
   cases: Record<string, { code: string; text: string }>,
   launcherEnv?: Record<string, string>,
 ): Promise<DriverResult> {
-  const steps: Step[] = Object.keys(cases).flatMap((mode): Step[] => [
-    {
-      op: "queue",
-      type: "run.prepare",
-      payload: codexPrepare(work, { args: fakeCodexArgs(mode) }),
-      id: `prepare-${mode}`,
-    },
-    { op: "command", id: `prepare-${mode}` },
-    { op: "queue", type: "session.open", id: `open-${mode}` },
-    { op: "command", id: `open-${mode}` },
-    // Closed, so that the next run.prepare binds the next mode.
-    { op: "queue", type: "session.close", id: `close-${mode}` },
-    { op: "command", id: `close-${mode}` },
-  ]);
-  const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps], {
-    ...(launcherEnv ? { launcherEnv } : {}),
-  });
-  expectNothingLeft(result);
-  for (const [mode, { code, text }] of Object.entries(cases)) {
-    expect(commandOf(result, `open-${mode}`)?.status, mode).toBe("failed");
-    expect(commandOf(result, `open-${mode}`)?.result.message, mode).toBe(`${code}: ${text}`);
-  }
-  // Each failure once: its diagnostic and session.failed carry the command's message.
+  const startCases = Object.fromEntries(
+    Object.entries(cases).map(([mode, failure]) => [
+      mode,
+      { ...failure, prepare: codexPrepare(work, { args: fakeCodexArgs(mode) }) },
+    ]),
+  );
+  const result = await expectEachOpenFails(toolchain(), work, startCases, launcherEnv);
   const messages = Object.values(cases).map(({ code, text }) => `${code}: ${text}`);
-  expect(diagnostics(result)).toEqual(
+  expect(Object.keys(cases).map((mode) => commandOf(result, `open-${mode}`)?.result.message)).toEqual(
+    messages,
+  );
+  expect(failureDiagnostics(result)).toEqual(
     messages.map((message) => ({ code: "provider_start_failed", message })),
   );
   expect(
@@ -70,7 +53,6 @@ async function openFailures(
       .filter((event) => event.eventType === "session.failed")
       .map((event) => event.payload.message),
   ).toEqual(messages);
-  expect(eventTypes(result.committed)).not.toContain("session.started");
   return result;
 }
 
@@ -180,7 +162,7 @@ describe("more hostile providers", { timeout: 120_000 }, () => {
         "ERR_RUNNER_PROVIDER_TIMEOUT: the provider did not answer turn/interrupt within 1000 ms";
       expect(commandOf(result, "interrupt")?.result.message).toBe(timeout);
       expect(
-        diagnostics(result).filter((payload) => payload.code !== "provider_interrupt_requested"),
+        failureDiagnostics(result).filter((payload) => payload.code !== "provider_interrupt_requested"),
       ).toEqual([{ code: "provider_protocol_violation", message: timeout }]);
       expect(result.committed.find((event) => event.eventType === "session.failed")?.payload).toMatchObject({
         code: "provider_protocol_violation",
@@ -218,7 +200,7 @@ describe("more hostile providers", { timeout: 120_000 }, () => {
         scope: "turn",
         summary: "unsupported Codex request item/fileChange/requestApproval",
       });
-      expect(diagnostics(result)).toEqual([
+      expect(failureDiagnostics(result)).toEqual([
         {
           code: "provider_protocol_violation",
           message:

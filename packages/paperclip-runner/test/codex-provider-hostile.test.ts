@@ -4,7 +4,6 @@ import {
   closeSteps,
   codexPrepare,
   commandOf,
-  type DriverResult,
   driveCodexRunner,
   eventTypes,
   fakeCodexArgs,
@@ -14,55 +13,16 @@ import {
   withWork,
 } from "./helpers/codex-durable.js";
 import { expectNothingLeft } from "./helpers/codex-run-checks.js";
+import { expectEachOpenFails, failureDiagnostics } from "./helpers/provider-start-failures.js";
 
 const toolchain = serverToolchainForFile();
-
-/** The failure diagnostics (the startup facts of each provider launch left aside). */
-const diagnostics = (result: DriverResult) =>
-  result.committed
-    .filter((event) => event.eventType === "harness.diagnostic")
-    .map((event) => event.payload)
-    .filter((payload) => payload.code !== "provider_startup_ownership");
-
-/** Every provider process the scenario started is gone, and the runner ended cleanly on the server's suspend. */
-/** Opens a session on each case's provider in one runner: each open fails with its code and text. */
-async function expectStartFailures(
-  work: string,
-  cases: Record<string, { prepare: Record<string, unknown>; code: string; text: string }>,
-  launcherEnv?: Record<string, string>,
-): Promise<void> {
-  const steps: Step[] = Object.entries(cases).flatMap(([name, { prepare }]) => [
-    { op: "queue", type: "run.prepare", payload: prepare, id: `prepare-${name}` },
-    { op: "command", id: `prepare-${name}` },
-    { op: "queue", type: "session.open", id: `open-${name}` },
-    { op: "command", id: `open-${name}` },
-    { op: "queue", type: "session.close", id: `close-${name}` },
-    { op: "command", id: `close-${name}` },
-  ]);
-  const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps], {
-    ...(launcherEnv ? { launcherEnv } : {}),
-  });
-  expectNothingLeft(result);
-  for (const [name, { code, text }] of Object.entries(cases)) {
-    const open = commandOf(result, `open-${name}`);
-    expect(open?.status, name).toBe("failed");
-    expect(open?.result.message, name).toContain(code);
-    expect(open?.result.message, name).toContain(text);
-  }
-  const count = Object.keys(cases).length;
-  expect(eventTypes(result.committed).filter((type) => type === "session.failed")).toHaveLength(count);
-  expect(diagnostics(result).map((payload) => payload.code)).toEqual(
-    Array(count).fill("provider_start_failed"),
-  );
-  expect(eventTypes(result.committed)).not.toContain("session.started");
-}
 
 describe("hostile or broken providers", { timeout: 120_000 }, () => {
   it("fails session.open with a coded error, harness.diagnostic and session.failed when the provider cannot start", async () => {
     await withWork(async (work) => {
       // Under the default request timeout (30 s): these fail on their own, however slowly the
       // provider starts on a loaded machine, not by a timeout that a slow start would win.
-      await expectStartFailures(work, {
+      await expectEachOpenFails(toolchain(), work, {
         missing: {
           prepare: codexPrepare(work, { command: "/nonexistent/codex", args: [] }),
           code: "ERR_RUNNER_PROVIDER_START_FAILED",
@@ -84,7 +44,8 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
 
   it("fails session.open the same way when the provider never answers initialize within the request timeout", async () => {
     await withWork(async (work) => {
-      await expectStartFailures(
+      await expectEachOpenFails(
+        toolchain(),
         work,
         {
           silent: {
@@ -115,7 +76,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
       ];
       const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
       expectNothingLeft(result);
-      const failures = diagnostics(result).map((payload) => [payload.code, payload.message]);
+      const failures = failureDiagnostics(result).map((payload) => [payload.code, payload.message]);
       expect(failures).toEqual([
         [
           "provider_protocol_violation",
@@ -230,7 +191,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         MAX_RESTARTS_BETWEEN_TURNS,
       );
       // The first exit took the turn; the fourth one is no longer restarted.
-      expect(diagnostics(result)).toEqual([
+      expect(failureDiagnostics(result)).toEqual([
         { code: "provider_exited", message: "the provider exited (code 9, signal none)" },
       ]);
       expect(result.committed.at(-1)?.payload).toMatchObject({ code: "provider_exited", exitCode: 9 });
@@ -252,7 +213,7 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
       ]);
       const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
       expectNothingLeft(result);
-      expect(diagnostics(result)).toEqual([
+      expect(failureDiagnostics(result)).toEqual([
         {
           code: "provider_notification_identity",
           classification: "foreign",
