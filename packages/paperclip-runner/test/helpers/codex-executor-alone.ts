@@ -6,7 +6,7 @@ import type { ServerCommand } from "../../src/durable/state/command-journal.js";
 import { CodexExecutor } from "../../src/provider/codex-executor.js";
 import type { CodexProviderState } from "../../src/provider/codex-provider-state.js";
 import { providerEnvironment } from "../../src/provider/provider-environment.js";
-import { workPaths } from "./codex-durable.js";
+import { withWork, workPaths } from "./codex-durable.js";
 
 // The Codex executor alone (no server), on the real fake app-server: for the orders of the
 // provider's and the runner's own steps that a server scenario cannot pin down.
@@ -92,4 +92,23 @@ export async function executorAlone(work: string): Promise<ExecutorAlone> {
 /** Every provider the test started is stopped, whatever the test's outcome. */
 export async function stopAll(pids: () => Promise<number[]>): Promise<void> {
   for (const pid of await pids().catch(() => [])) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+}
+
+/**
+ * Runs `use` with an executor alone in a fresh work directory; the executor is shut down and
+ * every provider it started stopped, whatever the outcome.
+ */
+export async function withExecutorAlone<T>(
+  use: (alone: ExecutorAlone, work: string) => Promise<T>,
+): Promise<T> {
+  return await withWork(async (work) => {
+    const alone = await executorAlone(work);
+    try {
+      return await use(alone, work);
+    } finally {
+      alone.executor.shutdown();
+      await alone.executor.finished;
+      await stopAll(alone.pids);
+    }
+  });
 }
