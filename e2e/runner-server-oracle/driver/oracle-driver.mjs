@@ -1,10 +1,20 @@
 // Runs on Node 24 (the real server's engines): drives our paperclip-runnerd through the
 // server's own spawnRunner and DurablePrpControlPlane for one scenario, and prints what the
 // server saw as JSON lines. Written for this repository; it only calls the server's exports.
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { readProcStat } from "@paperclipai/internal";
+import {
+  createWaiter,
+  driverIdentity,
+  launchDetached,
+  readRunnerDiagnostic,
+  runnerExit,
+  SERVER_RUNNER_VERSION,
+  serverSpawnOptions,
+  storeReport,
+} from "@paperclipai/test-support/durable-runner-driver";
 import {
   fileDigest,
   loadServerControlPlane,
@@ -16,16 +26,7 @@ const { DurablePrpControlPlane, spawnRunner, validatePrpEvent } = await loadServ
   scenario.serverDir,
 );
 const print = printRecord;
-const identity = {
-  runnerInstanceId: "runner-oracle-1",
-  environmentLeaseId: "lease-env-1",
-  runId: "run-oracle-1",
-  normalizedSessionId: "session-oracle-1",
-  turnId: "turn-oracle-1",
-  itemId: "item-oracle-1",
-};
-// The values the real server passes (live/runnerd-codex-transport.js): its approved runner version, 16 MiB outbox, 1 MiB P0 reserve.
-const runnerVersion = "0.3.0";
+const identity = driverIdentity("oracle");
 const runnerDigest = fileDigest(scenario.runnerBin);
 
 // A deterministic clock offset the lease scenario moves forward (the server's clock, not the runner's).
@@ -34,27 +35,14 @@ const realNow = Date.now.bind(Date);
 Date.now = () => realNow() + clockOffsetMs;
 
 const committed = [];
-const waiters = [];
-const notify = () => {
-  for (const waiter of waiters.splice(0)) waiter();
-};
-const until = async (predicate, what, timeoutMs = 30_000) => {
-  const deadline = realNow() + timeoutMs;
-  while (!predicate()) {
-    if (realNow() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => {
-      waiters.push(resolve);
-      setTimeout(resolve, 50);
-    });
-  }
-};
+const { until, notify } = createWaiter({ now: realNow, pollMs: 50, timeoutMs: 30_000 });
 
 let commitFailuresLeft = scenario.failCommitAt === undefined ? 0 : 1;
 let blocked = null;
 const controlPlane = new DurablePrpControlPlane({
   stateDirectory: join(scenario.work, "control-plane"),
   identity,
-  expectedRunnerVersion: runnerVersion,
+  expectedRunnerVersion: SERVER_RUNNER_VERSION,
   expectedRunnerDigest: runnerDigest,
   onCommittedEvent: async (event) => {
     const check = validatePrpEvent(event);
@@ -172,19 +160,16 @@ function flipCiphertextDigit(buffer) {
 
 const queue = (type, payload = {}, commandId) => controlPlane.queueCommand(type, payload, commandId, true);
 const spawnOptions = {
-  connectUrl,
-  stateDirectory: join(scenario.work, "runner"),
-  identity,
-  ticket: controlPlane.issueBootstrapTicket(60_000),
-  maxOutboxBytes: scenario.maxOutboxBytes ?? 16 * 1024 * 1024,
-  p0ReserveBytes: scenario.p0ReserveBytes ?? 1024 * 1024,
-  maxRuntimeMs: 0,
-  reconnectGraceMs: 2_000,
-  lifecyclePolicy: { mode: "per_turn", idleTimeoutMs: null },
-  runnerBinaryPath: scenario.runnerBin,
-  runnerVersion,
-  runnerDigest,
-  diagnosticsDirectory: join(scenario.work, "diagnostics"),
+  ...serverSpawnOptions({
+    controlPlane,
+    connectUrl,
+    work: scenario.work,
+    identity,
+    runnerBin: scenario.runnerBin,
+    runnerDigest,
+  }),
+  ...(scenario.maxOutboxBytes === undefined ? {} : { maxOutboxBytes: scenario.maxOutboxBytes }),
+  ...(scenario.p0ReserveBytes === undefined ? {} : { p0ReserveBytes: scenario.p0ReserveBytes }),
   ...(scenario.script === undefined
     ? {}
     : {
@@ -192,44 +177,18 @@ const spawnOptions = {
         processLauncher: (spec) => launchWithScript(spec, scenario.script),
       }),
 };
-const { spawn } = await import("node:child_process");
 function launchWithScript(spec, script) {
   const args = [...spec.args];
   args[args.indexOf("--fake-harness-script") + 1] = script;
   // As the server's own launch path does: the diagnostics directory exists, private, before the runner starts.
   mkdirSync(args[args.indexOf("--diagnostics-directory") + 1], { recursive: true, mode: 0o700 });
   print({ type: "launch", args });
-  const child = spawn(spec.command, args, {
-    cwd: spec.cwd,
-    env: spec.environment,
-    detached: true,
-    stdio: "ignore",
-  });
-  const completion = new Promise((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal, stdout: "", stderr: "" })),
-  );
-  return { child, completion, processGroupId: child.pid };
+  return launchDetached(spec, { args });
 }
 
-const exitOf = async (handle) => {
-  let timer;
-  const result = await Promise.race([
-    handle.completion,
-    new Promise((resolve) => {
-      timer = setTimeout(() => resolve(null), 30_000);
-    }),
-  ]);
-  clearTimeout(timer);
-  // The server's launcher empties runnerd.stderr.log when it launches again: read the runner's diagnostic now.
-  print({ type: "diagnostic", text: readDiagnostic() });
-  if (result === null) {
-    try {
-      process.kill(-handle.child.pid, "SIGKILL");
-    } catch {}
-    throw new Error("runner did not exit");
-  }
-  return { code: result.code, signal: result.signal };
-};
+// The server's launcher empties runnerd.stderr.log when it launches again: read the runner's diagnostic now.
+const exitOf = (handle) =>
+  runnerExit(handle, 30_000, () => print({ type: "diagnostic", text: readRunnerDiagnostic(scenario.work) }));
 const hasEvent = (type) => committed.some((event) => event.eventType === type);
 
 let handle = spawnRunner(spawnOptions);
@@ -296,17 +255,9 @@ if (scenario.kind !== "outbox_full") {
 const state = controlPlane.store.state;
 print({
   type: "report",
-  commands: state.commands.map(({ commandId, type, status, result }) => ({
-    commandId,
-    type,
-    status,
-    result,
-  })),
+  ...storeReport(state),
   committedEventIds: state.committedEvents.map((event) => event.sourceEventId),
-  committedSeqs: state.committedEvents.map((event) => event.sourceSeq),
-  deliveryCounts: state.committedEvents.map((event) => event.deliveryCount),
   ackedSourceSeq: state.ackedSourceSeq,
-  freshBootstraps: state.freshBootstraps,
   connectionCount: state.connectionCount,
   replayDeliveries: state.replayDeliveries,
   malformedFrames: state.malformedFrames,
@@ -315,14 +266,6 @@ print({
 });
 await controlPlane.stop();
 proxy?.close();
-
-function readDiagnostic() {
-  try {
-    return readFileSync(join(scenario.work, "diagnostics", "runnerd.stderr.log"), "utf8");
-  } catch {
-    return "";
-  }
-}
 
 function isAlive(pid) {
   const stat = readProcStat(pid);

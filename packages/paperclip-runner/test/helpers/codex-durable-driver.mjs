@@ -5,6 +5,17 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  createWaiter,
+  driverIdentity,
+  killGroup,
+  launchDetached,
+  readRunnerDiagnostic,
+  runnerExit,
+  SERVER_RUNNER_VERSION,
+  serverSpawnOptions,
+  storeReport,
+} from "@paperclipai/test-support/durable-runner-driver";
+import {
   fileDigest,
   loadServerControlPlane,
   printRecord,
@@ -15,16 +26,9 @@ const { DurablePrpControlPlane, spawnRunner, validatePrpEvent } = await loadServ
   scenario.serverDir,
 );
 const print = printRecord;
-const identity = {
-  runnerInstanceId: "runner-codex-1",
-  environmentLeaseId: "lease-env-1",
-  runId: "run-codex-1",
-  normalizedSessionId: "session-codex-1",
-  turnId: "turn-codex-1",
-  itemId: "item-codex-1",
-};
-const runnerVersion = "0.3.0";
+const identity = driverIdentity("codex");
 const runnerDigest = fileDigest(scenario.runnerBin);
+const { until, notify } = createWaiter();
 
 const committed = [];
 let releaseTools;
@@ -34,13 +38,14 @@ const toolsReleased = new Promise((resolve) => {
 const controlPlane = new DurablePrpControlPlane({
   stateDirectory: join(scenario.work, "control-plane"),
   identity,
-  expectedRunnerVersion: runnerVersion,
+  expectedRunnerVersion: SERVER_RUNNER_VERSION,
   expectedRunnerDigest: runnerDigest,
   onCommittedEvent: async (event) => {
     const check = validatePrpEvent(event);
     if (!check.ok) print({ type: "invalid", sourceSeq: event.sourceSeq, issues: check.issues });
     committed.push(event);
     print({ type: "committed", event });
+    notify();
   },
   onSemanticToolInput: async (call) => {
     print({ type: "semantic_call", call });
@@ -51,14 +56,6 @@ const controlPlane = new DurablePrpControlPlane({
 });
 await controlPlane.start();
 
-const realNow = Date.now.bind(Date);
-const until = async (predicate, what, timeoutMs = 20_000) => {
-  const deadline = realNow() + timeoutMs;
-  while (!predicate()) {
-    if (realNow() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 const count = (type) => committed.filter((event) => event.eventType === type).length;
 /** A queued payload's `requestId: "$lastRuntimeRequest"` names the runtime request the runner committed last. */
 const withRuntimeRequestId = (payload) => {
@@ -80,54 +77,26 @@ const providerReceived = (method) => {
 const command = (id) => controlPlane.store.state.commands.find((candidate) => candidate.commandId === id);
 
 const spawnOptions = {
-  connectUrl: controlPlane.connectUrl,
-  stateDirectory: join(scenario.work, "runner"),
-  identity,
-  ticket: controlPlane.issueBootstrapTicket(60_000),
-  maxOutboxBytes: 16 * 1024 * 1024,
-  p0ReserveBytes: 1024 * 1024,
-  maxRuntimeMs: 0,
-  reconnectGraceMs: 2_000,
-  lifecyclePolicy: { mode: "per_turn", idleTimeoutMs: null },
-  runnerBinaryPath: scenario.runnerBin,
-  runnerVersion,
-  runnerDigest,
-  diagnosticsDirectory: join(scenario.work, "diagnostics"),
+  ...serverSpawnOptions({
+    controlPlane,
+    work: scenario.work,
+    identity,
+    runnerBin: scenario.runnerBin,
+    runnerDigest,
+  }),
   environment: { ...process.env, ...scenario.runnerEnv },
   ...(scenario.opencodeLaunchProfile ? { opencodeLaunchProfile: scenario.opencodeLaunchProfile } : {}),
-  ...(scenario.launcherEnv ? { processLauncher: (spec) => launchWithEnv(spec, scenario.launcherEnv) } : {}),
+  // The server's launcher passes only its allowlisted environment; a test knob for the runner
+  // itself (a short provider request timeout) is added here, argv and everything else unchanged.
+  ...(scenario.launcherEnv
+    ? {
+        processLauncher: (spec) =>
+          launchDetached(spec, { env: { ...spec.environment, ...scenario.launcherEnv } }),
+      }
+    : {}),
 };
-
-// The server's launcher passes only its allowlisted environment; a test knob for the runner
-// itself (a short provider request timeout) is added here, argv and everything else unchanged.
-const { spawn } = await import("node:child_process");
-function launchWithEnv(spec, extra) {
-  const child = spawn(spec.command, spec.args, {
-    cwd: spec.cwd,
-    env: { ...spec.environment, ...extra },
-    detached: true,
-    stdio: "ignore",
-  });
-  const completion = new Promise((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal, stdout: "", stderr: "" })),
-  );
-  return { child, completion, processGroupId: child.pid };
-}
 mkdirSync(spawnOptions.diagnosticsDirectory, { recursive: true, mode: 0o700 });
-
-const exitOf = async (handle) => {
-  const result = await Promise.race([
-    handle.completion,
-    new Promise((resolve) => setTimeout(() => resolve(null), 20_000).unref()),
-  ]);
-  if (result === null) {
-    try {
-      process.kill(-handle.child.pid, "SIGKILL");
-    } catch {}
-    throw new Error("runner did not exit");
-  }
-  return { code: result.code, signal: result.signal };
-};
+const exitOf = (handle) => runnerExit(handle, 20_000);
 
 let handle = spawnRunner(spawnOptions);
 try {
@@ -183,29 +152,12 @@ try {
   }
 } catch (error) {
   print({ type: "failure", message: String(error?.message ?? error) });
-  try {
-    process.kill(-handle.child.pid, "SIGKILL");
-  } catch {}
+  killGroup(handle);
 }
 
-const state = controlPlane.store.state;
 print({
   type: "report",
-  commands: state.commands.map(({ commandId, type, status, result }) => ({
-    commandId,
-    type,
-    status,
-    result,
-  })),
-  committedSeqs: state.committedEvents.map((event) => event.sourceSeq),
-  deliveryCounts: state.committedEvents.map((event) => event.deliveryCount),
-  freshBootstraps: state.freshBootstraps,
-  diagnostic: (() => {
-    try {
-      return readFileSync(join(scenario.work, "diagnostics", "runnerd.stderr.log"), "utf8");
-    } catch {
-      return "";
-    }
-  })(),
+  ...storeReport(controlPlane.store.state),
+  diagnostic: readRunnerDiagnostic(scenario.work),
 });
 await controlPlane.stop();
