@@ -82,6 +82,13 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
+  /**
+   * A restarted runner's first `runner.drain` is the server's resume probe: upstream's runner
+   * keeps a resume's held facts through it (its answer says so, `retainedEventsDrained:false`),
+   * even when a command queued while no runner ran resumed the session before it. A later drain
+   * releases them, as before; so does any command that does not keep them held.
+   */
+  private resumeProbeAwaited: boolean;
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
@@ -100,6 +107,7 @@ export class CodexExecutor implements DurableEngine {
     this.ctx.restartProvider = this.restart;
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
+    this.resumeProbeAwaited = this.recoveryPending;
     this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);
   }
 
@@ -111,8 +119,8 @@ export class CodexExecutor implements DurableEngine {
    * Runs before every command durable mode handles, drain and suspend included:
    * a pending recovery happens first, and the commands durable mode answers
    * itself (drain, suspend, shutdown) commit the startup facts still deferred and turn restarts
-   * off until the next command the executor handles (their answers promise no more events; a
-   * drain may also be a new run's probe, followed by commands).
+   * off until the next command the executor handles (their answers promise no more events), but
+   * for a restarted runner's resume probe (`resumeProbeAwaited`), followed by the run's commands.
    */
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
@@ -124,9 +132,14 @@ export class CodexExecutor implements DurableEngine {
         if (held.length > 0)
           this.ctx.deferredStartup = { commandId: command.commandId, events: held, resume: true };
       }
-      if (answeredByDurableMode) await this.flushDeferred(command.commandId);
-      else await restartIfExited(this.ctx);
+      if (!answeredByDurableMode) await restartIfExited(this.ctx);
+      else if (this.isResumeProbe(command)) this.resumeProbeAwaited = false;
+      else await this.flushDeferred(command.commandId);
     });
+  }
+
+  private isResumeProbe(command: ServerCommand): boolean {
+    return command.type === "runner.drain" && this.resumeProbeAwaited;
   }
 
   private async flushDeferred(commandId: string): Promise<void> {
@@ -150,7 +163,10 @@ export class CodexExecutor implements DurableEngine {
         (command.type === "run.prepare" && outcome.status !== "accepted")
       )
         await discardPrewarmed(this.ctx);
-      if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) await this.flushDeferred(command.commandId);
+      if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) {
+        this.resumeProbeAwaited = false;
+        await this.flushDeferred(command.commandId);
+      }
       return {
         kind: "receipt" as const,
         commandId: command.commandId,
