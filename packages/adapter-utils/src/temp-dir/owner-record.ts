@@ -43,6 +43,26 @@ function writeRecordAt(location: string, text: string): void {
   }
 }
 
+/** Whether `dir` keeps its record inside itself (it lies in a private socket root). */
+function isInsideOwnDirectory(dir: string, locations: readonly string[]): boolean {
+  return locations.length === 1 && locations[0] === path.join(dir, OWNER_RECORD_NAME);
+}
+
+/**
+ * One write into the directory its creator has just made inside a private root: no
+ * registry to ready, and nothing to remember per directory (a run would otherwise add
+ * one entry to `readyRegistries` for good). A directory gone already cannot be recorded.
+ */
+function writeInsideOwnDirectory(dir: string, location: string, text: string): boolean {
+  try {
+    writeFileSync(location, text, { mode: 0o600 });
+  } catch {
+    return false;
+  }
+  writtenAt.set(dir, location);
+  return true;
+}
+
 /**
  * Records this process as the owner of `dir`, where no sandbox can write
  * (`ownerRecordLocations`): the first root that takes it. Returns `false` when no
@@ -53,6 +73,7 @@ export function writeOwnerRecord(dir: string, record: OwnerRecord | null = null)
   cachedOwnRecord ??= `${JSON.stringify(ownRecord())}\n`;
   const text = record ? `${JSON.stringify(record)}\n` : cachedOwnRecord;
   const locations = ownerRecordLocations(dir, ownerRoots());
+  if (isInsideOwnDirectory(dir, locations)) return writeInsideOwnDirectory(dir, locations[0]!, text);
   // A registry record names its directory, so the registry alone can be swept.
   const registryText = `${JSON.stringify({ ...(JSON.parse(text) as OwnerRecord), dir })}\n`;
   for (const location of locations) {
@@ -124,7 +145,7 @@ export async function removeOwnerRecord(dir: string): Promise<void> {
   const written = writtenAt.get(dir);
   writtenAt.delete(dir);
   const locations = written ? [written] : ownerRecordLocations(dir, ownerRoots());
-  if (locations.length === 1 && locations[0] === path.join(dir, OWNER_RECORD_NAME)) return;
+  if (isInsideOwnDirectory(dir, locations)) return;
   // One unlink each (never a directory there): a record that is gone already is no error.
   await Promise.all(locations.map((location) => unlink(location).catch(() => {})));
 }
