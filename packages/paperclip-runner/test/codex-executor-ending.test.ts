@@ -76,8 +76,14 @@ describe("a provider exit while the runner is ending or busy", { timeout: 30_000
       const { executor, events, readState, pids } = await startExecutor(work);
       try {
         const pid = (await readState()).processId as number;
-        // Durable mode answers the drain itself once beforeCommand returns: its answer is final here.
-        await executor.beforeCommand(commandOf("runner.drain"));
+        // Durable mode answers a drain itself between beforeCommand and afterCommand. The open's
+        // startup facts stay held through the first drain and follow the second's answer (as the
+        // server's close drains again while they are retained): from then on, nothing is held.
+        for (const drain of [commandOf("runner.drain"), commandOf("runner.drain")]) {
+          await executor.beforeCommand(drain);
+          await executor.afterCommand(drain);
+        }
+        expect(executor.holdsEvents()).toBe(false);
         const drained = events.length;
         const ctx = (executor as unknown as { ctx: ExecutorContext }).ctx;
         const provider = ctx.session?.peer.process;

@@ -16,12 +16,13 @@ import {
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
-import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import { type DeferredStartup, ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
 import { startProviderSession } from "./session-start.js";
+import { releasedOnDrain, startupRelease } from "./startup-release-policy.js";
 import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
 import { settleTurn } from "./turn-settlement.js";
 
@@ -49,15 +50,6 @@ const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
   "turn.stop",
 ]);
 
-/** Commands after which upstream's runner still holds a session.open's startup facts back. */
-const KEEPS_STARTUP_FACTS_DEFERRED: ReadonlySet<string> = new Set([
-  "session.goal.get",
-  "session.goal.set",
-  "session.goal.clear",
-  "session.snapshot",
-  "session.budget.increase",
-]);
-
 /** The commands durable mode answers without the executor (`command-applier.ts`). */
 const ANSWERED_BY_DURABLE_MODE: ReadonlySet<string> = new Set([
   "runner.drain",
@@ -83,12 +75,11 @@ export class CodexExecutor implements DurableEngine {
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
   /**
-   * A restarted runner's first `runner.drain` is the server's resume probe: upstream's runner
-   * keeps a resume's held facts through it (its answer says so, `retainedEventsDrained:false`),
-   * even when a command queued while no runner ran resumed the session before it. A later drain
-   * releases them, as before; so does any command that does not keep them held.
+   * The held startup facts a `runner.drain` already kept (`startup-release-policy.ts`): the next
+   * drain commits them just after its answer (`releaseAfterAnswer`).
    */
-  private resumeProbeAwaited: boolean;
+  private drained: DeferredStartup | null = null;
+  private releaseAfterAnswer = false;
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
@@ -107,7 +98,6 @@ export class CodexExecutor implements DurableEngine {
     this.ctx.restartProvider = this.restart;
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
-    this.resumeProbeAwaited = this.recoveryPending;
     this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);
   }
 
@@ -118,9 +108,9 @@ export class CodexExecutor implements DurableEngine {
   /**
    * Runs before every command durable mode handles, drain and suspend included:
    * a pending recovery happens first, and the commands durable mode answers
-   * itself (drain, suspend, shutdown) commit the startup facts still deferred and turn restarts
-   * off until the next command the executor handles (their answers promise no more events), but
-   * for a restarted runner's resume probe (`resumeProbeAwaited`), followed by the run's commands.
+   * itself (drain, suspend, shutdown) turn restarts off until the next command the executor
+   * handles (their answers promise no more events) and commit or keep the startup facts still
+   * held as upstream's runner does (`startup-release-policy.ts`).
    */
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
@@ -132,14 +122,25 @@ export class CodexExecutor implements DurableEngine {
         if (held.length > 0)
           this.ctx.deferredStartup = { commandId: command.commandId, events: held, resume: true };
       }
-      if (!answeredByDurableMode) await restartIfExited(this.ctx);
-      else if (this.isResumeProbe(command)) this.resumeProbeAwaited = false;
-      else await this.flushDeferred(command.commandId);
+      if (!answeredByDurableMode) return await restartIfExited(this.ctx);
+      const held = this.ctx.deferredStartup;
+      const release = startupRelease(command.type, held !== null && held === this.drained);
+      if (release === "before") await this.flushDeferred(command.commandId);
+      this.releaseAfterAnswer = release === "after-answer";
+      if (release === "keep") this.drained = held;
     });
   }
 
-  private isResumeProbe(command: ServerCommand): boolean {
-    return command.type === "runner.drain" && this.resumeProbeAwaited;
+  /** A drain that found the startup facts already kept by an earlier one commits them now, without Codex's replayed usage. */
+  afterCommand(command: ServerCommand): Promise<void> {
+    if (command.type !== "runner.drain" || !this.releaseAfterAnswer) return Promise.resolve();
+    return this.ctx.run(async () => {
+      this.releaseAfterAnswer = false;
+      const held = this.ctx.deferredStartup;
+      if (held === null) return;
+      this.ctx.deferredStartup = { ...held, events: releasedOnDrain(held.events) };
+      await this.ctx.releaseStartup();
+    });
   }
 
   private async flushDeferred(commandId: string): Promise<void> {
@@ -163,10 +164,7 @@ export class CodexExecutor implements DurableEngine {
         (command.type === "run.prepare" && outcome.status !== "accepted")
       )
         await discardPrewarmed(this.ctx);
-      if (!KEEPS_STARTUP_FACTS_DEFERRED.has(command.type)) {
-        this.resumeProbeAwaited = false;
-        await this.flushDeferred(command.commandId);
-      }
+      if (startupRelease(command.type, false) === "after-effect") await this.flushDeferred(command.commandId);
       return {
         kind: "receipt" as const,
         commandId: command.commandId,

@@ -115,6 +115,8 @@ export async function driveCodexRunner(
     readonly holdTools?: boolean;
     /** Added to the runner's own environment (beyond what the server's launcher passes). */
     readonly launcherEnv?: Record<string, string>;
+    /** The runner to drive (ours by default; upstream's launcher for a differential test). */
+    readonly runnerBin?: string;
   } = {},
 ): Promise<DriverResult> {
   const { cwd, codexHome } = workPaths(work);
@@ -122,7 +124,7 @@ export async function driveCodexRunner(
   await mkdir(codexHome, { recursive: true });
   const input = {
     serverDir: tools.serverDir,
-    runnerBin: BIN,
+    runnerBin: options.runnerBin ?? BIN,
     work,
     steps,
     runnerEnv: { CODEX_HOME: codexHome, ...options.runnerEnv },

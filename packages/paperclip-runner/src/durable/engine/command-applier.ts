@@ -77,6 +77,7 @@ export class CommandApplier {
     await committer.commit();
     if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);
     this.deps.sendResult(result);
+    await this.deps.engine.afterCommand?.(command);
   }
 
   private async apply(command: ServerCommand): Promise<Record<string, unknown>> {

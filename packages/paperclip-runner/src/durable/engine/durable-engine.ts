@@ -21,6 +21,8 @@ export interface DurableEngine {
   shutdown(): void;
   /** Runs before durable mode handles any command, drain and suspend included (a provider's pending recovery). */
   beforeCommand?(command: ServerCommand): Promise<void>;
+  /** Runs once a command's answer is sent (a drain's held events are committed just after it). */
+  afterCommand?(command: ServerCommand): Promise<void>;
   /** Whether the engine holds events back that it has not emitted yet (a drain then reports them retained). */
   holdsEvents?(): boolean;
   /**

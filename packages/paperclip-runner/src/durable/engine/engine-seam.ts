@@ -83,6 +83,10 @@ export class EngineSeam implements DurableEngine {
     await this.bound?.engine.beforeCommand?.(command);
   }
 
+  async afterCommand(command: ServerCommand): Promise<void> {
+    await this.bound?.engine.afterCommand?.(command);
+  }
+
   commandArrived(command: ServerCommand): void {
     if (this.bound === null) this.arrivals = [...this.arrivals, command].slice(-MAX_ARRIVALS_KEPT);
     else this.bound.engine.commandArrived?.(command);
