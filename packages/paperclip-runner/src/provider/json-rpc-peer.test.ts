@@ -34,4 +34,19 @@ describe("JsonRpcPeer", () => {
     );
     expect(seen.map((each) => each.kind)).toEqual(["notification", "violation"]);
   });
+
+  it("fails every request after a violation with that violation, however the lines were read", async () => {
+    // The answer twice in one write: the first resolves `initialize`, the second breaks the
+    // protocol before the caller's next request, which must then carry the violation itself.
+    const answer = JSON.stringify({ id: 1, result: { userAgent: "fake" } });
+    const peer = peerOn(
+      `process.stdin.once("data", () => process.stdout.write(${JSON.stringify(`${answer}\n${answer}\n`)})); setInterval(() => {}, 1000);`,
+      async () => undefined,
+    );
+    await expect(peer.request("initialize", {})).resolves.toEqual({ userAgent: "fake" });
+    await expect(peer.request("thread/start", {})).rejects.toMatchObject({
+      code: "ERR_RUNNER_PROVIDER_PROTOCOL",
+      message: "provider protocol violation: an answer names no request the runner sent",
+    });
+  });
 });

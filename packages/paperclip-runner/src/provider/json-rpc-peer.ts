@@ -66,7 +66,8 @@ export class JsonRpcPeer {
   private readonly pending = new Map<number, Pending>();
   private queued = 0;
   private queuedBytes = 0;
-  private broken = false;
+  /** Why the connection became unusable; every later request fails with it, not with a vaguer error. */
+  private failure: RunnerError | undefined;
 
   constructor(
     spec: ProviderSpawnSpec,
@@ -87,7 +88,8 @@ export class JsonRpcPeer {
   }
 
   request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    if (this.broken || this.process.hasExited) {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.process.hasExited) {
       return Promise.reject(providerStartFailed(`the provider is gone before ${method}`));
     }
     const id = this.nextId++;
@@ -117,7 +119,7 @@ export class JsonRpcPeer {
   }
 
   private onLine(line: string): void {
-    if (this.broken || line.trim() === "") return;
+    if (this.failure !== undefined || line.trim() === "") return;
     if (nestsDeeperThan(line)) {
       this.violate(`a frame nests deeper than ${MAX_JSON_NESTING} levels`);
       return;
@@ -173,8 +175,8 @@ export class JsonRpcPeer {
 
   /** The connection is unusable from here on: every request fails with `error`, then the violation is handled. */
   private fail(error: RunnerError): void {
-    if (this.broken) return;
-    this.broken = true;
+    if (this.failure !== undefined) return;
+    this.failure = error;
     this.rejectAll(error);
     this.deliver({ kind: "violation", error });
   }
@@ -205,7 +207,7 @@ export class JsonRpcPeer {
     this.queuedBytes += bytes;
     // Once the provider broke the protocol, what it sent before is not handled any more: the violation is next.
     const stale = (): boolean =>
-      this.broken && (message.kind === "notification" || message.kind === "request");
+      this.failure !== undefined && (message.kind === "notification" || message.kind === "request");
     this.chain = this.chain
       .then(() => (stale() ? undefined : this.onInbound(message)))
       // A message the runner could not handle (whatever it held) must not vanish: the session fails on it.
