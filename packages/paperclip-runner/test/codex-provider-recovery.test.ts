@@ -61,19 +61,24 @@ const nextTurn = [
   { op: "event", type: "item.completed" },
 ] as const;
 
+/** A turn with usage, a second one killed mid-stream, the relaunch, and a third turn to its end. */
+const killedMidStreamAfterATurn = [
+  { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
+  { op: "event", type: "run.terminal" },
+  { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
+  { op: "event", type: "turn.started", count: 2 },
+  { op: "sigkill" },
+  ...resumeSteps,
+  { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-3" },
+  { op: "event", type: "run.terminal", count: 3 },
+] as const;
+
 describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_000 }, () => {
   it("mid-stream: the thread resumes, the lost turn fails with its terminal, a replayed usage snapshot is benign, the next turn works", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work),
-        { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
-        { op: "event", type: "run.terminal" },
-        { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
-        { op: "event", type: "turn.started", count: 2 },
-        { op: "sigkill" },
-        ...resumeSteps,
-        { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-3" },
-        { op: "event", type: "run.terminal", count: 3 },
+        ...killedMidStreamAfterATurn,
         ...closeSteps,
       ]);
       expectCleanRecovery(result);
@@ -122,14 +127,7 @@ describe("SIGKILL of a runner driving Codex, and its relaunch", { timeout: 120_0
       const prepare = codexPrepare(work, { args: fakeCodexArgs("late-resume-usage") });
       const result = await driveCodexRunner(toolchain(), work, [
         ...openSteps(work, prepare),
-        { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
-        { op: "event", type: "run.terminal" },
-        { op: "queue", type: "turn.start", payload: { text: "hang" }, id: "turn-2" },
-        { op: "event", type: "turn.started", count: 2 },
-        { op: "sigkill" },
-        ...resumeSteps,
-        { op: "queue", type: "turn.start", payload: { text: "after" }, id: "turn-3" },
-        { op: "event", type: "run.terminal", count: 3 },
+        ...killedMidStreamAfterATurn,
         ...closeSteps,
       ]);
       expectCleanRecovery(result);
