@@ -90,6 +90,37 @@ describe("the process boundary (class 2: bwrap's pid 1)", () => {
     expect(existsSync(marker)).toBe(false);
   }, 60_000);
 
+  it("a program cannot write into pid 1 through /proc/1/mem to outlive its run, in any scope or spawn", async () => {
+    const ws = await scratchDir();
+    // Outside the workspace: a program that lives in it has its directory (the workspace) bound read-only.
+    const attacks = await buildAttacks(await scratchDir());
+    const marker = path.join(ws, "outlived");
+    const allowed = await echoServer();
+    const scopes: Omit<LocalProcessSandboxOptions, "workspaceDir">[] = [
+      { filesystemScope: "workspace", networkScope: "deny" },
+      { filesystemScope: "workspace" },
+      { networkScope: "deny" },
+      { networkScope: "allowlist", networkAllowlist: [`127.0.0.1:${allowed}`] },
+    ];
+    const said: Record<string, string> = {};
+    for (const scope of scopes) {
+      const args = ["outlive-init-mem", marker];
+      said[`helper ${JSON.stringify(scope)}`] = (await runAttack(attacks, args, scope, ws)).stdout;
+      // A caller that spawns the argv itself has no kill of pid 1 after the run: pid 1 is all there is.
+      const target = await buildLocalProcessSandboxSpawnTarget({
+        executable: attacks,
+        args,
+        cwd: ws,
+        options: { workspaceDir: ws, ...scope },
+      });
+      onCleanup(() => target.cleanup?.() ?? Promise.resolve());
+      said[`own spawn ${JSON.stringify(scope)}`] = (await spawnTarget(target)).stdout;
+    }
+    await sleep(OUTLIVE_WAIT_MS);
+    const refused = Object.fromEntries(Object.keys(said).map((run) => [run, "mem ENOENT\n"]));
+    expect({ said, outlived: existsSync(marker) }).toEqual({ said: refused, outlived: false });
+  }, 90_000);
+
   it("the host kills the whole sandbox by its pid 1 even when the program did get hold of pid 1", async () => {
     // No filter here (a bwrap started by hand): the attack succeeds inside, the kill still holds.
     const ws = await scratchDir();

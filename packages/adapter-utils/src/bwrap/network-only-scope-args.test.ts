@@ -49,6 +49,7 @@ describe("buildNetworkOnlyScopeArgs", () => {
     expect(maskDirs).toEqual([
       "/tmp/paperclip-network-sandbox-abc/mask/0",
       "/tmp/paperclip-network-sandbox-abc/mask/1",
+      "/tmp/paperclip-network-sandbox-abc/mask/2",
     ]);
     expect(args.join(" ")).toContain("--bind /tmp/paperclip-network-sandbox-abc/mask/0 /tmp");
     expect(args.join(" ")).toContain("--bind /tmp/paperclip-network-sandbox-abc/mask/1 /run");
@@ -98,9 +99,15 @@ describe("buildNetworkOnlyScopeArgs", () => {
     expect(args).not.toContain("--dir");
   });
 
+  it("hides bwrap's pid 1 under an empty read-only directory (its /proc/1/mem is writable otherwise)", () => {
+    const { args, maskDirs } = buildNetworkOnlyScopeArgs(plan());
+    expect(args.join(" ")).toContain(`--ro-bind ${maskDirs[2]} /proc/1`);
+    expect(args.indexOf("/proc/1")).toBeGreaterThan(args.indexOf("/proc"));
+  });
+
   it("masks nothing more when no bound-back path shows a socket root (/dev, /tmp and /run hide them)", () => {
     const { maskDirs } = buildNetworkOnlyScopeArgs(plan());
-    expect(maskDirs).toHaveLength(2);
+    expect(maskDirs).toHaveLength(3);
   });
 
   it("does not mask a root missing on the host", () => {
@@ -109,7 +116,7 @@ describe("buildNetworkOnlyScopeArgs", () => {
     const { maskDirs } = buildNetworkOnlyScopeArgs(
       plan({ layout: missing, mounts: [{ path: "/run/user/1000", access: "rw" }] }),
     );
-    expect(maskDirs).toHaveLength(2);
+    expect(maskDirs).toHaveLength(3);
   });
 
   it("masks, with a private directory and no tmpfs, a socket root a bound-back path shows", () => {
@@ -119,9 +126,9 @@ describe("buildNetworkOnlyScopeArgs", () => {
         proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" },
       }),
     );
-    expect(maskDirs).toHaveLength(3);
+    expect(maskDirs).toHaveLength(4);
     expect(args.join(" ")).toContain(
-      `--bind /run/user/1000 /run/user/1000 --bind ${maskDirs[2]} ${ROOTS[2]} --ro-bind ${PRIVATE}`,
+      `--bind /run/user/1000 /run/user/1000 --bind ${maskDirs[2]} ${ROOTS[2]} --ro-bind ${maskDirs[3]} /proc/1 --ro-bind ${PRIVATE}`,
     );
     expect(args).not.toContain("--tmpfs");
   });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { BindBackArgv } from "./bind-back-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
+import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
@@ -45,6 +46,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
   }
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
+  args.push("--ro-bind", nextMaskDir(plan, maskDirs), INIT_PROC_DIR);
   if (plan.proxyMount !== null) {
     const { source, dest } = plan.proxyMount;
     tree.createParents(dest);

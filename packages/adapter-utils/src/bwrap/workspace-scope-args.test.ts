@@ -100,6 +100,15 @@ describe("buildWorkspaceScopeArgs", () => {
     expect(buildWorkspaceScopeArgs(plan(split))).not.toContain("/proc/sys");
   });
 
+  it("hides bwrap's pid 1 under an empty read-only tmpfs (its /proc/1/mem is writable otherwise)", () => {
+    expect(buildWorkspaceScopeArgs(plan(merged)).slice(11, 15)).toEqual([
+      "--tmpfs",
+      "/proc/1",
+      "--remount-ro",
+      "/proc/1",
+    ]);
+  });
+
   it("recreates merged-/usr links with their own targets and never binds onto them", () => {
     const ops = binds(
       buildWorkspaceScopeArgs(

@@ -1,5 +1,6 @@
 import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
+import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 
@@ -36,6 +37,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   const root = new FreshRootArgv();
   if (kindOf(plan.layout, "/proc/sys").kind === "directory")
     root.args.push("--ro-bind", "/proc/sys", "/proc/sys");
+  root.args.push("--tmpfs", INIT_PROC_DIR, "--remount-ro", INIT_PROC_DIR);
   showSystemPaths(root, plan);
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") root.mountRequest(request);

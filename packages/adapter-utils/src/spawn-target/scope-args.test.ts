@@ -49,7 +49,7 @@ describe("scopeArgs", () => {
     expect(SANDBOX_BASE_ARGS.join(" ")).toContain("--cap-drop ALL");
     expect(args.at(-1)).toBe("--unshare-net");
     // The network-only scope's private /tmp and /run are directories of the run directory.
-    expect(maskDirs).toEqual(["/tmp/run-1/0", "/tmp/run-1/1"]);
+    expect(maskDirs).toEqual(["/tmp/run-1/0", "/tmp/run-1/1", "/tmp/run-1/2"]);
     expect(args.join(" ")).toContain("--bind /tmp/run-1/0 /tmp --bind /tmp/run-1/1 /run");
   });
 
