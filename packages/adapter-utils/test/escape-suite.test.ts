@@ -158,12 +158,15 @@ function escapes(results: Record<string, Attempt>, only?: (name: string) => bool
 describe("escape suite inside the real sandbox", () => {
   it("workspace + allowlist scope: zero escapes, and the host saw nothing", async () => {
     const { results, hits } = await runEscapeAttempts("workspace");
-    expect(Object.keys(results).length).toBeGreaterThanOrEqual(57);
+    expect(Object.keys(results).length).toBeGreaterThanOrEqual(71);
     expect(escapes(results)).toEqual({});
     expect(hits).toEqual({ canary: [], datagrams: [], unix: [] });
     // The attempts were real: the proxy refused with its own codes, files were missing or read-only.
     expect(results.proxy_connectLocalhostByDns?.detail).toMatch(/^HTTP\/1\.1 403/);
     expect(results.proxy_originForm?.detail).toMatch(/^HTTP\/1\.1 400/);
+    // The second request on a kept-alive connection reached the proxy and was refused there.
+    expect(results.proxy_pipelinedSecond?.detail).toMatch(/^HTTP\/1\.1 200 .* \| HTTP\/1\.1 403 /);
+    expect(results.proxy_backslashUserinfo?.detail).toMatch(/^HTTP\/1\.1 4\d\d/);
     expect(results.replaceBridge?.detail).toBe("EROFS");
     expect(results.replaceNativeBridge?.detail).toBe("EROFS");
     expect(results.unlinkNativeBridge?.detail).toMatch(/^(EROFS|EBUSY)$/);
