@@ -75,7 +75,8 @@ describe("the process boundary (class 1: inherited descriptors)", () => {
 describe("the process boundary (class 2: bwrap's pid 1)", () => {
   it("a program cannot ptrace pid 1 to outlive its run: nothing writes into the workspace afterwards", async () => {
     const ws = await scratchDir();
-    const attacks = await buildAttacks(ws);
+    // Outside the workspace: a program that lives in it has its directory (the workspace) bound read-only.
+    const attacks = await buildAttacks(await scratchDir());
     const marker = path.join(ws, "outlived");
     const scopes: Omit<LocalProcessSandboxOptions, "workspaceDir">[] = [
       { filesystemScope: "workspace", networkScope: "deny" },
