@@ -212,4 +212,20 @@ describe("held startup facts carried across a suspend, against upstream's runner
     ]);
     expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
   });
+
+  it("carries them on a runner.shutdown too, a drain or none before it", async () => {
+    for (const before of [[], drain("drain-1")]) {
+      const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+        ...openSteps(work),
+        ...before,
+        { op: "queue", type: "runner.shutdown", id: "shutdown" },
+        { op: "exit" },
+        { op: "snapshotFile", path: PROVIDER_STATE },
+      ]);
+      expect(orderedFacts(ours.committed)).toEqual(["session.started"]);
+      expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+      expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }]);
+      expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    }
+  });
 });
