@@ -77,9 +77,14 @@ describe("a provider exit while the runner is ending or busy", { timeout: 30_000
       try {
         const pid = (await readState()).processId as number;
         // Durable mode answers a drain itself between beforeCommand and afterCommand. The open's
-        // startup facts stay held through the first drain and follow the second's answer (as the
-        // server's close drains again while they are retained): from then on, nothing is held.
-        for (const drain of [commandOf("runner.drain"), commandOf("runner.drain")]) {
+        // startup facts stay held through the first drain; the second's answer makes their commit
+        // due, which the third (the server's close drains again while they are retained) makes
+        // before its answer: from then on, nothing is held.
+        for (const drain of [
+          commandOf("runner.drain"),
+          commandOf("runner.drain"),
+          commandOf("runner.drain"),
+        ]) {
           await executor.beforeCommand(drain);
           await executor.afterCommand(drain);
         }

@@ -168,7 +168,7 @@ describe("the Codex executor in durable mode, driven by the server's control pla
     });
   });
 
-  it("keeps the startup facts of a session.open through the drain right behind it and commits them at the suspend", async () => {
+  it("keeps the startup facts of a session.open through the drain right behind it and carries them at the suspend", async () => {
     await withWork(async (work) => {
       const result = await driveCodexRunner(toolchain(), work, [
         { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: "prepare" },
@@ -182,11 +182,24 @@ describe("the Codex executor in durable mode, driven by the server's control pla
         "session.started",
         "session.capabilities.updated",
         "session.goal.snapshot",
-        "harness.diagnostic",
-        "harness.diagnostic",
       ]);
-      // Upstream's runner keeps them through that drain too (`codex-startup-release-upstream.test.ts`),
-      // then carries them to the next run; this runner commits them before the suspend's answer.
+      // As upstream's runner does (`codex-startup-release-upstream.test.ts`): saved for the next run.
+      const state = JSON.parse(
+        await readFile(path.join(work, "runner", "codex-provider-state.json"), "utf8"),
+      );
+      expect(state.pendingEvents).toMatchObject([
+        {
+          executorEventId: "codex_provider_0000000000000001",
+          eventType: "harness.diagnostic",
+          priority: "p0",
+        },
+        {
+          executorEventId: "codex_provider_0000000000000002",
+          eventType: "harness.diagnostic",
+          priority: "p0",
+        },
+      ]);
+      expect(state.nextProviderEventSeq).toBe(3);
       expect(commandResult(result, "drain")?.result.result?.retainedEventsDrained).toBe(false);
       expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
     });

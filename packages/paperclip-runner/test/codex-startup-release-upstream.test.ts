@@ -1,69 +1,23 @@
-import { toolchainCache } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
+import { openSteps, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
 import {
-  type CommittedEvent,
-  closeSteps,
-  type DriverResult,
-  driveCodexRunner,
-  openSteps,
-  type Step,
-  serverToolchainForFile,
-  withWork,
-} from "./helpers/codex-durable.js";
+  bothRunners,
+  drain,
+  drainAnswers,
+  orderedFacts,
+  STARTUP_FACTS,
+  turnThenClose,
+} from "./helpers/startup-release-differential.js";
 
-// Differential: upstream's Rust runner and ours on the same inputs, the real control plane and the
-// fake app-server, compared on when held startup facts are committed around the server's drains.
+// Differential: upstream's Rust runner and ours (`helpers/startup-release-differential.ts`) on when
+// held startup facts are committed around the server's drains, within one run.
 const toolchain = serverToolchainForFile();
-const upstreamRunner = (): string => toolchainCache("the startup release differential", "upstream-runnerd");
-
-/** The events whose order this compares: the session's, the startup facts, the turn's acceptance. */
-const ORDERED = new Set(["session.started", "session.resumed", "runner.reconciled", "turn.accepted"]);
-
-function orderedFacts(events: readonly CommittedEvent[]): string[] {
-  return events
-    .filter((event) => ORDERED.has(event.eventType) || event.eventType === "harness.diagnostic")
-    .map((event) =>
-      event.eventType === "harness.diagnostic" ? `diagnostic:${String(event.payload.code)}` : event.eventType,
-    );
-}
-
-/** Each drain's answer, by command id. */
-function drainAnswers(result: DriverResult): Record<string, unknown> {
-  return Object.fromEntries(
-    result.commands
-      .filter((command) => command.type === "runner.drain")
-      .map((command) => [command.commandId, command.result.result?.retainedEventsDrained]),
-  );
-}
-
-async function bothRunners(steps: (work: string) => Step[]): Promise<[DriverResult, DriverResult]> {
-  const ours = await withWork((work) => driveCodexRunner(toolchain(), work, steps(work)));
-  const upstream = await withWork((work) =>
-    driveCodexRunner(toolchain(), work, steps(work), { runnerBin: upstreamRunner() }),
-  );
-  for (const result of [ours, upstream]) {
-    expect(result.failure).toBeNull();
-    expect(result.invalid).toEqual([]);
-  }
-  return [ours, upstream];
-}
-
-const drain = (id: string): Step[] => [
-  { op: "queue", type: "runner.drain", id },
-  { op: "command", id },
-];
-const turnThenClose: Step[] = [
-  { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
-  { op: "event", type: "run.terminal" },
-  ...closeSteps,
-];
-const STARTUP_FACTS = ["diagnostic:provider_startup_ownership", "diagnostic:provider_startup_ownership"];
 
 describe("held startup facts around the server's drains, against upstream's runner", {
   timeout: 120_000,
 }, () => {
   it("keeps a session.open's facts through the first drain, until after the next turn's acceptance", async () => {
-    const [ours, upstream] = await bothRunners((work) => [
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
       ...openSteps(work),
       ...drain("drain-1"),
       ...turnThenClose,
@@ -82,7 +36,7 @@ describe("held startup facts around the server's drains, against upstream's runn
       ...drain("drain-2"),
       ...turnThenClose,
     ];
-    const [ours, upstream] = await bothRunners(steps);
+    const [ours, upstream] = await bothRunners(toolchain(), steps);
     expect(orderedFacts(ours.committed)).toEqual(["session.started", ...STARTUP_FACTS, "turn.accepted"]);
     expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
     // The second drain answers before it commits them: nothing retained is claimed drained.
@@ -105,7 +59,7 @@ describe("held startup facts around the server's drains, against upstream's runn
       { op: "queue", type: "runner.suspend", id: "suspend-2" },
       { op: "exit" },
     ];
-    const [ours, upstream] = await bothRunners(steps);
+    const [ours, upstream] = await bothRunners(toolchain(), steps);
     const facts = orderedFacts(ours.committed);
     expect(facts.slice(facts.indexOf("runner.reconciled"))).toEqual([
       "runner.reconciled",

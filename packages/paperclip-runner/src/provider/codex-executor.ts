@@ -16,13 +16,14 @@ import {
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
-import { type DeferredStartup, ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
+import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
 import { startProviderSession } from "./session-start.js";
-import { releasedOnDrain, startupRelease } from "./startup-release-policy.js";
+import { holdCarriedStartup } from "./startup-carry.js";
 import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
 import { settleTurn } from "./turn-settlement.js";
 
@@ -74,12 +75,7 @@ export class CodexExecutor implements DurableEngine {
   private done = false;
   private readonly ctx: ExecutorContext;
   private recoveryPending: boolean;
-  /**
-   * The held startup facts a `runner.drain` already kept (`startup-release-policy.ts`): the next
-   * drain commits them just after its answer (`releaseAfterAnswer`).
-   */
-  private drained: DeferredStartup | null = null;
-  private releaseAfterAnswer = false;
+  private readonly heldStartup: HeldStartupRelease;
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
 
@@ -96,6 +92,7 @@ export class CodexExecutor implements DurableEngine {
     });
     this.restart = (exit) => restartExitedProvider(this.ctx, deps.session, exit);
     this.ctx.restartProvider = this.restart;
+    this.heldStartup = new HeldStartupRelease(this.ctx);
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
     this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);
@@ -107,10 +104,11 @@ export class CodexExecutor implements DurableEngine {
 
   /**
    * Runs before every command durable mode handles, drain and suspend included:
-   * a pending recovery happens first, and the commands durable mode answers
-   * itself (drain, suspend, shutdown) turn restarts off until the next command the executor
-   * handles (their answers promise no more events) and commit or keep the startup facts still
-   * held as upstream's runner does (`startup-release-policy.ts`).
+   * a pending recovery happens first (the facts a suspended run carried held with its own),
+   * the commands durable mode answers itself (drain, suspend, shutdown) turn restarts off
+   * until the next command the executor handles (their answers promise no more events), and
+   * the startup facts still held are committed, kept or carried as upstream's runner does
+   * (`held-startup-release.ts`).
    */
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
@@ -118,35 +116,19 @@ export class CodexExecutor implements DurableEngine {
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
         this.recoveryPending = false;
-        const held = await recoverProviderSession(this.ctx, this.deps.session, commandSubject(command));
-        if (held.length > 0)
-          this.ctx.deferredStartup = { commandId: command.commandId, events: held, resume: true };
+        await holdCarriedStartup(this.ctx, command.commandId, () =>
+          recoverProviderSession(this.ctx, this.deps.session, commandSubject(command)),
+        );
       }
-      if (!answeredByDurableMode) return await restartIfExited(this.ctx);
-      const held = this.ctx.deferredStartup;
-      const release = startupRelease(command.type, held !== null && held === this.drained);
-      if (release === "before") await this.flushDeferred(command.commandId);
-      this.releaseAfterAnswer = release === "after-answer";
-      if (release === "keep") this.drained = held;
+      await this.heldStartup.before(command);
+      if (!answeredByDurableMode) await restartIfExited(this.ctx);
     });
   }
 
-  /** A drain that found the startup facts already kept by an earlier one commits them now, without Codex's replayed usage. */
+  /** A later drain's answer is sent: its commit of the held facts follows (`held-startup-release.ts`). */
   afterCommand(command: ServerCommand): Promise<void> {
-    if (command.type !== "runner.drain" || !this.releaseAfterAnswer) return Promise.resolve();
-    return this.ctx.run(async () => {
-      this.releaseAfterAnswer = false;
-      const held = this.ctx.deferredStartup;
-      if (held === null) return;
-      this.ctx.deferredStartup = { ...held, events: releasedOnDrain(held.events) };
-      await this.ctx.releaseStartup();
-    });
-  }
-
-  private async flushDeferred(commandId: string): Promise<void> {
-    const deferred = this.ctx.deferredStartup;
-    if (deferred === null || deferred.commandId === commandId) return;
-    await this.ctx.releaseStartup();
+    this.heldStartup.afterAnswer(command);
+    return Promise.resolve();
   }
 
   commandArrived(command: ServerCommand): void {
@@ -164,7 +146,7 @@ export class CodexExecutor implements DurableEngine {
         (command.type === "run.prepare" && outcome.status !== "accepted")
       )
         await discardPrewarmed(this.ctx);
-      if (startupRelease(command.type, false) === "after-effect") await this.flushDeferred(command.commandId);
+      await this.heldStartup.afterEffect(command);
       return {
         kind: "receipt" as const,
         commandId: command.commandId,
@@ -185,6 +167,7 @@ export class CodexExecutor implements DurableEngine {
   }
 
   shutdown(): void {
+    this.heldStartup.stop();
     void this.ctx.run(async () => {
       await discardPrewarmed(this.ctx);
       await this.ctx.session?.stop();
@@ -200,6 +183,7 @@ export class CodexExecutor implements DurableEngine {
    * resumes): first nothing is handled or saved any more, so its exit starts no new provider.
    */
   async kill(): Promise<void> {
+    this.heldStartup.stop();
     this.ctx.killed = true;
     this.ctx.restartProvider = null;
     await Promise.all([discardPrewarmed(this.ctx), this.ctx.session?.stop(0)]);
@@ -264,7 +248,17 @@ export class CodexExecutor implements DurableEngine {
     if (this.ctx.bound && !["prepared", "closed"].includes(this.ctx.state().lifecycle)) {
       return rejected("the provider session is already open");
     }
-    const next = preparedState(config, tools, contract);
+    const previous = this.ctx.bound ? this.ctx.state() : null;
+    // Facts a suspend carried here stay until committed, their numbering with them.
+    const next = {
+      ...preparedState(config, tools, contract),
+      ...(previous === null
+        ? {}
+        : {
+            pendingEvents: previous.pendingEvents,
+            nextProviderEventSeq: previous.nextProviderEventSeq ?? 1,
+          }),
+    };
     this.deps.checkLaunchProfile(next);
     this.ctx.bind(next);
     await discardPrewarmed(this.ctx);

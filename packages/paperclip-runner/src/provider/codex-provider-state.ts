@@ -3,6 +3,7 @@ import type { ProcessIdentity } from "../harness/process-identity.js";
 import { atomicPrivateWrite } from "../private-fs/index.js";
 import { readStateFile } from "../state/state-store.js";
 import type { AuthorizedOperation } from "./authorized-tools.js";
+import type { PendingEventRecord } from "./carried-startup-facts.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderConfig } from "./codex-provider-config.js";
 import { type GoalState, NO_GOALS } from "./session-goals.js";
@@ -68,8 +69,18 @@ export interface CodexProviderState {
   readonly processGeneration: number;
   readonly activeProviderTurnId: string | null;
   readonly ambiguousTurnStartPending: boolean;
-  /** Events produced and not yet in the runner's outbox (always empty between handled messages). */
-  readonly pendingEvents: readonly unknown[];
+  /**
+   * Held startup facts a suspend carried to the next run, not yet in the runner's outbox
+   * (upstream's records, `carried-startup-facts.ts`); empty otherwise.
+   */
+  readonly pendingEvents: readonly PendingEventRecord[];
+  /** The number the next carried record's `executorEventId` takes (absent in a state saved before carrying). */
+  readonly nextProviderEventSeq?: number;
+  /**
+   * The engine seq the first of `pendingEvents` takes while they are being committed (saved
+   * before, cleared after), so a relaunch after a kill in between commits only the lost ones.
+   */
+  readonly pendingEventsReleaseFirstSeq?: number | null;
   readonly queuedEvents: readonly unknown[];
   readonly pendingToolCalls: readonly PendingToolCall[];
   readonly settledToolCallIds: readonly string[];
@@ -101,6 +112,8 @@ export function preparedState(
     activeProviderTurnId: null,
     ambiguousTurnStartPending: false,
     pendingEvents: [],
+    nextProviderEventSeq: 1,
+    pendingEventsReleaseFirstSeq: null,
     queuedEvents: [],
     pendingToolCalls: [],
     settledToolCallIds: [],

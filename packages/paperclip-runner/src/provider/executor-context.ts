@@ -1,4 +1,5 @@
 import type { EngineEvent } from "../durable/engine/durable-engine.js";
+import { carriedRecords, type PendingEventRecord } from "./carried-startup-facts.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
@@ -29,6 +30,11 @@ export interface DeferredStartup {
   readonly events: ProviderEvent[];
   readonly resume: boolean;
   goals?: GoalState;
+  /**
+   * The records of the state's `pendingEvents` that the first of `events` stand for: facts a
+   * previous run's suspend carried here (`startup-carry.ts`), forgotten once committed.
+   */
+  readonly carried?: readonly PendingEventRecord[];
 }
 
 export class ExecutorContext {
@@ -137,18 +143,37 @@ export class ExecutorContext {
     });
   }
 
-  /** Commits the startup facts held back (and applies the goal state they lead to). */
+  /**
+   * Commits the startup facts held back (and applies the goal state they lead to). When some were
+   * carried from a previous run, each is committed once: all of them are saved as records with the
+   * seq the first takes before, forgotten after (`uncommittedRecords` reads what a kill in between
+   * left; the facts this run added are saved with them, so that kill loses none).
+   */
   async releaseStartup(): Promise<void> {
     const held = this.deferredStartup;
     if (held === null) return;
     this.deferredStartup = null;
     this.lateResumeNotes = held.resume && held.goals === undefined;
     const goals = held.goals;
-    if (goals !== undefined) {
-      this.update((current) => ({ ...current, goals }));
+    const carried = held.carried ?? [];
+    if (goals !== undefined || carried.length > 0) {
+      this.update((current) => ({
+        ...current,
+        ...(goals === undefined ? {} : { goals }),
+        ...(carried.length === 0
+          ? {}
+          : {
+              ...carriedRecords(carried, held.events, current.nextProviderEventSeq ?? 1),
+              pendingEventsReleaseFirstSeq: this.eventSeq + 1,
+            }),
+      }));
       await this.save();
     }
     await this.emitAll(held.events);
+    if (carried.length > 0) {
+      this.update((current) => ({ ...current, pendingEvents: [], pendingEventsReleaseFirstSeq: null }));
+      await this.save();
+    }
   }
 
   /** Emits in order; the events share one outbox commit (each emit numbers and queues its event before it waits). */

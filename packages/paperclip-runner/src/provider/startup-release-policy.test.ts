@@ -3,23 +3,29 @@ import { providerEvent } from "./provider-event.js";
 import { releasedOnDrain, startupRelease } from "./startup-release-policy.js";
 
 describe("startupRelease", () => {
-  it("keeps held facts through the first drain and commits them after a later drain's answer", () => {
-    expect(startupRelease("runner.drain", false)).toBe("keep");
-    expect(startupRelease("runner.drain", true)).toBe("after-answer");
+  it("keeps held facts through the first drain; a later one's commit follows its answer", () => {
+    expect(startupRelease("runner.drain", "none")).toBe("keep");
+    expect(startupRelease("runner.drain", "kept")).toBe("after-answer");
   });
 
-  it("commits them before a suspend's or shutdown's answer, drained or not", () => {
+  it("carries them to the next run on a suspend or shutdown, whatever the drains did", () => {
     for (const type of ["runner.suspend", "runner.shutdown"]) {
-      expect(startupRelease(type, false)).toBe("before");
-      expect(startupRelease(type, true)).toBe("before");
+      for (const drain of ["none", "kept", "releasing"] as const)
+        expect(startupRelease(type, drain)).toBe("carry");
+    }
+  });
+
+  it("commits a due commit before any other command, a drain among them", () => {
+    for (const type of ["runner.drain", "turn.start", "session.snapshot"]) {
+      expect(startupRelease(type, "releasing")).toBe("before");
     }
   });
 
   it("keeps them through snapshots and goal commands, commits them after any other command's effect", () => {
-    expect(startupRelease("session.snapshot", false)).toBe("keep");
-    expect(startupRelease("session.goal.set", false)).toBe("keep");
-    expect(startupRelease("turn.start", false)).toBe("after-effect");
-    expect(startupRelease("session.close", false)).toBe("after-effect");
+    expect(startupRelease("session.snapshot", "kept")).toBe("keep");
+    expect(startupRelease("session.goal.set", "none")).toBe("keep");
+    expect(startupRelease("turn.start", "kept")).toBe("after-effect");
+    expect(startupRelease("session.close", "none")).toBe("after-effect");
   });
 });
 

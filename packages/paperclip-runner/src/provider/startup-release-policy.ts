@@ -2,11 +2,18 @@ import type { ProviderEvent } from "./provider-event.js";
 
 /**
  * When held startup facts (a session.open's, a resume's) are committed around a command:
- * `keep` leaves them held, `before` commits them before the command's answer (durable mode's
- * own commands), `after-effect` once the command's own events are committed (a turn's
- * turn.accepted first), `after-answer` just after the command's answer is sent.
+ * `keep` leaves them held, `before` commits them before the command is handled, `after-effect`
+ * once the command's own events are committed (a turn's turn.accepted first), `after-answer`
+ * some time after the command's answer is sent (unless a command comes first), `carry` saves
+ * them for the next run's runner instead (`startup-carry.ts`).
  */
-export type StartupRelease = "keep" | "before" | "after-effect" | "after-answer";
+export type StartupRelease = "keep" | "before" | "after-effect" | "after-answer" | "carry";
+
+/**
+ * Where the server's drains left the held facts: none came yet, the first kept them, or a later
+ * one answered and their commit is due (`releasing`).
+ */
+export type DrainState = "none" | "kept" | "releasing";
 
 /** Commands after which upstream's runner still holds the startup facts back. */
 const KEEPS_STARTUP_FACTS_HELD: ReadonlySet<string> = new Set([
@@ -18,15 +25,22 @@ const KEEPS_STARTUP_FACTS_HELD: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Pure: upstream's order, as its runner shows it with the fake app-server. The first
- * `runner.drain` while facts are held keeps them (a restarted runner's resume probe, or the
- * drain right behind a session.open); a later one answers first (`retainedEventsDrained:false`)
- * and commits them just after its answer. A suspend or shutdown commits them before its answer:
- * upstream's runner carries them to the next run instead, which this runner does not.
+ * How long after a later drain's answer upstream's runner commits the held facts when no
+ * command comes first (measured with its runner and the fake app-server: 255 to 285 ms).
  */
-export function startupRelease(commandType: string, drainAlreadySeen: boolean): StartupRelease {
-  if (commandType === "runner.drain") return drainAlreadySeen ? "after-answer" : "keep";
-  if (commandType === "runner.suspend" || commandType === "runner.shutdown") return "before";
+export const DRAIN_RELEASE_DELAY_MS = 250;
+
+/**
+ * Pure: upstream's order, as its runner shows it with the fake app-server. A suspend or shutdown
+ * carries held facts to the next run, whatever the drains did. The first `runner.drain` while
+ * facts are held keeps them (a restarted runner's resume probe, or the drain right behind a
+ * session.open); a later one answers (`retainedEventsDrained:false`) and commits them some time
+ * after its answer, or before the next command, unless that is a suspend, which carries them.
+ */
+export function startupRelease(commandType: string, drain: DrainState): StartupRelease {
+  if (commandType === "runner.suspend" || commandType === "runner.shutdown") return "carry";
+  if (drain === "releasing") return "before";
+  if (commandType === "runner.drain") return drain === "kept" ? "after-answer" : "keep";
   return KEEPS_STARTUP_FACTS_HELD.has(commandType) ? "keep" : "after-effect";
 }
 
@@ -34,6 +48,6 @@ export function startupRelease(commandType: string, drainAlreadySeen: boolean): 
  * Pure: what a drain commits of a resume's held facts: all but the diagnostic for the token-usage
  * snapshot Codex replayed while it resumed, which upstream's runner leaves out there.
  */
-export function releasedOnDrain(events: readonly ProviderEvent[]): ProviderEvent[] {
+export function releasedOnDrain<T extends Pick<ProviderEvent, "payload">>(events: readonly T[]): T[] {
   return events.filter((event) => event.payload.code !== "codex_resume_usage_snapshot");
 }

@@ -146,6 +146,12 @@ try {
         }
       };
       await until(holds, `${step.path} to contain ${step.text}`);
+    } else if (step.op === "snapshotFile") {
+      let text = null;
+      try {
+        text = readFileSync(join(scenario.work, step.path), "utf8");
+      } catch {}
+      print({ type: "file", path: step.path, text });
     } else if (step.op === "releaseTools") {
       releaseTools();
     }

@@ -63,6 +63,8 @@ export type Step =
   | { readonly op: "releaseTools" }
   /** Waits until the file at `path` (relative to the work directory) contains `text`. */
   | { readonly op: "fileContains"; readonly path: string; readonly text: string }
+  /** Records the file at `path` (relative to the work directory) as it is now, into `files`. */
+  | { readonly op: "snapshotFile"; readonly path: string }
   /** Waits until the fake app-servers received `count` (1) requests of `method`. */
   | { readonly op: "providerReceived"; readonly method: string; readonly count?: number };
 
@@ -78,6 +80,8 @@ export interface DriverResult {
   readonly diagnostic: string;
   /** What the fake app-servers logged (start records with env names, received messages). */
   readonly providerLog: readonly Record<string, unknown>[];
+  /** What each snapshotFile step read, in order (`text` null when the file was absent). */
+  readonly files: readonly { readonly path: string; readonly text: string | null }[];
   readonly work: string;
 }
 
@@ -167,6 +171,9 @@ export async function driveCodexRunner(
       .map(({ phase, code, signal }) => ({ phase, code, signal })) as DriverResult["exits"],
     diagnostic: report.diagnostic as string,
     providerLog,
+    files: records
+      .filter((record) => record.type === "file")
+      .map(({ path, text }) => ({ path, text })) as DriverResult["files"],
     work,
   };
 }

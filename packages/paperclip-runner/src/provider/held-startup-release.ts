@@ -1,0 +1,84 @@
+import type { ServerCommand } from "../durable/state/command-journal.js";
+import type { DeferredStartup, ExecutorContext } from "./executor-context.js";
+import { carryHeldStartup } from "./startup-carry.js";
+import {
+  DRAIN_RELEASE_DELAY_MS,
+  type DrainState,
+  releasedOnDrain,
+  startupRelease,
+} from "./startup-release-policy.js";
+
+/**
+ * Applies `startup-release-policy.ts` to the executor's held startup facts around each command:
+ * remembers what the server's drains did with them and commits, keeps or carries them.
+ */
+export class HeldStartupRelease {
+  /** The held facts a `runner.drain` already kept. */
+  private drained: DeferredStartup | null = null;
+  /** A later drain came: its commit of the held facts is due, `DRAIN_RELEASE_DELAY_MS` after its answer. */
+  private releaseDue = false;
+  private releaseTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly ctx: ExecutorContext) {}
+
+  /** Before any command is handled (inside the executor's actor). */
+  async before(command: ServerCommand): Promise<void> {
+    const held = this.ctx.deferredStartup;
+    const release = startupRelease(command.type, this.drainState(held));
+    this.cancelTimer();
+    if (release === "carry") await carryHeldStartup(this.ctx);
+    else if (release === "before") await this.releaseDrained();
+    else if (release === "keep" && command.type === "runner.drain") this.drained = held;
+    else if (release === "after-answer") this.releaseDue = true;
+  }
+
+  /** Once a command's answer is sent (outside the executor's actor). */
+  afterAnswer(command: ServerCommand): void {
+    if (command.type !== "runner.drain" || !this.releaseDue || this.releaseTimer !== null) return;
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = null;
+      void this.ctx.run(async () => {
+        if (this.releaseDue) await this.releaseDrained();
+      });
+    }, DRAIN_RELEASE_DELAY_MS);
+    this.releaseTimer.unref();
+  }
+
+  /** After a command's own effect (inside the executor's actor), before its answer. */
+  async afterEffect(command: ServerCommand): Promise<void> {
+    if (startupRelease(command.type, "none") !== "after-effect") return;
+    const held = this.ctx.deferredStartup;
+    // Facts held by this very command (a session.open's) wait for the next one.
+    if (held === null || held.commandId === command.commandId) return;
+    await this.ctx.releaseStartup();
+  }
+
+  /** The runner leaves: a due commit is no longer made (a suspend or shutdown carried them). */
+  stop(): void {
+    this.cancelTimer();
+  }
+
+  private drainState(held: DeferredStartup | null): DrainState {
+    if (this.releaseDue) return "releasing";
+    return held !== null && held === this.drained ? "kept" : "none";
+  }
+
+  private cancelTimer(): void {
+    this.releaseDue = false;
+    if (this.releaseTimer !== null) clearTimeout(this.releaseTimer);
+    this.releaseTimer = null;
+  }
+
+  /** What a later drain commits: the held facts without Codex's replayed usage. */
+  private async releaseDrained(): Promise<void> {
+    this.releaseDue = false;
+    const held = this.ctx.deferredStartup;
+    if (held === null) return;
+    this.ctx.deferredStartup = {
+      ...held,
+      events: releasedOnDrain(held.events),
+      ...(held.carried === undefined ? {} : { carried: releasedOnDrain(held.carried) }),
+    };
+    await this.ctx.releaseStartup();
+  }
+}

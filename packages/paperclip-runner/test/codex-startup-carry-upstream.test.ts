@@ -1,0 +1,231 @@
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  type DriverResult,
+  openSteps,
+  type Step,
+  serverToolchainForFile,
+} from "./helpers/codex-durable.js";
+import {
+  bothRunners,
+  drain,
+  drainAnswers,
+  orderedFacts,
+  STARTUP_FACTS,
+  turnThenClose,
+} from "./helpers/startup-release-differential.js";
+
+// Differential: upstream's Rust runner and ours (`helpers/startup-release-differential.ts`) on held
+// startup facts a suspend carries to the next run (`codex-provider-state.json` `pendingEvents`):
+// what each suspend saved, and when the next runs commit them.
+const toolchain = serverToolchainForFile();
+
+const PROVIDER_STATE = "runner/codex-provider-state.json";
+const suspendAndSnapshot = (id: string): Step[] => [
+  { op: "queue", type: "runner.suspend", id },
+  { op: "exit" },
+  { op: "snapshotFile", path: PROVIDER_STATE },
+];
+
+/**
+ * The facts each snapshot of the provider state holds for the next run: upstream's record fields,
+ * the payload by what it says (pids and launch ids differ per run). `nextProviderEventSeq` beside
+ * carried records only: upstream numbers every provider event, ours only the facts it carries.
+ */
+function carriedFacts(result: DriverResult): unknown[] {
+  return result.files
+    .filter((file) => file.path === PROVIDER_STATE)
+    .map((file) => {
+      const state = JSON.parse(file.text ?? "null") as {
+        pendingEvents: {
+          executorEventId: string;
+          eventType: string;
+          priority: string;
+          payload: Record<string, unknown>;
+        }[];
+        nextProviderEventSeq: number;
+      };
+      const pending = state.pendingEvents.map(({ executorEventId, eventType, priority, payload }) => {
+        const startup = (payload.startup ?? {}) as Record<string, unknown>;
+        const command = (startup.command ?? {}) as Record<string, unknown>;
+        return [
+          executorEventId,
+          eventType,
+          priority,
+          payload.code,
+          startup.phase,
+          startup.trigger,
+          command.commandId,
+        ];
+      });
+      return pending.length === 0 ? { pending } : { pending, next: state.nextProviderEventSeq };
+    });
+}
+
+/** A session.open's facts held through the first drain, then a suspend: the next run resumes on its probe. */
+const suspendBehindFirstDrain = (work: string): Step[] => [
+  ...openSteps(work),
+  ...drain("drain-1"),
+  ...suspendAndSnapshot("suspend-1"),
+  { op: "restart" },
+  ...drain("resume-probe"),
+];
+const OPEN_FACTS = [
+  [
+    "codex_provider_0000000000000001",
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "intent",
+    "ensure",
+    "open",
+  ],
+  [
+    "codex_provider_0000000000000002",
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "spawned",
+    "ensure",
+    "open",
+  ],
+];
+const probeFacts = (probe: string, first: number): unknown[][] => [
+  [
+    `codex_provider_${String(first).padStart(16, "0")}`,
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "intent",
+    "restore",
+    probe,
+  ],
+  [
+    `codex_provider_${String(first + 1).padStart(16, "0")}`,
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "spawned",
+    "restore",
+    probe,
+  ],
+  [
+    `codex_provider_${String(first + 2).padStart(16, "0")}`,
+    "session.resumed",
+    "p0",
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ],
+];
+
+describe("held startup facts carried across a suspend, against upstream's runner", {
+  timeout: 120_000,
+}, () => {
+  it("carries facts a suspend found held to the next run, committed after its first turn's acceptance", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...suspendBehindFirstDrain(work),
+      ...turnThenClose,
+      { op: "snapshotFile", path: PROVIDER_STATE },
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual([
+      "session.started",
+      "runner.reconciled",
+      "turn.accepted",
+      ...STARTUP_FACTS,
+      ...STARTUP_FACTS,
+      "session.resumed",
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
+    expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }, { pending: [] }]);
+    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+  });
+
+  it("commits carried facts after the answer of the next run's later drain, when no turn comes", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...suspendBehindFirstDrain(work),
+      ...drain("close-drain"),
+      { op: "event", type: "session.resumed" },
+      ...closeSteps,
+      { op: "snapshotFile", path: PROVIDER_STATE },
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual([
+      "session.started",
+      "runner.reconciled",
+      ...STARTUP_FACTS,
+      ...STARTUP_FACTS,
+      "session.resumed",
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+    expect(drainAnswers(ours)).toMatchObject({ "resume-probe": false, "close-drain": false });
+    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
+    expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }, { pending: [] }]);
+    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+  });
+
+  it("carries them again on a suspend right behind a later drain, its commit not made yet", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...suspendBehindFirstDrain(work),
+      // Queued together: the suspend comes right behind the drain's answer, however loaded the machine.
+      { op: "queue", type: "runner.drain", id: "close-drain" },
+      ...suspendAndSnapshot("suspend-2"),
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual(["session.started", "runner.reconciled"]);
+    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
+    const twice = [...OPEN_FACTS, ...probeFacts("resume-probe", 3)];
+    expect(carriedFacts(ours)).toEqual([
+      { pending: OPEN_FACTS, next: 3 },
+      { pending: twice, next: 6 },
+    ]);
+    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+  });
+
+  it("carries them through a second suspend right after the probe, then commits each once after a turn", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...suspendBehindFirstDrain(work),
+      ...suspendAndSnapshot("suspend-2"),
+      { op: "restart" },
+      ...drain("second-probe"),
+      ...turnThenClose,
+      { op: "snapshotFile", path: PROVIDER_STATE },
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual([
+      "session.started",
+      "runner.reconciled",
+      "runner.reconciled",
+      "turn.accepted",
+      ...STARTUP_FACTS,
+      ...STARTUP_FACTS,
+      "session.resumed",
+      ...STARTUP_FACTS,
+      "session.resumed",
+    ]);
+    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
+    expect(carriedFacts(ours)).toEqual([
+      { pending: OPEN_FACTS, next: 3 },
+      { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },
+      { pending: [] },
+    ]);
+    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+  });
+
+  it("carries them on a runner.shutdown too, a drain or none before it", async () => {
+    for (const before of [[], drain("drain-1")]) {
+      const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+        ...openSteps(work),
+        ...before,
+        { op: "queue", type: "runner.shutdown", id: "shutdown" },
+        { op: "exit" },
+        { op: "snapshotFile", path: PROVIDER_STATE },
+      ]);
+      expect(orderedFacts(ours.committed)).toEqual(["session.started"]);
+      expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+      expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }]);
+      expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    }
+  });
+});

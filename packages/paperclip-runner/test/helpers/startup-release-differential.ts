@@ -1,0 +1,65 @@
+import { toolchainCache } from "@paperclipai/test-support";
+import { expect } from "vitest";
+import {
+  type CommittedEvent,
+  closeSteps,
+  type DriverResult,
+  driveCodexRunner,
+  type ServerToolchain,
+  type Step,
+  withWork,
+} from "./codex-durable.js";
+
+// Differential: upstream's Rust runner and ours on the same inputs, the real control plane and the
+// fake app-server, compared on when held startup facts are committed around the server's drains.
+const upstreamRunner = (): string => toolchainCache("the startup release differential", "upstream-runnerd");
+
+/** The events whose order this compares: the session's, the startup facts, the turn's acceptance. */
+const ORDERED = new Set(["session.started", "session.resumed", "runner.reconciled", "turn.accepted"]);
+
+export function orderedFacts(events: readonly CommittedEvent[]): string[] {
+  return events
+    .filter((event) => ORDERED.has(event.eventType) || event.eventType === "harness.diagnostic")
+    .map((event) =>
+      event.eventType === "harness.diagnostic" ? `diagnostic:${String(event.payload.code)}` : event.eventType,
+    );
+}
+
+/** Each drain's answer, by command id. */
+export function drainAnswers(result: DriverResult): Record<string, unknown> {
+  return Object.fromEntries(
+    result.commands
+      .filter((command) => command.type === "runner.drain")
+      .map((command) => [command.commandId, command.result.result?.retainedEventsDrained]),
+  );
+}
+
+/** Ours, then upstream's runner, on the same steps; both must run them through. */
+export async function bothRunners(
+  tools: ServerToolchain,
+  steps: (work: string) => Step[],
+): Promise<[DriverResult, DriverResult]> {
+  const ours = await withWork((work) => driveCodexRunner(tools, work, steps(work)));
+  const upstream = await withWork((work) =>
+    driveCodexRunner(tools, work, steps(work), { runnerBin: upstreamRunner() }),
+  );
+  for (const result of [ours, upstream]) {
+    expect(result.failure).toBeNull();
+    expect(result.invalid).toEqual([]);
+  }
+  return [ours, upstream];
+}
+
+export const drain = (id: string): Step[] => [
+  { op: "queue", type: "runner.drain", id },
+  { op: "command", id },
+];
+export const turnThenClose: Step[] = [
+  { op: "queue", type: "turn.start", payload: { text: "first" }, id: "turn-1" },
+  { op: "event", type: "run.terminal" },
+  ...closeSteps,
+];
+export const STARTUP_FACTS = [
+  "diagnostic:provider_startup_ownership",
+  "diagnostic:provider_startup_ownership",
+];
