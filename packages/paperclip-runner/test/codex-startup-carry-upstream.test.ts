@@ -8,6 +8,7 @@ import {
 } from "./helpers/codex-durable.js";
 import {
   bothRunners,
+  commandOutcome,
   drain,
   drainAnswers,
   orderedFacts,
@@ -226,6 +227,8 @@ describe("held startup facts carried across a suspend, against upstream's runner
       expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
       expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }]);
       expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+      expect(commandOutcome(ours, "shutdown")).toEqual({ status: "completed" });
+      expect(commandOutcome(ours, "shutdown")).toEqual(commandOutcome(upstream, "shutdown"));
     }
   });
 });

@@ -34,6 +34,11 @@ export function drainAnswers(result: DriverResult): Record<string, unknown> {
   );
 }
 
+/** What a command was answered with (its result's outcome). */
+export function commandOutcome(result: DriverResult, commandId: string): unknown {
+  return result.commands.find((command) => command.commandId === commandId)?.result.result;
+}
+
 /** Ours, then upstream's runner, on the same steps; both must run them through. */
 export async function bothRunners(
   tools: ServerToolchain,

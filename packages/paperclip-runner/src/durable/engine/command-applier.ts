@@ -90,9 +90,8 @@ export class CommandApplier {
         engine.shutdown();
         await engine.finished.catch(() => undefined);
       }
-      // Upstream's runner answers a suspension with its status (a shutdown with nothing).
-      const outcome = command.type === "runner.suspend" ? { status: "completed" } : null;
-      return commandResult(subject, "completed", "command applied", outcome);
+      // Upstream's runner answers a suspension and a shutdown alike, with their status.
+      return commandResult(subject, "completed", "command applied", { status: "completed" });
     }
     if (command.type === "runner.drain") {
       // The server's close barrier: true only when every event is acknowledged (nothing retained to
