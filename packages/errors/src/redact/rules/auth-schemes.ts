@@ -1,3 +1,4 @@
+import { builtOnFirstUse } from "../built-on-first-use.js";
 import { isAsciiLetter, isBlank, isToken68Char, isWhitespace } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
@@ -5,7 +6,6 @@ import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
-const SCHEME = `(?:${trieOf(["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"])})`;
 const MAX_BLANKS = 8;
 // A scheme, and the scheme names that follow it as words (`Bearer Bearer …` is a list of words, not
 // a credential): only the last of such a run may be followed by one. The run is read in one pass
@@ -13,16 +13,22 @@ const MAX_BLANKS = 8;
 // taken again until it stops advancing reads the same run as one unbounded atomic match would,
 // while V8's backtracking stack stays small (an unbounded repetition over a 1 MiB run made the
 // first calls 30× slower than the later ones, until optimised code arrived).
-const SCHEME_START = new RegExp(`\\b${SCHEME}`, "g");
-const SCHEME_RUN = new RegExp(`(?:[ \\t]{1,${MAX_BLANKS}}${SCHEME}(?![A-Za-z0-9._~+/=-])){0,256}`, "y");
+const schemePatterns = builtOnFirstUse(() => {
+  const scheme = `(?:${trieOf(["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"])})`;
+  return {
+    start: new RegExp(`\\b${scheme}`, "g"),
+    run: new RegExp(`(?:[ \\t]{1,${MAX_BLANKS}}${scheme}(?![A-Za-z0-9._~+/=-])){0,256}`, "y"),
+  };
+});
 
 /** The end of the run of scheme words that continues at `from`. */
 function schemeRunEnd(text: string, from: number): number {
+  const schemeRun = schemePatterns().run;
   let position = from;
   for (;;) {
-    SCHEME_RUN.lastIndex = position;
-    if (SCHEME_RUN.exec(text) === null || SCHEME_RUN.lastIndex === position) return position;
-    position = SCHEME_RUN.lastIndex;
+    schemeRun.lastIndex = position;
+    if (schemeRun.exec(text) === null || schemeRun.lastIndex === position) return position;
+    position = schemeRun.lastIndex;
   }
 }
 
@@ -64,13 +70,14 @@ function isCredential(scheme: string, value: string): boolean {
 export function redactAuthSchemes(text: string, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   const repeats = new RepeatSkipper(text, rewriter, context);
-  SCHEME_START.lastIndex = 0;
+  const schemeStart = schemePatterns().start;
+  schemeStart.lastIndex = 0;
   for (;;) {
-    SCHEME_START.lastIndex = repeats.resume(SCHEME_START.lastIndex, 0);
-    const found = SCHEME_START.exec(text);
+    schemeStart.lastIndex = repeats.resume(schemeStart.lastIndex, 0);
+    const found = schemeStart.exec(text);
     if (found === null) break;
     const schemesEnd = schemeRunEnd(text, found.index + found[0].length);
-    SCHEME_START.lastIndex = schemesEnd;
+    schemeStart.lastIndex = schemesEnd;
     let start = schemesEnd;
     while (start - schemesEnd <= MAX_BLANKS && isBlank(text.charCodeAt(start))) start += 1;
     context.steps += start - found.index + 1;
@@ -82,11 +89,11 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     context.steps += end - start + 1;
     if (end - start < 6 || !endsCredential(text.charCodeAt(end))) continue;
     if (OAUTH_FIELD.test(text.slice(start, end))) continue;
-    let schemeStart = schemesEnd;
-    while (isAsciiLetter(text.charCodeAt(schemeStart - 1))) schemeStart -= 1;
-    if (!isCredential(text.slice(schemeStart, schemesEnd), text.slice(start, end))) continue;
+    let lastScheme = schemesEnd;
+    while (isAsciiLetter(text.charCodeAt(lastScheme - 1))) lastScheme -= 1;
+    if (!isCredential(text.slice(lastScheme, schemesEnd), text.slice(start, end))) continue;
     rewriter.replace(start, end, context.replacement);
-    SCHEME_START.lastIndex = end;
+    schemeStart.lastIndex = end;
   }
   return rewriter.finish();
 }

@@ -1,9 +1,9 @@
 import type { RedactionContext } from "../redaction-context.js";
 import { WindowedSearch } from "../windowed-search.js";
-import { FLAG_CANDIDATE, MAX_FLAG_WORD_START, MAX_WORD, SENSITIVE_WORD } from "./key-candidates.js";
+import { keyPatterns, MAX_FLAG_WORD_START, MAX_WORD } from "./key-candidates.js";
 
 /**
- * The matches of FLAG_CANDIDATE (the dash of a `--flag` whose key holds a sensitive word). The
+ * The matches of keyPatterns().flagCandidate (the dash of a `--flag` whose key holds a sensitive word). The
  * pattern is tried only from where a sensitive word is in reach of a dash, and the words are found
  * by a search that skips a repeated stretch without one (WindowedSearch): `-p ` or `--header ` a
  * million times costs a few windows, not a failed look-ahead at every dash.
@@ -15,15 +15,16 @@ export class FlagDashes {
     private readonly text: string,
     context: RedactionContext,
   ) {
-    this.words = new WindowedSearch(text, SENSITIVE_WORD, 0, MAX_WORD, context);
+    this.words = new WindowedSearch(text, keyPatterns().sensitiveWord, 0, MAX_WORD, context);
   }
 
-  /** The first FLAG_CANDIDATE match at or after `from`, or -1. Calls come with `from` not decreasing. */
+  /** The first flagCandidate match at or after `from`, or -1. Calls come with `from` not decreasing. */
   next(from: number): number {
     const word = this.words.next(from + 1);
     if (word === null) return -1;
     // A dash further than that before the first word after it has no word in reach.
-    FLAG_CANDIDATE.lastIndex = Math.max(from, word.index - MAX_FLAG_WORD_START);
-    return FLAG_CANDIDATE.test(this.text) ? FLAG_CANDIDATE.lastIndex - 1 : -1;
+    const { flagCandidate } = keyPatterns();
+    flagCandidate.lastIndex = Math.max(from, word.index - MAX_FLAG_WORD_START);
+    return flagCandidate.test(this.text) ? flagCandidate.lastIndex - 1 : -1;
   }
 }

@@ -23,16 +23,7 @@ import {
 } from "../values.js";
 import { WindowedSearch } from "../windowed-search.js";
 import { FlagDashes } from "./flag-dashes.js";
-import {
-  FLAG_CANDIDATE,
-  FLAG_KEY_WORD,
-  KEY_CANDIDATE,
-  MAX_FLAG_KEY,
-  MAX_KEY_SIDE,
-  MAX_WORD,
-  SECOND_WORD,
-  SENSITIVE_WORD,
-} from "./key-candidates.js";
+import { keyPatterns, MAX_FLAG_KEY, MAX_KEY_SIDE, MAX_WORD } from "./key-candidates.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
 
@@ -155,8 +146,9 @@ export function readAssignment(
  * redacted; quotes around the value are kept.
  */
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
-  const afterFlags = text.includes("-") ? redactCandidates(text, FLAG_CANDIDATE, context) : text;
-  return redactCandidates(afterFlags, KEY_CANDIDATE, context);
+  const { flagCandidate, keyCandidate } = keyPatterns();
+  const afterFlags = text.includes("-") ? redactCandidates(text, flagCandidate, context) : text;
+  return redactCandidates(afterFlags, keyCandidate, context);
 }
 
 /**
@@ -168,10 +160,11 @@ function flagWordEnd(text: string, afterDash: number): number {
   const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
   while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
   if (text.charCodeAt(runEnd) !== 32) return runEnd;
-  SECOND_WORD.lastIndex = runEnd;
-  if (!SECOND_WORD.test(text)) return runEnd;
-  FLAG_KEY_WORD.lastIndex = afterDash;
-  return FLAG_KEY_WORD.test(text) ? FLAG_KEY_WORD.lastIndex : runEnd;
+  const { secondWord, flagKeyWord } = keyPatterns();
+  secondWord.lastIndex = runEnd;
+  if (!secondWord.test(text)) return runEnd;
+  flagKeyWord.lastIndex = afterDash;
+  return flagKeyWord.test(text) ? flagKeyWord.lastIndex : runEnd;
 }
 
 /**
@@ -206,10 +199,10 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   const repeats = new RepeatSkipper(text, rewriter, context);
   const valueEnds = new UnquotedValueEnds(text);
   // A flag's match is its dash and the key follows it.
-  const flags = candidates === FLAG_CANDIDATE ? new FlagDashes(text, context) : null;
+  const flags = candidates === keyPatterns().flagCandidate ? new FlagDashes(text, context) : null;
   // Every other candidate starts at a sensitive word: the pattern is tried from the next one, so a
   // repeated stretch without one (`-H ` a million times) is skipped, not scanned.
-  const words = flags ? null : new WindowedSearch(text, SENSITIVE_WORD, 0, MAX_WORD, context);
+  const words = flags ? null : new WindowedSearch(text, keyPatterns().sensitiveWord, 0, MAX_WORD, context);
   const rightSide = flags ? MAX_FLAG_KEY : MAX_KEY_SIDE;
   // Whether the last candidate was near where its search started: then the next one is searched
   // for directly, as the word search first would cost a second search per candidate.

@@ -1,3 +1,4 @@
+import { builtOnFirstUse } from "../built-on-first-use.js";
 import { trieOf } from "../pattern-source.js";
 
 // A key is a bounded identifier around a sensitive word: scanning outwards by hand (instead of
@@ -13,49 +14,61 @@ const SENSITIVE_WORDS = [
 ];
 const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
 
-const WORD = `(?:${trieOf(SENSITIVE_WORDS)})`;
 // `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
 const EXPLICIT = `\\\\*["']?[ \\t]*[:=](?![ \\t]*[A-Za-z][\\w-]*:(?:[ \\t]|$))`;
-// `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
-const AFTER_SCHEME = `(?:${trieOf(SCHEMES)})[ \\t]+(?!(?:${trieOf(SCHEMES)})(?![^\\s,;]))`;
-// `key value`: the value must look like a credential (see looksLikeCredential): six characters
-// or more, and not a sensitive word itself (`password password …` is a list of words).
-const BARE_CREDENTIAL = `\\\\*["']?(?!${WORD}(?![\\w.~+/=-]))(?=[\\w.~+/=-]{6})`;
-// `--key value`: a dash after a non-key character, then a key holding a sensitive word.
-const FLAG_KEY = `-?[\\w.-]{0,${MAX_KEY_SIDE}}?${WORD}(?=[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
-const FLAG = `-(?<![\\w.-]-)(?=${FLAG_KEY})`;
-/**
- * After a FLAG_CANDIDATE's dash, the key up to the end of its sensitive word: needed only when
- * that word is two (`--secret key value`); a one-word key ends where its key characters do.
- */
-export const FLAG_KEY_WORD = new RegExp(FLAG_KEY, "iy");
-/** The longest key after a FLAG_CANDIDATE's dash: a key side on each side of a sensitive word. */
+
+/** The patterns that find the keys of sensitive values, built on the first redaction. */
+export interface KeyPatterns {
+  /**
+   * A sensitive word when what follows can make its key an assignment (more key characters, a
+   * separator, a scheme, a credential-shaped value): a necessary condition of `readAssignment`
+   * accepting the key, never a sufficient one. The engine skips the words that cannot be keys
+   * (`token token …`) without a call per word.
+   */
+  readonly keyCandidate: RegExp;
+  /**
+   * The dash that starts a `--flag value` whose key holds a sensitive word (any value follows a
+   * flag); the key is a run of key characters after it of at most MAX_FLAG_KEY. Its own pattern:
+   * a second alternative in keyCandidate would keep the engine from skipping ahead to the words.
+   */
+  readonly flagCandidate: RegExp;
+  /**
+   * After a flagCandidate's dash, the key up to the end of its sensitive word: needed only when
+   * that word is two (`--secret key value`); a one-word key ends where its key characters do.
+   */
+  readonly flagKeyWord: RegExp;
+  /** A space and the second word of a two-word sensitive word (` key` of `api key`). */
+  readonly secondWord: RegExp;
+  /** A sensitive word anywhere; it reads at most MAX_WORD characters from its start. */
+  readonly sensitiveWord: RegExp;
+}
+
+export const keyPatterns = builtOnFirstUse((): KeyPatterns => {
+  const word = `(?:${trieOf(SENSITIVE_WORDS)})`;
+  // `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
+  const afterScheme = `(?:${trieOf(SCHEMES)})[ \\t]+(?!(?:${trieOf(SCHEMES)})(?![^\\s,;]))`;
+  // `key value`: the value must look like a credential (see looksLikeCredential): six characters
+  // or more, and not a sensitive word itself (`password password …` is a list of words).
+  const bareCredential = `\\\\*["']?(?!${word}(?![\\w.~+/=-]))(?=[\\w.~+/=-]{6})`;
+  // `--key value`: a dash after a non-key character, then a key holding a sensitive word.
+  const flagKey = `-?[\\w.-]{0,${MAX_KEY_SIDE}}?${word}(?=[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
+  const secondWords = SENSITIVE_WORDS.filter((sensitive) => sensitive.includes(" ")).map(
+    (sensitive) => sensitive.split(" ")[1] as string,
+  );
+  return {
+    keyCandidate: new RegExp(
+      `${word}(?=[\\w.-]|${EXPLICIT}|[ \\t]+(?:${bareCredential}|${afterScheme}))`,
+      "gi",
+    ),
+    flagCandidate: new RegExp(`-(?<![\\w.-]-)(?=${flagKey})`, "gi"),
+    flagKeyWord: new RegExp(flagKey, "iy"),
+    secondWord: new RegExp(` (?:${trieOf([...new Set(secondWords)])})`, "iy"),
+    sensitiveWord: new RegExp(word, "gi"),
+  };
+});
+
+/** The longest key after a flagCandidate's dash: a key side on each side of a sensitive word. */
 export const MAX_FLAG_KEY = 1 + 2 * MAX_KEY_SIDE + Math.max(...SENSITIVE_WORDS.map((word) => word.length));
-/** A space and the second word of a two-word sensitive word (` key` of `api key`). */
-export const SECOND_WORD = new RegExp(
-  ` (?:${trieOf([...new Set(SENSITIVE_WORDS.filter((word) => word.includes(" ")).map((word) => word.split(" ")[1] as string))])})`,
-  "iy",
-);
-
-/**
- * A sensitive word when what follows can make its key an assignment (more key characters, a
- * separator, a scheme, a credential-shaped value): a necessary condition of `readAssignment`
- * accepting the key, never a sufficient one. The engine skips the words that cannot be keys
- * (`token token …`) without a call per word.
- */
-export const KEY_CANDIDATE = new RegExp(
-  `${WORD}(?=[\\w.-]|${EXPLICIT}|[ \\t]+(?:${BARE_CREDENTIAL}|${AFTER_SCHEME}))`,
-  "gi",
-);
-
-/**
- * The dash that starts a `--flag value` whose key holds a sensitive word (any value follows a
- * flag); the key is a run of key characters after it of at most MAX_FLAG_KEY. Its own pattern: a
- * second alternative in KEY_CANDIDATE would keep the engine from skipping ahead to the words.
- */
-export const FLAG_CANDIDATE = new RegExp(FLAG, "gi");
-/** A sensitive word anywhere; it reads at most MAX_WORD characters from its start. */
-export const SENSITIVE_WORD = new RegExp(WORD, "gi");
 export const MAX_WORD = 2 * Math.max(...SENSITIVE_WORDS.map((word) => word.length));
 /** How far after a flag's dash its key's sensitive word may start: `-`, a key side. */
 export const MAX_FLAG_WORD_START = 2 + MAX_KEY_SIDE;

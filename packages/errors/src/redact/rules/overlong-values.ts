@@ -4,7 +4,7 @@ import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue } from "../values.js";
 import { isCommandLike, readAssignment } from "./key-assignments.js";
-import { KEY_CANDIDATE, MAX_KEY_SIDE } from "./key-candidates.js";
+import { keyPatterns, MAX_KEY_SIDE } from "./key-candidates.js";
 
 // Keys tried in one run before it is left to the other rules: each costs at most a value's bound.
 const MAX_KEYS_PER_RUN = 16;
@@ -24,27 +24,28 @@ export function redactOverlongValues(text: string, context: RedactionContext): s
   if (runs.length === 0) return text;
   const rewriter = new Rewriter(text);
   const valueEnds = new UnquotedValueEnds(text);
+  const { keyCandidate } = keyPatterns();
   for (const run of runs) {
     // Searched in the run alone: a run without a key never sends the search past its end.
     const runText = text.slice(
       run.start,
       Math.min(run.end - MAX_CREDENTIAL_LENGTH, run.start + SEARCHED_PER_RUN),
     );
-    KEY_CANDIDATE.lastIndex = 0;
+    keyCandidate.lastIndex = 0;
     for (let tried = 0; tried < MAX_KEYS_PER_RUN; tried += 1) {
-      const word = KEY_CANDIDATE.exec(runText);
+      const word = keyCandidate.exec(runText);
       if (word === null) break;
       context.steps += 1;
       const wordStart = run.start + word.index;
       const assignment = readAssignment(
         text,
         wordStart,
-        run.start + KEY_CANDIDATE.lastIndex,
+        run.start + keyCandidate.lastIndex,
         MAX_KEY_SIDE,
         context,
       );
       if ("skipTo" in assignment) {
-        KEY_CANDIDATE.lastIndex = Math.max(KEY_CANDIDATE.lastIndex, assignment.skipTo - run.start);
+        keyCandidate.lastIndex = Math.max(keyCandidate.lastIndex, assignment.skipTo - run.start);
         continue;
       }
       if (run.end - assignment.valueStart <= MAX_CREDENTIAL_LENGTH) break;

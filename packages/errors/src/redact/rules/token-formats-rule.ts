@@ -1,3 +1,4 @@
+import { builtOnFirstUse } from "../built-on-first-use.js";
 import { BACKSLASH, isNameChar, isTokenChar } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
@@ -7,18 +8,40 @@ import { WindowedSearch } from "../windowed-search.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
 import { matchShape, type Reach } from "./token-shape.js";
 
-// Prefixes by their first two characters: a token start costs one lookup, not one try per prefix.
-const prefixesByHead = new Map<number, { readonly prefix: string; readonly format: TokenFormat }[]>();
-for (const format of TOKEN_FORMATS) {
-  for (const prefix of format.prefixes) {
-    const head = (prefix.charCodeAt(0) << 16) | prefix.charCodeAt(1);
-    const bucket = prefixesByHead.get(head) ?? [];
-    bucket.push({ prefix, format });
-    // Longest first, so `xoxe.xoxp-` wins over `xoxe-`.
-    bucket.sort((a, b) => b.prefix.length - a.prefix.length);
-    prefixesByHead.set(head, bucket);
-  }
+interface TokenStarts {
+  /** Prefixes by their first two characters: a token start costs one lookup, not one try per prefix. */
+  readonly prefixesByHead: ReadonlyMap<
+    number,
+    readonly { readonly prefix: string; readonly format: TokenFormat }[]
+  >;
+  /**
+   * Where a prefix starts a token: every prefix starts with a letter, so `\b` before it is the
+   * same test as "no name character before"; unlike a look-behind it lets the engine skip ahead.
+   */
+  readonly pattern: RegExp;
+  /** The longest prefix: what a token start reads after it (the trie looks no further). */
+  readonly maxPrefix: number;
 }
+
+const tokenStarts = builtOnFirstUse((): TokenStarts => {
+  const prefixesByHead = new Map<number, { readonly prefix: string; readonly format: TokenFormat }[]>();
+  for (const format of TOKEN_FORMATS) {
+    for (const prefix of format.prefixes) {
+      const head = (prefix.charCodeAt(0) << 16) | prefix.charCodeAt(1);
+      const bucket = prefixesByHead.get(head) ?? [];
+      bucket.push({ prefix, format });
+      // Longest first, so `xoxe.xoxp-` wins over `xoxe-`.
+      bucket.sort((a, b) => b.prefix.length - a.prefix.length);
+      prefixesByHead.set(head, bucket);
+    }
+  }
+  const prefixes = TOKEN_FORMATS.flatMap((format) => format.prefixes);
+  return {
+    prefixesByHead,
+    pattern: new RegExp(`\\b(?:${trieOf([...new Set(prefixes)])})`, "g"),
+    maxPrefix: Math.max(...prefixes.map((prefix) => prefix.length)),
+  };
+});
 
 // `\n`, `\r` and `\t` written out inside a JSON string end the word before them.
 const isEscapeLetter = (code: number): boolean => code === 110 || code === 114 || code === 116;
@@ -31,33 +54,23 @@ function startsToken(text: string, index: number, wholeRun: boolean): boolean {
   return wholeRun ? !isTokenChar(before) && before !== 46 : !isNameChar(before);
 }
 
-// Where a prefix starts a token: every prefix starts with a letter, so `\b` before it is the
-// same test as "no name character before"; unlike a look-behind it lets the engine skip ahead.
-const TOKEN_START = new RegExp(
-  `\\b(?:${trieOf([...new Set(TOKEN_FORMATS.flatMap((format) => format.prefixes))])})`,
-  "g",
-);
-// The longest prefix: what a token start reads after it (the trie looks no further).
-const MAX_PREFIX = Math.max(
-  ...TOKEN_FORMATS.flatMap((format) => format.prefixes.map((prefix) => prefix.length)),
-);
 // `\n`, `\r`, `\t` written out inside a JSON string: a token may start right after one.
 const ESCAPED_BREAK = /\\[nrt]/g;
 
 /** Known provider tokens by their published prefixes and shapes (`AKIA…`, `ghp_…`, `xoxb-…`, JWTs, …). */
 export function redactTokenFormats(text: string, context: RedactionContext): string {
   const afterEscapes = text.includes("\\") ? redactAt(text, ESCAPED_BREAK, 2, context) : text;
-  return redactAt(afterEscapes, TOKEN_START, 0, context);
+  return redactAt(afterEscapes, tokenStarts().pattern, 0, context);
 }
 
 /**
  * Tries every token format at each match of `starts` (offset by `skip`; a match reads one
- * character before it and at most MAX_PREFIX after it) and redacts what matches.
+ * character before it and at most the longest prefix after it) and redacts what matches.
  */
 function redactAt(text: string, starts: RegExp, skip: number, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
   const repeats = new RepeatSkipper(text, rewriter, context);
-  const search = new WindowedSearch(text, starts, 1, MAX_PREFIX + 1, context);
+  const search = new WindowedSearch(text, starts, 1, tokenStarts().maxPrefix + 1, context);
   // How far each step read: a format's run may read on without bound, and a step that read far
   // is never repeated by the skipper.
   const reach: Reach = { upTo: 0 };
@@ -83,7 +96,8 @@ function redactAt(text: string, starts: RegExp, skip: number, context: Redaction
 
 /** The end of the longest-prefixed token format that matches at `start`, or -1. */
 function matchAt(text: string, start: number, context: RedactionContext, reach: Reach): number {
-  const bucket = prefixesByHead.get((text.charCodeAt(start) << 16) | text.charCodeAt(start + 1)) ?? [];
+  const head = (text.charCodeAt(start) << 16) | text.charCodeAt(start + 1);
+  const bucket = tokenStarts().prefixesByHead.get(head) ?? [];
   for (const { prefix, format } of bucket) {
     if (!text.startsWith(prefix, start) || !startsToken(text, start, format.wholeRun === true)) continue;
     let end = matchShape(text, start + prefix.length, format.body, context, reach);
