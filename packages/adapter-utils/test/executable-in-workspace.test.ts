@@ -80,6 +80,18 @@ describe.each(Object.entries(SCOPES))(
       await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
     });
 
+    // Under /tmp too, which the network-only scope masks: bound back read-only, as in the workspace scope.
+    it("keeps its directory read-only when it lives outside the workspace", async () => {
+      const { ws } = await workspaceWithWriter(".");
+      const { writer } = await workspaceWithWriter("tool");
+      const result = await runWriter(writer, ws, scope);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain(
+        `cannot create ${path.dirname(writer)}/beside.txt: Read-only file system`,
+      );
+      await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
+    });
+
     // The workspace lives under /tmp, which the network-only scope masks and binds back with each path's access.
     it("keeps a read-only extra path that holds it read-only", async () => {
       const { ws, writer } = await workspaceWithWriter("tools");
