@@ -75,7 +75,8 @@ describe("the process boundary (class 1: inherited descriptors)", () => {
 describe("the process boundary (class 2: bwrap's pid 1)", () => {
   it("a program cannot ptrace pid 1 to outlive its run: nothing writes into the workspace afterwards", async () => {
     const ws = await scratchDir();
-    // Outside the workspace: a program that lives in it has its directory (the workspace) bound read-only.
+    // Outside the workspace, where an installed tool lives (its directory read-only); the workspace
+    // stays writable, so a missing marker means the attack failed, not that the write could not land.
     const attacks = await buildAttacks(await scratchDir());
     const marker = path.join(ws, "outlived");
     const scopes: Omit<LocalProcessSandboxOptions, "workspaceDir">[] = [
@@ -93,7 +94,8 @@ describe("the process boundary (class 2: bwrap's pid 1)", () => {
 
   it("a program cannot write into pid 1 through /proc/1/mem to outlive its run, in any scope or spawn", async () => {
     const ws = await scratchDir();
-    // Outside the workspace: a program that lives in it has its directory (the workspace) bound read-only.
+    // Outside the workspace, where an installed tool lives (its directory read-only); the workspace
+    // stays writable, so a missing marker means the attack failed, not that the write could not land.
     const attacks = await buildAttacks(await scratchDir());
     const marker = path.join(ws, "outlived");
     const allowed = await echoServer();

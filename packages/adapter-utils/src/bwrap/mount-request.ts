@@ -6,6 +6,12 @@ export interface MountRequest {
   readonly access: LocalProcessSandboxAccess;
   /** What bwrap binds: the real path of `path` (bwrap `realpath`s every source); `path` when absent. */
   readonly source?: string;
+  /**
+   * A path the program needs only to start (its executable's directory and package root,
+   * Node's for the bridge), not one the caller asked for: read-only, and no mount of its own
+   * where a requested path already shows it (`orderMountRequests`).
+   */
+  readonly executableDerived?: true;
 }
 
 export function sourceOf(request: MountRequest): string {
@@ -32,12 +38,19 @@ export function isSameOrBelow(root: string, candidate: string): boolean {
  * Upstream order, duplicates dropped (the first request for a path wins), then
  * sorted by depth (stable) so a parent is never mounted over a child mounted
  * earlier: an `ro` extra path inside an `rw` workspace stays read-only.
+ *
+ * An executable-derived path at or below a requested path adds no mount: the
+ * request already shows it, with the access the caller chose. Otherwise a program
+ * that lives in the workspace (`./script.sh`) would have its directory bound
+ * read-only first, and with it the whole workspace when that is the directory.
  */
 export function orderMountRequests(requests: readonly MountRequest[]): MountRequest[] {
+  const asked = requests.filter((request) => !request.executableDerived);
   const seen = new Set<string>();
   const unique: MountRequest[] = [];
   for (const request of requests) {
     if (seen.has(request.path)) continue;
+    if (request.executableDerived && asked.some((other) => isSameOrBelow(other.path, request.path))) continue;
     seen.add(request.path);
     unique.push(request);
   }

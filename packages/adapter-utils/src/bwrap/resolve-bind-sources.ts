@@ -86,7 +86,7 @@ export function resolveBindSources(input: BindSourcesInput): {
   };
   const requests = input.requests.map((request): MountRequest => {
     const source = realPathOnce(request.path);
-    if (input.bindAtRealPath) return { path: source, access: request.access };
+    if (input.bindAtRealPath) return { ...request, path: source };
     return source === request.path ? request : { ...request, source };
   });
   const aliases = input.aliases.map((alias) => ({ ...alias, target: realPathOnce(alias.target) }));

@@ -4,14 +4,14 @@ import { networkScopeMaskedPaths, requestedMounts } from "./sandbox-mounts.js";
 const parsed = { filesystemScope: null, workspaceDir: "/ws", workspaceAccess: "ro" as const, cwd: "/ws/sub" };
 
 describe("requestedMounts", () => {
-  it("asks, in upstream's order, for the read paths, managed and extra paths, the workspace and the cwd", () => {
+  it("asks, in upstream's order, for the (executable-derived) read paths, managed and extra paths, the workspace and the cwd", () => {
     const options = {
       managedPaths: [{ path: "/managed/", access: "rw" as const }],
       extraPaths: [{ path: "/extra", access: "ro" as const }],
     };
     expect(requestedMounts(options, parsed, ["/usr/bin", "/opt/tool"])).toEqual([
-      { path: "/usr/bin", access: "ro" },
-      { path: "/opt/tool", access: "ro" },
+      { path: "/usr/bin", access: "ro", executableDerived: true },
+      { path: "/opt/tool", access: "ro", executableDerived: true },
       { path: "/managed", access: "rw" },
       { path: "/extra", access: "ro" },
       { path: "/ws", access: "rw" },

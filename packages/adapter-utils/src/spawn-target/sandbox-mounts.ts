@@ -13,7 +13,8 @@ import type { ParsedSpawnInput } from "./parse-spawn-input.js";
 
 /**
  * The paths a run asks to see, in upstream's order (pure): what the executable and the
- * bridge need read-only, managed and extra paths with their access, the workspace, and
+ * bridge need read-only (marked executable-derived: they yield to a requested path that
+ * shows them), managed and extra paths with their access, the workspace, and
  * (network-only scope) the cwd, writable.
  */
 export function requestedMounts(
@@ -21,7 +22,11 @@ export function requestedMounts(
   parsed: Pick<ParsedSpawnInput, "filesystemScope" | "workspaceDir" | "workspaceAccess" | "cwd">,
   readPaths: readonly string[],
 ): MountRequest[] {
-  const requests: MountRequest[] = readPaths.map((candidate) => ({ path: candidate, access: "ro" }));
+  const requests: MountRequest[] = readPaths.map((candidate) => ({
+    path: candidate,
+    access: "ro",
+    executableDerived: true,
+  }));
   for (const entry of [...(options.managedPaths ?? []), ...(options.extraPaths ?? [])]) {
     requests.push({ path: normalizeAbsolutePath(entry.path, "Sandbox path"), access: entry.access });
   }
