@@ -80,6 +80,22 @@ describe.each(Object.entries(SCOPES))(
       await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
     });
 
+    // A stray package.json above the workspace made that directory the program's package root,
+    // bound read-only with everything beside the workspace (under /tmp, masked in the network-only scope).
+    it("shows nothing beside the workspace when a package root lies above it", async () => {
+      const { ws } = await workspaceWithWriter(".");
+      const above = path.dirname(ws);
+      await writeFile(path.join(above, "package.json"), "{}\n");
+      await writeFile(path.join(above, "secret.txt"), "beside the workspace\n");
+      const peek = path.join(ws, "peek.sh");
+      await writeFile(peek, '#!/bin/sh\ncat "$1/../secret.txt"\n');
+      await chmod(peek, 0o755);
+      const result = await runWriter(peek, ws, scope);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("No such file or directory");
+      expect(result.exitCode).toBe(1);
+    });
+
     // Under /tmp too, which the network-only scope masks: bound back read-only, as in the workspace scope.
     it("keeps its directory read-only when it lives outside the workspace", async () => {
       const { ws } = await workspaceWithWriter(".");

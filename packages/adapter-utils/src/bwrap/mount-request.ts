@@ -7,11 +7,12 @@ export interface MountRequest {
   /** What bwrap binds: the real path of `path` (bwrap `realpath`s every source); `path` when absent. */
   readonly source?: string;
   /**
-   * A path the program needs only to start (its executable's directory and package root,
-   * Node's for the bridge), not one the caller asked for: read-only, and no mount of its own
-   * where a requested path already shows it (`orderMountRequests`).
+   * Set on a path the program needs only to start (its executable's directory and package
+   * root, Node's for the bridge), not one the caller asked for: the real directory of that
+   * program. Read-only, and no mount of its own where a requested path already shows it or
+   * shows the program (`orderMountRequests`).
    */
-  readonly executableDerived?: true;
+  readonly programDir?: string;
 }
 
 export function sourceOf(request: MountRequest): string {
@@ -35,22 +36,37 @@ export function isSameOrBelow(root: string, candidate: string): boolean {
 }
 
 /**
+ * Whether a program's start-up path needs no mount of its own: a requested path already
+ * shows it, with the access the caller chose, or already shows the program itself.
+ * Otherwise a program that lives in the workspace (`./script.sh`) would have its
+ * directory bound read-only first, and with it the whole workspace when that is the
+ * directory; and a package root above the workspace (a stray `package.json` in a home
+ * directory) would show the program everything beside the workspace.
+ */
+function shownByRequest(request: MountRequest, asked: readonly MountRequest[]): boolean {
+  const { programDir } = request;
+  if (programDir === undefined) return false;
+  return asked.some(
+    (other) =>
+      isSameOrBelow(other.path, request.path) ||
+      isSameOrBelow(other.path, programDir) ||
+      isSameOrBelow(sourceOf(other), programDir),
+  );
+}
+
+/**
  * Upstream order, duplicates dropped (the first request for a path wins), then
  * sorted by depth (stable) so a parent is never mounted over a child mounted
- * earlier: an `ro` extra path inside an `rw` workspace stays read-only.
- *
- * An executable-derived path at or below a requested path adds no mount: the
- * request already shows it, with the access the caller chose. Otherwise a program
- * that lives in the workspace (`./script.sh`) would have its directory bound
- * read-only first, and with it the whole workspace when that is the directory.
+ * earlier: an `ro` extra path inside an `rw` workspace stays read-only. A program's
+ * start-up path that a requested path makes unneeded adds no mount (`shownByRequest`).
  */
 export function orderMountRequests(requests: readonly MountRequest[]): MountRequest[] {
-  const asked = requests.filter((request) => !request.executableDerived);
+  const asked = requests.filter((request) => request.programDir === undefined);
   const seen = new Set<string>();
   const unique: MountRequest[] = [];
   for (const request of requests) {
     if (seen.has(request.path)) continue;
-    if (request.executableDerived && asked.some((other) => isSameOrBelow(other.path, request.path))) continue;
+    if (shownByRequest(request, asked)) continue;
     seen.add(request.path);
     unique.push(request);
   }

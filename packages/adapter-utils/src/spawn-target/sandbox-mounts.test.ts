@@ -4,14 +4,15 @@ import { networkScopeMaskedPaths, requestedMounts } from "./sandbox-mounts.js";
 const parsed = { filesystemScope: null, workspaceDir: "/ws", workspaceAccess: "ro" as const, cwd: "/ws/sub" };
 
 describe("requestedMounts", () => {
-  it("asks, in upstream's order, for the (executable-derived) read paths, managed and extra paths, the workspace and the cwd", () => {
+  it("asks, in upstream's order, for the program's read paths (marked with its directory), managed and extra paths, the workspace and the cwd", () => {
     const options = {
       managedPaths: [{ path: "/managed/", access: "rw" as const }],
       extraPaths: [{ path: "/extra", access: "ro" as const }],
     };
-    expect(requestedMounts(options, parsed, ["/usr/bin", "/opt/tool"])).toEqual([
-      { path: "/usr/bin", access: "ro", executableDerived: true },
-      { path: "/opt/tool", access: "ro", executableDerived: true },
+    const program = { programDir: "/opt/tool/bin", paths: ["/usr/bin", "/opt/tool"] };
+    expect(requestedMounts(options, parsed, [program])).toEqual([
+      { path: "/usr/bin", access: "ro", programDir: "/opt/tool/bin" },
+      { path: "/opt/tool", access: "ro", programDir: "/opt/tool/bin" },
       { path: "/managed", access: "rw" },
       { path: "/extra", access: "ro" },
       { path: "/ws", access: "rw" },

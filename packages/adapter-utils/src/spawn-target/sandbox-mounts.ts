@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
 import { bridgeReadPaths } from "../bridge/bridge-launch.js";
-import { executableReadPaths } from "../bwrap/executable-read-paths.js";
+import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import type { MountRequest } from "../bwrap/mount-request.js";
 import { resolveBindSources } from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
@@ -13,20 +13,18 @@ import type { ParsedSpawnInput } from "./parse-spawn-input.js";
 
 /**
  * The paths a run asks to see, in upstream's order (pure): what the executable and the
- * bridge need read-only (marked executable-derived: they yield to a requested path that
- * shows them), managed and extra paths with their access, the workspace, and
+ * bridge need read-only (marked with the program's directory: they yield to a requested
+ * path that shows them or the program), managed and extra paths with their access, the workspace, and
  * (network-only scope) the cwd, writable.
  */
 export function requestedMounts(
   options: Pick<LocalProcessSandboxOptions, "managedPaths" | "extraPaths">,
   parsed: Pick<ParsedSpawnInput, "filesystemScope" | "workspaceDir" | "workspaceAccess" | "cwd">,
-  readPaths: readonly string[],
+  programs: readonly ProgramReadPaths[],
 ): MountRequest[] {
-  const requests: MountRequest[] = readPaths.map((candidate) => ({
-    path: candidate,
-    access: "ro",
-    executableDerived: true,
-  }));
+  const requests: MountRequest[] = programs.flatMap(({ programDir, paths }) =>
+    paths.map((candidate) => ({ path: candidate, access: "ro" as const, programDir })),
+  );
   for (const entry of [...(options.managedPaths ?? []), ...(options.extraPaths ?? [])]) {
     requests.push({ path: normalizeAbsolutePath(entry.path, "Sandbox path"), access: entry.access });
   }
@@ -64,12 +62,13 @@ export function sandboxMounts(
   parsed: ParsedSpawnInput,
   bridge: BridgeChoice | null,
 ): SandboxMounts {
-  const readPaths: string[] = [];
-  if (path.isAbsolute(input.executable)) readPaths.push(...executableReadPaths(input.executable));
-  if (bridge) readPaths.push(...bridgeReadPaths(bridge));
+  const programs: ProgramReadPaths[] = [];
+  if (path.isAbsolute(input.executable)) programs.push(executableReadPaths(input.executable));
+  const bridgeProgram = bridge && bridgeReadPaths(bridge);
+  if (bridgeProgram) programs.push(bridgeProgram);
   const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
   const { requests, aliases } = resolveBindSources({
-    requests: requestedMounts(input.options, parsed, readPaths),
+    requests: requestedMounts(input.options, parsed, programs),
     aliases: parsed.aliases,
     bindAtRealPath: !parsed.filesystemScope,
     socketRoots,
