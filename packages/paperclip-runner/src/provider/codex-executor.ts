@@ -21,6 +21,7 @@ import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
+import { holdSavedFacts } from "./saved-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
 import { startProviderSession } from "./session-start.js";
 import { holdCarriedStartup } from "./startup-carry.js";
@@ -277,11 +278,12 @@ export class CodexExecutor implements DurableEngine {
     }
     this.ctx.restartsSinceTurnStart = 0;
     const resumed = state.threadId !== null;
-    const { facts, goalEvents } = await startProviderSession(
+    const { goalEvents } = await startProviderSession(
       this.ctx,
       this.deps.session,
       resumed ? "restore" : "ensure",
       command,
+      "facts",
     );
     await this.ctx.emitAll([
       {
@@ -291,7 +293,7 @@ export class CodexExecutor implements DurableEngine {
       },
       ...goalEvents,
     ]);
-    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: false };
+    holdSavedFacts(this.ctx, command.commandId, false);
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
   }
 
@@ -306,8 +308,8 @@ export class CodexExecutor implements DurableEngine {
     const state = this.ctx.state();
     const gone = state.lifecycle === "prepared" || state.lifecycle === "provider_exited";
     if (!gone || state.threadId === null || this.ctx.session !== null) return;
-    const { facts } = await startProviderSession(this.ctx, this.deps.session, "ensure", command);
-    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: true };
+    await startProviderSession(this.ctx, this.deps.session, "ensure", command, "facts");
+    holdSavedFacts(this.ctx, command.commandId, true);
   }
 
   private async close(): Promise<CommandOutcome> {
