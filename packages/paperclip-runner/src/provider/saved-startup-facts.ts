@@ -34,11 +34,24 @@ export function withHeldRecords(
 
 /**
  * Holds back the facts the state's `pendingEvents` lists (those a provider start just saved, behind
- * any a previous run left there), for `commandId`: committed by the release policy
- * (`startup-release-policy.ts`), each once, and forgotten then (`ExecutorContext.releaseStartup`).
+ * any held before it: a previous run's, whose own resume failed), for `commandId`: committed by the
+ * release policy (`startup-release-policy.ts`), each once, and forgotten then
+ * (`ExecutorContext.releaseStartup`). What was held in memory only (Codex's resume notes, the goal
+ * state they lead to) stays held, behind them.
  */
 export function holdSavedFacts(ctx: ExecutorContext, commandId: string, resume: boolean): void {
   const records = ctx.state().pendingEvents;
+  const before = ctx.deferredStartup;
+  const unsaved = before === null ? [] : before.events.slice(before.carried?.length ?? 0);
+  const events = [...records.map(recordEvent), ...unsaved];
   ctx.deferredStartup =
-    records.length === 0 ? null : { commandId, events: records.map(recordEvent), resume, carried: records };
+    events.length === 0
+      ? null
+      : {
+          commandId,
+          events,
+          resume,
+          carried: records,
+          ...(before?.goals === undefined ? {} : { goals: before.goals }),
+        };
 }
