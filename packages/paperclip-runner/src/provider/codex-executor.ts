@@ -88,12 +88,15 @@ export class CodexExecutor implements DurableEngine {
       deps.lastEventSeq,
       deps.onEvent,
     );
-    this.finished = new Promise((resolve) => {
+    let fail!: (error: unknown) => void;
+    this.finished = new Promise((resolve, reject) => {
       this.finish = resolve;
+      fail = reject;
     });
     this.restart = (exit) => restartExitedProvider(this.ctx, deps.session, exit);
     this.ctx.restartProvider = this.restart;
-    this.heldStartup = new HeldStartupRelease(this.ctx);
+    // A failed commit of held facts ends the runner (durable mode fails on `finished`); the next resumes.
+    this.heldStartup = new HeldStartupRelease(this.ctx, fail);
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
     this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);

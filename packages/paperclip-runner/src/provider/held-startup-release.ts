@@ -18,8 +18,11 @@ export class HeldStartupRelease {
   /** A later drain came: its commit of the held facts is due, `DRAIN_RELEASE_DELAY_MS` after its answer. */
   private releaseDue = false;
   private releaseTimer: NodeJS.Timeout | null = null;
-
-  constructor(private readonly ctx: ExecutorContext) {}
+  /** `fail`: a due commit that failed (its facts no longer held) ends the runner with the error. */
+  constructor(
+    private readonly ctx: ExecutorContext,
+    private readonly fail: (error: unknown) => void,
+  ) {}
 
   /** Before any command is handled (inside the executor's actor). */
   async before(command: ServerCommand): Promise<void> {
@@ -37,9 +40,11 @@ export class HeldStartupRelease {
     if (command.type !== "runner.drain" || !this.releaseDue || this.releaseTimer !== null) return;
     this.releaseTimer = setTimeout(() => {
       this.releaseTimer = null;
-      void this.ctx.run(async () => {
-        if (this.releaseDue) await this.releaseDrained();
-      });
+      this.ctx
+        .run(async () => {
+          if (this.releaseDue) await this.releaseDrained();
+        })
+        .catch(this.fail);
     }, DRAIN_RELEASE_DELAY_MS);
     this.releaseTimer.unref();
   }
