@@ -136,6 +136,7 @@ export class CodexExecutor implements DurableEngine {
   }
 
   commandArrived(command: ServerCommand): void {
+    this.heldStartup.arrived(command);
     this.startAhead.arrived(command);
   }
 

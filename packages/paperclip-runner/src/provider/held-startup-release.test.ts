@@ -38,6 +38,7 @@ function setup(onEvent: (event: EngineEvent) => Promise<void> = async () => unde
   const release = new HeldStartupRelease(ctx, (error) => failures.push(error));
   /** A command as durable mode hands it over: arrival, then `before`, its effect, its answer. */
   const handle = async (next: ServerCommand) => {
+    release.arrived(next);
     await ctx.run(() => release.before(next));
     await ctx.run(() => release.afterEffect(next));
     release.afterAnswer(next);
@@ -66,6 +67,29 @@ describe("HeldStartupRelease's due commit", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(committed).toEqual(["intent"]);
     expect(ctx.deferredStartup).toBeNull();
+  });
+
+  it("leaves the commit to a command that arrives during the delay, which makes it before itself", async () => {
+    const { ctx, release, committed, dueAfterLaterDrain } = setup();
+    await dueAfterLaterDrain();
+    const snapshot = command("session.snapshot");
+    release.arrived(snapshot);
+    await vi.advanceTimersByTimeAsync(DRAIN_RELEASE_DELAY_MS * 4);
+    expect(committed).toEqual([]);
+    await ctx.run(() => release.before(snapshot));
+    expect(committed).toEqual(["intent"]);
+  });
+
+  it("starts no timer when a command arrived behind the drain before its answer", async () => {
+    const { ctx, release, committed, handle } = setup();
+    await handle(command("runner.drain"));
+    const drain = command("runner.drain");
+    release.arrived(drain);
+    await ctx.run(() => release.before(drain));
+    release.arrived(command("runner.suspend"));
+    release.afterAnswer(drain);
+    await vi.advanceTimersByTimeAsync(DRAIN_RELEASE_DELAY_MS * 4);
+    expect(committed).toEqual([]);
   });
 
   it("makes no commit once the runner stops (a shutdown, a kill)", async () => {
