@@ -42,6 +42,8 @@ export class HeldStartupRelease {
     const held = this.ctx.deferredStartup;
     const release = startupRelease(command.type, this.drainState(held));
     this.cancelTimer();
+    // Facts no longer held (committed or carried) leave no drain's mark behind.
+    if (release !== "keep") this.drained = null;
     if (release === "carry") await carryHeldStartup(this.ctx);
     else if (release === "before") await this.releaseDrained();
     else if (release === "keep" && command.type === "runner.drain") this.drained = held;
