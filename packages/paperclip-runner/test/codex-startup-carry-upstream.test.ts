@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  closeSteps,
-  type DriverResult,
-  openSteps,
-  type Step,
-  serverToolchainForFile,
-} from "./helpers/codex-durable.js";
+import { carriedFacts, OPEN_FACTS, PROVIDER_STATE, probeFacts } from "./helpers/carried-facts.js";
+import { closeSteps, openSteps, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
 import {
   bothRunners,
   commandOutcome,
@@ -21,47 +16,11 @@ import {
 // what each suspend saved, and when the next runs commit them.
 const toolchain = serverToolchainForFile();
 
-const PROVIDER_STATE = "runner/codex-provider-state.json";
 const suspendAndSnapshot = (id: string): Step[] => [
   { op: "queue", type: "runner.suspend", id },
   { op: "exit" },
   { op: "snapshotFile", path: PROVIDER_STATE },
 ];
-
-/**
- * The facts each snapshot of the provider state holds for the next run: upstream's record fields,
- * the payload by what it says (pids and launch ids differ per run). `nextProviderEventSeq` beside
- * carried records only: upstream numbers every provider event, ours only the facts it carries.
- */
-function carriedFacts(result: DriverResult): unknown[] {
-  return result.files
-    .filter((file) => file.path === PROVIDER_STATE)
-    .map((file) => {
-      const state = JSON.parse(file.text ?? "null") as {
-        pendingEvents: {
-          executorEventId: string;
-          eventType: string;
-          priority: string;
-          payload: Record<string, unknown>;
-        }[];
-        nextProviderEventSeq: number;
-      };
-      const pending = state.pendingEvents.map(({ executorEventId, eventType, priority, payload }) => {
-        const startup = (payload.startup ?? {}) as Record<string, unknown>;
-        const command = (startup.command ?? {}) as Record<string, unknown>;
-        return [
-          executorEventId,
-          eventType,
-          priority,
-          payload.code,
-          startup.phase,
-          startup.trigger,
-          command.commandId,
-        ];
-      });
-      return pending.length === 0 ? { pending } : { pending, next: state.nextProviderEventSeq };
-    });
-}
 
 /** A session.open's facts held through the first drain, then a suspend: the next run resumes on its probe. */
 const suspendBehindFirstDrain = (work: string): Step[] => [
@@ -71,56 +30,6 @@ const suspendBehindFirstDrain = (work: string): Step[] => [
   { op: "restart" },
   ...drain("resume-probe"),
 ];
-const OPEN_FACTS = [
-  [
-    "codex_provider_0000000000000001",
-    "harness.diagnostic",
-    "p0",
-    "provider_startup_ownership",
-    "intent",
-    "ensure",
-    "open",
-  ],
-  [
-    "codex_provider_0000000000000002",
-    "harness.diagnostic",
-    "p0",
-    "provider_startup_ownership",
-    "spawned",
-    "ensure",
-    "open",
-  ],
-];
-const probeFacts = (probe: string, first: number): unknown[][] => [
-  [
-    `codex_provider_${String(first).padStart(16, "0")}`,
-    "harness.diagnostic",
-    "p0",
-    "provider_startup_ownership",
-    "intent",
-    "restore",
-    probe,
-  ],
-  [
-    `codex_provider_${String(first + 1).padStart(16, "0")}`,
-    "harness.diagnostic",
-    "p0",
-    "provider_startup_ownership",
-    "spawned",
-    "restore",
-    probe,
-  ],
-  [
-    `codex_provider_${String(first + 2).padStart(16, "0")}`,
-    "session.resumed",
-    "p0",
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-  ],
-];
-
 describe("held startup facts carried across a suspend, against upstream's runner", {
   timeout: 120_000,
 }, () => {

@@ -319,13 +319,14 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "Durable state file is not valid",
     message: "durable state file is not valid: ${reason}",
     meaning:
-      "`runner-state.json` in the `--state-dir` could be read but is not a state file this daemon understands (not JSON, another schema, or a malformed journal entry). The file is written atomically, so this is not a torn write: it was edited, replaced, or written by an incompatible version. The daemon never repairs it, because guessing could run a command twice. `details.reason` says what is wrong.",
+      "`runner-state.json` in the `--state-dir` could be read but is not a state file this daemon understands (not JSON, another schema, or a malformed journal entry), or the Codex provider's `codex-provider-state.json` beside it lists in `pendingEvents` a record that is not an event record (the next run would commit it as it stands). The file is written atomically, so this is not a torn write: it was edited, replaced, or written by an incompatible version. The daemon never repairs it, because guessing could run a command twice. `details.reason` says what is wrong.",
     when: "Someone edited the file by hand, copied a file of another tool over it, or downgraded the daemon to a version with an older state schema.",
     solutions: [
       "Restore the file from where it came (the daemon only ever replaces it atomically), or run the version of the daemon that wrote it.",
       "If the run can be abandoned, move the directory away and start with an empty one: `mv <state-dir> <state-dir>.broken`.",
     ],
-    prevention: "Never edit `runner-state.json`; keep daemon versions in step for a given state directory.",
+    prevention:
+      "Never edit `runner-state.json` or `codex-provider-state.json`; keep daemon versions in step for a given state directory.",
   },
   ERR_RUNNER_STATE_LOCKED: {
     family: "runner",

@@ -3,6 +3,7 @@ import {
   carriedRecords,
   executorEventId,
   type PendingEventRecord,
+  readPendingEvents,
   recordEvent,
   uncommittedRecords,
 } from "./carried-startup-facts.js";
@@ -72,5 +73,32 @@ describe("uncommittedRecords", () => {
     expect(uncommittedRecords(records, 10, 11)).toEqual(records.slice(2));
     expect(uncommittedRecords(records, 10, 12)).toEqual([]);
     expect(uncommittedRecords(records, 10, 30)).toEqual([]);
+  });
+});
+
+describe("readPendingEvents", () => {
+  const records = carriedRecords([], [intent, resumed], 1).pendingEvents;
+
+  it("reads upstream's records as saved, none when the state has no list", () => {
+    expect(readPendingEvents(JSON.parse(JSON.stringify(records)))).toEqual(records);
+    expect(readPendingEvents(undefined)).toEqual([]);
+  });
+
+  it("refuses a list with a record that is not one, naming it, with ERR_RUNNER_STATE_CORRUPT", () => {
+    const [first] = records as [PendingEventRecord];
+    const broken: unknown[] = [
+      { ...first, executorEventId: "codex_provider_1" },
+      { ...first, priority: "p9" },
+      { ...first, payload: ["not", "an", "object"] },
+      { ...first, eventType: 7 },
+      { ...first, schemaVersion: 3 },
+      "session.started",
+    ];
+    for (const record of broken) {
+      const read = () => readPendingEvents([first, record]);
+      expect(read).toThrow(expect.objectContaining({ code: "ERR_RUNNER_STATE_CORRUPT" }));
+      expect(read).toThrow("pendingEvents[1] is not an event record");
+    }
+    expect(() => readPendingEvents({ 0: first })).toThrow("pendingEvents is not a list");
   });
 });

@@ -1,3 +1,4 @@
+import { corruptState, isObject } from "../state/parse-runner-state.js";
 import type { ProviderEvent } from "./provider-event.js";
 
 /**
@@ -63,4 +64,30 @@ export function uncommittedRecords(
 ): PendingEventRecord[] {
   if (releaseFirstSeq === null) return [...records];
   return records.slice(Math.max(0, lastCommittedSeq + 1 - releaseFirstSeq));
+}
+
+const EXECUTOR_EVENT_ID = /^codex_provider_\d{16}$/;
+const PRIORITIES: ReadonlySet<unknown> = new Set(["p0", "p1", "p2"]);
+
+/**
+ * Pure: the `pendingEvents` a saved provider state lists, each checked to be upstream's record
+ * (they are committed as they stand by the next run); `ERR_RUNNER_STATE_CORRUPT` names the first
+ * that is not. Absent in a state saved before records were kept: none.
+ */
+export function readPendingEvents(value: unknown): PendingEventRecord[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw corruptState("codex-provider-state.json pendingEvents is not a list");
+  return value.map((record: unknown, index) => {
+    const valid =
+      isObject(record) &&
+      typeof record.executorEventId === "string" &&
+      EXECUTOR_EVENT_ID.test(record.executorEventId) &&
+      typeof record.eventType === "string" &&
+      PRIORITIES.has(record.priority) &&
+      isObject(record.payload) &&
+      (record.schemaVersion === undefined || record.schemaVersion === 1 || record.schemaVersion === 2);
+    if (!valid)
+      throw corruptState(`codex-provider-state.json pendingEvents[${index}] is not an event record`);
+    return record as unknown as PendingEventRecord;
+  });
 }

@@ -21,6 +21,7 @@ import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
 import type { StartupContext } from "./provider-startup-facts.js";
+import { holdSavedFacts } from "./saved-startup-facts.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
 import { startProviderSession } from "./session-start.js";
 import { holdCarriedStartup } from "./startup-carry.js";
@@ -87,12 +88,15 @@ export class CodexExecutor implements DurableEngine {
       deps.lastEventSeq,
       deps.onEvent,
     );
-    this.finished = new Promise((resolve) => {
+    let fail!: (error: unknown) => void;
+    this.finished = new Promise((resolve, reject) => {
       this.finish = resolve;
+      fail = reject;
     });
     this.restart = (exit) => restartExitedProvider(this.ctx, deps.session, exit);
     this.ctx.restartProvider = this.restart;
-    this.heldStartup = new HeldStartupRelease(this.ctx);
+    // A failed commit of held facts ends the runner (durable mode fails on `finished`); the next resumes.
+    this.heldStartup = new HeldStartupRelease(this.ctx, fail);
     // A restarted runner resumes the provider when the server's first command arrives (as upstream's does).
     this.recoveryPending = deps.recovered !== null;
     this.startAhead = new StartAhead(this.ctx, deps.session, () => this.recoveryPending || this.done);
@@ -132,6 +136,7 @@ export class CodexExecutor implements DurableEngine {
   }
 
   commandArrived(command: ServerCommand): void {
+    this.heldStartup.arrived(command);
     this.startAhead.arrived(command);
   }
 
@@ -277,11 +282,12 @@ export class CodexExecutor implements DurableEngine {
     }
     this.ctx.restartsSinceTurnStart = 0;
     const resumed = state.threadId !== null;
-    const { facts, goalEvents } = await startProviderSession(
+    const { goalEvents } = await startProviderSession(
       this.ctx,
       this.deps.session,
       resumed ? "restore" : "ensure",
       command,
+      "facts",
     );
     await this.ctx.emitAll([
       {
@@ -291,7 +297,7 @@ export class CodexExecutor implements DurableEngine {
       },
       ...goalEvents,
     ]);
-    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: false };
+    holdSavedFacts(this.ctx, command.commandId, false);
     return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
   }
 
@@ -306,8 +312,8 @@ export class CodexExecutor implements DurableEngine {
     const state = this.ctx.state();
     const gone = state.lifecycle === "prepared" || state.lifecycle === "provider_exited";
     if (!gone || state.threadId === null || this.ctx.session !== null) return;
-    const { facts } = await startProviderSession(this.ctx, this.deps.session, "ensure", command);
-    this.ctx.deferredStartup = { commandId: command.commandId, events: facts, resume: true };
+    await startProviderSession(this.ctx, this.deps.session, "ensure", command, "facts");
+    holdSavedFacts(this.ctx, command.commandId, true);
   }
 
   private async close(): Promise<CommandOutcome> {

@@ -21,7 +21,7 @@ const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "
  *
  * A session that had no turn running nor starting (a clean suspend, then the next run)
  * commits only `runner.reconciled` here; the startup facts and `session.resumed`
- * are returned, for the caller to hold back until after the next command's own
+ * are saved in `pendingEvents` (`saved-startup-facts.ts`) and returned, for the caller to hold back until after the next command's own
  * events, as upstream's runner does with a session.open's facts (what Codex sends
  * while it resumes joins them: `resume-notifications.ts`).
  */
@@ -42,18 +42,21 @@ export async function recoverProviderSession(
   });
   if (!RESUMABLE.has(state.lifecycle) || state.threadId === null) return [];
   const previousTurnId = state.activeProviderTurnId;
-  let facts: ProviderEvent[];
+  const clean = previousTurnId === null && !state.ambiguousTurnStartPending;
+  let started: Awaited<ReturnType<typeof startProviderSession>>;
   try {
-    facts = (await startProviderSession(ctx, deps, "restore", command)).facts;
+    started = await startProviderSession(
+      ctx,
+      deps,
+      "restore",
+      command,
+      clean ? "facts-then-resumed" : "none",
+    );
   } catch {
     return [];
   }
-  const resumed: ProviderEvent = {
-    eventType: "session.resumed",
-    priority: 0,
-    payload: ctx.identityPayload(),
-  };
-  if (previousTurnId === null && !state.ambiguousTurnStartPending) return [...facts, resumed];
+  const { facts, resumed } = started;
+  if (clean) return [...facts, resumed];
   await ctx.emitAll(facts);
   await ctx.emit(resumed);
   // What Codex sends while it resumes (its usage snapshot, its goal) is held back until after the

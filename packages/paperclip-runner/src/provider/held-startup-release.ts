@@ -18,14 +18,32 @@ export class HeldStartupRelease {
   /** A later drain came: its commit of the held facts is due, `DRAIN_RELEASE_DELAY_MS` after its answer. */
   private releaseDue = false;
   private releaseTimer: NodeJS.Timeout | null = null;
+  /** The command that arrived last: a drain's due commit waits for no timer once another came behind it. */
+  private lastArrived: string | null = null;
 
-  constructor(private readonly ctx: ExecutorContext) {}
+  /** `fail`: a due commit that failed (its facts no longer held) ends the runner with the error. */
+  constructor(
+    private readonly ctx: ExecutorContext,
+    private readonly fail: (error: unknown) => void,
+  ) {}
+
+  /**
+   * A command arrived (before durable mode journals it): upstream's runner decides on arrival, so
+   * a due commit is no longer made by the timer but by that command's `before` (a suspend carries).
+   */
+  arrived(command: ServerCommand): void {
+    this.lastArrived = command.commandId;
+    if (this.releaseTimer !== null) clearTimeout(this.releaseTimer);
+    this.releaseTimer = null;
+  }
 
   /** Before any command is handled (inside the executor's actor). */
   async before(command: ServerCommand): Promise<void> {
     const held = this.ctx.deferredStartup;
     const release = startupRelease(command.type, this.drainState(held));
     this.cancelTimer();
+    // Facts no longer held (committed or carried) leave no drain's mark behind.
+    if (release !== "keep") this.drained = null;
     if (release === "carry") await carryHeldStartup(this.ctx);
     else if (release === "before") await this.releaseDrained();
     else if (release === "keep" && command.type === "runner.drain") this.drained = held;
@@ -35,11 +53,14 @@ export class HeldStartupRelease {
   /** Once a command's answer is sent (outside the executor's actor). */
   afterAnswer(command: ServerCommand): void {
     if (command.type !== "runner.drain" || !this.releaseDue || this.releaseTimer !== null) return;
+    if (this.lastArrived !== null && this.lastArrived !== command.commandId) return;
     this.releaseTimer = setTimeout(() => {
       this.releaseTimer = null;
-      void this.ctx.run(async () => {
-        if (this.releaseDue) await this.releaseDrained();
-      });
+      this.ctx
+        .run(async () => {
+          if (this.releaseDue) await this.releaseDrained();
+        })
+        .catch(this.fail);
     }, DRAIN_RELEASE_DELAY_MS);
     this.releaseTimer.unref();
   }

@@ -90,7 +90,8 @@ export async function restartExitedProvider(
   try {
     // One session.failed for the exit and the failed start: the exit's, when it was one.
     const sessionFailedCommitted = exitedEvent.eventType === "session.failed";
-    facts = (await startProviderSession(ctx, deps, "restore", null, { sessionFailedCommitted })).facts;
+    facts = (await startProviderSession(ctx, deps, "restore", null, "none", { sessionFailedCommitted }))
+      .facts;
   } catch {
     // Reported by startProviderSession (diagnostic, session.failed unless committed, the turn failed).
     return;

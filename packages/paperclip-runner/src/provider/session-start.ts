@@ -5,22 +5,27 @@ import type { SessionDeps } from "./codex-session.js";
 import type { ExecutorContext } from "./executor-context.js";
 import { heldSession, takePrewarmed } from "./provider-prewarm.js";
 import { type StartupContext, startupFacts } from "./provider-startup-facts.js";
+import { heldAtStart, type StartupHold, withHeldRecords } from "./saved-startup-facts.js";
 import { openedGoals } from "./session-goals.js";
 import { type ProviderFailure, providerFailed } from "./turn-settlement.js";
 
 /**
  * Starts the provider and opens (or, with a stored thread, resumes) its thread;
- * returns upstream's startup facts for the caller to commit where upstream does,
+ * returns upstream's startup facts (and the `session.resumed` a resume reports) for the caller to
+ * commit where upstream does,
  * and, for a thread `session.open` started ("ensure"), the goal events its goal
- * probe yields. A failure is reported (`providerFailed`) and rethrown.
+ * probe yields. What it holds back (`hold`) is saved in `pendingEvents` by the save that records
+ * the new provider (no write of its own before `session.started`), for the caller to hold as
+ * `ctx.deferredStartup` (`holdSavedFacts`). A failure is reported (`providerFailed`) and rethrown.
  */
 export async function startProviderSession(
   ctx: ExecutorContext,
   deps: Omit<SessionDeps, "onInbound">,
   trigger: StartupContext["trigger"],
   command: StartupContext["command"],
+  hold: StartupHold,
   failure: Pick<ProviderFailure, "sessionFailedCommitted"> = {},
-): Promise<{ facts: ProviderEvent[]; goalEvents: ProviderEvent[] }> {
+): Promise<{ facts: ProviderEvent[]; resumed: ProviderEvent; goalEvents: ProviderEvent[] }> {
   const state = ctx.state();
   const generation = state.processGeneration + 1;
   ctx.update((current) => ({ ...current, processGeneration: generation }));
@@ -43,7 +48,6 @@ export async function startProviderSession(
       processStartTime: opened.process.startTime,
       ...(opening === null ? {} : { goals: opening.goals }),
     }));
-    await ctx.save();
     const { runnerInstanceId, runId, normalizedSessionId, turnId, itemId } = ctx.identity;
     const facts = startupFacts(
       {
@@ -57,7 +61,15 @@ export async function startProviderSession(
       },
       opened.process.pid,
     );
-    return { facts, goalEvents: opening?.events ?? [] };
+    const resumed: ProviderEvent = {
+      eventType: "session.resumed",
+      priority: 0,
+      payload: ctx.identityPayload(),
+    };
+    const held = heldAtStart(hold, facts, resumed);
+    if (held.length > 0) ctx.update((current) => ({ ...current, ...withHeldRecords(current, held) }));
+    await ctx.save();
+    return { facts, resumed, goalEvents: opening?.events ?? [] };
   } catch (error) {
     await providerFailed(ctx, error, { code: "provider_start_failed", ...failure });
     throw error;

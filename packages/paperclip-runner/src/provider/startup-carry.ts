@@ -1,6 +1,7 @@
 import { carriedRecords, recordEvent, uncommittedRecords } from "./carried-startup-facts.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderEvent } from "./provider-event.js";
+import { holdSavedFacts } from "./saved-startup-facts.js";
 
 /**
  * A suspend (or shutdown) while startup facts are held: as upstream's runner does, they are not
@@ -37,8 +38,9 @@ async function restoreCarried(ctx: ExecutorContext): Promise<ReturnType<typeof u
 }
 
 /**
- * Runs a restarted runner's recovery (`recover`, which returns the startup facts it holds back)
- * with the facts the previous run carried held in front of them: all are then released together
+ * Runs a restarted runner's recovery (`recover`, which returns the startup facts it holds back,
+ * saved behind the carried records) with the facts the previous run carried (by a suspend, or
+ * saved as they came by a runner killed since) held in front of them: all are then released together
  * by the same policy (`startup-release-policy.ts`).
  */
 export async function holdCarriedStartup(
@@ -56,6 +58,7 @@ export async function holdCarriedStartup(
     recovering.events.unshift(...carriedEvents);
     ctx.deferredStartup = { ...recovering, carried };
   } else if (carried.length > 0 || held.length > 0) {
-    ctx.deferredStartup = { commandId, events: [...carriedEvents, ...held], resume: true, carried };
+    // The recovery saved its held facts behind the carried records: the state lists them all.
+    holdSavedFacts(ctx, commandId, true);
   }
 }

@@ -18,6 +18,7 @@
 // "deaf" (started, then it answers no request).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
 // "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
+// "fail-first-resume" (the first thread/resume any fake of this Codex home is sent is refused, the next answered),
 // "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start),
 // and those of fake-codex-hostile-start.mjs (hostile answers to initialize and thread/start).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -223,6 +224,11 @@ const handlers = {
   },
   "thread/resume": (params) => {
     if (mode === "fail-resume") return { error: { code: -32000, message: "resume refused" } };
+    const refusedOnce = join(home, "resume-refused");
+    if (mode === "fail-first-resume" && !existsSync(refusedOnce)) {
+      writeFileSync(refusedOnce, "");
+      return { error: { code: -32000, message: "resume refused" } };
+    }
     if (!existsSync(threadPath(params.threadId)))
       return { error: { code: -32000, message: "no such thread" } };
     thread = loadThread(params.threadId);

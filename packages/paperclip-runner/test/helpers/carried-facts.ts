@@ -1,0 +1,93 @@
+import type { DriverResult } from "./codex-durable.js";
+
+// What the differential tests of held startup facts compare of `codex-provider-state.json`: the
+// records its `pendingEvents` lists for the next run (upstream's), and the ones they expect.
+
+export const PROVIDER_STATE = "runner/codex-provider-state.json";
+
+/**
+ * The facts each snapshot of the provider state holds for the next run: upstream's record fields,
+ * the payload by what it says (pids and launch ids differ per run). `nextProviderEventSeq` beside
+ * listed records only: upstream numbers every provider event, ours only the held facts it saves.
+ */
+export function carriedFacts(result: DriverResult): unknown[] {
+  return result.files
+    .filter((file) => file.path === PROVIDER_STATE)
+    .map((file) => {
+      const state = JSON.parse(file.text ?? "null") as {
+        pendingEvents: {
+          executorEventId: string;
+          eventType: string;
+          priority: string;
+          payload: Record<string, unknown>;
+        }[];
+        nextProviderEventSeq: number;
+      };
+      const pending = state.pendingEvents.map(({ executorEventId, eventType, priority, payload }) => {
+        const startup = (payload.startup ?? {}) as Record<string, unknown>;
+        const command = (startup.command ?? {}) as Record<string, unknown>;
+        return [
+          executorEventId,
+          eventType,
+          priority,
+          payload.code,
+          startup.phase,
+          startup.trigger,
+          command.commandId,
+        ];
+      });
+      return pending.length === 0 ? { pending } : { pending, next: state.nextProviderEventSeq };
+    });
+}
+
+/** A session.open's two facts, as the first records. */
+export const OPEN_FACTS = [
+  [
+    "codex_provider_0000000000000001",
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "intent",
+    "ensure",
+    "open",
+  ],
+  [
+    "codex_provider_0000000000000002",
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "spawned",
+    "ensure",
+    "open",
+  ],
+];
+/** A resume probe's facts (its `session.resumed` last), numbered from `first`. */
+export const probeFacts = (probe: string, first: number): unknown[][] => [
+  [
+    `codex_provider_${String(first).padStart(16, "0")}`,
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "intent",
+    "restore",
+    probe,
+  ],
+  [
+    `codex_provider_${String(first + 1).padStart(16, "0")}`,
+    "harness.diagnostic",
+    "p0",
+    "provider_startup_ownership",
+    "spawned",
+    "restore",
+    probe,
+  ],
+  [
+    `codex_provider_${String(first + 2).padStart(16, "0")}`,
+    "session.resumed",
+    "p0",
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ],
+];
