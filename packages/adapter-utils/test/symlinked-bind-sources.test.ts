@@ -5,7 +5,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { canaryServer, cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+import {
+  canaryServer,
+  cleanupAll,
+  onCleanup,
+  runNodeInSandbox,
+  runShellInSandbox,
+  scratchDir,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -209,5 +216,26 @@ describe("bind sources are judged by their real path", () => {
     );
     expect(networkOnlyRun.exitCode).toBe(0);
     expect(await readFile(path.join(realWorkspace, "out.txt"), "utf8")).toMatch(/^data/);
+  });
+
+  // An alias binds its target writable at the alias. Its target is checked to lie in the workspace;
+  // an earlier run (the workspace is writable) can make that spelling a link to any host directory.
+  it("refuses an alias whose target links out of the workspace: the host directory is neither read nor written", async () => {
+    const root = await scratchDir("pc-links-");
+    const keys = path.join(root, "home", ".ssh");
+    await mkdir(keys, { recursive: true });
+    await writeFile(path.join(keys, "id_ed25519"), "PRIVATE KEY\n");
+    const workspaceDir = path.join(root, "my ws");
+    await mkdir(workspaceDir);
+    await symlink(keys, path.join(workspaceDir, "cache"));
+    const outcome = await attempt([], () =>
+      runShellInSandbox("cat /cache/id_ed25519; echo planted > /cache/authorized_keys", {
+        workspaceDir,
+        filesystemScope: "workspace",
+        pathAliases: [{ path: "/cache", target: path.join(workspaceDir, "cache") }],
+      }),
+    );
+    expect(outcome).toEqual({ refused: "ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE" });
+    await expect(readFile(path.join(keys, "authorized_keys"), "utf8")).rejects.toThrow(/ENOENT/);
   });
 });

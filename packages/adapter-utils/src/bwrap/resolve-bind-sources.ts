@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import type { ResolvedPathAlias } from "../options/validate-workspace-scope.js";
+import { assertAliasesStayInWorkspace, type ResolvedPathAlias } from "../options/validate-workspace-scope.js";
 import { type MountRequest, sourceOf } from "./mount-request.js";
 import { findSymlinkedRootExposure, type ResolvedBindSource } from "./symlinked-root-exposure.js";
 
@@ -65,11 +65,14 @@ export interface BindSourcesInput {
    */
   readonly bindAtRealPath: boolean;
   readonly socketRoots: readonly string[];
+  /** The workspace as requested: alias targets must stay inside its real path. */
+  readonly workspaceDir: string;
 }
 
 /**
  * Resolves every bind source (each path once) and refuses one that reaches a
- * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
+ * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`),
+ * and an alias target that resolves outside the workspace (`ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE`).
  */
 export function resolveBindSources(input: BindSourcesInput): {
   requests: MountRequest[];
@@ -99,6 +102,10 @@ export function resolveBindSources(input: BindSourcesInput): {
       ...input.aliases.map((alias, index) => ({ requested: alias.target, real: aliases[index]!.target })),
     ],
     input.socketRoots,
+  );
+  assertAliasesStayInWorkspace(
+    { path: input.workspaceDir, real: realPathOnce(input.workspaceDir) },
+    input.aliases.map((alias, index) => ({ ...alias, realTarget: aliases[index]!.target })),
   );
   return { requests, aliases };
 }

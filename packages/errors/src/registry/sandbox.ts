@@ -344,9 +344,10 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: 'Sandbox path alias "${alias}" must target the synchronized workspace "${workspaceDir}".',
     meaning:
       "A path alias binds a workspace directory at a second, fixed path (for example `/app`). Its target must lie inside the workspace, or the alias would expose host files writable.",
-    when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`.",
+    when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`, or whose target is spelt inside it but is a link (or lies under one) that resolves outside it: bwrap binds the real path, so such a link, planted by an earlier run in the writable workspace, would bind the host directory it names writable. `details.realTarget` is then the resolved path.",
     solutions: [
       "Point the alias at the workspace or a directory inside it.",
+      "If `details.realTarget` differs from `details.target` and the link is not yours, remove it and restore the directory, and treat the workspace as touched by a sandbox.",
       "Use a read-only `extraPaths` entry for host data instead.",
     ],
     prevention: "Build alias targets from `workspaceDir` (`path.join(workspaceDir, ...)`).",
