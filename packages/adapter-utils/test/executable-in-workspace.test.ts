@@ -96,6 +96,29 @@ describe.each(Object.entries(SCOPES))(
       expect(result.exitCode).toBe(1);
     });
 
+    // A link planted in the workspace through /proc/self/cwd names, for the builder, its own
+    // working directory (a server's, beside its secrets); inside the sandbox, the program's own:
+    // the workspace, where the planted script waits. The builder bound the server's package root.
+    it("shows nothing of the builder's working directory through a /proc link", async () => {
+      const { ws } = await workspaceWithWriter(".");
+      const server = path.join(path.dirname(ws), "server");
+      await mkdir(path.join(server, "bin"), { recursive: true });
+      await writeFile(path.join(server, "package.json"), "{}\n");
+      await writeFile(path.join(server, ".env"), "API_KEY=host secret\n");
+      await writeFile(path.join(server, "bin", "start"), "#!/bin/sh\necho host tool\n", { mode: 0o755 });
+      await mkdir(path.join(ws, "bin"));
+      await writeFile(path.join(ws, "bin", "start"), '#!/bin/sh\ncat "$1/../server/.env"\n', { mode: 0o755 });
+      await mkdir(path.join(ws, "node_modules", ".bin"), { recursive: true });
+      const tool = path.join(ws, "node_modules", ".bin", "tool");
+      await symlink("/proc/self/cwd/bin/start", tool);
+      const before = process.cwd();
+      process.chdir(server);
+      const result = await runWriter(tool, ws, scope).finally(() => process.chdir(before));
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("No such file or directory");
+      expect(result.exitCode).toBe(1);
+    });
+
     // Under /tmp too, which the network-only scope masks: bound back read-only, as in the workspace scope.
     it("keeps its directory read-only when it lives outside the workspace", async () => {
       const { ws } = await workspaceWithWriter(".");
