@@ -58,6 +58,19 @@ describe.each(Object.entries(SCOPES))(
       await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
     });
 
+    // The executable is used as spelt; its directory must be judged normalized, or `//ws/bin` is "outside" `/ws`.
+    it.each([
+      ["a doubled slash", (writer: string) => `/${writer}`],
+      ["a dot segment", (writer: string) => path.join(path.dirname(writer), ".", path.basename(writer))],
+      ["a parent segment", (writer: string) => `${path.dirname(writer)}/../bin/${path.basename(writer)}`],
+    ])("leaves it writable when the executable is spelt with %s", async (_spelling, spell) => {
+      const { ws, writer } = await workspaceWithWriter("bin");
+      const result = await runWriter(spell(writer), ws, scope);
+      expect(result.stderr).toBe("");
+      await expect(readFile(path.join(ws, "bin", "beside.txt"), "utf8")).resolves.toBe("beside\n");
+      await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
+    });
+
     it("leaves it writable when the workspace is a package (its package root is the workspace)", async () => {
       const { ws, writer } = await workspaceWithWriter("scripts");
       await writeFile(path.join(ws, "package.json"), "{}\n");
