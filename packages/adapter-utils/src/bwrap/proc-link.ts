@@ -1,4 +1,4 @@
-import { readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync, type Stats } from "node:fs";
 import path from "node:path";
 import { isSameOrBelow } from "./mount-request.js";
 
@@ -12,7 +12,8 @@ const MAX_LINKS = 40;
  * inside the sandbox (`/proc/self` is itself a link). A path that goes there means one file
  * to the host and another to the sandbox. A path spelt in `/proc` without links (`/proc/sys`)
  * is not reported. Resolves component by component as the kernel does; stops, with `null`,
- * at a missing component or a loop (bwrap refuses those itself).
+ * at a missing component or a loop (bwrap refuses those itself). A link swapped away while
+ * it is read is reported as well, by its own path: what it named cannot be known.
  */
 export function procLinkOnPath(candidate: string): string | null {
   const pending = candidate.split("/").reverse();
@@ -27,16 +28,27 @@ export function procLinkOnPath(candidate: string): string | null {
       continue;
     }
     const next = path.join(current, part);
-    let target: string;
+    // lstat, not a failing readlink, for the usual non-link: a thrown error costs microseconds.
+    let stats: Stats | undefined;
     try {
-      target = readlinkSync(next);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EINVAL") return null;
+      stats = lstatSync(next, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (stats === undefined) return null;
+    if (!stats.isSymbolicLink()) {
       if (followed > 0 && next !== "/proc" && isSameOrBelow("/proc", next)) return next;
       current = next;
       continue;
     }
     if (isSameOrBelow("/proc", next)) return next;
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      // Swapped since the lstat: a path in flux is treated as unsafe to derive mounts from.
+      return next;
+    }
     followed += 1;
     if (followed > MAX_LINKS) return null;
     pending.push(...target.split("/").reverse());
