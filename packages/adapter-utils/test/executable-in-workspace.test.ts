@@ -58,6 +58,19 @@ describe.each(Object.entries(SCOPES))(
       await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
     });
 
+    // The executable is used as spelt; its directory must be judged normalized, or `//ws/bin` is "outside" `/ws`.
+    it.each([
+      ["a doubled slash", (writer: string) => `/${writer}`],
+      ["a dot segment", (writer: string) => path.join(path.dirname(writer), ".", path.basename(writer))],
+      ["a parent segment", (writer: string) => `${path.dirname(writer)}/../bin/${path.basename(writer)}`],
+    ])("leaves it writable when the executable is spelt with %s", async (_spelling, spell) => {
+      const { ws, writer } = await workspaceWithWriter("bin");
+      const result = await runWriter(spell(writer), ws, scope);
+      expect(result.stderr).toBe("");
+      await expect(readFile(path.join(ws, "bin", "beside.txt"), "utf8")).resolves.toBe("beside\n");
+      await expect(readFile(path.join(ws, "in-ws.txt"), "utf8")).resolves.toBe("in-ws\n");
+    });
+
     it("leaves it writable when the workspace is a package (its package root is the workspace)", async () => {
       const { ws, writer } = await workspaceWithWriter("scripts");
       await writeFile(path.join(ws, "package.json"), "{}\n");
@@ -91,6 +104,29 @@ describe.each(Object.entries(SCOPES))(
       await writeFile(peek, '#!/bin/sh\ncat "$1/../secret.txt"\n');
       await chmod(peek, 0o755);
       const result = await runWriter(peek, ws, scope);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("No such file or directory");
+      expect(result.exitCode).toBe(1);
+    });
+
+    // A link planted in the workspace through /proc/self/cwd names, for the builder, its own
+    // working directory (a server's, beside its secrets); inside the sandbox, the program's own:
+    // the workspace, where the planted script waits. The builder bound the server's package root.
+    it("shows nothing of the builder's working directory through a /proc link", async () => {
+      const { ws } = await workspaceWithWriter(".");
+      const server = path.join(path.dirname(ws), "server");
+      await mkdir(path.join(server, "bin"), { recursive: true });
+      await writeFile(path.join(server, "package.json"), "{}\n");
+      await writeFile(path.join(server, ".env"), "API_KEY=host secret\n");
+      await writeFile(path.join(server, "bin", "start"), "#!/bin/sh\necho host tool\n", { mode: 0o755 });
+      await mkdir(path.join(ws, "bin"));
+      await writeFile(path.join(ws, "bin", "start"), '#!/bin/sh\ncat "$1/../server/.env"\n', { mode: 0o755 });
+      await mkdir(path.join(ws, "node_modules", ".bin"), { recursive: true });
+      const tool = path.join(ws, "node_modules", ".bin", "tool");
+      await symlink("/proc/self/cwd/bin/start", tool);
+      const before = process.cwd();
+      process.chdir(server);
+      const result = await runWriter(tool, ws, scope).finally(() => process.chdir(before));
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain("No such file or directory");
       expect(result.exitCode).toBe(1);

@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { chown, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
+import { sweepOwnerRegistries, sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
 import { cleanupAll, runShellInSandbox, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
@@ -42,6 +43,44 @@ describe("owner records no sandbox can forge", () => {
     expect(await sweepStaleProxyDirs(base)).toEqual([]);
     expect(await readdir(base)).toContain(victimDir);
 
+    await writeFile(path.join(ws, "go"), "");
+    const result = await victim;
+    expect({ exitCode: result.exitCode, signal: result.signal }).toEqual({ exitCode: 0, signal: null });
+    expect(await readFile(path.join(ws, "done"), "utf8")).toBe("survived\n");
+  });
+
+  // The roots have fixed names, so another local user can make one first where this uid never
+  // did (the /tmp root, while /dev/shm serves): its registry is that user's to write.
+  it("a registry in a root another user made first is not read: no run is killed or removed", async () => {
+    const base = tempDirForTest("pc-sbx-sweep-", { base: "/var/tmp" });
+    const squatted = path.join(tempDirForTest("pc-sbx-squat-", { base: "/var/tmp" }), "root");
+    await mkdir(path.join(squatted, "owners"), { recursive: true });
+    const ws = await scratchDir();
+    const victim = runShellInSandbox(
+      "touch started; while [ ! -e go ]; do sleep 0.05; done; echo survived > done",
+      {
+        workspaceDir: ws,
+        networkScope: "deny",
+        proxySocketDirCandidates: [base],
+      },
+    );
+    await vi.waitFor(
+      () => expect(existsSync(path.join(ws, "started")), "the victim to start").toBe(true),
+      SETTLE,
+    );
+    const victimDir = path.join(base, (await readdir(base))[0]!);
+    // The record's name is the hash of the path it names, as the registry expects.
+    const name = `${createHash("sha256").update(victimDir).digest("hex").slice(0, 40)}.json`;
+    await writeFile(
+      path.join(squatted, "owners", name),
+      `${JSON.stringify({ pid: 4194305, dir: victimDir })}\n`,
+    );
+    for (const dir of [squatted, path.join(squatted, "owners"), path.join(squatted, "owners", name)]) {
+      await chown(dir, 65534, 65534);
+    }
+
+    expect(await sweepOwnerRegistries([squatted])).toEqual([]);
+    expect(existsSync(victimDir)).toBe(true);
     await writeFile(path.join(ws, "go"), "");
     const result = await victim;
     expect({ exitCode: result.exitCode, signal: result.signal }).toEqual({ exitCode: 0, signal: null });

@@ -1,11 +1,20 @@
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { canaryServer, cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+import {
+  canaryServer,
+  cleanupAll,
+  onCleanup,
+  runNodeInSandbox,
+  runShellInSandbox,
+  scratchDir,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -209,5 +218,55 @@ describe("bind sources are judged by their real path", () => {
     );
     expect(networkOnlyRun.exitCode).toBe(0);
     expect(await readFile(path.join(realWorkspace, "out.txt"), "utf8")).toMatch(/^data/);
+  });
+
+  // An alias binds its target writable at the alias. Its target is checked to lie in the workspace;
+  // an earlier run (the workspace is writable) can make that spelling a link to any host directory.
+  it("refuses an alias whose target links out of the workspace: the host directory is neither read nor written", async () => {
+    const root = await scratchDir("pc-links-");
+    const keys = path.join(root, "home", ".ssh");
+    await mkdir(keys, { recursive: true });
+    await writeFile(path.join(keys, "id_ed25519"), "PRIVATE KEY\n");
+    const workspaceDir = path.join(root, "my ws");
+    await mkdir(workspaceDir);
+    await symlink(keys, path.join(workspaceDir, "cache"));
+    const outcome = await attempt([], () =>
+      runShellInSandbox("cat /cache/id_ed25519; echo planted > /cache/authorized_keys", {
+        workspaceDir,
+        filesystemScope: "workspace",
+        pathAliases: [{ path: "/cache", target: path.join(workspaceDir, "cache") }],
+      }),
+    );
+    expect(outcome).toEqual({ refused: "ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE" });
+    await expect(readFile(path.join(keys, "authorized_keys"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
+  // The network-only scope hides /run (Docker, D-Bus, agents) and binds a requested path back at its
+  // real path. A program of an earlier run can plant links in the workspace; the caller names the spelling.
+  it("refuses a path in the workspace that links to a host socket the network-only scope hides", async () => {
+    const hidden = tempDirForTest("pc-host-agent-", { base: "/run" });
+    const hits: string[] = [];
+    const agent = createServer((socket) => {
+      hits.push("connected");
+      socket.end("host agent\n");
+    });
+    await new Promise<void>((resolve) => agent.listen(path.join(hidden, "agent.sock"), resolve));
+    onCleanup(() => new Promise<void>((resolve) => agent.close(() => resolve())));
+    const workspaceDir = path.join(await scratchDir("pc-links-"), "my ws");
+    await mkdir(workspaceDir);
+    const planted = path.join(workspaceDir, "cache");
+    await symlink(hidden, planted);
+    const connect = `const s = require("node:net").connect(${JSON.stringify(path.join(planted, "agent.sock"))});
+s.on("data", (d) => process.stdout.write(d)); s.on("error", (e) => console.log(e.code));`;
+    const sandbox: LocalProcessSandboxOptions = { workspaceDir, networkScope: "deny" };
+    const outcomes = {
+      extraPath: await attempt(hits, () =>
+        runNodeInSandbox(connect, { ...sandbox, extraPaths: [{ path: planted, access: "ro" }] }),
+      ),
+      cwd: await attempt(hits, () => runNodeInSandbox(connect, sandbox, { cwd: planted })),
+    };
+    const refused = { refused: "ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE" };
+    expect(outcomes).toEqual({ extraPath: refused, cwd: refused });
+    expect(hits).toEqual([]);
   });
 });

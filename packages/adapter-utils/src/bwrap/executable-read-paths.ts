@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { nearestPackageRoot } from "../package-root.js";
+import { procLinkOnPath } from "./proc-link.js";
 
 /** What one program needs readable to start, and where it really lives. */
 export interface ProgramReadPaths {
@@ -11,9 +12,14 @@ export interface ProgramReadPaths {
 
 /**
  * What a program needs to be readable: its own directory and the package root of
- * its real file (a `node_modules/.bin` link points into its package).
+ * its real file (a `node_modules/.bin` link points into its package). Nothing for a
+ * path that resolves through `/proc` (`<ws>/node_modules/.bin/tool -> /proc/self/cwd/bin/start`,
+ * planted by an earlier run): resolved here it names the builder's working directory,
+ * whose package root would be shown, while the sandbox runs the file the link names
+ * there, in the workspace.
  */
 export function executableReadPaths(executable: string): ProgramReadPaths {
+  if (procLinkOnPath(executable) !== null) return { programDir: path.dirname(executable), paths: [] };
   let real = executable;
   try {
     real = realpathSync.native(executable);

@@ -1,9 +1,10 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import type { ResolvedPathAlias } from "../options/validate-workspace-scope.js";
+import { assertAliasesStayInWorkspace, type ResolvedPathAlias } from "../options/validate-workspace-scope.js";
 import { type MountRequest, sourceOf } from "./mount-request.js";
 import { findSymlinkedRootExposure, type ResolvedBindSource } from "./symlinked-root-exposure.js";
+import { findWorkspaceLinkEscape } from "./workspace-link-escape.js";
 
 /**
  * The path bwrap will really bind for `candidate`: bwrap `realpath`s every bind
@@ -55,6 +56,26 @@ export function assertNoSymlinkedRootExposure(
   );
 }
 
+/**
+ * Refuses a requested path spelt inside the workspace that resolves out of it: the link
+ * is a planted choice, not the caller's (`workspace-link-escape.ts`).
+ */
+export function assertNoWorkspaceLinkEscape(
+  sources: readonly ResolvedBindSource[],
+  workspace: { readonly path: string; readonly real: string },
+): void {
+  const found = findWorkspaceLinkEscape(sources, workspace);
+  if (!found) return;
+  throw new SandboxError(
+    "ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE",
+    `Sandbox path "${found.requested}" lies in workspace "${workspace.path}" but resolves through a symlink to "${found.real}", outside it.`,
+    {
+      details: { path: found.requested, realPath: found.real, workspaceDir: workspace.path },
+      retryable: false,
+    },
+  );
+}
+
 export interface BindSourcesInput {
   readonly requests: readonly MountRequest[];
   readonly aliases: readonly ResolvedPathAlias[];
@@ -65,11 +86,15 @@ export interface BindSourcesInput {
    */
   readonly bindAtRealPath: boolean;
   readonly socketRoots: readonly string[];
+  /** The workspace as requested: alias targets must stay inside its real path. */
+  readonly workspaceDir: string;
 }
 
 /**
  * Resolves every bind source (each path once) and refuses one that reaches a
- * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
+ * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`), an
+ * alias target that resolves outside the workspace (`ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE`),
+ * and any other path spelt inside it that does (`ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE`).
  */
 export function resolveBindSources(input: BindSourcesInput): {
   requests: MountRequest[];
@@ -99,6 +124,18 @@ export function resolveBindSources(input: BindSourcesInput): {
       ...input.aliases.map((alias, index) => ({ requested: alias.target, real: aliases[index]!.target })),
     ],
     input.socketRoots,
+  );
+  const workspace = { path: input.workspaceDir, real: realPathOnce(input.workspaceDir) };
+  assertAliasesStayInWorkspace(
+    workspace,
+    input.aliases.map((alias, index) => ({ ...alias, realTarget: aliases[index]!.target })),
+  );
+  // A program's start-up paths are real paths already (the executable is judged by `executableReadPaths`).
+  assertNoWorkspaceLinkEscape(
+    input.requests.flatMap((request, index) =>
+      request.programDir === undefined ? [{ requested: request.path, real: sourceOf(requests[index]!) }] : [],
+    ),
+    workspace,
   );
   return { requests, aliases };
 }

@@ -1,6 +1,10 @@
 import { caughtSync as caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { validatePathAliases, validateWorkspaceScope } from "./validate-workspace-scope.js";
+import {
+  assertAliasesStayInWorkspace,
+  validatePathAliases,
+  validateWorkspaceScope,
+} from "./validate-workspace-scope.js";
 
 describe("validateWorkspaceScope", () => {
   it("accepts a cwd inside the workspace and synchronized or restored writable paths", () => {
@@ -52,5 +56,32 @@ describe("validatePathAliases", () => {
     );
     expect(error.code).toBe("ERR_SANDBOX_ALIAS_TARGET_MISSING");
     expect(error.message).toBe('Sandbox path alias target "/ws/missing" does not exist.');
+  });
+});
+
+describe("assertAliasesStayInWorkspace", () => {
+  const workspace = { path: "/home/u/ws", real: "/srv/ws" };
+
+  it("accepts targets whose real path stays in the workspace's, links included", () => {
+    expect(() =>
+      assertAliasesStayInWorkspace(workspace, [
+        { path: "/app", target: "/home/u/ws/src", realTarget: "/srv/ws/src" },
+        { path: "/lib", target: "/home/u/ws/link-to-lib", realTarget: "/srv/ws/vendor/lib" },
+      ]),
+    ).not.toThrow();
+  });
+
+  // A target spelt inside the workspace that is a link out would be bound writable where it leads.
+  it("rejects a target that is a link out of the workspace", () => {
+    const error = caught(() =>
+      assertAliasesStayInWorkspace(workspace, [
+        { path: "/app", target: "/home/u/ws/cache", realTarget: "/home/u/.ssh" },
+      ]),
+    );
+    expect(error.code).toBe("ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE");
+    expect(error.message).toBe(
+      'Sandbox path alias "/app" must target the synchronized workspace "/home/u/ws".',
+    );
+    expect(error.details).toMatchObject({ target: "/home/u/ws/cache", realTarget: "/home/u/.ssh" });
   });
 });

@@ -37,6 +37,33 @@ export function validateWorkspaceScope(
   }
 }
 
+/**
+ * Refuses an alias whose target leaves the workspace once resolved (pure). bwrap binds the
+ * real path of the target, writable; a target inside the workspace that is a link (one an
+ * earlier run planted there, say) would otherwise bind whatever it names, the caller's
+ * `~/.ssh` as well, where `validatePathAliases` saw only the spelling.
+ */
+export function assertAliasesStayInWorkspace(
+  workspace: { readonly path: string; readonly real: string },
+  aliases: readonly { readonly path: string; readonly target: string; readonly realTarget: string }[],
+): void {
+  for (const alias of aliases) {
+    if (isPathInside(workspace.real, alias.realTarget)) continue;
+    throw new SandboxError(
+      "ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE",
+      `Sandbox path alias "${alias.path}" must target the synchronized workspace "${workspace.path}".`,
+      {
+        details: {
+          path: alias.path,
+          target: alias.target,
+          realTarget: alias.realTarget,
+          workspaceDir: workspace.path,
+        },
+      },
+    );
+  }
+}
+
 export interface ResolvedPathAlias {
   readonly path: string;
   readonly target: string;

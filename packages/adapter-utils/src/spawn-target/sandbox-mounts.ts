@@ -72,6 +72,7 @@ export function sandboxMounts(
     aliases: parsed.aliases,
     bindAtRealPath: !parsed.filesystemScope,
     socketRoots,
+    workspaceDir: parsed.workspaceDir,
   });
   const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
   return { requests, aliases, masks, socketRoots };

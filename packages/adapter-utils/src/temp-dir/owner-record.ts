@@ -3,7 +3,7 @@ import { readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { readProcStat } from "@paperclipai/internal";
 import { OWNER_RECORD_NAME, OWNER_REGISTRY_NAME, ownerRecordLocations } from "./owner-record-location.js";
-import { preparePrivateRoot } from "./prepare-private-root.js";
+import { ownPrivateRoots, preparePrivateRoot } from "./prepare-private-root.js";
 import { privateSocketRoots } from "./private-socket-roots.js";
 
 export { OWNER_RECORD_NAME } from "./owner-record-location.js";
@@ -108,8 +108,9 @@ export interface RegistryEntry {
   readonly owner: OwnerRecord;
 }
 
-/** The records in `root`'s registry whose file name matches the directory they name. */
+/** The records in `root`'s registry whose file name matches the directory they name; none in a root not this uid's own. */
 export async function readOwnerRegistry(root: string): Promise<RegistryEntry[]> {
+  if ((await ownPrivateRoots([root])).length === 0) return [];
   const registry = path.join(root, OWNER_REGISTRY_NAME);
   let names: string[];
   try {
@@ -129,9 +130,9 @@ export async function readOwnerRegistry(root: string): Promise<RegistryEntry[]> 
   return entries;
 }
 
-/** The owner record of `dir` from a place no sandbox can write, or `null`. */
+/** The owner record of `dir` from a place no sandbox (nor another user) can write, or `null`. */
 export async function readOwnerRecord(dir: string): Promise<OwnerRecord | null> {
-  for (const location of ownerRecordLocations(dir, ownerRoots())) {
+  for (const location of ownerRecordLocations(dir, await ownPrivateRoots(ownerRoots()))) {
     try {
       const record = parseRecord(await readFile(location, "utf8"));
       if (record) return { pid: record.pid, startTicks: record.startTicks };

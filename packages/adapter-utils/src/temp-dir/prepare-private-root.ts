@@ -1,4 +1,5 @@
-import { chmodSync, lstatSync, mkdirSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import { lstat } from "node:fs/promises";
 
 function failure(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
@@ -21,4 +22,24 @@ export function preparePrivateRoot(root: string): void {
   if (!stats.isDirectory()) throw failure("ENOTDIR", `${root} is not a directory`);
   if (stats.uid !== uid) throw failure("EPERM", `${root} belongs to uid ${stats.uid}, not ${uid}`);
   if ((stats.mode & 0o077) !== 0) chmodSync(root, 0o700);
+}
+
+/**
+ * Whether a root's contents can be believed (pure over its `lstat`): this uid's own
+ * directory that no one else can write. The roots have fixed names, so another user may
+ * have made one first (the `/tmp` root, while `/dev/shm` serves); an owner record there is
+ * that user's word, and the sweep kills and removes on it.
+ */
+export function isOwnPrivateRoot(
+  stats: Pick<Stats, "isDirectory" | "uid" | "mode"> | null,
+  uid: number,
+): boolean {
+  return stats?.isDirectory() === true && stats.uid === uid && (stats.mode & 0o022) === 0;
+}
+
+/** The roots among `roots` whose records can be believed (`isOwnPrivateRoot`). */
+export async function ownPrivateRoots(roots: readonly string[]): Promise<string[]> {
+  const uid = process.getuid?.() ?? 0;
+  const stats = await Promise.all(roots.map((root) => lstat(root).catch(() => null)));
+  return roots.filter((_, index) => isOwnPrivateRoot(stats[index]!, uid));
 }

@@ -81,6 +81,25 @@ try {
 // /home/u/ws -> /tmp
 // SandboxError [ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT]: Sandbox path "/home/u/ws" resolves through a symlink to "/tmp", which would show the private socket root "/tmp/paperclip-sandbox-sockets-1000".`,
   },
+  ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE: {
+    family: "sandbox",
+    title: "A sandbox path inside the workspace is a symlink out of it",
+    message:
+      'Sandbox path "${path}" lies in workspace "${workspaceDir}" but resolves through a symlink to "${realPath}", outside it.',
+    meaning:
+      "bwrap binds the real path of every bind source. A requested path spelt inside the workspace (extra or managed path, network-only cwd) is a symlink, or lies under one, whose real path is outside the workspace's real path. A program of an earlier run could write the workspace, so the link is its choice: the network-only scope would bind the host path it names back under the private `/tmp`, `/run` and `$XDG_RUNTIME_DIR` that hide host sockets (Docker, ssh-agent, D-Bus), and the workspace scope cannot bind onto a link that dangles inside the sandbox. `details` holds `path`, `realPath` and `workspaceDir`.",
+    when: "An extra or managed path such as `<workspace>/.cache`, or the cwd of a network-only run, was replaced by a link out of the workspace (`-> /run/user/1000`, `-> /tmp/ssh-XXXX`), for example by a program that ran in that workspace before.",
+    solutions: [
+      "Inspect `details.path` with `readlink -f`: if the link is not yours, remove it and restore the directory, and treat the workspace as touched by a sandbox.",
+      "Name the real path itself (`details.realPath`) when you mean to share it: a path outside the workspace is bound as requested.",
+    ],
+    prevention:
+      "Create the directories you name inside the workspace before each run, or name host directories by their own paths rather than through links in the workspace.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/home/u/ws",
+  options: { workspaceDir: "/home/u/ws", networkScope: "deny", extraPaths: [{ path: "/home/u/ws/.cache", access: "ro" }] } });
+// /home/u/ws/.cache -> /run/user/1000
+// SandboxError [ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE]: Sandbox path "/home/u/ws/.cache" lies in workspace "/home/u/ws" but resolves through a symlink to "/run/user/1000", outside it.`,
+  },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_TYPE: {
     family: "sandbox",
     title: "A networkAllowlist entry is not a string",
@@ -344,9 +363,10 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: 'Sandbox path alias "${alias}" must target the synchronized workspace "${workspaceDir}".',
     meaning:
       "A path alias binds a workspace directory at a second, fixed path (for example `/app`). Its target must lie inside the workspace, or the alias would expose host files writable.",
-    when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`.",
+    when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`, or whose target is spelt inside it but is a link (or lies under one) that resolves outside it: bwrap binds the real path, so such a link, planted by an earlier run in the writable workspace, would bind the host directory it names writable. `details.realTarget` is then the resolved path.",
     solutions: [
       "Point the alias at the workspace or a directory inside it.",
+      "If `details.realTarget` differs from `details.target` and the link is not yours, remove it and restore the directory, and treat the workspace as touched by a sandbox.",
       "Use a read-only `extraPaths` entry for host data instead.",
     ],
     prevention: "Build alias targets from `workspaceDir` (`path.join(workspaceDir, ...)`).",
