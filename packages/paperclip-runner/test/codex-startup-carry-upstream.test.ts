@@ -75,24 +75,6 @@ describe("held startup facts carried across a suspend, against upstream's runner
     expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
   });
 
-  it("carries them again on a suspend right behind a later drain, its commit not made yet", async () => {
-    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
-      ...suspendBehindFirstDrain(work),
-      // Queued together: the suspend comes right behind the drain's answer, however loaded the machine.
-      { op: "queue", type: "runner.drain", id: "close-drain" },
-      ...suspendAndSnapshot("suspend-2"),
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(["session.started", "runner.reconciled"]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
-    const twice = [...OPEN_FACTS, ...probeFacts("resume-probe", 3)];
-    expect(carriedFacts(ours)).toEqual([
-      { pending: OPEN_FACTS, next: 3 },
-      { pending: twice, next: 6 },
-    ]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
-  });
-
   it("carries them through a second suspend right after the probe, then commits each once after a turn", async () => {
     const [ours, upstream] = await bothRunners(toolchain(), (work) => [
       ...suspendBehindFirstDrain(work),
