@@ -4,6 +4,7 @@ import {
   executorEventId,
   type PendingEventRecord,
   readPendingEvents,
+  readRecordCounters,
   recordEvent,
   uncommittedRecords,
 } from "./carried-startup-facts.js";
@@ -100,5 +101,27 @@ describe("readPendingEvents", () => {
       expect(read).toThrow("pendingEvents[1] is not an event record");
     }
     expect(() => readPendingEvents({ 0: first })).toThrow("pendingEvents is not a list");
+  });
+});
+
+describe("readRecordCounters", () => {
+  it("reads the counters, 1 and null where a state saved before records were kept has none", () => {
+    expect(readRecordCounters({})).toEqual({ nextProviderEventSeq: 1, pendingEventsReleaseFirstSeq: null });
+    expect(readRecordCounters({ nextProviderEventSeq: 6, pendingEventsReleaseFirstSeq: 12 })).toEqual({
+      nextProviderEventSeq: 6,
+      pendingEventsReleaseFirstSeq: 12,
+    });
+  });
+
+  it("refuses a counter that would renumber records or commit them again", () => {
+    for (const nextProviderEventSeq of [0, -1, 1.5, "3", null, Number.NaN, 2 ** 60]) {
+      const read = () => readRecordCounters({ nextProviderEventSeq });
+      expect(read).toThrow(expect.objectContaining({ code: "ERR_RUNNER_STATE_CORRUPT" }));
+      expect(read).toThrow("nextProviderEventSeq is not a positive integer");
+    }
+    for (const pendingEventsReleaseFirstSeq of [0, 2.5, "7", Number.NaN]) {
+      const read = () => readRecordCounters({ pendingEventsReleaseFirstSeq });
+      expect(read).toThrow("pendingEventsReleaseFirstSeq is not a positive integer");
+    }
   });
 });

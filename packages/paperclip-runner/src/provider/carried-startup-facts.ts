@@ -91,3 +91,25 @@ export function readPendingEvents(value: unknown): PendingEventRecord[] {
     return record as unknown as PendingEventRecord;
   });
 }
+
+function isPositiveSeq(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1;
+}
+
+/**
+ * Pure: the record counters a previous runner saved beside `pendingEvents`: `nextProviderEventSeq`
+ * a positive integer (1 in a state saved before records were kept), `pendingEventsReleaseFirstSeq`
+ * one or null. Any other value would renumber records or commit them again, so
+ * `ERR_RUNNER_STATE_CORRUPT` names it.
+ */
+export function readRecordCounters(state: {
+  readonly nextProviderEventSeq?: unknown;
+  readonly pendingEventsReleaseFirstSeq?: unknown;
+}): { readonly nextProviderEventSeq: number; readonly pendingEventsReleaseFirstSeq: number | null } {
+  const { nextProviderEventSeq = 1, pendingEventsReleaseFirstSeq = null } = state;
+  if (!isPositiveSeq(nextProviderEventSeq))
+    throw corruptState("codex-provider-state.json nextProviderEventSeq is not a positive integer");
+  if (pendingEventsReleaseFirstSeq !== null && !isPositiveSeq(pendingEventsReleaseFirstSeq))
+    throw corruptState("codex-provider-state.json pendingEventsReleaseFirstSeq is not a positive integer");
+  return { nextProviderEventSeq, pendingEventsReleaseFirstSeq };
+}

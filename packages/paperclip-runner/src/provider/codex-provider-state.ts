@@ -3,7 +3,7 @@ import type { ProcessIdentity } from "../harness/process-identity.js";
 import { atomicPrivateWrite } from "../private-fs/index.js";
 import { readStateFile } from "../state/state-store.js";
 import type { AuthorizedOperation } from "./authorized-tools.js";
-import { type PendingEventRecord, readPendingEvents } from "./carried-startup-facts.js";
+import { type PendingEventRecord, readPendingEvents, readRecordCounters } from "./carried-startup-facts.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderConfig } from "./codex-provider-config.js";
 import { type GoalState, NO_GOALS } from "./session-goals.js";
@@ -141,5 +141,5 @@ export async function loadCodexProviderState(stateDir: string): Promise<CodexPro
   if (text === null) return null;
   const state = JSON.parse(text) as CodexProviderState;
   if (state.schema !== CODEX_PROVIDER_STATE_SCHEMA) return null;
-  return { ...state, pendingEvents: readPendingEvents(state.pendingEvents) };
+  return { ...state, pendingEvents: readPendingEvents(state.pendingEvents), ...readRecordCounters(state) };
 }
