@@ -1,18 +1,13 @@
 import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/engine/durable-engine.js";
 import type { ServerCommand } from "../durable/state/command-journal.js";
-import { readAuthorizedTools } from "./authorized-tools.js";
-import { readCodexProviderConfig } from "./codex-provider-config.js";
-import { type CodexProviderState, preparedState } from "./codex-provider-state.js";
+import type { CodexProviderState } from "./codex-provider-state.js";
 import { recoverProviderSession } from "./codex-recovery.js";
 import type { SessionDeps } from "./codex-session.js";
 import {
-  APPLIED,
   applied,
   type CommandOutcome,
   failedOutcome,
-  readCompletionContract,
   rejected,
-  sessionOpenResult,
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
@@ -20,13 +15,16 @@ import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
-import type { StartupContext } from "./provider-startup-facts.js";
-import { holdSavedFacts } from "./saved-startup-facts.js";
+import {
+  closeSession,
+  ensureProvider,
+  openSession,
+  prepareSession,
+  type StartupCommand,
+} from "./session-commands.js";
 import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
-import { startProviderSession } from "./session-start.js";
 import { holdCarriedStartup } from "./startup-carry.js";
 import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
-import { settleTurn } from "./turn-settlement.js";
 
 export interface CodexExecutorDeps {
   readonly stateDir: string;
@@ -39,8 +37,6 @@ export interface CodexExecutorDeps {
   readonly recovered: CodexProviderState | null;
   readonly checkLaunchProfile: (state: CodexProviderState) => void;
 }
-
-type StartupCommand = NonNullable<StartupContext["command"]>;
 
 /** What a session that failed reconciliation still takes (upstream's list). */
 const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
@@ -196,16 +192,18 @@ export class CodexExecutor implements DurableEngine {
 
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
     const payload = command.payload;
-    if (command.type === "run.prepare") return await this.prepare(payload);
+    if (command.type === "run.prepare")
+      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile);
     const state = this.ctx.state();
     if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
       return rejected(`the provider session needs reconciliation; ${command.type} is refused`);
     }
     switch (command.type) {
       case "session.open":
-        return await this.open(commandSubject(command));
+        return await openSession(this.ctx, this.deps.session, commandSubject(command));
       case "turn.start":
-        if (typeof payload.text === "string") await this.ensureProvider(commandSubject(command));
+        if (typeof payload.text === "string")
+          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
         return await startTurn(this.ctx, payload);
       case "turn.steer":
         return await steerTurn(this.ctx, payload);
@@ -222,7 +220,7 @@ export class CodexExecutor implements DurableEngine {
         return applied(sessionSnapshot(state));
       case "session.close":
       case "session.destroy":
-        return await this.close();
+        return await closeSession(this.ctx);
       case "session.goal.get":
         return await getGoal(this.ctx);
       case "session.goal.set":
@@ -240,105 +238,5 @@ export class CodexExecutor implements DurableEngine {
         // session.budget.increase among them: only managed providers take it.
         return unavailable();
     }
-  }
-
-  /**
-   * Binds the provider, its tools and the completion contract; starts nothing, unless a
-   * `session.open` already arrived behind it (its provider then starts, without a thread).
-   */
-  private async prepare(payload: Record<string, unknown>): Promise<CommandOutcome> {
-    const config = readCodexProviderConfig(payload.provider);
-    const tools = readAuthorizedTools(payload.authorizedTools);
-    const contract = readCompletionContract(payload.completionContract);
-    if (this.ctx.bound && !["prepared", "closed"].includes(this.ctx.state().lifecycle)) {
-      return rejected("the provider session is already open");
-    }
-    const previous = this.ctx.bound ? this.ctx.state() : null;
-    // Facts a suspend carried here stay until committed, their numbering with them.
-    const next = {
-      ...preparedState(config, tools, contract),
-      ...(previous === null
-        ? {}
-        : {
-            pendingEvents: previous.pendingEvents,
-            nextProviderEventSeq: previous.nextProviderEventSeq ?? 1,
-          }),
-    };
-    this.deps.checkLaunchProfile(next);
-    this.ctx.bind(next);
-    await discardPrewarmed(this.ctx);
-    this.startAhead.start();
-    await this.ctx.save();
-    return applied({ status: "prepared", provider: config.provider, driver: config.driver });
-  }
-
-  private async open(command: StartupCommand): Promise<CommandOutcome> {
-    const state = this.ctx.state();
-    if (
-      this.ctx.session !== null &&
-      (state.lifecycle === "session_open" || state.lifecycle === "turn_active")
-    ) {
-      return applied(sessionOpenResult(state, "started"));
-    }
-    this.ctx.restartsSinceTurnStart = 0;
-    const resumed = state.threadId !== null;
-    const { goalEvents } = await startProviderSession(
-      this.ctx,
-      this.deps.session,
-      resumed ? "restore" : "ensure",
-      command,
-      "facts",
-    );
-    await this.ctx.emitAll([
-      {
-        eventType: resumed ? "session.resumed" : "session.started",
-        priority: 0,
-        payload: this.ctx.identityPayload(),
-      },
-      ...goalEvents,
-    ]);
-    holdSavedFacts(this.ctx, command.commandId, false);
-    return applied(sessionOpenResult(this.ctx.state(), resumed ? "resumed" : "started"));
-  }
-
-  /**
-   * A turn for a session whose provider is gone with the thread kept (a `turn.stop` ended it,
-   * or it failed: `provider_exited`): the provider starts again and resumes the thread first,
-   * as upstream's runner does after a `turn.stop` (startup trigger `ensure`, no
-   * `session.resumed`); its startup facts follow the turn's acceptance, with what Codex sends
-   * while it resumes.
-   */
-  private async ensureProvider(command: StartupCommand): Promise<void> {
-    const state = this.ctx.state();
-    const gone = state.lifecycle === "prepared" || state.lifecycle === "provider_exited";
-    if (!gone || state.threadId === null || this.ctx.session !== null) return;
-    await startProviderSession(this.ctx, this.deps.session, "ensure", command, "facts");
-    holdSavedFacts(this.ctx, command.commandId, true);
-  }
-
-  private async close(): Promise<CommandOutcome> {
-    const state = this.ctx.state();
-    await discardPrewarmed(this.ctx);
-    await this.ctx.session?.stop();
-    this.ctx.session = null;
-    if (state.activeProviderTurnId !== null)
-      await settleTurn(this.ctx, "interrupted", { reason: "session closed" });
-    this.ctx.update((current) => ({
-      ...current,
-      lifecycle: "closed",
-      processId: null,
-      processStartTime: null,
-    }));
-    await this.ctx.save();
-    await this.ctx.emit({
-      eventType: "session.closed",
-      priority: 0,
-      payload: { provider: state.config.provider, providerSessionId: state.threadId },
-    });
-    return {
-      status: "accepted",
-      detail: APPLIED,
-      result: { status: "closed", providerSessionId: state.threadId },
-    };
   }
 }
