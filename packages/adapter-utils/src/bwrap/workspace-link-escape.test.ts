@@ -31,6 +31,20 @@ describe("findWorkspaceLinkEscape", () => {
     ).toEqual({ requested: "/home/u/ws/run", real: "/run/user/1000/bus" });
   });
 
+  // A cwd is often `process.cwd()`, the real path, while the workspace is named through a link.
+  it("finds such a path spelt below the workspace's real path, the workspace's real path itself passing", () => {
+    expect(
+      findWorkspaceLinkEscape(
+        [
+          { requested: "/srv/ws", real: "/srv/ws" },
+          { requested: "/srv/ws/src", real: "/srv/ws/src" },
+          { requested: "/srv/ws/cache", real: "/run/user/1000" },
+        ],
+        WORKSPACE,
+      ),
+    ).toEqual({ requested: "/srv/ws/cache", real: "/run/user/1000" });
+  });
+
   it("judges the whole workspace, / included", () => {
     expect(
       findWorkspaceLinkEscape([{ requested: "/tmp", real: "/run" }], { path: "/", real: "/" }),

@@ -1,0 +1,90 @@
+import { mkdir, symlink } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+import { PaperclipError } from "@paperclipai/errors";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
+import { cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+/**
+ * The network-only scope hides /run (Docker, D-Bus, agents) and binds a requested path back
+ * at its real path. A program of an earlier run can plant links in the workspace; the caller
+ * names the spelling. Each case runs a program that connects to a host agent's socket in a
+ * directory under /run through the planted link; the agent must see no one.
+ */
+
+/** A host agent listening in a fresh directory under /run, counting connections; closed by `cleanupAll`. */
+async function hostAgent(): Promise<{ dir: string; hits: string[] }> {
+  const dir = tempDirForTest("pc-host-agent-", { base: "/run" });
+  const hits: string[] = [];
+  const agent = createServer((socket) => {
+    hits.push("connected");
+    socket.end("host agent\n");
+  });
+  await new Promise<void>((resolve) => agent.listen(path.join(dir, "agent.sock"), resolve));
+  onCleanup(() => new Promise<void>((resolve) => agent.close(() => resolve())));
+  return { dir, hits };
+}
+
+/** The refusal's code, or what the program printed. */
+async function outcome(run: () => Promise<{ stdout: string; stderr: string }>): Promise<string> {
+  try {
+    const result = await run();
+    return `${result.stdout}${result.stderr}`.trim();
+  } catch (error) {
+    if (PaperclipError.is(error)) return error.code;
+    throw error;
+  }
+}
+
+const connectTo = (
+  socketPath: string,
+) => `const s = require("node:net").connect(${JSON.stringify(socketPath)});
+s.on("data", (d) => process.stdout.write(d)); s.on("error", (e) => console.log(e.code));`;
+
+const REFUSED = "ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE";
+
+describe("paths in the workspace that link out of it", () => {
+  it("refuses a path in the workspace that links to a host socket the network-only scope hides", async () => {
+    const { dir, hits } = await hostAgent();
+    const workspaceDir = path.join(await scratchDir("pc-links-"), "my ws");
+    await mkdir(workspaceDir);
+    const planted = path.join(workspaceDir, "cache");
+    await symlink(dir, planted);
+    const connect = connectTo(path.join(planted, "agent.sock"));
+    const sandbox: LocalProcessSandboxOptions = { workspaceDir, networkScope: "deny" };
+    const outcomes = {
+      extraPath: await outcome(() =>
+        runNodeInSandbox(connect, { ...sandbox, extraPaths: [{ path: planted, access: "ro" }] }),
+      ),
+      cwd: await outcome(() => runNodeInSandbox(connect, sandbox, { cwd: planted })),
+    };
+    expect(outcomes).toEqual({ extraPath: REFUSED, cwd: REFUSED });
+    expect(hits).toEqual([]);
+  });
+
+  // Callers often pass real paths (`process.cwd()`) while naming the workspace through a link.
+  it("judges a path spelt below the workspace's real path when the workspace is named through a link", async () => {
+    const { dir, hits } = await hostAgent();
+    const root = await scratchDir("pc-links-");
+    const realWorkspace = path.join(root, "real ws");
+    await mkdir(realWorkspace);
+    const workspaceDir = path.join(root, "ws link");
+    await symlink(realWorkspace, workspaceDir);
+    const planted = path.join(realWorkspace, "cache");
+    await symlink(dir, planted);
+    const connect = connectTo(path.join(planted, "agent.sock"));
+    const sandbox: LocalProcessSandboxOptions = { workspaceDir, networkScope: "deny" };
+    const outcomes = {
+      extraPath: await outcome(() =>
+        runNodeInSandbox(connect, { ...sandbox, extraPaths: [{ path: planted, access: "ro" }] }),
+      ),
+      cwd: await outcome(() => runNodeInSandbox(connect, sandbox, { cwd: planted })),
+    };
+    expect(outcomes).toEqual({ extraPath: REFUSED, cwd: REFUSED });
+    expect(hits).toEqual([]);
+  });
+});
