@@ -1,4 +1,4 @@
-import { mkdir, symlink } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
@@ -86,5 +86,45 @@ describe("paths in the workspace that link out of it", () => {
     };
     expect(outcomes).toEqual({ extraPath: REFUSED, cwd: REFUSED });
     expect(hits).toEqual([]);
+  });
+
+  // The network-only scope binds the host root: a link to an ordinary host directory shows
+  // nothing new. A pnpm-style node_modules and a checkout elsewhere keep working; the
+  // workspace scope, where bwrap cannot bind onto the dangling link anyway, still refuses.
+  it("keeps links to ordinary host directories working in the network-only scope, refused in the workspace scope", async () => {
+    // Under /var/tmp: a directory the network-only scope does not hide.
+    const store = tempDirForTest("pc-store-", { base: "/var/tmp" });
+    await mkdir(path.join(store, "pkg"));
+    await writeFile(path.join(store, "pkg", "index.js"), 'module.exports = "from the store";\n');
+    const app = path.join(tempDirForTest("pc-code-", { base: "/var/tmp" }), "app");
+    await mkdir(app);
+    const workspaceDir = path.join(await scratchDir("pc-links-"), "my ws");
+    await mkdir(workspaceDir);
+    const nodeModules = path.join(workspaceDir, "node_modules");
+    await symlink(store, nodeModules);
+    await symlink(app, path.join(workspaceDir, "app"));
+    const script = `require("node:fs").writeFileSync("out.txt", require(${JSON.stringify(path.join(nodeModules, "pkg"))}));`;
+    const extraPaths = [{ path: nodeModules, access: "ro" as const }];
+
+    const networkOnly = await runNodeInSandbox(
+      script,
+      { workspaceDir, networkScope: "deny", extraPaths },
+      { cwd: path.join(workspaceDir, "app") },
+    );
+    expect({ exitCode: networkOnly.exitCode, stderr: networkOnly.stderr }).toEqual({
+      exitCode: 0,
+      stderr: "",
+    });
+    expect(await readFile(path.join(app, "out.txt"), "utf8")).toBe("from the store");
+
+    const workspaceScope = await outcome(() =>
+      runNodeInSandbox(script, {
+        workspaceDir,
+        filesystemScope: "workspace",
+        networkScope: "deny",
+        extraPaths,
+      }),
+    );
+    expect(workspaceScope).toBe(REFUSED);
   });
 });
