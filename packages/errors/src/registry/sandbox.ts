@@ -363,7 +363,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: 'Sandbox path alias "${alias}" must target the synchronized workspace "${workspaceDir}".',
     meaning:
       "A path alias binds a workspace directory at a second, fixed path (for example `/app`). Its target must lie inside the workspace, or the alias would expose host files writable.",
-    when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`, or whose target is spelt inside it but is a link (or lies under one) that resolves outside it: bwrap binds the real path, so such a link, planted by an earlier run in the writable workspace, would bind the host directory it names writable. `details.realTarget` is then the resolved path.",
+    when: '`pathAliases` holds an entry whose `target` is outside `workspaceDir`, or whose target is spelt inside it but is a link (or lies under one) that resolves outside it: bwrap binds the real path, so such a link, planted by an earlier run in the writable workspace, would bind the host directory it names writable. The message then says so: `Sandbox path alias "${alias}" targets "${target}", which resolves through a symlink to "${realTarget}", outside the synchronized workspace "${workspaceDir}".`, and `details.realTarget` is the resolved path.',
     solutions: [
       "Point the alias at the workspace or a directory inside it.",
       "If `details.realTarget` differs from `details.target` and the link is not yours, remove it and restore the directory, and treat the workspace as touched by a sandbox.",
