@@ -5,6 +5,7 @@ import { PaperclipError } from "@paperclipai/errors";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
@@ -126,5 +127,32 @@ describe("paths in the workspace that link out of it", () => {
       }),
     );
     expect(workspaceScope).toBe(REFUSED);
+  });
+
+  // The executable's directory is bound as spelt: `<ws>/tools/node` with `<ws>/tools` a link into /run.
+  it("refuses an executable whose directory in the workspace links under a path the network-only scope hides", async () => {
+    const { dir, hits } = await hostAgent();
+    await symlink(process.execPath, path.join(dir, "node"));
+    const workspaceDir = path.join(await scratchDir("pc-links-"), "my ws");
+    await mkdir(workspaceDir);
+    const planted = path.join(workspaceDir, "tools");
+    await symlink(dir, planted);
+    const result = await outcome(() =>
+      runChildProcess(
+        "sandbox-test",
+        path.join(planted, "node"),
+        ["-e", connectTo(path.join(planted, "agent.sock"))],
+        {
+          cwd: workspaceDir,
+          env: {},
+          timeoutSec: 20,
+          graceSec: 1,
+          onLog: async () => {},
+          localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir, networkScope: "deny" },
+        },
+      ),
+    );
+    expect(result).toBe(REFUSED);
+    expect(hits).toEqual([]);
   });
 });

@@ -138,10 +138,15 @@ export function resolveBindSources(input: BindSourcesInput): {
     workspace,
     input.aliases.map((alias, index) => ({ ...alias, realTarget: aliases[index]!.target })),
   );
-  // A program's start-up paths are real paths already (the executable is judged by `executableReadPaths`).
+  // A program's package root is a real path, but its directory is the executable's as spelt
+  // (`executableReadPaths`). The network-only scope judges it too: bound back under a hidden
+  // path it would show host sockets. The workspace scope does not refuse it: a hoisted `.bin`
+  // link needs its real directory, and one a requested path shows gets no mount of its own.
   assertNoWorkspaceLinkEscape(
     input.requests.flatMap((request, index) =>
-      request.programDir === undefined ? [{ requested: request.path, real: sourceOf(requests[index]!) }] : [],
+      request.programDir === undefined || input.hiddenPaths !== null
+        ? [{ requested: request.path, real: sourceOf(requests[index]!) }]
+        : [],
     ),
     workspace,
     // Compared with real paths: each hidden path in its spelling and its real one (`/var/run -> /run`).
