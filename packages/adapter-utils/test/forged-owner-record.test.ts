@@ -75,6 +75,7 @@ describe("owner records no sandbox can forge", () => {
       path.join(squatted, "owners", name),
       `${JSON.stringify({ pid: 4194305, dir: victimDir })}\n`,
     );
+    // Another user's files: chown needs root, which `preconditions.ts` requires of this project.
     for (const dir of [squatted, path.join(squatted, "owners"), path.join(squatted, "owners", name)]) {
       await chown(dir, 65534, 65534);
     }

@@ -63,8 +63,9 @@ export function assertNoSymlinkedRootExposure(
 export function assertNoWorkspaceLinkEscape(
   sources: readonly ResolvedBindSource[],
   workspace: { readonly path: string; readonly real: string },
+  hidden: readonly string[] | null,
 ): void {
-  const found = findWorkspaceLinkEscape(sources, workspace);
+  const found = findWorkspaceLinkEscape(sources, workspace, hidden);
   if (!found) return;
   throw new SandboxError(
     "ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE",
@@ -88,13 +89,20 @@ export interface BindSourcesInput {
   readonly socketRoots: readonly string[];
   /** The workspace as requested: alias targets must stay inside its real path. */
   readonly workspaceDir: string;
+  /**
+   * Network-only scope: the host paths it hides (masked paths, private socket roots); a
+   * path in the workspace that links out is refused only when it leads under one. `null`
+   * (workspace scope): every such link is refused.
+   */
+  readonly hiddenPaths: readonly string[] | null;
 }
 
 /**
  * Resolves every bind source (each path once) and refuses one that reaches a
  * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`), an
  * alias target that resolves outside the workspace (`ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE`),
- * and any other path spelt inside it that does (`ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE`).
+ * and any other path inside it that does (`ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE`; in the
+ * network-only scope only toward a path that scope hides).
  */
 export function resolveBindSources(input: BindSourcesInput): {
   requests: MountRequest[];
@@ -130,12 +138,19 @@ export function resolveBindSources(input: BindSourcesInput): {
     workspace,
     input.aliases.map((alias, index) => ({ ...alias, realTarget: aliases[index]!.target })),
   );
-  // A program's start-up paths are real paths already (the executable is judged by `executableReadPaths`).
+  // A program's package root is a real path, but its directory is the executable's as spelt
+  // (`executableReadPaths`). The network-only scope judges it too: bound back under a hidden
+  // path it would show host sockets. The workspace scope does not refuse it: a hoisted `.bin`
+  // link needs its real directory, and one a requested path shows gets no mount of its own.
   assertNoWorkspaceLinkEscape(
     input.requests.flatMap((request, index) =>
-      request.programDir === undefined ? [{ requested: request.path, real: sourceOf(requests[index]!) }] : [],
+      request.programDir === undefined || input.hiddenPaths !== null
+        ? [{ requested: request.path, real: sourceOf(requests[index]!) }]
+        : [],
     ),
     workspace,
+    // Compared with real paths: each hidden path in its spelling and its real one (`/var/run -> /run`).
+    input.hiddenPaths && [...new Set(input.hiddenPaths.flatMap((dir) => [dir, realPathOnce(dir)]))],
   );
   return { requests, aliases };
 }

@@ -80,7 +80,7 @@ describe("assertAliasesStayInWorkspace", () => {
     );
     expect(error.code).toBe("ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE");
     expect(error.message).toBe(
-      'Sandbox path alias "/app" must target the synchronized workspace "/home/u/ws".',
+      'Sandbox path alias "/app" targets "/home/u/ws/cache", which resolves through a symlink to "/home/u/.ssh", outside the synchronized workspace "/home/u/ws".',
     );
     expect(error.details).toMatchObject({ target: "/home/u/ws/cache", realTarget: "/home/u/.ssh" });
   });

@@ -49,18 +49,19 @@ export function assertAliasesStayInWorkspace(
 ): void {
   for (const alias of aliases) {
     if (isPathInside(workspace.real, alias.realTarget)) continue;
-    throw new SandboxError(
-      "ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE",
-      `Sandbox path alias "${alias.path}" must target the synchronized workspace "${workspace.path}".`,
-      {
-        details: {
-          path: alias.path,
-          target: alias.target,
-          realTarget: alias.realTarget,
-          workspaceDir: workspace.path,
-        },
+    // The spelling was checked to lie inside (`validatePathAliases`): say that a link leads out.
+    const message =
+      alias.realTarget === alias.target
+        ? `Sandbox path alias "${alias.path}" must target the synchronized workspace "${workspace.path}".`
+        : `Sandbox path alias "${alias.path}" targets "${alias.target}", which resolves through a symlink to "${alias.realTarget}", outside the synchronized workspace "${workspace.path}".`;
+    throw new SandboxError("ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE", message, {
+      details: {
+        path: alias.path,
+        target: alias.target,
+        realTarget: alias.realTarget,
+        workspaceDir: workspace.path,
       },
-    );
+    });
   }
 }
 

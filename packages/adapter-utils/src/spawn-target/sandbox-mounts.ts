@@ -67,13 +67,14 @@ export function sandboxMounts(
   const bridgeProgram = bridge && bridgeReadPaths(bridge);
   if (bridgeProgram) programs.push(bridgeProgram);
   const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+  const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
     aliases: parsed.aliases,
     bindAtRealPath: !parsed.filesystemScope,
     socketRoots,
     workspaceDir: parsed.workspaceDir,
+    hiddenPaths: parsed.filesystemScope ? null : [...masks, ...socketRoots],
   });
-  const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
   return { requests, aliases, masks, socketRoots };
 }

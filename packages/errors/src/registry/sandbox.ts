@@ -87,11 +87,11 @@ try {
     message:
       'Sandbox path "${path}" lies in workspace "${workspaceDir}" but resolves through a symlink to "${realPath}", outside it.',
     meaning:
-      "bwrap binds the real path of every bind source. A requested path spelt inside the workspace (extra or managed path, network-only cwd) is a symlink, or lies under one, whose real path is outside the workspace's real path. A program of an earlier run could write the workspace, so the link is its choice: the network-only scope would bind the host path it names back under the private `/tmp`, `/run` and `$XDG_RUNTIME_DIR` that hide host sockets (Docker, ssh-agent, D-Bus), and the workspace scope cannot bind onto a link that dangles inside the sandbox. `details` holds `path`, `realPath` and `workspaceDir`.",
-    when: "An extra or managed path such as `<workspace>/.cache`, or the cwd of a network-only run, was replaced by a link out of the workspace (`-> /run/user/1000`, `-> /tmp/ssh-XXXX`), for example by a program that ran in that workspace before.",
+      "bwrap binds the real path of every bind source. A requested path inside the workspace (extra or managed path, network-only cwd; spelt below the workspace as named or below its real path) is a symlink, or lies under one, whose real path is outside the workspace's real path. A program of an earlier run could write the workspace, so the link is its choice. The workspace scope refuses every such link: it cannot bind onto a link that dangles inside the sandbox. The network-only scope shows the host tree, so it refuses only a link whose real path lies under a path it hides (`/tmp`, `/run`, `/var/run`, `$XDG_RUNTIME_DIR`, a private socket root): bound back there, it would show host sockets (Docker, ssh-agent, D-Bus); a link to any other host directory works. `details` holds `path`, `realPath` and `workspaceDir`.",
+    when: "An extra or managed path such as `<workspace>/.cache`, or the cwd of a network-only run, was replaced by a link out of the workspace (`-> /run/user/1000`, `-> /tmp/ssh-XXXX`; in the workspace scope also `-> ~/code/app`), for example by a program that ran in that workspace before.",
     solutions: [
       "Inspect `details.path` with `readlink -f`: if the link is not yours, remove it and restore the directory, and treat the workspace as touched by a sandbox.",
-      "Name the real path itself (`details.realPath`) when you mean to share it: a path outside the workspace is bound as requested.",
+      "Name the real path itself (`details.realPath`) when you mean to share it: a path outside the workspace is bound as requested. In the workspace scope a writable (`rw`) path outside the workspace must also lie under one of `outboundRestorePaths`, or the run is refused with `ERR_SANDBOX_WRITABLE_PATH_UNMAPPED`; share it read-only or add that mapping.",
     ],
     prevention:
       "Create the directories you name inside the workspace before each run, or name host directories by their own paths rather than through links in the workspace.",
@@ -363,7 +363,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: 'Sandbox path alias "${alias}" must target the synchronized workspace "${workspaceDir}".',
     meaning:
       "A path alias binds a workspace directory at a second, fixed path (for example `/app`). Its target must lie inside the workspace, or the alias would expose host files writable.",
-    when: "`pathAliases` holds an entry whose `target` is outside `workspaceDir`, or whose target is spelt inside it but is a link (or lies under one) that resolves outside it: bwrap binds the real path, so such a link, planted by an earlier run in the writable workspace, would bind the host directory it names writable. `details.realTarget` is then the resolved path.",
+    when: '`pathAliases` holds an entry whose `target` is outside `workspaceDir`, or whose target is spelt inside it but is a link (or lies under one) that resolves outside it: bwrap binds the real path, so such a link, planted by an earlier run in the writable workspace, would bind the host directory it names writable. The message then says so: `Sandbox path alias "${alias}" targets "${target}", which resolves through a symlink to "${realTarget}", outside the synchronized workspace "${workspaceDir}".`, and `details.realTarget` is the resolved path.',
     solutions: [
       "Point the alias at the workspace or a directory inside it.",
       "If `details.realTarget` differs from `details.target` and the link is not yours, remove it and restore the directory, and treat the workspace as touched by a sandbox.",
