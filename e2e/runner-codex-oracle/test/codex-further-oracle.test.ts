@@ -9,6 +9,7 @@ import {
   // @ts-expect-error the scenario is a plain ES module shared with the Node 24 driver
 } from "../driver/further-scenario.mjs";
 import { unlistedDifferences } from "../src/accepted-differences.js";
+import { withMessagesBeforeToolCallStart } from "../src/codex-item-order.js";
 import { withResumeNotesAfterAcceptance } from "../src/codex-resume-notes.js";
 import { commandResults } from "../src/command-results.js";
 import { diffEventStreams } from "../src/normalise-events.js";
@@ -169,10 +170,11 @@ describe("long instructions, usage then a snapshot, two messages and a call, bro
   const ran = sideBySideBeforeAll("further");
   // Upstream's runner commits Codex's resume notifications as they arrive, before or after the
   // next turn's acceptance (src/codex-resume-notes.ts); ours always after (checked as it ran).
-  const outcomes = (): SideBySide => ({
-    upstream: withResumeNotesAfterAcceptance(ran().upstream),
-    ours: withResumeNotesAfterAcceptance(ran().ours),
-  });
+  // Codex itself sends a message and a tool call of one response in either order
+  // (src/codex-item-order.ts).
+  const canonical = (outcome: ScenarioOutcome) =>
+    withMessagesBeforeToolCallStart(withResumeNotesAfterAcceptance(outcome));
+  const outcomes = (): SideBySide => ({ upstream: canonical(ran().upstream), ours: canonical(ran().ours) });
 
   it("upstream's runner takes every step, the turn after the SIGKILL included (the reference)", () => {
     const { upstream } = outcomes();
