@@ -48,6 +48,17 @@ s.on("data", (d) => process.stdout.write(d)); s.on("error", (e) => console.log(e
 
 const REFUSED = "ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE";
 
+/** The outcome of connecting to `<planted>/agent.sock` with `planted` named as an extra path, then as the cwd. */
+async function namedAsExtraPathAndCwd(planted: string, sandbox: LocalProcessSandboxOptions) {
+  const connect = connectTo(path.join(planted, "agent.sock"));
+  return {
+    extraPath: await outcome(() =>
+      runNodeInSandbox(connect, { ...sandbox, extraPaths: [{ path: planted, access: "ro" }] }),
+    ),
+    cwd: await outcome(() => runNodeInSandbox(connect, sandbox, { cwd: planted })),
+  };
+}
+
 describe("paths in the workspace that link out of it", () => {
   it("refuses a path in the workspace that links to a host socket the network-only scope hides", async () => {
     const { dir, hits } = await hostAgent();
@@ -55,15 +66,10 @@ describe("paths in the workspace that link out of it", () => {
     await mkdir(workspaceDir);
     const planted = path.join(workspaceDir, "cache");
     await symlink(dir, planted);
-    const connect = connectTo(path.join(planted, "agent.sock"));
-    const sandbox: LocalProcessSandboxOptions = { workspaceDir, networkScope: "deny" };
-    const outcomes = {
-      extraPath: await outcome(() =>
-        runNodeInSandbox(connect, { ...sandbox, extraPaths: [{ path: planted, access: "ro" }] }),
-      ),
-      cwd: await outcome(() => runNodeInSandbox(connect, sandbox, { cwd: planted })),
-    };
-    expect(outcomes).toEqual({ extraPath: REFUSED, cwd: REFUSED });
+    expect(await namedAsExtraPathAndCwd(planted, { workspaceDir, networkScope: "deny" })).toEqual({
+      extraPath: REFUSED,
+      cwd: REFUSED,
+    });
     expect(hits).toEqual([]);
   });
 
@@ -77,15 +83,10 @@ describe("paths in the workspace that link out of it", () => {
     await symlink(realWorkspace, workspaceDir);
     const planted = path.join(realWorkspace, "cache");
     await symlink(dir, planted);
-    const connect = connectTo(path.join(planted, "agent.sock"));
-    const sandbox: LocalProcessSandboxOptions = { workspaceDir, networkScope: "deny" };
-    const outcomes = {
-      extraPath: await outcome(() =>
-        runNodeInSandbox(connect, { ...sandbox, extraPaths: [{ path: planted, access: "ro" }] }),
-      ),
-      cwd: await outcome(() => runNodeInSandbox(connect, sandbox, { cwd: planted })),
-    };
-    expect(outcomes).toEqual({ extraPath: REFUSED, cwd: REFUSED });
+    expect(await namedAsExtraPathAndCwd(planted, { workspaceDir, networkScope: "deny" })).toEqual({
+      extraPath: REFUSED,
+      cwd: REFUSED,
+    });
     expect(hits).toEqual([]);
   });
 
