@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { carriedFacts, OPEN_FACTS, PROVIDER_STATE, probeFacts } from "./helpers/carried-facts.js";
+import {
+  carriedFacts,
+  expectSameAsUpstream,
+  OPEN_FACTS,
+  PROVIDER_STATE,
+  probeFacts,
+} from "./helpers/carried-facts.js";
 import { closeSteps, openSteps, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
 import {
   bothRunners,
@@ -39,18 +45,17 @@ describe("held startup facts carried across a suspend, against upstream's runner
       ...turnThenClose,
       { op: "snapshotFile", path: PROVIDER_STATE },
     ]);
-    expect(orderedFacts(ours.committed)).toEqual([
-      "session.started",
-      "runner.reconciled",
-      "turn.accepted",
-      ...STARTUP_FACTS,
-      ...STARTUP_FACTS,
-      "session.resumed",
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
-    expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }, { pending: [] }]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    expectSameAsUpstream(ours, upstream, {
+      committed: [
+        "session.started",
+        "runner.reconciled",
+        "turn.accepted",
+        ...STARTUP_FACTS,
+        ...STARTUP_FACTS,
+        "session.resumed",
+      ],
+      carried: [{ pending: OPEN_FACTS, next: 3 }, { pending: [] }],
+    });
   });
 
   it("commits carried facts after the answer of the next run's later drain, when no turn comes", async () => {
@@ -61,18 +66,17 @@ describe("held startup facts carried across a suspend, against upstream's runner
       ...closeSteps,
       { op: "snapshotFile", path: PROVIDER_STATE },
     ]);
-    expect(orderedFacts(ours.committed)).toEqual([
-      "session.started",
-      "runner.reconciled",
-      ...STARTUP_FACTS,
-      ...STARTUP_FACTS,
-      "session.resumed",
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
     expect(drainAnswers(ours)).toMatchObject({ "resume-probe": false, "close-drain": false });
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
-    expect(carriedFacts(ours)).toEqual([{ pending: OPEN_FACTS, next: 3 }, { pending: [] }]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    expectSameAsUpstream(ours, upstream, {
+      committed: [
+        "session.started",
+        "runner.reconciled",
+        ...STARTUP_FACTS,
+        ...STARTUP_FACTS,
+        "session.resumed",
+      ],
+      carried: [{ pending: OPEN_FACTS, next: 3 }, { pending: [] }],
+    });
   });
 
   it("carries them through a second suspend right after the probe, then commits each once after a turn", async () => {
@@ -84,25 +88,24 @@ describe("held startup facts carried across a suspend, against upstream's runner
       ...turnThenClose,
       { op: "snapshotFile", path: PROVIDER_STATE },
     ]);
-    expect(orderedFacts(ours.committed)).toEqual([
-      "session.started",
-      "runner.reconciled",
-      "runner.reconciled",
-      "turn.accepted",
-      ...STARTUP_FACTS,
-      ...STARTUP_FACTS,
-      "session.resumed",
-      ...STARTUP_FACTS,
-      "session.resumed",
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
-    expect(carriedFacts(ours)).toEqual([
-      { pending: OPEN_FACTS, next: 3 },
-      { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },
-      { pending: [] },
-    ]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    expectSameAsUpstream(ours, upstream, {
+      committed: [
+        "session.started",
+        "runner.reconciled",
+        "runner.reconciled",
+        "turn.accepted",
+        ...STARTUP_FACTS,
+        ...STARTUP_FACTS,
+        "session.resumed",
+        ...STARTUP_FACTS,
+        "session.resumed",
+      ],
+      carried: [
+        { pending: OPEN_FACTS, next: 3 },
+        { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },
+        { pending: [] },
+      ],
+    });
   });
 
   it("carries them on a runner.shutdown too, a drain or none before it", async () => {

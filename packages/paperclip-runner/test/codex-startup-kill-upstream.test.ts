@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { carriedFacts, OPEN_FACTS, PROVIDER_STATE, probeFacts } from "./helpers/carried-facts.js";
+import { expectSameAsUpstream, OPEN_FACTS, PROVIDER_STATE, probeFacts } from "./helpers/carried-facts.js";
 import {
   closeSteps,
   type DriverResult,
@@ -12,7 +12,6 @@ import {
   bothRunners,
   drain,
   drainAnswers,
-  orderedFacts,
   STARTUP_FACTS,
   turnThenClose,
 } from "./helpers/startup-release-differential.js";
@@ -55,24 +54,23 @@ describe("held startup facts of a runner SIGKILLed while it holds them, against 
       ...turnThenClose,
       snapshot,
     ]);
-    expect(orderedFacts(ours.committed)).toEqual([
-      "session.started",
-      "runner.reconciled",
-      "turn.accepted",
-      ...STARTUP_FACTS,
-      ...STARTUP_FACTS,
-      "session.resumed",
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
     const both = [...OPEN_FACTS, ...probeFacts("resume-probe", 3)];
-    expect(carriedFacts(ours)).toEqual([
-      { pending: OPEN_FACTS, next: 3 },
-      { pending: OPEN_FACTS, next: 3 },
-      { pending: both, next: 6 },
-      { pending: [] },
-    ]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    expectSameAsUpstream(ours, upstream, {
+      committed: [
+        "session.started",
+        "runner.reconciled",
+        "turn.accepted",
+        ...STARTUP_FACTS,
+        ...STARTUP_FACTS,
+        "session.resumed",
+      ],
+      carried: [
+        { pending: OPEN_FACTS, next: 3 },
+        { pending: OPEN_FACTS, next: 3 },
+        { pending: both, next: 6 },
+        { pending: [] },
+      ],
+    });
     expect(factsOnce(ours)).toBe(true);
   });
 
@@ -85,22 +83,21 @@ describe("held startup facts of a runner SIGKILLed while it holds them, against 
       snapshot,
       ...closeSteps,
     ]);
-    expect(orderedFacts(ours.committed)).toEqual([
-      "session.started",
-      "runner.reconciled",
-      ...STARTUP_FACTS,
-      ...STARTUP_FACTS,
-      "session.resumed",
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
     expect(drainAnswers(ours)).toMatchObject({ "resume-probe": false, "close-drain": false });
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
-    expect(carriedFacts(ours)).toEqual([
-      { pending: OPEN_FACTS, next: 3 },
-      { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },
-      { pending: [] },
-    ]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    expectSameAsUpstream(ours, upstream, {
+      committed: [
+        "session.started",
+        "runner.reconciled",
+        ...STARTUP_FACTS,
+        ...STARTUP_FACTS,
+        "session.resumed",
+      ],
+      carried: [
+        { pending: OPEN_FACTS, next: 3 },
+        { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },
+        { pending: [] },
+      ],
+    });
     expect(factsOnce(ours)).toBe(true);
   });
 
@@ -113,28 +110,27 @@ describe("held startup facts of a runner SIGKILLed while it holds them, against 
       ...turnThenClose,
       snapshot,
     ]);
-    expect(orderedFacts(ours.committed)).toEqual([
-      "session.started",
-      "runner.reconciled",
-      "runner.reconciled",
-      "turn.accepted",
-      ...STARTUP_FACTS,
-      ...STARTUP_FACTS,
-      "session.resumed",
-      ...STARTUP_FACTS,
-      "session.resumed",
-    ]);
-    expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
-    expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
     const once = [...OPEN_FACTS, ...probeFacts("resume-probe", 3)];
-    expect(carriedFacts(ours)).toEqual([
-      { pending: OPEN_FACTS, next: 3 },
-      { pending: once, next: 6 },
-      { pending: once, next: 6 },
-      { pending: [...once, ...probeFacts("second-probe", 6)], next: 9 },
-      { pending: [] },
-    ]);
-    expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+    expectSameAsUpstream(ours, upstream, {
+      committed: [
+        "session.started",
+        "runner.reconciled",
+        "runner.reconciled",
+        "turn.accepted",
+        ...STARTUP_FACTS,
+        ...STARTUP_FACTS,
+        "session.resumed",
+        ...STARTUP_FACTS,
+        "session.resumed",
+      ],
+      carried: [
+        { pending: OPEN_FACTS, next: 3 },
+        { pending: once, next: 6 },
+        { pending: once, next: 6 },
+        { pending: [...once, ...probeFacts("second-probe", 6)], next: 9 },
+        { pending: [] },
+      ],
+    });
     expect(factsOnce(ours)).toBe(true);
   });
 });

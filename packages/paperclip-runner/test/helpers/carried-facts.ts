@@ -1,4 +1,6 @@
+import { expect } from "vitest";
 import type { DriverResult } from "./codex-durable.js";
+import { drainAnswers, orderedFacts } from "./startup-release-differential.js";
 
 // What the differential tests of held startup facts compare of `codex-provider-state.json`: the
 // records its `pendingEvents` lists for the next run (upstream's), and the ones they expect.
@@ -91,3 +93,19 @@ export const probeFacts = (probe: string, first: number): unknown[][] => [
     undefined,
   ],
 ];
+
+/**
+ * Ours as the test expects it and as upstream's runner did on the same steps: the order of the
+ * committed facts, every drain's answer, and the records each snapshot of the provider state held.
+ */
+export function expectSameAsUpstream(
+  ours: DriverResult,
+  upstream: DriverResult,
+  expected: { readonly committed: readonly string[]; readonly carried: readonly unknown[] },
+): void {
+  expect(orderedFacts(ours.committed)).toEqual(expected.committed);
+  expect(orderedFacts(ours.committed)).toEqual(orderedFacts(upstream.committed));
+  expect(drainAnswers(ours)).toEqual(drainAnswers(upstream));
+  expect(carriedFacts(ours)).toEqual(expected.carried);
+  expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
+}
