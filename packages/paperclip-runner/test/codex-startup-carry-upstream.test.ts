@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   carriedFacts,
   expectSameAsUpstream,
+  FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN,
   OPEN_FACTS,
   PROVIDER_STATE,
   probeFacts,
@@ -89,17 +90,7 @@ describe("held startup facts carried across a suspend, against upstream's runner
       { op: "snapshotFile", path: PROVIDER_STATE },
     ]);
     expectSameAsUpstream(ours, upstream, {
-      committed: [
-        "session.started",
-        "runner.reconciled",
-        "runner.reconciled",
-        "turn.accepted",
-        ...STARTUP_FACTS,
-        ...STARTUP_FACTS,
-        "session.resumed",
-        ...STARTUP_FACTS,
-        "session.resumed",
-      ],
+      committed: FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN,
       carried: [
         { pending: OPEN_FACTS, next: 3 },
         { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { expectSameAsUpstream, OPEN_FACTS, PROVIDER_STATE, probeFacts } from "./helpers/carried-facts.js";
+import {
+  expectSameAsUpstream,
+  FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN,
+  OPEN_FACTS,
+  PROVIDER_STATE,
+  probeFacts,
+} from "./helpers/carried-facts.js";
 import {
   closeSteps,
   type DriverResult,
@@ -112,17 +118,7 @@ describe("held startup facts of a runner SIGKILLed while it holds them, against 
     ]);
     const once = [...OPEN_FACTS, ...probeFacts("resume-probe", 3)];
     expectSameAsUpstream(ours, upstream, {
-      committed: [
-        "session.started",
-        "runner.reconciled",
-        "runner.reconciled",
-        "turn.accepted",
-        ...STARTUP_FACTS,
-        ...STARTUP_FACTS,
-        "session.resumed",
-        ...STARTUP_FACTS,
-        "session.resumed",
-      ],
+      committed: FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN,
       carried: [
         { pending: OPEN_FACTS, next: 3 },
         { pending: once, next: 6 },

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { DriverResult } from "./codex-durable.js";
-import { drainAnswers, orderedFacts } from "./startup-release-differential.js";
+import { drainAnswers, orderedFacts, STARTUP_FACTS } from "./startup-release-differential.js";
 
 // What the differential tests of held startup facts compare of `codex-provider-state.json`: the
 // records its `pendingEvents` lists for the next run (upstream's), and the ones they expect.
@@ -109,3 +109,19 @@ export function expectSameAsUpstream(
   expect(carriedFacts(ours)).toEqual(expected.carried);
   expect(carriedFacts(ours)).toEqual(carriedFacts(upstream));
 }
+
+/**
+ * The committed order when facts were held through two relaunches (a suspend's or a kill's), then
+ * a turn: the open's facts, then each probe's with its `session.resumed`, after the turn's acceptance.
+ */
+export const FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN: readonly string[] = [
+  "session.started",
+  "runner.reconciled",
+  "runner.reconciled",
+  "turn.accepted",
+  ...STARTUP_FACTS,
+  ...STARTUP_FACTS,
+  "session.resumed",
+  ...STARTUP_FACTS,
+  "session.resumed",
+];
