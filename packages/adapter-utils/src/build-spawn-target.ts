@@ -9,6 +9,7 @@ import type {
   LocalProcessSandboxSpawnInput,
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
+import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
 import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
 import { RunDirs } from "./spawn-target/run-dirs.js";
@@ -70,6 +71,8 @@ export async function buildSpawnTarget(
   launcher: { closesDescriptorsAndFilters: boolean },
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
+  // bwrap runs on the host: a loader variable meant for the program must not load code into it.
+  const loaderEnv = moveLoaderEnv(input.env);
   const { options } = input;
   const bridge = parsed.networkScope === "allowlist" ? await selectBridge(options.networkBridge) : null;
   const mounts = sandboxMounts(input, parsed, bridge);
@@ -96,9 +99,18 @@ export async function buildSpawnTarget(
         : await shimLaunch(program, launcher);
     const target: LocalProcessSandboxSpawnTarget = {
       command: options.command?.trim() || "bwrap",
-      args: [...scope.args, ...launch.bwrapArgs, "--chdir", parsed.cwd, "--", launch.command, ...launch.args],
+      args: [
+        ...scope.args,
+        ...loaderEnv.bwrapArgs,
+        ...launch.bwrapArgs,
+        "--chdir",
+        parsed.cwd,
+        "--",
+        launch.command,
+        ...launch.args,
+      ],
       cwd: "/",
-      env: buildSandboxEnv(parsed.networkScope),
+      env: { ...buildSandboxEnv(parsed.networkScope), ...loaderEnv.overlay },
     };
     const cleanup = runCleanup(dirs, proxy);
     if (cleanup) target.cleanup = cleanup;

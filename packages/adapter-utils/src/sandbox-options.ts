@@ -69,4 +69,12 @@ export interface LocalProcessSandboxSpawnInput {
   args: string[];
   cwd: string;
   options: LocalProcessSandboxOptions;
+  /**
+   * The environment the caller spawns the target with (new in this package). Its loader
+   * variables (`LD_*`, `GLIBC_TUNABLES` and the rest of glibc's unsecure list) then reach
+   * the program through bwrap's argv (`--setenv`) and the target's `env` deletes them for
+   * bwrap's own process, which runs on the host. Without it, the target's `env` deletes
+   * the `LD_*` names glibc reads and `GLIBC_TUNABLES`, and the program does not get them.
+   */
+  env?: Record<string, string | undefined>;
 }

@@ -173,7 +173,8 @@ async function planSandboxSpawn(
     // The spare closes every inherited descriptor before it becomes bwrap, and bwrap loads
     // the filter from `--seccomp`: a program without a bridge then needs no exec shim.
     target = await buildSpawnTarget(
-      { executable, args, cwd: opts.cwd, options: sandbox },
+      // With the run's env, its loader variables reach the program through bwrap's argv only.
+      { executable, args, cwd: opts.cwd, options: sandbox, env },
       { closesDescriptorsAndFilters: run.spare !== null && seccomp !== null },
     );
     const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);
