@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { cleanupAll, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, onCleanup, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -38,5 +40,27 @@ describe("the bwrap the spawn helper starts (real bwrap)", () => {
     await expect(readFile(marker, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe("confined\n");
+  });
+
+  it("a builder given the spawn env returns the host's bwrap, not the one its PATH names first", async () => {
+    const { ws, marker } = await plantedBwrap();
+    const env = { PATH: `${ws}/node_modules/.bin:/usr/bin:/bin` };
+    const target = await buildLocalProcessSandboxSpawnTarget({
+      executable: "/bin/sh",
+      args: ["-c", "echo confined"],
+      cwd: ws,
+      options: { workspaceDir: ws, filesystemScope: "workspace", networkScope: "deny" },
+      env,
+    });
+    onCleanup(async () => target.cleanup?.());
+    // Spawned as a caller does: Node looks a bare command up on the PATH of the env it is given.
+    const child = spawn(target.command, target.args, { cwd: target.cwd, env: { ...env, ...target.env } });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    await expect(readFile(marker, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    expect(code).toBe(0);
+    expect(stdout).toBe("confined\n");
+    expect(path.isAbsolute(target.command)).toBe(true);
   });
 });
