@@ -2,9 +2,11 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { refillSpareLauncher } from "../src/spawn/spare-launcher.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
@@ -155,5 +157,47 @@ describe("loader variables for the program (buildLocalProcessSandboxSpawnTarget,
     expect(await loadedBy(marker)).not.toContain("bwrap");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe("");
+  });
+});
+
+describe("a NUL byte in the program's arguments (real bwrap, the spare launcher)", () => {
+  // The spare reads its run as NUL-terminated fields: a NUL inside the last argument (a
+  // prompt built from text an earlier run left) split it, and its tail became an env entry
+  // of bwrap itself. Node's spawn refuses NUL bytes on the direct path; the spare must too.
+  it("is refused as on a direct spawn, and never becomes an env entry of bwrap", async () => {
+    const { ws, marker, variables } = await plantedWorkspace();
+    const launcher = await usableNativeBinary();
+    expect(launcher, "the native cgroup launcher runs here").toBeTruthy();
+    const refusals: unknown[] = [];
+    for (let run = 0; run < 2; run++) {
+      // A spare is waiting for each run (the spawn helper also refills one after each).
+      refillSpareLauncher(launcher!);
+      const attempt = runChildProcess(
+        "loader-env-nul",
+        "/bin/sh",
+        ["-c", "printf '%s' \"$LD_PRELOAD\"", `x\0LD_PRELOAD=${variables.LD_PRELOAD}`],
+        {
+          cwd: ws,
+          env: {},
+          timeoutSec: 20,
+          graceSec: 1,
+          onLog: async () => {},
+          localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, filesystemScope: "workspace" },
+        },
+      );
+      refusals.push(
+        await attempt.then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      );
+    }
+    expect(await loadedBy(marker)).not.toContain("bwrap");
+    for (const refusal of refusals) {
+      expect(refusal).toMatchObject({
+        code: "ERR_SANDBOX_SPAWN_FAILED",
+        message: expect.stringContaining("must be a string without null bytes"),
+      });
+    }
   });
 });

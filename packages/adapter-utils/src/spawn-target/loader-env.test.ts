@@ -66,6 +66,12 @@ describe("moveLoaderEnv", () => {
     ["a number", { LD_PRELOAD: 42 }, "LD_PRELOAD", "value is number, not a string"],
     ["null", { GLIBC_TUNABLES: null }, "GLIBC_TUNABLES", "value is null, not a string"],
     ["a '=' in a name", { "LD_X=Y": "1" }, "LD_X=Y", "name holds a NUL or '='"],
+    [
+      "a loader name before a '='",
+      { "GLIBC_TUNABLES=glibc": "x" },
+      "GLIBC_TUNABLES=glibc",
+      "name holds a NUL or '='",
+    ],
     ["a string env", "LD_PRELOAD=x", null, "env is string, not an object"],
     ["an array env", ["LD_PRELOAD=x"], null, "env is an array, not an object"],
   ])(

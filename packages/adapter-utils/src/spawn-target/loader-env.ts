@@ -98,7 +98,8 @@ export function moveLoaderEnv(env: unknown): MovedLoaderEnv {
     throw invalidEnv(null, `is ${Array.isArray(env) ? "an array" : typeof env}, not an object`);
   }
   for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
-    if (!isLoaderEnvName(name) || value === undefined) continue;
+    // A name with `=` ("GLIBC_TUNABLES=x") would set the variable before its `=` in bwrap's env.
+    if (!isLoaderEnvName(name.split("=")[0]!) || value === undefined) continue;
     if (typeof value !== "string")
       throw invalidEnv(name, `value is ${value === null ? "null" : typeof value}, not a string`);
     if (name.includes("\0") || name.includes("=")) throw invalidEnv(name, "name holds a NUL or '='");
