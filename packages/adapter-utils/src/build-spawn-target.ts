@@ -9,11 +9,25 @@ import type {
   LocalProcessSandboxSpawnInput,
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
+import { resolveBwrapPath } from "./spawn/resolve-command-path.js";
+import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
 import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
 import { RunDirs } from "./spawn-target/run-dirs.js";
 import { sandboxMounts } from "./spawn-target/sandbox-mounts.js";
 import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
+
+/**
+ * The target's `command`. Upstream's is the name as configured (`"bwrap"`), which the
+ * caller's spawn looks up on the PATH of the env it passes: the program's, which may name
+ * the workspace. A caller that gives the builder that env gets bwrap resolved on this
+ * process's PATH instead (absolute), as the spawn helper does.
+ */
+function targetCommand(options: LocalProcessSandboxOptions, env: unknown, cwd: string): string {
+  const requested = options.command?.trim() || "bwrap";
+  if (env === undefined || env === null || requested.includes("/")) return requested;
+  return resolveBwrapPath(requested, cwd) ?? requested;
+}
 
 /**
  * Starts the run's proxy on its private socket, now: awaited last, so the courier's start
@@ -70,6 +84,8 @@ export async function buildSpawnTarget(
   launcher: { closesDescriptorsAndFilters: boolean },
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
+  // bwrap runs on the host: a loader variable meant for the program must not load code into it.
+  const loaderEnv = moveLoaderEnv(input.env);
   const { options } = input;
   const bridge = parsed.networkScope === "allowlist" ? await selectBridge(options.networkBridge) : null;
   const mounts = sandboxMounts(input, parsed, bridge);
@@ -95,10 +111,19 @@ export async function buildSpawnTarget(
         ? await bridgeLaunch(bridge, { runDir, socketDir }, proxy, program)
         : await shimLaunch(program, launcher);
     const target: LocalProcessSandboxSpawnTarget = {
-      command: options.command?.trim() || "bwrap",
-      args: [...scope.args, ...launch.bwrapArgs, "--chdir", parsed.cwd, "--", launch.command, ...launch.args],
+      command: targetCommand(options, input.env, parsed.cwd),
+      args: [
+        ...scope.args,
+        ...loaderEnv.bwrapArgs,
+        ...launch.bwrapArgs,
+        "--chdir",
+        parsed.cwd,
+        "--",
+        launch.command,
+        ...launch.args,
+      ],
       cwd: "/",
-      env: buildSandboxEnv(parsed.networkScope),
+      env: { ...buildSandboxEnv(parsed.networkScope), ...loaderEnv.overlay },
     };
     const cleanup = runCleanup(dirs, proxy);
     if (cleanup) target.cleanup = cleanup;

@@ -69,4 +69,14 @@ export interface LocalProcessSandboxSpawnInput {
   args: string[];
   cwd: string;
   options: LocalProcessSandboxOptions;
+  /**
+   * The environment the caller spawns the target with (new in this package). Its loader
+   * variables (`LD_*`, `GLIBC_TUNABLES` and the rest of glibc's unsecure list) then reach
+   * the program through bwrap's argv (`--setenv`) and the target's `env` deletes them for
+   * bwrap's own process, which runs on the host, and `command` is bwrap resolved on this
+   * process's PATH (absolute), not on the env's. Without it, the target's `env` deletes
+   * the `LD_*` names glibc reads and `GLIBC_TUNABLES`, the program does not get them, and
+   * `command` is upstream's bare name.
+   */
+  env?: Record<string, string | undefined>;
 }

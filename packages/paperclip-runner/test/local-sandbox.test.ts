@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { processesWith, tempDirForTest } from "@paperclipai/test-support";
@@ -36,6 +37,37 @@ const request = require("node:http").request(
 request.on("error", (error) => report({ error: error.code }));
 request.end();
 `;
+
+/** A harness that reports the value of LD_PRELOAD it was started with. */
+const PRELOAD_HARNESS = `
+const out = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+out({ type: "ready" });
+out({ type: "event", event: { eventType: "session.updated", payload: { preload: process.env.LD_PRELOAD ?? null } } });
+process.exit(0);
+`;
+
+/** A shared object that appends the comm of each process that loads it to `marker`. */
+function plantedPreload(dir: string, marker: string): string {
+  const source = join(dir, "planted.c");
+  writeFileSync(
+    source,
+    [
+      "#include <fcntl.h>",
+      "#include <string.h>",
+      "#include <unistd.h>",
+      "__attribute__((constructor)) static void planted(void) {",
+      "  char comm[64] = {0};",
+      '  int in = open("/proc/self/comm", O_RDONLY);',
+      "  if (in >= 0) { if (read(in, comm, sizeof comm - 1) < 0) comm[0] = 0; close(in); }",
+      `  int out = open(${JSON.stringify(marker)}, O_WRONLY | O_CREAT | O_APPEND, 0644);`,
+      "  if (out >= 0) { if (write(out, comm, strlen(comm)) < 0) {} close(out); }",
+      "}",
+    ].join("\n"),
+  );
+  const planted = join(dir, "planted.so");
+  execFileSync(process.env.CC || "cc", ["-shared", "-fPIC", "-o", planted, source]);
+  return planted;
+}
 
 async function runToTerminal(controller: Controller): Promise<WireEvent[]> {
   controller.send("run.prepare", "c1");
@@ -179,5 +211,30 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
       timeout: 5_000,
       interval: 100,
     });
+  });
+
+  // bwrap runs on the host: a loader variable passed to the harness must not load code into it.
+  it("hands a passed LD_PRELOAD to the sandboxed harness without loading it into bwrap", async () => {
+    const workspace = tempDirForTest("runner-sandbox-preload-");
+    const marker = join(tempDirForTest("runner-sandbox-marker-"), "loaded-by");
+    const planted = plantedPreload(workspace, marker);
+    const harness = [
+      "--harness-command",
+      process.execPath,
+      "--harness-arg",
+      "-e",
+      "--harness-arg",
+      PRELOAD_HARNESS,
+    ];
+    const events = await runToTerminal(
+      new Controller([...IDS, ...harness, "--sandbox-workspace", workspace], {
+        ...process.env,
+        PAPERCLIP_RUNNER_HARNESS_ENV: "LD_PRELOAD",
+        LD_PRELOAD: planted,
+      }),
+    );
+    const loadedBy = existsSync(marker) ? readFileSync(marker, "utf8").split("\n") : [];
+    expect(loadedBy).not.toContain("bwrap");
+    expect(resultOf(events)).toEqual({ preload: planted });
   });
 });

@@ -8,7 +8,7 @@ import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
 import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
-import { resolveCommandPath } from "./resolve-command-path.js";
+import { resolveBwrapPath, resolveCommandPath } from "./resolve-command-path.js";
 import { createRunCgroup, DEFAULT_MAX_PROCESSES, type RunCgroup } from "./run-cgroup.js";
 import type { RunChildProcessOptions } from "./run-child-process.js";
 import { SandboxInit } from "./sandbox-pid.js";
@@ -61,7 +61,7 @@ export function helperBwrapArgs(status: boolean, seccomp: boolean, targetArgs: r
   ];
 }
 
-/** The command and bwrap, resolved on PATH; failures are reported command first. */
+/** The command, resolved on the run's PATH, and bwrap, on the host's; failures are reported command first. */
 function resolveCommands(
   command: string,
   requestedBwrap: string,
@@ -69,7 +69,8 @@ function resolveCommands(
   env: Record<string, string | undefined>,
 ): { resolved: string; bwrap: string } {
   const resolved = resolveCommandPath(command, cwd, env);
-  const bwrap = resolveCommandPath(requestedBwrap, cwd, env);
+  // Never on the run's PATH: bwrap runs on the host, and that PATH may name the workspace.
+  const bwrap = resolveBwrapPath(requestedBwrap, cwd);
   if (!resolved) {
     throw new SandboxError("ERR_SANDBOX_COMMAND_NOT_FOUND", `Command not found in PATH: "${command}"`, {
       details: { command },
@@ -173,7 +174,8 @@ async function planSandboxSpawn(
     // The spare closes every inherited descriptor before it becomes bwrap, and bwrap loads
     // the filter from `--seccomp`: a program without a bridge then needs no exec shim.
     target = await buildSpawnTarget(
-      { executable, args, cwd: opts.cwd, options: sandbox },
+      // With the run's env, its loader variables reach the program through bwrap's argv only.
+      { executable, args, cwd: opts.cwd, options: sandbox, env },
       { closesDescriptorsAndFilters: run.spare !== null && seccomp !== null },
     );
     const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);

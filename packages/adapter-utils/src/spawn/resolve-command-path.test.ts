@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { resolveCommandPath } from "./resolve-command-path.js";
+import { DEFAULT_PATH, resolveBwrapPath, resolveCommandPath } from "./resolve-command-path.js";
 
 describe("resolveCommandPath", () => {
   it("returns the first executable match in PATH order, skipping non-executable files", async () => {
@@ -20,5 +20,26 @@ describe("resolveCommandPath", () => {
     expect(await resolveCommandPath("tool", "/", { PATH })).toBe(tool(dirs[2]!));
     expect(await resolveCommandPath("missing", "/", { PATH })).toBeNull();
     expect(await resolveCommandPath("./tool", dirs[3]!, { PATH: "" })).toBe(tool(dirs[3]!));
+  });
+});
+
+describe("resolveBwrapPath", () => {
+  it("searches the host's PATH, absolute entries only, and takes a name with a slash as given", async () => {
+    const root = tempDirForTest("pc-resolve-bwrap-");
+    for (const dir of ["host", "ws/bin"]) {
+      await mkdir(path.join(root, dir), { recursive: true });
+      await writeFile(path.join(root, dir, "bwrap"), "#!/bin/sh\n");
+      await chmod(path.join(root, dir, "bwrap"), 0o755);
+    }
+    const hostDir = path.join(root, "host");
+    expect(resolveBwrapPath("bwrap", root, { PATH: hostDir })).toBe(path.join(hostDir, "bwrap"));
+    // A relative entry would be resolved against this process's cwd: skipped.
+    const relative = path.relative(process.cwd(), path.join(root, "ws/bin"));
+    expect(resolveBwrapPath("bwrap", root, { PATH: `${relative}:${hostDir}` })).toBe(
+      path.join(hostDir, "bwrap"),
+    );
+    expect(resolveBwrapPath("bwrap", root, { PATH: relative })).toBeNull();
+    expect(resolveBwrapPath("./ws/bin/bwrap", root, { PATH: "" })).toBe(path.join(root, "ws/bin/bwrap"));
+    expect(resolveBwrapPath("sh", root, {})).toBe(resolveCommandPath("sh", "/", { PATH: DEFAULT_PATH }));
   });
 });

@@ -34,3 +34,21 @@ export function resolveCommandPath(
 }
 
 export const DEFAULT_PATH = "/usr/local/bin:/opt/homebrew/bin:/usr/local/sbin:/usr/bin:/bin:/usr/sbin:/sbin";
+
+/**
+ * bwrap's own lookup. bwrap runs on the host, unconfined, so a bare name is searched on
+ * this process's `PATH` (`DEFAULT_PATH` without one), absolute entries only, never on the
+ * run's: the run's `PATH` is meant for the program and often names the workspace
+ * (`<ws>/node_modules/.bin`), where an earlier run can plant a `bwrap`. A relative entry
+ * would be resolved against this process's working directory, which may be a workspace
+ * too. A name with a slash is the operator's explicit choice, taken as given.
+ */
+export function resolveBwrapPath(
+  command: string,
+  cwd: string,
+  hostEnv: Record<string, string | undefined> = process.env,
+): string | null {
+  if (command.includes("/")) return resolveCommandPath(command, cwd, {});
+  const dirs = (hostEnv.PATH || DEFAULT_PATH).split(":").filter((dir) => path.isAbsolute(dir));
+  return resolveCommandPath(command, cwd, { PATH: dirs.join(":") });
+}

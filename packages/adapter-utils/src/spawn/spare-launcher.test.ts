@@ -38,4 +38,31 @@ describe("encodeSpareRequest", () => {
     });
     expect(request.toString()).toBe("\0/work dir\x001\0/bin/sh\0");
   });
+
+  it.each([
+    ["an argument", { args: ["-c", "x\0LD_PRELOAD=/ws/evil.so"] }, "args[1]"],
+    ["an env value", { env: { A: "x\0LD_PRELOAD=/ws/evil.so" } }, "options.env['A']"],
+    ["an env name", { env: { "A\0LD_PRELOAD": "/ws/evil.so" } }, "options.env['A\\0LD_PRELOAD']"],
+    ["the cwd", { cwd: "/\0x" }, "options.cwd"],
+  ])(
+    "refuses a NUL in %s, which would split its field and shift what follows into bwrap's env",
+    (_, change, name) => {
+      const request = {
+        command: "/usr/bin/bwrap",
+        args: ["--", "/bin/true"],
+        env: { PATH: "/usr/bin" },
+        cwd: "/",
+        stdin: false,
+        status: false,
+        seccomp: false,
+        ...change,
+      };
+      expect(() => encodeSpareRequest(request)).toThrow(
+        expect.objectContaining({
+          code: "ERR_INVALID_ARG_VALUE",
+          message: `The argument '${name}' must be a string without null bytes`,
+        }),
+      );
+    },
+  );
 });

@@ -26,13 +26,30 @@ export interface SpareRequest {
   readonly seccomp: boolean;
 }
 
+/** Node's own refusal (`spawn` throws it on the direct path), for a field the framing cannot carry. */
+function nulByteError(name: string): Error {
+  return Object.assign(new TypeError(`The argument '${name}' must be a string without null bytes`), {
+    code: "ERR_INVALID_ARG_VALUE",
+  });
+}
+
 /**
  * The request as the spare reads it: NUL-terminated fields `flags`, `cwd`, the argv's
- * length, the argv, then `KEY=value` entries (pure).
+ * length, the argv, then `KEY=value` entries (pure). A NUL inside a field would split it
+ * and shift what follows: an argument `x\0LD_PRELOAD=…` became an env entry of bwrap,
+ * which runs on the host. Such a request is refused as Node's `spawn` refuses it.
  */
 export function encodeSpareRequest(request: SpareRequest): Buffer {
   const flags = `${request.stdin ? "" : "n"}${request.status ? "s" : ""}${request.seccomp ? "f" : ""}`;
   const argv = [request.command, ...request.args];
+  if (request.cwd.includes("\0")) throw nulByteError("options.cwd");
+  argv.forEach((arg, index) => {
+    if (arg.includes("\0")) throw nulByteError(index === 0 ? "file" : `args[${index - 1}]`);
+  });
+  for (const [key, value] of Object.entries(request.env)) {
+    if (key.includes("\0") || value.includes("\0"))
+      throw nulByteError(`options.env['${key.replaceAll("\0", "\\0")}']`);
+  }
   const env = Object.entries(request.env).map(([key, value]) => `${key}=${value}`);
   const fields = [flags, request.cwd, String(argv.length), ...argv, ...env];
   return Buffer.from(`${fields.join("\0")}\0`);

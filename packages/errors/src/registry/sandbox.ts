@@ -559,4 +559,20 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await runChildProcess("run-1", "claude", [], { ...opts, onLog: () => new Promise(() => {}), onLogStallMs: 1000 });
 // onLogError receives SandboxError [ERR_SANDBOX_LOG_CALLBACK_STALLED]: onLog did not settle within 1000 ms; it is not called again for this run.`,
   },
+  ERR_SANDBOX_ENV_INVALID: {
+    family: "sandbox",
+    title: "A loader variable of the sandbox env cannot be passed to the program",
+    message: "Invalid sandbox env: ${subject} ${reason}.",
+    meaning:
+      "bwrap itself runs on the host, dynamically linked, before any namespace exists: a dynamic-loader variable in its environment (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`, any other `LD_*`, `GLIBC_TUNABLES`, `MALLOC_*` and the rest of glibc's unsecure list) would load code, or make libc read files, in bwrap's own process. So these variables are never in bwrap's environment; they reach the program as bwrap arguments (`--setenv NAME VALUE`), which bwrap applies after it has started. An argument cannot hold a NUL byte and bwrap cannot set a name with `=`, so such a variable, or one whose value is not a string, is refused before anything is created instead of failing inside bwrap. The `env` of `buildLocalProcessSandboxSpawnTarget`'s input must be an object. `details.name` names the variable (`null` for the whole env), `details.reason` says what is wrong; the value is never included.",
+    when: '`runChildProcess` with a `localProcessSandbox` whose `env` (or the host\'s) holds, for example, `{ LD_LIBRARY_PATH: "a\\0b" }` or `{ LD_PRELOAD: 42 }`; `buildLocalProcessSandboxSpawnTarget({ ..., env: "x" })`.',
+    solutions: [
+      "Pass loader variables as strings without NUL bytes (`String(value)`), or leave them out.",
+      "Pass `buildLocalProcessSandboxSpawnTarget` the same env object the target is spawned with, or leave `env` out.",
+    ],
+    prevention:
+      "Build the agent's env from strings only; read `details.name` to find the variable that is wrong.",
+    example: `await runChildProcess("run-1", "codex", [], { ...opts, env: { LD_PRELOAD: "a\\0b" } });
+// SandboxError [ERR_SANDBOX_ENV_INVALID]: Invalid sandbox env: "LD_PRELOAD"'s value holds a NUL.`,
+  },
 } as const satisfies RegistryTable<"SANDBOX", "sandbox">;

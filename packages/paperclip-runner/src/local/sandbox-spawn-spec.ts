@@ -15,7 +15,7 @@ export interface SandboxRequest {
  * Wraps the harness in the adapter-utils bubblewrap sandbox: the workspace is the
  * only writable place, and the network is denied or limited to `--sandbox-allow`
  * hosts through the sandbox's proxy. The sandbox's env changes (proxy variables,
- * `undefined` meaning "remove") are applied over the harness's minimal env, and
+ * `undefined` meaning "remove", loader variables among them) are applied over the harness's minimal env, and
  * its `cleanup` (the proxy) runs once the harness is gone.
  */
 export async function sandboxSpawnSpec(request: SandboxRequest): Promise<HarnessSpawnSpec> {
@@ -34,6 +34,10 @@ export async function sandboxSpawnSpec(request: SandboxRequest): Promise<Harness
       networkScope: request.allow.length > 0 ? "allowlist" : "deny",
       networkAllowlist: [...request.allow],
     },
+    // The env the harness is spawned with: its loader variables (LD_*) then reach the harness
+    // through bwrap's argv, never bwrap itself on the host, and bwrap is the host's, not the
+    // one the harness's PATH names first.
+    env: request.env,
   });
   const env: Record<string, string | undefined> = { ...request.env, ...target.env };
   return {

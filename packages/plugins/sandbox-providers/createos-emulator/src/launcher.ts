@@ -81,7 +81,11 @@ export function createLauncher(isolation: "none" | "bwrap", bwrapPath: string): 
     async spawn(request, dirs) {
       const hostCwd = mapSandboxPath(request.cwd, dirs);
       if (hostCwd === undefined) return undefined;
+      const env: Record<string, string> = { ...baseEnv(WORKSPACE_PATH, TMP_PATH), ...request.env };
+      // Given the env, the target carries its loader variables (LD_PRELOAD, …) to the program in
+      // bwrap's argv and deletes them for bwrap, which runs on the host.
       const target = await buildLocalProcessSandboxSpawnTarget({
+        env,
         executable: "/bin/sh",
         args: ["-c", ENTER_CWD, "sh", request.cwd, request.cmd, ...request.args],
         cwd: hostCwd,
@@ -97,7 +101,6 @@ export function createLauncher(isolation: "none" | "bwrap", bwrapPath: string): 
           command: bwrapPath,
         },
       });
-      const env: Record<string, string> = { ...baseEnv(WORKSPACE_PATH, TMP_PATH), ...request.env };
       for (const [key, value] of Object.entries(target.env ?? {})) {
         if (value === undefined) delete env[key];
         else env[key] = value;
