@@ -89,7 +89,8 @@ export async function buildSpawnTarget(
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
   // bwrap runs on the host: a loader variable meant for the program must not load code into it.
-  const loaderEnv = moveLoaderEnv(input.env);
+  // The host's own (unchanged) loader variables are trusted and stay.
+  const loaderEnv = moveLoaderEnv(input.env, input.hostEnv ?? process.env);
   const { options } = input;
   // Before anything is created: a missing bwrap leaves nothing behind.
   const command = targetCommand(options, input.env, parsed.cwd);
