@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
@@ -191,8 +191,15 @@ describe("a NUL byte in the program's arguments (real bwrap, the spare launcher)
     for (let run = 0; run < 2; run++) {
       // A spare is waiting for each run (the spawn helper also refills one after each).
       refillSpareLauncher(launcher!);
-      const waiting = waitingSpareCgroups(hierarchy!.parent);
-      expect(waiting, "a spare waits for this run").not.toEqual([]);
+      // The spare joins its cgroup on its own, just after it starts.
+      const waiting = await vi.waitFor(
+        () => {
+          const found = waitingSpareCgroups(hierarchy!.parent);
+          expect(found, "a spare waits for this run").not.toEqual([]);
+          return found;
+        },
+        { timeout: 15_000, interval: 20 },
+      );
       const attempt = runChildProcess(
         "loader-env-nul",
         "/bin/sh",
