@@ -9,6 +9,7 @@ import type {
   LocalProcessSandboxSpawnInput,
   LocalProcessSandboxSpawnTarget,
 } from "./sandbox-options.js";
+import { bwrapNotFound } from "./spawn/bwrap-not-found.js";
 import { resolveBwrapPath } from "./spawn/resolve-command-path.js";
 import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
@@ -21,12 +22,15 @@ import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
  * The target's `command`. Upstream's is the name as configured (`"bwrap"`), which the
  * caller's spawn looks up on the PATH of the env it passes: the program's, which may name
  * the workspace. A caller that gives the builder that env gets bwrap resolved on this
- * process's PATH instead (absolute), as the spawn helper does.
+ * process's PATH instead (absolute), as the spawn helper does; not found there, the build
+ * throws `ERR_SANDBOX_BWRAP_NOT_FOUND`: the bare name would be looked up on that env's PATH.
  */
 function targetCommand(options: LocalProcessSandboxOptions, env: unknown, cwd: string): string {
   const requested = options.command?.trim() || "bwrap";
   if (env === undefined || env === null || requested.includes("/")) return requested;
-  return resolveBwrapPath(requested, cwd) ?? requested;
+  const resolved = resolveBwrapPath(requested, cwd);
+  if (!resolved) throw bwrapNotFound(requested);
+  return resolved;
 }
 
 /**
@@ -85,8 +89,11 @@ export async function buildSpawnTarget(
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
   // bwrap runs on the host: a loader variable meant for the program must not load code into it.
-  const loaderEnv = moveLoaderEnv(input.env);
+  // The host's own (unchanged) loader variables are trusted and stay.
+  const loaderEnv = moveLoaderEnv(input.env, input.hostEnv ?? process.env);
   const { options } = input;
+  // Before anything is created: a missing bwrap leaves nothing behind.
+  const command = targetCommand(options, input.env, parsed.cwd);
   const bridge = parsed.networkScope === "allowlist" ? await selectBridge(options.networkBridge) : null;
   const mounts = sandboxMounts(input, parsed, bridge);
   const dirs = await RunDirs.create(parsed, options.proxySocketDirCandidates);
@@ -111,7 +118,7 @@ export async function buildSpawnTarget(
         ? await bridgeLaunch(bridge, { runDir, socketDir }, proxy, program)
         : await shimLaunch(program, launcher);
     const target: LocalProcessSandboxSpawnTarget = {
-      command: targetCommand(options, input.env, parsed.cwd),
+      command,
       args: [
         ...scope.args,
         ...loaderEnv.bwrapArgs,

@@ -76,7 +76,17 @@ export interface LocalProcessSandboxSpawnInput {
    * bwrap's own process, which runs on the host, and `command` is bwrap resolved on this
    * process's PATH (absolute), not on the env's. Without it, the target's `env` deletes
    * the `LD_*` names glibc reads and `GLIBC_TUNABLES`, the program does not get them, and
-   * `command` is upstream's bare name.
+   * `command` is upstream's bare name. A loader variable whose value is the host's own
+   * (`hostEnv`) stays in bwrap's env instead; given `env`, a bwrap not found on this
+   * process's PATH throws `ERR_SANDBOX_BWRAP_NOT_FOUND`.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * The host's env (new in this package; default `process.env`): a loader variable of
+   * `env` with the same value here is the host's own, trusted, and stays in bwrap's env
+   * (bwrap may need an operator's `LD_LIBRARY_PATH`). `{}` trusts none: every loader
+   * variable of `env` then reaches the program through argv only (a caller that copies
+   * its own loader variables into `env` for the program alone, as the Paperclip runner does).
+   */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
 }

@@ -63,4 +63,46 @@ describe("the bwrap the spawn helper starts (real bwrap)", () => {
     expect(stdout).toBe("confined\n");
     expect(path.isAbsolute(target.command)).toBe(true);
   });
+
+  it.each([
+    ["lacks bwrap", () => "/nonexistent"],
+    ["names it only by a relative entry", () => path.relative(process.cwd(), "/usr/bin")],
+  ])(
+    "a builder given the spawn env refuses when the host's PATH %s, never handing the bare name to that env's PATH",
+    async (_, hostPath) => {
+      const { ws, marker } = await plantedBwrap();
+      const env = { PATH: `${ws}/node_modules/.bin:/usr/bin:/bin` };
+      const saved = process.env.PATH;
+      let outcome: unknown;
+      try {
+        process.env.PATH = hostPath();
+        outcome = await buildLocalProcessSandboxSpawnTarget({
+          executable: "/bin/sh",
+          args: ["-c", "echo confined"],
+          cwd: ws,
+          options: { workspaceDir: ws, filesystemScope: "workspace", networkScope: "deny" },
+          env,
+        }).then(
+          async (target) => {
+            // The old code returned the bare name: spawned with `env`, the planted one runs.
+            const child = spawn(target.command, target.args, {
+              cwd: target.cwd,
+              env: { ...env, ...target.env },
+            });
+            await new Promise((resolve) => child.once("close", resolve));
+            await target.cleanup?.();
+            return target.command;
+          },
+          (error: unknown) => error,
+        );
+      } finally {
+        process.env.PATH = saved;
+      }
+      expect(outcome).toMatchObject({
+        code: "ERR_SANDBOX_BWRAP_NOT_FOUND",
+        message: expect.stringContaining('"bwrap" was not found on the host\'s PATH'),
+      });
+      await expect(readFile(marker, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    },
+  );
 });

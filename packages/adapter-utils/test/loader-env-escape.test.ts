@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
+import { findPidsHierarchy } from "../src/spawn/run-cgroup.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { refillSpareLauncher } from "../src/spawn/spare-launcher.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
@@ -160,6 +162,21 @@ describe("loader variables for the program (buildLocalProcessSandboxSpawnTarget,
   });
 });
 
+/** This process's run cgroups that hold a process now: a waiting spare's (a taken one's run is awaited). */
+function waitingSpareCgroups(parent: string): string[] {
+  const own = new RegExp(`^paperclip-sandbox-${process.pid}-\\d+$`);
+  return readdirSync(parent)
+    .filter((name) => own.test(name))
+    .map((name) => path.join(parent, name))
+    .filter((dir) => {
+      try {
+        return readFileSync(path.join(dir, "cgroup.procs"), "utf8").trim() !== "";
+      } catch {
+        return false;
+      }
+    });
+}
+
 describe("a NUL byte in the program's arguments (real bwrap, the spare launcher)", () => {
   // The spare reads its run as NUL-terminated fields: a NUL inside the last argument (a
   // prompt built from text an earlier run left) split it, and its tail became an env entry
@@ -168,10 +185,21 @@ describe("a NUL byte in the program's arguments (real bwrap, the spare launcher)
     const { ws, marker, variables } = await plantedWorkspace();
     const launcher = await usableNativeBinary();
     expect(launcher, "the native cgroup launcher runs here").toBeTruthy();
+    const hierarchy = findPidsHierarchy();
+    expect(hierarchy, "a writable pids cgroup hierarchy (root in CI): spares exist").toBeTruthy();
     const refusals: unknown[] = [];
     for (let run = 0; run < 2; run++) {
       // A spare is waiting for each run (the spawn helper also refills one after each).
       refillSpareLauncher(launcher!);
+      // The spare joins its cgroup on its own, just after it starts.
+      const waiting = await vi.waitFor(
+        () => {
+          const found = waitingSpareCgroups(hierarchy!.parent);
+          expect(found, "a spare waits for this run").not.toEqual([]);
+          return found;
+        },
+        { timeout: 15_000, interval: 20 },
+      );
       const attempt = runChildProcess(
         "loader-env-nul",
         "/bin/sh",
@@ -191,6 +219,9 @@ describe("a NUL byte in the program's arguments (real bwrap, the spare launcher)
           (error: unknown) => error,
         ),
       );
+      // The run took that spare: its refusal killed it and removed its cgroup (an untaken
+      // spare would still wait there, and the refusal would be Node's, on the direct path).
+      for (const dir of waiting) expect(existsSync(dir), `${dir}: the spare was taken`).toBe(false);
     }
     expect(await loadedBy(marker)).not.toContain("bwrap");
     for (const refusal of refusals) {

@@ -249,7 +249,7 @@ describe("setup failures versus program failures", () => {
       }),
     ).rejects.toMatchObject({
       code: "ERR_SANDBOX_BWRAP_NOT_FOUND",
-      message: `Local process confinement requires Bubblewrap, but "${path.join(ws, "no-bwrap")}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.`,
+      message: `Local process confinement requires Bubblewrap, but "${path.join(ws, "no-bwrap")}" was not found on the host's PATH. Install bwrap or configure filesystemSandboxCommand.`,
     });
     await expect(
       runChildProcess("x", "no-such-command-pc", [], {

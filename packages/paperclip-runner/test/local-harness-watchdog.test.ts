@@ -1,8 +1,10 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { childForTest } from "@paperclipai/test-support";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { childForTest, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { WATCHDOG_SCRIPT } from "../src/harness/group-watchdog.js";
+import { GroupWatchdog, WATCHDOG_SCRIPT } from "../src/harness/group-watchdog.js";
 import { readProcessStartTime } from "../src/harness/process-identity.js";
 
 /** A detached process (its own group) standing in for a harness; resolves with the signal that ended it. */
@@ -38,4 +40,60 @@ describe("the harness group watchdog", { timeout: 60_000 }, () => {
     process.kill(-reused.pid, "SIGKILL");
     expect(await reused.ended).toBe("SIGKILL");
   });
+
+  it("runs on the host without the daemon's loader variables (a preload meant for the harness)", async () => {
+    // A daemon handing LD_PRELOAD to its harness (PAPERCLIP_RUNNER_HARNESS_ENV) holds it in
+    // its own env; the watchdog shell, unsandboxed, must not load the library.
+    const dir = tempDirForTest("paperclip-watchdog-preload-");
+    const marker = path.join(dir, "loaded-by");
+    const source = path.join(dir, "planted.c");
+    writeFileSync(
+      source,
+      `#include <fcntl.h>\n#include <unistd.h>\n__attribute__((constructor)) static void planted(void) {\n  int fd = open(${JSON.stringify(marker)}, O_WRONLY | O_CREAT | O_APPEND, 0644);\n  if (fd >= 0) { (void)write(fd, "loaded\\n", 7); close(fd); }\n}\n`,
+    );
+    const planted = path.join(dir, "planted.so");
+    execFileSync(process.env.CC || "cc", ["-shared", "-fPIC", "-o", planted, source]);
+    const harness = startGroup();
+    const startTime = readProcessStartTime(harness.pid) as string;
+    const saved = process.env.LD_PRELOAD;
+    let watchdog: GroupWatchdog;
+    try {
+      process.env.LD_PRELOAD = planted;
+      watchdog = new GroupWatchdog({ pid: harness.pid, startTime });
+    } finally {
+      if (saved === undefined) delete process.env.LD_PRELOAD;
+      else process.env.LD_PRELOAD = saved;
+    }
+    try {
+      // The watchdog shell, once it blocks reading its pipe (its loader and constructors are done).
+      const shell = await waitForWatchdogShell(harness.pid);
+      expect(readFileSync(`/proc/${shell}/maps`, "utf8")).not.toContain(planted);
+      expect(readFileSync(`/proc/${shell}/environ`, "utf8")).not.toContain("LD_PRELOAD");
+    } finally {
+      watchdog.dismiss();
+      process.kill(-harness.pid, "SIGKILL");
+      await harness.ended;
+    }
+    expect(existsSync(marker), "the watchdog shell loaded the planted preload").toBe(false);
+  });
 });
+
+/** The pid of the watchdog shell given `leader`, once it sleeps (blocked reading its pipe). */
+async function waitForWatchdogShell(leader: number): Promise<number> {
+  for (;;) {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+        const at = argv.indexOf("paperclip-harness-watchdog");
+        if (at < 0 || argv[at + 1] !== String(leader)) continue;
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        if (/\) S /.test(stat) && readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "sh")
+          return Number(entry);
+      } catch {
+        // Gone, or not readable: not ours.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -9,9 +9,10 @@ import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
 import { HANDOFF_SOCKET_NAME } from "../handoff/handoff-wire.js";
 import { startTunnelCourier } from "../handoff/tunnel-courier.js";
 import { DEFAULT_PROXY_LIMITS } from "../proxy/limits.js";
+import { bwrapNotFound } from "../spawn/bwrap-not-found.js";
 import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
-import { resolveCommandPath } from "../spawn/resolve-command-path.js";
+import { resolveBwrapPath } from "../spawn/resolve-command-path.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
 import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
 import {
@@ -34,14 +35,14 @@ function readSysctl(file: string): string | null {
 }
 
 async function checkBwrap(): Promise<{ check: DoctorCheck; bwrap: string | null }> {
-  const bwrap = await resolveCommandPath("bwrap", process.cwd(), { PATH: process.env.PATH ?? "" });
+  // The lookup runs use: the host's PATH, absolute entries only.
+  const bwrap = resolveBwrapPath("bwrap", process.cwd());
   if (!bwrap) {
-    const error = new SandboxError(
-      "ERR_SANDBOX_BWRAP_NOT_FOUND",
-      'Local process confinement requires Bubblewrap, but "bwrap" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.',
-      { details: { command: "bwrap" } },
-    );
-    return { check: { name: "bwrap", status: "fail", detail: "not found in PATH", error }, bwrap: null };
+    const error = bwrapNotFound("bwrap");
+    return {
+      check: { name: "bwrap", status: "fail", detail: "not found on the host's PATH", error },
+      bwrap: null,
+    };
   }
   const version = (await bwrapVersion(bwrap)) ?? "unknown version";
   const statusFd = bwrapSupportsJsonStatus(version);

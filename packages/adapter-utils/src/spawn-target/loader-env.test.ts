@@ -33,12 +33,16 @@ describe("isLoaderEnvName", () => {
 
 describe("moveLoaderEnv", () => {
   it("moves each loader variable of the env to --setenv and deletes it for bwrap, leaving the rest", () => {
-    const moved = moveLoaderEnv({
-      PATH: "/usr/bin",
-      LD_PRELOAD: "/ws/a.so b.so",
-      GLIBC_TUNABLES: "glibc.malloc.check=3",
-      LD_AUDIT: undefined,
-    });
+    const moved = moveLoaderEnv(
+      {
+        PATH: "/usr/bin",
+        LD_PRELOAD: "/ws/a.so b.so",
+        GLIBC_TUNABLES: "glibc.malloc.check=3",
+        MALLOC_ARENA_MAX: "2",
+        LD_AUDIT: undefined,
+      },
+      {},
+    );
     expect(moved.bwrapArgs).toEqual([
       "--setenv",
       "LD_PRELOAD",
@@ -46,12 +50,19 @@ describe("moveLoaderEnv", () => {
       "--setenv",
       "GLIBC_TUNABLES",
       "glibc.malloc.check=3",
+      "--setenv",
+      "MALLOC_ARENA_MAX",
+      "2",
     ]);
-    expect(moved.overlay).toEqual({ LD_PRELOAD: undefined, GLIBC_TUNABLES: undefined });
+    // Every known loader name goes too, given or not (the caller's spawn may add one).
+    expect(Object.keys(moved.overlay).sort()).toEqual(
+      [...LOADER_LD_NAMES, "GLIBC_TUNABLES", "MALLOC_ARENA_MAX"].sort(),
+    );
+    expect(Object.values(moved.overlay).every((value) => value === undefined)).toBe(true);
   });
 
   it("keeps an empty value (the program sees it set and empty)", () => {
-    expect(moveLoaderEnv({ LD_LIBRARY_PATH: "" }).bwrapArgs).toEqual(["--setenv", "LD_LIBRARY_PATH", ""]);
+    expect(moveLoaderEnv({ LD_LIBRARY_PATH: "" }, {}).bwrapArgs).toEqual(["--setenv", "LD_LIBRARY_PATH", ""]);
   });
 
   it("without an env deletes glibc's LD_ names and GLIBC_TUNABLES, passing nothing on", () => {
@@ -79,7 +90,7 @@ describe("moveLoaderEnv", () => {
     (_, env, name, text) => {
       let caught: unknown;
       try {
-        moveLoaderEnv(env);
+        moveLoaderEnv(env, {});
       } catch (error) {
         caught = error;
       }
@@ -92,6 +103,66 @@ describe("moveLoaderEnv", () => {
   );
 
   it("does not judge variables it does not move", () => {
-    expect(moveLoaderEnv({ OTHER: 42, PATH: "a\0b" }).bwrapArgs).toEqual([]);
+    expect(moveLoaderEnv({ OTHER: 42, PATH: "a\0b" }, {}).bwrapArgs).toEqual([]);
+  });
+
+  it("reads inherited keys too, as Node's spawn does", () => {
+    const env = Object.assign(Object.create({ LD_PRELOAD: "/ws/evil.so" }) as object, { PATH: "/usr/bin" });
+    const moved = moveLoaderEnv(env, {});
+    expect(moved.bwrapArgs).toEqual(["--setenv", "LD_PRELOAD", "/ws/evil.so"]);
+    expect(moved.overlay).toHaveProperty("LD_PRELOAD", undefined);
+  });
+});
+
+describe("moveLoaderEnv and the host's own env (trusted)", () => {
+  const host = {
+    LD_LIBRARY_PATH: "/opt/site/lib",
+    GLIBC_TUNABLES: "glibc.malloc.check=0",
+    MALLOC_ARENA_MAX: "4",
+  };
+
+  it("leaves in bwrap's env a loader variable whose value is the host's own, moving the run's", () => {
+    const moved = moveLoaderEnv(
+      { ...host, LD_PRELOAD: "/ws/evil.so", GLIBC_TUNABLES: "glibc.malloc.check=3", PATH: "/usr/bin" },
+      host,
+    );
+    expect(moved.bwrapArgs).toEqual([
+      "--setenv",
+      "GLIBC_TUNABLES",
+      "glibc.malloc.check=3",
+      "--setenv",
+      "LD_PRELOAD",
+      "/ws/evil.so",
+    ]);
+    expect(moved.overlay).not.toHaveProperty("LD_LIBRARY_PATH");
+    expect(moved.overlay).not.toHaveProperty("MALLOC_ARENA_MAX");
+    expect(moved.overlay).toHaveProperty("LD_PRELOAD", undefined);
+    expect(moved.overlay).toHaveProperty("GLIBC_TUNABLES", undefined);
+  });
+
+  it("moves a value that differs from the host's, or a name the host does not have", () => {
+    const moved = moveLoaderEnv({ LD_LIBRARY_PATH: "/ws/lib:/opt/site/lib", LD_AUDIT: "" }, host);
+    expect(moved.bwrapArgs).toEqual([
+      "--setenv",
+      "LD_LIBRARY_PATH",
+      "/ws/lib:/opt/site/lib",
+      "--setenv",
+      "LD_AUDIT",
+      "",
+    ]);
+    expect(moved.overlay).toHaveProperty("LD_LIBRARY_PATH", undefined);
+  });
+
+  it("trusts nothing the host's env only inherits, and defaults to this process's env", () => {
+    const inherited = Object.create({ LD_PRELOAD: "/ws/evil.so" }) as Record<string, string>;
+    expect(moveLoaderEnv({ LD_PRELOAD: "/ws/evil.so" }, inherited).bwrapArgs).toHaveLength(3);
+    const name = "LD_PAPERCLIP_TEST_HOST_VALUE";
+    process.env[name] = "/opt/host";
+    try {
+      expect(moveLoaderEnv({ [name]: "/opt/host" }).bwrapArgs).toEqual([]);
+      expect(moveLoaderEnv({ [name]: "/ws/x" }).bwrapArgs).toEqual(["--setenv", name, "/ws/x"]);
+    } finally {
+      delete process.env[name];
+    }
   });
 });

@@ -78,34 +78,53 @@ function invalidEnv(name: string | null, problem: string): SandboxError {
   });
 }
 
+/** The names deleted for bwrap whatever the env holds: glibc's `LD_` names and `GLIBC_TUNABLES`. */
+const KNOWN_LOADER_NAMES: readonly string[] = [...LOADER_LD_NAMES, "GLIBC_TUNABLES"];
+
 /**
- * The program's loader variables moved out of bwrap's environment into its argv (pure).
- * With `env` (the environment the caller spawns the target with), each loader variable
- * in it becomes `--setenv` and is deleted for bwrap's process: the program receives it
- * unchanged, bwrap's loader never sees it. Without `env`, the known loader names
- * ({@link LOADER_LD_NAMES} and `GLIBC_TUNABLES`) are deleted and not passed on: the
- * builder cannot know their values. A loader variable whose value is not a string, or
- * whose name or value holds a NUL (or the name a `=`), throws `ERR_SANDBOX_ENV_INVALID`.
+ * The program's loader variables moved out of bwrap's environment into its argv (pure:
+ * the host's env is a parameter). With `env` (the environment the caller spawns the
+ * target with, read as Node's `spawn` reads it: every enumerable key, inherited ones too),
+ * each loader variable in it becomes `--setenv` and is deleted for bwrap's process: the
+ * program receives it unchanged, bwrap's loader never sees it. One whose value is the
+ * host's own (`hostEnv[name] === value`: the process building the sandbox runs with it,
+ * so the operator chose it for the host) stays in bwrap's env, which may need it (an
+ * `LD_LIBRARY_PATH` for a custom prefix); the program inherits it from bwrap. Any other
+ * {@link KNOWN_LOADER_NAMES} name is deleted for bwrap too. Without `env`, those known names
+ * are deleted and not passed on: the builder cannot know their values. A loader variable
+ * whose value is not a string, or whose name or value holds a NUL (or the name a `=`),
+ * throws `ERR_SANDBOX_ENV_INVALID`.
  */
-export function moveLoaderEnv(env: unknown): MovedLoaderEnv {
+export function moveLoaderEnv(
+  env: unknown,
+  hostEnv: Readonly<Record<string, string | undefined>> = process.env,
+): MovedLoaderEnv {
   const overlay: Record<string, undefined> = {};
   const bwrapArgs: string[] = [];
   if (env === undefined || env === null) {
-    for (const name of [...LOADER_LD_NAMES, "GLIBC_TUNABLES"]) overlay[name] = undefined;
+    for (const name of KNOWN_LOADER_NAMES) overlay[name] = undefined;
     return { bwrapArgs, overlay };
   }
   if (typeof env !== "object" || Array.isArray(env)) {
     throw invalidEnv(null, `is ${Array.isArray(env) ? "an array" : typeof env}, not an object`);
   }
-  for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+  const values = env as Record<string, unknown>;
+  const kept = new Set<string>();
+  for (const name in values) {
+    const value = values[name];
     // A name with `=` ("GLIBC_TUNABLES=x") would set the variable before its `=` in bwrap's env.
     if (!isLoaderEnvName(name.split("=")[0]!) || value === undefined) continue;
     if (typeof value !== "string")
       throw invalidEnv(name, `value is ${value === null ? "null" : typeof value}, not a string`);
     if (name.includes("\0") || name.includes("=")) throw invalidEnv(name, "name holds a NUL or '='");
     if (value.includes("\0")) throw invalidEnv(name, "value holds a NUL");
+    if (Object.hasOwn(hostEnv, name) && hostEnv[name] === value) {
+      kept.add(name);
+      continue;
+    }
     bwrapArgs.push("--setenv", name, value);
     overlay[name] = undefined;
   }
+  for (const name of KNOWN_LOADER_NAMES) if (!kept.has(name)) overlay[name] = undefined;
   return { bwrapArgs, overlay };
 }

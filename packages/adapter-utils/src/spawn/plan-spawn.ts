@@ -5,6 +5,7 @@ import { buildSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
+import { bwrapNotFound } from "./bwrap-not-found.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
 import { applyEnvChanges, mergeChildEnv } from "./child-env.js";
@@ -77,11 +78,7 @@ function resolveCommands(
     });
   }
   if (!bwrap) {
-    throw new SandboxError(
-      "ERR_SANDBOX_BWRAP_NOT_FOUND",
-      `Local process confinement requires Bubblewrap, but "${requestedBwrap}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.`,
-      { details: { command: requestedBwrap } },
-    );
+    throw bwrapNotFound(requestedBwrap);
   }
   return { resolved, bwrap };
 }

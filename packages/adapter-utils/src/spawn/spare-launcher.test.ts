@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { encodeSpareRequest } from "./spare-launcher.js";
 
@@ -65,4 +66,54 @@ describe("encodeSpareRequest", () => {
       );
     },
   );
+
+  it("reads the env as Node's spawn does: non-strings coerced, undefined skipped, inherited keys kept", () => {
+    // What a caller may pass at runtime despite the type: the first run (a direct spawn) works.
+    const env = Object.assign(Object.create({ INHERITED: "yes" }) as Record<string, unknown>, {
+      PATH: "/usr/bin:/bin",
+      PORT: 3000,
+      NOTHING: null,
+      FLAG: true,
+      GONE: undefined,
+    });
+    const entries = encodeSpareRequest({
+      command: "/usr/bin/env",
+      args: [],
+      env: env as Record<string, string>,
+      cwd: "/",
+      stdin: false,
+      status: false,
+      seccomp: false,
+    })
+      .toString()
+      .split("\0")
+      .slice(4, -1);
+    expect(entries).toEqual([
+      "PATH=/usr/bin:/bin",
+      "PORT=3000",
+      "NOTHING=null",
+      "FLAG=true",
+      "INHERITED=yes",
+    ]);
+    const direct = spawnSync("/usr/bin/env", [], { env: env as NodeJS.ProcessEnv, encoding: "utf8" });
+    expect(entries.sort()).toEqual(direct.stdout.split("\n").filter(Boolean).sort());
+  });
+
+  it("checks NULs in the coerced value", () => {
+    const request = {
+      command: "/usr/bin/bwrap",
+      args: [],
+      env: { A: { toString: () => "x\0LD_PRELOAD=/ws/evil.so" } } as unknown as Record<string, string>,
+      cwd: "/",
+      stdin: false,
+      status: false,
+      seccomp: false,
+    };
+    expect(() => encodeSpareRequest(request)).toThrow(
+      expect.objectContaining({
+        code: "ERR_INVALID_ARG_VALUE",
+        message: "The argument 'options.env['A']' must be a string without null bytes",
+      }),
+    );
+  });
 });

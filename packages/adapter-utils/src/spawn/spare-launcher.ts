@@ -16,6 +16,7 @@ export interface SpareRequest {
   /** Absolute path of the command. */
   readonly command: string;
   readonly args: readonly string[];
+  /** Read as Node's `spawn` reads `options.env`: a value that is not a string is coerced, `undefined` skipped. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   /** `false`: the program's stdin is /dev/null (the spare's stdin pipe is closed). */
@@ -46,11 +47,17 @@ export function encodeSpareRequest(request: SpareRequest): Buffer {
   argv.forEach((arg, index) => {
     if (arg.includes("\0")) throw nulByteError(index === 0 ? "file" : `args[${index - 1}]`);
   });
-  for (const [key, value] of Object.entries(request.env)) {
+  const env: string[] = [];
+  // As Node's spawn reads `options.env`: every enumerable key (inherited ones too), an
+  // `undefined` value skipped, any other coerced to a string (`3000` is "3000", `null` "null").
+  for (const key in request.env) {
+    const raw: unknown = request.env[key];
+    if (raw === undefined) continue;
+    const value = String(raw);
     if (key.includes("\0") || value.includes("\0"))
       throw nulByteError(`options.env['${key.replaceAll("\0", "\\0")}']`);
+    env.push(`${key}=${value}`);
   }
-  const env = Object.entries(request.env).map(([key, value]) => `${key}=${value}`);
   const fields = [flags, request.cwd, String(argv.length), ...argv, ...env];
   return Buffer.from(`${fields.join("\0")}\0`);
 }

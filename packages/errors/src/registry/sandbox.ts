@@ -401,10 +401,10 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     family: "sandbox",
     title: "Bubblewrap not found",
     message:
-      'Local process confinement requires Bubblewrap, but "${cmd}" was not found in PATH. Install bwrap or configure filesystemSandboxCommand.',
+      'Local process confinement requires Bubblewrap, but "${cmd}" was not found on the host\'s PATH. Install bwrap or configure filesystemSandboxCommand.',
     meaning:
-      "Sandboxed runs are started through bubblewrap (`bwrap`). The configured command (default `bwrap`) could not be found or is not executable, so the run is refused rather than started unconfined.",
-    when: "bubblewrap is not installed, the `command` option points to a missing file, or `PATH` lacks `/usr/bin`.",
+      "Sandboxed runs are started through bubblewrap (`bwrap`). The configured command (default `bwrap`) could not be found or is not executable, so the run is refused rather than started unconfined. bwrap runs on the host, unconfined, so a bare name is looked up on the host's PATH only (the `PATH` of the process that builds the sandbox, absolute entries only), never on the run's `PATH` (the env given to `runChildProcess` or to `buildLocalProcessSandboxSpawnTarget`), which may name the workspace where an earlier run planted a `bwrap`. A builder given `env` throws this instead of returning the bare name for the caller's spawn to look up on that env's `PATH`.",
+    when: "bubblewrap is not installed, the `command` option points to a missing file, or the host's `PATH` lacks bwrap's directory (`/usr/bin`) or names it only by a relative entry, even when the run's `PATH` has it.",
     solutions: [
       "Install bubblewrap: `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install bubblewrap` (Fedora), `apk add bubblewrap` (Alpine).",
       "Set the `command` option (adapters: `filesystemSandboxCommand`) to the absolute path of bwrap.",

@@ -22,6 +22,17 @@ exit 0
 `;
 
 /**
+ * The watchdog shell's whole environment. It runs on the host, outside any sandbox, for
+ * every harness: the daemon's own env may hold loader variables meant for the harness
+ * (`LD_PRELOAD` named in `PAPERCLIP_RUNNER_HARNESS_ENV`), which must not load into it.
+ * It needs only `sed`, `cut` and `sleep` on a fixed PATH.
+ */
+export const WATCHDOG_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
+  LC_ALL: "C",
+});
+
+/**
  * Stops a harness's process group when the daemon dies without stopping it
  * (SIGKILL, OOM): Node cannot set a parent-death signal, so a tiny shell in its
  * own group blocks reading a pipe only the daemon holds; the daemon's death closes
@@ -36,7 +47,7 @@ export class GroupWatchdog {
       this.child = spawn(
         "/bin/sh",
         ["-c", WATCHDOG_SCRIPT, "paperclip-harness-watchdog", String(leader.pid), leader.startTime],
-        { stdio: ["pipe", "ignore", "ignore"], detached: true },
+        { stdio: ["pipe", "ignore", "ignore"], detached: true, env: { ...WATCHDOG_ENV } },
       );
       this.child.on("error", () => undefined);
       this.child.stdin?.on("error", () => undefined);

@@ -38,6 +38,9 @@ export async function sandboxSpawnSpec(request: SandboxRequest): Promise<Harness
     // through bwrap's argv, never bwrap itself on the host, and bwrap is the host's, not the
     // one the harness's PATH names first.
     env: request.env,
+    // The daemon holds a loader variable named in PAPERCLIP_RUNNER_HARNESS_ENV only to hand it
+    // to the harness: trusting the daemon's env as the host's would leave it in bwrap's env.
+    hostEnv: {},
   });
   const env: Record<string, string | undefined> = { ...request.env, ...target.env };
   return {
