@@ -217,7 +217,10 @@ export class CodexExecutor implements DurableEngine {
       case "request.resolve":
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
-        return applied(sessionSnapshot(state));
+        // Before any session.open, upstream's runner starts the provider on a new thread for it.
+        if (state.lifecycle === "prepared" && state.threadId === null)
+          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
+        return applied(sessionSnapshot(this.ctx.state()));
       case "session.close":
       case "session.destroy":
         return await closeSession(this.ctx);

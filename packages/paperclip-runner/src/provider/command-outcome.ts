@@ -75,7 +75,8 @@ export function sessionSnapshot(state: CodexProviderState): Record<string, unkno
     sessionId: state.providerAccountSessionId,
     providerAccountSessionId: state.providerAccountSessionId,
     activeProviderTurnId: state.activeProviderTurnId,
-    sessionGoals: goals.sessionGoals,
+    // Never probed (no session.open yet): none, as upstream's runner reports it.
+    sessionGoals: goals.goalRevision === 0 ? null : goals.sessionGoals,
     goal: goals.goal,
     goalRevision: goals.goalRevision,
     warmAttachReady: false,
