@@ -132,9 +132,10 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
           message: "Codex turn steer failed: Codex has no active provider turn",
         },
       });
+      // The command's type is the reason, whatever the payload says (as upstream's).
       expect(commandOf(result, "interrupt")?.result.result).toEqual({
         status: "interrupt_requested",
-        reason: "user asked",
+        reason: "turn.interrupt",
         providerTurnId: "turn-1",
       });
       // As upstream's runner: no diagnostic of its own for an interrupt, the turn's end says it.

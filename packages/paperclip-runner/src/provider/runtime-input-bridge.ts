@@ -91,7 +91,7 @@ export class RuntimeInputBridge {
   /** The server's `request.resolve {requestId, turnId, response}`: delivers the answers to the provider. */
   async resolve(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const requestId = payload.requestId;
-    if (typeof requestId !== "string") return rejected("request.resolve requires requestId");
+    if (typeof requestId !== "string") return executionFailed("request.resolve requires requestId");
     // Upstream's runner fails a request it does not hold, with its words.
     if (this.deps.state().activeProviderTurnId === null)
       return executionFailed("cannot resolve a Codex runtime request outside an active turn");

@@ -46,7 +46,10 @@ export async function prepareSession(
   const config = readCodexProviderConfig(payload.provider);
   const tools = readAuthorizedTools(payload.authorizedTools);
   const contract = readCompletionContract(payload.completionContract);
-  if (ctx.bound && !["prepared", "closed"].includes(ctx.state().lifecycle)) {
+  // As upstream's runner: a closed session is not prepared again.
+  if (ctx.bound && ctx.state().lifecycle === "closed")
+    return executionFailed("Codex provider session is already closed");
+  if (ctx.bound && ctx.state().lifecycle !== "prepared") {
     return rejected("the provider session is already open");
   }
   const previous = ctx.bound ? ctx.state() : null;

@@ -68,6 +68,7 @@ export async function steerTurn(
 ): Promise<CommandOutcome> {
   const state = ctx.state();
   // `payload.mode` is not read: upstream's runner steers whatever mode the payload names.
+  if (typeof payload.text !== "string") return executionFailed("turn.steer payload.text is required");
   const session = ctx.session;
   if (state.activeProviderTurnId === null || session === null)
     return executionFailed("Codex turn steer failed: Codex has no active provider turn");
@@ -75,7 +76,7 @@ export async function steerTurn(
     await session.request("turn/steer", {
       threadId: state.threadId,
       expectedTurnId: state.activeProviderTurnId,
-      input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
+      input: [{ type: "text", text: payload.text, text_elements: [] }],
     });
   } catch (error) {
     // Codex refused it (the turn ended before the runner saw its end): upstream's result, Codex's error quoted.
