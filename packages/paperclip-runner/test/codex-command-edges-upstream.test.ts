@@ -617,4 +617,82 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     expect(eventTypes(ours.committed)).toEqual(["harness.diagnostic", "session.failed"]);
     expect(ours.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
   });
+
+  it("answers goal, cancel and payload edges, and a session destroyed, as upstream's", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.goal.get", "goal get before open"),
+      ...command("session.goal.set", "goal set before open", { objective: "x" }),
+      ...command("session.goal.clear", "goal clear before open"),
+      ...command("run.cancel", "cancel before open", { reason: "user" }),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("turn.interrupt", "interrupt with a reason, no turn", { reason: "user" }),
+      ...command("run.cancel", "cancel with a reason, no turn", { reason: "user" }),
+      ...command("request.resolve", "resolve without requestId", {}),
+      ...command("semantic_tool.result", "tool result without callId", { operationId: "report_progress" }),
+      ...command("semantic_tool.result", "tool result with a number as callId", {
+        callId: 5,
+        operationId: "report_progress",
+      }),
+      ...command("turn.start", "hang", { text: "hang" }),
+      ...command("turn.steer", "steer without text", {}),
+      ...command("turn.steer", "steer with a number as text", { text: 3 }),
+      ...command("turn.interrupt", "interrupt with a reason", { reason: "user" }),
+      { op: "event", type: "run.terminal" },
+      ...command("turn.start", "turn with skills", { text: "hi", skills: ["a"] }),
+      { op: "event", type: "run.terminal", count: 2 },
+      ...command("turn.start", "hang again", { text: "hang" }),
+      ...command("run.cancel", "cancel with a reason", { reason: "user" }),
+      { op: "event", type: "run.terminal", count: 3 },
+      ...command("session.destroy", "destroy"),
+      ...command("session.destroy", "destroy again"),
+      ...command("session.snapshot", "snapshot after destroy"),
+      ...command("session.goal.get", "goal get after destroy"),
+      ...command("turn.steer", "steer after destroy", { text: "x" }),
+      ...command("turn.steer", "steer without text after destroy", {}),
+      ...command("turn.interrupt", "interrupt after destroy", {}),
+      ...command("turn.stop", "stop after destroy", {}),
+      ...command("run.prepare", "prepare after destroy", codexPrepare(work)),
+      ...command("session.open", "open after destroy", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    expect(answer(ours, "goal get before open")).toEqual(
+      failed("Codex session goals are unavailable for this provider session"),
+    );
+    expect(answer(ours, "cancel with a reason")).toMatchObject({ result: { reason: "run.cancel" } });
+    expect(answer(ours, "resolve without requestId")).toEqual(failed("request.resolve requires requestId"));
+    expect(answer(ours, "steer without text")).toEqual(failed("turn.steer payload.text is required"));
+    expect(answer(ours, "steer after destroy")).toEqual(failed("Codex provider session is closed"));
+    expect(answer(ours, "stop after destroy")).toEqual({
+      status: "completed",
+      result: { status: "already_settled", reason: "turn.stop" },
+    });
+    expect(answer(ours, "prepare after destroy")).toEqual(failed("Codex provider session is already closed"));
+    expectSameAnswers(ours, upstream);
+  });
+
+  it("differs on purpose on a run.prepare while the session is open: ours refuses to re-bind it", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("run.prepare", "prepare while open", codexPrepare(work)),
+      ...command("turn.start", "turn", { text: "first" }),
+      { op: "event", type: "run.terminal" },
+      ...closeSteps,
+    ]);
+    // Upstream's re-binds the open session (its tools and contract could change under a running
+    // provider); ours keeps the session as it was opened.
+    const prepared = {
+      status: "completed",
+      result: { status: "prepared", provider: "codex", driver: "codex_app_server" },
+    };
+    expect(answer(upstream, "prepare while open")).toEqual(prepared);
+    expect(
+      ours.commands.find((record) => record.commandId === slug("prepare while open"))?.result,
+    ).toMatchObject({
+      status: "rejected",
+      message: "the provider session is already open",
+    });
+    expect(answer(ours, "turn")).toEqual(answer(upstream, "turn"));
+  });
 });
