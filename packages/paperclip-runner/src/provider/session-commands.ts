@@ -53,6 +53,16 @@ export async function prepareSession(
     return rejected("the provider session is already open");
   }
   const previous = ctx.bound ? ctx.state() : null;
+  // As upstream's runner: a prepared run is prepared again only with the same tools, provider and contract.
+  if (previous !== null && JSON.stringify(previous.authorizedTools) !== JSON.stringify(tools))
+    return executionFailed(
+      "run.prepare tool contract changed: authorized tool set changed across a durable session",
+    );
+  if (
+    previous !== null &&
+    JSON.stringify([previous.config, previous.completionContract]) !== JSON.stringify([config, contract])
+  )
+    return executionFailed("Codex provider or completion contract changed across the durable run");
   // Facts a suspend carried here stay until committed, their numbering with them.
   const next = {
     ...preparedState(config, tools, contract),
