@@ -695,4 +695,27 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     });
     expect(answer(ours, "turn")).toEqual(answer(upstream, "turn"));
   });
+
+  it("prepares a prepared run again only with the same provider, tools and contract, as upstream's", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("run.prepare", "same again", codexPrepare(work)),
+      ...command(
+        "run.prepare",
+        "another model",
+        prepareWith(work, (p) => Object.assign(p, { model: "other" })),
+      ),
+      ...command("run.prepare", "no tools", codexPrepare(work, { tools: false })),
+      ...command("run.prepare", "no contract", codexPrepare(work, { contract: false })),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    const changed = failed("Codex provider or completion contract changed across the durable run");
+    expect(answer(ours, "another model")).toEqual(changed);
+    expect(answer(ours, "no contract")).toEqual(changed);
+    expect(answer(ours, "no tools")).toEqual(
+      failed("run.prepare tool contract changed: authorized tool set changed across a durable session"),
+    );
+    expectSameAnswers(ours, upstream);
+  });
 });
