@@ -35,7 +35,7 @@ export function configInvalid(reason: string): RunnerError {
 }
 
 /** A check upstream's runner makes, with upstream's own words (the server shows them as they are). */
-function upstreamConfigInvalid(message: string): RunnerError {
+export function upstreamConfigInvalid(message: string): RunnerError {
   return new RunnerError("ERR_RUNNER_PROVIDER_CONFIG_INVALID", message, { details: { reason: message } });
 }
 
