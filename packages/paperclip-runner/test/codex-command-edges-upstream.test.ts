@@ -718,4 +718,41 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     );
     expectSameAnswers(ours, upstream);
   });
+
+  it("fails a run.prepare whose tool set upstream's runner refuses, with its words", async () => {
+    const withTools = (work: string, change: (tools: Record<string, unknown>) => void) => {
+      const prepare = codexPrepare(work);
+      const tools = { ...(prepare.authorizedTools as Record<string, unknown>) };
+      change(tools);
+      return { ...prepare, authorizedTools: tools };
+    };
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command(
+        "run.prepare",
+        "digest not canonical",
+        withTools(work, (t) => Object.assign(t, { catalogDigest: "sha256:00" })),
+      ),
+      ...command(
+        "run.prepare",
+        "digest of other operations",
+        withTools(work, (t) => Object.assign(t, { catalogDigest: `sha256:${"0".repeat(64)}` })),
+      ),
+      ...command(
+        "run.prepare",
+        "another schema",
+        withTools(work, (t) => Object.assign(t, { schema: "other" })),
+      ),
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...closeSteps,
+    ]);
+    const rejected = (reason: string) => failed(`run.prepare tool contract rejected: ${reason}`);
+    expect(answer(ours, "digest not canonical")).toEqual(
+      rejected("authorized tool set requires a canonical sha256 catalog digest"),
+    );
+    expect(answer(ours, "digest of other operations")).toEqual(
+      rejected("authorized tool catalog digest does not match its operations"),
+    );
+    expect(answer(ours, "another schema")).toEqual(rejected("unsupported authorized tool-set contract"));
+    expectSameAnswers(ours, upstream);
+  });
 });
