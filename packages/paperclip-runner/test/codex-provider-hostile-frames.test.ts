@@ -118,7 +118,9 @@ describe("more hostile providers", { timeout: 120_000 }, () => {
         },
         { PAPERCLIP_RUNNER_PROVIDER_REQUEST_TIMEOUT_MS: "1000" },
       );
-      const grandchild = Number(readFileSync(path.join(workPaths(work).codexHome, "grandchild.pid"), "utf8"));
+      // Each case runs in a runner of its own, its Codex home under its own directory.
+      const home = workPaths(path.join(work, "case grandchild")).codexHome;
+      const grandchild = Number(readFileSync(path.join(home, "grandchild.pid"), "utf8"));
       expect(result.providerLog.filter((record) => record.kind === "start")).toHaveLength(2);
       expect(isAlive(grandchild)).toBe(false);
     });

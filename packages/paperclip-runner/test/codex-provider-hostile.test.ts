@@ -1,9 +1,11 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_RESTARTS_BETWEEN_TURNS } from "../src/provider/provider-restart.js";
 import {
   closeSteps,
   codexPrepare,
   commandOf,
+  type DriverResult,
   driveCodexRunner,
   eventTypes,
   fakeCodexArgs,
@@ -200,19 +202,30 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
 
   it("treats a notification for another thread or turn as a protocol failure that needs reconciliation", async () => {
     await withWork(async (work) => {
-      const steps: Step[] = ["foreign-turn", "foreign-thread"].flatMap((text): Step[] => [
-        { op: "queue", type: "run.prepare", payload: codexPrepare(work), id: `prepare-${text}` },
-        { op: "queue", type: "session.open", id: `open-${text}` },
-        { op: "queue", type: "turn.start", payload: { text }, id: `turn-${text}` },
-        { op: "command", id: `turn-${text}` },
-        { op: "event", type: "turn.failed", count: text === "foreign-turn" ? 1 : 2 },
-        { op: "queue", type: "turn.start", payload: { text: "again" }, id: `refused-${text}` },
-        { op: "command", id: `refused-${text}` },
-        { op: "queue", type: "session.close", id: `close-${text}` },
-        { op: "command", id: `close-${text}` },
-      ]);
-      const result = await driveCodexRunner(toolchain(), work, [...steps, ...closeSteps]);
-      expectNothingLeft(result);
+      // Each in a runner of its own: a runner whose session was closed prepares no other.
+      const results: DriverResult[] = [];
+      for (const text of ["foreign-turn", "foreign-thread"]) {
+        const own = path.join(work, text);
+        const steps: Step[] = [
+          { op: "queue", type: "run.prepare", payload: codexPrepare(own), id: `prepare-${text}` },
+          { op: "queue", type: "session.open", id: `open-${text}` },
+          { op: "queue", type: "turn.start", payload: { text }, id: `turn-${text}` },
+          { op: "command", id: `turn-${text}` },
+          { op: "event", type: "turn.failed" },
+          { op: "queue", type: "turn.start", payload: { text: "again" }, id: `refused-${text}` },
+          { op: "command", id: `refused-${text}` },
+          { op: "queue", type: "session.close", id: `close-${text}` },
+          { op: "command", id: `close-${text}` },
+        ];
+        const each = await driveCodexRunner(toolchain(), own, [...steps, ...closeSteps]);
+        expectNothingLeft(each);
+        results.push(each);
+      }
+      const result = {
+        ...(results[0] as DriverResult),
+        commands: results.flatMap((each) => each.commands),
+        committed: results.flatMap((each) => each.committed),
+      };
       expect(failureDiagnostics(result)).toEqual([
         {
           code: "provider_notification_identity",

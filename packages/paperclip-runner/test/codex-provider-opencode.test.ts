@@ -116,14 +116,19 @@ describe("OpenCode through the Codex executor and the server's own proxy", { tim
         { opencodeLaunchProfile: tampered },
       );
       expect(commandOf(result, "digest")?.result).toMatchObject({
-        status: "rejected",
-        message:
-          "ERR_RUNNER_PROVIDER_CONFIG_INVALID: invalid provider configuration: the opencode executable does not match its sha256 digest",
+        status: "failed",
+        result: {
+          code: "command_execution_failed",
+          message: "invalid provider configuration: the opencode executable does not match its sha256 digest",
+        },
       });
       expect(commandOf(result, "script")?.result).toMatchObject({
-        status: "rejected",
-        message:
-          "ERR_RUNNER_PROVIDER_CONFIG_INVALID: invalid provider configuration: the opencode command and args must be the launch profile's proxy command and script",
+        status: "failed",
+        result: {
+          code: "command_execution_failed",
+          message:
+            "invalid provider configuration: the opencode command and args must be the launch profile's proxy command and script",
+        },
       });
     });
   });

@@ -106,15 +106,21 @@ describe("the provider started ahead of session.open", { timeout: 60_000 }, () =
       const second = (await alone.pids())[1] as number;
       await alone.run("session.close");
       expect(isAlive(second)).toBe(false);
-      await alone.run("run.prepare", codexPrepare(work));
+      // A closed session is not prepared again (as upstream's runner refuses it): nothing starts.
+      expect(await alone.run("run.prepare", codexPrepare(work))).toMatchObject({ status: "failed" });
       openArrives(alone);
-      await vi.waitFor(async () => expect(await alone.pids()).toHaveLength(3), { timeout: 20_000 });
-      const third = (await alone.pids())[2] as number;
-      alone.executor.shutdown();
-      await alone.executor.finished;
-      expect(isAlive(third)).toBe(false);
       expect(await received(alone)).not.toContain("thread/start");
       expect(alone.events.map((event) => event.eventType)).toEqual(["session.closed"]);
+      expect(await alone.pids()).toHaveLength(2);
+    });
+    await withExecutorAlone(async (alone, work) => {
+      await alone.run("run.prepare", codexPrepare(work));
+      openArrives(alone);
+      const started = await startedAhead(alone);
+      alone.executor.shutdown();
+      await alone.executor.finished;
+      expect(isAlive(started)).toBe(false);
+      expect(await received(alone)).not.toContain("thread/start");
     });
   });
 

@@ -62,9 +62,10 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
           { type: "inputText", text: JSON.stringify({ ok: true, echoed: "hello from the model" }) },
         ],
       });
+      // Upstream's order (codex-command-edges-upstream.test.ts): the proposed result before the turn's end.
       expect(eventTypes(result.committed).slice(-3)).toEqual([
-        "turn.completed",
         "run.result.proposed",
+        "turn.completed",
         "run.terminal",
       ]);
     });
@@ -131,9 +132,10 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
           message: "Codex turn steer failed: Codex has no active provider turn",
         },
       });
+      // The command's type is the reason, whatever the payload says (as upstream's).
       expect(commandOf(result, "interrupt")?.result.result).toEqual({
         status: "interrupt_requested",
-        reason: "user asked",
+        reason: "turn.interrupt",
         providerTurnId: "turn-1",
       });
       // As upstream's runner: no diagnostic of its own for an interrupt, the turn's end says it.
@@ -156,7 +158,7 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
     });
   });
 
-  it("refuses provider kinds it does not execute with upstream's message, and starts nothing", async () => {
+  it("fails provider kinds it does not execute with upstream's results, and starts nothing", async () => {
     await withWork(async (work) => {
       const prepare = (kind: string): Record<string, unknown> => {
         const payload = codexPrepare(work);
@@ -170,11 +172,17 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
         { op: "queue", type: "runner.suspend", id: "suspend" },
         { op: "exit" },
       ]);
-      for (const kind of ["acpx", "claude_managed", "aws_agentcore", "cursor"]) {
-        expect(commandOf(result, `prepare-${kind}`)?.result).toMatchObject({
-          status: "rejected",
-          message: `provider kind ${kind} is not executable through the local runnerd boundary`,
-        });
+      const prefixes: Record<string, string> = {
+        acpx: "run.prepare ACPX provider is invalid: unknown field `approvalPolicy`",
+        claude_managed: "Claude Managed provider descriptor is invalid: unknown field `approvalPolicy`",
+        aws_agentcore: "AWS AgentCore provider descriptor is invalid: unknown field `approvalPolicy`",
+        cursor: "provider kind cursor is not executable through the local runnerd boundary",
+      };
+      for (const [kind, prefix] of Object.entries(prefixes)) {
+        const answer = commandOf(result, `prepare-${kind}`)?.result;
+        expect(answer?.status).toBe("failed");
+        expect(answer?.result).toMatchObject({ code: "command_execution_failed" });
+        expect(String(answer?.result?.message).startsWith(prefix)).toBe(true);
       }
       expect(result.providerLog).toEqual([]);
       expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);

@@ -456,7 +456,7 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "The run asks for a provider this runner cannot execute",
     message: "provider kind ${kind} is not executable through the local runnerd boundary",
     meaning:
-      "`run.prepare` names the provider that serves the run in `payload.provider.kind`. This runner executes `codex` and `opencode` (both through the Codex app-server facade); `acpx`, `claude_managed` and `aws_agentcore` are upstream kinds it does not execute yet, and anything else is unknown. The command is rejected with upstream's message and nothing is started.",
+      "`run.prepare` names the provider that serves the run in `payload.provider.kind`. This runner executes `codex` and `opencode` (both through the Codex app-server facade); `acpx`, `claude_managed` and `aws_agentcore` are upstream kinds it does not execute yet, and anything else is unknown. The command fails (`command_execution_failed`) with upstream's words and nothing is started: `run.prepare requires a supported provider kind before runner execution` when the kind is missing or not a string, upstream's refusal of a descriptor key the kind does not take (`run.prepare ACPX provider is invalid: unknown field …`, `Claude Managed provider descriptor is invalid: …`, `AWS AgentCore provider descriptor is invalid: …`), else the message above.",
     when: "The server was configured for an ACPX or managed provider, or sent a kind from a newer release.",
     solutions: [
       "Run the agent with the `codex` or `opencode` provider, or use upstream's runner for the other kinds.",
@@ -466,11 +466,11 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
   ERR_RUNNER_PROVIDER_CONFIG_INVALID: {
     family: "runner",
     title: "The provider configuration of run.prepare was refused",
-    message: "invalid provider configuration: ${reason}",
+    message: "${reason}",
     meaning:
-      "`run.prepare.payload.provider` is checked before anything starts: the provider and driver must pair (`codex`/`codex_app_server`, `opencode`/`opencode_server`), `cwd` must be an existing absolute directory, the command and arguments are bounded (64 arguments of at most 4096 bytes), the model at most 240 characters, the instructions at most 1 MiB, `approvalPolicy` must be `never`, and the authorized tools must match their `catalogDigest`. An OpenCode run must also match the runner's launch profile (`--opencode-proxy-*`). `details.reason` names the check.",
+      "`run.prepare.payload.provider` is checked before anything starts, as upstream's runner checks it and with its words (the command fails, `command_execution_failed`): a value of the wrong type or a missing `provider`, `driver`, `providerVersion`, `command` or `cwd` (`run.prepare provider is invalid: …`), then the provider and driver pairing (`codex`/`codex_app_server`, `opencode`/`opencode_server`), `providerVersion` (1 to 120 bytes; OpenCode's the qualified release), the command, `cwd` (an existing absolute directory), the arguments (at most 64 of at most 4096 bytes, no NUL), the model (1 to 240 bytes; OpenCode's `provider/model`), `providerSessionId`, the instructions (at most 1 MiB) and `approvalPolicy` (`never`). The authorized tool set is refused as upstream's refuses it (`run.prepare tool contract rejected: …`: its schema, a `catalogDigest` that is not a canonical sha256 or does not match the operations, too many operations, a name twice). This runner's own checks (a tool's name form, version, description and schemas, an OpenCode run against the runner's launch profile `--opencode-proxy-*`) read `invalid provider configuration: …`.",
     when: "The server and the runner come from different releases, or a hand-written `run.prepare` is incomplete.",
-    solutions: ["Fix the field named by the reason, or let the Paperclip server build the command."],
+    solutions: ["Fix the field the message names, or let the Paperclip server build the command."],
     prevention: "Drive the runner through the server's own transport.",
   },
   ERR_RUNNER_PROVIDER_START_FAILED: {

@@ -29,8 +29,18 @@ describe("authorized tools and the semantic digest", () => {
   });
 
   it("refuses a digest that does not match and malformed names", () => {
-    expect(caughtSync(() => readAuthorizedTools(set(operations, `sha256:${"0".repeat(64)}`))).message).toBe(
-      "invalid provider configuration: authorizedTools.catalogDigest does not match its operations",
+    const refused = (value: unknown) => caughtSync(() => readAuthorizedTools(value)).message;
+    expect(refused(set(operations, `sha256:${"0".repeat(64)}`))).toBe(
+      "run.prepare tool contract rejected: authorized tool catalog digest does not match its operations",
+    );
+    expect(refused(set(operations, "sha256:00"))).toBe(
+      "run.prepare tool contract rejected: authorized tool set requires a canonical sha256 catalog digest",
+    );
+    expect(refused({ ...set(operations), schema: "other" })).toBe(
+      "run.prepare tool contract rejected: unsupported authorized tool-set contract",
+    );
+    expect(refused(set([operations[0], operations[0]]))).toBe(
+      "run.prepare tool contract rejected: authorized tool names must be unique",
     );
     expect(caughtSync(() => readAuthorizedTools(set([{ ...operations[0], operationId: "-bad" }]))).code).toBe(
       "ERR_RUNNER_PROVIDER_CONFIG_INVALID",

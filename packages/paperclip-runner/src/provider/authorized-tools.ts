@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { configInvalid } from "./codex-provider-config.js";
+import { configInvalid, upstreamConfigInvalid } from "./codex-provider-config.js";
 import { semanticCanonicalJson } from "./semantic-digest.js";
 
 /** One operation the control plane authorizes (`paperclip.runner.authorized-tools.v1`). */
@@ -21,19 +21,25 @@ const MAX_TOOLS = 256;
 export function readAuthorizedTools(value: unknown): readonly AuthorizedOperation[] {
   if (value === undefined || value === null) return [];
   const set = value as Record<string, unknown>;
+  // Upstream's refusals of the set as a whole, with its words.
+  const rejected = (reason: string) => upstreamConfigInvalid(`run.prepare tool contract rejected: ${reason}`);
   if (set.schema !== "paperclip.runner.authorized-tools.v1" || !Array.isArray(set.operations)) {
-    throw configInvalid("authorizedTools must be a paperclip.runner.authorized-tools.v1 set");
+    throw rejected("unsupported authorized tool-set contract");
+  }
+  if (typeof set.catalogDigest !== "string" || !/^sha256:[0-9a-f]{64}$/.test(set.catalogDigest)) {
+    throw rejected("authorized tool set requires a canonical sha256 catalog digest");
   }
   const operations = set.operations as Record<string, unknown>[];
-  if (operations.length > MAX_TOOLS) throw configInvalid(`at most ${MAX_TOOLS} authorized tools are allowed`);
+  if (operations.length > MAX_TOOLS) throw rejected("authorized tool set exceeds the operation limit");
   const digest = `sha256:${createHash("sha256").update(semanticCanonicalJson(operations)).digest("hex")}`;
   if (set.catalogDigest !== digest)
-    throw configInvalid("authorizedTools.catalogDigest does not match its operations");
+    throw rejected("authorized tool catalog digest does not match its operations");
   const seen = new Set<string>();
   return operations.map((operation) => {
     const id = operation.operationId;
-    if (typeof id !== "string" || !TOOL_NAME.test(id) || seen.has(id)) {
-      throw configInvalid("authorized tool names must be unique [A-Za-z0-9][A-Za-z0-9_.:-]* of at most 160");
+    if (typeof id === "string" && seen.has(id)) throw rejected("authorized tool names must be unique");
+    if (typeof id !== "string" || !TOOL_NAME.test(id)) {
+      throw configInvalid("authorized tool names must be [A-Za-z0-9][A-Za-z0-9_.:-]* of at most 160");
     }
     seen.add(id);
     if (operation.version !== 1) throw configInvalid(`authorized tool ${id} must be version 1`);

@@ -6,6 +6,7 @@ import type { SessionDeps } from "./codex-session.js";
 import {
   applied,
   type CommandOutcome,
+  executionFailed,
   failedOutcome,
   rejected,
   sessionSnapshot,
@@ -46,6 +47,16 @@ const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
   "turn.interrupt",
   "run.cancel",
   "turn.stop",
+]);
+
+/** What a closed session fails as upstream's runner does ("Codex provider session is closed"). */
+const CLOSED_SESSION_REFUSES: ReadonlySet<string> = new Set([
+  "session.open",
+  "turn.start",
+  "turn.steer",
+  "session.goal.get",
+  "session.goal.set",
+  "session.goal.clear",
 ]);
 
 /** The commands durable mode answers without the executor (`command-applier.ts`). */
@@ -198,6 +209,14 @@ export class CodexExecutor implements DurableEngine {
     if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
       return rejected(`the provider session needs reconciliation; ${command.type} is refused`);
     }
+    // A turn command without text fails on its payload first (its handler says so), as upstream's.
+    const textless =
+      (command.type === "turn.start" || command.type === "turn.steer") && typeof payload.text !== "string";
+    if (state.lifecycle === "closed" && CLOSED_SESSION_REFUSES.has(command.type) && !textless)
+      return executionFailed("Codex provider session is closed");
+    // Upstream's runner answers a stop on a closed session without the provider's fields.
+    if (state.lifecycle === "closed" && command.type === "turn.stop")
+      return applied({ status: "already_settled", reason: "turn.stop" });
     switch (command.type) {
       case "session.open":
         return await openSession(this.ctx, this.deps.session, commandSubject(command));
@@ -209,7 +228,8 @@ export class CodexExecutor implements DurableEngine {
         return await steerTurn(this.ctx, payload);
       case "turn.interrupt":
       case "run.cancel":
-        return await interruptTurn(this.ctx, String(payload.reason ?? command.type));
+        // Upstream's runner names the command as the reason, whatever the payload says.
+        return await interruptTurn(this.ctx, command.type);
       case "turn.stop":
         return await stopTurn(this.ctx);
       case "semantic_tool.result":
@@ -217,7 +237,10 @@ export class CodexExecutor implements DurableEngine {
       case "request.resolve":
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
-        return applied(sessionSnapshot(state));
+        // Before any session.open, upstream's runner starts the provider on a new thread for it.
+        if (state.lifecycle === "prepared" && state.threadId === null)
+          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
+        return applied(sessionSnapshot(this.ctx.state()));
       case "session.close":
       case "session.destroy":
         return await closeSession(this.ctx);

@@ -28,65 +28,93 @@ describe("the provider configuration of run.prepare", () => {
     });
   });
 
-  it("refuses kinds it does not execute with upstream's message", () => {
-    for (const kind of ["acpx", "claude_managed", "aws_agentcore", "openai_dot"]) {
-      const error = caughtSync(() => executableProviderKind(kind));
+  it("refuses kinds it does not execute with upstream's messages", () => {
+    const refused = (provider: unknown) => caughtSync(() => executableProviderKind(provider));
+    for (const kind of ["openai_dot", "cursor"]) {
+      const error = refused({ kind });
       expect(error.code).toBe("ERR_RUNNER_PROVIDER_KIND_UNSUPPORTED");
       expect(error.message).toBe(
         `provider kind ${kind} is not executable through the local runnerd boundary`,
       );
     }
+    for (const provider of [{}, { kind: 3 }, null, "codex"]) {
+      expect(refused(provider).message).toBe(
+        "run.prepare requires a supported provider kind before runner execution",
+      );
+    }
+    // Upstream's executor for these kinds refuses a key its descriptor does not take (the first, sorted).
+    expect(refused({ ...codex, kind: "acpx" }).message).toMatch(
+      /^run\.prepare ACPX provider is invalid: unknown field `approvalPolicy`, expected one of `kind`, /,
+    );
+    expect(refused({ kind: "claude_managed", provider: "claude_managed", zeta: 1 }).message).toMatch(
+      /^Claude Managed provider descriptor is invalid: unknown field `zeta`, expected one of `model`, /,
+    );
+    expect(refused({ kind: "aws_agentcore", args: [] }).message).toMatch(
+      /^AWS AgentCore provider descriptor is invalid: unknown field `args`, expected one of `model`, /,
+    );
+    // A descriptor of theirs with nothing unknown: this runner still does not execute it.
+    expect(refused({ kind: "acpx", agent: "codex" }).message).toBe(
+      "provider kind acpx is not executable through the local runnerd boundary",
+    );
   });
 
-  it("enforces pairing, bounds, the working directory and approvalPolicy=never", () => {
+  it("enforces upstream's checks in upstream's order, with its messages", () => {
     const refused = (change: Record<string, unknown>): string =>
       caughtSync(() => readCodexProviderConfig({ ...codex, ...change })).message;
-    expect(refused({ driver: "opencode_server" })).toBe(
-      "invalid provider configuration: provider codex requires driver codex_app_server",
+    const pairing =
+      "local runner provider must be codex through codex_app_server or opencode through opencode_server";
+    expect(refused({ driver: "opencode_server" })).toBe(pairing);
+    expect(refused({ provider: "opencode" })).toBe(pairing);
+    // The kind is not read once the executor is chosen.
+    expect(readCodexProviderConfig({ ...codex, kind: "acpx" }).provider).toBe("codex");
+    expect(caughtSync(() => readCodexProviderConfig(undefined)).message).toBe(
+      "run.prepare requires provider",
     );
-    expect(refused({ provider: "opencode" })).toBe(
-      "invalid provider configuration: provider opencode does not match kind codex",
+    const { cwd: _cwd, ...withoutCwd } = codex;
+    expect(caughtSync(() => readCodexProviderConfig(withoutCwd)).message).toBe(
+      "run.prepare provider is invalid: missing field `cwd`",
     );
-    expect(refused({ command: "" })).toBe(
-      "invalid provider configuration: command must be a non-empty string",
+    // A wrong type is reported before a missing field, in key order.
+    const { driver: _driver, ...withoutDriver } = codex;
+    expect(caughtSync(() => readCodexProviderConfig({ ...withoutDriver, model: true })).message).toBe(
+      "run.prepare provider is invalid: invalid type: boolean `true`, expected a string",
     );
     expect(refused({ args: ["app-server", 1] })).toBe(
-      "invalid provider configuration: args must be an array of strings",
+      "run.prepare provider is invalid: invalid type: integer `1`, expected a string",
     );
-    expect(refused({ args: ["a\0b"] })).toBe(
-      "invalid provider configuration: each arg must be at most 4096 bytes without NUL",
+    expect(refused({ command: 1.5 })).toBe(
+      "run.prepare provider is invalid: invalid type: floating point `1.5`, expected path string",
     );
+    expect(refused({ instructions: null })).toBe(
+      "run.prepare provider is invalid: invalid type: null, expected a string",
+    );
+    expect(refused({ providerVersion: " " })).toBe("Codex providerVersion is empty or oversized");
+    expect(refused({ command: "" })).toBe("Codex command is required");
+    expect(refused({ cwd: "relative" })).toBe("Codex cwd must be an existing absolute directory");
+    expect(refused({ args: ["a\0b"] })).toBe("Codex arguments exceed the bounded launch contract");
+    expect(refused({ args: Array(65).fill("a") })).toBe("Codex arguments exceed the bounded launch contract");
+    // Bytes, not characters.
+    expect(refused({ model: "é".repeat(121) })).toBe("Codex model is invalid");
+    expect(readCodexProviderConfig({ ...codex, model: "é".repeat(120) }).model).toBe("é".repeat(120));
+    expect(refused({ providerSessionId: "a\nb" })).toBe("Codex providerSessionId is invalid");
     expect(refused({ instructions: "i".repeat(1024 * 1024 + 1) })).toBe(
-      "invalid provider configuration: instructions must be a string of at most 1 MiB",
-    );
-    expect(refused({ cwd: "relative" })).toBe(
-      "invalid provider configuration: cwd must be an existing absolute directory",
-    );
-    expect(refused({ args: Array(65).fill("a") })).toBe(
-      "invalid provider configuration: at most 64 args are allowed",
-    );
-    expect(refused({ model: "m".repeat(241) })).toBe(
-      "invalid provider configuration: model must be a string of 1 to 240 characters",
+      "Codex instructions exceed the 1 MiB limit",
     );
     expect(refused({ approvalPolicy: "on-request" })).toBe(
-      "invalid provider configuration: the initial Codex runner requires approvalPolicy=never; governed actions use PRP",
+      "the initial Codex runner requires approvalPolicy=never; governed actions use PRP",
+    );
+    const opencode = { kind: "opencode", provider: "opencode", driver: "opencode_server" };
+    expect(refused({ ...opencode, providerVersion: "1.0.0" })).toBe(
+      "OpenCode providerVersion must equal the qualified 1.18.29 release",
+    );
+    expect(refused({ ...opencode, providerVersion: "1.18.29", externallySandboxed: true })).toBe(
+      "external sandbox delegation is only supported by the Codex provider",
+    );
+    expect(refused({ ...opencode, providerVersion: "1.18.29", model: "plain" })).toBe(
+      "OpenCode model must be a qualified provider/model identifier",
     );
     expect(
-      refused({
-        kind: "opencode",
-        provider: "opencode",
-        driver: "opencode_server",
-        providerVersion: "1.0.0",
-      }),
-    ).toBe("invalid provider configuration: opencode providerVersion must be the qualified release 1.18.29");
-    expect(
-      refused({
-        kind: "opencode",
-        provider: "opencode",
-        driver: "opencode_server",
-        providerVersion: "1.18.29",
-        model: "plain",
-      }),
-    ).toBe("invalid provider configuration: an opencode model must be provider/model");
+      readCodexProviderConfig({ ...codex, ...opencode, providerVersion: "1.18.29", model: "a/b c" }).model,
+    ).toBe("a/b c");
   });
 });

@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
-import { type ExecutableProviderKind, executableProviderKind, PROVIDER_DRIVERS } from "./provider-kind.js";
+import { type ExecutableProviderKind, PROVIDER_DRIVERS } from "./provider-kind.js";
+import { hasControlCharacter, invalidType, sortedKeys } from "./serde-shape.js";
 
 /** `run.prepare.payload.provider` for the Codex app-server facade (upstream's `CodexProviderConfig`). */
 export interface CodexProviderConfig {
@@ -23,121 +24,159 @@ export interface CodexProviderConfig {
 export const QUALIFIED_OPENCODE_VERSION = "1.18.29";
 const MAX_ARGS = 64;
 const MAX_ARG_BYTES = 4096;
-const MAX_MODEL_LENGTH = 240;
+const MAX_MODEL_BYTES = 240;
+const MAX_PROVIDER_VERSION_BYTES = 120;
+const MAX_PROVIDER_SESSION_ID_BYTES = 240;
 const MAX_INSTRUCTIONS_BYTES = 1024 * 1024;
 
+/** A check of this runner's own (beyond upstream's), worded as ours. */
 export function configInvalid(reason: string): RunnerError {
-  return new RunnerError("ERR_RUNNER_PROVIDER_CONFIG_INVALID", `invalid provider configuration: ${reason}`, {
-    details: { reason },
-  });
+  return upstreamConfigInvalid(`invalid provider configuration: ${reason}`);
+}
+
+/** A check upstream's runner makes, with upstream's own words (the server shows them as they are). */
+export function upstreamConfigInvalid(message: string): RunnerError {
+  return new RunnerError("ERR_RUNNER_PROVIDER_CONFIG_INVALID", message, { details: { reason: message } });
+}
+
+/** The fields upstream deserializes, in its struct's order, and the type each must have. */
+const FIELDS: readonly {
+  readonly name: string;
+  readonly type: "string" | "path" | "strings" | "optionalString" | "boolean";
+  readonly required: boolean;
+}[] = [
+  { name: "provider", type: "string", required: true },
+  { name: "driver", type: "string", required: true },
+  { name: "providerVersion", type: "string", required: true },
+  { name: "command", type: "path", required: true },
+  { name: "args", type: "strings", required: false },
+  { name: "cwd", type: "string", required: true },
+  { name: "model", type: "optionalString", required: false },
+  { name: "providerSessionId", type: "optionalString", required: false },
+  { name: "instructions", type: "string", required: false },
+  { name: "approvalPolicy", type: "string", required: false },
+  { name: "externallySandboxed", type: "boolean", required: false },
+];
+
+/** Pure: the type error `serde_json` reports for one field's value, or null when it reads. */
+function fieldTypeError(type: (typeof FIELDS)[number]["type"], value: unknown): string | null {
+  switch (type) {
+    case "string":
+      return typeof value === "string" ? null : invalidType(value, "a string");
+    case "path":
+      return typeof value === "string" ? null : invalidType(value, "path string");
+    case "optionalString":
+      return value === null || typeof value === "string" ? null : invalidType(value, "a string");
+    case "boolean":
+      return typeof value === "boolean" ? null : invalidType(value, "a boolean");
+    case "strings": {
+      if (!Array.isArray(value)) return invalidType(value, "a sequence");
+      const wrong = value.find((item) => typeof item !== "string");
+      return wrong === undefined ? null : invalidType(wrong, "a string");
+    }
+  }
 }
 
 /**
- * Reads and checks the provider descriptor of `run.prepare` before anything
- * starts (upstream's `CodexProviderConfig` validation): unknown keys are ignored,
- * the bounds and pairings are enforced, and `cwd` must be an existing absolute
- * directory.
+ * Pure: reads `payload.provider` as upstream's runner deserializes it (`CodexProviderConfig`):
+ * a value of the wrong type (in key order), then the first missing required field, each as
+ * `run.prepare provider is invalid: …`; keys it does not know are ignored (`kind` among them:
+ * the executor was chosen before).
  */
-export function readCodexProviderConfig(value: unknown): CodexProviderConfig {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw configInvalid("payload.provider must be an object");
+function deserialize(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null) throw upstreamConfigInvalid("run.prepare requires provider");
+  const invalid = (reason: string) => upstreamConfigInvalid(`run.prepare provider is invalid: ${reason}`);
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw invalid(invalidType(value, "struct CodexProviderConfig"));
   }
   const raw = value as Record<string, unknown>;
-  const kind = readKind(raw);
-  const providerVersion = readProviderVersion(raw.providerVersion, kind);
-  const command = requiredText(raw.command, "command");
-  const args = readArgs(raw.args);
-  const cwd = requiredText(raw.cwd, "cwd");
-  if (!isAbsolute(cwd) || !isDirectory(cwd))
-    throw configInvalid("cwd must be an existing absolute directory");
-  const model = readModel(raw.model, kind);
-  const approvalPolicy = raw.approvalPolicy ?? "never";
-  if (approvalPolicy !== "never") {
-    throw configInvalid("the initial Codex runner requires approvalPolicy=never; governed actions use PRP");
+  for (const key of sortedKeys(raw)) {
+    const field = FIELDS.find((candidate) => candidate.name === key);
+    const error = field === undefined ? null : fieldTypeError(field.type, raw[key]);
+    if (error !== null) throw invalid(error);
   }
-  const instructions = readInstructions(raw.instructions);
+  const missing = FIELDS.find((field) => field.required && !Object.hasOwn(raw, field.name));
+  if (missing !== undefined) throw invalid(`missing field \`${missing.name}\``);
+  return raw;
+}
+
+const bytes = (text: string): number => Buffer.byteLength(text);
+
+/**
+ * Reads and checks the provider descriptor of `run.prepare` before anything
+ * starts, as upstream's runner does (`CodexProviderConfig` and its `validate`):
+ * the same checks in the same order, refused with upstream's own messages.
+ */
+export function readCodexProviderConfig(value: unknown): CodexProviderConfig {
+  const raw = deserialize(value);
+  const provider = raw.provider as string;
+  const driver = raw.driver as string;
+  if (!(provider === "codex" || provider === "opencode") || PROVIDER_DRIVERS[provider] !== driver) {
+    throw upstreamConfigInvalid(
+      "local runner provider must be codex through codex_app_server or opencode through opencode_server",
+    );
+  }
+  const providerVersion = raw.providerVersion as string;
+  if (providerVersion.trim() === "" || bytes(providerVersion) > MAX_PROVIDER_VERSION_BYTES) {
+    throw upstreamConfigInvalid("Codex providerVersion is empty or oversized");
+  }
+  if (provider === "opencode" && providerVersion !== QUALIFIED_OPENCODE_VERSION) {
+    throw upstreamConfigInvalid(
+      `OpenCode providerVersion must equal the qualified ${QUALIFIED_OPENCODE_VERSION} release`,
+    );
+  }
+  const externallySandboxed = raw.externallySandboxed === true;
+  if (externallySandboxed && provider !== "codex") {
+    throw upstreamConfigInvalid("external sandbox delegation is only supported by the Codex provider");
+  }
+  const command = raw.command as string;
+  if (command === "") throw upstreamConfigInvalid("Codex command is required");
+  const cwd = raw.cwd as string;
+  if (!isAbsolute(cwd) || !isDirectory(cwd)) {
+    throw upstreamConfigInvalid("Codex cwd must be an existing absolute directory");
+  }
+  const args = (raw.args ?? []) as string[];
+  if (args.length > MAX_ARGS || args.some((arg) => bytes(arg) > MAX_ARG_BYTES || arg.includes("\0"))) {
+    throw upstreamConfigInvalid("Codex arguments exceed the bounded launch contract");
+  }
+  const model = (raw.model ?? null) as string | null;
+  if (model !== null && (model === "" || bytes(model) > MAX_MODEL_BYTES)) {
+    throw upstreamConfigInvalid("Codex model is invalid");
+  }
+  if (provider === "opencode" && (model === null || !model.includes("/") || hasControlCharacter(model))) {
+    throw upstreamConfigInvalid("OpenCode model must be a qualified provider/model identifier");
+  }
+  const sessionId = (raw.providerSessionId ?? null) as string | null;
+  if (
+    sessionId !== null &&
+    (sessionId === "" || bytes(sessionId) > MAX_PROVIDER_SESSION_ID_BYTES || hasControlCharacter(sessionId))
+  ) {
+    throw upstreamConfigInvalid("Codex providerSessionId is invalid");
+  }
+  const instructions = (raw.instructions ?? null) as string | null;
+  if (instructions !== null && bytes(instructions) > MAX_INSTRUCTIONS_BYTES) {
+    throw upstreamConfigInvalid("Codex instructions exceed the 1 MiB limit");
+  }
+  if ((raw.approvalPolicy ?? "never") !== "never") {
+    throw upstreamConfigInvalid(
+      "the initial Codex runner requires approvalPolicy=never; governed actions use PRP",
+    );
+  }
   const skills = raw.includeSkillInstructions;
   return {
-    kind,
-    provider: kind,
-    driver: PROVIDER_DRIVERS[kind],
+    kind: provider,
+    provider,
+    driver,
     providerVersion,
     command,
-    args,
+    args: [...args],
     cwd,
     model,
     approvalPolicy: "never",
-    externallySandboxed: raw.externallySandboxed === true,
+    externallySandboxed,
     instructions,
     includeSkillInstructions: typeof skills === "boolean" ? skills : null,
   };
-}
-
-/** The kind (or `provider`), which `provider` and `driver` must match when given. */
-function readKind(raw: Record<string, unknown>): ExecutableProviderKind {
-  const kind = executableProviderKind(raw.kind ?? raw.provider);
-  const provider = raw.provider ?? kind;
-  if (provider !== kind) throw configInvalid(`provider ${String(provider)} does not match kind ${kind}`);
-  const driver = raw.driver ?? PROVIDER_DRIVERS[kind];
-  if (driver !== PROVIDER_DRIVERS[kind]) {
-    throw configInvalid(`provider ${kind} requires driver ${PROVIDER_DRIVERS[kind]}`);
-  }
-  return kind;
-}
-
-function readProviderVersion(value: unknown, kind: ExecutableProviderKind): string {
-  const providerVersion = requiredText(value, "providerVersion");
-  if (kind === "opencode" && providerVersion !== QUALIFIED_OPENCODE_VERSION) {
-    throw configInvalid(
-      `opencode providerVersion must be the qualified release ${QUALIFIED_OPENCODE_VERSION}`,
-    );
-  }
-  return providerVersion;
-}
-
-function readArgs(value: unknown): string[] {
-  const args = value ?? [];
-  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
-    throw configInvalid("args must be an array of strings");
-  }
-  if (args.length > MAX_ARGS) throw configInvalid(`at most ${MAX_ARGS} args are allowed`);
-  if (args.some((arg: string) => Buffer.byteLength(arg) > MAX_ARG_BYTES || arg.includes("\0"))) {
-    throw configInvalid(`each arg must be at most ${MAX_ARG_BYTES} bytes without NUL`);
-  }
-  return [...args];
-}
-
-/** No model, or a bounded one; OpenCode's names its provider (`provider/model`). */
-function readModel(value: unknown, kind: ExecutableProviderKind): string | null {
-  const model = value ?? null;
-  if (
-    model !== null &&
-    (typeof model !== "string" || model.length === 0 || model.length > MAX_MODEL_LENGTH)
-  ) {
-    throw configInvalid(`model must be a string of 1 to ${MAX_MODEL_LENGTH} characters`);
-  }
-  if (kind === "opencode" && model !== null && !/^[^/\s]+\/\S+$/.test(model)) {
-    throw configInvalid("an opencode model must be provider/model");
-  }
-  return model;
-}
-
-function readInstructions(value: unknown): string | null {
-  const instructions = value ?? null;
-  if (
-    instructions !== null &&
-    (typeof instructions !== "string" || Buffer.byteLength(instructions) > MAX_INSTRUCTIONS_BYTES)
-  ) {
-    throw configInvalid("instructions must be a string of at most 1 MiB");
-  }
-  return instructions;
-}
-
-function requiredText(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.includes("\0")) {
-    throw configInvalid(`${name} must be a non-empty string`);
-  }
-  return value;
 }
 
 function isDirectory(path: string): boolean {

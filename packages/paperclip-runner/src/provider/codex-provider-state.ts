@@ -84,6 +84,12 @@ export interface CodexProviderState {
   readonly queuedEvents: readonly unknown[];
   readonly pendingToolCalls: readonly PendingToolCall[];
   readonly settledToolCallIds: readonly string[];
+  /**
+   * Calls an interrupt, a stop or a recovery settled without the server's result (absent in a
+   * state saved before they were kept): a result arriving for one later completes
+   * `settled_after_turn`; a result for an id never called fails as upstream's does.
+   */
+  readonly abandonedToolCallIds?: readonly string[];
   readonly lastAgentMessage: string | null;
   readonly terminalAuthority: TerminalAuthority | null;
   /** The turn being settled (absent in a state saved before settlements were recorded). */

@@ -62,7 +62,8 @@ export class CodexSession {
     peer.notify("initialized");
   }
 
-  async open(state: CodexProviderState): Promise<OpenedSession> {
+  /** `probeGoals`: a new thread's goal API is probed right behind `thread/start` (not for a thread a command started before `session.open`). */
+  async open(state: CodexProviderState, probeGoals = true): Promise<OpenedSession> {
     this.start(state);
     const peer = this.peer;
     const identity = peer.process.identity;
@@ -116,7 +117,9 @@ export class CodexSession {
       accountSessionId: typeof account === "string" ? account : null,
       process: identity,
       goalProbe:
-        state.threadId === null ? peer.request("thread/goal/get", { threadId }).catch(() => null) : null,
+        state.threadId === null && probeGoals
+          ? peer.request("thread/goal/get", { threadId }).catch(() => null)
+          : null,
     };
   }
 

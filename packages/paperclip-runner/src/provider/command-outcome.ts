@@ -36,13 +36,20 @@ export function unavailable(): CommandOutcome {
   });
 }
 
-/** Pure: a command that threw: refused when the input was wrong, failed when the provider was. */
+/**
+ * Pure: a command that threw. A provider configuration refused (kind, descriptor, tools) fails
+ * with upstream's result (`command_execution_failed` and its message, as upstream's runner answers
+ * a refused `run.prepare`); any other error fails with its coded text.
+ */
 export function failedOutcome(error: unknown): CommandOutcome {
   if (error instanceof PaperclipError) {
-    const refused =
+    if (
       error.code === "ERR_RUNNER_PROVIDER_KIND_UNSUPPORTED" ||
-      error.code === "ERR_RUNNER_PROVIDER_CONFIG_INVALID";
-    return { status: refused ? "rejected" : "failed", detail: `${error.code}: ${error.message}` };
+      error.code === "ERR_RUNNER_PROVIDER_CONFIG_INVALID"
+    ) {
+      return executionFailed(error.message);
+    }
+    return { status: "failed", detail: `${error.code}: ${error.message}` };
   }
   return { status: "failed", detail: String((error as Error)?.message ?? error).slice(0, 1000) };
 }
@@ -68,7 +75,8 @@ export function sessionSnapshot(state: CodexProviderState): Record<string, unkno
     sessionId: state.providerAccountSessionId,
     providerAccountSessionId: state.providerAccountSessionId,
     activeProviderTurnId: state.activeProviderTurnId,
-    sessionGoals: goals.sessionGoals,
+    // Never probed (no session.open yet): none, as upstream's runner reports it.
+    sessionGoals: goals.goalRevision === 0 ? null : goals.sessionGoals,
     goal: goals.goal,
     goalRevision: goals.goalRevision,
     warmAttachReady: false,

@@ -4,7 +4,7 @@ import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
-import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
@@ -91,9 +91,13 @@ export class RuntimeInputBridge {
   /** The server's `request.resolve {requestId, turnId, response}`: delivers the answers to the provider. */
   async resolve(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const requestId = payload.requestId;
-    if (typeof requestId !== "string") return rejected("request.resolve requires requestId");
+    if (typeof requestId !== "string") return executionFailed("request.resolve requires requestId");
+    // Upstream's runner fails a request it does not hold, with its words.
+    if (this.deps.state().activeProviderTurnId === null)
+      return executionFailed("cannot resolve a Codex runtime request outside an active turn");
     const input = this.pending.get(requestId);
-    if (input === undefined) return rejected(`runtime request ${requestId.slice(0, 160)} is not pending`);
+    if (input === undefined)
+      return executionFailed("Codex runtime response failed: runtime response has no pending Codex request");
     const answers = codexAnswers(input.questionSet, payload.response);
     if (!answers.ok) return rejected(`request.resolve: ${answers.reason}`);
     this.answer(requestId, input, answers.answers);

@@ -1,8 +1,9 @@
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState, PendingToolCall, TerminalAuthority } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
-import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import { semanticContentDigest } from "./semantic-digest.js";
+import { hasControlCharacter, invalidType } from "./serde-shape.js";
 import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
 
 /** Upstream's bound on pending semantic calls. */
@@ -141,8 +142,11 @@ export class SemanticToolBridge {
 
   async deliverResult(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const state = this.deps.state();
-    const callId = payload.callId;
-    if (typeof callId !== "string") return rejected("semantic_tool.result requires callId");
+    const shapeError = resultShapeError(payload);
+    if (shapeError !== null) return executionFailed(`semantic tool result is invalid: ${shapeError}`);
+    const callId = payload.callId as string;
+    if (!validCallId(callId))
+      return executionFailed("semantic tool result was rejected: tool result call id is invalid");
     const call = state.pendingToolCalls.find((pending) => pending.callId === callId);
     if (call === undefined) {
       if (state.settledToolCallIds.includes(callId)) {
@@ -153,7 +157,13 @@ export class SemanticToolBridge {
         });
         return applied({ status: "duplicate", callId });
       }
-      return applied({ status: "settled_after_turn", callId });
+      // A call the turn's end settled: completed, so the server's close can prove suspension
+      // (upstream's runner fails it, a documented difference).
+      if ((state.abandonedToolCallIds ?? []).includes(callId))
+        return applied({ status: "settled_after_turn", callId });
+      return executionFailed(
+        "semantic tool result was rejected: tool result does not match a pending provider call",
+      );
     }
     if (payload.operationId !== undefined && payload.operationId !== call.operationId) {
       return rejected("semantic_tool.result names another operation");
@@ -193,7 +203,12 @@ export class SemanticToolBridge {
       await this.cancelPending(reason);
     } else {
       for (const call of pending) this.requestIds.delete(call.callId);
-      this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
+      this.deps.update((current) =>
+        abandonCalls(
+          current,
+          pending.map((call) => call.callId),
+        ),
+      );
     }
     for (const call of pending) {
       await this.deps.emit(this.resultEvent(call, { error: `tool call ${reason}` }, true));
@@ -218,7 +233,7 @@ export class SemanticToolBridge {
       }
     }
     // A result that arrives for one of these later is answered `settled_after_turn`.
-    this.deps.update((current) => ({ ...current, pendingToolCalls: [] }));
+    this.deps.update((current) => abandonCalls(current, ids));
     return ids;
   }
   private resultEvent(call: PendingToolCall, result: unknown, isError: boolean): ProviderEvent {
@@ -258,4 +273,29 @@ function terminalAuthority(operationId: string, isError: boolean, result: unknow
   if (operationId === "paperclip_block") return { disposition: "blocked", summary };
   if (operationId !== "paperclip_finish") return null;
   return { disposition: value.status === "needs_review" ? "needs_review" : "done", summary };
+}
+
+/** Pure: the state once these pending calls are settled without the server's result. */
+function abandonCalls(state: CodexProviderState, ids: readonly string[]): CodexProviderState {
+  return {
+    ...state,
+    pendingToolCalls: [],
+    abandonedToolCallIds: [...(state.abandonedToolCallIds ?? []), ...ids].slice(-MAX_PENDING_CALLS),
+  };
+}
+
+/** Upstream's bound on a result's call id: 1 to 160 UTF-8 bytes, no control character. */
+const MAX_CALL_ID_BYTES = 160;
+
+function validCallId(callId: string): boolean {
+  return callId !== "" && Buffer.byteLength(callId) <= MAX_CALL_ID_BYTES && !hasControlCharacter(callId);
+}
+
+/** Pure: why upstream's runner cannot read the payload as a tool result (its two identifying fields), or null. */
+function resultShapeError(payload: Record<string, unknown>): string | null {
+  for (const field of ["callId", "operationId"]) {
+    if (!Object.hasOwn(payload, field)) return `missing field \`${field}\``;
+    if (typeof payload[field] !== "string") return invalidType(payload[field], "a string");
+  }
+  return null;
 }

@@ -1,4 +1,5 @@
 import { readAuthorizedTools } from "./authorized-tools.js";
+import type { ProviderEvent } from "./codex-notification-events.js";
 import { readCodexProviderConfig } from "./codex-provider-config.js";
 import { type CodexProviderState, preparedState } from "./codex-provider-state.js";
 import type { SessionDeps } from "./codex-session.js";
@@ -6,6 +7,7 @@ import {
   APPLIED,
   applied,
   type CommandOutcome,
+  executionFailed,
   readCompletionContract,
   rejected,
   sessionOpenResult,
@@ -14,6 +16,15 @@ import type { ExecutorContext } from "./executor-context.js";
 import { discardPrewarmed, type StartAhead } from "./provider-prewarm.js";
 import type { StartupContext } from "./provider-startup-facts.js";
 import { holdSavedFacts } from "./saved-startup-facts.js";
+import {
+  codexGoal,
+  GOALS_AVAILABLE,
+  GOALS_UNSUPPORTED,
+  type GoalState,
+  goalEvent,
+  goalSnapshot,
+  NO_GOALS,
+} from "./session-goals.js";
 import { startProviderSession } from "./session-start.js";
 import { settleTurn } from "./turn-settlement.js";
 
@@ -35,10 +46,23 @@ export async function prepareSession(
   const config = readCodexProviderConfig(payload.provider);
   const tools = readAuthorizedTools(payload.authorizedTools);
   const contract = readCompletionContract(payload.completionContract);
-  if (ctx.bound && !["prepared", "closed"].includes(ctx.state().lifecycle)) {
+  // As upstream's runner: a closed session is not prepared again.
+  if (ctx.bound && ctx.state().lifecycle === "closed")
+    return executionFailed("Codex provider session is already closed");
+  if (ctx.bound && ctx.state().lifecycle !== "prepared") {
     return rejected("the provider session is already open");
   }
   const previous = ctx.bound ? ctx.state() : null;
+  // As upstream's runner: a prepared run is prepared again only with the same tools, provider and contract.
+  if (previous !== null && JSON.stringify(previous.authorizedTools) !== JSON.stringify(tools))
+    return executionFailed(
+      "run.prepare tool contract changed: authorized tool set changed across a durable session",
+    );
+  if (
+    previous !== null &&
+    JSON.stringify([previous.config, previous.completionContract]) !== JSON.stringify([config, contract])
+  )
+    return executionFailed("Codex provider or completion contract changed across the durable run");
   // Facts a suspend carried here stay until committed, their numbering with them.
   const next = {
     ...preparedState(config, tools, contract),
@@ -64,18 +88,22 @@ export async function openSession(
   command: StartupCommand,
 ): Promise<CommandOutcome> {
   const state = ctx.state();
+  // As upstream's runner: a closed session is not opened again (a new run.prepare binds a new one).
+  if (state.lifecycle === "closed") return executionFailed("Codex provider session is closed");
   if (ctx.session !== null && (state.lifecycle === "session_open" || state.lifecycle === "turn_active")) {
-    return applied(sessionOpenResult(state, "started"));
+    return await reopenSession(ctx);
   }
   ctx.restartsSinceTurnStart = 0;
   const resumed = state.threadId !== null;
-  const { goalEvents } = await startProviderSession(
+  const started = await startProviderSession(
     ctx,
     sessionDeps,
     resumed ? "restore" : "ensure",
     command,
     "facts",
   );
+  // A resumed thread's goal API is probed too, as upstream's session.open does.
+  const goalEvents = resumed ? await probeGoals(ctx) : started.goalEvents;
   await ctx.emitAll([
     {
       eventType: resumed ? "session.resumed" : "session.started",
@@ -89,8 +117,52 @@ export async function openSession(
 }
 
 /**
+ * `session.open` on a session whose provider runs: as upstream's runner, the thread is reported
+ * resumed (`session.resumed`, result status `resumed`) and the goal API probed again
+ * (`thread/goal/get`: `session.capabilities.updated`, `session.goal.snapshot` one revision on).
+ */
+async function reopenSession(ctx: ExecutorContext): Promise<CommandOutcome> {
+  const goalEvents = await probeGoals(ctx);
+  await ctx.emitAll([
+    { eventType: "session.resumed", priority: 0, payload: ctx.identityPayload() },
+    ...goalEvents,
+  ]);
+  return applied(sessionOpenResult(ctx.state(), "resumed"));
+}
+
+/**
+ * `thread/goal/get` on the running provider (an error: goals unsupported), the goal state one
+ * revision on, saved; resolves with `session.capabilities.updated` and `session.goal.snapshot`.
+ */
+async function probeGoals(ctx: ExecutorContext): Promise<ProviderEvent[]> {
+  const state = ctx.state();
+  const answer = await (ctx.session as NonNullable<ExecutorContext["session"]>)
+    .request("thread/goal/get", { threadId: state.threadId })
+    .catch(() => null);
+  const working = state.activeProviderTurnId !== null;
+  const goals: GoalState = {
+    sessionGoals: answer === null ? GOALS_UNSUPPORTED : GOALS_AVAILABLE,
+    goal: answer === null ? null : codexGoal(answer.goal, working),
+    goalRevision: (state.goals ?? NO_GOALS).goalRevision + 1,
+  };
+  ctx.update((current) => ({ ...current, goals }));
+  await ctx.save();
+  return [
+    {
+      eventType: "session.capabilities.updated",
+      priority: 0,
+      schemaVersion: 2,
+      payload: { sessionGoals: goals.sessionGoals },
+    },
+    goalEvent("session.goal.snapshot", goalSnapshot(goals, working)),
+  ];
+}
+
+/**
  * A turn for a session whose provider is gone with the thread kept (a `turn.stop` ended it,
- * or it failed: `provider_exited`): the provider starts again and resumes the thread first,
+ * or it failed: `provider_exited`), or that was never opened (a new thread, as upstream's runner
+ * starts for a `turn.start` or `session.snapshot` before `session.open`): the provider starts
+ * again and resumes the thread first,
  * as upstream's runner does after a `turn.stop` (startup trigger `ensure`, no
  * `session.resumed`); its startup facts follow the turn's acceptance, with what Codex sends
  * while it resumes.
@@ -102,8 +174,11 @@ export async function ensureProvider(
 ): Promise<void> {
   const state = ctx.state();
   const gone = state.lifecycle === "prepared" || state.lifecycle === "provider_exited";
-  if (!gone || state.threadId === null || ctx.session !== null) return;
-  await startProviderSession(ctx, sessionDeps, "ensure", command, "facts");
+  if (!gone || ctx.session !== null) return;
+  // A session never opened has no thread: upstream's runner starts one for the command.
+  if (state.threadId === null && state.lifecycle !== "prepared") return;
+  // Upstream's runner probes no goals for a thread a command starts (session.open probes them).
+  await startProviderSession(ctx, sessionDeps, "ensure", command, "facts", {}, false);
   holdSavedFacts(ctx, command.commandId, true);
 }
 

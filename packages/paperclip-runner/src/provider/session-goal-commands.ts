@@ -1,5 +1,5 @@
 import type { CodexProviderState } from "./codex-provider-state.js";
-import { applied, type CommandOutcome, rejected } from "./command-outcome.js";
+import { applied, type CommandOutcome, executionFailed } from "./command-outcome.js";
 import type { ExecutorContext } from "./executor-context.js";
 import {
   clearedSnapshot,
@@ -35,6 +35,9 @@ async function advance(ctx: ExecutorContext, goal: SessionGoal | null): Promise<
   return goals;
 }
 
+/** Upstream's refusal of a goal command with no provider session to ask (before session.open, say). */
+const GOALS_UNAVAILABLE = "Codex session goals are unavailable for this provider session";
+
 function threadOf(ctx: ExecutorContext): { threadId: string } | null {
   const state = ctx.state();
   return ctx.session === null || state.threadId === null ? null : { threadId: state.threadId };
@@ -43,7 +46,7 @@ function threadOf(ctx: ExecutorContext): { threadId: string } | null {
 /** `session.goal.get` → `thread/goal/get`: the snapshot, also committed as `session.goal.snapshot`. */
 export async function getGoal(ctx: ExecutorContext): Promise<CommandOutcome> {
   const thread = threadOf(ctx);
-  if (thread === null) return rejected("the provider session is not open");
+  if (thread === null) return executionFailed(GOALS_UNAVAILABLE);
   const answer = await ctx.session?.request("thread/goal/get", thread);
   const goals = await advance(ctx, codexGoal(answer?.goal, working(ctx.state())));
   const snapshot = goalSnapshot(goals, working(ctx.state()));
@@ -57,7 +60,7 @@ export async function setGoal(
   payload: Record<string, unknown>,
 ): Promise<CommandOutcome> {
   const thread = threadOf(ctx);
-  if (thread === null) return rejected("the provider session is not open");
+  if (thread === null) return executionFailed(GOALS_UNAVAILABLE);
   const params: Record<string, unknown> = { ...thread };
   for (const field of SET_FIELDS) if (payload[field] !== undefined) params[field] = payload[field];
   const answer = await ctx.session?.request("thread/goal/set", params);
@@ -70,7 +73,7 @@ export async function setGoal(
 /** `session.goal.clear` → `thread/goal/clear`: `session.goal.cleared`. */
 export async function clearGoal(ctx: ExecutorContext): Promise<CommandOutcome> {
   const thread = threadOf(ctx);
-  if (thread === null) return rejected("the provider session is not open");
+  if (thread === null) return executionFailed(GOALS_UNAVAILABLE);
   await ctx.session?.request("thread/goal/clear", thread);
   const snapshot = clearedSnapshot(await advance(ctx, null), working(ctx.state()));
   await ctx.emit(goalEvent("session.goal.cleared", snapshot));

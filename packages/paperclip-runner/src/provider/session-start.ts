@@ -25,6 +25,7 @@ export async function startProviderSession(
   command: StartupContext["command"],
   hold: StartupHold,
   failure: Pick<ProviderFailure, "sessionFailedCommitted"> = {},
+  probeGoals = true,
 ): Promise<{ facts: ProviderEvent[]; resumed: ProviderEvent; goalEvents: ProviderEvent[] }> {
   const state = ctx.state();
   const generation = state.processGeneration + 1;
@@ -33,7 +34,7 @@ export async function startProviderSession(
   ctx.session = session;
   release();
   try {
-    const opened = await session.open(state);
+    const opened = await session.open(state, probeGoals);
     // The goal probe went out right behind thread/start and answers within a round trip: waiting
     // for it lets one save hold the thread and its goals (identity is on the server's critical path).
     const opening =

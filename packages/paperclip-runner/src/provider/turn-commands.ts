@@ -13,7 +13,7 @@ export async function startTurn(
   payload: Record<string, unknown>,
 ): Promise<CommandOutcome> {
   const state = ctx.state();
-  if (typeof payload.text !== "string") return rejected("turn.start requires payload.text");
+  if (typeof payload.text !== "string") return executionFailed("turn.start payload.text is required");
   // Upstream's runner fails these (its refusals of the provider state), with its messages.
   if (state.activeProviderTurnId !== null)
     return executionFailed("Codex already has an active provider turn");
@@ -26,6 +26,7 @@ export async function startTurn(
   // A provider that died between turns, its exit not handled yet, is started again for this turn.
   await restartIfExited(ctx);
   const session = ctx.session;
+  if (ctx.state().lifecycle === "closed") return executionFailed("Codex provider session is closed");
   if (session === null || ctx.state().lifecycle !== "session_open")
     return rejected("the provider session is not open");
   // Durable before the request: a crash from here on leaves an ambiguous start the next runner settles.
@@ -66,8 +67,8 @@ export async function steerTurn(
   payload: Record<string, unknown>,
 ): Promise<CommandOutcome> {
   const state = ctx.state();
-  if (payload.mode !== undefined && payload.mode !== "steer")
-    return rejected("turn.steer mode must be steer");
+  // `payload.mode` is not read: upstream's runner steers whatever mode the payload names.
+  if (typeof payload.text !== "string") return executionFailed("turn.steer payload.text is required");
   const session = ctx.session;
   if (state.activeProviderTurnId === null || session === null)
     return executionFailed("Codex turn steer failed: Codex has no active provider turn");
@@ -75,7 +76,7 @@ export async function steerTurn(
     await session.request("turn/steer", {
       threadId: state.threadId,
       expectedTurnId: state.activeProviderTurnId,
-      input: [{ type: "text", text: String(payload.text ?? ""), text_elements: [] }],
+      input: [{ type: "text", text: payload.text, text_elements: [] }],
     });
   } catch (error) {
     // Codex refused it (the turn ended before the runner saw its end): upstream's result, Codex's error quoted.
@@ -122,7 +123,14 @@ export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
     processStartTime: null,
   }));
   await ctx.save();
-  if (turnId === null) return applied({ status: "already_settled", reason });
+  if (turnId === null)
+    return applied({
+      status: "already_settled",
+      providerTurnId: null,
+      reason,
+      interruptAccepted: false,
+      providerExitConfirmed: true,
+    });
   return applied({
     status: "stopped",
     providerTurnId: turnId,

@@ -21,23 +21,23 @@ export async function settleTurn(
   const turnId = state.activeProviderTurnId;
   if (turnId === null) return;
   ctx.inputs.cancelPending();
-  const events: ProviderEvent[] = [
-    event ?? {
-      eventType: `turn.${status}`,
-      priority: 0,
-      payload: { provider: state.config.provider, providerTurnId: turnId, status, ...extra },
-    },
-  ];
+  const turnEvent: ProviderEvent = event ?? {
+    eventType: `turn.${status}`,
+    priority: 0,
+    payload: { provider: state.config.provider, providerTurnId: turnId, status, ...extra },
+  };
+  // As upstream's runner: the run's proposed result, then the turn's terminal event, then the run's.
+  const events: ProviderEvent[] = [turnEvent];
   if (state.completionContract !== null) {
-    events.push(
-      ...codexTerminalEvents(
-        state.config.provider,
-        status,
-        state.completionContract,
-        state.terminalAuthority,
-        state.lastAgentMessage,
-      ),
+    const [proposed, ...terminal] = codexTerminalEvents(
+      state.config.provider,
+      status,
+      state.completionContract,
+      state.terminalAuthority,
+      state.lastAgentMessage,
     );
+    if (proposed !== undefined) events.unshift(proposed);
+    events.push(...terminal);
   }
   ctx.update((current) => ({
     ...current,

@@ -305,7 +305,7 @@ export const PLAIN_TURN_EVENTS: readonly string[] = [
   "item.delta",
   "item.completed",
   "usage.reported",
-  "turn.completed",
   "run.result.proposed",
+  "turn.completed",
   "run.terminal",
 ];

@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { expect } from "vitest";
 import {
   closeSteps,
@@ -7,6 +9,7 @@ import {
   eventTypes,
   type ServerToolchain,
   type Step,
+  workPaths,
 } from "./codex-durable.js";
 import { expectNothingLeft } from "./codex-run-checks.js";
 
@@ -26,10 +29,10 @@ export const failureDiagnostics = (result: DriverResult) =>
     .filter((payload) => payload.code !== "provider_startup_ownership");
 
 /**
- * Opens a session on each case's provider in one runner, each session closed so that the next
- * `run.prepare` binds the next case: every `session.open` fails with its code and text, once, with
- * one `provider_start_failed` diagnostic and one `session.failed`; no session starts and no
- * process is left.
+ * Opens a session on each case's provider, each in a runner of its own (as upstream's, a runner
+ * whose session was closed prepares no other): every `session.open` fails with its code and text,
+ * once, with one `provider_start_failed` diagnostic and one `session.failed`; no session starts
+ * and no process is left. Resolves with the cases' results merged, in order.
  */
 export async function expectEachOpenFails(
   toolchain: ServerToolchain,
@@ -37,18 +40,36 @@ export async function expectEachOpenFails(
   cases: Record<string, StartFailureCase>,
   launcherEnv?: Record<string, string>,
 ): Promise<DriverResult> {
-  const steps: Step[] = Object.entries(cases).flatMap(([name, { prepare }]): Step[] => [
-    { op: "queue", type: "run.prepare", payload: prepare, id: `prepare-${name}` },
-    { op: "command", id: `prepare-${name}` },
-    { op: "queue", type: "session.open", id: `open-${name}` },
-    { op: "command", id: `open-${name}` },
-    { op: "queue", type: "session.close", id: `close-${name}` },
-    { op: "command", id: `close-${name}` },
-  ]);
-  const result = await driveCodexRunner(toolchain, work, [...steps, ...closeSteps], {
-    ...(launcherEnv ? { launcherEnv } : {}),
-  });
-  expectNothingLeft(result);
+  // The cases' payloads name the work directory's workspace as their cwd.
+  await mkdir(workPaths(work).cwd, { recursive: true });
+  const results: DriverResult[] = [];
+  for (const [name, { prepare }] of Object.entries(cases)) {
+    const steps: Step[] = [
+      { op: "queue", type: "run.prepare", payload: prepare, id: `prepare-${name}` },
+      { op: "command", id: `prepare-${name}` },
+      { op: "queue", type: "session.open", id: `open-${name}` },
+      { op: "command", id: `open-${name}` },
+      { op: "queue", type: "session.close", id: `close-${name}` },
+      { op: "command", id: `close-${name}` },
+    ];
+    const result = await driveCodexRunner(
+      toolchain,
+      path.join(work, `case ${name}`),
+      [...steps, ...closeSteps],
+      {
+        ...(launcherEnv ? { launcherEnv } : {}),
+      },
+    );
+    expectNothingLeft(result);
+    results.push(result);
+  }
+  const result: DriverResult = {
+    ...(results[0] as DriverResult),
+    commands: results.flatMap((each) => each.commands),
+    committed: results.flatMap((each) => each.committed),
+    providerLog: results.flatMap((each) => each.providerLog),
+    exits: results.flatMap((each) => each.exits),
+  };
   for (const [name, { code, text }] of Object.entries(cases)) {
     const open = commandOf(result, `open-${name}`);
     expect(open?.status, name).toBe("failed");

@@ -25,7 +25,8 @@ export interface EngineSeamDeps {
  * The provider executor seam: the engine is chosen by the first `run.prepare`
  * (`payload.provider.kind`: a provider kind this runner executes, or no provider
  * for the scripted harness) and, on a restart, by what the state directory holds.
- * A kind it does not execute is refused with upstream's message and binds nothing.
+ * A kind it does not execute fails the command with upstream's message and binds nothing;
+ * once bound, the executor reads a later `run.prepare` without looking at its kind (as upstream's).
  */
 export class EngineSeam implements DurableEngine {
   readonly ready: Promise<void>;
@@ -57,19 +58,17 @@ export class EngineSeam implements DurableEngine {
 
   async command(command: ServerCommand, engineSeq: number): Promise<EngineReceipt> {
     if (this.bound === null) {
-      const provider = command.type === "run.prepare" ? command.payload.provider : undefined;
+      // Nothing is bound before a run.prepare: upstream's runner fails any other command, and
+      // binding the scripted harness here would run a provider's later run.prepare through it.
+      if (command.type !== "run.prepare")
+        return failedReceipt(command, "run.prepare must select a provider before provider commands execute");
+      const provider = command.payload.provider;
       if (provider !== undefined && provider !== null) {
         try {
-          executableProviderKind((provider as { kind?: unknown }).kind);
+          executableProviderKind(provider);
         } catch (error) {
-          const detail = error instanceof PaperclipError ? error.message : String(error);
-          return {
-            kind: "receipt",
-            commandId: command.commandId,
-            status: "rejected",
-            detail,
-            original: null,
-          };
+          // Upstream's runner fails the command (the server's transport reads the result's message).
+          return failedReceipt(command, error instanceof PaperclipError ? error.message : String(error));
         }
         this.bind(this.deps.provider());
       } else {
@@ -119,4 +118,16 @@ export class EngineSeam implements DurableEngine {
       (error: unknown) => this.settle({ ok: false, error }),
     );
   }
+}
+
+/** A command failed as upstream's runner fails it: `command_execution_failed` and its message. */
+function failedReceipt(command: ServerCommand, message: string): EngineReceipt {
+  return {
+    kind: "receipt",
+    commandId: command.commandId,
+    status: "failed",
+    detail: message,
+    original: null,
+    result: { code: "command_execution_failed", message },
+  };
 }

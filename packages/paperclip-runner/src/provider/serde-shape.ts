@@ -1,0 +1,29 @@
+/**
+ * Pure: how upstream's runner (Rust, `serde_json`) words a JSON value of the wrong type,
+ * so a refused `run.prepare` reads as upstream's does: `invalid type: <what came>,
+ * expected <what was wanted>`.
+ */
+export function unexpectedValue(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return `string ${JSON.stringify(value)}`;
+  if (typeof value === "boolean") return `boolean \`${value}\``;
+  if (typeof value === "number") {
+    return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``;
+  }
+  if (Array.isArray(value)) return "sequence";
+  return "map";
+}
+
+export function invalidType(value: unknown, expected: string): string {
+  return `invalid type: ${unexpectedValue(value)}, expected ${expected}`;
+}
+
+/** The keys of an object in the order `serde_json` visits them (its maps are sorted by key). */
+export function sortedKeys(record: Record<string, unknown>): string[] {
+  return Object.keys(record).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+/** Whether a text holds a character Rust's `char::is_control` names (U+0000–U+001F, U+007F–U+009F). */
+export function hasControlCharacter(text: string): boolean {
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}

@@ -1,0 +1,758 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  codexPrepare,
+  type DriverResult,
+  eventTypes,
+  type Step,
+  serverToolchainForFile,
+} from "./helpers/codex-durable.js";
+import { bothRunners } from "./helpers/startup-release-differential.js";
+
+// Differential: upstream's Rust runner and ours on the same commands through the server's control
+// plane and the fake app-server (`helpers/startup-release-differential.ts`), on the edges no oracle
+// compared: refused `run.prepare` payloads, commands in the wrong lifecycle, payloads of the wrong
+// shape. Each case compares the command's answer (status, and the result: `code` and `message`
+// when it failed) and the committed event types; thread ids, pids and the work directory are
+// normalised, nothing else.
+const toolchain = serverToolchainForFile();
+
+/** A command id the control plane takes, made of a case's name. */
+const slug = (name: string): string => name.replace(/[^A-Za-z0-9]+/g, "-");
+
+const command = (type: string, name: string, payload?: Record<string, unknown>): Step[] => [
+  { op: "queue", type, id: slug(name), ...(payload === undefined ? {} : { payload }) },
+  { op: "command", id: slug(name) },
+];
+
+/** A Codex run.prepare whose provider descriptor `change` edits. */
+function prepareWith(work: string, change: (provider: Record<string, unknown>) => void) {
+  const prepare = codexPrepare(work);
+  const provider = { ...(prepare.provider as Record<string, unknown>) };
+  change(provider);
+  return { ...prepare, provider };
+}
+
+/** The server's own shape of a `semantic_tool.result` (`durable-prp-control-plane.js`). */
+const toolResult = (callId: string): Record<string, unknown> => ({
+  callId,
+  operationId: "report_progress",
+  input: {},
+  sourceEventId: "event-1",
+  sourceEventType: "semantic_tool.input",
+  correlation: {},
+  result: { ok: true },
+  isError: false,
+});
+
+/** A command's answer with what differs between two runs (thread ids, pids, the work directory) normalised. */
+function answer(result: DriverResult, name: string): unknown {
+  const record = result.commands.find((candidate) => candidate.commandId === slug(name));
+  if (record === undefined) return undefined;
+  const normalise = (value: unknown, key = ""): unknown => {
+    // Warm attachment: an accepted difference (docs/compatibility.md), not compared here.
+    if (key === "warmAttachBlockers" || key === "warmAttachReady") return "<warm attach>";
+    if (key === "processId" && typeof value === "number") return "<pid>";
+    if (typeof value === "string") {
+      return value.replaceAll(result.work, "<work>").replace(/^thread-\d+-\d+$/, "<thread>");
+    }
+    if (Array.isArray(value)) return value.map((item) => normalise(item));
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, normalise(item, name)]));
+    }
+    return value;
+  };
+  return { status: record.status, result: normalise(record.result.result) };
+}
+
+/** Every command the scenario queued answered the same by both runners, and the same event types committed. */
+function expectSameAnswers(ours: DriverResult, upstream: DriverResult): void {
+  const ids = upstream.commands.map((record) => record.commandId);
+  expect(ours.commands.map((record) => record.commandId)).toEqual(ids);
+  for (const id of ids)
+    expect({ id, ...(answer(ours, id) as object) }).toEqual({ id, ...(answer(upstream, id) as object) });
+  expect(eventTypes(ours.committed)).toEqual(eventTypes(upstream.committed));
+}
+
+const failed = (message: string) => ({
+  status: "failed",
+  result: { code: "command_execution_failed", message },
+});
+
+/** Invalid Codex descriptors, each with upstream's refusal (read from its shipped binary's answers). */
+const INVALID_PREPARES: readonly {
+  readonly name: string;
+  readonly change: (provider: Record<string, unknown>, work: string) => void;
+  readonly message: string;
+}[] = [
+  // The first selects upstream's Codex executor for the runner's lifetime (its kind is codex).
+  {
+    name: "mismatched driver",
+    change: (p) => {
+      p.driver = "opencode_server";
+    },
+    message:
+      "local runner provider must be codex through codex_app_server or opencode through opencode_server",
+  },
+  {
+    name: "unknown provider",
+    change: (p) => {
+      p.provider = "cursor";
+    },
+    message:
+      "local runner provider must be codex through codex_app_server or opencode through opencode_server",
+  },
+  ...["provider", "driver", "providerVersion", "command", "cwd"].map((key) => ({
+    name: `no ${key}`,
+    change: (p: Record<string, unknown>) => {
+      delete p[key];
+    },
+    message: `run.prepare provider is invalid: missing field \`${key}\``,
+  })),
+  {
+    name: "args not a list",
+    change: (p) => {
+      p.args = "app-server";
+    },
+    message: 'run.prepare provider is invalid: invalid type: string "app-server", expected a sequence',
+  },
+  {
+    name: "a number as model",
+    change: (p) => {
+      p.model = 5;
+    },
+    message: "run.prepare provider is invalid: invalid type: integer `5`, expected a string",
+  },
+  {
+    name: "externallySandboxed not a boolean",
+    change: (p) => {
+      p.externallySandboxed = "yes";
+    },
+    message: 'run.prepare provider is invalid: invalid type: string "yes", expected a boolean',
+  },
+  {
+    name: "blank providerVersion",
+    change: (p) => {
+      p.providerVersion = "  ";
+    },
+    message: "Codex providerVersion is empty or oversized",
+  },
+  {
+    name: "providerVersion of 121 bytes",
+    change: (p) => {
+      p.providerVersion = "v".repeat(121);
+    },
+    message: "Codex providerVersion is empty or oversized",
+  },
+  {
+    name: "empty command",
+    change: (p) => {
+      p.command = "";
+    },
+    message: "Codex command is required",
+  },
+  {
+    name: "relative cwd",
+    change: (p) => {
+      p.cwd = "workspace";
+    },
+    message: "Codex cwd must be an existing absolute directory",
+  },
+  {
+    name: "missing cwd",
+    change: (p, work) => {
+      p.cwd = path.join(work, "nowhere");
+    },
+    message: "Codex cwd must be an existing absolute directory",
+  },
+  {
+    name: "cwd a file",
+    change: (p) => {
+      p.cwd = process.execPath;
+    },
+    message: "Codex cwd must be an existing absolute directory",
+  },
+  {
+    name: "65 args",
+    change: (p) => {
+      p.args = Array.from({ length: 65 }, () => "a");
+    },
+    message: "Codex arguments exceed the bounded launch contract",
+  },
+  {
+    name: "an arg of 4097 bytes",
+    change: (p) => {
+      p.args = ["x".repeat(4097)];
+    },
+    message: "Codex arguments exceed the bounded launch contract",
+  },
+  {
+    name: "an arg with NUL",
+    change: (p) => {
+      p.args = ["a\0b"];
+    },
+    message: "Codex arguments exceed the bounded launch contract",
+  },
+  {
+    name: "a model of 121 characters, 242 bytes",
+    change: (p) => {
+      p.model = "é".repeat(121);
+    },
+    message: "Codex model is invalid",
+  },
+  {
+    name: "an empty model",
+    change: (p) => {
+      p.model = "";
+    },
+    message: "Codex model is invalid",
+  },
+  {
+    name: "an empty providerSessionId",
+    change: (p) => {
+      p.providerSessionId = "";
+    },
+    message: "Codex providerSessionId is invalid",
+  },
+  {
+    name: "a providerSessionId of 241 bytes",
+    change: (p) => {
+      p.providerSessionId = "s".repeat(241);
+    },
+    message: "Codex providerSessionId is invalid",
+  },
+  {
+    name: "approvalPolicy on-request",
+    change: (p) => {
+      p.approvalPolicy = "on-request";
+    },
+    message: "the initial Codex runner requires approvalPolicy=never; governed actions use PRP",
+  },
+  {
+    name: "opencode of another release",
+    change: (p) => {
+      Object.assign(p, { provider: "opencode", driver: "opencode_server", providerVersion: "1.0.0" });
+    },
+    message: "OpenCode providerVersion must equal the qualified 1.18.29 release",
+  },
+  {
+    name: "opencode externally sandboxed",
+    change: (p) => {
+      Object.assign(p, {
+        provider: "opencode",
+        driver: "opencode_server",
+        providerVersion: "1.18.29",
+        externallySandboxed: true,
+      });
+    },
+    message: "external sandbox delegation is only supported by the Codex provider",
+  },
+  {
+    name: "opencode model without its provider",
+    change: (p) => {
+      Object.assign(p, { provider: "opencode", driver: "opencode_server", providerVersion: "1.18.29" });
+    },
+    message: "OpenCode model must be a qualified provider/model identifier",
+  },
+];
+
+describe("command edges against upstream's runner", { timeout: 120_000 }, () => {
+  it("fails each invalid run.prepare with upstream's result, then prepares one with unknown keys", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...INVALID_PREPARES.flatMap(({ name, change }) =>
+        command(
+          "run.prepare",
+          name,
+          prepareWith(work, (p) => change(p, work)),
+        ),
+      ),
+      ...command("run.prepare", "no provider object", { ...codexPrepare(work), provider: undefined }),
+      // Once the Codex executor is selected, a later run.prepare's kind is not read.
+      ...command(
+        "run.prepare",
+        "unknown keys and another kind",
+        prepareWith(work, (p) => {
+          Object.assign(p, { kind: "acpx", unknownKey: { nested: true }, another: 3 });
+        }),
+      ),
+      ...command("run.prepare", "again", codexPrepare(work)),
+      ...closeSteps,
+    ]);
+    for (const { name, message } of INVALID_PREPARES) {
+      expect({ name, ...(answer(ours, name) as object) }).toEqual({ name, ...failed(message) });
+    }
+    expect(answer(ours, "no provider object")).toEqual(failed("run.prepare requires provider"));
+    expect(answer(ours, "unknown keys and another kind")).toEqual({
+      status: "completed",
+      result: { status: "prepared", provider: "codex", driver: "codex_app_server" },
+    });
+    expectSameAnswers(ours, upstream);
+    expect(eventTypes(ours.committed)).toEqual([]);
+    expect(ours.providerLog).toEqual([]);
+  });
+
+  const FRESH_KINDS: readonly {
+    readonly name: string;
+    readonly change: (provider: Record<string, unknown>) => void;
+    readonly message: string;
+    /** Whether upstream's runner selected an executor (its own for the kind), so it completes the suspend. */
+    readonly selects: boolean;
+  }[] = [
+    {
+      name: "no kind",
+      change: (p) => {
+        delete p.kind;
+      },
+      message: "run.prepare requires a supported provider kind before runner execution",
+      selects: false,
+    },
+    {
+      name: "a number as kind",
+      change: (p) => {
+        p.kind = 3;
+      },
+      message: "run.prepare requires a supported provider kind before runner execution",
+      selects: false,
+    },
+    {
+      name: "an unknown kind",
+      change: (p) => {
+        Object.assign(p, { kind: "cursor", provider: "cursor" });
+      },
+      message: "provider kind cursor is not executable through the local runnerd boundary",
+      selects: false,
+    },
+    {
+      name: "acpx",
+      change: (p) => {
+        Object.assign(p, { kind: "acpx", provider: "acpx", driver: "acpx_runtime" });
+      },
+      message:
+        "run.prepare ACPX provider is invalid: unknown field `approvalPolicy`, expected one of `kind`, `provider`, `driver`, `providerVersion`, `agent`, `model`, `acpxVersion`, `agentServerPackage`, `agentServerVersion`, `agentRuntimePackage`, `agentRuntimeVersion`, `commandDigest`, `sidecarCommand`, `sidecarArgs`, `runtimeDirectory`, `normalizedSessionId`, `runId`, `cwd`, `instructions`, `permissionMode`, `permissionModePinned`, `runtimeContext`",
+      selects: true,
+    },
+    {
+      name: "claude_managed",
+      change: (p) => {
+        Object.assign(p, {
+          kind: "claude_managed",
+          provider: "claude_managed",
+          driver: "claude_managed_agents_api",
+        });
+      },
+      message:
+        "Claude Managed provider descriptor is invalid: unknown field `approvalPolicy`, expected one of `model`, `profileId`, `anthropicAgentId`, `agentVersion`, `environmentId`, `betaVersion`, `maxSessionListCostUsd`, `instructions`, `runtimeContext`",
+      selects: true,
+    },
+    {
+      name: "aws_agentcore",
+      change: (p) => {
+        Object.assign(p, {
+          kind: "aws_agentcore",
+          provider: "aws_agentcore",
+          driver: "aws_agentcore_harness_api",
+        });
+      },
+      message:
+        "AWS AgentCore provider descriptor is invalid: unknown field `approvalPolicy`, expected one of `model`, `profileId`, `region`, `accountId`, `harnessArn`, `harnessVersion`, `endpointArn`, `endpointQualifier`, `agentRuntimeArn`, `memoryArn`, `memoryId`, `invocationRoleArn`, `contextBucket`, `contextPrefix`, `contextKmsKeyArn`, `qualificationRevision`, `eventExpiryDays`, `maxEstimatedSessionCostUsd`, `maxIterations`, `maxOutputTokens`, `timeoutSeconds`, `instructions`, `runtimeContext`",
+      selects: true,
+    },
+  ];
+
+  it("fails a fresh runner's run.prepare of a kind it does not execute as upstream's does", async () => {
+    for (const { name, change, message, selects } of FRESH_KINDS) {
+      const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+        ...command("run.prepare", "prepare", prepareWith(work, change)),
+        ...command("session.snapshot", "snapshot"),
+        { op: "queue", type: "runner.suspend", id: "suspend" },
+        { op: "exit" },
+      ]);
+      expect({ name, ...(answer(ours, "prepare") as object) }).toEqual({ name, ...failed(message) });
+      expect({ name, ...(answer(ours, "prepare") as object) }).toEqual({
+        name,
+        ...(answer(upstream, "prepare") as object),
+      });
+      expect(answer(ours, "snapshot")).toEqual(
+        failed("run.prepare must select a provider before provider commands execute"),
+      );
+      // Differs on purpose: ours binds no executor for a kind it refuses; its suspend completes, so
+      // the server's close can prove suspension. Upstream's fails it when the kind selected nothing,
+      // and for acpx and the managed kinds answers from the executor the refused payload selected.
+      expect(answer(ours, "suspend")).toEqual({ status: "completed", result: { status: "completed" } });
+      if (selects) {
+        expect(answer(upstream, "suspend")).toEqual({ status: "completed", result: { status: "completed" } });
+      } else {
+        expect(answer(upstream, "snapshot")).toEqual(answer(ours, "snapshot"));
+        expect(answer(upstream, "suspend")).toEqual(
+          failed("run.prepare must select a provider before provider commands execute"),
+        );
+      }
+      expect(eventTypes(ours.committed)).toEqual([]);
+      expect(eventTypes(upstream.committed)).toEqual([]);
+    }
+  });
+
+  it("fails provider commands before run.prepare, then prepares the provider", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("session.snapshot", "snapshot"),
+      ...command("turn.start", "turn", { text: "hi" }),
+      ...command("session.close", "close"),
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    for (const id of ["snapshot", "turn", "close"]) {
+      expect(answer(ours, id)).toEqual(
+        failed("run.prepare must select a provider before provider commands execute"),
+      );
+    }
+    expect(answer(ours, "open")).toMatchObject({ status: "completed", result: { status: "started" } });
+    expectSameAnswers(ours, upstream);
+  });
+
+  it("answers commands before session.open as upstream's: a snapshot starts the provider on a new thread", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("turn.steer", "steer", { text: "x" }),
+      ...command("turn.interrupt", "interrupt", {}),
+      ...command("session.snapshot", "snapshot"),
+      ...command("request.resolve", "resolve", { requestId: "nope", turnId: "t", response: {} }),
+      ...command("semantic_tool.result", "tool result", toolResult("nope")),
+      ...command("turn.stop", "stop", {}),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    expect(answer(ours, "snapshot")).toMatchObject({
+      status: "completed",
+      result: { driverSessionId: "<thread>", goalRevision: 0, cwd: "<work>/workspace" },
+    });
+    expect(answer(ours, "resolve")).toEqual(
+      failed("cannot resolve a Codex runtime request outside an active turn"),
+    );
+    expect(answer(ours, "tool result")).toEqual(
+      failed("semantic tool result was rejected: tool result does not match a pending provider call"),
+    );
+    expect(answer(ours, "stop")).toEqual({
+      status: "completed",
+      result: {
+        status: "already_settled",
+        providerTurnId: null,
+        reason: "turn.stop",
+        interruptAccepted: false,
+        providerExitConfirmed: true,
+      },
+    });
+    expect(answer(ours, "open")).toMatchObject({ status: "completed", result: { status: "resumed" } });
+    expectSameAnswers(ours, upstream);
+    expect(eventTypes(ours.committed)).toEqual([
+      "harness.diagnostic",
+      "harness.diagnostic",
+      "session.resumed",
+      "session.capabilities.updated",
+      "session.goal.snapshot",
+    ]);
+  });
+
+  it("runs a turn.start before session.open on a new thread; the open then resumes it", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("turn.start", "turn-1", { text: "hi" }),
+      { op: "event", type: "run.terminal" },
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("turn.start", "turn-2", { text: "hi" }),
+      { op: "event", type: "run.terminal", count: 2 },
+      ...closeSteps,
+    ]);
+    expect(answer(ours, "turn-1")).toEqual({
+      status: "completed",
+      result: { status: "accepted", providerTurnId: "turn-1" },
+    });
+    expectSameAnswers(ours, upstream);
+  });
+
+  it("answers an open session's wrong-lifecycle and wrong-shape commands as upstream's", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("session.open", "open again", { reuse: "same_session" }),
+      ...command("turn.steer", "steer, no turn", { text: "x" }),
+      ...command("turn.interrupt", "interrupt, no turn", {}),
+      ...command("request.resolve", "resolve, no turn", { requestId: "nope", turnId: "t", response: {} }),
+      ...command("semantic_tool.result", "tool result, unknown id", toolResult("nope")),
+      ...command("turn.start", "turn without text", {}),
+      ...command("turn.start", "turn with a number as text", { text: 5 }),
+      ...command("turn.start", "turn with empty text", { text: "" }),
+      ...command("turn.start", "turn with a 241-character turnId", { text: "hang", turnId: "t".repeat(241) }),
+      ...command("turn.start", "turn while one is active", { text: "again" }),
+      ...command("request.resolve", "resolve, unknown 241-character id", {
+        requestId: "r".repeat(241),
+        turnId: "t",
+        response: {},
+      }),
+      ...command("semantic_tool.result", "tool result, 161-byte id", toolResult("c".repeat(161))),
+      ...command("semantic_tool.result", "tool result, no operationId", { callId: "nope", result: {} }),
+      ...command("turn.steer", "steer with mode queue", { text: "x", mode: "queue" }),
+      { op: "event", type: "run.terminal" },
+      ...command("turn.stop", "stop, no turn", {}),
+      ...command("session.close", "close"),
+      ...command("session.close", "close again"),
+      ...command("turn.start", "turn after close", { text: "hi" }),
+      ...command("session.snapshot", "snapshot after close"),
+      ...command("session.open", "open after close", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    expect(answer(ours, "open again")).toMatchObject({ status: "completed", result: { status: "resumed" } });
+    expect(answer(ours, "turn without text")).toEqual(failed("turn.start payload.text is required"));
+    expect(answer(ours, "turn with a number as text")).toEqual(failed("turn.start payload.text is required"));
+    expect(answer(ours, "resolve, unknown 241-character id")).toEqual(
+      failed("Codex runtime response failed: runtime response has no pending Codex request"),
+    );
+    expect(answer(ours, "tool result, 161-byte id")).toEqual(
+      failed("semantic tool result was rejected: tool result call id is invalid"),
+    );
+    expect(answer(ours, "tool result, no operationId")).toEqual(
+      failed("semantic tool result is invalid: missing field `operationId`"),
+    );
+    expect(answer(ours, "steer with mode queue")).toEqual({
+      status: "completed",
+      result: { status: "steered" },
+    });
+    expect(answer(ours, "turn after close")).toEqual(failed("Codex provider session is closed"));
+    expect(answer(ours, "open after close")).toEqual(failed("Codex provider session is closed"));
+    expectSameAnswers(ours, upstream);
+    expect(eventTypes(ours.committed)).toEqual([
+      "session.started",
+      "session.capabilities.updated",
+      "session.goal.snapshot",
+      "session.resumed",
+      "session.capabilities.updated",
+      "session.goal.snapshot",
+      "harness.diagnostic",
+      "harness.diagnostic",
+      "turn.accepted",
+      "turn.started",
+      "item.started",
+      "item.delta",
+      "item.completed",
+      "run.result.proposed",
+      "turn.completed",
+      "run.terminal",
+      "session.closed",
+      "session.closed",
+    ]);
+  });
+
+  it("orders a turn's end as upstream's: the proposed result, the turn's event, the run's terminal", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("turn.start", "completed", { text: "first" }),
+      { op: "event", type: "run.terminal" },
+      ...command("turn.start", "interrupted", { text: "hang" }),
+      ...command("turn.interrupt", "interrupt", {}),
+      { op: "event", type: "run.terminal", count: 2 },
+      ...command("turn.start", "killed", { text: "hang" }),
+      { op: "event", type: "turn.started", count: 3 },
+      { op: "sigkill" },
+      { op: "restart" },
+      ...command("runner.drain", "probe"),
+      { op: "event", type: "run.terminal", count: 3 },
+      ...closeSteps,
+    ]);
+    const ends = (result: DriverResult): string[] =>
+      eventTypes(result.committed).filter((type) =>
+        ["run.result.proposed", "turn.completed", "turn.interrupted", "turn.failed", "run.terminal"].includes(
+          type,
+        ),
+      );
+    expect(ends(ours)).toEqual([
+      "run.result.proposed",
+      "turn.completed",
+      "run.terminal",
+      "run.result.proposed",
+      "turn.interrupted",
+      "run.terminal",
+      "run.result.proposed",
+      "turn.failed",
+      "run.terminal",
+    ]);
+    expect(ends(ours)).toEqual(ends(upstream));
+  });
+
+  it("differs on purpose on a provider command that does not exist: ours fails the open and stays closable", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command(
+        "run.prepare",
+        "prepare",
+        prepareWith(work, (p) => Object.assign(p, { command: "/nonexistent/codex" })),
+      ),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("session.snapshot", "snapshot"),
+      ...closeSteps,
+    ]);
+    // Both prepare it (nothing starts at run.prepare) and fail the open.
+    expect(answer(ours, "prepare")).toEqual(answer(upstream, "prepare"));
+    expect(answer(upstream, "open")).toEqual(
+      failed(
+        "failed to start Codex provider: failed to start codex provider: failed to start supervised process /nonexistent/codex: No such file or directory (os error 2)",
+      ),
+    );
+    expect(ours.commands.find((record) => record.commandId === "open")?.result).toMatchObject({
+      status: "failed",
+      message:
+        "ERR_RUNNER_PROVIDER_START_FAILED: the provider process could not start: spawn /nonexistent/codex ENOENT",
+    });
+    // Upstream's runner is poisoned: every later command fails, the server's close cannot suspend it,
+    // and it exits 1. Ours reports the failed session and answers the close.
+    const poisoned = failed("provider startup ownership remains unadmitted");
+    for (const id of ["snapshot", "drain", "suspend"]) expect(answer(upstream, id)).toEqual(poisoned);
+    expect(eventTypes(upstream.committed)).toEqual(["harness.diagnostic", "harness.diagnostic"]);
+    expect(upstream.exits).toEqual([{ phase: "final", code: 1, signal: null }]);
+    expect(answer(ours, "snapshot")).toMatchObject({
+      status: "completed",
+      result: { status: "provider_exited" },
+    });
+    expect(answer(ours, "suspend")).toEqual({ status: "completed", result: { status: "completed" } });
+    expect(eventTypes(ours.committed)).toEqual(["harness.diagnostic", "session.failed"]);
+    expect(ours.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+  });
+
+  it("answers goal, cancel and payload edges, and a session destroyed, as upstream's", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.goal.get", "goal get before open"),
+      ...command("session.goal.set", "goal set before open", { objective: "x" }),
+      ...command("session.goal.clear", "goal clear before open"),
+      ...command("run.cancel", "cancel before open", { reason: "user" }),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("turn.interrupt", "interrupt with a reason, no turn", { reason: "user" }),
+      ...command("run.cancel", "cancel with a reason, no turn", { reason: "user" }),
+      ...command("request.resolve", "resolve without requestId", {}),
+      ...command("semantic_tool.result", "tool result without callId", { operationId: "report_progress" }),
+      ...command("semantic_tool.result", "tool result with a number as callId", {
+        callId: 5,
+        operationId: "report_progress",
+      }),
+      ...command("turn.start", "hang", { text: "hang" }),
+      ...command("turn.steer", "steer without text", {}),
+      ...command("turn.steer", "steer with a number as text", { text: 3 }),
+      ...command("turn.interrupt", "interrupt with a reason", { reason: "user" }),
+      { op: "event", type: "run.terminal" },
+      ...command("turn.start", "turn with skills", { text: "hi", skills: ["a"] }),
+      { op: "event", type: "run.terminal", count: 2 },
+      ...command("turn.start", "hang again", { text: "hang" }),
+      ...command("run.cancel", "cancel with a reason", { reason: "user" }),
+      { op: "event", type: "run.terminal", count: 3 },
+      ...command("session.destroy", "destroy"),
+      ...command("session.destroy", "destroy again"),
+      ...command("session.snapshot", "snapshot after destroy"),
+      ...command("session.goal.get", "goal get after destroy"),
+      ...command("turn.steer", "steer after destroy", { text: "x" }),
+      ...command("turn.steer", "steer without text after destroy", {}),
+      ...command("turn.interrupt", "interrupt after destroy", {}),
+      ...command("turn.stop", "stop after destroy", {}),
+      ...command("run.prepare", "prepare after destroy", codexPrepare(work)),
+      ...command("session.open", "open after destroy", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    expect(answer(ours, "goal get before open")).toEqual(
+      failed("Codex session goals are unavailable for this provider session"),
+    );
+    expect(answer(ours, "cancel with a reason")).toMatchObject({ result: { reason: "run.cancel" } });
+    expect(answer(ours, "resolve without requestId")).toEqual(failed("request.resolve requires requestId"));
+    expect(answer(ours, "steer without text")).toEqual(failed("turn.steer payload.text is required"));
+    expect(answer(ours, "steer after destroy")).toEqual(failed("Codex provider session is closed"));
+    expect(answer(ours, "stop after destroy")).toEqual({
+      status: "completed",
+      result: { status: "already_settled", reason: "turn.stop" },
+    });
+    expect(answer(ours, "prepare after destroy")).toEqual(failed("Codex provider session is already closed"));
+    expectSameAnswers(ours, upstream);
+  });
+
+  it("differs on purpose on a run.prepare while the session is open: ours refuses to re-bind it", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("run.prepare", "prepare while open", codexPrepare(work)),
+      ...command("turn.start", "turn", { text: "first" }),
+      { op: "event", type: "run.terminal" },
+      ...closeSteps,
+    ]);
+    // Upstream's re-binds the open session (its tools and contract could change under a running
+    // provider); ours keeps the session as it was opened.
+    const prepared = {
+      status: "completed",
+      result: { status: "prepared", provider: "codex", driver: "codex_app_server" },
+    };
+    expect(answer(upstream, "prepare while open")).toEqual(prepared);
+    expect(
+      ours.commands.find((record) => record.commandId === slug("prepare while open"))?.result,
+    ).toMatchObject({
+      status: "rejected",
+      message: "the provider session is already open",
+    });
+    expect(answer(ours, "turn")).toEqual(answer(upstream, "turn"));
+  });
+
+  it("prepares a prepared run again only with the same provider, tools and contract, as upstream's", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("run.prepare", "same again", codexPrepare(work)),
+      ...command(
+        "run.prepare",
+        "another model",
+        prepareWith(work, (p) => Object.assign(p, { model: "other" })),
+      ),
+      ...command("run.prepare", "no tools", codexPrepare(work, { tools: false })),
+      ...command("run.prepare", "no contract", codexPrepare(work, { contract: false })),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
+    const changed = failed("Codex provider or completion contract changed across the durable run");
+    expect(answer(ours, "another model")).toEqual(changed);
+    expect(answer(ours, "no contract")).toEqual(changed);
+    expect(answer(ours, "no tools")).toEqual(
+      failed("run.prepare tool contract changed: authorized tool set changed across a durable session"),
+    );
+    expectSameAnswers(ours, upstream);
+  });
+
+  it("fails a run.prepare whose tool set upstream's runner refuses, with its words", async () => {
+    const withTools = (work: string, change: (tools: Record<string, unknown>) => void) => {
+      const prepare = codexPrepare(work);
+      const tools = { ...(prepare.authorizedTools as Record<string, unknown>) };
+      change(tools);
+      return { ...prepare, authorizedTools: tools };
+    };
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command(
+        "run.prepare",
+        "digest not canonical",
+        withTools(work, (t) => Object.assign(t, { catalogDigest: "sha256:00" })),
+      ),
+      ...command(
+        "run.prepare",
+        "digest of other operations",
+        withTools(work, (t) => Object.assign(t, { catalogDigest: `sha256:${"0".repeat(64)}` })),
+      ),
+      ...command(
+        "run.prepare",
+        "another schema",
+        withTools(work, (t) => Object.assign(t, { schema: "other" })),
+      ),
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...closeSteps,
+    ]);
+    const rejected = (reason: string) => failed(`run.prepare tool contract rejected: ${reason}`);
+    expect(answer(ours, "digest not canonical")).toEqual(
+      rejected("authorized tool set requires a canonical sha256 catalog digest"),
+    );
+    expect(answer(ours, "digest of other operations")).toEqual(
+      rejected("authorized tool catalog digest does not match its operations"),
+    );
+    expect(answer(ours, "another schema")).toEqual(rejected("unsupported authorized tool-set contract"));
+    expectSameAnswers(ours, upstream);
+  });
+});
