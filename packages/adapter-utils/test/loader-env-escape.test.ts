@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { buildPlantedLoader } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { usableNativeBinary } from "../src/bridge/bridge-launch.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
@@ -9,7 +10,7 @@ import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from 
 import { findPidsHierarchy } from "../src/spawn/run-cgroup.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { refillSpareLauncher } from "../src/spawn/spare-launcher.js";
-import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, onCleanup, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -46,24 +47,8 @@ async function plantedWorkspace(): Promise<Planted> {
   const lib = path.join(ws, "lib");
   await mkdir(lib, { recursive: true });
   const marker = path.join(dir, "loaded-by");
-  const source = path.join(packageDir, "test", "fixtures", "planted-loader.c");
-  const cc = process.env.CC || "cc";
-  const define = `-DMARKER=${JSON.stringify(marker)}`;
-  const builds = await Promise.all([
-    exec(cc, ["-shared", "-fPIC", define, "-o", path.join(ws, "planted.so"), source]),
-    exec(cc, [
-      "-shared",
-      "-fPIC",
-      "-DFAKE_LIBCAP",
-      define,
-      "-Wl,-soname,libcap.so.2",
-      "-o",
-      path.join(lib, "libcap.so.2"),
-      source,
-    ]),
-  ]);
-  for (const built of builds)
-    if (built.code !== 0) throw new Error(`cannot compile the fixture: ${built.stderr}`);
+  buildPlantedLoader(path.join(ws, "planted.so"), marker);
+  buildPlantedLoader(path.join(lib, "libcap.so.2"), marker, { fakeLibcap: true });
   const planted = path.join(ws, "planted.so");
   return { ws, marker, variables: { LD_PRELOAD: planted, LD_AUDIT: planted, LD_LIBRARY_PATH: lib } };
 }

@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { childForTest, tempDirForTest } from "@paperclipai/test-support";
+import { buildPlantedLoader, childForTest, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { GroupWatchdog, WATCHDOG_SCRIPT } from "../src/harness/group-watchdog.js";
 import { readProcessStartTime } from "../src/harness/process-identity.js";
@@ -46,13 +46,7 @@ describe("the harness group watchdog", { timeout: 60_000 }, () => {
     // its own env; the watchdog shell, unsandboxed, must not load the library.
     const dir = tempDirForTest("paperclip-watchdog-preload-");
     const marker = path.join(dir, "loaded-by");
-    const source = path.join(dir, "planted.c");
-    writeFileSync(
-      source,
-      `#include <fcntl.h>\n#include <unistd.h>\n__attribute__((constructor)) static void planted(void) {\n  int fd = open(${JSON.stringify(marker)}, O_WRONLY | O_CREAT | O_APPEND, 0644);\n  if (fd >= 0) { (void)write(fd, "loaded\\n", 7); close(fd); }\n}\n`,
-    );
-    const planted = path.join(dir, "planted.so");
-    execFileSync(process.env.CC || "cc", ["-shared", "-fPIC", "-o", planted, source]);
+    const planted = buildPlantedLoader(path.join(dir, "planted.so"), marker);
     const harness = startGroup();
     const startTime = readProcessStartTime(harness.pid) as string;
     const saved = process.env.LD_PRELOAD;

@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { processesWith, tempDirForTest } from "@paperclipai/test-support";
+import { buildPlantedLoader, processesWith, tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   builtinHarnessArgs,
@@ -45,29 +44,6 @@ out({ type: "ready" });
 out({ type: "event", event: { eventType: "session.updated", payload: { preload: process.env.LD_PRELOAD ?? null } } });
 process.exit(0);
 `;
-
-/** A shared object that appends the comm of each process that loads it to `marker`. */
-function plantedPreload(dir: string, marker: string): string {
-  const source = join(dir, "planted.c");
-  writeFileSync(
-    source,
-    [
-      "#include <fcntl.h>",
-      "#include <string.h>",
-      "#include <unistd.h>",
-      "__attribute__((constructor)) static void planted(void) {",
-      "  char comm[64] = {0};",
-      '  int in = open("/proc/self/comm", O_RDONLY);',
-      "  if (in >= 0) { if (read(in, comm, sizeof comm - 1) < 0) comm[0] = 0; close(in); }",
-      `  int out = open(${JSON.stringify(marker)}, O_WRONLY | O_CREAT | O_APPEND, 0644);`,
-      "  if (out >= 0) { if (write(out, comm, strlen(comm)) < 0) {} close(out); }",
-      "}",
-    ].join("\n"),
-  );
-  const planted = join(dir, "planted.so");
-  execFileSync(process.env.CC || "cc", ["-shared", "-fPIC", "-o", planted, source]);
-  return planted;
-}
 
 async function runToTerminal(controller: Controller): Promise<WireEvent[]> {
   controller.send("run.prepare", "c1");
@@ -217,7 +193,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
   it("hands a passed LD_PRELOAD to the sandboxed harness without loading it into bwrap", async () => {
     const workspace = tempDirForTest("runner-sandbox-preload-");
     const marker = join(tempDirForTest("runner-sandbox-marker-"), "loaded-by");
-    const planted = plantedPreload(workspace, marker);
+    const planted = buildPlantedLoader(join(workspace, "planted.so"), marker);
     const harness = [
       "--harness-command",
       process.execPath,

@@ -5,6 +5,7 @@
 
 export { childForTest, childrenForFile, killGroupAfterTest, stopChild } from "./children.js";
 export { type ServerToolchain, serverToolchain, toolchainCache } from "./paperclip-toolchain.js";
+export { buildPlantedLoader } from "./planted-loader.js";
 export {
   isAlive,
   openDescriptors,

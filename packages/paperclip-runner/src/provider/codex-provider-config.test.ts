@@ -58,6 +58,19 @@ describe("the provider configuration of run.prepare", () => {
     );
   });
 
+  it("quotes a submitted value only redacted and cut short (refusals reach the journal and the server)", () => {
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    const wrongArgs = caughtSync(() => readCodexProviderConfig({ ...codex, args: `--api-key ${token}` }));
+    expect(wrongArgs.message).toMatch(/^run\.prepare provider is invalid: invalid type: string "--api-key /);
+    expect(wrongArgs.message).not.toContain(token);
+    const long = caughtSync(() => readCodexProviderConfig({ ...codex, args: "x".repeat(10_000) }));
+    expect(long.message).toContain(`string "${"x".repeat(64)}…"`);
+    const kind = caughtSync(() => executableProviderKind({ kind: "k".repeat(10_000) }));
+    expect(kind.message).toBe(
+      `provider kind ${"k".repeat(240)}… is not executable through the local runnerd boundary`,
+    );
+  });
+
   it("enforces upstream's checks in upstream's order, with its messages", () => {
     const refused = (change: Record<string, unknown>): string =>
       caughtSync(() => readCodexProviderConfig({ ...codex, ...change })).message;

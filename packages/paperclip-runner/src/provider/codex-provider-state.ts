@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { ProcessIdentity } from "../harness/process-identity.js";
 import { atomicPrivateWrite } from "../private-fs/index.js";
+import { corruptState } from "../state/parse-runner-state.js";
 import { readStateFile } from "../state/state-store.js";
 import type { AuthorizedOperation } from "./authorized-tools.js";
 import { type PendingEventRecord, readPendingEvents, readRecordCounters } from "./carried-startup-facts.js";
@@ -147,5 +148,23 @@ export async function loadCodexProviderState(stateDir: string): Promise<CodexPro
   if (text === null) return null;
   const state = JSON.parse(text) as CodexProviderState;
   if (state.schema !== CODEX_PROVIDER_STATE_SCHEMA) return null;
-  return { ...state, pendingEvents: readPendingEvents(state.pendingEvents), ...readRecordCounters(state) };
+  return {
+    ...state,
+    pendingEvents: readPendingEvents(state.pendingEvents),
+    ...readRecordCounters(state),
+    settledToolCallIds: readToolCallIds(state.settledToolCallIds, "settledToolCallIds"),
+    abandonedToolCallIds: readToolCallIds(state.abandonedToolCallIds, "abandonedToolCallIds"),
+  };
+}
+
+/**
+ * Pure: a saved list of tool call ids (none when absent: a state saved before the list was kept).
+ * A late result is answered from these lists by exact match, so anything but a list of non-empty
+ * strings (a string would match by substring) is `ERR_RUNNER_STATE_CORRUPT`.
+ */
+export function readToolCallIds(value: unknown, field: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((id) => typeof id === "string" && id !== ""))
+    throw corruptState(`codex-provider-state.json ${field} is not a list of call ids`);
+  return value as string[];
 }

@@ -1,5 +1,8 @@
 import { RunnerError } from "@paperclipai/errors";
-import { sortedKeys } from "./serde-shape.js";
+import { quotable, sortedKeys } from "./serde-shape.js";
+
+/** The longest kind or field name a refusal quotes (upstream's bound on ids). */
+const MAX_QUOTED_NAME = 240;
 
 /** The provider kinds this runner executes, each through the Codex app-server facade. */
 export type ExecutableProviderKind = "codex" | "opencode";
@@ -93,7 +96,7 @@ const MANAGED_SELECTION_KEYS = new Set(["kind", "provider", "driver"]);
 
 function unsupported(message: string, kind: string): RunnerError {
   return new RunnerError("ERR_RUNNER_PROVIDER_KIND_UNSUPPORTED", message, {
-    details: { kind: kind.slice(0, 240) },
+    details: { kind: kind.slice(0, MAX_QUOTED_NAME) },
   });
 }
 
@@ -121,13 +124,19 @@ export function executableProviderKind(provider: unknown): ExecutableProviderKin
     );
     if (unknown !== undefined) {
       const expected = foreign.fields.map((field) => `\`${field}\``).join(", ");
-      throw unsupported(`${foreign.prefix}: unknown field \`${unknown}\`, expected one of ${expected}`, kind);
+      throw unsupported(
+        `${foreign.prefix}: unknown field \`${quotable(unknown, MAX_QUOTED_NAME)}\`, expected one of ${expected}`,
+        kind,
+      );
     }
   }
   return unsupportedKind(kind);
 }
 
 /** Upstream's words for a kind no executor takes. */
-export function unsupportedKind(kind: string): never {
-  throw unsupported(`provider kind ${kind} is not executable through the local runnerd boundary`, kind);
+function unsupportedKind(kind: string): never {
+  throw unsupported(
+    `provider kind ${quotable(kind, MAX_QUOTED_NAME)} is not executable through the local runnerd boundary`,
+    kind,
+  );
 }

@@ -1,4 +1,5 @@
 import { PaperclipError } from "@paperclipai/errors";
+import { executionFailed } from "../../provider/command-outcome.js";
 import { executableProviderKind } from "../../provider/provider-kind.js";
 import type { ServerCommand } from "../state/command-journal.js";
 import type { DurableEngine, EngineReceipt } from "./durable-engine.js";
@@ -122,12 +123,5 @@ export class EngineSeam implements DurableEngine {
 
 /** A command failed as upstream's runner fails it: `command_execution_failed` and its message. */
 function failedReceipt(command: ServerCommand, message: string): EngineReceipt {
-  return {
-    kind: "receipt",
-    commandId: command.commandId,
-    status: "failed",
-    detail: message,
-    original: null,
-    result: { code: "command_execution_failed", message },
-  };
+  return { kind: "receipt", commandId: command.commandId, original: null, ...executionFailed(message) };
 }

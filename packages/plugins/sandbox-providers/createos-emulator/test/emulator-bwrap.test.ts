@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { buildPlantedLoader, tempDirForTest } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreateosEmulator, startCreateosEmulator } from "../src/index.js";
 import { isAlive, RawApi, streamText } from "./support/raw-api.js";
@@ -97,24 +96,7 @@ describe("emulator with isolation: bwrap", () => {
   it("hands LD_PRELOAD to the program without loading it into bwrap on the host", async () => {
     const dir = tempDirForTest("emulator-loader-env-");
     const marker = join(dir, "loaded-by");
-    const source = join(dir, "planted.c");
-    writeFileSync(
-      source,
-      [
-        "#include <fcntl.h>",
-        "#include <string.h>",
-        "#include <unistd.h>",
-        "__attribute__((constructor)) static void planted(void) {",
-        "  char comm[64] = {0};",
-        '  int in = open("/proc/self/comm", O_RDONLY);',
-        "  if (in >= 0) { if (read(in, comm, sizeof comm - 1) < 0) comm[0] = 0; close(in); }",
-        `  int out = open(${JSON.stringify(marker)}, O_WRONLY | O_CREAT | O_APPEND, 0644);`,
-        "  if (out >= 0) { if (write(out, comm, strlen(comm)) < 0) {} close(out); }",
-        "}",
-      ].join("\n"),
-    );
-    const planted = join(dir, "planted.so");
-    execFileSync(process.env.CC || "cc", ["-shared", "-fPIC", "-o", planted, source]);
+    const planted = buildPlantedLoader(join(dir, "planted.so"), marker);
     const id = await api.runningSandbox({ env: { LD_PRELOAD: planted } });
     const exec = await api.call("POST", `/sandboxes/${id}/exec`, {
       cmd: "/bin/sh",
