@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   carriedFacts,
   expectSameAsUpstream,
+  FACTS_AFTER_A_RELAUNCH_AND_A_DRAIN,
+  FACTS_AFTER_A_RELAUNCH_AND_A_TURN,
   FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN,
   OPEN_FACTS,
   PROVIDER_STATE,
@@ -14,7 +16,6 @@ import {
   drain,
   drainAnswers,
   orderedFacts,
-  STARTUP_FACTS,
   turnThenClose,
 } from "./helpers/startup-release-differential.js";
 
@@ -47,14 +48,7 @@ describe("held startup facts carried across a suspend, against upstream's runner
       { op: "snapshotFile", path: PROVIDER_STATE },
     ]);
     expectSameAsUpstream(ours, upstream, {
-      committed: [
-        "session.started",
-        "runner.reconciled",
-        "turn.accepted",
-        ...STARTUP_FACTS,
-        ...STARTUP_FACTS,
-        "session.resumed",
-      ],
+      committed: FACTS_AFTER_A_RELAUNCH_AND_A_TURN,
       carried: [{ pending: OPEN_FACTS, next: 3 }, { pending: [] }],
     });
   });
@@ -69,13 +63,7 @@ describe("held startup facts carried across a suspend, against upstream's runner
     ]);
     expect(drainAnswers(ours)).toMatchObject({ "resume-probe": false, "close-drain": false });
     expectSameAsUpstream(ours, upstream, {
-      committed: [
-        "session.started",
-        "runner.reconciled",
-        ...STARTUP_FACTS,
-        ...STARTUP_FACTS,
-        "session.resumed",
-      ],
+      committed: FACTS_AFTER_A_RELAUNCH_AND_A_DRAIN,
       carried: [{ pending: OPEN_FACTS, next: 3 }, { pending: [] }],
     });
   });

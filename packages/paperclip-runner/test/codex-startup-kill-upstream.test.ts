@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   expectSameAsUpstream,
+  FACTS_AFTER_A_RELAUNCH_AND_A_DRAIN,
+  FACTS_AFTER_A_RELAUNCH_AND_A_TURN,
   FACTS_AFTER_TWO_RELAUNCHES_AND_A_TURN,
   OPEN_FACTS,
   PROVIDER_STATE,
@@ -14,13 +16,7 @@ import {
   type Step,
   serverToolchainForFile,
 } from "./helpers/codex-durable.js";
-import {
-  bothRunners,
-  drain,
-  drainAnswers,
-  STARTUP_FACTS,
-  turnThenClose,
-} from "./helpers/startup-release-differential.js";
+import { bothRunners, drain, drainAnswers, turnThenClose } from "./helpers/startup-release-differential.js";
 
 // Differential: upstream's Rust runner and ours (`helpers/startup-release-differential.ts`) on held
 // startup facts when the runner is SIGKILLed while it holds them. Upstream saves each held fact in
@@ -62,14 +58,7 @@ describe("held startup facts of a runner SIGKILLed while it holds them, against 
     ]);
     const both = [...OPEN_FACTS, ...probeFacts("resume-probe", 3)];
     expectSameAsUpstream(ours, upstream, {
-      committed: [
-        "session.started",
-        "runner.reconciled",
-        "turn.accepted",
-        ...STARTUP_FACTS,
-        ...STARTUP_FACTS,
-        "session.resumed",
-      ],
+      committed: FACTS_AFTER_A_RELAUNCH_AND_A_TURN,
       carried: [
         { pending: OPEN_FACTS, next: 3 },
         { pending: OPEN_FACTS, next: 3 },
@@ -91,13 +80,7 @@ describe("held startup facts of a runner SIGKILLed while it holds them, against 
     ]);
     expect(drainAnswers(ours)).toMatchObject({ "resume-probe": false, "close-drain": false });
     expectSameAsUpstream(ours, upstream, {
-      committed: [
-        "session.started",
-        "runner.reconciled",
-        ...STARTUP_FACTS,
-        ...STARTUP_FACTS,
-        "session.resumed",
-      ],
+      committed: FACTS_AFTER_A_RELAUNCH_AND_A_DRAIN,
       carried: [
         { pending: OPEN_FACTS, next: 3 },
         { pending: [...OPEN_FACTS, ...probeFacts("resume-probe", 3)], next: 6 },

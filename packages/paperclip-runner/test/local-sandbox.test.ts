@@ -63,6 +63,12 @@ const reasonOf = (events: readonly WireEvent[]): unknown =>
   (events.at(-1)?.payload.reconciliation as { reason?: string } | undefined)?.reason;
 
 // Real processes on a busy 2-core CI machine: far more than vitest\'s 5 s default.
+
+/** The runner's flags that make `node -e <script>` its harness. */
+function nodeHarness(script: string): string[] {
+  return ["--harness-command", process.execPath, "--harness-arg", "-e", "--harness-arg", script];
+}
+
 describe("local mode with the harness in the adapter-utils sandbox", { timeout: 60_000 }, () => {
   let server: Server;
   let address: string;
@@ -118,16 +124,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
 
   it("denies the network to a sandboxed harness that reaches the same loopback server unsandboxed", async () => {
     const workspace = tempDirForTest("runner-sandbox-net-");
-    const harness = [
-      "--harness-command",
-      process.execPath,
-      "--harness-arg",
-      "-e",
-      "--harness-arg",
-      CONNECT_HARNESS,
-      "--harness-arg",
-      address,
-    ];
+    const harness = [...nodeHarness(CONNECT_HARNESS), "--harness-arg", address];
     const plain = await runToTerminal(new Controller([...IDS, ...harness]));
     expect(resultOf(plain)).toEqual({ connected: true });
     const sandboxed = await runToTerminal(
@@ -138,14 +135,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
 
   it("routes an allowlisted sandbox through the proxy, which refuses a host not on the list", async () => {
     const workspace = tempDirForTest("runner-sandbox-proxy-");
-    const harness = [
-      "--harness-command",
-      process.execPath,
-      "--harness-arg",
-      "-e",
-      "--harness-arg",
-      PROXY_HARNESS,
-    ];
+    const harness = [...nodeHarness(PROXY_HARNESS)];
     const events = await runToTerminal(
       new Controller([
         ...IDS,
@@ -194,14 +184,7 @@ describe("local mode with the harness in the adapter-utils sandbox", { timeout: 
     const workspace = tempDirForTest("runner-sandbox-preload-");
     const marker = join(tempDirForTest("runner-sandbox-marker-"), "loaded-by");
     const planted = buildPlantedLoader(join(workspace, "planted.so"), marker);
-    const harness = [
-      "--harness-command",
-      process.execPath,
-      "--harness-arg",
-      "-e",
-      "--harness-arg",
-      PRELOAD_HARNESS,
-    ];
+    const harness = [...nodeHarness(PRELOAD_HARNESS)];
     const events = await runToTerminal(
       new Controller([...IDS, ...harness, "--sandbox-workspace", workspace], {
         ...process.env,

@@ -111,6 +111,29 @@ export function expectSameAsUpstream(
 }
 
 /**
+ * The committed order when an open's facts were held through one relaunch (a suspend's or a
+ * kill's), then a turn: its facts and the resume probe's, with `session.resumed`, after the
+ * turn's acceptance.
+ */
+export const FACTS_AFTER_A_RELAUNCH_AND_A_TURN: readonly string[] = [
+  "session.started",
+  "runner.reconciled",
+  "turn.accepted",
+  ...STARTUP_FACTS,
+  ...STARTUP_FACTS,
+  "session.resumed",
+];
+
+/** The same, committed by a later drain's timed commit instead of a turn. */
+export const FACTS_AFTER_A_RELAUNCH_AND_A_DRAIN: readonly string[] = [
+  "session.started",
+  "runner.reconciled",
+  ...STARTUP_FACTS,
+  ...STARTUP_FACTS,
+  "session.resumed",
+];
+
+/**
  * The committed order when facts were held through two relaunches (a suspend's or a kill's), then
  * a turn: the open's facts, then each probe's with its `session.resumed`, after the turn's acceptance.
  */
