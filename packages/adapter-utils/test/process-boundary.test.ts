@@ -189,6 +189,10 @@ const FILTERED = {
   open_tree: "EPERM",
   fsopen: "EPERM",
   io_uring_enter: "ENOSYS",
+  // Families no network namespace holds (vsock: the hypervisor's ports) or the kernel loads on demand.
+  "socket-vsock": "EAFNOSUPPORT",
+  "socket-alg": "EAFNOSUPPORT",
+  "socket-netlink": "ok",
   // Killed by the filter (SIGSYS), not refused: x32 numbers exist on x86_64 only.
   ...(process.arch === "x64" ? { "x32-getpid": "SYS" } : {}),
 };

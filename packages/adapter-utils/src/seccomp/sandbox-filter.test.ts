@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { encode, run } from "./bpf-program.js";
 import {
+  ALLOWED_SOCKET_FAMILIES,
   DENIED_SYSCALLS,
+  EAFNOSUPPORT,
   ENOSYS,
   EPERM,
   SECCOMP_DATA,
@@ -61,6 +63,18 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
     expect(decide("ioctl", [0, 0x541c])).toBe(ERRNO | EPERM);
   });
 
+  it("lets socket create local, IP and netlink sockets only: no AF_VSOCK, no module-loaded family", () => {
+    for (const family of Object.values(ALLOWED_SOCKET_FAMILIES)) {
+      expect(decide("socket", [family, 1]), String(family)).toBe(SECCOMP_RET_ALLOW);
+    }
+    // AF_UNSPEC, AF_PACKET, AF_BLUETOOTH, AF_ALG, AF_VSOCK, AF_XDP, AF_MCTP, and past the kernel's AF_MAX.
+    for (const family of [0, 17, 31, 38, 40, 44, 45, 46, 1024]) {
+      expect(decide("socket", [family, 1]), String(family)).toBe(ERRNO | EAFNOSUPPORT);
+    }
+    // The kernel reads the family as an int: high bits neither hide AF_VSOCK nor spoil AF_INET.
+    expect(decide("socket", [0x1_0000_0000 + 40, 1])).toBe(ERRNO | EAFNOSUPPORT);
+  });
+
   it("decides every number up to 1023 as the deny lists say, on the search tree's every path", () => {
     const special = new Map<number, number>();
     for (const name of DENIED_SYSCALLS) {
@@ -68,6 +82,8 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
       if (nr !== null) special.set(nr, ERRNO | EPERM);
     }
     for (const name of UNAVAILABLE_SYSCALLS) special.set(SYSCALLS[name][arch] as number, ERRNO | ENOSYS);
+    // socket with family 0 (AF_UNSPEC), which the kernel refuses the same way.
+    special.set(SYSCALLS.socket[arch], ERRNO | EAFNOSUPPORT);
     for (let nr = 0; nr < 1024; nr++) {
       expect(run(program, call(native, nr)), String(nr)).toBe(special.get(nr) ?? SECCOMP_RET_ALLOW);
     }

@@ -77,6 +77,15 @@ export const CLONE_NAMESPACE_FLAGS = 0x7e020000;
 /** The same for `unshare`, with CLONE_NEWTIME (0x80). */
 export const UNSHARE_NAMESPACE_FLAGS = CLONE_NAMESPACE_FLAGS | 0x80;
 
+/**
+ * The only address families `socket` may create: local (AF_UNIX), IP (AF_INET, AF_INET6;
+ * the network namespace holds them) and AF_NETLINK (interface lists, `getaddrinfo`). Every
+ * other family fails with EAFNOSUPPORT, as on a kernel without it: AF_VSOCK above all, whose
+ * ports and peers (the hypervisor at CID 2) no network namespace separates, so `--unshare-net`
+ * would not stop it; and the rarely used families the kernel loads as modules on first use.
+ */
+export const ALLOWED_SOCKET_FAMILIES = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10, AF_NETLINK: 16 } as const;
+
 /** ioctl requests that push input into a terminal (TIOCSTI) or drive the console (TIOCLINUX). */
 export const DENIED_IOCTLS = { TIOCSTI: 0x5412, TIOCLINUX: 0x541c } as const;
 
@@ -85,6 +94,7 @@ export const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
 export const EPERM = 1;
 export const ENOSYS = 38;
+export const EAFNOSUPPORT = 97;
 
 /** Offsets in `struct seccomp_data`: nr, arch, then 64-bit args (low word first, little-endian). */
 export const SECCOMP_DATA = { nr: 0, arch: 4, arg: (index: number) => 16 + index * 8 } as const;
@@ -123,6 +133,17 @@ function dispatch(entries: readonly Dispatch[], prefix: string): BpfStep[] {
   ];
 }
 
+/** `jeq` each allowed family to `allow`; the last miss goes to `nofamily`. */
+function familySteps(): BpfStep[] {
+  const families = Object.values(ALLOWED_SOCKET_FAMILIES);
+  return families.map((family, index) => ({
+    op: "jeq",
+    value: family,
+    whenTrue: "allow",
+    whenFalse: index === families.length - 1 ? "nofamily" : null,
+  }));
+}
+
 /** The filter for one architecture, as instructions. */
 export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   const entries: Dispatch[] = [];
@@ -137,6 +158,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   route(["clone"], "clone");
   route(["unshare"], "unshare");
   route(["ioctl"], "ioctl");
+  route(["socket"], "socket");
   entries.sort((a, b) => a.nr - b.nr);
   const steps: BpfStep[] = [
     // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
@@ -158,10 +180,16 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "load", offset: SECCOMP_DATA.arg(1) },
     { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, whenTrue: "deny", whenFalse: null },
     { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, whenTrue: "deny", whenFalse: "allow" },
+    { op: "label", name: "socket" },
+    // The family's low word: the kernel takes it as an int.
+    { op: "load", offset: SECCOMP_DATA.arg(0) },
+    ...familySteps(),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },
     { op: "label", name: "deny" },
     { op: "return", value: errno(EPERM) },
+    { op: "label", name: "nofamily" },
+    { op: "return", value: errno(EAFNOSUPPORT) },
     { op: "label", name: "unavailable" },
     { op: "return", value: errno(ENOSYS) },
     { op: "label", name: "kill" },
