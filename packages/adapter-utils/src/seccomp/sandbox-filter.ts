@@ -83,8 +83,23 @@ export const UNSHARE_NAMESPACE_FLAGS = CLONE_NAMESPACE_FLAGS | 0x80;
  * other family fails with EAFNOSUPPORT, as on a kernel without it: AF_VSOCK above all, whose
  * ports and peers (the hypervisor at CID 2) no network namespace separates, so `--unshare-net`
  * would not stop it; and the rarely used families the kernel loads as modules on first use.
+ * `socketpair` runs the same family code (module load, the family's create function), so it
+ * is checked too, and allowed for AF_UNIX alone: no other family an agent needs implements it.
  */
 export const ALLOWED_SOCKET_FAMILIES = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10, AF_NETLINK: 16 } as const;
+
+/**
+ * The netlink protocols a sandboxed `socket(AF_NETLINK, _, protocol)` may open: routes and
+ * addresses (`getifaddrs`, `getaddrinfo`, `ip`), socket lists (`ss`) and device events (udev
+ * clients). Every other protocol fails with EPROTONOSUPPORT, as for one the kernel lacks:
+ * generic netlink (whose families load modules on request), netfilter, audit, xfrm, and the
+ * protocols their modules register on first use (NETLINK_ISCSI: CVE-2021-27365).
+ */
+export const ALLOWED_NETLINK_PROTOCOLS = {
+  NETLINK_ROUTE: 0,
+  NETLINK_SOCK_DIAG: 4,
+  NETLINK_KOBJECT_UEVENT: 15,
+} as const;
 
 /** ioctl requests that push input into a terminal (TIOCSTI) or drive the console (TIOCLINUX). */
 export const DENIED_IOCTLS = { TIOCSTI: 0x5412, TIOCLINUX: 0x541c } as const;
@@ -94,6 +109,7 @@ export const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
 export const EPERM = 1;
 export const ENOSYS = 38;
+export const EPROTONOSUPPORT = 93;
 export const EAFNOSUPPORT = 97;
 
 /** Offsets in `struct seccomp_data`: nr, arch, then 64-bit args (low word first, little-endian). */
@@ -133,14 +149,13 @@ function dispatch(entries: readonly Dispatch[], prefix: string): BpfStep[] {
   ];
 }
 
-/** `jeq` each allowed family to `allow`; the last miss goes to `nofamily`. */
-function familySteps(): BpfStep[] {
-  const families = Object.values(ALLOWED_SOCKET_FAMILIES);
-  return families.map((family, index) => ({
+/** `jeq` the accumulator to each allowed value: a match goes to `allow`, the last miss to `refuse`. */
+function allowOnly(values: readonly number[], refuse: string): BpfStep[] {
+  return values.map((value, index) => ({
     op: "jeq",
-    value: family,
+    value,
     whenTrue: "allow",
-    whenFalse: index === families.length - 1 ? "nofamily" : null,
+    whenFalse: index === values.length - 1 ? refuse : null,
   }));
 }
 
@@ -159,6 +174,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   route(["unshare"], "unshare");
   route(["ioctl"], "ioctl");
   route(["socket"], "socket");
+  route(["socketpair"], "socketpair");
   entries.sort((a, b) => a.nr - b.nr);
   const steps: BpfStep[] = [
     // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
@@ -181,15 +197,29 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, whenTrue: "deny", whenFalse: null },
     { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, whenTrue: "deny", whenFalse: "allow" },
     { op: "label", name: "socket" },
-    // The family's low word: the kernel takes it as an int.
+    // The family's low word: the kernel takes it as an int (the protocol too).
     { op: "load", offset: SECCOMP_DATA.arg(0) },
-    ...familySteps(),
+    { op: "jeq", value: ALLOWED_SOCKET_FAMILIES.AF_NETLINK, whenTrue: "netlink", whenFalse: null },
+    ...allowOnly(
+      Object.values(ALLOWED_SOCKET_FAMILIES).filter(
+        (family) => family !== ALLOWED_SOCKET_FAMILIES.AF_NETLINK,
+      ),
+      "nofamily",
+    ),
+    { op: "label", name: "netlink" },
+    { op: "load", offset: SECCOMP_DATA.arg(2) },
+    ...allowOnly(Object.values(ALLOWED_NETLINK_PROTOCOLS), "noprotocol"),
+    { op: "label", name: "socketpair" },
+    { op: "load", offset: SECCOMP_DATA.arg(0) },
+    ...allowOnly([ALLOWED_SOCKET_FAMILIES.AF_UNIX], "nofamily"),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },
     { op: "label", name: "deny" },
     { op: "return", value: errno(EPERM) },
     { op: "label", name: "nofamily" },
     { op: "return", value: errno(EAFNOSUPPORT) },
+    { op: "label", name: "noprotocol" },
+    { op: "return", value: errno(EPROTONOSUPPORT) },
     { op: "label", name: "unavailable" },
     { op: "return", value: errno(ENOSYS) },
     { op: "label", name: "kill" },

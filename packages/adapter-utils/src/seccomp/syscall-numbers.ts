@@ -53,6 +53,7 @@ export const SYSCALLS = {
   quotactl: { x64: 179, arm64: 60 },
   ioctl: { x64: 16, arm64: 29 },
   socket: { x64: 41, arm64: 198 },
+  socketpair: { x64: 53, arm64: 199 },
   iopl: { x64: 172, arm64: null },
   ioperm: { x64: 173, arm64: null },
 } as const satisfies Record<string, Record<FilterArch, number | null>>;
