@@ -38,41 +38,63 @@ function runAttack(binary: string, args: string[], scope: Scope, workspaceDir: s
   });
 }
 
-/** A host process holding vsock `port` until the test ends; what it said ("listening" where the host has vsock). */
-async function holdVsockPort(attacks: string, port: number): Promise<string> {
-  const holder = spawn(attacks, ["vsock-listen", String(port)], { stdio: ["pipe", "pipe", "inherit"] });
+/**
+ * A host process holding a free vsock port until the test ends; what it said: "listening <port>"
+ * where the host has vsock, "socket EAFNOSUPPORT" (or another failed step) where it has none.
+ */
+async function holdVsockPort(attacks: string): Promise<string> {
+  const holder = spawn(attacks, ["vsock-listen"], { stdio: ["pipe", "pipe", "inherit"] });
+  // Listened for from the start, so an exit (or a kill, or a failed spawn) is never missed.
+  const exited = new Promise<void>((resolve) => {
+    holder.once("close", () => resolve());
+    holder.once("error", () => resolve());
+  });
+  holder.stdin?.on("error", () => {});
   onCleanup(async () => {
     holder.stdin?.end();
-    if (holder.exitCode === null) await new Promise((resolve) => holder.once("exit", resolve));
+    await exited;
   });
-  return new Promise((resolve) =>
-    holder.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
-  );
+  return new Promise((resolve, reject) => {
+    let said = "";
+    holder.stdout?.on("data", (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes("\n")) resolve(said.trim());
+    });
+    holder.once("error", reject);
+    // Exited (or was killed) before a whole line: what it said, if anything, or why it stopped.
+    holder.once("close", (code, signal) =>
+      said.includes("\n") ? undefined : reject(new Error(`vsock-listen exited (${signal ?? code}): ${said}`)),
+    );
+  });
 }
 
 describe("sockets no network namespace separates", () => {
-  it("no program creates an AF_VSOCK socket, whose ports and peers (the hypervisor) are the host's, in any scope", async () => {
+  it("no program creates an AF_VSOCK socket, whose ports and peers (the hypervisor) are the host's, nor an AF_PACKET one, in any scope", async () => {
     const ws = await scratchDir();
     const attacks = await buildAttacks(await scratchDir());
     // A port the host holds: a sandbox that can bind it gets EADDRINUSE, the host's port space.
-    const port = 40000 + (process.pid % 20000);
-    const host = await holdVsockPort(attacks, port);
-    expect(host).toMatch(/^(listening|socket EAFNOSUPPORT)$/);
+    // Without vsock on the host the kernel refuses the socket anyway; then the AF_PACKET line
+    // is what tells the filter from the kernel (the kernel alone: EPERM, no CAP_NET_RAW).
+    const host = await holdVsockPort(attacks);
+    expect(host).toMatch(/^(listening \d+|socket EAFNOSUPPORT)$/);
+    const port = host.startsWith("listening ") ? host.slice("listening ".length) : "1024";
     const said: Record<string, string> = {};
     for (const [name, scope] of Object.entries(await everyScope())) {
-      said[`helper ${name}`] = (await runAttack(attacks, ["vsock-bind", String(port)], scope, ws)).stdout;
+      said[`helper ${name}`] = (await runAttack(attacks, ["vsock-bind", port], scope, ws)).stdout;
       // bwrap without --seccomp, as upstream's callers spawn it: the bridge or the exec shim loads the filter.
       if (scope.networkBridge === "node") continue; // documented: the Node bridge cannot load a filter
       const target = await buildLocalProcessSandboxSpawnTarget({
         executable: attacks,
-        args: ["vsock-bind", String(port)],
+        args: ["vsock-bind", port],
         cwd: ws,
         options: { workspaceDir: ws, ...scope },
       });
       onCleanup(() => target.cleanup?.() ?? Promise.resolve());
       said[`own spawn ${name}`] = (await spawnTarget(target)).stdout;
     }
-    const refused = Object.fromEntries(Object.keys(said).map((run) => [run, "vsock EAFNOSUPPORT\n"]));
+    const refused = Object.fromEntries(
+      Object.keys(said).map((run) => [run, "vsock EAFNOSUPPORT\npacket EAFNOSUPPORT\n"]),
+    );
     expect(said).toEqual(refused);
   }, 120_000);
 
@@ -81,12 +103,14 @@ describe("sockets no network namespace separates", () => {
     const attacks = await buildAttacks(await scratchDir());
     // Where host services listen: a directory of the host tree (an agent under a home directory,
     // a daemon under /var/lib), one under /run (masked), and the shared workspace.
-    const hostTree = mkdtempSync("/var/tmp/pc-sbx-host-");
-    const runDir = mkdtempSync("/run/pc-sbx-host-");
-    onCleanup(async () => {
-      rmSync(hostTree, { recursive: true, force: true });
-      rmSync(runDir, { recursive: true, force: true });
-    });
+    // /run is root's: the integration tests run as root (test/preconditions.ts refuses otherwise).
+    const hostDir = (prefix: string) => {
+      const dir = mkdtempSync(prefix);
+      onCleanup(async () => rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    };
+    const hostTree = hostDir("/var/tmp/pc-sbx-host-");
+    const runDir = hostDir("/run/pc-sbx-host-");
     const sockets = {
       hostTree: path.join(hostTree, "S.agent"),
       run: path.join(runDir, "daemon.sock"),
@@ -101,7 +125,13 @@ describe("sockets no network namespace separates", () => {
         socket.on("error", () => {});
         socket.on("close", () => open.delete(socket));
       });
-      await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(socketPath, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
       onCleanup(async () => {
         for (const socket of open) socket.destroy();
         await new Promise<void>((resolve) => server.close(() => resolve()));
