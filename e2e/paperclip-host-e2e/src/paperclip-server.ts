@@ -167,6 +167,18 @@ async function pidIn(file: string): Promise<number | undefined> {
 }
 
 /**
+ * The shared-memory segments (`/dev/shm/PostgreSQL.*`) the running postmaster has mapped: a
+ * Postgres stopped cleanly removes them, one killed mid-way leaves them for good.
+ */
+async function postgresSharedMemory(home: string): Promise<string[]> {
+  const pid = await pidIn(path.join(home, INSTANCE, "db", "postmaster.pid"));
+  if (pid === undefined) return [];
+  const maps = await readFile(`/proc/${pid}/maps`, "utf8").catch(() => "");
+  const segments = maps.match(/\/dev\/shm\/PostgreSQL\.\d+/g) ?? [];
+  return [...new Set(segments)];
+}
+
+/**
  * Kills a Postgres the server left behind (its pid is the first line of postmaster.pid), waits
  * for it to be gone, then removes the Unix socket and lock it keeps in /tmp for its port: a
  * postmaster killed by the process group's final SIGKILL never removes them itself.
@@ -174,10 +186,22 @@ async function pidIn(file: string): Promise<number | undefined> {
 async function stopLeftoverPostgres(home: string, postgresPort: number): Promise<void> {
   const pid = await pidIn(path.join(home, INSTANCE, "db", "postmaster.pid"));
   if (pid !== undefined && alive(pid)) {
-    process.kill(pid, "SIGKILL");
-    await waitFor("the leftover Postgres exits", () => (alive(pid) ? undefined : true), {
-      timeoutMs: 10_000,
-    });
+    // SIGINT is Postgres's fast shutdown, which removes its shared memory from /dev/shm; a
+    // SIGKILLed postmaster leaves it behind.
+    process.kill(pid, "SIGINT");
+    const exitedByItself = await waitFor(
+      "the leftover Postgres exits",
+      () => (alive(pid) ? undefined : true),
+      {
+        timeoutMs: 10_000,
+      },
+    ).catch(() => false);
+    if (!exitedByItself) {
+      process.kill(pid, "SIGKILL");
+      await waitFor("the leftover Postgres exits after SIGKILL", () => (alive(pid) ? undefined : true), {
+        timeoutMs: 10_000,
+      });
+    }
   }
   const socket = `/tmp/.s.PGSQL.${postgresPort}`;
   const owner = await pidIn(`${socket}.lock`);
@@ -214,8 +238,14 @@ export async function startPaperclipServer(
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
+    const segments = await postgresSharedMemory(home);
     await server.stop(30_000);
     await stopLeftoverPostgres(home, postgresPort);
+    const left = segments.filter((segment) => existsSync(segment));
+    if (left.length > 0) {
+      await Promise.all(left.map((segment) => rm(segment, { force: true })));
+      throw new Error(`the embedded Postgres left its shared memory behind: ${left.join(", ")}`);
+    }
   };
   try {
     await waitFor(

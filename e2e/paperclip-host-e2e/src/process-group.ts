@@ -8,7 +8,10 @@ export interface GroupProcess {
   readonly exited: Promise<number | null>;
   /** Everything the process printed so far (stdout and stderr interleaved). */
   output(): string;
-  /** SIGTERM to the whole group, then SIGKILL after `graceMs`; resolves once the leader is gone. */
+  /**
+   * SIGTERM to the whole group, then SIGKILL after `graceMs`; once the leader is gone, the rest of
+   * the group gets up to `graceMs` more to exit on its own before SIGKILL. Resolves then.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -16,6 +19,17 @@ export interface StartOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly logPath: string;
+}
+
+/** Whether any process of `child`'s group is still alive. */
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -65,7 +79,12 @@ export function startGroup(command: string, args: readonly string[], options: St
         await exited;
         clearTimeout(timer);
       }
-      // Anything the leader left behind in its group goes too.
+      // The group's other members (the server's embedded Postgres) got the same SIGTERM and are
+      // shutting down: killed mid-way, a postmaster leaves its shared memory in /dev/shm.
+      const settleBy = Date.now() + graceMs;
+      while (groupAlive(child) && Date.now() < settleBy) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       signalGroup(child, "SIGKILL");
     },
   };
