@@ -8,6 +8,7 @@ import { HostApi, type Plugin } from "./host-api.js";
 import { type PaperclipServer, startPaperclipServer } from "./paperclip-server.js";
 import { installPackedPlugin } from "./plugin-install-dir.js";
 import { installPlugin } from "./plugin-steps.js";
+import { stopEach } from "./process-group.js";
 
 const tail = (text: string, limit = 6000): string => text.slice(-limit);
 
@@ -92,9 +93,11 @@ export class HostFixture {
   }
 
   async stop(): Promise<void> {
-    await this.server?.stop();
-    await this.emulator?.stop();
-    if (this.workDir) await rm(this.workDir, { recursive: true, force: true });
+    const workDir = this.workDir;
+    await stopEach(
+      () => this.server?.stop(),
+      () => this.emulator?.stop(),
+    ).finally(() => (workDir ? rm(workDir, { recursive: true, force: true }) : undefined));
   }
 }
 

@@ -108,3 +108,14 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** Runs every step in order, even after one fails (each stops something); then throws the first failure. */
+export async function stopEach(...steps: ReadonlyArray<() => Promise<unknown> | undefined>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    await Promise.resolve()
+      .then(step)
+      .catch((error: unknown) => failures.push(error));
+  }
+  if (failures.length > 0) throw failures[0];
+}

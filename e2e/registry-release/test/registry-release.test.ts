@@ -6,6 +6,7 @@ import { type EmulatorProcess, startEmulator } from "@paperclipai/paperclip-host
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
 import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { installPlugin, probeDraftConfig } from "@paperclipai/paperclip-host-e2e/plugin-steps";
+import { stopEach } from "@paperclipai/paperclip-host-e2e/process-group";
 import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
 import { tempDirForFile, toolchainCache } from "@paperclipai/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -108,9 +109,11 @@ afterEach(async (context) => {
 });
 
 afterAll(async () => {
-  await server?.stop();
-  await emulator?.stop();
-  await registry?.stop();
+  await stopEach(
+    () => server?.stop(),
+    () => emulator?.stop(),
+    () => registry?.stop(),
+  );
 }, 180_000);
 
 describe("a release to a real npm registry on loopback (changeset version, pnpm release)", () => {
