@@ -9,6 +9,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import path from "node:path";
+import { removeOwnerRecord } from "./owner-record.js";
 import { OWNER_RECORD_NAME } from "./owner-record-location.js";
 
 /** `statfs` type of tmpfs, where a directory's size counts its entries (`BOGO_DIRENT_SIZE` each). */
@@ -112,6 +113,8 @@ export function claimStagedRunDir(): ClaimedRunDir | null {
   staged = null;
   if (isUntouched(entry, process.getuid?.() ?? 0)) return { dir: entry.dir, maskCount: entry.maskCount };
   removeStagedSync(entry);
+  // The record went with the directory; only this process's note of where it wrote it is left.
+  removeOwnerRecord(entry.dir).catch(() => {});
   return null;
 }
 
