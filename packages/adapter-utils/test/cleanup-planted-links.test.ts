@@ -1,7 +1,10 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
 import { cleanupAll, runShellInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
@@ -41,4 +44,45 @@ describe("cleanup of a run's private /tmp", () => {
     await expect(readFile(path.join(canary, "keep.txt"), "utf8")).resolves.toBe("host data\n");
     expect((await stat(canary)).mode).toBe(before.mode);
   });
+
+  // Flat: every mask goes in the call (a mask that is not empty through its descriptor).
+  // Nested: the in-place removal stops at the full directory and the walk takes the rest.
+  it.each([
+    ["flat", false],
+    ["nested", true],
+  ])(
+    "in the default private root, where its known entries go by path (%s), removes the links, never what they name",
+    async (_, nested) => {
+      const canary = await scratchDir("pc-cleanup-canary-");
+      await writeFile(path.join(canary, "keep.txt"), "host data\n");
+      const before = await stat(canary);
+      const workspaceDir = await scratchDir();
+      const plant = [
+        `ln -s '${canary}' /tmp/to-dir`,
+        `ln -s '${canary}/keep.txt' /tmp/to-file`,
+        `ln -s '${canary}' /run/to-dir`,
+        ...(nested ? ["mkdir -p /tmp/nest/a", `ln -s '${canary}' /tmp/nest/a/to-dir`] : []),
+      ].join(" && ");
+      const target = await buildLocalProcessSandboxSpawnTarget({
+        executable: "/bin/sh",
+        args: ["-c", plant],
+        cwd: workspaceDir,
+        options: { workspaceDir, networkScope: "deny", command: "/usr/bin/bwrap" },
+      });
+      const runDir = path.dirname(target.args[target.args.indexOf("/tmp") - 1]!);
+      const child = spawn(target.command, target.args, {
+        cwd: target.cwd,
+        env: { ...process.env, ...target.env } as NodeJS.ProcessEnv,
+        stdio: "ignore",
+      });
+      expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
+      expect(await readdir(path.join(runDir, "0"))).toEqual(expect.arrayContaining(["to-dir", "to-file"]));
+      await target.cleanup?.();
+
+      expect(existsSync(runDir)).toBe(false);
+      expect(await readdir(canary)).toEqual(["keep.txt"]);
+      await expect(readFile(path.join(canary, "keep.txt"), "utf8")).resolves.toBe("host data\n");
+      expect((await stat(canary)).mode).toBe(before.mode);
+    },
+  );
 });
