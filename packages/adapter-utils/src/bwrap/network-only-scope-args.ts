@@ -29,8 +29,9 @@ export interface NetworkOnlyScopeArgs {
 /**
  * The host tree stays visible (`--bind / /`, as upstream), but the sandbox gets its
  * own `/proc`, `/dev` and private empty directories over `/tmp` and the runtime
- * directories, so it reaches neither another run's `proxy.sock` nor host sockets
- * such as Docker's, ssh-agent's or D-Bus'. They are bind mounts of per-run host
+ * directories, so it reaches neither another run's `proxy.sock` nor the host sockets
+ * kept there (Docker's, D-Bus'); sockets elsewhere in the host tree stay reachable,
+ * by design (docs/adapter-utils/security.md). They are bind mounts of per-run host
  * directories rather than tmpfs, which keeps upstream's own argv assertions true.
  * Paths the program needs under a masked directory are bound back.
  */

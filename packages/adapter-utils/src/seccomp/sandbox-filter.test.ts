@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { encode, run } from "./bpf-program.js";
 import {
+  ALLOWED_NETLINK_PROTOCOLS,
+  ALLOWED_SOCKET_FAMILIES,
   DENIED_SYSCALLS,
+  EAFNOSUPPORT,
   ENOSYS,
   EPERM,
+  EPROTONOSUPPORT,
   SECCOMP_DATA,
   SECCOMP_RET_ALLOW,
   SECCOMP_RET_KILL_PROCESS,
@@ -19,12 +23,14 @@ const CLONE_NEWUSER = 0x10000000;
 const CLONE_THREAD_FLAGS = 0x3d0f00; // what glibc's pthread_create passes
 const CLONE_NEWTIME = 0x80;
 
+/** `seccomp_data` for one call: each 64-bit argument is its low word at its offset, its high word 4 bytes on. */
 function call(arch: number, nr: number, args: number[] = []) {
   return (offset: number) => {
     if (offset === SECCOMP_DATA.nr) return nr;
     if (offset === SECCOMP_DATA.arch) return arch;
-    const index = (offset - 16) / 8;
-    return Number.isInteger(index) ? (args[index] ?? 0) : 0;
+    const index = Math.floor((offset - 16) / 8);
+    const value = args[index] ?? 0;
+    return (offset - 16) % 8 === 0 ? value % 2 ** 32 : Math.floor(value / 2 ** 32);
   };
 }
 
@@ -61,6 +67,43 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
     expect(decide("ioctl", [0, 0x541c])).toBe(ERRNO | EPERM);
   });
 
+  it("lets socket create local, IP and netlink sockets only: no AF_VSOCK, no module-loaded family", () => {
+    for (const family of [1, 2, 10]) {
+      expect(decide("socket", [family, 1]), String(family)).toBe(SECCOMP_RET_ALLOW);
+    }
+    // AF_UNSPEC, AF_PACKET, AF_BLUETOOTH, AF_ALG, AF_VSOCK, AF_XDP, AF_MCTP, and past the kernel's AF_MAX.
+    for (const family of [0, 17, 31, 38, 40, 44, 45, 46, 1024]) {
+      expect(decide("socket", [family, 1]), String(family)).toBe(ERRNO | EAFNOSUPPORT);
+    }
+    // The kernel reads the family as an int: high bits neither hide AF_VSOCK nor spoil AF_INET.
+    expect(decide("socket", [2 ** 32 + ALLOWED_SOCKET_FAMILIES.AF_INET, 1])).toBe(SECCOMP_RET_ALLOW);
+    expect(decide("socket", [2 ** 32 + 40, 1])).toBe(ERRNO | EAFNOSUPPORT);
+  });
+
+  it("lets netlink open routes, socket lists and device events only", () => {
+    const netlink = ALLOWED_SOCKET_FAMILIES.AF_NETLINK;
+    for (const protocol of Object.values(ALLOWED_NETLINK_PROTOCOLS)) {
+      expect(decide("socket", [netlink, 3, protocol]), String(protocol)).toBe(SECCOMP_RET_ALLOW);
+    }
+    // NETLINK_USERSOCK, NETLINK_FIREWALL, NETLINK_NFLOG, NETLINK_XFRM, NETLINK_SELINUX, NETLINK_ISCSI,
+    // NETLINK_AUDIT, NETLINK_NETFILTER, NETLINK_GENERIC, NETLINK_RDMA, NETLINK_CRYPTO, and past MAX_LINKS.
+    for (const protocol of [2, 3, 5, 6, 7, 8, 9, 12, 16, 20, 21, 32]) {
+      expect(decide("socket", [netlink, 3, protocol]), String(protocol)).toBe(ERRNO | EPROTONOSUPPORT);
+    }
+    // The protocol is an int too: high bits do not hide NETLINK_GENERIC, nor spoil NETLINK_ROUTE.
+    expect(decide("socket", [netlink, 3, 2 ** 32 + 16])).toBe(ERRNO | EPROTONOSUPPORT);
+    expect(decide("socket", [netlink, 3, 2 ** 32])).toBe(SECCOMP_RET_ALLOW);
+  });
+
+  it("lets socketpair make AF_UNIX pairs only: other families run their kernel code there too", () => {
+    expect(decide("socketpair", [1, 1])).toBe(SECCOMP_RET_ALLOW);
+    expect(decide("socketpair", [2 ** 32 + 1, 1])).toBe(SECCOMP_RET_ALLOW);
+    // AF_UNSPEC, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_TIPC (which implements socketpair), AF_VSOCK.
+    for (const family of [0, 2, 10, 16, 17, 30, 40, 2 ** 32 + 40]) {
+      expect(decide("socketpair", [family, 1]), String(family)).toBe(ERRNO | EAFNOSUPPORT);
+    }
+  });
+
   it("decides every number up to 1023 as the deny lists say, on the search tree's every path", () => {
     const special = new Map<number, number>();
     for (const name of DENIED_SYSCALLS) {
@@ -68,6 +111,9 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
       if (nr !== null) special.set(nr, ERRNO | EPERM);
     }
     for (const name of UNAVAILABLE_SYSCALLS) special.set(SYSCALLS[name][arch] as number, ERRNO | ENOSYS);
+    // socket and socketpair with family 0 (AF_UNSPEC), which the kernel refuses the same way.
+    special.set(SYSCALLS.socket[arch], ERRNO | EAFNOSUPPORT);
+    special.set(SYSCALLS.socketpair[arch], ERRNO | EAFNOSUPPORT);
     for (let nr = 0; nr < 1024; nr++) {
       expect(run(program, call(native, nr)), String(nr)).toBe(special.get(nr) ?? SECCOMP_RET_ALLOW);
     }

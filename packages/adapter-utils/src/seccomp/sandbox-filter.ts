@@ -77,6 +77,30 @@ export const CLONE_NAMESPACE_FLAGS = 0x7e020000;
 /** The same for `unshare`, with CLONE_NEWTIME (0x80). */
 export const UNSHARE_NAMESPACE_FLAGS = CLONE_NAMESPACE_FLAGS | 0x80;
 
+/**
+ * The only address families `socket` may create: local (AF_UNIX), IP (AF_INET, AF_INET6;
+ * the network namespace holds them) and AF_NETLINK (interface lists, `getaddrinfo`). Every
+ * other family fails with EAFNOSUPPORT, as on a kernel without it: AF_VSOCK above all, whose
+ * ports and peers (the hypervisor at CID 2) no network namespace separates, so `--unshare-net`
+ * would not stop it; and the rarely used families the kernel loads as modules on first use.
+ * `socketpair` runs the same family code (module load, the family's create function), so it
+ * is checked too, and allowed for AF_UNIX alone: no other family an agent needs implements it.
+ */
+export const ALLOWED_SOCKET_FAMILIES = { AF_UNIX: 1, AF_INET: 2, AF_INET6: 10, AF_NETLINK: 16 } as const;
+
+/**
+ * The netlink protocols a sandboxed `socket(AF_NETLINK, _, protocol)` may open: routes and
+ * addresses (`getifaddrs`, `getaddrinfo`, `ip`), socket lists (`ss`) and device events (udev
+ * clients). Every other protocol fails with EPROTONOSUPPORT, as for one the kernel lacks:
+ * generic netlink (whose families load modules on request), netfilter, audit, xfrm, and the
+ * protocols their modules register on first use (NETLINK_ISCSI: CVE-2021-27365).
+ */
+export const ALLOWED_NETLINK_PROTOCOLS = {
+  NETLINK_ROUTE: 0,
+  NETLINK_SOCK_DIAG: 4,
+  NETLINK_KOBJECT_UEVENT: 15,
+} as const;
+
 /** ioctl requests that push input into a terminal (TIOCSTI) or drive the console (TIOCLINUX). */
 export const DENIED_IOCTLS = { TIOCSTI: 0x5412, TIOCLINUX: 0x541c } as const;
 
@@ -85,6 +109,8 @@ export const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
 export const EPERM = 1;
 export const ENOSYS = 38;
+export const EPROTONOSUPPORT = 93;
+export const EAFNOSUPPORT = 97;
 
 /** Offsets in `struct seccomp_data`: nr, arch, then 64-bit args (low word first, little-endian). */
 export const SECCOMP_DATA = { nr: 0, arch: 4, arg: (index: number) => 16 + index * 8 } as const;
@@ -123,6 +149,16 @@ function dispatch(entries: readonly Dispatch[], prefix: string): BpfStep[] {
   ];
 }
 
+/** `jeq` the accumulator to each allowed value: a match goes to `allow`, the last miss to `refuse`. */
+function allowOnly(values: readonly number[], refuse: string): BpfStep[] {
+  return values.map((value, index) => ({
+    op: "jeq",
+    value,
+    whenTrue: "allow",
+    whenFalse: index === values.length - 1 ? refuse : null,
+  }));
+}
+
 /** The filter for one architecture, as instructions. */
 export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   const entries: Dispatch[] = [];
@@ -137,6 +173,8 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   route(["clone"], "clone");
   route(["unshare"], "unshare");
   route(["ioctl"], "ioctl");
+  route(["socket"], "socket");
+  route(["socketpair"], "socketpair");
   entries.sort((a, b) => a.nr - b.nr);
   const steps: BpfStep[] = [
     // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
@@ -158,10 +196,30 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "load", offset: SECCOMP_DATA.arg(1) },
     { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, whenTrue: "deny", whenFalse: null },
     { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, whenTrue: "deny", whenFalse: "allow" },
+    { op: "label", name: "socket" },
+    // The family's low word: the kernel takes it as an int (the protocol too).
+    { op: "load", offset: SECCOMP_DATA.arg(0) },
+    { op: "jeq", value: ALLOWED_SOCKET_FAMILIES.AF_NETLINK, whenTrue: "netlink", whenFalse: null },
+    ...allowOnly(
+      Object.values(ALLOWED_SOCKET_FAMILIES).filter(
+        (family) => family !== ALLOWED_SOCKET_FAMILIES.AF_NETLINK,
+      ),
+      "nofamily",
+    ),
+    { op: "label", name: "netlink" },
+    { op: "load", offset: SECCOMP_DATA.arg(2) },
+    ...allowOnly(Object.values(ALLOWED_NETLINK_PROTOCOLS), "noprotocol"),
+    { op: "label", name: "socketpair" },
+    { op: "load", offset: SECCOMP_DATA.arg(0) },
+    ...allowOnly([ALLOWED_SOCKET_FAMILIES.AF_UNIX], "nofamily"),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },
     { op: "label", name: "deny" },
     { op: "return", value: errno(EPERM) },
+    { op: "label", name: "nofamily" },
+    { op: "return", value: errno(EAFNOSUPPORT) },
+    { op: "label", name: "noprotocol" },
+    { op: "return", value: errno(EPROTONOSUPPORT) },
     { op: "label", name: "unavailable" },
     { op: "return", value: errno(ENOSYS) },
     { op: "label", name: "kill" },

@@ -52,6 +52,8 @@ export const SYSCALLS = {
   syslog: { x64: 103, arm64: 116 },
   quotactl: { x64: 179, arm64: 60 },
   ioctl: { x64: 16, arm64: 29 },
+  socket: { x64: 41, arm64: 198 },
+  socketpair: { x64: 53, arm64: 199 },
   iopl: { x64: 172, arm64: null },
   ioperm: { x64: 173, arm64: null },
 } as const satisfies Record<string, Record<FilterArch, number | null>>;
