@@ -133,8 +133,6 @@ export async function buildSpawnTarget(
     };
     const cleanup = runCleanup(dirs, proxy);
     if (cleanup) target.cleanup = cleanup;
-    // The next run's directory, made while this one's sandbox starts: a build only claims it.
-    dirs.stageNext();
     return target;
   } catch (error) {
     await proxy?.then(

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { privateSocketRoots } from "../src/temp-dir/private-socket-roots.js";
 import {
   bindRepoView,
   builtEntry,
@@ -27,13 +26,8 @@ interface NamespaceReport {
   contract?: string;
   real?: string;
   leftovers?: string[];
-  /** Run directories (`paperclip-network-sandbox-*`) in every base and root, listed once the host process has exited. */
-  leftoversAfterExit?: string[];
   attacks?: { scope: string; exitCode: number | null; stdout: string; stderr: string }[];
 }
-
-const uid = process.getuid?.() ?? 0;
-const LEFTOVERS_MARK = "--- leftovers after exit ---";
 
 /** Runs `body` (module code; `sandbox` is the built package, `spec` the JSON given) as root in a fresh mount namespace after `setup`. */
 async function inNamespace(setup: string[], body: string, spec: object): Promise<NamespaceReport> {
@@ -47,15 +41,10 @@ async function inNamespace(setup: string[], body: string, spec: object): Promise
       report.error = { code: error.code, message: error.message, attempts: error.details?.attempts };
     }
     console.log(JSON.stringify(report));`;
-  // Listed after the process has exited: while it lives, it keeps one directory staged for
-  // its next deny run (removed at exit), besides its runs' own, which their cleanup removes.
-  const listed = ["/tmp", "/run/user/tmp", "/dev/shm", ...privateSocketRoots(uid)].map(shellQuote).join(" ");
   const shell = [
     bindRepoView,
     ...setup,
-    `${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-    `echo ${LEFTOVERS_MARK}`,
-    `for d in ${listed}; do ls -A "$d" 2>/dev/null; done; true`,
+    `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
   ].join(" && ");
   const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
     PATH: process.env.PATH,
@@ -64,14 +53,10 @@ async function inNamespace(setup: string[], body: string, spec: object): Promise
     SPEC: JSON.stringify(spec),
   });
   expect(result.stderr).toBe("");
-  const [json, listing] = result.stdout.split(`${LEFTOVERS_MARK}\n`);
-  const report = JSON.parse(json!) as NamespaceReport;
-  report.leftoversAfterExit = (listing ?? "")
-    .split("\n")
-    .filter((name) => name.startsWith("paperclip-network-sandbox-"));
-  return report;
+  return JSON.parse(result.stdout) as NamespaceReport;
 }
 
+const uid = process.getuid?.() ?? 0;
 const unusableShm = "mount -t tmpfs -o ro pc-test-shm /dev/shm";
 const writableTmp = "mount -t tmpfs -o mode=1777 pc-test-tmp /tmp";
 const unusableTmp = "mount -t tmpfs -o ro pc-test-tmp /tmp";
@@ -119,7 +104,11 @@ const holdAndAttack = `
   } finally {
     await victim.cleanup();
   }
-  fs.rmSync(ws, { recursive: true, force: true });`;
+  fs.rmSync(ws, { recursive: true, force: true });
+  // Upstream's proxy directory and the private one behind it are both gone.
+  report.leftovers = ["/tmp", "/run/user/tmp", "/dev/shm", path.dirname(path.dirname(report.real))].flatMap((d) =>
+    fs.readdirSync(d).filter((n) => n.startsWith("paperclip-network-sandbox-")),
+  );`;
 
 async function attackSpec(): Promise<object> {
   const canary = await loopbackServer("canary");
@@ -145,8 +134,7 @@ function expectNoCrossing(report: NamespaceReport): void {
       attack.scope,
     ).toEqual([]);
   }
-  // Upstream's proxy directory and the private one behind it, and every deny run's, are all gone.
-  expect(report.leftoversAfterExit).toEqual([]);
+  expect(report.leftovers).toEqual([]);
 }
 
 describe("private socket roots", () => {

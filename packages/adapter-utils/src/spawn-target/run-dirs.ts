@@ -1,14 +1,13 @@
-import { mkdirSync, rmdirSync, symlinkSync, unlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { sourceOf } from "../bwrap/mount-request.js";
 import { createNetworkProxyTempDir } from "../temp-dir/create-network-proxy-temp-dir.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
-import { createPrivateRootRunDir, createSandboxRunDirWhere } from "../temp-dir/create-sandbox-run-dir.js";
+import { createSandboxRunDir } from "../temp-dir/create-sandbox-run-dir.js";
 import { createExposedSocketRoots } from "../temp-dir/exposed-socket-roots.js";
-import { OWNER_RECORD_NAME, removeOwnerRecord } from "../temp-dir/owner-record.js";
+import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "../temp-dir/remove-proxy-temp-dir.js";
-import { emptiedInPlace } from "../temp-dir/remove-tree-no-follow.js";
-import { claimStagedRunDir, stageRunDir } from "../temp-dir/staged-run-dir.js";
+import { removedByKnownEntries } from "../temp-dir/run-dir-known-entries.js";
 import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
 import type { ParsedSpawnInput } from "./parse-spawn-input.js";
 import type { SandboxMounts } from "./sandbox-mounts.js";
@@ -25,55 +24,35 @@ export class RunDirs {
   #socketDir: string | null = null;
   #removeCreatedRoots: (() => Promise<void>) | null = null;
   /**
-   * The network-only deny scope's directory in a private socket root (the default place):
-   * no sandbox sees that root, so its known entries go by path, and the next run's
-   * directory is staged there ahead of need.
+   * The network-only deny scope's directory lies in a private socket root (the default
+   * place): no sandbox sees that root, so its cleanup removes its known entries by path.
    */
   readonly #inPrivateRoot: boolean;
-  /** Mask directories `0`…`n-1` that exist in `runDir` (staged, or made by `createMaskDirs`). */
-  #maskCount: number;
+  /** Mask directories `0`…`n-1` that `createMaskDirs` made in `runDir`. */
+  #maskCount = 0;
 
-  private constructor(runDir: string | null, inPrivateRoot = false, maskCount = 0) {
+  private constructor(runDir: string | null, inPrivateRoot = false) {
     this.runDir = runDir;
     this.#inPrivateRoot = inPrivateRoot;
-    this.#maskCount = maskCount;
   }
 
   /**
    * The allowlist's directory holds proxy.sock (107-byte limit); the network-only deny
-   * scope's holds only the private /tmp and masks, which may live anywhere. By default
-   * that one is the directory staged after the previous build, when it is untouched
-   * (`claimStagedRunDir`), else a fresh one.
+   * scope's holds only the private /tmp and masks, which may live anywhere.
    */
   static async create(parsed: ParsedSpawnInput, candidates: readonly string[] | undefined): Promise<RunDirs> {
     const options = { candidates };
     if (parsed.networkScope === "allowlist") return new RunDirs(await createNetworkProxyTempDir(options));
     if (parsed.filesystemScope) return new RunDirs(null);
-    const claimed = candidates ? null : claimStagedRunDir();
-    if (claimed) return new RunDirs(claimed.dir, true, claimed.maskCount);
-    const created = await createSandboxRunDirWhere(options);
-    return new RunDirs(created.dir, created.inPrivateRoot);
+    const runDir = await createSandboxRunDir(options);
+    const roots = privateSocketRoots(process.getuid?.() ?? 0);
+    return new RunDirs(runDir, roots.includes(path.dirname(runDir)));
   }
 
-  /** Creates (empty, 0700) the mask directories `scopeArgs` named that do not exist yet. */
+  /** Creates (empty, 0700) the mask directories `scopeArgs` named, `<runDir>/0`…`<runDir>/n-1`. */
   createMaskDirs(maskDirs: readonly string[]): void {
-    maskDirs.forEach((dir, index) => {
-      // A staged directory holds `0`…`n-1` already; any other name is made here.
-      if (index < this.#maskCount && this.runDir !== null && dir === path.join(this.runDir, String(index)))
-        return;
-      mkdirSync(dir, { mode: 0o700 });
-    });
-    this.#maskCount = Math.max(this.#maskCount, maskDirs.length);
-  }
-
-  /**
-   * Stages the next run's directory in the background (after this build has returned
-   * and its caller has spawned), with as many mask directories as this run used.
-   */
-  stageNext(): void {
-    if (!this.#inPrivateRoot) return;
-    const maskCount = this.#maskCount;
-    setImmediate(() => stageRunDir(createPrivateRootRunDir, maskCount));
+    for (const dir of maskDirs) mkdirSync(dir, { mode: 0o700 });
+    this.#maskCount = maskDirs.length;
   }
 
   get socketDir(): string | null {
@@ -105,34 +84,9 @@ export class RunDirs {
     );
   }
 
-  /**
-   * The usual deny run's leftovers in a private root, in the call, without listing the
-   * run directory: its mask directories, its record and itself, by path (neither rmdir
-   * nor unlink follows a link, and no sandbox sees the root to swap a directory on the
-   * way). A mask that is not empty (the private /tmp holding the mount point of a path
-   * bound back, or what the program left) is emptied as the walk does it, through an
-   * `O_NOFOLLOW` descriptor (`emptiedInPlace`). `false` when anything resisted: the
-   * no-follow walk does the rest.
-   */
+  /** The fast cleanup of a deny run's directory in a private root; `false` leaves it to the no-follow walk. */
   #removedByKnownEntries(runDir: string): boolean {
-    if (!this.#inPrivateRoot) return false;
-    try {
-      for (let index = 0; index < this.#maskCount; index += 1) {
-        const mask = path.join(runDir, String(index));
-        try {
-          rmdirSync(mask);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || !emptiedInPlace(mask)) return false;
-        }
-      }
-      unlinkSync(path.join(runDir, OWNER_RECORD_NAME));
-      rmdirSync(runDir);
-    } catch {
-      return false;
-    }
-    // Only the bookkeeping is left: the record lived inside the directory.
-    removeOwnerRecord(runDir).catch(() => {});
-    return true;
+    return this.#inPrivateRoot && removedByKnownEntries(runDir, this.#maskCount);
   }
 
   async remove(): Promise<void> {

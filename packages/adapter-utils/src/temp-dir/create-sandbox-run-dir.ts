@@ -31,33 +31,14 @@ function execPrivateRoots(): string[] {
  * to PATH_MAX, so the 107-byte socket limit does not apply: a deep `TMPDIR` is fine.
  */
 export async function createSandboxRunDir(options: CreateSandboxRunDirOptions = {}): Promise<string> {
-  return (await createSandboxRunDirWhere(options)).dir;
-}
-
-/**
- * A run directory in a private socket root where a program may run from files (the
- * default place), or `null` when none serves. What `createSandboxRunDir` tries first;
- * also what stages the next run's directory ahead of need.
- */
-export function createPrivateRootRunDir(): string | null {
-  return makeRunDirOnCandidates(execPrivateRoots(), undefined, preparePrivateRoot).dir;
-}
-
-/**
- * `createSandboxRunDir`, telling whether the directory lies in a private socket root: a
- * place no sandbox sees, whose entries can be removed by path.
- */
-export async function createSandboxRunDirWhere(
-  options: CreateSandboxRunDirOptions = {},
-): Promise<{ dir: string; inPrivateRoot: boolean }> {
   const outcomes: RunDirOutcome[] = [];
   if (!options.candidates) {
     const inPrivateRoot = makeRunDirOnCandidates(execPrivateRoots(), undefined, preparePrivateRoot);
-    if (inPrivateRoot.dir !== null) return { dir: inPrivateRoot.dir, inPrivateRoot: true };
+    if (inPrivateRoot.dir !== null) return inPrivateRoot.dir;
     outcomes.push(inPrivateRoot);
   }
   const outcome = makeRunDirOnCandidates(options.candidates);
-  if (outcome.dir !== null) return { dir: outcome.dir, inPrivateRoot: false };
+  if (outcome.dir !== null) return outcome.dir;
   outcomes.push(outcome);
   const failed = outcomes.flatMap((each) => (each.dir === null ? [each] : []));
   throw new SandboxError(
