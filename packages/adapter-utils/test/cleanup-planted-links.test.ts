@@ -3,11 +3,22 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
-import { cleanupAll, runShellInSandbox, scratchDir } from "./sandbox-support.js";
+import { privateSocketRoots } from "../src/temp-dir/private-socket-roots.js";
+import { removeProxyTempDir } from "../src/temp-dir/remove-proxy-temp-dir.js";
+import { cleanupAll, onCleanup, runShellInSandbox, scratchDir } from "./sandbox-support.js";
 
-afterEach(cleanupAll);
+// The no-follow walk, called through: which directories went to it tells which cleanup ran.
+vi.mock("../src/temp-dir/remove-proxy-temp-dir.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../src/temp-dir/remove-proxy-temp-dir.js")>();
+  return { ...original, removeProxyTempDir: vi.fn(original.removeProxyTempDir) };
+});
+
+afterEach(async () => {
+  await cleanupAll();
+  vi.mocked(removeProxyTempDir).mockClear();
+});
 
 /**
  * A network-only run's private /tmp is a directory of its run directory on the host, and the
@@ -45,8 +56,10 @@ describe("cleanup of a run's private /tmp", () => {
     expect((await stat(canary)).mode).toBe(before.mode);
   });
 
-  // Flat: every mask goes in the call (a mask that is not empty through its descriptor).
-  // Nested: the in-place removal stops at the full directory and the walk takes the rest.
+  // Flat: every known entry goes by path, in the call (a mask that is not empty through its
+  // descriptor), and the walk is never called for the run directory: the fast path.
+  // Nested: the in-place removal stops at the directory it cannot empty in one call, and
+  // the whole run directory goes to the walk: the fallback.
   it.each([
     ["flat", false],
     ["nested", true],
@@ -69,17 +82,32 @@ describe("cleanup of a run's private /tmp", () => {
         cwd: workspaceDir,
         options: { workspaceDir, networkScope: "deny", command: "/usr/bin/bwrap" },
       });
+      let cleaned = false;
+      const cleanup = async (): Promise<void> => {
+        if (cleaned) return;
+        cleaned = true;
+        await target.cleanup?.();
+      };
+      // Registered before anything can fail: a failed assertion leaves no run directory.
+      onCleanup(cleanup);
       const runDir = path.dirname(target.args[target.args.indexOf("/tmp") - 1]!);
+      expect(privateSocketRoots(process.getuid?.() ?? 0)).toContain(path.dirname(runDir));
       const child = spawn(target.command, target.args, {
         cwd: target.cwd,
         env: { ...process.env, ...target.env } as NodeJS.ProcessEnv,
         stdio: "ignore",
       });
+      onCleanup(async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      });
       expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
       expect(await readdir(path.join(runDir, "0"))).toEqual(expect.arrayContaining(["to-dir", "to-file"]));
-      await target.cleanup?.();
+      await cleanup();
 
       expect(existsSync(runDir)).toBe(false);
+      const walked = vi.mocked(removeProxyTempDir).mock.calls.map(([dir]) => dir);
+      if (nested) expect(walked).toContain(runDir);
+      else expect(walked).not.toContain(runDir);
       expect(await readdir(canary)).toEqual(["keep.txt"]);
       await expect(readFile(path.join(canary, "keep.txt"), "utf8")).resolves.toBe("host data\n");
       expect((await stat(canary)).mode).toBe(before.mode);
