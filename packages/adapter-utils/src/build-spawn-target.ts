@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
 import { selectBridge } from "./bridge/bridge-launch.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
@@ -111,7 +110,7 @@ export async function buildSpawnTarget(
       runDir,
       proxyMount: runDir && socketDir ? { source: socketDir, dest: runDir } : null,
     });
-    for (const dir of scope.maskDirs) mkdirSync(dir, { mode: 0o700 });
+    dirs.createMaskDirs(scope.maskDirs);
     const program = { executable: input.executable, args: input.args };
     const launch: ProgramLaunch =
       bridge && proxy && runDir && socketDir

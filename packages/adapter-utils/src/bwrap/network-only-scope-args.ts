@@ -1,4 +1,4 @@
-import path from "node:path";
+import { maskDirPath } from "../temp-dir/run-dir-known-entries.js";
 import { BindBackArgv } from "./bind-back-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
@@ -58,7 +58,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
 
 /** A fresh private directory under the run's mask root; the caller creates it before spawning. */
 function nextMaskDir(plan: NetworkOnlyScopePlan, maskDirs: string[]): string {
-  const replacement = path.join(plan.maskRoot, String(maskDirs.length));
+  const replacement = maskDirPath(plan.maskRoot, maskDirs.length);
   maskDirs.push(replacement);
   return replacement;
 }

@@ -15,10 +15,13 @@ const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
  */
 const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
 
+/** The filter in hex, encoded once per process: `sandboxFilterBytes` is fixed for this arch. */
+let filterHex: string | null | undefined;
+
 /** bwrap arguments that hand the native binary the program's filter, when there is one for this arch. */
 function ownFilterArgs(): string[] {
-  const filter = sandboxFilterBytes();
-  return filter ? ["--setenv", SECCOMP_ENV, filter.toString("hex")] : [];
+  filterHex ??= sandboxFilterBytes()?.toString("hex") ?? null;
+  return filterHex ? ["--setenv", SECCOMP_ENV, filterHex] : [];
 }
 
 /** What runs after bwrap's `--`, and the bwrap options it needs before that. */

@@ -1,11 +1,13 @@
-import { symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { sourceOf } from "../bwrap/mount-request.js";
 import { createNetworkProxyTempDir } from "../temp-dir/create-network-proxy-temp-dir.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "../temp-dir/create-sandbox-run-dir.js";
 import { createExposedSocketRoots } from "../temp-dir/exposed-socket-roots.js";
+import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "../temp-dir/remove-proxy-temp-dir.js";
+import { removedByKnownEntries } from "../temp-dir/run-dir-known-entries.js";
 import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
 import type { ParsedSpawnInput } from "./parse-spawn-input.js";
 import type { SandboxMounts } from "./sandbox-mounts.js";
@@ -21,9 +23,17 @@ export class RunDirs {
   readonly runDir: string | null;
   #socketDir: string | null = null;
   #removeCreatedRoots: (() => Promise<void>) | null = null;
+  /**
+   * The network-only deny scope's directory lies in a private socket root (the default
+   * place): no sandbox sees that root, so its cleanup removes its known entries by path.
+   */
+  readonly #inPrivateRoot: boolean;
+  /** Mask directories `0`…`n-1` that `createMaskDirs` made in `runDir`. */
+  #maskCount = 0;
 
-  private constructor(runDir: string | null) {
+  private constructor(runDir: string | null, inPrivateRoot = false) {
     this.runDir = runDir;
+    this.#inPrivateRoot = inPrivateRoot;
   }
 
   /**
@@ -33,7 +43,16 @@ export class RunDirs {
   static async create(parsed: ParsedSpawnInput, candidates: readonly string[] | undefined): Promise<RunDirs> {
     const options = { candidates };
     if (parsed.networkScope === "allowlist") return new RunDirs(await createNetworkProxyTempDir(options));
-    return new RunDirs(parsed.filesystemScope ? null : await createSandboxRunDir(options));
+    if (parsed.filesystemScope) return new RunDirs(null);
+    const runDir = await createSandboxRunDir(options);
+    const roots = privateSocketRoots(process.getuid?.() ?? 0);
+    return new RunDirs(runDir, roots.includes(path.dirname(runDir)));
+  }
+
+  /** Creates (empty, 0700) the mask directories `scopeArgs` named, `<runDir>/0`…`<runDir>/n-1`. */
+  createMaskDirs(maskDirs: readonly string[]): void {
+    for (const dir of maskDirs) mkdirSync(dir, { mode: 0o700 });
+    this.#maskCount = maskDirs.length;
   }
 
   get socketDir(): string | null {
@@ -65,9 +84,14 @@ export class RunDirs {
     );
   }
 
+  /** The fast cleanup of a deny run's directory in a private root; `false` leaves it to the no-follow walk. */
+  #removedByKnownEntries(runDir: string): boolean {
+    return this.#inPrivateRoot && removedByKnownEntries(runDir, this.#maskCount);
+  }
+
   async remove(): Promise<void> {
     await Promise.all([
-      this.runDir ? removeProxyTempDir(this.runDir) : undefined,
+      this.runDir && !this.#removedByKnownEntries(this.runDir) ? removeProxyTempDir(this.runDir) : undefined,
       this.#socketDir ? removeProxyTempDir(this.#socketDir) : undefined,
     ]);
     await this.#removeCreatedRoots?.();

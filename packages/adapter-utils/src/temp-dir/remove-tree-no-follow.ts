@@ -76,7 +76,7 @@ const IN_PLACE_LIMIT = 16;
  * trip of the walk costs a scheduling. Reached through an `O_NOFOLLOW` descriptor like
  * the walk; `false` leaves the rest to the walk.
  */
-function emptiedInPlace(entry: string): boolean {
+export function emptiedInPlace(entry: string): boolean {
   let handle: number;
   try {
     handle = openSync(entry, OPEN_DIRECTORY_NO_FOLLOW);
