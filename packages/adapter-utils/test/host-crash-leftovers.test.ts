@@ -1,15 +1,29 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { isAlive, processesWith } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createNetworkProxyTempDir } from "../src/temp-dir/create-network-proxy-temp-dir.js";
+import { OWNER_RECORD_NAME } from "../src/temp-dir/owner-record-location.js";
+import { privateSocketRoots } from "../src/temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "../src/temp-dir/remove-proxy-temp-dir.js";
-import { killProcessesUsing } from "../src/temp-dir/sweep-stale-dirs.js";
+import { killProcessesUsing, sweepStaleProxyDirs } from "../src/temp-dir/sweep-stale-dirs.js";
 import { builtEntry, cleanupAll, loopbackServer, onCleanup, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
+
+/** The directories in this uid's private socket roots whose owner record names `pid`. */
+async function privateDirsOwnedBy(pid: number): Promise<string[]> {
+  const owned: string[] = [];
+  for (const root of privateSocketRoots(process.getuid?.() ?? -1)) {
+    for (const name of await readdir(root).catch(() => [])) {
+      const record = await readFile(path.join(root, name, OWNER_RECORD_NAME), "utf8").catch(() => "");
+      if (record.includes(`"pid":${pid},`)) owned.push(path.join(root, name));
+    }
+  }
+  return owned;
+}
 
 /** A separate host process running one allowlist sandbox whose per-run directory goes under `candidates`. */
 async function startHost(ws: string, candidates: string) {
@@ -55,6 +69,12 @@ describe("when the host process dies", () => {
       SETTLE,
     );
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
+    // Its socket directory in the private root (proxy and relay sockets) is left too, until a
+    // start that sweeps the private root removes it.
+    const socketDirs = await privateDirsOwnedBy(host.pid!);
+    expect(socketDirs.length, "the dead host's socket directory").toBeGreaterThan(0);
+    for (const root of privateSocketRoots(process.getuid?.() ?? -1)) await sweepStaleProxyDirs(root);
+    expect(socketDirs.filter((dir) => existsSync(dir))).toEqual([]);
   }, 30_000);
 
   it("during sandbox setup: the next start also kills whatever bwrap left blocked", async () => {
@@ -79,6 +99,8 @@ describe("when the host process dies", () => {
       SETTLE,
     );
     expect(await readdir(candidates)).toEqual([path.basename(fresh)]);
+    for (const root of privateSocketRoots(process.getuid?.() ?? -1)) await sweepStaleProxyDirs(root);
+    expect(await privateDirsOwnedBy(host.pid!)).toEqual([]);
   }, 30_000);
 });
 
