@@ -29,6 +29,12 @@ export interface DeferredStartup {
   readonly commandId: string;
   readonly events: ProviderEvent[];
   readonly resume: boolean;
+  /**
+   * Held by a command that started the provider again on its thread (a snapshot or goal command
+   * after a turn.stop, a turn.start): not a session.open's, not a restarted runner's resume. The
+   * next drain commits them (and answers `retainedEventsDrained:false`), as upstream's runner does.
+   */
+  readonly ensured?: boolean;
   goals?: GoalState;
   /**
    * The records of the state's `pendingEvents` that the first of `events` stand for: facts a
@@ -68,6 +74,11 @@ export class ExecutorContext {
   restartsSinceTurnStart = 0;
   /** The provider process generation on which the last turn completed (its terminal from the provider), or null. */
   lastTurnCompletedGeneration: number | null = null;
+  /**
+   * A session.open found the provider running (reported resumed) and no turn was accepted since:
+   * upstream's runner answers a drain then `retainedEventsDrained:false` (observed with its binary).
+   */
+  reopenedWithoutTurn = false;
   readonly tools: SemanticToolBridge;
   readonly inputs: RuntimeInputBridge;
   private current: CodexProviderState | null;

@@ -68,7 +68,9 @@ async function onNotification(
   params: Record<string, unknown>,
 ): Promise<void> {
   const held = ctx.deferredStartup;
-  if (held?.resume) {
+  // Goal notifications behind a provider restart a command made (not a resume) are the session's own.
+  const ownGoalNote = held?.ensured === true && method.startsWith("thread/goal/");
+  if (held?.resume && !ownGoalNote) {
     const event = resumeNotificationEvent(ctx, held, method, params);
     if (event !== null) {
       held.events.push(event);

@@ -46,6 +46,7 @@ export async function startTurn(
     throw error;
   }
   ctx.restartsSinceTurnStart = 0;
+  ctx.reopenedWithoutTurn = false;
   ctx.update((current) => ({
     ...current,
     lifecycle: "turn_active",
