@@ -88,11 +88,14 @@ export class CodexExecutor implements DurableEngine {
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
   /**
-   * The last command closed the session: upstream's runner answers a drain right behind it
-   * `retainedEventsDrained:false` (any other command in between, or a drain before, and it
-   * answers true; a close of a session already closed does not count), observed with its binary.
+   * The last command was an answered session.close or session.destroy, not right behind the one
+   * that closed the session: upstream's runner answers a drain right behind it
+   * `retainedEventsDrained:false` (any other command in between, or a drain before, and it answers
+   * true), observed with its binary (the rule is read off its answers, not its code).
    */
   private closedByLastCommand = false;
+  /** Whether the command before the one being handled closed the session (drains included). */
+  private closing = { current: false, previous: false };
   /**
    * The first run.prepare was refused (the executor selected, nothing bound): upstream's runner then
    * answers a snapshot before session.open from the prepared state, without starting Codex.
@@ -137,6 +140,7 @@ export class CodexExecutor implements DurableEngine {
     return this.ctx.run(async () => {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
       if (command.type !== "runner.drain") this.closedByLastCommand = false;
+      this.closing = { current: false, previous: this.closing.current };
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
         this.recoveryPending = false;
@@ -166,10 +170,11 @@ export class CodexExecutor implements DurableEngine {
       if (command.type === "session.open") this.startAhead.taken();
       const openBefore = this.ctx.bound && this.ctx.state().lifecycle !== "closed";
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
-      this.closedByLastCommand =
-        openBefore &&
+      const closed =
         (command.type === "session.close" || command.type === "session.destroy") &&
         outcome.status === "accepted";
+      this.closing.current = closed && openBefore;
+      this.closedByLastCommand = closed && !this.closing.previous;
       // A provider started ahead that this command did not take (a refused session.open, a
       // failed run.prepare) is stopped: nothing is left running for a session not opened.
       if (
