@@ -293,8 +293,11 @@ export class CodexExecutor implements DurableEngine {
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
         // Before any session.open, upstream's runner starts the provider on a new thread for it;
-        // after a turn.stop it starts it again on the thread, the session still reported prepared.
-        if (state.lifecycle === "prepared" && (state.threadId !== null || !this.refusedFirstPrepare))
+        // after this runner stopped it for a turn.stop, again on the thread (still reported prepared).
+        if (
+          state.lifecycle === "prepared" &&
+          (state.threadId === null ? !this.refusedFirstPrepare : this.ctx.stoppedByTurnStop)
+        )
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command), { keepPrepared: true });
         return applied(sessionSnapshot(this.ctx.state()));
       case "session.close":
@@ -303,9 +306,10 @@ export class CodexExecutor implements DurableEngine {
       case "session.goal.get":
       case "session.goal.set":
       case "session.goal.clear":
-        // After a turn.stop (a thread, no provider), upstream's runner starts Codex again for them.
-        if (state.lifecycle === "prepared" && state.threadId !== null)
+        // After this runner stopped Codex for a turn.stop, upstream's runner starts Codex again for them.
+        if (state.lifecycle === "prepared" && state.threadId !== null && this.ctx.stoppedByTurnStop)
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
+        if (this.ctx.deferredStartup?.ensured === true) this.ctx.deferredStartup.goalCommanded = true;
         if (command.type === "session.goal.get") return await getGoal(this.ctx);
         if (command.type === "session.goal.set") return await setGoal(this.ctx, payload);
         return await clearGoal(this.ctx);

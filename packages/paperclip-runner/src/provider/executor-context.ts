@@ -35,6 +35,11 @@ export interface DeferredStartup {
    * next drain commits them (and answers `retainedEventsDrained:false`), as upstream's runner does.
    */
   readonly ensured?: boolean;
+  /**
+   * A goal command ran while these (`ensured`) were held: Codex's goal notifications that follow
+   * answer it (the session's own, deduplicated), they are not resume notes.
+   */
+  goalCommanded?: boolean;
   goals?: GoalState;
   /**
    * The records of the state's `pendingEvents` that the first of `events` stand for: facts a
@@ -79,6 +84,11 @@ export class ExecutorContext {
    * upstream's runner answers a drain then `retainedEventsDrained:false` (observed with its binary).
    */
   reopenedWithoutTurn = false;
+  /**
+   * This runner stopped the provider for a turn.stop: upstream's runner then starts it again for a
+   * snapshot or a goal command (a runner that resumed the stopped session starts it for a turn only).
+   */
+  stoppedByTurnStop = false;
   readonly tools: SemanticToolBridge;
   readonly inputs: RuntimeInputBridge;
   private current: CodexProviderState | null;

@@ -68,8 +68,8 @@ async function onNotification(
   params: Record<string, unknown>,
 ): Promise<void> {
   const held = ctx.deferredStartup;
-  // Goal notifications behind a provider restart a command made (not a resume) are the session's own.
-  const ownGoalNote = held?.ensured === true && method.startsWith("thread/goal/");
+  // Goal notifications answering a goal command (while a restart's facts are held) are the session's own.
+  const ownGoalNote = held?.goalCommanded === true && method.startsWith("thread/goal/");
   if (held?.resume && !ownGoalNote) {
     const event = resumeNotificationEvent(ctx, held, method, params);
     if (event !== null) {

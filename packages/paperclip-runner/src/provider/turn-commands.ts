@@ -110,6 +110,7 @@ export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
   const turnId = ctx.state().activeProviderTurnId;
   await ctx.session?.stop();
   ctx.session = null;
+  ctx.stoppedByTurnStop = ctx.state().lifecycle !== "closed";
   if (turnId !== null) {
     await ctx.tools.cancelPending("stopped");
     ctx.inputs.cancelPending();
