@@ -23,9 +23,10 @@ import {
   prepareSession,
   type StartupCommand,
 } from "./session-commands.js";
-import { clearGoal, getGoal, setGoal } from "./session-goal-commands.js";
+import { clearGoal, getGoal, goalsOf, setGoal } from "./session-goal-commands.js";
 import { holdCarriedStartup } from "./startup-carry.js";
 import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
+import { unpreparedOutcome } from "./unprepared-commands.js";
 
 export interface CodexExecutorDeps {
   readonly stateDir: string;
@@ -86,6 +87,20 @@ export class CodexExecutor implements DurableEngine {
   private readonly heldStartup: HeldStartupRelease;
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
+  /**
+   * The last command was an answered session.close or session.destroy, not right behind the one
+   * that closed the session: upstream's runner answers a drain right behind it
+   * `retainedEventsDrained:false` (any other command in between, or a drain before, and it answers
+   * true), observed with its binary (the rule is read off its answers, not its code).
+   */
+  private closedByLastCommand = false;
+  /** Whether the command before the one being handled closed the session (drains included). */
+  private closing = { current: false, previous: false };
+  /**
+   * The first run.prepare was refused (the executor selected, nothing bound): upstream's runner then
+   * answers a snapshot before session.open from the prepared state, without starting Codex.
+   */
+  private refusedFirstPrepare = false;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -124,6 +139,8 @@ export class CodexExecutor implements DurableEngine {
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
+      if (command.type !== "runner.drain") this.closedByLastCommand = false;
+      this.closing = { current: false, previous: this.closing.current };
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
         this.recoveryPending = false;
@@ -138,6 +155,7 @@ export class CodexExecutor implements DurableEngine {
 
   /** A later drain's answer is sent: its commit of the held facts follows (`held-startup-release.ts`). */
   afterCommand(command: ServerCommand): Promise<void> {
+    if (command.type === "runner.drain") this.closedByLastCommand = false;
     this.heldStartup.afterAnswer(command);
     return Promise.resolve();
   }
@@ -150,7 +168,13 @@ export class CodexExecutor implements DurableEngine {
   command(command: ServerCommand): Promise<EngineReceipt> {
     return this.ctx.run(async () => {
       if (command.type === "session.open") this.startAhead.taken();
+      const openBefore = this.ctx.bound && this.ctx.state().lifecycle !== "closed";
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
+      const closed =
+        (command.type === "session.close" || command.type === "session.destroy") &&
+        outcome.status === "accepted";
+      this.closing.current = closed && openBefore;
+      this.closedByLastCommand = closed && !this.closing.previous;
       // A provider started ahead that this command did not take (a refused session.open, a
       // failed run.prepare) is stopped: nothing is left running for a session not opened.
       if (
@@ -171,7 +195,13 @@ export class CodexExecutor implements DurableEngine {
   }
 
   holdsEvents(): boolean {
-    return this.ctx.deferredStartup !== null;
+    // Besides held facts, what upstream's runner answers as retained though nothing is left to commit.
+    return (
+      this.ctx.deferredStartup !== null ||
+      this.closedByLastCommand ||
+      this.heldStartup.releasedOnThisDrain ||
+      (this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed")
+    );
   }
 
   acknowledge(): void {
@@ -203,8 +233,17 @@ export class CodexExecutor implements DurableEngine {
 
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
     const payload = command.payload;
-    if (command.type === "run.prepare")
-      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile);
+    if (command.type === "run.prepare") {
+      const first = !this.ctx.bound;
+      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile).catch(
+        (error: unknown) => {
+          if (first && !this.ctx.bound) this.refusedFirstPrepare = true;
+          throw error;
+        },
+      );
+    }
+    // The executor is selected, but its run.prepare was refused: nothing is bound yet.
+    if (!this.ctx.bound) return unpreparedOutcome(command.type, payload);
     const state = this.ctx.state();
     if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
       return rejected(`the provider session needs reconciliation; ${command.type} is refused`);
@@ -212,7 +251,15 @@ export class CodexExecutor implements DurableEngine {
     // A turn command without text fails on its payload first (its handler says so), as upstream's.
     const textless =
       (command.type === "turn.start" || command.type === "turn.steer") && typeof payload.text !== "string";
-    if (state.lifecycle === "closed" && CLOSED_SESSION_REFUSES.has(command.type) && !textless)
+    // A goal command on a session whose goal API was never probed is refused as such first.
+    const goalsUnprobed =
+      command.type.startsWith("session.goal.") && goalsOf(state).sessionGoals.availability !== "available";
+    if (
+      state.lifecycle === "closed" &&
+      CLOSED_SESSION_REFUSES.has(command.type) &&
+      !textless &&
+      !goalsUnprobed
+    )
       return executionFailed("Codex provider session is closed");
     // Upstream's runner answers a stop on a closed session without the provider's fields.
     if (state.lifecycle === "closed" && command.type === "turn.stop")
@@ -220,10 +267,18 @@ export class CodexExecutor implements DurableEngine {
     switch (command.type) {
       case "session.open":
         return await openSession(this.ctx, this.deps.session, commandSubject(command));
-      case "turn.start":
+      case "turn.start": {
         if (typeof payload.text === "string")
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
-        return await startTurn(this.ctx, payload);
+        const outcome = await startTurn(this.ctx, payload);
+        // A turn refused after its provider started (empty text, say): upstream's runner commits
+        // the start's facts with the refusal, before whatever comes next.
+        if (outcome.status !== "accepted" && this.ctx.deferredStartup?.commandId === command.commandId) {
+          await this.ctx.releaseStartup();
+          this.ctx.lateResumeNotes = false;
+        }
+        return outcome;
+      }
       case "turn.steer":
         return await steerTurn(this.ctx, payload);
       case "turn.interrupt":
@@ -237,18 +292,26 @@ export class CodexExecutor implements DurableEngine {
       case "request.resolve":
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
-        // Before any session.open, upstream's runner starts the provider on a new thread for it.
-        if (state.lifecycle === "prepared" && state.threadId === null)
-          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
+        // Before any session.open, upstream's runner starts the provider on a new thread for it;
+        // after this runner stopped it for a turn.stop, again on the thread (still reported prepared).
+        if (
+          state.lifecycle === "prepared" &&
+          (state.threadId === null ? !this.refusedFirstPrepare : this.ctx.stoppedByTurnStop)
+        )
+          await ensureProvider(this.ctx, this.deps.session, commandSubject(command), { keepPrepared: true });
         return applied(sessionSnapshot(this.ctx.state()));
       case "session.close":
       case "session.destroy":
         return await closeSession(this.ctx);
       case "session.goal.get":
-        return await getGoal(this.ctx);
       case "session.goal.set":
-        return await setGoal(this.ctx, payload);
       case "session.goal.clear":
+        // After this runner stopped Codex for a turn.stop, upstream's runner starts Codex again for them.
+        if (state.lifecycle === "prepared" && state.threadId !== null && this.ctx.stoppedByTurnStop)
+          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
+        if (this.ctx.deferredStartup?.ensured === true) this.ctx.deferredStartup.goalCommanded = true;
+        if (command.type === "session.goal.get") return await getGoal(this.ctx);
+        if (command.type === "session.goal.set") return await setGoal(this.ctx, payload);
         return await clearGoal(this.ctx);
       case "run.attach":
         // Refused, not completed: the server's transport would otherwise rotate the run onto

@@ -29,6 +29,17 @@ export interface DeferredStartup {
   readonly commandId: string;
   readonly events: ProviderEvent[];
   readonly resume: boolean;
+  /**
+   * Held by a command that started the provider again on its thread (a snapshot or goal command
+   * after a turn.stop, a turn.start): not a session.open's, not a restarted runner's resume. The
+   * next drain commits them (and answers `retainedEventsDrained:false`), as upstream's runner does.
+   */
+  readonly ensured?: boolean;
+  /**
+   * A goal command ran while these (`ensured`) were held: Codex's goal notifications that follow
+   * answer it (the session's own, deduplicated), they are not resume notes.
+   */
+  goalCommanded?: boolean;
   goals?: GoalState;
   /**
    * The records of the state's `pendingEvents` that the first of `events` stand for: facts a
@@ -68,6 +79,16 @@ export class ExecutorContext {
   restartsSinceTurnStart = 0;
   /** The provider process generation on which the last turn completed (its terminal from the provider), or null. */
   lastTurnCompletedGeneration: number | null = null;
+  /**
+   * A session.open found the provider running (reported resumed) and no turn was accepted since:
+   * upstream's runner answers a drain then `retainedEventsDrained:false` (observed with its binary).
+   */
+  reopenedWithoutTurn = false;
+  /**
+   * This runner stopped the provider for a turn.stop: upstream's runner then starts it again for a
+   * snapshot or a goal command (a runner that resumed the stopped session starts it for a turn only).
+   */
+  stoppedByTurnStop = false;
   readonly tools: SemanticToolBridge;
   readonly inputs: RuntimeInputBridge;
   private current: CodexProviderState | null;

@@ -37,9 +37,19 @@ export class HeldStartupRelease {
     this.releaseTimer = null;
   }
 
+  /** This drain committed facts a provider restart held: it answers `retainedEventsDrained:false`. */
+  releasedOnThisDrain = false;
+
   /** Before any command is handled (inside the executor's actor). */
   async before(command: ServerCommand): Promise<void> {
     const held = this.ctx.deferredStartup;
+    if (command.type === "runner.drain" && held?.ensured === true && this.drainState(held) === "none") {
+      this.cancelTimer();
+      this.drained = null;
+      this.releasedOnThisDrain = true;
+      await this.releaseDrained();
+      return;
+    }
     const release = startupRelease(command.type, this.drainState(held));
     this.cancelTimer();
     // Facts no longer held (committed or carried) leave no drain's mark behind.
@@ -52,6 +62,7 @@ export class HeldStartupRelease {
 
   /** Once a command's answer is sent (outside the executor's actor). */
   afterAnswer(command: ServerCommand): void {
+    if (command.type === "runner.drain") this.releasedOnThisDrain = false;
     if (command.type !== "runner.drain" || !this.releaseDue || this.releaseTimer !== null) return;
     if (this.lastArrived !== null && this.lastArrived !== command.commandId) return;
     this.releaseTimer = setTimeout(() => {

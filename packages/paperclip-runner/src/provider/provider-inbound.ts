@@ -68,7 +68,9 @@ async function onNotification(
   params: Record<string, unknown>,
 ): Promise<void> {
   const held = ctx.deferredStartup;
-  if (held?.resume) {
+  // Goal notifications answering a goal command (while a restart's facts are held) are the session's own.
+  const ownGoalNote = held?.goalCommanded === true && method.startsWith("thread/goal/");
+  if (held?.resume && !ownGoalNote) {
     const event = resumeNotificationEvent(ctx, held, method, params);
     if (event !== null) {
       held.events.push(event);

@@ -39,7 +39,12 @@ export function withHeldRecords(
  * (`ExecutorContext.releaseStartup`). What was held in memory only (Codex's resume notes, the goal
  * state they lead to) stays held, behind them.
  */
-export function holdSavedFacts(ctx: ExecutorContext, commandId: string, resume: boolean): void {
+export function holdSavedFacts(
+  ctx: ExecutorContext,
+  commandId: string,
+  resume: boolean,
+  ensured = false,
+): void {
   const records = ctx.state().pendingEvents;
   const before = ctx.deferredStartup;
   const unsaved = before === null ? [] : before.events.slice(before.carried?.length ?? 0);
@@ -51,6 +56,7 @@ export function holdSavedFacts(ctx: ExecutorContext, commandId: string, resume: 
           commandId,
           events,
           resume,
+          ...(ensured ? { ensured } : {}),
           carried: records,
           ...(before?.goals === undefined ? {} : { goals: before.goals }),
         };

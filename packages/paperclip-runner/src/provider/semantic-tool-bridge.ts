@@ -292,7 +292,7 @@ function validCallId(callId: string): boolean {
 }
 
 /** Pure: why upstream's runner cannot read the payload as a tool result (its two identifying fields), or null. */
-function resultShapeError(payload: Record<string, unknown>): string | null {
+export function resultShapeError(payload: Record<string, unknown>): string | null {
   for (const field of ["callId", "operationId"]) {
     if (!Object.hasOwn(payload, field)) return `missing field \`${field}\``;
     if (typeof payload[field] !== "string") return invalidType(payload[field], "a string");

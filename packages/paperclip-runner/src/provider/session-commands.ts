@@ -60,7 +60,7 @@ export async function prepareSession(
     );
   if (
     previous !== null &&
-    JSON.stringify([previous.config, previous.completionContract]) !== JSON.stringify([config, contract])
+    comparedConfig(previous.config, previous.completionContract) !== comparedConfig(config, contract)
   )
     return executionFailed("Codex provider or completion contract changed across the durable run");
   // Facts a suspend carried here stay until committed, their numbering with them.
@@ -81,6 +81,15 @@ export async function prepareSession(
   return applied({ status: "prepared", provider: config.provider, driver: config.driver });
 }
 
+/**
+ * Pure: what a second `run.prepare` must repeat. `includeSkillInstructions` is left out: upstream's
+ * shipped runner does not read it (any JSON type prepares, a changed value too); ours forwards a
+ * boolean to Codex, and the latest prepare's value is the one bound.
+ */
+function comparedConfig(config: CodexProviderState["config"], contract: unknown): string {
+  return JSON.stringify([{ ...config, includeSkillInstructions: null }, contract]);
+}
+
 /** `session.open`: starts the provider on a new thread, or resumes the bound one. */
 export async function openSession(
   ctx: ExecutorContext,
@@ -90,7 +99,8 @@ export async function openSession(
   const state = ctx.state();
   // As upstream's runner: a closed session is not opened again (a new run.prepare binds a new one).
   if (state.lifecycle === "closed") return executionFailed("Codex provider session is closed");
-  if (ctx.session !== null && (state.lifecycle === "session_open" || state.lifecycle === "turn_active")) {
+  if (ctx.session !== null && state.lifecycle === "prepared") await markOpen(ctx);
+  if (ctx.session !== null && ["prepared", "session_open", "turn_active"].includes(state.lifecycle)) {
     return await reopenSession(ctx);
   }
   ctx.restartsSinceTurnStart = 0;
@@ -122,6 +132,7 @@ export async function openSession(
  * (`thread/goal/get`: `session.capabilities.updated`, `session.goal.snapshot` one revision on).
  */
 async function reopenSession(ctx: ExecutorContext): Promise<CommandOutcome> {
+  ctx.reopenedWithoutTurn = true;
   const goalEvents = await probeGoals(ctx);
   await ctx.emitAll([
     { eventType: "session.resumed", priority: 0, payload: ctx.identityPayload() },
@@ -171,15 +182,31 @@ export async function ensureProvider(
   ctx: ExecutorContext,
   sessionDeps: ProviderSessionDeps,
   command: StartupCommand,
+  options: { readonly keepPrepared?: boolean } = {},
 ): Promise<void> {
   const state = ctx.state();
+  // A provider a snapshot started again after a turn.stop: the session is open for the next command.
+  if (ctx.session !== null && state.lifecycle === "prepared" && options.keepPrepared !== true) {
+    await markOpen(ctx);
+    return;
+  }
   const gone = state.lifecycle === "prepared" || state.lifecycle === "provider_exited";
   if (!gone || ctx.session !== null) return;
   // A session never opened has no thread: upstream's runner starts one for the command.
   if (state.threadId === null && state.lifecycle !== "prepared") return;
   // Upstream's runner probes no goals for a thread a command starts (session.open probes them).
   await startProviderSession(ctx, sessionDeps, "ensure", command, "facts", {}, false);
-  holdSavedFacts(ctx, command.commandId, true);
+  // A snapshot after a turn.stop resumes the thread but reports the session prepared, as upstream's.
+  if (options.keepPrepared === true && state.threadId !== null) {
+    ctx.update((current) => ({ ...current, lifecycle: "prepared" }));
+    await ctx.save();
+  }
+  holdSavedFacts(ctx, command.commandId, true, true);
+}
+
+async function markOpen(ctx: ExecutorContext): Promise<void> {
+  ctx.update((current) => ({ ...current, lifecycle: "session_open" }));
+  await ctx.save();
 }
 
 /** `session.close` and `session.destroy`: the provider stopped, an active turn interrupted. */

@@ -29,6 +29,8 @@ function sameGoal(left: SessionGoal | null, right: SessionGoal | null): boolean 
 
 /** The next revision of the goal state, kept and saved; resolves with it. */
 async function advance(ctx: ExecutorContext, goal: SessionGoal | null): Promise<GoalState> {
+  // Upstream's runner answers the next drain drained once a goal changed after a reopen.
+  ctx.reopenedWithoutTurn = false;
   const goals = { ...goalsOf(ctx.state()), goal, goalRevision: goalsOf(ctx.state()).goalRevision + 1 };
   ctx.update((current) => ({ ...current, goals }));
   await ctx.save();
@@ -38,8 +40,13 @@ async function advance(ctx: ExecutorContext, goal: SessionGoal | null): Promise<
 /** Upstream's refusal of a goal command with no provider session to ask (before session.open, say). */
 const GOALS_UNAVAILABLE = "Codex session goals are unavailable for this provider session";
 
+/**
+ * The thread to ask, or null: no provider session, or one whose goal API was never found
+ * available (a thread a turn.start or snapshot started before session.open is not probed).
+ */
 function threadOf(ctx: ExecutorContext): { threadId: string } | null {
   const state = ctx.state();
+  if (goalsOf(state).sessionGoals.availability !== "available") return null;
   return ctx.session === null || state.threadId === null ? null : { threadId: state.threadId };
 }
 

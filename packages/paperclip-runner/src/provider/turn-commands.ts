@@ -46,6 +46,7 @@ export async function startTurn(
     throw error;
   }
   ctx.restartsSinceTurnStart = 0;
+  ctx.reopenedWithoutTurn = false;
   ctx.update((current) => ({
     ...current,
     lifecycle: "turn_active",
@@ -109,6 +110,7 @@ export async function stopTurn(ctx: ExecutorContext): Promise<CommandOutcome> {
   const turnId = ctx.state().activeProviderTurnId;
   await ctx.session?.stop();
   ctx.session = null;
+  ctx.stoppedByTurnStop = ctx.state().lifecycle !== "closed";
   if (turnId !== null) {
     await ctx.tools.cancelPending("stopped");
     ctx.inputs.cancelPending();
