@@ -31,6 +31,9 @@ const toolchain = serverToolchainForFile();
 const SEED = Number(process.env.SWEEP_SEED ?? 20261203);
 const RUNS = Number(process.env.SWEEP_RUNS ?? 8);
 
+/** Drains with nothing between them at the end of each sequence: one of them must answer drained. */
+export const LIVENESS_DRAINS = 5;
+
 /** One generated command: its type and payload, and how it changes the model when it succeeds. */
 interface Move {
   readonly type: string;
@@ -87,7 +90,7 @@ function preparePayload(work: string, payload: Record<string, unknown>): Record<
 export function sweepSteps(
   work: string,
   moves: readonly Move[],
-): { steps: Step[]; unselected: string[]; racy: string[] } {
+): { steps: Step[]; unselected: string[]; racy: string[]; liveness: string[] } {
   // `selected`: a run.prepare came (of kind codex, it selects upstream's executor, valid or not).
   const model = { selected: false, prepared: false, opened: false, turnActive: false, closed: false };
   const unselected: string[] = [];
@@ -158,10 +161,19 @@ export function sweepSteps(
     steps.push(...command("turn.interrupt", "end interrupt", {}));
     endTurn();
   }
+  // Liveness: the server's close repeats drains until one answers retainedEventsDrained:true, so
+  // repeated drains with nothing between them must get there (their answers compared as the rest).
+  const liveness: string[] = [];
+  for (let n = 1; n <= LIVENESS_DRAINS; n++) {
+    const id = slug(`liveness drain ${n}`);
+    steps.push(...command("runner.drain", id));
+    if (!model.selected) unselected.push(id);
+    if (n === 1 && (previous === "session.goal.set" || previous === "session.goal.clear")) racy.push(id);
+    liveness.push(id);
+  }
   steps.push(...closeSteps);
   if (!model.selected) unselected.push("drain", "suspend");
-  if (previous === "session.goal.set" || previous === "session.goal.clear") racy.push("drain");
-  return { steps, unselected, racy };
+  return { steps, unselected, racy, liveness };
 }
 
 /**
@@ -187,6 +199,10 @@ function observed(
   };
 }
 
+/** A drain's `retainedEventsDrained`. */
+const retained = (result: DriverResult, id: string): unknown =>
+  (answer(result, id) as { result?: { retainedEventsDrained?: unknown } }).result?.retainedEventsDrained;
+
 const NOTHING_SELECTED = failed("run.prepare must select a provider before provider commands execute");
 
 describe("generated command sequences against upstream's runner", { timeout: 600_000 }, () => {
@@ -200,6 +216,9 @@ describe("generated command sequences against upstream's runner", { timeout: 600
           moves,
           ...observed(upstream, plan),
         });
+        // Ours converges as upstream's: a repeated drain answers drained within a few answers.
+        if (!unselected.includes(plan.liveness[0] as string))
+          expect(plan.liveness.map((id) => retained(ours, id))).toContain(true);
         for (const id of unselected) {
           expect({ id, ...(answer(upstream, id) as object) }).toEqual({ id, ...NOTHING_SELECTED });
           expect(answer(ours, id)).toMatchObject({ status: "completed", result: { status: "completed" } });

@@ -12,6 +12,7 @@ import {
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
+import { answersRetained, reopenDrained } from "./drain-answer.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
@@ -101,6 +102,8 @@ export class CodexExecutor implements DurableEngine {
    * answers a snapshot before session.open from the prepared state, without starting Codex.
    */
   private refusedFirstPrepare = false;
+  /** The drains in a row up to the command being handled (0 once another command comes). */
+  private drainsInARow = 0;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -140,6 +143,7 @@ export class CodexExecutor implements DurableEngine {
     return this.ctx.run(async () => {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
       if (command.type !== "runner.drain") this.closedByLastCommand = false;
+      this.drainsInARow = command.type === "runner.drain" ? this.drainsInARow + 1 : 0;
       this.closing = { current: false, previous: this.closing.current };
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
@@ -156,6 +160,9 @@ export class CodexExecutor implements DurableEngine {
   /** A later drain's answer is sent: its commit of the held facts follows (`held-startup-release.ts`). */
   afterCommand(command: ServerCommand): Promise<void> {
     if (command.type === "runner.drain") this.closedByLastCommand = false;
+    // The drains in a row committed what a reopen retained: later drains answer it drained.
+    if (command.type === "runner.drain" && reopenDrained(this.drainsInARow))
+      this.ctx.reopenedWithoutTurn = false;
     this.heldStartup.afterAnswer(command);
     return Promise.resolve();
   }
@@ -196,12 +203,13 @@ export class CodexExecutor implements DurableEngine {
 
   holdsEvents(): boolean {
     // Besides held facts, what upstream's runner answers as retained though nothing is left to commit.
-    return (
-      this.ctx.deferredStartup !== null ||
-      this.closedByLastCommand ||
-      this.heldStartup.releasedOnThisDrain ||
-      (this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed")
-    );
+    return answersRetained({
+      startupHeld: this.ctx.deferredStartup !== null,
+      closedByLastCommand: this.closedByLastCommand,
+      releasedOnThisDrain: this.heldStartup.releasedOnThisDrain,
+      reopenedWithoutTurn: this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed",
+      drainsInARow: this.drainsInARow,
+    });
   }
 
   acknowledge(): void {
