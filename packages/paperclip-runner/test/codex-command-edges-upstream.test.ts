@@ -995,4 +995,26 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
       if (sequence !== sequences[1]) expectSameAnswers(ours, upstream);
     }
   });
+
+  it("refuses a run.attach after a refused first run.prepare, where upstream's binds and opens", async () => {
+    const refused = (work: string) =>
+      prepareWith(work, (p) => {
+        p.model = 5;
+      });
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "refused", refused(work)),
+      ...command("run.attach", "attach", codexPrepare(work)),
+      ...closeSteps,
+    ]);
+    // Deliberate difference (docs/compatibility.md, warm run.attach): upstream's runner binds a
+    // provider from the payload and starts a session; ours implements no warm attach and refuses
+    // it as when bound (it used to fail "Codex provider has not been prepared").
+    expect(answer(upstream, "attach")).toMatchObject({ status: "completed", result: { status: "started" } });
+    expect(answer(ours, "attach")).toMatchObject({
+      status: "rejected",
+      result: { status: "rejected", code: "provider_command_unavailable" },
+    });
+    for (const result of [ours, upstream])
+      expect(answer(result, "refused")).toEqual(answer(upstream, "refused"));
+  });
 });

@@ -5,6 +5,7 @@ import { recoverProviderSession } from "./codex-recovery.js";
 import type { SessionDeps } from "./codex-session.js";
 import {
   applied,
+  attachRefused,
   type CommandOutcome,
   executionFailed,
   failedOutcome,
@@ -322,12 +323,7 @@ export class CodexExecutor implements DurableEngine {
         if (command.type === "session.goal.set") return await setGoal(this.ctx, payload);
         return await clearGoal(this.ctx);
       case "run.attach":
-        // Refused, not completed: the server's transport would otherwise rotate the run onto
-        // a session this runner never re-bound (warm attach is not implemented here).
-        return rejected("run.attach (warm re-bind to a new run) is not implemented by this runner", {
-          status: "rejected",
-          code: "provider_command_unavailable",
-        });
+        return attachRefused();
       default:
         // session.budget.increase among them: only managed providers take it.
         return unavailable();
