@@ -22,7 +22,8 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // closed) says when a turn starts or ends, and the scenario waits for that turn's `turn.started`
 // or `run.terminal` before the next command, so both runners see Codex's notifications at the
 // same points. Left out on purpose (deliberate differences, docs/compatibility.md section (c)):
-// a `run.prepare` once the session was opened (ours refuses to re-bind an open session), a
+// a `run.prepare` once the session was opened (ours refuses to re-bind an open session; a
+// snapshot or turn.start before session.open opens it in ours, upstream's reports it prepared), a
 // `turn.start` after only refused `run.prepare`s (upstream's runner never answers it), a
 // refused provider kind (ours binds no executor), a provider command that does not exist
 // (upstream's runner is poisoned), warm attachment fields (normalised by `answer`).
@@ -107,7 +108,8 @@ export function sweepSteps(
     steps.push({ op: "event", type: "run.terminal", count: terminals });
   };
   moves.forEach(({ type, payload, valid }, index) => {
-    // Deliberate difference: ours does not re-bind a session once opened (left out, see above).
+    // Deliberate difference: ours does not re-bind a session once opened, a snapshot's or a
+    // turn.start's before session.open included (`model.opened`; left out, see above).
     if (type === "run.prepare" && model.opened && !model.closed) return;
     // Deliberate difference: upstream's runner never answers a turn.start when its only run.prepare
     // was refused (the executor selected, nothing bound); ours fails it (pinned in the edges test).
