@@ -123,6 +123,8 @@ export async function openSession(
     ...goalEvents,
   ]);
   holdSavedFacts(ctx, command.commandId, false);
+  // The session is open again: no longer as a turn.stop left it.
+  ctx.stoppedByTurnStop = false;
   return applied(sessionOpenResult(ctx.state(), resumed ? "resumed" : "started"));
 }
 
@@ -140,6 +142,8 @@ async function reopenSession(ctx: ExecutorContext, command: StartupCommand): Pro
   const held = ctx.deferredStartup;
   if (held !== null && (held.ensured !== true || !ctx.stoppedByTurnStop))
     ctx.deferredStartup = { ...held, commandId: command.commandId, ensured: false };
+  // The session is open again: no longer as a turn.stop left it.
+  ctx.stoppedByTurnStop = false;
   const goalEvents = await probeGoals(ctx);
   await ctx.emitAll([
     { eventType: "session.resumed", priority: 0, payload: ctx.identityPayload() },
