@@ -953,4 +953,68 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     expect(answer(ours, "drain behind two closes")).toEqual(drained(false));
     expectSameAnswers(ours, upstream);
   });
+
+  it("converges repeated drains after the sequences that reopen a running Codex, as upstream's", async () => {
+    // The server's close repeats drains until one answers retainedEventsDrained:true: after each
+    // sequence, drains with nothing between them must get there, answered as upstream's are.
+    const drains = [1, 2, 3, 4, 5].flatMap((n) => command("runner.drain", `liveness ${n}`));
+    const sequences: ((work: string) => Step[])[] = [
+      (work) => [
+        ...command("run.prepare", "prepare", codexPrepare(work)),
+        ...command("turn.start", "empty", { text: "" }),
+        ...command("session.open", "open", { reuse: "same_session" }),
+      ],
+      // Only the drains compared here: right behind run.prepare upstream's runner answers this
+      // snapshot from the prepared state (no thread) and the open then reports session.started;
+      // ours starts Codex for it (a difference the drain fix leaves as it found it).
+      (work) => [
+        ...command("run.prepare", "prepare", codexPrepare(work)),
+        ...command("session.snapshot", "snapshot"),
+        ...command("session.open", "open", { reuse: "same_session" }),
+      ],
+      (work) => [
+        ...command("run.prepare", "prepare", codexPrepare(work)),
+        ...command("session.open", "open", { reuse: "same_session" }),
+        ...command("session.open", "open again", { reuse: "same_session" }),
+      ],
+    ];
+    for (const sequence of sequences) {
+      const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+        ...sequence(work),
+        ...drains,
+        ...closeSteps,
+      ]);
+      const answers = (result: DriverResult) =>
+        [1, 2, 3, 4, 5].map(
+          (n) =>
+            (answer(result, slug(`liveness ${n}`)) as { result?: { retainedEventsDrained?: unknown } }).result
+              ?.retainedEventsDrained,
+        );
+      expect(answers(ours)).toContain(true);
+      expect(answers(ours)).toEqual(answers(upstream));
+      if (sequence !== sequences[1]) expectSameAnswers(ours, upstream);
+    }
+  });
+
+  it("refuses a run.attach after a refused first run.prepare, where upstream's binds and opens", async () => {
+    const refused = (work: string) =>
+      prepareWith(work, (p) => {
+        p.model = 5;
+      });
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "refused", refused(work)),
+      ...command("run.attach", "attach", codexPrepare(work)),
+      ...closeSteps,
+    ]);
+    // Deliberate difference (docs/compatibility.md, warm run.attach): upstream's runner binds a
+    // provider from the payload and starts a session; ours implements no warm attach and refuses
+    // it as when bound (it used to fail "Codex provider has not been prepared").
+    expect(answer(upstream, "attach")).toMatchObject({ status: "completed", result: { status: "started" } });
+    expect(answer(ours, "attach")).toMatchObject({
+      status: "rejected",
+      result: { status: "rejected", code: "provider_command_unavailable" },
+    });
+    for (const result of [ours, upstream])
+      expect(answer(result, "refused")).toEqual(answer(upstream, "refused"));
+  });
 });

@@ -22,7 +22,8 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // closed) says when a turn starts or ends, and the scenario waits for that turn's `turn.started`
 // or `run.terminal` before the next command, so both runners see Codex's notifications at the
 // same points. Left out on purpose (deliberate differences, docs/compatibility.md section (c)):
-// a `run.prepare` once the session was opened (ours refuses to re-bind an open session), a
+// a `run.prepare` once the session was opened (ours refuses to re-bind an open session; a
+// snapshot or turn.start before session.open opens it in ours, upstream's reports it prepared), a
 // `turn.start` after only refused `run.prepare`s (upstream's runner never answers it), a
 // refused provider kind (ours binds no executor), a provider command that does not exist
 // (upstream's runner is poisoned), warm attachment fields (normalised by `answer`).
@@ -30,6 +31,9 @@ const toolchain = serverToolchainForFile();
 
 const SEED = Number(process.env.SWEEP_SEED ?? 20261203);
 const RUNS = Number(process.env.SWEEP_RUNS ?? 8);
+
+/** Drains with nothing between them at the end of each sequence: one of them must answer drained. */
+export const LIVENESS_DRAINS = 5;
 
 /** One generated command: its type and payload, and how it changes the model when it succeeds. */
 interface Move {
@@ -87,7 +91,7 @@ function preparePayload(work: string, payload: Record<string, unknown>): Record<
 export function sweepSteps(
   work: string,
   moves: readonly Move[],
-): { steps: Step[]; unselected: string[]; racy: string[] } {
+): { steps: Step[]; unselected: string[]; racy: string[]; liveness: string[] } {
   // `selected`: a run.prepare came (of kind codex, it selects upstream's executor, valid or not).
   const model = { selected: false, prepared: false, opened: false, turnActive: false, closed: false };
   const unselected: string[] = [];
@@ -104,7 +108,8 @@ export function sweepSteps(
     steps.push({ op: "event", type: "run.terminal", count: terminals });
   };
   moves.forEach(({ type, payload, valid }, index) => {
-    // Deliberate difference: ours does not re-bind a session once opened (left out, see above).
+    // Deliberate difference: ours does not re-bind a session once opened, a snapshot's or a
+    // turn.start's before session.open included (`model.opened`; left out, see above).
     if (type === "run.prepare" && model.opened && !model.closed) return;
     // Deliberate difference: upstream's runner never answers a turn.start when its only run.prepare
     // was refused (the executor selected, nothing bound); ours fails it (pinned in the edges test).
@@ -158,10 +163,19 @@ export function sweepSteps(
     steps.push(...command("turn.interrupt", "end interrupt", {}));
     endTurn();
   }
+  // Liveness: the server's close repeats drains until one answers retainedEventsDrained:true, so
+  // repeated drains with nothing between them must get there (their answers compared as the rest).
+  const liveness: string[] = [];
+  for (let n = 1; n <= LIVENESS_DRAINS; n++) {
+    const id = slug(`liveness drain ${n}`);
+    steps.push(...command("runner.drain", id));
+    if (!model.selected) unselected.push(id);
+    if (n === 1 && (previous === "session.goal.set" || previous === "session.goal.clear")) racy.push(id);
+    liveness.push(id);
+  }
   steps.push(...closeSteps);
   if (!model.selected) unselected.push("drain", "suspend");
-  if (previous === "session.goal.set" || previous === "session.goal.clear") racy.push("drain");
-  return { steps, unselected, racy };
+  return { steps, unselected, racy, liveness };
 }
 
 /**
@@ -187,6 +201,10 @@ function observed(
   };
 }
 
+/** A drain's `retainedEventsDrained`. */
+const retained = (result: DriverResult, id: string): unknown =>
+  (answer(result, id) as { result?: { retainedEventsDrained?: unknown } }).result?.retainedEventsDrained;
+
 const NOTHING_SELECTED = failed("run.prepare must select a provider before provider commands execute");
 
 describe("generated command sequences against upstream's runner", { timeout: 600_000 }, () => {
@@ -200,6 +218,9 @@ describe("generated command sequences against upstream's runner", { timeout: 600
           moves,
           ...observed(upstream, plan),
         });
+        // Ours converges as upstream's: a repeated drain answers drained within a few answers.
+        if (!unselected.includes(plan.liveness[0] as string))
+          expect(plan.liveness.map((id) => retained(ours, id))).toContain(true);
         for (const id of unselected) {
           expect({ id, ...(answer(upstream, id) as object) }).toEqual({ id, ...NOTHING_SELECTED });
           expect(answer(ours, id)).toMatchObject({ status: "completed", result: { status: "completed" } });

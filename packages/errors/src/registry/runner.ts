@@ -496,6 +496,19 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     solutions: ["Check the provider version against the one the server qualifies.", "Read `details.reason`."],
     prevention: "Use the provider release the server qualifies.",
   },
+  ERR_RUNNER_PROVIDER_NOT_BOUND: {
+    family: "runner",
+    title: "The runner read the provider session before run.prepare bound one",
+    message: "run.prepare has not bound a provider",
+    meaning:
+      "An invariant of the Codex executor in `paperclip-runnerd`: every command but `run.prepare` is answered from the provider session a `run.prepare` bound (commands after a refused first `run.prepare` are answered without it). The executor read that session while none was bound, so a code path skipped that check. The command fails with this error; nothing is sent to the provider.",
+    when: "A defect in the runner, not in the server's commands or the provider.",
+    solutions: [
+      "Report it with the runner's diagnostics and the commands the server sent (their order and types).",
+      "Start the run again: a new `run.prepare` binds the provider.",
+    ],
+    prevention: "None on the caller's side: the runner must not read an unbound session.",
+  },
   ERR_RUNNER_PROVIDER_REQUEST_FAILED: {
     family: "runner",
     title: "The provider refused a request of the runner",

@@ -5,6 +5,7 @@ import { recoverProviderSession } from "./codex-recovery.js";
 import type { SessionDeps } from "./codex-session.js";
 import {
   applied,
+  attachRefused,
   type CommandOutcome,
   executionFailed,
   failedOutcome,
@@ -12,6 +13,7 @@ import {
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
+import { answersRetained, reopenDrained } from "./drain-answer.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
@@ -101,6 +103,8 @@ export class CodexExecutor implements DurableEngine {
    * answers a snapshot before session.open from the prepared state, without starting Codex.
    */
   private refusedFirstPrepare = false;
+  /** The drains in a row up to the command being handled (0 once another command comes). */
+  private drainsInARow = 0;
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -140,6 +144,7 @@ export class CodexExecutor implements DurableEngine {
     return this.ctx.run(async () => {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
       if (command.type !== "runner.drain") this.closedByLastCommand = false;
+      this.drainsInARow = command.type === "runner.drain" ? this.drainsInARow + 1 : 0;
       this.closing = { current: false, previous: this.closing.current };
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
@@ -156,6 +161,9 @@ export class CodexExecutor implements DurableEngine {
   /** A later drain's answer is sent: its commit of the held facts follows (`held-startup-release.ts`). */
   afterCommand(command: ServerCommand): Promise<void> {
     if (command.type === "runner.drain") this.closedByLastCommand = false;
+    // The drains in a row committed what a reopen retained: later drains answer it drained.
+    if (command.type === "runner.drain" && reopenDrained(this.drainsInARow))
+      this.ctx.reopenedWithoutTurn = false;
     this.heldStartup.afterAnswer(command);
     return Promise.resolve();
   }
@@ -196,12 +204,13 @@ export class CodexExecutor implements DurableEngine {
 
   holdsEvents(): boolean {
     // Besides held facts, what upstream's runner answers as retained though nothing is left to commit.
-    return (
-      this.ctx.deferredStartup !== null ||
-      this.closedByLastCommand ||
-      this.heldStartup.releasedOnThisDrain ||
-      (this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed")
-    );
+    return answersRetained({
+      startupHeld: this.ctx.deferredStartup !== null,
+      closedByLastCommand: this.closedByLastCommand,
+      releasedOnThisDrain: this.heldStartup.releasedOnThisDrain,
+      reopenedWithoutTurn: this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed",
+      drainsInARow: this.drainsInARow,
+    });
   }
 
   acknowledge(): void {
@@ -314,12 +323,7 @@ export class CodexExecutor implements DurableEngine {
         if (command.type === "session.goal.set") return await setGoal(this.ctx, payload);
         return await clearGoal(this.ctx);
       case "run.attach":
-        // Refused, not completed: the server's transport would otherwise rotate the run onto
-        // a session this runner never re-bound (warm attach is not implemented here).
-        return rejected("run.attach (warm re-bind to a new run) is not implemented by this runner", {
-          status: "rejected",
-          code: "provider_command_unavailable",
-        });
+        return attachRefused();
       default:
         // session.budget.increase among them: only managed providers take it.
         return unavailable();

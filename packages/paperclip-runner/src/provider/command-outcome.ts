@@ -37,6 +37,18 @@ export function unavailable(): CommandOutcome {
 }
 
 /**
+ * `run.attach`, bound or not: refused, not completed, the server's transport would otherwise rotate
+ * the run onto a session this runner never re-bound (warm attach is not implemented here).
+ * Upstream's runner, before any bound provider, binds one from the payload and opens a session.
+ */
+export function attachRefused(): CommandOutcome {
+  return rejected("run.attach (warm re-bind to a new run) is not implemented by this runner", {
+    status: "rejected",
+    code: "provider_command_unavailable",
+  });
+}
+
+/**
  * Pure: a command that threw. A provider configuration refused (kind, descriptor, tools) fails
  * with upstream's result (`command_execution_failed` and its message, as upstream's runner answers
  * a refused `run.prepare`); any other error fails with its coded text.

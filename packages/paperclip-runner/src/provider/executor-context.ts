@@ -1,3 +1,4 @@
+import { RunnerError } from "@paperclipai/errors";
 import type { EngineEvent } from "../durable/engine/durable-engine.js";
 import { carriedRecords, type PendingEventRecord } from "./carried-startup-facts.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
@@ -124,7 +125,8 @@ export class ExecutorContext {
   }
 
   state(): CodexProviderState {
-    if (this.current === null) throw new Error("run.prepare has not bound a provider");
+    if (this.current === null)
+      throw new RunnerError("ERR_RUNNER_PROVIDER_NOT_BOUND", "run.prepare has not bound a provider");
     return this.current;
   }
 

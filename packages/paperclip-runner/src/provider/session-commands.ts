@@ -101,7 +101,7 @@ export async function openSession(
   if (state.lifecycle === "closed") return executionFailed("Codex provider session is closed");
   if (ctx.session !== null && state.lifecycle === "prepared") await markOpen(ctx);
   if (ctx.session !== null && ["prepared", "session_open", "turn_active"].includes(state.lifecycle)) {
-    return await reopenSession(ctx);
+    return await reopenSession(ctx, command);
   }
   ctx.restartsSinceTurnStart = 0;
   const resumed = state.threadId !== null;
@@ -123,6 +123,8 @@ export async function openSession(
     ...goalEvents,
   ]);
   holdSavedFacts(ctx, command.commandId, false);
+  // The session is open again: no longer as a turn.stop left it.
+  ctx.stoppedByTurnStop = false;
   return applied(sessionOpenResult(ctx.state(), resumed ? "resumed" : "started"));
 }
 
@@ -130,9 +132,18 @@ export async function openSession(
  * `session.open` on a session whose provider runs: as upstream's runner, the thread is reported
  * resumed (`session.resumed`, result status `resumed`) and the goal API probed again
  * (`thread/goal/get`: `session.capabilities.updated`, `session.goal.snapshot` one revision on).
+ * Startup facts still held by the first start (a first open's, a snapshot's before session.open)
+ * stay held as this open's: the server's drains then commit them as a plain open's
+ * (`startup-release-policy.ts`), as upstream's do; those of a start after a turn.stop (a goal
+ * command's) are committed behind this open's events instead (`held-startup-release.ts`).
  */
-async function reopenSession(ctx: ExecutorContext): Promise<CommandOutcome> {
+async function reopenSession(ctx: ExecutorContext, command: StartupCommand): Promise<CommandOutcome> {
   ctx.reopenedWithoutTurn = true;
+  const held = ctx.deferredStartup;
+  if (held !== null && (held.ensured !== true || !ctx.stoppedByTurnStop))
+    ctx.deferredStartup = { ...held, commandId: command.commandId, ensured: false };
+  // The session is open again: no longer as a turn.stop left it.
+  ctx.stoppedByTurnStop = false;
   const goalEvents = await probeGoals(ctx);
   await ctx.emitAll([
     { eventType: "session.resumed", priority: 0, payload: ctx.identityPayload() },

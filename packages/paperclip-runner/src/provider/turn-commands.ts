@@ -47,6 +47,8 @@ export async function startTurn(
   }
   ctx.restartsSinceTurnStart = 0;
   ctx.reopenedWithoutTurn = false;
+  // A turn accepted: Codex runs for the session again, not as a turn.stop left it.
+  ctx.stoppedByTurnStop = false;
   ctx.update((current) => ({
     ...current,
     lifecycle: "turn_active",

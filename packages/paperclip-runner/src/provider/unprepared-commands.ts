@@ -1,4 +1,10 @@
-import { applied, type CommandOutcome, executionFailed, unavailable } from "./command-outcome.js";
+import {
+  applied,
+  attachRefused,
+  type CommandOutcome,
+  executionFailed,
+  unavailable,
+} from "./command-outcome.js";
 import { resultShapeError } from "./semantic-tool-bridge.js";
 
 /** Upstream's words for a command that needs the provider's configuration. */
@@ -21,8 +27,11 @@ export function unpreparedOutcome(type: string, payload: Record<string, unknown>
       if (typeof payload.text !== "string") return executionFailed("turn.steer payload.text is required");
       return executionFailed(NOT_BEEN_PREPARED);
     case "session.open":
-    case "run.attach":
       return executionFailed(NOT_BEEN_PREPARED);
+    case "run.attach":
+      // Upstream's runner binds a provider from the payload and opens a session; ours implements
+      // no warm attach and refuses it as when bound (docs/compatibility.md).
+      return attachRefused();
     case "turn.interrupt":
     case "run.cancel":
     case "turn.stop":
