@@ -4,6 +4,8 @@ import { runUpstreamRedactionTestsAgainstOurs } from "./test/upstream-redaction/
 export default defineConfig({
   plugins: [runUpstreamRedactionTestsAgainstOurs()],
   test: {
+    // Property tests draw the same cases on every run; FC_SEED=random explores.
+    setupFiles: ["@paperclipai/test-support/fast-check-setup"],
     server: {
       // Upstream's test file must go through vitest's module graph for the plugin to see it.
       deps: { inline: [/adapter-utils@2026\.916\.1/] },

@@ -8,6 +8,8 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 export default defineConfig({
   define: { __PACKAGE_VERSION__: JSON.stringify(version) },
   test: {
+    // Property tests draw the same cases on every run; FC_SEED=random explores.
+    setupFiles: ["@paperclipai/test-support/fast-check-setup"],
     // Unit tests need neither root nor bwrap; the integration tests say once what they need.
     projects: [
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },

@@ -93,8 +93,12 @@ const secretValue = fc
   .tuple(chars(VALUE, 4, 30), fc.constantFrom(...DIGITS), chars(VALUE, 3, 30))
   .map(([head, digit, tail]) => `${head}${digit}${tail}`);
 
+const BARE_FORM = 4;
+
 const keyAssignment: fc.Arbitrary<Planted> = fc
-  .tuple(fc.constantFrom(...SENSITIVE_KEYS), fc.integer({ min: 0, max: 4 }), secretValue)
+  .tuple(fc.constantFrom(...SENSITIVE_KEYS), fc.integer({ min: 0, max: BARE_FORM }), secretValue)
+  // In the bare form a value starting with `--` is the next flag (`token --help`), by the rule.
+  .filter(([, form, value]) => form !== BARE_FORM || !value.startsWith("--"))
   .map(([key, form, value]) => {
     const text = [
       `${key}=${value}`,
