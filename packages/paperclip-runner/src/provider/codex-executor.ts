@@ -98,11 +98,6 @@ export class CodexExecutor implements DurableEngine {
   private closedByLastCommand = false;
   /** Whether the command before the one being handled closed the session (drains included). */
   private closing = { current: false, previous: false };
-  /**
-   * The first run.prepare was refused (the executor selected, nothing bound): upstream's runner then
-   * answers a snapshot before session.open from the prepared state, without starting Codex.
-   */
-  private refusedFirstPrepare = false;
   /** The drains in a row up to the command being handled (0 once another command comes). */
   private drainsInARow = 0;
 
@@ -242,15 +237,8 @@ export class CodexExecutor implements DurableEngine {
 
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
     const payload = command.payload;
-    if (command.type === "run.prepare") {
-      const first = !this.ctx.bound;
-      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile).catch(
-        (error: unknown) => {
-          if (first && !this.ctx.bound) this.refusedFirstPrepare = true;
-          throw error;
-        },
-      );
-    }
+    if (command.type === "run.prepare")
+      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile);
     // The executor is selected, but its run.prepare was refused: nothing is bound yet.
     if (!this.ctx.bound) return unpreparedOutcome(command.type, payload);
     const state = this.ctx.state();
@@ -276,20 +264,24 @@ export class CodexExecutor implements DurableEngine {
     switch (command.type) {
       case "session.open":
         return await openSession(this.ctx, this.deps.session, commandSubject(command));
-      case "turn.start": {
-        if (typeof payload.text === "string")
+      case "turn.start":
+      case "turn.steer": {
+        // A turn command with a text starts Codex (a new thread before session.open); a steer only
+        // before session.open (then refused: no turn), as upstream's runner does.
+        if (typeof payload.text === "string" && (command.type === "turn.start" || state.threadId === null))
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
-        const outcome = await startTurn(this.ctx, payload);
-        // A turn refused after its provider started (empty text, say): upstream's runner commits
-        // the start's facts with the refusal, before whatever comes next.
+        const outcome =
+          command.type === "turn.start"
+            ? await startTurn(this.ctx, payload)
+            : await steerTurn(this.ctx, payload);
+        // A turn command refused after its provider started (empty text, say): upstream's runner
+        // commits the start's facts with the refusal, before whatever comes next.
         if (outcome.status !== "accepted" && this.ctx.deferredStartup?.commandId === command.commandId) {
           await this.ctx.releaseStartup();
           this.ctx.lateResumeNotes = false;
         }
         return outcome;
       }
-      case "turn.steer":
-        return await steerTurn(this.ctx, payload);
       case "turn.interrupt":
       case "run.cancel":
         // Upstream's runner names the command as the reason, whatever the payload says.
@@ -301,12 +293,10 @@ export class CodexExecutor implements DurableEngine {
       case "request.resolve":
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
-        // Before any session.open, upstream's runner starts the provider on a new thread for it;
-        // after this runner stopped it for a turn.stop, again on the thread (still reported prepared).
-        if (
-          state.lifecycle === "prepared" &&
-          (state.threadId === null ? !this.refusedFirstPrepare : this.ctx.stoppedByTurnStop)
-        )
+        // Before any session.open, upstream's runner answers it from the prepared state (no thread,
+        // Codex not started); after this runner stopped Codex for a turn.stop, it starts Codex
+        // again on the thread (still reported prepared).
+        if (state.lifecycle === "prepared" && state.threadId !== null && this.ctx.stoppedByTurnStop)
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command), { keepPrepared: true });
         return applied(sessionSnapshot(this.ctx.state()));
       case "session.close":

@@ -27,6 +27,16 @@ describe("startupRelease", () => {
     expect(startupRelease("turn.start", "kept")).toBe("after-effect");
     expect(startupRelease("session.close", "none")).toBe("after-effect");
   });
+
+  it("leaves them as a first drain does behind a cancel, interrupt or stop with no turn", () => {
+    for (const type of ["run.cancel", "turn.interrupt", "turn.stop"]) {
+      expect(startupRelease(type, "none")).toBe("kept-as-drained");
+      expect(startupRelease(type, "kept")).toBe("kept-as-drained");
+      expect(startupRelease(type, "releasing")).toBe("before");
+      // A turn's interrupt commits them after its effect, as any other command.
+      expect(startupRelease(type, "none", true)).toBe("after-effect");
+    }
+  });
 });
 
 describe("releasedOnDrain", () => {
