@@ -13,7 +13,7 @@ import {
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
-import { answersRetained, reopenDrained } from "./drain-answer.js";
+import { DrainMarks } from "./drain-answer.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
@@ -89,17 +89,8 @@ export class CodexExecutor implements DurableEngine {
   private readonly heldStartup: HeldStartupRelease;
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
-  /**
-   * The last command was an answered session.close or session.destroy, not right behind the one
-   * that closed the session: upstream's runner answers a drain right behind it
-   * `retainedEventsDrained:false` (any other command in between, or a drain before, and it answers
-   * true), observed with its binary (the rule is read off its answers, not its code).
-   */
-  private closedByLastCommand = false;
-  /** Whether the command before the one being handled closed the session (drains included). */
-  private closing = { current: false, previous: false };
-  /** The drains in a row up to the command being handled (0 once another command comes). */
-  private drainsInARow = 0;
+  /** What the last command closed, the drains in a row: what the drain answer reads (`drain-answer.ts`). */
+  private readonly drainMarks = new DrainMarks();
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -138,9 +129,7 @@ export class CodexExecutor implements DurableEngine {
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
-      if (command.type !== "runner.drain") this.closedByLastCommand = false;
-      this.drainsInARow = command.type === "runner.drain" ? this.drainsInARow + 1 : 0;
-      this.closing = { current: false, previous: this.closing.current };
+      this.drainMarks.before(command.type);
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
         this.recoveryPending = false;
@@ -153,12 +142,9 @@ export class CodexExecutor implements DurableEngine {
     });
   }
 
-  /** A later drain's answer is sent: its commit of the held facts follows (`held-startup-release.ts`). */
+  /** A drain's answer is sent: the marks it answered for move on, its commit of held facts follows. */
   afterCommand(command: ServerCommand): Promise<void> {
-    if (command.type === "runner.drain") this.closedByLastCommand = false;
-    // The drains in a row committed what a reopen retained: later drains answer it drained.
-    if (command.type === "runner.drain" && reopenDrained(this.drainsInARow))
-      this.ctx.reopenedWithoutTurn = false;
+    this.drainMarks.answered(command.type, this.ctx);
     this.heldStartup.afterAnswer(command);
     return Promise.resolve();
   }
@@ -173,11 +159,7 @@ export class CodexExecutor implements DurableEngine {
       if (command.type === "session.open") this.startAhead.taken();
       const openBefore = this.ctx.bound && this.ctx.state().lifecycle !== "closed";
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
-      const closed =
-        (command.type === "session.close" || command.type === "session.destroy") &&
-        outcome.status === "accepted";
-      this.closing.current = closed && openBefore;
-      this.closedByLastCommand = closed && !this.closing.previous;
+      this.drainMarks.handled(command.type, outcome.status === "accepted", openBefore);
       // A provider started ahead that this command did not take (a refused session.open, a
       // failed run.prepare) is stopped: nothing is left running for a session not opened.
       if (
@@ -199,13 +181,7 @@ export class CodexExecutor implements DurableEngine {
 
   holdsEvents(): boolean {
     // Besides held facts, what upstream's runner answers as retained though nothing is left to commit.
-    return answersRetained({
-      startupHeld: this.ctx.deferredStartup !== null,
-      closedByLastCommand: this.closedByLastCommand,
-      releasedOnThisDrain: this.heldStartup.releasedOnThisDrain,
-      reopenedWithoutTurn: this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed",
-      drainsInARow: this.drainsInARow,
-    });
+    return this.drainMarks.retained(this.ctx, this.heldStartup.releasedOnThisDrain);
   }
 
   acknowledge(): void {
