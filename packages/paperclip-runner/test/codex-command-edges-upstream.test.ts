@@ -1002,7 +1002,7 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     expectSameAnswers(ours, upstream, ["drain"]);
   });
 
-  it("starts Codex again after a turn.stop for a snapshot and the goal commands, as upstream's", async () => {
+  it("starts Codex again after a turn.stop for the goal commands, not for a snapshot, as upstream's", async () => {
     const stopped = (work: string) => [
       ...command("run.prepare", "prepare", codexPrepare(work)),
       ...command("session.open", "open", { reuse: "same_session" }),
@@ -1052,6 +1052,44 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     expect(answer(ours, "snapshot after goals")).toMatchObject({
       result: { status: "session_open", goalRevision: 4 },
     });
+  });
+
+  it("answers a snapshot after a turn.stop without Codex; a cancel leaves a goal command's start held", async () => {
+    const stopped = (work: string) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...command("turn.start", "hang", { text: "hang" }),
+      { op: "event", type: "turn.started" } as const,
+      ...command("turn.stop", "stop", {}),
+    ];
+    const drains = [1, 2, 3].flatMap((n) => command("runner.drain", `drain ${n}`));
+    const drained = (result: DriverResult) =>
+      [1, 2, 3].map(
+        (n) =>
+          (answer(result, `drain ${n}`) as { result?: { retainedEventsDrained?: unknown } }).result
+            ?.retainedEventsDrained,
+      );
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...stopped(work),
+      ...command("session.snapshot", "snapshot"),
+      ...drains,
+      ...closeSteps,
+    ]);
+    // Ours started Codex again for the snapshot; its drain then committed the restart's facts (false).
+    for (const result of [ours, upstream])
+      expect(result.providerLog.filter((record) => record.kind === "start")).toHaveLength(1);
+    expect(drained(ours)).toEqual([true, true, true]);
+    expectSameAnswers(ours, upstream);
+    const [oursCancel, upstreamCancel] = await bothRunners(toolchain(), (work) => [
+      ...stopped(work),
+      ...command("session.goal.get", "goal get"),
+      ...command("run.cancel", "cancel", { reason: "user" }),
+      ...drains,
+      ...closeSteps,
+    ]);
+    // The goal command's start facts stay held through the cancel as through a first drain.
+    expect(drained(oursCancel)).toEqual([false, false, true]);
+    expectSameAnswers(oursCancel, upstreamCancel);
   });
 
   it("answers commands after a refused first run.prepare as upstream's (nothing bound)", async () => {

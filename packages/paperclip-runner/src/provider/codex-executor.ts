@@ -269,12 +269,9 @@ export class CodexExecutor implements DurableEngine {
       case "request.resolve":
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
-        // Before any session.open, upstream's runner answers it from the prepared state (no thread,
-        // Codex not started); after this runner stopped Codex for a turn.stop, it starts Codex
-        // again on the thread (still reported prepared).
-        if (state.lifecycle === "prepared" && state.threadId !== null && this.ctx.stoppedByTurnStop)
-          await ensureProvider(this.ctx, this.deps.session, commandSubject(command), { keepPrepared: true });
-        return applied(sessionSnapshot(this.ctx.state()));
+        // From the state, Codex not started: before any session.open (no thread) or after a
+        // turn.stop (the thread kept, reported prepared), as upstream's runner answers it.
+        return applied(sessionSnapshot(state));
       case "session.close":
       case "session.destroy":
         return await closeSession(this.ctx);

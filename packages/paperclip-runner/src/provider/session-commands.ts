@@ -196,11 +196,10 @@ export async function ensureProvider(
   ctx: ExecutorContext,
   sessionDeps: ProviderSessionDeps,
   command: StartupCommand,
-  options: { readonly keepPrepared?: boolean } = {},
 ): Promise<void> {
   const state = ctx.state();
-  // A provider a snapshot started again after a turn.stop: the session is open for the next command.
-  if (ctx.session !== null && state.lifecycle === "prepared" && options.keepPrepared !== true) {
+  // A provider running for a session still reported prepared: it is open for the command.
+  if (ctx.session !== null && state.lifecycle === "prepared") {
     await markOpen(ctx);
     return;
   }
@@ -210,11 +209,6 @@ export async function ensureProvider(
   if (state.threadId === null && state.lifecycle !== "prepared") return;
   // Upstream's runner probes no goals for a thread a command starts (session.open probes them).
   await startProviderSession(ctx, sessionDeps, "ensure", command, "facts", {}, false);
-  // A snapshot after a turn.stop resumes the thread but reports the session prepared, as upstream's.
-  if (options.keepPrepared === true && state.threadId !== null) {
-    ctx.update((current) => ({ ...current, lifecycle: "prepared" }));
-    await ctx.save();
-  }
   holdSavedFacts(ctx, command.commandId, true, true);
 }
 
