@@ -951,7 +951,14 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     // the session does not: the drain behind the existing test's "close again" answers true).
     expect(answer(ours, "drain behind a second close")).toEqual(drained(false));
     expect(answer(ours, "drain behind two closes")).toEqual(drained(false));
-    expectSameAnswers(ours, upstream);
+    // Upstream's answer right behind a close is the server's acknowledgement racing the drain:
+    // usually false, as ours; true once in CI on a loaded machine ("drain behind two closes").
+    const behindCloses = [
+      "drain behind the destroy",
+      "drain behind a second close",
+      "drain behind two closes",
+    ];
+    expectSameAnswers(ours, upstream, behindCloses.map(slug));
   });
 
   it("converges repeated drains after the sequences that reopen a running Codex, as upstream's", async () => {
