@@ -260,10 +260,10 @@ describe("proxy robustness against hostile sandbox input", () => {
     for (let wave = 1; wave <= 6; wave += 1) {
       held.push(...(await Promise.all(Array.from({ length: 100 }, open))));
       await expect
-        .poll(() => proxy.stats().connections - before === wave * 100, { timeout: 5_000 })
+        .poll(() => proxy.stats().connections - before === wave * 100, { timeout: 15_000 })
         .toBe(true);
     }
-    await expect.poll(() => proxy.stats().activeConnections === 512, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 512, { timeout: 15_000 }).toBe(true);
     for (const { socket } of held) socket.destroy();
     const refusals = (await Promise.all(held.map(({ refused }) => refused))).filter(Boolean).length;
     expect(refusals).toBe(88);
