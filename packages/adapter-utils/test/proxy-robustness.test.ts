@@ -11,6 +11,7 @@ import {
   proxyRequest,
   rawExchange,
   readBytes,
+  seededBytes,
   startEchoServer,
   startHttpUpstream,
   startProxy,
@@ -89,7 +90,7 @@ describe("proxy robustness against hostile sandbox input", () => {
     const before = upstreamBaseline();
     const modes = ["end", "destroy", "linger"] as const;
     const inputs = Array.from({ length: 1_200 }, (_, i) => ({
-      payload: randomBytes(1 + ((i * 7919) % 4096)),
+      payload: seededBytes(1 + ((i * 7919) % 4096), i),
       mode: modes[i % 3]!,
     }));
     await inBatches(inputs, ({ payload, mode }) => hostileWrite(payload, mode));
@@ -275,7 +276,7 @@ describe("proxy robustness against hostile sandbox input", () => {
     const modes = ["end", "destroy", "linger"] as const;
     await inBatches(
       Array.from({ length: 150 }, (_, i) => i),
-      (i) => hostileWrite(randomBytes(1 + ((i * 131) % 2048)), modes[i % 3]!),
+      (i) => hostileWrite(seededBytes(1 + ((i * 131) % 2048), 10_000 + i), modes[i % 3]!),
     );
     await inBatches(
       Array.from({ length: 100 }, (_, i) => i),
