@@ -282,9 +282,13 @@ async function startConfigured(
       { timeoutMs: 240_000, process: server },
     );
   } catch (error) {
-    await stop();
-    const failure = `${(error as Error).message}\n--- server log ---\n${server.output().slice(-6000)}`;
-    throw lostPortRace(server.output()) ? new LostPortRace(failure) : new Error(failure);
+    const output = server.output();
+    let failure = `${(error as Error).message}\n--- server log ---\n${output.slice(-6000)}`;
+    // A stop that fails too is told after the start's failure, which stays the one thrown.
+    await stop().catch((stopError: unknown) => {
+      failure += `\n--- stopping it failed too ---\n${(stopError as Error).message}`;
+    });
+    throw lostPortRace(output) ? new LostPortRace(failure) : new Error(failure);
   }
   return { baseUrl, home, process: server, stop };
 }

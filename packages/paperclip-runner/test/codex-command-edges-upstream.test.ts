@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   closeSteps,
@@ -952,13 +953,15 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     expect(answer(ours, "drain behind a second close")).toEqual(drained(false));
     expect(answer(ours, "drain behind two closes")).toEqual(drained(false));
     // Upstream's answer right behind a close is the server's acknowledgement racing the drain:
-    // usually false, as ours; true once in CI on a loaded machine ("drain behind two closes").
+    // false as ours, unless the acknowledgement won (true once in CI on a loaded machine). Only a
+    // drain it answered true is left out of the comparison.
     const behindCloses = [
       "drain behind the destroy",
       "drain behind a second close",
       "drain behind two closes",
     ];
-    expectSameAnswers(ours, upstream, behindCloses.map(slug));
+    const lostRace = behindCloses.filter((name) => isDeepStrictEqual(answer(upstream, name), drained(true)));
+    expectSameAnswers(ours, upstream, lostRace.map(slug));
   });
 
   it("converges repeated drains after the sequences that reopen a running Codex, as upstream's", async () => {

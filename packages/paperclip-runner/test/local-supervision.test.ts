@@ -36,8 +36,10 @@ async function holdWatchdog(controller: Controller): Promise<void> {
     { timeout: 20_000, interval: 20 },
   );
   process.kill(watchdog, "SIGSTOP");
+  // A watchdog still there means the runner did not end the group (the test failed): let it go on,
+  // it finds the runner gone and ends the group, so the failure leaves no harness behind.
   onTestFinished(() => {
-    if (readCommandLine(watchdog)?.includes(WATCHDOG)) process.kill(watchdog, "SIGKILL");
+    if (readCommandLine(watchdog)?.includes(WATCHDOG)) process.kill(watchdog, "SIGCONT");
   });
 }
 
