@@ -6,6 +6,10 @@ export default defineConfig({
   test: {
     // Property tests draw the same cases on every run; FC_SEED=random explores.
     setupFiles: ["@paperclipai/test-support/fast-check-setup"],
+    // Property and linear-time tests are CPU-bound: vitest's 5 s default is short on a loaded
+    // 2-core CI machine (no test asserts a duration; step counts stand in for time).
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     server: {
       // Upstream's test file must go through vitest's module graph for the plugin to see it.
       deps: { inline: [/adapter-utils@2026\.916\.1/] },

@@ -10,6 +10,10 @@ export default defineConfig({
   test: {
     // Property tests draw the same cases on every run; FC_SEED=random explores.
     setupFiles: ["@paperclipai/test-support/fast-check-setup"],
+    // Some unit tests start real processes too: vitest's 5 s default is short on a loaded 2-core
+    // CI machine (no test asserts a duration; the integration files set their own bounds).
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     // Unit tests need neither root nor bwrap; the integration tests say once what they need.
     projects: [
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },

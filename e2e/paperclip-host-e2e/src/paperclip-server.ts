@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { chmod, chown, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ServerToolchain } from "@paperclipai/test-support/paperclip-toolchain";
-import { freePort } from "./free-port.js";
+import { freePorts, lostPortRace } from "./free-port.js";
 import { type GroupProcess, startGroup, waitFor } from "./process-group.js";
 
 /** A running `paperclipai run` with a fresh home, on free loopback ports. */
@@ -128,9 +128,8 @@ async function configure(home: string, asRoot: boolean): Promise<{ port: number;
   };
   // Onboard's own start may have begun a Postgres on the default port: it goes first.
   await stopLeftoverPostgres(home, config.database.embeddedPostgresPort);
-  const port = await freePort();
+  const [port, postgresPort] = (await freePorts(2)) as [number, number];
   config.server.port = port;
-  const postgresPort = await freePort();
   config.database.embeddedPostgresPort = postgresPort;
   if (config.database.backup) config.database.backup.enabled = false;
   if (config.telemetry) config.telemetry.enabled = false;
@@ -231,6 +230,27 @@ export async function startPaperclipServer(
   // The `postgres` user must be able to walk down to its data directory.
   await chmod(workDir, 0o755);
   await onboard(launch, env, home, logDir);
+  // The ports are free when picked, not held until the server binds them: another process may take
+  // one first. That start fails on the port alone; the next attempt picks new ones.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startConfigured(launch, env, home, logDir, asRoot);
+    } catch (error) {
+      if (!(error instanceof LostPortRace) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** A start that failed because a port picked for it was taken before the server bound it. */
+class LostPortRace extends Error {}
+
+async function startConfigured(
+  launch: Launch,
+  env: NodeJS.ProcessEnv,
+  home: string,
+  logDir: string,
+  asRoot: boolean,
+): Promise<PaperclipServer> {
   const { port, postgresPort } = await configure(home, asRoot);
   const server = startGroup(launch.command, [...launch.prefix, "run", "-d", home], {
     env,
@@ -262,8 +282,13 @@ export async function startPaperclipServer(
       { timeoutMs: 240_000, process: server },
     );
   } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n--- server log ---\n${server.output().slice(-6000)}`);
+    const output = server.output();
+    let failure = `${(error as Error).message}\n--- server log ---\n${output.slice(-6000)}`;
+    // A stop that fails too is told after the start's failure, which stays the one thrown.
+    await stop().catch((stopError: unknown) => {
+      failure += `\n--- stopping it failed too ---\n${(stopError as Error).message}`;
+    });
+    throw lostPortRace(output) ? new LostPortRace(failure) : new Error(failure);
   }
   return { baseUrl, home, process: server, stop };
 }

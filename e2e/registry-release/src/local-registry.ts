@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { freePort } from "@paperclipai/paperclip-host-e2e/free-port";
+import { freePort, lostPortRace } from "@paperclipai/paperclip-host-e2e/free-port";
 import { type GroupProcess, startGroup, waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
 
 /** A Verdaccio on loopback with its storage in a temp dir, and the npm settings that reach it. */
@@ -66,6 +66,21 @@ export async function startLocalRegistry(
   await mkdir(path.join(dir, "storage"), { recursive: true });
   const configPath = path.join(dir, "config.yaml");
   await writeFile(configPath, config(path.join(dir, "storage"), path.join(dir, "htpasswd"), uplink));
+  // The port is free when picked, not held until Verdaccio binds it: another process may take it
+  // first. That start fails on the port alone; the next attempt picks another.
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startOnFreePort(node, verdaccioDir, dir, configPath);
+    if (!(started instanceof Error)) return started;
+    if (!lostPortRace(started.message) || attempt === 3) throw started;
+  }
+}
+
+async function startOnFreePort(
+  node: string,
+  verdaccioDir: string,
+  dir: string,
+  configPath: string,
+): Promise<LocalRegistry | Error> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const bin = path.join(verdaccioDir, "node_modules", "verdaccio", "bin", "verdaccio");
@@ -92,6 +107,6 @@ export async function startLocalRegistry(
     return { url, process: registry, env, stop: () => registry.stop(10_000) };
   } catch (error) {
     await registry.stop(5_000);
-    throw new Error(`${(error as Error).message}\n--- verdaccio log ---\n${registry.output().slice(-4000)}`);
+    return new Error(`${(error as Error).message}\n--- verdaccio log ---\n${registry.output().slice(-4000)}`);
   }
 }

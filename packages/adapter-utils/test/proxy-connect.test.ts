@@ -44,7 +44,7 @@ describe("CONNECT through the sandbox proxy", () => {
     expect(echoed.equals(Buffer.concat([head, payload]))).toBe(true);
     socket.destroy();
     await expect
-      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 15_000 })
       .toBe(true);
     const stats = proxy.stats();
     expect(stats.bytesIn).toBeGreaterThanOrEqual(head.length + payload.length);
@@ -141,7 +141,7 @@ describe("CONNECT through the sandbox proxy", () => {
     const echoed = await readBytes(socket, Number.MAX_SAFE_INTEGER, rest);
     expect(echoed.equals(payload)).toBe(true);
     await expect
-      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 15_000 })
       .toBe(true);
   });
 
@@ -162,7 +162,7 @@ describe("CONNECT through the sandbox proxy", () => {
       expect(received.length).toBe(payload.length);
       expect(received.equals(payload)).toBe(true);
       socket.end();
-      await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+      await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
       expect(proxy.stats().bytesOut).toBeGreaterThanOrEqual(payload.length);
     });
   }
@@ -171,19 +171,19 @@ describe("CONNECT through the sandbox proxy", () => {
     const echo = await startEchoServer();
     const proxy = await startProxy({ allowlist: [`127.0.0.1:${echo.port}`], trustedUrls: [] });
     const first = await openTunnel(proxy.socketPath, `127.0.0.1:${echo.port}`);
-    await expect.poll(() => echo.open() === 1, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => echo.open() === 1, { timeout: 15_000 }).toBe(true);
     first.socket.destroy();
     await expect
-      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 15_000 })
       .toBe(true);
 
     const second = await openTunnel(proxy.socketPath, `127.0.0.1:${echo.port}`);
     const closed = new Promise<void>((resolve) => second.socket.on("close", () => resolve()));
     second.socket.resume();
-    await expect.poll(() => echo.open() === 1, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => echo.open() === 1, { timeout: 15_000 }).toBe(true);
     echo.destroyAll();
     await closed;
-    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 
   it("answers 502 when the allowed target refuses the connection", async () => {
@@ -220,7 +220,7 @@ describe("CONNECT through the sandbox proxy", () => {
     socket.resume();
     await closed;
     await expect
-      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 5_000 })
+      .poll(() => echo.open() === 0 && proxy.stats().activeConnections === 0, { timeout: 15_000 })
       .toBe(true);
   });
 

@@ -64,7 +64,7 @@ describe("a hostile or broken upstream cannot hurt the host process", () => {
       const response = await proxyRequest(proxy.socketPath, `http://127.0.0.1:${upstream.port}/`);
       expect(response).toMatchObject({ status: 502, body: UPSTREAM_ERROR });
       expect(response.headers["x-proxy-error"]).toBe(reason);
-      await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+      await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
     } finally {
       await upstream.close();
     }

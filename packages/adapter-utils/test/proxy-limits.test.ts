@@ -32,7 +32,7 @@ describe("sandbox proxy limits", () => {
       onNetworkDecision: (d) => decisions.push(d),
     });
     const held = [await connected(proxy.socketPath), await connected(proxy.socketPath)];
-    await expect.poll(() => proxy.stats().activeConnections === 2, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 2, { timeout: 15_000 }).toBe(true);
     const refused = await rawExchange(
       proxy.socketPath,
       `GET http://127.0.0.1:${upstream.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`,
@@ -45,7 +45,7 @@ describe("sandbox proxy limits", () => {
     expect(upstream.received).toHaveLength(0);
     expect(decisions).toContainEqual({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
     held[0]!.destroy();
-    await expect.poll(() => proxy.stats().activeConnections === 1, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 1, { timeout: 15_000 }).toBe(true);
     const ok = await proxyRequest(proxy.socketPath, `http://127.0.0.1:${upstream.port}/`);
     expect(ok.status).toBe(200);
     held[1]!.destroy();
@@ -84,7 +84,7 @@ describe("sandbox proxy limits", () => {
     expect(result.timedOut).toBe(false);
     expect(result.response).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(result.response).toContain("X-Proxy-Error: request_timeout\r\n");
-    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 
   it("closes a plain-HTTP connection whose request body stalls longer than tunnelIdleMs", async () => {
@@ -101,7 +101,7 @@ describe("sandbox proxy limits", () => {
     );
     expect(result.timedOut).toBe(false);
     expect(upstream.received).toHaveLength(0);
-    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 
   it("closes the connection after denying a request whose body is still arriving", async () => {
@@ -132,11 +132,11 @@ describe("sandbox proxy limits", () => {
     const pending = rawExchange(proxy.socketPath, `CONNECT control.test:${echo.port} HTTP/1.1\r\n\r\n`, {
       end: false,
     });
-    await expect.poll(() => answer !== undefined, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => answer !== undefined, { timeout: 15_000 }).toBe(true);
     await proxy.close();
     answer!();
     expect((await pending).timedOut).toBe(false);
-    await expect.poll(() => decisions.length === 1, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => decisions.length === 1, { timeout: 15_000 }).toBe(true);
     expect(decisions).toEqual([
       { decision: "deny", host: "control.test", port: echo.port, reason: "proxy_closed" },
     ]);
@@ -158,11 +158,11 @@ describe("sandbox proxy limits", () => {
       (socket) => new Promise<void>((resolve) => socket.on("close", () => resolve())),
     );
     await expect
-      .poll(() => echo.open() === 3 && proxy.stats().activeConnections === 4, { timeout: 5_000 })
+      .poll(() => echo.open() === 3 && proxy.stats().activeConnections === 4, { timeout: 15_000 })
       .toBe(true);
     await proxy.close();
     await Promise.all(closed);
-    await expect.poll(() => echo.open() === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => echo.open() === 0, { timeout: 15_000 }).toBe(true);
     expect(proxy.stats().activeConnections).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import {
   proxyRequest,
   rawExchange,
   readBytes,
+  seededBytes,
   startEchoServer,
   startHttpUpstream,
   startProxy,
@@ -89,7 +90,7 @@ describe("proxy robustness against hostile sandbox input", () => {
     const before = upstreamBaseline();
     const modes = ["end", "destroy", "linger"] as const;
     const inputs = Array.from({ length: 1_200 }, (_, i) => ({
-      payload: randomBytes(1 + ((i * 7919) % 4096)),
+      payload: seededBytes(1 + ((i * 7919) % 4096), i),
       mode: modes[i % 3]!,
     }));
     await inBatches(inputs, ({ payload, mode }) => hostileWrite(payload, mode));
@@ -260,10 +261,10 @@ describe("proxy robustness against hostile sandbox input", () => {
     for (let wave = 1; wave <= 6; wave += 1) {
       held.push(...(await Promise.all(Array.from({ length: 100 }, open))));
       await expect
-        .poll(() => proxy.stats().connections - before === wave * 100, { timeout: 5_000 })
+        .poll(() => proxy.stats().connections - before === wave * 100, { timeout: 15_000 })
         .toBe(true);
     }
-    await expect.poll(() => proxy.stats().activeConnections === 512, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 512, { timeout: 15_000 }).toBe(true);
     for (const { socket } of held) socket.destroy();
     const refusals = (await Promise.all(held.map(({ refused }) => refused))).filter(Boolean).length;
     expect(refusals).toBe(88);
@@ -275,7 +276,7 @@ describe("proxy robustness against hostile sandbox input", () => {
     const modes = ["end", "destroy", "linger"] as const;
     await inBatches(
       Array.from({ length: 150 }, (_, i) => i),
-      (i) => hostileWrite(randomBytes(1 + ((i * 131) % 2048)), modes[i % 3]!),
+      (i) => hostileWrite(seededBytes(1 + ((i * 131) % 2048), 10_000 + i), modes[i % 3]!),
     );
     await inBatches(
       Array.from({ length: 100 }, (_, i) => i),

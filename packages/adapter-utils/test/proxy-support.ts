@@ -1,3 +1,4 @@
+import { createCipheriv, createHash } from "node:crypto";
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -132,6 +133,15 @@ export async function startSourceServer(payload: Buffer, options: { pieceBytes?:
     next();
   });
   return { port: await listen(server, "127.0.0.1"), server };
+}
+
+/**
+ * `length` bytes that look random but are the same on every run (AES-256-CTR over zeros, keyed
+ * by `seed`): hostile input a failure can be replayed from.
+ */
+export function seededBytes(length: number, seed: number): Buffer {
+  const key = createHash("sha256").update(`paperclip-proxy-test-${seed}`).digest();
+  return createCipheriv("aes-256-ctr", key, Buffer.alloc(16)).update(Buffer.alloc(length));
 }
 
 /** A loopback port with nothing listening on it. */

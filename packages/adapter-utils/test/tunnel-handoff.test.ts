@@ -303,7 +303,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1 });
     const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
     expect((await run.linesAtLeast(1))[0]).toEqual({ status: "HTTP/1.1 200", echoed: "x" });
-    await expect.poll(() => proxy.stats().handedOff === 1, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().handedOff === 1, { timeout: 15_000 }).toBe(true);
     expect(couriersInUse()).toHaveLength(1);
     await proxy.close();
     expect((await run.linesAtLeast(2))[1]).toEqual({ closed: true });
@@ -318,7 +318,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     expect(await run.linesAtLeast(2)).toEqual([{ status: "HTTP/1.1 200", echoed: "x" }, { closed: true }]);
     expect(proxy.stats().handedOff).toBe(1);
     // The host saw the end through the courier: its lifeline is closed too.
-    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 
   it("a program that uses the bridge's proxy socket itself gets the policy and the host relay, never a handoff", async () => {
@@ -407,9 +407,9 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const goFile = path.join(dir, "go");
     const run = runClientInSandbox(proxy, ["download", String(source.port)], { GO_FILE: goFile });
     // The bridge connected (the courier removed its socket), then the courier dies.
-    await expect.poll(() => !existsSync(path.join(dir, HANDOFF_SOCKET_NAME)), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => !existsSync(path.join(dir, HANDOFF_SOCKET_NAME)), { timeout: 15_000 }).toBe(true);
     for (const pid of couriersInUse()) process.kill(pid, "SIGKILL");
-    await expect.poll(() => couriersInUse().length === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => couriersInUse().length === 0, { timeout: 15_000 }).toBe(true);
     await writeFile(goFile, "");
     expect(await run.exited).toBe(0);
     expect(run.lines()).toEqual([downloaded(payload)]);
@@ -452,9 +452,9 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
       if (!result.abandon) expect(result.bytes).toBe(payload.length);
     }
     expect(proxy.stats().handedOff).toBeGreaterThan(0);
-    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
     await proxy.close();
-    await expect.poll(() => descriptors() === baseline, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => descriptors() === baseline, { timeout: 15_000 }).toBe(true);
   });
 
   it("a bridge killed mid-tunnel leaves no lifeline open in the host", async () => {
@@ -462,10 +462,10 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const proxy = await handoffProxy(echo.port, { handoffAfterBytes: 1 });
     const run = runClientInSandbox(proxy, ["echo-then-wait", String(echo.port)]);
     await run.linesAtLeast(1);
-    await expect.poll(() => proxy.stats().handedOff === 1, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().handedOff === 1, { timeout: 15_000 }).toBe(true);
     expect(proxy.stats().activeConnections).toBe(1);
     run.child.kill("SIGKILL");
     await run.exited;
-    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 });

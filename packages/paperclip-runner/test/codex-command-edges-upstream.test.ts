@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   closeSteps,
@@ -1181,7 +1182,16 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     // the session does not: the drain behind the existing test's "close again" answers true).
     expect(answer(ours, "drain behind a second close")).toEqual(drained(false));
     expect(answer(ours, "drain behind two closes")).toEqual(drained(false));
-    expectSameAnswers(ours, upstream);
+    // Upstream's answer right behind a close is the server's acknowledgement racing the drain:
+    // false as ours, unless the acknowledgement won (true once in CI on a loaded machine). Only a
+    // drain it answered true is left out of the comparison.
+    const behindCloses = [
+      "drain behind the destroy",
+      "drain behind a second close",
+      "drain behind two closes",
+    ];
+    const lostRace = behindCloses.filter((name) => isDeepStrictEqual(answer(upstream, name), drained(true)));
+    expectSameAnswers(ours, upstream, lostRace.map(slug));
   });
 
   it("converges repeated drains after the sequences that reopen a running Codex, as upstream's", async () => {

@@ -33,6 +33,21 @@ const toolchain = serverToolchainForFile();
 const SEED = Number(process.env.SWEEP_SEED ?? 20261203);
 const RUNS = Number(process.env.SWEEP_RUNS ?? 8);
 
+/**
+ * Right behind a goal change upstream's drain answers as Codex's notification of the change
+ * arrives (seen both ways): not compared.
+ */
+const drainRacesGoalNotification = (previous: string | null): boolean =>
+  previous === "session.goal.set" || previous === "session.goal.clear";
+
+/**
+ * Right behind a `session.close` or `session.destroy` upstream's drain answers false, as ours, unless
+ * the server's acknowledgement of the committed `session.closed` beat the drain (true once in CI on
+ * a loaded machine): compared, but that one way of differing is let through.
+ */
+const drainRacesCloseAcknowledgement = (previous: string | null): boolean =>
+  previous === "session.close" || previous === "session.destroy";
+
 /** Drains with nothing between them at the end of each sequence: one of them must answer drained. */
 export const LIVENESS_DRAINS = 5;
 
@@ -92,13 +107,13 @@ function preparePayload(work: string, payload: Record<string, unknown>): Record<
 export function sweepSteps(
   work: string,
   moves: readonly Move[],
-): { steps: Step[]; unselected: string[]; racy: string[]; liveness: string[] } {
+): { steps: Step[]; unselected: string[]; racy: string[]; behindClose: string[]; liveness: string[] } {
   // `selected`: a run.prepare came (of kind codex, it selects upstream's executor, valid or not).
   const model = { selected: false, prepared: false, opened: false, turnActive: false, closed: false };
   const unselected: string[] = [];
-  // Drains right behind a goal set or clear: Codex's notification of the change is in flight, and
-  // upstream's runner answers retainedEventsDrained:false or true as it arrives (seen both ways).
+  // Drains whose upstream answer is timing (`drainRacesGoalNotification`, `…CloseAcknowledgement`).
   const racy: string[] = [];
+  const behindClose: string[] = [];
   let previous: string | null = null;
   let started = 0;
   let terminals = 0;
@@ -118,8 +133,9 @@ export function sweepSteps(
     const body = type === "run.prepare" ? preparePayload(work, payload ?? {}) : payload;
     steps.push(...command(type, `c${index} ${type}`, body));
     if (type === "runner.drain" && !model.selected) unselected.push(slug(`c${index} ${type}`));
-    if (type === "runner.drain" && (previous === "session.goal.set" || previous === "session.goal.clear"))
-      racy.push(slug(`c${index} ${type}`));
+    if (type === "runner.drain" && drainRacesGoalNotification(previous)) racy.push(slug(`c${index} ${type}`));
+    if (type === "runner.drain" && drainRacesCloseAcknowledgement(previous))
+      behindClose.push(slug(`c${index} ${type}`));
     previous = type;
     const live = model.prepared && !model.closed;
     switch (type) {
@@ -173,12 +189,13 @@ export function sweepSteps(
     const id = slug(`liveness drain ${n}`);
     steps.push(...command("runner.drain", id));
     if (!model.selected) unselected.push(id);
-    if (n === 1 && (previous === "session.goal.set" || previous === "session.goal.clear")) racy.push(id);
+    if (n === 1 && drainRacesGoalNotification(previous)) racy.push(id);
+    if (n === 1 && drainRacesCloseAcknowledgement(previous)) behindClose.push(id);
     liveness.push(id);
   }
   steps.push(...closeSteps);
   if (!model.selected) unselected.push("drain", "suspend");
-  return { steps, unselected, racy, liveness };
+  return { steps, unselected, racy, behindClose, liveness };
 }
 
 /**
@@ -189,14 +206,14 @@ export function sweepSteps(
  */
 function observed(
   result: DriverResult,
-  { unselected, racy }: { readonly unselected: readonly string[]; readonly racy: readonly string[] },
+  { unselected, masked }: { readonly unselected: readonly string[]; readonly masked: readonly string[] },
 ): { answers: unknown[]; events: string[] } {
   return {
     answers: result.commands
       .filter((record) => !unselected.includes(record.commandId))
       .map((record) => {
         const normalised = answer(result, record.commandId) as { result?: Record<string, unknown> };
-        if (racy.includes(record.commandId) && normalised.result?.retainedEventsDrained !== undefined)
+        if (masked.includes(record.commandId) && normalised.result?.retainedEventsDrained !== undefined)
           normalised.result = { ...normalised.result, retainedEventsDrained: "<in flight>" };
         return { id: record.commandId, ...normalised };
       }),
@@ -217,9 +234,13 @@ describe("generated command sequences against upstream's runner", { timeout: 600
         const plan = sweepSteps("", moves);
         const { unselected } = plan;
         const [ours, upstream] = await bothRunners(toolchain(), (work) => sweepSteps(work, moves).steps);
-        expect({ moves, ...observed(ours, plan) }).toEqual({
+        const lostRace = plan.behindClose.filter(
+          (id) => retained(upstream, id) === true && retained(ours, id) === false,
+        );
+        const compared = { unselected, masked: [...plan.racy, ...lostRace] };
+        expect({ moves, ...observed(ours, compared) }).toEqual({
           moves,
-          ...observed(upstream, plan),
+          ...observed(upstream, compared),
         });
         // Ours converges as upstream's: a repeated drain answers drained within a few answers.
         if (!unselected.includes(plan.liveness[0] as string))

@@ -1,9 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
+import { fastCheckSeed } from "@paperclipai/test-support/fast-check-seed";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { boundedRedactedDiagnostic, persistRunnerDiagnostic } from "../src/diagnostics/index.js";
+
+it("draws from the seed FC_SEED asks for (the setup file reaches this package's fast-check)", () => {
+  expect(fc.readConfigureGlobal().seed).toBe(fastCheckSeed());
+});
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const DIGITS = "0123456789";

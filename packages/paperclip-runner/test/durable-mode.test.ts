@@ -186,41 +186,56 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   });
 
   it("in listen mode accepts the server's WebSocket on --listen-address/--listen-port/--listen-path and speaks first", async () => {
-    const dir = tempDirForTest();
-    const port = await closedPort();
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        ...launcherArgs(
-          ["--listen-address", "127.0.0.1", "--listen-port", String(port), "--listen-path", "/runner/v1"],
-          join(dir, "state"),
-        ),
-      ],
-      { ...withTicket, stdio: ["ignore", "ignore", "pipe"] },
-    );
-    try {
-      const hello = await new Promise<Record<string, unknown>>((resolve, reject) => {
-        const attempt = (): void => {
-          const socket = new WebSocket(`ws://127.0.0.1:${port}/runner/v1`);
-          socket.once("message", (data) => {
-            socket.terminate();
-            resolve(JSON.parse(data.toString()) as Record<string, unknown>);
-          });
-          // The runner may not listen yet: try again shortly.
-          socket.once("error", () => setTimeout(attempt, 100));
-        };
-        attempt();
-        child.once("exit", () => reject(new Error("the runner exited")));
-      });
-      expect(hello).toMatchObject({
-        protocol: "paperclip.runner",
-        kind: "auth_hello",
-        payload: { runId: "run-1" },
-      });
-    } finally {
-      child.kill("SIGKILL");
-      if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
-    }
+    // The port is free when picked, not held until the runner binds it: should another process
+    // take it first, the runner exits with EADDRINUSE, and a new port is tried.
+    const helloOnFreePort = async (): Promise<Record<string, unknown> | "port taken"> => {
+      const port = await closedPort();
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          ...launcherArgs(
+            ["--listen-address", "127.0.0.1", "--listen-port", String(port), "--listen-path", "/runner/v1"],
+            join(tempDirForTest(), "state"),
+          ),
+        ],
+        { ...withTicket, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let settled = false;
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      try {
+        return await new Promise<Record<string, unknown> | "port taken">((resolve, reject) => {
+          const attempt = (): void => {
+            if (settled) return;
+            const socket = new WebSocket(`ws://127.0.0.1:${port}/runner/v1`);
+            socket.once("message", (data) => {
+              socket.terminate();
+              resolve(JSON.parse(data.toString()) as Record<string, unknown>);
+            });
+            // The runner may not listen yet: try again shortly.
+            socket.once("error", () => setTimeout(attempt, 100));
+          };
+          attempt();
+          child.once("close", () =>
+            stderr.includes("EADDRINUSE")
+              ? resolve("port taken")
+              : reject(new Error(`the runner exited: ${stderr}`)),
+          );
+        });
+      } finally {
+        settled = true;
+        child.kill("SIGKILL");
+        if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
+      }
+    };
+    let hello = await helloOnFreePort();
+    for (let retries = 2; hello === "port taken" && retries > 0; retries -= 1)
+      hello = await helloOnFreePort();
+    expect(hello).toMatchObject({
+      protocol: "paperclip.runner",
+      kind: "auth_hello",
+      payload: { runId: "run-1" },
+    });
   });
 });

@@ -280,10 +280,11 @@ export function runResult(summary = "done"): Record<string, unknown> {
 }
 
 /**
- * Resolves once `pid` is gone (no process, or a zombie), failing after `withinMs` (5 s by
- * default): a SIGKILL is delivered, and the orphan reaped, asynchronously.
+ * Resolves once `pid` is gone (no process, or a zombie), failing after `withinMs` (20 s by
+ * default, a bound on "eventually" for a loaded machine; the processes it waits for sleep 60 s):
+ * a SIGKILL is delivered, and the orphan reaped, asynchronously.
  */
-export async function goneWithin(pid: number, withinMs = 5_000): Promise<void> {
+export async function goneWithin(pid: number, withinMs = 20_000): Promise<void> {
   await vi.waitFor(() => expect(isAlive(pid), `process ${pid} is still alive`).toBe(false), {
     timeout: withinMs,
     interval: 50,

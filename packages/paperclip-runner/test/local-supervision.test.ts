@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
-import { describe, expect, it } from "vitest";
+import { readCommandLine, tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { deafHarnessArgs } from "./helpers/deaf-harness.js";
 import { logsOf, READY, startTurn } from "./helpers/local-steps.js";
 import {
@@ -14,10 +14,42 @@ import {
   type WireEvent,
 } from "./local-controller.js";
 
-// Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
-/** The runner kills a harness's group itself; less than the 1 s its watchdog would wait, so the watchdog cannot stand in. */
+const WATCHDOG = "paperclip-harness-watchdog";
+
+/**
+ * Stops (SIGSTOP) the group watchdog of `controller`'s harness, so that only the runner itself can
+ * end the harness's group: a test that then waits for the group to go proves the runner did it,
+ * however long the wait (the runner's dismissal, a SIGKILL, still ends the stopped shell).
+ */
+async function holdWatchdog(controller: Controller): Promise<void> {
+  const watchdog = await vi.waitFor(
+    () => {
+      const children = readFileSync(`/proc/${controller.pid}/task/${controller.pid}/children`, "utf8");
+      const found = children
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number)
+        .find((pid) => readCommandLine(pid)?.includes(WATCHDOG));
+      expect(found, "the harness's watchdog").toBeDefined();
+      return found as number;
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+  process.kill(watchdog, "SIGSTOP");
+  // A watchdog still there means the runner did not end the group (the test failed): let it go on,
+  // it finds the runner gone and ends the group, so the failure leaves no harness behind.
+  onTestFinished(() => {
+    if (readCommandLine(watchdog)?.includes(WATCHDOG)) process.kill(watchdog, "SIGCONT");
+  });
+}
+
+/**
+ * Where the watchdog cannot be held in time (a harness that exits on its own at once): the runner
+ * kills the group itself, less than the 1 s the watchdog would wait, so it cannot stand in.
+ */
 const BEFORE_WATCHDOG_MS = 500;
 
+// Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
 describe("local mode: the harness process, its environment and its stop", { timeout: 60_000 }, () => {
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
     const pidFile = join(tempDirForTest("runner-eof-"), "sleeper.pid");
@@ -33,10 +65,11 @@ describe("local mode: the harness process, its environment and its stop", { time
     controller.send("session.open", "c2");
     const ready = await controller.waitForEvent("harness.ready");
     await controller.waitForEvent("item.started");
+    await holdWatchdog(controller);
     controller.closeStdin();
     expect(await terminalOf(controller)).toBe("controller_closed");
-    await goneWithin(ready.payload.pid as number, BEFORE_WATCHDOG_MS);
-    await goneWithin(Number(readFileSync(pidFile, "utf8")), BEFORE_WATCHDOG_MS);
+    await goneWithin(ready.payload.pid as number);
+    await goneWithin(Number(readFileSync(pidFile, "utf8")));
   });
 
   it("escalates to SIGKILL for a harness that ignores SIGTERM, and reports run_cancelled", async () => {
@@ -47,11 +80,12 @@ describe("local mode: the harness process, its environment and its stop", { time
     });
     controller.send("run.prepare", "c1");
     const ready = await controller.waitForEvent("harness.ready");
+    await holdWatchdog(controller);
     controller.send("run.cancel", "c2");
     expect(await terminalOf(controller)).toBe("run_cancelled");
     expect(controller.event("harness.exited")?.payload.processExit).toMatchObject({ signal: 9 });
     expect(JSON.stringify(logsOf(controller))).toContain("stderr: fake harness: ignoring SIGTERM");
-    await goneWithin(ready.payload.pid as number, BEFORE_WATCHDOG_MS);
+    await goneWithin(ready.payload.pid as number);
   });
 
   it("ends with runner_shutdown on runner.shutdown and on SIGTERM to the daemon", async () => {

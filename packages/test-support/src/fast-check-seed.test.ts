@@ -13,7 +13,7 @@ describe("fastCheckSeed", () => {
     expect(fastCheckSeed({ FC_SEED: "random" })).toBeUndefined();
   });
 
-  it.each(["1.5", "seed", "4294967296", "-2147483649"])("refuses FC_SEED=%s", (value) => {
+  it.each(["1.5", "seed", " ", "0x10", "1e3", "4294967296", "-2147483649"])("refuses FC_SEED=%s", (value) => {
     expect(() => fastCheckSeed({ FC_SEED: value })).toThrow(/FC_SEED must be an integer that fits 32 bits/);
   });
 });

@@ -13,7 +13,7 @@ export function fastCheckSeed(env: NodeJS.ProcessEnv = process.env): number | un
   if (requested === undefined || requested === "") return DEFAULT_FAST_CHECK_SEED;
   if (requested === "random") return undefined;
   const seed = Number(requested);
-  if (!Number.isSafeInteger(seed) || seed < -(2 ** 31) || seed >= 2 ** 32) {
+  if (!/^-?\d+$/.test(requested) || seed < -(2 ** 31) || seed >= 2 ** 32) {
     throw new Error(
       `FC_SEED must be an integer that fits 32 bits, or "random"; got ${JSON.stringify(requested)}`,
     );

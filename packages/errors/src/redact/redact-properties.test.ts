@@ -1,3 +1,4 @@
+import { fastCheckSeed } from "@paperclipai/test-support/fast-check-seed";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isAlnum, isBase64Char, isToken68Char } from "./char-classes.js";
@@ -5,6 +6,10 @@ import { redactAndTruncate } from "./redact-and-truncate.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";
 import { TOKEN_FORMATS } from "./rules/token-formats.js";
 import type { Shape } from "./rules/token-shape.js";
+
+it("draws from the seed FC_SEED asks for (the setup file reaches this package's fast-check)", () => {
+  expect(fc.readConfigureGlobal().seed).toBe(fastCheckSeed());
+});
 
 // Well-formed means a UTF-8 round trip gives the same string back (no lone surrogates).
 const isWellFormed = (text: string): boolean => Buffer.from(text, "utf8").toString("utf8") === text;

@@ -6,7 +6,9 @@ function peerOn(script: string, onInbound: (message: ProviderInbound) => Promise
   const peer = new JsonRpcPeer(
     { command: process.execPath, args: ["-e", script], cwd: process.cwd(), env: {} },
     onInbound,
-    5000,
+    // A request timeout only bounds a hang: the provider here is a node process starting on a
+    // possibly loaded machine, and no test waits for the timeout.
+    20_000,
   );
   onTestFinished(() => peer.process.stop(0).then(() => undefined));
   return peer;

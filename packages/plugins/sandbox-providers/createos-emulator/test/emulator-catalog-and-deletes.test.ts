@@ -48,7 +48,7 @@ describe("emulator: a sandbox deleted behind its client's back", () => {
     expect(isAlive(pid)).toBe(true);
     expect(await emulator.deleteSandbox(kept)).toBe(true);
     await expect
-      .poll(() => !isAlive(pid), { message: "the process tree dies with its sandbox", timeout: 5_000 })
+      .poll(() => !isAlive(pid), { message: "the process tree dies with its sandbox", timeout: 15_000 })
       .toBe(true);
     expect((await api.call("GET", `/sandboxes/${kept}`)).json).toMatchObject({
       data: { status: "destroyed" },

@@ -36,7 +36,7 @@ describe("emulator: close() leaves nothing behind", () => {
         () =>
           emulator.requests().some((record) => record.route === "process.connect" && record.status === 200) &&
           emulator.requests().some((record) => record.route === "process.wait"),
-        { message: "stream and wait in flight", timeout: 5_000 },
+        { message: "stream and wait in flight", timeout: 15_000 },
       )
       .toBe(true);
     const osPids = emulator.processes().map((process) => process.osPid);

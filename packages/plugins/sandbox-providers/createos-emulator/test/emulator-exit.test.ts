@@ -25,7 +25,7 @@ describe("emulator: a process that exits without close()", () => {
     removeAfterTest(join(workspaceDir, "..", ".."));
     expect(osPid).toBeGreaterThan(0);
     await expect
-      .poll(() => !isAlive(osPid), { message: "the process tree to die", timeout: 5_000 })
+      .poll(() => !isAlive(osPid), { message: "the process tree to die", timeout: 15_000 })
       .toBe(true);
     expect(existsSync(workspaceDir)).toBe(false);
   });

@@ -211,7 +211,7 @@ describe("emulator faults: lost process-create replies", () => {
     await expect
       .poll(() => emulator.processes().find((item) => item.id === created[0]?.id)?.treeAlive === false, {
         message: "kill",
-        timeout: 5_000,
+        timeout: 15_000,
       })
       .toBe(true);
   });

@@ -158,7 +158,7 @@ describe("emulator: tree kill", () => {
           pids = [...text.matchAll(/:(\d+)/g)].map((match) => Number(match[1]));
           return pids.length === 3;
         },
-        { message: "child pids", timeout: 5_000 },
+        { message: "child pids", timeout: 15_000 },
       )
       .toBe(true);
     const leader = emulator.processes().find((item) => item.id === pid);
@@ -213,12 +213,12 @@ describe("emulator: paused sandboxes", () => {
     await api.call("POST", `/sandboxes/${own}/pause`);
     await api.untilStatus(own, "paused");
     await expect
-      .poll(() => procState(osPid) === "T", { message: "stopped leader", timeout: 5_000 })
+      .poll(() => procState(osPid) === "T", { message: "stopped leader", timeout: 15_000 })
       .toBe(true);
     await api.call("POST", `/sandboxes/${own}/resume`);
     await api.untilStatus(own, "running");
     await expect
-      .poll(() => procState(osPid) !== "T", { message: "running leader", timeout: 5_000 })
+      .poll(() => procState(osPid) !== "T", { message: "running leader", timeout: 15_000 })
       .toBe(true);
     expect((await api.call("DELETE", `/sandboxes/${own}`)).status).toBe(200);
     expect(isAlive(osPid)).toBe(false);
@@ -241,7 +241,7 @@ describe("emulator: journalBackpressure", () => {
       await expect
         .poll(() => (paced.processes()[0]?.journalBytes ?? 0) > 65536, {
           message: "a full journal",
-          timeout: 5_000,
+          timeout: 15_000,
         })
         .toBe(true);
       expect(

@@ -100,20 +100,20 @@ describe("downloads are streamed", () => {
   it("fails a body that stalls with ERR_CREATEOS_REQUEST_TIMEOUT; the deadline restarts with every chunk", async () => {
     const s = await server(async (req, res) => {
       res.writeHead(200);
-      const chunks = req.url?.includes("stall") ? 1 : 8;
+      const chunks = req.url?.includes("stall") ? 1 : 20;
       for (let index = 0; index < chunks; index++) {
         res.write("chunk\n");
         await delay(200);
       }
       if (chunks > 1) res.end();
     });
-    // Eight chunks 200 ms apart take longer than the 1.5 s deadline, yet never wait 1.5 s for
+    // Twenty chunks 200 ms apart take longer than the 3 s deadline, yet never wait 3 s for
     // one. The server shares this event loop: after a stall of the loop its next write and the
     // deadline are due at once, and the deadline fires before the chunk is read, so the margin
-    // between them (1.3 s) must outlast a stall on a loaded machine.
-    const c = client(s.url, { requestTimeoutMs: 1_500 });
+    // between them (2.8 s) must outlast a stall on a loaded machine.
+    const c = client(s.url, { requestTimeoutMs: 3_000 });
     const steady = await c.download(file);
-    expect(await text(steady.body!)).toBe("chunk\n".repeat(8));
+    expect(await text(steady.body!)).toBe("chunk\n".repeat(20));
     const stalled = await c.download({ ...file, path: "/sandboxes/sbx_1/files", query: { path: "/stall" } });
     const error = await caught(text(stalled.body!));
     expect(error.code).toBe("ERR_CREATEOS_REQUEST_TIMEOUT");

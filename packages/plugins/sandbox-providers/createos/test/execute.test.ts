@@ -184,7 +184,7 @@ describe("execute against the emulator", () => {
         () => sandbox.emulator.processes().some((p) => p.id === processId && p.killedTree && !p.treeAlive),
         {
           message: "tree killed",
-          timeout: 5_000,
+          timeout: 15_000,
         },
       )
       .toBe(true);
@@ -214,7 +214,7 @@ describe("execute against the emulator", () => {
     await expect
       .poll(() => sandbox.emulator.processes().some((p) => p.killedTree && !p.treeAlive), {
         message: "tree killed",
-        timeout: 5_000,
+        timeout: 15_000,
       })
       .toBe(true);
     expect(processes.length).toBeGreaterThan(0);

@@ -53,7 +53,7 @@ async function expectTreeKilled(before: readonly ProcessSnapshot[]): Promise<voi
         const fresh = processesNotIn(before);
         return fresh.length === 1 && fresh[0]!.killedTree && !fresh[0]!.treeAlive;
       },
-      { message: "the new process tree killed", timeout: 5_000 },
+      { message: "the new process tree killed", timeout: 15_000 },
     )
     .toBe(true);
 }

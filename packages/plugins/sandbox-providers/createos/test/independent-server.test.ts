@@ -144,10 +144,10 @@ beforeEach(() => {
 afterEach(async () => {
   // Whatever happened, the plugin leaves no stream open and no (referenced) timer behind it.
   await expect
-    .poll(() => server.openStreams() === 0, { message: "every connect stream closed", timeout: 5_000 })
+    .poll(() => server.openStreams() === 0, { message: "every connect stream closed", timeout: 15_000 })
     .toBe(true);
   await expect
-    .poll(() => pluginTimers.live() === 0, { message: "no timer left behind", timeout: 5_000 })
+    .poll(() => pluginTimers.live() === 0, { message: "no timer left behind", timeout: 15_000 })
     .toBe(true);
   expect(server.strayRequests).toEqual([]);
   expect(server.earlyRetries).toEqual([]);

@@ -40,7 +40,7 @@ async function sleepersUp(t: PluginUnderTest, count = 1): Promise<void> {
   await expect
     .poll(() => t.log.filter((entry) => entry.chunk === "up\n").length >= count, {
       message: `${count} command(s) started`,
-      timeout: 5_000,
+      timeout: 15_000,
     })
     .toBe(true);
 }
@@ -215,7 +215,7 @@ describe("the plugin through the SDK's environment harness", () => {
     await expect
       .poll(() => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive), {
         message: "orphan tree gone",
-        timeout: 5_000,
+        timeout: 15_000,
       })
       .toBe(true);
   });

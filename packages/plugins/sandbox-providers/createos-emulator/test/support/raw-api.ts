@@ -2,6 +2,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { readProcStat } from "@paperclipai/internal";
 import type { CreateosEmulator } from "../../src/index.js";
 
+/** How long a wait for something that happens "soon" may take: a hang guard, never a measure. */
+const EVENTUALLY_MS = 20_000;
+
 /** One reply of the emulator, read whole. */
 export interface RawReply {
   readonly status: number;
@@ -67,7 +70,8 @@ export class RawApi {
   }
 
   async untilStatus(id: string, status: string): Promise<void> {
-    for (let attempt = 0; attempt < 500; attempt += 1) {
+    // A bound on "eventually" that a loaded 2-core machine cannot reach by chance.
+    for (const deadline = Date.now() + EVENTUALLY_MS; Date.now() < deadline; ) {
       const reply = await this.call("GET", `/sandboxes/${id}`);
       if (reply.json?.data?.status === status) return;
       await delay(10);
@@ -102,8 +106,8 @@ export class RawApi {
     for (let index = 0; index < writes.length; index += 1) {
       // Polled by hand, not with vi.waitFor: exit-without-close.ts loads this file outside vitest.
       const framed = () => (this.emulator.processes().find((item) => item.id === id)?.newestSeq ?? 0) > index;
-      for (let tries = 0; !framed(); tries += 1) {
-        if (tries >= 500) throw new Error(`timed out waiting for frame ${index + 1}`);
+      for (const deadline = Date.now() + EVENTUALLY_MS; !framed(); ) {
+        if (Date.now() >= deadline) throw new Error(`timed out waiting for frame ${index + 1}`);
         await delay(10);
       }
       await this.call(
