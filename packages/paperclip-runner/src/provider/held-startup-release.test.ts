@@ -102,6 +102,13 @@ describe("HeldStartupRelease's due commit", () => {
     expect(committed).toEqual(["intent"]);
   });
 
+  it("commits a resume's facts right after a run.cancel, as before (not compared with upstream)", async () => {
+    const { ctx, committed, handle } = setup();
+    ctx.deferredStartup = { commandId: "", events: [intent], resume: true };
+    await handle(command("run.cancel"));
+    expect(committed).toEqual(["intent"]);
+  });
+
   it("makes no commit once the runner stops (a shutdown, a kill)", async () => {
     const { release, committed, dueAfterLaterDrain } = setup();
     await dueAfterLaterDrain();

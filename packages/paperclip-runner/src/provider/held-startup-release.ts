@@ -2,6 +2,7 @@ import type { ServerCommand } from "../durable/state/command-journal.js";
 import type { DeferredStartup, ExecutorContext } from "./executor-context.js";
 import { carryHeldStartup } from "./startup-carry.js";
 import {
+  cancelKeepsHeldFacts,
   DRAIN_RELEASE_DELAY_MS,
   type DrainState,
   releasedOnDrain,
@@ -53,7 +54,11 @@ export class HeldStartupRelease {
       return;
     }
     const turnActive = this.ctx.bound && this.ctx.state().activeProviderTurnId !== null;
-    const release = startupRelease(command.type, this.drainState(held), turnActive);
+    const release = startupRelease(
+      command.type,
+      this.drainState(held),
+      cancelKeepsHeldFacts(held, turnActive),
+    );
     this.cancelTimer();
     this.keptBy = release === "kept-as-drained" ? command.commandId : null;
     // Facts no longer held (committed or carried) leave no drain's mark behind.
@@ -83,7 +88,7 @@ export class HeldStartupRelease {
 
   /** After a command's own effect (inside the executor's actor), before its answer. */
   async afterEffect(command: ServerCommand): Promise<void> {
-    if (startupRelease(command.type, "none", true) !== "after-effect" || this.keptBy === command.commandId)
+    if (startupRelease(command.type, "none", false) !== "after-effect" || this.keptBy === command.commandId)
       return;
     const held = this.ctx.deferredStartup;
     // Facts held by this very command (a session.open's) wait for the next one.

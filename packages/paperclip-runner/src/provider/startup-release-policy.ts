@@ -51,13 +51,17 @@ export const DRAIN_RELEASE_DELAY_MS = 250;
  * facts are held keeps them (a restarted runner's resume probe, or the drain right behind a
  * session.open); a later one answers (`retainedEventsDrained:false`) and commits them some time
  * after its answer, or before the next command, unless that is a suspend, which carries them.
- * A cancel, interrupt or stop with no turn (`turnActive` false) leaves them as a first drain.
+ * A cancel, interrupt or stop leaves them as a first drain when `cancelKeepsFacts` says so.
  */
-export function startupRelease(commandType: string, drain: DrainState, turnActive = false): StartupRelease {
+export function startupRelease(
+  commandType: string,
+  drain: DrainState,
+  cancelKeepsFacts: boolean,
+): StartupRelease {
   if (commandType === "runner.suspend" || commandType === "runner.shutdown") return "carry";
   if (drain === "releasing") return "before";
   if (commandType === "runner.drain") return drain === "kept" ? "after-answer" : "keep";
-  if (SETTLE_AS_DRAINED.has(commandType) && !turnActive) return "kept-as-drained";
+  if (SETTLE_AS_DRAINED.has(commandType) && cancelKeepsFacts) return "kept-as-drained";
   return KEEPS_STARTUP_FACTS_HELD.has(commandType) ? "keep" : "after-effect";
 }
 
@@ -67,4 +71,17 @@ export function startupRelease(commandType: string, drain: DrainState, turnActiv
  */
 export function releasedOnDrain<T extends Pick<ProviderEvent, "payload">>(events: readonly T[]): T[] {
   return events.filter((event) => event.payload.code !== "codex_resume_usage_snapshot");
+}
+
+/**
+ * Pure: whether a cancel, interrupt or stop leaves held facts as a first drain would. Upstream's
+ * runner does so with no turn active for a fresh `session.open`'s facts and for a restart's after
+ * a `turn.stop` (`ensured`). A resume's facts (a restarted runner's, a provider restart's) keep
+ * the rule they had before (committed after the command's effect): that case was not compared.
+ */
+export function cancelKeepsHeldFacts(
+  held: { readonly resume: boolean; readonly ensured?: boolean } | null,
+  turnActive: boolean,
+): boolean {
+  return held !== null && !turnActive && (!held.resume || held.ensured === true);
 }
