@@ -509,7 +509,7 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
       result: { status: "session_open", driverSessionId: "<thread>" },
     });
     expect(answer(ours, "open")).toMatchObject({ status: "completed", result: { status: "resumed" } });
-    // Ours held the snapshot's start facts behind the open's events, and its drains stayed retained.
+    // The steer's start facts come first, then the open's resume of that thread.
     expect(eventTypes(ours.committed)).toEqual([
       "harness.diagnostic",
       "harness.diagnostic",
@@ -518,6 +518,17 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
       "session.goal.snapshot",
     ]);
     expect(answer(ours, "drain 2")).toMatchObject({ result: { retainedEventsDrained: true } });
+    expectSameAnswers(ours, upstream);
+  });
+
+  it("answers a turn.steer with an empty text before session.open as upstream's", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("turn.steer", "empty steer", { text: "" }),
+      ...command("session.snapshot", "snapshot"),
+      ...command("session.open", "open", { reuse: "same_session" }),
+      ...closeSteps,
+    ]);
     expectSameAnswers(ours, upstream);
   });
 
