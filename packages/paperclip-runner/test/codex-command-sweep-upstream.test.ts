@@ -22,9 +22,10 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // closed) says when a turn starts or ends, and the scenario waits for that turn's `turn.started`
 // or `run.terminal` before the next command, so both runners see Codex's notifications at the
 // same points. Left out on purpose (deliberate differences, docs/compatibility.md section (c)):
-// a `run.prepare` once the session was opened (ours refuses to re-bind an open session; a
-// snapshot or turn.start before session.open opens it in ours, upstream's reports it prepared), a
-// `turn.start` after only refused `run.prepare`s (upstream's runner never answers it), a
+// a `run.prepare` once Codex runs for the session (ours refuses to re-bind an open session,
+// upstream's re-binds it: after a `session.open`, or a `turn.start` or a `turn.steer` with a text
+// before it, which start Codex on a new thread in both; a snapshot before it starts nothing in
+// either, so a run.prepare behind one is compared), a `turn.start` after only refused `run.prepare`s (upstream's runner never answers it), a
 // refused provider kind (ours binds no executor), a provider command that does not exist
 // (upstream's runner is poisoned), warm attachment fields (normalised by `answer`).
 const toolchain = serverToolchainForFile();
@@ -123,8 +124,8 @@ export function sweepSteps(
     steps.push({ op: "event", type: "run.terminal", count: terminals });
   };
   moves.forEach(({ type, payload, valid }, index) => {
-    // Deliberate difference: ours does not re-bind a session once opened, a snapshot's or a
-    // turn.start's before session.open included (`model.opened`; left out, see above).
+    // Deliberate difference: ours does not re-bind a session once Codex runs for it, a turn
+    // command's before session.open included (`model.opened`; left out, see above).
     if (type === "run.prepare" && model.opened && !model.closed) return;
     // Deliberate difference: upstream's runner never answers a turn.start when its only run.prepare
     // was refused (the executor selected, nothing bound); ours fails it (pinned in the edges test).
@@ -143,12 +144,12 @@ export function sweepSteps(
         if (valid && !model.closed) model.prepared = true;
         return;
       case "session.open":
-      case "session.snapshot":
         if (live) model.opened = true;
         return;
       case "turn.start":
+        // Any text starts Codex (an empty one is then refused); only a non-empty one starts a turn.
+        if (live && valid) model.opened = true;
         if (live && valid && payload?.text !== "" && !model.turnActive) {
-          model.opened = true;
           model.turnActive = true;
           started += 1;
           steps.push({ op: "event", type: "turn.started", count: started });
@@ -159,6 +160,8 @@ export function sweepSteps(
         if (live && model.turnActive) endTurn();
         return;
       case "turn.steer":
+        // A text starts Codex before session.open (the steer refused: no turn).
+        if (live && valid) model.opened = true;
         // The fake app-server answers a steer, then completes the turn.
         if (live && model.turnActive && valid) endTurn();
         return;

@@ -4,7 +4,7 @@ import { codexPrepare, withWork } from "./helpers/codex-durable.js";
 import { executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
 
 // The Codex executor alone on the fake app-server: what a turn.stop left (Codex started again for a
-// snapshot or a goal command) ends once the session opens again or a turn is accepted.
+// goal command) ends once the session opens again or a turn is accepted.
 const stoppedByTurnStop = (executor: unknown): boolean =>
   (executor as { ctx: ExecutorContext }).ctx.stoppedByTurnStop;
 

@@ -13,7 +13,7 @@ import {
   sessionSnapshot,
   unavailable,
 } from "./command-outcome.js";
-import { answersRetained, reopenDrained } from "./drain-answer.js";
+import { DrainMarks } from "./drain-answer.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
@@ -89,22 +89,8 @@ export class CodexExecutor implements DurableEngine {
   private readonly heldStartup: HeldStartupRelease;
   private readonly startAhead: StartAhead;
   private readonly restart: NonNullable<ExecutorContext["restartProvider"]>;
-  /**
-   * The last command was an answered session.close or session.destroy, not right behind the one
-   * that closed the session: upstream's runner answers a drain right behind it
-   * `retainedEventsDrained:false` (any other command in between, or a drain before, and it answers
-   * true), observed with its binary (the rule is read off its answers, not its code).
-   */
-  private closedByLastCommand = false;
-  /** Whether the command before the one being handled closed the session (drains included). */
-  private closing = { current: false, previous: false };
-  /**
-   * The first run.prepare was refused (the executor selected, nothing bound): upstream's runner then
-   * answers a snapshot before session.open from the prepared state, without starting Codex.
-   */
-  private refusedFirstPrepare = false;
-  /** The drains in a row up to the command being handled (0 once another command comes). */
-  private drainsInARow = 0;
+  /** What the last command closed, the drains in a row: what the drain answer reads (`drain-answer.ts`). */
+  private readonly drainMarks = new DrainMarks();
 
   constructor(private readonly deps: CodexExecutorDeps) {
     this.ctx = new ExecutorContext(
@@ -143,9 +129,7 @@ export class CodexExecutor implements DurableEngine {
   beforeCommand(command: ServerCommand): Promise<void> {
     return this.ctx.run(async () => {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
-      if (command.type !== "runner.drain") this.closedByLastCommand = false;
-      this.drainsInARow = command.type === "runner.drain" ? this.drainsInARow + 1 : 0;
-      this.closing = { current: false, previous: this.closing.current };
+      this.drainMarks.before(command.type);
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
       if (this.recoveryPending) {
         this.recoveryPending = false;
@@ -158,12 +142,9 @@ export class CodexExecutor implements DurableEngine {
     });
   }
 
-  /** A later drain's answer is sent: its commit of the held facts follows (`held-startup-release.ts`). */
+  /** A drain's answer is sent: the marks it answered for move on, its commit of held facts follows. */
   afterCommand(command: ServerCommand): Promise<void> {
-    if (command.type === "runner.drain") this.closedByLastCommand = false;
-    // The drains in a row committed what a reopen retained: later drains answer it drained.
-    if (command.type === "runner.drain" && reopenDrained(this.drainsInARow))
-      this.ctx.reopenedWithoutTurn = false;
+    this.drainMarks.answered(command.type, this.ctx);
     this.heldStartup.afterAnswer(command);
     return Promise.resolve();
   }
@@ -178,11 +159,7 @@ export class CodexExecutor implements DurableEngine {
       if (command.type === "session.open") this.startAhead.taken();
       const openBefore = this.ctx.bound && this.ctx.state().lifecycle !== "closed";
       const outcome = await this.apply(command).catch((error: unknown) => failedOutcome(error));
-      const closed =
-        (command.type === "session.close" || command.type === "session.destroy") &&
-        outcome.status === "accepted";
-      this.closing.current = closed && openBefore;
-      this.closedByLastCommand = closed && !this.closing.previous;
+      this.drainMarks.handled(command.type, outcome.status === "accepted", openBefore);
       // A provider started ahead that this command did not take (a refused session.open, a
       // failed run.prepare) is stopped: nothing is left running for a session not opened.
       if (
@@ -204,13 +181,7 @@ export class CodexExecutor implements DurableEngine {
 
   holdsEvents(): boolean {
     // Besides held facts, what upstream's runner answers as retained though nothing is left to commit.
-    return answersRetained({
-      startupHeld: this.ctx.deferredStartup !== null,
-      closedByLastCommand: this.closedByLastCommand,
-      releasedOnThisDrain: this.heldStartup.releasedOnThisDrain,
-      reopenedWithoutTurn: this.ctx.reopenedWithoutTurn && this.ctx.state().lifecycle !== "closed",
-      drainsInARow: this.drainsInARow,
-    });
+    return this.drainMarks.retained(this.ctx, this.heldStartup.releasedOnThisDrain);
   }
 
   acknowledge(): void {
@@ -242,15 +213,8 @@ export class CodexExecutor implements DurableEngine {
 
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
     const payload = command.payload;
-    if (command.type === "run.prepare") {
-      const first = !this.ctx.bound;
-      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile).catch(
-        (error: unknown) => {
-          if (first && !this.ctx.bound) this.refusedFirstPrepare = true;
-          throw error;
-        },
-      );
-    }
+    if (command.type === "run.prepare")
+      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile);
     // The executor is selected, but its run.prepare was refused: nothing is bound yet.
     if (!this.ctx.bound) return unpreparedOutcome(command.type, payload);
     const state = this.ctx.state();
@@ -276,20 +240,24 @@ export class CodexExecutor implements DurableEngine {
     switch (command.type) {
       case "session.open":
         return await openSession(this.ctx, this.deps.session, commandSubject(command));
-      case "turn.start": {
-        if (typeof payload.text === "string")
+      case "turn.start":
+      case "turn.steer": {
+        // A turn command with a text starts Codex (a new thread before session.open); a steer only
+        // before session.open (then refused: no turn), as upstream's runner does.
+        if (typeof payload.text === "string" && (command.type === "turn.start" || state.threadId === null))
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
-        const outcome = await startTurn(this.ctx, payload);
-        // A turn refused after its provider started (empty text, say): upstream's runner commits
-        // the start's facts with the refusal, before whatever comes next.
+        const outcome =
+          command.type === "turn.start"
+            ? await startTurn(this.ctx, payload)
+            : await steerTurn(this.ctx, payload);
+        // A turn command refused after its provider started (empty text, say): upstream's runner
+        // commits the start's facts with the refusal, before whatever comes next.
         if (outcome.status !== "accepted" && this.ctx.deferredStartup?.commandId === command.commandId) {
           await this.ctx.releaseStartup();
           this.ctx.lateResumeNotes = false;
         }
         return outcome;
       }
-      case "turn.steer":
-        return await steerTurn(this.ctx, payload);
       case "turn.interrupt":
       case "run.cancel":
         // Upstream's runner names the command as the reason, whatever the payload says.
@@ -301,14 +269,9 @@ export class CodexExecutor implements DurableEngine {
       case "request.resolve":
         return await this.ctx.inputs.resolve(payload);
       case "session.snapshot":
-        // Before any session.open, upstream's runner starts the provider on a new thread for it;
-        // after this runner stopped it for a turn.stop, again on the thread (still reported prepared).
-        if (
-          state.lifecycle === "prepared" &&
-          (state.threadId === null ? !this.refusedFirstPrepare : this.ctx.stoppedByTurnStop)
-        )
-          await ensureProvider(this.ctx, this.deps.session, commandSubject(command), { keepPrepared: true });
-        return applied(sessionSnapshot(this.ctx.state()));
+        // From the state, Codex not started: before any session.open (no thread) or after a
+        // turn.stop (the thread kept, reported prepared), as upstream's runner answers it.
+        return applied(sessionSnapshot(state));
       case "session.close":
       case "session.destroy":
         return await closeSession(this.ctx);

@@ -1,3 +1,5 @@
+import type { ExecutorContext } from "./executor-context.js";
+
 /**
  * How many `runner.drain`s in a row (no other command between them) upstream's runner answers
  * `retainedEventsDrained:false` for a session.open that found Codex running (a reopen) with
@@ -11,7 +13,7 @@ export const REOPEN_DRAINS_RETAINED = 1;
 export interface DrainFacts {
   /** Startup facts are still held back (a session.open's, a resume's). */
   readonly startupHeld: boolean;
-  /** The last command closed the session, and the one before it had not (`closedByLastCommand`). */
+  /** The last command closed a session, not right behind the one that closed it (`closeRetains`). */
   readonly closedByLastCommand: boolean;
   /** This drain committed facts a provider restart held. */
   readonly releasedOnThisDrain: boolean;
@@ -38,4 +40,67 @@ export function answersRetained(facts: DrainFacts): boolean {
 /** Pure: the drains in a row have committed what a reopen retained (it is retained no more). */
 export function reopenDrained(drainsInARow: number): boolean {
   return drainsInARow > REOPEN_DRAINS_RETAINED;
+}
+
+/**
+ * What the last command the executor handled closed, as upstream's runner's drain answers tell it
+ * apart (read off its binary's answers, not its code): `nothing` (or a drain answered since),
+ * `open-session` (an accepted session.close or session.destroy of a session not closed),
+ * `closed-session` (one of a session already closed), `behind-the-close` (one of a session already
+ * closed, right behind the one that closed it). A drain right behind answers retained for the
+ * middle two.
+ */
+export type LastClose = "nothing" | "open-session" | "closed-session" | "behind-the-close";
+
+/** Pure: what a command left closed, given what the one before it left (`closed`: an accepted close or destroy). */
+export function nextLastClose(previous: LastClose, closed: boolean, openBefore: boolean): LastClose {
+  if (!closed) return "nothing";
+  if (openBefore) return "open-session";
+  return previous === "open-session" ? "behind-the-close" : "closed-session";
+}
+
+/** Pure: a drain right behind the command that left `last` answers events retained. */
+export function closeRetains(last: LastClose): boolean {
+  return last === "open-session" || last === "closed-session";
+}
+
+/** The executor's marks the drain answer reads: what the last command closed, the drains in a row. */
+export class DrainMarks {
+  private lastClose: LastClose = "nothing";
+  /** The drains in a row up to the command being handled (0 once another command comes). */
+  private drainsInARow = 0;
+
+  /** Before any command durable mode handles, drains included. */
+  before(commandType: string): void {
+    this.drainsInARow = commandType === "runner.drain" ? this.drainsInARow + 1 : 0;
+    // Answered by durable mode, not the executor: they close nothing.
+    if (commandType === "runner.suspend" || commandType === "runner.shutdown") this.lastClose = "nothing";
+  }
+
+  /** After the effect of a command the executor handled (`accepted`: its outcome's status). */
+  handled(commandType: string, accepted: boolean, openBefore: boolean): void {
+    const closed = (commandType === "session.close" || commandType === "session.destroy") && accepted;
+    this.lastClose = nextLastClose(this.lastClose, closed, openBefore);
+  }
+
+  /**
+   * A command's answer is sent. Behind a drain's, the close it answered for is behind too, and the
+   * drains in a row that committed what a reopen retained leave it retained no more.
+   */
+  answered(commandType: string, ctx: Pick<ExecutorContext, "reopenedWithoutTurn">): void {
+    if (commandType !== "runner.drain") return;
+    this.lastClose = "nothing";
+    if (reopenDrained(this.drainsInARow)) ctx.reopenedWithoutTurn = false;
+  }
+
+  /** Whether a drain answers events retained (`answersRetained`), besides durable mode's outbox. */
+  retained(ctx: ExecutorContext, releasedOnThisDrain: boolean): boolean {
+    return answersRetained({
+      startupHeld: ctx.deferredStartup !== null,
+      closedByLastCommand: closeRetains(this.lastClose),
+      releasedOnThisDrain,
+      reopenedWithoutTurn: ctx.reopenedWithoutTurn && ctx.state().lifecycle !== "closed",
+      drainsInARow: this.drainsInARow,
+    });
+  }
 }

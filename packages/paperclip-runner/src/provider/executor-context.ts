@@ -31,8 +31,8 @@ export interface DeferredStartup {
   readonly events: ProviderEvent[];
   readonly resume: boolean;
   /**
-   * Held by a command that started the provider again on its thread (a snapshot or goal command
-   * after a turn.stop, a turn.start): not a session.open's, not a restarted runner's resume. The
+   * Held by a command that started the provider again on its thread (a goal command after a
+   * turn.stop, a turn.start): not a session.open's, not a restarted runner's resume. The
    * next drain commits them (and answers `retainedEventsDrained:false`), as upstream's runner does.
    */
   readonly ensured?: boolean;
@@ -87,7 +87,7 @@ export class ExecutorContext {
   reopenedWithoutTurn = false;
   /**
    * This runner stopped the provider for a turn.stop: upstream's runner then starts it again for a
-   * snapshot or a goal command (a runner that resumed the stopped session starts it for a turn only).
+   * goal command (a snapshot answers without it) (a runner that resumed the stopped session starts it for a turn only).
    */
   stoppedByTurnStop = false;
   readonly tools: SemanticToolBridge;

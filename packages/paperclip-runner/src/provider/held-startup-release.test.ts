@@ -92,6 +92,23 @@ describe("HeldStartupRelease's due commit", () => {
     expect(committed).toEqual([]);
   });
 
+  it("keeps them through a run.cancel with no turn as a first drain: the next drain's commit is due", async () => {
+    const { committed, handle } = setup();
+    await handle(command("run.cancel"));
+    expect(committed).toEqual([]);
+    await handle(command("runner.drain"));
+    expect(committed).toEqual([]);
+    await vi.advanceTimersByTimeAsync(DRAIN_RELEASE_DELAY_MS);
+    expect(committed).toEqual(["intent"]);
+  });
+
+  it("commits a resume's facts right after a run.cancel, as before (not compared with upstream)", async () => {
+    const { ctx, committed, handle } = setup();
+    ctx.deferredStartup = { commandId: "", events: [intent], resume: true };
+    await handle(command("run.cancel"));
+    expect(committed).toEqual(["intent"]);
+  });
+
   it("makes no commit once the runner stops (a shutdown, a kill)", async () => {
     const { release, committed, dueAfterLaterDrain } = setup();
     await dueAfterLaterDrain();

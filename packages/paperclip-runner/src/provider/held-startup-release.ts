@@ -2,6 +2,7 @@ import type { ServerCommand } from "../durable/state/command-journal.js";
 import type { DeferredStartup, ExecutorContext } from "./executor-context.js";
 import { carryHeldStartup } from "./startup-carry.js";
 import {
+  cancelKeepsHeldFacts,
   DRAIN_RELEASE_DELAY_MS,
   type DrainState,
   releasedOnDrain,
@@ -18,6 +19,8 @@ export class HeldStartupRelease {
   /** A later drain came: its commit of the held facts is due, `DRAIN_RELEASE_DELAY_MS` after its answer. */
   private releaseDue = false;
   private releaseTimer: NodeJS.Timeout | null = null;
+  /** The command whose `before` left the held facts as a first drain does (`kept-as-drained`). */
+  private keptBy: string | null = null;
   /** The command that arrived last: a drain's due commit waits for no timer once another came behind it. */
   private lastArrived: string | null = null;
 
@@ -50,11 +53,18 @@ export class HeldStartupRelease {
       await this.releaseDrained();
       return;
     }
-    const release = startupRelease(command.type, this.drainState(held));
+    const turnActive = this.ctx.bound && this.ctx.state().activeProviderTurnId !== null;
+    const release = startupRelease(
+      command.type,
+      this.drainState(held),
+      cancelKeepsHeldFacts(held, turnActive),
+    );
     this.cancelTimer();
+    this.keptBy = release === "kept-as-drained" ? command.commandId : null;
     // Facts no longer held (committed or carried) leave no drain's mark behind.
     if (release !== "keep") this.drained = null;
-    if (release === "carry") await carryHeldStartup(this.ctx);
+    if (release === "kept-as-drained") this.drained = held;
+    else if (release === "carry") await carryHeldStartup(this.ctx);
     else if (release === "before") await this.releaseDrained();
     else if (release === "keep" && command.type === "runner.drain") this.drained = held;
     else if (release === "after-answer") this.releaseDue = true;
@@ -78,7 +88,8 @@ export class HeldStartupRelease {
 
   /** After a command's own effect (inside the executor's actor), before its answer. */
   async afterEffect(command: ServerCommand): Promise<void> {
-    if (startupRelease(command.type, "none") !== "after-effect") return;
+    if (startupRelease(command.type, "none", false) !== "after-effect" || this.keptBy === command.commandId)
+      return;
     const held = this.ctx.deferredStartup;
     // Facts held by this very command (a session.open's) wait for the next one.
     if (held === null || held.commandId === command.commandId) return;

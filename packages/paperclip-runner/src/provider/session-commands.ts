@@ -99,6 +99,9 @@ export async function openSession(
   const state = ctx.state();
   // As upstream's runner: a closed session is not opened again (a new run.prepare binds a new one).
   if (state.lifecycle === "closed") return executionFailed("Codex provider session is closed");
+  // As upstream's runner: not while a turn runs (one a turn.start before session.open began too).
+  if (state.activeProviderTurnId !== null)
+    return executionFailed("cannot open a new Codex session while a provider turn is active");
   if (ctx.session !== null && state.lifecycle === "prepared") await markOpen(ctx);
   if (ctx.session !== null && ["prepared", "session_open", "turn_active"].includes(state.lifecycle)) {
     return await reopenSession(ctx, command);
@@ -132,7 +135,7 @@ export async function openSession(
  * `session.open` on a session whose provider runs: as upstream's runner, the thread is reported
  * resumed (`session.resumed`, result status `resumed`) and the goal API probed again
  * (`thread/goal/get`: `session.capabilities.updated`, `session.goal.snapshot` one revision on).
- * Startup facts still held by the first start (a first open's, a snapshot's before session.open)
+ * Startup facts still held by the first start (a first open's, a turn command's before session.open)
  * stay held as this open's: the server's drains then commit them as a plain open's
  * (`startup-release-policy.ts`), as upstream's do; those of a start after a turn.stop (a goal
  * command's) are committed behind this open's events instead (`held-startup-release.ts`).
@@ -183,7 +186,7 @@ async function probeGoals(ctx: ExecutorContext): Promise<ProviderEvent[]> {
 /**
  * A turn for a session whose provider is gone with the thread kept (a `turn.stop` ended it,
  * or it failed: `provider_exited`), or that was never opened (a new thread, as upstream's runner
- * starts for a `turn.start` or `session.snapshot` before `session.open`): the provider starts
+ * starts for a `turn.start` or `turn.steer` with a text before `session.open`): the provider starts
  * again and resumes the thread first,
  * as upstream's runner does after a `turn.stop` (startup trigger `ensure`, no
  * `session.resumed`); its startup facts follow the turn's acceptance, with what Codex sends
@@ -193,11 +196,10 @@ export async function ensureProvider(
   ctx: ExecutorContext,
   sessionDeps: ProviderSessionDeps,
   command: StartupCommand,
-  options: { readonly keepPrepared?: boolean } = {},
 ): Promise<void> {
   const state = ctx.state();
-  // A provider a snapshot started again after a turn.stop: the session is open for the next command.
-  if (ctx.session !== null && state.lifecycle === "prepared" && options.keepPrepared !== true) {
+  // A provider running for a session still reported prepared: it is open for the command.
+  if (ctx.session !== null && state.lifecycle === "prepared") {
     await markOpen(ctx);
     return;
   }
@@ -207,11 +209,6 @@ export async function ensureProvider(
   if (state.threadId === null && state.lifecycle !== "prepared") return;
   // Upstream's runner probes no goals for a thread a command starts (session.open probes them).
   await startProviderSession(ctx, sessionDeps, "ensure", command, "facts", {}, false);
-  // A snapshot after a turn.stop resumes the thread but reports the session prepared, as upstream's.
-  if (options.keepPrepared === true && state.threadId !== null) {
-    ctx.update((current) => ({ ...current, lifecycle: "prepared" }));
-    await ctx.save();
-  }
   holdSavedFacts(ctx, command.commandId, true, true);
 }
 

@@ -2,12 +2,19 @@ import type { ProviderEvent } from "./provider-event.js";
 
 /**
  * When held startup facts (a session.open's, a resume's) are committed around a command:
- * `keep` leaves them held, `before` commits them before the command is handled, `after-effect`
- * once the command's own events are committed (a turn's turn.accepted first), `after-answer`
- * some time after the command's answer is sent (unless a command comes first), `carry` saves
- * them for the next run's runner instead (`startup-carry.ts`).
+ * `keep` leaves them held, `kept-as-drained` leaves them held as a first drain does (the next
+ * drain's commit follows its answer), `before` commits them before the command is handled,
+ * `after-effect` once the command's own events are committed (a turn's turn.accepted first),
+ * `after-answer` some time after the command's answer is sent (unless a command comes first),
+ * `carry` saves them for the next run's runner instead (`startup-carry.ts`).
  */
-export type StartupRelease = "keep" | "before" | "after-effect" | "after-answer" | "carry";
+export type StartupRelease =
+  | "keep"
+  | "kept-as-drained"
+  | "before"
+  | "after-effect"
+  | "after-answer"
+  | "carry";
 
 /**
  * Where the server's drains left the held facts: none came yet, the first kept them, or a later
@@ -25,6 +32,14 @@ const KEEPS_STARTUP_FACTS_HELD: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Commands that, with no turn active, leave held facts as a first drain does: upstream's runner
+ * answers the drains behind them F,F,T (a session.open's F,F,F,T without them), observed with its
+ * binary behind `session.open` then a `run.cancel`, `turn.interrupt` or `turn.stop`, one or two of
+ * them, a drain before them or not.
+ */
+const SETTLE_AS_DRAINED: ReadonlySet<string> = new Set(["run.cancel", "turn.interrupt", "turn.stop"]);
+
+/**
  * How long after a later drain's answer upstream's runner commits the held facts when no
  * command comes first (measured with its runner and the fake app-server: 255 to 285 ms).
  */
@@ -36,11 +51,17 @@ export const DRAIN_RELEASE_DELAY_MS = 250;
  * facts are held keeps them (a restarted runner's resume probe, or the drain right behind a
  * session.open); a later one answers (`retainedEventsDrained:false`) and commits them some time
  * after its answer, or before the next command, unless that is a suspend, which carries them.
+ * A cancel, interrupt or stop leaves them as a first drain when `cancelKeepsFacts` says so.
  */
-export function startupRelease(commandType: string, drain: DrainState): StartupRelease {
+export function startupRelease(
+  commandType: string,
+  drain: DrainState,
+  cancelKeepsFacts: boolean,
+): StartupRelease {
   if (commandType === "runner.suspend" || commandType === "runner.shutdown") return "carry";
   if (drain === "releasing") return "before";
   if (commandType === "runner.drain") return drain === "kept" ? "after-answer" : "keep";
+  if (SETTLE_AS_DRAINED.has(commandType) && cancelKeepsFacts) return "kept-as-drained";
   return KEEPS_STARTUP_FACTS_HELD.has(commandType) ? "keep" : "after-effect";
 }
 
@@ -50,4 +71,17 @@ export function startupRelease(commandType: string, drain: DrainState): StartupR
  */
 export function releasedOnDrain<T extends Pick<ProviderEvent, "payload">>(events: readonly T[]): T[] {
   return events.filter((event) => event.payload.code !== "codex_resume_usage_snapshot");
+}
+
+/**
+ * Pure: whether a cancel, interrupt or stop leaves held facts as a first drain would. Upstream's
+ * runner does so with no turn active for a fresh `session.open`'s facts and for a restart's after
+ * a `turn.stop` (`ensured`). A resume's facts (a restarted runner's, a provider restart's) keep
+ * the rule they had before (committed after the command's effect): that case was not compared.
+ */
+export function cancelKeepsHeldFacts(
+  held: { readonly resume: boolean; readonly ensured?: boolean } | null,
+  turnActive: boolean,
+): boolean {
+  return held !== null && !turnActive && (!held.resume || held.ensured === true);
 }
