@@ -31,6 +31,18 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // normalised, nothing else.
 const toolchain = serverToolchainForFile();
 
+/**
+ * The events of a session Codex was started for before `session.open` (its start's two facts),
+ * which the open then resumes on that thread, probing the goal API.
+ */
+const STARTED_THEN_OPENED_ON_ITS_THREAD = [
+  "harness.diagnostic",
+  "harness.diagnostic",
+  "session.resumed",
+  "session.capabilities.updated",
+  "session.goal.snapshot",
+];
+
 /** A Codex run.prepare whose provider descriptor `change` edits. */
 function prepareWith(work: string, change: (provider: Record<string, unknown>) => void) {
   const prepare = codexPrepare(work);
@@ -404,13 +416,7 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     });
     expect(answer(ours, "open")).toMatchObject({ status: "completed", result: { status: "resumed" } });
     expectSameAnswers(ours, upstream);
-    expect(eventTypes(ours.committed)).toEqual([
-      "harness.diagnostic",
-      "harness.diagnostic",
-      "session.resumed",
-      "session.capabilities.updated",
-      "session.goal.snapshot",
-    ]);
+    expect(eventTypes(ours.committed)).toEqual(STARTED_THEN_OPENED_ON_ITS_THREAD);
   });
 
   it("runs a turn.start before session.open on a new thread; the open then resumes it", async () => {
@@ -510,13 +516,7 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
     });
     expect(answer(ours, "open")).toMatchObject({ status: "completed", result: { status: "resumed" } });
     // The steer's start facts come first, then the open's resume of that thread.
-    expect(eventTypes(ours.committed)).toEqual([
-      "harness.diagnostic",
-      "harness.diagnostic",
-      "session.resumed",
-      "session.capabilities.updated",
-      "session.goal.snapshot",
-    ]);
+    expect(eventTypes(ours.committed)).toEqual(STARTED_THEN_OPENED_ON_ITS_THREAD);
     expect(answer(ours, "drain 2")).toMatchObject({ result: { retainedEventsDrained: true } });
     expectSameAnswers(ours, upstream);
   });
@@ -976,14 +976,8 @@ describe("command edges against upstream's runner", { timeout: 120_000 }, () => 
       failed("Codex turn/start failed: Codex turn text is empty or exceeds the 1 MiB limit"),
     );
     expect(answer(ours, "open")).toMatchObject({ status: "completed", result: { status: "resumed" } });
-    // Ours committed the start's facts after the open's events (held for a turn that never came).
-    expect(eventTypes(ours.committed)).toEqual([
-      "harness.diagnostic",
-      "harness.diagnostic",
-      "session.resumed",
-      "session.capabilities.updated",
-      "session.goal.snapshot",
-    ]);
+    // The start's facts first (held for a turn that never came), then the open's resume of that thread.
+    expect(eventTypes(ours.committed)).toEqual(STARTED_THEN_OPENED_ON_ITS_THREAD);
     // The open found Codex running: both answer the drain behind it retainedEventsDrained:false.
     expect(answer(ours, "drain")).toMatchObject({ result: { retainedEventsDrained: false } });
     expectSameAnswers(ours, upstream);
