@@ -6,6 +6,7 @@
 export { childForTest, childrenForFile, killGroupAfterTest, stopChild } from "./children.js";
 export { type ServerToolchain, serverToolchain, toolchainCache } from "./paperclip-toolchain.js";
 export { buildPlantedLoader } from "./planted-loader.js";
+export { freePorts, portWasTaken, type RefusedPort, refusedPort, startOnFreePorts } from "./ports.js";
 export {
   isAlive,
   openDescriptors,
@@ -16,4 +17,5 @@ export {
   readProcStat,
   readProcTable,
 } from "./proc.js";
+export { refusedPortForTest } from "./refused-port-for-test.js";
 export { removeAfterTest, type TempDirOptions, tempDirForFile, tempDirForTest } from "./temp-dir.js";
