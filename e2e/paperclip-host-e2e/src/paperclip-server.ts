@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { chmod, chown, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ServerToolchain } from "@paperclipai/test-support/paperclip-toolchain";
-import { freePorts, lostPortRace } from "./free-port.js";
+import { startOnFreePorts } from "@paperclipai/test-support/ports";
 import { type GroupProcess, startGroup, waitFor } from "./process-group.js";
 
 /** A running `paperclipai run` with a fresh home, on free loopback ports. */
@@ -114,7 +114,7 @@ async function onboard(launch: Launch, env: NodeJS.ProcessEnv, home: string, log
   }
 }
 
-async function configure(home: string, asRoot: boolean): Promise<{ port: number; postgresPort: number }> {
+async function configure(home: string, asRoot: boolean, port: number, postgresPort: number): Promise<void> {
   const configPath = path.join(home, INSTANCE, "config.json");
   const config = JSON.parse(await readFile(configPath, "utf8")) as {
     server: { port: number };
@@ -128,7 +128,6 @@ async function configure(home: string, asRoot: boolean): Promise<{ port: number;
   };
   // Onboard's own start may have begun a Postgres on the default port: it goes first.
   await stopLeftoverPostgres(home, config.database.embeddedPostgresPort);
-  const [port, postgresPort] = (await freePorts(2)) as [number, number];
   config.server.port = port;
   config.database.embeddedPostgresPort = postgresPort;
   if (config.database.backup) config.database.backup.enabled = false;
@@ -145,7 +144,6 @@ async function configure(home: string, asRoot: boolean): Promise<{ port: number;
       throw new Error("running as root needs a `postgres` user for the embedded Postgres");
     await chown(dataDir, ids.uid, ids.gid);
   }
-  return { port, postgresPort };
 }
 
 /** Whether `pid` names a live process. */
@@ -230,19 +228,13 @@ export async function startPaperclipServer(
   // The `postgres` user must be able to walk down to its data directory.
   await chmod(workDir, 0o755);
   await onboard(launch, env, home, logDir);
-  // The ports are free when picked, not held until the server binds them: another process may take
-  // one first. That start fails on the port alone; the next attempt picks new ones.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startConfigured(launch, env, home, logDir, asRoot);
-    } catch (error) {
-      if (!(error instanceof LostPortRace) || attempt === 3) throw error;
-    }
-  }
+  // A start that fails because another process took one of its ports first is tried again.
+  return startOnFreePorts(
+    "the Paperclip server",
+    ([port, postgresPort]) => startConfigured(launch, env, home, logDir, asRoot, port, postgresPort),
+    { count: 2 },
+  );
 }
-
-/** A start that failed because a port picked for it was taken before the server bound it. */
-class LostPortRace extends Error {}
 
 async function startConfigured(
   launch: Launch,
@@ -250,8 +242,10 @@ async function startConfigured(
   home: string,
   logDir: string,
   asRoot: boolean,
+  port: number,
+  postgresPort: number,
 ): Promise<PaperclipServer> {
-  const { port, postgresPort } = await configure(home, asRoot);
+  await configure(home, asRoot, port, postgresPort);
   const server = startGroup(launch.command, [...launch.prefix, "run", "-d", home], {
     env,
     logPath: path.join(logDir, "server.log"),
@@ -288,7 +282,8 @@ async function startConfigured(
     await stop().catch((stopError: unknown) => {
       failure += `\n--- stopping it failed too ---\n${(stopError as Error).message}`;
     });
-    throw lostPortRace(output) ? new LostPortRace(failure) : new Error(failure);
+    // Its whole log, the cause, says whether a port was taken first (`startOnFreePorts` retries then).
+    throw new Error(failure, { cause: output });
   }
   return { baseUrl, home, process: server, stop };
 }

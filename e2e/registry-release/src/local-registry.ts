@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { freePort, lostPortRace } from "@paperclipai/paperclip-host-e2e/free-port";
 import { type GroupProcess, startGroup, waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
+import { startOnFreePorts } from "@paperclipai/test-support/ports";
 
 /** A Verdaccio on loopback with its storage in a temp dir, and the npm settings that reach it. */
 export interface LocalRegistry {
@@ -66,22 +66,19 @@ export async function startLocalRegistry(
   await mkdir(path.join(dir, "storage"), { recursive: true });
   const configPath = path.join(dir, "config.yaml");
   await writeFile(configPath, config(path.join(dir, "storage"), path.join(dir, "htpasswd"), uplink));
-  // The port is free when picked, not held until Verdaccio binds it: another process may take it
-  // first. That start fails on the port alone; the next attempt picks another.
-  for (let attempt = 1; ; attempt += 1) {
-    const started = await startOnFreePort(node, verdaccioDir, dir, configPath);
-    if (!(started instanceof Error)) return started;
-    if (!lostPortRace(started.message) || attempt === 3) throw started;
-  }
+  // A start that fails because another process took its port first is tried again.
+  return startOnFreePorts("the local registry", ([port]) =>
+    startOnPort(node, verdaccioDir, dir, configPath, port),
+  );
 }
 
-async function startOnFreePort(
+async function startOnPort(
   node: string,
   verdaccioDir: string,
   dir: string,
   configPath: string,
-): Promise<LocalRegistry | Error> {
-  const port = await freePort();
+  port: number,
+): Promise<LocalRegistry> {
   const url = `http://127.0.0.1:${port}`;
   const bin = path.join(verdaccioDir, "node_modules", "verdaccio", "bin", "verdaccio");
   const registry = startGroup(node, [bin, "--config", configPath, "--listen", `127.0.0.1:${port}`], {
@@ -107,6 +104,6 @@ async function startOnFreePort(
     return { url, process: registry, env, stop: () => registry.stop(10_000) };
   } catch (error) {
     await registry.stop(5_000);
-    return new Error(`${(error as Error).message}\n--- verdaccio log ---\n${registry.output().slice(-4000)}`);
+    throw new Error(`${(error as Error).message}\n--- verdaccio log ---\n${registry.output().slice(-4000)}`);
   }
 }

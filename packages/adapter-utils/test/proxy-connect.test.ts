@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { refusedPortForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import type { NetworkDecision, NetworkResolver } from "../src/proxy/index.js";
 import {
   closeAll,
-  closedPort,
   openTunnel,
   rawExchange,
   readBytes,
@@ -187,7 +187,7 @@ describe("CONNECT through the sandbox proxy", () => {
   });
 
   it("answers 502 when the allowed target refuses the connection", async () => {
-    const port = await closedPort();
+    const port = await refusedPortForTest();
     const proxy = await startProxy({ allowlist: [`127.0.0.1:${port}`], trustedUrls: [] });
     const result = await rawExchange(proxy.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
     expect(result.response).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);

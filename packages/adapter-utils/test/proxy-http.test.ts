@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { createServer, request } from "node:http";
 import { connect } from "node:net";
 import { PaperclipError } from "@paperclipai/errors";
+import { refusedPortForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type NetworkDecision,
@@ -11,7 +12,6 @@ import {
 } from "../src/proxy/index.js";
 import {
   closeAll,
-  closedPort,
   headerPairs,
   proxyRequest,
   rawExchange,
@@ -292,7 +292,7 @@ describe("plain HTTP through the sandbox proxy", () => {
   });
 
   it("answers 502 upstream_error when the upstream cannot be reached or resolved", async () => {
-    const port = await closedPort();
+    const port = await refusedPortForTest();
     const { resolver } = resolverFrom({});
     const proxy = await startProxy({
       allowlist: [`127.0.0.1:${port}`, "gone.test"],

@@ -144,15 +144,6 @@ export function seededBytes(length: number, seed: number): Buffer {
   return createCipheriv("aes-256-ctr", key, Buffer.alloc(16)).update(Buffer.alloc(length));
 }
 
-/** A loopback port with nothing listening on it. */
-export async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 export interface ProxyResponse {
   status: number;
   statusMessage: string;

@@ -2,9 +2,9 @@ import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, stat } from "node:fs/promises";
 import { createServer as createHttpsServer } from "node:https";
-import { type AddressInfo, createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { refusedPortForTest, startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { BIN, runBin } from "./helpers/run-bin.js";
@@ -53,16 +53,6 @@ function launcherArgs(
 
 const withTicket = { env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: TICKET } };
 
-/** A port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () => {
   it("refuses to start without the bootstrap ticket (ERR_RUNNER_DURABLE_TICKET_MISSING)", async () => {
     const dir = tempDirForTest();
@@ -90,7 +80,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   it("stops after --reconnect-grace-ms without a server (ERR_RUNNER_DURABLE_RECONNECT_DEADLINE), its state kept, the ticket nowhere on disk", async () => {
     const dir = tempDirForTest();
     const stateDir = join(dir, "state");
-    const port = await closedPort();
+    const port = await refusedPortForTest();
     const result = await runBin(
       launcherArgs(["--connect-url", `ws://127.0.0.1:${port}/connect`], stateDir, [
         "--reconnect-grace-ms",
@@ -186,10 +176,9 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
   });
 
   it("in listen mode accepts the server's WebSocket on --listen-address/--listen-port/--listen-path and speaks first", async () => {
-    // The port is free when picked, not held until the runner binds it: should another process
-    // take it first, the runner exits with EADDRINUSE, and a new port is tried.
-    const helloOnFreePort = async (): Promise<Record<string, unknown> | "port taken"> => {
-      const port = await closedPort();
+    // Should another process take the picked port before the runner binds it, the runner exits
+    // with EADDRINUSE (in the error thrown below), and it is started again on a new port.
+    const helloOnPort = async (port: number): Promise<Record<string, unknown>> => {
       const child = spawn(
         process.execPath,
         [
@@ -205,7 +194,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       try {
-        return await new Promise<Record<string, unknown> | "port taken">((resolve, reject) => {
+        return await new Promise<Record<string, unknown>>((resolve, reject) => {
           const attempt = (): void => {
             if (settled) return;
             const socket = new WebSocket(`ws://127.0.0.1:${port}/runner/v1`);
@@ -217,11 +206,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
             socket.once("error", () => setTimeout(attempt, 100));
           };
           attempt();
-          child.once("close", () =>
-            stderr.includes("EADDRINUSE")
-              ? resolve("port taken")
-              : reject(new Error(`the runner exited: ${stderr}`)),
-          );
+          child.once("close", () => reject(new Error(`the runner exited: ${stderr}`)));
         });
       } finally {
         settled = true;
@@ -229,9 +214,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
         if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
       }
     };
-    let hello = await helloOnFreePort();
-    for (let retries = 2; hello === "port taken" && retries > 0; retries -= 1)
-      hello = await helloOnFreePort();
+    const hello = await startOnFreePorts("the runner in listen mode", ([port]) => helloOnPort(port));
     expect(hello).toMatchObject({
       protocol: "paperclip.runner",
       kind: "auth_hello",
