@@ -43,12 +43,6 @@ async function holdWatchdog(controller: Controller): Promise<void> {
   });
 }
 
-/**
- * Where the watchdog cannot be held in time (a harness that exits on its own at once): the runner
- * kills the group itself, less than the 1 s the watchdog would wait, so it cannot stand in.
- */
-const BEFORE_WATCHDOG_MS = 500;
-
 // Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
 describe("local mode: the harness process, its environment and its stop", { timeout: 60_000 }, () => {
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
@@ -178,11 +172,15 @@ describe("local mode: the harness process, its environment and its stop", { time
     });
     controller.send("run.prepare", "c1");
     controller.send("session.open", "c2");
+    // The script's steps run on turn.start: until then the harness waits, and its watchdog can be
+    // held, so that the worker's end is the runner's doing however long it takes.
+    await controller.waitForEvent("session.started");
+    await holdWatchdog(controller);
     controller.send("turn.start", "c3", { turnId: "t1" });
     expect(await terminalOf(controller)).toBe("successful_process_and_result");
     const logs = controller.event("harness.exited")?.payload.logs as { lines: string[] };
     const worker = /"workerPid":(\d+)/.exec(logs.lines.join("\n"));
     expect(worker).not.toBeNull();
-    await goneWithin(Number(worker?.[1]), BEFORE_WATCHDOG_MS);
+    await goneWithin(Number(worker?.[1]));
   });
 });
