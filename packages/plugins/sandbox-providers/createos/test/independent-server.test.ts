@@ -125,7 +125,7 @@ function expectKilled(): void {
 }
 
 beforeAll(async () => {
-  server = await startIndependentServer(7);
+  server = await startIndependentServer(7, pluginTimers.retryWaits);
   client = new CreateosClient({
     apiUrl: `${server.url}/v1/`,
     apiKey: server.apiKey,
@@ -322,7 +322,8 @@ const recoverable: Recoverable[] = [
   [
     "429 with Retry-After as an HTTP-date on connect",
     {
-      faults: { "process.connect": [{ status: 429, retryAfter: { seconds: 0, asDate: true } }] },
+      // At least a second ahead: a client that ignored it would retry well before then.
+      faults: { "process.connect": [{ status: 429, retryAfter: { seconds: 1, asDate: true } }] },
     },
   ],
   [
@@ -336,7 +337,7 @@ const recoverable: Recoverable[] = [
     "502, then 429 with an HTTP-date, on stdin close",
     {
       faults: {
-        "process.stdinClose": [{ status: 502 }, { status: 429, retryAfter: { seconds: 0, asDate: true } }],
+        "process.stdinClose": [{ status: 502 }, { status: 429, retryAfter: { seconds: 1, asDate: true } }],
       },
     },
   ],

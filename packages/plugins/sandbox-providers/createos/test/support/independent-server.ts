@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
+import type { RetryWitness } from "./timer-tracker.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -177,7 +178,11 @@ export interface IndependentServer {
   readonly url: string;
   readonly apiKey: string;
   readonly seen: SeenRequest[];
-  /** Requests that arrived before the `Retry-After` the server had sent on that route. */
+  /**
+   * Requests that followed a `Retry-After` the server had sent on that route, when no wait of the
+   * client (the `RetryWitness` given to `startIndependentServer`) had lasted until the instant
+   * it named: the client retried without honouring it. Empty without a witness.
+   */
   readonly earlyRetries: Route[];
   /** Requests to any path outside `/v1` (a followed redirect would land here). */
   readonly strayRequests: SeenRequest[];
@@ -215,12 +220,16 @@ function exitJson(exit: ScriptedExit, extra: boolean): string {
   return `{${[...fields, '"type":"exit"'].join(",")}}`;
 }
 
-export async function startIndependentServer(seed = 1): Promise<IndependentServer> {
+export async function startIndependentServer(
+  seed = 1,
+  retryWaits?: RetryWitness,
+): Promise<IndependentServer> {
   let script: ServerScript = { frames: [], exit: { exitCode: 0, signal: null } };
   const seen: SeenRequest[] = [];
   const earlyRetries: Route[] = [];
   const strayRequests: SeenRequest[] = [];
-  const notBefore = new Map<Route, number>();
+  /** The instant a `Retry-After` named on a route, and the client's waits ended by then. */
+  const notBefore = new Map<Route, { readonly instant: number; readonly since: number }>();
   const faultQueues = new Map<Route, Answer[]>();
   const sockets = new Set<Socket>();
   const streams = new Set<ServerResponse>();
@@ -257,10 +266,10 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
         // An HTTP-date has whole seconds: the instant is the next whole second after `seconds`.
         const at = Math.ceil((Date.now() + seconds * 1000) / 1000) * 1000;
         headers["retry-after"] = new Date(at).toUTCString();
-        notBefore.set(route, at);
+        notBefore.set(route, { instant: at, since: retryWaits?.mark() ?? 0 });
       } else {
         headers["retry-after"] = String(seconds);
-        notBefore.set(route, Date.now() + seconds * 1000);
+        notBefore.set(route, { instant: Date.now() + seconds * 1000, since: retryWaits?.mark() ?? 0 });
       }
     }
     if (answer.location !== undefined) headers.location = answer.location;
@@ -394,11 +403,14 @@ export async function startIndependentServer(seed = 1): Promise<IndependentServe
       res.end();
       return;
     }
-    const early = notBefore.get(route);
-    if (early !== undefined) {
+    const named = notBefore.get(route);
+    if (named !== undefined) {
       notBefore.delete(route);
-      // 30 ms of slack for timer granularity on a loaded machine.
-      if (Date.now() + 30 < early) earlyRetries.push(route);
+      // Not the arrival time against the instant: a client's timer can fire a little before the
+      // wall-clock instant it aimed at (Node starts it from the event loop's cached time), by as
+      // much as the machine's load delayed that loop. What the client meant to wait for is exact.
+      if (retryWaits !== undefined && !retryWaits.waitedUntil(named.instant, named.since))
+        earlyRetries.push(route);
     }
     if (route === "process.connect") connects++;
     if (route === "process.wait") waits++;
