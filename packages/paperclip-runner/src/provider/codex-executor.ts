@@ -211,6 +211,11 @@ export class CodexExecutor implements DurableEngine {
     await Promise.all([discardPrewarmed(this.ctx), this.ctx.session?.stop(0)]);
   }
 
+  /** Whether a turn.steer with a text starts Codex: none started yet, or a turn.stop stopped it. */
+  private steerStarts(state: CodexProviderState): boolean {
+    return state.threadId === null || (state.lifecycle === "prepared" && this.ctx.stoppedByTurnStop);
+  }
+
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
     const payload = command.payload;
     if (command.type === "run.prepare")
@@ -243,8 +248,9 @@ export class CodexExecutor implements DurableEngine {
       case "turn.start":
       case "turn.steer": {
         // A turn command with a text starts Codex (a new thread before session.open); a steer only
-        // before session.open (then refused: no turn), as upstream's runner does.
-        if (typeof payload.text === "string" && (command.type === "turn.start" || state.threadId === null))
+        // before session.open or after a turn.stop stopped Codex (then refused: no turn), as
+        // upstream's runner does.
+        if (typeof payload.text === "string" && (command.type === "turn.start" || this.steerStarts(state)))
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
         const outcome =
           command.type === "turn.start"
