@@ -13,6 +13,9 @@ import {
  * Applies `startup-release-policy.ts` to the executor's held startup facts around each command:
  * remembers what the server's drains did with them and commits, keeps or carries them.
  */
+/** The commands that close the session (they keep held facts held, as if fresh). */
+const CLOSES: ReadonlySet<string> = new Set(["session.close", "session.destroy"]);
+
 export class HeldStartupRelease {
   /** The held facts a `runner.drain` already kept. */
   private drained: DeferredStartup | null = null;
@@ -61,8 +64,9 @@ export class HeldStartupRelease {
     );
     this.cancelTimer();
     this.keptBy = release === "kept-as-drained" ? command.commandId : null;
-    // Facts no longer held (committed or carried) leave no drain's mark behind.
-    if (release !== "keep") this.drained = null;
+    // Facts no longer held (committed or carried) leave no drain's mark behind; a close keeps them
+    // held as fresh ones (upstream's drains behind it answer as behind a session.open).
+    if (release !== "keep" || CLOSES.has(command.type)) this.drained = null;
     if (release === "kept-as-drained") this.drained = held;
     else if (release === "carry") await carryHeldStartup(this.ctx);
     else if (release === "before") await this.releaseDrained();
