@@ -9,13 +9,13 @@ import {
   startupRelease,
 } from "./startup-release-policy.js";
 
+/** The commands that close the session (they keep held facts held, as if fresh). */
+const CLOSES: ReadonlySet<string> = new Set(["session.close", "session.destroy"]);
+
 /**
  * Applies `startup-release-policy.ts` to the executor's held startup facts around each command:
  * remembers what the server's drains did with them and commits, keeps or carries them.
  */
-/** The commands that close the session (they keep held facts held, as if fresh). */
-const CLOSES: ReadonlySet<string> = new Set(["session.close", "session.destroy"]);
-
 export class HeldStartupRelease {
   /** The held facts a `runner.drain` already kept. */
   private drained: DeferredStartup | null = null;
