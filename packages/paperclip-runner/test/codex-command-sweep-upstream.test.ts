@@ -69,12 +69,20 @@ interface Move {
   readonly valid: boolean;
 }
 
+/** An answer the fake app-server's question set takes. */
+const ANSWERS = {
+  schema: "paperclip.question_response.v1",
+  answers: { color: { selectedOptionIds: ["option-2"] }, why: { text: "it is calm" } },
+};
+
 /** The payloads each command is generated with (`null` for a command that takes none). */
 const PAYLOADS: Readonly<Record<string, readonly (Record<string, unknown> | null)[]>> = {
   "run.prepare": [{ valid: true }, { invalid: "model" }, { invalid: "approval" }, { skills: "yes" }],
   "session.open": [{ reuse: "same_session" }, { reuse: 5 }, {}],
   "turn.start": [
     { text: "hang" },
+    // The fake app-server asks the user (a runtime request) and waits for its answer.
+    { text: "ask" },
     { text: "" },
     {},
     { text: 5 },
@@ -95,6 +103,10 @@ const PAYLOADS: Readonly<Record<string, readonly (Record<string, unknown> | null
   // Ends the sequence (`sweepSteps`): neither runner answers a command behind it.
   "runner.suspend": [null],
   "request.resolve": [
+    // The live turn's last request (`$lastRuntimeRequest`, the driver's), answered. An answer the
+    // question set does not take is left out: upstream's checks and words differ from ours (open,
+    // docs/compatibility.md, "`request.resolve` with an answer the question set does not take").
+    { requestId: "$lastRuntimeRequest", turnId: "t", response: ANSWERS },
     { requestId: "nope", turnId: "t", response: {} },
     {},
     { requestId: 5, turnId: "t", response: {} },
@@ -149,7 +161,16 @@ export function sweepSteps(
   moves: readonly Move[],
 ): { steps: Step[]; unselected: string[]; racy: string[]; behindClose: string[]; liveness: string[] } {
   // `selected`: a run.prepare came (of kind codex, it selects upstream's executor, valid or not).
-  const model = { selected: false, prepared: false, opened: false, turnActive: false, closed: false };
+  // `asking`: the active turn waits for the answer to its runtime request.
+  const model = {
+    selected: false,
+    prepared: false,
+    opened: false,
+    turnActive: false,
+    closed: false,
+    asking: false,
+  };
+  let asked = 0;
   const unselected: string[] = [];
   // Drains whose upstream answer is timing (`drainRacesGoalNotification`, `…CloseAcknowledgement`).
   const racy: string[] = [];
@@ -160,6 +181,7 @@ export function sweepSteps(
   const steps: Step[] = [];
   const endTurn = () => {
     model.turnActive = false;
+    model.asking = false;
     terminals += 1;
     steps.push({ op: "event", type: "run.terminal", count: terminals });
   };
@@ -204,6 +226,11 @@ export function sweepSteps(
           model.turnActive = true;
           started += 1;
           steps.push({ op: "event", type: "turn.started", count: started });
+          if (payload?.text === "ask") {
+            model.asking = true;
+            asked += 1;
+            steps.push({ op: "event", type: "runtime_request.created", count: asked });
+          }
         }
         return;
       case "turn.interrupt":
@@ -219,6 +246,11 @@ export function sweepSteps(
       case "turn.stop":
         // Codex is stopped: the turn is retired without a turn event.
         if (live) model.turnActive = false;
+        if (live) model.asking = false;
+        return;
+      case "request.resolve":
+        // The answer the question set takes reaches Codex, which completes the turn.
+        if (live && model.asking && payload?.response === ANSWERS) endTurn();
         return;
       case "session.close":
       case "session.destroy":
