@@ -161,6 +161,18 @@ describe("payload edges against upstream's runner", { timeout: 120_000 }, () => 
       ...closing("fresh", [], "session.destroy"),
       ...closeSteps,
     ]);
+    // A goal command refused on the closed session commits them with its refusal, as upstream's.
+    const [refused, upstreamRefused] = await bothRunners(toolchain(), (work) => [
+      ...openSteps(work),
+      ...command("session.close", "close"),
+      ...command("session.goal.get", "goal after the close"),
+      ...[1, 2].flatMap((n) => command("runner.drain", `drain ${n} behind the refusal`)),
+      ...closeSteps,
+    ]);
+    expect(answer(refused, "drain 1 behind the refusal")).toMatchObject({
+      result: { retainedEventsDrained: true },
+    });
+    expectSameAnswers(refused, upstreamRefused);
     // Upstream's third drain behind a fresh close races its release of the facts (seen both ways).
     expectSameAnswers(destroyed, upstreamDestroyed, ["fresh-drain-3"]);
     expect(answer(destroyed, "fresh drain 2")).toMatchObject({ result: { retainedEventsDrained: false } });

@@ -237,8 +237,11 @@ export class CodexExecutor implements DurableEngine {
       CLOSED_SESSION_REFUSES.has(command.type) &&
       !textless &&
       !goalsUnprobed
-    )
+    ) {
+      // Upstream's runner commits startup facts a close kept held with a goal command's refusal.
+      if (command.type.startsWith("session.goal.")) await this.ctx.releaseStartup();
       return executionFailed("Codex provider session is closed");
+    }
     // Upstream's runner answers a stop on a closed session without the provider's fields.
     if (state.lifecycle === "closed" && command.type === "turn.stop")
       return applied({ status: "already_settled", reason: "turn.stop" });
