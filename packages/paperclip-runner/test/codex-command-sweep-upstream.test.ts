@@ -27,7 +27,10 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // before it, which start Codex on a new thread in both; a snapshot before it starts nothing in
 // either, so a run.prepare behind one is compared), a `turn.start` after only refused `run.prepare`s (upstream's runner never answers it), a
 // refused provider kind (ours binds no executor), a provider command that does not exist
-// (upstream's runner is poisoned), warm attachment fields (normalised by `answer`).
+// (upstream's runner is poisoned), warm attachment fields (normalised by `answer`). Not deliberate,
+// but upstream's own timing: the drain answers marked `racy` below. A `runner.suspend` ends a
+// sequence (neither runner answers a command behind it); an unknown command type never reaches a
+// runner (the server's control plane refuses to queue it), so none is generated.
 const toolchain = serverToolchainForFile();
 
 const SEED = Number(process.env.SWEEP_SEED ?? 20261203);
@@ -48,6 +51,13 @@ const drainRacesGoalNotification = (previous: string | null): boolean =>
 const drainRacesCloseAcknowledgement = (previous: string | null): boolean =>
   previous === "session.close" || previous === "session.destroy";
 
+/**
+ * The third drain in a row (snapshots between them or not) behind a `session.close` or `session.destroy` that kept a
+ * session.open's startup facts held: upstream's answer races its release of them (seen both ways
+ * behind a fresh open's close; ours answers false): not compared.
+ */
+const THIRD_DRAIN_BEHIND_CLOSE = 3;
+
 /** Drains with nothing between them at the end of each sequence: one of them must answer drained. */
 export const LIVENESS_DRAINS = 5;
 
@@ -59,23 +69,75 @@ interface Move {
   readonly valid: boolean;
 }
 
+/** The commands that end an active turn (left out while it waits for its runtime request's answer). */
+const ENDS_A_TURN: ReadonlySet<string> = new Set([
+  "turn.interrupt",
+  "run.cancel",
+  "turn.stop",
+  "turn.steer",
+  "session.close",
+  "session.destroy",
+]);
+
+/** An answer the fake app-server's question set takes. */
+const ANSWERS = {
+  schema: "paperclip.question_response.v1",
+  answers: { color: { selectedOptionIds: ["option-2"] }, why: { text: "it is calm" } },
+};
+
 /** The payloads each command is generated with (`null` for a command that takes none). */
 const PAYLOADS: Readonly<Record<string, readonly (Record<string, unknown> | null)[]>> = {
   "run.prepare": [{ valid: true }, { invalid: "model" }, { invalid: "approval" }, { skills: "yes" }],
-  "session.open": [{ reuse: "same_session" }],
-  "turn.start": [{ text: "hang" }, { text: "" }, {}, { text: 5 }],
-  "turn.interrupt": [{}, { reason: "user" }],
-  "run.cancel": [{ reason: "user" }],
-  "turn.steer": [{ text: "x" }, {}, { text: 3 }],
+  "session.open": [{ reuse: "same_session" }, { reuse: 5 }, {}],
+  "turn.start": [
+    { text: "hang" },
+    // The fake app-server asks the user (a runtime request) and waits for its answer.
+    { text: "ask" },
+    { text: "" },
+    {},
+    { text: 5 },
+    { text: null },
+    { text: ["hang"] },
+    // Extra fields and an `input` array are not read: the text is the turn's.
+    { text: "hang", input: [{ type: "text", text: "other" }], extra: 1 },
+    { input: [{ type: "text", text: "hang" }] },
+  ],
+  "turn.interrupt": [{}, { reason: "user" }, { reason: 5 }],
+  "run.cancel": [{ reason: "user" }, { reason: null }],
+  "turn.steer": [{ text: "x" }, {}, { text: 3 }, { text: null }, { text: [] }, { text: "x", input: [1] }],
   "turn.stop": [{}],
   "session.snapshot": [null],
   "session.close": [null],
   "session.destroy": [null],
   "runner.drain": [null],
-  "request.resolve": [{ requestId: "nope", turnId: "t", response: {} }, {}],
-  "semantic_tool.result": [toolResult("nope"), { callId: "nope", result: {} }],
+  // Ends the sequence (`sweepSteps`): neither runner answers a command behind it.
+  "runner.suspend": [null],
+  "request.resolve": [
+    // The live turn's last request (`$lastRuntimeRequest`, the driver's), answered. An answer the
+    // question set does not take is left out: upstream's checks and words differ from ours (open,
+    // docs/compatibility.md, "`request.resolve` with an answer the question set does not take").
+    { requestId: "$lastRuntimeRequest", turnId: "t", response: ANSWERS },
+    { requestId: "nope", turnId: "t", response: {} },
+    {},
+    { requestId: 5, turnId: "t", response: {} },
+    { requestId: null, turnId: null, response: null },
+  ],
+  "semantic_tool.result": [
+    toolResult("nope"),
+    { callId: "nope", result: {} },
+    { ...toolResult("nope"), isError: "yes" },
+    { ...toolResult("nope"), callId: ["nope"] },
+    { callId: "nope", operationId: "report_progress" },
+  ],
   "session.goal.get": [null],
-  "session.goal.set": [{ objective: "ship it" }],
+  "session.goal.set": [
+    { objective: "ship it" },
+    {},
+    { objective: 5 },
+    { objective: "  " },
+    { status: "bogus" },
+    { objective: "ship it", tokenBudget: 0 },
+  ],
   "session.goal.clear": [null],
 };
 
@@ -109,7 +171,16 @@ export function sweepSteps(
   moves: readonly Move[],
 ): { steps: Step[]; unselected: string[]; racy: string[]; behindClose: string[]; liveness: string[] } {
   // `selected`: a run.prepare came (of kind codex, it selects upstream's executor, valid or not).
-  const model = { selected: false, prepared: false, opened: false, turnActive: false, closed: false };
+  // `asking`: the active turn waits for the answer to its runtime request.
+  const model = {
+    selected: false,
+    prepared: false,
+    opened: false,
+    turnActive: false,
+    closed: false,
+    asking: false,
+  };
+  let asked = 0;
   const unselected: string[] = [];
   // Drains whose upstream answer is timing (`drainRacesGoalNotification`, `…CloseAcknowledgement`).
   const racy: string[] = [];
@@ -120,16 +191,32 @@ export function sweepSteps(
   const steps: Step[] = [];
   const endTurn = () => {
     model.turnActive = false;
+    model.asking = false;
     terminals += 1;
     steps.push({ op: "event", type: "run.terminal", count: terminals });
   };
-  moves.forEach(({ type, payload, valid }, index) => {
+  // The drains in a row right behind a close or destroy (null once another command came).
+  let drainsBehindClose: number | null = null;
+  const drainBehindClose = (type: string, id: string) => {
+    if (type === "session.close" || type === "session.destroy") drainsBehindClose = 0;
+    // A snapshot keeps the facts held as the close left them (seen racing behind one too).
+    else if (type === "session.snapshot") return;
+    else if (type !== "runner.drain" || drainsBehindClose === null) drainsBehindClose = null;
+    else if (++drainsBehindClose === THIRD_DRAIN_BEHIND_CLOSE) racy.push(id);
+  };
+  // A runner.suspend ends the sequence: the runner answers it and then nothing more (both runners).
+  const suspendAt = moves.findIndex((candidate) => candidate.type === "runner.suspend");
+  const played = suspendAt === -1 ? moves : moves.slice(0, suspendAt);
+  played.forEach(({ type, payload, valid }, index) => {
     // Deliberate difference: ours does not re-bind a session once Codex runs for it, a turn
     // command's before session.open included (`model.opened`; left out, see above).
     if (type === "run.prepare" && model.opened && !model.closed) return;
     // Deliberate difference: upstream's runner never answers a turn.start when its only run.prepare
     // was refused (the executor selected, nothing bound); ours fails it (pinned in the edges test).
     if (type === "turn.start" && model.selected && !model.prepared) return;
+    // Left out (open, docs/compatibility.md): what ends a turn waiting for its runtime request's
+    // answer; upstream's runner and ours were seen to commit other events (sweep seed 8080, path 43).
+    if (model.asking && ENDS_A_TURN.has(type)) return;
     const body = type === "run.prepare" ? preparePayload(work, payload ?? {}) : payload;
     steps.push(...command(type, `c${index} ${type}`, body));
     if (type === "runner.drain" && !model.selected) unselected.push(slug(`c${index} ${type}`));
@@ -137,6 +224,7 @@ export function sweepSteps(
     if (type === "runner.drain" && drainRacesCloseAcknowledgement(previous))
       behindClose.push(slug(`c${index} ${type}`));
     previous = type;
+    drainBehindClose(type, slug(`c${index} ${type}`));
     const live = model.prepared && !model.closed;
     switch (type) {
       case "run.prepare":
@@ -153,6 +241,11 @@ export function sweepSteps(
           model.turnActive = true;
           started += 1;
           steps.push({ op: "event", type: "turn.started", count: started });
+          if (payload?.text === "ask") {
+            model.asking = true;
+            asked += 1;
+            steps.push({ op: "event", type: "runtime_request.created", count: asked });
+          }
         }
         return;
       case "turn.interrupt":
@@ -168,6 +261,11 @@ export function sweepSteps(
       case "turn.stop":
         // Codex is stopped: the turn is retired without a turn event.
         if (live) model.turnActive = false;
+        if (live) model.asking = false;
+        return;
+      case "request.resolve":
+        // The answer the question set takes reaches Codex, which completes the turn.
+        if (live && model.asking && payload?.response === ANSWERS) endTurn();
         return;
       case "session.close":
       case "session.destroy":
@@ -177,9 +275,28 @@ export function sweepSteps(
         return;
     }
   });
+  // A turn waiting for its runtime request's answer is answered (its end by an interrupt is left out).
+  if (model.asking) {
+    steps.push(
+      ...command("request.resolve", "end answer", {
+        requestId: "$lastRuntimeRequest",
+        turnId: "t",
+        response: ANSWERS,
+      }),
+    );
+    drainBehindClose("request.resolve", "end-answer");
+    endTurn();
+  }
+  if (suspendAt !== -1) {
+    const id = slug(`c${suspendAt} runner.suspend`);
+    steps.push(...command("runner.suspend", `c${suspendAt} runner.suspend`), { op: "exit" });
+    if (!model.selected) unselected.push(id);
+    return { steps, unselected, racy, behindClose, liveness: [] };
+  }
   // The server stops a turn before it closes the session; here it is interrupted first.
   if (model.turnActive) {
     steps.push(...command("turn.interrupt", "end interrupt", {}));
+    drainBehindClose("turn.interrupt", "end-interrupt");
     endTurn();
   }
   // Liveness: the server's close repeats drains until one answers retainedEventsDrained:true, so
@@ -191,6 +308,7 @@ export function sweepSteps(
     if (!model.selected) unselected.push(id);
     if (n === 1 && drainRacesGoalNotification(previous)) racy.push(id);
     if (n === 1 && drainRacesCloseAcknowledgement(previous)) behindClose.push(id);
+    drainBehindClose("runner.drain", id);
     liveness.push(id);
   }
   steps.push(...closeSteps);
@@ -243,7 +361,7 @@ describe("generated command sequences against upstream's runner", { timeout: 600
           ...observed(upstream, compared),
         });
         // Ours converges as upstream's: a repeated drain answers drained within a few answers.
-        if (!unselected.includes(plan.liveness[0] as string))
+        if (plan.liveness.length > 0 && !unselected.includes(plan.liveness[0] as string))
           expect(plan.liveness.map((id) => retained(ours, id))).toContain(true);
         for (const id of unselected) {
           expect({ id, ...(answer(upstream, id) as object) }).toEqual({ id, ...NOTHING_SELECTED });

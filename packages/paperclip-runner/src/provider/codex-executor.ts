@@ -211,6 +211,11 @@ export class CodexExecutor implements DurableEngine {
     await Promise.all([discardPrewarmed(this.ctx), this.ctx.session?.stop(0)]);
   }
 
+  /** Whether a turn.steer with a text starts Codex: none started yet, or a turn.stop stopped it. */
+  private steerStarts(state: CodexProviderState): boolean {
+    return state.threadId === null || (state.lifecycle === "prepared" && this.ctx.stoppedByTurnStop);
+  }
+
   private async apply(command: ServerCommand): Promise<CommandOutcome> {
     const payload = command.payload;
     if (command.type === "run.prepare")
@@ -232,8 +237,11 @@ export class CodexExecutor implements DurableEngine {
       CLOSED_SESSION_REFUSES.has(command.type) &&
       !textless &&
       !goalsUnprobed
-    )
+    ) {
+      // Upstream's runner commits startup facts a close kept held with a goal command's refusal.
+      if (command.type.startsWith("session.goal.")) await this.ctx.releaseStartup();
       return executionFailed("Codex provider session is closed");
+    }
     // Upstream's runner answers a stop on a closed session without the provider's fields.
     if (state.lifecycle === "closed" && command.type === "turn.stop")
       return applied({ status: "already_settled", reason: "turn.stop" });
@@ -243,8 +251,9 @@ export class CodexExecutor implements DurableEngine {
       case "turn.start":
       case "turn.steer": {
         // A turn command with a text starts Codex (a new thread before session.open); a steer only
-        // before session.open (then refused: no turn), as upstream's runner does.
-        if (typeof payload.text === "string" && (command.type === "turn.start" || state.threadId === null))
+        // before session.open or after a turn.stop stopped Codex (then refused: no turn), as
+        // upstream's runner does.
+        if (typeof payload.text === "string" && (command.type === "turn.start" || this.steerStarts(state)))
           await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
         const outcome =
           command.type === "turn.start"

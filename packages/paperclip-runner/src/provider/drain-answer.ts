@@ -17,7 +17,10 @@ export interface DrainFacts {
   readonly closedByLastCommand: boolean;
   /** This drain committed facts a provider restart held. */
   readonly releasedOnThisDrain: boolean;
-  /** A session.open found Codex running and no turn or goal change came since (the session is not closed). */
+  /**
+   * A session.open found Codex running and no turn or goal change came since, or a refused goal
+   * set committed held facts (`releasedByRefusal`); the session is not closed.
+   */
   readonly reopenedWithoutTurn: boolean;
   /** The drains in a row, this one included. */
   readonly drainsInARow: number;
@@ -87,10 +90,16 @@ export class DrainMarks {
    * A command's answer is sent. Behind a drain's, the close it answered for is behind too, and the
    * drains in a row that committed what a reopen retained leave it retained no more.
    */
-  answered(commandType: string, ctx: Pick<ExecutorContext, "reopenedWithoutTurn">): void {
+  answered(
+    commandType: string,
+    ctx: Pick<ExecutorContext, "reopenedWithoutTurn" | "releasedByRefusal">,
+  ): void {
     if (commandType !== "runner.drain") return;
     this.lastClose = "nothing";
-    if (reopenDrained(this.drainsInARow)) ctx.reopenedWithoutTurn = false;
+    if (reopenDrained(this.drainsInARow)) {
+      ctx.reopenedWithoutTurn = false;
+      ctx.releasedByRefusal = false;
+    }
   }
 
   /** Whether a drain answers events retained (`answersRetained`), besides durable mode's outbox. */
@@ -99,7 +108,8 @@ export class DrainMarks {
       startupHeld: ctx.deferredStartup !== null,
       closedByLastCommand: closeRetains(this.lastClose),
       releasedOnThisDrain,
-      reopenedWithoutTurn: ctx.reopenedWithoutTurn && ctx.state().lifecycle !== "closed",
+      reopenedWithoutTurn:
+        (ctx.reopenedWithoutTurn || ctx.releasedByRefusal) && ctx.state().lifecycle !== "closed",
       drainsInARow: this.drainsInARow,
     });
   }

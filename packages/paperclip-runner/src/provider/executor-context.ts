@@ -86,6 +86,11 @@ export class ExecutorContext {
    */
   reopenedWithoutTurn = false;
   /**
+   * A refused `session.goal.set` committed held startup facts: upstream's runner then answers
+   * drains `retainedEventsDrained:false` until two come in a row (a goal get between them too).
+   */
+  releasedByRefusal = false;
+  /**
    * This runner stopped the provider for a turn.stop: upstream's runner then starts it again for a
    * goal command (a snapshot answers without it) (a runner that resumed the stopped session starts it for a turn only).
    */

@@ -9,6 +9,9 @@ import {
   startupRelease,
 } from "./startup-release-policy.js";
 
+/** The commands that close the session (they keep held facts held, as if fresh). */
+const CLOSES: ReadonlySet<string> = new Set(["session.close", "session.destroy"]);
+
 /**
  * Applies `startup-release-policy.ts` to the executor's held startup facts around each command:
  * remembers what the server's drains did with them and commits, keeps or carries them.
@@ -61,8 +64,9 @@ export class HeldStartupRelease {
     );
     this.cancelTimer();
     this.keptBy = release === "kept-as-drained" ? command.commandId : null;
-    // Facts no longer held (committed or carried) leave no drain's mark behind.
-    if (release !== "keep") this.drained = null;
+    // Facts no longer held (committed or carried) leave no drain's mark behind; a close keeps them
+    // held as fresh ones (upstream's drains behind it answer as behind a session.open).
+    if (release !== "keep" || CLOSES.has(command.type)) this.drained = null;
     if (release === "kept-as-drained") this.drained = held;
     else if (release === "carry") await carryHeldStartup(this.ctx);
     else if (release === "before") await this.releaseDrained();

@@ -3,8 +3,9 @@ import type { CodexProviderState, PendingToolCall, TerminalAuthority } from "./c
 import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import { semanticContentDigest } from "./semantic-digest.js";
-import { hasControlCharacter, invalidType } from "./serde-shape.js";
+import { hasControlCharacter } from "./serde-shape.js";
 import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
+import { resultShapeError } from "./tool-result-shape.js";
 
 /** Upstream's bound on pending semantic calls. */
 const MAX_PENDING_CALLS = 4096;
@@ -289,13 +290,4 @@ const MAX_CALL_ID_BYTES = 160;
 
 function validCallId(callId: string): boolean {
   return callId !== "" && Buffer.byteLength(callId) <= MAX_CALL_ID_BYTES && !hasControlCharacter(callId);
-}
-
-/** Pure: why upstream's runner cannot read the payload as a tool result (its two identifying fields), or null. */
-export function resultShapeError(payload: Record<string, unknown>): string | null {
-  for (const field of ["callId", "operationId"]) {
-    if (!Object.hasOwn(payload, field)) return `missing field \`${field}\``;
-    if (typeof payload[field] !== "string") return invalidType(payload[field], "a string");
-  }
-  return null;
 }

@@ -19,6 +19,35 @@ export function goalsOf(state: CodexProviderState): GoalState {
 /** What `session.goal.set` passes on to `thread/goal/set` (the thread is always the session's own). */
 const SET_FIELDS = ["objective", "status", "tokenBudget"] as const;
 
+/** The goal statuses upstream's runner lets a `session.goal.set` ask Codex for. */
+const SETTABLE_STATUSES: readonly unknown[] = ["active", "paused", "complete"];
+
+/** Upstream's bound on an objective, in characters (the capabilities' `maxObjectiveChars`). */
+const MAX_OBJECTIVE_CHARS = 4000;
+
+/**
+ * Pure: why upstream's runner refuses a `session.goal.set` payload before asking Codex, in its
+ * words and order (a field given as `null` counts as given), or null.
+ */
+export function goalSetRefusal(payload: Record<string, unknown>): string | null {
+  const given = (field: string) => payload[field] !== undefined;
+  if (!SET_FIELDS.some(given)) return "session.goal.set requires objective, status, or tokenBudget";
+  const objective = payload.objective;
+  if (
+    given("objective") &&
+    (typeof objective !== "string" || objective.trim() === "" || [...objective].length > MAX_OBJECTIVE_CHARS)
+  )
+    return `session.goal.set objective must be nonblank and at most ${MAX_OBJECTIVE_CHARS} characters`;
+  if (given("status") && typeof payload.status !== "string")
+    return "session.goal.set status must be a string";
+  if (given("status") && !SETTABLE_STATUSES.includes(payload.status))
+    return "session.goal.set status is not supported by Codex";
+  const budget = payload.tokenBudget;
+  if (given("tokenBudget") && budget !== null && !(Number.isInteger(budget) && (budget as number) > 0))
+    return "session.goal.set tokenBudget must be null or a positive integer";
+  return null;
+}
+
 const working = (state: CodexProviderState): boolean => state.activeProviderTurnId !== null;
 
 /** Pure: whether two goals say the same (a notification repeating what a command already reported). */
@@ -68,6 +97,14 @@ export async function setGoal(
 ): Promise<CommandOutcome> {
   const thread = threadOf(ctx);
   if (thread === null) return executionFailed(GOALS_UNAVAILABLE);
+  const refusal = goalSetRefusal(payload);
+  if (refusal !== null) {
+    // Upstream's runner commits held startup facts with the refusal (a valid set keeps them held),
+    // then answers drains retained until two in a row (`releasedByRefusal`).
+    if (ctx.deferredStartup !== null) ctx.releasedByRefusal = true;
+    await ctx.releaseStartup();
+    return executionFailed(refusal);
+  }
   const params: Record<string, unknown> = { ...thread };
   for (const field of SET_FIELDS) if (payload[field] !== undefined) params[field] = payload[field];
   const answer = await ctx.session?.request("thread/goal/set", params);

@@ -21,11 +21,13 @@ describe("startupRelease", () => {
     }
   });
 
-  it("keeps them through snapshots and goal commands, commits them after any other command's effect", () => {
+  it("keeps them through snapshots, goal commands and closes, commits them after any other command's effect", () => {
     expect(startupRelease("session.snapshot", "kept", false)).toBe("keep");
     expect(startupRelease("session.goal.set", "none", false)).toBe("keep");
     expect(startupRelease("turn.start", "kept", false)).toBe("after-effect");
-    expect(startupRelease("session.close", "none", false)).toBe("after-effect");
+    expect(startupRelease("session.close", "none", false)).toBe("keep");
+    expect(startupRelease("session.destroy", "kept", false)).toBe("keep");
+    expect(startupRelease("session.open", "none", false)).toBe("after-effect");
   });
 
   it("leaves them as a first drain does behind a cancel, interrupt or stop that keeps them", () => {

@@ -22,13 +22,18 @@ export type StartupRelease =
  */
 export type DrainState = "none" | "kept" | "releasing";
 
-/** Commands after which upstream's runner still holds the startup facts back. */
+/**
+ * Commands after which upstream's runner still holds the startup facts back (a close as if they
+ * were fresh: the drains behind it answer as behind a session.open, `held-startup-release.ts`).
+ */
 const KEEPS_STARTUP_FACTS_HELD: ReadonlySet<string> = new Set([
   "session.goal.get",
   "session.goal.set",
   "session.goal.clear",
   "session.snapshot",
   "session.budget.increase",
+  "session.close",
+  "session.destroy",
 ]);
 
 /**

@@ -5,7 +5,7 @@ import {
   executionFailed,
   unavailable,
 } from "./command-outcome.js";
-import { resultShapeError } from "./semantic-tool-bridge.js";
+import { resultShapeError } from "./tool-result-shape.js";
 
 /** Upstream's words for a command that needs the provider's configuration. */
 const NOT_PREPARED = "Codex provider is not prepared";

@@ -24,7 +24,7 @@ export const toolResult = (callId: string): Record<string, unknown> => ({
   isError: false,
 });
 
-/** A command's answer with what differs between two runs (thread ids, pids, the work directory) normalised. */
+/** A command's answer with what differs between two runs (thread and runtime request ids, pids, the work directory) normalised. */
 export function answer(result: DriverResult, name: string): unknown {
   const record = result.commands.find((candidate) => candidate.commandId === slug(name));
   if (record === undefined) return undefined;
@@ -33,7 +33,11 @@ export function answer(result: DriverResult, name: string): unknown {
     if (key === "warmAttachBlockers" || key === "warmAttachReady") return "<warm attach>";
     if (key === "processId" && typeof value === "number") return "<pid>";
     if (typeof value === "string") {
-      return value.replaceAll(result.work, "<work>").replace(/^thread-\d+-\d+$/, "<thread>");
+      // A runtime request's id hashes the thread's id, which differs between runs.
+      return value
+        .replaceAll(result.work, "<work>")
+        .replace(/^thread-\d+-\d+$/, "<thread>")
+        .replace(/^runtime-request-[0-9a-f]{64}$/, "<runtime request>");
     }
     if (Array.isArray(value)) return value.map((item) => normalise(item));
     if (value !== null && typeof value === "object") {
