@@ -13,6 +13,9 @@ const O_PATH = 0o10000000;
  */
 export const MAX_OPEN_DIRECTORIES = 64;
 
+/** Rounds of one walk at most (a tree 262,144 directories deep). */
+const MAX_ROUNDS = 4096;
+
 /** The state of one walk: its top directory (a descriptor path), open handles, moved entries. */
 interface Walk {
   readonly top: string;
@@ -269,7 +272,9 @@ export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {
       ? names
       : names.filter((name) => !removedInPlace(`${top}/${name}`) && !emptiedInPlace(`${top}/${name}`));
     const walk: Walk = { top, open: 0, moved: 0 };
-    while (left.length > 0) {
+    // Each round takes MAX_OPEN_DIRECTORIES levels off the deepest branch: enough for a tree
+    // far deeper than a run can make, and an end even if something kept adding to it.
+    for (let round = 0; left.length > 0 && round < MAX_ROUNDS; round += 1) {
       const movedBefore = walk.moved;
       await eachAtMost(MAX_OPEN_DIRECTORIES, left, (name) => removeEntry(top, name, dir, hooks, walk));
       // Entries moved up in this round (and anything else still there) make the next one.
