@@ -118,6 +118,22 @@ describe("CONNECT through the sandbox proxy", () => {
     ]);
   });
 
+  it("refuses an allowlisted hostname that resolves into the local-use NAT64 prefix, whatever it embeds", async () => {
+    const decisions: NetworkDecision[] = [];
+    const proxy = await startProxy({
+      allowlist: ["nat64.test:443"],
+      trustedUrls: [],
+      // 127.0.0.1 to a 64:ff9b:1::/48 translator; 8.8.8.8 when read as a /96 prefix.
+      resolver: async () => [{ address: "64:ff9b:1:7f00:0:100:808:808", family: 6 }],
+      onNetworkDecision: (d) => decisions.push(d),
+    });
+    const result = await rawExchange(proxy.socketPath, "CONNECT nat64.test:443 HTTP/1.1\r\n\r\n");
+    expect(result.response).toBe(deniedResponse("blocked_address_reserved"));
+    expect(decisions).toEqual([
+      { decision: "deny", host: "nat64.test", port: 443, reason: "blocked_address_reserved" },
+    ]);
+  });
+
   it("lets a trusted URL's hostname tunnel to loopback", async () => {
     const echo = await startEchoServer();
     const proxy = await startProxy({

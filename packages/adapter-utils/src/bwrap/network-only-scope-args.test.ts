@@ -132,4 +132,40 @@ describe("buildNetworkOnlyScopeArgs", () => {
     );
     expect(args).not.toContain("--tmpfs");
   });
+
+  it.each([
+    ["a file", { kind: "file" } as HostPathKind, "--ro-bind /etc/resolv.conf /etc/resolv.conf"],
+    [
+      "a link out of the masked paths, by its real path",
+      {
+        kind: "symlink",
+        target: "../etc/resolvconf/run/resolv.conf",
+        resolved: "/etc/resolvconf/run/resolv.conf",
+      } as HostPathKind,
+      "--ro-bind /etc/resolvconf/run/resolv.conf /etc/resolvconf/run/resolv.conf",
+    ],
+    [
+      "a link into /run (the sandbox's private one)",
+      {
+        kind: "symlink",
+        target: "../run/systemd/resolve/stub-resolv.conf",
+        resolved: "/run/systemd/resolve/stub-resolv.conf",
+      } as HostPathKind,
+      null,
+    ],
+    ["a dangling link", { kind: "symlink", target: "nowhere", resolved: null } as HostPathKind, null],
+    ["missing", { kind: "missing" } as HostPathKind, null],
+  ])(
+    "shows the host resolver's files read-only: /etc/hosts and /etc/resolv.conf as %s",
+    (_, resolv, bind) => {
+      const withFiles = new Map(layout);
+      withFiles.set("/etc/hosts", { kind: "file" });
+      withFiles.set("/etc/resolv.conf", resolv);
+      const { args } = buildNetworkOnlyScopeArgs(plan({ layout: withFiles }));
+      const text = args.join(" ");
+      expect(args.slice(13, 16)).toEqual(["--ro-bind", "/etc/hosts", "/etc/hosts"]);
+      if (bind) expect(text).toContain(`--ro-bind /etc/hosts /etc/hosts ${bind} --bind`);
+      else expect(args.filter((arg) => arg.includes("resolv"))).toEqual([]);
+    },
+  );
 });

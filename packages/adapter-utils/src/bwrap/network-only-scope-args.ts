@@ -4,6 +4,7 @@ import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
+import { RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
 
 export interface NetworkOnlyScopePlan {
@@ -40,6 +41,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   for (const candidate of ["/proc/sys", "/sys"]) {
     if (kindOf(plan.layout, candidate).kind === "directory") args.push("--ro-bind", candidate, candidate);
   }
+  protectResolverFiles(plan, args);
   const maskDirs: string[] = [];
   const masked = maskRuntimeDirectories(plan, args, maskDirs);
   const tree = new BindBackArgv(args, masked);
@@ -54,6 +56,20 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     args.push("--ro-bind", source, dest);
   }
   return { args, maskDirs };
+}
+
+/**
+ * Shows the host resolver's files read-only (`RESOLVER_FILES`): a link is judged by
+ * its real path, bound onto itself; one that leads into a masked directory points
+ * into the sandbox's private one, where nothing of the host's is.
+ */
+function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): void {
+  for (const file of RESOLVER_FILES) {
+    const kind = kindOf(plan.layout, file);
+    const target = kind.kind === "file" ? file : kind.kind === "symlink" ? kind.resolved : null;
+    if (target === null || plan.maskedPaths.some((masked) => isSameOrBelow(masked, target))) continue;
+    args.push("--ro-bind", target, target);
+  }
 }
 
 /** A fresh private directory under the run's mask root; the caller creates it before spawning. */

@@ -39,6 +39,9 @@ describe("classifyAddress", () => {
     ["fec0::1", "private"],
     ["64:ff9b::a00:1", "private"],
     ["64:ff9b::7f00:1", "loopback"],
+    // Local-use NAT64: 127.0.0.1 through a /48 translator, 8.8.8.8 read as a /96.
+    ["64:ff9b:1:7f00:0:100:808:808", "reserved"],
+    ["64:ff9b:1::808:808", "reserved"],
     ["2002:a9fe:a9fe::1", "link_local"],
     ["not-an-ip", "invalid"],
     ["example.com", "invalid"],

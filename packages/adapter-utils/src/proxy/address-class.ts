@@ -76,6 +76,11 @@ const IPV6_RANGES: ReadonlyArray<readonly [AddressClass, readonly Subnet[]]> = [
       ["100::", 64],
       ["2001::", 23],
       ["5f00::", 16],
+      // Local-use NAT64 (RFC 8215), not globally reachable: its operator picks where the
+      // IPv4 address sits (a /48, /56, /64 or /96 prefix, RFC 6052), so no one reading
+      // of an address can be trusted: `64:ff9b:1:7f00:0:100:808:808` is 8.8.8.8 read
+      // as a /96 and 127.0.0.1 through a /48 translator.
+      ["64:ff9b:1::", 48],
     ],
   ],
 ];
@@ -104,15 +109,14 @@ function ipv4FromHextets(high: number, low: number): string {
 }
 
 /**
- * The IPv4 address an IPv6 translation prefix carries: NAT64 (`64:ff9b::/96`,
- * the local-use `64:ff9b:1::/48`) and 6to4 (`2002::/16`). Such an address reaches
+ * The IPv4 address an IPv6 translation prefix carries: NAT64 (`64:ff9b::/96`)
+ * and 6to4 (`2002::/16`); the local-use `64:ff9b:1::/48` is refused whole above. Such an address reaches
  * that IPv4 host, so it is classified as the IPv4 host is.
  */
 function embeddedIpv4(ipv6: string): string | null {
   const h = hextets(ipv6);
   if (h[0] === 0x64 && h[1] === 0xff9b && h.slice(2, 6).every((x) => x === 0))
     return ipv4FromHextets(h[6]!, h[7]!);
-  if (h[0] === 0x64 && h[1] === 0xff9b && h[2] === 1) return ipv4FromHextets(h[6]!, h[7]!);
   if (h[0] === 0x2002) return ipv4FromHextets(h[1]!, h[2]!);
   return null;
 }

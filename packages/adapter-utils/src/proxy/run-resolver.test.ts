@@ -20,6 +20,20 @@ describe("createRunResolver", () => {
     }
   });
 
+  it("reads /etc/hosts when it is made: a line the program adds later never answers", async () => {
+    const hostsPath = path.join(tempDirForTest(), "hosts");
+    await writeFile(hostsPath, "127.0.0.9 before.test\n");
+    // No name server answers: only the hosts table made at creation can.
+    const resolver = createRunResolver({ hostsPath, timeoutMs: 50, tries: 1, servers: ["127.0.0.1:9"] });
+    try {
+      await writeFile(hostsPath, "127.0.0.9 before.test\n203.0.113.7 api.allowed.test\n");
+      expect(await resolver.resolve("before.test")).toEqual([{ address: "127.0.0.9", family: 4 }]);
+      await expect(resolver.resolve("api.allowed.test")).rejects.toBeTruthy();
+    } finally {
+      resolver.close();
+    }
+  });
+
   it("answers localhost from the system's /etc/hosts with numeric families", async () => {
     const resolver = createRunResolver();
     try {

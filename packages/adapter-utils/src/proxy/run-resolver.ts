@@ -1,5 +1,5 @@
 import { Resolver } from "node:dns/promises";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { hostsKey, parseHostsFile } from "./hosts-file.js";
 import { DEFAULT_PROXY_LIMITS } from "./limits.js";
 import { createLookupGate } from "./lookup-gate.js";
@@ -23,39 +23,18 @@ export interface RunResolver {
   close(): void;
 }
 
-/** `/etc/hosts` is checked for changes at most this often. */
-const HOSTS_RECHECK_MS = 1_000;
-
-interface HostsCache {
-  table: Map<string, ResolvedAddress[]>;
-  mtimeMs: number;
-  checkedAt: number;
-}
-const hostsCaches = new Map<string, HostsCache>();
-
 /**
- * The hosts table, read synchronously (a small file, microseconds): through the
- * thread pool it could wait behind whatever else occupies it, which is the very
- * starvation this resolver exists to avoid.
+ * The hosts table, read once, synchronously (a small file, microseconds), when the
+ * proxy starts: before its run's program does. A network-only sandbox of a root runner
+ * can replace the host's `/etc` (rename it, make another), so a table read later could
+ * be one the program wrote (docs/adapter-utils/hardening.md).
  */
-function hostsTable(hostsPath: string): Map<string, ResolvedAddress[]> {
-  const now = Date.now();
-  const cached = hostsCaches.get(hostsPath);
-  if (cached && now - cached.checkedAt < HOSTS_RECHECK_MS) return cached.table;
-  let mtimeMs = -1;
+function readHostsTable(hostsPath: string): Map<string, ResolvedAddress[]> {
   try {
-    mtimeMs = statSync(hostsPath).mtimeMs;
-  } catch {}
-  if (cached && cached.mtimeMs === mtimeMs) {
-    cached.checkedAt = now;
-    return cached.table;
+    return parseHostsFile(readFileSync(hostsPath, "utf8"));
+  } catch {
+    return new Map();
   }
-  let table = new Map<string, ResolvedAddress[]>();
-  try {
-    table = parseHostsFile(readFileSync(hostsPath, "utf8"));
-  } catch {}
-  hostsCaches.set(hostsPath, { table, mtimeMs, checkedAt: now });
-  return table;
 }
 
 /**
@@ -64,22 +43,24 @@ function hostsTable(hostsPath: string): Map<string, ResolvedAddress[]> {
  * proxy of the process (and `fs`): one run asking for names whose name server
  * stays silent held all four threads, and another run's lookup of its own
  * trusted host waited behind them. Here a name is looked up in `/etc/hosts`
- * first (read and cached here, as glibc's `files` source would answer), then
+ * first (read here, as glibc's `files` source would answer), then
  * with the proxy's own c-ares channel (`dns.promises.Resolver`: sockets on the
  * event loop, no pool thread), with its own timeout and tries, A and AAAA at
  * once, and at most `maxConcurrentLookups` of this proxy at a time. Unlike
  * `getaddrinfo`, no search domains are appended: allowlist names are exact.
+ * Both `/etc/hosts` and the channel's `/etc/resolv.conf` are read when the resolver
+ * is made, with its proxy, before the run's program starts.
  */
 export function createRunResolver(options: RunResolverOptions = {}): RunResolver {
-  const hostsPath = options.hostsPath ?? "/etc/hosts";
+  const hosts = readHostsTable(options.hostsPath ?? "/etc/hosts");
   const gate = createLookupGate(options.maxConcurrentLookups ?? DEFAULT_PROXY_LIMITS.maxConcurrentLookups);
-  let channel: Resolver | null = null;
+  // Made now, not at the first lookup: c-ares reads /etc/resolv.conf as it starts.
+  const channel = new Resolver({
+    timeout: options.timeoutMs ?? DEFAULT_PROXY_LIMITS.dnsTimeoutMs,
+    tries: options.tries ?? DEFAULT_PROXY_LIMITS.dnsTries,
+  });
+  if (options.servers) channel.setServers([...options.servers]);
   const queryDns = async (name: string): Promise<ResolvedAddress[]> => {
-    channel ??= new Resolver({
-      timeout: options.timeoutMs ?? DEFAULT_PROXY_LIMITS.dnsTimeoutMs,
-      tries: options.tries ?? DEFAULT_PROXY_LIMITS.dnsTries,
-    });
-    if (options.servers) channel.setServers([...options.servers]);
     const [v4, v6] = await Promise.allSettled([channel.resolve4(name), channel.resolve6(name)]);
     const addresses: ResolvedAddress[] = [
       ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
@@ -91,10 +72,10 @@ export function createRunResolver(options: RunResolverOptions = {}): RunResolver
   return {
     resolve: async (hostname) => {
       const name = hostsKey(hostname);
-      const fromHosts = hostsTable(hostsPath).get(name);
+      const fromHosts = hosts.get(name);
       if (fromHosts && fromHosts.length > 0) return fromHosts;
       return gate(() => queryDns(name));
     },
-    close: () => channel?.cancel(),
+    close: () => channel.cancel(),
   };
 }

@@ -24,15 +24,18 @@ describe("layoutPaths", () => {
     expect(networkOnly).toEqual([
       "/proc/sys",
       "/sys",
+      "/etc/hosts",
+      "/etc/resolv.conf",
       "/tmp",
       "/run",
       "/ws",
       "/tmp/run-1",
       "/dev/shm/paperclip-sandbox-sockets-0",
     ]);
-    expect(layoutPaths({ filesystemScope: "workspace" }, mounts, null).length).toBeGreaterThan(
-      networkOnly.length,
-    );
+    const workspace = layoutPaths({ filesystemScope: "workspace" }, mounts, null);
+    expect(workspace.length).toBeGreaterThan(networkOnly.length);
+    // The fresh root binds them read-only among the system paths, once.
+    expect(workspace.filter((path) => path === "/etc/hosts")).toEqual(["/etc/hosts"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { HostLayout } from "../bwrap/host-layout.js";
 import { buildNetworkOnlyScopeArgs } from "../bwrap/network-only-scope-args.js";
-import { HARDENED_READ_ONLY_PATHS, SYSTEM_READ_PATHS } from "../bwrap/system-paths.js";
+import { HARDENED_READ_ONLY_PATHS, RESOLVER_FILES, SYSTEM_READ_PATHS } from "../bwrap/system-paths.js";
 import { buildWorkspaceScopeArgs, type ProxyMount } from "../bwrap/workspace-scope-args.js";
 import type { ParsedSpawnInput } from "./parse-spawn-input.js";
 import type { SandboxMounts } from "./sandbox-mounts.js";
@@ -20,7 +20,7 @@ export const SANDBOX_BASE_ARGS: readonly string[] = [
   "ALL",
 ];
 
-/** The host paths whose kind the argv depends on (pure); the system paths matter only to the workspace scope's fresh root. */
+/** The host paths whose kind the argv depends on (pure); the system paths matter only to the workspace scope's fresh root, the resolver files only to the network-only scope. */
 export function layoutPaths(
   parsed: Pick<ParsedSpawnInput, "filesystemScope">,
   mounts: SandboxMounts,
@@ -29,6 +29,7 @@ export function layoutPaths(
   return [
     ...(parsed.filesystemScope ? SYSTEM_READ_PATHS : []),
     ...HARDENED_READ_ONLY_PATHS,
+    ...(parsed.filesystemScope ? [] : RESOLVER_FILES),
     ...mounts.masks,
     ...mounts.requests.map((request) => request.path),
     ...(runDir ? [runDir] : []),

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { removeTreeNoFollow } from "./remove-tree-no-follow.js";
+import { MAX_OPEN_DIRECTORIES, removeTreeNoFollow } from "./remove-tree-no-follow.js";
 
 /** A directory outside the tree to remove, holding a file that must survive. */
 async function victim(): Promise<{ dir: string; file: string }> {
@@ -78,5 +78,24 @@ describe("removeTreeNoFollow", () => {
     expect(existsSync(link)).toBe(false);
     expect(await readFile(outside.file, "utf8")).toBe("keep");
     await expect(removeTreeNoFollow(link)).resolves.toBeUndefined();
+  });
+
+  it("takes a tree deeper than MAX_OPEN_DIRECTORIES in rounds, moving links and locked directories up as they are", async () => {
+    const outside = await victim();
+    await chmod(outside.dir, 0o755);
+    const tree = path.join(tempDirForTest(), "run");
+    let level = path.join(tree, "mask");
+    for (let depth = 0; depth < 3 * MAX_OPEN_DIRECTORIES; depth += 1) {
+      await mkdir(level, { recursive: true });
+      await symlink(outside.dir, path.join(level, "to-dir"));
+      await writeFile(path.join(level, "file"), "x");
+      level = path.join(level, "d");
+    }
+    await mkdir(path.join(level, "locked"), { recursive: true });
+    await chmod(path.join(level, "locked"), 0o000);
+    await removeTreeNoFollow(tree);
+    expect(existsSync(tree)).toBe(false);
+    expect(await readFile(outside.file, "utf8")).toBe("keep");
+    expect((await stat(outside.dir)).mode & 0o777).toBe(0o755);
   });
 });

@@ -1,7 +1,27 @@
 import { closeSync, constants, openSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
-import { type FileHandle, open, readdir, rmdir, unlink } from "node:fs/promises";
+import { chmod, type FileHandle, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
 
 const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/** Linux's `O_PATH` (x86, Arm, RISC-V, PowerPC, s390); Node does not export it. */
+const O_PATH = 0o10000000;
+
+/**
+ * Directories a walk holds open at once. Past it, a directory is not opened where it
+ * is but moved to the top directory (a rename, no descriptor) and walked from there in
+ * a later round: a tree of any width or depth (25,000 full directories side by side,
+ * or nested 20,000 deep) costs at most this many descriptors, never `EMFILE`.
+ */
+export const MAX_OPEN_DIRECTORIES = 64;
+
+/** Rounds of one walk at most (a tree 262,144 directories deep). */
+const MAX_ROUNDS = 4096;
+
+/** The state of one walk: its top directory (a descriptor path), open handles, moved entries. */
+interface Walk {
+  readonly top: string;
+  open: number;
+  moved: number;
+}
 
 export interface RemoveTreeHooks {
   /** Called once a directory's entries are listed, before any is removed: lets a test swap one mid-walk. */
@@ -22,15 +42,42 @@ const ignoreMissing = (error: unknown): void => {
  * or not) or a file is unlinked instead, never its target; a missing entry is
  * gone already. Returns the handle, or `null` when nothing is left to walk.
  */
-async function openDirectoryOrUnlink(entry: string): Promise<FileHandle | null> {
+async function openDirectoryOrUnlink(entry: string, retried = false): Promise<FileHandle | null> {
   try {
     return await open(entry, OPEN_DIRECTORY_NO_FOLLOW);
   } catch (error) {
     const code = codeOf(error);
     if (code === "ENOENT") return null;
+    if (code === "EACCES" && !retried && (await grantedOwnerAccess(entry))) {
+      return openDirectoryOrUnlink(entry, true);
+    }
     if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
     await unlink(entry).catch(ignoreMissing);
     return null;
+  }
+}
+
+/**
+ * Gives the owner back read, write and search on the directory `entry`, which a program
+ * of the run may have taken away (`chmod 000`) so that a runner without
+ * `CAP_DAC_OVERRIDE` could neither list nor empty it. Reached without following a link:
+ * `O_PATH | O_NOFOLLOW` holds the entry itself, and `chmod` through its `/proc/self/fd`
+ * link changes that inode, never what a link swapped in would name. `false` for
+ * anything but a directory (a file or link is unlinked, whatever its mode).
+ */
+async function grantedOwnerAccess(entry: string): Promise<boolean> {
+  let held: FileHandle;
+  try {
+    held = await open(entry, O_PATH | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    if (!(await held.stat()).isDirectory()) return false;
+    await chmod(`/proc/self/fd/${held.fd}`, 0o700);
+    return true;
+  } finally {
+    await held.close();
   }
 }
 
@@ -95,31 +142,97 @@ export function emptiedInPlace(entry: string): boolean {
   return removedInPlace(entry);
 }
 
-/** Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever it is. */
-async function removeEntry(dir: string, name: string, label: string, hooks: RemoveTreeHooks): Promise<void> {
+/**
+ * Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever
+ * it is. A full directory met while `MAX_OPEN_DIRECTORIES` are open is moved to the top
+ * directory instead, for a later round (rename moves the entry itself, never a link's
+ * target; a name taken there, by an entry the walk removes anyway, means the next one).
+ */
+async function removeEntry(
+  dir: string,
+  name: string,
+  label: string,
+  hooks: RemoveTreeHooks,
+  walk: Walk,
+): Promise<void> {
   const entry = `${dir}/${name}`;
   if (await removedIfEmptyDirectory(entry)) return;
-  const child = await openDirectoryOrUnlink(entry);
-  if (child) await removeOpenDirectory(child, entry, `${label}/${name}`, hooks);
+  if (walk.open >= MAX_OPEN_DIRECTORIES && dir !== walk.top) {
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      walk.moved += 1;
+      const moved = await rename(entry, `${walk.top}/.paperclip-walk-${walk.moved}`).then(
+        () => true,
+        (error: unknown) => {
+          if (codeOf(error) === "ENOENT") return true;
+          if (codeOf(error) === "ENOTEMPTY" || codeOf(error) === "EISDIR" || codeOf(error) === "ENOTDIR")
+            return false;
+          throw error;
+        },
+      );
+      if (moved) return;
+    }
+  }
+  walk.open += 1;
+  let child: FileHandle | null;
+  try {
+    child = await openDirectoryOrUnlink(entry);
+  } catch (error) {
+    walk.open -= 1;
+    throw error;
+  }
+  if (child) await removeOpenDirectory(child, entry, `${label}/${name}`, hooks, walk);
+  else walk.open -= 1;
 }
 
-/** Empties the directory open as `handle`, then closes it and removes `entry` (its name from its parent). */
+/** Lists the directory open as `handle` and removes each entry. */
+async function emptyOpenDirectory(handle: FileHandle, label: string, hooks: RemoveTreeHooks, walk: Walk) {
+  const names = await readdir(inside(handle, "."));
+  await hooks.afterList?.(label, names);
+  await Promise.all(names.map((name) => removeEntry(inside(handle, "."), name, label, hooks, walk)));
+}
+
+/**
+ * Empties the directory open as `handle`, then closes it and removes `entry` (its name
+ * from its parent). A directory the program left without write or search permission
+ * for its owner (`chmod 500`, `chmod 600`) gets them back through the open descriptor
+ * and is emptied again.
+ */
 async function removeOpenDirectory(
   handle: FileHandle,
   entry: string,
   label: string,
   hooks: RemoveTreeHooks,
+  walk: Walk,
 ): Promise<void> {
   try {
-    const names = await readdir(inside(handle, "."));
-    await hooks.afterList?.(label, names);
-    await Promise.all(names.map((name) => removeEntry(inside(handle, "."), name, label, hooks)));
+    try {
+      await emptyOpenDirectory(handle, label, hooks, walk);
+    } catch (error) {
+      if (codeOf(error) !== "EACCES") throw error;
+      await handle.chmod(0o700);
+      await emptyOpenDirectory(handle, label, hooks, walk);
+    }
   } catch (error) {
+    walk.open -= 1;
     await handle.close();
     throw error;
   }
+  walk.open -= 1;
   // Removing a directory still open here is fine on Linux: both at once save a round trip per level.
   await Promise.all([handle.close(), rmdir(entry).catch(ignoreMissing)]);
+}
+
+/** Runs `task` on every item, at most `limit` at a time (the top level's entries cannot be moved up). */
+async function eachAtMost<T>(
+  limit: number,
+  items: readonly T[],
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**
@@ -129,7 +242,9 @@ async function removeOpenDirectory(
  * base): each directory is opened with `O_NOFOLLOW` and its entries are reached
  * through that open descriptor (`/proc/self/fd/<fd>/<name>`, openat-style), so a
  * swapped path is removed as the link it is. The entries of a level go at once:
- * the depth, not the entry count, sets the time. A missing `dir` is no error.
+ * the depth, not the entry count, sets the time, with at most
+ * `MAX_OPEN_DIRECTORIES` open; what lies past them is moved to the top and taken
+ * in the next round, until the top is empty. A missing `dir` is no error.
  * The top directory is opened and listed in place, and what takes one call per
  * entry goes there too, in the call (microseconds, where each thread-pool round
  * trip costs a scheduling, several per level): a run directory's record, masks and
@@ -153,10 +268,19 @@ export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {
     if (hooks.afterList) await hooks.afterList(dir, names);
     // A run's usual leftovers (its owner record, empty masks, a private /tmp holding only
     // mount points) go on the spot; the rest, and anything a hook wants to see listed, by the walk.
-    const left = hooks.afterList
+    let left = hooks.afterList
       ? names
       : names.filter((name) => !removedInPlace(`${top}/${name}`) && !emptiedInPlace(`${top}/${name}`));
-    await Promise.all(left.map((name) => removeEntry(top, name, dir, hooks)));
+    const walk: Walk = { top, open: 0, moved: 0 };
+    // Each round takes MAX_OPEN_DIRECTORIES levels off the deepest branch: enough for a tree
+    // far deeper than a run can make, and an end even if something kept adding to it.
+    for (let round = 0; left.length > 0 && round < MAX_ROUNDS; round += 1) {
+      const movedBefore = walk.moved;
+      await eachAtMost(MAX_OPEN_DIRECTORIES, left, (name) => removeEntry(top, name, dir, hooks, walk));
+      // Entries moved up in this round (and anything else still there) make the next one.
+      if (walk.moved === movedBefore) break;
+      left = readdirSync(top);
+    }
   } finally {
     closeSync(root);
   }

@@ -1,0 +1,73 @@
+import { chown, readdir } from "node:fs/promises";
+import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+import { builtEntry, cleanupAll, exec } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+/** Descriptors the host process may open: far fewer than the program's directories. */
+const NOFILE = 256;
+
+/**
+ * What a program leaves in its private /tmp (a directory of its run directory on the
+ * host) to keep the run's cleanup from removing it: the run directory would stay, with
+ * whatever it holds (on `/dev/shm`, memory), and, its owner record gone, no later sweep
+ * would take it either.
+ */
+const PLANTS = {
+  // More full directories side by side than the host may hold descriptors.
+  wide: `for (let i = 0; i < 600; i++) { fs.mkdirSync("/tmp/w/" + i, { recursive: true }); fs.writeFileSync("/tmp/w/" + i + "/f", "x"); }`,
+  // Nested deeper than the host may hold descriptors.
+  deep: `process.chdir("/tmp"); for (let i = 0; i < 600; i++) { fs.mkdirSync("d"); fs.writeFileSync("f", "x"); process.chdir("d"); }`,
+  // Directories whose owner may not list, empty or enter them, one inside another.
+  locked: [
+    `for (const [dir, mode] of [["none", 0o000], ["read-only", 0o500], ["no-search", 0o600], ["write-only", 0o300]]) {`,
+    `  fs.mkdirSync("/tmp/" + dir + "/inner", { recursive: true });`,
+    `  fs.writeFileSync("/tmp/" + dir + "/inner/blob", "x".repeat(65536));`,
+    `  fs.chmodSync("/tmp/" + dir + "/inner", 0o000);`,
+    `  fs.chmodSync("/tmp/" + dir, mode);`,
+    `}`,
+    `fs.chmodSync("/tmp", 0o500);`,
+  ].join("\n"),
+} as const;
+
+/**
+ * Runs the plant in a network-only deny sandbox from the built package, in a host process
+ * of uid 65534 (no `CAP_DAC_OVERRIDE`: modes bind it) allowed `NOFILE` descriptors, with
+ * its run directory in `base`, and returns what the run left in `base`.
+ */
+async function leftAfter(plant: string): Promise<{ left: string[]; outcome: string; stderr: string }> {
+  const base = tempDirForTest("pc-hostile-tree-", { base: "/var/tmp" });
+  await chown(base, 65534, 65534);
+  const script = `
+    const { runChildProcess } = await import(${JSON.stringify(builtEntry)});
+    const result = await runChildProcess("hostile-tree", process.execPath, ["-e", ${JSON.stringify(`const fs = require("node:fs");\n${plant}\nconsole.log("planted")`)}], {
+      cwd: ${JSON.stringify(base)}, env: {}, timeoutSec: 60, graceSec: 1, onLog: async () => {},
+      localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(base)}, networkScope: "deny", proxySocketDirCandidates: [${JSON.stringify(base)}] },
+    });
+    console.log(JSON.stringify({ exitCode: result.exitCode, stdout: result.stdout.trim(), stderr: result.stderr }));`;
+  const result = await exec(
+    "sh",
+    [
+      "-c",
+      `exec prlimit --nofile=${NOFILE}:${NOFILE} setpriv --reuid=65534 --regid=65534 --clear-groups ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+    ],
+    { PATH: process.env.PATH, HOME: base, SCRIPT: script },
+  );
+  // The base is removed as root at the end of the test, whatever the run left.
+  return { left: await readdir(base), outcome: result.stdout.trim(), stderr: result.stderr };
+}
+
+describe("cleanup of a run directory a program made hostile", () => {
+  it.each(Object.keys(PLANTS) as (keyof typeof PLANTS)[])(
+    "removes a private /tmp left %s, as an unprivileged runner short of descriptors",
+    async (kind) => {
+      const { left, outcome, stderr } = await leftAfter(PLANTS[kind]);
+      expect(stderr).toBe("");
+      expect(JSON.parse(outcome)).toEqual({ exitCode: 0, stdout: "planted", stderr: "" });
+      expect(left).toEqual([]);
+    },
+    120_000,
+  );
+});
