@@ -2,7 +2,7 @@ import { chown, readdir } from "node:fs/promises";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtEntry, cleanupAll, exec } from "./sandbox-support.js";
+import { bindRepoView, builtEntry, cleanupAll, exec, viaRepoView } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -41,17 +41,23 @@ async function leftAfter(plant: string): Promise<{ left: string[]; outcome: stri
   const base = tempDirForTest("pc-hostile-tree-", { base: "/var/tmp" });
   await chown(base, 65534, 65534);
   const script = `
-    const { runChildProcess } = await import(${JSON.stringify(builtEntry)});
+    const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
     const result = await runChildProcess("hostile-tree", process.execPath, ["-e", ${JSON.stringify(`const fs = require("node:fs");\n${plant}\nconsole.log("planted")`)}], {
       cwd: ${JSON.stringify(base)}, env: {}, timeoutSec: 60, graceSec: 1, onLog: async () => {},
       localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(base)}, networkScope: "deny", proxySocketDirCandidates: [${JSON.stringify(base)}] },
     });
     console.log(JSON.stringify({ exitCode: result.exitCode, stdout: result.stdout.trim(), stderr: result.stderr }));`;
+  // The repository may sit in a directory uid 65534 cannot enter (a private clone): the
+  // built package is reached through a view of it bound in a mount namespace of its own.
   const result = await exec(
-    "sh",
+    "unshare",
     [
+      "--mount",
+      "--propagation",
+      "private",
+      "sh",
       "-c",
-      `exec prlimit --nofile=${NOFILE}:${NOFILE} setpriv --reuid=65534 --regid=65534 --clear-groups ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+      `${bindRepoView} && exec prlimit --nofile=${NOFILE}:${NOFILE} setpriv --reuid=65534 --regid=65534 --clear-groups ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
     ],
     { PATH: process.env.PATH, HOME: base, SCRIPT: script },
   );
