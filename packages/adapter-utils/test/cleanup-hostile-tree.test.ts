@@ -17,18 +17,17 @@ const NOFILE = 256;
  */
 const PLANTS = {
   // More full directories side by side than the host may hold descriptors.
-  wide: `for (let i = 0; i < 600; i++) { fs.mkdirSync("/tmp/w/" + i, { recursive: true }); fs.writeFileSync("/tmp/w/" + i + "/f", "x"); }`,
+  wide: `i=0; while [ $i -lt 600 ]; do mkdir -p /tmp/w/$i && echo x > /tmp/w/$i/f; i=$((i + 1)); done`,
   // Nested deeper than the host may hold descriptors.
-  deep: `process.chdir("/tmp"); for (let i = 0; i < 600; i++) { fs.mkdirSync("d"); fs.writeFileSync("f", "x"); process.chdir("d"); }`,
+  deep: `cd /tmp; i=0; while [ $i -lt 600 ]; do mkdir d && echo x > f && cd d; i=$((i + 1)); done`,
   // Directories whose owner may not list, empty or enter them, one inside another.
   locked: [
-    `for (const [dir, mode] of [["none", 0o000], ["read-only", 0o500], ["no-search", 0o600], ["write-only", 0o300]]) {`,
-    `  fs.mkdirSync("/tmp/" + dir + "/inner", { recursive: true });`,
-    `  fs.writeFileSync("/tmp/" + dir + "/inner/blob", "x".repeat(65536));`,
-    `  fs.chmodSync("/tmp/" + dir + "/inner", 0o000);`,
-    `  fs.chmodSync("/tmp/" + dir, mode);`,
-    `}`,
-    `fs.chmodSync("/tmp", 0o500);`,
+    `for entry in none:000 read-only:500 no-search:600 write-only:300; do`,
+    `  dir=/tmp/\${entry%%:*}`,
+    `  mkdir -p "$dir/inner" && head -c 65536 /dev/zero > "$dir/inner/blob"`,
+    `  chmod 000 "$dir/inner" && chmod "\${entry#*:}" "$dir"`,
+    `done`,
+    `chmod 500 /tmp`,
   ].join("\n"),
 } as const;
 
@@ -42,7 +41,7 @@ async function leftAfter(plant: string): Promise<{ left: string[]; outcome: stri
   await chown(base, 65534, 65534);
   const script = `
     const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
-    const result = await runChildProcess("hostile-tree", process.execPath, ["-e", ${JSON.stringify(`const fs = require("node:fs");\n${plant}\nconsole.log("planted")`)}], {
+    const result = await runChildProcess("hostile-tree", "/bin/sh", ["-c", ${JSON.stringify(`set -e\n${plant}\necho planted`)}], {
       cwd: ${JSON.stringify(base)}, env: {}, timeoutSec: 60, graceSec: 1, onLog: async () => {},
       localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(base)}, networkScope: "deny", proxySocketDirCandidates: [${JSON.stringify(base)}] },
     });
