@@ -4,10 +4,9 @@ import { SandboxError } from "@paperclipai/errors";
 
 const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /**
- * `O_PATH`: Node's `fs.constants` has it where libuv exports it (not in Node 20 or 22's
- * typings, nor on every build), so it is read from there when present. The fallback is
- * Linux's value on x86, Arm, RISC-V, PowerPC and s390 (the platforms the sandbox runs
- * on; Alpha, PA-RISC and SPARC differ, and have no bwrap build here).
+ * `O_PATH`, taken from `fs.constants` should Node export it (Node 20, 22 and 24 do not:
+ * libuv leaves it out). The fallback is Linux's value on x86, Arm, RISC-V, PowerPC and
+ * s390, the platforms the sandbox runs on (Alpha, PA-RISC and SPARC differ).
  */
 const O_PATH = (constants as { O_PATH?: number }).O_PATH ?? 0o10000000;
 
