@@ -109,6 +109,7 @@ export async function buildSpawnTarget(
       mounts,
       runDir,
       proxyMount: runDir && socketDir ? { source: socketDir, dest: runDir } : null,
+      runnerIsRoot: process.geteuid?.() === 0,
     });
     dirs.createMaskDirs(scope.maskDirs);
     const program = { executable: input.executable, args: input.args };

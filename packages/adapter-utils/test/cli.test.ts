@@ -127,6 +127,11 @@ describe("paperclip-sandbox doctor", () => {
     );
     expect(result.stdout).toMatch(/ok {4}sandbox start \(allowlist: bridge \+ proxy\): started and exited 0/);
     expect(result.stdout).toContain("No problems found");
+    // This host's runner is root: its network-only programs can write host files.
+    expect(process.geteuid?.()).toBe(0);
+    expect(result.stdout).toContain(
+      "warn  root runner: running as root: a network-only program (--host-fs, or networkScope without filesystemScope) is uid 0",
+    );
     // The host runs a hash-named private copy of dist/native's binary, never that file itself.
     expect(result.stdout).toMatch(
       /ok {4}bridge: native: the native bridge for linux-(x64|arm64) runs: \/dev\/shm\/paperclip-sandbox-sockets-\d+\/native-[0-9a-f]{32}\/paperclip-sandbox-bridge\n/,

@@ -1,14 +1,24 @@
-import { copyFile, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, cp, mkdir, readFile, readlink, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtEntry, cleanupAll, exec, scratchDir } from "./sandbox-support.js";
+import {
+  builtEntry,
+  cleanupAll,
+  exec,
+  REPO_VIEW,
+  repoRoot,
+  scratchDir,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
 /**
- * The host's proxy resolver reads `/etc/hosts` (again whenever it changes) and
- * `/etc/resolv.conf`. A network-only sandbox of a root runner owns both (uid 0, plain
+ * The host's proxy resolver reads `/etc/hosts` and `/etc/resolv.conf` when a proxy
+ * starts. A network-only sandbox of a root runner owns both (uid 0, plain
  * file modes), and a line of its own in `/etc/hosts` would send the allowed requests
  * for that name, of its run and of every later one, to an address it chose. The test
  * runs in a mount namespace where both are copies, so the old code's write lands there.
@@ -50,6 +60,92 @@ describe("the network-only scope and the host resolver's files", () => {
         stdout: "/etc/hosts refused\n/etc/resolv.conf refused\n",
       });
       expect([await readFile(hosts, "utf8"), await readFile(resolv, "utf8")]).toEqual(before);
+    },
+    60_000,
+  );
+
+  /**
+   * A systemd-resolved host: `/etc/resolv.conf` links into `/run`, which the scope masks,
+   * so a per-file bind protected nothing there, and `/etc` itself could be renamed and
+   * made again. The host is a container of the test's own (bwrap, keeping root's
+   * capabilities for the sandbox inside) whose root is a scratch directory holding a copy
+   * of `/etc`, a plain directory as on a real host, never the host's own.
+   */
+  it.each(["deny", "allowlist"] as const)(
+    "a root runner's %s run can neither replace the resolver link nor rename /etc",
+    async (networkScope) => {
+      expect(process.getuid?.(), "the runner is root").toBe(0);
+      const root = tempDirForTest("pc-resolver-root-");
+      const etc = path.join(root, "etc");
+      await cp("/etc", etc, { recursive: true, verbatimSymlinks: true });
+      await rm(path.join(etc, "resolv.conf"), { force: true });
+      await symlink("../run/systemd/resolve/stub-resolv.conf", path.join(etc, "resolv.conf"));
+      await mkdir(path.join(root, "ws"));
+      const hostsBefore = await readFile(path.join(etc, "hosts"), "utf8");
+      const program = [
+        'if (echo "203.0.113.7 api.allowed.test" >> /etc/hosts) 2>/dev/null; then echo "hosts written"; else echo "hosts refused"; fi',
+        'if ln -sfn /tmp/resolv.conf /etc/resolv.conf 2>/dev/null; then echo "link replaced"; else echo "link kept"; fi',
+        'if mv /etc /etc.old 2>/dev/null; then echo "etc renamed"; else echo "etc kept"; fi',
+      ].join("\n");
+      const script = `
+        const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
+        const result = await runChildProcess("resolver-link", "/bin/sh", ["-c", ${JSON.stringify(program)}], {
+          cwd: "/ws", env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
+          localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: "/ws", networkScope: "${networkScope}", networkAllowlist: ["api.allowed.test"] },
+        });
+        console.log(JSON.stringify({ exitCode: result.exitCode, stdout: result.stdout }));`;
+      // The resolver's real file lives in the container's /run, as systemd-resolved's does.
+      const shell = [
+        "mkdir -p /run/systemd/resolve",
+        'echo "nameserver 127.0.0.53" > /run/systemd/resolve/stub-resolv.conf',
+        `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+      ].join(" && ");
+      const links = ["bin", "lib", "lib64", "sbin"].flatMap((name) => [
+        "--symlink",
+        `usr/${name}`,
+        `/${name}`,
+      ]);
+      const result = await exec(
+        "bwrap",
+        [
+          "--bind",
+          root,
+          "/",
+          "--ro-bind",
+          "/usr",
+          "/usr",
+          ...links,
+          "--dev",
+          "/dev",
+          "--tmpfs",
+          "/dev/shm",
+          "--proc",
+          "/proc",
+          "--tmpfs",
+          "/tmp",
+          "--tmpfs",
+          "/run",
+          "--ro-bind",
+          repoRoot,
+          REPO_VIEW,
+          "--cap-add",
+          "ALL",
+          "--die-with-parent",
+          "--",
+          "/bin/sh",
+          "-c",
+          shell,
+        ],
+        { PATH: process.env.PATH, SCRIPT: script },
+      );
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({
+        exitCode: 0,
+        stdout: "hosts refused\nlink kept\netc kept\n",
+      });
+      expect(existsSync(path.join(root, "etc.old")), "/etc renamed").toBe(false);
+      expect(await readlink(path.join(etc, "resolv.conf"))).toBe("../run/systemd/resolve/stub-resolv.conf");
+      expect(await readFile(path.join(etc, "hosts"), "utf8")).toBe(hostsBefore);
     },
     60_000,
   );

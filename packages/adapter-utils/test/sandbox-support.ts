@@ -24,13 +24,13 @@ export function viaRepoView(file: string): string {
   return path.join(REPO_VIEW, path.relative(repoRoot, file));
 }
 
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 
 export async function cleanupAll(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
 }
 
-export function onCleanup(run: () => Promise<void>): void {
+export function onCleanup(run: () => Promise<unknown>): void {
   cleanups.push(run);
 }
 

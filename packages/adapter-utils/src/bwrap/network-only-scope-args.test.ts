@@ -32,6 +32,7 @@ function plan(overrides: Partial<NetworkOnlyScopePlan> = {}): NetworkOnlyScopePl
     mounts: [{ path: "/tmp/ws", access: "rw" }],
     proxyMount: null,
     socketRoots: ROOTS,
+    runnerIsRoot: false,
     ...overrides,
   };
 }
@@ -156,7 +157,7 @@ describe("buildNetworkOnlyScopeArgs", () => {
     ["a dangling link", { kind: "symlink", target: "nowhere", resolved: null } as HostPathKind, null],
     ["missing", { kind: "missing" } as HostPathKind, null],
   ])(
-    "shows the host resolver's files read-only: /etc/hosts and /etc/resolv.conf as %s",
+    "shows a non-root runner the host resolver's files read-only: /etc/hosts and /etc/resolv.conf as %s",
     (_, resolv, bind) => {
       const withFiles = new Map(layout);
       withFiles.set("/etc/hosts", { kind: "file" });
@@ -168,4 +169,83 @@ describe("buildNetworkOnlyScopeArgs", () => {
       else expect(args.filter((arg) => arg.includes("resolv"))).toEqual([]);
     },
   );
+
+  const rootLayout = (resolv: HostPathKind): HostLayout =>
+    new Map<string, HostPathKind>([
+      ...layout,
+      ["/etc", dir],
+      ["/etc/hosts", { kind: "file" }],
+      ["/etc/resolv.conf", resolv],
+      ["/etc/app", dir],
+      ["/etc/app/ro", dir],
+    ]);
+
+  it.each([
+    ["a file", { kind: "file" } as HostPathKind],
+    [
+      "a link into /run, which the per-file binds left writable",
+      {
+        kind: "symlink",
+        target: "../run/systemd/resolve/stub-resolv.conf",
+        resolved: "/run/systemd/resolve/stub-resolv.conf",
+      } as HostPathKind,
+    ],
+    ["a dangling link", { kind: "symlink", target: "nowhere", resolved: null } as HostPathKind],
+  ])("shows a root runner all of /etc read-only, /etc/resolv.conf as %s", (_, resolv) => {
+    const { args } = buildNetworkOnlyScopeArgs(plan({ layout: rootLayout(resolv), runnerIsRoot: true }));
+    expect(args.slice(13, 16)).toEqual(["--ro-bind", "/etc", "/etc"]);
+    // Nothing in /etc is bound again: the links are protected with the directory.
+    expect(args.filter((arg) => arg.startsWith("/etc/"))).toEqual([]);
+    expect(args.indexOf("/etc")).toBeLessThan(args.indexOf("/tmp"));
+  });
+
+  it("binds a root runner's resolver link target outside /etc and the masks by its real path", () => {
+    const resolv: HostPathKind = {
+      kind: "symlink",
+      target: "/var/lib/resolvconf/resolv.conf",
+      resolved: "/var/lib/resolvconf/resolv.conf",
+    };
+    const { args } = buildNetworkOnlyScopeArgs(plan({ layout: rootLayout(resolv), runnerIsRoot: true }));
+    expect(args.slice(13, 19)).toEqual([
+      "--ro-bind",
+      "/etc",
+      "/etc",
+      "--ro-bind",
+      "/var/lib/resolvconf/resolv.conf",
+      "/var/lib/resolvconf/resolv.conf",
+    ]);
+  });
+
+  it("binds a root runner's requested paths in /etc again, after it, with the caller's access", () => {
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({
+        layout: rootLayout({ kind: "file" }),
+        runnerIsRoot: true,
+        mounts: [
+          { path: "/etc/app/ro", access: "ro" },
+          { path: "/etc/app", access: "rw" },
+          { path: "/etc/missing", access: "rw" },
+          { path: "/tmp/ws", access: "rw" },
+        ],
+      }),
+    );
+    expect(args.join(" ")).toContain(
+      "--ro-bind /etc /etc --bind /etc/app /etc/app --ro-bind /etc/app/ro /etc/app/ro --bind",
+    );
+    expect(args).not.toContain("/etc/missing");
+  });
+
+  it("falls back to the per-file binds when /etc is not a directory", () => {
+    const linked = new Map(rootLayout({ kind: "file" }));
+    linked.set("/etc", { kind: "symlink", target: "private/etc", resolved: "/private/etc" });
+    const { args } = buildNetworkOnlyScopeArgs(plan({ layout: linked, runnerIsRoot: true }));
+    expect(args.slice(13, 19)).toEqual([
+      "--ro-bind",
+      "/etc/hosts",
+      "/etc/hosts",
+      "--ro-bind",
+      "/etc/resolv.conf",
+      "/etc/resolv.conf",
+    ]);
+  });
 });

@@ -4,7 +4,7 @@ import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
-import { RESOLVER_FILES } from "./system-paths.js";
+import { ETC_DIR, RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
 
 export interface NetworkOnlyScopePlan {
@@ -19,6 +19,11 @@ export interface NetworkOnlyScopePlan {
   readonly proxyMount: ProxyMount | null;
   /** Every private socket root of this user, masked wherever a bound-back path shows one. */
   readonly socketRoots: readonly string[];
+  /**
+   * The runner is root (uid 0): its sandbox, uid 0 without capabilities, may write every
+   * file root owns by plain modes, so `/etc` as a whole is shown read-only.
+   */
+  readonly runnerIsRoot: boolean;
 }
 
 export interface NetworkOnlyScopeArgs {
@@ -59,17 +64,42 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
 }
 
 /**
- * Shows the host resolver's files read-only (`RESOLVER_FILES`): a link is judged by
- * its real path, bound onto itself; one that leads into a masked directory points
- * into the sandbox's private one, where nothing of the host's is.
+ * The host resolver's files (`RESOLVER_FILES`), which the host's proxy reads, shown
+ * read-only. A root runner's sandbox gets all of `/etc` read-only (`etcReadOnly`), and
+ * a link's target outside it too. For another runner (whose sandbox cannot write root's
+ * `/etc`, nor so replace a link there) each file is bound onto itself, a link by its
+ * real path; one into a masked directory points into the sandbox's private one, where
+ * nothing of the host's is.
  */
 function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): void {
+  const etc = plan.runnerIsRoot && etcReadOnly(plan, args);
   for (const file of RESOLVER_FILES) {
     const kind = kindOf(plan.layout, file);
     const target = kind.kind === "file" ? file : kind.kind === "symlink" ? kind.resolved : null;
     if (target === null || plan.maskedPaths.some((masked) => isSameOrBelow(masked, target))) continue;
+    if (etc && isSameOrBelow(ETC_DIR, target)) continue;
     args.push("--ro-bind", target, target);
   }
+}
+
+/**
+ * `/etc` read-only, for a root runner: the resolver files and the links that name them
+ * (`/etc/resolv.conf -> ../run/systemd/resolve/stub-resolv.conf`, which a per-file bind
+ * left writable: its target is masked), `/etc/ld.so.preload`, cron and the rest. `/etc`
+ * is then a mount point in the sandbox's namespace, so it cannot be renamed or removed
+ * either (`EBUSY`). A requested path in it (workspace, cwd, an extra path; `/etc` itself)
+ * is bound again after, with the access the caller chose. `false` when `/etc` is not a
+ * directory (a link is left to the per-file binds).
+ */
+function etcReadOnly(plan: NetworkOnlyScopePlan, args: string[]): boolean {
+  if (kindOf(plan.layout, ETC_DIR).kind !== "directory") return false;
+  args.push("--ro-bind", ETC_DIR, ETC_DIR);
+  for (const request of orderMountRequests(plan.mounts)) {
+    if (!isSameOrBelow(ETC_DIR, request.path)) continue;
+    if (kindOf(plan.layout, request.path).kind === "missing") continue;
+    args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
+  }
+  return true;
 }
 
 /** A fresh private directory under the run's mask root; the caller creates it before spawning. */

@@ -35,14 +35,18 @@ export const NETWORK_SCOPE_MASKED_PATHS: readonly string[] = ["/tmp", "/run", "/
 export const HARDENED_READ_ONLY_PATHS: readonly string[] = ["/proc/sys", "/sys"];
 
 /**
- * The files the host's proxy resolver reads: `/etc/hosts` (re-read when it changes)
- * and `/etc/resolv.conf` (each proxy's name servers). The network-only scope shows
- * them read-only (their real path, when a link leads outside the masked directories):
+ * The files the host's proxy resolver reads when a proxy starts: `/etc/hosts` and
+ * `/etc/resolv.conf` (its name servers). The network-only scope shows them read-only:
  * a root runner's sandbox owns them, and a line it added (`203.0.113.7
- * api.allowed.test`) would send every allowed request for that name, of this run and
- * of any run started after, to its own server.
+ * api.allowed.test`) would send every allowed request for that name, of any run started
+ * after, to its own server. For a root runner all of `ETC_DIR` is read-only (the links
+ * too); otherwise each file by its real path, when a link leads outside the masked
+ * directories.
  */
 export const RESOLVER_FILES: readonly string[] = ["/etc/hosts", "/etc/resolv.conf"];
+
+/** Shown read-only, whole, in a root runner's network-only scope (`network-only-scope-args.ts`). */
+export const ETC_DIR = "/etc";
 
 export const PROXY_ENV_KEYS: readonly string[] = [
   "HTTP_PROXY",

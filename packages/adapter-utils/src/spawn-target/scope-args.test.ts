@@ -24,6 +24,7 @@ describe("layoutPaths", () => {
     expect(networkOnly).toEqual([
       "/proc/sys",
       "/sys",
+      "/etc",
       "/etc/hosts",
       "/etc/resolv.conf",
       "/tmp",
@@ -47,6 +48,7 @@ describe("scopeArgs", () => {
       mounts,
       runDir: "/tmp/run-1",
       proxyMount: null,
+      runnerIsRoot: false,
     });
     expect(args.slice(0, SANDBOX_BASE_ARGS.length)).toEqual([...SANDBOX_BASE_ARGS]);
     expect(SANDBOX_BASE_ARGS.join(" ")).toContain("--cap-drop ALL");
@@ -63,6 +65,7 @@ describe("scopeArgs", () => {
       mounts: { ...mounts, masks: [] },
       runDir: null,
       proxyMount: null,
+      runnerIsRoot: true,
     });
     expect(maskDirs).toEqual([]);
     expect(args).toContain("--tmpfs");

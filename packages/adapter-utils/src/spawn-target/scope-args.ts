@@ -1,6 +1,11 @@
 import type { HostLayout } from "../bwrap/host-layout.js";
 import { buildNetworkOnlyScopeArgs } from "../bwrap/network-only-scope-args.js";
-import { HARDENED_READ_ONLY_PATHS, RESOLVER_FILES, SYSTEM_READ_PATHS } from "../bwrap/system-paths.js";
+import {
+  ETC_DIR,
+  HARDENED_READ_ONLY_PATHS,
+  RESOLVER_FILES,
+  SYSTEM_READ_PATHS,
+} from "../bwrap/system-paths.js";
 import { buildWorkspaceScopeArgs, type ProxyMount } from "../bwrap/workspace-scope-args.js";
 import type { ParsedSpawnInput } from "./parse-spawn-input.js";
 import type { SandboxMounts } from "./sandbox-mounts.js";
@@ -29,7 +34,7 @@ export function layoutPaths(
   return [
     ...(parsed.filesystemScope ? SYSTEM_READ_PATHS : []),
     ...HARDENED_READ_ONLY_PATHS,
-    ...(parsed.filesystemScope ? [] : RESOLVER_FILES),
+    ...(parsed.filesystemScope ? [] : [ETC_DIR, ...RESOLVER_FILES]),
     ...mounts.masks,
     ...mounts.requests.map((request) => request.path),
     ...(runDir ? [runDir] : []),
@@ -50,8 +55,10 @@ export function scopeArgs(input: {
   mounts: SandboxMounts;
   runDir: string | null;
   proxyMount: ProxyMount | null;
+  /** Whether the runner is uid 0 (the network-only scope then shows `/etc` read-only). */
+  runnerIsRoot: boolean;
 }): ScopeArgs {
-  const { parsed, layout, mounts, runDir, proxyMount } = input;
+  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot } = input;
   const args = [...SANDBOX_BASE_ARGS];
   let maskDirs: string[] = [];
   if (parsed.filesystemScope) {
@@ -75,6 +82,7 @@ export function scopeArgs(input: {
       mounts: mounts.requests,
       proxyMount,
       socketRoots: mounts.socketRoots,
+      runnerIsRoot,
     });
     maskDirs = scope.maskDirs;
     args.push(...scope.args);

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { PaperclipError } from "@paperclipai/errors";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { MAX_OPEN_DIRECTORIES, removeTreeNoFollow } from "./remove-tree-no-follow.js";
@@ -97,5 +98,99 @@ describe("removeTreeNoFollow", () => {
     expect(existsSync(tree)).toBe(false);
     expect(await readFile(outside.file, "utf8")).toBe("keep");
     expect((await stat(outside.dir)).mode & 0o777).toBe(0o755);
+  });
+
+  /**
+   * `P` holds `A`, whose removal fails (an injected error once it is listed), and `B`, a
+   * chain of directories whose walk goes on through P's descriptor. `B` waits until `A`
+   * has failed, so all of its walk lies after that failure. A failure `times` over outlasts
+   * A's own EACCES retry (one), so that P retries.
+   */
+  async function failingSibling(code: string, times = 1) {
+    const tree = path.join(tempDirForTest(), "run");
+    await mkdir(path.join(tree, "P", "A"), { recursive: true });
+    await writeFile(path.join(tree, "P", "A", "file"), "x");
+    await mkdir(path.join(tree, "P", "B", ...Array.from({ length: 12 }, () => "b")), { recursive: true });
+    const events: string[] = [];
+    let failA: () => void = () => {};
+    const aFailed = new Promise<void>((resolve) => {
+      failA = resolve;
+    });
+    let failures = 0;
+    const rel = (dir: string) => path.relative(tree, dir);
+    const hooks = {
+      afterList: async (dir: string, names: readonly string[]) => {
+        events.push(`list ${rel(dir)} ${[...names].sort().join(",")}`);
+        if (rel(dir) === "P/A" && failures < times) {
+          failures += 1;
+          failA();
+          throw Object.assign(new Error(`injected ${code}`), { code });
+        }
+        if (rel(dir) === "P/B") await aFailed;
+      },
+      beforeClose: (dir: string) => events.push(`close ${rel(dir)}`),
+    };
+    return { tree, events, hooks };
+  }
+
+  it("lets every sibling's removal settle before it closes their parent, then throws the first failure", async () => {
+    const { tree, events, hooks } = await failingSibling("EIO");
+    await expect(removeTreeNoFollow(tree, hooks)).rejects.toThrow("injected EIO");
+    const closedP = events.indexOf("close P");
+    const underB = events
+      .map((event, index) => ({ event, index }))
+      .filter(({ event }) => / P\/B/.test(event));
+    expect(underB.length, "B's walk").toBeGreaterThan(12);
+    // Nothing reached B through P's descriptor once it was closed (the old walk went on 13 levels).
+    expect(underB.filter(({ index }) => index > closedP).map(({ event }) => event)).toEqual([]);
+    expect(existsSync(path.join(tree, "P", "B")), "B, removed in full").toBe(false);
+    expect(existsSync(path.join(tree, "P", "A")), "A, whose removal failed").toBe(true);
+  });
+
+  it("starts the EACCES retry of a directory only once its first pass has settled", async () => {
+    const { tree, events, hooks } = await failingSibling("EACCES", 2);
+    await removeTreeNoFollow(tree, hooks);
+    expect(existsSync(tree)).toBe(false);
+    // The retry lists P once B's first-pass walk is over: only A is left (the old walk listed B
+    // again and walked it twice at once).
+    expect(events.filter((event) => event.startsWith("list P "))).toEqual(["list P A,B", "list P A"]);
+    const retried = events.indexOf("list P A");
+    expect(events.slice(retried).filter((event) => / P\/B/.test(event))).toEqual([]);
+  });
+
+  it("throws a coded error naming the directory when the round cap is reached, not a bare ENOTEMPTY", async () => {
+    const tree = path.join(tempDirForTest(), "run");
+    // Two rounds' worth of depth: one round cannot empty it.
+    await mkdir(path.join(tree, ...Array.from({ length: 3 * MAX_OPEN_DIRECTORIES }, () => "d")), {
+      recursive: true,
+    });
+    const failure = await removeTreeNoFollow(tree, {}, { maxRounds: 1 }).catch((error: unknown) => error);
+    expect(PaperclipError.is(failure, "ERR_SANDBOX_CLEANUP_UNFINISHED")).toBe(true);
+    expect((failure as PaperclipError).details).toEqual({ dir: tree, rounds: 1, entriesLeft: 1 });
+    expect((failure as Error).message).toBe(
+      `Sandbox cleanup gave up on "${tree}" after 1 rounds with 1 entries left.`,
+    );
+    await removeTreeNoFollow(tree);
+    expect(existsSync(tree)).toBe(false);
+  });
+
+  it("removes the entry named removeLast only once everything else is gone", async () => {
+    const tree = path.join(tempDirForTest(), "run");
+    await mkdir(path.join(tree, "0", "full"), { recursive: true });
+    await writeFile(path.join(tree, "0", "full", "file"), "x");
+    await writeFile(path.join(tree, "owner.json"), "{}");
+    const failure = await removeTreeNoFollow(
+      tree,
+      {
+        afterList: (dir) => {
+          if (dir.endsWith("/full")) throw Object.assign(new Error("injected EBUSY"), { code: "EBUSY" });
+        },
+      },
+      { removeLast: "owner.json" },
+    ).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe("injected EBUSY");
+    expect(await readFile(path.join(tree, "owner.json"), "utf8")).toBe("{}");
+    await removeTreeNoFollow(tree, {}, { removeLast: "owner.json" });
+    expect(existsSync(tree)).toBe(false);
   });
 });

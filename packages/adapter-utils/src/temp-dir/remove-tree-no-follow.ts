@@ -1,9 +1,14 @@
 import { closeSync, constants, openSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { chmod, type FileHandle, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
+import { SandboxError } from "@paperclipai/errors";
 
 const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-/** Linux's `O_PATH` (x86, Arm, RISC-V, PowerPC, s390); Node does not export it. */
-const O_PATH = 0o10000000;
+/**
+ * `O_PATH`, taken from `fs.constants` should Node export it (Node 20, 22 and 24 do not:
+ * libuv leaves it out). The fallback is Linux's value on x86, Arm, RISC-V, PowerPC and
+ * s390, the platforms the sandbox runs on (Alpha, PA-RISC and SPARC differ).
+ */
+const O_PATH = (constants as { O_PATH?: number }).O_PATH ?? 0o10000000;
 
 /**
  * Directories a walk holds open at once. Past it, a directory is not opened where it
@@ -14,7 +19,10 @@ const O_PATH = 0o10000000;
 export const MAX_OPEN_DIRECTORIES = 64;
 
 /** Rounds of one walk at most (a tree 262,144 directories deep). */
-const MAX_ROUNDS = 4096;
+export const MAX_ROUNDS = 4096;
+
+/** How a rename to the top directory fails when the name there is taken: the next name. */
+const NAME_TAKEN = new Set(["ENOTEMPTY", "EEXIST", "EISDIR", "ENOTDIR"]);
 
 /** The state of one walk: its top directory (a descriptor path), open handles, moved entries. */
 interface Walk {
@@ -26,6 +34,32 @@ interface Walk {
 export interface RemoveTreeHooks {
   /** Called once a directory's entries are listed, before any is removed: lets a test swap one mid-walk. */
   readonly afterList?: ((dir: string, names: readonly string[]) => Promise<void> | void) | undefined;
+  /** Called just before the walk closes a directory's descriptor: lets a test check nothing still uses it. */
+  readonly beforeClose?: ((dir: string) => void) | undefined;
+}
+
+export interface RemoveTreeOptions {
+  /**
+   * A top-level entry removed only once everything else is gone, just before the
+   * directory itself: the run directory's owner record, so a tree that resists keeps
+   * the record that lets a later sweep try again.
+   */
+  readonly removeLast?: string | undefined;
+  /** Rounds at most (`MAX_ROUNDS`); a test sets fewer. */
+  readonly maxRounds?: number | undefined;
+}
+
+/**
+ * Waits for every task to settle, then throws the first failure. A sibling removal
+ * still running works through its parent's descriptor (`/proc/self/fd/<n>/…`): were
+ * the parent closed at the first failure, `<n>` could be reused by an unrelated open
+ * and a removal would act inside that directory. A retry pass must not start beside
+ * the first one either.
+ */
+async function settleAll(tasks: readonly Promise<void>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(tasks);
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** `name` inside the directory open as `handle`, resolved from that open directory, not from a path. */
@@ -143,6 +177,28 @@ export function emptiedInPlace(entry: string): boolean {
 }
 
 /**
+ * Moves `entry` to the top directory for a later round; `true` also when it is gone.
+ * `false` leaves it to be walked where it is (one directory over `MAX_OPEN_DIRECTORIES`):
+ * a mount point (`EBUSY`) or an entry of another filesystem than the top (`EXDEV`) cannot
+ * move there, which must not end the cleanup; eight names taken in a row neither.
+ */
+async function movedToTop(entry: string, walk: Walk): Promise<boolean> {
+  for (let attempt = 0; attempt < 8; attempt += 1) {
+    walk.moved += 1;
+    try {
+      await rename(entry, `${walk.top}/.paperclip-walk-${walk.moved}`);
+      return true;
+    } catch (error) {
+      const code = codeOf(error) ?? "";
+      if (code === "ENOENT") return true;
+      if (code === "EBUSY" || code === "EXDEV") return false;
+      if (!NAME_TAKEN.has(code)) throw error;
+    }
+  }
+  return false;
+}
+
+/**
  * Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever
  * it is. A full directory met while `MAX_OPEN_DIRECTORIES` are open is moved to the top
  * directory instead, for a later round (rename moves the entry itself, never a link's
@@ -157,21 +213,7 @@ async function removeEntry(
 ): Promise<void> {
   const entry = `${dir}/${name}`;
   if (await removedIfEmptyDirectory(entry)) return;
-  if (walk.open >= MAX_OPEN_DIRECTORIES && dir !== walk.top) {
-    for (let attempt = 0; attempt < 8; attempt += 1) {
-      walk.moved += 1;
-      const moved = await rename(entry, `${walk.top}/.paperclip-walk-${walk.moved}`).then(
-        () => true,
-        (error: unknown) => {
-          if (codeOf(error) === "ENOENT") return true;
-          if (codeOf(error) === "ENOTEMPTY" || codeOf(error) === "EISDIR" || codeOf(error) === "ENOTDIR")
-            return false;
-          throw error;
-        },
-      );
-      if (moved) return;
-    }
-  }
+  if (walk.open >= MAX_OPEN_DIRECTORIES && dir !== walk.top && (await movedToTop(entry, walk))) return;
   walk.open += 1;
   let child: FileHandle | null;
   try {
@@ -188,7 +230,7 @@ async function removeEntry(
 async function emptyOpenDirectory(handle: FileHandle, label: string, hooks: RemoveTreeHooks, walk: Walk) {
   const names = await readdir(inside(handle, "."));
   await hooks.afterList?.(label, names);
-  await Promise.all(names.map((name) => removeEntry(inside(handle, "."), name, label, hooks, walk)));
+  await settleAll(names.map((name) => removeEntry(inside(handle, "."), name, label, hooks, walk)));
 }
 
 /**
@@ -214,25 +256,33 @@ async function removeOpenDirectory(
     }
   } catch (error) {
     walk.open -= 1;
+    hooks.beforeClose?.(label);
     await handle.close();
     throw error;
   }
   walk.open -= 1;
+  hooks.beforeClose?.(label);
   // Removing a directory still open here is fine on Linux: both at once save a round trip per level.
   await Promise.all([handle.close(), rmdir(entry).catch(ignoreMissing)]);
 }
 
-/** Runs `task` on every item, at most `limit` at a time (the top level's entries cannot be moved up). */
+/**
+ * Runs `task` on every item, at most `limit` at a time (the top level's entries cannot
+ * be moved up). A failure stops no other task: all settle (the top directory's
+ * descriptor is closed next), then the first failure is thrown.
+ */
 async function eachAtMost<T>(
   limit: number,
   items: readonly T[],
   task: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
+  const failures: unknown[] = [];
   const worker = async (): Promise<void> => {
-    while (next < items.length) await task(items[next++]!);
+    while (next < items.length) await task(items[next++]!).catch((error: unknown) => failures.push(error));
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
 }
 
 /**
@@ -251,7 +301,11 @@ async function eachAtMost<T>(
  * private /tmp of mount points. A busy entry (a mount still being torn down) or a
  * fuller tree is left to the asynchronous walk, which retries.
  */
-export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {}): Promise<void> {
+export async function removeTreeNoFollow(
+  dir: string,
+  hooks: RemoveTreeHooks = {},
+  options: RemoveTreeOptions = {},
+): Promise<void> {
   let root: number;
   try {
     root = openSync(dir, OPEN_DIRECTORY_NO_FOLLOW);
@@ -262,9 +316,11 @@ export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {
     await unlink(dir).catch(ignoreMissing);
     return;
   }
+  const { removeLast, maxRounds = MAX_ROUNDS } = options;
+  const notLast = (name: string): boolean => name !== removeLast;
   try {
     const top = `/proc/self/fd/${root}`;
-    const names = readdirSync(top);
+    const names = readdirSync(top).filter(notLast);
     if (hooks.afterList) await hooks.afterList(dir, names);
     // A run's usual leftovers (its owner record, empty masks, a private /tmp holding only
     // mount points) go on the spot; the rest, and anything a hook wants to see listed, by the walk.
@@ -274,15 +330,29 @@ export async function removeTreeNoFollow(dir: string, hooks: RemoveTreeHooks = {
     const walk: Walk = { top, open: 0, moved: 0 };
     // Each round takes MAX_OPEN_DIRECTORIES levels off the deepest branch: enough for a tree
     // far deeper than a run can make, and an end even if something kept adding to it.
-    for (let round = 0; left.length > 0 && round < MAX_ROUNDS; round += 1) {
+    let round = 0;
+    for (; left.length > 0 && round < maxRounds; round += 1) {
       const movedBefore = walk.moved;
       await eachAtMost(MAX_OPEN_DIRECTORIES, left, (name) => removeEntry(top, name, dir, hooks, walk));
       // Entries moved up in this round (and anything else still there) make the next one.
+      left = readdirSync(top).filter(notLast);
       if (walk.moved === movedBefore) break;
-      left = readdirSync(top);
     }
+    if (left.length > 0 && round >= maxRounds) throw roundsExceeded(dir, maxRounds, left.length);
+    // A file, as written (one unlink), or whatever was planted in its place (the walk).
+    if (removeLast !== undefined && !removedInPlace(`${top}/${removeLast}`))
+      await removeEntry(top, removeLast, dir, hooks, walk);
   } finally {
     closeSync(root);
   }
   if (!removedInPlace(dir)) await rmdir(dir).catch(ignoreMissing);
+}
+
+/** The walk's round cap was reached with entries still at the top (something kept adding to the tree). */
+function roundsExceeded(dir: string, rounds: number, left: number): SandboxError {
+  return new SandboxError(
+    "ERR_SANDBOX_CLEANUP_UNFINISHED",
+    `Sandbox cleanup gave up on "${dir}" after ${rounds} rounds with ${left} entries left.`,
+    { details: { dir, rounds, entriesLeft: left }, retryable: true },
+  );
 }

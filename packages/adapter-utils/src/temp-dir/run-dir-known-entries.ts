@@ -1,4 +1,4 @@
-import { rmdirSync, unlinkSync } from "node:fs";
+import { readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { removeOwnerRecord } from "./owner-record.js";
 import { OWNER_RECORD_NAME } from "./owner-record-location.js";
@@ -18,7 +18,8 @@ export function maskDirPath(runDir: string, index: number): string {
  * as the walk does it, through an `O_NOFOLLOW` descriptor (`emptiedInPlace`).
  *
  * Never throws: `false` when anything resisted (an entry it does not know, a mask too
- * full, any error), and the caller's no-follow walk removes what is left.
+ * full, any error), and the caller's no-follow walk removes what is left. The owner
+ * record is then still there, for a later sweep should the walk fail too.
  */
 export function removedByKnownEntries(runDir: string, maskCount: number): boolean {
   try {
@@ -30,8 +31,16 @@ export function removedByKnownEntries(runDir: string, maskCount: number): boolea
         if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || !emptiedInPlace(mask)) return false;
       }
     }
-    unlinkSync(path.join(runDir, OWNER_RECORD_NAME));
-    rmdirSync(runDir);
+    const record = path.join(runDir, OWNER_RECORD_NAME);
+    const text = readFileSync(record);
+    unlinkSync(record);
+    try {
+      rmdirSync(runDir);
+    } catch (error) {
+      // Something it does not know is left: the record goes back, for the walk to remove last.
+      writeFileSync(record, text, { mode: 0o600 });
+      throw error;
+    }
   } catch {
     return false;
   }

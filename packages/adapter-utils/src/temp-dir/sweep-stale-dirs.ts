@@ -68,8 +68,8 @@ export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
       const owner = await readOwnerRecord(dir);
       if (!owner || isOwnerAlive(owner)) continue;
       await killProcessesUsing(dir);
-      await removeProxyTempDir(dir);
-      removed.push(dir);
+      // A directory that resisted keeps its record: a later sweep tries again.
+      if (await removeProxyTempDir(dir)) removed.push(dir);
     } catch {
       // Another process may be sweeping the same directory; losing that race is fine.
     }
@@ -100,7 +100,8 @@ export async function sweepOwnerRegistries(
           path.basename(entry.dir).startsWith(NETWORK_PROXY_TEMP_PREFIX);
         if (ours) {
           await killProcessesUsing(entry.dir);
-          await removeProxyTempDir(entry.dir);
+          // One that resisted keeps its record (removeProxyTempDir), for a later sweep.
+          if (!(await removeProxyTempDir(entry.dir))) continue;
           removed.push(entry.dir);
         }
         await rm(entry.location, { force: true });

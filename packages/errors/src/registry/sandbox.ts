@@ -559,6 +559,20 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await runChildProcess("run-1", "claude", [], { ...opts, onLog: () => new Promise(() => {}), onLogStallMs: 1000 });
 // onLogError receives SandboxError [ERR_SANDBOX_LOG_CALLBACK_STALLED]: onLog did not settle within 1000 ms; it is not called again for this run.`,
   },
+  ERR_SANDBOX_CLEANUP_UNFINISHED: {
+    family: "sandbox",
+    title: "The cleanup of a per-run sandbox directory gave up after its round cap",
+    message: 'Sandbox cleanup gave up on "${dir}" after ${rounds} rounds with ${entriesLeft} entries left.',
+    meaning:
+      "A per-run directory (the network-only scope's private `/tmp` and masks, a proxy directory) is removed by a walk that never follows a link and holds at most 64 directories open: deeper directories are moved to the top of the run directory and taken in a later round. The walk stops after 4096 rounds (a tree 262,144 directories deep) so that something that keeps adding to the tree cannot hold it forever. It reached that cap with entries still there. `details.dir` is the run directory (a path the sandbox layer made, not a secret), `details.entriesLeft` how many entries were left at its top. The run's result is unaffected; the directory's owner record is kept, so the stale-directory sweep of a later start removes it once this process is gone.",
+    when: "A process outside the sandbox (or one that escaped the run's end) kept creating directories in the run directory while it was removed, or a program left a tree deeper than 262,144 levels.",
+    solutions: [
+      "Look for a process still writing into `details.dir` (`fuser -v`, `lsof +D`), stop it, then remove the directory with `rm -rf --one-file-system`, or wait for the next start's sweep.",
+      "Treat the host as touched by the run that owned the directory if nothing you started writes there.",
+    ],
+    prevention:
+      "Let the sandbox's program exit with its run (the default `--die-with-parent` and process-group kill do this); do not share run directories with other tools.",
+  },
   ERR_SANDBOX_ENV_INVALID: {
     family: "sandbox",
     title: "A loader variable of the sandbox env cannot be passed to the program",
