@@ -131,7 +131,7 @@ export async function destroyLease(
     runtime,
     client,
     metadata.sandboxId,
-    Date.now() + config.lifecycleTimeoutMs,
+    runtime.cleanupDeadline(config.lifecycleTimeoutMs),
     "destroy",
   );
 }

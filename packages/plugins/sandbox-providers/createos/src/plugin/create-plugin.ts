@@ -36,6 +36,7 @@ export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin
   const definition: PluginDefinition = {
     async setup(ctx) {
       context = ctx;
+      runtime.logger = ctx.logger;
     },
     async onHealth() {
       const unendedSandboxes = runtime.leases.unended;
