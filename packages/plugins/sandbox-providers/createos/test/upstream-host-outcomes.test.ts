@@ -100,7 +100,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     },
   );
 
-  it("a transient failure is thrown at once, as upstream, and deletes nothing", async () => {
+  it("a transient status read failure is retried, beyond upstream, and the lease resumes", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-503");
     emulator.faults.set({
@@ -116,12 +116,56 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     });
     const deletesBefore = deletes();
     const readsBefore = reads(lease.providerLeaseId);
+    const resumed = await t.harness.resumeLease(params);
+    emulator.faults.clear();
+    expect(resumed).toMatchObject({
+      providerLeaseId: lease.providerLeaseId,
+      metadata: { resumedLease: true },
+    });
+    expect(reads(lease.providerLeaseId) - readsBefore).toBeGreaterThanOrEqual(2);
+    expect(deletes()).toBe(deletesBefore);
+    expect(sandbox(lease.providerLeaseId)?.status).toBe("running");
+    await t.harness.destroyLease(params);
+  });
+
+  it("a transient failure that outlasts the retries is thrown and deletes nothing", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const { lease, params } = await pausedLease(t, "run-503-long");
+    emulator.faults.set({
+      faults: [
+        {
+          kind: "http-status",
+          route: "sandbox.get",
+          status: 503,
+          sandboxId: lease.providerLeaseId!,
+          times: 100,
+        },
+      ],
+    });
+    const deletesBefore = deletes();
+    const readsBefore = reads(lease.providerLeaseId);
     const error = await caught(t.harness.resumeLease(params));
     emulator.faults.clear();
     expect(error.message).toBe("CreateOS request failed (HTTP 503) during sandbox lifecycle.");
-    expect(reads(lease.providerLeaseId) - readsBefore).toBe(1);
+    expect(reads(lease.providerLeaseId) - readsBefore).toBe(5);
     expect(deletes()).toBe(deletesBefore);
     expect(sandbox(lease.providerLeaseId)?.status).toBe("paused");
+    await t.harness.destroyLease(params);
+  });
+
+  it("a resume ends within the host's resume limit, not lifecycleTimeoutMs, and keeps the sandbox", async () => {
+    // lifecycleTimeoutMs is 10 s here; the host limit is cut to 1.5 s (budget 1 s after the margin).
+    const t = await pluginUnderTest(emulator, { reuseLease: true }, "env-1", {
+      hostLimits: { resumeMs: 1_500, marginMs: 500 },
+    });
+    const { lease, params } = await pausedLease(t, "run-slow-resume");
+    emulator.setSandboxStatus(lease.providerLeaseId!, "resuming");
+    const deletesBefore = deletes();
+    const error = await caught(t.harness.resumeLease(params));
+    expect(error.code).toBe("ERR_CREATEOS_HOST_DEADLINE");
+    expect(error.message).toBe("CreateOS resume did not finish within the host's limit (1000 ms).");
+    expect(deletes()).toBe(deletesBefore);
+    expect(sandbox(lease.providerLeaseId)?.status).toBe("resuming");
     await t.harness.destroyLease(params);
   });
 

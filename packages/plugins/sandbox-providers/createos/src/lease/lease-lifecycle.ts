@@ -8,15 +8,27 @@ import type {
   PluginEnvironmentTerminationReceipt,
 } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { budgetWithin, hostAcquireLimitMs, hostBound } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
 import { buildLeaseMetadata, MARKER_PATH, RUNTIME_DIR } from "./lease-metadata.js";
 import { type ResolvedLease, resolveLease } from "./resolve-lease.js";
-import { createSandbox, putFile, runStep, transitionSandbox, waitForStatus } from "./sandbox-api.js";
+import {
+  createSandbox,
+  putFile,
+  runStep,
+  type SandboxSpec,
+  transitionSandbox,
+  waitForStatus,
+} from "./sandbox-api.js";
 
 /**
  * Creates a sandbox, waits for it to run, prepares the workspace and writes a random
  * marker. A failure after creation deletes the sandbox again; a failed delete is reported.
+ * The whole acquire ends a margin before the host stops waiting for it (the host's RPC
+ * deadline, `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s` of the config it sends, or 30 s
+ * without either): past that, a sandbox would be returned to no one, so it is deleted and
+ * `ERR_CREATEOS_HOST_DEADLINE` thrown.
  * A lease that must end by itself (`requestedExpiresAt`) is refused before any request:
  * CreateOS has no provider-side expiry to guarantee it.
  */
@@ -34,8 +46,28 @@ export async function acquireLease(
   const config = runtime.config(params.config);
   const client = runtime.client(config);
   const spec = runtime.spec(config);
-  const signal = runtime.signal;
-  const deadline = Date.now() + config.lifecycleTimeoutMs;
+  const limits = runtime.hostLimits;
+  const bound = hostBound(
+    runtime.signal,
+    "acquire",
+    budgetWithin(hostAcquireLimitMs(params.config, limits), limits),
+  );
+  try {
+    return await acquireWithin(runtime, params, client, spec, bound.signal, config.lifecycleTimeoutMs);
+  } finally {
+    bound.dispose();
+  }
+}
+
+async function acquireWithin(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentAcquireLeaseParams,
+  client: CreateosClient,
+  spec: SandboxSpec,
+  signal: AbortSignal,
+  lifecycleTimeoutMs: number,
+): Promise<PluginEnvironmentLease> {
+  const deadline = Date.now() + lifecycleTimeoutMs;
   const sandboxId = await createSandbox(client, spec, signal);
   try {
     await waitForStatus(client, sandboxId, "running", deadline, signal);

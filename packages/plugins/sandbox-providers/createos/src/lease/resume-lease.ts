@@ -1,6 +1,7 @@
 import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease, PluginEnvironmentResumeLeaseParams } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { budgetWithin, hostBound } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
@@ -27,8 +28,11 @@ function endedWhileWaiting(error: unknown): boolean {
  * Reconnects to a lease. A lease for another company, environment or origin, or one blocked
  * by an unconfirmed process, is refused (thrown). One that cannot be resumed any more (made
  * with another shape, rootfs or region; a sandbox deleted, failed or gone; a workspace marker
- * missing or different) comes back expired. Transient failures (a 503 on the first status
- * read, a timeout) are thrown, since they do not prove the sandbox is lost. Resume never deletes.
+ * missing or different) comes back expired. Status reads are retried on transient failures
+ * (the host does not recognise ours as transient across the RPC, so one 503 would otherwise
+ * fail the run); failures that outlast the retries are thrown, since they do not prove the
+ * sandbox is lost. The whole resume ends within the host's 60 s (`ERR_CREATEOS_HOST_DEADLINE`
+ * past it). Resume never deletes.
  */
 export async function resumeLease(
   runtime: PluginRuntime,
@@ -40,12 +44,19 @@ export async function resumeLease(
   });
   runtime.leases.assertUsable(metadata.sandboxId);
   if (!hasValidMarker(metadata) || !leaseSpecMatches(metadata, runtime.spec(config))) return expired();
+  const bound = hostBound(
+    runtime.signal,
+    "resume",
+    budgetWithin(runtime.hostLimits.resumeMs, runtime.hostLimits),
+  );
   try {
-    return await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, runtime.signal);
+    return await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, bound.signal);
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();
     throw error;
+  } finally {
+    bound.dispose();
   }
 }
 
@@ -56,9 +67,9 @@ async function reconnect(
   signal: AbortSignal,
 ): Promise<PluginEnvironmentLease> {
   const id = metadata.sandboxId;
-  // Not retried, as upstream: a transient failure is thrown at once; the host then keeps the
-  // lease and fails only this run, and the next run resumes the same sandbox.
-  const status = await readSandboxStatus(client, id, signal, { retry: false });
+  // Retried (beyond upstream, which throws at once): the host keeps the lease after a thrown
+  // resume but fails the run, and it retries only errors it can read as transient.
+  const status = await readSandboxStatus(client, id, signal);
   if (ENDED.has(status)) return expired();
   if (status === "paused" || status === "pausing") {
     if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");

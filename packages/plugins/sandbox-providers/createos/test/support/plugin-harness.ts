@@ -48,8 +48,14 @@ export function emulatorConfig(
 }
 
 /** What the harness wires: the plugin's source (`plugin-under-test.ts`) or its build (`dist/`). */
+/** Options a test passes to `createPlugin` besides the empty `env`. */
+export interface PluginTestOptions {
+  /** Shortened host limits (see `src/plugin/host-limits.ts`). */
+  readonly hostLimits?: Record<string, number>;
+}
+
 export interface PluginBuild {
-  readonly createPlugin: (options: { env: NodeJS.ProcessEnv }) => PaperclipPlugin;
+  readonly createPlugin: (options: { env: NodeJS.ProcessEnv } & PluginTestOptions) => PaperclipPlugin;
   readonly manifest: PaperclipPluginManifestV1;
 }
 
@@ -59,8 +65,9 @@ export async function wirePlugin(
   emulator: EmulatorAddress,
   extra: Record<string, unknown> = {},
   environmentId = "env-1",
+  options: PluginTestOptions = {},
 ): Promise<PluginUnderTest> {
-  const plugin = createPlugin({ env: {} });
+  const plugin = createPlugin({ env: {}, ...options });
   const d = plugin.definition;
   const harness = createEnvironmentTestHarness({
     manifest,
