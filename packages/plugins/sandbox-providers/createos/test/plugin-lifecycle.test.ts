@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import { emulatorConfig, joinedLog, type PluginUnderTest } from "./support/plugin-harness.js";
+import { emulatorConfig, hostReusable, joinedLog, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 let emulator: CreateosEmulator;
@@ -180,7 +180,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const stopped = await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: lease.providerLeaseId,
-      leaseMetadata: lease.metadata!,
+      leaseMetadata: hostReusable(lease.metadata!),
     });
     expect(stopped).toEqual({ providerLeaseId: lease.providerLeaseId, state: "stopped" });
     expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
@@ -214,6 +214,19 @@ describe("the plugin through the SDK's environment harness", () => {
       "execute",
       "destroyLease",
     ]);
+  });
+
+  it("deletes, not pauses, a reuseLease lease the host will never resume (no reuse scope)", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-no-scope" });
+    // The host stores `reusableSandboxLease` only for a run with a workspace and an agent.
+    const receipt = await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
   });
 
   it("an unconfirmed process blocks the lease until it is destroyed, which kills the orphan", async () => {

@@ -6,7 +6,7 @@ import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import type { PluginUnderTest } from "./support/plugin-harness.js";
+import { hostReusable, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // What the Paperclip host decides on is a hook's result or the message of what it throws (the
@@ -33,7 +33,11 @@ function sandbox(id: string | null) {
 /** A paused reusable lease and the params every lifecycle hook takes for it. */
 async function pausedLease(t: PluginUnderTest, runId: string) {
   const lease = await t.harness.acquireLease({ ...t.base, runId });
-  const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+  const params = {
+    ...t.base,
+    providerLeaseId: lease.providerLeaseId!,
+    leaseMetadata: hostReusable(lease.metadata!),
+  };
   expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
   return { lease, params };
 }
@@ -331,7 +335,11 @@ describe("sync in to the workspace itself (the host's workspace sync)", () => {
     ]);
     expect(await readFile(join(ws, "src/main.ts"), "utf8")).toBe("export {};\n");
     expect(await readFile(join(ws, "kept.txt"), "utf8")).toBe("from an earlier run\n");
-    const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+    const params = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
     expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
     expect((await t.harness.resumeLease(params)).providerLeaseId).toBe(lease.providerLeaseId);
     await t.harness.destroyLease(params);

@@ -120,10 +120,21 @@ async function deleteLeaseSandbox(
 }
 
 /**
+ * Whether the host will ever resume this lease: it stores a reuse scope
+ * (`reusableSandboxLease`) in the lease's metadata only for a `reuse_by_environment` lease of
+ * a run with both an execution workspace and an agent, and it resumes no other lease. A paused
+ * sandbox of any other lease would never run again, nor be deleted.
+ */
+export function hostWillResume(leaseMetadata: Record<string, unknown> | undefined): boolean {
+  const scope = leaseMetadata?.reusableSandboxLease;
+  return typeof scope === "object" && scope !== null && !Array.isArray(scope);
+}
+
+/**
  * Stops the lease's active commands and waits for their cleanup, then pauses it (when
- * `reuseLease` is on and the lease is not blocked) or deletes it. The host's
- * `archiveOnRelease` (set on probe and test leases) does not keep the sandbox: CreateOS has no
- * provider-side expiry, so a sandbox kept for inspection would never be reaped.
+ * `reuseLease` is on, the host made the lease reusable and it is not blocked) or deletes it.
+ * The host's `archiveOnRelease` (set on probe and test leases) does not keep the sandbox:
+ * CreateOS has no provider-side expiry, so a sandbox kept for inspection would never be reaped.
  */
 export async function releaseLease(
   runtime: PluginRuntime,
@@ -133,15 +144,15 @@ export async function releaseLease(
   if (lease === undefined) return undefined;
   const { config, client, metadata } = lease;
   const sandboxId = metadata.sandboxId;
-  const deadline = Date.now() + config.lifecycleTimeoutMs;
-  if (config.reuseLease && !runtime.leases.isBlocked(sandboxId)) {
+  const deadline = runtime.cleanupDeadline(config.lifecycleTimeoutMs);
+  if (config.reuseLease && hostWillResume(params.leaseMetadata) && !runtime.leases.isBlocked(sandboxId)) {
     try {
       await transitionSandbox(
         client,
         sandboxId,
         "pause",
         deadline,
-        AbortSignal.timeout(config.lifecycleTimeoutMs),
+        AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       );
       return { providerLeaseId: sandboxId, state: "stopped" };
     } catch {

@@ -109,3 +109,20 @@ export function joinedLog(log: PluginUnderTest["log"], stream: "stdout" | "stder
     .map((entry) => entry.chunk)
     .join("");
 }
+
+/**
+ * Lease metadata as the host stores it for a lease it will resume: with the reuse scope it
+ * adds only for a `reuse_by_environment` lease of a run with an execution workspace and an
+ * agent (`environment-runtime.js`, `buildReusableSandboxLeaseScope`).
+ */
+export function hostReusable(metadata: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...metadata,
+    reusableSandboxLease: {
+      version: 1,
+      executionWorkspaceId: "workspace-1",
+      agentId: "agent-1",
+      provider: "createos",
+    },
+  };
+}
