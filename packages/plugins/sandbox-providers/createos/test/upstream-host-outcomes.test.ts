@@ -25,6 +25,11 @@ afterAll(async () => {
 });
 
 const EXPIRED = { providerLeaseId: null, metadata: { expired: true } };
+/** Upstream's answer plus the sentinel the host reads as `identity_mismatch` (else `not_found`). */
+const MISMATCHED = {
+  providerLeaseId: null,
+  metadata: { expired: true, workspaceSentinel: { result: "mismatched" } },
+};
 
 function sandbox(id: string | null) {
   return emulator.sandboxes().find((s) => s.id === id);
@@ -60,7 +65,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     expect(sandbox(lease.providerLeaseId)?.status).toBe("paused");
   });
 
-  it("a wrong or malformed workspace marker expires the lease and never deletes", async () => {
+  it("a wrong or malformed workspace marker expires the lease as an identity mismatch and never deletes", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-marker");
     const deletesBefore = deletes();
@@ -69,7 +74,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
         ...params,
         leaseMetadata: { ...lease.metadata!, marker },
       });
-      expect(resumed).toEqual(EXPIRED);
+      expect(resumed).toEqual(MISMATCHED);
     }
     expect(deletes()).toBe(deletesBefore);
     // The right marker still resumes the same sandbox.
@@ -77,6 +82,26 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
       providerLeaseId: lease.providerLeaseId,
       metadata: { resumedLease: true, sandboxId: lease.providerLeaseId },
     });
+    await t.harness.destroyLease(params);
+  });
+
+  it("a workspace whose marker file is gone expires as an identity mismatch, keeping the sandbox", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-wiped" });
+    await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/rm",
+      args: ["-f", "/paperclip-workspace/.paperclip-runtime/.paperclip-createos-lease"],
+    });
+    const params = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
+    expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
+    const deletesBefore = deletes();
+    expect(await t.harness.resumeLease(params)).toEqual(MISMATCHED);
+    expect(deletes()).toBe(deletesBefore);
     await t.harness.destroyLease(params);
   });
 

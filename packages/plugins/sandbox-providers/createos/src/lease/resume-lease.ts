@@ -18,6 +18,15 @@ function expired(): PluginEnvironmentLease {
   return { providerLeaseId: null, metadata: { expired: true } };
 }
 
+/**
+ * Expired because the workspace marker is not the lease's (missing, different, or never a
+ * marker of ours). `workspaceSentinel.result` other than `matched` makes the host record the
+ * replacement as `identity_mismatch` instead of `not_found` (upstream's keys stay as they are).
+ */
+function markerMismatch(): PluginEnvironmentLease {
+  return { providerLeaseId: null, metadata: { expired: true, workspaceSentinel: { result: "mismatched" } } };
+}
+
 /** A wait that ended because the sandbox is gone for good (not a timeout, not `error`). */
 function endedWhileWaiting(error: unknown): boolean {
   if (!PaperclipError.is(error, "ERR_CREATEOS_SANDBOX_STATE")) return false;
@@ -43,7 +52,8 @@ export async function resumeLease(
     metadata: params.leaseMetadata,
   });
   runtime.leases.assertUsable(metadata.sandboxId);
-  if (!hasValidMarker(metadata) || !leaseSpecMatches(metadata, runtime.spec(config))) return expired();
+  if (!leaseSpecMatches(metadata, runtime.spec(config))) return expired();
+  if (!hasValidMarker(metadata)) return markerMismatch();
   const bound = hostBound(
     runtime.signal,
     "resume",
@@ -79,6 +89,6 @@ async function reconnect(
   }
   // Read as upstream reads it (`/bin/cat` through `exec`): a missing file exits non-zero.
   const marker = await runShortCommand(client, id, "/bin/cat", [MARKER_PATH], signal);
-  if (marker.exitCode !== 0 || marker.stdout !== metadata.marker) return expired();
+  if (marker.exitCode !== 0 || marker.stdout !== metadata.marker) return markerMismatch();
   return { providerLeaseId: id, metadata: { ...metadata, resumedLease: true }, expiresAt: null };
 }
