@@ -510,6 +510,20 @@ try {
     ],
     prevention: "Keep post-upload commands simple and deterministic.",
   },
+  ERR_CREATEOS_HOST_DEADLINE: {
+    family: "createos",
+    title: "A CreateOS lifecycle step ran out of the host's time",
+    message: "CreateOS ${operation} did not finish within the host's limit (${budgetMs} ms).",
+    meaning:
+      "The Paperclip host stops waiting for an acquire, resume or probe after a fixed time (2026.916.1: an acquire after the config's `timeoutMs` plus 30 s, or 30 s without one; a resume after 60 s; a probe after 120 s) and sends the worker no cancel. The plugin ends the step a margin before that limit instead of finishing it after the host has gone: an acquire deletes the sandbox it created (as any failed acquire does), a probe deletes its sandbox, a resume leaves the paused sandbox as it is. `details` has the operation and the budget in ms.",
+    when: "A slow sandbox create or resume on the CreateOS side, a long rate-limit wait, or an API that answers slowly.",
+    solutions: [
+      "Retry the run; a resume that ran out keeps the lease for the next run.",
+      "Check the CreateOS service's health and the rate limit (about 300 requests a minute per key).",
+      "For acquires, raise `timeoutMs` in the environment config: the host's acquire limit grows with it.",
+    ],
+    prevention: "Keep `requestsPerMinute` within the account's limit so lifecycle steps do not queue.",
+  },
   ERR_CREATEOS_SHUTTING_DOWN: {
     family: "createos",
     title: "The CreateOS plugin is shutting down",

@@ -93,7 +93,15 @@ export const manifest: PaperclipPluginManifestV1 = {
       displayName: "CreateOS",
       description: "CreateOS remote sandboxes (https://api.sb.createos.sh).",
       supportsReusableLeases: true,
-      sandboxCapabilities: { reusableLeases: true, nativeSyncIn: true, nativeSyncOut: true },
+      // `incrementalSessionOutput`: every output chunk of a running command reaches
+      // `ctx.execution.log` as it arrives (the host then streams ACP sessions through one
+      // long command instead of polling event files with several commands every 100 ms).
+      sandboxCapabilities: {
+        reusableLeases: true,
+        nativeSyncIn: true,
+        nativeSyncOut: true,
+        incrementalSessionOutput: true,
+      },
       configSchema: CONFIG_SCHEMA as unknown as Record<string, unknown>,
     },
   ],

@@ -127,6 +127,23 @@ describe("ending a sandbox never fails silently", () => {
     );
     expect(error.details).toMatchObject({ sandboxId: lease.providerLeaseId, operation: "release" });
     expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    // The host never reads health and drops release errors: its log gets a warning, keyless.
+    const warnings = t.harness.logs.filter((entry) => entry.level === "warn");
+    expect(warnings).toEqual([
+      {
+        level: "warn",
+        message: `CreateOS sandbox ${lease.providerLeaseId} could not be ended during release; it may still be running and billing. Delete it in CreateOS.`,
+        meta: {
+          sandboxId: lease.providerLeaseId,
+          operation: "release",
+          failure: {
+            code: "ERR_CREATEOS_HTTP_STATUS",
+            message: "CreateOS request failed (HTTP 403) during sandbox lifecycle.",
+          },
+        },
+      },
+    ]);
+    expect(JSON.stringify(t.harness.logs)).not.toContain(emulator.apiKey);
     expect(await health(t)).toMatchObject({
       status: "degraded",
       details: { unendedSandboxes: [{ sandboxId: lease.providerLeaseId, operation: "release" }] },
@@ -161,6 +178,12 @@ describe("ending a sandbox never fails silently", () => {
       failure: { code: "ERR_CREATEOS_HTTP_STATUS" },
     });
     expect(leaked?.status).toBe("running");
+    expect(t.harness.logs).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        meta: expect.objectContaining({ sandboxId: leaked?.id, operation: "acquire rollback" }),
+      }),
+    ]);
     expect(await health(t)).toMatchObject({
       status: "degraded",
       details: { unendedSandboxes: [{ sandboxId: leaked?.id, operation: "acquire rollback" }] },

@@ -20,6 +20,7 @@ import {
   type ServerScript,
   startIndependentServer,
 } from "./support/independent-server.js";
+import { hostReusable } from "./support/plugin-harness.js";
 import { trackTimersCreatedIn } from "./support/timer-tracker.js";
 
 const SANDBOX = "sb-independent";
@@ -698,7 +699,7 @@ describe("through the plugin's hooks, as the host drives them", () => {
       ...t.base,
       config,
       providerLeaseId: lease.providerLeaseId!,
-      leaseMetadata: lease.metadata!,
+      leaseMetadata: hostReusable(lease.metadata!),
     };
     expect(await t.harness.releaseLease(leaseParams)).toEqual({
       providerLeaseId: lease.providerLeaseId,
@@ -776,7 +777,7 @@ describe("through the plugin's hooks, as the host drives them", () => {
         ...t.base,
         config,
         providerLeaseId: lease.providerLeaseId!,
-        leaseMetadata: lease.metadata!,
+        leaseMetadata: hostReusable(lease.metadata!),
       };
       expect((await t.harness.releaseLease(leaseParams))?.state).toBe("stopped");
       server.deleteBehindPlugin(lease.providerLeaseId!, forget);

@@ -38,6 +38,16 @@ describe("manifest", () => {
     expect(DRIVER_KEY).toBe("createos");
   });
 
+  it("declares the sandbox capabilities the plugin keeps, incremental session output included", () => {
+    // Opt-in on the host: without it, ACP sessions are polled with 1+2n commands every 100 ms.
+    expect(manifest.environmentDrivers?.[0]?.sandboxCapabilities).toEqual({
+      reusableLeases: true,
+      nativeSyncIn: true,
+      nativeSyncOut: true,
+      incrementalSessionOutput: true,
+    });
+  });
+
   it("declares exactly the config keys the plugin accepts, with its defaults", () => {
     const defaults = Object.fromEntries(
       Object.entries(CONFIG_SCHEMA.properties)

@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import { emulatorConfig, joinedLog, type PluginUnderTest } from "./support/plugin-harness.js";
+import { emulatorConfig, hostReusable, joinedLog, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 let emulator: CreateosEmulator;
@@ -109,6 +109,47 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(assertExecutionLifecycle(events, "env-1")).toHaveLength(1);
   });
 
+  it("keeps incrementalSessionOutput: output reaches the log while the command runs, beside other commands", async () => {
+    const t = await pluginUnderTest(emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-session" });
+    let settled = false;
+    const long = t.harness
+      .execute({
+        ...t.lease(lease),
+        command: "/bin/bash",
+        args: [
+          "-c",
+          "echo out-1; echo err-1 >&2; while [ ! -e /paperclip-workspace/go ]; do sleep 0.05; done; echo out-2",
+        ],
+      })
+      .finally(() => {
+        settled = true;
+      });
+    await expect
+      .poll(() => joinedLog(t.log, "stdout") === "out-1\n" && joinedLog(t.log, "stderr") === "err-1\n", {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    // Streamed while the command still runs: it waits for the file the next command writes.
+    expect(settled).toBe(false);
+    const control = await t.harness.execute({
+      ...t.lease(lease),
+      command: "touch",
+      args: ["/paperclip-workspace/go"],
+    });
+    expect(control.exitCode).toBe(0);
+    const result = await long;
+    expect(result).toMatchObject({ exitCode: 0, stdout: "out-1\nout-2\n", stderr: "err-1\n" });
+    // The streamed chunks are the final output exactly, so the host appends nothing to its log.
+    expect(joinedLog(t.log, "stdout")).toBe(result.stdout);
+    expect(joinedLog(t.log, "stderr")).toBe(result.stderr);
+    await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+  });
+
   it("cuts the live log into chunks the host accepts, joined exactly", async () => {
     const t = await pluginUnderTest(emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-big" });
@@ -139,7 +180,7 @@ describe("the plugin through the SDK's environment harness", () => {
     const stopped = await t.harness.releaseLease({
       ...t.base,
       providerLeaseId: lease.providerLeaseId,
-      leaseMetadata: lease.metadata!,
+      leaseMetadata: hostReusable(lease.metadata!),
     });
     expect(stopped).toEqual({ providerLeaseId: lease.providerLeaseId, state: "stopped" });
     expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
@@ -173,6 +214,19 @@ describe("the plugin through the SDK's environment harness", () => {
       "execute",
       "destroyLease",
     ]);
+  });
+
+  it("deletes, not pauses, a reuseLease lease the host will never resume (no reuse scope)", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-no-scope" });
+    // The host stores `reusableSandboxLease` only for a run with a workspace and an agent.
+    const receipt = await t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
   });
 
   it("an unconfirmed process blocks the lease until it is destroyed, which kills the orphan", async () => {

@@ -5,6 +5,7 @@ import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
 import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
@@ -96,6 +97,24 @@ describe("sync in", () => {
     expect(error.code).toBe("ERR_CREATEOS_SYNC_COMMAND_FAILED");
     expect(error.details).toMatchObject({ operationId: "op-2", index: 0, exitCode: 7, timedOut: false });
     await expect(stat(join(workspaceDir(), "never"))).rejects.toThrow();
+  });
+
+  it("bounds a post-upload command without its own timeoutMs by the config's timeoutMs", async () => {
+    const bounded = await pluginUnderTest(emulator, { timeoutMs: RUNNING_COMMAND_DEADLINE_MS });
+    const own = await bounded.harness.acquireLease({ ...bounded.base, runId: "sync-timeout" });
+    const error = await caught(
+      bounded.sync.in({
+        ...bounded.lease(own),
+        operations: [{ operationId: "op-t", files: [], postUploadCommands: [{ command: "exec sleep 30" }] }],
+      }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_SYNC_COMMAND_FAILED");
+    expect(error.details).toMatchObject({ operationId: "op-t", index: 0, exitCode: null, timedOut: true });
+    await bounded.harness.destroyLease({
+      ...bounded.base,
+      providerLeaseId: own.providerLeaseId,
+      leaseMetadata: own.metadata!,
+    });
   });
 
   it("refuses paths outside the workspace before moving a byte", async () => {

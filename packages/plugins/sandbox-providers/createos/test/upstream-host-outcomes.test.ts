@@ -6,7 +6,7 @@ import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import type { PluginUnderTest } from "./support/plugin-harness.js";
+import { hostReusable, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // What the Paperclip host decides on is a hook's result or the message of what it throws (the
@@ -25,6 +25,11 @@ afterAll(async () => {
 });
 
 const EXPIRED = { providerLeaseId: null, metadata: { expired: true } };
+/** Upstream's answer plus the sentinel the host reads as `identity_mismatch` (else `not_found`). */
+const MISMATCHED = {
+  providerLeaseId: null,
+  metadata: { expired: true, workspaceSentinel: { result: "mismatched" } },
+};
 
 function sandbox(id: string | null) {
   return emulator.sandboxes().find((s) => s.id === id);
@@ -33,7 +38,11 @@ function sandbox(id: string | null) {
 /** A paused reusable lease and the params every lifecycle hook takes for it. */
 async function pausedLease(t: PluginUnderTest, runId: string) {
   const lease = await t.harness.acquireLease({ ...t.base, runId });
-  const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+  const params = {
+    ...t.base,
+    providerLeaseId: lease.providerLeaseId!,
+    leaseMetadata: hostReusable(lease.metadata!),
+  };
   expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
   return { lease, params };
 }
@@ -56,7 +65,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     expect(sandbox(lease.providerLeaseId)?.status).toBe("paused");
   });
 
-  it("a wrong or malformed workspace marker expires the lease and never deletes", async () => {
+  it("a wrong or malformed workspace marker expires the lease as an identity mismatch and never deletes", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-marker");
     const deletesBefore = deletes();
@@ -65,7 +74,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
         ...params,
         leaseMetadata: { ...lease.metadata!, marker },
       });
-      expect(resumed).toEqual(EXPIRED);
+      expect(resumed).toEqual(MISMATCHED);
     }
     expect(deletes()).toBe(deletesBefore);
     // The right marker still resumes the same sandbox.
@@ -73,6 +82,26 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
       providerLeaseId: lease.providerLeaseId,
       metadata: { resumedLease: true, sandboxId: lease.providerLeaseId },
     });
+    await t.harness.destroyLease(params);
+  });
+
+  it("a workspace whose marker file is gone expires as an identity mismatch, keeping the sandbox", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-wiped" });
+    await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/rm",
+      args: ["-f", "/paperclip-workspace/.paperclip-runtime/.paperclip-createos-lease"],
+    });
+    const params = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
+    expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
+    const deletesBefore = deletes();
+    expect(await t.harness.resumeLease(params)).toEqual(MISMATCHED);
+    expect(deletes()).toBe(deletesBefore);
     await t.harness.destroyLease(params);
   });
 
@@ -100,7 +129,7 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     },
   );
 
-  it("a transient failure is thrown at once, as upstream, and deletes nothing", async () => {
+  it("a transient status read failure is retried, beyond upstream, and the lease resumes", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-503");
     emulator.faults.set({
@@ -116,12 +145,56 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     });
     const deletesBefore = deletes();
     const readsBefore = reads(lease.providerLeaseId);
+    const resumed = await t.harness.resumeLease(params);
+    emulator.faults.clear();
+    expect(resumed).toMatchObject({
+      providerLeaseId: lease.providerLeaseId,
+      metadata: { resumedLease: true },
+    });
+    expect(reads(lease.providerLeaseId) - readsBefore).toBeGreaterThanOrEqual(2);
+    expect(deletes()).toBe(deletesBefore);
+    expect(sandbox(lease.providerLeaseId)?.status).toBe("running");
+    await t.harness.destroyLease(params);
+  });
+
+  it("a transient failure that outlasts the retries is thrown and deletes nothing", async () => {
+    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const { lease, params } = await pausedLease(t, "run-503-long");
+    emulator.faults.set({
+      faults: [
+        {
+          kind: "http-status",
+          route: "sandbox.get",
+          status: 503,
+          sandboxId: lease.providerLeaseId!,
+          times: 100,
+        },
+      ],
+    });
+    const deletesBefore = deletes();
+    const readsBefore = reads(lease.providerLeaseId);
     const error = await caught(t.harness.resumeLease(params));
     emulator.faults.clear();
     expect(error.message).toBe("CreateOS request failed (HTTP 503) during sandbox lifecycle.");
-    expect(reads(lease.providerLeaseId) - readsBefore).toBe(1);
+    expect(reads(lease.providerLeaseId) - readsBefore).toBe(5);
     expect(deletes()).toBe(deletesBefore);
     expect(sandbox(lease.providerLeaseId)?.status).toBe("paused");
+    await t.harness.destroyLease(params);
+  });
+
+  it("a resume ends within the host's resume limit, not lifecycleTimeoutMs, and keeps the sandbox", async () => {
+    // lifecycleTimeoutMs is 10 s here; the host limit is cut to 1.5 s (budget 1 s after the margin).
+    const t = await pluginUnderTest(emulator, { reuseLease: true }, "env-1", {
+      hostLimits: { resumeMs: 1_500, marginMs: 500 },
+    });
+    const { lease, params } = await pausedLease(t, "run-slow-resume");
+    emulator.setSandboxStatus(lease.providerLeaseId!, "resuming");
+    const deletesBefore = deletes();
+    const error = await caught(t.harness.resumeLease(params));
+    expect(error.code).toBe("ERR_CREATEOS_HOST_DEADLINE");
+    expect(error.message).toBe("CreateOS resume did not finish within the host's limit (1000 ms).");
+    expect(deletes()).toBe(deletesBefore);
+    expect(sandbox(lease.providerLeaseId)?.status).toBe("resuming");
     await t.harness.destroyLease(params);
   });
 
@@ -287,7 +360,11 @@ describe("sync in to the workspace itself (the host's workspace sync)", () => {
     ]);
     expect(await readFile(join(ws, "src/main.ts"), "utf8")).toBe("export {};\n");
     expect(await readFile(join(ws, "kept.txt"), "utf8")).toBe("from an earlier run\n");
-    const params = { ...t.base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+    const params = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
     expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
     expect((await t.harness.resumeLease(params)).providerLeaseId).toBe(lease.providerLeaseId);
     await t.harness.destroyLease(params);

@@ -14,6 +14,7 @@ import {
   type ServerScript,
   startIndependentServer,
 } from "./support/independent-server.js";
+import { hostReusable } from "./support/plugin-harness.js";
 
 const TUNING = { stallTimeoutMs: 400, waitProbeMs: 50, cleanupTimeoutMs: 2_000, reconnectAttempts: 3 };
 const FRAMES = ["one\n", "two ü\n", "three\n"].map((text) => ({
@@ -146,7 +147,11 @@ describe("requests as upstream's stub checks them", () => {
     // Upstream's stub keeps the marker only from a string body, and prints it for `/bin/cat`.
     expect(typeof marker?.init.body).toBe("string");
     expect(marker?.init.body).toBe((lease.metadata as { marker: string }).marker);
-    const leaseParams = { ...base, providerLeaseId: lease.providerLeaseId!, leaseMetadata: lease.metadata! };
+    const leaseParams = {
+      ...base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
     await hooks.onEnvironmentReleaseLease!(leaseParams);
     expect(await hooks.onEnvironmentResumeLease!(leaseParams)).toMatchObject({
       providerLeaseId: lease.providerLeaseId,

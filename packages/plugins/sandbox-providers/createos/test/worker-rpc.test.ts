@@ -46,11 +46,12 @@ describe("the worker over its stdio JSON-RPC protocol", () => {
       apiVersion: 1,
     });
     expect(init.ok).toBe(true);
+    // No instance settings to test: the host shows its "Test configuration" only for this method.
+    expect(init.supportedMethods).not.toContain("validateConfig");
     expect(init.supportedMethods).toEqual(
       expect.arrayContaining([
         "health",
         "shutdown",
-        "validateConfig",
         "environmentValidateConfig",
         "environmentProbe",
         "environmentAcquireLease",
@@ -197,6 +198,8 @@ describe("the CommonJS build", () => {
         apiVersion: 1,
       });
       expect(init.ok).toBe(true);
+      // No instance settings to test: the host shows its "Test configuration" only for this method.
+      expect(init.supportedMethods).not.toContain("validateConfig");
       expect(init.supportedMethods).toContain("environmentExecute");
       await cjsWorker.call("shutdown", {});
       expect(await cjsWorker.exit()).toBe(0);

@@ -37,6 +37,11 @@ export interface ExecuteTuning extends FollowTuning {
   readonly tailChars: number;
   /** Fresh deadline of the process kill (default 10 s). */
   readonly cleanupTimeoutMs: number;
+  /**
+   * Shortens a cleanup deadline when the cleanup starts (the plugin cuts it once shutdown has
+   * begun, to end before the host's SIGTERM); `ms` is `cleanupTimeoutMs`. Default: unchanged.
+   */
+  readonly cleanupMs?: ((ms: number) => number) | undefined;
 }
 
 export const DEFAULT_EXECUTE_TUNING: ExecuteTuning = {
@@ -44,6 +49,11 @@ export const DEFAULT_EXECUTE_TUNING: ExecuteTuning = {
   tailChars: DEFAULT_TAIL_CHARS,
   cleanupTimeoutMs: 10_000,
 };
+
+/** The deadline of a cleanup starting now. */
+function cleanupTimeout(settings: ExecuteTuning): number {
+  return Math.max(1, settings.cleanupMs?.(settings.cleanupTimeoutMs) ?? settings.cleanupTimeoutMs);
+}
 
 /** One command on its way: what it was asked, and what exists of it so far. */
 interface RemoteCommand {
@@ -100,7 +110,7 @@ export async function execute(
   } finally {
     run.dispose();
     if (stdinPath !== undefined)
-      await removeStagedStdin(client, sandboxId, stdinPath, settings.cleanupTimeoutMs);
+      await removeStagedStdin(client, sandboxId, stdinPath, cleanupTimeout(settings));
   }
 }
 
@@ -145,7 +155,7 @@ async function killAfterFailure(command: RemoteCommand): Promise<CreateosError |
   const { processId } = command.facts;
   if (processId === undefined) return undefined;
   try {
-    await killProcessTree(command.client, command.sandboxId, processId, command.settings.cleanupTimeoutMs);
+    await killProcessTree(command.client, command.sandboxId, processId, cleanupTimeout(command.settings));
     return undefined;
   } catch (killError) {
     command.guard?.block("process cleanup");

@@ -15,6 +15,20 @@ function summary(error: unknown): { code: string; message: string } {
 }
 
 /**
+ * Marks a sandbox that could not be ended and tells the host's log: the host (2026.916.1)
+ * never reads the plugin's health and discards release errors, so this warning is what
+ * reaches an operator. It names the sandbox, the step and the failure's code and message
+ * (never the API key or URL, which no message of ours contains).
+ */
+function reportUnended(runtime: PluginRuntime, sandboxId: string, operation: string, error: unknown): void {
+  runtime.leases.markUnended(sandboxId, operation);
+  runtime.warn(
+    `CreateOS sandbox ${sandboxId} could not be ended during ${operation}; it may still be running and billing. Delete it in CreateOS.`,
+    { sandboxId, operation, failure: summary(error) },
+  );
+}
+
+/**
  * Deletes a sandbox and forgets it. A delete that fails or is not confirmed marks the sandbox
  * (blocked, listed as unended) and throws `ERR_CREATEOS_SANDBOX_NOT_ENDED`: never silent.
  */
@@ -28,7 +42,7 @@ export async function endSandbox(
   try {
     await deleteSandbox(client, sandboxId, deadline);
   } catch (error) {
-    runtime.leases.markUnended(sandboxId, operation);
+    reportUnended(runtime, sandboxId, operation, error);
     throw new CreateosError(
       "ERR_CREATEOS_SANDBOX_NOT_ENDED",
       `CreateOS sandbox ${sandboxId} could not be ended during ${operation}; it may still be running.`,
@@ -50,9 +64,9 @@ export async function rollBackAcquire(
   primary: unknown,
 ): Promise<never> {
   try {
-    await deleteSandbox(client, sandboxId, Date.now() + CLEANUP_DELETE_MS);
+    await deleteSandbox(client, sandboxId, runtime.cleanupDeadline(CLEANUP_DELETE_MS));
   } catch (error) {
-    runtime.leases.markUnended(sandboxId, "acquire rollback");
+    reportUnended(runtime, sandboxId, "acquire rollback", error);
     throw new CreateosError(
       "ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED",
       `CreateOS setup failed and cleanup is unconfirmed for sandbox ${sandboxId}.`,

@@ -8,15 +8,27 @@ import type {
   PluginEnvironmentTerminationReceipt,
 } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { budgetWithin, hostAcquireLimitMs, hostBound } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
 import { buildLeaseMetadata, MARKER_PATH, RUNTIME_DIR } from "./lease-metadata.js";
 import { type ResolvedLease, resolveLease } from "./resolve-lease.js";
-import { createSandbox, putFile, runStep, transitionSandbox, waitForStatus } from "./sandbox-api.js";
+import {
+  createSandbox,
+  putFile,
+  runStep,
+  type SandboxSpec,
+  transitionSandbox,
+  waitForStatus,
+} from "./sandbox-api.js";
 
 /**
  * Creates a sandbox, waits for it to run, prepares the workspace and writes a random
  * marker. A failure after creation deletes the sandbox again; a failed delete is reported.
+ * The whole acquire ends a margin before the host stops waiting for it (the host's RPC
+ * deadline, `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s` of the config it sends, or 30 s
+ * without either): past that, a sandbox would be returned to no one, so it is deleted and
+ * `ERR_CREATEOS_HOST_DEADLINE` thrown.
  * A lease that must end by itself (`requestedExpiresAt`) is refused before any request:
  * CreateOS has no provider-side expiry to guarantee it.
  */
@@ -34,8 +46,28 @@ export async function acquireLease(
   const config = runtime.config(params.config);
   const client = runtime.client(config);
   const spec = runtime.spec(config);
-  const signal = runtime.signal;
-  const deadline = Date.now() + config.lifecycleTimeoutMs;
+  const limits = runtime.hostLimits;
+  const bound = hostBound(
+    runtime.signal,
+    "acquire",
+    budgetWithin(hostAcquireLimitMs(params.config, limits), limits),
+  );
+  try {
+    return await acquireWithin(runtime, params, client, spec, bound.signal, config.lifecycleTimeoutMs);
+  } finally {
+    bound.dispose();
+  }
+}
+
+async function acquireWithin(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentAcquireLeaseParams,
+  client: CreateosClient,
+  spec: SandboxSpec,
+  signal: AbortSignal,
+  lifecycleTimeoutMs: number,
+): Promise<PluginEnvironmentLease> {
+  const deadline = Date.now() + lifecycleTimeoutMs;
   const sandboxId = await createSandbox(client, spec, signal);
   try {
     await waitForStatus(client, sandboxId, "running", deadline, signal);
@@ -88,10 +120,21 @@ async function deleteLeaseSandbox(
 }
 
 /**
+ * Whether the host will ever resume this lease: it stores a reuse scope
+ * (`reusableSandboxLease`) in the lease's metadata only for a `reuse_by_environment` lease of
+ * a run with both an execution workspace and an agent, and it resumes no other lease. A paused
+ * sandbox of any other lease would never run again, nor be deleted.
+ */
+export function hostWillResume(leaseMetadata: Record<string, unknown> | undefined): boolean {
+  const scope = leaseMetadata?.reusableSandboxLease;
+  return typeof scope === "object" && scope !== null && !Array.isArray(scope);
+}
+
+/**
  * Stops the lease's active commands and waits for their cleanup, then pauses it (when
- * `reuseLease` is on and the lease is not blocked) or deletes it. The host's
- * `archiveOnRelease` (set on probe and test leases) does not keep the sandbox: CreateOS has no
- * provider-side expiry, so a sandbox kept for inspection would never be reaped.
+ * `reuseLease` is on, the host made the lease reusable and it is not blocked) or deletes it.
+ * The host's `archiveOnRelease` (set on probe and test leases) does not keep the sandbox:
+ * CreateOS has no provider-side expiry, so a sandbox kept for inspection would never be reaped.
  */
 export async function releaseLease(
   runtime: PluginRuntime,
@@ -101,15 +144,15 @@ export async function releaseLease(
   if (lease === undefined) return undefined;
   const { config, client, metadata } = lease;
   const sandboxId = metadata.sandboxId;
-  const deadline = Date.now() + config.lifecycleTimeoutMs;
-  if (config.reuseLease && !runtime.leases.isBlocked(sandboxId)) {
+  const deadline = runtime.cleanupDeadline(config.lifecycleTimeoutMs);
+  if (config.reuseLease && hostWillResume(params.leaseMetadata) && !runtime.leases.isBlocked(sandboxId)) {
     try {
       await transitionSandbox(
         client,
         sandboxId,
         "pause",
         deadline,
-        AbortSignal.timeout(config.lifecycleTimeoutMs),
+        AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       );
       return { providerLeaseId: sandboxId, state: "stopped" };
     } catch {
@@ -131,7 +174,7 @@ export async function destroyLease(
     runtime,
     client,
     metadata.sandboxId,
-    Date.now() + config.lifecycleTimeoutMs,
+    runtime.cleanupDeadline(config.lifecycleTimeoutMs),
     "destroy",
   );
 }

@@ -1,6 +1,7 @@
 import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease, PluginEnvironmentResumeLeaseParams } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { budgetWithin, hostBound } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
@@ -17,6 +18,15 @@ function expired(): PluginEnvironmentLease {
   return { providerLeaseId: null, metadata: { expired: true } };
 }
 
+/**
+ * Expired because the workspace marker is not the lease's (missing, different, or never a
+ * marker of ours). `workspaceSentinel.result` other than `matched` makes the host record the
+ * replacement as `identity_mismatch` instead of `not_found` (upstream's keys stay as they are).
+ */
+function markerMismatch(): PluginEnvironmentLease {
+  return { providerLeaseId: null, metadata: { expired: true, workspaceSentinel: { result: "mismatched" } } };
+}
+
 /** A wait that ended because the sandbox is gone for good (not a timeout, not `error`). */
 function endedWhileWaiting(error: unknown): boolean {
   if (!PaperclipError.is(error, "ERR_CREATEOS_SANDBOX_STATE")) return false;
@@ -27,8 +37,11 @@ function endedWhileWaiting(error: unknown): boolean {
  * Reconnects to a lease. A lease for another company, environment or origin, or one blocked
  * by an unconfirmed process, is refused (thrown). One that cannot be resumed any more (made
  * with another shape, rootfs or region; a sandbox deleted, failed or gone; a workspace marker
- * missing or different) comes back expired. Transient failures (a 503 on the first status
- * read, a timeout) are thrown, since they do not prove the sandbox is lost. Resume never deletes.
+ * missing or different) comes back expired. Status reads are retried on transient failures
+ * (the host does not recognise ours as transient across the RPC, so one 503 would otherwise
+ * fail the run); failures that outlast the retries are thrown, since they do not prove the
+ * sandbox is lost. The whole resume ends within the host's 60 s (`ERR_CREATEOS_HOST_DEADLINE`
+ * past it). Resume never deletes.
  */
 export async function resumeLease(
   runtime: PluginRuntime,
@@ -39,13 +52,21 @@ export async function resumeLease(
     metadata: params.leaseMetadata,
   });
   runtime.leases.assertUsable(metadata.sandboxId);
-  if (!hasValidMarker(metadata) || !leaseSpecMatches(metadata, runtime.spec(config))) return expired();
+  if (!leaseSpecMatches(metadata, runtime.spec(config))) return expired();
+  if (!hasValidMarker(metadata)) return markerMismatch();
+  const bound = hostBound(
+    runtime.signal,
+    "resume",
+    budgetWithin(runtime.hostLimits.resumeMs, runtime.hostLimits),
+  );
   try {
-    return await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, runtime.signal);
+    return await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, bound.signal);
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();
     throw error;
+  } finally {
+    bound.dispose();
   }
 }
 
@@ -56,9 +77,9 @@ async function reconnect(
   signal: AbortSignal,
 ): Promise<PluginEnvironmentLease> {
   const id = metadata.sandboxId;
-  // Not retried, as upstream: a transient failure is thrown at once; the host then keeps the
-  // lease and fails only this run, and the next run resumes the same sandbox.
-  const status = await readSandboxStatus(client, id, signal, { retry: false });
+  // Retried (beyond upstream, which throws at once): the host keeps the lease after a thrown
+  // resume but fails the run, and it retries only errors it can read as transient.
+  const status = await readSandboxStatus(client, id, signal);
   if (ENDED.has(status)) return expired();
   if (status === "paused" || status === "pausing") {
     if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");
@@ -68,6 +89,6 @@ async function reconnect(
   }
   // Read as upstream reads it (`/bin/cat` through `exec`): a missing file exits non-zero.
   const marker = await runShortCommand(client, id, "/bin/cat", [MARKER_PATH], signal);
-  if (marker.exitCode !== 0 || marker.stdout !== metadata.marker) return expired();
+  if (marker.exitCode !== 0 || marker.stdout !== metadata.marker) return markerMismatch();
   return { providerLeaseId: id, metadata: { ...metadata, resumedLease: true }, expiresAt: null };
 }

@@ -34,21 +34,17 @@ export async function createSandbox(
   return resourceId(reply.data?.id);
 }
 
-/**
- * `retry: false` for a read whose failure the caller must see at once (resume's first read,
- * as upstream: a 503 there is thrown, and the host keeps the lease for the next run).
- */
+/** The sandbox's state (`gone` for a 404); retried like every idempotent call. */
 export async function readSandboxStatus(
   client: CreateosClient,
   id: string,
   signal: AbortSignal,
-  { retry = true }: { readonly retry?: boolean } = {},
 ): Promise<SandboxStatus> {
   const reply = await client.json({
     method: "GET",
     path: `/sandboxes/${resourceId(id)}`,
     operation: "sandbox lifecycle",
-    idempotent: retry,
+    idempotent: true,
     allowStatuses: [404],
     signal,
   });

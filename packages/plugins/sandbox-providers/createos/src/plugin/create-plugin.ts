@@ -36,6 +36,7 @@ export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin
   const definition: PluginDefinition = {
     async setup(ctx) {
       context = ctx;
+      runtime.logger = ctx.logger;
     },
     async onHealth() {
       const unendedSandboxes = runtime.leases.unended;
@@ -57,12 +58,9 @@ export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin
     async onShutdown() {
       await runtime.shutdown();
     },
-    async onValidateConfig(config) {
-      const result = validate(config, runtime.env);
-      return result.ok
-        ? { ok: true, warnings: result.warnings ?? [] }
-        : { ok: false, errors: result.errors ?? [] };
-    },
+    // No `onValidateConfig`: the plugin has no instance settings (all config is per
+    // environment), and with it the host would offer a "Test configuration" button for the
+    // plugin's settings that validated them as an environment config and always failed.
     onEnvironmentValidateConfig: async (params) => validate(params.config, runtime.env),
     onEnvironmentProbe: (params) => runtime.hook(() => probeEnvironment(runtime, params)),
     onEnvironmentAcquireLease: (params) => runtime.hook(() => acquireLease(runtime, params)),

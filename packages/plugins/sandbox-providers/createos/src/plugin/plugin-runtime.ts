@@ -4,13 +4,24 @@ import { PacerRegistry } from "../client/request-pacer.js";
 import type { ExecuteTuning } from "../execute/execute.js";
 import { LeaseRegistry } from "../lease/lease-registry.js";
 import type { SandboxSpec } from "../lease/sandbox-api.js";
+import { HOST_LIMITS, type HostLimits } from "./host-limits.js";
 import { type CreateosConfig, requireConfig } from "./plugin-config.js";
+
+/** Where the plugin tells the host's operator what it could not do (the SDK's `ctx.logger`). */
+export interface RuntimeLogger {
+  warn(message: string, meta?: Record<string, unknown>): void;
+}
 
 export interface PluginRuntimeOptions {
   /** Where `CREATEOS_API_KEY` is read from (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
   readonly fetch?: typeof fetch;
+  /** The host's time limits (default `HOST_LIMITS`, those of Paperclip 2026.916.1); tests shorten them. */
+  readonly hostLimits?: Partial<HostLimits>;
 }
+
+/** Kept free before the host's SIGTERM, for the last replies to reach it. */
+const SHUTDOWN_MARGIN_MS = 1_500;
 
 /** The state of one plugin instance: pacers, leases, and the shutdown switch. */
 export class PluginRuntime {
@@ -19,9 +30,34 @@ export class PluginRuntime {
   readonly #shutdown = new AbortController();
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #options: PluginRuntimeOptions;
+  readonly hostLimits: HostLimits;
+  /** Set by `setup` to the host's `ctx.logger`. */
+  logger: RuntimeLogger | undefined;
+  #shutdownStartedAt: number | undefined;
 
   constructor(options: PluginRuntimeOptions = {}) {
     this.#options = options;
+    this.hostLimits = { ...HOST_LIMITS, ...options.hostLimits };
+  }
+
+  /** A warning for the host's log; a failing logger never fails the hook. */
+  warn(message: string, meta?: Record<string, unknown>): void {
+    try {
+      this.logger?.warn(message, meta);
+    } catch {
+      // The log is best effort.
+    }
+  }
+
+  /**
+   * A cleanup deadline (epoch ms) `ms` from now, cut once shutdown has started so that it
+   * ends inside the time the host gives the worker before its SIGTERM.
+   */
+  cleanupDeadline(ms: number): number {
+    const wanted = Date.now() + ms;
+    if (this.#shutdownStartedAt === undefined) return wanted;
+    const cap = this.#shutdownStartedAt + this.hostLimits.shutdownMs - SHUTDOWN_MARGIN_MS;
+    return Math.max(Date.now() + 1, Math.min(wanted, cap));
   }
 
   get env(): NodeJS.ProcessEnv {
@@ -50,7 +86,11 @@ export class PluginRuntime {
   }
 
   tuning(config: CreateosConfig): Partial<ExecuteTuning> {
-    return { reconnectAttempts: config.reconnectAttempts, stallTimeoutMs: config.heartbeatTimeoutMs };
+    return {
+      reconnectAttempts: config.reconnectAttempts,
+      stallTimeoutMs: config.heartbeatTimeoutMs,
+      cleanupMs: (ms) => this.cleanupDeadline(ms) - Date.now(),
+    };
   }
 
   spec(config: CreateosConfig): SandboxSpec {
@@ -74,6 +114,7 @@ export class PluginRuntime {
   /** Aborts every active command and hook, then waits for all of them to settle. */
   async shutdown(): Promise<void> {
     const reason = new CreateosError("ERR_CREATEOS_SHUTTING_DOWN", "CreateOS plugin is shutting down.");
+    this.#shutdownStartedAt ??= Date.now();
     this.#shutdown.abort(reason);
     await this.leases.stopAll(reason);
     await Promise.allSettled([...this.#inflight]);

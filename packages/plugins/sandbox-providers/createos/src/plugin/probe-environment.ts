@@ -4,6 +4,7 @@ import type { CreateosClient } from "../client/createos-client.js";
 import { execute } from "../execute/execute.js";
 import { CLEANUP_DELETE_MS, endSandbox } from "../lease/end-sandbox.js";
 import { createSandbox, waitForStatus } from "../lease/sandbox-api.js";
+import { budgetWithin, hostBound } from "./host-limits.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 
 const PROBE_TEXT = "paperclip-createos-ready";
@@ -20,7 +21,9 @@ function failure(error: unknown): PluginEnvironmentProbeResult {
 /**
  * Creates a sandbox, runs `/bin/echo` in it as every command runs (a managed process: create,
  * stdin close, output stream, exit) and always deletes it. Failures are reported, not thrown;
- * a sandbox the probe could not delete fails the probe, whatever the echo said.
+ * a sandbox the probe could not delete fails the probe, whatever the echo said. The host waits
+ * 120 s for a probe: create and echo end in time for the delete to fit within it
+ * (`ERR_CREATEOS_HOST_DEADLINE` past that).
  */
 export async function probeEnvironment(
   runtime: PluginRuntime,
@@ -28,13 +31,15 @@ export async function probeEnvironment(
 ): Promise<PluginEnvironmentProbeResult> {
   let created: { client: CreateosClient; sandboxId: string } | undefined;
   let result: PluginEnvironmentProbeResult;
+  const limits = runtime.hostLimits;
+  const bound = hostBound(runtime.signal, "probe", budgetWithin(limits.probeMs - CLEANUP_DELETE_MS, limits));
   try {
     const config = runtime.config(params.config);
     const client = runtime.client(config);
     const deadline = Date.now() + config.lifecycleTimeoutMs;
-    const sandboxId = await createSandbox(client, runtime.spec(config), runtime.signal);
+    const sandboxId = await createSandbox(client, runtime.spec(config), bound.signal);
     created = { client, sandboxId };
-    await waitForStatus(client, sandboxId, "running", deadline, runtime.signal);
+    await waitForStatus(client, sandboxId, "running", deadline, bound.signal);
     const echo = await execute(
       client,
       {
@@ -42,7 +47,7 @@ export async function probeEnvironment(
         command: "/bin/echo",
         args: [PROBE_TEXT],
         timeoutMs: config.timeoutMs,
-        signal: runtime.signal,
+        signal: bound.signal,
       },
       runtime.tuning(config),
     );
@@ -65,7 +70,10 @@ export async function probeEnvironment(
             metadata: { apiOrigin: client.origin, shape: config.shape },
           };
   } catch (error) {
-    result = failure(error);
+    // A command cut by the budget reports a cancel; name the limit that cut it.
+    result = failure(bound.expired() ? bound.signal.reason : error);
+  } finally {
+    bound.dispose();
   }
   if (created === undefined) return result;
   try {
@@ -73,7 +81,7 @@ export async function probeEnvironment(
       runtime,
       created.client,
       created.sandboxId,
-      Date.now() + CLEANUP_DELETE_MS,
+      runtime.cleanupDeadline(CLEANUP_DELETE_MS),
       "probe cleanup",
     );
   } catch (error) {

@@ -188,10 +188,14 @@ async function runPostUploadCommand(
         command: "/bin/bash",
         args: ["-c", command.command],
         cwd,
-        timeoutMs: command.timeoutMs,
+        // Without its own deadline a command gets the config's, as the execute hook's do.
+        timeoutMs:
+          command.timeoutMs !== undefined && command.timeoutMs > 0
+            ? command.timeoutMs
+            : scope.config.timeoutMs,
         signal,
       },
-      {},
+      scope.runtime.tuning(scope.config),
       { block: (reason) => scope.runtime.leases.block(scope.sandboxId, reason) },
     ),
   );

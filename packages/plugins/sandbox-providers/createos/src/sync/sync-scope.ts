@@ -8,11 +8,13 @@ import type {
 import type { CreateosClient } from "../client/createos-client.js";
 import { resolveLease } from "../lease/resolve-lease.js";
 import { runStep, type ShortCommandResult } from "../lease/sandbox-api.js";
+import type { CreateosConfig } from "../plugin/plugin-config.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 
 /** The lease a sync runs against, checked once per hook call. */
 export interface SyncScope {
   readonly runtime: PluginRuntime;
+  readonly config: CreateosConfig;
   readonly client: CreateosClient;
   readonly sandboxId: string;
   readonly signal: AbortSignal;
@@ -32,9 +34,9 @@ export async function openScope(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncInParams | PluginEnvironmentSyncOutParams,
 ): Promise<SyncScope> {
-  const { client, metadata } = resolveLease(runtime, params, params.lease, "execution");
+  const { config, client, metadata } = resolveLease(runtime, params, params.lease, "execution");
   runtime.leases.assertUsable(metadata.sandboxId);
-  return { runtime, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
+  return { runtime, config, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
 }
 
 export function syncStep(

@@ -48,8 +48,14 @@ export function emulatorConfig(
 }
 
 /** What the harness wires: the plugin's source (`plugin-under-test.ts`) or its build (`dist/`). */
+/** Options a test passes to `createPlugin` besides the empty `env`. */
+export interface PluginTestOptions {
+  /** Shortened host limits (see `src/plugin/host-limits.ts`). */
+  readonly hostLimits?: Record<string, number>;
+}
+
 export interface PluginBuild {
-  readonly createPlugin: (options: { env: NodeJS.ProcessEnv }) => PaperclipPlugin;
+  readonly createPlugin: (options: { env: NodeJS.ProcessEnv } & PluginTestOptions) => PaperclipPlugin;
   readonly manifest: PaperclipPluginManifestV1;
 }
 
@@ -59,8 +65,9 @@ export async function wirePlugin(
   emulator: EmulatorAddress,
   extra: Record<string, unknown> = {},
   environmentId = "env-1",
+  options: PluginTestOptions = {},
 ): Promise<PluginUnderTest> {
-  const plugin = createPlugin({ env: {} });
+  const plugin = createPlugin({ env: {}, ...options });
   const d = plugin.definition;
   const harness = createEnvironmentTestHarness({
     manifest,
@@ -101,4 +108,21 @@ export function joinedLog(log: PluginUnderTest["log"], stream: "stdout" | "stder
     .filter((entry) => entry.stream === stream)
     .map((entry) => entry.chunk)
     .join("");
+}
+
+/**
+ * Lease metadata as the host stores it for a lease it will resume: with the reuse scope it
+ * adds only for a `reuse_by_environment` lease of a run with an execution workspace and an
+ * agent (`environment-runtime.js`, `buildReusableSandboxLeaseScope`).
+ */
+export function hostReusable(metadata: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...metadata,
+    reusableSandboxLease: {
+      version: 1,
+      executionWorkspaceId: "workspace-1",
+      agentId: "agent-1",
+      provider: "createos",
+    },
+  };
 }
