@@ -26,4 +26,4 @@ export {
   type LeaseGuard,
 } from "./execute/execute.js";
 export type { OutputStream } from "./execute/output-frame.js";
-export { buildScript, shellQuote } from "./execute/shell-script.js";
+export { buildScript, type ProcessCommand, processCommand, shellQuote } from "./execute/shell-script.js";

@@ -205,6 +205,29 @@ describe("the fault-free run against the independent server", () => {
       args: ["-f", "--", upload.query.get("path")],
     });
   });
+
+  it("creates a /bin/bash command with no cwd, env or stdin as it is, any other through the wrapper", async () => {
+    const created = async (request: { command: string; args: string[]; cwd?: string }) => {
+      server.use(script());
+      server.reset();
+      const result = await execute(client, { sandboxId: SANDBOX, ...request }, TUNING);
+      expect(result.stdout).toBe(JOURNAL.stdout);
+      const create = server.seen.find((r) => r.route === "process.create")!;
+      return JSON.parse(create.body.toString("utf8")) as unknown;
+    };
+    expect(await created({ command: "/bin/bash", args: ["-c", "printf x", "n0"] })).toEqual({
+      cmd: "/bin/bash",
+      args: ["-c", "printf x", "n0"],
+    });
+    expect(await created({ command: "/bin/bash", args: ["-c", "pwd"], cwd: "/w" })).toEqual({
+      cmd: "/bin/bash",
+      args: ["-c", "cd -- '/w' || exit\nexec -- '/bin/bash' '-c' 'pwd'"],
+    });
+    expect(await created({ command: "bash", args: ["-c", "true"] })).toEqual({
+      cmd: "/bin/bash",
+      args: ["-c", "exec -- 'bash' '-c' 'true'"],
+    });
+  });
 });
 
 type Recoverable = [string, Partial<ServerScript>, Partial<ExecuteTuning>?];

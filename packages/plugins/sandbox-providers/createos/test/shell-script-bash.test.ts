@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildScript, type CommandSpec, shellQuote } from "../src/execute/shell-script.js";
+import { buildScript, type CommandSpec, processCommand, shellQuote } from "../src/execute/shell-script.js";
 
 /**
  * Runs a wrapper script as CreateOS would: `/bin/bash -c <script>`, no login shell. Stdin is
@@ -121,6 +121,57 @@ describe("buildScript through a real bash", () => {
         });
         expect(ours.status, JSON.stringify(spec)).toBe(expected[index]);
       });
+    }
+  });
+});
+
+describe("processCommand through a real bash", () => {
+  // What a started bash can tell about how it was started: its environment in order, every
+  // variable and function it holds (those that change by the moment aside), argv, options, stdin.
+  const VOLATILE =
+    /^declare -[-a-zA-Z]* (BASHPID|RANDOM|SRANDOM|EPOCHREALTIME|EPOCHSECONDS|SECONDS|BASH_MONOSECONDS|BASH_COMMAND|LINENO)[=\s]/;
+  const PROBE = `env; echo "$0|$#|$*|$-|$SHLVL|$PWD|\${OLDPWD-unset}|$_"; declare -p; declare -f; cat`;
+  let dir = "";
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "createos-bare-bash-"));
+    writeFileSync(join(dir, ".bash_profile"), 'echo "profile read"\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function start(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv) {
+    const run = spawnSync(cmd, args, { cwd: dir, env, input: "from stdin\n", encoding: "utf8" });
+    const stdout = run.stdout
+      .split("\n")
+      .filter((line) => !VOLATILE.test(line))
+      .join("\n");
+    return { status: run.status, stdout, stderr: run.stderr };
+  }
+
+  it("gives /bin/bash what the wrapper's exec would have", () => {
+    const base = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, LANG: "C.UTF-8" };
+    const outers: NodeJS.ProcessEnv[] = [
+      base,
+      { ...base, SHLVL: "4", PWD: "/nonexistent", OLDPWD: "/tmp", _: "/usr/bin/x" },
+      { ...base, PWD: dir, OLDPWD: "/nonexistent-old", SHLVL: "not-a-number", A: "1", Z: "2" },
+      { ...base, "BASH_FUNC_f%%": "() { echo f; }" },
+    ];
+    const argvs = [
+      ["-c", PROBE, "name0", "a b", "c"],
+      ["-c", `${PROBE}; f; exit 7`],
+      ["-e", "-c", `${PROBE}; false; echo not reached`],
+      ["-lc", PROBE],
+      ["-s", "x", "y"],
+      [],
+    ];
+    for (const outer of outers) {
+      for (const args of argvs) {
+        const spec = { command: "/bin/bash", args };
+        const started = processCommand(spec);
+        expect(started.args, JSON.stringify(args)).toEqual(args);
+        const direct = start(started.cmd, started.args, outer);
+        const wrapped = start("/bin/bash", ["-c", buildScript(spec)], outer);
+        expect(direct, JSON.stringify({ outer, args })).toEqual(wrapped);
+      }
     }
   });
 });

@@ -8,7 +8,7 @@ import { DEFAULT_FOLLOW_TUNING, type FollowTuning, OutputFollower } from "./outp
 import type { ExitStatus, OutputStream } from "./output-frame.js";
 import { killProcessTree } from "./process-api.js";
 import { createProcess, type LeaseGuard } from "./process-creation.js";
-import { buildScript, validateCommand } from "./shell-script.js";
+import { processCommand, validateCommand } from "./shell-script.js";
 import { removeStagedStdin, stageStdin, stdinFilePath } from "./staged-stdin.js";
 import { followWithStdinClosed } from "./stdin-close-alongside.js";
 import { DEFAULT_TAIL_CHARS } from "./tail-buffer.js";
@@ -120,7 +120,7 @@ async function runToExit(command: RemoteCommand): Promise<ExitStatus> {
   // 2. Stage stdin as a file.
   if (stdinPath !== undefined)
     await stageStdin(client, sandboxId, stdinPath, request.stdin ?? "", run.signal);
-  const script = buildScript({
+  const started = processCommand({
     command: request.command,
     args: request.args,
     cwd: request.cwd,
@@ -128,7 +128,7 @@ async function runToExit(command: RemoteCommand): Promise<ExitStatus> {
     stdinPath,
   });
   // 3. Create the process: never retried, and an unconfirmed outcome blocks the lease.
-  const processId = await createProcess(client, sandboxId, script, run.signal, command.guard);
+  const processId = await createProcess(client, sandboxId, started, run.signal, command.guard);
   command.facts.processId = processId;
   // 4.-6. No interactive stdin; follow the output (both at once).
   const follower = new OutputFollower(client, sandboxId, processId, command.settings, command.output.sink);

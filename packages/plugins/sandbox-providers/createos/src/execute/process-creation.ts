@@ -2,6 +2,7 @@ import { CreateosApiError, CreateosError } from "@paperclipai/errors";
 import type { CreateosClient } from "../client/createos-client.js";
 import { resourceId } from "../client/envelope.js";
 import { processPath } from "./process-api.js";
+import type { ProcessCommand } from "./shell-script.js";
 
 /** Told when the process's fate is unknown, so the lease is not reused until destroyed. */
 export interface LeaseGuard {
@@ -17,7 +18,7 @@ export function isDefiniteRejection(error: unknown): boolean {
 export async function createProcess(
   client: CreateosClient,
   sandboxId: string,
-  script: string,
+  started: ProcessCommand,
   signal: AbortSignal,
   guard: LeaseGuard | undefined,
 ): Promise<string> {
@@ -26,7 +27,7 @@ export async function createProcess(
     const reply = await client.json({
       method: "POST",
       path: processPath(sandboxId),
-      json: { cmd: "/bin/bash", args: ["-c", script] },
+      json: { cmd: started.cmd, args: started.args },
       operation: "process creation",
       idempotent: false,
       signal,

@@ -1,6 +1,6 @@
 import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
-import { buildScript, launchLine, shellQuote, validateCommand } from "./shell-script.js";
+import { buildScript, launchLine, processCommand, shellQuote, validateCommand } from "./shell-script.js";
 
 function failure(run: () => void): { code: unknown; message: string } {
   const { code, message } = caughtSync(run);
@@ -87,6 +87,38 @@ describe("launchLine", () => {
       expect(launchLine({ command: "printenv", env: { A: "1", [name]: "7" } })).toBe(
         `exec env -- A='1' ${name}='7' 'printenv'`,
       );
+    }
+  });
+});
+
+describe("processCommand", () => {
+  it("starts /bin/bash as it is when the wrapper has nothing to do", () => {
+    expect(processCommand({ command: "/bin/bash", args: ["-c", "printf x", "n0", "a b"] })).toEqual({
+      cmd: "/bin/bash",
+      args: ["-c", "printf x", "n0", "a b"],
+    });
+    expect(processCommand({ command: "/bin/bash" })).toEqual({ cmd: "/bin/bash", args: [] });
+    expect(processCommand({ command: "/bin/bash", args: ["-lc", "id"], cwd: "", env: {} })).toEqual({
+      cmd: "/bin/bash",
+      args: ["-lc", "id"],
+    });
+  });
+
+  it("keeps the wrapper for a cwd, an env, stdin, or any other command", () => {
+    const specs = [
+      { command: "/bin/bash", args: ["-c", "pwd"], cwd: "/w" },
+      { command: "/bin/bash", args: ["-c", "env"], env: { A: "1" } },
+      { command: "/bin/bash", args: ["-c", "cat"], stdinPath: "/tmp/in" },
+      { command: "bash", args: ["-c", "true"] },
+      { command: "/usr/bin/bash", args: ["-c", "true"] },
+      { command: "/bin/sh", args: ["-c", "true"] },
+      { command: "printf", args: ["x"] },
+    ];
+    for (const spec of specs) {
+      expect(processCommand(spec), JSON.stringify(spec)).toEqual({
+        cmd: "/bin/bash",
+        args: ["-c", buildScript(spec)],
+      });
     }
   });
 });

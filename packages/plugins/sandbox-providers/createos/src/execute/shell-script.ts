@@ -48,6 +48,35 @@ export function validateCommand(
   }
 }
 
+/** The shell every command is started by: the API's `cmd`. */
+export const BASH = "/bin/bash";
+
+/** What the create call starts: the API's `cmd` and `args`. */
+export interface ProcessCommand {
+  readonly cmd: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The process the create call asks for: `/bin/bash -c <script>` (see `buildScript`), or the
+ * command itself when it is `/bin/bash` with nothing for the wrapper to do (no cwd, no env, no
+ * stdin). The wrapper would only `exec` that same `/bin/bash` with the same argv, one process
+ * start later: what it adds to the environment (`PWD`, `SHLVL` lowered by one for the exec) the
+ * started bash sets again on its own, to the same values, so the command sees the same
+ * variables, argv, pid, cwd, stdin and exit. Only a sandbox environment that makes a bash run or
+ * print something at its start (`BASH_ENV`, an exported `SHELLOPTS` with `xtrace`) does it once
+ * rather than twice. Any other command (another shell included, or `bash` found on `PATH`) keeps
+ * the wrapper, which gives it bash's PATH lookup and exit codes (127, 126).
+ */
+export function processCommand(spec: CommandSpec): ProcessCommand {
+  const bare =
+    spec.command === BASH &&
+    (spec.cwd === undefined || spec.cwd === "") &&
+    spec.stdinPath === undefined &&
+    Object.keys(spec.env ?? {}).length === 0;
+  return bare ? { cmd: BASH, args: [...(spec.args ?? [])] } : { cmd: BASH, args: ["-c", buildScript(spec)] };
+}
+
 /**
  * The `bash -c` script: `cd -- '<cwd>' || exit`, then the launch line (see `launchLine`),
  * `< '<stdin>'` when stdin was staged. No login shell: the sandbox's profile must not change
