@@ -2,7 +2,6 @@ import {
   closeSync,
   constants,
   fchmodSync,
-  fstatSync,
   fsync,
   lstatSync,
   openSync,
@@ -11,14 +10,13 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import {
-  assertOpenedAsChecked,
-  assertPrivateDirectory,
   assertStillSameInode,
+  type OpenedPrivateDirectoryDescriptor,
   type OpenPrivateDirectoryOptions,
-  openFailure,
+  openPrivateDirectoryDescriptor,
   stillSameLstatFailure,
 } from "./open-private-directory.js";
 import { errnoCode, wrapOsError } from "./os-error.js";
@@ -34,7 +32,6 @@ export interface AtomicPrivateWriteOptions extends OpenPrivateDirectoryOptions {
 type Errors = typeof PRIVATE_PATH_ERRORS;
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
  * Replaces `dir/name` with `bytes` atomically and privately: a reader (or a
@@ -71,7 +68,7 @@ export async function atomicPrivateWrite(
       details: { name: "name", reason: "must be a single path component" },
     });
   }
-  const directory = await openDirectory(dir, options, errors);
+  const directory = await openPrivateDirectoryDescriptor(dir, { ...options, errors });
   try {
     sweepStaleTemporariesSync(directory.path, name);
     const { fd, path } = createTemporary(directory.path, name, errors);
@@ -111,44 +108,7 @@ function syncToDisk(fd: number): Promise<void> {
   });
 }
 
-interface OpenedDirectory {
-  readonly path: string;
-  readonly fd: number;
-  readonly stats: Stats;
-}
-
-/** `openPrivateDirectory`'s checks (`lstat`, then `open` bound to the same inode), on a descriptor. */
-async function openDirectory(
-  dir: string,
-  options: AtomicPrivateWriteOptions,
-  errors: Errors,
-): Promise<OpenedDirectory> {
-  const target = resolve(dir);
-  let checked: Stats;
-  try {
-    checked = lstatSync(target);
-  } catch (error) {
-    throw wrapOsError(errors.directoryUnavailable, error);
-  }
-  assertPrivateDirectory(checked, errors);
-  await options.betweenCheckAndOpen?.();
-  let fd: number;
-  try {
-    fd = openSync(target, DIRECTORY_FLAGS);
-  } catch (error) {
-    throw openFailure(error, errors);
-  }
-  try {
-    const opened = fstatSync(fd);
-    assertOpenedAsChecked(checked, opened, errors);
-    return { path: target, fd, stats: opened };
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-}
-
-function assertStillSameDirectory(directory: OpenedDirectory, errors: Errors): void {
+function assertStillSameDirectory(directory: OpenedPrivateDirectoryDescriptor, errors: Errors): void {
   let current: Stats;
   try {
     current = lstatSync(directory.path);

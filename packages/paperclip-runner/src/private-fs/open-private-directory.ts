@@ -1,4 +1,4 @@
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
@@ -127,8 +127,56 @@ export async function verifyPrivateDirectory(
   path: string,
   options: OpenPrivateDirectoryOptions = {},
 ): Promise<void> {
-  const directory = await openPrivateDirectory(path, options);
-  await directory.handle.close();
+  const directory = await openPrivateDirectoryDescriptor(path, options);
+  closeSync(directory.fd);
+}
+
+/** An open, checked private directory as a plain descriptor. Close `fd` (`closeSync`) when done. */
+export interface OpenedPrivateDirectoryDescriptor {
+  /** The checked path, resolved as `openPrivateDirectory` resolves it. */
+  readonly path: string;
+  /** A read-only `O_DIRECTORY|O_NOFOLLOW` descriptor of the checked directory. */
+  readonly fd: number;
+  /** `fstat` of `fd`. */
+  readonly stats: Stats;
+}
+
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/**
+ * `openPrivateDirectory`'s checks (`lstat`, then an `open` bound to the same inode) in direct
+ * system calls, on a descriptor: each `fs/promises` call is a round trip through libuv's thread
+ * pool, and a durable runner checks its state directory several times before its handshake
+ * (what a session's first answer waits for). Only the test hook is awaited.
+ */
+export async function openPrivateDirectoryDescriptor(
+  path: string,
+  options: OpenPrivateDirectoryOptions = {},
+): Promise<OpenedPrivateDirectoryDescriptor> {
+  const errors = options.errors ?? PRIVATE_PATH_ERRORS;
+  const target = resolve(path);
+  let checked: Stats;
+  try {
+    checked = lstatSync(target);
+  } catch (error) {
+    throw wrapOsError(errors.directoryUnavailable, error);
+  }
+  assertPrivateDirectory(checked, errors);
+  await options.betweenCheckAndOpen?.();
+  let fd: number;
+  try {
+    fd = openSync(target, DIRECTORY_FLAGS);
+  } catch (error) {
+    throw openFailure(error, errors);
+  }
+  try {
+    const opened = fstatSync(fd);
+    assertOpenedAsChecked(checked, opened, errors);
+    return { path: target, fd, stats: opened };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 /** Throws the swap failure when `path` no longer names the opened directory. */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { constants } from "node:fs";
-import { link, open, readFile, unlink } from "node:fs/promises";
+import { closeSync, constants, fsync, linkSync, openSync, unlinkSync, writeFileSync } from "node:fs";
+import { open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import { readProcessStartTime } from "../harness/process-identity.js";
@@ -55,26 +55,40 @@ export async function acquireStateLock(stateDir: string): Promise<StateLock> {
 
 async function tryLink(stateDir: string, path: string, self: LockHolder): Promise<boolean> {
   const temporary = join(stateDir, `${LOCK_FILE_NAME}.${self.pid}.${self.token}.tmp`);
+  // Direct system calls but for the fsync (which waits for the disk in libuv's thread pool): each
+  // `fs/promises` call is a thread-pool round trip, and a durable runner takes its lock before
+  // its handshake, on the way to a session's first answer.
   try {
-    const handle = await open(
+    const fd = openSync(
       temporary,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       0o600,
     );
     try {
-      await handle.writeFile(JSON.stringify(self));
-      await handle.sync();
+      writeFileSync(fd, JSON.stringify(self));
+      await syncToDisk(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await link(temporary, path);
+    linkSync(temporary, path);
     return true;
   } catch (error) {
     if (errnoCode(error) === "EEXIST") return false;
     throw wrapOsError("ERR_RUNNER_STATE_LOCK_FAILED", error);
   } finally {
-    await unlink(temporary).catch(() => undefined);
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Never created, or already gone.
+    }
   }
+}
+
+/** `fsync` in libuv's thread pool. */
+function syncToDisk(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fsync(fd, (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 /** Removes the lock of a dead holder, at most once per stale generation, never a lock that replaced it. */

@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { atomicPrivateWrite, createPrivateDirectory, openPrivateFile } from "../private-fs/index.js";
@@ -109,6 +110,10 @@ async function writeSnapshot(stateDir: string, state: RunnerState): Promise<stri
 
 /** The text of a private state file (checked like any private file), or null when there is none. */
 export async function readStateFile(path: string): Promise<string | null> {
+  // A fresh state directory has none (a new session's runner, before its handshake): that is
+  // answered by one direct `lstat`, not a thread-pool round trip. Anything there, a link
+  // included, and any failure of that `lstat` go through the checked open below.
+  if (absent(path)) return null;
   let handle: Awaited<ReturnType<typeof openPrivateFile>>;
   try {
     handle = await openPrivateFile(path);
@@ -123,5 +128,14 @@ export async function readStateFile(path: string): Promise<string | null> {
     throw wrapOsError("ERR_RUNNER_PRIVATE_FILE_UNAVAILABLE", error);
   } finally {
     await handle.close();
+  }
+}
+
+/** Whether nothing at all (not even a symlink) is at `path`; false when `lstat` fails otherwise. */
+function absent(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
   }
 }

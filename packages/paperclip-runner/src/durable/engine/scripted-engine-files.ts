@@ -1,4 +1,4 @@
-import { lstat } from "node:fs/promises";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { harnessLauncher } from "../../local/harness-launcher.js";
 import { DEFAULT_LIMITS } from "../../local/local-options.js";
@@ -15,10 +15,12 @@ export interface ScriptedEngineFiles {
 
 /** Whether an earlier runner left the scripted engine's state in `engineDirectory` (a restart of a scripted run). */
 export async function scriptedStateWritten(engineDirectory: string): Promise<boolean> {
-  return await lstat(join(engineDirectory, STATE_FILE_NAME)).then(
-    () => true,
-    () => false,
-  );
+  // One direct `lstat` (no thread-pool round trip): every durable runner asks before its handshake.
+  try {
+    return lstatSync(join(engineDirectory, STATE_FILE_NAME), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**
