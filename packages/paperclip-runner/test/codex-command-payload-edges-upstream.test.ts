@@ -183,31 +183,6 @@ describe("payload edges against upstream's runner", { timeout: 120_000 }, () => 
     ]);
   });
 
-  // An answer the question set does not take is refused in other words by upstream's runner: open,
-  // docs/compatibility.md ("`request.resolve` with an answer the question set does not take").
-  it("answers request.resolve for the live turn's real request as upstream's: delivered, then settled", async () => {
-    const resolve = (name: string, answers: Record<string, unknown>) =>
-      command("request.resolve", name, {
-        requestId: "$lastRuntimeRequest",
-        turnId: "t",
-        response: { schema: "paperclip.question_response.v1", answers },
-      });
-    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
-      ...openSteps(work),
-      ...command("turn.start", "ask", { text: "ask" }),
-      { op: "event", type: "runtime_request.created" },
-      ...resolve("the answer", { color: { selectedOptionIds: ["option-2"] }, why: { text: "calm" } }),
-      { op: "event", type: "run.terminal" },
-      ...resolve("the answer again", { color: { selectedOptionIds: ["option-2"] }, why: { text: "calm" } }),
-      ...closeSteps,
-    ]);
-    expect(answer(ours, "the answer")).toMatchObject({
-      status: "completed",
-      result: { status: "delivered" },
-    });
-    expectSameAnswers(ours, upstream);
-  });
-
   it("reads a semantic_tool.result's fields as upstream's: types in key order, then what is missing", async () => {
     const [ours, upstream] = await bothRunners(toolchain(), (work) => [
       ...openSteps(work),
