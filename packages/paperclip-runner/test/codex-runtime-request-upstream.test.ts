@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { closeSteps, codexPrepare, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
+import {
+  closeSteps,
+  codexPrepare,
+  eventTypes,
+  type Step,
+  serverToolchainForFile,
+} from "./helpers/codex-durable.js";
 import { answer, command, expectSameAnswers, failed } from "./helpers/command-differential.js";
 import { bothRunners } from "./helpers/startup-release-differential.js";
 
@@ -161,4 +167,47 @@ describe("runtime requests against upstream's runner", { timeout: 120_000 }, () 
     });
     expectSameAnswers(ours, upstream);
   });
+
+  it.each([
+    ["a turn.interrupt, the session opened", "turn.interrupt", {}, true],
+    ["a run.cancel, the session opened", "run.cancel", { reason: "user" }, true],
+    ["a turn.interrupt, the turn started before session.open", "turn.interrupt", {}, false],
+  ] as const)(
+    "lets a turn waiting for its answer complete on %s, as upstream's",
+    async (_name, type, payload, opened) => {
+      const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+        ...(opened ? openSteps(work) : command("run.prepare", "prepare", codexPrepare(work))),
+        ...command("turn.start", "ask", { text: "ask" }),
+        { op: "event", type: "runtime_request.created" },
+        ...command(type, "end", payload),
+        { op: "event", type: "run.terminal" },
+        // Codex's terminal for the interrupt comes once the turn is settled: noticed, ignored.
+        { op: "event", type: "provider.notice.recorded" },
+        ...command("session.snapshot", "snapshot"),
+        ...command("turn.start", "next", { text: "plain" }),
+        { op: "event", type: "run.terminal", count: 2 },
+        ...closeSteps,
+      ]);
+      expect(answer(ours, "end")).toMatchObject({ result: { status: "interrupt_requested" } });
+      expect(answer(ours, "snapshot")).toMatchObject({ result: { status: "session_open" } });
+      expect(answer(ours, "next")).toMatchObject({ result: { status: "accepted" } });
+      expectSameAnswers(ours, upstream);
+      // The open questions were answered empty before the interrupt, so Codex completed the turn.
+      const types = eventTypes(ours.committed);
+      const afterRequest = types.slice(types.indexOf("runtime_request.created") + 1);
+      expect(afterRequest.slice(0, afterRequest.indexOf("turn.accepted"))).toEqual([
+        "item.started",
+        "item.delta",
+        "item.completed",
+        "usage.reported",
+        "run.result.proposed",
+        "turn.completed",
+        "run.terminal",
+        "provider.notice.recorded",
+      ]);
+      expect(types).not.toContain("session.failed");
+      const notice = ours.committed.find((event) => event.eventType === "provider.notice.recorded");
+      expect(notice?.payload).toMatchObject({ summary: "ignored a notification for a settled Codex turn" });
+    },
+  );
 });
