@@ -13,11 +13,12 @@ export interface Move {
   readonly valid: boolean;
 }
 
-/** The commands that end an active turn (left out while it waits for its runtime request's answer). */
-export const ENDS_A_TURN: ReadonlySet<string> = new Set([
-  "turn.interrupt",
-  "run.cancel",
-  "turn.stop",
+/**
+ * The commands left out while the active turn waits for its runtime request's answer: upstream's
+ * runner commits other events for them (open, docs/compatibility.md: a steer completes the turn
+ * but leaves upstream's state `turn_active`, a close or destroy commits no terminal for it).
+ */
+export const DIFFER_ON_AN_ASKING_TURN: ReadonlySet<string> = new Set([
   "turn.steer",
   "session.close",
   "session.destroy",
@@ -61,6 +62,14 @@ const PAYLOADS: Readonly<Record<string, readonly (Record<string, unknown> | null
     // question set does not take is left out: upstream's checks and words differ from ours (open,
     // docs/compatibility.md, "`request.resolve` with an answer the question set does not take").
     { requestId: "$lastRuntimeRequest", turnId: "t", response: ANSWERS },
+    // Answers the question set does not take (refused, the request kept), and none at all.
+    { requestId: "$lastRuntimeRequest", turnId: "t", response: { ...ANSWERS, answers: { color: {} } } },
+    {
+      requestId: "$lastRuntimeRequest",
+      turnId: "t",
+      response: { ...ANSWERS, answers: { color: { customText: "green" }, why: { text: "" } } },
+    },
+    { requestId: "$lastRuntimeRequest", turnId: "t" },
     { requestId: "nope", turnId: "t", response: {} },
     {},
     { requestId: 5, turnId: "t", response: {} },

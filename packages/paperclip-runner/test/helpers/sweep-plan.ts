@@ -1,6 +1,6 @@
 import { closeSteps, type Step } from "./codex-durable.js";
 import { command, slug } from "./command-differential.js";
-import { ANSWERS, ENDS_A_TURN, type Move, preparePayload } from "./sweep-moves.js";
+import { ANSWERS, DIFFER_ON_AN_ASKING_TURN, type Move, preparePayload } from "./sweep-moves.js";
 
 // The scenario of one generated sweep sequence (`codex-command-sweep-upstream.test.ts`): a model
 // of the session says which turn event each command causes, so the steps wait for it, and which
@@ -64,6 +64,16 @@ export function sweepSteps(
     terminals += 1;
     steps.push({ op: "event", type: "run.terminal", count: terminals });
   };
+  let notices = 0;
+  // An interrupt or cancel of a turn waiting for its answer: the open question is answered empty,
+  // Codex completes the turn, and its terminal for the interrupt comes late (noticed, ignored).
+  const interruptTurn = () => {
+    const asking = model.asking;
+    endTurn();
+    if (!asking) return;
+    notices += 1;
+    steps.push({ op: "event", type: "provider.notice.recorded", count: notices });
+  };
   // The drains in a row right behind a close or destroy (null once another command came).
   let drainsBehindClose: number | null = null;
   const drainBehindClose = (type: string, id: string) => {
@@ -83,9 +93,9 @@ export function sweepSteps(
     // Deliberate difference: upstream's runner never answers a turn.start when its only run.prepare
     // was refused (the executor selected, nothing bound); ours fails it (pinned in the edges test).
     if (type === "turn.start" && model.selected && !model.prepared) return;
-    // Left out (open, docs/compatibility.md): what ends a turn waiting for its runtime request's
-    // answer; upstream's runner and ours were seen to commit other events (sweep seed 8080, path 43).
-    if (model.asking && ENDS_A_TURN.has(type)) return;
+    // Left out (open, docs/compatibility.md): a steer, close or destroy of a turn waiting for its
+    // runtime request's answer (an interrupt, cancel or stop of it is compared).
+    if (model.asking && DIFFER_ON_AN_ASKING_TURN.has(type)) return;
     const body = type === "run.prepare" ? preparePayload(work, payload ?? {}) : payload;
     steps.push(...command(type, `c${index} ${type}`, body));
     if (type === "runner.drain" && !model.selected) unselected.push(slug(`c${index} ${type}`));
@@ -119,7 +129,7 @@ export function sweepSteps(
         return;
       case "turn.interrupt":
       case "run.cancel":
-        if (live && model.turnActive) endTurn();
+        if (live && model.turnActive) interruptTurn();
         return;
       case "turn.steer":
         // A text starts Codex before session.open (the steer refused: no turn).
@@ -144,8 +154,9 @@ export function sweepSteps(
         return;
     }
   });
-  // A turn waiting for its runtime request's answer is answered (its end by an interrupt is left out).
-  if (model.asking) {
+  // Before a suspend, a turn waiting for its runtime request's answer is answered (a suspend of
+  // it was not compared); otherwise the closing interrupt below ends it.
+  if (model.asking && suspendAt !== -1) {
     steps.push(
       ...command("request.resolve", "end answer", {
         requestId: "$lastRuntimeRequest",
@@ -166,7 +177,7 @@ export function sweepSteps(
   if (model.turnActive) {
     steps.push(...command("turn.interrupt", "end interrupt", {}));
     drainBehindClose("turn.interrupt", "end-interrupt");
-    endTurn();
+    interruptTurn();
   }
   // Liveness: the server's close repeats drains until one answers retainedEventsDrained:true, so
   // repeated drains with nothing between them must get there (their answers compared as the rest).
