@@ -89,6 +89,7 @@ export class CodexExecutor implements DurableEngine {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
       this.drainMarks.before(command.type);
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
+      const recovering = this.recoveryPending;
       if (this.recoveryPending) {
         this.recoveryPending = false;
         await holdCarriedStartup(this.ctx, command.commandId, () =>
@@ -96,6 +97,15 @@ export class CodexExecutor implements DurableEngine {
         );
       }
       await this.heldStartup.before(command);
+      // A relaunch onto a session closed (or destroyed) with startup facts held: upstream's runner
+      // commits them after its first drain's answer, no later drain needed (they were held as fresh).
+      if (
+        recovering &&
+        command.type === "runner.drain" &&
+        this.ctx.bound &&
+        this.ctx.state().lifecycle === "closed"
+      )
+        this.heldStartup.releaseAfterAnswer();
       if (!answeredByDurableMode) await restartIfExited(this.ctx);
     });
   }
