@@ -183,6 +183,26 @@ describe("payload edges against upstream's runner", { timeout: 120_000 }, () => 
     ]);
   });
 
+  it("refuses a turn.start on a closed session as closed whatever its text, a steer on its payload first", async () => {
+    const [ours, upstream] = await bothRunners(toolchain(), (work) => [
+      ...openSteps(work),
+      ...command("session.close", "close"),
+      ...command("turn.start", "start without text", {}),
+      ...command("turn.start", "start with a number", { text: 5 }),
+      ...command("turn.steer", "steer without text", {}),
+      ...command("session.destroy", "destroy"),
+      ...command("turn.start", "start without text after destroy", {}),
+      ...closeSteps,
+    ]);
+    for (const name of ["start without text", "start with a number", "start without text after destroy"])
+      expect({ name, ...(answer(ours, name) as object) }).toEqual({
+        name,
+        ...failed("Codex provider session is closed"),
+      });
+    expect(answer(ours, "steer without text")).toEqual(failed("turn.steer payload.text is required"));
+    expectSameAnswers(ours, upstream);
+  });
+
   it("reads a semantic_tool.result's fields as upstream's: types in key order, then what is missing", async () => {
     const [ours, upstream] = await bothRunners(toolchain(), (work) => [
       ...openSteps(work),

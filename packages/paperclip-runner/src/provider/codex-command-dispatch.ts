@@ -75,9 +75,9 @@ export async function applyCodexCommand(
   if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
     return rejected(`the provider session needs reconciliation; ${command.type} is refused`);
   }
-  // A turn command without text fails on its payload first (its handler says so), as upstream's.
-  const textless =
-    (command.type === "turn.start" || command.type === "turn.steer") && typeof payload.text !== "string";
+  // A steer without text fails on its payload first (its handler says so), as upstream's; a
+  // turn.start on a closed session is refused as closed whatever its text.
+  const textless = command.type === "turn.steer" && typeof payload.text !== "string";
   // A goal command on a session whose goal API was never probed is refused as such first.
   const goalsUnprobed =
     command.type.startsWith("session.goal.") && goalsOf(state).sessionGoals.availability !== "available";
