@@ -183,28 +183,23 @@ describe("payload edges against upstream's runner", { timeout: 120_000 }, () => 
     ]);
   });
 
-  // An answer the question set does not take is refused in other words by upstream's runner: open,
-  // docs/compatibility.md ("`request.resolve` with an answer the question set does not take").
-  it("answers request.resolve for the live turn's real request as upstream's: delivered, then settled", async () => {
-    const resolve = (name: string, answers: Record<string, unknown>) =>
-      command("request.resolve", name, {
-        requestId: "$lastRuntimeRequest",
-        turnId: "t",
-        response: { schema: "paperclip.question_response.v1", answers },
-      });
+  it("refuses a turn.start on a closed session as closed whatever its text, a steer on its payload first", async () => {
     const [ours, upstream] = await bothRunners(toolchain(), (work) => [
       ...openSteps(work),
-      ...command("turn.start", "ask", { text: "ask" }),
-      { op: "event", type: "runtime_request.created" },
-      ...resolve("the answer", { color: { selectedOptionIds: ["option-2"] }, why: { text: "calm" } }),
-      { op: "event", type: "run.terminal" },
-      ...resolve("the answer again", { color: { selectedOptionIds: ["option-2"] }, why: { text: "calm" } }),
+      ...command("session.close", "close"),
+      ...command("turn.start", "start without text", {}),
+      ...command("turn.start", "start with a number", { text: 5 }),
+      ...command("turn.steer", "steer without text", {}),
+      ...command("session.destroy", "destroy"),
+      ...command("turn.start", "start without text after destroy", {}),
       ...closeSteps,
     ]);
-    expect(answer(ours, "the answer")).toMatchObject({
-      status: "completed",
-      result: { status: "delivered" },
-    });
+    for (const name of ["start without text", "start with a number", "start without text after destroy"])
+      expect({ name, ...(answer(ours, name) as object) }).toEqual({
+        name,
+        ...failed("Codex provider session is closed"),
+      });
+    expect(answer(ours, "steer without text")).toEqual(failed("turn.steer payload.text is required"));
     expectSameAnswers(ours, upstream);
   });
 

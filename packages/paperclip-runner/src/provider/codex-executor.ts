@@ -1,34 +1,16 @@
 import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/engine/durable-engine.js";
 import type { ServerCommand } from "../durable/state/command-journal.js";
+import { applyCodexCommand, commandSubject } from "./codex-command-dispatch.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { recoverProviderSession } from "./codex-recovery.js";
 import type { SessionDeps } from "./codex-session.js";
-import {
-  applied,
-  attachRefused,
-  type CommandOutcome,
-  executionFailed,
-  failedOutcome,
-  rejected,
-  sessionSnapshot,
-  unavailable,
-} from "./command-outcome.js";
+import { type CommandOutcome, failedOutcome } from "./command-outcome.js";
 import { DrainMarks } from "./drain-answer.js";
 import { ExecutorContext, type ExecutorIdentity } from "./executor-context.js";
 import { HeldStartupRelease } from "./held-startup-release.js";
 import { discardPrewarmed, StartAhead } from "./provider-prewarm.js";
 import { restartExitedProvider, restartIfExited } from "./provider-restart.js";
-import {
-  closeSession,
-  ensureProvider,
-  openSession,
-  prepareSession,
-  type StartupCommand,
-} from "./session-commands.js";
-import { clearGoal, getGoal, goalsOf, setGoal } from "./session-goal-commands.js";
 import { holdCarriedStartup } from "./startup-carry.js";
-import { interruptTurn, startTurn, steerTurn, stopTurn } from "./turn-commands.js";
-import { unpreparedOutcome } from "./unprepared-commands.js";
 
 export interface CodexExecutorDeps {
   readonly stateDir: string;
@@ -42,36 +24,12 @@ export interface CodexExecutorDeps {
   readonly checkLaunchProfile: (state: CodexProviderState) => void;
 }
 
-/** What a session that failed reconciliation still takes (upstream's list). */
-const AFTER_RECONCILIATION_FAILURE: ReadonlySet<string> = new Set([
-  "session.snapshot",
-  "session.close",
-  "session.destroy",
-  "turn.interrupt",
-  "run.cancel",
-  "turn.stop",
-]);
-
-/** What a closed session fails as upstream's runner does ("Codex provider session is closed"). */
-const CLOSED_SESSION_REFUSES: ReadonlySet<string> = new Set([
-  "session.open",
-  "turn.start",
-  "turn.steer",
-  "session.goal.get",
-  "session.goal.set",
-  "session.goal.clear",
-]);
-
 /** The commands durable mode answers without the executor (`command-applier.ts`). */
 const ANSWERED_BY_DURABLE_MODE: ReadonlySet<string> = new Set([
   "runner.drain",
   "runner.suspend",
   "runner.shutdown",
 ]);
-
-function commandSubject(command: ServerCommand): StartupCommand {
-  return { commandId: command.commandId, commandType: command.type, controllerSeq: command.controllerSeq };
-}
 
 /**
  * The Codex app-server executor (also OpenCode's, behind the same facade): PRP
@@ -131,6 +89,7 @@ export class CodexExecutor implements DurableEngine {
       const answeredByDurableMode = ANSWERED_BY_DURABLE_MODE.has(command.type);
       this.drainMarks.before(command.type);
       this.ctx.restartProvider = answeredByDurableMode ? null : this.restart;
+      const recovering = this.recoveryPending;
       if (this.recoveryPending) {
         this.recoveryPending = false;
         await holdCarriedStartup(this.ctx, command.commandId, () =>
@@ -138,6 +97,15 @@ export class CodexExecutor implements DurableEngine {
         );
       }
       await this.heldStartup.before(command);
+      // A relaunch onto a session closed (or destroyed) with startup facts held: upstream's runner
+      // commits them after its first drain's answer, no later drain needed (they were held as fresh).
+      if (
+        recovering &&
+        command.type === "runner.drain" &&
+        this.ctx.bound &&
+        this.ctx.state().lifecycle === "closed"
+      )
+        this.heldStartup.releaseAfterAnswer();
       if (!answeredByDurableMode) await restartIfExited(this.ctx);
     });
   }
@@ -211,94 +179,15 @@ export class CodexExecutor implements DurableEngine {
     await Promise.all([discardPrewarmed(this.ctx), this.ctx.session?.stop(0)]);
   }
 
-  /** Whether a turn.steer with a text starts Codex: none started yet, or a turn.stop stopped it. */
-  private steerStarts(state: CodexProviderState): boolean {
-    return state.threadId === null || (state.lifecycle === "prepared" && this.ctx.stoppedByTurnStop);
-  }
-
-  private async apply(command: ServerCommand): Promise<CommandOutcome> {
-    const payload = command.payload;
-    if (command.type === "run.prepare")
-      return await prepareSession(this.ctx, payload, this.startAhead, this.deps.checkLaunchProfile);
-    // The executor is selected, but its run.prepare was refused: nothing is bound yet.
-    if (!this.ctx.bound) return unpreparedOutcome(command.type, payload);
-    const state = this.ctx.state();
-    if (state.lifecycle === "reconciliation_required" && !AFTER_RECONCILIATION_FAILURE.has(command.type)) {
-      return rejected(`the provider session needs reconciliation; ${command.type} is refused`);
-    }
-    // A turn command without text fails on its payload first (its handler says so), as upstream's.
-    const textless =
-      (command.type === "turn.start" || command.type === "turn.steer") && typeof payload.text !== "string";
-    // A goal command on a session whose goal API was never probed is refused as such first.
-    const goalsUnprobed =
-      command.type.startsWith("session.goal.") && goalsOf(state).sessionGoals.availability !== "available";
-    if (
-      state.lifecycle === "closed" &&
-      CLOSED_SESSION_REFUSES.has(command.type) &&
-      !textless &&
-      !goalsUnprobed
-    ) {
-      // Upstream's runner commits startup facts a close kept held with a goal command's refusal.
-      if (command.type.startsWith("session.goal.")) await this.ctx.releaseStartup();
-      return executionFailed("Codex provider session is closed");
-    }
-    // Upstream's runner answers a stop on a closed session without the provider's fields.
-    if (state.lifecycle === "closed" && command.type === "turn.stop")
-      return applied({ status: "already_settled", reason: "turn.stop" });
-    switch (command.type) {
-      case "session.open":
-        return await openSession(this.ctx, this.deps.session, commandSubject(command));
-      case "turn.start":
-      case "turn.steer": {
-        // A turn command with a text starts Codex (a new thread before session.open); a steer only
-        // before session.open or after a turn.stop stopped Codex (then refused: no turn), as
-        // upstream's runner does.
-        if (typeof payload.text === "string" && (command.type === "turn.start" || this.steerStarts(state)))
-          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
-        const outcome =
-          command.type === "turn.start"
-            ? await startTurn(this.ctx, payload)
-            : await steerTurn(this.ctx, payload);
-        // A turn command refused after its provider started (empty text, say): upstream's runner
-        // commits the start's facts with the refusal, before whatever comes next.
-        if (outcome.status !== "accepted" && this.ctx.deferredStartup?.commandId === command.commandId) {
-          await this.ctx.releaseStartup();
-          this.ctx.lateResumeNotes = false;
-        }
-        return outcome;
-      }
-      case "turn.interrupt":
-      case "run.cancel":
-        // Upstream's runner names the command as the reason, whatever the payload says.
-        return await interruptTurn(this.ctx, command.type);
-      case "turn.stop":
-        return await stopTurn(this.ctx);
-      case "semantic_tool.result":
-        return await this.ctx.tools.deliverResult(payload);
-      case "request.resolve":
-        return await this.ctx.inputs.resolve(payload);
-      case "session.snapshot":
-        // From the state, Codex not started: before any session.open (no thread) or after a
-        // turn.stop (the thread kept, reported prepared), as upstream's runner answers it.
-        return applied(sessionSnapshot(state));
-      case "session.close":
-      case "session.destroy":
-        return await closeSession(this.ctx);
-      case "session.goal.get":
-      case "session.goal.set":
-      case "session.goal.clear":
-        // After this runner stopped Codex for a turn.stop, upstream's runner starts Codex again for them.
-        if (state.lifecycle === "prepared" && state.threadId !== null && this.ctx.stoppedByTurnStop)
-          await ensureProvider(this.ctx, this.deps.session, commandSubject(command));
-        if (this.ctx.deferredStartup?.ensured === true) this.ctx.deferredStartup.goalCommanded = true;
-        if (command.type === "session.goal.get") return await getGoal(this.ctx);
-        if (command.type === "session.goal.set") return await setGoal(this.ctx, payload);
-        return await clearGoal(this.ctx);
-      case "run.attach":
-        return attachRefused();
-      default:
-        // session.budget.increase among them: only managed providers take it.
-        return unavailable();
-    }
+  private apply(command: ServerCommand): Promise<CommandOutcome> {
+    return applyCodexCommand(
+      {
+        ctx: this.ctx,
+        session: this.deps.session,
+        startAhead: this.startAhead,
+        checkLaunchProfile: this.deps.checkLaunchProfile,
+      },
+      command,
+    );
   }
 }

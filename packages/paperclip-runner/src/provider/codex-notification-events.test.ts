@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexNotificationEvents } from "./codex-notification-events.js";
+import { codexNotificationEvents, SETTLED_TURN_NOTICE } from "./codex-notification-events.js";
 import { resumeUsageDiagnostic } from "./codex-usage-events.js";
 
 const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
@@ -167,6 +167,10 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
       kind: "foreign",
       reason: "a turn/completed notification names a turn that is not active",
     });
+    // The turn this runner settled last: noticed and ignored, as upstream's runner does.
+    const late = { threadId: "thread-1", turn: { id: "turn-1" } };
+    const notice = codexNotificationEvents("turn/completed", late, { ...context, settledTurnId: "turn-1" });
+    expect(notice).toMatchObject({ kind: "events", events: [{ payload: { summary: SETTLED_TURN_NOTICE } }] });
   });
 
   it("records provider notices and plans in their published shapes, ignores what it does not know", () => {

@@ -18,7 +18,12 @@ export interface NotificationContext {
   readonly provider: string;
   readonly threadId: string;
   readonly activeTurnId: string | null;
+  /** The turn the runner settled last (in this process), or null: its late notifications are stale, not foreign. */
+  readonly settledTurnId?: string | null;
 }
+
+/** Upstream's notice of a turn-scoped notification for a turn it settled already (`stale_settled_turn`). */
+export const SETTLED_TURN_NOTICE = "ignored a notification for a settled Codex turn";
 
 export type NotificationOutcome =
   | { readonly kind: "events"; readonly events: readonly ProviderEvent[] }
@@ -61,6 +66,11 @@ export function codexNotificationEvents(
     return { kind: "events", events: [usageEvent(params, context)] };
   }
   if (TURN_SCOPED.has(method) && turnId !== null && turnId !== context.activeTurnId) {
+    // As upstream's runner: what Codex still sends for the turn just settled (the terminal of an
+    // interrupt sent while Codex was completing it, say) is noticed and ignored; any other turn
+    // is foreign.
+    if (turnId === context.settledTurnId)
+      return { kind: "events", events: [noticeEvent("warning", { message: SETTLED_TURN_NOTICE }, true)] };
     return { kind: "foreign", reason: `a ${method} notification names a turn that is not active` };
   }
   const provider = context.provider;

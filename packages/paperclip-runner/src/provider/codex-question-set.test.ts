@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexAnswers, codexQuestionSet } from "./codex-question-set.js";
-
-const RESPONSE = "paperclip.question_response.v1";
+import { codexQuestionSet } from "./codex-question-set.js";
 
 describe("Codex question forms as canonical question sets", () => {
   it("gives ids where Codex gave none, multi-selects, custom answers, redacted texts", () => {
@@ -42,41 +40,5 @@ describe("Codex question forms as canonical question sets", () => {
     expect(codexQuestionSet({ questions: [{ id: "a" }, { id: "a" }] })).toBeNull();
     expect(codexQuestionSet({ questions: [{ question: "x".repeat(4001) }] })).toBeNull();
     expect(codexQuestionSet({ questions: [{ options: Array.from({ length: 129 }, () => "o") }] })).toBeNull();
-  });
-
-  it("turns a canonical response into Codex's answers: labels first, then texts", () => {
-    const set = codexQuestionSet({
-      questions: [
-        { id: "c", question: "C?", options: ["red", "blue"], isOther: true, required: false },
-        { id: "t", question: "T?", required: false },
-      ],
-    });
-    if (set === null) throw new Error("the form is valid");
-    expect(
-      codexAnswers(set, {
-        schema: RESPONSE,
-        answers: { c: { selectedOptionIds: ["option-1"], customText: "green" }, t: { text: "fine" } },
-      }),
-    ).toEqual({ ok: true, answers: { c: { answers: ["red", "green"] }, t: { answers: ["fine"] } } });
-    expect(codexAnswers(set, { schema: RESPONSE, answers: {} })).toEqual({ ok: true, answers: {} });
-  });
-
-  it("refuses a response that does not answer the set", () => {
-    const set = codexQuestionSet({
-      questions: [{ id: "c", question: "C?", options: ["red"], required: true }],
-    });
-    if (set === null) throw new Error("the form is valid");
-    expect(codexAnswers(set, { answers: {} })).toEqual({
-      ok: false,
-      reason: "the response must use paperclip.question_response.v1",
-    });
-    expect(codexAnswers(set, { schema: RESPONSE, answers: { z: {} } })).toEqual({
-      ok: false,
-      reason: "answer z names no question",
-    });
-    expect(codexAnswers(set, { schema: RESPONSE, answers: {} })).toEqual({
-      ok: false,
-      reason: "question c is required",
-    });
   });
 });

@@ -22,9 +22,6 @@ export interface Question {
   readonly customAnswer?: { readonly enabled: true; readonly label: string; readonly placeholder: string };
 }
 
-/** Codex's answer to `item/tool/requestUserInput`: per question, the chosen labels and typed texts. */
-export type CodexAnswers = Record<string, { answers: string[] }>;
-
 const MAX_QUESTIONS = 64;
 const MAX_OPTIONS = 128;
 
@@ -103,47 +100,4 @@ function codexOptions(value: unknown): NonNullable<Question["options"]> | null {
     options.push({ id: `option-${index + 1}`, label, ...(description === undefined ? {} : { description }) });
   }
   return options;
-}
-
-/**
- * Pure: a `paperclip.question_response.v1` for `set` as Codex's answers (chosen option labels,
- * then the text or custom text), or the reason it does not answer that set.
- */
-export function codexAnswers(
-  set: QuestionSet,
-  response: unknown,
-): { ok: true; answers: CodexAnswers } | { ok: false; reason: string } {
-  const value = record(response);
-  if (value.schema !== "paperclip.question_response.v1") {
-    return { ok: false, reason: "the response must use paperclip.question_response.v1" };
-  }
-  const given = record(value.answers);
-  const byId = new Map(set.questions.map((question) => [question.id, question]));
-  const unknown = Object.keys(given).find((id) => !byId.has(id));
-  if (unknown !== undefined)
-    return { ok: false, reason: `answer ${unknown.slice(0, 160)} names no question` };
-  const answers: CodexAnswers = {};
-  for (const question of set.questions) {
-    if (!(question.id in given)) {
-      if (question.required) return { ok: false, reason: `question ${question.id} is required` };
-      continue;
-    }
-    const answer = record(given[question.id]);
-    const selected = Array.isArray(answer.selectedOptionIds) ? answer.selectedOptionIds : [];
-    const labels: string[] = [];
-    for (const optionId of selected) {
-      const option = question.options?.find((candidate) => candidate.id === optionId);
-      if (option === undefined) {
-        return {
-          ok: false,
-          reason: `question ${question.id} has no option ${String(optionId).slice(0, 160)}`,
-        };
-      }
-      labels.push(option.label);
-    }
-    if (typeof answer.text === "string") labels.push(answer.text);
-    if (typeof answer.customText === "string") labels.push(answer.customText);
-    answers[question.id] = { answers: labels };
-  }
-  return { ok: true, answers };
 }

@@ -78,6 +78,8 @@ export class ExecutorContext {
   killed = false;
   /** How often the provider was started again on its own since the last accepted turn. */
   restartsSinceTurnStart = 0;
+  /** The provider turn this runner settled last (its late notifications are noticed, not foreign), or null. */
+  settledTurnId: string | null = null;
   /** The provider process generation on which the last turn completed (its terminal from the provider), or null. */
   lastTurnCompletedGeneration: number | null = null;
   /**

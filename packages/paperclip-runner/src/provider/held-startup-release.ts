@@ -74,6 +74,13 @@ export class HeldStartupRelease {
     else if (release === "after-answer") this.releaseDue = true;
   }
 
+  /** The held facts are committed after this drain's answer, as a later drain's would be. */
+  releaseAfterAnswer(): void {
+    if (this.ctx.deferredStartup === null) return;
+    this.drained = null;
+    this.releaseDue = true;
+  }
+
   /** Once a command's answer is sent (outside the executor's actor). */
   afterAnswer(command: ServerCommand): void {
     if (command.type === "runner.drain") this.releasedOnThisDrain = false;

@@ -88,6 +88,7 @@ async function onNotification(
     provider: state.config.provider,
     threadId: state.threadId ?? "",
     activeTurnId: state.activeProviderTurnId,
+    settledTurnId: ctx.settledTurnId,
   });
   // A resume's held startup facts come before anything else the provider reports.
   if (outcome.kind !== "ignored" && ctx.deferredStartup?.resume === true) await ctx.releaseStartup();

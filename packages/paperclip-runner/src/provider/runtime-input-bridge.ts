@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { boundedText } from "./bounded-text.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
-import { type CodexAnswers, codexAnswers, codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
+import { type CodexAnswers, codexAnswers } from "./codex-question-response.js";
+import { codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
-import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
+import { applied, type CommandOutcome, executionFailed } from "./command-outcome.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
@@ -95,11 +96,14 @@ export class RuntimeInputBridge {
     // Upstream's runner fails a request it does not hold, with its words.
     if (this.deps.state().activeProviderTurnId === null)
       return executionFailed("cannot resolve a Codex runtime request outside an active turn");
+    // The response's presence is checked here (`null` passes), its shape once the request is found.
+    if (!Object.hasOwn(payload, "response")) return executionFailed("request.resolve requires response");
     const input = this.pending.get(requestId);
     if (input === undefined)
       return executionFailed("Codex runtime response failed: runtime response has no pending Codex request");
+    // A refused answer leaves the request pending: a later one may still answer it.
     const answers = codexAnswers(input.questionSet, payload.response);
-    if (!answers.ok) return rejected(`request.resolve: ${answers.reason}`);
+    if (!answers.ok) return executionFailed(`Codex runtime response failed: ${answers.reason}`);
     this.answer(requestId, input, answers.answers);
     await this.deps.emit({
       eventType: "runtime_request.resolved",

@@ -91,13 +91,19 @@ export async function steerTurn(
   return applied({ status: "steered" });
 }
 
-/** `turn.interrupt` and `run.cancel`: pending tool calls failed, then `turn/interrupt`; the terminal follows as events. */
+/**
+ * `turn.interrupt` and `run.cancel`: pending tool calls failed and open questions answered empty,
+ * then `turn/interrupt`; the terminal follows as events. As upstream's runner, the questions are
+ * answered before the interrupt is sent: Codex may go on with the turn and complete it, its
+ * notifications for the turn once settled (the interrupt's own terminal) noticed and ignored.
+ */
 export async function interruptTurn(ctx: ExecutorContext, reason: string): Promise<CommandOutcome> {
   const state = ctx.state();
   const turnId = state.activeProviderTurnId;
   const session = ctx.session;
   if (turnId === null || session === null) return applied({ status: "already_settled", reason });
   await ctx.tools.failPending("interrupted", false);
+  ctx.inputs.cancelPending();
   await session.request("turn/interrupt", { threadId: state.threadId, turnId });
   return applied({ status: "interrupt_requested", reason, providerTurnId: turnId });
 }

@@ -20,6 +20,7 @@ export async function settleTurn(
   const state = ctx.state();
   const turnId = state.activeProviderTurnId;
   if (turnId === null) return;
+  ctx.settledTurnId = turnId;
   ctx.inputs.cancelPending();
   const turnEvent: ProviderEvent = event ?? {
     eventType: `turn.${status}`,

@@ -9,7 +9,8 @@
 // receives and its environment's names go to $CODEX_HOME/log.jsonl.
 //
 // Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call),
-// "ask" (asks the user two questions, item/tool/requestUserInput, and says the answers),
+// "ask" (asks the user two questions, item/tool/requestUserInput, and says the answers; "ask-closed": the
+// option question takes no other answer),
 // "goal-progress" (the thread's goal gains used tokens during the turn: thread/goal/updated naming it),
 // "hang" (started, then silent until interrupted), "no-answer" (turn/start is never answered), "foreign-thread", "foreign-turn",
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn), "complete-exit" (a plain turn, the
@@ -170,7 +171,7 @@ async function playTurn(turnId, text) {
       item: { type: "dynamicToolCall", id: callId, tool, status: "completed" },
     });
     await agentMessage(turnId, `tool said ${answer.contentItems?.[0]?.text ?? ""}`);
-  } else if (text === "ask") {
+  } else if (text === "ask" || text === "ask-closed") {
     const answer = await request("item/tool/requestUserInput", {
       threadId: thread.id,
       turnId,
@@ -181,7 +182,7 @@ async function playTurn(turnId, text) {
           header: "Colour",
           question: "Which colour?",
           options: [{ label: "red", description: "warm" }, { label: "blue" }],
-          isOther: true,
+          isOther: text === "ask",
           isSecret: false,
         },
         { id: "why", header: "Why", question: "Why that one?", isOther: false, isSecret: false },
