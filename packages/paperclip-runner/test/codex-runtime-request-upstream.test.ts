@@ -7,6 +7,7 @@ import {
   serverToolchainForFile,
 } from "./helpers/codex-durable.js";
 import { answer, command, expectSameAnswers, failed } from "./helpers/command-differential.js";
+import { answers, COLOR, REFUSED_ANSWERS, WHY } from "./helpers/question-response-refusals.js";
 import { bothRunners } from "./helpers/startup-release-differential.js";
 
 // Differential (as `codex-command-payload-edges-upstream.test.ts`): a turn's runtime request (the
@@ -14,11 +15,6 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // `why`) answered with what the question set does not take, and ended by an interrupt or a cancel
 // while it waits for the answer; upstream's Rust runner and ours through the server's control plane.
 const toolchain = serverToolchainForFile();
-
-const SCHEMA = "paperclip.question_response.v1";
-const COLOR = { selectedOptionIds: ["option-2"] };
-const WHY = { text: "calm" };
-const answers = (value: unknown) => ({ schema: SCHEMA, answers: value });
 
 const resolve = (name: string, response?: unknown): Step[] =>
   command("request.resolve", name, {
@@ -32,84 +28,6 @@ const openSteps = (work: string): Step[] => [
   ...command("session.open", "open", { reuse: "same_session" }),
 ];
 
-/** Each refused answer and upstream's words for it (after `Codex runtime response failed: `); the request stays pending. */
-const REFUSED: readonly [string, unknown, string][] = [
-  ["null", null, "runtime response must be an object"],
-  ["an array", [], "runtime response must be an object"],
-  [
-    "an unknown field",
-    { schema: "x", answers: {}, extra: 1 },
-    "runtime response contains an unknown top-level field",
-  ],
-  [
-    "another schema",
-    { schema: "x", answers: { color: COLOR, why: WHY } },
-    "runtime response requires paperclip.question_response.v1",
-  ],
-  ["no answers", { schema: SCHEMA }, "runtime response answers are required"],
-  ["answers a list", { schema: SCHEMA, answers: [] }, "runtime response answers are required"],
-  ["a missing answer before an unknown id", answers({ zzz: WHY }), "missing answer for color"],
-  ["a missing text answer", answers({ color: COLOR }), "missing answer for why"],
-  ["an answer not an object", answers({ color: "red", why: WHY }), "answer for color must be an object"],
-  [
-    "an unknown answer field",
-    answers({ color: { ...COLOR, extra: 1 }, why: WHY }),
-    "answer for color contains an unknown field",
-  ],
-  ["no option", answers({ color: {}, why: WHY }), "color requires one selected option"],
-  [
-    "two options",
-    answers({ color: { selectedOptionIds: ["option-1", "option-2"] }, why: WHY }),
-    "color requires one selected option",
-  ],
-  [
-    "an option id not a string",
-    answers({ color: { selectedOptionIds: [5] }, why: WHY }),
-    "selected option id is invalid",
-  ],
-  [
-    "an unknown option",
-    answers({ color: { selectedOptionIds: ["blue"] }, why: WHY }),
-    "selected option is not available",
-  ],
-  [
-    "an option and a custom answer",
-    answers({ color: { ...COLOR, customText: "green" }, why: WHY }),
-    "color must contain one selected option or one custom answer",
-  ],
-  [
-    "a text for the option question",
-    answers({ color: { text: "red" }, why: WHY }),
-    "color must contain one selected option or one custom answer",
-  ],
-  [
-    "an empty custom answer",
-    answers({ color: { customText: "" }, why: WHY }),
-    "color custom answer must be non-empty and bounded",
-  ],
-  [
-    "a custom answer over 4000 bytes",
-    answers({ color: { customText: "é".repeat(2001) }, why: WHY }),
-    "color custom answer must be non-empty and bounded",
-  ],
-  ["an empty text", answers({ color: COLOR, why: { text: "" } }), "why requires text"],
-  [
-    "a text over 4000 bytes",
-    answers({ color: COLOR, why: { text: `${"é".repeat(2000)}x` } }),
-    "why requires text",
-  ],
-  [
-    "a text with an option field",
-    answers({ color: COLOR, why: { text: "x", selectedOptionIds: null } }),
-    "why text answer cannot contain select or custom fields",
-  ],
-  [
-    "an unknown question",
-    answers({ color: COLOR, why: WHY, zzz: WHY }),
-    "runtime response contains an unknown question id",
-  ],
-];
-
 describe("runtime requests against upstream's runner", { timeout: 120_000 }, () => {
   it("fails request.resolve answers the question set does not take in upstream's order and words, the request kept", async () => {
     const [ours, upstream] = await bothRunners(toolchain(), (work) => [
@@ -117,7 +35,7 @@ describe("runtime requests against upstream's runner", { timeout: 120_000 }, () 
       ...command("turn.start", "ask", { text: "ask" }),
       { op: "event", type: "runtime_request.created" },
       ...resolve("no response"),
-      ...REFUSED.flatMap(([name, response]) => resolve(name, response)),
+      ...REFUSED_ANSWERS.flatMap(([name, response]) => resolve(name, response)),
       // Still pending: a custom answer of white space is taken, and the turn goes on with it.
       ...resolve("the answer", answers({ color: { customText: " " }, why: { text: "é".repeat(2000) } })),
       { op: "event", type: "run.terminal" },
@@ -130,7 +48,7 @@ describe("runtime requests against upstream's runner", { timeout: 120_000 }, () 
       ...closeSteps,
     ]);
     expect(answer(ours, "no response")).toEqual(failed("request.resolve requires response"));
-    for (const [name, , reason] of REFUSED)
+    for (const [name, , reason] of REFUSED_ANSWERS)
       expect({ name, ...(answer(ours, name) as object) }).toEqual({
         name,
         ...failed(`Codex runtime response failed: ${reason}`),
