@@ -2,7 +2,6 @@ import {
   closeSync,
   constants,
   fchmodSync,
-  fsync,
   lstatSync,
   openSync,
   renameSync,
@@ -22,6 +21,7 @@ import {
 import { errnoCode, wrapOsError } from "./os-error.js";
 import { PRIVATE_PATH_ERRORS } from "./private-path-errors.js";
 import { sweepStaleTemporariesSync } from "./sweep-stale-temporaries.js";
+import { syncToDisk } from "./sync-to-disk.js";
 import { isPlainFileName, TEMPORARY_ATTEMPTS, temporaryName } from "./temporary-name.js";
 
 export interface AtomicPrivateWriteOptions extends OpenPrivateDirectoryOptions {
@@ -99,13 +99,6 @@ export async function atomicPrivateWrite(
   } finally {
     closeSync(directory.fd);
   }
-}
-
-/** `fsync` in libuv's thread pool: the one call of a write that waits for the disk. */
-function syncToDisk(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    fsync(fd, (error) => (error ? reject(error) : resolve()));
-  });
 }
 
 function assertStillSameDirectory(directory: OpenedPrivateDirectoryDescriptor, errors: Errors): void {

@@ -43,13 +43,38 @@ export async function openPrivateDirectory(
   path: string,
   options: OpenPrivateDirectoryOptions = {},
 ): Promise<OpenPrivateDirectory> {
+  const { handle, ...checked } = await openCheckedDirectory(path, options, {
+    lstat,
+    open: (target) => open(target, DIRECTORY_FLAGS),
+    stat: (opened) => opened.stat(),
+    close: (opened) => opened.close(),
+  });
+  return { ...checked, handle };
+}
+
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** The system calls one check runs on: thread-pool ones (`fs/promises`) or direct ones. */
+interface DirectoryCalls<Handle> {
+  lstat(path: string): Stats | Promise<Stats>;
+  open(path: string): Handle | Promise<Handle>;
+  stat(handle: Handle): Stats | Promise<Stats>;
+  close(handle: Handle): void | Promise<void>;
+}
+
+/** The check both openers share, whichever calls it runs on. */
+async function openCheckedDirectory<Handle>(
+  path: string,
+  options: OpenPrivateDirectoryOptions,
+  calls: DirectoryCalls<Handle>,
+): Promise<{ path: string; handle: Handle; stats: Stats }> {
   const errors = options.errors ?? PRIVATE_PATH_ERRORS;
   // `link/` or `link/.` would make lstat and O_NOFOLLOW follow the link: the last component is
   // then "." or empty, not the link. Resolved, the link itself is what gets checked and used.
   const target = resolve(path);
   let checked: Stats;
   try {
-    checked = await lstat(target);
+    checked = await calls.lstat(target);
   } catch (error) {
     throw wrapOsError(errors.directoryUnavailable, error);
   }
@@ -57,18 +82,18 @@ export async function openPrivateDirectory(
   // (another owner's 0700) is reported as what it is, not as an open failure.
   assertPrivateDirectory(checked, errors);
   await options.betweenCheckAndOpen?.();
-  let handle: FileHandle;
+  let handle: Handle;
   try {
-    handle = await open(target, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    handle = await calls.open(target);
   } catch (error) {
     throw openFailure(error, errors);
   }
   try {
-    const opened = await handle.stat();
+    const opened = await calls.stat(handle);
     assertOpenedAsChecked(checked, opened, errors);
     return { path: target, handle, stats: opened };
   } catch (error) {
-    await handle.close();
+    await calls.close(handle);
     throw error;
   }
 }
@@ -141,8 +166,6 @@ export interface OpenedPrivateDirectoryDescriptor {
   readonly stats: Stats;
 }
 
-const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-
 /**
  * `openPrivateDirectory`'s checks (`lstat`, then an `open` bound to the same inode) in direct
  * system calls, on a descriptor: each `fs/promises` call is a round trip through libuv's thread
@@ -153,30 +176,13 @@ export async function openPrivateDirectoryDescriptor(
   path: string,
   options: OpenPrivateDirectoryOptions = {},
 ): Promise<OpenedPrivateDirectoryDescriptor> {
-  const errors = options.errors ?? PRIVATE_PATH_ERRORS;
-  const target = resolve(path);
-  let checked: Stats;
-  try {
-    checked = lstatSync(target);
-  } catch (error) {
-    throw wrapOsError(errors.directoryUnavailable, error);
-  }
-  assertPrivateDirectory(checked, errors);
-  await options.betweenCheckAndOpen?.();
-  let fd: number;
-  try {
-    fd = openSync(target, DIRECTORY_FLAGS);
-  } catch (error) {
-    throw openFailure(error, errors);
-  }
-  try {
-    const opened = fstatSync(fd);
-    assertOpenedAsChecked(checked, opened, errors);
-    return { path: target, fd, stats: opened };
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
+  const { handle, ...checked } = await openCheckedDirectory(path, options, {
+    lstat: lstatSync,
+    open: (target) => openSync(target, DIRECTORY_FLAGS),
+    stat: fstatSync,
+    close: closeSync,
+  });
+  return { ...checked, fd: handle };
 }
 
 /** Throws the swap failure when `path` no longer names the opened directory. */

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
-import { closeSync, constants, fsync, linkSync, openSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, linkSync, openSync, unlinkSync, writeFileSync } from "node:fs";
 import { open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { RunnerError } from "@paperclipai/errors";
 import { readProcessStartTime } from "../harness/process-identity.js";
 import { errnoCode, wrapOsError } from "../private-fs/os-error.js";
+import { syncToDisk } from "../private-fs/sync-to-disk.js";
 
 export const LOCK_FILE_NAME = "runner.lock";
 /** Claims to break one stale lock generation: `runner.lock.break.<token>.<level>`. */
@@ -82,13 +83,6 @@ async function tryLink(stateDir: string, path: string, self: LockHolder): Promis
       // Never created, or already gone.
     }
   }
-}
-
-/** `fsync` in libuv's thread pool. */
-function syncToDisk(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    fsync(fd, (error) => (error ? reject(error) : resolve()));
-  });
 }
 
 /** Removes the lock of a dead holder, at most once per stale generation, never a lock that replaced it. */

@@ -1,4 +1,4 @@
-import { createHook } from "node:async_hooks";
+import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
@@ -18,17 +18,22 @@ const identity: DurableIdentity = {
 };
 const runner = { version: "0.3.0", digest: `sha256:${"0".repeat(64)}` };
 
-/** Counts the file-system requests `body` hands to libuv's thread pool (callback and promise APIs alike). */
+/**
+ * Counts the file-system requests `body` hands to libuv's thread pool (callback and promise APIs
+ * alike). Only requests made in `body`'s own asynchronous context count: whatever else the test
+ * worker does meanwhile is not ours to count.
+ */
 async function threadPoolRequests<T>(body: () => Promise<T>): Promise<{ value: T; requests: number }> {
+  const context = new AsyncLocalStorage<true>();
   let requests = 0;
   const hook = createHook({
     init(_id, type) {
-      if (type === "FSREQCALLBACK" || type === "FSREQPROMISE") requests += 1;
+      if ((type === "FSREQCALLBACK" || type === "FSREQPROMISE") && context.getStore()) requests += 1;
     },
   });
   hook.enable();
   try {
-    const value = await body();
+    const value = await context.run(true, body);
     return { value, requests };
   } finally {
     hook.disable();
