@@ -1,7 +1,9 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator } from "./support/emulator-fixture.js";
+import { type GatedCreateProxy, startGatedCreateProxy } from "./support/gated-create-proxy.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // The host abandons an acquire, resume or probe after a fixed time and sends no cancel
@@ -9,14 +11,28 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 // start, so only a plugin that keeps the host's limit ends in time; `lifecycleTimeoutMs` is 10 s.
 
 let slow: CreateosEmulator;
+let fast: CreateosEmulator;
 
 beforeAll(async () => {
   slow = await startTestEmulator({ transitionMs: 60_000 });
+  fast = await startTestEmulator();
 });
 
 afterAll(async () => {
   await slow.close();
+  await fast.close();
 });
+
+/**
+ * Holds the create's answer until the host's deadline has fired: the plugin's 1 s timer was set
+ * before the create was sent, this longer one after it arrived, and Node runs timers in the order
+ * they are due. Only the order matters; nothing here measures time.
+ */
+async function releaseAfterDeadline(proxy: GatedCreateProxy, budgetMs: number): Promise<void> {
+  await proxy.createArrived;
+  await delay(budgetMs + 200);
+  proxy.release();
+}
 
 describe("lifecycle steps end within the host's limits", () => {
   it("an acquire past the host's deadline deletes the sandbox it created and says why", async () => {
@@ -48,5 +64,84 @@ describe("lifecycle steps end within the host's limits", () => {
     const created = slow.sandboxes().slice(before);
     expect(created).toHaveLength(1);
     expect(created[0]?.status).toBe("destroyed");
+  });
+
+  it("an acquire whose create answers after the deadline still deletes that sandbox", async () => {
+    const proxy = await startGatedCreateProxy(fast);
+    try {
+      const t = await pluginUnderTest(proxy, {}, "env-1", {
+        hostLimits: { defaultRpcTimeoutMs: 1_500, marginMs: 500 },
+      });
+      const before = fast.sandboxes().length;
+      const released = releaseAfterDeadline(proxy, 1_000);
+      const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-late-create" }));
+      await released;
+      expect(error.code).toBe("ERR_CREATEOS_HOST_DEADLINE");
+      const created = fast.sandboxes().slice(before);
+      expect(created).toHaveLength(1);
+      // Deleted before the acquire failed, not left behind with an id no one knew.
+      expect(created[0]?.status).toBe("destroyed");
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+
+  it("a probe whose create answers after the deadline still deletes that sandbox", async () => {
+    const proxy = await startGatedCreateProxy(fast);
+    try {
+      const t = await pluginUnderTest(proxy, {}, "env-1", { hostLimits: { probeMs: 16_500, marginMs: 500 } });
+      const before = fast.sandboxes().length;
+      const released = releaseAfterDeadline(proxy, 1_000);
+      const probe = await t.harness.probe(t.base);
+      await released;
+      expect(probe.ok).toBe(false);
+      expect(probe.diagnostics).toEqual([
+        {
+          severity: "error",
+          code: "ERR_CREATEOS_HOST_DEADLINE",
+          message: "CreateOS probe did not finish within the host's limit (1000 ms).",
+        },
+      ]);
+      const created = fast.sandboxes().slice(before);
+      expect(created).toHaveLength(1);
+      expect(created[0]?.status).toBe("destroyed");
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+
+  it("a late create whose delete fails is reported as unended, with the deadline as the cause", async () => {
+    const proxy = await startGatedCreateProxy(fast);
+    try {
+      const t = await pluginUnderTest(proxy, {}, "env-1", {
+        hostLimits: { defaultRpcTimeoutMs: 1_500, marginMs: 500 },
+      });
+      const before = fast.sandboxes().length;
+      fast.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
+      const released = releaseAfterDeadline(proxy, 1_000);
+      const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-late-leak" }));
+      await released;
+      const leaked = fast.sandboxes().slice(before);
+      expect(leaked).toHaveLength(1);
+      expect(leaked[0]?.status).not.toBe("destroyed");
+      expect(error.code).toBe("ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED");
+      expect(error.details).toMatchObject({
+        sandboxId: leaked[0]?.id,
+        primary: { code: "ERR_CREATEOS_HOST_DEADLINE" },
+        failure: { code: "ERR_CREATEOS_HTTP_STATUS" },
+      });
+      expect(t.harness.logs).toEqual([
+        expect.objectContaining({
+          level: "warn",
+          meta: expect.objectContaining({ sandboxId: leaked[0]?.id, operation: "acquire rollback" }),
+        }),
+      ]);
+    } finally {
+      fast.faults.clear();
+      proxy.release();
+      await proxy.close();
+    }
   });
 });

@@ -28,7 +28,8 @@ import {
  * The whole acquire ends a margin before the host stops waiting for it (the host's RPC
  * deadline, `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s` of the config it sends, or 30 s
  * without either): past that, a sandbox would be returned to no one, so it is deleted and
- * `ERR_CREATEOS_HOST_DEADLINE` thrown.
+ * `ERR_CREATEOS_HOST_DEADLINE` thrown. The create itself is not cut by that deadline (CreateOS
+ * may have made the sandbox already): a create that answers late is rolled back the same way.
  * A lease that must end by itself (`requestedExpiresAt`) is refused before any request:
  * CreateOS has no provider-side expiry to guarantee it.
  */
@@ -68,8 +69,12 @@ async function acquireWithin(
   lifecycleTimeoutMs: number,
 ): Promise<PluginEnvironmentLease> {
   const deadline = Date.now() + lifecycleTimeoutMs;
-  const sandboxId = await createSandbox(client, spec, signal);
+  // The create is sent without the host's deadline: aborting it in flight would lose a sandbox
+  // CreateOS may already have made (no id, nothing to delete). Its answer is always read; one
+  // that comes after the deadline goes straight to the rollback.
+  const sandboxId = await createSandbox(client, spec, runtime.signal);
   try {
+    signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, signal);
     await runStep(client, sandboxId, "prepare workspace", "/bin/mkdir", ["-p", RUNTIME_DIR], signal);
     const marker = randomBytes(32).toString("hex");

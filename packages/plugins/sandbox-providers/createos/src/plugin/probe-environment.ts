@@ -23,7 +23,8 @@ function failure(error: unknown): PluginEnvironmentProbeResult {
  * stdin close, output stream, exit) and always deletes it. Failures are reported, not thrown;
  * a sandbox the probe could not delete fails the probe, whatever the echo said. The host waits
  * 120 s for a probe: create and echo end in time for the delete to fit within it
- * (`ERR_CREATEOS_HOST_DEADLINE` past that).
+ * (`ERR_CREATEOS_HOST_DEADLINE` past that). The create is not cut by that deadline: its
+ * sandbox is deleted even when it answers late.
  */
 export async function probeEnvironment(
   runtime: PluginRuntime,
@@ -37,8 +38,11 @@ export async function probeEnvironment(
     const config = runtime.config(params.config);
     const client = runtime.client(config);
     const deadline = Date.now() + config.lifecycleTimeoutMs;
-    const sandboxId = await createSandbox(client, runtime.spec(config), bound.signal);
+    // Not cut by the host's deadline: an aborted create could leave a sandbox with no id to
+    // delete. A create that answers after the deadline is deleted below like any other.
+    const sandboxId = await createSandbox(client, runtime.spec(config), runtime.signal);
     created = { client, sandboxId };
+    bound.signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, bound.signal);
     const echo = await execute(
       client,

@@ -1,11 +1,15 @@
-import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { manifest } from "../../src/manifest.js";
 import { createPlugin } from "../../src/plugin/create-plugin.js";
-import { type PluginTestOptions, type PluginUnderTest, wirePlugin } from "./plugin-harness.js";
+import {
+  type EmulatorAddress,
+  type PluginTestOptions,
+  type PluginUnderTest,
+  wirePlugin,
+} from "./plugin-harness.js";
 
 /** The plugin from its source, in the SDK's environment test harness. */
 export function pluginUnderTest(
-  emulator: CreateosEmulator,
+  emulator: EmulatorAddress,
   extra: Record<string, unknown> = {},
   environmentId = "env-1",
   options: PluginTestOptions = {},
