@@ -330,15 +330,19 @@ export async function removeTreeNoFollow(
     const walk: Walk = { top, open: 0, moved: 0 };
     // Each round takes MAX_OPEN_DIRECTORIES levels off the deepest branch: enough for a tree
     // far deeper than a run can make, and an end even if something kept adding to it.
-    let round = 0;
-    for (; left.length > 0 && round < maxRounds; round += 1) {
+    let rounds = 0;
+    while (left.length > 0 && rounds < maxRounds) {
+      rounds += 1;
       const movedBefore = walk.moved;
       await eachAtMost(MAX_OPEN_DIRECTORIES, left, (name) => removeEntry(top, name, dir, hooks, walk));
       // Entries moved up in this round (and anything else still there) make the next one.
       left = readdirSync(top).filter(notLast);
       if (walk.moved === movedBefore) break;
     }
-    if (left.length > 0 && round >= maxRounds) throw roundsExceeded(dir, maxRounds, left.length);
+    // Whatever is left (the round cap, or entries written at the top during a round that
+    // moved nothing up) ends the walk before the owner record goes: the record stays for
+    // the sweep, and the caller gets the coded error rather than rmdir's bare ENOTEMPTY.
+    if (left.length > 0) throw unfinished(dir, rounds, left.length);
     // A file, as written (one unlink), or whatever was planted in its place (the walk).
     if (removeLast !== undefined && !removedInPlace(`${top}/${removeLast}`))
       await removeEntry(top, removeLast, dir, hooks, walk);
@@ -348,8 +352,8 @@ export async function removeTreeNoFollow(
   if (!removedInPlace(dir)) await rmdir(dir).catch(ignoreMissing);
 }
 
-/** The walk's round cap was reached with entries still at the top (something kept adding to the tree). */
-function roundsExceeded(dir: string, rounds: number, left: number): SandboxError {
+/** The walk ended with entries still at the top (its round cap, or something kept adding to the tree). */
+function unfinished(dir: string, rounds: number, left: number): SandboxError {
   return new SandboxError(
     "ERR_SANDBOX_CLEANUP_UNFINISHED",
     `Sandbox cleanup gave up on "${dir}" after ${rounds} rounds with ${left} entries left.`,
