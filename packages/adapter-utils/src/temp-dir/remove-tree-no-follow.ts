@@ -1,6 +1,13 @@
 import { closeSync, constants, openSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
-import { chmod, type FileHandle, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
-import { SandboxError } from "@paperclipai/errors";
+import { chmod, type FileHandle, open, readdir, rmdir, unlink } from "node:fs/promises";
+import {
+  cleanupUnfinished,
+  codeOf,
+  eachAtMost,
+  movedToTop,
+  settleAll,
+  type Walk,
+} from "./remove-tree-walk-steps.js";
 
 const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /**
@@ -21,16 +28,6 @@ export const MAX_OPEN_DIRECTORIES = 64;
 /** Rounds of one walk at most (a tree 262,144 directories deep). */
 export const MAX_ROUNDS = 4096;
 
-/** How a rename to the top directory fails when the name there is taken: the next name. */
-const NAME_TAKEN = new Set(["ENOTEMPTY", "EEXIST", "EISDIR", "ENOTDIR"]);
-
-/** The state of one walk: its top directory (a descriptor path), open handles, moved entries. */
-interface Walk {
-  readonly top: string;
-  open: number;
-  moved: number;
-}
-
 export interface RemoveTreeHooks {
   /** Called once a directory's entries are listed, before any is removed: lets a test swap one mid-walk. */
   readonly afterList?: ((dir: string, names: readonly string[]) => Promise<void> | void) | undefined;
@@ -49,23 +46,8 @@ export interface RemoveTreeOptions {
   readonly maxRounds?: number | undefined;
 }
 
-/**
- * Waits for every task to settle, then throws the first failure. A sibling removal
- * still running works through its parent's descriptor (`/proc/self/fd/<n>/…`): were
- * the parent closed at the first failure, `<n>` could be reused by an unrelated open
- * and a removal would act inside that directory. A retry pass must not start beside
- * the first one either.
- */
-async function settleAll(tasks: readonly Promise<void>[]): Promise<void> {
-  const outcomes = await Promise.allSettled(tasks);
-  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-  if (failed) throw failed.reason;
-}
-
 /** `name` inside the directory open as `handle`, resolved from that open directory, not from a path. */
 const inside = (handle: FileHandle, name: string): string => `/proc/self/fd/${handle.fd}/${name}`;
-
-const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
 const ignoreMissing = (error: unknown): void => {
   if (codeOf(error) !== "ENOENT") throw error;
@@ -177,28 +159,6 @@ export function emptiedInPlace(entry: string): boolean {
 }
 
 /**
- * Moves `entry` to the top directory for a later round; `true` also when it is gone.
- * `false` leaves it to be walked where it is (one directory over `MAX_OPEN_DIRECTORIES`):
- * a mount point (`EBUSY`) or an entry of another filesystem than the top (`EXDEV`) cannot
- * move there, which must not end the cleanup; eight names taken in a row neither.
- */
-async function movedToTop(entry: string, walk: Walk): Promise<boolean> {
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    walk.moved += 1;
-    try {
-      await rename(entry, `${walk.top}/.paperclip-walk-${walk.moved}`);
-      return true;
-    } catch (error) {
-      const code = codeOf(error) ?? "";
-      if (code === "ENOENT") return true;
-      if (code === "EBUSY" || code === "EXDEV") return false;
-      if (!NAME_TAKEN.has(code)) throw error;
-    }
-  }
-  return false;
-}
-
-/**
  * Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever
  * it is. A full directory met while `MAX_OPEN_DIRECTORIES` are open is moved to the top
  * directory instead, for a later round (rename moves the entry itself, never a link's
@@ -267,25 +227,6 @@ async function removeOpenDirectory(
 }
 
 /**
- * Runs `task` on every item, at most `limit` at a time (the top level's entries cannot
- * be moved up). A failure stops no other task: all settle (the top directory's
- * descriptor is closed next), then the first failure is thrown.
- */
-async function eachAtMost<T>(
-  limit: number,
-  items: readonly T[],
-  task: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const failures: unknown[] = [];
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await task(items[next++]!).catch((error: unknown) => failures.push(error));
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failures.length > 0) throw failures[0];
-}
-
-/**
  * Removes the directory tree at `dir` without ever following a link, even one
  * swapped in for a directory while the walk runs (a sandbox may still write into
  * the mask directories it had as `/tmp`, or see a run directory in a shared
@@ -342,7 +283,7 @@ export async function removeTreeNoFollow(
     // Whatever is left (the round cap, or entries written at the top during a round that
     // moved nothing up) ends the walk before the owner record goes: the record stays for
     // the sweep, and the caller gets the coded error rather than rmdir's bare ENOTEMPTY.
-    if (left.length > 0) throw unfinished(dir, rounds, left.length);
+    if (left.length > 0) throw cleanupUnfinished(dir, rounds, left.length);
     // A file, as written (one unlink), or whatever was planted in its place (the walk).
     if (removeLast !== undefined && !removedInPlace(`${top}/${removeLast}`))
       await removeEntry(top, removeLast, dir, hooks, walk);
@@ -350,13 +291,4 @@ export async function removeTreeNoFollow(
     closeSync(root);
   }
   if (!removedInPlace(dir)) await rmdir(dir).catch(ignoreMissing);
-}
-
-/** The walk ended with entries still at the top (its round cap, or something kept adding to the tree). */
-function unfinished(dir: string, rounds: number, left: number): SandboxError {
-  return new SandboxError(
-    "ERR_SANDBOX_CLEANUP_UNFINISHED",
-    `Sandbox cleanup gave up on "${dir}" after ${rounds} rounds with ${left} entries left.`,
-    { details: { dir, rounds, entriesLeft: left }, retryable: true },
-  );
 }
