@@ -13,11 +13,15 @@ export const codeOf = (error: unknown): string | undefined => (error as NodeJS.E
 /** How a rename to the top directory fails when the name there is taken: the next name. */
 const NAME_TAKEN = new Set(["ENOTEMPTY", "EEXIST", "EISDIR", "ENOTDIR"]);
 
-/** The state of one walk: its top directory (a descriptor path), open handles, moved entries. */
+/**
+ * The state of one walk: its top directory (a descriptor path), open handles, moved
+ * entries, and directories that could not move and were left this round past the caps.
+ */
 export interface Walk {
   readonly top: string;
   open: number;
   moved: number;
+  deferred: number;
 }
 
 /**
@@ -35,9 +39,10 @@ export async function settleAll(tasks: readonly Promise<void>[]): Promise<void> 
 
 /**
  * Moves `entry` to the top directory for a later round; `true` also when it is gone.
- * `false` leaves it to be walked where it is (one directory over `MAX_OPEN_DIRECTORIES`):
- * a mount point (`EBUSY`) or an entry of another filesystem than the top (`EXDEV`) cannot
- * move there, which must not end the cleanup; eight names taken in a row neither.
+ * `false` leaves it to be walked where it is, within `MAX_UNMOVABLE_DIRECTORIES` more
+ * descriptors: a mount point (`EBUSY`) or an entry of another filesystem than the top
+ * (`EXDEV`) cannot move there, which must not end the cleanup; eight names taken in a
+ * row neither.
  */
 export async function movedToTop(entry: string, walk: Walk): Promise<boolean> {
   for (let attempt = 0; attempt < 8; attempt += 1) {
