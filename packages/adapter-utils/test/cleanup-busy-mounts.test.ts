@@ -10,10 +10,10 @@ import { exec, packageDir } from "./sandbox-support.js";
  */
 const SCRIPT = String.raw`
 const { execFileSync } = await import("node:child_process");
-const { existsSync, mkdirSync, writeFileSync } = await import("node:fs");
+const { existsSync, mkdirSync, readdirSync, writeFileSync } = await import("node:fs");
 const path = await import("node:path");
 const src = process.env.SRC;
-const { MAX_OPEN_DIRECTORIES, removeTreeNoFollow } = await import(src + "/temp-dir/remove-tree-no-follow.ts");
+const { MAX_OPEN_DIRECTORIES, MAX_UNMOVABLE_DIRECTORIES, removeTreeNoFollow } = await import(src + "/temp-dir/remove-tree-no-follow.ts");
 const { removeProxyTempDir } = await import(src + "/temp-dir/remove-proxy-temp-dir.ts");
 const { readOwnerRecord } = await import(src + "/temp-dir/owner-record.ts");
 const { createNetworkProxyTempDir } = await import(src + "/temp-dir/create-network-proxy-temp-dir.ts");
@@ -51,6 +51,43 @@ const out = {};
   out.exdevLeft = existsSync(tree);
 }
 
+// A subtree on another filesystem deeper than both caps: every level says EXDEV. The walk
+// stops at MAX_UNMOVABLE_DIRECTORIES past the cap and keeps the owner record.
+{
+  const tree = path.join(base, "exdev-deep");
+  const mountPoint = path.join(tree, "x");
+  mkdirSync(mountPoint, { recursive: true });
+  mountTmpfs(mountPoint);
+  const levels = MAX_OPEN_DIRECTORIES + MAX_UNMOVABLE_DIRECTORIES + 16;
+  mkdirSync(path.join(mountPoint, ...Array.from({ length: levels }, () => "c")), { recursive: true });
+  writeFileSync(path.join(tree, "owner.json"), "{}");
+  let deepest = 0;
+  const afterList = (dir) => { deepest = Math.max(deepest, path.relative(tree, dir).split("/").length); };
+  out.exdevDeep = await outcome(removeTreeNoFollow(tree, { afterList }, { removeLast: "owner.json" }));
+  out.exdevDeepOpenAtMost = deepest <= MAX_OPEN_DIRECTORIES + MAX_UNMOVABLE_DIRECTORIES;
+  out.exdevDeepRecord = existsSync(path.join(tree, "owner.json"));
+  execFileSync("umount", [mountPoint]);
+  out.exdevDeepAgain = await outcome(removeTreeNoFollow(tree, {}, { removeLast: "owner.json" }));
+}
+
+// A wide directory on another filesystem past the cap: what the second cap leaves goes in later rounds.
+{
+  const tree = path.join(base, "exdev-wide");
+  const mountPoint = path.join(tree, "x");
+  mkdirSync(mountPoint, { recursive: true });
+  mountTmpfs(mountPoint);
+  const wide = path.join(mountPoint, ...Array.from({ length: MAX_OPEN_DIRECTORIES - 2 }, () => "c"));
+  for (let i = 0; i < 2 * MAX_UNMOVABLE_DIRECTORIES + 20; i += 1) {
+    mkdirSync(path.join(wide, "s" + i), { recursive: true });
+    writeFileSync(path.join(wide, "s" + i, "file"), "x");
+  }
+  // The mount point itself stays busy (EBUSY), but everything in it is gone.
+  out.exdevWide = await outcome(removeTreeNoFollow(tree));
+  out.exdevWideInside = readdirSync(mountPoint);
+  execFileSync("umount", [mountPoint]);
+  out.exdevWideAgain = await outcome(removeTreeNoFollow(tree));
+}
+
 // A mount point that stays busy in a run directory: the cleanup fails, the owner record stays.
 for (const [name, dir] of [
   ["registry", await createNetworkProxyTempDir({ candidates: [base] })],
@@ -67,7 +104,7 @@ console.log(JSON.stringify(out));
 `;
 
 describe("the cleanup and mount points in the tree", () => {
-  it("walks in place what cannot move to the top (EBUSY, EXDEV), and keeps the owner record of a directory that stays busy", async () => {
+  it("walks in place what cannot move to the top (EBUSY, EXDEV) within a second cap, and keeps the owner record of a directory that stays busy", async () => {
     const base = tempDirForTest("pc-busy-mounts-");
     const result = await exec(
       "unshare",
@@ -87,6 +124,14 @@ describe("the cleanup and mount points in the tree", () => {
       ebusyLeft: false,
       exdev: "removed",
       exdevLeft: false,
+      // The old walk opened every level (no cap) and failed on the busy mount with a bare EBUSY.
+      exdevDeep: "ERR_SANDBOX_CLEANUP_UNFINISHED",
+      exdevDeepOpenAtMost: true,
+      exdevDeepRecord: true,
+      exdevDeepAgain: "removed",
+      exdevWide: "EBUSY",
+      exdevWideInside: [],
+      exdevWideAgain: "removed",
       registry: { removed: false, left: true, record: true },
       registryAgain: { removed: true, left: false, record: false },
       inside: { removed: false, left: true, record: true },

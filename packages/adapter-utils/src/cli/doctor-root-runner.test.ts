@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkRootRunner } from "./doctor.js";
+import { checkRootRunner } from "./doctor-root-runner.js";
 
 describe("checkRootRunner", () => {
   it("warns (never fails) a root runner that its network-only programs can write host files", () => {

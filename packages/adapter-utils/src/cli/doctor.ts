@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -23,16 +22,10 @@ import {
 import type { DoctorCheck } from "./doctor-check.js";
 import { failedProbe, runDoctorProbe } from "./doctor-probe.js";
 import { checkRunLimits, checkSeccompFilter } from "./doctor-process-boundary.js";
+import { checkRootRunner } from "./doctor-root-runner.js";
+import { checkUserNamespaces } from "./doctor-user-namespaces.js";
 
 export type { CheckStatus, DoctorCheck } from "./doctor-check.js";
-
-function readSysctl(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8").trim();
-  } catch {
-    return null;
-  }
-}
 
 async function checkBwrap(): Promise<{ check: DoctorCheck; bwrap: string | null }> {
   // The lookup runs use: the host's PATH, absolute entries only.
@@ -55,51 +48,6 @@ async function checkBwrap(): Promise<{ check: DoctorCheck; bwrap: string | null 
         ? `${bwrap} (${version}; --json-status-fd supported)`
         : `${bwrap} (${version}): older than 0.5, setup failures cannot be told from program failures; upgrade bubblewrap`,
     },
-  };
-}
-
-function checkUserNamespaces(): DoctorCheck {
-  const root = process.getuid?.() === 0;
-  const maxUserNs = readSysctl("/proc/sys/user/max_user_namespaces");
-  const debianClone = readSysctl("/proc/sys/kernel/unprivileged_userns_clone");
-  const apparmor = readSysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-  const facts = [
-    `max_user_namespaces=${maxUserNs ?? "n/a"}`,
-    `unprivileged_userns_clone=${debianClone ?? "n/a"}`,
-    `apparmor_restrict_unprivileged_userns=${apparmor ?? "n/a"}`,
-  ].join(", ");
-  const blocked = maxUserNs === "0" || debianClone === "0" || apparmor === "1";
-  if (!blocked)
-    return { name: "user namespaces", status: "ok", detail: `${root ? "running as root; " : ""}${facts}` };
-  const error = new SandboxError(
-    "ERR_SANDBOX_SETUP_FAILED",
-    "Bubblewrap could not set up the sandbox: unprivileged user namespaces are restricted on this host",
-    {
-      details: {
-        maxUserNs: maxUserNs ?? "n/a",
-        debianClone: debianClone ?? "n/a",
-        apparmor: apparmor ?? "n/a",
-      },
-    },
-  );
-  // As root bwrap needs no user namespace, so a restriction only matters for other users.
-  return { name: "user namespaces", status: root ? "warn" : "fail", detail: `restricted: ${facts}`, error };
-}
-
-/**
- * A root runner's network-only sandbox (`--host-fs`, or a network scope without a
- * filesystem scope) is uid 0 on the host tree: `/etc` is read-only there, but `/usr`,
- * `/var/spool/cron`, `/root` and every other file root owns are not, and the host runs
- * them later, outside any sandbox, with its network (docs/adapter-utils/security.md).
- * A warning, not a failure: the workspace scope is unaffected.
- */
-export function checkRootRunner(uid: number | undefined): DoctorCheck | null {
-  if (uid !== 0) return null;
-  return {
-    name: "root runner",
-    status: "warn",
-    detail:
-      "running as root: a network-only program (--host-fs, or networkScope without filesystemScope) is uid 0 and can write the host's files outside /etc (/usr, /var/spool/cron, /root), which run later outside the sandbox with the host's network; run untrusted programs in the workspace scope, or run the sandbox as a uid of its own (see docs/adapter-utils/security.md)",
   };
 }
 

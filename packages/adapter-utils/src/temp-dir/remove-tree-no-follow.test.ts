@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
@@ -171,6 +171,34 @@ describe("removeTreeNoFollow", () => {
       `Sandbox cleanup gave up on "${tree}" after 1 rounds with 1 entries left.`,
     );
     await removeTreeNoFollow(tree);
+    expect(existsSync(tree)).toBe(false);
+  });
+
+  it("throws the coded error and keeps the owner record when an entry appears at the top mid-walk", async () => {
+    const tree = path.join(tempDirForTest(), "run");
+    // A directory too full for the quick path, so the walk takes it (and calls beforeClose).
+    await mkdir(path.join(tree, "full"), { recursive: true });
+    for (let i = 0; i < 20; i += 1) await writeFile(path.join(tree, "full", `f${i}`), "x");
+    await writeFile(path.join(tree, "owner.json"), "{}");
+    let written = false;
+    const hooks = {
+      // Something still writing at the top while the round runs: the round moves nothing up.
+      beforeClose: (dir: string) => {
+        if (dir !== path.join(tree, "full") || written) return;
+        written = true;
+        writeFileSync(path.join(tree, "late"), "x");
+      },
+    };
+    const failure = await removeTreeNoFollow(tree, hooks, { removeLast: "owner.json" }).catch(
+      (error: unknown) => error,
+    );
+    expect(written).toBe(true);
+    // The old walk left the loop, removed the record, then failed with a bare ENOTEMPTY.
+    expect(PaperclipError.is(failure, "ERR_SANDBOX_CLEANUP_UNFINISHED")).toBe(true);
+    expect((failure as PaperclipError).details).toEqual({ dir: tree, rounds: 1, entriesLeft: 1 });
+    expect(await readFile(path.join(tree, "owner.json"), "utf8")).toBe("{}");
+    expect(existsSync(path.join(tree, "late"))).toBe(true);
+    await removeTreeNoFollow(tree, {}, { removeLast: "owner.json" });
     expect(existsSync(tree)).toBe(false);
   });
 

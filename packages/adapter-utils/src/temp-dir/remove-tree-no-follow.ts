@@ -1,8 +1,15 @@
-import { closeSync, constants, openSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
-import { chmod, type FileHandle, open, readdir, rename, rmdir, unlink } from "node:fs/promises";
-import { SandboxError } from "@paperclipai/errors";
+import { closeSync, constants, openSync, readdirSync } from "node:fs";
+import { chmod, type FileHandle, open, readdir, rmdir, unlink } from "node:fs/promises";
+import { emptiedInPlace, OPEN_DIRECTORY_NO_FOLLOW, removedInPlace } from "./remove-in-place-sync.js";
+import {
+  cleanupUnfinished,
+  codeOf,
+  eachAtMost,
+  movedToTop,
+  settleAll,
+  type Walk,
+} from "./remove-tree-walk-steps.js";
 
-const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /**
  * `O_PATH`, taken from `fs.constants` should Node export it (Node 20, 22 and 24 do not:
  * libuv leaves it out). The fallback is Linux's value on x86, Arm, RISC-V, PowerPC and
@@ -18,18 +25,18 @@ const O_PATH = (constants as { O_PATH?: number }).O_PATH ?? 0o10000000;
  */
 export const MAX_OPEN_DIRECTORIES = 64;
 
+/**
+ * Directories a walk may hold open past `MAX_OPEN_DIRECTORIES` because they cannot move
+ * to the top: a mount point (`EBUSY`) or a directory on another filesystem than the top
+ * (`EXDEV`, and so every level below it) is walked in place. Past this many more, such a
+ * directory is left for a later round; a round that leaves no fewer than the one before
+ * (a subtree on another filesystem deeper than the two caps together) ends the walk with
+ * `ERR_SANDBOX_CLEANUP_UNFINISHED`, the owner record kept. At most 128 descriptors, never `EMFILE`.
+ */
+export const MAX_UNMOVABLE_DIRECTORIES = 64;
+
 /** Rounds of one walk at most (a tree 262,144 directories deep). */
 export const MAX_ROUNDS = 4096;
-
-/** How a rename to the top directory fails when the name there is taken: the next name. */
-const NAME_TAKEN = new Set(["ENOTEMPTY", "EEXIST", "EISDIR", "ENOTDIR"]);
-
-/** The state of one walk: its top directory (a descriptor path), open handles, moved entries. */
-interface Walk {
-  readonly top: string;
-  open: number;
-  moved: number;
-}
 
 export interface RemoveTreeHooks {
   /** Called once a directory's entries are listed, before any is removed: lets a test swap one mid-walk. */
@@ -49,23 +56,8 @@ export interface RemoveTreeOptions {
   readonly maxRounds?: number | undefined;
 }
 
-/**
- * Waits for every task to settle, then throws the first failure. A sibling removal
- * still running works through its parent's descriptor (`/proc/self/fd/<n>/…`): were
- * the parent closed at the first failure, `<n>` could be reused by an unrelated open
- * and a removal would act inside that directory. A retry pass must not start beside
- * the first one either.
- */
-async function settleAll(tasks: readonly Promise<void>[]): Promise<void> {
-  const outcomes = await Promise.allSettled(tasks);
-  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-  if (failed) throw failed.reason;
-}
-
 /** `name` inside the directory open as `handle`, resolved from that open directory, not from a path. */
 const inside = (handle: FileHandle, name: string): string => `/proc/self/fd/${handle.fd}/${name}`;
-
-const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
 const ignoreMissing = (error: unknown): void => {
   if (codeOf(error) !== "ENOENT") throw error;
@@ -127,78 +119,6 @@ function removedIfEmptyDirectory(entry: string): Promise<boolean> {
 }
 
 /**
- * Removes `entry` on the spot when that takes one call: an empty directory (rmdir), a
- * file or a link (unlink, after rmdir's ENOTDIR; neither follows a link). Anything
- * else (a full or busy directory) is left to the walk: `false`.
- */
-function removedInPlace(entry: string): boolean {
-  try {
-    rmdirSync(entry);
-    return true;
-  } catch (error) {
-    if (codeOf(error) === "ENOENT") return true;
-    if (codeOf(error) !== "ENOTDIR") return false;
-  }
-  try {
-    unlinkSync(entry);
-    return true;
-  } catch (error) {
-    return codeOf(error) === "ENOENT";
-  }
-}
-
-/** Entries a directory may hold for its removal to stay synchronous: a run leaves a few mount points, not a program's files. */
-const IN_PLACE_LIMIT = 16;
-
-/**
- * Removes the directory `entry` when it holds at most IN_PLACE_LIMIT entries that each go
- * in one call (a private /tmp holding the mount points of the paths bound back), all
- * synchronously: microseconds on the run directory's tmpfs, where each thread-pool round
- * trip of the walk costs a scheduling. Reached through an `O_NOFOLLOW` descriptor like
- * the walk; `false` leaves the rest to the walk.
- */
-export function emptiedInPlace(entry: string): boolean {
-  let handle: number;
-  try {
-    handle = openSync(entry, OPEN_DIRECTORY_NO_FOLLOW);
-  } catch {
-    return false;
-  }
-  try {
-    const names = readdirSync(`/proc/self/fd/${handle}`);
-    if (names.length > IN_PLACE_LIMIT) return false;
-    if (!names.every((name) => removedInPlace(`/proc/self/fd/${handle}/${name}`))) return false;
-  } catch {
-    return false;
-  } finally {
-    closeSync(handle);
-  }
-  return removedInPlace(entry);
-}
-
-/**
- * Moves `entry` to the top directory for a later round; `true` also when it is gone.
- * `false` leaves it to be walked where it is (one directory over `MAX_OPEN_DIRECTORIES`):
- * a mount point (`EBUSY`) or an entry of another filesystem than the top (`EXDEV`) cannot
- * move there, which must not end the cleanup; eight names taken in a row neither.
- */
-async function movedToTop(entry: string, walk: Walk): Promise<boolean> {
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    walk.moved += 1;
-    try {
-      await rename(entry, `${walk.top}/.paperclip-walk-${walk.moved}`);
-      return true;
-    } catch (error) {
-      const code = codeOf(error) ?? "";
-      if (code === "ENOENT") return true;
-      if (code === "EBUSY" || code === "EXDEV") return false;
-      if (!NAME_TAKEN.has(code)) throw error;
-    }
-  }
-  return false;
-}
-
-/**
  * Removes the entry `name` of the directory open as `dir` (a descriptor path), whatever
  * it is. A full directory met while `MAX_OPEN_DIRECTORIES` are open is moved to the top
  * directory instead, for a later round (rename moves the entry itself, never a link's
@@ -213,7 +133,14 @@ async function removeEntry(
 ): Promise<void> {
   const entry = `${dir}/${name}`;
   if (await removedIfEmptyDirectory(entry)) return;
-  if (walk.open >= MAX_OPEN_DIRECTORIES && dir !== walk.top && (await movedToTop(entry, walk))) return;
+  if (walk.open >= MAX_OPEN_DIRECTORIES && dir !== walk.top) {
+    if (await movedToTop(entry, walk)) return;
+    // Walked in place (it cannot move), within MAX_UNMOVABLE_DIRECTORIES more; past them, left for a later round.
+    if (walk.open >= MAX_OPEN_DIRECTORIES + MAX_UNMOVABLE_DIRECTORIES) {
+      walk.deferred += 1;
+      return;
+    }
+  }
   walk.open += 1;
   let child: FileHandle | null;
   try {
@@ -267,25 +194,6 @@ async function removeOpenDirectory(
 }
 
 /**
- * Runs `task` on every item, at most `limit` at a time (the top level's entries cannot
- * be moved up). A failure stops no other task: all settle (the top directory's
- * descriptor is closed next), then the first failure is thrown.
- */
-async function eachAtMost<T>(
-  limit: number,
-  items: readonly T[],
-  task: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const failures: unknown[] = [];
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await task(items[next++]!).catch((error: unknown) => failures.push(error));
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failures.length > 0) throw failures[0];
-}
-
-/**
  * Removes the directory tree at `dir` without ever following a link, even one
  * swapped in for a directory while the walk runs (a sandbox may still write into
  * the mask directories it had as `/tmp`, or see a run directory in a shared
@@ -327,18 +235,33 @@ export async function removeTreeNoFollow(
     let left = hooks.afterList
       ? names
       : names.filter((name) => !removedInPlace(`${top}/${name}`) && !emptiedInPlace(`${top}/${name}`));
-    const walk: Walk = { top, open: 0, moved: 0 };
+    const walk: Walk = { top, open: 0, moved: 0, deferred: 0 };
     // Each round takes MAX_OPEN_DIRECTORIES levels off the deepest branch: enough for a tree
     // far deeper than a run can make, and an end even if something kept adding to it.
-    let round = 0;
-    for (; left.length > 0 && round < maxRounds; round += 1) {
+    let rounds = 0;
+    let deferredBefore = Number.POSITIVE_INFINITY;
+    while (left.length > 0 && rounds < maxRounds) {
+      rounds += 1;
       const movedBefore = walk.moved;
-      await eachAtMost(MAX_OPEN_DIRECTORIES, left, (name) => removeEntry(top, name, dir, hooks, walk));
+      walk.deferred = 0;
+      await eachAtMost(MAX_OPEN_DIRECTORIES, left, (name) => removeEntry(top, name, dir, hooks, walk)).catch(
+        (error: unknown) => {
+          // A directory left past the caps keeps its ancestors full: their rmdir says ENOTEMPTY.
+          if (walk.deferred === 0 || codeOf(error) !== "ENOTEMPTY") throw error;
+        },
+      );
       // Entries moved up in this round (and anything else still there) make the next one.
       left = readdirSync(top).filter(notLast);
-      if (walk.moved === movedBefore) break;
+      if (walk.deferred > 0) {
+        // As many left behind as in the round before: the unmovable subtree is too deep to finish.
+        if (walk.deferred >= deferredBefore) break;
+        deferredBefore = walk.deferred;
+      } else if (walk.moved === movedBefore) break;
     }
-    if (left.length > 0 && round >= maxRounds) throw roundsExceeded(dir, maxRounds, left.length);
+    // Whatever is left (the round cap, or entries written at the top during a round that
+    // moved nothing up) ends the walk before the owner record goes: the record stays for
+    // the sweep, and the caller gets the coded error rather than rmdir's bare ENOTEMPTY.
+    if (left.length > 0) throw cleanupUnfinished(dir, rounds, left.length);
     // A file, as written (one unlink), or whatever was planted in its place (the walk).
     if (removeLast !== undefined && !removedInPlace(`${top}/${removeLast}`))
       await removeEntry(top, removeLast, dir, hooks, walk);
@@ -346,13 +269,4 @@ export async function removeTreeNoFollow(
     closeSync(root);
   }
   if (!removedInPlace(dir)) await rmdir(dir).catch(ignoreMissing);
-}
-
-/** The walk's round cap was reached with entries still at the top (something kept adding to the tree). */
-function roundsExceeded(dir: string, rounds: number, left: number): SandboxError {
-  return new SandboxError(
-    "ERR_SANDBOX_CLEANUP_UNFINISHED",
-    `Sandbox cleanup gave up on "${dir}" after ${rounds} rounds with ${left} entries left.`,
-    { details: { dir, rounds, entriesLeft: left }, retryable: true },
-  );
 }

@@ -2,7 +2,7 @@ import { readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { removeOwnerRecord } from "./owner-record.js";
 import { OWNER_RECORD_NAME } from "./owner-record-location.js";
-import { emptiedInPlace } from "./remove-tree-no-follow.js";
+import { emptiedInPlace } from "./remove-in-place-sync.js";
 
 /** The mask directory `index` of a run directory: `<runDir>/<index>`, made `0`…`n-1` in order. */
 export function maskDirPath(runDir: string, index: number): string {

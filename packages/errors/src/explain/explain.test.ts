@@ -25,6 +25,13 @@ describe("explain", () => {
     expect(page).toMatch(/\n1\. /);
   });
 
+  it("marks a code its package handles itself as internal, not emitted", () => {
+    expect(explain("ERR_SANDBOX_CLEANUP_UNFINISHED")).toContain(
+      "- Status: internal (handled inside the package, never thrown to a caller)",
+    );
+    expect(explain("ERR_SANDBOX_PROXY_SOCKET_DIR")).toContain("- Status: emitted\n");
+  });
+
   it("throws ERR_ERRORS_UNKNOWN_CODE for an undocumented code", () => {
     const thrown = caughtSync(() => explain("ERR_DOES_NOT_EXIST"), "ERR_ERRORS_UNKNOWN_CODE");
     expect(thrown.message).toBe('Unknown Paperclip error code "ERR_DOES_NOT_EXIST".');

@@ -19,6 +19,13 @@ export function packageOfFamily(family: ErrorEntry["family"]): string {
   return FAMILY_PACKAGE[family];
 }
 
+function entryStatus(entry: ErrorEntry): string {
+  if (entry.emitted === false) return "legacy (no longer emitted)";
+  return entry.internal === true
+    ? "internal (handled inside the package, never thrown to a caller)"
+    : "emitted";
+}
+
 /** Renders one registry entry as a Markdown page, in the shape of the seed error pages. */
 export function renderErrorEntry(entry: ErrorEntry): string {
   const lines = [
@@ -26,7 +33,7 @@ export function renderErrorEntry(entry: ErrorEntry): string {
     "",
     `- Package: \`${FAMILY_PACKAGE[entry.family]}\``,
     `- Class: \`${FAMILY_CLASS[entry.family]}\``,
-    `- Status: ${entry.emitted === false ? "legacy (no longer emitted)" : "emitted"}`,
+    `- Status: ${entryStatus(entry)}`,
     "",
     "## Error message",
     "",

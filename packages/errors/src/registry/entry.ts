@@ -22,6 +22,8 @@ export interface ErrorEntryDefinition {
   readonly example?: string;
   /** `false` marks a legacy code: still documented, no longer emitted. Codes are never deleted or reused. */
   readonly emitted?: boolean;
+  /** `true` marks a code its package raises and handles itself: it never reaches a caller (the page says so). */
+  readonly internal?: boolean;
 }
 
 export type RegistryTable<Prefix extends string, Family extends ErrorFamily> = {

@@ -561,17 +561,19 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
   },
   ERR_SANDBOX_CLEANUP_UNFINISHED: {
     family: "sandbox",
-    title: "The cleanup of a per-run sandbox directory gave up after its round cap",
+    title: "The cleanup of a per-run sandbox directory stopped with entries left (internal)",
     message: 'Sandbox cleanup gave up on "${dir}" after ${rounds} rounds with ${entriesLeft} entries left.',
+    internal: true,
     meaning:
-      "A per-run directory (the network-only scope's private `/tmp` and masks, a proxy directory) is removed by a walk that never follows a link and holds at most 64 directories open: deeper directories are moved to the top of the run directory and taken in a later round. The walk stops after 4096 rounds (a tree 262,144 directories deep) so that something that keeps adding to the tree cannot hold it forever. It reached that cap with entries still there. `details.dir` is the run directory (a path the sandbox layer made, not a secret), `details.entriesLeft` how many entries were left at its top. The run's result is unaffected; the directory's owner record is kept, so the stale-directory sweep of a later start removes it once this process is gone.",
-    when: "A process outside the sandbox (or one that escaped the run's end) kept creating directories in the run directory while it was removed, or a program left a tree deeper than 262,144 levels.",
+      "A per-run directory (the network-only scope's private `/tmp` and masks, a proxy directory) is removed by a walk that never follows a link and holds at most 64 directories open: deeper directories are moved to the top of the run directory and taken in a later round, and one that cannot move (a mount point, a subtree on another filesystem) is walked in place within 64 more. The walk ended with entries still at its top: it reached its cap of 4096 rounds, a round found new entries written at the top while it ran, or a subtree on another filesystem was deeper than both caps. It ends before the directory's owner record is touched. This error is internal: the cleanup (`removeProxyTempDir`, the stale-directory sweeps) catches it, like any other failure to remove a run directory, and reports it to no caller and no log; the run's result is unaffected. The directory is left on disk with its owner record, so the stale-directory sweep of a later start removes it once the process that owned it is gone. `details.dir` is the run directory (a path the sandbox layer made, not a secret), `details.rounds` the rounds walked, `details.entriesLeft` how many entries were left at its top.",
+    when: "A process outside the sandbox (or one that escaped the run's end) kept writing into the run directory while it was removed, a program left a tree deeper than 262,144 levels, or a filesystem mounted inside the run directory holds a tree more than 128 levels deep.",
     solutions: [
-      "Look for a process still writing into `details.dir` (`fuser -v`, `lsof +D`), stop it, then remove the directory with `rm -rf --one-file-system`, or wait for the next start's sweep.",
+      "Find leftover run directories: `ls -d /tmp/paperclip-network-sandbox-* \"${TMPDIR:-/tmp}\"/paperclip-network-sandbox-*` (and the same name under any base directory you configured), and the directories (other than `owners`) inside the private socket roots `/dev/shm/paperclip-sandbox-sockets-<uid>`, `/tmp/paperclip-sandbox-sockets-<uid>` and `/run/user/<uid>/paperclip-sandbox-sockets-<uid>`. A directory inside a root holds its owner record as `owner.json`; any other has it in `<root>/owners/<hash>.json`. The record's `pid` (with `startTicks`, the process's start time) names the process that owned the directory.",
+      "If that process is gone, leave the directory to the next start's sweep, or look for a process still writing into it (`fuser -v`, `lsof +D`), stop it, and remove the directory with `rm -rf --one-file-system` (unmount anything mounted in it first).",
       "Treat the host as touched by the run that owned the directory if nothing you started writes there.",
     ],
     prevention:
-      "Let the sandbox's program exit with its run (the default `--die-with-parent` and process-group kill do this); do not share run directories with other tools.",
+      "Let the sandbox's program exit with its run (the default `--die-with-parent` and process-group kill do this); do not share run directories with other tools or mount filesystems inside them.",
   },
   ERR_SANDBOX_ENV_INVALID: {
     family: "sandbox",
