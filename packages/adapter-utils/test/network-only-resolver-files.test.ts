@@ -17,6 +17,13 @@ import {
 afterEach(cleanupAll);
 
 /**
+ * Where the container sees the Node running this suite: on the matrix's other lines that
+ * binary lives in the toolchain cache under the home directory, which the container does
+ * not show, so it is bound in by itself.
+ */
+const CONTAINER_NODE = "/opt/node-under-test/node";
+
+/**
  * The host's proxy resolver reads `/etc/hosts` and `/etc/resolv.conf` when a proxy
  * starts. A network-only sandbox of a root runner owns both (uid 0, plain
  * file modes), and a line of its own in `/etc/hosts` would send the allowed requests
@@ -98,7 +105,7 @@ describe("the network-only scope and the host resolver's files", () => {
       const shell = [
         "mkdir -p /run/systemd/resolve",
         'echo "nameserver 127.0.0.53" > /run/systemd/resolve/stub-resolv.conf',
-        `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+        `exec ${CONTAINER_NODE} --input-type=module -e "$SCRIPT"`,
       ].join(" && ");
       const links = ["bin", "lib", "lib64", "sbin"].flatMap((name) => [
         "--symlink",
@@ -128,6 +135,9 @@ describe("the network-only scope and the host resolver's files", () => {
           "--ro-bind",
           repoRoot,
           REPO_VIEW,
+          "--ro-bind",
+          process.execPath,
+          CONTAINER_NODE,
           "--cap-add",
           "ALL",
           "--die-with-parent",
