@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
 import type { DurableOptions } from "./durable-options.js";
 import { CommandApplier } from "./engine/command-applier.js";
@@ -7,20 +6,10 @@ import type { DurableState } from "./state/durable-state.js";
 import type { DurableStore } from "./state/durable-store.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
-import {
-  AuthenticatedConnection,
-  RefusedBeforeChallenge,
-  type Welcome,
-} from "./transport/authenticated-connection.js";
-import { type CredentialMaterial, credentialMaterial } from "./transport/credential.js";
-import { LeaseRenewal } from "./transport/lease-renewal.js";
+import type { Welcome } from "./transport/authenticated-connection.js";
 import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./transport/prp-envelope.js";
-import {
-  failureSummary,
-  isConnectError,
-  leaseExpired,
-  reconnectDeadline,
-} from "./transport/transport-failure.js";
+import { ServerLink } from "./transport/server-link.js";
+import { failureSummary } from "./transport/transport-failure.js";
 
 /** Failure summaries kept in the state file (the server shows the last few). */
 const MAX_DIAGNOSTICS = 4;
@@ -39,7 +28,7 @@ export interface DurableRunnerDeps {
 
 /**
  * Durable mode's run: one engine, one state file, and a connection to the server
- * that is re-established with the connection lease whenever it drops. Every event
+ * that is re-established with the connection lease whenever it drops (`ServerLink`). Every event
  * is in the persisted outbox before it is sent; every command is journalled as
  * pending before it reaches the engine and answered from the journal when the
  * server delivers it again.
@@ -48,17 +37,12 @@ export class DurableRunner {
   private readonly committer: StateCommitter;
   private engine!: DurableEngine;
   private commands!: CommandApplier;
-  private connection: AuthenticatedConnection | null = null;
-  private welcome: Welcome | null = null;
+  private readonly link: ServerLink;
   private sentThrough = 0;
-  private ticket: string | null;
-  private leaseToken: string | null = null;
-  private leaseExpiresAtUnixMs = 0;
   private commandChain: Promise<void> = Promise.resolve();
   private ending: { readonly commandId: string } | null = null;
   private settle!: (outcome: { ok: true } | { ok: false; error: unknown }) => void;
   private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
-  private readonly renewal = new LeaseRenewal();
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
   private failed = false;
 
@@ -66,7 +50,17 @@ export class DurableRunner {
     private readonly deps: DurableRunnerDeps,
     ticket: string,
   ) {
-    this.ticket = ticket;
+    this.link = new ServerLink(
+      {
+        options: deps.options,
+        dial: deps.dial,
+        log: deps.log,
+        onWelcome: (welcome) => this.onWelcome(welcome),
+        onMessage: (message) => this.onServerMessage(message),
+        onFailure: (error) => this.fail(error),
+      },
+      ticket,
+    );
     this.committer = new StateCommitter(deps.store.initial, deps.store.save);
     this.settled = new Promise((resolve) => {
       this.settle = resolve;
@@ -90,7 +84,7 @@ export class DurableRunner {
       },
     });
     this.engine.finished.catch((error: unknown) => this.fail(error));
-    void this.connectLoop().catch((error: unknown) => this.fail(error));
+    void this.link.run().catch((error: unknown) => this.fail(error));
     // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
     const lifetime =
       this.deps.options.maxLifetimeMs > 0
@@ -98,8 +92,7 @@ export class DurableRunner {
         : undefined;
     const outcome = await this.settled;
     clearTimeout(lifetime);
-    this.renewal.cancel();
-    this.connection?.close();
+    this.link.close();
     if (!outcome.ok) {
       // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
       await this.deps.killHarness();
@@ -135,7 +128,11 @@ export class DurableRunner {
     }
     if (output.engineSeq > this.state.engineEventSeq) {
       const event = durablePrpEvent(this.deps.options.identity, this.state.nextSourceSeq, output.event);
-      const envelope = eventEnvelope(this.deps.options.identity, this.welcome?.version ?? 1, event);
+      const envelope = eventEnvelope(
+        this.deps.options.identity,
+        this.link.current?.welcome.version ?? 1,
+        event,
+      );
       const entry = {
         sourceSeq: event.sourceSeq,
         sourceEventId: event.sourceEventId,
@@ -163,67 +160,8 @@ export class DurableRunner {
 
   // ---- connection side --------------------------------------------------------------------------
 
-  private async connectLoop(): Promise<void> {
-    const { reconnectDelayMs, reconnectGraceMs } = this.deps.options;
-    let deadline = Number.POSITIVE_INFINITY;
-    let attempts = 0;
-    for (;;) {
-      const credential = this.nextCredential();
-      attempts += 1;
-      try {
-        const socket = await this.deps.dial();
-        const connection = await AuthenticatedConnection.open(socket, {
-          credential,
-          identity: this.deps.options.identity,
-          runnerVersion: this.deps.options.runnerVersion,
-          runnerDigest: this.deps.options.runnerDigest,
-        });
-        deadline = Number.POSITIVE_INFINITY;
-        attempts = 0;
-        const closed = new Promise<void>((resolve) => {
-          connection.listen({
-            onMessage: (message) => this.onServerMessage(message),
-            onFailure: (error) => this.fail(error),
-            onClose: () => resolve(),
-          });
-        });
-        await this.onWelcome(connection);
-        await closed;
-        this.connection = null;
-        this.welcome = null;
-        this.renewal.cancel();
-        this.deps.log("connection closed; reconnecting with the connection lease");
-      } catch (error) {
-        if (error instanceof RefusedBeforeChallenge) {
-          if (this.leaseToken !== null && this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
-        } else if (!isConnectError(error)) {
-          throw error;
-        }
-        if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
-      }
-      if (Date.now() >= deadline) throw reconnectDeadline(attempts);
-      await delay(reconnectDelayMs);
-    }
-  }
-
-  /** The ticket for the first handshake of this process, the lease for every later one. */
-  private nextCredential(): CredentialMaterial {
-    if (this.leaseToken !== null) {
-      if (Date.now() >= this.leaseExpiresAtUnixMs) throw leaseExpired(this.leaseExpiresAtUnixMs);
-      return credentialMaterial(this.leaseToken);
-    }
-    if (this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
-    return credentialMaterial(this.ticket);
-  }
-
-  private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
-    const welcome = connection.welcome;
-    if (welcome.leaseToken !== null) {
-      this.leaseToken = welcome.leaseToken;
-      // The ticket is spent: forget it.
-      this.ticket = null;
-    }
-    this.leaseExpiresAtUnixMs = welcome.leaseExpiresAtUnixMs;
+  /** A connection was welcomed: what the server acknowledged leaves the outbox, the rest is (re)sent. */
+  private async onWelcome(welcome: Welcome): Promise<void> {
     this.committer.update((state) => ({
       ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
       lifecycle: "ready",
@@ -231,31 +169,9 @@ export class DurableRunner {
     }));
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;
-    this.connection = connection;
-    this.welcome = welcome;
-    this.scheduleRenewal(welcome.revocationEpoch);
     this.pump();
     for (const command of welcome.pendingCommands) this.enqueueCommand(command);
     await this.committer.commit();
-  }
-
-  private scheduleRenewal(revocationEpoch: number): void {
-    this.renewal.schedule(this.leaseExpiresAtUnixMs, (expiresAtUnixMs) => {
-      const welcome = this.welcome;
-      if (welcome === null) return;
-      this.connection?.send(
-        controlEnvelope(
-          this.deps.options.identity,
-          welcome.version,
-          "lease_renew",
-          {
-            connectionLeaseRevocationEpoch: revocationEpoch,
-            connectionLeaseExpiresAtUnixMs: expiresAtUnixMs,
-          },
-          { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
-        ),
-      );
-    });
   }
 
   private onServerMessage(message: Record<string, unknown>): void {
@@ -267,17 +183,11 @@ export class DurableRunner {
       case "command":
         this.enqueueCommand(payload);
         return;
-      case "lease_renewed":
-        if (typeof payload.connectionLeaseExpiresAtUnixMs === "number") {
-          this.leaseExpiresAtUnixMs = payload.connectionLeaseExpiresAtUnixMs;
-          this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
-        }
-        return;
       case "command_result_ack":
         if (this.ending !== null && payload.commandId === this.ending.commandId) this.settle({ ok: true });
         return;
       default:
-        // pings and later additions: nothing to do.
+        // pings and later additions: nothing to do (the lease's own messages are the link's).
         return;
     }
   }
@@ -290,9 +200,9 @@ export class DurableRunner {
 
   /** Sends what is durable and not yet sent, up to the server's batch window. */
   private pump(): void {
-    const connection = this.connection;
-    const welcome = this.welcome;
-    if (connection === null || welcome === null) return;
+    const open = this.link.current;
+    if (open === null) return;
+    const { connection, welcome } = open;
     const durable = this.committer.durable;
     const windowEnd = durable.ackedSourceSeq + welcome.maxBatchEvents;
     for (const entry of durable.outbox) {
@@ -313,10 +223,10 @@ export class DurableRunner {
   }
 
   private sendResult(result: Record<string, unknown>): void {
-    const welcome = this.welcome;
-    if (welcome === null) return;
-    this.connection?.send(
-      controlEnvelope(this.deps.options.identity, welcome.version, "command_result", result),
+    const open = this.link.current;
+    if (open === null) return;
+    open.connection.send(
+      controlEnvelope(this.deps.options.identity, open.welcome.version, "command_result", result),
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { JsonObject } from "./envelope.js";
+import { type JsonObject, parseEnvelope } from "./envelope.js";
 import type { BodyMode } from "./request-payload.js";
 import type { StreamBody } from "./stream-body.js";
 
@@ -16,4 +16,12 @@ export function emptyResult(mode: BodyMode, status: number): AttemptResult {
   if (mode === "bytes") return { kind: "bytes", status, bytes: null };
   if (mode === "download") return { kind: "download", status, body: null };
   return { kind: "stream", status, body: null };
+}
+
+/** A 2xx reply read whole, in its mode. */
+export function wholeResult(mode: "json" | "bytes", status: number, bytes: Buffer): AttemptResult {
+  if (mode === "bytes") return { kind: "bytes", status, bytes };
+  // 204 has no body by definition; every other success must carry the envelope.
+  const data = status === 204 ? {} : parseEnvelope(new TextDecoder().decode(bytes));
+  return { kind: "json", status, data };
 }

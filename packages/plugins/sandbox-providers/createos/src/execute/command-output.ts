@@ -1,5 +1,6 @@
 import type { JsonValue } from "@paperclipai/errors";
-import type { FollowStats, TextSink } from "./output-follower.js";
+import type { FollowStats } from "./follow-stats.js";
+import type { TextSink } from "./frame-delivery.js";
 import type { ExitStatus, OutputStream } from "./output-frame.js";
 import { TailBuffer } from "./tail-buffer.js";
 

@@ -1,11 +1,13 @@
-import { CreateosApiError, CreateosError, PaperclipError } from "@paperclipai/errors";
 import { abortableDelay } from "../client/abortable-delay.js";
 import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
-import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-policy.js";
 import { isOutputComplete } from "./completeness.js";
 import { EarlyWait } from "./early-wait.js";
+import { budgetError, classifyFailure, type Failure, retryAfterOf, STALLED } from "./follow-failure.js";
+import type { FollowStats } from "./follow-stats.js";
+import type { FollowTuning } from "./follow-tuning.js";
 import { frameOfLine } from "./frame-bytes.js";
+import { FrameDelivery, type TextSink } from "./frame-delivery.js";
 import { judgeTrailingLine } from "./line-kind.js";
 import { NdjsonLineSplitter } from "./ndjson-lines.js";
 import {
@@ -14,15 +16,7 @@ import {
   endsOutage,
   type OutagePolicy,
 } from "./outage-budget.js";
-import {
-  DecodeScratch,
-  type ExitStatus,
-  judgeDataFrame,
-  type OutputStream,
-  parseExitFrame,
-  parseFrameLine,
-  type RawFrame,
-} from "./output-frame.js";
+import { type ExitStatus, parseFrameLine } from "./output-frame.js";
 import {
   processPath,
   refusesWaitRoute,
@@ -32,51 +26,6 @@ import {
 } from "./process-api.js";
 import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
 import { StallWatch } from "./stall-watch.js";
-import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
-
-export interface FollowTuning {
-  /** Failed reconnects tolerated per outage; new output (or a connection alive for a whole stall window) ends an outage (default 6). */
-  readonly reconnectAttempts: number;
-  /** No byte for this long aborts the connection and resumes from the cursor (default 15 s, a few heartbeats). */
-  readonly stallTimeoutMs: number;
-  /** How long `wait` may block when a stream ends without an exit frame (default 1 s). */
-  readonly waitProbeMs: number;
-  /**
-   * How long the `wait` sent with the first connect may block (default 30 s): a command that
-   * exits sooner has its completeness evidence without a round trip after its exit frame.
-   */
-  readonly earlyWaitMs: number;
-  /** Longest NDJSON frame accepted (default 8 MiB). */
-  readonly maxFrameBytes: number;
-}
-
-export const DEFAULT_FOLLOW_TUNING: FollowTuning = {
-  reconnectAttempts: 6,
-  stallTimeoutMs: 15_000,
-  waitProbeMs: 1_000,
-  earlyWaitMs: 30_000,
-  maxFrameBytes: 8 * 1024 * 1024,
-};
-
-export interface FollowStats {
-  cursor: number;
-  connections: number;
-  reconnects: number;
-  duplicates: number;
-}
-
-/**
- * Where decoded text goes, once and in order; a throw here is the sink's failure, never the
- * network's. `ascii` is true when every character of `text` is below U+0080.
- */
-export type TextSink = (stream: OutputStream, text: string, ascii: boolean) => void;
-
-const STALLED = Symbol("stalled");
-
-type Failure =
-  | { readonly kind: "connection"; readonly status: number | null; readonly retryAfterMs: number | undefined }
-  | { readonly kind: "stalled" }
-  | { readonly kind: "ended" };
 
 /** What a completeness probe found: `wait`'s reply, or a failure to recover from. */
 type WaitOutcome = { readonly reply: WaitReply } | { readonly failure: Failure };
@@ -97,12 +46,9 @@ export class OutputFollower {
   readonly #sandboxId: string;
   readonly #processId: string;
   readonly #tuning: FollowTuning;
-  readonly #sink: TextSink;
-  readonly #decoder = new Utf8StreamDecoder();
-  readonly #scratch = new DecodeScratch();
-  #heartbeatsSeen = false;
-  #times: ConnectionTimes = { openedAt: undefined, lastByteAt: undefined };
   readonly #cadence = new HeartbeatCadence();
+  readonly #delivery: FrameDelivery;
+  #times: ConnectionTimes = { openedAt: undefined, lastByteAt: undefined };
 
   constructor(
     client: CreateosClient,
@@ -115,7 +61,7 @@ export class OutputFollower {
     this.#sandboxId = sandboxId;
     this.#processId = processId;
     this.#tuning = tuning;
-    this.#sink = sink;
+    this.#delivery = new FrameDelivery(this.stats, this.#cadence, sink);
   }
 
   /** Resolves with the exit once every frame up to the journal's newest has been delivered. */
@@ -140,7 +86,7 @@ export class OutputFollower {
       try {
         outcome = await this.#connectOnce(signal);
       } catch (error) {
-        outcome = { failure: this.#classify(error, signal) };
+        outcome = { failure: classifyFailure(error, signal) };
       }
       const { openedAt, lastByteAt } = this.#times;
       const report: ConnectionReport = {
@@ -150,7 +96,7 @@ export class OutputFollower {
       };
       const policy: OutagePolicy = {
         stallTimeoutMs: this.#tuning.stallTimeoutMs,
-        heartbeatsSeen: this.#heartbeatsSeen,
+        heartbeatsSeen: this.#delivery.heartbeatsSeen,
       };
       if (endsOutage(report, policy)) {
         failures = 0;
@@ -179,13 +125,17 @@ export class OutputFollower {
       lastFailure = failure;
       if (failure.kind === "connection" && failure.status !== null) lastStatus = failure.status;
       if (countsAgainstBudget(report, policy)) failures++;
-      if (failures > this.#tuning.reconnectAttempts)
-        throw this.#budgetError(failures, lastStatus, lastFailure);
+      if (failures > this.#tuning.reconnectAttempts) {
+        const facts = {
+          attempts: failures,
+          lastStatus,
+          cursor: this.stats.cursor,
+          processId: this.#processId,
+        };
+        throw budgetError(facts, lastFailure);
+      }
       this.stats.reconnects++;
-      const retryAfter =
-        failure.kind === "connection" && failure.status !== null && honoursRetryAfter(failure.status)
-          ? failure.retryAfterMs
-          : undefined;
+      const retryAfter = retryAfterOf(failure);
       await abortableDelay(
         retryDelay(Math.max(1, failures), this.#client.backoff, () => this.#client.random(), retryAfter),
         signal,
@@ -194,10 +144,7 @@ export class OutputFollower {
   }
 
   #finish(exit: ExitStatus): ExitStatus {
-    for (const stream of ["stdout", "stderr"] as const) {
-      const rest = this.#decoder.flush(stream);
-      if (rest !== "") this.#emit(stream, rest, false);
-    }
+    this.#delivery.flush();
     return exit;
   }
 
@@ -215,48 +162,8 @@ export class OutputFollower {
       };
     } catch (error) {
       if (refusesWaitRoute(error) && !signal.aborted) return { reply: WAIT_UNAVAILABLE };
-      return { failure: this.#classify(error, signal) };
+      return { failure: classifyFailure(error, signal) };
     }
-  }
-
-  #budgetError(attempts: number, lastStatus: number | null, last: Failure | undefined): CreateosError {
-    const details = { attempts, lastStatus, cursor: this.stats.cursor, processId: this.#processId };
-    if (last?.kind === "ended") {
-      return new CreateosError(
-        "ERR_CREATEOS_STREAM_ENDED",
-        "CreateOS process stream ended without an exit status.",
-        {
-          details,
-          retryable: true,
-        },
-      );
-    }
-    return new CreateosError("ERR_CREATEOS_OUTPUT_CONNECTION", "CreateOS process output connection failed.", {
-      details,
-      retryable: true,
-    });
-  }
-
-  /** Which failures are a drop to recover from; everything else is rethrown. */
-  #classify(error: unknown, signal: AbortSignal): Failure {
-    if (signal.aborted) throw signal.reason;
-    if (error === STALLED) return { kind: "stalled" };
-    if (error instanceof CreateosApiError) {
-      if (error.status === 410) throw evicted();
-      if (isRetryableStreamStatus(error.status)) {
-        return { kind: "connection", status: error.status, retryAfterMs: error.retryAfterMs };
-      }
-      throw error;
-    }
-    if (PaperclipError.is(error, ["ERR_CREATEOS_CONNECTION", "ERR_CREATEOS_REQUEST_TIMEOUT"])) {
-      return { kind: "connection", status: null, retryAfterMs: undefined };
-    }
-    if (PaperclipError.is(error)) throw error;
-    // A body that breaks mid-read (socket reset, "terminated") is a drop.
-    if (error instanceof TypeError || (error instanceof Error && error.name === "AbortError")) {
-      return { kind: "connection", status: null, retryAfterMs: undefined };
-    }
-    throw error;
   }
 
   async #connectOnce(signal: AbortSignal): Promise<{ exit: ExitStatus } | { failure: Failure }> {
@@ -299,7 +206,7 @@ export class OutputFollower {
           for (const line of splitter.push(chunk)) {
             const frame = frameOfLine(line);
             if (frame === null) continue;
-            found.exit = this.#onFrame(frame);
+            found.exit = this.#delivery.deliver(frame);
             if (found.exit !== undefined) return true;
           }
           return false;
@@ -310,7 +217,7 @@ export class OutputFollower {
         // A complete last frame without its newline is a frame; text that cannot begin one is
         // invalid (the frame parser says so); a cut frame is a drop, resumed from the cursor.
         if (trailing === "frame" || trailing === "invalid") {
-          const exit = this.#onFrame(parseFrameLine(rest));
+          const exit = this.#delivery.deliver(parseFrameLine(rest));
           if (exit !== undefined) return { exit };
         }
       } catch (error) {
@@ -324,60 +231,4 @@ export class OutputFollower {
       connection.abort();
     }
   }
-
-  /** Handles one frame; returns the exit when it is the exit frame. */
-  #onFrame(frame: RawFrame): ExitStatus | undefined {
-    switch (frame.type) {
-      case "heartbeat":
-        this.#heartbeatsSeen = true;
-        this.#cadence.onHeartbeat(Date.now());
-        return undefined;
-      case "data": {
-        const decision = judgeDataFrame(frame, this.stats.cursor, this.#scratch);
-        if (decision.kind === "duplicate") {
-          this.stats.duplicates++;
-          return undefined;
-        }
-        this.#cadence.interrupt();
-        const text = this.#decoder.decode(decision.stream, decision.bytes);
-        this.stats.cursor = decision.seq;
-        if (text !== "") this.#emit(decision.stream, text, this.#decoder.lastWasAscii);
-        return undefined;
-      }
-      case "exit":
-        return parseExitFrame(frame);
-      case "error":
-        if (frame.error === "output_offset_expired") throw evicted();
-        throw new CreateosError("ERR_CREATEOS_OUTPUT_INVALID", "CreateOS process output is invalid.", {
-          details: {
-            reason: "error frame",
-            error: typeof frame.error === "string" ? frame.error.slice(0, 100) : null,
-          },
-        });
-      default:
-        // Unknown frame types are ignored: a newer server may add some.
-        return undefined;
-    }
-  }
-
-  #emit(stream: OutputStream, text: string, ascii: boolean): void {
-    try {
-      this.#sink(stream, text, ascii);
-    } catch (error) {
-      throw new CreateosError(
-        "ERR_CREATEOS_LIVE_LOG_FAILED",
-        "The live log callback failed; the CreateOS command was stopped.",
-        {
-          cause: error,
-        },
-      );
-    }
-  }
-}
-
-function evicted(): CreateosError {
-  return new CreateosError(
-    "ERR_CREATEOS_OUTPUT_EVICTED",
-    "CreateOS process output was evicted before it could be read.",
-  );
 }

@@ -1,0 +1,142 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type WebSocket from "ws";
+import type { DurableOptions } from "../durable-options.js";
+import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
+import { LeaseCredentials } from "./lease-credentials.js";
+import { LeaseRenewal } from "./lease-renewal.js";
+import { controlEnvelope } from "./prp-envelope.js";
+import { isConnectError, reconnectDeadline } from "./transport-failure.js";
+
+/** The open connection and the welcome it was authenticated with. */
+export interface OpenLink {
+  readonly connection: AuthenticatedConnection;
+  readonly welcome: Welcome;
+}
+
+export interface ServerLinkDeps {
+  readonly options: Pick<
+    DurableOptions,
+    "identity" | "runnerVersion" | "runnerDigest" | "reconnectDelayMs" | "reconnectGraceMs"
+  >;
+  /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
+  readonly dial: () => Promise<WebSocket>;
+  readonly log: (line: string) => void;
+  /** A connection was authenticated and is open; resolves once the run has taken up its welcome. */
+  readonly onWelcome: (welcome: Welcome) => Promise<void>;
+  /** A message from the server other than the lease's own. */
+  readonly onMessage: (message: Record<string, unknown>) => void;
+  /** The open connection failed (a message that breaks the protocol). */
+  readonly onFailure: (error: unknown) => void;
+}
+
+/**
+ * Durable mode's connection to the server: dialled and authenticated with the ticket, then
+ * re-established with the connection lease whenever it drops, within the reconnect grace;
+ * the lease is renewed on the connection that holds it.
+ */
+export class ServerLink {
+  private readonly credentials: LeaseCredentials;
+  private readonly renewal = new LeaseRenewal();
+  private open: OpenLink | null = null;
+
+  constructor(
+    private readonly deps: ServerLinkDeps,
+    ticket: string,
+  ) {
+    this.credentials = new LeaseCredentials(ticket);
+  }
+
+  /** The connection while one is open and welcomed; `null` between connections. */
+  get current(): OpenLink | null {
+    return this.open;
+  }
+
+  /** Connects, and reconnects whenever the connection drops; rejects once it cannot (the lease lapsed, the grace ran out). */
+  async run(): Promise<void> {
+    const { reconnectDelayMs, reconnectGraceMs } = this.deps.options;
+    let deadline = Number.POSITIVE_INFINITY;
+    let attempts = 0;
+    for (;;) {
+      const credential = this.credentials.next(Date.now());
+      attempts += 1;
+      try {
+        const socket = await this.deps.dial();
+        const connection = await AuthenticatedConnection.open(socket, {
+          credential,
+          identity: this.deps.options.identity,
+          runnerVersion: this.deps.options.runnerVersion,
+          runnerDigest: this.deps.options.runnerDigest,
+        });
+        deadline = Number.POSITIVE_INFINITY;
+        attempts = 0;
+        const closed = new Promise<void>((resolve) => {
+          connection.listen({
+            onMessage: (message) => this.onMessage(message),
+            onFailure: (error) => this.deps.onFailure(error),
+            onClose: () => resolve(),
+          });
+        });
+        await this.onWelcome(connection);
+        await closed;
+        this.open = null;
+        this.renewal.cancel();
+        this.deps.log("connection closed; reconnecting with the connection lease");
+      } catch (error) {
+        if (error instanceof RefusedBeforeChallenge) {
+          this.credentials.checkRefusal();
+        } else if (!isConnectError(error)) {
+          throw error;
+        }
+        if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
+      }
+      if (Date.now() >= deadline) throw reconnectDeadline(attempts);
+      await delay(reconnectDelayMs);
+    }
+  }
+
+  /** Stops renewing the lease and closes the open connection, if any. */
+  close(): void {
+    this.renewal.cancel();
+    this.open?.connection.close();
+  }
+
+  private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
+    const welcome = connection.welcome;
+    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiresAtUnixMs);
+    this.open = { connection, welcome };
+    this.scheduleRenewal(welcome.revocationEpoch);
+    await this.deps.onWelcome(welcome);
+  }
+
+  private onMessage(message: Record<string, unknown>): void {
+    if (message.kind !== "lease_renewed") {
+      this.deps.onMessage(message);
+      return;
+    }
+    const payload = (message.payload ?? {}) as Record<string, unknown>;
+    if (typeof payload.connectionLeaseExpiresAtUnixMs === "number") {
+      this.credentials.renewed(payload.connectionLeaseExpiresAtUnixMs);
+      this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
+    }
+  }
+
+  private scheduleRenewal(revocationEpoch: number): void {
+    this.renewal.schedule(this.credentials.expiresAtUnixMs, (expiresAtUnixMs) => {
+      const open = this.open;
+      if (open === null) return;
+      const { welcome } = open;
+      open.connection.send(
+        controlEnvelope(
+          this.deps.options.identity,
+          welcome.version,
+          "lease_renew",
+          {
+            connectionLeaseRevocationEpoch: revocationEpoch,
+            connectionLeaseExpiresAtUnixMs: expiresAtUnixMs,
+          },
+          { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
+        ),
+      );
+    });
+  }
+}
