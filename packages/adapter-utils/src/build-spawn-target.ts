@@ -1,6 +1,8 @@
+import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
 import { selectBridge } from "./bridge/bridge-launch.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
+import { INIT_PROC_DIR } from "./bwrap/init-process-mask.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
 import type {
@@ -12,7 +14,7 @@ import { bwrapNotFound } from "./spawn/bwrap-not-found.js";
 import { resolveBwrapPath } from "./spawn/resolve-command-path.js";
 import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
-import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
+import { bridgeLaunch, launchShim, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
 import { RunDirs } from "./spawn-target/run-dirs.js";
 import { sandboxMounts } from "./spawn-target/sandbox-mounts.js";
 import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
@@ -103,6 +105,11 @@ export async function buildSpawnTarget(
     if (bridge && dirs.runDir) proxy = startRunProxy(dirs, dirs.runDir, bridge, options);
     dirs.exposeSocketRoots(mounts);
     const { runDir, socketDir } = dirs;
+    const bridged = bridge && proxy && runDir && socketDir ? { bridge, proxy, runDir, socketDir } : null;
+    const shim = bridged ? null : await launchShim(launcher);
+    // The network-only scope shows the shim's own directory as its empty `/proc/1`:
+    // one bind (and one mask directory) fewer than binding the shim apart.
+    const initMask = shim && !parsed.filesystemScope ? path.dirname(shim) : null;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
@@ -110,13 +117,13 @@ export async function buildSpawnTarget(
       runDir,
       proxyMount: runDir && socketDir ? { source: socketDir, dest: runDir } : null,
       runnerIsRoot: process.geteuid?.() === 0,
+      initMask,
     });
     dirs.createMaskDirs(scope.maskDirs);
     const program = { executable: input.executable, args: input.args };
-    const launch: ProgramLaunch =
-      bridge && proxy && runDir && socketDir
-        ? await bridgeLaunch(bridge, { runDir, socketDir }, proxy, program)
-        : await shimLaunch(program, launcher);
+    const launch: ProgramLaunch = bridged
+      ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, program)
+      : shimLaunch(program, shim ? { path: shim, shownAt: initMask ? INIT_PROC_DIR : null } : null);
     const target: LocalProcessSandboxSpawnTarget = {
       command,
       args: [

@@ -50,12 +50,16 @@ export async function usableExecShim(): Promise<string | null> {
  * How a program starts in a scope without a bridge: through the exec shim
  * (native/exec-shim/, no libc, so its start costs little more than its execve), which
  * loads the program's filter, closes every descriptor above stdio and becomes the
- * program. `null` when the shim cannot be used (the program then starts directly, as
- * upstream's does).
+ * program. `shim` is its private copy (`usableExecShim`); `shownAt`, where the scope
+ * already shows that copy's directory read-only (the network-only scope's `/proc/1`
+ * mask), so it needs no bind of its own; `null`: bound at `EXEC_SHIM_PATH`.
  */
-export async function execShimCommand(): Promise<{ prefix: string[]; mounts: string[] } | null> {
-  const shim = await usableExecShim();
-  return shim ? { prefix: [EXEC_SHIM_PATH], mounts: ["--ro-bind", shim, EXEC_SHIM_PATH] } : null;
+export function execShimCommand(
+  shim: string,
+  shownAt: string | null,
+): { prefix: string[]; mounts: string[] } {
+  if (shownAt !== null) return { prefix: [path.join(shownAt, path.basename(shim))], mounts: [] };
+  return { prefix: [EXEC_SHIM_PATH], mounts: ["--ro-bind", shim, EXEC_SHIM_PATH] };
 }
 
 /** Where the Node bridge's script is written, where the sandbox sees that directory, and the socket's path there. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
-import { bridgeCommand, execShimCommand } from "../bridge/bridge-launch.js";
+import { bridgeCommand, execShimCommand, usableExecShim } from "../bridge/bridge-launch.js";
 import type { SandboxNetworkProxy } from "../proxy/index.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
@@ -57,21 +57,31 @@ export async function bridgeLaunch(
 }
 
 /**
- * The start without a bridge: the exec shim closes the program's inherited
- * descriptors and loads its filter, then becomes it; without a usable native binary the
- * program starts directly, as upstream's does. A launcher that already closed every
- * inherited descriptor before bwrap, and hands bwrap the filter on `--seccomp` (the
- * spawn helper's spare), needs no shim either: bwrap closes its own two descriptors.
+ * The start without a bridge: through the exec shim (`shim.path`, its private copy;
+ * `shim.shownAt`, where the scope already shows that copy's directory, else it is bound
+ * apart: `execShimCommand`), which closes the program's inherited descriptors and loads
+ * its filter, then becomes the program. Without one (`launchShim`) the program starts
+ * directly, as upstream's does.
  */
-export async function shimLaunch(
+export function shimLaunch(
   program: { executable: string; args: readonly string[] },
-  launcher: { closesDescriptorsAndFilters: boolean } = { closesDescriptorsAndFilters: false },
-): Promise<ProgramLaunch> {
-  const shim = launcher.closesDescriptorsAndFilters ? null : await execShimCommand();
+  shim: { path: string; shownAt: string | null } | null,
+): ProgramLaunch {
   if (!shim) return { command: program.executable, args: [...program.args], bwrapArgs: [] };
+  const command = execShimCommand(shim.path, shim.shownAt);
   return {
-    command: shim.prefix[0]!,
-    args: [...shim.prefix.slice(1), program.executable, ...program.args],
-    bwrapArgs: [...shim.mounts, ...ownFilterArgs()],
+    command: command.prefix[0]!,
+    args: [...command.prefix.slice(1), program.executable, ...program.args],
+    bwrapArgs: [...command.mounts, ...ownFilterArgs()],
   };
+}
+
+/**
+ * The exec shim's private copy for a start without a bridge, or `null`: no usable native
+ * binary here, or a launcher that already closed every inherited descriptor before bwrap
+ * and hands bwrap the filter on `--seccomp` (the spawn helper's spare; bwrap closes its
+ * own two descriptors).
+ */
+export async function launchShim(launcher: { closesDescriptorsAndFilters: boolean }): Promise<string | null> {
+  return launcher.closesDescriptorsAndFilters ? null : usableExecShim();
 }

@@ -57,8 +57,10 @@ export function scopeArgs(input: {
   proxyMount: ProxyMount | null;
   /** Whether the runner is uid 0 (the network-only scope then shows `/etc` read-only). */
   runnerIsRoot: boolean;
+  /** The network-only scope's `/proc/1` mask when it is not a fresh directory (the exec shim's, `NetworkOnlyScopePlan`). */
+  initMask: string | null;
 }): ScopeArgs {
-  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot } = input;
+  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot, initMask } = input;
   const args = [...SANDBOX_BASE_ARGS];
   let maskDirs: string[] = [];
   if (parsed.filesystemScope) {
@@ -83,6 +85,7 @@ export function scopeArgs(input: {
       proxyMount,
       socketRoots: mounts.socketRoots,
       runnerIsRoot,
+      initMask,
     });
     maskDirs = scope.maskDirs;
     args.push(...scope.args);
