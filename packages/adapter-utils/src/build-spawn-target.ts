@@ -2,7 +2,6 @@ import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
 import { selectBridge } from "./bridge/bridge-launch.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
-import { INIT_PROC_DIR } from "./bwrap/init-process-mask.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
 import type {
@@ -107,9 +106,9 @@ export async function buildSpawnTarget(
     const { runDir, socketDir } = dirs;
     const bridged = bridge && proxy && runDir && socketDir ? { bridge, proxy, runDir, socketDir } : null;
     const shim = bridged ? null : await launchShim(launcher);
-    // The network-only scope shows the shim's own directory as its empty `/proc/1`:
-    // one bind (and one mask directory) fewer than binding the shim apart.
-    const initMask = shim && !parsed.filesystemScope ? path.dirname(shim) : null;
+    // The shim's own directory is the read-only `/proc/1` mask: one bind fewer than
+    // binding the shim apart (and no mask directory of its own).
+    const initMask = shim ? path.dirname(shim) : null;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
@@ -123,7 +122,7 @@ export async function buildSpawnTarget(
     const program = { executable: input.executable, args: input.args };
     const launch: ProgramLaunch = bridged
       ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, program)
-      : shimLaunch(program, shim ? { path: shim, shownAt: initMask ? INIT_PROC_DIR : null } : null);
+      : shimLaunch(program, shim);
     const target: LocalProcessSandboxSpawnTarget = {
       command,
       args: [

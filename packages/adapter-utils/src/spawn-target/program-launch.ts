@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
-import { bridgeCommand, execShimCommand, usableExecShim } from "../bridge/bridge-launch.js";
+import { bridgeCommand, usableExecShim } from "../bridge/bridge-launch.js";
+import { INIT_PROC_DIR } from "../bwrap/init-process-mask.js";
 import type { SandboxNetworkProxy } from "../proxy/index.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
@@ -57,22 +58,22 @@ export async function bridgeLaunch(
 }
 
 /**
- * The start without a bridge: through the exec shim (`shim.path`, its private copy;
- * `shim.shownAt`, where the scope already shows that copy's directory, else it is bound
- * apart: `execShimCommand`), which closes the program's inherited descriptors and loads
- * its filter, then becomes the program. Without one (`launchShim`) the program starts
- * directly, as upstream's does.
+ * The start without a bridge: through the exec shim (`shim`, its private copy:
+ * native/exec-shim/, no libc, so its start costs little more than its execve), which
+ * loads the program's filter, closes every descriptor above stdio and becomes the
+ * program. The scope shows the shim's own directory, which holds nothing else, as its
+ * read-only `/proc/1` mask (`scopeArgs`' `initMask`), so the shim needs no bind of its
+ * own. Without one (`launchShim`) the program starts directly, as upstream's does.
  */
 export function shimLaunch(
   program: { executable: string; args: readonly string[] },
-  shim: { path: string; shownAt: string | null } | null,
+  shim: string | null,
 ): ProgramLaunch {
   if (!shim) return { command: program.executable, args: [...program.args], bwrapArgs: [] };
-  const command = execShimCommand(shim.path, shim.shownAt);
   return {
-    command: command.prefix[0]!,
-    args: [...command.prefix.slice(1), program.executable, ...program.args],
-    bwrapArgs: [...command.mounts, ...ownFilterArgs()],
+    command: path.join(INIT_PROC_DIR, path.basename(shim)),
+    args: [program.executable, ...program.args],
+    bwrapArgs: ownFilterArgs(),
   };
 }
 

@@ -57,7 +57,7 @@ export function scopeArgs(input: {
   proxyMount: ProxyMount | null;
   /** Whether the runner is uid 0 (the network-only scope then shows `/etc` read-only). */
   runnerIsRoot: boolean;
-  /** The network-only scope's `/proc/1` mask when it is not a fresh directory (the exec shim's, `NetworkOnlyScopePlan`). */
+  /** A directory to show read-only over `/proc/1` (the exec shim's); `null`: a fresh empty one. */
   initMask: string | null;
 }): ScopeArgs {
   const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot, initMask } = input;
@@ -72,6 +72,7 @@ export function scopeArgs(input: {
         aliases: mounts.aliases,
         proxyMount,
         socketRoots: mounts.socketRoots,
+        initMask,
       }),
     );
   } else {
