@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
-import { selectBridge } from "./bridge/bridge-launch.js";
+import { selectBridge, usableExecShim } from "./bridge/bridge-launch.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
@@ -13,7 +13,7 @@ import { bwrapNotFound } from "./spawn/bwrap-not-found.js";
 import { resolveBwrapPath } from "./spawn/resolve-command-path.js";
 import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
-import { bridgeLaunch, launchShim, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
+import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
 import { RunDirs } from "./spawn-target/run-dirs.js";
 import { sandboxMounts } from "./spawn-target/sandbox-mounts.js";
 import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
@@ -105,10 +105,13 @@ export async function buildSpawnTarget(
     dirs.exposeSocketRoots(mounts);
     const { runDir, socketDir } = dirs;
     const bridged = bridge && proxy && runDir && socketDir ? { bridge, proxy, runDir, socketDir } : null;
-    const shim = bridged ? null : await launchShim(launcher);
-    // The shim's own directory is the read-only `/proc/1` mask: one bind fewer than
-    // binding the shim apart (and no mask directory of its own).
-    const initMask = shim ? path.dirname(shim) : null;
+    // The shim's own directory (nothing else in it) is the read-only `/proc/1` mask of
+    // every start where it is usable, run or not: no shim bind, no empty mask to make.
+    const shimCopy = await usableExecShim();
+    const initMask = shimCopy ? path.dirname(shimCopy) : null;
+    // A launcher that closed every inherited descriptor before bwrap and hands bwrap the
+    // filter on `--seccomp` (the spawn helper's spare) needs no shim: bwrap closes its own two.
+    const shim = bridged || launcher.closesDescriptorsAndFilters ? null : shimCopy;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
-import { bridgeCommand, usableExecShim } from "../bridge/bridge-launch.js";
+import { bridgeCommand } from "../bridge/bridge-launch.js";
 import { INIT_PROC_DIR } from "../bwrap/init-process-mask.js";
 import type { SandboxNetworkProxy } from "../proxy/index.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
@@ -63,7 +63,8 @@ export async function bridgeLaunch(
  * loads the program's filter, closes every descriptor above stdio and becomes the
  * program. The scope shows the shim's own directory, which holds nothing else, as its
  * read-only `/proc/1` mask (`scopeArgs`' `initMask`), so the shim needs no bind of its
- * own. Without one (`launchShim`) the program starts directly, as upstream's does.
+ * own. Without one (no usable native binary here, or a launcher that needs none) the
+ * program starts directly, as upstream's does.
  */
 export function shimLaunch(
   program: { executable: string; args: readonly string[] },
@@ -75,14 +76,4 @@ export function shimLaunch(
     args: [program.executable, ...program.args],
     bwrapArgs: ownFilterArgs(),
   };
-}
-
-/**
- * The exec shim's private copy for a start without a bridge, or `null`: no usable native
- * binary here, or a launcher that already closed every inherited descriptor before bwrap
- * and hands bwrap the filter on `--seccomp` (the spawn helper's spare; bwrap closes its
- * own two descriptors).
- */
-export async function launchShim(launcher: { closesDescriptorsAndFilters: boolean }): Promise<string | null> {
-  return launcher.closesDescriptorsAndFilters ? null : usableExecShim();
 }
