@@ -1,5 +1,6 @@
+import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
-import { selectBridge } from "./bridge/bridge-launch.js";
+import { selectBridge, usableExecShim } from "./bridge/bridge-launch.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
@@ -103,6 +104,14 @@ export async function buildSpawnTarget(
     if (bridge && dirs.runDir) proxy = startRunProxy(dirs, dirs.runDir, bridge, options);
     dirs.exposeSocketRoots(mounts);
     const { runDir, socketDir } = dirs;
+    const bridged = bridge && proxy && runDir && socketDir ? { bridge, proxy, runDir, socketDir } : null;
+    // The shim's own directory (nothing else in it) is the read-only `/proc/1` mask of
+    // every start where it is usable, run or not: no shim bind, no empty mask to make.
+    const shimCopy = await usableExecShim();
+    const initMask = shimCopy ? path.dirname(shimCopy) : null;
+    // A launcher that closed every inherited descriptor before bwrap and hands bwrap the
+    // filter on `--seccomp` (the spawn helper's spare) needs no shim: bwrap closes its own two.
+    const shim = bridged || launcher.closesDescriptorsAndFilters ? null : shimCopy;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
@@ -110,13 +119,13 @@ export async function buildSpawnTarget(
       runDir,
       proxyMount: runDir && socketDir ? { source: socketDir, dest: runDir } : null,
       runnerIsRoot: process.geteuid?.() === 0,
+      initMask,
     });
     dirs.createMaskDirs(scope.maskDirs);
     const program = { executable: input.executable, args: input.args };
-    const launch: ProgramLaunch =
-      bridge && proxy && runDir && socketDir
-        ? await bridgeLaunch(bridge, { runDir, socketDir }, proxy, program)
-        : await shimLaunch(program, launcher);
+    const launch: ProgramLaunch = bridged
+      ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, program)
+      : shimLaunch(program, shim);
     const target: LocalProcessSandboxSpawnTarget = {
       command,
       args: [

@@ -1,6 +1,7 @@
 /*
  * paperclip-sandbox-exec PROGRAM [ARGS...]: how a program starts in a scope without a
- * bridge (bound at /dev/.paperclip-sandbox-exec inside the sandbox, src/bridge/bridge-launch.ts).
+ * bridge (/proc/1/paperclip-sandbox-exec inside the sandbox: its directory masks bwrap's pid 1,
+ * src/spawn-target/program-launch.ts).
  *
  *   1. takes the program's seccomp filter, hex-encoded, from PAPERCLIP_SANDBOX_SECCOMP
  *      (bwrap's --setenv, for callers that spawn bwrap without --seccomp) and removes

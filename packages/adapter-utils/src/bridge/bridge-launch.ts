@@ -28,12 +28,6 @@ export function bridgeReadPaths(choice: BridgeChoice): ProgramReadPaths | null {
   return choice.kind === "native" ? null : executableReadPaths(process.execPath);
 }
 
-/**
- * Where the exec shim is bound in scopes without a bridge: inside the sandbox's own
- * `/dev` (a fresh tmpfs in every scope), never on a host path.
- */
-export const EXEC_SHIM_PATH = "/dev/.paperclip-sandbox-exec";
-
 /** The native bridge binary, or `null` when it cannot be used here (probed once per process). */
 export async function usableNativeBinary(): Promise<string | null> {
   const probe = await probeNativeBridgeOnce(nativeBridgePath());
@@ -44,18 +38,6 @@ export async function usableNativeBinary(): Promise<string | null> {
 export async function usableExecShim(): Promise<string | null> {
   const probe = await probeNativeBridgeOnce(execShimPath(), EXEC_SHIM_KIND);
   return probe.status === "ok" ? probe.path : null;
-}
-
-/**
- * How a program starts in a scope without a bridge: through the exec shim
- * (native/exec-shim/, no libc, so its start costs little more than its execve), which
- * loads the program's filter, closes every descriptor above stdio and becomes the
- * program. `null` when the shim cannot be used (the program then starts directly, as
- * upstream's does).
- */
-export async function execShimCommand(): Promise<{ prefix: string[]; mounts: string[] } | null> {
-  const shim = await usableExecShim();
-  return shim ? { prefix: [EXEC_SHIM_PATH], mounts: ["--ro-bind", shim, EXEC_SHIM_PATH] } : null;
 }
 
 /** Where the Node bridge's script is written, where the sandbox sees that directory, and the socket's path there. */

@@ -33,6 +33,7 @@ function plan(overrides: Partial<NetworkOnlyScopePlan> = {}): NetworkOnlyScopePl
     proxyMount: null,
     socketRoots: ROOTS,
     runnerIsRoot: false,
+    initMask: null,
     ...overrides,
   };
 }
@@ -104,6 +105,13 @@ describe("buildNetworkOnlyScopeArgs", () => {
     const { args, maskDirs } = buildNetworkOnlyScopeArgs(plan());
     expect(args.join(" ")).toContain(`--ro-bind ${maskDirs[2]} /proc/1`);
     expect(args.indexOf("/proc/1")).toBeGreaterThan(args.indexOf("/proc"));
+  });
+
+  it("shows a given directory (the exec shim's) over /proc/1 instead of a fresh one", () => {
+    const shimDir = "/dev/shm/paperclip-sandbox-sockets-1000/native-abc";
+    const { args, maskDirs } = buildNetworkOnlyScopeArgs(plan({ initMask: shimDir }));
+    expect(maskDirs).toHaveLength(2);
+    expect(args.slice(-3)).toEqual(["--ro-bind", shimDir, "/proc/1"]);
   });
 
   it("masks nothing more when no bound-back path shows a socket root (/dev, /tmp and /run hide them)", () => {

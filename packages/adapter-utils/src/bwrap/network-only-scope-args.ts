@@ -24,6 +24,12 @@ export interface NetworkOnlyScopePlan {
    * file root owns by plain modes, so `/etc` as a whole is shown read-only.
    */
   readonly runnerIsRoot: boolean;
+  /**
+   * A host directory to show read-only over `/proc/1` instead of a fresh empty one: the
+   * exec shim's private directory (nothing in it but the shim), so the program starts
+   * from `/proc/1/<shim>` without a bind of its own. `null`: a fresh mask directory.
+   */
+  readonly initMask: string | null;
 }
 
 export interface NetworkOnlyScopeArgs {
@@ -54,7 +60,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
   }
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
-  args.push("--ro-bind", nextMaskDir(plan, maskDirs), INIT_PROC_DIR);
+  args.push("--ro-bind", plan.initMask ?? nextMaskDir(plan, maskDirs), INIT_PROC_DIR);
   if (plan.proxyMount !== null) {
     const { source, dest } = plan.proxyMount;
     tree.createParents(dest);

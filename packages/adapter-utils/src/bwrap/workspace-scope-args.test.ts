@@ -50,6 +50,7 @@ function plan(layout: HostLayout, overrides: Partial<WorkspaceScopePlan> = {}): 
     aliases: [],
     proxyMount: null,
     socketRoots: ROOTS,
+    initMask: null,
     ...overrides,
   };
 }
@@ -100,13 +101,20 @@ describe("buildWorkspaceScopeArgs", () => {
     expect(buildWorkspaceScopeArgs(plan(split))).not.toContain("/proc/sys");
   });
 
-  it("hides bwrap's pid 1 under an empty read-only tmpfs (its /proc/1/mem is writable otherwise)", () => {
+  it("hides bwrap's pid 1 under an empty read-only tmpfs without a shim's directory (its /proc/1/mem is writable otherwise)", () => {
     expect(buildWorkspaceScopeArgs(plan(merged)).slice(11, 15)).toEqual([
       "--tmpfs",
       "/proc/1",
       "--remount-ro",
       "/proc/1",
     ]);
+  });
+
+  it("shows a given directory (the exec shim's) read-only over /proc/1 instead of the tmpfs", () => {
+    const shimDir = "/dev/shm/paperclip-sandbox-sockets-1000/native-abc";
+    const args = buildWorkspaceScopeArgs(plan(merged, { initMask: shimDir }));
+    expect(args.slice(11, 14)).toEqual(["--ro-bind", shimDir, "/proc/1"]);
+    expect(args).not.toContain("--remount-ro");
   });
 
   it("recreates merged-/usr links with their own targets and never binds onto them", () => {

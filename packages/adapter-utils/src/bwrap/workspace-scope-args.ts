@@ -18,6 +18,12 @@ export interface WorkspaceScopePlan {
   readonly proxyMount: ProxyMount | null;
   /** Every private socket root of this user (`temp-dir/private-socket-roots.ts`), masked wherever a bind shows one. */
   readonly socketRoots: readonly string[];
+  /**
+   * A host directory to show read-only over `/proc/1` instead of an empty read-only
+   * tmpfs: the exec shim's private directory (nothing in it but the shim), so the
+   * program starts from `/proc/1/<shim>` without a bind of its own.
+   */
+  readonly initMask: string | null;
 }
 
 export interface ProxyMount {
@@ -37,7 +43,8 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   const root = new FreshRootArgv();
   if (kindOf(plan.layout, "/proc/sys").kind === "directory")
     root.args.push("--ro-bind", "/proc/sys", "/proc/sys");
-  root.args.push("--tmpfs", INIT_PROC_DIR, "--remount-ro", INIT_PROC_DIR);
+  if (plan.initMask !== null) root.args.push("--ro-bind", plan.initMask, INIT_PROC_DIR);
+  else root.args.push("--tmpfs", INIT_PROC_DIR, "--remount-ro", INIT_PROC_DIR);
   showSystemPaths(root, plan);
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") root.mountRequest(request);

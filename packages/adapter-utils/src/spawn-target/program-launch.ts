@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
-import { bridgeCommand, execShimCommand } from "../bridge/bridge-launch.js";
+import { bridgeCommand } from "../bridge/bridge-launch.js";
+import { INIT_PROC_DIR } from "../bwrap/init-process-mask.js";
 import type { SandboxNetworkProxy } from "../proxy/index.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
@@ -57,21 +58,22 @@ export async function bridgeLaunch(
 }
 
 /**
- * The start without a bridge: the exec shim closes the program's inherited
- * descriptors and loads its filter, then becomes it; without a usable native binary the
- * program starts directly, as upstream's does. A launcher that already closed every
- * inherited descriptor before bwrap, and hands bwrap the filter on `--seccomp` (the
- * spawn helper's spare), needs no shim either: bwrap closes its own two descriptors.
+ * The start without a bridge: through the exec shim (`shim`, its private copy:
+ * native/exec-shim/, no libc, so its start costs little more than its execve), which
+ * loads the program's filter, closes every descriptor above stdio and becomes the
+ * program. The scope shows the shim's own directory, which holds nothing else, as its
+ * read-only `/proc/1` mask (`scopeArgs`' `initMask`), so the shim needs no bind of its
+ * own. Without one (no usable native binary here, or a launcher that needs none) the
+ * program starts directly, as upstream's does.
  */
-export async function shimLaunch(
+export function shimLaunch(
   program: { executable: string; args: readonly string[] },
-  launcher: { closesDescriptorsAndFilters: boolean } = { closesDescriptorsAndFilters: false },
-): Promise<ProgramLaunch> {
-  const shim = launcher.closesDescriptorsAndFilters ? null : await execShimCommand();
+  shim: string | null,
+): ProgramLaunch {
   if (!shim) return { command: program.executable, args: [...program.args], bwrapArgs: [] };
   return {
-    command: shim.prefix[0]!,
-    args: [...shim.prefix.slice(1), program.executable, ...program.args],
-    bwrapArgs: [...shim.mounts, ...ownFilterArgs()],
+    command: path.join(INIT_PROC_DIR, path.basename(shim)),
+    args: [program.executable, ...program.args],
+    bwrapArgs: ownFilterArgs(),
   };
 }

@@ -49,6 +49,7 @@ describe("scopeArgs", () => {
       runDir: "/tmp/run-1",
       proxyMount: null,
       runnerIsRoot: false,
+      initMask: null,
     });
     expect(args.slice(0, SANDBOX_BASE_ARGS.length)).toEqual([...SANDBOX_BASE_ARGS]);
     expect(SANDBOX_BASE_ARGS.join(" ")).toContain("--cap-drop ALL");
@@ -66,6 +67,7 @@ describe("scopeArgs", () => {
       runDir: null,
       proxyMount: null,
       runnerIsRoot: true,
+      initMask: null,
     });
     expect(maskDirs).toEqual([]);
     expect(args).toContain("--tmpfs");

@@ -57,8 +57,10 @@ export function scopeArgs(input: {
   proxyMount: ProxyMount | null;
   /** Whether the runner is uid 0 (the network-only scope then shows `/etc` read-only). */
   runnerIsRoot: boolean;
+  /** A directory to show read-only over `/proc/1` (the exec shim's); `null`: a fresh empty one. */
+  initMask: string | null;
 }): ScopeArgs {
-  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot } = input;
+  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot, initMask } = input;
   const args = [...SANDBOX_BASE_ARGS];
   let maskDirs: string[] = [];
   if (parsed.filesystemScope) {
@@ -70,6 +72,7 @@ export function scopeArgs(input: {
         aliases: mounts.aliases,
         proxyMount,
         socketRoots: mounts.socketRoots,
+        initMask,
       }),
     );
   } else {
@@ -83,6 +86,7 @@ export function scopeArgs(input: {
       proxyMount,
       socketRoots: mounts.socketRoots,
       runnerIsRoot,
+      initMask,
     });
     maskDirs = scope.maskDirs;
     args.push(...scope.args);
