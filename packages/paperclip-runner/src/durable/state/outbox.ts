@@ -49,8 +49,3 @@ export function acknowledgeOutbox(state: DurableState, ackedSourceSeq: number): 
     outboxBytes: outbox.reduce((total, entry) => total + entry.bytes, 0),
   };
 }
-
-/** Entries of the outbox the server has not acknowledged, oldest first, at most `limit`. */
-export function unacknowledged(state: DurableState, afterSeq: number, limit: number): readonly OutboxEntry[] {
-  return state.outbox.filter((entry) => entry.sourceSeq > afterSeq).slice(0, limit);
-}
