@@ -17,6 +17,11 @@ const TMP = "/tmp";
 // Caches that tools keep in /tmp on purpose and reuse on the next run: Node's module compile
 // cache (npm enables it on Node 22+) and tsx's transform cache. Not the suite's leftovers.
 const TOOL_CACHES = [/^node-compile-cache$/, /^tsx-\d+$/];
+// The sandbox's per-user private socket root (adapter-utils, temp-dir/private-socket-roots.ts):
+// a root every run of that user shares, kept on purpose like its twin in /dev/shm. The native
+// bridge's probe tries /tmp's when a copy in /dev/shm's does not run. Only an empty one is not a
+// leftover: a run's directory or copy left inside it is.
+const SANDBOX_SOCKET_ROOT = /^paperclip-sandbox-sockets-\d+$/;
 const VAR_TMP = "/var/tmp";
 /** Directories our packages make in /var/tmp (the emulator's default root), and where a path names one. */
 const RUN_ROOT = /^createos-emulator-/;
@@ -39,7 +44,8 @@ function runRootsNamedBy(/** @type {ProcessEntry} */ entry) {
  * entry that a process outside the run works in or holds open belongs to someone else on a
  * shared machine (`foreign`), and is named but not held against the run.
  * @param {Snapshot} before
- * @param {{ tmp: string[], runRoots: string[], processes: ProcessEntry[] }} after
+ * @param {{ tmp: string[], emptySocketRoots?: string[], runRoots: string[], processes: ProcessEntry[] }} after
+ *   emptySocketRoots: the sandbox socket roots among `tmp` that hold nothing
  * @param {ReadonlySet<number>} exempt the checker and its ancestors
  */
 export function findLeftovers(before, after, exempt) {
@@ -53,8 +59,12 @@ export function findLeftovers(before, after, exempt) {
   for (const entry of after.processes) {
     if (!ours(entry)) for (const name of entry.tmpInUse) heldByOthers.set(name, entry.pid);
   }
+  const emptySocketRoots = new Set(after.emptySocketRoots ?? []);
   const newTmp = after.tmp.filter(
-    (name) => !oldTmp.has(name) && !TOOL_CACHES.some((cache) => cache.test(name)),
+    (name) =>
+      !oldTmp.has(name) &&
+      !TOOL_CACHES.some((cache) => cache.test(name)) &&
+      !(SANDBOX_SOCKET_ROOT.test(name) && emptySocketRoots.has(name)),
   );
   return {
     tmp: newTmp.filter((name) => !heldByOthers.has(name)),
@@ -67,6 +77,18 @@ export function findLeftovers(before, after, exempt) {
       (entry) => ours(entry) && !entry.zombie && !exempt.has(entry.pid) && !oldProcesses.has(identity(entry)),
     ),
   };
+}
+
+/** @param {string[]} tmp names in /tmp @returns {string[]} the sandbox socket roots among them that hold nothing */
+function emptySocketRootsIn(tmp) {
+  return tmp.filter((name) => {
+    if (!SANDBOX_SOCKET_ROOT.test(name)) return false;
+    try {
+      return readdirSync(path.join(TMP, name)).length === 0;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** @returns {string[]} the emulator roots in /var/tmp now */
@@ -186,12 +208,19 @@ async function main() {
   const exempt = selfAndAncestors();
   // Teardown is asynchronous: a process on its way out, and what it removes as it exits, get a moment.
   const deadline = Date.now() + GRACE_MS;
-  const look = () =>
-    findLeftovers(
+  const look = () => {
+    const tmp = readdirSync(TMP);
+    return findLeftovers(
       before,
-      { tmp: readdirSync(TMP), runRoots: listRunRoots(), processes: listProcesses(marker, checkout) },
+      {
+        tmp,
+        emptySocketRoots: emptySocketRootsIn(tmp),
+        runRoots: listRunRoots(),
+        processes: listProcesses(marker, checkout),
+      },
       exempt,
     );
+  };
   const count = (/** @type {ReturnType<typeof look>} */ found) =>
     found.processes.length + found.tmp.length + found.runRoots.length;
   let leftovers = look();

@@ -27,6 +27,19 @@ describe("findLeftovers", () => {
     expect(findLeftovers(before, after, new Set()).tmp).toEqual(["runner-abc"]);
   });
 
+  it("passes an empty sandbox socket root, the one every run shares, but not one a run left something in", () => {
+    const after = {
+      tmp: ["existing", "paperclip-sandbox-sockets-0", "paperclip-sandbox-sockets-1000"],
+      emptySocketRoots: ["paperclip-sandbox-sockets-0"],
+      runRoots: ["createos-emulator-old"],
+      processes: [],
+    };
+    expect(findLeftovers(before, after, new Set()).tmp).toEqual(["paperclip-sandbox-sockets-1000"]);
+    // Only the sandbox's roots: another empty directory is still a leftover.
+    const other = { ...after, tmp: ["existing", "runner-abc"], emptySocketRoots: ["runner-abc"] };
+    expect(findLeftovers(before, other, new Set()).tmp).toEqual(["runner-abc"]);
+  });
+
   it("counts an emulator sandbox the run started, found by the root its argv or cwd names, and a root left behind", () => {
     const sandbox = {
       ...process1,
