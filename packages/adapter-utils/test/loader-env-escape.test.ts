@@ -149,7 +149,7 @@ describe("loader variables for the program (buildLocalProcessSandboxSpawnTarget,
 
 /** This process's run cgroups that hold a process now: a waiting spare's (a taken one's run is awaited). */
 function waitingSpareCgroups(parent: string): string[] {
-  const own = new RegExp(`^paperclip-sandbox-${process.pid}-\\d+$`);
+  const own = new RegExp(`^paperclip-sandbox-${process.pid}-[0-9a-f]+-\\d+$`);
   return readdirSync(parent)
     .filter((name) => own.test(name))
     .map((name) => path.join(parent, name))

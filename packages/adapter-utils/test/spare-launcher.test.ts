@@ -75,8 +75,44 @@ describe("the spare cgroup launcher", () => {
       expect(result.stdout).toContain(`input ${run}`);
       cgroups.push(result.stdout.split("\n")[0]!);
     }
-    expect(cgroups.every((line) => /pids:.*paperclip-sandbox-\d+-\d+$/.test(line))).toBe(true);
+    expect(cgroups.every((line) => /pids:.*paperclip-sandbox-\d+-[0-9a-f]+-\d+$/.test(line))).toBe(true);
     expect(new Set(cgroups).size).toBe(3);
+  });
+
+  it("keeps two copies of the package in one process (its ESM and CJS builds, or two versions) apart", async () => {
+    // Each import after a reset is a fresh copy of the module graph, with its own spare and names.
+    vi.resetModules();
+    const first = await import("../src/spawn/run-child-process.js");
+    vi.resetModules();
+    const second = await import("../src/spawn/run-child-process.js");
+    expect(first.runChildProcess).not.toBe(second.runChildProcess);
+    const ws = tempDirForTest("paperclip-spare-copies-");
+    const cgroups: string[] = [];
+    for (let round = 0; round < 4; round += 1) {
+      for (const copy of [first, second]) {
+        const result = await copy.runChildProcess(
+          "copies",
+          "/bin/sh",
+          ["-c", "grep pids /proc/self/cgroup"],
+          {
+            cwd: ws,
+            env: {},
+            timeoutSec: 30,
+            graceSec: 1,
+            onLog: async () => {},
+            localProcessSandbox: { workspaceDir: ws, networkScope: "deny" },
+          },
+        );
+        expect(result.exitCode, result.stderr).toBe(0);
+        cgroups.push(result.stdout.trim());
+      }
+    }
+    // Named by pid and counter alone, the second copy's cgroup collided with the first's spare,
+    // so its run went without a pids limit (and a cleanup could kill the other copy's run).
+    expect(cgroups.filter((line) => !/pids:.*paperclip-sandbox-\d+-(?:[0-9a-f]+-)?\d+$/.test(line))).toEqual(
+      [],
+    );
+    expect(new Set(cgroups).size).toBe(cgroups.length);
   });
 
   it("leaves no process and no cgroup behind once its host process has ended", async () => {

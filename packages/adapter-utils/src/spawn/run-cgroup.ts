@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -60,6 +61,25 @@ function readText(file: string): string {
 
 const RUN_CGROUP_PREFIX = "paperclip-sandbox-";
 
+/**
+ * A run cgroup's name: the owner's pid (for the sweep), then a token of this copy of the
+ * module, then a counter (pure). The token keeps two copies of the package loaded by one
+ * process (its ESM and CJS builds, or two versions) from making the same name: with the pid
+ * and counter alone, one copy's `mkdir` failed on the other's cgroup (its run went without a
+ * pids limit), and one copy's cleanup could kill the other's run in a cgroup that reused
+ * the name of one it had just removed.
+ */
+export function runCgroupName(pid: number, token: string, counter: number): string {
+  return `${RUN_CGROUP_PREFIX}${pid}-${token}-${counter}`;
+}
+
+/** The pid of the process that made a run cgroup, from its name (this version's or an earlier one's), else `null` (pure). */
+export function runCgroupOwner(name: string): number | null {
+  const match = /^paperclip-sandbox-(\d+)-(?:[0-9a-f]+-)?\d+$/.exec(name);
+  const owner = Number(match?.[1]);
+  return owner > 0 ? owner : null;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -81,8 +101,8 @@ function sweepLeftCgroups(parent: string): void {
     return;
   }
   for (const name of names) {
-    const owner = Number(/^paperclip-sandbox-(\d+)-\d+$/.exec(name)?.[1]);
-    if (!owner || owner === process.pid || isAlive(owner)) continue;
+    const owner = runCgroupOwner(name);
+    if (owner === null || owner === process.pid || isAlive(owner)) continue;
     try {
       rmdirSync(path.join(parent, name));
     } catch {}
@@ -112,6 +132,7 @@ export function findPidsHierarchy(): PidsHierarchy | null {
 }
 
 let counter = 0;
+const instanceToken = randomBytes(4).toString("hex");
 
 /** A cgroup of one run: every process of the sandbox is born in it (the launcher joins it first). */
 export interface RunCgroup {
@@ -148,7 +169,7 @@ export function createRunCgroup(maxProcesses: number): RunCgroup | null {
   const found = findPidsHierarchy();
   if (!found) return null;
   counter += 1;
-  const dir = path.join(found.parent, `${RUN_CGROUP_PREFIX}${process.pid}-${counter}`);
+  const dir = path.join(found.parent, runCgroupName(process.pid, instanceToken, counter));
   try {
     mkdirSync(dir);
   } catch {
