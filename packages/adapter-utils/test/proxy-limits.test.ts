@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { NetworkDecision } from "../src/proxy/index.js";
@@ -18,6 +19,25 @@ function connected(socketPath: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath, () => resolve(socket));
     socket.on("error", reject);
+  });
+}
+
+/** This process's open descriptors: the proxy's sockets and the test's own. */
+function openDescriptors(): number {
+  return readdirSync("/proc/self/fd").length;
+}
+
+/**
+ * A client that sends nothing and never closes its side (as a program can), resolved once the
+ * proxy has ended or closed the connection: a refusal sends its answer and a FIN at once.
+ */
+function refusedButKeptOpen(socketPath: string): Promise<Socket> {
+  return new Promise((resolve) => {
+    const socket = connect({ path: socketPath, allowHalfOpen: true });
+    socket.on("error", () => {});
+    socket.once("end", () => resolve(socket));
+    socket.once("close", () => resolve(socket));
+    socket.resume();
   });
 }
 
@@ -50,6 +70,24 @@ describe("sandbox proxy limits", () => {
     expect(ok.status).toBe(200);
     held[1]!.destroy();
     expect(proxy.stats().connections).toBe(4);
+  });
+
+  it("keeps no more refused connections open than maxConnections, however many stay open", async () => {
+    const proxy = await startProxy({
+      allowlist: ["api.test"],
+      trustedUrls: [],
+      limits: { maxConnections: 4 },
+    });
+    const held = await Promise.all(Array.from({ length: 4 }, () => connected(proxy.socketPath)));
+    await expect.poll(() => proxy.stats().activeConnections === 4, { timeout: 15_000 }).toBe(true);
+    const before = openDescriptors();
+    const flood = await Promise.all(Array.from({ length: 64 }, () => refusedButKeptOpen(proxy.socketPath)));
+    // Each flood client is one descriptor of this process; the rest is the proxy's side of them.
+    // On the old code every refusal waited for its client's FIN: 64 of them.
+    expect(openDescriptors() - before - flood.length).toBeLessThanOrEqual(4);
+    expect(proxy.stats().connections).toBe(68);
+    for (const socket of [...held, ...flood]) socket.destroy();
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 
   it("answers 431 to a request head larger than maxHeaderBytes", async () => {

@@ -43,4 +43,5 @@ export function reportedHost(raw: string): string {
 }
 
 export const DENIED_MESSAGE = "Network target denied by Paperclip sandbox policy.";
+export const CONNECTION_LIMIT_MESSAGE = "Paperclip sandbox proxy connection limit reached.";
 export const UPSTREAM_ERROR_MESSAGE = "Paperclip sandbox proxy could not reach the upstream server.";
