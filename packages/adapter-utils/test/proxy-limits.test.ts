@@ -90,6 +90,36 @@ describe("sandbox proxy limits", () => {
     await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
   });
 
+  it("ends the upstream request of a pipelined answer that never had its turn, and gives its place back", async () => {
+    let answering = false;
+    const upstream = await startHttpUpstream((_request, response) => {
+      if (answering) response.end("later");
+    });
+    const open = new Set<Socket>();
+    upstream.server.on("connection", (socket: Socket) => {
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+    });
+    const target = `127.0.0.1:${upstream.port}`;
+    const proxy = await startProxy({ allowlist: [target], trustedUrls: [], limits: { maxConnections: 2 } });
+    const client = await connected(proxy.socketPath);
+    const request = (path: string) => `GET http://${target}${path} HTTP/1.1\r\nHost: ${target}\r\n\r\n`;
+    client.write(request("/first") + request("/second"));
+    await expect.poll(() => upstream.received.length, { timeout: 15_000 }).toBe(2);
+    // A malformed third request: the proxy answers 400 and closes the connection while the
+    // first answer is still pending, so the second one is never given the connection.
+    client.on("end", () => client.destroy());
+    client.write("\u0000\r\n\r\n");
+    // On the old code the second upstream request stayed open until tunnelIdleMs.
+    await expect.poll(() => open.size, { timeout: 15_000 }).toBe(0);
+    answering = true;
+    const after = await Promise.all([
+      proxyRequest(proxy.socketPath, `http://${target}/a`),
+      proxyRequest(proxy.socketPath, `http://${target}/b`),
+    ]);
+    expect(after.map((response) => response.status)).toEqual([200, 200]);
+  });
+
   it("answers 431 to a request head larger than maxHeaderBytes", async () => {
     const proxy = await startProxy({
       allowlist: ["api.test"],

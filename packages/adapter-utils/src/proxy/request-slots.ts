@@ -13,8 +13,10 @@ export interface RequestSlot {
  * parses it, and reads on while none of their answers is written: without a bound, one
  * sandbox connection opened an upstream connection per request it wrote, or queued its
  * requests behind the name lookups without end. A slot is given back when its answer is
- * sent, or when its sandbox connection closes: a pipelined request that never got its turn
- * would otherwise keep its slot, and its upstream request, until `tunnelIdleMs`.
+ * sent or closed, or when its sandbox connection closes: the answer of a pipelined request
+ * that has not had its turn is neither (a connection closed for a malformed request after
+ * it), and its upstream request is ended then, or it would hold a host descriptor until
+ * `tunnelIdleMs` past the bound.
  */
 export class RequestSlots {
   #taken = 0;
