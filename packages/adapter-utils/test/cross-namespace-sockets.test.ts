@@ -98,7 +98,7 @@ describe("sockets no network namespace separates", () => {
     expect(said).toEqual(refused);
   }, 120_000);
 
-  it("pathname Unix sockets: the network-only scope reaches the host's outside /tmp and /run (by design), the workspace scope only the workspace's", async () => {
+  it("Unix sockets: the network-only scope reaches the host's outside /tmp and /run (by design), the workspace scope only the workspace's, and the host's abstract ones without a network scope (by design)", async () => {
     const ws = await scratchDir();
     const attacks = await buildAttacks(await scratchDir());
     // Where host services listen: a directory of the host tree (an agent under a home directory,
@@ -115,6 +115,9 @@ describe("sockets no network namespace separates", () => {
       hostTree: path.join(hostTree, "S.agent"),
       run: path.join(runDir, "daemon.sock"),
       workspace: path.join(ws, "dev.sock"),
+      // An abstract socket (X11's "@/tmp/.X11-unix/X0", a D-Bus bus at "unix:abstract=…"):
+      // it lives in a network namespace, so only a sandbox without a network scope shares it.
+      abstract: `@pc-sbx-host-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     };
     const hits: string[] = [];
     for (const socketPath of Object.values(sockets)) {
@@ -127,7 +130,7 @@ describe("sockets no network namespace separates", () => {
       });
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
-        server.listen(socketPath, () => {
+        server.listen(socketPath.replace(/^@/, "\0"), () => {
           server.off("error", reject);
           resolve();
         });
@@ -150,19 +153,22 @@ describe("sockets no network namespace separates", () => {
         Object.entries(sockets).map(([where, file]) => [where, lines.get(file)!]),
       );
     }
-    const networkOnly = { hostTree: "ok", run: "ENOENT", workspace: "ok" };
-    const workspace = { hostTree: "ENOENT", run: "ENOENT", workspace: "ok" };
+    const networkOnly = { hostTree: "ok", run: "ENOENT", workspace: "ok", abstract: "ECONNREFUSED" };
+    const workspace = { hostTree: "ENOENT", run: "ENOENT", workspace: "ok", abstract: "ECONNREFUSED" };
     expect(reached).toEqual({
       networkOnlyDeny: networkOnly,
       networkOnlyAllowlist: networkOnly,
       workspaceDeny: workspace,
       workspaceAllowlistNode: workspace,
-      workspaceOnly: workspace,
+      workspaceOnly: { ...workspace, abstract: "ok" },
     });
     // The sockets' accepts reach this process's event loop eventually: vitest's 1 s default is no bound.
     await expect
       .poll(() => hits.filter((hit) => hit === sockets.hostTree).length, { timeout: 15_000 })
       .toBe(2);
     expect(hits.filter((hit) => hit === sockets.run)).toEqual([]);
+    await expect
+      .poll(() => hits.filter((hit) => hit === sockets.abstract).length, { timeout: 15_000 })
+      .toBe(1);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { NetworkDecision } from "../src/proxy/index.js";
@@ -18,6 +19,25 @@ function connected(socketPath: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath, () => resolve(socket));
     socket.on("error", reject);
+  });
+}
+
+/** This process's open descriptors: the proxy's sockets and the test's own. */
+function openDescriptors(): number {
+  return readdirSync("/proc/self/fd").length;
+}
+
+/**
+ * A client that sends nothing and never closes its side (as a program can), resolved once the
+ * proxy has ended or closed the connection: a refusal sends its answer and a FIN at once.
+ */
+function refusedButKeptOpen(socketPath: string): Promise<Socket> {
+  return new Promise((resolve) => {
+    const socket = connect({ path: socketPath, allowHalfOpen: true });
+    socket.on("error", () => {});
+    socket.once("end", () => resolve(socket));
+    socket.once("close", () => resolve(socket));
+    socket.resume();
   });
 }
 
@@ -50,6 +70,54 @@ describe("sandbox proxy limits", () => {
     expect(ok.status).toBe(200);
     held[1]!.destroy();
     expect(proxy.stats().connections).toBe(4);
+  });
+
+  it("keeps no more refused connections open than maxConnections, however many stay open", async () => {
+    const proxy = await startProxy({
+      allowlist: ["api.test"],
+      trustedUrls: [],
+      limits: { maxConnections: 4 },
+    });
+    const held = await Promise.all(Array.from({ length: 4 }, () => connected(proxy.socketPath)));
+    await expect.poll(() => proxy.stats().activeConnections === 4, { timeout: 15_000 }).toBe(true);
+    const before = openDescriptors();
+    const flood = await Promise.all(Array.from({ length: 64 }, () => refusedButKeptOpen(proxy.socketPath)));
+    // Each flood client is one descriptor of this process; the rest is the proxy's side of them.
+    // On the old code every refusal waited for its client's FIN: 64 of them.
+    expect(openDescriptors() - before - flood.length).toBeLessThanOrEqual(4);
+    expect(proxy.stats().connections).toBe(68);
+    for (const socket of [...held, ...flood]) socket.destroy();
+    await expect.poll(() => proxy.stats().activeConnections === 0, { timeout: 15_000 }).toBe(true);
+  });
+
+  it("ends the upstream request of a pipelined answer that never had its turn, and gives its place back", async () => {
+    let answering = false;
+    const upstream = await startHttpUpstream((_request, response) => {
+      if (answering) response.end("later");
+    });
+    const open = new Set<Socket>();
+    upstream.server.on("connection", (socket: Socket) => {
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+    });
+    const target = `127.0.0.1:${upstream.port}`;
+    const proxy = await startProxy({ allowlist: [target], trustedUrls: [], limits: { maxConnections: 2 } });
+    const client = await connected(proxy.socketPath);
+    const request = (path: string) => `GET http://${target}${path} HTTP/1.1\r\nHost: ${target}\r\n\r\n`;
+    client.write(request("/first") + request("/second"));
+    await expect.poll(() => upstream.received.length, { timeout: 15_000 }).toBe(2);
+    // A malformed third request: the proxy answers 400 and closes the connection while the
+    // first answer is still pending, so the second one is never given the connection.
+    client.on("end", () => client.destroy());
+    client.write("\u0000\r\n\r\n");
+    // On the old code the second upstream request stayed open until tunnelIdleMs.
+    await expect.poll(() => open.size, { timeout: 15_000 }).toBe(0);
+    answering = true;
+    const after = await Promise.all([
+      proxyRequest(proxy.socketPath, `http://${target}/a`),
+      proxyRequest(proxy.socketPath, `http://${target}/b`),
+    ]);
+    expect(after.map((response) => response.status)).toEqual([200, 200]);
   });
 
   it("answers 431 to a request head larger than maxHeaderBytes", async () => {

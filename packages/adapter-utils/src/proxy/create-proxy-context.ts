@@ -4,6 +4,7 @@ import type { ResolvedProxyLimits } from "./limits.js";
 import type { NetworkPolicy } from "./network-policy.js";
 import type { NetworkDecision, ProxyContext } from "./proxy-context.js";
 import { decisionRecorder, type ProxyCounters } from "./proxy-stats.js";
+import { RequestSlots } from "./request-slots.js";
 import type { NetworkResolver } from "./resolve-target.js";
 import { decideNetworkTarget, type TargetDecision } from "./target-decision.js";
 
@@ -45,6 +46,7 @@ export function createProxyContext(input: ProxyContextInput): ProxyContext {
     limits: input.limits,
     agent: new Agent({ keepAlive: true }),
     upstreamSockets: new Set(),
+    requestSlots: new RequestSlots(input.limits.maxConnections),
     handoff: courier
       ? { courier, ids: new WeakMap(), onHandedOff: () => (counters.handedOff += 1) }
       : undefined,

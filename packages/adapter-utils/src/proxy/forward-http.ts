@@ -2,8 +2,15 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { canonicalizeHost, formatCanonicalHost } from "./canonical-host.js";
 import { stripHopByHopHeaders } from "./hop-by-hop.js";
 import { pinnedLookup } from "./pinned-lookup.js";
-import { DENIED_MESSAGE, type ProxyContext, reportedHost, UPSTREAM_ERROR_MESSAGE } from "./proxy-context.js";
+import {
+  CONNECTION_LIMIT_MESSAGE,
+  DENIED_MESSAGE,
+  type ProxyContext,
+  reportedHost,
+  UPSTREAM_ERROR_MESSAGE,
+} from "./proxy-context.js";
 import { writeProxyError } from "./proxy-error.js";
+import type { RequestSlot } from "./request-slots.js";
 import type { ResolvedAddress } from "./resolve-target.js";
 import { upstreamRequestHeaders } from "./upstream-request-headers.js";
 import { readWrittenTarget } from "./written-target.js";
@@ -53,6 +60,7 @@ function sendUpstream(
   target: URL,
   port: number,
   addresses: readonly ResolvedAddress[],
+  slot: RequestSlot,
 ): void {
   const fail = (reason: string) =>
     answerError(request, response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE, reason);
@@ -73,6 +81,7 @@ function sendUpstream(
     // Bounds a stalled exchange either way: an upstream that never answers, a client body that never ends.
     timeout: context.limits.tunnelIdleMs,
   });
+  slot.carry(upstream);
   let answered = false;
   upstream.on("timeout", () => upstream.destroy(new Error("upstream idle timeout")));
   upstream.on("error", () => fail("upstream_error"));
@@ -155,13 +164,29 @@ export function forwardHttpRequest(
     return;
   }
   const label = formatCanonicalHost(host);
+  // Taken before the decision, whose lookup may wait its turn. A request past the limit is
+  // answered at once, and the answer closes its connection (its request is not complete yet
+  // when Node hands it over), so nothing more of a pipelined burst is read.
+  const slot = context.requestSlots.take(request.socket, response);
+  if (!slot) {
+    context.record({ decision: "deny", host: label, port, reason: "connection_limit" });
+    answerError(
+      request,
+      response,
+      503,
+      "proxy_connection_limit",
+      CONNECTION_LIMIT_MESSAGE,
+      "connection_limit",
+    );
+    return;
+  }
   context
     .decide(host, port)
     .then((verdict) => {
       context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
       if (response.destroyed) return;
       if (verdict.decision === "allow") {
-        sendUpstream(context, request, response, target, port, verdict.addresses);
+        sendUpstream(context, request, response, target, port, verdict.addresses, slot);
       } else if (verdict.failure === "lookup") {
         answerError(request, response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason);
       } else {

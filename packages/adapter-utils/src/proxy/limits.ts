@@ -1,7 +1,10 @@
 import { SandboxError } from "@paperclipai/errors";
 
 export interface SandboxNetworkProxyLimits {
-  /** Concurrent sandbox connections (HTTP and tunnels); more are refused with 503. */
+  /**
+   * Concurrent sandbox connections (HTTP and tunnels), and plain-HTTP requests served at
+   * once (a pipelined connection sends several); more are refused with 503.
+   */
   maxConnections?: number | undefined;
   /** Request line plus headers, in bytes; more gets 431. */
   maxHeaderBytes?: number | undefined;

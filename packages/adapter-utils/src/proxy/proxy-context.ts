@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import type { TunnelCourier } from "../handoff/tunnel-courier.js";
 import type { CanonicalHost } from "./canonical-host.js";
 import type { ResolvedProxyLimits } from "./limits.js";
+import type { RequestSlots } from "./request-slots.js";
 import type { TargetDecision } from "./target-decision.js";
 
 /** One network attempt as reported to `onNetworkDecision`: never headers or bodies. */
@@ -22,6 +23,8 @@ export interface ProxyContext {
   readonly agent: Agent;
   /** Upstream sockets, destroyed by `close()`. */
   readonly upstreamSockets: Set<Socket>;
+  /** Plain-HTTP requests being served, at most `limits.maxConnections`. */
+  readonly requestSlots: RequestSlots;
   /** Present when a courier runs: tunnels of the bridge's connections (on relay.sock) are offered to it. */
   readonly handoff?: TunnelHandoff | undefined;
   /** Policy, single resolution and address check; never rejects. */
@@ -43,4 +46,5 @@ export function reportedHost(raw: string): string {
 }
 
 export const DENIED_MESSAGE = "Network target denied by Paperclip sandbox policy.";
+export const CONNECTION_LIMIT_MESSAGE = "Paperclip sandbox proxy connection limit reached.";
 export const UPSTREAM_ERROR_MESSAGE = "Paperclip sandbox proxy could not reach the upstream server.";

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import type { ConnectionId } from "../handoff/handoff-wire.js";
-import type { ProxyContext } from "./proxy-context.js";
+import { CONNECTION_LIMIT_MESSAGE, type ProxyContext } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import type { ProxyCounters } from "./proxy-stats.js";
 import { refuseSocket } from "./refuse-socket.js";
@@ -9,7 +9,7 @@ import { refuseSocket } from "./refuse-socket.js";
 const CONNECTION_LIMIT_RESPONSE = formatRawProxyError(
   "503 Service Unavailable",
   "proxy_connection_limit",
-  "Paperclip sandbox proxy connection limit reached.",
+  CONNECTION_LIMIT_MESSAGE,
   "connection_limit",
 );
 
@@ -26,6 +26,10 @@ export interface SandboxConnections {
 /**
  * The proxy's sandbox sockets: each counted and its bytes tallied once it closes, refused
  * past `limits.maxConnections` before any parsing, else handed to the HTTP server.
+ * A refusal lingers until its client closes (at most `refuse-socket.ts`'s linger time), so
+ * at most `maxConnections` linger at once; past them a socket is closed unanswered. Else a
+ * program that connects again and again and never closes held a descriptor of the host
+ * process for every connection it made in the linger time, without bound.
  */
 export function trackSandboxConnections(
   context: ProxyContext,
@@ -34,6 +38,7 @@ export function trackSandboxConnections(
 ): SandboxConnections {
   const all = new Set<Socket>();
   const accepted = new Set<Socket>();
+  const refusing = new Set<Socket>();
   const accept = (socket: Socket, bridgeId?: ConnectionId) => {
     counters.connections += 1;
     all.add(socket);
@@ -41,6 +46,7 @@ export function trackSandboxConnections(
     socket.once("close", () => {
       all.delete(socket);
       accepted.delete(socket);
+      refusing.delete(socket);
       counters.closedBytesIn += socket.bytesRead;
       counters.closedBytesOut += socket.bytesWritten;
     });
@@ -51,6 +57,11 @@ export function trackSandboxConnections(
     }
     if (accepted.size >= context.limits.maxConnections) {
       context.record({ decision: "deny", host: "", port: 0, reason: "connection_limit" });
+      if (refusing.size >= context.limits.maxConnections) {
+        socket.destroy();
+        return;
+      }
+      refusing.add(socket);
       refuseSocket(socket, CONNECTION_LIMIT_RESPONSE, true);
       return;
     }
