@@ -1,5 +1,6 @@
 import type { PrpEventType } from "../events/index.js";
 import { boundedText } from "./bounded-text.js";
+import { compactionEvent } from "./codex-compaction-event.js";
 import { noticeEvent, planEvent } from "./codex-plan-notice-events.js";
 import { TOOL_TRANSPORTS, toolExecutionEvent } from "./codex-tool-execution-event.js";
 import { usageEvent } from "./codex-usage-events.js";
@@ -115,6 +116,8 @@ export function codexNotificationEvents(
       return itemEvents(method, params, provider);
     case "turn/plan/updated":
       return { kind: "events", events: [planEvent(params, turnId)] };
+    case "thread/compacted":
+      return { kind: "events", events: [compactionEvent(params)] };
     case "error":
     case "warning":
     case "deprecationNotice":

@@ -38,3 +38,17 @@ export function scalarText(value: unknown, fallback: string): string {
 export function ownEntry<T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined {
   return typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined;
 }
+
+/**
+ * Pure: an id as upstream's runner forms one from a provider value (`stable_id`): each character
+ * outside `[A-Za-z0-9._:-]` becomes `-`, at most 160 characters, and `fallback` when the result
+ * does not start with a letter or digit (an empty value too).
+ */
+export function stableId(value: unknown, fallback: string): string {
+  const text = typeof value === "string" ? value : "";
+  const id = Array.from(text)
+    .slice(0, 160)
+    .map((character) => (/^[A-Za-z0-9._:-]$/.test(character) ? character : "-"))
+    .join("");
+  return /^[A-Za-z0-9]/.test(id) ? id : fallback;
+}
