@@ -71,7 +71,7 @@ export function codexNotificationEvents(
     // interrupt sent while Codex was completing it, say) is noticed and ignored; any other turn
     // is foreign.
     if (turnId === context.settledTurnId)
-      return { kind: "events", events: [noticeEvent("warning", { message: SETTLED_TURN_NOTICE }, true)] };
+      return { kind: "events", events: [noticeEvent("warning", { message: SETTLED_TURN_NOTICE })] };
     return { kind: "foreign", reason: `a ${method} notification names a turn that is not active` };
   }
   const provider = context.provider;
@@ -122,7 +122,7 @@ export function codexNotificationEvents(
     case "warning":
     case "deprecationNotice":
     case "configWarning":
-      return { kind: "events", events: [noticeEvent(method, params, context.activeTurnId !== null)] };
+      return { kind: "events", events: [noticeEvent(method, params)] };
     default:
       return { kind: "ignored" };
   }

@@ -65,10 +65,8 @@ describe("codexNotificationEvents on hostile params", () => {
       events: [
         {
           payload: {
-            steps: [
-              { body: "", status: "pending" },
-              { body: "b", status: "pending" },
-            ],
+            // Upstream reads a null step as one without text, which it leaves out.
+            steps: [{ stepId: "step-2", body: "b", status: "pending" }],
           },
         },
       ],

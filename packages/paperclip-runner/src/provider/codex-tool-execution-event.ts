@@ -38,7 +38,8 @@ export function toolExecutionEvent(
         : typeof item.server === "string"
           ? item.server.slice(0, 240)
           : null,
-    readOnly: null,
+    // An MCP tool's own read-only hint, as upstream's runner reads it (Codex's other items carry none).
+    readOnly: typeof item.readOnlyHint === "boolean" ? item.readOnlyHint : null,
     status: started ? "running" : toolStatus(item.status),
     durationMs:
       typeof duration === "number" && Number.isSafeInteger(duration) && duration >= 0 ? duration : null,
