@@ -8,7 +8,7 @@ import {
   ownEntry,
   type ProviderEvent,
   providerEvent,
-  scalarText,
+  stableId,
   type TurnTerminalStatus,
 } from "./provider-event.js";
 
@@ -103,7 +103,7 @@ export function codexNotificationEvents(
         events: [
           providerEvent("item.delta", 2, {
             provider,
-            itemId: scalarText(params.itemId, ""),
+            itemId: stableId(params.itemId, "codex-message"),
             kind: "agentMessage",
             channel: "progress",
             providerMethod: method,
@@ -153,7 +153,7 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   const events = [
     providerEvent(started ? "item.started" : "item.completed", started ? 2 : 1, {
       provider,
-      itemId: scalarText(item.id, ""),
+      itemId: stableId(item.id, "codex-item"),
       kind,
       status,
       channel: kind === "agentMessage" ? "progress" : "detail",

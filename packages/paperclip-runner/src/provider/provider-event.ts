@@ -21,17 +21,6 @@ export function providerEvent(
 }
 
 /**
- * Pure: a provider value written as text: a string as is, a number or boolean spelled out,
- * anything else `fallback`. Never `String()` on an object from the provider: one holding
- * `"toString": false` throws, and any other reads `[object Object]`.
- */
-export function scalarText(value: unknown, fallback: string): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return fallback;
-}
-
-/**
  * Pure: `table`'s own entry for a key the provider chose; undefined for anything else
  * (`constructor`, `toString`… would otherwise read the prototype's functions).
  */
