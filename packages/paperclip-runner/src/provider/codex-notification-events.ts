@@ -1,5 +1,6 @@
 import type { PrpEventType } from "../events/index.js";
 import { boundedText } from "./bounded-text.js";
+import { compactionEvent } from "./codex-compaction-event.js";
 import { noticeEvent, planEvent } from "./codex-plan-notice-events.js";
 import { TOOL_TRANSPORTS, toolExecutionEvent } from "./codex-tool-execution-event.js";
 import { usageEvent } from "./codex-usage-events.js";
@@ -7,7 +8,7 @@ import {
   ownEntry,
   type ProviderEvent,
   providerEvent,
-  scalarText,
+  stableId,
   type TurnTerminalStatus,
 } from "./provider-event.js";
 
@@ -70,7 +71,7 @@ export function codexNotificationEvents(
     // interrupt sent while Codex was completing it, say) is noticed and ignored; any other turn
     // is foreign.
     if (turnId === context.settledTurnId)
-      return { kind: "events", events: [noticeEvent("warning", { message: SETTLED_TURN_NOTICE }, true)] };
+      return { kind: "events", events: [noticeEvent("warning", { message: SETTLED_TURN_NOTICE })] };
     return { kind: "foreign", reason: `a ${method} notification names a turn that is not active` };
   }
   const provider = context.provider;
@@ -102,7 +103,7 @@ export function codexNotificationEvents(
         events: [
           providerEvent("item.delta", 2, {
             provider,
-            itemId: scalarText(params.itemId, ""),
+            itemId: stableId(params.itemId, "codex-message"),
             kind: "agentMessage",
             channel: "progress",
             providerMethod: method,
@@ -115,11 +116,13 @@ export function codexNotificationEvents(
       return itemEvents(method, params, provider);
     case "turn/plan/updated":
       return { kind: "events", events: [planEvent(params, turnId)] };
+    case "thread/compacted":
+      return { kind: "events", events: [compactionEvent(params)] };
     case "error":
     case "warning":
     case "deprecationNotice":
     case "configWarning":
-      return { kind: "events", events: [noticeEvent(method, params, context.activeTurnId !== null)] };
+      return { kind: "events", events: [noticeEvent(method, params)] };
     default:
       return { kind: "ignored" };
   }
@@ -150,7 +153,7 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   const events = [
     providerEvent(started ? "item.started" : "item.completed", started ? 2 : 1, {
       provider,
-      itemId: scalarText(item.id, ""),
+      itemId: stableId(item.id, "codex-item"),
       kind,
       status,
       channel: kind === "agentMessage" ? "progress" : "detail",

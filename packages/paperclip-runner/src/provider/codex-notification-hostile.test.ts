@@ -65,10 +65,8 @@ describe("codexNotificationEvents on hostile params", () => {
       events: [
         {
           payload: {
-            steps: [
-              { body: "", status: "pending" },
-              { body: "b", status: "pending" },
-            ],
+            // Upstream reads a null step as one without text, which it leaves out.
+            steps: [{ stepId: "step-2", body: "b", status: "pending" }],
           },
         },
       ],
@@ -78,17 +76,52 @@ describe("codexNotificationEvents on hostile params", () => {
       { ...bound, itemId: { toString: false }, delta: "x" },
       context,
     );
-    expect(delta).toMatchObject({ events: [{ payload: { itemId: "" } }] });
+    expect(delta).toMatchObject({ events: [{ payload: { itemId: "codex-message" } }] });
     const item = codexNotificationEvents(
       "item/started",
       { ...bound, item: { type: "constructor", id: { toString: false } } },
       context,
     );
     expect(item).toMatchObject({
-      events: [{ eventType: "item.started", payload: { kind: "constructor", itemId: "" } }],
+      events: [{ eventType: "item.started", payload: { kind: "constructor", itemId: "codex-item" } }],
     });
     expect(jsonOnly(item)).toBe(true);
     expect(codexGoal({ objective: "ship", status: "constructor" }, false)?.status).toBe("constructor");
+  });
+
+  it("gives every id it carries the published id form, whatever the provider named it", () => {
+    // The server's event schema (`$defs/id`): an event whose id breaks it closes the runner's connection.
+    const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,159}$/;
+    const ids = (outcome: ReturnType<typeof codexNotificationEvents>): unknown[] =>
+      outcome.kind === "events"
+        ? outcome.events.flatMap((event) =>
+            ["executionId", "itemId", "planId", "compactionId", "noticeId"]
+              .filter((key) => key in event.payload)
+              .map((key) => event.payload[key]),
+          )
+        : [];
+    const odd = fc.oneof(fc.string(), fc.constantFrom("", "a b", "/x", "é", "x".repeat(300)), fc.integer());
+    for (const type of ["commandExecution", "mcpToolCall", "dynamicToolCall", "agentMessage"])
+      fc.assert(
+        fc.property(odd, (id) => {
+          const outcome = codexNotificationEvents(
+            "item/completed",
+            { ...bound, item: { type, id } },
+            context,
+          );
+          return ids(outcome).length === 1 && ids(outcome).every((value) => ID.test(String(value)));
+        }),
+        { numRuns: 200 },
+      );
+    expect(
+      ids(
+        codexNotificationEvents(
+          "item/started",
+          { ...bound, item: { type: "commandExecution", id: "call 1/2" } },
+          context,
+        ),
+      ),
+    ).toEqual(["call-1-2"]);
   });
 
   it("never throws and yields only JSON, whatever the params hold", () => {

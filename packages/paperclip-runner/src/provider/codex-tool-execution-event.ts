@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { redactSecrets } from "@paperclipai/errors";
 import { boundedText } from "./bounded-text.js";
-import { type ProviderEvent, providerEvent, scalarText } from "./provider-event.js";
+import { type ProviderEvent, providerEvent, stableId } from "./provider-event.js";
 
 /** The Codex item types that are tool executions, and their transport in `paperclip.tool.execution.v1`. */
 export const TOOL_TRANSPORTS: Readonly<Record<string, "process" | "mcp" | "dynamic">> = {
@@ -27,7 +27,8 @@ export function toolExecutionEvent(
   const exitCode = item.exitCode;
   return providerEvent(started ? "tool.execution.started" : "tool.execution.completed", started ? 2 : 1, {
     schema: "paperclip.tool.execution.v1",
-    executionId: scalarText(item.id ?? item.callId, "tool").slice(0, 160),
+    // The published id form (the server refuses an event whose id breaks it), as upstream's runner forms it.
+    executionId: stableId(item.id, "codex-item"),
     transport: TOOL_TRANSPORTS[kind],
     operation: kind === "commandExecution" ? "execute" : "unknown",
     name: typeof name === "string" ? boundedText(name) : null,
@@ -38,7 +39,8 @@ export function toolExecutionEvent(
         : typeof item.server === "string"
           ? item.server.slice(0, 240)
           : null,
-    readOnly: null,
+    // An MCP tool's own read-only hint, as upstream's runner reads it (Codex's other items carry none).
+    readOnly: typeof item.readOnlyHint === "boolean" ? item.readOnlyHint : null,
     status: started ? "running" : toolStatus(item.status),
     durationMs:
       typeof duration === "number" && Number.isSafeInteger(duration) && duration >= 0 ? duration : null,

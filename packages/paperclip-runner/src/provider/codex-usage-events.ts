@@ -36,19 +36,25 @@ export function resumeUsageDiagnostic(params: Record<string, unknown>): Provider
   });
 }
 
+/**
+ * Pure: one usage measurement as upstream's runner reads it: Codex's token counts, and the
+ * cache writes, active time, requests and cost that OpenCode's proxy also reports (0 where a
+ * value is missing, negative or not a number; an integer where upstream reads one).
+ */
 function measurement(value: unknown): Record<string, number> {
   const usage = (value ?? {}) as Record<string, unknown>;
-  const count = (name: string): number => {
-    const n = usage[name];
-    return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  };
+  const count = (n: unknown): number => (typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0);
+  const amount = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : 0);
   return {
-    inputTokens: count("inputTokens"),
-    outputTokens: count("outputTokens"),
-    cacheReadTokens: count("cachedInputTokens"),
-    cacheWriteTokens: 0,
-    activeSeconds: 0,
-    requests: 0,
-    providerCostUsd: 0,
+    inputTokens: count(usage.inputTokens),
+    outputTokens: count(usage.outputTokens),
+    // Codex's name for the cache reads first; the other only where Codex's is absent, as upstream reads them.
+    cacheReadTokens: count(
+      Object.hasOwn(usage, "cachedInputTokens") ? usage.cachedInputTokens : usage.cacheReadTokens,
+    ),
+    cacheWriteTokens: count(usage.cacheWriteTokens),
+    activeSeconds: amount(usage.activeSeconds),
+    requests: count(usage.requests),
+    providerCostUsd: amount(usage.providerCostUsd),
   };
 }

@@ -21,20 +21,23 @@ export function providerEvent(
 }
 
 /**
- * Pure: a provider value written as text: a string as is, a number or boolean spelled out,
- * anything else `fallback`. Never `String()` on an object from the provider: one holding
- * `"toString": false` throws, and any other reads `[object Object]`.
- */
-export function scalarText(value: unknown, fallback: string): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return fallback;
-}
-
-/**
  * Pure: `table`'s own entry for a key the provider chose; undefined for anything else
  * (`constructor`, `toString`… would otherwise read the prototype's functions).
  */
 export function ownEntry<T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined {
   return typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * Pure: an id as upstream's runner forms one from a provider value (`stable_id`): each character
+ * outside `[A-Za-z0-9._:-]` becomes `-`, at most 160 characters, and `fallback` when the result
+ * does not start with a letter or digit (an empty value too).
+ */
+export function stableId(value: unknown, fallback: string): string {
+  const text = typeof value === "string" ? value : "";
+  const id = Array.from(text)
+    .slice(0, 160)
+    .map((character) => (/^[A-Za-z0-9._:-]$/.test(character) ? character : "-"))
+    .join("");
+  return /^[A-Za-z0-9]/.test(id) ? id : fallback;
 }

@@ -1,4 +1,5 @@
 import { codexNotificationEvents } from "./codex-notification-events.js";
+import { delayedRequestAnswer, delayedRequestWarning, isDelayedRequest } from "./delayed-request.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import { providerProtocol } from "./provider-errors.js";
@@ -44,6 +45,14 @@ async function onRequest(
   method: string,
   params: Record<string, unknown>,
 ): Promise<void> {
+  if (isDelayedRequest(method, params, ctx.state(), ctx.settledTurnId)) {
+    // As upstream's runner: answered (Codex waits for nothing more), then reported as a warning.
+    const answer = delayedRequestAnswer(method);
+    if (answer.kind === "result") ctx.session?.peer.respond(id, answer.result);
+    else ctx.session?.peer.respondError(id, answer.code, answer.message);
+    await onNotification(ctx, "warning", { message: delayedRequestWarning(boundedMethod(method)) });
+    return;
+  }
   if (method === "item/tool/call") {
     await ctx.tools.onCall(id, params);
     return;

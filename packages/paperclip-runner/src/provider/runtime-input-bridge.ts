@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { boundedText } from "./bounded-text.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
+import { noticeEvent } from "./codex-plan-notice-events.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { type CodexAnswers, codexAnswers } from "./codex-question-response.js";
 import { codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
@@ -19,6 +20,9 @@ interface PendingInput {
 }
 
 const METHOD = "item/tool/requestUserInput";
+
+/** Upstream's bound on the provider's questions waiting for an answer at once. */
+export const MAX_PENDING_INPUTS = 128;
 
 /**
  * Pure: the runtime request's id, as upstream's runner forms it (`runtime-request-` and a
@@ -67,6 +71,20 @@ export class RuntimeInputBridge {
           reason: "The provider input request did not contain a supported question form.",
         },
       });
+      return;
+    }
+    if (this.pending.size >= MAX_PENDING_INPUTS) {
+      // As upstream's runner: refused, so a provider that never stops asking cannot grow the runner's memory.
+      session.peer.respondError(
+        rpcId,
+        -32000,
+        "Paperclip rejected this runtime request because the pending input capacity was reached",
+      );
+      await this.deps.emit(
+        noticeEvent("warning", {
+          message: "rejected a Codex runtime request at the bounded pending-input limit",
+        }),
+      );
       return;
     }
     this.pending.set(requestId, { rpcId, questionSet });

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import type { CodexProviderState } from "./codex-provider-state.js";
+import type { CodexSession } from "./codex-session.js";
+import type { ProviderEvent } from "./provider-event.js";
+import { MAX_PENDING_INPUTS, RuntimeInputBridge } from "./runtime-input-bridge.js";
+
+const state = {
+  threadId: "thread-1",
+  activeProviderTurnId: "turn-2",
+  config: { provider: "codex" },
+} as unknown as CodexProviderState;
+
+const ask = (item: number) => ({
+  threadId: "thread-1",
+  turnId: "turn-2",
+  itemId: `item-${item}`,
+  questions: [{ id: "q", question: "Go on?" }],
+});
+
+describe("RuntimeInputBridge's bound on open questions", () => {
+  it("refuses a question past upstream's 128 open ones with its error and warning, and takes one once an answer frees a place", async () => {
+    const answers: unknown[] = [];
+    const events: ProviderEvent[] = [];
+    const session = {
+      peer: {
+        respond: (id: string | number, result: unknown) => answers.push({ id, result }),
+        respondError: (id: string | number, code: number, message: string) =>
+          answers.push({ id, error: { code, message } }),
+      },
+    } as unknown as CodexSession;
+    const bridge = new RuntimeInputBridge({
+      emit: async (event) => {
+        events.push(event);
+      },
+      state: () => state,
+      session: () => session,
+    });
+    for (let item = 0; item < MAX_PENDING_INPUTS; item += 1) await bridge.onRequest(item, ask(item));
+    expect(MAX_PENDING_INPUTS).toBe(128);
+    expect(answers).toEqual([]);
+    expect(events.filter((event) => event.eventType === "runtime_request.created")).toHaveLength(128);
+
+    await bridge.onRequest("over", ask(999));
+    expect(answers).toEqual([
+      {
+        id: "over",
+        error: {
+          code: -32000,
+          message: "Paperclip rejected this runtime request because the pending input capacity was reached",
+        },
+      },
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      eventType: "provider.notice.recorded",
+      priority: 0,
+      payload: {
+        severity: "warning",
+        summary: "rejected a Codex runtime request at the bounded pending-input limit",
+      },
+    });
+
+    const first = events.find((event) => event.eventType === "runtime_request.created");
+    const requestId = (first?.payload.request as { requestId?: string } | undefined)?.requestId;
+    const resolved = await bridge.resolve({
+      requestId,
+      response: { schema: "paperclip.question_response.v1", answers: { q: { text: "yes" } } },
+    });
+    expect(resolved).toMatchObject({ status: "accepted", result: { status: "delivered", requestId } });
+    await bridge.onRequest("again", ask(1000));
+    expect(events.at(-1)?.eventType).toBe("runtime_request.created");
+  });
+});
