@@ -1,7 +1,5 @@
-import type { AddressInfo } from "node:net";
-import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupAll, onCleanup, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, rawLoopbackServer, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -18,12 +16,9 @@ const SMUGGLED = "GET /smuggled HTTP/1.1\r\nHost: internal.invalid\r\n\r\n";
 
 async function rawSink(): Promise<{ port: number; received: string[] }> {
   const received: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
+  const port = await rawLoopbackServer((socket) => {
     const index = received.push("") - 1;
     let answered = false;
-    socket.on("error", () => {});
     socket.on("data", (chunk) => {
       received[index] += chunk.toString("latin1");
       const seen = received[index]!;
@@ -32,15 +27,7 @@ async function rawSink(): Promise<{ port: number; received: string[] }> {
       socket.end("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return { port: (server.address() as AddressInfo).port, received };
+  return { port, received };
 }
 
 /** Request lines the upstream's parser would see: the head, then whatever follows an unframed body. */

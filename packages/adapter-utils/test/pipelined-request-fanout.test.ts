@@ -1,7 +1,6 @@
-import { type AddressInfo, createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { NetworkDecision } from "../src/proxy/index.js";
-import { cleanupAll, onCleanup, runNodeInSandbox, SETTLE, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, rawLoopbackServer, runNodeInSandbox, SETTLE, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -17,13 +16,10 @@ const REQUESTS = 32;
 
 /** An upstream that holds every request it reads until `release()`, then answers each "ok". */
 async function holdingUpstream(): Promise<{ port: number; held: () => number; release: () => void }> {
-  const sockets = new Set<Socket>();
   const waiting: (() => void)[] = [];
   let heldCount = 0;
   let released = false;
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
+  const port = await rawLoopbackServer((socket) => {
     let seen = "";
     socket.on("data", (chunk) => {
       seen += chunk.toString("latin1");
@@ -36,16 +32,8 @@ async function holdingUpstream(): Promise<{ port: number; held: () => number; re
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     held: () => heldCount,
     release: () => {
       released = true;

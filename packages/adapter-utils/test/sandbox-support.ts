@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "@paperclipai/internal";
@@ -58,6 +58,28 @@ export async function loopbackServer(
       }),
   );
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+/**
+ * A raw TCP server on loopback handing each connection to `onSocket` (errors ignored); its
+ * connections are destroyed and it is closed by `cleanupAll`. Returns its port.
+ */
+export async function rawLoopbackServer(onSocket: (socket: Socket) => void): Promise<number> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return (server.address() as AddressInfo).port;
 }
 
 /** A loopback HTTP server no sandbox may reach: it records every request it gets; closed by `cleanupAll`. */

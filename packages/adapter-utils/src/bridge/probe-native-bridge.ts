@@ -65,7 +65,7 @@ function answerFailure(binary: string, kind: NativeBinaryKind): Promise<string |
 /**
  * Copies `<binary>` into a private root (`private-native-bridge.ts`) and runs the copy
  * once as `kind` says (the bridge's `--version`, the shim without a program): a binary built for another architecture or libc, a file without
- * execute permission or a root mounted `noexec` (the next root is tried) all fail here,
+ * execute permission or a root mounted `noexec` (only then is the next root tried) all fail here,
  * before a sandbox depends on it. The probe's path is the private copy, which is what
  * the courier runs and every sandbox binds.
  */
@@ -103,6 +103,9 @@ export async function probeNativeBridge(
     // Not a binary that runs here: its copy is not kept either.
     rmSync(path.dirname(copy), { recursive: true, force: true });
     detail = `cannot run (${copy}, copied from ${real}: ${failure})`;
+    // Only a root whose mount forbids running files (`noexec`: EACCES) is the root's fault; a
+    // binary that ran and answered wrong, or that the kernel cannot run, fails in every root.
+    if (failure !== "EACCES") break;
   }
   // A copy that would not run says more than a root that took no copy.
   return { status: "failed", path: real, detail: detail ?? copyFailure };
