@@ -259,6 +259,7 @@ print({
   committedEventIds: state.committedEvents.map((event) => event.sourceEventId),
   ackedSourceSeq: state.ackedSourceSeq,
   connectionCount: state.connectionCount,
+  leaseProtocolVersions: Object.values(state.leases).map((lease) => lease.protocolVersion),
   replayDeliveries: state.replayDeliveries,
   malformedFrames: state.malformedFrames,
   duplicateCommandResults: state.duplicateCommandResults,

@@ -44,6 +44,8 @@ export interface ScenarioResult {
     readonly ackedSourceSeq: number;
     readonly freshBootstraps: number;
     readonly connectionCount: number;
+    /** The PRP version each connection lease the server still holds was negotiated at. */
+    readonly leaseProtocolVersions: readonly number[];
     readonly replayDeliveries: number;
     readonly malformedFrames: number;
     readonly runnerStateDirMode: number;

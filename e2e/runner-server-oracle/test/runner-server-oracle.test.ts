@@ -121,6 +121,8 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
       result: { providerTurnId: "turn-oracle-1" },
     });
     expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 1, malformedFrames: 0 });
+    // The server speaks PRP 1 and 2 and picks the highest both offer, as with upstream's runner.
+    expect(result.report.leaseProtocolVersions).toEqual([2]);
     expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
     await expectPrivateSettledState(work);
   });
@@ -166,6 +168,8 @@ describe("paperclip-runnerd against the real server's spawnRunner and DurablePrp
     expectCompleteOrderedStream(result);
     expect(result.records.filter((record) => record.type === "commit_failed")).toHaveLength(1);
     expect(result.report).toMatchObject({ freshBootstraps: 1, connectionCount: 2 });
+    // Events made while the connection was down went out in the lease's version.
+    expect(new Set(result.report.leaseProtocolVersions)).toEqual(new Set([2]));
     expect(eventTypes(result)).toContain("run.terminal");
     expect(result.exits).toEqual([{ type: "exit", phase: "final", code: 0, signal: null }]);
     await expectPrivateSettledState(work);

@@ -7,6 +7,7 @@ import type { DurableStore } from "./state/durable-store.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
+import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./transport/prp-envelope.js";
 import { ServerLink } from "./transport/server-link.js";
 import { failureSummary } from "./transport/transport-failure.js";
@@ -128,18 +129,16 @@ export class DurableRunner {
     }
     if (output.engineSeq > this.state.engineEventSeq) {
       const event = durablePrpEvent(this.deps.options.identity, this.state.nextSourceSeq, output.event);
-      const envelope = eventEnvelope(
-        this.deps.options.identity,
-        this.link.current?.welcome.version ?? 1,
-        event,
-      );
       const entry = {
         sourceSeq: event.sourceSeq,
         sourceEventId: event.sourceEventId,
         eventType: event.eventType,
         priority: event.priority,
-        bytes: Buffer.byteLength(JSON.stringify(envelope)),
-        envelope,
+        // Every version is one digit: the size does not depend on the connection's.
+        bytes: Buffer.byteLength(
+          JSON.stringify(eventEnvelope(this.deps.options.identity, PRP_VERSION_MAX, event)),
+        ),
+        event,
       };
       try {
         this.committer.update((state) => ({
@@ -208,7 +207,7 @@ export class DurableRunner {
     for (const entry of durable.outbox) {
       if (entry.sourceSeq <= this.sentThrough) continue;
       if (entry.sourceSeq > windowEnd) break;
-      connection.send(entry.envelope);
+      connection.send(eventEnvelope(this.deps.options.identity, welcome.version, entry.event));
       this.sentThrough = entry.sourceSeq;
     }
   }

@@ -34,7 +34,7 @@ function challengeFor(
     ...identity,
     runnerVersion: input.runnerVersion,
     runnerDigest: input.runnerDigest,
-    selectedVersion: 1,
+    selectedVersion: 2,
     credentialLeaseId: null,
     revocationEpoch: 0,
   };
@@ -44,7 +44,7 @@ function challengeFor(
   ]);
   return {
     protocol: "paperclip.runner",
-    version: 1,
+    version: challenge.selectedVersion,
     kind: "auth_challenge",
     payload: { ...challenge, serverProof: serverProof.toString("hex") },
   };
@@ -80,6 +80,26 @@ describe("the durable handshake", () => {
     const keys = sessionKeys(input.credential.authKey, verified);
     expect(keys.sessionId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(keys.sendKey.equals(keys.receiveKey)).toBe(false);
+  });
+
+  it.each([1, 2])("speaks the version the server selects from those offered (%i)", (version) => {
+    const hello = authHello(input);
+    const challenge = challengeFor(hello, input.credential.authKey, (fields) => {
+      fields.selectedVersion = version;
+    });
+    const verified = verifyChallenge(challenge, hello, input);
+    expect(verified.selectedVersion).toBe(version);
+    expect(verified.response).toMatchObject({ version, kind: "auth_response" });
+  });
+
+  it.each([0, 3, 1.5])("refuses a selected version it did not offer (%s)", (version) => {
+    const hello = authHello(input);
+    const challenge = challengeFor(hello, input.credential.authKey, (fields) => {
+      fields.selectedVersion = version;
+    });
+    const error = caughtSync(() => verifyChallenge(challenge, hello, input));
+    expect(error.code).toBe("ERR_RUNNER_DURABLE_SERVER_PROOF");
+    expect(error.details).toEqual({ reason: "version" });
   });
 
   it.each([

@@ -6,9 +6,12 @@ import type { CredentialMaterial } from "./credential.js";
 import { domainDigest, domainHmac } from "./domain-digest.js";
 
 export const PRP_PROTOCOL = "paperclip.runner";
-/** The PRP versions this runner speaks: events are `paperclip.prp.event.v1`. */
+/**
+ * The PRP transport versions this runner speaks. Both frame alike; the server picks the highest
+ * both offer (2 for `paperclip-runnerd` and the server of 2026.916.1), and an older control plane 1.
+ */
 export const PRP_VERSION_MIN = 1;
-export const PRP_VERSION_MAX = 1;
+export const PRP_VERSION_MAX = 2;
 
 export interface HelloInput {
   readonly credential: CredentialMaterial;
