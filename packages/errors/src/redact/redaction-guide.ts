@@ -16,7 +16,8 @@ around it stays, so the line still says what failed and where.
 ## Redacted
 
 - Provider tokens, recognised by their published prefix and shape wherever they appear, with
-  or without a key before them: ${providers}.
+  or without a key before them: ${providers}. A few are recognised by a fixed part inside
+  them (Azure's \`Q~\`, Terraform's \`.atlasv1.\`, MaxMind's \`_mmk\` ending).
 - PEM private key blocks (\`-----BEGIN … PRIVATE KEY-----\` to the matching END, or to the end
   of the text when unterminated), PGP private key blocks included.
 - Passwords inside URLs: \`postgres://app:[REDACTED]@db:5432/app\`,

@@ -7,6 +7,7 @@ import {
   isTokenChar,
   isUpperAlnum,
 } from "../char-classes.js";
+import { INNER_TOKEN_FORMATS } from "./inner-token-formats.js";
 import { run, type Shape } from "./token-shape.js";
 
 /** A provider's token format: its published prefixes and the shape of the body after them. */
@@ -18,6 +19,12 @@ export interface TokenFormat {
   readonly tail?: Shape;
   /** The token must start a whole run: not after `-` or `.` either (keeps a run of `-eyJ` linear). */
   readonly wholeRun?: boolean;
+  /**
+   * What stands before the prefix when the token's fixed part is inside it (Azure's `abc8Q~…`):
+   * read backwards from the prefix, bounded (well within a RepeatSkipper's reads before a step);
+   * the token starts where it does.
+   */
+  readonly lead?: Shape;
 }
 
 const ANY = Number.POSITIVE_INFINITY;
@@ -230,4 +237,5 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     tail: [".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
     wholeRun: true,
   },
+  ...INNER_TOKEN_FORMATS,
 ];
