@@ -116,7 +116,8 @@ function matchAt(
     let end = matchShape(text, at + prefix.length, format.body, context, reach);
     if (end !== -1 && format.tail) {
       const tailEnd = matchShape(text, end, format.tail, context, reach);
-      if (tailEnd !== -1) end = tailEnd;
+      // A tail that stops inside a word is not the token's: the token ends with its body.
+      if (tailEnd !== -1 && !isTokenChar(text.charCodeAt(tailEnd))) end = tailEnd;
     }
     reach.upTo = Math.max(reach.upTo, end + 1);
     if (end !== -1 && !isTokenChar(text.charCodeAt(end))) return { start, end };
