@@ -1,5 +1,5 @@
 /**
- * Every rule id of gitleaks' default config (`config/gitleaks.toml`, 2025 release line), so the
+ * Every rule id of gitleaks' default config (`config/gitleaks.toml`), so the
  * held-out test can tell a rule with no shape from a rule left out on purpose.
  */
 export const GITLEAKS_RULE_IDS: readonly string[] = (
