@@ -62,6 +62,10 @@ function kindOfSegment(segment: string, previous: string | undefined): KeyKind |
     return plural ? "collection" : "password";
   }
   if (segment === "creds") return "credential";
+  // Bundler's credentials for a gem host (`BUNDLE_GEMS__CONTRIBSYS__COM=user:pass`, Sidekiq's).
+  if (segment === "contribsys") return "credential";
+  // `SONAR_LOGIN` holds a SonarQube token; elsewhere a login is a user name.
+  if (segment === "login" && previous === "sonar") return "credential";
   // A named session cookie (`_gitlab_session`, `user_session`); a bare `session` is a word.
   if (segment === "session" && previous !== undefined) return "credential";
   if (SECRET_KEY_WORDS.some((word) => segment === word || segment === `${word}s`)) {

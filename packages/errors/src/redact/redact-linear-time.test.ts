@@ -76,6 +76,15 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["?token=", "query keys without values"],
   ["-----BEGIN ", "PEM starts without a label"],
   ["-p token ", "flags before a sensitive word"],
+  // Prefixes inside their token, whose lead is read backwards from them.
+  ["1Q~", "Azure client secret marks"],
+  ["aQ~", "Azure client secret marks without a digit"],
+  ["a".repeat(14) + ".atlasv1.", "Terraform token marks"],
+  ["a_mmk", "MaxMind license key ends"],
+  ["sc_abcde.abcd.acc_", "Authress key starts"],
+  ["sonar_login ", "keys sensitive only after a qualifier"],
+  ['key="password" value="', ".NET configuration entries left open"],
+  ["'secret' => ", "hash arrows"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the

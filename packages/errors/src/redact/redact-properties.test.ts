@@ -97,8 +97,15 @@ describe("redactSecrets: a generated secret of each rule's shape never survives 
     (_name, format) => {
       neverSurvives(
         fc
-          .tuple(fc.constantFrom(...format.prefixes), tokenOfShape(format.body))
-          .map(([prefix, body]) => ({ text: `${prefix}${body}`, secret: `${prefix}${body}` })),
+          .tuple(
+            tokenOfShape(format.lead ?? []),
+            fc.constantFrom(...format.prefixes),
+            tokenOfShape(format.body),
+          )
+          .map(([lead, prefix, body]) => ({
+            text: `${lead}${prefix}${body}`,
+            secret: `${lead}${prefix}${body}`,
+          })),
         100,
       );
     },

@@ -2,6 +2,37 @@ import { describe, expect, it } from "vitest";
 import { redactSecrets } from "./redact-secrets.js";
 import { truncateUtf8 } from "./truncate-utf8.js";
 
+describe("redactSecrets: a token's optional tail", () => {
+  const body = `glpat-${"Ab1_".repeat(5)}`;
+
+  it.each([
+    [`${body}.0abcdefgh done`, "[REDACTED] done"],
+    [`${body}.01.abcdefghi done`, "[REDACTED] done"],
+    // Longer than a check part: the body is the token, and the word after it is kept.
+    [`${body}.abcdefghijklmnopq done`, "[REDACTED].abcdefghijklmnopq done"],
+  ])("%s", (input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+});
+
+describe("redactSecrets: key forms of config files and hashes", () => {
+  it.each([
+    [`"password" => "hunter2"`, `"password" => "[REDACTED]"`],
+    [`'secret_key' => 'sk_abc123def456',`, `'secret_key' => '[REDACTED]',`],
+    [
+      '<add key="ClearTextPassword" value="s3cr3t-pw" />',
+      '<add key="ClearTextPassword" value="[REDACTED]" />',
+    ],
+    ['<add key="ClearTextPassword" value="" />', '<add key="ClearTextPassword" value="" />'],
+    ['<add key="CacheKey" value="users-by-id" />', '<add key="CacheKey" value="users-by-id" />'],
+    ["SONAR_LOGIN=0123456789abcdef0123456789abcdef01234567", "SONAR_LOGIN=[REDACTED]"],
+    ["login: alice", "login: alice"],
+    ["BUNDLE_GEMS__CONTRIBSYS__COM=0a1b2c3d:4e5f6a7b", "BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED]"],
+  ])("%s", (input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+});
+
 describe("redactSecrets: the spec's test vectors", () => {
   it.each([
     ["Bearer abcdefghijkl", "Bearer [REDACTED]"],

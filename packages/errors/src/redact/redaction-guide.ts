@@ -16,7 +16,8 @@ around it stays, so the line still says what failed and where.
 ## Redacted
 
 - Provider tokens, recognised by their published prefix and shape wherever they appear, with
-  or without a key before them: ${providers}.
+  or without a key before them: ${providers}. A few are recognised by a fixed part inside
+  them (Azure's \`Q~\`, Terraform's \`.atlasv1.\`, MaxMind's \`_mmk\` ending).
 - PEM private key blocks (\`-----BEGIN … PRIVATE KEY-----\` to the matching END, or to the end
   of the text when unterminated), PGP private key blocks included.
 - Passwords inside URLs: \`postgres://app:[REDACTED]@db:5432/app\`,
@@ -34,12 +35,15 @@ around it stays, so the line still says what failed and where.
   \`api_key: [REDACTED]\`, \`"token":"[REDACTED]"\`, escaped JSON inside a string
   (\`{\\"token\\":\\"[REDACTED]\\"}\`), \`--token [REDACTED]\`, \`OPENAI_API_KEY [REDACTED]\`,
   \`?key=[REDACTED]&page=2\`, connection strings (\`AccountKey=[REDACTED];\`,
-  \`Password=[REDACTED];\`). The key is kept, and the quotes around a quoted value.
+  \`Password=[REDACTED];\`), hash arrows (\`'secret_key' => '[REDACTED]'\`), .NET and NuGet
+  configuration entries (\`<add key="ClearTextPassword" value="[REDACTED]" />\`). The key is
+  kept, and the quotes around a quoted value.
   Key names: password, passwd, passphrase, pwd, secret, token, credential, creds, cookie, jwt,
   ticket, authorization, signature, api key, private key, access key, account key, secret key,
   connection string, a provider's key (\`ADAFRUIT_KEY\`, \`DD_APP_KEY\`), a named session
   cookie (\`_gitlab_session\`), compound names included (\`OPENAI_API_KEY\`,
-  \`proxyAuthorization\`, \`aws_secret_access_key\`, \`PGPASSWORD\`).
+  \`proxyAuthorization\`, \`aws_secret_access_key\`, \`PGPASSWORD\`), and two names that hold a
+  credential without saying so: \`SONAR_LOGIN\` and Bundler's \`BUNDLE_GEMS__CONTRIBSYS__COM\`.
 - Registry auth blobs: \`"auth": "[REDACTED]"\` (Docker \`config.json\`), \`_auth=[REDACTED]\`,
   \`//registry.npmjs.org/:_authToken=[REDACTED]\` (\`.npmrc\`).
 - A password or secret key's value is always redacted, however short (\`password: x\`); only a
@@ -67,7 +71,8 @@ around it stays, so the line still says what failed and where.
 - References and placeholders, which are not the secret: \`\${DB_PASSWORD}\`, \`$OPENAI_API_KEY\`,
   \`<your-token>\`, \`****\`.
 - Digests, commit ids, UUIDs, ULIDs, ARNs and resource ids, URLs without a password, e-mail
-  addresses, versions.
+  addresses, versions; client and account ids (\`DISCORD_CLIENT_ID\`, \`SUMO_ACCESS_ID\`),
+  which name an app or an account and are not secrets.
 
 ## Limits
 

@@ -7,6 +7,11 @@ export class Rewriter {
   /** How many replacements were made so far. */
   replacements = 0;
 
+  /** Where the last replacement ended: a later one starts here or after. */
+  get replacedUpTo(): number {
+    return this.copiedUpTo;
+  }
+
   constructor(private readonly text: string) {}
 
   /** Replaces `[start, end)` of the original text; calls must come in increasing, non-overlapping order. */

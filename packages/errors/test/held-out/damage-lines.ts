@@ -38,4 +38,13 @@ export const DAMAGE_LINES: readonly string[] = [
   "http.cookiefile=/home/ci/.gitcookies",
   "git clone https://git@github.com/acme/app.git",
   "ssh://deploy@build.example.com:2222/srv/app",
+  "docker login --username ci registry.example.com",
+  `sonar.login=\${SONAR_TOKEN}`,
+  `BUNDLE_GEMS__CONTRIBSYS__COM=\${SIDEKIQ_CREDENTIALS}`,
+  '<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />',
+  '<add key="CacheKey" value="users-by-id" />',
+  "See API-REFERENCE-GUIDE-FOR-DEVELOPERS in the wiki",
+  // Client and account ids name an app; gitleaks flags them, a diagnostic needs them.
+  "DISCORD_CLIENT_ID=104758294471963512",
+  "SUMO_ACCESS_ID=su4kd82nfa03pl",
 ];

@@ -7,22 +7,12 @@ import {
   LOWER_HEX,
   UPPER_ALNUM,
 } from "../redaction-corpus/fake-credentials.js";
-import {
-  AGE,
-  bare,
-  DIGITS,
-  join,
-  keyed,
-  LOWER_ALNUM,
-  type ScannerShape,
-  UPPER_HEX,
-  uuid,
-} from "./scanner-shape.js";
+import { AGE, bare, DIGITS, join, keyed, LOWER_ALNUM, type ScannerShape } from "./scanner-shape.js";
 
 const awsId = join("AK", "IA", fake(UPPER_ALNUM, 16));
-const curlKey = fake(ALNUM, 32);
-const curlPassword = fake(ALNUM, 20);
-const telegram = join(fake(DIGITS, 10), ":AA", fake(BASE64URL, 33));
+const AZURE = `${ALNUM}_~.-`;
+const gitlabRoutable = join("gl", "pat-", fake(BASE64URL, 27), ".", fake(LOWER_ALNUM, 9));
+const runnerRoutable = join("gl", "rt-t1_", fake(BASE64URL, 30), ".", fake(LOWER_ALNUM, 9));
 
 /** One per prefix rule of gitleaks' default config. */
 export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
@@ -84,7 +74,6 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   bare("gitleaks", "github-refresh-token", join("gh", "r_", fake(ALNUM, 36))),
   bare("gitleaks", "github-fine-grained-pat", join("github", "_pat_", fake(ALNUM, 82))),
   bare("gitleaks", "gitlab-pat", join("gl", "pat-", fake(BASE64URL, 20))),
-  bare("gitleaks", "gitlab-pat-routable", join("gl", "pat-", fake(BASE64URL, 27), ".", fake(LOWER_ALNUM, 9))),
   bare("gitleaks", "gitlab-cicd-job-token", join("gl", "cbt-", fake(ALNUM, 3), "_", fake(BASE64URL, 20))),
   bare("gitleaks", "gitlab-deploy-token", join("gl", "dt-", fake(BASE64URL, 20))),
   bare("gitleaks", "gitlab-feature-flag-client-token", join("gl", "ffct-", fake(BASE64URL, 20))),
@@ -178,53 +167,82 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
     join("sg", "p_", fake(LOWER_HEX, 16), "_", fake(LOWER_HEX, 40)),
   ),
   bare("gitleaks", "square-access-token", join("EA", "AA", fake(BASE64URL, 60))),
-  bare("gitleaks", "square-secret (sq0csp)", join("sq0", "csp-", fake(BASE64URL, 43))),
   bare("gitleaks", "stripe-access-token (sk_live)", join("sk", "_live_", fake(ALNUM, 24))),
   bare("gitleaks", "stripe-access-token (rk_test)", join("rk", "_test_", fake(ALNUM, 24))),
-  bare("gitleaks", "stripe webhook secret", join("wh", "sec_", fake(ALNUM, 32))),
-  bare("gitleaks", "telegram-bot-api-token (in a URL path)", `https://api.telegram.org/bot${telegram}/getMe`),
   bare("gitleaks", "twilio-api-key", join("S", "K", fake(LOWER_HEX, 32))),
   bare("gitleaks", "typeform-api-token", join("tf", "p_", fake(BASE64URL, 59))),
   bare("gitleaks", "vault-service-token", join("hv", "s.", fake(BASE64URL, 90))),
   bare("gitleaks", "vault-batch-token", join("hv", "b.", fake(BASE64URL, 138))),
+  bare("gitleaks", "alibaba-access-key-id", join("LT", "AI", fake(ALNUM, 20))),
   bare(
     "gitleaks",
-    "private-key",
-    `-----BEGIN OPENSSH PRIVATE KEY-----\n${fake(BASE64, 70)}\n-----END OPENSSH PRIVATE KEY-----`,
+    "authress-service-client-access-key",
+    join(
+      "sc",
+      "_",
+      fake(LOWER_ALNUM, 10),
+      ".",
+      fake(LOWER_ALNUM, 5),
+      ".acc_",
+      fake(LOWER_ALNUM, 20),
+      ".",
+      fake(BASE64URL, 60),
+    ),
   ),
-].map((shape) =>
-  shape.rule.startsWith("telegram") ? { ...shape, secrets: [telegram.split(":")[1] as string] } : shape,
-);
-
-/** gitleaks' keyword rules (`<provider>…= value`) and its generic-api-key, by shape. */
-export const GITLEAKS_KEYWORD_SHAPES: readonly ScannerShape[] = [
-  keyed("gitleaks", "adafruit-api-key", "ADAFRUIT_KEY", fake(BASE64URL, 32)),
-  keyed("gitleaks", "algolia-api-key", "algolia_api_key", fake(LOWER_ALNUM, 32)),
-  keyed("gitleaks", "asana-client-secret", "ASANA_CLIENT_SECRET", fake(LOWER_ALNUM, 32)),
-  keyed("gitleaks", "bitbucket-client-secret", "bitbucket_client_secret", fake(BASE64URL, 64)),
-  keyed("gitleaks", "cloudflare-api-key", "CLOUDFLARE_API_KEY", fake(BASE64URL, 40)),
-  keyed("gitleaks", "cohere-api-token", "CO_API_KEY", fake(ALNUM, 40)),
-  keyed("gitleaks", "datadog-access-token", "DD_APP_KEY", fake(LOWER_ALNUM, 40)),
-  keyed("gitleaks", "discord-client-secret", "DISCORD_CLIENT_SECRET", fake(BASE64URL, 32)),
-  keyed("gitleaks", "dropbox-api-token", "DROPBOX_ACCESS_TOKEN", fake(LOWER_ALNUM, 15)),
-  keyed("gitleaks", "facebook-secret", "FACEBOOK_APP_SECRET", fake(LOWER_HEX, 32)),
-  keyed("gitleaks", "fastly-api-token", "FASTLY_API_TOKEN", fake(BASE64URL, 32)),
-  keyed("gitleaks", "heroku-api-key", "HEROKU_API_KEY", uuid(LOWER_HEX)),
-  keyed("gitleaks", "hubspot-api-key", "HUBSPOT_KEY", uuid(UPPER_HEX)),
-  keyed("gitleaks", "mailchimp-api-key", "MAILCHIMP_KEY", join(fake(LOWER_HEX, 32), "-us12")),
-  keyed("gitleaks", "okta-access-token", "OKTA_TOKEN", join("00", fake(BASE64URL, 40))),
-  keyed("gitleaks", "generic-api-key (creds)", "service_creds", fake(ALNUM, 32)),
-  keyed("gitleaks", "database-password", "db_password", fake(ALNUM, 16)),
+  bare("gitleaks", "aws-access-token (ABIA)", join("AB", "IA", fake(UPPER_ALNUM, 16))),
+  bare("gitleaks", "aws-access-token (ACCA)", join("AC", "CA", fake(UPPER_ALNUM, 16))),
+  bare("gitleaks", "azure-ad-client-secret", join(fake(ALNUM, 3), "8", "Q~", fake(AZURE, 34))),
+  bare(
+    "gitleaks",
+    "defined-networking-api-token",
+    join("dn", "key-", fake(BASE64URL, 26), "-", fake(BASE64URL, 52)),
+  ),
+  bare("gitleaks", "flutterwave-encryption-key", join("FLWSECK", "_TEST-", fake(LOWER_HEX, 12))),
+  bare("gitleaks", "flutterwave-public-key", join("FLWPUBK", "_TEST-", fake(LOWER_HEX, 32), "-X")),
+  bare("gitleaks", "github-app-token (ghu)", join("gh", "u_", fake(ALNUM, 36))),
+  // The check part after the last `.` is part of the token: none of it may be left.
   {
-    scanner: "gitleaks",
-    rule: "curl-auth-header",
-    text: `curl -H "X-Api-Key: ${curlKey}" https://api.example.com/v1/items`,
-    secrets: [curlKey],
+    ...bare("gitleaks", "gitlab-pat-routable", gitlabRoutable),
+    secrets: [gitlabRoutable, gitlabRoutable.slice(-10)],
   },
+  // The check part after the last `.` is part of the token: none of it may be left.
   {
-    scanner: "gitleaks",
-    rule: "curl-auth-user",
-    text: `curl --user deploy:${curlPassword} https://example.com/upload`,
-    secrets: [curlPassword],
+    ...bare("gitleaks", "gitlab-runner-authentication-token-routable", runnerRoutable),
+    secrets: [runnerRoutable, runnerRoutable.slice(-10)],
   },
+  bare(
+    "gitleaks",
+    "hashicorp-tf-api-token",
+    join(fake(LOWER_ALNUM, 14), ".atlas", "v1.", fake(BASE64URL, 67)),
+  ),
+  bare("gitleaks", "mailgun-pub-key", join("pub", "key-", fake(LOWER_HEX, 32))),
+  bare("gitleaks", "maxmind-license-key", join(fake(ALNUM, 6), "_", fake(ALNUM, 29), "_mm", "k")),
+  bare("gitleaks", "notion-api-token", join("nt", "n_", fake(DIGITS, 11), fake(ALNUM, 35))),
+  bare("gitleaks", "octopus-deploy-api-key", join("AP", "I-", fake(UPPER_ALNUM, 26))),
+  bare("gitleaks", "openshift-user-token", join("sha256", "~", fake(BASE64URL, 43))),
+  bare("gitleaks", "perplexity-api-key", join("pp", "lx-", fake(ALNUM, 48))),
+  bare("gitleaks", "planetscale-oauth-token", join("pscale", "_oauth_", fake(BASE64URL, 43))),
+  bare("gitleaks", "settlemint-application-access-token", join("sm", "_aat_", fake(ALNUM, 16))),
+  bare("gitleaks", "settlemint-personal-access-token", join("sm", "_pat_", fake(ALNUM, 16))),
+  bare("gitleaks", "settlemint-service-access-token", join("sm", "_sat_", fake(ALNUM, 16))),
+  bare("gitleaks", "slack-legacy-bot-token", join("xo", "xb-", fake(DIGITS, 10), "-", fake(ALNUM, 24))),
+  bare(
+    "gitleaks",
+    "slack-legacy-token",
+    join(
+      "xo",
+      "xo-",
+      fake(DIGITS, 10),
+      "-",
+      fake(DIGITS, 10),
+      "-",
+      fake(DIGITS, 12),
+      "-",
+      fake(LOWER_HEX, 32),
+    ),
+  ),
+  bare("gitleaks", "slack-legacy-workspace-token", join("xo", "xr-", fake(ALNUM, 40))),
+  bare("gitleaks", "sourcegraph-access-token (sgp_local_)", join("sg", "p_local_", fake(LOWER_HEX, 40))),
+  bare("gitleaks", "square-access-token (sq0atp)", join("sq0", "atp-", fake(BASE64URL, 22))),
+  bare("gitleaks", "stripe-access-token (sk_prod)", join("sk", "_prod_", fake(ALNUM, 24))),
 ];

@@ -3,10 +3,11 @@ import {
   BASE64,
   BASE64URL,
   fake,
+  fakeJwt,
   LOWER_HEX,
   UPPER_ALNUM,
 } from "../redaction-corpus/fake-credentials.js";
-import { bare, DIGITS, join, type ScannerShape } from "./scanner-shape.js";
+import { bare, DIGITS, join, keyed, LOWER_ALNUM, type ScannerShape, uuid } from "./scanner-shape.js";
 
 const awsId = join("AS", "IA", fake(UPPER_ALNUM, 16));
 const awsSecret = fake(BASE64, 40);
@@ -15,6 +16,12 @@ const twilioSid = join("A", "C", fake(LOWER_HEX, 32));
 const twilioToken = fake(LOWER_HEX, 32);
 const githubInUrl = join("gh", "p_", fake(ALNUM, 36));
 const opaqueUser = fake(ALNUM, 40);
+const gitlabV3 = join("gl", "pat-", fake(BASE64URL, 31), ".01.", fake(LOWER_ALNUM, 9));
+const discordBot = join(fake(BASE64URL, 24), ".", fake(BASE64URL, 6), ".", fake(BASE64URL, 27));
+const pemBody = fake(BASE64, 64);
+const gcpKeyId = fake(LOWER_HEX, 40);
+const azureAccountKey = join(fake(BASE64, 86), "==");
+const ftpPassword = fake(ALNUM, 12);
 
 /** trufflehog detectors: newer provider prefixes, key-id-and-secret pairs, tokens in URLs. */
 export const TRUFFLEHOG_SHAPES: readonly ScannerShape[] = [
@@ -36,6 +43,80 @@ export const TRUFFLEHOG_SHAPES: readonly ScannerShape[] = [
   bare("trufflehog", "Brevo SMTP key", join("xsmtp", "sib-", fake(LOWER_HEX, 64), "-", fake(ALNUM, 16))),
   bare("trufflehog", "Atlassian", join("ATA", "TT3", fake(BASE64URL, 186))),
   bare("trufflehog", "Mapbox secret", join("sk", ".eyJ1", fake(BASE64URL, 60), ".", fake(BASE64URL, 22))),
+  bare("trufflehog", "AWS (ABIA key id)", join("AB", "IA", fake(UPPER_ALNUM, 16))),
+  bare("trufflehog", "Azure Entra client secret", join(fake(ALNUM, 3), "7", "Q~", fake(BASE64URL, 31))),
+  {
+    scanner: "trufflehog",
+    rule: "Azure storage connection string",
+    text: `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${azureAccountKey};EndpointSuffix=core.windows.net`,
+    secrets: [azureAccountKey],
+  },
+  {
+    scanner: "trufflehog",
+    rule: "GCP service account key (JSON on one line)",
+    text: `{"type": "service_account", "project_id": "acme", "private_key_id": "${gcpKeyId}", "private_key": "-----BEGIN PRIVATE KEY-----\\n${pemBody}\\n-----END PRIVATE KEY-----\\n", "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs"}`,
+    secrets: [gcpKeyId, pemBody],
+  },
+  bare("trufflehog", "GitHub (long token body)", join("gh", "p_", fake(ALNUM, 60))),
+  {
+    scanner: "trufflehog",
+    rule: "GitLab v3 routable token",
+    text: `request failed using ${gitlabV3} for the deploy`,
+    secrets: [gitlabV3, gitlabV3.slice(-13)],
+  },
+  bare(
+    "trufflehog",
+    "Slack workspace token",
+    join("xo", "xa-", fake(DIGITS, 11), "-", fake(DIGITS, 12), "-", fake(ALNUM, 24)),
+  ),
+  bare("trufflehog", "Square application secret", join("sq0", "csp-", fake(BASE64URL, 43))),
+  bare("trufflehog", "Stripe restricted live key", join("rk", "_live_", fake(ALNUM, 28))),
+  keyed("trufflehog", "Twilio auth token by keyword", "TWILIO_AUTH_TOKEN", fake(LOWER_HEX, 32)),
+  keyed("trufflehog", "Mailgun by keyword", "MAILGUN_API_KEY", fake(ALNUM, 72)),
+  keyed("trufflehog", "npm legacy token by keyword", "NPM_TOKEN", uuid(LOWER_HEX)),
+  bare(
+    "trufflehog",
+    "OpenAI service account key",
+    join("sk-", "svcacct-", fake(BASE64URL, 74), "T3Blbk", "FJ", fake(BASE64URL, 74)),
+  ),
+  bare("trufflehog", "Anthropic", join("sk-", "ant-api03-", fake(BASE64URL, 93), "AA")),
+  bare("trufflehog", "Hugging Face", join("h", "f_", fake(ALNUM, 34))),
+  keyed("trufflehog", "Datadog API key by keyword", "DATADOG_API_KEY", fake(LOWER_HEX, 32)),
+  keyed("trufflehog", "Datadog application key by keyword", "DATADOG_APPLICATION_KEY", fake(LOWER_HEX, 40)),
+  bare("trufflehog", "Shopify", join("shp", "at_", fake(LOWER_HEX, 32))),
+  {
+    scanner: "trufflehog",
+    rule: "Discord bot token after the Bot scheme",
+    text: `curl -H "Authorization: Bot ${discordBot}" https://discord.com/api/v10/users/@me`,
+    secrets: [discordBot],
+  },
+  keyed("trufflehog", "Discord bot token by keyword", "DISCORD_BOT_TOKEN", discordBot),
+  keyed(
+    "trufflehog",
+    "Telegram bot token by keyword",
+    "TELEGRAM_TOKEN",
+    join(fake(DIGITS, 10), ":AA", fake(BASE64URL, 33)),
+  ),
+  bare("trufflehog", "DigitalOcean", join("dop", "_v1_", fake(LOWER_HEX, 64))),
+  keyed("trufflehog", "Heroku by keyword", "HEROKU_API_KEY", uuid(LOWER_HEX)),
+  bare("trufflehog", "Linear", join("lin", "_api_", fake(ALNUM, 40))),
+  bare("trufflehog", "Notion (secret_)", join("sec", "ret_", fake(ALNUM, 43))),
+  bare("trufflehog", "Postman", join("PM", "AK-", fake(LOWER_HEX, 24), "-", fake(LOWER_HEX, 34))),
+  bare("trufflehog", "Doppler service token", join("dp.", "st.", fake(ALNUM, 40))),
+  bare("trufflehog", "HashiCorp Vault", join("hv", "s.", fake(BASE64URL, 90))),
+  bare("trufflehog", "JWT", fakeJwt()),
+  {
+    scanner: "trufflehog",
+    rule: "private key",
+    text: `-----BEGIN RSA PRIVATE KEY-----\n${pemBody}\n-----END RSA PRIVATE KEY-----`,
+    secrets: [pemBody],
+  },
+  {
+    scanner: "trufflehog",
+    rule: "URI with a password (ftp)",
+    text: `mirror ftp://mirror:${ftpPassword}@ftp.example.com/pub failed`,
+    secrets: [ftpPassword],
+  },
   {
     scanner: "trufflehog",
     rule: "AWS key id and secret joined by a colon",

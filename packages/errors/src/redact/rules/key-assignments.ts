@@ -40,6 +40,12 @@ const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
 const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
 const isPathStart = (code: number): boolean => code === 47 || code === 126;
 
+// The key and value attributes of a .NET configuration entry.
+const CONFIG_KEY = 'key="';
+const CONFIG_VALUE = 'value="';
+const isConfigEntry = (text: string, keyStart: number, position: number): boolean =>
+  text.startsWith(CONFIG_KEY, keyStart - CONFIG_KEY.length) && text.startsWith(CONFIG_VALUE, position);
+
 export interface Assignment {
   readonly kind: KeyKind;
   readonly keyEnd: number;
@@ -119,7 +125,14 @@ export function readAssignment(
   if ((separator === 61 || separator === 58) && text.charCodeAt(position + 1) !== 61) {
     form = "explicit";
     position += 1;
+    // `'secret_key' => '…'`: the hash arrow of PHP and Ruby.
+    if (separator === 61 && text.charCodeAt(position) === 62) position += 1;
     while (isBlank(text.charCodeAt(position))) position += 1;
+  } else if (quotedKey && isConfigEntry(text, keyStart, position)) {
+    // `<add key="ClearTextPassword" value="…" />`: .NET and NuGet configuration entries.
+    form = "explicit";
+    // The value starts at its opening quote, as a quoted value does.
+    position += CONFIG_VALUE.length - 1;
   } else if (quotedKey || position === blankStart) {
     return notAKey;
   } else {

@@ -11,11 +11,15 @@ const SENSITIVE_WORDS = [
   "connection string",
   ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "creds", "cookie"],
   ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session"],
+  // Words that make a key sensitive only next to another (`SONAR_LOGIN`; see kindOfKey).
+  ...["login", "contribsys"],
 ];
 const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
 
 // `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
 const EXPLICIT = `\\\\*["']?[ \\t]*[:=](?![ \\t]*[A-Za-z][\\w-]*:(?:[ \\t]|$))`;
+// `<add key="ClearTextPassword" value="…" />`: a .NET configuration entry (see readAssignment).
+const CONFIG_ENTRY = `"[ \\t]+value="`;
 
 /** The patterns that find the keys of sensitive values, built on the first redaction. */
 export interface KeyPatterns {
@@ -57,7 +61,7 @@ export const keyPatterns = builtOnFirstUse((): KeyPatterns => {
   );
   return {
     keyCandidate: new RegExp(
-      `${word}(?=[\\w.-]|${EXPLICIT}|[ \\t]+(?:${bareCredential}|${afterScheme}))`,
+      `${word}(?=[\\w.-]|${EXPLICIT}|${CONFIG_ENTRY}|[ \\t]+(?:${bareCredential}|${afterScheme}))`,
       "gi",
     ),
     flagCandidate: new RegExp(`-(?<![\\w.-]-)(?=${flagKey})`, "gi"),

@@ -6,7 +6,7 @@ import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
 import { WindowedSearch } from "../windowed-search.js";
 import { TOKEN_FORMATS, type TokenFormat } from "./token-formats.js";
-import { matchShape, type Reach } from "./token-shape.js";
+import { matchShape, matchShapeBefore, type Reach } from "./token-shape.js";
 
 interface TokenStarts {
   /** Prefixes by their first two characters: a token start costs one lookup, not one try per prefix. */
@@ -17,6 +17,7 @@ interface TokenStarts {
   /**
    * Where a prefix starts a token: every prefix starts with a letter, so `\b` before it is the
    * same test as "no name character before"; unlike a look-behind it lets the engine skip ahead.
+   * A prefix with a lead stands inside its token: found without `\b`, its lead checks the start.
    */
   readonly pattern: RegExp;
   /** The longest prefix: what a token start reads after it (the trie looks no further). */
@@ -36,9 +37,11 @@ const tokenStarts = builtOnFirstUse((): TokenStarts => {
     }
   }
   const prefixes = TOKEN_FORMATS.flatMap((format) => format.prefixes);
+  const startPrefixes = TOKEN_FORMATS.filter((format) => !format.lead).flatMap((format) => format.prefixes);
+  const innerPrefixes = TOKEN_FORMATS.filter((format) => format.lead).flatMap((format) => format.prefixes);
   return {
     prefixesByHead,
-    pattern: new RegExp(`\\b(?:${trieOf([...new Set(prefixes)])})`, "g"),
+    pattern: new RegExp(`\\b(?:${trieOf([...new Set(startPrefixes)])})|${trieOf(innerPrefixes)}`, "g"),
     maxPrefix: Math.max(...prefixes.map((prefix) => prefix.length)),
   };
 });
@@ -80,33 +83,44 @@ function redactAt(text: string, starts: RegExp, skip: number, context: Redaction
     const found = search.next(position);
     if (found === null) break;
     context.steps += 1;
-    const start = found.index + skip;
     // The search read its match and the characters a token start looks at before it.
     reach.upTo = found.end + 1;
-    const end = matchAt(text, start, context, reach);
-    if (end === -1) {
+    const token = matchAt(text, found.index + skip, rewriter.replacedUpTo, context, reach);
+    if (token === null) {
       position = found.index + 1;
       continue;
     }
-    rewriter.replace(start, end, context.replacement);
-    position = end;
+    rewriter.replace(token.start, token.end, context.replacement);
+    position = token.end;
   }
   return rewriter.finish();
 }
 
-/** The end of the longest-prefixed token format that matches at `start`, or -1. */
-function matchAt(text: string, start: number, context: RedactionContext, reach: Reach): number {
-  const head = (text.charCodeAt(start) << 16) | text.charCodeAt(start + 1);
+/**
+ * The token of the longest-prefixed format whose prefix is at `at`, or null; a lead's token
+ * starts before `at`, but not before `floor`.
+ */
+function matchAt(
+  text: string,
+  at: number,
+  floor: number,
+  context: RedactionContext,
+  reach: Reach,
+): { start: number; end: number } | null {
+  const head = (text.charCodeAt(at) << 16) | text.charCodeAt(at + 1);
   const bucket = tokenStarts().prefixesByHead.get(head) ?? [];
   for (const { prefix, format } of bucket) {
-    if (!text.startsWith(prefix, start) || !startsToken(text, start, format.wholeRun === true)) continue;
-    let end = matchShape(text, start + prefix.length, format.body, context, reach);
+    if (!text.startsWith(prefix, at)) continue;
+    const start = format.lead ? matchShapeBefore(text, at, format.lead, floor, context) : at;
+    if (start === -1 || !startsToken(text, start, format.wholeRun === true)) continue;
+    let end = matchShape(text, at + prefix.length, format.body, context, reach);
     if (end !== -1 && format.tail) {
       const tailEnd = matchShape(text, end, format.tail, context, reach);
-      if (tailEnd !== -1) end = tailEnd;
+      // A tail that stops inside a word is not the token's: the token ends with its body.
+      if (tailEnd !== -1 && !isTokenChar(text.charCodeAt(tailEnd))) end = tailEnd;
     }
     reach.upTo = Math.max(reach.upTo, end + 1);
-    if (end !== -1 && !isTokenChar(text.charCodeAt(end))) return end;
+    if (end !== -1 && !isTokenChar(text.charCodeAt(end))) return { start, end };
   }
-  return -1;
+  return null;
 }

@@ -7,6 +7,7 @@ import {
   isTokenChar,
   isUpperAlnum,
 } from "../char-classes.js";
+import { INNER_TOKEN_FORMATS } from "./inner-token-formats.js";
 import { run, type Shape } from "./token-shape.js";
 
 /** A provider's token format: its published prefixes and the shape of the body after them. */
@@ -18,6 +19,12 @@ export interface TokenFormat {
   readonly tail?: Shape;
   /** The token must start a whole run: not after `-` or `.` either (keeps a run of `-eyJ` linear). */
   readonly wholeRun?: boolean;
+  /**
+   * What stands before the prefix when the token's fixed part is inside it (Azure's `abc8Q~…`):
+   * read backwards from the prefix, bounded (well within a RepeatSkipper's reads before a step);
+   * the token starts where it does.
+   */
+  readonly lead?: Shape;
 }
 
 const ANY = Number.POSITIVE_INFINITY;
@@ -29,9 +36,12 @@ const isUrlSafeBase64OrPadding = (code: number): boolean => isTokenChar(code) ||
 const isBase64WithUnderscore = (code: number): boolean => isBase64OrPadding(code) || code === 95;
 const isBitbucketChar = (code: number): boolean => isTokenChar(code) || code === 61 || code === 46;
 const isLowerAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+const isLowerAlnumOrDot = (code: number): boolean => isLowerAlnum(code) || code === 46;
 const isTwitterChar = (code: number): boolean => isAlnum(code) || code === 37;
 const isUpperAlnumOrDash = (code: number): boolean => isUpperAlnum(code) || code === 45;
 const isDigitChar = (code: number): boolean => code >= 48 && code <= 57;
+const isJoiner = (code: number): boolean => code === 45 || code === 95;
+const isAuthressKeyChar = (code: number): boolean => isBase64WithUnderscore(code) || code === 45;
 
 // Prefixes and lengths are the providers' documented formats (and those that public secret
 // scanners key on). A token is only matched as a whole: the character before the prefix and
@@ -59,6 +69,8 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
       "glft-",
     ],
     body: [run(isTokenChar, 20, ANY)],
+    // A routable token ends in `.` and a base-36 check part: `.xxxxxxxxx` or `.xx.xxxxxxxxx`.
+    tail: [".", run(isLowerAlnumOrDot, 9, 12)],
   },
   { provider: "GitLab runner registration", prefixes: ["GR1348941"], body: [run(isTokenChar, 20, ANY)] },
   {
@@ -70,12 +82,15 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "AWS access key id (A3T)", prefixes: ["A3T"], body: [run(isUpperAlnum, 17)] },
   {
     provider: "Slack",
-    prefixes: ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxe.xoxp-", "xapp-"],
+    prefixes: ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe.xoxp-", "xapp-"],
     body: [run(isAlnumOrDash, 10, ANY)],
   },
   {
     provider: "Stripe",
-    prefixes: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_"],
+    prefixes: [
+      ...["sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_", "pk_live_", "pk_test_"],
+      "whsec_",
+    ],
     body: [run(isAlnum, 16, ANY)],
   },
   { provider: "npm", prefixes: ["npm_"], body: [run(isAlnum, 36)] },
@@ -87,7 +102,7 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "Google OAuth access token", prefixes: ["ya29."], body: [run(isTokenChar, 20, ANY)] },
   { provider: "Google OAuth client secret", prefixes: ["GOCSPX-"], body: [run(isTokenChar, 28)] },
   { provider: "Twilio API key", prefixes: ["SK"], body: [run(isLowerHexChar, 32)] },
-  { provider: "Mailgun", prefixes: ["key-"], body: [run(isLowerHexChar, 32)] },
+  { provider: "Mailgun", prefixes: ["key-", "pubkey-"], body: [run(isLowerHexChar, 32)] },
   { provider: "Shopify", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: [run(isHexChar, 32)] },
   { provider: "Atlassian", prefixes: ["ATATT3"], body: [run(isUrlSafeBase64OrPadding, 50, ANY)] },
   { provider: "Bitbucket", prefixes: ["ATBB"], body: [run(isBitbucketChar, 32, ANY)] },
@@ -120,10 +135,12 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "New Relic", prefixes: ["NRAK-"], body: [run(isUpperAlnum, 27)] },
   { provider: "Docker Hub", prefixes: ["dckr_pat_", "dckr_oat_"], body: [run(isTokenChar, 20, ANY)] },
   { provider: "Square", prefixes: ["sq0atp-", "sq0csp-"], body: [run(isTokenChar, 22, ANY)] },
+  { provider: "Fly.io", prefixes: ["fo1_"], body: [run(isUrlSafeBase64OrPadding, 40, ANY)] },
+  // Macaroons, in standard base64: `+` and `/` are part of the token.
   {
-    provider: "Fly.io",
-    prefixes: ["fo1_", "fm1_", "fm1a_", "fm1r_", "fm2_"],
-    body: [run(isUrlSafeBase64OrPadding, 40, ANY)],
+    provider: "Fly.io macaroon",
+    prefixes: ["fm1_", "fm1a_", "fm1r_", "fm2_"],
+    body: [run(isBase64OrPadding, 100, ANY)],
   },
   { provider: "Netlify", prefixes: ["nfp_"], body: [run(isAlnum, 36, ANY)] },
   { provider: "Render", prefixes: ["rnd_"], body: [run(isAlnum, 32, ANY)] },
@@ -156,9 +173,10 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "Notion", prefixes: ["ntn_", "secret_"], body: [run(isAlnum, 43, 46)] },
   { provider: "Airtable", prefixes: ["pat"], body: [run(isAlnum, 14), ".", run(isLowerHexChar, 64)] },
   {
+    // Secret and public keys (32 hex digits and `-X`), and encryption keys (12 hex digits).
     provider: "Flutterwave",
-    prefixes: ["FLWSECK-", "FLWSECK_TEST-"],
-    body: [run(isLowerHexChar, 32)],
+    prefixes: ["FLWSECK-", "FLWSECK_TEST-", "FLWPUBK-", "FLWPUBK_TEST-"],
+    body: [run(isLowerHexChar, 12, 32)],
     tail: ["-X"],
   },
   {
@@ -216,6 +234,29 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   },
   { provider: "Sourcegraph", prefixes: ["sgp_"], body: [run(isNameChar, 40, 62)] },
   { provider: "NVIDIA", prefixes: ["nvapi-"], body: [run(isTokenChar, 64)] },
+  { provider: "Octopus Deploy", prefixes: ["API-"], body: [run(isUpperAlnum, 26)] },
+  { provider: "OpenShift user token", prefixes: ["sha256~"], body: [run(isTokenChar, 43)] },
+  { provider: "SettleMint", prefixes: ["sm_aat_", "sm_pat_", "sm_sat_"], body: [run(isAlnum, 16)] },
+  {
+    provider: "Defined Networking",
+    prefixes: ["dnkey-"],
+    // Two segments joined by `-`, which is also a body character: one run.
+    body: [run(isUrlSafeBase64OrPadding, 79)],
+  },
+  {
+    provider: "Authress service client access key",
+    prefixes: ["sc_", "ext_", "scauth_", "authress_"],
+    body: [
+      run(isAlnum, 5, 30),
+      ".",
+      run(isAlnum, 4, 6),
+      ".acc",
+      run(isJoiner, 1),
+      run(isAlnumOrDash, 10, 32),
+      ".",
+      run(isAuthressKeyChar, 30, 120),
+    ],
+  },
   {
     provider: "Telegram bot token in a URL path",
     prefixes: ["bot"],
@@ -230,4 +271,5 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     tail: [".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
     wholeRun: true,
   },
+  ...INNER_TOKEN_FORMATS,
 ];

@@ -56,6 +56,35 @@ export function matchShape(
   return position;
 }
 
+/**
+ * Matches `shape` backwards so that it ends at `end`, reading no further back than `floor`, and
+ * returns where it starts, or -1. Every run of such a shape is bounded: it reads at most the sum
+ * of their `max` characters.
+ */
+export function matchShapeBefore(
+  text: string,
+  end: number,
+  shape: Shape,
+  floor: number,
+  context: RedactionContext,
+): number {
+  let position = end;
+  for (let index = shape.length - 1; index >= 0; index -= 1) {
+    const part = shape[index] as ShapeRun | string;
+    if (typeof part === "string") {
+      position -= part.length;
+      if (position < floor || !text.startsWith(part, position)) return -1;
+      continue;
+    }
+    const stop = Math.max(floor, position - part.max);
+    const runEnd = position;
+    while (position > stop && part.chars(text.charCodeAt(position - 1))) position -= 1;
+    context.steps += runEnd - position + 1;
+    if (runEnd - position < part.min) return -1;
+  }
+  return position;
+}
+
 /** `chars` as a character class; every class of a token body is ASCII. */
 function classOf(chars: (code: number) => boolean): string {
   let members = "";
