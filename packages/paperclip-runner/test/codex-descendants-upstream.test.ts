@@ -157,6 +157,27 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
       [collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["$THREAD"] })],
     ],
     ["an item of another turn of the thread", [itemStarted("$THREAD", "turn-9")]],
+    [
+      // Real Codex 0.156.1 sometimes sends a spawned child's turn/started before the parent's
+      // completed spawnAgent call that names it: upstream's runner fails the turn then too.
+      "a child's turn/started ahead of its spawn's completion",
+      [
+        notify("item/started", {
+          threadId: "$THREAD",
+          turnId: "$TURN",
+          item: {
+            type: "collabAgentToolCall",
+            id: "collab-1",
+            tool: "spawnAgent",
+            status: "inProgress",
+            receiverThreadIds: [],
+          },
+        }),
+        notify("thread/status/changed", { threadId: "child-7", status: { type: "active" } }),
+        notify("turn/started", { threadId: "child-7", turn: { id: "child-turn", status: "inProgress" } }),
+        collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["child-7"] }),
+      ],
+    ],
   ])("fails the turn on %s as upstream's, the session left for reconciliation", async (_name, frames) => {
     const ours = await expectSameAsUpstream(toolchain(), [...frames, { stop: true }], false);
     expect(savedIdentity(ours)).toMatchObject({ lifecycle: "reconciliation_required" });
