@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { descendantEvent, identityFailure, unrelatedInformationEvent } from "./codex-identity-events.js";
+import {
+  capacityFailure,
+  descendantEvent,
+  identityFailure,
+  unrelatedInformationEvent,
+} from "./codex-identity-events.js";
 
 const expected = { threadId: "thread-root", turnId: "turn-1" };
 
@@ -43,6 +48,21 @@ describe("upstream's identity diagnostics", () => {
       category: "warning",
       scope: "turn",
       summary: "ignored unrelated provider information",
+    });
+  });
+
+  it("reports the full child-thread inventory as upstream's resource_capacity failure", () => {
+    const params = { thread: { id: "c-4096", parentThreadId: "thread-root" } };
+    expect(capacityFailure("thread/started", params, expected)).toEqual({
+      code: "provider_descendant_capacity_exhausted",
+      classification: "resource_capacity",
+      message:
+        "Codex reached the child-thread inventory limit. Reconcile child work before continuing in a fresh provider session.",
+      recoverable: false,
+      method: "thread/started",
+      expectedThreadId: "thread-root",
+      receivedThreadId: "c-4096",
+      limit: 4096,
     });
   });
 });

@@ -1,4 +1,5 @@
 import { boundedMethod } from "./bounded-method.js";
+import { MAX_DESCENDANT_THREADS } from "./codex-descendants.js";
 import { noticeEvent } from "./codex-plan-notice-events.js";
 import { notificationThreadId, notificationTurnId } from "./codex-thread-identity.js";
 import { type ProviderEvent, providerEvent } from "./provider-event.js";
@@ -77,5 +78,28 @@ export function identityFailure(
     message: OUTSIDE_IDENTITY,
     recoverable: false,
     ...identityFields(method, params, expected),
+  };
+}
+
+/** Upstream's words when the child-thread inventory is full (`codex.resource_capacity`). */
+const DESCENDANT_CAPACITY_EXHAUSTED =
+  "Codex reached the child-thread inventory limit. Reconcile child work before continuing in a fresh provider session.";
+
+/** Pure: upstream's diagnostic of the full child-thread inventory (it names no turns). */
+export function capacityFailure(
+  method: string,
+  params: Record<string, unknown>,
+  expected: ExpectedIdentity,
+): Record<string, unknown> {
+  const {
+    expectedTurnId: _expected,
+    receivedTurnId: _received,
+    ...failure
+  } = identityFailure("provider_descendant_capacity_exhausted", method, params, expected);
+  return {
+    ...failure,
+    classification: "resource_capacity",
+    message: DESCENDANT_CAPACITY_EXHAUSTED,
+    limit: MAX_DESCENDANT_THREADS,
   };
 }

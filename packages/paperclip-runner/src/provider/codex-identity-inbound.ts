@@ -1,7 +1,7 @@
-import { addDescendants, MAX_DESCENDANT_THREADS } from "./codex-descendants.js";
+import { addDescendants } from "./codex-descendants.js";
 import {
+  capacityFailure,
   descendantEvent,
-  type ExpectedIdentity,
   expectedIdentity,
   identityFailure,
   unrelatedInformationEvent,
@@ -12,10 +12,6 @@ import { settleTurn } from "./turn-settlement.js";
 
 /** The requests a Codex turn makes of the runner: only the root thread may make them. */
 const TURN_REQUESTS = new Set(["item/tool/call", "item/tool/requestUserInput"]);
-
-/** Upstream's diagnostic when the child-thread inventory is full (`codex.resource_capacity`). */
-export const DESCENDANT_CAPACITY_EXHAUSTED =
-  "Codex reached the child-thread inventory limit. Reconcile child work before continuing in a fresh provider session.";
 
 /**
  * Handles what a notification's thread says before its events are mapped, as upstream's runner:
@@ -77,25 +73,6 @@ export async function onRequestIdentity(
     identityFailure("thread_binding_mismatch", method, params, expectedIdentity(state)),
   );
   return true;
-}
-
-/** Pure: upstream's diagnostic of the full child-thread inventory (it names no turns). */
-function capacityFailure(
-  method: string,
-  params: Record<string, unknown>,
-  expected: ExpectedIdentity,
-): Record<string, unknown> {
-  const {
-    expectedTurnId: _expected,
-    receivedTurnId: _received,
-    ...failure
-  } = identityFailure("provider_descendant_capacity_exhausted", method, params, expected);
-  return {
-    ...failure,
-    classification: "resource_capacity",
-    message: DESCENDANT_CAPACITY_EXHAUSTED,
-    limit: MAX_DESCENDANT_THREADS,
-  };
 }
 
 /**
