@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { serverToolchainForFile } from "./helpers/codex-durable.js";
+import { closeSteps, codexPrepare, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
+import { command, expectSameAnswers } from "./helpers/command-differential.js";
 import {
   collabCompleted,
   expectSameAsUpstream,
@@ -11,7 +12,9 @@ import {
   savedIdentity,
   threadStarted,
   toolCall,
+  turnText,
 } from "./helpers/descendant-differential.js";
+import { bothRunners } from "./helpers/startup-release-differential.js";
 
 // Differential: a turn's scripted Codex messages naming sub-agent (descendant) threads, other
 // threads and other turns, through upstream's Rust runner and ours (the server's control plane,
@@ -75,6 +78,36 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
         receivedThreadId: "child-1",
         receivedTurnId: null,
       },
+    });
+  });
+
+  it("remembers the descendants across runs: the next run's resumed thread reports a child's progress", async () => {
+    const steps = (work: string): Step[] => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("turn.start", "spawn", {
+        text: turnText([threadStarted({ id: "child-1", parentThreadId: "$THREAD" })]),
+      }),
+      { op: "event", type: "run.terminal" },
+      ...closeSteps,
+      // The next run: the server's resume probe, then a turn in which the child speaks.
+      { op: "restart" },
+      ...command("runner.drain", "resume probe"),
+      ...command("turn.start", "child speaks", {
+        text: turnText([notify("warning", { threadId: "child-1", message: "hi" })]),
+      }),
+      { op: "event", type: "run.terminal", count: 2 },
+      ...command("runner.drain", "drain again"),
+      { op: "snapshotFile", path: "runner/codex-provider-state.json" },
+      { op: "queue", type: "runner.suspend", id: "suspend-again" },
+      { op: "exit" },
+    ];
+    const [ours, upstream] = await bothRunners(toolchain(), steps);
+    expectSameAnswers(ours, upstream);
+    expect(identityEvents(ours)).toEqual(identityEvents(upstream));
+    expect(savedIdentity(ours)).toEqual({ lifecycle: "session_open", descendantThreadIds: ["child-1"] });
+    expect(savedIdentity(upstream)).toEqual(savedIdentity(ours));
+    expect(identityEvents(ours).at(-1)).toMatchObject({
+      payload: { classification: "descendant", method: "warning", receivedThreadId: "child-1" },
     });
   });
 

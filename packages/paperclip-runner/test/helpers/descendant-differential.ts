@@ -36,12 +36,15 @@ export const question = (threadId: string, turnId: string): Frame =>
     questions: [{ id: "why", header: "Why", question: "Why?", isOther: false, isSecret: false }],
   });
 
+/** The text of a turn that plays `frames` (the fake app-server's "frames:" script). */
+export const turnText = (frames: readonly Frame[]): string => `frames:${JSON.stringify(frames)}`;
+
 /** One turn playing `frames`, then (when it left the session open) a plain turn; the state file read at the end. */
 export function framesTurn(frames: readonly Frame[], next: boolean): (work: string) => Step[] {
   return (work) => [
     ...command("run.prepare", "prepare", codexPrepare(work)),
     ...command("session.open", "open", { reuse: "same_session" }),
-    ...command("turn.start", "frames", { text: `frames:${JSON.stringify(frames)}` }),
+    ...command("turn.start", "frames", { text: turnText(frames) }),
     { op: "event", type: "run.terminal" },
     ...command("session.snapshot", "snapshot"),
     ...(next
@@ -58,12 +61,11 @@ export function framesTurn(frames: readonly Frame[], next: boolean): (work: stri
   ];
 }
 
-/** The events the identity rules produce (diagnostics, notices, failed turns), the root thread's id normalised. */
+/** The events the identity rules produce (diagnostics, notices, failed turns), the opened thread's id normalised. */
 export function identityEvents(result: DriverResult): unknown[] {
-  const root = String(
-    result.committed.find((event) => event.eventType === "session.started")?.payload.providerSessionId,
-  );
-  const normalise = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replaceAll(root, "<root>"));
+  // The fake app-server names its threads thread-<pid>-<ms>.
+  const normalise = (value: unknown): unknown =>
+    JSON.parse(JSON.stringify(value).replace(/thread-\d+-\d+/g, "<root>"));
   return result.committed
     .filter(
       (event) =>
