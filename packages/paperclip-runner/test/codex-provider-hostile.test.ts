@@ -226,20 +226,22 @@ describe("hostile or broken providers", { timeout: 120_000 }, () => {
         commands: results.flatMap((each) => each.commands),
         committed: results.flatMap((each) => each.committed),
       };
+      // As upstream's: another turn of the thread, then a thread never started (no session.failed).
       expect(failureDiagnostics(result)).toEqual([
-        {
-          code: "provider_notification_identity",
-          classification: "foreign",
-          message:
-            "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: a item/started notification names a turn that is not active",
-        },
-        {
-          code: "provider_notification_identity",
-          classification: "foreign",
-          message:
-            "ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: a item/started notification names another thread",
-        },
+        expect.objectContaining({
+          code: "turn_binding_mismatch",
+          classification: "invalid_authoritative",
+          method: "item/started",
+          receivedTurnId: "turn-elsewhere",
+        }),
+        expect.objectContaining({
+          code: "thread_binding_mismatch",
+          classification: "invalid_authoritative",
+          method: "item/started",
+          receivedThreadId: "thread-somebody-else",
+        }),
       ]);
+      expect(eventTypes(result.committed)).not.toContain("session.failed");
       for (const text of ["foreign-turn", "foreign-thread"]) {
         expect(commandOf(result, `refused-${text}`)?.result).toMatchObject({
           status: "rejected",

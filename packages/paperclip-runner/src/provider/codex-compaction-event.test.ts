@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codexNotificationEvents } from "./codex-notification-events.js";
+import { classifyThreadIdentity } from "./codex-thread-identity.js";
 
 const context = { provider: "codex", threadId: "thread-1", activeTurnId: "turn-2" };
 
@@ -29,8 +30,13 @@ describe("thread/compacted (Codex compacted the thread's context)", () => {
   it("names a compaction without a usable thread id with upstream's fallback, and refuses another thread's", () => {
     const outcome = codexNotificationEvents("thread/compacted", {}, context);
     expect(outcome).toMatchObject({ events: [{ payload: { compactionId: "codex-compaction" } }] });
-    expect(codexNotificationEvents("thread/compacted", { threadId: "thread-9" }, context)).toMatchObject({
-      kind: "foreign",
-    });
+    // Another thread's compaction is told apart before it is mapped: a protocol failure.
+    const identity = classifyThreadIdentity(
+      "thread/compacted",
+      { threadId: "thread-9" },
+      "thread-1",
+      new Set(),
+    );
+    expect(identity).toEqual({ kind: "mismatch", code: "thread_binding_mismatch" });
   });
 });

@@ -154,13 +154,7 @@ describe("codexNotificationEvents: upstream's notification to PRP mapping", () =
     });
   });
 
-  it("calls a notification for another thread or for a turn that is not active foreign", () => {
-    expect(
-      codexNotificationEvents("item/started", { threadId: "thread-9", turnId: "turn-2", item: {} }, context),
-    ).toEqual({
-      kind: "foreign",
-      reason: "a item/started notification names another thread",
-    });
+  it("calls a notification for a turn of the thread that is not active foreign", () => {
     expect(
       codexNotificationEvents("turn/completed", { threadId: "thread-1", turn: { id: "turn-1" } }, context),
     ).toEqual({

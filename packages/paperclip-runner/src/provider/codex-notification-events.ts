@@ -31,7 +31,7 @@ export type NotificationOutcome =
   /** The turn ended: its terminal event, and the agent's last message if the notification carried one. */
   | { readonly kind: "terminal"; readonly event: ProviderEvent; readonly status: TurnTerminalStatus }
   | { readonly kind: "agent_message"; readonly events: readonly ProviderEvent[]; readonly text: string }
-  /** Names a thread or turn the runner does not own: a protocol failure. */
+  /** Names a turn of the thread that is not active (another thread is told by `codex-thread-identity.ts`): a protocol failure. */
   | { readonly kind: "foreign"; readonly reason: string }
   | { readonly kind: "ignored" };
 
@@ -47,8 +47,9 @@ const TURN_SCOPED = new Set([
 /**
  * Pure: the PRP events one Codex app-server notification becomes, as upstream's
  * `normalize_codex_notification` maps them (types, priorities, payloads). Unknown
- * notifications are ignored; a notification for another thread, or a turn-scoped
- * one for another turn, is reported as foreign. A token-usage snapshot naming a
+ * notifications are ignored; a turn-scoped one for another turn of the thread is
+ * reported as foreign (the executor tells other threads apart before, by
+ * `codex-thread-identity.ts`). A token-usage snapshot naming a
  * turn that is not active is what Codex replays on `thread/resume` for a turn the
  * runner already settled: benign, ignored (as the server's own driver does).
  */
@@ -57,10 +58,6 @@ export function codexNotificationEvents(
   params: Record<string, unknown>,
   context: NotificationContext,
 ): NotificationOutcome {
-  const threadId = params.threadId ?? (params.thread as { id?: unknown } | undefined)?.id;
-  if (typeof threadId === "string" && threadId !== context.threadId) {
-    return { kind: "foreign", reason: `a ${method} notification names another thread` };
-  }
   const turnId = readTurnId(params);
   if (method === "thread/tokenUsage/updated") {
     if (turnId !== null && turnId !== context.activeTurnId) return { kind: "ignored" };

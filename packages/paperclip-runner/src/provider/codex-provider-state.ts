@@ -5,6 +5,7 @@ import { corruptState } from "../state/parse-runner-state.js";
 import { readStateFile } from "../state/state-store.js";
 import type { AuthorizedOperation } from "./authorized-tools.js";
 import { type PendingEventRecord, readPendingEvents, readRecordCounters } from "./carried-startup-facts.js";
+import { readDescendantThreadIds } from "./codex-descendants.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import type { CodexProviderConfig } from "./codex-provider-config.js";
 import { type GoalState, NO_GOALS } from "./session-goals.js";
@@ -97,6 +98,11 @@ export interface CodexProviderState {
   readonly settlingTurn?: SettlingTurn | null;
   /** The session's goal API, goal and snapshot revision (absent in a state saved before goals). */
   readonly goals?: GoalState;
+  /**
+   * The thread's sub-agent threads Codex reported (upstream's name and order, `codex-descendants.ts`);
+   * absent in a state saved before they were kept.
+   */
+  readonly descendantThreadIds?: readonly string[];
 }
 
 export function preparedState(
@@ -128,6 +134,7 @@ export function preparedState(
     terminalAuthority: null,
     settlingTurn: null,
     goals: NO_GOALS,
+    descendantThreadIds: [],
   };
 }
 
@@ -154,6 +161,7 @@ export async function loadCodexProviderState(stateDir: string): Promise<CodexPro
     ...readRecordCounters(state),
     settledToolCallIds: readToolCallIds(state.settledToolCallIds, "settledToolCallIds"),
     abandonedToolCallIds: readToolCallIds(state.abandonedToolCallIds, "abandonedToolCallIds"),
+    descendantThreadIds: readDescendantThreadIds(state.descendantThreadIds),
   };
 }
 

@@ -49,7 +49,7 @@ const warning = (method: string) => ({
   }),
 });
 
-describe("a request Codex sends for the turn the runner settled last", () => {
+describe("a request Codex sends for a turn that is not running", () => {
   it("answers a late tool call as a failed call and notices it, as upstream's runner", async () => {
     const { ctx, answers, events, bridgeCalls } = settledContext();
     const params = {
@@ -88,22 +88,36 @@ describe("a request Codex sends for the turn the runner settled last", () => {
     expect(events).toEqual([warning("item/tool/requestUserInput")]);
   });
 
-  it("leaves another thread's or turn's request, and the running turn's, to the bridges", async () => {
+  it("answers a request naming a turn never seen as a late one, as upstream's runner", async () => {
+    const { ctx, answers, events, bridgeCalls } = settledContext();
+    const params = {
+      threadId: "thread-1",
+      turnId: "turn-9",
+      callId: "call-9",
+      tool: "report",
+      arguments: {},
+    };
+    await handleProviderInbound(ctx, { kind: "request", id: 9, method: "item/tool/call", params });
+    expect(answers).toMatchObject([{ id: 9, result: { success: false } }]);
+    expect(events).toEqual([warning("item/tool/call")]);
+    expect(bridgeCalls).toEqual([]);
+  });
+
+  it("leaves the running turn's request, and one naming no turn, to the bridges", async () => {
     const { ctx, answers, bridgeCalls } = settledContext();
-    for (const params of [
-      { threadId: "thread-2", turnId: "turn-1" },
-      { threadId: "thread-1", turnId: "turn-9" },
-      { threadId: "thread-1" },
-    ])
-      await handleProviderInbound(ctx, { kind: "request", id: 1, method: "item/tool/call", params });
+    await handleProviderInbound(ctx, {
+      kind: "request",
+      id: 1,
+      method: "item/tool/call",
+      params: { threadId: "thread-1" },
+    });
     expect(answers).toEqual([]);
-    expect(bridgeCalls).toEqual(["tool", "tool", "tool"]);
+    expect(bridgeCalls).toEqual(["tool"]);
     const running = { ...state, activeProviderTurnId: "turn-1" };
-    expect(
-      isDelayedRequest("item/tool/call", { threadId: "thread-1", turnId: "turn-1" }, running, "turn-1"),
-    ).toBe(false);
-    expect(isDelayedRequest("item/tool/call", { threadId: "thread-1", turnId: "turn-1" }, state, null)).toBe(
+    expect(isDelayedRequest("item/tool/call", { threadId: "thread-1", turnId: "turn-1" }, running)).toBe(
       false,
     );
+    expect(isDelayedRequest("item/tool/call", { threadId: "thread-2", turnId: "turn-9" }, state)).toBe(false);
+    expect(isDelayedRequest("thread/other", { threadId: "thread-1", turnId: "turn-9" }, state)).toBe(false);
   });
 });

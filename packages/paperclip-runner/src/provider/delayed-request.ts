@@ -11,22 +11,20 @@ export type DelayedRequestAnswer =
   | { readonly kind: "error"; readonly code: number; readonly message: string };
 
 /**
- * Pure: whether Codex's request came late, for this thread's turn the runner settled last (no
- * turn of that id running). Upstream's runner answers such a request and notices it instead of
- * refusing it as another turn's.
+ * Pure: whether Codex's request came late: it names this thread and a turn that is not running
+ * (one settled, one never seen, or any while no turn runs). Upstream's runner answers such a
+ * request as after its turn's end and notices it, whichever turn it names.
  */
 export function isDelayedRequest(
   method: string,
   params: Record<string, unknown>,
   state: Pick<CodexProviderState, "threadId" | "activeProviderTurnId">,
-  settledTurnId: string | null,
 ): boolean {
   return (
     TURN_REQUESTS.has(method) &&
-    settledTurnId !== null &&
     params.threadId === state.threadId &&
-    params.turnId === settledTurnId &&
-    settledTurnId !== state.activeProviderTurnId
+    typeof params.turnId === "string" &&
+    params.turnId !== state.activeProviderTurnId
   );
 }
 

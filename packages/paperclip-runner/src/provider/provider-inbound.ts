@@ -1,8 +1,10 @@
+import { boundedMethod } from "./bounded-method.js";
+import { expectedIdentity, identityFailure } from "./codex-identity-events.js";
+import { identityFailed, onNotificationIdentity, onRequestIdentity } from "./codex-identity-inbound.js";
 import { codexNotificationEvents } from "./codex-notification-events.js";
 import { delayedRequestAnswer, delayedRequestWarning, isDelayedRequest } from "./delayed-request.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
-import { providerProtocol } from "./provider-errors.js";
 import { providerExitReason } from "./provider-process.js";
 import { commitLateResumeNote, resumeNotificationEvent } from "./resume-notifications.js";
 import { onGoalNotification } from "./session-goal-commands.js";
@@ -45,7 +47,8 @@ async function onRequest(
   method: string,
   params: Record<string, unknown>,
 ): Promise<void> {
-  if (isDelayedRequest(method, params, ctx.state(), ctx.settledTurnId)) {
+  if (await onRequestIdentity(ctx, method, params)) return;
+  if (isDelayedRequest(method, params, ctx.state())) {
     // As upstream's runner: answered (Codex waits for nothing more), then reported as a warning.
     const answer = delayedRequestAnswer(method);
     if (answer.kind === "result") ctx.session?.peer.respond(id, answer.result);
@@ -64,11 +67,6 @@ async function onRequest(
   // As upstream's runner: refused as an unknown method, then reported as the provider's own warning would be.
   ctx.session?.peer.respondError(id, -32601, "provider request is unavailable in this runner layer");
   await onNotification(ctx, "warning", { message: `unsupported Codex request ${boundedMethod(method)}` });
-}
-
-/** Pure: a provider's method name as upstream repeats it: `[A-Za-z0-9._/-]` only, at most 160 characters. */
-export function boundedMethod(method: string): string {
-  return method.replace(/[^A-Za-z0-9._/-]/g, "").slice(0, 160);
 }
 
 async function onNotification(
@@ -92,6 +90,7 @@ async function onNotification(
     await onGoalNotification(ctx, method, params);
     return;
   }
+  if (await onNotificationIdentity(ctx, method, params)) return;
   const state = ctx.state();
   const outcome = codexNotificationEvents(method, params, {
     provider: state.config.provider,
@@ -105,11 +104,10 @@ async function onNotification(
     case "ignored":
       return;
     case "foreign":
-      await providerFailed(ctx, providerProtocol(outcome.reason), {
-        code: "provider_notification_identity",
-        lifecycle: "reconciliation_required",
-        detail: { classification: "foreign" },
-      });
+      await identityFailed(
+        ctx,
+        identityFailure("turn_binding_mismatch", method, params, expectedIdentity(state)),
+      );
       return;
     case "agent_message":
       ctx.update((current) => ({ ...current, lastAgentMessage: outcome.text }));

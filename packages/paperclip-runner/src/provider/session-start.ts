@@ -43,6 +43,8 @@ export async function startProviderSession(
       ...current,
       lifecycle: current.activeProviderTurnId === null ? "session_open" : "turn_active",
       threadId: opened.threadId,
+      // A fresh thread has no sub-agents yet; a resumed one keeps those it had.
+      ...(current.threadId === opened.threadId ? {} : { descendantThreadIds: [] }),
       providerSessionId: opened.threadId,
       providerAccountSessionId: opened.accountSessionId,
       processId: opened.process.pid,

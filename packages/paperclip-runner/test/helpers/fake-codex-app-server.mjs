@@ -16,7 +16,7 @@
 // "flood", "oversized", "non-json", "exit" (the fake exits mid-turn), "complete-exit" (a plain turn, the
 // fake exiting right after writing its turn/completed), "unknown-request" (a server request this runner
 // does not serve, then a plain turn), "deep-frame" (an item nested 50 000 levels deep, then a plain turn),
-// "deaf" (started, then it answers no request).
+// "deaf" (started, then it answers no request), "frames:<json>" (the messages listed, fake-codex-frames.mjs).
 // Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
 // "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
 // "fail-first-resume" (the first thread/resume any fake of this Codex home is sent is refused, the next answered),
@@ -25,6 +25,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { playFrames } from "./fake-codex-frames.mjs";
 import { hostileStart } from "./fake-codex-hostile-start.mjs";
 
 const home = process.env.CODEX_HOME;
@@ -123,6 +124,11 @@ async function playTurn(turnId, text) {
     return;
   }
   if (text === "exit") process.exit(7);
+  if (
+    text.startsWith("frames:") &&
+    !(await playFrames(text, { thread: thread.id, turn: turnId }, { notify, request, log }))
+  )
+    return;
   if (text === "deaf") {
     // Alive, but it answers nothing from here on.
     deaf = true;

@@ -1,0 +1,256 @@
+import { describe, expect, it } from "vitest";
+import { closeSteps, codexPrepare, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
+import { command, expectSameAnswers } from "./helpers/command-differential.js";
+import {
+  collabCompleted,
+  expectSameAsUpstream,
+  type Frame,
+  identityEvents,
+  itemStarted,
+  notify,
+  question,
+  savedIdentity,
+  threadStarted,
+  toolCall,
+  turnText,
+} from "./helpers/descendant-differential.js";
+import { bothRunners } from "./helpers/startup-release-differential.js";
+
+// Differential: a turn's scripted Codex messages naming sub-agent (descendant) threads, other
+// threads and other turns, through upstream's Rust runner and ours (the server's control plane,
+// the fake app-server's "frames:" script); compared on every answer, the event types, the
+// identity events' payloads and priorities, the saved descendants and what Codex was answered.
+const toolchain = serverToolchainForFile();
+
+const usage = { total: { inputTokens: 1, outputTokens: 1 }, last: { inputTokens: 1, outputTokens: 1 } };
+
+describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000 }, () => {
+  it("reports each descendant's progress as a diagnostic and saves the descendants, the turn going on", async () => {
+    const ours = await expectSameAsUpstream(
+      toolchain(),
+      [
+        threadStarted({
+          id: "child-1",
+          source: { subAgent: { thread_spawn: { parent_thread_id: "$THREAD" } } },
+        }),
+        threadStarted({
+          id: "child-2",
+          source: { subAgent: { threadSpawn: { parentThreadId: "child-1" } } },
+        }),
+        threadStarted({
+          id: "child-3",
+          source: { subagent: { thread_spawn: { parent_thread_id: "$THREAD" } } },
+        }),
+        threadStarted({ id: "child-4", parentThreadId: "child-3" }),
+        collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["child-5"] }),
+        // Only a completed spawn teaches descendants: not one that failed, nor a message sent to a thread.
+        collabCompleted({ status: "failed", senderThreadId: "other-9", receiverThreadIds: ["child-6"] }),
+        collabCompleted({ tool: "sendInput", senderThreadId: "$THREAD", receiverThreadIds: ["$THREAD"] }),
+        notify("turn/started", { threadId: "child-5", turn: { id: "child-turn", status: "inProgress" } }),
+        itemStarted("child-2", "child-turn"),
+        notify("item/agentMessage/delta", {
+          threadId: "child-4",
+          turnId: "child-turn",
+          itemId: "i",
+          delta: "hi",
+        }),
+        notify("thread/tokenUsage/updated", { threadId: "child-1", turnId: "child-turn", tokenUsage: usage }),
+        notify("warning", { threadId: "child-3", message: "a child's warning" }),
+        notify("turn/completed", { threadId: "child-5", turn: { id: "child-turn", status: "completed" } }),
+      ],
+      true,
+    );
+    expect(savedIdentity(ours)).toEqual({
+      lifecycle: "session_open",
+      descendantThreadIds: ["child-1", "child-2", "child-3", "child-4", "child-5"],
+    });
+    const diagnostics = identityEvents(ours);
+    expect(diagnostics).toHaveLength(10);
+    expect(diagnostics[0]).toEqual({
+      type: "harness.diagnostic",
+      priority: 1,
+      payload: {
+        code: "provider_notification_identity",
+        classification: "descendant",
+        method: "thread/started",
+        expectedThreadId: "<root>",
+        expectedTurnId: "turn-1",
+        receivedThreadId: "child-1",
+        receivedTurnId: null,
+      },
+    });
+  });
+
+  it("remembers the descendants across runs: the next run's resumed thread reports a child's progress", async () => {
+    const steps = (work: string): Step[] => [
+      ...command("run.prepare", "prepare", codexPrepare(work)),
+      ...command("turn.start", "spawn", {
+        text: turnText([threadStarted({ id: "child-1", parentThreadId: "$THREAD" })]),
+      }),
+      { op: "event", type: "run.terminal" },
+      ...closeSteps,
+      // The next run: the server's resume probe, then a turn in which the child speaks.
+      { op: "restart" },
+      ...command("runner.drain", "resume probe"),
+      ...command("turn.start", "child speaks", {
+        text: turnText([notify("warning", { threadId: "child-1", message: "hi" })]),
+      }),
+      { op: "event", type: "run.terminal", count: 2 },
+      ...command("runner.drain", "drain again"),
+      { op: "snapshotFile", path: "runner/codex-provider-state.json" },
+      { op: "queue", type: "runner.suspend", id: "suspend-again" },
+      { op: "exit" },
+    ];
+    const [ours, upstream] = await bothRunners(toolchain(), steps);
+    expectSameAnswers(ours, upstream);
+    expect(identityEvents(ours)).toEqual(identityEvents(upstream));
+    expect(savedIdentity(ours)).toEqual({ lifecycle: "session_open", descendantThreadIds: ["child-1"] });
+    expect(savedIdentity(upstream)).toEqual(savedIdentity(ours));
+    expect(identityEvents(ours).at(-1)).toMatchObject({
+      payload: { classification: "descendant", method: "warning", receivedThreadId: "child-1" },
+    });
+  });
+
+  it("notices another thread's information and ignores it, the turn going on", async () => {
+    const other = { threadId: "other-1", message: "elsewhere" };
+    const ours = await expectSameAsUpstream(
+      toolchain(),
+      [
+        threadStarted({ id: "other-1" }),
+        threadStarted({ id: "other-2", parentThreadId: "other-1" }),
+        ...[
+          "thread/closed",
+          "thread/status/changed",
+          "warning",
+          "deprecationNotice",
+          "configWarning",
+          "guardianWarning",
+        ].map((method) => notify(method, other)),
+        notify("thread/tokenUsage/updated", { ...other, turnId: "other-turn", tokenUsage: usage }),
+      ],
+      true,
+    );
+    expect(
+      identityEvents(ours).map((event) => (event as { payload: { summary: string } }).payload.summary),
+    ).toEqual(Array(9).fill("ignored unrelated provider information"));
+  });
+
+  it.each<[string, Frame[]]>([
+    ["an item of a thread never started", [itemStarted("other-1", "$TURN")]],
+    [
+      "an error of a thread started unrelated",
+      [threadStarted({ id: "other-1" }), notify("error", { threadId: "other-1" })],
+    ],
+    ["a thread/compacted of another thread", [notify("thread/compacted", { threadId: "other-1" })]],
+    ["a malformed thread id", [itemStarted(42 as unknown as string, "$TURN")]],
+    ["an empty thread id", [notify("warning", { threadId: "", message: "m" })]],
+    ["a thread id past 240 bytes", [threadStarted({ id: "é".repeat(121), parentThreadId: "$THREAD" })]],
+    [
+      "a thread started under two parents",
+      [
+        threadStarted({
+          id: "child-1",
+          parentThreadId: "$THREAD",
+          source: { subAgent: { thread_spawn: { parent_thread_id: "x" } } },
+        }),
+      ],
+    ],
+    [
+      "a descendant's empty turn id",
+      [threadStarted({ id: "child-1", parentThreadId: "$THREAD" }), itemStarted("child-1", "")],
+    ],
+    [
+      "a child's child spawned through the child's collab call",
+      [
+        threadStarted({ id: "child-1", parentThreadId: "$THREAD" }),
+        notify("item/completed", {
+          threadId: "child-1",
+          turnId: "ct",
+          item: {
+            type: "collabAgentToolCall",
+            id: "c",
+            senderThreadId: "child-1",
+            receiverThreadIds: ["child-3"],
+          },
+        }),
+        itemStarted("child-3", "ct"),
+      ],
+    ],
+    [
+      "a collab call another thread sent",
+      [collabCompleted({ senderThreadId: "other-9", receiverThreadIds: ["child-2"] })],
+    ],
+    ["a collab call naming no sender", [collabCompleted({ receiverThreadIds: ["child-2"] })]],
+    [
+      "a collab call with a receiver that is no thread id",
+      [collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: [5] })],
+    ],
+    [
+      "a spawn naming the root spawned",
+      [collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["$THREAD"] })],
+    ],
+    ["an item of another turn of the thread", [itemStarted("$THREAD", "turn-9")]],
+    [
+      // Real Codex 0.156.1 sometimes sends a spawned child's turn/started before the parent's
+      // completed spawnAgent call that names it: upstream's runner fails the turn then too.
+      "a child's turn/started ahead of its spawn's completion",
+      [
+        notify("item/started", {
+          threadId: "$THREAD",
+          turnId: "$TURN",
+          item: {
+            type: "collabAgentToolCall",
+            id: "collab-1",
+            tool: "spawnAgent",
+            status: "inProgress",
+            receiverThreadIds: [],
+          },
+        }),
+        notify("thread/status/changed", { threadId: "child-7", status: { type: "active" } }),
+        notify("turn/started", { threadId: "child-7", turn: { id: "child-turn", status: "inProgress" } }),
+        collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["child-7"] }),
+      ],
+    ],
+  ])("fails the turn on %s as upstream's, the session left for reconciliation", async (_name, frames) => {
+    const ours = await expectSameAsUpstream(toolchain(), [...frames, { stop: true }], false);
+    expect(savedIdentity(ours)).toMatchObject({ lifecycle: "reconciliation_required" });
+    expect(identityEvents(ours).at(-1)).toMatchObject({
+      type: "turn.failed",
+      payload: { status: "failed", recoverable: false, error: { classification: "invalid_authoritative" } },
+    });
+  });
+
+  it.each<[string, Frame[]]>([
+    [
+      "a descendant's tool call",
+      [threadStarted({ id: "child-1", parentThreadId: "$THREAD" }), toolCall("child-1", "ct")],
+    ],
+    [
+      "a descendant's question",
+      [threadStarted({ id: "child-1", parentThreadId: "$THREAD" }), question("child-1", "ct")],
+    ],
+    ["another thread's tool call", [toolCall("other-1", "$TURN")]],
+    ["another thread's question", [question("other-1", "$TURN")]],
+  ])("fails the turn on %s, unanswered, as upstream's", async (_name, frames) => {
+    const ours = await expectSameAsUpstream(toolchain(), [...frames, { stop: true }], false);
+    expect(identityEvents(ours).at(-2)).toMatchObject({
+      payload: { code: "thread_binding_mismatch", classification: "invalid_authoritative" },
+    });
+  });
+
+  it.each<[string, Frame[]]>([
+    ["a tool call naming another turn", [toolCall("$THREAD", "turn-9")]],
+    ["a question naming another turn", [question("$THREAD", "turn-9")]],
+    [
+      "a tool call while no turn runs",
+      [
+        notify("turn/completed", { threadId: "$THREAD", turn: { id: "$TURN", status: "completed" } }),
+        toolCall("$THREAD", "turn-9"),
+        { stop: true },
+      ],
+    ],
+  ])("answers %s as a late request and notices it, as upstream's", async (_name, frames) => {
+    const ours = await expectSameAsUpstream(toolchain(), frames, true);
+    expect(savedIdentity(ours)).toMatchObject({ lifecycle: "session_open" });
+  });
+});
