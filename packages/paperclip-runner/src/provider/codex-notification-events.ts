@@ -4,6 +4,7 @@ import { compactionEvent } from "./codex-compaction-event.js";
 import { noticeEvent, planEvent } from "./codex-plan-notice-events.js";
 import { TOOL_TRANSPORTS, toolExecutionEvent } from "./codex-tool-execution-event.js";
 import { usageEvent } from "./codex-usage-events.js";
+import { itemStatus } from "./item-status.js";
 import {
   ownEntry,
   type ProviderEvent,
@@ -149,7 +150,7 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   if (ownEntry(TOOL_TRANSPORTS, kind) !== undefined)
     return { kind: "events", events: [toolExecutionEvent(kind, item, started)] };
   const text = typeof item.text === "string" ? boundedText(item.text) : null;
-  const status = started ? "running" : itemStatus(item.status);
+  const status = itemStatus(item.status, started);
   const events = [
     providerEvent(started ? "item.started" : "item.completed", started ? 2 : 1, {
       provider,
@@ -182,10 +183,4 @@ function turnError(params: Record<string, unknown>): Record<string, unknown> | n
     copied[field] = typeof value === "string" ? boundedText(value) : value;
   }
   return copied;
-}
-
-function itemStatus(status: unknown): string {
-  if (status === "failed" || status === "declined") return "failed";
-  if (status === "inProgress") return "running";
-  return "completed";
 }
