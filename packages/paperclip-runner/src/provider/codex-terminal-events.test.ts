@@ -47,4 +47,21 @@ describe("the run's terminal suffix after a provider turn", () => {
       codexTerminalEvents("codex", "interrupted", contract, null, null)[1]?.payload.runTerminalState,
     ).toBe("cancelled");
   });
+
+  it("adds no result when OpenCode proposed its own: run.terminal alone, with its disposition", () => {
+    const proposed = { disposition: "blocked" as const, summary: "stuck", proposedDigest: "sha256:x" };
+    expect(codexTerminalEvents("opencode", "completed", contract, proposed, "prose")).toEqual([
+      {
+        eventType: "run.terminal",
+        priority: 0,
+        payload: {
+          schema: "paperclip.prp.terminal.v1",
+          provider: "opencode",
+          turnTerminalState: "completed",
+          runTerminalState: "succeeded",
+          reportedWorkDisposition: "blocked",
+        },
+      },
+    ]);
+  });
 });

@@ -15,7 +15,8 @@ const RUN_STATE: Readonly<Record<TurnTerminalStatus, "succeeded" | "failed" | "c
  * `run.prepare` bound a completion contract (upstream's `terminal_events`): the
  * result a `paperclip_finish`/`paperclip_block` call decided, or else a
  * synthesized `needs_review` result summarizing the agent's last message (prose
- * never implies completion), then `run.terminal`.
+ * never implies completion), then `run.terminal`. A result OpenCode proposed
+ * itself (`paperclip/runResult`) is committed already: `run.terminal` alone.
  */
 export function codexTerminalEvents(
   provider: string,
@@ -25,6 +26,18 @@ export function codexTerminalEvents(
   lastAgentMessage: string | null,
 ): ProviderEvent[] {
   const disposition = authority?.disposition ?? "needs_review";
+  const terminal: ProviderEvent = {
+    eventType: "run.terminal",
+    priority: 0,
+    payload: {
+      schema: TERMINAL_SCHEMA,
+      provider,
+      turnTerminalState: status,
+      runTerminalState: RUN_STATE[status],
+      reportedWorkDisposition: disposition,
+    },
+  };
+  if (authority?.proposedDigest !== undefined) return [terminal];
   const summary = (authority?.summary || lastAgentMessage || `provider turn ${status}`).slice(0, 12_000);
   const result: Record<string, unknown> = {
     schema: RUN_RESULT_SCHEMA,
@@ -55,18 +68,5 @@ export function codexTerminalEvents(
         }
       : {}),
   };
-  return [
-    { eventType: "run.result.proposed", priority: 0, payload: result },
-    {
-      eventType: "run.terminal",
-      priority: 0,
-      payload: {
-        schema: TERMINAL_SCHEMA,
-        provider,
-        turnTerminalState: status,
-        runTerminalState: RUN_STATE[status],
-        reportedWorkDisposition: disposition,
-      },
-    },
-  ];
+  return [{ eventType: "run.result.proposed", priority: 0, payload: result }, terminal];
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import {
+  closeSteps,
+  commandOf,
+  eventTypes,
+  firstEvent,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+import { command } from "./helpers/command-differential.js";
+import { driveOpencode, launchProfile, opencodePrepare, serverProxy } from "./helpers/opencode-runs.js";
+
+// OpenCode's own question (`question.asked` from a fake `opencode serve`) through the server's real
+// opencode-app-server-proxy.cjs: the proxy asks the runner (`paperclip/runtimeRequest`), the runner
+// bridges it to the server as a runtime request, and the server's answer goes back to OpenCode.
+const toolchain = serverToolchainForFile();
+
+describe("an OpenCode question through the server's own proxy", { timeout: 120_000 }, () => {
+  it("is bridged to a runtime request, and the server's answer reaches OpenCode's reply", async () => {
+    await withWork(async (work) => {
+      const proxy = serverProxy(toolchain());
+      const result = await driveOpencode(toolchain(), work, proxy, [
+        ...command("run.prepare", "prepare", opencodePrepare(work, launchProfile(proxy))),
+        ...command("session.open", "open", { reuse: "same_session" }),
+        { op: "queue", type: "turn.start", payload: { text: "ask" }, id: "turn" },
+        { op: "event", type: "runtime_request.created" },
+        ...command("request.resolve", "answer", {
+          requestId: "$lastRuntimeRequest",
+          turnId: "t",
+          response: {
+            schema: "paperclip.question_response.v1",
+            answers: { colour: { customText: "green" }, why: { text: "calm" } },
+          },
+        }),
+        { op: "event", type: "run.terminal" },
+        ...closeSteps,
+      ]);
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      expect(firstEvent(result, "runtime_request.created").payload.request).toMatchObject({
+        schema: "paperclip.runtime_request.v2",
+        type: "input",
+        status: "pending",
+        prompt: "OpenCode needs your input",
+        origin: { adapter: "opencode-server", provider: "opencode", method: "item/tool/requestUserInput" },
+        input: {
+          schema: "paperclip.question_set.v1",
+          questions: [
+            { id: "colour", answerMode: "single_select", customAnswer: { enabled: true } },
+            { id: "why", answerMode: "text" },
+          ],
+        },
+      });
+      expect(commandOf(result, "answer")?.result.result).toMatchObject({ status: "delivered" });
+      // OpenCode was answered with the custom text and the text, in its questions' order.
+      const texts = result.committed
+        .filter((event) => event.eventType === "item.completed")
+        .map((event) => event.payload.text);
+      expect(texts).toContain('you said [["green"],["calm"]]');
+      const types = eventTypes(result.committed);
+      expect(types.slice(types.indexOf("runtime_request.created"))).toEqual(
+        expect.arrayContaining(["runtime_request.resolved", "turn.completed", "run.terminal"]),
+      );
+      expect(types).not.toContain("session.failed");
+      expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+    });
+  });
+});
