@@ -79,13 +79,16 @@ export async function driveOpencode(
   });
 }
 
+/** Upstream's runner (its launcher through the Debian loader). */
+export const upstreamRunner = (): string => toolchainCache("the OpenCode differential", "upstream-runnerd");
+
 /** Ours, then upstream's runner, each on the fake proxy with the same steps. */
 export async function bothOnFakeProxy(
   tools: ServerToolchain,
   steps: (work: string, profile: Record<string, string>) => Step[],
 ): Promise<[DriverResult, DriverResult]> {
   const profile = launchProfile(FAKE_OPENCODE_PROXY);
-  const upstreamBin = toolchainCache("the OpenCode differential", "upstream-runnerd");
+  const upstreamBin = upstreamRunner();
   const ours = await withWork((work) =>
     driveOpencode(tools, work, FAKE_OPENCODE_PROXY, steps(work, profile)),
   );
