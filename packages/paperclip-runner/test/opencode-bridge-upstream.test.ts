@@ -5,6 +5,7 @@ import {
   type DriverResult,
   eventTypes,
   firstEvent,
+  providerRequests,
   type Step,
   serverToolchainForFile,
 } from "./helpers/codex-durable.js";
@@ -145,6 +146,11 @@ describe("OpenCode's proxy requests against upstream's runner", { timeout: 120_0
     expect(of(ours, "run.result.proposed")).toEqual([runResult(), blocked]);
     for (const type of ["run.result.proposed", "run.terminal"])
       expect(of(ours, type)).toEqual(of(upstream, type));
+    // The bound contract went to the proxy with the thread (its task envelope claims it).
+    const threadStart = (result: DriverResult) =>
+      providerRequests(result, "thread/start")[0]?.completionContract;
+    expect(threadStart(ours)).toEqual({ revision: "rev-1", criterionIds: ["criterion-1"] });
+    expect(threadStart(ours)).toEqual(threadStart(upstream));
     // Committed as it came, before the turn's own items.
     const types = eventTypes(ours.committed);
     expect(types.indexOf("run.result.proposed")).toBeLessThan(types.indexOf("item.started"));

@@ -91,6 +91,11 @@ export class CodexSession {
             ...common,
             dynamicTools: dynamicTools(state.authorizedTools),
             experimentalRawEvents: false,
+            // As upstream's runner: OpenCode's proxy builds its task envelope's contract from it, so
+            // the result OpenCode proposes claims the bound one.
+            ...(config.kind === "opencode" && state.completionContract !== null
+              ? { completionContract: state.completionContract }
+              : {}),
           })
         : peer.request("thread/resume", {
             ...common,

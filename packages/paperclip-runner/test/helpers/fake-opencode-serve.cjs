@@ -3,9 +3,13 @@
 // server's opencode-app-server-proxy.cjs drives, with basic auth, an SSE event stream, one
 // session, and a prompt that answers with one assistant text part, its usage, then idle. The
 // prompt "ask" first asks two questions (`question.asked`) and answers with what the reply
-// (`POST /question/<id>/reply`) said, or that the question was rejected.
+// (`POST /question/<id>/reply`) said, or that the question was rejected. The prompt "finish" calls
+// the proxy's own MCP bridge (the `paperclip` server of the config the proxy wrote) with
+// `paperclip_finish`, claiming the contract of the task envelope it was sent, then answers.
 // The proxy runs it through the descriptor the runner handed over (/proc/self/fd/3).
+const { readFileSync } = require("node:fs");
 const { createServer } = require("node:http");
+const { join } = require("node:path");
 
 const args = process.argv.slice(2);
 const port = Number(args[args.indexOf("--port") + 1]);
@@ -84,6 +88,46 @@ function ask() {
   });
 }
 
+/** OpenCode calling the `paperclip_finish` tool of the proxy's MCP bridge, as its model would. */
+async function finish(envelope) {
+  const config = JSON.parse(
+    readFileSync(join(process.env.XDG_CONFIG_HOME, "opencode", "opencode.json"), "utf8"),
+  );
+  const bridge = config.mcp.paperclip;
+  const contract = envelope.task.completionContract;
+  const result = {
+    schema: "paperclip.run_result.v1",
+    reportedWorkDisposition: "done",
+    summary: "finished through the bridge",
+    completionClaim: {
+      contractRevision: contract.revision,
+      objectiveSatisfied: true,
+      criteria: contract.criteria.map((criterion) => ({
+        criterionId: criterion.id,
+        status: "satisfied",
+        evidenceRefs: [],
+      })),
+      remainingWork: [],
+    },
+    evidence: [],
+    verification: [],
+    attentionRequests: [],
+    artifacts: [],
+  };
+  const response = await fetch(bridge.url, {
+    method: "POST",
+    headers: { ...bridge.headers, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "paperclip_finish", arguments: result },
+    }),
+  });
+  const answered = await response.json();
+  answer(`finish said ${JSON.stringify(answered.result?.content ?? answered.error)}`);
+}
+
 function readJson(request, use) {
   const chunks = [];
   request.on("data", (chunk) => chunks.push(chunk));
@@ -131,6 +175,10 @@ const server = createServer((request, response) => {
       // The proxy sends the turn's text as the `message` of its task envelope.
       if (text.endsWith('"message":"ask"}')) {
         setTimeout(ask, 10);
+        return;
+      }
+      if (text.endsWith('"message":"finish"}')) {
+        setTimeout(() => void finish(JSON.parse(text)), 10);
         return;
       }
       setTimeout(

@@ -10,13 +10,15 @@ import {
 import { command } from "./helpers/command-differential.js";
 import { driveOpencode, launchProfile, opencodePrepare, serverProxy } from "./helpers/opencode-runs.js";
 
-// OpenCode's own question (`question.asked` from a fake `opencode serve`) through the server's real
-// opencode-app-server-proxy.cjs: the proxy asks the runner (`paperclip/runtimeRequest`), the runner
-// bridges it to the server as a runtime request, and the server's answer goes back to OpenCode.
+// OpenCode through the server's real opencode-app-server-proxy.cjs and a fake `opencode serve`:
+// OpenCode's question (`question.asked`) is asked of the runner (`paperclip/runtimeRequest`),
+// bridged to the server as a runtime request, and the server's answer goes back to OpenCode;
+// the result OpenCode proposes through the proxy's MCP bridge (`paperclip_finish`) reaches the
+// runner as `paperclip/runResult`.
 const toolchain = serverToolchainForFile();
 
-describe("an OpenCode question through the server's own proxy", { timeout: 120_000 }, () => {
-  it("is bridged to a runtime request, and the server's answer reaches OpenCode's reply", async () => {
+describe("OpenCode's questions and results through the server's own proxy", { timeout: 120_000 }, () => {
+  it("bridges a question to a runtime request, and the server's answer reaches OpenCode's reply", async () => {
     await withWork(async (work) => {
       const proxy = serverProxy(toolchain());
       const result = await driveOpencode(toolchain(), work, proxy, [
@@ -63,6 +65,36 @@ describe("an OpenCode question through the server's own proxy", { timeout: 120_0
       );
       expect(types).not.toContain("session.failed");
       expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+    });
+  });
+
+  it("commits the result OpenCode proposes through the proxy's bridge, claiming the contract the runner bound", async () => {
+    await withWork(async (work) => {
+      const proxy = serverProxy(toolchain());
+      const result = await driveOpencode(toolchain(), work, proxy, [
+        ...command("run.prepare", "prepare", opencodePrepare(work, launchProfile(proxy))),
+        ...command("session.open", "open", { reuse: "same_session" }),
+        { op: "queue", type: "turn.start", payload: { text: "finish" }, id: "turn" },
+        { op: "event", type: "run.terminal" },
+        ...closeSteps,
+      ]);
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      const proposed = result.committed.filter((event) => event.eventType === "run.result.proposed");
+      expect(proposed.map((event) => event.payload)).toEqual([
+        expect.objectContaining({
+          reportedWorkDisposition: "done",
+          summary: "finished through the bridge",
+          completionClaim: expect.objectContaining({
+            contractRevision: "rev-1",
+            criteria: [{ criterionId: "criterion-1", status: "satisfied", evidenceRefs: [] }],
+          }),
+        }),
+      ]);
+      const types = eventTypes(result.committed);
+      expect(types.indexOf("run.result.proposed")).toBeLessThan(types.indexOf("turn.completed"));
+      expect(firstEvent(result, "run.terminal").payload).toMatchObject({ reportedWorkDisposition: "done" });
+      expect(types).not.toContain("session.failed");
     });
   });
 });
