@@ -103,11 +103,11 @@ async function onNotification(
     await onGoalNotification(ctx, method, params);
     return;
   }
+  const state = ctx.state();
   if (isOpencodeNotification(ctx, method)) {
     await onOpencodeRunResult(ctx, params);
     return;
   }
-  const state = ctx.state();
   const outcome = codexNotificationEvents(method, params, {
     provider: state.config.provider,
     threadId: state.threadId ?? "",
