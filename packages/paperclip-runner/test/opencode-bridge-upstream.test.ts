@@ -195,4 +195,32 @@ describe("OpenCode's proxy requests against upstream's runner", { timeout: 120_0
     expect(seen(ours)).toEqual(seen(upstream));
     expect(seen(ours)).toContainEqual(["item.completed", "fileChange-1", "completed"]);
   });
+
+  it("resumes OpenCode's thread with its tools and the bound contract, as upstream's", async () => {
+    const [ours, upstream] = await bothOnFakeProxy(toolchain(), (work, profile) => [
+      ...open(work, profile),
+      scriptedTurn("first", []),
+      { op: "event", type: "run.terminal" },
+      { op: "sigkill" },
+      { op: "restart" },
+      scriptedTurn("second", []),
+      { op: "providerReceived", method: "thread/resume" },
+      { op: "sigkill" },
+    ]);
+    expectRan([ours, upstream]);
+    const resumed = (result: DriverResult) => {
+      const {
+        cwd: _cwd,
+        runtimeWorkspaceRoots: _roots,
+        threadId: _thread,
+        ...rest
+      } = providerRequests(result, "thread/resume")[0] ?? {};
+      return rest;
+    };
+    expect(resumed(ours)).toMatchObject({
+      completionContract: { revision: "rev-1", criterionIds: ["criterion-1"] },
+      dynamicTools: [expect.objectContaining({ name: "report_progress" })],
+    });
+    expect(resumed(ours)).toEqual(resumed(upstream));
+  });
 });
