@@ -1,10 +1,7 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   closeSteps,
-  codexPrepare,
   commandOf,
   driveCodexRunner,
   eventTypes,
@@ -12,45 +9,15 @@ import {
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
+import {
+  FAKE_OPENCODE,
+  launchProfile as launchProfileOf,
+  opencodePrepare,
+  serverProxy,
+} from "./helpers/opencode-runs.js";
 
 const toolchain = serverToolchainForFile();
-
-const FAKE_OPENCODE = path.join(import.meta.dirname, "helpers/fake-opencode-serve.cjs");
-const digest = (file: string): string =>
-  `sha256:${createHash("sha256").update(readFileSync(file)).digest("hex")}`;
-
-/** The launch profile the server passes (`--opencode-*`): the node running the server's own proxy, and the opencode binary. */
-function launchProfile(): Record<string, string> {
-  const proxyScript = path.join(
-    toolchain().serverDir,
-    "node_modules/@paperclipai/server/dist/vendor/paperclip-runner/cli/opencode-app-server-proxy.cjs",
-  );
-  return {
-    command: process.execPath,
-    commandSha256: digest(process.execPath),
-    proxyScript,
-    proxyScriptSha256: digest(proxyScript),
-    executable: FAKE_OPENCODE,
-    executableSha256: digest(FAKE_OPENCODE),
-  };
-}
-
-function opencodePrepare(work: string, profile: Record<string, string>): Record<string, unknown> {
-  const payload = codexPrepare(work);
-  return {
-    ...payload,
-    provider: {
-      ...(payload.provider as Record<string, unknown>),
-      kind: "opencode",
-      provider: "opencode",
-      driver: "opencode_server",
-      providerVersion: "1.18.29",
-      command: profile.command,
-      args: [profile.proxyScript],
-      model: "openai/fake-model",
-    },
-  };
-}
+const launchProfile = (): Record<string, string> => launchProfileOf(serverProxy(toolchain()));
 
 describe("OpenCode through the Codex executor and the server's own proxy", { timeout: 120_000 }, () => {
   it("runs a turn against `opencode serve` handed to the proxy as a verified descriptor", async () => {

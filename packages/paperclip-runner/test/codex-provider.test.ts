@@ -110,7 +110,7 @@ describe("the Codex executor in durable mode, driven by the server's control pla
         provider: "codex",
         turnTerminalState: "completed",
         runTerminalState: "succeeded",
-        reportedWorkDisposition: "needs_review",
+        reportedWorkDisposition: "done",
       });
       expect(first(result, "run.result.proposed").payload).toMatchObject({ summary: "answer to hello" });
       expect(commandResult(result, "snapshot")?.result.result).toMatchObject({

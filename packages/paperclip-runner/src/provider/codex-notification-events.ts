@@ -4,6 +4,7 @@ import { compactionEvent } from "./codex-compaction-event.js";
 import { noticeEvent, planEvent } from "./codex-plan-notice-events.js";
 import { TOOL_TRANSPORTS, toolExecutionEvent } from "./codex-tool-execution-event.js";
 import { usageEvent } from "./codex-usage-events.js";
+import { itemStatus } from "./item-status.js";
 import {
   ownEntry,
   type ProviderEvent,
@@ -32,7 +33,7 @@ export type NotificationOutcome =
   | { readonly kind: "terminal"; readonly event: ProviderEvent; readonly status: TurnTerminalStatus }
   | { readonly kind: "agent_message"; readonly events: readonly ProviderEvent[]; readonly text: string }
   /** Names a turn of the thread that is not active (another thread is told by `codex-thread-identity.ts`): a protocol failure. */
-  | { readonly kind: "foreign"; readonly reason: string }
+  | { readonly kind: "foreign" }
   | { readonly kind: "ignored" };
 
 const TURN_SCOPED = new Set([
@@ -69,7 +70,7 @@ export function codexNotificationEvents(
     // is foreign.
     if (turnId === context.settledTurnId)
       return { kind: "events", events: [noticeEvent("warning", { message: SETTLED_TURN_NOTICE })] };
-    return { kind: "foreign", reason: `a ${method} notification names a turn that is not active` };
+    return { kind: "foreign" };
   }
   const provider = context.provider;
   switch (method) {
@@ -146,7 +147,7 @@ function itemEvents(method: string, params: Record<string, unknown>, provider: s
   if (ownEntry(TOOL_TRANSPORTS, kind) !== undefined)
     return { kind: "events", events: [toolExecutionEvent(kind, item, started)] };
   const text = typeof item.text === "string" ? boundedText(item.text) : null;
-  const status = started ? "running" : itemStatus(item.status);
+  const status = itemStatus(item.status, started);
   const events = [
     providerEvent(started ? "item.started" : "item.completed", started ? 2 : 1, {
       provider,
@@ -179,10 +180,4 @@ function turnError(params: Record<string, unknown>): Record<string, unknown> | n
     copied[field] = typeof value === "string" ? boundedText(value) : value;
   }
   return copied;
-}
-
-function itemStatus(status: unknown): string {
-  if (status === "failed" || status === "declined") return "failed";
-  if (status === "inProgress") return "running";
-  return "completed";
 }

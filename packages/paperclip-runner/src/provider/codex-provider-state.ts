@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { WorkDisposition } from "../events/run-result.js";
 import type { ProcessIdentity } from "../harness/process-identity.js";
 import { atomicPrivateWrite } from "../private-fs/index.js";
 import { corruptState } from "../state/parse-runner-state.js";
@@ -50,10 +51,15 @@ export interface SettlingTurn {
   readonly events: readonly ProviderEvent[];
 }
 
-/** What a finished `paperclip_finish` / `paperclip_block` call decided for the turn's result. */
+/**
+ * What decided the turn's result: a finished `paperclip_finish` / `paperclip_block` call, or an
+ * OpenCode `paperclip/runResult` (then proposed already, and known by its digest).
+ */
 export interface TerminalAuthority {
-  readonly disposition: "done" | "needs_review" | "blocked";
+  readonly disposition: WorkDisposition;
   readonly summary: string;
+  /** The digest of the result committed already (`run.result.proposed`): none is synthesized at the turn's end. */
+  readonly proposedDigest?: string;
 }
 
 export interface CodexProviderState {

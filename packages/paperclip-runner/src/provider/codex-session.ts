@@ -85,17 +85,20 @@ export class CodexSession {
         ? {}
         : { config: { "skills.include_instructions": config.includeSkillInstructions } }),
     };
+    // As upstream's runner: OpenCode's proxy builds its driver from the thread request, on a resume
+    // as on a start: its MCP bridge's tools, and its task envelope's contract (so the result
+    // OpenCode proposes claims the bound one).
+    const opencode = config.kind === "opencode";
+    const contract =
+      opencode && state.completionContract !== null ? { completionContract: state.completionContract } : {};
+    const tools = { dynamicTools: dynamicTools(state.authorizedTools) };
     const opening =
       state.threadId === null
-        ? peer.request("thread/start", {
-            ...common,
-            dynamicTools: dynamicTools(state.authorizedTools),
-            experimentalRawEvents: false,
-          })
+        ? peer.request("thread/start", { ...common, ...tools, experimentalRawEvents: false, ...contract })
         : peer.request("thread/resume", {
             ...common,
             threadId: state.threadId,
-            ...(config.kind === "codex" ? { excludeTurns: true } : {}),
+            ...(opencode ? { ...tools, ...contract } : { excludeTurns: true }),
           });
     // A failed initialize is the failure reported; the thread request then fails with it.
     opening.catch(() => undefined);

@@ -2,6 +2,7 @@ import { RUN_RESULT_SCHEMA } from "../events/run-result.js";
 import { TERMINAL_SCHEMA } from "../events/terminal.js";
 import type { ProviderEvent, TurnTerminalStatus } from "./codex-notification-events.js";
 import type { CompletionContract, TerminalAuthority } from "./codex-provider-state.js";
+import { synthesizedRunResult } from "./synthesized-run-result.js";
 
 const RUN_STATE: Readonly<Record<TurnTerminalStatus, "succeeded" | "failed" | "cancelled">> = {
   completed: "succeeded",
@@ -13,9 +14,10 @@ const RUN_STATE: Readonly<Record<TurnTerminalStatus, "succeeded" | "failed" | "c
 /**
  * Pure: the run's terminal suffix after a provider turn ends, emitted only when
  * `run.prepare` bound a completion contract (upstream's `terminal_events`): the
- * result a `paperclip_finish`/`paperclip_block` call decided, or else a
- * synthesized `needs_review` result summarizing the agent's last message (prose
- * never implies completion), then `run.terminal`.
+ * result a `paperclip_finish`/`paperclip_block` call decided, or else the one
+ * upstream's runner synthesizes (`synthesizedRunResult`), then `run.terminal`
+ * with the result's disposition. A result OpenCode proposed itself
+ * (`paperclip/runResult`) is committed already: `run.terminal` alone.
  */
 export function codexTerminalEvents(
   provider: string,
@@ -24,9 +26,39 @@ export function codexTerminalEvents(
   authority: TerminalAuthority | null,
   lastAgentMessage: string | null,
 ): ProviderEvent[] {
-  const disposition = authority?.disposition ?? "needs_review";
-  const summary = (authority?.summary || lastAgentMessage || `provider turn ${status}`).slice(0, 12_000);
-  const result: Record<string, unknown> = {
+  const terminal = (disposition: unknown): ProviderEvent => ({
+    eventType: "run.terminal",
+    priority: 0,
+    payload: {
+      schema: TERMINAL_SCHEMA,
+      provider,
+      turnTerminalState: status,
+      runTerminalState: RUN_STATE[status],
+      reportedWorkDisposition: disposition,
+    },
+  });
+  if (authority?.proposedDigest !== undefined) return [terminal(authority.disposition)];
+  const result =
+    authority === null
+      ? synthesizedRunResult(provider, status, contract, lastAgentMessage)
+      : decidedRunResult(provider, contract, authority, lastAgentMessage, status);
+  return [
+    { eventType: "run.result.proposed", priority: 0, payload: result },
+    terminal(result.reportedWorkDisposition),
+  ];
+}
+
+/** The result a `paperclip_finish` / `paperclip_block` call decided. */
+function decidedRunResult(
+  provider: string,
+  contract: CompletionContract,
+  authority: TerminalAuthority,
+  lastAgentMessage: string | null,
+  status: TurnTerminalStatus,
+): Record<string, unknown> {
+  const disposition = authority.disposition;
+  const summary = (authority.summary || lastAgentMessage || `provider turn ${status}`).slice(0, 12_000);
+  return {
     schema: RUN_RESULT_SCHEMA,
     reportedWorkDisposition: disposition,
     summary,
@@ -55,18 +87,4 @@ export function codexTerminalEvents(
         }
       : {}),
   };
-  return [
-    { eventType: "run.result.proposed", priority: 0, payload: result },
-    {
-      eventType: "run.terminal",
-      priority: 0,
-      payload: {
-        schema: TERMINAL_SCHEMA,
-        provider,
-        turnTerminalState: status,
-        runTerminalState: RUN_STATE[status],
-        reportedWorkDisposition: disposition,
-      },
-    },
-  ];
 }

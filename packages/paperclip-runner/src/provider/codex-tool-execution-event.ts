@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { redactSecrets } from "@paperclipai/errors";
 import { boundedText } from "./bounded-text.js";
+import { itemStatus } from "./item-status.js";
 import { type ProviderEvent, providerEvent, stableId } from "./provider-event.js";
 
 /** The Codex item types that are tool executions, and their transport in `paperclip.tool.execution.v1`. */
@@ -41,7 +42,7 @@ export function toolExecutionEvent(
           : null,
     // An MCP tool's own read-only hint, as upstream's runner reads it (Codex's other items carry none).
     readOnly: typeof item.readOnlyHint === "boolean" ? item.readOnlyHint : null,
-    status: started ? "running" : toolStatus(item.status),
+    status: itemStatus(item.status, started),
     durationMs:
       typeof duration === "number" && Number.isSafeInteger(duration) && duration >= 0 ? duration : null,
     exitCode: typeof exitCode === "number" && Number.isSafeInteger(exitCode) ? exitCode : null,
@@ -55,10 +56,4 @@ export function toolExecutionEvent(
 
 function boundedToolOutput(raw: string): string {
   return redactSecrets(raw).slice(0, TOOL_OUTPUT_MAX);
-}
-
-function toolStatus(status: unknown): string {
-  if (status === "failed" || status === "declined") return "failed";
-  if (status === "interrupted" || status === "cancelled") return status;
-  return "completed";
 }

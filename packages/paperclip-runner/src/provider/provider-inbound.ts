@@ -5,6 +5,12 @@ import { codexNotificationEvents } from "./codex-notification-events.js";
 import { delayedRequestAnswer, delayedRequestWarning, isDelayedRequest } from "./delayed-request.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
+import {
+  isOpencodeNotification,
+  isOpencodeRequest,
+  onOpencodeRunResult,
+  onOpencodeRuntimeRequest,
+} from "./opencode-inbound.js";
 import { providerExitReason } from "./provider-process.js";
 import { commitLateResumeNote, resumeNotificationEvent } from "./resume-notifications.js";
 import { onGoalNotification } from "./session-goal-commands.js";
@@ -64,6 +70,11 @@ async function onRequest(
     await ctx.inputs.onRequest(id, params);
     return;
   }
+  if (isOpencodeRequest(ctx, method)) {
+    const warning = await onOpencodeRuntimeRequest(ctx, id, params);
+    if (warning !== null) await onNotification(ctx, "warning", { message: warning });
+    return;
+  }
   // As upstream's runner: refused as an unknown method, then reported as the provider's own warning would be.
   ctx.session?.peer.respondError(id, -32601, "provider request is unavailable in this runner layer");
   await onNotification(ctx, "warning", { message: `unsupported Codex request ${boundedMethod(method)}` });
@@ -92,6 +103,10 @@ async function onNotification(
   }
   if (await onNotificationIdentity(ctx, method, params)) return;
   const state = ctx.state();
+  if (isOpencodeNotification(ctx, method)) {
+    await onOpencodeRunResult(ctx, params);
+    return;
+  }
   const outcome = codexNotificationEvents(method, params, {
     provider: state.config.provider,
     threadId: state.threadId ?? "",

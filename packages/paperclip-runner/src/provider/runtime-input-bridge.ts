@@ -7,6 +7,8 @@ import { type CodexAnswers, codexAnswers } from "./codex-question-response.js";
 import { codexQuestionSet, type QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed } from "./command-outcome.js";
+import { opencodeResponseProblem } from "./opencode-question-response.js";
+import type { OpencodeRuntimeRequest } from "./opencode-runtime-request.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
@@ -17,9 +19,13 @@ export interface RuntimeInputBridgeDeps {
 interface PendingInput {
   readonly rpcId: string | number;
   readonly questionSet: QuestionSet;
+  /** Asked by the OpenCode proxy (`paperclip/runtimeRequest`), answered with a resolution, not Codex's answers. */
+  readonly opencode: boolean;
 }
 
 const METHOD = "item/tool/requestUserInput";
+/** Upstream's answer to an OpenCode question that will not be answered (its turn ended, or it came late). */
+export const CANCELLED = { resolution: { action: "cancel" } } as const;
 
 /** Upstream's bound on the provider's questions waiting for an answer at once. */
 export const MAX_PENDING_INPUTS = 128;
@@ -87,7 +93,7 @@ export class RuntimeInputBridge {
       );
       return;
     }
-    this.pending.set(requestId, { rpcId, questionSet });
+    this.pending.set(requestId, { rpcId, questionSet, opencode: false });
     const reason = boundedText(params.reason ?? params.message);
     await this.deps.emit({
       eventType: "runtime_request.created",
@@ -107,22 +113,71 @@ export class RuntimeInputBridge {
     });
   }
 
+  /**
+   * The OpenCode proxy's question (checked by `opencodeRuntimeRequest`, for the active turn), as
+   * upstream's runner bridges it: a `runtime_request.created` whose prompt is the set's title and
+   * whose origin is the Codex method the server's transport bridges to its driver.
+   */
+  async onOpencodeRequest(rpcId: string | number, request: OpencodeRuntimeRequest): Promise<void> {
+    const state = this.deps.state();
+    const requestId = runtimeRequestId(state.threadId, request.turnId, request.itemId);
+    if (this.pending.has(requestId) || this.pending.size >= MAX_PENDING_INPUTS) {
+      // The proxy's driver forwards each of OpenCode's questions once; a repeat, or one past the bound, is let go.
+      this.deps.session()?.peer.respond(rpcId, CANCELLED);
+      await this.deps.emit(
+        noticeEvent("warning", {
+          message: `rejected an OpenCode runtime request ${request.requestId.slice(0, 160)}`,
+        }),
+      );
+      return;
+    }
+    this.pending.set(requestId, { rpcId, questionSet: request.questionSet, opencode: true });
+    await this.deps.emit({
+      eventType: "runtime_request.created",
+      priority: 0,
+      payload: {
+        request: {
+          schema: "paperclip.runtime_request.v2",
+          requestKind: "runtime",
+          requestId,
+          type: "input",
+          status: "pending",
+          prompt: request.questionSet.title,
+          input: request.questionSet,
+          origin: { adapter: "opencode-server", provider: state.config.provider, method: METHOD },
+        },
+      },
+    });
+  }
+
   /** The server's `request.resolve {requestId, turnId, response}`: delivers the answers to the provider. */
   async resolve(payload: Record<string, unknown>): Promise<CommandOutcome> {
     const requestId = payload.requestId;
     if (typeof requestId !== "string") return executionFailed("request.resolve requires requestId");
-    // Upstream's runner fails a request it does not hold, with its words.
+    // Upstream's runner fails a request it does not hold, with its words (naming its provider).
+    const label = this.deps.state().config.provider === "opencode" ? "OpenCode" : "Codex";
     if (this.deps.state().activeProviderTurnId === null)
-      return executionFailed("cannot resolve a Codex runtime request outside an active turn");
+      return executionFailed(`cannot resolve a ${label} runtime request outside an active turn`);
     // The response's presence is checked here (`null` passes), its shape once the request is found.
     if (!Object.hasOwn(payload, "response")) return executionFailed("request.resolve requires response");
     const input = this.pending.get(requestId);
     if (input === undefined)
-      return executionFailed("Codex runtime response failed: runtime response has no pending Codex request");
+      return executionFailed(
+        `${label} runtime response failed: runtime response has no pending Codex request`,
+      );
     // A refused answer leaves the request pending: a later one may still answer it.
-    const answers = codexAnswers(input.questionSet, payload.response);
-    if (!answers.ok) return executionFailed(`Codex runtime response failed: ${answers.reason}`);
-    this.answer(requestId, input, answers.answers);
+    if (input.opencode) {
+      const checked = opencodeResponseProblem(input.questionSet, payload.response);
+      if (!checked.ok) return executionFailed(`OpenCode runtime response failed: ${checked.reason}`);
+      this.pending.delete(requestId);
+      this.deps.session()?.peer.respond(input.rpcId, {
+        resolution: { action: "submit", response: payload.response },
+      });
+    } else {
+      const answers = codexAnswers(input.questionSet, payload.response);
+      if (!answers.ok) return executionFailed(`Codex runtime response failed: ${answers.reason}`);
+      this.answer(requestId, input, answers.answers);
+    }
     await this.deps.emit({
       eventType: "runtime_request.resolved",
       priority: 0,
@@ -131,13 +186,13 @@ export class RuntimeInputBridge {
     return applied({ status: "delivered", requestId });
   }
 
-  /** The turn ended: every open question is answered empty (Codex no longer waits for it). */
+  /** The turn ended: every open question is answered empty, or cancelled for OpenCode (nothing waits for it). */
   cancelPending(): void {
     for (const [requestId, input] of this.pending) this.answer(requestId, input, {});
   }
 
   private answer(requestId: string, input: PendingInput, answers: CodexAnswers): void {
     this.pending.delete(requestId);
-    this.deps.session()?.peer.respond(input.rpcId, { answers });
+    this.deps.session()?.peer.respond(input.rpcId, input.opencode ? CANCELLED : { answers });
   }
 }

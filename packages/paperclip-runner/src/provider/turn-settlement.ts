@@ -30,15 +30,16 @@ export async function settleTurn(
   // As upstream's runner: the run's proposed result, then the turn's terminal event, then the run's.
   const events: ProviderEvent[] = [turnEvent];
   if (state.completionContract !== null) {
-    const [proposed, ...terminal] = codexTerminalEvents(
+    for (const suffix of codexTerminalEvents(
       state.config.provider,
       status,
       state.completionContract,
       state.terminalAuthority,
       state.lastAgentMessage,
-    );
-    if (proposed !== undefined) events.unshift(proposed);
-    events.push(...terminal);
+    )) {
+      if (suffix.eventType === "run.result.proposed") events.unshift(suffix);
+      else events.push(suffix);
+    }
   }
   ctx.update((current) => ({
     ...current,

@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 // A stand-in for `opencode serve` (as upstream tests its OpenCode proxy): the HTTP API the
 // server's opencode-app-server-proxy.cjs drives, with basic auth, an SSE event stream, one
-// session, and a prompt that answers with one assistant text part, its usage, then idle.
+// session, and a prompt that answers with one assistant text part, its usage, then idle. The
+// prompt "ask" first asks two questions (`question.asked`) and answers with what the reply
+// (`POST /question/<id>/reply`) said, or that the question was rejected. The prompt "finish" calls
+// the proxy's own MCP bridge (the `paperclip` server of the config the proxy wrote) with
+// `paperclip_finish`, claiming the contract of the task envelope it was sent, then answers.
 // The proxy runs it through the descriptor the runner handed over (/proc/self/fd/3).
+const { readFileSync } = require("node:fs");
 const { createServer } = require("node:http");
+const { join } = require("node:path");
 
 const args = process.argv.slice(2);
 const port = Number(args[args.indexOf("--port") + 1]);
@@ -61,6 +67,73 @@ function answer(text) {
   emit({ type: "session.idle", properties: { sessionID: session.id } });
 }
 
+/** OpenCode's question event, as its server asks the user (one option question with a custom answer, one text question). */
+function ask() {
+  emit({
+    type: "question.asked",
+    properties: {
+      id: "que_fake_1",
+      sessionID: session.id,
+      questions: [
+        {
+          header: "Colour",
+          question: "Which colour?",
+          options: [{ label: "red", description: "warm" }, { label: "blue" }],
+          custom: true,
+          required: true,
+        },
+        { header: "Why", question: "Why that one?", required: true },
+      ],
+    },
+  });
+}
+
+/** OpenCode calling the `paperclip_finish` tool of the proxy's MCP bridge, as its model would. */
+async function finish(envelope) {
+  const config = JSON.parse(
+    readFileSync(join(process.env.XDG_CONFIG_HOME, "opencode", "opencode.json"), "utf8"),
+  );
+  const bridge = config.mcp.paperclip;
+  const contract = envelope.task.completionContract;
+  const result = {
+    schema: "paperclip.run_result.v1",
+    reportedWorkDisposition: "done",
+    summary: "finished through the bridge",
+    completionClaim: {
+      contractRevision: contract.revision,
+      objectiveSatisfied: true,
+      criteria: contract.criteria.map((criterion) => ({
+        criterionId: criterion.id,
+        status: "satisfied",
+        evidenceRefs: [],
+      })),
+      remainingWork: [],
+    },
+    evidence: [],
+    verification: [],
+    attentionRequests: [],
+    artifacts: [],
+  };
+  const response = await fetch(bridge.url, {
+    method: "POST",
+    headers: { ...bridge.headers, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "paperclip_finish", arguments: result },
+    }),
+  });
+  const answered = await response.json();
+  answer(`finish said ${JSON.stringify(answered.result?.content ?? answered.error)}`);
+}
+
+function readJson(request, use) {
+  const chunks = [];
+  request.on("data", (chunk) => chunks.push(chunk));
+  request.on("end", () => use(chunks.length === 0 ? {} : JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+}
+
 const server = createServer((request, response) => {
   if (request.headers.authorization !== expectedAuth) return json(response, 401, { error: "unauthorized" });
   const url = request.url ?? "";
@@ -80,6 +153,18 @@ const server = createServer((request, response) => {
   if (request.method === "GET" && (url.startsWith("/question?") || url.startsWith("/permission?")))
     return json(response, 200, []);
   if (request.method === "POST" && url === `/session/${session.id}/abort`) return json(response, 200, true);
+  if (request.method === "POST" && url.startsWith("/question/que_fake_1/reply?")) {
+    readJson(request, (body) => {
+      json(response, 200, true);
+      answer(`you said ${JSON.stringify(body.answers)}`);
+    });
+    return;
+  }
+  if (request.method === "POST" && url.startsWith("/question/que_fake_1/reject?")) {
+    json(response, 200, true);
+    answer("the question was rejected");
+    return;
+  }
   if (request.method === "POST" && url === `/session/${session.id}/prompt_async`) {
     const chunks = [];
     request.on("data", (chunk) => chunks.push(chunk));
@@ -87,6 +172,15 @@ const server = createServer((request, response) => {
       const prompt = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       json(response, 204, null);
       const text = prompt.parts?.[0]?.text ?? "";
+      // The proxy sends the turn's text as the `message` of its task envelope.
+      if (text.endsWith('"message":"ask"}')) {
+        setTimeout(ask, 10);
+        return;
+      }
+      if (text.endsWith('"message":"finish"}')) {
+        setTimeout(() => void finish(JSON.parse(text)), 10);
+        return;
+      }
       setTimeout(
         () => answer(`opencode answered (${prompt.providerID}/${prompt.modelID}): ${text.length} chars`),
         10,

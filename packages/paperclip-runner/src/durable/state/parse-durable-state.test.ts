@@ -6,7 +6,13 @@ import { parseDurableState } from "./parse-durable-state.js";
 
 const identity = TEST_DURABLE_IDENTITY;
 const event = { sourceSeq: 1, sourceEventId: "event_1", eventType: "turn.started", payload: {} };
-const entryFields = { sourceSeq: 1, sourceEventId: "event_1", eventType: "turn.started", priority: 0, bytes: 10 };
+const entryFields = {
+  sourceSeq: 1,
+  sourceEventId: "event_1",
+  eventType: "turn.started",
+  priority: 0,
+  bytes: 10,
+};
 
 const stateWith = (outbox: unknown[]): string =>
   JSON.stringify({ ...initialDurableState(identity, "0.3.0", "sha256:0"), nextSourceSeq: 2, outbox });

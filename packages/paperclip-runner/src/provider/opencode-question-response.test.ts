@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import {
+  OPENCODE_QUESTION,
+  OPENCODE_REFUSED_ANSWERS,
+} from "../../test/helpers/opencode-question-refusals.js";
+import { answers, COLOR, WHY } from "../../test/helpers/question-response-refusals.js";
+import type { QuestionSet } from "./codex-question-set.js";
+import { opencodeResponseProblem } from "./opencode-question-response.js";
+
+const set = OPENCODE_QUESTION as unknown as QuestionSet;
+
+describe("opencodeResponseProblem", () => {
+  it.each(OPENCODE_REFUSED_ANSWERS)("refuses %s in upstream's words", (_name, response, reason) => {
+    expect(opencodeResponseProblem(set, response)).toEqual({ ok: false, reason });
+  });
+
+  it.each([
+    ["an option and a text", answers({ color: COLOR, why: WHY })],
+    ["a custom answer", answers({ color: { customText: "green" }, why: WHY })],
+    ["a custom answer of white space", answers({ color: { customText: " " }, why: WHY })],
+    ["a text with an empty selection", answers({ color: COLOR, why: { text: "x", selectedOptionIds: [] } })],
+  ])("takes %s, as upstream's runner delivers it", (_name, response) => {
+    expect(opencodeResponseProblem(set, response)).toEqual({ ok: true });
+  });
+
+  it("takes no answer for a question that is not required, and refuses custom text where none is allowed", () => {
+    const [color, why] = OPENCODE_QUESTION.questions;
+    const optional = {
+      ...OPENCODE_QUESTION,
+      questions: [{ ...color, required: false, customAnswer: undefined }, why],
+    } as unknown as QuestionSet;
+    expect(opencodeResponseProblem(optional, answers({ why: WHY }))).toEqual({ ok: true });
+    expect(opencodeResponseProblem(optional, answers({ color: { customText: "x" }, why: WHY }))).toEqual({
+      ok: false,
+      reason: "select answer color does not allow custom text",
+    });
+    expect(
+      opencodeResponseProblem(optional, answers({ color: COLOR, why: { text: "x", customText: "y" } })),
+    ).toEqual({ ok: false, reason: "text answer why cannot contain selection fields" });
+  });
+});

@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { toolchainCache } from "@paperclipai/test-support";
+import {
+  codexPrepare,
+  type DriverResult,
+  driveCodexRunner,
+  type ServerToolchain,
+  type Step,
+  withWork,
+  workPaths,
+} from "./codex-durable.js";
+
+// OpenCode runs through the real control plane: the launch profile the server passes
+// (`--opencode-*`), with the server's own proxy or the scripted fake one as its proxy script.
+
+/** A stand-in for `opencode serve`, behind the server's own proxy. */
+export const FAKE_OPENCODE = path.join(import.meta.dirname, "fake-opencode-serve.cjs");
+/** A scripted stand-in for the proxy itself (turn scripts in its header). */
+export const FAKE_OPENCODE_PROXY = path.join(import.meta.dirname, "fake-opencode-proxy.cjs");
+
+const digest = (file: string): string =>
+  `sha256:${createHash("sha256").update(readFileSync(file)).digest("hex")}`;
+
+/** The server's own `opencode-app-server-proxy.cjs`. */
+export const serverProxy = (tools: ServerToolchain): string =>
+  path.join(
+    tools.serverDir,
+    "node_modules/@paperclipai/server/dist/vendor/paperclip-runner/cli/opencode-app-server-proxy.cjs",
+  );
+
+/** The launch profile the server passes: node running `proxyScript`, and the opencode binary. */
+export function launchProfile(proxyScript: string): Record<string, string> {
+  return {
+    command: process.execPath,
+    commandSha256: digest(process.execPath),
+    proxyScript,
+    proxyScriptSha256: digest(proxyScript),
+    executable: FAKE_OPENCODE,
+    executableSha256: digest(FAKE_OPENCODE),
+  };
+}
+
+/** The `run.prepare` payload of an OpenCode run launched by `profile`. */
+export function opencodePrepare(work: string, profile: Record<string, string>): Record<string, unknown> {
+  const payload = codexPrepare(work);
+  return {
+    ...payload,
+    provider: {
+      ...(payload.provider as Record<string, unknown>),
+      kind: "opencode",
+      provider: "opencode",
+      driver: "opencode_server",
+      providerVersion: "1.18.29",
+      command: profile.command,
+      args: [profile.proxyScript],
+      model: "openai/fake-model",
+    },
+  };
+}
+
+/** One OpenCode run of `steps`; the proxy's log (the fake proxy's, or nothing) is the provider log. */
+export async function driveOpencode(
+  tools: ServerToolchain,
+  work: string,
+  proxyScript: string,
+  steps: readonly Step[],
+  runnerBin?: string,
+): Promise<DriverResult> {
+  return await driveCodexRunner(tools, work, steps, {
+    opencodeLaunchProfile: launchProfile(proxyScript),
+    // The fake proxy logs where the driver reads the fake app-server's log.
+    runnerEnv: {
+      PAPERCLIP_OPENCODE_RUNTIME_DIR: workPaths(work).codexHome,
+      PAPERCLIP_OPENCODE_PERMISSION_MODE: "allow",
+    },
+    ...(runnerBin === undefined ? {} : { runnerBin }),
+  });
+}
+
+/** Upstream's runner (its launcher through the Debian loader). */
+export const upstreamRunner = (): string => toolchainCache("the OpenCode differential", "upstream-runnerd");
+
+/** Ours, then upstream's runner, each on the fake proxy with the same steps. */
+export async function bothOnFakeProxy(
+  tools: ServerToolchain,
+  steps: (work: string, profile: Record<string, string>) => Step[],
+): Promise<[DriverResult, DriverResult]> {
+  const profile = launchProfile(FAKE_OPENCODE_PROXY);
+  const upstreamBin = upstreamRunner();
+  const ours = await withWork((work) =>
+    driveOpencode(tools, work, FAKE_OPENCODE_PROXY, steps(work, profile)),
+  );
+  const upstream = await withWork((work) =>
+    driveOpencode(tools, work, FAKE_OPENCODE_PROXY, steps(work, profile), upstreamBin),
+  );
+  return [ours, upstream];
+}
