@@ -10,6 +10,7 @@ import {
   serverToolchainForFile,
 } from "./helpers/codex-durable.js";
 import { answer, command, expectSameAnswers, failed } from "./helpers/command-differential.js";
+import { identityEvents } from "./helpers/descendant-differential.js";
 import { OPENCODE_REFUSED_ANSWERS } from "./helpers/opencode-question-refusals.js";
 import { bothOnFakeProxy, opencodePrepare } from "./helpers/opencode-runs.js";
 import {
@@ -154,6 +155,27 @@ describe("OpenCode's proxy requests against upstream's runner", { timeout: 120_0
     // Committed as it came, before the turn's own items.
     const types = eventTypes(ours.committed);
     expect(types.indexOf("run.result.proposed")).toBeLessThan(types.indexOf("item.started"));
+  });
+
+  it("fails the turn on a result naming another turn, as upstream's", async () => {
+    const [ours, upstream] = await bothOnFakeProxy(toolchain(), (work, profile) => [
+      ...open(work, profile),
+      scriptedTurn("elsewhere", [resultStep(runResult(), { turnId: "turn-9" })]),
+      { op: "event", type: "run.terminal" },
+      ...closeSteps,
+    ]);
+    expectRan([ours, upstream]);
+    expectSameAnswers(ours, upstream);
+    expect(identityEvents(ours)).toEqual(identityEvents(upstream));
+    expect(identityEvents(ours)[0]).toMatchObject({
+      type: "harness.diagnostic",
+      payload: { code: "turn_binding_mismatch", classification: "invalid_authoritative" },
+    });
+    const proposed = (result: DriverResult) =>
+      result.committed
+        .filter((event) => event.eventType === "run.result.proposed")
+        .map((event) => event.payload);
+    expect(proposed(ours)).toEqual(proposed(upstream));
   });
 
   it("maps item statuses as upstream's, on start and on completion", async () => {

@@ -1,3 +1,5 @@
+import { expectedIdentity, identityFailure } from "./codex-identity-events.js";
+import { identityFailed } from "./codex-identity-inbound.js";
 import { delayedRequestWarning } from "./delayed-request.js";
 import type { ExecutorContext } from "./executor-context.js";
 import { OPENCODE_RUN_RESULT, opencodeRunResult } from "./opencode-run-result.js";
@@ -40,8 +42,8 @@ export async function onOpencodeRuntimeRequest(
 /**
  * The proxy's `paperclip/runResult`: the active turn's valid result is committed at once
  * (`run.result.proposed`, P0) and decides the turn's end (no result is synthesized then); an
- * identical repeat is nothing. Another thread's or turn's is an identity failure, as any
- * notification naming it; an invalid or conflicting result fails the provider (upstream's
+ * identical repeat is nothing. Another thread's or turn's fails the turn as upstream's identity
+ * failure (`thread_binding_mismatch`, `turn_binding_mismatch`); an invalid or conflicting result fails the provider (upstream's
  * runner exits 1 on it).
  */
 export async function onOpencodeRunResult(
@@ -59,11 +61,10 @@ export async function onOpencodeRunResult(
     case "duplicate":
       return;
     case "foreign":
-      await providerFailed(ctx, providerProtocol(outcome.reason), {
-        code: "provider_notification_identity",
-        lifecycle: "reconciliation_required",
-        detail: { classification: "foreign" },
-      });
+      await identityFailed(
+        ctx,
+        identityFailure(outcome.code, OPENCODE_RUN_RESULT, params, expectedIdentity(state)),
+      );
       return;
     case "invalid":
       await providerFailed(ctx, providerProtocol(outcome.reason), { code: "provider_protocol_violation" });

@@ -53,11 +53,13 @@ describe("opencodeRunResult", () => {
   });
 
   it("takes another thread's or turn's as foreign", () => {
-    expect(opencodeRunResult(params(result(), { threadId: "thread-2" }), context)).toMatchObject({
+    expect(opencodeRunResult(params(result(), { threadId: "thread-2" }), context)).toEqual({
       kind: "foreign",
+      code: "thread_binding_mismatch",
     });
-    expect(opencodeRunResult(params(result(), { turnId: "turn-9" }), context)).toMatchObject({
+    expect(opencodeRunResult(params(result(), { turnId: "turn-9" }), context)).toEqual({
       kind: "foreign",
+      code: "turn_binding_mismatch",
     });
   });
 

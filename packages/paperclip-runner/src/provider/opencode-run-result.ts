@@ -17,7 +17,8 @@ export type OpencodeRunResultOutcome =
   /** The very result proposed already this turn: nothing more. */
   | { readonly kind: "duplicate" }
   /** Another turn's: an identity failure, as any turn-scoped notification naming it. */
-  | { readonly kind: "foreign"; readonly reason: string }
+  /** Names another thread or turn: an identity failure (upstream's code for it). */
+  | { readonly kind: "foreign"; readonly code: "thread_binding_mismatch" | "turn_binding_mismatch" }
   | { readonly kind: "invalid"; readonly reason: string };
 
 export interface RunResultContext {
@@ -60,12 +61,12 @@ export function opencodeRunResult(
   context: RunResultContext,
 ): OpencodeRunResultOutcome {
   if (params.threadId !== undefined && params.threadId !== context.threadId)
-    return { kind: "foreign", reason: "a paperclip/runResult notification names another thread" };
+    return { kind: "foreign", code: "thread_binding_mismatch" };
   if (context.activeTurnId === null)
     return invalid("OpenCode emitted paperclip/runResult without an active provider turn");
   if (params.turnId !== context.activeTurnId)
     return typeof params.turnId === "string"
-      ? { kind: "foreign", reason: "a paperclip/runResult notification names a turn that is not active" }
+      ? { kind: "foreign", code: "turn_binding_mismatch" }
       : invalid("OpenCode paperclip/runResult is not bound to the active provider turn");
   const result = params.result;
   if (!isRecord(result)) return invalid("OpenCode paperclip/runResult omitted its result");
