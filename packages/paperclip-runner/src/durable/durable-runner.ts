@@ -8,7 +8,12 @@ import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
-import { controlEnvelope, durablePrpEvent, eventEnvelope } from "./transport/prp-envelope.js";
+import {
+  controlEnvelope,
+  durablePrpEvent,
+  eventEnvelope,
+  inConnectionVersion,
+} from "./transport/prp-envelope.js";
 import { ServerLink } from "./transport/server-link.js";
 import { failureSummary } from "./transport/transport-failure.js";
 
@@ -129,16 +134,19 @@ export class DurableRunner {
     }
     if (output.engineSeq > this.state.engineEventSeq) {
       const event = durablePrpEvent(this.deps.options.identity, this.state.nextSourceSeq, output.event);
+      // Made while no connection is up: `pump` sends it in the version the next one selects.
+      const envelope = eventEnvelope(
+        this.deps.options.identity,
+        this.link.current?.welcome.version ?? PRP_VERSION_MAX,
+        event,
+      );
       const entry = {
         sourceSeq: event.sourceSeq,
         sourceEventId: event.sourceEventId,
         eventType: event.eventType,
         priority: event.priority,
-        // Every version is one digit: the size does not depend on the connection's.
-        bytes: Buffer.byteLength(
-          JSON.stringify(eventEnvelope(this.deps.options.identity, PRP_VERSION_MAX, event)),
-        ),
-        event,
+        bytes: Buffer.byteLength(JSON.stringify(envelope)),
+        envelope,
       };
       try {
         this.committer.update((state) => ({
@@ -207,7 +215,7 @@ export class DurableRunner {
     for (const entry of durable.outbox) {
       if (entry.sourceSeq <= this.sentThrough) continue;
       if (entry.sourceSeq > windowEnd) break;
-      connection.send(eventEnvelope(this.deps.options.identity, welcome.version, entry.event));
+      connection.send(inConnectionVersion(entry.envelope, welcome.version));
       this.sentThrough = entry.sourceSeq;
     }
   }

@@ -1,4 +1,3 @@
-import type { PrpEvent } from "../../events/index.js";
 import type { DurableIdentity } from "../durable-identity.js";
 
 /** Upstream's schema name: the Paperclip server reads this file when a run closes. */
@@ -18,20 +17,16 @@ export type DurableLifecycle =
 /** 0: lifecycle and the run's end (always admitted, into the reserve); 1: progress; 2: chatter. */
 export type EventPriority = 0 | 1 | 2;
 
-/** One event waiting for the server's acknowledgement. */
+/** One event waiting for the server's acknowledgement, exactly as it is (re)sent. */
 export interface OutboxEntry {
   readonly sourceSeq: number;
   readonly sourceEventId: string;
   readonly eventType: string;
   readonly priority: EventPriority;
-  /** UTF-8 size of the serialized `event` message: what the outbox bound counts. */
+  /** UTF-8 size of the serialized envelope: what the outbox bound counts. */
   readonly bytes: number;
-  /**
-   * The PRP event, as built once. Each send wraps it in the `event` message of the connection's
-   * PRP version, which every connection of a run shares (a lease carries the version its ticket
-   * selected), so a resend is byte for byte the first send, as the server requires.
-   */
-  readonly event: PrpEvent;
+  /** The whole `event` message before encryption; a resend is this, byte for byte. */
+  readonly envelope: Record<string, unknown>;
 }
 
 /**

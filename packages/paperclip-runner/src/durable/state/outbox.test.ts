@@ -12,7 +12,7 @@ const entry = (sourceSeq: number, bytes: number, priority: 0 | 1 | 2 = 1): Outbo
   eventType: "item.completed",
   priority,
   bytes,
-  event: { seq: sourceSeq } as unknown as OutboxEntry["event"],
+  envelope: { seq: sourceSeq },
 });
 
 function fill(state: DurableState, ...entries: OutboxEntry[]): DurableState {

@@ -38,7 +38,11 @@ export function parseDurableState(text: string, identity: DurableIdentity): Dura
   }
   if ((value.nextSourceSeq as number) < 1) throw corrupt("nextSourceSeq is not a count");
   if (!Array.isArray(value.outbox)) throw corrupt("outbox is not an array");
-  value.outbox = value.outbox.map(outboxEntry);
+  for (const entry of value.outbox) {
+    if (!isObject(entry) || !Number.isSafeInteger(entry.sourceSeq) || !isObject(entry.envelope)) {
+      throw corrupt("an outbox entry is malformed");
+    }
+  }
   if (!isObject(value.processedCommands)) throw corrupt("processedCommands is not an object");
   for (const [commandId, record] of Object.entries(value.processedCommands)) {
     if (
@@ -51,19 +55,6 @@ export function parseDurableState(text: string, identity: DurableIdentity): Dura
     }
   }
   return value as unknown as DurableState;
-}
-
-/**
- * An outbox entry, checked. One written by an earlier release of this runner holds the whole
- * `event` message (`envelope`) instead of the event: its event is taken from it.
- */
-function outboxEntry(entry: unknown): Record<string, unknown> {
-  if (!isObject(entry) || !Number.isSafeInteger(entry.sourceSeq))
-    throw corrupt("an outbox entry is malformed");
-  if (isObject(entry.event)) return entry;
-  const { envelope, ...fields } = entry;
-  if (!isObject(envelope) || !isObject(envelope.payload)) throw corrupt("an outbox entry is malformed");
-  return { ...fields, event: envelope.payload };
 }
 
 function corrupt(reason: string): RunnerError {

@@ -63,6 +63,21 @@ export function eventEnvelope(
   return { protocol: PRP_PROTOCOL, version, kind: "event", ...identityFields(identity), payload: event };
 }
 
+/**
+ * Pure: an outbox entry's `event` message as it goes out on a connection of PRP `version`. An
+ * event made while no connection was up was wrapped in the version the runner offers first; the
+ * server admits a frame only in its lease's version (it closes the connection on any other,
+ * committing nothing), so a message in another version was never committed and takes the
+ * connection's. Every connection of a run shares that version, so each send of an event is the
+ * same message, as the server's replay check requires.
+ */
+export function inConnectionVersion(
+  envelope: Record<string, unknown>,
+  version: number,
+): Record<string, unknown> {
+  return envelope.version === version ? envelope : { ...envelope, version };
+}
+
 /** A control message from the runner (`command_result`, `lease_renew`), its identity at the top level like every envelope. */
 export function controlEnvelope(
   identity: DurableIdentity,
