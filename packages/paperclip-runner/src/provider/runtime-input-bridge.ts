@@ -31,6 +31,34 @@ export const CANCELLED = { resolution: { action: "cancel" } } as const;
 export const MAX_PENDING_INPUTS = 128;
 
 /**
+ * Pure: upstream's `runtime_request.created` for a provider's question set; its origin is the Codex
+ * method the server's transport bridges to its driver, whichever provider asked.
+ */
+function requestCreated(
+  requestId: string,
+  prompt: string,
+  questionSet: QuestionSet,
+  origin: { readonly adapter: string; readonly provider: string },
+): ProviderEvent {
+  return {
+    eventType: "runtime_request.created",
+    priority: 0,
+    payload: {
+      request: {
+        schema: "paperclip.runtime_request.v2",
+        requestKind: "runtime",
+        requestId,
+        type: "input",
+        status: "pending",
+        prompt,
+        input: questionSet,
+        origin: { ...origin, method: METHOD },
+      },
+    },
+  };
+}
+
+/**
  * Pure: the runtime request's id, as upstream's runner forms it (`runtime-request-` and a
  * sha256): derived from the thread, turn and item, so it is unique across provider processes
  * (Codex numbers its requests afresh in each) and the same when Codex asks again after a resume.
@@ -95,22 +123,12 @@ export class RuntimeInputBridge {
     }
     this.pending.set(requestId, { rpcId, questionSet, opencode: false });
     const reason = boundedText(params.reason ?? params.message);
-    await this.deps.emit({
-      eventType: "runtime_request.created",
-      priority: 0,
-      payload: {
-        request: {
-          schema: "paperclip.runtime_request.v2",
-          requestKind: "runtime",
-          requestId,
-          type: "input",
-          status: "pending",
-          prompt: reason || questionSet.title,
-          input: questionSet,
-          origin: { adapter: "codex-app-server", provider: state.config.provider, method: METHOD },
-        },
-      },
-    });
+    await this.deps.emit(
+      requestCreated(requestId, reason || questionSet.title, questionSet, {
+        adapter: "codex-app-server",
+        provider: state.config.provider,
+      }),
+    );
   }
 
   /**
@@ -132,22 +150,12 @@ export class RuntimeInputBridge {
       return;
     }
     this.pending.set(requestId, { rpcId, questionSet: request.questionSet, opencode: true });
-    await this.deps.emit({
-      eventType: "runtime_request.created",
-      priority: 0,
-      payload: {
-        request: {
-          schema: "paperclip.runtime_request.v2",
-          requestKind: "runtime",
-          requestId,
-          type: "input",
-          status: "pending",
-          prompt: request.questionSet.title,
-          input: request.questionSet,
-          origin: { adapter: "opencode-server", provider: state.config.provider, method: METHOD },
-        },
-      },
-    });
+    await this.deps.emit(
+      requestCreated(requestId, request.questionSet.title, request.questionSet, {
+        adapter: "opencode-server",
+        provider: state.config.provider,
+      }),
+    );
   }
 
   /** The server's `request.resolve {requestId, turnId, response}`: delivers the answers to the provider. */
