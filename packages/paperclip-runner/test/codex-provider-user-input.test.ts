@@ -10,6 +10,7 @@ import {
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
+import { COLOR_WHY_QUESTIONS } from "./helpers/question-response-refusals.js";
 
 const toolchain = serverToolchainForFile();
 
@@ -67,21 +68,7 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
           schema: "paperclip.question_set.v1",
           title: "Codex input",
           submitLabel: "Submit answers",
-          questions: [
-            {
-              id: "color",
-              header: "Colour",
-              prompt: "Which colour?",
-              required: true,
-              answerMode: "single_select",
-              options: [
-                { id: "option-1", label: "red", description: "warm" },
-                { id: "option-2", label: "blue" },
-              ],
-              customAnswer: { enabled: true, label: "Other", placeholder: "Enter another answer" },
-            },
-            { id: "why", header: "Why", prompt: "Why that one?", required: true, answerMode: "text" },
-          ],
+          questions: COLOR_WHY_QUESTIONS,
         },
         origin: { adapter: "codex-app-server", provider: "codex", method: "item/tool/requestUserInput" },
       });

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { OPENCODE_QUESTION } from "../../test/helpers/opencode-question-refusals.js";
+import { opencodeRequest } from "../../test/helpers/opencode-scripts.js";
 import { opencodeRuntimeRequest } from "./opencode-runtime-request.js";
 
 /** What the server's proxy forwards (its OpenCode driver's `runtime_request.created` request). */
-const request = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  schema: "paperclip.runtime_request.v2",
-  requestKind: "runtime",
-  requestId: "que_1",
-  type: "input",
-  status: "pending",
-  prompt: "OpenCode requests user input.",
-  input: OPENCODE_QUESTION,
-  origin: { adapter: "opencode-server", provider: "opencode", method: "question.asked" },
-  turnId: "turn-1",
-  itemId: "item-1",
-  ...over,
-});
+const request = (over: Record<string, unknown> = {}): Record<string, unknown> =>
+  opencodeRequest({ turnId: "turn-1", itemId: "item-1", ...over });
 
 const questions = OPENCODE_QUESTION.questions;
 

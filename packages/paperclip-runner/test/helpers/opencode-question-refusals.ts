@@ -1,4 +1,10 @@
-import { answers, COLOR, QUESTION_RESPONSE_SCHEMA, WHY } from "./question-response-refusals.js";
+import {
+  answers,
+  COLOR,
+  COLOR_WHY_QUESTIONS,
+  QUESTION_RESPONSE_SCHEMA,
+  WHY,
+} from "./question-response-refusals.js";
 
 // The refused answers to the fake OpenCode proxy's question (`OPENCODE_QUESTION`: an option
 // question with a custom answer, `color`, and a required text question, `why`), each with the
@@ -10,21 +16,7 @@ export const OPENCODE_QUESTION = {
   schema: "paperclip.question_set.v1",
   title: "OpenCode needs your input",
   submitLabel: "Submit answers",
-  questions: [
-    {
-      id: "color",
-      header: "Colour",
-      prompt: "Which colour?",
-      required: true,
-      answerMode: "single_select",
-      options: [
-        { id: "option-1", label: "red", description: "warm" },
-        { id: "option-2", label: "blue" },
-      ],
-      customAnswer: { enabled: true, label: "Other", placeholder: "Enter another answer" },
-    },
-    { id: "why", header: "Why", prompt: "Why that one?", required: true, answerMode: "text" },
-  ],
+  questions: COLOR_WHY_QUESTIONS,
 } as const;
 
 const SCHEMA = "response failed the Paperclip question-response schema";

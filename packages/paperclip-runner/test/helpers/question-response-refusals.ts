@@ -4,6 +4,25 @@
 // test against upstream's runner read the same table, so every case is compared through both runners.
 
 export const QUESTION_RESPONSE_SCHEMA = "paperclip.question_response.v1";
+/**
+ * The two questions of the tests' question sets, as `paperclip.question_set.v1` has them: an
+ * option question with a custom answer, and a required text question. `COLOR` and `WHY` answer them.
+ */
+export const COLOR_WHY_QUESTIONS = [
+  {
+    id: "color",
+    header: "Colour",
+    prompt: "Which colour?",
+    required: true,
+    answerMode: "single_select",
+    options: [
+      { id: "option-1", label: "red", description: "warm" },
+      { id: "option-2", label: "blue" },
+    ],
+    customAnswer: { enabled: true, label: "Other", placeholder: "Enter another answer" },
+  },
+  { id: "why", header: "Why", prompt: "Why that one?", required: true, answerMode: "text" },
+] as const;
 export const COLOR = { selectedOptionIds: ["option-2"] };
 export const WHY = { text: "calm" };
 export const answers = (value: unknown) => ({ schema: QUESTION_RESPONSE_SCHEMA, answers: value });
