@@ -9,7 +9,7 @@ import {
 import { answer, command, expectSameAnswers, failed, toolResult } from "./helpers/command-differential.js";
 import { bothRunners } from "./helpers/startup-release-differential.js";
 
-// Differential (as `codex-command-edges-upstream.test.ts`, split from it): the cases the generated
+// Differential (as `codex-open-session-edges-upstream.test.ts` and its siblings): the cases the generated
 // sweep (`codex-command-sweep-upstream.test.ts`) found differing, pinned: payload fields of the
 // wrong type or missing, a turn.steer behind a turn.stop, the drains behind a close with startup
 // facts held.

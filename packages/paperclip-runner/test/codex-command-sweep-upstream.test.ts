@@ -11,7 +11,7 @@ import { sweepSteps } from "./helpers/sweep-plan.js";
 // and the fake app-server; every answer (status, code, message, result) and the committed event
 // types must be the same. A fixed seed and a few runs keep it deterministic and short in CI;
 // `SWEEP_SEED` and `SWEEP_RUNS` explore more (every difference found so far is fixed in ours and
-// pinned in `codex-command-edges-upstream.test.ts`, or listed below and in docs/compatibility.md).
+// pinned in the `codex-*-edges-upstream.test.ts` and `codex-prepare-*` files, or listed below and in docs/compatibility.md).
 //
 // The sequences never depend on timing: a model of the session (prepared, opened, a turn active,
 // closed) says when a turn starts or ends, and the scenario waits for that turn's `turn.started`

@@ -62,7 +62,7 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
           { type: "inputText", text: JSON.stringify({ ok: true, echoed: "hello from the model" }) },
         ],
       });
-      // Upstream's order (codex-command-edges-upstream.test.ts): the proposed result before the turn's end.
+      // Upstream's order (codex-open-session-edges-upstream.test.ts): the proposed result before the turn's end.
       expect(eventTypes(result.committed).slice(-3)).toEqual([
         "run.result.proposed",
         "turn.completed",

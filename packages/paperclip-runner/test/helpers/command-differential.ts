@@ -1,8 +1,9 @@
 import { expect } from "vitest";
 import { type DriverResult, eventTypes, type Step } from "./codex-durable.js";
 
-// What the command differentials (`codex-command-edges-upstream.test.ts`, `codex-command-sweep-upstream.test.ts`)
-// share: a command step, the server's shape of a tool result, the answers normalised and compared.
+// What the command differentials share (`codex-*-upstream.test.ts`: the prepare, before-open,
+// open-session, drain-and-stop and payload edges, and the generated sweep): a command step, the
+// server's shape of a tool result, the answers normalised and compared.
 
 /** A command id the control plane takes, made of a case's name. */
 export const slug = (name: string): string => name.replace(/[^A-Za-z0-9]+/g, "-");
