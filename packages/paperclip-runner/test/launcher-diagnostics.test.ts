@@ -1,136 +1,26 @@
 // The daemon's failure diagnostics, checked as its launcher sees them: the built bin
 // started with a --diagnostics-directory of every kind, made to fail with crafted
 // secrets (an uncaught exception carrying every secret shape and 300 KiB of noise,
-// secrets in argument values that end up in OS error messages), and SIGKILLed while it
-// persists, stopped at each phase of the atomic write. Only the bin's observable output
-// is used: exit status, stderr, the files.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+// secrets in argument values that end up in OS error messages). Only the bin's
+// observable output is used: exit status, stderr, the files. Races (daemons failing
+// together, a SIGKILL mid-persist) are in launcher-diagnostics-races.test.ts.
 import { randomBytes } from "node:crypto";
-import { chmod, chown, lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { lstat, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { childrenForFile, tempDirForFile } from "@paperclipai/test-support";
-import { beforeAll, describe, expect, it } from "vitest";
-import { PERSIST_PAUSE_PRELOAD, PERSIST_PHASES, pausedAt } from "./helpers/persist-pause.js";
+import { describe, expect, it } from "vitest";
+import {
+  expectWellFormedDiagnostic,
+  DIAGNOSTIC_FILE as FILE,
+  faultEnv,
+  fileMode,
+  DIAGNOSTIC_LIMIT as LIMIT,
+  launcherForFile,
+} from "./helpers/launcher-for-file.js";
 
-const BIN = fileURLToPath(new URL("../bin/paperclip-runnerd.js", import.meta.url));
-const PRELOAD = fileURLToPath(new URL("./fixtures/secret-fault-preload.mjs", import.meta.url));
-const FILE = "runnerd.stderr.log";
-const LIMIT = 65_536;
-const SUFFIX = "\u2026[truncated]";
 const SEED_MESSAGE = "runner diagnostics directory is accessible by group or other users";
 const SEED_CODE = "ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS";
 
-// Made at module level: vitest runs an afterAll registered from inside a hook never.
-const root = tempDirForFile("runnerd-launcher-");
-// A describe.concurrent: its children are stopped after the file, not after a test.
-const childForFile = childrenForFile();
-const script = join(root, "script.json");
-beforeAll(async () => {
-  await writeFile(script, JSON.stringify({ steps: [{ ready: {} }, { waitFor: "turn.start" }, { exit: 0 }] }));
-});
-
-interface Launch {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly done: Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }>;
-  /** Resolves on the first stderr byte: the daemon prints a failure before it persists it. */
-  readonly firstStderr: Promise<void>;
-}
-
-/** Starts the bin as a launcher does; stdin stays open (the controller is still there). */
-function launch(
-  args: readonly string[],
-  env: Record<string, string> = {},
-  preload = true,
-  nodeArgs: readonly string[] = [],
-): Launch {
-  const child = childForFile(() =>
-    spawn(process.execPath, [...(preload ? ["--import", PRELOAD] : []), ...nodeArgs, BIN, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    }),
-  );
-  child.stdin.on("error", () => undefined);
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let seenStderr: () => void = () => undefined;
-  const firstStderr = new Promise<void>((resolve) => {
-    seenStderr = resolve;
-  });
-  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => {
-    err.push(chunk);
-    seenStderr();
-  });
-  const done = new Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }>(
-    (resolve) => {
-      child.on("close", (code, signal) =>
-        resolve({
-          code,
-          signal,
-          stderr: Buffer.concat(err).toString("utf8"),
-          stdout: Buffer.concat(out).toString("utf8"),
-        }),
-      );
-    },
-  );
-  return { child, done, firstStderr };
-}
-
-const localArgs = (diagnostics: string): string[] => [
-  "--diagnostics-directory",
-  diagnostics,
-  "--run-id",
-  "run_diag",
-  "--session-id",
-  "s",
-  "--runner-id",
-  "n",
-  "--fake-harness",
-  "builtin",
-  "--script",
-  script,
-];
-
-/** Every secret of the preload carries the suffix; nothing else does. */
-function faultEnv(
-  marker: string,
-  extra: Record<string, string> = {},
-): { env: Record<string, string>; suffix: string } {
-  const suffix = randomBytes(4).toString("hex");
-  return { env: { FAULT_MARKER: marker, FAULT_SECRET_SUFFIX: suffix, ...extra }, suffix };
-}
-
-function expectWellFormedDiagnostic(bytes: Buffer, suffix: string, marker: string): string {
-  expect(bytes.length).toBeLessThanOrEqual(LIMIT);
-  const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  expect(text).not.toContain(suffix);
-  expect(text.startsWith(`paperclip-runnerd: uncaught exception: begin ${marker} `)).toBe(true);
-  expect(text).toContain("[REDACTED]");
-  expect(text.endsWith(SUFFIX)).toBe(true);
-  return text;
-}
-
-async function fileMode(path: string): Promise<number> {
-  return (await lstat(path)).mode & 0o777;
-}
-
-async function directoryOf(kind: string): Promise<string> {
-  const path = join(root, `dir-${kind}-${randomBytes(3).toString("hex")}`);
-  if (/^0[0-7]{3}$/.test(kind)) {
-    await mkdir(path);
-    await chmod(path, Number.parseInt(kind, 8));
-  } else if (kind === "symlink") {
-    await mkdir(`${path}.target`, { mode: 0o700 });
-    await symlink(`${path}.target`, path);
-  } else if (kind === "file") {
-    await writeFile(path, "a regular file\n");
-  } else if (kind === "foreign") {
-    await mkdir(path, { mode: 0o700 });
-    await chown(path, 65534, 65534);
-  }
-  return path;
-}
+const { root, launch, localArgs, directoryOf } = launcherForFile("runnerd-launcher-");
 
 // Every case launches real daemons: a loaded 2-core CI machine gets a wide budget per test.
 describe.concurrent("diagnostics as the launcher sees them", { timeout: 60_000 }, () => {
@@ -295,76 +185,4 @@ describe.concurrent("diagnostics as the launcher sees them", { timeout: 60_000 }
     expect(result.stderr).toContain("[ERR_RUNNER_DIAGNOSTICS_DIR_MISSING]");
     expect(result.stderr).not.toContain(tag);
   });
-});
-
-describe("daemons failing at once into one directory", { timeout: 60_000 }, () => {
-  it("all persist; the file is one complete diagnostic of one of them; no temporary is left", async () => {
-    const directory = await directoryOf("0700");
-    const runs = ["a", "b", "c", "d"].map((name) => {
-      const { env, suffix } = faultEnv(`together-${name}`);
-      return { suffix, run: launch(localArgs(directory), env) };
-    });
-    const results = await Promise.all(runs.map(({ run }) => run.done));
-    for (const result of results) {
-      expect(result.code).toBe(1);
-      expect(result.stderr).not.toContain("could not persist");
-    }
-    expect(await readdir(directory)).toEqual([FILE]);
-    const bytes = await readFile(join(directory, FILE));
-    const marker = /^paperclip-runnerd: uncaught exception: begin (together-[a-d]) /.exec(
-      bytes.toString("utf8"),
-    )?.[1];
-    const winner = runs.find((_, index) => marker === `together-${"abcd"[index]}`);
-    expect(winner).toBeDefined();
-    expectWellFormedDiagnostic(bytes, winner?.suffix ?? "", marker ?? "");
-    expect(bytes.length).toBe(LIMIT);
-  });
-});
-
-describe("SIGKILL while the daemon persists", { timeout: 60_000 }, () => {
-  // The daemon stops itself at each phase of its atomic persist (the preload announces the
-  // phase, then blocks), so every phase is killed on every run, wherever the scheduler is.
-  it.each(PERSIST_PHASES)(
-    "at %s: the old diagnostic or the new complete one, never a part; the next daemon sweeps",
-    async (phase) => {
-      const directory = await directoryOf("0700");
-      const path = join(directory, FILE);
-      const first = faultEnv(`old-${phase}`);
-      expect((await launch(localArgs(directory), first.env).done).code).toBe(1);
-      const old = await readFile(path);
-      expectWellFormedDiagnostic(old, first.suffix, `old-${phase}`);
-
-      const { env, suffix } = faultEnv(`new-${phase}`, { PERSIST_PAUSE_AT: phase });
-      const run = launch(localArgs(directory), env, true, ["--import", PERSIST_PAUSE_PRELOAD]);
-      const temporary = await pausedAt(run.child, phase);
-      expect(temporary).toBe(`.${FILE}.${run.child.pid}.0.tmp`);
-      run.child.kill("SIGKILL");
-      const killed = await run.done;
-      expect(killed.signal).toBe("SIGKILL");
-      // The line the daemon printed before persisting is the text it was writing.
-      const written = Buffer.from(killed.stderr.slice(0, killed.stderr.indexOf(`\npaused at ${phase} `)));
-      expectWellFormedDiagnostic(written, suffix, `new-${phase}`);
-
-      expect(await fileMode(path)).toBe(0o600);
-      const target = await readFile(path);
-      if (phase === "renamed") {
-        expect(target.equals(written)).toBe(true);
-        expect(await readdir(directory)).toEqual([FILE]);
-      } else {
-        expect(target.equals(old)).toBe(true);
-        expect((await readdir(directory)).sort()).toEqual([temporary, FILE]);
-        expect(await fileMode(join(directory, temporary))).toBe(0o600);
-        const expected = { created: 0, partial: Math.floor(written.length / 2), synced: written.length }[
-          phase
-        ];
-        expect((await readFile(join(directory, temporary))).equals(written.subarray(0, expected))).toBe(true);
-      }
-
-      const final = await launch(localArgs(directory), faultEnv("final", { FAULT_NOISE_BYTES: "10" }).env)
-        .done;
-      expect(final.code).toBe(1);
-      expect(await readdir(directory), final.stderr).toEqual([FILE]);
-      expect(await readFile(path, "utf8")).toMatch(/^paperclip-runnerd: uncaught exception: begin final /);
-    },
-  );
 });
