@@ -64,7 +64,6 @@ async function holdingAgent(name: string): Promise<{ command: string; started: s
 
 describe("the worker going away while a command runs (Node 24)", () => {
   let companyId = "";
-  let projectId = "";
 
   /** An environment of its own for each test: the host refuses config changes beside a pending cleanup. */
   const createEnvironment = async (name: string): Promise<string> =>
@@ -82,18 +81,22 @@ describe("the worker going away while a command runs (Node 24)", () => {
       })
     ).id;
 
-  beforeAll(async () => {
-    companyId = (await api.post<{ id: string }>("/companies", { name: "CreateOS worker" })).id;
-    const projectDir = path.join(host.workDir, "project");
+  /** A project of its own for each test, so no run waits on another test's workspace. */
+  const createProject = async (name: string): Promise<string> => {
+    const projectDir = path.join(host.workDir, `project-${name}`);
     await mkdir(projectDir);
     await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
-    projectId = (
+    return (
       await api.post<{ id: string }>(`/companies/${companyId}/projects`, {
-        name: "Worker",
+        name,
         status: "in_progress",
         workspace: { name: "main", cwd: projectDir, isPrimary: true },
       })
     ).id;
+  };
+
+  beforeAll(async () => {
+    companyId = (await api.post<{ id: string }>("/companies", { name: "CreateOS worker" })).id;
   });
 
   const runLease = async (environmentId: string, runId: string) =>
@@ -105,6 +108,7 @@ describe("the worker going away while a command runs (Node 24)", () => {
   async function runningCommand(name: string) {
     const agent = await holdingAgent(name);
     const environmentId = await createEnvironment(`createos-${name}`);
+    const projectId = await createProject(name);
     const created = await api.post<{ id: string }>(`/companies/${companyId}/agents`, {
       name,
       adapterType: "kimi_local",
@@ -233,6 +237,26 @@ describe("the worker going away while a command runs (Node 24)", () => {
       { timeoutMs: 60_000 },
     );
     expect(released).toMatchObject({ status: "released", cleanupStatus: "success" });
+    expect(await emulator.sandboxStatus(sandboxId)).toBe("destroyed");
+  }, 480_000);
+
+  it("an operator cancelling the run: once its command ends, the release ends the sandbox", async () => {
+    const { agent, run, sandboxId, ended, lease } = await runningCommand("cancel");
+    await api.post(`/heartbeat-runs/${run.runId}/cancel`);
+    expect((await ended()).status).toBe("cancelled");
+    // The host (2026.916.1) has no way to stop a running remote command (no cancel RPC, and
+    // its release with `cancelActiveWork` comes only during startup): the lease stays with the
+    // command until the command ends, here when the test lets the agent go.
+    await rm(agent.hold);
+    const released = await waitFor(
+      "the cancelled run's lease is released",
+      async () => {
+        const current = await lease();
+        return current?.cleanupStatus ? current : undefined;
+      },
+      { timeoutMs: 120_000 },
+    );
+    expect(released.cleanupStatus).toBe("success");
     expect(await emulator.sandboxStatus(sandboxId)).toBe("destroyed");
   }, 480_000);
 });
