@@ -4,7 +4,7 @@ import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { deleteSandbox } from "./sandbox-api.js";
 
 /** Why a sandbox is being ended; named in the error and in the plugin's health. */
-export type EndOperation = "release" | "destroy" | "probe cleanup";
+export type EndOperation = "release" | "destroy" | "probe cleanup" | "shutdown";
 
 /** How long a rollback or probe cleanup may take to delete its sandbox. */
 export const CLEANUP_DELETE_MS = 15_000;

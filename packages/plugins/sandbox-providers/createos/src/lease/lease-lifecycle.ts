@@ -85,6 +85,7 @@ async function acquireWithin(
       spec,
       marker,
     );
+    runtime.leases.hold({ sandboxId, client, lifecycleTimeoutMs });
     return { providerLeaseId: sandboxId, metadata: { ...metadata }, expiresAt: null };
   } catch (error) {
     return rollBackAcquire(runtime, client, sandboxId, error);
@@ -159,6 +160,7 @@ export async function releaseLease(
         deadline,
         AbortSignal.timeout(Math.max(1, deadline - Date.now())),
       );
+      runtime.leases.letGo(sandboxId);
       return { providerLeaseId: sandboxId, state: "stopped" };
     } catch {
       // A sandbox that will not pause must not be left running: delete it instead.

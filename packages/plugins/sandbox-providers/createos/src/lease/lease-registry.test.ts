@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { CreateosClient } from "../client/createos-client.js";
 import { LeaseRegistry } from "./lease-registry.js";
 
 describe("LeaseRegistry", () => {
@@ -48,5 +49,16 @@ describe("LeaseRegistry", () => {
     await expect(
       registry.track("a", parent.signal, async (signal) => signal.throwIfAborted()),
     ).rejects.toThrow("shutdown");
+  });
+
+  it("holds a lease until it is given back paused or forgotten", () => {
+    const registry = new LeaseRegistry();
+    const client = {} as CreateosClient;
+    registry.hold({ sandboxId: "a", client, lifecycleTimeoutMs: 1_000 });
+    registry.hold({ sandboxId: "b", client, lifecycleTimeoutMs: 1_000 });
+    registry.hold({ sandboxId: "c", client, lifecycleTimeoutMs: 1_000 });
+    registry.letGo("a");
+    registry.forget("b");
+    expect(registry.held.map((lease) => lease.sandboxId)).toEqual(["c"]);
   });
 });

@@ -1,9 +1,20 @@
 import { CreateosError } from "@paperclipai/errors";
+import type { CreateosClient } from "../client/createos-client.js";
 
 /** A sandbox whose end (release, destroy, rollback) failed: it may still run. */
 export interface UnendedSandbox {
   readonly sandboxId: string;
   readonly operation: string;
+}
+
+/**
+ * A lease the host holds (acquired or resumed here, not yet released or destroyed): the client
+ * it was made with, so shutdown can end its sandbox when the host no longer can.
+ */
+export interface HeldLease {
+  readonly sandboxId: string;
+  readonly client: CreateosClient;
+  readonly lifecycleTimeoutMs: number;
 }
 
 interface ActiveWork {
@@ -19,6 +30,7 @@ export class LeaseRegistry {
   readonly #blocked = new Map<string, string>();
   readonly #unended = new Map<string, UnendedSandbox>();
   readonly #active = new Map<string, Set<ActiveWork>>();
+  readonly #held = new Map<string, HeldLease>();
 
   block(sandboxId: string, reason: string): void {
     if (!this.#blocked.has(sandboxId)) this.#blocked.set(sandboxId, reason);
@@ -44,6 +56,21 @@ export class LeaseRegistry {
   forget(sandboxId: string): void {
     this.#blocked.delete(sandboxId);
     this.#unended.delete(sandboxId);
+    this.#held.delete(sandboxId);
+  }
+
+  /** Notes a lease handed to the host (acquired or resumed). */
+  hold(lease: HeldLease): void {
+    this.#held.set(lease.sandboxId, lease);
+  }
+
+  /** The host gave the lease back with its sandbox kept (paused for reuse). */
+  letGo(sandboxId: string): void {
+    this.#held.delete(sandboxId);
+  }
+
+  get held(): HeldLease[] {
+    return [...this.#held.values()];
   }
 
   /** Marks a sandbox that could not be ended: blocked for reuse and reported until destroyed. */

@@ -60,7 +60,15 @@ export async function resumeLease(
     budgetWithin(runtime.hostLimits.resumeMs, runtime.hostLimits),
   );
   try {
-    return await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, bound.signal);
+    const lease = await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, bound.signal);
+    if (lease.providerLeaseId !== null) {
+      runtime.leases.hold({
+        sandboxId: lease.providerLeaseId,
+        client,
+        lifecycleTimeoutMs: config.lifecycleTimeoutMs,
+      });
+    }
+    return lease;
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();

@@ -4,6 +4,7 @@ import type {
   PluginDefinition,
   PluginEnvironmentValidationResult,
 } from "@paperclipai/plugin-sdk";
+import { endHeldLeases } from "../lease/end-held-leases.js";
 import { acquireLease, destroyLease, releaseLease } from "../lease/lease-lifecycle.js";
 import { resumeLease } from "../lease/resume-lease.js";
 import { DRIVER_KEY } from "../manifest.js";
@@ -57,6 +58,7 @@ export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin
     },
     async onShutdown() {
       await runtime.shutdown();
+      await endHeldLeases(runtime);
     },
     // No `onValidateConfig`: the plugin has no instance settings (all config is per
     // environment), and with it the host would offer a "Test configuration" button for the
