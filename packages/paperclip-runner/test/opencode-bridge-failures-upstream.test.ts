@@ -57,14 +57,15 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
       "OpenCode emitted conflicting paperclip/runResult notifications for one turn",
     ],
   ])("%s: upstream's runner exits 1, ours fails the session", async (_name, script, reason) => {
+    const profile = launchProfile(FAKE_OPENCODE_PROXY);
     const steps = (work: string, tail: readonly Step[]): Step[] => [
-      ...command("run.prepare", "prepare", opencodePrepare(work, launchProfile(FAKE_OPENCODE_PROXY))),
+      ...command("run.prepare", "prepare", opencodePrepare(work, profile)),
       ...command("session.open", "open", { reuse: "same_session" }),
       scriptedTurn("turn", script),
       ...tail,
     ];
     const upstream = await withWork((work) =>
-      driveOpencode(toolchain(), work, FAKE_OPENCODE_PROXY, steps(work, [{ op: "exit" }]), upstreamRunner()),
+      driveOpencode(toolchain(), work, profile, steps(work, [{ op: "exit" }]), upstreamRunner()),
     );
     expect(upstream.exits).toEqual([{ phase: "final", code: 1, signal: null }]);
     expect(upstream.diagnostic).toContain(reason);
@@ -73,7 +74,7 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
       driveOpencode(
         toolchain(),
         work,
-        FAKE_OPENCODE_PROXY,
+        profile,
         steps(work, [{ op: "event", type: "run.terminal" }, ...closeSteps]),
       ),
     );
