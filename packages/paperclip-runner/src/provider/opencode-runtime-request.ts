@@ -7,7 +7,6 @@ export const OPENCODE_RUNTIME_REQUEST = "paperclip/runtimeRequest";
 export interface OpencodeRuntimeRequest {
   readonly requestId: string;
   readonly turnId: string;
-  readonly itemId: string;
   readonly questionSet: QuestionSet;
 }
 
@@ -90,7 +89,6 @@ export function opencodeRuntimeRequest(params: Record<string, unknown>): Opencod
     request: {
       requestId: request.requestId,
       turnId: request.turnId,
-      itemId: typeof request.itemId === "string" ? request.itemId : request.requestId,
       questionSet: request.input as unknown as QuestionSet,
     },
   };
