@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  OPENCODE_BOUND_ANSWERS,
+  OPENCODE_BOUND_REFUSALS,
+} from "../../test/helpers/opencode-answer-bounds.js";
+import {
   OPENCODE_QUESTION,
   OPENCODE_REFUSED_ANSWERS,
 } from "../../test/helpers/opencode-question-refusals.js";
@@ -10,15 +14,19 @@ import { opencodeResponseProblem } from "./opencode-question-response.js";
 const set = OPENCODE_QUESTION as unknown as QuestionSet;
 
 describe("opencodeResponseProblem", () => {
-  it.each(OPENCODE_REFUSED_ANSWERS)("refuses %s in upstream's words", (_name, response, reason) => {
-    expect(opencodeResponseProblem(set, response)).toEqual({ ok: false, reason });
-  });
+  it.each([...OPENCODE_REFUSED_ANSWERS, ...OPENCODE_BOUND_REFUSALS])(
+    "refuses %s in upstream's words",
+    (_name, response, reason) => {
+      expect(opencodeResponseProblem(set, response)).toEqual({ ok: false, reason });
+    },
+  );
 
   it.each([
     ["an option and a text", answers({ color: COLOR, why: WHY })],
     ["a custom answer", answers({ color: { customText: "green" }, why: WHY })],
     ["a custom answer of white space", answers({ color: { customText: " " }, why: WHY })],
     ["a text with an empty selection", answers({ color: COLOR, why: { text: "x", selectedOptionIds: [] } })],
+    ...OPENCODE_BOUND_ANSWERS,
   ])("takes %s, as upstream's runner delivers it", (_name, response) => {
     expect(opencodeResponseProblem(set, response)).toEqual({ ok: true });
   });
