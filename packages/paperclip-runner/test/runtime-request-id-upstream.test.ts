@@ -5,6 +5,7 @@ import {
   codexPrepare,
   type DriverResult,
   driveCodexRunner,
+  fakeCodexArgs,
   type Step,
   serverToolchainForFile,
   withWork,
@@ -55,14 +56,14 @@ const runOpencode = (bin?: string, env?: Record<string, string>) =>
     return driveOpencode(toolchain(), work, profile, opencodeAsks(work, profile), bin, env);
   });
 
-/** Codex's "ask" (the fake app-server's JSON-RPC request `srv-1`), answered. */
-const runCodex = (bin?: string, env?: Record<string, string>) =>
+/** Codex's "ask" (the fake app-server's JSON-RPC request `srv-1`, or `1` with `args`), interrupted. */
+const runCodex = (bin?: string, env?: Record<string, string>, args?: string[]) =>
   withWork((work) =>
     driveCodexRunner(
       toolchain(),
       work,
       [
-        ...command("run.prepare", "prepare", codexPrepare(work)),
+        ...command("run.prepare", "prepare", codexPrepare(work, args === undefined ? {} : { args })),
         ...command("session.open", "open", { reuse: "same_session" }),
         ...command("turn.start", "ask", { text: "ask" }),
         { op: "event", type: "runtime_request.created" },
@@ -88,11 +89,17 @@ describe("runtime request ids against upstream's runner", { timeout: 120_000 }, 
     ]);
   });
 
-  it("forms Codex's ids as upstream's: the turn, Codex's JSON-RPC id and the request's sequence", async () => {
-    const upstream = await runCodex(upstreamRunner(), { LD_PRELOAD: zeroRandomPreload() });
-    expect(upstream.failure).toBeNull();
-    expect(ids(upstream)).toEqual([runtimeRequestId(ZERO, "turn-1", "srv-1", 1n)]);
-  });
+  it.each([
+    ["a string", "srv-1", undefined],
+    ["a number, as real Codex's", "1", fakeCodexArgs("numeric-ids")],
+  ])(
+    "forms Codex's ids as upstream's: the turn, Codex's JSON-RPC id (%s) and the request's sequence",
+    async (_name, key, args) => {
+      const upstream = await runCodex(upstreamRunner(), { LD_PRELOAD: zeroRandomPreload() }, args);
+      expect(upstream.failure).toBeNull();
+      expect(ids(upstream)).toEqual([runtimeRequestId(ZERO, "turn-1", key, 1n)]);
+    },
+  );
 
   it.each([
     ["OpenCode", runOpencode],
