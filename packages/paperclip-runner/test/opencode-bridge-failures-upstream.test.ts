@@ -16,6 +16,7 @@ import {
   upstreamRunner,
 } from "./helpers/opencode-runs.js";
 import { askStep, opencodeRequest, resultStep, runResult, scriptedTurn } from "./helpers/opencode-scripts.js";
+import { VALIDATED_QUESTION } from "./helpers/opencode-text-validation-cases.js";
 
 // Differs on purpose (docs/compatibility.md): what the OpenCode proxy sends that upstream's runner
 // cannot take makes it exit 1 with nothing committed, so the server cannot close the session;
@@ -29,6 +30,20 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
       "a runtime request with a field beyond the driver's",
       [askStep(opencodeRequest({ actions: ["accept"] }))],
       "OpenCode runtime request contains an unknown field",
+    ],
+    [
+      "a question whose pattern does not compile",
+      [
+        askStep(
+          opencodeRequest({
+            input: {
+              ...VALIDATED_QUESTION,
+              questions: [{ ...VALIDATED_QUESTION.questions[0], textValidation: { pattern: "(" } }],
+            },
+          }),
+        ),
+      ],
+      "OpenCode question pattern cannot compile",
     ],
     [
       "a result for another contract revision",

@@ -3,11 +3,17 @@ import { closeSteps, type DriverResult, type Step, serverToolchainForFile } from
 import { answer, command, expectSameAnswers } from "./helpers/command-differential.js";
 import { bothOnFakeProxy, opencodePrepare } from "./helpers/opencode-runs.js";
 import { askStep, opencodeRequest, proxyAnswers, scriptedTurn } from "./helpers/opencode-scripts.js";
+import {
+  VALIDATED_QUESTION,
+  VALIDATION_ANSWERS,
+  VALIDATION_REFUSALS,
+} from "./helpers/opencode-text-validation-cases.js";
 import { answers, COLOR, WHY } from "./helpers/question-response-refusals.js";
 
-// Differential: OpenCode's proxy asking the same question twice, and more questions than
-// upstream's runner keeps open (128); upstream's Rust runner and ours through the server's
-// control plane, with the scripted proxy asking without waiting for each answer.
+// Differential: OpenCode's proxy asking the same question twice, more questions than upstream's
+// runner keeps open (128; the scripted proxy asking without waiting for each answer), and a
+// question set with `textValidation`; upstream's Rust runner and ours through the server's
+// control plane.
 const toolchain = serverToolchainForFile();
 
 const open = (work: string, profile: Record<string, string>): Step[] => [
@@ -84,5 +90,32 @@ describe("OpenCode's repeated and surplus questions against upstream's runner", 
       severity: "warning",
       summary: "rejected a Codex runtime request at the bounded pending-input limit",
     });
+  });
+
+  it("checks answers against a question's textValidation in upstream's order and words", async () => {
+    const [accepted, response] = VALIDATION_ANSWERS[0] as [string, unknown];
+    const [ours, upstream] = await bothOnFakeProxy(toolchain(), (work, profile) => [
+      ...open(work, profile),
+      scriptedTurn("ask", [askStep(opencodeRequest({ input: VALIDATED_QUESTION }))]),
+      { op: "event", type: "runtime_request.created" },
+      ...[...VALIDATION_REFUSALS, [accepted, response] as const].flatMap(([name, answered]) =>
+        command("request.resolve", name, {
+          requestId: "$lastRuntimeRequest",
+          turnId: "t",
+          response: answered,
+        }),
+      ),
+      { op: "event", type: "run.terminal" },
+      ...closeSteps,
+    ]);
+    for (const result of [ours, upstream]) expect(result.failure).toBeNull();
+    for (const [name, , reason] of VALIDATION_REFUSALS)
+      expect({ name, ...(answer(ours, name) as object) }).toEqual({
+        name,
+        status: "failed",
+        result: { code: "command_execution_failed", message: `OpenCode runtime response failed: ${reason}` },
+      });
+    expect(answer(ours, accepted)).toMatchObject({ result: { status: "delivered" } });
+    expectSameAnswers(ours, upstream);
   });
 });

@@ -7,6 +7,11 @@ import {
   OPENCODE_QUESTION,
   OPENCODE_REFUSED_ANSWERS,
 } from "../../test/helpers/opencode-question-refusals.js";
+import {
+  VALIDATED_QUESTION,
+  VALIDATION_ANSWERS,
+  VALIDATION_REFUSALS,
+} from "../../test/helpers/opencode-text-validation-cases.js";
 import { answers, COLOR, WHY } from "../../test/helpers/question-response-refusals.js";
 import type { QuestionSet } from "./codex-question-set.js";
 import { opencodeResponseProblem } from "./opencode-question-response.js";
@@ -45,5 +50,17 @@ describe("opencodeResponseProblem", () => {
     expect(
       opencodeResponseProblem(optional, answers({ color: COLOR, why: { text: "x", customText: "y" } })),
     ).toEqual({ ok: false, reason: "text answer why cannot contain selection fields" });
+  });
+
+  const validated = VALIDATED_QUESTION as unknown as QuestionSet;
+  it.each(VALIDATION_REFUSALS)(
+    "refuses %s against textValidation in upstream's words",
+    (_name, response, reason) => {
+      expect(opencodeResponseProblem(validated, response)).toEqual({ ok: false, reason });
+    },
+  );
+
+  it.each(VALIDATION_ANSWERS)("takes %s against textValidation, as upstream's", (_name, response) => {
+    expect(opencodeResponseProblem(validated, response)).toEqual({ ok: true });
   });
 });

@@ -1,4 +1,5 @@
 import type { Question, QuestionSet } from "./codex-question-set.js";
+import { textValidationProblem } from "./opencode-text-validation.js";
 
 export type OpencodeResponseOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
@@ -59,7 +60,8 @@ const pastTextBound = (answer: Record<string, unknown>): boolean =>
  * not, in the order and words of upstream's runner (observed with its binary; the caller
  * prefixes `OpenCode runtime response failed: `): the schema's shape and bounds first, then a
  * question id not in the set, then each question in the set's order, its text bound before the
- * rest. An empty text counts as no answer.
+ * rest, a text question's `textValidation` last. An answer given empty is refused, "required"
+ * or "empty" as the question is.
  * The response is delivered to the proxy as given, which answers OpenCode with it.
  */
 export function opencodeResponseProblem(set: QuestionSet, response: unknown): OpencodeResponseOutcome {
@@ -83,13 +85,17 @@ export function opencodeResponseProblem(set: QuestionSet, response: unknown): Op
 
 const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
 
+/** An answer given empty: upstream's runner refuses it, required or not (an optional question is left out instead). */
+const empty = (question: Question): string =>
+  `question response answer ${question.id} is ${question.required ? "required" : "empty"}`;
+
 function textProblem(question: Question, answer: Record<string, unknown>): string | null {
   // An empty selection is none (upstream's runner delivers `{text, selectedOptionIds: []}`).
   const selected = (answer.selectedOptionIds ?? []) as string[];
   if (selected.length > 0 || answer.customText !== undefined)
     return `text answer ${question.id} cannot contain selection fields`;
-  if (question.required && !filled(answer.text)) return `question response answer ${question.id} is required`;
-  return null;
+  if (!filled(answer.text)) return empty(question);
+  return textValidationProblem(question.id, question.textValidation, answer.text as string);
 }
 
 function selectProblem(question: Question, answer: Record<string, unknown>): string | null {
@@ -103,7 +109,6 @@ function selectProblem(question: Question, answer: Record<string, unknown>): str
     return `select answer ${question.id} does not allow custom text`;
   if (single && selected.length > 0 && filled(answer.customText))
     return `single-select answer ${question.id} cannot combine an option and custom text`;
-  if (question.required && selected.length === 0 && !filled(answer.customText))
-    return `question response answer ${question.id} is required`;
+  if (selected.length === 0 && !filled(answer.customText)) return empty(question);
   return null;
 }
