@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { runtimeRequestId } from "../src/provider/runtime-input-bridge.js";
 import {
   closeSteps,
   commandOf,
@@ -53,9 +52,8 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
       expect(result.invalid).toEqual([]);
       const created = firstEvent(result, "runtime_request.created");
       expect(created.priority).toBe(0);
-      const threadId = String(commandOf(result, "open")?.result.result?.providerSessionId);
-      // Upstream's form of the id: unique across provider processes, stable if Codex asks again.
-      const REQUEST_ID = runtimeRequestId(threadId, "turn-1", "ask-turn-1");
+      // Upstream's form of the id (a digest under the executor's random scope: runtime-request-id.test.ts).
+      const REQUEST_ID = String((created.payload.request as { requestId?: unknown }).requestId);
       expect(REQUEST_ID).toMatch(/^runtime-request-[0-9a-f]{64}$/);
       expect(created.payload.request).toEqual({
         schema: "paperclip.runtime_request.v2",

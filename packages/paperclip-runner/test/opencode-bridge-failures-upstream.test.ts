@@ -16,6 +16,7 @@ import {
   upstreamRunner,
 } from "./helpers/opencode-runs.js";
 import { askStep, opencodeRequest, resultStep, runResult, scriptedTurn } from "./helpers/opencode-scripts.js";
+import { VALIDATED_QUESTION } from "./helpers/opencode-text-validation-cases.js";
 
 // Differs on purpose (docs/compatibility.md): what the OpenCode proxy sends that upstream's runner
 // cannot take makes it exit 1 with nothing committed, so the server cannot close the session;
@@ -29,6 +30,20 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
       "a runtime request with a field beyond the driver's",
       [askStep(opencodeRequest({ actions: ["accept"] }))],
       "OpenCode runtime request contains an unknown field",
+    ],
+    [
+      "a question whose pattern does not compile",
+      [
+        askStep(
+          opencodeRequest({
+            input: {
+              ...VALIDATED_QUESTION,
+              questions: [{ ...VALIDATED_QUESTION.questions[0], textValidation: { pattern: "(" } }],
+            },
+          }),
+        ),
+      ],
+      "OpenCode question pattern cannot compile",
     ],
     [
       "a result for another contract revision",
@@ -57,14 +72,15 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
       "OpenCode emitted conflicting paperclip/runResult notifications for one turn",
     ],
   ])("%s: upstream's runner exits 1, ours fails the session", async (_name, script, reason) => {
+    const profile = launchProfile(FAKE_OPENCODE_PROXY);
     const steps = (work: string, tail: readonly Step[]): Step[] => [
-      ...command("run.prepare", "prepare", opencodePrepare(work, launchProfile(FAKE_OPENCODE_PROXY))),
+      ...command("run.prepare", "prepare", opencodePrepare(work, profile)),
       ...command("session.open", "open", { reuse: "same_session" }),
       scriptedTurn("turn", script),
       ...tail,
     ];
     const upstream = await withWork((work) =>
-      driveOpencode(toolchain(), work, FAKE_OPENCODE_PROXY, steps(work, [{ op: "exit" }]), upstreamRunner()),
+      driveOpencode(toolchain(), work, profile, steps(work, [{ op: "exit" }]), upstreamRunner()),
     );
     expect(upstream.exits).toEqual([{ phase: "final", code: 1, signal: null }]);
     expect(upstream.diagnostic).toContain(reason);
@@ -73,7 +89,7 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
       driveOpencode(
         toolchain(),
         work,
-        FAKE_OPENCODE_PROXY,
+        profile,
         steps(work, [{ op: "event", type: "run.terminal" }, ...closeSteps]),
       ),
     );

@@ -11,6 +11,7 @@ import {
 } from "./helpers/codex-durable.js";
 import { answer, command, expectSameAnswers, failed } from "./helpers/command-differential.js";
 import { identityEvents } from "./helpers/descendant-differential.js";
+import { OPENCODE_BOUND_REFUSALS } from "./helpers/opencode-answer-bounds.js";
 import { OPENCODE_REFUSED_ANSWERS } from "./helpers/opencode-question-refusals.js";
 import { bothOnFakeProxy, opencodePrepare } from "./helpers/opencode-runs.js";
 import {
@@ -40,8 +41,12 @@ const resolve = (name: string, response?: unknown): Step[] =>
     ...(response === undefined ? {} : { response }),
   });
 const CANCEL = { result: { resolution: { action: "cancel" } } };
+const REFUSED = [...OPENCODE_REFUSED_ANSWERS, ...OPENCODE_BOUND_REFUSALS];
 
-/** An event's payload with the runtime request id (a digest that differs between the runners) normalised. */
+/**
+ * An event's payload with the runtime request id normalised: each runner digests it under a random
+ * scope of its own (compared un-normalised in `runtime-request-id-upstream.test.ts`).
+ */
 function normalised(event: CommittedEvent): unknown {
   return JSON.parse(
     JSON.stringify(event.payload).replace(/runtime-request-[0-9a-f]{64}/g, "<runtime request>"),
@@ -62,7 +67,7 @@ describe("OpenCode's proxy requests against upstream's runner", { timeout: 120_0
       scriptedTurn("ask", [askStep()]),
       { op: "event", type: "runtime_request.created" },
       ...resolve("no response"),
-      ...OPENCODE_REFUSED_ANSWERS.flatMap(([name, response]) => resolve(name, response)),
+      ...REFUSED.flatMap(([name, response]) => resolve(name, response)),
       ...resolve("the answer", answers({ color: COLOR, why: WHY })),
       { op: "event", type: "run.terminal" },
       ...resolve("the answer again", answers({ color: COLOR, why: WHY })),
@@ -70,7 +75,7 @@ describe("OpenCode's proxy requests against upstream's runner", { timeout: 120_0
     ]);
     expectRan([ours, upstream]);
     expect(answer(ours, "no response")).toEqual(failed("request.resolve requires response"));
-    for (const [name, , reason] of OPENCODE_REFUSED_ANSWERS)
+    for (const [name, , reason] of REFUSED)
       expect({ name, ...(answer(ours, name) as object) }).toEqual({
         name,
         ...failed(`OpenCode runtime response failed: ${reason}`),

@@ -1,4 +1,5 @@
 import { redactSecrets } from "@paperclipai/errors";
+import type { TextValidation } from "./opencode-text-validation.js";
 
 /** A `paperclip.question_set.v1` as the runner builds it from Codex's `item/tool/requestUserInput`. */
 export interface QuestionSet {
@@ -20,6 +21,8 @@ export interface Question {
     readonly description?: string;
   }[];
   readonly customAnswer?: { readonly enabled: true; readonly label: string; readonly placeholder: string };
+  /** A text question's bounds (the OpenCode proxy may send them; Codex's questions have none). */
+  readonly textValidation?: TextValidation;
 }
 
 const MAX_QUESTIONS = 64;

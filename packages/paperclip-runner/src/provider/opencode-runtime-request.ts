@@ -1,4 +1,5 @@
 import type { QuestionSet } from "./codex-question-set.js";
+import { patternCompiles } from "./opencode-text-validation.js";
 
 /** The provider request method the server's OpenCode proxy asks its questions by. */
 export const OPENCODE_RUNTIME_REQUEST = "paperclip/runtimeRequest";
@@ -7,7 +8,6 @@ export const OPENCODE_RUNTIME_REQUEST = "paperclip/runtimeRequest";
 export interface OpencodeRuntimeRequest {
   readonly requestId: string;
   readonly turnId: string;
-  readonly itemId: string;
   readonly questionSet: QuestionSet;
 }
 
@@ -90,7 +90,6 @@ export function opencodeRuntimeRequest(params: Record<string, unknown>): Opencod
     request: {
       requestId: request.requestId,
       turnId: request.turnId,
-      itemId: typeof request.itemId === "string" ? request.itemId : request.requestId,
       questionSet: request.input as unknown as QuestionSet,
     },
   };
@@ -125,11 +124,18 @@ function questionSetProblem(input: unknown): string | null {
   return null;
 }
 
-/** A select question names its options (unique ids, a label each); a text question none. */
+/** A select question names its options (unique ids, a label each); a text question none, and its pattern compiles. */
 function optionsProblem(question: Record<string, unknown>): string | null {
   const options = question.options;
-  if (question.answerMode === "text")
-    return options === undefined ? null : "OpenCode question set is malformed";
+  if (question.answerMode === "text") {
+    if (options !== undefined) return "OpenCode question set is malformed";
+    const validation = question.textValidation;
+    if (validation === undefined) return null;
+    if (!isRecord(validation)) return "OpenCode question set is malformed";
+    if (validation.pattern === undefined) return null;
+    if (typeof validation.pattern !== "string") return "OpenCode question set is malformed";
+    return patternCompiles(validation.pattern) ? null : "OpenCode question pattern cannot compile";
+  }
   if (!Array.isArray(options) || options.length === 0) return "OpenCode question set is malformed";
   const ids = new Set<string>();
   for (const option of options) {

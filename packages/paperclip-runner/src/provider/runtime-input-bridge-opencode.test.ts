@@ -5,13 +5,21 @@ import type { CodexProviderState } from "./codex-provider-state.js";
 import type { QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
 import type { ProviderEvent } from "./provider-event.js";
-import { RuntimeInputBridge, runtimeRequestId } from "./runtime-input-bridge.js";
+import { MAX_PENDING_INPUTS, RuntimeInputBridge } from "./runtime-input-bridge.js";
+import { runtimeRequestId } from "./runtime-request-id.js";
+
+// The ids' scope fixed, so a test names them (upstream's draws it at random, as ours does by default).
+const SCOPE = new Uint8Array(16);
 
 function bridgeOf(active: string | null = "turn-1") {
   const sent: unknown[] = [];
   const events: ProviderEvent[] = [];
   const session = {
-    peer: { respond: (id: string | number, result: unknown) => sent.push({ id, result }) },
+    peer: {
+      respond: (id: string | number, result: unknown) => sent.push({ id, result }),
+      respondError: (id: string | number, code: number, message: string) =>
+        sent.push({ id, error: { code, message } }),
+    },
   } as unknown as CodexSession;
   const state = {
     threadId: "thread-1",
@@ -24,6 +32,7 @@ function bridgeOf(active: string | null = "turn-1") {
     },
     state: () => state,
     session: () => session,
+    scope: SCOPE,
   });
   return { bridge, sent, events };
 }
@@ -31,10 +40,9 @@ function bridgeOf(active: string | null = "turn-1") {
 const question = {
   requestId: "que_1",
   turnId: "turn-1",
-  itemId: "item-1",
   questionSet: OPENCODE_QUESTION as unknown as QuestionSet,
 };
-const requestId = runtimeRequestId("thread-1", "turn-1", "item-1");
+const requestId = runtimeRequestId(SCOPE, "turn-1", "que_1", 1n);
 
 describe("RuntimeInputBridge with the OpenCode proxy's questions", () => {
   it("creates upstream's runtime request and answers the proxy with the server's response as a submission", async () => {
@@ -84,17 +92,37 @@ describe("RuntimeInputBridge with the OpenCode proxy's questions", () => {
     });
   });
 
-  it("cancels an open question when its turn ends, and a repeat of one at once with a warning", async () => {
+  it("takes a repeated question as another request, as upstream's, and cancels both when the turn ends", async () => {
     const { bridge, sent, events } = bridgeOf();
     await bridge.onOpencodeRequest("opencode-1", question);
     await bridge.onOpencodeRequest("opencode-2", question);
-    expect(sent).toEqual([{ id: "opencode-2", result: { resolution: { action: "cancel" } } }]);
+    const ids = events.map((event) => (event.payload.request as { requestId: string }).requestId);
+    expect(ids).toEqual([requestId, runtimeRequestId(SCOPE, "turn-1", "que_1", 2n)]);
+    expect(sent).toEqual([]);
+    bridge.cancelPending();
+    expect(sent).toEqual(
+      ["opencode-1", "opencode-2"].map((id) => ({ id, result: { resolution: { action: "cancel" } } })),
+    );
+  });
+
+  it("refuses a question past 128 open ones with upstream's error and warning", async () => {
+    const { bridge, sent, events } = bridgeOf();
+    for (let index = 0; index <= MAX_PENDING_INPUTS; index += 1)
+      await bridge.onOpencodeRequest(`opencode-${index}`, { ...question, requestId: `que_${index}` });
+    expect(events.filter((event) => event.eventType === "runtime_request.created")).toHaveLength(128);
+    expect(sent).toEqual([
+      {
+        id: "opencode-128",
+        error: {
+          code: -32000,
+          message: "Paperclip rejected this runtime request because the pending input capacity was reached",
+        },
+      },
+    ]);
     expect(events.at(-1)).toMatchObject({
       eventType: "provider.notice.recorded",
-      payload: { severity: "warning" },
+      payload: { summary: "rejected a Codex runtime request at the bounded pending-input limit" },
     });
-    bridge.cancelPending();
-    expect(sent.at(-1)).toEqual({ id: "opencode-1", result: { resolution: { action: "cancel" } } });
   });
 
   it("names OpenCode when there is no turn to resolve a request in", async () => {

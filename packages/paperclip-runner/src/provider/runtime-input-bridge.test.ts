@@ -3,6 +3,7 @@ import type { CodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
 import type { ProviderEvent } from "./provider-event.js";
 import { MAX_PENDING_INPUTS, RuntimeInputBridge } from "./runtime-input-bridge.js";
+import { runtimeRequestId } from "./runtime-request-id.js";
 
 const state = {
   threadId: "thread-1",
@@ -17,7 +18,7 @@ const ask = (item: number) => ({
   questions: [{ id: "q", question: "Go on?" }],
 });
 
-describe("RuntimeInputBridge's bound on open questions", () => {
+describe("RuntimeInputBridge with Codex's questions", () => {
   it("refuses a question past upstream's 128 open ones with its error and warning, and takes one once an answer frees a place", async () => {
     const answers: unknown[] = [];
     const events: ProviderEvent[] = [];
@@ -68,5 +69,25 @@ describe("RuntimeInputBridge's bound on open questions", () => {
     expect(resolved).toMatchObject({ status: "accepted", result: { status: "delivered", requestId } });
     await bridge.onRequest("again", ask(1000));
     expect(events.at(-1)?.eventType).toBe("runtime_request.created");
+  });
+
+  it("names Codex's requests as upstream's: the turn, the JSON-RPC id and the sequence under the scope", async () => {
+    const events: ProviderEvent[] = [];
+    const scope = new Uint8Array(16).fill(7);
+    const session = { peer: { respond: () => undefined } } as unknown as CodexSession;
+    const bridge = new RuntimeInputBridge({
+      emit: async (event) => {
+        events.push(event);
+      },
+      state: () => state,
+      session: () => session,
+      scope,
+    });
+    await bridge.onRequest(7, ask(1));
+    await bridge.onRequest("srv-8", ask(1));
+    expect(events.map((event) => (event.payload.request as { requestId: string }).requestId)).toEqual([
+      runtimeRequestId(scope, "turn-2", "7", 1n),
+      runtimeRequestId(scope, "turn-2", "srv-8", 2n),
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { boundedText } from "./bounded-text.js";
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { noticeEvent } from "./codex-plan-notice-events.js";
@@ -9,11 +8,14 @@ import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed } from "./command-outcome.js";
 import { opencodeResponseProblem } from "./opencode-question-response.js";
 import type { OpencodeRuntimeRequest } from "./opencode-runtime-request.js";
+import { newRuntimeRequestScope, runtimeRequestId } from "./runtime-request-id.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
   readonly state: () => CodexProviderState;
   readonly session: () => CodexSession | null;
+  /** The ids' random scope (`newRuntimeRequestScope` by default; a unit test fixes it). */
+  readonly scope?: Uint8Array;
 }
 
 interface PendingInput {
@@ -59,18 +61,6 @@ function requestCreated(
 }
 
 /**
- * Pure: the runtime request's id, as upstream's runner forms it (`runtime-request-` and a
- * sha256): derived from the thread, turn and item, so it is unique across provider processes
- * (Codex numbers its requests afresh in each) and the same when Codex asks again after a resume.
- */
-export function runtimeRequestId(threadId: string | null, turnId: string | null, itemId: string): string {
-  const digest = createHash("sha256")
-    .update(["paperclip.runtime-request.v1", threadId ?? "", turnId ?? "", itemId].join("\0"))
-    .digest("hex");
-  return `runtime-request-${digest}`;
-}
-
-/**
  * Codex's `item/tool/requestUserInput` ⇄ PRP runtime requests: the question form becomes a
  * `runtime_request.created` (`paperclip.runtime_request.v2` with a `paperclip.question_set.v1`),
  * which the server's transport bridges to its driver; the server's `request.resolve` answers the
@@ -79,21 +69,50 @@ export function runtimeRequestId(threadId: string | null, turnId: string | null,
  */
 export class RuntimeInputBridge {
   private readonly pending = new Map<string, PendingInput>();
+  private readonly scope: Uint8Array;
+  /** Upstream's request sequence: one more for each runtime request created, from 1. */
+  private sequence = 1n;
 
-  constructor(private readonly deps: RuntimeInputBridgeDeps) {}
+  constructor(private readonly deps: RuntimeInputBridgeDeps) {
+    this.scope = deps.scope ?? newRuntimeRequestScope();
+  }
+
+  /** The next request's id (keyed as upstream's: Codex's JSON-RPC id, the proxy's `requestId`). */
+  private nextId(turnId: string, key: string): string {
+    const id = runtimeRequestId(this.scope, turnId, key, this.sequence);
+    this.sequence += 1n;
+    return id;
+  }
+
+  /** Upstream's refusal past its bound on open questions, Codex's or OpenCode's alike. */
+  private async refuseAtCapacity(rpcId: string | number): Promise<void> {
+    // A provider that never stops asking cannot grow the runner's memory.
+    this.deps
+      .session()
+      ?.peer.respondError(
+        rpcId,
+        -32000,
+        "Paperclip rejected this runtime request because the pending input capacity was reached",
+      );
+    await this.deps.emit(
+      noticeEvent("warning", {
+        message: "rejected a Codex runtime request at the bounded pending-input limit",
+      }),
+    );
+  }
 
   async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<void> {
     const session = this.deps.session();
     if (session === null) return;
     const state = this.deps.state();
-    if (params.threadId !== state.threadId || params.turnId !== state.activeProviderTurnId) {
+    const turnId = state.activeProviderTurnId;
+    if (params.threadId !== state.threadId || turnId === null || params.turnId !== turnId) {
       session.peer.respondError(rpcId, -32000, "the input request names another thread or a settled turn");
       return;
     }
-    const itemId = typeof params.itemId === "string" && params.itemId !== "" ? params.itemId : String(rpcId);
-    const requestId = runtimeRequestId(state.threadId, state.activeProviderTurnId, itemId);
     const questionSet = codexQuestionSet(params);
-    if (questionSet === null || this.pending.has(requestId)) {
+    const repeated = [...this.pending.values()].some((input) => !input.opencode && input.rpcId === rpcId);
+    if (questionSet === null || repeated) {
       session.peer.respond(rpcId, { answers: {} });
       await this.deps.emit({
         eventType: "harness.diagnostic",
@@ -108,19 +127,10 @@ export class RuntimeInputBridge {
       return;
     }
     if (this.pending.size >= MAX_PENDING_INPUTS) {
-      // As upstream's runner: refused, so a provider that never stops asking cannot grow the runner's memory.
-      session.peer.respondError(
-        rpcId,
-        -32000,
-        "Paperclip rejected this runtime request because the pending input capacity was reached",
-      );
-      await this.deps.emit(
-        noticeEvent("warning", {
-          message: "rejected a Codex runtime request at the bounded pending-input limit",
-        }),
-      );
+      await this.refuseAtCapacity(rpcId);
       return;
     }
+    const requestId = this.nextId(turnId, String(rpcId));
     this.pending.set(requestId, { rpcId, questionSet, opencode: false });
     const reason = boundedText(params.reason ?? params.message);
     await this.deps.emit(
@@ -138,17 +148,12 @@ export class RuntimeInputBridge {
    */
   async onOpencodeRequest(rpcId: string | number, request: OpencodeRuntimeRequest): Promise<void> {
     const state = this.deps.state();
-    const requestId = runtimeRequestId(state.threadId, request.turnId, request.itemId);
-    if (this.pending.has(requestId) || this.pending.size >= MAX_PENDING_INPUTS) {
-      // The proxy's driver forwards each of OpenCode's questions once; a repeat, or one past the bound, is let go.
-      this.deps.session()?.peer.respond(rpcId, CANCELLED);
-      await this.deps.emit(
-        noticeEvent("warning", {
-          message: `rejected an OpenCode runtime request ${request.requestId.slice(0, 160)}`,
-        }),
-      );
+    // As upstream's: a repeated question is another request (the sequence gives it its own id).
+    if (this.pending.size >= MAX_PENDING_INPUTS) {
+      await this.refuseAtCapacity(rpcId);
       return;
     }
+    const requestId = this.nextId(request.turnId, request.requestId);
     this.pending.set(requestId, { rpcId, questionSet: request.questionSet, opencode: true });
     await this.deps.emit(
       requestCreated(requestId, request.questionSet.title, request.questionSet, {

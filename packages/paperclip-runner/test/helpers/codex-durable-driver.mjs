@@ -21,7 +21,8 @@ import {
   printRecord,
 } from "@paperclipai/test-support/server-control-plane";
 
-const scenario = JSON.parse(process.argv[2]);
+// The scenario comes in a file (a response of 100 000 characters would not fit an argument).
+const scenario = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { DurablePrpControlPlane, spawnRunner, validatePrpEvent } = await loadServerControlPlane(
   scenario.serverDir,
 );

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import {
@@ -136,7 +136,9 @@ export async function driveCodexRunner(
     ...(options.launcherEnv ? { launcherEnv: options.launcherEnv } : {}),
     ...(options.opencodeLaunchProfile ? { opencodeLaunchProfile: options.opencodeLaunchProfile } : {}),
   };
-  const { stdout } = await run(tools.node24, [driver, JSON.stringify(input)], {
+  const scenario = path.join(work, "scenario.json");
+  await writeFile(scenario, JSON.stringify(input));
+  const { stdout } = await run(tools.node24, [driver, scenario], {
     maxBuffer: 256 * 1024 * 1024,
     timeout: 110_000,
   });

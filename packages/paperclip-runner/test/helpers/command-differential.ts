@@ -35,10 +35,14 @@ export function answer(result: DriverResult, name: string): unknown {
     if (key === "processId" && typeof value === "number") return "<pid>";
     if (typeof value === "string") {
       // A runtime request's id hashes the thread's id, which differs between runs.
-      return value
-        .replaceAll(result.work, "<work>")
-        .replace(/^thread-\d+-\d+$/, "<thread>")
-        .replace(/^runtime-request-[0-9a-f]{64}$/, "<runtime request>");
+      return (
+        value
+          .replaceAll(result.work, "<work>")
+          .replace(/^thread-\d+-\d+$/, "<thread>")
+          // The server's OpenCode proxy draws its turns' ids at random.
+          .replace(/^turn-[0-9a-f]{24}$/, "<turn>")
+          .replace(/^runtime-request-[0-9a-f]{64}$/, "<runtime request>")
+      );
     }
     if (Array.isArray(value)) return value.map((item) => normalise(item));
     if (value !== null && typeof value === "object") {

@@ -17,7 +17,8 @@
 // fake exiting right after writing its turn/completed), "unknown-request" (a server request this runner
 // does not serve, then a plain turn), "deep-frame" (an item nested 50 000 levels deep, then a plain turn),
 // "deaf" (started, then it answers no request), "frames:<json>" (the messages listed, fake-codex-frames.mjs).
-// Start modes (argument `--fake-mode MODE`): "exit-before-initialize", "never-answer", "non-json-initialize",
+// Start modes (argument `--fake-mode MODE`): "numeric-ids" (its requests' JSON-RPC ids are numbers,
+// as real Codex's), "exit-before-initialize", "never-answer", "non-json-initialize",
 // "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
 // "fail-first-resume" (the first thread/resume any fake of this Codex home is sent is refused, the next answered),
 // "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start),
@@ -52,7 +53,8 @@ let deaf = false;
 const waiting = new Map();
 
 function request(method, params) {
-  const id = `srv-${nextRequestId++}`;
+  // Real Codex numbers its server requests; the fake names them unless told otherwise.
+  const id = mode === "numeric-ids" ? nextRequestId++ : `srv-${nextRequestId++}`;
   send({ id, method, params });
   return new Promise((resolve) => waiting.set(id, resolve));
 }

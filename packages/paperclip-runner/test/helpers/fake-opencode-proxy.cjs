@@ -6,8 +6,9 @@
 // thread/start|resume|read, turn/start|interrupt as the proxy does, and plays the turn the
 // input text scripts: "plain", or "script:" and a JSON array of steps, each
 // `{"notify": method, "params": {...}}` or `{"request": method, "params": {...}}` (the answer is
-// logged, then the next step runs), `$thread` and `$turn` in any string replaced by the ids; a
-// turn ends with an agent message and `turn/completed` unless a step is `{"end": false}`.
+// logged, then the next step runs; with `"wait": false` the next step runs at once), `$thread`
+// and `$turn` in any string replaced by the ids; a turn ends with an agent message and
+// `turn/completed` unless a step is `{"end": false}`.
 // Every message it receives, and each answer to its requests, go to
 // $PAPERCLIP_OPENCODE_RUNTIME_DIR/log.jsonl.
 const { appendFileSync, mkdirSync } = require("node:fs");
@@ -59,8 +60,10 @@ async function playTurn(turnId, text) {
     else if (step.notify !== undefined)
       send({ method: step.notify, params: substitute(step.params, turnId) });
     else if (step.request !== undefined) {
-      const answer = await request(step.request, substitute(step.params, turnId));
-      log({ kind: "answer", method: step.request, answer });
+      const answered = request(step.request, substitute(step.params, turnId)).then((answer) =>
+        log({ kind: "answer", method: step.request, answer }),
+      );
+      if (step.wait !== false) await answered;
     }
   }
   if (end) complete(turnId, `answer to ${text.slice(0, 40)}`);

@@ -3,9 +3,10 @@
 // server's opencode-app-server-proxy.cjs drives, with basic auth, an SSE event stream, one
 // session, and a prompt that answers with one assistant text part, its usage, then idle. The
 // prompt "ask" first asks two questions (`question.asked`) and answers with what the reply
-// (`POST /question/<id>/reply`) said, or that the question was rejected. The prompt "finish" calls
-// the proxy's own MCP bridge (the `paperclip` server of the config the proxy wrote) with
-// `paperclip_finish`, claiming the contract of the task envelope it was sent, then answers.
+// (`POST /question/<id>/reply`) said, or that the question was rejected. The prompts "finish",
+// "finish-twice" and "block" call the proxy's own MCP bridge (the `paperclip` server of the config
+// the proxy wrote) with `paperclip_finish` (once or twice) or `paperclip_block`, claiming the
+// contract of the task envelope it was sent, then answer with what the bridge said.
 // The proxy runs it through the descriptor the runner handed over (/proc/self/fd/3).
 const { readFileSync } = require("node:fs");
 const { createServer } = require("node:http");
@@ -88,23 +89,28 @@ function ask() {
   });
 }
 
-/** OpenCode calling the `paperclip_finish` tool of the proxy's MCP bridge, as its model would. */
-async function finish(envelope) {
-  const config = JSON.parse(
-    readFileSync(join(process.env.XDG_CONFIG_HOME, "opencode", "opencode.json"), "utf8"),
-  );
-  const bridge = config.mcp.paperclip;
-  const contract = envelope.task.completionContract;
-  const result = {
+/** The result OpenCode's model proposes: done, or blocked on the board, claiming `contract`. */
+function semanticResult(contract, blocked) {
+  return {
     schema: "paperclip.run_result.v1",
-    reportedWorkDisposition: "done",
-    summary: "finished through the bridge",
+    reportedWorkDisposition: blocked ? "blocked" : "done",
+    summary: blocked ? "blocked through the bridge" : "finished through the bridge",
+    ...(blocked
+      ? {
+          blocker: {
+            reasonCode: "needs_access",
+            owner: { kind: "user", name: "board" },
+            unblockAction: "grant it",
+            scope: "current_track",
+          },
+        }
+      : {}),
     completionClaim: {
       contractRevision: contract.revision,
-      objectiveSatisfied: true,
+      objectiveSatisfied: !blocked,
       criteria: contract.criteria.map((criterion) => ({
         criterionId: criterion.id,
-        status: "satisfied",
+        status: blocked ? "not_satisfied" : "satisfied",
         evidenceRefs: [],
       })),
       remainingWork: [],
@@ -114,19 +120,39 @@ async function finish(envelope) {
     attentionRequests: [],
     artifacts: [],
   };
-  const response = await fetch(bridge.url, {
-    method: "POST",
-    headers: { ...bridge.headers, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "paperclip_finish", arguments: result },
-    }),
-  });
-  const answered = await response.json();
-  answer(`finish said ${JSON.stringify(answered.result?.content ?? answered.error)}`);
 }
+
+/** OpenCode calling `tool` (`paperclip_finish`, `paperclip_block`) of the proxy's MCP bridge `times` times, as its model would. */
+async function propose(envelope, tool, times) {
+  const config = JSON.parse(
+    readFileSync(join(process.env.XDG_CONFIG_HOME, "opencode", "opencode.json"), "utf8"),
+  );
+  const bridge = config.mcp.paperclip;
+  const result = semanticResult(envelope.task.completionContract, tool === "paperclip_block");
+  const said = [];
+  for (let id = 1; id <= times; id += 1) {
+    const response = await fetch(bridge.url, {
+      method: "POST",
+      headers: { ...bridge.headers, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: tool, arguments: result },
+      }),
+    });
+    const answered = await response.json();
+    said.push(JSON.stringify(answered.result?.content ?? answered.error));
+  }
+  answer(`${tool} said ${said.join(" then ")}`);
+}
+
+/** The prompts that propose a result through the bridge: the tool, and how many times it is called. */
+const PROPOSALS = {
+  finish: ["paperclip_finish", 1],
+  "finish-twice": ["paperclip_finish", 2],
+  block: ["paperclip_block", 1],
+};
 
 function readJson(request, use) {
   const chunks = [];
@@ -177,8 +203,12 @@ const server = createServer((request, response) => {
         setTimeout(ask, 10);
         return;
       }
-      if (text.endsWith('"message":"finish"}')) {
-        setTimeout(() => void finish(JSON.parse(text)), 10);
+      const proposal = Object.entries(PROPOSALS).find(([message]) =>
+        text.endsWith(`"message":"${message}"}`),
+      );
+      if (proposal !== undefined) {
+        const [, [tool, times]] = proposal;
+        setTimeout(() => void propose(JSON.parse(text), tool, times), 10);
         return;
       }
       setTimeout(

@@ -31,14 +31,17 @@ export const serverProxy = (tools: ServerToolchain): string =>
   );
 
 /** The launch profile the server passes: node running `proxyScript`, and the opencode binary. */
-export function launchProfile(proxyScript: string): Record<string, string> {
+export function launchProfile(
+  proxyScript: string,
+  executable: string = FAKE_OPENCODE,
+): Record<string, string> {
   return {
     command: process.execPath,
     commandSha256: digest(process.execPath),
     proxyScript,
     proxyScriptSha256: digest(proxyScript),
-    executable: FAKE_OPENCODE,
-    executableSha256: digest(FAKE_OPENCODE),
+    executable,
+    executableSha256: digest(executable),
   };
 }
 
@@ -60,40 +63,41 @@ export function opencodePrepare(work: string, profile: Record<string, string>): 
   };
 }
 
-/** One OpenCode run of `steps`; the proxy's log (the fake proxy's, or nothing) is the provider log. */
+/** One OpenCode run of `steps` launched by `profile`; the proxy's log (the fake proxy's, or nothing) is the provider log. */
 export async function driveOpencode(
   tools: ServerToolchain,
   work: string,
-  proxyScript: string,
+  profile: Record<string, string>,
   steps: readonly Step[],
   runnerBin?: string,
+  /** Added to the runner's environment (as `LD_PRELOAD`, say). */
+  launcherEnv?: Record<string, string>,
 ): Promise<DriverResult> {
   return await driveCodexRunner(tools, work, steps, {
-    opencodeLaunchProfile: launchProfile(proxyScript),
+    opencodeLaunchProfile: profile,
     // The fake proxy logs where the driver reads the fake app-server's log.
     runnerEnv: {
       PAPERCLIP_OPENCODE_RUNTIME_DIR: workPaths(work).codexHome,
       PAPERCLIP_OPENCODE_PERMISSION_MODE: "allow",
     },
     ...(runnerBin === undefined ? {} : { runnerBin }),
+    ...(launcherEnv === undefined ? {} : { launcherEnv }),
   });
 }
 
 /** Upstream's runner (its launcher through the Debian loader). */
 export const upstreamRunner = (): string => toolchainCache("the OpenCode differential", "upstream-runnerd");
 
-/** Ours, then upstream's runner, each on the fake proxy with the same steps. */
+/** Ours, then upstream's runner, each launched by `profile` (the fake proxy by default) with the same steps. */
 export async function bothOnFakeProxy(
   tools: ServerToolchain,
   steps: (work: string, profile: Record<string, string>) => Step[],
+  profile: Record<string, string> = launchProfile(FAKE_OPENCODE_PROXY),
 ): Promise<[DriverResult, DriverResult]> {
-  const profile = launchProfile(FAKE_OPENCODE_PROXY);
   const upstreamBin = upstreamRunner();
-  const ours = await withWork((work) =>
-    driveOpencode(tools, work, FAKE_OPENCODE_PROXY, steps(work, profile)),
-  );
+  const ours = await withWork((work) => driveOpencode(tools, work, profile, steps(work, profile)));
   const upstream = await withWork((work) =>
-    driveOpencode(tools, work, FAKE_OPENCODE_PROXY, steps(work, profile), upstreamBin),
+    driveOpencode(tools, work, profile, steps(work, profile), upstreamBin),
   );
   return [ours, upstream];
 }
