@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { nearestPackageRoot } from "../package-root.js";
 import { procLinkOnPath } from "./proc-link.js";
+import { programPackageRoot, runnerHomes } from "./program-package-root.js";
 
 /** What one program needs readable to start, and where it really lives. */
 export interface ProgramReadPaths {
@@ -12,7 +13,8 @@ export interface ProgramReadPaths {
 
 /**
  * What a program needs to be readable: its own directory and the package root of
- * its real file (a `node_modules/.bin` link points into its package). Nothing for a
+ * its real file (a `node_modules/.bin` link points into its package; never `/` or the
+ * runner's home directory, `programPackageRoot`). Nothing for a
  * path that resolves through `/proc` (`<ws>/node_modules/.bin/tool -> /proc/self/cwd/bin/start`,
  * planted by an earlier run): resolved here it names the builder's working directory,
  * whose package root would be shown, while the sandbox runs the file the link names
@@ -27,6 +29,11 @@ export function executableReadPaths(executable: string): ProgramReadPaths {
   const programDir = path.dirname(real);
   return {
     programDir,
-    paths: [...new Set([path.dirname(executable), nearestPackageRoot(programDir) ?? programDir])],
+    paths: [
+      ...new Set([
+        path.dirname(executable),
+        programPackageRoot(nearestPackageRoot(programDir), runnerHomes()) ?? programDir,
+      ]),
+    ],
   };
 }
