@@ -76,6 +76,17 @@ describe("the package root of a program outside the workspace", () => {
   }, 60_000);
 });
 
+describe("the directory of a program that lives directly in the home directory", () => {
+  it("is not shown: the program's file alone is", async () => {
+    const { home, ws } = await homeWithStrayPackage();
+    const tool = path.join(home, "tool");
+    await script(tool, `cat ${home}/.ssh/id_ed25519 2>/dev/null || echo "no key"; ls -A ${home}`);
+    const result = await runInWorkspaceScope(tool, ws);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe("no key\ntool\n");
+  }, 60_000);
+});
+
 async function mkdirp(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   return dir;
