@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { programPackageRoot, runnerHomes } from "./program-package-root.js";
+import { programPackageRoot, runnerHomes, showsHome } from "./program-package-root.js";
 
 describe("programPackageRoot", () => {
   const homes = ["/home/ada", "/data/users/ada"];
@@ -21,6 +21,13 @@ describe("programPackageRoot", () => {
     for (const root of ["/", "/home/ada", "/home", "/data/users/ada", "/data", null]) {
       expect(programPackageRoot(root, homes), String(root)).toBeNull();
     }
+  });
+
+  it("says which directories are shown whole to no program: /, a home directory and those above", () => {
+    for (const dir of ["/", "/home", "/home/ada", "/data/users/ada"])
+      expect(showsHome(dir, homes), dir).toBe(true);
+    for (const dir of ["/home/ada/bin", "/home/adam", "/usr/bin", "/opt/tool"])
+      expect(showsHome(dir, homes), dir).toBe(false);
   });
 
   it("knows the runner's home as HOME names it", () => {

@@ -13,8 +13,12 @@ import { isPathInside } from "../options/normalize-absolute-path.js";
  * program then gets its own directory only, as where no `package.json` is found at all.
  */
 export function programPackageRoot(root: string | null, homes: readonly string[]): string | null {
-  if (root === null || root === path.parse(root).root) return null;
-  return homes.some((home) => isPathInside(root, home)) ? null : root;
+  return root === null || showsHome(root, homes) ? null : root;
+}
+
+/** Whether `dir` is `/`, one of `homes` or above one: never shown whole for a program to start (pure). */
+export function showsHome(dir: string, homes: readonly string[]): boolean {
+  return dir === path.parse(dir).root || homes.some((home) => isPathInside(dir, home));
 }
 
 /** The runner's home directory as `HOME` and the user database name it, each also by its real path. */
