@@ -20,6 +20,14 @@ export const SYSTEM_READ_PATHS: readonly string[] = [
 ];
 
 /**
+ * Directories inside `SYSTEM_READ_PATHS` that hold the host's secrets: Debian keeps TLS
+ * private keys in `/etc/ssl/private` (0710 root:ssl-cert; `/usr/lib/ssl/private` links
+ * there). A root runner's program is uid 0, their owner, so file modes do not keep it out;
+ * the workspace scope shows an empty read-only directory there (`system-secret-masks.ts`).
+ */
+export const SYSTEM_SECRET_PATHS: readonly string[] = ["/etc/ssl/private"];
+
+/**
  * Host directories the network-only scope replaces with private empty ones: they
  * hold other processes' sockets (Docker, ssh-agent, D-Bus, other runs' proxies).
  */
