@@ -28,6 +28,20 @@ describe("systemSecretMasks", () => {
     ).toEqual([]);
   });
 
+  it("hides OpenSSL's own private directory where it is a real one, not where it links to /etc/ssl/private", () => {
+    const openssl = (kind: HostPathKind): HostLayout =>
+      new Map<string, HostPathKind>([
+        ...layout,
+        ["/usr/lib/ssl/private", kind],
+        ["/usr/local/ssl/private", dir],
+      ]);
+    const link: HostPathKind = { kind: "symlink", target: "/etc/ssl/private", resolved: "/etc/ssl/private" };
+    const hidden = (kind: HostPathKind) =>
+      systemSecretMasks({ layout: openssl(kind), secretPaths: SYSTEM_SECRET_PATHS, mounts: [], aliases: [] });
+    expect(hidden(dir)).toEqual(["/etc/ssl/private", "/usr/lib/ssl/private", "/usr/local/ssl/private"]);
+    expect(hidden(link)).toEqual(["/etc/ssl/private", "/usr/local/ssl/private"]);
+  });
+
   it("shows it as asked when the caller requests it, a path inside it or one above it", () => {
     for (const asked of ["/etc/ssl/private", "/etc/ssl/private/app.pem", "/etc/ssl", "/etc", "/"]) {
       expect(masks([{ path: asked, access: "ro" }]), asked).toEqual([]);
