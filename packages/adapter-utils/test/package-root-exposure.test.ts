@@ -1,4 +1,5 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
@@ -84,6 +85,23 @@ describe("the directory of a program that lives directly in the home directory",
     const result = await runInWorkspaceScope(tool, ws);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe("no key\ntool\n");
+  }, 60_000);
+});
+
+describe("the directory of a program that lives directly in /tmp", () => {
+  it("is not shown: the host's /tmp holds other processes' sockets (tmux, ssh-agent, PostgreSQL)", async () => {
+    const { ws } = await homeWithStrayPackage();
+    const unique = `pc-startup-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    // A host socket beside it: a ro bind does not stop connect(), being shown is enough.
+    const server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(`/tmp/${unique}.sock`, resolve));
+    onCleanup(() => new Promise((resolve) => server.close(resolve)));
+    const tool = `/tmp/${unique}.sh`;
+    await script(tool, `test -S /tmp/${unique}.sock && echo "socket shown" || echo "no socket"`);
+    onCleanup(() => rm(tool, { force: true }));
+    const result = await runInWorkspaceScope(tool, ws);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe("no socket\n");
   }, 60_000);
 });
 
