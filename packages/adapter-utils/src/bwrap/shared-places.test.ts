@@ -48,9 +48,10 @@ describe("shared places", () => {
       expect(isSharedPlace(dir, places), dir).toBe(false);
   });
 
-  it("names the runner's home and temporary directories, the system's and $XDG_RUNTIME_DIR", () => {
+  it("names the runner's home, temporary and runtime directories, and the system's", () => {
     const named = sharedPlaces({ XDG_RUNTIME_DIR: "/run/user/4242" });
-    for (const place of [homedir(), tmpdir(), "/tmp", "/var/tmp", "/dev/shm", "/run", "/run/user/4242"])
+    const own = `/run/user/${process.getuid?.()}`;
+    for (const place of [homedir(), tmpdir(), "/tmp", "/var/tmp", "/dev/shm", "/run", "/run/user/4242", own])
       expect(named).toContain(place);
     expect(sharedPlaces({ XDG_RUNTIME_DIR: "relative" })).not.toContain("relative");
   });

@@ -32,12 +32,15 @@ export function isSharedPlace(dir: string, places: readonly string[]): boolean {
 
 /**
  * The shared places of this runner: its home directory (as `HOME` and the user database
- * name it), its temporary directory and `$XDG_RUNTIME_DIR`, and the system's, each also
- * by its real path.
+ * name it), its temporary directory, its runtime directory (`$XDG_RUNTIME_DIR`,
+ * `/run/user/<uid>`), and the system's, each also by its real path.
  */
 export function sharedPlaces(env: NodeJS.ProcessEnv = process.env): string[] {
   const named: string[] = [homedir(), tmpdir(), ...SHARED_SYSTEM_PLACES];
+  // The runtime directory by its variable and by its usual place: a service without a
+  // login session has the directory but not the variable.
   if (env.XDG_RUNTIME_DIR) named.push(env.XDG_RUNTIME_DIR);
+  if (process.getuid) named.push(`/run/user/${process.getuid()}`);
   try {
     named.push(userInfo().homedir);
   } catch {
