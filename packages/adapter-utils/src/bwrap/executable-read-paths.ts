@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { nearestPackageRoot } from "../package-root.js";
 import { procLinkOnPath } from "./proc-link.js";
+import { isSharedPlace, programPackageRoot, sharedPlaces } from "./shared-places.js";
 
 /** What one program needs readable to start, and where it really lives. */
 export interface ProgramReadPaths {
@@ -12,7 +13,9 @@ export interface ProgramReadPaths {
 
 /**
  * What a program needs to be readable: its own directory and the package root of
- * its real file (a `node_modules/.bin` link points into its package). Nothing for a
+ * its real file (a `node_modules/.bin` link points into its package); neither is ever
+ * `/`, the home directory or a shared temporary one (`isSharedPlace`): there the file
+ * alone. Nothing for a
  * path that resolves through `/proc` (`<ws>/node_modules/.bin/tool -> /proc/self/cwd/bin/start`,
  * planted by an earlier run): resolved here it names the builder's working directory,
  * whose package root would be shown, while the sandbox runs the file the link names
@@ -25,8 +28,16 @@ export function executableReadPaths(executable: string): ProgramReadPaths {
     real = realpathSync.native(executable);
   } catch {}
   const programDir = path.dirname(real);
+  const places = sharedPlaces();
+  // A program directly in `/`, `~` or `/tmp` gets its file, not everything beside it.
+  const shown = (dir: string, file: string) => (isSharedPlace(dir, places) ? file : dir);
   return {
     programDir,
-    paths: [...new Set([path.dirname(executable), nearestPackageRoot(programDir) ?? programDir])],
+    paths: [
+      ...new Set([
+        shown(path.dirname(executable), executable),
+        programPackageRoot(nearestPackageRoot(programDir), places) ?? shown(programDir, real),
+      ]),
+    ],
   };
 }

@@ -20,6 +20,20 @@ export const SYSTEM_READ_PATHS: readonly string[] = [
 ];
 
 /**
+ * Directories inside `SYSTEM_READ_PATHS` that hold the host's secrets: TLS private keys,
+ * in `/etc/ssl/private` on Debian (0710 root:ssl-cert; its `/usr/lib/ssl/private` links
+ * there) and in OpenSSL's own directory where that is a real one (`/usr/lib/ssl`, or
+ * `/usr/local/ssl` for OpenSSL built from source). A root runner's program is uid 0, their
+ * owner, so file modes do not keep it out; the workspace scope shows an empty read-only
+ * directory there (`system-secret-masks.ts`). A link among them is covered by its target.
+ */
+export const SYSTEM_SECRET_PATHS: readonly string[] = [
+  "/etc/ssl/private",
+  "/usr/lib/ssl/private",
+  "/usr/local/ssl/private",
+];
+
+/**
  * Host directories the network-only scope replaces with private empty ones: they
  * hold other processes' sockets (Docker, ssh-agent, D-Bus, other runs' proxies).
  */

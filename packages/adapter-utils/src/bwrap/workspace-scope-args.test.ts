@@ -46,6 +46,7 @@ function plan(layout: HostLayout, overrides: Partial<WorkspaceScopePlan> = {}): 
   return {
     layout,
     systemPaths: SYSTEM_READ_PATHS,
+    secretPaths: [],
     mounts: [{ path: "/ws", access: "rw" }],
     aliases: [],
     proxyMount: null,

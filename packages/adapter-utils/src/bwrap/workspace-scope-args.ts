@@ -3,6 +3,7 @@ import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
+import { systemSecretMasks } from "./system-secret-masks.js";
 
 export interface WorkspaceScopePlan {
   readonly layout: HostLayout;
@@ -16,6 +17,8 @@ export interface WorkspaceScopePlan {
    * read-only at `dest` (upstream's `<proxydir>`), last, over whatever is there.
    */
   readonly proxyMount: ProxyMount | null;
+  /** Directories under the system paths that hold the host's secrets (`SYSTEM_SECRET_PATHS`). */
+  readonly secretPaths: readonly string[];
   /** Every private socket root of this user (`temp-dir/private-socket-roots.ts`), masked wherever a bind shows one. */
   readonly socketRoots: readonly string[];
   /**
@@ -50,6 +53,10 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
     if (kindOf(plan.layout, request.path).kind !== "missing") root.mountRequest(request);
   }
   for (const alias of plan.aliases) root.bind(alias.target, root.throughLinks(alias.path), "rw");
+  for (const secret of systemSecretMasks(plan)) {
+    const dest = root.throughLinks(secret);
+    root.args.push("--tmpfs", dest, "--remount-ro", dest);
+  }
   maskSocketRoots(root, plan);
   if (plan.proxyMount !== null) {
     root.bind(plan.proxyMount.source, root.throughLinks(plan.proxyMount.dest), "ro");

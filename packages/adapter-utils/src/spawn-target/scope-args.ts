@@ -5,6 +5,7 @@ import {
   HARDENED_READ_ONLY_PATHS,
   RESOLVER_FILES,
   SYSTEM_READ_PATHS,
+  SYSTEM_SECRET_PATHS,
 } from "../bwrap/system-paths.js";
 import { buildWorkspaceScopeArgs, type ProxyMount } from "../bwrap/workspace-scope-args.js";
 import type { ParsedSpawnInput } from "./parse-spawn-input.js";
@@ -32,7 +33,7 @@ export function layoutPaths(
   runDir: string | null,
 ): string[] {
   return [
-    ...(parsed.filesystemScope ? SYSTEM_READ_PATHS : []),
+    ...(parsed.filesystemScope ? [...SYSTEM_READ_PATHS, ...SYSTEM_SECRET_PATHS] : []),
     ...HARDENED_READ_ONLY_PATHS,
     ...(parsed.filesystemScope ? [] : [ETC_DIR, ...RESOLVER_FILES]),
     ...mounts.masks,
@@ -68,6 +69,7 @@ export function scopeArgs(input: {
       ...buildWorkspaceScopeArgs({
         layout,
         systemPaths: SYSTEM_READ_PATHS,
+        secretPaths: SYSTEM_SECRET_PATHS,
         mounts: mounts.requests,
         aliases: mounts.aliases,
         proxyMount,
