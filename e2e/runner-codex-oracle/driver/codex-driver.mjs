@@ -13,6 +13,7 @@ import { runEdgeScenario, runInterruptToolScenario } from "./edge-scenario.mjs";
 import { runFurtherScenario } from "./further-scenario.mjs";
 import { runGoalsScenario } from "./goals-scenario.mjs";
 import { runLifecycleScenario } from "./lifecycle-scenario.mjs";
+import { runLimitsScenario } from "./limits-scenario.mjs";
 import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
 import { runOddCallsScenario } from "./odd-calls-scenario.mjs";
@@ -60,6 +61,10 @@ const scenarios = {
   },
   "odd-calls": async (h) => {
     await runOddCallsScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  limits: async (h) => {
+    await runLimitsScenario(h);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   further: async (h) => {
