@@ -63,8 +63,9 @@ const scenarios = {
     await runOddCallsScenario(h);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
+  "large-commands": (h) => runLimitsScenario(h, true),
   limits: async (h) => {
-    await runLimitsScenario(h);
+    await runLimitsScenario(h, false);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   further: async (h) => {
