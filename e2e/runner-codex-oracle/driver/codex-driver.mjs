@@ -6,14 +6,17 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runAskScenario } from "./ask-scenario.mjs";
 import { runBeyondScenario } from "./beyond-scenario.mjs";
+import { runBreadthScenario } from "./breadth-scenario.mjs";
 import { committedCommands, committedEvents } from "./committed-state.mjs";
 import { tapControlPlane } from "./control-plane-tap.mjs";
 import { runEdgeScenario, runInterruptToolScenario } from "./edge-scenario.mjs";
 import { runFurtherScenario } from "./further-scenario.mjs";
 import { runGoalsScenario } from "./goals-scenario.mjs";
 import { runLifecycleScenario } from "./lifecycle-scenario.mjs";
+import { runLimitsScenario } from "./limits-scenario.mjs";
 import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
+import { runOddCallsScenario } from "./odd-calls-scenario.mjs";
 import { createOracleSession } from "./oracle-session.mjs";
 import { alive } from "./process-alive.mjs";
 import { runRecoveryScenario } from "./recovery-scenario.mjs";
@@ -50,6 +53,19 @@ const scenarios = {
   },
   beyond: async (h) => {
     await runBeyondScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  breadth: async (h) => {
+    await runBreadthScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  "odd-calls": async (h) => {
+    await runOddCallsScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  "large-commands": (h) => runLimitsScenario(h, true),
+  limits: async (h) => {
+    await runLimitsScenario(h, false);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   further: async (h) => {

@@ -10,12 +10,16 @@ import { createServer } from "node:http";
  * `items`: raw output items sent before the message or calls; `reasoningDeltas`: the reasoning
  * summary streamed as these deltas first; a step with `text` and a call sends both;
  * `noMessage`: no assistant message at all (a response of reasoning only); a call's `rawArguments`:
- * its arguments sent as this string, as they are (not valid JSON, say); `stallAfterDeltas`: the
+ * its arguments sent as this string, as they are (not valid JSON, say); its `callId`: the call id
+ * sent instead of a fresh one (two calls of one id, say); `stallAfterDeltas`: the
  * message's deltas sent, then nothing more (the response held open, never completed);
  * {stall:true} never answers (until the client goes away); {silent:true} not even with a status
  * line (the model never sends a byte); {truncate:true} starts a response
  * and ends the stream before `response.completed`; {status, message, code?, headers?} answers
- * with an HTTP error (`headers`: extra response headers, a `retry-after` say).
+ * with an HTTP error (`headers`: extra response headers, a `retry-after` say); {failed: {code,
+ * message}} ends the stream with `response.failed` (the error inside a 200 stream);
+ * {incomplete: reason} ends it with `response.incomplete` (`max_output_tokens`, say). A step's
+ * `usage` may carry `cached_tokens` and `reasoning_tokens`.
  */
 export async function startModelStub(initialScript = []) {
   const script = [...initialScript];
@@ -73,6 +77,13 @@ export async function startModelStub(initialScript = []) {
     send("response.created", { response: { id } });
     if (step.stall) return; // held open until the client closes it
     if (step.gate !== undefined) await gate(step.gate).opened;
+    if (step.failed !== undefined || step.incomplete !== undefined) {
+      // The model gives up inside the stream: no output item, a terminal event other than completed.
+      if (step.failed !== undefined) send("response.failed", { response: { id, error: step.failed } });
+      else send("response.incomplete", { response: { id, incomplete_details: { reason: step.incomplete } } });
+      response.end();
+      return;
+    }
     if (step.truncate) {
       // A stream cut mid-response: a message begun, never finished, no response.completed.
       send("response.output_item.added", {
@@ -99,7 +110,7 @@ export async function startModelStub(initialScript = []) {
       items.push({
         type: "function_call",
         id: `fc_${sequence}_${index}`,
-        call_id: `call_stub_${sequence}_${index}`,
+        call_id: call.callId ?? `call_stub_${sequence}_${index}`,
         name: call.tool,
         arguments: call.rawArguments ?? JSON.stringify(call.arguments ?? {}),
       });
@@ -150,9 +161,9 @@ export async function startModelStub(initialScript = []) {
         id,
         usage: {
           input_tokens: usage.input_tokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
           output_tokens: usage.output_tokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
           total_tokens: usage.input_tokens + usage.output_tokens,
         },
       },

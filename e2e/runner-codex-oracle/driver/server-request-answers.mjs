@@ -2,6 +2,7 @@
 // calls (recorded; some held or refused on purpose) and Codex's questions to the user (answered
 // later, as the server's form does). Written for this repository.
 import { THROWN_TOOL_BODY } from "./beyond-scenario.mjs";
+import { NEVER_ANSWERED_TOOL_BODY, SPECIAL_TOOL_RESULTS } from "./breadth-scenario.mjs";
 import { HELD_TOOL_BODY, REFUSED_TOOL_BODY } from "./edge-scenario.mjs";
 import { STEER_HELD_TOOL_BODY } from "./more-scenario.mjs";
 
@@ -49,6 +50,7 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
         arguments: request.params?.arguments,
       });
       if (neverAnswerFirstToolCall && toolCalls.length === 1) await new Promise(() => {});
+      if (request.params?.arguments?.body === NEVER_ANSWERED_TOOL_BODY) await new Promise(() => {});
       await held.get(request.params?.arguments?.body)?.released;
       if (request.params?.arguments?.body === THROWN_TOOL_BODY) throw new Error("the board is unavailable");
       if (request.params?.arguments?.body === REFUSED_TOOL_BODY) {
@@ -57,6 +59,8 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
           contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }],
         };
       }
+      const special = SPECIAL_TOOL_RESULTS.get(request.params?.arguments?.body);
+      if (special !== undefined) return { success: true, contentItems: special };
       return {
         success: true,
         contentItems: [{ type: "inputText", text: JSON.stringify({ recorded: true }) }],

@@ -56,10 +56,11 @@ describe("Codex turns through the server's control plane", { timeout: 120_000 },
         operationReceiptId: "operation_call-turn-1",
       });
       const answer = result.providerLog.find((record) => record.kind === "tool_answer")?.answer;
+      // The result as upstream's serde_json writes it: keys sorted (the server sent `ok` first).
       expect(answer).toEqual({
         success: true,
         contentItems: [
-          { type: "inputText", text: JSON.stringify({ ok: true, echoed: "hello from the model" }) },
+          { type: "inputText", text: JSON.stringify({ echoed: "hello from the model", ok: true }) },
         ],
       });
       // Upstream's order (codex-open-session-edges-upstream.test.ts): the proposed result before the turn's end.

@@ -1,9 +1,12 @@
 import type { ProviderEvent } from "./codex-notification-events.js";
-import type { CodexProviderState, PendingToolCall, TerminalAuthority } from "./codex-provider-state.js";
+import type { CodexProviderState, PendingToolCall } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
+import { CompletedToolCalls } from "./completed-tool-calls.js";
 import { semanticContentDigest } from "./semantic-digest.js";
+import { serdeJson } from "./serde-json.js";
 import { hasControlCharacter } from "./serde-shape.js";
+import { terminalAuthority } from "./terminal-authority.js";
 import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
 import { resultShapeError } from "./tool-result-shape.js";
 
@@ -44,6 +47,7 @@ export interface SemanticToolBridgeDeps {
  */
 export class SemanticToolBridge {
   private readonly requestIds = new Map<string, string | number>();
+  private readonly completed = new CompletedToolCalls();
 
   constructor(private readonly deps: SemanticToolBridgeDeps) {}
 
@@ -74,6 +78,16 @@ export class SemanticToolBridge {
       return;
     }
     const { callId, operationId, input } = checked;
+    // A completed call's id again (upstream's answers): its answer replayed, or the call denied.
+    const again = this.completed.match(state, callId, input);
+    if (again.kind === "replayed") {
+      session.peer.respond(rpcId, again.answer);
+      return;
+    }
+    if (again.kind === "denied") {
+      await this.deny(rpcId, session, { callId, operationId, message: again.message });
+      return;
+    }
     this.requestIds.set(callId, rpcId);
     if (state.pendingToolCalls.some((call) => call.callId === callId)) return;
     if (state.pendingToolCalls.length >= MAX_PENDING_CALLS) {
@@ -181,13 +195,14 @@ export class SemanticToolBridge {
     await this.deps.emit(this.resultEvent(call, result, isError));
     const rpcId = this.requestIds.get(callId);
     this.requestIds.delete(callId);
-    const text = JSON.stringify(result) ?? "null";
-    if (rpcId !== undefined) {
-      this.deps.session()?.peer.respond(rpcId, {
-        success: !isError,
-        contentItems: [{ type: "inputText", text: text.slice(0, MAX_TOOL_VALUE_BYTES) }],
-      });
-    }
+    // The provider reads the result as upstream's runner writes it (keys sorted, as serde_json).
+    const text = serdeJson(result);
+    const answer = {
+      success: !isError,
+      contentItems: [{ type: "inputText", text: text.slice(0, MAX_TOOL_VALUE_BYTES) }],
+    };
+    this.completed.record(call.providerTurnId, callId, call.input, answer);
+    if (rpcId !== undefined) this.deps.session()?.peer.respond(rpcId, answer);
     return applied({ status: "delivered", callId });
   }
 
@@ -264,16 +279,6 @@ export class SemanticToolBridge {
       },
     };
   }
-}
-
-/** What `paperclip_finish` / `paperclip_block` decide for the run's result (upstream's terminal authority). */
-function terminalAuthority(operationId: string, isError: boolean, result: unknown): TerminalAuthority | null {
-  if (isError) return null;
-  const value = (result ?? {}) as Record<string, unknown>;
-  const summary = typeof value.summary === "string" ? value.summary : "";
-  if (operationId === "paperclip_block") return { disposition: "blocked", summary };
-  if (operationId !== "paperclip_finish") return null;
-  return { disposition: value.status === "needs_review" ? "needs_review" : "done", summary };
 }
 
 /** Pure: the state once these pending calls are settled without the server's result. */

@@ -2,8 +2,15 @@ import { once } from "node:events";
 import WebSocket, { WebSocketServer } from "ws";
 import type { DurableEndpoint } from "../durable-options.js";
 
-/** The protocol's bound on one message; the library refuses larger ones. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
+/**
+ * The bound on one message from the server; the library refuses larger ones (and the connection
+ * is lost). The protocol bounds a frame at 1 MiB, and so does the server on what it reads, but
+ * its control plane journals a command of up to 1 MiB − 4 KiB of JSON and sends it sealed in hex,
+ * twice as long: a 1 MiB bound lost every command over about 512 KiB (a long prompt), for good
+ * (the server refuses the reconnection, and upstream's runner never answers such a command).
+ * 4 MiB takes the largest command the server journals, and a welcome that carries it.
+ */
+export const MAX_INBOUND_FRAME_BYTES = 4 * 1024 * 1024;
 
 export interface Dialer {
   /** The next WebSocket to the server: dialled, or the next one the server opens to us. */
@@ -17,7 +24,7 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
     return {
       async next() {
         const socket = new WebSocket(endpoint.url, {
-          maxPayload: MAX_FRAME_BYTES,
+          maxPayload: MAX_INBOUND_FRAME_BYTES,
           perMessageDeflate: false,
           handshakeTimeout: 5_000,
           ...(endpoint.caBundle === null ? {} : { ca: endpoint.caBundle }),
@@ -38,7 +45,7 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
     host: endpoint.address,
     port: endpoint.port,
     path: endpoint.path,
-    maxPayload: MAX_FRAME_BYTES,
+    maxPayload: MAX_INBOUND_FRAME_BYTES,
     perMessageDeflate: false,
   });
   await once(server, "listening");
