@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { serverToolchain } from "@paperclipai/test-support/paperclip-toolchain";
@@ -46,8 +46,13 @@ export class HostFixture {
     this.emulator = await this.step("start the CreateOS emulator", () =>
       startEmulator(toolchain.node24, logDir, undefined, isolation),
     );
+    // The server's own temporary files (a run's callback bridge, its adapter's skills) stay in
+    // the fixture's directory: a run the worker's loss cuts short never removes them.
+    const serverTmp = path.join(this.workDir, "server-tmp");
+    await mkdir(serverTmp);
+    await chmod(serverTmp, 0o1777);
     this.server = await this.step("onboard and run the Paperclip server", () =>
-      startPaperclipServer(toolchain, this.workDir, logDir),
+      startPaperclipServer(toolchain, this.workDir, logDir, { env: { TMPDIR: serverTmp } }),
     );
     this.#api = new HostApi(this.server.baseUrl);
   }

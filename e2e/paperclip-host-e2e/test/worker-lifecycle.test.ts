@@ -1,6 +1,6 @@
-import { access, chmod, mkdir, rm, writeFile } from "node:fs/promises";
+import { access, chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
 import type { HostApi, Lease, Plugin } from "../src/host-api.js";
 import { useHostFixture } from "../src/host-fixture.js";
@@ -45,14 +45,21 @@ const exists = (file: string): Promise<boolean> =>
     () => false,
   );
 
+// Not under /tmp: the emulator (isolation "none") maps a command path under /tmp to the
+// sandbox's own /tmp, as on CreateOS, so an agent there is "not installed" in the sandbox.
+let agentsDir = "";
+beforeAll(async () => {
+  agentsDir = await mkdtemp("/var/tmp/paperclip-host-e2e-agents-");
+});
+afterAll(() => rm(agentsDir, { recursive: true, force: true }));
+
 /**
  * An agent CLI that marks `NAME.started` and runs while `NAME.hold` exists (the sandbox's
  * processes run unconfined, on this host's files); the test removes the hold so the host's
  * later runs of the agent end at once.
  */
 async function holdingAgent(name: string): Promise<{ command: string; started: string; hold: string }> {
-  const dir = path.join(host.workDir, "agents");
-  await mkdir(dir, { recursive: true });
+  const dir = agentsDir;
   const started = path.join(dir, `${name}.started`);
   const hold = path.join(dir, `${name}.hold`);
   const command = path.join(dir, `${name}.sh`);
