@@ -1,7 +1,7 @@
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { exec, packageDir } from "./sandbox-support.js";
+import { inPrivateMountNamespace, packageDir } from "./sandbox-support.js";
 
 /**
  * Mount points in a tree the cleanup removes, made in a mount namespace of the test's
@@ -106,16 +106,8 @@ console.log(JSON.stringify(out));
 describe("the cleanup and mount points in the tree", () => {
   it("walks in place what cannot move to the top (EBUSY, EXDEV) within a second cap, and keeps the owner record of a directory that stays busy", async () => {
     const base = tempDirForTest("pc-busy-mounts-");
-    const result = await exec(
-      "unshare",
-      [
-        "--mount",
-        "--propagation",
-        "private",
-        "sh",
-        "-c",
-        `cd ${shellQuote(packageDir)} && exec ${shellQuote(process.execPath)} --import tsx --input-type=module -e "$SCRIPT"`,
-      ],
+    const result = await inPrivateMountNamespace(
+      `cd ${shellQuote(packageDir)} && exec ${shellQuote(process.execPath)} --import tsx --input-type=module -e "$SCRIPT"`,
       { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, SCRIPT, SRC: `${packageDir}/src`, BASE: base },
     );
     expect(result.stderr).toBe("");

@@ -2,7 +2,13 @@ import { chown, readdir } from "node:fs/promises";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { bindRepoView, builtEntry, cleanupAll, exec, viaRepoView } from "./sandbox-support.js";
+import {
+  bindRepoView,
+  builtEntry,
+  cleanupAll,
+  inPrivateMountNamespace,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -48,16 +54,8 @@ async function leftAfter(plant: string): Promise<{ left: string[]; outcome: stri
     console.log(JSON.stringify({ exitCode: result.exitCode, stdout: result.stdout.trim(), stderr: result.stderr }));`;
   // The repository may sit in a directory uid 65534 cannot enter (a private clone): the
   // built package is reached through a view of it bound in a mount namespace of its own.
-  const result = await exec(
-    "unshare",
-    [
-      "--mount",
-      "--propagation",
-      "private",
-      "sh",
-      "-c",
-      `${bindRepoView} && exec prlimit --nofile=${NOFILE}:${NOFILE} setpriv --reuid=65534 --regid=65534 --clear-groups ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-    ],
+  const result = await inPrivateMountNamespace(
+    `${bindRepoView} && exec prlimit --nofile=${NOFILE}:${NOFILE} setpriv --reuid=65534 --regid=65534 --clear-groups ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
     { PATH: process.env.PATH, HOME: base, SCRIPT: script },
   );
   // The base is removed as root at the end of the test, whatever the run left.

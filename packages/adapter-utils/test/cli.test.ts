@@ -8,6 +8,7 @@ import {
   bindRepoView,
   cleanupAll,
   exec,
+  inPrivateMountNamespace,
   loopbackServer,
   onCleanup,
   packageDir,
@@ -164,7 +165,7 @@ describe("paperclip-sandbox doctor", () => {
   it("reports every failing socket candidate with ERR_SANDBOX_PROXY_SOCKET_DIR and the fix", async () => {
     const deep = `/tmp/${Array.from({ length: 6 }, () => "deep-temporary-directory-segment").join("/")}`;
     const shell = `${bindRepoView} && mount -t tmpfs -o mode=0755 doctor-test /tmp && mkdir -p ${deep} && mount -o remount,ro /tmp && exec ${shellQuote(process.execPath)} ${shellQuote(viaRepoView(bin))} doctor`;
-    const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
+    const result = await inPrivateMountNamespace(shell, {
       PATH: process.env.PATH,
       TMPDIR: deep,
     });
@@ -181,14 +182,10 @@ describe("paperclip-sandbox doctor", () => {
     );
     expect(result.stdout).toContain("fix:");
     expect(result.stdout).toContain("1 problem found.");
-    const json = await exec(
-      "unshare",
-      ["--mount", "--propagation", "private", "sh", "-c", `${shell} --json`],
-      {
-        PATH: process.env.PATH,
-        TMPDIR: deep,
-      },
-    );
+    const json = await inPrivateMountNamespace(`${shell} --json`, {
+      PATH: process.env.PATH,
+      TMPDIR: deep,
+    });
     const checks = JSON.parse(json.stdout) as { name: string; status: string; code: string | null }[];
     expect(checks).toContainEqual(
       expect.objectContaining({ name: "socket dir", status: "fail", code: "ERR_SANDBOX_PROXY_SOCKET_DIR" }),

@@ -1,6 +1,13 @@
 import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { bindRepoView, builtEntry, cleanupAll, exec, scratchDir, viaRepoView } from "./sandbox-support.js";
+import {
+  bindRepoView,
+  builtEntry,
+  cleanupAll,
+  inPrivateMountNamespace,
+  scratchDir,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -62,16 +69,8 @@ describe("kernel interfaces mounted on the host", () => {
         out[name] = result.exitCode === 0 ? JSON.parse(result.stdout) : result.stderr;
       }
       console.log(JSON.stringify(out));`;
-    const result = await exec(
-      "unshare",
-      [
-        "--mount",
-        "--propagation",
-        "private",
-        "sh",
-        "-c",
-        `${bindRepoView} && ${MOUNTS} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-      ],
+    const result = await inPrivateMountNamespace(
+      `${bindRepoView} && ${MOUNTS} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
       { PATH: process.env.PATH, SCRIPT: runner },
     );
     expect(result.stderr).toBe("");

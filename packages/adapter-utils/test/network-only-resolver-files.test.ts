@@ -8,6 +8,7 @@ import {
   builtEntry,
   cleanupAll,
   exec,
+  inPrivateMountNamespace,
   REPO_VIEW,
   repoRoot,
   scratchDir,
@@ -57,7 +58,7 @@ describe("the network-only scope and the host resolver's files", () => {
         `mount --bind ${shellQuote(resolv)} /etc/resolv.conf`,
         `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
       ].join(" && ");
-      const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
+      const result = await inPrivateMountNamespace(shell, {
         PATH: process.env.PATH,
         SCRIPT: script,
       });

@@ -5,7 +5,7 @@ import {
   bindRepoView,
   builtEntry,
   cleanupAll,
-  exec,
+  inPrivateMountNamespace,
   loopbackServer,
   packageDir,
   viaRepoView,
@@ -46,7 +46,7 @@ async function inNamespace(setup: string[], body: string, spec: object): Promise
     ...setup,
     `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
   ].join(" && ");
-  const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
+  const result = await inPrivateMountNamespace(shell, {
     PATH: process.env.PATH,
     TMPDIR: "/run/user/tmp",
     SCRIPT: script,

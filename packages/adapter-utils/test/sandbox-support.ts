@@ -120,6 +120,17 @@ export function exec(
 }
 
 /** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */
+/**
+ * Runs `shell` in a private mount namespace of its own (`unshare --mount --propagation private`),
+ * so the mounts it makes (the repository's view, planted host state) vanish with it.
+ */
+export function inPrivateMountNamespace(
+  shell: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ExecResult> {
+  return exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], env);
+}
+
 export const SETTLE = { timeout: 10_000, interval: 50 } as const;
 
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";

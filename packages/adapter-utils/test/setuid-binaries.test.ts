@@ -3,7 +3,14 @@ import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { bindRepoView, builtEntry, cleanupAll, exec, viaRepoView } from "./sandbox-support.js";
+import {
+  bindRepoView,
+  builtEntry,
+  cleanupAll,
+  exec,
+  inPrivateMountNamespace,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -15,16 +22,8 @@ int main(void) { printf("%d\\n", (int)geteuid()); return 0; }
 
 /** As uid 65534 (no capabilities, modes bind it), with the repository through its view. */
 function asNobody(command: string, env: NodeJS.ProcessEnv = {}) {
-  return exec(
-    "unshare",
-    [
-      "--mount",
-      "--propagation",
-      "private",
-      "sh",
-      "-c",
-      `${bindRepoView} && exec setpriv --reuid=65534 --regid=65534 --clear-groups ${command}`,
-    ],
+  return inPrivateMountNamespace(
+    `${bindRepoView} && exec setpriv --reuid=65534 --regid=65534 --clear-groups ${command}`,
     { PATH: process.env.PATH, ...env },
   );
 }

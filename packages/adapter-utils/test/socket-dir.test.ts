@@ -18,7 +18,7 @@ import {
   bindRepoView,
   builtEntry,
   cleanupAll,
-  exec,
+  inPrivateMountNamespace,
   onCleanup,
   SETTLE,
   scratchDir,
@@ -71,7 +71,7 @@ async function inMountNamespace(options: {
     options.setup ?? "true",
     `exec ${asUser}${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
   ].join(" && ");
-  const result = await exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], {
+  const result = await inPrivateMountNamespace(shell, {
     PATH: process.env.PATH,
     TMPDIR: options.tmpdir,
     SCRIPT: script,

@@ -1,6 +1,13 @@
 import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { bindRepoView, builtEntry, cleanupAll, exec, scratchDir, viaRepoView } from "./sandbox-support.js";
+import {
+  bindRepoView,
+  builtEntry,
+  cleanupAll,
+  inPrivateMountNamespace,
+  scratchDir,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -47,16 +54,8 @@ describe("private keys under the system paths the workspace scope shows", () => 
         out[name] = result.exitCode === 0 ? result.stdout : result.stderr;
       }
       console.log(JSON.stringify(out));`;
-    const result = await exec(
-      "unshare",
-      [
-        "--mount",
-        "--propagation",
-        "private",
-        "sh",
-        "-c",
-        `${bindRepoView} && ${PLANT} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-      ],
+    const result = await inPrivateMountNamespace(
+      `${bindRepoView} && ${PLANT} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
       { PATH: process.env.PATH, SCRIPT: runner },
     );
     expect(result.stderr).toBe("");
