@@ -1,29 +1,12 @@
-import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
 import type { PluginEnvironmentLease } from "@paperclipai/plugin-sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
-import { startTestEmulator } from "./support/emulator-fixture.js";
+import { useTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
-let emulator: CreateosEmulator;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-
-afterEach(() => {
-  emulator.faults.clear();
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-function sandboxStatus(id: string | null): string | undefined {
-  return emulator.sandboxes().find((s) => s.id === id)?.status;
-}
+const fixture = useTestEmulator();
 
 /**
  * The config the real host (2026.916.1) passes to execute, release and destroy: the stored
@@ -47,7 +30,7 @@ async function health(t: PluginUnderTest) {
 
 describe("the config the Paperclip host passes", () => {
   it("is accepted by every hook, with the host's flags and the lease record in it", async () => {
-    const t = await pluginUnderTest(emulator, { timeoutMs: 120_000 });
+    const t = await pluginUnderTest(fixture.emulator, { timeoutMs: 120_000 });
     // What the host saves: its zod envelope adds `reuseLease: false`; the user set `archiveOnRelease`.
     const saved = { ...t.base.config, reuseLease: false, archiveOnRelease: false };
     const validation = await t.harness.validateConfig({ driverKey: "createos", config: saved });
@@ -61,7 +44,7 @@ describe("the config the Paperclip host passes", () => {
     // Probe and test leases: the host forces `reuseLease: false, archiveOnRelease: true`.
     const acquireConfig = { ...saved, reuseLease: false, archiveOnRelease: true };
     const lease = await t.harness.acquireLease({ ...t.base, config: acquireConfig, runId: "run-1" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
 
     const runtimeConfig = hostRuntimeConfig(acquireConfig, lease);
     expect(Object.keys(runtimeConfig)).toEqual(
@@ -85,11 +68,11 @@ describe("the config the Paperclip host passes", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
   });
 
   it("tells about a misspelt key at validation, and a hook ignores it", async () => {
-    const t = await pluginUnderTest(emulator, { shpae: "large", dashboardUrl: "https://x.test" });
+    const t = await pluginUnderTest(fixture.emulator, { shpae: "large", dashboardUrl: "https://x.test" });
     const validation = await t.harness.validateConfig({ driverKey: "createos", config: t.base.config });
     expect(validation).toEqual({ ok: false, errors: ['unknown key "shpae" (did you mean "shape"?)'] });
     const probe = await t.harness.probe(t.base);
@@ -97,7 +80,7 @@ describe("the config the Paperclip host passes", () => {
   });
 
   it("runs a command the host sends without a deadline under upstream's timeoutMs", async () => {
-    const t = await pluginUnderTest(emulator, { timeoutMs: RUNNING_COMMAND_DEADLINE_MS });
+    const t = await pluginUnderTest(fixture.emulator, { timeoutMs: RUNNING_COMMAND_DEADLINE_MS });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
     const result = await t.harness.execute({
       ...t.lease(lease),
@@ -115,10 +98,10 @@ describe("the config the Paperclip host passes", () => {
 
 describe("ending a sandbox never fails silently", () => {
   it("a release whose delete fails is a coded error, and the sandbox is marked until destroyed", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
     const end = { ...t.base, providerLeaseId: lease.providerLeaseId, leaseMetadata: lease.metadata! };
-    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
+    fixture.emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
 
     const error = await caught(t.harness.releaseLease(end));
     expect(error.code).toBe("ERR_CREATEOS_SANDBOX_NOT_ENDED");
@@ -126,7 +109,7 @@ describe("ending a sandbox never fails silently", () => {
       `CreateOS sandbox ${lease.providerLeaseId} could not be ended during release; it may still be running.`,
     );
     expect(error.details).toMatchObject({ sandboxId: lease.providerLeaseId, operation: "release" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
     // The host never reads health and drops release errors: its log gets a warning, keyless.
     const warnings = t.harness.logs.filter((entry) => entry.level === "warn");
     expect(warnings).toEqual([
@@ -143,7 +126,7 @@ describe("ending a sandbox never fails silently", () => {
         },
       },
     ]);
-    expect(JSON.stringify(t.harness.logs)).not.toContain(emulator.apiKey);
+    expect(JSON.stringify(t.harness.logs)).not.toContain(fixture.emulator.apiKey);
     expect(await health(t)).toMatchObject({
       status: "degraded",
       details: { unendedSandboxes: [{ sandboxId: lease.providerLeaseId, operation: "release" }] },
@@ -153,21 +136,21 @@ describe("ending a sandbox never fails silently", () => {
       providerLeaseId: lease.providerLeaseId,
       state: "destroyed",
     });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
     expect(await health(t)).toMatchObject({ status: "ok", details: { unendedSandboxes: [] } });
   });
 
   it("a failed acquire whose rollback fails names both failures and marks the sandbox", async () => {
-    const t = await pluginUnderTest(emulator);
-    const before = new Set(emulator.sandboxes().map((s) => s.id));
-    emulator.faults.set({
+    const t = await pluginUnderTest(fixture.emulator);
+    const before = new Set(fixture.emulator.sandboxes().map((s) => s.id));
+    fixture.emulator.faults.set({
       faults: [
         { kind: "http-status", route: "files.put", status: 403 },
         { kind: "http-status", route: "sandbox.delete", status: 403 },
       ],
     });
     const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
-    const leaked = emulator.sandboxes().find((s) => !before.has(s.id));
+    const leaked = fixture.emulator.sandboxes().find((s) => !before.has(s.id));
     expect(error.code).toBe("ERR_CREATEOS_ACQUIRE_ROLLBACK_FAILED");
     expect(error.message).toBe(`CreateOS setup failed and cleanup is unconfirmed for sandbox ${leaked?.id}.`);
     expect(error.details).toMatchObject({
@@ -191,18 +174,18 @@ describe("ending a sandbox never fails silently", () => {
   });
 
   it("a failed acquire whose rollback works rethrows the acquire's own error", async () => {
-    const t = await pluginUnderTest(emulator);
-    const before = new Set(emulator.sandboxes().map((s) => s.id));
-    emulator.faults.set({ faults: [{ kind: "http-status", route: "files.put", status: 403 }] });
+    const t = await pluginUnderTest(fixture.emulator);
+    const before = new Set(fixture.emulator.sandboxes().map((s) => s.id));
+    fixture.emulator.faults.set({ faults: [{ kind: "http-status", route: "files.put", status: 403 }] });
     const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-1" }));
     expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
-    expect(emulator.sandboxes().find((s) => !before.has(s.id))?.status).toBe("destroyed");
+    expect(fixture.emulator.sandboxes().find((s) => !before.has(s.id))?.status).toBe("destroyed");
     expect(await health(t)).toMatchObject({ status: "ok" });
   });
 
   it("a probe whose sandbox cannot be deleted fails, with the coded error", async () => {
-    const t = await pluginUnderTest(emulator);
-    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
+    const t = await pluginUnderTest(fixture.emulator);
+    fixture.emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.delete", status: 403 }] });
     const probe = await t.harness.probe(t.base);
     expect(probe.ok).toBe(false);
     expect(probe.diagnostics).toEqual([

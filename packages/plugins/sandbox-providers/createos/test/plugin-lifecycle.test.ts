@@ -1,4 +1,3 @@
-import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
 import {
   assertEnvironmentEventOrder,
@@ -8,25 +7,13 @@ import {
   definePlugin,
   type PluginEnvironmentLease,
 } from "@paperclipai/plugin-sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPlugin } from "../src/plugin/create-plugin.js";
-import { startTestEmulator } from "./support/emulator-fixture.js";
+import { useTestEmulator } from "./support/emulator-fixture.js";
 import { emulatorConfig, hostReusable, joinedLog, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
-let emulator: CreateosEmulator;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-function sandboxStatus(id: string | null): string | undefined {
-  return emulator.sandboxes().find((s) => s.id === id)?.status;
-}
+const fixture = useTestEmulator();
 
 /** A command on `lease` that prints `up`, then sleeps until the test ends it: its failure. */
 function sleeper(t: PluginUnderTest, lease: PluginEnvironmentLease) {
@@ -47,19 +34,19 @@ async function sleepersUp(t: PluginUnderTest, count = 1): Promise<void> {
 
 describe("the plugin through the SDK's environment harness", () => {
   it("validateConfig -> probe -> acquire -> realize -> execute -> release", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const validation = await t.harness.validateConfig({ driverKey: "createos", config: t.base.config });
     expect(validation.ok).toBe(true);
-    expect(validation.normalizedConfig).toMatchObject({ apiUrl: emulator.url, shape: "s-1vcpu-1gb" });
+    expect(validation.normalizedConfig).toMatchObject({ apiUrl: fixture.emulator.url, shape: "s-1vcpu-1gb" });
 
-    const sandboxesBefore = emulator.sandboxes().length;
+    const sandboxesBefore = fixture.emulator.sandboxes().length;
     const probe = await t.harness.probe(t.base);
     expect(probe).toMatchObject({
       ok: true,
       summary: "CreateOS sandbox creation and command execution succeeded.",
     });
-    expect(emulator.sandboxes()).toHaveLength(sandboxesBefore + 1);
-    expect(emulator.sandboxes().at(-1)?.status).toBe("destroyed");
+    expect(fixture.emulator.sandboxes()).toHaveLength(sandboxesBefore + 1);
+    expect(fixture.emulator.sandboxes().at(-1)?.status).toBe("destroyed");
 
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
     expect(lease.providerLeaseId).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -67,9 +54,9 @@ describe("the plugin through the SDK's environment harness", () => {
       provider: "createos",
       companyId: "company-1",
       environmentId: "env-1",
-      apiOrigin: emulator.url,
+      apiOrigin: fixture.emulator.url,
     });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
 
     const realized = await t.harness.realizeWorkspace({ ...t.lease(lease), workspace: {} });
     expect(realized.cwd).toBe("/paperclip-workspace");
@@ -93,7 +80,7 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
 
     const events = t.harness.environmentEvents;
     assertEnvironmentEventOrder(events, [
@@ -110,7 +97,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("keeps incrementalSessionOutput: output reaches the log while the command runs, beside other commands", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-session" });
     let settled = false;
     const long = t.harness
@@ -151,7 +138,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("cuts the live log into chunks the host accepts, joined exactly", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-big" });
     const result = await t.harness.execute({
       ...t.lease(lease),
@@ -170,7 +157,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("reuses a paused lease: release pauses, resume checks the marker, state survives", async () => {
-    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-2" });
     await t.harness.execute({
       ...t.lease(lease),
@@ -183,7 +170,7 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: hostReusable(lease.metadata!),
     });
     expect(stopped).toEqual({ providerLeaseId: lease.providerLeaseId, state: "stopped" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
 
     const resumed = await t.harness.resumeLease({
       ...t.base,
@@ -191,7 +178,7 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(resumed.providerLeaseId).toBe(lease.providerLeaseId);
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
     const read = await t.harness.execute({
       ...t.lease(resumed),
       command: "cat",
@@ -205,7 +192,7 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(destroyed).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
     assertEnvironmentEventOrder(t.harness.environmentEvents, [
       "acquireLease",
       "execute",
@@ -217,7 +204,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("deletes, not pauses, a reuseLease lease the host will never resume (no reuse scope)", async () => {
-    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-no-scope" });
     // The host stores `reusableSandboxLease` only for a run with a workspace and an agent.
     const receipt = await t.harness.releaseLease({
@@ -226,19 +213,23 @@ describe("the plugin through the SDK's environment harness", () => {
       leaseMetadata: lease.metadata!,
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
   });
 
   it("an unconfirmed process blocks the lease until it is destroyed, which kills the orphan", async () => {
-    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-4" });
-    emulator.faults.set({ faults: [{ kind: "lose-create-reply", sandboxId: lease.providerLeaseId! }] });
+    fixture.emulator.faults.set({
+      faults: [{ kind: "lose-create-reply", sandboxId: lease.providerLeaseId! }],
+    });
     const lost = await caught(t.harness.execute({ ...t.lease(lease), command: "sleep", args: ["30"] }));
     expect(lost.message).toBe(
       "CreateOS process creation could not be confirmed; destroy the lease before reusing it.",
     );
-    emulator.faults.clear();
-    const orphan = emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId && p.running);
+    fixture.emulator.faults.clear();
+    const orphan = fixture.emulator
+      .processes()
+      .find((p) => p.sandboxId === lease.providerLeaseId && p.running);
     expect(orphan).toBeDefined();
 
     const blocked = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
@@ -267,7 +258,7 @@ describe("the plugin through the SDK's environment harness", () => {
     });
     expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
     await expect
-      .poll(() => emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive), {
+      .poll(() => fixture.emulator.processes().some((p) => p.id === orphan!.id && !p.treeAlive), {
         message: "orphan tree gone",
         timeout: 15_000,
       })
@@ -275,7 +266,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("release stops an active command and waits for its cleanup", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-5" });
     const running = sleeper(t, lease);
     await sleepersUp(t);
@@ -287,22 +278,22 @@ describe("the plugin through the SDK's environment harness", () => {
     expect(receipt?.state).toBe("destroyed");
     const error = await running;
     expect(error.message).toBe("CreateOS command was cancelled.");
-    const process = emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId);
+    const process = fixture.emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId);
     expect(process?.killedTree).toBe(true);
   });
 
   it("a failure after creation deletes the new sandbox", async () => {
-    const t = await pluginUnderTest(emulator);
-    const before = new Set(emulator.sandboxes().map((s) => s.id));
-    emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.exec", status: 500 }] });
+    const t = await pluginUnderTest(fixture.emulator);
+    const before = new Set(fixture.emulator.sandboxes().map((s) => s.id));
+    fixture.emulator.faults.set({ faults: [{ kind: "http-status", route: "sandbox.exec", status: 500 }] });
     const error = await caught(t.harness.acquireLease({ ...t.base, runId: "run-6" }));
     expect(error.message).toBe("CreateOS request failed (HTTP 500) during workspace command.");
-    const created = emulator.sandboxes().filter((s) => !before.has(s.id));
+    const created = fixture.emulator.sandboxes().filter((s) => !before.has(s.id));
     expect(created.map((s) => s.status)).toEqual(["destroyed"]);
   });
 
   it("probe reports a bad key without throwing", async () => {
-    const t = await pluginUnderTest(emulator, { apiKey: "wrong-key" });
+    const t = await pluginUnderTest(fixture.emulator, { apiKey: "wrong-key" });
     const probe = await t.harness.probe(t.base);
     expect(probe.ok).toBe(false);
     expect(probe.diagnostics?.[0]).toMatchObject({
@@ -312,20 +303,20 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("probe runs a managed process (a broken output stream fails it) and deletes its sandbox", async () => {
-    const t = await pluginUnderTest(emulator);
-    const before = new Set(emulator.sandboxes().map((s) => s.id));
+    const t = await pluginUnderTest(fixture.emulator);
+    const before = new Set(fixture.emulator.sandboxes().map((s) => s.id));
     // /exec still works: only the path every command takes is broken.
-    emulator.faults.set({ faults: [{ kind: "http-status", route: "process.connect", status: 403 }] });
+    fixture.emulator.faults.set({ faults: [{ kind: "http-status", route: "process.connect", status: 403 }] });
     const probe = await t.harness.probe(t.base);
-    emulator.faults.clear();
+    fixture.emulator.faults.clear();
     expect(probe.ok).toBe(false);
     expect(probe.summary).toBe("CreateOS request failed (HTTP 403) during output connection.");
-    const created = emulator.sandboxes().filter((s) => !before.has(s.id));
+    const created = fixture.emulator.sandboxes().filter((s) => !before.has(s.id));
     expect(created.map((s) => s.status)).toEqual(["destroyed"]);
   });
 
   it("release stops every active command of the lease, and only of that lease", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const a = await t.harness.acquireLease({ ...t.base, runId: "run-a" });
     const b = await t.harness.acquireLease({ ...t.base, runId: "run-b" });
     const onA = [sleeper(t, a), sleeper(t, a)];
@@ -343,7 +334,7 @@ describe("the plugin through the SDK's environment harness", () => {
     for (const outcome of await Promise.all(onA))
       expect(outcome.message).toBe("CreateOS command was cancelled.");
     expect((await onB).stdout).toBe("b-done\n");
-    const killed = emulator.processes().filter((p) => p.sandboxId === a.providerLeaseId);
+    const killed = fixture.emulator.processes().filter((p) => p.sandboxId === a.providerLeaseId);
     expect(killed).toHaveLength(2);
     expect(killed.every((p) => p.killedTree || !p.treeAlive)).toBe(true);
     await t.harness.releaseLease({
@@ -354,7 +345,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("rejects an invalid config in every hook", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const validation = await t.harness.validateConfig({
       driverKey: "createos",
       config: { apiUrl: "http://example.test" },
@@ -367,7 +358,7 @@ describe("the plugin through the SDK's environment harness", () => {
   });
 
   it("shutdown cancels active commands, awaits them, and refuses new work; health reports it", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const d = t.plugin.definition;
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-7" });
     expect(await d.onHealth!()).toMatchObject({
@@ -380,7 +371,9 @@ describe("the plugin through the SDK's environment harness", () => {
     await d.onShutdown!();
     const error = await running;
     expect((error as { code?: string }).code).toBe("ERR_CREATEOS_CANCELLED");
-    expect(emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId)?.killedTree).toBe(true);
+    expect(fixture.emulator.processes().find((p) => p.sandboxId === lease.providerLeaseId)?.killedTree).toBe(
+      true,
+    );
     const refused = await caught(t.harness.execute({ ...t.lease(lease), command: "true" }));
     expect(refused.message).toBe("CreateOS plugin is shutting down.");
     expect(refused.code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
@@ -398,6 +391,6 @@ describe("package surface", () => {
   });
 
   it("the test config helper is valid config", () => {
-    expect(Object.keys(emulatorConfig(emulator)).sort()).toContain("apiKey");
+    expect(Object.keys(emulatorConfig(fixture.emulator)).sort()).toContain("apiKey");
   });
 });

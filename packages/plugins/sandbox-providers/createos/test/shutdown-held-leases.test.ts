@@ -1,34 +1,17 @@
-import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator } from "./support/emulator-fixture.js";
+import { describe, expect, it } from "vitest";
+import { useTestEmulator } from "./support/emulator-fixture.js";
 import { hostReusable } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // The host stops a worker (disable, uninstall, upgrade, server stop) without releasing the
 // leases it holds, and a stopped plugin can no longer be asked to: shutdown ends them itself.
 
-let emulator: CreateosEmulator;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-
-afterEach(() => {
-  emulator.faults.clear();
-});
-
-afterAll(async () => {
-  await emulator.close();
-});
-
-function sandboxStatus(id: string | null): string | undefined {
-  return emulator.sandboxes().find((s) => s.id === id)?.status;
-}
+const fixture = useTestEmulator();
 
 describe("shutdown ends the sandboxes of the leases the host still holds", () => {
   it("deletes held leases (one running a command) and keeps the one given back paused", async () => {
-    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const acquired = await t.harness.acquireLease({ ...t.base, runId: "run-held" });
     const busy = await t.harness.acquireLease({ ...t.base, runId: "run-busy" });
     const paused = await t.harness.acquireLease({ ...t.base, runId: "run-paused" });
@@ -37,7 +20,7 @@ describe("shutdown ends the sandboxes of the leases the host still holds", () =>
       providerLeaseId: paused.providerLeaseId,
       leaseMetadata: hostReusable(paused.metadata!),
     });
-    expect(sandboxStatus(paused.providerLeaseId)).toBe("paused");
+    expect(fixture.sandboxStatus(paused.providerLeaseId)).toBe("paused");
     const running = caught(
       t.harness.execute({ ...t.lease(busy), command: "/bin/sh", args: ["-c", "echo up; sleep 30"] }),
     );
@@ -47,15 +30,15 @@ describe("shutdown ends the sandboxes of the leases the host still holds", () =>
 
     expect((await running).code).toBe("ERR_CREATEOS_CANCELLED");
     for (const id of [acquired.providerLeaseId, busy.providerLeaseId]) {
-      expect(sandboxStatus(id), String(id)).toBe("destroyed");
+      expect(fixture.sandboxStatus(id), String(id)).toBe("destroyed");
     }
     // Given back for reuse: the host's to resume or destroy.
-    expect(sandboxStatus(paused.providerLeaseId)).toBe("paused");
+    expect(fixture.sandboxStatus(paused.providerLeaseId)).toBe("paused");
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
   });
 
   it("a resumed lease is held again; a destroyed one is not deleted twice", async () => {
-    const t = await pluginUnderTest(emulator, { reuseLease: true });
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-reuse" });
     const given = { ...t.base, providerLeaseId: lease.providerLeaseId, leaseMetadata: lease.metadata! };
     await t.harness.releaseLease({ ...given, leaseMetadata: hostReusable(lease.metadata!) });
@@ -67,12 +50,12 @@ describe("shutdown ends the sandboxes of the leases the host still holds", () =>
       providerLeaseId: ended.providerLeaseId,
       leaseMetadata: ended.metadata!,
     });
-    const deletesBefore = emulator.requests().filter((r) => r.method === "DELETE").length;
+    const deletesBefore = fixture.emulator.requests().filter((r) => r.method === "DELETE").length;
 
     await t.plugin.definition.onShutdown!();
 
-    expect(sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
-    const deletes = emulator
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+    const deletes = fixture.emulator
       .requests()
       .filter((r) => r.method === "DELETE")
       .slice(deletesBefore);
@@ -80,10 +63,10 @@ describe("shutdown ends the sandboxes of the leases the host still holds", () =>
   });
 
   it("a delete that fails at shutdown is told to the host's log, and the others still end", async () => {
-    const t = await pluginUnderTest(emulator);
+    const t = await pluginUnderTest(fixture.emulator);
     const first = await t.harness.acquireLease({ ...t.base, runId: "run-a" });
     const second = await t.harness.acquireLease({ ...t.base, runId: "run-b" });
-    emulator.faults.set({
+    fixture.emulator.faults.set({
       faults: [
         { kind: "http-status", route: "sandbox.delete", status: 403, sandboxId: first.providerLeaseId! },
       ],
@@ -91,8 +74,8 @@ describe("shutdown ends the sandboxes of the leases the host still holds", () =>
 
     await t.plugin.definition.onShutdown!();
 
-    expect(sandboxStatus(second.providerLeaseId)).toBe("destroyed");
-    expect(sandboxStatus(first.providerLeaseId)).toBe("running");
+    expect(fixture.sandboxStatus(second.providerLeaseId)).toBe("destroyed");
+    expect(fixture.sandboxStatus(first.providerLeaseId)).toBe("running");
     const warnings = t.harness.logs.filter((entry) => entry.level === "warn");
     expect(warnings.map((entry) => entry.message)).toEqual([
       `CreateOS sandbox ${first.providerLeaseId} could not be ended during shutdown; it may still be running and billing. Delete it in CreateOS.`,

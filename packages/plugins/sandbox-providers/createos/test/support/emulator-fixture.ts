@@ -4,7 +4,7 @@ import {
   type CreateosEmulatorOptions,
   startCreateosEmulator,
 } from "@paperclipai/createos-emulator";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { CreateosClient, type CreateosClientOptions } from "../../src/client/createos-client.js";
 import type { ExecuteTuning } from "../../src/execute/execute.js";
 import type { OutputStream } from "../../src/execute/output-frame.js";
@@ -109,5 +109,35 @@ export function liveLog(): {
         .filter(([s]) => s === stream)
         .map(([, t]) => t)
         .join(""),
+  };
+}
+
+/** The emulator `useTestEmulator` gives a test file, and the status of one of its sandboxes. */
+export interface TestEmulator {
+  readonly emulator: CreateosEmulator;
+  sandboxStatus(id: string | null): string | undefined;
+}
+
+/**
+ * One emulator for the whole test file: started in `beforeAll`, its faults cleared after each
+ * test, closed in `afterAll`. Call it at the top of the file; read `emulator` only inside tests
+ * and hooks, once `beforeAll` has run.
+ */
+export function useTestEmulator(options: CreateosEmulatorOptions = {}): TestEmulator {
+  let emulator: CreateosEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startTestEmulator(options);
+  });
+  afterEach(() => {
+    emulator?.faults.clear();
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  return {
+    get emulator() {
+      return emulator!;
+    },
+    sandboxStatus: (id) => emulator!.sandboxes().find((s) => s.id === id)?.status,
   };
 }
