@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 import {
   type CreateosEmulator,
   type CreateosEmulatorOptions,
@@ -8,6 +7,7 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import { CreateosClient, type CreateosClientOptions } from "../../src/client/createos-client.js";
 import type { ExecuteTuning } from "../../src/execute/execute.js";
 import type { OutputStream } from "../../src/execute/output-frame.js";
+import { createSandbox, waitForStatus } from "../../src/lease/sandbox-api.js";
 
 /** Fast settings for tests: heartbeats every 100 ms, no rate limit, short backoff. */
 export async function startTestEmulator(options: CreateosEmulatorOptions = {}): Promise<CreateosEmulator> {
@@ -33,26 +33,16 @@ export function testClient(
   return new CreateosClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, ...FAST_CLIENT, ...extra });
 }
 
-/** A running sandbox, created straight through the API. */
+/** A running sandbox, created through the plugin's own lifecycle calls. */
 export async function createRunningSandbox(client: CreateosClient): Promise<string> {
-  const created = await client.json({
-    method: "POST",
-    path: "/sandboxes",
-    json: { shape: "s-1vcpu-1gb", ingress_enabled: false },
-    operation: "sandbox lifecycle",
-    idempotent: false,
-  });
-  const id = String(created.data?.id);
-  for (;;) {
-    const state = await client.json({
-      method: "GET",
-      path: `/sandboxes/${id}`,
-      operation: "sandbox lifecycle",
-      idempotent: true,
-    });
-    if (state.data?.status === "running") return id;
-    await delay(10);
-  }
+  const signal = new AbortController().signal;
+  const id = await createSandbox(
+    client,
+    { shape: "s-1vcpu-1gb", rootfs: undefined, region: undefined },
+    signal,
+  );
+  await waitForStatus(client, id, "running", Date.now() + 30_000, signal);
+  return id;
 }
 
 /** The emulator, a client of it and the running sandbox `useRunningSandbox` gives a test file. */
