@@ -5,6 +5,7 @@ import {
   builtEntry,
   cleanupAll,
   inPrivateMountNamespace,
+  scopesProbeScript,
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
@@ -58,23 +59,24 @@ const SCOPES = {
 describe("kernel interfaces mounted on the host", () => {
   it("are read-only in every scope: no binfmt_misc handler, no tracing, for a root program", async () => {
     const ws = await scratchDir();
-    const runner = `
-      const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
-      const out = {};
-      for (const [name, scope] of Object.entries(${JSON.stringify(SCOPES)})) {
-        const result = await runChildProcess("kernel-interfaces", process.execPath, ["-e", ${JSON.stringify(PROBE)}], {
-          cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 30, graceSec: 1, onLog: async () => {},
-          localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...scope },
-        });
-        out[name] = result.exitCode === 0 ? JSON.parse(result.stdout) : result.stderr;
-      }
-      console.log(JSON.stringify(out));`;
+    const runner = scopesProbeScript({
+      entry: viaRepoView(builtEntry),
+      command: process.execPath,
+      args: ["-e", PROBE],
+      workspace: ws,
+      scopes: SCOPES,
+    });
     const result = await inPrivateMountNamespace(
       `${bindRepoView} && ${MOUNTS} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
       { PATH: process.env.PATH, SCRIPT: runner },
     );
     expect(result.stderr).toBe("");
-    const outcomes = JSON.parse(result.stdout) as Record<keyof typeof SCOPES, unknown>;
+    const outcomes = Object.fromEntries(
+      Object.entries(JSON.parse(result.stdout) as Record<string, string>).map(([name, out]) => [
+        name,
+        JSON.parse(out) as unknown,
+      ]),
+    ) as Record<keyof typeof SCOPES, unknown>;
     // The workspace scope shows none of /sys; the host's /proc/sys (binfmt_misc inside) read-only.
     expect(outcomes.workspace).toEqual({
       seen: ["binfmt_misc"],

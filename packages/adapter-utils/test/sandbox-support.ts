@@ -5,6 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
+import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";
 
 export const packageDir = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 /** The built package, as a consumer imports it; child processes load it from here. */
@@ -22,6 +24,38 @@ export const bindRepoView = `mount --bind ${shellQuote(repoRoot)} ${REPO_VIEW}`;
 /** A path inside the repository, as seen through `REPO_VIEW`. */
 export function viaRepoView(file: string): string {
   return path.join(REPO_VIEW, path.relative(repoRoot, file));
+}
+
+/** What `scopesProbeScript` runs, and where. */
+export interface ScopesProbe {
+  /** The built package to import (through `REPO_VIEW` when the probe runs behind one). */
+  entry: string;
+  command: string;
+  args: readonly string[];
+  /** The run's cwd and `workspaceDir`. */
+  workspace: string;
+  /** Per name, the sandbox options spread over the workspace's (JSON: what a script can carry). */
+  scopes: Readonly<Record<string, object>>;
+}
+
+/**
+ * An ES module's text (for `node --input-type=module -e`) that runs one program through the
+ * package's `runChildProcess` once per scope and prints one JSON object: per scope, the stdout
+ * of a run that exited 0, else its stderr. For probes that must run in a host state the test's
+ * own process cannot be in: a private mount namespace, another uid.
+ */
+export function scopesProbeScript(probe: ScopesProbe): string {
+  return `
+    const { runChildProcess } = await import(${JSON.stringify(probe.entry)});
+    const out = {};
+    for (const [name, scope] of Object.entries(${JSON.stringify(probe.scopes)})) {
+      const result = await runChildProcess(name, ${JSON.stringify(probe.command)}, ${JSON.stringify(probe.args)}, {
+        cwd: ${JSON.stringify(probe.workspace)}, env: {}, timeoutSec: 30, graceSec: 1, onLog: async () => {},
+        localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(probe.workspace)}, ...scope },
+      });
+      out[name] = result.exitCode === 0 ? result.stdout : result.stderr;
+    }
+    console.log(JSON.stringify(out));`;
 }
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -119,7 +153,6 @@ export function exec(
   });
 }
 
-/** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */
 /**
  * Runs `shell` in a private mount namespace of its own (`unshare --mount --propagation private`),
  * so the mounts it makes (the repository's view, planted host state) vanish with it.
@@ -131,10 +164,8 @@ export function inPrivateMountNamespace(
   return exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], env);
 }
 
+/** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */
 export const SETTLE = { timeout: 10_000, interval: 50 } as const;
-
-import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";
 
 /** Runs a Node script in the sandbox through the spawn helper, with a 20 s timeout. */
 export function runNodeInSandbox(

@@ -9,6 +9,7 @@ import {
   cleanupAll,
   exec,
   inPrivateMountNamespace,
+  scopesProbeScript,
   viaRepoView,
 } from "./sandbox-support.js";
 
@@ -51,18 +52,16 @@ describe("setuid binaries", () => {
     await chmod(euid, 0o4755);
     // The bit is live on the host: run directly, uid 65534 becomes 0.
     expect((await asNobody(shellQuote(euid))).stdout).toBe("0\n");
-    const script = `
-      const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
-      const out = {};
-      const scopes = { workspace: { filesystemScope: "workspace", extraPaths: [{ path: ${JSON.stringify(tools)}, access: "ro" }] }, networkOnly: { networkScope: "deny" } };
-      for (const [name, scope] of Object.entries(scopes)) {
-        const result = await runChildProcess("setuid", ${JSON.stringify(euid)}, [], {
-          cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 30, graceSec: 1, onLog: async () => {},
-          localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...scope },
-        });
-        out[name] = result.exitCode === 0 ? result.stdout : result.stderr;
-      }
-      console.log(JSON.stringify(out));`;
+    const script = scopesProbeScript({
+      entry: viaRepoView(builtEntry),
+      command: euid,
+      args: [],
+      workspace: ws,
+      scopes: {
+        workspace: { filesystemScope: "workspace", extraPaths: [{ path: tools, access: "ro" }] },
+        networkOnly: { networkScope: "deny" },
+      },
+    });
     const result = await asNobody(`${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`, {
       HOME: ws,
       SCRIPT: script,

@@ -5,6 +5,7 @@ import {
   builtEntry,
   cleanupAll,
   inPrivateMountNamespace,
+  scopesProbeScript,
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
@@ -43,17 +44,13 @@ const SCOPES = {
 describe("private keys under the system paths the workspace scope shows", () => {
   it("/etc/ssl/private is empty in the sandbox, while /etc/ssl/certs stays", async () => {
     const ws = await scratchDir();
-    const runner = `
-      const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
-      const out = {};
-      for (const [name, scope] of Object.entries(${JSON.stringify(SCOPES)})) {
-        const result = await runChildProcess("private-keys", "/bin/sh", ["-c", ${JSON.stringify(PROBE)}], {
-          cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 30, graceSec: 1, onLog: async () => {},
-          localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...scope },
-        });
-        out[name] = result.exitCode === 0 ? result.stdout : result.stderr;
-      }
-      console.log(JSON.stringify(out));`;
+    const runner = scopesProbeScript({
+      entry: viaRepoView(builtEntry),
+      command: "/bin/sh",
+      args: ["-c", PROBE],
+      workspace: ws,
+      scopes: SCOPES,
+    });
     const result = await inPrivateMountNamespace(
       `${bindRepoView} && ${PLANT} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
       { PATH: process.env.PATH, SCRIPT: runner },
