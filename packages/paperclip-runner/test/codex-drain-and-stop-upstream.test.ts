@@ -19,6 +19,24 @@ import { bothRunners } from "./helpers/startup-release-differential.js";
 // normalised, nothing else.
 const toolchain = serverToolchainForFile();
 
+/** A session whose hanging turn a `turn.stop` ended. */
+const stopped = (work: string): Step[] => [
+  ...command("run.prepare", "prepare", codexPrepare(work)),
+  ...command("session.open", "open", { reuse: "same_session" }),
+  ...command("turn.start", "hang", { text: "hang" }),
+  { op: "event", type: "turn.started" },
+  ...command("turn.stop", "stop", {}),
+];
+
+/** `retainedEventsDrained` of the answers to the drains named `drain 1` … `drain <count>`. */
+const drainedFlags = (result: DriverResult, count = 3): unknown[] =>
+  Array.from(
+    { length: count },
+    (_, index) =>
+      (answer(result, `drain ${index + 1}`) as { result?: { retainedEventsDrained?: unknown } }).result
+        ?.retainedEventsDrained,
+  );
+
 describe("drains and turn.stop against upstream's runner", { timeout: 120_000 }, () => {
   it("answers drains behind a cancel, interrupt or stop with no turn after session.open as upstream's", async () => {
     // The open's held facts stay held as behind a first drain: the drains answer F,F,T (F,F,F,T
@@ -51,23 +69,16 @@ describe("drains and turn.stop against upstream's runner", { timeout: 120_000 },
       // The first drain keeps the facts (false) in both; when the next ones answer true depends on
       // whether the commit due 250 ms after a drain's answer, and the server's acknowledgements,
       // beat the next drain (F,F,T on a quiet machine; a loaded one moved it once). Ours must get there.
-      const drained = [1, 2, 3].map(
-        (n) => (answer(ours, `drain ${n}`) as { result?: { retainedEventsDrained?: unknown } }).result,
-      );
-      expect(drained[0]).toEqual({ status: "completed", retainedEventsDrained: false });
-      expect(drained.map((result) => result?.retainedEventsDrained)).toContain(true);
+      expect((answer(ours, "drain 1") as { result?: unknown }).result).toEqual({
+        status: "completed",
+        retainedEventsDrained: false,
+      });
+      expect(drainedFlags(ours)).toContain(true);
       expectSameAnswers(ours, upstream, ["drain 2", "drain 3"].map(slug));
     }
   });
 
   it("starts Codex again after a turn.stop for the goal commands, not for a snapshot, as upstream's", async () => {
-    const stopped = (work: string) => [
-      ...command("run.prepare", "prepare", codexPrepare(work)),
-      ...command("session.open", "open", { reuse: "same_session" }),
-      ...command("turn.start", "hang", { text: "hang" }),
-      { op: "event", type: "turn.started" } as const,
-      ...command("turn.stop", "stop", {}),
-    ];
     const scenarios = [
       (work: string) => [
         ...stopped(work),
@@ -113,20 +124,7 @@ describe("drains and turn.stop against upstream's runner", { timeout: 120_000 },
   });
 
   it("answers a snapshot after a turn.stop without Codex; a cancel leaves a goal command's start held", async () => {
-    const stopped = (work: string) => [
-      ...command("run.prepare", "prepare", codexPrepare(work)),
-      ...command("session.open", "open", { reuse: "same_session" }),
-      ...command("turn.start", "hang", { text: "hang" }),
-      { op: "event", type: "turn.started" } as const,
-      ...command("turn.stop", "stop", {}),
-    ];
     const drains = [1, 2, 3].flatMap((n) => command("runner.drain", `drain ${n}`));
-    const drained = (result: DriverResult) =>
-      [1, 2, 3].map(
-        (n) =>
-          (answer(result, `drain ${n}`) as { result?: { retainedEventsDrained?: unknown } }).result
-            ?.retainedEventsDrained,
-      );
     const [ours, upstream] = await bothRunners(toolchain(), (work) => [
       ...stopped(work),
       ...command("session.snapshot", "snapshot"),
@@ -136,7 +134,7 @@ describe("drains and turn.stop against upstream's runner", { timeout: 120_000 },
     // Ours started Codex again for the snapshot; its drain then committed the restart's facts (false).
     for (const result of [ours, upstream])
       expect(result.providerLog.filter((record) => record.kind === "start")).toHaveLength(1);
-    expect(drained(ours)).toEqual([true, true, true]);
+    expect(drainedFlags(ours)).toEqual([true, true, true]);
     expectSameAnswers(ours, upstream);
     const [oursCancel, upstreamCancel] = await bothRunners(toolchain(), (work) => [
       ...stopped(work),
@@ -147,8 +145,8 @@ describe("drains and turn.stop against upstream's runner", { timeout: 120_000 },
     ]);
     // The goal command's start facts stay held through the cancel as through a first drain.
     // F,F,T on a quiet machine; the later drains move with the 250 ms commit and the acknowledgements.
-    expect(drained(oursCancel)[0]).toBe(false);
-    expect(drained(oursCancel)).toContain(true);
+    expect(drainedFlags(oursCancel)[0]).toBe(false);
+    expect(drainedFlags(oursCancel)).toContain(true);
     expectSameAnswers(oursCancel, upstreamCancel, ["drain 2", "drain 3"].map(slug));
   });
 
