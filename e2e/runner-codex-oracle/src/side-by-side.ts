@@ -1,5 +1,6 @@
-import { beforeAll } from "vitest";
-import { maskWorkDir } from "./command-results.js";
+import { beforeAll, expect } from "vitest";
+import { unlistedDifferences } from "./accepted-differences.js";
+import { commandResults, maskWorkDir } from "./command-results.js";
 import { diffEventStreams, normaliseEvents } from "./normalise-events.js";
 import {
   type CommittedEvent,
@@ -41,6 +42,24 @@ export function maskedOutcomes({ upstream, ours }: SideBySide): SideBySide {
     events: outcome.events.map((event) => ({ ...event, payload: maskWorkDir(event.payload) })),
   });
   return { upstream: mask(upstream), ours: mask(ours) };
+}
+
+/** Ours' committed stream is upstream's, normalised and masked, but for the `accepted` differences. */
+export function expectSameStreams(
+  outcomes: SideBySide,
+  accepted: Readonly<Record<string, string>> = {},
+): void {
+  const differences = streamDifferences(maskedOutcomes(outcomes));
+  expect(unlistedDifferences(differences, accepted), differences.join("\n")).toEqual([]);
+}
+
+/** Ours answered every command the server queued as upstream's, but for the `accepted` differences. */
+export function expectSameCommandResults(
+  { upstream, ours }: SideBySide,
+  accepted: Readonly<Record<string, string>> = {},
+): void {
+  const differences = diffEventStreams(commandResults(upstream), commandResults(ours));
+  expect(unlistedDifferences(differences, accepted), differences.join("\n")).toEqual([]);
 }
 
 /** The events up to the last one a resume produced (the next turn's `turn.accepted` excluded). */
