@@ -1,5 +1,5 @@
 import type { EmulatorProcess } from "./emulator-process.js";
-import type { HostApi, Plugin } from "./host-api.js";
+import type { Environment, HostApi, Plugin } from "./host-api.js";
 import { waitFor } from "./process-group.js";
 
 /** A shape from the CreateOS catalog (the emulator's too): the plugin requires one. */
@@ -32,5 +32,30 @@ export function probeDraftConfig(
     name: "createos-draft",
     driver: "sandbox",
     config: { provider: "createos", apiUrl: emulator.url, apiKey: emulator.apiKey, shape: SHAPE },
+  });
+}
+
+/**
+ * A CreateOS environment of the company on `emulator`, with a 120 s command timeout; `config`
+ * adds or overrides keys.
+ */
+export function createCreateosEnvironment(
+  api: HostApi,
+  companyId: string,
+  emulator: EmulatorProcess,
+  name: string,
+  config: Record<string, unknown> = {},
+): Promise<Environment> {
+  return api.post<Environment>(`/companies/${companyId}/environments`, {
+    name,
+    driver: "sandbox",
+    config: {
+      provider: "createos",
+      apiUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      shape: SHAPE,
+      timeoutMs: 120_000,
+      ...config,
+    },
   });
 }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
 import type { HostApi, Lease } from "../src/host-api.js";
 import { useHostFixture } from "../src/host-fixture.js";
-import { SHAPE } from "../src/plugin-steps.js";
+import { createCreateosEnvironment } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 
 // What the host decides from a lease hook's outcome (issue 20, points 1 and 4), through its own
@@ -51,20 +51,11 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
 
   beforeAll(async () => {
     companyId = (await api.post<{ id: string }>("/companies", { name: "CreateOS leases" })).id;
+    // `warm`: the host binds the issue to one execution workspace, so its runs share a lease.
     environmentId = (
-      await api.post<{ id: string }>(`/companies/${companyId}/environments`, {
-        name: "createos-reuse",
-        driver: "sandbox",
-        // `warm`: the host binds the issue to one execution workspace, so its runs share a lease.
-        config: {
-          provider: "createos",
-          apiUrl: emulator.url,
-          apiKey: emulator.apiKey,
-          shape: SHAPE,
-          timeoutMs: 120_000,
-          reuseLease: true,
-          runnerLifecycleMode: "warm",
-        },
+      await createCreateosEnvironment(api, companyId, emulator, "createos-reuse", {
+        reuseLease: true,
+        runnerLifecycleMode: "warm",
       })
     ).id;
   });

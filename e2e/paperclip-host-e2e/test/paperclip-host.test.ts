@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
 import type { AdapterCheck, Environment, HostApi, Lease } from "../src/host-api.js";
 import { useHostFixture } from "../src/host-fixture.js";
-import { probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
+import { createCreateosEnvironment, probeDraftConfig, SHAPE } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 
 let emulator: EmulatorProcess | undefined;
@@ -27,11 +27,7 @@ describe("the CreateOS plugin inside the real Paperclip server (Node 24)", () =>
     await step("create a company and a createos environment", async () => {
       const company = await api.post<{ id: string }>("/companies", { name: "CreateOS E2E" });
       companyId = company.id;
-      environment = await api.post<Environment>(`/companies/${companyId}/environments`, {
-        name: "createos-emulator",
-        driver: "sandbox",
-        config: { provider: "createos", apiUrl: e.url, apiKey: e.apiKey, shape: SHAPE, timeoutMs: 120_000 },
-      });
+      environment = await createCreateosEnvironment(api, companyId, e, "createos-emulator");
     });
     expect(environment.config).toMatchObject({ provider: "createos", apiUrl: e.url, timeoutMs: 120_000 });
     expect(environment.config.apiKey).toMatch(

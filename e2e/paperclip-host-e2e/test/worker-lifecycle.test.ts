@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
 import type { HostApi, Lease, Plugin } from "../src/host-api.js";
 import { useHostFixture } from "../src/host-fixture.js";
-import { SHAPE } from "../src/plugin-steps.js";
+import { createCreateosEnvironment } from "../src/plugin-steps.js";
 import { waitFor } from "../src/process-group.js";
 
 // The plugin's worker going away while a run holds a lease and a command of that run is
@@ -74,19 +74,7 @@ describe("the worker going away while a command runs (Node 24)", () => {
 
   /** An environment of its own for each test: the host refuses config changes beside a pending cleanup. */
   const createEnvironment = async (name: string): Promise<string> =>
-    (
-      await api.post<{ id: string }>(`/companies/${companyId}/environments`, {
-        name,
-        driver: "sandbox",
-        config: {
-          provider: "createos",
-          apiUrl: emulator.url,
-          apiKey: emulator.apiKey,
-          shape: SHAPE,
-          timeoutMs: 120_000,
-        },
-      })
-    ).id;
+    (await createCreateosEnvironment(api, companyId, emulator, name)).id;
 
   /** A project of its own for each test, so no run waits on another test's workspace. */
   const createProject = async (name: string): Promise<string> => {
