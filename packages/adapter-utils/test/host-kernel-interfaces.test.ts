@@ -1,14 +1,5 @@
-import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  bindRepoView,
-  builtEntry,
-  cleanupAll,
-  inPrivateMountNamespace,
-  scopesProbeScript,
-  scratchDir,
-  viaRepoView,
-} from "./sandbox-support.js";
+import { cleanupAll, probeScopesAfterHostSetup, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -59,23 +50,14 @@ const SCOPES = {
 describe("kernel interfaces mounted on the host", () => {
   it("are read-only in every scope: no binfmt_misc handler, no tracing, for a root program", async () => {
     const ws = await scratchDir();
-    const runner = scopesProbeScript({
-      entry: viaRepoView(builtEntry),
+    const out = await probeScopesAfterHostSetup(MOUNTS, {
       command: process.execPath,
       args: ["-e", PROBE],
       workspace: ws,
       scopes: SCOPES,
     });
-    const result = await inPrivateMountNamespace(
-      `${bindRepoView} && ${MOUNTS} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-      { PATH: process.env.PATH, SCRIPT: runner },
-    );
-    expect(result.stderr).toBe("");
     const outcomes = Object.fromEntries(
-      Object.entries(JSON.parse(result.stdout) as Record<string, string>).map(([name, out]) => [
-        name,
-        JSON.parse(out) as unknown,
-      ]),
+      Object.entries(out).map(([name, stdout]) => [name, JSON.parse(stdout) as unknown]),
     ) as Record<keyof typeof SCOPES, unknown>;
     // The workspace scope shows none of /sys; the host's /proc/sys (binfmt_misc inside) read-only.
     expect(outcomes.workspace).toEqual({

@@ -164,6 +164,25 @@ export function inPrivateMountNamespace(
   return exec("unshare", ["--mount", "--propagation", "private", "sh", "-c", shell], env);
 }
 
+/**
+ * Runs `command args` in each scope (`scopesProbeScript`, the package seen through `REPO_VIEW`)
+ * in a private mount namespace where the shell line `setup` has changed the host first; per
+ * scope, the stdout of a run that exited 0, else its stderr. Throws on the probe's own failure.
+ */
+export async function probeScopesAfterHostSetup(
+  setup: string,
+  probe: Omit<ScopesProbe, "entry">,
+): Promise<Record<string, string>> {
+  const script = scopesProbeScript({ entry: viaRepoView(builtEntry), ...probe });
+  const result = await inPrivateMountNamespace(
+    `${bindRepoView} && ${setup} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+    { PATH: process.env.PATH, SCRIPT: script },
+  );
+  if (result.code !== 0 || result.stderr !== "")
+    throw new Error(`probe failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, string>;
+}
+
 /** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */
 export const SETTLE = { timeout: 10_000, interval: 50 } as const;
 

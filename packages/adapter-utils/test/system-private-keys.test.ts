@@ -1,14 +1,5 @@
-import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  bindRepoView,
-  builtEntry,
-  cleanupAll,
-  inPrivateMountNamespace,
-  scopesProbeScript,
-  scratchDir,
-  viaRepoView,
-} from "./sandbox-support.js";
+import { cleanupAll, probeScopesAfterHostSetup, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -44,19 +35,12 @@ const SCOPES = {
 describe("private keys under the system paths the workspace scope shows", () => {
   it("/etc/ssl/private is empty in the sandbox, while /etc/ssl/certs stays", async () => {
     const ws = await scratchDir();
-    const runner = scopesProbeScript({
-      entry: viaRepoView(builtEntry),
+    const outcomes = await probeScopesAfterHostSetup(PLANT, {
       command: "/bin/sh",
       args: ["-c", PROBE],
       workspace: ws,
       scopes: SCOPES,
     });
-    const result = await inPrivateMountNamespace(
-      `${bindRepoView} && ${PLANT} && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-      { PATH: process.env.PATH, SCRIPT: runner },
-    );
-    expect(result.stderr).toBe("");
-    const outcomes = JSON.parse(result.stdout) as Record<string, string>;
     for (const name of Object.keys(SCOPES)) {
       expect(outcomes[name], name).toBe("no key\n(listed)\ncerts\n");
     }
