@@ -79,6 +79,15 @@ describe.each(publishableDirs)("the package contract of %s", (dir) => {
     expect(existsSync(path.join(repoRoot, dir, "CHANGELOG.md"))).toBe(true);
   });
 
+  it("tells npm users to install it under the dist-tag it publishes to", () => {
+    // A name that is also upstream's keeps `latest` for upstream: a bare install gets theirs.
+    const tag = (pkg.publishConfig as Conditions).tag;
+    const readme = readFileSync(path.join(repoRoot, dir, "README.md"), "utf8");
+    const installs = [...readme.matchAll(/npm install (?:-D )?([\w@./-]+)/g)].map((match) => match[1] ?? "");
+    const own = installs.filter((spec) => spec === pkg.name || spec.startsWith(`${pkg.name}@`));
+    expect(own).toEqual([tag === undefined ? pkg.name : `${pkg.name}@${tag}`]);
+  });
+
   it("keeps its README a README: at most 200 lines, the depth in docs/", () => {
     const readme = readFileSync(path.join(repoRoot, dir, "README.md"), "utf8");
     expect(readme.trimEnd().split("\n").length).toBeLessThanOrEqual(200);

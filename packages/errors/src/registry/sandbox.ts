@@ -500,7 +500,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "The allowlist scope starts a bridge inside the sandbox that relays the program's proxy connections to the host proxy. When the native bridge is not used, that bridge is `dist/node-bridge.cjs`, which the build writes beside the package's modules and every run copies into its private directory. The file was not there, so nothing was started. `details.path` holds where it was looked for.",
     when: "A partial or pruned install, a build interrupted before tsup wrote every entry, or a bundler that inlined the package's modules into another build without copying `dist/node-bridge.cjs`.",
     solutions: [
-      "Reinstall the package (`npm install @paperclipai/adapter-utils`), or rebuild it from source (`pnpm --filter @paperclipai/adapter-utils build`).",
+      "Reinstall the package (`npm install @paperclipai/adapter-utils@sandbox`), or rebuild it from source (`pnpm --filter @paperclipai/adapter-utils build`).",
       "When bundling the package into your own build, mark `@paperclipai/adapter-utils` as external so its `dist/` files stay beside it.",
       "Run `paperclip-sandbox doctor`: its bridge check shows which bridge runs.",
     ],
