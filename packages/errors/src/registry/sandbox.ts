@@ -539,7 +539,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "Read `details.options` to see which option was refused.",
     ],
     prevention:
-      "Choose the implementation per run: this package for local (optionally sandboxed) runs, upstream for remote ones. docs/adapter-utils/run-child-process.md (in the repository) lists which upstream options are accepted and which are refused.",
+      "Choose the implementation per run: this package for local (optionally sandboxed) runs, upstream for remote ones. https://github.com/paperclipai/paperclip/blob/main/docs/adapter-utils/run-child-process.md lists which upstream options are accepted and which are refused.",
     example: `await runChildProcess("run-1", "codex", [], { ...opts, remoteExecution: sshSpec });
 // SandboxError [ERR_SANDBOX_UNSUPPORTED_OPTION]: runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.`,
   },
