@@ -1,21 +1,15 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { headingAnchors, localLinks } from "../src/markdown-links.js";
-import { listFiles, publishableDirs, repoRoot } from "../src/workspace.js";
+import { markdownFiles, publishableDirs, repoRoot } from "../src/workspace.js";
 
 const isMarkdown = (file: string) => file.endsWith(".md");
-/** Every Markdown file a reader follows links in: all but changelogs (generated) and dependencies. */
-const markdownFiles = readdirSync(repoRoot, { withFileTypes: true })
-  .filter((entry) => !entry.name.startsWith(".") && entry.name !== "node_modules")
-  .flatMap((entry) => {
-    const full = path.join(repoRoot, entry.name);
-    return entry.isDirectory() ? listFiles(full, isMarkdown) : isMarkdown(full) ? [full] : [];
-  })
-  .filter((file) => path.basename(file) !== "CHANGELOG.md");
+/** Every Markdown file a reader follows links in: all but changelogs (generated). */
+const readerFiles = markdownFiles().filter((file) => path.basename(file) !== "CHANGELOG.md");
 
 describe("links between the repository's Markdown files", () => {
-  it.each(markdownFiles.map((file) => [path.relative(repoRoot, file), file]))(
+  it.each(readerFiles.map((file) => [path.relative(repoRoot, file), file]))(
     "%s links only to files and headings that exist",
     (_name, file) => {
       const broken: string[] = [];
