@@ -1,10 +1,12 @@
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { publishablePackages, repoRoot } from "@paperclipai/repo-checks/workspace-packages";
 import { tempDirForFile } from "@paperclipai/test-support";
 import { beforeAll, describe, expect, it } from "vitest";
+import { typescriptBlocks } from "./readme-blocks.js";
 
 const run = promisify(execFile);
 const NPM_INSTALL_TIMEOUT_MS = 240_000;
@@ -83,6 +85,58 @@ describe("the packed tarballs, installed with npm into a fresh project", () => {
       }
     }
   }, 120_000);
+
+  it("compile every README's TypeScript blocks (strict; node16 and bundler) and run them", async () => {
+    // A user copies a block of the README npm shows into a file of their project: each stands alone.
+    const blockDir = path.join(consumerDir, "readme-blocks");
+    await mkdir(blockDir);
+    const files: string[] = [];
+    for (const { name } of manifests) {
+      const readme = await readFile(path.join(consumerDir, "node_modules", name, "README.md"), "utf8");
+      for (const [index, block] of typescriptBlocks(readme).entries()) {
+        files.push(`${path.basename(name)}-${index}.mts`);
+        await writeFile(path.join(blockDir, files.at(-1) as string), block);
+      }
+    }
+    expect(files.length).toBeGreaterThanOrEqual(packageDirs.length);
+    const require = createRequire(import.meta.url);
+    const typeRoots = [path.dirname(path.dirname(require.resolve("@types/node/package.json")))];
+    for (const [resolution, module] of [
+      ["node16", "node16"],
+      ["bundler", "preserve"],
+    ]) {
+      const compilerOptions = {
+        strict: true,
+        module,
+        moduleResolution: resolution,
+        target: "es2022",
+        typeRoots,
+      };
+      const emit = resolution === "node16" ? { outDir: "out" } : { noEmit: true };
+      const config = `tsconfig.${resolution}.json`;
+      await writeFile(
+        path.join(blockDir, config),
+        JSON.stringify({ compilerOptions: { ...compilerOptions, types: ["node"], ...emit }, files }),
+      );
+      const tsc = await run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", config], {
+        cwd: blockDir,
+      }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
+      expect(tsc, `tsc (${resolution})`).toEqual({ stdout: "", stderr: "" });
+    }
+    // The blocks' temporary directories go below the test's own, even when a block fails.
+    const tmp = path.join(workDir, "readme-tmp");
+    await mkdir(tmp);
+    for (const file of files) {
+      const program = path.join(blockDir, "out", file.replace(/\.mts$/, ".mjs"));
+      const outcome = await run(process.execPath, [program], {
+        cwd: consumerDir,
+        env: { ...process.env, TMPDIR: tmp },
+      })
+        .then(() => "ran")
+        .catch((error: { stderr: string }) => error.stderr);
+      expect(outcome, file).toBe("ran");
+    }
+  }, 180_000);
 
   it("do not expose files outside exports", async () => {
     const blocked = await node(

@@ -46,5 +46,21 @@ export function listFiles(dir: string, accept: (file: string) => boolean): strin
   return found;
 }
 
+const isMarkdown = (file: string): boolean => file.endsWith(".md");
+
+/**
+ * Every Markdown file of the repository: at the root and below it, in `.changeset` but no
+ * other dot-directory, without dependencies or build output.
+ */
+export function markdownFiles(): string[] {
+  return readdirSync(repoRoot, { withFileTypes: true })
+    .filter((entry) => entry.name === ".changeset" || !entry.name.startsWith("."))
+    .flatMap((entry) => {
+      const full = path.join(repoRoot, entry.name);
+      if (SKIPPED_DIRS.has(entry.name)) return [];
+      return entry.isDirectory() ? listFiles(full, isMarkdown) : isMarkdown(full) ? [full] : [];
+    });
+}
+
 export const isTestFile = (file: string): boolean =>
   /\.test\.[cm]?[jt]s$/.test(file) || file.split(path.sep).includes("test");

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { renderErrorDocs } from "@paperclipai/errors/registry";
+import { errorRegistry, renderErrorDocs } from "@paperclipai/errors/registry";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../src/workspace.js";
+import { markdownFiles, repoRoot } from "../src/workspace.js";
 
 const docsDir = path.join(repoRoot, "docs/errors");
 const REGENERATE = "pnpm --filter @paperclipai/errors docs";
@@ -17,5 +17,20 @@ describe("docs/errors", () => {
         text,
       );
     }
+  });
+});
+
+// The families' codes; Node's own (ERR_INVALID_ARG_TYPE, …) may be quoted freely.
+const FAMILY_CODE = /\bERR_(?:SANDBOX|CREATEOS|RUNNER|ERRORS)_[A-Z0-9_]*[A-Z0-9]\b/g;
+
+describe("the Markdown of the repository (READMEs, docs, changesets, changelogs)", () => {
+  it("names only error codes the registry documents", () => {
+    const documented = new Set<string>(errorRegistry.map((entry) => entry.code));
+    const unknown = markdownFiles().flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(FAMILY_CODE)]
+        .filter((match) => !documented.has(match[0]))
+        .map((match) => `${path.relative(repoRoot, file)}: ${match[0]}`),
+    );
+    expect(unknown).toEqual([]);
   });
 });

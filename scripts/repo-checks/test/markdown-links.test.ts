@@ -10,11 +10,15 @@ describe("localLinks", () => {
       "[inside](fenced.md)",
       "```",
       'An [image](chart.svg "title").',
+      "The [errors](https://github.com/paperclipai/paperclip/blob/main/docs/errors/README.md#runner),",
+      "[docs](https://github.com/paperclipai/paperclip/tree/main/docs), [a fork](https://github.com/x/paperclip/blob/main/a.md).",
     ].join("\n");
     expect(localLinks(text)).toEqual([
-      { line: 1, target: "../docs/proxy.md", anchor: "rules" },
-      { line: 1, target: "", anchor: "limits" },
-      { line: 6, target: "chart.svg", anchor: null },
+      { line: 1, target: "../docs/proxy.md", anchor: "rules", byUrl: false },
+      { line: 1, target: "", anchor: "limits", byUrl: false },
+      { line: 6, target: "chart.svg", anchor: null, byUrl: false },
+      { line: 7, target: "docs/errors/README.md", anchor: "runner", byUrl: true },
+      { line: 8, target: "docs", anchor: null, byUrl: true },
     ]);
   });
 });

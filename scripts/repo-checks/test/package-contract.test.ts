@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REPOSITORY_WEB_URL } from "../src/markdown-links.js";
 import { publishableDirs, readPackageJson, repoRoot, TESTED_NODE_MAJORS } from "../src/workspace.js";
 
 type Conditions = Record<string, unknown>;
@@ -17,6 +18,8 @@ describe.each(publishableDirs)("the package contract of %s", (dir) => {
     expect(pkg.sideEffects === false || Array.isArray(pkg.sideEffects)).toBe(true);
     expect(pkg.files).toContain("dist");
     expect((pkg.repository as Conditions).directory).toBe(dir);
+    // The READMEs link to the repository's files through this URL (docs-links.test.ts).
+    expect((pkg.repository as Conditions).url).toBe(`git+${REPOSITORY_WEB_URL}.git`);
     // `tag` only where the name is also upstream's and `latest` stays theirs (docs/releasing.md).
     const { tag, ...publishConfig } = pkg.publishConfig as Conditions;
     expect(publishConfig).toEqual({ access: "public", provenance: true });
@@ -74,6 +77,15 @@ describe.each(publishableDirs)("the package contract of %s", (dir) => {
     );
     expect(existsSync(path.join(repoRoot, dir, "README.md"))).toBe(true);
     expect(existsSync(path.join(repoRoot, dir, "CHANGELOG.md"))).toBe(true);
+  });
+
+  it("tells npm users to install it under the dist-tag it publishes to", () => {
+    // A name that is also upstream's keeps `latest` for upstream: a bare install gets theirs.
+    const tag = (pkg.publishConfig as Conditions).tag;
+    const readme = readFileSync(path.join(repoRoot, dir, "README.md"), "utf8");
+    const installs = [...readme.matchAll(/npm install (?:-D )?([\w@./-]+)/g)].map((match) => match[1] ?? "");
+    const own = installs.filter((spec) => spec === pkg.name || spec.startsWith(`${pkg.name}@`));
+    expect(own).toEqual([tag === undefined ? pkg.name : `${pkg.name}@${tag}`]);
   });
 
   it("keeps its README a README: at most 200 lines, the depth in docs/", () => {

@@ -13,6 +13,6 @@ export function checkRootRunner(uid: number | undefined): DoctorCheck | null {
     name: "root runner",
     status: "warn",
     detail:
-      "running as root: a network-only program (--host-fs, or networkScope without filesystemScope) is uid 0 and can write the host's files outside /etc (/usr, /var/spool/cron, /root), which run later outside the sandbox with the host's network; run untrusted programs in the workspace scope, or run the sandbox as a uid of its own (see docs/adapter-utils/security.md)",
+      "running as root: a network-only program (--host-fs, or networkScope without filesystemScope) is uid 0 and can write the host's files outside /etc (/usr, /var/spool/cron, /root), which run later outside the sandbox with the host's network; run untrusted programs in the workspace scope, or run the sandbox as a uid of its own (see https://github.com/paperclipai/paperclip/blob/main/docs/adapter-utils/security.md)",
   };
 }

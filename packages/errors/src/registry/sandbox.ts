@@ -500,7 +500,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "The allowlist scope starts a bridge inside the sandbox that relays the program's proxy connections to the host proxy. When the native bridge is not used, that bridge is `dist/node-bridge.cjs`, which the build writes beside the package's modules and every run copies into its private directory. The file was not there, so nothing was started. `details.path` holds where it was looked for.",
     when: "A partial or pruned install, a build interrupted before tsup wrote every entry, or a bundler that inlined the package's modules into another build without copying `dist/node-bridge.cjs`.",
     solutions: [
-      "Reinstall the package (`npm install @paperclipai/adapter-utils`), or rebuild it from source (`pnpm --filter @paperclipai/adapter-utils build`).",
+      "Reinstall the package (`npm install @paperclipai/adapter-utils@sandbox`), or rebuild it from source (`pnpm --filter @paperclipai/adapter-utils build`).",
       "When bundling the package into your own build, mark `@paperclipai/adapter-utils` as external so its `dist/` files stay beside it.",
       "Run `paperclip-sandbox doctor`: its bridge check shows which bridge runs.",
     ],
@@ -539,7 +539,7 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
       "Read `details.options` to see which option was refused.",
     ],
     prevention:
-      "Choose the implementation per run: this package for local (optionally sandboxed) runs, upstream for remote ones. docs/adapter-utils/run-child-process.md (in the repository) lists which upstream options are accepted and which are refused.",
+      "Choose the implementation per run: this package for local (optionally sandboxed) runs, upstream for remote ones. https://github.com/paperclipai/paperclip/blob/main/docs/adapter-utils/run-child-process.md lists which upstream options are accepted and which are refused.",
     example: `await runChildProcess("run-1", "codex", [], { ...opts, remoteExecution: sshSpec });
 // SandboxError [ERR_SANDBOX_UNSUPPORTED_OPTION]: runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.`,
   },
