@@ -1,16 +1,9 @@
 import { chmod, chown, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  bindRepoView,
-  builtEntry,
-  cleanupAll,
-  exec,
-  inPrivateMountNamespace,
-  viaRepoView,
-} from "./sandbox-support.js";
+import { cleanupAll, exec } from "./sandbox-support.js";
+import { runInScopeMatrix } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
@@ -43,38 +36,6 @@ const REFUSED = {
   "ordinary-chmod": "ok",
 };
 
-/** Runs PROGRAM in each scope through the built package, as root or as uid 65534; returns each outcome. */
-async function runInEveryScope(runAs: "root" | "nobody", ws: string) {
-  const script = `
-    const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
-    const out = {};
-    const scopes = {
-      workspace: { filesystemScope: "workspace" },
-      workspaceDeny: { filesystemScope: "workspace", networkScope: "deny" },
-      networkOnlyDeny: { networkScope: "deny" },
-      networkOnlyAllowlist: { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:9"] },
-    };
-    for (const [name, scope] of Object.entries(scopes)) {
-      const cwd = ${JSON.stringify(ws)} + "/" + name;
-      require("node:fs").mkdirSync(cwd);
-      const result = await runChildProcess("set-id", process.execPath, ["-e", process.env.PROGRAM], {
-        cwd, env: {}, timeoutSec: 30, graceSec: 1, onLog: async () => {},
-        localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...scope },
-      });
-      out[name] = result.exitCode === 0 ? JSON.parse(result.stdout) : result.stderr;
-    }
-    console.log(JSON.stringify(out));`;
-  const node = `${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`;
-  const asUser = runAs === "root" ? node : `setpriv --reuid=65534 --regid=65534 --clear-groups ${node}`;
-  const preamble = `const require = (await import("node:module")).createRequire(import.meta.url);`;
-  return inPrivateMountNamespace(`${bindRepoView} && exec ${asUser}`, {
-    PATH: process.env.PATH,
-    HOME: ws,
-    SCRIPT: preamble + script,
-    PROGRAM,
-  });
-}
-
 /** Every file below `dir` whose mode has a set-ID bit, as the host sees it. */
 async function setIdFiles(dir: string): Promise<string> {
   return (await exec("find", [dir, "-perm", "/6000"])).stdout;
@@ -89,7 +50,7 @@ describe("set-user-ID and set-group-ID files", () => {
       await mkdir(ws);
       await chmod(base, 0o755);
       if (runAs === "nobody") await chown(ws, 65534, 65534);
-      const result = await runInEveryScope(runAs, ws);
+      const result = await runInScopeMatrix(runAs, ws, PROGRAM);
       expect(result.stderr).toBe("");
       expect(JSON.parse(result.stdout)).toEqual({
         workspace: REFUSED,
