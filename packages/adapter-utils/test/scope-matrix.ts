@@ -1,3 +1,4 @@
+import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import {
   bindRepoView,
@@ -18,10 +19,21 @@ export const SCOPE_MATRIX = {
 export type ScopeName = keyof typeof SCOPE_MATRIX;
 
 /**
+ * This Node as uid 65534 can run it, for a shell in a private mount namespace: its directory
+ * bound at `<base>/node-bin` (`mount`, run first), since the pinned Nodes of other majors
+ * live below root's 0700 home. `base` must be searchable by that uid.
+ */
+export function nodeForNobody(base: string): { mount: string; node: string } {
+  const dir = path.join(base, "node-bin");
+  const mount = `mkdir -p ${shellQuote(dir)} && mount --bind ${shellQuote(path.dirname(process.execPath))} ${shellQuote(dir)}`;
+  return { mount, node: path.join(dir, path.basename(process.execPath)) };
+}
+
+/**
  * Runs `program` (Node source, its stdout one JSON value) in each scope of `SCOPE_MATRIX`
  * through the built package, as root or as uid 65534 (`setpriv`, the repository through
- * its view), each in a directory of its own below `ws`, the workspace (which the caller
- * makes writable for that uid). Its stdout: `{ [scope]: parsed output, or bwrap's stderr }`.
+ * its view, and Node through `nodeForNobody`), each in a directory of its own below `ws`,
+ * the workspace (which the caller makes writable for that uid; its parent searchable). Its stdout: `{ [scope]: parsed output, or bwrap's stderr }`.
  */
 export function runInScopeMatrix(runAs: "root" | "nobody", ws: string, program: string): Promise<ExecResult> {
   const script = `
@@ -38,9 +50,13 @@ export function runInScopeMatrix(runAs: "root" | "nobody", ws: string, program: 
       out[name] = result.exitCode === 0 ? JSON.parse(result.stdout) : result.stderr;
     }
     console.log(JSON.stringify(out));`;
-  const node = `${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`;
-  const asUser = runAs === "root" ? node : `setpriv --reuid=65534 --regid=65534 --clear-groups ${node}`;
-  return inPrivateMountNamespace(`${bindRepoView} && exec ${asUser}`, {
+  const nobodys = nodeForNobody(path.dirname(ws));
+  const node = `${shellQuote(runAs === "root" ? process.execPath : nobodys.node)} --input-type=module -e "$SCRIPT"`;
+  const asUser =
+    runAs === "root"
+      ? `exec ${node}`
+      : `${nobodys.mount} && exec setpriv --reuid=65534 --regid=65534 --clear-groups ${node}`;
+  return inPrivateMountNamespace(`${bindRepoView} && ${asUser}`, {
     PATH: process.env.PATH,
     HOME: ws,
     SCRIPT: script,

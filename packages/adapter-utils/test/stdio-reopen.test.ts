@@ -10,6 +10,7 @@ import {
   packageDir,
   viaRepoView,
 } from "./sandbox-support.js";
+import { nodeForNobody } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
@@ -37,6 +38,7 @@ describe("the caller's stdio, when the CLI is given files", () => {
       await mkdir(ws);
       await chmod(base, 0o755);
       const owner = runAs === "root" ? 0 : 65534;
+      const nobodys = nodeForNobody(base);
       await chown(ws, owner, owner);
       for (const [name, flags] of Object.entries(SCOPES)) {
         // Host files outside the workspace, each the runner's own: modes would allow both.
@@ -47,7 +49,7 @@ describe("the caller's stdio, when the CLI is given files", () => {
         await chown(input, owner, owner);
         await chown(log, owner, owner);
         const cli = [
-          process.execPath,
+          runAs === "root" ? process.execPath : nobodys.node,
           viaRepoView(bin),
           ...flags,
           "--workspace",
@@ -58,14 +60,18 @@ describe("the caller's stdio, when the CLI is given files", () => {
           PROGRAM,
         ];
         const command = `${cli.map(shellQuote).join(" ")} < ${shellQuote(input)} >> ${shellQuote(log)}`;
-        const asUser = runAs === "root" ? "" : "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-        await inPrivateMountNamespace(`${bindRepoView} && ${asUser}sh -c ${shellQuote(command)}`, {
-          PATH: process.env.PATH,
-          HOME: ws,
-        });
+        const asUser =
+          runAs === "root" ? "" : `${nobodys.mount} && setpriv --reuid=65534 --regid=65534 --clear-groups `;
+        const run = await inPrivateMountNamespace(
+          `${bindRepoView} && ${asUser}sh -c ${shellQuote(command)}`,
+          {
+            PATH: process.env.PATH,
+            HOME: ws,
+          },
+        );
         // The program's output arrived; the host files hold nothing it took or wrote through /proc.
-        expect(await readFile(input, "utf8"), name).toBe("input\n");
-        expect(await readFile(log, "utf8"), name).toBe("secret\ninput\n");
+        expect(await readFile(input, "utf8"), `${name}: ${run.stderr}`).toBe("input\n");
+        expect(await readFile(log, "utf8"), `${name}: ${run.stderr}`).toBe("secret\ninput\n");
       }
     },
     120_000,
