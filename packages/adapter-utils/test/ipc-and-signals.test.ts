@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { cleanupAll, exec, onCleanup, runShellInSandbox, scratchDir } from "./sandbox-support.js";
@@ -47,5 +48,63 @@ describe("kernel objects shared across the host: System V IPC and signals", () =
     expect(await ended).toBe("SIGTERM");
     expect((await exec("ipcs", ["-m", "-i", memory])).code).toBe(0);
     expect((await exec("ipcs", ["-q", "-i", queue])).code).toBe(0);
+  }, 90_000);
+});
+
+/** Host processes whose command line holds `marker`. */
+function processesNaming(marker: string): string[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+}
+
+describe("signals to what the sandbox is built on", () => {
+  it("a program that stops or kills its bridge, or pid 1, still has its run end whole, and nothing of it stays", async () => {
+    const cases: [string, string, Omit<LocalProcessSandboxOptions, "workspaceDir">, boolean][] = [
+      [
+        "stop native bridge",
+        "kill -STOP $PPID",
+        { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"] },
+        true,
+      ],
+      [
+        "stop Node bridge",
+        "kill -STOP $PPID",
+        { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"], networkBridge: "node" },
+        true,
+      ],
+      [
+        "kill native bridge",
+        "kill -KILL $PPID",
+        { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"] },
+        false,
+      ],
+      // pid 1 of a pid namespace gets no signal it has no handler for from inside it.
+      [
+        "stop and kill pid 1",
+        "kill -STOP 1; kill -KILL 1",
+        { filesystemScope: "workspace", networkScope: "deny" },
+        true,
+      ],
+    ];
+    for (const [name, signal, scope, timesOut] of cases) {
+      const marker = String(600_000 + Math.floor(Math.random() * 100_000));
+      const ws = await scratchDir();
+      // The sleep outlives the run unless the run's end takes every process of it.
+      const result = await runShellInSandbox(
+        `${signal}; sleep ${marker} & wait`,
+        { workspaceDir: ws, ...scope },
+        // A run that ends on its own gets room on a loaded machine; one that cannot, 2 s.
+        { timeoutSec: timesOut ? 2 : 30 },
+      );
+      expect(result.timedOut, `${name}: ${result.stderr}`).toBe(timesOut);
+      expect(processesNaming(`sleep\0${marker}`), name).toEqual([]);
+    }
   }, 90_000);
 });

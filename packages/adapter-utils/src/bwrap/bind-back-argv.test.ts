@@ -38,4 +38,27 @@ describe("BindBackArgv", () => {
       ...["--dir", "/run/user/0/a/c"],
     ]);
   });
+
+  it("binds a read-only request outside the masks read-only, and a writable one below it writable again", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/tmp"]);
+    tree.bindBack({ path: "/home/me/.ssh", access: "ro" });
+    tree.bindBack({ path: "/home/me/.ssh/sockets", access: "rw" });
+    tree.bindBack({ path: "/home/me/.ssh/sockets/keep", access: "rw" });
+    expect(args).toEqual([
+      ...["--ro-bind", "/home/me/.ssh", "/home/me/.ssh"],
+      ...["--bind", "/home/me/.ssh/sockets", "/home/me/.ssh/sockets"],
+    ]);
+  });
+
+  it("never binds on, in or above /proc, /dev, /sys or a masked directory, nor a program's start-up path", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/tmp", "/var/run"]);
+    for (const path of ["/", "/var", "/tmp", "/dev", "/dev/shm/x", "/proc/sys", "/sys"]) {
+      tree.bindBack({ path, access: "ro" });
+    }
+    tree.bindBack({ path: "/opt/tool/bin", access: "ro", programDir: "/opt/tool/bin" });
+    expect(args).toEqual([]);
+    expect(tree.bound).toEqual([]);
+  });
 });

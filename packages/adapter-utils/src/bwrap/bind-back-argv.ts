@@ -1,9 +1,20 @@
 import { isSameOrBelow, type MountRequest, parentDirectories } from "./mount-request.js";
 
 /**
+ * The sandbox's own `/proc`, `/dev` and `/sys`: no caller's bind goes on, in or above them
+ * outside a masked directory (a read-only `/` would put the host's back over them and
+ * over every mask).
+ */
+const OWN_TREES = ["/proc", "/dev", "/sys"];
+
+/**
  * Binds back, over the masked directories of a host-root sandbox, the paths the
  * program needs there: parents are created only inside a masked directory, and a
  * path already shown with its access by an earlier bind-back above it is skipped.
+ * Outside the masks the host tree shows every path writable, so a path the caller
+ * asked for read-only (not a program's start-up path) is bound read-only onto itself,
+ * and a writable one below it writable again; never one on, in or above the sandbox's
+ * own trees or above a masked directory, which keep what the scope gives them.
  */
 export class BindBackArgv {
   private readonly created: Set<string>;
@@ -21,7 +32,8 @@ export class BindBackArgv {
   }
 
   bindBack(request: MountRequest): void {
-    if (!this.masked.some((dir) => dir !== request.path && isSameOrBelow(dir, request.path))) return;
+    const underMask = this.masked.some((dir) => dir !== request.path && isSameOrBelow(dir, request.path));
+    if (!underMask && !this.needsOwnAccess(request)) return;
     if (this.coveringBind(request.path)?.access === request.access) return;
     this.createParents(request.path);
     this.args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
@@ -36,6 +48,15 @@ export class BindBackArgv {
       this.args.push("--dir", parent);
       this.created.add(parent);
     }
+  }
+
+  /** A requested path outside the masks that the host tree does not show with its access. */
+  private needsOwnAccess(request: MountRequest): boolean {
+    if (request.programDir !== undefined) return false;
+    const path = request.path;
+    if (OWN_TREES.some((tree) => isSameOrBelow(tree, path) || isSameOrBelow(path, tree))) return false;
+    if (this.masked.some((dir) => isSameOrBelow(path, dir))) return false;
+    return (this.coveringBind(path)?.access ?? "rw") !== request.access;
   }
 
   private coveringBind(candidate: string): MountRequest | undefined {

@@ -1,4 +1,5 @@
 import { assemble, type BpfInstruction, type BpfStep, encode } from "./bpf-program.js";
+import { MODE_ARGUMENT, OPEN_FLAGS_ARGUMENT, setIdLabel, setIdModeSteps } from "./set-id-modes.js";
 import {
   AUDIT_ARCH,
   type FilterArch,
@@ -62,11 +63,13 @@ export const DENIED_SYSCALLS: readonly SyscallName[] = [
 
 /**
  * Denied with ENOSYS, so callers take their fallback: `clone3` passes its flags in
- * memory the filter cannot read (glibc then uses `clone`, whose flags it checks), and
- * io_uring runs operations outside any syscall check (libuv falls back to its thread pool).
+ * memory the filter cannot read (glibc then uses `clone`, whose flags it checks), as
+ * `openat2` does its mode (callers then use `openat`, whose mode it checks: set-id-modes.ts),
+ * and io_uring runs operations outside any syscall check (libuv falls back to its thread pool).
  */
 export const UNAVAILABLE_SYSCALLS: readonly SyscallName[] = [
   "clone3",
+  "openat2",
   "io_uring_setup",
   "io_uring_enter",
   "io_uring_register",
@@ -175,6 +178,8 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   route(["ioctl"], "ioctl");
   route(["socket"], "socket");
   route(["socketpair"], "socketpair");
+  for (const name of [...Object.keys(MODE_ARGUMENT), ...Object.keys(OPEN_FLAGS_ARGUMENT)] as SyscallName[])
+    route([name], setIdLabel(name)!);
   entries.sort((a, b) => a.nr - b.nr);
   const steps: BpfStep[] = [
     // Another architecture's calls (i386 on x86_64, arm32 on aarch64) have other numbers: kill.
@@ -212,6 +217,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "label", name: "socketpair" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
     ...allowOnly([ALLOWED_SOCKET_FAMILIES.AF_UNIX], "nofamily"),
+    ...setIdModeSteps(SECCOMP_DATA.arg),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },
     { op: "label", name: "deny" },

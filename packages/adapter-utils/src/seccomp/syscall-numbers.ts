@@ -54,6 +54,17 @@ export const SYSCALLS = {
   ioctl: { x64: 16, arm64: 29 },
   socket: { x64: 41, arm64: 198 },
   socketpair: { x64: 53, arm64: 199 },
+  // Calls that set a file's mode: x86_64 keeps the old path-based ones aarch64 never had.
+  chmod: { x64: 90, arm64: null },
+  fchmod: { x64: 91, arm64: 52 },
+  fchmodat: { x64: 268, arm64: 53 },
+  fchmodat2: { x64: 452, arm64: 452 },
+  creat: { x64: 85, arm64: null },
+  open: { x64: 2, arm64: null },
+  openat: { x64: 257, arm64: 56 },
+  openat2: { x64: 437, arm64: 437 },
+  mknod: { x64: 133, arm64: null },
+  mknodat: { x64: 259, arm64: 33 },
   iopl: { x64: 172, arm64: null },
   ioperm: { x64: 173, arm64: null },
 } as const satisfies Record<string, Record<FilterArch, number | null>>;

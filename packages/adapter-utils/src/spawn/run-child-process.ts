@@ -1,5 +1,6 @@
 import type { LocalProcessSandboxOptions } from "../sandbox-options.js";
 import { planSpawn } from "./plan-spawn.js";
+import { inheritedStdioRoutes, relayStdio } from "./relay-stdio.js";
 import { startChild } from "./start-child.js";
 import { superviseRun } from "./supervise-run.js";
 import { assertSupportedRunOptions } from "./unsupported-run-options.js";
@@ -30,7 +31,9 @@ export interface RunChildProcessOptions {
   localProcessSandbox?: LocalProcessSandboxOptions | null;
   /**
    * `"inherit"` connects the program to this process's stdin, stdout and stderr
-   * (a terminal, for the CLI): nothing is captured and `onLog` is not called.
+   * (a terminal, for the CLI): nothing is captured and `onLog` is not called. A file,
+   * directory or device among them (`< input.txt`, `> out.log`) reaches the program
+   * through a pipe: its descriptor would let it reopen the host's file (`stdio-route.ts`).
    */
   stdio?: "pipe" | "inherit";
   /** Signals this process receives during the run that are passed on to the program (the CLI forwards SIGINT, SIGTERM, SIGHUP). */
@@ -75,7 +78,9 @@ export async function runChildProcess(
 ): Promise<RunProcessResult> {
   assertSupportedRunOptions(opts);
   const plan = await planSpawn(command, args, opts);
+  const routes = opts.stdio === "inherit" ? inheritedStdioRoutes() : undefined;
   const startedAt = Date.now();
-  const child = await startChild(command, plan, opts);
-  return superviseRun({ runId, command, opts, plan, child, startedAt });
+  const child = await startChild(command, plan, opts, routes);
+  const relayed = routes ? relayStdio(child, routes) : Promise.resolve();
+  return superviseRun({ runId, command, opts, plan, child, startedAt, relayed });
 }

@@ -30,4 +30,10 @@ describe("childStdio", () => {
       "pipe",
     ]);
   });
+
+  it("relays through a pipe each of the caller's descriptors its route says to", () => {
+    expect(
+      childStdio({ stdio: "inherit" }, { status: {}, seccomp: null }, ["relay", "inherit", "relay"]),
+    ).toEqual(["pipe", "inherit", "pipe", "pipe"]);
+  });
 });

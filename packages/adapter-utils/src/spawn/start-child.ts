@@ -4,20 +4,29 @@ import { SECCOMP_FD, type SpawnPlan } from "./plan-spawn.js";
 import type { RunChildProcessOptions } from "./run-child-process.js";
 import { launchSpare } from "./spare-launcher.js";
 import { spawnFailure } from "./spawn-failure.js";
+import type { StdioRoute } from "./stdio-route.js";
 
-/** The child's descriptors: stdio (the caller's terminal, or pipes), then bwrap's status and filter pipes (pure). */
+/**
+ * The child's descriptors (pure): stdio (the caller's, each passed on or relayed through a
+ * pipe as `routes` says, or pipes), then bwrap's status and filter pipes.
+ */
 export function childStdio(
   opts: Pick<RunChildProcessOptions, "stdio" | "stdin">,
   plan: { status: unknown; seccomp: unknown },
+  routes: readonly StdioRoute[] = ["inherit", "inherit", "inherit"],
 ): StdioOptions {
-  const stdio =
+  const stdio: ("pipe" | "inherit" | "ignore")[] =
     opts.stdio === "inherit"
-      ? (["inherit", "inherit", "inherit"] as const)
-      : ([opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe"] as const);
+      ? routes.map((route) => (route === "relay" ? "pipe" : "inherit"))
+      : [opts.stdin != null ? "pipe" : "ignore", "pipe", "pipe"];
   return [...stdio, plan.status ? "pipe" : "ignore", ...(plan.seccomp ? (["pipe"] as const) : [])];
 }
 
-function spawnPlanned(plan: SpawnPlan, opts: RunChildProcessOptions): ChildProcess {
+function spawnPlanned(
+  plan: SpawnPlan,
+  opts: RunChildProcessOptions,
+  routes: readonly StdioRoute[] | undefined,
+): ChildProcess {
   if (plan.spare) {
     return launchSpare(plan.spare, {
       command: plan.command,
@@ -34,7 +43,7 @@ function spawnPlanned(plan: SpawnPlan, opts: RunChildProcessOptions): ChildProce
     env: plan.env,
     detached: true,
     shell: false,
-    stdio: childStdio(opts, plan),
+    stdio: childStdio(opts, plan, routes),
   });
 }
 
@@ -47,9 +56,10 @@ export async function startChild(
   command: string,
   plan: SpawnPlan,
   opts: RunChildProcessOptions,
+  routes?: readonly StdioRoute[],
 ): Promise<ChildProcess> {
   try {
-    const child = spawnPlanned(plan, opts);
+    const child = spawnPlanned(plan, opts, routes);
     if (plan.seccomp) {
       const filter = child.stdio[SECCOMP_FD] as Writable;
       filter.on("error", () => {});

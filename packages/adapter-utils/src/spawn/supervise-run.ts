@@ -17,7 +17,7 @@ type Captured = Record<LogStream, BoundedByteTail>;
 type ReportError = (error: unknown, message: string) => void;
 
 /** Keeps the tail of each stream and hands it to `onLog`, pausing the stream while a call is pending. */
-function captureOutput(child: ChildProcess, logs: LogDelivery): Captured {
+function captureOutput(child: ChildProcess | null, logs: LogDelivery): Captured {
   const captured = {
     stdout: new BoundedByteTail(MAX_CAPTURE_BYTES),
     stderr: new BoundedByteTail(MAX_CAPTURE_BYTES),
@@ -40,8 +40,8 @@ function captureOutput(child: ChildProcess, logs: LogDelivery): Captured {
       if (rest) void logs.deliver(stream, rest);
     });
   };
-  pump("stdout", child.stdout);
-  pump("stderr", child.stderr);
+  pump("stdout", child?.stdout ?? null);
+  pump("stderr", child?.stderr ?? null);
   return captured;
 }
 
@@ -120,7 +120,8 @@ function announceAndFeed(
           .catch((error: unknown) => report(error, "failed to record child process metadata"))
       : Promise.resolve();
   const stdin = child.stdin;
-  if (opts.stdin == null || !stdin) return;
+  // On the caller's stdio a stdin pipe is the relay's (relay-stdio.ts).
+  if (opts.stdin == null || !stdin || opts.stdio === "inherit") return;
   stdin.on("error", () => {});
   void recorded.finally(() => {
     if (!stdin.destroyed) stdin.end(opts.stdin);
@@ -135,6 +136,8 @@ export interface SuperviseInput {
   child: ChildProcess;
   /** `Date.now()` just before the spawn. */
   startedAt: number;
+  /** Settles once relayed output (`stdio: "inherit"`, relay-stdio.ts) is written. */
+  relayed?: Promise<void>;
 }
 
 /**
@@ -154,7 +157,8 @@ export function superviseRun(input: SuperviseInput): Promise<RunProcessResult> {
     report,
     stallMs: opts.onLogStallMs ?? DEFAULT_ON_LOG_STALL_MS,
   });
-  const captured = captureOutput(child, logs);
+  // On the caller's stdio nothing is captured: a relayed pipe is the relay's alone.
+  const captured = captureOutput(opts.stdio === "inherit" ? null : child, logs);
   followStatus(child, plan);
   const signals = controlSignals(child, plan, opts);
   announceAndFeed(child, opts, startedAt, report);
@@ -166,8 +170,7 @@ export function superviseRun(input: SuperviseInput): Promise<RunProcessResult> {
       if (settled) return;
       settled = true;
       signals.stop();
-      void logs
-        .drained()
+      void Promise.all([logs.drained(), input.relayed])
         .then(() => plan.cleanup())
         .catch((error: unknown) => report(error, "failed to clean up the sandbox"))
         .finally(settle);

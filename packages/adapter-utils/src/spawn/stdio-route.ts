@@ -1,0 +1,19 @@
+/** What one of this process's stdio descriptors is, as `fstat` and `isatty` tell. */
+export type StdioKind = "terminal" | "pipe" | "socket" | "file" | "directory" | "device" | "closed";
+
+/** `inherit`: the program gets the descriptor itself; `relay`: a pipe this process feeds or drains. */
+export type StdioRoute = "inherit" | "relay";
+
+/**
+ * How a run on the caller's stdio (`stdio: "inherit"`) connects one descriptor (pure).
+ * A program that holds a descriptor of a file can open it again through
+ * `/proc/self/fd/<n>` with any access the file's modes allow, because that link leads
+ * to the host's file, not to the descriptor: `< notes.txt` would hand it a host file to
+ * rewrite, `>> app.log` one to read, wherever it lies. So a file, a directory or a
+ * device that is no terminal reaches the program only through a pipe; a terminal
+ * (the CLI's purpose: an interactive program), a pipe and a socket, which reopen as
+ * the same object or not at all, are passed on.
+ */
+export function stdioRoute(kind: StdioKind): StdioRoute {
+  return kind === "file" || kind === "directory" || kind === "device" ? "relay" : "inherit";
+}

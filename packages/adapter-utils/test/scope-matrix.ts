@@ -1,0 +1,65 @@
+import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
+import {
+  bindRepoView,
+  builtEntry,
+  type ExecResult,
+  inPrivateMountNamespace,
+  viaRepoView,
+} from "./sandbox-support.js";
+
+/** Every filesystem scope, alone and with each network scope a hostile program gets. */
+export const SCOPE_MATRIX = {
+  workspace: { filesystemScope: "workspace" },
+  workspaceDeny: { filesystemScope: "workspace", networkScope: "deny" },
+  networkOnlyDeny: { networkScope: "deny" },
+  networkOnlyAllowlist: { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:9"] },
+} as const;
+
+export type ScopeName = keyof typeof SCOPE_MATRIX;
+
+/**
+ * This Node as uid 65534 can run it, for a shell in a private mount namespace: its directory
+ * bound at `<base>/node-bin` (`mount`, run first), since the pinned Nodes of other majors
+ * live below root's 0700 home. `base` must be searchable by that uid.
+ */
+export function nodeForNobody(base: string): { mount: string; node: string } {
+  const dir = path.join(base, "node-bin");
+  const mount = `mkdir -p ${shellQuote(dir)} && mount --bind ${shellQuote(path.dirname(process.execPath))} ${shellQuote(dir)}`;
+  return { mount, node: path.join(dir, path.basename(process.execPath)) };
+}
+
+/**
+ * Runs `program` (Node source, its stdout one JSON value) in each scope of `SCOPE_MATRIX`
+ * through the built package, as root or as uid 65534 (`setpriv`, the repository through
+ * its view, and Node through `nodeForNobody`), each in a directory of its own below `ws`,
+ * the workspace (which the caller makes writable for that uid; its parent searchable). Its stdout: `{ [scope]: parsed output, or bwrap's stderr }`.
+ */
+export function runInScopeMatrix(runAs: "root" | "nobody", ws: string, program: string): Promise<ExecResult> {
+  const script = `
+    const fs = await import("node:fs");
+    const { runChildProcess } = await import(${JSON.stringify(viaRepoView(builtEntry))});
+    const out = {};
+    for (const [name, scope] of Object.entries(${JSON.stringify(SCOPE_MATRIX)})) {
+      const cwd = ${JSON.stringify(ws)} + "/" + name;
+      fs.mkdirSync(cwd);
+      const result = await runChildProcess("scope-matrix", process.execPath, ["-e", process.env.PROGRAM], {
+        cwd, env: {}, timeoutSec: 60, graceSec: 1, onLog: async () => {},
+        localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...scope },
+      });
+      out[name] = result.exitCode === 0 ? JSON.parse(result.stdout) : result.stderr;
+    }
+    console.log(JSON.stringify(out));`;
+  const nobodys = nodeForNobody(path.dirname(ws));
+  const node = `${shellQuote(runAs === "root" ? process.execPath : nobodys.node)} --input-type=module -e "$SCRIPT"`;
+  const asUser =
+    runAs === "root"
+      ? `exec ${node}`
+      : `${nobodys.mount} && exec setpriv --reuid=65534 --regid=65534 --clear-groups ${node}`;
+  return inPrivateMountNamespace(`${bindRepoView} && ${asUser}`, {
+    PATH: process.env.PATH,
+    HOME: ws,
+    SCRIPT: script,
+    PROGRAM: program,
+  });
+}
