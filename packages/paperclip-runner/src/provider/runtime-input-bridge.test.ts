@@ -90,4 +90,33 @@ describe("RuntimeInputBridge with Codex's questions", () => {
       runtimeRequestId(scope, "turn-2", "srv-8", 2n),
     ]);
   });
+
+  it("takes Codex's request again under an open request's id as the same one, and names one with other params a violation", async () => {
+    const answers: unknown[] = [];
+    const events: ProviderEvent[] = [];
+    const session = {
+      peer: { respond: (id: string | number, result: unknown) => answers.push({ id, result }) },
+    } as unknown as CodexSession;
+    const bridge = new RuntimeInputBridge({
+      emit: async (event) => {
+        events.push(event);
+      },
+      state: () => state,
+      session: () => session,
+    });
+    expect(await bridge.onRequest(7, ask(1))).toBeNull();
+    // The same params in another key order: the same request, nothing answered, nothing created.
+    const { questions, ...rest } = ask(1);
+    expect(await bridge.onRequest(7, { questions, ...rest })).toBeNull();
+    expect(await bridge.onRequest(7, ask(2))).toBe("Codex reused a runtime request id with different input");
+    expect(answers).toEqual([]);
+    expect(events.map((event) => event.eventType)).toEqual(["runtime_request.created"]);
+    // Once answered, the id is free again: another request.
+    bridge.cancelPending();
+    expect(await bridge.onRequest(7, ask(2))).toBeNull();
+    expect(events.map((event) => event.eventType)).toEqual([
+      "runtime_request.created",
+      "runtime_request.created",
+    ]);
+  });
 });

@@ -9,6 +9,7 @@ import { applied, type CommandOutcome, executionFailed } from "./command-outcome
 import { opencodeResponseProblem } from "./opencode-question-response.js";
 import type { OpencodeRuntimeRequest } from "./opencode-runtime-request.js";
 import { newRuntimeRequestScope, runtimeRequestId } from "./runtime-request-id.js";
+import { semanticCanonicalJson } from "./semantic-digest.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
@@ -20,6 +21,8 @@ export interface RuntimeInputBridgeDeps {
 
 interface PendingInput {
   readonly rpcId: string | number;
+  /** Codex's request params (canonical JSON): a repeat of an open request is the same request only when they match. */
+  readonly paramsKey: string;
   readonly questionSet: QuestionSet;
   /** Asked by the OpenCode proxy (`paperclip/runtimeRequest`), answered with a resolution, not Codex's answers. */
   readonly opencode: boolean;
@@ -101,18 +104,26 @@ export class RuntimeInputBridge {
     );
   }
 
-  async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<void> {
+  /**
+   * Codex's question form. Its JSON-RPC id again while that request is open: the same request
+   * when the params match (nothing more is done, as upstream's), else a protocol violation in
+   * upstream's words, returned for the caller to fail the provider with (upstream's runner exits 1).
+   */
+  async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<string | null> {
     const session = this.deps.session();
-    if (session === null) return;
+    if (session === null) return null;
+    const paramsKey = semanticCanonicalJson(params);
+    const open = [...this.pending.values()].find((input) => !input.opencode && input.rpcId === rpcId);
+    if (open !== undefined)
+      return open.paramsKey === paramsKey ? null : "Codex reused a runtime request id with different input";
     const state = this.deps.state();
     const turnId = state.activeProviderTurnId;
     if (params.threadId !== state.threadId || turnId === null || params.turnId !== turnId) {
       session.peer.respondError(rpcId, -32000, "the input request names another thread or a settled turn");
-      return;
+      return null;
     }
     const questionSet = codexQuestionSet(params);
-    const repeated = [...this.pending.values()].some((input) => !input.opencode && input.rpcId === rpcId);
-    if (questionSet === null || repeated) {
+    if (questionSet === null) {
       session.peer.respond(rpcId, { answers: {} });
       await this.deps.emit({
         eventType: "harness.diagnostic",
@@ -124,14 +135,14 @@ export class RuntimeInputBridge {
           reason: "The provider input request did not contain a supported question form.",
         },
       });
-      return;
+      return null;
     }
     if (this.pending.size >= MAX_PENDING_INPUTS) {
       await this.refuseAtCapacity(rpcId);
-      return;
+      return null;
     }
     const requestId = this.nextId(turnId, String(rpcId));
-    this.pending.set(requestId, { rpcId, questionSet, opencode: false });
+    this.pending.set(requestId, { rpcId, paramsKey, questionSet, opencode: false });
     const reason = boundedText(params.reason ?? params.message);
     await this.deps.emit(
       requestCreated(requestId, reason || questionSet.title, questionSet, {
@@ -139,6 +150,7 @@ export class RuntimeInputBridge {
         provider: state.config.provider,
       }),
     );
+    return null;
   }
 
   /**
@@ -154,7 +166,7 @@ export class RuntimeInputBridge {
       return;
     }
     const requestId = this.nextId(request.turnId, request.requestId);
-    this.pending.set(requestId, { rpcId, questionSet: request.questionSet, opencode: true });
+    this.pending.set(requestId, { rpcId, paramsKey: "", questionSet: request.questionSet, opencode: true });
     await this.deps.emit(
       requestCreated(requestId, request.questionSet.title, request.questionSet, {
         adapter: "opencode-server",
