@@ -27,7 +27,13 @@ describe("opencodeRuntimeRequest", () => {
   it("takes the proxy's request: its ids and question set, with or without an item id", () => {
     const taken = {
       ok: true,
-      request: { requestId: "que_1", turnId: "turn-1", questionSet: OPENCODE_QUESTION },
+      request: {
+        requestId: "que_1",
+        turnId: "turn-1",
+        questionSet: OPENCODE_QUESTION,
+        // Its size against the bound on open questions (`pending-input-bytes.test.ts`).
+        bytes: expect.any(Number),
+      },
     };
     expect(opencodeRuntimeRequest({ request: request() })).toEqual(taken);
     const { itemId: _omitted, ...noItem } = request();

@@ -1,5 +1,6 @@
 import type { QuestionSet } from "./codex-question-set.js";
 import { boundsInverted, patternCompiles, type TextValidation } from "./opencode-text-validation.js";
+import { opencodePendingBytes } from "./pending-input-bytes.js";
 import { questionSetMatchesSchema } from "./question-set-schema.js";
 
 /** The provider request method the server's OpenCode proxy asks its questions by. */
@@ -10,6 +11,8 @@ export interface OpencodeRuntimeRequest {
   readonly requestId: string;
   readonly turnId: string;
   readonly questionSet: QuestionSet;
+  /** What it counts against upstream's bound on the open questions' size (`opencodePendingBytes`). */
+  readonly bytes: number;
 }
 
 export type OpencodeRuntimeRequestOutcome =
@@ -95,6 +98,7 @@ export function opencodeRuntimeRequest(params: Record<string, unknown>): Opencod
       requestId: request.requestId,
       turnId: request.turnId,
       questionSet: request.input as unknown as QuestionSet,
+      bytes: opencodePendingBytes(request),
     },
   };
 }

@@ -8,6 +8,7 @@ import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed } from "./command-outcome.js";
 import { opencodeResponseProblem } from "./opencode-question-response.js";
 import type { OpencodeRuntimeRequest } from "./opencode-runtime-request.js";
+import { MAX_PENDING_INPUT_BYTES } from "./pending-input-bytes.js";
 import { newRuntimeRequestScope, runtimeRequestId } from "./runtime-request-id.js";
 import { semanticCanonicalJson } from "./semantic-digest.js";
 
@@ -26,13 +27,15 @@ interface PendingInput {
   readonly questionSet: QuestionSet;
   /** Asked by the OpenCode proxy (`paperclip/runtimeRequest`), answered with a resolution, not Codex's answers. */
   readonly opencode: boolean;
+  /** What it counts against upstream's bound on the open questions' size (OpenCode's alone). */
+  readonly bytes: number;
 }
 
 const METHOD = "item/tool/requestUserInput";
 /** Upstream's answer to an OpenCode question that will not be answered (its turn ended, or it came late). */
 export const CANCELLED = { resolution: { action: "cancel" } } as const;
 
-/** Upstream's bound on the provider's questions waiting for an answer at once. */
+/** Upstream's bound on the provider's questions waiting for an answer at once (OpenCode's also on their size). */
 export const MAX_PENDING_INPUTS = 128;
 
 /**
@@ -142,7 +145,7 @@ export class RuntimeInputBridge {
       return null;
     }
     const requestId = this.nextId(turnId, String(rpcId));
-    this.pending.set(requestId, { rpcId, paramsKey, questionSet, opencode: false });
+    this.pending.set(requestId, { rpcId, paramsKey, questionSet, opencode: false, bytes: 0 });
     const reason = boundedText(params.reason ?? params.message);
     await this.deps.emit(
       requestCreated(requestId, reason || questionSet.title, questionSet, {
@@ -161,12 +164,19 @@ export class RuntimeInputBridge {
   async onOpencodeRequest(rpcId: string | number, request: OpencodeRuntimeRequest): Promise<void> {
     const state = this.deps.state();
     // As upstream's: a repeated question is another request (the sequence gives it its own id).
-    if (this.pending.size >= MAX_PENDING_INPUTS) {
+    const open = [...this.pending.values()].reduce((total, input) => total + input.bytes, 0);
+    if (this.pending.size >= MAX_PENDING_INPUTS || open + request.bytes > MAX_PENDING_INPUT_BYTES) {
       await this.refuseAtCapacity(rpcId);
       return;
     }
     const requestId = this.nextId(request.turnId, request.requestId);
-    this.pending.set(requestId, { rpcId, paramsKey: "", questionSet: request.questionSet, opencode: true });
+    this.pending.set(requestId, {
+      rpcId,
+      paramsKey: "",
+      questionSet: request.questionSet,
+      opencode: true,
+      bytes: request.bytes,
+    });
     await this.deps.emit(
       requestCreated(requestId, request.questionSet.title, request.questionSet, {
         adapter: "opencode-server",
