@@ -119,4 +119,30 @@ describe("RuntimeInputBridge with Codex's questions", () => {
       "runtime_request.created",
     ]);
   });
+
+  it("names requests under a new scope from sequence 1 once the provider is started again, as upstream's", async () => {
+    const events: ProviderEvent[] = [];
+    const session = { peer: { respond: () => undefined } } as unknown as CodexSession;
+    const first = new Uint8Array(16).fill(1);
+    const second = new Uint8Array(16).fill(2);
+    const bridge = new RuntimeInputBridge({
+      emit: async (event) => {
+        events.push(event);
+      },
+      state: () => state,
+      session: () => session,
+      scope: first,
+    });
+    await bridge.onRequest("srv-1", ask(1));
+    await bridge.onRequest("srv-2", ask(2));
+    // The lost turn's questions are answered (settled) with it; the new process asks afresh.
+    bridge.cancelPending();
+    bridge.renewScope(second);
+    await bridge.onRequest("srv-1", ask(1));
+    expect(events.map((event) => (event.payload.request as { requestId: string }).requestId)).toEqual([
+      runtimeRequestId(first, "turn-2", "srv-1", 1n),
+      runtimeRequestId(first, "turn-2", "srv-2", 2n),
+      runtimeRequestId(second, "turn-2", "srv-1", 1n),
+    ]);
+  });
 });

@@ -75,12 +75,22 @@ function requestCreated(
  */
 export class RuntimeInputBridge {
   private readonly pending = new Map<string, PendingInput>();
-  private readonly scope: Uint8Array;
+  private scope: Uint8Array;
   /** Upstream's request sequence: one more for each runtime request created, from 1. */
   private sequence = 1n;
 
   constructor(private readonly deps: RuntimeInputBridgeDeps) {
     this.scope = deps.scope ?? newRuntimeRequestScope();
+  }
+
+  /**
+   * A new provider process after the last one exited (the runner restarting it): as upstream's
+   * runner (observed with its binary, `getrandom` made to count), a new random scope and the
+   * sequence from 1 again, so the new process's requests name nothing of the old one's.
+   */
+  renewScope(scope: Uint8Array = newRuntimeRequestScope()): void {
+    this.scope = scope;
+    this.sequence = 1n;
   }
 
   /** The next request's id (keyed as upstream's: Codex's JSON-RPC id, the proxy's `requestId`). */
