@@ -23,6 +23,11 @@ import { VALIDATED_QUESTION } from "./helpers/opencode-text-validation-cases.js"
 // ours fails the provider (diagnostic, session.failed, the turn failed with the run's terminal)
 // and stays, in upstream's words.
 const toolchain = serverToolchainForFile();
+/** The validated question set with its first question's `textValidation` replaced. */
+const validated = (textValidation: Record<string, unknown>) => ({
+  ...VALIDATED_QUESTION,
+  questions: [{ ...VALIDATED_QUESTION.questions[0], textValidation }],
+});
 
 describe("what the OpenCode proxy sends that the runner cannot take", { timeout: 120_000 }, () => {
   it.each([
@@ -44,6 +49,16 @@ describe("what the OpenCode proxy sends that the runner cannot take", { timeout:
         ),
       ],
       "OpenCode question pattern cannot compile",
+    ],
+    [
+      "a question whose bounds are inverted",
+      [askStep(opencodeRequest({ input: validated({ inputType: "number", minimum: 5, maximum: 3 }) }))],
+      "OpenCode question constraints are inverted",
+    ],
+    [
+      "a question whose textValidation the question-set schema refuses",
+      [askStep(opencodeRequest({ input: validated({ inputType: "float" }) }))],
+      "OpenCode runtime request input failed the Paperclip question-set schema",
     ],
     [
       "a result for another contract revision",

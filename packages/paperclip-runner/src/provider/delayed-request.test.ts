@@ -16,6 +16,10 @@ function settledContext() {
   const answers: unknown[] = [];
   const events: ProviderEvent[] = [];
   const bridgeCalls: string[] = [];
+  const bridged = (bridge: string): null => {
+    bridgeCalls.push(bridge);
+    return null;
+  };
   const ctx = {
     killed: false,
     bound: true,
@@ -33,8 +37,9 @@ function settledContext() {
     emitAll: async (emitted: readonly ProviderEvent[]) => {
       events.push(...emitted);
     },
-    tools: { onCall: async () => bridgeCalls.push("tool") },
-    inputs: { onRequest: async () => bridgeCalls.push("input") },
+    // The bridges find no reused id (null): nothing fails the provider.
+    tools: { onCall: async () => bridged("tool") },
+    inputs: { onRequest: async () => bridged("input") },
   } as unknown as ExecutorContext;
   return { ctx, answers, events, bridgeCalls };
 }

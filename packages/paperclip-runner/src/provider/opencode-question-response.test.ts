@@ -29,7 +29,6 @@ describe("opencodeResponseProblem", () => {
   it.each([
     ["an option and a text", answers({ color: COLOR, why: WHY })],
     ["a custom answer", answers({ color: { customText: "green" }, why: WHY })],
-    ["a custom answer of white space", answers({ color: { customText: " " }, why: WHY })],
     ["a text with an empty selection", answers({ color: COLOR, why: { text: "x", selectedOptionIds: [] } })],
     ...OPENCODE_BOUND_ANSWERS,
   ])("takes %s, as upstream's runner delivers it", (_name, response) => {

@@ -83,7 +83,8 @@ export function opencodeResponseProblem(set: QuestionSet, response: unknown): Op
   return { ok: true };
 }
 
-const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
+/** A text that is more than white space (JavaScript's, as upstream's runner trims it; a text of white space is empty). */
+const filled = (value: unknown): boolean => typeof value === "string" && value.trim() !== "";
 
 /** An answer given empty: upstream's runner refuses it, required or not (an optional question is left out instead). */
 const empty = (question: Question): string =>

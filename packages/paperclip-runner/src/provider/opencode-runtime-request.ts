@@ -1,5 +1,7 @@
 import type { QuestionSet } from "./codex-question-set.js";
-import { patternCompiles } from "./opencode-text-validation.js";
+import { boundsInverted, patternCompiles, type TextValidation } from "./opencode-text-validation.js";
+import { opencodePendingBytes } from "./pending-input-bytes.js";
+import { questionSetMatchesSchema } from "./question-set-schema.js";
 
 /** The provider request method the server's OpenCode proxy asks its questions by. */
 export const OPENCODE_RUNTIME_REQUEST = "paperclip/runtimeRequest";
@@ -9,6 +11,8 @@ export interface OpencodeRuntimeRequest {
   readonly requestId: string;
   readonly turnId: string;
   readonly questionSet: QuestionSet;
+  /** What it counts against upstream's bound on the open questions' size (`opencodePendingBytes`). */
+  readonly bytes: number;
 }
 
 export type OpencodeRuntimeRequestOutcome =
@@ -57,7 +61,8 @@ const fail = (reason: string): OpencodeRuntimeRequestOutcome => ({ ok: false, re
  * in upstream's words (its binary's strings; a request it refuses makes upstream's runner exit
  * 1): params holding `request` alone; the request a pending `runtime` v2 request of type
  * `input` with no field beyond the driver's; ids, prompt and origin well formed; its input a
- * `paperclip.question_set.v1` with unique question and option ids.
+ * `paperclip.question_set.v1` (upstream's schema first), then, question by question, unique
+ * question ids, bounds not inverted, a pattern that compiles, unique option ids.
  */
 export function opencodeRuntimeRequest(params: Record<string, unknown>): OpencodeRuntimeRequestOutcome {
   if (Object.keys(params).some((key) => key !== "request"))
@@ -83,6 +88,8 @@ export function opencodeRuntimeRequest(params: Record<string, unknown>): Opencod
   if (request.origin !== undefined && !isRecord(request.origin))
     return fail("OpenCode runtime request origin is invalid");
   if (request.input === undefined) return fail("OpenCode runtime request input is required");
+  if (!questionSetMatchesSchema(request.input))
+    return fail("OpenCode runtime request input failed the Paperclip question-set schema");
   const problem = questionSetProblem(request.input);
   if (problem !== null) return fail(problem);
   return {
@@ -91,6 +98,7 @@ export function opencodeRuntimeRequest(params: Record<string, unknown>): Opencod
       requestId: request.requestId,
       turnId: request.turnId,
       questionSet: request.input as unknown as QuestionSet,
+      bytes: opencodePendingBytes(request),
     },
   };
 }
@@ -124,7 +132,7 @@ function questionSetProblem(input: unknown): string | null {
   return null;
 }
 
-/** A select question names its options (unique ids, a label each); a text question none, and its pattern compiles. */
+/** A select question names its options (unique ids, a label each); a text question none, its bounds in order and its pattern compiles. */
 function optionsProblem(question: Record<string, unknown>): string | null {
   const options = question.options;
   if (question.answerMode === "text") {
@@ -132,6 +140,7 @@ function optionsProblem(question: Record<string, unknown>): string | null {
     const validation = question.textValidation;
     if (validation === undefined) return null;
     if (!isRecord(validation)) return "OpenCode question set is malformed";
+    if (boundsInverted(validation as TextValidation)) return "OpenCode question constraints are inverted";
     if (validation.pattern === undefined) return null;
     if (typeof validation.pattern !== "string") return "OpenCode question set is malformed";
     return patternCompiles(validation.pattern) ? null : "OpenCode question pattern cannot compile";

@@ -11,6 +11,7 @@ import {
   onOpencodeRunResult,
   onOpencodeRuntimeRequest,
 } from "./opencode-inbound.js";
+import { providerProtocol } from "./provider-errors.js";
 import { providerExitReason } from "./provider-process.js";
 import { commitLateResumeNote, resumeNotificationEvent } from "./resume-notifications.js";
 import { onGoalNotification } from "./session-goal-commands.js";
@@ -62,12 +63,14 @@ async function onRequest(
     await onNotification(ctx, "warning", { message: delayedRequestWarning(boundedMethod(method)) });
     return;
   }
-  if (method === "item/tool/call") {
-    await ctx.tools.onCall(id, params);
-    return;
-  }
-  if (method === "item/tool/requestUserInput") {
-    await ctx.inputs.onRequest(id, params);
+  if (method === "item/tool/call" || method === "item/tool/requestUserInput") {
+    // A reused id (of a call or question still open) fails the provider: upstream's runner exits 1 on it.
+    const violation =
+      method === "item/tool/call"
+        ? await ctx.tools.onCall(id, params)
+        : await ctx.inputs.onRequest(id, params);
+    if (violation !== null)
+      await providerFailed(ctx, providerProtocol(violation), { code: "provider_protocol_violation" });
     return;
   }
   if (isOpencodeRequest(ctx, method)) {

@@ -47,7 +47,8 @@ export function providerExitedEvent(
 /**
  * The provider exited on its own (killed from outside, crashed) while its session was open.
  * As upstream's runner: `session.failed`, then the provider starts again at once and resumes
- * the thread (startup facts with trigger `restore` and no command, `session.resumed`); the
+ * the thread (startup facts with trigger `restore` and no command, `session.resumed`), its
+ * runtime requests named under a new scope from sequence 1 (`RuntimeInputBridge.renewScope`); the
  * turn it had running is lost with it: its pending tool calls fail, `session.reconciled`
  * (also without a turn), `turn.failed` (and the run's terminal). The session stays open.
  * Past `MAX_RESTARTS_BETWEEN_TURNS`, or when the new provider cannot start, the session
@@ -67,6 +68,8 @@ export async function restartExitedProvider(
   const exited = ctx.session;
   ctx.session = null;
   await exited?.stop(0);
+  // The new process's runtime requests are named under a scope of their own, as upstream's.
+  ctx.inputs.renewScope();
   // What the exited provider's start still held back (a session.open's facts) comes before its exit.
   await ctx.releaseStartup();
   const state = ctx.state();

@@ -4,6 +4,7 @@ import { answers, COLOR, WHY } from "../../test/helpers/question-response-refusa
 import type { CodexProviderState } from "./codex-provider-state.js";
 import type { QuestionSet } from "./codex-question-set.js";
 import type { CodexSession } from "./codex-session.js";
+import { MAX_PENDING_INPUT_BYTES } from "./pending-input-bytes.js";
 import type { ProviderEvent } from "./provider-event.js";
 import { MAX_PENDING_INPUTS, RuntimeInputBridge } from "./runtime-input-bridge.js";
 import { runtimeRequestId } from "./runtime-request-id.js";
@@ -41,6 +42,7 @@ const question = {
   requestId: "que_1",
   turnId: "turn-1",
   questionSet: OPENCODE_QUESTION as unknown as QuestionSet,
+  bytes: 1000,
 };
 const requestId = runtimeRequestId(SCOPE, "turn-1", "que_1", 1n);
 
@@ -130,5 +132,28 @@ describe("RuntimeInputBridge with the OpenCode proxy's questions", () => {
     expect(await bridge.resolve({ requestId, turnId: "t", response: {} })).toMatchObject({
       detail: "cannot resolve a OpenCode runtime request outside an active turn",
     });
+  });
+
+  it("refuses a question past upstream's 4 MiB of open ones as past its count, and takes one once an answer frees room", async () => {
+    const { bridge, sent, events } = bridgeOf();
+    const quarter = { ...question, bytes: MAX_PENDING_INPUT_BYTES / 4 };
+    for (const id of [1, 2, 3, 4]) await bridge.onOpencodeRequest(`opencode-${id}`, quarter);
+    await bridge.onOpencodeRequest("opencode-5", { ...question, bytes: 1 });
+    expect(sent).toEqual([
+      {
+        id: "opencode-5",
+        error: {
+          code: -32000,
+          message: "Paperclip rejected this runtime request because the pending input capacity was reached",
+        },
+      },
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      eventType: "provider.notice.recorded",
+      payload: { summary: "rejected a Codex runtime request at the bounded pending-input limit" },
+    });
+    bridge.cancelPending();
+    await bridge.onOpencodeRequest("opencode-6", quarter);
+    expect(events.at(-1)?.eventType).toBe("runtime_request.created");
   });
 });

@@ -90,4 +90,59 @@ describe("RuntimeInputBridge with Codex's questions", () => {
       runtimeRequestId(scope, "turn-2", "srv-8", 2n),
     ]);
   });
+
+  it("takes Codex's request again under an open request's id as the same one, and names one with other params a violation", async () => {
+    const answers: unknown[] = [];
+    const events: ProviderEvent[] = [];
+    const session = {
+      peer: { respond: (id: string | number, result: unknown) => answers.push({ id, result }) },
+    } as unknown as CodexSession;
+    const bridge = new RuntimeInputBridge({
+      emit: async (event) => {
+        events.push(event);
+      },
+      state: () => state,
+      session: () => session,
+    });
+    expect(await bridge.onRequest(7, ask(1))).toBeNull();
+    // The same params in another key order: the same request, nothing answered, nothing created.
+    const { questions, ...rest } = ask(1);
+    expect(await bridge.onRequest(7, { questions, ...rest })).toBeNull();
+    expect(await bridge.onRequest(7, ask(2))).toBe("Codex reused a runtime request id with different input");
+    expect(answers).toEqual([]);
+    expect(events.map((event) => event.eventType)).toEqual(["runtime_request.created"]);
+    // Once answered, the id is free again: another request.
+    bridge.cancelPending();
+    expect(await bridge.onRequest(7, ask(2))).toBeNull();
+    expect(events.map((event) => event.eventType)).toEqual([
+      "runtime_request.created",
+      "runtime_request.created",
+    ]);
+  });
+
+  it("names requests under a new scope from sequence 1 once the provider is started again, as upstream's", async () => {
+    const events: ProviderEvent[] = [];
+    const session = { peer: { respond: () => undefined } } as unknown as CodexSession;
+    const first = new Uint8Array(16).fill(1);
+    const second = new Uint8Array(16).fill(2);
+    const bridge = new RuntimeInputBridge({
+      emit: async (event) => {
+        events.push(event);
+      },
+      state: () => state,
+      session: () => session,
+      scope: first,
+    });
+    await bridge.onRequest("srv-1", ask(1));
+    await bridge.onRequest("srv-2", ask(2));
+    // The lost turn's questions are answered (settled) with it; the new process asks afresh.
+    bridge.cancelPending();
+    bridge.renewScope(second);
+    await bridge.onRequest("srv-1", ask(1));
+    expect(events.map((event) => (event.payload.request as { requestId: string }).requestId)).toEqual([
+      runtimeRequestId(first, "turn-2", "srv-1", 1n),
+      runtimeRequestId(first, "turn-2", "srv-2", 2n),
+      runtimeRequestId(second, "turn-2", "srv-1", 1n),
+    ]);
+  });
 });

@@ -8,7 +8,9 @@ import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed } from "./command-outcome.js";
 import { opencodeResponseProblem } from "./opencode-question-response.js";
 import type { OpencodeRuntimeRequest } from "./opencode-runtime-request.js";
+import { MAX_PENDING_INPUT_BYTES } from "./pending-input-bytes.js";
 import { newRuntimeRequestScope, runtimeRequestId } from "./runtime-request-id.js";
+import { semanticCanonicalJson } from "./semantic-digest.js";
 
 export interface RuntimeInputBridgeDeps {
   readonly emit: (event: ProviderEvent) => Promise<void>;
@@ -20,16 +22,20 @@ export interface RuntimeInputBridgeDeps {
 
 interface PendingInput {
   readonly rpcId: string | number;
+  /** Codex's request params (canonical JSON): a repeat of an open request is the same request only when they match. */
+  readonly paramsKey: string;
   readonly questionSet: QuestionSet;
   /** Asked by the OpenCode proxy (`paperclip/runtimeRequest`), answered with a resolution, not Codex's answers. */
   readonly opencode: boolean;
+  /** What it counts against upstream's bound on the open questions' size (OpenCode's alone). */
+  readonly bytes: number;
 }
 
 const METHOD = "item/tool/requestUserInput";
 /** Upstream's answer to an OpenCode question that will not be answered (its turn ended, or it came late). */
 export const CANCELLED = { resolution: { action: "cancel" } } as const;
 
-/** Upstream's bound on the provider's questions waiting for an answer at once. */
+/** Upstream's bound on the provider's questions waiting for an answer at once (OpenCode's also on their size). */
 export const MAX_PENDING_INPUTS = 128;
 
 /**
@@ -69,12 +75,22 @@ function requestCreated(
  */
 export class RuntimeInputBridge {
   private readonly pending = new Map<string, PendingInput>();
-  private readonly scope: Uint8Array;
+  private scope: Uint8Array;
   /** Upstream's request sequence: one more for each runtime request created, from 1. */
   private sequence = 1n;
 
   constructor(private readonly deps: RuntimeInputBridgeDeps) {
     this.scope = deps.scope ?? newRuntimeRequestScope();
+  }
+
+  /**
+   * A new provider process after the last one exited (the runner restarting it): as upstream's
+   * runner (observed with its binary, `getrandom` made to count), a new random scope and the
+   * sequence from 1 again, so the new process's requests name nothing of the old one's.
+   */
+  renewScope(scope: Uint8Array = newRuntimeRequestScope()): void {
+    this.scope = scope;
+    this.sequence = 1n;
   }
 
   /** The next request's id (keyed as upstream's: Codex's JSON-RPC id, the proxy's `requestId`). */
@@ -101,18 +117,26 @@ export class RuntimeInputBridge {
     );
   }
 
-  async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<void> {
+  /**
+   * Codex's question form. Its JSON-RPC id again while that request is open: the same request
+   * when the params match (nothing more is done, as upstream's), else a protocol violation in
+   * upstream's words, returned for the caller to fail the provider with (upstream's runner exits 1).
+   */
+  async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<string | null> {
     const session = this.deps.session();
-    if (session === null) return;
+    if (session === null) return null;
+    const paramsKey = semanticCanonicalJson(params);
+    const open = [...this.pending.values()].find((input) => !input.opencode && input.rpcId === rpcId);
+    if (open !== undefined)
+      return open.paramsKey === paramsKey ? null : "Codex reused a runtime request id with different input";
     const state = this.deps.state();
     const turnId = state.activeProviderTurnId;
     if (params.threadId !== state.threadId || turnId === null || params.turnId !== turnId) {
       session.peer.respondError(rpcId, -32000, "the input request names another thread or a settled turn");
-      return;
+      return null;
     }
     const questionSet = codexQuestionSet(params);
-    const repeated = [...this.pending.values()].some((input) => !input.opencode && input.rpcId === rpcId);
-    if (questionSet === null || repeated) {
+    if (questionSet === null) {
       session.peer.respond(rpcId, { answers: {} });
       await this.deps.emit({
         eventType: "harness.diagnostic",
@@ -124,14 +148,14 @@ export class RuntimeInputBridge {
           reason: "The provider input request did not contain a supported question form.",
         },
       });
-      return;
+      return null;
     }
     if (this.pending.size >= MAX_PENDING_INPUTS) {
       await this.refuseAtCapacity(rpcId);
-      return;
+      return null;
     }
     const requestId = this.nextId(turnId, String(rpcId));
-    this.pending.set(requestId, { rpcId, questionSet, opencode: false });
+    this.pending.set(requestId, { rpcId, paramsKey, questionSet, opencode: false, bytes: 0 });
     const reason = boundedText(params.reason ?? params.message);
     await this.deps.emit(
       requestCreated(requestId, reason || questionSet.title, questionSet, {
@@ -139,6 +163,7 @@ export class RuntimeInputBridge {
         provider: state.config.provider,
       }),
     );
+    return null;
   }
 
   /**
@@ -149,12 +174,19 @@ export class RuntimeInputBridge {
   async onOpencodeRequest(rpcId: string | number, request: OpencodeRuntimeRequest): Promise<void> {
     const state = this.deps.state();
     // As upstream's: a repeated question is another request (the sequence gives it its own id).
-    if (this.pending.size >= MAX_PENDING_INPUTS) {
+    const open = [...this.pending.values()].reduce((total, input) => total + input.bytes, 0);
+    if (this.pending.size >= MAX_PENDING_INPUTS || open + request.bytes > MAX_PENDING_INPUT_BYTES) {
       await this.refuseAtCapacity(rpcId);
       return;
     }
     const requestId = this.nextId(request.turnId, request.requestId);
-    this.pending.set(requestId, { rpcId, questionSet: request.questionSet, opencode: true });
+    this.pending.set(requestId, {
+      rpcId,
+      paramsKey: "",
+      questionSet: request.questionSet,
+      opencode: true,
+      bytes: request.bytes,
+    });
     await this.deps.emit(
       requestCreated(requestId, request.questionSet.title, request.questionSet, {
         adapter: "opencode-server",

@@ -3,12 +3,12 @@ import type { CodexProviderState, PendingToolCall } from "./codex-provider-state
 import type { CodexSession } from "./codex-session.js";
 import { applied, type CommandOutcome, executionFailed, rejected } from "./command-outcome.js";
 import { CompletedToolCalls } from "./completed-tool-calls.js";
-import { semanticContentDigest } from "./semantic-digest.js";
+import { type LiveCall, reusedCallIds } from "./reused-call-ids.js";
+import { semanticCanonicalJson, semanticContentDigest } from "./semantic-digest.js";
 import { serdeJson } from "./serde-json.js";
-import { hasControlCharacter } from "./serde-shape.js";
 import { terminalAuthority } from "./terminal-authority.js";
 import { checkToolCall, MAX_TOOL_VALUE_BYTES } from "./tool-call-check.js";
-import { resultShapeError } from "./tool-result-shape.js";
+import { resultShapeError, validCallId } from "./tool-result-shape.js";
 
 /** Upstream's bound on pending semantic calls. */
 const MAX_PENDING_CALLS = 4096;
@@ -46,7 +46,8 @@ export interface SemanticToolBridgeDeps {
  * without a second input event.
  */
 export class SemanticToolBridge {
-  private readonly requestIds = new Map<string, string | number>();
+  /** The pending calls' JSON-RPC requests by call id: the id, the session it came on, its params (canonical JSON). */
+  private readonly requestIds = new Map<string, LiveCall>();
   private readonly completed = new CompletedToolCalls();
 
   constructor(private readonly deps: SemanticToolBridgeDeps) {}
@@ -56,9 +57,13 @@ export class SemanticToolBridge {
     return { runId, normalizedSessionId, turnId, itemId };
   }
 
-  async onCall(rpcId: string | number, params: Record<string, unknown>): Promise<void> {
+  /**
+   * Codex's call. A reused id while the call under it is open, on the same session, is returned as
+   * a protocol violation in upstream's words (upstream's runner exits 1 on it): see `reusedCallIds`.
+   */
+  async onCall(rpcId: string | number, params: Record<string, unknown>): Promise<string | null> {
     const session = this.deps.session();
-    if (session === null) return;
+    if (session === null) return null;
     const state = this.deps.state();
     const refuse = async (code: string, message: string): Promise<void> => {
       session.peer.respond(rpcId, { success: false, contentItems: [{ type: "inputText", text: message }] });
@@ -67,32 +72,37 @@ export class SemanticToolBridge {
     const checked = checkToolCall(state, params);
     if (checked.kind === "rpc-error") {
       session.peer.respondError(rpcId, -32000, checked.message);
-      return;
+      return null;
     }
     if (checked.kind === "refused") {
       await refuse(checked.code, checked.message);
-      return;
+      return null;
     }
     if (checked.kind === "denied") {
       await this.deny(rpcId, session, checked);
-      return;
+      return null;
     }
     const { callId, operationId, input } = checked;
+    const paramsKey = semanticCanonicalJson(params);
+    const open = [...this.requestIds].filter(([, live]) => live.session === session);
+    const reused = reusedCallIds(open, rpcId, callId, paramsKey);
+    if (reused !== "new") return reused === "same" ? null : reused;
     // A completed call's id again (upstream's answers): its answer replayed, or the call denied.
     const again = this.completed.match(state, callId, input);
     if (again.kind === "replayed") {
       session.peer.respond(rpcId, again.answer);
-      return;
+      return null;
     }
     if (again.kind === "denied") {
       await this.deny(rpcId, session, { callId, operationId, message: again.message });
-      return;
+      return null;
     }
-    this.requestIds.set(callId, rpcId);
-    if (state.pendingToolCalls.some((call) => call.callId === callId)) return;
+    this.requestIds.set(callId, { rpcId, session, paramsKey });
+    // A restarted provider (or runner) asking again for a call still pending: answered once the result comes.
+    if (state.pendingToolCalls.some((call) => call.callId === callId)) return null;
     if (state.pendingToolCalls.length >= MAX_PENDING_CALLS) {
       await refuse("semantic_tool_limit", "too many pending tool calls");
-      return;
+      return null;
     }
     const call: PendingToolCall = {
       callId,
@@ -104,6 +114,7 @@ export class SemanticToolBridge {
     // Persisted before its input event: a restarted runner knows the call it must settle.
     await this.deps.save();
     await this.emitInput(call);
+    return null;
   }
 
   /** A denied call: Codex told it failed, the control plane told nothing ran (upstream's P0 diagnostic). */
@@ -193,7 +204,7 @@ export class SemanticToolBridge {
       terminalAuthority: current.terminalAuthority ?? authority,
     }));
     await this.deps.emit(this.resultEvent(call, result, isError));
-    const rpcId = this.requestIds.get(callId);
+    const rpcId = this.requestIds.get(callId)?.rpcId;
     this.requestIds.delete(callId);
     // The provider reads the result as upstream's runner writes it (keys sorted, as serde_json).
     const text = serdeJson(result);
@@ -239,7 +250,7 @@ export class SemanticToolBridge {
     if (ids.length === 0) return ids;
     const session = this.deps.session();
     for (const id of ids) {
-      const rpcId = this.requestIds.get(id);
+      const rpcId = this.requestIds.get(id)?.rpcId;
       this.requestIds.delete(id);
       if (rpcId !== undefined) {
         session?.peer.respond(rpcId, {
@@ -288,11 +299,4 @@ function abandonCalls(state: CodexProviderState, ids: readonly string[]): CodexP
     pendingToolCalls: [],
     abandonedToolCallIds: [...(state.abandonedToolCallIds ?? []), ...ids].slice(-MAX_PENDING_CALLS),
   };
-}
-
-/** Upstream's bound on a result's call id: 1 to 160 UTF-8 bytes, no control character. */
-const MAX_CALL_ID_BYTES = 160;
-
-function validCallId(callId: string): boolean {
-  return callId !== "" && Buffer.byteLength(callId) <= MAX_CALL_ID_BYTES && !hasControlCharacter(callId);
 }

@@ -1,4 +1,4 @@
-import { invalidType, sortedKeys } from "./serde-shape.js";
+import { hasControlCharacter, invalidType, sortedKeys } from "./serde-shape.js";
 
 /** The typed fields of upstream's tool result, with what `serde_json` expects of each. */
 const TYPED_FIELDS: Readonly<Record<string, { readonly type: string; readonly expected: string }>> = {
@@ -24,4 +24,11 @@ export function resultShapeError(payload: Record<string, unknown>): string | nul
   }
   const missing = REQUIRED_FIELDS.find((field) => !Object.hasOwn(payload, field));
   return missing === undefined ? null : `missing field \`${missing}\``;
+}
+
+/** Upstream's bound on a result's call id: 1 to 160 UTF-8 bytes, no control character. */
+const MAX_CALL_ID_BYTES = 160;
+
+export function validCallId(callId: string): boolean {
+  return callId !== "" && Buffer.byteLength(callId) <= MAX_CALL_ID_BYTES && !hasControlCharacter(callId);
 }

@@ -99,6 +99,15 @@ const spawnOptions = {
 mkdirSync(spawnOptions.diagnosticsDirectory, { recursive: true, mode: 0o700 });
 const exitOf = (handle) => runnerExit(handle, 20_000);
 
+/** The pid of the fake app-server (or proxy) started last, from its log. */
+const lastFakeStartPid = () =>
+  readFileSync(join(scenario.runnerEnv.CODEX_HOME, "log.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line))
+    .filter((record) => record.kind === "start")
+    .at(-1).pid;
+
 let handle = spawnRunner(spawnOptions);
 try {
   for (const step of scenario.steps) {
@@ -122,12 +131,14 @@ try {
       process.kill(handle.child.pid, "SIGKILL");
       print({ type: "exit", phase: "killed", ...(await exitOf(handle)) });
     } else if (step.op === "killProvider") {
-      // The provider alone dies (killed from outside): its pid as the runner's state file records it.
+      // The provider alone dies (killed from outside): its pid as the runner's state file records it,
+      // or (upstream's runner keeps it elsewhere) as the fake app-server logged its last start.
       const state = JSON.parse(
         readFileSync(join(scenario.work, "runner", "codex-provider-state.json"), "utf8"),
       );
-      print({ type: "killing-provider", pid: state.processId });
-      process.kill(state.processId, "SIGKILL");
+      const pid = typeof state.processId === "number" ? state.processId : lastFakeStartPid();
+      print({ type: "killing-provider", pid });
+      process.kill(pid, "SIGKILL");
     } else if (step.op === "restart") {
       handle = handle.restart(controlPlane.issueBootstrapTicket(60_000));
     } else if (step.op === "exit") {

@@ -128,7 +128,7 @@ async function playTurn(turnId, text) {
   if (text === "exit") process.exit(7);
   if (
     text.startsWith("frames:") &&
-    !(await playFrames(text, { thread: thread.id, turn: turnId }, { notify, request, log }))
+    !(await playFrames(text, { thread: thread.id, turn: turnId }, { notify, request, send, log }))
   )
     return;
   if (text === "deaf") {

@@ -2,7 +2,9 @@
 // messages Codex sends during the turn, so a test states exactly what arrives (sub-agent threads,
 // requests naming other threads or turns). In any string "$THREAD" becomes the opened thread's id
 // and "$TURN" the running turn's. Each frame is `{notify, params}` (a notification), `{request,
-// params}` (a server request, waited on, its answer logged as `frames_answer`) or `{stop: true}`
+// params}` (a server request, waited on, its answer logged as `frames_answer`), `{send: message}` (a
+// message written as it is, not waited on: a request with a JSON-RPC id of the test's choosing, whose
+// answer the log has among the received messages) or `{stop: true}`
 // (the turn goes silent: no plain ending), or `{repeat: n, frame}` (the frame n times, "$N" in its strings
 // becoming 0, 1, …). Without a stop the turn then ends as a plain one.
 
@@ -19,7 +21,7 @@ const fill = (value, ids) => {
 };
 
 /** Plays the frames of `text`; true when the turn is to end as a plain one afterwards. */
-export async function playFrames(text, ids, { notify, request, log }) {
+export async function playFrames(text, ids, { notify, request, send, log }) {
   const frames = JSON.parse(text.slice("frames:".length)).flatMap((frame) =>
     frame.repeat === undefined
       ? [frame]
@@ -27,7 +29,8 @@ export async function playFrames(text, ids, { notify, request, log }) {
   );
   for (const frame of fill(frames, ids)) {
     if (frame.stop === true) return false;
-    if (frame.request !== undefined)
+    if (frame.send !== undefined) send(frame.send);
+    else if (frame.request !== undefined)
       log({ kind: "frames_answer", answer: await request(frame.request, frame.params) });
     else notify(frame.notify, frame.params);
   }

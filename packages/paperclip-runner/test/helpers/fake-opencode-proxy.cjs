@@ -7,7 +7,8 @@
 // input text scripts: "plain", or "script:" and a JSON array of steps, each
 // `{"notify": method, "params": {...}}` or `{"request": method, "params": {...}}` (the answer is
 // logged, then the next step runs; with `"wait": false` the next step runs at once), `$thread`
-// and `$turn` in any string replaced by the ids; a turn ends with an agent message and
+// and `$turn` in any string replaced by the ids, a string `$fill:<n>` by n letters `x` (large
+// questions in a short script); a turn ends with an agent message and
 // `turn/completed` unless a step is `{"end": false}`.
 // Every message it receives, and each answer to its requests, go to
 // $PAPERCLIP_OPENCODE_RUNTIME_DIR/log.jsonl.
@@ -34,6 +35,8 @@ function request(method, params) {
 }
 
 function substitute(value, turnId) {
+  const fill = typeof value === "string" ? /^\$fill:(\d+)$/.exec(value) : null;
+  if (fill !== null) return "x".repeat(Number(fill[1]));
   if (typeof value === "string") return value.replaceAll("$thread", threadId).replaceAll("$turn", turnId);
   if (Array.isArray(value)) return value.map((item) => substitute(item, turnId));
   if (value !== null && typeof value === "object")

@@ -35,6 +35,30 @@ long getrandom(void *buffer, size_t length, unsigned int flags) {
   );
 
 /**
+ * A shared object whose `getrandom` fills the buffer of its n-th call (counted across threads)
+ * with n, little-endian, again and again: each draw of upstream's runner differs from the others
+ * and can be found again (`countedScope`), so a test tells a scope drawn anew from one kept.
+ */
+export const countingRandomPreload = (): string =>
+  compile(
+    "counting-random.so",
+    `typedef unsigned long size_t;
+static unsigned int calls;
+long getrandom(void *buffer, size_t length, unsigned int flags) {
+  unsigned int call = __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST);
+  unsigned char *bytes = buffer;
+  for (size_t index = 0; index < length; index++) bytes[index] = (unsigned char)(call >> (8 * (index % 4)));
+  return (long)length;
+}
+`,
+    ["-shared", "-fPIC", "-nostdlib"],
+  );
+
+/** The 16 bytes `countingRandomPreload` fills on its n-th call. */
+export const countedScope = (call: number): Uint8Array =>
+  Uint8Array.from({ length: 16 }, (_, index) => (call >>> (8 * (index % 4))) & 0xff);
+
+/**
  * An executable running `node script` with its arguments: upstream's runner hands the OpenCode
  * executable to the proxy as a sealed memory file, from which a `#!` script cannot load itself.
  */
