@@ -1,9 +1,6 @@
-import { chmod, chown, mkdir } from "node:fs/promises";
-import path from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanupAll } from "./sandbox-support.js";
-import { runInScopeMatrix } from "./scope-matrix.js";
+import { runInScopeMatrix, scopeMatrixWorkspace } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
@@ -43,11 +40,7 @@ describe("kernel files and devices", () => {
   it.each(["root", "nobody"] as const)(
     "none opens for writing to a program run as %s but its own /dev and pressure triggers, in every scope",
     async (runAs) => {
-      const base = tempDirForTest("pc-kernel-files-", { base: "/var/tmp" });
-      const ws = path.join(base, "ws");
-      await mkdir(ws);
-      await chmod(base, 0o755);
-      if (runAs === "nobody") await chown(ws, 65534, 65534);
+      const ws = await scopeMatrixWorkspace(runAs, "pc-kernel-files-");
       const result = await runInScopeMatrix(runAs, ws, PROGRAM);
       expect(result.stderr).toBe("");
       const opened = JSON.parse(result.stdout) as Record<string, string[] | string>;

@@ -1,5 +1,7 @@
+import { chmod, chown, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
 import {
   bindRepoView,
   builtEntry,
@@ -27,6 +29,19 @@ export function nodeForNobody(base: string): { mount: string; node: string } {
   const dir = path.join(base, "node-bin");
   const mount = `mkdir -p ${shellQuote(dir)} && mount --bind ${shellQuote(path.dirname(process.execPath))} ${shellQuote(dir)}`;
   return { mount, node: path.join(dir, path.basename(process.execPath)) };
+}
+
+/**
+ * A workspace for `runInScopeMatrix` in a temporary directory of the test below `/var/tmp`
+ * (`prefix` names it): its parent searchable by every uid, the workspace that uid's own.
+ */
+export async function scopeMatrixWorkspace(runAs: "root" | "nobody", prefix: string): Promise<string> {
+  const base = tempDirForTest(prefix, { base: "/var/tmp" });
+  const ws = path.join(base, "ws");
+  await mkdir(ws);
+  await chmod(base, 0o755);
+  if (runAs === "nobody") await chown(ws, 65534, 65534);
+  return ws;
 }
 
 /**

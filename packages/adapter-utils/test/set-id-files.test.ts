@@ -1,9 +1,6 @@
-import { chmod, chown, mkdir } from "node:fs/promises";
-import path from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanupAll, exec } from "./sandbox-support.js";
-import { runInScopeMatrix } from "./scope-matrix.js";
+import { runInScopeMatrix, scopeMatrixWorkspace } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
@@ -45,11 +42,7 @@ describe("set-user-ID and set-group-ID files", () => {
   it.each(["root", "nobody"] as const)(
     "a program run as %s leaves none on the host, in either filesystem and network scope",
     async (runAs) => {
-      const base = tempDirForTest("pc-set-id-", { base: "/var/tmp" });
-      const ws = path.join(base, "ws");
-      await mkdir(ws);
-      await chmod(base, 0o755);
-      if (runAs === "nobody") await chown(ws, 65534, 65534);
+      const ws = await scopeMatrixWorkspace(runAs, "pc-set-id-");
       const result = await runInScopeMatrix(runAs, ws, PROGRAM);
       expect(result.stderr).toBe("");
       expect(JSON.parse(result.stdout)).toEqual({
