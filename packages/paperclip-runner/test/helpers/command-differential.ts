@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type DriverResult, eventTypes, type Step } from "./codex-durable.js";
+import { type DriverResult, eventTypes, firstEvent, type Step } from "./codex-durable.js";
 
 // What the command differentials share (`codex-*-upstream.test.ts`: the prepare, before-open,
 // open-session, drain-and-stop and payload edges, and the generated sweep): a command step, the
@@ -71,3 +71,18 @@ export const failed = (message: string) => ({
   status: "failed",
   result: { code: "command_execution_failed", message },
 });
+
+/**
+ * Where upstream's runner exits 1 on a provider's protocol violation, ours fails the session in
+ * the same words (`reason`), ends the run failed and goes on until the server's close.
+ */
+export function expectSessionFailedOnProtocol(ours: DriverResult, reason: string): void {
+  expect(ours.failure).toBeNull();
+  expect(ours.invalid).toEqual([]);
+  expect(firstEvent(ours, "session.failed").payload).toMatchObject({
+    code: "provider_protocol_violation",
+    message: `ERR_RUNNER_PROVIDER_PROTOCOL: provider protocol violation: ${reason}`,
+  });
+  expect(firstEvent(ours, "run.terminal").payload).toMatchObject({ runTerminalState: "failed" });
+  expect(ours.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+}
