@@ -23,6 +23,7 @@ import { runRecoveryScenario } from "./recovery-scenario.mjs";
 import { runReopenScenario } from "./reopen-scenario.mjs";
 import { runSessionScenario } from "./session-scenario.mjs";
 import { createStepLog } from "./step-log.mjs";
+import { runToolsScenario } from "./tools-scenario.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
 const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
@@ -74,6 +75,10 @@ const scenarios = {
   },
   reopen: (h) => runReopenScenario(h, false),
   "reopen-stopped": (h) => runReopenScenario(h, true),
+  tools: async (h) => {
+    await runToolsScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
   ask: runAskScenario,
   goals: runGoalsScenario,
   lifecycle: (h) => runLifecycleScenario(h, tap),
