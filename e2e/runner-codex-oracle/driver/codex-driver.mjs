@@ -21,6 +21,7 @@ import { createOracleSession } from "./oracle-session.mjs";
 import { alive } from "./process-alive.mjs";
 import { runRecoveryScenario } from "./recovery-scenario.mjs";
 import { runReopenScenario } from "./reopen-scenario.mjs";
+import { runResultsScenario } from "./results-scenario.mjs";
 import { runSessionScenario } from "./session-scenario.mjs";
 import { createStepLog } from "./step-log.mjs";
 import { runToolsScenario } from "./tools-scenario.mjs";
@@ -77,6 +78,14 @@ const scenarios = {
   "reopen-stopped": (h) => runReopenScenario(h, true),
   tools: async (h) => {
     await runToolsScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  results: async (h) => {
+    await runResultsScenario(h, false);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  "results-ours": async (h) => {
+    await runResultsScenario(h, true);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
   ask: runAskScenario,
