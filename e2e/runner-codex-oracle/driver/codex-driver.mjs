@@ -18,6 +18,7 @@ import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
 import { runOddCallsScenario } from "./odd-calls-scenario.mjs";
 import { createOracleSession } from "./oracle-session.mjs";
+import { runPendingScenario } from "./pending-scenario.mjs";
 import { alive } from "./process-alive.mjs";
 import { runRecoveryScenario } from "./recovery-scenario.mjs";
 import { runReopenScenario } from "./reopen-scenario.mjs";
@@ -91,6 +92,10 @@ const scenarios = {
   ask: runAskScenario,
   goals: runGoalsScenario,
   lifecycle: (h) => runLifecycleScenario(h, tap),
+  pending: async (h) => {
+    await runPendingScenario(h, tap);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
   recovery: (h) => runRecoveryScenario(h, false),
   "recovery-tool": (h) => runRecoveryScenario(h, true),
 };
