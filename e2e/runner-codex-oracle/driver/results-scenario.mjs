@@ -5,7 +5,7 @@
 // lone UTF-16 surrogate (JSON allows the escape, serde_json refuses it: upstream's runner drops
 // the connection on that frame, reconnects, is sent it again, and never settles the call) and a
 // text of 600 000 bytes (a frame over upstream's 1 MiB once the server seals it in hex); and a
-// turn text with a lone surrogate. Written for this repository.
+// turn text and a steer with a lone surrogate (U+FFFD in what Codex is sent). Written for this repository.
 import { printModelToolOutputs } from "./edge-scenario.mjs";
 
 const text = (value) => [{ type: "inputText", text: value }];
@@ -22,8 +22,9 @@ export const RESULT_ITEMS = new Map([
 export const COMPARED_RESULTS = ["result 100k", "result controls", "result 300 items"];
 export const OURS_ALONE_RESULTS = ["result lone surrogates", "result 600k"];
 export const LONG_SESSION_TURNS = 30;
-/** A turn text with a lone surrogate (ours alone). */
+/** A turn text and a steer with a lone surrogate (ours alone). */
 export const LONE_SURROGATE_TEXT = "a lone \ud83d in the prompt";
+export const LONE_SURROGATE_STEER = "a lone \udc00 in the steer";
 
 const stepName = (body) => body.replaceAll(" ", "-");
 
@@ -43,7 +44,25 @@ export async function runResultsScenario(h, oursAlone) {
     for (const body of OURS_ALONE_RESULTS) await answeredWith(h, body);
     await h.attempt("lone-surrogate-text", async () => {
       await h.runTurn("lone-surrogate-text", LONE_SURROGATE_TEXT, [{ text: "read it" }]);
-      h.mark("lone-surrogate-text:told", { reachedModel: h.lastRequestText().includes("a lone ") });
+      h.mark("lone-surrogate-text:told", { reachedModel: h.lastRequestText().includes("a lone \ufffd in") });
+    });
+    await h.attempt("lone-surrogate-steer", async () => {
+      await h.runTurn(
+        "lone-surrogate-steer",
+        "wait for a steer",
+        [{ text: "held for the steer", gate: "lone-steer" }, { text: "after the steer" }],
+        async (turnId, before) => {
+          await h.until(() => h.stub.requests.length > before, "the turn's model request");
+          await h.request("turn/steer", {
+            expectedTurnId: turnId,
+            input: [{ type: "text", text: LONE_SURROGATE_STEER }],
+          });
+          h.stub.open("lone-steer");
+        },
+      );
+      h.mark("lone-surrogate-steer:told", {
+        reachedModel: h.lastRequestText().includes("a lone \ufffd in the steer"),
+      });
     });
     printModelToolOutputs(h);
     return;
