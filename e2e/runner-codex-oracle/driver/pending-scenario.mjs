@@ -1,7 +1,7 @@
-// The `pending` scenario of the Codex driver: `runner.drain` and `runner.suspend` while the
-// server's handler holds a tool call back (the lifecycle scenario sends them while the model
-// holds a turn, or idle), then the next run resuming the thread on a fresh runner, the held
-// answer released late. Written for this repository.
+// The `pending` scenario of the Codex driver: `session.snapshot`, `runner.drain` and
+// `runner.suspend` while the server's handler holds a tool call back (the lifecycle scenario
+// sends them while the model holds a turn, or idle), then the next run resuming the thread on a
+// fresh runner, the held answer released late. Written for this repository.
 import { alive } from "./process-alive.mjs";
 
 /** Bodies of the calls the server's handler holds until the driver releases them. */
@@ -28,6 +28,7 @@ export async function runPendingScenario(h, tap) {
       [{ tool: "report_progress", arguments: { body: DRAIN_HELD_BODY } }, { text: "after the drain" }],
       async () => {
         await heldCall(DRAIN_HELD_BODY);
+        h.mark("drain-pending:snapshot", await tap.send("session.snapshot", {}, 3_000));
         h.mark("drain-pending:drain", { ...(await tap.send("runner.drain", {}, 3_000)), ...processes(h) });
         h.releaseHeldToolCall(DRAIN_HELD_BODY);
       },

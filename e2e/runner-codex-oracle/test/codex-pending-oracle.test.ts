@@ -23,7 +23,11 @@ const untilReconciled = (outcome: ScenarioOutcome) =>
 function expectPending(outcome: ScenarioOutcome): void {
   expect(outcome.fatal, outcome.transcript.slice(-4_000)).toBeUndefined();
   expect(step(outcome, "plain").status).toBe("completed");
-  // A drain while the server holds a call answers at once and stops nothing; the turn goes on.
+  // A snapshot and a drain while the server holds a call answer at once and stop nothing; the turn goes on.
+  expect(step(outcome, "drain-pending:snapshot")).toMatchObject({
+    status: "completed",
+    result: { status: "turn_active" },
+  });
   expect(step(outcome, "drain-pending:drain")).toMatchObject({
     status: "completed",
     result: { status: "completed", retainedEventsDrained: true },
