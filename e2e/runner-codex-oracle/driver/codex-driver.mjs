@@ -18,11 +18,14 @@ import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
 import { runOddCallsScenario } from "./odd-calls-scenario.mjs";
 import { createOracleSession } from "./oracle-session.mjs";
+import { runPendingScenario } from "./pending-scenario.mjs";
 import { alive } from "./process-alive.mjs";
 import { runRecoveryScenario } from "./recovery-scenario.mjs";
 import { runReopenScenario } from "./reopen-scenario.mjs";
+import { runResultsScenario } from "./results-scenario.mjs";
 import { runSessionScenario } from "./session-scenario.mjs";
 import { createStepLog } from "./step-log.mjs";
+import { runToolsScenario } from "./tools-scenario.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
 const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
@@ -74,9 +77,25 @@ const scenarios = {
   },
   reopen: (h) => runReopenScenario(h, false),
   "reopen-stopped": (h) => runReopenScenario(h, true),
+  tools: async (h) => {
+    await runToolsScenario(h);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  results: async (h) => {
+    await runResultsScenario(h, false);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
+  "results-ours": async (h) => {
+    await runResultsScenario(h, true);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
   ask: runAskScenario,
   goals: runGoalsScenario,
   lifecycle: (h) => runLifecycleScenario(h, tap),
+  pending: async (h) => {
+    await runPendingScenario(h, tap);
+    print({ type: "tool_calls", calls: h.toolCalls });
+  },
   recovery: (h) => runRecoveryScenario(h, false),
   "recovery-tool": (h) => runRecoveryScenario(h, true),
 };

@@ -11,15 +11,18 @@ import { createServer } from "node:http";
  * summary streamed as these deltas first; a step with `text` and a call sends both;
  * `noMessage`: no assistant message at all (a response of reasoning only); a call's `rawArguments`:
  * its arguments sent as this string, as they are (not valid JSON, say); its `callId`: the call id
- * sent instead of a fresh one (two calls of one id, say); `stallAfterDeltas`: the
+ * sent instead of a fresh one (two calls of one id, say); its `namespace`: the namespace of the
+ * called function (an MCP server's tools); `stallAfterDeltas`: the
  * message's deltas sent, then nothing more (the response held open, never completed);
  * {stall:true} never answers (until the client goes away); {silent:true} not even with a status
  * line (the model never sends a byte); {truncate:true} starts a response
  * and ends the stream before `response.completed`; {status, message, code?, headers?} answers
  * with an HTTP error (`headers`: extra response headers, a `retry-after` say); {failed: {code,
  * message}} ends the stream with `response.failed` (the error inside a 200 stream);
- * {incomplete: reason} ends it with `response.incomplete` (`max_output_tokens`, say). A step's
- * `usage` may carry `cached_tokens` and `reasoning_tokens`.
+ * {incomplete: reason} ends it with `response.incomplete` (`max_output_tokens`, say);
+ * `incompleteAfterDeltas: reason` does so after the message's deltas. A step's `usage` may carry
+ * `cached_tokens` and `reasoning_tokens`; its `headers` are sent on a 200 response too (Codex's
+ * rate-limit headers, say).
  */
 export async function startModelStub(initialScript = []) {
   const script = [...initialScript];
@@ -71,7 +74,11 @@ export async function startModelStub(initialScript = []) {
     }
     sequence += 1;
     const id = `resp_stub_${sequence}`;
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      ...step.headers,
+    });
     const send = (type, data) =>
       response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     send("response.created", { response: { id } });
@@ -112,6 +119,8 @@ export async function startModelStub(initialScript = []) {
         id: `fc_${sequence}_${index}`,
         call_id: call.callId ?? `call_stub_${sequence}_${index}`,
         name: call.tool,
+        // An MCP tool: Codex offers it as a function inside a namespace (`mcp__<server>`).
+        ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
         arguments: call.rawArguments ?? JSON.stringify(call.arguments ?? {}),
       });
     });
@@ -152,6 +161,14 @@ export async function startModelStub(initialScript = []) {
           });
         }
         if (step.stallAfterDeltas) return; // held open until the client closes it
+        if (step.incompleteAfterDeltas !== undefined) {
+          // The model stops mid-message: its deltas sent, then `response.incomplete`.
+          send("response.incomplete", {
+            response: { id, incomplete_details: { reason: step.incompleteAfterDeltas } },
+          });
+          response.end();
+          return;
+        }
       }
       send("response.output_item.done", { output_index: index, item });
     }

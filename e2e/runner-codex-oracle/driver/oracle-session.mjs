@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { createEventCapture } from "./event-capture.mjs";
 import { LONG_INSTRUCTIONS } from "./further-scenario.mjs";
+import { probeMcpServerArgs } from "./mcp-probe-server.mjs";
 import { stubProviderArgs } from "./model-stub.mjs";
 import { createServerRequestAnswers } from "./server-request-answers.mjs";
 
@@ -70,6 +71,8 @@ export function createOracleSession({ scenario, server, stub, log }) {
           "model_providers.mock_provider.stream_max_retries=1",
         ]
       : []),
+    // `tools`: a stdio MCP server in Codex's config, so the model can call MCP tools.
+    ...(scenario.kind === "tools" ? probeMcpServerArgs() : []),
     ...server.createRunnerdCodexAppServerArgs({ environment, codexHome, codexCommand: scenario.codex }),
   ];
   const transportOptions = {
@@ -159,6 +162,7 @@ export function createOracleSession({ scenario, server, stub, log }) {
     ...log,
     stub,
     stateDirectory,
+    workspace,
     notifications: events.notifications,
     until: events.until,
     turnCompleted: events.turnCompleted,

@@ -5,6 +5,8 @@ import { THROWN_TOOL_BODY } from "./beyond-scenario.mjs";
 import { NEVER_ANSWERED_TOOL_BODY, SPECIAL_TOOL_RESULTS } from "./breadth-scenario.mjs";
 import { HELD_TOOL_BODY, REFUSED_TOOL_BODY } from "./edge-scenario.mjs";
 import { STEER_HELD_TOOL_BODY } from "./more-scenario.mjs";
+import { DRAIN_HELD_BODY, SUSPEND_HELD_BODY } from "./pending-scenario.mjs";
+import { RESULT_ITEMS } from "./results-scenario.mjs";
 
 /** What the board answers to Codex's question (the question set's option ids, as the server's form does). */
 const QUESTION_RESPONSE = {
@@ -20,9 +22,9 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
   const toolCalls = [];
   const userInputs = [];
   // The calls the server answers only once the driver releases them (after the turn was
-  // interrupted; after a steer), by body.
+  // interrupted; after a steer; after a drain or a suspend), by body.
   const held = new Map(
-    [HELD_TOOL_BODY, STEER_HELD_TOOL_BODY].map((body) => {
+    [HELD_TOOL_BODY, STEER_HELD_TOOL_BODY, DRAIN_HELD_BODY, SUSPEND_HELD_BODY].map((body) => {
       let release = () => {};
       const released = new Promise((resolve) => {
         release = resolve;
@@ -59,7 +61,9 @@ export function createServerRequestAnswers({ print, neverAnswerFirstToolCall }) 
           contentItems: [{ type: "inputText", text: JSON.stringify({ refused: true }) }],
         };
       }
-      const special = SPECIAL_TOOL_RESULTS.get(request.params?.arguments?.body);
+      const special =
+        SPECIAL_TOOL_RESULTS.get(request.params?.arguments?.body) ??
+        RESULT_ITEMS.get(request.params?.arguments?.body);
       if (special !== undefined) return { success: true, contentItems: special };
       return {
         success: true,

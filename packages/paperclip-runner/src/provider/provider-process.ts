@@ -5,6 +5,7 @@ import { LineFramer } from "../harness/line-framer.js";
 import { LogTail } from "../harness/log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "../harness/process-identity.js";
 import { signalProcessGroup } from "../harness/signal-group.js";
+import { providerFrame } from "./provider-frame.js";
 
 /** Upstream's provider frame: one JSON-RPC line is at most 4 MiB. */
 export const MAX_PROVIDER_FRAME_BYTES = 4 * 1024 * 1024;
@@ -112,10 +113,10 @@ export class ProviderProcess {
     return this.exit;
   }
 
-  /** Writes one JSON-RPC message as a line; a provider that stopped reading loses it (its exit is reported). */
+  /** Writes one JSON-RPC message as a line (`providerFrame`); a provider that stopped reading loses it (its exit is reported). */
   send(message: Record<string, unknown>): void {
     if (this.done) return;
-    this.child.stdin?.write(`${JSON.stringify(message)}\n`);
+    this.child.stdin?.write(providerFrame(message));
   }
 
   /** Stops the group: SIGTERM, then SIGKILL after the grace; resolves once it is gone. */
