@@ -21,7 +21,10 @@ interface IssueRun {
 interface RunLease extends Lease {
   readonly heartbeatRunId: string | null;
   readonly leasePolicy: string;
-  readonly metadata?: { readonly remoteExecutionTermination?: unknown } | null;
+  readonly metadata?: {
+    readonly remoteExecutionTermination?: unknown;
+    readonly sandboxLeaseAcquisition?: unknown;
+  } | null;
 }
 
 const ENDED = ["succeeded", "failed", "cancelled", "timed_out"];
@@ -94,8 +97,12 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
     expect([first.status, retry.status]).toEqual(["succeeded", "succeeded"]);
     const sandboxId = (await runLease(first.runId))?.providerLeaseId ?? "";
     expect(await runLease(first.runId)).toMatchObject({ leasePolicy: "reuse_by_environment" });
-    // The retry resumed the first run's sandbox through the plugin.
-    expect((await runLease(retry.runId))?.providerLeaseId).toBe(sandboxId);
+    // The retry resumed the first run's sandbox through the plugin (the host read a non-empty
+    // providerLeaseId from its resume).
+    expect(await runLease(retry.runId)).toMatchObject({
+      providerLeaseId: sandboxId,
+      metadata: { sandboxLeaseAcquisition: { outcome: "resumed" } },
+    });
     expect(await emulator.sandboxStatus(sandboxId)).toBe("running");
 
     await emulator.deleteSandbox(sandboxId);
@@ -109,6 +116,8 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
     const fresh = await runLease(next.runId);
     expect(fresh?.providerLeaseId).toMatch(/^sbx_/);
     expect(fresh?.providerLeaseId).not.toBe(sandboxId);
+    // The host read the resume's `metadata.expired: true` as the sandbox not found.
+    expect(fresh?.metadata?.sandboxLeaseAcquisition).toEqual({ outcome: "replacement", reason: "not_found" });
     expect(await emulator.sandboxStatus(fresh?.providerLeaseId ?? "")).toBe("running");
     // Had resume thrown instead of answering `expired`, the host would have failed this run
     // (ReusableSandboxResumeError) rather than acquire a fresh lease. Which old lease row it then
