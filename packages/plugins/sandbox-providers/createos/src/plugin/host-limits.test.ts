@@ -1,22 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  budgetWithin,
-  HOST_LIMITS,
-  hostAcquireLimitMs,
-  hostBound,
-  hostResumeLimitMs,
-} from "./host-limits.js";
+import { budgetWithin, HOST_LIMITS, hostBound, hostCallLimitMs, hostResumeLimitMs } from "./host-limits.js";
 
 describe("host limits", () => {
   it("computes the host's acquire deadline as it does: max(timeoutMs, bridgeRequestTimeoutMs) + 30 s", () => {
-    expect(hostAcquireLimitMs({ timeoutMs: 300_000 }, HOST_LIMITS)).toBe(330_000);
-    expect(hostAcquireLimitMs({ timeoutMs: 5_000, bridgeRequestTimeoutMs: 9_000.7 }, HOST_LIMITS)).toBe(
-      39_000,
-    );
+    expect(hostCallLimitMs({ timeoutMs: 300_000 }, HOST_LIMITS)).toBe(330_000);
+    expect(hostCallLimitMs({ timeoutMs: 5_000, bridgeRequestTimeoutMs: 9_000.7 }, HOST_LIMITS)).toBe(39_000);
     // Without either key (or with unusable values) the host's default RPC timeout applies.
-    expect(hostAcquireLimitMs({}, HOST_LIMITS)).toBe(30_000);
-    expect(hostAcquireLimitMs({ timeoutMs: -1, bridgeRequestTimeoutMs: "9000" }, HOST_LIMITS)).toBe(30_000);
-    expect(hostAcquireLimitMs(undefined, HOST_LIMITS)).toBe(30_000);
+    expect(hostCallLimitMs({}, HOST_LIMITS)).toBe(30_000);
+    expect(hostCallLimitMs({ timeoutMs: -1, bridgeRequestTimeoutMs: "9000" }, HOST_LIMITS)).toBe(30_000);
+    expect(hostCallLimitMs(undefined, HOST_LIMITS)).toBe(30_000);
   });
 
   it("computes the host's limit for one resume call as it does: the acquire's, within 60 s", () => {

@@ -48,13 +48,11 @@ function configRpcLimitMs(
 }
 
 /**
- * The host's limit for an acquire on `rawConfig` (the config it sends, before our defaults):
- * `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s`, or its default RPC timeout without either.
+ * The host's limit for an acquire, a sync in or a sync out on `rawConfig` (the config it sends,
+ * before our defaults): `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s`, or its default RPC
+ * timeout without either.
  */
-export function hostAcquireLimitMs(
-  rawConfig: Record<string, unknown> | undefined,
-  limits: HostLimits,
-): number {
+export function hostCallLimitMs(rawConfig: Record<string, unknown> | undefined, limits: HostLimits): number {
   return configRpcLimitMs(rawConfig, limits) ?? limits.defaultRpcTimeoutMs;
 }
 
@@ -76,7 +74,7 @@ export function budgetWithin(limitMs: number, limits: HostLimits): number {
   return Math.max(1_000, limitMs - limits.marginMs);
 }
 
-export type HostBoundOperation = "acquire" | "resume" | "probe";
+export type HostBoundOperation = "acquire" | "resume" | "probe" | "sync in" | "sync out";
 
 /** A signal that aborts with `ERR_CREATEOS_HOST_DEADLINE` after `budgetMs` (or with `parent`). */
 export interface HostBound {
