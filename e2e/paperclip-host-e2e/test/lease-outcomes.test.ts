@@ -21,6 +21,10 @@ interface IssueRun {
 interface RunLease extends Lease {
   readonly heartbeatRunId: string | null;
   readonly leasePolicy: string;
+  readonly metadata?: {
+    readonly remoteExecutionTermination?: unknown;
+    readonly sandboxLeaseAcquisition?: unknown;
+  } | null;
 }
 
 const ENDED = ["succeeded", "failed", "cancelled", "timed_out"];
@@ -93,8 +97,12 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
     expect([first.status, retry.status]).toEqual(["succeeded", "succeeded"]);
     const sandboxId = (await runLease(first.runId))?.providerLeaseId ?? "";
     expect(await runLease(first.runId)).toMatchObject({ leasePolicy: "reuse_by_environment" });
-    // The retry resumed the first run's sandbox through the plugin.
-    expect((await runLease(retry.runId))?.providerLeaseId).toBe(sandboxId);
+    // The retry resumed the first run's sandbox through the plugin (the host read a non-empty
+    // providerLeaseId from its resume).
+    expect(await runLease(retry.runId)).toMatchObject({
+      providerLeaseId: sandboxId,
+      metadata: { sandboxLeaseAcquisition: { outcome: "resumed" } },
+    });
     expect(await emulator.sandboxStatus(sandboxId)).toBe("running");
 
     await emulator.deleteSandbox(sandboxId);
@@ -108,10 +116,65 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
     const fresh = await runLease(next.runId);
     expect(fresh?.providerLeaseId).toMatch(/^sbx_/);
     expect(fresh?.providerLeaseId).not.toBe(sandboxId);
+    // The host read the resume's `metadata.expired: true` as the sandbox not found.
+    expect(fresh?.metadata?.sandboxLeaseAcquisition).toEqual({ outcome: "replacement", reason: "not_found" });
     expect(await emulator.sandboxStatus(fresh?.providerLeaseId ?? "")).toBe("running");
     // Had resume thrown instead of answering `expired`, the host would have failed this run
     // (ReusableSandboxResumeError) rather than acquire a fresh lease. Which old lease row it then
     // marks, and when, varies from run to run, so the rows' statuses are not asserted.
+  }, 480_000);
+
+  it("a failed warm run's sandbox is paused by the release, which the host records as stopped", async () => {
+    const projectDir = path.join(host.workDir, "project-paused");
+    await mkdir(projectDir);
+    await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
+    const project = await api.post<{ id: string }>(`/companies/${companyId}/projects`, {
+      name: "Paused",
+      status: "in_progress",
+      workspace: { name: "main", cwd: projectDir, isPrimary: true },
+    });
+    const agent = await api.post<{ id: string }>(`/companies/${companyId}/agents`, {
+      name: "Failing worker",
+      adapterType: "kimi_local",
+      // `false`: the run fails, so even a warm run's sandbox is stopped, not kept running
+      // (`providerResourceDispositionForTerminalRun` in heartbeat.js: `stop_and_retain`).
+      adapterConfig: { engine: "cli", command: "false" },
+      defaultEnvironmentId: environmentId,
+    });
+    const issue = await api.post<{ id: string }>(`/companies/${companyId}/issues`, {
+      title: "Fail in the sandbox",
+      description: "Run and fail.",
+      assigneeAgentId: agent.id,
+      status: "todo",
+      projectId: project.id,
+    });
+    const runLease = async (runId: string) =>
+      (await api.get<RunLease[]>(`/environments/${environmentId}/leases`)).find(
+        (lease) => lease.heartbeatRunId === runId,
+      );
+
+    const first = await ended(issue.id, (runs) => runs.at(-1));
+    expect(first.status).toBe("failed");
+    const released = await waitFor(
+      "the failed run's lease is released",
+      async () => {
+        const lease = await runLease(first.runId);
+        return lease?.cleanupStatus ? lease : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    const sandboxId = released.providerLeaseId ?? "";
+    expect(sandboxId).toMatch(/^sbx_/);
+    // The release's receipt, recorded only when it names this sandbox and a confirmed state.
+    expect(released.metadata?.remoteExecutionTermination).toMatchObject({
+      providerLeaseId: sandboxId,
+      state: "stopped",
+    });
+
+    // Paused, not deleted: the host keeps the lease for the next run of this workspace (its
+    // retry of the failed run comes 30 s later, `BOUNDED_TRANSIENT_HEARTBEAT_RETRY_DELAYS_MS`).
+    expect(released).toMatchObject({ status: "released", cleanupStatus: "success" });
+    expect(await emulator.sandboxStatus(sandboxId)).toBe("paused");
   }, 480_000);
 
   it("the host's one caller of a guaranteed expiry refuses this provider before any lease", async () => {

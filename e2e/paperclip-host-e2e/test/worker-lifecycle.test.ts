@@ -1,4 +1,4 @@
-import { access, chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
@@ -18,6 +18,7 @@ interface IssueRun {
 
 interface RunLease extends Lease {
   readonly heartbeatRunId: string | null;
+  readonly metadata?: { readonly remoteExecutionTermination?: unknown } | null;
 }
 
 /** The host's view of the plugin's worker (`GET /api/plugins/:id/dashboard`). */
@@ -63,7 +64,18 @@ async function holdingAgent(name: string): Promise<{ command: string; started: s
   const started = path.join(dir, `${name}.started`);
   const hold = path.join(dir, `${name}.hold`);
   const command = path.join(dir, `${name}.sh`);
-  await writeFile(command, `#!/bin/sh\ntouch '${started}'\nwhile [ -e '${hold}' ]; do sleep 0.2; done\n`);
+  // `started` holds the agent's cwd and the project's README.md as the agent sees them (written
+  // whole, by a rename); `made-in-sandbox.txt` is for the host to bring back after the run.
+  await writeFile(
+    command,
+    [
+      "#!/bin/sh",
+      `{ pwd; cat README.md; } > '${started}.part'; mv '${started}.part' '${started}'`,
+      "echo made in the sandbox > made-in-sandbox.txt",
+      `while [ -e '${hold}' ]; do sleep 0.2; done`,
+      "",
+    ].join("\n"),
+  );
   await chmod(command, 0o755);
   await writeFile(hold, "");
   return { command, started, hold };
@@ -232,7 +244,20 @@ describe("the worker going away while a command runs (Node 24)", () => {
       { timeoutMs: 60_000 },
     );
     expect(released).toMatchObject({ status: "released", cleanupStatus: "success" });
+    // The release's receipt, which the host records only when it names the lease's sandbox and
+    // a `stopped` or `destroyed` state (remote-execution-termination.js).
+    expect(released.metadata?.remoteExecutionTermination).toMatchObject({
+      providerLeaseId: sandboxId,
+      state: "destroyed",
+    });
     expect(await emulator.sandboxStatus(sandboxId)).toBe("destroyed");
+    // The agent ran in the workspace the plugin realized, on the project the host synced in
+    // through the plugin's syncIn, and the host's restore brought its file back (syncOut).
+    console.info(`the agent's view: ${JSON.stringify(await readFile(agent.started, "utf8"))}`);
+    expect(await readFile(agent.started, "utf8")).toMatch(/paperclip-workspace\na project workspace\n$/);
+    expect(await readFile(path.join(host.workDir, "project-config", "made-in-sandbox.txt"), "utf8")).toBe(
+      "made in the sandbox\n",
+    );
   }, 480_000);
 
   it("an operator cancelling the run: once its command ends, the release ends the sandbox", async () => {

@@ -515,12 +515,12 @@ try {
     title: "A CreateOS lifecycle step ran out of the host's time",
     message: "CreateOS ${operation} did not finish within the host's limit (${budgetMs} ms).",
     meaning:
-      "The Paperclip host stops waiting for an acquire, resume or probe after a fixed time (2026.916.1: an acquire after the config's `timeoutMs` plus 30 s, or 30 s without one; a resume after 60 s; a probe after 120 s) and sends the worker no cancel. The plugin ends the step a margin before that limit instead of finishing it after the host has gone: an acquire deletes the sandbox it created (as any failed acquire does), a probe deletes its sandbox, a resume leaves the paused sandbox as it is. The sandbox create is not cut by the deadline (CreateOS may already have made the sandbox): its answer is always read, and a create that answers after the deadline is deleted at once (an unended-sandbox warning in the host's log if that fails); when the create answers only after the host's own limit, the host has already failed the step and the delete still runs. `details` has the operation and the budget in ms.",
+      "The Paperclip host stops waiting for an acquire, resume, sync or probe after a fixed time (2026.916.1: an acquire, a sync in or a sync out after the config's `timeoutMs` plus 30 s, or 30 s without one; a resume call after the same but at most 60 s, 60 s without one; a probe after 120 s) and sends the worker no cancel. The plugin ends the step a margin before that limit instead of finishing it after the host has gone: an acquire deletes the sandbox it created (as any failed acquire does), a probe deletes its sandbox, a resume leaves the paused sandbox as it is, a sync stops its transfers and kills its post-upload command. The sandbox create is not cut by the deadline (CreateOS may already have made the sandbox): its answer is always read, and a create that answers after the deadline is deleted at once (an unended-sandbox warning in the host's log if that fails); when the create answers only after the host's own limit, the host has already failed the step and the delete still runs. `details` has the operation and the budget in ms.",
     when: "A slow sandbox create or resume on the CreateOS side, a long rate-limit wait, or an API that answers slowly.",
     solutions: [
       "Retry the run; a resume that ran out keeps the lease for the next run.",
       "Check the CreateOS service's health and the rate limit (about 300 requests a minute per key).",
-      "For acquires, raise `timeoutMs` in the environment config: the host's acquire limit grows with it.",
+      "For acquires, resumes and syncs, raise `timeoutMs` in the environment config: the host's limit grows with it.",
     ],
     prevention: "Keep `requestsPerMinute` within the account's limit so lifecycle steps do not queue.",
   },

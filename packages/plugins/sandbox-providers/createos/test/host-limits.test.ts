@@ -112,6 +112,37 @@ describe("lifecycle steps end within the host's limits", () => {
     }
   });
 
+  it("a sync past the host's limit ends there, its post-upload command stopped, and says why", async () => {
+    // The host waits max(timeoutMs, bridgeRequestTimeoutMs) + 30 s for a sync and sends no
+    // cancel; here that overhead is cut to 1 s and timeoutMs is 0.5 s (budget 1 s after the margin).
+    const t = await pluginUnderTest(fast, {}, "env-1", {
+      hostLimits: { rpcOverheadMs: 1_000, marginMs: 500 },
+    });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-slow-sync" });
+    const error = await caught(
+      t.sync.in({
+        ...t.lease(lease),
+        config: { ...t.base.config, timeoutMs: 500 },
+        operations: [
+          {
+            operationId: "op-slow",
+            files: [],
+            postUploadCommands: [{ command: "exec sleep 30", timeoutMs: 60_000 }],
+          },
+        ],
+      }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_HOST_DEADLINE");
+    expect(error.message).toBe("CreateOS sync in did not finish within the host's limit (1000 ms).");
+    // The command was stopped and its end confirmed: the lease is still usable.
+    expect((await t.harness.execute({ ...t.lease(lease), command: "true" })).exitCode).toBe(0);
+    await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+  });
+
   it("a late create whose delete fails is reported as unended, with the deadline as the cause", async () => {
     const proxy = await startGatedCreateProxy(fast);
     try {

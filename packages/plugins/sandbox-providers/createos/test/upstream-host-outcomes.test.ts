@@ -198,6 +198,23 @@ describe("resume: a lease that cannot be resumed is expired, not an error", () =
     await t.harness.destroyLease(params);
   });
 
+  it("a resume ends within the host's limit for the call, shorter with a small timeoutMs", async () => {
+    // The host waits max(timeoutMs, bridgeRequestTimeoutMs) + 30 s for one resume call (cut to
+    // 1 s here), not the 60 s of the whole resume; past it the host sends the resume again.
+    const t = await pluginUnderTest(emulator, { reuseLease: true }, "env-1", {
+      hostLimits: { rpcOverheadMs: 1_000, marginMs: 500 },
+    });
+    const { lease, params } = await pausedLease(t, "run-short-resume");
+    emulator.setSandboxStatus(lease.providerLeaseId!, "resuming");
+    const error = await caught(
+      t.harness.resumeLease({ ...params, config: { ...params.config, timeoutMs: 500 } }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_HOST_DEADLINE");
+    expect(error.message).toBe("CreateOS resume did not finish within the host's limit (1000 ms).");
+    expect(sandbox(lease.providerLeaseId)?.status).toBe("resuming");
+    await t.harness.destroyLease(params);
+  });
+
   it("a sandbox in the error state is not proof of loss: resume throws and keeps it", async () => {
     const t = await pluginUnderTest(emulator, { reuseLease: true });
     const { lease, params } = await pausedLease(t, "run-error");

@@ -8,7 +8,7 @@ import type {
   PluginEnvironmentTerminationReceipt,
 } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
-import { budgetWithin, hostAcquireLimitMs, hostBound } from "../plugin/host-limits.js";
+import { budgetWithin, hostBound, hostCallLimitMs } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
 import { buildLeaseMetadata, MARKER_PATH, RUNTIME_DIR } from "./lease-metadata.js";
@@ -51,7 +51,7 @@ export async function acquireLease(
   const bound = hostBound(
     runtime.signal,
     "acquire",
-    budgetWithin(hostAcquireLimitMs(params.config, limits), limits),
+    budgetWithin(hostCallLimitMs(params.config, limits), limits),
   );
   try {
     return await acquireWithin(runtime, params, client, spec, bound.signal, config.lifecycleTimeoutMs);

@@ -1,7 +1,7 @@
 import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease, PluginEnvironmentResumeLeaseParams } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
-import { budgetWithin, hostBound } from "../plugin/host-limits.js";
+import { budgetWithin, hostBound, hostResumeLimitMs } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
@@ -40,7 +40,8 @@ function endedWhileWaiting(error: unknown): boolean {
  * missing or different) comes back expired. Status reads are retried on transient failures
  * (the host does not recognise ours as transient across the RPC, so one 503 would otherwise
  * fail the run); failures that outlast the retries are thrown, since they do not prove the
- * sandbox is lost. The whole resume ends within the host's 60 s (`ERR_CREATEOS_HOST_DEADLINE`
+ * sandbox is lost. The whole resume ends within the host's limit for the call
+ * (`hostResumeLimitMs`: 60 s, less with a `timeoutMs` under 30 s; `ERR_CREATEOS_HOST_DEADLINE`
  * past it). Resume never deletes.
  */
 export async function resumeLease(
@@ -57,7 +58,7 @@ export async function resumeLease(
   const bound = hostBound(
     runtime.signal,
     "resume",
-    budgetWithin(runtime.hostLimits.resumeMs, runtime.hostLimits),
+    budgetWithin(hostResumeLimitMs(params.config, runtime.hostLimits), runtime.hostLimits),
   );
   try {
     const lease = await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, bound.signal);

@@ -1,16 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { budgetWithin, HOST_LIMITS, hostAcquireLimitMs, hostBound } from "./host-limits.js";
+import { budgetWithin, HOST_LIMITS, hostBound, hostCallLimitMs, hostResumeLimitMs } from "./host-limits.js";
 
 describe("host limits", () => {
   it("computes the host's acquire deadline as it does: max(timeoutMs, bridgeRequestTimeoutMs) + 30 s", () => {
-    expect(hostAcquireLimitMs({ timeoutMs: 300_000 }, HOST_LIMITS)).toBe(330_000);
-    expect(hostAcquireLimitMs({ timeoutMs: 5_000, bridgeRequestTimeoutMs: 9_000.7 }, HOST_LIMITS)).toBe(
-      39_000,
-    );
+    expect(hostCallLimitMs({ timeoutMs: 300_000 }, HOST_LIMITS)).toBe(330_000);
+    expect(hostCallLimitMs({ timeoutMs: 5_000, bridgeRequestTimeoutMs: 9_000.7 }, HOST_LIMITS)).toBe(39_000);
     // Without either key (or with unusable values) the host's default RPC timeout applies.
-    expect(hostAcquireLimitMs({}, HOST_LIMITS)).toBe(30_000);
-    expect(hostAcquireLimitMs({ timeoutMs: -1, bridgeRequestTimeoutMs: "9000" }, HOST_LIMITS)).toBe(30_000);
-    expect(hostAcquireLimitMs(undefined, HOST_LIMITS)).toBe(30_000);
+    expect(hostCallLimitMs({}, HOST_LIMITS)).toBe(30_000);
+    expect(hostCallLimitMs({ timeoutMs: -1, bridgeRequestTimeoutMs: "9000" }, HOST_LIMITS)).toBe(30_000);
+    expect(hostCallLimitMs(undefined, HOST_LIMITS)).toBe(30_000);
+  });
+
+  it("computes the host's limit for one resume call as it does: the acquire's, within 60 s", () => {
+    // environment-runtime.js: min(resolvePluginSandboxRpcTimeoutMs(config) ?? 60 s, what is left of 60 s).
+    expect(hostResumeLimitMs({ timeoutMs: 5_000 }, HOST_LIMITS)).toBe(35_000);
+    expect(hostResumeLimitMs({ timeoutMs: 1_000, bridgeRequestTimeoutMs: 12_000 }, HOST_LIMITS)).toBe(42_000);
+    expect(hostResumeLimitMs({ timeoutMs: 300_000 }, HOST_LIMITS)).toBe(60_000);
+    expect(hostResumeLimitMs({}, HOST_LIMITS)).toBe(60_000);
+    expect(hostResumeLimitMs(undefined, HOST_LIMITS)).toBe(60_000);
   });
 
   it("keeps the margin free, never going below 1 s", () => {

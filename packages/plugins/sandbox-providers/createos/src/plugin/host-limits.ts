@@ -13,7 +13,7 @@ export interface HostLimits {
   readonly rpcOverheadMs: number;
   /** An acquire's limit when the config has neither key. */
   readonly defaultRpcTimeoutMs: number;
-  /** A whole resume, the host's own retries included. */
+  /** A whole resume, the host's own retries included (one call may get less: `hostResumeLimitMs`). */
   readonly resumeMs: number;
   /** A probe (create, echo and delete). */
   readonly probeMs: number;
@@ -36,20 +36,37 @@ function positive(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.trunc(value) : undefined;
 }
 
-/**
- * The host's limit for an acquire on `rawConfig` (the config it sends, before our defaults):
- * `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s`, or its default RPC timeout without either.
- */
-export function hostAcquireLimitMs(
+/** `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s` of `rawConfig`, or `undefined` without either key. */
+function configRpcLimitMs(
   rawConfig: Record<string, unknown> | undefined,
   limits: HostLimits,
-): number {
+): number | undefined {
   const candidates = [positive(rawConfig?.timeoutMs), positive(rawConfig?.bridgeRequestTimeoutMs)].filter(
     (value): value is number => value !== undefined,
   );
-  return candidates.length === 0
-    ? limits.defaultRpcTimeoutMs
-    : Math.max(...candidates) + limits.rpcOverheadMs;
+  return candidates.length === 0 ? undefined : Math.max(...candidates) + limits.rpcOverheadMs;
+}
+
+/**
+ * The host's limit for an acquire, a sync in or a sync out on `rawConfig` (the config it sends,
+ * before our defaults): `max(timeoutMs, bridgeRequestTimeoutMs) + 30 s`, or its default RPC
+ * timeout without either.
+ */
+export function hostCallLimitMs(rawConfig: Record<string, unknown> | undefined, limits: HostLimits): number {
+  return configRpcLimitMs(rawConfig, limits) ?? limits.defaultRpcTimeoutMs;
+}
+
+/**
+ * The host's limit for one resume call on `rawConfig`: the same `max(timeoutMs,
+ * bridgeRequestTimeoutMs) + 30 s` as an acquire (60 s without either key), never beyond the
+ * 60 s of the whole resume. A call past it is abandoned and, its "timed out" message read as
+ * transient, sent again while the first still runs.
+ */
+export function hostResumeLimitMs(
+  rawConfig: Record<string, unknown> | undefined,
+  limits: HostLimits,
+): number {
+  return Math.min(limits.resumeMs, configRpcLimitMs(rawConfig, limits) ?? limits.resumeMs);
 }
 
 /** A limit less the margin, never below 1 s (the host's own minimum is larger). */
@@ -57,7 +74,7 @@ export function budgetWithin(limitMs: number, limits: HostLimits): number {
   return Math.max(1_000, limitMs - limits.marginMs);
 }
 
-export type HostBoundOperation = "acquire" | "resume" | "probe";
+export type HostBoundOperation = "acquire" | "resume" | "probe" | "sync in" | "sync out";
 
 /** A signal that aborts with `ERR_CREATEOS_HOST_DEADLINE` after `budgetMs` (or with `parent`). */
 export interface HostBound {

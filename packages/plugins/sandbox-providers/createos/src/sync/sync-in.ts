@@ -16,14 +16,27 @@ import { countBytes, packDirectory } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
-import { modeText, openScope, type SyncScope, syncStep, type Transfer, transferEach } from "./sync-scope.js";
+import {
+  modeText,
+  type SyncScope,
+  syncStep,
+  type Transfer,
+  transferEach,
+  withinSyncScope,
+} from "./sync-scope.js";
 
 /** Host files and directories into the sandbox (streamed tar for directories), then the post-upload commands. */
-export async function syncIn(
+export function syncIn(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncInParams,
 ): Promise<PluginEnvironmentSyncResult> {
-  const scope = await openScope(runtime, params);
+  return withinSyncScope(runtime, params, "sync in", (scope) => syncInScoped(scope, params));
+}
+
+async function syncInScoped(
+  scope: SyncScope,
+  params: PluginEnvironmentSyncInParams,
+): Promise<PluginEnvironmentSyncResult> {
   // Links followed out of a source directory are refused before any byte of any operation moves.
   for (const operation of params.operations) {
     for (const file of operation.files) {

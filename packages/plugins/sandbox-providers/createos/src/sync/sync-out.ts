@@ -15,11 +15,11 @@ import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-fi
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   missingSource,
-  openScope,
   type SyncScope,
   syncStep,
   type Transfer,
   transferEach,
+  withinSyncScope,
 } from "./sync-scope.js";
 
 /**
@@ -27,11 +27,17 @@ import {
  * before it is written into a private staging directory, modes are set before promotion,
  * single files are written atomically.
  */
-export async function syncOut(
+export function syncOut(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncOutParams,
 ): Promise<PluginEnvironmentSyncResult> {
-  const scope = await openScope(runtime, params);
+  return withinSyncScope(runtime, params, "sync out", (scope) => syncOutScoped(scope, params));
+}
+
+async function syncOutScoped(
+  scope: SyncScope,
+  params: PluginEnvironmentSyncOutParams,
+): Promise<PluginEnvironmentSyncResult> {
   return transferEach(params.operations, async (operation, transfer) => {
     const mappings = operation.files.map((file) => ({
       file,

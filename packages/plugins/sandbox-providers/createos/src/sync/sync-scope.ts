@@ -8,6 +8,7 @@ import type {
 import type { CreateosClient } from "../client/createos-client.js";
 import { resolveLease } from "../lease/resolve-lease.js";
 import { runStep, type ShortCommandResult } from "../lease/sandbox-api.js";
+import { budgetWithin, hostBound, hostCallLimitMs } from "../plugin/host-limits.js";
 import type { CreateosConfig } from "../plugin/plugin-config.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 
@@ -30,13 +31,29 @@ export function modeText(mode: number | undefined): string {
   return mode === undefined ? "" : (mode & 0o7777).toString(8);
 }
 
-export async function openScope(
+/**
+ * Runs a sync hook on its lease, within the host's limit for the call (`hostCallLimitMs`, less
+ * the margin): the host abandons it then without a cancel, so nothing of it (a transfer, a
+ * post-upload command) runs on past that; it ends with `ERR_CREATEOS_HOST_DEADLINE`.
+ */
+export async function withinSyncScope<T>(
   runtime: PluginRuntime,
   params: PluginEnvironmentSyncInParams | PluginEnvironmentSyncOutParams,
-): Promise<SyncScope> {
+  hook: "sync in" | "sync out",
+  work: (scope: SyncScope) => Promise<T>,
+): Promise<T> {
   const { config, client, metadata } = resolveLease(runtime, params, params.lease, "execution");
   runtime.leases.assertUsable(metadata.sandboxId);
-  return { runtime, config, client, sandboxId: metadata.sandboxId, signal: runtime.signal };
+  const limits = runtime.hostLimits;
+  const bound = hostBound(runtime.signal, hook, budgetWithin(hostCallLimitMs(params.config, limits), limits));
+  try {
+    return await work({ runtime, config, client, sandboxId: metadata.sandboxId, signal: bound.signal });
+  } catch (error) {
+    if (bound.expired()) throw bound.signal.reason;
+    throw error;
+  } finally {
+    bound.dispose();
+  }
 }
 
 export function syncStep(
