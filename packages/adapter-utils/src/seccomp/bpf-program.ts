@@ -110,3 +110,21 @@ export function run(
   }
   throw new Error("BPF program ran off its end");
 }
+
+/**
+ * `seccomp_data` of one call as `run` reads it (`nr` at 0, `arch` at 4, each 64-bit argument's
+ * low word at 16 + 8 × its index and its high word 4 bytes on): for tests of a filter.
+ */
+export function seccompData(
+  arch: number,
+  nr: number,
+  args: readonly number[] = [],
+): (offset: number) => number {
+  return (offset) => {
+    if (offset === 0) return nr;
+    if (offset === 4) return arch;
+    const index = Math.floor((offset - 16) / 8);
+    const value = args[index] ?? 0;
+    return (offset - 16) % 8 === 0 ? value % 2 ** 32 : Math.floor(value / 2 ** 32);
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encode, run } from "./bpf-program.js";
+import { seccompData as call, encode, run } from "./bpf-program.js";
 import {
   ALLOWED_NETLINK_PROTOCOLS,
   ALLOWED_SOCKET_FAMILIES,
@@ -8,7 +8,6 @@ import {
   ENOSYS,
   EPERM,
   EPROTONOSUPPORT,
-  SECCOMP_DATA,
   SECCOMP_RET_ALLOW,
   SECCOMP_RET_KILL_PROCESS,
   sandboxFilterBytes,
@@ -22,17 +21,6 @@ const AUDIT_ARCH_I386 = 0x40000003;
 const CLONE_NEWUSER = 0x10000000;
 const CLONE_THREAD_FLAGS = 0x3d0f00; // what glibc's pthread_create passes
 const CLONE_NEWTIME = 0x80;
-
-/** `seccomp_data` for one call: each 64-bit argument is its low word at its offset, its high word 4 bytes on. */
-function call(arch: number, nr: number, args: number[] = []) {
-  return (offset: number) => {
-    if (offset === SECCOMP_DATA.nr) return nr;
-    if (offset === SECCOMP_DATA.arch) return arch;
-    const index = Math.floor((offset - 16) / 8);
-    const value = args[index] ?? 0;
-    return (offset - 16) % 8 === 0 ? value % 2 ** 32 : Math.floor(value / 2 ** 32);
-  };
-}
 
 describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s", (arch) => {
   const program = sandboxFilterProgram(arch);

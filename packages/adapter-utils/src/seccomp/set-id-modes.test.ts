@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { run } from "./bpf-program.js";
-import { ENOSYS, EPERM, SECCOMP_DATA, SECCOMP_RET_ALLOW, sandboxFilterProgram } from "./sandbox-filter.js";
+import { seccompData as call, run } from "./bpf-program.js";
+import { ENOSYS, EPERM, SECCOMP_RET_ALLOW, sandboxFilterProgram } from "./sandbox-filter.js";
 import { AUDIT_ARCH, type FilterArch, SYSCALLS } from "./syscall-numbers.js";
 
 const ERRNO = 0x00050000;
@@ -9,17 +9,6 @@ const O_CREAT = 0o100;
 const O_TMPFILE = 0o20200000; // __O_TMPFILE | O_DIRECTORY, as glibc passes it
 const O_WRONLY = 1;
 const S_IFREG = 0o100000;
-
-/** `seccomp_data` for one call: each argument's low word at its offset, the high word 4 bytes on. */
-function call(arch: number, nr: number, args: number[]) {
-  return (offset: number) => {
-    if (offset === SECCOMP_DATA.nr) return nr;
-    if (offset === SECCOMP_DATA.arch) return arch;
-    const index = Math.floor((offset - 16) / 8);
-    const value = args[index] ?? 0;
-    return (offset - 16) % 8 === 0 ? value % 2 ** 32 : Math.floor(value / 2 ** 32);
-  };
-}
 
 describe.each<FilterArch>(["x64", "arm64"])("set-user-ID and set-group-ID modes on %s", (arch) => {
   const program = sandboxFilterProgram(arch);
