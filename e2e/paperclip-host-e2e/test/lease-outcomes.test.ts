@@ -104,6 +104,16 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
       metadata: { sandboxLeaseAcquisition: { outcome: "resumed" } },
     });
     expect(await emulator.sandboxStatus(sandboxId)).toBe("running");
+    // A run's lease is released a moment after the run ends; until then the host does not offer
+    // it for reuse, and the next run would create a sandbox without trying to resume this one.
+    await waitFor(
+      "the retry's lease released for reuse",
+      async () => {
+        const lease = await runLease(retry.runId);
+        return lease && ["released", "retained"].includes(lease.status) ? lease : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
 
     await emulator.deleteSandbox(sandboxId);
     const woken = await api.post<{ id: string }>(`/agents/${agent.id}/wakeup`, {
