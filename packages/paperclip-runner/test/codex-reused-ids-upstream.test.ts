@@ -68,6 +68,14 @@ const drive = (steps: (work: string) => Step[], runnerBin?: string): Promise<Dri
       ...(runnerBin === undefined ? {} : { runnerBin }),
     }),
   );
+/** Ours, then upstream's, on the same steps: both drove them through, and answered every command alike. */
+async function driveBothAlike(steps: (work: string) => Step[]): Promise<[DriverResult, DriverResult]> {
+  const ours = await drive(steps);
+  const upstream = await drive(steps, upstreamRunner());
+  for (const result of [ours, upstream]) expect(result.failure).toBeNull();
+  expectSameAnswers(ours, upstream);
+  return [ours, upstream];
+}
 /** What Codex was answered (the fake's received messages that are no request). */
 const received = (result: DriverResult): unknown[] =>
   result.providerLog
@@ -89,10 +97,7 @@ describe("reused request ids against upstream's runner", { timeout: 120_000 }, (
       { op: "event", type: "run.terminal" },
       ...closeSteps,
     ];
-    const ours = await drive(steps);
-    const upstream = await drive(steps, upstreamRunner());
-    for (const result of [ours, upstream]) expect(result.failure).toBeNull();
-    expectSameAnswers(ours, upstream);
+    const [ours, upstream] = await driveBothAlike(steps);
     expect(answer(ours, "resolve")).toMatchObject({ result: { status: "delivered" } });
     expect(eventTypes(ours.committed).filter((type) => type === "runtime_request.created")).toHaveLength(1);
     expect(received(ours)).toEqual([{ id: "dup", result: { answers: { why: { answers: ["because"] } } } }]);
@@ -109,10 +114,7 @@ describe("reused request ids against upstream's runner", { timeout: 120_000 }, (
       { op: "event", type: "run.terminal" },
       ...closeSteps,
     ];
-    const ours = await drive(steps);
-    const upstream = await drive(steps, upstreamRunner());
-    for (const result of [ours, upstream]) expect(result.failure).toBeNull();
-    expectSameAnswers(ours, upstream);
+    const [ours, upstream] = await driveBothAlike(steps);
     expect(eventTypes(ours.committed).filter((type) => type === "semantic_tool.input")).toHaveLength(1);
     expect(received(ours)).toHaveLength(1);
     expect(received(ours)).toEqual(received(upstream));

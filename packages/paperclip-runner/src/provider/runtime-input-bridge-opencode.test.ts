@@ -46,6 +46,23 @@ const question = {
 };
 const requestId = runtimeRequestId(SCOPE, "turn-1", "que_1", 1n);
 
+/** The proxy's request `id` was refused for want of room, with upstream's error and warning. */
+function expectCapacityRefused(sent: unknown[], events: ProviderEvent[], id: string): void {
+  expect(sent).toEqual([
+    {
+      id,
+      error: {
+        code: -32000,
+        message: "Paperclip rejected this runtime request because the pending input capacity was reached",
+      },
+    },
+  ]);
+  expect(events.at(-1)).toMatchObject({
+    eventType: "provider.notice.recorded",
+    payload: { summary: "rejected a Codex runtime request at the bounded pending-input limit" },
+  });
+}
+
 describe("RuntimeInputBridge with the OpenCode proxy's questions", () => {
   it("creates upstream's runtime request and answers the proxy with the server's response as a submission", async () => {
     const { bridge, sent, events } = bridgeOf();
@@ -112,19 +129,7 @@ describe("RuntimeInputBridge with the OpenCode proxy's questions", () => {
     for (let index = 0; index <= MAX_PENDING_INPUTS; index += 1)
       await bridge.onOpencodeRequest(`opencode-${index}`, { ...question, requestId: `que_${index}` });
     expect(events.filter((event) => event.eventType === "runtime_request.created")).toHaveLength(128);
-    expect(sent).toEqual([
-      {
-        id: "opencode-128",
-        error: {
-          code: -32000,
-          message: "Paperclip rejected this runtime request because the pending input capacity was reached",
-        },
-      },
-    ]);
-    expect(events.at(-1)).toMatchObject({
-      eventType: "provider.notice.recorded",
-      payload: { summary: "rejected a Codex runtime request at the bounded pending-input limit" },
-    });
+    expectCapacityRefused(sent, events, "opencode-128");
   });
 
   it("names OpenCode when there is no turn to resolve a request in", async () => {
@@ -139,19 +144,7 @@ describe("RuntimeInputBridge with the OpenCode proxy's questions", () => {
     const quarter = { ...question, bytes: MAX_PENDING_INPUT_BYTES / 4 };
     for (const id of [1, 2, 3, 4]) await bridge.onOpencodeRequest(`opencode-${id}`, quarter);
     await bridge.onOpencodeRequest("opencode-5", { ...question, bytes: 1 });
-    expect(sent).toEqual([
-      {
-        id: "opencode-5",
-        error: {
-          code: -32000,
-          message: "Paperclip rejected this runtime request because the pending input capacity was reached",
-        },
-      },
-    ]);
-    expect(events.at(-1)).toMatchObject({
-      eventType: "provider.notice.recorded",
-      payload: { summary: "rejected a Codex runtime request at the bounded pending-input limit" },
-    });
+    expectCapacityRefused(sent, events, "opencode-5");
     bridge.cancelPending();
     await bridge.onOpencodeRequest("opencode-6", quarter);
     expect(events.at(-1)?.eventType).toBe("runtime_request.created");

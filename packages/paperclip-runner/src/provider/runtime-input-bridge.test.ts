@@ -18,24 +18,31 @@ const ask = (item: number) => ({
   questions: [{ id: "q", question: "Go on?" }],
 });
 
+/** A bridge over a Codex session that records every answer and every event; `scope` as the executor draws it. */
+function codexBridge(scope?: Uint8Array) {
+  const answers: unknown[] = [];
+  const events: ProviderEvent[] = [];
+  const session = {
+    peer: {
+      respond: (id: string | number, result: unknown) => answers.push({ id, result }),
+      respondError: (id: string | number, code: number, message: string) =>
+        answers.push({ id, error: { code, message } }),
+    },
+  } as unknown as CodexSession;
+  const bridge = new RuntimeInputBridge({
+    emit: async (event) => {
+      events.push(event);
+    },
+    state: () => state,
+    session: () => session,
+    ...(scope === undefined ? {} : { scope }),
+  });
+  return { bridge, answers, events };
+}
+
 describe("RuntimeInputBridge with Codex's questions", () => {
   it("refuses a question past upstream's 128 open ones with its error and warning, and takes one once an answer frees a place", async () => {
-    const answers: unknown[] = [];
-    const events: ProviderEvent[] = [];
-    const session = {
-      peer: {
-        respond: (id: string | number, result: unknown) => answers.push({ id, result }),
-        respondError: (id: string | number, code: number, message: string) =>
-          answers.push({ id, error: { code, message } }),
-      },
-    } as unknown as CodexSession;
-    const bridge = new RuntimeInputBridge({
-      emit: async (event) => {
-        events.push(event);
-      },
-      state: () => state,
-      session: () => session,
-    });
+    const { bridge, answers, events } = codexBridge();
     for (let item = 0; item < MAX_PENDING_INPUTS; item += 1) await bridge.onRequest(item, ask(item));
     expect(MAX_PENDING_INPUTS).toBe(128);
     expect(answers).toEqual([]);
@@ -72,17 +79,8 @@ describe("RuntimeInputBridge with Codex's questions", () => {
   });
 
   it("names Codex's requests as upstream's: the turn, the JSON-RPC id and the sequence under the scope", async () => {
-    const events: ProviderEvent[] = [];
     const scope = new Uint8Array(16).fill(7);
-    const session = { peer: { respond: () => undefined } } as unknown as CodexSession;
-    const bridge = new RuntimeInputBridge({
-      emit: async (event) => {
-        events.push(event);
-      },
-      state: () => state,
-      session: () => session,
-      scope,
-    });
+    const { bridge, events } = codexBridge(scope);
     await bridge.onRequest(7, ask(1));
     await bridge.onRequest("srv-8", ask(1));
     expect(events.map((event) => (event.payload.request as { requestId: string }).requestId)).toEqual([
@@ -92,18 +90,7 @@ describe("RuntimeInputBridge with Codex's questions", () => {
   });
 
   it("takes Codex's request again under an open request's id as the same one, and names one with other params a violation", async () => {
-    const answers: unknown[] = [];
-    const events: ProviderEvent[] = [];
-    const session = {
-      peer: { respond: (id: string | number, result: unknown) => answers.push({ id, result }) },
-    } as unknown as CodexSession;
-    const bridge = new RuntimeInputBridge({
-      emit: async (event) => {
-        events.push(event);
-      },
-      state: () => state,
-      session: () => session,
-    });
+    const { bridge, answers, events } = codexBridge();
     expect(await bridge.onRequest(7, ask(1))).toBeNull();
     // The same params in another key order: the same request, nothing answered, nothing created.
     const { questions, ...rest } = ask(1);
@@ -121,18 +108,9 @@ describe("RuntimeInputBridge with Codex's questions", () => {
   });
 
   it("names requests under a new scope from sequence 1 once the provider is started again, as upstream's", async () => {
-    const events: ProviderEvent[] = [];
-    const session = { peer: { respond: () => undefined } } as unknown as CodexSession;
     const first = new Uint8Array(16).fill(1);
     const second = new Uint8Array(16).fill(2);
-    const bridge = new RuntimeInputBridge({
-      emit: async (event) => {
-        events.push(event);
-      },
-      state: () => state,
-      session: () => session,
-      scope: first,
-    });
+    const { bridge, events } = codexBridge(first);
     await bridge.onRequest("srv-1", ask(1));
     await bridge.onRequest("srv-2", ask(2));
     // The lost turn's questions are answered (settled) with it; the new process asks afresh.
