@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmulatorProcess } from "../src/emulator-process.js";
@@ -64,28 +64,48 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
     ).id;
   });
 
-  it("a sandbox deleted behind the plugin's back gives the next heartbeat run a fresh lease", async () => {
-    const projectDir = path.join(host.workDir, "project");
-    await mkdir(projectDir);
+  /**
+   * A project with a workspace of its own on the host, an agent of the environment whose CLI is
+   * `command`, and an issue assigned to it (which starts the agent's run).
+   */
+  const assignedIssue = async (input: {
+    project: string;
+    agent: string;
+    command: string;
+    title: string;
+    description: string;
+  }) => {
+    const projectDir = await mkdtemp(path.join(host.workDir, "project-"));
     await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
     const project = await api.post<{ id: string }>(`/companies/${companyId}/projects`, {
-      name: "Reuse",
+      name: input.project,
       status: "in_progress",
       workspace: { name: "main", cwd: projectDir, isPrimary: true },
     });
     const agent = await api.post<{ id: string }>(`/companies/${companyId}/agents`, {
-      name: "Worker",
+      name: input.agent,
       adapterType: "kimi_local",
-      // The agent's CLI is `true`: the run's work is the host's own (sync, bridge, restore).
-      adapterConfig: { engine: "cli", command: "true" },
+      adapterConfig: { engine: "cli", command: input.command },
       defaultEnvironmentId: environmentId,
     });
     const issue = await api.post<{ id: string }>(`/companies/${companyId}/issues`, {
-      title: "Work in the sandbox",
-      description: "Run once.",
+      title: input.title,
+      description: input.description,
       assigneeAgentId: agent.id,
       status: "todo",
       projectId: project.id,
+    });
+    return { agent, issue };
+  };
+
+  it("a sandbox deleted behind the plugin's back gives the next heartbeat run a fresh lease", async () => {
+    const { agent, issue } = await assignedIssue({
+      project: "Reuse",
+      agent: "Worker",
+      // The agent's CLI is `true`: the run's work is the host's own (sync, bridge, restore).
+      command: "true",
+      title: "Work in the sandbox",
+      description: "Run once.",
     });
     const leasesOf = async () => api.get<RunLease[]>(`/environments/${environmentId}/leases`);
     const runLease = async (runId: string) =>
@@ -135,28 +155,14 @@ describe("lease outcomes the real host acts on (Node 24)", () => {
   }, 480_000);
 
   it("a failed warm run's sandbox is paused by the release, which the host records as stopped", async () => {
-    const projectDir = path.join(host.workDir, "project-paused");
-    await mkdir(projectDir);
-    await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
-    const project = await api.post<{ id: string }>(`/companies/${companyId}/projects`, {
-      name: "Paused",
-      status: "in_progress",
-      workspace: { name: "main", cwd: projectDir, isPrimary: true },
-    });
-    const agent = await api.post<{ id: string }>(`/companies/${companyId}/agents`, {
-      name: "Failing worker",
-      adapterType: "kimi_local",
+    const { issue } = await assignedIssue({
+      project: "Paused",
+      agent: "Failing worker",
       // `false`: the run fails, so even a warm run's sandbox is stopped, not kept running
       // (`providerResourceDispositionForTerminalRun` in heartbeat.js: `stop_and_retain`).
-      adapterConfig: { engine: "cli", command: "false" },
-      defaultEnvironmentId: environmentId,
-    });
-    const issue = await api.post<{ id: string }>(`/companies/${companyId}/issues`, {
+      command: "false",
       title: "Fail in the sandbox",
       description: "Run and fail.",
-      assigneeAgentId: agent.id,
-      status: "todo",
-      projectId: project.id,
     });
     const runLease = async (runId: string) =>
       (await api.get<RunLease[]>(`/environments/${environmentId}/leases`)).find(
