@@ -16,7 +16,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Unit tests need neither root nor bwrap; the integration tests say once what they need.
     projects: [
-      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
+      // Unit test files share no state: one worker process runs them all, without a fresh
+      // process per file (which cost more than the tests themselves).
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"], isolate: false } },
       {
         extends: true,
         test: { name: "integration", include: ["test/**/*.test.ts"], globalSetup: ["test/preconditions.ts"] },

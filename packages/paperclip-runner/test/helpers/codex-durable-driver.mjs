@@ -58,6 +58,16 @@ const controlPlane = new DurablePrpControlPlane({
 await controlPlane.start();
 
 const count = (type) => committed.filter((event) => event.eventType === type).length;
+// The control plane acknowledges an event just after onCommittedEvent returns. A step after an
+// "event" step waits for that acknowledgement, so the ack reaches the runner before the next
+// command (a drain's retainedEventsDrained then does not depend on which was sent first). A
+// connection the control plane closed instead never acknowledges: that wait gives up.
+const acknowledged = () =>
+  until(
+    () => committed.every((event) => event.sourceSeq <= controlPlane.store.state.ackedSourceSeq),
+    "the committed events' acknowledgement",
+    2_000,
+  ).catch(() => {});
 /** A queued payload's `requestId: "$lastRuntimeRequest"` names the runtime request the runner committed last. */
 const withRuntimeRequestId = (payload) => {
   if (payload?.requestId !== "$lastRuntimeRequest") return payload;
@@ -116,6 +126,7 @@ try {
     } else if (step.op === "event") {
       const needed = step.count ?? 1;
       await until(() => count(step.type) >= needed, `${needed} ${step.type}`);
+      await acknowledged();
     } else if (step.op === "command") {
       await until(
         () => command(step.id) !== undefined && command(step.id).status !== "pending",
