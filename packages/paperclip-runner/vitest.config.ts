@@ -21,7 +21,14 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"], isolate: false } },
       {
         extends: true,
-        test: { name: "integration", include: ["test/**/*.test.ts"], globalSetup: ["test/preconditions.ts"] },
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          // The side-by-side files against upstream's runner are their own turbo task, run by
+          // e2e/runner-upstream-differential (so that turbo runs them beside these).
+          exclude: ["test/**/*-upstream.test.ts"],
+          globalSetup: ["test/preconditions.ts"],
+        },
       },
     ],
   },

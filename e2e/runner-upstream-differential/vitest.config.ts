@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// The side-by-side files stay beside the runner's other tests, whose helpers they share; this
+// package only runs them as a turbo task of their own, so that the test command runs them
+// beside the runner's other tests instead of after them (the runner's config leaves them out).
+const runnerDir = fileURLToPath(new URL("../../packages/paperclip-runner/", import.meta.url));
+const { version } = JSON.parse(readFileSync(`${runnerDir}package.json`, "utf8")) as { version: string };
+
+export default defineConfig({
+  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
+  test: {
+    dir: `${runnerDir}test`,
+    include: ["**/*-upstream.test.ts"],
+    setupFiles: ["@paperclipai/test-support/fast-check-setup"],
+    globalSetup: [`${runnerDir}test/preconditions.ts`],
+    // Each scenario runs the server's control plane and both runners on a loaded 2-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
