@@ -19,6 +19,8 @@ import { refillSpareLauncher, type SpareLauncher, takeSpareLauncher } from "./sp
 export const STATUS_FD = 3;
 /** bwrap reads the seccomp filter (`--seccomp`) from this descriptor, written once at spawn. */
 export const SECCOMP_FD = 4;
+/** A run still going this long gets the next spare started beside it, for a run that starts alongside. */
+const SPARE_REFILL_DELAY_MS = 50;
 
 export interface SpawnPlan {
   command: string;
@@ -85,18 +87,31 @@ function resolveCommands(
 
 /**
  * The run's cgroup: the waiting spare's when there is one (it joined ahead of need),
- * else a new one for the launcher to join; the next spare is started after this spawn.
+ * else a new one for the launcher to join. The next spare starts once this run is over,
+ * or `SPARE_REFILL_DELAY_MS` into a longer one: its fork and its cgroup join (in cgroup
+ * v1 the join holds the cgroup lock through an RCU grace period, milliseconds) raced
+ * this run's start for the cores, and its end waited on that lock to remove its cgroup.
  */
 function runCgroupFor(
   launcher: string | null,
   maxProcesses: number,
   stdio: RunChildProcessOptions["stdio"],
-): { cgroup: RunCgroup | null; spare: SpareLauncher | null } {
-  if (!launcher) return { cgroup: null, spare: null };
+): { cgroup: RunCgroup | null; spare: SpareLauncher | null; refill: () => void } {
+  if (!launcher) return { cgroup: null, spare: null, refill: () => {} };
   // A spare's stdio is pipes: a run on the caller's terminal spawns its own launcher.
   const spare = stdio === "inherit" ? null : takeSpareLauncher(launcher, maxProcesses);
-  if (stdio !== "inherit") setImmediate(() => refillSpareLauncher(launcher));
-  return { cgroup: spare?.cgroup ?? createRunCgroup(maxProcesses), spare };
+  const refill = stdio === "inherit" ? () => {} : spareRefill(launcher);
+  return { cgroup: spare?.cgroup ?? createRunCgroup(maxProcesses), spare, refill };
+}
+
+/** Starts the next spare once, when called or after `SPARE_REFILL_DELAY_MS`, whichever comes first. */
+function spareRefill(launcher: string): () => void {
+  const timer = setTimeout(() => refillSpareLauncher(launcher), SPARE_REFILL_DELAY_MS);
+  timer.unref();
+  return () => {
+    clearTimeout(timer);
+    refillSpareLauncher(launcher);
+  };
 }
 
 /** What to spawn for a run: the command itself, or bwrap (through the cgroup launcher) around it. */
@@ -151,6 +166,7 @@ async function planSandboxSpawn(
   const init = new SandboxInit();
   let cgroup: RunCgroup | null = null;
   let target: LocalProcessSandboxSpawnTarget | null = null;
+  let refill = () => {};
   const killSandbox = async () => {
     init.kill();
     await cgroup?.kill();
@@ -159,6 +175,8 @@ async function planSandboxSpawn(
     await killSandbox();
     // Nothing of the sandbox runs any more: its cgroup and its directories go side by side.
     await Promise.all([cgroup?.remove(), target?.cleanup?.()]);
+    // After the caller has its result: the spare's spawn blocks this thread a while.
+    setImmediate(refill);
   };
   try {
     const [version, launcher] = await Promise.all([bwrapVersion(bwrap), usableNativeBinary()]);
@@ -168,6 +186,7 @@ async function planSandboxSpawn(
     // and becomes bwrap (Node cannot place a child in a cgroup before it forks).
     const run = runCgroupFor(launcher, sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES, opts.stdio);
     cgroup = run.cgroup;
+    refill = run.refill;
     // The spare closes every inherited descriptor before it becomes bwrap, and bwrap loads
     // the filter from `--seccomp`: a program without a bridge then needs no exec shim.
     target = await buildSpawnTarget(
