@@ -6,6 +6,7 @@
 // this repository.
 import { printModelToolOutputs, REFUSED_TOOL_BODY } from "./edge-scenario.mjs";
 import { alive } from "./process-alive.mjs";
+import { RESUMED_THREAD_TURN_START } from "./resumed-turn-start.mjs";
 
 /** The tool body the driver's server handler fails by throwing (not a `success:false` answer). */
 export const THROWN_TOOL_BODY = "please throw on this";
@@ -170,7 +171,7 @@ async function terminateRunnerMidTurn(h) {
   process.kill(evidence.runnerPid, "SIGTERM");
   await h.until(() => h.bundle.evidence().runnerExited, "the terminated runner to exit", 20_000);
   await h.bundle.detachControllerForRestart();
-  h.resume({ resumeActiveTurnId: turn.turn.id });
+  h.resume({ resumeActiveTurnId: turn.turn.id, ...RESUMED_THREAD_TURN_START });
   const read = await h.request("thread/read", { includeTurns: false });
   h.mark("terminated", {
     sameThread: read.thread.id === h.threadId,

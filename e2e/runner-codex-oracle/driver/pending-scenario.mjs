@@ -3,6 +3,7 @@
 // sends them while the model holds a turn, or idle), then the next run resuming the thread on a
 // fresh runner, the held answer released late. Written for this repository.
 import { alive } from "./process-alive.mjs";
+import { RESUMED_THREAD_TURN_START } from "./resumed-turn-start.mjs";
 
 /** Bodies of the calls the server's handler holds until the driver releases them. */
 export const DRAIN_HELD_BODY = "held through a drain";
@@ -54,7 +55,7 @@ export async function runPendingScenario(h, tap) {
     h.mark("first-close");
   });
   h.releaseHeldToolCall(SUSPEND_HELD_BODY);
-  h.resume();
+  h.resume(RESUMED_THREAD_TURN_START);
   await h.attempt("reopened", async () => {
     const read = await h.request("thread/read", { includeTurns: false });
     h.mark("reopened", { sameThread: read.thread.id === h.threadId });

@@ -1,6 +1,7 @@
 // The `recovery` and `recovery-tool` scenarios of the Codex driver: the runner is killed mid-turn
 // and the server resumes the thread on a new transport over the same state. Written for this repository.
 import { alive } from "./process-alive.mjs";
+import { RESUMED_THREAD_TURN_START } from "./resumed-turn-start.mjs";
 
 /**
  * `h` is the driver's session (oracle-session.mjs). `pendingTool`: the model asks for a tool the
@@ -27,7 +28,7 @@ export async function runRecoveryScenario(h, pendingTool) {
   process.kill(evidence.runnerPid, "SIGKILL");
   await h.until(() => h.bundle.evidence().runnerExited, "the killed runner to be reaped");
   await h.bundle.detachControllerForRestart();
-  h.resume({ resumeActiveTurnId: turn.turn.id });
+  h.resume({ resumeActiveTurnId: turn.turn.id, ...RESUMED_THREAD_TURN_START });
   const read = await h.request("thread/read", { includeTurns: false });
   h.mark("resumed", {
     durationMs: performance.now() - killedAt,

@@ -15,13 +15,28 @@ export interface SideBySide {
   readonly ours: ScenarioOutcome;
 }
 
-/** Runs one scenario with upstream's runner, then ours, before the file's first test; the outcomes once they exist. */
+/**
+ * Awaits both drives, even when one fails, so neither outlives the hook (each removes its own work
+ * directory); then the first failure, if any. The drives share nothing (work directory, Codex
+ * home, model stub, control plane's port: each its own), and most of a drive is waiting on Codex
+ * and the stub, so two at once take about as long as the longer one.
+ */
+export async function bothDrives<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === "rejected") throw a.reason;
+  if (b.status === "rejected") throw b.reason;
+  return [a.value, b.value];
+}
+
+/** Runs one scenario with upstream's runner and ours at once, before the file's first test; the outcomes once they exist. */
 export function sideBySideBeforeAll(kind: ScenarioKind): () => SideBySide {
   let outcomes: SideBySide | null = null;
   beforeAll(async () => {
     const tools = await resolveCodexToolchain();
-    const upstream = await runCodexScenario(tools, tools.upstreamRunner, kind);
-    const ours = await runCodexScenario(tools, OUR_RUNNER_BIN, kind);
+    const [upstream, ours] = await bothDrives(
+      runCodexScenario(tools, tools.upstreamRunner, kind),
+      runCodexScenario(tools, OUR_RUNNER_BIN, kind),
+    );
     outcomes = { upstream, ours };
   }, 300_000);
   return () => {

@@ -6,7 +6,7 @@ import {
 } from "../src/accepted-differences.js";
 import { diffEventStreams, normaliseEvents } from "../src/normalise-events.js";
 import { runCodexScenario, type ScenarioOutcome } from "../src/run-scenario.js";
-import { untilResumed } from "../src/side-by-side.js";
+import { bothDrives, untilResumed } from "../src/side-by-side.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
 
 let tools: CodexToolchain;
@@ -83,14 +83,27 @@ function settledPendingCall(outcome: ScenarioOutcome): boolean {
   );
 }
 
+/** The session, recovery and recovery-tool scenarios with one runner, one after the other. */
+async function runScenarios(runnerBin: string): Promise<[ScenarioOutcome, ScenarioOutcome, ScenarioOutcome]> {
+  const session = await runCodexScenario(tools, runnerBin, "session");
+  const recovery = await runCodexScenario(tools, runnerBin, "recovery");
+  return [session, recovery, await runCodexScenario(tools, runnerBin, "recovery-tool")];
+}
+
 describe("upstream's Rust runner through the server's transport (the reference)", () => {
   let session: ScenarioOutcome;
   let recovery: ScenarioOutcome;
   let recoveryTool: ScenarioOutcome;
+  let ours: ScenarioOutcome;
+  let oursRecovery: ScenarioOutcome;
+  let oursRecoveryTool: ScenarioOutcome;
+  // Upstream's scenarios and ours run at once (each runner's one after the other): the
+  // differential tests below read both.
   beforeAll(async () => {
-    session = await runCodexScenario(tools, tools.upstreamRunner, "session");
-    recovery = await runCodexScenario(tools, tools.upstreamRunner, "recovery");
-    recoveryTool = await runCodexScenario(tools, tools.upstreamRunner, "recovery-tool");
+    [[session, recovery, recoveryTool], [ours, oursRecovery, oursRecoveryTool]] = await bothDrives(
+      runScenarios(tools.upstreamRunner),
+      runScenarios(OUR_RUNNER_BIN),
+    );
   }, 300_000);
 
   it("opens the thread, runs plain, tool-call, steer, interrupt and model-error turns, answers a snapshot and closes", () => {
@@ -116,15 +129,6 @@ describe("upstream's Rust runner through the server's transport (the reference)"
   });
 
   describe("our runner, same transport, same Codex, same stub (differential)", () => {
-    let ours: ScenarioOutcome;
-    let oursRecovery: ScenarioOutcome;
-    let oursRecoveryTool: ScenarioOutcome;
-    beforeAll(async () => {
-      ours = await runCodexScenario(tools, OUR_RUNNER_BIN, "session");
-      oursRecovery = await runCodexScenario(tools, OUR_RUNNER_BIN, "recovery");
-      oursRecoveryTool = await runCodexScenario(tools, OUR_RUNNER_BIN, "recovery-tool");
-    }, 300_000);
-
     it("passes the same session steps", () => {
       expectSessionWorked(ours);
     });
