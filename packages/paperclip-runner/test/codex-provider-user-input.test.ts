@@ -66,7 +66,10 @@ describe("Codex asking the user (item/tool/requestUserInput) through the server'
           schema: "paperclip.question_set.v1",
           title: "Codex input",
           submitLabel: "Submit answers",
-          questions: COLOR_WHY_QUESTIONS,
+          // A Codex text question carries an empty option list, as upstream's runner sends it.
+          questions: COLOR_WHY_QUESTIONS.map((question) =>
+            question.answerMode === "text" ? { ...question, options: [] } : question,
+          ),
         },
         origin: { adapter: "codex-app-server", provider: "codex", method: "item/tool/requestUserInput" },
       });

@@ -1,14 +1,10 @@
-import { toolchainCache } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import {
   closeSteps,
-  codexPrepare,
   type DriverResult,
-  driveCodexRunner,
   eventTypes,
   type Step,
   serverToolchainForFile,
-  withWork,
 } from "./helpers/codex-durable.js";
 import {
   answer,
@@ -16,7 +12,7 @@ import {
   expectSameAnswers,
   expectSessionFailedOnProtocol,
 } from "./helpers/command-differential.js";
-import { type Frame, turnText } from "./helpers/descendant-differential.js";
+import { ask, driveHeld, mark, opened, toolCall, upstreamRunner } from "./helpers/frames-requests.js";
 import { answers } from "./helpers/question-response-refusals.js";
 
 // Differential: Codex reusing a JSON-RPC id of an `item/tool/requestUserInput` or `item/tool/call`,
@@ -24,7 +20,8 @@ import { answers } from "./helpers/question-response-refusals.js";
 // script writing the requests with ids of the test's choosing); upstream's Rust runner and ours
 // through the server's control plane, the tool calls held until the test releases them.
 const toolchain = serverToolchainForFile();
-const upstreamRunner = (): string => toolchainCache("the reused ids differential", "upstream-runnerd");
+const drive = (steps: (work: string) => Step[], runnerBin?: string): Promise<DriverResult> =>
+  driveHeld(toolchain(), steps, runnerBin);
 
 const question = (itemId: string, prompt = "Why?") => ({
   threadId: "$THREAD",
@@ -39,35 +36,6 @@ const call = (callId: string, args: Record<string, unknown> = {}) => ({
   tool: "report_progress",
   arguments: args,
 });
-const ask = (id: string | number, params: unknown) => ({
-  send: { id, method: "item/tool/requestUserInput", params },
-});
-const toolCall = (id: string | number, params: unknown) => ({
-  send: { id, method: "item/tool/call", params },
-});
-/** A notification after the requests: once its event is committed, the runner has read them. */
-const mark = {
-  notify: "item/started",
-  params: { threadId: "$THREAD", turnId: "$TURN", item: { type: "agentMessage", id: "mark", text: "" } },
-};
-
-const opened = (work: string, frames: readonly Frame[]): Step[] => [
-  ...command("run.prepare", "prepare", codexPrepare(work)),
-  ...command("session.open", "open", { reuse: "same_session" }),
-  {
-    op: "queue",
-    type: "turn.start",
-    id: "frames",
-    payload: { text: turnText([...frames, { stop: true }]) },
-  },
-];
-const drive = (steps: (work: string) => Step[], runnerBin?: string): Promise<DriverResult> =>
-  withWork((work) =>
-    driveCodexRunner(toolchain(), work, steps(work), {
-      holdTools: true,
-      ...(runnerBin === undefined ? {} : { runnerBin }),
-    }),
-  );
 /** Ours, then upstream's, on the same steps: both drove them through, and answered every command alike. */
 async function driveBothAlike(steps: (work: string) => Step[]): Promise<[DriverResult, DriverResult]> {
   const ours = await drive(steps);

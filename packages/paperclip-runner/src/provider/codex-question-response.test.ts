@@ -11,7 +11,7 @@ function askSet(isOther = true): QuestionSet {
       { id: "why", question: "Why that one?" },
     ],
   });
-  if (set === null) throw new Error("the form is valid");
+  if (set === null || "refused" in set) throw new Error("the form is valid");
   return set;
 }
 
@@ -46,7 +46,7 @@ describe("a question response as Codex's answers, checked as upstream's runner c
     const set = codexQuestionSet({
       questions: [{ id: "m", question: "M?", options: ["a", "b"], multiSelect: true, required: false }],
     });
-    if (set === null) throw new Error("the form is valid");
+    if (set === null || "refused" in set) throw new Error("the form is valid");
     expect(codexAnswers(set, answers({ m: { selectedOptionIds: ["option-1", "option-2"] } }))).toEqual({
       ok: true,
       answers: { m: { answers: ["a", "b"] } },

@@ -120,7 +120,8 @@ export class RuntimeInputBridge {
   /**
    * Codex's question form. Its JSON-RPC id again while that request is open: the same request
    * when the params match (nothing more is done, as upstream's), else a protocol violation in
-   * upstream's words, returned for the caller to fail the provider with (upstream's runner exits 1).
+   * upstream's words, returned for the caller to fail the provider with (upstream's runner exits 1);
+   * so is a form upstream's runner refuses (`codexQuestionSet`).
    */
   async onRequest(rpcId: string | number, params: Record<string, unknown>): Promise<string | null> {
     const session = this.deps.session();
@@ -136,6 +137,7 @@ export class RuntimeInputBridge {
       return null;
     }
     const questionSet = codexQuestionSet(params);
+    if (questionSet !== null && "refused" in questionSet) return questionSet.refused;
     if (questionSet === null) {
       session.peer.respond(rpcId, { answers: {} });
       await this.deps.emit({
