@@ -146,8 +146,9 @@ describe("the plugin through the SDK's environment harness", () => {
       args: ["-c", "head -c 300000 /dev/zero | tr '\\0' a"],
     });
     expect(result.stdout).toBe("a".repeat(300_000));
+    // How the output arrives (read sizes) is the scheduler's; whatever it is, no chunk is empty
+    // or over the host's bound (the cut itself: src/plugin/live-log-chunks.test.ts).
     expect(t.log.every((entry) => entry.chunk.length > 0 && entry.chunk.length <= 16 * 1024)).toBe(true);
-    expect(t.log.some((entry) => entry.chunk.length === 16 * 1024)).toBe(true);
     expect(joinedLog(t.log, "stdout")).toBe(result.stdout);
     await t.harness.destroyLease({
       ...t.base,
