@@ -8,7 +8,8 @@ import {
 } from "./helpers/codex-durable.js";
 import { command, expectSameAnswers, expectSessionFailedOnProtocol } from "./helpers/command-differential.js";
 import type { Frame } from "./helpers/descendant-differential.js";
-import { ask, driveHeld, mark, opened, upstreamRunner } from "./helpers/frames-requests.js";
+import { ask, driveHeld, mark, opened } from "./helpers/frames-requests.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Differential: Codex's `item/tool/requestUserInput` forms at and past upstream's bounds (texts
 // it cuts, questions, options and ids it refuses), written by the fake app-server's "frames:"

@@ -12,8 +12,9 @@ import {
   expectSameAnswers,
   expectSessionFailedOnProtocol,
 } from "./helpers/command-differential.js";
-import { ask, driveHeld, mark, opened, toolCall, upstreamRunner } from "./helpers/frames-requests.js";
+import { ask, driveHeld, mark, opened, toolCall } from "./helpers/frames-requests.js";
 import { answers } from "./helpers/question-response-refusals.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Differential: Codex reusing a JSON-RPC id of an `item/tool/requestUserInput` or `item/tool/call`,
 // or a tool call id, while the request under it is still open (the fake app-server's "frames:"

@@ -13,10 +13,10 @@ import {
   FAKE_OPENCODE_PROXY,
   launchProfile,
   opencodePrepare,
-  upstreamRunner,
 } from "./helpers/opencode-runs.js";
 import { askStep, opencodeRequest, resultStep, runResult, scriptedTurn } from "./helpers/opencode-scripts.js";
 import { VALIDATED_QUESTION } from "./helpers/opencode-text-validation-cases.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Differs on purpose (docs/compatibility.md): what the OpenCode proxy sends that upstream's runner
 // cannot take makes it exit 1 with nothing committed, so the server cannot close the session;

@@ -11,7 +11,7 @@ import {
 } from "./helpers/codex-durable.js";
 import { command, expectSameAnswers } from "./helpers/command-differential.js";
 import { countedScope, countingRandomPreload } from "./helpers/native-stubs.js";
-import { upstreamRunner } from "./helpers/opencode-runs.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Differential: the runtime request ids across a provider restart (Codex killed from outside
 // between two turns that each ask, the runner starting it again on the thread). Upstream's runner

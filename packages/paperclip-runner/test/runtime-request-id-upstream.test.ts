@@ -17,9 +17,9 @@ import {
   FAKE_OPENCODE_PROXY,
   launchProfile,
   opencodePrepare,
-  upstreamRunner,
 } from "./helpers/opencode-runs.js";
 import { askStep, opencodeRequest, scriptedTurn } from "./helpers/opencode-scripts.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // The runtime request ids of upstream's Rust runner, compared un-normalised with ours'
 // `runtimeRequestId`: upstream's runner draws a random 16-byte scope for them, so its ids are

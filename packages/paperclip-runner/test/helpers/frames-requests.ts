@@ -1,4 +1,3 @@
-import { toolchainCache } from "@paperclipai/test-support";
 import {
   codexPrepare,
   type DriverResult,
@@ -13,9 +12,6 @@ import { type Frame, turnText } from "./descendant-differential.js";
 // What the request differentials share (`codex-reused-ids-upstream.test.ts`,
 // `codex-question-forms-upstream.test.ts`): Codex's requests written by the fake app-server's
 // "frames:" script with JSON-RPC ids of the test's choosing, in a turn that then goes silent.
-
-/** Upstream's runner (its launcher through the Debian loader). */
-export const upstreamRunner = (): string => toolchainCache("the request differentials", "upstream-runnerd");
 
 /** Codex's `item/tool/requestUserInput` under JSON-RPC id `id`, not waited on. */
 export const ask = (id: string | number, params: unknown): Frame => ({

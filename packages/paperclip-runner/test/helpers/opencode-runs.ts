@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { toolchainCache } from "@paperclipai/test-support";
 import {
   codexPrepare,
   type DriverResult,
@@ -11,6 +10,7 @@ import {
   withWork,
   workPaths,
 } from "./codex-durable.js";
+import { upstreamRunner } from "./upstream-runner.js";
 
 // OpenCode runs through the real control plane: the launch profile the server passes
 // (`--opencode-*`), with the server's own proxy or the scripted fake one as its proxy script.
@@ -84,9 +84,6 @@ export async function driveOpencode(
     ...(launcherEnv === undefined ? {} : { launcherEnv }),
   });
 }
-
-/** Upstream's runner (its launcher through the Debian loader). */
-export const upstreamRunner = (): string => toolchainCache("the OpenCode differential", "upstream-runnerd");
 
 /** Ours, then upstream's runner, each launched by `profile` (the fake proxy by default) with the same steps. */
 export async function bothOnFakeProxy(

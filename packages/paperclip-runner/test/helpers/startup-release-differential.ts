@@ -1,4 +1,3 @@
-import { toolchainCache } from "@paperclipai/test-support";
 import { expect } from "vitest";
 import {
   type CommittedEvent,
@@ -9,10 +8,10 @@ import {
   type Step,
   withWork,
 } from "./codex-durable.js";
+import { upstreamRunner } from "./upstream-runner.js";
 
 // Differential: upstream's Rust runner and ours on the same inputs, the real control plane and the
 // fake app-server, compared on when held startup facts are committed around the server's drains.
-const upstreamRunner = (): string => toolchainCache("the startup release differential", "upstream-runnerd");
 
 /** The events whose order this compares: the session's, the startup facts, the turn's acceptance. */
 const ORDERED = new Set(["session.started", "session.resumed", "runner.reconciled", "turn.accepted"]);
