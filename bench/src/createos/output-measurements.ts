@@ -30,7 +30,11 @@ export function memorySampler(): { stop(): { rssMiB: number; heapMiB: number } }
   };
 }
 
-export async function throughExecute(
+/**
+ * One `execute` of `bytes`, timed, its output checked whole. No memory sampling: a forced GC before
+ * a command slows the command after it by most of a millisecond, which the raw path never pays.
+ */
+export async function timedExecute(
   client: CreateosClient,
   sandboxId: string,
   bytes: number,
@@ -38,7 +42,6 @@ export async function throughExecute(
   cwd?: string,
 ) {
   let logged = 0;
-  const memory = memorySampler();
   const started = performance.now();
   const result = await execute(client, {
     sandboxId,
@@ -50,7 +53,6 @@ export async function throughExecute(
     },
   });
   const ms = performance.now() - started;
-  const peak = memory.stop();
   const kept = Buffer.byteLength(result.stdout);
   const received = kept + Number(result.metadata.stdoutDroppedBytes);
   if (result.exitCode !== 0 || received !== bytes || logged !== bytes) {
@@ -58,7 +60,20 @@ export async function throughExecute(
       `execute lost output: exit ${result.exitCode}, received ${received} of ${bytes}, logged ${logged}`,
     );
   }
-  return { ms, ...peak, keptChars: result.stdout.length };
+  return { ms, keptChars: result.stdout.length };
+}
+
+/** `timedExecute` with the peak RSS and heap above the level before it. */
+export async function throughExecute(
+  client: CreateosClient,
+  sandboxId: string,
+  bytes: number,
+  args = producer(bytes),
+  cwd?: string,
+) {
+  const memory = memorySampler();
+  const timed = await timedExecute(client, sandboxId, bytes, args, cwd);
+  return { ...timed, ...memory.stop() };
 }
 
 /** The direct path: the same process output read as raw NDJSON bytes from `connect`, nothing decoded. */

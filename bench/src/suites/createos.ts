@@ -1,12 +1,12 @@
 import { CreateosClient, processCommand } from "@paperclipai/plugin-createos/client";
 import type { BenchMetric, BenchSuite } from "../bench-result.js";
 import { createSandbox, startEmulator, stopEmulator } from "../createos/emulator-process.js";
-import { liveHeapMiB, rawStream, throughExecute } from "../createos/output-measurements.js";
+import { liveHeapMiB, rawStream, throughExecute, timedExecute } from "../createos/output-measurements.js";
 import { countingFetch, sequentialRoundTrips } from "../createos/round-trips.js";
 
 const MB = 1_000_000;
-/** Interleaved rounds of the fixed-cost rows: a best of 5 moved by a fifth between runs on a loaded host. */
-const FIXED_COST_ROUNDS = 12;
+/** Interleaved rounds of the fixed-cost rows (about 4 ms each): a best of 5 moved by a fifth between runs on a loaded host. */
+const FIXED_COST_ROUNDS = 30;
 
 export const run: BenchSuite = async () => {
   const emulator = await startEmulator();
@@ -17,9 +17,14 @@ export const run: BenchSuite = async () => {
       rateLimit: { burst: 1_000, refillPerMinute: 600_000 },
     });
     const sandboxId = await createSandbox(client);
-    // Warm-up: JIT and sockets, not measured.
+    // Warm-up: JIT and sockets, not measured; the short commands too, whose code paths a long
+    // output does not run (the fixed-cost rows' best came from their last rounds without it).
     await throughExecute(client, sandboxId, 2 * MB);
     await rawStream(emulator, sandboxId, 2 * MB);
+    for (let i = 0; i < 10; i++) {
+      await timedExecute(client, sandboxId, 1, ["-c", "printf x"]);
+      await rawStream(emulator, sandboxId, 1, ["-c", "printf x"]);
+    }
 
     // The fixed cost of one command (create, stdin close, connect, wait), to read the per-MB figures against,
     // interleaved with the raw path's (create, stdin close, connect read to its end). A `/bin/bash`
@@ -35,9 +40,9 @@ export const run: BenchSuite = async () => {
     const emptyRawWrapped: number[] = [];
     const wrapped = [...processCommand({ command: "/bin/bash", args: command, cwd }).args];
     for (let i = 0; i < FIXED_COST_ROUNDS; i++) {
-      empty.push((await throughExecute(client, sandboxId, 1, command)).ms);
+      empty.push((await timedExecute(client, sandboxId, 1, command)).ms);
       emptyRaw.push(await rawStream(emulator, sandboxId, 1, command));
-      emptyWrapped.push((await throughExecute(client, sandboxId, 1, command, cwd)).ms);
+      emptyWrapped.push((await timedExecute(client, sandboxId, 1, command, cwd)).ms);
       emptyRawWrapped.push(await rawStream(emulator, sandboxId, 1, wrapped));
     }
     // Its round trips, from the spans of a client handed a recording fetch (which then carries every
@@ -49,7 +54,7 @@ export const run: BenchSuite = async () => {
       fetch: counted.fetch,
       rateLimit: { burst: 1_000, refillPerMinute: 600_000 },
     });
-    await throughExecute(countingClient, sandboxId, 1, command);
+    await timedExecute(countingClient, sandboxId, 1, command);
     const requests = counted.spans.length;
     const roundTrips = sequentialRoundTrips(counted.spans);
     const overheadMs = Math.min(...empty);
