@@ -1,10 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { closeSteps, codexPrepare, type Step, serverToolchainForFile } from "./helpers/codex-durable.js";
+import {
+  closeSteps,
+  codexPrepare,
+  driveCodexRunner,
+  eventTypes,
+  type Step,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
 import { command, expectSameAnswers } from "./helpers/command-differential.js";
 import {
   collabCompleted,
   expectSameAsUpstream,
   type Frame,
+  framesAnswers,
+  framesTurn,
   identityEvents,
   itemStarted,
   notify,
@@ -15,6 +25,7 @@ import {
   turnText,
 } from "./helpers/descendant-differential.js";
 import { bothRunners } from "./helpers/startup-release-differential.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Differential: a turn's scripted Codex messages naming sub-agent (descendant) threads, other
 // threads and other turns, through upstream's Rust runner and ours (the server's control plane,
@@ -190,27 +201,6 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
       [collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["$THREAD"] })],
     ],
     ["an item of another turn of the thread", [itemStarted("$THREAD", "turn-9")]],
-    [
-      // Real Codex 0.156.1 sometimes sends a spawned child's turn/started before the parent's
-      // completed spawnAgent call that names it: upstream's runner fails the turn then too.
-      "a child's turn/started ahead of its spawn's completion",
-      [
-        notify("item/started", {
-          threadId: "$THREAD",
-          turnId: "$TURN",
-          item: {
-            type: "collabAgentToolCall",
-            id: "collab-1",
-            tool: "spawnAgent",
-            status: "inProgress",
-            receiverThreadIds: [],
-          },
-        }),
-        notify("thread/status/changed", { threadId: "child-7", status: { type: "active" } }),
-        notify("turn/started", { threadId: "child-7", turn: { id: "child-turn", status: "inProgress" } }),
-        collabCompleted({ senderThreadId: "$THREAD", receiverThreadIds: ["child-7"] }),
-      ],
-    ],
   ])("fails the turn on %s as upstream's, the session left for reconciliation", async (_name, frames) => {
     const ours = await expectSameAsUpstream(toolchain(), [...frames, { stop: true }], false);
     expect(savedIdentity(ours)).toMatchObject({ lifecycle: "reconciliation_required" });
@@ -218,6 +208,94 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
       type: "turn.failed",
       payload: { status: "failed", recoverable: false, error: { classification: "invalid_authoritative" } },
     });
+  });
+
+  describe("a child's notifications ahead of its spawn's completion (real Codex 0.156.1 sends them so at times)", () => {
+    const spawnStarted = notify("item/started", {
+      threadId: "$THREAD",
+      turnId: "$TURN",
+      item: {
+        type: "collabAgentToolCall",
+        id: "collab-1",
+        tool: "spawnAgent",
+        status: "inProgress",
+        receiverThreadIds: [],
+      },
+    });
+    const childActive = notify("thread/status/changed", { threadId: "child-7", status: { type: "active" } });
+    const childTurn = notify("turn/started", {
+      threadId: "child-7",
+      turn: { id: "child-turn", status: "inProgress" },
+    });
+    const childItem = itemStarted("child-7", "child-turn");
+    const spawned = (receiverThreadIds: string[], status = "completed") =>
+      notify("item/completed", {
+        threadId: "$THREAD",
+        turnId: "$TURN",
+        item: {
+          type: "collabAgentToolCall",
+          id: "collab-1",
+          tool: "spawnAgent",
+          status,
+          senderThreadId: "$THREAD",
+          receiverThreadIds,
+        },
+      });
+    const failedTurn = {
+      type: "turn.failed",
+      payload: { status: "failed", recoverable: false, error: { classification: "invalid_authoritative" } },
+    };
+
+    it("ours holds them until the spawn names the child, then reports them as in the usual order; upstream's fails the turn", async () => {
+      const usual = [spawnStarted, childActive, spawned(["child-7"]), childTurn, childItem];
+      const early = [spawnStarted, childActive, childTurn, childItem, spawned(["child-7"])];
+      const drive = async (frames: Frame[], next: boolean, runnerBin?: string) => {
+        const steps = framesTurn(next ? frames : [...frames, { stop: true }], next);
+        const result = await withWork((work) =>
+          driveCodexRunner(toolchain(), work, steps(work), runnerBin ? { runnerBin } : {}),
+        );
+        expect(result.failure).toBeNull();
+        expect(result.invalid).toEqual([]);
+        return result;
+      };
+      // The reference: upstream's runner on the order Codex usually sends, its next turn too.
+      const reference = await drive(usual, true, upstreamRunner());
+      const ours = await drive(early, true);
+      const upstream = await drive(early, false, upstreamRunner());
+      expect(identityEvents(upstream).at(-1)).toMatchObject(failedTurn);
+      expect(savedIdentity(upstream)).toMatchObject({ lifecycle: "reconciliation_required" });
+      expect(savedIdentity(ours)).toEqual(savedIdentity(reference));
+      expect(savedIdentity(ours)).toEqual({ lifecycle: "session_open", descendantThreadIds: ["child-7"] });
+      expect(identityEvents(ours)).toEqual(identityEvents(reference));
+      expect(eventTypes(ours.committed)).toEqual(eventTypes(reference.committed));
+      expect(framesAnswers(ours)).toEqual(framesAnswers(reference));
+    });
+
+    it.each<[string, Frame[]]>([
+      ["a spawn naming another child", [spawnStarted, childTurn, spawned(["child-8"])]],
+      ["a spawn that failed", [spawnStarted, childTurn, spawned([], "failed")]],
+      [
+        "a turn that ended first",
+        [
+          spawnStarted,
+          childTurn,
+          notify("turn/completed", { threadId: "$THREAD", turn: { id: "$TURN", status: "completed" } }),
+        ],
+      ],
+    ])(
+      "ours fails the turn on them after %s, as upstream's fails it on their arrival",
+      async (_name, frames) => {
+        const [ours, upstream] = await bothRunners(
+          toolchain(),
+          framesTurn([...frames, { stop: true }], false),
+        );
+        // The same failure; ours reports it once the spawn's completion (or the turn's end) is handled.
+        expect(identityEvents(ours)).toEqual(identityEvents(upstream));
+        expect(identityEvents(ours).at(-1)).toMatchObject(failedTurn);
+        for (const result of [ours, upstream])
+          expect(savedIdentity(result)).toMatchObject({ lifecycle: "reconciliation_required" });
+      },
+    );
   });
 
   it.each<[string, Frame[]]>([

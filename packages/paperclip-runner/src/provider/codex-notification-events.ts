@@ -36,6 +36,14 @@ export type NotificationOutcome =
   | { readonly kind: "foreign" }
   | { readonly kind: "ignored" };
 
+/** The notifications that end a turn (its terminal), each mapped to its `TurnTerminalStatus`. */
+export const TURN_TERMINAL_METHODS: ReadonlySet<string> = new Set([
+  "turn/completed",
+  "turn/failed",
+  "turn/cancelled",
+  "turn/interrupted",
+]);
+
 const TURN_SCOPED = new Set([
   "turn/started",
   "turn/completed",
@@ -73,28 +81,25 @@ export function codexNotificationEvents(
     return { kind: "foreign" };
   }
   const provider = context.provider;
+  if (TURN_TERMINAL_METHODS.has(method)) {
+    const status = terminalStatus(method, params);
+    return {
+      kind: "terminal",
+      status,
+      event: providerEvent(`turn.${status}` as PrpEventType, 0, {
+        provider,
+        providerTurnId: turnId,
+        status,
+        error: turnError(params),
+      }),
+    };
+  }
   switch (method) {
     case "turn/started":
       return {
         kind: "events",
         events: [providerEvent("turn.started", 0, { provider, providerTurnId: turnId })],
       };
-    case "turn/completed":
-    case "turn/failed":
-    case "turn/cancelled":
-    case "turn/interrupted": {
-      const status = terminalStatus(method, params);
-      return {
-        kind: "terminal",
-        status,
-        event: providerEvent(`turn.${status}` as PrpEventType, 0, {
-          provider,
-          providerTurnId: turnId,
-          status,
-          error: turnError(params),
-        }),
-      };
-    }
     case "item/agentMessage/delta":
       return {
         kind: "events",

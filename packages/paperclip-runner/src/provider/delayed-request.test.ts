@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CodexProviderState } from "./codex-provider-state.js";
 import { isDelayedRequest } from "./delayed-request.js";
+import { EarlyDescendantNotes } from "./early-descendant-notes.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderEvent } from "./provider-event.js";
 import { handleProviderInbound } from "./provider-inbound.js";
@@ -40,6 +41,7 @@ function settledContext() {
     // The bridges find no reused id (null): nothing fails the provider.
     tools: { onCall: async () => bridged("tool") },
     inputs: { onRequest: async () => bridged("input") },
+    earlyNotes: new EarlyDescendantNotes(),
   } as unknown as ExecutorContext;
   return { ctx, answers, events, bridgeCalls };
 }

@@ -4,6 +4,7 @@ import { carriedRecords, type PendingEventRecord } from "./carried-startup-facts
 import type { ProviderEvent } from "./codex-notification-events.js";
 import { type CodexProviderState, saveCodexProviderState } from "./codex-provider-state.js";
 import type { CodexSession } from "./codex-session.js";
+import { EarlyDescendantNotes } from "./early-descendant-notes.js";
 import type { PrewarmedProvider } from "./provider-prewarm.js";
 import type { ProviderExit } from "./provider-process.js";
 import { RuntimeInputBridge } from "./runtime-input-bridge.js";
@@ -99,6 +100,8 @@ export class ExecutorContext {
   stoppedByTurnStop = false;
   readonly tools: SemanticToolBridge;
   readonly inputs: RuntimeInputBridge;
+  /** Sub-agents' notifications that came before the spawn naming them completed. */
+  readonly earlyNotes = new EarlyDescendantNotes();
   private current: CodexProviderState | null;
   private eventSeq: number;
   private actor: Promise<unknown> = Promise.resolve();

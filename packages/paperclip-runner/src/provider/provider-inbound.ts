@@ -1,8 +1,10 @@
 import { boundedMethod } from "./bounded-method.js";
 import { expectedIdentity, identityFailure } from "./codex-identity-events.js";
 import { identityFailed, onNotificationIdentity, onRequestIdentity } from "./codex-identity-inbound.js";
-import { codexNotificationEvents } from "./codex-notification-events.js";
+import { codexNotificationEvents, TURN_TERMINAL_METHODS } from "./codex-notification-events.js";
+import { notificationThreadId, notificationTurnId } from "./codex-thread-identity.js";
 import { delayedRequestAnswer, delayedRequestWarning, isDelayedRequest } from "./delayed-request.js";
+import type { HeldNote } from "./early-descendant-notes.js";
 import type { ExecutorContext } from "./executor-context.js";
 import type { ProviderInbound } from "./json-rpc-peer.js";
 import {
@@ -83,7 +85,53 @@ async function onRequest(
   await onNotification(ctx, "warning", { message: `unsupported Codex request ${boundedMethod(method)}` });
 }
 
+/**
+ * A notification, with the notes of sub-agents whose spawn is not yet complete held back
+ * (`early-descendant-notes.ts`) and judged again when their spawn completes or the turn ends.
+ */
 async function onNotification(
+  ctx: ExecutorContext,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<void> {
+  const { threadId: rootThreadId, descendantThreadIds, activeProviderTurnId } = ctx.state();
+  if (rootThreadId === null) return handleNotification(ctx, method, params);
+  const known = descendantThreadIds ?? [];
+  if (ctx.earlyNotes.hold(method, params, rootThreadId, { has: (id) => known.includes(id) })) return;
+  if (endsActiveTurn(method, params, rootThreadId, activeProviderTurnId)) {
+    await judgeHeldNotes(ctx, ctx.earlyNotes.endTurn());
+    if (ctx.session === null) return;
+  }
+  const spawnCompleted = ctx.earlyNotes.observe(method, params, rootThreadId);
+  await handleNotification(ctx, method, params);
+  if (spawnCompleted) await judgeHeldNotes(ctx, ctx.earlyNotes.take());
+}
+
+/** The root thread's terminal of its active turn (or of no turn named). */
+function endsActiveTurn(
+  method: string,
+  params: Record<string, unknown>,
+  rootThreadId: string,
+  activeTurnId: string | null,
+): boolean {
+  const threadId = notificationThreadId(params);
+  const turnId = notificationTurnId(params);
+  return (
+    TURN_TERMINAL_METHODS.has(method) &&
+    (threadId === undefined || threadId === null || threadId === rootThreadId) &&
+    (turnId === undefined || turnId === null || turnId === activeTurnId)
+  );
+}
+
+/** Held notes, in their order, judged as if they came now; none once the session is gone. */
+async function judgeHeldNotes(ctx: ExecutorContext, notes: readonly HeldNote[]): Promise<void> {
+  for (const note of notes) {
+    if (ctx.killed || ctx.session === null) return;
+    await onNotification(ctx, note.method, note.params);
+  }
+}
+
+async function handleNotification(
   ctx: ExecutorContext,
   method: string,
   params: Record<string, unknown>,

@@ -22,6 +22,8 @@ export async function settleTurn(
   if (turnId === null) return;
   ctx.settledTurnId = turnId;
   ctx.inputs.cancelPending();
+  // What a sub-agent sent before its spawn completed goes with the turn (its own end judged it).
+  ctx.earlyNotes.endTurn();
   const turnEvent: ProviderEvent = event ?? {
     eventType: `turn.${status}`,
     priority: 0,
