@@ -33,6 +33,12 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 // identity events' payloads and priorities, the saved descendants and what Codex was answered.
 const toolchain = serverToolchainForFile();
 
+/** The last identity event of a turn failed on a thread the session cannot own. */
+const FAILED_TURN = {
+  type: "turn.failed",
+  payload: { status: "failed", recoverable: false, error: { classification: "invalid_authoritative" } },
+};
+
 const usage = { total: { inputTokens: 1, outputTokens: 1 }, last: { inputTokens: 1, outputTokens: 1 } };
 
 describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000 }, () => {
@@ -204,32 +210,12 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
   ])("fails the turn on %s as upstream's, the session left for reconciliation", async (_name, frames) => {
     const ours = await expectSameAsUpstream(toolchain(), [...frames, { stop: true }], false);
     expect(savedIdentity(ours)).toMatchObject({ lifecycle: "reconciliation_required" });
-    expect(identityEvents(ours).at(-1)).toMatchObject({
-      type: "turn.failed",
-      payload: { status: "failed", recoverable: false, error: { classification: "invalid_authoritative" } },
-    });
+    expect(identityEvents(ours).at(-1)).toMatchObject(FAILED_TURN);
   });
 
   describe("a child's notifications ahead of its spawn's completion (real Codex 0.156.1 sends them so at times)", () => {
-    const spawnStarted = notify("item/started", {
-      threadId: "$THREAD",
-      turnId: "$TURN",
-      item: {
-        type: "collabAgentToolCall",
-        id: "collab-1",
-        tool: "spawnAgent",
-        status: "inProgress",
-        receiverThreadIds: [],
-      },
-    });
-    const childActive = notify("thread/status/changed", { threadId: "child-7", status: { type: "active" } });
-    const childTurn = notify("turn/started", {
-      threadId: "child-7",
-      turn: { id: "child-turn", status: "inProgress" },
-    });
-    const childItem = itemStarted("child-7", "child-turn");
-    const spawned = (receiverThreadIds: string[], status = "completed") =>
-      notify("item/completed", {
+    const spawnAgent = (method: string, status: string, receiverThreadIds: string[]) =>
+      notify(method, {
         threadId: "$THREAD",
         turnId: "$TURN",
         item: {
@@ -241,10 +227,15 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
           receiverThreadIds,
         },
       });
-    const failedTurn = {
-      type: "turn.failed",
-      payload: { status: "failed", recoverable: false, error: { classification: "invalid_authoritative" } },
-    };
+    const spawnStarted = spawnAgent("item/started", "inProgress", []);
+    const childActive = notify("thread/status/changed", { threadId: "child-7", status: { type: "active" } });
+    const childTurn = notify("turn/started", {
+      threadId: "child-7",
+      turn: { id: "child-turn", status: "inProgress" },
+    });
+    const childItem = itemStarted("child-7", "child-turn");
+    const spawned = (receiverThreadIds: string[], status = "completed") =>
+      spawnAgent("item/completed", status, receiverThreadIds);
 
     it("ours holds them until the spawn names the child, then reports them as in the usual order; upstream's fails the turn", async () => {
       const usual = [spawnStarted, childActive, spawned(["child-7"]), childTurn, childItem];
@@ -262,7 +253,7 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
       const reference = await drive(usual, true, upstreamRunner());
       const ours = await drive(early, true);
       const upstream = await drive(early, false, upstreamRunner());
-      expect(identityEvents(upstream).at(-1)).toMatchObject(failedTurn);
+      expect(identityEvents(upstream).at(-1)).toMatchObject(FAILED_TURN);
       expect(savedIdentity(upstream)).toMatchObject({ lifecycle: "reconciliation_required" });
       expect(savedIdentity(ours)).toEqual(savedIdentity(reference));
       expect(savedIdentity(ours)).toEqual({ lifecycle: "session_open", descendantThreadIds: ["child-7"] });
@@ -291,7 +282,7 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
         );
         // The same failure; ours reports it once the spawn's completion (or the turn's end) is handled.
         expect(identityEvents(ours)).toEqual(identityEvents(upstream));
-        expect(identityEvents(ours).at(-1)).toMatchObject(failedTurn);
+        expect(identityEvents(ours).at(-1)).toMatchObject(FAILED_TURN);
         for (const result of [ours, upstream])
           expect(savedIdentity(result)).toMatchObject({ lifecycle: "reconciliation_required" });
       },
