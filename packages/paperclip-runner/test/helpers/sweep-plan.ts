@@ -7,11 +7,13 @@ import { ANSWERS, DIFFER_ON_AN_ASKING_TURN, type Move, preparePayload } from "./
 // drain answers depend on upstream's timing (not compared).
 
 /**
- * Right behind a goal change upstream's drain answers as Codex's notification of the change
- * arrives (seen both ways): not compared.
+ * Right behind a goal command upstream's drain answers as the command's event is acknowledged:
+ * Codex's notification of a change (seen both ways), or a get's snapshot, which upstream's runner
+ * sends after its answer (false until the server acknowledges it, true once under load): not
+ * compared.
  */
-const drainRacesGoalNotification = (previous: string | null): boolean =>
-  previous === "session.goal.set" || previous === "session.goal.clear";
+const drainRacesGoalEvent = (previous: string | null): boolean =>
+  previous === "session.goal.set" || previous === "session.goal.clear" || previous === "session.goal.get";
 
 /**
  * Right behind a `session.close` or `session.destroy` upstream's drain answers false, as ours, unless
@@ -51,7 +53,7 @@ export function sweepSteps(
   };
   let asked = 0;
   const unselected: string[] = [];
-  // Drains whose upstream answer is timing (`drainRacesGoalNotification`, `…CloseAcknowledgement`).
+  // Drains whose upstream answer is timing (`drainRacesGoalEvent`, `…CloseAcknowledgement`).
   const racy: string[] = [];
   const behindClose: string[] = [];
   let previous: string | null = null;
@@ -99,7 +101,7 @@ export function sweepSteps(
     const body = type === "run.prepare" ? preparePayload(work, payload ?? {}) : payload;
     steps.push(...command(type, `c${index} ${type}`, body));
     if (type === "runner.drain" && !model.selected) unselected.push(slug(`c${index} ${type}`));
-    if (type === "runner.drain" && drainRacesGoalNotification(previous)) racy.push(slug(`c${index} ${type}`));
+    if (type === "runner.drain" && drainRacesGoalEvent(previous)) racy.push(slug(`c${index} ${type}`));
     if (type === "runner.drain" && drainRacesCloseAcknowledgement(previous))
       behindClose.push(slug(`c${index} ${type}`));
     previous = type;
@@ -186,7 +188,7 @@ export function sweepSteps(
     const id = slug(`liveness drain ${n}`);
     steps.push(...command("runner.drain", id));
     if (!model.selected) unselected.push(id);
-    if (n === 1 && drainRacesGoalNotification(previous)) racy.push(id);
+    if (n === 1 && drainRacesGoalEvent(previous)) racy.push(id);
     if (n === 1 && drainRacesCloseAcknowledgement(previous)) behindClose.push(id);
     drainBehindClose("runner.drain", id);
     liveness.push(id);
