@@ -8,7 +8,8 @@
 // replays the last token usage snapshot, naming its turn, on resume). Every message it
 // receives and its environment's names go to $CODEX_HOME/log.jsonl.
 //
-// Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call),
+// Turn scripts (the input text): "plain" (the default), "tool:<name>" (a dynamic tool call;
+// "stall-after-tool:<name>": then silent once it is answered, as a model that stalls),
 // "ask" (asks the user two questions, item/tool/requestUserInput, and says the answers; "ask-closed": the
 // option question takes no other answer),
 // "goal-progress" (the thread's goal gains used tokens during the turn: thread/goal/updated naming it),
@@ -23,7 +24,7 @@
 // "fail-first-resume" (the first thread/resume any fake of this Codex home is sent is refused, the next answered),
 // "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start),
 // and those of fake-codex-hostile-start.mjs (hostile answers to initialize and thread/start).
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { playFrames } from "./fake-codex-frames.mjs";
@@ -42,7 +43,13 @@ const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const notify = (method, params) => send({ method, params });
 const threadPath = (id) => join(home, "threads", `${id}.json`);
 const loadThread = (id) => JSON.parse(readFileSync(threadPath(id), "utf8"));
-const saveThread = (thread) => writeFileSync(threadPath(thread.id), JSON.stringify(thread));
+// Renamed into place: a runner's suspend may kill the fake while it saves (a thread file cut short
+// would fail the next fake's thread/resume).
+const saveThread = (thread) => {
+  const partial = `${threadPath(thread.id)}.${process.pid}.partial`;
+  writeFileSync(partial, JSON.stringify(thread));
+  renameSync(partial, threadPath(thread.id));
+};
 
 let thread = null;
 let activeTurn = null;
@@ -157,8 +164,9 @@ async function playTurn(turnId, text) {
     saveThread(thread);
     notify("thread/goal/updated", { threadId: thread.id, turnId, goal: thread.goal });
   }
-  if (text.startsWith("tool:")) {
-    const tool = text.slice("tool:".length);
+  const stallAfterTool = text.startsWith("stall-after-tool:");
+  if (text.startsWith("tool:") || stallAfterTool) {
+    const tool = text.slice(text.indexOf(":") + 1);
     const callId = `call-${turnId}`;
     notify("item/started", {
       threadId: thread.id,
@@ -173,6 +181,8 @@ async function playTurn(turnId, text) {
       arguments: { body: "hello from the model", token: "sk_live_abcdefghijklmnop" },
     });
     log({ kind: "tool_answer", answer });
+    // The model stalls on the call's answer: the turn goes on with nothing more (no usage kept).
+    if (stallAfterTool) return;
     notify("item/completed", {
       threadId: thread.id,
       turnId,
