@@ -25,6 +25,7 @@ import { runReopenScenario } from "./reopen-scenario.mjs";
 import { runResultsScenario } from "./results-scenario.mjs";
 import { runSessionScenario } from "./session-scenario.mjs";
 import { createStepLog } from "./step-log.mjs";
+import { runSubagentScenario } from "./subagent-scenario.mjs";
 import { runToolsScenario } from "./tools-scenario.mjs";
 
 const scenario = JSON.parse(process.argv[2]);
@@ -89,6 +90,7 @@ const scenarios = {
     await runResultsScenario(h, true);
     print({ type: "tool_calls", calls: h.toolCalls });
   },
+  subagent: runSubagentScenario,
   ask: runAskScenario,
   goals: runGoalsScenario,
   lifecycle: (h) => runLifecycleScenario(h, tap),

@@ -1,5 +1,6 @@
 // A loopback stub of the OpenAI Responses API (POST /v1/responses, server-sent events), scripted
-// per test: each request takes the next step of the script. Written for this repository.
+// per test: each request takes the next step of the script (or the first whose `when` matches it).
+// Written for this repository.
 import { createServer } from "node:http";
 
 /**
@@ -23,6 +24,11 @@ import { createServer } from "node:http";
  * `incompleteAfterDeltas: reason` does so after the message's deltas. A step's `usage` may carry
  * `cached_tokens` and `reasoning_tokens`; its `headers` are sent on a 200 response too (Codex's
  * rate-limit headers, say).
+ *
+ * `when`: a predicate on the request's body. A request takes the first step of the script that has
+ * no `when` or whose `when` holds for it, so requests that race (a sub-agent's beside its parent's)
+ * each get the step meant for them whatever order they come in; a script without `when` is taken
+ * in order, one step a request.
  */
 export async function startModelStub(initialScript = []) {
   const script = [...initialScript];
@@ -52,7 +58,8 @@ export async function startModelStub(initialScript = []) {
     request.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       requests.push(body);
-      const step = script.shift() ?? { text: "(the stub's script is exhausted)" };
+      const index = script.findIndex((entry) => entry.when === undefined || entry.when(body));
+      const step = index === -1 ? { text: "(the stub's script is exhausted)" } : script.splice(index, 1)[0];
       void answer(step, response);
     });
   });
