@@ -5,6 +5,7 @@ import {
   type DriverResult,
   driveCodexRunner,
   openSteps,
+  PLAIN_TURN_EVENTS,
   type Step,
   serverToolchainForFile,
   withWork,
@@ -102,20 +103,10 @@ const RESUME_AND_LOST_TURN = [
 const HELD = RESUME_AND_LOST_TURN.map((type) =>
   type.startsWith("diagnostic:") ? "harness.diagnostic" : type,
 );
-const NEXT_TURN = [
-  "turn.started",
-  "item.started",
-  "item.delta",
-  "item.completed",
-  "usage.reported",
-  "run.result.proposed",
-  "turn.completed",
-  "run.terminal",
-];
 /** Upstream's order: held through the probe and the snapshot, committed after the next turn's acceptance. */
-const UPSTREAM_ORDER = ["runner.reconciled", "turn.accepted", ...RESUME_AND_LOST_TURN, ...NEXT_TURN];
+const UPSTREAM_ORDER = ["runner.reconciled", "turn.accepted", ...RESUME_AND_LOST_TURN, ...PLAIN_TURN_EVENTS];
 /** Ours: committed at the probe. */
-const OURS_ORDER = ["runner.reconciled", ...RESUME_AND_LOST_TURN, "turn.accepted", ...NEXT_TURN];
+const OURS_ORDER = ["runner.reconciled", ...RESUME_AND_LOST_TURN, "turn.accepted", ...PLAIN_TURN_EVENTS];
 
 describe("the next run resuming a turn left in flight with a tool call pending, against upstream's runner", {
   timeout: 120_000,
