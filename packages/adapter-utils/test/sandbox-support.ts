@@ -1,10 +1,11 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
+import { onTestFinished } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";
 
@@ -146,11 +147,23 @@ export function exec(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ExecResult> {
   return new Promise((resolve) => {
-    execFile(command, args, { env, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(command, args, { env, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
       resolve({ code: Number.isNaN(code) ? 1 : code, stdout, stderr });
     });
+    killWhenTestEnds(child);
   });
+}
+
+/** A process a test started ends with that test, also one the test timed out waiting for. */
+function killWhenTestEnds(child: ChildProcess): void {
+  try {
+    onTestFinished(() => {
+      child.kill("SIGKILL");
+    });
+  } catch {
+    // Started outside a test (from a hook): that hook's own teardown owns it.
+  }
 }
 
 /**

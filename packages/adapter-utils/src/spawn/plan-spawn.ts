@@ -166,6 +166,7 @@ async function planSandboxSpawn(
   const init = new SandboxInit();
   let cgroup: RunCgroup | null = null;
   let target: LocalProcessSandboxSpawnTarget | null = null;
+  let spare: SpareLauncher | null = null;
   let refill = () => {};
   const killSandbox = async () => {
     init.kill();
@@ -186,6 +187,7 @@ async function planSandboxSpawn(
     // and becomes bwrap (Node cannot place a child in a cgroup before it forks).
     const run = runCgroupFor(launcher, sandbox.maxProcesses ?? DEFAULT_MAX_PROCESSES, opts.stdio);
     cgroup = run.cgroup;
+    spare = run.spare;
     refill = run.refill;
     // The spare closes every inherited descriptor before it becomes bwrap, and bwrap loads
     // the filter from `--seccomp`: a program without a bridge then needs no exec shim.
@@ -208,6 +210,10 @@ async function planSandboxSpawn(
       spare: run.spare,
     };
   } catch (error) {
+    // A spare taken for this run and never launched may not have joined the run's cgroup yet
+    // (taken right after it started), so the cgroup's kill can miss it: held for the run, it
+    // would keep the host process alive for good.
+    spare?.child.kill("SIGKILL");
     await cleanup();
     throw error;
   }
