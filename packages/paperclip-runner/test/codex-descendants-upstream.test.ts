@@ -2,11 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   closeSteps,
   codexPrepare,
-  driveCodexRunner,
   eventTypes,
   type Step,
   serverToolchainForFile,
-  withWork,
 } from "./helpers/codex-durable.js";
 import { command, expectSameAnswers } from "./helpers/command-differential.js";
 import {
@@ -24,7 +22,7 @@ import {
   toolCall,
   turnText,
 } from "./helpers/descendant-differential.js";
-import { bothRunners } from "./helpers/startup-release-differential.js";
+import { bothRunners, driveThrough } from "./helpers/startup-release-differential.js";
 import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Differential: a turn's scripted Codex messages naming sub-agent (descendant) threads, other
@@ -240,15 +238,8 @@ describe("Codex sub-agent threads against upstream's runner", { timeout: 120_000
     it("ours holds them until the spawn names the child, then reports them as in the usual order; upstream's fails the turn", async () => {
       const usual = [spawnStarted, childActive, spawned(["child-7"]), childTurn, childItem];
       const early = [spawnStarted, childActive, childTurn, childItem, spawned(["child-7"])];
-      const drive = async (frames: Frame[], next: boolean, runnerBin?: string) => {
-        const steps = framesTurn(next ? frames : [...frames, { stop: true }], next);
-        const result = await withWork((work) =>
-          driveCodexRunner(toolchain(), work, steps(work), runnerBin ? { runnerBin } : {}),
-        );
-        expect(result.failure).toBeNull();
-        expect(result.invalid).toEqual([]);
-        return result;
-      };
+      const drive = (frames: Frame[], next: boolean, runnerBin?: string) =>
+        driveThrough(toolchain(), framesTurn(next ? frames : [...frames, { stop: true }], next), runnerBin);
       // The reference: upstream's runner on the order Codex usually sends, its next turn too.
       const reference = await drive(usual, true, upstreamRunner());
       const ours = await drive(early, true);

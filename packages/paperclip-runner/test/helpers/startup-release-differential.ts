@@ -38,19 +38,27 @@ export function commandOutcome(result: DriverResult, commandId: string): unknown
   return result.commands.find((command) => command.commandId === commandId)?.result.result;
 }
 
+/** One runner (ours unless `runnerBin` names another) through the steps, which it must run through. */
+export async function driveThrough(
+  tools: ServerToolchain,
+  steps: (work: string) => Step[],
+  runnerBin?: string,
+): Promise<DriverResult> {
+  const result = await withWork((work) =>
+    driveCodexRunner(tools, work, steps(work), runnerBin === undefined ? {} : { runnerBin }),
+  );
+  expect(result.failure).toBeNull();
+  expect(result.invalid).toEqual([]);
+  return result;
+}
+
 /** Ours, then upstream's runner, on the same steps; both must run them through. */
 export async function bothRunners(
   tools: ServerToolchain,
   steps: (work: string) => Step[],
 ): Promise<[DriverResult, DriverResult]> {
-  const ours = await withWork((work) => driveCodexRunner(tools, work, steps(work)));
-  const upstream = await withWork((work) =>
-    driveCodexRunner(tools, work, steps(work), { runnerBin: upstreamRunner() }),
-  );
-  for (const result of [ours, upstream]) {
-    expect(result.failure).toBeNull();
-    expect(result.invalid).toEqual([]);
-  }
+  const ours = await driveThrough(tools, steps);
+  const upstream = await driveThrough(tools, steps, upstreamRunner());
   return [ours, upstream];
 }
 
