@@ -1,8 +1,14 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { cleanupAll, exec, onCleanup, runShellInSandbox, scratchDir } from "./sandbox-support.js";
+import {
+  cleanupAll,
+  exec,
+  onCleanup,
+  processesNaming,
+  runShellInSandbox,
+  scratchDir,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -50,19 +56,6 @@ describe("kernel objects shared across the host: System V IPC and signals", () =
     expect((await exec("ipcs", ["-q", "-i", queue])).code).toBe(0);
   }, 90_000);
 });
-
-/** Host processes whose command line holds `marker`. */
-function processesNaming(marker: string): string[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker);
-      } catch {
-        return false;
-      }
-    });
-}
 
 describe("signals to what the sandbox is built on", () => {
   it("a program that stops or kills its bridge, or pid 1, still has its run end whole, and nothing of it stays", async () => {

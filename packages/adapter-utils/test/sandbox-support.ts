@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import path from "node:path";
@@ -194,6 +195,19 @@ export async function probeScopesAfterHostSetup(
   if (result.code !== 0 || result.stderr !== "")
     throw new Error(`probe failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, string>;
+}
+
+/** Host processes whose command line holds `marker` (their pids). */
+export function processesNaming(marker: string): string[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker);
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** `vi.waitFor` options for what a sandbox does in its own time: up to 10 s on a loaded 2-core machine. */

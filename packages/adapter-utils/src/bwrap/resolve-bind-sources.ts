@@ -1,7 +1,8 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
 import { assertAliasesStayInWorkspace, type ResolvedPathAlias } from "../options/validate-workspace-scope.js";
+import { findLinkedAliasDestination, type HostEntry } from "./alias-destination-links.js";
 import { type MountRequest, sourceOf } from "./mount-request.js";
 import { findSymlinkedRootExposure, type ResolvedBindSource } from "./symlinked-root-exposure.js";
 import { findWorkspaceLinkEscape } from "./workspace-link-escape.js";
@@ -77,6 +78,33 @@ export function assertNoWorkspaceLinkEscape(
   );
 }
 
+/** `lstat` as `findLinkedAliasDestination` reads it: a link, nothing there, or anything else. */
+function hostEntry(hostPath: string): HostEntry {
+  try {
+    return lstatSync(hostPath).isSymbolicLink() ? "link" : "present";
+  } catch {
+    return "missing";
+  }
+}
+
+/**
+ * Refuses an alias whose destination lies in a bound host directory (the workspace, an
+ * extra or managed path, an earlier alias) and passes a link on the way there: bwrap
+ * follows it on the host when it creates the destination (`alias-destination-links.ts`).
+ */
+export function assertNoLinkedAliasDestination(
+  aliases: readonly ResolvedPathAlias[],
+  binds: readonly { readonly dest: string; readonly source: string }[],
+): void {
+  const found = findLinkedAliasDestination(aliases, binds, hostEntry);
+  if (!found) return;
+  throw new SandboxError(
+    "ERR_SANDBOX_ALIAS_PATH_LINKED",
+    `Sandbox path alias "${found.alias}" lies in "${found.bound}" on the way through the symlink "${found.link}", which bwrap would follow on the host to create it.`,
+    { details: { path: found.alias, boundPath: found.bound, link: found.link }, retryable: false },
+  );
+}
+
 export interface BindSourcesInput {
   readonly requests: readonly MountRequest[];
   readonly aliases: readonly ResolvedPathAlias[];
@@ -101,8 +129,9 @@ export interface BindSourcesInput {
  * Resolves every bind source (each path once) and refuses one that reaches a
  * private socket root through a symlink (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`), an
  * alias target that resolves outside the workspace (`ERR_SANDBOX_ALIAS_OUTSIDE_WORKSPACE`),
- * and any other path inside it that does (`ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE`; in the
- * network-only scope only toward a path that scope hides).
+ * any other path inside it that does (`ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE`; in the
+ * network-only scope only toward a path that scope hides), and an alias whose destination
+ * bwrap would reach through a link of a bound directory (`ERR_SANDBOX_ALIAS_PATH_LINKED`).
  */
 export function resolveBindSources(input: BindSourcesInput): {
   requests: MountRequest[];
@@ -152,5 +181,12 @@ export function resolveBindSources(input: BindSourcesInput): {
     // Compared with real paths: each hidden path in its spelling and its real one (`/var/run -> /run`).
     input.hiddenPaths && [...new Set(input.hiddenPaths.flatMap((dir) => [dir, realPathOnce(dir)]))],
   );
+  // Only the workspace scope has aliases; its binds are shown at their requested paths.
+  if (!input.bindAtRealPath) {
+    assertNoLinkedAliasDestination(
+      aliases,
+      input.requests.map((request, index) => ({ dest: request.path, source: sourceOf(requests[index]!) })),
+    );
+  }
   return { requests, aliases };
 }

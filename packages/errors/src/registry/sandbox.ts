@@ -371,6 +371,26 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     ],
     prevention: "Build alias targets from `workspaceDir` (`path.join(workspaceDir, ...)`).",
   },
+  ERR_SANDBOX_ALIAS_PATH_LINKED: {
+    family: "sandbox",
+    title: "A sandbox path alias lies behind a symlink in a bound directory",
+    message:
+      'Sandbox path alias "${alias}" lies in "${boundPath}" on the way through the symlink "${link}", which bwrap would follow on the host to create it.',
+    meaning:
+      "A path alias is made where its `path` names, and bwrap first creates that destination when it is missing (a directory, or an empty file for a file target). When the alias path lies inside a directory the sandbox binds from the host (the workspace, an extra or managed path, an earlier alias), that creation happens in the host directory, and bwrap resolves it while the host's root is still mounted beside the new one (`/oldroot`). A symlink on the way, which a program of an earlier run could leave in the writable workspace (`<workspace>/.tool -> ../../../../oldroot/etc`), would take bwrap, with the runner's full rights, to create that path anywhere on the host (an empty `/etc/nologin` locks every other user out). So every symlink between the bound directory and the alias path is refused. `details` holds `path` (the alias), `boundPath` (the bound directory, as requested) and `link` (the host path of the link).",
+    when: "`pathAliases` holds an entry whose `path` lies inside the workspace (or another bound directory), and a component of that path below the bound directory is a symlink on the host, for example one planted by a program that ran in that workspace before.",
+    solutions: [
+      "Inspect `details.link`: if the link is not yours, remove it, and treat the workspace as touched by a sandbox.",
+      "Put the alias outside every bound directory (`/app`, `/home/agent/project`): there it is made in the sandbox's own root.",
+    ],
+    prevention:
+      "Choose alias paths outside the workspace and the extra paths; an alias inside the workspace shows what the workspace already shows.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/home/u/ws",
+  options: { workspaceDir: "/home/u/ws", filesystemScope: "workspace",
+    pathAliases: [{ path: "/home/u/ws/.tool/cache", target: "/home/u/ws/cache" }] } });
+// /home/u/ws/.tool -> ../../../../oldroot/etc
+// SandboxError [ERR_SANDBOX_ALIAS_PATH_LINKED]: Sandbox path alias "/home/u/ws/.tool/cache" lies in "/home/u/ws" on the way through the symlink "/home/u/ws/.tool", which bwrap would follow on the host to create it.`,
+  },
   ERR_SANDBOX_ALIAS_TARGET_MISSING: {
     family: "sandbox",
     title: "Sandbox path alias target does not exist",
