@@ -132,6 +132,39 @@ describe("deadlines longer than a Node timer can hold", () => {
   });
 });
 
+describe("the host's cleanup sweep after its environment was deleted", () => {
+  it("destroys the lease sent with an empty environment id, as the lease record names it", async () => {
+    const t = await pluginUnderTest(fixture.emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    // `retryPendingSandboxTeardown` (`environment-runtime.js`): the lease row's environment id
+    // is set null when its environment is deleted, and the host then sends "" ("only context").
+    const receipt = await t.harness.destroyLease({
+      ...t.base,
+      environmentId: "",
+      config: hostRuntimeConfig(t.base.config, lease),
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: { ...lease.metadata, sandboxProviderPlugin: true, pluginId: "plugin-1" },
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+  });
+
+  it("still refuses a lease of another company or another environment", async () => {
+    const t = await pluginUnderTest(fixture.emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    const end = { ...t.base, providerLeaseId: lease.providerLeaseId, leaseMetadata: lease.metadata! };
+    for (const scope of [
+      { companyId: "company-2", environmentId: "" },
+      { companyId: "company-1", environmentId: "env-2" },
+    ]) {
+      const error = await caught(t.harness.destroyLease({ ...end, ...scope }));
+      expect(error.code).toBe("ERR_CREATEOS_LEASE_MISMATCH");
+    }
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
+    await t.harness.destroyLease(end);
+  });
+});
+
 describe("ending a sandbox never fails silently", () => {
   it("a release whose delete fails is a coded error, and the sandbox is marked until destroyed", async () => {
     const t = await pluginUnderTest(fixture.emulator);
