@@ -96,6 +96,75 @@ describe("the config the Paperclip host passes", () => {
   });
 });
 
+describe("deadlines longer than a Node timer can hold", () => {
+  // The host clamps its own waits to 2^31-1 ms (`plugin-worker-manager.js`,
+  // `resolveRpcCallTimeoutMs`); a Node timer given more fires after 1 ms instead.
+  const PAST_TIMER_RANGE_MS = 3_000_000_000;
+
+  it("an acquire, a command and a post-upload command run to their end", async () => {
+    // `bridgeRequestTimeoutMs` is the host's key, which it does not bound: it sets the limit of an acquire and a sync.
+    const t = await pluginUnderTest(fixture.emulator, { bridgeRequestTimeoutMs: PAST_TIMER_RANGE_MS });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    // The adapter's `timeoutSec * 1000`, which nothing bounds either (`execution-target.js`).
+    const result = await t.harness.execute({
+      ...t.lease(lease),
+      command: "/bin/echo",
+      args: ["in time"],
+      timeoutMs: PAST_TIMER_RANGE_MS,
+    });
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: "in time\n" });
+    const synced = await t.sync.in({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "op-1",
+          files: [],
+          postUploadCommands: [{ command: "echo done > synced.txt", timeoutMs: PAST_TIMER_RANGE_MS }],
+        },
+      ],
+    });
+    expect(synced.operations).toEqual([{ operationId: "op-1", filesTransferred: 0, bytesTransferred: 0 }]);
+    await t.harness.destroyLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: lease.metadata!,
+    });
+  });
+});
+
+describe("the host's cleanup sweep after its environment was deleted", () => {
+  it("destroys the lease sent with an empty environment id, as the lease record names it", async () => {
+    const t = await pluginUnderTest(fixture.emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    // `retryPendingSandboxTeardown` (`environment-runtime.js`): the lease row's environment id
+    // is set null when its environment is deleted, and the host then sends "" ("only context").
+    const receipt = await t.harness.destroyLease({
+      ...t.base,
+      environmentId: "",
+      config: hostRuntimeConfig(t.base.config, lease),
+      providerLeaseId: lease.providerLeaseId,
+      leaseMetadata: { ...lease.metadata, sandboxProviderPlugin: true, pluginId: "plugin-1" },
+    });
+    expect(receipt).toEqual({ providerLeaseId: lease.providerLeaseId, state: "destroyed" });
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("destroyed");
+  });
+
+  it("still refuses a lease of another company or another environment", async () => {
+    const t = await pluginUnderTest(fixture.emulator);
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-1" });
+    const end = { ...t.base, providerLeaseId: lease.providerLeaseId, leaseMetadata: lease.metadata! };
+    for (const scope of [
+      { companyId: "company-2", environmentId: "" },
+      { companyId: "company-1", environmentId: "env-2" },
+    ]) {
+      const error = await caught(t.harness.destroyLease({ ...end, ...scope }));
+      expect(error.code).toBe("ERR_CREATEOS_LEASE_MISMATCH");
+    }
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
+    await t.harness.destroyLease(end);
+  });
+});
+
 describe("ending a sandbox never fails silently", () => {
   it("a release whose delete fails is a coded error, and the sandbox is marked until destroyed", async () => {
     const t = await pluginUnderTest(fixture.emulator);

@@ -181,6 +181,62 @@ describe("the worker over its stdio JSON-RPC protocol", () => {
   });
 });
 
+describe("concurrent commands over one worker", () => {
+  it("stamps every live chunk with the invocation of the command that printed it", async () => {
+    // The host routes an execute.log chunk by its invocation id alone (`plugin-worker-manager.js`,
+    // `routeExecuteLogNotification`): one stamped with the other command's id lands in that
+    // command's run log. The agent command and the bridge's control commands run side by side.
+    const { CREATEOS_API_KEY: _unset, ...env } = process.env;
+    const concurrent = WorkerHost.start(fileURLToPath(new URL(pkg.paperclipPlugin.worker, packageRoot)), env);
+    try {
+      await concurrent.call("initialize", {
+        manifest,
+        config: {},
+        instanceInfo: { instanceId: "test-instance", hostVersion: "2026.916.1" },
+        apiVersion: 1,
+      });
+      const lease = await concurrent.call<{ providerLeaseId: string; metadata: Record<string, unknown> }>(
+        "environmentAcquireLease",
+        { ...base(), runId: "run-concurrent" },
+        { id: "inv-acquire", companyId: "company-1" },
+      );
+      const tags = ["alpha", "beta", "gamma"];
+      const expected = (tag: string) => Array.from({ length: 40 }, (_, k) => `${tag} ${k + 1}\n`).join("");
+      const results = await Promise.all(
+        tags.map((tag) =>
+          concurrent.call<{ exitCode: number; stdout: string }>(
+            "environmentExecute",
+            {
+              ...base(),
+              lease,
+              command: "/bin/bash",
+              args: ["-c", `for i in $(seq 1 40); do echo "${tag} $i"; sleep 0.01; done`],
+            },
+            { id: `inv-${tag}`, companyId: "company-1" },
+          ),
+        ),
+      );
+      for (const [index, tag] of tags.entries()) {
+        expect(results[index]).toMatchObject({ exitCode: 0, stdout: expected(tag) });
+        const streamed = concurrent.notifications
+          .filter((n) => n.method === "execute.log" && n.paperclipInvocationId === `inv-${tag}`)
+          .map((n) => (n.params as { chunk: string }).chunk)
+          .join("");
+        expect(streamed).toBe(expected(tag));
+      }
+      await concurrent.call("environmentDestroyLease", {
+        ...base(),
+        providerLeaseId: lease.providerLeaseId,
+        leaseMetadata: lease.metadata,
+      });
+      await concurrent.call("shutdown", {});
+      expect(await concurrent.exit()).toBe(0);
+    } finally {
+      concurrent.kill();
+    }
+  });
+});
+
 describe("the CommonJS build", () => {
   it("loads through require() and its worker entry serves the protocol too", async () => {
     const { createRequire } = await import("node:module");

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommandRun } from "./command-run.js";
 
@@ -24,6 +25,13 @@ describe("CommandRun", () => {
       true,
       "user",
     ]);
+  });
+  it("a deadline past a Node timer's range does not fire at once", async () => {
+    // Real timers: Node runs a timer given more than 2^31-1 ms after 1 ms, before this 20 ms one.
+    const run = new CommandRun(undefined, 3_000_000_000);
+    await delay(20);
+    expect(run.signal.aborted).toBe(false);
+    run.dispose();
   });
   it("no timeout without a positive timeoutMs, and nothing fires after dispose", () => {
     vi.useFakeTimers();

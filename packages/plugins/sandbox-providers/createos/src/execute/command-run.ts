@@ -1,3 +1,4 @@
+import { timerRangeMs } from "../client/timer-range.js";
 import { cancelled } from "./command-failure.js";
 
 const TIMED_OUT = Symbol("command timed out");
@@ -19,7 +20,8 @@ export class CommandRun {
     caller?.addEventListener("abort", this.#onCancel, { once: true });
     this.#deadline =
       timeoutMs !== undefined && timeoutMs > 0
-        ? setTimeout(() => this.#controller.abort(TIMED_OUT), timeoutMs)
+        ? // The host sends deadlines past a timer's range (the adapter's `timeoutSec * 1000`).
+          setTimeout(() => this.#controller.abort(TIMED_OUT), timerRangeMs(timeoutMs))
         : undefined;
   }
 

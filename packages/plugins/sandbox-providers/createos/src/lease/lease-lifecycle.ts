@@ -169,12 +169,24 @@ export async function releaseLease(
   return deleteLeaseSandbox(runtime, client, sandboxId, deadline, "release");
 }
 
+/**
+ * The scope a destroy is checked against. The host's cleanup sweep (`retryPendingSandboxTeardown`
+ * in `environment-runtime.js`) sends an empty environment id once the lease's environment has
+ * been deleted (the lease row's id is set null; to the host it is "only context"): the
+ * environment the lease record names stands in for it, company and API origin still checked.
+ */
+function destroyScope(params: PluginEnvironmentDestroyLeaseParams): PluginEnvironmentDestroyLeaseParams {
+  if (params.environmentId !== "") return params;
+  const recorded = params.leaseMetadata?.environmentId;
+  return typeof recorded === "string" && recorded !== "" ? { ...params, environmentId: recorded } : params;
+}
+
 /** Force-destroys the lease's sandbox (every process in it dies) and unblocks the lease id. */
 export async function destroyLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentDestroyLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
-  const lease = await stoppedLease(runtime, params, "lease destroyed");
+  const lease = await stoppedLease(runtime, destroyScope(params), "lease destroyed");
   if (lease === undefined) return undefined;
   const { config, client, metadata } = lease;
   return deleteLeaseSandbox(

@@ -9,6 +9,8 @@ describe("host limits", () => {
     expect(hostCallLimitMs({}, HOST_LIMITS)).toBe(30_000);
     expect(hostCallLimitMs({ timeoutMs: -1, bridgeRequestTimeoutMs: "9000" }, HOST_LIMITS)).toBe(30_000);
     expect(hostCallLimitMs(undefined, HOST_LIMITS)).toBe(30_000);
+    // The host waits at most what a Node timer holds (`resolveRpcCallTimeoutMs`).
+    expect(hostCallLimitMs({ bridgeRequestTimeoutMs: 3_000_000_000 }, HOST_LIMITS)).toBe(2_147_483_647);
   });
 
   it("computes the host's limit for one resume call as it does: the acquire's, within 60 s", () => {

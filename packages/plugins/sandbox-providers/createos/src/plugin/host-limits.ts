@@ -1,4 +1,5 @@
 import { CreateosError } from "@paperclipai/errors";
+import { timerRangeMs } from "../client/timer-range.js";
 
 /**
  * How long the Paperclip host (2026.916.1) waits for a hook. A call past its limit is
@@ -44,7 +45,8 @@ function configRpcLimitMs(
   const candidates = [positive(rawConfig?.timeoutMs), positive(rawConfig?.bridgeRequestTimeoutMs)].filter(
     (value): value is number => value !== undefined,
   );
-  return candidates.length === 0 ? undefined : Math.max(...candidates) + limits.rpcOverheadMs;
+  // The host clamps the wait to what a timer holds (`resolveRpcCallTimeoutMs`); `bridgeRequestTimeoutMs` has no bound.
+  return candidates.length === 0 ? undefined : timerRangeMs(Math.max(...candidates) + limits.rpcOverheadMs);
 }
 
 /**
@@ -96,7 +98,7 @@ export function hostBound(parent: AbortSignal, operation: HostBoundOperation, bu
         { details: { operation, budgetMs } },
       ),
     );
-  }, budgetMs);
+  }, timerRangeMs(budgetMs));
   timer.unref?.();
   const onParent = (): void => controller.abort(parent.reason);
   if (parent.aborted) onParent();
