@@ -9,11 +9,8 @@ import { PaperclipError } from "@paperclipai/errors";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CreateosClient, type ExecuteResult, execute } from "../dist/client.js";
 import { createPlugin } from "../dist/index.js";
-import {
-  type IndependentServer,
-  type ServerScript,
-  startIndependentServer,
-} from "./support/independent-server.js";
+import { type IndependentServer, startIndependentServer } from "./support/independent-server.js";
+import type { ServerScript } from "./support/independent-server-script.js";
 import { hostReusable } from "./support/plugin-harness.js";
 
 const TUNING = { stallTimeoutMs: 400, waitProbeMs: 50, cleanupTimeoutMs: 2_000, reconnectAttempts: 3 };
