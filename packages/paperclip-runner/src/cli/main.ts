@@ -6,17 +6,33 @@ import { createRunnerdCli } from "./runnerd-cli.js";
 // Before anything else: the one-time ticket leaves the environment, so no child and no later code sees it.
 const bootstrapTicket = takeBootstrapTicket(process.env);
 
+let stderrOpened = false;
+/** process.stderr, opened on first use. */
+function stderr(): Writable {
+  if (!stderrOpened) {
+    stderrOpened = true;
+    // A launcher that closed our stderr cannot be told anything there: its EPIPE is not a
+    // failure to report (reporting it would write to stderr again, and again). The
+    // diagnostics file still gets the failures that matter.
+    process.stderr.on("error", () => undefined);
+  }
+  return process.stderr;
+}
+
 // The bin entry: the only module with process-wide side effects.
 const cli = createRunnerdCli(process.argv.slice(2), {
-  // Opened on first use: only local mode reads stdin and writes its stream to stdout, and
-  // opening them would be part of every durable session's start.
+  // Opened on first use: only local mode reads stdin and writes its stream to stdout, and a
+  // durable session writes to stderr only when something goes wrong; opening any of them
+  // would be part of every session's start.
   get stdin() {
     return process.stdin;
   },
   get stdout() {
     return process.stdout;
   },
-  stderr: process.stderr,
+  get stderr() {
+    return stderr();
+  },
 });
 
 const flushed = (stream: Writable): Promise<void> =>
@@ -31,15 +47,10 @@ async function exit(code: number): Promise<never> {
   await new Promise((resolve) => setImmediate(resolve));
   let status = await cli.settled(code);
   await flushed(process.stdout);
-  await flushed(process.stderr);
+  await flushed(stderr());
   status = await cli.settled(status);
   process.exit(status);
 }
-
-// A launcher that closed our stderr cannot be told anything there: its EPIPE is not a
-// failure to report (reporting it would write to stderr again, and again). The diagnostics
-// file still gets the failures that matter.
-process.stderr.on("error", () => undefined);
 
 process.on("uncaughtException", (error) => {
   void cli.fatal("uncaught exception", error).then(exit);
