@@ -62,6 +62,8 @@ function kindOfSegment(segment: string, previous: string | undefined): KeyKind |
     return plural ? "collection" : "password";
   }
   if (segment === "creds") return "credential";
+  // A personal access token with no prefix of its own (`AZURE_DEVOPS_EXT_PAT`, `GITHUB_PAT`).
+  if (segment === "pat" || segment === "pats") return segment === "pats" ? "collection" : "credential";
   // Bundler's credentials for a gem host (`BUNDLE_GEMS__CONTRIBSYS__COM=user:pass`, Sidekiq's).
   if (segment === "contribsys") return "credential";
   // `SONAR_LOGIN` holds a SonarQube token; elsewhere a login is a user name.

@@ -103,6 +103,29 @@ describe("redactSecrets: each rule", () => {
     expect(redactSecrets("cookie: session=abc123; Path=/")).toBe("cookie: [REDACTED]; Path=/");
   });
 
+  it("keeps a provider's own scheme after Authorization only when a credential follows it", () => {
+    expect(redactSecrets("Authorization: Splunk 5e1a-77c2-b9d0")).toBe("Authorization: Splunk [REDACTED]");
+    expect(redactSecrets("Authorization: Klaviyo-API-Key pk_4f2a9c")).toBe(
+      "Authorization: Klaviyo-API-Key [REDACTED]",
+    );
+    // A capitalised credential followed by a word is the value, not a scheme.
+    expect(redactSecrets("Authorization: QWxhZGRpbjpvcGVu rejected")).toBe(
+      "Authorization: [REDACTED] rejected",
+    );
+    expect(redactSecrets("authorization: Pending review")).toBe("authorization: Pending review");
+    expect(redactSecrets("Authorization: GenieKey $OPSGENIE_KEY")).toBe(
+      "Authorization: GenieKey $OPSGENIE_KEY",
+    );
+  });
+
+  it("keeps a placeholder made of a provider's prefix and a mask", () => {
+    for (const line of ["OPENAI_API_KEY=sk-proj-XXXX", "token: ghp_xxxxxxxx", "api_key: figd_****"]) {
+      expect(redactSecrets(line)).toBe(line);
+    }
+    // A mask only ends a placeholder: a value with more after it is a value.
+    expect(redactSecrets("password=pw_XXXX1")).toBe("password=[REDACTED]");
+  });
+
   it("takes a run of scheme names as words: only the last may precede a credential", () => {
     expect(redactSecrets("Bearer Bearer abc123def456")).toBe("Bearer Bearer [REDACTED]");
     expect(redactSecrets("Basic\tbasic BASIC dXNlcjpwYXNz, next")).toBe(

@@ -17,7 +17,8 @@ around it stays, so the line still says what failed and where.
 
 - Provider tokens, recognised by their published prefix and shape wherever they appear, with
   or without a key before them: ${providers}. A few are recognised by a fixed part inside
-  them (Azure's \`Q~\`, Terraform's \`.atlasv1.\`, MaxMind's \`_mmk\` ending).
+  them (Azure's \`Q~\`, Terraform's \`.atlasv1.\`, MaxMind's \`_mmk\` ending, Mailchimp's \`-us\`
+  and data centre after 32 hex digits).
 - PEM private key blocks (\`-----BEGIN … PRIVATE KEY-----\` to the matching END, or to the end
   of the text when unterminated), PGP private key blocks included.
 - Passwords inside URLs: \`postgres://app:[REDACTED]@db:5432/app\`,
@@ -30,7 +31,9 @@ around it stays, so the line still says what failed and where.
 - Webhook URLs whose path is the credential (Slack, Discord, Microsoft Teams, Zapier):
   \`https://hooks.slack.com/services/[REDACTED]\`.
 - Credentials after an auth scheme: \`Authorization: Bearer [REDACTED]\`,
-  \`Basic [REDACTED]\`, \`Authorization: token [REDACTED]\` (the scheme is kept).
+  \`Basic [REDACTED]\`, \`Authorization: token [REDACTED]\` (the scheme is kept), and after a
+  provider's own scheme when a credential follows it (\`Authorization: Splunk [REDACTED]\`,
+  \`Authorization: GenieKey [REDACTED]\`).
 - Values of keys that name a secret, in every form: \`password=[REDACTED]\`,
   \`api_key: [REDACTED]\`, \`"token":"[REDACTED]"\`, escaped JSON inside a string
   (\`{\\"token\\":\\"[REDACTED]\\"}\`), \`--token [REDACTED]\`, \`OPENAI_API_KEY [REDACTED]\`,
@@ -41,7 +44,8 @@ around it stays, so the line still says what failed and where.
   Key names: password, passwd, passphrase, pwd, secret, token, credential, creds, cookie, jwt,
   ticket, authorization, signature, api key, private key, access key, account key, secret key,
   connection string, a provider's key (\`ADAFRUIT_KEY\`, \`DD_APP_KEY\`), a named session
-  cookie (\`_gitlab_session\`), compound names included (\`OPENAI_API_KEY\`,
+  cookie (\`_gitlab_session\`), a personal access token (\`pat\`: \`AZURE_DEVOPS_EXT_PAT\`,
+  \`GITHUB_PAT\`), compound names included (\`OPENAI_API_KEY\`,
   \`proxyAuthorization\`, \`aws_secret_access_key\`, \`PGPASSWORD\`), and two names that hold a
   credential without saying so: \`SONAR_LOGIN\` and Bundler's \`BUNDLE_GEMS__CONTRIBSYS__COM\`.
 - Registry auth blobs: \`"auth": "[REDACTED]"\` (Docker \`config.json\`), \`_auth=[REDACTED]\`,
@@ -69,7 +73,7 @@ around it stays, so the line still says what failed and where.
   \`/etc/password: No such file\`, \`PWD=/home/alice\`), ticket ids (\`ticket: OPS-1234\`), and
   MySQL's \`(using password: YES)\`.
 - References and placeholders, which are not the secret: \`\${DB_PASSWORD}\`, \`$OPENAI_API_KEY\`,
-  \`<your-token>\`, \`****\`.
+  \`<your-token>\`, \`****\`, a provider's prefix and a mask (\`sk-proj-XXXX\`, \`ghp_xxxxxxxx\`).
 - Digests, commit ids, UUIDs, ULIDs, ARNs and resource ids, URLs without a password, e-mail
   addresses, versions; client and account ids (\`DISCORD_CLIENT_ID\`, \`SUMO_ACCESS_ID\`),
   which name an app or an account and are not secrets.

@@ -154,6 +154,12 @@ const isReferenceOrMask = (value: string): boolean =>
   /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
     value,
   );
+/**
+ * A provider's prefix and a mask: `sk-proj-XXXX`, `figd_xxxxxxxx`, `ghp_****` (a placeholder in a
+ * sample configuration, not the secret). The prefix is short words joined by `-`, `_`, `.` or `:`.
+ */
+const isPrefixedMask = (value: string): boolean =>
+  /^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.:][A-Za-z0-9]{1,11}){0,2}[-_.:](?:x{3,}|X{3,}|\*{3,}|…)$/.test(value);
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
 const isUrl = (value: string): boolean =>
   isAsciiLetter(value.charCodeAt(0)) && value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
@@ -177,7 +183,7 @@ function hasAlnum(value: string): boolean {
  * In the bare `key value` form (no `=` or `:`), only a value shaped like a credential counts:
  * "token secret-value" is one, "the token was rejected" and "Unexpected token }" are prose.
  */
-function looksLikeCredential(value: string): boolean {
+export function looksLikeCredential(value: string): boolean {
   if (value.length < 6 || !/^[A-Za-z0-9._~+/=-]+$/.test(value)) return false;
   let letters = 0;
   let digits = 0;
@@ -220,7 +226,7 @@ export function isSecretValue(
   if (text.length === 0 || text === replacement || text.startsWith(replacement)) return false;
   // The bare form's shape test is the strictest and fails fast on prose.
   if (form === "bare") return looksLikeCredential(text);
-  if (isReferenceOrMask(text) || isUrl(text)) return false;
+  if (isReferenceOrMask(text) || isUrl(text) || isPrefixedMask(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
   // `Authorization: Cookie: …`: the next field's label, not a value.
   if (form === "explicit" && !value.quoted && /^[A-Za-z][\w-]*:$/.test(text)) return false;

@@ -54,7 +54,9 @@ export const GITLEAKS_RULE_IDS: readonly string[] = (
   "sumologic-access-id sumologic-access-token telegram-bot-api-token travisci-access-token " +
   "twilio-api-key twitch-api-token twitter-access-secret twitter-access-token twitter-api-key " +
   "twitter-api-secret twitter-bearer-token typeform-api-token vault-batch-token " +
-  "vault-service-token yandex-access-token yandex-api-key yandex-aws-access-token zendesk-secret-key"
+  "vault-service-token yandex-access-token yandex-api-key yandex-aws-access-token zendesk-secret-key " +
+  // Added to the default config after the release the list above was taken from.
+  "aws-amazon-bedrock-api-key-long-lived aws-amazon-bedrock-api-key-short-lived"
 ).split(" ");
 
 // An id is public by design: it names an account or an app and is useful in a diagnostic.

@@ -2,6 +2,7 @@ import {
   ALNUM,
   BASE64,
   BASE64URL,
+  base64url,
   fake,
   fakeJwt,
   LOWER_HEX,
@@ -12,6 +13,7 @@ import { AGE, bare, DIGITS, join, keyed, LOWER_ALNUM, type ScannerShape } from "
 const awsId = join("AK", "IA", fake(UPPER_ALNUM, 16));
 const AZURE = `${ALNUM}_~.-`;
 const gitlabRoutable = join("gl", "pat-", fake(BASE64URL, 27), ".", fake(LOWER_ALNUM, 9));
+const databricksScoped = join("da", "pi", fake(LOWER_HEX, 32), "-2");
 const runnerRoutable = join("gl", "rt-t1_", fake(BASE64URL, 30), ".", fake(LOWER_ALNUM, 9));
 
 /** One per prefix rule of gitleaks' default config. */
@@ -245,4 +247,33 @@ export const GITLEAKS_PREFIX_SHAPES: readonly ScannerShape[] = [
   bare("gitleaks", "sourcegraph-access-token (sgp_local_)", join("sg", "p_local_", fake(LOWER_HEX, 40))),
   bare("gitleaks", "square-access-token (sq0atp)", join("sq0", "atp-", fake(BASE64URL, 22))),
   bare("gitleaks", "stripe-access-token (sk_prod)", join("sk", "_prod_", fake(ALNUM, 24))),
+  bare(
+    "gitleaks",
+    "openai-api-key (sk-admin)",
+    join("sk-", "admin-", fake(BASE64URL, 58), "T3Blbk", "FJ", fake(BASE64URL, 58)),
+  ),
+  bare("gitleaks", "openai-api-key (legacy)", join("sk-", fake(ALNUM, 20), "T3Blbk", "FJ", fake(ALNUM, 20))),
+  bare("gitleaks", "slack-config-access-token (xoxe.xoxb)", join("xo", "xe.xoxb-1-", fake(ALNUM, 164))),
+  // The `-` and digit after a workspace-scoped token are part of it.
+  {
+    ...bare("gitleaks", "databricks-api-token (-N suffix)", databricksScoped),
+    secrets: [databricksScoped, databricksScoped.slice(-12)],
+  },
+  // The signature of a JWT is optional to gitleaks: an unsigned token (`alg: none`) ends with a dot.
+  bare(
+    "gitleaks",
+    "jwt (unsigned)",
+    join(
+      base64url(JSON.stringify({ alg: "none" })),
+      ".",
+      base64url(JSON.stringify({ sub: fake(ALNUM, 12) })),
+      ".",
+    ),
+  ),
+  bare("gitleaks", "aws-amazon-bedrock-api-key-long-lived", join("AB", "SK", fake(BASE64, 130), "=")),
+  bare(
+    "gitleaks",
+    "aws-amazon-bedrock-api-key-short-lived",
+    join("bedrock-api-key-", "YmVkcm9jay5hbWF6b25hd3MuY29t", fake(BASE64, 300)),
+  ),
 ];

@@ -10,6 +10,8 @@ import { DIGITS, join, type ScannerShape, uuid } from "./scanner-shape.js";
 
 const telegram = join(fake(DIGITS, 10), ":AA", fake(BASE64URL, 33));
 const slackWebhook = join("T", fake(UPPER_ALNUM, 8), "/B", fake(UPPER_ALNUM, 8), "/", fake(ALNUM, 24));
+const slackWorkflow = join("T", fake(UPPER_ALNUM, 8), "/A", fake(UPPER_ALNUM, 10), "/", fake(ALNUM, 24));
+const slackTrigger = join("T", fake(UPPER_ALNUM, 8), "/", fake(DIGITS, 13), "/", fake(LOWER_HEX, 32));
 const sidekiqUrlSecret = fake(LOWER_HEX, 8);
 const pemBody = fake(BASE64, 70);
 const teamsWebhook = join(
@@ -41,6 +43,18 @@ export const GITLEAKS_URL_AND_BLOCK_SHAPES: readonly ScannerShape[] = [
     rule: "slack-webhook-url",
     text: `posting to https://hooks.slack.com/services/${slackWebhook}`,
     secrets: [slackWebhook],
+  },
+  {
+    scanner: "gitleaks",
+    rule: "slack-webhook-url (workflows)",
+    text: `posting to https://hooks.slack.com/workflows/${slackWorkflow}`,
+    secrets: [slackWorkflow],
+  },
+  {
+    scanner: "gitleaks",
+    rule: "slack-webhook-url (triggers)",
+    text: `posting to https://hooks.slack.com/triggers/${slackTrigger}`,
+    secrets: [slackTrigger],
   },
   {
     scanner: "gitleaks",

@@ -4,10 +4,20 @@ import {
   BASE64URL,
   fake,
   fakeJwt,
+  LETTERS,
   LOWER_HEX,
   UPPER_ALNUM,
 } from "../redaction-corpus/fake-credentials.js";
-import { bare, DIGITS, join, keyed, LOWER_ALNUM, type ScannerShape, uuid } from "./scanner-shape.js";
+import {
+  bare,
+  DIGITS,
+  join,
+  keyed,
+  LOWER_ALNUM,
+  type ScannerShape,
+  UPPER_HEX,
+  uuid,
+} from "./scanner-shape.js";
 
 const awsId = join("AS", "IA", fake(UPPER_ALNUM, 16));
 const awsSecret = fake(BASE64, 40);
@@ -22,6 +32,8 @@ const pemBody = fake(BASE64, 64);
 const gcpKeyId = fake(LOWER_HEX, 40);
 const azureAccountKey = join(fake(BASE64, 86), "==");
 const ftpPassword = fake(ALNUM, 12);
+const splunkToken = uuid(LOWER_HEX);
+const genieKey = uuid(LOWER_HEX);
 
 /** trufflehog detectors: newer provider prefixes, key-id-and-secret pairs, tokens in URLs. */
 export const TRUFFLEHOG_SHAPES: readonly ScannerShape[] = [
@@ -140,6 +152,57 @@ export const TRUFFLEHOG_SHAPES: readonly ScannerShape[] = [
     rule: "opaque token as the userinfo of a URL",
     text: `fetching https://${opaqueUser}@git.example.com/acme/app.git`,
     secrets: [opaqueUser],
+  },
+  bare("trufflehog", "Figma personal access token (figd_)", join("fig", "d_", fake(BASE64URL, 40))),
+  bare("trufflehog", "Figma personal access token (figp_)", join("fig", "p_", fake(BASE64URL, 48))),
+  bare("trufflehog", "Pinecone", join("pc", "sk_", fake(ALNUM, 6), "_", fake(ALNUM, 63))),
+  bare("trufflehog", "Buildkite", join("bk", "ua_", fake(LOWER_HEX, 40))),
+  bare(
+    "trufflehog",
+    "CircleCI personal token",
+    join("CCI", "PAT_", fake(ALNUM, 22), "_", fake(LOWER_HEX, 40)),
+  ),
+  bare(
+    "trufflehog",
+    "CircleCI project token",
+    join("CCI", "PRJ_", fake(ALNUM, 22), "_", fake(LOWER_HEX, 40)),
+  ),
+  bare("trufflehog", "Tailscale auth key", join("ts", "key-auth-k", fake(ALNUM, 16), "-", fake(ALNUM, 33))),
+  bare("trufflehog", "Tailscale API key", join("ts", "key-api-k", fake(ALNUM, 16), "-", fake(ALNUM, 33))),
+  bare("trufflehog", "PostHog project key", join("ph", "c_", fake(ALNUM, 43))),
+  bare("trufflehog", "PostHog personal key", join("ph", "x_", fake(ALNUM, 47))),
+  bare("trufflehog", "HubSpot private app token", join("pat", "-na1-", uuid(LOWER_HEX))),
+  bare("trufflehog", "ElevenLabs", join("s", "k_", fake(LOWER_HEX, 48))),
+  bare("trufflehog", "Supabase secret key", join("sb", "_secret_", fake(BASE64URL, 31))),
+  bare(
+    "trufflehog",
+    "Atlassian / Bitbucket access token (ATCTT3)",
+    join("ATC", "TT3xFfGN0", fake(BASE64URL, 180), "=", fake(UPPER_HEX, 8)),
+  ),
+  bare("trufflehog", "Dropbox short-lived token", join("s", "l.", fake(BASE64URL, 135))),
+  bare("trufflehog", "Mailchimp (bare)", join(fake(LOWER_HEX, 32), "-us", "12")),
+  bare("trufflehog", "Apify", join("apify", "_api_", fake(ALNUM, 36))),
+  bare("trufflehog", "DataStax Astra", join("Astra", "CS:", fake(LETTERS, 24), ":", fake(LOWER_HEX, 64))),
+  bare("trufflehog", "ClickUp personal token", join("p", "k_", fake(DIGITS, 8), "_", fake(UPPER_HEX, 32))),
+  bare("trufflehog", "SonarQube user token", join("sq", "u_", fake(LOWER_HEX, 40))),
+  bare("trufflehog", "SonarQube project token", join("sq", "p_", fake(LOWER_HEX, 40))),
+  bare(
+    "trufflehog",
+    "PayPal Braintree access token",
+    join("access_token", "$production$", fake(LOWER_ALNUM, 16), "$", fake(LOWER_HEX, 32)),
+  ),
+  keyed("trufflehog", "Azure DevOps PAT by keyword", "AZURE_DEVOPS_EXT_PAT", fake(LOWER_ALNUM, 52)),
+  {
+    scanner: "trufflehog",
+    rule: "Splunk HEC token after its own scheme",
+    text: `curl -H "Authorization: Splunk ${splunkToken}" https://splunk.example.com:8088/services/collector`,
+    secrets: [splunkToken],
+  },
+  {
+    scanner: "trufflehog",
+    rule: "Opsgenie key after its own scheme",
+    text: `Authorization: GenieKey ${genieKey}`,
+    secrets: [genieKey],
   },
   {
     scanner: "trufflehog",

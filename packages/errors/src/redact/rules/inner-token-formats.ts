@@ -1,4 +1,4 @@
-import { isAlnum, isDigit, isNameChar, isTokenChar } from "../char-classes.js";
+import { isAlnum, isDigit, isLowerHexChar, isNameChar, isTokenChar } from "../char-classes.js";
 import type { TokenFormat } from "./token-formats.js";
 import { run } from "./token-shape.js";
 
@@ -22,6 +22,13 @@ export const INNER_TOKEN_FORMATS: readonly TokenFormat[] = [
     prefixes: ["atlasv1."],
     lead: [run(isAlnum, 14), "."],
     body: [run(isUrlSafeBase64OrPadding, 60, 70)],
+  },
+  {
+    // 32 hex digits, `-us` and the data centre's number.
+    provider: "Mailchimp",
+    prefixes: ["-us"],
+    lead: [run(isLowerHexChar, 32)],
+    body: [run(isDigit, 1, 2)],
   },
   {
     provider: "MaxMind license key",

@@ -16,6 +16,7 @@ import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import {
   type AssignmentForm,
   isSecretValue,
+  looksLikeCredential,
   MAX_CREDENTIAL_LENGTH,
   namesASecret,
   readValue,
@@ -26,6 +27,12 @@ import { FlagDashes } from "./flag-dashes.js";
 import { keyPatterns, MAX_FLAG_KEY, MAX_KEY_SIDE, MAX_WORD } from "./key-candidates.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
+// Any other scheme: a capitalised word of letters (`Splunk`, `GenieKey`, `Klaviyo-API-Key`) and
+// blanks, when the word after it is shaped like a credential (see otherSchemeEnd).
+const OTHER_SCHEME = /[A-Z][A-Za-z-]{1,39}[ \t]{1,8}/y;
+// The word after it, read at most this far: enough to judge its shape.
+const SCHEME_VALUE = /[A-Za-z0-9._~+/=-]{1,256}/y;
+const AUTHORIZATION_KEY = /authorization$/i;
 
 const isKeyChar = (code: number): boolean => isNameChar(code) || code === 46 || code === 45;
 // `\n` written out in a JSON string ends the word before it, so `\napi_key` is the key `api_key`.
@@ -150,7 +157,36 @@ export function readAssignment(
   if (kind !== "registry-auth" && isAsciiLetter(text.charCodeAt(position)) && SCHEME.test(text)) {
     return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false, key, flag };
   }
+  // `Authorization: Splunk <token>`, `Authorization: GenieKey <key>`: a provider's own scheme.
+  // The word is kept and what follows is judged as a bare value, by its shape: a credential
+  // (`Splunk 8ac8…`) is redacted, prose (`authorization: pending review`) is not.
+  const schemeEnd =
+    form === "explicit" && AUTHORIZATION_KEY.test(key)
+      ? otherSchemeEnd(text, position, context.replacement)
+      : -1;
+  if (schemeEnd !== -1) {
+    context.steps += schemeEnd - position;
+    return { kind, keyEnd, valueStart: schemeEnd, form: "after-scheme", inQuery: false, key, flag };
+  }
   return { kind, keyEnd, valueStart: position, form, inQuery, key, flag };
+}
+
+/**
+ * Where the credential after a provider's own scheme at `position` starts, or -1: the word after
+ * the scheme must be shaped like a credential, or the "scheme" is the value itself
+ * (`Authorization: QWxhZGRpbjpvcGVu rejected`) or prose (`authorization: Pending review`).
+ */
+function otherSchemeEnd(text: string, position: number, replacement: string): number {
+  OTHER_SCHEME.lastIndex = position;
+  if (!OTHER_SCHEME.test(text)) return -1;
+  const valueStart = OTHER_SCHEME.lastIndex;
+  // Redacted already, or a reference (`GenieKey $OPSGENIE_KEY`): the scheme stays a scheme, and
+  // the value after it is judged as a value.
+  if (text.startsWith(replacement, valueStart) || isReferenceSigil(text.charCodeAt(valueStart)))
+    return valueStart;
+  SCHEME_VALUE.lastIndex = valueStart;
+  const word = SCHEME_VALUE.exec(text);
+  return word !== null && looksLikeCredential(word[0]) ? valueStart : -1;
 }
 
 /**

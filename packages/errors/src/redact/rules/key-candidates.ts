@@ -10,7 +10,7 @@ const SENSITIVE_WORDS = [
   ...["api", "private", "access", "account", "secret", "signing", "client"].map((word) => `${word} key`),
   "connection string",
   ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "creds", "cookie"],
-  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session"],
+  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session", "pat"],
   // Words that make a key sensitive only next to another (`SONAR_LOGIN`; see kindOfKey).
   ...["login", "contribsys"],
 ];

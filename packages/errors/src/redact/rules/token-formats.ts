@@ -1,5 +1,6 @@
 import {
   isAlnum,
+  isAsciiLetter,
   isBase64Char,
   isHexChar,
   isLowerHexChar,
@@ -42,6 +43,8 @@ const isUpperAlnumOrDash = (code: number): boolean => isUpperAlnum(code) || code
 const isDigitChar = (code: number): boolean => code >= 48 && code <= 57;
 const isJoiner = (code: number): boolean => code === 45 || code === 95;
 const isAuthressKeyChar = (code: number): boolean => isBase64WithUnderscore(code) || code === 45;
+const isLowerLetter = (code: number): boolean => code >= 97 && code <= 122;
+const isTokenCharOrDot = (code: number): boolean => isTokenChar(code) || code === 46;
 
 // Prefixes and lengths are the providers' documented formats (and those that public secret
 // scanners key on). A token is only matched as a whole: the character before the prefix and
@@ -82,7 +85,18 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "AWS access key id (A3T)", prefixes: ["A3T"], body: [run(isUpperAlnum, 17)] },
   {
     provider: "Slack",
-    prefixes: ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe.xoxp-", "xapp-"],
+    prefixes: [
+      "xoxb-",
+      "xoxp-",
+      "xoxa-",
+      "xoxr-",
+      "xoxs-",
+      "xoxo-",
+      "xoxe-",
+      "xoxe.xoxp-",
+      "xoxe.xoxb-",
+      "xapp-",
+    ],
     body: [run(isAlnumOrDash, 10, ANY)],
   },
   {
@@ -104,7 +118,8 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "Twilio API key", prefixes: ["SK"], body: [run(isLowerHexChar, 32)] },
   { provider: "Mailgun", prefixes: ["key-", "pubkey-"], body: [run(isLowerHexChar, 32)] },
   { provider: "Shopify", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: [run(isHexChar, 32)] },
-  { provider: "Atlassian", prefixes: ["ATATT3"], body: [run(isUrlSafeBase64OrPadding, 50, ANY)] },
+  // API tokens (`ATATT3`) and Bitbucket and organisation access tokens (`ATCTT3`).
+  { provider: "Atlassian", prefixes: ["ATATT3", "ATCTT3"], body: [run(isUrlSafeBase64OrPadding, 50, ANY)] },
   { provider: "Bitbucket", prefixes: ["ATBB"], body: [run(isBitbucketChar, 32, ANY)] },
   { provider: "Linear", prefixes: ["lin_api_"], body: [run(isAlnum, 40)] },
   { provider: "Groq", prefixes: ["gsk_"], body: [run(isAlnum, 48, 56)] },
@@ -128,7 +143,13 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   { provider: "Supabase", prefixes: ["sbp_"], body: [run(isLowerHexChar, 40)] },
   { provider: "Sentry user token", prefixes: ["sntryu_"], body: [run(isLowerHexChar, 64)] },
   { provider: "Sentry org token", prefixes: ["sntrys_"], body: [run(isBase64WithUnderscore, 50, ANY)] },
-  { provider: "Databricks", prefixes: ["dapi"], body: [run(isLowerHexChar, 32)] },
+  // A workspace-scoped token may end in `-` and a digit (`dapi…-2`), which is part of it.
+  {
+    provider: "Databricks",
+    prefixes: ["dapi"],
+    body: [run(isLowerHexChar, 32)],
+    tail: ["-", run(isDigitChar, 1)],
+  },
   { provider: "age secret key", prefixes: ["AGE-SECRET-KEY-1"], body: [run(isUpperAlnum, 58)] },
   { provider: "Grafana Cloud", prefixes: ["glc_"], body: [run(isBase64OrPadding, 32, ANY)] },
   { provider: "Grafana service account", prefixes: ["glsa_"], body: [run(isNameChar, 40, ANY)] },
@@ -257,6 +278,64 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
       run(isAuthressKeyChar, 30, 120),
     ],
   },
+  { provider: "Figma", prefixes: ["figd_", "figp_"], body: [run(isUrlSafeBase64OrPadding, 40, 54)] },
+  {
+    provider: "Pinecone",
+    prefixes: ["pcsk_"],
+    body: [run(isAlnum, 4, 8), "_", run(isAlnum, 40, ANY)],
+  },
+  { provider: "Buildkite", prefixes: ["bkua_"], body: [run(isLowerHexChar, 40)] },
+  {
+    provider: "CircleCI",
+    prefixes: ["CCIPAT_", "CCIPRJ_"],
+    body: [run(isAlnum, 22), "_", run(isLowerHexChar, 40)],
+  },
+  { provider: "Amazon Bedrock", prefixes: ["ABSK"], body: [run(isBase64OrPadding, 109, ANY)] },
+  {
+    // A short-term key: a fixed part (base64 of `bedrock.amazonaws.com`), then a presigned URL.
+    provider: "Amazon Bedrock short-term key",
+    prefixes: ["bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"],
+    body: [run(isBase64OrPadding, 20, ANY)],
+  },
+  {
+    // `tskey-auth-<id>-<secret>`, `tskey-api-…`, `tskey-client-…`: the kind, an id and the secret.
+    provider: "Tailscale",
+    prefixes: ["tskey-"],
+    body: [run(isLowerLetter, 3, 16), "-", run(isNameChar, 6, 64), "-", run(isNameChar, 16, ANY)],
+  },
+  { provider: "PostHog", prefixes: ["phc_", "phx_"], body: [run(isNameChar, 32, ANY)] },
+  {
+    provider: "HubSpot private app token",
+    prefixes: ["pat-na1-", "pat-eu1-"],
+    body: [
+      run(isAlnum, 8),
+      "-",
+      run(isAlnum, 4),
+      "-",
+      run(isAlnum, 4),
+      "-",
+      run(isAlnum, 4),
+      "-",
+      run(isAlnum, 12),
+    ],
+  },
+  { provider: "ElevenLabs", prefixes: ["sk_"], body: [run(isLowerHexChar, 48)] },
+  { provider: "Supabase secret key", prefixes: ["sb_secret_"], body: [run(isTokenChar, 24, ANY)] },
+  // Short-lived tokens: `sl.` and 130 or more characters (`sl.u.…` in the newer form).
+  { provider: "Dropbox", prefixes: ["sl."], body: [run(isTokenCharOrDot, 130, ANY)] },
+  { provider: "Apify", prefixes: ["apify_api_"], body: [run(isAlnumOrDash, 36)] },
+  {
+    provider: "DataStax Astra",
+    prefixes: ["AstraCS:"],
+    body: [run(isAsciiLetter, 24), ":", run(isLowerHexChar, 64)],
+  },
+  { provider: "ClickUp", prefixes: ["pk_"], body: [run(isDigitChar, 7, 8), "_", run(isUpperAlnum, 32)] },
+  { provider: "SonarQube", prefixes: ["squ_", "sqp_", "sqa_"], body: [run(isLowerHexChar, 40)] },
+  {
+    provider: "PayPal Braintree access token",
+    prefixes: ["access_token$production$", "access_token$sandbox$"],
+    body: [run(isLowerAlnum, 16), "$", run(isLowerHexChar, 32)],
+  },
   {
     provider: "Telegram bot token in a URL path",
     prefixes: ["bot"],
@@ -267,7 +346,8 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     prefixes: ["eyJ"],
     // A header is a small JSON object: a longer run is not one, and reading on would cost a
     // run of `eyJeyJ…` its whole length before the missing `.` ends the match.
-    body: [run(isTokenChar, 5, MAX_JWT_HEADER), ".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
+    // An unsigned token (`alg: none`) ends with its second dot: it is still a bearer credential.
+    body: [run(isTokenChar, 5, MAX_JWT_HEADER), ".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 0, ANY)],
     tail: [".", run(isTokenChar, 8, ANY), ".", run(isTokenChar, 8, ANY)],
     wholeRun: true,
   },
