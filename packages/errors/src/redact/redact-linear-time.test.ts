@@ -85,6 +85,16 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["sonar_login ", "keys sensitive only after a qualifier"],
   ['key="password" value="', ".NET configuration entries left open"],
   ["'secret' => ", "hash arrows"],
+  // Prefixes of the scanners' newer shapes, and the key word that ends some of their keys.
+  ["pat-na1-", "HubSpot prefixes, which start with a key word"],
+  ["CCIPAT_", "CircleCI prefixes, which end in a key word"],
+  ["--pat ", "flags of a last-part key word"],
+  ["tskey-", "Tailscale prefixes, which end in a key word"],
+  ["bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", "long fixed prefixes"],
+  ["sb_secret_", "prefixes holding a key word"],
+  ["sl.", "short prefixes of long bodies"],
+  ["Authorization: Splunk ", "provider schemes without a credential"],
+  ["-us", "inner marks read backwards"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the

@@ -10,10 +10,14 @@ const SENSITIVE_WORDS = [
   ...["api", "private", "access", "account", "secret", "signing", "client"].map((word) => `${word} key`),
   "connection string",
   ...["password", "passwd", "passphrase", "pass", "pwd", "secret", "token", "credential", "creds", "cookie"],
-  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session", "pat"],
+  ...["jwt", "ticket", "authorization", "auth", "signature", "sig", "key", "connection", "session"],
   // Words that make a key sensitive only next to another (`SONAR_LOGIN`; see kindOfKey).
   ...["login", "contribsys"],
 ];
+// Words that make a key sensitive only as its last part: a personal access token with no prefix
+// of its own (`AZURE_DEVOPS_EXT_PAT`, `GITHUB_PATS`). Elsewhere they begin common words (`path`,
+// `pattern`) and other tokens' prefixes (`pat-na1-`, `CCIPAT_`), each a key candidate for nothing.
+const LAST_PART_WORDS = ["pat", "pats"];
 const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
 
 // `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
@@ -48,7 +52,7 @@ export interface KeyPatterns {
 }
 
 export const keyPatterns = builtOnFirstUse((): KeyPatterns => {
-  const word = `(?:${trieOf(SENSITIVE_WORDS)})`;
+  const word = `(?:${trieOf(SENSITIVE_WORDS)}|(?:${trieOf(LAST_PART_WORDS)})(?![\\w.-]))`;
   // `key Bearer value`, unless the value is a scheme name too (`token Token token …`).
   const afterScheme = `(?:${trieOf(SCHEMES)})[ \\t]+(?!(?:${trieOf(SCHEMES)})(?![^\\s,;]))`;
   // `key value`: the value must look like a credential (see looksLikeCredential): six characters
