@@ -272,10 +272,7 @@ describe("the caller's secrets", () => {
       socket.on("error", (error) => { out.socket = error.code; console.log(JSON.stringify(out)); });
       socket.on("data", () => { out.socket = "answered"; });
       socket.on("close", () => { if (!out.socket) out.socket = "closed"; console.log(JSON.stringify(out)); });`;
-    for (const scope of [
-      { filesystemScope: "workspace" },
-      { filesystemScope: "workspace", networkScope: "allowlist", networkAllowlist: ["example.test"] },
-    ] as const) {
+    for (const scope of [SCOPES.workspace!, SCOPES.workspaceAllowlist!]) {
       const result = await runNodeInSandbox(attacker, { workspaceDir: scratchDir(), ...scope });
       const seen = JSON.parse(result.stdout.trim().split("\n")[0]!) as { workspace: unknown; socket: string };
       expect(seen.workspace, JSON.stringify(scope)).toBe("absent");
