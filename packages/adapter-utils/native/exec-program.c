@@ -176,7 +176,8 @@ int cgroup_spare_main(int argc, char **argv) {
     long count = 0;
     char **fields = request ? split_fields(request, length, &count) : NULL;
     long args = fields && count >= 4 ? strtol(fields[2], NULL, 10) : 0;
-    if (args < 1 || 3 + args > count || fields[3][0] != '/') {
+    /* Not `3 + args > count`: that overflows for an argc near LONG_MAX and lets it through. */
+    if (args < 1 || args > count - 3 || fields[3][0] != '/') {
         dprintf(STDERR_FILENO, "paperclip-sandbox: malformed spare launcher request\n");
         return 125;
     }

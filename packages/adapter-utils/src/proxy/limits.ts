@@ -6,6 +6,11 @@ export interface SandboxNetworkProxyLimits {
    * once (a pipelined connection sends several); more are refused with 503.
    */
   maxConnections?: number | undefined;
+  /**
+   * Pipelined requests of one connection whose answers are not sent yet (queued behind an
+   * earlier one, or unread by the client); one more closes the connection unanswered.
+   */
+  maxPipelinedRequests?: number | undefined;
   /** Request line plus headers, in bytes; more gets 431. */
   maxHeaderBytes?: number | undefined;
   /** A CONNECT tunnel with no traffic either way, or a plain-HTTP exchange whose upstream leg is silent, for this long is closed. */
@@ -30,6 +35,7 @@ export type ResolvedProxyLimits = { readonly [K in keyof SandboxNetworkProxyLimi
 
 export const DEFAULT_PROXY_LIMITS: ResolvedProxyLimits = {
   maxConnections: 1024,
+  maxPipelinedRequests: 32,
   maxHeaderBytes: 16 * 1024,
   tunnelIdleMs: 15 * 60_000,
   headersTimeoutMs: 30_000,

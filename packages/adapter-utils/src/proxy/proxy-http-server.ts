@@ -1,11 +1,13 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { clientErrorResponse } from "./client-error-response.js";
 import { forwardHttpRequest } from "./forward-http.js";
 import { type ProxyContext, reportedHost } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
+import { stopParsingWhen } from "./stop-parsing.js";
 import { handleConnect } from "./tunnel.js";
+import { UnsentAnswers } from "./unsent-answers.js";
 
 const UPGRADE_MESSAGE = "Protocol upgrades must use CONNECT through the Paperclip sandbox proxy.";
 
@@ -47,7 +49,35 @@ export function createProxyHttpServer(context: ProxyContext): Server {
   // A client that half-closes after its request (`shutdown(SHUT_WR)`) still gets the
   // response; Node's default would abort the request on the client's FIN.
   (http as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
-  http.on("request", (request, response) => forwardHttpRequest(context, request, response));
+  // No connection queues more than maxPipelinedRequests unsent answers (unsent-answers.ts):
+  // its next request head closes it, and Node parses no further (stop-parsing.ts). Every
+  // request Node makes an answer for is counted, the ordinary ones and those with an
+  // `Expect` other than 100-continue, which Node would answer 417 itself.
+  const unsent = new UnsentAnswers(limits.maxPipelinedRequests);
+  const closeOverflowing = (socket: Socket) => {
+    if (socket.destroyed) return;
+    context.record({ decision: "deny", host: "", port: 0, reason: "pipeline_limit" });
+    socket.destroy();
+  };
+  http.on("connection", (socket: Socket) =>
+    stopParsingWhen(socket, () => {
+      if (unsent.full(socket)) closeOverflowing(socket);
+      return socket.destroyed;
+    }),
+  );
+  const admitted = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (unsent.admit(request.socket, response)) return true;
+    closeOverflowing(request.socket);
+    return false;
+  };
+  http.on("request", (request, response) => {
+    if (admitted(request, response)) forwardHttpRequest(context, request, response);
+  });
+  http.on("checkExpectation", (request, response) => {
+    if (!admitted(request, response)) return;
+    response.writeHead(417);
+    response.end();
+  });
   http.on("connect", (request, socket, head: Buffer) =>
     handleConnect(context, socket as Socket, request.url ?? "", head),
   );
