@@ -207,6 +207,7 @@ describe("serializeError on hostile input", () => {
       nested: [{ apiKey: "s3cr3tv4lue" }],
       headers: {
         cOoKiE: "sid=abcdef123456",
+        "Set-Cookie": "sid=abcdef123456; Path=/",
         "x-API-key": "XYZkey123456",
         AUTHORIZATION: "Basic dXNlcjpwYXNz",
       },
@@ -217,7 +218,12 @@ describe("serializeError on hostile input", () => {
     expect(serializeError(coded({ details: details as never })).details).toEqual({
       password: "[REDACTED]",
       nested: [{ apiKey: "[REDACTED]" }],
-      headers: { cOoKiE: "[REDACTED]", "x-API-key": "[REDACTED]", AUTHORIZATION: "Basic [REDACTED]" },
+      headers: {
+        cOoKiE: "[REDACTED]",
+        "Set-Cookie": "[REDACTED]",
+        "x-API-key": "[REDACTED]",
+        AUTHORIZATION: "Basic [REDACTED]",
+      },
       "[REDACTED]": "keyed",
       token: "expired",
       max_tokens: 4096,
@@ -264,6 +270,15 @@ describe("serializeError on hostile input", () => {
 });
 
 describe("deserializeError on hostile input", () => {
+  it("redacts and bounds text that is not JSON, and a huge message", () => {
+    expect(deserializeError("not json: token=sk-proj-abcdefghijklmnop").message).toBe(
+      "not json: token=[REDACTED]",
+    );
+    expect(deserializeError({ message: "m".repeat(5_000_000) }).message.length).toBeLessThanOrEqual(
+      64 * 1024,
+    );
+  });
+
   it("redacts what a forged payload carries: message, name, details", () => {
     const rebuilt = deserializeError({
       name: "PaperclipError",
