@@ -148,3 +148,18 @@ describe("PaperclipError never shows a raw secret", () => {
     expect(inspect(error)).toContain("details: { a: { b: [Object] } }");
   });
 });
+
+describe("PaperclipError.is and instanceof on a hostile thrown value", () => {
+  it("answer false instead of throwing, so a catch block keeps working", () => {
+    const trap = () => {
+      throw new Error("trap");
+    };
+    const proxy = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap });
+    const getter = Object.defineProperty({}, Symbol.for("paperclipai.error"), { get: trap });
+    for (const value of [proxy, getter]) {
+      expect(PaperclipError.is(value)).toBe(false);
+      expect(PaperclipError.is(value, "ERR_SANDBOX_PROXY_SOCKET_DIR")).toBe(false);
+      expect(value instanceof SandboxError).toBe(false);
+    }
+  });
+});
