@@ -38,17 +38,29 @@ export function brandInstance(instance: Error, leafClass: unknown): void {
   }
 }
 
+/**
+ * Never throws: `PaperclipError.is(error)` runs in `catch` blocks, on whatever was thrown, and a
+ * Proxy or a getter that throws would otherwise replace the caught error with its own.
+ */
 export function hasBrand(value: unknown, brand: symbol): boolean {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[brand] === true
-  );
+  try {
+    return (
+      (typeof value === "object" || typeof value === "function") &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brand] === true
+    );
+  } catch {
+    return false;
+  }
 }
 
-/** `instanceof` for a branded class: the brand first, then the ordinary prototype chain. */
+/** `instanceof` for a branded class: the brand first, then the ordinary prototype chain. Never throws. */
 export function isInstanceOfBrandedClass(target: unknown, value: unknown): boolean {
   const brand = ownClassBrand(target);
   if (brand && hasBrand(value, brand)) return true;
-  return typeof target === "function" && Function.prototype[Symbol.hasInstance].call(target, value);
+  try {
+    return typeof target === "function" && Function.prototype[Symbol.hasInstance].call(target, value);
+  } catch {
+    return false;
+  }
 }

@@ -1,3 +1,4 @@
+import { format, inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CreateosApiError } from "./families/createos-api-error.js";
 import { CreateosError } from "./families/createos-error.js";
@@ -107,5 +108,58 @@ describe("PaperclipError", () => {
       operation: "output connection",
       cause: { name: "Error", message: "Bearer [REDACTED]" },
     });
+  });
+});
+
+describe("PaperclipError never shows a raw secret", () => {
+  const secret = "sk-proj-abcdefghijklmnopqrstuvwx";
+
+  it("redacts its message where it is built, so String(), stack and toJSON agree", () => {
+    const error = new SandboxError("ERR_SANDBOX_PROXY_SOCKET_DIR", `Invalid API key: ${secret}`);
+    expect(error.message).toBe("Invalid API key: [REDACTED]");
+    expect(String(error)).toBe("SandboxError [ERR_SANDBOX_PROXY_SOCKET_DIR]: Invalid API key: [REDACTED]");
+    expect(error.stack).not.toContain(secret);
+  });
+
+  it("prints redacted details and causes in util.inspect and console.log's formatting", () => {
+    const error = new CreateosApiError("ERR_CREATEOS_OUTPUT_CONNECTION", "failed", {
+      status: 401,
+      operation: "output connection",
+      details: { password: "hunter2", headers: { Cookie: "sid=abcdef123456" } },
+      cause: new AggregateError([new Error(`token=${secret}`)], "inner", {
+        cause: new TypeError("Bearer abcdefghijklmnop"),
+      }),
+    });
+    for (const text of [inspect(error, { depth: Infinity }), format("%o", error), format("%O", error)]) {
+      expect(text).not.toMatch(/hunter2|abcdef123456|abcdefghijklmnop|sk-proj/);
+      expect(text).toContain("[REDACTED]");
+    }
+    const shown = inspect(error, { depth: Infinity });
+    expect(shown).toContain("CreateosApiError: failed\n    at ");
+    expect(shown).toContain("status: 401");
+    expect(shown).toContain("TypeError: Bearer [REDACTED]");
+  });
+
+  it("follows util.inspect's depth like Node's own rendering", () => {
+    const error = new RunnerError("ERR_RUNNER_DIAGNOSTICS_DIR_PERMISSIONS", "m", {
+      details: { a: { b: { c: { d: 1 } } } },
+    });
+    expect(inspect(error, { depth: 0 })).toContain("details: [Object]");
+    expect(inspect(error)).toContain("details: { a: { b: [Object] } }");
+  });
+});
+
+describe("PaperclipError.is and instanceof on a hostile thrown value", () => {
+  it("answer false instead of throwing, so a catch block keeps working", () => {
+    const trap = () => {
+      throw new Error("trap");
+    };
+    const proxy = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap });
+    const getter = Object.defineProperty({}, Symbol.for("paperclipai.error"), { get: trap });
+    for (const value of [proxy, getter]) {
+      expect(PaperclipError.is(value)).toBe(false);
+      expect(PaperclipError.is(value, "ERR_SANDBOX_PROXY_SOCKET_DIR")).toBe(false);
+      expect(value instanceof SandboxError).toBe(false);
+    }
   });
 });

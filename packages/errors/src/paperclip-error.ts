@@ -1,5 +1,7 @@
 import { brandClass, brandInstance, ERROR_BRAND, hasBrand, isInstanceOfBrandedClass } from "./brand.js";
 import type { ErrorDetails } from "./json.js";
+import { redactSecrets } from "./redact/redact-secrets.js";
+import { INSPECT_CUSTOM, inspectRedacted } from "./redacted-inspect.js";
 import type { ErrorCode } from "./registry/codes.js";
 import { type SerializedError, serializeError } from "./serialize/serialize-error.js";
 
@@ -22,6 +24,22 @@ export interface PaperclipErrorOptions {
 export class PaperclipError<Code extends ErrorCode = ErrorCode> extends Error {
   static {
     brandClass(this, "PaperclipError");
+    // `util.inspect` and `console.log` print the redacted stack and the redacted JSON fields
+    // (`details`, `cause`, …), never the raw `details` or a cause's raw message. Set on the
+    // prototype, not declared: the public type stays what it was.
+    Object.defineProperty(this.prototype, INSPECT_CUSTOM, {
+      value(
+        this: Error,
+        depth: number | null,
+        options: object,
+        inspect?: (value: unknown, options?: object) => string,
+      ) {
+        return inspectRedacted(this, depth, options, inspect);
+      },
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
   }
 
   declare readonly name: string;
@@ -31,7 +49,12 @@ export class PaperclipError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly retryAfterMs?: number;
 
   constructor(code: Code, message: string, options: PaperclipErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Redacted here, not only in toJSON: the message is also in `stack`, `String(error)` and
+    // every log line that prints the error. Registry messages have no secret and stay verbatim.
+    super(
+      typeof message === "string" ? redactSecrets(message) : message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.details = options.details ?? {};
     this.retryable = options.retryable ?? false;

@@ -107,8 +107,27 @@ export function kindOfKey(key: string): KeyKind | null {
   return kind;
 }
 
+const LETTER_SEGMENT = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+/g;
+
+/**
+ * `cOoKiE`, `pAsSwOrD`, `aPi_KeY`: case that alternates splits a key into humps of one or two
+ * letters. camelCase (`isApiKey`, `myAPIKey`) has at most the odd short word.
+ */
+function isOddlyCased(key: string): boolean {
+  const segments = key.match(LETTER_SEGMENT) ?? [];
+  let short = 0;
+  for (const segment of segments) if (segment.length <= 2) short += 1;
+  return short >= 2 && short * 2 >= segments.length;
+}
+
 function judgeKey(key: string): KeyKind | null {
-  const segments = keySegments(key);
+  const kind = judgeSegments(keySegments(key));
+  // Header names are caseless: a key in odd casing is judged as its lowercase spelling.
+  if (kind === null && isOddlyCased(key)) return judgeSegments(keySegments(key.toLowerCase()));
+  return kind;
+}
+
+function judgeSegments(segments: readonly string[]): KeyKind | null {
   let kind: KeyKind | null = null;
   for (let index = 0; index < segments.length; index += 1) {
     const segment = segments[index] as string;

@@ -190,3 +190,18 @@ describe("redactSecrets: a key's value longer than a credential", () => {
     expect(redactSecrets(`token=abc123 ${dump}`)).toBe(`token=[REDACTED] ${dump}`);
   });
 });
+
+describe("redactSecrets: a key name in odd casing", () => {
+  // Header names are caseless; alternating case split the key into meaningless humps.
+  it.each([
+    ["cOoKiE: abcdef123456", "cOoKiE: [REDACTED]"],
+    ["pAsSwOrD=hunter2", "pAsSwOrD=[REDACTED]"],
+    ['{"aPi_KeY":"XYZkey123456"}', '{"aPi_KeY":"[REDACTED]"}'],
+  ])("%s", (input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it("keeps camelCase keys that describe a secret", () => {
+    expect(redactSecrets("maxTokens: 4096 secretName: app-db")).toBe("maxTokens: 4096 secretName: app-db");
+  });
+});

@@ -48,6 +48,13 @@ around it stays, so the line still says what failed and where.
   \`GITHUB_PAT\`), compound names included (\`OPENAI_API_KEY\`,
   \`proxyAuthorization\`, \`aws_secret_access_key\`, \`PGPASSWORD\`), and two names that hold a
   credential without saying so: \`SONAR_LOGIN\` and Bundler's \`BUNDLE_GEMS__CONTRIBSYS__COM\`.
+  A key in odd casing is read as its lowercase spelling, as header names are caseless
+  (\`cOoKiE: [REDACTED]\`, \`pAsSwOrD=[REDACTED]\`).
+- In an error's \`details\` (and wherever \`serializeError\` copies an object), a value is judged
+  by its key as \`"key":"value"\` is in text: \`{ password: "[REDACTED]" }\`,
+  \`{ headers: { Cookie: "[REDACTED]", Authorization: "Basic [REDACTED]" } }\`, items of a
+  list under such a key too; a key that is itself a secret becomes \`[REDACTED]\`. Binary data
+  (\`Buffer\`, typed arrays) is never copied: \`[Uint8Array: 24 bytes]\`.
 - Registry auth blobs: \`"auth": "[REDACTED]"\` (Docker \`config.json\`), \`_auth=[REDACTED]\`,
   \`//registry.npmjs.org/:_authToken=[REDACTED]\` (\`.npmrc\`).
 - A password or secret key's value is always redacted, however short (\`password: x\`); only a
@@ -90,4 +97,6 @@ around it stays, so the line still says what failed and where.
   authorization keys. Password and secret keys have no such exception.
 - Redaction is linear in the input: hostile text (a trigger every few characters) costs a
   bounded amount of work per character.
+- Each text is judged on its own: a secret split across two strings (half in one field, half in
+  another) is redacted only where a half is recognisable alone.
 `;
