@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { tempDirForTest } from "@paperclipai/test-support";
@@ -8,7 +8,9 @@ import { builtinHarnessArgs, Controller, writeScript } from "./local-controller.
 const PRELOAD = fileURLToPath(new URL("./fixtures/journal-pause-preload.mjs", import.meta.url));
 const PHASES = ["partial", "written", "synced"] as const;
 
+/** The ids the harness executed; it writes its log on its first command, which may not have come yet. */
 function executed(log: string): string[] {
+  if (!existsSync(log)) return [];
   return readFileSync(log, "utf8")
     .trim()
     .split("\n")
