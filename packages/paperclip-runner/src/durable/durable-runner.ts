@@ -14,6 +14,7 @@ import {
   eventEnvelope,
   inConnectionVersion,
 } from "./transport/prp-envelope.js";
+import { readServerAck } from "./transport/server-ack.js";
 import { ServerLink } from "./transport/server-link.js";
 import { failureSummary } from "./transport/transport-failure.js";
 
@@ -169,6 +170,8 @@ export class DurableRunner {
 
   /** A connection was welcomed: what the server acknowledged leaves the outbox, the rest is (re)sent. */
   private async onWelcome(welcome: Welcome): Promise<void> {
+    // What the server holds was sent by this run, so it is durable here (an event is persisted before it is sent).
+    readServerAck(welcome.ackedSourceSeq, this.committer.durable.nextSourceSeq - 1);
     this.committer.update((state) => ({
       ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
       lifecycle: "ready",
@@ -184,9 +187,12 @@ export class DurableRunner {
   private onServerMessage(message: Record<string, unknown>): void {
     const payload = (message.payload ?? {}) as Record<string, unknown>;
     switch (message.kind) {
-      case "ack":
-        void this.onAck(Number(payload.ackedSourceSeq)).catch((error: unknown) => this.fail(error));
+      case "ack": {
+        // Thrown: the connection refuses the frame and delivers nothing after it.
+        const acked = readServerAck(payload.ackedSourceSeq, this.sentThrough);
+        void this.onAck(acked).catch((error: unknown) => this.fail(error));
         return;
+      }
       case "command":
         this.enqueueCommand(payload);
         return;

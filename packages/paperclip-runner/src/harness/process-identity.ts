@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { readProcStat } from "@paperclipai/internal";
 
 /** A process as recorded in the durable state: pid plus kernel start time, so a reused pid is not mistaken for it. */
@@ -27,5 +28,20 @@ export function killStaleProcessGroup(identity: ProcessIdentity): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Resolves once the process `identity` names is gone or a zombie (dead, not reaped yet), or
+ * after `boundMs`. A SIGKILL is delivered asynchronously: a runner that exits right after
+ * sending it can be seen gone while its harness still runs for a moment.
+ */
+export async function processEnded(identity: ProcessIdentity, boundMs = 2_000): Promise<boolean> {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const stat = readProcStat(identity.pid);
+    if (stat === undefined || stat.startTime !== identity.startTime || stat.zombie) return true;
+    if (Date.now() >= deadline) return false;
+    await delay(5);
   }
 }

@@ -1,4 +1,5 @@
 import { commandFingerprint } from "../../commands/command-fingerprint.js";
+import { RECEIPT_DETAILS } from "../../events/receipt-details.js";
 import {
   admitServerCommand,
   commandResult,
@@ -35,23 +36,33 @@ export class CommandApplier {
   arrived(value: unknown): void {
     let command: ServerCommand;
     try {
-      command = readServerCommand(value);
+      const reading = readServerCommand(value);
+      if (reading.kind !== "command") return;
+      command = reading.command;
     } catch {
       return;
     }
-    const fingerprint = commandFingerprint(command);
-    if (admitServerCommand(this.deps.committer.state, command.commandId, fingerprint).kind !== "new") return;
+    // Only the journal is asked: the commands queued before this one have not advanced the seq yet.
+    if (Object.hasOwn(this.deps.committer.state.processedCommands, command.commandId)) return;
     this.deps.engine.commandArrived?.(command);
   }
 
   async handle(value: unknown): Promise<void> {
     const { committer } = this.deps;
-    const command = readServerCommand(value);
-    const fingerprint = commandFingerprint(command);
-    const admission = admitServerCommand(committer.state, command.commandId, fingerprint);
+    const reading = readServerCommand(value);
+    const command = reading.kind === "command" ? reading.command : reading.subject;
+    const fingerprint = commandFingerprint(value);
+    const admission = admitServerCommand(
+      committer.state,
+      command.commandId,
+      command.controllerSeq,
+      fingerprint,
+    );
     if (admission.kind === "replay") {
       this.deps.sendResult(admission.result);
-      if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);
+      // A shutdown refused as malformed ended nothing, and its replay does not either.
+      if (LIFECYCLE_END.has(command.type) && admission.result.status !== "rejected")
+        this.deps.onStreamEnd(command.commandId);
       return;
     }
     if (admission.kind === "conflict") {
@@ -64,11 +75,26 @@ export class CommandApplier {
       this.deps.sendResult(reused);
       return;
     }
+    if (admission.kind === "not_contiguous") {
+      // As local mode: answered, not journalled (the seq stays where it was), never applied.
+      this.deps.sendResult(
+        commandResult(commandSubject(command), "rejected", RECEIPT_DETAILS.notContiguous, null),
+      );
+      return;
+    }
     const record = { ...commandSubject(command), fingerprint };
+    if (reading.kind === "invalid") {
+      // Journalled like any answered command (so its seq is taken and a redelivery replays it), never applied.
+      const refused = commandResult(record, "rejected", reading.reason, null);
+      committer.update((state) => withCommandRecord(state, { ...record, status: "done", result: refused }));
+      await committer.commit();
+      this.deps.sendResult(refused);
+      return;
+    }
     committer.update((state) => withCommandRecord(state, { ...record, status: "pending", result: null }));
     // Durable before the effect: a crash from here on makes the command indeterminate, never repeated.
     await committer.commit();
-    const result = await this.apply(command);
+    const result = await this.apply(reading.command);
     committer.update((state) => {
       const next = withCommandRecord(state, { ...record, status: "done", result });
       if (!LIFECYCLE_END.has(command.type)) return next;
@@ -77,7 +103,7 @@ export class CommandApplier {
     await committer.commit();
     if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);
     this.deps.sendResult(result);
-    await this.deps.engine.afterCommand?.(command);
+    await this.deps.engine.afterCommand?.(reading.command);
   }
 
   private async apply(command: ServerCommand): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import { killStaleProcessGroup } from "../../harness/process-identity.js";
+import { killStaleProcessGroup, processEnded } from "../../harness/process-identity.js";
 import type { RunnerState } from "../../state/runner-state.js";
 import { readStoredState } from "../../state/state-store.js";
 
@@ -12,5 +12,8 @@ export async function killEngineHarness(engineDirectory: string): Promise<boolea
     () => null,
   );
   const harness = state?.harness;
-  return harness !== null && harness !== undefined && killStaleProcessGroup(harness);
+  if (harness === null || harness === undefined || !killStaleProcessGroup(harness)) return false;
+  // The runner exits right after this: it must not leave before its harness.
+  await processEnded(harness);
+  return true;
 }

@@ -17,10 +17,27 @@ describe("the durable command journal", () => {
   it("answers a redelivered command from the journal, byte for byte, and refuses a reused id", () => {
     const result = commandResult(command, "completed", "command applied", { providerTurnId: "t" });
     const state = withCommandRecord(base, { ...command, fingerprint: "f", status: "done", result });
-    expect(admitServerCommand(state, "c1", "f")).toEqual({ kind: "replay", result });
-    expect(admitServerCommand(state, "c1", "other")).toEqual({ kind: "conflict" });
-    expect(admitServerCommand(state, "c2", "f")).toEqual({ kind: "new" });
-    expect(admitServerCommand(state, "constructor", "f")).toEqual({ kind: "new" });
+    expect(admitServerCommand(state, "c1", 1, "f")).toEqual({ kind: "replay", result });
+    expect(admitServerCommand(state, "c1", 1, "other")).toEqual({ kind: "conflict" });
+    expect(admitServerCommand(state, "c2", 2, "f")).toEqual({ kind: "new" });
+    expect(admitServerCommand(state, "constructor", 2, "f")).toEqual({ kind: "new" });
+  });
+
+  it("refuses a new command whose controllerSeq does not follow the last one, before or after it", () => {
+    const result = commandResult(command, "completed", "command applied", null);
+    const state = withCommandRecord(base, { ...command, fingerprint: "f", status: "done", result });
+    expect(admitServerCommand(state, "c2", 3, "f")).toEqual({
+      kind: "not_contiguous",
+      expectedControllerSeq: 2,
+    });
+    expect(admitServerCommand(state, "c2", 1, "f")).toEqual({
+      kind: "not_contiguous",
+      expectedControllerSeq: 2,
+    });
+    expect(admitServerCommand(base, "c1", 2, "f")).toEqual({
+      kind: "not_contiguous",
+      expectedControllerSeq: 1,
+    });
   });
 
   it("turns a command pending at a crash into a stored indeterminate result, never to be run again", () => {
@@ -29,7 +46,7 @@ describe("the durable command journal", () => {
     expect(recovered.indeterminate).toEqual(["c1"]);
     const expected = commandResult(command, "indeterminate", INDETERMINATE_MESSAGE, null);
     expect(recovered.state.processedCommands.c1).toMatchObject({ status: "indeterminate", result: expected });
-    expect(admitServerCommand(recovered.state, "c1", "f")).toEqual({ kind: "replay", result: expected });
+    expect(admitServerCommand(recovered.state, "c1", 1, "f")).toEqual({ kind: "replay", result: expected });
     expect(recovered.state).toMatchObject({
       restarts: 1,
       lifecycle: "connecting",

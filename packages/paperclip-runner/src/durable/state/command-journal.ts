@@ -37,18 +37,31 @@ export type CommandAdmission =
   | { readonly kind: "replay"; readonly result: Record<string, unknown> }
   /** The same id with other content: refused, never applied. */
   | { readonly kind: "conflict" }
+  /** A new command whose controllerSeq does not follow the last one: refused, never applied, not journalled. */
+  | { readonly kind: "not_contiguous"; readonly expectedControllerSeq: number }
   | { readonly kind: "new" };
 
-/** Pure: what to do with a delivered command, by its id and fingerprint. */
+/**
+ * Pure: what to do with a delivered command, by its id and fingerprint, then its seq: the
+ * journal is consulted first (a redelivery answers from it whatever its seq), and a new command
+ * must come right after the last one, as upstream's runner requires ("controller sequence must
+ * be contiguous") and as local mode answers.
+ */
 export function admitServerCommand(
   state: DurableState,
   commandId: string,
+  controllerSeq: number,
   fingerprint: string,
 ): CommandAdmission {
   const record = Object.hasOwn(state.processedCommands, commandId)
     ? state.processedCommands[commandId]
     : undefined;
-  if (record === undefined) return { kind: "new" };
+  if (record === undefined) {
+    const expectedControllerSeq = state.lastControllerCommandSeq + 1;
+    return controllerSeq === expectedControllerSeq
+      ? { kind: "new" }
+      : { kind: "not_contiguous", expectedControllerSeq };
+  }
   if (record.fingerprint !== fingerprint) return { kind: "conflict" };
   // A pending record here belongs to a previous process: recovery turned it indeterminate already.
   return {

@@ -43,6 +43,15 @@ export function parseDurableState(text: string, identity: DurableIdentity): Dura
       throw corrupt("an outbox entry is malformed");
     }
   }
+  // The outbox is exactly the events after the acknowledged one, up to the last produced: a resend
+  // with a hole, or a cursor past what was produced, would have the server commit the wrong seqs.
+  const acked = value.ackedSourceSeq as number;
+  const next = value.nextSourceSeq as number;
+  if (acked > next - 1) throw corrupt("ackedSourceSeq is past the last event produced");
+  const seqs = value.outbox.map((entry) => (entry as { sourceSeq: number }).sourceSeq);
+  if (seqs.length !== next - 1 - acked || seqs.some((seq, index) => seq !== acked + 1 + index)) {
+    throw corrupt("the outbox is not the events after ackedSourceSeq");
+  }
   if (!isObject(value.processedCommands)) throw corrupt("processedCommands is not an object");
   for (const [commandId, record] of Object.entries(value.processedCommands)) {
     if (

@@ -33,6 +33,8 @@ export class AuthenticatedConnection {
     private readonly socket: WebSocket,
     private readonly channel: SecureChannel,
     readonly welcome: Welcome,
+    /** Still attached: what arrives (or closes) between the welcome and `listen` is kept for it. */
+    private readonly inbox: Inbox,
   ) {}
 
   static async open(socket: WebSocket, input: HelloInput): Promise<AuthenticatedConnection> {
@@ -45,9 +47,9 @@ export class AuthenticatedConnection {
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
       const welcome = readWelcome(channel.open(await inbox.next(false)), challenge.selectedVersion);
-      const connection = new AuthenticatedConnection(socket, channel, welcome);
-      inbox.release();
-      return connection;
+      // The inbox stays attached until `listen`: a frame the server sent right behind the welcome
+      // (often read in the same chunk) or a close before then would otherwise be lost.
+      return new AuthenticatedConnection(socket, channel, welcome, inbox);
     } catch (error) {
       inbox.release();
       socket.terminate();
@@ -61,19 +63,27 @@ export class AuthenticatedConnection {
     readonly onFailure: (error: unknown) => void;
     readonly onClose: () => void;
   }): void {
-    this.socket.on("message", (data, isBinary) => {
+    let failed = false;
+    const receive = (text: string, isBinary: boolean): void => {
+      // After a refused frame nothing more from this connection is applied.
+      if (failed) return;
       try {
         if (isBinary) throw frameInvalid("the server sent a binary message", "binary");
-        const message = this.channel.open(parseJson(data.toString()));
+        const message = this.channel.open(parseJson(text));
         if (!isRecord(message)) throw frameInvalid("the secure frame does not hold an object", "shape");
         handlers.onMessage(message);
       } catch (error) {
+        failed = true;
         this.close();
         handlers.onFailure(error);
       }
-    });
+    };
+    const { queued, closed } = this.inbox.handOver();
+    this.socket.on("message", (data, isBinary) => receive(data.toString(), isBinary));
     this.socket.on("close", () => handlers.onClose());
     this.socket.on("error", () => this.close());
+    for (const message of queued) receive(message.text, message.isBinary);
+    if (closed) handlers.onClose();
   }
 
   send(message: Record<string, unknown>): void {
@@ -88,17 +98,17 @@ export class AuthenticatedConnection {
 
 /** Handshake messages, in order, before the connection is handed to its listener. */
 class Inbox {
-  private readonly messages: unknown[] = [];
-  private waiter: ((value: unknown) => void) | null = null;
+  private readonly messages: { readonly text: string; readonly isBinary: boolean }[] = [];
+  private waiter: ((value: string) => void) | null = null;
   private failure: ((error: unknown) => void) | null = null;
   private closed = false;
-  private readonly onMessage = (data: WebSocket.RawData): void => {
-    const value = data.toString();
+  private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
+    const text = data.toString();
     if (this.waiter !== null) {
       const resolve = this.waiter;
       this.waiter = null;
-      resolve(value);
-    } else this.messages.push(value);
+      resolve(text);
+    } else this.messages.push({ text, isBinary });
   };
   private readonly onClose = (): void => {
     this.closed = true;
@@ -111,11 +121,11 @@ class Inbox {
   }
 
   async next(plain: boolean): Promise<unknown> {
-    const text = this.messages.shift() ?? (await this.wait(plain));
-    return parseJson(String(text));
+    const text = this.messages.shift()?.text ?? (await this.wait(plain));
+    return parseJson(text);
   }
 
-  private wait(plain: boolean): Promise<unknown> {
+  private wait(plain: boolean): Promise<string> {
     if (this.closed) {
       return Promise.reject(
         plain ? new RefusedBeforeChallenge("connection closed during the handshake") : closedAfterProof(),
@@ -140,6 +150,12 @@ class Inbox {
   release(): void {
     this.socket.off("message", this.onMessage);
     this.socket.off("close", this.onClose);
+  }
+
+  /** Detaches, handing over what arrived since the handshake and whether the connection closed meanwhile. */
+  handOver(): { readonly queued: readonly { text: string; isBinary: boolean }[]; readonly closed: boolean } {
+    this.release();
+    return { queued: this.messages.splice(0), closed: this.closed };
   }
 }
 

@@ -69,6 +69,9 @@ export class ServerLink {
         });
         deadline = Number.POSITIVE_INFINITY;
         attempts = 0;
+        // The welcome is taken up (synchronously, up to its first write) before the frames the
+        // server sent behind it are delivered: they may answer or follow what it carried.
+        const welcomed = this.onWelcome(connection);
         const closed = new Promise<void>((resolve) => {
           connection.listen({
             onMessage: (message) => this.onMessage(message),
@@ -76,7 +79,7 @@ export class ServerLink {
             onClose: () => resolve(),
           });
         });
-        await this.onWelcome(connection);
+        await welcomed;
         await closed;
         this.open = null;
         this.renewal.cancel();

@@ -1,0 +1,330 @@
+import { createCipheriv, createDecipheriv, randomUUID } from "node:crypto";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { onTestFinished } from "vitest";
+import type WebSocket from "ws";
+import { WebSocketServer } from "ws";
+import { canonicalJson } from "../../src/commands/canonical-json.js";
+import { credentialMaterial } from "../../src/durable/transport/credential.js";
+import { domainDigest, domainHmac } from "../../src/durable/transport/domain-digest.js";
+
+/**
+ * A PRP server written by hand for hostile tests: it speaks the handshake and the secure frames
+ * correctly (the server side of `src/durable/transport`), and lets a test break any step of it
+ * (a wrong proof, raw text, a replayed counter, an ack for events never sent...). It is a
+ * WebSocket server on loopback; each connection the runner opens is handed to the test in order.
+ */
+export interface HandMadeServer {
+  readonly url: string;
+  /** The next connection the runner opens (already accepted), in order. */
+  nextConnection(): Promise<PeerConnection>;
+  close(): Promise<void>;
+}
+
+export const HAND_MADE_IDENTITY = {
+  runnerInstanceId: "runner-1",
+  environmentLeaseId: "env-1",
+  runId: "run-1",
+  normalizedSessionId: "session-1",
+  turnId: "turn-1",
+  itemId: "item-1",
+} as const;
+
+/** Starts the server on a kernel-picked loopback port; it is closed after the current test. */
+export async function handMadeServer(): Promise<HandMadeServer> {
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, maxPayload: 64 * 1024 * 1024 });
+  await once(wss, "listening");
+  const arrived: PeerConnection[] = [];
+  const waiting: ((connection: PeerConnection) => void)[] = [];
+  wss.on("connection", (socket) => {
+    const connection = new PeerConnection(socket);
+    const waiter = waiting.shift();
+    if (waiter !== undefined) waiter(connection);
+    else arrived.push(connection);
+  });
+  const close = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      for (const client of wss.clients) client.terminate();
+      wss.close(() => resolve());
+    });
+  onTestFinished(close);
+  return {
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/connect`,
+    nextConnection: async () =>
+      arrived.shift() ?? (await new Promise<PeerConnection>((resolve) => waiting.push(resolve))),
+    close,
+  };
+}
+
+interface Keys {
+  readonly sessionId: string;
+  /** Server to runner. */
+  readonly sendKey: Buffer;
+  /** Runner to server. */
+  readonly receiveKey: Buffer;
+}
+
+/** One connection the runner opened: raw access, and the server's side of the protocol on demand. */
+export class PeerConnection {
+  /** Plain messages before the handshake completes. */
+  private readonly plain: string[] = [];
+  /** Every secure message the runner sent on this connection, decrypted, in order (never consumed). */
+  readonly received: Record<string, unknown>[] = [];
+  private readonly changed = new Set<() => void>();
+  private keys: Keys | null = null;
+  private sendCounter = 0n;
+  private receiveCounter = 0n;
+  private readonly connectionId = `connection_${randomUUID()}`;
+  readonly closed: Promise<void>;
+  private isClosed = false;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on("message", (data) => {
+      const text = data.toString();
+      if (this.keys === null) this.plain.push(text);
+      else this.received.push(this.open(text));
+      this.notify();
+    });
+    this.closed = new Promise((resolve) => {
+      socket.on("close", () => {
+        this.isClosed = true;
+        this.notify();
+        resolve();
+      });
+    });
+    socket.on("error", () => undefined);
+  }
+
+  get isOpen(): boolean {
+    return !this.isClosed;
+  }
+
+  /** Resolves with `check()`'s first non-null value, re-checked on every message; null once closed first. */
+  private async until<T>(check: () => T | null): Promise<T | null> {
+    for (;;) {
+      const value = check();
+      if (value !== null) return value;
+      if (this.isClosed) return null;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          this.changed.delete(wake);
+          resolve();
+        };
+        this.changed.add(wake);
+      });
+    }
+  }
+
+  private notify(): void {
+    for (const wake of [...this.changed]) wake();
+  }
+
+  /** The next plain (handshake) message the runner sent; null once the connection closed. */
+  async nextPlain(): Promise<string | null> {
+    return await this.until(() => this.plain.shift() ?? null);
+  }
+
+  sendRaw(data: string | Buffer, options: { binary?: boolean } = {}): void {
+    this.socket.send(data, { binary: options.binary === true });
+  }
+
+  /** Answers the runner's `auth_hello` as the server holding `ticket` does; `change` edits the challenge before it is proven. */
+  async handshake(
+    ticket: string,
+    change: (challenge: Record<string, unknown>) => void = () => undefined,
+  ): Promise<Record<string, unknown>> {
+    const helloText = await this.nextPlain();
+    if (helloText === null) throw new Error("the runner closed before its auth_hello");
+    const hello = JSON.parse(helloText) as { payload: Record<string, unknown> };
+    const credential = credentialMaterial(ticket);
+    const challenge: Record<string, unknown> = {
+      credentialId: hello.payload.credentialId,
+      credentialKind: "bootstrap",
+      clientNonce: hello.payload.clientNonce,
+      serverNonce: randomUUID(),
+      ...HAND_MADE_IDENTITY,
+      runnerVersion: hello.payload.runnerVersion,
+      runnerDigest: hello.payload.runnerDigest,
+      selectedVersion: 2,
+      credentialLeaseId: null,
+      revocationEpoch: 0,
+    };
+    change(challenge);
+    const canonical = canonicalJson(challenge);
+    const serverProof = domainHmac(credential.authKey, "paperclip-runner-server-proof-v1", [
+      Buffer.from(canonical),
+    ]).toString("hex");
+    this.sendRaw(
+      JSON.stringify({
+        protocol: "paperclip.runner",
+        version: challenge.selectedVersion,
+        kind: "auth_challenge",
+        payload: { ...challenge, serverProof },
+      }),
+    );
+    const responseText = await this.nextPlain();
+    if (responseText === null) throw new Error("the runner closed instead of answering the challenge");
+    const response = JSON.parse(responseText) as { payload: { clientProof: string } };
+    const binding = domainDigest("paperclip-runner-session-binding-v1", [
+      Buffer.from(canonical),
+      Buffer.from(serverProof),
+      Buffer.from(response.payload.clientProof),
+    ]);
+    this.keys = {
+      sessionId: `sha256:${binding.toString("hex")}`,
+      sendKey: domainHmac(credential.authKey, "paperclip-runner-core-to-client-key-v1", [binding]),
+      receiveKey: domainHmac(credential.authKey, "paperclip-runner-client-to-core-key-v1", [binding]),
+    };
+    return hello;
+  }
+
+  /** Sends the `welcome` (a lease that lasts a minute, nothing acknowledged, no command), `payload` merged over it. */
+  welcome(payload: Record<string, unknown> = {}): void {
+    this.sendRaw(this.welcomeFrame(payload));
+  }
+
+  /** The sealed `welcome` of `welcome()`, to send later or together with other frames. */
+  welcomeFrame(payload: Record<string, unknown> = {}): string {
+    return this.seal({
+      kind: "welcome",
+      connectionId: this.connectionId,
+      payload: {
+        selectedVersion: 2,
+        heartbeatIntervalMs: 250,
+        connectionLeaseId: "lease-1",
+        connectionLeaseToken: `lease_${randomUUID()}`,
+        connectionLeaseExpiresAtUnixMs: Date.now() + 60_000,
+        connectionLeaseRevocationEpoch: 0,
+        maxFrameBytes: 1024 * 1024,
+        maxBatchEvents: 100,
+        ackedSourceSeq: 0,
+        pendingCommands: [],
+        ...payload,
+      },
+    });
+  }
+
+  /** A message sealed as the server seals it (`counter` overrides the next counter, which then does not advance). */
+  seal(message: Record<string, unknown>, counter?: bigint): string {
+    const keys = this.requireKeys();
+    const used = counter ?? this.sendCounter;
+    const cipher = createCipheriv("aes-256-gcm", keys.sendKey, nonce("P3S1", used));
+    cipher.setAAD(aad(keys.sessionId, "core_to_client", used));
+    const body = Buffer.from(JSON.stringify({ protocol: "paperclip.runner", version: 2, ...message }));
+    const sealed = Buffer.concat([cipher.update(body), cipher.final(), cipher.getAuthTag()]);
+    if (counter === undefined) this.sendCounter += 1n;
+    return JSON.stringify({
+      schema: "paperclip.runner.secure-frame.v1",
+      counter: Number(used),
+      ciphertext: sealed.toString("hex"),
+    });
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.sendRaw(this.seal(message));
+  }
+
+  /** Sends sealed frames in one TCP write, so the runner reads them in one go (as a busy server's often arrive). */
+  sendTogether(frames: readonly string[]): void {
+    const tcp = (this.socket as unknown as { _socket: import("node:net").Socket })._socket;
+    tcp.cork();
+    for (const frame of frames) this.sendRaw(frame);
+    process.nextTick(() => tcp.uncork());
+  }
+
+  /** The wire form of a `paperclip.prp.command.v1` (an empty payload and an issue time unless given). */
+  static command(command: {
+    commandId: string;
+    controllerSeq: number;
+    type: string;
+    payload?: Record<string, unknown>;
+  }): Record<string, unknown> {
+    return {
+      schema: "paperclip.prp.command.v1",
+      issuedAt: "2026-01-01T00:00:00.000Z",
+      payload: {},
+      ...command,
+    };
+  }
+
+  /** Delivers one command in a `command` message. */
+  sendCommand(command: Parameters<typeof PeerConnection.command>[0]): void {
+    this.send({ kind: "command", payload: PeerConnection.command(command) });
+  }
+
+  /** The first received message (from the start of the connection) that matches; null once closed without one. */
+  async waitFor(
+    match: (message: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown> | null> {
+    return await this.until(() => this.received.find(match) ?? null);
+  }
+
+  /** The events received so far, in order. */
+  events(): Record<string, unknown>[] {
+    return this.received
+      .filter((message) => message.kind === "event")
+      .map((message) => message.payload as Record<string, unknown>);
+  }
+
+  /** Waits until the event of `sourceSeq` has arrived (null: closed first). */
+  async eventThrough(sourceSeq: number): Promise<Record<string, unknown> | null> {
+    const message = await this.waitFor(
+      (candidate) =>
+        candidate.kind === "event" && (candidate.payload as { sourceSeq?: unknown }).sourceSeq === sourceSeq,
+    );
+    return message === null ? null : (message.payload as Record<string, unknown>);
+  }
+
+  /** Every `command_result` received so far for `commandId`. */
+  resultsOf(commandId: string): Record<string, unknown>[] {
+    return this.received
+      .filter(
+        (message) =>
+          message.kind === "command_result" &&
+          (message.payload as { commandId?: unknown }).commandId === commandId,
+      )
+      .map((message) => message.payload as Record<string, unknown>);
+  }
+
+  /** Waits for the `count`th `command_result` of `commandId` (null: closed first). */
+  async resultOf(commandId: string, count = 1): Promise<Record<string, unknown> | null> {
+    return await this.until(() => this.resultsOf(commandId)[count - 1] ?? null);
+  }
+
+  ack(ackedSourceSeq: unknown): void {
+    this.send({ kind: "ack", payload: { ackedSourceSeq } });
+  }
+
+  close(): void {
+    this.socket.terminate();
+  }
+
+  private open(text: string): Record<string, unknown> {
+    const keys = this.requireKeys();
+    const frame = JSON.parse(text) as { counter: number; ciphertext: string };
+    if (BigInt(frame.counter) !== this.receiveCounter) throw new Error(`runner counter ${frame.counter}`);
+    const sealed = Buffer.from(frame.ciphertext, "hex");
+    const decipher = createDecipheriv("aes-256-gcm", keys.receiveKey, nonce("P3C1", this.receiveCounter));
+    decipher.setAAD(aad(keys.sessionId, "client_to_core", this.receiveCounter));
+    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+    this.receiveCounter += 1n;
+    return JSON.parse(plain.toString("utf8")) as Record<string, unknown>;
+  }
+
+  private requireKeys(): Keys {
+    if (this.keys === null) throw new Error("no handshake yet");
+    return this.keys;
+  }
+}
+
+function nonce(prefix: string, counter: bigint): Buffer {
+  const bytes = Buffer.alloc(12);
+  bytes.write(prefix, 0, "ascii");
+  bytes.writeBigUInt64BE(counter, 4);
+  return bytes;
+}
+
+function aad(sessionId: string, direction: string, counter: bigint): Buffer {
+  return Buffer.from(`paperclip.runner.secure-frame.v1\0${sessionId}\0${direction}\0${counter}`);
+}
