@@ -33,6 +33,7 @@ describe("commands told to the engine on arrival", { timeout: 60_000 }, () => {
         committer,
         engine: seam,
         turnId: "turn-1",
+        historyLimit: 4096,
         sendResult: (result) => results.push(result),
         onStreamEnd: () => undefined,
       });

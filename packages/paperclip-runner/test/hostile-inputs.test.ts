@@ -265,6 +265,28 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     conn.close();
   });
 
+  it("refuses a new command past --command-history-limit without applying or journalling it; held ids still replay", async () => {
+    const { runner, conn } = await preparedRunner(["--command-history-limit", "3"]);
+    conn.sendCommand({ commandId: "drain", controllerSeq: 3, type: "runner.drain" });
+    expect(await conn.resultOf("drain")).toMatchObject({ status: "completed" });
+    conn.sendCommand({ commandId: "turn", controllerSeq: 4, type: "turn.start", payload: {} });
+    expect(await conn.resultOf("turn")).toEqual({
+      commandId: "turn",
+      commandType: "turn.start",
+      controllerSeq: 4,
+      status: "rejected",
+      message: "command history limit reached",
+      result: null,
+    });
+    conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await conn.resultOf("prepare", 2)).toEqual(await conn.resultOf("prepare"));
+    expect(conn.events().map((event) => event.eventType)).not.toContain("turn.submitted");
+    const state = await durableState(runner.stateDir);
+    expect(Object.keys(state.processedCommands)).toEqual(["prepare", "open", "drain"]);
+    expect(state.lastControllerCommandSeq).toBe(3);
+    conn.close();
+  });
+
   for (const [name, send, code] of [
     [
       "a text frame that is not JSON",

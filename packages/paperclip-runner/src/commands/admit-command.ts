@@ -7,6 +7,9 @@ export interface ReplayedOutcome {
   readonly detail: string;
 }
 
+/** How many commands a journal holds by default (`--command-history-limit`), in local and durable mode. */
+export const DEFAULT_COMMAND_HISTORY_LIMIT = 4096;
+
 /** What to do with a well-formed command, before any run semantics are looked at. */
 export type Admission =
   | { readonly kind: "new" }

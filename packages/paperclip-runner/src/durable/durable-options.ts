@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { RunnerdFlagName } from "../cli/flag-definitions.js";
 import { invalidArgument, missingArgument, type ParsedFlags } from "../cli/flags.js";
+import { DEFAULT_COMMAND_HISTORY_LIMIT } from "../commands/admit-command.js";
 import { loadScript } from "../harness/fake/load-script.js";
 import {
   type OpencodeLaunchProfile,
@@ -29,6 +30,8 @@ export interface DurableOptions {
   readonly reconnectGraceMs: number;
   /** 0 or absent: unlimited. */
   readonly maxLifetimeMs: number;
+  /** Commands the journal holds; a new one past it is rejected (`--command-history-limit`). */
+  readonly commandHistoryLimit: number;
   readonly lifecycleMode: "per_turn" | "warm";
   readonly idleTimeoutMs: number | null;
   /** Flags of providers this runner does not have, reported and ignored. */
@@ -102,6 +105,7 @@ export function readDurableOptions(flags: ParsedFlags): DurableOptions {
     maxLifetimeMs: flags.has("--max-lifetime-ms")
       ? count(flags, "--max-lifetime-ms", 0, 0)
       : count(flags, "--max-runtime-ms", 0, 0),
+    commandHistoryLimit: count(flags, "--command-history-limit", DEFAULT_COMMAND_HISTORY_LIMIT, 1),
     lifecycleMode,
     idleTimeoutMs: flags.has("--idle-timeout-ms") ? count(flags, "--idle-timeout-ms", 0, 0) : null,
     ignoredProviderFlags: PROVIDER_PROFILE_FLAGS.filter(

@@ -85,6 +85,7 @@ export class DurableRunner {
       committer: this.committer,
       engine: this.engine,
       turnId: this.deps.options.identity.turnId,
+      historyLimit: this.deps.options.commandHistoryLimit,
       sendResult: (result) => this.sendResult(result),
       onStreamEnd: (commandId) => {
         this.ending = { commandId };

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { RunnerdFlagName } from "../cli/flag-definitions.js";
 import { invalidArgument, missingArgument, type ParsedFlags } from "../cli/flags.js";
+import { DEFAULT_COMMAND_HISTORY_LIMIT } from "../commands/admit-command.js";
 import { PRP_ID_MAX_LENGTH } from "../events/prp-event.js";
 import { loadScript } from "../harness/fake/load-script.js";
 import type { StateBinding } from "../state/runner-state.js";
@@ -33,7 +34,7 @@ export const DEFAULT_LIMITS: LocalLimits = {
   logMaxLines: 32,
   logMaxBytes: 16_384,
   shutdownGraceMs: 100,
-  commandHistoryLimit: 4096,
+  commandHistoryLimit: DEFAULT_COMMAND_HISTORY_LIMIT,
   controllerMaxLineBytes: 64 * 1024,
   harnessMaxLineBytes: 64 * 1024,
 };

@@ -19,6 +19,8 @@ export interface CommandApplierDeps {
   readonly engine: DurableEngine;
   /** The launcher's turn id: what `turn.start` returns as `providerTurnId`. */
   readonly turnId: string;
+  /** Commands the journal holds (`--command-history-limit`). */
+  readonly historyLimit: number;
   readonly sendResult: (result: Record<string, unknown>) => void;
   /** Called with the id of a `runner.shutdown`/`runner.suspend` once its result is durable. */
   readonly onStreamEnd: (commandId: string) => void;
@@ -52,12 +54,7 @@ export class CommandApplier {
     const reading = readServerCommand(value);
     const command = reading.kind === "command" ? reading.command : reading.subject;
     const fingerprint = commandFingerprint(value);
-    const admission = admitServerCommand(
-      committer.state,
-      command.commandId,
-      command.controllerSeq,
-      fingerprint,
-    );
+    const admission = admitServerCommand(committer.state, command, fingerprint, this.deps.historyLimit);
     if (admission.kind === "replay") {
       this.deps.sendResult(admission.result);
       // A shutdown refused as malformed ended nothing, and its replay does not either.
@@ -75,11 +72,11 @@ export class CommandApplier {
       this.deps.sendResult(reused);
       return;
     }
-    if (admission.kind === "not_contiguous") {
+    if (admission.kind === "not_contiguous" || admission.kind === "history_full") {
       // As local mode: answered, not journalled (the seq stays where it was), never applied.
-      this.deps.sendResult(
-        commandResult(commandSubject(command), "rejected", RECEIPT_DETAILS.notContiguous, null),
-      );
+      const detail =
+        admission.kind === "not_contiguous" ? RECEIPT_DETAILS.notContiguous : RECEIPT_DETAILS.historyFull;
+      this.deps.sendResult(commandResult(commandSubject(command), "rejected", detail, null));
       return;
     }
     const record = { ...commandSubject(command), fingerprint };

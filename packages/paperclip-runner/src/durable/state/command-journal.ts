@@ -39,28 +39,34 @@ export type CommandAdmission =
   | { readonly kind: "conflict" }
   /** A new command whose controllerSeq does not follow the last one: refused, never applied, not journalled. */
   | { readonly kind: "not_contiguous"; readonly expectedControllerSeq: number }
+  /** A new command when the journal already holds `historyLimit`: refused, never applied, not journalled. */
+  | { readonly kind: "history_full" }
   | { readonly kind: "new" };
 
 /**
  * Pure: what to do with a delivered command, by its id and fingerprint, then its seq: the
  * journal is consulted first (a redelivery answers from it whatever its seq), and a new command
  * must come right after the last one, as upstream's runner requires ("controller sequence must
- * be contiguous") and as local mode answers.
+ * be contiguous") and as local mode answers, and find room in a journal of at most
+ * `historyLimit` commands ("command history limit reached"): each commit rewrites the whole
+ * journal, so a server sending without end would otherwise make every command cost more.
  */
 export function admitServerCommand(
   state: DurableState,
-  commandId: string,
-  controllerSeq: number,
+  command: { readonly commandId: string; readonly controllerSeq: number },
   fingerprint: string,
+  historyLimit: number,
 ): CommandAdmission {
+  const { commandId, controllerSeq } = command;
   const record = Object.hasOwn(state.processedCommands, commandId)
     ? state.processedCommands[commandId]
     : undefined;
   if (record === undefined) {
     const expectedControllerSeq = state.lastControllerCommandSeq + 1;
-    return controllerSeq === expectedControllerSeq
-      ? { kind: "new" }
-      : { kind: "not_contiguous", expectedControllerSeq };
+    if (controllerSeq !== expectedControllerSeq) return { kind: "not_contiguous", expectedControllerSeq };
+    if (Object.keys(state.processedCommands).length >= Math.max(1, historyLimit))
+      return { kind: "history_full" };
+    return { kind: "new" };
   }
   if (record.fingerprint !== fingerprint) return { kind: "conflict" };
   // A pending record here belongs to a previous process: recovery turned it indeterminate already.
