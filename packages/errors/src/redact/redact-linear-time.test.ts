@@ -101,6 +101,7 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["--pwd ", "flags of a short key word whose values are flags"],
   ["--sig ", "flags of a short key word of signatures"],
   ["pat ", "last-part key words that start no key"],
+  ["scauth_", "key words inside a run of key characters too long for a key"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the

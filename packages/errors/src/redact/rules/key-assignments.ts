@@ -260,6 +260,9 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
   for (;;) {
+    // No key starts inside one already judged (a run of key characters too long for a key, the
+    // key of a value that is kept): the search resumes after it, not at each word inside it.
+    if (candidates.lastIndex < examinedUpTo) candidates.lastIndex = examinedUpTo;
     const resume = repeats.resume(candidates.lastIndex, examinedUpTo);
     examinedUpTo += resume - candidates.lastIndex;
     candidates.lastIndex = resume;
