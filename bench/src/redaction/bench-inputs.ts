@@ -84,6 +84,11 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "xoxb-" repeated', build: repeated("xoxb-") },
   { name: 'hostile: "?token=" repeated', build: repeated("?token=") },
   { name: 'hostile: "-----BEGIN " repeated', build: repeated("-----BEGIN ") },
+  // Key words that start no key here, which upstream does not know (so does no work on): a short
+  // key word, a flag of it whose value is the next flag, and a word that is a key only as a last part.
+  { name: 'hostile: "pwd " repeated', build: repeated("pwd ") },
+  { name: 'hostile: "--pwd " repeated', build: repeated("--pwd ") },
+  { name: 'hostile: "pat " repeated', build: repeated("pat ") },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

@@ -95,6 +95,13 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["sl.", "short prefixes of long bodies"],
   ["Authorization: Splunk ", "provider schemes without a credential"],
   ["-us", "inner marks read backwards"],
+  // Key words that start no key here (the value is too short, or another flag): each is tried at
+  // the word only, and the run of them is skipped, not searched on natively word by word.
+  ["pwd ", "short key words that start no key"],
+  ["--pwd ", "flags of a short key word whose values are flags"],
+  ["--sig ", "flags of a short key word of signatures"],
+  ["pat ", "last-part key words that start no key"],
+  ["scauth_", "key words inside a run of key characters too long for a key"],
 ];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the

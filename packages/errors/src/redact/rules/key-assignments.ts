@@ -253,12 +253,16 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   // repeated stretch without one (`-H ` a million times) is skipped, not scanned.
   const words = flags ? null : new WindowedSearch(text, keyPatterns().sensitiveWord, 0, MAX_WORD, context);
   const rightSide = flags ? MAX_FLAG_KEY : MAX_KEY_SIDE;
+  const { keyCandidateAt } = keyPatterns();
   // Whether the last candidate was near where its search started: then the next one is searched
   // for directly, as the word search first would cost a second search per candidate.
   let dense = false;
   let examinedUpTo = 0;
   candidates.lastIndex = 0;
   for (;;) {
+    // No key starts inside one already judged (a run of key characters too long for a key, the
+    // key of a value that is kept): the search resumes after it, not at each word inside it.
+    if (candidates.lastIndex < examinedUpTo) candidates.lastIndex = examinedUpTo;
     const resume = repeats.resume(candidates.lastIndex, examinedUpTo);
     examinedUpTo += resume - candidates.lastIndex;
     candidates.lastIndex = resume;
@@ -271,15 +275,28 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
       wordEnd = flagWordEnd(text, candidates.lastIndex);
     } else {
       const from = candidates.lastIndex;
-      if (!dense) {
+      if (dense) {
+        const word = candidates.exec(text);
+        if (word === null) break;
+        wordStart = word.index;
+        wordEnd = candidates.lastIndex;
+      } else {
         const next = words?.next(from) ?? null;
         if (next === null) break;
-        candidates.lastIndex = next.index;
+        // The key pattern is tried at the word only: from there, a native search would read on
+        // through every word that is no key (`pwd pwd …`, a million of them), where a step per
+        // word lets the repeat skipper skip them. A word that is no key's start moves the scan on
+        // by one character: a later word may start inside it (` key` of `secret key`).
+        keyCandidateAt.lastIndex = next.index;
+        if (!keyCandidateAt.test(text)) {
+          context.steps += 1;
+          candidates.lastIndex = next.index + 1;
+          continue;
+        }
+        wordStart = next.index;
+        wordEnd = keyCandidateAt.lastIndex;
+        candidates.lastIndex = wordEnd;
       }
-      const word = candidates.exec(text);
-      if (word === null) break;
-      wordStart = word.index;
-      wordEnd = candidates.lastIndex;
       dense = wordStart - from <= DENSE;
     }
     context.steps += 1;

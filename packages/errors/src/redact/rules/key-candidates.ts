@@ -34,6 +34,8 @@ export interface KeyPatterns {
    * (`token token …`) without a call per word.
    */
   readonly keyCandidate: RegExp;
+  /** keyCandidate tried only where it is set to start (a sensitive word found by a search). */
+  readonly keyCandidateAt: RegExp;
   /**
    * The dash that starts a `--flag value` whose key holds a sensitive word (any value follows a
    * flag); the key is a run of key characters after it of at most MAX_FLAG_KEY. Its own pattern:
@@ -63,11 +65,10 @@ export const keyPatterns = builtOnFirstUse((): KeyPatterns => {
   const secondWords = SENSITIVE_WORDS.filter((sensitive) => sensitive.includes(" ")).map(
     (sensitive) => sensitive.split(" ")[1] as string,
   );
+  const keyCandidate = `${word}(?=[\\w.-]|${EXPLICIT}|${CONFIG_ENTRY}|[ \\t]+(?:${bareCredential}|${afterScheme}))`;
   return {
-    keyCandidate: new RegExp(
-      `${word}(?=[\\w.-]|${EXPLICIT}|${CONFIG_ENTRY}|[ \\t]+(?:${bareCredential}|${afterScheme}))`,
-      "gi",
-    ),
+    keyCandidate: new RegExp(keyCandidate, "gi"),
+    keyCandidateAt: new RegExp(keyCandidate, "iy"),
     flagCandidate: new RegExp(`-(?<![\\w.-]-)(?=${flagKey})`, "gi"),
     flagKeyWord: new RegExp(flagKey, "iy"),
     secondWord: new RegExp(` (?:${trieOf([...new Set(secondWords)])})`, "iy"),
