@@ -159,7 +159,9 @@ const isReferenceOrMask = (value: string): boolean =>
  * sample configuration, not the secret). The prefix is short words joined by `-`, `_`, `.` or `:`.
  */
 const isPrefixedMask = (value: string): boolean =>
-  /^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.:][A-Za-z0-9]{1,11}){0,2}[-_.:](?:x{3,}|X{3,}|\*{3,}|\u2026)$/.test(value);
+  /^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.:][A-Za-z0-9]{1,11}){0,2}[-_.:](?:x{3,}|X{3,}|\*{3,}|\u2026)$/.test(
+    value,
+  );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
 const isUrl = (value: string): boolean =>
   isAsciiLetter(value.charCodeAt(0)) && value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
