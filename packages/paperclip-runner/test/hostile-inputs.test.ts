@@ -124,6 +124,16 @@ async function expectStoppedWith(runner: Launched, harnessPid: number, code: str
   expect(state.recoverableFailure).toMatch(new RegExp(`^${code}: `));
 }
 
+/** The answer to a command refused before it is applied: no result, the refusal's words. */
+const refused = (commandId: string, controllerSeq: number, message: string, commandType = "turn.start") => ({
+  commandId,
+  commandType,
+  controllerSeq,
+  status: "rejected",
+  message,
+  result: null,
+});
+
 describe("the durable runner against a hostile server", { timeout: 30_000 }, () => {
   it("applies frames the server sends right behind the welcome (read in the same chunk)", async () => {
     const server = await handMadeServer();
@@ -195,14 +205,7 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     const { runner, conn, harnessPid } = await preparedRunner();
     // Upstream's runner requires contiguous seqs; these used to be applied.
     conn.sendCommand({ commandId: "ahead", controllerSeq: 9, type: "turn.start", payload: {} });
-    expect(await conn.resultOf("ahead")).toEqual({
-      commandId: "ahead",
-      commandType: "turn.start",
-      controllerSeq: 9,
-      status: "rejected",
-      message: "controllerSeq is not contiguous",
-      result: null,
-    });
+    expect(await conn.resultOf("ahead")).toEqual(refused("ahead", 9, "controllerSeq is not contiguous"));
     conn.sendCommand({ commandId: "behind", controllerSeq: 1, type: "turn.start", payload: {} });
     expect(await conn.resultOf("behind")).toMatchObject({ message: "controllerSeq is not contiguous" });
     conn.send({
@@ -270,14 +273,7 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     conn.sendCommand({ commandId: "drain", controllerSeq: 3, type: "runner.drain" });
     expect(await conn.resultOf("drain")).toMatchObject({ status: "completed" });
     conn.sendCommand({ commandId: "turn", controllerSeq: 4, type: "turn.start", payload: {} });
-    expect(await conn.resultOf("turn")).toEqual({
-      commandId: "turn",
-      commandType: "turn.start",
-      controllerSeq: 4,
-      status: "rejected",
-      message: "command history limit reached",
-      result: null,
-    });
+    expect(await conn.resultOf("turn")).toEqual(refused("turn", 4, "command history limit reached"));
     conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
     expect(await conn.resultOf("prepare", 2)).toEqual(await conn.resultOf("prepare"));
     expect(conn.events().map((event) => event.eventType)).not.toContain("turn.submitted");

@@ -1,18 +1,12 @@
 import { caughtSync } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
+import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js";
 import { canonicalJson } from "../../commands/canonical-json.js";
 import { credentialMaterial } from "./credential.js";
 import { domainHmac } from "./domain-digest.js";
 import { authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
 
-const identity = {
-  runnerInstanceId: "runner-1",
-  environmentLeaseId: "env-1",
-  runId: "run-1",
-  normalizedSessionId: "session-1",
-  turnId: "turn-1",
-  itemId: "item-1",
-};
+const identity = TEST_DURABLE_IDENTITY;
 const input: HelloInput = {
   credential: credentialMaterial("bootstrap_ticket"),
   identity,
