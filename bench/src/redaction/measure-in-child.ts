@@ -12,6 +12,8 @@ export interface MeasureRequest {
   readonly input: string;
   readonly bytes: number;
   readonly repeats: number;
+  /** Time the first run in the fresh process instead (V8 has optimised none of the code yet). */
+  readonly coldStart?: boolean;
 }
 
 /**

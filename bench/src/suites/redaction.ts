@@ -8,6 +8,9 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const BUDGET_MS = 20_000;
 const NAMES: readonly RedactorName[] = ["ours", "upstream", "previous"];
+/** Typical inputs are near parity, so they get more rounds than the hostile ones (ratios of 2× and more). */
+const TYPICAL_ROUNDS = 5;
+const HOSTILE_ROUNDS = 2;
 
 interface Throughput {
   readonly mbPerSecond: number | null;
@@ -21,6 +24,48 @@ async function throughput(redactor: RedactorName, input: BenchInput, repeats: nu
   const large = await measureInChild({ redactor, input: input.name, bytes: MiB, repeats }, BUDGET_MS);
   if (large === null) return { mbPerSecond: null, growth: null };
   return { mbPerSecond: MiB / 1e6 / (large / 1000), growth: large / Math.max(small, 0.001) };
+}
+
+/**
+ * Each redactor's best of `rounds` rounds, every redactor measured once per round: this host's speed
+ * moves between two levels about 1.6× apart, minutes or seconds long, so one process per redactor
+ * ranked them by the moment each ran; the best round of each is the same level for all. A redactor
+ * that did not finish is not tried again.
+ */
+async function bestOfRounds(
+  input: BenchInput,
+  repeats: number,
+  rounds: number,
+): Promise<Record<RedactorName, Throughput>> {
+  const best = {} as Record<RedactorName, Throughput>;
+  for (let round = 0; round < rounds; round += 1) {
+    for (const name of NAMES) {
+      const kept = best[name];
+      if (kept !== undefined && kept.mbPerSecond === null) continue;
+      const figure = await throughput(name, input, repeats);
+      if (kept === undefined || (figure.mbPerSecond ?? 0) > (kept.mbPerSecond ?? 0)) best[name] = figure;
+    }
+  }
+  return best;
+}
+
+/** Each redactor's best first run over 1 MiB of `input` in a fresh process, the redactors taking turns. */
+async function bestColdStarts(
+  input: BenchInput,
+  rounds: number,
+): Promise<Record<RedactorName, number | null>> {
+  const best = {} as Record<RedactorName, number | null>;
+  for (let round = 0; round < rounds; round += 1) {
+    for (const name of NAMES) {
+      if (best[name] === null) continue;
+      const ms = await measureInChild(
+        { redactor: name, input: input.name, bytes: MiB, repeats: 1, coldStart: true },
+        BUDGET_MS,
+      );
+      best[name] = ms === null ? null : Math.min(ms, best[name] ?? Number.POSITIVE_INFINITY);
+    }
+  }
+  return best;
 }
 
 const growthText = (name: string, figure: Throughput) =>
@@ -55,14 +100,12 @@ export const run: BenchSuite = async () => {
     },
   );
 
-  for (const [inputs, repeats] of [
-    [TYPICAL_INPUTS, 7],
-    [HOSTILE_INPUTS, 3],
+  for (const [inputs, repeats, rounds] of [
+    [TYPICAL_INPUTS, 7, TYPICAL_ROUNDS],
+    [HOSTILE_INPUTS, 3, HOSTILE_ROUNDS],
   ] as const) {
     for (const input of inputs) {
-      const figures = {} as Record<RedactorName, Throughput>;
-      // One redactor at a time, each in its own process.
-      for (const name of NAMES) figures[name] = await throughput(name, input, repeats);
+      const figures = await bestOfRounds(input, repeats, rounds);
       const previousFigure = figures.previous.mbPerSecond;
       const upstreamFigure = figures.upstream.mbPerSecond;
       const ratio =
@@ -81,6 +124,21 @@ export const run: BenchSuite = async () => {
     }
   }
 
+  // The figures above are of code V8 has optimised; a process's first megabyte runs before that,
+  // and a scanner written in JavaScript pays for it where one made of regular expressions does not.
+  for (const input of TYPICAL_INPUTS) {
+    const cold = await bestColdStarts(input, TYPICAL_ROUNDS);
+    metrics.push({
+      name: `${input.name}: the first call in a fresh process (1 MiB)`,
+      unit: "ms",
+      higherIsBetter: false,
+      ours: cold.ours ?? 0,
+      upstream: cold.upstream,
+      ...(cold.previous === null ? {} : { direct: cold.previous }),
+      note: `nothing optimised yet: the time a short-lived process or a daemon's first megabyte pays; best of ${TYPICAL_ROUNDS} processes each, taking turns`,
+    });
+  }
+
   return {
     suite: "redaction",
     title: "redactSecrets vs upstream redactDiagnosticText and our previous version",
@@ -88,8 +146,8 @@ export const run: BenchSuite = async () => {
     notes: [
       "In this suite the direct column holds our previous redactSecrets (a frozen copy in bench/src/redaction/previous-redact-secrets.ts), the baseline; upstream is redactDiagnosticText of @paperclipai/adapter-utils@2026.916.1.",
       "The labelled corpus is packages/errors/test/redaction-corpus (the errors package's test asserts 100% and no false positives for ours).",
-      `Throughput: median of 7 runs (typical) or 3 runs (hostile) per redactor, each in its own process; a redactor that does not finish within ${BUDGET_MS / 1000} s is stopped and shown as "fails".`,
-      "On a shared, loaded machine a single MB/s figure can move by 2× between runs; the corpus counts, the growth ratios and the runs that never finish are the stable signal.",
+      `Throughput: median of 7 runs (typical) or 3 runs (hostile) in one process per redactor and size; the best of ${TYPICAL_ROUNDS} (typical) or ${HOSTILE_ROUNDS} (hostile) such processes, the three redactors taking turns round by round; a redactor that does not finish within ${BUDGET_MS / 1000} s is stopped and shown as "fails".`,
+      "This host's speed moves between two levels about 1.6× apart (the same redactor, the same input: 28 or 46 ms a MiB, process to process and within one); the rounds let each redactor's best land on the same level, and the corpus counts, the growth ratios and the runs that never finish stay the stable signal.",
     ],
   };
 };
