@@ -34,6 +34,15 @@ export const EXEC_SHIM_KIND: NativeBinaryKind = {
 };
 
 /** The probe's run of `binary`: `null` when it answers as `kind` should, else why not. */
+/** The binary's real path, or `null` when it is not there (never built for this platform). */
+function realPathOrNull(binary: string): string | null {
+  try {
+    return realpathSync.native(binary);
+  } catch {
+    return null;
+  }
+}
+
 function answerFailure(binary: string, kind: NativeBinaryKind): Promise<string | null> {
   return new Promise((resolve) => {
     execFile(
@@ -77,11 +86,8 @@ export async function probeNativeBridge(
   if (process.platform !== "linux") {
     return { status: "unsupported", path: binary, detail: `is Linux-only (this is ${process.platform})` };
   }
-  let real: string;
-  try {
-    if (!binary) throw new Error("no package root");
-    real = realpathSync.native(binary);
-  } catch {
+  const real = binary ? realPathOrNull(binary) : null;
+  if (real === null) {
     return {
       status: "missing",
       path: binary,

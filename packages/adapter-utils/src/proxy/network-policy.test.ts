@@ -62,6 +62,9 @@ describe("buildNetworkPolicy", () => {
     for (const [allowlist, trusted] of [
       [[], []],
       [[], ["ws://control.test", "file:///x"]],
+      // What a JavaScript caller may pass: a missing or non-array list counts as empty.
+      [undefined, undefined],
+      ["a.test", { url: "https://control.test" }],
     ] as const) {
       let error: unknown;
       try {

@@ -15,13 +15,13 @@ export interface NetworkPolicy {
 
 /**
  * Compiles `networkAllowlist` and `networkTrustedUrls` into a policy, with upstream's
- * validation: every allowlist entry must parse, trusted URLs that are not HTTP(S)
- * are ignored, and at least one rule must remain.
+ * validation: a list that is not an array counts as empty (as upstream's option parsers
+ * read it), every allowlist entry must parse, trusted URLs that are not HTTP(S) are
+ * ignored, and at least one rule must remain.
  */
-export function buildNetworkPolicy(
-  allowlist: readonly unknown[],
-  trustedUrls: readonly unknown[],
-): NetworkPolicy {
+export function buildNetworkPolicy(allowlistValue: unknown, trustedUrlsValue: unknown): NetworkPolicy {
+  const allowlist: readonly unknown[] = Array.isArray(allowlistValue) ? allowlistValue : [];
+  const trustedUrls: readonly unknown[] = Array.isArray(trustedUrlsValue) ? trustedUrlsValue : [];
   const rules: NetworkRule[] = allowlist.map((entry, index) => parseAllowlistEntry(entry, index).rule);
   for (const url of trustedUrls) {
     const rule = trustedUrlRule(url);

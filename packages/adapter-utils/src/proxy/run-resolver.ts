@@ -66,8 +66,9 @@ export function createRunResolver(options: RunResolverOptions = {}): RunResolver
       ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
       ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
     ];
-    if (addresses.length > 0) return addresses;
-    throw v4.status === "rejected" ? v4.reason : new Error(`no address for ${name}`);
+    // An empty answer is a failed lookup to the caller; a failure of both queries keeps its reason.
+    if (addresses.length === 0 && v4.status === "rejected" && v6.status === "rejected") throw v4.reason;
+    return addresses;
   };
   return {
     resolve: async (hostname) => {

@@ -28,8 +28,8 @@ export interface SandboxNetworkProxyOptions {
   socketPath: string;
   /** `networkAllowlist` entries: `host` (ports 80, 443), `host:port`, `host:*`, `[v6]:port`, origin URLs. */
   allowlist: readonly unknown[];
-  /** `networkTrustedUrls`: their origin is always allowed, private addresses included. */
-  trustedUrls: readonly unknown[];
+  /** `networkTrustedUrls`: their origin is always allowed, private addresses included. Optional. */
+  trustedUrls?: readonly unknown[] | undefined;
   /** Called once per attempt; errors it throws are ignored. */
   onNetworkDecision?: ((decision: NetworkDecision) => void) | undefined;
   /** Hostname resolution, once per attempt; defaults to this proxy's own resolver (`run-resolver.ts`). */
