@@ -55,6 +55,18 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
     expect(decide("ioctl", [0, 0x541c])).toBe(ERRNO | EPERM);
   });
 
+  it("denies the terminal changes that outlive the program: line discipline, exclusive mode, stopped output", () => {
+    for (const request of [0x5423, 0x540c, 0x540a]) {
+      expect(decide("ioctl", [0, request]), request.toString(16)).toBe(ERRNO | EPERM);
+      // The kernel compares the command as an unsigned int: high bits hide none of them.
+      expect(decide("ioctl", [0, 2 ** 32 + request]), request.toString(16)).toBe(ERRNO | EPERM);
+    }
+    // Reading them stays allowed: TIOCGETD, TIOCGEXCL, and TIOCNXCL, which clears exclusive mode.
+    for (const request of [0x5424, 0x80045440, 0x540d]) {
+      expect(decide("ioctl", [0, request]), request.toString(16)).toBe(SECCOMP_RET_ALLOW);
+    }
+  });
+
   it("lets socket create local, IP and netlink sockets only: no AF_VSOCK, no module-loaded family", () => {
     for (const family of [1, 2, 10]) {
       expect(decide("socket", [family, 1]), String(family)).toBe(SECCOMP_RET_ALLOW);

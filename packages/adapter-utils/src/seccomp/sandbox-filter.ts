@@ -104,8 +104,23 @@ export const ALLOWED_NETLINK_PROTOCOLS = {
   NETLINK_KOBJECT_UEVENT: 15,
 } as const;
 
-/** ioctl requests that push input into a terminal (TIOCSTI) or drive the console (TIOCLINUX). */
-export const DENIED_IOCTLS = { TIOCSTI: 0x5412, TIOCLINUX: 0x541c } as const;
+/**
+ * ioctl requests refused on every descriptor (the same numbers on x86_64 and aarch64). Two
+ * push input into a terminal (TIOCSTI) or drive the console (TIOCLINUX). Three leave a
+ * terminal changed after the program ends, and the CLI hands the program the caller's: a
+ * line discipline (TIOCSETD; N_NULL drops every byte both ways, so the caller's terminal is
+ * dead, and Node's own terminal reset at exit then aborts the CLI; the others, such as n_hdlc
+ * and n_gsm, are kernel code an agent never needs), exclusive mode (TIOCEXCL: no one but root
+ * opens the terminal again) and stopped output (TCXONC, whose TCOOFF nothing undoes but a
+ * typed Ctrl-Q). Agents need none of them; serial-line tools (slattach, pppd) do.
+ */
+export const DENIED_IOCTLS = {
+  TIOCSTI: 0x5412,
+  TIOCLINUX: 0x541c,
+  TIOCSETD: 0x5423,
+  TIOCEXCL: 0x540c,
+  TCXONC: 0x540a,
+} as const;
 
 export const SECCOMP_RET_KILL_PROCESS = 0x80000000;
 export const SECCOMP_RET_ALLOW = 0x7fff0000;
@@ -199,8 +214,14 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "label", name: "ioctl" },
     // The request's low word: the kernel compares the command as an unsigned int.
     { op: "load", offset: SECCOMP_DATA.arg(1) },
-    { op: "jeq", value: DENIED_IOCTLS.TIOCSTI, whenTrue: "deny", whenFalse: null },
-    { op: "jeq", value: DENIED_IOCTLS.TIOCLINUX, whenTrue: "deny", whenFalse: "allow" },
+    ...Object.values(DENIED_IOCTLS).map(
+      (request, index, all): BpfStep => ({
+        op: "jeq",
+        value: request,
+        whenTrue: "deny",
+        whenFalse: index === all.length - 1 ? "allow" : null,
+      }),
+    ),
     { op: "label", name: "socket" },
     // The family's low word: the kernel takes it as an int (the protocol too).
     { op: "load", offset: SECCOMP_DATA.arg(0) },
