@@ -246,7 +246,7 @@ try {
     title: "CreateOS process output is invalid",
     message: "CreateOS process output is invalid.",
     meaning:
-      "A frame of the output stream broke the protocol: not a JSON object, an unknown stream name, `data_base64` that is not canonical padded base64, a malformed exit frame, an unexpected error frame, or a line over 8 MiB. `details.reason` says which. The command is stopped (its tree killed).",
+      "A frame of the output stream broke the protocol: not a JSON object, an unknown stream name, `data_base64` that is not canonical padded base64, a malformed exit frame, an unexpected error frame, or a line over 8 MiB. `details.reason` says which; for an error frame `details.error` is its `error` when that is a plain word (letters and underscores, such as `process_not_found`), else `null`: other text is the server's and may echo what it was sent, the API key included. The command is stopped (its tree killed).",
     when: "A corrupted stream or a proxy rewriting the body.",
     solutions: ["Rerun the command.", "Check for proxies that alter streaming responses."],
     prevention: "Talk to the API directly or through a transparent proxy.",
@@ -481,6 +481,27 @@ try {
   await client.json({ method: "GET", path: "/sandboxes/sbx_1", operation: "sandbox read", idempotent: true });
 } catch (error) {
   if (PaperclipError.is(error, "ERR_CREATEOS_REPLY_TOO_LARGE")) console.error(error.details); // { operation, limitBytes, declaredBytes? }
+  throw error;
+}`,
+  },
+  ERR_CREATEOS_REPLY_ENCODED: {
+    family: "createos",
+    title: "A CreateOS reply came content-encoded although none was asked for",
+    message: "CreateOS reply is content-encoded during ${operation}; only unencoded replies are accepted.",
+    meaning:
+      "Every call asks for replies as they are (`Accept-Encoding: identity`). This successful reply still named a `Content-Encoding` (gzip, deflate, br…), so it was refused before its body was read or decoded: fetch would decode it on its own, before any cap counts a byte, and a reply of a few hundred bytes (nested `gzip, gzip, gzip`) could become gigabytes of a synced file on the host's disk. `details.operation` names the step. It is not retried: the same server would answer alike.",
+    when: "`apiUrl` points at a proxy or gateway that compresses replies whatever the request asks, or a server that is not CreateOS, or something between the worker and CreateOS rewrites replies.",
+    solutions: [
+      "Check that `apiUrl` points at the CreateOS API itself.",
+      "Configure the proxy in front of CreateOS to honour `Accept-Encoding: identity` (or not to compress API replies).",
+    ],
+    prevention: "Keep `apiUrl` on the API origin; run the plugin's `probe` after changing network or URL settings.",
+    example: `import { PaperclipError } from "@paperclipai/errors";
+
+try {
+  await client.json({ method: "GET", path: "/sandboxes/sbx_1", operation: "sandbox lifecycle", idempotent: true });
+} catch (error) {
+  if (PaperclipError.is(error, "ERR_CREATEOS_REPLY_ENCODED")) console.error(error.details); // { operation }
   throw error;
 }`,
   },

@@ -40,12 +40,14 @@ describe("requestWhole (node:http, reply read whole)", () => {
     expect(await requestWhole(`${s.url}/redirect`, init())).toEqual({
       status: 302,
       retryAfter: null,
+      contentEncoding: null,
       body: null,
     });
     expect(target.seen).toEqual([]);
     expect(await requestWhole(`${s.url}/denied`, init())).toEqual({
       status: 403,
       retryAfter: null,
+      contentEncoding: null,
       body: null,
     });
   });

@@ -15,10 +15,12 @@ export interface AttemptExchange {
   /** Longest reply read into memory. */
   readonly maxReplyBytes: number;
   /**
-   * True for a 2xx, false for a status the caller allows; any other status throws. Called once
-   * per reply, before its body is read (the pacer learns from it).
+   * True for a 2xx, false for a status the caller allows; any other status throws, and so
+   * does a 2xx with a `Content-Encoding` (see `reply-encoding.ts`). Called once per reply,
+   * before its body is read (the pacer learns from it), except for a reply read whole
+   * through node:http, which never decodes it and reads at most the reply cap.
    */
-  admitStatus(status: number, retryAfter: string | null): boolean;
+  admitStatus(status: number, retryAfter: string | null, contentEncoding: string | null): boolean;
   /** The coded error of a failed send or body read (`retryable` false: it would fail alike). */
   transportError(retryable?: boolean): unknown;
 }

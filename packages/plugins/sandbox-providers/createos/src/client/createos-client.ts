@@ -17,6 +17,7 @@ import { fetchAttempt } from "./fetch-attempt.js";
 import { isRedirectStatus } from "./fetch-rejection.js";
 import { exchangeStream, exchangeWhole } from "./node-attempt.js";
 import { DEFAULT_MAX_REPLY_BYTES } from "./reply-body.js";
+import { encodedReplyError, isIdentityEncoding } from "./reply-encoding.js";
 import { PacerRegistry, type RequestPacer } from "./request-pacer.js";
 import { type BodyMode, requestPayload } from "./request-payload.js";
 import type { StreamBody } from "./stream-body.js";
@@ -142,7 +143,8 @@ export class CreateosClient {
         payload: requestPayload(this.#apiKey, request, mode),
         scope,
         maxReplyBytes: this.#maxReplyBytes,
-        admitStatus: (status, retryAfter) => this.#admitStatus(request, status, retryAfter),
+        admitStatus: (status, retryAfter, contentEncoding) =>
+          this.#admitStatus(request, status, retryAfter, contentEncoding),
         transportError: (retryable = true) =>
           transportFailure({
             operation: request.operation,
@@ -166,11 +168,22 @@ export class CreateosClient {
    * True for a 2xx, false for a status the caller allows. A redirect (never followed: the
    * transports hand it back) and any other status are errors; the pacer learns from each reply.
    */
-  #admitStatus(request: CreateosRequest, status: number, retryAfter: string | null): boolean {
+  #admitStatus(
+    request: CreateosRequest,
+    status: number,
+    retryAfter: string | null,
+    contentEncoding: string | null,
+  ): boolean {
     if (isRedirectStatus(status)) throw redirectError(request.operation);
-    const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
+    // Capped here, before the pacer holds every later call (kills and deletes too) for it:
+    // a hostile `Retry-After` could otherwise park them for years, or past a timer's range.
+    const asked = parseRetryAfter(retryAfter, Date.now());
+    const retryAfterMs = asked === undefined ? undefined : Math.min(asked, this.#backoff.maxRetryAfterMs);
     this.#pacer.observe(status, retryAfterMs);
-    if (status >= 200 && status < 300) return true;
+    if (status >= 200 && status < 300) {
+      if (!isIdentityEncoding(contentEncoding)) throw encodedReplyError(request.operation);
+      return true;
+    }
     if (request.allowStatuses?.includes(status)) return false;
     throw statusError(request.operation, status, retryAfterMs);
   }

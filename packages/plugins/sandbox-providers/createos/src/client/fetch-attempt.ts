@@ -53,10 +53,19 @@ async function send(exchange: AttemptExchange, fetchImpl: typeof fetch | undefin
   }
 }
 
-/** True for a 2xx; the body of any other reply (it may echo the request, key included) is never read. */
+/**
+ * True for a 2xx; the body of any other reply (it may echo the request, key included) is
+ * never read, nor that of a reply refused for its encoding.
+ */
 async function admit(exchange: AttemptExchange, response: Response): Promise<boolean> {
   if (!response.ok) await discardBody(response);
-  return exchange.admitStatus(response.status, response.headers.get("retry-after"));
+  const { headers } = response;
+  try {
+    return exchange.admitStatus(response.status, headers.get("retry-after"), headers.get("content-encoding"));
+  } catch (error) {
+    await discardBody(response);
+    throw error;
+  }
 }
 
 /** A 2xx reply in the caller's mode; the scope is released, or handed to what still reads. */

@@ -28,7 +28,8 @@ export async function exchangeWhole(
     throw exchange.transportError();
   }
   scope.release();
-  if (!exchange.admitStatus(reply.status, reply.retryAfter)) return emptyResult(mode, reply.status);
+  if (!exchange.admitStatus(reply.status, reply.retryAfter, reply.contentEncoding))
+    return emptyResult(mode, reply.status);
   return wholeResult(mode, reply.status, reply.body ?? Buffer.alloc(0));
 }
 
@@ -47,7 +48,18 @@ export async function exchangeStream(exchange: AttemptExchange): Promise<Attempt
   const status = response.statusCode ?? 0;
   // The body of any other reply (it may echo the request, key included) is never read.
   if (status < 200 || status >= 300) response.destroy();
-  if (!exchange.admitStatus(status, response.headers["retry-after"] ?? null)) {
+  let admitted: boolean;
+  try {
+    admitted = exchange.admitStatus(
+      status,
+      response.headers["retry-after"] ?? null,
+      response.headers["content-encoding"] ?? null,
+    );
+  } catch (error) {
+    response.destroy();
+    throw error;
+  }
+  if (!admitted) {
     scope.release();
     return emptyResult("stream", status);
   }

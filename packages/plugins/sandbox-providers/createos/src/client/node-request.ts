@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { awaitedResponse } from "./awaited-response.js";
 
 export interface NodeRequestInit {
   readonly method: string;
@@ -21,12 +22,10 @@ export function sendNodeRequest(url: string, init: NodeRequestInit): Promise<Inc
     init.body === undefined
       ? init.headers
       : { ...init.headers, "Content-Length": String(byteLength(init.body)) };
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const request = send(target, { method: init.method, headers, signal: init.signal });
-    request.on("error", reject);
-    request.once("response", resolve);
-    request.end(init.body);
-  });
+  const request = send(target, { method: init.method, headers, signal: init.signal });
+  const response = awaitedResponse(request);
+  request.end(init.body);
+  return response;
 }
 
 function byteLength(body: string | Uint8Array): number {

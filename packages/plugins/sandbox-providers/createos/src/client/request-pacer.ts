@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { timerRangeMs } from "./timer-range.js";
 import {
   after429,
   afterAnswer,
@@ -99,10 +100,11 @@ export class RequestPacer {
 
   #arm(waitMs: number): void {
     if (this.#timer !== undefined) return;
+    // A wait past a timer's range would fire after 1 ms, and re-arm: a busy loop.
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#pump();
-    }, waitMs);
+    }, timerRangeMs(waitMs));
   }
 
   #disarm(): void {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ACCEPT, requestPayload } from "./request-payload.js";
 
 describe("requestPayload", () => {
-  it("puts the key and the mode's Accept on every call, and no body when there is none", () => {
+  it("puts the key, the mode's Accept and no encoding on every call, and no body when there is none", () => {
     expect(requestPayload("k-1", {}, "stream")).toEqual({
-      headers: { "X-Api-Key": "k-1", Accept: ACCEPT.stream },
+      headers: { "X-Api-Key": "k-1", Accept: ACCEPT.stream, "Accept-Encoding": "identity" },
       body: undefined,
     });
   });

@@ -1,4 +1,5 @@
 import type { CreateosRequest } from "./createos-client.js";
+import { ACCEPT_ENCODING } from "./reply-encoding.js";
 
 /** How a reply is taken: a JSON envelope, bytes in memory, a download stream or an NDJSON stream. */
 export type BodyMode = "json" | "bytes" | "download" | "stream";
@@ -23,7 +24,11 @@ export function requestPayload(
   request: Pick<CreateosRequest, "json" | "bytes" | "text" | "upload">,
   mode: BodyMode,
 ): RequestPayload {
-  const headers: Record<string, string> = { "X-Api-Key": apiKey, Accept: ACCEPT[mode] };
+  const headers: Record<string, string> = {
+    "X-Api-Key": apiKey,
+    Accept: ACCEPT[mode],
+    "Accept-Encoding": ACCEPT_ENCODING,
+  };
   if (request.json !== undefined) {
     headers["Content-Type"] = "application/json";
     return { headers, body: JSON.stringify(request.json) };

@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { awaitedResponse } from "./awaited-response.js";
 
 export interface StreamedRequestInit {
   readonly method: string;
@@ -28,18 +29,17 @@ function toHeaders(raw: IncomingHttpHeaders): Headers {
 export function sendStreamed(url: string, init: StreamedRequestInit): Promise<Response> {
   const target = new URL(url);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const request = send(target, { method: init.method, headers: init.headers, signal: init.signal });
   return new Promise<Response>((resolve, reject) => {
-    const request = send(target, { method: init.method, headers: init.headers, signal: init.signal });
-    request.once("response", (response) => {
+    awaitedResponse(request).then((response) => {
       const status = response.statusCode ?? 0;
       const body =
         status === 204 || status === 304 ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
       if (body === null) response.resume();
       resolve(new Response(body, { status, headers: toHeaders(response.headers) }));
-    });
+    }, reject);
     // A reply can come before the whole body was sent (a 401, a 413); then the body's
     // failure does not matter, and a failure before any reply rejects.
-    request.once("error", reject);
     pipeline(Readable.from(init.body, { objectMode: false }), request).catch(reject);
   });
 }

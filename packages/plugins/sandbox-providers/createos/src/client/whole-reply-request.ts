@@ -4,6 +4,8 @@ import { type NodeRequestInit, sendNodeRequest } from "./node-request.js";
 export interface WholeReply {
   readonly status: number;
   readonly retryAfter: string | null;
+  /** The reply's `Content-Encoding`; its body is never decoded here. */
+  readonly contentEncoding: string | null;
   /** The body of a 2xx reply, read whole; `null` for any other status (never read). */
   readonly body: Buffer | null;
 }
@@ -26,9 +28,10 @@ export async function requestWhole(url: string, init: WholeRequestInit): Promise
 function readWhole(response: IncomingMessage, init: WholeRequestInit): Promise<WholeReply> {
   const status = response.statusCode ?? 0;
   const retryAfter = response.headers["retry-after"] ?? null;
+  const contentEncoding = response.headers["content-encoding"] ?? null;
   if (status < 200 || status >= 300) {
     response.destroy();
-    return Promise.resolve({ status, retryAfter, body: null });
+    return Promise.resolve({ status, retryAfter, contentEncoding, body: null });
   }
   const declared = Number(response.headers["content-length"] ?? Number.NaN);
   if (Number.isSafeInteger(declared) && declared > init.maxBytes) {
@@ -43,7 +46,12 @@ function readWhole(response: IncomingMessage, init: WholeRequestInit): Promise<W
       if (size > init.maxBytes) response.destroy(init.tooLarge(undefined));
       else chunks.push(chunk);
     });
-    response.once("end", () => resolve({ status, retryAfter, body: Buffer.concat(chunks, size) }));
+    response.once("end", () => {
+      // A body without a length ends when its connection does, so an abort cutting it also
+      // ends it: the bytes so far are not the reply.
+      if (init.signal.aborted) reject(init.signal.reason);
+      else resolve({ status, retryAfter, contentEncoding, body: Buffer.concat(chunks, size) });
+    });
     // The caller's abort fails the read with its reason, as it fails the request.
     response.once("error", (error) => reject(init.signal.aborted ? init.signal.reason : error));
     // A connection that closes before the end (a reset, the caller's abort) is a failed read.

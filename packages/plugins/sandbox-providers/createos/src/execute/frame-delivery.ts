@@ -19,6 +19,15 @@ import { Utf8StreamDecoder } from "./utf8-stream-decoder.js";
 export type TextSink = (stream: OutputStream, text: string, ascii: boolean) => void;
 
 /**
+ * An error frame's `error` as it may go into `details`: a word such as `process_not_found`
+ * (cut to 100 characters), or `null`. Any other text is the server's and may echo what it
+ * was sent, the API key included (a key is never letters and underscores alone).
+ */
+function errorWord(error: unknown): string | null {
+  return typeof error === "string" && /^[a-z_]+$/i.test(error) ? error.slice(0, 100) : null;
+}
+
+/**
  * The frames of every connection of one process, in order, to the sink: each data frame's
  * bytes once (replays past the cursor dropped), decoded across frame boundaries; heartbeats
  * teach the cadence; an error frame ends the follow.
@@ -69,7 +78,7 @@ export class FrameDelivery {
         throw new CreateosError("ERR_CREATEOS_OUTPUT_INVALID", "CreateOS process output is invalid.", {
           details: {
             reason: "error frame",
-            error: typeof frame.error === "string" ? frame.error.slice(0, 100) : null,
+            error: errorWord(frame.error),
           },
         });
       default:
