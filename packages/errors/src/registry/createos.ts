@@ -495,7 +495,8 @@ try {
       "Check that `apiUrl` points at the CreateOS API itself.",
       "Configure the proxy in front of CreateOS to honour `Accept-Encoding: identity` (or not to compress API replies).",
     ],
-    prevention: "Keep `apiUrl` on the API origin; run the plugin's `probe` after changing network or URL settings.",
+    prevention:
+      "Keep `apiUrl` on the API origin; run the plugin's `probe` after changing network or URL settings.",
     example: `import { PaperclipError } from "@paperclipai/errors";
 
 try {
