@@ -20,6 +20,13 @@ export const isUpperAlnum = (code: number): boolean => (code >= 65 && code <= 90
 export const isBlank = (code: number): boolean => code === 32 || code === 9;
 export const isWhitespace = (code: number): boolean =>
   code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+/**
+ * The code unit at `index`, or -1 outside the text, for a read that may pass either end: -1 fails
+ * every test above as NaN would, but `charCodeAt` past the end leaves V8's optimised code (the
+ * scanner is thrown away and compiled again, tens of milliseconds on a busy host).
+ */
+export const codeAt = (text: string, index: number): number =>
+  index >= 0 && index < text.length ? text.charCodeAt(index) : -1;
 export const BACKSLASH = 92;
 export const DOUBLE_QUOTE = 34;
 export const SINGLE_QUOTE = 39;

@@ -1,5 +1,6 @@
 import {
   BACKSLASH,
+  codeAt,
   DOUBLE_QUOTE,
   isAlnum,
   isAsciiLetter,
@@ -31,9 +32,9 @@ export interface ValueSpan {
  */
 function readQuoted(text: string, start: number, context: RedactionContext): ValueSpan | null {
   let index = start;
-  while (text.charCodeAt(index) === BACKSLASH) index += 1;
+  while (codeAt(text, index) === BACKSLASH) index += 1;
   const level = index - start;
-  const quote = text.charCodeAt(index);
+  const quote = codeAt(text, index);
   if (quote !== DOUBLE_QUOTE && (quote !== SINGLE_QUOTE || level > 0)) return null;
   const contentStart = index + 1;
   const stop = Math.min(text.length, contentStart + MAX_CREDENTIAL_LENGTH);
