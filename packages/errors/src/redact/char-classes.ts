@@ -1,25 +1,52 @@
 // Character tests by code unit: the scanners call these once per character examined.
+// Each is one flat test, never a call to another: until V8 optimises a scanner (the first
+// megabyte a process redacts, every short text redacted early) each call is a real call, and a
+// test built from three nested ones cost a key scan most of its time there. A code past the
+// text's end (NaN) fails every comparison, so every test answers false for it.
 
 export const isAsciiLetter = (code: number): boolean =>
-  (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 export const isDigit = (code: number): boolean => code >= 48 && code <= 57;
-export const isAlnum = (code: number): boolean => isAsciiLetter(code) || isDigit(code);
+export const isAlnum = (code: number): boolean =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
 /** `[A-Za-z0-9_]`: a character that continues an identifier. */
-export const isNameChar = (code: number): boolean => isAlnum(code) || code === 95;
+export const isNameChar = (code: number): boolean =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 /** `[A-Za-z0-9_-]`: base64url, and most token bodies. */
-export const isTokenChar = (code: number): boolean => isNameChar(code) || code === 45;
+export const isTokenChar = (code: number): boolean =>
+  (code >= 97 && code <= 122) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 48 && code <= 57) ||
+  code === 95 ||
+  code === 45;
 /** RFC 7235 token68 without the trailing `=`: `[A-Za-z0-9._~+/-]`. */
 export const isToken68Char = (code: number): boolean =>
-  isTokenChar(code) || code === 46 || code === 126 || code === 43 || code === 47;
+  (code >= 97 && code <= 122) ||
+  (code >= 65 && code <= 90) ||
+  // `+`, `-`, `.`, `/` and the digits.
+  (code >= 45 && code <= 57) ||
+  code === 43 ||
+  code === 95 ||
+  code === 126;
 /** `[A-Za-z0-9+/]`: base64 without padding. */
-export const isBase64Char = (code: number): boolean => isAlnum(code) || code === 43 || code === 47;
+export const isBase64Char = (code: number): boolean =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 47 && code <= 57) || code === 43;
 export const isHexChar = (code: number): boolean =>
-  isDigit(code) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
-export const isLowerHexChar = (code: number): boolean => isDigit(code) || (code >= 97 && code <= 102);
-export const isUpperAlnum = (code: number): boolean => (code >= 65 && code <= 90) || isDigit(code);
+  (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+export const isLowerHexChar = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
+export const isUpperAlnum = (code: number): boolean =>
+  (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
 export const isBlank = (code: number): boolean => code === 32 || code === 9;
 export const isWhitespace = (code: number): boolean =>
   code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+/**
+ * The code unit at `index`, or -1 outside the text, for a read that may pass either end: -1 fails
+ * every test above as NaN would, but `charCodeAt` past the end leaves V8's optimised code (the
+ * scanner is thrown away and compiled again, tens of milliseconds on a busy host).
+ */
+export const codeAt = (text: string, index: number): number =>
+  index >= 0 && index < text.length ? text.charCodeAt(index) : -1;
 export const BACKSLASH = 92;
 export const DOUBLE_QUOTE = 34;
 export const SINGLE_QUOTE = 39;
