@@ -99,7 +99,7 @@ around it stays, so the line still says what failed and where.
   bounded amount of work per character.
 - The rules are JavaScript, not one regular expression: until V8 has optimised them, about the
   first megabyte a process redacts runs several times slower than what follows (on 1 MiB of
-  key-dense text, 0.2 s against upstream's 0.03 s; then at or above upstream's speed).
+  key-dense text, 0.1 s against upstream's 0.03 s; then at or above upstream's speed).
 - Each text is judged on its own: a secret split across two strings (half in one field, half in
   another) is redacted only where a half is recognisable alone.
 `;
