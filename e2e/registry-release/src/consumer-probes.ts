@@ -75,5 +75,9 @@ export const TSCONFIGS: Record<string, { compilerOptions: Record<string, unknown
   },
 };
 
-/** Options every TypeScript consumer config shares (a consumer's usual strictness). */
-export const SHARED_TS_OPTIONS = { strict: true, noEmit: true, skipLibCheck: true, types: ["node"] };
+/**
+ * Options every TypeScript consumer config shares: a strict consumer that does not set
+ * `skipLibCheck`, so the published declarations are checked too (with it, a `.d.cts` that
+ * could not be loaded from CommonJS passed unnoticed).
+ */
+export const SHARED_TS_OPTIONS = { strict: true, noEmit: true, skipLibCheck: false, types: ["node"] };
