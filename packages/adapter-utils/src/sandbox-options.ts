@@ -52,6 +52,15 @@ export interface LocalProcessSandboxOptions {
    * (root, or a delegated cgroup v2), which also lets it kill the run whole.
    */
   maxProcesses?: number | undefined;
+  /**
+   * Caps each writable tmpfs of the sandbox, in bytes (bwrap `--size`, bwrap 0.8.0 or
+   * later): the workspace scope's root and `/tmp`; in the network-only scope the private
+   * `/tmp`, `/run`, `/var/run` and `$XDG_RUNTIME_DIR` then become tmpfs of that size
+   * instead of directories of the run's directory. They are memory: unset (as upstream),
+   * a program can fill them until the host runs out. A whole number from 4096 up, else
+   * `ERR_SANDBOX_TMPFS_SIZE`.
+   */
+  tmpfsSizeBytes?: number | null | undefined;
 }
 
 export interface LocalProcessSandboxSpawnTarget {

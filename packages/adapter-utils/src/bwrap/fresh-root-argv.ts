@@ -14,10 +14,31 @@ export interface Mounted {
  * is rewritten through the link (nothing is bound onto a symlink inside the sandbox).
  */
 export class FreshRootArgv {
-  readonly args: string[] = ["--tmpfs", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"];
+  readonly args: string[];
   private readonly created = new Set(["/", "/proc", "/dev", "/tmp"]);
   private readonly mountedEntries: Mounted[] = [];
   private readonly links = new Map<string, string>();
+
+  /** `tmpfsSize`: bytes each writable tmpfs may hold (bwrap `--size`); `null`: no cap. */
+  constructor(readonly tmpfsSize: number | null = null) {
+    this.args = [
+      ...this.sized(),
+      "--tmpfs",
+      "/",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      ...this.sized(),
+      "--tmpfs",
+      "/tmp",
+    ];
+  }
+
+  /** `--size <bytes>` before a writable `--tmpfs`, when capped: it is memory a program could fill. */
+  sized(): string[] {
+    return this.tmpfsSize === null ? [] : ["--size", String(this.tmpfsSize)];
+  }
 
   get mounted(): readonly Mounted[] {
     return this.mountedEntries;

@@ -39,6 +39,17 @@ function plan(overrides: Partial<NetworkOnlyScopePlan> = {}): NetworkOnlyScopePl
 }
 
 describe("buildNetworkOnlyScopeArgs", () => {
+  it("with tmpfsSize, makes every private directory a tmpfs of that size instead of a bind", () => {
+    const { args, maskDirs } = buildNetworkOnlyScopeArgs(plan({ tmpfsSize: 65536 }));
+    const sized = args.flatMap((arg, index) => (arg === "--size" ? [args.slice(index, index + 4)] : []));
+    expect(sized).toEqual([
+      ["--size", "65536", "--tmpfs", "/tmp"],
+      ["--size", "65536", "--tmpfs", "/run"],
+    ]);
+    // Only the read-only /proc/1 mask is still a directory of the run's.
+    expect(maskDirs).toHaveLength(1);
+  });
+
   it("keeps the host tree, with its own /proc and /dev, and uses binds, not tmpfs", () => {
     const { args } = buildNetworkOnlyScopeArgs(plan());
     expect(args.slice(0, 7)).toEqual(["--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]);

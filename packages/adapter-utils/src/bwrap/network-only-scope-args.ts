@@ -30,6 +30,13 @@ export interface NetworkOnlyScopePlan {
    * from `/proc/1/<shim>` without a bind of its own. `null`: a fresh mask directory.
    */
   readonly initMask: string | null;
+  /**
+   * Bytes each private directory may hold. Set, `/tmp`, `/run` and the other masks are
+   * tmpfs of that size (bwrap `--size`) instead of directories of the run's directory,
+   * which lies in `/dev/shm` on most hosts and has no cap of its own; `null` or absent:
+   * directories, as upstream's argv.
+   */
+  readonly tmpfsSize?: number | null;
 }
 
 export interface NetworkOnlyScopeArgs {
@@ -115,6 +122,12 @@ function nextMaskDir(plan: NetworkOnlyScopePlan, maskDirs: string[]): string {
   return replacement;
 }
 
+/** A writable private directory's mount, up to its destination: a capped tmpfs, else a bind of a fresh mask directory. */
+function privateDir(plan: NetworkOnlyScopePlan, maskDirs: string[]): string[] {
+  const size = plan.tmpfsSize ?? null;
+  return size === null ? ["--bind", nextMaskDir(plan, maskDirs)] : ["--size", String(size), "--tmpfs"];
+}
+
 /** Binds a private directory over each masked path (through a link to its target); returns what it masked. */
 function maskRuntimeDirectories(plan: NetworkOnlyScopePlan, args: string[], maskDirs: string[]): string[] {
   const masked: string[] = [];
@@ -125,7 +138,7 @@ function maskRuntimeDirectories(plan: NetworkOnlyScopePlan, args: string[], mask
     if (target === null || masked.some((dir) => isSameOrBelow(dir, target))) continue;
     if (kindOf(plan.layout, target).kind === "symlink") continue;
     masked.push(target);
-    args.push("--bind", nextMaskDir(plan, maskDirs), target);
+    args.push(...privateDir(plan, maskDirs), target);
   }
   return masked;
 }
@@ -144,6 +157,6 @@ function maskExposedSocketRoots(
   for (const exposure of socketRootExposures(identity, plan.socketRoots)) {
     // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
     if (kindOf(plan.layout, exposure.hostPath).kind === "missing") continue;
-    args.push("--bind", nextMaskDir(plan, maskDirs), exposure.dest);
+    args.push(...privateDir(plan, maskDirs), exposure.dest);
   }
 }

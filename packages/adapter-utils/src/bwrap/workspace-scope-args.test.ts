@@ -80,6 +80,24 @@ function binds(args: string[]): { op: string; source: string; dest: string }[] {
 }
 
 describe("buildWorkspaceScopeArgs", () => {
+  it("with tmpfsSize, caps the root and /tmp (bwrap --size before each writable tmpfs)", () => {
+    const args = buildWorkspaceScopeArgs(plan(merged, { tmpfsSize: 65536 }));
+    expect(args.slice(0, 10)).toEqual([
+      "--size",
+      "65536",
+      "--tmpfs",
+      "/",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--size",
+      "65536",
+    ]);
+    expect(args[10]).toBe("--tmpfs");
+    expect(args[11]).toBe("/tmp");
+    expect(buildWorkspaceScopeArgs(plan(merged))).not.toContain("--size");
+  });
   it("starts from a fresh root with its own /proc, /dev and /tmp", () => {
     expect(buildWorkspaceScopeArgs(plan(merged)).slice(0, 8)).toEqual([
       "--tmpfs",

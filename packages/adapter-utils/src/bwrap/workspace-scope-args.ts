@@ -27,6 +27,8 @@ export interface WorkspaceScopePlan {
    * program starts from `/proc/1/<shim>` without a bind of its own.
    */
   readonly initMask: string | null;
+  /** Bytes each writable tmpfs may hold (bwrap `--size`); `null` or absent: no cap. */
+  readonly tmpfsSize?: number | null;
 }
 
 export interface ProxyMount {
@@ -43,7 +45,7 @@ export interface ProxyMount {
  * through the link first.
  */
 export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
-  const root = new FreshRootArgv();
+  const root = new FreshRootArgv(plan.tmpfsSize ?? null);
   if (kindOf(plan.layout, "/proc/sys").kind === "directory")
     root.args.push("--ro-bind", "/proc/sys", "/proc/sys");
   if (plan.initMask !== null) root.args.push("--ro-bind", plan.initMask, INIT_PROC_DIR);
@@ -90,6 +92,7 @@ function showSystemPaths(root: FreshRootArgv, plan: WorkspaceScopePlan): void {
 function maskSocketRoots(root: FreshRootArgv, plan: WorkspaceScopePlan): void {
   for (const exposure of socketRootExposures(root.mounted, plan.socketRoots)) {
     // A root missing on the host (and not creatable: a read-only or missing base) holds nothing.
-    if (kindOf(plan.layout, exposure.hostPath).kind !== "missing") root.args.push("--tmpfs", exposure.dest);
+    if (kindOf(plan.layout, exposure.hostPath).kind !== "missing")
+      root.args.push(...root.sized(), "--tmpfs", exposure.dest);
   }
 }

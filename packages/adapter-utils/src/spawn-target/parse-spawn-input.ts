@@ -6,6 +6,7 @@ import {
   parseLocalProcessFilesystemWorkspaceAccess,
   parseLocalProcessNetworkScope,
 } from "../options/parse-scopes.js";
+import { parseTmpfsSize } from "../options/parse-tmpfs-size.js";
 import {
   type ResolvedPathAlias,
   validatePathAliases,
@@ -28,6 +29,8 @@ export interface ParsedSpawnInput {
   readonly workspaceAccess: LocalProcessSandboxAccess;
   /** Validated aliases of the workspace scope (none in the network-only scope). */
   readonly aliases: ResolvedPathAlias[];
+  /** `tmpfsSizeBytes`, validated: the `--size` of each writable tmpfs; `null`: no cap. */
+  readonly tmpfsSize: number | null;
 }
 
 /**
@@ -55,11 +58,12 @@ export function parseSpawnInput(input: LocalProcessSandboxSpawnInput): ParsedSpa
   const workspaceDir = normalizeAbsolutePath(options.workspaceDir, "Sandbox workspaceDir");
   const cwd = normalizeAbsolutePath(input.cwd, "Sandbox cwd");
   const workspaceAccess = parseLocalProcessFilesystemWorkspaceAccess(options.filesystemWorkspaceAccess);
+  const tmpfsSize = parseTmpfsSize(options.tmpfsSizeBytes);
   if (filesystemScope) validateWorkspaceScope(workspaceDir, cwd, options);
   const aliases = filesystemScope ? validatePathAliases(workspaceDir, options.pathAliases, existsSync) : [];
   // Fails with upstream's message before anything is created when no rule remains.
   if (networkScope === "allowlist") {
     buildNetworkPolicy(options.networkAllowlist ?? [], options.networkTrustedUrls ?? []);
   }
-  return { filesystemScope, networkScope, workspaceDir, cwd, workspaceAccess, aliases };
+  return { filesystemScope, networkScope, workspaceDir, cwd, workspaceAccess, aliases, tmpfsSize };
 }

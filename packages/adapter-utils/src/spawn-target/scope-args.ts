@@ -51,7 +51,8 @@ export interface ScopeArgs {
 
 /** bwrap's arguments for the run's scopes, up to the program (pure). */
 export function scopeArgs(input: {
-  parsed: Pick<ParsedSpawnInput, "filesystemScope" | "networkScope">;
+  parsed: Pick<ParsedSpawnInput, "filesystemScope" | "networkScope"> &
+    Partial<Pick<ParsedSpawnInput, "tmpfsSize">>;
   layout: HostLayout;
   mounts: SandboxMounts;
   runDir: string | null;
@@ -75,6 +76,7 @@ export function scopeArgs(input: {
         proxyMount,
         socketRoots: mounts.socketRoots,
         initMask,
+        tmpfsSize: parsed.tmpfsSize ?? null,
       }),
     );
   } else {
@@ -89,6 +91,7 @@ export function scopeArgs(input: {
       socketRoots: mounts.socketRoots,
       runnerIsRoot,
       initMask,
+      tmpfsSize: parsed.tmpfsSize ?? null,
     });
     maskDirs = scope.maskDirs;
     args.push(...scope.args);

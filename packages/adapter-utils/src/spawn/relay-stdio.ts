@@ -42,6 +42,10 @@ export function relayStdio(child: ChildProcess, routes: readonly StdioRoute[]): 
     if (routes[fd] !== "relay" || !output) return Promise.resolve();
     const sink = createWriteStream("", { fd, autoClose: false });
     output.pipe(sink);
+    // Closed once drained, without an end (close-drained-output.ts): the relay ends too.
+    output.once("close", () => {
+      if (!sink.writableEnded) sink.end();
+    });
     return new Promise<void>((resolve) => {
       sink.once("finish", resolve);
       sink.once("error", () => {

@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { BoundedByteTail } from "@paperclipai/internal";
+import { closeDrainedOutput } from "./close-drained-output.js";
 import { LogDelivery, type LogStream } from "./log-delivery.js";
 import { type SpawnPlan, STATUS_FD } from "./plan-spawn.js";
 import type { RunChildProcessOptions, RunProcessResult } from "./run-child-process.js";
@@ -35,10 +36,16 @@ function captureOutput(child: ChildProcess | null, logs: LogDelivery): Captured 
         if (!readable.destroyed) readable.resume();
       });
     });
-    readable.on("end", () => {
+    // "close" alone when the stream was closed once drained (close-drained-output.ts).
+    let flushed = false;
+    const flush = () => {
+      if (flushed) return;
+      flushed = true;
       const rest = decoder.end();
       if (rest) void logs.deliver(stream, rest);
-    });
+    };
+    readable.on("end", flush);
+    readable.on("close", flush);
   };
   pump("stdout", child?.stdout ?? null);
   pump("stderr", child?.stderr ?? null);
@@ -176,7 +183,14 @@ export function superviseRun(input: SuperviseInput): Promise<RunProcessResult> {
         .finally(settle);
     };
     child.on("error", (error) => finish(() => reject(spawnFailure(command, opts.cwd, plan.env, error))));
-    child.on("exit", () => void plan.killSandbox());
+    child.on("exit", () => {
+      void plan.killSandbox().then(() => {
+        // Nothing of the sandbox runs now: a pipe still open is held from outside the run.
+        if (plan.bwrap === null) return;
+        closeDrainedOutput(child.stdout);
+        closeDrainedOutput(child.stderr);
+      });
+    });
     child.on("close", (code, signal) => {
       plan.status?.end();
       const outcome = runOutcome({

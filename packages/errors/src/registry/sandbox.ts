@@ -563,6 +563,23 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await runChildProcess("run-1", "codex", [], { ...opts, remoteExecution: sshSpec });
 // SandboxError [ERR_SANDBOX_UNSUPPORTED_OPTION]: runChildProcess does not implement the upstream option(s) "remoteExecution"; refusing to run without them.`,
   },
+  ERR_SANDBOX_TMPFS_SIZE: {
+    family: "sandbox",
+    title: "The sandbox's tmpfsSizeBytes is not a usable size",
+    message: "Sandbox tmpfsSizeBytes must be a whole number of bytes from ${min} to ${max}; got ${value}.",
+    meaning:
+      "`tmpfsSizeBytes` caps each writable tmpfs of the sandbox (bwrap `--size`): the workspace scope's root and `/tmp`, the network-only scope's private `/tmp`, `/run`, `/var/run` and `$XDG_RUNTIME_DIR`. Those are memory, not disk, and a program that fills them takes the host's memory until its run ends. The value given is not a whole number of bytes from one page (4096) up to `Number.MAX_SAFE_INTEGER`: a string, a fraction, zero (which tmpfs reads as no limit), a negative, NaN or Infinity. Nothing was created. `details.value` shows what was given (a string cut to 40 characters), `details.min` and `details.max` the bounds.",
+    when: 'A size read from configuration as a string (`"64m"`, `"67108864"`), computed as a fraction (`ram * 0.1`), or left at 0 to mean no cap.',
+    solutions: [
+      "Pass a number of bytes: `64 * 1024 * 1024` for 64 MiB.",
+      "Leave the option out (or `null`) for no cap, as upstream.",
+    ],
+    prevention:
+      'Convert sizes from configuration with `Math.floor` and check them before building the sandbox options. The option needs bwrap 0.8.0 or later (`--size`); an older bwrap fails the run\'s setup (`ERR_SANDBOX_SETUP_FAILED`, "Unknown option --size").',
+    example: `await runChildProcess("run-1", "node", ["build.js"], { ...opts,
+  localProcessSandbox: { workspaceDir: "/home/u/ws", filesystemScope: "workspace", tmpfsSizeBytes: "64m" } });
+// SandboxError [ERR_SANDBOX_TMPFS_SIZE]: Sandbox tmpfsSizeBytes must be a whole number of bytes from 4096 to 9007199254740991; got "64m".`,
+  },
   ERR_SANDBOX_LOG_CALLBACK_STALLED: {
     family: "sandbox",
     title: "runChildProcess stopped calling an onLog callback that did not settle",
