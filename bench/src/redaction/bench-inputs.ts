@@ -89,6 +89,11 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "pwd " repeated', build: repeated("pwd ") },
   { name: 'hostile: "--pwd " repeated', build: repeated("--pwd ") },
   { name: 'hostile: "pat " repeated', build: repeated("pat ") },
+  // More flags upstream does not know whose values are the next flag: a single dash, the short key
+  // word at a key's end, and the word that is a key only as a last part.
+  { name: 'hostile: "-pwd " repeated', build: repeated("-pwd ") },
+  { name: 'hostile: "--db-pwd " repeated', build: repeated("--db-pwd ") },
+  { name: 'hostile: "--pat " repeated', build: repeated("--pat ") },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

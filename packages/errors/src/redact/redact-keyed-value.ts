@@ -17,7 +17,12 @@ export function redactKeyedValue(key: string | undefined, value: string): string
     const kind = kindOfKey(key);
     if (
       kind !== null &&
-      isSecretValue(kind, "explicit", { start: 0, end: value.length, text: value, quoted: true }, REDACTED)
+      isSecretValue(
+        kind,
+        "explicit",
+        { start: 0, end: value.length, text: value, quoted: true, readEnd: value.length },
+        REDACTED,
+      )
     ) {
       return `${SCHEME.exec(value)?.[0] ?? ""}${REDACTED}`;
     }

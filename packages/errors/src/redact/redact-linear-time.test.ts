@@ -99,6 +99,8 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   // the word only, and the run of them is skipped, not searched on natively word by word.
   ["pwd ", "short key words that start no key"],
   ["--pwd ", "flags of a short key word whose values are flags"],
+  ["-pwd ", "single-dash flags of a short key word"],
+  ["--db-pwd ", "flags whose key ends in a short key word"],
   ["--sig ", "flags of a short key word of signatures"],
   ["pat ", "last-part key words that start no key"],
   ["scauth_", "key words inside a run of key characters too long for a key"],

@@ -38,12 +38,43 @@ function redactLookingFar(text: string, skipRepeats: boolean): string {
   return rewriter.finish();
 }
 
+// A rule that reads a run to its end past the reach it reports: a `v` is replaced only when the
+// blanks after it end in something other than `z`.
+function redactBeforeBlanks(text: string, runsPastReach: number | null): string {
+  const context = { replacement: "[R]", steps: 0 };
+  const rewriter = new Rewriter(text);
+  const repeats = new RepeatSkipper(text, rewriter, context, runsPastReach ?? 0);
+  let from = 0;
+  let reach = 0;
+  for (;;) {
+    if (runsPastReach !== null) from = repeats.resume(from, from, reach);
+    const at = text.indexOf("=v", from);
+    if (at === -1) break;
+    reach = at + 3;
+    let runEnd = at + 2;
+    while (text.charCodeAt(runEnd) === 32) runEnd += 1;
+    if (text.charCodeAt(runEnd) !== 122) rewriter.replace(at + 1, at + 2, context.replacement);
+    from = at + 2;
+  }
+  return rewriter.finish();
+}
+
 describe("RepeatSkipper", () => {
   it("repeats no step past what the step read, however far that is", () => {
     const text = `${"key=v; ".repeat(20_000)}${"z".repeat(20_000)}`;
     const plain = redactLookingFar(text, false);
     expect(plain).toContain("key=v; z");
     expect(redactLookingFar(text, true)).toBe(plain);
+  });
+
+  it("repeats no step whose run of blanks could leave the repetition", () => {
+    // Blanks longer than the skipper's margin of error at a repetition's end, in every unit.
+    const text = `${`key=v${" ".repeat(300)}`.repeat(2_000)}${" ".repeat(5_000)}z`;
+    const plain = redactBeforeBlanks(text, null);
+    expect(plain).toMatch(/key=v {5300}z$/);
+    expect(redactBeforeBlanks(text, 1)).toBe(plain);
+    // Counted as no run, the last unit is repeated too: its blanks run on to the `z`.
+    expect(redactBeforeBlanks(text, 0)).not.toBe(plain);
   });
 
   it.each([
@@ -75,6 +106,19 @@ describe("redactSecrets on repeated assignments", () => {
     const headers = `${"Authorization: Bearer ".repeat(5_000)}Authorization: Bearer abc123def456`;
     expect(redactSecrets(headers)).toBe(
       `${"Authorization: Bearer [REDACTED] Bearer ".repeat(2_500)}Authorization: Bearer [REDACTED]`,
+    );
+  });
+
+  it("judges the last flags and schemes of a repetition by what follows it", () => {
+    // The last flag's value comes after a run of blanks that leaves the repetition.
+    const flags = `${"--pwd ".repeat(20_001)}${" ".repeat(3_000)}x1`;
+    expect(redactSecrets(flags)).toBe(
+      `${"--pwd [REDACTED] ".repeat(10_000)}--pwd ${" ".repeat(3_000)}[REDACTED]`,
+    );
+    // The word after the last scheme, read past the value's start, ends after the repetition.
+    const schemes = "Authorization: Splunk abcdefgh ".repeat(5_000);
+    expect(redactSecrets(`${schemes}Authorization: Splunk abcdefgh1`)).toBe(
+      `${schemes}Authorization: Splunk [REDACTED]`,
     );
   });
 });

@@ -35,10 +35,17 @@ export class RepeatSkipper {
   private next = 0;
   private checkedUpTo = 0;
 
+  /**
+   * `runsPastReach`: how many runs of one class of characters (blanks, backslashes, name
+   * characters) a step may read past the reach it reports, one after another, each read to its
+   * end by a pattern. In a repetition whose unit holds a character outside the class (the rule's
+   * trigger), such a run ends within a period, so each adds a period to the reads after a step.
+   */
   constructor(
     private readonly text: string,
     private readonly rewriter: Rewriter,
     private readonly context: RedactionContext,
+    private readonly runsPastReach = 0,
   ) {}
 
   /**
@@ -72,7 +79,7 @@ export class RepeatSkipper {
         if (!this.probe(earlier - READS_BEFORE, period)) continue;
         const repeatsUpTo = repetitionEnd(text, earlier - READS_BEFORE, period, this.context);
         this.checkedUpTo = repeatsUpTo;
-        const readsAfter = Math.max(0, furthest - position);
+        const readsAfter = Math.max(0, furthest - position) + this.runsPastReach * period;
         const count = Math.floor((repeatsUpTo - readsAfter - position) / period);
         if (count > 0) {
           if (replaced > (this.replaced[slot] as number)) this.rewriter.repeatLast(period, count);

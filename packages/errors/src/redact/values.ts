@@ -22,6 +22,8 @@ export interface ValueSpan {
   /** The value's text without its quotes. */
   readonly text: string;
   readonly quoted: boolean;
+  /** The position after the last character the read looked at (a closing quote, the end that stopped it). */
+  readonly readEnd: number;
 }
 
 /**
@@ -47,14 +49,26 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
     if (code === quote && (quote === SINGLE_QUOTE || backslashes % (2 * level + 2) === level)) {
       context.steps += index - contentStart + 1;
       const end = index - level;
-      return { start: contentStart, end, text: text.slice(contentStart, end), quoted: true };
+      return {
+        start: contentStart,
+        end,
+        text: text.slice(contentStart, end),
+        quoted: true,
+        readEnd: index + 1,
+      };
     }
     if (level === 0 && (code === 10 || code === 13)) break;
     backslashes = 0;
   }
   context.steps += index - contentStart + 1;
   if (index === text.length) context.readToEnd = true;
-  return { start: contentStart, end: index, text: text.slice(contentStart, index), quoted: true };
+  return {
+    start: contentStart,
+    end: index,
+    text: text.slice(contentStart, index),
+    quoted: true,
+    readEnd: index + 1,
+  };
 }
 
 // Letters and most punctuation (`<` to `~`) end nothing: tested first, they cost one comparison.
@@ -110,6 +124,7 @@ export function readValue(
   while (end < handStop && !endsUnquoted(text.charCodeAt(end), inQuery)) end += 1;
   if (end === handStop && end < stop) end = Math.min(stop, ends.endFrom(end, inQuery, context));
   context.steps += end - start + 1;
+  const readEnd = end + 1;
   // Openers never trail, so the whole value answers "did it open this bracket" for every cut.
   let whole: string | undefined;
   while (end > start) {
@@ -118,7 +133,7 @@ export function readValue(
     if (!isTrailingPunctuation(code, whole ?? "")) break;
     end -= 1;
   }
-  return { start, end, text: text.slice(start, end), quoted: false };
+  return { start, end, text: text.slice(start, end), quoted: false, readEnd };
 }
 
 // Values that say a secret is absent rather than hold one.

@@ -24,14 +24,25 @@ import {
 } from "../values.js";
 import { WindowedSearch } from "../windowed-search.js";
 import { FlagDashes } from "./flag-dashes.js";
-import { keyPatterns, MAX_FLAG_KEY, MAX_KEY_SIDE, MAX_WORD } from "./key-candidates.js";
+import {
+  keyPatterns,
+  MAX_FLAG_KEY,
+  MAX_FLAG_WORD_START,
+  MAX_KEY_SIDE,
+  MAX_LOOKAHEAD,
+  MAX_WORD,
+  RUNS_PAST_REACH,
+} from "./key-candidates.js";
+import type { Reach } from "./token-shape.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
 // Any other scheme: a capitalised word of letters (`Splunk`, `GenieKey`, `Klaviyo-API-Key`) and
 // blanks, when the word after it is shaped like a credential (see otherSchemeEnd).
 const OTHER_SCHEME = /[A-Z][A-Za-z-]{1,39}[ \t]{1,8}/y;
+const MAX_OTHER_SCHEME = 1 + 39 + 8;
 // The word after it, read at most this far: enough to judge its shape.
-const SCHEME_VALUE = /[A-Za-z0-9._~+/=-]{1,256}/y;
+const MAX_SCHEME_VALUE = 256;
+const SCHEME_VALUE = new RegExp(`[A-Za-z0-9._~+/=-]{1,${MAX_SCHEME_VALUE}}`, "y");
 const AUTHORIZATION_KEY = /authorization$/i;
 
 // `[A-Za-z0-9_.-]`, flat like the tests of char-classes.ts: `-`, `.` and the digits are 45 to 57 but `/`.
@@ -234,6 +245,7 @@ function redactedEnd(
   value: ValueSpan,
   valueEnds: UnquotedValueEnds,
   context: RedactionContext,
+  reach: Reach,
 ): number {
   // Only a value near the bound can have been cut by it.
   if (value.quoted || value.end - value.start < MAX_CREDENTIAL_LENGTH / 2) return value.end;
@@ -241,6 +253,7 @@ function redactedEnd(
     if (isWhitespace(text.charCodeAt(index))) return value.end;
   }
   const runEnd = valueEnds.endFrom(value.start, assignment.inQuery, context);
+  reach.upTo = Math.max(reach.upTo, runEnd + 1);
   return runEnd - value.start > MAX_CREDENTIAL_LENGTH
     ? overlongValueEnd(text, value.start, runEnd)
     : value.end;
@@ -249,10 +262,22 @@ function redactedEnd(
 // How near a candidate must follow the last one for the search to go on without the word search.
 const DENSE = 256;
 
+// How far a step reads past a flag's dash, at most: the word search from the dash reads a
+// sensitive word in reach of it (MAX_FLAG_WORD_START, MAX_WORD), flagCandidate and flagWordEnd the
+// key after the dash and the look-ahead after that key.
+const FLAG_READS = MAX_FLAG_WORD_START + MAX_WORD + MAX_FLAG_KEY + MAX_LOOKAHEAD;
+// How far a step reads past a sensitive word's start, at most: the word search and the key pattern.
+const WORD_READS = MAX_WORD + MAX_LOOKAHEAD;
+// How far readAssignment reads past where it says a value starts, or past a key that is no key, at
+// most: another scheme and the word after it, a replacement already there; a key's quote, its
+// separator or the `value="` of a configuration entry (within MAX_LOOKAHEAD). Its runs of blanks
+// and backslashes are RUNS_PAST_REACH's.
+const ASSIGNMENT_READS = MAX_OTHER_SCHEME + MAX_SCHEME_VALUE + MAX_LOOKAHEAD;
+
 /** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
   const rewriter = new Rewriter(text);
-  const repeats = new RepeatSkipper(text, rewriter, context);
+  const repeats = new RepeatSkipper(text, rewriter, context, RUNS_PAST_REACH);
   const valueEnds = new UnquotedValueEnds(text);
   // A flag's match is its dash and the key follows it.
   const flags = candidates === keyPatterns().flagCandidate ? new FlagDashes(text, context) : null;
@@ -265,12 +290,17 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
   // for directly, as the word search first would cost a second search per candidate.
   let dense = false;
   let examinedUpTo = 0;
+  // How far the last step read, for the repeat skipper: it judges one by one only the last steps of
+  // a repetition, whose reads could leave it. Its default, a value's bound and more (6 Ki
+  // characters), left hundreds of flags to judge at the end of `--pwd ` repeated, each slow before
+  // V8 optimises this loop: more than the rest of the megabyte cost.
+  const reach: Reach = { upTo: 0 };
   candidates.lastIndex = 0;
   for (;;) {
     // No key starts inside one already judged (a run of key characters too long for a key, the
     // key of a value that is kept): the search resumes after it, not at each word inside it.
     if (candidates.lastIndex < examinedUpTo) candidates.lastIndex = examinedUpTo;
-    const resume = repeats.resume(candidates.lastIndex, examinedUpTo);
+    const resume = repeats.resume(candidates.lastIndex, examinedUpTo, reach.upTo);
     examinedUpTo += resume - candidates.lastIndex;
     candidates.lastIndex = resume;
     let wordStart: number;
@@ -279,6 +309,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
       wordStart = flags.next(candidates.lastIndex);
       if (wordStart === -1) break;
       candidates.lastIndex = wordStart + 1;
+      reach.upTo = wordStart + FLAG_READS;
       wordEnd = flagWordEnd(text, candidates.lastIndex);
     } else {
       const from = candidates.lastIndex;
@@ -287,6 +318,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
         if (word === null) break;
         wordStart = word.index;
         wordEnd = candidates.lastIndex;
+        reach.upTo = wordStart + WORD_READS;
       } else {
         const next = words?.next(from) ?? null;
         if (next === null) break;
@@ -295,6 +327,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
         // word lets the repeat skipper skip them. A word that is no key's start moves the scan on
         // by one character: a later word may start inside it (` key` of `secret key`).
         keyCandidateAt.lastIndex = next.index;
+        reach.upTo = next.index + WORD_READS;
         if (!keyCandidateAt.test(text)) {
           context.steps += 1;
           candidates.lastIndex = next.index + 1;
@@ -311,14 +344,20 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     if (wordStart < examinedUpTo) continue;
     const assignment = readAssignment(text, wordStart, wordEnd, rightSide, context);
     if ("skipTo" in assignment) {
+      // Comparisons, not Math.max: a call per step costs, until V8 optimises this loop.
+      if (assignment.skipTo + ASSIGNMENT_READS > reach.upTo)
+        reach.upTo = assignment.skipTo + ASSIGNMENT_READS;
       examinedUpTo = assignment.skipTo;
       continue;
     }
     examinedUpTo = assignment.keyEnd;
     const value = readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
+    const valueReach = assignment.valueStart + ASSIGNMENT_READS + context.replacement.length;
+    if (valueReach > reach.upTo) reach.upTo = valueReach;
+    if (value.readEnd > reach.upTo) reach.upTo = value.readEnd;
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
-    const end = redactedEnd(text, assignment, value, valueEnds, context);
+    const end = redactedEnd(text, assignment, value, valueEnds, context, reach);
     rewriter.replace(value.start, end, context.replacement);
     candidates.lastIndex = Math.max(end, wordEnd);
     examinedUpTo = candidates.lastIndex;

@@ -81,3 +81,15 @@ export const MAX_FLAG_KEY = 1 + 2 * MAX_KEY_SIDE + Math.max(...SENSITIVE_WORDS.m
 export const MAX_WORD = 2 * Math.max(...SENSITIVE_WORDS.map((word) => word.length));
 /** How far after a flag's dash its key's sensitive word may start: `-`, a key side. */
 export const MAX_FLAG_WORD_START = 2 + MAX_KEY_SIDE;
+/**
+ * What a candidate pattern's look-ahead reads after a key (keyCandidate) or a flag's key
+ * (flagCandidate), at most: a quote, a separator, a scheme or a sensitive word and a few characters
+ * more. The runs of blanks, backslashes and name characters it reads to their ends come on top
+ * (RUNS_PAST_REACH): a run has no bound of its own.
+ */
+export const MAX_LOOKAHEAD = 64;
+/**
+ * The most runs of one class the patterns and readAssignment read one after another past a
+ * position they report: `\\*["']?[ \t]*[:=]` then `[ \t]*[A-Za-z][\w-]*:` in EXPLICIT.
+ */
+export const RUNS_PAST_REACH = 4;
