@@ -9,7 +9,7 @@ import {
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
-import { command, expectSameAnswers } from "./helpers/command-differential.js";
+import { answer, command, expectSameAnswers } from "./helpers/command-differential.js";
 import { countedScope, countingRandomPreload } from "./helpers/native-stubs.js";
 import { upstreamRunner } from "./helpers/upstream-runner.js";
 
@@ -59,7 +59,12 @@ describe("runtime request ids across a provider restart against upstream's runne
     );
     const ours = await withWork((work) => driveCodexRunner(toolchain(), work, steps(work)));
     for (const result of [ours, upstream]) expect(result.failure).toBeNull();
-    expectSameAnswers(ours, upstream);
+    // Not compared: the drain's `retainedEventsDrained`. Ours answers it from its outbox, so it
+    // depends on whether the server's acknowledgements of the interrupted turn's last events came
+    // before the drain (under load they once all had: ours true, upstream's false). The drains'
+    // own rules are compared where they are deterministic (codex-drain-and-stop-upstream.test.ts).
+    expectSameAnswers(ours, upstream, ["drain"]);
+    expect(answer(ours, "drain")).toMatchObject({ status: "completed", result: { status: "completed" } });
     // The fake app-server numbers its requests afresh in each process: `srv-1` in both turns.
     const [before, after] = ids(upstream);
     const first = drawnWith(before as string, "turn-1");
