@@ -159,6 +159,20 @@ const LONGEST_LISTED_WORD = Math.max(
 );
 // `lower` is empty for a value too long to be listed: a set lookup costs more than this test.
 const isListed = (words: ReadonlySet<string>, lower: string): boolean => lower !== "" && words.has(lower);
+// Each listed word's length and last letter, as `length * 128 + code`: a value none of them has
+// (`v1234`, most values) skips lowercasing and three set lookups, each of a fresh string the engine
+// hashes first. Lowercasing keeps an ASCII value's length and maps a last character only from
+// `A`-`Z`; a non-ASCII one is looked up in full.
+const LISTED_ENDS = new Set(
+  [...ABSENT_WORDS, ...ENUM_WORDS, ...FUNCTION_WORDS].map(
+    (word) => word.length * 128 + word.charCodeAt(word.length - 1),
+  ),
+);
+function mayBeListed(value: string): boolean {
+  const last = value.charCodeAt(value.length - 1);
+  if (last >= 128) return true;
+  return LISTED_ENDS.has(value.length * 128 + (last >= 65 && last <= 90 ? last + 32 : last));
+}
 const isNonSecretWord = (lower: string): boolean =>
   isListed(ABSENT_WORDS, lower) || isListed(ENUM_WORDS, lower);
 /** Values that are never a secret after a scheme: the key-assignment search skips them. */
@@ -258,7 +272,7 @@ export function isSecretValue(
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   // Every listed word is short: a longer value is none of them, and lowercasing it costs its length.
-  const lower = text.length <= LONGEST_LISTED_WORD ? text.toLowerCase() : "";
+  const lower = text.length <= LONGEST_LISTED_WORD && mayBeListed(text) ? text.toLowerCase() : "";
   if (form === "after-scheme") return !isNonSecretWord(lower);
   // `--api-key is required`: a flag followed by a sentence, not by its value.
   if (form === "flag" && isListed(FUNCTION_WORDS, lower)) return false;
