@@ -191,11 +191,14 @@ const isReferenceOrMask = (value: string): boolean =>
   /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
     value,
   );
+// `x`, `X`, `*`, `…`: how a mask ends, tested before its pattern, which most values fail only at their end.
+const endsLikeMask = (code: number): boolean => code === 120 || code === 88 || code === 42 || code === 0x2026;
 /**
  * A provider's prefix and a mask: `sk-proj-XXXX`, `figd_xxxxxxxx`, `ghp_****` (a placeholder in a
  * sample configuration, not the secret). The prefix is short words joined by `-`, `_`, `.` or `:`.
  */
 const isPrefixedMask = (value: string): boolean =>
+  endsLikeMask(value.charCodeAt(value.length - 1)) &&
   /^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.:][A-Za-z0-9]{1,11}){0,2}[-_.:](?:x{3,}|X{3,}|\*{3,}|\u2026)$/.test(
     value,
   );
@@ -240,6 +243,20 @@ export function looksLikeCredential(value: string): boolean {
   return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
 }
 
+// The last letters of the nouns namesASecret ends with (toke`n`, passwor`d`, secre`t`, ke`y`,
+// credentia`l`, cred`s`, cooki`e`), in either case: most values (`v1234`) fail here, before the pattern.
+const endsLikeSecretNoun = (code: number): boolean => {
+  const lower = code | 0x20;
+  return (
+    lower === 110 ||
+    lower === 100 ||
+    lower === 116 ||
+    lower === 121 ||
+    lower === 108 ||
+    lower === 115 ||
+    lower === 101
+  );
+};
 /**
  * `app-token`, `db-password`, `api_key`: letters-only words joined by `-` or `_` ending in a
  * secret's noun, the name of a secret (`kubectl get secret app-token`, `--secret=api-key`).
@@ -247,6 +264,7 @@ export function looksLikeCredential(value: string): boolean {
  */
 export const namesASecret = (value: string): boolean =>
   isAsciiLetter(value.charCodeAt(0)) &&
+  endsLikeSecretNoun(value.charCodeAt(value.length - 1)) &&
   /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(
     value,
   );
