@@ -12,6 +12,18 @@ const repeated =
   (bytes: number): string =>
     unit.repeat(Math.ceil((bytes - tail.length) / Buffer.byteLength(unit))) + tail;
 
+// A unit that differs each time (`unit(0)`, `unit(1)`, …): nothing repeats for a skipper to skip.
+const numbered =
+  (unit: (index: number) => string) =>
+  (bytes: number): string => {
+    const units: string[] = [];
+    for (let index = 0, length = 0; length < bytes; index += 1) {
+      units.push(unit(index));
+      length += Buffer.byteLength(units[index] as string);
+    }
+    return units.join("");
+  };
+
 // An unterminated PEM block runs to the end of the text, which would make the rest free.
 const closedSecretLines = SECRET_LINES.filter(
   (line) => !line.text.includes("-----BEGIN") || line.text.includes("-----END"),
@@ -94,6 +106,25 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   { name: 'hostile: "-pwd " repeated', build: repeated("-pwd ") },
   { name: 'hostile: "--db-pwd " repeated', build: repeated("--db-pwd ") },
   { name: 'hostile: "--pat " repeated', build: repeated("--pat ") },
+  // A key word, a scheme, a URL or a header repeated with a distinct value each time: every unit
+  // is judged, as the repeat skipper cannot help.
+  { name: 'hostile: "--token v<i> " with distinct values', build: numbered((i) => `--token v${i} `) },
+  { name: 'hostile: "Bearer v<i>x " with distinct values', build: numbered((i) => `Bearer v${i}x `) },
+  {
+    name: 'hostile: "\\"token\\":\\"v<i>\\"," with distinct values',
+    build: numbered((i) => `"token":"v${i}",`),
+  },
+  { name: 'hostile: "http://u:p<i>@h/ " with distinct values', build: numbered((i) => `http://u:p${i}@h/ `) },
+  {
+    name: 'hostile: "OPENAI_API_KEY=v<i> " with distinct values',
+    build: numbered((i) => `OPENAI_API_KEY=v${i} `),
+  },
+  {
+    name: 'hostile: "--token v<i> " and "-H x<i> " alternating, distinct values',
+    build: numbered((i) => (i % 2 ? `--token v${i} ` : `-H x${i} `)),
+  },
+  { name: "hostile: \"-H 'X-Id: <i>' \" with distinct values", build: numbered((i) => `-H 'X-Id: ${i}' `) },
+  { name: 'hostile: "password=v<i> " with distinct values', build: numbered((i) => `password=v${i} `) },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

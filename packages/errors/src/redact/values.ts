@@ -159,6 +159,20 @@ const LONGEST_LISTED_WORD = Math.max(
 );
 // `lower` is empty for a value too long to be listed: a set lookup costs more than this test.
 const isListed = (words: ReadonlySet<string>, lower: string): boolean => lower !== "" && words.has(lower);
+// Each listed word's length and last letter, as `length * 128 + code`: a value none of them has
+// (`v1234`, most values) skips lowercasing and three set lookups, each of a fresh string the engine
+// hashes first. Lowercasing keeps an ASCII value's length and maps a last character only from
+// `A`-`Z`; a non-ASCII one is looked up in full.
+const LISTED_ENDS = new Set(
+  [...ABSENT_WORDS, ...ENUM_WORDS, ...FUNCTION_WORDS].map(
+    (word) => word.length * 128 + word.charCodeAt(word.length - 1),
+  ),
+);
+function mayBeListed(value: string): boolean {
+  const last = value.charCodeAt(value.length - 1);
+  if (last >= 128) return true;
+  return LISTED_ENDS.has(value.length * 128 + (last >= 65 && last <= 90 ? last + 32 : last));
+}
 const isNonSecretWord = (lower: string): boolean =>
   isListed(ABSENT_WORDS, lower) || isListed(ENUM_WORDS, lower);
 /** Values that are never a secret after a scheme: the key-assignment search skips them. */
@@ -177,11 +191,14 @@ const isReferenceOrMask = (value: string): boolean =>
   /^(?:\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{[^}]*\}\}|<[^<>]*>|\*+|x{3,}|X{3,})$/.test(
     value,
   );
+// `x`, `X`, `*`, `…`: how a mask ends, tested before its pattern, which most values fail only at their end.
+const endsLikeMask = (code: number): boolean => code === 120 || code === 88 || code === 42 || code === 0x2026;
 /**
  * A provider's prefix and a mask: `sk-proj-XXXX`, `figd_xxxxxxxx`, `ghp_****` (a placeholder in a
  * sample configuration, not the secret). The prefix is short words joined by `-`, `_`, `.` or `:`.
  */
 const isPrefixedMask = (value: string): boolean =>
+  endsLikeMask(value.charCodeAt(value.length - 1)) &&
   /^[A-Za-z][A-Za-z0-9]{0,11}(?:[-_.:][A-Za-z0-9]{1,11}){0,2}[-_.:](?:x{3,}|X{3,}|\*{3,}|\u2026)$/.test(
     value,
   );
@@ -226,6 +243,20 @@ export function looksLikeCredential(value: string): boolean {
   return digits > 0 || joiners > 0 || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(value);
 }
 
+// The last letters of the nouns namesASecret ends with (toke`n`, passwor`d`, secre`t`, ke`y`,
+// credentia`l`, cred`s`, cooki`e`), in either case: most values (`v1234`) fail here, before the pattern.
+const endsLikeSecretNoun = (code: number): boolean => {
+  const lower = code | 0x20;
+  return (
+    lower === 110 ||
+    lower === 100 ||
+    lower === 116 ||
+    lower === 121 ||
+    lower === 108 ||
+    lower === 115 ||
+    lower === 101
+  );
+};
 /**
  * `app-token`, `db-password`, `api_key`: letters-only words joined by `-` or `_` ending in a
  * secret's noun, the name of a secret (`kubectl get secret app-token`, `--secret=api-key`).
@@ -233,6 +264,7 @@ export function looksLikeCredential(value: string): boolean {
  */
 export const namesASecret = (value: string): boolean =>
   isAsciiLetter(value.charCodeAt(0)) &&
+  endsLikeSecretNoun(value.charCodeAt(value.length - 1)) &&
   /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_](?:token|password|passwd|secret|key|credentials?|creds|cookie)$/i.test(
     value,
   );
@@ -258,7 +290,7 @@ export function isSecretValue(
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   // Every listed word is short: a longer value is none of them, and lowercasing it costs its length.
-  const lower = text.length <= LONGEST_LISTED_WORD ? text.toLowerCase() : "";
+  const lower = text.length <= LONGEST_LISTED_WORD && mayBeListed(text) ? text.toLowerCase() : "";
   if (form === "after-scheme") return !isNonSecretWord(lower);
   // `--api-key is required`: a flag followed by a sentence, not by its value.
   if (form === "flag" && isListed(FUNCTION_WORDS, lower)) return false;

@@ -48,10 +48,29 @@ const endsCredential = (code: number): boolean =>
 
 // `token_type=Bearer expires_in=3600`: the next field of an OAuth token response, not a credential.
 const OAUTH_FIELD = /^(?:expires_in|expires_at|ext_expires_in|scope|refresh_token|id_token)=/;
+// Their first letters: a credential starting otherwise is tested without a slice of it.
+const isOauthFieldStart = (code: number): boolean =>
+  code === 101 || code === 115 || code === 114 || code === 105;
 
 function isLettersOnly(value: string): boolean {
   for (let index = 0; index < value.length; index += 1) {
     if (!isAsciiLetter(value.charCodeAt(index))) return false;
+  }
+  return true;
+}
+
+const LONGEST_PROSE_WORD = Math.max(...[...PROSE_AFTER_SCHEME].map((word) => word.length));
+/**
+ * Whether lowercased `word` may be a word of PROSE_AFTER_SCHEME, all ASCII letters: not when it is
+ * longer, or holds an ASCII character other than a letter (lowercasing keeps those, and makes
+ * nothing longer but what it turns non-ASCII). Most credentials (`v1234x`) fail here, before a
+ * lowercased copy and a set lookup.
+ */
+function mayBeProse(word: string): boolean {
+  if (word.length > LONGEST_PROSE_WORD) return false;
+  for (let index = 0; index < word.length; index += 1) {
+    const code = word.charCodeAt(index);
+    if (code < 128 && !isAsciiLetter(code)) return false;
   }
   return true;
 }
@@ -61,8 +80,9 @@ function isLettersOnly(value: string): boolean {
  * "Basic auth"), and not a plain word after a lowercase scheme ("bearer tokens are").
  */
 function isCredential(scheme: string, value: string): boolean {
-  const word = value.replace(/\.+$/, "");
-  if (PROSE_AFTER_SCHEME.has(word.toLowerCase())) return false;
+  // Trailing dots ("… Bearer auth."); a replace per credential only where there are some.
+  const word = value.charCodeAt(value.length - 1) === 46 ? value.replace(/\.+$/, "") : value;
+  if (mayBeProse(word) && PROSE_AFTER_SCHEME.has(word.toLowerCase())) return false;
   return scheme !== scheme.toLowerCase() || !isLettersOnly(word);
 }
 
@@ -88,7 +108,7 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     while (end < stop && (isToken68Char(text.charCodeAt(end)) || text.charCodeAt(end) === 61)) end += 1;
     context.steps += end - start + 1;
     if (end - start < 6 || !endsCredential(text.charCodeAt(end))) continue;
-    if (OAUTH_FIELD.test(text.slice(start, end))) continue;
+    if (isOauthFieldStart(text.charCodeAt(start)) && OAUTH_FIELD.test(text.slice(start, end))) continue;
     let lastScheme = schemesEnd;
     while (isAsciiLetter(text.charCodeAt(lastScheme - 1))) lastScheme -= 1;
     if (!isCredential(text.slice(lastScheme, schemesEnd), text.slice(start, end))) continue;

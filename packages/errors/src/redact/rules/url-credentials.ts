@@ -36,9 +36,11 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
   if (!text.includes("@")) return text;
   const rewriter = new Rewriter(text);
   WITH_USERINFO.lastIndex = 0;
-  for (let match = WITH_USERINFO.exec(text); match !== null; match = WITH_USERINFO.exec(text)) {
+  // test, not exec: the match is `x://` (its look-ahead reads nothing), so where it ends is all a
+  // step needs, and a match array per URL cost a dense text of URLs a tenth of its time.
+  while (WITH_USERINFO.test(text)) {
     context.steps += 1;
-    const userStart = match.index + match[0].length;
+    const userStart = WITH_USERINFO.lastIndex;
     const stop = Math.min(text.length, userStart + MAX_USERINFO);
     let colon = -1;
     let at = -1;
@@ -59,7 +61,9 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
       continue;
     }
     if (at <= colon + 1) continue;
-    if (text.slice(colon + 1, at) === context.replacement) continue;
+    // Redacted already: compared in place, not through a slice per password.
+    if (at - colon - 1 === context.replacement.length && text.startsWith(context.replacement, colon + 1))
+      continue;
     rewriter.replace(colon + 1, at, context.replacement);
     WITH_USERINFO.lastIndex = at;
   }
