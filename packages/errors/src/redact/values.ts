@@ -310,7 +310,13 @@ export function isSecretValue(
   if (isReferenceOrMask(text) || isUrl(text) || isPrefixedMask(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
   // `Authorization: Cookie: …`: the next field's label, not a value.
-  if (form === "explicit" && !value.quoted && /^[A-Za-z][\w-]*:$/.test(text)) return false;
+  if (
+    form === "explicit" &&
+    !value.quoted &&
+    text.charCodeAt(text.length - 1) === 58 &&
+    /^[A-Za-z][\w-]*:$/.test(text)
+  )
+    return false;
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   // Every listed word is short: a longer value is none of them, and lowercasing it costs its length.
