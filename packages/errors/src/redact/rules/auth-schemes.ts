@@ -100,13 +100,16 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
   schemeStart.lastIndex = 0;
   for (;;) {
     schemeStart.lastIndex = repeats.resume(schemeStart.lastIndex, 0);
-    const found = schemeStart.exec(text);
-    if (found === null) break;
-    const schemesEnd = schemeRunEnd(text, found.index + found[0].length);
+    // test, not exec: no match array per scheme. The match is `Bearer` or `Basic` (in one of
+    // three casings), so its last letter says where it started.
+    if (!schemeStart.test(text)) break;
+    const matchEnd = schemeStart.lastIndex;
+    const matchStart = matchEnd - ((text.charCodeAt(matchEnd - 1) | 0x20) === 114 ? 6 : 5);
+    const schemesEnd = schemeRunEnd(text, matchEnd);
     schemeStart.lastIndex = schemesEnd;
     let start = schemesEnd;
     while (start - schemesEnd <= MAX_BLANKS && isBlank(text.charCodeAt(start))) start += 1;
-    context.steps += start - found.index + 1;
+    context.steps += start - matchStart + 1;
     if (start === schemesEnd || start - schemesEnd > MAX_BLANKS) continue;
     const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
     let end = start;
