@@ -177,10 +177,25 @@ const isNonSecretWord = (lower: string): boolean =>
   isListed(ABSENT_WORDS, lower) || isListed(ENUM_WORDS, lower);
 /** Values that are never a secret after a scheme: the key-assignment search skips them. */
 export const NON_SECRET_WORDS: readonly string[] = [...ABSENT_WORDS, ...ENUM_WORDS];
+// Each pattern below is tested only when the value's first or last character can start or end
+// a match: most values (`v1234`) fail that comparison, where the pattern cost a dense keyed text
+// a few milliseconds a megabyte each.
 // "Bearer opaque" inside quotes: the scheme says what follows is a credential.
 const STARTS_WITH_SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+\S/i;
+// `b`, `t`, `d`, `n`, `s` in either case: the first letters of STARTS_WITH_SCHEME's schemes.
+const mayStartScheme = (code: number): boolean => {
+  const lower = code | 0x20;
+  return lower === 98 || lower === 116 || lower === 100 || lower === 110 || lower === 115;
+};
+const startsWithScheme = (value: string): boolean =>
+  mayStartScheme(value.charCodeAt(0)) && STARTS_WITH_SCHEME.test(value);
 
-const isNumber = (value: string): boolean => /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value);
+const isNumber = (value: string): boolean => {
+  const first = value.charCodeAt(0);
+  return (
+    (isDigit(first) || first === 43 || first === 45) && /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value)
+  );
+};
 // `$`, `%`, `{`, `<`, `*`, `x`, `X`: the first characters of a reference or a mask (checked first: it is cheap).
 // Comparisons, not a set: this runs for every value judged.
 const isMaskOrReferenceStart = (code: number): boolean =>
@@ -210,11 +225,20 @@ const isUrl = (value: string): boolean =>
  * credential. A single run of 16 or more letters is rarely a word and often a token.
  */
 const isProse = (value: string): boolean =>
+  isAsciiLetter(value.charCodeAt(value.length - 1)) &&
   /^(?:[a-z]{1,15}|[A-Z][a-z]{1,14}|[A-Z]{1,12})(?: (?:[a-z]{1,15}|[A-Z][a-z]{1,14}|[A-Z]{1,12}))*$/.test(
     value,
   );
 // JIRA-1234: a ticket's id, not a secret.
-const isIssueKey = (value: string): boolean => /^[A-Z][A-Z0-9]{1,9}-\d{1,7}$/.test(value);
+const isIssueKey = (value: string): boolean => {
+  const first = value.charCodeAt(0);
+  return (
+    first >= 65 &&
+    first <= 90 &&
+    isDigit(value.charCodeAt(value.length - 1)) &&
+    /^[A-Z][A-Z0-9]{1,9}-\d{1,7}$/.test(value)
+  );
+};
 
 function hasAlnum(value: string): boolean {
   for (let index = 0; index < value.length; index += 1) if (isAlnum(value.charCodeAt(index))) return true;
@@ -286,7 +310,13 @@ export function isSecretValue(
   if (isReferenceOrMask(text) || isUrl(text) || isPrefixedMask(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
   // `Authorization: Cookie: …`: the next field's label, not a value.
-  if (form === "explicit" && !value.quoted && /^[A-Za-z][\w-]*:$/.test(text)) return false;
+  if (
+    form === "explicit" &&
+    !value.quoted &&
+    text.charCodeAt(text.length - 1) === 58 &&
+    /^[A-Za-z][\w-]*:$/.test(text)
+  )
+    return false;
   // `"credentials": {`, `"tokens": [`: structure, not a value.
   if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
   // Every listed word is short: a longer value is none of them, and lowercasing it costs its length.
@@ -295,7 +325,7 @@ export function isSecretValue(
   // `--api-key is required`: a flag followed by a sentence, not by its value.
   if (form === "flag" && isListed(FUNCTION_WORDS, lower)) return false;
   if (kind === "password") return !isListed(ABSENT_WORDS, lower);
-  if (STARTS_WITH_SCHEME.test(text)) return true;
+  if (startsWithScheme(text)) return true;
   if (isNonSecretWord(lower)) return false;
   // Base64 may start with `/`: a registry blob is judged by its shape alone.
   if (kind === "registry-auth") return /^[A-Za-z0-9+/]{8,}={0,2}$/.test(text) && !isProse(text);

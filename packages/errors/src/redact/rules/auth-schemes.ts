@@ -76,14 +76,20 @@ function mayBeProse(word: string): boolean {
 }
 
 /**
- * Whether the word after a scheme is a credential: not a word of prose ("Bearer authentication",
- * "Basic auth"), and not a plain word after a lowercase scheme ("bearer tokens are").
+ * Whether the word after the scheme that ends at `schemesEnd` is a credential: not a word of prose
+ * ("Bearer authentication", "Basic auth"), and not a plain word after a lowercase scheme ("bearer
+ * tokens are"). The scheme is read only for a word of letters: most credentials hold another
+ * character, and skip a copy and a lowercased copy of it.
  */
-function isCredential(scheme: string, value: string): boolean {
+function isCredential(text: string, schemesEnd: number, value: string): boolean {
   // Trailing dots ("… Bearer auth."); a replace per credential only where there are some.
   const word = value.charCodeAt(value.length - 1) === 46 ? value.replace(/\.+$/, "") : value;
   if (mayBeProse(word) && PROSE_AFTER_SCHEME.has(word.toLowerCase())) return false;
-  return scheme !== scheme.toLowerCase() || !isLettersOnly(word);
+  if (!isLettersOnly(word)) return true;
+  let schemeStart = schemesEnd;
+  while (isAsciiLetter(text.charCodeAt(schemeStart - 1))) schemeStart -= 1;
+  const scheme = text.slice(schemeStart, schemesEnd);
+  return scheme !== scheme.toLowerCase();
 }
 
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
@@ -94,13 +100,16 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
   schemeStart.lastIndex = 0;
   for (;;) {
     schemeStart.lastIndex = repeats.resume(schemeStart.lastIndex, 0);
-    const found = schemeStart.exec(text);
-    if (found === null) break;
-    const schemesEnd = schemeRunEnd(text, found.index + found[0].length);
+    // test, not exec: no match array per scheme. The match is `Bearer` or `Basic` (in one of
+    // three casings), so its last letter says where it started.
+    if (!schemeStart.test(text)) break;
+    const matchEnd = schemeStart.lastIndex;
+    const matchStart = matchEnd - ((text.charCodeAt(matchEnd - 1) | 0x20) === 114 ? 6 : 5);
+    const schemesEnd = schemeRunEnd(text, matchEnd);
     schemeStart.lastIndex = schemesEnd;
     let start = schemesEnd;
     while (start - schemesEnd <= MAX_BLANKS && isBlank(text.charCodeAt(start))) start += 1;
-    context.steps += start - found.index + 1;
+    context.steps += start - matchStart + 1;
     if (start === schemesEnd || start - schemesEnd > MAX_BLANKS) continue;
     const stop = Math.min(text.length, start + MAX_CREDENTIAL_LENGTH);
     let end = start;
@@ -109,9 +118,7 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     context.steps += end - start + 1;
     if (end - start < 6 || !endsCredential(text.charCodeAt(end))) continue;
     if (isOauthFieldStart(text.charCodeAt(start)) && OAUTH_FIELD.test(text.slice(start, end))) continue;
-    let lastScheme = schemesEnd;
-    while (isAsciiLetter(text.charCodeAt(lastScheme - 1))) lastScheme -= 1;
-    if (!isCredential(text.slice(lastScheme, schemesEnd), text.slice(start, end))) continue;
+    if (!isCredential(text, schemesEnd, text.slice(start, end))) continue;
     rewriter.replace(start, end, context.replacement);
     schemeStart.lastIndex = end;
   }

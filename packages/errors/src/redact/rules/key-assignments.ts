@@ -1,12 +1,4 @@
-import {
-  BACKSLASH,
-  codeAt,
-  DOUBLE_QUOTE,
-  isAsciiLetter,
-  isBlank,
-  isWhitespace,
-  SINGLE_QUOTE,
-} from "../char-classes.js";
+import { BACKSLASH, codeAt, DOUBLE_QUOTE, isBlank, isWhitespace, SINGLE_QUOTE } from "../char-classes.js";
 import { type KeyKind, kindOfKey } from "../key-names.js";
 import { overlongValueEnd } from "../overlong-runs.js";
 import type { RedactionContext } from "../redaction-context.js";
@@ -36,6 +28,12 @@ import {
 import type { Reach } from "./token-shape.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
+// `b`, `t`, `d`, `n`, `s`, `a` in either case, SCHEME's first letters: most values (`v1234`) fail
+// this comparison, where the pattern cost a dense keyed text a few milliseconds a megabyte.
+const mayStartScheme = (code: number): boolean => {
+  const lower = code | 0x20;
+  return lower === 98 || lower === 116 || lower === 100 || lower === 110 || lower === 115 || lower === 97;
+};
 // Any other scheme: a capitalised word of letters (`Splunk`, `GenieKey`, `Klaviyo-API-Key`) and
 // blanks, when the word after it is shaped like a credential (see otherSchemeEnd).
 const OTHER_SCHEME = /[A-Z][A-Za-z-]{1,39}[ \t]{1,8}/y;
@@ -44,6 +42,9 @@ const MAX_OTHER_SCHEME = 1 + 39 + 8;
 const MAX_SCHEME_VALUE = 256;
 const SCHEME_VALUE = new RegExp(`[A-Za-z0-9._~+/=-]{1,${MAX_SCHEME_VALUE}}`, "y");
 const AUTHORIZATION_KEY = /authorization$/i;
+// Tested before AUTHORIZATION_KEY: most keys are shorter, or end in another letter than its `n`.
+const mayNameAuthorization = (key: string): boolean =>
+  key.length >= 13 && (key.charCodeAt(key.length - 1) | 0x20) === 110 && AUTHORIZATION_KEY.test(key);
 
 // `[A-Za-z0-9_.-]`, flat like the tests of char-classes.ts: `-`, `.` and the digits are 45 to 57 but `/`.
 const isKeyChar = (code: number): boolean =>
@@ -114,7 +115,6 @@ export function readAssignment(
   context.steps += keyEnd - keyStart + 1;
   const before = codeAt(text, keyStart - 1);
   const keyStartsHere = keyStart === 0 || !isKeyChar(before) || isEscapedLineBreak(text, keyStart - 1);
-  const notAKey = { skipTo: keyEnd };
   // A run of key characters longer than a key is no key at all: skip the whole run.
   if (!keyStartsHere || isKeyChar(codeAt(text, keyEnd))) {
     let runEnd = keyEnd;
@@ -123,13 +123,13 @@ export function readAssignment(
     return { skipTo: runEnd };
   }
   // "the token." ends a sentence; a key does not end with a dot.
-  if (isReferenceSigil(before) || text.charCodeAt(keyEnd - 1) === 46) return notAKey;
+  if (isReferenceSigil(before) || text.charCodeAt(keyEnd - 1) === 46) return { skipTo: keyEnd };
   const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
   const flag = text.charCodeAt(keyStart) === 45;
   // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
   const kind = inQuery && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
-  if (kind === null) return notAKey;
+  if (kind === null) return { skipTo: keyEnd };
 
   let position = keyEnd;
   // The closing quote of a quoted key, escaped or not: `"token"`, `\"token\"`.
@@ -143,10 +143,10 @@ export function readAssignment(
   let form: AssignmentForm;
   const separator = codeAt(text, position);
   // `arn:aws:secretsmanager:…:secret:prod/db`: a field of a colon-separated id, not a key.
-  if (separator === 58 && before === 58 && position === keyEnd) return notAKey;
-  if (isPathSeparator(before) && separator !== 61) return notAKey;
+  if (separator === 58 && before === 58 && position === keyEnd) return { skipTo: keyEnd };
+  if (isPathSeparator(before) && separator !== 61) return { skipTo: keyEnd };
   // `password://…` names a URL scheme, not a key.
-  if (separator === 58 && text.startsWith("//", position + 1)) return notAKey;
+  if (separator === 58 && text.startsWith("//", position + 1)) return { skipTo: keyEnd };
   if ((separator === 61 || separator === 58) && codeAt(text, position + 1) !== 61) {
     form = "explicit";
     position += 1;
@@ -159,7 +159,7 @@ export function readAssignment(
     // The value starts at its opening quote, as a quoted value does.
     position += CONFIG_VALUE.length - 1;
   } else if (quotedKey || position === blankStart) {
-    return notAKey;
+    return { skipTo: keyEnd };
   } else {
     // `--token value`: a flag's value is a value, not prose.
     form = flag ? "flag" : "bare";
@@ -168,18 +168,18 @@ export function readAssignment(
   // `read -p 'Password: ' DB_PASSWORD`: the quote after a prompt closes the prompt, it opens no value.
   const opening = codeAt(text, position);
   if (!quotedKey && (opening === SINGLE_QUOTE || opening === DOUBLE_QUOTE) && before === opening)
-    return notAKey;
+    return { skipTo: keyEnd };
   // The shell's `PWD=/home/alice` is a directory, not an ODBC `Pwd=`.
-  if (key.length === 3 && /^pwd$/i.test(key) && isPathStart(opening)) return notAKey;
+  if (key.length === 3 && /^pwd$/i.test(key) && isPathStart(opening)) return { skipTo: keyEnd };
   SCHEME.lastIndex = position;
-  if (kind !== "registry-auth" && isAsciiLetter(opening) && SCHEME.test(text)) {
+  if (kind !== "registry-auth" && mayStartScheme(opening) && SCHEME.test(text)) {
     return { kind, keyEnd, valueStart: SCHEME.lastIndex, form: "after-scheme", inQuery: false, key, flag };
   }
   // `Authorization: Splunk <token>`, `Authorization: GenieKey <key>`: a provider's own scheme.
   // The word is kept and what follows is judged as a bare value, by its shape: a credential
   // (`Splunk 8ac8…`) is redacted, prose (`authorization: pending review`) is not.
   const schemeEnd =
-    form === "explicit" && AUTHORIZATION_KEY.test(key)
+    form === "explicit" && mayNameAuthorization(key)
       ? otherSchemeEnd(text, position, context.replacement)
       : -1;
   if (schemeEnd !== -1) {
