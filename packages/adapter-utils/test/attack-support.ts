@@ -4,14 +4,20 @@ import path from "node:path";
 import type { LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
 import { exec, onCleanup, packageDir } from "./sandbox-support.js";
 
-/** Compiles test/fixtures/attacks.c into `dir` (cc, as the package build needs anyway); returns the binary. */
-export async function buildAttacks(dir: string): Promise<string> {
-  const binary = path.join(dir, "attacks");
-  const source = path.join(packageDir, "test", "fixtures", "attacks.c");
+/**
+ * Compiles test/fixtures/`name`.c into `dir`/`name` (cc, as the package build needs anyway);
+ * static, so it runs in every scope, the fresh-root ones included. Returns the binary.
+ */
+export async function buildStaticFixture(name: string, dir: string): Promise<string> {
+  const binary = path.join(dir, name);
+  const source = path.join(packageDir, "test", "fixtures", `${name}.c`);
   const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", binary, source]);
-  if (built.code !== 0) throw new Error(`cannot compile the attacks: ${built.stderr}`);
+  if (built.code !== 0) throw new Error(`cannot compile test/fixtures/${name}.c: ${built.stderr}`);
   return binary;
 }
+
+/** Compiles test/fixtures/attacks.c into `dir`; returns the binary. */
+export const buildAttacks = (dir: string): Promise<string> => buildStaticFixture("attacks", dir);
 
 /** A host TCP listener no sandbox may reach: it counts every connection and the bytes sent to it. */
 export async function hostSink(): Promise<{

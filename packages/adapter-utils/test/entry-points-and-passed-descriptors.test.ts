@@ -4,19 +4,11 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { cleanupAll, exec, loopbackServer, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
+import { buildStaticFixture } from "./attack-support.js";
+import { cleanupAll, exec, loopbackServer, onCleanup, scratchDir } from "./sandbox-support.js";
 import { runInScopeMatrix, SCOPE_MATRIX, scopeMatrixWorkspace } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
-
-/** Compiles test/fixtures/entry-point-attacks.c (static: it runs in every scope) into `dir`. */
-async function buildEntryPointAttacks(dir: string): Promise<string> {
-  const binary = path.join(dir, "entry-point-attacks");
-  const source = path.join(packageDir, "test", "fixtures", "entry-point-attacks.c");
-  const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", binary, source]);
-  if (built.code !== 0) throw new Error(`cannot compile the attacks: ${built.stderr}`);
-  return binary;
-}
 
 type Scope = Omit<LocalProcessSandboxOptions, "workspaceDir">;
 
@@ -25,7 +17,7 @@ const ALLOWLIST: Scope = { networkScope: "allowlist", networkAllowlist: ["127.0.
 /** Runs the attacks binary (built in a fresh workspace) in `scope`; its stdout as "name outcome" pairs. */
 async function attackIn(scope: Scope, args: string[]): Promise<Record<string, string>> {
   const ws = await scratchDir();
-  const binary = await buildEntryPointAttacks(ws);
+  const binary = await buildStaticFixture("entry-point-attacks", ws);
   const result = await runChildProcess("entry-points", binary, args, {
     cwd: ws,
     env: {},
@@ -107,7 +99,7 @@ describe("calls that name every process of a uid", () => {
   it("setpriority(PRIO_USER) and ioprio_set(IOPRIO_WHO_USER) in every scope leave the host's processes of that uid alone", async () => {
     // As uid 65534, so that a sandbox that did reach its uid's processes reaches no one else's.
     const ws = await scopeMatrixWorkspace("nobody", "pc-renice-");
-    await buildEntryPointAttacks(ws);
+    await buildStaticFixture("entry-point-attacks", ws);
     const neighbour = spawn("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "600"], {
       stdio: "ignore",
     });
@@ -132,7 +124,7 @@ describe("POSIX shared memory and message queues of the host", () => {
   it("a host /dev/shm object and message queue are not there for any scope", async () => {
     const name = `pc-ipc-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const hostDir = await scratchDir();
-    const binary = await buildEntryPointAttacks(hostDir);
+    const binary = await buildStaticFixture("entry-point-attacks", hostDir);
     await writeFile(`/dev/shm/${name}`, "host");
     onCleanup(() => rm(`/dev/shm/${name}`, { force: true }));
     const made = await exec(binary, ["mq-create", name]);
@@ -164,7 +156,7 @@ describe("descriptors sent to the host proxy (SCM_RIGHTS)", () => {
     ];
     for (const [name, scope, socketName] of cases) {
       const ws = await scratchDir();
-      const binary = await buildEntryPointAttacks(ws);
+      const binary = await buildStaticFixture("entry-point-attacks", ws);
       const marker = path.join(ws, "marker");
       await writeFile(marker, "sandbox file");
       let answered: () => void = () => {};

@@ -1,8 +1,8 @@
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { cleanupAll, exec, packageDir, scratchDir } from "./sandbox-support.js";
+import { buildStaticFixture } from "./attack-support.js";
+import { cleanupAll, scratchDir } from "./sandbox-support.js";
 import { SCOPE_MATRIX } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
@@ -49,10 +49,7 @@ describe("the kernel's newer interfaces, from inside", () => {
 
   it("mount API, clone3 and pid 1's pidfd lead nowhere, in every scope", async () => {
     const ws = scratchDir();
-    const binary = path.join(ws, "newer-kernel-calls");
-    const source = path.join(packageDir, "test", "fixtures", "newer-kernel-calls.c");
-    const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", binary, source]);
-    expect(built.code, built.stderr).toBe(0);
+    const binary = await buildStaticFixture("newer-kernel-calls", ws);
     for (const [name, scope] of Object.entries(SCOPE_MATRIX)) {
       const stdout = await runIn(ws, scope as Scope, binary, []);
       const seen = Object.fromEntries(

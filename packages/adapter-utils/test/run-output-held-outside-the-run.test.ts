@@ -4,19 +4,11 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { type RunProcessResult, runChildProcess } from "../src/spawn/run-child-process.js";
-import { cleanupAll, exec, onCleanup, packageDir } from "./sandbox-support.js";
+import { buildStaticFixture } from "./attack-support.js";
+import { cleanupAll, onCleanup } from "./sandbox-support.js";
 import { scopeMatrixWorkspace } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
-
-/** Compiles test/fixtures/hand-over-output.c (static: it runs in every scope) into `dir`. */
-async function buildHandOver(dir: string): Promise<string> {
-  const binary = path.join(dir, "hand-over-output");
-  const source = path.join(packageDir, "test", "fixtures", "hand-over-output.c");
-  const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", binary, source]);
-  if (built.code !== 0) throw new Error(`cannot compile the fixture: ${built.stderr}`);
-  return binary;
-}
 
 type Scope = Omit<LocalProcessSandboxOptions, "workspaceDir">;
 
@@ -42,8 +34,8 @@ async function handOver(
   scope: Scope,
   socket: string,
 ): Promise<{ giver: RunProcessResult; takerStillRunning: boolean; taker: RunProcessResult }> {
-  const binary = await buildHandOver(takerWs);
-  if (giverWs !== takerWs) await buildHandOver(giverWs);
+  const binary = await buildStaticFixture("hand-over-output", takerWs);
+  if (giverWs !== takerWs) await buildStaticFixture("hand-over-output", giverWs);
   const release = path.join(takerWs, "release");
   onCleanup(() => writeFile(release, ""));
   let takerDone = false;

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
+import { buildStaticFixture } from "./attack-support.js";
+import { cleanupAll, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -29,21 +30,12 @@ function onTerminal(command: string): Promise<{ code: number | null; screen: str
   );
 }
 
-/** Compiles test/fixtures/tty-attacks.c into `ws`; returns the binary. */
-async function buildTtyAttacks(ws: string): Promise<string> {
-  const attacks = path.join(ws, "tty-attacks");
-  const source = path.join(packageDir, "test", "fixtures", "tty-attacks.c");
-  const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", attacks, source]);
-  expect(built.code, built.stderr).toBe(0);
-  return attacks;
-}
-
 const SCOPE_FLAGS = { workspace: [], networkOnly: ["--host-fs"], allowlist: ["--allow", "127.0.0.1:1"] };
 
 describe("the caller's terminal, which the CLI hands the program", () => {
   it("takes no keystroke pushed by the program and is never its controlling terminal, in every scope", async () => {
     const ws = await scratchDir();
-    const attacks = await buildTtyAttacks(ws);
+    const attacks = await buildStaticFixture("tty-attacks", ws);
     for (const [name, flags] of Object.entries(SCOPE_FLAGS)) {
       const cli = [process.execPath, bin, ...flags, "--workspace", ws, "--", attacks];
       const { code, screen } = await onTerminal(cli.map(shellQuote).join(" "));
@@ -66,7 +58,7 @@ describe("the caller's terminal, which the CLI hands the program", () => {
 
   it("is left as the program found it: line discipline, exclusive mode, output flow, and the CLI ends cleanly", async () => {
     const ws = await scratchDir();
-    const attacks = await buildTtyAttacks(ws);
+    const attacks = await buildStaticFixture("tty-attacks", ws);
     for (const [name, flags] of Object.entries(SCOPE_FLAGS)) {
       const stateFile = path.join(ws, `state-${name}`);
       const cli = [process.execPath, bin, ...flags, "--workspace", ws, "--", attacks, "leave-state"];
