@@ -16,9 +16,6 @@ const READS_AFTER = "--proxy-user".length + MAX_BLANKS + MAX_USER + MAX_PASSWORD
 
 /** The password of a `-u user:password` command-line credential. */
 export function redactCliUserPasswords(text: string, context: RedactionContext): string {
-  // Every flag above holds `-u` (`-u`, `--user`, `--proxy-user`): a text without one (searched
-  // natively) has no match, and is spared the engine's try at each of its dashes.
-  if (!text.includes("-u")) return text;
   const rewriter = new Rewriter(text);
   const search = new WindowedSearch(text, USER_FLAG, 1, READS_AFTER, context);
   for (let next = search.next(0); next !== null; next = search.next(next.end)) {
