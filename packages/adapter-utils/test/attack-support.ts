@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import path from "node:path";
-import type { LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
+import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { exec, onCleanup, packageDir } from "./sandbox-support.js";
 
 /**
@@ -14,6 +15,25 @@ export async function buildStaticFixture(name: string, dir: string): Promise<str
   const built = await exec(process.env.CC || "cc", ["-O1", "-static", "-o", binary, source]);
   if (built.code !== 0) throw new Error(`cannot compile test/fixtures/${name}.c: ${built.stderr}`);
   return binary;
+}
+
+/** Runs `command` through runChildProcess in a sandbox of `ws` and `scope`; its stdout, once it exited 0. */
+export async function runSandboxed(
+  ws: string,
+  scope: Omit<LocalProcessSandboxOptions, "workspaceDir">,
+  command: string,
+  args: readonly string[],
+): Promise<string> {
+  const result = await runChildProcess("attack", command, [...args], {
+    cwd: ws,
+    env: {},
+    timeoutSec: 30,
+    graceSec: 1,
+    onLog: async () => {},
+    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
+  });
+  if (result.exitCode !== 0) throw new Error(`${command} exited ${result.exitCode}: ${result.stderr}`);
+  return result.stdout;
 }
 
 /** Compiles test/fixtures/attacks.c into `dir`; returns the binary. */

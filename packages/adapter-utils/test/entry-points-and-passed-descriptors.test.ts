@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { buildStaticFixture } from "./attack-support.js";
+import { buildStaticFixture, runSandboxed } from "./attack-support.js";
 import { cleanupAll, exec, loopbackServer, onCleanup, scratchDir } from "./sandbox-support.js";
 import { runInScopeMatrix, SCOPE_MATRIX, scopeMatrixWorkspace } from "./scope-matrix.js";
 
@@ -18,17 +18,9 @@ const ALLOWLIST: Scope = { networkScope: "allowlist", networkAllowlist: ["127.0.
 async function attackIn(scope: Scope, args: string[]): Promise<Record<string, string>> {
   const ws = await scratchDir();
   const binary = await buildStaticFixture("entry-point-attacks", ws);
-  const result = await runChildProcess("entry-points", binary, args, {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async () => {},
-    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
-  });
-  expect(result.exitCode, result.stderr).toBe(0);
+  const stdout = await runSandboxed(ws, scope, binary, args);
   return Object.fromEntries(
-    result.stdout
+    stdout
       .trim()
       .split("\n")
       .map((line) => line.split(" ") as [string, string]),

@@ -1,26 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { buildStaticFixture } from "./attack-support.js";
+import { buildStaticFixture, runSandboxed } from "./attack-support.js";
 import { cleanupAll, scratchDir } from "./sandbox-support.js";
 import { SCOPE_MATRIX } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
 type Scope = Omit<LocalProcessSandboxOptions, "workspaceDir">;
-
-async function runIn(ws: string, scope: Scope, command: string, args: string[]) {
-  const result = await runChildProcess("fourth-pass", command, args, {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async () => {},
-    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
-  });
-  expect(result.exitCode, result.stderr).toBe(0);
-  return result.stdout;
-}
 
 describe("the kernel's newer interfaces, from inside", () => {
   // The new mount API, clone3 with a flag the filter cannot read, and pidfds of pid 1. The
@@ -51,7 +37,7 @@ describe("the kernel's newer interfaces, from inside", () => {
     const ws = scratchDir();
     const binary = await buildStaticFixture("newer-kernel-calls", ws);
     for (const [name, scope] of Object.entries(SCOPE_MATRIX)) {
-      const stdout = await runIn(ws, scope as Scope, binary, []);
+      const stdout = await runSandboxed(ws, scope as Scope, binary, []);
       const seen = Object.fromEntries(
         stdout
           .trim()
@@ -87,9 +73,9 @@ describe("tmpfsSizeBytes", () => {
       const places = PLACES[name as keyof typeof PLACES];
       const args = ["-e", WRITE_3_MIB, JSON.stringify(places)];
       const capped = JSON.parse(
-        await runIn(ws, { ...scope, tmpfsSizeBytes: 1 << 20 } as Scope, process.execPath, args),
+        await runSandboxed(ws, { ...scope, tmpfsSizeBytes: 1 << 20 } as Scope, process.execPath, args),
       );
-      const uncapped = JSON.parse(await runIn(ws, scope as Scope, process.execPath, args));
+      const uncapped = JSON.parse(await runSandboxed(ws, scope as Scope, process.execPath, args));
       expect(capped, name).toEqual(Object.fromEntries(places.map((place) => [place, "ENOSPC"])));
       expect(uncapped, name).toEqual(Object.fromEntries(places.map((place) => [place, "wrote"])));
     }
@@ -99,7 +85,7 @@ describe("tmpfsSizeBytes", () => {
     const ws = scratchDir();
     for (const bad of [0, -1, 1.5, 4095, Number.NaN, Number.POSITIVE_INFINITY, "64m", 2 ** 53]) {
       await expect(
-        runIn(ws, { filesystemScope: "workspace", tmpfsSizeBytes: bad as number }, "/bin/true", []),
+        runSandboxed(ws, { filesystemScope: "workspace", tmpfsSizeBytes: bad as number }, "/bin/true", []),
         String(bad),
       ).rejects.toMatchObject({ code: "ERR_SANDBOX_TMPFS_SIZE" });
     }
