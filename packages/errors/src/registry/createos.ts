@@ -519,6 +519,20 @@ try {
     ],
     prevention: "Keep links inside synced directories relative and inside the tree.",
   },
+  ERR_CREATEOS_SYNC_ARCHIVE_INVALID: {
+    family: "createos",
+    title: "A synced-out archive arrived incomplete or unreadable",
+    message: "CreateOS sync out received an unreadable archive (${reason}).",
+    meaning:
+      "A directory is synced out as a tar archive packed in the sandbox, whose size the pack step reports, then downloaded and extracted on the host. `incomplete`: the download carried another number of bytes than were packed (`details.expectedBytes`, `details.receivedBytes`); the plugin reads the archive once more before it gives up (the error is `retryable`). `malformed`: the bytes are not a tar archive the host can read (`details.tarCode`, for example `TAR_BAD_ARCHIVE`). Either way the target is unchanged (entries land in a private staging directory, which is removed) and the sandbox's archive is removed.",
+    when: "A process in the sandbox that writes to or removes the sync's archive (`/tmp/paperclip-sync-*.tar`) while the sync runs, a sandbox image whose `tar` writes another format, or a proxy that shortens replies.",
+    solutions: [
+      "Retry the sync.",
+      "Make sure nothing in the sandbox touches `/tmp/paperclip-sync-*.tar` during a sync.",
+      "Check that the sandbox image's `tar` is GNU tar or another POSIX (ustar/pax) writer.",
+    ],
+    prevention: "Keep background processes of a lease away from `/tmp/paperclip-sync-*` files.",
+  },
   ERR_CREATEOS_SYNC_COMMAND_FAILED: {
     family: "createos",
     title: "A post-upload command failed",

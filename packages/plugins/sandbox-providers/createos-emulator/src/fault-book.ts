@@ -14,6 +14,7 @@ const KINDS: ReadonlySet<string> = new Set<Fault["kind"]>([
   "slow-stream",
   "lose-create-reply",
   "omit-exit",
+  "short-file",
 ]);
 
 function invalid(rule: number, reason: string): CreateosError {
@@ -46,7 +47,7 @@ export function validateFault(fault: unknown, rule: number): Fault {
   const kind = record.kind;
   if (typeof kind !== "string" || !KINDS.has(kind)) throw invalid(rule, `rule ${rule}: unknown kind.`);
   if (record.times !== "always") checkCount(rule, "times", record.times);
-  for (const name of ["skip", "afterFrames", "frames", "delayMs", "retryAfterSeconds"]) {
+  for (const name of ["skip", "afterFrames", "frames", "delayMs", "retryAfterSeconds", "bytes"]) {
     checkCount(rule, name, record[name]);
   }
   for (const name of ["sandboxId", "processId"]) {

@@ -48,7 +48,7 @@ export interface FaultScope {
   readonly times?: FaultTimes;
   /**
    * Let this many matching events pass untouched before the fault starts firing (default 0).
-   * An event is a request for `http-status` and `lose-create-reply`, a connect stream for the others.
+   * An event is a request for `http-status`, `lose-create-reply` and `short-file`, a connect stream for the others.
    */
   readonly skip?: number;
   /** Only for this sandbox id. */
@@ -136,6 +136,15 @@ export interface OmitExitFault extends FaultScope {
   readonly kind: "omit-exit";
 }
 
+/**
+ * `GET /files` answers a complete reply of only the file's first `bytes` bytes (default 0), as a
+ * read that raced the file's writer would: the `Content-Length` matches what is sent.
+ */
+export interface ShortFileFault extends FaultScope {
+  readonly kind: "short-file";
+  readonly bytes?: number;
+}
+
 export type Fault =
   | HttpStatusFault
   | DropStreamFault
@@ -146,7 +155,8 @@ export type Fault =
   | EvictJournalFault
   | SlowStreamFault
   | LoseCreateReplyFault
-  | OmitExitFault;
+  | OmitExitFault
+  | ShortFileFault;
 
 /** The faults armed for a test; order matters only between faults of the same kind. */
 export interface FaultPlan {

@@ -161,6 +161,28 @@ describe("emulator faults: the connect stream", () => {
   });
 });
 
+describe("emulator faults: short file reads", () => {
+  it("short-file answers a complete reply of the file's first bytes, once", async () => {
+    const path = `/sandboxes/${sandbox}/files?path=/tmp/short-file.txt`;
+    expect((await api.call("PUT", path, new TextEncoder().encode("0123456789"))).status).toBe(200);
+    emulator.faults.set({ faults: [{ kind: "short-file", bytes: 4 }] });
+    const cut = await api.call("GET", path);
+    expect(cut.status).toBe(200);
+    expect(cut.headers.get("content-length")).toBe("4");
+    expect(cut.bytes.toString()).toBe("0123");
+    expect(emulator.requests().at(-1)).toMatchObject({ route: "files.get", fault: "short-file" });
+    expect((await api.call("GET", path)).bytes.toString()).toBe("0123456789");
+  });
+
+  it("short-file without bytes answers an empty file", async () => {
+    const path = `/sandboxes/${sandbox}/files?path=/tmp/empty-read.txt`;
+    await api.call("PUT", path, new TextEncoder().encode("content"));
+    emulator.faults.set({ faults: [{ kind: "short-file" }] });
+    const cut = await api.call("GET", path);
+    expect([cut.status, cut.bytes.length]).toEqual([200, 0]);
+  });
+});
+
 describe("emulator faults: eviction", () => {
   it("evict (http-410) really evicts the journal: 410 now and for any later connect from 0", async () => {
     const pid = await api.process(sandbox, "echo x; echo y >&2");

@@ -235,6 +235,49 @@ describe("sync out", () => {
     await expect(stat(target)).rejects.toThrow();
   });
 
+  it("reads an archive that arrived short once more, and fails with a coded error if it stays short", async () => {
+    const ws = workspaceDir();
+    await mkdir(join(ws, "short/deep"), { recursive: true });
+    await writeFile(join(ws, "short/deep/r.txt"), "result\n");
+    const syncOut = (target: string) =>
+      t.sync.out({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "out-short",
+            files: [{ sourcePath: "/paperclip-workspace/short", targetPath: target, kind: "directory" }],
+          },
+        ],
+      });
+    const archiveReads = () => emulator.requests().filter((record) => record.route === "files.get").length;
+
+    emulator.faults.set({ faults: [{ kind: "short-file", bytes: 0 }] });
+    let reads = archiveReads();
+    const once = join(host, "short-once");
+    expect((await syncOut(once)).operations[0]).toMatchObject({ filesTransferred: 1 });
+    expect(await readFile(join(once, "deep/r.txt"), "utf8")).toBe("result\n");
+    expect(emulator.faults.fired()).toHaveLength(1);
+    expect(archiveReads() - reads).toBe(2);
+
+    emulator.faults.set({ faults: [{ kind: "short-file", bytes: 700, times: "always" }] });
+    reads = archiveReads();
+    const always = join(host, "short-always");
+    const error = await caught(syncOut(always), "ERR_CREATEOS_SYNC_ARCHIVE_INVALID");
+    emulator.faults.clear();
+    expect(error.message).toBe("CreateOS sync out received an unreadable archive (incomplete).");
+    expect(error.details).toEqual({
+      reason: "incomplete",
+      expectedBytes: expect.any(Number),
+      receivedBytes: 700,
+    });
+    expect(archiveReads() - reads).toBe(2);
+    // Nothing of it on the host (no target, no staging directory), nor in the sandbox's /tmp.
+    await expect(stat(always)).rejects.toThrow();
+    expect((await readdir(host)).filter((name) => name.includes("short-always"))).toEqual([]);
+    const sandbox = emulator.sandboxes().find((s) => s.id === lease.providerLeaseId)!;
+    expect((await readdir(sandbox.tmpDir)).filter((name) => name.startsWith("paperclip-sync-"))).toEqual([]);
+  });
+
   it("reports a missing source file as the API's 404", async () => {
     const error = await caught(
       t.sync.out({

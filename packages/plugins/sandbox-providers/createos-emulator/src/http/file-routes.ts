@@ -60,6 +60,13 @@ export async function getFile(ctx: RouteContext): Promise<void> {
   if (hostPath === undefined) return;
   const info = await stat(hostPath).catch(() => undefined);
   if (!info?.isFile()) return fail(ctx, 404, "not_found", "File not found.");
-  ctx.res.writeHead(200, { "content-type": "application/octet-stream", "content-length": info.size });
-  await pipeline(createReadStream(hostPath), ctx.res).catch(() => ctx.res.destroy());
+  let size = info.size;
+  const short = ctx.state.faults.arm("short-file", ctx.match);
+  if (short?.fire()) {
+    ctx.noteFault("short-file");
+    size = Math.min(size, short.fault.bytes ?? 0);
+  }
+  ctx.res.writeHead(200, { "content-type": "application/octet-stream", "content-length": size });
+  if (size === 0) return void ctx.res.end();
+  await pipeline(createReadStream(hostPath, { end: size - 1 }), ctx.res).catch(() => ctx.res.destroy());
 }

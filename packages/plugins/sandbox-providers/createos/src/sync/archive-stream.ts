@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { CreateosError } from "@paperclipai/errors";
 import * as tar from "tar";
 
 /** Relays `source`, adding the bytes that pass to `count`. */
@@ -10,6 +11,49 @@ export async function* countBytes(
     count(chunk.byteLength);
     yield chunk;
   }
+}
+
+/** A synced-out archive that did not arrive as packed, or that tar cannot read. */
+export function archiveInvalid(
+  reason: "incomplete" | "malformed",
+  details: { expectedBytes: number; receivedBytes: number } | { tarCode: string },
+): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SYNC_ARCHIVE_INVALID",
+    `CreateOS sync out received an unreadable archive (${reason}).`,
+    { retryable: reason === "incomplete", details: { reason, ...details } },
+  );
+}
+
+/** Relays `source`, failing with an `incomplete` archive error unless it carries exactly `expected` bytes. */
+export async function* exactBytes(
+  source: AsyncIterable<Uint8Array>,
+  expected: number,
+): AsyncGenerator<Uint8Array> {
+  let received = 0;
+  for await (const chunk of source) {
+    received += chunk.byteLength;
+    if (received > expected)
+      throw archiveInvalid("incomplete", { expectedBytes: expected, receivedBytes: received });
+    yield chunk;
+  }
+  if (received !== expected)
+    throw archiveInvalid("incomplete", { expectedBytes: expected, receivedBytes: received });
+}
+
+// What tar reports about the archive itself; its other errors are the host's (a full disk).
+const MALFORMED_ARCHIVE = new Set([
+  "TAR_BAD_ARCHIVE",
+  "TAR_ENTRY_INVALID",
+  "TAR_ABORT",
+  "TAR_ENTRY_UNSUPPORTED",
+]);
+
+function readFailure(error: unknown): unknown {
+  const tarCode = (error as { tarCode?: unknown } | null)?.tarCode;
+  return typeof tarCode === "string" && MALFORMED_ARCHIVE.has(tarCode)
+    ? archiveInvalid("malformed", { tarCode })
+    : error;
 }
 
 /**
@@ -38,8 +82,10 @@ export function packDirectory(
 /**
  * Extracts a tar stream into `cwd` as it arrives. `accept` is asked about every entry
  * before anything of it is written; returning false skips it, calling `halt` also stops
- * the read (the source is destroyed). Either way this resolves only once the entries
+ * the read (the source is destroyed) and leaves the reason to the caller: tar's complaint
+ * about the cut archive is not reported. Either way this resolves only once the entries
  * already accepted are on disk, so the caller can remove `cwd` without racing a late write.
+ * A source's error comes first; an archive tar cannot read is `ERR_CREATEOS_SYNC_ARCHIVE_INVALID`.
  */
 export async function extractArchive(
   source: Readable,
@@ -48,6 +94,7 @@ export async function extractArchive(
 ): Promise<void> {
   const errors: unknown[] = [];
   let ended = false;
+  let halted = false;
   const unpack = tar.x({
     cwd,
     strict: true,
@@ -57,18 +104,22 @@ export async function extractArchive(
   });
   const closed = new Promise<void>((resolve) => unpack.once("close", () => resolve()));
   unpack.on("error", (error: unknown) => {
-    errors.push(error);
-    halt();
+    if (!halted) errors.push(readFailure(error));
+    stop();
   });
   function end(): void {
     if (ended) return;
     ended = true;
     unpack.end();
   }
-  function halt(): void {
+  function stop(): void {
     source.unpipe(unpack);
     source.destroy();
     end();
+  }
+  function halt(): void {
+    halted = true;
+    stop();
   }
   source.once("error", (error) => {
     errors.push(error);

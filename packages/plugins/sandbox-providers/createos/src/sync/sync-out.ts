@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { chmod, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { PaperclipError } from "@paperclipai/errors";
 import type {
   PluginEnvironmentSyncOutParams,
   PluginEnvironmentSyncResult,
   PluginSyncFileMapping,
 } from "@paperclipai/plugin-sdk";
+import { invalidResponse } from "../client/envelope.js";
 import { getFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { checkArchiveEntry } from "./archive-entry.js";
-import { countBytes, extractArchive } from "./archive-stream.js";
+import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
@@ -72,6 +74,12 @@ async function downloadFile(
   transfer.bytes += bytes;
 }
 
+/** Packs in the sandbox, then prints the archive's size, which the download must match. */
+const PACK_SCRIPT = 'a="$1"; d="$2"; shift 2; tar -c -f "$a" -C "$d" "$@" . && wc -c < "$a"';
+
+/** An archive that arrived short is read again, this many times in all, before the sync fails. */
+const ARCHIVE_READS = 2;
+
 async function downloadDirectory(
   scope: SyncScope,
   file: PluginSyncFileMapping,
@@ -80,55 +88,86 @@ async function downloadDirectory(
   transfer: Transfer,
 ): Promise<void> {
   const remoteArchive = `/tmp/paperclip-sync-${randomUUID()}.tar`;
-  // Excludes are applied here on the host while extracting, so `exclude` means the same
-  // in both directions (the sandbox's tar never interprets a pattern).
-  await syncStep(scope, "sync out: pack", "/bin/sh", [
-    "-c",
-    'a="$1"; d="$2"; shift 2; exec tar -c -f "$a" -C "$d" "$@" .',
-    "sh",
-    remoteArchive,
-    source,
-    ...(file.followSymlinks === true ? ["--dereference"] : []),
-  ]);
   try {
-    const body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
-    if (body === null) throw missingSource();
-    const excluded = compileExcludes(file.exclude);
-    const staging = await makeStagingDir(target);
-    let files = 0;
-    let bytes = 0;
-    let unsafe: unknown;
-    try {
-      const counted = Readable.from(
-        countBytes(body, (count) => {
-          bytes += count;
-        }),
-      );
-      await extractArchive(counted, staging, (entry, halt) => {
-        if (unsafe !== undefined) return false;
-        try {
-          checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
-        } catch (error) {
-          unsafe = error;
-          halt();
-          return false;
-        }
-        if (excluded(entry.path)) return false;
-        if (entry.type !== "Directory") files += 1;
-        return true;
-      });
-      if (unsafe !== undefined) throw unsafe;
-      await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
-      await promoteDirectory(staging, target);
-    } catch (error) {
-      await rm(staging, { recursive: true, force: true });
-      throw error;
+    // Excludes are applied here on the host while extracting, so `exclude` means the same
+    // in both directions (the sandbox's tar never interprets a pattern).
+    const packed = await syncStep(scope, "sync out: pack", "/bin/sh", [
+      "-c",
+      PACK_SCRIPT,
+      "sh",
+      remoteArchive,
+      source,
+      ...(file.followSymlinks === true ? ["--dereference"] : []),
+    ]);
+    const archiveBytes = packedSize(packed.stdout);
+    for (let read = 1; ; read++) {
+      try {
+        transfer.files += await extractInto(scope, file, remoteArchive, archiveBytes, target);
+        transfer.bytes += archiveBytes;
+        return;
+      } catch (error) {
+        if (read >= ARCHIVE_READS || !isIncomplete(error)) throw error;
+      }
     }
-    transfer.files += files;
-    transfer.bytes += bytes;
   } finally {
     await syncStep(scope, "sync out: clean up", "/bin/rm", ["-f", "--", remoteArchive]).catch(
       () => undefined,
     );
   }
+}
+
+function packedSize(stdout: string): number {
+  const size = /^\s*(\d{1,15})\s*$/.exec(stdout)?.[1];
+  if (size === undefined) throw invalidResponse();
+  return Number(size);
+}
+
+function isIncomplete(error: unknown): boolean {
+  return (
+    PaperclipError.is(error) &&
+    error.code === "ERR_CREATEOS_SYNC_ARCHIVE_INVALID" &&
+    error.details?.reason === "incomplete"
+  );
+}
+
+/**
+ * Reads the sandbox's archive into a private staging directory, every entry checked before it
+ * is written, then promotes it to `target`; returns the files extracted. On any failure the
+ * staging directory is removed and `target` is untouched.
+ */
+async function extractInto(
+  scope: SyncScope,
+  file: PluginSyncFileMapping,
+  remoteArchive: string,
+  archiveBytes: number,
+  target: string,
+): Promise<number> {
+  const body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
+  if (body === null) throw missingSource();
+  const excluded = compileExcludes(file.exclude);
+  const staging = await makeStagingDir(target);
+  let files = 0;
+  let unsafe: unknown;
+  try {
+    await extractArchive(Readable.from(exactBytes(body, archiveBytes)), staging, (entry, halt) => {
+      if (unsafe !== undefined) return false;
+      try {
+        checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
+      } catch (error) {
+        unsafe = error;
+        halt();
+        return false;
+      }
+      if (excluded(entry.path)) return false;
+      if (entry.type !== "Directory") files += 1;
+      return true;
+    });
+    if (unsafe !== undefined) throw unsafe;
+    await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
+    await promoteDirectory(staging, target);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return files;
 }

@@ -6,7 +6,9 @@ import { createPlugin, manifest } from "../../dist/index.js";
 import { wirePlugin } from "./plugin-harness.js";
 
 const [url, apiKey, source, target] = process.argv.slice(2) as [string, string, string, string];
-const t = await wirePlugin({ createPlugin, manifest }, { url, apiKey });
+// The host's limit for a sync grows with `timeoutMs` (+30 s); its default (30 s) is too short
+// for 384 MiB each way on a loaded 2-core machine, and this test is about memory, not deadlines.
+const t = await wirePlugin({ createPlugin, manifest }, { url, apiKey }, { timeoutMs: 600_000 });
 const lease = await t.harness.acquireLease({ ...t.base, runId: "large-tree" });
 const rssBeforeBytes = process.memoryUsage().rss;
 const into = await t.sync.in({
