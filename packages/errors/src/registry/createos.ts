@@ -511,13 +511,15 @@ try {
     title: "A sync archive has an unsafe entry",
     message: "CreateOS archive contains unsafe entries or exceeds the extraction limit.",
     meaning:
-      "Archives are checked before extraction (the message is upstream's). An entry had an absolute path or `..`, a hard or symbolic link pointing outside the target, or a type other than file, directory or symlink (devices, FIFOs). Nothing was extracted; `details.entry` names it (cut to 200 characters).",
-    when: "A sandbox command that created links to host paths (for example `ln -s /etc x`) in a directory being synced out, or a crafted archive.",
+      "Archives are checked before extraction (the message is upstream's). An entry had an absolute path or `..`, a hard or symbolic link pointing outside the target, or a type other than file, directory or symlink (devices, FIFOs); or it would take the host's file system past the extraction limit: what an unprivileged writer may still use there, less a reserve of 5% of the file system (at most 1 GiB), counted over the content of the entries extracted (`details.budgetBytes`; a file synced out alone is held to the same limit). Nothing was kept: the staging directory or temporary file is removed; `details.entry` names the entry (cut to 200 characters).",
+    when: "A sandbox command that created links to host paths (for example `ln -s /etc x`) in a directory being synced out, a crafted archive, or a synced-out tree larger than the room left on the host (a large build output, a sparse file that reads as gigabytes of zeros).",
     solutions: [
       "Remove the offending link or special file from the synced directory.",
       "Use `followSymlinks: true` on the mapping to copy link targets as files instead.",
+      "For the extraction limit: free space on the target's file system, or leave large outputs out with `exclude` (excluded entries count nothing).",
     ],
-    prevention: "Keep links inside synced directories relative and inside the tree.",
+    prevention:
+      "Keep links inside synced directories relative and inside the tree, and exclude build outputs and caches from syncs out.",
   },
   ERR_CREATEOS_SYNC_ARCHIVE_INVALID: {
     family: "createos",

@@ -17,6 +17,15 @@ function unsafe(entry: string): CreateosError {
   );
 }
 
+/** An entry (or a single file) that would take the host's file system past its extraction budget. */
+export function beyondExtractionLimit(entry: string, budgetBytes: number): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
+    "CreateOS archive contains unsafe entries or exceeds the extraction limit.",
+    { details: { entry: entry.slice(0, 200), budgetBytes } },
+  );
+}
+
 function escapes(relative: string): boolean {
   return relative === ".." || relative.startsWith("../") || posix.isAbsolute(relative);
 }

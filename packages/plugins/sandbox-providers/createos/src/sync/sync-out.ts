@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { chmod, rm } from "node:fs/promises";
+import { chmod, mkdir, rm } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import { Readable } from "node:stream";
 import { PaperclipError } from "@paperclipai/errors";
 import type {
@@ -10,10 +11,11 @@ import type {
 import { invalidResponse } from "../client/envelope.js";
 import { getFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
-import { checkArchiveEntry } from "./archive-entry.js";
+import { beyondExtractionLimit, checkArchiveEntry } from "./archive-entry.js";
 import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
+import { extractionBudget } from "./host-room.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   missingSource,
@@ -62,11 +64,14 @@ async function downloadFile(
 ): Promise<void> {
   const body = await getFileStream(scope.client, scope.sandboxId, source, scope.signal);
   if (body === null) throw missingSource();
+  await mkdir(dirname(target), { recursive: true });
+  const budget = await extractionBudget(dirname(target));
   let bytes = 0;
   await writeHostFileAtomic(
     target,
     countBytes(body, (count) => {
       bytes += count;
+      if (bytes > budget) throw beyondExtractionLimit(basename(source), budget);
     }),
     file.mode,
   );
@@ -132,8 +137,9 @@ function isIncomplete(error: unknown): boolean {
 
 /**
  * Reads the sandbox's archive into a private staging directory, every entry checked before it
- * is written, then promotes it to `target`; returns the files extracted. On any failure the
- * staging directory is removed and `target` is untouched.
+ * is written (its path, its type, and that it keeps the host's file system within its extraction
+ * budget), then promotes it to `target`; returns the files extracted. On any failure the staging
+ * directory is removed and `target` is untouched.
  */
 async function extractInto(
   scope: SyncScope,
@@ -142,27 +148,32 @@ async function extractInto(
   archiveBytes: number,
   target: string,
 ): Promise<number> {
-  const body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
-  if (body === null) throw missingSource();
-  const excluded = compileExcludes(file.exclude);
   const staging = await makeStagingDir(target);
   let files = 0;
-  let unsafe: unknown;
+  let refusal: unknown;
   try {
+    // The old tree is removed only after the promotion: the budget is taken with it still there.
+    const budget = await extractionBudget(staging);
+    const body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
+    if (body === null) throw missingSource();
+    const excluded = compileExcludes(file.exclude);
+    let extractedBytes = 0;
     await extractArchive(Readable.from(exactBytes(body, archiveBytes)), staging, (entry, halt) => {
-      if (unsafe !== undefined) return false;
+      if (refusal !== undefined) return false;
       try {
-        checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
+        const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
+        if (excluded(entry.path)) return false;
+        extractedBytes += entry.size;
+        if (extractedBytes > budget) throw beyondExtractionLimit(path, budget);
       } catch (error) {
-        unsafe = error;
+        refusal = error;
         halt();
         return false;
       }
-      if (excluded(entry.path)) return false;
       if (entry.type !== "Directory") files += 1;
       return true;
     });
-    if (unsafe !== undefined) throw unsafe;
+    if (refusal !== undefined) throw refusal;
     await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
     await promoteDirectory(staging, target);
   } catch (error) {
