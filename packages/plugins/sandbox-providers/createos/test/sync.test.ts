@@ -235,6 +235,31 @@ describe("sync out", () => {
     await expect(stat(target)).rejects.toThrow();
   });
 
+  it("rejects a link whose text stays inside but whose path leaves through another link", async () => {
+    const ws = workspaceDir();
+    await mkdir(join(ws, "chain"), { recursive: true });
+    await writeFile(join(ws, "chain/fine.txt"), "fine");
+    // Each link alone reads as inside the tree; followed, `up` is the tree's parent.
+    await symlink(".", join(ws, "chain/here"));
+    await symlink("here/..", join(ws, "chain/up"));
+    const target = join(host, "chain-target");
+    const error = await caught(
+      t.sync.out({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "out-chain",
+            files: [{ sourcePath: "/paperclip-workspace/chain", targetPath: target, kind: "directory" }],
+          },
+        ],
+      }),
+      "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
+    );
+    expect(error.details).toEqual({ entry: "up" });
+    await expect(stat(target)).rejects.toThrow();
+    expect((await readdir(host)).filter((name) => name.includes("chain-target"))).toEqual([]);
+  });
+
   it("reads an archive that arrived short once more, and fails with a coded error if it stays short", async () => {
     const ws = workspaceDir();
     await mkdir(join(ws, "short/deep"), { recursive: true });

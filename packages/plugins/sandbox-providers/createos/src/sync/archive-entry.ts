@@ -9,7 +9,8 @@ export interface ArchiveEntryHeader {
 
 const PLAIN_TYPES = new Set(["File", "OldFile", "ContiguousFile", "Directory"]);
 
-function unsafe(entry: string): CreateosError {
+/** An entry that could land outside the target, or a link that leads out of it. */
+export function unsafeEntry(entry: string): CreateosError {
   return new CreateosError(
     "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
     "CreateOS archive contains unsafe entries or exceeds the extraction limit.",
@@ -34,21 +35,21 @@ function escapes(relative: string): boolean {
 export function checkArchiveEntry(header: ArchiveEntryHeader): string {
   const { path, type } = header;
   if (path.includes("\0") || posix.isAbsolute(path) || /^[A-Za-z]:/.test(path) || path.includes("\\"))
-    throw unsafe(path);
-  if (path.split("/").includes("..")) throw unsafe(path);
+    throw unsafeEntry(path);
+  if (path.split("/").includes("..")) throw unsafeEntry(path);
   const normalized = posix.normalize(path);
-  if (escapes(normalized)) throw unsafe(path);
+  if (escapes(normalized)) throw unsafeEntry(path);
   if (PLAIN_TYPES.has(type)) return normalized;
   if (type === "SymbolicLink" || type === "Link") {
     const link = header.linkpath ?? "";
-    if (link === "" || link.includes("\0") || posix.isAbsolute(link)) throw unsafe(path);
+    if (link === "" || link.includes("\0") || posix.isAbsolute(link)) throw unsafeEntry(path);
     // A symlink resolves from its own directory; a hard link names a path from the archive root.
     const resolved =
       type === "SymbolicLink"
         ? posix.normalize(posix.join(posix.dirname(normalized), link))
         : posix.normalize(link);
-    if (escapes(resolved) || (link.split("/").includes("..") && type === "Link")) throw unsafe(path);
+    if (escapes(resolved) || (link.split("/").includes("..") && type === "Link")) throw unsafeEntry(path);
     return normalized;
   }
-  throw unsafe(path);
+  throw unsafeEntry(path);
 }

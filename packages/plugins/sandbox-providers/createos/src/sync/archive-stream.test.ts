@@ -17,6 +17,13 @@ function fileEntry(path: string, content: string): Buffer {
   return Buffer.concat([header.block as Buffer, padded]);
 }
 
+/** A link entry (no body): `SymbolicLink` or a hard `Link`. */
+function linkEntry(path: string, type: "SymbolicLink" | "Link", linkpath: string): Buffer {
+  const header = new tar.Header({ path, mode: 0o777, size: 0, type, linkpath, mtime: new Date(0) });
+  header.encode();
+  return header.block as Buffer;
+}
+
 function archive(...entries: Buffer[]): Buffer {
   return Buffer.concat([...entries, Buffer.alloc(1024)]);
 }
@@ -98,5 +105,20 @@ describe("extractArchive", () => {
     });
     expect(seen).toEqual(["ok.txt", "../evil.txt"]);
     expect(await readdir(cwd)).toEqual(["ok.txt"]);
+  });
+
+  it.each([
+    [
+      "an entry written through a link",
+      [linkEntry("a", "SymbolicLink", "."), fileEntry("a/x.txt", "x")],
+      "a/x.txt",
+    ],
+    ["a hard link to a link", [linkEntry("up", "SymbolicLink", "."), linkEntry("h", "Link", "up")], "h"],
+  ])("refuses %s as an unsafe entry, as tar does", async (_name, entries, entry) => {
+    const error = await caught(
+      extractArchive(Readable.from([archive(...entries)]), tempDirForTest("archive-stream-"), () => true),
+      "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
+    );
+    expect(error.details).toEqual({ entry });
   });
 });

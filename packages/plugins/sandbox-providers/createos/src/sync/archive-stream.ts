@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { CreateosError } from "@paperclipai/errors";
 import * as tar from "tar";
+import { unsafeEntry } from "./archive-entry.js";
 
 /** Relays `source`, adding the bytes that pass to `count`. */
 export async function* countBytes(
@@ -50,7 +51,13 @@ const MALFORMED_ARCHIVE = new Set([
 ]);
 
 function readFailure(error: unknown): unknown {
-  const tarCode = (error as { tarCode?: unknown } | null)?.tarCode;
+  const { tarCode, code, entry } = (error ?? {}) as {
+    tarCode?: unknown;
+    code?: unknown;
+    entry?: { path?: unknown };
+  };
+  // tar refuses to write through a link (`a -> .`, then `a/x`) or to hard-link one.
+  if (code === "TAR_SYMLINK_ERROR") return unsafeEntry(typeof entry?.path === "string" ? entry.path : "");
   return typeof tarCode === "string" && MALFORMED_ARCHIVE.has(tarCode)
     ? archiveInvalid("malformed", { tarCode })
     : error;

@@ -16,6 +16,7 @@ import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { extractionBudget } from "./host-room.js";
+import { assertLinksStayInside } from "./staged-links.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   missingSource,
@@ -158,11 +159,13 @@ async function extractInto(
     if (body === null) throw missingSource();
     const excluded = compileExcludes(file.exclude);
     let extractedBytes = 0;
+    const links: string[] = [];
     await extractArchive(Readable.from(exactBytes(body, archiveBytes)), staging, (entry, halt) => {
       if (refusal !== undefined) return false;
       try {
         const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
         if (excluded(entry.path)) return false;
+        if (entry.type === "SymbolicLink") links.push(path);
         extractedBytes += entry.size;
         if (extractedBytes > budget) throw beyondExtractionLimit(path, budget);
       } catch (error) {
@@ -174,6 +177,7 @@ async function extractInto(
       return true;
     });
     if (refusal !== undefined) throw refusal;
+    await assertLinksStayInside(staging, links);
     await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
     await promoteDirectory(staging, target);
   } catch (error) {
