@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { caught } from "@paperclipai/errors/testing";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { assertLinksStayInside } from "./staged-links.js";
+import { assertExtractedLinksInside } from "./staged-links.js";
 
 /** A staged tree: directories, then links (`path -> target`), in order. */
 async function stagedTree(dirs: readonly string[], links: Record<string, string>): Promise<string> {
@@ -13,7 +13,7 @@ async function stagedTree(dirs: readonly string[], links: Record<string, string>
   return root;
 }
 
-describe("assertLinksStayInside", () => {
+describe("assertExtractedLinksInside", () => {
   it("accepts links that stay inside, through other links, dangling, or in a loop", async () => {
     const links = {
       self: ".",
@@ -25,7 +25,7 @@ describe("assertLinksStayInside", () => {
       "loop-b": "loop-a",
     };
     const root = await stagedTree(["sub", "node_modules", ".pnpm/pkg/node_modules/pkg"], links);
-    await expect(assertLinksStayInside(root, Object.keys(links))).resolves.toBeUndefined();
+    await expect(assertExtractedLinksInside(root, Object.keys(links))).resolves.toBeUndefined();
   });
 
   it.each([
@@ -36,7 +36,7 @@ describe("assertLinksStayInside", () => {
   ])("refuses %s", async (_name, links, entry) => {
     const root = await stagedTree(["sub"], links);
     const error = await caught(
-      assertLinksStayInside(root, Object.keys(links)),
+      assertExtractedLinksInside(root, Object.keys(links)),
       "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
     );
     expect(error.details).toEqual({ entry });

@@ -41,7 +41,7 @@ async function leadsOut(root: string, linkPath: string): Promise<boolean> {
  * followed again on the file system itself, once the whole tree is there. (Entries written
  * through a link, and hard links to one, tar refuses itself: `TAR_SYMLINK_ERROR`.)
  */
-export async function assertLinksStayInside(root: string, linkPaths: readonly string[]): Promise<void> {
+export async function assertExtractedLinksInside(root: string, linkPaths: readonly string[]): Promise<void> {
   for (const path of linkPaths) {
     if ((await lstat(join(root, path)).catch(() => undefined))?.isSymbolicLink() !== true) continue;
     if (await leadsOut(root, path)) throw unsafeEntry(path);

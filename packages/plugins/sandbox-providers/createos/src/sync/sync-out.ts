@@ -16,7 +16,7 @@ import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { extractionBudget } from "./host-room.js";
-import { assertLinksStayInside } from "./staged-links.js";
+import { assertExtractedLinksInside } from "./staged-links.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   missingSource,
@@ -177,7 +177,7 @@ async function extractInto(
       return true;
     });
     if (refusal !== undefined) throw refusal;
-    await assertLinksStayInside(staging, links);
+    await assertExtractedLinksInside(staging, links);
     await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
     await promoteDirectory(staging, target);
   } catch (error) {
