@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
@@ -233,6 +233,32 @@ describe("sync out", () => {
     );
     expect(error.message).toBe("CreateOS archive contains unsafe entries or exceeds the extraction limit.");
     await expect(stat(target)).rejects.toThrow();
+  });
+
+  it("never lets a set-user-ID or set-group-ID bit of the sandbox's files reach the host", async () => {
+    const ws = workspaceDir();
+    await mkdir(join(ws, "modes/shared"), { recursive: true });
+    await writeFile(join(ws, "modes/tool"), "#!/bin/sh\nid\n");
+    await chmod(join(ws, "modes/tool"), 0o6755);
+    await chmod(join(ws, "modes/shared"), 0o2775);
+    const target = join(host, "modes-target");
+    await t.sync.out({
+      ...t.lease(lease),
+      operations: [
+        {
+          operationId: "out-modes",
+          files: [{ sourcePath: "/paperclip-workspace/modes", targetPath: target, kind: "directory" }],
+        },
+      ],
+    });
+    for (const path of ["tool", "shared"]) {
+      const { mode } = await stat(join(target, path));
+      expect({ path, privileged: mode & 0o6000, ownerExecutes: (mode & 0o100) !== 0 }).toEqual({
+        path,
+        privileged: 0,
+        ownerExecutes: true,
+      });
+    }
   });
 
   it("rejects a link whose text stays inside but whose path leaves through another link", async () => {

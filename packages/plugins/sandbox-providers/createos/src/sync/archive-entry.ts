@@ -27,6 +27,15 @@ export function beyondExtractionLimit(entry: string, budgetBytes: number): Creat
   );
 }
 
+/**
+ * The mode an extracted entry gets on the host: without its set-user-ID and set-group-ID bits.
+ * The host's user (often root) writes the tree, so those bits would make a program the sandbox
+ * chose run as that user for anyone on the host who can reach the file.
+ */
+export function hostEntryMode(mode: number): number {
+  return mode & ~0o6000;
+}
+
 function escapes(relative: string): boolean {
   return relative === ".." || relative.startsWith("../") || posix.isAbsolute(relative);
 }

@@ -11,7 +11,7 @@ import type {
 import { invalidResponse } from "../client/envelope.js";
 import { getFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
-import { beyondExtractionLimit, checkArchiveEntry } from "./archive-entry.js";
+import { beyondExtractionLimit, checkArchiveEntry, hostEntryMode } from "./archive-entry.js";
 import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
@@ -166,6 +166,7 @@ async function extractInto(
         const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
         if (excluded(entry.path)) return false;
         if (entry.type === "SymbolicLink") links.push(path);
+        if (entry.mode !== undefined) entry.mode = hostEntryMode(entry.mode);
         extractedBytes += entry.size;
         if (extractedBytes > budget) throw beyondExtractionLimit(path, budget);
       } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkArchiveEntry } from "./archive-entry.js";
+import { checkArchiveEntry, hostEntryMode } from "./archive-entry.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 
@@ -82,5 +82,14 @@ describe("archive entries", () => {
     expect(() => checkArchiveEntry(header)).toThrow(
       expect.objectContaining({ code: "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY" }),
     );
+  });
+});
+
+describe("hostEntryMode", () => {
+  it("drops the set-user-ID and set-group-ID bits and keeps the rest", () => {
+    expect(hostEntryMode(0o6755).toString(8)).toBe("755");
+    expect(hostEntryMode(0o2775).toString(8)).toBe("775");
+    expect(hostEntryMode(0o1777).toString(8)).toBe("1777");
+    expect(hostEntryMode(0o640).toString(8)).toBe("640");
   });
 });
