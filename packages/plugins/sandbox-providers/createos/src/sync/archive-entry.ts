@@ -27,6 +27,15 @@ export function beyondExtractionLimit(entry: string, budgetBytes: number): Creat
   );
 }
 
+/** An entry that would leave the host's file system with fewer free inodes than its reserve. */
+export function beyondEntryLimit(entry: string, budgetEntries: number): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SYNC_ARCHIVE_ENTRY",
+    "CreateOS archive contains unsafe entries or exceeds the extraction limit.",
+    { details: { entry: entry.slice(0, 200), budgetEntries } },
+  );
+}
+
 /**
  * The mode an extracted entry gets on the host: without its set-user-ID and set-group-ID bits.
  * The host's user (often root) writes the tree, so those bits would make a program the sandbox

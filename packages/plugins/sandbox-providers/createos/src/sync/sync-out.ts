@@ -11,11 +11,16 @@ import type {
 import { invalidResponse } from "../client/envelope.js";
 import { getFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
-import { beyondExtractionLimit, checkArchiveEntry, hostEntryMode } from "./archive-entry.js";
+import {
+  beyondEntryLimit,
+  beyondExtractionLimit,
+  checkArchiveEntry,
+  hostEntryMode,
+} from "./archive-entry.js";
 import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
-import { extractionBudget } from "./host-room.js";
+import { entryFootprint, extractionRoom } from "./host-room.js";
 import { assertExtractedLinksInside } from "./staged-links.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
@@ -66,7 +71,7 @@ async function downloadFile(
   const body = await getFileStream(scope.client, scope.sandboxId, source, scope.signal);
   if (body === null) throw missingSource();
   await mkdir(dirname(target), { recursive: true });
-  const budget = await extractionBudget(dirname(target));
+  const budget = (await extractionRoom(dirname(target))).bytes;
   let bytes = 0;
   await writeHostFileAtomic(
     target,
@@ -139,8 +144,8 @@ function isIncomplete(error: unknown): boolean {
 /**
  * Reads the sandbox's archive into a private staging directory, every entry checked before it
  * is written (its path, its type, and that it keeps the host's file system within its extraction
- * budget), then promotes it to `target`; returns the files extracted. On any failure the staging
- * directory is removed and `target` is untouched.
+ * limit, in bytes and in inodes), then promotes it to `target`; returns the files extracted. On
+ * any failure the staging directory is removed and `target` is untouched.
  */
 async function extractInto(
   scope: SyncScope,
@@ -153,12 +158,13 @@ async function extractInto(
   let files = 0;
   let refusal: unknown;
   try {
-    // The old tree is removed only after the promotion: the budget is taken with it still there.
-    const budget = await extractionBudget(staging);
+    // The old tree is removed only after the promotion: the room is taken with it still there.
+    const room = await extractionRoom(staging);
     const body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
     if (body === null) throw missingSource();
     const excluded = compileExcludes(file.exclude);
     let extractedBytes = 0;
+    let extractedEntries = 0;
     const links: string[] = [];
     await extractArchive(Readable.from(exactBytes(body, archiveBytes)), staging, (entry, halt) => {
       if (refusal !== undefined) return false;
@@ -167,8 +173,9 @@ async function extractInto(
         if (excluded(entry.path)) return false;
         if (entry.type === "SymbolicLink") links.push(path);
         if (entry.mode !== undefined) entry.mode = hostEntryMode(entry.mode);
-        extractedBytes += entry.size;
-        if (extractedBytes > budget) throw beyondExtractionLimit(path, budget);
+        extractedBytes += entryFootprint(entry.type, entry.size, room.blockBytes);
+        if (extractedBytes > room.bytes) throw beyondExtractionLimit(path, room.bytes);
+        if (++extractedEntries > room.entries) throw beyondEntryLimit(path, room.entries);
       } catch (error) {
         refusal = error;
         halt();

@@ -1,5 +1,6 @@
-// Started by sync-host-space.test.ts inside bubblewrap, with `target` a small tmpfs of its own:
-// syncs a tree into a sandbox, then out onto that file system, and reports what each sync out did.
+// Started by sync-host-space.test.ts inside bubblewrap, with `target` a small file system of its
+// own: syncs a tree into a sandbox, then each named mapping out onto that file system, and
+// reports what each sync out did.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
@@ -8,7 +9,21 @@ import type { PluginSyncFileMapping } from "@paperclipai/plugin-sdk";
 import { createPlugin, manifest } from "../../dist/index.js";
 import { wirePlugin } from "./plugin-harness.js";
 
-const [url, apiKey, source, target] = process.argv.slice(2) as [string, string, string, string];
+/** A sync out to run: `source` below the synced-in tree ("" for the tree), `target` below the file system. */
+export interface HostSpaceCase {
+  readonly source: string;
+  readonly target: string;
+  readonly kind: "file" | "directory";
+  readonly exclude?: string[];
+}
+
+const [url, apiKey, source, target, cases] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const t = await wirePlugin({ createPlugin, manifest }, { url, apiKey });
 const lease = await t.harness.acquireLease({ ...t.base, runId: "host-space" });
 await t.sync.in({
@@ -38,22 +53,13 @@ async function syncOut(file: PluginSyncFileMapping): Promise<Record<string, unkn
   return { ...outcome, left: (await readdir(target)).sort() };
 }
 
-const report = {
-  tree: await syncOut({
-    sourcePath: "/paperclip-workspace/tree",
-    targetPath: join(target, "tree"),
-    kind: "directory",
-  }),
-  file: await syncOut({
-    sourcePath: "/paperclip-workspace/tree/big.bin",
-    targetPath: join(target, "big.bin"),
-    kind: "file",
-  }),
-  excluded: await syncOut({
-    sourcePath: "/paperclip-workspace/tree",
-    targetPath: join(target, "small"),
-    kind: "directory",
-    exclude: ["big.bin"],
-  }),
-};
+const report: Record<string, unknown> = {};
+for (const [name, mapping] of Object.entries(JSON.parse(cases) as Record<string, HostSpaceCase>)) {
+  report[name] = await syncOut({
+    sourcePath: join("/paperclip-workspace/tree", mapping.source),
+    targetPath: join(target, mapping.target),
+    kind: mapping.kind,
+    ...(mapping.exclude === undefined ? {} : { exclude: mapping.exclude }),
+  });
+}
 process.stdout.write(JSON.stringify(report));
