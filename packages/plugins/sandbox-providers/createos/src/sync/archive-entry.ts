@@ -37,12 +37,14 @@ export function beyondEntryLimit(entry: string, budgetEntries: number): Createos
 }
 
 /**
- * The mode an extracted entry gets on the host: without its set-user-ID and set-group-ID bits.
- * The host's user (often root) writes the tree, so those bits would make a program the sandbox
- * chose run as that user for anyone on the host who can reach the file.
+ * The mode an extracted entry gets on the host: without its set-user-ID and set-group-ID bits,
+ * nor write access for every user. The host's user (often root) writes the tree, so the first
+ * would make a program the sandbox chose run as that user for anyone on the host who can reach
+ * the file; the second would let any local user change what the sandbox sent (tar masks modes
+ * with the process's umask only, and a worker started with umask 0 keeps 0o777 whole).
  */
 export function hostEntryMode(mode: number): number {
-  return mode & ~0o6000;
+  return mode & ~0o6002;
 }
 
 function escapes(relative: string): boolean {

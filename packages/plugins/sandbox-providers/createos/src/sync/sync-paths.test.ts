@@ -86,10 +86,11 @@ describe("archive entries", () => {
 });
 
 describe("hostEntryMode", () => {
-  it("drops the set-user-ID and set-group-ID bits and keeps the rest", () => {
+  it("drops the set-user-ID and set-group-ID bits and the write bit for others, and keeps the rest", () => {
     expect(hostEntryMode(0o6755).toString(8)).toBe("755");
     expect(hostEntryMode(0o2775).toString(8)).toBe("775");
-    expect(hostEntryMode(0o1777).toString(8)).toBe("1777");
+    expect(hostEntryMode(0o1777).toString(8)).toBe("1775");
+    expect(hostEntryMode(0o666).toString(8)).toBe("664");
     expect(hostEntryMode(0o640).toString(8)).toBe("640");
   });
 });
