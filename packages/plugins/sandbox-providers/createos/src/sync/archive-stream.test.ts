@@ -1,11 +1,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import { caught } from "@paperclipai/errors/testing";
 import { tempDirForTest } from "@paperclipai/test-support";
 import * as tar from "tar";
 import { describe, expect, it } from "vitest";
-import { exactBytes, extractArchive } from "./archive-stream.js";
+import { exactBytes, extractArchive, plainTar } from "./archive-stream.js";
 
 /** One regular-file entry of a tar archive: its header and its body padded to whole blocks. */
 function fileEntry(path: string, content: string): Buffer {
@@ -51,6 +52,27 @@ describe("exactBytes", () => {
     expect(error.message).toBe("CreateOS sync out received an unreadable archive (incomplete).");
     expect(error.details).toEqual({ reason: "incomplete", expectedBytes: expected, receivedBytes: received });
     expect(error.retryable).toBe(true);
+  });
+});
+
+describe("plainTar", () => {
+  it("relays an archive whose first header arrives in pieces", async () => {
+    const whole = archive(fileEntry("a.txt", "A"));
+    const pieces = [whole.subarray(0, 100), whole.subarray(100, 511), whole.subarray(511)];
+    const relayed = Buffer.from(await collect(plainTar(Readable.from(pieces))), "latin1");
+    expect(relayed.length).toBe(whole.length);
+  });
+
+  it.each([
+    ["a gzip-compressed archive", gzipSync(archive(fileEntry("a.txt", "A")))],
+    ["a stream shorter than a header", Buffer.from("tiny")],
+    ["an archive of zero blocks only", Buffer.alloc(1024)],
+  ])("refuses %s as a malformed archive", async (_name, bytes) => {
+    const error = await caught(
+      collect(plainTar(Readable.from([bytes]))),
+      "ERR_CREATEOS_SYNC_ARCHIVE_INVALID",
+    );
+    expect(error.details).toEqual({ reason: "malformed", tarCode: "TAR_BAD_ARCHIVE" });
   });
 });
 

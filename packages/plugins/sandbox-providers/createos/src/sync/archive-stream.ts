@@ -42,6 +42,33 @@ export async function* exactBytes(
     throw archiveInvalid("incomplete", { expectedBytes: expected, receivedBytes: received });
 }
 
+/**
+ * Relays `source`, failing with a `malformed` archive error unless its first block is a tar header
+ * (its checksum right). The plugin's own pack writes a plain tar; tar on the host would take a
+ * gzip or zstd stream too, and then the bytes checked against the packed size would say nothing of
+ * the work an extraction does: a few megabytes that inflate to gigabytes of entries.
+ */
+export async function* plainTar(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let checked = false;
+  for await (const chunk of source) {
+    if (checked) {
+      yield chunk;
+      continue;
+    }
+    held.push(chunk);
+    heldBytes += chunk.byteLength;
+    if (heldBytes < 512) continue;
+    const first = Buffer.concat(held);
+    if (!new tar.Header(first.subarray(0, 512)).cksumValid)
+      throw archiveInvalid("malformed", { tarCode: "TAR_BAD_ARCHIVE" });
+    checked = true;
+    yield first;
+  }
+  if (!checked) throw archiveInvalid("malformed", { tarCode: "TAR_BAD_ARCHIVE" });
+}
+
 // What tar reports about the archive itself; its other errors are the host's (a full disk).
 const MALFORMED_ARCHIVE = new Set([
   "TAR_BAD_ARCHIVE",

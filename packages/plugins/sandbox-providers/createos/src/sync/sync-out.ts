@@ -17,7 +17,7 @@ import {
   checkArchiveEntry,
   hostEntryMode,
 } from "./archive-entry.js";
-import { countBytes, exactBytes, extractArchive } from "./archive-stream.js";
+import { countBytes, exactBytes, extractArchive, plainTar } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { entryFootprint, extractionRoom } from "./host-room.js";
@@ -166,7 +166,7 @@ async function extractInto(
     let extractedBytes = 0;
     let extractedEntries = 0;
     const links: string[] = [];
-    await extractArchive(Readable.from(exactBytes(body, archiveBytes)), staging, (entry, halt) => {
+    await extractArchive(Readable.from(plainTar(exactBytes(body, archiveBytes))), staging, (entry, halt) => {
       if (refusal !== undefined) return false;
       try {
         const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
