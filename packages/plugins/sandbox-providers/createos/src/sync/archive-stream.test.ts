@@ -25,6 +25,12 @@ function linkEntry(path: string, type: "SymbolicLink" | "Link", linkpath: string
   return header.block as Buffer;
 }
 
+function dirEntry(path: string): Buffer {
+  const header = new tar.Header({ path, mode: 0o755, size: 0, type: "Directory", mtime: new Date(0) });
+  header.encode();
+  return header.block as Buffer;
+}
+
 function archive(...entries: Buffer[]): Buffer {
   return Buffer.concat([...entries, Buffer.alloc(1024)]);
 }
@@ -136,6 +142,13 @@ describe("extractArchive", () => {
       "a/x.txt",
     ],
     ["a hard link to a link", [linkEntry("up", "SymbolicLink", "."), linkEntry("h", "Link", "up")], "h"],
+    ["a hard link to a directory", [dirEntry("d"), linkEntry("h", "Link", "d")], "h"],
+    [
+      "a link in place of a filled directory",
+      [dirEntry("d"), fileEntry("d/x", "x"), linkEntry("d", "SymbolicLink", "x")],
+      "d",
+    ],
+    ["an entry below a file", [fileEntry("f", "x"), fileEntry("f/x", "y")], "f/x"],
   ])("refuses %s as an unsafe entry, as tar does", async (_name, entries, entry) => {
     const error = await caught(
       extractArchive(Readable.from([archive(...entries)]), tempDirForTest("archive-stream-"), () => true),

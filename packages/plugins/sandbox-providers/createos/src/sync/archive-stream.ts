@@ -77,14 +77,35 @@ const MALFORMED_ARCHIVE = new Set([
   "TAR_ENTRY_UNSUPPORTED",
 ]);
 
+/**
+ * What the file system answers when an entry cannot be written over what earlier entries of the
+ * same archive made: a hard link to a directory (`EPERM`), a link or file in place of a filled
+ * directory (`ENOTEMPTY`), an entry below a file (`ENOTDIR`), below a directory the archive
+ * made unwritable (`EACCES`), or deeper than a path can be (`ENAMETOOLONG`, `ELOOP`). The
+ * archive's shape, not the host's state (a full disk stays the host's error).
+ */
+const ARCHIVE_SHAPED = new Set([
+  "EPERM",
+  "ENOTEMPTY",
+  "EEXIST",
+  "EISDIR",
+  "ENOTDIR",
+  "EACCES",
+  "ENAMETOOLONG",
+  "ELOOP",
+]);
+
 function readFailure(error: unknown): unknown {
   const { tarCode, code, entry } = (error ?? {}) as {
     tarCode?: unknown;
     code?: unknown;
     entry?: { path?: unknown };
   };
+  const entryPath = typeof entry?.path === "string" ? entry.path : "";
   // tar refuses to write through a link (`a -> .`, then `a/x`) or to hard-link one.
-  if (code === "TAR_SYMLINK_ERROR") return unsafeEntry(typeof entry?.path === "string" ? entry.path : "");
+  if (code === "TAR_SYMLINK_ERROR") return unsafeEntry(entryPath);
+  if (tarCode === "TAR_ENTRY_ERROR" && typeof code === "string" && ARCHIVE_SHAPED.has(code))
+    return unsafeEntry(entryPath);
   return typeof tarCode === "string" && MALFORMED_ARCHIVE.has(tarCode)
     ? archiveInvalid("malformed", { tarCode })
     : error;
