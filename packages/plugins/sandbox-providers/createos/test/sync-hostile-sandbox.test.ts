@@ -18,6 +18,7 @@ import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 import { gnuLongEntry, paxHeader, tarArchive, tarEntry } from "./support/tar-entries.js";
+import { startTricklingFilesProxy } from "./support/trickling-files-proxy.js";
 
 // Before the afterAll below, so they are removed after the emulator closed (hooks run in reverse).
 const tools = tempDirForFile("createos-hostile-tools-");
@@ -290,6 +291,42 @@ describe("a sandbox whose tools lie", () => {
     const error = await caught(syncOut({ targetPath: scene.target, kind: "directory" }));
     expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
     await expectUntouched(scene);
+  });
+});
+
+describe("a download that never ends", () => {
+  it("is cut at the host's deadline, its connection closed and nothing of it left", async () => {
+    const proxy = await startTricklingFilesProxy(emulator);
+    onTestFinished(() => proxy.close());
+    // The host's limit for the acquire and the sync: 2.5 s, of which the plugin keeps 0.5 s.
+    const slow = await pluginUnderTest(proxy, {}, "env-trickle", {
+      hostLimits: { defaultRpcTimeoutMs: 2_500, marginMs: 500 },
+    });
+    const own = await slow.harness.acquireLease({ ...slow.base, runId: "trickle" });
+    onTestFinished(async () => {
+      await slow.harness.destroyLease({
+        ...slow.base,
+        providerLeaseId: own.providerLeaseId,
+        leaseMetadata: own.metadata!,
+      });
+    });
+    const sandbox = emulator.sandboxes().find((s) => s.id === own.providerLeaseId)!;
+    await mkdir(join(sandbox.workspaceDir, "tree"));
+    await writeFile(join(sandbox.workspaceDir, "tree/a.txt"), "a");
+    const scene = await hostScene();
+    const syncing = slow.sync.out({
+      ...slow.lease(own),
+      operations: [
+        {
+          operationId: "trickle",
+          files: [{ sourcePath: "/paperclip-workspace/tree", targetPath: scene.target, kind: "directory" }],
+        },
+      ],
+    });
+    const error = await caught(syncing, "ERR_CREATEOS_HOST_DEADLINE");
+    expect(error.details).toMatchObject({ operation: "sync out" });
+    await proxy.downloadsClosed();
+    expect(await readdir(scene.dir)).toEqual(["victim"]);
   });
 });
 
