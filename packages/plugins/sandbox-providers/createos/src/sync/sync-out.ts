@@ -19,6 +19,7 @@ import {
 } from "./archive-entry.js";
 import { countBytes, exactBytes, extractArchive, plainTar } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
+import { ExtractedLinks } from "./extracted-links.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { entryFootprint, extractionRoom } from "./host-room.js";
 import { assertExtractedLinksInside } from "./staged-links.js";
@@ -165,13 +166,13 @@ async function extractInto(
     const excluded = compileExcludes(file.exclude);
     let extractedBytes = 0;
     let extractedEntries = 0;
-    const links: string[] = [];
+    const links = new ExtractedLinks();
     await extractArchive(Readable.from(plainTar(exactBytes(body, archiveBytes))), staging, (entry, halt) => {
       if (refusal !== undefined) return false;
       try {
         const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
         if (excluded(entry.path)) return false;
-        if (entry.type === "SymbolicLink") links.push(path);
+        if (entry.type === "SymbolicLink") links.add(path);
         if (entry.mode !== undefined) entry.mode = hostEntryMode(entry.mode);
         extractedBytes += entryFootprint(entry.type, entry.size, room.blockBytes);
         if (extractedBytes > room.bytes) throw beyondExtractionLimit(path, room.bytes);
@@ -185,7 +186,7 @@ async function extractInto(
       return true;
     });
     if (refusal !== undefined) throw refusal;
-    await assertExtractedLinksInside(staging, links);
+    await assertExtractedLinksInside(staging, links.paths);
     await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
     await promoteDirectory(staging, target);
   } catch (error) {
