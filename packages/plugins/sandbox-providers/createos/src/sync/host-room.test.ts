@@ -20,11 +20,12 @@ describe("reservedEntries", () => {
 });
 
 describe("entryFootprint", () => {
-  it("counts a file's content in whole blocks and a directory as one block", () => {
+  it("counts a file's content in whole blocks, a directory or a symbolic link as one block", () => {
     expect(entryFootprint("File", 0, 4096)).toBe(0);
     expect(entryFootprint("File", 1, 4096)).toBe(4096);
     expect(entryFootprint("File", 4097, 4096)).toBe(8192);
     expect(entryFootprint("Directory", 0, 4096)).toBe(4096);
-    expect(entryFootprint("SymbolicLink", 0, 4096)).toBe(0);
+    expect(entryFootprint("SymbolicLink", 0, 4096)).toBe(4096);
+    expect(entryFootprint("Link", 0, 4096)).toBe(0);
   });
 });

@@ -39,8 +39,12 @@ export async function extractionRoom(dir: string): Promise<ExtractionRoom> {
   };
 }
 
-/** What an entry takes on disk at least: its content in whole blocks, a directory one block. */
+/**
+ * What an entry takes on disk at least: its content in whole blocks, a directory or a symbolic
+ * link one block (ext4 keeps only a link's target of under 60 bytes in its inode; one of 4 KiB,
+ * which pax allows, takes a block of its own, and a sandbox may send millions of them).
+ */
 export function entryFootprint(type: string, size: number, blockBytes: number): number {
-  if (type === "Directory") return blockBytes;
+  if (type === "Directory" || type === "SymbolicLink") return blockBytes;
   return Math.ceil(size / blockBytes) * blockBytes;
 }
