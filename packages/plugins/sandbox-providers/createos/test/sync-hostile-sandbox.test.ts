@@ -130,6 +130,25 @@ describe("a sandbox whose tar serves a crafted archive", () => {
     expect(modes).toEqual({ "open.sh": "775", open: "775", drop: "1775", "open/inner.txt": "664" });
   });
 
+  it("leaves every directory writable and searchable by the host's user, who must remove it", async () => {
+    const scene = await hostScene();
+    await serveArchive(
+      tarArchive(
+        tarEntry({ path: "locked", type: "Directory", mode: 0o500 }),
+        tarEntry({ path: "locked/inner", type: "Directory", mode: 0o000 }),
+        tarEntry({ path: "locked/inner/x.txt", mode: 0o400 }, "x"),
+        tarEntry({ path: "locked/inner", type: "Directory", mode: 0o000 }),
+      ),
+    );
+    await syncOut({ targetPath: scene.target, kind: "directory" });
+    const modes: Record<string, string> = {};
+    for (const path of ["locked", "locked/inner", "locked/inner/x.txt"])
+      modes[path] = ((await stat(join(scene.target, path))).mode & 0o7777).toString(8);
+    // A worker that is not root could not otherwise remove the tree, nor the staging directory
+    // of a sync refused half-way, nor the old tree the next sync out replaces.
+    expect(modes).toEqual({ locked: "700", "locked/inner": "700", "locked/inner/x.txt": "400" });
+  });
+
   it.each([
     ["a pax path that climbs out", [paxHeader({ path: "../escaped" }), tarEntry({ path: "fine" }, "x")]],
     [
