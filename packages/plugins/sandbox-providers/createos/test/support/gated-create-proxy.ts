@@ -1,8 +1,6 @@
+import { forwardToEmulator } from "./emulator-forwarding.js";
 import type { EmulatorAddress } from "./plugin-harness.js";
 import { startScriptedServer } from "./scripted-server.js";
-
-/** Headers not forwarded: the proxy's own connection sets them. */
-const HOP_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive"]);
 
 export interface GatedCreateProxy extends EmulatorAddress {
   /** Settles once a sandbox create reached the emulator (the sandbox exists from then on). */
@@ -28,24 +26,15 @@ export async function startGatedCreateProxy(target: EmulatorAddress): Promise<Ga
   });
   const server = await startScriptedServer((req, res, body) => {
     const isCreate = req.method === "POST" && /\/sandboxes$/.test((req.url ?? "").split("?")[0] ?? "");
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === "string" && !HOP_HEADERS.has(name)) headers[name] = value;
-    }
     void (async () => {
       try {
-        const answer = await fetch(`${target.url}${req.url ?? "/"}`, {
-          method: req.method ?? "GET",
-          headers,
-          ...(body === "" ? {} : { body }),
-        });
-        const text = await answer.text();
+        const answer = await forwardToEmulator(target, req, body);
         if (isCreate) {
           arrived();
           await gate;
         }
-        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
-        res.end(text);
+        res.writeHead(answer.status, { "content-type": answer.contentType });
+        res.end(answer.text);
       } catch {
         res.destroy();
       }

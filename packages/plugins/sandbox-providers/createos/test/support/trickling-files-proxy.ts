@@ -1,9 +1,7 @@
 import * as tar from "tar";
+import { forwardToEmulator } from "./emulator-forwarding.js";
 import type { EmulatorAddress } from "./plugin-harness.js";
 import { startScriptedServer } from "./scripted-server.js";
-
-/** Headers not forwarded: the proxy's own connection sets them. */
-const HOP_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive"]);
 
 export interface TricklingFilesProxy extends EmulatorAddress {
   /** Settles once a download was answered and every download answered so far has closed. */
@@ -42,20 +40,11 @@ export async function startTricklingFilesProxy(
       });
       return;
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === "string" && !HOP_HEADERS.has(name)) headers[name] = value;
-    }
     void (async () => {
       try {
-        const answer = await fetch(`${target.url}${req.url ?? "/"}`, {
-          method: req.method ?? "GET",
-          headers,
-          ...(body === "" ? {} : { body }),
-        });
-        const text = await answer.text();
-        res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
-        res.end(text);
+        const answer = await forwardToEmulator(target, req, body);
+        res.writeHead(answer.status, { "content-type": answer.contentType });
+        res.end(answer.text);
       } catch {
         res.destroy();
       }
