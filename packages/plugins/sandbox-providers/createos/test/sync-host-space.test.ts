@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { childReport } from "./support/child-report.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import type { HostSpaceCase } from "./support/host-space-child.js";
 
@@ -37,49 +36,35 @@ async function syncOutOntoSmallFs(
   await mkdir(target);
   // Mounted by the child's own shell, in a user namespace where it may (bubblewrap's `--size`
   // sets no inode count).
-  const child = spawn(
-    "bwrap",
-    [
-      "--dev-bind",
-      "/",
-      "/",
-      "--unshare-user",
-      "--uid",
-      "0",
-      "--gid",
-      "0",
-      "--cap-add",
-      "CAP_SYS_ADMIN",
-      "--die-with-parent",
-      "--",
-      "/bin/sh",
-      "-c",
-      'mount -t tmpfs -o "$1" tmpfs "$2" && shift 2 && exec "$@"',
-      "sh",
-      mountOptions,
-      target,
-      process.execPath,
-      "--import",
-      "tsx",
-      CHILD,
-      emulator.url,
-      emulator.apiKey,
-      join(host, "source"),
-      target,
-      JSON.stringify(cases),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  const [code] = (await once(child, "exit")) as [number | null];
-  expect(code).toBe(0);
-  return JSON.parse(out) as Report;
+  return childReport<Report>("bwrap", [
+    "--dev-bind",
+    "/",
+    "/",
+    "--unshare-user",
+    "--uid",
+    "0",
+    "--gid",
+    "0",
+    "--cap-add",
+    "CAP_SYS_ADMIN",
+    "--die-with-parent",
+    "--",
+    "/bin/sh",
+    "-c",
+    'mount -t tmpfs -o "$1" tmpfs "$2" && shift 2 && exec "$@"',
+    "sh",
+    mountOptions,
+    target,
+    process.execPath,
+    "--import",
+    "tsx",
+    CHILD,
+    emulator.url,
+    emulator.apiKey,
+    join(host, "source"),
+    target,
+    JSON.stringify(cases),
+  ]);
 }
 
 describe("sync out onto a host file system too small for it", () => {

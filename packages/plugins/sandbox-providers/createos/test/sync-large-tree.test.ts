@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, open, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { childReport } from "./support/child-report.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 
 const CHILD = fileURLToPath(new URL("./support/large-sync-child.ts", import.meta.url));
@@ -61,30 +60,16 @@ describe("sync of a tree larger than the worker's heap", () => {
     const target = join(host, "target");
     await makeTree(source);
 
-    const child = spawn(
-      process.execPath,
-      [
-        `--max-old-space-size=${HEAP_MIB}`,
-        "--import",
-        "tsx",
-        CHILD,
-        emulator.url,
-        emulator.apiKey,
-        source,
-        target,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    onTestFinished(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    const [code] = (await once(child, "exit")) as [number | null];
-    expect(code).toBe(0);
-    const report = JSON.parse(out) as ChildReport;
+    const report = await childReport<ChildReport>(process.execPath, [
+      `--max-old-space-size=${HEAP_MIB}`,
+      "--import",
+      "tsx",
+      CHILD,
+      emulator.url,
+      emulator.apiKey,
+      source,
+      target,
+    ]);
 
     // The whole V8 heap (old space capped at HEAP_MIB, plus the young generation) is smaller than the tree.
     expect(report.heapLimitBytes).toBeLessThan(TREE_BYTES);
