@@ -25,7 +25,7 @@ export interface DurableRunnerDeps {
   readonly options: DurableOptions;
   readonly store: DurableStore;
   /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
-  readonly dial: () => Promise<WebSocket>;
+  readonly dial: (signal?: AbortSignal) => Promise<WebSocket>;
   /** Starts the engine; its output lines go to the callback. */
   readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => DurableEngine;
   /** Kills the harness without ending the run (the state is kept for the next runner). */

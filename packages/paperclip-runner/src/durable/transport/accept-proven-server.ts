@@ -1,0 +1,100 @@
+import { PaperclipError } from "@paperclipai/errors";
+import type WebSocket from "ws";
+import { AuthenticatedConnection } from "./authenticated-connection.js";
+import type { HelloInput } from "./handshake.js";
+
+/** Handshakes in flight at once; past it the oldest is closed, so the newest connection always gets its turn. */
+export const MAX_CONCURRENT_HANDSHAKES = 64;
+
+/**
+ * Listen mode: the first connection whose peer proves it holds the credential (a valid
+ * server proof for this hello) and completes the handshake. Whoever reaches the listening
+ * port opens a connection (on loopback, any local user), so a peer is nobody until it proves
+ * itself: one that sends garbage, a wrong proof, closes or stays silent is dropped and the
+ * runner goes on accepting (it neither ends the run nor counts against the reconnect grace).
+ * Every connection is handshaken as soon as it arrives, beside the others: a silent peer
+ * cannot make the server connected behind it wait for its handshake to time out.
+ *
+ * Rejects only with the failure of a peer that had proven itself (it is the server), or when
+ * no connection can be taken any more.
+ */
+export async function acceptProvenServer(
+  next: (signal: AbortSignal) => Promise<WebSocket>,
+  input: HelloInput,
+  log: (line: string) => void,
+): Promise<AuthenticatedConnection> {
+  const stop = new AbortController();
+  // Insertion order: the first is the oldest handshake.
+  const handshaking = new Set<WebSocket>();
+  let dropped = 0;
+  let firstDrop: string | null = null;
+  let settled = false;
+  let settle!: { resolve: (connection: AuthenticatedConnection) => void; reject: (error: unknown) => void };
+  const outcome = new Promise<AuthenticatedConnection>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+
+  const handshake = (socket: WebSocket): void => {
+    if (handshaking.size >= MAX_CONCURRENT_HANDSHAKES) {
+      const oldest = handshaking.values().next().value as WebSocket;
+      handshaking.delete(oldest);
+      oldest.terminate();
+    }
+    handshaking.add(socket);
+    let proven = false;
+    AuthenticatedConnection.open(socket, input, { onServerProven: () => (proven = true) }).then(
+      (connection) => {
+        handshaking.delete(socket);
+        // A second peer that proved itself too is not needed: one connection serves the run.
+        if (settled) {
+          connection.close();
+          return;
+        }
+        settled = true;
+        settle.resolve(connection);
+      },
+      (error: unknown) => {
+        handshaking.delete(socket);
+        if (proven) {
+          settled = true;
+          settle.reject(error);
+          return;
+        }
+        dropped += 1;
+        firstDrop ??= PaperclipError.is(error) ? error.code : "the connection closed";
+      },
+    );
+  };
+
+  void (async () => {
+    while (!stop.signal.aborted) {
+      let socket: WebSocket;
+      try {
+        socket = await next(stop.signal);
+      } catch (error) {
+        if (!stop.signal.aborted) {
+          settled = true;
+          settle.reject(error);
+        }
+        return;
+      }
+      if (stop.signal.aborted) {
+        socket.terminate();
+        return;
+      }
+      handshake(socket);
+    }
+  })();
+
+  try {
+    return await outcome;
+  } finally {
+    stop.abort();
+    for (const socket of handshaking) socket.terminate();
+    handshaking.clear();
+    // One line however many there were: a flood of impostors must not flood the launcher's log too.
+    if (dropped > 0) {
+      log(`dropped ${dropped} connection(s) whose peer did not prove the credential (first: ${firstDrop})`);
+    }
+  }
+}
