@@ -154,4 +154,21 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
     // Once the server is in, the handshakes still pending are closed.
     await silent.closed;
   });
+
+  it("stops with ERR_RUNNER_DURABLE_LEASE_EXPIRED once its lease lapses with no server back, impostors or not", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    await server.handshake(TICKET);
+    server.welcome({ connectionLeaseExpiresAtUnixMs: Date.now() + 1_000 });
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // The server goes away; only an impostor comes, and closes after the hello as a refusing
+    // server would. Neither that close nor the wait may outlive the lease.
+    server.close();
+    const impostor = await peerOn(runner.port, runner.child);
+    expect(await impostor.nextPlain()).not.toBeNull();
+    impostor.close();
+    expect(await runner.exited).toBe(1);
+    expect(runner.stderr()).toContain("code: ERR_RUNNER_DURABLE_LEASE_EXPIRED");
+  });
 });

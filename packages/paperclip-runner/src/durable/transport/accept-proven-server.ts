@@ -1,7 +1,9 @@
 import { PaperclipError } from "@paperclipai/errors";
 import type WebSocket from "ws";
+import { timerAt } from "../../timers/timer-at.js";
 import { AuthenticatedConnection } from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
+import { leaseExpired } from "./transport-failure.js";
 
 /** Handshakes in flight at once; past it the oldest is closed, so the newest connection always gets its turn. */
 export const MAX_CONCURRENT_HANDSHAKES = 64;
@@ -15,13 +17,17 @@ export const MAX_CONCURRENT_HANDSHAKES = 64;
  * Every connection is handshaken as soon as it arrives, beside the others: a silent peer
  * cannot make the server connected behind it wait for its handshake to time out.
  *
- * Rejects only with the failure of a peer that had proven itself (it is the server), or when
- * no connection can be taken any more.
+ * Rejects with the failure of a peer that had proven itself (it is the server), when no
+ * connection can be taken any more, or once the lease in use lapses
+ * (`ERR_RUNNER_DURABLE_LEASE_EXPIRED`): a server that no longer knows the lease refuses it
+ * by closing, which cannot be told from an impostor's close, so the lease's own end is what
+ * stops the wait.
  */
 export async function acceptProvenServer(
   next: (signal: AbortSignal) => Promise<WebSocket>,
   input: HelloInput,
   log: (line: string) => void,
+  leaseExpiresAtUnixMs: number | null = null,
 ): Promise<AuthenticatedConnection> {
   const stop = new AbortController();
   // Insertion order: the first is the oldest handshake.
@@ -66,6 +72,14 @@ export async function acceptProvenServer(
     );
   };
 
+  const lapse =
+    leaseExpiresAtUnixMs === null
+      ? null
+      : timerAt(leaseExpiresAtUnixMs, () => {
+          settled = true;
+          settle.reject(leaseExpired(leaseExpiresAtUnixMs));
+        });
+
   void (async () => {
     while (!stop.signal.aborted) {
       let socket: WebSocket;
@@ -89,6 +103,7 @@ export async function acceptProvenServer(
   try {
     return await outcome;
   } finally {
+    lapse?.cancel();
     stop.abort();
     for (const socket of handshaking) socket.terminate();
     handshaking.clear();

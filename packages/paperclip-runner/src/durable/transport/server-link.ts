@@ -104,7 +104,12 @@ export class ServerLink {
    */
   private async authenticate(input: HelloInput): Promise<AuthenticatedConnection> {
     if (this.deps.options.endpoint.mode === "listen") {
-      return await acceptProvenServer((signal) => this.deps.dial(signal), input, this.deps.log);
+      return await acceptProvenServer(
+        (signal) => this.deps.dial(signal),
+        input,
+        this.deps.log,
+        this.credentials.leaseInUseExpiresAtUnixMs,
+      );
     }
     return await AuthenticatedConnection.open(await this.deps.dial(), input);
   }
