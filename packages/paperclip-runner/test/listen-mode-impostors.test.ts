@@ -171,4 +171,31 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
     expect(await runner.exited).toBe(1);
     expect(runner.stderr()).toContain("code: ERR_RUNNER_DURABLE_LEASE_EXPIRED");
   });
+
+  it("serves the server's reconnection past more impostors than it keeps waiting, open or gone", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    const lease = "lease_00000000-0000-4000-8000-0000000000cc";
+    await server.handshake(TICKET);
+    server.welcome({ connectionLeaseToken: lease });
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // While the server is connected, impostors pile up: 40 that stay, silent, and 40 that leave.
+    const staying: PeerConnection[] = [];
+    for (let index = 0; index < 80; index += 1) {
+      const impostor = await peerOn(runner.port, runner.child);
+      if (index % 2 === 0) staying.push(impostor);
+      else impostor.close();
+    }
+    server.close();
+    const again = await peerOn(runner.port, runner.child);
+    await again.handshake(lease);
+    again.welcome({ ackedSourceSeq: 0 });
+    again.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+    expect(await again.resultOf("drain")).toMatchObject({ status: "completed" });
+    expect(runner.child.exitCode).toBeNull();
+    // Every impostor was let go: none holds a connection the runner keeps.
+    await Promise.all(staying.map((impostor) => impostor.closed));
+    again.close();
+  });
 });

@@ -96,6 +96,13 @@ export async function acceptProvenServer(
         socket.terminate();
         return;
       }
+      // Closed while it waited to be taken (a peer that connected and left): its close has
+      // already been emitted, so a handshake on it would only wait out the timeout.
+      if (socket.readyState !== socket.OPEN) {
+        dropped += 1;
+        firstDrop ??= "the connection closed";
+        continue;
+      }
       handshake(socket);
     }
   })();
