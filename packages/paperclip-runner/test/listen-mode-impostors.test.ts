@@ -198,4 +198,23 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
     await Promise.all(staying.map((impostor) => impostor.closed));
     again.close();
   });
+
+  it("never cuts short the server's handshake to make room for a flood of impostors", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    // The server has proven itself and the runner answered; the welcome is held back while
+    // more impostors than the runner handshakes at once arrive, each greeted with its hello.
+    await server.handshake(TICKET);
+    const impostors: PeerConnection[] = [];
+    for (let index = 0; index < 70; index += 1) {
+      const impostor = await peerOn(runner.port, runner.child);
+      expect(await impostor.nextPlain()).not.toBeNull();
+      impostors.push(impostor);
+    }
+    server.welcome();
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    await Promise.all(impostors.map((impostor) => impostor.closed));
+    server.close();
+  });
 });

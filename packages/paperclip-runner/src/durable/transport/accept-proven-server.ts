@@ -5,7 +5,10 @@ import { AuthenticatedConnection } from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
 import { leaseExpired } from "./transport-failure.js";
 
-/** Handshakes in flight at once; past it the oldest is closed, so the newest connection always gets its turn. */
+/**
+ * Handshakes in flight at once; past it the oldest whose peer has not proven itself is closed, so
+ * the newest connection gets its turn and the server's handshake is never the one cut short.
+ */
 export const MAX_CONCURRENT_HANDSHAKES = 64;
 
 /**
@@ -30,8 +33,8 @@ export async function acceptProvenServer(
   leaseExpiresAtUnixMs: number | null = null,
 ): Promise<AuthenticatedConnection> {
   const stop = new AbortController();
-  // Insertion order: the first is the oldest handshake.
-  const handshaking = new Set<WebSocket>();
+  // Insertion order: the first is the oldest handshake. `proven`: its peer has shown the server proof.
+  const handshaking = new Map<WebSocket, { proven: boolean }>();
   let dropped = 0;
   let firstDrop: string | null = null;
   let settled = false;
@@ -42,13 +45,18 @@ export async function acceptProvenServer(
 
   const handshake = (socket: WebSocket): void => {
     if (handshaking.size >= MAX_CONCURRENT_HANDSHAKES) {
-      const oldest = handshaking.values().next().value as WebSocket;
+      // Only a peer that has not proven itself makes room: the server's handshake is never cut short.
+      const oldest = [...handshaking].find(([, state]) => !state.proven)?.[0];
+      if (oldest === undefined) {
+        socket.terminate();
+        return;
+      }
       handshaking.delete(oldest);
       oldest.terminate();
     }
-    handshaking.add(socket);
-    let proven = false;
-    AuthenticatedConnection.open(socket, input, { onServerProven: () => (proven = true) }).then(
+    const state = { proven: false };
+    handshaking.set(socket, state);
+    AuthenticatedConnection.open(socket, input, { onServerProven: () => (state.proven = true) }).then(
       (connection) => {
         handshaking.delete(socket);
         // A second peer that proved itself too is not needed: one connection serves the run.
@@ -61,7 +69,7 @@ export async function acceptProvenServer(
       },
       (error: unknown) => {
         handshaking.delete(socket);
-        if (proven) {
+        if (state.proven) {
           settled = true;
           settle.reject(error);
           return;
@@ -112,7 +120,7 @@ export async function acceptProvenServer(
   } finally {
     lapse?.cancel();
     stop.abort();
-    for (const socket of handshaking) socket.terminate();
+    for (const socket of handshaking.keys()) socket.terminate();
     handshaking.clear();
     // One line however many there were: a flood of impostors must not flood the launcher's log too.
     if (dropped > 0) {
