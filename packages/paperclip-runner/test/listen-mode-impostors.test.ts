@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { childForTest, startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
@@ -215,6 +215,34 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
     server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
     expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
     await Promise.all(impostors.map((impostor) => impostor.closed));
+    server.close();
+  });
+
+  it("reads nothing from a connection that waits while the server is in", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    await server.handshake(TICKET);
+    server.welcome();
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // An impostor streams frames at a connection nobody has taken: read, each would be parsed
+    // (up to 4 MiB at a time) for nothing, 64 connections at once, for as long as the run lasts.
+    const impostor = await peerOn(runner.port, runner.child);
+    const frame = Buffer.alloc(1024 * 1024, 0x61);
+    for (let index = 0; index < 8; index += 1) impostor.sendRaw(frame);
+    const impostorPort = (impostor.socket as unknown as { _socket: { localPort: number } })._socket.localPort;
+    // The run goes on (a round trip through the runner's loop), and the bytes stay in the kernel.
+    server.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+    expect(await server.resultOf("drain")).toMatchObject({ status: "completed" });
+    const queue = execFileSync(
+      "ss",
+      ["-tnH", "state", "established", `( sport = :${runner.port} and dport = :${impostorPort} )`],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(Number(queue.trim().split(/\s+/)[0])).toBeGreaterThan(0);
+    impostor.close();
     server.close();
   });
 });

@@ -67,12 +67,20 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
       waiter(socket);
       return;
     }
+    // Nothing is read from a connection until it is taken: whoever opened it may stream
+    // frames at it, and the kernel's buffer, not the daemon's parser, is what they fill.
+    socket.pause();
     arrived.push(socket);
     if (arrived.length > MAX_WAITING_CONNECTIONS) arrived.shift()?.terminate();
   });
+  const take = (): WebSocket | undefined => {
+    const socket = arrived.shift();
+    socket?.resume();
+    return socket;
+  };
   return {
     next: async (signal) =>
-      arrived.shift() ??
+      take() ??
       (await new Promise<WebSocket>((resolve, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
