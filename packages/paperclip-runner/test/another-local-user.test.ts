@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { childForTest, refusedPortForTest, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
+import { BIN } from "./helpers/run-bin.js";
 import {
   builtinHarnessArgs,
   Controller,
@@ -12,8 +13,8 @@ import {
   writeScript,
 } from "./local-controller.js";
 
-// Attacks by ANOTHER local user (uid 65534, through setpriv) on a runner's --state-dir that
-// held when a red team tried them: each is refused with its code before anything is written,
+// Attacks by ANOTHER local user (uid 65534, through setpriv) on a runner's --state-dir and
+// its bootstrap ticket that held when a red team tried them: each is refused with its code before anything is written,
 // or finds nothing it can read. The holes that did not hold have their own tests
 // (private-directory.test.ts, listen-mode-impostors.test.ts).
 
@@ -46,7 +47,7 @@ async function refusedWith(stateDir: string, code: string): Promise<void> {
   expect(daemon.stderr).toContain(`code: ${code}`);
 }
 
-describe("a runner's --state-dir against another local user", { timeout: 60_000 }, () => {
+describe("a runner against another local user", { timeout: 60_000 }, () => {
   it("refuses a state directory another user created first, and writes nothing into it", async () => {
     const stateDir = join(sharedParent(), "run-1");
     // Pre-created private, so it even passes the mode check: only its owner gives it away.
@@ -113,5 +114,43 @@ describe("a runner's --state-dir against another local user", { timeout: 60_000 
     expect(readFileSync(join(stateDir, "runner-state.json"), "utf8")).toContain("run-1");
     expect(asOther(["ls", stateDir]).status).not.toBe(0);
     expect(asOther(["cat", join(stateDir, "runner-state.json")]).stderr).toContain("Permission denied");
+  });
+
+  it("shows another user no bootstrap ticket: not in the daemon's argv, and its environment unreadable", async () => {
+    const ticket = "bootstrap_00000000-0000-4000-8000-0000000000dd";
+    const port = await refusedPortForTest();
+    // A durable daemon that keeps dialling a server that is not there: alive, holding its ticket.
+    const daemon = childForTest(() =>
+      spawn(
+        process.execPath,
+        [
+          BIN,
+          "--connect-url",
+          `ws://127.0.0.1:${port}/connect`,
+          "--state-dir",
+          join(tempDirForTest(), "state"),
+          ...["--runner-id", "r", "--environment-lease-id", "e", "--run-id", "run-1", "--session-id", "s"],
+          ...["--turn-id", "t", "--item-id", "i", "--runner-version", "0.3.0"],
+          ...["--runner-digest", `sha256:${"0".repeat(64)}`, "--reconnect-grace-ms", "60000"],
+        ],
+        { env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: ticket }, stdio: "ignore" },
+      ),
+    );
+    const cmdline = `/proc/${daemon.pid}/cmdline`;
+    // Its argv is world-readable (ps): the ticket never is in it.
+    const argv = spawnSync("setpriv", [
+      `--reuid=${OTHER}`,
+      `--regid=${OTHER}`,
+      "--clear-groups",
+      "cat",
+      cmdline,
+    ]);
+    expect(argv.status).toBe(0);
+    expect(argv.stdout.toString()).toContain("--connect-url");
+    expect(argv.stdout.toString()).not.toContain(ticket);
+    // Its initial environment still holds the ticket (deleting a variable does not erase the
+    // kernel's copy), so only its own user may read it.
+    expect(asOther(["cat", `/proc/${daemon.pid}/environ`]).stderr).toContain("Permission denied");
+    daemon.kill("SIGKILL");
   });
 });
