@@ -153,6 +153,38 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     expect((await runner.exited).code).toBe(0);
   });
 
+  it("renews a lease that ends past a timer's range (about 24.8 days) when it is due, not at once", async () => {
+    const server = await handMadeServer();
+    const runner = launchRunner(server.url);
+    const conn = await server.nextConnection();
+    await conn.handshake(TICKET);
+    // 60 days: half of it does not fit a 32-bit timer, which Node then fires after 1 ms, so the
+    // runner renewed at once, and again at once after each renewal the server granted.
+    conn.welcome({ connectionLeaseExpiresAtUnixMs: Date.now() + 60 * 24 * 3600 * 1000 });
+    conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
+    conn.sendCommand({ commandId: "stop", controllerSeq: 2, type: "runner.shutdown" });
+    expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
+    conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(0);
+    expect(conn.received.filter((message) => message.kind === "lease_renew")).toEqual([]);
+    expect(stderr).not.toContain("TimeoutOverflowWarning");
+  });
+
+  it("keeps a --max-runtime-ms past a timer's range (35 days) for when it is due", async () => {
+    const { runner, conn } = await preparedRunner(["--max-runtime-ms", "3000000000"]);
+    conn.sendCommand({ commandId: "turn", controllerSeq: 3, type: "turn.start", payload: { turnId: "t1" } });
+    expect(await conn.resultOf("turn")).toMatchObject({ status: "completed" });
+    conn.sendCommand({ commandId: "stop", controllerSeq: 4, type: "runner.shutdown" });
+    expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
+    conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(0);
+    // Node fired the 35-day timer after 1 ms (before the engine ran, so the limit was lost).
+    expect(stderr).not.toContain("TimeoutOverflowWarning");
+  });
+
   for (const [name, ackedSourceSeq] of [
     ["missing", undefined],
     ["a string", "3"],

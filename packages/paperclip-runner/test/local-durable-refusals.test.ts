@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
@@ -98,5 +98,49 @@ describe("refusals of a daemon with --state-dir", { timeout: 60_000 }, () => {
     expect((await shared.exited).code).toBe(1);
     expect(shared.stderr).toContain("private directory is accessible by group or other users");
     expect(shared.stderr).toContain("code: ERR_RUNNER_PRIVATE_DIR_PERMISSIONS");
+  });
+
+  it("refuses a journal whose records were reordered or repeated, and leaves it as it was", async () => {
+    const dir = tempDirForTest("runner-journal-order-");
+    const stateDir = join(dir, "state");
+    const script = writeScript(dir, { steps: [{ ready: {} }, { sleep: 60_000 }] });
+    const args = [...IDS, "--fake-harness", "builtin", "--script", script, "--state-dir", stateDir];
+    const first = new Controller(args);
+    first.send("run.prepare", "c1");
+    await first.waitForReceipt("c1");
+    first.send("session.open", "c2");
+    await first.waitForReceipt("c2");
+    first.kill("SIGKILL");
+    await first.exited;
+    const journalPath = join(stateDir, "runner-journal.ndjson");
+    const original = readFileSync(journalPath, "utf8");
+    const lines = original.trimEnd().split("\n");
+    const numbering = (seq: number) => lines.findIndex((line) => line.includes(`"nextEventSeq":${seq},`));
+    const [earlier, later] = [numbering(5), numbering(6)];
+    expect(earlier).toBeGreaterThan(0);
+    expect(later).toBeGreaterThan(earlier);
+    const swapped = [...lines];
+    [swapped[earlier], swapped[later]] = [lines[later] as string, lines[earlier] as string];
+    // Each record is valid alone; resumed as they stand, the daemon sent a second event seq 5.
+    for (const tampered of [swapped, [...lines, lines[earlier] as string]]) {
+      const text = `${tampered.join("\n")}\n`;
+      writeFileSync(journalPath, text);
+      const restarted = new Controller(args);
+      expect((await restarted.exited).code).toBe(1);
+      expect(restarted.stderr).toContain(
+        "durable state file is not valid: the outbox is not the events after ackedSeq up to nextEventSeq",
+      );
+      expect(restarted.stderr).toContain("code: ERR_RUNNER_STATE_CORRUPT");
+      expect(restarted.events()).toEqual([]);
+      // The refusal keeps the evidence: the journal is not restarted.
+      expect(readFileSync(journalPath, "utf8")).toBe(text);
+    }
+    writeFileSync(journalPath, original);
+    const resumed = new Controller(args);
+    const reconciled = await resumed.waitForEvent("runner.reconciled");
+    expect(resumed.events().map((event) => event.sourceSeq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(reconciled.sourceSeq).toBe(6);
+    resumed.send("run.cancel", "c3", {}, 3);
+    await resumed.exited;
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   chmod,
   chown,
@@ -133,16 +134,21 @@ describe("verifyPrivateDirectory", () => {
 });
 
 describe("createPrivateDirectory", () => {
-  it("creates a 0700 directory even under a permissive umask", async () => {
-    const dir = tempDirForTest();
-    const previous = process.umask(0o022);
-    try {
-      await createPrivateDirectory(join(dir, "state"));
-    } finally {
-      process.umask(previous);
-    }
-    expect((await stat(join(dir, "state"))).mode & 0o777).toBe(0o700);
-  });
+  it.each([0o022, 0o000, 0o700])(
+    "creates a 0700 directory under umask %o and leaves the umask as it was",
+    async (umask) => {
+      const dir = tempDirForTest();
+      const previous = process.umask(umask);
+      let during: number;
+      try {
+        await createPrivateDirectory(join(dir, "state"));
+      } finally {
+        during = process.umask(previous);
+      }
+      expect(during).toBe(umask);
+      expect((await stat(join(dir, "state"))).mode & 0o777).toBe(0o700);
+    },
+  );
 
   it("verifies an existing directory and never chmods it", async () => {
     const dir = tempDirForTest();
@@ -154,6 +160,42 @@ describe("createPrivateDirectory", () => {
     expect((await stat(join(dir, "shared"))).mode & 0o777).toBe(0o755);
     await mkdir(join(dir, "ok"), { mode: 0o700 });
     await expect(createPrivateDirectory(join(dir, "ok"))).resolves.toBeUndefined();
+  });
+
+  it("never chmods what another user swapped in for the directory it just made", async () => {
+    // A parent other users may write (a shared 0777 drop directory, or a group's 0775 one):
+    // between the mkdir and the mode fix, one renames the new directory away and leaves a
+    // symlink to a file of ours under its name.
+    const dir = tempDirForTest();
+    await chmod(dir, 0o711);
+    const parent = join(dir, "shared");
+    await mkdir(parent);
+    await chmod(parent, 0o777);
+    const victim = join(dir, "victim.conf");
+    await writeFile(victim, "ours\n");
+    await chmod(victim, 0o644);
+    const state = join(parent, "state");
+    const error = await caught(
+      createPrivateDirectory(state, {
+        afterCreate: async () => {
+          execFileSync("setpriv", [
+            `--reuid=${OTHER_UID}`,
+            `--regid=${OTHER_UID}`,
+            "--clear-groups",
+            "sh",
+            "-c",
+            'mv "$1" "$1.moved" && ln -s "$2" "$1"',
+            "attacker",
+            state,
+            victim,
+          ]);
+        },
+      }),
+    );
+    expect((await stat(victim)).mode & 0o777).toBe(0o644);
+    // The symlink is refused as what it is when the new directory is verified.
+    expect(error.code).toBe("ERR_RUNNER_PRIVATE_DIR_NOT_DIRECTORY");
+    expect((await lstat(state)).isSymbolicLink()).toBe(true);
   });
 
   it("reports a missing parent with its OS error", async () => {

@@ -1,4 +1,5 @@
 import type WebSocket from "ws";
+import { timerAt } from "../timers/timer-at.js";
 import type { DurableOptions } from "./durable-options.js";
 import { CommandApplier } from "./engine/command-applier.js";
 import type { DurableEngine, EngineEvent } from "./engine/durable-engine.js";
@@ -25,7 +26,7 @@ export interface DurableRunnerDeps {
   readonly options: DurableOptions;
   readonly store: DurableStore;
   /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
-  readonly dial: () => Promise<WebSocket>;
+  readonly dial: (signal?: AbortSignal) => Promise<WebSocket>;
   /** Starts the engine; its output lines go to the callback. */
   readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => DurableEngine;
   /** Kills the harness without ending the run (the state is kept for the next runner). */
@@ -96,10 +97,10 @@ export class DurableRunner {
     // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
     const lifetime =
       this.deps.options.maxLifetimeMs > 0
-        ? setTimeout(() => this.engine.shutdown(), this.deps.options.maxLifetimeMs)
+        ? timerAt(Date.now() + this.deps.options.maxLifetimeMs, () => this.engine.shutdown())
         : undefined;
     const outcome = await this.settled;
-    clearTimeout(lifetime);
+    lifetime?.cancel();
     this.link.close();
     if (!outcome.ok) {
       // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.

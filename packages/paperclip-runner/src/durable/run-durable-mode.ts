@@ -62,12 +62,15 @@ export async function runDurableMode(
 }
 
 /** A dialer whose first connection is already under way; `discard` closes it when nobody took it. */
-function dialAheadOnce(dialer: Dialer): { next: () => Promise<WebSocket>; discard: () => void } {
+function dialAheadOnce(dialer: Dialer): {
+  next: (signal?: AbortSignal) => Promise<WebSocket>;
+  discard: () => void;
+} {
   let ahead: Promise<WebSocket> | null = dialer.next();
   ahead.catch(() => undefined);
   return {
-    next: () => {
-      const next = ahead ?? dialer.next();
+    next: (signal) => {
+      const next = ahead ?? dialer.next(signal);
       ahead = null;
       return next;
     },
@@ -84,7 +87,7 @@ function dialAheadOnce(dialer: Dialer): { next: () => Promise<WebSocket>; discar
 interface DurableRun {
   readonly options: DurableOptions;
   readonly store: DurableStore;
-  readonly dial: () => Promise<WebSocket>;
+  readonly dial: (signal?: AbortSignal) => Promise<WebSocket>;
   readonly log: (line: string) => void;
 }
 

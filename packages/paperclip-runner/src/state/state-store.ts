@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { atomicPrivateWrite, createPrivateDirectory, openPrivateFile } from "../private-fs/index.js";
 import { wrapOsError } from "../private-fs/os-error.js";
+import { checkEventCursors } from "./check-event-cursors.js";
 import type { JournalEntry } from "./journal-entry.js";
 import { JOURNAL_FILE_NAME, JournalFile } from "./journal-file.js";
 import { parseJournal, snapshotDigest } from "./parse-journal.js";
@@ -94,11 +95,14 @@ export async function readStoredState(
   if (snapshotText === null) return null;
   const snapshot = parse(snapshotText);
   const journalText = await readStateFile(join(stateDir, JOURNAL_FILE_NAME));
-  if (journalText === null) return snapshot;
-  const journal = parseJournal(journalText);
-  return journal.base === snapshotDigest(snapshotText)
-    ? applyStateDeltas(snapshot, journal.records)
-    : snapshot;
+  const journal = journalText === null ? null : parseJournal(journalText);
+  const state =
+    journal !== null && journal.base === snapshotDigest(snapshotText)
+      ? applyStateDeltas(snapshot, journal.records)
+      : snapshot;
+  // Each record is well formed on its own; only the state they add up to shows them out of order.
+  checkEventCursors(state);
+  return state;
 }
 
 /** Writes `state` as the snapshot; resolves with the digest a journal restarted on it names. */

@@ -37,13 +37,23 @@ export class AuthenticatedConnection {
     private readonly inbox: Inbox,
   ) {}
 
-  static async open(socket: WebSocket, input: HelloInput): Promise<AuthenticatedConnection> {
+  /**
+   * Runs the handshake on `socket`. `onServerProven` is called once the peer's challenge carries
+   * a valid server proof: from then on the peer is known to hold the credential, and a failure is
+   * the server's; before it, the peer may be anyone who reached the socket.
+   */
+  static async open(
+    socket: WebSocket,
+    input: HelloInput,
+    hooks: { readonly onServerProven?: () => void } = {},
+  ): Promise<AuthenticatedConnection> {
     const inbox = new Inbox(socket);
     try {
       const hello: AuthHello = authHello(input);
       socket.send(JSON.stringify(hello.message));
       const challengeMessage = await inbox.next(true);
       const challenge = verifyChallenge(challengeMessage, hello, input);
+      hooks.onServerProven?.();
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
       const welcome = readWelcome(channel.open(await inbox.next(false)), challenge.selectedVersion);

@@ -12,9 +12,19 @@ import type { DurableEndpoint } from "../durable-options.js";
  */
 export const MAX_INBOUND_FRAME_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Listen mode: connections accepted and not yet taken. Anyone who reaches the port can open
+ * them (on loopback, any local user); past the bound the oldest is closed, so a flood can
+ * neither grow the daemon's memory and descriptors nor keep the newest connection out.
+ */
+export const MAX_WAITING_CONNECTIONS = 64;
+
 export interface Dialer {
-  /** The next WebSocket to the server: dialled, or the next one the server opens to us. */
-  next(): Promise<WebSocket>;
+  /**
+   * The next WebSocket to the server: dialled, or the next one opened to us. Aborting `signal`
+   * withdraws a listen-mode wait, so a connection arriving later is left for the next taker.
+   */
+  next(signal?: AbortSignal): Promise<WebSocket>;
   close(): Promise<void>;
 }
 
@@ -53,11 +63,41 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
   const arrived: WebSocket[] = [];
   server.on("connection", (socket) => {
     const waiter = waiting.shift();
-    if (waiter !== undefined) waiter(socket);
-    else arrived.push(socket);
+    if (waiter !== undefined) {
+      waiter(socket);
+      return;
+    }
+    // Nothing is read from a connection until it is taken: whoever opened it may stream
+    // frames at it, and the kernel's buffer, not the daemon's parser, is what they fill.
+    socket.pause();
+    arrived.push(socket);
+    if (arrived.length > MAX_WAITING_CONNECTIONS) arrived.shift()?.terminate();
   });
+  const take = (): WebSocket | undefined => {
+    const socket = arrived.shift();
+    socket?.resume();
+    return socket;
+  };
   return {
-    next: async () => arrived.shift() ?? (await new Promise<WebSocket>((resolve) => waiting.push(resolve))),
+    next: async (signal) =>
+      take() ??
+      (await new Promise<WebSocket>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const waiter = (socket: WebSocket): void => {
+          signal?.removeEventListener("abort", withdraw);
+          resolve(socket);
+        };
+        const withdraw = (): void => {
+          const index = waiting.indexOf(waiter);
+          if (index >= 0) waiting.splice(index, 1);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener("abort", withdraw, { once: true });
+        waiting.push(waiter);
+      })),
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of server.clients) client.terminate();

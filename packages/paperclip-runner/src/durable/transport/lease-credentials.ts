@@ -20,6 +20,11 @@ export class LeaseCredentials {
     return this.leaseExpiresAtUnixMs;
   }
 
+  /** When the lease in use lapses; null while the ticket is not spent yet (no lease in use). */
+  get leaseInUseExpiresAtUnixMs(): number | null {
+    return this.leaseToken === null ? null : this.leaseExpiresAtUnixMs;
+  }
+
   /** The credential of the next handshake; ERR_RUNNER_DURABLE_LEASE_EXPIRED once the lease has lapsed. */
   next(nowUnixMs: number): CredentialMaterial {
     if (this.leaseToken !== null) {

@@ -1,7 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
 import type { DurableOptions } from "../durable-options.js";
+import { acceptProvenServer } from "./accept-proven-server.js";
 import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
+import type { HelloInput } from "./handshake.js";
 import { LeaseCredentials } from "./lease-credentials.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { controlEnvelope } from "./prp-envelope.js";
@@ -16,10 +18,10 @@ export interface OpenLink {
 export interface ServerLinkDeps {
   readonly options: Pick<
     DurableOptions,
-    "identity" | "runnerVersion" | "runnerDigest" | "reconnectDelayMs" | "reconnectGraceMs"
+    "identity" | "runnerVersion" | "runnerDigest" | "reconnectDelayMs" | "reconnectGraceMs" | "endpoint"
   >;
   /** Opens a WebSocket to the server (dialling it, or accepting its connection in listen mode). */
-  readonly dial: () => Promise<WebSocket>;
+  readonly dial: (signal?: AbortSignal) => Promise<WebSocket>;
   readonly log: (line: string) => void;
   /** A connection was authenticated and is open; resolves once the run has taken up its welcome. */
   readonly onWelcome: (welcome: Welcome) => Promise<void>;
@@ -60,8 +62,7 @@ export class ServerLink {
       const credential = this.credentials.next(Date.now());
       attempts += 1;
       try {
-        const socket = await this.deps.dial();
-        const connection = await AuthenticatedConnection.open(socket, {
+        const connection = await this.authenticate({
           credential,
           identity: this.deps.options.identity,
           runnerVersion: this.deps.options.runnerVersion,
@@ -95,6 +96,22 @@ export class ServerLink {
       if (Date.now() >= deadline) throw reconnectDeadline(attempts);
       await delay(reconnectDelayMs);
     }
+  }
+
+  /**
+   * Dialled, the peer is the server the launcher named: its refusal counts. Listening, the peer
+   * is whoever reached the port first, so only one that proves the credential counts.
+   */
+  private async authenticate(input: HelloInput): Promise<AuthenticatedConnection> {
+    if (this.deps.options.endpoint.mode === "listen") {
+      return await acceptProvenServer(
+        (signal) => this.deps.dial(signal),
+        input,
+        this.deps.log,
+        this.credentials.leaseInUseExpiresAtUnixMs,
+      );
+    }
+    return await AuthenticatedConnection.open(await this.deps.dial(), input);
   }
 
   /** Stops renewing the lease and closes the open connection, if any. */

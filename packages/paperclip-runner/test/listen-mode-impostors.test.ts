@@ -1,0 +1,248 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import { childForTest, startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { HAND_MADE_IDENTITY, PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { BIN } from "./helpers/run-bin.js";
+
+// In listen mode the runner accepts whoever reaches its port first: on loopback, any local user.
+// Until a peer proves it holds the ticket (a valid server proof), it is nobody: what it sends, or
+// its silence, must not end the run nor keep the server that comes next from connecting.
+
+const TICKET = "bootstrap_00000000-0000-4000-8000-0000000000bb";
+const PATH = "/runner/v1";
+
+interface Listening {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly stderr: () => string;
+  readonly exited: Promise<number | null>;
+  /** The first peer to reach the port (the one that found it listening). */
+  readonly first: PeerConnection;
+}
+
+/** The bin in listen mode, with the first peer that reached its port. */
+async function listeningRunner(extra: readonly string[] = []): Promise<Listening> {
+  return await startOnFreePorts("the runner in listen mode", async ([port]) => {
+    const child = childForTest(() =>
+      spawn(
+        process.execPath,
+        [
+          BIN,
+          "--listen-address",
+          "127.0.0.1",
+          "--listen-port",
+          String(port),
+          "--listen-path",
+          PATH,
+          "--state-dir",
+          join(tempDirForTest(), "state"),
+          "--runner-id",
+          HAND_MADE_IDENTITY.runnerInstanceId,
+          "--environment-lease-id",
+          HAND_MADE_IDENTITY.environmentLeaseId,
+          "--run-id",
+          HAND_MADE_IDENTITY.runId,
+          "--session-id",
+          HAND_MADE_IDENTITY.normalizedSessionId,
+          "--turn-id",
+          HAND_MADE_IDENTITY.turnId,
+          "--item-id",
+          HAND_MADE_IDENTITY.itemId,
+          "--runner-version",
+          "0.3.0",
+          "--runner-digest",
+          `sha256:${"0".repeat(64)}`,
+          "--fake-harness",
+          "/nonexistent/fake-harness",
+          "--fake-harness-script",
+          "/nonexistent/script.json",
+          "--reconnect-delay-ms",
+          "10",
+          "--reconnect-grace-ms",
+          "300",
+          ...extra,
+        ],
+        {
+          env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: TICKET },
+          stdio: ["ignore", "ignore", "pipe"],
+        },
+      ),
+    );
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    // EADDRINUSE in stderr is what startOnFreePorts retries on.
+    const failed = exited.then(() => {
+      throw Object.assign(new Error(`the runner exited: ${stderr}`), {
+        code: stderr.includes("EADDRINUSE") ? "EADDRINUSE" : undefined,
+      });
+    });
+    failed.catch(() => undefined);
+    const first = await Promise.race([failed, peerOn(port, child)]);
+    return { child, port, stderr: () => stderr, exited, first };
+  });
+}
+
+/** A peer connected to `child`'s port, retrying until it listens; throws once `child` has exited. */
+async function peerOn(port: number, child: ChildProcess): Promise<PeerConnection> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error("the runner has exited");
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${PATH}`);
+    // Attached before the upgrade completes: the runner's hello may arrive in the same read.
+    const peer = new PeerConnection(socket);
+    const opened = await new Promise<boolean>((resolve) => {
+      socket.once("open", () => resolve(true));
+      socket.once("error", () => resolve(false));
+    });
+    if (opened) return peer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The server: connects, proves the ticket, welcomes, and sees `run.prepare` applied; `onHello` runs on its hello. */
+async function serverPrepares(runner: Listening, onHello: () => void = () => undefined): Promise<void> {
+  const server = await peerOn(runner.port, runner.child);
+  try {
+    await server.handshake(TICKET, onHello);
+    server.welcome();
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+  } finally {
+    server.close();
+  }
+}
+
+describe("listen mode against peers that cannot prove the ticket", { timeout: 30_000 }, () => {
+  it("drops a peer that answers the hello with garbage and serves the server after it", async () => {
+    const runner = await listeningRunner();
+    const impostor = runner.first;
+    expect(JSON.parse((await impostor.nextPlain()) ?? "null")).toMatchObject({ kind: "auth_hello" });
+    impostor.sendRaw("not json");
+    await impostor.closed;
+    await serverPrepares(runner);
+    expect(runner.child.exitCode).toBeNull();
+  });
+
+  it("drops a peer whose challenge carries a wrong proof, without counting it against the grace", async () => {
+    const runner = await listeningRunner();
+    // More impostors than --reconnect-grace-ms (300 ms) of --reconnect-delay-ms (10 ms) attempts.
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const impostor = attempt === 0 ? runner.first : await peerOn(runner.port, runner.child);
+      await impostor.handshake("bootstrap_not-the-ticket").catch(() => undefined);
+      await impostor.closed;
+    }
+    await serverPrepares(runner);
+    expect(runner.child.exitCode).toBeNull();
+  });
+
+  it("does not let a silent peer hold the port: the server connected behind it is served", async () => {
+    const runner = await listeningRunner();
+    const silent = runner.first;
+    expect(await silent.nextPlain()).not.toBeNull();
+    // The silent peer never answers; the server, connected now, must not wait for it to time out.
+    let silentOpenAtServerHello = false;
+    await serverPrepares(runner, () => {
+      silentOpenAtServerHello = silent.isOpen;
+    });
+    // The server got its hello while the silent peer's handshake was still open: beside it, not after it.
+    expect(silentOpenAtServerHello).toBe(true);
+    expect(runner.child.exitCode).toBeNull();
+    // Once the server is in, the handshakes still pending are closed.
+    await silent.closed;
+  });
+
+  it("stops with ERR_RUNNER_DURABLE_LEASE_EXPIRED once its lease lapses with no server back, impostors or not", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    await server.handshake(TICKET);
+    server.welcome({ connectionLeaseExpiresAtUnixMs: Date.now() + 1_000 });
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // The server goes away; only an impostor comes, and closes after the hello as a refusing
+    // server would. Neither that close nor the wait may outlive the lease.
+    server.close();
+    const impostor = await peerOn(runner.port, runner.child);
+    expect(await impostor.nextPlain()).not.toBeNull();
+    impostor.close();
+    expect(await runner.exited).toBe(1);
+    expect(runner.stderr()).toContain("code: ERR_RUNNER_DURABLE_LEASE_EXPIRED");
+  });
+
+  it("serves the server's reconnection past more impostors than it keeps waiting, open or gone", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    const lease = "lease_00000000-0000-4000-8000-0000000000cc";
+    await server.handshake(TICKET);
+    server.welcome({ connectionLeaseToken: lease });
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // While the server is connected, impostors pile up: 40 that stay, silent, and 40 that leave.
+    const staying: PeerConnection[] = [];
+    for (let index = 0; index < 80; index += 1) {
+      const impostor = await peerOn(runner.port, runner.child);
+      if (index % 2 === 0) staying.push(impostor);
+      else impostor.close();
+    }
+    server.close();
+    const again = await peerOn(runner.port, runner.child);
+    await again.handshake(lease);
+    again.welcome({ ackedSourceSeq: 0 });
+    again.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+    expect(await again.resultOf("drain")).toMatchObject({ status: "completed" });
+    expect(runner.child.exitCode).toBeNull();
+    // Every impostor was let go: none holds a connection the runner keeps.
+    await Promise.all(staying.map((impostor) => impostor.closed));
+    again.close();
+  });
+
+  it("never cuts short the server's handshake to make room for a flood of impostors", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    // The server has proven itself and the runner answered; the welcome is held back while
+    // more impostors than the runner handshakes at once arrive, each greeted with its hello.
+    await server.handshake(TICKET);
+    const impostors: PeerConnection[] = [];
+    for (let index = 0; index < 70; index += 1) {
+      const impostor = await peerOn(runner.port, runner.child);
+      expect(await impostor.nextPlain()).not.toBeNull();
+      impostors.push(impostor);
+    }
+    server.welcome();
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    await Promise.all(impostors.map((impostor) => impostor.closed));
+    server.close();
+  });
+
+  it("reads nothing from a connection that waits while the server is in", async () => {
+    const runner = await listeningRunner();
+    const server = runner.first;
+    await server.handshake(TICKET);
+    server.welcome();
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // An impostor streams frames at a connection nobody has taken: read, each would be parsed
+    // (up to 4 MiB at a time) for nothing, 64 connections at once, for as long as the run lasts.
+    const impostor = await peerOn(runner.port, runner.child);
+    const frame = Buffer.alloc(1024 * 1024, 0x61);
+    for (let index = 0; index < 8; index += 1) impostor.sendRaw(frame);
+    const impostorPort = (impostor.socket as unknown as { _socket: { localPort: number } })._socket.localPort;
+    // The run goes on (a round trip through the runner's loop), and the bytes stay in the kernel.
+    server.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+    expect(await server.resultOf("drain")).toMatchObject({ status: "completed" });
+    const queue = execFileSync(
+      "ss",
+      ["-tnH", "state", "established", `( sport = :${runner.port} and dport = :${impostorPort} )`],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(Number(queue.trim().split(/\s+/)[0])).toBeGreaterThan(0);
+    impostor.close();
+    server.close();
+  });
+});
