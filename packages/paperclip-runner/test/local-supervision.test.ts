@@ -122,6 +122,28 @@ describe("local mode: the harness process, its environment and its stop", { time
     expect(namedNames).not.toContain("UNRELATED_TOKEN");
   });
 
+  it("masks the value of a variable passed through by name in the harness's log tail", async () => {
+    // No rule knows this shape: only its value can catch it.
+    const secret = "correct-horse-battery-9431";
+    const controller = new Controller(
+      [
+        ...IDS,
+        "--harness-command",
+        "/bin/sh",
+        "--harness-arg",
+        "-c",
+        "--harness-arg",
+        'echo "{\\"type\\":\\"ready\\"}"; echo "using $PLAIN_SECRET" >&2; read line; exit 3',
+      ],
+      { ...process.env, PLAIN_SECRET: secret, PAPERCLIP_RUNNER_HARNESS_ENV: "PLAIN_SECRET" },
+    );
+    startTurn(controller);
+    await terminalOf(controller);
+    const logs = JSON.stringify(logsOf(controller));
+    expect(logs).toContain("stderr: using [REDACTED]");
+    expect(logs).not.toContain(secret);
+  });
+
   it("runs any harness speaking the protocol with --harness-command and --harness-arg", async () => {
     const result = JSON.stringify({ type: "result", result: { ...runResult(), summary: "%s" } });
     const controller = new Controller([

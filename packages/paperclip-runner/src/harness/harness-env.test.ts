@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildHarnessEnv } from "./harness-env.js";
+import { buildHarnessEnv, passedValues } from "./harness-env.js";
 
 describe("buildHarnessEnv", () => {
   const identity = { runId: "r", sessionId: "s", runnerId: "n" };
@@ -27,5 +27,21 @@ describe("buildHarnessEnv", () => {
     expect(env.OPENAI_API_KEY).toBe("sk-secret");
     expect("MISSING" in env).toBe(false);
     expect("AWS_SECRET_ACCESS_KEY" in env).toBe(false);
+  });
+});
+
+describe("passedValues", () => {
+  it("lists the values passed through by name that are long enough to mask, longest first", () => {
+    const parent = {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      PLAIN_SECRET: "correct-horse-battery",
+      LONGER: "correct-horse-battery-staple-9431",
+      SHORT: "prod",
+      UNNAMED: "never-passed-value",
+    };
+    expect(passedValues(parent, ["PATH", "PLAIN_SECRET", "LONGER", "SHORT", "MISSING"])).toEqual([
+      "correct-horse-battery-staple-9431",
+      "correct-horse-battery",
+    ]);
   });
 });

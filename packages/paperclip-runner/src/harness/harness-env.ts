@@ -40,3 +40,24 @@ export function buildHarnessEnv(
   env.PAPERCLIP_RUNNER_ID = identity.runnerId;
   return env;
 }
+
+/**
+ * Values shorter than this are not masked in the harness's log tail: `1`, `true` or `prod`
+ * would blank unrelated words, and a credential is longer.
+ */
+export const MIN_MASKED_VALUE_LENGTH = 8;
+
+/**
+ * Pure: the values of the variables the launcher passed through by name (a secret reaches the
+ * harness only that way), longest first so a value holding another is masked whole. The log
+ * tail masks them wherever they appear: a key with no recognisable shape is caught by value.
+ */
+export function passedValues(parent: NodeJS.ProcessEnv, passThrough: readonly string[]): string[] {
+  const values = new Set<string>();
+  for (const name of passThrough) {
+    if (HARNESS_ENV_ALLOWLIST.includes(name)) continue;
+    const value = parent[name];
+    if (value !== undefined && value.length >= MIN_MASKED_VALUE_LENGTH) values.add(value);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}

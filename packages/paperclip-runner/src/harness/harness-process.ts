@@ -58,7 +58,7 @@ export class HarnessProcess {
     private readonly handlers: HarnessHandlers,
     private readonly options: HarnessProcessOptions,
   ) {
-    this.tail = new LogTail(options.logTail);
+    this.tail = new LogTail(options.logTail, spec.maskedValues);
     this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: definedOnly(spec.env),

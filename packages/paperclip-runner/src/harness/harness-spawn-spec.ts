@@ -10,4 +10,6 @@ export interface HarnessSpawnSpec {
   /** Shown in `harness.starting`; never includes argument values, which may hold secrets. */
   readonly label: string;
   readonly sandboxed: boolean;
+  /** Values the harness's log tail never shows (those of the variables passed through by name). */
+  readonly maskedValues?: readonly string[];
 }

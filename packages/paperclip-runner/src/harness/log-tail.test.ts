@@ -35,4 +35,17 @@ describe("LogTail", () => {
     expect(text).not.toContain("MIIEowIBAAKCAQEA");
     expect(tail.snapshot().lines.at(-1)).toBe("after the key");
   });
+
+  it("masks the values it was given wherever a line holds them, a longer one whole", () => {
+    const tail = new LogTail({ maxLines: 32, maxBytes: 16384 }, [
+      "correct-horse-battery-9431",
+      "battery-9431",
+    ]);
+    tail.push("key=correct-horse-battery-9431 and again:correct-horse-battery-9431.");
+    tail.push("only the short one: battery-9431");
+    expect(tail.snapshot().lines).toEqual([
+      "key=[REDACTED] and again:[REDACTED].",
+      "only the short one: [REDACTED]",
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { redactSecrets, truncateUtf8 } from "@paperclipai/errors";
+import { REDACTED, redactSecrets, truncateUtf8 } from "@paperclipai/errors";
 
 /** Upstream's `--log-max-lines` and `--log-max-bytes`. */
 export interface LogTailLimits {
@@ -34,9 +34,12 @@ export class LogTail {
   private dropped = 0;
   private insidePem = false;
   private readonly limits: LogTailLimits;
+  private readonly maskedValues: readonly string[];
 
-  constructor(limits: LogTailLimits = DEFAULT_LOG_TAIL_LIMITS) {
+  /** `maskedValues` are replaced wherever a line holds them, longest first, before the rules run. */
+  constructor(limits: LogTailLimits = DEFAULT_LOG_TAIL_LIMITS, maskedValues: readonly string[] = []) {
     this.limits = { maxLines: Math.max(1, limits.maxLines), maxBytes: Math.max(1, limits.maxBytes) };
+    this.maskedValues = maskedValues;
   }
 
   push(rawLine: string): void {
@@ -57,9 +60,13 @@ export class LogTail {
   private redactLine(line: string): string {
     if (this.insidePem) {
       if (PEM_END.test(line)) this.insidePem = false;
-      return "[REDACTED]";
+      return REDACTED;
     }
     if (PEM_BEGIN.test(line) && !PEM_END.test(line)) this.insidePem = true;
-    return redactSecrets(line);
+    let masked = line;
+    for (const value of this.maskedValues) {
+      if (masked.includes(value)) masked = masked.split(value).join(REDACTED);
+    }
+    return redactSecrets(masked);
   }
 }

@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import { fakeHarnessEntry } from "../harness/fake/fake-harness-location.js";
-import { buildHarnessEnv } from "../harness/harness-env.js";
+import { buildHarnessEnv, passedValues } from "../harness/harness-env.js";
 import type { HarnessSpawnSpec } from "../harness/harness-spawn-spec.js";
 import type { HarnessLauncher } from "./harness-supervisor.js";
 import type { LocalOptions } from "./local-options.js";
@@ -12,6 +12,7 @@ import { sandboxSpawnSpec } from "./sandbox-spawn-spec.js";
  */
 export function harnessLauncher(options: LocalOptions, parentEnv: NodeJS.ProcessEnv): HarnessLauncher {
   const env = buildHarnessEnv(parentEnv, options.passEnv, options.binding);
+  const maskedValues = passedValues(parentEnv, options.passEnv);
   const plain = plainSpec(options);
   const sandbox = options.sandbox;
   return {
@@ -20,8 +21,8 @@ export function harnessLauncher(options: LocalOptions, parentEnv: NodeJS.Process
     sandboxed: sandbox !== null,
     async build(): Promise<HarnessSpawnSpec> {
       const cwd = sandbox?.workspace ?? process.cwd();
-      if (sandbox === null) return { ...plain, cwd, env, sandboxed: false };
-      return sandboxSpawnSpec({
+      if (sandbox === null) return { ...plain, cwd, env, sandboxed: false, maskedValues };
+      const spec = await sandboxSpawnSpec({
         executable: plain.command,
         args: plain.args,
         workspace: sandbox.workspace,
@@ -30,6 +31,7 @@ export function harnessLauncher(options: LocalOptions, parentEnv: NodeJS.Process
         env,
         label: plain.label,
       });
+      return { ...spec, maskedValues };
     },
   };
 }
