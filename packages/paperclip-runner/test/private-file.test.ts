@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { chmod, chown, mkdir, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, link, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { caught } from "@paperclipai/errors/testing";
 import { tempDirForTest } from "@paperclipai/test-support";
@@ -37,6 +37,16 @@ describe("openPrivateFile", () => {
     execFileSync("mkfifo", ["-m", "600", join(dir, "fifo")]);
     expect((await caught(openPrivateFile(join(dir, "d")))).details.kind).toBe("directory");
     expect((await caught(openPrivateFile(join(dir, "fifo")))).details.kind).toBe("fifo");
+  });
+
+  it("refuses a hard link to another file: a write through it would land in that file", async () => {
+    const dir = tempDirForTest();
+    await writeFile(join(dir, "victim"), "victim's bytes", { mode: 0o600 });
+    await link(join(dir, "victim"), join(dir, "state"));
+    const error = await caught(openPrivateFile(join(dir, "state"), constants.O_WRONLY));
+    expect(error.code).toBe("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR");
+    expect(error.details).toEqual({ kind: "hard-link", nlink: 2 });
+    expect(await readFile(join(dir, "victim"), "utf8")).toBe("victim's bytes");
   });
 
   it("refuses group or other bits, and another owner", async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, linkSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { caught } from "@paperclipai/errors/testing";
 import { tempDirForTest } from "@paperclipai/test-support";
@@ -142,6 +142,34 @@ describe("the durable state journal", () => {
     expect(next.recovery?.indeterminate).toEqual([]);
     expect(next.initial.journal.c2).toBeUndefined();
     await next.close();
+  });
+
+  it("refuses a journal hard-linked to another file instead of truncating that file", async () => {
+    const stateDir = tempDirForTest();
+    const elsewhere = tempDirForTest();
+    // A root-owned 0600 file passes every other check of a private file: only its link count tells.
+    const victim = join(elsewhere, "victim");
+    writeFileSync(victim, "another file's bytes\n", { mode: 0o600 });
+    linkSync(victim, join(stateDir, JOURNAL_FILE_NAME));
+    const error = await caught(opened(stateDir));
+    expect(error.code).toBe("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR");
+    expect(error.details).toEqual({ kind: "hard-link", nlink: 2 });
+    expect(readFileSync(victim, "utf8")).toBe("another file's bytes\n");
+  });
+
+  it("stops writing a journal someone hard-linked while it was open", async () => {
+    const stateDir = tempDirForTest();
+    const store = await opened(stateDir);
+    try {
+      const before = readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8");
+      linkSync(join(stateDir, JOURNAL_FILE_NAME), join(stateDir, "second name"));
+      const error = await caught(store.save(step(store.initial, "c1", "done"), [entry("c1", "done")]));
+      expect(error.code).toBe("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR");
+      expect(error.details).toEqual({ kind: "hard-link", nlink: 2 });
+      expect(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8")).toBe(before);
+    } finally {
+      await store.close();
+    }
   });
 
   it("refuses a journal with a complete line that is not a record", async () => {

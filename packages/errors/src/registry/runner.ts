@@ -228,10 +228,10 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     title: "Private path is not a regular file",
     message: "private path is not a regular file",
     meaning:
-      "A file that must be owner-private (for example `runner-state.json`) was opened with `O_NOFOLLOW`, and it is a symlink (the open fails with ELOOP), a directory, a FIFO or a device. Private data is only read from regular files. `details.kind` says what was found.",
-    when: "The file was replaced by a symlink (possibly to a file of another user), or a directory or FIFO of that name was created.",
+      "A file that must be owner-private (for example `runner-state.json`) was opened with `O_NOFOLLOW`, and it is a symlink (the open fails with ELOOP), a directory, a FIFO or a device, or a regular file with more than one name (a hard link: what the daemon wrote or truncated would land in the other file too; `details.kind` is `hard-link`, `details.nlink` the link count). Private data is only read from, and written to, regular files of one link. `details.kind` says what was found.",
+    when: "The file was replaced by a symlink (possibly to a file of another user), a directory or FIFO of that name was created, or another file was hard-linked under its name (or it was hard-linked elsewhere).",
     solutions: [
-      "Check it: `stat -c '%F %U %a' <path>`.",
+      "Check it: `stat -c '%F %U %a %h' <path>` (the last field is the link count).",
       "Remove it if it is not yours; the daemon recreates its files with the atomic private write.",
     ],
     prevention: "Keep private files inside a private (0700) directory that only the daemon's user can write.",

@@ -7,8 +7,8 @@ import { effectiveUid, fileKind, formatMode, privatePathProblem } from "./privat
 /**
  * Opens an existing private file: `O_NOFOLLOW` (a symlink is refused, not
  * followed) and `O_NONBLOCK` (a FIFO planted in its place cannot block the
- * open), then `fstat` on the descriptor must show a regular file with no group
- * or other bit, owned by the effective uid. `flags` are the access flags
+ * open), then `fstat` on the descriptor must show a regular file with one name
+ * (no hard link to it elsewhere), no group or other bit, owned by the effective uid. `flags` are the access flags
  * (default `O_RDONLY`); close the returned handle when done.
  *
  * Throws `ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR`, `..._PERMISSIONS`, `..._OWNER`,
@@ -37,13 +37,20 @@ export async function openPrivateFile(path: string, flags: number = constants.O_
   }
 }
 
-/** Throws unless `stats` (an `fstat` of an open descriptor) shows a regular file, no group or other bit, ours. */
+/** Throws unless `stats` (an `fstat` of an open descriptor) shows a regular file of one link, no group or other bit, ours. */
 export function assertPrivateFile(stats: Stats): void {
   const euid = effectiveUid();
   const problem = privatePathProblem(stats, "file", euid);
   if (problem === "wrong-type") {
     throw new RunnerError("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR", "private path is not a regular file", {
       details: { kind: fileKind(stats) },
+    });
+  }
+  // A second name of the inode: whatever is written or truncated lands in that other file too
+  // (a victim hard-linked into the state directory would be truncated by the journal's restart).
+  if (stats.nlink !== 1) {
+    throw new RunnerError("ERR_RUNNER_PRIVATE_FILE_NOT_REGULAR", "private path is not a regular file", {
+      details: { kind: "hard-link", nlink: stats.nlink },
     });
   }
   if (problem === "group-or-other-access") {
