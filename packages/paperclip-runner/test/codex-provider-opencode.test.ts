@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -95,6 +96,33 @@ describe("OpenCode through the Codex executor and the server's own proxy", { tim
           code: "command_execution_failed",
           message:
             "invalid provider configuration: the opencode command and args must be the launch profile's proxy command and script",
+        },
+      });
+    });
+  });
+
+  it("answers a launch whose proxy script is a FIFO instead of blocking on it", async () => {
+    await withWork(async (work) => {
+      const fifo = path.join(work, "proxy.cjs");
+      execFileSync("mkfifo", [fifo]);
+      // Nothing ever writes the FIFO: a runner that opened it to hash it would wait forever.
+      const profile = { ...launchProfile(), proxyScript: fifo };
+      const result = await driveCodexRunner(
+        toolchain(),
+        work,
+        [
+          { op: "queue", type: "run.prepare", payload: opencodePrepare(work, profile), id: "fifo" },
+          { op: "command", id: "fifo" },
+          { op: "queue", type: "runner.suspend", id: "suspend" },
+          { op: "exit" },
+        ],
+        { opencodeLaunchProfile: profile },
+      );
+      expect(commandOf(result, "fifo")?.result).toMatchObject({
+        status: "failed",
+        result: {
+          code: "command_execution_failed",
+          message: "invalid provider configuration: the opencode proxy script is not a regular file",
         },
       });
     });

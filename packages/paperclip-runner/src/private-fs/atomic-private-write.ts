@@ -111,7 +111,8 @@ function assertStillSameDirectory(directory: OpenedPrivateDirectoryDescriptor, e
   assertStillSameInode(current, directory.stats, errors);
 }
 
-function createTemporary(dir: string, name: string, errors: Errors): { fd: number; path: string } {
+/** Creates `dir`'s next free temporary file of `name` (attempts 0 to 31), exclusively and without following links. */
+export function createTemporary(dir: string, name: string, errors: Errors): { fd: number; path: string } {
   for (let attempt = 0; attempt < TEMPORARY_ATTEMPTS; attempt += 1) {
     const path = join(dir, temporaryName(name, process.pid, attempt));
     try {

@@ -42,7 +42,7 @@ export async function createPrivateDirectory(
  * so it is changed for this one synchronous call only; 0077 removes no bit any file of the
  * runner's is created with.
  */
-function mkdirWithOwnerBits(path: string): void {
+export function mkdirWithOwnerBits(path: string): void {
   const previous = process.umask(0o077);
   try {
     mkdirSync(path, { mode: 0o700 });

@@ -17,8 +17,10 @@ export interface ProviderSpawnSpec {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Record<string, string>;
-  /** Extra descriptors handed to the child as fds 3.. (OpenCode's verified executable). */
+  /** Extra descriptors handed to the child as fds 3.. (OpenCode's verified executable and command). */
   readonly extraFds?: readonly number[];
+  /** The child's `argv[0]` when `command` is not its name (OpenCode's command run through `/proc/self/fd`). */
+  readonly argv0?: string;
 }
 
 export type ProviderExit =
@@ -61,6 +63,7 @@ export class ProviderProcess {
       env: spec.env,
       detached: true,
       stdio: ["pipe", "pipe", "pipe", ...(spec.extraFds ?? [])],
+      ...(spec.argv0 === undefined ? {} : { argv0: spec.argv0 }),
     });
     // The child holds its own copies of the handed-over descriptors now.
     for (const fd of spec.extraFds ?? []) closeSync(fd);

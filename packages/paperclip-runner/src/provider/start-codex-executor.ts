@@ -1,9 +1,8 @@
-import { closeSync } from "node:fs";
 import type { DurableOptions } from "../durable/durable-options.js";
 import type { EngineEvent } from "../durable/engine/durable-engine.js";
 import { CodexExecutor } from "./codex-executor.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
-import { verifiedOpencodeLaunch } from "./opencode-launch-profile.js";
+import { checkOpencodeLaunch, verifiedOpencodeLaunch } from "./opencode-launch-profile.js";
 import { providerEnvironment } from "./provider-environment.js";
 import type { ProviderSpawnSpec } from "./provider-process.js";
 
@@ -26,13 +25,10 @@ export function codexExecutor(
     const env = providerEnvironment(config.kind, process.env);
     if (config.kind !== "opencode")
       return { command: config.command, args: config.args, cwd: config.cwd, env };
-    const launch = verifiedOpencodeLaunch(options.opencodeProfile, config);
     return {
-      command: config.command,
-      args: launch.args,
+      ...verifiedOpencodeLaunch(options.opencodeProfile, config, options.stateDir),
       cwd: config.cwd,
       env,
-      extraFds: [launch.executableFd],
     };
   };
   return new CodexExecutor({
@@ -43,8 +39,7 @@ export function codexExecutor(
     recovered,
     session: { spawnSpec, requestTimeoutMs: requestTimeoutMs(process.env) },
     checkLaunchProfile: (state) => {
-      if (state.config.kind === "opencode")
-        closeSync(verifiedOpencodeLaunch(options.opencodeProfile, state.config).executableFd);
+      if (state.config.kind === "opencode") checkOpencodeLaunch(options.opencodeProfile, state.config);
     },
   });
 }
