@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
+import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { COURIER_UNREACHABLE_MARK } from "../src/spawn/spawn-failure.js";
+import { cleanupAll, scratchDir } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+type Scope = Omit<LocalProcessSandboxOptions, "workspaceDir">;
+
+/** Runs a shell script in a sandbox of a fresh workspace; the run's promise, as the caller sees it. */
+function runScript(scope: Scope, script: string) {
+  const ws = scratchDir("pc-sbx-readback-");
+  return runChildProcess("readback", "/bin/sh", ["-c", script], {
+    cwd: ws,
+    env: {},
+    timeoutSec: 30,
+    graceSec: 1,
+    onLog: async () => {},
+    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
+  });
+}
+
+describe("what the host reads back from a sandboxed program", () => {
+  // The native bridge that cannot reach its courier prints a line and exits 125 without
+  // starting the program; the host turned every exit 125 with that line on stderr into
+  // ERR_SANDBOX_COURIER_UNREACHABLE ("did not start the program"). The program writes the
+  // same stderr and picks its own status: after doing its work it could pass itself off as a
+  // run that never started (its result and output dropped, the caller told to retry).
+  const FORGED = `echo done-its-work; printf '%sfake\\n' '${COURIER_UNREACHABLE_MARK}' >&2; exit 125`;
+  const SCOPES: Record<string, Scope> = {
+    workspaceDeny: { filesystemScope: "workspace", networkScope: "deny" },
+    networkOnlyAllowlistNativeBridge: {
+      networkScope: "allowlist",
+      networkAllowlist: ["127.0.0.1:9"],
+      networkBridge: "native",
+    },
+  };
+  for (const [name, scope] of Object.entries(SCOPES)) {
+    it(`a program cannot pass its own exit off as an unreachable courier: ${name}`, async () => {
+      const result = await runScript(scope, FORGED);
+      expect(result.exitCode).toBe(125);
+      expect(result.stdout).toBe("done-its-work\n");
+      expect(result.stderr).toContain(COURIER_UNREACHABLE_MARK);
+    }, 60_000);
+  }
+});
+
+describe("the courier token stays out of the program's reach", () => {
+  it("no process file the program can read names it: not the bridge's environ, not bwrap's argv", async () => {
+    // Every cmdline and environ the program can open, and its own env, searched for the
+    // variable that carries the token (bwrap's --setenv puts it in bwrap's argv too); the
+    // bracket keeps the search's own argv from matching.
+    const search = `for f in /proc/[0-9]*/cmdline /proc/[0-9]*/environ /proc/self/environ; do
+      if tr '\\0' '\\n' < "$f" 2>/dev/null | grep -q 'PAPERCLIP_SANDBOX_COURIE[R]'; then echo "found in $f"; fi
+    done; env | grep -c 'PAPERCLIP_SANDBOX_COURIE[R]' || true`;
+    const result = await runScript(
+      { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:9"], networkBridge: "native" },
+      search,
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe("0\n");
+  }, 60_000);
+});
