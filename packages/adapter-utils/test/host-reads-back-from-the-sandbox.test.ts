@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { SANDBOX_PROXY_PORT } from "../src/bwrap/system-paths.js";
+import type { NetworkDecision } from "../src/proxy/proxy-context.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { COURIER_UNREACHABLE_MARK } from "../src/spawn/spawn-failure.js";
-import { cleanupAll, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -60,5 +62,48 @@ describe("the courier token stays out of the program's reach", () => {
     );
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toBe("0\n");
+  }, 60_000);
+});
+
+describe("the target hosts the proxy reports", () => {
+  // Node's parser passes bytes 0x80-0xff of a request-target or a `Host` header on as
+  // U+0080-U+00FF, and a denied target was reported to `onNetworkDecision` as written:
+  // U+009B is CSI and U+009D OSC on a UTF-8 terminal, so the program could clear the
+  // screen of, retitle or set the clipboard of whoever reads the host's decision log.
+  it("carry no control character the sandbox wrote, whichever way it sent them", async () => {
+    const ws = scratchDir("pc-sbx-readback-");
+    const decisions: NetworkDecision[] = [];
+    const requests = [
+      "CONNECT a\x9b2Jb:443 HTTP/1.1\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: c\x9d0;pwned\x9cd\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
+      "GET ftp://e\x9b31mf/ HTTP/1.1\r\n\r\n",
+    ];
+    const script = `const net = require("node:net");
+      const send = (text) => new Promise((resolve) => {
+        const socket = net.connect(${SANDBOX_PROXY_PORT}, "127.0.0.1");
+        let answer = "";
+        socket.on("data", (chunk) => { answer += chunk.toString("latin1"); });
+        socket.on("error", () => {});
+        socket.on("close", () => resolve(answer.split("\\r\\n")[0]));
+        socket.end(Buffer.from(text, "latin1"));
+      });
+      (async () => { for (const text of ${JSON.stringify(requests)}) console.log(await send(text)); })();`;
+    const result = await runNodeInSandbox(script, {
+      workspaceDir: ws,
+      filesystemScope: "workspace",
+      networkScope: "allowlist",
+      networkAllowlist: ["127.0.0.1:9"],
+      onNetworkDecision: (decision) => decisions.push(decision),
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    // The parser refuses such a byte in a request-target (400, no host read), not in a header.
+    expect(result.stdout.split("\n").filter(Boolean)).toEqual([
+      "HTTP/1.1 400 Bad Request",
+      "HTTP/1.1 400 Bad Request",
+      "HTTP/1.1 400 Bad Request",
+    ]);
+    const hosts = decisions.map((decision) => decision.host);
+    expect(hosts).toEqual(["", "c\\u009d0;pwned\\u009cd", ""]);
+    for (const host of hosts) expect(host).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   }, 60_000);
 });
