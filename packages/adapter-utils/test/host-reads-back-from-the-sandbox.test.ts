@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_PROXY_PORT } from "../src/bwrap/system-paths.js";
+import type { NetworkResolver } from "../src/proxy/index.js";
 import type { NetworkDecision } from "../src/proxy/proxy-context.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { COURIER_UNREACHABLE_MARK } from "../src/spawn/spawn-failure.js";
+import { closeAll, rawExchange, startProxy } from "./proxy-support.js";
 import { cleanupAll, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
+afterEach(closeAll);
 
 type Scope = Omit<LocalProcessSandboxOptions, "workspaceDir">;
 
@@ -106,4 +109,73 @@ describe("the target hosts the proxy reports", () => {
     expect(hosts).toEqual(["", "c\\u009d0;pwned\\u009cd", ""]);
     for (const host of hosts) expect(host).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   }, 60_000);
+});
+
+describe("names the sandbox chose, resolved by the proxy", () => {
+  /** The proxy's verdict on one CONNECT and one plain GET of `host`, whose name answers `addresses`. */
+  async function verdicts(allowlist: string[], target: string, addresses: string[]) {
+    const decisions: NetworkDecision[] = [];
+    const resolver: NetworkResolver = async () =>
+      addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    const proxy = await startProxy({
+      allowlist,
+      trustedUrls: [],
+      resolver,
+      onNetworkDecision: (decision) => decisions.push(decision),
+    });
+    const connect = await rawExchange(proxy.socketPath, `CONNECT ${target}:80 HTTP/1.1\r\n\r\n`);
+    const get = await rawExchange(proxy.socketPath, `GET http://${target}/ HTTP/1.1\r\n\r\n`);
+    return {
+      statuses: [connect.response.split("\r\n")[0], get.response.split("\r\n")[0]],
+      reasons: decisions.map((decision) => decision.reason),
+    };
+  }
+
+  // SIIT's IPv4-translated ::ffff:0:0:0/96 was "public": only global unicast (2000::/3) is.
+  // A stateless translator on the host's network carries ::ffff:0:7f00:1 to 127.0.0.1.
+  it("an allowlisted name answering an address outside IPv6 global unicast is refused", async () => {
+    for (const address of ["::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "4000::1"]) {
+      const seen = await verdicts(["rebind.test"], "rebind.test", [address]);
+      expect(seen, address).toEqual({
+        statuses: ["HTTP/1.1 403 Forbidden", "HTTP/1.1 403 Forbidden"],
+        reasons: ["blocked_address_reserved", "blocked_address_reserved"],
+      });
+    }
+  });
+
+  // Held: every other spelling of loopback, the metadata address and the unspecified address
+  // a hostile name server can answer, alone or behind a public address.
+  it.each([
+    [["127.0.0.1"], "loopback"],
+    [["::ffff:127.0.0.1"], "loopback"],
+    [["::1"], "loopback"],
+    [["169.254.169.254"], "link_local"],
+    [["64:ff9b::a9fe:a9fe"], "link_local"],
+    [["2002:7f00:1::1"], "loopback"],
+    [["0.0.0.0"], "unspecified"],
+    [["::"], "unspecified"],
+    [["93.184.215.14", "127.0.0.1"], "loopback"],
+  ])("an allowlisted name answering %j is refused as %s", async (addresses, addressClass) => {
+    const seen = await verdicts(["rebind.test"], "rebind.test", addresses);
+    expect(seen.statuses).toEqual(["HTTP/1.1 403 Forbidden", "HTTP/1.1 403 Forbidden"]);
+    expect(seen.reasons).toEqual([`blocked_address_${addressClass}`, `blocked_address_${addressClass}`]);
+  });
+
+  // Held: a name rule never admits an IP literal target, in any notation, nor the reverse.
+  it.each([
+    "2130706433",
+    "0x7f.1",
+    "0177.0.0.1",
+    "[::ffff:7f00:1]",
+    "127.0.0.1.",
+    "[::ffff:169.254.169.254]",
+    "0",
+    "[::]",
+    "localhost",
+    "rebind.test.evil",
+  ])("an IP literal or another name, %s, is not the allowlisted name", async (target) => {
+    const seen = await verdicts(["rebind.test"], target, ["127.0.0.1"]);
+    expect(seen.statuses).toEqual(["HTTP/1.1 403 Forbidden", "HTTP/1.1 403 Forbidden"]);
+    expect(seen.reasons).toEqual(["not_allowlisted", "not_allowlisted"]);
+  });
 });
