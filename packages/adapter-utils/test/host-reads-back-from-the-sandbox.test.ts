@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_PROXY_PORT } from "../src/bwrap/system-paths.js";
 import type { NetworkResolver } from "../src/proxy/index.js";
@@ -178,4 +180,42 @@ describe("names the sandbox chose, resolved by the proxy", () => {
     expect(seen.statuses).toEqual(["HTTP/1.1 403 Forbidden", "HTTP/1.1 403 Forbidden"]);
     expect(seen.reasons).toEqual(["not_allowlisted", "not_allowlisted"]);
   });
+});
+
+describe("workspace paths the host hands in", () => {
+  // Held: bwrap takes each path as one argument, and the mount table's octal escapes are
+  // read back; a name with a newline, a tab, a leading dash, a backslash, a colon or a C1
+  // byte is still exactly the workspace, and its parent stays out of reach.
+  const NAMES = ["with space", "nl\nname", "-leading", "tab\tx", "back\\slash", "ws:colon", "x\u009bq"];
+  const SCOPES: Record<string, Scope> = {
+    workspaceDeny: { filesystemScope: "workspace", networkScope: "deny" },
+    networkOnlyAllowlist: { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:9"] },
+  };
+  for (const [scopeName, scope] of Object.entries(SCOPES)) {
+    it(`a workspace named with hostile characters is the scope, no more: ${scopeName}`, async () => {
+      const base = scratchDir("pc-sbx-ws-names-");
+      writeFileSync(path.join(base, "outside"), "host secret");
+      for (const name of NAMES) {
+        const ws = path.join(base, name);
+        mkdirSync(ws);
+        const result = await runChildProcess(
+          "ws-names",
+          "/bin/sh",
+          ["-c", "pwd; echo in > inws; cat ../outside; echo x > ../planted"],
+          {
+            cwd: ws,
+            env: {},
+            timeoutSec: 30,
+            graceSec: 1,
+            onLog: async () => {},
+            localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
+          },
+        );
+        expect(result.stdout.startsWith(`${ws}\n`), JSON.stringify(name)).toBe(true);
+        expect(result.stdout, JSON.stringify(name)).not.toContain("host secret");
+        expect(readFileSync(path.join(ws, "inws"), "utf8")).toBe("in\n");
+        expect(existsSync(path.join(base, "planted")), JSON.stringify(name)).toBe(false);
+      }
+    }, 120_000);
+  }
 });
