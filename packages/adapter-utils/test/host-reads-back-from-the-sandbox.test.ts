@@ -8,7 +8,7 @@ import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { COURIER_UNREACHABLE_MARK } from "../src/spawn/spawn-failure.js";
 import { closeAll, rawExchange, startProxy } from "./proxy-support.js";
-import { cleanupAll, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+import { builtEntry, cleanupAll, exec, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 afterEach(closeAll);
@@ -218,4 +218,61 @@ describe("workspace paths the host hands in", () => {
       }
     }, 120_000);
   }
+});
+
+describe("an allowlisted name that answers one of the host's own addresses", () => {
+  // A public address on one of the host's interfaces passed the SSRF check as "public", so a
+  // name the sandbox may reach, answering it, opened the host's own services on that port (a
+  // server bound to 0.0.0.0, as most are). Run in a private network namespace whose loopback
+  // carries a public IPv4 and IPv6 address, with a service listening on every address.
+  const SCRIPT = `
+    const net = await import("node:net");
+    const path = await import("node:path");
+    const { startSandboxNetworkProxy } = await import(process.env.ENTRY);
+    const { dir, address } = JSON.parse(process.env.SPEC);
+    const service = net.createServer((socket) => socket.end("host service\\n"));
+    await new Promise((resolve) => service.listen(8080, "::", resolve));
+    const reasons = [];
+    const proxy = await startSandboxNetworkProxy({
+      socketPath: path.join(dir, "proxy.sock"),
+      allowlist: ["self.test:8080"],
+      resolver: async () => [{ address, family: address.includes(":") ? 6 : 4 }],
+      onNetworkDecision: (decision) => reasons.push(decision.reason),
+    });
+    const answer = await new Promise((resolve) => {
+      const socket = net.connect(proxy.socketPath);
+      let text = "";
+      socket.on("data", (chunk) => { text += chunk; if (text.includes("host service")) socket.end(); });
+      socket.on("close", () => resolve(text.split("\\r\\n")[0]));
+      socket.end("CONNECT self.test:8080 HTTP/1.1\\r\\n\\r\\n");
+    });
+    await proxy.close();
+    service.close();
+    process.stdout.write(JSON.stringify({ answer, reasons }));`;
+
+  it.each(["1.2.3.4", "2001:4860::7"])(
+    "is refused: %s",
+    async (address) => {
+      const dir = scratchDir("pc-sbx-host-self-");
+      const shell = [
+        "ip link set lo up",
+        "ip addr add 1.2.3.4/32 dev lo",
+        "ip addr add 2001:4860::7/128 dev lo",
+        `exec "$NODE" --input-type=module -e "$SCRIPT"`,
+      ].join(" && ");
+      const result = await exec("unshare", ["--net", "sh", "-c", shell], {
+        PATH: process.env.PATH ?? "",
+        NODE: process.execPath,
+        SCRIPT,
+        ENTRY: builtEntry,
+        SPEC: JSON.stringify({ dir, address }),
+      });
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({
+        answer: "HTTP/1.1 403 Forbidden",
+        reasons: ["blocked_address_host"],
+      });
+    },
+    60_000,
+  );
 });
