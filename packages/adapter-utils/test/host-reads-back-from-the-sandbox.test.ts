@@ -2,6 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_PROXY_PORT } from "../src/bwrap/system-paths.js";
+import { classifyAddress } from "../src/proxy/address-class.js";
+import { parseAllowlistEntry } from "../src/proxy/allowlist-entry.js";
+import { canonicalizeHost } from "../src/proxy/canonical-host.js";
+import { parseConnectAuthority } from "../src/proxy/connect-authority.js";
 import type { NetworkResolver } from "../src/proxy/index.js";
 import type { NetworkDecision } from "../src/proxy/proxy-context.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
@@ -274,5 +278,63 @@ describe("an allowlisted name that answers one of the host's own addresses", () 
       });
     },
     60_000,
+  );
+});
+
+describe("the allowlist grammar and target spellings, as pure functions (held)", () => {
+  it.each([
+    ["2130706433", "127.0.0.1"],
+    ["0177.0.0.1", "127.0.0.1"],
+    ["0x7F000001", "127.0.0.1"],
+    ["127.1", "127.0.0.1"],
+    ["127.0.0.1.", "127.0.0.1"],
+    ["127\u30020\u30020\u30021", "127.0.0.1"],
+    ["\uff11\uff12\uff17.\uff10.\uff10.\uff11", "127.0.0.1"],
+    ["[::ffff:7f00:1]", "127.0.0.1"],
+    ["0251.0376.0251.0376", "169.254.169.254"],
+    ["0", "0.0.0.0"],
+    ["0x", "0.0.0.0"],
+    ["[0:0:0:0:0:0:0:1]", "::1"],
+    ["[::]", "::"],
+  ])("%s is the address %s, never public", (spelling, address) => {
+    expect(canonicalizeHost(spelling)?.key).toBe(address);
+    expect(classifyAddress(address)).not.toBe("public");
+  });
+
+  it.each([
+    ["\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54", "localhost"],
+    ["local\u00adhost", "localhost"],
+    ["LOCALHOST.", "localhost"],
+    ["ex\u200bample.com", "example.com"],
+  ])("%s folds to the name %s, so it meets the same rule and the same address check", (spelling, name) => {
+    expect(canonicalizeHost(spelling)).toEqual({ kind: "domain", key: name });
+  });
+
+  it.each([
+    "[fe80::1%eth0]",
+    "[::1%25lo]",
+    "xn--localhost",
+    "xn--zz.com",
+    "exa%6dple.com",
+    "example.com..",
+    "09.1.1.1",
+  ])("%s is no host at all", (spelling) => {
+    expect(canonicalizeHost(spelling)).toBeNull();
+  });
+
+  it.each(["::1:80", "[::1%lo]:80", "a:b:80", "example.com:+443", "example.com:443 ", "example.com:65536"])(
+    "CONNECT %s is refused",
+    (target) => {
+      expect(parseConnectAuthority(target).ok).toBe(false);
+    },
+  );
+
+  it.each(["*.example.com", "http://user@example.com", "example.com:0", "example.com/path", "exa mple.com"])(
+    "allowlist entry %s is a coded error",
+    (entry) => {
+      expect(() => parseAllowlistEntry(entry, 0)).toThrow(
+        expect.objectContaining({ code: expect.stringMatching(/^ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_/) }),
+      );
+    },
   );
 });
