@@ -21,8 +21,9 @@
  *   paperclip-sandbox-bridge --cgroup-spare <cgroup.procs>   (host side, started ahead of need)
  *
  * The program never inherits a descriptor above stdio (exec-program.c). With
- * PAPERCLIP_SANDBOX_COURIER=1 (bwrap's --setenv) a courier serves this run: a bridge that
- * cannot reach it does not start the program (ERR_SANDBOX_COURIER_UNREACHABLE, exit 125).
+ * PAPERCLIP_SANDBOX_COURIER=<run token> (bwrap's --setenv) a courier serves this run: a bridge
+ * that cannot reach it does not start the program (ERR_SANDBOX_COURIER_UNREACHABLE and the
+ * token on stderr, exit 125).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -271,13 +272,18 @@ int main(int argc, char **argv) {
         dprintf(STDERR_FILENO, "paperclip-sandbox bridge: malformed %s\n", SECCOMP_ENV);
         return LISTEN_FAILURE_STATUS;
     }
+    /* The value is the run's token: printed with the failure, so the host can tell this line
+       from the same text written by the program, which never sees the token (unset below,
+       and the bridge is undumpable, so its environ cannot be read either). */
     const char *courier_flag = getenv(COURIER_ENV);
-    bool courier_expected = courier_flag && strcmp(courier_flag, "1") == 0;
+    char courier_token[COURIER_TOKEN_MAX + 1] = "";
+    bool courier_expected = courier_flag && courier_flag[0] != '\0';
+    if (courier_expected) snprintf(courier_token, sizeof courier_token, "%s", courier_flag);
     unsetenv(COURIER_ENV);
     if (courier_expected && handoff_connect(socket_path) != HANDOFF_READY) {
         dprintf(STDERR_FILENO,
-                "paperclip-sandbox bridge: " COURIER_UNREACHABLE_CODE ": cannot reach the tunnel courier beside %s: %s\n",
-                socket_path, errno ? strerror(errno) : "not listening");
+                "paperclip-sandbox bridge: " COURIER_UNREACHABLE_CODE ": %s: cannot reach the tunnel courier beside %s: %s\n",
+                courier_token, socket_path, errno ? strerror(errno) : "not listening");
         return LISTEN_FAILURE_STATUS;
     }
 

@@ -93,8 +93,10 @@ void handoff_report(enum handoff_report_kind kind, uint64_t id);
 int courier_main(void);
 
 /* The variable (set by bwrap's --setenv, removed before the program starts) that tells the
-   bridge a courier serves its run: unable to reach it, the bridge fails closed. */
+   bridge a courier serves its run: unable to reach it, the bridge fails closed. Its value is
+   the run's random token, which the bridge prints with the failure (at most this long). */
 #define COURIER_ENV "PAPERCLIP_SANDBOX_COURIER"
+#define COURIER_TOKEN_MAX 64
 /* The code the bridge prints when it fails closed; the spawn helper throws it (registry entry). */
 #define COURIER_UNREACHABLE_CODE "ERR_SANDBOX_COURIER_UNREACHABLE"
 

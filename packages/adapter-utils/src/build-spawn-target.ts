@@ -11,6 +11,7 @@ import type {
 } from "./sandbox-options.js";
 import { bwrapNotFound } from "./spawn/bwrap-not-found.js";
 import { resolveBwrapPath } from "./spawn/resolve-command-path.js";
+import { rememberCourierToken } from "./spawn-target/courier-token.js";
 import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
 import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
@@ -141,6 +142,7 @@ export async function buildSpawnTarget(
       cwd: "/",
       env: { ...buildSandboxEnv(parsed.networkScope), ...loaderEnv.overlay },
     };
+    if (launch.courierToken) rememberCourierToken(target, launch.courierToken);
     const cleanup = runCleanup(dirs, proxy);
     if (cleanup) target.cleanup = cleanup;
     return target;

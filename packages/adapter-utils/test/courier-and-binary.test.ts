@@ -6,6 +6,8 @@ import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
+import { courierFailure } from "../src/spawn/spawn-failure.js";
+import { courierTokenOf } from "../src/spawn-target/courier-token.js";
 import { buildAttacks, echoServer, hostSink, spawnTarget } from "./attack-support.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
@@ -72,6 +74,9 @@ describe("the courier (class 4): only its own run's bridge", () => {
     const victim = await spawnTarget(target);
     expect(victim.code).toBe(125);
     expect(victim.stderr).toContain("paperclip-sandbox bridge: ERR_SANDBOX_COURIER_UNREACHABLE: ");
+    // The line carries the run's token, so the spawn helper reports it as the coded error.
+    const reported = courierFailure(victim.code, victim.stderr, courierTokenOf(target));
+    expect(reported?.code).toBe("ERR_SANDBOX_COURIER_UNREACHABLE");
     expect(existsSync(marker)).toBe(false);
   }, 30_000);
 });

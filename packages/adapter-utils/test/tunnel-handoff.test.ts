@@ -385,7 +385,10 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
         "-c",
         `touch ${marker}`,
       ],
-      { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, PAPERCLIP_SANDBOX_COURIER: "1" } },
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, PAPERCLIP_SANDBOX_COURIER: "run-token" },
+      },
     );
     let stderr = "";
     run.stderr?.on("data", (chunk: Buffer) => {
@@ -394,7 +397,7 @@ describe("tunnel handoff to the native bridge (real bwrap, own network namespace
     const code = await new Promise<number | null>((resolve) => run.once("exit", resolve));
     expect(code).toBe(125);
     expect(stderr).toContain(
-      "paperclip-sandbox bridge: ERR_SANDBOX_COURIER_UNREACHABLE: cannot reach the tunnel courier beside",
+      "paperclip-sandbox bridge: ERR_SANDBOX_COURIER_UNREACHABLE: run-token: cannot reach the tunnel courier beside",
     );
     expect(existsSync(marker)).toBe(false);
   });

@@ -43,6 +43,13 @@ describe("classifyAddress", () => {
     ["64:ff9b:1:7f00:0:100:808:808", "reserved"],
     ["64:ff9b:1::808:808", "reserved"],
     ["2002:a9fe:a9fe::1", "link_local"],
+    // Outside global unicast (2000::/3), no internet address: SIIT's IPv4-translated
+    // ::ffff:0:0:0/96 (127.0.0.1 through a stateless translator), the rest of ::/8, 4000::/2.
+    ["::ffff:0:7f00:1", "reserved"],
+    ["::ffff:0:a9fe:a9fe", "reserved"],
+    ["1:2:3:4:5:6:7:8", "reserved"],
+    ["4000::1", "reserved"],
+    ["e000::1", "reserved"],
     ["not-an-ip", "invalid"],
     ["example.com", "invalid"],
   ])("%s is %s", (address, expected) => {

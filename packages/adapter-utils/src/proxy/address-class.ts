@@ -96,6 +96,15 @@ function compile(ranges: ReadonlyArray<readonly [AddressClass, readonly Subnet[]
 const IPV4_LISTS = compile(IPV4_RANGES, "ipv4");
 const IPV6_LISTS = compile(IPV6_RANGES, "ipv6");
 
+/**
+ * Global unicast, the only IPv6 space the internet routes. Whatever else no range above
+ * names (the rest of `::/8`, SIIT's IPv4-translated `::ffff:0:0:0/96`, `4000::/2`, ...) is
+ * no public destination: a stateless translator on the host's network would carry
+ * `::ffff:0:7f00:1` to 127.0.0.1.
+ */
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet("2000::", 3, "ipv6");
+
 function hextets(ipv6: string): number[] {
   const [head = "", tail] = ipv6.split("::");
   const left = head === "" ? [] : head.split(":");
@@ -131,5 +140,6 @@ export function classifyAddress(address: string): AddressClass {
   }
   for (const [addressClass, list] of IPV6_LISTS) if (list.check(host.key, "ipv6")) return addressClass;
   const embedded = embeddedIpv4(host.key);
-  return embedded ? classifyAddress(embedded) : "public";
+  if (embedded) return classifyAddress(embedded);
+  return GLOBAL_UNICAST.check(host.key, "ipv6") ? "public" : "reserved";
 }

@@ -6,10 +6,10 @@ import {
   CONNECTION_LIMIT_MESSAGE,
   DENIED_MESSAGE,
   type ProxyContext,
-  reportedHost,
   UPSTREAM_ERROR_MESSAGE,
 } from "./proxy-context.js";
 import { writeProxyError } from "./proxy-error.js";
+import { reportedHost } from "./reported-host.js";
 import type { RequestSlot } from "./request-slots.js";
 import type { ResolvedAddress } from "./resolve-target.js";
 import { upstreamRequestHeaders } from "./upstream-request-headers.js";

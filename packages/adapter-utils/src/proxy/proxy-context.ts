@@ -39,12 +39,6 @@ export interface TunnelHandoff {
   onHandedOff(): void;
 }
 
-const MAX_REPORTED_HOST_LENGTH = 255;
-
-export function reportedHost(raw: string): string {
-  return raw.length > MAX_REPORTED_HOST_LENGTH ? raw.slice(0, MAX_REPORTED_HOST_LENGTH) : raw;
-}
-
 export const DENIED_MESSAGE = "Network target denied by Paperclip sandbox policy.";
 export const CONNECTION_LIMIT_MESSAGE = "Paperclip sandbox proxy connection limit reached.";
 export const UPSTREAM_ERROR_MESSAGE = "Paperclip sandbox proxy could not reach the upstream server.";

@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { clientErrorResponse } from "./client-error-response.js";
 import { forwardHttpRequest } from "./forward-http.js";
-import { type ProxyContext, reportedHost } from "./proxy-context.js";
+import type { ProxyContext } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
+import { reportedHost } from "./reported-host.js";
 import { stopParsingWhen } from "./stop-parsing.js";
 import { handleConnect } from "./tunnel.js";
 import { UnsentAnswers } from "./unsent-answers.js";

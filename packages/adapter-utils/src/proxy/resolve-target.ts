@@ -1,5 +1,6 @@
 import { classifyAddress } from "./address-class.js";
 import { type CanonicalHost, canonicalizeHost } from "./canonical-host.js";
+import { hostInterfaceAddresses } from "./host-addresses.js";
 import type { NetworkRule } from "./network-rule.js";
 
 export interface ResolvedAddress {
@@ -17,13 +18,15 @@ export type PinnedTarget =
 /**
  * Turns an allowed target into the addresses the proxy will connect to, resolving
  * a hostname exactly once. An IP target is its own address. A hostname matched by
- * an allowlist rule must resolve only to public addresses; one matched by a trusted
- * URL may resolve anywhere (the Paperclip control plane is often on loopback).
+ * an allowlist rule must resolve only to public addresses that are not the host's own
+ * (`hostAddresses`, injected in tests); one matched by a trusted URL may resolve anywhere
+ * (the Paperclip control plane is often on loopback).
  */
 export async function resolvePinnedTarget(
   host: CanonicalHost,
   rule: NetworkRule,
   resolver: NetworkResolver,
+  hostAddresses: () => ReadonlySet<string> = hostInterfaceAddresses,
 ): Promise<PinnedTarget> {
   if (host.kind !== "domain")
     return { ok: true, addresses: [{ address: host.key, family: host.kind === "ipv6" ? 6 : 4 }] };
@@ -34,16 +37,20 @@ export async function resolvePinnedTarget(
     return { ok: false, denied: false, reason: "dns_lookup_failed" };
   }
   const addresses: ResolvedAddress[] = [];
+  let own: ReadonlySet<string> | undefined;
   for (const { address } of answers) {
+    // Connect to the canonical form, with the family the address really has.
+    const canonical = canonicalizeHost(address);
     if (rule.origin === "allowlist") {
       // Every address must be public: a name answering with one public and one internal
       // address would otherwise reach the internal one on the next connection attempt.
       const addressClass = classifyAddress(address);
       if (addressClass !== "public")
         return { ok: false, denied: true, reason: `blocked_address_${addressClass}` };
+      own ??= hostAddresses();
+      if (canonical && own.has(canonical.key))
+        return { ok: false, denied: true, reason: "blocked_address_host" };
     }
-    // Connect to the canonical form, with the family the address really has.
-    const canonical = canonicalizeHost(address);
     if (canonical && canonical.kind !== "domain") {
       addresses.push({ address: canonical.key, family: canonical.kind === "ipv6" ? 6 : 4 });
     }

@@ -6,13 +6,13 @@ import { pinnedLookup } from "./pinned-lookup.js";
 import {
   DENIED_MESSAGE,
   type ProxyContext,
-  reportedHost,
   type TunnelHandoff,
   UPSTREAM_ERROR_MESSAGE,
 } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
 import { forwardInto, relayReadsInto } from "./relay-reads.js";
+import { reportedHost } from "./reported-host.js";
 import { endLeg, followLeg } from "./tunnel-legs.js";
 
 const ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";

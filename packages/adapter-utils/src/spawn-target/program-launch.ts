@@ -5,8 +5,9 @@ import { INIT_PROC_DIR } from "../bwrap/init-process-mask.js";
 import type { SandboxNetworkProxy } from "../proxy/index.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
 import { PROXY_SOCKET_NAME } from "../temp-dir/temp-dir-candidates.js";
+import { newCourierToken } from "./courier-token.js";
 
-/** Tells the native bridge a courier serves its run (native/bridge.h); removed before the program starts. */
+/** Tells the native bridge a courier serves its run, and its token (native/bridge.h); removed before the program starts. */
 const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
 /**
  * Carries the seccomp filter, hex-encoded, to the native bridge (native/own-filter.c) or the exec
@@ -30,6 +31,8 @@ export interface ProgramLaunch {
   readonly command: string;
   readonly args: string[];
   readonly bwrapArgs: string[];
+  /** Set when the bridge must reach a courier: what it prints if it cannot (courier-token.ts). */
+  readonly courierToken: string | null;
 }
 
 /**
@@ -52,9 +55,15 @@ export async function bridgeLaunch(
   const proxy = await proxyStarting;
   const bwrapArgs = [...launch.mounts];
   // The native bridge must reach its courier, else it fails closed instead of running without.
-  if (proxy.handoff) bwrapArgs.push("--setenv", COURIER_ENV, "1");
+  const courierToken = proxy.handoff ? newCourierToken() : null;
+  if (courierToken) bwrapArgs.push("--setenv", COURIER_ENV, courierToken);
   if (bridge.kind === "native") bwrapArgs.push(...ownFilterArgs());
-  return { command: launch.command, args: [...launch.args, program.executable, ...program.args], bwrapArgs };
+  return {
+    command: launch.command,
+    args: [...launch.args, program.executable, ...program.args],
+    bwrapArgs,
+    courierToken,
+  };
 }
 
 /**
@@ -70,10 +79,12 @@ export function shimLaunch(
   program: { executable: string; args: readonly string[] },
   shim: string | null,
 ): ProgramLaunch {
-  if (!shim) return { command: program.executable, args: [...program.args], bwrapArgs: [] };
+  if (!shim)
+    return { command: program.executable, args: [...program.args], bwrapArgs: [], courierToken: null };
   return {
     command: path.join(INIT_PROC_DIR, path.basename(shim)),
     args: [program.executable, ...program.args],
     bwrapArgs: ownFilterArgs(),
+    courierToken: null,
   };
 }

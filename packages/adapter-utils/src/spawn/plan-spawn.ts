@@ -5,6 +5,7 @@ import { buildSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
+import { courierTokenOf } from "../spawn-target/courier-token.js";
 import { bwrapNotFound } from "./bwrap-not-found.js";
 import { BwrapStatusReader, bwrapSupportsJsonStatus } from "./bwrap-status.js";
 import { bwrapVersion } from "./bwrap-version.js";
@@ -40,6 +41,8 @@ export interface SpawnPlan {
   bwrap: string | null;
   /** A launcher already inside the run's cgroup, which becomes `command` (bwrap) instead of a new spawn. */
   spare: SpareLauncher | null;
+  /** What the run's native bridge prints if it cannot reach its courier (courier-token.ts), else `null`. */
+  courierToken: string | null;
 }
 
 /** How bwrap starts: through a waiting spare, through the cgroup launcher, or directly (pure). */
@@ -136,6 +139,7 @@ export async function planSpawn(
       init: new SandboxInit(),
       bwrap: null,
       spare: null,
+      courierToken: null,
     };
   }
   const { resolved, bwrap } = resolveCommands(command, sandbox.command?.trim() || "bwrap", opts.cwd, env);
@@ -208,6 +212,7 @@ async function planSandboxSpawn(
       init,
       bwrap,
       spare: run.spare,
+      courierToken: courierTokenOf(target),
     };
   } catch (error) {
     // A spare taken for this run and never launched may not have joined the run's cgroup yet

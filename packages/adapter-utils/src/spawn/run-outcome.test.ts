@@ -10,6 +10,7 @@ const end = (overrides: Partial<RunEnd>): RunEnd => ({
   signal: null,
   stdout: "",
   stderr: "bwrap: Can't mount proc on /newroot/proc: Operation not permitted\n",
+  courierToken: null,
   ...overrides,
 });
 
@@ -32,9 +33,13 @@ describe("runOutcome", () => {
   });
 
   it("reports a bridge that could not reach its courier", () => {
-    const stderr = `${COURIER_UNREACHABLE_MARK}connect: No such file or directory\n`;
-    const outcome = runOutcome(end({ status: { childPid: 10, exitCode: 125 }, code: 125, stderr }));
+    const stderr = `${COURIER_UNREACHABLE_MARK}t0k3n: connect: No such file or directory\n`;
+    const exited = { status: { childPid: 10, exitCode: 125 }, code: 125, stderr };
+    const outcome = runOutcome(end({ ...exited, courierToken: "t0k3n" }));
     expect("error" in outcome && outcome.error.code).toBe("ERR_SANDBOX_COURIER_UNREACHABLE");
+    // Without the run's token the line is the program's own, and so is the exit.
+    const forged = runOutcome(end({ ...exited, courierToken: "other" }));
+    expect("result" in forged && forged.result.exitCode).toBe(125);
   });
 
   it("passes a clean exit through with its code, signal and output", () => {

@@ -11,6 +11,8 @@ export interface RunEnd {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** The run's courier token (`courier-token.ts`): only a line carrying it is the bridge's. */
+  courierToken: string | null;
 }
 
 /** What a program that ran left: its status and the tail of its output. */
@@ -28,11 +30,12 @@ export type RunOutcome = { error: SandboxError } | { result: RunResult };
  * What a run that closed amounts to (pure). bwrap reports the program's exit only when
  * the program ran: a failure without that report, and without a timeout or a signal,
  * is a sandbox that could not be set up (`ERR_SANDBOX_SETUP_FAILED`). A bridge that
- * could not reach its courier did not start the program (`ERR_SANDBOX_COURIER_UNREACHABLE`).
+ * could not reach its courier did not start the program (`ERR_SANDBOX_COURIER_UNREACHABLE`),
+ * said with the run's courier token, which the program never sees.
  * Anything else is the program's own result.
  */
 export function runOutcome(end: RunEnd): RunOutcome {
-  const { bwrap, status, timedOut, code, signal, stdout, stderr } = end;
+  const { bwrap, status, timedOut, code, signal, stdout, stderr, courierToken } = end;
   if (
     bwrap !== null &&
     status !== null &&
@@ -43,7 +46,7 @@ export function runOutcome(end: RunEnd): RunOutcome {
   ) {
     return { error: setupFailure(bwrap, code, stderr) };
   }
-  const courier = courierFailure(status?.exitCode ?? code, stderr);
+  const courier = courierFailure(status?.exitCode ?? code, stderr, courierToken);
   if (courier) return { error: courier };
   return { result: { exitCode: code, signal, timedOut, stdout, stderr } };
 }

@@ -34,20 +34,27 @@ export function setupFailure(bwrap: string, exitCode: number | null, stderr: str
   });
 }
 
-/** What the native bridge prints (native/bridge.h) when it fails closed without its courier. */
+/** What the native bridge prints (native/bridge.h) when it fails closed without its courier, then its run's token. */
 export const COURIER_UNREACHABLE_MARK = "paperclip-sandbox bridge: ERR_SANDBOX_COURIER_UNREACHABLE: ";
 
 /**
  * `ERR_SANDBOX_COURIER_UNREACHABLE`: the bridge was told a courier serves its run and could
- * not reach it, so it did not start the program (exit 125). `null` for any other outcome.
+ * not reach it, so it did not start the program (exit 125). `null` for any other outcome,
+ * and for a run without a courier `token`: the program writes the same stderr and picks its
+ * own status, so only a line carrying the run's token, which it never sees, is the bridge's.
  */
-export function courierFailure(exitCode: number | null, stderr: string): SandboxError | null {
-  if (exitCode !== 125) return null;
-  const line = stderr.split("\n").find((candidate) => candidate.startsWith(COURIER_UNREACHABLE_MARK));
+export function courierFailure(
+  exitCode: number | null,
+  stderr: string,
+  token: string | null,
+): SandboxError | null {
+  if (exitCode !== 125 || !token) return null;
+  const prefix = `${COURIER_UNREACHABLE_MARK}${token}: `;
+  const line = stderr.split("\n").find((candidate) => candidate.startsWith(prefix));
   if (!line) return null;
   return new SandboxError(
     "ERR_SANDBOX_COURIER_UNREACHABLE",
     "The sandbox bridge could not reach its tunnel courier and did not start the program.",
-    { details: { reason: line.slice(COURIER_UNREACHABLE_MARK.length).slice(0, 300) } },
+    { details: { reason: line.slice(prefix.length).slice(0, 300) } },
   );
 }

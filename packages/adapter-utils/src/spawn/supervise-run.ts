@@ -201,6 +201,7 @@ export function superviseRun(input: SuperviseInput): Promise<RunProcessResult> {
         signal,
         stdout: captured.stdout.text(),
         stderr: captured.stderr.text(),
+        courierToken: plan.courierToken,
       });
       finish(() =>
         "error" in outcome ? reject(outcome.error) : resolve(timed(outcome.result, child, input.startedAt)),
