@@ -17,14 +17,14 @@ export async function buildStaticFixture(name: string, dir: string): Promise<str
   return binary;
 }
 
-/** Runs `command` through runChildProcess in a sandbox of `ws` and `scope`; its stdout, once it exited 0. */
-export async function runSandboxed(
+/** Runs `command` through runChildProcess in a sandbox of `ws` and `scope`: the run as the caller sees it. */
+export function runInSandbox(
   ws: string,
   scope: Omit<LocalProcessSandboxOptions, "workspaceDir">,
   command: string,
   args: readonly string[],
-): Promise<string> {
-  const result = await runChildProcess("attack", command, [...args], {
+): ReturnType<typeof runChildProcess> {
+  return runChildProcess("attack", command, [...args], {
     cwd: ws,
     env: {},
     timeoutSec: 30,
@@ -32,6 +32,16 @@ export async function runSandboxed(
     onLog: async () => {},
     localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
   });
+}
+
+/** Runs `command` in a sandbox of `ws` and `scope` (`runInSandbox`); its stdout, once it exited 0. */
+export async function runSandboxed(
+  ws: string,
+  scope: Omit<LocalProcessSandboxOptions, "workspaceDir">,
+  command: string,
+  args: readonly string[],
+): Promise<string> {
+  const result = await runInSandbox(ws, scope, command, args);
   if (result.exitCode !== 0) throw new Error(`${command} exited ${result.exitCode}: ${result.stderr}`);
   return result.stdout;
 }

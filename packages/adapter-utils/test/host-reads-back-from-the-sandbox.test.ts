@@ -9,8 +9,8 @@ import { parseConnectAuthority } from "../src/proxy/connect-authority.js";
 import type { NetworkResolver } from "../src/proxy/index.js";
 import type { NetworkDecision } from "../src/proxy/proxy-context.js";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
 import { COURIER_UNREACHABLE_MARK } from "../src/spawn/spawn-failure.js";
+import { runInSandbox } from "./attack-support.js";
 import { closeAll, rawExchange, startProxy } from "./proxy-support.js";
 import { builtEntry, cleanupAll, exec, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
@@ -21,15 +21,7 @@ type Scope = Omit<LocalProcessSandboxOptions, "workspaceDir">;
 
 /** Runs a shell script in a sandbox of a fresh workspace; the run's promise, as the caller sees it. */
 function runScript(scope: Scope, script: string) {
-  const ws = scratchDir("pc-sbx-readback-");
-  return runChildProcess("readback", "/bin/sh", ["-c", script], {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async () => {},
-    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
-  });
+  return runInSandbox(scratchDir("pc-sbx-readback-"), scope, "/bin/sh", ["-c", script]);
 }
 
 describe("what the host reads back from a sandboxed program", () => {
@@ -202,19 +194,10 @@ describe("workspace paths the host hands in", () => {
       for (const name of NAMES) {
         const ws = path.join(base, name);
         mkdirSync(ws);
-        const result = await runChildProcess(
-          "ws-names",
-          "/bin/sh",
-          ["-c", "pwd; echo in > inws; cat ../outside; echo x > ../planted"],
-          {
-            cwd: ws,
-            env: {},
-            timeoutSec: 30,
-            graceSec: 1,
-            onLog: async () => {},
-            localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
-          },
-        );
+        const result = await runInSandbox(ws, scope, "/bin/sh", [
+          "-c",
+          "pwd; echo in > inws; cat ../outside; echo x > ../planted",
+        ]);
         expect(result.stdout.startsWith(`${ws}\n`), JSON.stringify(name)).toBe(true);
         expect(result.stdout, JSON.stringify(name)).not.toContain("host secret");
         expect(readFileSync(path.join(ws, "inws"), "utf8")).toBe("in\n");
