@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { childForTest, startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { HAND_MADE_IDENTITY, PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_RUNNER_FLAGS, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { BIN } from "./helpers/run-bin.js";
 
 // In listen mode the runner accepts whoever reaches its port first: on loopback, any local user.
@@ -38,26 +38,7 @@ async function listeningRunner(extra: readonly string[] = []): Promise<Listening
           PATH,
           "--state-dir",
           join(tempDirForTest(), "state"),
-          "--runner-id",
-          HAND_MADE_IDENTITY.runnerInstanceId,
-          "--environment-lease-id",
-          HAND_MADE_IDENTITY.environmentLeaseId,
-          "--run-id",
-          HAND_MADE_IDENTITY.runId,
-          "--session-id",
-          HAND_MADE_IDENTITY.normalizedSessionId,
-          "--turn-id",
-          HAND_MADE_IDENTITY.turnId,
-          "--item-id",
-          HAND_MADE_IDENTITY.itemId,
-          "--runner-version",
-          "0.3.0",
-          "--runner-digest",
-          `sha256:${"0".repeat(64)}`,
-          "--fake-harness",
-          "/nonexistent/fake-harness",
-          "--fake-harness-script",
-          "/nonexistent/script.json",
+          ...HAND_MADE_RUNNER_FLAGS,
           "--reconnect-delay-ms",
           "10",
           "--reconnect-grace-ms",

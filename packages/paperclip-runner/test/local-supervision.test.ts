@@ -44,6 +44,16 @@ async function holdWatchdog(controller: Controller): Promise<void> {
 }
 
 // Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
+/** Local mode with `/bin/sh -c script` as the harness (`--harness-command`), `args` after the script. */
+function shellHarnessArgs(script: string, args: readonly string[] = []): string[] {
+  return [
+    ...IDS,
+    "--harness-command",
+    "/bin/sh",
+    ...["-c", script, ...args].flatMap((arg) => ["--harness-arg", arg]),
+  ];
+}
+
 describe("local mode: the harness process, its environment and its stop", { timeout: 60_000 }, () => {
   it("ends with controller_closed when stdin closes mid-session, and leaves no harness behind", async () => {
     const pidFile = join(tempDirForTest("runner-eof-"), "sleeper.pid");
@@ -126,15 +136,7 @@ describe("local mode: the harness process, its environment and its stop", { time
     // No rule knows this shape: only its value can catch it.
     const secret = "correct-horse-battery-9431";
     const controller = new Controller(
-      [
-        ...IDS,
-        "--harness-command",
-        "/bin/sh",
-        "--harness-arg",
-        "-c",
-        "--harness-arg",
-        'echo "{\\"type\\":\\"ready\\"}"; echo "using $PLAIN_SECRET" >&2; read line; exit 3',
-      ],
+      shellHarnessArgs('echo "{\\"type\\":\\"ready\\"}"; echo "using $PLAIN_SECRET" >&2; read line; exit 3'),
       { ...process.env, PLAIN_SECRET: secret, PAPERCLIP_RUNNER_HARNESS_ENV: "PLAIN_SECRET" },
     );
     startTurn(controller);
@@ -146,19 +148,12 @@ describe("local mode: the harness process, its environment and its stop", { time
 
   it("runs any harness speaking the protocol with --harness-command and --harness-arg", async () => {
     const result = JSON.stringify({ type: "result", result: { ...runResult(), summary: "%s" } });
-    const controller = new Controller([
-      ...IDS,
-      "--harness-command",
-      "/bin/sh",
-      "--harness-arg",
-      "-c",
-      "--harness-arg",
-      `echo '{"type":"ready"}'; read line; read line; printf '${result}\\n' "$1"`,
-      "--harness-arg",
-      "sh",
-      "--harness-arg",
-      "--verbatim-argument",
-    ]);
+    const controller = new Controller(
+      shellHarnessArgs(`echo '{"type":"ready"}'; read line; read line; printf '${result}\\n' "$1"`, [
+        "sh",
+        "--verbatim-argument",
+      ]),
+    );
     startTurn(controller);
     expect(await terminalOf(controller)).toBe("successful_process_and_result");
     expect(controller.event("run.result.proposed")?.payload.summary).toBe("--verbatim-argument");
