@@ -1,68 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { chmod, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { childForTest, isAlive, processesWith, tempDirForTest } from "@paperclipai/test-support";
+import { isAlive, processesWith, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, vi } from "vitest";
-import { parseDurableState } from "../src/durable/state/parse-durable-state.js";
-import {
-  HAND_MADE_IDENTITY,
-  HAND_MADE_RUNNER_FLAGS,
-  type HandMadeServer,
-  handMadeServer,
-  PeerConnection,
-} from "./helpers/hand-made-prp-server.js";
-import { BIN } from "./helpers/run-bin.js";
+import { type HandMadeServer, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
 
 // A red team's inputs to the durable runner that nobody's scripted server sends: a hand-made
 // PRP server (correct crypto, hostile content) drives the built bin. Each attack ends in a coded
 // error or the answer the protocol states, with the state directory resumable and no process left.
 
-const TICKET = "bootstrap_00000000-0000-4000-8000-0000000000aa";
-
-interface Launched {
-  readonly child: ChildProcess;
-  readonly stateDir: string;
-  readonly exited: Promise<{ readonly code: number | null; readonly stderr: string }>;
-}
-
-/** The bin in durable mode against `url`, with the built-in scripted harness, as the server launches it. */
-function launchRunner(
-  url: string,
-  extra: readonly string[] = [],
-  stateDir = join(tempDirForTest(), "state"),
-): Launched {
-  const child = childForTest(() =>
-    spawn(
-      process.execPath,
-      [
-        BIN,
-        "--connect-url",
-        url,
-        "--state-dir",
-        stateDir,
-        ...HAND_MADE_RUNNER_FLAGS,
-        "--reconnect-delay-ms",
-        "50",
-        // A refused frame ends the run at once; a dropped connection is retried this long.
-        "--reconnect-grace-ms",
-        "300",
-        ...extra,
-      ],
-      {
-        env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: TICKET },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    ),
-  );
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stderr })),
-  );
-  return { child, stateDir, exited };
-}
+const TICKET = HAND_MADE_TICKET;
 
 /** A runner connected and welcomed, with `run.prepare` and `session.open` applied (the harness up). */
 async function preparedRunner(
@@ -90,9 +37,6 @@ async function preparedRunner(
   expect(harnessPid).toBeGreaterThan(0);
   return { runner, conn, harnessPid, server };
 }
-
-const durableState = async (stateDir: string) =>
-  parseDurableState(await readFile(join(stateDir, "runner-state.json"), "utf8"), HAND_MADE_IDENTITY);
 
 /** The runner stopped with `code` as a recoverable failure: exit 1, the harness gone, the state resumable. */
 async function expectStoppedWith(runner: Launched, harnessPid: number, code: string): Promise<void> {

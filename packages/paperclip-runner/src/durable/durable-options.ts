@@ -151,6 +151,11 @@ function readEndpoint(flags: ParsedFlags): DurableEndpoint {
     }
     return { mode: "connect", url, caBundle };
   }
+  // Any address, 0.0.0.0 included, with plain ws://, unlike `--connect-url ws://`: the server
+  // launches listen mode only for a sandbox's provider ingress, always as 0.0.0.0:43127 (upstream's
+  // runner accepts nothing else), behind the provider's TLS. What the socket cannot protect the
+  // channel does: a peer must prove the credential before anything is answered, every later frame
+  // is sealed, bound to its session, direction and counter (test/network-peer-attacks.test.ts).
   const address = flags.value("--listen-address");
   if (address === undefined) throw missingArgument("--listen-address");
   const port = count(flags, "--listen-port", -1, 0);

@@ -1,6 +1,6 @@
 /**
- * Upstream reads provider frames with serde_json, whose recursion limit (128) refuses a
- * value nested 128 levels deep: 127 levels is the most a frame may hold.
+ * Upstream reads provider frames and the server's messages with serde_json, whose recursion
+ * limit (128) refuses a value nested 128 levels deep: 127 levels is the most a frame may hold.
  */
 export const MAX_JSON_NESTING = 127;
 

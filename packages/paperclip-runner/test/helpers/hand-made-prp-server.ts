@@ -233,11 +233,16 @@ export class PeerConnection {
 
   /** A message sealed as the server seals it (`counter` overrides the next counter, which then does not advance). */
   seal(message: Record<string, unknown>, counter?: bigint): string {
+    return this.sealText(JSON.stringify({ protocol: "paperclip.runner", version: 2, ...message }), counter);
+  }
+
+  /** `text` sealed as is, as `seal` seals a message: for plaintexts `JSON.stringify` cannot make (nested too deep). */
+  sealText(text: string, counter?: bigint): string {
     const keys = this.requireKeys();
     const used = counter ?? this.sendCounter;
     const cipher = createCipheriv("aes-256-gcm", keys.sendKey, nonce("P3S1", used));
     cipher.setAAD(aad(keys.sessionId, "core_to_client", used));
-    const body = Buffer.from(JSON.stringify({ protocol: "paperclip.runner", version: 2, ...message }));
+    const body = Buffer.from(text);
     const sealed = Buffer.concat([cipher.update(body), cipher.final(), cipher.getAuthTag()]);
     if (counter === undefined) this.sendCounter += 1n;
     return JSON.stringify({

@@ -1,7 +1,7 @@
 import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
-import { frameInvalid, SecureChannel } from "./secure-channel.js";
+import { frameInvalid, parseFrameJson, SecureChannel } from "./secure-channel.js";
 
 /** The server's `welcome`, as this runner uses it. */
 export interface Welcome {
@@ -207,11 +207,7 @@ function readWelcome(message: unknown, version: number): Welcome {
 }
 
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw frameInvalid("the message is not JSON", "json");
-  }
+  return parseFrameJson(text, "the message is not JSON");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -11,13 +11,13 @@ const keys: SessionKeys = {
 };
 
 /** A frame as the server seals it: its own nonce prefix and direction, the runner's receive key. */
-function serverFrame(value: unknown, counter: number): Record<string, unknown> {
+function serverFrame(value: unknown, counter: number, text = JSON.stringify(value)): Record<string, unknown> {
   const nonce = Buffer.alloc(12);
   nonce.write("P3S1", 0, "ascii");
   nonce.writeBigUInt64BE(BigInt(counter), 4);
   const cipher = createCipheriv("aes-256-gcm", keys.receiveKey, nonce);
   cipher.setAAD(Buffer.from(`${SECURE_FRAME_SCHEMA}\0${keys.sessionId}\0core_to_client\0${counter}`));
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(value)), cipher.final(), cipher.getAuthTag()]);
+  const sealed = Buffer.concat([cipher.update(text), cipher.final(), cipher.getAuthTag()]);
   return { schema: SECURE_FRAME_SCHEMA, counter, ciphertext: sealed.toString("hex") };
 }
 
@@ -58,5 +58,16 @@ describe("SecureChannel", () => {
     expect(caughtSync(() => new SecureChannel(keys).open({ kind: "ack" })).details).toEqual({
       reason: "shape",
     });
+  });
+
+  it("opens a frame nested 127 levels deep and refuses one 128 deep (upstream's serde_json limit)", () => {
+    const nested = (depth: number): string =>
+      `{"kind":"command","payload":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+    expect(new SecureChannel(keys).open(serverFrame(null, 0, nested(127)))).toMatchObject({
+      kind: "command",
+    });
+    const error = caughtSync(() => new SecureChannel(keys).open(serverFrame(null, 0, nested(128))));
+    expect(error.code).toBe("ERR_RUNNER_DURABLE_FRAME_INVALID");
+    expect(error.details).toEqual({ reason: "depth" });
   });
 });

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv } from "node:crypto";
 import { RunnerError } from "@paperclipai/errors";
+import { MAX_JSON_NESTING, nestsDeeperThan } from "../../provider/json-nesting.js";
 import type { SessionKeys } from "./handshake.js";
 
 export const SECURE_FRAME_SCHEMA = "paperclip.runner.secure-frame.v1";
@@ -75,11 +76,7 @@ export class SecureChannel {
       throw frameInvalid("the secure frame failed authentication", "authentication");
     }
     this.receiveCounter += 1n;
-    try {
-      return JSON.parse(plaintext.toString("utf8"));
-    } catch {
-      throw frameInvalid("the secure frame does not hold JSON", "json");
-    }
+    return parseFrameJson(plaintext.toString("utf8"), "the secure frame does not hold JSON");
   }
 }
 
@@ -92,6 +89,24 @@ function nonce(prefix: "P3C1" | "P3S1", counter: bigint): Buffer {
 
 function aad(sessionId: string, direction: "client_to_core" | "core_to_client", counter: bigint): Buffer {
   return Buffer.from(`${SECURE_FRAME_SCHEMA}\0${sessionId}\0${direction}\0${counter}`);
+}
+
+/**
+ * `text` parsed, as upstream's runner reads a server message: with serde_json, whose recursion
+ * limit refuses a value nested deeper than 127 levels. A deeper one (a server's sealed command of
+ * 100 000 nested arrays fits a frame) parsed fine here and then overflowed the stack of the first
+ * recursive walk over it (the command's fingerprint), which crashed the runner with an uncoded
+ * error, again on every redelivery. Throws `ERR_RUNNER_DURABLE_FRAME_INVALID` (`json`, `depth`).
+ */
+export function parseFrameJson(text: string, notJson: string): unknown {
+  if (nestsDeeperThan(text)) {
+    throw frameInvalid(`the message nests deeper than ${MAX_JSON_NESTING} levels`, "depth");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw frameInvalid(notJson, "json");
+  }
 }
 
 export function frameInvalid(message: string, reason: string): RunnerError {

@@ -7,7 +7,7 @@ import type { HelloInput } from "./handshake.js";
 import { LeaseCredentials } from "./lease-credentials.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { controlEnvelope } from "./prp-envelope.js";
-import { isConnectError, reconnectDeadline } from "./transport-failure.js";
+import { isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
 
 /** The open connection and the welcome it was authenticated with. */
 export interface OpenLink {
@@ -40,6 +40,8 @@ export class ServerLink {
   private readonly credentials: LeaseCredentials;
   private readonly renewal = new LeaseRenewal();
   private open: OpenLink | null = null;
+  /** The lease of the open connection expired unrenewed: the connection was closed, and the run stops. */
+  private lapsed = false;
 
   constructor(
     private readonly deps: ServerLinkDeps,
@@ -84,8 +86,10 @@ export class ServerLink {
         await closed;
         this.open = null;
         this.renewal.cancel();
+        if (this.lapsed) throw leaseExpired(this.credentials.expiresAtUnixMs);
         this.deps.log("connection closed; reconnecting with the connection lease");
       } catch (error) {
+        if (this.lapsed) throw error;
         if (error instanceof RefusedBeforeChallenge) {
           this.credentials.checkRefusal();
         } else if (!isConnectError(error)) {
@@ -141,7 +145,7 @@ export class ServerLink {
   }
 
   private scheduleRenewal(revocationEpoch: number): void {
-    this.renewal.schedule(this.credentials.expiresAtUnixMs, (expiresAtUnixMs) => {
+    const renew = (expiresAtUnixMs: number): void => {
       const open = this.open;
       if (open === null) return;
       const { welcome } = open;
@@ -157,6 +161,13 @@ export class ServerLink {
           { connectionId: welcome.connectionId, connectionLeaseId: welcome.leaseId },
         ),
       );
-    });
+    };
+    // No renewal by the expiry (a stalled server, or a relay that swallows every frame and keeps
+    // the socket open): the lease is spent, so the connection is closed and no reconnect follows.
+    const lapse = (): void => {
+      this.lapsed = true;
+      this.open?.connection.close();
+    };
+    this.renewal.schedule(this.credentials.expiresAtUnixMs, renew, lapse);
   }
 }
