@@ -159,6 +159,32 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     expect((await durableState(fresh.stateDir)).ackedSourceSeq).toBe(0);
   });
 
+  for (const [name, welcome, words] of [
+    [
+      "a ticket handshake's welcome that grants no lease token (the ticket would be used again)",
+      { connectionLeaseToken: undefined },
+      "the welcome of a ticket handshake grants no connection lease token",
+    ],
+    [
+      "a welcome whose maxBatchEvents is not a positive integer",
+      { maxBatchEvents: 0.5 },
+      "the welcome's maxBatchEvents is not a positive integer",
+    ],
+  ] as const) {
+    it(`refuses ${name}, the state kept`, async () => {
+      const server = await handMadeServer();
+      const runner = launchRunner(server.url);
+      const conn = await server.nextConnection();
+      await conn.handshake(TICKET);
+      conn.welcome(welcome);
+      const { code, stderr } = await runner.exited;
+      expect(code).toBe(1);
+      expect(stderr).toContain("code: ERR_RUNNER_DURABLE_FRAME_INVALID");
+      expect(stderr).toContain(words);
+      expect((await durableState(runner.stateDir)).ackedSourceSeq).toBe(0);
+    });
+  }
+
   it("answers a command that breaks the seq or its shape `rejected` without applying it; one without an id is a bad frame", async () => {
     const { runner, conn, harnessPid } = await preparedRunner();
     // Upstream's runner requires contiguous seqs; these used to be applied.

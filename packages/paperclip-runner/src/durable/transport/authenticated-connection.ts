@@ -20,6 +20,9 @@ export interface Welcome {
 /** The connection closed before the server sent its challenge: it refused the credential (or was not there). */
 export class RefusedBeforeChallenge extends Error {}
 
+/** The batch window when a welcome names none (the server of 2026.916.1 always sends 100). */
+const DEFAULT_MAX_BATCH_EVENTS = 100;
+
 /** How long the server has to answer each handshake step. */
 export const HANDSHAKE_STEP_TIMEOUT_MS = 5_000;
 
@@ -56,7 +59,11 @@ export class AuthenticatedConnection {
       hooks.onServerProven?.();
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
-      const welcome = readWelcome(channel.open(await inbox.next(false)), challenge.selectedVersion);
+      const welcome = readWelcome(
+        channel.open(await inbox.next(false)),
+        challenge.selectedVersion,
+        input.withTicket,
+      );
       // The inbox stays attached until `listen`: a frame the server sent right behind the welcome
       // (often read in the same chunk) or a close before then would otherwise be lost.
       return new AuthenticatedConnection(socket, channel, welcome, inbox);
@@ -177,7 +184,7 @@ function closedAfterProof(): RunnerError {
   );
 }
 
-function readWelcome(message: unknown, version: number): Welcome {
+function readWelcome(message: unknown, version: number, withTicket: boolean): Welcome {
   if (!isRecord(message) || message.kind !== "welcome" || !isRecord(message.payload)) {
     throw frameInvalid("the first secure frame is not a welcome", "welcome");
   }
@@ -192,16 +199,29 @@ function readWelcome(message: unknown, version: number): Welcome {
   ) {
     throw frameInvalid("the welcome lacks its lease or acknowledged seq", "welcome");
   }
+  const leaseToken = payload.connectionLeaseToken;
+  // The server spends a ticket on a lease and grants its token in that welcome (a lease
+  // reconnect's welcome has none). Without one the ticket would stay in use for the next
+  // connection: single use as the server keeps it, upstream's runner refuses such a welcome.
+  if (withTicket && (typeof leaseToken !== "string" || leaseToken === "")) {
+    throw frameInvalid("the welcome of a ticket handshake grants no connection lease token", "welcome");
+  }
+  const maxBatchEvents = payload.maxBatchEvents;
+  if (
+    maxBatchEvents !== undefined &&
+    !(Number.isSafeInteger(maxBatchEvents) && (maxBatchEvents as number) > 0)
+  ) {
+    throw frameInvalid("the welcome's maxBatchEvents is not a positive integer", "welcome");
+  }
   return {
     version,
     connectionId: message.connectionId,
     leaseId: payload.connectionLeaseId,
-    leaseToken: typeof payload.connectionLeaseToken === "string" ? payload.connectionLeaseToken : null,
+    leaseToken: typeof leaseToken === "string" ? leaseToken : null,
     leaseExpiresAtUnixMs,
     revocationEpoch: payload.connectionLeaseRevocationEpoch,
     ackedSourceSeq: payload.ackedSourceSeq,
-    maxBatchEvents:
-      typeof payload.maxBatchEvents === "number" && payload.maxBatchEvents > 0 ? payload.maxBatchEvents : 100,
+    maxBatchEvents: typeof maxBatchEvents === "number" ? maxBatchEvents : DEFAULT_MAX_BATCH_EVENTS,
     pendingCommands: Array.isArray(payload.pendingCommands) ? payload.pendingCommands : [],
   };
 }

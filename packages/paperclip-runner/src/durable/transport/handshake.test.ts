@@ -9,6 +9,7 @@ import { authHello, type HelloInput, sessionKeys, verifyChallenge } from "./hand
 const identity = TEST_DURABLE_IDENTITY;
 const input: HelloInput = {
   credential: credentialMaterial("bootstrap_ticket"),
+  withTicket: true,
   identity,
   runnerVersion: "0.1.0",
   runnerDigest: `sha256:${"a".repeat(64)}`,

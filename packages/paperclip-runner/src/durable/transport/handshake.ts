@@ -15,6 +15,8 @@ export const PRP_VERSION_MAX = 2;
 
 export interface HelloInput {
   readonly credential: CredentialMaterial;
+  /** The credential is the bootstrap ticket (not a lease): its welcome must grant a lease token. */
+  readonly withTicket: boolean;
   readonly identity: DurableIdentity;
   readonly runnerVersion: string;
   readonly runnerDigest: string;

@@ -20,6 +20,11 @@ export class LeaseCredentials {
     return this.leaseExpiresAtUnixMs;
   }
 
+  /** The next handshake spends the bootstrap ticket: no welcome has granted a lease yet. */
+  get ticketInUse(): boolean {
+    return this.leaseToken === null;
+  }
+
   /** When the lease in use lapses; null while the ticket is not spent yet (no lease in use). */
   get leaseInUseExpiresAtUnixMs(): number | null {
     return this.leaseToken === null ? null : this.leaseExpiresAtUnixMs;

@@ -62,10 +62,12 @@ export class ServerLink {
     let attempts = 0;
     for (;;) {
       const credential = this.credentials.next(Date.now());
+      const withTicket = this.credentials.ticketInUse;
       attempts += 1;
       try {
         const connection = await this.authenticate({
           credential,
+          withTicket,
           identity: this.deps.options.identity,
           runnerVersion: this.deps.options.runnerVersion,
           runnerDigest: this.deps.options.runnerDigest,
