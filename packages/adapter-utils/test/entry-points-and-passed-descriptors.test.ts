@@ -154,8 +154,9 @@ describe("descriptors sent to the host proxy (SCM_RIGHTS)", () => {
       let answered: () => void = () => {};
       const answer = new Promise<void>((resolve) => (answered = resolve));
       let checked: string[] = [];
-      // The bridge's argv names proxy.sock; relay.sock lies beside it.
-      const line = `s=$(tr '\\0' '\\n' < /proc/$PPID/cmdline | sed -n 3p); exec ${binary} pass-fds "$(dirname "$s")/${socketName}" ${marker} ${port}`;
+      // The bridge's argv names proxy.sock; relay.sock lies beside it. The Node bridge is the
+      // parent of the shell that keeps the program's status, which is the program's parent.
+      const line = `p=$PPID; [ "$(tr '\\0' '\\n' < /proc/$p/cmdline | sed -n 1p)" = /bin/sh ] && p=$(cut -d' ' -f4 /proc/$p/stat); s=$(tr '\\0' '\\n' < /proc/$p/cmdline | sed -n 3p); exec ${binary} pass-fds "$(dirname "$s")/${socketName}" ${marker} ${port}`;
       const run = runChildProcess("passed-fds", "/bin/sh", ["-c", line], {
         cwd: ws,
         env: {},

@@ -61,21 +61,27 @@ async function processesWith(marker: string): Promise<number[]> {
 
 describe("exit status, signals and cleanup", () => {
   for (const bridge of ["native", "node"] as const) {
-    it(`starts the ${bridge} bridge as the program's parent, and gives NODE_EXTRA_CA_CERTS and NODE_OPTIONS to the program unchanged${bridge === "native" ? " (its own environment unreadable to the program)" : ""}`, async () => {
+    it(`starts the ${bridge} bridge as the program's parent${bridge === "node" ? " (through its status-keeping shell)" : ""}, and gives NODE_EXTRA_CA_CERTS and NODE_OPTIONS to the program unchanged${bridge === "native" ? " (its own environment unreadable to the program)" : ""}`, async () => {
       const ws = await scratchDir();
       const { port } = await loopbackServer("x");
-      // The bridge is the program's parent; its own environment shows what it was started with.
+      // The bridge is the program's parent (the Node bridge's through the shell that keeps the
+      // program's status); its own environment shows what it was started with.
       const script = `
         const fs = require("node:fs");
         const keys = (env) => Object.keys(env).filter((k) => k === "NODE_EXTRA_CA_CERTS" || k === "NODE_OPTIONS" || k.startsWith("PAPERCLIP_SANDBOX_BRIDGE_"));
+        const argvOf = (pid) => fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\\0");
+        const parentArgv = argvOf(process.ppid);
+        const shell = parentArgv[0] === "/bin/sh" ? parentArgv[3] : null;
+        const bridgePid = shell === null ? process.ppid : Number(fs.readFileSync("/proc/" + process.ppid + "/stat", "utf8").split(") ")[1].split(" ")[1]);
         let bridgeEnv = {};
         try {
-          bridgeEnv = Object.fromEntries(fs.readFileSync("/proc/" + process.ppid + "/environ", "utf8").split("\\0").filter(Boolean).map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
+          bridgeEnv = Object.fromEntries(fs.readFileSync("/proc/" + bridgePid + "/environ", "utf8").split("\\0").filter(Boolean).map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
         } catch (error) {
           bridgeEnv = { unreadable: error.code };
         }
-        const bridgeArgv = fs.readFileSync("/proc/" + process.ppid + "/cmdline", "utf8").split("\\0");
+        const bridgeArgv = argvOf(bridgePid);
         console.log(JSON.stringify({
+          shell,
           program: Object.fromEntries(keys(process.env).map((k) => [k, process.env[k]])),
           bridgeArgv: bridgeArgv.slice(0, 2),
           bridge: bridgeEnv.unreadable ?? keys(bridgeEnv).sort(),
@@ -92,6 +98,7 @@ describe("exit status, signals and cleanup", () => {
       );
       expect(result.exitCode, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({
+        shell: bridge === "native" ? null : "paperclip-sandbox-bridge",
         program: {
           NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt",
           NODE_OPTIONS: "--no-warnings",

@@ -118,11 +118,15 @@ function sendUpstream(
   request.pipe(upstream);
 }
 
-/** Serves one plain-HTTP proxy request (absolute-form request-target). */
+/**
+ * Serves one plain-HTTP proxy request (absolute-form request-target). `expectsContinue`: the
+ * client waits for `100 Continue` before its body, sent only once the target is allowed.
+ */
 export function forwardHttpRequest(
   context: ProxyContext,
   request: IncomingMessage,
   response: ServerResponse,
+  expectsContinue = false,
 ): void {
   const written = readWrittenTarget(request.url ?? "");
   if (written?.scheme === "http" && canonicalizeHost(written.host) === null) {
@@ -186,6 +190,7 @@ export function forwardHttpRequest(
       context.record({ decision: verdict.decision, host: label, port, reason: verdict.reason });
       if (response.destroyed) return;
       if (verdict.decision === "allow") {
+        if (expectsContinue) response.writeContinue();
         sendUpstream(context, request, response, target, port, verdict.addresses, slot);
       } else if (verdict.failure === "lookup") {
         answerError(request, response, 502, "upstream_error", UPSTREAM_ERROR_MESSAGE, verdict.reason);

@@ -74,6 +74,12 @@ export function createProxyHttpServer(context: ProxyContext): Server {
   http.on("request", (request, response) => {
     if (admitted(request, response)) forwardHttpRequest(context, request, response);
   });
+  // `Expect: 100-continue`: Node would send the interim 100 at once, inviting the body of a
+  // request it has not judged yet. The proxy sends it only once the target is allowed; a
+  // denied request gets its final answer instead, and the client keeps its body.
+  http.on("checkContinue", (request, response) => {
+    if (admitted(request, response)) forwardHttpRequest(context, request, response, true);
+  });
   http.on("checkExpectation", (request, response) => {
     if (!admitted(request, response)) return;
     response.writeHead(417);

@@ -1,6 +1,6 @@
 import { classifyAddress } from "./address-class.js";
 import { type CanonicalHost, canonicalizeHost } from "./canonical-host.js";
-import { hostInterfaceAddresses } from "./host-addresses.js";
+import { type HostAddresses, hostLocalAddresses } from "./host-addresses.js";
 import type { NetworkRule } from "./network-rule.js";
 
 export interface ResolvedAddress {
@@ -19,14 +19,14 @@ export type PinnedTarget =
  * Turns an allowed target into the addresses the proxy will connect to, resolving
  * a hostname exactly once. An IP target is its own address. A hostname matched by
  * an allowlist rule must resolve only to public addresses that are not the host's own
- * (`hostAddresses`, injected in tests); one matched by a trusted URL may resolve anywhere
+ * (`hostAddresses`: every address the kernel delivers here; injected in tests); one matched by a trusted URL may resolve anywhere
  * (the Paperclip control plane is often on loopback).
  */
 export async function resolvePinnedTarget(
   host: CanonicalHost,
   rule: NetworkRule,
   resolver: NetworkResolver,
-  hostAddresses: () => ReadonlySet<string> = hostInterfaceAddresses,
+  hostAddresses: () => HostAddresses | Promise<HostAddresses> = hostLocalAddresses,
 ): Promise<PinnedTarget> {
   if (host.kind !== "domain")
     return { ok: true, addresses: [{ address: host.key, family: host.kind === "ipv6" ? 6 : 4 }] };
@@ -37,7 +37,7 @@ export async function resolvePinnedTarget(
     return { ok: false, denied: false, reason: "dns_lookup_failed" };
   }
   const addresses: ResolvedAddress[] = [];
-  let own: ReadonlySet<string> | undefined;
+  let own: HostAddresses | undefined;
   for (const { address } of answers) {
     // Connect to the canonical form, with the family the address really has.
     const canonical = canonicalizeHost(address);
@@ -47,7 +47,7 @@ export async function resolvePinnedTarget(
       const addressClass = classifyAddress(address);
       if (addressClass !== "public")
         return { ok: false, denied: true, reason: `blocked_address_${addressClass}` };
-      own ??= hostAddresses();
+      own ??= await hostAddresses();
       if (canonical && own.has(canonical.key))
         return { ok: false, denied: true, reason: "blocked_address_host" };
     }

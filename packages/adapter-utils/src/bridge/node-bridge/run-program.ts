@@ -2,17 +2,19 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { restoreDeferredEnv } from "../deferred-env.js";
 import { bridgeEnding, FORWARDED_SIGNALS, startFailureStatus } from "./program-ending.js";
+import { STATUS_KEEPING_SHELL, statusKeepingShellArgs } from "./status-keeping-shell.js";
 
 /** How long a re-raised signal gets to end the bridge before it exits with 128+N itself. */
 const SIGNAL_FALLBACK_DELAY_MS = 100;
 
 /**
- * Starts the program in its own process group (so a signal reaches it once: from the
- * bridge), forwards every catchable signal to that group, and ends the bridge with the
+ * Starts the program, under a shell that keeps its status, in its own process group (so a
+ * signal reaches it once: from the bridge), forwards every catchable signal to that group, and ends the bridge with the
  * program's exact status. `beforeEnd` runs once the program has exited.
  */
 export function runProgram(executable: string, args: readonly string[], beforeEnd: () => void): void {
-  const child = spawn(executable, args, {
+  // Under a shell that reports the program's real wait status (status-keeping-shell.ts).
+  const child = spawn(STATUS_KEEPING_SHELL, statusKeepingShellArgs(executable, args), {
     stdio: "inherit",
     detached: true,
     env: restoreDeferredEnv(process.env),
