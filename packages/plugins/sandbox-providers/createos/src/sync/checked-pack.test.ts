@@ -71,7 +71,7 @@ describe("packDirectory", () => {
         excluded: (path) => path === "./excluded",
         allows: (path, opened) => {
           asked.push(path);
-          return !opened.endsWith("refused.txt");
+          return opened !== undefined && !opened.endsWith("refused.txt");
         },
         packed: () => undefined,
       }),

@@ -15,8 +15,11 @@ const BLOCK = 512;
 export interface PackRules {
   /** Left out before it is opened: an excluded link is never followed, an excluded directory never listed. */
   excluded(path: string): boolean;
-  /** `opened` is the real path of what was opened for `path`: judged on that, not on a path looked up again. */
-  allows(path: string, opened: string): boolean;
+  /**
+   * `opened` is the real path of what was opened for `path`: judged on that, not on a path looked
+   * up again; `undefined` when it could not be told (no `/proc`, or the path moved meanwhile).
+   */
+  allows(path: string, opened: string | undefined): boolean;
   /** Told of every entry packed. */
   packed(path: string, isDirectory: boolean): void;
 }
@@ -151,7 +154,7 @@ async function* packEntry(
     return;
   }
   const opened = await openedPath(entry.handle, lookup, stat);
-  if (opened === undefined || !rules.allows(path, opened)) return;
+  if (!rules.allows(path, opened)) return;
   packWindow.afterCheck?.(path);
   rules.packed(path, entry.kind === "directory");
   if (entry.kind === "file") {

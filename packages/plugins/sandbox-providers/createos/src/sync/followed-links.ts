@@ -59,8 +59,9 @@ export class PackedLinkGuard {
     this.#root = realpathSync(source);
   }
 
-  allows(path: string, opened: string): boolean {
-    if (within(this.#root, opened)) return true;
+  /** `opened` undefined (where the opened entry is could not be told) is refused too. */
+  allows(path: string, opened: string | undefined): boolean {
+    if (opened !== undefined && within(this.#root, opened)) return true;
     this.#refused ??= path;
     return false;
   }
