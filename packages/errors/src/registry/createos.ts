@@ -443,7 +443,7 @@ try {
     message:
       "CreateOS does not support followSymlinks for host directory uploads when a link leaves the source directory; stage files inside the source directory or omit this option.",
     meaning:
-      "A host directory upload with `followSymlinks` uploads what its links point to. Links whose target stays inside the source directory are followed; one that leads out of it (an absolute link to `/etc`, a `../` link to a sibling) would upload host files the mapping never named, so the whole sync is refused before any request. Links are checked before the upload and again, entry by entry, while the archive is packed. `details` names the operation and the link (relative to the source).",
+      "A host directory upload with `followSymlinks` uploads what its links point to. Links whose target stays inside the source directory are followed; one that leads out of it (an absolute link to `/etc`, a `../` link to a sibling) would upload host files the mapping never named, so the whole sync is refused before any request. Links are checked before the upload and again, entry by entry, while the archive is packed: each entry is opened first and judged by where the opened file really is, and its bytes are read from that same open file, so an entry another host process swaps for a link once it was checked cannot send the link's target. `details` names the operation and the link (relative to the source).",
     when: "A workspace that links to a shared cache or to a secret on the host, synced with `followSymlinks: true`.",
     solutions: [
       "Copy the files the link points to into the source directory.",
@@ -451,6 +451,16 @@ try {
       "Exclude the link with `exclude`.",
     ],
     prevention: "Keep directories that are uploaded with `followSymlinks` self-contained.",
+  },
+  ERR_CREATEOS_SYNC_SOURCE_CHANGED: {
+    family: "createos",
+    title: "A host file shrank while a sync in uploaded it",
+    message: "CreateOS sync in read a host file that changed while it was uploaded.",
+    meaning:
+      "A host directory is uploaded as a tar archive made as it is read: each file's size goes into its header from the file as it was opened, then its bytes are read from that same open file. This one ended before that size (another process truncated or rewrote it meanwhile), so the archive would have said one size and carried another; the upload stopped and nothing of it was extracted in the sandbox. A file that grows meanwhile is sent as it was when opened. `details.entry` names the file (relative to the source, cut to 200 characters). It is `retryable`: the client sends the upload again, the file read as it is then, and the sync fails with this code only once the client's retries are spent.",
+    when: "A build or editor that rewrites files in a directory while it is synced in.",
+    solutions: ["Retry the sync once the writer is done.", "Exclude files that are rewritten during runs with `exclude`."],
+    prevention: "Sync in directories that no other process rewrites while the sync runs.",
   },
   ERR_CREATEOS_SYNC_PATH: {
     family: "createos",

@@ -108,6 +108,31 @@ describe("unrecoverable faults: coded errors, the tree killed, nothing left open
     expectKilled();
   });
 
+  it.each([
+    ["with heartbeats", 1],
+    ["without a heartbeat", undefined],
+  ])(
+    "a connect that trickles a frame that never ends (%s) spends the budget",
+    async (_name, heartbeatEvery) => {
+      // A byte every 50 ms is never silence at a 200 ms stall window; only a complete frame is progress.
+      const { error, log } = await failure(
+        script({
+          connect: () => ({
+            until: 4,
+            exit: false,
+            ...(heartbeatEvery ? { heartbeatEvery } : {}),
+            trickleMs: 50,
+          }),
+        }),
+        { stallTimeoutMs: 200 },
+      );
+      expect(PaperclipError.is(error, "ERR_CREATEOS_OUTPUT_CONNECTION")).toBe(true);
+      expect(log).toEqual(baseline.log.slice(0, log.length));
+      expect(server.seen.filter((r) => r.route === "process.connect").length).toBe(4);
+      expectKilled();
+    },
+  );
+
   it("invalid JSON on wait", async () => {
     const { error } = await failure(script({ wait: () => ({ status: 200, body: "<html>ok</html>" }) }));
     expect(PaperclipError.is(error, "ERR_CREATEOS_INVALID_JSON")).toBe(true);

@@ -4,6 +4,12 @@ import { honoursRetryAfter, isRetryableStreamStatus } from "../client/retry-poli
 /** The reason a connection's watchdog aborts it with: silence longer than the stall threshold. */
 export const STALLED = Symbol("stalled");
 
+/**
+ * The reason a connection's watchdog aborts it with: bytes kept arriving, but no frame was
+ * completed within the frame-assembly bound. Unlike silence, this is never a quiet process.
+ */
+export const TRICKLED = Symbol("trickled");
+
 /** A drop the follower recovers from by reconnecting from its cursor. */
 export type Failure =
   | { readonly kind: "connection"; readonly status: number | null; readonly retryAfterMs: number | undefined }
@@ -25,6 +31,8 @@ export function evicted(): CreateosError {
 export function classifyFailure(error: unknown, signal: AbortSignal): Failure {
   if (signal.aborted) throw signal.reason;
   if (error === STALLED) return { kind: "stalled" };
+  // A connection that trickles bytes of a frame it never completes is broken: a drop that counts.
+  if (error === TRICKLED) return { kind: "connection", status: null, retryAfterMs: undefined };
   if (error instanceof CreateosApiError) {
     if (error.status === 410) throw evicted();
     if (isRetryableStreamStatus(error.status)) {

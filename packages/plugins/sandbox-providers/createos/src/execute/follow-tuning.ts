@@ -2,7 +2,10 @@
 export interface FollowTuning {
   /** Failed reconnects tolerated per outage; new output (or a connection alive for a whole stall window) ends an outage (default 6). */
   readonly reconnectAttempts: number;
-  /** No byte for this long aborts the connection and resumes from the cursor (default 15 s, a few heartbeats). */
+  /**
+   * No byte for this long aborts the connection and resumes from the cursor (default 15 s, a few
+   * heartbeats); so does no complete frame for four times as long while bytes still arrive.
+   */
   readonly stallTimeoutMs: number;
   /** How long `wait` may block when a stream ends without an exit frame (default 1 s). */
   readonly waitProbeMs: number;

@@ -5,7 +5,7 @@
 export interface ConnectionReport {
   /** The cursor moved on this connection: new output was accepted. */
   readonly advanced: boolean;
-  /** From the headers to the last byte received; 0 when nothing arrived. */
+  /** From the headers to the last complete frame received; 0 when none arrived. */
   readonly aliveMs: number;
   /** The watchdog cut the connection for silence. */
   readonly stalled: boolean;

@@ -3,7 +3,14 @@ import { retryDelay } from "../client/backoff.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { isOutputComplete } from "./completeness.js";
 import { EarlyWait } from "./early-wait.js";
-import { budgetError, classifyFailure, type Failure, retryAfterOf, STALLED } from "./follow-failure.js";
+import {
+  budgetError,
+  classifyFailure,
+  type Failure,
+  retryAfterOf,
+  STALLED,
+  TRICKLED,
+} from "./follow-failure.js";
 import type { FollowStats } from "./follow-stats.js";
 import type { FollowTuning } from "./follow-tuning.js";
 import { frameOfLine } from "./frame-bytes.js";
@@ -24,7 +31,7 @@ import {
   type WaitReply,
   waitForProcess,
 } from "./process-api.js";
-import { HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
+import { frameAssemblyLimit, HeartbeatCadence, stallThreshold } from "./stall-threshold.js";
 import { StallWatch } from "./stall-watch.js";
 
 /** What a completeness probe found: `wait`'s reply, or a failure to recover from. */
@@ -33,7 +40,8 @@ type WaitOutcome = { readonly reply: WaitReply } | { readonly failure: Failure }
 /** Times of the current connection, for the outage budget. */
 interface ConnectionTimes {
   openedAt: number | undefined;
-  lastByteAt: number | undefined;
+  /** The last complete frame: bytes of an unfinished one are not a sign of life. */
+  lastFrameAt: number | undefined;
 }
 
 /**
@@ -48,7 +56,7 @@ export class OutputFollower {
   readonly #tuning: FollowTuning;
   readonly #cadence = new HeartbeatCadence();
   readonly #delivery: FrameDelivery;
-  #times: ConnectionTimes = { openedAt: undefined, lastByteAt: undefined };
+  #times: ConnectionTimes = { openedAt: undefined, lastFrameAt: undefined };
 
   constructor(
     client: CreateosClient,
@@ -81,17 +89,17 @@ export class OutputFollower {
     for (;;) {
       signal.throwIfAborted();
       const cursorBefore = this.stats.cursor;
-      this.#times = { openedAt: undefined, lastByteAt: undefined };
+      this.#times = { openedAt: undefined, lastFrameAt: undefined };
       let outcome: { exit: ExitStatus } | { failure: Failure };
       try {
         outcome = await this.#connectOnce(signal);
       } catch (error) {
         outcome = { failure: classifyFailure(error, signal) };
       }
-      const { openedAt, lastByteAt } = this.#times;
+      const { openedAt, lastFrameAt } = this.#times;
       const report: ConnectionReport = {
         advanced: this.stats.cursor > cursorBefore,
-        aliveMs: openedAt !== undefined && lastByteAt !== undefined ? lastByteAt - openedAt : 0,
+        aliveMs: openedAt !== undefined && lastFrameAt !== undefined ? lastFrameAt - openedAt : 0,
         stalled: "failure" in outcome && outcome.failure.kind === "stalled",
       };
       const policy: OutagePolicy = {
@@ -186,13 +194,18 @@ export class OutputFollower {
       });
       if (!body) return { failure: { kind: "ended" } };
       let lastByteAt = Date.now();
+      let lastFrameAt = lastByteAt;
       this.#times.openedAt = lastByteAt;
       this.#cadence.interrupt();
       const stallWatch = new StallWatch();
+      const frameWatch = new StallWatch();
+      const assemblyMs = frameAssemblyLimit(this.#tuning.stallTimeoutMs);
       watchdog = setInterval(
         () => {
+          const now = Date.now();
           const threshold = stallThreshold(this.#tuning.stallTimeoutMs, this.#cadence.gapMs);
-          if (stallWatch.tick(Date.now() - lastByteAt, threshold)) connection.abort(STALLED);
+          if (stallWatch.tick(now - lastByteAt, threshold)) connection.abort(STALLED);
+          else if (frameWatch.tick(now - lastFrameAt, assemblyMs)) connection.abort(TRICKLED);
         },
         Math.max(10, Math.floor(Math.min(this.#tuning.stallTimeoutMs, 1_000) / 4)),
       );
@@ -202,10 +215,11 @@ export class OutputFollower {
         // Each chunk is split and delivered before the next is read; the exit frame stops the reading.
         await body.pump((chunk) => {
           lastByteAt = Date.now();
-          this.#times.lastByteAt = lastByteAt;
           for (const line of splitter.push(chunk)) {
             const frame = frameOfLine(line);
             if (frame === null) continue;
+            lastFrameAt = lastByteAt;
+            this.#times.lastFrameAt = lastFrameAt;
             found.exit = this.#delivery.deliver(frame);
             if (found.exit !== undefined) return true;
           }
@@ -221,7 +235,8 @@ export class OutputFollower {
           if (exit !== undefined) return { exit };
         }
       } catch (error) {
-        if (connection.signal.reason === STALLED && !signal.aborted) throw STALLED;
+        const reason: unknown = connection.signal.reason;
+        if ((reason === STALLED || reason === TRICKLED) && !signal.aborted) throw reason;
         throw error;
       }
       return { failure: { kind: "ended" } };

@@ -9,6 +9,15 @@ export function stallThreshold(configuredMs: number, heartbeatGapMs: number, flo
   return Math.min(configuredMs, Math.max(floorMs, 4 * heartbeatGapMs));
 }
 
+/**
+ * How long a connection may go without a complete frame while bytes still arrive: progress is a
+ * frame, not a byte, so a server that trickles a frame it never finishes is cut. Four stall
+ * windows, so a large frame on a slow link still arrives whole (8 MiB in 60 s at the default).
+ */
+export function frameAssemblyLimit(configuredMs: number): number {
+  return 4 * configuredMs;
+}
+
 /** Learns the heartbeat cadence from the frames of a connection. */
 export class HeartbeatCadence {
   #gapMs = 0;

@@ -112,29 +112,6 @@ function readFailure(error: unknown): unknown {
 }
 
 /**
- * A host directory as a tar stream, made as it is read (nothing is held whole). `accept`
- * sees every path relative to `cwd` (`./a/b`) before it is added; a refused directory is
- * not descended into.
- */
-export function packDirectory(
-  cwd: string,
-  follow: boolean,
-  accept: (path: string, isDirectory: boolean) => boolean,
-): AsyncIterable<Uint8Array> {
-  return tar.c(
-    {
-      cwd,
-      portable: true,
-      follow,
-      // tar's default reads 16 MiB of a file at a time; a smaller window keeps the process small.
-      maxReadSize: 1024 * 1024,
-      filter: (path, stat) => accept(path, "isDirectory" in stat && stat.isDirectory()),
-    },
-    ["."],
-  );
-}
-
-/**
  * Extracts a tar stream into `cwd` as it arrives. `accept` is asked about every entry
  * before anything of it is written; returning false skips it, calling `halt` also stops
  * the read (the source is destroyed) and leaves the reason to the caller: tar's complaint

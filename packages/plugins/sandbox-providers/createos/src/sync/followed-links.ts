@@ -46,28 +46,22 @@ export async function assertLinksStayInside(
 }
 
 /**
- * The same rule while the archive is packed (a link can change after the check): `allows`
- * refuses an entry that resolves outside the source, `assertNoneRefused` then fails the sync.
+ * The same rule while the archive is packed (a link can change after the check): the packer
+ * opens each entry first and asks with where the opened object really is (`allows`), so what
+ * it reads is what was judged; a refused entry is left out and `assertNoneRefused` then fails
+ * the sync.
  */
 export class PackedLinkGuard {
-  readonly #source: string;
   readonly #root: string;
   #refused: string | undefined;
 
   constructor(source: string) {
-    this.#source = source;
     this.#root = realpathSync(source);
   }
 
-  allows(path: string): boolean {
-    let target: string;
-    try {
-      target = realpathSync(join(this.#source, path));
-    } catch {
-      // Gone or dangling now: tar cannot read it either.
-      return true;
-    }
-    if (within(this.#root, target)) return true;
+  /** `opened` undefined (where the opened entry is could not be told) is refused too. */
+  allows(path: string, opened: string | undefined): boolean {
+    if (opened !== undefined && within(this.#root, opened)) return true;
     this.#refused ??= path;
     return false;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
+import { stagingPrefix, sweepStaleStaging } from "./stale-staging.js";
 
 /**
  * Writes a host file atomically, with its mode set before any byte is written (no
@@ -13,7 +14,8 @@ export async function writeHostFileAtomic(
   mode: number | undefined,
 ): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.${basename(target)}.paperclip-sync-${randomUUID()}`);
+  await sweepStaleStaging(target);
+  const temp = join(dirname(target), `${stagingPrefix(target)}${randomUUID()}`);
   const fileMode = mode ?? 0o644;
   const handle = await open(temp, "wx", 0o600);
   try {
@@ -35,10 +37,14 @@ export async function writeHostFileAtomic(
   }
 }
 
-/** A private staging directory beside `target` (same filesystem, so promotion is a rename). */
+/**
+ * A private staging directory beside `target` (same filesystem, so promotion is a rename), once
+ * what crashed syncs to the same target left there is swept.
+ */
 export async function makeStagingDir(target: string): Promise<string> {
   await mkdir(dirname(target), { recursive: true });
-  return mkdtemp(join(dirname(target), `.${basename(target)}.paperclip-sync-`));
+  await sweepStaleStaging(target);
+  return mkdtemp(join(dirname(target), stagingPrefix(target)));
 }
 
 /** Replaces `target` with the staged directory; the old tree is removed only after the swap. */

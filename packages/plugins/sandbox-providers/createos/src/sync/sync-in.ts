@@ -12,7 +12,8 @@ import { execute } from "../execute/execute.js";
 import { WORKSPACE_PATH } from "../lease/lease-metadata.js";
 import { putFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
-import { countBytes, packDirectory } from "./archive-stream.js";
+import { countBytes } from "./archive-stream.js";
+import { packDirectory } from "./checked-pack.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
@@ -136,25 +137,26 @@ async function uploadDirectory(
   const id = randomUUID();
   const remoteArchive = `${dir}/.paperclip-sync-${id}.tar`;
   const staging = `${dir}/.paperclip-sync-${id}.d`;
-  const links = file.followSymlinks === true ? new PackedLinkGuard(source) : undefined;
+  // Without `followSymlinks` a link is packed as a link; what is read still has to be inside the
+  // source (a directory on the way swapped for a link by another host process is not).
+  const links = new PackedLinkGuard(source);
   await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", intoRoot ? target : dir]);
   const sent = await upload(scope, remoteArchive, (attempt) =>
-    packDirectory(source, links !== undefined, (path, isDirectory) => {
-      if (excluded(path)) return false;
-      if (links !== undefined && !links.allows(path)) return false;
-      if (!isDirectory) attempt.files += 1;
-      return true;
+    packDirectory(source, file.followSymlinks === true, {
+      excluded,
+      allows: (path, opened) => links.allows(path, opened),
+      packed: (_path, isDirectory) => {
+        if (!isDirectory) attempt.files += 1;
+      },
     }),
   );
-  if (links !== undefined) {
-    try {
-      links.assertNoneRefused(operationId);
-    } catch (error) {
-      await syncStep(scope, "sync in: discard archive", "/bin/rm", ["-f", "--", remoteArchive]).catch(
-        () => undefined,
-      );
-      throw error;
-    }
+  try {
+    links.assertNoneRefused(operationId);
+  } catch (error) {
+    await syncStep(scope, "sync in: discard archive", "/bin/rm", ["-f", "--", remoteArchive]).catch(
+      () => undefined,
+    );
+    throw error;
   }
   await syncStep(scope, "sync in: extract", "/bin/sh", [
     "-c",

@@ -81,6 +81,8 @@ export interface ConnectPlan {
   readonly quietMs?: number;
   /** After the frames: heartbeats at this cadence for this long, before the end. */
   readonly idleHeartbeats?: { readonly intervalMs: number; readonly forMs: number };
+  /** After the frames: one byte of a frame that never ends at this cadence, until the client leaves. */
+  readonly trickleMs?: number;
   /** An `error` frame after the data. */
   readonly errorFrame?: string;
   /** How the response ends: cleanly, with a socket reset (mid-line when `cutMidLine`), or a stall that never closes. */

@@ -182,7 +182,12 @@ export async function startIndependentServer(
 
     const headers: Record<string, string | number> = { "content-type": "application/x-ndjson" };
     const bodyMode = framing.body ?? "chunked";
-    if (bodyMode === "length" && plan.end !== "stall" && plan.idleHeartbeats === undefined)
+    if (
+      bodyMode === "length" &&
+      plan.end !== "stall" &&
+      plan.idleHeartbeats === undefined &&
+      plan.trickleMs === undefined
+    )
       headers["content-length"] = Buffer.byteLength(text);
     if (bodyMode === "close") res.useChunkedEncodingByDefault = false;
     if (framing.closeConnection) headers.connection = "close";
@@ -198,6 +203,14 @@ export async function startIndependentServer(
         await delay(plan.idleHeartbeats.intervalMs);
         res.write(`{"type":"heartbeat"}${eol}`);
       }
+    }
+    if (plan.trickleMs !== undefined) {
+      // Never a newline: the bytes keep arriving, no frame is ever complete.
+      while (!res.destroyed) {
+        res.write("x");
+        await delay(plan.trickleMs);
+      }
+      return;
     }
     const end = plan.end ?? "end";
     if (end === "reset") {

@@ -1,0 +1,204 @@
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, lstat, open, readdir, readlink, realpath } from "node:fs/promises";
+import { CreateosError } from "@paperclipai/errors";
+import * as tar from "tar";
+import { packWindow } from "./pack-window.js";
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+/** Linux names what an open descriptor refers to, and resolves names below a directory's descriptor. */
+const PROC_FD = process.platform === "linux" ? "/proc/self/fd" : undefined;
+/** A file is read this much at a time: a small window keeps the process small. */
+const READ_BYTES = 1024 * 1024;
+const BLOCK = 512;
+
+/** What a pack leaves out, judged per entry; paths are the archive's (`./a/b`). */
+export interface PackRules {
+  /** Left out before it is opened: an excluded link is never followed, an excluded directory never listed. */
+  excluded(path: string): boolean;
+  /**
+   * `opened` is the real path of what was opened for `path`: judged on that, not on a path looked
+   * up again; `undefined` when it could not be told (no `/proc`, or the path moved meanwhile).
+   */
+  allows(path: string, opened: string | undefined): boolean;
+  /** Told of every entry packed. */
+  packed(path: string, isDirectory: boolean): void;
+}
+
+/** A source file that changed size while it was packed: the archive would lie about it. */
+function sourceChanged(path: string): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SYNC_SOURCE_CHANGED",
+    "CreateOS sync in read a host file that changed while it was uploaded.",
+    { retryable: true, details: { entry: path.slice(0, 200) } },
+  );
+}
+
+/** What tar.c's portable mode writes: owner rw always, no group or other write, listable dirs. */
+function portableMode(mode: number, isDirectory: boolean): number {
+  let fixed = ((mode & 0o7777) | 0o600) & ~0o22;
+  if (isDirectory) {
+    if (fixed & 0o400) fixed |= 0o100;
+    if (fixed & 0o40) fixed |= 0o10;
+    if (fixed & 0o4) fixed |= 0o1;
+  }
+  return fixed;
+}
+
+function header(fields: {
+  path: string;
+  type: "File" | "Directory" | "SymbolicLink";
+  mode: number;
+  size?: number;
+  mtime?: Date;
+  linkpath?: string;
+}): Buffer {
+  const head = new tar.Header({ ...fields, size: fields.size ?? 0 });
+  head.encode();
+  const block = head.block as Buffer;
+  if (!head.needPax) return block;
+  const pax = new tar.Pax({
+    path: fields.path,
+    linkpath: fields.linkpath,
+    size: fields.size ?? 0,
+    mtime: fields.mtime,
+  } as ConstructorParameters<typeof tar.Pax>[0]).encode();
+  return Buffer.concat([pax, block]);
+}
+
+/** Where the object behind `handle` (opened as `lookup`, `stat` its fstat) is, or undefined if unknown. */
+async function openedPath(handle: FileHandle, lookup: string, stat: Stats): Promise<string | undefined> {
+  if (PROC_FD !== undefined) return readlink(`${PROC_FD}/${handle.fd}`).catch(() => undefined);
+  // Elsewhere: the path's real location, only while it still names the object that was opened.
+  const real = await realpath(lookup).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const now = await lstat(real).catch(() => undefined);
+  return now !== undefined && now.dev === stat.dev && now.ino === stat.ino ? real : undefined;
+}
+
+type Opened =
+  | { readonly kind: "file" | "directory"; readonly handle: FileHandle; readonly stat: Stats }
+  | { readonly kind: "link"; readonly linkpath: string; readonly stat: Stats };
+
+/**
+ * Opens an entry without blocking (a FIFO swapped in is not waited on) and, unless links are
+ * followed, without following a link in its last component. Undefined: gone, or nothing tar packs.
+ */
+async function openEntry(lookup: string, follow: boolean): Promise<Opened | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(lookup, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" && !follow) {
+      const stat = await lstat(lookup).catch(() => undefined);
+      if (stat?.isSymbolicLink() !== true) return undefined;
+      const linkpath = await readlink(lookup).catch(() => undefined);
+      return linkpath === undefined ? undefined : { kind: "link", linkpath, stat };
+    }
+    // Gone (or a dangling link) since it was listed, or a socket: nothing to pack.
+    if (code === "ENOENT" || code === "ENXIO") return undefined;
+    throw error;
+  }
+  const stat = await handle.stat();
+  if (stat.isFile()) return { kind: "file", handle, stat };
+  if (stat.isDirectory()) return { kind: "directory", handle, stat };
+  await handle.close();
+  return undefined;
+}
+
+/**
+ * A host directory as a tar stream, made as it is read (nothing is held whole), in the shape of
+ * tar's portable pack (`./`, `./a/`, `./a/b`). Every entry is opened first and judged on what
+ * was opened: `accept` sees its path and type (excludes; a refused directory is not descended
+ * into), `check` where the opened object really is, and only then are its bytes read from that
+ * same descriptor. On Linux a directory's entries are listed and opened through the directory's
+ * own descriptor, so no path is looked up twice: an entry another process swaps for a link once
+ * it was checked cannot change what is read. Links are followed only when `follow`; a directory
+ * already being packed further up (a link loop) is packed once.
+ */
+export async function* packDirectory(
+  cwd: string,
+  follow: boolean,
+  rules: PackRules,
+): AsyncGenerator<Uint8Array> {
+  if (!rules.excluded(".")) {
+    // A source that is missing or no directory fails as the file system says.
+    const handle = await open(cwd, O_RDONLY | constants.O_DIRECTORY);
+    try {
+      yield* packEntry(".", cwd, { kind: "directory", handle, stat: await handle.stat() }, follow, rules, []);
+    } finally {
+      await handle.close();
+    }
+  }
+  yield Buffer.alloc(2 * BLOCK);
+}
+
+async function* packEntry(
+  path: string,
+  lookup: string,
+  entry: Opened,
+  follow: boolean,
+  rules: PackRules,
+  ancestors: readonly Stats[],
+): AsyncGenerator<Uint8Array> {
+  const { stat } = entry;
+  if (entry.kind === "link") {
+    rules.packed(path, false);
+    yield header({
+      path,
+      type: "SymbolicLink",
+      mode: portableMode(stat.mode, false),
+      mtime: stat.mtime,
+      linkpath: entry.linkpath,
+    });
+    return;
+  }
+  const opened = await openedPath(entry.handle, lookup, stat);
+  if (!rules.allows(path, opened)) return;
+  packWindow.afterCheck?.(path);
+  rules.packed(path, entry.kind === "directory");
+  if (entry.kind === "file") {
+    yield header({
+      path,
+      type: "File",
+      mode: portableMode(stat.mode, false),
+      size: stat.size,
+      mtime: stat.mtime,
+    });
+    yield* readExactly(entry.handle, stat.size, path);
+    return;
+  }
+  if (ancestors.some((a) => a.dev === stat.dev && a.ino === stat.ino)) return;
+  yield header({
+    path: path === "." ? "./" : `${path}/`,
+    type: "Directory",
+    mode: portableMode(stat.mode, true),
+  });
+  const base = PROC_FD !== undefined ? `${PROC_FD}/${entry.handle.fd}` : lookup;
+  for (const name of await readdir(base)) {
+    const childPath = `${path}/${name}`;
+    if (rules.excluded(childPath)) continue;
+    const childLookup = `${base}/${name}`;
+    const child = await openEntry(childLookup, follow);
+    if (child === undefined) continue;
+    try {
+      yield* packEntry(childPath, childLookup, child, follow, rules, [...ancestors, stat]);
+    } finally {
+      if (child.kind !== "link") await child.handle.close();
+    }
+  }
+}
+
+/** `size` bytes of the file from its descriptor, padded to whole blocks. */
+async function* readExactly(handle: FileHandle, size: number, path: string): AsyncGenerator<Uint8Array> {
+  let position = 0;
+  while (position < size) {
+    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, size - position));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) throw sourceChanged(path);
+    position += bytesRead;
+    yield chunk.subarray(0, bytesRead);
+  }
+  const pad = (BLOCK - (size % BLOCK)) % BLOCK;
+  if (pad > 0) yield Buffer.alloc(pad);
+}
