@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../src/commands/canonical-json.js";
 import { credentialMaterial } from "../src/durable/transport/credential.js";
-import { domainHmac } from "../src/durable/transport/domain-digest.js";
-import { HAND_MADE_IDENTITY, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { handMadeServer, PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
 import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
 import { type Direction, mitmRelay, passThrough, type RelayedConnection } from "./helpers/mitm-relay.js";
 
@@ -52,38 +50,6 @@ function once(
     done = true;
     return change(frame, connection);
   };
-}
-
-/** A server-proven `auth_challenge` for `hello`, its proof made by `prove` (the server's own by default). */
-function challengeFor(
-  hello: { payload: Record<string, unknown> },
-  secret: string,
-  options: { change?: (challenge: Record<string, unknown>) => void; label?: string } = {},
-): string {
-  const challenge: Record<string, unknown> = {
-    credentialId: hello.payload.credentialId,
-    credentialKind: "bootstrap",
-    clientNonce: hello.payload.clientNonce,
-    serverNonce: randomUUID(),
-    ...HAND_MADE_IDENTITY,
-    runnerVersion: hello.payload.runnerVersion,
-    runnerDigest: hello.payload.runnerDigest,
-    selectedVersion: 2,
-    credentialLeaseId: null,
-    revocationEpoch: 0,
-  };
-  options.change?.(challenge);
-  const serverProof = domainHmac(
-    credentialMaterial(secret).authKey,
-    options.label ?? "paperclip-runner-server-proof-v1",
-    [Buffer.from(canonicalJson(challenge))],
-  ).toString("hex");
-  return JSON.stringify({
-    protocol: "paperclip.runner",
-    version: challenge.selectedVersion,
-    kind: "auth_challenge",
-    payload: { ...challenge, serverProof },
-  });
 }
 
 /** The runner's hello on `conn`, and the challenge a peer answers it with. */
@@ -297,8 +263,12 @@ describe("a server that proves the credential, then misbehaves", { timeout: 30_0
       const server = await handMadeServer();
       const runner = launchRunner(server.url);
       const conn = await server.nextConnection();
-      await answerHello(conn, (hello) =>
-        challengeFor(hello, TICKET, { change: (challenge) => (challenge.selectedVersion = selectedVersion) }),
+      await answerHello(
+        conn,
+        (hello) =>
+          signedChallenge(hello, TICKET, {
+            change: (challenge) => (challenge.selectedVersion = selectedVersion),
+          }).text,
       );
       await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_SERVER_PROOF");
       expect((await runner.exited).stderr).toContain("protocol version this runner does not speak");
@@ -322,7 +292,7 @@ describe("a server that proves the credential, then misbehaves", { timeout: 30_0
       const server = await handMadeServer();
       const runner = launchRunner(server.url);
       const conn = await server.nextConnection();
-      await answerHello(conn, (hello) => challengeFor(hello, TICKET, { label }));
+      await answerHello(conn, (hello) => signedChallenge(hello, TICKET, { label }).text);
       await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_SERVER_PROOF");
       expect(await conn.nextPlain()).toBeNull();
     }

@@ -459,7 +459,10 @@ try {
     meaning:
       "A host directory is uploaded as a tar archive made as it is read: each file's size goes into its header from the file as it was opened, then its bytes are read from that same open file. This one ended before that size (another process truncated or rewrote it meanwhile), so the archive would have said one size and carried another; the upload stopped and nothing of it was extracted in the sandbox. A file that grows meanwhile is sent as it was when opened. `details.entry` names the file (relative to the source, cut to 200 characters). It is `retryable`: the client sends the upload again, the file read as it is then, and the sync fails with this code only once the client's retries are spent.",
     when: "A build or editor that rewrites files in a directory while it is synced in.",
-    solutions: ["Retry the sync once the writer is done.", "Exclude files that are rewritten during runs with `exclude`."],
+    solutions: [
+      "Retry the sync once the writer is done.",
+      "Exclude files that are rewritten during runs with `exclude`.",
+    ],
     prevention: "Sync in directories that no other process rewrites while the sync runs.",
   },
   ERR_CREATEOS_SYNC_PATH: {

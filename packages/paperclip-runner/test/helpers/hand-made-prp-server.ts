@@ -83,6 +83,48 @@ export async function handMadeServer(): Promise<HandMadeServer> {
   };
 }
 
+/** A challenge for `hello`, as the server holding `secret` signs it (`label`: another proof label, for forgeries). */
+export interface SignedChallenge {
+  readonly canonical: string;
+  readonly serverProof: string;
+  /** The `auth_challenge` message as sent. */
+  readonly text: string;
+}
+
+/** The server's `auth_challenge` answering `hello`; `change` edits the challenge before it is signed. */
+export function signedChallenge(
+  hello: { payload: Record<string, unknown> },
+  secret: string,
+  options: { change?: (challenge: Record<string, unknown>) => void; label?: string } = {},
+): SignedChallenge {
+  const challenge: Record<string, unknown> = {
+    credentialId: hello.payload.credentialId,
+    credentialKind: "bootstrap",
+    clientNonce: hello.payload.clientNonce,
+    serverNonce: randomUUID(),
+    ...HAND_MADE_IDENTITY,
+    runnerVersion: hello.payload.runnerVersion,
+    runnerDigest: hello.payload.runnerDigest,
+    selectedVersion: 2,
+    credentialLeaseId: null,
+    revocationEpoch: 0,
+  };
+  options.change?.(challenge);
+  const canonical = canonicalJson(challenge);
+  const serverProof = domainHmac(
+    credentialMaterial(secret).authKey,
+    options.label ?? "paperclip-runner-server-proof-v1",
+    [Buffer.from(canonical)],
+  ).toString("hex");
+  const text = JSON.stringify({
+    protocol: "paperclip.runner",
+    version: challenge.selectedVersion,
+    kind: "auth_challenge",
+    payload: { ...challenge, serverProof },
+  });
+  return { canonical, serverProof, text };
+}
+
 interface Keys {
   readonly sessionId: string;
   /** Server to runner. */
@@ -164,31 +206,8 @@ export class PeerConnection {
     if (helloText === null) throw new Error("the runner closed before its auth_hello");
     const hello = JSON.parse(helloText) as { payload: Record<string, unknown> };
     const credential = credentialMaterial(ticket);
-    const challenge: Record<string, unknown> = {
-      credentialId: hello.payload.credentialId,
-      credentialKind: "bootstrap",
-      clientNonce: hello.payload.clientNonce,
-      serverNonce: randomUUID(),
-      ...HAND_MADE_IDENTITY,
-      runnerVersion: hello.payload.runnerVersion,
-      runnerDigest: hello.payload.runnerDigest,
-      selectedVersion: 2,
-      credentialLeaseId: null,
-      revocationEpoch: 0,
-    };
-    change(challenge);
-    const canonical = canonicalJson(challenge);
-    const serverProof = domainHmac(credential.authKey, "paperclip-runner-server-proof-v1", [
-      Buffer.from(canonical),
-    ]).toString("hex");
-    this.sendRaw(
-      JSON.stringify({
-        protocol: "paperclip.runner",
-        version: challenge.selectedVersion,
-        kind: "auth_challenge",
-        payload: { ...challenge, serverProof },
-      }),
-    );
+    const { canonical, serverProof, text } = signedChallenge(hello, ticket, { change });
+    this.sendRaw(text);
     const responseText = await this.nextPlain();
     if (responseText === null) throw new Error("the runner closed instead of answering the challenge");
     const response = JSON.parse(responseText) as { payload: { clientProof: string } };
