@@ -159,13 +159,21 @@ describe("the packed tarballs, installed with npm into a fresh project", () => {
 
   it("run a program through adapter-utils' Node bridge, found in the installed package, from ESM and CJS", async () => {
     // The bridge is dist/node-bridge.cjs, not an exports entry: each build finds it from its own location.
+    // The program's nearest ancestor that runs a bridge.cjs (the Node bridge keeps the program's
+    // exit status through a shell between them), or the ancestors' scripts when none does.
     const program = `const http = require("node:http");
-const parent = require("node:fs").readFileSync("/proc/" + process.ppid + "/cmdline", "utf8").split("\\0");
+const fs = require("node:fs");
+const scripts = [];
+for (let pid = process.ppid; pid > 1 && scripts.length < 4; ) {
+  scripts.push(fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").split("\\0")[1]);
+  pid = Number(fs.readFileSync("/proc/" + pid + "/stat", "utf8").split(") ")[1].split(" ")[1]);
+}
+const bridge = scripts.find((script) => /\\/bridge\\.cjs$/.test(script ?? "")) ?? scripts.join(" < ");
 http.get({ host: "127.0.0.1", port: 31337, path: process.argv[1] + "/" }, (res) => {
   res.setEncoding("utf8");
   let body = "";
   res.on("data", (chunk) => (body += chunk));
-  res.on("end", () => console.log(JSON.stringify({ bridge: parent[1], body })));
+  res.on("end", () => console.log(JSON.stringify({ bridge, body })));
 });`;
     const probe = (load: string) => `${load}
 const http = require("node:http");
