@@ -9,9 +9,12 @@ afterEach(cleanupAll);
  * the addresses of interfaces that are up and have a carrier. The kernel delivers more to
  * this host: an address on an interface never brought up, one on an interface up without a
  * carrier (a `docker0` bridge before its first container, a tap nobody opened), and every
- * address of a `local` route (`ip route add local 203.0.113.0/24 dev lo`, AnyIP). Each case
- * runs in a private network namespace where a service listens on every address and counts
- * the connections it accepts; a public address that is not this host's stays allowed.
+ * address of a `local` route (`ip route add local 203.0.113.0/24 dev lo`, AnyIP), and the
+ * anycast addresses of a host forwarding IPv6 (`<prefix>::`, in `/proc/net/anycast6` only).
+ * Each case runs in a private network namespace where a service listens on every address and
+ * counts the connections it accepts; a public address that is not this host's stays allowed,
+ * also beside a transparent proxy's policy table (`local 0.0.0.0/0` and `local ::/0 dev lo
+ * table 100`, for the packets its rule marks), which once made every address the host's.
  */
 
 const SCRIPT = `
@@ -45,6 +48,8 @@ const SCRIPT = `
   service.close();
   process.stdout.write(JSON.stringify(report));`;
 
+const PUBLIC = ["8.8.4.4", "2001:4860:4860::8844"];
+
 const REFUSED = { status: "HTTP/1.1 403 Forbidden", reasons: ["blocked_address_host"], reached: 0 };
 
 describe("an allowlisted name answering an address the kernel delivers to this host", () => {
@@ -56,13 +61,15 @@ describe("an allowlisted name answering an address the kernel delivers to this h
       "9.9.8.77": "inside an IPv4 local route (AnyIP)",
       "2a00:1::3": "IPv6, on a second interface, up",
       "2a00:2::5": "inside an IPv6 local route (AnyIP)",
+      "2a00:1::": "the subnet-router anycast of a prefix, IPv6 forwarding on",
     };
     const shell = [
       "set -e",
       "ip link set lo up",
       "ip link add pcv0 type veth peer name pcv1",
       "ip addr add 9.9.9.1/32 dev pcv0",
-      "ip -6 addr add 2a00:1::3/128 dev pcv0 nodad",
+      "echo 1 > /proc/sys/net/ipv6/conf/all/forwarding",
+      "ip -6 addr add 2a00:1::3/64 dev pcv0 nodad",
       "ip link set pcv0 up",
       "ip link set pcv1 up",
       "ip tuntap add pctap0 mode tap",
@@ -72,6 +79,11 @@ describe("an allowlisted name answering an address the kernel delivers to this h
       "ip link set pctap1 up",
       "ip route add local 9.9.8.0/24 dev lo",
       "ip -6 route add local 2a00:2::/64 dev lo",
+      // A transparent proxy's (Clash/mihomo, v2ray, Cilium TPROXY): only marked packets see table 100.
+      "ip rule add fwmark 1 lookup 100",
+      "ip -6 rule add fwmark 1 lookup 100",
+      "ip route add local 0.0.0.0/0 dev lo table 100",
+      "ip -6 route add local ::/0 dev lo table 100",
       `exec "$NODE" --input-type=module -e "$SCRIPT"`,
     ].join("\n");
     const result = await exec("unshare", ["--net", "sh", "-c", shell], {
@@ -79,10 +91,11 @@ describe("an allowlisted name answering an address the kernel delivers to this h
       NODE: process.execPath,
       SCRIPT,
       ENTRY: builtEntry,
-      // 8.8.4.4 is public and not this namespace's: allowed, and unreachable (no route).
+      // 8.8.4.4 and 2001:4860:4860::8844 are public and not this namespace's: allowed, and
+      // unreachable (no route the proxy's unmarked connection takes).
       SPEC: JSON.stringify({
         dir: scratchDir("pc-sbx-host-own-"),
-        addresses: [...Object.keys(cases), "8.8.4.4"],
+        addresses: [...Object.keys(cases), ...PUBLIC],
       }),
     });
     expect(result.stderr).toBe("");
@@ -90,10 +103,12 @@ describe("an allowlisted name answering an address the kernel delivers to this h
     for (const [address, where] of Object.entries(cases)) {
       expect(report[address], `${address}, ${where}`).toEqual(REFUSED);
     }
-    expect(report["8.8.4.4"]).toEqual({
-      status: "HTTP/1.1 502 Bad Gateway",
-      reasons: ["allowlist"],
-      reached: 0,
-    });
+    for (const address of PUBLIC) {
+      expect(report[address], address).toEqual({
+        status: "HTTP/1.1 502 Bad Gateway",
+        reasons: ["allowlist"],
+        reached: 0,
+      });
+    }
   }, 60_000);
 });

@@ -2,18 +2,25 @@ import { readFile } from "node:fs/promises";
 import { BlockList } from "node:net";
 import { networkInterfaces } from "node:os";
 import { canonicalizeHost } from "./canonical-host.js";
-import { type LocalPrefix, parseFibTrieLocal, parseIfInet6, parseIpv6RouteLocal } from "./local-routes.js";
+import {
+  type LocalPrefix,
+  parseAnycast6,
+  parseFibTrieLocal,
+  parseIfInet6,
+  parseIpv6RouteLocal,
+} from "./local-routes.js";
 
 /** Whether a canonical address key is one of this host's own (a `ReadonlySet` is one, in tests). */
 export interface HostAddresses {
   has(key: string): boolean;
 }
 
-/** The kernel's own lists, in the proxy's network namespace: its local routes and IPv6 addresses. */
+/** The kernel's own lists, in the proxy's network namespace: its local routes and IPv6 addresses, anycast too. */
 const KERNEL_LISTS: readonly [string, (text: string) => LocalPrefix[]][] = [
   ["/proc/net/fib_trie", parseFibTrieLocal],
   ["/proc/net/ipv6_route", parseIpv6RouteLocal],
   ["/proc/net/if_inet6", parseIfInet6],
+  ["/proc/net/anycast6", parseAnycast6],
 ];
 
 async function readKernelLists(): Promise<LocalPrefix[]> {
@@ -62,8 +69,9 @@ let inFlight: Promise<HostAddresses> | null = null;
 
 /**
  * Every address the kernel would deliver to this host (the proxy's network namespace): each
- * `local` route of its routing tables, IPv4 (`/proc/net/fib_trie`) and IPv6
- * (`/proc/net/ipv6_route`), every IPv6 address (`/proc/net/if_inet6`) and the interfaces
+ * `local` route of the tables every packet is looked up in, IPv4 (`/proc/net/fib_trie`) and
+ * IPv6 (`/proc/net/ipv6_route`), not a policy table's (local-routes.ts), every IPv6 address,
+ * unicast (`/proc/net/if_inet6`) and anycast (`/proc/net/anycast6`), and the interfaces
  * `os.networkInterfaces()` lists. The latter alone misses an address on an interface that is
  * down or has no carrier (a `docker0` before its first container) and every address of a local
  * prefix (AnyIP), all of which the kernel still delivers here. Read anew for each lookup that

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { restoreDeferredEnv } from "../deferred-env.js";
+import { execvpPath } from "./execvp-path.js";
 import { bridgeEnding, FORWARDED_SIGNALS, startFailureStatus } from "./program-ending.js";
 import { STATUS_KEEPING_SHELL, statusKeepingShellArgs } from "./status-keeping-shell.js";
 
@@ -13,11 +14,20 @@ const SIGNAL_FALLBACK_DELAY_MS = 100;
  * program's exact status. `beforeEnd` runs once the program has exited.
  */
 export function runProgram(executable: string, args: readonly string[], beforeEnd: () => void): void {
+  const env = restoreDeferredEnv(process.env);
+  // The shell is handed a path, never a name it could take for one of its builtins.
+  const program = execvpPath(executable, env);
+  if ("code" in program) {
+    // execvp's strerror, as the exec shim prints it.
+    const why = program.code === "ENOENT" ? "No such file or directory" : "Permission denied";
+    process.stderr.write(`paperclip-sandbox bridge: cannot start ${executable}: ${why}\n`);
+    process.exit(startFailureStatus(program.code));
+  }
   // Under a shell that reports the program's real wait status (status-keeping-shell.ts).
-  const child = spawn(STATUS_KEEPING_SHELL, statusKeepingShellArgs(executable, args), {
+  const child = spawn(STATUS_KEEPING_SHELL, statusKeepingShellArgs(program.path, args), {
     stdio: "inherit",
     detached: true,
-    env: restoreDeferredEnv(process.env),
+    env,
   });
   const forward = (signal: NodeJS.Signals) => {
     try {
