@@ -444,13 +444,15 @@ try {
       "CreateOS does not support followSymlinks for host directory uploads when a link leaves the source directory; stage files inside the source directory or omit this option.",
     meaning:
       "A host directory upload with `followSymlinks` uploads what its links point to. Links whose target stays inside the source directory are followed; one that leads out of it (an absolute link to `/etc`, a `../` link to a sibling) would upload host files the mapping never named, so the whole sync is refused before any request. Links are checked before the upload and again, entry by entry, while the archive is packed: each entry is opened first and judged by where the opened file really is, and its bytes are read from that same open file, so an entry another host process swaps for a link once it was checked cannot send the link's target. `details` names the operation and the link (relative to the source).",
-    when: "A workspace that links to a shared cache or to a secret on the host, synced with `followSymlinks: true`.",
+    when: "A workspace that links to a shared cache or to a secret on the host, synced with `followSymlinks: true`. Also without `followSymlinks` (despite the message, which is upstream's): while the archive is packed, an entry of the source, or the source directory itself, was swapped by another host process for a link that leaves the source (or for something whose place could not be told), so what would have been read is outside it.",
     solutions: [
       "Copy the files the link points to into the source directory.",
       "Omit `followSymlinks`: links are then uploaded as links.",
       "Exclude the link with `exclude`.",
+      "Without `followSymlinks`: find the host process that replaces entries of the source directory (or the directory itself) with links while it is synced, and stop it or sync a copy; `details.link` names the entry.",
     ],
-    prevention: "Keep directories that are uploaded with `followSymlinks` self-contained.",
+    prevention:
+      "Keep directories that are uploaded with `followSymlinks` self-contained, and keep other processes from replacing entries of a directory while it is synced in.",
   },
   ERR_CREATEOS_SYNC_SOURCE_CHANGED: {
     family: "createos",

@@ -10,6 +10,7 @@ import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { manifest } from "../src/manifest.js";
+import { ownStagingOwner, stagingPrefix } from "../src/sync/staging-name.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
 import { type EmulatorAddress, emulatorConfig } from "./support/plugin-harness.js";
 import { startTricklingFilesProxy } from "./support/trickling-files-proxy.js";
@@ -104,13 +105,15 @@ describe("staging a killed worker left beside a sync-out target", () => {
     // target's, a near-miss name, and a link of the exact pattern to a directory of its own.
     const keep = join(host, "keep");
     await mkdir(join(keep, "inside"), { recursive: true });
+    const dead = { ...ownStagingOwner(), pid: 2147483646 };
+    const linked = `${stagingPrefix(target, dead)}linked`;
     const untouched = [
-      `.target.paperclip-sync-${process.pid}-abcdef`,
-      ".other.paperclip-sync-2147483646-abcdef",
+      `${stagingPrefix(target, ownStagingOwner())}abcdef`,
+      `${stagingPrefix(join(host, "other"), dead)}abcdef`,
       ".target.paperclip-sync-notapid",
     ];
     for (const name of untouched) await mkdir(join(host, name));
-    await symlink(keep, join(host, ".target.paperclip-sync-2147483646-linked"));
+    await symlink(keep, join(host, linked));
 
     // A lease is bound to its API's origin: the next sync, straight to the emulator, has its own.
     const second = await startWorker(emulator);
@@ -129,9 +132,7 @@ describe("staging a killed worker left beside a sync-out target", () => {
     await mkdir(join(ownSandbox.workspaceDir, "tree"));
     await writeFile(join(ownSandbox.workspaceDir, "tree/a.txt"), "a\n");
     await second.worker.call("environmentSyncOut", syncOutParams(second.base, own, target));
-    expect((await readdir(host)).sort()).toEqual(
-      [...untouched, ".target.paperclip-sync-2147483646-linked", "keep", "target"].sort(),
-    );
+    expect((await readdir(host)).sort()).toEqual([...untouched, linked, "keep", "target"].sort());
     expect(await readdir(join(keep))).toEqual(["inside"]);
     expect(await readdir(target)).toEqual(["a.txt"]);
   });

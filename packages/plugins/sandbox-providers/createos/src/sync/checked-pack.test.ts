@@ -1,9 +1,10 @@
-import { truncateSync } from "node:fs";
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync, truncateSync } from "node:fs";
+import { mkdir, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
 import { caught } from "@paperclipai/errors/testing";
-import { tempDirForTest } from "@paperclipai/test-support";
+import { childForTest, tempDirForTest } from "@paperclipai/test-support";
 import * as tar from "tar";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { type PackRules, packDirectory } from "./checked-pack.js";
@@ -28,6 +29,33 @@ async function entries(source: AsyncIterable<Uint8Array>): Promise<string[]> {
   for await (const chunk of source) parser.write(Buffer.from(chunk));
   parser.end();
   return seen;
+}
+
+/** The whole archive, as one buffer. */
+async function archive(source: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of source) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
+/** Where the kernel has `pid` asleep: "0" once it runs again, "exited" once it is gone. */
+function sleepsIn(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/wchan`, "utf8");
+  } catch {
+    return "exited";
+  }
+}
+
+/**
+ * A process blocked opening the FIFO `path` for writing: the kernel wakes it as soon as anyone
+ * opens the FIFO for reading, even to close it at once, so while it sleeps no one has.
+ */
+async function blockedWriter(path: string): Promise<number> {
+  const writer = childForTest(() => spawn("/bin/sh", ["-c", 'exec 3>"$1"', "sh", path], { stdio: "ignore" }));
+  const pid = writer.pid!;
+  await expect.poll(() => sleepsIn(pid)).toBe("wait_for_partner");
+  return pid;
 }
 
 describe("packDirectory", () => {
@@ -93,5 +121,54 @@ describe("packDirectory", () => {
     expect(PaperclipError.is(error, "ERR_CREATEOS_SYNC_SOURCE_CHANGED")).toBe(true);
     expect(error.details).toMatchObject({ entry: "./data.txt" });
     expect(error.retryable).toBe(true);
+  });
+
+  it("keeps the dates of files and directories, as tar's portable pack does", async () => {
+    const dir = tempDirForTest("createos-pack-");
+    const out = tempDirForTest("createos-unpack-");
+    await mkdir(join(dir, "d"));
+    await writeFile(join(dir, "d/f.txt"), "f\n");
+    const dates: Record<string, Date> = {
+      "d/f.txt": new Date("2001-02-03T04:05:06Z"),
+      d: new Date("2002-03-04T05:06:07Z"),
+      ".": new Date("2003-04-05T06:07:08Z"),
+    };
+    for (const [path, date] of Object.entries(dates)) await utimes(join(dir, path), date, date);
+    // Extracted by tar, as the sandbox does: into a directory that exists, as into the workspace root.
+    const tar = spawnSync("tar", ["-x", "-f", "-", "-C", out], {
+      input: await archive(packDirectory(dir, false, everything)),
+    });
+    expect({ status: tar.status, stderr: tar.stderr.toString() }).toEqual({ status: 0, stderr: "" });
+    for (const [path, date] of Object.entries(dates)) {
+      expect({ path, mtime: (await stat(join(out, path))).mtime.toISOString() }).toEqual({
+        path,
+        mtime: date.toISOString(),
+      });
+    }
+  });
+
+  it("never opens a FIFO or a device, not even through a followed link", async () => {
+    const dir = tempDirForTest("createos-pack-");
+    const outside = tempDirForTest("createos-pack-outside-");
+    await writeFile(join(dir, "kept.txt"), "kept\n");
+    const fifos = [join(dir, "pipe"), join(outside, "pipe")];
+    for (const fifo of fifos) expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    await symlink(fifos[1]!, join(dir, "linked-pipe"));
+    // Read, /dev/zero would never end.
+    await symlink("/dev/zero", join(dir, "zero"));
+    const writers = await Promise.all(fifos.map(blockedWriter));
+
+    expect((await entries(packDirectory(dir, false, everything))).sort()).toEqual(
+      [
+        "./ Directory 700",
+        "./kept.txt File 644 kept\n",
+        `./linked-pipe SymbolicLink 755 ${fifos[1]}`,
+        "./zero SymbolicLink 755 /dev/zero",
+      ].sort(),
+    );
+    expect((await entries(packDirectory(dir, true, everything))).sort()).toEqual(
+      ["./ Directory 700", "./kept.txt File 644 kept\n"].sort(),
+    );
+    for (const pid of writers) expect(sleepsIn(pid)).toBe("wait_for_partner");
   });
 });

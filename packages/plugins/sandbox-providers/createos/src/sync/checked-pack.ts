@@ -1,10 +1,10 @@
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, lstat, open, readdir, readlink, realpath } from "node:fs/promises";
+import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
 import { CreateosError } from "@paperclipai/errors";
 import * as tar from "tar";
 import { packWindow } from "./pack-window.js";
 
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
 /** Linux names what an open descriptor refers to, and resolves names below a directory's descriptor. */
 const PROC_FD = process.platform === "linux" ? "/proc/self/fd" : undefined;
 /** A file is read this much at a time: a small window keeps the process small. */
@@ -79,41 +79,70 @@ type Opened =
   | { readonly kind: "file" | "directory"; readonly handle: FileHandle; readonly stat: Stats }
   | { readonly kind: "link"; readonly linkpath: string; readonly stat: Stats };
 
+/** Only these are packed, as tar packs them: a device, socket or FIFO is left out. */
+function packable(stat: Stats): boolean {
+  return stat.isFile() || stat.isDirectory();
+}
+
 /**
- * Opens an entry without blocking (a FIFO swapped in is not waited on) and, unless links are
- * followed, without following a link in its last component. Undefined: gone, or nothing tar packs.
+ * Opens an entry, judged by its type first: a device, socket or FIFO (also behind a followed
+ * link, whose target is what `stat` judges) is never opened, since opening some devices acts
+ * (a tape rewinds, a watchdog arms). The open does not block (a FIFO swapped in meanwhile is not
+ * waited on), never takes a controlling terminal and, unless links are followed, does not follow
+ * a link in its last component; what it opened is judged again on its descriptor, so an entry
+ * swapped between the two is closed unread. Undefined: gone, or nothing tar packs.
  */
 async function openEntry(lookup: string, follow: boolean): Promise<Opened | undefined> {
+  let before: Stats;
+  try {
+    before = follow ? await stat(lookup) : await lstat(lookup);
+  } catch (error) {
+    // Gone since it was listed (or a followed link to nothing): nothing to pack.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  if (before.isSymbolicLink()) return packedLink(lookup);
+  if (!packable(before)) return undefined;
   let handle: FileHandle;
   try {
-    handle = await open(lookup, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+    handle = await open(lookup, O_RDONLY | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" && !follow) {
-      const stat = await lstat(lookup).catch(() => undefined);
-      if (stat?.isSymbolicLink() !== true) return undefined;
-      const linkpath = await readlink(lookup).catch(() => undefined);
-      return linkpath === undefined ? undefined : { kind: "link", linkpath, stat };
-    }
-    // Gone (or a dangling link) since it was listed, or a socket: nothing to pack.
+    // Swapped for a link since it was judged: packed as that link.
+    if (code === "ELOOP" && !follow) return packedLink(lookup);
+    // Gone since it was judged, or swapped for a socket: nothing to pack.
     if (code === "ENOENT" || code === "ENXIO") return undefined;
     throw error;
   }
-  const stat = await handle.stat();
-  if (stat.isFile()) return { kind: "file", handle, stat };
-  if (stat.isDirectory()) return { kind: "directory", handle, stat };
+  try {
+    const opened = await handle.stat();
+    if (opened.isFile()) return { kind: "file", handle, stat: opened };
+    if (opened.isDirectory()) return { kind: "directory", handle, stat: opened };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   await handle.close();
   return undefined;
 }
 
+/** The link at `lookup`, packed as a link (links not followed); undefined if it is no longer one. */
+async function packedLink(lookup: string): Promise<Opened | undefined> {
+  const linkStat = await lstat(lookup).catch(() => undefined);
+  if (linkStat?.isSymbolicLink() !== true) return undefined;
+  const linkpath = await readlink(lookup).catch(() => undefined);
+  return linkpath === undefined ? undefined : { kind: "link", linkpath, stat: linkStat };
+}
+
 /**
  * A host directory as a tar stream, made as it is read (nothing is held whole), in the shape of
- * tar's portable pack (`./`, `./a/`, `./a/b`). Every entry is opened first and judged on what
- * was opened: `accept` sees its path and type (excludes; a refused directory is not descended
- * into), `check` where the opened object really is, and only then are its bytes read from that
- * same descriptor. On Linux a directory's entries are listed and opened through the directory's
- * own descriptor, so no path is looked up twice: an entry another process swaps for a link once
- * it was checked cannot change what is read. Links are followed only when `follow`; a directory
+ * tar's portable pack (`./`, `./a/`, `./a/b`; devices, sockets and FIFOs left out, never
+ * opened). Every entry is opened first and judged on what was opened: `accept` sees its path
+ * and type (excludes; a refused directory is not descended into), `check` where the opened
+ * object really is, and only then are its bytes read from that same descriptor. On Linux a
+ * directory's entries are listed and opened through the directory's own descriptor, so no path
+ * is looked up twice: an entry another process swaps for a link once it was checked cannot
+ * change what is read. Links are followed only when `follow`; a directory
  * already being packed further up (a link loop) is packed once.
  */
 export async function* packDirectory(
@@ -173,6 +202,8 @@ async function* packEntry(
     path: path === "." ? "./" : `${path}/`,
     type: "Directory",
     mode: portableMode(stat.mode, true),
+    // As tar's portable pack: an extracted directory (the workspace root too) keeps its date.
+    mtime: stat.mtime,
   });
   const base = PROC_FD !== undefined ? `${PROC_FD}/${entry.handle.fd}` : lookup;
   for (const name of await readdir(base)) {

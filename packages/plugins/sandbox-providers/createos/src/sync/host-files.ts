@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { stagingPrefix, sweepStaleStaging } from "./stale-staging.js";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { newStagingPath } from "./staging-name.js";
+import { holdStaging, releaseStaging, sweepStaleStaging } from "./stale-staging.js";
 
 /**
  * Writes a host file atomically, with its mode set before any byte is written (no
@@ -15,8 +15,20 @@ export async function writeHostFileAtomic(
 ): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   await sweepStaleStaging(target);
-  const temp = join(dirname(target), `${stagingPrefix(target)}${randomUUID()}`);
-  const fileMode = mode ?? 0o644;
+  const temp = holdStaging(newStagingPath(target));
+  try {
+    await writeThenRename(temp, target, source, mode ?? 0o644);
+  } finally {
+    releaseStaging(temp);
+  }
+}
+
+async function writeThenRename(
+  temp: string,
+  target: string,
+  source: AsyncIterable<Uint8Array>,
+  fileMode: number,
+): Promise<void> {
   const handle = await open(temp, "wx", 0o600);
   try {
     // `open`'s mode is filtered by the umask; chmod makes it exact, still before the bytes.
@@ -39,12 +51,20 @@ export async function writeHostFileAtomic(
 
 /**
  * A private staging directory beside `target` (same filesystem, so promotion is a rename), once
- * what crashed syncs to the same target left there is swept.
+ * what crashed syncs to the same target left there is swept; held by this process (and kept
+ * from any sweep) until `releaseStaging`.
  */
 export async function makeStagingDir(target: string): Promise<string> {
   await mkdir(dirname(target), { recursive: true });
   await sweepStaleStaging(target);
-  return mkdtemp(join(dirname(target), stagingPrefix(target)));
+  const staging = holdStaging(newStagingPath(target));
+  try {
+    await mkdir(staging, { mode: 0o700 });
+  } catch (error) {
+    releaseStaging(staging);
+    throw error;
+  }
+  return staging;
 }
 
 /** Replaces `target` with the staged directory; the old tree is removed only after the swap. */

@@ -1,17 +1,27 @@
-import { lstat, readdir, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import type { Stats } from "node:fs";
+import { lstat, readdir, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { ownStagingOwner, parseStagingName, type StagingOwner, UNKNOWN } from "./staging-name.js";
 
 /**
- * A sync out stages beside its target under a name that says which target and which process:
- * `.<target>.paperclip-sync-<pid>-<random>` (a directory, a single file's temp, or a replaced
- * tree's `.old`). The pid lets the next sync to the same target tell a staging entry that a
- * killed worker left (it holds disk forever) from one a running sync still fills.
+ * The staging paths this process is using now (process-wide, should the module be loaded twice):
+ * a restarted container's worker often has its predecessor's pid, so an entry with this pid,
+ * namespace and boot is this process's only if it is listed here.
  */
-export function stagingPrefix(target: string): string {
-  return `.${basename(target)}.paperclip-sync-${process.pid}-`;
+const LIVE_KEY = Symbol.for("@paperclipai/plugin-createos/live-staging");
+const shared = globalThis as Record<symbol, Set<string> | undefined>;
+const live: Set<string> = shared[LIVE_KEY] ?? new Set();
+shared[LIVE_KEY] = live;
+
+/** Marks `path` (and its `.old`) as in use by this process: no sweep removes it until released. */
+export function holdStaging(path: string): string {
+  live.add(path);
+  return path;
 }
 
-const SUFFIX = /^(\d{1,10})-[A-Za-z0-9-]{6,36}(\.old)?$/;
+export function releaseStaging(path: string): void {
+  live.delete(path);
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -24,23 +34,62 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Removes the staging entries of `target` whose process is gone: only names of the exact
- * pattern, only entries this user owns, never a link (a link is never staging; the removal
- * itself does not follow links below the entry either). Best effort: an entry that cannot be
- * judged or removed is left for the next sync.
+ * Whether the process that made a staging entry is certainly gone. Another boot's is. Another
+ * pid namespace's (a container sharing the target) cannot be judged: its pids mean other
+ * processes here, so it is left. In this namespace, this process's pid is a predecessor's unless
+ * this process holds the entry; any other pid is judged by whether it runs.
+ */
+function ownerIsGone(owner: StagingOwner, path: string): boolean {
+  const self = ownStagingOwner();
+  if (owner.boot !== UNKNOWN && self.boot !== UNKNOWN && owner.boot !== self.boot) return true;
+  if (self.ns === UNKNOWN || owner.ns !== self.ns || owner.pid <= 0) return false;
+  if (owner.pid === self.pid) return !live.has(path.replace(/\.old$/, ""));
+  return !isAlive(owner.pid);
+}
+
+interface Stale {
+  readonly path: string;
+  readonly old: boolean;
+  readonly stat: Stats;
+}
+
+/**
+ * Clears what syncs to `target` whose process is gone left beside it (their staging entries are
+ * named `.<target>.paperclip-sync-n<pidns>-b<boot>-p<pid>-<random>`: a staging directory, a
+ * single file's temporary file, a replaced tree's `.old`). Only names of that exact pattern, only
+ * entries this user owns, never a link (nor, removing, a link below one). A worker killed between
+ * moving the old tree aside and moving the new one in left `target` missing and its only copy in
+ * that `.old`: it is put back as `target`, not removed. Names from before the owner was written
+ * are left. Best effort: an entry that cannot be judged, moved or removed is left for the next sync.
  */
 export async function sweepStaleStaging(target: string): Promise<void> {
   const dir = dirname(target);
-  const prefix = `.${basename(target)}.paperclip-sync-`;
-  const names = await readdir(dir).catch(() => [] as string[]);
   const uid = process.getuid?.();
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(SUFFIX.exec(name.slice(prefix.length))?.[1] ?? 0);
-    if (pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+  const stale: Stale[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const parsed = parseStagingName(target, name);
     const path = join(dir, name);
+    if (parsed === undefined || !ownerIsGone(parsed.owner, path)) continue;
     const stat = await lstat(path).catch(() => undefined);
     if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
-    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    stale.push({ path, old: parsed.old, stat });
+  }
+  let restored: Stale | undefined;
+  if (stale.some((entry) => entry.old) && (await lstat(target).catch(() => undefined)) === undefined) {
+    // Several: the one moved aside last (a rename sets its ctime) held the newest tree.
+    const olds = stale.filter((entry) => entry.old).sort((a, b) => b.stat.ctimeMs - a.stat.ctimeMs);
+    for (const candidate of olds) {
+      const moved = await rename(candidate.path, target).then(
+        () => true,
+        () => false,
+      );
+      if (moved) {
+        restored = candidate;
+        break;
+      }
+    }
+  }
+  for (const entry of stale) {
+    if (entry !== restored) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -23,6 +23,7 @@ import { ExtractedLinks } from "./extracted-links.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { entryFootprint, extractionRoom } from "./host-room.js";
 import { assertExtractedLinksInside } from "./staged-links.js";
+import { releaseStaging } from "./stale-staging.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   missingSource,
@@ -192,6 +193,8 @@ async function extractInto(
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    releaseStaging(staging);
   }
   return files;
 }

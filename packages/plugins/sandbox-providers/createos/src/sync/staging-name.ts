@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Who made a staging entry: a pid means something only within its pid namespace (two
+ * containers sharing a bind-mounted target each see the other's pids as dead) and its boot
+ * (after a reboot every pid named before it is gone). "u": could not be told.
+ */
+export interface StagingOwner {
+  /** The pid namespace's inode; "0" off Linux, where pids are the machine's. */
+  readonly ns: string;
+  /** The first 16 hex digits of the kernel's boot id. */
+  readonly boot: string;
+  readonly pid: number;
+}
+
+export const UNKNOWN = "u";
+
+function readOwner(): StagingOwner {
+  if (process.platform !== "linux") return { ns: "0", boot: UNKNOWN, pid: process.pid };
+  let ns = UNKNOWN;
+  let boot = UNKNOWN;
+  try {
+    ns = String(statSync("/proc/self/ns/pid").ino);
+  } catch {
+    // No /proc: no pid of another process can be judged.
+  }
+  try {
+    const id = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").replace(/[^0-9a-f]/g, "");
+    if (id.length >= 16) boot = id.slice(0, 16);
+  } catch {
+    // Boots cannot be told apart: an older boot's entries are judged by pid alone.
+  }
+  return { ns, boot, pid: process.pid };
+}
+
+let own: StagingOwner | undefined;
+
+/** This process, as its staging names say it. */
+export function ownStagingOwner(): StagingOwner {
+  own ??= readOwner();
+  return own;
+}
+
+/** What every staging entry of `target` is named with, before its owner. */
+export function stagingBase(target: string): string {
+  return `.${basename(target)}.paperclip-sync-`;
+}
+
+/** The name a staging entry of `target` made by `owner` has, before its random part. */
+export function stagingPrefix(target: string, owner: StagingOwner = ownStagingOwner()): string {
+  return `${stagingBase(target)}n${owner.ns}-b${owner.boot}-p${owner.pid}-`;
+}
+
+/** A new staging path beside `target`, for this process. */
+export function newStagingPath(target: string): string {
+  return join(dirname(target), `${stagingPrefix(target)}${randomUUID()}`);
+}
+
+const OWNED = /^n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-[A-Za-z0-9-]{6,36}(\.old)?$/;
+
+/**
+ * The owner of the staging entry `name` beside `target`, or undefined when `name` is no staging
+ * entry of this shape (a name from before the owner was written: `<random>` or `<pid>-<random>`).
+ */
+export function parseStagingName(
+  target: string,
+  name: string,
+): { readonly owner: StagingOwner; readonly old: boolean } | undefined {
+  const base = stagingBase(target);
+  if (!name.startsWith(base)) return undefined;
+  const match = OWNED.exec(name.slice(base.length));
+  if (match === null) return undefined;
+  return { owner: { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) }, old: match[4] !== undefined };
+}
