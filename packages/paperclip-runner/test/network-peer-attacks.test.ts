@@ -223,10 +223,17 @@ describe("a man in the middle of the runner's WebSocket", { timeout: 30_000 }, (
   });
 
   it("black-holing the connection (TCP kept open, every frame dropped): the runner stops when the lease lapses", async () => {
-    const { relay, runner, conn } = await relayedRunner({
-      connectionLeaseExpiresAtUnixMs: Date.now() + 1_500,
-    });
-    relay.tamper = () => [];
+    // Set up under the welcome's minute-long lease; only then is it cut short, so nothing but the
+    // silence runs against it (a 1.5 s lease from the welcome had to cover the setup too).
+    const { relay, runner, conn } = await relayedRunner();
+    let granted = false;
+    relay.tamper = (frame, direction) => {
+      // The server's next frame (the shortened lease) passes; nothing after it, either way.
+      if (direction !== "to_runner" || granted) return [];
+      granted = true;
+      return [frame];
+    };
+    conn.grantLease(1_500);
     await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
     expect(conn.isOpen).toBe(false);
   });
