@@ -185,6 +185,47 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     });
   }
 
+  /** `message` sealed with its lease expiry's JSON (`1` in it) replaced by `expiry` (null: left out). */
+  const withExpiry = (conn: PeerConnection, message: Record<string, unknown>, expiry: string | null) =>
+    conn.sealEdited(message, (text) =>
+      text.replace(
+        '"connectionLeaseExpiresAtUnixMs":1,',
+        expiry === null ? "" : `"connectionLeaseExpiresAtUnixMs":${expiry},`,
+      ),
+    );
+
+  it("refuses a welcome whose lease expiry is not a finite number (1e400 reads as Infinity), the state kept", async () => {
+    const server = await handMadeServer();
+    const runner = launchRunner(server.url);
+    const conn = await server.nextConnection();
+    await conn.handshake(TICKET);
+    conn.sendRaw(withExpiry(conn, conn.welcomeMessage({ connectionLeaseExpiresAtUnixMs: 1 }), "1e400"));
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(1);
+    expect(stderr).toContain("code: ERR_RUNNER_DURABLE_FRAME_INVALID");
+    expect(stderr).toContain("the welcome's connectionLeaseExpiresAtUnixMs is not a finite number");
+    expect((await durableState(runner.stateDir)).lifecycle).toBe("recoverable_failure");
+  });
+
+  for (const [name, expiry] of [
+    ["1e400 (Infinity: a lease that never lapses)", "1e400"],
+    ["a string", '"soon"'],
+    ["missing (it used to be ignored)", null],
+  ] as const) {
+    it(`refuses a lease_renewed whose expiry is ${name} (ERR_RUNNER_DURABLE_FRAME_INVALID), the state kept`, async () => {
+      const { runner, conn, harnessPid } = await preparedRunner();
+      const renewed = {
+        kind: "lease_renewed",
+        payload: { connectionLeaseExpiresAtUnixMs: 1, connectionLeaseRevocationEpoch: 0 },
+      };
+      conn.sendRaw(withExpiry(conn, renewed, expiry));
+      await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+      expect((await runner.exited).stderr).toContain(
+        "the lease_renewed's connectionLeaseExpiresAtUnixMs is not a finite number",
+      );
+    });
+  }
+
   it("answers a command that breaks the seq or its shape `rejected` without applying it; one without an id is a bad frame", async () => {
     const { runner, conn, harnessPid } = await preparedRunner();
     // Upstream's runner requires contiguous seqs; these used to be applied.

@@ -140,9 +140,14 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
     const runner = await listeningRunner();
     const server = runner.first;
     await server.handshake(TICKET);
-    server.welcome({ connectionLeaseExpiresAtUnixMs: Date.now() + 1_000 });
+    server.welcome();
     server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
     expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    // The lease is cut short once the run is set up (a short lease from the welcome had to cover
+    // the setup too); a command answered behind it shows the runner has taken it.
+    server.grantLease(3_000);
+    server.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+    expect(await server.resultOf("drain")).toMatchObject({ status: "completed" });
     // The server goes away; only an impostor comes, and closes after the hello as a refusing
     // server would. Neither that close nor the wait may outlive the lease.
     server.close();

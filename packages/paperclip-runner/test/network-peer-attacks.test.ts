@@ -223,13 +223,63 @@ describe("a man in the middle of the runner's WebSocket", { timeout: 30_000 }, (
   });
 
   it("black-holing the connection (TCP kept open, every frame dropped): the runner stops when the lease lapses", async () => {
-    const { relay, runner, conn } = await relayedRunner({
-      connectionLeaseExpiresAtUnixMs: Date.now() + 1_500,
-    });
-    relay.tamper = () => [];
+    // Set up under the welcome's minute-long lease; only then is it cut short, so nothing but the
+    // silence runs against it (a 1.5 s lease from the welcome had to cover the setup too).
+    const { relay, runner, conn } = await relayedRunner();
+    let granted = false;
+    relay.tamper = (frame, direction) => {
+      // The server's next frame (the shortened lease) passes; nothing after it, either way.
+      if (direction !== "to_runner" || granted) return [];
+      granted = true;
+      return [frame];
+    };
+    conn.grantLease(1_500);
     await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
     expect(conn.isOpen).toBe(false);
   });
+});
+
+describe("a server whose clock is not the runner's", { timeout: 30_000 }, () => {
+  // The lease's times are the server's: a runner ahead of it by the lease's length used to lapse in
+  // the tick of the welcome (and again after every restart), one behind it to keep the lease long
+  // after the server had dropped it. The runner counts the time the server gave from its arrival.
+  for (const [name, clockOffsetMs] of [
+    ["10 minutes ahead", 10 * 60_000],
+    ["10 minutes behind", -10 * 60_000],
+  ] as const) {
+    it(`${name}: the run proceeds, renews, and lapses after the lease's real length`, async () => {
+      const server = await handMadeServer({ clockOffsetMs });
+      const runner = launchRunner(server.url);
+      const conn = await server.nextConnection();
+      await conn.handshake(TICKET);
+      // A minute from the server's now: 9 minutes past, or 11 ahead, by the runner's clock.
+      conn.welcome();
+      conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+      expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
+      // A 6 s lease: the runner asks for its renewal at its half, naming the server's expiry.
+      const short = conn.grantLease(6_000);
+      const renewOf = (expiresAtUnixMs: number) =>
+        conn.waitFor(
+          (message) =>
+            message.kind === "lease_renew" &&
+            (message.payload as { connectionLeaseExpiresAtUnixMs?: unknown })
+              .connectionLeaseExpiresAtUnixMs === expiresAtUnixMs,
+        );
+      expect(await renewOf(short)).not.toBeNull();
+      conn.grantLease(60_000);
+      conn.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+      expect(await conn.resultOf("drain")).toMatchObject({ status: "completed" });
+      // Then a 2 s lease whose renewal is never answered: asked for at its half, lapsed at its end.
+      const started = performance.now();
+      const last = conn.grantLease(2_000);
+      expect(await renewOf(last)).not.toBeNull();
+      await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
+      // Counted from the frame's arrival (after `started`) on the runner's own timer, which never
+      // fires early (a few ms of timer rounding aside): not at once, nor 10 minutes off.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(2_000 - 20);
+      expect((await runner.exited).stderr).toContain(`"expiresAtUnixMs":${last}`);
+    });
+  }
 });
 
 describe("a server that proves the credential, then misbehaves", { timeout: 30_000 }, () => {

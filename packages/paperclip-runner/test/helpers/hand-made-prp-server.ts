@@ -57,14 +57,20 @@ export const HAND_MADE_RUNNER_FLAGS: readonly string[] = [
   "/nonexistent/script.json",
 ];
 
-/** Starts the server on a kernel-picked loopback port; it is closed after the current test. */
-export async function handMadeServer(): Promise<HandMadeServer> {
+/**
+ * Starts the server on a kernel-picked loopback port; it is closed after the current test.
+ * `clockOffsetMs`: how far the server's clock is from this machine's (its `sentAt` and the lease
+ * expiries it grants are shifted by it, as a server on another machine writes them).
+ */
+export async function handMadeServer(
+  options: { readonly clockOffsetMs?: number } = {},
+): Promise<HandMadeServer> {
   const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, maxPayload: 64 * 1024 * 1024 });
   await once(wss, "listening");
   const arrived: PeerConnection[] = [];
   const waiting: ((connection: PeerConnection) => void)[] = [];
   wss.on("connection", (socket) => {
-    const connection = new PeerConnection(socket);
+    const connection = new PeerConnection(socket, options.clockOffsetMs ?? 0);
     const waiter = waiting.shift();
     if (waiter !== undefined) waiter(connection);
     else arrived.push(connection);
@@ -147,7 +153,11 @@ export class PeerConnection {
   readonly closed: Promise<void>;
   private isClosed = false;
 
-  constructor(readonly socket: WebSocket) {
+  constructor(
+    readonly socket: WebSocket,
+    /** How far this server's clock is from this machine's. */
+    private readonly clockOffsetMs = 0,
+  ) {
     socket.on("message", (data) => {
       const text = data.toString();
       if (this.keys === null) this.plain.push(text);
@@ -162,6 +172,11 @@ export class PeerConnection {
       });
     });
     socket.on("error", () => undefined);
+  }
+
+  /** The time on this server's clock, as its `sentAt` and lease expiries read it. */
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
   }
 
   get isOpen(): boolean {
@@ -231,7 +246,12 @@ export class PeerConnection {
 
   /** The sealed `welcome` of `welcome()`, to send later or together with other frames. */
   welcomeFrame(payload: Record<string, unknown> = {}): string {
-    return this.seal({
+    return this.seal(this.welcomeMessage(payload));
+  }
+
+  /** The `welcome` message of `welcome()`, before it is sealed. */
+  welcomeMessage(payload: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
       kind: "welcome",
       connectionId: this.connectionId,
       payload: {
@@ -239,7 +259,7 @@ export class PeerConnection {
         heartbeatIntervalMs: 250,
         connectionLeaseId: "lease-1",
         connectionLeaseToken: `lease_${randomUUID()}`,
-        connectionLeaseExpiresAtUnixMs: Date.now() + 60_000,
+        connectionLeaseExpiresAtUnixMs: this.now() + 60_000,
         connectionLeaseRevocationEpoch: 0,
         maxFrameBytes: 1024 * 1024,
         maxBatchEvents: 100,
@@ -247,12 +267,46 @@ export class PeerConnection {
         pendingCommands: [],
         ...payload,
       },
-    });
+    };
   }
 
-  /** A message sealed as the server seals it (`counter` overrides the next counter, which then does not advance). */
+  /**
+   * Sends `lease_renewed` granting the lease for `lengthMs` from now on this server's clock (its
+   * `sentAt` and expiry read the same instant, so the runner is given exactly `lengthMs`);
+   * returns the expiry granted, which the runner's next `lease_renew` names.
+   */
+  grantLease(lengthMs: number): number {
+    const sentAt = this.now();
+    const expiresAtUnixMs = sentAt + lengthMs;
+    this.send({
+      kind: "lease_renewed",
+      sentAt: new Date(sentAt).toISOString(),
+      payload: { connectionLeaseExpiresAtUnixMs: expiresAtUnixMs, connectionLeaseRevocationEpoch: 0 },
+    });
+    return expiresAtUnixMs;
+  }
+
+  /**
+   * A message sealed as the server seals it, stamped with this server's `sentAt` unless it names
+   * its own (`sentAt: undefined` leaves it out); `counter` overrides the next counter, which then
+   * does not advance.
+   */
   seal(message: Record<string, unknown>, counter?: bigint): string {
-    return this.sealText(JSON.stringify({ protocol: "paperclip.runner", version: 2, ...message }), counter);
+    return this.sealText(this.messageText(message), counter);
+  }
+
+  /** `message` sealed with its JSON text edited first: for values `JSON.stringify` cannot write (`1e400`). */
+  sealEdited(message: Record<string, unknown>, edit: (text: string) => string): string {
+    return this.sealText(edit(this.messageText(message)));
+  }
+
+  private messageText(message: Record<string, unknown>): string {
+    return JSON.stringify({
+      protocol: "paperclip.runner",
+      version: 2,
+      sentAt: new Date(this.now()).toISOString(),
+      ...message,
+    });
   }
 
   /** `text` sealed as is, as `seal` seals a message: for plaintexts `JSON.stringify` cannot make (nested too deep). */

@@ -3,6 +3,7 @@ import type WebSocket from "ws";
 import { timerAt } from "../../timers/timer-at.js";
 import { AuthenticatedConnection } from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
+import { type LeaseExpiry, leaseClock } from "./lease-expiry.js";
 import { leaseExpired } from "./transport-failure.js";
 
 /**
@@ -30,7 +31,7 @@ export async function acceptProvenServer(
   next: (signal: AbortSignal) => Promise<WebSocket>,
   input: HelloInput,
   log: (line: string) => void,
-  leaseExpiresAtUnixMs: number | null = null,
+  lease: LeaseExpiry | null = null,
 ): Promise<AuthenticatedConnection> {
   const stop = new AbortController();
   // Insertion order: the first is the oldest handshake. `proven`: its peer has shown the server proof.
@@ -81,12 +82,16 @@ export async function acceptProvenServer(
   };
 
   const lapse =
-    leaseExpiresAtUnixMs === null
+    lease === null
       ? null
-      : timerAt(leaseExpiresAtUnixMs, () => {
-          settled = true;
-          settle.reject(leaseExpired(leaseExpiresAtUnixMs));
-        });
+      : timerAt(
+          lease.lapsesAtMs,
+          () => {
+            settled = true;
+            settle.reject(leaseExpired(lease.atUnixMs));
+          },
+          leaseClock,
+        );
 
   void (async () => {
     while (!stop.signal.aborted) {

@@ -1,6 +1,7 @@
 import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
+import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { frameInvalid, parseFrameJson, SecureChannel } from "./secure-channel.js";
 
 /** The server's `welcome`, as this runner uses it. */
@@ -10,7 +11,8 @@ export interface Welcome {
   readonly leaseId: string;
   /** Only in the welcome of a ticket handshake: the secret of the lease (kept in memory, never written). */
   readonly leaseToken: string | null;
-  readonly leaseExpiresAtUnixMs: number;
+  /** The lease's expiry, counted from the welcome's arrival (`lease-expiry.ts`). */
+  readonly leaseExpiry: LeaseExpiry;
   readonly revocationEpoch: number;
   readonly ackedSourceSeq: number;
   readonly maxBatchEvents: number;
@@ -54,15 +56,17 @@ export class AuthenticatedConnection {
     try {
       const hello: AuthHello = authHello(input);
       socket.send(JSON.stringify(hello.message));
-      const challengeMessage = await inbox.next(true);
+      const { message: challengeMessage } = await inbox.next(true);
       const challenge = verifyChallenge(challengeMessage, hello, input);
       hooks.onServerProven?.();
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
+      const sealed = await inbox.next(false);
       const welcome = readWelcome(
-        channel.open(await inbox.next(false)),
+        channel.open(sealed.message),
         challenge.selectedVersion,
         input.withTicket,
+        sealed.arrivedAtMs,
       );
       // The inbox stays attached until `listen`: a frame the server sent right behind the welcome
       // (often read in the same chunk) or a close before then would otherwise be lost.
@@ -74,21 +78,24 @@ export class AuthenticatedConnection {
     }
   }
 
-  /** Starts delivering server messages, decrypted, in order. Must be called once, right after `open`. */
+  /**
+   * Starts delivering server messages, decrypted, in order, each with when it arrived (on
+   * `leaseClock()`). Must be called once, right after `open`.
+   */
   listen(handlers: {
-    readonly onMessage: (message: Record<string, unknown>) => void;
+    readonly onMessage: (message: Record<string, unknown>, arrivedAtMs: number) => void;
     readonly onFailure: (error: unknown) => void;
     readonly onClose: () => void;
   }): void {
     let failed = false;
-    const receive = (text: string, isBinary: boolean): void => {
+    const receive = (text: string, isBinary: boolean, arrivedAtMs: number): void => {
       // After a refused frame nothing more from this connection is applied.
       if (failed) return;
       try {
         if (isBinary) throw frameInvalid("the server sent a binary message", "binary");
         const message = this.channel.open(parseJson(text));
         if (!isRecord(message)) throw frameInvalid("the secure frame does not hold an object", "shape");
-        handlers.onMessage(message);
+        handlers.onMessage(message, arrivedAtMs);
       } catch (error) {
         failed = true;
         this.close();
@@ -96,10 +103,10 @@ export class AuthenticatedConnection {
       }
     };
     const { queued, closed } = this.inbox.handOver();
-    this.socket.on("message", (data, isBinary) => receive(data.toString(), isBinary));
+    this.socket.on("message", (data, isBinary) => receive(data.toString(), isBinary, leaseClock()));
     this.socket.on("close", () => handlers.onClose());
     this.socket.on("error", () => this.close());
-    for (const message of queued) receive(message.text, message.isBinary);
+    for (const message of queued) receive(message.text, message.isBinary, message.arrivedAtMs);
     if (closed) handlers.onClose();
   }
 
@@ -113,19 +120,26 @@ export class AuthenticatedConnection {
   }
 }
 
+/** A message as it arrived: its text, and when (on `leaseClock()`: a lease is counted from it). */
+interface Arrived {
+  readonly text: string;
+  readonly isBinary: boolean;
+  readonly arrivedAtMs: number;
+}
+
 /** Handshake messages, in order, before the connection is handed to its listener. */
 class Inbox {
-  private readonly messages: { readonly text: string; readonly isBinary: boolean }[] = [];
-  private waiter: ((value: string) => void) | null = null;
+  private readonly messages: Arrived[] = [];
+  private waiter: ((value: Arrived) => void) | null = null;
   private failure: ((error: unknown) => void) | null = null;
   private closed = false;
   private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
-    const text = data.toString();
+    const arrived = { text: data.toString(), isBinary, arrivedAtMs: leaseClock() };
     if (this.waiter !== null) {
       const resolve = this.waiter;
       this.waiter = null;
-      resolve(text);
-    } else this.messages.push({ text, isBinary });
+      resolve(arrived);
+    } else this.messages.push(arrived);
   };
   private readonly onClose = (): void => {
     this.closed = true;
@@ -137,12 +151,12 @@ class Inbox {
     socket.on("close", this.onClose);
   }
 
-  async next(plain: boolean): Promise<unknown> {
-    const text = this.messages.shift()?.text ?? (await this.wait(plain));
-    return parseJson(text);
+  async next(plain: boolean): Promise<{ readonly message: unknown; readonly arrivedAtMs: number }> {
+    const arrived = this.messages.shift() ?? (await this.wait(plain));
+    return { message: parseJson(arrived.text), arrivedAtMs: arrived.arrivedAtMs };
   }
 
-  private wait(plain: boolean): Promise<string> {
+  private wait(plain: boolean): Promise<Arrived> {
     if (this.closed) {
       return Promise.reject(
         plain ? new RefusedBeforeChallenge("connection closed during the handshake") : closedAfterProof(),
@@ -170,7 +184,7 @@ class Inbox {
   }
 
   /** Detaches, handing over what arrived since the handshake and whether the connection closed meanwhile. */
-  handOver(): { readonly queued: readonly { text: string; isBinary: boolean }[]; readonly closed: boolean } {
+  handOver(): { readonly queued: readonly Arrived[]; readonly closed: boolean } {
     this.release();
     return { queued: this.messages.splice(0), closed: this.closed };
   }
@@ -184,21 +198,21 @@ function closedAfterProof(): RunnerError {
   );
 }
 
-function readWelcome(message: unknown, version: number, withTicket: boolean): Welcome {
+function readWelcome(message: unknown, version: number, withTicket: boolean, arrivedAtMs: number): Welcome {
   if (!isRecord(message) || message.kind !== "welcome" || !isRecord(message.payload)) {
     throw frameInvalid("the first secure frame is not a welcome", "welcome");
   }
   const payload = message.payload;
-  const leaseExpiresAtUnixMs = payload.connectionLeaseExpiresAtUnixMs;
   if (
     typeof message.connectionId !== "string" ||
     typeof payload.connectionLeaseId !== "string" ||
-    typeof leaseExpiresAtUnixMs !== "number" ||
+    typeof payload.connectionLeaseExpiresAtUnixMs !== "number" ||
     typeof payload.connectionLeaseRevocationEpoch !== "number" ||
     typeof payload.ackedSourceSeq !== "number"
   ) {
     throw frameInvalid("the welcome lacks its lease or acknowledged seq", "welcome");
   }
+  const expiry = leaseExpiry(message, payload, arrivedAtMs, "welcome");
   const leaseToken = payload.connectionLeaseToken;
   // The server spends a ticket on a lease and grants its token in that welcome (a lease
   // reconnect's welcome has none). Without one the ticket would stay in use for the next
@@ -218,7 +232,7 @@ function readWelcome(message: unknown, version: number, withTicket: boolean): We
     connectionId: message.connectionId,
     leaseId: payload.connectionLeaseId,
     leaseToken: typeof leaseToken === "string" ? leaseToken : null,
-    leaseExpiresAtUnixMs,
+    leaseExpiry: expiry,
     revocationEpoch: payload.connectionLeaseRevocationEpoch,
     ackedSourceSeq: payload.ackedSourceSeq,
     maxBatchEvents: typeof maxBatchEvents === "number" ? maxBatchEvents : DEFAULT_MAX_BATCH_EVENTS,

@@ -1,5 +1,9 @@
 import { type CredentialMaterial, credentialMaterial } from "./credential.js";
+import type { LeaseExpiry } from "./lease-expiry.js";
 import { leaseExpired } from "./transport-failure.js";
+
+/** Before any welcome: no lease, lapsed since ever (only a ticket opens a connection then). */
+const NO_LEASE: LeaseExpiry = { atUnixMs: 0, lapsesAtMs: Number.NEGATIVE_INFINITY };
 
 /**
  * What opens the next connection: the bootstrap ticket for the first handshake of this
@@ -10,14 +14,15 @@ import { leaseExpired } from "./transport-failure.js";
 export class LeaseCredentials {
   private ticket: string | null;
   private leaseToken: string | null = null;
-  private leaseExpiresAtUnixMs = 0;
+  private lease: LeaseExpiry = NO_LEASE;
 
   constructor(ticket: string) {
     this.ticket = ticket;
   }
 
-  get expiresAtUnixMs(): number {
-    return this.leaseExpiresAtUnixMs;
+  /** The lease's expiry (the server's time, and when it lapses here). */
+  get expiry(): LeaseExpiry {
+    return this.lease;
   }
 
   /** The next handshake spends the bootstrap ticket: no welcome has granted a lease yet. */
@@ -26,33 +31,36 @@ export class LeaseCredentials {
   }
 
   /** When the lease in use lapses; null while the ticket is not spent yet (no lease in use). */
-  get leaseInUseExpiresAtUnixMs(): number | null {
-    return this.leaseToken === null ? null : this.leaseExpiresAtUnixMs;
+  get leaseInUse(): LeaseExpiry | null {
+    return this.leaseToken === null ? null : this.lease;
   }
 
-  /** The credential of the next handshake; ERR_RUNNER_DURABLE_LEASE_EXPIRED once the lease has lapsed. */
-  next(nowUnixMs: number): CredentialMaterial {
+  /**
+   * The credential of the next handshake, `nowMs` read on `leaseClock()`;
+   * ERR_RUNNER_DURABLE_LEASE_EXPIRED once the lease has lapsed.
+   */
+  next(nowMs: number): CredentialMaterial {
     if (this.leaseToken !== null) {
-      if (nowUnixMs >= this.leaseExpiresAtUnixMs) throw leaseExpired(this.leaseExpiresAtUnixMs);
+      if (nowMs >= this.lease.lapsesAtMs) throw leaseExpired(this.lease.atUnixMs);
       return credentialMaterial(this.leaseToken);
     }
-    if (this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
+    if (this.ticket === null) throw leaseExpired(this.lease.atUnixMs);
     return credentialMaterial(this.ticket);
   }
 
   /** A welcome: the lease it grants replaces the ticket, which is spent; its expiry is the lease's. */
-  welcomed(leaseToken: string | null, expiresAtUnixMs: number): void {
+  welcomed(leaseToken: string | null, expiry: LeaseExpiry): void {
     if (leaseToken !== null) {
       this.leaseToken = leaseToken;
       // The ticket is spent: forget it.
       this.ticket = null;
     }
-    this.leaseExpiresAtUnixMs = expiresAtUnixMs;
+    this.lease = expiry;
   }
 
-  /** The server renewed the lease until `expiresAtUnixMs`. */
-  renewed(expiresAtUnixMs: number): void {
-    this.leaseExpiresAtUnixMs = expiresAtUnixMs;
+  /** The server renewed the lease until `expiry`. */
+  renewed(expiry: LeaseExpiry): void {
+    this.lease = expiry;
   }
 
   /**
@@ -61,6 +69,6 @@ export class LeaseCredentials {
    * refusal is one more failed attempt.
    */
   checkRefusal(): void {
-    if (this.leaseToken !== null && this.ticket === null) throw leaseExpired(this.leaseExpiresAtUnixMs);
+    if (this.leaseToken !== null && this.ticket === null) throw leaseExpired(this.lease.atUnixMs);
   }
 }

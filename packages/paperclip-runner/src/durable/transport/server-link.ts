@@ -5,6 +5,7 @@ import { acceptProvenServer } from "./accept-proven-server.js";
 import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
 import { LeaseCredentials } from "./lease-credentials.js";
+import { leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { controlEnvelope } from "./prp-envelope.js";
 import { isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
@@ -61,7 +62,7 @@ export class ServerLink {
     let deadline = Number.POSITIVE_INFINITY;
     let attempts = 0;
     for (;;) {
-      const credential = this.credentials.next(Date.now());
+      const credential = this.credentials.next(leaseClock());
       const withTicket = this.credentials.ticketInUse;
       attempts += 1;
       try {
@@ -79,7 +80,7 @@ export class ServerLink {
         const welcomed = this.onWelcome(connection);
         const closed = new Promise<void>((resolve) => {
           connection.listen({
-            onMessage: (message) => this.onMessage(message),
+            onMessage: (message, arrivedAtMs) => this.onMessage(message, arrivedAtMs),
             onFailure: (error) => this.deps.onFailure(error),
             onClose: () => resolve(),
           });
@@ -88,7 +89,7 @@ export class ServerLink {
         await closed;
         this.open = null;
         this.renewal.cancel();
-        if (this.lapsed) throw leaseExpired(this.credentials.expiresAtUnixMs);
+        if (this.lapsed) throw leaseExpired(this.credentials.expiry.atUnixMs);
         this.deps.log("connection closed; reconnecting with the connection lease");
       } catch (error) {
         if (this.lapsed) throw error;
@@ -114,7 +115,7 @@ export class ServerLink {
         (signal) => this.deps.dial(signal),
         input,
         this.deps.log,
-        this.credentials.leaseInUseExpiresAtUnixMs,
+        this.credentials.leaseInUse,
       );
     }
     return await AuthenticatedConnection.open(await this.deps.dial(), input);
@@ -128,22 +129,24 @@ export class ServerLink {
 
   private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
     const welcome = connection.welcome;
-    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiresAtUnixMs);
+    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiry);
     this.open = { connection, welcome };
     this.scheduleRenewal(welcome.revocationEpoch);
     await this.deps.onWelcome(welcome);
   }
 
-  private onMessage(message: Record<string, unknown>): void {
+  private onMessage(message: Record<string, unknown>, arrivedAtMs: number): void {
     if (message.kind !== "lease_renewed") {
       this.deps.onMessage(message);
       return;
     }
-    const payload = (message.payload ?? {}) as Record<string, unknown>;
-    if (typeof payload.connectionLeaseExpiresAtUnixMs === "number") {
-      this.credentials.renewed(payload.connectionLeaseExpiresAtUnixMs);
-      this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
-    }
+    const payload = (
+      typeof message.payload === "object" && message.payload !== null ? message.payload : {}
+    ) as Record<string, unknown>;
+    // An expiry that is not a finite number (or none) is a bad frame: it used to be ignored, and
+    // `1e400` (Infinity) would have been a lease that never lapses.
+    this.credentials.renewed(leaseExpiry(message, payload, arrivedAtMs, "lease"));
+    this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
   }
 
   private scheduleRenewal(revocationEpoch: number): void {
@@ -170,6 +173,6 @@ export class ServerLink {
       this.lapsed = true;
       this.open?.connection.close();
     };
-    this.renewal.schedule(this.credentials.expiresAtUnixMs, renew, lapse);
+    this.renewal.schedule(this.credentials.expiry, renew, lapse);
   }
 }
