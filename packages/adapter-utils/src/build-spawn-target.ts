@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
 import { selectBridge, usableExecShim } from "./bridge/bridge-launch.js";
+import { deferBridgeEnvChanges } from "./bridge/deferred-env.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
@@ -140,7 +141,13 @@ export async function buildSpawnTarget(
         ...launch.args,
       ],
       cwd: "/",
-      env: { ...buildSandboxEnv(parsed.networkScope), ...loaderEnv.overlay },
+      // Under a bridge, NODE_USE_ENV_PROXY reaches the program past the bridge's own start.
+      env: {
+        ...(bridged
+          ? deferBridgeEnvChanges(buildSandboxEnv(parsed.networkScope))
+          : buildSandboxEnv(parsed.networkScope)),
+        ...loaderEnv.overlay,
+      },
     };
     if (launch.courierToken) rememberCourierToken(target, launch.courierToken);
     const cleanup = runCleanup(dirs, proxy);

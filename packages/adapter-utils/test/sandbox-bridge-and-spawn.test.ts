@@ -117,6 +117,8 @@ describe("exit status, signals and cleanup", () => {
             : [
                 "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_NODE_EXTRA_CA_CERTS",
                 "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_NODE_OPTIONS",
+                // The allowlist's own: Node 22 warned of its proxy agent from the bridge, on the program's stderr.
+                "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_NODE_USE_ENV_PROXY",
               ],
       });
     });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BRIDGE_DEFERRED_ENV_PREFIX, deferBridgeEnv, restoreDeferredEnv } from "./deferred-env.js";
+import {
+  BRIDGE_DEFERRED_ENV_PREFIX,
+  deferBridgeEnv,
+  deferBridgeEnvChanges,
+  restoreDeferredEnv,
+} from "./deferred-env.js";
 
 describe("deferBridgeEnv", () => {
   it("moves NODE_EXTRA_CA_CERTS and NODE_OPTIONS under the carrier prefix, leaving the rest alone", () => {
@@ -30,5 +35,22 @@ describe("restoreDeferredEnv", () => {
       { PATH: "/bin" },
     ];
     for (const env of programs) expect(restoreDeferredEnv(deferBridgeEnv(env))).toEqual(env);
+  });
+});
+
+describe("deferBridgeEnvChanges", () => {
+  it("moves a deferred variable the changes set under the carrier and deletes it, leaving deletions alone", () => {
+    expect(
+      deferBridgeEnvChanges({
+        NODE_USE_ENV_PROXY: "1",
+        HTTP_PROXY: "http://127.0.0.1:31337",
+        NO_PROXY: undefined,
+      }),
+    ).toEqual({
+      NODE_USE_ENV_PROXY: undefined,
+      [`${BRIDGE_DEFERRED_ENV_PREFIX}NODE_USE_ENV_PROXY`]: "1",
+      HTTP_PROXY: "http://127.0.0.1:31337",
+      NO_PROXY: undefined,
+    });
   });
 });

@@ -3,9 +3,16 @@
  * `NODE_EXTRA_CA_CERTS` is parsed at every Node start (on a host whose bundle
  * holds the full system store that is about 40 ms, more than half the
  * bridge's start); `NODE_OPTIONS` could load user hooks (`--require`) or an
- * inspector port into the bridge instead of the program.
+ * inspector port into the bridge instead of the program; `NODE_USE_ENV_PROXY`
+ * (set by the allowlist for the program's own fetch) made Node 22 print its
+ * "EnvHttpProxyAgent is experimental" warning from the bridge, on the program's
+ * stderr, where the program wrote no such line.
  */
-export const BRIDGE_DEFERRED_ENV_KEYS: readonly string[] = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
+export const BRIDGE_DEFERRED_ENV_KEYS: readonly string[] = [
+  "NODE_EXTRA_CA_CERTS",
+  "NODE_OPTIONS",
+  "NODE_USE_ENV_PROXY",
+];
 
 /** The bridge's env carries each deferred variable under this prefix and restores it for the program. */
 export const BRIDGE_DEFERRED_ENV_PREFIX = "PAPERCLIP_SANDBOX_BRIDGE_DEFERRED_";
@@ -38,6 +45,24 @@ export function restoreDeferredEnv(env: Readonly<NodeJS.ProcessEnv>): NodeJS.Pro
     if (!(carrier in result)) continue;
     result[key] = result[carrier];
     delete result[carrier];
+  }
+  return result;
+}
+
+/**
+ * Env changes (a key with `undefined` deletes) as a spawn target hands them to its caller, with
+ * each deferred variable they set moved under the carrier prefix: the bridge starts without it
+ * and restores it for the program.
+ */
+export function deferBridgeEnvChanges(
+  changes: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = { ...changes };
+  for (const key of BRIDGE_DEFERRED_ENV_KEYS) {
+    const value = result[key];
+    if (value === undefined) continue;
+    result[key] = undefined;
+    result[`${BRIDGE_DEFERRED_ENV_PREFIX}${key}`] = value;
   }
   return result;
 }

@@ -68,9 +68,10 @@ function matcher(prefixes: readonly LocalPrefix[]): HostAddresses {
 let inFlight: Promise<HostAddresses> | null = null;
 
 /**
- * Every address the kernel would deliver to this host (the proxy's network namespace): each
- * `local` route of the tables every packet is looked up in, IPv4 (`/proc/net/fib_trie`) and
- * IPv6 (`/proc/net/ipv6_route`), not a policy table's (local-routes.ts), every IPv6 address,
+ * The addresses the kernel would deliver to this host (the proxy's network namespace): each IPv4
+ * `local` route of the tables every packet is looked up in (`/proc/net/fib_trie`), each IPv6 one
+ * of the `local` table (`/proc/net/ipv6_route`; one added to `main` is not read), not a policy
+ * table's (local-routes.ts), every IPv6 address,
  * unicast (`/proc/net/if_inet6`) and anycast (`/proc/net/anycast6`), and the interfaces
  * `os.networkInterfaces()` lists. The latter alone misses an address on an interface that is
  * down or has no carrier (a `docker0` before its first container) and every address of a local

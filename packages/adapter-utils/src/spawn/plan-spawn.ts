@@ -1,6 +1,6 @@
 import { SandboxError } from "@paperclipai/errors";
 import { usableNativeBinary } from "../bridge/bridge-launch.js";
-import { deferBridgeEnv } from "../bridge/deferred-env.js";
+import { deferBridgeEnv, restoreDeferredEnv } from "../bridge/deferred-env.js";
 import { buildSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
@@ -152,7 +152,9 @@ function sandboxEnv(
   env: Record<string, string | undefined>,
   changes: Record<string, string | undefined> | undefined,
 ): Record<string, string> {
-  const changed = applyEnvChanges(env, changes);
+  // The builder's changes carry what its own callers' bridge must not start with; here the
+  // whole env is deferred at once below, so they are taken back under their own names first.
+  const changed = applyEnvChanges(env, changes && restoreDeferredEnv(changes));
   // The bridge starts faster without them; it hands them to the program unchanged.
   return parseLocalProcessNetworkScope(sandbox.networkScope) === "allowlist"
     ? deferBridgeEnv(changed)

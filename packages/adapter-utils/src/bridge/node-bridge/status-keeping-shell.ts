@@ -20,7 +20,9 @@ export const STATUS_KEEPING_SHELL = "/bin/sh";
  * the program: dash applies a simple command's redirections in the parent, before it forks,
  * and keeps them while it reports the child's death, so `"$@" 2>&3` would print there again.
  * A start failure ("exec: /x: not found") is the subshell's, after the redirection: it still
- * reaches the program's stderr. `program` must be a path (`execvpPath`): a bare name would
+ * reaches the program's stderr. The shell's own failures go silent with its messages: one that
+ * cannot fork (a pids limit reached) ends with status 2 and no word, as a program's own exit 2
+ * would. `program` must be a path (`execvpPath`): a bare name would
  * run the shell's builtin of that name, if any, instead of the binary.
  */
 export function statusKeepingShellArgs(program: string, args: readonly string[]): string[] {
