@@ -86,11 +86,13 @@ function packable(stat: Stats): boolean {
 
 /**
  * Opens an entry, judged by its type first: a device, socket or FIFO (also behind a followed
- * link, whose target is what `stat` judges) is never opened, since opening some devices acts
- * (a tape rewinds, a watchdog arms). The open does not block (a FIFO swapped in meanwhile is not
- * waited on), never takes a controlling terminal and, unless links are followed, does not follow
- * a link in its last component; what it opened is judged again on its descriptor, so an entry
- * swapped between the two is closed unread. Undefined: gone, or nothing tar packs.
+ * link, whose target is what `stat` judges) is not opened, since opening some devices acts
+ * (a tape rewinds, a watchdog arms); one swapped in between that check and the open is opened
+ * (O_PATH would close that window; Node has no such flag), then closed unread. The open does
+ * not block (a FIFO swapped in meanwhile is not waited on), never takes a controlling terminal
+ * and, unless links are followed, does not follow a link in its last component; what it opened
+ * is judged again on its descriptor, so an entry swapped between the two is closed unread.
+ * Undefined: gone, or nothing tar packs.
  */
 async function openEntry(lookup: string, follow: boolean): Promise<Opened | undefined> {
   let before: Stats;

@@ -4,7 +4,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { makeStagingDir } from "./host-files.js";
 import { ownStagingOwner, type StagingOwner, stagingPrefix } from "./staging-name.js";
-import { releaseStaging } from "./stale-staging.js";
+import { isOwnerGone, releaseStaging } from "./stale-staging.js";
 
 /** Above any pid_max: a process that certainly does not run. */
 const DEAD = 2147483646;
@@ -43,7 +43,7 @@ describe("sweepStaleStaging", () => {
     expect(await readdir(target)).toEqual(["mine.txt"]);
   });
 
-  it("sweeps another boot's entries and this namespace's dead ones, and leaves another namespace's", async () => {
+  it("sweeps this namespace's dead entries, and leaves another namespace's and another boot's made since this boot", async () => {
     const host = tempDirForTest("createos-sweep-");
     const target = join(host, "target");
     await mkdir(target);
@@ -56,14 +56,14 @@ describe("sweepStaleStaging", () => {
       `${owned(target, { ns: otherNs, pid: DEAD })}.old`,
       // A running process of this namespace.
       owned(target, { pid: process.ppid }),
+      // Another boot's made since this one began: another kernel sharing the target may run it.
+      owned(target, { boot: otherBoot, pid: process.pid }),
+      owned(target, { boot: otherBoot, ns: otherNs, pid: process.ppid }),
       // Names from before the owner was written.
       ".target.paperclip-sync-Ab12Cd",
       `.target.paperclip-sync-${DEAD}-Ab12Cd`,
     ];
     const swept = [
-      // Another boot's: its process is gone, whatever its namespace or pid.
-      owned(target, { boot: otherBoot, pid: process.pid }),
-      owned(target, { boot: otherBoot, ns: otherNs, pid: process.ppid }),
       // A dead process of this namespace, and one that had this pid (a restarted container).
       owned(target, { pid: DEAD }),
       `${owned(target, { pid: process.pid })}.old`,
@@ -75,5 +75,36 @@ describe("sweepStaleStaging", () => {
     await failedSyncOut(target);
     releaseStaging(live);
     expect((await readdir(host)).sort()).toEqual([...kept, "target", live.slice(host.length + 1)].sort());
+  });
+});
+
+describe("isOwnerGone", () => {
+  const self: StagingOwner = { ns: "4026531836", boot: "0123456789abcdef", pid: 100 };
+  const booted = 1_000_000;
+  const facts = (owner: Partial<StagingOwner>, more: { ctimeMs?: number; held?: boolean } = {}) => ({
+    owner: { ...self, ...owner },
+    ctimeMs: more.ctimeMs ?? booted + 5_000,
+    held: more.held ?? false,
+    self,
+    bootTimeMs: booted,
+  });
+  const running = (pid: number) => pid === 7;
+
+  it("takes another boot's entry as gone only when it predates this boot", () => {
+    const otherBoot = { boot: "fedcba9876543210", pid: 7 };
+    expect(isOwnerGone(facts(otherBoot, { ctimeMs: booted - 1 }), running)).toBe(true);
+    expect(isOwnerGone(facts(otherBoot, { ctimeMs: booted + 1 }), running)).toBe(false);
+    expect(isOwnerGone({ ...facts(otherBoot, { ctimeMs: 0 }), bootTimeMs: undefined }, running)).toBe(false);
+  });
+
+  it("never judges another pid namespace's pid, judges this one's by whether it runs", () => {
+    expect(isOwnerGone(facts({ ns: "1", pid: 8 }), running)).toBe(false);
+    expect(isOwnerGone(facts({ pid: 8 }), running)).toBe(true);
+    expect(isOwnerGone(facts({ pid: 7 }), running)).toBe(false);
+  });
+
+  it("takes this process's own pid as a predecessor's unless this process holds the entry", () => {
+    expect(isOwnerGone(facts({ pid: 100 }), running)).toBe(true);
+    expect(isOwnerGone(facts({ pid: 100 }, { held: true }), running)).toBe(false);
   });
 });

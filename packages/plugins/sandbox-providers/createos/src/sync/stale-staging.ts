@@ -1,10 +1,11 @@
 import type { Stats } from "node:fs";
+import { readFileSync } from "node:fs";
 import { lstat, readdir, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ownStagingOwner, parseStagingName, type StagingOwner, UNKNOWN } from "./staging-name.js";
 
 /**
- * The staging paths this process is using now (process-wide, should the module be loaded twice):
+ * The staging names this process is using now (process-wide, should the module be loaded twice):
  * a restarted container's worker often has its predecessor's pid, so an entry with this pid,
  * namespace and boot is this process's only if it is listed here.
  */
@@ -13,14 +14,18 @@ const shared = globalThis as Record<symbol, Set<string> | undefined>;
 const live: Set<string> = shared[LIVE_KEY] ?? new Set();
 shared[LIVE_KEY] = live;
 
-/** Marks `path` (and its `.old`) as in use by this process: no sweep removes it until released. */
+/**
+ * Marks `path` (and its `.old`) as in use by this process: no sweep removes it until released.
+ * Kept by name (its random part makes it unique), not by path: the same target reached through
+ * another spelling of its directory (a symlinked parent) is still this process's.
+ */
 export function holdStaging(path: string): string {
-  live.add(path);
+  live.add(basename(path));
   return path;
 }
 
 export function releaseStaging(path: string): void {
-  live.delete(path);
+  live.delete(basename(path));
 }
 
 function isAlive(pid: number): boolean {
@@ -33,18 +38,43 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** When this kernel booted (`btime` of `/proc/stat`), in ms; undefined when it cannot be told. */
+function bootTimeMs(): number | undefined {
+  try {
+    const btime = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"));
+    return btime ? Number(btime[1]) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the sweep knows of one entry and of the sweeping process. */
+export interface OwnerFacts {
+  readonly owner: StagingOwner;
+  /** The entry's last status change. */
+  readonly ctimeMs: number;
+  /** This process is using the entry now. */
+  readonly held: boolean;
+  readonly self: StagingOwner;
+  /** When this kernel booted, if known. */
+  readonly bootTimeMs: number | undefined;
+}
+
 /**
- * Whether the process that made a staging entry is certainly gone. Another boot's is. Another
- * pid namespace's (a container sharing the target) cannot be judged: its pids mean other
- * processes here, so it is left. In this namespace, this process's pid is a predecessor's unless
- * this process holds the entry; any other pid is judged by whether it runs.
+ * Pure: whether the process that made a staging entry is certainly gone. Another boot's is, if
+ * the entry predates this boot (this machine rebooted since); one changed since this boot was
+ * made by another kernel that shares the target (NFS, a microVM's shared folder) and may still
+ * run: left. Another pid namespace's (a container sharing the target) cannot be judged: its pids
+ * mean other processes here, so it is left. In this namespace, this process's pid is a
+ * predecessor's unless this process holds the entry; any other pid is judged by whether it runs.
  */
-function ownerIsGone(owner: StagingOwner, path: string): boolean {
-  const self = ownStagingOwner();
-  if (owner.boot !== UNKNOWN && self.boot !== UNKNOWN && owner.boot !== self.boot) return true;
+export function isOwnerGone(facts: OwnerFacts, running: (pid: number) => boolean): boolean {
+  const { owner, self } = facts;
+  if (owner.boot !== UNKNOWN && self.boot !== UNKNOWN && owner.boot !== self.boot)
+    return facts.bootTimeMs !== undefined && facts.ctimeMs < facts.bootTimeMs;
   if (self.ns === UNKNOWN || owner.ns !== self.ns || owner.pid <= 0) return false;
-  if (owner.pid === self.pid) return !live.has(path.replace(/\.old$/, ""));
-  return !isAlive(owner.pid);
+  if (owner.pid === self.pid) return !facts.held;
+  return !running(owner.pid);
 }
 
 interface Stale {
@@ -66,13 +96,17 @@ export async function sweepStaleStaging(target: string): Promise<void> {
   const dir = dirname(target);
   const uid = process.getuid?.();
   const stale: Stale[] = [];
+  const self = ownStagingOwner();
+  const booted = bootTimeMs();
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const parsed = parseStagingName(target, name);
+    if (parsed === undefined) continue;
     const path = join(dir, name);
-    if (parsed === undefined || !ownerIsGone(parsed.owner, path)) continue;
     const stat = await lstat(path).catch(() => undefined);
     if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
-    stale.push({ path, old: parsed.old, stat });
+    const held = live.has(name.replace(/\.old$/, ""));
+    const facts = { owner: parsed.owner, ctimeMs: stat.ctimeMs, held, self, bootTimeMs: booted };
+    if (isOwnerGone(facts, isAlive)) stale.push({ path, old: parsed.old, stat });
   }
   let restored: Stale | undefined;
   if (stale.some((entry) => entry.old) && (await lstat(target).catch(() => undefined)) === undefined) {
