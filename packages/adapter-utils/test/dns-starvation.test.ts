@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtEntry, cleanupAll, exec, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, exec, runEntryScriptInNamespaces, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -83,20 +83,11 @@ describe("name resolution per run", () => {
     const victimWs = path.join(root, "victim");
     const attackerWs = path.join(root, "attacker");
     await exec("mkdir", [victimWs, attackerWs]);
-    const shell = [
-      "ip link set lo up",
-      `mount --bind ${shellQuote(resolvConf)} /etc/resolv.conf`,
-      `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-    ].join(" && ");
-    const result = await exec(
-      "unshare",
-      ["--mount", "--net", "--propagation", "private", "sh", "-c", shell],
-      {
-        PATH: process.env.PATH,
-        SCRIPT,
-        ENTRY: builtEntry,
-        SPEC: JSON.stringify({ victimWs, attackerWs }),
-      },
+    const result = await runEntryScriptInNamespaces(
+      ["ip link set lo up", `mount --bind ${shellQuote(resolvConf)} /etc/resolv.conf`],
+      SCRIPT,
+      { victimWs, attackerWs },
+      ["--mount", "--net", "--propagation", "private"],
     );
     expect(result.stderr).toBe("");
     const report = JSON.parse(result.stdout) as { victim: string; decidedBeforeVictimAnswer: string[] };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { builtEntry, cleanupAll, exec, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, runEntryScriptInNamespaces, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -63,8 +63,7 @@ describe("an allowlisted name answering an address the kernel delivers to this h
       "2a00:2::5": "inside an IPv6 local route (AnyIP)",
       "2a00:1::": "the subnet-router anycast of a prefix, IPv6 forwarding on",
     };
-    const shell = [
-      "set -e",
+    const setup = [
       "ip link set lo up",
       "ip link add pcv0 type veth peer name pcv1",
       "ip addr add 9.9.9.1/32 dev pcv0",
@@ -84,19 +83,12 @@ describe("an allowlisted name answering an address the kernel delivers to this h
       "ip -6 rule add fwmark 1 lookup 100",
       "ip route add local 0.0.0.0/0 dev lo table 100",
       "ip -6 route add local ::/0 dev lo table 100",
-      `exec "$NODE" --input-type=module -e "$SCRIPT"`,
-    ].join("\n");
-    const result = await exec("unshare", ["--net", "sh", "-c", shell], {
-      PATH: process.env.PATH ?? "",
-      NODE: process.execPath,
-      SCRIPT,
-      ENTRY: builtEntry,
-      // 8.8.4.4 and 2001:4860:4860::8844 are public and not this namespace's: allowed, and
-      // unreachable (no route the proxy's unmarked connection takes).
-      SPEC: JSON.stringify({
-        dir: scratchDir("pc-sbx-host-own-"),
-        addresses: [...Object.keys(cases), ...PUBLIC],
-      }),
+    ];
+    // 8.8.4.4 and 2001:4860:4860::8844 are public and not this namespace's: allowed, and
+    // unreachable (no route the proxy's unmarked connection takes).
+    const result = await runEntryScriptInNamespaces(setup, SCRIPT, {
+      dir: scratchDir("pc-sbx-host-own-"),
+      addresses: [...Object.keys(cases), ...PUBLIC],
     });
     expect(result.stderr).toBe("");
     const report = JSON.parse(result.stdout) as Record<string, unknown>;

@@ -12,7 +12,7 @@ import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { COURIER_UNREACHABLE_MARK } from "../src/spawn/spawn-failure.js";
 import { runInSandbox } from "./attack-support.js";
 import { closeAll, rawExchange, startProxy } from "./proxy-support.js";
-import { builtEntry, cleanupAll, exec, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
+import { cleanupAll, runEntryScriptInNamespaces, runNodeInSandbox, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 afterEach(closeAll);
@@ -241,19 +241,12 @@ describe("an allowlisted name that answers one of the host's own addresses", () 
     "is refused: %s",
     async (address) => {
       const dir = scratchDir("pc-sbx-host-self-");
-      const shell = [
+      const setup = [
         "ip link set lo up",
         "ip addr add 1.2.3.4/32 dev lo",
         "ip addr add 2001:4860::7/128 dev lo",
-        `exec "$NODE" --input-type=module -e "$SCRIPT"`,
-      ].join(" && ");
-      const result = await exec("unshare", ["--net", "sh", "-c", shell], {
-        PATH: process.env.PATH ?? "",
-        NODE: process.execPath,
-        SCRIPT,
-        ENTRY: builtEntry,
-        SPEC: JSON.stringify({ dir, address }),
-      });
+      ];
+      const result = await runEntryScriptInNamespaces(setup, SCRIPT, { dir, address });
       expect(result.stderr).toBe("");
       expect(JSON.parse(result.stdout)).toEqual({
         answer: "HTTP/1.1 403 Forbidden",

@@ -142,6 +142,27 @@ export interface ExecResult {
   stderr: string;
 }
 
+/**
+ * Runs `script` (an ES module that imports the built package from `$ENTRY` and reads its input
+ * from `$SPEC`) with this Node in private namespaces made by `unshare` (`--net` by default), once
+ * the `setup` shell commands (`ip addr add …`, a bind mount) have run there as root.
+ */
+export function runEntryScriptInNamespaces(
+  setup: readonly string[],
+  script: string,
+  spec: unknown,
+  unshareArgs: readonly string[] = ["--net"],
+): Promise<ExecResult> {
+  const shell = [...setup, `exec "$NODE" --input-type=module -e "$SCRIPT"`].join(" && ");
+  return exec("unshare", [...unshareArgs, "sh", "-c", shell], {
+    PATH: process.env.PATH ?? "",
+    NODE: process.execPath,
+    SCRIPT: script,
+    ENTRY: builtEntry,
+    SPEC: JSON.stringify(spec),
+  });
+}
+
 export function exec(
   command: string,
   args: string[],

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { childForTest, startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
+import { startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { HAND_MADE_RUNNER_FLAGS, PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { BIN } from "./helpers/run-bin.js";
+import { PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
 
 // In listen mode the runner accepts whoever reaches its port first: on loopback, any local user.
 // Until a peer proves it holds the ticket (a valid server proof), it is nobody: what it sends, or
@@ -25,46 +25,22 @@ interface Listening {
 /** The bin in listen mode, with the first peer that reached its port. */
 async function listeningRunner(extra: readonly string[] = []): Promise<Listening> {
   return await startOnFreePorts("the runner in listen mode", async ([port]) => {
-    const child = childForTest(() =>
-      spawn(
-        process.execPath,
-        [
-          BIN,
-          "--listen-address",
-          "127.0.0.1",
-          "--listen-port",
-          String(port),
-          "--listen-path",
-          PATH,
-          "--state-dir",
-          join(tempDirForTest(), "state"),
-          ...HAND_MADE_RUNNER_FLAGS,
-          "--reconnect-delay-ms",
-          "10",
-          "--reconnect-grace-ms",
-          "300",
-          ...extra,
-        ],
-        {
-          env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: TICKET },
-          stdio: ["ignore", "ignore", "pipe"],
-        },
-      ),
-    );
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
+    const run = spawnHandMadeRunner({
+      endpoint: ["--listen-address", "127.0.0.1", "--listen-port", String(port), "--listen-path", PATH],
+      stateDir: join(tempDirForTest(), "state"),
+      extra,
+      ticket: TICKET,
+      reconnectDelayMs: 10,
     });
-    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     // EADDRINUSE in stderr is what startOnFreePorts retries on.
-    const failed = exited.then(() => {
-      throw Object.assign(new Error(`the runner exited: ${stderr}`), {
-        code: stderr.includes("EADDRINUSE") ? "EADDRINUSE" : undefined,
+    const failed = run.closed.then(() => {
+      throw Object.assign(new Error(`the runner exited: ${run.stderr()}`), {
+        code: run.stderr().includes("EADDRINUSE") ? "EADDRINUSE" : undefined,
       });
     });
     failed.catch(() => undefined);
-    const first = await Promise.race([failed, peerOn(port, child)]);
-    return { child, port, stderr: () => stderr, exited, first };
+    const first = await Promise.race([failed, peerOn(port, run.child)]);
+    return { child: run.child, port, stderr: run.stderr, exited: run.closed, first };
   });
 }
 

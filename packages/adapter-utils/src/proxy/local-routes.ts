@@ -109,13 +109,7 @@ export function parseIpv6RouteLocal(text: string): LocalPrefix[] {
  * interface that is down): refusing one the kernel would not deliver yet costs nothing.
  */
 export function parseIfInet6(text: string): LocalPrefix[] {
-  const prefixes: LocalPrefix[] = [];
-  for (const line of text.split("\n")) {
-    const hex = line.trim().split(/\s+/)[0] ?? "";
-    if (/^[0-9a-f]{32}$/i.test(hex))
-      prefixes.push({ address: hexToIpv6(hex), prefixLength: 128, family: "ipv6" });
-  }
-  return prefixes;
+  return addressesInColumn(text, 0);
 }
 
 /**
@@ -125,9 +119,14 @@ export function parseIfInet6(text: string): LocalPrefix[] {
  * anycast address `<prefix>::` of each of its prefixes.
  */
 export function parseAnycast6(text: string): LocalPrefix[] {
+  return addressesInColumn(text, 2);
+}
+
+/** The IPv6 address (32 hex digits) in field `column` of each line of a `/proc/net` table, as a /128. */
+function addressesInColumn(text: string, column: number): LocalPrefix[] {
   const prefixes: LocalPrefix[] = [];
   for (const line of text.split("\n")) {
-    const hex = line.trim().split(/\s+/)[2] ?? "";
+    const hex = line.trim().split(/\s+/)[column] ?? "";
     if (/^[0-9a-f]{32}$/i.test(hex))
       prefixes.push({ address: hexToIpv6(hex), prefixLength: 128, family: "ipv6" });
   }

@@ -1,7 +1,8 @@
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 
-function isExecutable(candidate: string): boolean {
+/** Whether this process may execute `candidate` (`access(X_OK)`). */
+export function isExecutable(candidate: string): boolean {
   try {
     accessSync(candidate, constants.X_OK);
     return true;

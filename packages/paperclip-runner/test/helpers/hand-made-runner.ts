@@ -15,34 +15,43 @@ export interface Launched {
   readonly exited: Promise<{ readonly code: number | null; readonly stderr: string }>;
 }
 
+/** A started hand-made runner: its process, its stderr so far, and its exit code once it has exited. */
+export interface HandMadeRun {
+  readonly child: ChildProcess;
+  stderr(): string;
+  readonly closed: Promise<number | null>;
+}
+
 /**
- * The built bin in durable mode dialling `url`, with the hand-made identity and the built-in
- * scripted harness, as the server launches it: a refused frame ends the run at once, a dropped
- * connection is retried for 300 ms.
+ * The built bin in durable mode with the hand-made identity and the built-in scripted harness, as
+ * the server launches it: `endpoint` names the server (`--connect-url`) or where to wait for it
+ * (the listen flags); a refused frame ends the run at once, a dropped connection is retried every
+ * `reconnectDelayMs` for 300 ms.
  */
-export function launchRunner(
-  url: string,
-  extra: readonly string[] = [],
-  stateDir = join(tempDirForTest(), "state"),
-): Launched {
+export function spawnHandMadeRunner(options: {
+  readonly endpoint: readonly string[];
+  readonly stateDir: string;
+  readonly extra?: readonly string[];
+  readonly ticket?: string;
+  readonly reconnectDelayMs?: number;
+}): HandMadeRun {
   const child = childForTest(() =>
     spawn(
       process.execPath,
       [
         BIN,
-        "--connect-url",
-        url,
+        ...options.endpoint,
         "--state-dir",
-        stateDir,
+        options.stateDir,
         ...HAND_MADE_RUNNER_FLAGS,
         "--reconnect-delay-ms",
-        "50",
+        String(options.reconnectDelayMs ?? 50),
         "--reconnect-grace-ms",
         "300",
-        ...extra,
+        ...(options.extra ?? []),
       ],
       {
-        env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: HAND_MADE_TICKET },
+        env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: options.ticket ?? HAND_MADE_TICKET },
         stdio: ["ignore", "ignore", "pipe"],
       },
     ),
@@ -51,10 +60,19 @@ export function launchRunner(
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stderr })),
-  );
-  return { child, stateDir, exited };
+  const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, stderr: () => stderr, closed };
+}
+
+/** The built bin in durable mode dialling `url` (`spawnHandMadeRunner`). */
+export function launchRunner(
+  url: string,
+  extra: readonly string[] = [],
+  stateDir = join(tempDirForTest(), "state"),
+): Launched {
+  const run = spawnHandMadeRunner({ endpoint: ["--connect-url", url], stateDir, extra });
+  const exited = run.closed.then((code) => ({ code, stderr: run.stderr() }));
+  return { child: run.child, stateDir, exited };
 }
 
 /** The server-facing state file as the next runner reads it (throws on one it would refuse). */

@@ -1,19 +1,11 @@
-import { accessSync, constants, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { isExecutable } from "../../spawn/resolve-command-path.js";
 
 /** execvp's search path when the environment has none (glibc's `_CS_PATH`). */
 export const EXECVP_DEFAULT_PATH = "/bin:/usr/bin";
 
 /** The file execvp would run for a program name, or why it would fail (`startFailureStatus` maps the code). */
 export type ExecvpPath = { readonly path: string } | { readonly code: "ENOENT" | "EACCES" };
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The file `execvp(name)` would run, by its rules, with the program's environment: a name with
