@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, truncateSync } from "node:fs";
+import { readFileSync, renameSync, truncateSync } from "node:fs";
 import { mkdir, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PaperclipError } from "@paperclipai/errors";
@@ -174,4 +174,30 @@ describe("packDirectory", () => {
     );
     for (const pid of writers) expect(sleepsIn(pid)).toMatch(FIFO_OPEN_WAIT);
   });
+
+  it.each([
+    ["without following links", false],
+    ["following links", true],
+  ])(
+    "never opens a FIFO swapped in for a file once the file's type was judged (%s)",
+    async (_name, follow) => {
+      const dir = tempDirForTest("createos-pack-");
+      const outside = tempDirForTest("createos-pack-outside-");
+      await writeFile(join(dir, "data.txt"), "checked\n");
+      const fifo = join(outside, "pipe");
+      expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+      const writer = await blockedWriter(fifo);
+      packWindow.beforeOpen = (path) => {
+        if (path === "./data.txt") renameSync(fifo, join(dir, "data.txt"));
+      };
+      onTestFinished(() => {
+        packWindow.beforeOpen = undefined;
+      });
+
+      const packed = await entries(packDirectory(dir, follow, everything));
+      expect(sleepsIn(writer)).toMatch(FIFO_OPEN_WAIT);
+      // What was judged is what is packed: the file, read through the descriptor it was judged on.
+      expect(packed.sort()).toEqual(["./ Directory 700", "./data.txt File 644 checked\n"].sort());
+    },
+  );
 });

@@ -1,12 +1,10 @@
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from "node:fs/promises";
+import { type FileHandle, lstat, open, readdir, readlink, realpath } from "node:fs/promises";
 import { CreateosError } from "@paperclipai/errors";
 import * as tar from "tar";
+import { type Opened, openEntry, PROC_FD } from "./open-entry.js";
 import { packWindow } from "./pack-window.js";
 
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
-/** Linux names what an open descriptor refers to, and resolves names below a directory's descriptor. */
-const PROC_FD = process.platform === "linux" ? "/proc/self/fd" : undefined;
 /** A file is read this much at a time: a small window keeps the process small. */
 const READ_BYTES = 1024 * 1024;
 const BLOCK = 512;
@@ -75,67 +73,6 @@ async function openedPath(handle: FileHandle, lookup: string, stat: Stats): Prom
   return now !== undefined && now.dev === stat.dev && now.ino === stat.ino ? real : undefined;
 }
 
-type Opened =
-  | { readonly kind: "file" | "directory"; readonly handle: FileHandle; readonly stat: Stats }
-  | { readonly kind: "link"; readonly linkpath: string; readonly stat: Stats };
-
-/** Only these are packed, as tar packs them: a device, socket or FIFO is left out. */
-function packable(stat: Stats): boolean {
-  return stat.isFile() || stat.isDirectory();
-}
-
-/**
- * Opens an entry, judged by its type first: a device, socket or FIFO (also behind a followed
- * link, whose target is what `stat` judges) is not opened, since opening some devices acts
- * (a tape rewinds, a watchdog arms); one swapped in between that check and the open is opened
- * (O_PATH would close that window; Node has no such flag), then closed unread. The open does
- * not block (a FIFO swapped in meanwhile is not waited on), never takes a controlling terminal
- * and, unless links are followed, does not follow a link in its last component; what it opened
- * is judged again on its descriptor, so an entry swapped between the two is closed unread.
- * Undefined: gone, or nothing tar packs.
- */
-async function openEntry(lookup: string, follow: boolean): Promise<Opened | undefined> {
-  let before: Stats;
-  try {
-    before = follow ? await stat(lookup) : await lstat(lookup);
-  } catch (error) {
-    // Gone since it was listed (or a followed link to nothing): nothing to pack.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  if (before.isSymbolicLink()) return packedLink(lookup);
-  if (!packable(before)) return undefined;
-  let handle: FileHandle;
-  try {
-    handle = await open(lookup, O_RDONLY | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Swapped for a link since it was judged: packed as that link.
-    if (code === "ELOOP" && !follow) return packedLink(lookup);
-    // Gone since it was judged, or swapped for a socket: nothing to pack.
-    if (code === "ENOENT" || code === "ENXIO") return undefined;
-    throw error;
-  }
-  try {
-    const opened = await handle.stat();
-    if (opened.isFile()) return { kind: "file", handle, stat: opened };
-    if (opened.isDirectory()) return { kind: "directory", handle, stat: opened };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  await handle.close();
-  return undefined;
-}
-
-/** The link at `lookup`, packed as a link (links not followed); undefined if it is no longer one. */
-async function packedLink(lookup: string): Promise<Opened | undefined> {
-  const linkStat = await lstat(lookup).catch(() => undefined);
-  if (linkStat?.isSymbolicLink() !== true) return undefined;
-  const linkpath = await readlink(lookup).catch(() => undefined);
-  return linkpath === undefined ? undefined : { kind: "link", linkpath, stat: linkStat };
-}
-
 /**
  * A host directory as a tar stream, made as it is read (nothing is held whole), in the shape of
  * tar's portable pack (`./`, `./a/`, `./a/b`; devices, sockets and FIFOs left out, never
@@ -154,7 +91,7 @@ export async function* packDirectory(
 ): AsyncGenerator<Uint8Array> {
   if (!rules.excluded(".")) {
     // A source that is missing or no directory fails as the file system says.
-    const handle = await open(cwd, O_RDONLY | constants.O_DIRECTORY);
+    const handle = await open(cwd, constants.O_RDONLY | constants.O_DIRECTORY);
     try {
       yield* packEntry(".", cwd, { kind: "directory", handle, stat: await handle.stat() }, follow, rules, []);
     } finally {
@@ -212,7 +149,7 @@ async function* packEntry(
     const childPath = `${path}/${name}`;
     if (rules.excluded(childPath)) continue;
     const childLookup = `${base}/${name}`;
-    const child = await openEntry(childLookup, follow);
+    const child = await openEntry(childPath, childLookup, follow);
     if (child === undefined) continue;
     try {
       yield* packEntry(childPath, childLookup, child, follow, rules, [...ancestors, stat]);
