@@ -59,18 +59,30 @@ export function newStagingPath(target: string): string {
 }
 
 const OWNED = /^n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-[A-Za-z0-9-]{6,36}(\.old)?$/;
+/**
+ * What releases before the owner was written named their entries (after the base): an optional
+ * `<pid>-`, then a single file's temporary `<uuid>`, or a staging directory's `mkdtemp` suffix
+ * (six letters or digits) and its replaced tree's `.old`. Exactly these, so a near miss is no
+ * staging entry.
+ */
+const UNOWNED =
+  /^(?:\d{1,10}-)?(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{6}(\.old)?)$/;
 
 /**
- * The owner of the staging entry `name` beside `target`, or undefined when `name` is no staging
- * entry of this shape (a name from before the owner was written: `<random>` or `<pid>-<random>`).
+ * The staging entry `name` beside `target`: its owner (undefined for a name from before the
+ * owner was written: `<random>` or `<pid>-<random>`) and whether it is a replaced tree's `.old`;
+ * undefined when `name` is no staging entry of `target`.
  */
 export function parseStagingName(
   target: string,
   name: string,
-): { readonly owner: StagingOwner; readonly old: boolean } | undefined {
+): { readonly owner: StagingOwner | undefined; readonly old: boolean } | undefined {
   const base = stagingBase(target);
   if (!name.startsWith(base)) return undefined;
-  const match = OWNED.exec(name.slice(base.length));
-  if (match === null) return undefined;
-  return { owner: { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) }, old: match[4] !== undefined };
+  const rest = name.slice(base.length);
+  const match = OWNED.exec(rest);
+  if (match !== null)
+    return { owner: { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) }, old: match[4] !== undefined };
+  const unowned = UNOWNED.exec(rest);
+  return unowned === null ? undefined : { owner: undefined, old: unowned[1] !== undefined };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { makeStagingDir } from "./host-files.js";
-import { ownStagingOwner, type StagingOwner, stagingPrefix } from "./staging-name.js";
+import { ownStagingOwner, parseStagingName, type StagingOwner, stagingPrefix } from "./staging-name.js";
 import { isOwnerGone, releaseStaging } from "./stale-staging.js";
 
 /** Above any pid_max: a process that certainly does not run. */
@@ -59,7 +59,7 @@ describe("sweepStaleStaging", () => {
       // Another boot's made since this one began: another kernel sharing the target may run it.
       owned(target, { boot: otherBoot, pid: process.pid }),
       owned(target, { boot: otherBoot, ns: otherNs, pid: process.ppid }),
-      // Names from before the owner was written.
+      // Names from before the owner was written, made since this boot.
       ".target.paperclip-sync-Ab12Cd",
       `.target.paperclip-sync-${DEAD}-Ab12Cd`,
     ];
@@ -103,8 +103,49 @@ describe("isOwnerGone", () => {
     expect(isOwnerGone(facts({ pid: 7 }), running)).toBe(false);
   });
 
+  it("takes an entry named before the owner was written as gone only when it predates this boot", () => {
+    const unowned = { ...facts({}), owner: undefined };
+    expect(isOwnerGone({ ...unowned, ctimeMs: booted - 1 }, running)).toBe(true);
+    expect(isOwnerGone({ ...unowned, ctimeMs: booted + 1 }, running)).toBe(false);
+    expect(isOwnerGone({ ...unowned, ctimeMs: 0, bootTimeMs: undefined }, running)).toBe(false);
+  });
+
   it("takes this process's own pid as a predecessor's unless this process holds the entry", () => {
     expect(isOwnerGone(facts({ pid: 100 }), running)).toBe(true);
     expect(isOwnerGone(facts({ pid: 100 }, { held: true }), running)).toBe(false);
+  });
+});
+
+describe("parseStagingName", () => {
+  const target = "/host/target";
+  const uuid = "0b7e6f3a-2c4d-4e5f-8a9b-0c1d2e3f4a5b";
+
+  it("reads the owner the name carries", () => {
+    expect(
+      parseStagingName(target, ".target.paperclip-sync-n4026531836-b0123456789abcdef-p42-Ab12Cd.old"),
+    ).toEqual({
+      owner: { ns: "4026531836", boot: "0123456789abcdef", pid: 42 },
+      old: true,
+    });
+  });
+
+  it("knows the names of releases from before the owner was written, without an owner", () => {
+    for (const [rest, old] of [
+      [uuid, false],
+      ["Ab12Cd", false],
+      ["Ab12Cd.old", true],
+      [`123-${uuid}`, false],
+      ["123-Ab12Cd", false],
+      ["123-Ab12Cd.old", true],
+    ] as const) {
+      expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toEqual({ owner: undefined, old });
+    }
+  });
+
+  it("takes a near miss for no staging entry", () => {
+    for (const rest of ["notapid", "Ab12C", `${uuid}.old`, "123-Ab12Cd7", "n1-bu-p2", "Ab12Cd.older"]) {
+      expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toBeUndefined();
+    }
+    expect(parseStagingName(target, `.other.paperclip-sync-${uuid}`)).toBeUndefined();
   });
 });

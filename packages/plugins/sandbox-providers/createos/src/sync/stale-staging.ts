@@ -50,7 +50,8 @@ function bootTimeMs(): number | undefined {
 
 /** What the sweep knows of one entry and of the sweeping process. */
 export interface OwnerFacts {
-  readonly owner: StagingOwner;
+  /** Undefined: a name from before the owner was written. */
+  readonly owner: StagingOwner | undefined;
   /** The entry's last status change. */
   readonly ctimeMs: number;
   /** This process is using the entry now. */
@@ -67,11 +68,15 @@ export interface OwnerFacts {
  * run: left. Another pid namespace's (a container sharing the target) cannot be judged: its pids
  * mean other processes here, so it is left. In this namespace, this process's pid is a
  * predecessor's unless this process holds the entry; any other pid is judged by whether it runs.
+ * An entry named before the owner was written (its pid, if any, of no known namespace) is judged
+ * as another boot's: this boot's processes cannot have left it unchanged since before this boot,
+ * so only one older than this boot is gone.
  */
 export function isOwnerGone(facts: OwnerFacts, running: (pid: number) => boolean): boolean {
   const { owner, self } = facts;
-  if (owner.boot !== UNKNOWN && self.boot !== UNKNOWN && owner.boot !== self.boot)
-    return facts.bootTimeMs !== undefined && facts.ctimeMs < facts.bootTimeMs;
+  const predatesBoot = facts.bootTimeMs !== undefined && facts.ctimeMs < facts.bootTimeMs;
+  if (owner === undefined) return predatesBoot;
+  if (owner.boot !== UNKNOWN && self.boot !== UNKNOWN && owner.boot !== self.boot) return predatesBoot;
   if (self.ns === UNKNOWN || owner.ns !== self.ns || owner.pid <= 0) return false;
   if (owner.pid === self.pid) return !facts.held;
   return !running(owner.pid);
@@ -90,7 +95,7 @@ interface Stale {
  * entries this user owns, never a link (nor, removing, a link below one). A worker killed between
  * moving the old tree aside and moving the new one in left `target` missing and its only copy in
  * that `.old`: it is put back as `target`, not removed. Names from before the owner was written
- * are left. Best effort: an entry that cannot be judged, moved or removed is left for the next sync.
+ * are removed only once they predate this boot. Best effort: an entry that cannot be judged, moved or removed is left for the next sync.
  */
 export async function sweepStaleStaging(target: string): Promise<void> {
   const dir = dirname(target);
