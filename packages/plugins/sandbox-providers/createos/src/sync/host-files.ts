@@ -1,7 +1,9 @@
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { holdStaging, releaseStaging } from "./held-staging.js";
+import { takePendingRestores } from "./restore-tree.js";
 import { newStagingPath } from "./staging-name.js";
-import { holdStaging, releaseStaging, sweepStaleStaging } from "./stale-staging.js";
+import { sweepStaleStaging } from "./stale-staging.js";
 
 /**
  * Writes a host file atomically, with its mode set before any byte is written (no
@@ -67,8 +69,21 @@ export async function makeStagingDir(target: string): Promise<string> {
   return staging;
 }
 
-/** Replaces `target` with the staged directory; the old tree is removed only after the swap. */
+/**
+ * Replaces `target` with the staged directory; the old tree is removed only after the swap. A
+ * sweep's pending restore of an older tree to `target` is taken first and removed with it.
+ */
 export async function promoteDirectory(staging: string, target: string): Promise<void> {
+  const superseded = await takePendingRestores(target);
+  try {
+    await swapIn(staging, target);
+    for (const tree of superseded) await rm(tree, { recursive: true, force: true });
+  } finally {
+    for (const tree of superseded) releaseStaging(tree);
+  }
+}
+
+async function swapIn(staging: string, target: string): Promise<void> {
   const existing = await stat(target).catch(() => undefined);
   if (existing === undefined) {
     await rename(staging, target);

@@ -58,7 +58,17 @@ export function newStagingPath(target: string): string {
   return join(dirname(target), `${stagingPrefix(target)}${randomUUID()}`);
 }
 
-const OWNED = /^n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-[A-Za-z0-9-]{6,36}(\.old)?$/;
+/**
+ * What a staging entry holds: a sync's staging (a directory, or a single file's temporary file),
+ * a tree a promotion moved aside (`.old`), or such a tree a sweep is putting back (`.restore`).
+ */
+export type StagingKind = "staging" | "old" | "restore";
+
+function kindOf(suffix: string | undefined): StagingKind {
+  return suffix === ".old" ? "old" : suffix === ".restore" ? "restore" : "staging";
+}
+
+const OWNED = /^n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-[A-Za-z0-9-]{6,36}(\.old|\.restore)?$/;
 /**
  * What releases before the owner was written named their entries (after the base): an optional
  * `<pid>-`, then a single file's temporary `<uuid>`, or a staging directory's `mkdtemp` suffix
@@ -70,19 +80,19 @@ const UNOWNED =
 
 /**
  * The staging entry `name` beside `target`: its owner (undefined for a name from before the
- * owner was written: `<random>` or `<pid>-<random>`) and whether it is a replaced tree's `.old`;
- * undefined when `name` is no staging entry of `target`.
+ * owner was written: `<random>` or `<pid>-<random>`) and its kind; undefined when `name` is no
+ * staging entry of `target`.
  */
 export function parseStagingName(
   target: string,
   name: string,
-): { readonly owner: StagingOwner | undefined; readonly old: boolean } | undefined {
+): { readonly owner: StagingOwner | undefined; readonly kind: StagingKind } | undefined {
   const base = stagingBase(target);
   if (!name.startsWith(base)) return undefined;
   const rest = name.slice(base.length);
   const match = OWNED.exec(rest);
   if (match !== null)
-    return { owner: { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) }, old: match[4] !== undefined };
+    return { owner: { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) }, kind: kindOf(match[4]) };
   const unowned = UNOWNED.exec(rest);
-  return unowned === null ? undefined : { owner: undefined, old: unowned[1] !== undefined };
+  return unowned === null ? undefined : { owner: undefined, kind: kindOf(unowned[1]) };
 }

@@ -1,10 +1,12 @@
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
-import { describe, expect, it } from "vitest";
-import { makeStagingDir } from "./host-files.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { releaseStaging } from "./held-staging.js";
+import { makeStagingDir, promoteDirectory } from "./host-files.js";
+import { restoreWindow } from "./restore-window.js";
 import { ownStagingOwner, parseStagingName, type StagingOwner, stagingPrefix } from "./staging-name.js";
-import { isOwnerGone, releaseStaging } from "./stale-staging.js";
+import { isOwnerGone } from "./stale-staging.js";
 
 /** Above any pid_max: a process that certainly does not run. */
 const DEAD = 2147483646;
@@ -78,6 +80,75 @@ describe("sweepStaleStaging", () => {
   });
 });
 
+/** Runs `promote` once, in the window between the sweep's check that the target is missing and its move. */
+function promoteInWindow(promote: () => Promise<void>): void {
+  restoreWindow.beforePlace = async () => {
+    restoreWindow.beforePlace = undefined;
+    await promote();
+  };
+  onTestFinished(() => {
+    restoreWindow.beforePlace = undefined;
+  });
+}
+
+describe("putting a dead worker's tree back as its missing target", () => {
+  it("never replaces an empty directory another process promoted meanwhile", async () => {
+    const host = tempDirForTest("createos-restore-");
+    const target = join(host, "target");
+    const old = join(host, `${owned(target, { pid: DEAD })}.old`);
+    await mkdir(old);
+    await writeFile(join(old, "mine.txt"), "older tree\n");
+    // Another live worker (this test's parent) promotes an empty tree to the same target.
+    promoteInWindow(async () => {
+      const staging = join(host, owned(target, { pid: process.ppid }));
+      await mkdir(staging);
+      await promoteDirectory(staging, target);
+    });
+
+    await failedSyncOut(target);
+    expect(await readdir(target)).toEqual([]);
+    // The older tree was superseded by the promotion: removed, not left beside it.
+    expect(await readdir(host)).toEqual(["target"]);
+  });
+
+  it("never replaces a file another process promoted meanwhile", async () => {
+    const host = tempDirForTest("createos-restore-");
+    const target = join(host, "target");
+    // A directory synced out over what was a file: the replaced file is the `.old`.
+    await writeFile(join(host, `${owned(target, { pid: DEAD })}.old`), "older file\n");
+    promoteInWindow(async () => {
+      const temp = join(host, owned(target, { pid: process.ppid }));
+      await writeFile(temp, "promoted\n");
+      await rename(temp, target);
+    });
+
+    await failedSyncOut(target);
+    expect(await readFile(target, "utf8")).toBe("promoted\n");
+    expect(await readdir(host)).toEqual(["target"]);
+  });
+
+  it("waits while another sync to the target may run: the tree is kept, not put back yet", async () => {
+    const host = tempDirForTest("createos-restore-");
+    const target = join(host, "target");
+    const old = join(host, `${owned(target, { pid: DEAD })}.old`);
+    await mkdir(old);
+    await writeFile(join(old, "mine.txt"), "older tree\n");
+    const running = owned(target, { pid: process.ppid });
+    await mkdir(join(host, running));
+
+    await failedSyncOut(target);
+    const left = (await readdir(host)).filter((name) => name !== running);
+    expect(left).toEqual([expect.stringMatching(/\.(old|restore)$/)]);
+    expect(await readdir(join(host, left[0]!))).toEqual(["mine.txt"]);
+
+    // Once that sync is gone, the next sync out puts the tree back.
+    await rm(join(host, running), { recursive: true });
+    await failedSyncOut(target);
+    expect(await readdir(host)).toEqual(["target"]);
+    expect(await readdir(target)).toEqual(["mine.txt"]);
+  });
+});
+
 describe("isOwnerGone", () => {
   const self: StagingOwner = { ns: "4026531836", boot: "0123456789abcdef", pid: 100 };
   const booted = 1_000_000;
@@ -125,25 +196,33 @@ describe("parseStagingName", () => {
       parseStagingName(target, ".target.paperclip-sync-n4026531836-b0123456789abcdef-p42-Ab12Cd.old"),
     ).toEqual({
       owner: { ns: "4026531836", boot: "0123456789abcdef", pid: 42 },
-      old: true,
+      kind: "old",
     });
   });
 
   it("knows the names of releases from before the owner was written, without an owner", () => {
-    for (const [rest, old] of [
-      [uuid, false],
-      ["Ab12Cd", false],
-      ["Ab12Cd.old", true],
-      [`123-${uuid}`, false],
-      ["123-Ab12Cd", false],
-      ["123-Ab12Cd.old", true],
+    for (const [rest, kind] of [
+      [uuid, "staging"],
+      ["Ab12Cd", "staging"],
+      ["Ab12Cd.old", "old"],
+      [`123-${uuid}`, "staging"],
+      ["123-Ab12Cd", "staging"],
+      ["123-Ab12Cd.old", "old"],
     ] as const) {
-      expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toEqual({ owner: undefined, old });
+      expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toEqual({ owner: undefined, kind });
     }
   });
 
   it("takes a near miss for no staging entry", () => {
-    for (const rest of ["notapid", "Ab12C", `${uuid}.old`, "123-Ab12Cd7", "n1-bu-p2", "Ab12Cd.older"]) {
+    for (const rest of [
+      "notapid",
+      "Ab12C",
+      `${uuid}.old`,
+      "Ab12Cd.restore",
+      "123-Ab12Cd7",
+      "n1-bu-p2",
+      "Ab12Cd.older",
+    ]) {
       expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toBeUndefined();
     }
     expect(parseStagingName(target, `.other.paperclip-sync-${uuid}`)).toBeUndefined();

@@ -1,32 +1,10 @@
 import type { Stats } from "node:fs";
 import { readFileSync } from "node:fs";
-import { lstat, readdir, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat, readdir, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { isHeld } from "./held-staging.js";
+import { restoreTree } from "./restore-tree.js";
 import { ownStagingOwner, parseStagingName, type StagingOwner, UNKNOWN } from "./staging-name.js";
-
-/**
- * The staging names this process is using now (process-wide, should the module be loaded twice):
- * a restarted container's worker often has its predecessor's pid, so an entry with this pid,
- * namespace and boot is this process's only if it is listed here.
- */
-const LIVE_KEY = Symbol.for("@paperclipai/plugin-createos/live-staging");
-const shared = globalThis as Record<symbol, Set<string> | undefined>;
-const live: Set<string> = shared[LIVE_KEY] ?? new Set();
-shared[LIVE_KEY] = live;
-
-/**
- * Marks `path` (and its `.old`) as in use by this process: no sweep removes it until released.
- * Kept by name (its random part makes it unique), not by path: the same target reached through
- * another spelling of its directory (a symlinked parent) is still this process's.
- */
-export function holdStaging(path: string): string {
-  live.add(basename(path));
-  return path;
-}
-
-export function releaseStaging(path: string): void {
-  live.delete(basename(path));
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -84,23 +62,21 @@ export function isOwnerGone(facts: OwnerFacts, running: (pid: number) => boolean
 
 interface Stale {
   readonly path: string;
-  readonly old: boolean;
+  /** A replaced tree (`.old`, `.restore`): the user's, to put back if the target is missing. */
+  readonly tree: boolean;
   readonly stat: Stats;
 }
 
 /**
- * Clears what syncs to `target` whose process is gone left beside it (their staging entries are
- * named `.<target>.paperclip-sync-n<pidns>-b<boot>-p<pid>-<random>`: a staging directory, a
- * single file's temporary file, a replaced tree's `.old`). Only names of that exact pattern, only
- * entries this user owns, never a link (nor, removing, a link below one). A worker killed between
- * moving the old tree aside and moving the new one in left `target` missing and its only copy in
- * that `.old`: it is put back as `target`, not removed. Names from before the owner was written
- * are removed only once they predate this boot. Best effort: an entry that cannot be judged, moved or removed is left for the next sync.
+ * The staging entries beside `target` now: those whose process is gone (only this user's, never a
+ * link), and the names of the others but links (no sync makes one), which may belong to a
+ * running sync.
  */
-export async function sweepStaleStaging(target: string): Promise<void> {
+async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: string[] }> {
   const dir = dirname(target);
   const uid = process.getuid?.();
   const stale: Stale[] = [];
+  const running: string[] = [];
   const self = ownStagingOwner();
   const booted = bootTimeMs();
   for (const name of await readdir(dir).catch(() => [] as string[])) {
@@ -108,27 +84,43 @@ export async function sweepStaleStaging(target: string): Promise<void> {
     if (parsed === undefined) continue;
     const path = join(dir, name);
     const stat = await lstat(path).catch(() => undefined);
-    if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
-    const held = live.has(name.replace(/\.old$/, ""));
-    const facts = { owner: parsed.owner, ctimeMs: stat.ctimeMs, held, self, bootTimeMs: booted };
-    if (isOwnerGone(facts, isAlive)) stale.push({ path, old: parsed.old, stat });
+    if (stat === undefined || stat.isSymbolicLink()) continue;
+    const facts = {
+      owner: parsed.owner,
+      ctimeMs: stat.ctimeMs,
+      held: isHeld(name),
+      self,
+      bootTimeMs: booted,
+    };
+    if ((uid === undefined || stat.uid === uid) && isOwnerGone(facts, isAlive))
+      stale.push({ path, tree: parsed.kind !== "staging", stat });
+    else running.push(name);
   }
-  let restored: Stale | undefined;
-  if (stale.some((entry) => entry.old) && (await lstat(target).catch(() => undefined)) === undefined) {
-    // Several: the one moved aside last (a rename sets its ctime) held the newest tree.
-    const olds = stale.filter((entry) => entry.old).sort((a, b) => b.stat.ctimeMs - a.stat.ctimeMs);
-    for (const candidate of olds) {
-      const moved = await rename(candidate.path, target).then(
-        () => true,
-        () => false,
-      );
-      if (moved) {
-        restored = candidate;
-        break;
-      }
-    }
+  return { stale, running };
+}
+
+/**
+ * Clears what syncs to `target` whose process is gone left beside it (their staging entries are
+ * named `.<target>.paperclip-sync-n<pidns>-b<boot>-p<pid>-<random>`: a staging directory, a
+ * single file's temporary file, a replaced tree's `.old`, a tree being put back's `.restore`).
+ * Only names of that exact pattern, only entries this user owns, never a link (nor, removing, a
+ * link below one). A worker killed between moving the old tree aside and moving the new one in
+ * left `target` missing and its only copy in that `.old`: it is put back as `target` (see
+ * `restoreTree`), or kept while another sync to the target may run, never removed. Names from
+ * before the owner was written are removed only once they predate this boot. Best effort: an
+ * entry that cannot be judged, moved or removed is left for the next sync.
+ */
+export async function sweepStaleStaging(target: string): Promise<void> {
+  const { stale } = await judgeStaging(target);
+  // Several: the one moved aside last (a rename sets its ctime) held the newest tree.
+  const trees = stale.filter((entry) => entry.tree).sort((a, b) => b.stat.ctimeMs - a.stat.ctimeMs);
+  let kept: readonly Stale[] = [];
+  if (trees.length > 0 && (await lstat(target).catch(() => undefined)) === undefined) {
+    const othersMayRun = async (claim: string) =>
+      (await judgeStaging(target)).running.some((name) => name !== claim);
+    if ((await restoreTree(trees[0]!.path, target, othersMayRun)) === "deferred") kept = trees;
   }
   for (const entry of stale) {
-    if (entry !== restored) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
+    if (!kept.includes(entry)) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
   }
 }

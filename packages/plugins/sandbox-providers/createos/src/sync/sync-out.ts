@@ -20,10 +20,10 @@ import {
 import { countBytes, exactBytes, extractArchive, plainTar } from "./archive-stream.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { ExtractedLinks } from "./extracted-links.js";
+import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { entryFootprint, extractionRoom } from "./host-room.js";
 import { assertExtractedLinksInside } from "./staged-links.js";
-import { releaseStaging } from "./stale-staging.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   missingSource,

@@ -1,0 +1,116 @@
+import { link, lstat, readdir, rename, rm, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { holdStaging, releaseStaging } from "./held-staging.js";
+import { restoreWindow } from "./restore-window.js";
+import { newStagingPath, parseStagingName } from "./staging-name.js";
+
+/**
+ * Putting a dead worker's replaced tree (its `.old`) back as its missing target must never
+ * replace what another process promoted to that target meanwhile. Node has no
+ * renameat2(RENAME_NOREPLACE), and nothing else moves a name into place only if the place is free:
+ * - a file is put back with link(2), which never replaces anything, then its old name unlinked;
+ * - a directory cannot be (no hard links to directories, and mkdir cannot adopt a tree), and
+ *   rename(2) fails over a non-empty directory or a non-directory but replaces an empty
+ *   directory, such as an empty tree just promoted. So restores and promotions exclude each
+ *   other through names instead. The restore (1) claims the tree by renaming it to a `.restore`
+ *   of its own (one rename: exactly one process gets it), (2) gives up if any other staging entry
+ *   of the target may belong to a running sync, (3) gives up if the target exists, then
+ *   (4) renames. A promotion, once its staging exists and before it renames anything, takes every
+ *   `.restore` of its target for itself. A promotion that renames between (3) and (4) either
+ *   looked for claims after (1), took this one, and (4) finds nothing; or looked before (1), and
+ *   then its staging existed from before (1) until after (3), so (2) saw it and gave up.
+ * Promotions by builds that predate this exchange do not take claims.
+ */
+export type RestoreOutcome =
+  /** The tree is the target again. */
+  | "restored"
+  /** The target exists: the tree, older than it, was removed. */
+  | "superseded"
+  /** Another process claimed the tree first (another sweep, or a promotion superseding it). */
+  | "taken"
+  /** A sync to the target may be running: the tree is left claimed, for a later sweep. */
+  | "deferred";
+
+async function moved(from: string, to: string): Promise<boolean> {
+  return rename(from, to).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
+  );
+}
+
+/**
+ * Puts `tree` (a stale `.old` or `.restore` beside `target`) back as `target`, which was found
+ * missing. `othersMayRun(claim)` tells whether any staging entry of the target but the claim
+ * named `claim` may belong to a running sync.
+ */
+export async function restoreTree(
+  tree: string,
+  target: string,
+  othersMayRun: (claim: string) => Promise<boolean>,
+): Promise<RestoreOutcome> {
+  const claim = `${holdStaging(newStagingPath(target))}.restore`;
+  try {
+    if (!(await moved(tree, claim))) return "taken";
+    if (await othersMayRun(basename(claim))) return "deferred";
+    if (!(await exists(target))) {
+      await restoreWindow.beforePlace?.();
+      const outcome = await place(claim, target);
+      if (outcome !== "superseded") return outcome;
+    }
+    await rm(claim, { recursive: true, force: true }).catch(() => undefined);
+    return "superseded";
+  } finally {
+    releaseStaging(claim);
+  }
+}
+
+/** The last step: moves the claimed tree to `target` without ever replacing what is there. */
+async function place(claim: string, target: string): Promise<RestoreOutcome> {
+  const stat = await lstat(claim).catch(() => undefined);
+  if (stat === undefined) return "taken";
+  try {
+    if (stat.isDirectory()) {
+      await rename(claim, target);
+    } else {
+      await link(claim, target);
+      // Once linked the file is the target; a promotion that took the claim meanwhile removes it.
+      await unlink(claim).catch(() => undefined);
+    }
+    return "restored";
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "taken";
+    if (code === "EEXIST" || code === "ENOTEMPTY" || code === "ENOTDIR" || code === "EISDIR")
+      return "superseded";
+    return "deferred";
+  }
+}
+
+/**
+ * For a promotion of `target`, once its staging exists and before it renames anything: takes
+ * every `.restore` of the target this user owns (whoever claimed it) as this process's held
+ * `.old`, so no restore can put it over what is promoted. Returns their paths: removed once the
+ * promotion succeeded, left (and released) as trees to put back if it failed.
+ */
+export async function takePendingRestores(target: string): Promise<string[]> {
+  const dir = dirname(target);
+  const uid = process.getuid?.();
+  const taken: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (parseStagingName(target, name)?.kind !== "restore") continue;
+    const path = join(dir, name);
+    const stat = await lstat(path).catch(() => undefined);
+    if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
+    const mine = `${holdStaging(newStagingPath(target))}.old`;
+    if (await moved(path, mine)) taken.push(mine);
+    else releaseStaging(mine);
+  }
+  return taken;
+}
