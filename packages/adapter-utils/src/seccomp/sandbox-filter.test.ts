@@ -67,6 +67,18 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
     }
   });
 
+  it("denies a file lease, which stalls the host's writers of a file the program may only read", () => {
+    const F_SETLEASE = 1024;
+    expect(decide("fcntl", [3, F_SETLEASE, 0])).toBe(ERRNO | EPERM); // F_RDLCK
+    // The kernel compares the command as an unsigned int: high bits hide nothing.
+    expect(decide("fcntl", [3, 2 ** 32 + F_SETLEASE, 0])).toBe(ERRNO | EPERM);
+    // F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_SETLK, F_SETLKW, F_OFD_SETLK, F_DUPFD_CLOEXEC,
+    // F_GETLEASE, F_NOTIFY, F_SETPIPE_SZ, F_ADD_SEALS: what programs and their runtimes use.
+    for (const command of [0, 1, 2, 3, 4, 6, 7, 37, 1030, 1025, 1026, 1031, 1033]) {
+      expect(decide("fcntl", [3, command]), String(command)).toBe(SECCOMP_RET_ALLOW);
+    }
+  });
+
   it("lets socket create local, IP and netlink sockets only: no AF_VSOCK, no module-loaded family", () => {
     for (const family of [1, 2, 10]) {
       expect(decide("socket", [family, 1]), String(family)).toBe(SECCOMP_RET_ALLOW);

@@ -1,4 +1,5 @@
 import { assemble, type BpfInstruction, type BpfStep, encode } from "./bpf-program.js";
+import { fcntlCommandSteps } from "./fcntl-commands.js";
 import { MODE_ARGUMENT, OPEN_FLAGS_ARGUMENT, setIdLabel, setIdModeSteps } from "./set-id-modes.js";
 import {
   AUDIT_ARCH,
@@ -191,6 +192,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   route(["clone"], "clone");
   route(["unshare"], "unshare");
   route(["ioctl"], "ioctl");
+  route(["fcntl"], "fcntl");
   route(["socket"], "socket");
   route(["socketpair"], "socketpair");
   for (const name of [...Object.keys(MODE_ARGUMENT), ...Object.keys(OPEN_FLAGS_ARGUMENT)] as SyscallName[])
@@ -238,6 +240,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "label", name: "socketpair" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
     ...allowOnly([ALLOWED_SOCKET_FAMILIES.AF_UNIX], "nofamily"),
+    ...fcntlCommandSteps(SECCOMP_DATA.arg(1)),
     ...setIdModeSteps(SECCOMP_DATA.arg),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },

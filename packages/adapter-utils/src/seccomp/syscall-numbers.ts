@@ -52,6 +52,7 @@ export const SYSCALLS = {
   syslog: { x64: 103, arm64: 116 },
   quotactl: { x64: 179, arm64: 60 },
   ioctl: { x64: 16, arm64: 29 },
+  fcntl: { x64: 72, arm64: 25 },
   socket: { x64: 41, arm64: 198 },
   socketpair: { x64: 53, arm64: 199 },
   // Calls that set a file's mode: x86_64 keeps the old path-based ones aarch64 never had.
