@@ -132,7 +132,8 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
   });
 
   it("allows an ordinary call after a handful of comparisons, not one per listed call", () => {
-    for (const nr of [0, 1, 202, 257]) {
+    const listed = new Set<number | null>(Object.values(SYSCALLS).map((numbers) => numbers[arch]));
+    for (const nr of [0, 1, 63, 202, 257].filter((candidate) => !listed.has(candidate))) {
       const stats = { executed: 0 };
       expect(run(program, call(native, nr), stats)).toBe(SECCOMP_RET_ALLOW);
       expect(stats.executed, String(nr)).toBeLessThanOrEqual(14);
