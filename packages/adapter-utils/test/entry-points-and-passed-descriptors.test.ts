@@ -33,8 +33,9 @@ describe("the kernel's other ways in", () => {
   // takes every number from 0x40000000 up). The calls a deny list usually
   // names and this one leaves to the kernel refuse an unprivileged caller, or are harmless:
   // a file handle opens only with CAP_DAC_READ_SEARCH; another process's pages (the
-  // bridge's) need ptrace read access, which its PR_SET_DUMPABLE 0 refuses; fanotify and
-  // chroot need capabilities; the devices behind denied calls are not in bwrap's /dev.
+  // bridge's) need ptrace read access, which its PR_SET_DUMPABLE 0 refuses; fanotify (but for
+  // its FID mode, which watches only inodes the program can read, as inotify does) and chroot
+  // need capabilities; the devices behind denied calls are not in bwrap's /dev.
   const ENTRIES_HELD = {
     ...(process.arch === "x64"
       ? {

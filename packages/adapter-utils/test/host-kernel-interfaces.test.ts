@@ -9,14 +9,17 @@ afterEach(cleanupAll);
  * binfmt_misc's `register` makes the kernel run an interpreter of the program's choice for
  * every matching file any host process executes; tracefs, debugfs and bpf reach the whole
  * kernel. The test mounts them itself, in a private mount namespace, so it does not depend
- * on what the host has mounted.
+ * on what the host has mounted; one the host has mounted already is kept (a second tracefs
+ * mount at the same place fails with EBUSY).
  */
 const MOUNTS = [
-  "mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc",
-  "mount -t tracefs tracefs /sys/kernel/tracing",
-  "mount -t debugfs debugfs /sys/kernel/debug",
-  "mount -t bpf bpf /sys/fs/bpf",
-].join(" && ");
+  ["binfmt_misc", "/proc/sys/fs/binfmt_misc"],
+  ["tracefs", "/sys/kernel/tracing"],
+  ["debugfs", "/sys/kernel/debug"],
+  ["bpf", "/sys/fs/bpf"],
+]
+  .map(([kind, place]) => `{ mountpoint -q ${place} || mount -t ${kind} ${kind} ${place}; }`)
+  .join(" && ");
 
 /**
  * Runs in the sandbox: the kernel interfaces it can see (the topmost mount at each place,

@@ -91,6 +91,24 @@ describe("request-target spellings against the proxy", () => {
       ["a ws: scheme", `GET ws://127.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
       ["backslashes after the scheme", `GET http:\\\\127.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
       ["no slashes after the scheme", `GET http:127.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
+      ["one slash after the scheme", `GET http:/127.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
+      // WHATWG ends the authority at `\` and `#`; a parser that did not would see the allowed one.
+      ["an allowed authority after \\@", `GET http://127.0.0.1:${c}\\@127.0.0.1:${a}/ HTTP/1.1\r\n\r\n`],
+      ["an allowed authority after #@", `GET http://127.0.0.1:${c}#@127.0.0.1:${a}/ HTTP/1.1\r\n\r\n`],
+      ["the allowed authority as userinfo", `GET http://127.0.0.1:${a}@127.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
+      [
+        "CONNECT with the allowed authority as userinfo",
+        `CONNECT 127.0.0.1:${a}@127.0.0.1:${c} HTTP/1.1\r\n\r\n`,
+      ],
+      // WHATWG decodes these to 127.0.0.1 (percent-decoding, IDNA's full-width digits and dots).
+      ["a percent-encoded host", `GET http://%31%32%37.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
+      ["full-width digits", `GET http://\uff11\uff12\uff17.0.0.1:${c}/ HTTP/1.1\r\n\r\n`],
+      ["ideographic full stops", `GET http://127\u30020\u30020\u30021:${c}/ HTTP/1.1\r\n\r\n`],
+      // URL parsers drop a tab or newline inside the host; this one must not join the halves.
+      ["a tab inside the host", `GET http://127.0.\t0.1:${c}/ HTTP/1.1\r\n\r\n`],
+      ["a zone id", `GET http://[::1%25lo]:${c}/ HTTP/1.1\r\n\r\n`],
+      ["IPv4-compatible IPv6", `GET http://[::127.0.0.1]:${c}/ HTTP/1.1\r\n\r\n`],
+      ["NAT64 of loopback", `CONNECT [64:ff9b::7f00:1]:${c} HTTP/1.1\r\n\r\n`],
       [
         "two Content-Lengths hiding a second request",
         `GET http://127.0.0.1:${a}/ HTTP/1.1\r\nContent-Length: 60\r\nContent-Length: 0\r\n\r\nGET http://127.0.0.1:${c}/ HTTP/1.1\r\n\r\n`,

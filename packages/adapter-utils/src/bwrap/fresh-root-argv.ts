@@ -1,4 +1,5 @@
 import path from "node:path";
+import { devArgs } from "./device-directory.js";
 import { isSameOrBelow, type MountRequest, parentDirectories, sourceOf } from "./mount-request.js";
 
 export interface Mounted {
@@ -27,8 +28,7 @@ export class FreshRootArgv {
       "/",
       "--proc",
       "/proc",
-      "--dev",
-      "/dev",
+      ...devArgs(tmpfsSize),
       ...this.sized(),
       "--tmpfs",
       "/tmp",

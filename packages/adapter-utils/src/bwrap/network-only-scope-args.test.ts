@@ -43,9 +43,12 @@ describe("buildNetworkOnlyScopeArgs", () => {
     const { args, maskDirs } = buildNetworkOnlyScopeArgs(plan({ tmpfsSize: 65536 }));
     const sized = args.flatMap((arg, index) => (arg === "--size" ? [args.slice(index, index + 4)] : []));
     expect(sized).toEqual([
+      ["--size", "65536", "--tmpfs", "/dev/shm"],
       ["--size", "65536", "--tmpfs", "/tmp"],
       ["--size", "65536", "--tmpfs", "/run"],
     ]);
+    // bwrap's --size does not reach --dev: /dev takes no file once every mount below it is made.
+    expect(args.slice(-2)).toEqual(["--remount-ro", "/dev"]);
     // Only the read-only /proc/1 mask is still a directory of the run's.
     expect(maskDirs).toHaveLength(1);
   });

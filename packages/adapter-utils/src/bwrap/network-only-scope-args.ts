@@ -1,5 +1,6 @@
 import { maskDirPath } from "../temp-dir/run-dir-known-entries.js";
 import { BindBackArgv } from "./bind-back-argv.js";
+import { devArgs, sealDevArgs } from "./device-directory.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
@@ -55,7 +56,7 @@ export interface NetworkOnlyScopeArgs {
  * Paths the program needs under a masked directory are bound back.
  */
 export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOnlyScopeArgs {
-  const args = ["--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"];
+  const args = ["--bind", "/", "/", "--proc", "/proc", ...devArgs(plan.tmpfsSize ?? null)];
   for (const candidate of ["/proc/sys", "/sys"]) {
     if (kindOf(plan.layout, candidate).kind === "directory") args.push("--ro-bind", candidate, candidate);
   }
@@ -73,6 +74,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     tree.createParents(dest);
     args.push("--ro-bind", source, dest);
   }
+  args.push(...sealDevArgs(plan.tmpfsSize ?? null));
   return { args, maskDirs };
 }
 

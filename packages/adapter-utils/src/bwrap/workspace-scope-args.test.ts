@@ -80,9 +80,9 @@ function binds(args: string[]): { op: string; source: string; dest: string }[] {
 }
 
 describe("buildWorkspaceScopeArgs", () => {
-  it("with tmpfsSize, caps the root and /tmp (bwrap --size before each writable tmpfs)", () => {
+  it("with tmpfsSize, caps the root, /dev/shm and /tmp, and seals /dev's own tmpfs last", () => {
     const args = buildWorkspaceScopeArgs(plan(merged, { tmpfsSize: 65536 }));
-    expect(args.slice(0, 10)).toEqual([
+    expect(args.slice(0, 16)).toEqual([
       "--size",
       "65536",
       "--tmpfs",
@@ -93,10 +93,19 @@ describe("buildWorkspaceScopeArgs", () => {
       "/dev",
       "--size",
       "65536",
+      "--tmpfs",
+      "/dev/shm",
+      "--size",
+      "65536",
+      "--tmpfs",
+      "/tmp",
     ]);
-    expect(args[10]).toBe("--tmpfs");
-    expect(args[11]).toBe("/tmp");
-    expect(buildWorkspaceScopeArgs(plan(merged))).not.toContain("--size");
+    // bwrap's --size does not reach --dev: /dev takes no file once every mount below it is made.
+    expect(args.slice(-2)).toEqual(["--remount-ro", "/dev"]);
+    const uncapped = buildWorkspaceScopeArgs(plan(merged));
+    expect(uncapped).not.toContain("--size");
+    expect(uncapped).not.toContain("/dev/shm");
+    expect(uncapped.join(" ")).not.toContain("--remount-ro /dev");
   });
   it("starts from a fresh root with its own /proc, /dev and /tmp", () => {
     expect(buildWorkspaceScopeArgs(plan(merged)).slice(0, 8)).toEqual([

@@ -1,3 +1,4 @@
+import { sealDevArgs } from "./device-directory.js";
 import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
@@ -63,6 +64,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   if (plan.proxyMount !== null) {
     root.bind(plan.proxyMount.source, root.throughLinks(plan.proxyMount.dest), "ro");
   }
+  root.args.push(...sealDevArgs(plan.tmpfsSize ?? null));
   return root.args;
 }
 

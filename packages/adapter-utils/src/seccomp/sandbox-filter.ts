@@ -1,4 +1,5 @@
 import { assemble, type BpfInstruction, type BpfStep, encode } from "./bpf-program.js";
+import { fcntlCommandSteps } from "./fcntl-commands.js";
 import { MODE_ARGUMENT, OPEN_FLAGS_ARGUMENT, setIdLabel, setIdModeSteps } from "./set-id-modes.js";
 import {
   AUDIT_ARCH,
@@ -65,7 +66,11 @@ export const DENIED_SYSCALLS: readonly SyscallName[] = [
  * Denied with ENOSYS, so callers take their fallback: `clone3` passes its flags in
  * memory the filter cannot read (glibc then uses `clone`, whose flags it checks), as
  * `openat2` does its mode (callers then use `openat`, whose mode it checks: set-id-modes.ts),
- * and io_uring runs operations outside any syscall check (libuv falls back to its thread pool).
+ * io_uring runs operations outside any syscall check (libuv falls back to its thread pool),
+ * and `io_setup` reserves Linux AIO events from one host-wide pool (`fs.aio-max-nr`) no
+ * namespace separates: a program that took it all failed every host process's `io_setup`
+ * (databases, QEMU) until its run ended. Without a context the other AIO calls do nothing;
+ * libaio's callers fall back to threads, as on a kernel without AIO.
  */
 export const UNAVAILABLE_SYSCALLS: readonly SyscallName[] = [
   "clone3",
@@ -73,6 +78,7 @@ export const UNAVAILABLE_SYSCALLS: readonly SyscallName[] = [
   "io_uring_setup",
   "io_uring_enter",
   "io_uring_register",
+  "io_setup",
 ];
 
 /** `CLONE_NEW*` bits of `clone` flags (CLONE_NEWTIME shares its bit with the exit signal there). */
@@ -191,6 +197,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
   route(["clone"], "clone");
   route(["unshare"], "unshare");
   route(["ioctl"], "ioctl");
+  route(["fcntl"], "fcntl");
   route(["socket"], "socket");
   route(["socketpair"], "socketpair");
   for (const name of [...Object.keys(MODE_ARGUMENT), ...Object.keys(OPEN_FLAGS_ARGUMENT)] as SyscallName[])
@@ -238,6 +245,7 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "label", name: "socketpair" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
     ...allowOnly([ALLOWED_SOCKET_FAMILIES.AF_UNIX], "nofamily"),
+    ...fcntlCommandSteps(SECCOMP_DATA.arg(1)),
     ...setIdModeSteps(SECCOMP_DATA.arg),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },

@@ -39,6 +39,7 @@ export const SYSCALLS = {
   io_uring_setup: { x64: 425, arm64: 425 },
   io_uring_enter: { x64: 426, arm64: 426 },
   io_uring_register: { x64: 427, arm64: 427 },
+  io_setup: { x64: 206, arm64: 0 },
   kexec_load: { x64: 246, arm64: 104 },
   kexec_file_load: { x64: 320, arm64: 294 },
   init_module: { x64: 175, arm64: 105 },
@@ -52,6 +53,7 @@ export const SYSCALLS = {
   syslog: { x64: 103, arm64: 116 },
   quotactl: { x64: 179, arm64: 60 },
   ioctl: { x64: 16, arm64: 29 },
+  fcntl: { x64: 72, arm64: 25 },
   socket: { x64: 41, arm64: 198 },
   socketpair: { x64: 53, arm64: 199 },
   // Calls that set a file's mode: x86_64 keeps the old path-based ones aarch64 never had.
