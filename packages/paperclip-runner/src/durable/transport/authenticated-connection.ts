@@ -2,6 +2,7 @@ import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
 import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
+import { revocationEpoch } from "./revocation-epoch.js";
 import { frameInvalid, parseFrameJson, SecureChannel } from "./secure-channel.js";
 
 /** The server's `welcome`, as this runner uses it. */
@@ -207,12 +208,12 @@ function readWelcome(message: unknown, version: number, withTicket: boolean, arr
     typeof message.connectionId !== "string" ||
     typeof payload.connectionLeaseId !== "string" ||
     typeof payload.connectionLeaseExpiresAtUnixMs !== "number" ||
-    typeof payload.connectionLeaseRevocationEpoch !== "number" ||
     typeof payload.ackedSourceSeq !== "number"
   ) {
     throw frameInvalid("the welcome lacks its lease or acknowledged seq", "welcome");
   }
   const expiry = leaseExpiry(message, payload, arrivedAtMs, "welcome");
+  const epoch = revocationEpoch("welcome", payload.connectionLeaseRevocationEpoch, "welcome");
   const leaseToken = payload.connectionLeaseToken;
   // The server spends a ticket on a lease and grants its token in that welcome (a lease
   // reconnect's welcome has none). Without one the ticket would stay in use for the next
@@ -233,7 +234,7 @@ function readWelcome(message: unknown, version: number, withTicket: boolean, arr
     leaseId: payload.connectionLeaseId,
     leaseToken: typeof leaseToken === "string" ? leaseToken : null,
     leaseExpiry: expiry,
-    revocationEpoch: payload.connectionLeaseRevocationEpoch,
+    revocationEpoch: epoch,
     ackedSourceSeq: payload.ackedSourceSeq,
     maxBatchEvents: typeof maxBatchEvents === "number" ? maxBatchEvents : DEFAULT_MAX_BATCH_EVENTS,
     pendingCommands: Array.isArray(payload.pendingCommands) ? payload.pendingCommands : [],
