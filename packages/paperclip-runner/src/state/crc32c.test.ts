@@ -10,6 +10,23 @@ describe("crc32c", () => {
     expect(crc32c(Buffer.alloc(32, 0xff))).toBe(0x62a8ab43);
   });
 
+  it("agrees with a byte-at-a-time CRC-32C at every length and alignment", () => {
+    const bitwise = (bytes: Uint8Array): number => {
+      let crc = -1;
+      for (const byte of bytes) {
+        crc ^= byte;
+        for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+      }
+      return (crc ^ -1) >>> 0;
+    };
+    const bytes = Buffer.from(Array.from({ length: 67 }, (_, index) => (index * 37 + 11) & 0xff));
+    for (let start = 0; start < 8; start += 1) {
+      for (let end = start; end <= bytes.length; end += 1) {
+        expect(crc32c(bytes.subarray(start, end))).toBe(bitwise(bytes.subarray(start, end)));
+      }
+    }
+  });
+
   it("changes with any one flipped bit", () => {
     const bytes = Buffer.from('{"set":{"nextEventSeq":2},"journal":[],"events":[]}');
     const clean = crc32c(bytes);
