@@ -254,6 +254,19 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
     });
   }
 
+  it("refuses an auth_challenge larger than any challenge before decoding it (ERR_RUNNER_DURABLE_SERVER_PROOF)", async () => {
+    const server = await handMadeServer();
+    const runner = launchRunner(server.url);
+    const conn = await server.nextConnection();
+    expect(await conn.nextPlain()).not.toBeNull();
+    // Valid JSON: it used to be decoded and parsed whole (tens of ms of the runner's loop each).
+    conn.sendRaw(JSON.stringify({ padding: "x".repeat(4 * 1024 * 1024 - 100) }));
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(1);
+    expect(stderr).toContain("code: ERR_RUNNER_DURABLE_SERVER_PROOF");
+    expect(stderr).toContain("the auth_challenge is larger than 65536 bytes");
+  });
+
   it("refuses a welcome whose revocation epoch is negative, the state kept", async () => {
     const server = await handMadeServer();
     const runner = launchRunner(server.url);

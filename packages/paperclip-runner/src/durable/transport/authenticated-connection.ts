@@ -30,6 +30,14 @@ const DEFAULT_MAX_BATCH_EVENTS = 100;
 export const HANDSHAKE_STEP_TIMEOUT_MS = 5_000;
 
 /**
+ * The largest `auth_challenge` read: the server's is under a kilobyte. In listen mode anyone who
+ * reaches the port is greeted with a hello and may answer it with a frame of up to 4 MiB, which
+ * took tens of milliseconds of the runner's loop to decode and parse: a flood of them slowed the
+ * server's handshake beside them. A larger answer is refused by its size alone.
+ */
+export const MAX_CHALLENGE_BYTES = 64 * 1024;
+
+/**
  * One authenticated WebSocket connection: the handshake, then secure frames in
  * both directions. A frame that fails a check closes the connection; the error
  * is delivered to `onFailure` (coded: bad frame or counter out of order).
@@ -107,7 +115,7 @@ export class AuthenticatedConnection {
     this.socket.on("message", (data, isBinary) => receive(data.toString(), isBinary, leaseClock()));
     this.socket.on("close", () => handlers.onClose());
     this.socket.on("error", () => this.close());
-    for (const message of queued) receive(message.text, message.isBinary, message.arrivedAtMs);
+    for (const message of queued) receive(message.bytes.toString(), message.isBinary, message.arrivedAtMs);
     if (closed) handlers.onClose();
   }
 
@@ -121,9 +129,9 @@ export class AuthenticatedConnection {
   }
 }
 
-/** A message as it arrived: its text, and when (on `leaseClock()`: a lease is counted from it). */
+/** A message as it arrived: its bytes, decoded only when read, and when (on `leaseClock()`: a lease is counted from it). */
 interface Arrived {
-  readonly text: string;
+  readonly bytes: Buffer;
   readonly isBinary: boolean;
   readonly arrivedAtMs: number;
 }
@@ -135,7 +143,8 @@ class Inbox {
   private failure: ((error: unknown) => void) | null = null;
   private closed = false;
   private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
-    const arrived = { text: data.toString(), isBinary, arrivedAtMs: leaseClock() };
+    // `nodebuffer`, ws's default binary type: every message is one Buffer.
+    const arrived = { bytes: data as Buffer, isBinary, arrivedAtMs: leaseClock() };
     if (this.waiter !== null) {
       const resolve = this.waiter;
       this.waiter = null;
@@ -154,7 +163,14 @@ class Inbox {
 
   async next(plain: boolean): Promise<{ readonly message: unknown; readonly arrivedAtMs: number }> {
     const arrived = this.messages.shift() ?? (await this.wait(plain));
-    return { message: parseJson(arrived.text), arrivedAtMs: arrived.arrivedAtMs };
+    if (plain && arrived.bytes.length > MAX_CHALLENGE_BYTES) {
+      throw new RunnerError(
+        "ERR_RUNNER_DURABLE_SERVER_PROOF",
+        `durable handshake failed: the auth_challenge is larger than ${MAX_CHALLENGE_BYTES} bytes`,
+        { details: { reason: "oversized" } },
+      );
+    }
+    return { message: parseJson(arrived.bytes.toString()), arrivedAtMs: arrived.arrivedAtMs };
   }
 
   private wait(plain: boolean): Promise<Arrived> {
