@@ -15,12 +15,13 @@ const TICKET = HAND_MADE_TICKET;
 async function preparedRunner(
   extra: readonly string[] = [],
   stateDir?: string,
+  welcome: Record<string, unknown> = {},
 ): Promise<{ runner: Launched; conn: PeerConnection; harnessPid: number; server: HandMadeServer }> {
   const server = await handMadeServer();
   const runner = launchRunner(server.url, extra, stateDir);
   const conn = await server.nextConnection();
   await conn.handshake(TICKET);
-  conn.welcome();
+  conn.welcome(welcome);
   conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
   expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
   conn.sendCommand({
@@ -225,6 +226,59 @@ describe("the durable runner against a hostile server", { timeout: 30_000 }, () 
       );
     });
   }
+
+  for (const [name, welcomeEpoch, renewedEpoch, words] of [
+    ["raised: a renewal cannot advance it", 0, 1, "connectionLeaseRevocationEpoch 1 is not the lease's 0"],
+    ["lowered below the welcome's", 2, 1, "connectionLeaseRevocationEpoch 1 goes back from the lease's 2"],
+    [
+      "missing (it was named back as null)",
+      0,
+      undefined,
+      "connectionLeaseRevocationEpoch is not a non-negative integer",
+    ],
+    ["a fraction", 0, 0.5, "connectionLeaseRevocationEpoch is not a non-negative integer"],
+  ] as const) {
+    it(`refuses a lease_renewed whose revocation epoch is ${name} (ERR_RUNNER_DURABLE_FRAME_INVALID)`, async () => {
+      const { runner, conn, harnessPid } = await preparedRunner([], undefined, {
+        connectionLeaseRevocationEpoch: welcomeEpoch,
+      });
+      conn.send({
+        kind: "lease_renewed",
+        payload: {
+          connectionLeaseExpiresAtUnixMs: conn.now() + 60_000,
+          connectionLeaseRevocationEpoch: renewedEpoch,
+        },
+      });
+      await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+      expect((await runner.exited).stderr).toContain(words);
+    });
+  }
+
+  it("refuses an auth_challenge larger than any challenge before decoding it (ERR_RUNNER_DURABLE_SERVER_PROOF)", async () => {
+    const server = await handMadeServer();
+    const runner = launchRunner(server.url);
+    const conn = await server.nextConnection();
+    expect(await conn.nextPlain()).not.toBeNull();
+    // Valid JSON: it used to be decoded and parsed whole (tens of ms of the runner's loop each).
+    conn.sendRaw(JSON.stringify({ padding: "x".repeat(4 * 1024 * 1024 - 100) }));
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(1);
+    expect(stderr).toContain("code: ERR_RUNNER_DURABLE_SERVER_PROOF");
+    expect(stderr).toContain("the auth_challenge is larger than 65536 bytes");
+  });
+
+  it("refuses a welcome whose revocation epoch is negative, the state kept", async () => {
+    const server = await handMadeServer();
+    const runner = launchRunner(server.url);
+    const conn = await server.nextConnection();
+    await conn.handshake(TICKET);
+    conn.welcome({ connectionLeaseRevocationEpoch: -1 });
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(1);
+    expect(stderr).toContain("code: ERR_RUNNER_DURABLE_FRAME_INVALID");
+    expect(stderr).toContain("the welcome's connectionLeaseRevocationEpoch is not a non-negative integer");
+    expect((await durableState(runner.stateDir)).lifecycle).toBe("recoverable_failure");
+  });
 
   it("answers a command that breaks the seq or its shape `rejected` without applying it; one without an id is a bad frame", async () => {
     const { runner, conn, harnessPid } = await preparedRunner();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
+import { parseJournal } from "../src/state/parse-journal.js";
 import type { StateDelta } from "../src/state/state-delta.js";
 import { turnCompleted } from "./helpers/local-steps.js";
 import { builtinHarnessArgs, Controller, writeScript } from "./local-controller.js";
@@ -11,8 +12,7 @@ const TURNS = ["c3", "c4", "c5"];
 
 /** The journal's records (each one `fdatasync`), the header left out. */
 function journalRecords(stateDir: string): StateDelta[] {
-  const lines = readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8").trim().split("\n");
-  return lines.slice(1).map((line) => JSON.parse(line) as StateDelta);
+  return [...parseJournal(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8")).records];
 }
 
 const entriesOf = (record: StateDelta) => record.journal.map((entry) => [entry.commandId, entry.status]);

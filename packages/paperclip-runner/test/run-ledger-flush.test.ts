@@ -6,6 +6,7 @@ import type { ControllerCommand } from "../src/commands/controller-command.js";
 import { COMMAND_SCHEMA } from "../src/commands/schemas.js";
 import type { RunLedger } from "../src/local/run-ledger.js";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
+import { parseJournal } from "../src/state/parse-journal.js";
 import type { StateDelta } from "../src/state/state-delta.js";
 import { openDurableStateStore, type StateStore } from "../src/state/state-store.js";
 import { recordingLedger } from "./helpers/recording-ledger.js";
@@ -99,9 +100,9 @@ describe("the run ledger's records and writes", () => {
     while (journalLines(stateDir) === 2) await new Promise((resolve) => setImmediate(resolve));
     await ledger.settled();
     // Exactly two records for the command: its `pending` entry, then its `done` entry with both events.
-    const records = readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8").trim().split("\n").slice(1);
+    const { records } = parseJournal(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8"));
     expect(records).toHaveLength(2);
-    const last = JSON.parse(records[1] as string) as StateDelta;
+    const last = records[1] as StateDelta;
     expect(last.journal.map((entry) => [entry.commandId, entry.status])).toEqual([["c1", "done"]]);
     expect(last.events.map((event) => event.eventType)).toEqual(["item.started", "turn.completed"]);
     expect(written).toHaveLength(1);

@@ -7,7 +7,7 @@ import { RECEIPT_COALESCE_MS } from "../src/local/run-ledger.js";
 import { appendEvent } from "../src/state/append-event.js";
 import { JOURNAL_FILE_NAME } from "../src/state/journal-file.js";
 import { withJournalEntry } from "../src/state/journal-lookup.js";
-import { journalLine, snapshotDigest } from "../src/state/parse-journal.js";
+import { journalLine, parseJournal, snapshotDigest } from "../src/state/parse-journal.js";
 import { parseRunnerState } from "../src/state/parse-runner-state.js";
 import { type RunnerState, STATE_FILE_NAME } from "../src/state/runner-state.js";
 import {
@@ -144,6 +144,50 @@ describe("the durable state journal", () => {
     await next.close();
   });
 
+  it("refuses a journal whose committed record was damaged on disk, and leaves it as it was", async () => {
+    const stateDir = join(tempDirForTest(), "state");
+    const store = await opened(stateDir);
+    const first = step(store.initial, "c1", "pending");
+    await store.save(first, [entry("c1", "pending")]);
+    await store.save(step(first, "c2", "done"), [entry("c2", "done")]);
+    await store.close();
+    const path = join(stateDir, JOURNAL_FILE_NAME);
+    // One bit of the first record's entry ("1" is 0x31, "3" 0x33): read as it parses, the pending
+    // command would be c3, and c1, whose effect may have run, would be new to the next daemon.
+    const damaged = readFileSync(path, "utf8").replace('"commandId":"c1"', '"commandId":"c3"');
+    writeFileSync(path, damaged);
+    const error = await caught(opened(stateDir));
+    expect(error.code).toBe("ERR_RUNNER_STATE_CORRUPT");
+    expect(error.message).toBe("durable state file is not valid: journal line 1 fails its checksum");
+    expect(readFileSync(path, "utf8")).toBe(damaged);
+  });
+
+  it("recovers a journal written before records carried a checksum, and goes on in the checked format", async () => {
+    const stateDir = join(tempDirForTest(), "state");
+    const store = await opened(stateDir);
+    await store.close();
+    const snapshotText = readFileSync(join(stateDir, STATE_FILE_NAME), "utf8");
+    const committed = step(store.initial, "c1", "pending");
+    const bare = (value: unknown) => `${JSON.stringify(value)}\n`;
+    const delta = {
+      set: { nextEventSeq: committed.nextEventSeq },
+      journal: [entry("c1", "pending")],
+      events: committed.outbox,
+    };
+    writeFileSync(
+      join(stateDir, JOURNAL_FILE_NAME),
+      `${bare({ base: snapshotDigest(snapshotText) })}${bare(delta)}`,
+      {
+        mode: 0o600,
+      },
+    );
+    const next = await opened(stateDir);
+    expect(next.recovery?.indeterminate).toEqual(["c1"]);
+    expect(next.initial.outbox.map((event) => event.sourceSeq)).toEqual([1]);
+    expect(JSON.parse(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8")).line.version).toBe(2);
+    await next.close();
+  });
+
   it("refuses a journal hard-linked to another file instead of truncating that file", async () => {
     const stateDir = tempDirForTest();
     const elsewhere = tempDirForTest();
@@ -180,7 +224,7 @@ describe("the durable state journal", () => {
     appendFileSync(join(stateDir, JOURNAL_FILE_NAME), "not a record\n");
     const error = await caught(opened(stateDir));
     expect(error.code).toBe("ERR_RUNNER_STATE_CORRUPT");
-    expect(error.message).toBe("durable state file is not valid: journal line 2 is not JSON");
+    expect(error.message).toBe("durable state file is not valid: journal line 2 is not a checksummed line");
   });
 
   it("ignores a journal that names an older snapshot: a crash between a new snapshot and the journal's restart", async () => {
@@ -214,8 +258,9 @@ describe("the durable state journal", () => {
       expect(index).toBeLessThan((2 * JOURNAL_COMPACT_BYTES) / big.length);
     }
     const snapshotText = readFileSync(join(stateDir, STATE_FILE_NAME), "utf8");
-    expect(JSON.parse(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8"))).toEqual({
+    expect(parseJournal(readFileSync(join(stateDir, JOURNAL_FILE_NAME), "utf8"))).toEqual({
       base: snapshotDigest(snapshotText),
+      records: [],
     });
     state = step(state, "c1", "done");
     await store.save(state, [entry("c1", "done")]);

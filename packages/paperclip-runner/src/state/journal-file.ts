@@ -18,7 +18,7 @@ import {
 import { assertPrivateFile, openPrivateFile } from "../private-fs/open-private-file.js";
 import { errnoCode, wrapOsError } from "../private-fs/os-error.js";
 import { PRIVATE_PATH_ERRORS } from "../private-fs/private-path-errors.js";
-import { journalLine } from "./parse-journal.js";
+import { journalHeaderLine, journalLine } from "./parse-journal.js";
 import type { StateDelta } from "./state-delta.js";
 
 export const JOURNAL_FILE_NAME = "runner-journal.ndjson";
@@ -91,7 +91,7 @@ export class JournalFile {
       throw wrapOsError("ERR_RUNNER_PRIVATE_WRITE_FAILED", error);
     }
     this.offset = 0;
-    this.write(journalLine({ base }));
+    this.write(journalHeaderLine(base));
   }
 
   /** Appends one record; durable on return. */

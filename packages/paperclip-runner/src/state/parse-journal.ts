@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { crc32c } from "./crc32c.js";
 import { corruptState, isObject } from "./parse-runner-state.js";
 import type { StateDelta } from "./state-delta.js";
 
@@ -13,31 +14,86 @@ export interface ParsedJournal {
   readonly records: readonly StateDelta[];
 }
 
+/**
+ * The journal format this runner writes, named in its header. Version 1 (no `version` in the
+ * header, each line bare JSON) carried no checksum and is still read; version 2 frames every
+ * line, the header included, with the CRC-32C of its JSON's UTF-8 bytes.
+ */
+export const JOURNAL_VERSION = 2;
+
+/** A framed line: `{"crc32c":"<8 hex>","line":<the JSON>}`; still one JSON object per line. */
+const FRAME_START = '{"crc32c":"';
+const FRAME_MIDDLE = '","line":';
+const CRC_AT = FRAME_START.length;
+const JSON_AT = CRC_AT + 8 + FRAME_MIDDLE.length;
+const HEX_8 = /^[0-9a-f]{8}$/;
+
 /** Pure: the journal's base name for a snapshot's exact text. */
 export function snapshotDigest(snapshotText: string): string {
   return createHash("sha256").update(snapshotText).digest("hex");
 }
 
 /** One journal line: a record is written whole with its newline, in one `write`. */
-export function journalLine(value: JournalHeader | StateDelta): string {
-  return `${JSON.stringify(value)}\n`;
+export function journalLine(value: StateDelta): string {
+  return framed(JSON.stringify(value));
+}
+
+/** The header line of a journal restarted on the snapshot whose digest is `base`. */
+export function journalHeaderLine(base: string): string {
+  return framed(JSON.stringify({ base, version: JOURNAL_VERSION }));
+}
+
+function framed(json: string): string {
+  const crc = crc32c(Buffer.from(json)).toString(16).padStart(8, "0");
+  return `${FRAME_START}${crc}${FRAME_MIDDLE}${json}}\n`;
 }
 
 /**
  * Pure: the records of a journal file's text. The text after the last newline
  * is a record whose append never completed (a crash in the write, or zeros a
  * power loss left): its commit never returned, nothing acted on it, and it is
- * dropped. A complete line that is not a record is corruption and is refused,
- * never skipped, because skipping could hide a `pending` entry.
+ * dropped. A complete line that is not a record, or whose checksum fails (a
+ * flipped bit, a torn sector), is corruption and is refused, never skipped,
+ * because skipping could hide a `pending` entry; the header is checked too, since
+ * a damaged base name would make the whole journal look stale and be ignored.
  */
 export function parseJournal(text: string): ParsedJournal {
   const end = text.lastIndexOf("\n");
   if (end < 0) return { base: null, records: [] };
   const lines = text.slice(0, end).split("\n");
-  const header = parseLine(lines[0] as string, 0);
+  const first = lines[0] as string;
+  // Only version 2 frames its lines: the header's frame is the version marker.
+  const checked = first.startsWith(FRAME_START);
+  const line = checked ? checkedLine : (text: string) => text;
+  const header = parseLine(line(first, 0), 0);
   if (typeof header.base !== "string") throw corruptState("its header names no snapshot");
-  const records = lines.slice(1).map((line, index) => checkedRecord(parseLine(line, index + 1), index + 1));
+  if (checked && header.version !== JOURNAL_VERSION) {
+    throw corruptState(
+      `its header names journal version ${JSON.stringify(header.version)}, not ${JOURNAL_VERSION}`,
+    );
+  }
+  const records = lines
+    .slice(1)
+    .map((text, index) => checkedRecord(parseLine(line(text, index + 1), index + 1), index + 1));
   return { base: header.base, records };
+}
+
+/** The JSON a framed line holds, once its checksum matches. */
+function checkedLine(line: string, index: number): string {
+  const crc = line.slice(CRC_AT, CRC_AT + 8);
+  if (
+    !line.startsWith(FRAME_START) ||
+    !HEX_8.test(crc) ||
+    line.slice(CRC_AT + 8, JSON_AT) !== FRAME_MIDDLE ||
+    !line.endsWith("}")
+  ) {
+    throw corruptState(`journal line ${index} is not a checksummed line`);
+  }
+  const json = line.slice(JSON_AT, -1);
+  if (crc32c(Buffer.from(json)) !== Number.parseInt(crc, 16)) {
+    throw corruptState(`journal line ${index} fails its checksum`);
+  }
+  return json;
 }
 
 function parseLine(line: string, index: number): Record<string, unknown> {

@@ -2,6 +2,7 @@ import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
 import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
+import { revocationEpoch } from "./revocation-epoch.js";
 import { frameInvalid, parseFrameJson, SecureChannel } from "./secure-channel.js";
 
 /** The server's `welcome`, as this runner uses it. */
@@ -27,6 +28,14 @@ const DEFAULT_MAX_BATCH_EVENTS = 100;
 
 /** How long the server has to answer each handshake step. */
 export const HANDSHAKE_STEP_TIMEOUT_MS = 5_000;
+
+/**
+ * The largest `auth_challenge` read: the server's is under a kilobyte. In listen mode anyone who
+ * reaches the port is greeted with a hello and may answer it with a frame of up to 4 MiB, which
+ * took tens of milliseconds of the runner's loop to decode and parse: a flood of them slowed the
+ * server's handshake beside them. A larger answer is refused by its size alone.
+ */
+export const MAX_CHALLENGE_BYTES = 64 * 1024;
 
 /**
  * One authenticated WebSocket connection: the handshake, then secure frames in
@@ -106,7 +115,7 @@ export class AuthenticatedConnection {
     this.socket.on("message", (data, isBinary) => receive(data.toString(), isBinary, leaseClock()));
     this.socket.on("close", () => handlers.onClose());
     this.socket.on("error", () => this.close());
-    for (const message of queued) receive(message.text, message.isBinary, message.arrivedAtMs);
+    for (const message of queued) receive(message.bytes.toString(), message.isBinary, message.arrivedAtMs);
     if (closed) handlers.onClose();
   }
 
@@ -120,9 +129,9 @@ export class AuthenticatedConnection {
   }
 }
 
-/** A message as it arrived: its text, and when (on `leaseClock()`: a lease is counted from it). */
+/** A message as it arrived: its bytes, decoded only when read, and when (on `leaseClock()`: a lease is counted from it). */
 interface Arrived {
-  readonly text: string;
+  readonly bytes: Buffer;
   readonly isBinary: boolean;
   readonly arrivedAtMs: number;
 }
@@ -134,7 +143,8 @@ class Inbox {
   private failure: ((error: unknown) => void) | null = null;
   private closed = false;
   private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
-    const arrived = { text: data.toString(), isBinary, arrivedAtMs: leaseClock() };
+    // `nodebuffer`, ws's default binary type: every message is one Buffer.
+    const arrived = { bytes: data as Buffer, isBinary, arrivedAtMs: leaseClock() };
     if (this.waiter !== null) {
       const resolve = this.waiter;
       this.waiter = null;
@@ -153,7 +163,14 @@ class Inbox {
 
   async next(plain: boolean): Promise<{ readonly message: unknown; readonly arrivedAtMs: number }> {
     const arrived = this.messages.shift() ?? (await this.wait(plain));
-    return { message: parseJson(arrived.text), arrivedAtMs: arrived.arrivedAtMs };
+    if (plain && arrived.bytes.length > MAX_CHALLENGE_BYTES) {
+      throw new RunnerError(
+        "ERR_RUNNER_DURABLE_SERVER_PROOF",
+        `durable handshake failed: the auth_challenge is larger than ${MAX_CHALLENGE_BYTES} bytes`,
+        { details: { reason: "oversized" } },
+      );
+    }
+    return { message: parseJson(arrived.bytes.toString()), arrivedAtMs: arrived.arrivedAtMs };
   }
 
   private wait(plain: boolean): Promise<Arrived> {
@@ -207,12 +224,12 @@ function readWelcome(message: unknown, version: number, withTicket: boolean, arr
     typeof message.connectionId !== "string" ||
     typeof payload.connectionLeaseId !== "string" ||
     typeof payload.connectionLeaseExpiresAtUnixMs !== "number" ||
-    typeof payload.connectionLeaseRevocationEpoch !== "number" ||
     typeof payload.ackedSourceSeq !== "number"
   ) {
     throw frameInvalid("the welcome lacks its lease or acknowledged seq", "welcome");
   }
   const expiry = leaseExpiry(message, payload, arrivedAtMs, "welcome");
+  const epoch = revocationEpoch("welcome", payload.connectionLeaseRevocationEpoch, "welcome");
   const leaseToken = payload.connectionLeaseToken;
   // The server spends a ticket on a lease and grants its token in that welcome (a lease
   // reconnect's welcome has none). Without one the ticket would stay in use for the next
@@ -233,7 +250,7 @@ function readWelcome(message: unknown, version: number, withTicket: boolean, arr
     leaseId: payload.connectionLeaseId,
     leaseToken: typeof leaseToken === "string" ? leaseToken : null,
     leaseExpiry: expiry,
-    revocationEpoch: payload.connectionLeaseRevocationEpoch,
+    revocationEpoch: epoch,
     ackedSourceSeq: payload.ackedSourceSeq,
     maxBatchEvents: typeof maxBatchEvents === "number" ? maxBatchEvents : DEFAULT_MAX_BATCH_EVENTS,
     pendingCommands: Array.isArray(payload.pendingCommands) ? payload.pendingCommands : [],

@@ -8,6 +8,7 @@ import { LeaseCredentials } from "./lease-credentials.js";
 import { leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { controlEnvelope } from "./prp-envelope.js";
+import { renewedRevocationEpoch } from "./revocation-epoch.js";
 import { isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
 
 /** The open connection and the welcome it was authenticated with. */
@@ -80,7 +81,7 @@ export class ServerLink {
         const welcomed = this.onWelcome(connection);
         const closed = new Promise<void>((resolve) => {
           connection.listen({
-            onMessage: (message, arrivedAtMs) => this.onMessage(message, arrivedAtMs),
+            onMessage: (message, arrivedAtMs) => this.onMessage(message, arrivedAtMs, connection.welcome),
             onFailure: (error) => this.deps.onFailure(error),
             onClose: () => resolve(),
           });
@@ -135,7 +136,8 @@ export class ServerLink {
     await this.deps.onWelcome(welcome);
   }
 
-  private onMessage(message: Record<string, unknown>, arrivedAtMs: number): void {
+  /** A message on the connection `welcome` opened: a renewal keeps that welcome's lease epoch. */
+  private onMessage(message: Record<string, unknown>, arrivedAtMs: number, welcome: Welcome): void {
     if (message.kind !== "lease_renewed") {
       this.deps.onMessage(message);
       return;
@@ -144,9 +146,12 @@ export class ServerLink {
       typeof message.payload === "object" && message.payload !== null ? message.payload : {}
     ) as Record<string, unknown>;
     // An expiry that is not a finite number (or none) is a bad frame: it used to be ignored, and
-    // `1e400` (Infinity) would have been a lease that never lapses.
-    this.credentials.renewed(leaseExpiry(message, payload, arrivedAtMs, "lease"));
-    this.scheduleRenewal(Number(payload.connectionLeaseRevocationEpoch));
+    // `1e400` (Infinity) would have been a lease that never lapses. Both are checked before
+    // either is taken up: a refused frame leaves the lease as it was.
+    const expiry = leaseExpiry(message, payload, arrivedAtMs, "lease");
+    const epoch = renewedRevocationEpoch(payload.connectionLeaseRevocationEpoch, welcome.revocationEpoch);
+    this.credentials.renewed(expiry);
+    this.scheduleRenewal(epoch);
   }
 
   private scheduleRenewal(revocationEpoch: number): void {
