@@ -116,7 +116,7 @@ function isCredential(text: string, schemesEnd: number, start: number, end: numb
 
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
 export function redactAuthSchemes(text: string, context: RedactionContext): string {
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context);
   const schemeStart = schemePatterns().start;
   schemeStart.lastIndex = 0;
@@ -141,7 +141,7 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     if (end - start < 6 || !endsCredential(text.charCodeAt(end))) continue;
     if (isOauthFieldStart(text.charCodeAt(start)) && OAUTH_FIELD.test(text.slice(start, end))) continue;
     if (!isCredential(text, schemesEnd, start, end)) continue;
-    rewriter.replace(start, end, context.replacement);
+    rewriter.replace(start, end);
     schemeStart.lastIndex = end;
   }
   return rewriter.finish();
