@@ -23,6 +23,7 @@ import {
   MAX_KEY_SIDE,
   MAX_LOOKAHEAD,
   MAX_WORD,
+  mayStartSecondWord,
   RUNS_PAST_REACH,
 } from "./key-candidates.js";
 import type { Reach } from "./token-shape.js";
@@ -227,6 +228,7 @@ function flagWordEnd(text: string, afterDash: number): number {
   const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
   while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
   if (codeAt(text, runEnd) !== 32) return runEnd;
+  if (!mayStartSecondWord(text.charCodeAt(runEnd + 1))) return runEnd;
   const { secondWord, flagKeyWord } = keyPatterns();
   secondWord.lastIndex = runEnd;
   if (!secondWord.test(text)) return runEnd;
