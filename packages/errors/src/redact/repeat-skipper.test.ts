@@ -6,7 +6,7 @@ import { Rewriter } from "./rewriter.js";
 // A rule in miniature: the scan stops at every `=`, and a `v` after it becomes `[R]`.
 function redactEachV(text: string, skipRepeats: boolean): { text: string; steps: number } {
   const context = { replacement: "[R]", steps: 0 };
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context);
   let from = 0;
   for (;;) {
@@ -14,7 +14,7 @@ function redactEachV(text: string, skipRepeats: boolean): { text: string; steps:
     const at = text.indexOf("=", from);
     if (at === -1) break;
     // Only `v` values are replaced: a step may replace nothing.
-    if (text.charCodeAt(at + 1) === 118) rewriter.replace(at + 1, at + 2, context.replacement);
+    if (text.charCodeAt(at + 1) === 118) rewriter.replace(at + 1, at + 2);
     from = at + 1;
   }
   return { text: rewriter.finish(), steps: context.steps };
@@ -23,7 +23,7 @@ function redactEachV(text: string, skipRepeats: boolean): { text: string; steps:
 // A rule whose steps read far ahead: a `v` is replaced only when the character 10,000 on is not `z`.
 function redactLookingFar(text: string, skipRepeats: boolean): string {
   const context = { replacement: "[R]", steps: 0 };
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context);
   let from = 0;
   let reach = 0;
@@ -32,7 +32,7 @@ function redactLookingFar(text: string, skipRepeats: boolean): string {
     const at = text.indexOf("=v", from);
     if (at === -1) break;
     reach = at + 10_001;
-    if (text.charCodeAt(at + 10_000) !== 122) rewriter.replace(at + 1, at + 2, context.replacement);
+    if (text.charCodeAt(at + 10_000) !== 122) rewriter.replace(at + 1, at + 2);
     from = at + 2;
   }
   return rewriter.finish();
@@ -42,7 +42,7 @@ function redactLookingFar(text: string, skipRepeats: boolean): string {
 // blanks after it end in something other than `z`.
 function redactBeforeBlanks(text: string, runsPastReach: number | null): string {
   const context = { replacement: "[R]", steps: 0 };
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context, runsPastReach ?? 0);
   let from = 0;
   let reach = 0;
@@ -53,7 +53,7 @@ function redactBeforeBlanks(text: string, runsPastReach: number | null): string 
     reach = at + 3;
     let runEnd = at + 2;
     while (text.charCodeAt(runEnd) === 32) runEnd += 1;
-    if (text.charCodeAt(runEnd) !== 122) rewriter.replace(at + 1, at + 2, context.replacement);
+    if (text.charCodeAt(runEnd) !== 122) rewriter.replace(at + 1, at + 2);
     from = at + 2;
   }
   return rewriter.finish();

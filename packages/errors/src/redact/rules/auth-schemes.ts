@@ -26,8 +26,14 @@ function schemeRunEnd(text: string, from: number): number {
   const schemeRun = schemePatterns().run;
   let position = from;
   for (;;) {
+    // Every word of the run starts with `b` or `B` after a blank: most credentials fail this
+    // comparison, before a call into the engine.
+    let next = position;
+    while (next - position < MAX_BLANKS && isBlank(text.charCodeAt(next))) next += 1;
+    if (next === position || (text.charCodeAt(next) | 0x20) !== 98) return position;
     schemeRun.lastIndex = position;
-    if (schemeRun.exec(text) === null || schemeRun.lastIndex === position) return position;
+    // test, not exec: where the run ends is all this needs, and a match array per scheme costs.
+    if (!schemeRun.test(text) || schemeRun.lastIndex === position) return position;
     position = schemeRun.lastIndex;
   }
 }
@@ -43,8 +49,21 @@ const PROSE_AFTER_SCHEME = new Set(
 );
 
 // What may follow a credential: the end, a blank, a quote, a separator or a closing bracket.
+// Comparisons, not a lookup in a string of them: this runs for every credential.
 const endsCredential = (code: number): boolean =>
-  Number.isNaN(code) || isWhitespace(code) || "\"'`,;)]}>\\&".includes(String.fromCharCode(code));
+  Number.isNaN(code) ||
+  isWhitespace(code) ||
+  code === 34 ||
+  code === 39 ||
+  code === 96 ||
+  code === 44 ||
+  code === 59 ||
+  code === 41 ||
+  code === 93 ||
+  code === 125 ||
+  code === 62 ||
+  code === 92 ||
+  code === 38;
 
 // `token_type=Bearer expires_in=3600`: the next field of an OAuth token response, not a credential.
 const OAUTH_FIELD = /^(?:expires_in|expires_at|ext_expires_in|scope|refresh_token|id_token)=/;
@@ -52,40 +71,43 @@ const OAUTH_FIELD = /^(?:expires_in|expires_at|ext_expires_in|scope|refresh_toke
 const isOauthFieldStart = (code: number): boolean =>
   code === 101 || code === 115 || code === 114 || code === 105;
 
-function isLettersOnly(value: string): boolean {
-  for (let index = 0; index < value.length; index += 1) {
-    if (!isAsciiLetter(value.charCodeAt(index))) return false;
+/** Whether `[start, end)` of `text` is ASCII letters only. */
+function isLettersOnly(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index += 1) {
+    if (!isAsciiLetter(text.charCodeAt(index))) return false;
   }
   return true;
 }
 
 const LONGEST_PROSE_WORD = Math.max(...[...PROSE_AFTER_SCHEME].map((word) => word.length));
 /**
- * Whether lowercased `word` may be a word of PROSE_AFTER_SCHEME, all ASCII letters: not when it is
- * longer, or holds an ASCII character other than a letter (lowercasing keeps those, and makes
- * nothing longer but what it turns non-ASCII). Most credentials (`v1234x`) fail here, before a
- * lowercased copy and a set lookup.
+ * Whether the word `[start, end)` of `text`, lowercased, may be a word of PROSE_AFTER_SCHEME, all
+ * ASCII letters: not when it is longer, or holds an ASCII character other than a letter
+ * (lowercasing keeps those, and makes nothing longer but what it turns non-ASCII). Most
+ * credentials (`v1234x`) fail here, before a copy, a lowercased copy and a set lookup.
  */
-function mayBeProse(word: string): boolean {
-  if (word.length > LONGEST_PROSE_WORD) return false;
-  for (let index = 0; index < word.length; index += 1) {
-    const code = word.charCodeAt(index);
+function mayBeProse(text: string, start: number, end: number): boolean {
+  if (end - start > LONGEST_PROSE_WORD) return false;
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
     if (code < 128 && !isAsciiLetter(code)) return false;
   }
   return true;
 }
 
 /**
- * Whether the word after the scheme that ends at `schemesEnd` is a credential: not a word of prose
- * ("Bearer authentication", "Basic auth"), and not a plain word after a lowercase scheme ("bearer
- * tokens are"). The scheme is read only for a word of letters: most credentials hold another
- * character, and skip a copy and a lowercased copy of it.
+ * Whether the word `[start, end)` after the scheme that ends at `schemesEnd` is a credential: not
+ * a word of prose ("Bearer authentication", "Basic auth"), and not a plain word after a lowercase
+ * scheme ("bearer tokens are"). Read in place: most credentials hold a character other than a
+ * letter, and are judged without a copy of them or of the scheme.
  */
-function isCredential(text: string, schemesEnd: number, value: string): boolean {
-  // Trailing dots ("… Bearer auth."); a replace per credential only where there are some.
-  const word = value.charCodeAt(value.length - 1) === 46 ? value.replace(/\.+$/, "") : value;
-  if (mayBeProse(word) && PROSE_AFTER_SCHEME.has(word.toLowerCase())) return false;
-  if (!isLettersOnly(word)) return true;
+function isCredential(text: string, schemesEnd: number, start: number, end: number): boolean {
+  // Trailing dots ("… Bearer auth.") are not part of the word.
+  let wordEnd = end;
+  while (wordEnd > start && text.charCodeAt(wordEnd - 1) === 46) wordEnd -= 1;
+  if (mayBeProse(text, start, wordEnd) && PROSE_AFTER_SCHEME.has(text.slice(start, wordEnd).toLowerCase()))
+    return false;
+  if (!isLettersOnly(text, start, wordEnd)) return true;
   let schemeStart = schemesEnd;
   while (isAsciiLetter(text.charCodeAt(schemeStart - 1))) schemeStart -= 1;
   const scheme = text.slice(schemeStart, schemesEnd);
@@ -94,7 +116,7 @@ function isCredential(text: string, schemesEnd: number, value: string): boolean 
 
 /** `Bearer <credential>` and `Basic <credential>`: the scheme is kept, the credential redacted. */
 export function redactAuthSchemes(text: string, context: RedactionContext): string {
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context);
   const schemeStart = schemePatterns().start;
   schemeStart.lastIndex = 0;
@@ -118,8 +140,8 @@ export function redactAuthSchemes(text: string, context: RedactionContext): stri
     context.steps += end - start + 1;
     if (end - start < 6 || !endsCredential(text.charCodeAt(end))) continue;
     if (isOauthFieldStart(text.charCodeAt(start)) && OAUTH_FIELD.test(text.slice(start, end))) continue;
-    if (!isCredential(text, schemesEnd, text.slice(start, end))) continue;
-    rewriter.replace(start, end, context.replacement);
+    if (!isCredential(text, schemesEnd, start, end)) continue;
+    rewriter.replace(start, end);
     schemeStart.lastIndex = end;
   }
   return rewriter.finish();

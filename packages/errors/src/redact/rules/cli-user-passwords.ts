@@ -16,7 +16,7 @@ const READS_AFTER = "--proxy-user".length + MAX_BLANKS + MAX_USER + MAX_PASSWORD
 
 /** The password of a `-u user:password` command-line credential. */
 export function redactCliUserPasswords(text: string, context: RedactionContext): string {
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const search = new WindowedSearch(text, USER_FLAG, 1, READS_AFTER, context);
   for (let next = search.next(0); next !== null; next = search.next(next.end)) {
     // The search gives where the match is; the same match read again from the text gives its parts.
@@ -27,7 +27,7 @@ export function redactCliUserPasswords(text: string, context: RedactionContext):
     const password = found[2] as string;
     if (password === context.replacement) continue;
     const end = found.index + found[0].length;
-    rewriter.replace(end - password.length, end, context.replacement);
+    rewriter.replace(end - password.length, end);
   }
   return rewriter.finish();
 }

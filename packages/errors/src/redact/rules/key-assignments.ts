@@ -23,6 +23,7 @@ import {
   MAX_KEY_SIDE,
   MAX_LOOKAHEAD,
   MAX_WORD,
+  mayStartSecondWord,
   RUNS_PAST_REACH,
 } from "./key-candidates.js";
 import type { Reach } from "./token-shape.js";
@@ -227,6 +228,7 @@ function flagWordEnd(text: string, afterDash: number): number {
   const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
   while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
   if (codeAt(text, runEnd) !== 32) return runEnd;
+  if (!mayStartSecondWord(text.charCodeAt(runEnd + 1))) return runEnd;
   const { secondWord, flagKeyWord } = keyPatterns();
   secondWord.lastIndex = runEnd;
   if (!secondWord.test(text)) return runEnd;
@@ -276,7 +278,7 @@ const ASSIGNMENT_READS = MAX_OTHER_SCHEME + MAX_SCHEME_VALUE + MAX_LOOKAHEAD;
 
 /** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
 function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context, RUNS_PAST_REACH);
   const valueEnds = new UnquotedValueEnds(text);
   // A flag's match is its dash and the key follows it.
@@ -358,7 +360,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
     if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
     if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
     const end = redactedEnd(text, assignment, value, valueEnds, context, reach);
-    rewriter.replace(value.start, end, context.replacement);
+    rewriter.replace(value.start, end);
     candidates.lastIndex = Math.max(end, wordEnd);
     examinedUpTo = candidates.lastIndex;
   }

@@ -18,6 +18,16 @@ const SENSITIVE_WORDS = [
 // of its own (`AZURE_DEVOPS_EXT_PAT`, `GITHUB_PATS`). Elsewhere they begin common words (`path`,
 // `pattern`) and other tokens' prefixes (`pat-na1-`, `CCIPAT_`), each a key candidate for nothing.
 const LAST_PART_WORDS = ["pat", "pats"];
+// The second words of the two-word sensitive words (` key` of `api key`), and their first letters.
+const SECOND_WORDS = SENSITIVE_WORDS.filter((sensitive) => sensitive.includes(" ")).map(
+  (sensitive) => sensitive.split(" ")[1] as string,
+);
+const SECOND_WORD_FIRSTS = new Set(SECOND_WORDS.map((word) => word.charCodeAt(0)));
+/**
+ * Whether `code` may start a second word (secondWord's, in either case): most flags' values do
+ * not, and are told so without a call into the engine per flag.
+ */
+export const mayStartSecondWord = (code: number): boolean => SECOND_WORD_FIRSTS.has(code | 0x20);
 const SCHEMES = ["bearer", "basic", "token", "digest", "negotiate", "bot", "ssws", "apikey"];
 
 // `key=`, `key: `, `"key": `, `\"key\":`, unless a label follows (`Authorization: Cookie: …`).
@@ -62,16 +72,13 @@ export const keyPatterns = builtOnFirstUse((): KeyPatterns => {
   const bareCredential = `\\\\*["']?(?!${word}(?![\\w.~+/=-]))(?=[\\w.~+/=-]{6})`;
   // `--key value`: a dash after a non-key character, then a key holding a sensitive word.
   const flagKey = `-?[\\w.-]{0,${MAX_KEY_SIDE}}?${word}(?=[\\w.-]{0,${MAX_KEY_SIDE}}[ \\t]+[^ \\t])`;
-  const secondWords = SENSITIVE_WORDS.filter((sensitive) => sensitive.includes(" ")).map(
-    (sensitive) => sensitive.split(" ")[1] as string,
-  );
   const keyCandidate = `${word}(?=[\\w.-]|${EXPLICIT}|${CONFIG_ENTRY}|[ \\t]+(?:${bareCredential}|${afterScheme}))`;
   return {
     keyCandidate: new RegExp(keyCandidate, "gi"),
     keyCandidateAt: new RegExp(keyCandidate, "iy"),
     flagCandidate: new RegExp(`-(?<![\\w.-]-)(?=${flagKey})`, "gi"),
     flagKeyWord: new RegExp(flagKey, "iy"),
-    secondWord: new RegExp(` (?:${trieOf([...new Set(secondWords)])})`, "iy"),
+    secondWord: new RegExp(` (?:${trieOf([...new Set(SECOND_WORDS)])})`, "iy"),
     sensitiveWord: new RegExp(word, "gi"),
   };
 });

@@ -22,7 +22,7 @@ const SEARCHED_PER_RUN = 4 * MAX_CREDENTIAL_LENGTH;
 export function redactOverlongValues(text: string, context: RedactionContext): string {
   const runs = findOverlongRuns(text, MAX_CREDENTIAL_LENGTH, context);
   if (runs.length === 0) return text;
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const valueEnds = new UnquotedValueEnds(text);
   const { keyCandidate } = keyPatterns();
   for (const run of runs) {
@@ -53,7 +53,7 @@ export function redactOverlongValues(text: string, context: RedactionContext): s
       if (value.quoted || assignment.inQuery) continue;
       if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
       if (namesASecret(value.text) && isCommandLike(assignment)) continue;
-      rewriter.replace(value.start, overlongValueEnd(text, value.start, run.end), context.replacement);
+      rewriter.replace(value.start, overlongValueEnd(text, value.start, run.end));
       break;
     }
   }

@@ -10,7 +10,7 @@ const PEM_END = /-----END (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----/y;
 export function redactPemPrivateKeys(text: string, context: RedactionContext): string {
   // A rarer search than the dashes, which run through separators and flags.
   if (!text.includes("PRIVATE KEY")) return text;
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   PEM_BEGIN.lastIndex = 0;
   for (let begin = PEM_BEGIN.exec(text); begin !== null; begin = PEM_BEGIN.exec(text)) {
     context.steps += 1;
@@ -30,7 +30,7 @@ export function redactPemPrivateKeys(text: string, context: RedactionContext): s
       search = found + 1;
     }
     if (end === text.length) context.steps += text.length - search;
-    rewriter.replace(begin.index, end, context.replacement);
+    rewriter.replace(begin.index, end);
     PEM_BEGIN.lastIndex = end;
   }
   return rewriter.finish();

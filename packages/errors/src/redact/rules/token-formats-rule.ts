@@ -82,7 +82,7 @@ export function redactTokenFormats(text: string, context: RedactionContext): str
  * first pattern's.
  */
 function redactAt(text: string, starts: readonly RegExp[], skip: number, context: RedactionContext): string {
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context);
   const search = new FirstOfSearches(
     starts.map((pattern) => new WindowedSearch(text, pattern, 1, tokenStarts().maxPrefix + 1, context)),
@@ -103,7 +103,7 @@ function redactAt(text: string, starts: readonly RegExp[], skip: number, context
       position = found.index + 1;
       continue;
     }
-    rewriter.replace(token.start, token.end, context.replacement);
+    rewriter.replace(token.start, token.end);
     position = token.end;
   }
   return rewriter.finish();

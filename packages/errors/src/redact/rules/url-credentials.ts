@@ -33,7 +33,7 @@ const isOpaqueToken = (userinfo: string): boolean =>
 export function redactUrlCredentials(text: string, context: RedactionContext): string {
   // Userinfo ends at an `@`: a text without one (searched natively) has none.
   if (!text.includes("@")) return text;
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   SCHEME_END.lastIndex = 0;
   // test, not exec: the match is `x://`, so where it ends is all a
   // step needs, and a match array per URL cost a dense text of URLs a tenth of its time.
@@ -55,7 +55,7 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
     if (at === -1 || !isAlnum(text.charCodeAt(at + 1))) continue;
     if (colon === -1) {
       // `https://<token>@host`: a user name never looks like a token, a token does.
-      if (isOpaqueToken(text.slice(userStart, at))) rewriter.replace(userStart, at, context.replacement);
+      if (isOpaqueToken(text.slice(userStart, at))) rewriter.replace(userStart, at);
       SCHEME_END.lastIndex = at;
       continue;
     }
@@ -63,7 +63,7 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
     // Redacted already: compared in place, not through a slice per password.
     if (at - colon - 1 === context.replacement.length && text.startsWith(context.replacement, colon + 1))
       continue;
-    rewriter.replace(colon + 1, at, context.replacement);
+    rewriter.replace(colon + 1, at);
     SCHEME_END.lastIndex = at;
   }
   return rewriter.finish();

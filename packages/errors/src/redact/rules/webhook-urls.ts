@@ -12,7 +12,7 @@ const isPathChar = (code: number): boolean => isToken68Char(code) || code === 64
 export function redactWebhookUrls(text: string, context: RedactionContext): string {
   // Every webhook host above ends in `.com/`: a cheaper search than `hook` in text full of `h`.
   if (!text.includes(".com/")) return text;
-  const rewriter = new Rewriter(text);
+  const rewriter = new Rewriter(text, context.replacement);
   WEBHOOK_PATHS.lastIndex = 0;
   for (let found = WEBHOOK_PATHS.exec(text); found !== null; found = WEBHOOK_PATHS.exec(text)) {
     context.steps += 1;
@@ -24,7 +24,7 @@ export function redactWebhookUrls(text: string, context: RedactionContext): stri
     // Trailing sentence punctuation is not part of the URL.
     while (end > start && text.charCodeAt(end - 1) === 46) end -= 1;
     if (end === start) continue;
-    rewriter.replace(start, end, context.replacement);
+    rewriter.replace(start, end);
     WEBHOOK_PATHS.lastIndex = end;
   }
   return rewriter.finish();

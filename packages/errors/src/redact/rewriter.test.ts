@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { Rewriter } from "./rewriter.js";
+
+describe("Rewriter", () => {
+  it("returns the text itself when nothing is replaced", () => {
+    const text = "nothing to hide";
+    expect(new Rewriter(text, "[R]").finish()).toBe(text);
+  });
+
+  it("replaces each span, across the chunks its gaps are joined in", () => {
+    // 3000 replacements: the gaps are joined in chunks of 1024, each ending with a replacement.
+    const text = Array.from({ length: 3000 }, (_, index) => `k=v${index};`).join("");
+    const rewriter = new Rewriter(text, "[R]");
+    for (let at = text.indexOf("=v"); at !== -1; at = text.indexOf("=v", at + 1)) {
+      rewriter.replace(at + 1, text.indexOf(";", at));
+    }
+    expect(rewriter.replacements).toBe(3000);
+    expect(rewriter.finish()).toBe("k=[R];".repeat(3000));
+  });
+
+  it("keeps the replacements at the start and at the end of the text", () => {
+    const rewriter = new Rewriter("secret and secret", "[R]");
+    rewriter.replace(0, 6);
+    rewriter.replace(11, 17);
+    expect(rewriter.replacedUpTo).toBe(17);
+    expect(rewriter.finish()).toBe("[R] and [R]");
+  });
+
+  it("repeats the last replacement by its period, between replacements made one by one", () => {
+    const text = "a=1 b=2 b=2 b=2 c=3 d";
+    const rewriter = new Rewriter(text, "[R]");
+    rewriter.replace(2, 3);
+    rewriter.replace(6, 7);
+    // `b=2 ` twice more, four characters apart.
+    rewriter.repeatLast(4, 2);
+    rewriter.replace(18, 19);
+    expect(rewriter.replacements).toBe(5);
+    expect(rewriter.finish()).toBe("a=[R] b=[R] b=[R] b=[R] c=[R] d");
+  });
+});
