@@ -28,20 +28,25 @@ export type RestoreOutcome =
   | "superseded"
   /** Another process claimed the tree first (another sweep, or a promotion superseding it). */
   | "taken"
-  /** A sync to the target may be running: the tree is left claimed, for a later sweep. */
+  /**
+   * A sync to the target may be running, or the tree could not be claimed or the target not
+   * looked up: the tree is left (claimed or where it was) for a later sweep.
+   */
   | "deferred";
 
-async function moved(from: string, to: string): Promise<boolean> {
+/** Renames `from` to `to`: undefined once done, else the error's code. */
+async function renameFailure(from: string, to: string): Promise<string | undefined> {
   return rename(from, to).then(
-    () => true,
-    () => false,
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code ?? "EUNKNOWN",
   );
 }
 
-async function exists(path: string): Promise<boolean> {
+/** "unknown" when the lookup itself failed (EIO, EACCES…): nothing may be removed on a guess. */
+async function presence(path: string): Promise<"present" | "missing" | "unknown"> {
   return lstat(path).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => error.code !== "ENOENT",
+    () => "present" as const,
+    (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "missing" : "unknown"),
   );
 }
 
@@ -57,9 +62,15 @@ export async function restoreTree(
 ): Promise<RestoreOutcome> {
   const claim = `${holdStaging(newStagingPath(target))}.restore`;
   try {
-    if (!(await moved(tree, claim))) return "taken";
+    // Gone means another process took it; any other failure (a claim name too long, a full
+    // disk) leaves the tree where it is, for a later sweep: never "taken", which removes it.
+    const failure = await renameFailure(tree, claim);
+    if (failure === "ENOENT") return "taken";
+    if (failure !== undefined) return "deferred";
     if (await othersMayRun(basename(claim))) return "deferred";
-    if (!(await exists(target))) {
+    const found = await presence(target);
+    if (found === "unknown") return "deferred";
+    if (found === "missing") {
       await restoreWindow.beforePlace?.();
       const outcome = await place(claim, target);
       if (outcome !== "superseded") return outcome;
@@ -109,7 +120,7 @@ export async function takePendingRestores(target: string): Promise<string[]> {
     const stat = await lstat(path).catch(() => undefined);
     if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
     const mine = `${holdStaging(newStagingPath(target))}.old`;
-    if (await moved(path, mine)) taken.push(mine);
+    if ((await renameFailure(path, mine)) === undefined) taken.push(mine);
     else releaseStaging(mine);
   }
   return taken;

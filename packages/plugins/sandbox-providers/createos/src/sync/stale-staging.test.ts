@@ -6,7 +6,7 @@ import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory } from "./host-files.js";
 import { restoreWindow } from "./restore-window.js";
 import { ownStagingOwner, parseStagingName, type StagingOwner, stagingPrefix } from "./staging-name.js";
-import { isOwnerGone } from "./stale-staging.js";
+import { isOwnerGone, sweepStaleStaging } from "./stale-staging.js";
 
 /** Above any pid_max: a process that certainly does not run. */
 const DEAD = 2147483646;
@@ -92,6 +92,23 @@ function promoteInWindow(promote: () => Promise<void>): void {
 }
 
 describe("putting a dead worker's tree back as its missing target", () => {
+  it("keeps a tree it cannot claim (a claim name too long for the file system), never removes it", async () => {
+    const host = tempDirForTest("createos-sweep-");
+    // A claim is named with a UUID and ".restore", longer than this `.old`: a target whose
+    // `.old` name is exactly NAME_MAX (255) long leaves no room for the claim's.
+    const oldName = (base: string) => `${owned(join(host, base), { pid: DEAD })}.old`;
+    const base = "t".repeat(256 - oldName("t").length);
+    const target = join(host, base);
+    const old = join(host, oldName(base));
+    expect(oldName(base)).toHaveLength(255);
+    await mkdir(old);
+    await writeFile(join(old, "mine.txt"), "only copy\n");
+
+    await sweepStaleStaging(target);
+    expect(await readFile(join(old, "mine.txt"), "utf8")).toBe("only copy\n");
+    expect(await readdir(host)).toEqual([oldName(base)]);
+  });
+
   it("never replaces an empty directory another process promoted meanwhile", async () => {
     const host = tempDirForTest("createos-restore-");
     const target = join(host, "target");

@@ -118,7 +118,9 @@ export async function sweepStaleStaging(target: string): Promise<void> {
   if (trees.length > 0 && (await lstat(target).catch(() => undefined)) === undefined) {
     const othersMayRun = async (claim: string) =>
       (await judgeStaging(target)).running.some((name) => name !== claim);
-    if ((await restoreTree(trees[0]!.path, target, othersMayRun)) === "deferred") kept = trees;
+    const outcome = await restoreTree(trees[0]!.path, target, othersMayRun);
+    // Only a tree put back, or one older than a target that exists, makes the others removable.
+    if (outcome !== "restored" && outcome !== "superseded") kept = trees;
   }
   for (const entry of stale) {
     if (!kept.includes(entry)) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
