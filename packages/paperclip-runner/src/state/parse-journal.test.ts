@@ -67,6 +67,26 @@ describe("parseJournal", () => {
     );
   });
 
+  it("refuses a committed last line whose line break was damaged, rather than drop it as torn", () => {
+    const last = journalLine({
+      set: { nextEventSeq: 3 },
+      journal: [{ commandId: "c-1", fingerprint: "f", status: "pending" }],
+      events: [],
+    });
+    for (const mask of [0x01, 0x20, 0x80]) {
+      const damaged = `${last.slice(0, -1)}${String.fromCharCode(0x0a ^ mask)}`;
+      expect(caughtSync(() => parseJournal(`${header}${damaged}`)).message).toBe(
+        "durable state file is not valid: journal line 1 is complete but its line break is damaged",
+      );
+      // The header alone, its line break damaged: nothing after it, but still no torn append.
+      const onlyHeader = `${header.slice(0, -1)}${String.fromCharCode(0x0a ^ mask)}`;
+      expect(caughtSync(() => parseJournal(onlyHeader)).code).toBe("ERR_RUNNER_STATE_CORRUPT");
+    }
+    // What a crash does leave is still dropped: the line without its break, then zeros or nothing.
+    expect(parseJournal(`${header}${last.slice(0, -1)}`).records).toHaveLength(0);
+    expect(parseJournal(`${header}${last.slice(0, -1)}\0\0`).records).toHaveLength(0);
+  });
+
   it("refuses a damaged header instead of taking the journal for one of an older snapshot", () => {
     const damaged = header.replace(base, `${base.slice(0, -1)}${base.endsWith("0") ? "1" : "0"}`);
     expect(caughtSync(() => parseJournal(`${damaged}${journalLine(record)}`)).message).toBe(

@@ -59,8 +59,9 @@ function framed(json: string): string {
  */
 export function parseJournal(text: string): ParsedJournal {
   const end = text.lastIndexOf("\n");
+  const lines = end < 0 ? [] : text.slice(0, end).split("\n");
+  refuseDamagedLineEnd(text.slice(end + 1), lines.length);
   if (end < 0) return { base: null, records: [] };
-  const lines = text.slice(0, end).split("\n");
   const first = lines[0] as string;
   // Only version 2 frames its lines: the header's frame is the version marker.
   const checked = first.startsWith(FRAME_START);
@@ -76,6 +77,45 @@ export function parseJournal(text: string): ParsedJournal {
     .slice(1)
     .map((text, index) => checkedRecord(parseLine(line(text, index + 1), index + 1), index + 1));
   return { base: header.base, records };
+}
+
+/**
+ * A torn append is a prefix of one line, or that line without its end followed by the zeros a
+ * power loss leaves: never a whole checksummed line followed by other bytes. That is a committed
+ * line whose line break was damaged, and dropping it as torn could drop a `pending` entry.
+ */
+function refuseDamagedLineEnd(tail: string, index: number): void {
+  if (!tail.startsWith(FRAME_START)) return;
+  const close = frameEnd(tail);
+  if (close === undefined || /^\0*$/.test(tail.slice(close + 1))) return;
+  const frame = tail.slice(0, close + 1);
+  if (!isValidFrame(frame)) return;
+  throw corruptState(`journal line ${index} is complete but its line break is damaged`);
+}
+
+/** Where the frame opening `text` closes (a scan of JSON's strings and braces), if it does. */
+function frameEnd(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c) at += 1;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) depth += 1;
+    else if ((char === 0x7d || char === 0x5d) && --depth === 0) return at;
+  }
+  return undefined;
+}
+
+function isValidFrame(line: string): boolean {
+  try {
+    checkedLine(line, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The JSON a framed line holds, once its checksum matches. */
