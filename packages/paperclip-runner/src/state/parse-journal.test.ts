@@ -70,7 +70,16 @@ describe("parseJournal", () => {
   it("refuses a committed last line whose line break was damaged, rather than drop it as torn", () => {
     const last = journalLine({
       set: { nextEventSeq: 3 },
-      journal: [{ commandId: "c-1", fingerprint: "f", status: "pending" }],
+      journal: [
+        {
+          commandId: "c-1",
+          controllerSeq: 1,
+          type: "turn.start",
+          fingerprint: "f",
+          status: "pending",
+          outcome: null,
+        },
+      ],
       events: [],
     });
     for (const mask of [0x01, 0x20, 0x80]) {
