@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import path from "node:path";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
@@ -44,6 +45,41 @@ export async function runSandboxed(
   const result = await runInSandbox(ws, scope, command, args);
   if (result.exitCode !== 0) throw new Error(`${command} exited ${result.exitCode}: ${result.stderr}`);
   return result.stdout;
+}
+
+/**
+ * Runs `command` in a sandbox of `ws` and `scope` and, once its stdout matches `ready`, runs
+ * `hostAct` on the host while the program still runs (it waits for `goOn`, a file of `ws`,
+ * which every scope shows), then writes `goOn` to let it end. Its stdout, once it exited 0,
+ * and what `hostAct` returned (undefined if the program never got ready).
+ */
+export async function runWhileHostActs<T>(
+  ws: string,
+  scope: Omit<LocalProcessSandboxOptions, "workspaceDir">,
+  command: string,
+  args: readonly string[],
+  act: { readonly ready: RegExp; readonly goOn: string; readonly hostAct: () => Promise<T> },
+): Promise<{ stdout: string; acted: T | undefined }> {
+  let said = "";
+  let acting = false;
+  let acted: T | undefined;
+  const result = await runChildProcess("attack", command, [...args], {
+    cwd: ws,
+    env: {},
+    timeoutSec: 30,
+    graceSec: 1,
+    onLog: async (stream, chunk) => {
+      if (stream !== "stdout" || acting) return;
+      said += chunk;
+      if (!act.ready.test(said)) return;
+      acting = true;
+      acted = await act.hostAct();
+      await writeFile(act.goOn, "");
+    },
+    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
+  });
+  if (result.exitCode !== 0) throw new Error(`${command} exited ${result.exitCode}: ${result.stderr}`);
+  return { stdout: result.stdout, acted };
 }
 
 /** Compiles test/fixtures/attacks.c into `dir`; returns the binary. */

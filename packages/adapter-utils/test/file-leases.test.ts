@@ -3,8 +3,7 @@ import { mkdir, open, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { buildStaticFixture } from "./attack-support.js";
+import { buildStaticFixture, runWhileHostActs } from "./attack-support.js";
 import { cleanupAll, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
@@ -23,36 +22,23 @@ async function hostOpensForWriting(file: string): Promise<string> {
 
 /**
  * Runs `file-lease` on `file` and, once it has said whether it holds a lease, tries the host's
- * open for writing while the program still runs; then lets the program end.
+ * open for writing while the program still runs.
  */
 async function leaseWhileHostWrites(
   binary: string,
   ws: string,
   file: string,
   sandbox: Omit<LocalProcessSandboxOptions, "workspaceDir">,
-): Promise<{ program: string; host: string }> {
+): Promise<{ program: string; host: string | undefined }> {
   // Written by the host, so a read-only workspace holds it too; one per run, as runs share a workspace.
   goOnFiles += 1;
   const goOn = path.join(ws, `go-on-${goOnFiles}`);
-  let host = "not tried";
-  let said = "";
-  const result = await runChildProcess("file-lease", binary, [file, goOn], {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async (stream, chunk) => {
-      if (stream !== "stdout") return;
-      said += chunk;
-      if (host === "not tried" && /^(lease|open) /m.test(said)) {
-        host = await hostOpensForWriting(file);
-        await writeFile(goOn, "");
-      }
-    },
-    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...sandbox },
+  const { stdout, acted } = await runWhileHostActs(ws, sandbox, binary, [file, goOn], {
+    ready: /^(lease|open) /m,
+    goOn,
+    hostAct: () => hostOpensForWriting(file),
   });
-  expect(result.exitCode, result.stderr).toBe(0);
-  return { program: result.stdout, host };
+  return { program: stdout, host: acted };
 }
 
 describe("file leases", () => {
@@ -89,7 +75,7 @@ describe("file leases", () => {
         { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:9"] },
       ],
     };
-    const seen: Record<string, { program: string; host: string }> = {};
+    const seen: Record<string, { program: string; host: string | undefined }> = {};
     for (const [name, [workspace, file, scope]] of Object.entries(runs)) {
       seen[name] = await leaseWhileHostWrites(binary, workspace, file, scope);
     }

@@ -1,9 +1,7 @@
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
-import { buildStaticFixture } from "./attack-support.js";
+import { buildStaticFixture, runWhileHostActs } from "./attack-support.js";
 import { cleanupAll, exec, scratchDir } from "./sandbox-support.js";
 import { SCOPE_MATRIX } from "./scope-matrix.js";
 
@@ -20,35 +18,22 @@ async function takeWhileHostAsks(
   ws: string,
   name: string,
   scope: Scope,
-): Promise<{ sandbox: string; host: string }> {
+): Promise<{ sandbox: string; host: string | undefined }> {
   // Written by the host into the workspace, which every scope shows; one per run.
   const goOn = path.join(ws, `go-on-${name}`);
-  let host = "not asked";
-  let said = "";
-  const result = await runChildProcess("aio-events", binary, ["take", goOn], {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async (stream, chunk) => {
-      if (stream !== "stdout") return;
-      said += chunk;
-      if (host === "not asked" && said.includes("\n")) {
-        host = (await exec(binary, ["one"])).stdout.trim();
-        await writeFile(goOn, "");
-      }
-    },
-    localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ws, ...scope },
+  const { stdout, acted } = await runWhileHostActs(ws, scope, binary, ["take", goOn], {
+    ready: /\n/,
+    goOn,
+    hostAct: async () => (await exec(binary, ["one"])).stdout.trim(),
   });
-  expect(result.exitCode, result.stderr).toBe(0);
-  return { sandbox: result.stdout, host };
+  return { sandbox: stdout, host: acted };
 }
 
 describe("the host-wide AIO event pool", () => {
   it("a program reserves no AIO event, so the host's io_setup never fails for it, in every scope", async () => {
     const ws = scratchDir();
     const binary = await buildStaticFixture("aio-events", ws);
-    const seen: Record<string, { sandbox: string; host: string }> = {};
+    const seen: Record<string, { sandbox: string; host: string | undefined }> = {};
     for (const [name, scope] of Object.entries(SCOPE_MATRIX)) {
       seen[name] = await takeWhileHostAsks(binary, ws, name, scope as Scope);
     }
