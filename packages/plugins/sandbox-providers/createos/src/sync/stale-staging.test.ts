@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { releaseStaging } from "./held-staging.js";
@@ -13,6 +13,14 @@ const DEAD = 2147483646;
 
 function owned(target: string, owner: Partial<StagingOwner>, rest = "0123456789ab"): string {
   return `${stagingPrefix(target, { ...ownStagingOwner(), ...owner })}${rest}`;
+}
+
+/** What a worker killed between its two renames leaves: the user's tree moved aside as its `.old`. */
+async function deadWorkersOld(target: string, content: string): Promise<string> {
+  const old = join(dirname(target), `${owned(target, { pid: DEAD })}.old`);
+  await mkdir(old);
+  await writeFile(join(old, "mine.txt"), content);
+  return old;
 }
 
 /** The next sync out to `target`: it sweeps, stages, then fails before its promotion. */
@@ -34,9 +42,7 @@ describe("sweepStaleStaging", () => {
     const host = tempDirForTest("createos-sweep-");
     const target = join(host, "target");
     // What the kill leaves: the user's tree moved aside, the new tree staged, no target.
-    const old = join(host, `${owned(target, { pid: DEAD })}.old`);
-    await mkdir(old);
-    await writeFile(join(old, "mine.txt"), "only copy\n");
+    await deadWorkersOld(target, "only copy\n");
     await mkdir(join(host, owned(target, { pid: DEAD })));
     await writeFile(join(host, owned(target, { pid: DEAD }), "new.txt"), "new\n");
 
@@ -99,10 +105,8 @@ describe("putting a dead worker's tree back as its missing target", () => {
     const oldName = (base: string) => `${owned(join(host, base), { pid: DEAD })}.old`;
     const base = "t".repeat(256 - oldName("t").length);
     const target = join(host, base);
-    const old = join(host, oldName(base));
     expect(oldName(base)).toHaveLength(255);
-    await mkdir(old);
-    await writeFile(join(old, "mine.txt"), "only copy\n");
+    const old = await deadWorkersOld(target, "only copy\n");
 
     await sweepStaleStaging(target);
     expect(await readFile(join(old, "mine.txt"), "utf8")).toBe("only copy\n");
@@ -112,9 +116,7 @@ describe("putting a dead worker's tree back as its missing target", () => {
   it("never replaces an empty directory another process promoted meanwhile", async () => {
     const host = tempDirForTest("createos-restore-");
     const target = join(host, "target");
-    const old = join(host, `${owned(target, { pid: DEAD })}.old`);
-    await mkdir(old);
-    await writeFile(join(old, "mine.txt"), "older tree\n");
+    await deadWorkersOld(target, "older tree\n");
     // Another live worker (this test's parent) promotes an empty tree to the same target.
     promoteInWindow(async () => {
       const staging = join(host, owned(target, { pid: process.ppid }));
@@ -147,9 +149,7 @@ describe("putting a dead worker's tree back as its missing target", () => {
   it("waits while another sync to the target may run: the tree is kept, not put back yet", async () => {
     const host = tempDirForTest("createos-restore-");
     const target = join(host, "target");
-    const old = join(host, `${owned(target, { pid: DEAD })}.old`);
-    await mkdir(old);
-    await writeFile(join(old, "mine.txt"), "older tree\n");
+    await deadWorkersOld(target, "older tree\n");
     const running = owned(target, { pid: process.ppid });
     await mkdir(join(host, running));
 
