@@ -73,13 +73,13 @@ describe("a tree a live worker could not put back", () => {
     const host = tempDirForTest("createos-restore-claims-");
     const target = join(host, "target");
     await deadWorkersOld(target);
-    // A sync to the target that may run (this test's process): the worker's sweep waits.
-    const running = ownedBy(target, process.pid);
-    await mkdir(running);
-    const { worker } = await workerPart("sweep", target);
-    expect(await readdir(host)).toEqual(expect.arrayContaining([expect.stringMatching(/\.released$/)]));
+    const { worker, report } = await workerPart("sync-starts-after-claim", target);
+    expect(await readdir(host)).toEqual(
+      expect.arrayContaining([report.running, expect.stringMatching(/\.released$/)]),
+    );
 
-    await rm(running, { recursive: true });
+    // That other sync is gone; the worker that let go of the tree runs on.
+    await rm(join(host, report.running as string), { recursive: true });
     await sweepStaleStaging(target);
     expect(worker.exitCode).toBeNull();
     expect(await readdir(host)).toEqual(["target"]);

@@ -84,6 +84,7 @@ async function restoreClaimed(
   target: string,
   othersMayRun: (claim: string) => Promise<boolean>,
 ): Promise<RestoreOutcome> {
+  await restoreWindow.afterClaim?.();
   if (await othersMayRun(basename(claim))) return "deferred";
   const found = await presence(target);
   if (found === "unknown") return "deferred";

@@ -58,6 +58,8 @@ export function newStagingPath(target: string): string {
   return join(dirname(target), `${stagingPrefix(target)}${randomUUID()}`);
 }
 
+const TREE_MARK = ".paperclip-sync-h";
+
 /**
  * What a tree moved between owners is named with, before its owner: a tree a sweep is putting
  * back (`.restore`), one a promotion took from such a sweep (`.old`), one let go of for any sweep
@@ -67,7 +69,7 @@ export function newStagingPath(target: string): string {
  * taken.
  */
 function treeBase(target: string): string {
-  return `.paperclip-sync-h${createHash("sha256").update(basename(target)).digest("hex")}-`;
+  return `${TREE_MARK}${createHash("sha256").update(basename(target)).digest("hex")}-`;
 }
 
 /** A new path beside `target` for a tree this process moves there (see `treeBase`). */
@@ -114,11 +116,11 @@ export function parseStagingName(
   target: string,
   name: string,
 ): { readonly owner: StagingOwner | undefined; readonly kind: StagingKind } | undefined {
-  const moved = treeBase(target);
-  if (name.startsWith(moved)) {
-    const match = MOVED.exec(name.slice(moved.length));
-    return match === null ? undefined : { owner: ownerOf(match), kind: kindOf(match[4]) };
-  }
+  // Hashed only for a name that may be such a tree (a sweep reads every name of the directory);
+  // one that is not may still be a staging entry of a target named `paperclip-sync-h…`.
+  const moved = name.startsWith(TREE_MARK) ? treeBase(target) : undefined;
+  const tree = moved !== undefined && name.startsWith(moved) ? MOVED.exec(name.slice(moved.length)) : null;
+  if (tree !== null) return { owner: ownerOf(tree), kind: kindOf(tree[4]) };
   const base = stagingBase(target);
   if (!name.startsWith(base)) return undefined;
   const rest = name.slice(base.length);

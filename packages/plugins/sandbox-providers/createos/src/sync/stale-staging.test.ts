@@ -173,15 +173,14 @@ describe("putting a dead worker's tree back as its missing target", () => {
   it("waits while another sync to the target may run: the tree is kept, not put back yet", async () => {
     const host = tempDirForTest("createos-restore-");
     const target = join(host, "target");
-    await deadWorkersOld(target, "older tree\n");
+    const old = await deadWorkersOld(target, "older tree\n");
     const running = owned(target, { pid: process.ppid });
     await mkdir(join(host, running));
 
     await failedSyncOut(target);
-    const left = (await readdir(host)).filter((name) => name !== running);
-    // Let go of, for any later sweep: not kept under this process's name.
-    expect(left).toEqual([expect.stringMatching(/^\.paperclip-sync-h[0-9a-f]{64}-.*\.released$/)]);
-    expect(await readdir(join(host, left[0]!))).toEqual(["mine.txt"]);
+    // Left as it was, unclaimed: any later sweep's, and its ctime still when it was moved aside.
+    expect((await readdir(host)).sort()).toEqual([running, basename(old)].sort());
+    expect(await readdir(old)).toEqual(["mine.txt"]);
 
     // Once that sync is gone, the next sync out puts the tree back.
     await rm(join(host, running), { recursive: true });
@@ -266,6 +265,14 @@ describe("parseStagingName", () => {
     expect(parseStagingName("/host/other", claim)).toBeUndefined();
     for (const near of [claim.replace(/\.restore$/, ".older"), claim.replace(/\.restore$/, ""), `${claim}x`])
       expect(parseStagingName(target, near)).toBeUndefined();
+  });
+
+  it("knows the staging entries of a target whose name starts as a hashed tree's", () => {
+    const odd = "/host/paperclip-sync-h0123";
+    expect(parseStagingName(odd, `.paperclip-sync-h0123.paperclip-sync-${uuid}`)).toEqual({
+      owner: undefined,
+      kind: "staging",
+    });
   });
 
   it("takes a near miss for no staging entry", () => {

@@ -115,16 +115,21 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
  * entry that cannot be judged, moved or removed is left for the next sync.
  */
 export async function sweepStaleStaging(target: string): Promise<void> {
-  const { stale } = await judgeStaging(target);
+  const { stale, running } = await judgeStaging(target);
   // Several: the one moved aside last (a rename sets its ctime) held the newest tree.
   const trees = stale.filter((entry) => entry.tree).sort((a, b) => b.stat.ctimeMs - a.stat.ctimeMs);
   let kept: readonly Stale[] = [];
   if (trees.length > 0 && (await lstat(target).catch(() => undefined)) === undefined) {
-    const othersMayRun = async (claim: string) =>
-      (await judgeStaging(target)).running.some((name) => name !== claim);
-    const outcome = await restoreTree(trees[0]!.path, target, othersMayRun);
-    // Only a tree put back, or one older than a target that exists, makes the others removable.
-    if (outcome !== "restored" && outcome !== "superseded") kept = trees;
+    // While another sync may run the trees are left untouched: a claim would only be let go of
+    // again, and every rename resets the ctime that tells which tree is the newest.
+    if (running.length > 0) kept = trees;
+    else {
+      const othersMayRun = async (claim: string) =>
+        (await judgeStaging(target)).running.some((name) => name !== claim);
+      const outcome = await restoreTree(trees[0]!.path, target, othersMayRun);
+      // Only a tree put back, or one older than a target that exists, makes the others removable.
+      if (outcome !== "restored" && outcome !== "superseded") kept = trees;
+    }
   }
   for (const entry of stale) {
     if (!kept.includes(entry)) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);

@@ -2,13 +2,19 @@
 // as `target`, as `act` names it. It prints one JSON line once done (or once in the sweep's
 // window, where it stays until killed), then runs on until its stdin closes: a live worker.
 import { once } from "node:events";
-import { link, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "../../src/sync/host-files.js";
 import { restoreWindow } from "../../src/sync/restore-window.js";
+import { ownStagingOwner, stagingPrefix } from "../../src/sync/staging-name.js";
 
-export type RestoreAct = "sweep" | "die-in-window" | "fail-promotion" | "promote-file-in-window";
+export type RestoreAct =
+  | "sweep"
+  | "sync-starts-after-claim"
+  | "die-in-window"
+  | "fail-promotion"
+  | "promote-file-in-window";
 
 const [act, target] = process.argv.slice(2) as [RestoreAct, string];
 
@@ -38,6 +44,16 @@ async function failedSyncOut(): Promise<void> {
 if (act === "sweep") {
   await failedSyncOut();
   report({ linkRefusal: await linkRefusal() });
+} else if (act === "sync-starts-after-claim") {
+  // Another sync to the target starts (its staging named for this worker's parent, which runs)
+  // once the sweep claimed the tree: the sweep can no longer put it back now.
+  const running = `${stagingPrefix(target, { ...ownStagingOwner(), pid: process.ppid })}started`;
+  restoreWindow.afterClaim = async () => {
+    restoreWindow.afterClaim = undefined;
+    await mkdir(join(dirname(target), running));
+  };
+  await failedSyncOut();
+  report({ running });
 } else if (act === "die-in-window") {
   restoreWindow.beforePlace = () => {
     report({ inWindow: true });
