@@ -2,7 +2,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
 import { supersedingPendingRestores } from "./pending-restores.js";
-import { newStagingPath } from "./staging-name.js";
+import { newStagingPath, newTreePath } from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 
 /**
@@ -83,13 +83,19 @@ async function swapIn(staging: string, target: string): Promise<void> {
     await rename(staging, target);
     return;
   }
-  const old = `${staging}.old`;
-  await rename(target, old);
+  // Named for a hash of the target's name: it fits wherever the staging did (`<staging>.old`
+  // does not when the staging's name is near NAME_MAX).
+  const old = holdStaging(newTreePath(target, "old"));
   try {
-    await rename(staging, target);
-  } catch (error) {
-    await rename(old, target).catch(() => undefined);
-    throw error;
+    await rename(target, old);
+    try {
+      await rename(staging, target);
+    } catch (error) {
+      await rename(old, target).catch(() => undefined);
+      throw error;
+    }
+    await rm(old, { recursive: true, force: true });
+  } finally {
+    releaseStaging(old);
   }
-  await rm(old, { recursive: true, force: true });
 }
