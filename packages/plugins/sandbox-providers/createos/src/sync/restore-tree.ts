@@ -22,8 +22,9 @@ import { newTreePath } from "./staging-name.js";
  *   renames between (3) and (4) either looked for claims after (1), took this one, and (4) finds
  *   nothing; or looked before (1), and then its staging existed from before (1) until after (3),
  *   so (2) saw it and gave up.
- * Promotions by builds that predate this exchange take no claims: one that ran whole between (2)
- * and (4) is replaced if it promoted an empty directory, or a file where there are no hard links.
+ * Promotions by builds that predate this exchange take no claims: one that both staged and
+ * promoted between (2) and (4) is replaced if it promoted an empty directory, or a file where
+ * there are no hard links.
  */
 export type RestoreOutcome =
   /** The tree is the target again. */
@@ -34,7 +35,7 @@ export type RestoreOutcome =
   | "taken"
   /**
    * A sync to the target may be running, or the tree could not be claimed or the target not
-   * looked up: the tree is left (let go of, or where it was) for a later sweep, anyone's.
+   * looked up: the tree is left (let go of as a `.released`, or where it was) for a later sweep.
    */
   | "deferred";
 
@@ -55,7 +56,7 @@ async function presence(path: string): Promise<"present" | "missing" | "unknown"
 }
 
 /**
- * Puts `tree` (a stale `.old` or `.restore` beside `target`) back as `target`, which was found
+ * Puts `tree` (a stale `.old`, `.restore` or `.released` beside `target`) back as `target`, found
  * missing. `othersMayRun(claim)` tells whether any staging entry of the target but the claim
  * named `claim` may belong to a running sync.
  */
