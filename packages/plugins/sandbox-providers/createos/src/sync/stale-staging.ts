@@ -104,9 +104,9 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
 /**
  * Clears what syncs to `target` whose process is gone left beside it (their staging entries are
  * named `.<target>.paperclip-sync-n<pidns>-b<boot>-p<pid>-<random>`: a staging directory, a
- * single file's temporary file, a replaced tree's `.old`; and
- * `.paperclip-sync-h<sha256 of target's name>-n<pidns>-b<boot>-p<pid>-<uuid>`: a tree being put
- * back's `.restore`, one let go of for any sweep, `.released`).
+ * single file's temporary file, a replaced tree's `.old` from an earlier build; and
+ * `.paperclip-sync-h<sha256 of target's name>-n<pidns>-b<boot>-p<pid>-<uuid>`: a replaced tree's
+ * `.old`, a tree being put back's `.restore`, one let go of for any sweep, `.released`).
  * Only names of that exact pattern, only entries this user owns, never a link (nor, removing, a
  * link below one). A worker killed between moving the old tree aside and moving the new one in
  * left `target` missing and its only copy in that `.old`: it is put back as `target` (see
