@@ -1,8 +1,8 @@
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
-import { takePendingRestores } from "./restore-tree.js";
-import { newStagingPath } from "./staging-name.js";
+import { supersedingPendingRestores } from "./pending-restores.js";
+import { newStagingPath, newTreePath } from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 
 /**
@@ -44,7 +44,7 @@ async function writeThenRename(
   }
   await handle.close();
   try {
-    await rename(temp, target);
+    await supersedingPendingRestores(target, () => rename(temp, target));
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
@@ -74,13 +74,7 @@ export async function makeStagingDir(target: string): Promise<string> {
  * sweep's pending restore of an older tree to `target` is taken first and removed with it.
  */
 export async function promoteDirectory(staging: string, target: string): Promise<void> {
-  const superseded = await takePendingRestores(target);
-  try {
-    await swapIn(staging, target);
-    for (const tree of superseded) await rm(tree, { recursive: true, force: true });
-  } finally {
-    for (const tree of superseded) releaseStaging(tree);
-  }
+  await supersedingPendingRestores(target, () => swapIn(staging, target));
 }
 
 async function swapIn(staging: string, target: string): Promise<void> {
@@ -89,13 +83,19 @@ async function swapIn(staging: string, target: string): Promise<void> {
     await rename(staging, target);
     return;
   }
-  const old = `${staging}.old`;
-  await rename(target, old);
+  // Named for a hash of the target's name: it fits wherever the staging did (`<staging>.old`
+  // does not when the staging's name is near NAME_MAX).
+  const old = holdStaging(newTreePath(target, "old"));
   try {
-    await rename(staging, target);
-  } catch (error) {
-    await rename(old, target).catch(() => undefined);
-    throw error;
+    await rename(target, old);
+    try {
+      await rename(staging, target);
+    } catch (error) {
+      await rename(old, target).catch(() => undefined);
+      throw error;
+    }
+    await rm(old, { recursive: true, force: true });
+  } finally {
+    releaseStaging(old);
   }
-  await rm(old, { recursive: true, force: true });
 }

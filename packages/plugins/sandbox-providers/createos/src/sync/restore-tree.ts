@@ -1,8 +1,9 @@
-import { link, lstat, readdir, rename, rm, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { link, lstat, rename, rm, unlink } from "node:fs/promises";
+import { basename } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
+import { letGo } from "./pending-restores.js";
 import { restoreWindow } from "./restore-window.js";
-import { newStagingPath, parseStagingName } from "./staging-name.js";
+import { newTreePath } from "./staging-name.js";
 
 /**
  * Putting a dead worker's replaced tree (its `.old`) back as its missing target must never
@@ -11,15 +12,19 @@ import { newStagingPath, parseStagingName } from "./staging-name.js";
  * - a file is put back with link(2), which never replaces anything, then its old name unlinked;
  * - a directory cannot be (no hard links to directories, and mkdir cannot adopt a tree), and
  *   rename(2) fails over a non-empty directory or a non-directory but replaces an empty
- *   directory, such as an empty tree just promoted. So restores and promotions exclude each
- *   other through names instead. The restore (1) claims the tree by renaming it to a `.restore`
- *   of its own (one rename: exactly one process gets it), (2) gives up if any other staging entry
- *   of the target may belong to a running sync, (3) gives up if the target exists, then
- *   (4) renames. A promotion, once its staging exists and before it renames anything, takes every
- *   `.restore` of its target for itself. A promotion that renames between (3) and (4) either
- *   looked for claims after (1), took this one, and (4) finds nothing; or looked before (1), and
- *   then its staging existed from before (1) until after (3), so (2) saw it and gave up.
- * Promotions by builds that predate this exchange do not take claims.
+ *   directory, such as an empty tree just promoted; nor can a file where the file system has no
+ *   hard links (vfat, exFAT, some FUSE and SMB mounts), and rename(2) replaces a file. So
+ *   restores and promotions exclude each other through names instead. The restore (1) claims the
+ *   tree by renaming it to a `.restore` of its own (one rename: exactly one process gets it),
+ *   (2) gives up if any other staging entry of the target may belong to a running sync,
+ *   (3) gives up if the target exists, then (4) renames. A promotion, once its staging exists and
+ *   before it renames anything, takes every `.restore` of its target for itself. A promotion that
+ *   renames between (3) and (4) either looked for claims after (1), took this one, and (4) finds
+ *   nothing; or looked before (1), and then its staging existed from before (1) until after (3),
+ *   so (2) saw it and gave up.
+ * Promotions by builds that predate this exchange take no claims: one that both staged and
+ * promoted between (2) and (4) is replaced if it promoted an empty directory, or a file where
+ * there are no hard links.
  */
 export type RestoreOutcome =
   /** The tree is the target again. */
@@ -30,7 +35,7 @@ export type RestoreOutcome =
   | "taken"
   /**
    * A sync to the target may be running, or the tree could not be claimed or the target not
-   * looked up: the tree is left (claimed or where it was) for a later sweep.
+   * looked up: the tree is left (let go of as a `.released`, or where it was) for a later sweep.
    */
   | "deferred";
 
@@ -51,7 +56,7 @@ async function presence(path: string): Promise<"present" | "missing" | "unknown"
 }
 
 /**
- * Puts `tree` (a stale `.old` or `.restore` beside `target`) back as `target`, which was found
+ * Puts `tree` (a stale `.old`, `.restore` or `.released` beside `target`) back as `target`, found
  * missing. `othersMayRun(claim)` tells whether any staging entry of the target but the claim
  * named `claim` may belong to a running sync.
  */
@@ -60,26 +65,37 @@ export async function restoreTree(
   target: string,
   othersMayRun: (claim: string) => Promise<boolean>,
 ): Promise<RestoreOutcome> {
-  const claim = `${holdStaging(newStagingPath(target))}.restore`;
+  const claim = holdStaging(newTreePath(target, "restore"));
   try {
-    // Gone means another process took it; any other failure (a claim name too long, a full
-    // disk) leaves the tree where it is, for a later sweep: never "taken", which removes it.
+    // Gone means another process took it; any other failure (EIO, a read-only file system)
+    // leaves the tree where it is, for a later sweep: never "taken", which removes it.
     const failure = await renameFailure(tree, claim);
     if (failure === "ENOENT") return "taken";
     if (failure !== undefined) return "deferred";
-    if (await othersMayRun(basename(claim))) return "deferred";
-    const found = await presence(target);
-    if (found === "unknown") return "deferred";
-    if (found === "missing") {
-      await restoreWindow.beforePlace?.();
-      const outcome = await place(claim, target);
-      if (outcome !== "superseded") return outcome;
-    }
-    await rm(claim, { recursive: true, force: true }).catch(() => undefined);
-    return "superseded";
+    const outcome = await restoreClaimed(claim, target, othersMayRun);
+    if (outcome === "deferred") await letGo(claim, target);
+    return outcome;
   } finally {
     releaseStaging(claim);
   }
+}
+
+async function restoreClaimed(
+  claim: string,
+  target: string,
+  othersMayRun: (claim: string) => Promise<boolean>,
+): Promise<RestoreOutcome> {
+  await restoreWindow.afterClaim?.();
+  if (await othersMayRun(basename(claim))) return "deferred";
+  const found = await presence(target);
+  if (found === "unknown") return "deferred";
+  if (found === "missing") {
+    await restoreWindow.beforePlace?.();
+    const outcome = await place(claim, target);
+    if (outcome !== "superseded") return outcome;
+  }
+  await rm(claim, { recursive: true, force: true }).catch(() => undefined);
+  return "superseded";
 }
 
 /** The last step: moves the claimed tree to `target` without ever replacing what is there. */
@@ -87,13 +103,7 @@ async function place(claim: string, target: string): Promise<RestoreOutcome> {
   const stat = await lstat(claim).catch(() => undefined);
   if (stat === undefined) return "taken";
   try {
-    if (stat.isDirectory()) {
-      await rename(claim, target);
-    } else {
-      await link(claim, target);
-      // Once linked the file is the target; a promotion that took the claim meanwhile removes it.
-      await unlink(claim).catch(() => undefined);
-    }
+    if (stat.isDirectory() || !(await linked(claim, target))) await rename(claim, target);
     return "restored";
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -104,24 +114,21 @@ async function place(claim: string, target: string): Promise<RestoreOutcome> {
   }
 }
 
+/** What link(2) fails with where the file system has no hard links, or refuses this one. */
+const NO_HARD_LINK = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "EMLINK"]);
+
 /**
- * For a promotion of `target`, once its staging exists and before it renames anything: takes
- * every `.restore` of the target this user owns (whoever claimed it) as this process's held
- * `.old`, so no restore can put it over what is promoted. Returns their paths: removed once the
- * promotion succeeded, left (and released) as trees to put back if it failed.
+ * Puts the claimed file back with a hard link, its claim then unlinked (a promotion that took the
+ * claim meanwhile removes it). False where no hard link can be made: then it is renamed, as a
+ * directory is, under the same exchange of claims.
  */
-export async function takePendingRestores(target: string): Promise<string[]> {
-  const dir = dirname(target);
-  const uid = process.getuid?.();
-  const taken: string[] = [];
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (parseStagingName(target, name)?.kind !== "restore") continue;
-    const path = join(dir, name);
-    const stat = await lstat(path).catch(() => undefined);
-    if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
-    const mine = `${holdStaging(newStagingPath(target))}.old`;
-    if ((await renameFailure(path, mine)) === undefined) taken.push(mine);
-    else releaseStaging(mine);
+async function linked(claim: string, target: string): Promise<boolean> {
+  try {
+    await link(claim, target);
+  } catch (error) {
+    if (NO_HARD_LINK.has((error as NodeJS.ErrnoException).code ?? "")) return false;
+    throw error;
   }
-  return taken;
+  await unlink(claim).catch(() => undefined);
+  return true;
 }

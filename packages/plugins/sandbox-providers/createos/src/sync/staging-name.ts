@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -58,17 +58,42 @@ export function newStagingPath(target: string): string {
   return join(dirname(target), `${stagingPrefix(target)}${randomUUID()}`);
 }
 
-/**
- * What a staging entry holds: a sync's staging (a directory, or a single file's temporary file),
- * a tree a promotion moved aside (`.old`), or such a tree a sweep is putting back (`.restore`).
- */
-export type StagingKind = "staging" | "old" | "restore";
+const TREE_MARK = ".paperclip-sync-h";
 
-function kindOf(suffix: string | undefined): StagingKind {
-  return suffix === ".old" ? "old" : suffix === ".restore" ? "restore" : "staging";
+/**
+ * What a tree moved between owners is named with, before its owner: a tree a sweep is putting
+ * back (`.restore`), one a promotion took from such a sweep (`.old`), one let go of for any sweep
+ * (`.released`). The target's name is hashed, not written, so that such a name has a bounded
+ * length (at most 179 bytes): named after the target, a claim would be longer than the `.old` it
+ * claims, past NAME_MAX where that `.old` just fit, and the tree could never be claimed nor a claim
+ * taken.
+ */
+function treeBase(target: string): string {
+  return `${TREE_MARK}${createHash("sha256").update(basename(target)).digest("hex")}-`;
 }
 
-const OWNED = /^n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-[A-Za-z0-9-]{6,36}(\.old|\.restore)?$/;
+/** A new path beside `target` for a tree this process moves there (see `treeBase`). */
+export function newTreePath(target: string, kind: "old" | "restore" | "released"): string {
+  const { ns, boot, pid } = ownStagingOwner();
+  return join(dirname(target), `${treeBase(target)}n${ns}-b${boot}-p${pid}-${randomUUID()}.${kind}`);
+}
+
+/**
+ * What a staging entry holds: a sync's staging (a directory, or a single file's temporary file),
+ * a tree a promotion moved aside (`.old`), such a tree a sweep is putting back (`.restore`), or
+ * one a sweep or a promotion that could not finish let go of for any later sweep (`.released`).
+ */
+export type StagingKind = "staging" | "old" | "restore" | "released";
+
+function kindOf(suffix: string | undefined): StagingKind {
+  if (suffix === undefined) return "staging";
+  return suffix.slice(1) as StagingKind;
+}
+
+const OWNER = String.raw`n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-`;
+const OWNED = new RegExp(String.raw`^${OWNER}[A-Za-z0-9-]{6,36}(\.old|\.restore)?$`);
+/** After `treeBase`: what `newTreePath` makes, exactly. */
+const MOVED = new RegExp(String.raw`^${OWNER}[0-9a-f-]{36}(\.old|\.restore|\.released)$`);
 /**
  * What releases before the owner was written named their entries (after the base): an optional
  * `<pid>-`, then a single file's temporary `<uuid>`, or a staging directory's `mkdtemp` suffix
@@ -77,6 +102,10 @@ const OWNED = /^n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-[A-Za-z0-9-]{6,36}(\
  */
 const UNOWNED =
   /^(?:\d{1,10}-)?(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{6}(\.old)?)$/;
+
+function ownerOf(match: RegExpExecArray): StagingOwner {
+  return { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) };
+}
 
 /**
  * The staging entry `name` beside `target`: its owner (undefined for a name from before the
@@ -87,12 +116,16 @@ export function parseStagingName(
   target: string,
   name: string,
 ): { readonly owner: StagingOwner | undefined; readonly kind: StagingKind } | undefined {
+  // Hashed only for a name that may be such a tree (a sweep reads every name of the directory);
+  // one that is not may still be a staging entry of a target named `paperclip-sync-h…`.
+  const moved = name.startsWith(TREE_MARK) ? treeBase(target) : undefined;
+  const tree = moved !== undefined && name.startsWith(moved) ? MOVED.exec(name.slice(moved.length)) : null;
+  if (tree !== null) return { owner: ownerOf(tree), kind: kindOf(tree[4]) };
   const base = stagingBase(target);
   if (!name.startsWith(base)) return undefined;
   const rest = name.slice(base.length);
   const match = OWNED.exec(rest);
-  if (match !== null)
-    return { owner: { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) }, kind: kindOf(match[4]) };
+  if (match !== null) return { owner: ownerOf(match), kind: kindOf(match[4]) };
   const unowned = UNOWNED.exec(rest);
   return unowned === null ? undefined : { owner: undefined, kind: kindOf(unowned[1]) };
 }

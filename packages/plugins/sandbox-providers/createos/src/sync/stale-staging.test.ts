@@ -1,11 +1,17 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory } from "./host-files.js";
 import { restoreWindow } from "./restore-window.js";
-import { ownStagingOwner, parseStagingName, type StagingOwner, stagingPrefix } from "./staging-name.js";
+import {
+  newTreePath,
+  ownStagingOwner,
+  parseStagingName,
+  type StagingOwner,
+  stagingPrefix,
+} from "./staging-name.js";
 import { isOwnerGone, sweepStaleStaging } from "./stale-staging.js";
 
 /** Above any pid_max: a process that certainly does not run. */
@@ -98,19 +104,18 @@ function promoteInWindow(promote: () => Promise<void>): void {
 }
 
 describe("putting a dead worker's tree back as its missing target", () => {
-  it("keeps a tree it cannot claim (a claim name too long for the file system), never removes it", async () => {
+  it("puts back a tree whose .old name is as long as the file system allows", async () => {
     const host = tempDirForTest("createos-sweep-");
-    // A claim is named with a UUID and ".restore", longer than this `.old`: a target whose
-    // `.old` name is exactly NAME_MAX (255) long leaves no room for the claim's.
+    // Its claim is named for a hash of the target's name: it fits wherever the `.old` did.
     const oldName = (base: string) => `${owned(join(host, base), { pid: DEAD })}.old`;
     const base = "t".repeat(256 - oldName("t").length);
     const target = join(host, base);
     expect(oldName(base)).toHaveLength(255);
-    const old = await deadWorkersOld(target, "only copy\n");
+    await deadWorkersOld(target, "only copy\n");
 
     await sweepStaleStaging(target);
-    expect(await readFile(join(old, "mine.txt"), "utf8")).toBe("only copy\n");
-    expect(await readdir(host)).toEqual([oldName(base)]);
+    expect(await readdir(host)).toEqual([base]);
+    expect(await readFile(join(target, "mine.txt"), "utf8")).toBe("only copy\n");
   });
 
   it("never replaces an empty directory another process promoted meanwhile", async () => {
@@ -128,6 +133,25 @@ describe("putting a dead worker's tree back as its missing target", () => {
     expect(await readdir(target)).toEqual([]);
     // The older tree was superseded by the promotion: removed, not left beside it.
     expect(await readdir(host)).toEqual(["target"]);
+  });
+
+  it("never replaces an empty directory promoted meanwhile to a target of a name as long as can be", async () => {
+    const host = tempDirForTest("createos-restore-");
+    // The promotion's staging name is as long as `.old` beside it cannot be: what it takes the
+    // claim as is named for a hash of the target's name, as the claim is.
+    const stagingName = (base: string) => owned(join(host, base), { pid: process.ppid }, "0".repeat(36));
+    const base = "t".repeat(252 - stagingName("t").length + 1);
+    const target = join(host, base);
+    expect(stagingName(base)).toHaveLength(252);
+    await deadWorkersOld(target, "older tree\n");
+    promoteInWindow(async () => {
+      await mkdir(join(host, stagingName(base)));
+      await promoteDirectory(join(host, stagingName(base)), target);
+    });
+
+    await failedSyncOut(target);
+    expect(await readdir(target)).toEqual([]);
+    expect(await readdir(host)).toEqual([base]);
   });
 
   it("never replaces a file another process promoted meanwhile", async () => {
@@ -149,14 +173,14 @@ describe("putting a dead worker's tree back as its missing target", () => {
   it("waits while another sync to the target may run: the tree is kept, not put back yet", async () => {
     const host = tempDirForTest("createos-restore-");
     const target = join(host, "target");
-    await deadWorkersOld(target, "older tree\n");
+    const old = await deadWorkersOld(target, "older tree\n");
     const running = owned(target, { pid: process.ppid });
     await mkdir(join(host, running));
 
     await failedSyncOut(target);
-    const left = (await readdir(host)).filter((name) => name !== running);
-    expect(left).toEqual([expect.stringMatching(/\.(old|restore)$/)]);
-    expect(await readdir(join(host, left[0]!))).toEqual(["mine.txt"]);
+    // Left as it was, unclaimed: any later sweep's, and its ctime still when it was moved aside.
+    expect((await readdir(host)).sort()).toEqual([running, basename(old)].sort());
+    expect(await readdir(old)).toEqual(["mine.txt"]);
 
     // Once that sync is gone, the next sync out puts the tree back.
     await rm(join(host, running), { recursive: true });
@@ -228,6 +252,27 @@ describe("parseStagingName", () => {
     ] as const) {
       expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toEqual({ owner: undefined, kind });
     }
+  });
+
+  it("reads the owner of a tree named for a hash of the target, and knows it only for that target", () => {
+    const claim = basename(newTreePath(target, "restore"));
+    expect(parseStagingName(target, claim)).toEqual({ owner: ownStagingOwner(), kind: "restore" });
+    for (const kind of ["old", "released"] as const)
+      expect(parseStagingName(target, basename(newTreePath(target, kind)))).toEqual({
+        owner: ownStagingOwner(),
+        kind,
+      });
+    expect(parseStagingName("/host/other", claim)).toBeUndefined();
+    for (const near of [claim.replace(/\.restore$/, ".older"), claim.replace(/\.restore$/, ""), `${claim}x`])
+      expect(parseStagingName(target, near)).toBeUndefined();
+  });
+
+  it("knows the staging entries of a target whose name starts as a hashed tree's", () => {
+    const odd = "/host/paperclip-sync-h0123";
+    expect(parseStagingName(odd, `.paperclip-sync-h0123.paperclip-sync-${uuid}`)).toEqual({
+      owner: undefined,
+      kind: "staging",
+    });
   });
 
   it("takes a near miss for no staging entry", () => {

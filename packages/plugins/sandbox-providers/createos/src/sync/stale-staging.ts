@@ -62,7 +62,7 @@ export function isOwnerGone(facts: OwnerFacts, running: (pid: number) => boolean
 
 interface Stale {
   readonly path: string;
-  /** A replaced tree (`.old`, `.restore`): the user's, to put back if the target is missing. */
+  /** A replaced tree (`.old`, `.restore`, `.released`): the user's, to put back if the target is missing. */
   readonly tree: boolean;
   readonly stat: Stats;
 }
@@ -92,7 +92,9 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
       self,
       bootTimeMs: booted,
     };
-    if ((uid === undefined || stat.uid === uid) && isOwnerGone(facts, isAlive))
+    // A released tree was let go of by its maker, running or not: anyone's to put back.
+    const gone = parsed.kind === "released" || isOwnerGone(facts, isAlive);
+    if ((uid === undefined || stat.uid === uid) && gone)
       stale.push({ path, tree: parsed.kind !== "staging", stat });
     else running.push(name);
   }
@@ -102,7 +104,9 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
 /**
  * Clears what syncs to `target` whose process is gone left beside it (their staging entries are
  * named `.<target>.paperclip-sync-n<pidns>-b<boot>-p<pid>-<random>`: a staging directory, a
- * single file's temporary file, a replaced tree's `.old`, a tree being put back's `.restore`).
+ * single file's temporary file, a replaced tree's `.old` from an earlier build; and
+ * `.paperclip-sync-h<sha256 of target's name>-n<pidns>-b<boot>-p<pid>-<uuid>`: a replaced tree's
+ * `.old`, a tree being put back's `.restore`, one let go of for any sweep, `.released`).
  * Only names of that exact pattern, only entries this user owns, never a link (nor, removing, a
  * link below one). A worker killed between moving the old tree aside and moving the new one in
  * left `target` missing and its only copy in that `.old`: it is put back as `target` (see
@@ -111,16 +115,21 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
  * entry that cannot be judged, moved or removed is left for the next sync.
  */
 export async function sweepStaleStaging(target: string): Promise<void> {
-  const { stale } = await judgeStaging(target);
+  const { stale, running } = await judgeStaging(target);
   // Several: the one moved aside last (a rename sets its ctime) held the newest tree.
   const trees = stale.filter((entry) => entry.tree).sort((a, b) => b.stat.ctimeMs - a.stat.ctimeMs);
   let kept: readonly Stale[] = [];
   if (trees.length > 0 && (await lstat(target).catch(() => undefined)) === undefined) {
-    const othersMayRun = async (claim: string) =>
-      (await judgeStaging(target)).running.some((name) => name !== claim);
-    const outcome = await restoreTree(trees[0]!.path, target, othersMayRun);
-    // Only a tree put back, or one older than a target that exists, makes the others removable.
-    if (outcome !== "restored" && outcome !== "superseded") kept = trees;
+    // While another sync may run the trees are left untouched: a claim would only be let go of
+    // again, and every rename resets the ctime that tells which tree is the newest.
+    if (running.length > 0) kept = trees;
+    else {
+      const othersMayRun = async (claim: string) =>
+        (await judgeStaging(target)).running.some((name) => name !== claim);
+      const outcome = await restoreTree(trees[0]!.path, target, othersMayRun);
+      // Only a tree put back, or one older than a target that exists, makes the others removable.
+      if (outcome !== "restored" && outcome !== "superseded") kept = trees;
+    }
   }
   for (const entry of stale) {
     if (!kept.includes(entry)) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
