@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
@@ -33,5 +34,10 @@ describe("execInterpreter", () => {
     await writeFile(outer, `#!${inner}\n`);
     expect(execInterpreters(outer)).toEqual([inner, "/bin/sh", ...execInterpreters("/bin/sh")]);
     expect(execInterpreter(path.join(root, "missing"))).toBeNull();
+    // A FIFO is not read (its open would wait for a writer): execve refuses it anyway.
+    const fifo = path.join(root, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    await writeFile(outer, `#!${fifo}\n`);
+    expect(execInterpreters(outer)).toEqual([fifo]);
   });
 });

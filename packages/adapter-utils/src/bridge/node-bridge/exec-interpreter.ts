@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** The bytes of a file's head the kernel reads to pick its binary format (`BINPRM_BUF_SIZE`). */
 const BINPRM_BUF_SIZE = 256;
@@ -18,11 +18,14 @@ const PT_INTERP = 3;
 export function execInterpreter(file: string): { readonly path: string; readonly script: boolean } | null {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    // Non-blocking, and only a regular file is read: a `#!` naming a FIFO would otherwise
+    // hang the bridge in open (execve refuses one with EACCES, as `openRefusal` does).
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch {
     return null;
   }
   try {
+    if (!fstatSync(fd).isFile()) return null;
     const head = readAt(fd, 0, BINPRM_BUF_SIZE);
     const script = scriptInterpreter(head);
     if (script !== null) return { path: script, script: true };
