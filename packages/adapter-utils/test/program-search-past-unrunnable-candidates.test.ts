@@ -2,6 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { spawnTarget } from "./attack-support.js";
 import { cleanupAll, onCleanup, scratchDir } from "./sandbox-support.js";
 
@@ -11,8 +12,9 @@ afterEach(cleanupAll);
  * execvp goes on past a `PATH` candidate whose execve fails with `ENOENT` or `EACCES` (and
  * ends with `EACCES` if any did), also when that error is its interpreter's: a `#!` line
  * naming a missing or non-executable file, a dynamic ELF whose loader is missing. The
- * native bridge calls execvp; the Node bridge resolves the name itself (execvp-path.ts) and
- * stopped at the first executable file, so it failed a program execvp runs.
+ * native bridge calls execvp and the exec shim (no bridge) has its own loop by glibc's rules;
+ * the Node bridge resolves the name itself (execvp-path.ts) and stopped at the first
+ * executable file, so it failed a program execvp runs.
  */
 
 /** A copy of `/bin/true` whose loader (`PT_INTERP`) names a file that does not exist. */
@@ -36,31 +38,36 @@ async function workspaceWithCandidates(ws: string): Promise<Record<string, strin
   return dirs;
 }
 
+/** Who searches `PATH` in the sandbox: either bridge (allowlist), or the exec shim (deny: no bridge). */
+const LAUNCHERS: [string, LocalProcessSandboxOptions["networkBridge"] | null, string][] = [
+  ["native bridge", "native", "paperclip-sandbox bridge: "],
+  ["Node bridge", "node", "paperclip-sandbox bridge: "],
+  ["exec shim", null, "paperclip-sandbox: "],
+];
+
 describe("a bare program name is searched past candidates execve refuses", () => {
-  it.each(["native", "node"] as const)(
-    "%s bridge: runs the later candidate, and fails 127 or 126 as execvp does",
-    async (networkBridge) => {
+  it.each(LAUNCHERS)(
+    "%s: runs the later candidate, and fails 127 or 126 as execvp does",
+    async (_label, networkBridge, prefix) => {
       const ws = scratchDir("pc-sbx-execvp-");
       const dirs = await workspaceWithCandidates(ws);
+      const network: Partial<LocalProcessSandboxOptions> =
+        networkBridge === null
+          ? { networkScope: "deny" }
+          : { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"], networkBridge };
       const run = async (...names: string[]) => {
         // A target serves one spawn (the native bridge's courier is the run's).
         const target = await buildLocalProcessSandboxSpawnTarget({
           executable: "tool",
           args: [],
           cwd: ws,
-          options: {
-            workspaceDir: ws,
-            filesystemScope: "workspace",
-            networkScope: "allowlist",
-            networkAllowlist: ["127.0.0.1:1"],
-            networkBridge,
-          },
+          options: { workspaceDir: ws, filesystemScope: "workspace", ...network },
         });
         onCleanup(() => target.cleanup?.() ?? Promise.resolve());
         const result = await spawnTarget(target, { PATH: names.map((name) => dirs[name]).join(":") });
         return { code: result.code, stdout: result.stdout, stderr: result.stderr };
       };
-      const cannot = (why: string) => `paperclip-sandbox bridge: cannot start tool: ${why}\n`;
+      const cannot = (why: string) => `${prefix}cannot start tool: ${why}\n`;
       expect(await run("miss", "deny", "elf", "ok")).toEqual({ code: 0, stdout: "ok-tool\n", stderr: "" });
       expect(await run("miss", "elf")).toEqual({
         code: 127,
