@@ -5,6 +5,8 @@ const BINPRM_BUF_SIZE = 256;
 /** How deep the kernel lets one script's interpreter be another script (`exec_binprm`). */
 const MAX_SCRIPT_DEPTH = 4;
 const PT_INTERP = 3;
+/** The largest program header table the kernel loads. */
+const MAX_PROGRAM_HEADERS = 65536;
 
 /**
  * The interpreter `execve(file)` must open before it runs anything: a script's (`#!` line, as
@@ -74,10 +76,12 @@ function elfInterpreter(fd: number, head: Buffer): string | null {
   const phoff = word(head, wide ? 0x20 : 0x1c);
   const phentsize = u16(head, wide ? 0x36 : 0x2a);
   const phnum = u16(head, wide ? 0x38 : 0x2c);
-  if (phentsize < (wide ? 56 : 32)) return null;
+  // The kernel's own bounds (`load_elf_phdrs`): entries of the class's size, 64 KiB at most, read at once.
+  if (phentsize !== (wide ? 56 : 32) || phnum === 0 || phnum * phentsize > MAX_PROGRAM_HEADERS) return null;
+  const table = readAt(fd, phoff, phnum * phentsize);
+  if (table.length < phnum * phentsize) return null;
   for (let index = 0; index < phnum; index++) {
-    const header = readAt(fd, phoff + index * phentsize, phentsize);
-    if (header.length < phentsize) return null;
+    const header = table.subarray(index * phentsize, (index + 1) * phentsize);
     if (u32(header, 0) !== PT_INTERP) continue;
     const offset = word(header, wide ? 0x08 : 0x04);
     const size = word(header, wide ? 0x20 : 0x10);
