@@ -128,12 +128,13 @@ export async function echoServer(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-/** Spawns a built target as a caller of upstream's API would; resolves its exit code and stderr. */
+/** Spawns a built target as a caller of upstream's API would (`extraEnv` over its env); resolves its exit code and output. */
 export function spawnTarget(
   target: LocalProcessSandboxSpawnTarget,
+  extraEnv: Readonly<Record<string, string>> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, ...target.env }))
+  for (const [key, value] of Object.entries({ ...process.env, ...target.env, ...extraEnv }))
     if (value !== undefined) env[key] = value;
   const child = spawn("/usr/bin/bwrap", target.args, {
     cwd: target.cwd,

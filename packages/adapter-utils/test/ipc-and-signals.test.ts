@@ -57,6 +57,35 @@ describe("kernel objects shared across the host: System V IPC and signals", () =
   }, 90_000);
 });
 
+/** The keys of every System V object `ipcs` lists for the caller's IPC namespace. */
+const LIST_KEYS = "ipcs -m -q -s | grep -o '^0x[0-9a-f]*'";
+
+describe("System V objects a program leaves behind", () => {
+  it("are gone with its run: none of their keys is on the host afterwards, in any scope", async () => {
+    for (const [name, scope] of Object.entries(SCOPES)) {
+      const ws = await scratchDir();
+      // Made and left: no ipcrm. A memory segment, a queue and a semaphore set, each with a fresh key.
+      const result = await runShellInSandbox(`ipcmk -M 4096 -Q -S 1 >/dev/null && ${LIST_KEYS}`, {
+        workspaceDir: ws,
+        ...scope,
+      });
+      const keys = result.stdout.split("\n").filter(Boolean);
+      // Should one reach the host after all, it goes when the test ends, whichever kind it is.
+      for (const key of keys) {
+        onCleanup(() =>
+          exec("sh", ["-c", `for kind in M Q S; do ipcrm -$kind ${key}; done 2>/dev/null; true`]),
+        );
+      }
+      expect(keys, `${name}: ${result.stderr}`).toHaveLength(3);
+      const host = (await exec("sh", ["-c", LIST_KEYS])).stdout.split("\n");
+      expect(
+        keys.filter((key) => host.includes(key)),
+        name,
+      ).toEqual([]);
+    }
+  }, 90_000);
+});
+
 describe("signals to what the sandbox is built on", () => {
   it("a program that stops or kills its bridge, or pid 1, still has its run end whole, and nothing of it stays", async () => {
     const cases: [string, string, Omit<LocalProcessSandboxOptions, "workspaceDir">, boolean][] = [

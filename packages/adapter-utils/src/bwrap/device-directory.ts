@@ -1,3 +1,6 @@
+/** The sandbox's shared-memory directory, inside its own `/dev`. */
+export const DEV_SHM = "/dev/shm";
+
 /**
  * The sandbox's own `/dev`. bwrap's `--dev` mounts a tmpfs of its own there, with the device
  * nodes bound in and `/dev/shm` a plain directory of that tmpfs, and its `--size` applies to
@@ -11,7 +14,7 @@
  */
 export function devArgs(tmpfsSize: number | null): string[] {
   const args = ["--dev", "/dev"];
-  if (tmpfsSize !== null) args.push("--size", String(tmpfsSize), "--tmpfs", "/dev/shm");
+  if (tmpfsSize !== null) args.push("--size", String(tmpfsSize), "--tmpfs", DEV_SHM);
   return args;
 }
 

@@ -39,6 +39,22 @@ function plan(overrides: Partial<NetworkOnlyScopePlan> = {}): NetworkOnlyScopePl
 }
 
 describe("buildNetworkOnlyScopeArgs", () => {
+  it("binds a workspace in the host's /dev/shm back into the sandbox's own, parents made there", () => {
+    const shmLayout: HostLayout = new Map([...layout, ["/dev/shm/a/ws", dir]]);
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({ layout: shmLayout, mounts: [{ path: "/dev/shm/a/ws", access: "rw" }] }),
+    );
+    const at = args.indexOf("/dev/shm/a/ws");
+    expect(args.slice(at - 3, at + 2)).toEqual([
+      "--dir",
+      "/dev/shm/a",
+      "--bind",
+      "/dev/shm/a/ws",
+      "/dev/shm/a/ws",
+    ]);
+    expect(args).not.toContain("/dev/shm/paperclip-sandbox-sockets-1000");
+  });
+
   it("with tmpfsSize, makes every private directory a tmpfs of that size instead of a bind", () => {
     const { args, maskDirs } = buildNetworkOnlyScopeArgs(plan({ tmpfsSize: 65536 }));
     const sized = args.flatMap((arg, index) => (arg === "--size" ? [args.slice(index, index + 4)] : []));

@@ -1,6 +1,6 @@
 import { maskDirPath } from "../temp-dir/run-dir-known-entries.js";
 import { BindBackArgv } from "./bind-back-argv.js";
-import { devArgs, sealDevArgs } from "./device-directory.js";
+import { DEV_SHM, devArgs, sealDevArgs } from "./device-directory.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
@@ -63,7 +63,9 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   protectResolverFiles(plan, args);
   const maskDirs: string[] = [];
   const masked = maskRuntimeDirectories(plan, args, maskDirs);
-  const tree = new BindBackArgv(args, masked);
+  // The sandbox's `/dev/shm` is its own (`--dev`), as private as a masked directory: a
+  // requested path on the host's is bound back into it, else the program never sees it.
+  const tree = new BindBackArgv(args, [...masked, DEV_SHM]);
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
   }

@@ -33,6 +33,10 @@ export const DENIED_SYSCALLS: readonly SyscallName[] = [
   "keyctl",
   "add_key",
   "request_key",
+  // Its unprivileged mode (FAN_REPORT_FID, Linux 5.13+) takes a group from the uid's pool
+  // (`fs.fanotify.max_user_groups`, 128), which no namespace separates: a program that took
+  // all of a root runner's left no host service of root a group until its run ended.
+  "fanotify_init",
   // The mount table and namespaces: a sandbox that could change them could undo itself.
   "mount",
   "umount2",
@@ -70,7 +74,10 @@ export const DENIED_SYSCALLS: readonly SyscallName[] = [
  * and `io_setup` reserves Linux AIO events from one host-wide pool (`fs.aio-max-nr`) no
  * namespace separates: a program that took it all failed every host process's `io_setup`
  * (databases, QEMU) until its run ended. Without a context the other AIO calls do nothing;
- * libaio's callers fall back to threads, as on a kernel without AIO.
+ * libaio's callers fall back to threads, as on a kernel without AIO. `mq_open` likewise:
+ * POSIX queues are the ipc namespace's, but their bytes count against the uid's
+ * `RLIMIT_MSGQUEUE` in every namespace, so a program that filled it made every mq_open of
+ * the runner's uid on the host fail (`EMFILE`); the other mq calls need a queue it opened.
  */
 export const UNAVAILABLE_SYSCALLS: readonly SyscallName[] = [
   "clone3",
@@ -79,6 +86,7 @@ export const UNAVAILABLE_SYSCALLS: readonly SyscallName[] = [
   "io_uring_enter",
   "io_uring_register",
   "io_setup",
+  "mq_open",
 ];
 
 /** `CLONE_NEW*` bits of `clone` flags (CLONE_NEWTIME shares its bit with the exit signal there). */

@@ -40,6 +40,8 @@ export const SYSCALLS = {
   io_uring_enter: { x64: 426, arm64: 426 },
   io_uring_register: { x64: 427, arm64: 427 },
   io_setup: { x64: 206, arm64: 0 },
+  mq_open: { x64: 240, arm64: 180 },
+  fanotify_init: { x64: 300, arm64: 262 },
   kexec_load: { x64: 246, arm64: 104 },
   kexec_file_load: { x64: 320, arm64: 294 },
   init_module: { x64: 175, arm64: 105 },

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { isExecutable } from "../../spawn/resolve-command-path.js";
+import { execInterpreters } from "./exec-interpreter.js";
 
 /** execvp's search path when the environment has none (glibc's `_CS_PATH`). */
 export const EXECVP_DEFAULT_PATH = "/bin:/usr/bin";
@@ -7,12 +8,38 @@ export const EXECVP_DEFAULT_PATH = "/bin:/usr/bin";
 /** The file execvp would run for a program name, or why it would fail (`startFailureStatus` maps the code). */
 export type ExecvpPath = { readonly path: string } | { readonly code: "ENOENT" | "EACCES" };
 
+type Refusal = "ENOENT" | "EACCES" | null;
+
+/** Why execve could not open `file` to run it (missing, not a regular file, not executable); `null` when it could. */
+function openRefusal(file: string): Refusal {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EACCES" ? "EACCES" : "ENOENT";
+  }
+  return isFile && isExecutable(file) ? null : "EACCES";
+}
+
+/** Why execve of `file` would fail with an error execvp searches past; `null` when it would run it. */
+function execRefusal(file: string): Refusal {
+  const own = openRefusal(file);
+  if (own !== null) return own;
+  for (const interpreter of execInterpreters(file)) {
+    const refusal = openRefusal(interpreter);
+    if (refusal !== null) return refusal;
+  }
+  return null;
+}
+
 /**
  * The file `execvp(name)` would run, by its rules, with the program's environment: a name with
  * a slash is taken as it is; a bare one is searched in `PATH` (`EXECVP_DEFAULT_PATH` when unset),
- * an empty entry meaning the working directory, the first executable regular file winning; one
- * found but not executable (or a directory) is passed over, and makes the failure `EACCES`
- * rather than `ENOENT`. The Node bridge hands the shell that keeps the program's status a path,
+ * an empty entry meaning the working directory, the first file execve would run winning. execvp
+ * goes on past a candidate whose execve fails with `ENOENT` or `EACCES` and ends with `EACCES`
+ * if any did: one missing, not executable, a directory, or one whose interpreter (its `#!`
+ * line's, a dynamic ELF's loader, a script interpreter's own) is missing or not executable
+ * (`execInterpreters`). The Node bridge hands the shell that keeps the program's status a path,
  * never a bare name: the shell would run its own builtin of that name (`echo`, `printf`,
  * `kill`, `test`, `pwd`), which differs from the binary (`echo -e`). `resolveCommandPath`
  * (spawn/) is upstream's lookup, with other rules (empty entries skipped, no default, no file
@@ -24,15 +51,9 @@ export function execvpPath(name: string, env: Readonly<Record<string, string | u
   let denied = false;
   for (const dir of (env.PATH ?? EXECVP_DEFAULT_PATH).split(":")) {
     const candidate = `${dir === "" ? "." : dir}/${name}`;
-    let isFile: boolean;
-    try {
-      isFile = statSync(candidate).isFile();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EACCES") denied = true;
-      continue;
-    }
-    if (isFile && isExecutable(candidate)) return { path: candidate };
-    denied = true;
+    const refusal = execRefusal(candidate);
+    if (refusal === null) return { path: candidate };
+    if (refusal === "EACCES") denied = true;
   }
   return { code: denied ? "EACCES" : "ENOENT" };
 }
