@@ -69,10 +69,11 @@ async function acquireWithin(
   lifecycleTimeoutMs: number,
 ): Promise<PluginEnvironmentLease> {
   const deadline = Date.now() + lifecycleTimeoutMs;
-  // The create is sent without the host's deadline: aborting it in flight would lose a sandbox
-  // CreateOS may already have made (no id, nothing to delete). Its answer is always read; one
-  // that comes after the deadline goes straight to the rollback.
-  const sandboxId = await createSandbox(client, spec, runtime.signal);
+  // The create is sent without the host's deadline, and shutdown does not cut it until its time
+  // is up: aborting it in flight would lose a sandbox CreateOS may already have made (no id,
+  // nothing to delete). Its answer is read; one that comes after the deadline (or once shutdown
+  // has begun) goes straight to the rollback.
+  const sandboxId = await createSandbox(client, spec, runtime.exitSignal);
   try {
     signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, signal);

@@ -28,6 +28,8 @@ export class PluginRuntime {
   readonly pacers = new PacerRegistry();
   readonly leases = new LeaseRegistry();
   readonly #shutdown = new AbortController();
+  readonly #exit = new AbortController();
+  #exitTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #options: PluginRuntimeOptions;
   readonly hostLimits: HostLimits;
@@ -66,6 +68,15 @@ export class PluginRuntime {
 
   get signal(): AbortSignal {
     return this.#shutdown.signal;
+  }
+
+  /**
+   * Aborted only when shutdown's time is up (`cleanupDeadline`'s cap), not when shutdown starts:
+   * for a sandbox create, whose answer must be read even during shutdown. CreateOS may have made
+   * the sandbox already, and a create cut in flight leaves it running with an id no one learnt.
+   */
+  get exitSignal(): AbortSignal {
+    return this.#exit.signal;
   }
 
   config(raw: Record<string, unknown> | undefined): CreateosConfig {
@@ -116,7 +127,15 @@ export class PluginRuntime {
     const reason = new CreateosError("ERR_CREATEOS_SHUTTING_DOWN", "CreateOS plugin is shutting down.");
     this.#shutdownStartedAt ??= Date.now();
     this.#shutdown.abort(reason);
-    await this.leases.stopAll(reason);
-    await Promise.allSettled([...this.#inflight]);
+    this.#exitTimer ??= setTimeout(
+      () => this.#exit.abort(reason),
+      this.cleanupDeadline(Number.POSITIVE_INFINITY) - Date.now(),
+    );
+    try {
+      await this.leases.stopAll(reason);
+      await Promise.allSettled([...this.#inflight]);
+    } finally {
+      clearTimeout(this.#exitTimer);
+    }
   }
 }
