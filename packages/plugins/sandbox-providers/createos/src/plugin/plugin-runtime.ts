@@ -122,8 +122,13 @@ export class PluginRuntime {
     }
   }
 
-  /** Aborts every active command and hook, then waits for all of them to settle. */
-  async shutdown(): Promise<void> {
+  /**
+   * Aborts every active command and hook and waits for the commands' cleanup (their kills need
+   * the sandboxes), then runs `alongside` while waiting for the hooks to settle: a hook may run
+   * until shutdown's time is up (an acquire reading its create's answer), and what shutdown
+   * itself must end cannot wait behind it.
+   */
+  async shutdown(alongside: () => Promise<void> = async () => {}): Promise<void> {
     const reason = new CreateosError("ERR_CREATEOS_SHUTTING_DOWN", "CreateOS plugin is shutting down.");
     this.#shutdownStartedAt ??= Date.now();
     this.#shutdown.abort(reason);
@@ -133,7 +138,7 @@ export class PluginRuntime {
     );
     try {
       await this.leases.stopAll(reason);
-      await Promise.allSettled([...this.#inflight]);
+      await Promise.allSettled([...this.#inflight, alongside()]);
     } finally {
       clearTimeout(this.#exitTimer);
     }
