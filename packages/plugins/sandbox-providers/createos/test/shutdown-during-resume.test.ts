@@ -1,0 +1,36 @@
+import { caught } from "@paperclipai/errors/testing";
+import { describe, expect, it } from "vitest";
+import { useTestEmulator } from "./support/emulator-fixture.js";
+import { hostReusable } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
+
+// A lease released for reuse is the host's, its sandbox kept paused. A resume that shutdown
+// cuts after it woke that sandbox fails, and the host keeps the lease for a later run: the
+// sandbox must be paused again, not left running (and billing) for a worker that may never
+// come back (an uninstall). Transitions take 1.5 s here, so shutdown finds it resuming.
+
+const fixture = useTestEmulator({ transitionMs: 1_500 });
+
+describe("shutdown during a resume", () => {
+  it("pauses again the sandbox the resume woke", async () => {
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-first" });
+    const given = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
+    await t.harness.releaseLease(given);
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    const resuming = caught(t.harness.resumeLease(given));
+    await expect
+      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
+      .toBe("resuming");
+
+    await t.plugin.definition.onShutdown!();
+
+    expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
+  });
+});
