@@ -7,11 +7,12 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 // A lease released for reuse is the host's, its sandbox kept paused. A resume that shutdown
 // cuts after it woke that sandbox fails, and the host keeps the lease for a later run: the
 // sandbox must be paused again, not left running (and billing) for a worker that may never
-// come back (an uninstall). Transitions take 1.5 s here, so shutdown finds it resuming.
+// come back (an uninstall); a release that is pausing it finishes, the sandbox kept for the
+// host. Transitions take 1.5 s here, so shutdown finds the sandbox resuming or pausing.
 
 const fixture = useTestEmulator({ transitionMs: 1_500 });
 
-describe("shutdown during a resume", () => {
+describe("shutdown while a reusable lease changes state", () => {
   it("pauses again the sandbox the resume woke", async () => {
     const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-first" });
@@ -30,6 +31,25 @@ describe("shutdown during a resume", () => {
     await t.plugin.definition.onShutdown!();
 
     expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
+  });
+
+  it("lets a release for reuse pause its sandbox, and does not delete it", async () => {
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-released" });
+    const releasing = t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    });
+    await expect
+      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
+      .toBe("pausing");
+
+    await t.plugin.definition.onShutdown!();
+
+    expect(await releasing).toEqual({ providerLeaseId: lease.providerLeaseId, state: "stopped" });
     expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
   });
