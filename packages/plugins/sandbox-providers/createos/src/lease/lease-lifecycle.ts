@@ -69,11 +69,12 @@ async function acquireWithin(
   lifecycleTimeoutMs: number,
 ): Promise<PluginEnvironmentLease> {
   const deadline = Date.now() + lifecycleTimeoutMs;
-  // The create is sent without the host's deadline, and shutdown does not cut it until its time
-  // is up: aborting it in flight would lose a sandbox CreateOS may already have made (no id,
-  // nothing to delete). Its answer is read; one that comes after the deadline (or once shutdown
-  // has begun) goes straight to the rollback.
-  const sandboxId = await createSandbox(client, spec, runtime.exitSignal);
+  // The create is sent without the host's deadline, and once sent shutdown does not cut it
+  // until its time is up: aborting it in flight would lose a sandbox CreateOS may already have
+  // made (no id, nothing to delete). Its answer is read; one that comes after the deadline (or
+  // once shutdown has begun) goes straight to the rollback. One not yet sent is never sent
+  // once shutdown has begun.
+  const sandboxId = await createSandbox(client, spec, runtime.exitSignal, runtime.signal);
   try {
     signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, signal);
