@@ -35,6 +35,39 @@ describe("shutdown while a reusable lease changes state", () => {
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
   });
 
+  it("tells the host's log when the sandbox the resume woke will not pause again", async () => {
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-unpaused" });
+    const given = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
+    await t.harness.releaseLease(given);
+    fixture.emulator.faults.set({
+      faults: [
+        { kind: "http-status", route: "sandbox.pause", status: 403, sandboxId: lease.providerLeaseId! },
+      ],
+    });
+    const resuming = caught(t.harness.resumeLease(given));
+    await expect
+      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
+      .toBe("resuming");
+
+    await t.plugin.definition.onShutdown!();
+
+    expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([
+      expect.objectContaining({
+        message: `CreateOS sandbox ${lease.providerLeaseId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
+        meta: expect.objectContaining({
+          failure: expect.objectContaining({ code: "ERR_CREATEOS_HTTP_STATUS" }),
+        }),
+      }),
+    ]);
+  });
+
   it("lets a release for reuse pause its sandbox, and does not delete it", async () => {
     const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
     const lease = await t.harness.acquireLease({ ...t.base, runId: "run-released" });

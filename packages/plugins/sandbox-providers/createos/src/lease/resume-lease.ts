@@ -114,7 +114,6 @@ async function pauseAgain(
       `CreateOS sandbox ${sandboxId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
       {
         sandboxId,
-        operation: "shutdown",
         failure: PaperclipError.is(error) ? { code: error.code, message: error.message } : String(error),
       },
     );
