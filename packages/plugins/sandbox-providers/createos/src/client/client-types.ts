@@ -57,6 +57,11 @@ export interface CreateosRequest {
   readonly maxAttempts?: number;
   readonly priority?: PacerPriority;
   readonly signal?: AbortSignal;
+  /**
+   * Stops the call only while it waits to start (the pacer), never once it is sent: for a
+   * create, whose answer must be read once CreateOS may have acted on it.
+   */
+  readonly startSignal?: AbortSignal;
   readonly timeoutMs?: number;
   /** Non-2xx statuses the caller handles (for example 404 on delete); their body is discarded too. */
   readonly allowStatuses?: readonly number[];

@@ -134,7 +134,7 @@ export class CreateosClient {
    * stream, with no `fetch` handed in) or through `fetch`.
    */
   async #attempt(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
-    await this.#pacer.acquire(request.priority ?? "normal", request.signal);
+    await this.#pacer.acquire(request.priority ?? "normal", startSignal(request));
     const scope = new AttemptScope(request.signal, request.timeoutMs ?? this.#timeoutMs);
     try {
       const exchange: AttemptExchange = {
@@ -187,4 +187,11 @@ export class CreateosClient {
     if (request.allowStatuses?.includes(status)) return false;
     throw statusError(request.operation, status, retryAfterMs);
   }
+}
+
+/** What stops a call before it starts: its own signal and its start signal. */
+function startSignal(request: CreateosRequest): AbortSignal | undefined {
+  if (request.startSignal === undefined) return request.signal;
+  if (request.signal === undefined) return request.startSignal;
+  return AbortSignal.any([request.signal, request.startSignal]);
 }

@@ -69,10 +69,12 @@ async function acquireWithin(
   lifecycleTimeoutMs: number,
 ): Promise<PluginEnvironmentLease> {
   const deadline = Date.now() + lifecycleTimeoutMs;
-  // The create is sent without the host's deadline: aborting it in flight would lose a sandbox
-  // CreateOS may already have made (no id, nothing to delete). Its answer is always read; one
-  // that comes after the deadline goes straight to the rollback.
-  const sandboxId = await createSandbox(client, spec, runtime.signal);
+  // The create is sent without the host's deadline, and once sent shutdown does not cut it
+  // until its time is up: aborting it in flight would lose a sandbox CreateOS may already have
+  // made (no id, nothing to delete). Its answer is read; one that comes after the deadline (or
+  // once shutdown has begun) goes straight to the rollback. One not yet sent is never sent
+  // once shutdown has begun.
+  const sandboxId = await createSandbox(client, spec, runtime.exitSignal, runtime.signal);
   try {
     signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, signal);
@@ -92,25 +94,33 @@ async function acquireWithin(
   }
 }
 
+/** A lease a release or destroy is ending; `done` when that has finished (see `LeaseRegistry.ending`). */
+interface EndingLease extends ResolvedLease {
+  readonly done: () => void;
+}
+
 /**
- * The lease being ended, once its active commands are stopped (cancelled with `reason`);
- * undefined for a lease the host never got an id for, which has nothing to end.
+ * The lease being ended, marked so that shutdown leaves its sandbox to this release or
+ * destroy; undefined for a lease the host never got an id for, which has nothing to end.
  */
-async function stoppedLease(
+function resolveEnding(
   runtime: PluginRuntime,
   params: PluginEnvironmentReleaseLeaseParams | PluginEnvironmentDestroyLeaseParams,
-  reason: string,
-): Promise<ResolvedLease | undefined> {
+): EndingLease | undefined {
   if (params.providerLeaseId === null) return undefined;
   const lease = resolveLease(runtime, params, {
     providerLeaseId: params.providerLeaseId,
     metadata: params.leaseMetadata,
   });
+  return { ...lease, done: runtime.leases.ending(lease.metadata.sandboxId) };
+}
+
+/** Stops the lease's active commands (cancelled with `reason`) and waits for their cleanup. */
+async function stopCommands(runtime: PluginRuntime, lease: ResolvedLease, reason: string): Promise<void> {
   await runtime.leases.stop(
     lease.metadata.sandboxId,
     new CreateosError("ERR_CREATEOS_CANCELLED", "CreateOS command was cancelled.", { details: { reason } }),
   );
-  return lease;
 }
 
 /** The end of a lease: its sandbox deleted and its id no longer tracked (nor blocked). */
@@ -146,8 +156,21 @@ export async function releaseLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentReleaseLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
-  const lease = await stoppedLease(runtime, params, "lease released");
+  const lease = resolveEnding(runtime, params);
   if (lease === undefined) return undefined;
+  try {
+    return await releaseResolved(runtime, params, lease);
+  } finally {
+    lease.done();
+  }
+}
+
+async function releaseResolved(
+  runtime: PluginRuntime,
+  params: PluginEnvironmentReleaseLeaseParams,
+  lease: EndingLease,
+): Promise<PluginEnvironmentTerminationReceipt> {
+  await stopCommands(runtime, lease, "lease released");
   const { config, client, metadata } = lease;
   const sandboxId = metadata.sandboxId;
   const deadline = runtime.cleanupDeadline(config.lifecycleTimeoutMs);
@@ -186,14 +209,18 @@ export async function destroyLease(
   runtime: PluginRuntime,
   params: PluginEnvironmentDestroyLeaseParams,
 ): Promise<PluginEnvironmentTerminationReceipt | undefined> {
-  const lease = await stoppedLease(runtime, destroyScope(params), "lease destroyed");
+  const lease = resolveEnding(runtime, destroyScope(params));
   if (lease === undefined) return undefined;
-  const { config, client, metadata } = lease;
-  return deleteLeaseSandbox(
-    runtime,
-    client,
-    metadata.sandboxId,
-    runtime.cleanupDeadline(config.lifecycleTimeoutMs),
-    "destroy",
-  );
+  try {
+    await stopCommands(runtime, lease, "lease destroyed");
+    return await deleteLeaseSandbox(
+      runtime,
+      lease.client,
+      lease.metadata.sandboxId,
+      runtime.cleanupDeadline(lease.config.lifecycleTimeoutMs),
+      "destroy",
+    );
+  } finally {
+    lease.done();
+  }
 }

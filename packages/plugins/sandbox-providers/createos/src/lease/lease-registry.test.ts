@@ -61,4 +61,17 @@ describe("LeaseRegistry", () => {
     registry.forget("b");
     expect(registry.held.map((lease) => lease.sandboxId)).toEqual(["c"]);
   });
+
+  it("leaves out of the held leases one a release or destroy is ending, until the last ends", () => {
+    const registry = new LeaseRegistry();
+    registry.hold({ sandboxId: "a", client: {} as CreateosClient, lifecycleTimeoutMs: 1_000 });
+    const release = registry.ending("a");
+    const destroy = registry.ending("a");
+    expect(registry.held).toEqual([]);
+    release();
+    release();
+    expect(registry.held).toEqual([]);
+    destroy();
+    expect(registry.held.map((lease) => lease.sandboxId)).toEqual(["a"]);
+  });
 });

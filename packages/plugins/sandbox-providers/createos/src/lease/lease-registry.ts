@@ -31,6 +31,8 @@ export class LeaseRegistry {
   readonly #unended = new Map<string, UnendedSandbox>();
   readonly #active = new Map<string, Set<ActiveWork>>();
   readonly #held = new Map<string, HeldLease>();
+  /** Releases and destroys under way, per sandbox. */
+  readonly #ending = new Map<string, number>();
 
   block(sandboxId: string, reason: string): void {
     if (!this.#blocked.has(sandboxId)) this.#blocked.set(sandboxId, reason);
@@ -69,8 +71,25 @@ export class LeaseRegistry {
     this.#held.delete(sandboxId);
   }
 
+  /** The held leases no release or destroy is ending already. */
   get held(): HeldLease[] {
-    return [...this.#held.values()];
+    return [...this.#held.values()].filter((lease) => !this.#ending.has(lease.sandboxId));
+  }
+
+  /**
+   * Notes a release or destroy under way until the returned function is called: shutdown
+   * leaves the sandbox to it (a release for reuse pauses it, for the host to resume).
+   */
+  ending(sandboxId: string): () => void {
+    this.#ending.set(sandboxId, (this.#ending.get(sandboxId) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.#ending.get(sandboxId) ?? 1) - 1;
+      if (left > 0) this.#ending.set(sandboxId, left);
+      else this.#ending.delete(sandboxId);
+    };
   }
 
   /** Marks a sandbox that could not be ended: blocked for reuse and reported until destroyed. */

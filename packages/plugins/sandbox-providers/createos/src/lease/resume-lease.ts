@@ -60,8 +60,15 @@ export async function resumeLease(
     "resume",
     budgetWithin(hostResumeLimitMs(params.config, runtime.hostLimits), runtime.hostLimits),
   );
+  const progress = { woke: false };
   try {
-    const lease = await reconnect(client, metadata, Date.now() + config.lifecycleTimeoutMs, bound.signal);
+    const lease = await reconnect(
+      client,
+      metadata,
+      Date.now() + config.lifecycleTimeoutMs,
+      bound.signal,
+      progress,
+    );
     if (lease.providerLeaseId !== null) {
       runtime.leases.hold({
         sandboxId: lease.providerLeaseId,
@@ -73,9 +80,43 @@ export async function resumeLease(
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();
+    if (progress.woke && runtime.signal.aborted) {
+      await pauseAgain(runtime, client, metadata.sandboxId, config.lifecycleTimeoutMs);
+    }
     throw error;
   } finally {
     bound.dispose();
+  }
+}
+
+/**
+ * Puts back to sleep a paused sandbox that a resume cut by shutdown had woken. The host keeps
+ * the lease after the failed resume, for a run that may come only after an upgrade or never
+ * (an uninstall), and shutdown deletes only the leases the host holds: left awake, the
+ * sandbox would run on. A pause that fails is told to the host's log.
+ */
+async function pauseAgain(
+  runtime: PluginRuntime,
+  client: CreateosClient,
+  sandboxId: string,
+  lifecycleTimeoutMs: number,
+): Promise<void> {
+  const deadline = runtime.cleanupDeadline(lifecycleTimeoutMs);
+  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  try {
+    // Still asleep (cut before its request was sent) or gone: nothing runs.
+    const status = await readSandboxStatus(client, sandboxId, signal);
+    if (status === "paused" || status === "pausing" || ENDED.has(status)) return;
+    await waitForStatus(client, sandboxId, "running", deadline, signal);
+    await transitionSandbox(client, sandboxId, "pause", deadline, signal);
+  } catch (error) {
+    runtime.warn(
+      `CreateOS sandbox ${sandboxId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
+      {
+        sandboxId,
+        failure: PaperclipError.is(error) ? { code: error.code, message: error.message } : String(error),
+      },
+    );
   }
 }
 
@@ -84,6 +125,7 @@ async function reconnect(
   metadata: LeaseMetadata,
   deadline: number,
   signal: AbortSignal,
+  progress: { woke: boolean },
 ): Promise<PluginEnvironmentLease> {
   const id = metadata.sandboxId;
   // Retried (beyond upstream, which throws at once): the host keeps the lease after a thrown
@@ -92,6 +134,8 @@ async function reconnect(
   if (ENDED.has(status)) return expired();
   if (status === "paused" || status === "pausing") {
     if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");
+    // Set before the request: one cut in flight may still have woken the sandbox.
+    progress.woke = true;
     await transitionSandbox(client, id, "resume", deadline, signal);
   } else {
     await waitForStatus(client, id, "running", deadline, signal);

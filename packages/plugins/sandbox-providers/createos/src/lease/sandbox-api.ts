@@ -12,11 +12,15 @@ export interface SandboxSpec {
   readonly region: string | undefined;
 }
 
-/** Never retried: a create has no idempotency key, and a retry could leak a second sandbox. */
+/**
+ * Never retried: a create has no idempotency key, and a retry could leak a second sandbox.
+ * `startSignal` stops it only before it is sent (see `CreateosRequest.startSignal`).
+ */
 export async function createSandbox(
   client: CreateosClient,
   spec: SandboxSpec,
   signal: AbortSignal,
+  startSignal?: AbortSignal,
 ): Promise<string> {
   const reply = await client.json({
     method: "POST",
@@ -30,6 +34,7 @@ export async function createSandbox(
     operation: "sandbox lifecycle",
     idempotent: false,
     signal,
+    ...(startSignal === undefined ? {} : { startSignal }),
   });
   return resourceId(reply.data?.id);
 }

@@ -57,8 +57,7 @@ export function createPlugin(options: CreatePluginOptions = {}): PaperclipPlugin
       return { status: "ok", message: "ready", details };
     },
     async onShutdown() {
-      await runtime.shutdown();
-      await endHeldLeases(runtime);
+      await runtime.shutdown(() => endHeldLeases(runtime));
     },
     // No `onValidateConfig`: the plugin has no instance settings (all config is per
     // environment), and with it the host would offer a "Test configuration" button for the

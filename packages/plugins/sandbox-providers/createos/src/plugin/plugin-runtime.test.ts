@@ -27,3 +27,22 @@ describe("PluginRuntime cleanup deadlines", () => {
     expect(runtime.cleanupDeadline(15_000)).toBe(1_020_001);
   });
 });
+
+describe("PluginRuntime exit signal", () => {
+  it("stays open while shutdown still has time, and aborts when that time is up", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    vi.setSystemTime(1_000_000);
+    const runtime = new PluginRuntime({ env: {} });
+    let finish!: () => void;
+    const hook = runtime.hook(() => new Promise<void>((resolve) => (finish = resolve)));
+    const stopping = runtime.shutdown();
+    expect(runtime.signal.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(8_499);
+    expect(runtime.exitSignal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runtime.exitSignal.reason).toMatchObject({ code: "ERR_CREATEOS_SHUTTING_DOWN" });
+    finish();
+    await hook;
+    await stopping;
+  });
+});

@@ -28,6 +28,8 @@ export class PluginRuntime {
   readonly pacers = new PacerRegistry();
   readonly leases = new LeaseRegistry();
   readonly #shutdown = new AbortController();
+  readonly #exit = new AbortController();
+  #exitTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #options: PluginRuntimeOptions;
   readonly hostLimits: HostLimits;
@@ -66,6 +68,15 @@ export class PluginRuntime {
 
   get signal(): AbortSignal {
     return this.#shutdown.signal;
+  }
+
+  /**
+   * Aborted only when shutdown's time is up (`cleanupDeadline`'s cap), not when shutdown starts:
+   * for a sandbox create, whose answer must be read even during shutdown. CreateOS may have made
+   * the sandbox already, and a create cut in flight leaves it running with an id no one learnt.
+   */
+  get exitSignal(): AbortSignal {
+    return this.#exit.signal;
   }
 
   config(raw: Record<string, unknown> | undefined): CreateosConfig {
@@ -111,12 +122,25 @@ export class PluginRuntime {
     }
   }
 
-  /** Aborts every active command and hook, then waits for all of them to settle. */
-  async shutdown(): Promise<void> {
+  /**
+   * Aborts every active command and hook and waits for the commands' cleanup (their kills need
+   * the sandboxes), then runs `alongside` while waiting for the hooks to settle: a hook may run
+   * until shutdown's time is up (an acquire reading its create's answer), and what shutdown
+   * itself must end cannot wait behind it.
+   */
+  async shutdown(alongside: () => Promise<void> = async () => {}): Promise<void> {
     const reason = new CreateosError("ERR_CREATEOS_SHUTTING_DOWN", "CreateOS plugin is shutting down.");
     this.#shutdownStartedAt ??= Date.now();
     this.#shutdown.abort(reason);
-    await this.leases.stopAll(reason);
-    await Promise.allSettled([...this.#inflight]);
+    this.#exitTimer ??= setTimeout(
+      () => this.#exit.abort(reason),
+      this.cleanupDeadline(Number.POSITIVE_INFINITY) - Date.now(),
+    );
+    try {
+      await this.leases.stopAll(reason);
+      await Promise.allSettled([...this.#inflight, alongside()]);
+    } finally {
+      clearTimeout(this.#exitTimer);
+    }
   }
 }

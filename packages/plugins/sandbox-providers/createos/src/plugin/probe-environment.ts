@@ -38,9 +38,10 @@ export async function probeEnvironment(
     const config = runtime.config(params.config);
     const client = runtime.client(config);
     const deadline = Date.now() + config.lifecycleTimeoutMs;
-    // Not cut by the host's deadline: an aborted create could leave a sandbox with no id to
-    // delete. A create that answers after the deadline is deleted below like any other.
-    const sandboxId = await createSandbox(client, runtime.spec(config), runtime.signal);
+    // Not cut by the host's deadline, nor once sent by shutdown until its time is up: an
+    // aborted create could leave a sandbox with no id to delete. A create that answers after
+    // the deadline is deleted below like any other; one not yet sent is not sent at shutdown.
+    const sandboxId = await createSandbox(client, runtime.spec(config), runtime.exitSignal, runtime.signal);
     created = { client, sandboxId };
     bound.signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, bound.signal);

@@ -1,0 +1,89 @@
+import { caught } from "@paperclipai/errors/testing";
+import { describe, expect, it } from "vitest";
+import { useTestEmulator } from "./support/emulator-fixture.js";
+import { hostReusable } from "./support/plugin-harness.js";
+import { pluginUnderTest } from "./support/plugin-under-test.js";
+
+// A lease released for reuse is the host's, its sandbox kept paused. A resume that shutdown
+// cuts after it woke that sandbox fails, and the host keeps the lease for a later run: the
+// sandbox must be paused again, not left running (and billing) for a worker that may never
+// come back (an uninstall); a release that is pausing it finishes, the sandbox kept for the
+// host. Transitions take 1.5 s here, so shutdown finds the sandbox resuming or pausing.
+
+const fixture = useTestEmulator({ transitionMs: 1_500 });
+
+describe("shutdown while a reusable lease changes state", () => {
+  it("pauses again the sandbox the resume woke", async () => {
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-first" });
+    const given = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
+    await t.harness.releaseLease(given);
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    const resuming = caught(t.harness.resumeLease(given));
+    await expect
+      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
+      .toBe("resuming");
+
+    await t.plugin.definition.onShutdown!();
+
+    expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
+  });
+
+  it("tells the host's log when the sandbox the resume woke will not pause again", async () => {
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-unpaused" });
+    const given = {
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    };
+    await t.harness.releaseLease(given);
+    fixture.emulator.faults.set({
+      faults: [
+        { kind: "http-status", route: "sandbox.pause", status: 403, sandboxId: lease.providerLeaseId! },
+      ],
+    });
+    const resuming = caught(t.harness.resumeLease(given));
+    await expect
+      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
+      .toBe("resuming");
+
+    await t.plugin.definition.onShutdown!();
+
+    expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([
+      expect.objectContaining({
+        message: `CreateOS sandbox ${lease.providerLeaseId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
+        meta: expect.objectContaining({
+          failure: expect.objectContaining({ code: "ERR_CREATEOS_HTTP_STATUS" }),
+        }),
+      }),
+    ]);
+  });
+
+  it("lets a release for reuse pause its sandbox, and does not delete it", async () => {
+    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
+    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-released" });
+    const releasing = t.harness.releaseLease({
+      ...t.base,
+      providerLeaseId: lease.providerLeaseId!,
+      leaseMetadata: hostReusable(lease.metadata!),
+    });
+    await expect
+      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
+      .toBe("pausing");
+
+    await t.plugin.definition.onShutdown!();
+
+    expect(await releasing).toEqual({ providerLeaseId: lease.providerLeaseId, state: "stopped" });
+    expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
+  });
+});
