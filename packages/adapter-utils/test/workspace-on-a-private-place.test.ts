@@ -4,6 +4,7 @@ import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { isSameOrBelow } from "../src/bwrap/mount-request.js";
+import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { privateSocketRoots } from "../src/temp-dir/private-socket-roots.js";
 import { cleanupAll, probeScopesAfterHostSetup, runShellInSandbox } from "./sandbox-support.js";
 import { SCOPE_MATRIX } from "./scope-matrix.js";
@@ -52,7 +53,8 @@ describe("a workspace that is a directory the sandbox makes private", () => {
 describe("a workspace the sandbox cannot show", () => {
   const cases = ["/", "/proc", "/dev", "/dev/pts", path.join(roots[0]!, "ws")];
   for (const workspaceDir of cases) {
-    for (const [name, scope] of Object.entries(SCOPE_MATRIX)) {
+    for (const [name, matrixScope] of Object.entries(SCOPE_MATRIX)) {
+      const scope = matrixScope as Omit<LocalProcessSandboxOptions, "workspaceDir">;
       it(`${workspaceDir} is refused with its code (${name})`, async () => {
         await expect(runShellInSandbox("true", { workspaceDir, ...scope })).rejects.toMatchObject({
           code: "ERR_SANDBOX_WORKSPACE_HIDDEN",

@@ -10,9 +10,17 @@ const workspaceScope = { masked: [], socketRoots: networkOnly.socketRoots };
 describe("findHiddenWorkspace", () => {
   it("finds a workspace on, in or above the sandbox's own /proc and /dev, in every scope", () => {
     for (const places of [networkOnly, workspaceScope]) {
-      expect(findHiddenWorkspace("/", places)).toEqual({ place: "/proc", relation: "holds", cause: "its own /proc" });
+      expect(findHiddenWorkspace("/", places)).toEqual({
+        place: "/proc",
+        relation: "holds",
+        cause: "its own /proc",
+      });
       expect(findHiddenWorkspace("/proc", places)?.relation).toBe("is");
-      expect(findHiddenWorkspace("/dev", places)).toEqual({ place: "/dev", relation: "is", cause: "its own /dev" });
+      expect(findHiddenWorkspace("/dev", places)).toEqual({
+        place: "/dev",
+        relation: "is",
+        cause: "its own /dev",
+      });
       expect(findHiddenWorkspace("/dev/pts", places)?.relation).toBe("lies in");
     }
   });

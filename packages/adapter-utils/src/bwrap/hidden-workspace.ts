@@ -47,7 +47,11 @@ export function findHiddenWorkspace(workspace: string, places: PrivatePlaces): H
   }
   for (const root of places.socketRoots) {
     if (isSameOrBelow(root, workspace)) {
-      return { place: root, relation: relationOf(workspace, root), cause: "an empty one (a private socket root)" };
+      return {
+        place: root,
+        relation: relationOf(workspace, root),
+        cause: "an empty one (a private socket root)",
+      };
     }
   }
   for (const dir of places.masked) {

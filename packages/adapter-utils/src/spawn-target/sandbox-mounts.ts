@@ -50,7 +50,9 @@ export function networkScopeMaskedPaths(runtimeDir: string | undefined): string[
  */
 function maskedTargets(masks: readonly string[]): string[] {
   const targets = [...new Set(masks.map(realPathOf))];
-  return targets.filter((target) => !targets.some((other) => other !== target && isSameOrBelow(other, target)));
+  return targets.filter(
+    (target) => !targets.some((other) => other !== target && isSameOrBelow(other, target)),
+  );
 }
 
 export interface SandboxMounts {
