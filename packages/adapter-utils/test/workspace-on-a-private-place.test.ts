@@ -12,6 +12,12 @@ import { SCOPE_MATRIX } from "./scope-matrix.js";
 afterEach(cleanupAll);
 
 const roots = privateSocketRoots(process.getuid?.() ?? 0);
+/** Every scope, and capped ones: a cap makes `/dev/shm` and the masks tmpfs of their own. */
+const SCOPES = {
+  ...SCOPE_MATRIX,
+  workspaceCapped: { filesystemScope: "workspace", tmpfsSizeBytes: 1 << 20 },
+  networkOnlyDenyCapped: { networkScope: "deny", tmpfsSizeBytes: 1 << 20 },
+};
 
 /**
  * A workspace that is exactly a directory the sandbox replaces with a private one (`/tmp`,
@@ -35,11 +41,11 @@ describe("a workspace that is a directory the sandbox makes private", () => {
         command: "/bin/sh",
         args: ["-c", `echo made >> result && ls -A ${shellQuote(root)} 2>/dev/null; echo listed`],
         workspace: place,
-        scopes: SCOPE_MATRIX,
+        scopes: SCOPES,
       });
-      const listed = Object.fromEntries(Object.keys(SCOPE_MATRIX).map((name) => [name, "listed\n"]));
+      const listed = Object.fromEntries(Object.keys(SCOPES).map((name) => [name, "listed\n"]));
       expect(out).toEqual(listed);
-      const runs = Object.keys(SCOPE_MATRIX).length;
+      const runs = Object.keys(SCOPES).length;
       expect(await readFile(path.join(host, "result"), "utf8")).toBe("made\n".repeat(runs));
     });
   }

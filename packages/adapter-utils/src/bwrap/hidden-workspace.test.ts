@@ -51,7 +51,12 @@ describe("assertWorkspaceShown", () => {
     expect(() => assertWorkspaceShown({ path: "/home/me/ws", real: "/proc/self" }, workspaceScope)).toThrow(
       expect.objectContaining({
         code: "ERR_SANDBOX_WORKSPACE_HIDDEN",
-        details: { workspaceDir: "/home/me/ws", place: "/proc", cause: "its own /proc" },
+        details: {
+          workspaceDir: "/home/me/ws",
+          realPath: "/proc/self",
+          place: "/proc",
+          cause: "its own /proc",
+        },
       }),
     );
     expect(() => assertWorkspaceShown({ path: "/tmp", real: "/tmp" }, networkOnly)).not.toThrow();

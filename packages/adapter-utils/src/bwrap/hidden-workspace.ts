@@ -77,7 +77,7 @@ export function assertWorkspaceShown(
     throw new SandboxError(
       "ERR_SANDBOX_WORKSPACE_HIDDEN",
       `Sandbox workspaceDir "${workspace.path}" ${relation} "${place}", which the sandbox replaces with ${cause}: the program would not see the workspace there and its writes would be lost. Choose a workspace that is neither on, in nor above "${place}" (a directory of its own, such as /tmp/<name>, works).`,
-      { details: { workspaceDir: workspace.path, place, cause }, retryable: false },
+      { details: { workspaceDir: workspace.path, realPath: workspace.real, place, cause }, retryable: false },
     );
   }
 }
