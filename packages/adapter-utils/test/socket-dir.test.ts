@@ -215,8 +215,8 @@ describe("the per-run directory of the network-only deny scope", () => {
   it("lives in the first private socket root that allows exec, where the program can run files from its /tmp", async () => {
     const runFromTmp = `
       const result = await sandbox.runChildProcess("run-from-tmp", "sh", ["-c", "cp /bin/true /tmp/t && /tmp/t && echo ran"], {
-        cwd: "/", env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
-        localProcessSandbox: { workspaceDir: "/", networkScope: "deny" },
+        cwd: "/tmp/ws", env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
+        localProcessSandbox: { workspaceDir: "/tmp/ws", networkScope: "deny" },
       });
       console.log(JSON.stringify({ stdout: result.stdout, exitCode: result.exitCode }));`;
     for (const [shmOptions, root] of [

@@ -10,13 +10,25 @@ describe("BindBackArgv", () => {
     expect(tree.bound).toEqual([{ path: "/tmp/work/repo", access: "rw" }]);
   });
 
-  it("leaves alone a path outside every masked directory, and the masked directory itself", () => {
+  it("leaves alone a path outside every masked directory, and a program's directory that is one", () => {
     const args: string[] = [];
     const tree = new BindBackArgv(args, ["/tmp", "/run"]);
     tree.bindBack({ path: "/home/me", access: "rw" });
-    tree.bindBack({ path: "/run", access: "ro" });
+    tree.bindBack({ path: "/run", access: "ro", programDir: "/run" });
     expect(args).toEqual([]);
     expect(tree.bound).toEqual([]);
+  });
+
+  it("binds back a masked directory the caller asked for itself (a /tmp workspace)", () => {
+    const args: string[] = [];
+    const tree = new BindBackArgv(args, ["/tmp", "/run"]);
+    tree.bindBack({ path: "/tmp", access: "rw" });
+    tree.bindBack({ path: "/run", access: "ro" });
+    expect(args).toEqual(["--bind", "/tmp", "/tmp", "--ro-bind", "/run", "/run"]);
+    expect(tree.bound).toEqual([
+      { path: "/tmp", access: "rw" },
+      { path: "/run", access: "ro" },
+    ]);
   });
 
   it("skips a path an earlier bind-back above it already shows with the same access", () => {
@@ -51,10 +63,10 @@ describe("BindBackArgv", () => {
     ]);
   });
 
-  it("never binds on, in or above /proc, /dev, /sys or a masked directory, nor a program's start-up path", () => {
+  it("never binds on, in or above /proc, /dev, /sys, above a masked directory, nor a program's start-up path", () => {
     const args: string[] = [];
     const tree = new BindBackArgv(args, ["/tmp", "/var/run"]);
-    for (const path of ["/", "/var", "/tmp", "/dev", "/dev/shm/x", "/proc/sys", "/sys"]) {
+    for (const path of ["/", "/var", "/dev", "/dev/shm/x", "/proc/sys", "/sys"]) {
       tree.bindBack({ path, access: "ro" });
     }
     tree.bindBack({ path: "/opt/tool/bin", access: "ro", programDir: "/opt/tool/bin" });

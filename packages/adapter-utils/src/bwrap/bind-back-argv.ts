@@ -9,8 +9,9 @@ const OWN_TREES = ["/proc", "/dev", "/sys"];
 
 /**
  * Binds back, over the masked directories of a host-root sandbox, the paths the
- * program needs there: parents are created only inside a masked directory, and a
- * path already shown with its access by an earlier bind-back above it is skipped.
+ * program needs there (a requested masked directory itself included): parents are
+ * created only inside a masked directory, and a path already shown with its access by
+ * an earlier bind-back above it is skipped.
  * Outside the masks the host tree shows every path writable, so a path the caller
  * asked for read-only (not a program's start-up path) is bound read-only onto itself,
  * and a writable one below it writable again; never one on, in or above the sandbox's
@@ -32,8 +33,7 @@ export class BindBackArgv {
   }
 
   bindBack(request: MountRequest): void {
-    const underMask = this.masked.some((dir) => dir !== request.path && isSameOrBelow(dir, request.path));
-    if (!underMask && !this.needsOwnAccess(request)) return;
+    if (!this.hiddenByMask(request) && !this.needsOwnAccess(request)) return;
     if (this.coveringBind(request.path)?.access === request.access) return;
     this.createParents(request.path);
     this.args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
@@ -48,6 +48,17 @@ export class BindBackArgv {
       this.args.push("--dir", parent);
       this.created.add(parent);
     }
+  }
+
+  /**
+   * A path under a masked directory, or one the caller asked for that is that directory
+   * itself (a `/tmp` workspace: the program would write into the private one and lose it).
+   * A program's start-up directory is never a masked one (`executableReadPaths`).
+   */
+  private hiddenByMask(request: MountRequest): boolean {
+    return this.masked.some(
+      (dir) => isSameOrBelow(dir, request.path) && (dir !== request.path || request.programDir === undefined),
+    );
   }
 
   /** A requested path outside the masks that the host tree does not show with its access. */

@@ -2,8 +2,9 @@ import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
 import { bridgeReadPaths } from "../bridge/bridge-launch.js";
 import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
-import type { MountRequest } from "../bwrap/mount-request.js";
-import { resolveBindSources } from "../bwrap/resolve-bind-sources.js";
+import { assertWorkspaceShown } from "../bwrap/hidden-workspace.js";
+import { isSameOrBelow, type MountRequest } from "../bwrap/mount-request.js";
+import { realPathOf, resolveBindSources, rootSpellings } from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
 import { normalizeAbsolutePath } from "../options/normalize-absolute-path.js";
 import type { ResolvedPathAlias } from "../options/validate-workspace-scope.js";
@@ -43,6 +44,17 @@ export function networkScopeMaskedPaths(runtimeDir: string | undefined): string[
     : [...NETWORK_SCOPE_MASKED_PATHS];
 }
 
+/**
+ * The directories the network-only scope really replaces (real paths: `/var/run -> /run`
+ * masks `/run`), one below another left out: its own mask hides it with the rest.
+ */
+function maskedTargets(masks: readonly string[]): string[] {
+  const targets = [...new Set(masks.map(realPathOf))];
+  return targets.filter(
+    (target) => !targets.some((other) => other !== target && isSameOrBelow(other, target)),
+  );
+}
+
 export interface SandboxMounts {
   /** What bwrap binds, judged and bound at their real paths. */
   readonly requests: MountRequest[];
@@ -68,6 +80,11 @@ export function sandboxMounts(
   if (bridgeProgram) programs.push(bridgeProgram);
   const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
   const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
+  // Before anything is created: a workspace the sandbox would replace with its own directory.
+  assertWorkspaceShown(
+    { path: parsed.workspaceDir, real: realPathOf(parsed.workspaceDir) },
+    { masked: maskedTargets(masks), socketRoots: rootSpellings(socketRoots) },
+  );
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
     aliases: parsed.aliases,

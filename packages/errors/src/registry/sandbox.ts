@@ -100,6 +100,24 @@ try {
 // /home/u/ws/.cache -> /run/user/1000
 // SandboxError [ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE]: Sandbox path "/home/u/ws/.cache" lies in workspace "/home/u/ws" but resolves through a symlink to "/run/user/1000", outside it.`,
   },
+  ERR_SANDBOX_WORKSPACE_HIDDEN: {
+    family: "sandbox",
+    title: "The workspace is a place the sandbox replaces with its own",
+    message:
+      'Sandbox workspaceDir "${workspaceDir}" ${relation} "${place}", which the sandbox replaces with ${cause}: the program would not see the workspace there and its writes would be lost. Choose a workspace that is neither on, in nor above "${place}" (a directory of its own, such as /tmp/<name>, works).',
+    meaning:
+      "The workspace (as named, or its real path) is on, in or above a directory every sandbox replaces and cannot show again without undoing what hides the host's: its own `/proc` (the host's processes), its own `/dev` (the host's devices; `/dev/shm` and below are shown, with the private socket root hidden), a private socket root (every run's proxy socket), or, in the network-only scope, a directory it makes private (`/tmp`, `/run`, `$XDG_RUNTIME_DIR`) that lies below the workspace. Before, the program saw the sandbox's own directory there and what it wrote was silently lost. A workspace that is exactly `/tmp`, `/dev/shm`, `/run` or `$XDG_RUNTIME_DIR` is not refused: it is the host's, with the private socket roots in it hidden. `details` holds `workspaceDir`, its `realPath`, `place` and `cause`.",
+    when: "`workspaceDir` is `/`, `/proc`, `/dev` or a directory in them (the CLI run from `/`, a workspace computed from an empty variable), a directory inside `/tmp/paperclip-sandbox-sockets-<uid>` or another private socket root, or, in the network-only scope, a directory that holds `$XDG_RUNTIME_DIR`.",
+    solutions: [
+      "Point `workspaceDir` at the project directory itself, or at a directory made for the run (`/tmp/<name>` or `/dev/shm/<name>` work; so do `/tmp` and `/dev/shm` themselves).",
+      "In the network-only scope the host tree is shown anyway: a workspace is only where the program writes; name the directory it writes to.",
+    ],
+    prevention:
+      "Compute the workspace from a known project path, never from the process's cwd or a variable that may be empty.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/",
+  options: { workspaceDir: "/", networkScope: "deny" } });
+// SandboxError [ERR_SANDBOX_WORKSPACE_HIDDEN]: Sandbox workspaceDir "/" holds "/proc", which the sandbox replaces with its own /proc: the program would not see the workspace there and its writes would be lost. Choose a workspace that is neither on, in nor above "/proc" (a directory of its own, such as /tmp/<name>, works).`,
+  },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_TYPE: {
     family: "sandbox",
     title: "A networkAllowlist entry is not a string",
