@@ -1,6 +1,7 @@
 import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
+import { checkWelcomeLease, type LeaseBinding } from "./lease-binding.js";
 import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { revocationEpoch } from "./revocation-epoch.js";
 import { frameInvalid, parseFrameJson, SecureChannel } from "./secure-channel.js";
@@ -74,7 +75,7 @@ export class AuthenticatedConnection {
       const welcome = readWelcome(
         channel.open(sealed.message),
         challenge.selectedVersion,
-        input.withTicket,
+        input.lease,
         sealed.arrivedAtMs,
       );
       // The inbox stays attached until `listen`: a frame the server sent right behind the welcome
@@ -215,7 +216,12 @@ function closedAfterProof(): RunnerError {
   );
 }
 
-function readWelcome(message: unknown, version: number, withTicket: boolean, arrivedAtMs: number): Welcome {
+function readWelcome(
+  message: unknown,
+  version: number,
+  lease: LeaseBinding | null,
+  arrivedAtMs: number,
+): Welcome {
   if (!isRecord(message) || message.kind !== "welcome" || !isRecord(message.payload)) {
     throw frameInvalid("the first secure frame is not a welcome", "welcome");
   }
@@ -234,9 +240,17 @@ function readWelcome(message: unknown, version: number, withTicket: boolean, arr
   // The server spends a ticket on a lease and grants its token in that welcome (a lease
   // reconnect's welcome has none). Without one the ticket would stay in use for the next
   // connection: single use as the server keeps it, upstream's runner refuses such a welcome.
-  if (withTicket && (typeof leaseToken !== "string" || leaseToken === "")) {
+  if (lease === null && (typeof leaseToken !== "string" || leaseToken === "")) {
     throw frameInvalid("the welcome of a ticket handshake grants no connection lease token", "welcome");
   }
+  checkWelcomeLease(
+    {
+      leaseId: payload.connectionLeaseId,
+      revocationEpoch: epoch,
+      leaseToken: leaseToken === undefined ? null : (leaseToken as string | null),
+    },
+    lease,
+  );
   const maxBatchEvents = payload.maxBatchEvents;
   if (
     maxBatchEvents !== undefined &&

@@ -64,12 +64,12 @@ export class ServerLink {
     let attempts = 0;
     for (;;) {
       const credential = this.credentials.next(leaseClock());
-      const withTicket = this.credentials.ticketInUse;
+      const lease = this.credentials.binding;
       attempts += 1;
       try {
         const connection = await this.authenticate({
           credential,
-          withTicket,
+          lease,
           identity: this.deps.options.identity,
           runnerVersion: this.deps.options.runnerVersion,
           runnerDigest: this.deps.options.runnerDigest,
@@ -130,7 +130,10 @@ export class ServerLink {
 
   private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
     const welcome = connection.welcome;
-    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiry);
+    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiry, {
+      leaseId: welcome.leaseId,
+      revocationEpoch: welcome.revocationEpoch,
+    });
     this.open = { connection, welcome };
     this.scheduleRenewal(welcome.revocationEpoch);
     await this.deps.onWelcome(welcome);
