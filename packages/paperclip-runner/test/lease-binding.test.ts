@@ -96,7 +96,9 @@ describe("the lease bound by the ticket, on a reconnect", { timeout: 30_000 }, (
     // The welcome carries a command: a refused welcome applies none of it.
     next.welcome({
       ...payload,
-      pendingCommands: [PeerConnection.command({ commandId: "drain", controllerSeq: 2, type: "runner.drain" })],
+      pendingCommands: [
+        PeerConnection.command({ commandId: "drain", controllerSeq: 2, type: "runner.drain" }),
+      ],
     });
     await expectStoppedKeepingState(
       runner,

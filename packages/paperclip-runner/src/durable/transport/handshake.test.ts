@@ -161,11 +161,19 @@ describe("the durable handshake", () => {
 
     it.each([
       ["no lease id", (c: Record<string, unknown>) => delete c.credentialLeaseId, "credentialLeaseId"],
-      ["another lease id", (c: Record<string, unknown>) => (c.credentialLeaseId = "connection_lease_2"), "credentialLeaseId"],
+      [
+        "another lease id",
+        (c: Record<string, unknown>) => (c.credentialLeaseId = "connection_lease_2"),
+        "credentialLeaseId",
+      ],
       ["a lower epoch", (c: Record<string, unknown>) => (c.revocationEpoch = 2), "revocationEpoch"],
       ["a higher epoch", (c: Record<string, unknown>) => (c.revocationEpoch = 4), "revocationEpoch"],
       ["no epoch", (c: Record<string, unknown>) => delete c.revocationEpoch, "revocationEpoch"],
-      ["the ticket's kind", (c: Record<string, unknown>) => (c.credentialKind = "bootstrap"), "credentialKind"],
+      [
+        "the ticket's kind",
+        (c: Record<string, unknown>) => (c.credentialKind = "bootstrap"),
+        "credentialKind",
+      ],
     ])("refuses, before answering, a lease reconnect's challenge with %s", (_name, change, field) => {
       const hello = authHello(leaseInput);
       const challenge = challengeFor(hello, leaseInput.credential.authKey, (c) => {
@@ -181,7 +189,11 @@ describe("the durable handshake", () => {
     });
 
     it.each([
-      ["a lease id", (c: Record<string, unknown>) => (c.credentialLeaseId = "connection_lease_1"), "credentialLeaseId"],
+      [
+        "a lease id",
+        (c: Record<string, unknown>) => (c.credentialLeaseId = "connection_lease_1"),
+        "credentialLeaseId",
+      ],
       ["the lease kind", (c: Record<string, unknown>) => (c.credentialKind = "lease"), "credentialKind"],
     ])("refuses a ticket handshake's challenge that names %s", (_name, change, field) => {
       const hello = authHello(input);

@@ -29,7 +29,8 @@ export function checkChallengeLease(challenge: Record<string, unknown>, bound: L
     bound === null
       ? { credentialKind: "bootstrap", credentialLeaseId: null }
       : { credentialKind: "lease", credentialLeaseId: bound.leaseId, revocationEpoch: bound.revocationEpoch };
-  const actual = bound === null ? { ...challenge, credentialLeaseId: challenge.credentialLeaseId ?? null } : challenge;
+  const actual =
+    bound === null ? { ...challenge, credentialLeaseId: challenge.credentialLeaseId ?? null } : challenge;
   const mismatched = mismatches(expected, actual);
   if (mismatched.length === 0) return;
   throw new RunnerError(

@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import { credentialMaterial } from "../src/durable/transport/credential.js";
+import { handMadeServer, type PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
+
+// Side by side: our runner and upstream's Rust runner (2026.916.1) reconnecting with the lease the
+// ticket bound, against the same hand-made server, which names another lease or epoch in the
+// challenge or the welcome. Both refuse the same frames: neither answers such a challenge, and
+// both close the connection such a welcome opens. The outcome differs on purpose (see
+// docs/compatibility.md): upstream's runner schedules another reconnect with the same lease
+// ("authentication challenge changed the credential lease binding", "welcome changed the
+// authenticated connection lease binding"); ours stops with a coded error, its state kept.
+
+const LEASE_ID = "connection_lease_1";
+type Runner = "ours" | "upstream";
+
+function start(which: Runner, url: string): HandMadeRun {
+  return spawnHandMadeRunner({
+    endpoint: ["--connect-url", url],
+    stateDir: join(tempDirForTest(), "state"),
+    // Upstream's runner retries a refused reconnect: long enough to see it come back.
+    reconnectGraceMs: 10_000,
+    ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
+  });
+}
+
+/** A runner welcomed with a lease of `epoch`, its connection then cut: the lease reconnect's connection. */
+async function reconnecting(which: Runner, epoch: number) {
+  const server = await handMadeServer();
+  const run = start(which, server.url);
+  const leaseToken = `lease_${randomUUID()}`;
+  const first = await server.nextConnection();
+  await first.handshake(HAND_MADE_TICKET);
+  first.welcome({
+    connectionLeaseToken: leaseToken,
+    connectionLeaseId: LEASE_ID,
+    connectionLeaseRevocationEpoch: epoch,
+  });
+  // Both runners hold the connection a welcome opened (upstream's sends nothing unprompted).
+  await expectStaysOpen(first);
+  first.close();
+  return { server, run, leaseToken, next: await server.nextConnection() };
+}
+
+/** `conn` is still open a moment after the last frame (what a refusal would have closed at once). */
+async function expectStaysOpen(conn: PeerConnection): Promise<void> {
+  const state = await Promise.race([
+    conn.closed.then(() => "closed"),
+    new Promise<string>((resolve) => setTimeout(() => resolve("open"), 500)),
+  ]);
+  expect(state).toBe("open");
+}
+
+/** After a refusal: ours stops with `code`; upstream's reconnects, offering the same lease again. */
+async function expectAftermath(
+  which: Runner,
+  run: HandMadeRun,
+  server: Awaited<ReturnType<typeof handMadeServer>>,
+  leaseToken: string,
+  code: string,
+) {
+  if (which === "ours") {
+    expect(await run.closed).toBe(1);
+    expect(run.stderr()).toContain(`code: ${code}`);
+    return;
+  }
+  const again = await server.nextConnection();
+  const hello = JSON.parse((await again.nextPlain()) ?? "null") as { payload: { credentialId: string } };
+  expect(hello.payload.credentialId).toBe(credentialMaterial(leaseToken).credentialId);
+  again.close();
+}
+
+const challenges: [string, number, (challenge: Record<string, unknown>) => void][] = [
+  ["no lease id", 0, (c) => (c.credentialLeaseId = null)],
+  ["another lease id", 0, (c) => (c.credentialLeaseId = "connection_lease_2")],
+  ["a lower epoch", 2, (c) => (c.revocationEpoch = 1)],
+  ["a higher epoch", 2, (c) => (c.revocationEpoch = 3)],
+];
+
+const welcomes: [string, number, Record<string, unknown>][] = [
+  ["another lease id", 0, { connectionLeaseId: "connection_lease_2" }],
+  ["a lower epoch", 2, { connectionLeaseRevocationEpoch: 1 }],
+  ["a higher epoch", 2, { connectionLeaseRevocationEpoch: 3 }],
+  ["a new lease token", 0, { connectionLeaseToken: "lease_other" }],
+];
+
+describe.each<Runner>(["upstream", "ours"])("%s runner, lease reconnect", { timeout: 60_000 }, (which) => {
+  it("answers the challenge that names the bound lease and epoch, and keeps the welcome", async () => {
+    const { next, leaseToken } = await reconnecting(which, 2);
+    await next.handshake(leaseToken);
+    next.welcome();
+    await expectStaysOpen(next);
+  });
+
+  it.each(challenges)("does not answer a challenge with %s", async (_name, epoch, change) => {
+    const { server, run, next, leaseToken } = await reconnecting(which, epoch);
+    const hello = JSON.parse((await next.nextPlain()) ?? "null") as { payload: Record<string, unknown> };
+    next.sendRaw(signedChallenge(hello, leaseToken, { change }).text);
+    expect(await next.nextPlain()).toBeNull();
+    await expectAftermath(which, run, server, leaseToken, "ERR_RUNNER_DURABLE_SERVER_PROOF");
+  });
+
+  it.each(welcomes)("closes the connection whose welcome names %s", async (_name, epoch, payload) => {
+    const { server, run, next, leaseToken } = await reconnecting(which, epoch);
+    await next.handshake(leaseToken);
+    next.welcome(payload);
+    await next.closed;
+    await expectAftermath(which, run, server, leaseToken, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+  });
+});
