@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { credentialMaterial } from "../src/durable/transport/credential.js";
-import { handMadeServer, type PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
-import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
-import { upstreamRunner } from "./helpers/upstream-runner.js";
+import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
+import {
+  expectAftermath,
+  expectStaysOpen,
+  type Runner,
+  startRunner,
+} from "./helpers/hand-made-side-by-side.js";
 
 // Side by side: our runner and upstream's Rust runner (2026.916.1) reconnecting with the lease the
 // ticket bound, against the same hand-made server, which names another lease or epoch in the
@@ -16,22 +18,11 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 // authenticated connection lease binding"); ours stops with a coded error, its state kept.
 
 const LEASE_ID = "connection_lease_1";
-type Runner = "ours" | "upstream";
-
-function start(which: Runner, url: string): HandMadeRun {
-  return spawnHandMadeRunner({
-    endpoint: ["--connect-url", url],
-    stateDir: join(tempDirForTest(), "state"),
-    // Upstream's runner retries a refused reconnect: long enough to see it come back.
-    reconnectGraceMs: 10_000,
-    ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
-  });
-}
 
 /** A runner welcomed with a lease of `epoch`, its connection then cut: the lease reconnect's connection. */
 async function reconnecting(which: Runner, epoch: number) {
   const server = await handMadeServer();
-  const run = start(which, server.url);
+  const run = startRunner(which, server.url);
   const leaseToken = `lease_${randomUUID()}`;
   const first = await server.nextConnection();
   await first.handshake(HAND_MADE_TICKET);
@@ -44,34 +35,6 @@ async function reconnecting(which: Runner, epoch: number) {
   await expectStaysOpen(first);
   first.close();
   return { server, run, leaseToken, next: await server.nextConnection() };
-}
-
-/** `conn` is still open a moment after the last frame (what a refusal would have closed at once). */
-async function expectStaysOpen(conn: PeerConnection): Promise<void> {
-  const state = await Promise.race([
-    conn.closed.then(() => "closed"),
-    new Promise<string>((resolve) => setTimeout(() => resolve("open"), 500)),
-  ]);
-  expect(state).toBe("open");
-}
-
-/** After a refusal: ours stops with `code`; upstream's reconnects, offering the same lease again. */
-async function expectAftermath(
-  which: Runner,
-  run: HandMadeRun,
-  server: Awaited<ReturnType<typeof handMadeServer>>,
-  leaseToken: string,
-  code: string,
-) {
-  if (which === "ours") {
-    expect(await run.closed).toBe(1);
-    expect(run.stderr()).toContain(`code: ${code}`);
-    return;
-  }
-  const again = await server.nextConnection();
-  const hello = JSON.parse((await again.nextPlain()) ?? "null") as { payload: { credentialId: string } };
-  expect(hello.payload.credentialId).toBe(credentialMaterial(leaseToken).credentialId);
-  again.close();
 }
 
 const challenges: [string, number, (challenge: Record<string, unknown>) => void][] = [

@@ -179,6 +179,9 @@ export class PeerConnection {
   private readonly connectionId = `connection_${randomUUID()}`;
   /** The lease this connection's handshake authenticated with, or granted in its welcome; null before. */
   private lease: LeaseGrant | null = null;
+  /** The PRP version the challenge selected, and the lease id the welcome named: every later envelope names both. */
+  private version: unknown = 2;
+  private leaseId: unknown = "lease-1";
   readonly closed: Promise<void>;
   private isClosed = false;
 
@@ -252,6 +255,7 @@ export class PeerConnection {
     const credential = credentialMaterial(ticket);
     this.lease = GRANTED.get(ticket) ?? null;
     const { canonical, serverProof, text } = signedChallenge(hello, ticket, { change });
+    this.version = (JSON.parse(canonical) as { selectedVersion?: unknown }).selectedVersion;
     this.sendRaw(text);
     const responseText = await this.nextPlain();
     if (responseText === null) throw new Error("the runner closed instead of answering the challenge");
@@ -308,6 +312,7 @@ export class PeerConnection {
       pendingCommands: [],
       ...payload,
     };
+    this.leaseId = merged.connectionLeaseId;
     if (typeof merged.connectionLeaseToken === "string") {
       this.lease = {
         leaseId: merged.connectionLeaseId,
@@ -357,9 +362,13 @@ export class PeerConnection {
   }
 
   private messageText(message: Record<string, unknown>): string {
+    // The envelope the server stamps on every message (`#controlEnvelope`): this connection's.
     return JSON.stringify({
       protocol: "paperclip.runner",
-      version: 2,
+      version: this.version,
+      ...HAND_MADE_IDENTITY,
+      connectionId: this.connectionId,
+      connectionLeaseId: this.leaseId,
       sentAt: new Date(this.now()).toISOString(),
       ...message,
     });
