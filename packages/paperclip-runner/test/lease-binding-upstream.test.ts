@@ -51,27 +51,58 @@ const welcomes: [string, number, Record<string, unknown>][] = [
   ["a new lease token", 0, { connectionLeaseToken: "lease_other" }],
 ];
 
-describe.each<Runner>(["upstream", "ours"])("%s runner, lease reconnect", { timeout: 60_000 }, (which) => {
-  it("answers the challenge that names the bound lease and epoch, and keeps the welcome", async () => {
-    const { next, leaseToken } = await reconnecting(which, 2);
-    await next.handshake(leaseToken);
-    next.welcome();
-    await expectStaysOpen(next);
-  });
+describe.each<Runner>(["upstream", "ours"])(
+  "%s runner, the lease the ticket bound",
+  { timeout: 60_000 },
+  (which) => {
+    it("answers the challenge that names the bound lease and epoch, and keeps the welcome", async () => {
+      const { next, leaseToken } = await reconnecting(which, 2);
+      await next.handshake(leaseToken);
+      next.welcome();
+      await expectStaysOpen(next);
+    });
 
-  it.each(challenges)("does not answer a challenge with %s", async (_name, epoch, change) => {
-    const { server, run, next, leaseToken } = await reconnecting(which, epoch);
-    const hello = JSON.parse((await next.nextPlain()) ?? "null") as { payload: Record<string, unknown> };
-    next.sendRaw(signedChallenge(hello, leaseToken, { change }).text);
-    expect(await next.nextPlain()).toBeNull();
-    await expectAftermath(which, run, server, leaseToken, "ERR_RUNNER_DURABLE_SERVER_PROOF");
-  });
+    it.each(challenges)("does not answer a challenge with %s", async (_name, epoch, change) => {
+      const { server, run, next, leaseToken } = await reconnecting(which, epoch);
+      const hello = JSON.parse((await next.nextPlain()) ?? "null") as { payload: Record<string, unknown> };
+      next.sendRaw(signedChallenge(hello, leaseToken, { change }).text);
+      expect(await next.nextPlain()).toBeNull();
+      await expectAftermath(which, run, server, leaseToken, "ERR_RUNNER_DURABLE_SERVER_PROOF");
+    });
 
-  it.each(welcomes)("closes the connection whose welcome names %s", async (_name, epoch, payload) => {
-    const { server, run, next, leaseToken } = await reconnecting(which, epoch);
-    await next.handshake(leaseToken);
-    next.welcome(payload);
-    await next.closed;
-    await expectAftermath(which, run, server, leaseToken, "ERR_RUNNER_DURABLE_FRAME_INVALID");
-  });
-});
+    it.each([
+      ["another expiry", 1],
+      ["no expiry", null],
+    ])("stops on a lease_renewed that names %s as the one its renewal asked about", async (_name, offset) => {
+      const server = await handMadeServer();
+      const run = startRunner(which, server.url);
+      const conn = await server.nextConnection();
+      await conn.handshake(HAND_MADE_TICKET);
+      // A short lease: both runners ask for its renewal within a second or so.
+      conn.welcome({ connectionLeaseExpiresAtUnixMs: conn.now() + 2_000 });
+      const renew = await conn.waitFor((message) => message.kind === "lease_renew");
+      const asked = (renew?.payload as { connectionLeaseExpiresAtUnixMs: number })
+        .connectionLeaseExpiresAtUnixMs;
+      conn.send({
+        kind: "lease_renewed",
+        payload: {
+          previousExpiresAtUnixMs: offset === null ? undefined : asked + offset,
+          connectionLeaseExpiresAtUnixMs: asked + 60_000,
+          connectionLeaseRevocationEpoch: 0,
+        },
+      });
+      await conn.closed;
+      // Upstream's runner: "lease renewal changed the authenticated binding"; ours: the coded refusal.
+      expect(await run.closed).toBe(1);
+      if (which === "ours") expect(run.stderr()).toContain("code: ERR_RUNNER_DURABLE_FRAME_INVALID");
+    });
+
+    it.each(welcomes)("closes the connection whose welcome names %s", async (_name, epoch, payload) => {
+      const { server, run, next, leaseToken } = await reconnecting(which, epoch);
+      await next.handshake(leaseToken);
+      next.welcome(payload);
+      await next.closed;
+      await expectAftermath(which, run, server, leaseToken, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+    });
+  },
+);

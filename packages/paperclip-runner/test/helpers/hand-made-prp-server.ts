@@ -330,6 +330,11 @@ export class PeerConnection {
     };
   }
 
+  /** The expiry of the lease this connection holds (the welcome's, or the last grant's): a `lease_renewed` names it back. */
+  get leaseExpiry(): unknown {
+    return this.lease?.expiresAtUnixMs;
+  }
+
   /**
    * Sends `lease_renewed` granting the lease for `lengthMs` from now on this server's clock (its
    * `sentAt` and expiry read the same instant, so the runner is given exactly `lengthMs`);
@@ -338,11 +343,16 @@ export class PeerConnection {
   grantLease(lengthMs: number): number {
     const sentAt = this.now();
     const expiresAtUnixMs = sentAt + lengthMs;
+    const previousExpiresAtUnixMs = this.leaseExpiry;
     if (this.lease !== null) this.lease.expiresAtUnixMs = expiresAtUnixMs;
     this.send({
       kind: "lease_renewed",
       sentAt: new Date(sentAt).toISOString(),
-      payload: { connectionLeaseExpiresAtUnixMs: expiresAtUnixMs, connectionLeaseRevocationEpoch: 0 },
+      payload: {
+        previousExpiresAtUnixMs,
+        connectionLeaseExpiresAtUnixMs: expiresAtUnixMs,
+        connectionLeaseRevocationEpoch: 0,
+      },
     });
     return expiresAtUnixMs;
   }
