@@ -81,7 +81,8 @@ describe.each<Runner>(["upstream", "ours"])(
       // A short lease: both runners ask for its renewal within a second or so.
       conn.welcome({ connectionLeaseExpiresAtUnixMs: conn.now() + 2_000 });
       const renew = await conn.waitFor((message) => message.kind === "lease_renew");
-      const asked = (renew?.payload as { connectionLeaseExpiresAtUnixMs: number })
+      if (renew === null) throw new Error("the runner closed before renewing its lease");
+      const asked = (renew.payload as { connectionLeaseExpiresAtUnixMs: number })
         .connectionLeaseExpiresAtUnixMs;
       conn.send({
         kind: "lease_renewed",
