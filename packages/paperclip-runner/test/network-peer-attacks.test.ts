@@ -304,7 +304,11 @@ describe("a server that proves the credential, then misbehaves", { timeout: 30_0
     conn.welcome();
     conn.send({
       kind: "lease_renewed",
-      payload: { connectionLeaseExpiresAtUnixMs: Date.now() - 1_000, connectionLeaseRevocationEpoch: 0 },
+      payload: {
+        previousExpiresAtUnixMs: conn.leaseExpiry,
+        connectionLeaseExpiresAtUnixMs: Date.now() - 1_000,
+        connectionLeaseRevocationEpoch: 0,
+      },
     });
     await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
     expect(conn.received.filter((message) => message.kind === "lease_renew").length).toBeLessThanOrEqual(1);

@@ -89,6 +89,20 @@ export async function handMadeServer(
   };
 }
 
+/** A connection lease a hand-made server granted: what it names when the lease authenticates again. */
+interface LeaseGrant {
+  readonly leaseId: unknown;
+  readonly revocationEpoch: unknown;
+  expiresAtUnixMs: unknown;
+}
+
+/**
+ * The leases the hand-made servers of this test process granted, by token, as the server keeps
+ * them: a handshake with a granted token is a lease reconnect, whose challenge and welcome name
+ * that lease (a token is one lease; the last welcome that granted it wins).
+ */
+const GRANTED = new Map<string, LeaseGrant>();
+
 /** A challenge for `hello`, as the server holding `secret` signs it (`label`: another proof label, for forgeries). */
 export interface SignedChallenge {
   readonly canonical: string;
@@ -113,8 +127,21 @@ export function signedChallenge(
     runnerDigest: hello.payload.runnerDigest,
     selectedVersion: 2,
     credentialLeaseId: null,
+    credentialExpiresAt: new Date(Date.now() + 60_000).toISOString(),
+    credentialExpiresAtUnixMs: Date.now() + 60_000,
     revocationEpoch: 0,
   };
+  const grant = GRANTED.get(secret);
+  if (grant !== undefined) {
+    // A lease reconnect: the server names the lease the credential is, as it stored it.
+    Object.assign(challenge, {
+      credentialKind: "lease",
+      credentialLeaseId: grant.leaseId,
+      credentialExpiresAt: new Date(grant.expiresAtUnixMs as number).toISOString(),
+      credentialExpiresAtUnixMs: grant.expiresAtUnixMs,
+      revocationEpoch: grant.revocationEpoch,
+    });
+  }
   options.change?.(challenge);
   const canonical = canonicalJson(challenge);
   const serverProof = domainHmac(
@@ -150,6 +177,11 @@ export class PeerConnection {
   private sendCounter = 0n;
   private receiveCounter = 0n;
   private readonly connectionId = `connection_${randomUUID()}`;
+  /** The lease this connection's handshake authenticated with, or granted in its welcome; null before. */
+  private lease: LeaseGrant | null = null;
+  /** The PRP version the challenge selected, and the lease id the welcome named: every later envelope names both. */
+  private version: unknown = 2;
+  private leaseId: unknown = "lease-1";
   readonly closed: Promise<void>;
   private isClosed = false;
 
@@ -221,7 +253,9 @@ export class PeerConnection {
     if (helloText === null) throw new Error("the runner closed before its auth_hello");
     const hello = JSON.parse(helloText) as { payload: Record<string, unknown> };
     const credential = credentialMaterial(ticket);
+    this.lease = GRANTED.get(ticket) ?? null;
     const { canonical, serverProof, text } = signedChallenge(hello, ticket, { change });
+    this.version = (JSON.parse(canonical) as { selectedVersion?: unknown }).selectedVersion;
     this.sendRaw(text);
     const responseText = await this.nextPlain();
     if (responseText === null) throw new Error("the runner closed instead of answering the challenge");
@@ -239,7 +273,10 @@ export class PeerConnection {
     return hello;
   }
 
-  /** Sends the `welcome` (a lease that lasts a minute, nothing acknowledged, no command), `payload` merged over it. */
+  /**
+   * Sends the `welcome` (nothing acknowledged, no command), `payload` merged over it: after a ticket
+   * handshake it grants a lease that lasts a minute, after a lease handshake it continues that lease.
+   */
   welcome(payload: Record<string, unknown> = {}): void {
     this.sendRaw(this.welcomeFrame(payload));
   }
@@ -249,25 +286,53 @@ export class PeerConnection {
     return this.seal(this.welcomeMessage(payload));
   }
 
-  /** The `welcome` message of `welcome()`, before it is sealed. */
+  /** The `welcome` message of `welcome()`, before it is sealed, its envelope complete as the server's. */
   welcomeMessage(payload: Record<string, unknown> = {}): Record<string, unknown> {
+    const lease =
+      this.lease === null
+        ? {
+            connectionLeaseId: "lease-1",
+            connectionLeaseToken: `lease_${randomUUID()}`,
+            connectionLeaseExpiresAtUnixMs: this.now() + 60_000,
+            connectionLeaseRevocationEpoch: 0,
+          }
+        : {
+            connectionLeaseId: this.lease.leaseId,
+            connectionLeaseExpiresAtUnixMs: this.lease.expiresAtUnixMs,
+            connectionLeaseRevocationEpoch: this.lease.revocationEpoch,
+          };
+    const merged: Record<string, unknown> = {
+      selectedVersion: 2,
+      heartbeatIntervalMs: 250,
+      connectionLeaseRenewalVersion: 1,
+      ...lease,
+      maxFrameBytes: 1024 * 1024,
+      maxBatchEvents: 100,
+      ackedSourceSeq: 0,
+      pendingCommands: [],
+      ...payload,
+    };
+    this.leaseId = merged.connectionLeaseId;
+    if (typeof merged.connectionLeaseToken === "string") {
+      this.lease = {
+        leaseId: merged.connectionLeaseId,
+        revocationEpoch: merged.connectionLeaseRevocationEpoch,
+        expiresAtUnixMs: merged.connectionLeaseExpiresAtUnixMs,
+      };
+      GRANTED.set(merged.connectionLeaseToken, this.lease);
+    }
     return {
       kind: "welcome",
+      ...HAND_MADE_IDENTITY,
       connectionId: this.connectionId,
-      payload: {
-        selectedVersion: 2,
-        heartbeatIntervalMs: 250,
-        connectionLeaseId: "lease-1",
-        connectionLeaseToken: `lease_${randomUUID()}`,
-        connectionLeaseExpiresAtUnixMs: this.now() + 60_000,
-        connectionLeaseRevocationEpoch: 0,
-        maxFrameBytes: 1024 * 1024,
-        maxBatchEvents: 100,
-        ackedSourceSeq: 0,
-        pendingCommands: [],
-        ...payload,
-      },
+      connectionLeaseId: merged.connectionLeaseId,
+      payload: merged,
     };
+  }
+
+  /** The expiry of the lease this connection holds (the welcome's, or the last grant's): a `lease_renewed` names it back. */
+  get leaseExpiry(): unknown {
+    return this.lease?.expiresAtUnixMs;
   }
 
   /**
@@ -278,10 +343,16 @@ export class PeerConnection {
   grantLease(lengthMs: number): number {
     const sentAt = this.now();
     const expiresAtUnixMs = sentAt + lengthMs;
+    const previousExpiresAtUnixMs = this.leaseExpiry;
+    if (this.lease !== null) this.lease.expiresAtUnixMs = expiresAtUnixMs;
     this.send({
       kind: "lease_renewed",
       sentAt: new Date(sentAt).toISOString(),
-      payload: { connectionLeaseExpiresAtUnixMs: expiresAtUnixMs, connectionLeaseRevocationEpoch: 0 },
+      payload: {
+        previousExpiresAtUnixMs,
+        connectionLeaseExpiresAtUnixMs: expiresAtUnixMs,
+        connectionLeaseRevocationEpoch: 0,
+      },
     });
     return expiresAtUnixMs;
   }
@@ -301,9 +372,13 @@ export class PeerConnection {
   }
 
   private messageText(message: Record<string, unknown>): string {
+    // The envelope the server stamps on every message (`#controlEnvelope`): this connection's.
     return JSON.stringify({
       protocol: "paperclip.runner",
-      version: 2,
+      version: this.version,
+      ...HAND_MADE_IDENTITY,
+      connectionId: this.connectionId,
+      connectionLeaseId: this.leaseId,
       sentAt: new Date(this.now()).toISOString(),
       ...message,
     });

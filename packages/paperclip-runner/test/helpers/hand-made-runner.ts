@@ -34,12 +34,16 @@ export function spawnHandMadeRunner(options: {
   readonly extra?: readonly string[];
   readonly ticket?: string;
   readonly reconnectDelayMs?: number;
+  readonly reconnectGraceMs?: number;
+  /** The runner to start (its argv before the flags): this one's bin unless given (upstream's, say). */
+  readonly command?: readonly [string, ...string[]];
 }): HandMadeRun {
+  const [file, ...leading] = options.command ?? [process.execPath, BIN];
   const child = childForTest(() =>
     spawn(
-      process.execPath,
+      file,
       [
-        BIN,
+        ...leading,
         ...options.endpoint,
         "--state-dir",
         options.stateDir,
@@ -47,7 +51,7 @@ export function spawnHandMadeRunner(options: {
         "--reconnect-delay-ms",
         String(options.reconnectDelayMs ?? 50),
         "--reconnect-grace-ms",
-        "300",
+        String(options.reconnectGraceMs ?? 300),
         ...(options.extra ?? []),
       ],
       {

@@ -1,6 +1,8 @@
 import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
+import { type ConnectionEnvelope, checkControlEnvelope } from "./control-envelope.js";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
+import { checkWelcomeLease } from "./lease-binding.js";
 import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { revocationEpoch } from "./revocation-epoch.js";
 import { frameInvalid, parseFrameJson, SecureChannel } from "./secure-channel.js";
@@ -47,6 +49,8 @@ export class AuthenticatedConnection {
     private readonly socket: WebSocket,
     private readonly channel: SecureChannel,
     readonly welcome: Welcome,
+    /** What every later server message must name at its top level (the welcome's). */
+    private readonly envelope: ConnectionEnvelope,
     /** Still attached: what arrives (or closes) between the welcome and `listen` is kept for it. */
     private readonly inbox: Inbox,
   ) {}
@@ -74,12 +78,18 @@ export class AuthenticatedConnection {
       const welcome = readWelcome(
         channel.open(sealed.message),
         challenge.selectedVersion,
-        input.withTicket,
+        input,
         sealed.arrivedAtMs,
       );
+      const envelope = {
+        identity: input.identity,
+        version: welcome.version,
+        connectionId: welcome.connectionId,
+        leaseId: welcome.leaseId,
+      };
       // The inbox stays attached until `listen`: a frame the server sent right behind the welcome
       // (often read in the same chunk) or a close before then would otherwise be lost.
-      return new AuthenticatedConnection(socket, channel, welcome, inbox);
+      return new AuthenticatedConnection(socket, channel, welcome, envelope, inbox);
     } catch (error) {
       inbox.release();
       socket.terminate();
@@ -104,6 +114,7 @@ export class AuthenticatedConnection {
         if (isBinary) throw frameInvalid("the server sent a binary message", "binary");
         const message = this.channel.open(parseJson(text));
         if (!isRecord(message)) throw frameInvalid("the secure frame does not hold an object", "shape");
+        checkControlEnvelope(message, this.envelope);
         handlers.onMessage(message, arrivedAtMs);
       } catch (error) {
         failed = true;
@@ -215,7 +226,7 @@ function closedAfterProof(): RunnerError {
   );
 }
 
-function readWelcome(message: unknown, version: number, withTicket: boolean, arrivedAtMs: number): Welcome {
+function readWelcome(message: unknown, version: number, input: HelloInput, arrivedAtMs: number): Welcome {
   if (!isRecord(message) || message.kind !== "welcome" || !isRecord(message.payload)) {
     throw frameInvalid("the first secure frame is not a welcome", "welcome");
   }
@@ -228,15 +239,31 @@ function readWelcome(message: unknown, version: number, withTicket: boolean, arr
   ) {
     throw frameInvalid("the welcome lacks its lease or acknowledged seq", "welcome");
   }
+  // The welcome's envelope names the connection and lease its payload grants, for this run.
+  checkControlEnvelope(message, {
+    identity: input.identity,
+    version,
+    connectionId: message.connectionId,
+    leaseId: payload.connectionLeaseId,
+  });
   const expiry = leaseExpiry(message, payload, arrivedAtMs, "welcome");
   const epoch = revocationEpoch("welcome", payload.connectionLeaseRevocationEpoch, "welcome");
   const leaseToken = payload.connectionLeaseToken;
   // The server spends a ticket on a lease and grants its token in that welcome (a lease
   // reconnect's welcome has none). Without one the ticket would stay in use for the next
   // connection: single use as the server keeps it, upstream's runner refuses such a welcome.
-  if (withTicket && (typeof leaseToken !== "string" || leaseToken === "")) {
+  const lease = input.lease;
+  if (lease === null && (typeof leaseToken !== "string" || leaseToken === "")) {
     throw frameInvalid("the welcome of a ticket handshake grants no connection lease token", "welcome");
   }
+  checkWelcomeLease(
+    {
+      leaseId: payload.connectionLeaseId,
+      revocationEpoch: epoch,
+      leaseToken: leaseToken === undefined ? null : (leaseToken as string | null),
+    },
+    lease,
+  );
   const maxBatchEvents = payload.maxBatchEvents;
   if (
     maxBatchEvents !== undefined &&

@@ -9,7 +9,7 @@ import { authHello, type HelloInput, sessionKeys, verifyChallenge } from "./hand
 const identity = TEST_DURABLE_IDENTITY;
 const input: HelloInput = {
   credential: credentialMaterial("bootstrap_ticket"),
-  withTicket: true,
+  lease: null,
   identity,
   runnerVersion: "0.1.0",
   runnerDigest: `sha256:${"a".repeat(64)}`,
@@ -139,5 +139,80 @@ describe("the durable handshake", () => {
     expect(error.message).toBe(
       "durable handshake failed: the auth_challenge does not match this runner (clientNonce, runId)",
     );
+  });
+
+  describe("the lease a challenge names", () => {
+    const bound = { leaseId: "connection_lease_1", revocationEpoch: 3 };
+    const leaseInput: HelloInput = { ...input, credential: credentialMaterial("lease_token"), lease: bound };
+    const leaseChallenge = (challenge: Record<string, unknown>): void => {
+      Object.assign(challenge, {
+        credentialId: leaseInput.credential.credentialId,
+        credentialKind: "lease",
+        credentialLeaseId: bound.leaseId,
+        revocationEpoch: 3,
+      });
+    };
+
+    it("answers a lease reconnect whose challenge names the bound lease and epoch", () => {
+      const hello = authHello(leaseInput);
+      const challenge = challengeFor(hello, leaseInput.credential.authKey, leaseChallenge);
+      expect(verifyChallenge(challenge, hello, leaseInput).response).toMatchObject({ kind: "auth_response" });
+    });
+
+    it.each([
+      ["no lease id", (c: Record<string, unknown>) => delete c.credentialLeaseId, "credentialLeaseId"],
+      [
+        "another lease id",
+        (c: Record<string, unknown>) => (c.credentialLeaseId = "connection_lease_2"),
+        "credentialLeaseId",
+      ],
+      ["a lower epoch", (c: Record<string, unknown>) => (c.revocationEpoch = 2), "revocationEpoch"],
+      ["a higher epoch", (c: Record<string, unknown>) => (c.revocationEpoch = 4), "revocationEpoch"],
+      ["no epoch", (c: Record<string, unknown>) => delete c.revocationEpoch, "revocationEpoch"],
+      [
+        "the ticket's kind",
+        (c: Record<string, unknown>) => (c.credentialKind = "bootstrap"),
+        "credentialKind",
+      ],
+    ])("refuses, before answering, a lease reconnect's challenge with %s", (_name, change, field) => {
+      const hello = authHello(leaseInput);
+      const challenge = challengeFor(hello, leaseInput.credential.authKey, (c) => {
+        leaseChallenge(c);
+        change(c);
+      });
+      const error = caughtSync(() => verifyChallenge(challenge, hello, leaseInput));
+      expect(error.code).toBe("ERR_RUNNER_DURABLE_SERVER_PROOF");
+      expect(error.details).toEqual({ reason: "lease_binding" });
+      expect(error.message).toBe(
+        `durable handshake failed: the auth_challenge does not name the connection lease this runner offered (${field})`,
+      );
+    });
+
+    it.each([
+      [
+        "a lease id",
+        (c: Record<string, unknown>) => (c.credentialLeaseId = "connection_lease_1"),
+        "credentialLeaseId",
+      ],
+      ["the lease kind", (c: Record<string, unknown>) => (c.credentialKind = "lease"), "credentialKind"],
+    ])("refuses a ticket handshake's challenge that names %s", (_name, change, field) => {
+      const hello = authHello(input);
+      const error = caughtSync(() =>
+        verifyChallenge(challengeFor(hello, input.credential.authKey, change), hello, input),
+      );
+      expect(error.details).toEqual({ reason: "lease_binding" });
+      expect(error.message).toBe(
+        `durable handshake failed: the auth_challenge does not name the bootstrap ticket this runner offered (${field})`,
+      );
+    });
+
+    it("takes a ticket challenge that leaves the lease id out, or names any epoch (upstream's runner does too)", () => {
+      const hello = authHello(input);
+      const challenge = challengeFor(hello, input.credential.authKey, (c) => {
+        delete c.credentialLeaseId;
+        c.revocationEpoch = 5;
+      });
+      expect(verifyChallenge(challenge, hello, input).response).toMatchObject({ kind: "auth_response" });
+    });
   });
 });

@@ -4,6 +4,7 @@ import { canonicalJson } from "../../commands/canonical-json.js";
 import { type DurableIdentity, identityFields } from "../durable-identity.js";
 import type { CredentialMaterial } from "./credential.js";
 import { domainDigest, domainHmac } from "./domain-digest.js";
+import { checkChallengeLease, type LeaseBinding } from "./lease-binding.js";
 
 export const PRP_PROTOCOL = "paperclip.runner";
 /**
@@ -15,8 +16,11 @@ export const PRP_VERSION_MAX = 2;
 
 export interface HelloInput {
   readonly credential: CredentialMaterial;
-  /** The credential is the bootstrap ticket (not a lease): its welcome must grant a lease token. */
-  readonly withTicket: boolean;
+  /**
+   * The lease the credential is (its id and epoch, as the ticket's welcome granted it); null: the
+   * credential is the bootstrap ticket, whose welcome must grant a lease token.
+   */
+  readonly lease: LeaseBinding | null;
   readonly identity: DurableIdentity;
   readonly runnerVersion: string;
   readonly runnerDigest: string;
@@ -64,7 +68,7 @@ const HEX_64 = /^[0-9a-f]{64}$/;
 /**
  * Checks the server's `auth_challenge` before anything else: the server must prove
  * it holds the credential's key over the exact challenge, which must echo our
- * nonce, credential and identity. Throws `ERR_RUNNER_DURABLE_SERVER_PROOF` otherwise.
+ * nonce, credential, identity and lease (`lease-binding.ts`). Throws `ERR_RUNNER_DURABLE_SERVER_PROOF` otherwise.
  */
 export function verifyChallenge(message: unknown, hello: AuthHello, input: HelloInput): VerifiedChallenge {
   if (!isRecord(message) || message.protocol !== PRP_PROTOCOL || message.kind !== "auth_challenge") {
@@ -95,6 +99,7 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
   if (mismatched.length > 0) {
     throw proofError(`the auth_challenge does not match this runner (${mismatched.join(", ")})`, "mismatch");
   }
+  checkChallengeLease(challenge, input.lease);
   const selectedVersion = challenge.selectedVersion;
   if (
     typeof selectedVersion !== "number" ||

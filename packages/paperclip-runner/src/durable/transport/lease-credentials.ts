@@ -1,4 +1,5 @@
 import { type CredentialMaterial, credentialMaterial } from "./credential.js";
+import type { LeaseBinding } from "./lease-binding.js";
 import type { LeaseExpiry } from "./lease-expiry.js";
 import { leaseExpired } from "./transport-failure.js";
 
@@ -15,6 +16,7 @@ export class LeaseCredentials {
   private ticket: string | null;
   private leaseToken: string | null = null;
   private lease: LeaseExpiry = NO_LEASE;
+  private leaseBinding: LeaseBinding | null = null;
 
   constructor(ticket: string) {
     this.ticket = ticket;
@@ -25,9 +27,9 @@ export class LeaseCredentials {
     return this.lease;
   }
 
-  /** The next handshake spends the bootstrap ticket: no welcome has granted a lease yet. */
-  get ticketInUse(): boolean {
-    return this.leaseToken === null;
+  /** The lease the next handshake offers (its id and epoch); null while the ticket is not spent yet. */
+  get binding(): LeaseBinding | null {
+    return this.leaseToken === null ? null : this.leaseBinding;
   }
 
   /** When the lease in use lapses; null while the ticket is not spent yet (no lease in use). */
@@ -48,10 +50,14 @@ export class LeaseCredentials {
     return credentialMaterial(this.ticket);
   }
 
-  /** A welcome: the lease it grants replaces the ticket, which is spent; its expiry is the lease's. */
-  welcomed(leaseToken: string | null, expiry: LeaseExpiry): void {
+  /**
+   * A welcome: the lease it grants replaces the ticket, which is spent, and binds every later
+   * handshake to `binding`; its expiry is the lease's.
+   */
+  welcomed(leaseToken: string | null, expiry: LeaseExpiry, binding: LeaseBinding): void {
     if (leaseToken !== null) {
       this.leaseToken = leaseToken;
+      this.leaseBinding = binding;
       // The ticket is spent: forget it.
       this.ticket = null;
     }

@@ -8,6 +8,7 @@ import { LeaseCredentials } from "./lease-credentials.js";
 import { leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { controlEnvelope } from "./prp-envelope.js";
+import { checkRenewalAnswer } from "./renewal-answer.js";
 import { renewedRevocationEpoch } from "./revocation-epoch.js";
 import { isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
 
@@ -64,12 +65,12 @@ export class ServerLink {
     let attempts = 0;
     for (;;) {
       const credential = this.credentials.next(leaseClock());
-      const withTicket = this.credentials.ticketInUse;
+      const lease = this.credentials.binding;
       attempts += 1;
       try {
         const connection = await this.authenticate({
           credential,
-          withTicket,
+          lease,
           identity: this.deps.options.identity,
           runnerVersion: this.deps.options.runnerVersion,
           runnerDigest: this.deps.options.runnerDigest,
@@ -130,7 +131,10 @@ export class ServerLink {
 
   private async onWelcome(connection: AuthenticatedConnection): Promise<void> {
     const welcome = connection.welcome;
-    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiry);
+    this.credentials.welcomed(welcome.leaseToken, welcome.leaseExpiry, {
+      leaseId: welcome.leaseId,
+      revocationEpoch: welcome.revocationEpoch,
+    });
     this.open = { connection, welcome };
     this.scheduleRenewal(welcome.revocationEpoch);
     await this.deps.onWelcome(welcome);
@@ -146,10 +150,11 @@ export class ServerLink {
       typeof message.payload === "object" && message.payload !== null ? message.payload : {}
     ) as Record<string, unknown>;
     // An expiry that is not a finite number (or none) is a bad frame: it used to be ignored, and
-    // `1e400` (Infinity) would have been a lease that never lapses. Both are checked before
-    // either is taken up: a refused frame leaves the lease as it was.
+    // `1e400` (Infinity) would have been a lease that never lapses. All are checked before any
+    // is taken up: a refused frame leaves the lease as it was.
     const expiry = leaseExpiry(message, payload, arrivedAtMs, "lease");
     const epoch = renewedRevocationEpoch(payload.connectionLeaseRevocationEpoch, welcome.revocationEpoch);
+    checkRenewalAnswer(payload.previousExpiresAtUnixMs, this.credentials.expiry.atUnixMs);
     this.credentials.renewed(expiry);
     this.scheduleRenewal(epoch);
   }
