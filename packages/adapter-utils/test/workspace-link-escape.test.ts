@@ -75,10 +75,10 @@ describe("paths in the workspace that link out of it", () => {
 
   // The sandbox's /dev/shm is its own (`--dev`): a path requested on the host's is bound back
   // into it, so a link there shows the host's directory as one under /run would.
-  it.each([
+  it.each<[string, Pick<LocalProcessSandboxOptions, "networkScope" | "networkAllowlist">]>([
     ["deny", { networkScope: "deny" }],
     ["allowlist", { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"] }],
-  ] as const)("refuses a path in the workspace that links into the host's /dev/shm (%s)", async (_label, network) => {
+  ])("refuses a path in the workspace that links into the host's /dev/shm (%s)", async (_label, network) => {
     const { dir, hits } = await hostAgent("/dev/shm");
     const workspaceDir = path.join(await scratchDir("pc-links-"), "my ws");
     await mkdir(workspaceDir);

@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
 import { bridgeReadPaths } from "../bridge/bridge-launch.js";
-import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import { DEV_SHM } from "../bwrap/device-directory.js";
+import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import type { MountRequest } from "../bwrap/mount-request.js";
 import { resolveBindSources } from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
