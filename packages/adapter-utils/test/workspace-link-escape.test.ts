@@ -17,9 +17,9 @@ afterEach(cleanupAll);
  * directory under /run through the planted link; the agent must see no one.
  */
 
-/** A host agent listening in a fresh directory under /run, counting connections; closed by `cleanupAll`. */
-async function hostAgent(): Promise<{ dir: string; hits: string[] }> {
-  const dir = tempDirForTest("pc-host-agent-", { base: "/run" });
+/** A host agent listening in a fresh directory under `base`, counting connections; closed by `cleanupAll`. */
+async function hostAgent(base = "/run"): Promise<{ dir: string; hits: string[] }> {
+  const dir = tempDirForTest("pc-host-agent-", { base });
   const hits: string[] = [];
   const agent = createServer((socket) => {
     hits.push("connected");
@@ -67,6 +67,24 @@ describe("paths in the workspace that link out of it", () => {
     const planted = path.join(workspaceDir, "cache");
     await symlink(dir, planted);
     expect(await namedAsExtraPathAndCwd(planted, { workspaceDir, networkScope: "deny" })).toEqual({
+      extraPath: REFUSED,
+      cwd: REFUSED,
+    });
+    expect(hits).toEqual([]);
+  });
+
+  // The sandbox's /dev/shm is its own (`--dev`): a path requested on the host's is bound back
+  // into it, so a link there shows the host's directory as one under /run would.
+  it.each<[string, Pick<LocalProcessSandboxOptions, "networkScope" | "networkAllowlist">]>([
+    ["deny", { networkScope: "deny" }],
+    ["allowlist", { networkScope: "allowlist", networkAllowlist: ["127.0.0.1:1"] }],
+  ])("refuses a path in the workspace that links into the host's /dev/shm (%s)", async (_label, network) => {
+    const { dir, hits } = await hostAgent("/dev/shm");
+    const workspaceDir = path.join(await scratchDir("pc-links-"), "my ws");
+    await mkdir(workspaceDir);
+    const planted = path.join(workspaceDir, "cache");
+    await symlink(dir, planted);
+    expect(await namedAsExtraPathAndCwd(planted, { workspaceDir, ...network })).toEqual({
       extraPath: REFUSED,
       cwd: REFUSED,
     });

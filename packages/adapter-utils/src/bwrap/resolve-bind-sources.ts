@@ -118,9 +118,9 @@ export interface BindSourcesInput {
   /** The workspace as requested: alias targets must stay inside its real path. */
   readonly workspaceDir: string;
   /**
-   * Network-only scope: the host paths it hides (masked paths, private socket roots); a
-   * path in the workspace that links out is refused only when it leads under one. `null`
-   * (workspace scope): every such link is refused.
+   * Network-only scope: the host paths it hides (masked paths, `/dev/shm`, private socket
+   * roots); a path in the workspace that links out is refused only when it leads under one.
+   * `null` (workspace scope): every such link is refused.
    */
   readonly hiddenPaths: readonly string[] | null;
 }

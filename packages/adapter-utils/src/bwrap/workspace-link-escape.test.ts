@@ -9,6 +9,7 @@ const NETWORK_ONLY_HIDDEN = [
   "/run",
   "/var/run",
   "/run/user/1000",
+  "/dev/shm",
   "/dev/shm/paperclip-sandbox-sockets-1000",
 ];
 

@@ -18,8 +18,9 @@ function isBelowWorkspace(
  * refuses anyway: every such link is refused (`hidden` is `null`). The network-only
  * scope shows the host tree (`--bind / /`), so a link to an ordinary host directory (a
  * pnpm store, a checkout elsewhere) shows nothing new; only one whose real path lies
- * under a path that scope hides (`/tmp`, `/run`, `$XDG_RUNTIME_DIR`, a private socket
- * root: host sockets such as Docker's, ssh-agent's, D-Bus') would be bound back there.
+ * under a path that scope hides (`/tmp`, `/run`, `$XDG_RUNTIME_DIR`, the host's `/dev/shm`,
+ * a private socket root: host sockets such as Docker's, ssh-agent's, D-Bus') would be bound
+ * back there.
  */
 export function findWorkspaceLinkEscape(
   sources: readonly ResolvedBindSource[],

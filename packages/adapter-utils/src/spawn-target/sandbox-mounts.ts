@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { BridgeChoice } from "../bridge/bridge-choice.js";
 import { bridgeReadPaths } from "../bridge/bridge-launch.js";
+import { DEV_SHM } from "../bwrap/device-directory.js";
 import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import { assertWorkspaceShown } from "../bwrap/hidden-workspace.js";
 import { isSameOrBelow, type MountRequest } from "../bwrap/mount-request.js";
@@ -91,7 +92,10 @@ export function sandboxMounts(
     bindAtRealPath: !parsed.filesystemScope,
     socketRoots,
     workspaceDir: parsed.workspaceDir,
-    hiddenPaths: parsed.filesystemScope ? null : [...masks, ...socketRoots],
+    // Every private directory the network-only scope binds requested paths back into: the
+    // masks and the sandbox's own /dev/shm (`buildNetworkOnlyScopeArgs`); /proc and the
+    // rest of /dev take no bind-back. Each is judged in its real spelling too.
+    hiddenPaths: parsed.filesystemScope ? null : [...masks, DEV_SHM, ...socketRoots],
   });
   return { requests, aliases, masks, socketRoots };
 }

@@ -14,6 +14,10 @@ describe("execInterpreter", () => {
       ["#!relative/interp", "relative/interp"],
       ["#!   \n", null],
       ["echo not a script\n", null],
+      // Past the kernel's 256 bytes with no end in them, the name may be cut short: ENOEXEC.
+      [`#!/${"x".repeat(300)}\n`, null],
+      [`#!/${"x".repeat(252)}`, `/${"x".repeat(252)}`],
+      [`#!/${"x".repeat(252)} ${"y".repeat(100)}\n`, `/${"x".repeat(252)}`],
     ];
     for (const [index, [text, expected]] of cases.entries()) {
       const file = path.join(root, String(index));
@@ -34,6 +38,7 @@ describe("execInterpreter", () => {
     await writeFile(outer, `#!${inner}\n`);
     expect(execInterpreters(outer)).toEqual([inner, "/bin/sh", ...execInterpreters("/bin/sh")]);
     expect(execInterpreter(path.join(root, "missing"))).toBeNull();
+    expect(execInterpreter("/proc/self/mem")).toBeNull();
     // A FIFO is not read (its open would wait for a writer): execve refuses it anyway.
     const fifo = path.join(root, "fifo");
     execFileSync("mkfifo", [fifo]);

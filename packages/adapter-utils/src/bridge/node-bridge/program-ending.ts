@@ -1,3 +1,5 @@
+import type { ExecvpFailure } from "./execvp-path.js";
+
 /** Exit status of the bridge itself when it fails before the program starts (no listener, or no arguments). */
 export const BRIDGE_SETUP_FAILURE_STATUS = 125;
 
@@ -20,6 +22,18 @@ export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = [
   "SIGXCPU",
   "SIGXFSZ",
 ];
+
+const START_FAILURE_TEXT: Readonly<Record<ExecvpFailure, string>> = {
+  ENOENT: "No such file or directory",
+  EACCES: "Permission denied",
+  ELOOP: "Too many levels of symbolic links",
+  ENAMETOOLONG: "File name too long",
+};
+
+/** execvp's failure as strerror words it, which the exec shim and the native bridge print. */
+export function startFailureText(code: ExecvpFailure): string {
+  return START_FAILURE_TEXT[code];
+}
 
 /** The shell's statuses for a program that cannot start: 127 when it does not exist, else 126. */
 export function startFailureStatus(code: string | undefined): 126 | 127 {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { restoreDeferredEnv } from "../deferred-env.js";
 import { execvpPath } from "./execvp-path.js";
-import { bridgeEnding, FORWARDED_SIGNALS, startFailureStatus } from "./program-ending.js";
+import { bridgeEnding, FORWARDED_SIGNALS, startFailureStatus, startFailureText } from "./program-ending.js";
 import { STATUS_KEEPING_SHELL, statusKeepingShellArgs } from "./status-keeping-shell.js";
 
 /** How long a re-raised signal gets to end the bridge before it exits with 128+N itself. */
@@ -19,8 +19,9 @@ export function runProgram(executable: string, args: readonly string[], beforeEn
   const program = execvpPath(executable, env);
   if ("code" in program) {
     // execvp's strerror, as the exec shim prints it.
-    const why = program.code === "ENOENT" ? "No such file or directory" : "Permission denied";
-    process.stderr.write(`paperclip-sandbox bridge: cannot start ${executable}: ${why}\n`);
+    process.stderr.write(
+      `paperclip-sandbox bridge: cannot start ${executable}: ${startFailureText(program.code)}\n`,
+    );
     process.exit(startFailureStatus(program.code));
   }
   // Under a shell that reports the program's real wait status (status-keeping-shell.ts).
