@@ -80,7 +80,7 @@ export async function resumeLease(
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();
-    if (progress.woke && runtime.signal.aborted) {
+    if (progress.woke) {
       await pauseAgain(runtime, client, metadata.sandboxId, config.lifecycleTimeoutMs);
     }
     throw error;
@@ -90,10 +90,11 @@ export async function resumeLease(
 }
 
 /**
- * Puts back to sleep a paused sandbox that a resume cut by shutdown had woken. The host keeps
- * the lease after the failed resume, for a run that may come only after an upgrade or never
- * (an uninstall), and shutdown deletes only the leases the host holds: left awake, the
- * sandbox would run on. A pause that fails is told to the host's log.
+ * Puts back to sleep a paused sandbox that a failed resume had woken (cut by the host's
+ * deadline or by shutdown, or failing on a later step). The host keeps the lease after the
+ * failed resume, for a run that may come much later or never (an uninstall), and no worker
+ * holds it, so shutdown would not delete it: left awake, the sandbox would run on. A pause
+ * that fails is told to the host's log.
  */
 async function pauseAgain(
   runtime: PluginRuntime,
@@ -111,7 +112,7 @@ async function pauseAgain(
     await transitionSandbox(client, sandboxId, "pause", deadline, signal);
   } catch (error) {
     runtime.warn(
-      `CreateOS sandbox ${sandboxId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
+      `CreateOS sandbox ${sandboxId} was woken by a resume that then failed and could not be paused again; it may still be running.`,
       {
         sandboxId,
         failure: PaperclipError.is(error) ? { code: error.code, message: error.message } : String(error),
