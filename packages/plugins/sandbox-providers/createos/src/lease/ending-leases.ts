@@ -5,8 +5,9 @@ interface Ending {
 }
 
 /**
- * The releases and destroys under way, per sandbox, so that shutdown can leave a sandbox to
- * the one ending it and still try once more where that failed.
+ * The releases, destroys and pauses after a failed resume under way, per sandbox: shutdown
+ * leaves a sandbox to the one ending it (and tries once more where that failed), and a resume
+ * waits for them rather than race them.
  */
 export class EndingLeases {
   readonly #bySandbox = new Map<string, Ending>();
@@ -35,8 +36,22 @@ export class EndingLeases {
     };
   }
 
-  /** Settles once no ending of the sandbox is under way (at once when none is). */
-  settled(sandboxId: string): Promise<void> {
-    return this.#bySandbox.get(sandboxId)?.settled ?? Promise.resolve();
+  /**
+   * Settles once no ending of the sandbox is under way (at once when none is); rejects with
+   * the signal's reason if it is aborted first.
+   */
+  settled(sandboxId: string, signal?: AbortSignal): Promise<void> {
+    const settled = this.#bySandbox.get(sandboxId)?.settled;
+    if (settled === undefined) return Promise.resolve();
+    if (signal === undefined) return settled;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void settled.then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
   }
 }

@@ -89,4 +89,23 @@ describe("LeaseRegistry", () => {
     expect(await b).toBeUndefined();
     expect(await registry.heldOnceEnded("c")).toBeUndefined();
   });
+
+  it("makes a resume wait for what is ending its sandbox, or for its own deadline", async () => {
+    const registry = new LeaseRegistry();
+    const open = new AbortController().signal;
+    await registry.untilEnded("a", open);
+    const pausing = registry.ending("a");
+    let waited = false;
+    const waiting = registry.untilEnded("a", open).then(() => {
+      waited = true;
+    });
+    const cut = new AbortController();
+    const cutWait = registry.untilEnded("a", cut.signal);
+    cut.abort(new Error("host deadline"));
+    await expect(cutWait).rejects.toThrow("host deadline");
+    expect(waited).toBe(false);
+    pausing();
+    await waiting;
+    expect(waited).toBe(true);
+  });
 });

@@ -77,11 +77,17 @@ export class LeaseRegistry {
   }
 
   /**
-   * Notes a release or destroy under way until the returned function is called: shutdown
-   * leaves the sandbox to it (a release for reuse pauses it, for the host to resume).
+   * Notes a release, destroy or pause after a failed resume under way until the returned
+   * function is called: shutdown leaves the sandbox to it (a release for reuse pauses it, for
+   * the host to resume) and a resume waits for it (`untilEnded`).
    */
   ending(sandboxId: string): () => void {
     return this.#ending.begin(sandboxId);
+  }
+
+  /** Waits until nothing is ending the sandbox; rejects with the signal's reason if aborted first. */
+  untilEnded(sandboxId: string, signal: AbortSignal): Promise<void> {
+    return this.#ending.settled(sandboxId, signal);
   }
 
   /**

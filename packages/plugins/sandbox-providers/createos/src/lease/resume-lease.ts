@@ -62,6 +62,10 @@ export async function resumeLease(
   );
   const progress = { woke: false };
   try {
+    // A resume the host sent again (it abandoned the first at its limit, which may still be
+    // pausing the sandbox it woke) waits for that pause: otherwise the pause could land on
+    // the lease this one returns.
+    await runtime.leases.untilEnded(metadata.sandboxId, bound.signal);
     const lease = await reconnect(
       client,
       metadata,
@@ -104,6 +108,7 @@ async function pauseAgain(
 ): Promise<void> {
   const deadline = runtime.cleanupDeadline(lifecycleTimeoutMs);
   const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  const done = runtime.leases.ending(sandboxId);
   try {
     // Still asleep (cut before its request was sent) or gone: nothing runs.
     const status = await readSandboxStatus(client, sandboxId, signal);
@@ -118,6 +123,8 @@ async function pauseAgain(
         failure: PaperclipError.is(error) ? { code: error.code, message: error.message } : String(error),
       },
     );
+  } finally {
+    done();
   }
 }
 
