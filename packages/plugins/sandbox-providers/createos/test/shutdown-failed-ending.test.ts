@@ -21,7 +21,7 @@ describe("shutdown while a release's delete is failing", () => {
         faults: [{ kind: "http-status", route: "sandbox.delete", status: 403, times: 1, sandboxId }],
       });
       const releasing = caught(
-        t.harness.releaseLease({ ...t.base, providerLeaseId: sandboxId, leaseMetadata: lease.metadata }),
+        t.harness.releaseLease({ ...t.base, providerLeaseId: sandboxId, leaseMetadata: lease.metadata! }),
       );
       await proxy.arrived;
 
