@@ -62,4 +62,23 @@ describe("shutdown while a sandbox create is unanswered", () => {
       expect(created[0]?.status).toBe("destroyed");
     });
   });
+
+  it("a create still unanswered when shutdown's time is up is cut and told to the host's log", async () => {
+    await withProxy(async (proxy) => {
+      // 2 s to the host's SIGTERM: the create is cut 1.5 s before it, its answer never let through.
+      const t = await pluginUnderTest(proxy, {}, "env-1", { hostLimits: { shutdownMs: 2_000 } });
+      const acquiring = caught(t.harness.acquireLease({ ...t.base, runId: "run-cut" }));
+      await proxy.createArrived;
+
+      await t.plugin.definition.onShutdown!();
+
+      expect((await acquiring).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+      expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([
+        expect.objectContaining({
+          message:
+            "A CreateOS sandbox create was still unanswered when shutdown's time was up; CreateOS may have made a sandbox whose id is unknown. Look for it in CreateOS and delete it.",
+        }),
+      ]);
+    });
+  });
 });

@@ -60,7 +60,7 @@ describe("shutdown while a reusable lease changes state", () => {
     expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([
       expect.objectContaining({
-        message: `CreateOS sandbox ${lease.providerLeaseId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
+        message: `CreateOS sandbox ${lease.providerLeaseId} was woken by a resume that then failed and could not be paused again; it may still be running.`,
         meta: expect.objectContaining({
           failure: expect.objectContaining({ code: "ERR_CREATEOS_HTTP_STATUS" }),
         }),

@@ -9,18 +9,22 @@ import { endSandbox } from "./end-sandbox.js";
  * runs are failing anyway (their commands were just cancelled and the host has no worker to
  * send the next one to); a reusable lease whose sandbox is gone is resumed as `expired` and
  * replaced. Paused sandboxes the host took back (released for reuse) are not held and are kept.
- * A delete that fails is reported by `endSandbox` (the host's log) and does not stop the others.
+ * A lease a release or destroy is ending is left to it, and deleted here only once that has
+ * failed to: a last attempt, since the host's own retry needs a worker. A delete that fails is
+ * reported by `endSandbox` (the host's log) and does not stop the others.
  */
 export async function endHeldLeases(runtime: PluginRuntime): Promise<void> {
   await Promise.allSettled(
-    runtime.leases.held.map((lease) =>
-      endSandbox(
+    runtime.leases.held.map(async ({ sandboxId }) => {
+      const lease = await runtime.leases.heldOnceEnded(sandboxId);
+      if (lease === undefined) return;
+      await endSandbox(
         runtime,
         lease.client,
         lease.sandboxId,
         runtime.cleanupDeadline(lease.lifecycleTimeoutMs),
         "shutdown",
-      ),
-    ),
+      );
+    }),
   );
 }

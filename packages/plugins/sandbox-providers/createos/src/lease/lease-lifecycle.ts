@@ -10,17 +10,11 @@ import type {
 import type { CreateosClient } from "../client/createos-client.js";
 import { budgetWithin, hostBound, hostCallLimitMs } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import { createOwnedSandbox } from "./create-owned-sandbox.js";
 import { type EndOperation, endSandbox, rollBackAcquire } from "./end-sandbox.js";
 import { buildLeaseMetadata, MARKER_PATH, RUNTIME_DIR } from "./lease-metadata.js";
 import { type ResolvedLease, resolveLease } from "./resolve-lease.js";
-import {
-  createSandbox,
-  putFile,
-  runStep,
-  type SandboxSpec,
-  transitionSandbox,
-  waitForStatus,
-} from "./sandbox-api.js";
+import { putFile, runStep, type SandboxSpec, transitionSandbox, waitForStatus } from "./sandbox-api.js";
 
 /**
  * Creates a sandbox, waits for it to run, prepares the workspace and writes a random
@@ -69,12 +63,9 @@ async function acquireWithin(
   lifecycleTimeoutMs: number,
 ): Promise<PluginEnvironmentLease> {
   const deadline = Date.now() + lifecycleTimeoutMs;
-  // The create is sent without the host's deadline, and once sent shutdown does not cut it
-  // until its time is up: aborting it in flight would lose a sandbox CreateOS may already have
-  // made (no id, nothing to delete). Its answer is read; one that comes after the deadline (or
-  // once shutdown has begun) goes straight to the rollback. One not yet sent is never sent
-  // once shutdown has begun.
-  const sandboxId = await createSandbox(client, spec, runtime.exitSignal, runtime.signal);
+  // Not cut by the host's deadline (see `createOwnedSandbox`): an answer that comes after the
+  // deadline (or once shutdown has begun) goes straight to the rollback.
+  const sandboxId = await createOwnedSandbox(runtime, client, spec);
   try {
     signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, signal);

@@ -62,16 +62,50 @@ describe("LeaseRegistry", () => {
     expect(registry.held.map((lease) => lease.sandboxId)).toEqual(["c"]);
   });
 
-  it("leaves out of the held leases one a release or destroy is ending, until the last ends", () => {
+  it("gives a lease back once the last release or destroy ending it is over, if still held", async () => {
     const registry = new LeaseRegistry();
-    registry.hold({ sandboxId: "a", client: {} as CreateosClient, lifecycleTimeoutMs: 1_000 });
+    const client = {} as CreateosClient;
+    registry.hold({ sandboxId: "a", client, lifecycleTimeoutMs: 1_000 });
+    registry.hold({ sandboxId: "b", client, lifecycleTimeoutMs: 1_000 });
     const release = registry.ending("a");
     const destroy = registry.ending("a");
-    expect(registry.held).toEqual([]);
+    const destroyB = registry.ending("b");
+    let settled = false;
+    const a = registry.heldOnceEnded("a").then((lease) => {
+      settled = true;
+      return lease;
+    });
+    const b = registry.heldOnceEnded("b");
     release();
     release();
-    expect(registry.held).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    // The destroy failed: the lease is still held, for shutdown's last attempt.
     destroy();
-    expect(registry.held.map((lease) => lease.sandboxId)).toEqual(["a"]);
+    expect((await a)?.sandboxId).toBe("a");
+    // This one succeeded: nothing left to end.
+    registry.forget("b");
+    destroyB();
+    expect(await b).toBeUndefined();
+    expect(await registry.heldOnceEnded("c")).toBeUndefined();
+  });
+
+  it("makes a resume wait for what is ending its sandbox, or for its own deadline", async () => {
+    const registry = new LeaseRegistry();
+    const open = new AbortController().signal;
+    await registry.untilEnded("a", open);
+    const pausing = registry.ending("a");
+    let waited = false;
+    const waiting = registry.untilEnded("a", open).then(() => {
+      waited = true;
+    });
+    const cut = new AbortController();
+    const cutWait = registry.untilEnded("a", cut.signal);
+    cut.abort(new Error("host deadline"));
+    await expect(cutWait).rejects.toThrow("host deadline");
+    expect(waited).toBe(false);
+    pausing();
+    await waiting;
+    expect(waited).toBe(true);
   });
 });

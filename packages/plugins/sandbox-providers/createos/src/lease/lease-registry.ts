@@ -1,5 +1,6 @@
 import { CreateosError } from "@paperclipai/errors";
 import type { CreateosClient } from "../client/createos-client.js";
+import { EndingLeases } from "./ending-leases.js";
 
 /** A sandbox whose end (release, destroy, rollback) failed: it may still run. */
 export interface UnendedSandbox {
@@ -31,8 +32,7 @@ export class LeaseRegistry {
   readonly #unended = new Map<string, UnendedSandbox>();
   readonly #active = new Map<string, Set<ActiveWork>>();
   readonly #held = new Map<string, HeldLease>();
-  /** Releases and destroys under way, per sandbox. */
-  readonly #ending = new Map<string, number>();
+  readonly #ending = new EndingLeases();
 
   block(sandboxId: string, reason: string): void {
     if (!this.#blocked.has(sandboxId)) this.#blocked.set(sandboxId, reason);
@@ -71,25 +71,32 @@ export class LeaseRegistry {
     this.#held.delete(sandboxId);
   }
 
-  /** The held leases no release or destroy is ending already. */
+  /** The held leases, those a release or destroy is ending included. */
   get held(): HeldLease[] {
-    return [...this.#held.values()].filter((lease) => !this.#ending.has(lease.sandboxId));
+    return [...this.#held.values()];
   }
 
   /**
-   * Notes a release or destroy under way until the returned function is called: shutdown
-   * leaves the sandbox to it (a release for reuse pauses it, for the host to resume).
+   * Notes a release, destroy or pause after a failed resume under way until the returned
+   * function is called: shutdown leaves the sandbox to it (a release for reuse pauses it, for
+   * the host to resume) and a resume waits for it (`untilEnded`).
    */
   ending(sandboxId: string): () => void {
-    this.#ending.set(sandboxId, (this.#ending.get(sandboxId) ?? 0) + 1);
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      const left = (this.#ending.get(sandboxId) ?? 1) - 1;
-      if (left > 0) this.#ending.set(sandboxId, left);
-      else this.#ending.delete(sandboxId);
-    };
+    return this.#ending.begin(sandboxId);
+  }
+
+  /** Waits until nothing is ending the sandbox; rejects with the signal's reason if aborted first. */
+  untilEnded(sandboxId: string, signal: AbortSignal): Promise<void> {
+    return this.#ending.settled(sandboxId, signal);
+  }
+
+  /**
+   * The lease once no release or destroy is ending it any more, if it is still held then:
+   * none was ending it, or the one that was failed to delete the sandbox.
+   */
+  async heldOnceEnded(sandboxId: string): Promise<HeldLease | undefined> {
+    await this.#ending.settled(sandboxId);
+    return this.#held.get(sandboxId);
   }
 
   /** Marks a sandbox that could not be ended: blocked for reuse and reported until destroyed. */

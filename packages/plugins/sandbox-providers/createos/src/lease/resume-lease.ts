@@ -62,6 +62,10 @@ export async function resumeLease(
   );
   const progress = { woke: false };
   try {
+    // A resume the host sent again (it abandoned the first at its limit, which may still be
+    // pausing the sandbox it woke) waits for that pause: otherwise the pause could land on
+    // the lease this one returns.
+    await runtime.leases.untilEnded(metadata.sandboxId, bound.signal);
     const lease = await reconnect(
       client,
       metadata,
@@ -80,7 +84,7 @@ export async function resumeLease(
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();
-    if (progress.woke && runtime.signal.aborted) {
+    if (progress.woke) {
       await pauseAgain(runtime, client, metadata.sandboxId, config.lifecycleTimeoutMs);
     }
     throw error;
@@ -90,10 +94,11 @@ export async function resumeLease(
 }
 
 /**
- * Puts back to sleep a paused sandbox that a resume cut by shutdown had woken. The host keeps
- * the lease after the failed resume, for a run that may come only after an upgrade or never
- * (an uninstall), and shutdown deletes only the leases the host holds: left awake, the
- * sandbox would run on. A pause that fails is told to the host's log.
+ * Puts back to sleep a paused sandbox that a failed resume had woken (cut by the host's
+ * deadline or by shutdown, or failing on a later step). The host keeps the lease after the
+ * failed resume, for a run that may come much later or never (an uninstall), and no worker
+ * holds it, so shutdown would not delete it: left awake, the sandbox would run on. A pause
+ * that fails is told to the host's log.
  */
 async function pauseAgain(
   runtime: PluginRuntime,
@@ -103,6 +108,7 @@ async function pauseAgain(
 ): Promise<void> {
   const deadline = runtime.cleanupDeadline(lifecycleTimeoutMs);
   const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  const done = runtime.leases.ending(sandboxId);
   try {
     // Still asleep (cut before its request was sent) or gone: nothing runs.
     const status = await readSandboxStatus(client, sandboxId, signal);
@@ -111,12 +117,14 @@ async function pauseAgain(
     await transitionSandbox(client, sandboxId, "pause", deadline, signal);
   } catch (error) {
     runtime.warn(
-      `CreateOS sandbox ${sandboxId} was woken by a resume cut by shutdown and could not be paused again; it may still be running.`,
+      `CreateOS sandbox ${sandboxId} was woken by a resume that then failed and could not be paused again; it may still be running.`,
       {
         sandboxId,
         failure: PaperclipError.is(error) ? { code: error.code, message: error.message } : String(error),
       },
     );
+  } finally {
+    done();
   }
 }
 

@@ -46,3 +46,27 @@ describe("PluginRuntime exit signal", () => {
     await stopping;
   });
 });
+
+describe("PluginRuntime shutdown called again", () => {
+  it("runs once: a second call waits for the first instead of ending the leases again", async () => {
+    const runtime = new PluginRuntime({ env: {} });
+    const finishers: Array<() => void> = [];
+    const alongside = () => new Promise<void>((resolve) => finishers.push(resolve));
+    try {
+      const first = runtime.shutdown(alongside);
+      let secondDone = false;
+      const second = runtime.shutdown(alongside).then(() => {
+        secondDone = true;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(finishers).toHaveLength(1);
+      expect(secondDone).toBe(false);
+      finishers[0]?.();
+      await first;
+      await second;
+      expect(secondDone).toBe(true);
+    } finally {
+      for (const finish of finishers) finish();
+    }
+  });
+});

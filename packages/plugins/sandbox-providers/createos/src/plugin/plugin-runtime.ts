@@ -29,7 +29,7 @@ export class PluginRuntime {
   readonly leases = new LeaseRegistry();
   readonly #shutdown = new AbortController();
   readonly #exit = new AbortController();
-  #exitTimer: ReturnType<typeof setTimeout> | undefined;
+  #stopping: Promise<void> | undefined;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #options: PluginRuntimeOptions;
   readonly hostLimits: HostLimits;
@@ -126,13 +126,20 @@ export class PluginRuntime {
    * Aborts every active command and hook and waits for the commands' cleanup (their kills need
    * the sandboxes), then runs `alongside` while waiting for the hooks to settle: a hook may run
    * until shutdown's time is up (an acquire reading its create's answer), and what shutdown
-   * itself must end cannot wait behind it.
+   * itself must end cannot wait behind it. Runs once: a second call (the host stopping the
+   * worker again) waits for the first, which would otherwise end the held leases twice at once
+   * and clear the exit timer while the second still runs.
    */
-  async shutdown(alongside: () => Promise<void> = async () => {}): Promise<void> {
+  shutdown(alongside: () => Promise<void> = async () => {}): Promise<void> {
+    this.#stopping ??= this.#stop(alongside);
+    return this.#stopping;
+  }
+
+  async #stop(alongside: () => Promise<void>): Promise<void> {
     const reason = new CreateosError("ERR_CREATEOS_SHUTTING_DOWN", "CreateOS plugin is shutting down.");
-    this.#shutdownStartedAt ??= Date.now();
+    this.#shutdownStartedAt = Date.now();
     this.#shutdown.abort(reason);
-    this.#exitTimer ??= setTimeout(
+    const exitTimer = setTimeout(
       () => this.#exit.abort(reason),
       this.cleanupDeadline(Number.POSITIVE_INFINITY) - Date.now(),
     );
@@ -140,7 +147,7 @@ export class PluginRuntime {
       await this.leases.stopAll(reason);
       await Promise.allSettled([...this.#inflight, alongside()]);
     } finally {
-      clearTimeout(this.#exitTimer);
+      clearTimeout(exitTimer);
     }
   }
 }

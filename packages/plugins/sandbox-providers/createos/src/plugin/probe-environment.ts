@@ -2,8 +2,9 @@ import { PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentProbeParams, PluginEnvironmentProbeResult } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
 import { execute } from "../execute/execute.js";
+import { createOwnedSandbox } from "../lease/create-owned-sandbox.js";
 import { CLEANUP_DELETE_MS, endSandbox } from "../lease/end-sandbox.js";
-import { createSandbox, waitForStatus } from "../lease/sandbox-api.js";
+import { waitForStatus } from "../lease/sandbox-api.js";
 import { budgetWithin, hostBound } from "./host-limits.js";
 import type { PluginRuntime } from "./plugin-runtime.js";
 
@@ -38,10 +39,9 @@ export async function probeEnvironment(
     const config = runtime.config(params.config);
     const client = runtime.client(config);
     const deadline = Date.now() + config.lifecycleTimeoutMs;
-    // Not cut by the host's deadline, nor once sent by shutdown until its time is up: an
-    // aborted create could leave a sandbox with no id to delete. A create that answers after
-    // the deadline is deleted below like any other; one not yet sent is not sent at shutdown.
-    const sandboxId = await createSandbox(client, runtime.spec(config), runtime.exitSignal, runtime.signal);
+    // Not cut by the host's deadline (see `createOwnedSandbox`): a create that answers after
+    // the deadline is deleted below like any other.
+    const sandboxId = await createOwnedSandbox(runtime, client, runtime.spec(config));
     created = { client, sandboxId };
     bound.signal.throwIfAborted();
     await waitForStatus(client, sandboxId, "running", deadline, bound.signal);
