@@ -3,7 +3,8 @@ import { basename } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
 import { letGo } from "./pending-restores.js";
 import { restoreWindow } from "./restore-window.js";
-import { newTreePath } from "./staging-name.js";
+import { nextTreePath } from "./staging-name.js";
+import { supersedes } from "./tree-order.js";
 
 /**
  * Putting a dead worker's replaced tree (its `.old`) back as its missing target must never
@@ -29,13 +30,14 @@ import { newTreePath } from "./staging-name.js";
 export type RestoreOutcome =
   /** The tree is the target again. */
   | "restored"
-  /** The target exists: the tree, older than it, was removed. */
+  /** The target exists, of the tree's kind: the tree, older than it, was removed. */
   | "superseded"
   /** Another process claimed the tree first (another sweep, or a promotion superseding it). */
   | "taken"
   /**
    * A sync to the target may be running, or the tree could not be claimed or the target not
-   * looked up: the tree is left (let go of as a `.released`, or where it was) for a later sweep.
+   * looked up, or one of another kind is there: the tree is left (let go of as a `.released`, or
+   * where it was) for a later sweep.
    */
   | "deferred";
 
@@ -65,7 +67,7 @@ export async function restoreTree(
   target: string,
   othersMayRun: (claim: string) => Promise<boolean>,
 ): Promise<RestoreOutcome> {
-  const claim = holdStaging(newTreePath(target, "restore"));
+  const claim = holdStaging(nextTreePath(target, tree, "restore"));
   try {
     // Gone means another process took it; any other failure (EIO, a read-only file system)
     // leaves the tree where it is, for a later sweep: never "taken", which removes it.
@@ -94,11 +96,18 @@ async function restoreClaimed(
     const outcome = await place(claim, target);
     if (outcome !== "superseded") return outcome;
   }
+  // Something is at the target: it replaced the tree only if of its kind (see `supersedes`).
+  const [claimed, now] = await Promise.all([lstat(claim), lstat(target)].map((found) => found.catch(() => undefined)));
+  if (claimed === undefined) return "taken";
+  if (!supersedes(now, claimed)) return "deferred";
   await rm(claim, { recursive: true, force: true }).catch(() => undefined);
   return "superseded";
 }
 
-/** The last step: moves the claimed tree to `target` without ever replacing what is there. */
+/**
+ * The last step: moves the claimed tree to `target` without ever replacing what is there;
+ * "superseded" here only says that something is there.
+ */
 async function place(claim: string, target: string): Promise<RestoreOutcome> {
   const stat = await lstat(claim).catch(() => undefined);
   if (stat === undefined) return "taken";
