@@ -3,9 +3,10 @@
  * replaces a hidden directory, and of several hidden trees only the one that certainly left the
  * target last is put back.
  */
-import { Readable } from "node:stream";
+
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeHostFileAtomic } from "./host-files.js";
@@ -35,7 +36,10 @@ async function survivors(host: string): Promise<string[]> {
   const found: string[] = [];
   for (const name of await readdir(host)) {
     const inside = await readdir(join(host, name)).catch(() => [] as string[]);
-    if (inside.includes("mine.txt") && (await readFile(join(host, name, "mine.txt"), "utf8")) === "only copy\n")
+    if (
+      inside.includes("mine.txt") &&
+      (await readFile(join(host, name, "mine.txt"), "utf8")) === "only copy\n"
+    )
       found.push(name);
   }
   return found;
@@ -59,7 +63,10 @@ describe("a single file synced out where a directory of the target is hidden", (
       });
     };
     await sweepStaleStaging(target);
-    expect(refusal).toMatchObject({ code: "ERR_CREATEOS_SYNC_RESTORE_PENDING", details: { reason: "directory-pending" } });
+    expect(refusal).toMatchObject({
+      code: "ERR_CREATEOS_SYNC_RESTORE_PENDING",
+      details: { reason: "directory-pending" },
+    });
     expect(await survivors(host)).not.toEqual([]);
   });
 
@@ -68,7 +75,12 @@ describe("a single file synced out where a directory of the target is hidden", (
     const target = join(host, "target");
     await hiddenDirectory(deadTree(target, "restore"));
     // Another sync to the target runs (this test's parent process is alive).
-    await mkdir(join(dirname(target), `${stagingPrefix(target, { ...ownStagingOwner(), pid: process.ppid })}0123456789ab`));
+    await mkdir(
+      join(
+        dirname(target),
+        `${stagingPrefix(target, { ...ownStagingOwner(), pid: process.ppid })}0123456789ab`,
+      ),
+    );
     await expect(writeHostFileAtomic(target, file(), 0o644)).rejects.toMatchObject({
       code: "ERR_CREATEOS_SYNC_RESTORE_PENDING",
     });
@@ -114,7 +126,9 @@ describe("several hidden trees of a missing target", () => {
     const second = deadTree(target, "released", { from: 20, until: 40 });
     for (const tree of [first, second]) await hiddenDirectory(tree);
     await sweepStaleStaging(target);
-    expect((await readdir(host)).sort()).toEqual([first, second].map((tree) => tree.slice(host.length + 1)).sort());
+    expect((await readdir(host)).sort()).toEqual(
+      [first, second].map((tree) => tree.slice(host.length + 1)).sort(),
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { holdStaging, releaseStaging } from "./held-staging.js";
 import { CreateosError } from "@paperclipai/errors";
+import { holdStaging, releaseStaging } from "./held-staging.js";
 import { nextTreePath, parseStagingName } from "./staging-name.js";
 
 /**

@@ -97,7 +97,9 @@ async function restoreClaimed(
     if (outcome !== "superseded") return outcome;
   }
   // Something is at the target: it replaced the tree only if of its kind (see `supersedes`).
-  const [claimed, now] = await Promise.all([lstat(claim), lstat(target)].map((found) => found.catch(() => undefined)));
+  const [claimed, now] = await Promise.all(
+    [lstat(claim), lstat(target)].map((found) => found.catch(() => undefined)),
+  );
   if (claimed === undefined) return "taken";
   if (!supersedes(now, claimed)) return "deferred";
   await rm(claim, { recursive: true, force: true }).catch(() => undefined);

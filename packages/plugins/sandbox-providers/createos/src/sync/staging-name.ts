@@ -151,16 +151,16 @@ export interface StagingEntry {
  * owner was written: `<random>` or `<pid>-<random>`) and its kind; undefined when `name` is no
  * staging entry of `target`.
  */
-export function parseStagingName(
-  target: string,
-  name: string,
-): StagingEntry | undefined {
+export function parseStagingName(target: string, name: string): StagingEntry | undefined {
   // Hashed only for a name that may be such a tree (a sweep reads every name of the directory);
   // one that is not may still be a staging entry of a target named `paperclip-sync-h…`.
   const moved = name.startsWith(TREE_MARK) ? treeBase(target) : undefined;
   const tree = moved !== undefined && name.startsWith(moved) ? MOVED.exec(name.slice(moved.length)) : null;
   if (tree !== null) {
-    const left = tree[4] === undefined ? undefined : { from: Number(tree[4]), until: tree[5] === undefined ? undefined : Number(tree[5]) };
+    const left =
+      tree[4] === undefined
+        ? undefined
+        : { from: Number(tree[4]), until: tree[5] === undefined ? undefined : Number(tree[5]) };
     return { owner: ownerOf(tree), kind: kindOf(tree[6]), left };
   }
   const base = stagingBase(target);

@@ -138,7 +138,8 @@ export async function sweepStaleStaging(target: string): Promise<void> {
         (await judgeStaging(target)).running.some((name) => name !== claim);
       const outcome = await restoreTree(newest.path, target, othersMayRun);
       // Only a tree put back, or a target found meanwhile, can have made the others removable.
-      if (outcome === "restored" || outcome === "superseded") found = await lstat(target).catch(() => undefined);
+      if (outcome === "restored" || outcome === "superseded")
+        found = await lstat(target).catch(() => undefined);
       else kept = trees;
     }
   }
