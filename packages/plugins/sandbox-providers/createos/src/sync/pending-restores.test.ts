@@ -84,7 +84,7 @@ describe("a promotion that took a claim, moved the target aside, then could neit
       await writeFile(join(target, "newest.txt"), "newest\n");
       const staging = await makeStagingDir(target);
       await deadClaim(target, "older.txt");
-      failRenames((from, to) => to === target);
+      failRenames((_from, to) => to === target);
 
       await expect(promoteDirectory(staging, target)).rejects.toMatchObject({ code: "EIO" });
       releaseStaging(staging);
