@@ -11,7 +11,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeHostFileAtomic } from "./host-files.js";
 import { restoreWindow } from "./restore-window.js";
-import { type LeftTarget, newTreePath, ownStagingOwner, stagingPrefix } from "./staging-name.js";
+import { type LeftTarget, newTreePath, nowMicros, ownStagingOwner, stagingPrefix } from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 import { newestTree } from "./tree-order.js";
 
@@ -19,6 +19,7 @@ import { newestTree } from "./tree-order.js";
 const DEAD = 2147483646;
 
 afterEach(() => {
+  restoreWindow.afterClaim = undefined;
   restoreWindow.beforePlace = undefined;
 });
 
@@ -129,6 +130,29 @@ describe("several hidden trees of a missing target", () => {
     expect((await readdir(host)).sort()).toEqual(
       [first, second].map((tree) => tree.slice(host.length + 1)).sort(),
     );
+  });
+});
+
+describe("a sweep putting a tree back while other workers promote and are killed", () => {
+  it("defers once a tree it did not list appears, so the newest is never removed", async () => {
+    const host = tempDirForTest("createos-hidden-trees-");
+    const target = join(host, "target");
+    const left = Date.now() * 1000 - 60_000_000;
+    await hiddenDirectory(deadTree(target, "old", { from: left, until: left + 1000 }));
+    restoreWindow.afterClaim = async () => {
+      restoreWindow.afterClaim = undefined;
+      // A worker that staged once the sweep had listed the entries, and looked for claims before
+      // this one was made (there were none), promotes the target now; another worker moves it
+      // aside for its own promotion and is killed. Neither's staging is left running.
+      const staging = join(host, "w-staging");
+      await mkdir(staging);
+      await writeFile(join(staging, "newest.txt"), "newest\n");
+      await rename(staging, target);
+      await rename(target, deadTree(target, "old", { from: nowMicros(), until: undefined }));
+    };
+    await sweepStaleStaging(target);
+    await sweepStaleStaging(target);
+    expect(await readdir(target)).toEqual(["newest.txt"]);
   });
 });
 

@@ -17,12 +17,18 @@ import { supersedes } from "./tree-order.js";
  *   hard links (vfat, exFAT, some FUSE and SMB mounts), and rename(2) replaces a file. So
  *   restores and promotions exclude each other through names instead. The restore (1) claims the
  *   tree by renaming it to a `.restore` of its own (one rename: exactly one process gets it),
- *   (2) gives up if any other staging entry of the target may belong to a running sync,
- *   (3) gives up if the target exists, then (4) renames. A promotion, once its staging exists and
- *   before it renames anything, takes every `.restore` of its target for itself. A promotion that
- *   renames between (3) and (4) either looked for claims after (1), took this one, and (4) finds
- *   nothing; or looked before (1), and then its staging existed from before (1) until after (3),
- *   so (2) saw it and gave up.
+ *   (2) gives up if any other staging entry of the target may belong to a running sync, or a
+ *   tree of the target appeared since the sweep first listed them, (3) gives up if the target
+ *   exists, then (4) renames. A promotion, once its staging exists and before it renames
+ *   anything, takes every `.restore` of its target for itself. A promotion that renames between
+ *   (3) and (4) either looked for claims after (1), took this one, and (4) finds nothing; or
+ *   looked before (1), and then its staging existed from before (1) until after (3), so (2) saw
+ *   it and gave up. One that looked before (1) and renamed before (3) made the target exist at
+ *   (3), unless another worker moved it aside again (and was killed: a live one's staging is
+ *   seen at (2)): its tree appeared since the listing, and (2) gave up.
+ * Where there are no hard links, a file is renamed into place at (4): a file the user (no sync)
+ * wrote at the target between (3) and (4) is replaced. No exchange of names can stop a process
+ * that takes no part in it; that window is a few system calls wide.
  * Promotions by builds that predate this exchange take no claims: one that both staged and
  * promoted between (2) and (4) is replaced if it promoted an empty directory, or a file where
  * there are no hard links.
@@ -60,7 +66,8 @@ async function presence(path: string): Promise<"present" | "missing" | "unknown"
 /**
  * Puts `tree` (a stale `.old`, `.restore` or `.released` beside `target`) back as `target`, found
  * missing. `othersMayRun(claim)` tells whether any staging entry of the target but the claim
- * named `claim` may belong to a running sync.
+ * named `claim` may belong to a running sync, or a tree of the target appeared since the sweep
+ * listed them.
  */
 export async function restoreTree(
   tree: string,

@@ -134,8 +134,16 @@ export async function sweepStaleStaging(target: string): Promise<void> {
     // again. Nor is any put back while which is the newest cannot be told.
     if (running.length > 0 || newest === undefined) kept = trees;
     else {
-      const othersMayRun = async (claim: string) =>
-        (await judgeStaging(target)).running.some((name) => name !== claim);
+      // A tree not in the first listing left the target since: it was promoted meanwhile, by a
+      // sync that may have looked for claims before this one was made, then moved aside again.
+      const listed = new Set(trees.map((tree) => tree.path));
+      const othersMayRun = async (claim: string) => {
+        const now = await judgeStaging(target);
+        return (
+          now.running.some((name) => name !== claim) ||
+          now.stale.some((entry) => entry.tree && !listed.has(entry.path))
+        );
+      };
       const outcome = await restoreTree(newest.path, target, othersMayRun);
       // Only a tree put back, or a target found meanwhile, can have made the others removable.
       if (outcome === "restored" || outcome === "superseded")
