@@ -119,7 +119,9 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
  * Only names of that exact pattern, only entries this user owns, never a link (nor, removing, a
  * link below one). A worker killed between moving the old tree aside and moving the new one in
  * left `target` missing and its only copy in that `.old`: it is put back as `target` (see
- * `restoreTree`), or kept while another sync to the target may run, never removed. Names from
+ * `restoreTree`), or kept while another sync to the target may run, never removed; of several,
+ * only the one that certainly left the target last (see `newestTree`), and none while that cannot
+ * be told. A tree is removed only beside a target of its kind (see `supersedes`). Names from
  * before the owner was written are removed only once they predate this boot. Best effort: an
  * entry that cannot be judged, moved or removed is left for the next sync.
  */
