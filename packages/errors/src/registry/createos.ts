@@ -467,6 +467,19 @@ try {
     ],
     prevention: "Sync in directories that no other process rewrites while the sync runs.",
   },
+  ERR_CREATEOS_SYNC_RESTORE_PENDING: {
+    family: "createos",
+    title: "A sync out held back from a host tree being put back",
+    message: "CreateOS sync out did not replace a host tree that is being put back.",
+    meaning:
+      "A worker killed while it replaced a host target left the user's tree hidden beside it (`.paperclip-sync-h…`), and a sweep was putting it back as the missing target. A sync out to that target takes such a tree over before it promotes (it would otherwise be put over what was synced), and refuses when it cannot do so safely: `details.reason` is `directory-pending` when the sync out is a single file and the hidden tree a directory (a file never replaces a directory: rename would fail with EISDIR over the directory itself), `claim-not-taken` when taking the tree failed (EIO, ENOSPC; `cause` says which). Nothing at the target was replaced and the tree is left, as a `.released`, for the next sync's sweep to put back. It is `retryable`: once no sync to the target runs, the next one puts the tree back first.",
+    when: "A sync out to a target whose previous sync was killed between its two renames, while another worker is putting the tree back; or a host file system that fails renames (full, or failing).",
+    solutions: [
+      "Retry the sync: the tree is put back first, and a single file is then refused as over any directory.",
+      "For `claim-not-taken`, fix the host file system (space, errors) first.",
+    ],
+    prevention: "Keep workers from being killed during a sync out.",
+  },
   ERR_CREATEOS_SYNC_PATH: {
     family: "createos",
     title: "A sync path is outside the workspace",

@@ -2,7 +2,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
 import { supersedingPendingRestores } from "./pending-restores.js";
-import { newStagingPath, newTreePath } from "./staging-name.js";
+import { newStagingPath, newTreePath, nowMicros } from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 
 /**
@@ -44,7 +44,7 @@ async function writeThenRename(
   }
   await handle.close();
   try {
-    await supersedingPendingRestores(target, () => rename(temp, target));
+    await supersedingPendingRestores(target, "file", () => rename(temp, target));
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
@@ -74,7 +74,7 @@ export async function makeStagingDir(target: string): Promise<string> {
  * sweep's pending restore of an older tree to `target` is taken first and removed with it.
  */
 export async function promoteDirectory(staging: string, target: string): Promise<void> {
-  await supersedingPendingRestores(target, () => swapIn(staging, target));
+  await supersedingPendingRestores(target, "directory", () => swapIn(staging, target));
 }
 
 async function swapIn(staging: string, target: string): Promise<void> {
@@ -83,11 +83,8 @@ async function swapIn(staging: string, target: string): Promise<void> {
     await rename(staging, target);
     return;
   }
-  // Named for a hash of the target's name: it fits wherever the staging did (`<staging>.old`
-  // does not when the staging's name is near NAME_MAX).
-  const old = holdStaging(newTreePath(target, "old"));
+  const old = await moveAside(target);
   try {
-    await rename(target, old);
     try {
       await rename(staging, target);
     } catch (error) {
@@ -98,4 +95,28 @@ async function swapIn(staging: string, target: string): Promise<void> {
   } finally {
     releaseStaging(old);
   }
+}
+
+/**
+ * Moves `target` aside as this process's held `.old`, named for a hash of the target's name (it
+ * fits wherever the staging did; `<staging>.old` does not when the staging's name is near
+ * NAME_MAX) and with when it left the target: between a time taken before the rename and one
+ * taken after, noted by a second rename (a sweep puts back the newest of several hidden trees).
+ */
+async function moveAside(target: string): Promise<string> {
+  const from = nowMicros();
+  const aside = holdStaging(newTreePath(target, "old", { from, until: undefined }));
+  try {
+    await rename(target, aside);
+  } catch (error) {
+    releaseStaging(aside);
+    throw error;
+  }
+  const noted = holdStaging(newTreePath(target, "old", { from, until: nowMicros() }));
+  const moved = await rename(aside, noted).then(
+    () => true,
+    () => false,
+  );
+  releaseStaging(moved ? aside : noted);
+  return moved ? noted : aside;
 }

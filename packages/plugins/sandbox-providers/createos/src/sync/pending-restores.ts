@@ -1,7 +1,8 @@
 import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { CreateosError } from "@paperclipai/errors";
 import { holdStaging, releaseStaging } from "./held-staging.js";
-import { newTreePath, parseStagingName } from "./staging-name.js";
+import { nextTreePath, parseStagingName } from "./staging-name.js";
 
 /**
  * Lets go of a tree this process took (its `.restore` claim, or a claim a promotion took) and
@@ -10,13 +11,15 @@ import { newTreePath, parseStagingName } from "./staging-name.js";
  * while it runs. Best effort: gone means a promotion took it; a failed rename keeps it ours.
  */
 export async function letGo(tree: string, target: string): Promise<void> {
-  await rename(tree, newTreePath(target, "released")).catch(() => undefined);
+  await rename(tree, nextTreePath(target, tree, "released")).catch(() => undefined);
 }
 
 /**
  * For a promotion of `target`, once its staging exists and before it renames anything: takes
  * every `.restore` of the target this user owns (whoever claimed it) as this process's held
- * `.old`, so no restore can put it over what is promoted. Returns their paths.
+ * `.old`, so no restore can put it over what is promoted. Returns their paths. A claim that
+ * cannot be taken (EIO, ENOSPC; gone is taken by another) would be put over the promotion: then
+ * every tree taken is let go of and the promotion refused.
  */
 async function takePendingRestores(target: string): Promise<string[]> {
   const dir = dirname(target);
@@ -28,15 +31,36 @@ async function takePendingRestores(target: string): Promise<string[]> {
     const stat = await lstat(path).catch(() => undefined);
     if (stat === undefined || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) continue;
     // Named for the target's hash, as the claim is: wherever a claim could be made, it is taken.
-    const mine = holdStaging(newTreePath(target, "old"));
-    const moved = await rename(path, mine).then(
-      () => true,
-      () => false,
+    const mine = holdStaging(nextTreePath(target, path, "old"));
+    const failure = await rename(path, mine).then(
+      () => undefined,
+      (error: NodeJS.ErrnoException) => error,
     );
-    if (moved) taken.push(mine);
-    else releaseStaging(mine);
+    if (failure === undefined) {
+      taken.push(mine);
+      continue;
+    }
+    releaseStaging(mine);
+    if (failure.code === "ENOENT") continue;
+    await letGoAll(taken, target);
+    throw refused("claim-not-taken", failure);
   }
   return taken;
+}
+
+async function letGoAll(trees: readonly string[], target: string): Promise<void> {
+  for (const tree of trees) {
+    await letGo(tree, target);
+    releaseStaging(tree);
+  }
+}
+
+function refused(reason: "claim-not-taken" | "directory-pending", cause?: Error): CreateosError {
+  return new CreateosError(
+    "ERR_CREATEOS_SYNC_RESTORE_PENDING",
+    "CreateOS sync out did not replace a host tree that is being put back.",
+    { details: { reason }, retryable: true, ...(cause === undefined ? {} : { cause }) },
+  );
 }
 
 /**
@@ -45,12 +69,22 @@ async function takePendingRestores(target: string): Promise<string[]> {
  * let go of for a later sweep if it failed. Both promotions, a directory's and a single file's,
  * go through here: a restore may rename a tree to the target (a directory always, a file where
  * the file system has no hard links), and this is what keeps it from replacing the promotion.
+ * A file's promotion that took a directory refuses, as rename(2) over that directory would
+ * (EISDIR): a file never replaces a directory.
  */
 export async function supersedingPendingRestores(
   target: string,
+  promoting: "file" | "directory",
   promote: () => Promise<void>,
 ): Promise<void> {
   const superseded = await takePendingRestores(target);
+  if (promoting === "file") {
+    const kinds = await Promise.all(superseded.map((tree) => lstat(tree).catch(() => undefined)));
+    if (kinds.some((stat) => stat?.isDirectory() !== false)) {
+      await letGoAll(superseded, target);
+      throw refused("directory-pending");
+    }
+  }
   let promoted = false;
   try {
     await promote();

@@ -3,7 +3,8 @@ import { basename } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
 import { letGo } from "./pending-restores.js";
 import { restoreWindow } from "./restore-window.js";
-import { newTreePath } from "./staging-name.js";
+import { nextTreePath } from "./staging-name.js";
+import { supersedes } from "./tree-order.js";
 
 /**
  * Putting a dead worker's replaced tree (its `.old`) back as its missing target must never
@@ -16,12 +17,18 @@ import { newTreePath } from "./staging-name.js";
  *   hard links (vfat, exFAT, some FUSE and SMB mounts), and rename(2) replaces a file. So
  *   restores and promotions exclude each other through names instead. The restore (1) claims the
  *   tree by renaming it to a `.restore` of its own (one rename: exactly one process gets it),
- *   (2) gives up if any other staging entry of the target may belong to a running sync,
- *   (3) gives up if the target exists, then (4) renames. A promotion, once its staging exists and
- *   before it renames anything, takes every `.restore` of its target for itself. A promotion that
- *   renames between (3) and (4) either looked for claims after (1), took this one, and (4) finds
- *   nothing; or looked before (1), and then its staging existed from before (1) until after (3),
- *   so (2) saw it and gave up.
+ *   (2) gives up if any other staging entry of the target may belong to a running sync, or a
+ *   tree of the target appeared since the sweep first listed them, (3) gives up if the target
+ *   exists, then (4) renames. A promotion, once its staging exists and before it renames
+ *   anything, takes every `.restore` of its target for itself. A promotion that renames between
+ *   (3) and (4) either looked for claims after (1), took this one, and (4) finds nothing; or
+ *   looked before (1), and then its staging existed from before (1) until after (3), so (2) saw
+ *   it and gave up. One that looked before (1) and renamed before (3) made the target exist at
+ *   (3), unless another worker moved it aside again (and was killed: a live one's staging is
+ *   seen at (2)): its tree appeared since the listing, and (2) gave up.
+ * Where there are no hard links, a file is renamed into place at (4): a file the user (no sync)
+ * wrote at the target between (3) and (4) is replaced. No exchange of names can stop a process
+ * that takes no part in it; that window is a few system calls wide.
  * Promotions by builds that predate this exchange take no claims: one that both staged and
  * promoted between (2) and (4) is replaced if it promoted an empty directory, or a file where
  * there are no hard links.
@@ -29,13 +36,14 @@ import { newTreePath } from "./staging-name.js";
 export type RestoreOutcome =
   /** The tree is the target again. */
   | "restored"
-  /** The target exists: the tree, older than it, was removed. */
+  /** The target exists, of the tree's kind: the tree, older than it, was removed. */
   | "superseded"
   /** Another process claimed the tree first (another sweep, or a promotion superseding it). */
   | "taken"
   /**
    * A sync to the target may be running, or the tree could not be claimed or the target not
-   * looked up: the tree is left (let go of as a `.released`, or where it was) for a later sweep.
+   * looked up, or one of another kind is there: the tree is left (let go of as a `.released`, or
+   * where it was) for a later sweep.
    */
   | "deferred";
 
@@ -58,14 +66,15 @@ async function presence(path: string): Promise<"present" | "missing" | "unknown"
 /**
  * Puts `tree` (a stale `.old`, `.restore` or `.released` beside `target`) back as `target`, found
  * missing. `othersMayRun(claim)` tells whether any staging entry of the target but the claim
- * named `claim` may belong to a running sync.
+ * named `claim` may belong to a running sync, or a tree of the target appeared since the sweep
+ * listed them.
  */
 export async function restoreTree(
   tree: string,
   target: string,
   othersMayRun: (claim: string) => Promise<boolean>,
 ): Promise<RestoreOutcome> {
-  const claim = holdStaging(newTreePath(target, "restore"));
+  const claim = holdStaging(nextTreePath(target, tree, "restore"));
   try {
     // Gone means another process took it; any other failure (EIO, a read-only file system)
     // leaves the tree where it is, for a later sweep: never "taken", which removes it.
@@ -94,11 +103,20 @@ async function restoreClaimed(
     const outcome = await place(claim, target);
     if (outcome !== "superseded") return outcome;
   }
+  // Something is at the target: it replaced the tree only if of its kind (see `supersedes`).
+  const [claimed, now] = await Promise.all(
+    [lstat(claim), lstat(target)].map((found) => found.catch(() => undefined)),
+  );
+  if (claimed === undefined) return "taken";
+  if (!supersedes(now, claimed)) return "deferred";
   await rm(claim, { recursive: true, force: true }).catch(() => undefined);
   return "superseded";
 }
 
-/** The last step: moves the claimed tree to `target` without ever replacing what is there. */
+/**
+ * The last step: moves the claimed tree to `target` without ever replacing what is there;
+ * "superseded" here only says that something is there.
+ */
 async function place(claim: string, target: string): Promise<RestoreOutcome> {
   const stat = await lstat(claim).catch(() => undefined);
   if (stat === undefined) return "taken";

@@ -64,7 +64,7 @@ const TREE_MARK = ".paperclip-sync-h";
  * What a tree moved between owners is named with, before its owner: a tree a sweep is putting
  * back (`.restore`), one a promotion took from such a sweep (`.old`), one let go of for any sweep
  * (`.released`). The target's name is hashed, not written, so that such a name has a bounded
- * length (at most 179 bytes): named after the target, a claim would be longer than the `.old` it
+ * length (at most 214 bytes): named after the target, a claim would be longer than the `.old` it
  * claims, past NAME_MAX where that `.old` just fit, and the tree could never be claimed nor a claim
  * taken.
  */
@@ -72,10 +72,40 @@ function treeBase(target: string): string {
   return `${TREE_MARK}${createHash("sha256").update(basename(target)).digest("hex")}-`;
 }
 
-/** A new path beside `target` for a tree this process moves there (see `treeBase`). */
-export function newTreePath(target: string, kind: "old" | "restore" | "released"): string {
+/**
+ * When a tree left its target, in µs of the wall clock: after `from` and before `until` (unknown
+ * when the mover died between the two). Carried in the tree's name from the moment it leaves the
+ * target through every claim, take and letting go (a ctime ties on consecutive renames and is
+ * reset by each), so that a sweep can tell which hidden tree is the newest (see `tree-order`).
+ */
+export interface LeftTarget {
+  readonly from: number;
+  readonly until: number | undefined;
+}
+
+let lastMicros = 0;
+
+/** Now, in µs of the wall clock; strictly increasing within this process. */
+export function nowMicros(): number {
+  lastMicros = Math.max(lastMicros + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000));
+  return lastMicros;
+}
+
+type TreeKind = "old" | "restore" | "released";
+
+/**
+ * A new path beside `target` for a tree this process moves there (see `treeBase`), named with
+ * when it left the target (none for a tree whose leaving was never told: any order is a guess).
+ */
+export function newTreePath(target: string, kind: TreeKind, left?: LeftTarget): string {
   const { ns, boot, pid } = ownStagingOwner();
-  return join(dirname(target), `${treeBase(target)}n${ns}-b${boot}-p${pid}-${randomUUID()}.${kind}`);
+  const when = left === undefined ? "" : `-t${left.from}${left.until === undefined ? "" : `-${left.until}`}`;
+  return join(dirname(target), `${treeBase(target)}n${ns}-b${boot}-p${pid}-${randomUUID()}${when}.${kind}`);
+}
+
+/** A new path for the tree at `tree` moved on as `kind`, keeping when it left the target. */
+export function nextTreePath(target: string, tree: string, kind: TreeKind): string {
+  return newTreePath(target, kind, parseStagingName(target, basename(tree))?.left);
 }
 
 /**
@@ -93,7 +123,9 @@ function kindOf(suffix: string | undefined): StagingKind {
 const OWNER = String.raw`n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-`;
 const OWNED = new RegExp(String.raw`^${OWNER}[A-Za-z0-9-]{6,36}(\.old|\.restore)?$`);
 /** After `treeBase`: what `newTreePath` makes, exactly. */
-const MOVED = new RegExp(String.raw`^${OWNER}[0-9a-f-]{36}(\.old|\.restore|\.released)$`);
+const MOVED = new RegExp(
+  String.raw`^${OWNER}[0-9a-f-]{36}(?:-t(\d{1,16})(?:-(\d{1,16}))?)?(\.old|\.restore|\.released)$`,
+);
 /**
  * What releases before the owner was written named their entries (after the base): an optional
  * `<pid>-`, then a single file's temporary `<uuid>`, or a staging directory's `mkdtemp` suffix
@@ -107,20 +139,30 @@ function ownerOf(match: RegExpExecArray): StagingOwner {
   return { ns: match[1]!, boot: match[2]!, pid: Number(match[3]) };
 }
 
+export interface StagingEntry {
+  readonly owner: StagingOwner | undefined;
+  readonly kind: StagingKind;
+  /** For a tree named with when it left the target. */
+  readonly left?: LeftTarget | undefined;
+}
+
 /**
  * The staging entry `name` beside `target`: its owner (undefined for a name from before the
  * owner was written: `<random>` or `<pid>-<random>`) and its kind; undefined when `name` is no
  * staging entry of `target`.
  */
-export function parseStagingName(
-  target: string,
-  name: string,
-): { readonly owner: StagingOwner | undefined; readonly kind: StagingKind } | undefined {
+export function parseStagingName(target: string, name: string): StagingEntry | undefined {
   // Hashed only for a name that may be such a tree (a sweep reads every name of the directory);
   // one that is not may still be a staging entry of a target named `paperclip-sync-h…`.
   const moved = name.startsWith(TREE_MARK) ? treeBase(target) : undefined;
   const tree = moved !== undefined && name.startsWith(moved) ? MOVED.exec(name.slice(moved.length)) : null;
-  if (tree !== null) return { owner: ownerOf(tree), kind: kindOf(tree[4]) };
+  if (tree !== null) {
+    const left =
+      tree[4] === undefined
+        ? undefined
+        : { from: Number(tree[4]), until: tree[5] === undefined ? undefined : Number(tree[5]) };
+    return { owner: ownerOf(tree), kind: kindOf(tree[6]), left };
+  }
   const base = stagingBase(target);
   if (!name.startsWith(base)) return undefined;
   const rest = name.slice(base.length);

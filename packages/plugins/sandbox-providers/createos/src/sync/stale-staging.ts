@@ -4,7 +4,14 @@ import { lstat, readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isHeld } from "./held-staging.js";
 import { restoreTree } from "./restore-tree.js";
-import { ownStagingOwner, parseStagingName, type StagingOwner, UNKNOWN } from "./staging-name.js";
+import {
+  type LeftTarget,
+  ownStagingOwner,
+  parseStagingName,
+  type StagingOwner,
+  UNKNOWN,
+} from "./staging-name.js";
+import { newestTree, supersedes } from "./tree-order.js";
 
 function isAlive(pid: number): boolean {
   try {
@@ -65,6 +72,8 @@ interface Stale {
   /** A replaced tree (`.old`, `.restore`, `.released`): the user's, to put back if the target is missing. */
   readonly tree: boolean;
   readonly stat: Stats;
+  /** For a tree named with it: when it left the target. */
+  readonly left: LeftTarget | undefined;
 }
 
 /**
@@ -95,7 +104,7 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
     // A released tree was let go of by its maker, running or not: anyone's to put back.
     const gone = parsed.kind === "released" || isOwnerGone(facts, isAlive);
     if ((uid === undefined || stat.uid === uid) && gone)
-      stale.push({ path, tree: parsed.kind !== "staging", stat });
+      stale.push({ path, tree: parsed.kind !== "staging", stat, left: parsed.left });
     else running.push(name);
   }
   return { stale, running };
@@ -110,28 +119,43 @@ async function judgeStaging(target: string): Promise<{ stale: Stale[]; running: 
  * Only names of that exact pattern, only entries this user owns, never a link (nor, removing, a
  * link below one). A worker killed between moving the old tree aside and moving the new one in
  * left `target` missing and its only copy in that `.old`: it is put back as `target` (see
- * `restoreTree`), or kept while another sync to the target may run, never removed. Names from
+ * `restoreTree`), or kept while another sync to the target may run, never removed; of several,
+ * only the one that certainly left the target last (see `newestTree`), and none while that cannot
+ * be told. A tree is removed only beside a target of its kind (see `supersedes`). Names from
  * before the owner was written are removed only once they predate this boot. Best effort: an
  * entry that cannot be judged, moved or removed is left for the next sync.
  */
 export async function sweepStaleStaging(target: string): Promise<void> {
   const { stale, running } = await judgeStaging(target);
-  // Several: the one moved aside last (a rename sets its ctime) held the newest tree.
-  const trees = stale.filter((entry) => entry.tree).sort((a, b) => b.stat.ctimeMs - a.stat.ctimeMs);
+  const trees = stale.filter((entry) => entry.tree);
+  let found = await lstat(target).catch(() => undefined);
   let kept: readonly Stale[] = [];
-  if (trees.length > 0 && (await lstat(target).catch(() => undefined)) === undefined) {
+  if (trees.length > 0 && found === undefined) {
+    const newest = newestTree(trees);
     // While another sync may run the trees are left untouched: a claim would only be let go of
-    // again, and every rename resets the ctime that tells which tree is the newest.
-    if (running.length > 0) kept = trees;
+    // again. Nor is any put back while which is the newest cannot be told.
+    if (running.length > 0 || newest === undefined) kept = trees;
     else {
-      const othersMayRun = async (claim: string) =>
-        (await judgeStaging(target)).running.some((name) => name !== claim);
-      const outcome = await restoreTree(trees[0]!.path, target, othersMayRun);
-      // Only a tree put back, or one older than a target that exists, makes the others removable.
-      if (outcome !== "restored" && outcome !== "superseded") kept = trees;
+      // A tree not in the first listing left the target since: it was promoted meanwhile, by a
+      // sync that may have looked for claims before this one was made, then moved aside again.
+      const listed = new Set(trees.map((tree) => tree.path));
+      const othersMayRun = async (claim: string) => {
+        const now = await judgeStaging(target);
+        return (
+          now.running.some((name) => name !== claim) ||
+          now.stale.some((entry) => entry.tree && !listed.has(entry.path))
+        );
+      };
+      const outcome = await restoreTree(newest.path, target, othersMayRun);
+      // Only a tree put back, or a target found meanwhile, can have made the others removable.
+      if (outcome === "restored" || outcome === "superseded")
+        found = await lstat(target).catch(() => undefined);
+      else kept = trees;
     }
   }
   for (const entry of stale) {
-    if (!kept.includes(entry)) await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
+    // A tree is removed only once the target replaced it: never beside a target of another kind.
+    if (kept.includes(entry) || (entry.tree && !supersedes(found, entry.stat))) continue;
+    await rm(entry.path, { recursive: true, force: true }).catch(() => undefined);
   }
 }
