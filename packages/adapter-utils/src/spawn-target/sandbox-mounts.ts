@@ -62,7 +62,7 @@ export interface SandboxMounts {
   readonly aliases: ResolvedPathAlias[];
   /** Host paths replaced by private directories (network-only scope). */
   readonly masks: string[];
-  /** Every private socket root of this user: every sandbox hides them all. */
+  /** Every private socket root of this user, in each spelling (`rootSpellings`): every sandbox hides them all. */
   readonly socketRoots: string[];
 }
 
@@ -79,12 +79,14 @@ export function sandboxMounts(
   if (path.isAbsolute(input.executable)) programs.push(executableReadPaths(input.executable));
   const bridgeProgram = bridge && bridgeReadPaths(bridge);
   if (bridgeProgram) programs.push(bridgeProgram);
-  const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+  // Each root in every spelling (`/dev/shm -> /run/shm`): binds are real paths, and a bound-back
+  // `/run` shows the root under its real one; the masks, the layout and the refusals need both.
+  const socketRoots = rootSpellings(privateSocketRoots(process.getuid?.() ?? 0));
   const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
   // Before anything is created: a workspace the sandbox would replace with its own directory.
   assertWorkspaceShown(
     { path: parsed.workspaceDir, real: realPathOf(parsed.workspaceDir) },
-    { masked: maskedTargets(masks), socketRoots: rootSpellings(socketRoots) },
+    { masked: maskedTargets(masks), socketRoots },
   );
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
