@@ -93,6 +93,8 @@ export function sandboxMounts(
     aliases: parsed.aliases,
     bindAtRealPath: !parsed.filesystemScope,
     socketRoots,
+    // Every scope binds these back when named (`hidden-workspace.ts`), /var/run as /run.
+    namedPlaces: networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR),
     workspaceDir: parsed.workspaceDir,
     // Every private directory the network-only scope binds requested paths back into: the
     // masks and the sandbox's own /dev/shm (`buildNetworkOnlyScopeArgs`); /proc and the
