@@ -52,12 +52,13 @@ describe("a workspace that is a directory the sandbox makes private", () => {
 });
 
 /**
- * A workspace on, in or above the sandbox's own `/proc` or `/dev` (but `/dev/shm`), or in
- * a private socket root, cannot be shown without undoing what hides the host's (its
- * processes, devices, every run's proxy socket): the start is refused before anything runs.
+ * A workspace on, in or above the sandbox's own `/proc` or `/dev` (but `/dev/shm`), `/sys`,
+ * or in a private socket root, cannot be shown without undoing what hides the host's (its
+ * processes, devices, kernel settings, every run's proxy socket): the start is refused
+ * before anything runs.
  */
 describe("a workspace the sandbox cannot show", () => {
-  const cases = ["/", "/proc", "/dev", "/dev/pts", path.join(roots[0]!, "ws")];
+  const cases = ["/", "/proc", "/dev", "/dev/pts", "/sys", "/sys/kernel", path.join(roots[0]!, "ws")];
   for (const workspaceDir of cases) {
     for (const [name, matrixScope] of Object.entries(SCOPE_MATRIX)) {
       const scope = matrixScope as Omit<LocalProcessSandboxOptions, "workspaceDir">;
