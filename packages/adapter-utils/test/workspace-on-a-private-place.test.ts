@@ -89,7 +89,10 @@ describe("a workspace /var/run", () => {
     // Each scope appends a line: the next one counts it, on the host's /run.
     const out = await probeScopesAfterHostSetup(setup.join(" && "), {
       command: "/bin/sh",
-      args: ["-c", `cat hostfile && echo made >> made && wc -l < made && ls -A ${root} 2>/dev/null; echo listed`],
+      args: [
+        "-c",
+        `cat hostfile && echo made >> made && wc -l < made && ls -A ${root} 2>/dev/null; echo listed`,
+      ],
       workspace: "/var/run",
       scopes: SCOPES,
     });

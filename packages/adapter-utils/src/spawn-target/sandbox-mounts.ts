@@ -4,6 +4,7 @@ import { bridgeReadPaths } from "../bridge/bridge-launch.js";
 import { DEV_SHM } from "../bwrap/device-directory.js";
 import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import { assertWorkspaceShown } from "../bwrap/hidden-workspace.js";
+import { assertNoPathInSocketRoot, type NamedPath } from "../bwrap/path-in-socket-root.js";
 import { isSameOrBelow, type MountRequest } from "../bwrap/mount-request.js";
 import { realPathOf, resolveBindSources, rootSpellings } from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
@@ -56,6 +57,27 @@ function maskedTargets(masks: readonly string[]): string[] {
   );
 }
 
+/** The cwd, extra and managed paths as named, with their real paths (what `assertNoPathInSocketRoot` judges). */
+function namedPaths(
+  options: Pick<LocalProcessSandboxOptions, "managedPaths" | "extraPaths">,
+  cwd: string,
+): NamedPath[] {
+  const named = (option: NamedPath["option"], candidate: string): NamedPath => ({
+    option,
+    path: candidate,
+    real: realPathOf(candidate),
+  });
+  return [
+    named("cwd", cwd),
+    ...(options.extraPaths ?? []).map((entry) =>
+      named("extraPaths", normalizeAbsolutePath(entry.path, "Sandbox path")),
+    ),
+    ...(options.managedPaths ?? []).map((entry) =>
+      named("managedPaths", normalizeAbsolutePath(entry.path, "Sandbox path")),
+    ),
+  ];
+}
+
 export interface SandboxMounts {
   /** What bwrap binds, judged and bound at their real paths. */
   readonly requests: MountRequest[];
@@ -88,6 +110,7 @@ export function sandboxMounts(
     { path: parsed.workspaceDir, real: realPathOf(parsed.workspaceDir) },
     { masked: maskedTargets(masks), socketRoots },
   );
+  assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd), socketRoots);
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
     aliases: parsed.aliases,

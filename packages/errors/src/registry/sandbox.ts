@@ -118,6 +118,23 @@ try {
   options: { workspaceDir: "/", networkScope: "deny" } });
 // SandboxError [ERR_SANDBOX_WORKSPACE_HIDDEN]: Sandbox workspaceDir "/" holds "/proc", which the sandbox replaces with its own /proc: the program would not see the workspace there and its writes would be lost. Choose a workspace that is neither on, in nor above "/proc" (a directory of its own, such as /tmp/<name>, works).`,
   },
+  ERR_SANDBOX_PATH_IN_SOCKET_ROOT: {
+    family: "sandbox",
+    title: "A cwd, extra or managed path lies in a private socket root",
+    message:
+      'Sandbox ${option} path "${path}" lies in the private socket root "${socketRoot}", which every sandbox hides behind an empty directory: the program would not see it and its writes would be lost.',
+    meaning:
+      "Every sandbox puts an empty directory over each private socket root of the user (the directories holding every run's proxy socket), in each spelling (`/dev/shm/...` and, where `/dev/shm` links to `/run/shm`, `/run/shm/...`), after the binds. A cwd, extra or managed path on or in one (as named or by its real path) would be bound and then hidden: the program saw an empty directory there, and what it wrote was lost without an error. The workspace is refused the same way with `ERR_SANDBOX_WORKSPACE_HIDDEN`. `details` holds `option` (`cwd`, `extraPaths` or `managedPaths`), `path`, its `realPath` and `socketRoot`.",
+    when: "A cwd or an extra or managed path was computed inside `/dev/shm/paperclip-sandbox-sockets-<uid>`, `/tmp/paperclip-sandbox-sockets-<uid>` or `/run/user/<uid>/paperclip-sandbox-sockets-<uid>` (for example from a run's proxy directory), or is a link into one.",
+    solutions: [
+      "Point the option at a directory of its own outside the private socket roots (`/tmp/<name>` works).",
+      'A run\'s proxy socket is not meant to be shared: to give a program network access, use `networkScope: "allowlist"`.',
+    ],
+    prevention: "Never derive sandbox paths from a run's proxy or socket directory.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/tmp/paperclip-sandbox-sockets-1000/x",
+  options: { workspaceDir: "/home/u/ws", networkScope: "deny" } });
+// SandboxError [ERR_SANDBOX_PATH_IN_SOCKET_ROOT]: Sandbox cwd path "/tmp/paperclip-sandbox-sockets-1000/x" lies in the private socket root "/tmp/paperclip-sandbox-sockets-1000", which every sandbox hides behind an empty directory: the program would not see it and its writes would be lost.`,
+  },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_TYPE: {
     family: "sandbox",
     title: "A networkAllowlist entry is not a string",
