@@ -33,7 +33,8 @@ describe("a path in a private socket root", () => {
 
   it("is refused as the network-only cwd", async () => {
     const workspaceDir = scratchDir("pc-in-root-");
-    for (const scope of [SCOPE_MATRIX.networkOnlyDeny, SCOPE_MATRIX.networkOnlyAllowlist]) {
+    for (const matrixScope of [SCOPE_MATRIX.networkOnlyDeny, SCOPE_MATRIX.networkOnlyAllowlist]) {
+      const scope = matrixScope as Omit<LocalProcessSandboxOptions, "workspaceDir">;
       await expect(
         runShellInSandbox("true", { workspaceDir, ...scope }, { cwd: inRoot }),
       ).rejects.toMatchObject({

@@ -103,7 +103,8 @@ describe("a workspace /var/run", () => {
   it("is refused through a link of the caller's own to /tmp", async () => {
     const workspaceDir = path.join(tempDirForTest("pc-ws-link-"), "tmp-link");
     await symlink("/tmp", workspaceDir);
-    for (const scope of Object.values(SCOPE_MATRIX)) {
+    for (const matrixScope of Object.values(SCOPE_MATRIX)) {
+      const scope = matrixScope as Omit<LocalProcessSandboxOptions, "workspaceDir">;
       await expect(runShellInSandbox("true", { workspaceDir, ...scope })).rejects.toMatchObject({
         code: "ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT",
       });
