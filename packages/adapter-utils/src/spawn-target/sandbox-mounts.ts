@@ -110,7 +110,6 @@ export function sandboxMounts(
     { path: parsed.workspaceDir, real: realPathOf(parsed.workspaceDir) },
     { masked: maskedTargets(masks), socketRoots },
   );
-  assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd), socketRoots);
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
     aliases: parsed.aliases,
@@ -124,5 +123,7 @@ export function sandboxMounts(
     // rest of /dev take no bind-back. Each is judged in its real spelling too.
     hiddenPaths: parsed.filesystemScope ? null : [...masks, DEV_SHM, ...socketRoots],
   });
+  // After the link checks: a link into a root is refused as a link (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
+  assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd), socketRoots);
   return { requests, aliases, masks, socketRoots };
 }
