@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, symlink } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
@@ -52,12 +52,13 @@ describe("a workspace that is a directory the sandbox makes private", () => {
 });
 
 /**
- * A workspace on, in or above the sandbox's own `/proc` or `/dev` (but `/dev/shm`), or in
- * a private socket root, cannot be shown without undoing what hides the host's (its
- * processes, devices, every run's proxy socket): the start is refused before anything runs.
+ * A workspace on, in or above the sandbox's own `/proc` or `/dev` (but `/dev/shm`), `/sys`,
+ * or in a private socket root, cannot be shown without undoing what hides the host's (its
+ * processes, devices, kernel settings, every run's proxy socket): the start is refused
+ * before anything runs.
  */
 describe("a workspace the sandbox cannot show", () => {
-  const cases = ["/", "/proc", "/dev", "/dev/pts", path.join(roots[0]!, "ws")];
+  const cases = ["/", "/proc", "/dev", "/dev/pts", "/sys", "/sys/kernel", path.join(roots[0]!, "ws")];
   for (const workspaceDir of cases) {
     for (const [name, matrixScope] of Object.entries(SCOPE_MATRIX)) {
       const scope = matrixScope as Omit<LocalProcessSandboxOptions, "workspaceDir">;
@@ -69,4 +70,44 @@ describe("a workspace the sandbox cannot show", () => {
       });
     }
   }
+});
+
+/**
+ * `/var/run` links to `/run` on the host: naming it is naming `/run` (it was refused as a
+ * link showing a socket root). The host's `/run` is a fresh tmpfs in a private mount
+ * namespace, holding a planted socket root and a file the program reads through `/var/run`;
+ * what each run writes there the next one finds. A link elsewhere to such a place may have been planted by an earlier
+ * run (which has the host tree writable): it stays refused.
+ */
+describe("a workspace /var/run", () => {
+  it("is the host's /run, its socket root still hidden, in every scope", async () => {
+    const root = roots.find((candidate) => isSameOrBelow("/run", candidate))!;
+    const setup = [
+      "mount -t tmpfs tmpfs /run && echo host > /run/hostfile",
+      `mkdir -p -m 700 ${root} && echo secret > ${root}/planted`,
+    ];
+    // Each scope appends a line: the next one counts it, on the host's /run.
+    const out = await probeScopesAfterHostSetup(setup.join(" && "), {
+      command: "/bin/sh",
+      args: [
+        "-c",
+        `cat hostfile && echo made >> made && wc -l < made && ls -A ${root} 2>/dev/null; echo listed`,
+      ],
+      workspace: "/var/run",
+      scopes: SCOPES,
+    });
+    const expected = Object.keys(SCOPES).map((name, index) => [name, `host\n${index + 1}\nlisted\n`]);
+    expect(out).toEqual(Object.fromEntries(expected));
+  });
+
+  it("is refused through a link of the caller's own to /tmp", async () => {
+    const workspaceDir = path.join(tempDirForTest("pc-ws-link-"), "tmp-link");
+    await symlink("/tmp", workspaceDir);
+    for (const matrixScope of Object.values(SCOPE_MATRIX)) {
+      const scope = matrixScope as Omit<LocalProcessSandboxOptions, "workspaceDir">;
+      await expect(runShellInSandbox("true", { workspaceDir, ...scope })).rejects.toMatchObject({
+        code: "ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT",
+      });
+    }
+  });
 });

@@ -8,7 +8,7 @@ const networkOnly = {
 const workspaceScope = { masked: [], socketRoots: networkOnly.socketRoots };
 
 describe("findHiddenWorkspace", () => {
-  it("finds a workspace on, in or above the sandbox's own /proc and /dev, in every scope", () => {
+  it("finds a workspace on, in or above the sandbox's own /proc and /dev, or /sys, in every scope", () => {
     for (const places of [networkOnly, workspaceScope]) {
       expect(findHiddenWorkspace("/", places)).toEqual({
         place: "/proc",
@@ -22,6 +22,8 @@ describe("findHiddenWorkspace", () => {
         cause: "its own /dev",
       });
       expect(findHiddenWorkspace("/dev/pts", places)?.relation).toBe("lies in");
+      expect(findHiddenWorkspace("/sys", places)?.place).toBe("/sys");
+      expect(findHiddenWorkspace("/sys/kernel", places)?.relation).toBe("lies in");
     }
   });
 

@@ -17,13 +17,16 @@ export interface PrivatePlaces {
 }
 
 /**
- * The sandbox's own `/proc` and `/dev`: showing the host's there (a workspace on, in or above
- * them) would show the host's processes and devices, and not showing it loses the program's
- * writes. `/dev/shm` is the exception: its host path is bound back, the socket root masked.
+ * The sandbox's own `/proc` and `/dev`, and `/sys` (read-only in the network-only scope,
+ * absent in the workspace scope): showing the host's there (a workspace on, in or above
+ * them) would show the host's processes and devices, or let a root runner's program write
+ * the host's kernel settings, and not showing it loses the program's writes. `/dev/shm` is
+ * the exception: its host path is bound back, the socket root masked.
  */
 const OWN_TREES: readonly { readonly tree: string; readonly cause: string }[] = [
   { tree: "/proc", cause: "its own /proc" },
   { tree: "/dev", cause: "its own /dev" },
+  { tree: "/sys", cause: "a read-only /sys or none (the host's kernel settings)" },
 ];
 
 function relationOf(workspace: string, place: string): HiddenWorkspace["relation"] {
@@ -32,7 +35,7 @@ function relationOf(workspace: string, place: string): HiddenWorkspace["relation
 
 /**
  * Where `workspace` meets a place the sandbox replaces and cannot show again (pure): its own
- * `/proc` or `/dev` (on, in or above), a private socket root (on or in: it stays hidden), or,
+ * `/proc` or `/dev`, or `/sys` (on, in or above), a private socket root (on or in: it stays hidden), or,
  * in the network-only scope, a masked directory strictly below it (the workspace would show
  * the host's tree with a private hole there; binding it back over that mask would undo it, and
  * above `/tmp` is `/`, above `/proc` too). A workspace that is exactly a masked directory or

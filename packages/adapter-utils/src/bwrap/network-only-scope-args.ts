@@ -4,6 +4,7 @@ import { DEV_SHM, devArgs, sealDevArgs } from "./device-directory.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
+import { writableResolverFiles } from "./resolver-files-shown.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { ETC_DIR, RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
@@ -69,6 +70,14 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
   }
+  // After the bind-backs: a writable one (a workspace `/run`) must not show the proxy's resolver files writable.
+  const identity = tree.bound.map((request) => ({
+    source: request.path,
+    dest: request.path,
+    access: request.access,
+  }));
+  for (const { hostPath, dest } of writableResolverFiles(plan.layout, identity))
+    args.push("--ro-bind", hostPath, dest);
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
   args.push("--ro-bind", plan.initMask ?? nextMaskDir(plan, maskDirs), INIT_PROC_DIR);
   if (plan.proxyMount !== null) {

@@ -47,8 +47,9 @@ export function rootSpellings(roots: readonly string[]): string[] {
 export function assertNoSymlinkedRootExposure(
   sources: readonly ResolvedBindSource[],
   roots: readonly string[],
+  namedPlaces: readonly string[] = [],
 ): void {
-  const found = findSymlinkedRootExposure(sources, rootSpellings(roots));
+  const found = findSymlinkedRootExposure(sources, rootSpellings(roots), namedPlaces);
   if (!found) return;
   throw new SandboxError(
     "ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT",
@@ -115,6 +116,12 @@ export interface BindSourcesInput {
    */
   readonly bindAtRealPath: boolean;
   readonly socketRoots: readonly string[];
+  /**
+   * The directories a caller may name to get the host's over the sandbox's private one
+   * (`/tmp`, `/run`, `/var/run`, `$XDG_RUNTIME_DIR`): a link among them is not refused
+   * (`findSymlinkedRootExposure`).
+   */
+  readonly namedPlaces: readonly string[];
   /** The workspace as requested: alias targets must stay inside its real path. */
   readonly workspaceDir: string;
   /**
@@ -161,6 +168,7 @@ export function resolveBindSources(input: BindSourcesInput): {
       ...input.aliases.map((alias, index) => ({ requested: alias.target, real: aliases[index]!.target })),
     ],
     input.socketRoots,
+    input.namedPlaces,
   );
   const workspace = { path: input.workspaceDir, real: realPathOnce(input.workspaceDir) };
   assertAliasesStayInWorkspace(

@@ -46,6 +46,15 @@ describe("findSymlinkedRootExposure", () => {
     });
   });
 
+  it("passes a named place that links to another (/var/run -> /run), not a link elsewhere nor to another place", () => {
+    const named = ["/tmp", "/run", "/var/run"];
+    expect(findSymlinkedRootExposure([{ requested: "/var/run", real: "/run" }], ROOTS, named)).toBeNull();
+    expect(findSymlinkedRootExposure([{ requested: "/home/u/link", real: "/run" }], ROOTS, named)?.root).toBe(
+      "/run/user/1/r-1",
+    );
+    expect(findSymlinkedRootExposure([{ requested: "/var/run", real: "/" }], ROOTS, named)?.real).toBe("/");
+  });
+
   it("names the first offending source", () => {
     const found = findSymlinkedRootExposure(
       [

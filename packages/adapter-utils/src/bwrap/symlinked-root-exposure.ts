@@ -18,14 +18,19 @@ export interface SymlinkedRootExposure extends ResolvedBindSource {
  * path is not judged here: the argv builders mask the roots it shows, as before.
  * A link's target is a planted choice (an earlier network-only run has the host
  * tree writable), so such a path is refused rather than masked. `roots` holds
- * every root in both its literal and its real spelling.
+ * every root in both its literal and its real spelling. `namedPlaces` are the directories
+ * a caller may name to get the host's (`/tmp`, `/run`, `/var/run`, ...): one of them
+ * that links to another (`/var/run -> /run`) is that other one named, no planted choice,
+ * and is masked as naming it would be. Any other link there stays refused.
  */
 export function findSymlinkedRootExposure(
   sources: readonly ResolvedBindSource[],
   roots: readonly string[],
+  namedPlaces: readonly string[] = [],
 ): SymlinkedRootExposure | null {
   for (const source of sources) {
     if (source.real === source.requested) continue;
+    if (namedPlaces.includes(source.requested) && namedPlaces.includes(source.real)) continue;
     for (const root of roots) {
       if (isSameOrBelow(source.real, root) || isSameOrBelow(root, source.real)) return { ...source, root };
     }

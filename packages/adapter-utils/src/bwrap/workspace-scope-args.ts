@@ -3,6 +3,7 @@ import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
+import { writableResolverFiles } from "./resolver-files-shown.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { systemSecretMasks } from "./system-secret-masks.js";
 
@@ -56,6 +57,10 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
     if (kindOf(plan.layout, request.path).kind !== "missing") root.mountRequest(request);
   }
   for (const alias of plan.aliases) root.bind(alias.target, root.throughLinks(alias.path), "rw");
+  // After every writable bind: one (a workspace `/run` or `/etc`) must not show the proxy's resolver files writable.
+  for (const { hostPath, dest } of writableResolverFiles(plan.layout, root.mounted)) {
+    root.args.push("--ro-bind", hostPath, dest);
+  }
   for (const secret of systemSecretMasks(plan)) {
     const dest = root.throughLinks(secret);
     root.args.push("--tmpfs", dest, "--remount-ro", dest);

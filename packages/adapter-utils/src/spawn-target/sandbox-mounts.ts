@@ -5,6 +5,7 @@ import { DEV_SHM } from "../bwrap/device-directory.js";
 import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import { assertWorkspaceShown } from "../bwrap/hidden-workspace.js";
 import { isSameOrBelow, type MountRequest } from "../bwrap/mount-request.js";
+import { assertNoPathInSocketRoot, type NamedPath } from "../bwrap/path-in-socket-root.js";
 import { realPathOf, resolveBindSources, rootSpellings } from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
 import { normalizeAbsolutePath } from "../options/normalize-absolute-path.js";
@@ -56,13 +57,34 @@ function maskedTargets(masks: readonly string[]): string[] {
   );
 }
 
+/** The cwd, extra and managed paths as named, with their real paths (what `assertNoPathInSocketRoot` judges). */
+function namedPaths(
+  options: Pick<LocalProcessSandboxOptions, "managedPaths" | "extraPaths">,
+  cwd: string,
+): NamedPath[] {
+  const named = (option: NamedPath["option"], candidate: string): NamedPath => ({
+    option,
+    path: candidate,
+    real: realPathOf(candidate),
+  });
+  return [
+    named("cwd", cwd),
+    ...(options.extraPaths ?? []).map((entry) =>
+      named("extraPaths", normalizeAbsolutePath(entry.path, "Sandbox path")),
+    ),
+    ...(options.managedPaths ?? []).map((entry) =>
+      named("managedPaths", normalizeAbsolutePath(entry.path, "Sandbox path")),
+    ),
+  ];
+}
+
 export interface SandboxMounts {
   /** What bwrap binds, judged and bound at their real paths. */
   readonly requests: MountRequest[];
   readonly aliases: ResolvedPathAlias[];
   /** Host paths replaced by private directories (network-only scope). */
   readonly masks: string[];
-  /** Every private socket root of this user: every sandbox hides them all. */
+  /** Every private socket root of this user, in each spelling (`rootSpellings`): every sandbox hides them all. */
   readonly socketRoots: string[];
 }
 
@@ -79,23 +101,29 @@ export function sandboxMounts(
   if (path.isAbsolute(input.executable)) programs.push(executableReadPaths(input.executable));
   const bridgeProgram = bridge && bridgeReadPaths(bridge);
   if (bridgeProgram) programs.push(bridgeProgram);
-  const socketRoots = privateSocketRoots(process.getuid?.() ?? 0);
+  // Each root in every spelling (`/dev/shm -> /run/shm`): binds are real paths, and a bound-back
+  // `/run` shows the root under its real one; the masks, the layout and the refusals need both.
+  const socketRoots = rootSpellings(privateSocketRoots(process.getuid?.() ?? 0));
   const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
   // Before anything is created: a workspace the sandbox would replace with its own directory.
   assertWorkspaceShown(
     { path: parsed.workspaceDir, real: realPathOf(parsed.workspaceDir) },
-    { masked: maskedTargets(masks), socketRoots: rootSpellings(socketRoots) },
+    { masked: maskedTargets(masks), socketRoots },
   );
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
     aliases: parsed.aliases,
     bindAtRealPath: !parsed.filesystemScope,
     socketRoots,
+    // Every scope binds these back when named (`hidden-workspace.ts`), /var/run as /run.
+    namedPlaces: networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR),
     workspaceDir: parsed.workspaceDir,
     // Every private directory the network-only scope binds requested paths back into: the
     // masks and the sandbox's own /dev/shm (`buildNetworkOnlyScopeArgs`); /proc and the
     // rest of /dev take no bind-back. Each is judged in its real spelling too.
     hiddenPaths: parsed.filesystemScope ? null : [...masks, DEV_SHM, ...socketRoots],
   });
+  // After the link checks: a link into a root is refused as a link (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
+  assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd), socketRoots);
   return { requests, aliases, masks, socketRoots };
 }

@@ -67,7 +67,7 @@ try {
     message:
       'Sandbox path "${path}" resolves through a symlink to "${realPath}", which would show the private socket root "${socketRoot}".',
     meaning:
-      "bwrap binds the real path of every bind source. A requested path (extra or managed path, workspace, cwd, path alias target, the executable's directory) is a symlink, or lies under one, whose real path is an ancestor of a private socket root (`/`, `/dev`, `/dev/shm`, `/tmp`, `/run`, `/run/user/<uid>`) or lies inside one. Binding it would show every other run's private proxy directory to this sandbox, so the build refuses it. `details` holds `path`, `realPath` and `socketRoot`; the path names are not secrets.",
+      "bwrap binds the real path of every bind source. A requested path (extra or managed path, workspace, cwd, path alias target, the executable's directory) is a symlink, or lies under one, whose real path is an ancestor of a private socket root (`/`, `/dev`, `/dev/shm`, `/tmp`, `/run`, `/run/user/<uid>`) or lies inside one. Binding it would show every other run's private proxy directory to this sandbox, so the build refuses it. `/var/run`, which links to `/run`, is not refused: it is `/run` named, shown as the host's with the roots masked; a link of any other name to such a place is (an earlier run could have planted it). `details` holds `path`, `realPath` and `socketRoot`; the path names are not secrets.",
     when: "A workspace, extra path or cwd was replaced by a link to `/tmp`, `/dev/shm`, `/run/user/<uid>` or `/`, for example by an earlier network-only run (that scope has the host tree writable), or a tool's directory is a link into `/tmp`.",
     solutions: [
       "Inspect `details.path` with `readlink -f`: if the link is not yours, remove it and restore the directory, and treat the host as touched by a sandbox.",
@@ -106,8 +106,8 @@ try {
     message:
       'Sandbox workspaceDir "${workspaceDir}" ${relation} "${place}", which the sandbox replaces with ${cause}: the program would not see the workspace there and its writes would be lost. Choose a workspace that is neither on, in nor above "${place}" (a directory of its own, such as /tmp/<name>, works).',
     meaning:
-      "The workspace (as named, or its real path) is on, in or above a directory every sandbox replaces and cannot show again without undoing what hides the host's: its own `/proc` (the host's processes), its own `/dev` (the host's devices; `/dev/shm` and below are shown, with the private socket root hidden), a private socket root (every run's proxy socket), or, in the network-only scope, a directory it makes private (`/tmp`, `/run`, `$XDG_RUNTIME_DIR`) that lies below the workspace. Before, the program saw the sandbox's own directory there and what it wrote was silently lost. A workspace that is exactly `/tmp`, `/dev/shm`, `/run` or `$XDG_RUNTIME_DIR` is not refused: it is the host's, with the private socket roots in it hidden. `details` holds `workspaceDir`, its `realPath`, `place` and `cause`.",
-    when: "`workspaceDir` is `/`, `/proc`, `/dev` or a directory in them (the CLI run from `/`, a workspace computed from an empty variable), a directory inside `/tmp/paperclip-sandbox-sockets-<uid>` or another private socket root, or, in the network-only scope, a directory that holds `$XDG_RUNTIME_DIR`.",
+      "The workspace (as named, or its real path) is on, in or above a directory every sandbox replaces and cannot show again without undoing what hides the host's: its own `/proc` (the host's processes), its own `/dev` (the host's devices; `/dev/shm` and below are shown, with the private socket root hidden), `/sys` (read-only in the network-only scope, absent in the workspace scope, which bound the host's writable: the host's kernel settings), a private socket root (every run's proxy socket), or, in the network-only scope, a directory it makes private (`/tmp`, `/run`, `$XDG_RUNTIME_DIR`) that lies below the workspace. Before, the program saw the sandbox's own directory there and what it wrote was silently lost. A workspace that is exactly `/tmp`, `/dev/shm`, `/run` (`/var/run`, which links there) or `$XDG_RUNTIME_DIR` is not refused: it is the host's, with the private socket roots in it hidden. `details` holds `workspaceDir`, its `realPath`, `place` and `cause`.",
+    when: "`workspaceDir` is `/`, `/proc`, `/dev`, `/sys` or a directory in them (the CLI run from `/`, a workspace computed from an empty variable), a directory inside `/tmp/paperclip-sandbox-sockets-<uid>` or another private socket root, or, in the network-only scope, a directory that holds `$XDG_RUNTIME_DIR`.",
     solutions: [
       "Point `workspaceDir` at the project directory itself, or at a directory made for the run (`/tmp/<name>` or `/dev/shm/<name>` work; so do `/tmp` and `/dev/shm` themselves).",
       "In the network-only scope the host tree is shown anyway: a workspace is only where the program writes; name the directory it writes to.",
@@ -117,6 +117,23 @@ try {
     example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/",
   options: { workspaceDir: "/", networkScope: "deny" } });
 // SandboxError [ERR_SANDBOX_WORKSPACE_HIDDEN]: Sandbox workspaceDir "/" holds "/proc", which the sandbox replaces with its own /proc: the program would not see the workspace there and its writes would be lost. Choose a workspace that is neither on, in nor above "/proc" (a directory of its own, such as /tmp/<name>, works).`,
+  },
+  ERR_SANDBOX_PATH_IN_SOCKET_ROOT: {
+    family: "sandbox",
+    title: "A cwd, extra or managed path lies in a private socket root",
+    message:
+      'Sandbox ${option} path "${path}" lies in the private socket root "${socketRoot}", which every sandbox hides behind an empty directory: the program would not see it and its writes would be lost.',
+    meaning:
+      "Every sandbox puts an empty directory over each private socket root of the user (the directories holding every run's proxy socket), in each spelling (`/dev/shm/...` and, where `/dev/shm` links to `/run/shm`, `/run/shm/...`), after the binds. A cwd, extra or managed path on or in one (as named or by its real path) would be bound and then hidden: the program saw an empty directory there, and what it wrote was lost without an error. The workspace is refused the same way with `ERR_SANDBOX_WORKSPACE_HIDDEN`. `details` holds `option` (`cwd`, `extraPaths` or `managedPaths`), `path`, its `realPath` and `socketRoot`.",
+    when: "A cwd or an extra or managed path was computed inside `/dev/shm/paperclip-sandbox-sockets-<uid>`, `/tmp/paperclip-sandbox-sockets-<uid>` or `/run/user/<uid>/paperclip-sandbox-sockets-<uid>` (for example from a run's proxy directory), or is a link into one.",
+    solutions: [
+      "Point the option at a directory of its own outside the private socket roots (`/tmp/<name>` works).",
+      'A run\'s proxy socket is not meant to be shared: to give a program network access, use `networkScope: "allowlist"`.',
+    ],
+    prevention: "Never derive sandbox paths from a run's proxy or socket directory.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/tmp/paperclip-sandbox-sockets-1000/x",
+  options: { workspaceDir: "/home/u/ws", networkScope: "deny" } });
+// SandboxError [ERR_SANDBOX_PATH_IN_SOCKET_ROOT]: Sandbox cwd path "/tmp/paperclip-sandbox-sockets-1000/x" lies in the private socket root "/tmp/paperclip-sandbox-sockets-1000", which every sandbox hides behind an empty directory: the program would not see it and its writes would be lost.`,
   },
   ERR_SANDBOX_NETWORK_ALLOWLIST_ENTRY_TYPE: {
     family: "sandbox",

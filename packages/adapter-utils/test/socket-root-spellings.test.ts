@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanupAll, probeScopesAfterHostSetup } from "./sandbox-support.js";
+import { SCOPE_MATRIX } from "./scope-matrix.js";
+
+afterEach(cleanupAll);
+
+const uid = process.getuid?.() ?? 0;
+const root = `/run/shm/paperclip-sandbox-sockets-${uid}`;
+
+/**
+ * A private socket root is a place on the host, whatever its spelling: where `/dev/shm` is a
+ * link to `/run/shm`, the root `/dev/shm/paperclip-sandbox-sockets-<uid>` is really under
+ * `/run`, and a workspace `/run` (bound back from the host) showed it unless it was masked
+ * under its real spelling too. The host's `/dev` is replaced, in a private mount namespace,
+ * by one whose `shm` links to a fresh `/run/shm` holding a planted root.
+ */
+describe("a workspace /run on a host whose /dev/shm links to /run/shm", () => {
+  it("keeps the socket root hidden in every scope that shows the host's /run", async () => {
+    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
+    const setup = [
+      "mount -t tmpfs tmpfs /run",
+      "mkdir -p /run/shm /run/fakedev && chmod 1777 /run/shm",
+      ...devs.map((d) => `touch /run/fakedev/${d} && mount --bind /dev/${d} /run/fakedev/${d}`),
+      "ln -s /run/shm /run/fakedev/shm",
+      "mount --bind /run/fakedev /dev",
+      `mkdir -m 700 ${root} && echo secret > ${root}/planted`,
+    ].join(" && ");
+    const out = await probeScopesAfterHostSetup(setup, {
+      command: "/bin/sh",
+      args: ["-c", `ls -A ${root} 2>&1; echo listed`],
+      workspace: "/run",
+      scopes: { networkOnlyDeny: SCOPE_MATRIX.networkOnlyDeny, workspace: SCOPE_MATRIX.workspace },
+    });
+    expect(out).toEqual({ networkOnlyDeny: "listed\n", workspace: "listed\n" });
+  });
+});
