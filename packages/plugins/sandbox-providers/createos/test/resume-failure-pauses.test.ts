@@ -1,7 +1,7 @@
 import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { useTestEmulator } from "./support/emulator-fixture.js";
-import { hostReusable } from "./support/plugin-harness.js";
+import { pausedLease } from "./support/paused-lease.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // A resume that fails after it woke a paused sandbox leaves the lease with the host (it keeps
@@ -18,13 +18,7 @@ describe("a resume that fails after it woke the sandbox", () => {
     const t = await pluginUnderTest(fixture.emulator, { reuseLease: true }, "env-1", {
       hostLimits: { resumeMs: 1_500, marginMs: 500 },
     });
-    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-first" });
-    const given = {
-      ...t.base,
-      providerLeaseId: lease.providerLeaseId!,
-      leaseMetadata: hostReusable(lease.metadata!),
-    };
-    await t.harness.releaseLease(given);
+    const { lease, params: given } = await pausedLease(t, "run-first");
     expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
 
     const error = await caught(t.harness.resumeLease(given));

@@ -1,7 +1,8 @@
 import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { useTestEmulator } from "./support/emulator-fixture.js";
-import { hostReusable } from "./support/plugin-harness.js";
+import { pausedLease } from "./support/paused-lease.js";
+import { hostReusable, type PluginUnderTest } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // A lease released for reuse is the host's, its sandbox kept paused. A resume that shutdown
@@ -12,51 +13,41 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 const fixture = useTestEmulator({ transitionMs: 1_500 });
 
+/** Resumes the lease, and shuts the plugin down once the resume woke its sandbox: the resume's error. */
+async function resumeCutByShutdown(
+  t: PluginUnderTest,
+  sandboxId: string,
+  given: Parameters<PluginUnderTest["harness"]["resumeLease"]>[0],
+) {
+  const resuming = caught(t.harness.resumeLease(given));
+  await expect.poll(() => fixture.sandboxStatus(sandboxId), { timeout: 10_000 }).toBe("resuming");
+  await t.plugin.definition.onShutdown!();
+  return resuming;
+}
+
 describe("shutdown while a reusable lease changes state", () => {
   it("pauses again the sandbox the resume woke", async () => {
     const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
-    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-first" });
-    const given = {
-      ...t.base,
-      providerLeaseId: lease.providerLeaseId!,
-      leaseMetadata: hostReusable(lease.metadata!),
-    };
-    await t.harness.releaseLease(given);
+    const { lease, params: given } = await pausedLease(t, "run-first");
     expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
-    const resuming = caught(t.harness.resumeLease(given));
-    await expect
-      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
-      .toBe("resuming");
-
-    await t.plugin.definition.onShutdown!();
-
-    expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect((await resumeCutByShutdown(t, given.providerLeaseId, given)).code).toBe(
+      "ERR_CREATEOS_SHUTTING_DOWN",
+    );
     expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("paused");
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
   });
 
   it("tells the host's log when the sandbox the resume woke will not pause again", async () => {
     const t = await pluginUnderTest(fixture.emulator, { reuseLease: true });
-    const lease = await t.harness.acquireLease({ ...t.base, runId: "run-unpaused" });
-    const given = {
-      ...t.base,
-      providerLeaseId: lease.providerLeaseId!,
-      leaseMetadata: hostReusable(lease.metadata!),
-    };
-    await t.harness.releaseLease(given);
+    const { lease, params: given } = await pausedLease(t, "run-unpaused");
     fixture.emulator.faults.set({
       faults: [
         { kind: "http-status", route: "sandbox.pause", status: 403, sandboxId: lease.providerLeaseId! },
       ],
     });
-    const resuming = caught(t.harness.resumeLease(given));
-    await expect
-      .poll(() => fixture.sandboxStatus(lease.providerLeaseId), { timeout: 10_000 })
-      .toBe("resuming");
-
-    await t.plugin.definition.onShutdown!();
-
-    expect((await resuming).code).toBe("ERR_CREATEOS_SHUTTING_DOWN");
+    expect((await resumeCutByShutdown(t, given.providerLeaseId, given)).code).toBe(
+      "ERR_CREATEOS_SHUTTING_DOWN",
+    );
     expect(fixture.sandboxStatus(lease.providerLeaseId)).toBe("running");
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([
       expect.objectContaining({

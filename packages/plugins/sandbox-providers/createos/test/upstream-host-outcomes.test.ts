@@ -6,7 +6,8 @@ import { tempDirForFile } from "@paperclipai/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNNING_COMMAND_DEADLINE_MS } from "./support/command-deadline.js";
 import { startTestEmulator } from "./support/emulator-fixture.js";
-import { hostReusable, type PluginUnderTest } from "./support/plugin-harness.js";
+import { pausedLease } from "./support/paused-lease.js";
+import { hostReusable } from "./support/plugin-harness.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
 // What the Paperclip host decides on is a hook's result or the message of what it throws (the
@@ -33,18 +34,6 @@ const MISMATCHED = {
 
 function sandbox(id: string | null) {
   return emulator.sandboxes().find((s) => s.id === id);
-}
-
-/** A paused reusable lease and the params every lifecycle hook takes for it. */
-async function pausedLease(t: PluginUnderTest, runId: string) {
-  const lease = await t.harness.acquireLease({ ...t.base, runId });
-  const params = {
-    ...t.base,
-    providerLeaseId: lease.providerLeaseId!,
-    leaseMetadata: hostReusable(lease.metadata!),
-  };
-  expect((await t.harness.releaseLease(params))?.state).toBe("stopped");
-  return { lease, params };
 }
 
 const deletes = () => emulator.requests().filter((r) => r.route === "sandbox.delete").length;
