@@ -424,6 +424,20 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     prevention:
       "Keep the runner and the server on a reliable network; give the server a lease TTL longer than the outages you expect.",
   },
+  ERR_RUNNER_DURABLE_LEASE_REVOKED: {
+    family: "runner",
+    title: "The server revoked the connection lease",
+    message:
+      "connection lease revoked by the server at revocation epoch ${revocationEpoch}; durable state is preserved",
+    meaning:
+      "The server sent `revoke` on the authenticated connection, naming (as `payload.revocationEpoch`) a revocation epoch above the one the connection was authenticated with: this runner's connection lease no longer holds. As upstream's runner does, the runner stops at once: nothing more from the connection is applied, no reconnect is tried, the harness and any provider processes are stopped, and `runner-state.json` says `lifecycle: \"revoked\"` with this summary in its `diagnostics` (outbox and command journal as they were). This is an outcome, not a failure: the process exits 0, as upstream's does, and the code is written to stderr and the state file. A `revoke` that does not advance the epoch (the same or a lower one, or none) is a bad frame instead (`ERR_RUNNER_DURABLE_FRAME_INVALID`, reason `revoke`). `details.revocationEpoch` is the epoch the server named.",
+    when: "The server (or an operator through it) withdrew this runner's authority over the run: another runner took it over, or the run was moved or cancelled.",
+    solutions: [
+      "Nothing to do on the runner: the server decides whether the run continues elsewhere, and launches a runner with a fresh ticket if it does.",
+      "If it was unexpected, look at the server's log for why it revoked the lease.",
+    ],
+    prevention: "None needed: revocation is the server's decision.",
+  },
   ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: {
     family: "runner",
     title: "The runner could not reconnect in time",

@@ -3,8 +3,10 @@ import { RunnerError } from "@paperclipai/errors";
 import { canonicalJson } from "../../commands/canonical-json.js";
 import { type DurableIdentity, identityFields } from "../durable-identity.js";
 import type { CredentialMaterial } from "./credential.js";
+import { challengeCredentialExpiry } from "./credential-expiry.js";
 import { domainDigest, domainHmac } from "./domain-digest.js";
 import { checkChallengeLease, type LeaseBinding } from "./lease-binding.js";
+import { type LeaseExpiry, leaseClock } from "./lease-expiry.js";
 
 export const PRP_PROTOCOL = "paperclip.runner";
 /**
@@ -21,6 +23,8 @@ export interface HelloInput {
    * credential is the bootstrap ticket, whose welcome must grant a lease token.
    */
   readonly lease: LeaseBinding | null;
+  /** The expiry of that lease as the runner holds it: its challenge's expiry is counted from it. */
+  readonly leaseExpiry?: LeaseExpiry | null;
   readonly identity: DurableIdentity;
   readonly runnerVersion: string;
   readonly runnerDigest: string;
@@ -61,6 +65,8 @@ export interface VerifiedChallenge {
   /** The answer to send: it proves the runner holds the same key. */
   readonly response: Record<string, unknown>;
   readonly clientProof: string;
+  /** The credential's expiry as the challenge states it (the server's clock). */
+  readonly credentialExpiresAtUnixMs: number;
 }
 
 const HEX_64 = /^[0-9a-f]{64}$/;
@@ -100,6 +106,11 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
     throw proofError(`the auth_challenge does not match this runner (${mismatched.join(", ")})`, "mismatch");
   }
   checkChallengeLease(challenge, input.lease);
+  const credentialExpiresAtUnixMs = challengeCredentialExpiry(
+    challenge.credentialExpiresAtUnixMs,
+    input.lease === null ? null : (input.leaseExpiry ?? null),
+    leaseClock(),
+  );
   const selectedVersion = challenge.selectedVersion;
   if (
     typeof selectedVersion !== "number" ||
@@ -122,6 +133,7 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
     canonicalChallenge,
     serverProof,
     clientProof,
+    credentialExpiresAtUnixMs,
     response: {
       protocol: PRP_PROTOCOL,
       version: selectedVersion,
