@@ -89,20 +89,19 @@ describe("the connection lease's life", { timeout: 30_000 }, () => {
     );
   });
 
-  it("a welcome spending a ticket its challenge says had expired: refused", async () => {
+  it("a ticket's challenge naming an expiry already passed by this machine's clock: answered (the server's time is unknown then)", async () => {
     const server = await handMadeServer();
     const runner = launchRunner(server.url);
     const conn = await server.nextConnection();
-    const expired = Date.now() - 1_000;
+    // The server checks the ticket when the client proof arrives; a runner whose clock is ahead
+    // of the server's must not refuse a ticket the server still holds valid.
     await conn.handshake(HAND_MADE_TICKET, (challenge) => {
-      challenge.credentialExpiresAtUnixMs = expired;
+      challenge.credentialExpiresAtUnixMs = Date.now() - 1_000;
     });
     conn.welcome();
-    await expectStopped(
-      runner,
-      "ERR_RUNNER_DURABLE_FRAME_INVALID",
-      `the welcome spends a bootstrap ticket that had expired (at ${expired}) when it was sent`,
-    );
+    conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
+    runner.child.kill("SIGKILL");
   });
 
   it("a reconnect's challenge naming a lease expiry already passed is not answered", async () => {

@@ -2,14 +2,7 @@ import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type ConnectionEnvelope, checkControlEnvelope } from "./control-envelope.js";
 import { checkWelcomeExpiry } from "./credential-expiry.js";
-import {
-  type AuthHello,
-  authHello,
-  type HelloInput,
-  sessionKeys,
-  type VerifiedChallenge,
-  verifyChallenge,
-} from "./handshake.js";
+import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
 import { checkWelcomeLease } from "./lease-binding.js";
 import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { revocationEpoch } from "./revocation-epoch.js";
@@ -89,7 +82,12 @@ export class AuthenticatedConnection {
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
       const sealed = await inbox.next(false);
-      const welcome = readWelcome(channel.open(sealed.message), challenge, input, sealed.arrivedAtMs);
+      const welcome = readWelcome(
+        channel.open(sealed.message),
+        challenge.selectedVersion,
+        input,
+        sealed.arrivedAtMs,
+      );
       const envelope = {
         identity: input.identity,
         version: welcome.version,
@@ -235,13 +233,7 @@ function closedAfterProof(): RunnerError {
   );
 }
 
-function readWelcome(
-  message: unknown,
-  challenge: VerifiedChallenge,
-  input: HelloInput,
-  arrivedAtMs: number,
-): Welcome {
-  const version = challenge.selectedVersion;
+function readWelcome(message: unknown, version: number, input: HelloInput, arrivedAtMs: number): Welcome {
   if (!isRecord(message) || message.kind !== "welcome" || !isRecord(message.payload)) {
     throw frameInvalid("the first secure frame is not a welcome", "welcome");
   }
@@ -262,7 +254,7 @@ function readWelcome(
     leaseId: payload.connectionLeaseId,
   });
   const expiry = leaseExpiry(message, payload, arrivedAtMs, "welcome");
-  checkWelcomeExpiry(expiry, arrivedAtMs, input.lease === null ? challenge.credentialExpiresAtUnixMs : null);
+  checkWelcomeExpiry(expiry, arrivedAtMs);
   const epoch = revocationEpoch("welcome", payload.connectionLeaseRevocationEpoch, "welcome");
   const leaseToken = payload.connectionLeaseToken;
   // The server spends a ticket on a lease and grants its token in that welcome (a lease

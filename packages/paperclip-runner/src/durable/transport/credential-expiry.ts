@@ -12,8 +12,10 @@ import { frameInvalid } from "./secure-channel.js";
  * - a lease (`held`, as the last `welcome` or `lease_renewed` stated it): the challenge's expiry,
  *   counted from `held` on the lease clock, must not have passed at `nowMs`. A later expiry than
  *   `held` is taken (a `lease_renewed` lost with its connection leaves the server ahead);
- * - the ticket (`held` null): nothing here tells the server's time, so the welcome checks it
- *   (`checkWelcomeExpiry`).
+ * - the ticket (`held` null): nothing tells the server's time before the welcome, and the welcome
+ *   cannot tell either: the server checks the ticket when the client proof arrives and stamps the
+ *   welcome's `sentAt` later, so a ticket expiring in between was spent in time. Only the shape
+ *   is checked.
  *
  * A missing or non-finite expiry, or one passed: `ERR_RUNNER_DURABLE_SERVER_PROOF`, reason
  * `credential_expiry`, before any client proof is given.
@@ -31,26 +33,13 @@ export function challengeCredentialExpiry(value: unknown, held: LeaseExpiry | nu
 /**
  * Pure: a `welcome` must not grant a lease already expired when the server sent it (its expiry
  * at or before the frame's `sentAt`, as `expiry` counts it from `arrivedAtMs`): upstream's runner
- * refuses such a welcome, where this one used to take it and lapse at once. Nor may a ticket's
- * welcome come after the ticket's own expiry (`ticketExpiresAtUnixMs`, its challenge's; null for
- * a lease): the server's time at sending is the first moment this runner can read it.
+ * refuses such a welcome, where this one used to take it and lapse at once.
  * `ERR_RUNNER_DURABLE_FRAME_INVALID`, reason `welcome`, nothing in it applied.
  */
-export function checkWelcomeExpiry(
-  expiry: LeaseExpiry,
-  arrivedAtMs: number,
-  ticketExpiresAtUnixMs: number | null,
-): void {
-  const sentAtUnixMs = expiry.atUnixMs - (expiry.lapsesAtMs - arrivedAtMs);
+export function checkWelcomeExpiry(expiry: LeaseExpiry, arrivedAtMs: number): void {
   if (expiry.lapsesAtMs <= arrivedAtMs) {
     throw frameInvalid(
       `the welcome grants a connection lease that had expired (at ${expiry.atUnixMs}) when it was sent`,
-      "welcome",
-    );
-  }
-  if (ticketExpiresAtUnixMs !== null && ticketExpiresAtUnixMs <= sentAtUnixMs) {
-    throw frameInvalid(
-      `the welcome spends a bootstrap ticket that had expired (at ${ticketExpiresAtUnixMs}) when it was sent`,
       "welcome",
     );
   }

@@ -65,8 +65,6 @@ export interface VerifiedChallenge {
   /** The answer to send: it proves the runner holds the same key. */
   readonly response: Record<string, unknown>;
   readonly clientProof: string;
-  /** The credential's expiry as the challenge states it (the server's clock). */
-  readonly credentialExpiresAtUnixMs: number;
 }
 
 const HEX_64 = /^[0-9a-f]{64}$/;
@@ -106,7 +104,7 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
     throw proofError(`the auth_challenge does not match this runner (${mismatched.join(", ")})`, "mismatch");
   }
   checkChallengeLease(challenge, input.lease);
-  const credentialExpiresAtUnixMs = challengeCredentialExpiry(
+  challengeCredentialExpiry(
     challenge.credentialExpiresAtUnixMs,
     input.lease === null ? null : (input.leaseExpiry ?? null),
     leaseClock(),
@@ -133,7 +131,6 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
     canonicalChallenge,
     serverProof,
     clientProof,
-    credentialExpiresAtUnixMs,
     response: {
       protocol: PRP_PROTOCOL,
       version: selectedVersion,
