@@ -116,13 +116,12 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
     const runner = await listeningRunner();
     const server = runner.first;
     await server.handshake(TICKET);
-    server.welcome();
+    // A ten-second lease from the welcome (a lease_renewed not asked for cannot cut it short
+    // later): ten seconds cover the setup, the commands and the impostor's visit on a loaded
+    // machine; the lapse ends the test.
+    server.welcome({ connectionLeaseExpiresAtUnixMs: server.now() + 10_000 });
     server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
     expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
-    // The lease is cut short once the run is set up (a short lease from the welcome had to cover
-    // the setup too); a command answered behind it shows the runner has taken it. Ten seconds
-    // cover that command and the impostor's visit on a loaded machine; the lapse ends the test.
-    server.grantLease(10_000);
     server.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
     expect(await server.resultOf("drain")).toMatchObject({ status: "completed" });
     // The server goes away; only an impostor comes, and closes after the hello as a refusing

@@ -223,17 +223,13 @@ describe("a man in the middle of the runner's WebSocket", { timeout: 30_000 }, (
   });
 
   it("black-holing the connection (TCP kept open, every frame dropped): the runner stops when the lease lapses", async () => {
-    // Set up under the welcome's minute-long lease; only then is it cut short, so nothing but the
-    // silence runs against it (a 1.5 s lease from the welcome had to cover the setup too).
-    const { relay, runner, conn } = await relayedRunner();
-    let granted = false;
-    relay.tamper = (frame, direction) => {
-      // The server's next frame (the shortened lease) passes; nothing after it, either way.
-      if (direction !== "to_runner" || granted) return [];
-      granted = true;
-      return [frame];
-    };
-    conn.grantLease(1_500);
+    // A 10 s lease from the welcome covers the setup; then nothing passes, either way (the
+    // renewal asked at its half included). A lease cannot be cut short later: a lease_renewed
+    // that was not asked for, or that moves the expiry back, is refused.
+    const { relay, runner, conn } = await relayedRunner({
+      connectionLeaseExpiresAtUnixMs: Date.now() + 10_000,
+    });
+    relay.tamper = () => [];
     await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
     expect(conn.isOpen).toBe(false);
   });
@@ -252,28 +248,37 @@ describe("a server whose clock is not the runner's", { timeout: 60_000 }, () => 
       const runner = launchRunner(server.url);
       const conn = await server.nextConnection();
       await conn.handshake(TICKET);
-      // A minute from the server's now: 9 minutes past, or 11 ahead, by the runner's clock.
-      conn.welcome();
+      // A 20 s lease from the server's now (10 minutes past, or ahead, by the runner's clock): the
+      // runner asks for its renewal at its half, naming the server's expiry; the other half leaves
+      // the answer time on a loaded machine.
+      const short = conn.now() + 20_000;
+      conn.welcome({ connectionLeaseExpiresAtUnixMs: short });
       conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
       expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
-      // A 20 s lease: the runner asks for its renewal at its half, naming the server's expiry; the
-      // other half leaves the answer time on a loaded machine.
-      const short = conn.grantLease(20_000);
-      const renewOf = (expiresAtUnixMs: number) =>
-        conn.waitFor(
+      const renewals = (): number =>
+        conn.received.filter(
           (message) =>
             message.kind === "lease_renew" &&
             (message.payload as { connectionLeaseExpiresAtUnixMs?: unknown })
-              .connectionLeaseExpiresAtUnixMs === expiresAtUnixMs,
-        );
-      expect(await renewOf(short)).not.toBeNull();
-      conn.grantLease(60_000);
+              .connectionLeaseExpiresAtUnixMs === short,
+        ).length;
+      const renewal = (count: number) => conn.waitFor(() => renewals() >= count);
+      expect(await renewal(1)).not.toBeNull();
+      // Renewed to the same expiry (as the server answers when its lease length adds nothing): the
+      // run goes on, the runner asks again at the half of what is left, and, unanswered, lapses.
+      const started = performance.now();
+      conn.send({
+        kind: "lease_renewed",
+        payload: {
+          previousExpiresAtUnixMs: short,
+          connectionLeaseExpiresAtUnixMs: short,
+          connectionLeaseRevocationEpoch: 0,
+        },
+      });
       conn.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
       expect(await conn.resultOf("drain")).toMatchObject({ status: "completed" });
-      // Then a 2 s lease whose renewal is never answered: asked for at its half, lapsed at its end.
-      const started = performance.now();
-      const last = conn.grantLease(2_000);
-      expect(await renewOf(last)).not.toBeNull();
+      expect(await renewal(2)).not.toBeNull();
+      const last = short;
       await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
       // Counted from the frame's arrival (after `started`) on the runner's own timer: not at once
       // (a runner reading the lease on its own clock lapsed in the tick it arrived), nor 10 minutes
@@ -296,7 +301,7 @@ describe("a server that proves the credential, then misbehaves", { timeout: 30_0
     await conn.closed;
   });
 
-  it("renewing the lease to a time already past: the runner stops (LEASE_EXPIRED) instead of renewing in a loop", async () => {
+  it("renewing the lease, unasked, to a time already past: refused (FRAME_INVALID) instead of renewing in a loop", async () => {
     const server = await handMadeServer();
     const runner = launchRunner(server.url);
     const conn = await server.nextConnection();
@@ -310,7 +315,7 @@ describe("a server that proves the credential, then misbehaves", { timeout: 30_0
         connectionLeaseRevocationEpoch: 0,
       },
     });
-    await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_LEASE_EXPIRED");
+    await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_FRAME_INVALID");
     expect(conn.received.filter((message) => message.kind === "lease_renew").length).toBeLessThanOrEqual(1);
   });
 

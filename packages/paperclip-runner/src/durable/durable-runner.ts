@@ -9,6 +9,7 @@ import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
+import { isLeaseRevoked } from "./transport/lease-revocation.js";
 import {
   controlEnvelope,
   durablePrpEvent,
@@ -79,7 +80,10 @@ export class DurableRunner {
     return this.committer.state;
   }
 
-  /** Runs until the server ends the command stream (exit 0) or the transport fails for good (throws, state kept). */
+  /**
+   * Runs until the server ends the command stream or revokes the lease (exit 0), or the transport
+   * fails for good (throws, state kept).
+   */
   async run(): Promise<void> {
     this.engine = this.deps.startEngine((event) => this.onEngineEvent(event));
     this.commands = new CommandApplier({
@@ -106,15 +110,22 @@ export class DurableRunner {
       // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
       await this.deps.killHarness();
       // Only the failure is recorded (what the server shows for a run that stopped): outbox and journal stay as they were.
+      // A revocation is the server's decision, not a failure: `revoked`, as upstream's runner writes it, and exit 0.
+      const revoked = isLeaseRevoked(outcome.error);
       const summary = failureSummary(outcome.error);
       this.committer.update((state) => ({
         ...state,
-        lifecycle: "recoverable_failure",
-        recoverableFailure: summary,
+        lifecycle: revoked ? "revoked" : "recoverable_failure",
+        recoverableFailure: revoked ? null : summary,
         diagnostics: [...state.diagnostics, summary].slice(-MAX_DIAGNOSTICS),
       }));
-      await this.committer.commit().catch(() => undefined);
-      throw outcome.error;
+      if (!revoked) {
+        await this.committer.commit().catch(() => undefined);
+        throw outcome.error;
+      }
+      await this.committer.commit();
+      this.deps.log(summary);
+      return;
     }
     await this.engine.finished.catch(() => undefined);
     await this.committer.commit();

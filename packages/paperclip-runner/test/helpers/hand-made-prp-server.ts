@@ -115,8 +115,14 @@ export interface SignedChallenge {
 export function signedChallenge(
   hello: { payload: Record<string, unknown> },
   secret: string,
-  options: { change?: (challenge: Record<string, unknown>) => void; label?: string } = {},
+  options: {
+    change?: (challenge: Record<string, unknown>) => void;
+    label?: string;
+    /** The server's clock (a ticket's expiry is a minute from it): this machine's unless given. */
+    nowMs?: number;
+  } = {},
 ): SignedChallenge {
+  const nowMs = options.nowMs ?? Date.now();
   const challenge: Record<string, unknown> = {
     credentialId: hello.payload.credentialId,
     credentialKind: "bootstrap",
@@ -127,8 +133,8 @@ export function signedChallenge(
     runnerDigest: hello.payload.runnerDigest,
     selectedVersion: 2,
     credentialLeaseId: null,
-    credentialExpiresAt: new Date(Date.now() + 60_000).toISOString(),
-    credentialExpiresAtUnixMs: Date.now() + 60_000,
+    credentialExpiresAt: new Date(nowMs + 60_000).toISOString(),
+    credentialExpiresAtUnixMs: nowMs + 60_000,
     revocationEpoch: 0,
   };
   const grant = GRANTED.get(secret);
@@ -254,7 +260,7 @@ export class PeerConnection {
     const hello = JSON.parse(helloText) as { payload: Record<string, unknown> };
     const credential = credentialMaterial(ticket);
     this.lease = GRANTED.get(ticket) ?? null;
-    const { canonical, serverProof, text } = signedChallenge(hello, ticket, { change });
+    const { canonical, serverProof, text } = signedChallenge(hello, ticket, { change, nowMs: this.now() });
     this.version = (JSON.parse(canonical) as { selectedVersion?: unknown }).selectedVersion;
     this.sendRaw(text);
     const responseText = await this.nextPlain();

@@ -37,6 +37,8 @@ export function spawnHandMadeRunner(options: {
   readonly reconnectGraceMs?: number;
   /** The runner to start (its argv before the flags): this one's bin unless given (upstream's, say). */
   readonly command?: readonly [string, ...string[]];
+  /** Added to the runner's environment (`CODEX_HOME` for the fake app-server, say). */
+  readonly env?: Readonly<Record<string, string>>;
 }): HandMadeRun {
   const [file, ...leading] = options.command ?? [process.execPath, BIN];
   const child = childForTest(() =>
@@ -55,7 +57,11 @@ export function spawnHandMadeRunner(options: {
         ...(options.extra ?? []),
       ],
       {
-        env: { ...process.env, PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: options.ticket ?? HAND_MADE_TICKET },
+        env: {
+          ...process.env,
+          ...options.env,
+          PAPERCLIP_RUNNER_BOOTSTRAP_TICKET: options.ticket ?? HAND_MADE_TICKET,
+        },
         stdio: ["ignore", "ignore", "pipe"],
       },
     ),

@@ -1,6 +1,7 @@
 import { RunnerError } from "@paperclipai/errors";
 import type WebSocket from "ws";
 import { type ConnectionEnvelope, checkControlEnvelope } from "./control-envelope.js";
+import { checkWelcomeExpiry } from "./credential-expiry.js";
 import { type AuthHello, authHello, type HelloInput, sessionKeys, verifyChallenge } from "./handshake.js";
 import { checkWelcomeLease } from "./lease-binding.js";
 import { type LeaseExpiry, leaseClock, leaseExpiry } from "./lease-expiry.js";
@@ -17,6 +18,12 @@ export interface Welcome {
   /** The lease's expiry, counted from the welcome's arrival (`lease-expiry.ts`). */
   readonly leaseExpiry: LeaseExpiry;
   readonly revocationEpoch: number;
+  /**
+   * The welcome names the lease renewal this runner speaks (`connectionLeaseRenewalVersion` 1): only
+   * then is the lease renewed. Without it upstream's runner sends no `lease_renew` either, and the
+   * lease lapses at its expiry.
+   */
+  readonly renewsLease: boolean;
   readonly ackedSourceSeq: number;
   readonly maxBatchEvents: number;
   readonly pendingCommands: readonly unknown[];
@@ -247,6 +254,7 @@ function readWelcome(message: unknown, version: number, input: HelloInput, arriv
     leaseId: payload.connectionLeaseId,
   });
   const expiry = leaseExpiry(message, payload, arrivedAtMs, "welcome");
+  checkWelcomeExpiry(expiry, arrivedAtMs);
   const epoch = revocationEpoch("welcome", payload.connectionLeaseRevocationEpoch, "welcome");
   const leaseToken = payload.connectionLeaseToken;
   // The server spends a ticket on a lease and grants its token in that welcome (a lease
@@ -278,6 +286,7 @@ function readWelcome(message: unknown, version: number, input: HelloInput, arriv
     leaseToken: typeof leaseToken === "string" ? leaseToken : null,
     leaseExpiry: expiry,
     revocationEpoch: epoch,
+    renewsLease: payload.connectionLeaseRenewalVersion === 1,
     ackedSourceSeq: payload.ackedSourceSeq,
     maxBatchEvents: typeof maxBatchEvents === "number" ? maxBatchEvents : DEFAULT_MAX_BATCH_EVENTS,
     pendingCommands: Array.isArray(payload.pendingCommands) ? payload.pendingCommands : [],

@@ -31,6 +31,7 @@ function challengeFor(
     runnerDigest: input.runnerDigest,
     selectedVersion: 2,
     credentialLeaseId: null,
+    credentialExpiresAtUnixMs: Date.now() + 60_000,
     revocationEpoch: 0,
   };
   change(challenge);

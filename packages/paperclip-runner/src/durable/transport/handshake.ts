@@ -3,8 +3,10 @@ import { RunnerError } from "@paperclipai/errors";
 import { canonicalJson } from "../../commands/canonical-json.js";
 import { type DurableIdentity, identityFields } from "../durable-identity.js";
 import type { CredentialMaterial } from "./credential.js";
+import { challengeCredentialExpiry } from "./credential-expiry.js";
 import { domainDigest, domainHmac } from "./domain-digest.js";
 import { checkChallengeLease, type LeaseBinding } from "./lease-binding.js";
+import { type LeaseExpiry, leaseClock } from "./lease-expiry.js";
 
 export const PRP_PROTOCOL = "paperclip.runner";
 /**
@@ -21,6 +23,8 @@ export interface HelloInput {
    * credential is the bootstrap ticket, whose welcome must grant a lease token.
    */
   readonly lease: LeaseBinding | null;
+  /** The expiry of that lease as the runner holds it: its challenge's expiry is counted from it. */
+  readonly leaseExpiry?: LeaseExpiry | null;
   readonly identity: DurableIdentity;
   readonly runnerVersion: string;
   readonly runnerDigest: string;
@@ -100,6 +104,11 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
     throw proofError(`the auth_challenge does not match this runner (${mismatched.join(", ")})`, "mismatch");
   }
   checkChallengeLease(challenge, input.lease);
+  challengeCredentialExpiry(
+    challenge.credentialExpiresAtUnixMs,
+    input.lease === null ? null : (input.leaseExpiry ?? null),
+    leaseClock(),
+  );
   const selectedVersion = challenge.selectedVersion;
   if (
     typeof selectedVersion !== "number" ||

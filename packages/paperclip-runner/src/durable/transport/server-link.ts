@@ -7,6 +7,7 @@ import type { HelloInput } from "./handshake.js";
 import { LeaseCredentials } from "./lease-credentials.js";
 import { leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { LeaseRenewal } from "./lease-renewal.js";
+import { leaseRevoked, revokedEpoch } from "./lease-revocation.js";
 import { controlEnvelope } from "./prp-envelope.js";
 import { checkRenewalAnswer } from "./renewal-answer.js";
 import { renewedRevocationEpoch } from "./revocation-epoch.js";
@@ -30,7 +31,7 @@ export interface ServerLinkDeps {
   readonly onWelcome: (welcome: Welcome) => Promise<void>;
   /** A message from the server other than the lease's own. */
   readonly onMessage: (message: Record<string, unknown>) => void;
-  /** The open connection failed (a message that breaks the protocol). */
+  /** The open connection failed (a message that breaks the protocol), or the server revoked the lease (`isLeaseRevoked`). */
   readonly onFailure: (error: unknown) => void;
 }
 
@@ -45,6 +46,10 @@ export class ServerLink {
   private open: OpenLink | null = null;
   /** The lease of the open connection expired unrenewed: the connection was closed, and the run stops. */
   private lapsed = false;
+  /** The server revoked the lease (`ERR_RUNNER_DURABLE_LEASE_REVOKED`): nothing more is applied, no reconnect follows. */
+  private revoked: Error | null = null;
+  /** The expiry the `lease_renew` sent on the open connection asked about; null while none awaits its answer. */
+  private asked: number | null = null;
 
   constructor(
     private readonly deps: ServerLinkDeps,
@@ -71,6 +76,7 @@ export class ServerLink {
         const connection = await this.authenticate({
           credential,
           lease,
+          leaseExpiry: this.credentials.leaseInUse,
           identity: this.deps.options.identity,
           runnerVersion: this.deps.options.runnerVersion,
           runnerDigest: this.deps.options.runnerDigest,
@@ -91,10 +97,11 @@ export class ServerLink {
         await closed;
         this.open = null;
         this.renewal.cancel();
+        if (this.revoked !== null) throw this.revoked;
         if (this.lapsed) throw leaseExpired(this.credentials.expiry.atUnixMs);
         this.deps.log("connection closed; reconnecting with the connection lease");
       } catch (error) {
-        if (this.lapsed) throw error;
+        if (this.lapsed || this.revoked !== null) throw error;
         if (error instanceof RefusedBeforeChallenge) {
           this.credentials.checkRefusal();
         } else if (!isConnectError(error)) {
@@ -136,34 +143,64 @@ export class ServerLink {
       revocationEpoch: welcome.revocationEpoch,
     });
     this.open = { connection, welcome };
+    // A renewal asked on an earlier connection is answered there or not at all.
+    this.asked = null;
+    if (!welcome.renewsLease) {
+      this.deps.log(
+        "the welcome names no connectionLeaseRenewalVersion this runner speaks (1): the lease is not renewed and lapses at its expiry",
+      );
+    }
     this.scheduleRenewal(welcome.revocationEpoch);
     await this.deps.onWelcome(welcome);
   }
 
-  /** A message on the connection `welcome` opened: a renewal keeps that welcome's lease epoch. */
+  /**
+   * A message on the connection `welcome` opened: a renewal keeps that welcome's lease epoch; a
+   * `revoke` ends the run. Thrown: the connection refuses the frame (and the run stops).
+   */
   private onMessage(message: Record<string, unknown>, arrivedAtMs: number, welcome: Welcome): void {
+    // After a revocation nothing the server sent behind it is applied.
+    if (this.revoked !== null) return;
+    const payload = (
+      typeof message.payload === "object" && message.payload !== null ? message.payload : {}
+    ) as Record<string, unknown>;
+    if (message.kind === "revoke") {
+      this.revoke(revokedEpoch(payload.revocationEpoch, welcome.revocationEpoch));
+      return;
+    }
     if (message.kind !== "lease_renewed") {
       this.deps.onMessage(message);
       return;
     }
-    const payload = (
-      typeof message.payload === "object" && message.payload !== null ? message.payload : {}
-    ) as Record<string, unknown>;
     // An expiry that is not a finite number (or none) is a bad frame: it used to be ignored, and
     // `1e400` (Infinity) would have been a lease that never lapses. All are checked before any
     // is taken up: a refused frame leaves the lease as it was.
     const expiry = leaseExpiry(message, payload, arrivedAtMs, "lease");
     const epoch = renewedRevocationEpoch(payload.connectionLeaseRevocationEpoch, welcome.revocationEpoch);
-    checkRenewalAnswer(payload.previousExpiresAtUnixMs, this.credentials.expiry.atUnixMs);
+    checkRenewalAnswer(payload.previousExpiresAtUnixMs, expiry.atUnixMs, this.asked);
+    this.asked = null;
     this.credentials.renewed(expiry);
     this.scheduleRenewal(epoch);
+  }
+
+  /**
+   * The server revoked the lease at `epoch`: as upstream's runner, this one stops at once, with no
+   * reconnect (the lease no longer holds), and the run records the revocation.
+   */
+  private revoke(epoch: number): void {
+    const revoked = leaseRevoked(epoch);
+    this.revoked = revoked;
+    this.renewal.cancel();
+    this.open?.connection.close();
+    this.deps.onFailure(revoked);
   }
 
   private scheduleRenewal(revocationEpoch: number): void {
     const renew = (expiresAtUnixMs: number): void => {
       const open = this.open;
-      if (open === null) return;
+      if (open === null || !open.welcome.renewsLease) return;
       const { welcome } = open;
+      this.asked = expiresAtUnixMs;
       open.connection.send(
         controlEnvelope(
           this.deps.options.identity,

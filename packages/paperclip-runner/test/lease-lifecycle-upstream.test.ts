@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import { handMadeServer, type PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
+import { type Runner, startRunner } from "./helpers/hand-made-side-by-side.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
+
+// Side by side: our runner and upstream's Rust runner (2026.916.1) against the same hand-made
+// server, over the lease's life: a server `revoke`, a `lease_renewed` not asked for or moving the
+// expiry back, a welcome without the renewal version, a welcome or a reconnect's challenge naming
+// an expiry already passed. Both act alike (docs/compatibility.md, "leases and reconnect").
+
+/** A runner welcomed on its ticket (`payload` merged over the welcome): the connection and the run. */
+async function welcomed(which: Runner, payload: Record<string, unknown> = {}) {
+  const server = await handMadeServer();
+  const stateDir = join(tempDirForTest(), "state");
+  const run = spawnHandMadeRunner({
+    endpoint: ["--connect-url", server.url],
+    stateDir,
+    reconnectGraceMs: 10_000,
+    ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
+  });
+  const conn = await server.nextConnection();
+  await conn.handshake(HAND_MADE_TICKET);
+  conn.welcome(payload);
+  return { server, run, conn, stateDir };
+}
+
+const lifecycle = async (stateDir: string): Promise<unknown> =>
+  (JSON.parse(await readFile(join(stateDir, "runner-state.json"), "utf8")) as { lifecycle: unknown })
+    .lifecycle;
+
+async function renewAsked(conn: PeerConnection): Promise<number> {
+  const renew = await conn.waitFor((message) => message.kind === "lease_renew");
+  if (renew === null) throw new Error("the runner closed before renewing its lease");
+  return (renew.payload as { connectionLeaseExpiresAtUnixMs: number }).connectionLeaseExpiresAtUnixMs;
+}
+
+const stopped = async (run: HandMadeRun): Promise<void> => expect(await run.closed).toBe(1);
+
+describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { timeout: 60_000 }, (which) => {
+  it("a revoke above the authenticated epoch: exit 0, the state says revoked", async () => {
+    const { run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+    expect(await run.closed).toBe(0);
+    expect(await lifecycle(stateDir)).toBe("revoked");
+  });
+
+  it.each([
+    ["the same epoch", 2],
+    ["a lower epoch", 1],
+    ["no epoch", undefined],
+  ])("a revoke naming %s: stops (exit 1), not revoked", async (_name, epoch) => {
+    const { run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    conn.send({ kind: "revoke", payload: { revocationEpoch: epoch } });
+    await stopped(run);
+    expect(await lifecycle(stateDir)).not.toBe("revoked");
+  });
+
+  it("a lease_renewed never asked for, naming the current expiry: stops", async () => {
+    const { run, conn } = await welcomed(which);
+    conn.grantLease(120_000);
+    await stopped(run);
+  });
+
+  it("a lease_renewed moving the expiry back: stops", async () => {
+    const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 2_000 });
+    const asked = await renewAsked(conn);
+    conn.send({
+      kind: "lease_renewed",
+      payload: {
+        previousExpiresAtUnixMs: asked,
+        connectionLeaseExpiresAtUnixMs: asked - 500,
+        connectionLeaseRevocationEpoch: 0,
+      },
+    });
+    await stopped(run);
+  });
+
+  it("a welcome naming no connectionLeaseRenewalVersion: no lease_renew, the lease lapses", async () => {
+    const { run, conn } = await welcomed(which, {
+      connectionLeaseRenewalVersion: undefined,
+      connectionLeaseExpiresAtUnixMs: Date.now() + 1_000,
+    });
+    await stopped(run);
+    expect(conn.received.filter((message) => message.kind === "lease_renew")).toEqual([]);
+  });
+
+  it("a ticket's welcome granting a lease already expired: stops", async () => {
+    const { run } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() - 1_000 });
+    await stopped(run);
+  });
+
+  it("a reconnect's challenge naming a lease expiry already passed is not answered", async () => {
+    const server = await handMadeServer();
+    const run = startRunner(which, server.url);
+    const leaseToken = `lease_${randomUUID()}`;
+    const first = await server.nextConnection();
+    await first.handshake(HAND_MADE_TICKET);
+    const expiry = first.now() + 60_000;
+    first.welcome({ connectionLeaseToken: leaseToken, connectionLeaseExpiresAtUnixMs: expiry });
+    first.close();
+    const next = await server.nextConnection();
+    const hello = JSON.parse((await next.nextPlain()) ?? "null") as { payload: Record<string, unknown> };
+    const change = (challenge: Record<string, unknown>): void => {
+      challenge.credentialExpiresAtUnixMs = expiry - 120_000;
+    };
+    next.sendRaw(signedChallenge(hello, leaseToken, { change }).text);
+    expect(await next.nextPlain()).toBeNull();
+    run.child.kill("SIGKILL");
+  });
+});

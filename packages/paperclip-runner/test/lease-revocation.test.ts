@@ -1,0 +1,88 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
+import { handMadeServer } from "./helpers/hand-made-prp-server.js";
+import {
+  durableState,
+  HAND_MADE_TICKET,
+  launchRunner,
+  spawnHandMadeRunner,
+} from "./helpers/hand-made-runner.js";
+
+// The server's `revoke` (upstream's runner: "connection capability was revoked"): a revocation
+// epoch above the authenticated one ends the run at once, the provider stopped, the state kept with
+// `lifecycle: "revoked"`, exit 0, no reconnect. One that does not advance the epoch is a bad frame.
+// The built bin against the hand-made server, on loopback, with the fake Codex app-server.
+
+describe("a server revoke", { timeout: 60_000 }, () => {
+  it("above the authenticated epoch: the provider is stopped, the state says revoked, exit 0", async () => {
+    await withWork(async (work) => {
+      const { cwd, codexHome } = workPaths(work);
+      await mkdir(cwd, { recursive: true });
+      await mkdir(codexHome, { recursive: true });
+      const server = await handMadeServer();
+      const stateDir = join(work, "state");
+      const run = spawnHandMadeRunner({
+        endpoint: ["--connect-url", server.url],
+        stateDir,
+        env: { CODEX_HOME: codexHome },
+      });
+      const conn = await server.nextConnection();
+      await conn.handshake(HAND_MADE_TICKET);
+      conn.welcome({ connectionLeaseRevocationEpoch: 2 });
+      conn.sendCommand({
+        commandId: "prepare",
+        controllerSeq: 1,
+        type: "run.prepare",
+        payload: codexPrepare(work),
+      });
+      expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
+      conn.sendCommand({
+        commandId: "open",
+        controllerSeq: 2,
+        type: "session.open",
+        payload: { reuse: "same_session" },
+      });
+      const opened = await conn.resultOf("open");
+      expect(opened).toMatchObject({ status: "completed", result: { status: "started" } });
+      const pid = (opened as { result: { processId: number } }).result.processId;
+      expect(isAlive(pid)).toBe(true);
+      conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+      // Sent behind the revoke: never applied.
+      conn.sendCommand({ commandId: "drain", controllerSeq: 3, type: "runner.drain" });
+      expect(await run.closed).toBe(0);
+      const stderr = run.stderr();
+      expect(stderr).toContain(
+        "ERR_RUNNER_DURABLE_LEASE_REVOKED: connection lease revoked by the server at revocation epoch 3",
+      );
+      expect(isAlive(pid)).toBe(false);
+      const state = await durableState(stateDir);
+      expect(state.lifecycle).toBe("revoked");
+      expect(state.recoverableFailure).toBeNull();
+      expect(state.diagnostics.at(-1)).toMatch(/^ERR_RUNNER_DURABLE_LEASE_REVOKED: /);
+      expect(state.processedCommands.open).toMatchObject({ status: "done" });
+      expect(state.processedCommands.drain).toBeUndefined();
+      expect(conn.resultsOf("drain")).toEqual([]);
+    });
+  });
+
+  it.each([
+    ["the same epoch", 2, "does not advance the authenticated 2"],
+    ["a lower epoch", 1, "does not advance the authenticated 2"],
+    ["no epoch", undefined, "is not a non-negative integer"],
+  ])("naming %s: a bad frame, the run stops with its state kept", async (_name, epoch, says) => {
+    const server = await handMadeServer();
+    const runner = launchRunner(server.url);
+    const conn = await server.nextConnection();
+    await conn.handshake(HAND_MADE_TICKET);
+    conn.welcome({ connectionLeaseRevocationEpoch: 2 });
+    conn.send({ kind: "revoke", payload: { revocationEpoch: epoch } });
+    const { code, stderr } = await runner.exited;
+    expect(code).toBe(1);
+    expect(stderr).toContain("code: ERR_RUNNER_DURABLE_FRAME_INVALID");
+    expect(stderr).toContain(says);
+    expect((await durableState(runner.stateDir)).lifecycle).toBe("recoverable_failure");
+  });
+});
