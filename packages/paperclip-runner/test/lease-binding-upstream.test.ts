@@ -80,18 +80,8 @@ describe.each<Runner>(["upstream", "ours"])(
       await conn.handshake(HAND_MADE_TICKET);
       // A short lease: both runners ask for its renewal within a second or so.
       conn.welcome({ connectionLeaseExpiresAtUnixMs: conn.now() + 2_000 });
-      const renew = await conn.waitFor((message) => message.kind === "lease_renew");
-      if (renew === null) throw new Error("the runner closed before renewing its lease");
-      const asked = (renew.payload as { connectionLeaseExpiresAtUnixMs: number })
-        .connectionLeaseExpiresAtUnixMs;
-      conn.send({
-        kind: "lease_renewed",
-        payload: {
-          previousExpiresAtUnixMs: offset === null ? undefined : asked + offset,
-          connectionLeaseExpiresAtUnixMs: asked + 60_000,
-          connectionLeaseRevocationEpoch: 0,
-        },
-      });
+      const asked = await conn.renewalAsked();
+      conn.answerRenewal(offset === null ? undefined : asked + offset, asked + 60_000);
       await conn.closed;
       // Upstream's runner: "lease renewal changed the authenticated binding"; ours: the coded refusal.
       expect(await run.closed).toBe(1);

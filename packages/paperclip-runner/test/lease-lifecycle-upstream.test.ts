@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { handMadeServer, type PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
 import { type Runner, startRunner } from "./helpers/hand-made-side-by-side.js";
 import { upstreamRunner } from "./helpers/upstream-runner.js";
@@ -32,12 +32,6 @@ async function welcomed(which: Runner, payload: Record<string, unknown> = {}) {
 const lifecycle = async (stateDir: string): Promise<unknown> =>
   (JSON.parse(await readFile(join(stateDir, "runner-state.json"), "utf8")) as { lifecycle: unknown })
     .lifecycle;
-
-async function renewAsked(conn: PeerConnection): Promise<number> {
-  const renew = await conn.waitFor((message) => message.kind === "lease_renew");
-  if (renew === null) throw new Error("the runner closed before renewing its lease");
-  return (renew.payload as { connectionLeaseExpiresAtUnixMs: number }).connectionLeaseExpiresAtUnixMs;
-}
 
 const stopped = async (run: HandMadeRun): Promise<void> => expect(await run.closed).toBe(1);
 
@@ -68,15 +62,8 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
 
   it("a lease_renewed moving the expiry back: stops", async () => {
     const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 2_000 });
-    const asked = await renewAsked(conn);
-    conn.send({
-      kind: "lease_renewed",
-      payload: {
-        previousExpiresAtUnixMs: asked,
-        connectionLeaseExpiresAtUnixMs: asked - 500,
-        connectionLeaseRevocationEpoch: 0,
-      },
-    });
+    const asked = await conn.renewalAsked();
+    conn.answerRenewal(asked, asked - 500);
     await stopped(run);
   });
 

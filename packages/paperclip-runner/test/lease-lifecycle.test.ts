@@ -37,18 +37,8 @@ describe("the connection lease's life", { timeout: 30_000 }, () => {
     const conn = await server.nextConnection();
     await conn.handshake(HAND_MADE_TICKET);
     conn.welcome({ connectionLeaseExpiresAtUnixMs: conn.now() + 2_000 });
-    const renew = await conn.waitFor((message) => message.kind === "lease_renew");
-    if (renew === null) throw new Error("the runner closed before renewing its lease");
-    const asked = (renew.payload as { connectionLeaseExpiresAtUnixMs: number })
-      .connectionLeaseExpiresAtUnixMs;
-    conn.send({
-      kind: "lease_renewed",
-      payload: {
-        previousExpiresAtUnixMs: asked,
-        connectionLeaseExpiresAtUnixMs: asked - 500,
-        connectionLeaseRevocationEpoch: 0,
-      },
-    });
+    const asked = await conn.renewalAsked();
+    conn.answerRenewal(asked, asked - 500);
     await expectStopped(
       runner,
       "ERR_RUNNER_DURABLE_FRAME_INVALID",

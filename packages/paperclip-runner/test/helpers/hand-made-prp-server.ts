@@ -341,6 +341,21 @@ export class PeerConnection {
     return this.lease?.expiresAtUnixMs;
   }
 
+  /** Waits for the runner's `lease_renew`: the expiry it asks to renew. */
+  async renewalAsked(): Promise<number> {
+    const renew = await this.waitFor((message) => message.kind === "lease_renew");
+    if (renew === null) throw new Error("the runner closed before renewing its lease");
+    return (renew.payload as { connectionLeaseExpiresAtUnixMs: number }).connectionLeaseExpiresAtUnixMs;
+  }
+
+  /** Sends `lease_renewed` with the fields as given, however wrong: the renewal a test answers. */
+  answerRenewal(previousExpiresAtUnixMs: number | undefined, connectionLeaseExpiresAtUnixMs: number): void {
+    this.send({
+      kind: "lease_renewed",
+      payload: { previousExpiresAtUnixMs, connectionLeaseExpiresAtUnixMs, connectionLeaseRevocationEpoch: 0 },
+    });
+  }
+
   /**
    * Sends `lease_renewed` granting the lease for `lengthMs` from now on this server's clock (its
    * `sentAt` and expiry read the same instant, so the runner is given exactly `lengthMs`);
