@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { welcomeWithBoundLease } from "./helpers/bound-lease.js";
 import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import {
@@ -17,20 +18,13 @@ import {
 // ("authentication challenge changed the credential lease binding", "welcome changed the
 // authenticated connection lease binding"); ours stops with a coded error, its state kept.
 
-const LEASE_ID = "connection_lease_1";
-
 /** A runner welcomed with a lease of `epoch`, its connection then cut: the lease reconnect's connection. */
 async function reconnecting(which: Runner, epoch: number) {
   const server = await handMadeServer();
   const run = startRunner(which, server.url);
   const leaseToken = `lease_${randomUUID()}`;
   const first = await server.nextConnection();
-  await first.handshake(HAND_MADE_TICKET);
-  first.welcome({
-    connectionLeaseToken: leaseToken,
-    connectionLeaseId: LEASE_ID,
-    connectionLeaseRevocationEpoch: epoch,
-  });
+  await welcomeWithBoundLease(first, leaseToken, epoch);
   // Both runners hold the connection a welcome opened (upstream's sends nothing unprompted).
   await expectStaysOpen(first);
   first.close();

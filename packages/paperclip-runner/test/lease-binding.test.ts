@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { BOUND_LEASE_ID as LEASE_ID, welcomeWithBoundLease } from "./helpers/bound-lease.js";
 import { handMadeServer, PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
 import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
 
@@ -9,20 +10,13 @@ import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./h
 // the runner never saw is refused with a coded error; the run's journal and outbox are kept for
 // the next runner. The built bin against the hand-made server, on loopback.
 
-const LEASE_ID = "connection_lease_1";
-
 /** A runner welcomed with a lease (`epoch`), `run.prepare` journalled, then its connection cut. */
 async function reconnecting(epoch = 0) {
   const server = await handMadeServer();
   const runner = launchRunner(server.url);
   const leaseToken = `lease_${randomUUID()}`;
   const first = await server.nextConnection();
-  await first.handshake(HAND_MADE_TICKET);
-  first.welcome({
-    connectionLeaseToken: leaseToken,
-    connectionLeaseId: LEASE_ID,
-    connectionLeaseRevocationEpoch: epoch,
-  });
+  await welcomeWithBoundLease(first, leaseToken, epoch);
   first.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
   expect(await first.resultOf("prepare")).toMatchObject({ status: "completed" });
   first.close();
