@@ -43,6 +43,27 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
     expect(await lifecycle(stateDir)).toBe("revoked");
   });
 
+  it("a relaunch on the revoked state with a fresh ticket: no handshake, the state left revoked", async () => {
+    const { server, run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+    expect(await run.closed).toBe(0);
+    const revokedState = await readFile(join(stateDir, "runner-state.json"), "utf8");
+    const relaunched = spawnHandMadeRunner({
+      endpoint: ["--connect-url", server.url],
+      stateDir,
+      ticket: "bootstrap_00000000-0000-4000-8000-0000000000bb",
+      ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
+    });
+    // Upstream's runner exits at once, 0, saying nothing; ours says why, with a code, and exits 1
+    // (docs/compatibility.md): the launcher would relaunch again on a 0.
+    if (which === "upstream") expect(await relaunched.closed).toBe(0);
+    else {
+      expect(await relaunched.closed).toBe(1);
+      expect(relaunched.stderr()).toContain("code: ERR_RUNNER_DURABLE_STATE_REVOKED");
+    }
+    expect(await readFile(join(stateDir, "runner-state.json"), "utf8")).toBe(revokedState);
+  });
+
   it.each([
     ["the same epoch", 2],
     ["a lower epoch", 1],
