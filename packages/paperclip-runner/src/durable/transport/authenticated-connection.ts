@@ -64,7 +64,8 @@ export class AuthenticatedConnection {
 
   /**
    * Runs the handshake on `socket`. `onServerProven` is called once the peer's challenge carries
-   * a valid server proof: from then on the peer is known to hold the credential, and a failure is
+   * a valid server proof for this hello, before the challenge's other checks: from then on the
+   * peer is known to hold the credential, and a failure (a challenge naming another lease, say) is
    * the server's; before it, the peer may be anyone who reached the socket.
    */
   static async open(
@@ -77,8 +78,7 @@ export class AuthenticatedConnection {
       const hello: AuthHello = authHello(input);
       socket.send(JSON.stringify(hello.message));
       const { message: challengeMessage } = await inbox.next(true);
-      const challenge = verifyChallenge(challengeMessage, hello, input);
-      hooks.onServerProven?.();
+      const challenge = verifyChallenge(challengeMessage, hello, input, () => hooks.onServerProven?.());
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
       const sealed = await inbox.next(false);
