@@ -225,6 +225,20 @@ class Inbox {
   }
 }
 
+/**
+ * Whether `error` is the server's close after this runner's client proof (`closedAfterProof`).
+ * On a lease reconnect the server closes so when the lease's record changed between its challenge
+ * and the proof: a renewal the previous connection asked for, committed meanwhile. The next
+ * handshake's challenge names the renewed lease, so it is worth another attempt.
+ */
+export function isRefusedClientProof(error: unknown): boolean {
+  return (
+    error instanceof RunnerError &&
+    error.code === "ERR_RUNNER_DURABLE_SERVER_PROOF" &&
+    (error.details as { reason?: unknown } | undefined)?.reason === "refused_client_proof"
+  );
+}
+
 function closedAfterProof(): RunnerError {
   return new RunnerError(
     "ERR_RUNNER_DURABLE_SERVER_PROOF",
