@@ -13,7 +13,10 @@ import { HAND_MADE_TICKET, spawnHandMadeRunner } from "./helpers/hand-made-runne
 const renewals = (conn: PeerConnection): number[] =>
   conn.received
     .filter((message) => message.kind === "lease_renew")
-    .map((message) => (message.payload as { connectionLeaseExpiresAtUnixMs: number }).connectionLeaseExpiresAtUnixMs);
+    .map(
+      (message) =>
+        (message.payload as { connectionLeaseExpiresAtUnixMs: number }).connectionLeaseExpiresAtUnixMs,
+    );
 
 async function welcomedRunner(payload: Record<string, unknown>) {
   const server = await handMadeServer();
@@ -33,7 +36,9 @@ describe("a lease renewal the server does not answer at once", { timeout: 30_000
     // 4 s: asked once and left unanswered, the lease used to lapse and the run to stop.
     const { run, conn } = await welcomedRunner({ connectionLeaseExpiresAtUnixMs: Date.now() + 4_000 });
     const asked = await conn.renewalAsked();
-    const again = await conn.waitFor((message) => message.kind === "lease_renew" && renewals(conn).length >= 2);
+    const again = await conn.waitFor(
+      (message) => message.kind === "lease_renew" && renewals(conn).length >= 2,
+    );
     expect(again).not.toBeNull();
     expect(renewals(conn)).toEqual([asked, asked]);
     // The server answers both asks (the first arrived late): the second changes nothing.

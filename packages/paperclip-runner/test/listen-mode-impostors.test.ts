@@ -1,7 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { LISTEN_TICKET as TICKET, type Listening, listeningRunner, peerOn } from "./helpers/listening-runner.js";
+import {
+  type Listening,
+  listeningRunner,
+  peerOn,
+  LISTEN_TICKET as TICKET,
+} from "./helpers/listening-runner.js";
 
 // In listen mode the runner accepts whoever reaches its port first: on loopback, any local user.
 // Until a peer proves it holds the ticket (a valid server proof), it is nobody: what it sends, or

@@ -449,7 +449,8 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
       "Nothing to do on the runner: if the run continues, the server launches a runner for it on a fresh state directory.",
       "To reuse the directory for another run, remove it first (what it holds belongs to the revoked run).",
     ],
-    prevention: "Launch a runner on a state directory only for the run it holds; after a revocation, give the next runner a new directory.",
+    prevention:
+      "Launch a runner on a state directory only for the run it holds; after a revocation, give the next runner a new directory.",
   },
   ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: {
     family: "runner",
