@@ -4,6 +4,7 @@ import { isAlive, processesWith, tempDirForTest } from "@paperclipai/test-suppor
 import { describe, expect, it, vi } from "vitest";
 import { type HandMadeServer, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
+import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 
 // A red team's inputs to the durable runner that nobody's scripted server sends: a hand-made
 // PRP server (correct crypto, hostile content) drives the built bin. Each attack ends in a coded
@@ -22,15 +23,7 @@ async function preparedRunner(
   const conn = await server.nextConnection();
   await conn.handshake(TICKET);
   conn.welcome(welcome);
-  conn.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
-  expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
-  conn.sendCommand({
-    commandId: "open",
-    controllerSeq: 2,
-    type: "session.open",
-    payload: { reuse: "same_session" },
-  });
-  expect(await conn.resultOf("open")).toMatchObject({ status: "completed" });
+  await prepareAndOpen(conn);
   const ready = await conn.waitFor(
     (message) => (message.payload as { eventType?: unknown }).eventType === "harness.ready",
   );

@@ -5,13 +5,15 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
-import { type Runner, startRunner } from "./helpers/hand-made-side-by-side.js";
+import { expectStaysOpen, type Runner, startRunner } from "./helpers/hand-made-side-by-side.js";
 import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Side by side: our runner and upstream's Rust runner (2026.916.1) against the same hand-made
-// server, over the lease's life: a server `revoke`, a `lease_renewed` not asked for or moving the
-// expiry back, a welcome without the renewal version, a welcome or a reconnect's challenge naming
-// an expiry already passed. Both act alike (docs/compatibility.md, "leases and reconnect").
+// server, over the lease's life: a server `revoke` (and a relaunch after it), a `lease_renewed` not
+// asked for or moving the expiry back, a renewal unanswered or committed across a reconnect, a
+// welcome without the renewal version, a welcome or a reconnect's challenge naming an expiry
+// already passed. Both act alike (docs/compatibility.md, "leases and reconnect"), but for the
+// relaunch's exit.
 
 /** A runner welcomed on its ticket (`payload` merged over the welcome): the connection and the run. */
 async function welcomed(which: Runner, payload: Record<string, unknown> = {}) {
@@ -43,6 +45,27 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
     expect(await lifecycle(stateDir)).toBe("revoked");
   });
 
+  it("a relaunch on the revoked state with a fresh ticket: no handshake, the state left revoked", async () => {
+    const { server, run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+    expect(await run.closed).toBe(0);
+    const revokedState = await readFile(join(stateDir, "runner-state.json"), "utf8");
+    const relaunched = spawnHandMadeRunner({
+      endpoint: ["--connect-url", server.url],
+      stateDir,
+      ticket: "bootstrap_00000000-0000-4000-8000-0000000000bb",
+      ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
+    });
+    // Upstream's runner exits at once, 0, saying nothing; ours says why, with a code, and exits 1
+    // (docs/compatibility.md): the launcher would relaunch again on a 0.
+    if (which === "upstream") expect(await relaunched.closed).toBe(0);
+    else {
+      expect(await relaunched.closed).toBe(1);
+      expect(relaunched.stderr()).toContain("code: ERR_RUNNER_DURABLE_STATE_REVOKED");
+    }
+    expect(await readFile(join(stateDir, "runner-state.json"), "utf8")).toBe(revokedState);
+  });
+
   it.each([
     ["the same epoch", 2],
     ["a lower epoch", 1],
@@ -65,6 +88,28 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
     const asked = await conn.renewalAsked();
     conn.answerRenewal(asked, asked - 500);
     await stopped(run);
+  });
+
+  it("a lease_renew left unanswered is asked again before the lapse; both answers are taken", async () => {
+    const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 4_000 });
+    const asked = await conn.renewalAsked();
+    const isRenew = (message: Record<string, unknown>): boolean => message.kind === "lease_renew";
+    expect(await conn.waitFor((m) => isRenew(m) && conn.received.filter(isRenew).length >= 2)).not.toBeNull();
+    const renewedTo = conn.now() + 60_000;
+    conn.answerRenewal(asked, renewedTo);
+    conn.answerRenewal(asked, renewedTo);
+    await expectStaysOpen(conn);
+    expect(run.child.exitCode).toBeNull();
+  });
+
+  it("a lease reconnect whose client proof the server closes on is tried again", async () => {
+    const leaseToken = `lease_${randomUUID()}`;
+    const { server, run, conn } = await welcomed(which, { connectionLeaseToken: leaseToken });
+    conn.close();
+    const refusing = await server.nextConnection();
+    await refusing.handshake(leaseToken);
+    refusing.close();
+    expect(await Promise.race([server.nextConnection(), run.closed.then(() => null)])).not.toBeNull();
   });
 
   it("a welcome naming no connectionLeaseRenewalVersion: no lease_renew, the lease lapses", async () => {

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
@@ -10,10 +10,12 @@ import {
   launchRunner,
   spawnHandMadeRunner,
 } from "./helpers/hand-made-runner.js";
+import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 
 // The server's `revoke` (upstream's runner: "connection capability was revoked"): a revocation
 // epoch above the authenticated one ends the run at once, the provider stopped, the state kept with
-// `lifecycle: "revoked"`, exit 0, no reconnect. One that does not advance the epoch is a bad frame.
+// `lifecycle: "revoked"`, exit 0, no reconnect; a relaunch on that state refuses to resume it. One
+// that does not advance the epoch is a bad frame.
 // The built bin against the hand-made server, on loopback, with the fake Codex app-server.
 
 describe("a server revoke", { timeout: 60_000 }, () => {
@@ -32,21 +34,8 @@ describe("a server revoke", { timeout: 60_000 }, () => {
       const conn = await server.nextConnection();
       await conn.handshake(HAND_MADE_TICKET);
       conn.welcome({ connectionLeaseRevocationEpoch: 2 });
-      conn.sendCommand({
-        commandId: "prepare",
-        controllerSeq: 1,
-        type: "run.prepare",
-        payload: codexPrepare(work),
-      });
-      expect(await conn.resultOf("prepare")).toMatchObject({ status: "completed" });
-      conn.sendCommand({
-        commandId: "open",
-        controllerSeq: 2,
-        type: "session.open",
-        payload: { reuse: "same_session" },
-      });
-      const opened = await conn.resultOf("open");
-      expect(opened).toMatchObject({ status: "completed", result: { status: "started" } });
+      const opened = await prepareAndOpen(conn, codexPrepare(work));
+      expect(opened).toMatchObject({ result: { status: "started" } });
       const pid = (opened as { result: { processId: number } }).result.processId;
       expect(isAlive(pid)).toBe(true);
       conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
@@ -65,6 +54,24 @@ describe("a server revoke", { timeout: 60_000 }, () => {
       expect(state.processedCommands.open).toMatchObject({ status: "done" });
       expect(state.processedCommands.drain).toBeUndefined();
       expect(conn.resultsOf("drain")).toEqual([]);
+
+      // The server's launcher takes exit 0 before the run's result as unexpected and relaunches
+      // with a fresh ticket: the revoked run is not resumed (no handshake, no provider), and the
+      // state file stays as the revocation left it.
+      const revokedState = await readFile(join(stateDir, "runner-state.json"), "utf8");
+      const relaunched = spawnHandMadeRunner({
+        endpoint: ["--connect-url", server.url],
+        stateDir,
+        ticket: "bootstrap_00000000-0000-4000-8000-0000000000bb",
+        env: { CODEX_HOME: codexHome },
+      });
+      const dialled = server.nextConnection();
+      expect(await relaunched.closed).toBe(1);
+      expect(relaunched.stderr()).toContain("code: ERR_RUNNER_DURABLE_STATE_REVOKED");
+      expect(relaunched.stderr()).not.toContain("resuming durable state");
+      // Dialled ahead while the state was read, it is closed with nothing sent.
+      expect(await (await dialled).nextPlain()).toBeNull();
+      expect(await readFile(join(stateDir, "runner-state.json"), "utf8")).toBe(revokedState);
     });
   });
 

@@ -1,64 +1,16 @@
-import { type ChildProcess, execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import WebSocket from "ws";
-import { PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
+import type { PeerConnection } from "./helpers/hand-made-prp-server.js";
+import {
+  type Listening,
+  listeningRunner,
+  peerOn,
+  LISTEN_TICKET as TICKET,
+} from "./helpers/listening-runner.js";
 
 // In listen mode the runner accepts whoever reaches its port first: on loopback, any local user.
 // Until a peer proves it holds the ticket (a valid server proof), it is nobody: what it sends, or
 // its silence, must not end the run nor keep the server that comes next from connecting.
-
-const TICKET = "bootstrap_00000000-0000-4000-8000-0000000000bb";
-const PATH = "/runner/v1";
-
-interface Listening {
-  readonly child: ChildProcess;
-  readonly port: number;
-  readonly stderr: () => string;
-  readonly exited: Promise<number | null>;
-  /** The first peer to reach the port (the one that found it listening). */
-  readonly first: PeerConnection;
-}
-
-/** The bin in listen mode, with the first peer that reached its port. */
-async function listeningRunner(extra: readonly string[] = []): Promise<Listening> {
-  return await startOnFreePorts("the runner in listen mode", async ([port]) => {
-    const run = spawnHandMadeRunner({
-      endpoint: ["--listen-address", "127.0.0.1", "--listen-port", String(port), "--listen-path", PATH],
-      stateDir: join(tempDirForTest(), "state"),
-      extra,
-      ticket: TICKET,
-      reconnectDelayMs: 10,
-    });
-    // EADDRINUSE in stderr is what startOnFreePorts retries on.
-    const failed = run.closed.then(() => {
-      throw Object.assign(new Error(`the runner exited: ${run.stderr()}`), {
-        code: run.stderr().includes("EADDRINUSE") ? "EADDRINUSE" : undefined,
-      });
-    });
-    failed.catch(() => undefined);
-    const first = await Promise.race([failed, peerOn(port, run.child)]);
-    return { child: run.child, port, stderr: run.stderr, exited: run.closed, first };
-  });
-}
-
-/** A peer connected to `child`'s port, retrying until it listens; throws once `child` has exited. */
-async function peerOn(port: number, child: ChildProcess): Promise<PeerConnection> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error("the runner has exited");
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${PATH}`);
-    // Attached before the upgrade completes: the runner's hello may arrive in the same read.
-    const peer = new PeerConnection(socket);
-    const opened = await new Promise<boolean>((resolve) => {
-      socket.once("open", () => resolve(true));
-      socket.once("error", () => resolve(false));
-    });
-    if (opened) return peer;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The server: connects, proves the ticket, welcomes, and sees `run.prepare` applied; `onHello` runs on its hello. */
 async function serverPrepares(runner: Listening, onHello: () => void = () => undefined): Promise<void> {

@@ -438,6 +438,20 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     ],
     prevention: "None needed: revocation is the server's decision.",
   },
+  ERR_RUNNER_DURABLE_STATE_REVOKED: {
+    family: "runner",
+    title: "The run in the state directory was revoked",
+    message: "the state directory holds a run whose connection lease the server revoked; it is not resumed",
+    meaning:
+      "`runner-state.json` in `--state-dir` says `lifecycle: \"revoked\"`: an earlier runner stopped there because the server revoked its connection lease (`ERR_RUNNER_DURABLE_LEASE_REVOKED`). A revocation is the server's decision that this runner no longer serves the run, so the run is not resumed: the runner refuses before it recovers the state (the file stays as the revocation left it), before any handshake spends the ticket, and before any harness or provider starts, and exits 1. Upstream's runner does not resume a revoked state either (it exits 0 at once, saying nothing). Before 2026-12-06 a relaunch resumed the revoked run as if nothing had happened.",
+    when: "The server's launcher relaunched the runner after the revocation (it takes any exit before the run's terminal result, exit 0 included, as unexpected), or an operator restarted it by hand on the same state directory.",
+    solutions: [
+      "Nothing to do on the runner: if the run continues, the server launches a runner for it on a fresh state directory.",
+      "To reuse the directory for another run, remove it first (what it holds belongs to the revoked run).",
+    ],
+    prevention:
+      "Launch a runner on a state directory only for the run it holds; after a revocation, give the next runner a new directory.",
+  },
   ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: {
     family: "runner",
     title: "The runner could not reconnect in time",

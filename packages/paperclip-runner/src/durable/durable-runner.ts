@@ -5,6 +5,7 @@ import { CommandApplier } from "./engine/command-applier.js";
 import type { DurableEngine, EngineEvent } from "./engine/durable-engine.js";
 import type { DurableState } from "./state/durable-state.js";
 import type { DurableStore } from "./state/durable-store.js";
+import { FirstTerminalCause } from "./state/first-terminal-cause.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
@@ -54,6 +55,7 @@ export class DurableRunner {
   private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
   private failed = false;
+  private readonly terminal = new FirstTerminalCause();
 
   constructor(
     private readonly deps: DurableRunnerDeps,
@@ -92,6 +94,7 @@ export class DurableRunner {
       turnId: this.deps.options.identity.turnId,
       historyLimit: this.deps.options.commandHistoryLimit,
       sendResult: (result) => this.sendResult(result),
+      claimStreamEnd: () => this.terminal.claim("stream_end"),
       onStreamEnd: (commandId) => {
         this.ending = { commandId };
       },
@@ -113,10 +116,16 @@ export class DurableRunner {
       // A revocation is the server's decision, not a failure: `revoked`, as upstream's runner writes it, and exit 0.
       const revoked = isLeaseRevoked(outcome.error);
       const summary = failureSummary(outcome.error);
+      // The first terminal cause names the lifecycle: a shutdown already durable keeps its `stopped`.
+      const first = this.terminal.claim("failure");
       this.committer.update((state) => ({
         ...state,
-        lifecycle: revoked ? "revoked" : "recoverable_failure",
-        recoverableFailure: revoked ? null : summary,
+        ...(first
+          ? {
+              lifecycle: revoked ? "revoked" : "recoverable_failure",
+              recoverableFailure: revoked ? null : summary,
+            }
+          : {}),
         diagnostics: [...state.diagnostics, summary].slice(-MAX_DIAGNOSTICS),
       }));
       if (!revoked) {
@@ -133,6 +142,8 @@ export class DurableRunner {
 
   private fail(error: unknown): void {
     this.failed = true;
+    // Claimed at once: a shutdown completing after this (its harness stopped by the failure) must not write `stopped`.
+    this.terminal.claim("failure");
     this.settle({ ok: false, error });
   }
 

@@ -22,6 +22,11 @@ export interface CommandApplierDeps {
   /** Commands the journal holds (`--command-history-limit`). */
   readonly historyLimit: number;
   readonly sendResult: (result: Record<string, unknown>) => void;
+  /**
+   * Whether the end of the command stream may write the lifecycle (`FirstTerminalCause`): false once
+   * the run failed or was revoked first. Asked as the lifecycle is written.
+   */
+  readonly claimStreamEnd: () => boolean;
   /** Called with the id of a `runner.shutdown`/`runner.suspend` once its result is durable. */
   readonly onStreamEnd: (commandId: string) => void;
 }
@@ -94,7 +99,7 @@ export class CommandApplier {
     const result = await this.apply(reading.command);
     committer.update((state) => {
       const next = withCommandRecord(state, { ...record, status: "done", result });
-      if (!LIFECYCLE_END.has(command.type)) return next;
+      if (!LIFECYCLE_END.has(command.type) || !this.deps.claimStreamEnd()) return next;
       return { ...next, lifecycle: command.type === "runner.suspend" ? "suspended" : "stopped" };
     });
     await committer.commit();

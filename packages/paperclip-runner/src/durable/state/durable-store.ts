@@ -6,6 +6,7 @@ import type { DurableIdentity } from "../durable-identity.js";
 import { recoverDurableState } from "./command-journal.js";
 import { type DurableState, initialDurableState } from "./durable-state.js";
 import { parseDurableState } from "./parse-durable-state.js";
+import { refuseRevokedState } from "./revoked-state.js";
 
 /** The file the Paperclip server reads from the runner's state directory. */
 export const DURABLE_STATE_FILE = "runner-state.json";
@@ -26,7 +27,7 @@ export interface DurableStore {
  * Opens `--state-dir` for durable mode: a private directory (created 0700), one
  * runner at a time (the state lock), and the previous process's state recovered
  * and written back before anything is sent, so a second crash cannot bring a
- * pending command back.
+ * pending command back. A run the server revoked is not served again (`refuseRevokedState`).
  */
 export async function openDurableStore(
   stateDir: string,
@@ -37,7 +38,9 @@ export async function openDurableStore(
   const lock = await acquireStateLock(stateDir);
   try {
     const text = await readStateFile(join(stateDir, DURABLE_STATE_FILE));
-    const recovery = text === null ? null : recoverDurableState(parseDurableState(text, identity));
+    const previous = text === null ? null : parseDurableState(text, identity);
+    if (previous !== null) refuseRevokedState(previous);
+    const recovery = previous === null ? null : recoverDurableState(previous);
     const initial = recovery?.state ?? initialDurableState(identity, runner.version, runner.digest);
     const save = (state: DurableState): Promise<void> =>
       atomicPrivateWrite(stateDir, DURABLE_STATE_FILE, `${JSON.stringify(state)}\n`);

@@ -64,7 +64,8 @@ export class AuthenticatedConnection {
 
   /**
    * Runs the handshake on `socket`. `onServerProven` is called once the peer's challenge carries
-   * a valid server proof: from then on the peer is known to hold the credential, and a failure is
+   * a valid server proof for this hello, before the challenge's other checks: from then on the
+   * peer is known to hold the credential, and a failure (a challenge naming another lease, say) is
    * the server's; before it, the peer may be anyone who reached the socket.
    */
   static async open(
@@ -77,8 +78,7 @@ export class AuthenticatedConnection {
       const hello: AuthHello = authHello(input);
       socket.send(JSON.stringify(hello.message));
       const { message: challengeMessage } = await inbox.next(true);
-      const challenge = verifyChallenge(challengeMessage, hello, input);
-      hooks.onServerProven?.();
+      const challenge = verifyChallenge(challengeMessage, hello, input, () => hooks.onServerProven?.());
       socket.send(JSON.stringify(challenge.response));
       const channel = new SecureChannel(sessionKeys(input.credential.authKey, challenge));
       const sealed = await inbox.next(false);
@@ -223,6 +223,20 @@ class Inbox {
     this.release();
     return { queued: this.messages.splice(0), closed: this.closed };
   }
+}
+
+/**
+ * Whether `error` is the server's close after this runner's client proof (`closedAfterProof`).
+ * On a lease reconnect the server closes so when the lease's record changed between its challenge
+ * and the proof: a renewal the previous connection asked for, committed meanwhile. The next
+ * handshake's challenge names the renewed lease, so it is worth another attempt.
+ */
+export function isRefusedClientProof(error: unknown): boolean {
+  return (
+    error instanceof RunnerError &&
+    error.code === "ERR_RUNNER_DURABLE_SERVER_PROOF" &&
+    (error.details as { reason?: unknown } | undefined)?.reason === "refused_client_proof"
+  );
 }
 
 function closedAfterProof(): RunnerError {

@@ -73,8 +73,14 @@ const HEX_64 = /^[0-9a-f]{64}$/;
  * Checks the server's `auth_challenge` before anything else: the server must prove
  * it holds the credential's key over the exact challenge, which must echo our
  * nonce, credential, identity and lease (`lease-binding.ts`). Throws `ERR_RUNNER_DURABLE_SERVER_PROOF` otherwise.
+ * `onProven` is called as soon as the proof is found valid for this hello, before the other checks.
  */
-export function verifyChallenge(message: unknown, hello: AuthHello, input: HelloInput): VerifiedChallenge {
+export function verifyChallenge(
+  message: unknown,
+  hello: AuthHello,
+  input: HelloInput,
+  onProven: () => void = () => undefined,
+): VerifiedChallenge {
   if (!isRecord(message) || message.protocol !== PRP_PROTOCOL || message.kind !== "auth_challenge") {
     throw proofError("the server did not answer auth_hello with an auth_challenge", "not_a_challenge");
   }
@@ -93,9 +99,16 @@ export function verifyChallenge(message: unknown, hello: AuthHello, input: Hello
   }
   // Authentic, yet it must be about this connection and this run.
   const identity = identityFields(input.identity);
-  const mismatched = [
+  const stale = [
     ...(challenge.credentialId === input.credential.credentialId ? [] : ["credentialId"]),
     ...(challenge.clientNonce === hello.clientNonce ? [] : ["clientNonce"]),
+  ];
+  // The proof covers this hello's credential and nonce: naming them, the peer holds the credential
+  // now (a challenge captured earlier and replayed would not), so every refusal from here on is the
+  // server's own (another run, another lease, a passed expiry), not a stranger's.
+  if (stale.length === 0) onProven();
+  const mismatched = [
+    ...stale,
     ...Object.entries(identity)
       .filter(([key, value]) => challenge[key] !== value)
       .map(([key]) => key),

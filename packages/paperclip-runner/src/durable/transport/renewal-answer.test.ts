@@ -11,9 +11,9 @@ const refused = (run: () => void, message: string) => {
 
 describe("a lease_renewed's answer to the runner's lease_renew", () => {
   it("names the expiry the runner's lease_renew asked about, renewed to it or later: taken", () => {
-    expect(() => checkRenewalAnswer(1_000, 61_000, 1_000)).not.toThrow();
+    expect(() => checkRenewalAnswer(1_000, 61_000, [1_000])).not.toThrow();
     // The server keeps the later of the stored expiry and a new lease length: the same one is an answer.
-    expect(() => checkRenewalAnswer(1_000, 1_000, 1_000)).not.toThrow();
+    expect(() => checkRenewalAnswer(1_000, 1_000, [1_000])).not.toThrow();
   });
 
   it.each([
@@ -24,21 +24,26 @@ describe("a lease_renewed's answer to the runner's lease_renew", () => {
     [Number.POSITIVE_INFINITY, "none"],
   ])("naming %s instead: refused (ERR_RUNNER_DURABLE_FRAME_INVALID)", (previous, named) => {
     refused(
-      () => checkRenewalAnswer(previous, 61_000, 1_000),
+      () => checkRenewalAnswer(previous, 61_000, [1_000]),
       `the lease_renewed answers a renewal of the lease expiring at ${named}, not the one this runner holds (1000)`,
     );
   });
 
+  it("answering any renewal still unanswered (one asked again, an earlier lease's): taken", () => {
+    expect(() => checkRenewalAnswer(1_000, 61_000, [1_000, 1_000])).not.toThrow();
+    expect(() => checkRenewalAnswer(1_000, 61_000, [1_000, 61_000])).not.toThrow();
+  });
+
   it("with no renewal asked (even naming the current expiry): refused", () => {
     refused(
-      () => checkRenewalAnswer(1_000, 61_000, null),
+      () => checkRenewalAnswer(1_000, 61_000, []),
       "the lease_renewed answers no lease_renew this runner sent on the connection",
     );
   });
 
   it("renewing to an expiry before the one asked about: refused", () => {
     refused(
-      () => checkRenewalAnswer(1_000, 999, 1_000),
+      () => checkRenewalAnswer(1_000, 999, [1_000]),
       "the lease_renewed moves the lease's expiry back, from 1000 to 999",
     );
   });

@@ -1,9 +1,10 @@
 import { frameInvalid } from "./secure-channel.js";
 
 /**
- * Pure: a `lease_renewed` must answer the renewal this runner asked for. Its `lease_renew` names
- * the expiry of the lease it holds (`asked`, the server's time; null: no renewal is outstanding on
- * this connection), and the server names that expiry back as `previousExpiresAtUnixMs` (`#renewLease`
+ * Pure: a `lease_renewed` must answer a renewal this runner asked for. Its `lease_renew` names
+ * the expiry of the lease it holds (`asked`: the expiries its unanswered `lease_renew`s on this
+ * connection named, oldest first, one entry an ask; a renewal unanswered is asked again, and both
+ * asks may be answered), and the server names that expiry back as `previousExpiresAtUnixMs` (`#renewLease`
  * in its control plane) with an expiry no earlier (it keeps the later of the stored one and a new
  * lease length). A renewal never asked for (a replayed or duplicated answer), another
  * `previousExpiresAtUnixMs` (or none), or an expiry before the one asked about is not an answer:
@@ -15,27 +16,28 @@ import { frameInvalid } from "./secure-channel.js";
 export function checkRenewalAnswer(
   previousExpiresAtUnixMs: unknown,
   renewedTo: number,
-  asked: number | null,
+  asked: readonly number[],
 ): void {
-  if (asked === null) {
+  const held = asked.at(-1);
+  if (held === undefined) {
     throw frameInvalid(
       "the lease_renewed answers no lease_renew this runner sent on the connection",
       "lease",
     );
   }
-  if (previousExpiresAtUnixMs !== asked) {
+  if (typeof previousExpiresAtUnixMs !== "number" || !asked.includes(previousExpiresAtUnixMs)) {
     const named =
       typeof previousExpiresAtUnixMs === "number" && Number.isFinite(previousExpiresAtUnixMs)
         ? `${previousExpiresAtUnixMs}`
         : "none";
     throw frameInvalid(
-      `the lease_renewed answers a renewal of the lease expiring at ${named}, not the one this runner holds (${asked})`,
+      `the lease_renewed answers a renewal of the lease expiring at ${named}, not the one this runner holds (${held})`,
       "lease",
     );
   }
-  if (renewedTo < asked) {
+  if (renewedTo < previousExpiresAtUnixMs) {
     throw frameInvalid(
-      `the lease_renewed moves the lease's expiry back, from ${asked} to ${renewedTo}`,
+      `the lease_renewed moves the lease's expiry back, from ${previousExpiresAtUnixMs} to ${renewedTo}`,
       "lease",
     );
   }

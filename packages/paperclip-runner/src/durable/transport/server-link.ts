@@ -2,7 +2,12 @@ import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
 import type { DurableOptions } from "../durable-options.js";
 import { acceptProvenServer } from "./accept-proven-server.js";
-import { AuthenticatedConnection, RefusedBeforeChallenge, type Welcome } from "./authenticated-connection.js";
+import {
+  AuthenticatedConnection,
+  isRefusedClientProof,
+  RefusedBeforeChallenge,
+  type Welcome,
+} from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
 import { LeaseCredentials } from "./lease-credentials.js";
 import { leaseClock, leaseExpiry } from "./lease-expiry.js";
@@ -48,8 +53,8 @@ export class ServerLink {
   private lapsed = false;
   /** The server revoked the lease (`ERR_RUNNER_DURABLE_LEASE_REVOKED`): nothing more is applied, no reconnect follows. */
   private revoked: Error | null = null;
-  /** The expiry the `lease_renew` sent on the open connection asked about; null while none awaits its answer. */
-  private asked: number | null = null;
+  /** The expiries the unanswered `lease_renew`s sent on the open connection named, oldest first (one entry an ask). */
+  private asked: number[] = [];
 
   constructor(
     private readonly deps: ServerLinkDeps,
@@ -104,7 +109,9 @@ export class ServerLink {
         if (this.lapsed || this.revoked !== null) throw error;
         if (error instanceof RefusedBeforeChallenge) {
           this.credentials.checkRefusal();
-        } else if (!isConnectError(error)) {
+        } else if (!isConnectError(error) && !(lease !== null && isRefusedClientProof(error))) {
+          // A lease reconnect's proof refused is retried (a renewal committed during the
+          // handshake, `isRefusedClientProof`), within the grace and the lease; a ticket's is final.
           throw error;
         }
         if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
@@ -144,7 +151,7 @@ export class ServerLink {
     });
     this.open = { connection, welcome };
     // A renewal asked on an earlier connection is answered there or not at all.
-    this.asked = null;
+    this.asked = [];
     if (!welcome.renewsLease) {
       this.deps.log(
         "the welcome names no connectionLeaseRenewalVersion this runner speaks (1): the lease is not renewed and lapses at its expiry",
@@ -178,7 +185,12 @@ export class ServerLink {
     const expiry = leaseExpiry(message, payload, arrivedAtMs, "lease");
     const epoch = renewedRevocationEpoch(payload.connectionLeaseRevocationEpoch, welcome.revocationEpoch);
     checkRenewalAnswer(payload.previousExpiresAtUnixMs, expiry.atUnixMs, this.asked);
-    this.asked = null;
+    // The server answers the asks of one connection in order (or not at all): those before the
+    // one answered were dropped and are never answered; those after it still may be.
+    this.asked.splice(0, this.asked.indexOf(payload.previousExpiresAtUnixMs as number) + 1);
+    // A renewal asked again may be answered twice: the later answer of a lease already renewed
+    // past it changes nothing (the server's stored expiry only grows).
+    if (expiry.atUnixMs < this.credentials.expiry.atUnixMs) return;
     this.credentials.renewed(expiry);
     this.scheduleRenewal(epoch);
   }
@@ -200,7 +212,7 @@ export class ServerLink {
       const open = this.open;
       if (open === null || !open.welcome.renewsLease) return;
       const { welcome } = open;
-      this.asked = expiresAtUnixMs;
+      this.asked.push(expiresAtUnixMs);
       open.connection.send(
         controlEnvelope(
           this.deps.options.identity,

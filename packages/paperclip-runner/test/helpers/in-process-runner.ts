@@ -1,0 +1,88 @@
+import { onTestFinished } from "vitest";
+import { parseFlags } from "../../src/cli/flags.js";
+import { readDurableOptions } from "../../src/durable/durable-options.js";
+import { DurableRunner } from "../../src/durable/durable-runner.js";
+import type { DurableEngine } from "../../src/durable/engine/durable-engine.js";
+import { type DurableState, initialDurableState } from "../../src/durable/state/durable-state.js";
+import { createDialer } from "../../src/durable/transport/dial.js";
+import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS } from "./hand-made-prp-server.js";
+import { HAND_MADE_TICKET } from "./hand-made-runner.js";
+
+/**
+ * An engine whose run ends only when the test says (`finish`): a `runner.shutdown` waits on it,
+ * so the test orders what happens while the shutdown is being applied.
+ */
+export interface HeldEngine extends DurableEngine {
+  /** Resolves once the runner asked the engine to shut down (the shutdown is being applied). */
+  readonly shutdownAsked: Promise<void>;
+  /** Resolves once the runner is done with a command (its result recorded and sent, or not). */
+  readonly commandDone: Promise<void>;
+  finish(): void;
+}
+
+export function heldEngine(): HeldEngine {
+  let finish!: () => void;
+  let asked!: () => void;
+  let done!: () => void;
+  let finished = false;
+  const ended = new Promise<number>((resolve) => {
+    finish = () => {
+      finished = true;
+      resolve(0);
+    };
+  });
+  const shutdownAsked = new Promise<void>((resolve) => (asked = resolve));
+  const commandDone = new Promise<void>((resolve) => (done = resolve));
+  return {
+    ready: Promise.resolve(),
+    finished: ended,
+    get isFinished() {
+      return finished;
+    },
+    command: () => Promise.reject(new Error("no command but the shutdown is expected")),
+    acknowledge: () => undefined,
+    shutdown: () => asked(),
+    afterCommand: async () => done(),
+    shutdownAsked,
+    commandDone,
+    finish,
+  };
+}
+
+/**
+ * A `DurableRunner` in this process dialling the hand-made server at `url` with the hand-made
+ * ticket, on `engine`, its state kept in memory: `saved` is every state written, in order.
+ */
+export async function inProcessRunner(
+  url: string,
+  engine: DurableEngine,
+): Promise<{ readonly runner: DurableRunner; readonly saved: readonly DurableState[] }> {
+  const options = readDurableOptions(
+    parseFlags(["--connect-url", url, "--state-dir", "/nonexistent/state", ...HAND_MADE_RUNNER_FLAGS]),
+  );
+  const dialer = await createDialer(options.endpoint);
+  onTestFinished(() => dialer.close());
+  const saved: DurableState[] = [];
+  const initial = initialDurableState(HAND_MADE_IDENTITY, options.runnerVersion, options.runnerDigest);
+  const runner = new DurableRunner(
+    {
+      options,
+      store: {
+        initial,
+        recovered: null,
+        engineDirectory: "/nonexistent/engine",
+        save: async (state) => {
+          saved.push(state);
+        },
+        close: async () => undefined,
+      },
+      dial: (signal) => dialer.next(signal),
+      startEngine: () => engine,
+      // What killing the harness does to a run being shut down: its engine finishes.
+      killHarness: async () => undefined,
+      log: () => undefined,
+    },
+    HAND_MADE_TICKET,
+  );
+  return { runner, saved };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { handMadeServer } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
+import { heldEngine, inProcessRunner } from "./helpers/in-process-runner.js";
+
+// A revocation or a failure racing a `runner.shutdown`: the first terminal cause is what the state
+// says, whichever write comes last. The order is the test's: the engine's run ends (and with it
+// the shutdown) only when the test says. A real loopback server, a `DurableRunner` in this process.
+
+async function shutdownUnderWay() {
+  const server = await handMadeServer();
+  const engine = heldEngine();
+  const { runner, saved } = await inProcessRunner(server.url, engine);
+  const running = runner.run();
+  running.catch(() => undefined);
+  const conn = await server.nextConnection();
+  await conn.handshake(HAND_MADE_TICKET);
+  conn.welcome({ connectionLeaseRevocationEpoch: 2 });
+  conn.sendCommand({ commandId: "stop", controllerSeq: 1, type: "runner.shutdown" });
+  await engine.shutdownAsked;
+  return { conn, engine, running, saved };
+}
+
+describe("the first terminal cause names the lifecycle", () => {
+  it("a revoke while the shutdown is applied: revoked, though the shutdown completes after", async () => {
+    const { conn, engine, running, saved } = await shutdownUnderWay();
+    conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+    await running;
+    engine.finish();
+    await engine.commandDone;
+    expect(saved.at(-1)?.lifecycle).toBe("revoked");
+  });
+
+  it("a failure while the shutdown is applied: recoverable_failure, though the shutdown completes after", async () => {
+    const { conn, engine, running, saved } = await shutdownUnderWay();
+    // Not advancing the epoch: a bad frame, the run fails.
+    conn.send({ kind: "revoke", payload: { revocationEpoch: 2 } });
+    await expect(running).rejects.toMatchObject({ code: "ERR_RUNNER_DURABLE_FRAME_INVALID" });
+    engine.finish();
+    await engine.commandDone;
+    expect(saved.at(-1)).toMatchObject({
+      lifecycle: "recoverable_failure",
+      recoverableFailure: expect.stringMatching(/^ERR_RUNNER_DURABLE_FRAME_INVALID: /),
+    });
+  });
+
+  it("a revoke once the shutdown is durable, before its result is acknowledged: stopped", async () => {
+    const { conn, engine, running, saved } = await shutdownUnderWay();
+    engine.finish();
+    expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
+    conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+    await running;
+    expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
+    expect(saved.at(-1)?.diagnostics.at(-1)).toMatch(/^ERR_RUNNER_DURABLE_LEASE_REVOKED: /);
+  });
+});
