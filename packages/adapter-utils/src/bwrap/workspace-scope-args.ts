@@ -3,7 +3,7 @@ import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
-import { writableResolverFiles } from "./resolver-files-shown.js";
+import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { systemSecretMasks } from "./system-secret-masks.js";
 
@@ -58,6 +58,7 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   }
   for (const alias of plan.aliases) root.bind(alias.target, root.throughLinks(alias.path), "rw");
   // After every writable bind: one (a workspace `/run` or `/etc`) must not show the proxy's resolver files writable.
+  assertNoResolverLinkShownWritable(plan.layout, root.mounted);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, root.mounted)) {
     root.args.push("--ro-bind", hostPath, dest);
   }
