@@ -240,4 +240,41 @@ describe("a root runner's run that asks for /etc writable", () => {
     },
     60_000,
   );
+
+  /**
+   * Debian's resolvconf: `/etc/resolv.conf -> /etc/resolvconf/run/resolv.conf` and
+   * `/etc/resolvconf/run -> /run/resolvconf`. A writable `/etc/resolvconf` let the program
+   * repoint the second link, and with it the file every later run's proxy reads.
+   */
+  it.each(["deny", "workspace"] as const)(
+    "is refused where a link the resolver link passes through is shown writable (%s)",
+    async (scope) => {
+      expect(process.getuid?.(), "the runner is root").toBe(0);
+      const scratch = await scratchDir("pc-resolver-chain-");
+      const etc = path.join(scratch, "etc");
+      await cp("/etc", etc, { recursive: true, verbatimSymlinks: true });
+      await rm(path.join(etc, "resolv.conf"), { force: true });
+      await mkdir(path.join(etc, "resolvconf"), { recursive: true });
+      await symlink("/run/resolvconf", path.join(etc, "resolvconf", "run"));
+      await symlink("/etc/resolvconf/run/resolv.conf", path.join(etc, "resolv.conf"));
+      const ws = path.join(scratch, "ws");
+      await mkdir(ws);
+      const program = "ln -sfn /var/tmp/evil /etc/resolvconf/run && echo replaced";
+      const shell = [
+        "mount -t tmpfs tmpfs /run",
+        "mkdir -p /run/resolvconf && echo 'nameserver 192.0.2.53' > /run/resolvconf/resolv.conf",
+        `mount --bind ${shellQuote(etc)} /etc`,
+        `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+      ].join(" && ");
+      const script = runWithWritableEtc(scope, ws, program).replace(
+        'path: "/etc"',
+        'path: "/etc/resolvconf"',
+      );
+      const result = await inPrivateMountNamespace(shell, { PATH: process.env.PATH, SCRIPT: script });
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({ code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE" });
+      expect(await readlink(path.join(etc, "resolvconf", "run"))).toBe("/run/resolvconf");
+    },
+    60_000,
+  );
 });

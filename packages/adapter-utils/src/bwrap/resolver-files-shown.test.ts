@@ -47,6 +47,21 @@ describe("assertNoResolverLinkShownWritable", () => {
     }
   });
 
+  it("refuses a writable bind of a directory holding a link the resolver link passes through", () => {
+    const chained = new Map(layout);
+    chained.set("/etc/resolv.conf", {
+      kind: "symlink",
+      target: "resolvconf/run/resolv.conf",
+      resolved: "/run/resolvconf/resolv.conf",
+      links: ["/etc/resolv.conf", "/etc/resolvconf/run"],
+    });
+    const binds = [{ source: "/etc/resolvconf", dest: "/etc/resolvconf", access: "rw" as const }];
+    expect(() => assertNoResolverLinkShownWritable(chained, binds)).toThrow(
+      expect.objectContaining({ details: { path: "/etc/resolvconf", link: "/etc/resolvconf/run" } }),
+    );
+    expect(() => assertNoResolverLinkShownWritable(layout, binds)).not.toThrow();
+  });
+
   it("passes read-only binds, binds beside the link and a resolver path that is a file", () => {
     const withFile = new Map(layout);
     withFile.set("/etc/resolv.conf", { kind: "file" });
