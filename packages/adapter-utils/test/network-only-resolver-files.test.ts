@@ -161,3 +161,120 @@ describe("the network-only scope and the host resolver's files", () => {
     60_000,
   );
 });
+
+/**
+ * The caller asking for `/etc` writable bound it again over the root runner's read-only
+ * `/etc`, and the resolver files with it: the host's own, which every later run's proxy
+ * reads. The files are now read-only again over it; a link among them (which carries no
+ * mount) makes the request refused. A private mount namespace holds copies of both.
+ */
+describe("a root runner's run that asks for /etc writable", () => {
+  const SCOPES = {
+    deny: { networkScope: "deny" },
+    allowlist: { networkScope: "allowlist", networkAllowlist: ["api.allowed.test"] },
+    workspace: { filesystemScope: "workspace", outboundRestorePaths: ["/etc"] },
+  };
+  const runWithWritableEtc = (scope: keyof typeof SCOPES, ws: string, program: string) => `
+    const { runChildProcess } = await import(${JSON.stringify(builtEntry)});
+    try {
+      const result = await runChildProcess("etc-rw", "/bin/sh", ["-c", ${JSON.stringify(program)}], {
+        cwd: ${JSON.stringify(ws)}, env: {}, timeoutSec: 20, graceSec: 1, onLog: async () => {},
+        localProcessSandbox: { command: "/usr/bin/bwrap", workspaceDir: ${JSON.stringify(ws)}, ...${JSON.stringify(SCOPES[scope])},
+          extraPaths: [{ path: "/etc", access: "rw" }] },
+      });
+      console.log(JSON.stringify({ exitCode: result.exitCode, stdout: result.stdout }));
+    } catch (error) { console.log(JSON.stringify({ code: error.code })); }`;
+
+  it.each(["deny", "allowlist"] as const)(
+    "keeps the network-only scope's /etc/hosts and /etc/resolv.conf read-only (%s)",
+    async (networkScope) => {
+      expect(process.getuid?.(), "the runner is root").toBe(0);
+      const scratch = await scratchDir("pc-resolver-etc-rw-");
+      const hosts = path.join(scratch, "hosts");
+      const resolv = path.join(scratch, "resolv.conf");
+      await copyFile("/etc/hosts", hosts);
+      await copyFile("/etc/resolv.conf", resolv);
+      const before = [await readFile(hosts, "utf8"), await readFile(resolv, "utf8")];
+      const program = [
+        "for f in /etc/hosts /etc/resolv.conf; do",
+        '  if (echo "203.0.113.7 api.allowed.test" >> $f) 2>/dev/null; then echo "$f written"; else echo "$f refused"; fi',
+        "done",
+        // The rest of /etc is the caller's to give: it stays writable.
+        "touch /etc/pc-etc-rw-probe && rm /etc/pc-etc-rw-probe && echo etc writable",
+      ].join("\n");
+      const shell = [
+        `mount --bind ${shellQuote(hosts)} /etc/hosts`,
+        `mount --bind ${shellQuote(resolv)} /etc/resolv.conf`,
+        `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+      ].join(" && ");
+      const script = runWithWritableEtc(networkScope, scratch, program);
+      const result = await inPrivateMountNamespace(shell, { PATH: process.env.PATH, SCRIPT: script });
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({
+        exitCode: 0,
+        stdout: "/etc/hosts refused\n/etc/resolv.conf refused\netc writable\n",
+      });
+      expect([await readFile(hosts, "utf8"), await readFile(resolv, "utf8")]).toEqual(before);
+    },
+    60_000,
+  );
+
+  it.each(["deny", "allowlist", "workspace"] as const)(
+    "is refused where /etc/resolv.conf is a link (%s)",
+    async (scope) => {
+      expect(process.getuid?.(), "the runner is root").toBe(0);
+      const scratch = await scratchDir("pc-resolver-etc-link-");
+      const etc = path.join(scratch, "etc");
+      await cp("/etc", etc, { recursive: true, verbatimSymlinks: true });
+      await rm(path.join(etc, "resolv.conf"), { force: true });
+      await symlink("../run/systemd/resolve/stub-resolv.conf", path.join(etc, "resolv.conf"));
+      const ws = path.join(scratch, "ws");
+      await mkdir(ws);
+      const program = "ln -sfn /var/tmp/evil-resolv.conf /etc/resolv.conf && echo replaced";
+      const shell = `mount --bind ${shellQuote(etc)} /etc && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`;
+      const script = runWithWritableEtc(scope, ws, program);
+      const result = await inPrivateMountNamespace(shell, { PATH: process.env.PATH, SCRIPT: script });
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({ code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE" });
+      expect(await readlink(path.join(etc, "resolv.conf"))).toBe("../run/systemd/resolve/stub-resolv.conf");
+    },
+    60_000,
+  );
+
+  /**
+   * Debian's resolvconf: `/etc/resolv.conf -> /etc/resolvconf/run/resolv.conf` and
+   * `/etc/resolvconf/run -> /run/resolvconf`. A writable `/etc/resolvconf` let the program
+   * repoint the second link, and with it the file every later run's proxy reads.
+   */
+  it.each(["deny", "workspace"] as const)(
+    "is refused where a link the resolver link passes through is shown writable (%s)",
+    async (scope) => {
+      expect(process.getuid?.(), "the runner is root").toBe(0);
+      const scratch = await scratchDir("pc-resolver-chain-");
+      const etc = path.join(scratch, "etc");
+      await cp("/etc", etc, { recursive: true, verbatimSymlinks: true });
+      await rm(path.join(etc, "resolv.conf"), { force: true });
+      await mkdir(path.join(etc, "resolvconf"), { recursive: true });
+      await symlink("/run/resolvconf", path.join(etc, "resolvconf", "run"));
+      await symlink("/etc/resolvconf/run/resolv.conf", path.join(etc, "resolv.conf"));
+      const ws = path.join(scratch, "ws");
+      await mkdir(ws);
+      const program = "ln -sfn /var/tmp/evil /etc/resolvconf/run && echo replaced";
+      const shell = [
+        "mount -t tmpfs tmpfs /run",
+        "mkdir -p /run/resolvconf && echo 'nameserver 192.0.2.53' > /run/resolvconf/resolv.conf",
+        `mount --bind ${shellQuote(etc)} /etc`,
+        `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
+      ].join(" && ");
+      const script = runWithWritableEtc(scope, ws, program).replace(
+        'path: "/etc"',
+        'path: "/etc/resolvconf"',
+      );
+      const result = await inPrivateMountNamespace(shell, { PATH: process.env.PATH, SCRIPT: script });
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({ code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE" });
+      expect(await readlink(path.join(etc, "resolvconf", "run"))).toBe("/run/resolvconf");
+    },
+    60_000,
+  );
+});

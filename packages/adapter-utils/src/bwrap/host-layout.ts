@@ -1,12 +1,21 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { linkChain } from "./link-chain.js";
 
 /** What a host path is, as `lstat` sees it (symlinks are not followed). */
 export type HostPathKind =
   | { readonly kind: "missing" }
   | { readonly kind: "directory" }
   | { readonly kind: "file" }
-  /** `target` is the link text (kept relative so a recreated link means the same); `resolved` is null when dangling. */
-  | { readonly kind: "symlink"; readonly target: string; readonly resolved: string | null };
+  /**
+   * `target` is the link text (kept relative so a recreated link means the same); `resolved` is null when dangling;
+   * `links`, every link met on the way (`linkChain`), the path itself first.
+   */
+  | {
+      readonly kind: "symlink";
+      readonly target: string;
+      readonly resolved: string | null;
+      readonly links?: readonly string[];
+    };
 
 export type HostLayout = ReadonlyMap<string, HostPathKind>;
 
@@ -24,7 +33,7 @@ function inspectPath(candidate: string): HostPathKind {
       try {
         resolved = realpathSync.native(candidate);
       } catch {}
-      return { kind: "symlink", target: readlinkSync(candidate), resolved };
+      return { kind: "symlink", target: readlinkSync(candidate), resolved, links: linkChain(candidate) };
     }
     return stats.isDirectory() ? { kind: "directory" } : { kind: "file" };
   } catch {

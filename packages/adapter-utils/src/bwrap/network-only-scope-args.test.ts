@@ -273,6 +273,40 @@ describe("buildNetworkOnlyScopeArgs", () => {
     expect(args).not.toContain("/etc/missing");
   });
 
+  it("shows a root runner's resolver files read-only again over a writable /etc it asked for", () => {
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({
+        layout: rootLayout({ kind: "file" }),
+        runnerIsRoot: true,
+        mounts: [
+          { path: "/etc", access: "rw" },
+          { path: "/tmp/ws", access: "rw" },
+        ],
+      }),
+    );
+    const text = args.join(" ");
+    expect(text).toContain("--ro-bind /etc /etc --bind /etc /etc");
+    const writable = text.indexOf("--bind /etc /etc");
+    expect(text.indexOf("--ro-bind /etc/hosts /etc/hosts")).toBeGreaterThan(writable);
+    expect(text.indexOf("--ro-bind /etc/resolv.conf /etc/resolv.conf")).toBeGreaterThan(writable);
+  });
+
+  it("refuses a root runner's writable /etc that holds the resolver link", () => {
+    const resolv: HostPathKind = {
+      kind: "symlink",
+      target: "../run/systemd/resolve/stub-resolv.conf",
+      resolved: "/run/systemd/resolve/stub-resolv.conf",
+    };
+    const request = plan({
+      layout: rootLayout(resolv),
+      runnerIsRoot: true,
+      mounts: [{ path: "/etc", access: "rw" }],
+    });
+    expect(() => buildNetworkOnlyScopeArgs(request)).toThrow(
+      expect.objectContaining({ code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE" }),
+    );
+  });
+
   it("falls back to the per-file binds when /etc is not a directory", () => {
     const linked = new Map(rootLayout({ kind: "file" }));
     linked.set("/etc", { kind: "symlink", target: "private/etc", resolved: "/private/etc" });

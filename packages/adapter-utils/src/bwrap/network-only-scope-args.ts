@@ -4,7 +4,7 @@ import { DEV_SHM, devArgs, sealDevArgs } from "./device-directory.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
-import { writableResolverFiles } from "./resolver-files-shown.js";
+import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { ETC_DIR, RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
@@ -61,7 +61,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   for (const candidate of ["/proc/sys", "/sys"]) {
     if (kindOf(plan.layout, candidate).kind === "directory") args.push("--ro-bind", candidate, candidate);
   }
-  protectResolverFiles(plan, args);
+  const etcRebinds = protectResolverFiles(plan, args);
   const maskDirs: string[] = [];
   const masked = maskRuntimeDirectories(plan, args, maskDirs);
   // The sandbox's `/dev/shm` is its own (`--dev`), as private as a masked directory: a
@@ -70,12 +70,14 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
   }
-  // After the bind-backs: a writable one (a workspace `/run`) must not show the proxy's resolver files writable.
-  const identity = tree.bound.map((request) => ({
+  // After the bind-backs: a writable one (a workspace `/run`), or a root runner's `/etc`
+  // bound again writable, must not show the proxy's resolver files writable.
+  const identity = [...etcRebinds, ...tree.bound].map((request) => ({
     source: request.path,
     dest: request.path,
     access: request.access,
   }));
+  assertNoResolverLinkShownWritable(plan.layout, identity);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, identity))
     args.push("--ro-bind", hostPath, dest);
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
@@ -95,10 +97,12 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
  * a link's target outside it too. For another runner (whose sandbox cannot write root's
  * `/etc`, nor so replace a link there) each file is bound onto itself, a link by its
  * real path; one into a masked directory points into the sandbox's private one, where
- * nothing of the host's is.
+ * nothing of the host's is. Returns the requested paths in `/etc` bound again, which
+ * the caller checks for the resolver files they show.
  */
-function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): void {
-  const etc = plan.runnerIsRoot && etcReadOnly(plan, args);
+function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): MountRequest[] {
+  const etcRebinds = plan.runnerIsRoot ? etcReadOnly(plan, args) : null;
+  const etc = etcRebinds !== null;
   for (const file of RESOLVER_FILES) {
     const kind = kindOf(plan.layout, file);
     const target = kind.kind === "file" ? file : kind.kind === "symlink" ? kind.resolved : null;
@@ -106,6 +110,7 @@ function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): void 
     if (etc && isSameOrBelow(ETC_DIR, target)) continue;
     args.push("--ro-bind", target, target);
   }
+  return etcRebinds ?? [];
 }
 
 /**
@@ -114,18 +119,21 @@ function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): void 
  * left writable: its target is masked), `/etc/ld.so.preload`, cron and the rest. `/etc`
  * is then a mount point in the sandbox's namespace, so it cannot be renamed or removed
  * either (`EBUSY`). A requested path in it (workspace, cwd, an extra path; `/etc` itself)
- * is bound again after, with the access the caller chose. `false` when `/etc` is not a
- * directory (a link is left to the per-file binds).
+ * is bound again after, with the access the caller chose (the resolver files excepted,
+ * which the caller shows read-only again over a writable one); those are returned.
+ * `null` when `/etc` is not a directory (a link is left to the per-file binds).
  */
-function etcReadOnly(plan: NetworkOnlyScopePlan, args: string[]): boolean {
-  if (kindOf(plan.layout, ETC_DIR).kind !== "directory") return false;
+function etcReadOnly(plan: NetworkOnlyScopePlan, args: string[]): MountRequest[] | null {
+  if (kindOf(plan.layout, ETC_DIR).kind !== "directory") return null;
   args.push("--ro-bind", ETC_DIR, ETC_DIR);
+  const rebinds: MountRequest[] = [];
   for (const request of orderMountRequests(plan.mounts)) {
     if (!isSameOrBelow(ETC_DIR, request.path)) continue;
     if (kindOf(plan.layout, request.path).kind === "missing") continue;
     args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
+    rebinds.push(request);
   }
-  return true;
+  return rebinds;
 }
 
 /** A fresh private directory under the run's mask root; the caller creates it before spawning. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HostLayout, HostPathKind } from "./host-layout.js";
-import { writableResolverFiles } from "./resolver-files-shown.js";
+import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
 
 const layout: HostLayout = new Map<string, HostPathKind>([
   ["/etc/hosts", { kind: "file" }],
@@ -30,5 +30,50 @@ describe("writableResolverFiles", () => {
         { source: "/run/user/1000", dest: "/run/user/1000", access: "rw" },
       ]),
     ).toEqual([]);
+  });
+});
+
+describe("assertNoResolverLinkShownWritable", () => {
+  it("refuses a writable bind of the directory that holds a resolver link, or above it", () => {
+    for (const source of ["/etc", "/"]) {
+      expect(() =>
+        assertNoResolverLinkShownWritable(layout, [{ source, dest: source, access: "rw" }]),
+      ).toThrow(
+        expect.objectContaining({
+          code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE",
+          details: { path: source, link: "/etc/resolv.conf" },
+        }),
+      );
+    }
+  });
+
+  it("refuses a writable bind of a directory holding a link the resolver link passes through", () => {
+    const chained = new Map(layout);
+    chained.set("/etc/resolv.conf", {
+      kind: "symlink",
+      target: "resolvconf/run/resolv.conf",
+      resolved: "/run/resolvconf/resolv.conf",
+      links: ["/etc/resolv.conf", "/etc/resolvconf/run"],
+    });
+    const binds = [{ source: "/etc/resolvconf", dest: "/etc/resolvconf", access: "rw" as const }];
+    expect(() => assertNoResolverLinkShownWritable(chained, binds)).toThrow(
+      expect.objectContaining({ details: { path: "/etc/resolvconf", link: "/etc/resolvconf/run" } }),
+    );
+    expect(() => assertNoResolverLinkShownWritable(layout, binds)).not.toThrow();
+  });
+
+  it("passes read-only binds, binds beside the link and a resolver path that is a file", () => {
+    const withFile = new Map(layout);
+    withFile.set("/etc/resolv.conf", { kind: "file" });
+    expect(() =>
+      assertNoResolverLinkShownWritable(layout, [
+        { source: "/etc", dest: "/etc", access: "ro" },
+        { source: "/etc/app", dest: "/etc/app", access: "rw" },
+        { source: "/run", dest: "/run", access: "rw" },
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      assertNoResolverLinkShownWritable(withFile, [{ source: "/etc", dest: "/etc", access: "rw" }]),
+    ).not.toThrow();
   });
 });

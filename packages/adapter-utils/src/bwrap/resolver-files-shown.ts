@@ -1,4 +1,7 @@
+import path from "node:path";
+import { SandboxError } from "@paperclipai/errors";
 import { type HostLayout, kindOf } from "./host-layout.js";
+import { isSameOrBelow } from "./mount-request.js";
 import { type SocketRootExposure, socketRootExposures, type VisibleBind } from "./socket-root-exposures.js";
 import { RESOLVER_FILES } from "./system-paths.js";
 
@@ -24,4 +27,37 @@ export function writableResolverFiles(
     targets,
   );
   return shown.filter((exposure) => targets.includes(exposure.hostPath));
+}
+
+/**
+ * Refuses a writable bind that shows the directory holding a resolver file that is a
+ * link (`/etc/resolv.conf -> ../run/systemd/resolve/stub-resolv.conf`, as on every
+ * systemd-resolved host), or holding any link its target passes through: a mount cannot
+ * sit on a link, so no read-only bind keeps the program (a root runner's owns the host's
+ * `/etc`) from pointing it at a file of its own, which every later run's proxy then reads
+ * for its name servers. The file a link names
+ * is protected by `writableResolverFiles`; the link itself only by not showing it writable.
+ */
+export function assertNoResolverLinkShownWritable(
+  layout: HostLayout,
+  binds: readonly (VisibleBind & { readonly access: "ro" | "rw" })[],
+): void {
+  for (const file of RESOLVER_FILES) {
+    const kind = kindOf(layout, file);
+    if (kind.kind !== "symlink") continue;
+    // Each link on the way counts: Debian's `/etc/resolvconf/run -> /run/resolvconf` too.
+    const shown = (kind.links ?? [file]).flatMap((link) => {
+      const bind = binds.find(
+        (each) => each.access === "rw" && isSameOrBelow(each.source, path.dirname(link)),
+      );
+      return bind === undefined ? [] : [{ bind, link }];
+    });
+    if (shown.length === 0) continue;
+    const { bind, link } = shown[0]!;
+    throw new SandboxError(
+      "ERR_SANDBOX_RESOLVER_LINK_WRITABLE",
+      `Sandbox path "${bind.source}" is asked for writable and holds "${link}", a link to the resolver file the host's proxy reads: the program could point it at a file of its own for every later run. Ask for "${bind.source}" read-only and for the directories in it the program writes.`,
+      { details: { path: bind.source, link }, retryable: false },
+    );
+  }
 }

@@ -3,7 +3,8 @@ import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
-import { writableResolverFiles } from "./resolver-files-shown.js";
+import { inKernelTree, ownTreesRestored } from "./own-trees.js";
+import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { systemSecretMasks } from "./system-secret-masks.js";
 
@@ -54,10 +55,23 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   else root.args.push("--tmpfs", INIT_PROC_DIR, "--remount-ro", INIT_PROC_DIR);
   showSystemPaths(root, plan);
   for (const request of orderMountRequests(plan.mounts)) {
-    if (kindOf(plan.layout, request.path).kind !== "missing") root.mountRequest(request);
+    if (kindOf(plan.layout, request.path).kind !== "missing" && !inKernelTree(request))
+      root.mountRequest(request);
   }
   for (const alias of plan.aliases) root.bind(alias.target, root.throughLinks(alias.path), "rw");
+  // A requested `/` showed the host's /proc, /dev and /sys over the sandbox's: put its own back.
+  root.args.push(
+    ...ownTreesRestored(
+      root.mounted.map((mounted) => mounted.dest),
+      {
+        procSys: kindOf(plan.layout, "/proc/sys").kind === "directory",
+        initMask: plan.initMask,
+        tmpfsSize: plan.tmpfsSize ?? null,
+      },
+    ),
+  );
   // After every writable bind: one (a workspace `/run` or `/etc`) must not show the proxy's resolver files writable.
+  assertNoResolverLinkShownWritable(plan.layout, root.mounted);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, root.mounted)) {
     root.args.push("--ro-bind", hostPath, dest);
   }

@@ -81,6 +81,24 @@ try {
 // /home/u/ws -> /tmp
 // SandboxError [ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT]: Sandbox path "/home/u/ws" resolves through a symlink to "/tmp", which would show the private socket root "/tmp/paperclip-sandbox-sockets-1000".`,
   },
+  ERR_SANDBOX_RESOLVER_LINK_WRITABLE: {
+    family: "sandbox",
+    title: "A writable sandbox path holds the link to the host's resolver file",
+    message:
+      'Sandbox path "${path}" is asked for writable and holds "${link}", a link to the resolver file the host\'s proxy reads: the program could point it at a file of its own for every later run. Ask for "${path}" read-only and for the directories in it the program writes.',
+    meaning:
+      "The host's allowlist proxy reads `/etc/hosts` and `/etc/resolv.conf` (following a link to its target) each time a run's proxy starts. Every scope shows those files read-only, also under a writable path the caller asked for, by binding each read-only again over it. A link cannot carry a mount, though: where `/etc/resolv.conf` is a link (systemd-resolved, resolvconf, NetworkManager) and a writable bind shows its directory (an `rw` extra or managed path, workspace or cwd that is `/etc` or above it), or the directory of any link its target passes through (Debian's resolvconf: `/etc/resolvconf/run -> /run/resolvconf`), a root runner's program could replace the link with one to a file of its own (`ln -sfn`), and every later run's proxy would send allowed names to name servers it chose. The build refuses such a request instead. `details` holds `path` (the bind source) and `link`.",
+    when: "A root runner asked for `/etc` (or `/etc/resolvconf`) writable (an `rw` extra path, a workspace or cwd of `/etc`) on a host whose `/etc/resolv.conf` is a symlink.",
+    solutions: [
+      "Ask for `/etc` read-only and for the directories inside it the program must write (`/etc/app`) writable: mounts are ordered parents first.",
+      "Run the program with a copy of the configuration it edits in its workspace instead of the host's `/etc`.",
+    ],
+    prevention: "Never give a sandboxed program the host's `/etc` to write.",
+    example: `buildLocalProcessSandboxSpawnTarget({ executable: "/bin/true", args: [], cwd: "/home/u/ws",
+  options: { workspaceDir: "/home/u/ws", networkScope: "deny", extraPaths: [{ path: "/etc", access: "rw" }] } });
+// /etc/resolv.conf -> ../run/systemd/resolve/stub-resolv.conf
+// SandboxError [ERR_SANDBOX_RESOLVER_LINK_WRITABLE]: Sandbox path "/etc" is asked for writable and holds "/etc/resolv.conf", a link to the resolver file the host's proxy reads: the program could point it at a file of its own for every later run. Ask for "/etc" read-only and for the directories in it the program writes.`,
+  },
   ERR_SANDBOX_PATH_LINKS_OUT_OF_WORKSPACE: {
     family: "sandbox",
     title: "A sandbox path inside the workspace is a symlink out of it",
