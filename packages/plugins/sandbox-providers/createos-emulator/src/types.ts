@@ -48,7 +48,7 @@ export interface FaultScope {
   readonly times?: FaultTimes;
   /**
    * Let this many matching events pass untouched before the fault starts firing (default 0).
-   * An event is a request for `http-status`, `lose-create-reply` and `short-file`, a connect stream for the others.
+   * An event is a request for `http-status`, `late-apply`, `lose-create-reply` and `short-file`, a connect stream for the others.
    */
   readonly skip?: number;
   /** Only for this sandbox id. */
@@ -131,6 +131,18 @@ export interface LoseCreateReplyFault extends FaultScope {
   readonly status?: number;
 }
 
+/**
+ * Hold a matching request `delayMs` before handling it, then handle it (its effect applied)
+ * even if the client has gone meanwhile, as a service still working through a request its
+ * client abandoned would. The answer, if anyone still waits for it, comes after the effect.
+ */
+export interface LateApplyFault extends FaultScope {
+  readonly kind: "late-apply";
+  /** `"*"` matches every route. */
+  readonly route: EmulatorRoute | "*";
+  readonly delayMs: number;
+}
+
 /** When the process has exited and its frames are sent, end the stream without the exit frame. */
 export interface OmitExitFault extends FaultScope {
   readonly kind: "omit-exit";
@@ -155,6 +167,7 @@ export type Fault =
   | EvictJournalFault
   | SlowStreamFault
   | LoseCreateReplyFault
+  | LateApplyFault
   | OmitExitFault
   | ShortFileFault;
 
@@ -298,6 +311,8 @@ export interface CreateosEmulator {
   sandboxes(): SandboxSnapshot[];
   processes(): ProcessSnapshot[];
   requests(): RequestRecord[];
+  /** Settles once every request in flight now (a `late-apply` one waiting included) has been handled. */
+  settled(): Promise<void>;
   /** Force a sandbox state (for example `"error"`), cancelling any pending transition. */
   setSandboxStatus(id: string, status: SandboxStatus): void;
   /**
