@@ -71,9 +71,9 @@ export function createRequestHandler(
     const task = lateApply(ctx)
       .then(() => dispatch(ctx))
       .catch(() => {
-      if (!res.headersSent) fail(ctx, 500, "internal", "Internal emulator error.");
-      else res.destroy();
-    });
+        if (!res.headersSent) fail(ctx, 500, "internal", "Internal emulator error.");
+        else res.destroy();
+      });
     state.inflight.add(task);
     void task.finally(() => state.inflight.delete(task));
   };

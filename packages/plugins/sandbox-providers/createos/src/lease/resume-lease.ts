@@ -1,11 +1,11 @@
 import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease, PluginEnvironmentResumeLeaseParams } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { unlessAborted } from "../client/unless-aborted.js";
 import { budgetWithin, hostBound, hostResumeLimitMs } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
-import { unlessAborted } from "../client/unless-aborted.js";
 import {
   readSandboxStatus,
   requestTransition,

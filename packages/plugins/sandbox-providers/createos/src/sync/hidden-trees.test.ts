@@ -182,7 +182,9 @@ describe("a sweep putting a tree back while other workers promote and are killed
   it("defers once a tree it did not list appears, so the newest is never removed", async () => {
     const host = tempDirForTest("createos-hidden-trees-");
     const target = join(host, "target");
-    await hiddenDirectory(deadTree(target, "old", { clock: treeClock(), from: nowMicros(), until: nowMicros() }));
+    await hiddenDirectory(
+      deadTree(target, "old", { clock: treeClock(), from: nowMicros(), until: nowMicros() }),
+    );
     restoreWindow.afterClaim = async () => {
       restoreWindow.afterClaim = undefined;
       // A worker that staged once the sweep had listed the entries, and looked for claims before
@@ -192,7 +194,10 @@ describe("a sweep putting a tree back while other workers promote and are killed
       await mkdir(staging);
       await writeFile(join(staging, "newest.txt"), "newest\n");
       await rename(staging, target);
-      await rename(target, deadTree(target, "old", { clock: treeClock(), from: nowMicros(), until: undefined }));
+      await rename(
+        target,
+        deadTree(target, "old", { clock: treeClock(), from: nowMicros(), until: undefined }),
+      );
     };
     await sweepStaleStaging(target);
     await sweepStaleStaging(target);

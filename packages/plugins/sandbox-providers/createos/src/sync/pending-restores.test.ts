@@ -39,10 +39,7 @@ function failRenames(fails: (from: string, to: string) => boolean): void {
 /** A dead sweeper's claim on a tree of `target`, holding `file`, that left it long ago. */
 async function deadClaim(target: string, file: string): Promise<string> {
   const left = { clock: treeClock(), from: nowMicros(), until: nowMicros() };
-  const claim = newTreePath(target, "restore", left).replace(
-    `-p${process.pid}-`,
-    `-p${DEAD}-`,
-  );
+  const claim = newTreePath(target, "restore", left).replace(`-p${process.pid}-`, `-p${DEAD}-`);
   await mkdir(claim);
   await writeFile(join(claim, file), `${file}\n`);
   return claim;

@@ -277,7 +277,9 @@ describe("parseStagingName", () => {
       left,
     });
     const unnoted = { clock: treeClock(), from: 5, until: undefined };
-    expect(parseStagingName(target, basename(newTreePath(target, "restore", unnoted)))?.left).toEqual(unnoted);
+    expect(parseStagingName(target, basename(newTreePath(target, "restore", unnoted)))?.left).toEqual(
+      unnoted,
+    );
   });
 
   it("knows the staging entries of a target whose name starts as a hashed tree's", () => {
