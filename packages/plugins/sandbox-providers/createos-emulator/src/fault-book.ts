@@ -65,6 +65,16 @@ export function validateFault(fault: unknown, rule: number): Fault {
   if (kind === "late-apply" && record.delayMs === undefined)
     throw invalid(rule, `rule ${rule}: late-apply needs delayMs.`);
   if (kind === "lose-create-reply" && record.status !== undefined) checkStatus(rule, record.status);
+  if (
+    kind === "lose-create-reply" &&
+    record.route !== undefined &&
+    record.route !== "process.create" &&
+    record.route !== "sandbox.create"
+  )
+    throw invalid(
+      rule,
+      `rule ${rule}: lose-create-reply route must be "process.create" or "sandbox.create".`,
+    );
   if (kind === "evict" && record.mode !== "http-410" && record.mode !== "error-frame") {
     throw invalid(rule, `rule ${rule}: evict needs mode "http-410" or "error-frame".`);
   }

@@ -123,11 +123,13 @@ export interface SlowStreamFault extends FaultScope {
 }
 
 /**
- * Create the process, then lose the reply: destroy the connection (default) or answer
- * `status` (for example 502) although the process runs.
+ * Create the process (or, with `route: "sandbox.create"`, the sandbox), then lose the reply:
+ * destroy the connection (default) or answer `status` (for example 502) although it exists.
  */
 export interface LoseCreateReplyFault extends FaultScope {
   readonly kind: "lose-create-reply";
+  /** Which create (default `process.create`). */
+  readonly route?: "process.create" | "sandbox.create";
   readonly status?: number;
 }
 
