@@ -103,6 +103,20 @@ export async function resumeLease(
   }
 }
 
+/**
+ * Whether a resume's `POST` may still take effect after it ended: cut by `answerSignal`, every
+ * attempt timed out or lost its connection, or a 5xx (a gateway's, perhaps, for a request its
+ * service still carries out). A 2xx, a 409 or a 4xx is CreateOS's last word on it.
+ */
+function gotNoAnswer(error: unknown, answerSignal: AbortSignal): boolean {
+  if (answerSignal.aborted && error === answerSignal.reason) return true;
+  if (error instanceof CreateosApiError) return error.status >= 500;
+  return (
+    PaperclipError.is(error, "ERR_CREATEOS_REQUEST_TIMEOUT") ||
+    PaperclipError.is(error, "ERR_CREATEOS_CONNECTION")
+  );
+}
+
 /** A resume's `POST`, once under way, and what bounds the wait for its answer. */
 interface ResumeProgress {
   /**
@@ -134,11 +148,11 @@ async function pauseAgain(
   try {
     const unanswered = await progress.resume?.then(
       () => false,
-      () => progress.answerSignal.aborted,
+      (error: unknown) => gotNoAnswer(error, progress.answerSignal),
     );
     if (unanswered === true) {
       runtime.warn(
-        `CreateOS sandbox ${sandboxId} was sent a resume that got no answer; CreateOS may still wake it, and it would then run until paused or deleted in CreateOS.`,
+        `CreateOS sandbox ${sandboxId} was sent a resume that got no conclusive answer; CreateOS may still wake it, and it would then run until paused or deleted in CreateOS.`,
         { sandboxId },
       );
     }
@@ -176,8 +190,10 @@ async function reconnect(
   if (ENDED.has(status)) return expired();
   if (status === "paused" || status === "pausing") {
     if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");
-    // Not cut once sent (see `ResumeProgress`); this call stops waiting at the deadline.
-    progress.resume = requestTransition(client, id, "resume", progress.answerSignal, signal);
+    // Not cut once requested, retries included (see `ResumeProgress`): only the wait for it
+    // stops at the deadline.
+    signal.throwIfAborted();
+    progress.resume = requestTransition(client, id, "resume", progress.answerSignal);
     await unlessAborted(progress.resume, signal);
     await waitForStatus(client, id, "running", deadline, signal, "paused");
   } else {

@@ -111,16 +111,12 @@ export async function transitionSandbox(
   await waitForStatus(client, id, target, deadline, signal, from);
 }
 
-/**
- * The `POST` of a pause or resume alone; a 409 (a transition already under way) is an answer
- * too. `startSignal` stops it only before it is sent (see `CreateosRequest.startSignal`).
- */
+/** The `POST` of a pause or resume alone; a 409 (a transition already under way) is an answer too. */
 export async function requestTransition(
   client: CreateosClient,
   id: string,
   action: "pause" | "resume",
   signal: AbortSignal,
-  startSignal?: AbortSignal,
 ): Promise<void> {
   await client.json({
     method: "POST",
@@ -129,7 +125,6 @@ export async function requestTransition(
     idempotent: true,
     allowStatuses: [409],
     signal,
-    ...(startSignal === undefined ? {} : { startSignal }),
   });
 }
 
