@@ -65,7 +65,10 @@ describe("validateFaultPlan", () => {
     [{ kind: "evict" }, 0],
     [{ kind: "slow-stream" }, 0],
     [{ kind: "lose-create-reply", status: 1000 }, 0],
+    [{ kind: "lose-create-reply", route: "sandbox.get" }, 0],
     [{ kind: "short-file", bytes: -1 }, 0],
+    [{ kind: "late-apply", route: "sandbox.resume" }, 0],
+    [{ kind: "late-apply", route: "nowhere", delayMs: 10 }, 0],
     ["not an object", 0],
   ])("rejects %j with ERR_CREATEOS_EMULATOR_FAULT_PLAN and the rule index", (fault, rule) => {
     const caught = caughtSync(

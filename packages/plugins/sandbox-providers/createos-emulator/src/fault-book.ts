@@ -13,6 +13,7 @@ const KINDS: ReadonlySet<string> = new Set<Fault["kind"]>([
   "evict",
   "slow-stream",
   "lose-create-reply",
+  "late-apply",
   "omit-exit",
   "short-file",
 ]);
@@ -55,13 +56,25 @@ export function validateFault(fault: unknown, rule: number): Fault {
       throw invalid(rule, `rule ${rule}: ${name} must be a string.`);
     }
   }
-  if (kind === "http-status") {
+  if (kind === "http-status" || kind === "late-apply") {
     if (record.route !== "*" && !EMULATOR_ROUTES.includes(record.route as EmulatorRoute)) {
       throw invalid(rule, `rule ${rule}: unknown route.`);
     }
-    checkStatus(rule, record.status);
+    if (kind === "http-status") checkStatus(rule, record.status);
   }
+  if (kind === "late-apply" && record.delayMs === undefined)
+    throw invalid(rule, `rule ${rule}: late-apply needs delayMs.`);
   if (kind === "lose-create-reply" && record.status !== undefined) checkStatus(rule, record.status);
+  if (
+    kind === "lose-create-reply" &&
+    record.route !== undefined &&
+    record.route !== "process.create" &&
+    record.route !== "sandbox.create"
+  )
+    throw invalid(
+      rule,
+      `rule ${rule}: lose-create-reply route must be "process.create" or "sandbox.create".`,
+    );
   if (kind === "evict" && record.mode !== "http-410" && record.mode !== "error-frame") {
     throw invalid(rule, `rule ${rule}: evict needs mode "http-410" or "error-frame".`);
   }

@@ -19,6 +19,7 @@ export type {
   FaultTimes,
   HttpStatusFault,
   InvalidBase64Fault,
+  LateApplyFault,
   LoseCreateReplyFault,
   OmitExitFault,
   ProcessSnapshot,

@@ -125,6 +125,9 @@ export async function startCreateosEmulator(
     sandboxes: () => state.sandboxSnapshots(),
     processes: () => state.processSnapshots(),
     requests: () => state.records.map((record) => ({ ...record })),
+    settled: async () => {
+      await Promise.all(state.inflight);
+    },
     setSandboxStatus: (id, status) => state.sandboxes.get(id)?.force(status),
     deleteSandbox: (id, deleteOptions) =>
       state.deleteBehindClient(id, deleteOptions?.forget === true, CLOSE_GRACE_MS),

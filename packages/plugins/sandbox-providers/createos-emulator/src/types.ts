@@ -48,7 +48,7 @@ export interface FaultScope {
   readonly times?: FaultTimes;
   /**
    * Let this many matching events pass untouched before the fault starts firing (default 0).
-   * An event is a request for `http-status`, `lose-create-reply` and `short-file`, a connect stream for the others.
+   * An event is a request for `http-status`, `late-apply`, `lose-create-reply` and `short-file`, a connect stream for the others.
    */
   readonly skip?: number;
   /** Only for this sandbox id. */
@@ -123,12 +123,26 @@ export interface SlowStreamFault extends FaultScope {
 }
 
 /**
- * Create the process, then lose the reply: destroy the connection (default) or answer
- * `status` (for example 502) although the process runs.
+ * Create the process (or, with `route: "sandbox.create"`, the sandbox), then lose the reply:
+ * destroy the connection (default) or answer `status` (for example 502) although it exists.
  */
 export interface LoseCreateReplyFault extends FaultScope {
   readonly kind: "lose-create-reply";
+  /** Which create (default `process.create`). */
+  readonly route?: "process.create" | "sandbox.create";
   readonly status?: number;
+}
+
+/**
+ * Hold a matching request `delayMs` before handling it, then handle it (its effect applied)
+ * even if the client has gone meanwhile, as a service still working through a request its
+ * client abandoned would. The answer, if anyone still waits for it, comes after the effect.
+ */
+export interface LateApplyFault extends FaultScope {
+  readonly kind: "late-apply";
+  /** `"*"` matches every route. */
+  readonly route: EmulatorRoute | "*";
+  readonly delayMs: number;
 }
 
 /** When the process has exited and its frames are sent, end the stream without the exit frame. */
@@ -155,6 +169,7 @@ export type Fault =
   | EvictJournalFault
   | SlowStreamFault
   | LoseCreateReplyFault
+  | LateApplyFault
   | OmitExitFault
   | ShortFileFault;
 
@@ -298,6 +313,8 @@ export interface CreateosEmulator {
   sandboxes(): SandboxSnapshot[];
   processes(): ProcessSnapshot[];
   requests(): RequestRecord[];
+  /** Settles once every request in flight now (a `late-apply` one waiting included) has been handled. */
+  settled(): Promise<void>;
   /** Force a sandbox state (for example `"error"`), cancelling any pending transition. */
   setSandboxStatus(id: string, status: SandboxStatus): void;
   /**

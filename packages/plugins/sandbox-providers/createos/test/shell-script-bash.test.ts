@@ -113,7 +113,10 @@ describe("buildScript through a real bash", () => {
     for (const way of ways) {
       cases.forEach((base, index) => {
         const spec = { ...base, env: way.env };
+        // The script removes the staged stdin once it has opened it: staged again for each run.
+        writeFileSync(join(dir, "stdin.txt"), "from the staged file\n");
         const ours = runBash(buildScript(spec), dir, way.outer);
+        writeFileSync(join(dir, "stdin.txt"), "from the staged file\n");
         const before = runBash(envWrapper(spec), dir, way.outer);
         expect({ status: ours.status, stdout: ours.stdout }, JSON.stringify(spec)).toEqual({
           status: before.status,

@@ -2,6 +2,7 @@ import { EmulatedProcess } from "../emulated-process.js";
 import { EmulatorState } from "../emulator-state.js";
 import { readCommandBody } from "./command-body.js";
 import { ENV_KEY_PATTERN } from "./env-keys.js";
+import { loseCreateReply } from "./lost-reply.js";
 import { fail, isRecord, queryInteger, type RouteContext, reply } from "./route-context.js";
 import { acceptingWork, findSandbox, requireRunning } from "./sandbox-routes.js";
 
@@ -62,15 +63,7 @@ export async function createProcess(ctx: RouteContext): Promise<void> {
     await process.killTree(0);
     return fail(ctx, 404, "not_found", "Sandbox not found.");
   }
-  const lost = ctx.state.faults.arm("lose-create-reply", { ...ctx.match, processId: id });
-  if (lost?.fire()) {
-    ctx.noteFault("lose-create-reply");
-    if (lost.fault.status === undefined) {
-      ctx.res.socket?.destroy();
-      return;
-    }
-    return fail(ctx, lost.fault.status, "internal", "The process reply was lost.");
-  }
+  if (loseCreateReply(ctx, { ...ctx.match, processId: id })) return;
   reply(ctx, 200, { process_id: id });
 }
 

@@ -5,6 +5,7 @@ import { admissionRefusal, keyMatches } from "./admission.js";
 import { connectStream } from "./connect-stream.js";
 import { CONTROL_PREFIX, handleControl } from "./control-routes.js";
 import { getFile, putFile } from "./file-routes.js";
+import { lateApply } from "./late-apply.js";
 import { closeStdin, createProcess, killProcess, waitProcess } from "./process-routes.js";
 import { fail, type RouteContext } from "./route-context.js";
 import { createSandbox, deleteSandbox, execInSandbox, getSandbox, pauseOrResume } from "./sandbox-routes.js";
@@ -67,10 +68,12 @@ export function createRequestHandler(
       req.resume();
       return fail(ctx, refusal.status, refusal.code, refusal.message, refusal.headers);
     }
-    const task = dispatch(ctx).catch(() => {
-      if (!res.headersSent) fail(ctx, 500, "internal", "Internal emulator error.");
-      else res.destroy();
-    });
+    const task = lateApply(ctx)
+      .then(() => dispatch(ctx))
+      .catch(() => {
+        if (!res.headersSent) fail(ctx, 500, "internal", "Internal emulator error.");
+        else res.destroy();
+      });
     state.inflight.add(task);
     void task.finally(() => state.inflight.delete(task));
   };

@@ -3,6 +3,7 @@ import { EmulatorState } from "../emulator-state.js";
 import { runBufferedCommand } from "../exec-command.js";
 import { readCommandBody } from "./command-body.js";
 import { ENV_KEY_PATTERN } from "./env-keys.js";
+import { loseCreateReply } from "./lost-reply.js";
 import { fail, isRecord, type RouteContext, readJson, reply } from "./route-context.js";
 
 // Sandbox deletion is a cleanup call: give processes a short grace period.
@@ -82,6 +83,7 @@ export async function createSandbox(ctx: RouteContext): Promise<void> {
     return;
   }
   ctx.state.sandboxes.set(id, sandbox);
+  if (loseCreateReply(ctx, { ...ctx.match, sandboxId: id })) return;
   reply(ctx, 200, { id, status: sandbox.status });
 }
 

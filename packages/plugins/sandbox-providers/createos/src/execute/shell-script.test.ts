@@ -53,13 +53,15 @@ describe("buildScript", () => {
   it("builds the wrapper", () => {
     expect(
       buildScript({ command: "echo", args: ["a b"], cwd: "/w", env: { K: "v'x" }, stdinPath: "/tmp/in" }),
-    ).toBe(`cd -- '/w' || exit\nK='v'"'"'x' exec -- 'echo' 'a b' < '/tmp/in'`);
+    ).toBe(
+      `cd -- '/w' || exit\nexec < '/tmp/in' || exit\n/bin/rm -f -- '/tmp/in'\nK='v'"'"'x' exec -- 'echo' 'a b'`,
+    );
     expect(buildScript({ command: "true" })).toBe("exec -- 'true'");
   });
 
-  it("enters the cwd first and redirects stdin on the launch line", () => {
+  it("enters the cwd first, then opens stdin and removes its staged file before the launch", () => {
     expect(buildScript({ command: "cat", cwd: "/w x", stdinPath: "/tmp/in" })).toBe(
-      "cd -- '/w x' || exit\nexec -- 'cat' < '/tmp/in'",
+      "cd -- '/w x' || exit\nexec < '/tmp/in' || exit\n/bin/rm -f -- '/tmp/in'\nexec -- 'cat'",
     );
     // An empty cwd is no cwd: the process starts where the API starts it.
     expect(buildScript({ command: "pwd", cwd: "" })).toBe("exec -- 'pwd'");

@@ -78,14 +78,22 @@ export function processCommand(spec: CommandSpec): ProcessCommand {
 }
 
 /**
- * The `bash -c` script: `cd -- '<cwd>' || exit`, then the launch line (see `launchLine`),
- * `< '<stdin>'` when stdin was staged. No login shell: the sandbox's profile must not change
- * what runs.
+ * The `bash -c` script: `cd -- '<cwd>' || exit`, then, when stdin was staged, the staged file
+ * opened as stdin (`exec < '<stdin>' || exit`: a missing one fails with 1, as the redirection
+ * on the launch line did) and removed at once, then the launch line (see `launchLine`). The file
+ * may hold prompts and secrets: removed by the command's own shell, it is gone before the
+ * command runs, even when the worker that staged it is killed mid-command and never removes it
+ * (its removal after every command stays, for a command that never started). No login shell:
+ * the sandbox's profile must not change what runs.
  */
 export function buildScript(spec: CommandSpec): string {
-  const launch = launchLine(spec);
-  const line = spec.stdinPath === undefined ? launch : `${launch} < ${shellQuote(spec.stdinPath)}`;
-  return spec.cwd !== undefined && spec.cwd !== "" ? `cd -- ${shellQuote(spec.cwd)} || exit\n${line}` : line;
+  const lines = [launchLine(spec)];
+  if (spec.stdinPath !== undefined) {
+    const path = shellQuote(spec.stdinPath);
+    lines.unshift(`exec < ${path} || exit`, `/bin/rm -f -- ${path}`);
+  }
+  if (spec.cwd !== undefined && spec.cwd !== "") lines.unshift(`cd -- ${shellQuote(spec.cwd)} || exit`);
+  return lines.join("\n");
 }
 
 /**

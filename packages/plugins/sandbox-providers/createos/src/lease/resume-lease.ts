@@ -1,11 +1,18 @@
 import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
 import type { PluginEnvironmentLease, PluginEnvironmentResumeLeaseParams } from "@paperclipai/plugin-sdk";
 import type { CreateosClient } from "../client/createos-client.js";
+import { unlessAborted } from "../client/unless-aborted.js";
 import { budgetWithin, hostBound, hostResumeLimitMs } from "../plugin/host-limits.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
 import { hasValidMarker, type LeaseMetadata, leaseSpecMatches, MARKER_PATH } from "./lease-metadata.js";
 import { resolveLease } from "./resolve-lease.js";
-import { readSandboxStatus, runShortCommand, transitionSandbox, waitForStatus } from "./sandbox-api.js";
+import {
+  readSandboxStatus,
+  requestTransition,
+  runShortCommand,
+  transitionSandbox,
+  waitForStatus,
+} from "./sandbox-api.js";
 
 /** States a sandbox never leaves: the lease can only be replaced. */
 const ENDED = new Set(["gone", "destroyed", "failed"]);
@@ -60,7 +67,10 @@ export async function resumeLease(
     "resume",
     budgetWithin(hostResumeLimitMs(params.config, runtime.hostLimits), runtime.hostLimits),
   );
-  const progress = { woke: false };
+  const progress: ResumeProgress = {
+    answerSignal: AbortSignal.any([runtime.exitSignal, AbortSignal.timeout(config.lifecycleTimeoutMs)]),
+    resume: undefined,
+  };
   try {
     // A resume the host sent again (it abandoned the first at its limit, which may still be
     // pausing the sandbox it woke) waits for that pause: otherwise the pause could land on
@@ -84,8 +94,8 @@ export async function resumeLease(
   } catch (error) {
     if (error instanceof CreateosApiError && error.status === 404) return expired();
     if (endedWhileWaiting(error)) return expired();
-    if (progress.woke) {
-      await pauseAgain(runtime, client, metadata.sandboxId, config.lifecycleTimeoutMs);
+    if (progress.resume !== undefined) {
+      await pauseAgain(runtime, client, metadata.sandboxId, config.lifecycleTimeoutMs, progress);
     }
     throw error;
   } finally {
@@ -94,23 +104,61 @@ export async function resumeLease(
 }
 
 /**
+ * Whether a resume's `POST` may still take effect after it ended: cut by `answerSignal`, every
+ * attempt timed out or lost its connection, or a 5xx (a gateway's, perhaps, for a request its
+ * service still carries out). A 2xx, a 409 or a 4xx is CreateOS's last word on it.
+ */
+function gotNoAnswer(error: unknown, answerSignal: AbortSignal): boolean {
+  if (answerSignal.aborted && error === answerSignal.reason) return true;
+  if (error instanceof CreateosApiError) return error.status >= 500;
+  return (
+    PaperclipError.is(error, "ERR_CREATEOS_REQUEST_TIMEOUT") ||
+    PaperclipError.is(error, "ERR_CREATEOS_CONNECTION")
+  );
+}
+
+/** A resume's `POST`, once under way, and what bounds the wait for its answer. */
+interface ResumeProgress {
+  /**
+   * Neither the host's deadline nor the start of shutdown cuts a sent resume: CreateOS may act
+   * on one its client abandoned, after any state read that showed the sandbox still paused.
+   * Only shutdown's end (`exitSignal`) or the lifecycle timeout stop the wait for its answer.
+   */
+  readonly answerSignal: AbortSignal;
+  resume: Promise<void> | undefined;
+}
+
+/**
  * Puts back to sleep a paused sandbox that a failed resume had woken (cut by the host's
  * deadline or by shutdown, or failing on a later step). The host keeps the lease after the
  * failed resume, for a run that may come much later or never (an uninstall), and no worker
- * holds it, so shutdown would not delete it: left awake, the sandbox would run on. A pause
- * that fails is told to the host's log.
+ * holds it, so shutdown would not delete it: left awake, the sandbox would run on. The
+ * resume's answer is awaited first: until CreateOS has answered it, a state read of `paused`
+ * proves nothing (the resume may still be applied). A pause that fails, or a resume that got
+ * no answer at all, is told to the host's log.
  */
 async function pauseAgain(
   runtime: PluginRuntime,
   client: CreateosClient,
   sandboxId: string,
   lifecycleTimeoutMs: number,
+  progress: ResumeProgress,
 ): Promise<void> {
-  const deadline = runtime.cleanupDeadline(lifecycleTimeoutMs);
-  const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
   const done = runtime.leases.ending(sandboxId);
   try {
-    // Still asleep (cut before its request was sent) or gone: nothing runs.
+    const unanswered = await progress.resume?.then(
+      () => false,
+      (error: unknown) => gotNoAnswer(error, progress.answerSignal),
+    );
+    if (unanswered === true) {
+      runtime.warn(
+        `CreateOS sandbox ${sandboxId} was sent a resume that got no conclusive answer; CreateOS may still wake it, and it would then run until paused or deleted in CreateOS.`,
+        { sandboxId },
+      );
+    }
+    const deadline = runtime.cleanupDeadline(lifecycleTimeoutMs);
+    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    // Still asleep (cut before its request was sent, or answered and refused) or gone.
     const status = await readSandboxStatus(client, sandboxId, signal);
     if (status === "paused" || status === "pausing" || ENDED.has(status)) return;
     await waitForStatus(client, sandboxId, "running", deadline, signal);
@@ -133,7 +181,7 @@ async function reconnect(
   metadata: LeaseMetadata,
   deadline: number,
   signal: AbortSignal,
-  progress: { woke: boolean },
+  progress: ResumeProgress,
 ): Promise<PluginEnvironmentLease> {
   const id = metadata.sandboxId;
   // Retried (beyond upstream, which throws at once): the host keeps the lease after a thrown
@@ -142,9 +190,12 @@ async function reconnect(
   if (ENDED.has(status)) return expired();
   if (status === "paused" || status === "pausing") {
     if (status === "pausing") await waitForStatus(client, id, "paused", deadline, signal, "running");
-    // Set before the request: one cut in flight may still have woken the sandbox.
-    progress.woke = true;
-    await transitionSandbox(client, id, "resume", deadline, signal);
+    // Not cut once requested, retries included (see `ResumeProgress`): only the wait for it
+    // stops at the deadline.
+    signal.throwIfAborted();
+    progress.resume = requestTransition(client, id, "resume", progress.answerSignal);
+    await unlessAborted(progress.resume, signal);
+    await waitForStatus(client, id, "running", deadline, signal, "paused");
   } else {
     await waitForStatus(client, id, "running", deadline, signal);
   }

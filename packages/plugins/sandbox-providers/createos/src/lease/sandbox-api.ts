@@ -107,17 +107,25 @@ export async function transitionSandbox(
   const from: SandboxStatus = action === "pause" ? "running" : "paused";
   const current = await readSandboxStatus(client, id, signal);
   if (current === target) return;
-  if (current === from) {
-    await client.json({
-      method: "POST",
-      path: `/sandboxes/${resourceId(id)}/${action}`,
-      operation: "sandbox lifecycle",
-      idempotent: true,
-      allowStatuses: [409],
-      signal,
-    });
-  }
+  if (current === from) await requestTransition(client, id, action, signal);
   await waitForStatus(client, id, target, deadline, signal, from);
+}
+
+/** The `POST` of a pause or resume alone; a 409 (a transition already under way) is an answer too. */
+export async function requestTransition(
+  client: CreateosClient,
+  id: string,
+  action: "pause" | "resume",
+  signal: AbortSignal,
+): Promise<void> {
+  await client.json({
+    method: "POST",
+    path: `/sandboxes/${resourceId(id)}/${action}`,
+    operation: "sandbox lifecycle",
+    idempotent: true,
+    allowStatuses: [409],
+    signal,
+  });
 }
 
 /**

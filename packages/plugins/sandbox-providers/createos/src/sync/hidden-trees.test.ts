@@ -9,9 +9,17 @@ import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeHostFileAtomic } from "./host-files.js";
+import { releaseStaging } from "./held-staging.js";
+import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { restoreWindow } from "./restore-window.js";
-import { type LeftTarget, newTreePath, nowMicros, ownStagingOwner, stagingPrefix } from "./staging-name.js";
+import {
+  type LeftTarget,
+  newTreePath,
+  nowMicros,
+  ownStagingOwner,
+  stagingPrefix,
+  treeClock,
+} from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 import { newestTree } from "./tree-order.js";
 
@@ -133,12 +141,50 @@ describe("several hidden trees of a missing target", () => {
   });
 });
 
+describe("a hidden tree whose mover was killed before it noted until", () => {
+  it("is put back nor removed while another may have left later, until the next sync out", async () => {
+    const host = tempDirForTest("createos-hidden-trees-");
+    const target = join(host, "target");
+    const clock = treeClock();
+    const killed = deadTree(target, "old", { clock, from: nowMicros(), until: undefined });
+    const other = deadTree(target, "old", { clock, from: nowMicros(), until: nowMicros() });
+    for (const tree of [killed, other]) await hiddenDirectory(tree);
+    await sweepStaleStaging(target);
+    expect((await readdir(host)).sort()).toEqual(
+      [killed, other].map((tree) => tree.slice(host.length + 1)).sort(),
+    );
+
+    // The next sync out promotes a newer tree than both: its next sweep removes them.
+    const staging = await makeStagingDir(target);
+    await writeFile(join(staging, "synced.txt"), "synced\n");
+    await promoteDirectory(staging, target);
+    releaseStaging(staging);
+    await sweepStaleStaging(target);
+    expect(await readdir(host)).toEqual(["target"]);
+    expect(await readdir(target)).toEqual(["synced.txt"]);
+  });
+
+  it("is put back when it left after every other had", async () => {
+    const host = tempDirForTest("createos-hidden-trees-");
+    const target = join(host, "target");
+    const clock = treeClock();
+    const other = deadTree(target, "old", { clock, from: nowMicros(), until: nowMicros() });
+    await mkdir(other);
+    await writeFile(join(other, "older.txt"), "older\n");
+    await hiddenDirectory(deadTree(target, "old", { clock, from: nowMicros(), until: undefined }));
+    await sweepStaleStaging(target);
+    expect(await readdir(host)).toEqual(["target"]);
+    expect(await readdir(target)).toEqual(["mine.txt"]);
+  });
+});
+
 describe("a sweep putting a tree back while other workers promote and are killed", () => {
   it("defers once a tree it did not list appears, so the newest is never removed", async () => {
     const host = tempDirForTest("createos-hidden-trees-");
     const target = join(host, "target");
-    const left = Date.now() * 1000 - 60_000_000;
-    await hiddenDirectory(deadTree(target, "old", { from: left, until: left + 1000 }));
+    await hiddenDirectory(
+      deadTree(target, "old", { clock: treeClock(), from: nowMicros(), until: nowMicros() }),
+    );
     restoreWindow.afterClaim = async () => {
       restoreWindow.afterClaim = undefined;
       // A worker that staged once the sweep had listed the entries, and looked for claims before
@@ -148,7 +194,10 @@ describe("a sweep putting a tree back while other workers promote and are killed
       await mkdir(staging);
       await writeFile(join(staging, "newest.txt"), "newest\n");
       await rename(staging, target);
-      await rename(target, deadTree(target, "old", { from: nowMicros(), until: undefined }));
+      await rename(
+        target,
+        deadTree(target, "old", { clock: treeClock(), from: nowMicros(), until: undefined }),
+      );
     };
     await sweepStaleStaging(target);
     await sweepStaleStaging(target);
@@ -163,6 +212,14 @@ describe("newestTree", () => {
     const newest = at(50, 60);
     expect(newestTree([at(10, 20), newest, at(30, 40)])).toBe(newest);
     expect(newestTree([at(10), at(20)])).toBe(undefined);
+  });
+
+  it("takes none when the times were read on two clocks", () => {
+    const on = (clock: string | undefined, from: number, until: number) => ({ left: { clock, from, until } });
+    expect(newestTree([on("0123456789abcdef.1", 10, 20), on("fedcba9876543210.1", 50, 60)])).toBe(undefined);
+    expect(newestTree([on(undefined, 10, 20), on("0123456789abcdef.1", 50, 60)])).toBe(undefined);
+    const newest = on("0123456789abcdef.1", 50, 60);
+    expect(newestTree([on("0123456789abcdef.1", 10, 20), newest])).toBe(newest);
   });
 
   it("takes none when two left at once or a leaving is not known", () => {

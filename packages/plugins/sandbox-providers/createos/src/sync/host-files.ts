@@ -2,7 +2,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { holdStaging, releaseStaging } from "./held-staging.js";
 import { supersedingPendingRestores } from "./pending-restores.js";
-import { newStagingPath, newTreePath, nowMicros } from "./staging-name.js";
+import { newStagingPath, newTreePath, nowMicros, treeClock } from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 
 /**
@@ -105,14 +105,15 @@ async function swapIn(staging: string, target: string): Promise<void> {
  */
 async function moveAside(target: string): Promise<string> {
   const from = nowMicros();
-  const aside = holdStaging(newTreePath(target, "old", { from, until: undefined }));
+  const clock = treeClock();
+  const aside = holdStaging(newTreePath(target, "old", { clock, from, until: undefined }));
   try {
     await rename(target, aside);
   } catch (error) {
     releaseStaging(aside);
     throw error;
   }
-  const noted = holdStaging(newTreePath(target, "old", { from, until: nowMicros() }));
+  const noted = holdStaging(newTreePath(target, "old", { clock, from, until: nowMicros() }));
   const moved = await rename(aside, noted).then(
     () => true,
     () => false,

@@ -10,7 +10,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory } from "./host-files.js";
-import { newTreePath, ownStagingOwner, stagingPrefix } from "./staging-name.js";
+import { newTreePath, nowMicros, ownStagingOwner, stagingPrefix, treeClock } from "./staging-name.js";
 import { sweepStaleStaging } from "./stale-staging.js";
 
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -38,11 +38,8 @@ function failRenames(fails: (from: string, to: string) => boolean): void {
 
 /** A dead sweeper's claim on a tree of `target`, holding `file`, that left it long ago. */
 async function deadClaim(target: string, file: string): Promise<string> {
-  const left = Date.now() * 1000 - 60_000_000;
-  const claim = newTreePath(target, "restore", { from: left, until: left + 1000 }).replace(
-    `-p${process.pid}-`,
-    `-p${DEAD}-`,
-  );
+  const left = { clock: treeClock(), from: nowMicros(), until: nowMicros() };
+  const claim = newTreePath(target, "restore", left).replace(`-p${process.pid}-`, `-p${DEAD}-`);
   await mkdir(claim);
   await writeFile(join(claim, file), `${file}\n`);
   return claim;
@@ -94,5 +91,34 @@ describe("a promotion that took a claim, moved the target aside, then could neit
       expect(await readdir(host)).toEqual(["target"]);
     }
     expect(lost).toEqual([]);
+  });
+});
+
+describe("a tree moved aside after the wall clock stepped back", () => {
+  it("is never taken for older than a dead worker's tree named while the clock was ahead", async () => {
+    const host = tempDirForTest("createos-pending-restores-");
+    const target = join(host, "target");
+    await mkdir(target);
+    await writeFile(join(target, "newest.txt"), "newest\n");
+    const staging = await makeStagingDir(target);
+    // Moved aside by a worker since killed, while the wall clock ran an hour ahead.
+    const ahead = (Date.now() + 3_600_000) * 1000;
+    const older = newTreePath(target, "old", { from: ahead, until: ahead + 1000 }).replace(
+      `-p${process.pid}-`,
+      `-p${DEAD}-`,
+    );
+    await mkdir(older);
+    await writeFile(join(older, "older.txt"), "older\n");
+    failRenames((_from, to) => to === target);
+
+    await expect(promoteDirectory(staging, target)).rejects.toMatchObject({ code: "EIO" });
+    releaseStaging(staging);
+    vi.mocked(fs.rename).mockImplementation(actual.rename);
+    await sweepStaleStaging(target);
+
+    const kept = await Promise.all(
+      (await readdir(host)).map((name) => readdir(join(host, name)).catch(() => [] as string[])),
+    );
+    expect(kept.flat().sort()).toEqual(["newest.txt", "older.txt"]);
   });
 });

@@ -64,7 +64,7 @@ const TREE_MARK = ".paperclip-sync-h";
  * What a tree moved between owners is named with, before its owner: a tree a sweep is putting
  * back (`.restore`), one a promotion took from such a sweep (`.old`), one let go of for any sweep
  * (`.released`). The target's name is hashed, not written, so that such a name has a bounded
- * length (at most 214 bytes): named after the target, a claim would be longer than the `.old` it
+ * length (at most 253 bytes): named after the target, a claim would be longer than the `.old` it
  * claims, past NAME_MAX where that `.old` just fit, and the tree could never be claimed nor a claim
  * taken.
  */
@@ -73,21 +73,52 @@ function treeBase(target: string): string {
 }
 
 /**
- * When a tree left its target, in µs of the wall clock: after `from` and before `until` (unknown
- * when the mover died between the two). Carried in the tree's name from the moment it leaves the
+ * When a tree left its target, in µs of `clock`: after `from` and before `until` (unknown when
+ * the mover died between the two). Carried in the tree's name from the moment it leaves the
  * target through every claim, take and letting go (a ctime ties on consecutive renames and is
  * reset by each), so that a sweep can tell which hidden tree is the newest (see `tree-order`).
  */
 export interface LeftTarget {
+  /** The clock the times were read on (see `treeClock`); none: the wall clock. */
+  readonly clock?: string | undefined;
   readonly from: number;
   readonly until: number | undefined;
 }
 
+/**
+ * The kernel's monotonic clock, which every process of one boot and one time namespace reads
+ * alike and no one can step back: named by the boot's id and the time namespace's inode ("0"
+ * for a kernel without time namespaces, which has one such clock). Undefined off Linux or when
+ * the boot cannot be told: the wall clock is read instead, and trusted alike on every machine
+ * that shares the target.
+ */
+function readClock(): string | undefined {
+  const { boot } = ownStagingOwner();
+  if (process.platform !== "linux" || boot === UNKNOWN) return undefined;
+  try {
+    return `${boot}.${statSync("/proc/self/ns/time").ino}`;
+  } catch {
+    return `${boot}.0`;
+  }
+}
+
+let clock: { readonly id: string | undefined } | undefined;
+
+/** The clock `nowMicros` reads (see `readClock`). */
+export function treeClock(): string | undefined {
+  clock ??= { id: readClock() };
+  return clock.id;
+}
+
 let lastMicros = 0;
 
-/** Now, in µs of the wall clock; strictly increasing within this process. */
+/** Now, in µs of `treeClock()`'s clock; strictly increasing within this process. */
 export function nowMicros(): number {
-  lastMicros = Math.max(lastMicros + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000));
+  const now =
+    treeClock() === undefined
+      ? Math.floor((performance.timeOrigin + performance.now()) * 1000)
+      : Number(process.hrtime.bigint() / 1000n);
+  lastMicros = Math.max(lastMicros + 1, now);
   return lastMicros;
 }
 
@@ -99,7 +130,9 @@ type TreeKind = "old" | "restore" | "released";
  */
 export function newTreePath(target: string, kind: TreeKind, left?: LeftTarget): string {
   const { ns, boot, pid } = ownStagingOwner();
-  const when = left === undefined ? "" : `-t${left.from}${left.until === undefined ? "" : `-${left.until}`}`;
+  const until = left?.until === undefined ? "" : `-${left.until}`;
+  const on = left?.clock === undefined ? "" : `-c${left.clock}`;
+  const when = left === undefined ? "" : `-t${left.from}${until}${on}`;
   return join(dirname(target), `${treeBase(target)}n${ns}-b${boot}-p${pid}-${randomUUID()}${when}.${kind}`);
 }
 
@@ -124,7 +157,7 @@ const OWNER = String.raw`n(\d{1,20}|u)-b([0-9a-f]{16}|u)-p(\d{1,10})-`;
 const OWNED = new RegExp(String.raw`^${OWNER}[A-Za-z0-9-]{6,36}(\.old|\.restore)?$`);
 /** After `treeBase`: what `newTreePath` makes, exactly. */
 const MOVED = new RegExp(
-  String.raw`^${OWNER}[0-9a-f-]{36}(?:-t(\d{1,16})(?:-(\d{1,16}))?)?(\.old|\.restore|\.released)$`,
+  String.raw`^${OWNER}[0-9a-f-]{36}(?:-t(\d{1,16})(?:-(\d{1,16}))?(?:-c([0-9a-f]{16}\.\d{1,20}))?)?(\.old|\.restore|\.released)$`,
 );
 /**
  * What releases before the owner was written named their entries (after the base): an optional
@@ -160,8 +193,12 @@ export function parseStagingName(target: string, name: string): StagingEntry | u
     const left =
       tree[4] === undefined
         ? undefined
-        : { from: Number(tree[4]), until: tree[5] === undefined ? undefined : Number(tree[5]) };
-    return { owner: ownerOf(tree), kind: kindOf(tree[6]), left };
+        : {
+            from: Number(tree[4]),
+            until: tree[5] === undefined ? undefined : Number(tree[5]),
+            ...(tree[6] === undefined ? {} : { clock: tree[6] }),
+          };
+    return { owner: ownerOf(tree), kind: kindOf(tree[7]), left };
   }
   const base = stagingBase(target);
   if (!name.startsWith(base)) return undefined;

@@ -11,6 +11,7 @@ import {
   parseStagingName,
   type StagingOwner,
   stagingPrefix,
+  treeClock,
 } from "./staging-name.js";
 import { isOwnerGone, sweepStaleStaging } from "./stale-staging.js";
 
@@ -265,6 +266,20 @@ describe("parseStagingName", () => {
     expect(parseStagingName("/host/other", claim)).toBeUndefined();
     for (const near of [claim.replace(/\.restore$/, ".older"), claim.replace(/\.restore$/, ""), `${claim}x`])
       expect(parseStagingName(target, near)).toBeUndefined();
+  });
+
+  it("reads when a tree left the target, and on which clock", () => {
+    const left = { clock: treeClock(), from: 5, until: 7 };
+    expect(treeClock()).toMatch(/^[0-9a-f]{16}\.\d+$/);
+    expect(parseStagingName(target, basename(newTreePath(target, "old", left)))).toEqual({
+      owner: ownStagingOwner(),
+      kind: "old",
+      left,
+    });
+    const unnoted = { clock: treeClock(), from: 5, until: undefined };
+    expect(parseStagingName(target, basename(newTreePath(target, "restore", unnoted)))?.left).toEqual(
+      unnoted,
+    );
   });
 
   it("knows the staging entries of a target whose name starts as a hashed tree's", () => {

@@ -16,6 +16,7 @@ import { countBytes } from "./archive-stream.js";
 import { packDirectory } from "./checked-pack.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
+import { discardStaged } from "./remote-leftovers.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   modeText,
@@ -108,16 +109,22 @@ async function uploadFile(
   const dir = posix.dirname(target);
   const temp = `${dir}/.paperclip-sync-${randomUUID()}`;
   await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
-  const sent = await upload(scope, temp, () => createReadStream(source));
-  // The mode is applied to the staged file, then it is promoted with a rename.
-  await syncStep(scope, "sync in: promote file", "/bin/sh", [
-    "-c",
-    'if [ -n "$1" ]; then chmod "$1" "$2"; fi && mv -f -- "$2" "$3"',
-    "sh",
-    modeText(file.mode),
-    temp,
-    target,
-  ]);
+  let sent: Transfer;
+  try {
+    sent = await upload(scope, temp, () => createReadStream(source));
+    // The mode is applied to the staged file, then it is promoted with a rename.
+    await syncStep(scope, "sync in: promote file", "/bin/sh", [
+      "-c",
+      'if [ -n "$1" ]; then chmod "$1" "$2"; fi && mv -f -- "$2" "$3"',
+      "sh",
+      modeText(file.mode),
+      temp,
+      target,
+    ]);
+  } catch (error) {
+    await discardStaged(scope, [temp]);
+    throw error;
+  }
   transfer.files += 1;
   transfer.bytes += sent.bytes;
 }
@@ -130,18 +137,45 @@ async function uploadDirectory(
   transfer: Transfer,
   operationId: string,
 ): Promise<void> {
-  const excluded = compileExcludes(file.exclude);
   // The workspace root cannot be replaced (its parent is outside, and it holds the lease marker).
   const intoRoot = target === WORKSPACE_PATH;
   const dir = intoRoot ? "/tmp" : posix.dirname(target);
   const id = randomUUID();
-  const remoteArchive = `${dir}/.paperclip-sync-${id}.tar`;
-  const staging = `${dir}/.paperclip-sync-${id}.d`;
+  const staged: StagedTree = {
+    archive: `${dir}/.paperclip-sync-${id}.tar`,
+    directory: `${dir}/.paperclip-sync-${id}.d`,
+  };
+  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", intoRoot ? target : dir]);
+  try {
+    const sent = await stageAndExtract(scope, file, source, target, staged, operationId);
+    transfer.files += sent.files;
+    transfer.bytes += sent.bytes;
+  } catch (error) {
+    await discardStaged(scope, [staged.archive, staged.directory]);
+    throw error;
+  }
+}
+
+/** Where a directory's archive is uploaded, and where it is extracted before it replaces the target. */
+interface StagedTree {
+  readonly archive: string;
+  readonly directory: string;
+}
+
+/** Uploads the directory as an archive and extracts it over `target` (see `uploadDirectory`). */
+async function stageAndExtract(
+  scope: SyncScope,
+  file: PluginSyncFileMapping,
+  source: string,
+  target: string,
+  staged: StagedTree,
+  operationId: string,
+): Promise<Transfer> {
+  const excluded = compileExcludes(file.exclude);
   // Without `followSymlinks` a link is packed as a link; what is read still has to be inside the
   // source (a directory on the way swapped for a link by another host process is not).
   const links = new PackedLinkGuard(source);
-  await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", intoRoot ? target : dir]);
-  const sent = await upload(scope, remoteArchive, (attempt) =>
+  const sent = await upload(scope, staged.archive, (attempt) =>
     packDirectory(source, file.followSymlinks === true, {
       excluded,
       allows: (path, opened) => links.allows(path, opened),
@@ -150,17 +184,10 @@ async function uploadDirectory(
       },
     }),
   );
-  try {
-    links.assertNoneRefused(operationId);
-  } catch (error) {
-    await syncStep(scope, "sync in: discard archive", "/bin/rm", ["-f", "--", remoteArchive]).catch(
-      () => undefined,
-    );
-    throw error;
-  }
+  links.assertNoneRefused(operationId);
   await syncStep(scope, "sync in: extract", "/bin/sh", [
     "-c",
-    (intoRoot
+    (target === WORKSPACE_PATH
       ? [
           "set -e",
           'tar -x -f "$1" -C "$3" --no-same-owner',
@@ -178,13 +205,12 @@ async function uploadDirectory(
         ]
     ).join("\n"),
     "sh",
-    remoteArchive,
-    staging,
+    staged.archive,
+    staged.directory,
     target,
     modeText(file.mode),
   ]);
-  transfer.files += sent.files;
-  transfer.bytes += sent.bytes;
+  return sent;
 }
 
 async function runPostUploadCommand(

@@ -23,6 +23,7 @@ import { ExtractedLinks } from "./extracted-links.js";
 import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { entryFootprint, extractionRoom } from "./host-room.js";
+import { discardStaged } from "./remote-leftovers.js";
 import { assertExtractedLinksInside } from "./staged-links.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
@@ -123,9 +124,7 @@ async function downloadDirectory(
       }
     }
   } finally {
-    await syncStep(scope, "sync out: clean up", "/bin/rm", ["-f", "--", remoteArchive]).catch(
-      () => undefined,
-    );
+    await discardStaged(scope, [remoteArchive]);
   }
 }
 

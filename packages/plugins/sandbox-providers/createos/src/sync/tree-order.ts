@@ -4,10 +4,20 @@ import type { LeftTarget } from "./staging-name.js";
 /**
  * Pure: of the hidden trees of one missing target, the one that certainly left it last, or
  * undefined when that cannot be told. A tree left it last for certain only if it left after every
- * other had (its `from` past their `until`): two promotions moving the target aside at once, a
- * mover killed before it noted `until`, a tree named by a build that noted neither: then no tree
- * is put back and none removed. Keeping a hidden copy too many is safe; putting an older tree
- * back and removing the newest loses the user's data.
+ * other had (its `from` past their `until`, both read on the same clock): two promotions moving
+ * the target aside at once, a mover killed before it noted `until`, a tree named by a build that
+ * noted neither, times read on two machines' clocks: then no tree is put back and none removed.
+ * Keeping a hidden copy too many is safe; putting an older tree back and removing the newest
+ * loses the user's data.
+ *
+ * A tree without `until` (its mover killed between its two renames, so dead) is put back only
+ * when its `from` is past every other's `until`; nothing orders any other tree after it, since
+ * nothing bounds when it left: not its mover's death (no trace of when it died survives), nor its
+ * ctime (coarse, and not updated by a rename on every file system). Each order is possible with
+ * the same names: a mover reads its `from`, stalls (a blocked event loop, a stopped process),
+ * another worker moves the target aside and is killed, a third promotes, and the first renames
+ * last; or the first renames at once, is killed, and the others follow. The wait this costs
+ * ends with the next sync out to the target: its promotion makes every hidden tree removable.
  */
 export function newestTree<T extends { readonly left: LeftTarget | undefined }>(
   trees: readonly T[],
@@ -19,7 +29,10 @@ export function newestTree<T extends { readonly left: LeftTarget | undefined }>(
       trees.every(
         (other) =>
           other === tree ||
-          (other.left?.until !== undefined && tree.left !== undefined && tree.left.from > other.left.until),
+          (other.left?.until !== undefined &&
+            tree.left !== undefined &&
+            other.left.clock === tree.left.clock &&
+            tree.left.from > other.left.until),
       ),
   );
 }
