@@ -214,7 +214,11 @@ function otherSchemeEnd(text: string, position: number, replacement: string): nu
  * redacted; quotes around the value are kept.
  */
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
-  const { flagCandidate, keyCandidate } = keyPatterns();
+  const { flagCandidate, keyCandidate, sensitiveWord } = keyPatterns();
+  // Every key holds a sensitive word, and a flag's value redacted leaves its key: a text without
+  // one has none, told by one search where each pass would make its own.
+  sensitiveWord.lastIndex = 0;
+  if (!sensitiveWord.test(text)) return text;
   const afterFlags = text.includes("-") ? redactCandidates(text, flagCandidate, context) : text;
   return redactCandidates(afterFlags, keyCandidate, context);
 }

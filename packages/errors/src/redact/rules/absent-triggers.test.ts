@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { RedactionContext } from "../redaction-context.js";
+import { redactCliUserPasswords } from "./cli-user-passwords.js";
+import { redactKeyAssignments } from "./key-assignments.js";
+
+const freshContext = (): RedactionContext => ({ replacement: "[REDACTED]", steps: 0 });
+
+// Flags every few characters, none of them a key's or a user's: counted work, not time, shows
+// that a rule whose trigger the text lacks judges nothing in it.
+const FLAGS_WITHOUT_TRIGGER = "-p x -H y ".repeat(1000);
+
+describe("a rule on text without its trigger", () => {
+  it("key assignments: no sensitive word, nothing judged, the text kept", () => {
+    const context = freshContext();
+    expect(redactKeyAssignments(FLAGS_WITHOUT_TRIGGER, context)).toBe(FLAGS_WITHOUT_TRIGGER);
+    expect(context.steps).toBe(0);
+  });
+
+  it("key assignments: a sensitive word anywhere still has every flag judged", () => {
+    const context = freshContext();
+    const text = `${FLAGS_WITHOUT_TRIGGER}--token v1x2y3z4`;
+    expect(redactKeyAssignments(text, context)).toBe(`${FLAGS_WITHOUT_TRIGGER}--token [REDACTED]`);
+  });
+
+  it("command-line users: no `u`, nothing judged, the text kept", () => {
+    const context = freshContext();
+    expect(redactCliUserPasswords(FLAGS_WITHOUT_TRIGGER, context)).toBe(FLAGS_WITHOUT_TRIGGER);
+    expect(context.steps).toBe(0);
+  });
+
+  it("command-line users: each flag holds a `u`, and is still found", () => {
+    for (const flag of ["-u", "--user", "--proxy-user"]) {
+      expect(redactCliUserPasswords(`curl ${flag} admin:pw123`, freshContext())).toBe(
+        `curl ${flag} admin:[REDACTED]`,
+      );
+    }
+  });
+});
