@@ -102,7 +102,7 @@ around it stays, so the line still says what failed and where.
   key-dense text, 0.08 s against upstream's 0.02 s). Then ordinary text, and a key, scheme or
   prefix repeated, run at or above upstream's speed; text dense with keyed values that all
   differ (\`--token v1 --token v2 …\`, a URL with a password in every few words, a header per line)
-  runs at about a quarter to all of it: each value is judged, and a credential redacted,
+  runs at about a third to all of it: each value is judged, and a credential redacted,
   where upstream's rules skip text without one of their hint words (a URL's password, a
   header's value) and redact nothing there.
 - Each text is judged on its own: a secret split across two strings (half in one field, half in

@@ -214,7 +214,11 @@ function otherSchemeEnd(text: string, position: number, replacement: string): nu
  * redacted; quotes around the value are kept.
  */
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
-  const { flagCandidate, keyCandidate } = keyPatterns();
+  const { flagCandidate, keyCandidate, sensitiveWord } = keyPatterns();
+  // Every key holds a sensitive word, and a flag's value redacted leaves its key: a text without
+  // one has none, told by one search where each pass would make its own. Windowed, as theirs are:
+  // a plain search read every repetition of `-H ` or `AKIA` that the windows skip.
+  if (new WindowedSearch(text, sensitiveWord, 0, MAX_WORD, context).next(0) === null) return text;
   const afterFlags = text.includes("-") ? redactCandidates(text, flagCandidate, context) : text;
   return redactCandidates(afterFlags, keyCandidate, context);
 }
