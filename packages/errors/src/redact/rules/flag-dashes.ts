@@ -1,6 +1,5 @@
-import type { RedactionContext } from "../redaction-context.js";
-import { WindowedSearch } from "../windowed-search.js";
-import { keyPatterns, MAX_FLAG_WORD_START, MAX_WORD } from "./key-candidates.js";
+import type { WindowedSearch } from "../windowed-search.js";
+import { keyPatterns, MAX_FLAG_WORD_START } from "./key-candidates.js";
 
 /**
  * The matches of keyPatterns().flagCandidate (the dash of a `--flag` whose key holds a sensitive word). The
@@ -9,14 +8,11 @@ import { keyPatterns, MAX_FLAG_WORD_START, MAX_WORD } from "./key-candidates.js"
  * million times costs a few windows, not a failed look-ahead at every dash.
  */
 export class FlagDashes {
-  private readonly words: WindowedSearch;
-
+  /** `words`: the sensitive words of `text` (sensitiveWords). */
   constructor(
     private readonly text: string,
-    context: RedactionContext,
-  ) {
-    this.words = new WindowedSearch(text, keyPatterns().sensitiveWord, 0, MAX_WORD, context);
-  }
+    private readonly words: WindowedSearch,
+  ) {}
 
   /** The first flagCandidate match at or after `from`, or -1. Calls come with `from` not decreasing. */
   next(from: number): number {

@@ -14,7 +14,7 @@ import {
   readValue,
   type ValueSpan,
 } from "../values.js";
-import { WindowedSearch } from "../windowed-search.js";
+import type { WindowedSearch } from "../windowed-search.js";
 import { FlagDashes } from "./flag-dashes.js";
 import {
   keyPatterns,
@@ -25,6 +25,7 @@ import {
   MAX_WORD,
   mayStartSecondWord,
   RUNS_PAST_REACH,
+  sensitiveWords,
 } from "./key-candidates.js";
 import type { Reach } from "./token-shape.js";
 
@@ -214,13 +215,14 @@ function otherSchemeEnd(text: string, position: number, replacement: string): nu
  * redacted; quotes around the value are kept.
  */
 export function redactKeyAssignments(text: string, context: RedactionContext): string {
-  const { flagCandidate, keyCandidate, sensitiveWord } = keyPatterns();
+  const { flagCandidate, keyCandidate } = keyPatterns();
   // Every key holds a sensitive word, and a flag's value redacted leaves its key: a text without
-  // one has none, told by one search where each pass would make its own. Windowed, as theirs are:
-  // a plain search read every repetition of `-H ` or `AKIA` that the windows skip.
-  if (new WindowedSearch(text, sensitiveWord, 0, MAX_WORD, context).next(0) === null) return text;
-  const afterFlags = text.includes("-") ? redactCandidates(text, flagCandidate, context) : text;
-  return redactCandidates(afterFlags, keyCandidate, context);
+  // one has none, told by the search both passes then go on with (it keeps its last answer).
+  const words = sensitiveWords(text, context);
+  if (words.next(0) === null) return text;
+  const afterFlags = text.includes("-") ? redactCandidates(text, flagCandidate, words, context) : text;
+  const wordsAfterFlags = afterFlags === text ? words : sensitiveWords(afterFlags, context);
+  return redactCandidates(afterFlags, keyCandidate, wordsAfterFlags, context);
 }
 
 /**
@@ -280,16 +282,22 @@ const WORD_READS = MAX_WORD + MAX_LOOKAHEAD;
 // and backslashes are RUNS_PAST_REACH's.
 const ASSIGNMENT_READS = MAX_OTHER_SCHEME + MAX_SCHEME_VALUE + MAX_LOOKAHEAD;
 
-/** Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). */
-function redactCandidates(text: string, candidates: RegExp, context: RedactionContext): string {
+/**
+ * Judges the key at each match of `candidates` (a sensitive word, or a flag's dash). `words`, the
+ * sensitive words of `text`, say where to try: a flag's dash in reach of one, else the word itself,
+ * so a repeated stretch without one (`-H ` a million times) is skipped, not scanned.
+ */
+function redactCandidates(
+  text: string,
+  candidates: RegExp,
+  words: WindowedSearch,
+  context: RedactionContext,
+): string {
   const rewriter = new Rewriter(text, context.replacement);
   const repeats = new RepeatSkipper(text, rewriter, context, RUNS_PAST_REACH);
   const valueEnds = new UnquotedValueEnds(text);
   // A flag's match is its dash and the key follows it.
-  const flags = candidates === keyPatterns().flagCandidate ? new FlagDashes(text, context) : null;
-  // Every other candidate starts at a sensitive word: the pattern is tried from the next one, so a
-  // repeated stretch without one (`-H ` a million times) is skipped, not scanned.
-  const words = flags ? null : new WindowedSearch(text, keyPatterns().sensitiveWord, 0, MAX_WORD, context);
+  const flags = candidates === keyPatterns().flagCandidate ? new FlagDashes(text, words) : null;
   const rightSide = flags ? MAX_FLAG_KEY : MAX_KEY_SIDE;
   const { keyCandidateAt } = keyPatterns();
   // Whether the last candidate was near where its search started: then the next one is searched
@@ -326,7 +334,7 @@ function redactCandidates(text: string, candidates: RegExp, context: RedactionCo
         wordEnd = candidates.lastIndex;
         reach.upTo = wordStart + WORD_READS;
       } else {
-        const next = words?.next(from) ?? null;
+        const next = words.next(from);
         if (next === null) break;
         // The key pattern is tried at the word only: from there, a native search would read on
         // through every word that is no key (`pwd pwd …`, a million of them), where a step per

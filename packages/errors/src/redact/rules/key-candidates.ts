@@ -1,5 +1,7 @@
 import { builtOnFirstUse } from "../built-on-first-use.js";
 import { trieOf } from "../pattern-source.js";
+import type { RedactionContext } from "../redaction-context.js";
+import { WindowedSearch } from "../windowed-search.js";
 
 // A key is a bounded identifier around a sensitive word: scanning outwards by hand (instead of
 // one pattern with open `*` on both sides) keeps the scan linear in the input.
@@ -100,3 +102,11 @@ export const MAX_LOOKAHEAD = 64;
  * position they report: `\\*["']?[ \t]*[:=]` then `[ \t]*[A-Za-z][\w-]*:` in EXPLICIT.
  */
 export const RUNS_PAST_REACH = 4;
+
+/**
+ * The sensitive words of `text`, searched window by window (WindowedSearch): a repeated stretch
+ * without one (`-H ` or `AKIA` a million times) costs a few windows, not a scan of it.
+ */
+export function sensitiveWords(text: string, context: RedactionContext): WindowedSearch {
+  return new WindowedSearch(text, keyPatterns().sensitiveWord, 0, MAX_WORD, context);
+}
