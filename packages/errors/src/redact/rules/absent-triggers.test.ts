@@ -22,8 +22,10 @@ describe("a rule on text without its trigger", () => {
 
   it("key assignments: a sensitive word anywhere still has every flag judged", () => {
     const context = freshContext();
-    const text = `${FLAGS_WITHOUT_TRIGGER}--token v1x2y3z4`;
-    expect(redactKeyAssignments(text, context)).toBe(`${FLAGS_WITHOUT_TRIGGER}--token [REDACTED]`);
+    const text = `--api-key k9w8v7u6 ${FLAGS_WITHOUT_TRIGGER}--token v1x2y3z4 password=p4q5r6s7`;
+    expect(redactKeyAssignments(text, context)).toBe(
+      `--api-key [REDACTED] ${FLAGS_WITHOUT_TRIGGER}--token [REDACTED] password=[REDACTED]`,
+    );
   });
 
   it("command-line users: no `u`, nothing judged, the text kept", () => {
