@@ -91,7 +91,9 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
   });
 
   it("a lease_renew left unanswered is asked again before the lapse; both answers are taken", async () => {
-    const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 4_000 });
+    // 16 s: asked at 8 s and again at 12 s, the answer has 4 s to arrive before the lapse, ample
+    // on a loaded 2-core machine (the test waits on the asks, never on a clock).
+    const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 16_000 });
     const asked = await conn.renewalAsked();
     const isRenew = (message: Record<string, unknown>): boolean => message.kind === "lease_renew";
     expect(await conn.waitFor((m) => isRenew(m) && conn.received.filter(isRenew).length >= 2)).not.toBeNull();
