@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
-import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
+import {
+  durableState,
+  HAND_MADE_TICKET,
+  type Launched,
+  launchRunner,
+  spawnHandMadeRunner,
+} from "./helpers/hand-made-runner.js";
 
 // The lease's life as the server states it: a `lease_renewed` only answers a renewal asked for
 // and never moves the expiry back; the lease is renewed only under the renewal version the
@@ -121,5 +129,31 @@ describe("the connection lease's life", { timeout: 30_000 }, () => {
       "ERR_RUNNER_DURABLE_SERVER_PROOF",
       `the auth_challenge names a connection lease that expired at ${passed}`,
     );
+  });
+
+  it("a lease reconnect whose client proof the server closes on three times in a row: refused", async () => {
+    // A grace far longer than the attempts take: only the bound on the retries ends the run.
+    const server = await handMadeServer();
+    const stateDir = join(tempDirForTest(), "state");
+    const run = spawnHandMadeRunner({
+      endpoint: ["--connect-url", server.url],
+      stateDir,
+      reconnectGraceMs: 20_000,
+    });
+    const leaseToken = `lease_${randomUUID()}`;
+    const first = await server.nextConnection();
+    await first.handshake(HAND_MADE_TICKET);
+    first.welcome({ connectionLeaseToken: leaseToken });
+    first.close();
+    // The first refusal and the two retries; a fourth attempt would wait here unanswered.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const refusing = await server.nextConnection();
+      await refusing.handshake(leaseToken);
+      refusing.close();
+    }
+    expect(await run.closed).toBe(1);
+    expect(run.stderr()).toContain("code: ERR_RUNNER_DURABLE_SERVER_PROOF");
+    expect(run.stderr()).toContain("the server closed the connection instead of accepting the client proof");
+    expect((await durableState(stateDir)).lifecycle).toBe("recoverable_failure");
   });
 });

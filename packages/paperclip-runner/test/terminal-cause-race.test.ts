@@ -1,11 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { handMadeServer } from "./helpers/hand-made-prp-server.js";
+import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import { heldEngine, inProcessRunner } from "./helpers/in-process-runner.js";
 
 // A revocation or a failure racing a `runner.shutdown`: the first terminal cause is what the state
 // says, whichever write comes last. The order is the test's: the engine's run ends (and with it
 // the shutdown) only when the test says. A real loopback server, a `DurableRunner` in this process.
+
+const LEASE_TOKEN = `lease_${randomUUID()}`;
+const STOP = { commandId: "stop", controllerSeq: 1, type: "runner.shutdown" } as const;
 
 async function shutdownUnderWay() {
   const server = await handMadeServer();
@@ -15,10 +19,23 @@ async function shutdownUnderWay() {
   running.catch(() => undefined);
   const conn = await server.nextConnection();
   await conn.handshake(HAND_MADE_TICKET);
-  conn.welcome({ connectionLeaseRevocationEpoch: 2 });
-  conn.sendCommand({ commandId: "stop", controllerSeq: 1, type: "runner.shutdown" });
+  conn.welcome({ connectionLeaseRevocationEpoch: 2, connectionLeaseToken: LEASE_TOKEN });
+  conn.sendCommand(STOP);
   await engine.shutdownAsked;
-  return { conn, engine, running, saved };
+  return { server, conn, engine, running, saved };
+}
+
+/** The shutdown is durable and answered; the connection drops before its result is acknowledged, and the runner reconnects with the lease. */
+async function reconnectedAfterShutdown() {
+  const { server, conn, engine, running, saved } = await shutdownUnderWay();
+  engine.finish();
+  expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
+  expect(saved.at(-1)?.lifecycle).toBe("stopped");
+  conn.close();
+  const next = await server.nextConnection();
+  await next.handshake(LEASE_TOKEN);
+  next.welcome();
+  return { server, next, running, saved };
 }
 
 describe("the first terminal cause names the lifecycle", () => {
@@ -52,5 +69,43 @@ describe("the first terminal cause names the lifecycle", () => {
     await running;
     expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
     expect(saved.at(-1)?.diagnostics.at(-1)).toMatch(/^ERR_RUNNER_DURABLE_LEASE_REVOKED: /);
+  });
+
+  it("a revoke on a reconnect after the shutdown was durable: still stopped", async () => {
+    const { next, running, saved } = await reconnectedAfterShutdown();
+    next.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
+    await running;
+    expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
+    expect(saved.at(-1)?.diagnostics.at(-1)).toMatch(/^ERR_RUNNER_DURABLE_LEASE_REVOKED: /);
+  });
+
+  it("a bad frame on a reconnect after the shutdown was durable: still stopped", async () => {
+    const { next, running, saved } = await reconnectedAfterShutdown();
+    next.send({ kind: "revoke", payload: { revocationEpoch: 2 } });
+    await expect(running).rejects.toMatchObject({ code: "ERR_RUNNER_DURABLE_FRAME_INVALID" });
+    expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
+    expect(saved.at(-1)?.diagnostics.at(-1)).toMatch(/^ERR_RUNNER_DURABLE_FRAME_INVALID: /);
+  });
+
+  it("a shutdown redelivered to a relaunched runner: replayed, and the state says stopped again", async () => {
+    // The first runner stops on a bad frame once its shutdown is durable: the state says stopped.
+    const { server, next, running, saved } = await reconnectedAfterShutdown();
+    next.send({ kind: "revoke", payload: { revocationEpoch: 2 } });
+    await expect(running).rejects.toMatchObject({ code: "ERR_RUNNER_DURABLE_FRAME_INVALID" });
+    const left = saved.at(-1);
+    expect(left?.lifecycle).toBe("stopped");
+    // A relaunch resumes that state; the server delivers the shutdown again with its welcome.
+    const engine = heldEngine();
+    engine.finish();
+    const relaunched = await inProcessRunner(server.url, engine, left);
+    const resumed = relaunched.runner.run();
+    resumed.catch(() => undefined);
+    const conn = await server.nextConnection();
+    await conn.handshake(HAND_MADE_TICKET);
+    conn.welcome({ pendingCommands: [PeerConnection.command(STOP)] });
+    expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
+    conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
+    await resumed;
+    expect(relaunched.saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
   });
 });

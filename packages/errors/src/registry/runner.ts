@@ -444,13 +444,14 @@ paperclip-runnerd --diagnostics-directory /var/lib/paperclip/diagnostics ...`,
     message: "the state directory holds a run whose connection lease the server revoked; it is not resumed",
     meaning:
       "`runner-state.json` in `--state-dir` says `lifecycle: \"revoked\"`: an earlier runner stopped there because the server revoked its connection lease (`ERR_RUNNER_DURABLE_LEASE_REVOKED`). A revocation is the server's decision that this runner no longer serves the run, so the run is not resumed: the runner refuses before it recovers the state (the file stays as the revocation left it), before any handshake spends the ticket, and before any harness or provider starts, and exits 1. Upstream's runner does not resume a revoked state either (it exits 0 at once, saying nothing). Before 2026-12-06 a relaunch resumed the revoked run as if nothing had happened.",
-    when: "The server's launcher relaunched the runner after the revocation (it takes any exit before the run's terminal result, exit 0 included, as unexpected), or an operator restarted it by hand on the same state directory.",
+    when: "A runner was launched again for the revoked run. The server's launcher keeps one state directory per run (`runtime/paperclip-runner/runner/<runId>` under the instance root, or `runtime/paperclip-runner/durable-sessions/<hash>` for a native session), so every runner launched for that run gets the same directory and is refused the same way; an operator restarting the runner by hand on that directory is refused too.",
     solutions: [
-      "Nothing to do on the runner: if the run continues, the server launches a runner for it on a fresh state directory.",
-      "To reuse the directory for another run, remove it first (what it holds belongs to the revoked run).",
+      "The revoked run does not continue on this directory, whatever relaunches it: the server decided this runner no longer serves it. To carry the work on, start a new run from the server: a run of its own gets a new directory (`runner/<runId>`).",
+      "A native session's directory is keyed by the session, not the run (`durable-sessions/<hash>`): remove it (or move it aside to keep what it held) before the session's next run, which would be refused on it too. The same to reuse any such directory: what it holds belongs to the revoked run.",
+      "Exit 1 only says that the runner refused; Paperclip's launcher takes exit 0 and exit 1 before the run's result alike (`paperclip_runner_process_exited`), so the code on stderr is what tells the two apart.",
     ],
     prevention:
-      "Launch a runner on a state directory only for the run it holds; after a revocation, give the next runner a new directory.",
+      "After a revocation, start the next run from the server rather than relaunching the runner on the revoked run's directory, and clear a native session's directory before its next run.",
   },
   ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: {
     family: "runner",

@@ -196,10 +196,11 @@ export class DurableRunner {
   private async onWelcome(welcome: Welcome): Promise<void> {
     // What the server holds was sent by this run, so it is durable here (an event is persisted before it is sent).
     readServerAck(welcome.ackedSourceSeq, this.committer.durable.nextSourceSeq - 1);
+    // A run whose stream already ended (its shutdown durable, the result not yet acknowledged when
+    // the connection dropped) is not ready again: its lifecycle keeps naming what ended it.
     this.committer.update((state) => ({
       ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
-      lifecycle: "ready",
-      recoverableFailure: null,
+      ...(this.terminal.isClaimed ? {} : { lifecycle: "ready" as const, recoverableFailure: null }),
     }));
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;

@@ -18,6 +18,8 @@ export interface HandMadeServer {
   readonly url: string;
   /** The next connection the runner opens (already accepted), in order. */
   nextConnection(): Promise<PeerConnection>;
+  /** The connections that arrived and were not taken yet, taken now (none waited for). */
+  takeArrived(): PeerConnection[];
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function handMadeServer(
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/connect`,
     nextConnection: async () =>
       arrived.shift() ?? (await new Promise<PeerConnection>((resolve) => waiting.push(resolve))),
+    takeArrived: () => arrived.splice(0),
     close,
   };
 }

@@ -52,10 +52,12 @@ export function heldEngine(): HeldEngine {
 /**
  * A `DurableRunner` in this process dialling the hand-made server at `url` with the hand-made
  * ticket, on `engine`, its state kept in memory: `saved` is every state written, in order.
+ * `resumed`: the state an earlier runner left, resumed as a relaunch resumes its state file.
  */
 export async function inProcessRunner(
   url: string,
   engine: DurableEngine,
+  resumed?: DurableState,
 ): Promise<{ readonly runner: DurableRunner; readonly saved: readonly DurableState[] }> {
   const options = readDurableOptions(
     parseFlags(["--connect-url", url, "--state-dir", "/nonexistent/state", ...HAND_MADE_RUNNER_FLAGS]),
@@ -63,13 +65,14 @@ export async function inProcessRunner(
   const dialer = await createDialer(options.endpoint);
   onTestFinished(() => dialer.close());
   const saved: DurableState[] = [];
-  const initial = initialDurableState(HAND_MADE_IDENTITY, options.runnerVersion, options.runnerDigest);
+  const initial =
+    resumed ?? initialDurableState(HAND_MADE_IDENTITY, options.runnerVersion, options.runnerDigest);
   const runner = new DurableRunner(
     {
       options,
       store: {
         initial,
-        recovered: null,
+        recovered: resumed === undefined ? null : { indeterminate: [] },
         engineDirectory: "/nonexistent/engine",
         save: async (state) => {
           saved.push(state);

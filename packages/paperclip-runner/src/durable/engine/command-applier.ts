@@ -14,6 +14,10 @@ import type { DurableEngine } from "./durable-engine.js";
 export const LIFECYCLE_END: ReadonlySet<string> = new Set(["runner.shutdown", "runner.suspend"]);
 const ENGINE_FINISHED_MESSAGE = "run has already finished";
 
+/** The lifecycle a `LIFECYCLE_END` command leaves the state in. */
+const streamEndLifecycle = (type: string): "suspended" | "stopped" =>
+  type === "runner.suspend" ? "suspended" : "stopped";
+
 export interface CommandApplierDeps {
   readonly committer: StateCommitter;
   readonly engine: DurableEngine;
@@ -61,10 +65,17 @@ export class CommandApplier {
     const fingerprint = commandFingerprint(value);
     const admission = admitServerCommand(committer.state, command, fingerprint, this.deps.historyLimit);
     if (admission.kind === "replay") {
-      this.deps.sendResult(admission.result);
-      // A shutdown refused as malformed ended nothing, and its replay does not either.
-      if (LIFECYCLE_END.has(command.type) && admission.result.status !== "rejected")
+      // A shutdown refused as malformed ended nothing, and its replay does not either. One that
+      // was applied ends the stream again: a relaunched runner's welcome said `ready`, so the
+      // lifecycle is written again (durable before the result, as when it was applied).
+      if (LIFECYCLE_END.has(command.type) && admission.result.status !== "rejected") {
+        if (this.deps.claimStreamEnd()) {
+          committer.update((state) => ({ ...state, lifecycle: streamEndLifecycle(command.type) }));
+          await committer.commit();
+        }
         this.deps.onStreamEnd(command.commandId);
+      }
+      this.deps.sendResult(admission.result);
       return;
     }
     if (admission.kind === "conflict") {
@@ -100,7 +111,7 @@ export class CommandApplier {
     committer.update((state) => {
       const next = withCommandRecord(state, { ...record, status: "done", result });
       if (!LIFECYCLE_END.has(command.type) || !this.deps.claimStreamEnd()) return next;
-      return { ...next, lifecycle: command.type === "runner.suspend" ? "suspended" : "stopped" };
+      return { ...next, lifecycle: streamEndLifecycle(command.type) };
     });
     await committer.commit();
     if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);

@@ -11,10 +11,17 @@ export type TerminalCause = "stream_end" | "failure";
  * completing after it (the failure stops the harness it was waiting for), used to write `stopped`
  * over it, and a revocation arriving once the shutdown's `stopped` was durable wrote `revoked`
  * over that: which of the two the state said hung on which write came last. Each cause claims
- * before it writes the lifecycle, synchronously, and only the first claim writes it.
+ * before it writes the lifecycle, synchronously, and only the first claim writes it. A claim is
+ * never released: a reconnect after it (the connection dropped before the shutdown's result was
+ * acknowledged) continues a run that has already ended, and its welcome leaves the lifecycle alone.
  */
 export class FirstTerminalCause {
   private cause: TerminalCause | null = null;
+
+  /** Whether a terminal cause was claimed: the lifecycle names it, and nothing else writes one. */
+  get isClaimed(): boolean {
+    return this.cause !== null;
+  }
 
   /** Whether `cause` may write the lifecycle: it is the first claimed (or claims again). */
   claim(cause: TerminalCause): boolean {

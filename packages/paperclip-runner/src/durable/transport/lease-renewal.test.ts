@@ -7,7 +7,8 @@ describe("when a lease's renewal is asked", () => {
     expect(RENEWAL_ASKS).toBe(4);
   });
 
-  it("at once (every ask) for a lease already lapsed", () => {
-    expect(renewalTimes(5_000, 4_000)).toEqual([4_000, 4_000, 4_000, 4_000]);
+  it("never for a lease already lapsed (or lapsing now): the lapse comes first, not four asks at once", () => {
+    expect(renewalTimes(5_000, 4_000)).toEqual([]);
+    expect(renewalTimes(4_000, 4_000)).toEqual([]);
   });
 });

@@ -8,12 +8,20 @@ export const RENEWAL_ASKS = 4;
  * Pure: when to ask for the renewal of a lease that lapses at `lapsesAtMs` (both on `leaseClock()`),
  * from `nowMs`: halfway there, then, while unanswered, halfway through each remainder (at 1/2,
  * 3/4, 7/8 and 15/16 of the time left), `RENEWAL_ASKS` times in all, every one before the lapse.
- * The server answers no `lease_renew` that arrives while a terminal command (`runner.shutdown`,
- * `runner.suspend`) is under way, or one lost with a frame; asked once, the lease used to lapse
- * then, though the server would have renewed it a moment later.
+ * A lease already lapsed (or lapsing now) is never asked for: the lapse ends the connection at
+ * once, and the asks used to go out all four together just before it.
+ *
+ * Why ask again: upstream's runner does, at the same points (observed side by side), and it is
+ * harmless and bounded (four asks a lease expiry; the server answers a repeated ask with the
+ * expiry it stored, never renewing twice). It rescues less than it seems: on one WebSocket an
+ * ask is not lost, and the server (2026.916.1) ignores every `lease_renew` on a connection once
+ * a terminal command (`runner.shutdown`, `runner.suspend`) was delivered on it, the asks again
+ * as well (it never forgets that command for the connection); a lease renewed on a later
+ * connection is asked for afresh there.
  */
 export function renewalTimes(nowMs: number, lapsesAtMs: number): number[] {
-  const left = Math.max(0, lapsesAtMs - nowMs);
+  const left = lapsesAtMs - nowMs;
+  if (left <= 0) return [];
   return Array.from({ length: RENEWAL_ASKS }, (_, index) => lapsesAtMs - left / 2 ** (index + 1));
 }
 

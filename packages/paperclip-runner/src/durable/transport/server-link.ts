@@ -2,18 +2,15 @@ import { setTimeout as delay } from "node:timers/promises";
 import type WebSocket from "ws";
 import type { DurableOptions } from "../durable-options.js";
 import { acceptProvenServer } from "./accept-proven-server.js";
-import {
-  AuthenticatedConnection,
-  isRefusedClientProof,
-  RefusedBeforeChallenge,
-  type Welcome,
-} from "./authenticated-connection.js";
+import { AuthenticatedConnection, type Welcome } from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
+import { RefusedBeforeChallenge } from "./handshake-inbox.js";
 import { LeaseCredentials } from "./lease-credentials.js";
 import { leaseClock, leaseExpiry } from "./lease-expiry.js";
 import { LeaseRenewal } from "./lease-renewal.js";
 import { leaseRevoked, revokedEpoch } from "./lease-revocation.js";
 import { controlEnvelope } from "./prp-envelope.js";
+import { retriesRefusedProof } from "./refused-client-proof.js";
 import { checkRenewalAnswer } from "./renewal-answer.js";
 import { renewedRevocationEpoch } from "./revocation-epoch.js";
 import { isConnectError, leaseExpired, reconnectDeadline } from "./transport-failure.js";
@@ -73,6 +70,8 @@ export class ServerLink {
     const { reconnectDelayMs, reconnectGraceMs } = this.deps.options;
     let deadline = Number.POSITIVE_INFINITY;
     let attempts = 0;
+    /** Handshakes since the last welcome that the server closed on after the client proof (`retriesRefusedProof`). */
+    let refusedProofs = 0;
     for (;;) {
       const credential = this.credentials.next(leaseClock());
       const lease = this.credentials.binding;
@@ -88,6 +87,7 @@ export class ServerLink {
         });
         deadline = Number.POSITIVE_INFINITY;
         attempts = 0;
+        refusedProofs = 0;
         // The welcome is taken up (synchronously, up to its first write) before the frames the
         // server sent behind it are delivered: they may answer or follow what it carried.
         const welcomed = this.onWelcome(connection);
@@ -109,9 +109,10 @@ export class ServerLink {
         if (this.lapsed || this.revoked !== null) throw error;
         if (error instanceof RefusedBeforeChallenge) {
           this.credentials.checkRefusal();
-        } else if (!isConnectError(error) && !(lease !== null && isRefusedClientProof(error))) {
-          // A lease reconnect's proof refused is retried (a renewal committed during the
-          // handshake, `isRefusedClientProof`), within the grace and the lease; a ticket's is final.
+        } else if (retriesRefusedProof(error, lease !== null, refusedProofs)) {
+          // A renewal committed during the handshake; past the bound, the server's close is final.
+          refusedProofs += 1;
+        } else if (!isConnectError(error)) {
           throw error;
         }
         if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
