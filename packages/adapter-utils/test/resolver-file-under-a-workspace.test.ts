@@ -30,3 +30,43 @@ describe("a workspace /run on a host whose /etc/resolv.conf links into it", () =
     expect(out).toEqual(Object.fromEntries(Object.keys(SCOPE_MATRIX).map((name) => [name, "refused\n"])));
   });
 });
+
+/**
+ * A read-only file does not keep its directory in place: Linux renames a directory that
+ * merely holds a mount point, so the program moved the directory away with the protected
+ * file in it and made one of its own, holding the name servers of its choice, where the
+ * host's `/etc/resolv.conf` link leads. Each directory between the workspace and the file
+ * is now a mount point (`EBUSY`), still writable for the program.
+ */
+describe("a workspace /run holding the directory of the resolver file", () => {
+  it.each([
+    ["resolvconf", "/run/resolvconf", "/run/resolvconf"],
+    ["systemd-resolved", "/run/systemd", "/run/systemd/resolve"],
+  ])("keeps the directory in place in every scope (%s, renaming %s)", async (_, renamed, dir) => {
+    expect(process.getuid?.(), "the runner is root").toBe(0);
+    const file = `${dir}/resolv.conf`;
+    const setup = [
+      "mount -t tmpfs tmpfs /run",
+      `mkdir -p ${dir} && echo 'nameserver 192.0.2.53' > ${file}`,
+      `cp -a /etc /run/etc-copy && ln -sfn ${file} /run/etc-copy/resolv.conf`,
+      "mount --bind /run/etc-copy /etc",
+    ].join(" && ");
+    const swap = `mv ${renamed} ${renamed}.old && mkdir -p ${dir} && echo 'nameserver 203.0.113.7' > ${file}`;
+    const program = [
+      `if (${swap}) 2>/dev/null; then echo swapped; else echo kept; fi`,
+      // Kept in place, not made read-only: the workspace stays the program's to write.
+      `touch ${dir}/probe && rm ${dir}/probe && echo writable`,
+      "cat /etc/resolv.conf",
+    ].join("; ");
+    const out = await probeScopesAfterHostSetup(setup, {
+      command: "/bin/sh",
+      args: ["-c", program],
+      workspace: "/run",
+      scopes: SCOPE_MATRIX,
+    });
+    const expected = "kept\nwritable\nnameserver 192.0.2.53\n";
+    // The network-only scope shows the host's /etc, which names the host's (unchanged) file.
+    expect(out).toEqual(Object.fromEntries(Object.keys(SCOPE_MATRIX).map((name) => [name, expected])));
+  });
+});
+

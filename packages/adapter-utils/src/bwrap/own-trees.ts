@@ -54,10 +54,15 @@ export function ownTreesRestored(
   dest: string,
   options: ProcMaskOptions & { readonly tmpfsSize: number | null },
 ): string[] {
-  const covers = (tree: string) => dest !== tree && isSameOrBelow(dest, tree);
+  const covered = coveredOwnTrees(dest);
   const args: string[] = [];
-  if (covers("/proc")) args.push("--proc", "/proc", ...procMaskArgs(options));
-  if (covers("/dev")) args.push(...devArgs(options.tmpfsSize));
-  if (covers("/sys")) args.push("--tmpfs", "/sys", "--remount-ro", "/sys");
+  if (covered.includes("/proc")) args.push("--proc", "/proc", ...procMaskArgs(options));
+  if (covered.includes("/dev")) args.push(...devArgs(options.tmpfsSize));
+  if (covered.includes("/sys")) args.push("--tmpfs", "/sys", "--remount-ro", "/sys");
   return args;
+}
+
+/** The sandbox's own trees a bind at `dest` covers: strictly below it (pure). */
+export function coveredOwnTrees(dest: string): string[] {
+  return OWN_TREES.filter((tree) => dest !== tree && isSameOrBelow(dest, tree));
 }

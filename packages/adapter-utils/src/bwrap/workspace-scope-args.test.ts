@@ -175,8 +175,21 @@ describe("buildWorkspaceScopeArgs", () => {
     ).join(" ");
     // After the requests, `--dev /dev` landed on the workspace and bwrap could not chdir there.
     expect(text).toContain(
-      "--ro-bind / / --proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /proc/1 --remount-ro /proc/1 --dev /dev --tmpfs /sys --remount-ro /sys --bind /dev/shm/ws /dev/shm/ws",
+      "--ro-bind / / --proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /proc/1 --remount-ro /proc/1 --dev /dev --tmpfs /sys --remount-ro /sys --dir /dev/shm --bind /dev/shm/ws /dev/shm/ws",
     );
+  });
+
+  it("binds a requested /dev/shm over its own /dev put back after a requested / (not taken as shown by /)", () => {
+    const layout = new Map([...merged, ["/", dir], ["/dev/shm", dir]]);
+    const text = buildWorkspaceScopeArgs(
+      plan(layout, {
+        mounts: [
+          { path: "/", access: "ro" },
+          { path: "/dev/shm", access: "ro" },
+        ],
+      }),
+    ).join(" ");
+    expect(text).toContain("--dev /dev --tmpfs /sys --remount-ro /sys --ro-bind /dev/shm /dev/shm");
   });
 
   it("makes each directory between a writable bind and a resolver file a mount point, right after it", () => {

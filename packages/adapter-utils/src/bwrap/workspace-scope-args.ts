@@ -2,7 +2,7 @@ import { sealDevArgs } from "./device-directory.js";
 import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
-import { inKernelTree, ownTreesRestored, procMaskArgs } from "./own-trees.js";
+import { inKernelTree, procMaskArgs } from "./own-trees.js";
 import {
   assertNoResolverLinkShownWritable,
   resolverTargets,
@@ -93,12 +93,12 @@ function boundAfter(
   procMasks: { readonly procSys: boolean; readonly initMask: string | null },
 ): (bind: () => void) => void {
   const targets = resolverTargets(plan.layout);
-  const options = { ...procMasks, tmpfsSize: plan.tmpfsSize ?? null };
   return (bind) => {
     const before = root.mounted.length;
     bind();
     for (const mounted of root.mounted.slice(before)) {
-      root.args.push(...ownTreesRestored(mounted.dest, options), ...resolverParentPins(mounted, targets));
+      root.restoreOwnTrees(mounted.dest, procMasks);
+      root.args.push(...resolverParentPins(mounted, targets));
     }
   };
 }
