@@ -5,7 +5,13 @@ import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { execContainerScript, inRootContainer } from "./root-container.js";
-import { builtEntry, cleanupAll, inPrivateMountNamespace, scratchDir, viaRepoView } from "./sandbox-support.js";
+import {
+  builtEntry,
+  cleanupAll,
+  inPrivateMountNamespace,
+  scratchDir,
+  viaRepoView,
+} from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 

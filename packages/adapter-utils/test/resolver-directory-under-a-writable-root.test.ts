@@ -36,9 +36,16 @@ describe("a root runner's workspace-scope run given / writable", () => {
           outboundRestorePaths: ["/"], extraPaths: [{ path: "/", access: "rw" }] },
       });
       console.log(JSON.stringify({ exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr }));`;
-    const result = await inRootContainer(root, execContainerScript, { PATH: process.env.PATH, SCRIPT: script });
+    const result = await inRootContainer(root, execContainerScript, {
+      PATH: process.env.PATH,
+      SCRIPT: script,
+    });
     expect(result.stderr).toBe("");
-    expect(JSON.parse(result.stdout)).toEqual({ exitCode: 0, stdout: "etc kept\netc writable\n", stderr: "" });
+    expect(JSON.parse(result.stdout)).toEqual({
+      exitCode: 0,
+      stdout: "etc kept\netc writable\n",
+      stderr: "",
+    });
     expect(existsSync(path.join(root, "etc.old")), "/etc renamed").toBe(false);
     expect(await readFile(path.join(etc, "resolv.conf"), "utf8")).toBe("nameserver 192.0.2.53\n");
   }, 60_000);

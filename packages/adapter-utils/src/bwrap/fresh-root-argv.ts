@@ -61,7 +61,8 @@ export class FreshRootArgv {
    */
   restoreOwnTrees(dest: string, options: ProcMaskOptions): void {
     this.args.push(...ownTreesRestored(dest, { ...options, tmpfsSize: this.tmpfsSize }));
-    for (const tree of coveredOwnTrees(dest)) this.restoredTrees.push({ tree, after: this.mountedEntries.length });
+    for (const tree of coveredOwnTrees(dest))
+      this.restoredTrees.push({ tree, after: this.mountedEntries.length });
   }
 
   /** Recreates `link -> target`; later destinations below `link` go to `resolved`. */
@@ -104,7 +105,9 @@ export class FreshRootArgv {
         bestIndex = index;
       }
     });
-    const hidden = this.restoredTrees.some(({ tree, after }) => after > bestIndex && isSameOrBelow(tree, dest));
+    const hidden = this.restoredTrees.some(
+      ({ tree, after }) => after > bestIndex && isSameOrBelow(tree, dest),
+    );
     return hidden ? undefined : best;
   }
 

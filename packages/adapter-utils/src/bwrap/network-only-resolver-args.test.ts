@@ -94,20 +94,22 @@ describe("buildNetworkOnlyScopeArgs and the resolver files", () => {
   it.each([false, true])(
     "pins the directories between a writable bind-back and the resolver file it shows (root runner: %s)",
     (runnerIsRoot) => {
-      const resolvconf = new Map(rootLayout({
-        kind: "symlink",
-        target: "../run/resolvconf/resolv.conf",
-        resolved: "/run/resolvconf/resolv.conf",
-      }));
+      const resolvconf = new Map(
+        rootLayout({
+          kind: "symlink",
+          target: "../run/resolvconf/resolv.conf",
+          resolved: "/run/resolvconf/resolv.conf",
+        }),
+      );
       const { args } = buildNetworkOnlyScopeArgs(
         plan({ layout: resolvconf, runnerIsRoot, mounts: [{ path: "/run", access: "rw" }] }),
       );
       const text = args.join(" ");
       // Right after the bind-back, so `mv /run/resolvconf` fails (EBUSY); the file read-only after.
       expect(text).toContain("--bind /run /run --bind /run/resolvconf /run/resolvconf");
-      expect(text.indexOf("--ro-bind /run/resolvconf/resolv.conf /run/resolvconf/resolv.conf")).toBeGreaterThan(
-        text.indexOf("--bind /run/resolvconf /run/resolvconf"),
-      );
+      expect(
+        text.indexOf("--ro-bind /run/resolvconf/resolv.conf /run/resolvconf/resolv.conf"),
+      ).toBeGreaterThan(text.indexOf("--bind /run/resolvconf /run/resolvconf"));
     },
   );
 

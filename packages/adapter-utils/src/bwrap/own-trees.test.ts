@@ -34,7 +34,8 @@ describe("ownTreesRestored", () => {
   });
 
   it("leaves a bind of /dev itself, and binds beside the trees, as they are", () => {
-    for (const dest of ["/dev", "/usr", "/ws", "/dev/shm"]) expect(ownTreesRestored(dest, options)).toEqual([]);
+    for (const dest of ["/dev", "/usr", "/ws", "/dev/shm"])
+      expect(ownTreesRestored(dest, options)).toEqual([]);
   });
 });
 
@@ -43,6 +44,10 @@ describe("procMaskArgs", () => {
     expect(procMaskArgs({ procSys: true, initMask: null })).toEqual([
       ...["--ro-bind", "/proc/sys", "/proc/sys", "--tmpfs", "/proc/1", "--remount-ro", "/proc/1"],
     ]);
-    expect(procMaskArgs({ procSys: false, initMask: "/shm/shim" })).toEqual(["--ro-bind", "/shm/shim", "/proc/1"]);
+    expect(procMaskArgs({ procSys: false, initMask: "/shm/shim" })).toEqual([
+      "--ro-bind",
+      "/shm/shim",
+      "/proc/1",
+    ]);
   });
 });

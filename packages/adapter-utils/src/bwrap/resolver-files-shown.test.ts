@@ -73,11 +73,15 @@ describe("assertNoResolverLinkShownWritable", () => {
     const withFile = new Map(layout);
     withFile.set("/etc/resolv.conf", { kind: "file" });
     expect(() =>
-      assertNoResolverLinkShownWritable(layout, [
-        { source: "/etc", dest: "/etc", access: "ro" },
-        { source: "/etc/app", dest: "/etc/app", access: "rw" },
-        { source: "/run", dest: "/run", access: "rw" },
-      ], true),
+      assertNoResolverLinkShownWritable(
+        layout,
+        [
+          { source: "/etc", dest: "/etc", access: "ro" },
+          { source: "/etc/app", dest: "/etc/app", access: "rw" },
+          { source: "/run", dest: "/run", access: "rw" },
+        ],
+        true,
+      ),
     ).not.toThrow();
     expect(() =>
       assertNoResolverLinkShownWritable(withFile, [{ source: "/etc", dest: "/etc", access: "rw" }], true),

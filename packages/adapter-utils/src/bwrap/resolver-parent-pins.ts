@@ -20,9 +20,7 @@ export function resolverParentPins(
   if (bind.access !== "rw") return [];
   const dirs = new Set(
     targets.flatMap((target) =>
-      parentDirectories(target).filter(
-        (dir) => dir !== bind.source && isSameOrBelow(bind.source, dir),
-      ),
+      parentDirectories(target).filter((dir) => dir !== bind.source && isSameOrBelow(bind.source, dir)),
     ),
   );
   return [...dirs].flatMap((dir) => ["--bind", dir, path.join(bind.dest, path.relative(bind.source, dir))]);

@@ -206,7 +206,9 @@ describe("buildWorkspaceScopeArgs", () => {
     // `mv /etc /etc.old` took the read-only /etc/hosts along; a mount point is not renamed.
     expect(text).toContain("--bind / / --proc /proc");
     expect(text).toContain("--tmpfs /sys --remount-ro /sys --bind /etc /etc --ro-bind /etc/app /etc/app");
-    expect(text.lastIndexOf("--ro-bind /etc/hosts /etc/hosts")).toBeGreaterThan(text.indexOf("--bind /etc /etc"));
+    expect(text.lastIndexOf("--ro-bind /etc/hosts /etc/hosts")).toBeGreaterThan(
+      text.indexOf("--bind /etc /etc"),
+    );
   });
 
   it("refuses a resolver link shown writable for a root runner only", () => {

@@ -55,7 +55,10 @@ export interface ProxyMount {
  */
 export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   const root = new FreshRootArgv(plan.tmpfsSize ?? null);
-  const procMasks = { procSys: kindOf(plan.layout, "/proc/sys").kind === "directory", initMask: plan.initMask };
+  const procMasks = {
+    procSys: kindOf(plan.layout, "/proc/sys").kind === "directory",
+    initMask: plan.initMask,
+  };
   root.args.push(...procMaskArgs(procMasks));
   showSystemPaths(root, plan);
   const afterBinds = boundAfter(root, plan, procMasks);
@@ -63,7 +66,8 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
     if (kindOf(plan.layout, request.path).kind !== "missing" && !inKernelTree(request))
       afterBinds(() => root.mountRequest(request));
   }
-  for (const alias of plan.aliases) afterBinds(() => root.bind(alias.target, root.throughLinks(alias.path), "rw"));
+  for (const alias of plan.aliases)
+    afterBinds(() => root.bind(alias.target, root.throughLinks(alias.path), "rw"));
   // After every writable bind: one (a workspace `/run` or `/etc`) must not show the proxy's resolver files writable.
   assertNoResolverLinkShownWritable(plan.layout, root.mounted, plan.runnerIsRoot);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, root.mounted)) {
