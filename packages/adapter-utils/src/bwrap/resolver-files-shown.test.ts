@@ -23,6 +23,14 @@ describe("writableResolverFiles", () => {
     ]);
   });
 
+  it("judges a file by its real path where a directory above it is a link", () => {
+    const linked = new Map(layout);
+    linked.set("/etc/hosts", { kind: "file", real: "/private/etc/hosts" });
+    expect(writableResolverFiles(linked, [{ source: "/private", dest: "/private", access: "rw" }])).toEqual([
+      { hostPath: "/private/etc/hosts", dest: "/private/etc/hosts" },
+    ]);
+  });
+
   it("passes read-only binds and binds beside the files", () => {
     expect(
       writableResolverFiles(layout, [
