@@ -1,28 +1,19 @@
 import { existsSync } from "node:fs";
-import { copyFile, cp, mkdir, readFile, readlink, rm, symlink } from "node:fs/promises";
+import { copyFile, cp, mkdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
+import { execContainerScript, inRootContainer } from "./root-container.js";
 import {
   builtEntry,
   cleanupAll,
-  exec,
   inPrivateMountNamespace,
-  REPO_VIEW,
-  repoRoot,
   scratchDir,
   viaRepoView,
 } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
-
-/**
- * Where the container sees the Node running this suite: on the matrix's other lines that
- * binary lives in the toolchain cache under the home directory, which the container does
- * not show, so it is bound in by itself.
- */
-const CONTAINER_NODE = "/opt/node-under-test/node";
 
 /**
  * The host's proxy resolver reads `/etc/hosts` and `/etc/resolv.conf` when a proxy
@@ -106,49 +97,9 @@ describe("the network-only scope and the host resolver's files", () => {
       const shell = [
         "mkdir -p /run/systemd/resolve",
         'echo "nameserver 127.0.0.53" > /run/systemd/resolve/stub-resolv.conf',
-        `exec ${CONTAINER_NODE} --input-type=module -e "$SCRIPT"`,
+        execContainerScript,
       ].join(" && ");
-      const links = ["bin", "lib", "lib64", "sbin"].flatMap((name) => [
-        "--symlink",
-        `usr/${name}`,
-        `/${name}`,
-      ]);
-      const result = await exec(
-        "bwrap",
-        [
-          "--bind",
-          root,
-          "/",
-          "--ro-bind",
-          "/usr",
-          "/usr",
-          ...links,
-          "--dev",
-          "/dev",
-          "--tmpfs",
-          "/dev/shm",
-          "--proc",
-          "/proc",
-          "--tmpfs",
-          "/tmp",
-          "--tmpfs",
-          "/run",
-          "--ro-bind",
-          repoRoot,
-          REPO_VIEW,
-          "--ro-bind",
-          process.execPath,
-          CONTAINER_NODE,
-          "--cap-add",
-          "ALL",
-          "--die-with-parent",
-          "--",
-          "/bin/sh",
-          "-c",
-          shell,
-        ],
-        { PATH: process.env.PATH, SCRIPT: script },
-      );
+      const result = await inRootContainer(root, shell, { PATH: process.env.PATH, SCRIPT: script });
       expect(result.stderr).toBe("");
       expect(JSON.parse(result.stdout)).toEqual({
         exitCode: 0,
@@ -189,11 +140,15 @@ describe("a root runner's run that asks for /etc writable", () => {
     "keeps the network-only scope's /etc/hosts and /etc/resolv.conf read-only (%s)",
     async (networkScope) => {
       expect(process.getuid?.(), "the runner is root").toBe(0);
+      // A copy of /etc whose resolver files are plain files, whatever the host's are.
       const scratch = await scratchDir("pc-resolver-etc-rw-");
-      const hosts = path.join(scratch, "hosts");
-      const resolv = path.join(scratch, "resolv.conf");
-      await copyFile("/etc/hosts", hosts);
-      await copyFile("/etc/resolv.conf", resolv);
+      const etc = path.join(scratch, "etc");
+      await cp("/etc", etc, { recursive: true, verbatimSymlinks: true });
+      const hosts = path.join(etc, "hosts");
+      const resolv = path.join(etc, "resolv.conf");
+      await rm(resolv, { force: true });
+      await writeFile(hosts, "127.0.0.1 localhost\n");
+      await writeFile(resolv, "nameserver 192.0.2.53\n");
       const before = [await readFile(hosts, "utf8"), await readFile(resolv, "utf8")];
       const program = [
         "for f in /etc/hosts /etc/resolv.conf; do",
@@ -202,11 +157,7 @@ describe("a root runner's run that asks for /etc writable", () => {
         // The rest of /etc is the caller's to give: it stays writable.
         "touch /etc/pc-etc-rw-probe && rm /etc/pc-etc-rw-probe && echo etc writable",
       ].join("\n");
-      const shell = [
-        `mount --bind ${shellQuote(hosts)} /etc/hosts`,
-        `mount --bind ${shellQuote(resolv)} /etc/resolv.conf`,
-        `exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`,
-      ].join(" && ");
+      const shell = `mount --bind ${shellQuote(etc)} /etc && exec ${shellQuote(process.execPath)} --input-type=module -e "$SCRIPT"`;
       const script = runWithWritableEtc(networkScope, scratch, program);
       const result = await inPrivateMountNamespace(shell, { PATH: process.env.PATH, SCRIPT: script });
       expect(result.stderr).toBe("");

@@ -1,6 +1,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
 import { cleanupAll, onCleanup, runShellInSandbox, scratchDir } from "./sandbox-support.js";
@@ -74,4 +77,42 @@ describe("a workspace-scope run given / or /proc as an extra path", () => {
       60_000,
     );
   }
+});
+
+/**
+ * The sandbox's own trees were put back after every request, so the fresh `/dev` landed on
+ * a requested path deeper in it: a workspace in `/dev/shm` was covered (bwrap could not
+ * chdir there), a requested `/dev/shm` silently replaced. They now follow the `/` itself.
+ */
+describe("a workspace-scope run given / and a path in /dev", () => {
+  it("runs in a workspace in /dev/shm and writes the host's", async () => {
+    const ws = tempDirForTest("pc-own-trees-shm-", { base: "/dev/shm" });
+    const result = await runShellInSandbox("echo from-sandbox > out && ls /dev/null", {
+      workspaceDir: ws,
+      filesystemScope: "workspace",
+      extraPaths: [{ path: "/", access: "ro" }],
+    });
+    expect({ exitCode: result.exitCode, stdout: result.stdout }, result.stderr).toEqual({
+      exitCode: 0,
+      stdout: "/dev/null\n",
+    });
+    expect(await readFile(path.join(ws, "out"), "utf8")).toBe("from-sandbox\n");
+  }, 60_000);
+
+  it("shows a requested /dev/shm, the host's, over its own", async () => {
+    const shared = tempDirForTest("pc-own-trees-shared-", { base: "/dev/shm" });
+    await writeFile(path.join(shared, "marker"), "host\n");
+    const result = await runShellInSandbox(`cat ${shared}/marker`, {
+      workspaceDir: scratchDir("pc-own-trees-"),
+      filesystemScope: "workspace",
+      extraPaths: [
+        { path: "/", access: "ro" },
+        { path: "/dev/shm", access: "ro" },
+      ],
+    });
+    expect({ exitCode: result.exitCode, stdout: result.stdout }, result.stderr).toEqual({
+      exitCode: 0,
+      stdout: "host\n",
+    });
+  }, 60_000);
 });

@@ -1,11 +1,5 @@
 import { isSameOrBelow, type MountRequest, parentDirectories } from "./mount-request.js";
-
-/**
- * The sandbox's own `/proc`, `/dev` and `/sys`: no caller's bind goes on, in or above them
- * outside a masked directory (a read-only `/` would put the host's back over them and
- * over every mask).
- */
-const OWN_TREES = ["/proc", "/dev", "/sys"];
+import { OWN_TREES } from "./own-trees.js";
 
 /**
  * Binds back, over the masked directories of a host-root sandbox, the paths the
@@ -61,7 +55,11 @@ export class BindBackArgv {
     );
   }
 
-  /** A requested path outside the masks that the host tree does not show with its access. */
+  /**
+   * A requested path outside the masks that the host tree does not show with its access;
+   * never one on, in or above the sandbox's own trees (a read-only `/` would put the
+   * host's back over them and over every mask).
+   */
   private needsOwnAccess(request: MountRequest): boolean {
     if (request.programDir !== undefined) return false;
     const path = request.path;

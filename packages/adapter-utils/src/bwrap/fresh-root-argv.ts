@@ -1,6 +1,7 @@
 import path from "node:path";
 import { devArgs } from "./device-directory.js";
 import { isSameOrBelow, type MountRequest, parentDirectories, sourceOf } from "./mount-request.js";
+import { coveredOwnTrees, ownTreesRestored, type ProcMaskOptions } from "./own-trees.js";
 
 export interface Mounted {
   /** The host path bwrap binds (a real path: bwrap resolves every source). */
@@ -19,6 +20,8 @@ export class FreshRootArgv {
   private readonly created = new Set(["/", "/proc", "/dev", "/tmp"]);
   private readonly mountedEntries: Mounted[] = [];
   private readonly links = new Map<string, string>();
+  /** Own trees put back over a bind that covered them, with the number of binds made before. */
+  private readonly restoredTrees: { readonly tree: string; readonly after: number }[] = [];
 
   /** `tmpfsSize`: bytes each writable tmpfs may hold (bwrap `--size`); `null`: no cap. */
   constructor(readonly tmpfsSize: number | null = null) {
@@ -51,6 +54,17 @@ export class FreshRootArgv {
     this.created.add(dest);
   }
 
+  /**
+   * Puts the sandbox's own trees back over the bind just made at `dest`, when it covers
+   * them (`ownTreesRestored`): a later request in one is then bound there, not taken as
+   * shown by that bind.
+   */
+  restoreOwnTrees(dest: string, options: ProcMaskOptions): void {
+    this.args.push(...ownTreesRestored(dest, { ...options, tmpfsSize: this.tmpfsSize }));
+    for (const tree of coveredOwnTrees(dest))
+      this.restoredTrees.push({ tree, after: this.mountedEntries.length });
+  }
+
   /** Recreates `link -> target`; later destinations below `link` go to `resolved`. */
   symlink(target: string, link: string, resolved: string): void {
     this.ensureParents(link);
@@ -81,12 +95,20 @@ export class FreshRootArgv {
     return candidate;
   }
 
+  /** The latest bind that shows `dest`, unless an own tree put back after it holds `dest`. */
   private nearestMount(dest: string): Mounted | undefined {
     let best: Mounted | undefined;
-    for (const entry of this.mountedEntries) {
-      if (isSameOrBelow(entry.dest, dest) && (!best || entry.dest.length > best.dest.length)) best = entry;
-    }
-    return best;
+    let bestIndex = -1;
+    this.mountedEntries.forEach((entry, index) => {
+      if (isSameOrBelow(entry.dest, dest) && (!best || entry.dest.length > best.dest.length)) {
+        best = entry;
+        bestIndex = index;
+      }
+    });
+    const hidden = this.restoredTrees.some(
+      ({ tree, after }) => after > bestIndex && isSameOrBelow(tree, dest),
+    );
+    return hidden ? undefined : best;
   }
 
   private ensureParents(dest: string): void {

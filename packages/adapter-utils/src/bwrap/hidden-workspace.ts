@@ -1,6 +1,7 @@
 import { SandboxError } from "@paperclipai/errors";
 import { DEV_SHM } from "./device-directory.js";
 import { isSameOrBelow } from "./mount-request.js";
+import { OWN_TREES } from "./own-trees.js";
 
 /** Why a workspace cannot be shown: the place the sandbox replaces, and how the workspace meets it. */
 export interface HiddenWorkspace {
@@ -17,17 +18,16 @@ export interface PrivatePlaces {
 }
 
 /**
- * The sandbox's own `/proc` and `/dev`, and `/sys` (read-only in the network-only scope,
- * absent in the workspace scope): showing the host's there (a workspace on, in or above
- * them) would show the host's processes and devices, or let a root runner's program write
- * the host's kernel settings, and not showing it loses the program's writes. `/dev/shm` is
- * the exception: its host path is bound back, the socket root masked.
+ * What the sandbox puts at each of its own trees: showing the host's there (a workspace on,
+ * in or above them) would show the host's processes and devices, or let a root runner's
+ * program write the host's kernel settings, and not showing it loses the program's writes.
+ * `/dev/shm` is the exception: its host path is bound back, the socket root masked.
  */
-const OWN_TREES: readonly { readonly tree: string; readonly cause: string }[] = [
-  { tree: "/proc", cause: "its own /proc" },
-  { tree: "/dev", cause: "its own /dev" },
-  { tree: "/sys", cause: "a read-only /sys or none (the host's kernel settings)" },
-];
+const OWN_TREE_CAUSES: Readonly<Record<(typeof OWN_TREES)[number], string>> = {
+  "/proc": "its own /proc",
+  "/dev": "its own /dev",
+  "/sys": "a read-only /sys or none (the host's kernel settings)",
+};
 
 function relationOf(workspace: string, place: string): HiddenWorkspace["relation"] {
   return workspace === place ? "is" : isSameOrBelow(place, workspace) ? "lies in" : "holds";
@@ -42,7 +42,8 @@ function relationOf(workspace: string, place: string): HiddenWorkspace["relation
  * `/dev/shm` is not here: it is bound back, the socket roots in it masked.
  */
 export function findHiddenWorkspace(workspace: string, places: PrivatePlaces): HiddenWorkspace | null {
-  for (const { tree, cause } of OWN_TREES) {
+  for (const tree of OWN_TREES) {
+    const cause = OWN_TREE_CAUSES[tree];
     const meets = isSameOrBelow(workspace, tree) || isSameOrBelow(tree, workspace);
     if (meets && !isSameOrBelow(DEV_SHM, workspace)) {
       return { place: tree, relation: relationOf(workspace, tree), cause };

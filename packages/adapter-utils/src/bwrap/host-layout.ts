@@ -5,7 +5,8 @@ import { linkChain } from "./link-chain.js";
 export type HostPathKind =
   | { readonly kind: "missing" }
   | { readonly kind: "directory" }
-  | { readonly kind: "file" }
+  /** `real`: its real path, when a directory above it is a link (`/etc -> private/etc`). */
+  | { readonly kind: "file"; readonly real?: string }
   /**
    * `target` is the link text (kept relative so a recreated link means the same); `resolved` is null when dangling;
    * `links`, every link met on the way (`linkChain`), the path itself first.
@@ -35,7 +36,9 @@ function inspectPath(candidate: string): HostPathKind {
       } catch {}
       return { kind: "symlink", target: readlinkSync(candidate), resolved, links: linkChain(candidate) };
     }
-    return stats.isDirectory() ? { kind: "directory" } : { kind: "file" };
+    if (stats.isDirectory()) return { kind: "directory" };
+    const real = realpathSync.native(candidate);
+    return real === candidate ? { kind: "file" } : { kind: "file", real };
   } catch {
     return MISSING;
   }

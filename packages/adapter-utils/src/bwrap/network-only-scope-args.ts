@@ -4,7 +4,13 @@ import { DEV_SHM, devArgs, sealDevArgs } from "./device-directory.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
-import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
+import {
+  assertNoResolverLinkShownWritable,
+  resolverTarget,
+  resolverTargets,
+  writableResolverFiles,
+} from "./resolver-files-shown.js";
+import { resolverParentPins } from "./resolver-parent-pins.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { ETC_DIR, RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
@@ -68,7 +74,11 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   // requested path on the host's is bound back into it, else the program never sees it.
   const tree = new BindBackArgv(args, [...masked, DEV_SHM]);
   for (const request of orderMountRequests(plan.mounts)) {
-    if (kindOf(plan.layout, request.path).kind !== "missing") tree.bindBack(request);
+    if (kindOf(plan.layout, request.path).kind === "missing") continue;
+    const before = tree.bound.length;
+    tree.bindBack(request);
+    // A writable bind-back (a workspace `/run`) shows what is below it as the host has it.
+    if (tree.bound.length > before) args.push(...pinsBelow(plan, request));
   }
   // After the bind-backs: a writable one (a workspace `/run`), or a root runner's `/etc`
   // bound again writable, must not show the proxy's resolver files writable.
@@ -77,7 +87,7 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
     dest: request.path,
     access: request.access,
   }));
-  assertNoResolverLinkShownWritable(plan.layout, identity);
+  assertNoResolverLinkShownWritable(plan.layout, identity, plan.runnerIsRoot);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, identity))
     args.push("--ro-bind", hostPath, dest);
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
@@ -97,19 +107,22 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
  * a link's target outside it too. For another runner (whose sandbox cannot write root's
  * `/etc`, nor so replace a link there) each file is bound onto itself, a link by its
  * real path; one into a masked directory points into the sandbox's private one, where
- * nothing of the host's is. Returns the requested paths in `/etc` bound again, which
+ * nothing of the host's is. For a root runner, the directories above a target outside
+ * `/etc` are mount points too (`resolverParentPins`: else it renames one with the file in
+ * it). Returns the requested paths in `/etc` bound again, which
  * the caller checks for the resolver files they show.
  */
 function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): MountRequest[] {
   const etcRebinds = plan.runnerIsRoot ? etcReadOnly(plan, args) : null;
   const etc = etcRebinds !== null;
-  for (const file of RESOLVER_FILES) {
-    const kind = kindOf(plan.layout, file);
-    const target = kind.kind === "file" ? file : kind.kind === "symlink" ? kind.resolved : null;
-    if (target === null || plan.maskedPaths.some((masked) => isSameOrBelow(masked, target))) continue;
-    if (etc && isSameOrBelow(ETC_DIR, target)) continue;
-    args.push("--ro-bind", target, target);
-  }
+  const shown = RESOLVER_FILES.flatMap((file) => {
+    const target = resolverTarget(plan.layout, file);
+    if (target === null || plan.maskedPaths.some((masked) => isSameOrBelow(masked, target))) return [];
+    return etc && isSameOrBelow(ETC_DIR, target) ? [] : [target];
+  });
+  // The host tree is writable to a root runner's program: the directories above them too.
+  if (plan.runnerIsRoot) args.push(...resolverParentPins({ source: "/", dest: "/", access: "rw" }, shown));
+  for (const target of shown) args.push("--ro-bind", target, target);
   return etcRebinds ?? [];
 }
 
@@ -131,9 +144,16 @@ function etcReadOnly(plan: NetworkOnlyScopePlan, args: string[]): MountRequest[]
     if (!isSameOrBelow(ETC_DIR, request.path)) continue;
     if (kindOf(plan.layout, request.path).kind === "missing") continue;
     args.push(request.access === "rw" ? "--bind" : "--ro-bind", request.path, request.path);
+    args.push(...pinsBelow(plan, request));
     rebinds.push(request);
   }
   return rebinds;
+}
+
+/** The directories between a requested path bound at itself and a resolver file below it (`resolverParentPins`). */
+function pinsBelow(plan: NetworkOnlyScopePlan, request: MountRequest): string[] {
+  const bind = { source: request.path, dest: request.path, access: request.access };
+  return resolverParentPins(bind, resolverTargets(plan.layout));
 }
 
 /** A fresh private directory under the run's mask root; the caller creates it before spawning. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inKernelTree, ownTreesRestored } from "./own-trees.js";
+import { inKernelTree, ownTreesRestored, procMaskArgs } from "./own-trees.js";
 
 const options = { procSys: true, initMask: null, tmpfsSize: null };
 
@@ -18,7 +18,7 @@ describe("inKernelTree", () => {
 
 describe("ownTreesRestored", () => {
   it("puts the sandbox's own /proc (read-only /proc/sys, /proc/1 masked), /dev and an empty /sys back over a bind of /", () => {
-    expect(ownTreesRestored(["/usr", "/"], options)).toEqual([
+    expect(ownTreesRestored("/", options)).toEqual([
       ...["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"],
       ...["--tmpfs", "/proc/1", "--remount-ro", "/proc/1"],
       ...["--dev", "/dev"],
@@ -27,13 +27,27 @@ describe("ownTreesRestored", () => {
   });
 
   it("shows the exec shim's directory at /proc/1 and caps /dev/shm as the start does", () => {
-    const args = ownTreesRestored(["/"], { procSys: false, initMask: "/shm/shim", tmpfsSize: 4096 });
+    const args = ownTreesRestored("/", { procSys: false, initMask: "/shm/shim", tmpfsSize: 4096 });
     expect(args.join(" ")).toBe(
       "--proc /proc --ro-bind /shm/shim /proc/1 --dev /dev --size 4096 --tmpfs /dev/shm --tmpfs /sys --remount-ro /sys",
     );
   });
 
   it("leaves a bind of /dev itself, and binds beside the trees, as they are", () => {
-    expect(ownTreesRestored(["/dev", "/usr", "/ws"], options)).toEqual([]);
+    for (const dest of ["/dev", "/usr", "/ws", "/dev/shm"])
+      expect(ownTreesRestored(dest, options)).toEqual([]);
+  });
+});
+
+describe("procMaskArgs", () => {
+  it("shows /proc/sys read-only where the host has it and masks /proc/1", () => {
+    expect(procMaskArgs({ procSys: true, initMask: null })).toEqual([
+      ...["--ro-bind", "/proc/sys", "/proc/sys", "--tmpfs", "/proc/1", "--remount-ro", "/proc/1"],
+    ]);
+    expect(procMaskArgs({ procSys: false, initMask: "/shm/shim" })).toEqual([
+      "--ro-bind",
+      "/shm/shim",
+      "/proc/1",
+    ]);
   });
 });

@@ -23,6 +23,14 @@ describe("writableResolverFiles", () => {
     ]);
   });
 
+  it("judges a file by its real path where a directory above it is a link", () => {
+    const linked = new Map(layout);
+    linked.set("/etc/hosts", { kind: "file", real: "/private/etc/hosts" });
+    expect(writableResolverFiles(linked, [{ source: "/private", dest: "/private", access: "rw" }])).toEqual([
+      { hostPath: "/private/etc/hosts", dest: "/private/etc/hosts" },
+    ]);
+  });
+
   it("passes read-only binds and binds beside the files", () => {
     expect(
       writableResolverFiles(layout, [
@@ -37,7 +45,7 @@ describe("assertNoResolverLinkShownWritable", () => {
   it("refuses a writable bind of the directory that holds a resolver link, or above it", () => {
     for (const source of ["/etc", "/"]) {
       expect(() =>
-        assertNoResolverLinkShownWritable(layout, [{ source, dest: source, access: "rw" }]),
+        assertNoResolverLinkShownWritable(layout, [{ source, dest: source, access: "rw" }], true),
       ).toThrow(
         expect.objectContaining({
           code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE",
@@ -56,24 +64,35 @@ describe("assertNoResolverLinkShownWritable", () => {
       links: ["/etc/resolv.conf", "/etc/resolvconf/run"],
     });
     const binds = [{ source: "/etc/resolvconf", dest: "/etc/resolvconf", access: "rw" as const }];
-    expect(() => assertNoResolverLinkShownWritable(chained, binds)).toThrow(
+    expect(() => assertNoResolverLinkShownWritable(chained, binds, true)).toThrow(
       expect.objectContaining({ details: { path: "/etc/resolvconf", link: "/etc/resolvconf/run" } }),
     );
-    expect(() => assertNoResolverLinkShownWritable(layout, binds)).not.toThrow();
+    expect(() => assertNoResolverLinkShownWritable(layout, binds, true)).not.toThrow();
+  });
+
+  it("refuses nothing for a runner other than root, whose program writes none of root's files", () => {
+    for (const source of ["/etc", "/"])
+      expect(() =>
+        assertNoResolverLinkShownWritable(layout, [{ source, dest: source, access: "rw" }], false),
+      ).not.toThrow();
   });
 
   it("passes read-only binds, binds beside the link and a resolver path that is a file", () => {
     const withFile = new Map(layout);
     withFile.set("/etc/resolv.conf", { kind: "file" });
     expect(() =>
-      assertNoResolverLinkShownWritable(layout, [
-        { source: "/etc", dest: "/etc", access: "ro" },
-        { source: "/etc/app", dest: "/etc/app", access: "rw" },
-        { source: "/run", dest: "/run", access: "rw" },
-      ]),
+      assertNoResolverLinkShownWritable(
+        layout,
+        [
+          { source: "/etc", dest: "/etc", access: "ro" },
+          { source: "/etc/app", dest: "/etc/app", access: "rw" },
+          { source: "/run", dest: "/run", access: "rw" },
+        ],
+        true,
+      ),
     ).not.toThrow();
     expect(() =>
-      assertNoResolverLinkShownWritable(withFile, [{ source: "/etc", dest: "/etc", access: "rw" }]),
+      assertNoResolverLinkShownWritable(withFile, [{ source: "/etc", dest: "/etc", access: "rw" }], true),
     ).not.toThrow();
   });
 });

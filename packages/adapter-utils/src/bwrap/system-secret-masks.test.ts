@@ -57,6 +57,7 @@ describe("systemSecretMasks", () => {
       mounts: [{ path: "/ws", access: "rw" }],
       aliases: [],
       proxyMount: null,
+      runnerIsRoot: true,
       socketRoots: [],
       initMask: null,
     }).join(" ");

@@ -1,83 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HostLayout, HostPathKind } from "./host-layout.js";
-import { SYSTEM_READ_PATHS } from "./system-paths.js";
-import { buildWorkspaceScopeArgs, type WorkspaceScopePlan } from "./workspace-scope-args.js";
-
-const dir: HostPathKind = { kind: "directory" };
-const file: HostPathKind = { kind: "file" };
-const link = (target: string, resolved: string | null): HostPathKind => ({
-  kind: "symlink",
-  target,
-  resolved,
-});
-
-/** Debian 12 / Fedora: `/bin`, `/sbin`, `/lib`, `/lib64` are links into `/usr`. */
-const merged: HostLayout = new Map<string, HostPathKind>([
-  ["/usr", dir],
-  ["/proc/sys", dir],
-  ["/bin", link("usr/bin", "/usr/bin")],
-  ["/sbin", link("usr/sbin", "/usr/sbin")],
-  ["/lib", link("usr/lib", "/usr/lib")],
-  ["/lib64", link("usr/lib64", "/usr/lib64")],
-  ["/etc/ssl", dir],
-  ["/etc/hosts", file],
-  [
-    "/etc/resolv.conf",
-    link("../run/systemd/resolve/stub-resolv.conf", "/run/systemd/resolve/stub-resolv.conf"),
-  ],
-  ["/etc/localtime", link("/usr/share/zoneinfo/Etc/UTC", "/usr/share/zoneinfo/Etc/UTC")],
-  ["/etc/timezone", link("/nowhere", null)],
-  ["/ws", dir],
-  ["/ws/.git", dir],
-  ["/home/u/.cache", dir],
-]);
-
-/** Older Debian / Alpine: real directories. */
-const split: HostLayout = new Map<string, HostPathKind>([
-  ["/usr", dir],
-  ["/bin", dir],
-  ["/sbin", dir],
-  ["/lib", dir],
-  ["/etc/hosts", file],
-  ["/ws", dir],
-]);
-
-function plan(layout: HostLayout, overrides: Partial<WorkspaceScopePlan> = {}): WorkspaceScopePlan {
-  return {
-    layout,
-    systemPaths: SYSTEM_READ_PATHS,
-    secretPaths: [],
-    mounts: [{ path: "/ws", access: "rw" }],
-    aliases: [],
-    proxyMount: null,
-    socketRoots: ROOTS,
-    initMask: null,
-    ...overrides,
-  };
-}
-
-const ROOTS = [
-  "/dev/shm/paperclip-sandbox-sockets-1000",
-  "/tmp/paperclip-sandbox-sockets-1000",
-  "/run/user/1000/paperclip-sandbox-sockets-1000",
-];
-const PRIVATE = "/dev/shm/paperclip-sandbox-sockets-1000/paperclip-network-sandbox-abc";
-/** `layout` plus the socket roots, which exist on the host once a run used them. */
-const rooted = (layout: HostLayout, ...more: string[]): HostLayout =>
-  new Map<string, HostPathKind>([...layout, ...[...ROOTS, ...more].map((root) => [root, dir] as const)]);
-
-/** Destinations of bind operations, with their kind. */
-function binds(args: string[]): { op: string; source: string; dest: string }[] {
-  const result: { op: string; source: string; dest: string }[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const op = args[index]!;
-    if (op === "--bind" || op === "--ro-bind" || op === "--symlink") {
-      result.push({ op, source: args[index + 1]!, dest: args[index + 2]! });
-      index += 2;
-    }
-  }
-  return result;
-}
+import { buildWorkspaceScopeArgs } from "./workspace-scope-args.js";
+import { binds, dir, merged, PRIVATE, plan, split } from "./workspace-scope-plan.js";
 
 describe("buildWorkspaceScopeArgs", () => {
   it("with tmpfsSize, caps the root, /dev/shm and /tmp, and seals /dev's own tmpfs last", () => {
@@ -235,65 +158,66 @@ describe("buildWorkspaceScopeArgs", () => {
     expect(args.filter((arg) => arg.startsWith("/dev/shm"))).toEqual([PRIVATE]);
   });
 
-  it("masks nothing when no requested path shows a socket root (the fresh root hides them all)", () => {
-    expect(
-      buildWorkspaceScopeArgs(plan(merged)).filter((arg) => arg.includes("paperclip-sandbox-sockets")),
-    ).toEqual([]);
-  });
-
-  it("masks every socket root a requested ancestor would show, after the binds and before the proxy directory", () => {
-    const args = buildWorkspaceScopeArgs(
-      plan(rooted(merged, "/"), {
-        mounts: [
-          { path: "/", access: "ro" },
-          { path: "/ws", access: "rw" },
-        ],
-        proxyMount: { source: PRIVATE, dest: "/tmp/paperclip-network-sandbox-abc" },
-      }),
-    );
-    const text = args.join(" ");
-    expect(text).toContain(
-      `--tmpfs ${ROOTS[0]} --tmpfs ${ROOTS[1]} --tmpfs ${ROOTS[2]} --ro-bind ${PRIVATE} /tmp/paperclip-network-sandbox-abc`,
-    );
-  });
-
-  it("masks the socket root below a requested /tmp, /dev/shm or runtime directory", () => {
-    for (const [request, root] of [
-      ["/tmp", ROOTS[1]],
-      ["/dev", ROOTS[0]],
-      ["/run/user/1000", ROOTS[2]],
-    ] as const) {
-      const layout = rooted(merged, request);
-      const args = buildWorkspaceScopeArgs(plan(layout, { mounts: [{ path: request, access: "ro" }] }));
-      expect(args.slice(-2)).toEqual(["--tmpfs", root]);
-    }
-  });
-
-  it("does not mask a root that does not exist on the host (bwrap could not mount there; nothing is there)", () => {
-    const args = buildWorkspaceScopeArgs(
-      plan(new Map([...merged, ["/dev", dir]]), { mounts: [{ path: "/dev", access: "ro" }] }),
-    );
-    expect(args).not.toContain("--tmpfs /dev/shm/paperclip-sandbox-sockets-1000");
-    expect(args.slice(-3)).toEqual(["--ro-bind", "/dev", "/dev"]);
-  });
-
-  it("masks a requested path inside a socket root at its destination", () => {
-    const inside = `${ROOTS[0]}/paperclip-network-sandbox-zzz`;
-    const layout = rooted(merged, inside);
-    const args = buildWorkspaceScopeArgs(plan(layout, { mounts: [{ path: inside, access: "ro" }] }));
-    expect(args.slice(-2)).toEqual(["--tmpfs", inside]);
-  });
-
-  it("masks a socket root an alias would show at the alias path", () => {
-    const layout = rooted(merged, "/tmp");
-    const args = buildWorkspaceScopeArgs(
-      plan(layout, { mounts: [{ path: "/tmp", access: "rw" }], aliases: [{ path: "/app", target: "/tmp" }] }),
-    );
-    expect(args.join(" ")).toContain(`--tmpfs ${ROOTS[1]} --tmpfs /app/paperclip-sandbox-sockets-1000`);
-  });
-
   it("binds aliases to their workspace target", () => {
     const ops = binds(buildWorkspaceScopeArgs(plan(merged, { aliases: [{ path: "/app", target: "/ws" }] })));
     expect(ops).toContainEqual({ op: "--bind", source: "/ws", dest: "/app" });
+  });
+
+  it("puts its own /proc, /dev and /sys back right after a requested /, before a deeper request in them", () => {
+    const layout = new Map([...merged, ["/", dir], ["/dev/shm/ws", dir]]);
+    const text = buildWorkspaceScopeArgs(
+      plan(layout, {
+        mounts: [
+          { path: "/", access: "ro" },
+          { path: "/dev/shm/ws", access: "rw" },
+        ],
+      }),
+    ).join(" ");
+    // After the requests, `--dev /dev` landed on the workspace and bwrap could not chdir there.
+    expect(text).toContain(
+      "--ro-bind / / --proc /proc --ro-bind /proc/sys /proc/sys --tmpfs /proc/1 --remount-ro /proc/1 --dev /dev --tmpfs /sys --remount-ro /sys --dir /dev/shm --bind /dev/shm/ws /dev/shm/ws",
+    );
+  });
+
+  it("binds a requested /dev/shm over its own /dev put back after a requested / (not taken as shown by /)", () => {
+    const layout = new Map([...merged, ["/", dir], ["/dev/shm", dir]]);
+    const text = buildWorkspaceScopeArgs(
+      plan(layout, {
+        mounts: [
+          { path: "/", access: "ro" },
+          { path: "/dev/shm", access: "ro" },
+        ],
+      }),
+    ).join(" ");
+    expect(text).toContain("--dev /dev --tmpfs /sys --remount-ro /sys --ro-bind /dev/shm /dev/shm");
+  });
+
+  it("makes each directory between a writable bind and a resolver file a mount point, right after it", () => {
+    const layout = new Map([...split, ["/", dir], ["/etc/app", dir]]);
+    const args = buildWorkspaceScopeArgs(
+      plan(layout, {
+        mounts: [
+          { path: "/", access: "rw" },
+          { path: "/etc/app", access: "ro" },
+        ],
+      }),
+    );
+    const text = args.join(" ");
+    // `mv /etc /etc.old` took the read-only /etc/hosts along; a mount point is not renamed.
+    expect(text).toContain("--bind / / --proc /proc");
+    expect(text).toContain("--tmpfs /sys --remount-ro /sys --bind /etc /etc --ro-bind /etc/app /etc/app");
+    expect(text.lastIndexOf("--ro-bind /etc/hosts /etc/hosts")).toBeGreaterThan(
+      text.indexOf("--bind /etc /etc"),
+    );
+  });
+
+  it("refuses a resolver link shown writable for a root runner only", () => {
+    const request = { mounts: [{ path: "/etc", access: "rw" as const }] };
+    const layout = new Map([...merged, ["/etc", dir]]);
+    expect(() => buildWorkspaceScopeArgs(plan(layout, request))).toThrow(
+      expect.objectContaining({ code: "ERR_SANDBOX_RESOLVER_LINK_WRITABLE" }),
+    );
+    // Another runner's program writes none of root's files: the link is safe from it.
+    expect(() => buildWorkspaceScopeArgs(plan(layout, { ...request, runnerIsRoot: false }))).not.toThrow();
   });
 });

@@ -1,10 +1,14 @@
 import { sealDevArgs } from "./device-directory.js";
 import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
-import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
-import { inKernelTree, ownTreesRestored } from "./own-trees.js";
-import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
+import { inKernelTree, procMaskArgs } from "./own-trees.js";
+import {
+  assertNoResolverLinkShownWritable,
+  resolverTargets,
+  writableResolverFiles,
+} from "./resolver-files-shown.js";
+import { resolverParentPins } from "./resolver-parent-pins.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { systemSecretMasks } from "./system-secret-masks.js";
 
@@ -32,6 +36,8 @@ export interface WorkspaceScopePlan {
   readonly initMask: string | null;
   /** Bytes each writable tmpfs may hold (bwrap `--size`); `null` or absent: no cap. */
   readonly tmpfsSize?: number | null;
+  /** The runner is uid 0: its program owns root's files (`assertNoResolverLinkShownWritable`). */
+  readonly runnerIsRoot: boolean;
 }
 
 export interface ProxyMount {
@@ -49,29 +55,21 @@ export interface ProxyMount {
  */
 export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   const root = new FreshRootArgv(plan.tmpfsSize ?? null);
-  if (kindOf(plan.layout, "/proc/sys").kind === "directory")
-    root.args.push("--ro-bind", "/proc/sys", "/proc/sys");
-  if (plan.initMask !== null) root.args.push("--ro-bind", plan.initMask, INIT_PROC_DIR);
-  else root.args.push("--tmpfs", INIT_PROC_DIR, "--remount-ro", INIT_PROC_DIR);
+  const procMasks = {
+    procSys: kindOf(plan.layout, "/proc/sys").kind === "directory",
+    initMask: plan.initMask,
+  };
+  root.args.push(...procMaskArgs(procMasks));
   showSystemPaths(root, plan);
+  const afterBinds = boundAfter(root, plan, procMasks);
   for (const request of orderMountRequests(plan.mounts)) {
     if (kindOf(plan.layout, request.path).kind !== "missing" && !inKernelTree(request))
-      root.mountRequest(request);
+      afterBinds(() => root.mountRequest(request));
   }
-  for (const alias of plan.aliases) root.bind(alias.target, root.throughLinks(alias.path), "rw");
-  // A requested `/` showed the host's /proc, /dev and /sys over the sandbox's: put its own back.
-  root.args.push(
-    ...ownTreesRestored(
-      root.mounted.map((mounted) => mounted.dest),
-      {
-        procSys: kindOf(plan.layout, "/proc/sys").kind === "directory",
-        initMask: plan.initMask,
-        tmpfsSize: plan.tmpfsSize ?? null,
-      },
-    ),
-  );
+  for (const alias of plan.aliases)
+    afterBinds(() => root.bind(alias.target, root.throughLinks(alias.path), "rw"));
   // After every writable bind: one (a workspace `/run` or `/etc`) must not show the proxy's resolver files writable.
-  assertNoResolverLinkShownWritable(plan.layout, root.mounted);
+  assertNoResolverLinkShownWritable(plan.layout, root.mounted, plan.runnerIsRoot);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, root.mounted)) {
     root.args.push("--ro-bind", hostPath, dest);
   }
@@ -85,6 +83,28 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   }
   root.args.push(...sealDevArgs(plan.tmpfsSize ?? null));
   return root.args;
+}
+
+/**
+ * Runs `bind` (a requested path or an alias) and puts right after each mount it made what
+ * must follow that mount before any deeper one: the sandbox's own trees over a requested
+ * `/` (`ownTreesRestored`), and the directories above a resolver file it shows writable
+ * (`resolverParentPins`).
+ */
+function boundAfter(
+  root: FreshRootArgv,
+  plan: WorkspaceScopePlan,
+  procMasks: { readonly procSys: boolean; readonly initMask: string | null },
+): (bind: () => void) => void {
+  const targets = resolverTargets(plan.layout);
+  return (bind) => {
+    const before = root.mounted.length;
+    bind();
+    for (const mounted of root.mounted.slice(before)) {
+      root.restoreOwnTrees(mounted.dest, procMasks);
+      root.args.push(...resolverParentPins(mounted, targets));
+    }
+  };
 }
 
 /** Directories and files are bound; a symlink is recreated when its target is visible, else its target is bound. */

@@ -57,7 +57,7 @@ export function scopeArgs(input: {
   mounts: SandboxMounts;
   runDir: string | null;
   proxyMount: ProxyMount | null;
-  /** Whether the runner is uid 0 (the network-only scope then shows `/etc` read-only). */
+  /** Whether the runner is uid 0 (the network-only scope then shows `/etc` read-only; a writable resolver link is refused). */
   runnerIsRoot: boolean;
   /** A directory to show read-only over `/proc/1` (the exec shim's); `null`: a fresh empty one. */
   initMask: string | null;
@@ -77,6 +77,7 @@ export function scopeArgs(input: {
         socketRoots: mounts.socketRoots,
         initMask,
         tmpfsSize: parsed.tmpfsSize ?? null,
+        runnerIsRoot,
       }),
     );
   } else {
