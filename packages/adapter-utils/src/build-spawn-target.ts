@@ -2,6 +2,7 @@ import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
 import { selectBridge, usableExecShim } from "./bridge/bridge-launch.js";
 import { deferBridgeEnvChanges } from "./bridge/deferred-env.js";
+import { BINDS_ENV, bindIdentities } from "./bwrap/bind-identities.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
@@ -74,20 +75,8 @@ function runCleanup(dirs: RunDirs, proxy: Promise<SandboxNetworkProxy> | null) {
  * `executable` confined to the requested scopes. The caller spawns it and must call
  * `cleanup()` once the process is gone (the spawn helper does).
  */
-export function buildLocalProcessSandboxSpawnTarget(
+export async function buildLocalProcessSandboxSpawnTarget(
   input: LocalProcessSandboxSpawnInput,
-): Promise<LocalProcessSandboxSpawnTarget> {
-  return buildSpawnTarget(input, { closesDescriptorsAndFilters: false });
-}
-
-/**
- * The same target for a known launcher: one that closes every inherited descriptor
- * before bwrap and passes bwrap the filter (`--seccomp`) starts a program without a
- * bridge directly, without the exec shim.
- */
-export async function buildSpawnTarget(
-  input: LocalProcessSandboxSpawnInput,
-  launcher: { closesDescriptorsAndFilters: boolean },
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
   // bwrap runs on the host: a loader variable meant for the program must not load code into it.
@@ -111,9 +100,9 @@ export async function buildSpawnTarget(
     // every start where it is usable, run or not: no shim bind, no empty mask to make.
     const shimCopy = await usableExecShim();
     const initMask = shimCopy ? path.dirname(shimCopy) : null;
-    // A launcher that closed every inherited descriptor before bwrap and hands bwrap the
-    // filter on `--seccomp` (the spawn helper's spare) needs no shim: bwrap closes its own two.
-    const shim = bridged || launcher.closesDescriptorsAndFilters ? null : shimCopy;
+    // Every start without a bridge goes through the shim, the spawn helper's too (its spare
+    // closed the descriptors and bwrap loads `--seccomp`): the shim checks the binds.
+    const shim = bridged ? null : shimCopy;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
@@ -134,6 +123,7 @@ export async function buildSpawnTarget(
         ...scope.args,
         ...loaderEnv.bwrapArgs,
         ...launch.bwrapArgs,
+        ...(shim ? ["--setenv", BINDS_ENV, bindIdentities(scope.args)] : []),
         "--chdir",
         parsed.cwd,
         "--",
