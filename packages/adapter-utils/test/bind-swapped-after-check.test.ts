@@ -57,48 +57,55 @@ function setting(scope: Partial<LocalProcessSandboxOptions>) {
   return { marker, ws, cfg, options, swap };
 }
 
-describe.each(Object.entries(SCOPES))("a checked bind swapped for a link before bwrap mounts it (%s)", (_, scope) => {
-  it("the argv a caller spawns refuses to run the program, exit 122 and the destination named", async () => {
-    const { marker, ws, cfg, options, swap } = setting(scope);
-    const target: LocalProcessSandboxSpawnTarget = await builder.buildLocalProcessSandboxSpawnTarget({
-      executable: "/bin/ls",
-      args: [`${cfg}/`, "/tmp"],
-      cwd: ws,
-      options,
-    });
-    try {
-      swap();
-      const run = spawnSync(target.command, target.args, { cwd: target.cwd, env: target.env, encoding: "utf8" });
-      expect(run.stdout).not.toContain(marker);
-      expect(run.status).toBe(122);
-      expect(run.stderr).toMatch(/^paperclip-sandbox: ERR_SANDBOX_BIND_CHANGED: \//m);
-    } finally {
-      await target.cleanup?.();
-    }
-  });
-
-  it("the spawn helper reports ERR_SANDBOX_BIND_CHANGED and the program never lists the host's /tmp", async () => {
-    const { marker, ws, cfg, options, swap } = setting(scope);
-    afterBuild = swap;
-    let seen: string;
-    try {
-      const result = await runChildProcess("bind-race", "/bin/ls", [`${cfg}/`, "/tmp"], {
+describe.each(Object.entries(SCOPES))(
+  "a checked bind swapped for a link before bwrap mounts it (%s)",
+  (_, scope) => {
+    it("the argv a caller spawns refuses to run the program, exit 122 and the destination named", async () => {
+      const { marker, ws, cfg, options, swap } = setting(scope);
+      const target: LocalProcessSandboxSpawnTarget = await builder.buildLocalProcessSandboxSpawnTarget({
+        executable: "/bin/ls",
+        args: [`${cfg}/`, "/tmp"],
         cwd: ws,
-        env: {},
-        timeoutSec: 30,
-        graceSec: 1,
-        onLog: async () => {},
-        localProcessSandbox: options,
+        options,
       });
-      seen = `${result.stdout}${result.stderr}`;
-    } catch (error) {
-      if (!PaperclipError.is(error)) throw error;
-      seen = error.code;
-    }
-    expect(seen).not.toContain(marker);
-    expect(seen).toBe("ERR_SANDBOX_BIND_CHANGED");
-  });
-});
+      try {
+        swap();
+        const run = spawnSync(target.command, target.args, {
+          cwd: target.cwd,
+          env: target.env,
+          encoding: "utf8",
+        });
+        expect(run.stdout).not.toContain(marker);
+        expect(run.status).toBe(122);
+        expect(run.stderr).toMatch(/^paperclip-sandbox: ERR_SANDBOX_BIND_CHANGED: \//m);
+      } finally {
+        await target.cleanup?.();
+      }
+    });
+
+    it("the spawn helper reports ERR_SANDBOX_BIND_CHANGED and the program never lists the host's /tmp", async () => {
+      const { marker, ws, cfg, options, swap } = setting(scope);
+      afterBuild = swap;
+      let seen: string;
+      try {
+        const result = await runChildProcess("bind-race", "/bin/ls", [`${cfg}/`, "/tmp"], {
+          cwd: ws,
+          env: {},
+          timeoutSec: 30,
+          graceSec: 1,
+          onLog: async () => {},
+          localProcessSandbox: options,
+        });
+        seen = `${result.stdout}${result.stderr}`;
+      } catch (error) {
+        if (!PaperclipError.is(error)) throw error;
+        seen = error.code;
+      }
+      expect(seen).not.toContain(marker);
+      expect(seen).toBe("ERR_SANDBOX_BIND_CHANGED");
+    });
+  },
+);
 
 it("an untouched bind runs as before", async () => {
   const { ws, cfg, options } = setting(SCOPES.workspace as Partial<LocalProcessSandboxOptions>);

@@ -52,6 +52,11 @@ const OTHER_OPTIONS = new Map([
   ["--file", 2],
 ]);
 
+/** Whether `option` is one this walk knows how many arguments it takes. */
+export function knownOption(option: string): boolean {
+  return BIND_OPTIONS.has(option) || OTHER_MOUNTS.has(option) || OTHER_OPTIONS.has(option);
+}
+
 export interface FinalBind {
   readonly source: string;
   readonly dest: string;
@@ -76,11 +81,13 @@ export function finalBinds(args: readonly string[]): FinalBind[] {
       mounts.push({ bind: null, dest: args[at + count] as string });
       at += count + 1;
     } else {
-      // The builders emit only the options above (final-binds.test.ts holds them to it).
+      // The builders emit only the options known here (final-binds.test.ts holds them to it).
       at += (OTHER_OPTIONS.get(option) ?? 0) + 1;
     }
   }
   return mounts.flatMap((mount, index) =>
-    mount.bind && !mounts.slice(index + 1).some((later) => covers(later.dest, mount.dest)) ? [mount.bind] : [],
+    mount.bind && !mounts.slice(index + 1).some((later) => covers(later.dest, mount.dest))
+      ? [mount.bind]
+      : [],
   );
 }

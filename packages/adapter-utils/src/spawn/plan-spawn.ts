@@ -196,7 +196,13 @@ async function planSandboxSpawn(
     spare = run.spare;
     refill = run.refill;
     // With the run's env, its loader variables reach the program through bwrap's argv only.
-    target = await buildLocalProcessSandboxSpawnTarget({ executable, args, cwd: opts.cwd, options: sandbox, env });
+    target = await buildLocalProcessSandboxSpawnTarget({
+      executable,
+      args,
+      cwd: opts.cwd,
+      options: sandbox,
+      env,
+    });
     const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);
     return {
       ...launchCommand({ bwrap, bwrapArgs, launcher, cgroup, spare: run.spare }),

@@ -76,6 +76,9 @@ export function bindChangedFailure(exitCode: number | null, stderr: string): San
   return new SandboxError(
     "ERR_SANDBOX_BIND_CHANGED",
     "A sandbox bind changed between its check and its mount; the program did not run.",
-    { details: { destination: line.slice(BIND_CHANGED_MARK.length).slice(0, 300), stage: "sandbox" }, retryable: true },
+    {
+      details: { destination: line.slice(BIND_CHANGED_MARK.length).slice(0, 300), stage: "sandbox" },
+      retryable: true,
+    },
   );
 }
