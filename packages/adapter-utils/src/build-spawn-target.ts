@@ -100,9 +100,10 @@ export async function buildLocalProcessSandboxSpawnTarget(
     // every start where it is usable, run or not: no shim bind, no empty mask to make.
     const shimCopy = await usableExecShim();
     const initMask = shimCopy ? path.dirname(shimCopy) : null;
-    // Every start without a bridge goes through the shim, the spawn helper's too (its spare
-    // closed the descriptors and bwrap loads `--seccomp`): the shim checks the binds.
-    const shim = bridged ? null : shimCopy;
+    // Every program starts through the shim where it is usable, the spawn helper's too (its
+    // spare closed the descriptors, bwrap loads `--seccomp`) and a bridge's (which execs it):
+    // the shim checks that the binds show what the builders judged (bind-identities.ts).
+    const shim = shimCopy;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
@@ -114,9 +115,13 @@ export async function buildLocalProcessSandboxSpawnTarget(
     });
     dirs.createMaskDirs(scope.maskDirs);
     const program = { executable: input.executable, args: input.args };
+    const shimmed = shimLaunch(program, shim);
     const launch: ProgramLaunch = bridged
-      ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, program)
-      : shimLaunch(program, shim);
+      ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, {
+          executable: shimmed.command,
+          args: shimmed.args,
+        })
+      : shimmed;
     const target: LocalProcessSandboxSpawnTarget = {
       command,
       args: [

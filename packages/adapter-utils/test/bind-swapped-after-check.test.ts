@@ -36,6 +36,16 @@ afterEach(() => {
 const SCOPES: Record<string, Partial<LocalProcessSandboxOptions>> = {
   workspace: { filesystemScope: "workspace" },
   "network-only deny": { networkScope: "deny" },
+  "allowlist, native bridge": {
+    networkScope: "allowlist",
+    networkAllowlist: ["example.test"],
+    networkBridge: "native",
+  },
+  "allowlist, Node bridge": {
+    networkScope: "allowlist",
+    networkAllowlist: ["example.test"],
+    networkBridge: "node",
+  },
 };
 
 /** A workspace with `cfg` (a read-only extra path), the swap to `../…/tmp`, and a marker in the host's /tmp. */
