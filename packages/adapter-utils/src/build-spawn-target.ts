@@ -18,7 +18,7 @@ import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
 import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
 import { RunDirs } from "./spawn-target/run-dirs.js";
-import { sandboxMounts } from "./spawn-target/sandbox-mounts.js";
+import { judgedSources, sandboxMounts } from "./spawn-target/sandbox-mounts.js";
 import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
 
 /**
@@ -128,7 +128,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
         ...scope.args,
         ...loaderEnv.bwrapArgs,
         ...launch.bwrapArgs,
-        ...(shim ? ["--setenv", BINDS_ENV, bindIdentities(scope.args)] : []),
+        ...(shim ? ["--setenv", BINDS_ENV, bindIdentities(scope.args, judgedSources(mounts))] : []),
         "--chdir",
         parsed.cwd,
         "--",

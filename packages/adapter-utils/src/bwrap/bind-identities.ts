@@ -32,20 +32,25 @@ function changed(source: string, now: string): SandboxError {
 }
 
 /**
- * The identity of what sits at `source` now, which must still be its own real path (the
- * builders bind real paths): opened without following a link, its descriptor's name
- * says no component became a link since it was judged.
+ * The identity of what sits at `source` now. A judged source (a requested path, bound at
+ * its real path) is opened without following a link, and its descriptor's name must still
+ * be that path: no component became a link since it was judged. Any other source is the
+ * host's own (system paths, the run's private directories, whose bases may be spelt through
+ * a system link such as `/dev/shm -> /run/shm`), no run can write it, and it is opened as
+ * bwrap opens it, following links.
  */
-function identityOf(source: string): string | null {
+function identityOf(source: string, judged: boolean): string | null {
   let fd: number;
   try {
-    fd = openSync(source, O_PATH | constants.O_NOFOLLOW);
+    fd = openSync(source, O_PATH | (judged ? constants.O_NOFOLLOW : 0));
   } catch {
     return null; // missing: bwrap refuses the bind itself
   }
   try {
-    const now = readlinkSync(`/proc/self/fd/${fd}`);
-    if (now !== source) throw changed(source, now);
+    if (judged) {
+      const now = readlinkSync(`/proc/self/fd/${fd}`);
+      if (now !== source) throw changed(source, now);
+    }
     const stat = fstatSync(fd, { bigint: true });
     const [major, minor] = deviceParts(stat.dev);
     return [major, minor, stat.ino].map((part) => part.toString(16)).join(":");
@@ -54,11 +59,14 @@ function identityOf(source: string): string | null {
   }
 }
 
-/** `major:minor:inode:destination` per bind in sight, hex, comma-separated: what the shim parses. */
-export function bindIdentities(args: readonly string[]): string {
+/**
+ * `major:minor:inode:destination` per bind in sight, hex, comma-separated: what the shim
+ * parses. `judged`: the sources the builders judged by their real paths (the requests').
+ */
+export function bindIdentities(args: readonly string[], judged: ReadonlySet<string>): string {
   const entries: string[] = [];
   for (const bind of finalBinds(args)) {
-    const identity = identityOf(bind.source);
+    const identity = identityOf(bind.source, judged.has(bind.source));
     if (identity) entries.push(`${identity}:${Buffer.from(bind.dest).toString("hex")}`);
   }
   return entries.join(",");
