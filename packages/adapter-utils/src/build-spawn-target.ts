@@ -98,12 +98,11 @@ export async function buildLocalProcessSandboxSpawnTarget(
     const bridged = bridge && proxy && runDir && socketDir ? { bridge, proxy, runDir, socketDir } : null;
     // The shim's own directory (nothing else in it) is the read-only `/proc/1` mask of
     // every start where it is usable, run or not: no shim bind, no empty mask to make.
-    const shimCopy = await usableExecShim();
-    const initMask = shimCopy ? path.dirname(shimCopy) : null;
     // Every program starts through the shim where it is usable, the spawn helper's too (its
     // spare closed the descriptors, bwrap loads `--seccomp`) and a bridge's (which execs it):
     // the shim checks that the binds show what the builders judged (bind-identities.ts).
-    const shim = shimCopy;
+    const shim = await usableExecShim();
+    const initMask = shim ? path.dirname(shim) : null;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
