@@ -2,6 +2,7 @@ import path from "node:path";
 import type { BridgeChoice } from "./bridge/bridge-choice.js";
 import { selectBridge, usableExecShim } from "./bridge/bridge-launch.js";
 import { deferBridgeEnvChanges } from "./bridge/deferred-env.js";
+import { BINDS_ENV, bindIdentities } from "./bwrap/bind-identities.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
@@ -17,7 +18,7 @@ import { moveLoaderEnv } from "./spawn-target/loader-env.js";
 import { parseSpawnInput } from "./spawn-target/parse-spawn-input.js";
 import { bridgeLaunch, type ProgramLaunch, shimLaunch } from "./spawn-target/program-launch.js";
 import { RunDirs } from "./spawn-target/run-dirs.js";
-import { sandboxMounts } from "./spawn-target/sandbox-mounts.js";
+import { judgedSources, sandboxMounts } from "./spawn-target/sandbox-mounts.js";
 import { layoutPaths, scopeArgs } from "./spawn-target/scope-args.js";
 
 /**
@@ -74,20 +75,8 @@ function runCleanup(dirs: RunDirs, proxy: Promise<SandboxNetworkProxy> | null) {
  * `executable` confined to the requested scopes. The caller spawns it and must call
  * `cleanup()` once the process is gone (the spawn helper does).
  */
-export function buildLocalProcessSandboxSpawnTarget(
+export async function buildLocalProcessSandboxSpawnTarget(
   input: LocalProcessSandboxSpawnInput,
-): Promise<LocalProcessSandboxSpawnTarget> {
-  return buildSpawnTarget(input, { closesDescriptorsAndFilters: false });
-}
-
-/**
- * The same target for a known launcher: one that closes every inherited descriptor
- * before bwrap and passes bwrap the filter (`--seccomp`) starts a program without a
- * bridge directly, without the exec shim.
- */
-export async function buildSpawnTarget(
-  input: LocalProcessSandboxSpawnInput,
-  launcher: { closesDescriptorsAndFilters: boolean },
 ): Promise<LocalProcessSandboxSpawnTarget> {
   const parsed = parseSpawnInput(input);
   // bwrap runs on the host: a loader variable meant for the program must not load code into it.
@@ -109,11 +98,11 @@ export async function buildSpawnTarget(
     const bridged = bridge && proxy && runDir && socketDir ? { bridge, proxy, runDir, socketDir } : null;
     // The shim's own directory (nothing else in it) is the read-only `/proc/1` mask of
     // every start where it is usable, run or not: no shim bind, no empty mask to make.
-    const shimCopy = await usableExecShim();
-    const initMask = shimCopy ? path.dirname(shimCopy) : null;
-    // A launcher that closed every inherited descriptor before bwrap and hands bwrap the
-    // filter on `--seccomp` (the spawn helper's spare) needs no shim: bwrap closes its own two.
-    const shim = bridged || launcher.closesDescriptorsAndFilters ? null : shimCopy;
+    // Every program starts through the shim where it is usable, the spawn helper's too (its
+    // spare closed the descriptors, bwrap loads `--seccomp`) and a bridge's (which execs it):
+    // the shim checks that the binds show what the builders judged (bind-identities.ts).
+    const shim = await usableExecShim();
+    const initMask = shim ? path.dirname(shim) : null;
     const scope = scopeArgs({
       parsed,
       layout: inspectHostLayout(layoutPaths(parsed, mounts, runDir)),
@@ -125,15 +114,20 @@ export async function buildSpawnTarget(
     });
     dirs.createMaskDirs(scope.maskDirs);
     const program = { executable: input.executable, args: input.args };
+    const shimmed = shimLaunch(program, shim);
     const launch: ProgramLaunch = bridged
-      ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, program)
-      : shimLaunch(program, shim);
+      ? await bridgeLaunch(bridged.bridge, bridged, bridged.proxy, {
+          executable: shimmed.command,
+          args: shimmed.args,
+        })
+      : shimmed;
     const target: LocalProcessSandboxSpawnTarget = {
       command,
       args: [
         ...scope.args,
         ...loaderEnv.bwrapArgs,
         ...launch.bwrapArgs,
+        ...(shim ? ["--setenv", BINDS_ENV, bindIdentities(scope.args, judgedSources(mounts))] : []),
         "--chdir",
         parsed.cwd,
         "--",

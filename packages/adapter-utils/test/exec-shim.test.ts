@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +21,8 @@ afterEach(cleanupAll);
 
 /** The variable the shim takes its filter from (native/exec-shim/exec-shim.c). */
 const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
+/** The variable the shim takes the binds to check from (native/exec-shim/bind-check.h). */
+const BINDS_ENV = "PAPERCLIP_SANDBOX_BINDS";
 const SECCOMP_RET_ERRNO = 0x00050000;
 const ENOENT = 2;
 const SHIPPED_ARCHES = ["x64", "arm64"] as const;
@@ -132,6 +143,41 @@ describe("the exec shim, run directly on this machine", () => {
     const run = await exec(shim, ["/bin/sh", "-c", inner], { ...hostPath, [SECCOMP_ENV]: filter });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain(SECCOMP_ENV);
+  });
+
+  it("runs the program only when every listed bind shows the checked file and is a mount's root (else 122)", async () => {
+    const entry = (major: bigint, minor: bigint, inode: bigint, dest: string) =>
+      [major, minor, inode].map((part) => part.toString(16)).join(":") +
+      `:${Buffer.from(dest).toString("hex")}`;
+    const identity = (place: string) => {
+      const { dev, ino } = statSync(place, { bigint: true });
+      return [
+        ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn),
+        (dev & 0xffn) | ((dev >> 12n) & ~0xffn),
+        ino,
+      ] as const;
+    };
+    const [major, minor, inode] = identity("/");
+    const run = (list: string) =>
+      exec(shim, ["/bin/sh", "-c", "env | grep -c PAPERCLIP_SANDBOX"], { ...hostPath, [BINDS_ENV]: list });
+    // `/` is a mount's root with that identity: the program runs, without the variable.
+    expect(await run(entry(major, minor, inode, "/"))).toEqual({ code: 1, stdout: "0\n", stderr: "" });
+    const refused = (dest: string) => ({
+      code: 122,
+      stdout: "",
+      stderr: `paperclip-sandbox: ERR_SANDBOX_BIND_CHANGED: ${dest}\n`,
+    });
+    expect(await run(entry(major, minor, inode + 1n, "/"))).toEqual(refused("/"));
+    // The right file, but no mount's root (a destination swapped back after bwrap mounted elsewhere).
+    const place = scratchDir();
+    const [placeMajor, placeMinor, placeInode] = identity(place);
+    expect(await run(entry(placeMajor, placeMinor, placeInode, place))).toEqual(refused(place));
+    expect(await run(`${entry(major, minor, inode, "/")},${entry(major, minor, inode, "/missing")}`)).toEqual(
+      refused("/missing"),
+    );
+    for (const malformed of ["zz", "1:2:3", "1:2:3:", "1:2:3:2", "1:2:3:2f0"]) {
+      expect(await run(malformed)).toEqual(refused(""));
+    }
   });
 
   it("refuses a malformed filter with 125 before anything runs", async () => {

@@ -7,17 +7,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_BRIDGE_ENV } from "../src/bridge/bridge-choice.js";
 import { selectBridge } from "../src/bridge/bridge-launch.js";
 import {
+  EXEC_SHIM_FILE_NAME,
   NATIVE_BRIDGE_UNDER_TEST_ENV,
   NATIVE_BRIDGE_VERSION_LINE,
   nativeBridgePath,
 } from "../src/bridge/native-bridge-path.js";
 import { probeNativeBridge } from "../src/bridge/probe-native-bridge.js";
 import { buildLocalProcessSandboxSpawnTarget } from "../src/build-spawn-target.js";
+import { INIT_PROC_DIR } from "../src/bwrap/init-process-mask.js";
 import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
 /** Where the probe copies the binary: a private socket root, named by the binary's digest. */
+/** Where the sandbox shows the exec shim (src/spawn-target/program-launch.ts). */
+const SHIM_IN_SANDBOX = path.join(INIT_PROC_DIR, EXEC_SHIM_FILE_NAME);
 const PRIVATE_COPY = /\/paperclip-sandbox-sockets-\d+\/native-[0-9a-f]{32}\/paperclip-sandbox-bridge$/;
 
 function builtBridge(): string {
@@ -248,6 +252,8 @@ describe("choosing the bridge", () => {
       expect.stringMatching(/\/paperclip-network-sandbox-[^/]+\/paperclip-sandbox-bridge$/),
       "127.0.0.1:31337",
       expect.stringMatching(/\/proxy\.sock$/),
+      // The bridge starts the program through the exec shim, which checks the binds first.
+      SHIM_IN_SANDBOX,
       "/bin/true",
       "x",
     ]);
@@ -282,6 +288,7 @@ describe("choosing the bridge", () => {
       process.execPath,
       expect.stringMatching(/\/bridge\.cjs$/),
       expect.stringMatching(/\/proxy\.sock$/),
+      SHIM_IN_SANDBOX,
       "/bin/true",
     ];
     expect(await build("node")).toEqual(nodeArgv);

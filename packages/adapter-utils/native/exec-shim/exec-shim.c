@@ -3,6 +3,8 @@
  * bridge (/proc/1/paperclip-sandbox-exec inside the sandbox: its directory masks bwrap's pid 1,
  * src/spawn-target/program-launch.ts).
  *
+ *   0. checks that every bind shows what the host checked (bind-check.h), else exits 122
+ *      without running the program, the destination named on stderr; removes the list;
  *   1. takes the program's seccomp filter, hex-encoded, from PAPERCLIP_SANDBOX_SECCOMP
  *      (bwrap's --setenv, for callers that spawn bwrap without --seccomp) and removes
  *      the variable from the environment the program gets; a malformed value fails closed;
@@ -29,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bind-check.h"
 #include "raw-syscall.h"
 
 #ifndef __NR_close_range
@@ -38,6 +41,8 @@
 #define SECCOMP_ENV "PAPERCLIP_SANDBOX_SECCOMP"
 #define MAX_FILTER_INSTRUCTIONS 4096
 #define SHIM_FAILURE 125
+/* A bind that does not show what the host checked (bind-check.h): src/spawn/spawn-failure.ts. */
+#define BIND_CHANGED 122
 #define NOT_FOUND 127
 #define CANNOT_RUN 126
 /* glibc's execvp: the search path when PATH is unset, and the longest name and directory it tries. */
@@ -280,6 +285,19 @@ static int run(long argc, char **argv, char **envp) {
         return SHIM_FAILURE;
     }
     char **program = argv + 1;
+    char bind_path[BIND_PATH_LIMIT];
+    const char *changed = bind_mismatch(env_value(envp, BINDS_ENV), bind_path);
+    env_remove(envp, BINDS_ENV);
+    if (changed) {
+        static const char mark[] = "paperclip-sandbox: ERR_SANDBOX_BIND_CHANGED: ";
+        struct iovec parts[] = {
+            {(void *)mark, sizeof mark - 1},
+            {(void *)changed, length_of(changed)},
+            {(void *)"\n", 1},
+        };
+        raw_syscall(__NR_writev, 2, (long)parts, 3, 0, 0);
+        return BIND_CHANGED;
+    }
     long taken = take_filter(envp);
     long failure = taken < 0 ? taken : load_filter(taken);
     if (failure) {

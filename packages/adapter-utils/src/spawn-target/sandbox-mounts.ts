@@ -4,7 +4,7 @@ import { bridgeReadPaths } from "../bridge/bridge-launch.js";
 import { DEV_SHM } from "../bwrap/device-directory.js";
 import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
 import { assertWorkspaceShown } from "../bwrap/hidden-workspace.js";
-import { isSameOrBelow, type MountRequest } from "../bwrap/mount-request.js";
+import { isSameOrBelow, type MountRequest, sourceOf } from "../bwrap/mount-request.js";
 import { assertNoPathInSocketRoot, type NamedPath } from "../bwrap/path-in-socket-root.js";
 import { realPathOf, resolveBindSources, rootSpellings } from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
@@ -126,4 +126,9 @@ export function sandboxMounts(
   // After the link checks: a link into a root is refused as a link (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
   assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd), socketRoots);
   return { requests, aliases, masks, socketRoots };
+}
+
+/** The bind sources judged by their real paths: every request's and alias target's (bind-identities.ts). */
+export function judgedSources(mounts: SandboxMounts): Set<string> {
+  return new Set([...mounts.requests.map(sourceOf), ...mounts.aliases.map((alias) => alias.target)]);
 }

@@ -1,7 +1,7 @@
 import { SandboxError } from "@paperclipai/errors";
 import { usableNativeBinary } from "../bridge/bridge-launch.js";
 import { deferBridgeEnv, restoreDeferredEnv } from "../bridge/deferred-env.js";
-import { buildSpawnTarget } from "../build-spawn-target.js";
+import { buildLocalProcessSandboxSpawnTarget } from "../build-spawn-target.js";
 import { parseLocalProcessNetworkScope } from "../options/parse-scopes.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../sandbox-options.js";
 import { sandboxFilterBytes } from "../seccomp/sandbox-filter.js";
@@ -195,13 +195,14 @@ async function planSandboxSpawn(
     cgroup = run.cgroup;
     spare = run.spare;
     refill = run.refill;
-    // The spare closes every inherited descriptor before it becomes bwrap, and bwrap loads
-    // the filter from `--seccomp`: a program without a bridge then needs no exec shim.
-    target = await buildSpawnTarget(
-      // With the run's env, its loader variables reach the program through bwrap's argv only.
-      { executable, args, cwd: opts.cwd, options: sandbox, env },
-      { closesDescriptorsAndFilters: run.spare !== null && seccomp !== null },
-    );
+    // With the run's env, its loader variables reach the program through bwrap's argv only.
+    target = await buildLocalProcessSandboxSpawnTarget({
+      executable,
+      args,
+      cwd: opts.cwd,
+      options: sandbox,
+      env,
+    });
     const bwrapArgs = helperBwrapArgs(status !== null, seccomp !== null, target.args);
     return {
       ...launchCommand({ bwrap, bwrapArgs, launcher, cgroup, spare: run.spare }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type RunEnd, runOutcome } from "./run-outcome.js";
-import { COURIER_UNREACHABLE_MARK } from "./spawn-failure.js";
+import { BIND_CHANGED_MARK, COURIER_UNREACHABLE_MARK } from "./spawn-failure.js";
 
 const end = (overrides: Partial<RunEnd>): RunEnd => ({
   bwrap: "/usr/bin/bwrap",
@@ -40,6 +40,19 @@ describe("runOutcome", () => {
     // Without the run's token the line is the program's own, and so is the exit.
     const forged = runOutcome(end({ ...exited, courierToken: "other" }));
     expect("result" in forged && forged.result.exitCode).toBe(125);
+  });
+
+  it("reports an exec shim that found a bind changed, by its status and its line", () => {
+    const stderr = `${BIND_CHANGED_MARK}/ws/cfg\n`;
+    const exited = { status: { childPid: 10, exitCode: 122 }, code: 122, stderr };
+    const outcome = runOutcome(end(exited));
+    expect("error" in outcome && outcome.error.code).toBe("ERR_SANDBOX_BIND_CHANGED");
+    expect("error" in outcome && outcome.error.details).toEqual({ destination: "/ws/cfg", stage: "sandbox" });
+    // The line without the status, or the status without the line, is the program's own result.
+    expect("result" in runOutcome(end({ ...exited, status: { childPid: 10, exitCode: 1 }, code: 1 }))).toBe(
+      true,
+    );
+    expect("result" in runOutcome(end({ ...exited, stderr: "" }))).toBe(true);
   });
 
   it("passes a clean exit through with its code, signal and output", () => {

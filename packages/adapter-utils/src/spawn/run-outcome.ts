@@ -1,6 +1,6 @@
 import type { SandboxError } from "@paperclipai/errors";
 import type { BwrapStatus } from "./bwrap-status.js";
-import { courierFailure, setupFailure } from "./spawn-failure.js";
+import { bindChangedFailure, courierFailure, setupFailure } from "./spawn-failure.js";
 
 export interface RunEnd {
   /** bwrap's path when it reported its status (the spawn helper's sandboxed runs), else `null`. */
@@ -31,7 +31,8 @@ export type RunOutcome = { error: SandboxError } | { result: RunResult };
  * the program ran: a failure without that report, and without a timeout or a signal,
  * is a sandbox that could not be set up (`ERR_SANDBOX_SETUP_FAILED`). A bridge that
  * could not reach its courier did not start the program (`ERR_SANDBOX_COURIER_UNREACHABLE`),
- * said with the run's courier token, which the program never sees.
+ * said with the run's courier token, which the program never sees; an exec shim that found
+ * a bind changed did not start it either (`ERR_SANDBOX_BIND_CHANGED`).
  * Anything else is the program's own result.
  */
 export function runOutcome(end: RunEnd): RunOutcome {
@@ -48,5 +49,7 @@ export function runOutcome(end: RunEnd): RunOutcome {
   }
   const courier = courierFailure(status?.exitCode ?? code, stderr, courierToken);
   if (courier) return { error: courier };
+  const changed = bindChangedFailure(status?.exitCode ?? code, stderr);
+  if (changed) return { error: changed };
   return { result: { exitCode: code, signal, timedOut, stdout, stderr } };
 }

@@ -58,3 +58,27 @@ export function courierFailure(
     { details: { reason: line.slice(prefix.length).slice(0, 300) } },
   );
 }
+
+/** What the exec shim prints (native/exec-shim/bind-check.h) before the bind it found changed. */
+export const BIND_CHANGED_MARK = "paperclip-sandbox: ERR_SANDBOX_BIND_CHANGED: ";
+/** The shim's exit status then: the program did not run. */
+export const BIND_CHANGED_STATUS = 122;
+
+/**
+ * `ERR_SANDBOX_BIND_CHANGED`: the exec shim found a bind that does not show what the host
+ * checked, and did not start the program. `null` for any other outcome. A program could
+ * print the same line and exit 122: it only fails its own run that way.
+ */
+export function bindChangedFailure(exitCode: number | null, stderr: string): SandboxError | null {
+  if (exitCode !== BIND_CHANGED_STATUS) return null;
+  const line = stderr.split("\n").find((candidate) => candidate.startsWith(BIND_CHANGED_MARK));
+  if (line === undefined) return null;
+  return new SandboxError(
+    "ERR_SANDBOX_BIND_CHANGED",
+    "A sandbox bind changed between its check and its mount; the program did not run.",
+    {
+      details: { destination: line.slice(BIND_CHANGED_MARK.length).slice(0, 300), stage: "sandbox" },
+      retryable: true,
+    },
+  );
+}

@@ -598,6 +598,21 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     example: `await runChildProcess("run-1", "curl", ["https://api.example.com"], { ...opts, localProcessSandbox: { workspaceDir, networkScope: "allowlist", networkAllowlist: ["api.example.com"] } });
 // SandboxError [ERR_SANDBOX_COURIER_UNREACHABLE]: The sandbox bridge could not reach its tunnel courier and did not start the program.`,
   },
+  ERR_SANDBOX_BIND_CHANGED: {
+    family: "sandbox",
+    title: "A sandbox bind changed between its check and its mount",
+    message: "A sandbox bind changed between its check and its mount; the program did not run.",
+    meaning:
+      "The builder judges every path it binds (workspace, cwd, extra and managed paths, bind-backs) by its real path, and records what sits there (device and inode, from a descriptor whose name shows no component became a link). bwrap, started later, follows links again when it mounts. Before the program starts, the exec shim checks inside the sandbox that every bind still in sight shows that same file and is a mount's root; a path another process swapped for a link in between (`<ws>/cfg` -> `../../../../tmp`) would have bound the host's `/tmp` or `/run`. Then nothing ran: `details.stage` is `build` when the builder already saw the change (`details.path`, `details.realPath`), `sandbox` when the shim did (`details.destination`).",
+    when: "Another run, or any process, writing the same workspace (or a path of the run) while this run was being set up.",
+    solutions: [
+      "Run the command again once nothing else writes the run's paths.",
+      "Find what replaced the path with a link: a program of another run of the same workspace is the usual cause.",
+    ],
+    prevention: "Do not start runs that can write each other's paths at the same time.",
+    example: `await runChildProcess("run-1", "ls", [], { ...opts, localProcessSandbox: { workspaceDir, filesystemScope: "workspace", extraPaths: [{ path: \`\${workspaceDir}/cfg\`, access: "ro" }] } });
+// SandboxError [ERR_SANDBOX_BIND_CHANGED]: A sandbox bind changed between its check and its mount; the program did not run.`,
+  },
   ERR_SANDBOX_UNSUPPORTED_OPTION: {
     family: "sandbox",
     title: "runChildProcess was given an upstream option it does not implement",
