@@ -279,6 +279,7 @@ export class DurableRunner {
   }
 }
 
+/** The id a welcome's pending command names (read loosely: a malformed one is refused when it is handled). */
 function commandIdOf(command: unknown): unknown {
   return typeof command === "object" && command !== null
     ? (command as { commandId?: unknown }).commandId
