@@ -65,6 +65,8 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
       expect(relaunched.stderr()).toContain("code: ERR_RUNNER_DURABLE_STATE_REVOKED");
     }
     expect(await readFile(join(stateDir, "runner-state.json"), "utf8")).toBe(revokedState);
+    // Neither opens a connection (ours dialled one ahead, closed unused, until 2026-12-06).
+    expect(server.takeArrived()).toEqual([]);
   });
 
   it.each([

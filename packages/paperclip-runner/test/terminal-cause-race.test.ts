@@ -88,24 +88,58 @@ describe("the first terminal cause names the lifecycle", () => {
   });
 
   it("a shutdown redelivered to a relaunched runner: replayed, and the state says stopped again", async () => {
-    // The first runner stops on a bad frame once its shutdown is durable: the state says stopped.
-    const { server, next, running, saved } = await reconnectedAfterShutdown();
-    next.send({ kind: "revoke", payload: { revocationEpoch: 2 } });
-    await expect(running).rejects.toMatchObject({ code: "ERR_RUNNER_DURABLE_FRAME_INVALID" });
-    const left = saved.at(-1);
-    expect(left?.lifecycle).toBe("stopped");
+    const { server, left } = await stoppedThenRefused();
     // A relaunch resumes that state; the server delivers the shutdown again with its welcome.
     const engine = heldEngine();
     engine.finish();
-    const relaunched = await inProcessRunner(server.url, engine, left);
-    const resumed = relaunched.runner.run();
-    resumed.catch(() => undefined);
-    const conn = await server.nextConnection();
-    await conn.handshake(HAND_MADE_TICKET);
-    conn.welcome({ pendingCommands: [PeerConnection.command(STOP)] });
+    const { conn, resumed, saved } = await relaunchedWithStop(server, engine, left);
     expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
     conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
     await resumed;
-    expect(relaunched.saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
+    expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
+  });
+
+  it("a shutdown redelivered to a relaunched runner whose engine runs: the engine stops before the result", async () => {
+    const { server, left } = await stoppedThenRefused();
+    // The relaunch binds its recovered engine at once: the replayed shutdown must stop it, as applying it does.
+    const engine = heldEngine();
+    const { conn, resumed, saved } = await relaunchedWithStop(server, engine, left);
+    const first = await Promise.race([
+      engine.shutdownAsked.then(() => "engine asked to stop"),
+      conn.resultOf("stop").then(() => "result sent"),
+    ]);
+    expect(first).toBe("engine asked to stop");
+    // The result waits for the engine's end: `stopped` on disk is never said of a running harness.
+    expect(conn.resultsOf("stop")).toEqual([]);
+    engine.finish();
+    expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
+    conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
+    await resumed;
+    expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
   });
 });
+
+/** The first runner stops on a bad frame once its shutdown is durable: the state it leaves says stopped. */
+async function stoppedThenRefused() {
+  const { server, next, running, saved } = await reconnectedAfterShutdown();
+  next.send({ kind: "revoke", payload: { revocationEpoch: 2 } });
+  await expect(running).rejects.toMatchObject({ code: "ERR_RUNNER_DURABLE_FRAME_INVALID" });
+  const left = saved.at(-1);
+  expect(left?.lifecycle).toBe("stopped");
+  return { server, left };
+}
+
+/** A runner relaunched on `left`, its shutdown delivered again with the welcome. */
+async function relaunchedWithStop(
+  server: Awaited<ReturnType<typeof handMadeServer>>,
+  engine: ReturnType<typeof heldEngine>,
+  left: Parameters<typeof inProcessRunner>[2],
+) {
+  const { runner, saved } = await inProcessRunner(server.url, engine, left);
+  const resumed = runner.run();
+  resumed.catch(() => undefined);
+  const conn = await server.nextConnection();
+  await conn.handshake(HAND_MADE_TICKET);
+  conn.welcome({ pendingCommands: [PeerConnection.command(STOP)] });
+  return { conn, resumed, saved };
+}

@@ -50,7 +50,8 @@ export class DurableRunner {
   private readonly link: ServerLink;
   private sentThrough = 0;
   private commandChain: Promise<void> = Promise.resolve();
-  private ending: { readonly commandId: string } | null = null;
+  /** The stream-end result (`runner.shutdown`/`runner.suspend`) awaiting its ack: the runner leaves on that ack. */
+  private ending: Record<string, unknown> | null = null;
   private settle!: (outcome: { ok: true } | { ok: false; error: unknown }) => void;
   private readonly settled: Promise<{ ok: true } | { ok: false; error: unknown }>;
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
@@ -95,8 +96,8 @@ export class DurableRunner {
       historyLimit: this.deps.options.commandHistoryLimit,
       sendResult: (result) => this.sendResult(result),
       claimStreamEnd: () => this.terminal.claim("stream_end"),
-      onStreamEnd: (commandId) => {
-        this.ending = { commandId };
+      onStreamEnd: (result) => {
+        this.ending = result;
       },
     });
     this.engine.finished.catch((error: unknown) => this.fail(error));
@@ -205,6 +206,15 @@ export class DurableRunner {
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;
     this.pump();
+    // A stream-end result the server recorded before its ack was lost: the server redelivers only
+    // pending commands, so nothing would come back. Sent again: the server acks a duplicate of a
+    // stored result. One it still has pending is redelivered here, and answered from the journal.
+    const ending = this.ending;
+    if (
+      ending !== null &&
+      !welcome.pendingCommands.some((command) => commandIdOf(command) === ending.commandId)
+    )
+      this.sendResult(ending);
     for (const command of welcome.pendingCommands) this.enqueueCommand(command);
     await this.committer.commit();
   }
@@ -267,4 +277,11 @@ export class DurableRunner {
       controlEnvelope(this.deps.options.identity, open.welcome.version, "command_result", result),
     );
   }
+}
+
+/** The id a welcome's pending command names (read loosely: a malformed one is refused when it is handled). */
+function commandIdOf(command: unknown): unknown {
+  return typeof command === "object" && command !== null
+    ? (command as { commandId?: unknown }).commandId
+    : undefined;
 }

@@ -38,14 +38,17 @@ export async function runDurableMode(
     );
   }
   const dialer = await createDialer(options.endpoint);
-  // The first connection opens while the state directory is recovered: nothing is sent on it
-  // (the handshake waits for the store), only the server's upgrade overlaps the disk work.
-  const dial = dialAheadOnce(dialer);
+  const dial = dialAhead(dialer);
   try {
-    const store = await openDurableStore(options.stateDir, options.identity, {
-      version: options.runnerVersion,
-      digest: options.runnerDigest,
-    });
+    // The first connection opens while the recovered state is written back: nothing is sent on it
+    // (the handshake waits for the store), only the server's upgrade overlaps the disk work. Not
+    // before the state is read: a run the server revoked is refused without opening any.
+    const store = await openDurableStore(
+      options.stateDir,
+      options.identity,
+      { version: options.runnerVersion, digest: options.runnerDigest },
+      () => dial.start(),
+    );
     try {
       if (store.recovered !== null) {
         log(`resuming durable state (${store.recovered.indeterminate.length} indeterminate command(s))`);
@@ -61,14 +64,18 @@ export async function runDurableMode(
   }
 }
 
-/** A dialer whose first connection is already under way; `discard` closes it when nobody took it. */
-function dialAheadOnce(dialer: Dialer): {
+/** A dialer whose first connection may be started ahead (`start`); `discard` closes it when nobody took it. */
+function dialAhead(dialer: Dialer): {
+  start: () => void;
   next: (signal?: AbortSignal) => Promise<WebSocket>;
   discard: () => void;
 } {
-  let ahead: Promise<WebSocket> | null = dialer.next();
-  ahead.catch(() => undefined);
+  let ahead: Promise<WebSocket> | null = null;
   return {
+    start: () => {
+      ahead = dialer.next();
+      ahead.catch(() => undefined);
+    },
     next: (signal) => {
       const next = ahead ?? dialer.next(signal);
       ahead = null;

@@ -31,8 +31,8 @@ export interface CommandApplierDeps {
    * the run failed or was revoked first. Asked as the lifecycle is written.
    */
   readonly claimStreamEnd: () => boolean;
-  /** Called with the id of a `runner.shutdown`/`runner.suspend` once its result is durable. */
-  readonly onStreamEnd: (commandId: string) => void;
+  /** Called with the result of a `runner.shutdown`/`runner.suspend` once it is durable (before it is sent). */
+  readonly onStreamEnd: (result: Record<string, unknown>) => void;
 }
 
 /**
@@ -67,13 +67,17 @@ export class CommandApplier {
     if (admission.kind === "replay") {
       // A shutdown refused as malformed ended nothing, and its replay does not either. One that
       // was applied ends the stream again: a relaunched runner's welcome said `ready`, so the
-      // lifecycle is written again (durable before the result, as when it was applied).
+      // lifecycle is written again (durable before the result, as when it was applied). A relaunch
+      // binds its recovered engine at start, so the replay stops it first, as applying does: the
+      // lifecycle must not say stopped/suspended of a running harness. An indeterminate one too:
+      // whether the crashed runner stopped its harness is unknown, and the server asked to stop.
       if (LIFECYCLE_END.has(command.type) && admission.result.status !== "rejected") {
+        await this.stopEngine();
         if (this.deps.claimStreamEnd()) {
           committer.update((state) => ({ ...state, lifecycle: streamEndLifecycle(command.type) }));
           await committer.commit();
         }
-        this.deps.onStreamEnd(command.commandId);
+        this.deps.onStreamEnd(admission.result);
       }
       this.deps.sendResult(admission.result);
       return;
@@ -114,9 +118,18 @@ export class CommandApplier {
       return { ...next, lifecycle: streamEndLifecycle(command.type) };
     });
     await committer.commit();
-    if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(command.commandId);
+    if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(result);
     this.deps.sendResult(result);
     await this.deps.engine.afterCommand?.(reading.command);
+  }
+
+  /** Ends the engine's run and waits for its end (its harness stopped). */
+  private async stopEngine(): Promise<void> {
+    const { engine } = this.deps;
+    await engine.ready;
+    if (engine.isFinished) return;
+    engine.shutdown();
+    await engine.finished.catch(() => undefined);
   }
 
   private async apply(command: ServerCommand): Promise<Record<string, unknown>> {
@@ -125,10 +138,7 @@ export class CommandApplier {
     await engine.ready;
     await engine.beforeCommand?.(command);
     if (LIFECYCLE_END.has(command.type)) {
-      if (!engine.isFinished) {
-        engine.shutdown();
-        await engine.finished.catch(() => undefined);
-      }
+      await this.stopEngine();
       // Upstream's runner answers a suspension and a shutdown alike, with their status.
       return commandResult(subject, "completed", "command applied", { status: "completed" });
     }

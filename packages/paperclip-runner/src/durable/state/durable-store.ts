@@ -33,6 +33,8 @@ export async function openDurableStore(
   stateDir: string,
   identity: DurableIdentity,
   runner: { readonly version: string; readonly digest: string },
+  /** Called once the state is read and may be served (not revoked), before it is recovered and written back. */
+  onServable: () => void = () => undefined,
 ): Promise<DurableStore> {
   await createPrivateDirectory(stateDir);
   const lock = await acquireStateLock(stateDir);
@@ -40,6 +42,7 @@ export async function openDurableStore(
     const text = await readStateFile(join(stateDir, DURABLE_STATE_FILE));
     const previous = text === null ? null : parseDurableState(text, identity);
     if (previous !== null) refuseRevokedState(previous);
+    onServable();
     const recovery = previous === null ? null : recoverDurableState(previous);
     const initial = recovery?.state ?? initialDurableState(identity, runner.version, runner.digest);
     const save = (state: DurableState): Promise<void> =>
