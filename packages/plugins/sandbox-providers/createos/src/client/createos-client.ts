@@ -160,6 +160,7 @@ export class CreateosClient {
       return await fetchAttempt(exchange, mode, this.#fetch);
     } catch (error) {
       scope.release();
+      request.onAttemptFailed?.(error);
       throw error;
     }
   }
