@@ -4,6 +4,7 @@ import { abortableDelay } from "../client/abortable-delay.js";
 import { requestTimeoutError } from "../client/attempt-errors.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { invalidResponse, objectField, optionalIntegerField, resourceId } from "../client/envelope.js";
+import type { PacerPriority } from "../client/request-pacer.js";
 import { isSandboxStatus, judgeTransition, type SandboxStatus } from "./sandbox-state.js";
 
 export interface SandboxSpec {
@@ -194,6 +195,7 @@ export async function runShortCommand(
   cmd: string,
   args: readonly string[],
   signal: AbortSignal,
+  priority: PacerPriority = "normal",
 ): Promise<ShortCommandResult> {
   const reply = await client.json({
     method: "POST",
@@ -201,6 +203,7 @@ export async function runShortCommand(
     json: { cmd, args },
     operation: "workspace command",
     idempotent: false,
+    priority,
     signal,
   });
   if (reply.data === null) throw invalidResponse();
