@@ -13,7 +13,10 @@ const DISCARD_MS = 5_000;
  * that CreateOS still runs afterwards may stage its file after this removal; nothing waits for
  * that, but a promotion already under way keeps what it claimed (see `DISCARD_SCRIPT`).
  */
-export async function discardStaged(scope: SyncScope, paths: readonly string[]): Promise<void> {
+export async function discardStaged(
+  scope: Pick<SyncScope, "runtime" | "client" | "sandboxId">,
+  paths: readonly string[],
+): Promise<void> {
   const deadline = scope.runtime.cleanupDeadline(DISCARD_MS);
   await runShortCommand(
     scope.client,
