@@ -27,6 +27,8 @@ export class EmulatedSandbox implements SandboxDirs {
   readonly createdAt = new Date().toISOString();
   #status: SandboxStatus = "creating";
   #timer: NodeJS.Timeout | undefined;
+  /** A state `GET` shows instead of the real one until `until` (`performance.now()`): a `stale-state` fault. */
+  #shown: { readonly status: SandboxStatus; readonly until: number } | undefined;
 
   private constructor(
     readonly id: string,
@@ -53,6 +55,18 @@ export class EmulatedSandbox implements SandboxDirs {
 
   get status(): SandboxStatus {
     return this.#status;
+  }
+
+  /** The state a `GET` shows: the real one, unless a stale one is still shown. */
+  get shownStatus(): SandboxStatus {
+    if (this.#shown !== undefined && performance.now() < this.#shown.until) return this.#shown.status;
+    this.#shown = undefined;
+    return this.#status;
+  }
+
+  /** Shows `status` to `GET` for `ms` whatever the real state. */
+  showStale(status: SandboxStatus, ms: number): void {
+    this.#shown = { status, until: performance.now() + ms };
   }
 
   get inTransition(): boolean {

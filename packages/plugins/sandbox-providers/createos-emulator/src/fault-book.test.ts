@@ -69,6 +69,8 @@ describe("validateFaultPlan", () => {
     [{ kind: "short-file", bytes: -1 }, 0],
     [{ kind: "late-apply", route: "sandbox.resume" }, 0],
     [{ kind: "late-apply", route: "nowhere", delayMs: 10 }, 0],
+    [{ kind: "stale-state", route: "sandbox.delete", delayMs: 10 }, 0],
+    [{ kind: "stale-state", route: "sandbox.resume" }, 0],
     ["not an object", 0],
   ])("rejects %j with ERR_CREATEOS_EMULATOR_FAULT_PLAN and the rule index", (fault, rule) => {
     const caught = caughtSync(

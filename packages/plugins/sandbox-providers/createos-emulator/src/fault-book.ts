@@ -14,6 +14,7 @@ const KINDS: ReadonlySet<string> = new Set<Fault["kind"]>([
   "slow-stream",
   "lose-create-reply",
   "late-apply",
+  "stale-state",
   "omit-exit",
   "short-file",
 ]);
@@ -64,6 +65,11 @@ export function validateFault(fault: unknown, rule: number): Fault {
   }
   if (kind === "late-apply" && record.delayMs === undefined)
     throw invalid(rule, `rule ${rule}: late-apply needs delayMs.`);
+  if (kind === "stale-state") {
+    if (record.route !== "sandbox.pause" && record.route !== "sandbox.resume")
+      throw invalid(rule, `rule ${rule}: stale-state route must be "sandbox.pause" or "sandbox.resume".`);
+    if (record.delayMs === undefined) throw invalid(rule, `rule ${rule}: stale-state needs delayMs.`);
+  }
   if (kind === "lose-create-reply" && record.status !== undefined) checkStatus(rule, record.status);
   if (
     kind === "lose-create-reply" &&

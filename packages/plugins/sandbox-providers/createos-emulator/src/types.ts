@@ -48,7 +48,7 @@ export interface FaultScope {
   readonly times?: FaultTimes;
   /**
    * Let this many matching events pass untouched before the fault starts firing (default 0).
-   * An event is a request for `http-status`, `late-apply`, `lose-create-reply` and `short-file`, a connect stream for the others.
+   * An event is a request for `http-status`, `late-apply`, `stale-state`, `lose-create-reply` and `short-file`, a connect stream for the others.
    */
   readonly skip?: number;
   /** Only for this sandbox id. */
@@ -145,6 +145,17 @@ export interface LateApplyFault extends FaultScope {
   readonly delayMs: number;
 }
 
+/**
+ * A pause or resume is answered and started as usual, but `GET /sandboxes/{id}` keeps showing
+ * the state the sandbox had before it for `delayMs` (a state read that lags a transition
+ * CreateOS has taken). Only for `sandbox.pause` and `sandbox.resume`.
+ */
+export interface StaleStateFault extends FaultScope {
+  readonly kind: "stale-state";
+  readonly route: "sandbox.pause" | "sandbox.resume";
+  readonly delayMs: number;
+}
+
 /** When the process has exited and its frames are sent, end the stream without the exit frame. */
 export interface OmitExitFault extends FaultScope {
   readonly kind: "omit-exit";
@@ -170,6 +181,7 @@ export type Fault =
   | SlowStreamFault
   | LoseCreateReplyFault
   | LateApplyFault
+  | StaleStateFault
   | OmitExitFault
   | ShortFileFault;
 

@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
 import { useTestEmulator } from "./support/emulator-fixture.js";
@@ -8,6 +9,15 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 // least tell the host's log, as it does for a create cut at shutdown.
 
 const fixture = useTestEmulator();
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 const WARNING =
   "A CreateOS sandbox create failed without an answer that rules out a sandbox; CreateOS may have made one whose id is unknown. Look for it in CreateOS and delete it.";
@@ -33,6 +43,14 @@ describe("a sandbox create whose reply is lost", () => {
     const t = await pluginUnderTest(fixture.emulator, { shape: "s-no-such-shape" });
     const error = await caught(t.harness.acquireLease({ ...t.base, runId: "refused-create" }));
     expect(error.code).toBe("ERR_CREATEOS_HTTP_STATUS");
+    expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
+  });
+
+  it("is not, when the connection to CreateOS was refused (it never reached CreateOS)", async () => {
+    const unreachable = { url: `http://127.0.0.1:${await closedPort()}`, apiKey: fixture.emulator.apiKey };
+    const t = await pluginUnderTest(unreachable);
+    const error = await caught(t.harness.acquireLease({ ...t.base, runId: "refused-connection" }));
+    expect(error.code).toBe("ERR_CREATEOS_CONNECTION");
     expect(t.harness.logs.filter((entry) => entry.level === "warn")).toEqual([]);
   });
 });

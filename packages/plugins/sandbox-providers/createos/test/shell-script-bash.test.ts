@@ -89,6 +89,12 @@ describe("buildScript through a real bash", () => {
     }
   });
 
+  it("says nothing on stderr when the staged stdin cannot be removed", () => {
+    // A file no one may remove, root included (the tests run on Linux): the command still runs.
+    const run = runBash(buildScript({ command: "head", args: ["-c", "5"], stdinPath: "/proc/version" }), dir);
+    expect(run).toEqual({ status: 0, stdout: "Linux", stderr: "" });
+  });
+
   it("keeps the exit codes, PATH lookup, argv, cwd and stdin of the env wrapper, with and without env", () => {
     const path = `${join(dir, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`;
     const cases: CommandSpec[] = [

@@ -1,6 +1,7 @@
 import { EmulatedSandbox } from "../emulated-sandbox.js";
 import { EmulatorState } from "../emulator-state.js";
 import { runBufferedCommand } from "../exec-command.js";
+import type { SandboxStatus } from "../types.js";
 import { readCommandBody } from "./command-body.js";
 import { ENV_KEY_PATTERN } from "./env-keys.js";
 import { loseCreateReply } from "./lost-reply.js";
@@ -92,7 +93,7 @@ export function getSandbox(ctx: RouteContext): void {
   if (!sandbox) return;
   reply(ctx, 200, {
     id: sandbox.id,
-    status: sandbox.status,
+    status: sandbox.shownStatus,
     shape: sandbox.spec.shape,
     rootfs: sandbox.spec.rootfs,
     region: sandbox.spec.region,
@@ -103,9 +104,19 @@ export function getSandbox(ctx: RouteContext): void {
 export function pauseOrResume(ctx: RouteContext, action: "pause" | "resume"): void {
   const sandbox = findSandbox(ctx);
   if (!sandbox) return;
+  const before = sandbox.status;
   const started = action === "pause" ? sandbox.pause() : sandbox.resume();
+  if (started) staleState(ctx, sandbox, before);
   if (started) reply(ctx, 200, { id: sandbox.id, status: sandbox.status });
   else fail(ctx, 409, "invalid_state", `Sandbox is ${sandbox.status}.`);
+}
+
+/** A `stale-state` fault armed for this pause or resume keeps `before` shown to `GET` a while. */
+function staleState(ctx: RouteContext, sandbox: EmulatedSandbox, before: SandboxStatus): void {
+  const armed = ctx.state.faults.arm("stale-state", ctx.match, (fault) => fault.route === ctx.match.route);
+  if (!armed?.fire()) return;
+  ctx.noteFault("stale-state");
+  sandbox.showStale(before, armed.fault.delayMs);
 }
 
 export async function deleteSandbox(ctx: RouteContext): Promise<void> {

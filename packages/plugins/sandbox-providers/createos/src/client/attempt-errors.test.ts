@@ -17,7 +17,7 @@ describe("attempt errors", () => {
   it("a transport failure is the caller's reason first, then the deadline, then the connection", () => {
     const caller = new AbortController();
     caller.abort("stop");
-    const base = { operation: "stdin close", timedOut: true, retryable: true } as const;
+    const base = { operation: "stdin close", timedOut: true, retryable: true, reached: true } as const;
     expect(transportFailure({ ...base, callerSignal: caller.signal })).toBe("stop");
     expect(transportFailure({ ...base, callerSignal: undefined })).toMatchObject({
       code: "ERR_CREATEOS_REQUEST_TIMEOUT",
@@ -26,5 +26,8 @@ describe("attempt errors", () => {
     const refused = transportFailure({ ...base, callerSignal: undefined, timedOut: false, retryable: false });
     expect(refused).toMatchObject({ code: "ERR_CREATEOS_CONNECTION", retryable: false });
     expect((refused as Error).message).toBe("CreateOS connection failed.");
+    expect(refused).toMatchObject({ details: {} });
+    const unreached = transportFailure({ ...base, callerSignal: undefined, timedOut: false, reached: false });
+    expect(unreached).toMatchObject({ code: "ERR_CREATEOS_CONNECTION", details: { reached: false } });
   });
 });

@@ -35,6 +35,8 @@ export interface TransportFailure {
   readonly timedOut: boolean;
   /** False for a failure that answers the same way every time (a `fetch` refusing the route). */
   readonly retryable: boolean;
+  /** False for a connection never made (see `neverReached`): the API cannot have acted on it. */
+  readonly reached: boolean;
 }
 
 /** One call got no complete answer within its deadline; idempotent calls retry it. */
@@ -58,5 +60,6 @@ export function transportFailure(failure: TransportFailure): unknown {
   if (failure.timedOut) return requestTimeoutError(failure.operation);
   return new CreateosError("ERR_CREATEOS_CONNECTION", "CreateOS connection failed.", {
     retryable: failure.retryable,
+    ...(failure.reached ? {} : { details: { reached: false } }),
   });
 }

@@ -21,6 +21,9 @@ export interface AttemptExchange {
    * through node:http, which never decodes it and reads at most the reply cap.
    */
   admitStatus(status: number, retryAfter: string | null, contentEncoding: string | null): boolean;
-  /** The coded error of a failed send or body read (`retryable` false: it would fail alike). */
-  transportError(retryable?: boolean): unknown;
+  /**
+   * The coded error of a failed send or body read (`retryable` false: it would fail alike;
+   * `cause`, the transport's own error, tells a connection never made).
+   */
+  transportError(retryable?: boolean, cause?: unknown): unknown;
 }

@@ -63,6 +63,12 @@ export interface CreateosRequest {
    */
   readonly startSignal?: AbortSignal;
   readonly timeoutMs?: number;
+  /**
+   * Told of every attempt that failed once it had left the pacer (one stopped while waiting to
+   * start was never sent), before any retry: a caller whose call may act though its last
+   * attempt failed (a resume) judges each.
+   */
+  readonly onAttemptFailed?: (error: unknown) => void;
   /** Non-2xx statuses the caller handles (for example 404 on delete); their body is discarded too. */
   readonly allowStatuses?: readonly number[];
 }

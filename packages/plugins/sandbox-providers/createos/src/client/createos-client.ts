@@ -15,6 +15,7 @@ import type {
 } from "./client-types.js";
 import { fetchAttempt } from "./fetch-attempt.js";
 import { isRedirectStatus } from "./fetch-rejection.js";
+import { neverReached } from "./never-reached.js";
 import { exchangeStream, exchangeWhole } from "./node-attempt.js";
 import { DEFAULT_MAX_REPLY_BYTES } from "./reply-body.js";
 import { encodedReplyError, isIdentityEncoding } from "./reply-encoding.js";
@@ -145,12 +146,13 @@ export class CreateosClient {
         maxReplyBytes: this.#maxReplyBytes,
         admitStatus: (status, retryAfter, contentEncoding) =>
           this.#admitStatus(request, status, retryAfter, contentEncoding),
-        transportError: (retryable = true) =>
+        transportError: (retryable = true, cause?: unknown) =>
           transportFailure({
             operation: request.operation,
             callerSignal: request.signal,
             timedOut: scope.timedOut,
             retryable,
+            reached: !neverReached(cause),
           }),
       };
       if (this.#fetch === undefined && request.upload === undefined) {
@@ -160,6 +162,7 @@ export class CreateosClient {
       return await fetchAttempt(exchange, mode, this.#fetch);
     } catch (error) {
       scope.release();
+      request.onAttemptFailed?.(error);
       throw error;
     }
   }

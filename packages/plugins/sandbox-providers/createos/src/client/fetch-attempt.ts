@@ -49,7 +49,7 @@ async function send(exchange: AttemptExchange, fetchImpl: typeof fetch | undefin
     if (upload.failure !== undefined) throw upload.failure.error;
     if (isRefusedRedirect(error)) throw redirectError(request.operation);
     // node:http (streamed uploads) fails with plain errors (ECONNRESET): all of them are network failures.
-    throw exchange.transportError(request.upload !== undefined || isNetworkFailure(error));
+    throw exchange.transportError(request.upload !== undefined || isNetworkFailure(error), error);
   }
 }
 

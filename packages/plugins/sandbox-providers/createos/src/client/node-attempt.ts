@@ -25,7 +25,7 @@ export async function exchangeWhole(
     });
   } catch (error) {
     if (PaperclipError.is(error)) throw error;
-    throw exchange.transportError();
+    throw exchange.transportError(true, error);
   }
   scope.release();
   if (!exchange.admitStatus(reply.status, reply.retryAfter, reply.contentEncoding))
@@ -42,8 +42,8 @@ export async function exchangeStream(exchange: AttemptExchange): Promise<Attempt
   let response: IncomingMessage;
   try {
     response = await sendNodeRequest(exchange.url, nodeRequest(exchange));
-  } catch {
-    throw exchange.transportError();
+  } catch (error) {
+    throw exchange.transportError(true, error);
   }
   const status = response.statusCode ?? 0;
   // The body of any other reply (it may echo the request, key included) is never read.

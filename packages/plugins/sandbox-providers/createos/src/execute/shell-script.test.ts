@@ -54,14 +54,14 @@ describe("buildScript", () => {
     expect(
       buildScript({ command: "echo", args: ["a b"], cwd: "/w", env: { K: "v'x" }, stdinPath: "/tmp/in" }),
     ).toBe(
-      `cd -- '/w' || exit\nexec < '/tmp/in' || exit\n/bin/rm -f -- '/tmp/in'\nK='v'"'"'x' exec -- 'echo' 'a b'`,
+      `cd -- '/w' || exit\nexec < '/tmp/in' || exit\n/bin/rm -f -- '/tmp/in' 2>/dev/null\nK='v'"'"'x' exec -- 'echo' 'a b'`,
     );
     expect(buildScript({ command: "true" })).toBe("exec -- 'true'");
   });
 
   it("enters the cwd first, then opens stdin and removes its staged file before the launch", () => {
     expect(buildScript({ command: "cat", cwd: "/w x", stdinPath: "/tmp/in" })).toBe(
-      "cd -- '/w x' || exit\nexec < '/tmp/in' || exit\n/bin/rm -f -- '/tmp/in'\nexec -- 'cat'",
+      "cd -- '/w x' || exit\nexec < '/tmp/in' || exit\n/bin/rm -f -- '/tmp/in' 2>/dev/null\nexec -- 'cat'",
     );
     // An empty cwd is no cwd: the process starts where the API starts it.
     expect(buildScript({ command: "pwd", cwd: "" })).toBe("exec -- 'pwd'");

@@ -80,7 +80,8 @@ export function processCommand(spec: CommandSpec): ProcessCommand {
 /**
  * The `bash -c` script: `cd -- '<cwd>' || exit`, then, when stdin was staged, the staged file
  * opened as stdin (`exec < '<stdin>' || exit`: a missing one fails with 1, as the redirection
- * on the launch line did) and removed at once, then the launch line (see `launchLine`). The file
+ * on the launch line did) and removed at once (silently: a failed removal is not the command's
+ * output, and the worker removes it again after the command), then the launch line (see `launchLine`). The file
  * may hold prompts and secrets: removed by the command's own shell, it is gone before the
  * command runs, even when the worker that staged it is killed mid-command and never removes it
  * (its removal after every command stays, for a command that never started). No login shell:
@@ -90,7 +91,7 @@ export function buildScript(spec: CommandSpec): string {
   const lines = [launchLine(spec)];
   if (spec.stdinPath !== undefined) {
     const path = shellQuote(spec.stdinPath);
-    lines.unshift(`exec < ${path} || exit`, `/bin/rm -f -- ${path}`);
+    lines.unshift(`exec < ${path} || exit`, `/bin/rm -f -- ${path} 2>/dev/null`);
   }
   if (spec.cwd !== undefined && spec.cwd !== "") lines.unshift(`cd -- ${shellQuote(spec.cwd)} || exit`);
   return lines.join("\n");

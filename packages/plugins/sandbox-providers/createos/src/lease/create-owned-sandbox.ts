@@ -1,18 +1,8 @@
-import { CreateosApiError, PaperclipError } from "@paperclipai/errors";
+import { PaperclipError } from "@paperclipai/errors";
 import type { CreateosClient } from "../client/createos-client.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import { mayHaveActed } from "./may-have-acted.js";
 import { createSandbox, type SandboxSpec } from "./sandbox-api.js";
-
-/**
- * Pure: whether a create that failed with `error` may still have made a sandbox. Not one CreateOS
- * refused (a 4xx: nothing was made), nor one never sent (it failed with `notSent`, the reason of
- * the signal that stops it before its start). Any other (no answer, a 5xx a gateway may have
- * answered for a create carried out behind it, a 2xx whose id cannot be read) may have.
- */
-export function mayHaveMadeSandbox(error: unknown, notSent: unknown): boolean {
-  if (error === notSent) return false;
-  return !(error instanceof CreateosApiError && error.status >= 400 && error.status < 500);
-}
 
 /**
  * Creates the sandbox of an acquire or a probe. The create is sent without the host's
@@ -21,7 +11,7 @@ export function mayHaveMadeSandbox(error: unknown, notSent: unknown): boolean {
  * to delete), so its answer is read and the caller deletes that sandbox. One not yet sent is
  * never sent once shutdown has begun. One still unanswered when shutdown's time is up is cut
  * all the same (the host's SIGTERM follows). Either that or any other failure that may have
- * made a sandbox (see `mayHaveMadeSandbox`) is told to the host's log: CreateOS has no
+ * made a sandbox (see `mayHaveActed`) is told to the host's log: CreateOS has no
  * idempotency key nor a listing the plugin could find such a sandbox by, so it may run on
  * that no one can name.
  */
@@ -37,7 +27,7 @@ export async function createOwnedSandbox(
       runtime.warn(
         "A CreateOS sandbox create was still unanswered when shutdown's time was up; CreateOS may have made a sandbox whose id is unknown. Look for it in CreateOS and delete it.",
       );
-    } else if (mayHaveMadeSandbox(error, runtime.signal.reason)) {
+    } else if (mayHaveActed(error, runtime.signal.reason)) {
       runtime.warn(
         "A CreateOS sandbox create failed without an answer that rules out a sandbox; CreateOS may have made one whose id is unknown. Look for it in CreateOS and delete it.",
         { failure: PaperclipError.is(error) ? { code: error.code, message: error.message } : "UNKNOWN" },

@@ -1,3 +1,5 @@
+import { unlessAborted } from "../client/unless-aborted.js";
+
 interface Ending {
   count: number;
   readonly settled: Promise<void>;
@@ -43,15 +45,6 @@ export class EndingLeases {
   settled(sandboxId: string, signal?: AbortSignal): Promise<void> {
     const settled = this.#bySandbox.get(sandboxId)?.settled;
     if (settled === undefined) return Promise.resolve();
-    if (signal === undefined) return settled;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      void settled.then(() => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      });
-    });
+    return signal === undefined ? settled : unlessAborted(settled, signal);
   }
 }

@@ -4,6 +4,7 @@ import { abortableDelay } from "../client/abortable-delay.js";
 import { requestTimeoutError } from "../client/attempt-errors.js";
 import type { CreateosClient } from "../client/createos-client.js";
 import { invalidResponse, objectField, optionalIntegerField, resourceId } from "../client/envelope.js";
+import type { PacerPriority } from "../client/request-pacer.js";
 import { isSandboxStatus, judgeTransition, type SandboxStatus } from "./sandbox-state.js";
 
 export interface SandboxSpec {
@@ -111,21 +112,34 @@ export async function transitionSandbox(
   await waitForStatus(client, id, target, deadline, signal, from);
 }
 
-/** The `POST` of a pause or resume alone; a 409 (a transition already under way) is an answer too. */
+/** What may stop a transition's `POST` besides its signal (see `CreateosRequest`). */
+export interface TransitionHooks {
+  /** Stops it while it waits to start (a retry included), never once sent. */
+  readonly startSignal?: AbortSignal;
+  readonly onAttemptFailed?: (error: unknown) => void;
+}
+
+/**
+ * The `POST` of a pause or resume alone: true when CreateOS took it (a 2xx), false for a 409
+ * (a transition already under way, or a state it cannot be asked from), which is an answer too.
+ */
 export async function requestTransition(
   client: CreateosClient,
   id: string,
   action: "pause" | "resume",
   signal: AbortSignal,
-): Promise<void> {
-  await client.json({
+  hooks: TransitionHooks = {},
+): Promise<boolean> {
+  const reply = await client.json({
     method: "POST",
     path: `/sandboxes/${resourceId(id)}/${action}`,
     operation: "sandbox lifecycle",
     idempotent: true,
     allowStatuses: [409],
     signal,
+    ...hooks,
   });
+  return reply.status !== 409;
 }
 
 /**
@@ -181,6 +195,7 @@ export async function runShortCommand(
   cmd: string,
   args: readonly string[],
   signal: AbortSignal,
+  priority: PacerPriority = "normal",
 ): Promise<ShortCommandResult> {
   const reply = await client.json({
     method: "POST",
@@ -188,6 +203,7 @@ export async function runShortCommand(
     json: { cmd, args },
     operation: "workspace command",
     idempotent: false,
+    priority,
     signal,
   });
   if (reply.data === null) throw invalidResponse();

@@ -1,3 +1,5 @@
+import { PaperclipError } from "@paperclipai/errors";
+
 /** Sandbox states reported by `GET /sandboxes/{id}`; `gone` stands for a 404. */
 export type SandboxStatus =
   | "creating"
@@ -28,6 +30,17 @@ export function isSandboxStatus(value: unknown): value is Exclude<SandboxStatus,
 /** States a sandbox cannot leave. */
 export function isTerminal(status: SandboxStatus): boolean {
   return status === "error" || status === "failed" || status === "destroyed" || status === "gone";
+}
+
+/** States a sandbox never leaves that end its lease (it can only be replaced); `error` is not one. */
+export function isEnded(status: string): boolean {
+  return status === "gone" || status === "destroyed" || status === "failed";
+}
+
+/** A wait that ended because the sandbox is gone for good (not a timeout, not `error`). */
+export function endedWhileWaiting(error: unknown): boolean {
+  if (!PaperclipError.is(error, "ERR_CREATEOS_SANDBOX_STATE")) return false;
+  return error.details.timedOut !== true && isEnded(String(error.details.status));
 }
 
 export type PollDecision = "done" | "poll" | "fail";

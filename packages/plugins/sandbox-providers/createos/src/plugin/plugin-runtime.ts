@@ -123,6 +123,16 @@ export class PluginRuntime {
   }
 
   /**
+   * Work a hook leaves running after its answer (the re-pause after a cut resume): shutdown
+   * waits for it like a hook, until its time is up (`exitSignal`, which the work heeds).
+   */
+  detach(work: Promise<void>): void {
+    const tracked = work.catch(() => undefined);
+    this.#inflight.add(tracked);
+    void tracked.finally(() => this.#inflight.delete(tracked));
+  }
+
+  /**
    * Aborts every active command and hook and waits for the commands' cleanup (their kills need
    * the sandboxes), then runs `alongside` while waiting for the hooks to settle: a hook may run
    * until shutdown's time is up (an acquire reading its create's answer), and what shutdown
@@ -145,9 +155,14 @@ export class PluginRuntime {
     );
     try {
       await this.leases.stopAll(reason);
-      await Promise.allSettled([...this.#inflight, alongside()]);
+      await Promise.allSettled([this.#settleInflight(), alongside()]);
     } finally {
       clearTimeout(exitTimer);
     }
+  }
+
+  /** Until no hook nor detached work is left, work a settling hook detached included. */
+  async #settleInflight(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
   }
 }

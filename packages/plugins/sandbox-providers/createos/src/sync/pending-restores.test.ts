@@ -119,6 +119,12 @@ describe("a tree moved aside after the wall clock stepped back", () => {
     const kept = await Promise.all(
       (await readdir(host)).map((name) => readdir(join(host, name)).catch(() => [] as string[])),
     );
-    expect(kept.flat().sort()).toEqual(["newest.txt", "older.txt"]);
+    // Where this host's boot can be told, the move aside is timed on the monotonic clock and
+    // never compared with the wall clock's times: both trees are kept. Where it cannot, times are
+    // the wall clock's and compared as they are, the documented limit (docs/plugin-createos/
+    // host-limits.md): the tree named while the clock was ahead passes for the newest.
+    expect(kept.flat().sort()).toEqual(
+      treeClock() === undefined ? ["older.txt"] : ["newest.txt", "older.txt"],
+    );
   });
 });

@@ -5,14 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory } from "./host-files.js";
 import { restoreWindow } from "./restore-window.js";
-import {
-  newTreePath,
-  ownStagingOwner,
-  parseStagingName,
-  type StagingOwner,
-  stagingPrefix,
-  treeClock,
-} from "./staging-name.js";
+import { ownStagingOwner, type StagingOwner, stagingPrefix } from "./staging-name.js";
 import { isOwnerGone, sweepStaleStaging } from "./stale-staging.js";
 
 /** Above any pid_max: a process that certainly does not run. */
@@ -38,13 +31,6 @@ async function failedSyncOut(target: string): Promise<void> {
 }
 
 describe("sweepStaleStaging", () => {
-  it("knows this process's pid namespace and boot", () => {
-    expect(ownStagingOwner()).toMatchObject({
-      ns: expect.stringMatching(/^\d+$/),
-      boot: expect.stringMatching(/^[0-9a-f]{16}$/),
-    });
-  });
-
   it("puts back the tree a worker killed between its two renames left only in its .old", async () => {
     const host = tempDirForTest("createos-sweep-");
     const target = join(host, "target");
@@ -226,82 +212,5 @@ describe("isOwnerGone", () => {
   it("takes this process's own pid as a predecessor's unless this process holds the entry", () => {
     expect(isOwnerGone(facts({ pid: 100 }), running)).toBe(true);
     expect(isOwnerGone(facts({ pid: 100 }, { held: true }), running)).toBe(false);
-  });
-});
-
-describe("parseStagingName", () => {
-  const target = "/host/target";
-  const uuid = "0b7e6f3a-2c4d-4e5f-8a9b-0c1d2e3f4a5b";
-
-  it("reads the owner the name carries", () => {
-    expect(
-      parseStagingName(target, ".target.paperclip-sync-n4026531836-b0123456789abcdef-p42-Ab12Cd.old"),
-    ).toEqual({
-      owner: { ns: "4026531836", boot: "0123456789abcdef", pid: 42 },
-      kind: "old",
-    });
-  });
-
-  it("knows the names of releases from before the owner was written, without an owner", () => {
-    for (const [rest, kind] of [
-      [uuid, "staging"],
-      ["Ab12Cd", "staging"],
-      ["Ab12Cd.old", "old"],
-      [`123-${uuid}`, "staging"],
-      ["123-Ab12Cd", "staging"],
-      ["123-Ab12Cd.old", "old"],
-    ] as const) {
-      expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toEqual({ owner: undefined, kind });
-    }
-  });
-
-  it("reads the owner of a tree named for a hash of the target, and knows it only for that target", () => {
-    const claim = basename(newTreePath(target, "restore"));
-    expect(parseStagingName(target, claim)).toEqual({ owner: ownStagingOwner(), kind: "restore" });
-    for (const kind of ["old", "released"] as const)
-      expect(parseStagingName(target, basename(newTreePath(target, kind)))).toEqual({
-        owner: ownStagingOwner(),
-        kind,
-      });
-    expect(parseStagingName("/host/other", claim)).toBeUndefined();
-    for (const near of [claim.replace(/\.restore$/, ".older"), claim.replace(/\.restore$/, ""), `${claim}x`])
-      expect(parseStagingName(target, near)).toBeUndefined();
-  });
-
-  it("reads when a tree left the target, and on which clock", () => {
-    const left = { clock: treeClock(), from: 5, until: 7 };
-    expect(treeClock()).toMatch(/^[0-9a-f]{16}\.\d+$/);
-    expect(parseStagingName(target, basename(newTreePath(target, "old", left)))).toEqual({
-      owner: ownStagingOwner(),
-      kind: "old",
-      left,
-    });
-    const unnoted = { clock: treeClock(), from: 5, until: undefined };
-    expect(parseStagingName(target, basename(newTreePath(target, "restore", unnoted)))?.left).toEqual(
-      unnoted,
-    );
-  });
-
-  it("knows the staging entries of a target whose name starts as a hashed tree's", () => {
-    const odd = "/host/paperclip-sync-h0123";
-    expect(parseStagingName(odd, `.paperclip-sync-h0123.paperclip-sync-${uuid}`)).toEqual({
-      owner: undefined,
-      kind: "staging",
-    });
-  });
-
-  it("takes a near miss for no staging entry", () => {
-    for (const rest of [
-      "notapid",
-      "Ab12C",
-      `${uuid}.old`,
-      "Ab12Cd.restore",
-      "123-Ab12Cd7",
-      "n1-bu-p2",
-      "Ab12Cd.older",
-    ]) {
-      expect(parseStagingName(target, `.target.paperclip-sync-${rest}`)).toBeUndefined();
-    }
-    expect(parseStagingName(target, `.other.paperclip-sync-${uuid}`)).toBeUndefined();
   });
 });

@@ -17,6 +17,7 @@ import { packDirectory } from "./checked-pack.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
 import { discardStaged } from "./remote-leftovers.js";
+import { extractScript } from "./staged-scripts.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
   modeText,
@@ -187,23 +188,7 @@ async function stageAndExtract(
   links.assertNoneRefused(operationId);
   await syncStep(scope, "sync in: extract", "/bin/sh", [
     "-c",
-    (target === WORKSPACE_PATH
-      ? [
-          "set -e",
-          'tar -x -f "$1" -C "$3" --no-same-owner',
-          'rm -f -- "$1"',
-          'if [ -n "$4" ]; then chmod "$4" "$3"; fi',
-        ]
-      : [
-          "set -e",
-          'mkdir -- "$2"',
-          'tar -x -f "$1" -C "$2" --no-same-owner',
-          'rm -f -- "$1"',
-          'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
-          'rm -rf -- "$3"',
-          'mv -- "$2" "$3"',
-        ]
-    ).join("\n"),
+    extractScript(target === WORKSPACE_PATH),
     "sh",
     staged.archive,
     staged.directory,
