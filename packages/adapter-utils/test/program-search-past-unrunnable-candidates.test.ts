@@ -38,17 +38,20 @@ async function workspaceWithCandidates(ws: string): Promise<Record<string, strin
   return dirs;
 }
 
-/** Who searches `PATH` in the sandbox: either bridge (allowlist), or the exec shim (deny: no bridge). */
-const LAUNCHERS: [string, LocalProcessSandboxOptions["networkBridge"] | null, string][] = [
-  ["native bridge", "native", "paperclip-sandbox bridge: "],
-  ["Node bridge", "node", "paperclip-sandbox bridge: "],
-  ["exec shim", null, "paperclip-sandbox: "],
+/**
+ * Who starts the program: the exec shim, which searches `PATH`, behind either bridge
+ * (allowlist; each execs the shim, which checks the binds first) or alone (deny: no bridge).
+ */
+const LAUNCHERS: [string, LocalProcessSandboxOptions["networkBridge"] | null][] = [
+  ["native bridge", "native"],
+  ["Node bridge", "node"],
+  ["exec shim", null],
 ];
 
 describe("a bare program name is searched past candidates execve refuses", () => {
   it.each(LAUNCHERS)(
     "%s: runs the later candidate, and fails 127 or 126 as execvp does",
-    async (_label, networkBridge, prefix) => {
+    async (_label, networkBridge) => {
       const ws = scratchDir("pc-sbx-execvp-");
       const dirs = await workspaceWithCandidates(ws);
       const network: Partial<LocalProcessSandboxOptions> =
@@ -67,7 +70,7 @@ describe("a bare program name is searched past candidates execve refuses", () =>
         const result = await spawnTarget(target, { PATH: names.map((name) => dirs[name]).join(":") });
         return { code: result.code, stdout: result.stdout, stderr: result.stderr };
       };
-      const cannot = (why: string) => `${prefix}cannot start tool: ${why}\n`;
+      const cannot = (why: string) => `paperclip-sandbox: cannot start tool: ${why}\n`;
       expect(await run("miss", "deny", "elf", "ok")).toEqual({ code: 0, stdout: "ok-tool\n", stderr: "" });
       expect(await run("miss", "elf")).toEqual({
         code: 127,
