@@ -68,7 +68,11 @@ describe("the fault-free run against the independent server", () => {
     const created = JSON.parse(server.seen[1]!.body.toString("utf8")) as { cmd: string; args: string[] };
     expect(created.cmd).toBe("/bin/bash");
     expect(created.args[0]).toBe("-c");
-    expect(created.args[1]).toBe(`exec -- '/usr/bin/chatty' 'a b' 'ü' < '${upload.query.get("path")}'`);
+    // The command's own shell opens the staged stdin and removes it before the command runs.
+    const staged = `'${upload.query.get("path")}'`;
+    expect(created.args[1]).toBe(
+      `exec < ${staged} || exit\n/bin/rm -f -- ${staged} 2>/dev/null\nexec -- '/usr/bin/chatty' 'a b' 'ü'`,
+    );
     expect(connect.query.get("after")).toBe("0");
     // The stream asks for NDJSON, a content-negotiating server must not answer it with a JSON reply.
     expect(connect.accept).toContain("application/x-ndjson");
