@@ -1,0 +1,23 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { expect, it } from "vitest";
+import { bindIdentities } from "./bind-identities.js";
+
+it("lists only the sources the builders judged: the host's own may be replaced by rename", () => {
+  const root = tempDirForTest("pc-bind-identities-");
+  // Stands for /etc/resolv.conf, which the host's resolver manager replaces by rename at will.
+  const system = path.join(root, "resolv.conf");
+  writeFileSync(system, "");
+  const judged = path.join(root, "ws");
+  mkdirSync(judged);
+  const args = ["--ro-bind", system, "/etc/resolv.conf", "--bind", judged, judged];
+  const list = bindIdentities(args, new Set([judged]));
+  expect(
+    list.split(",").map((entry) => Buffer.from(entry.split(":")[3] as string, "hex").toString()),
+  ).toEqual([judged]);
+  // The host's rename after the build cannot fail the run: nothing of that source was listed.
+  renameSync(system, `${system}.old`);
+  writeFileSync(system, "");
+  expect(bindIdentities(args, new Set([judged]))).toBe(list);
+});
