@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { expect, it } from "vitest";
@@ -20,4 +20,14 @@ it("lists only the sources the builders judged: the host's own may be replaced b
   renameSync(system, `${system}.old`);
   writeFileSync(system, "");
   expect(bindIdentities(args, new Set([judged]))).toBe(list);
+});
+
+it("refuses a judged source whose directory became a link since it was judged, for good (not retryable)", () => {
+  const root = tempDirForTest("pc-bind-identities-");
+  const judged = path.join(root, "dir", "cfg");
+  mkdirSync(judged, { recursive: true });
+  renameSync(path.join(root, "dir"), path.join(root, "dir.checked"));
+  symlinkSync("dir.checked", path.join(root, "dir"));
+  const build = () => bindIdentities(["--ro-bind", judged, judged], new Set([judged]));
+  expect(build).toThrow(expect.objectContaining({ code: "ERR_SANDBOX_BIND_CHANGED", retryable: false }));
 });

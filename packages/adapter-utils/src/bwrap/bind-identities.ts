@@ -27,7 +27,7 @@ function changed(source: string, now: string): SandboxError {
   return new SandboxError(
     "ERR_SANDBOX_BIND_CHANGED",
     "A sandbox bind changed between its check and its mount; the program did not run.",
-    { details: { path: source, realPath: now, stage: "build" }, retryable: true },
+    { details: { path: source, realPath: now, stage: "build" }, retryable: false },
   );
 }
 
