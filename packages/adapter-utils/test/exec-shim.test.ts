@@ -116,6 +116,31 @@ const REFUSE_EVERYTHING = encode(assemble([{ op: "return", value: SECCOMP_RET_ER
   "hex",
 );
 
+/** One entry of the binds list (src/bwrap/bind-identities.ts): `major:minor:inode:destination`, hex. */
+function bindEntry(major: bigint, minor: bigint, inode: bigint, dest: string): string {
+  return `${[major, minor, inode].map((part) => part.toString(16)).join(":")}:${Buffer.from(dest).toString("hex")}`;
+}
+
+/** glibc's major, minor of `place`'s device, and its inode. */
+function identity(place: string): readonly [bigint, bigint, bigint] {
+  const { dev, ino } = statSync(place, { bigint: true });
+  return [((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn), (dev & 0xffn) | ((dev >> 12n) & ~0xffn), ino];
+}
+
+/** A filter under which statx answers `errno`, as a container runtime's profile older than statx does. */
+function withoutStatx(errno: number): string {
+  const statx = { x64: 332, arm64: 291 }[process.arch as "x64" | "arm64"];
+  return encode(
+    assemble([
+      { op: "load", offset: 0 },
+      { op: "jeq", value: statx, whenTrue: "refused", whenFalse: null },
+      { op: "return", value: SECCOMP_RET_ALLOW },
+      { op: "label", name: "refused" },
+      { op: "return", value: SECCOMP_RET_ERRNO | errno },
+    ]),
+  ).toString("hex");
+}
+
 describe("the exec shim, run directly on this machine", () => {
   const shim = shipped(process.arch as "x64" | "arm64");
   const hostPath = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
@@ -146,17 +171,7 @@ describe("the exec shim, run directly on this machine", () => {
   });
 
   it("runs the program only when every listed bind shows the checked file and is a mount's root (else 122)", async () => {
-    const entry = (major: bigint, minor: bigint, inode: bigint, dest: string) =>
-      [major, minor, inode].map((part) => part.toString(16)).join(":") +
-      `:${Buffer.from(dest).toString("hex")}`;
-    const identity = (place: string) => {
-      const { dev, ino } = statSync(place, { bigint: true });
-      return [
-        ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn),
-        (dev & 0xffn) | ((dev >> 12n) & ~0xffn),
-        ino,
-      ] as const;
-    };
+    const entry = bindEntry;
     const [major, minor, inode] = identity("/");
     const run = (list: string) =>
       exec(shim, ["/bin/sh", "-c", "env | grep -c PAPERCLIP_SANDBOX"], { ...hostPath, [BINDS_ENV]: list });
@@ -178,6 +193,33 @@ describe("the exec shim, run directly on this machine", () => {
     for (const malformed of ["zz", "1:2:3", "1:2:3:", "1:2:3:2", "1:2:3:2f0"]) {
       expect(await run(malformed)).toEqual(refused(""));
     }
+  });
+
+  it.each([
+    ["EPERM", EPERM],
+    ["ENOSYS", ENOSYS],
+  ])("judges the identity alone with fstatat where statx is refused (%s)", async (_, errno) => {
+    // The outer shim loads the filter; the inner one checks the binds under it.
+    const checked = (list: string) =>
+      exec(shim, ["/bin/sh", "-c", `${BINDS_ENV}=${list} exec ${shellQuote(shim)} /bin/sh -c "echo ran"`], {
+        ...hostPath,
+        [SECCOMP_ENV]: withoutStatx(errno),
+      });
+    const [major, minor, inode] = identity("/");
+    expect(await checked(bindEntry(major, minor, inode, "/"))).toEqual({
+      code: 0,
+      stdout: "ran\n",
+      stderr: "",
+    });
+    // No mount's root, but fstatat cannot tell: the identity alone judges.
+    const place = scratchDir();
+    const [placeMajor, placeMinor, placeInode] = identity(place);
+    expect(await checked(bindEntry(placeMajor, placeMinor, placeInode, place))).toMatchObject({ code: 0 });
+    expect(await checked(bindEntry(major, minor, inode + 1n, "/"))).toEqual({
+      code: 122,
+      stdout: "",
+      stderr: "paperclip-sandbox: ERR_SANDBOX_BIND_CHANGED: /\n",
+    });
   });
 
   it("refuses a malformed filter with 125 before anything runs", async () => {

@@ -19,9 +19,9 @@ import { cleanupAll, exec, onCleanup, packageDir, scratchDir } from "./sandbox-s
 
 afterEach(cleanupAll);
 
-/** Where the probe copies the binary: a private socket root, named by the binary's digest. */
 /** Where the sandbox shows the exec shim (src/spawn-target/program-launch.ts). */
 const SHIM_IN_SANDBOX = path.join(INIT_PROC_DIR, EXEC_SHIM_FILE_NAME);
+/** Where the probe copies the binary: a private socket root, named by the binary's digest. */
 const PRIVATE_COPY = /\/paperclip-sandbox-sockets-\d+\/native-[0-9a-f]{32}\/paperclip-sandbox-bridge$/;
 
 function builtBridge(): string {

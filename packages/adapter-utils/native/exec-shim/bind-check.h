@@ -5,14 +5,20 @@
  * another process swapped for a link in between is bound elsewhere, or something else is
  * bound in its place. PAPERCLIP_SANDBOX_BINDS holds, per bind still in sight, what the host
  * opened at the checked source: `major:minor:inode:destination`, hex, comma-separated.
- * Each destination, not followed if it is a link, must be that same file and the root of a
- * mount (a bind shows its source's device and inode): a destination that was a link when
- * bwrap bound it is still a link or, swapped back since, no mount's root. Part of
+ * Each destination, followed as bwrap followed it when it mounted (the workspace scope binds
+ * at the caller's spelling, which may be a link inside another bind), must be that same file
+ * and the root of a mount (a bind shows its source's device and inode): a source swapped
+ * for a link was bound from elsewhere, a mount of another file; a destination swapped for
+ * a link sent the mount elsewhere, and what is found there now is another file or, swapped
+ * back since, no mount's root. Where statx is refused (a container runtime's seccomp
+ * profile older than statx: EPERM or ENOSYS), fstatat judges the identity alone. Part of
  * exec-shim.c (freestanding: raw-syscall.h).
  */
 #ifndef PAPERCLIP_EXEC_SHIM_BIND_CHECK_H
 #define PAPERCLIP_EXEC_SHIM_BIND_CHECK_H
 
+#include <asm/stat.h>
+#include <linux/errno.h>
 #include <linux/fcntl.h>
 #include <linux/stat.h>
 #include <stdbool.h>
@@ -56,10 +62,38 @@ static bool bind_destination(const char **at, char *path) {
     return true;
 }
 
+/* Statx's answer a seccomp profile gives when it predates statx: then fstatat is asked. */
+static bool bind_statx_refused(long error) { return error == -EPERM || error == -ENOSYS; }
+
+/* What sits at `path` (links followed), as the host wrote it; false when nothing can be said. */
+struct bind_seen {
+    unsigned long long major, minor, inode;
+    bool mount_root_known, mount_root;
+};
+
+static bool bind_look(const char *path, struct bind_seen *seen) {
+    struct statx found;
+    long error = raw_syscall(__NR_statx, AT_FDCWD, (long)path, 0, STATX_INO, (long)&found);
+    if (error == 0) {
+        *seen = (struct bind_seen){found.stx_dev_major, found.stx_dev_minor, found.stx_ino,
+                                   (found.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0,
+                                   (found.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0};
+        return true;
+    }
+    if (!bind_statx_refused(error)) return false;
+    struct stat old;
+    if (raw_syscall(__NR_newfstatat, AT_FDCWD, (long)path, (long)&old, 0, 0)) return false;
+    /* glibc's major() and minor() of the kernel's encoding (what the host's libuv decodes too). */
+    unsigned long long dev = old.st_dev;
+    *seen = (struct bind_seen){((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL),
+                               (dev & 0xff) | ((dev >> 12) & ~0xffULL), old.st_ino, false, false};
+    return true;
+}
+
 /*
  * NULL when every listed bind shows what the host checked (or there is no list); else the
- * destination that does not (in `path`), or "" for a malformed list. Statx that cannot say
- * whether a path is a mount's root (before Linux 5.8) leaves the identity alone to judge.
+ * destination that does not (in `path`), or "" for a malformed list. Where it cannot be
+ * said whether a path is a mount's root (before Linux 5.8, or fstatat), the identity alone judges.
  */
 static const char *bind_mismatch(const char *list, char *path) {
     if (!list) return 0;
@@ -68,11 +102,9 @@ static const char *bind_mismatch(const char *list, char *path) {
         if (!bind_number(&at, &major) || !bind_number(&at, &minor) || !bind_number(&at, &inode) ||
             !bind_destination(&at, path))
             return "";
-        struct statx seen;
-        if (raw_syscall(__NR_statx, AT_FDCWD, (long)path, AT_SYMLINK_NOFOLLOW, STATX_INO, (long)&seen)) return path;
-        bool mount_root_known = (seen.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0;
-        if (seen.stx_dev_major != major || seen.stx_dev_minor != minor || seen.stx_ino != inode ||
-            (mount_root_known && !(seen.stx_attributes & STATX_ATTR_MOUNT_ROOT)))
+        struct bind_seen seen;
+        if (!bind_look(path, &seen) || seen.major != major || seen.minor != minor || seen.inode != inode ||
+            (seen.mount_root_known && !seen.mount_root))
             return path;
     }
     return 0;

@@ -10,9 +10,9 @@
  *      the variable from the environment the program gets; a malformed value fails closed;
  *   2. loads that filter with no_new_privs, unless a filter already holds the process
  *      (bwrap's --seccomp from the spawn helper);
- *   3. closes every descriptor above stdio: libuv keeps a host's inherited descriptors
- *      (no close-on-exec), bwrap passes them on, and a connected host socket reached that
- *      way could be re-connected anywhere the host can go;
+ *   3. closes every descriptor above stdio (close-inherited-fds.h): libuv keeps a host's
+ *      inherited descriptors (no close-on-exec), bwrap passes them on, and a connected host
+ *      socket reached that way could be re-connected anywhere the host can go;
  *   4. becomes the program, found as execvp finds it (the program name may be bare:
  *      buildLocalProcessSandboxSpawnTarget takes `executable` as the caller gives it).
  *
@@ -22,21 +22,16 @@
  * so its start costs an execve and nothing more. Why that is safe: docs/adapter-utils/hardening.md.
  */
 #include <linux/errno.h>
-#include <linux/fcntl.h>
 #include <linux/filter.h>
 #include <linux/prctl.h>
-#include <linux/resource.h>
 #include <linux/seccomp.h>
 #include <linux/uio.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "bind-check.h"
+#include "close-inherited-fds.h"
 #include "raw-syscall.h"
-
-#ifndef __NR_close_range
-#define __NR_close_range 436 /* the same number on both architectures */
-#endif
 
 #define SECCOMP_ENV "PAPERCLIP_SANDBOX_SECCOMP"
 #define MAX_FILTER_INSTRUCTIONS 4096
@@ -49,8 +44,6 @@
 #define DEFAULT_SEARCH_PATH "/bin:/usr/bin"
 #define NAME_LIMIT 255
 #define DIRECTORY_LIMIT 4095
-/* The last fallback closes descriptors up to the hard limit, never past this many. */
-#define CLOSE_CEILING (1L << 20)
 
 void exec_shim_main(long *stack) __attribute__((noreturn, used, visibility("hidden")));
 
@@ -172,48 +165,6 @@ static long load_filter(long count) {
     if (refused) return refused;
     struct sock_fprog program = {.len = (unsigned short)count, .filter = filter};
     return raw_syscall(__NR_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, (long)&program, 0, 0);
-}
-
-/* A directory entry as getdents64 returns it (struct linux_dirent64 is not in the uapi headers). */
-struct directory_entry {
-    unsigned long long inode; // cppcheck-suppress unusedStructMember ; the kernel's layout
-    long long offset;         // cppcheck-suppress unusedStructMember
-    unsigned short record_length;
-    unsigned char type; // cppcheck-suppress unusedStructMember
-    char name[];
-};
-
-/* The descriptor a /proc/self/fd name stands for, or -1 for "." and "..". */
-static long fd_named(const char *name) {
-    long fd = 0;
-    size_t at = 0;
-    for (; name[at] >= '0' && name[at] <= '9' && at < 10; at++) fd = fd * 10 + (name[at] - '0');
-    return at > 0 && name[at] == '\0' ? fd : -1;
-}
-
-/* Every descriptor above stdio: close_range (Linux 5.9+), else what /proc lists, else every number. */
-static void close_inherited_fds(void) {
-    if (raw_syscall(__NR_close_range, 3, ~0U, 0, 0, 0) == 0) return;
-    long listing = raw_syscall(__NR_openat, AT_FDCWD, (long)"/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0);
-    if (listing < 0) {
-        struct rlimit64 limit;
-        long highest = raw_syscall(__NR_prlimit64, 0, RLIMIT_NOFILE, 0, (long)&limit, 0) == 0 &&
-                               limit.rlim_max < (unsigned long long)CLOSE_CEILING
-                           ? (long)limit.rlim_max
-                           : CLOSE_CEILING;
-        for (long fd = 3; fd < highest; fd++) raw_syscall(__NR_close, fd, 0, 0, 0, 0);
-        return;
-    }
-    char buffer[4096] __attribute__((aligned(8)));
-    for (long got; (got = raw_syscall(__NR_getdents64, listing, (long)buffer, sizeof buffer, 0, 0)) > 0;) {
-        for (long at = 0; at < got;) {
-            const struct directory_entry *entry = (const struct directory_entry *)(buffer + at);
-            long fd = fd_named(entry->name);
-            if (fd >= 3 && fd != listing) raw_syscall(__NR_close, fd, 0, 0, 0, 0);
-            at += entry->record_length;
-        }
-    }
-    raw_syscall(__NR_close, listing, 0, 0, 0, 0);
 }
 
 /*

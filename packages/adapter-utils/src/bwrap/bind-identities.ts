@@ -27,30 +27,25 @@ function changed(source: string, now: string): SandboxError {
   return new SandboxError(
     "ERR_SANDBOX_BIND_CHANGED",
     "A sandbox bind changed between its check and its mount; the program did not run.",
-    { details: { path: source, realPath: now, stage: "build" }, retryable: true },
+    { details: { path: source, realPath: now, stage: "build" }, retryable: false },
   );
 }
 
 /**
- * The identity of what sits at `source` now. A judged source (a requested path, bound at
- * its real path) is opened without following a link, and its descriptor's name must still
- * be that path: no component became a link since it was judged. Any other source is the
- * host's own (system paths, the run's private directories, whose bases may be spelt through
- * a system link such as `/dev/shm -> /run/shm`), no run can write it, and it is opened as
- * bwrap opens it, following links.
+ * The identity of what sits at the judged `source` now (a requested path or alias target,
+ * bound at its real path): opened without following a link, its descriptor's name must
+ * still be that path, so no component became a link since it was judged.
  */
-function identityOf(source: string, judged: boolean): string | null {
+function identityOf(source: string): string | null {
   let fd: number;
   try {
-    fd = openSync(source, O_PATH | (judged ? constants.O_NOFOLLOW : 0));
+    fd = openSync(source, O_PATH | constants.O_NOFOLLOW);
   } catch {
     return null; // missing: bwrap refuses the bind itself
   }
   try {
-    if (judged) {
-      const now = readlinkSync(`/proc/self/fd/${fd}`);
-      if (now !== source) throw changed(source, now);
-    }
+    const now = readlinkSync(`/proc/self/fd/${fd}`);
+    if (now !== source) throw changed(source, now);
     const stat = fstatSync(fd, { bigint: true });
     const [major, minor] = deviceParts(stat.dev);
     return [major, minor, stat.ino].map((part) => part.toString(16)).join(":");
@@ -60,13 +55,17 @@ function identityOf(source: string, judged: boolean): string | null {
 }
 
 /**
- * `major:minor:inode:destination` per bind in sight, hex, comma-separated: what the shim
- * parses. `judged`: the sources the builders judged by their real paths (the requests').
+ * `major:minor:inode:destination` per judged bind in sight, hex, comma-separated: what the
+ * shim parses. `judged`: the sources the builders judged by their real paths (requests,
+ * the workspace among them, and alias targets). The host's own sources (system files, the
+ * run's private directories) are left out: no run can write them, and the host may replace
+ * some by rename at any time (`/etc/resolv.conf`, `/etc/passwd`), which must not fail a run.
  */
 export function bindIdentities(args: readonly string[], judged: ReadonlySet<string>): string {
   const entries: string[] = [];
   for (const bind of finalBinds(args)) {
-    const identity = identityOf(bind.source, judged.has(bind.source));
+    if (!judged.has(bind.source)) continue;
+    const identity = identityOf(bind.source);
     if (identity) entries.push(`${identity}:${Buffer.from(bind.dest).toString("hex")}`);
   }
   return entries.join(",");

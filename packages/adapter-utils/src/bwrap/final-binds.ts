@@ -1,3 +1,5 @@
+import { SandboxError } from "@paperclipai/errors";
+
 /**
  * The binds of a bwrap argv that the sandbox still shows when the program starts (pure):
  * what the exec shim can check (bind-identities.ts). A bind whose destination, or a
@@ -52,14 +54,17 @@ const OTHER_OPTIONS = new Map([
   ["--file", 2],
 ]);
 
-/** Whether `option` is one this walk knows how many arguments it takes. */
-export function knownOption(option: string): boolean {
-  return BIND_OPTIONS.has(option) || OTHER_MOUNTS.has(option) || OTHER_OPTIONS.has(option);
-}
-
 export interface FinalBind {
   readonly source: string;
   readonly dest: string;
+}
+
+function unknownOption(option: string, index: number): SandboxError {
+  return new SandboxError(
+    "ERR_SANDBOX_BWRAP_OPTION_UNKNOWN",
+    `The sandbox's bwrap argv holds an option its bind check does not know: ${JSON.stringify(option)}.`,
+    { details: { option, index } },
+  );
 }
 
 function covers(above: string, dest: string): boolean {
@@ -81,8 +86,10 @@ export function finalBinds(args: readonly string[]): FinalBind[] {
       mounts.push({ bind: null, dest: args[at + count] as string });
       at += count + 1;
     } else {
-      // The builders emit only the options known here (final-binds.test.ts holds them to it).
-      at += (OTHER_OPTIONS.get(option) ?? 0) + 1;
+      const count = OTHER_OPTIONS.get(option);
+      // Guessing its arguments could take a later bind for one and leave it unchecked.
+      if (count === undefined) throw unknownOption(option, at);
+      at += count + 1;
     }
   }
   return mounts.flatMap((mount, index) =>

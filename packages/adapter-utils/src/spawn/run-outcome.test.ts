@@ -48,6 +48,8 @@ describe("runOutcome", () => {
     const outcome = runOutcome(end(exited));
     expect("error" in outcome && outcome.error.code).toBe("ERR_SANDBOX_BIND_CHANGED");
     expect("error" in outcome && outcome.error.details).toEqual({ destination: "/ws/cfg", stage: "sandbox" });
+    // A cause that stays (another program keeps swapping the path) fails every retry the same way.
+    expect("error" in outcome && outcome.error.retryable).toBe(false);
     // The line without the status, or the status without the line, is the program's own result.
     expect("result" in runOutcome(end({ ...exited, status: { childPid: 10, exitCode: 1 }, code: 1 }))).toBe(
       true,

@@ -67,7 +67,9 @@ export const BIND_CHANGED_STATUS = 122;
 /**
  * `ERR_SANDBOX_BIND_CHANGED`: the exec shim found a bind that does not show what the host
  * checked, and did not start the program. `null` for any other outcome. A program could
- * print the same line and exit 122: it only fails its own run that way.
+ * print the same line and exit 122: it only fails its own run that way. Not retryable: a
+ * program that keeps swapping the path, or a target spawned long after it was built, fails
+ * every retry the same way (the registry entry lists the causes).
  */
 export function bindChangedFailure(exitCode: number | null, stderr: string): SandboxError | null {
   if (exitCode !== BIND_CHANGED_STATUS) return null;
@@ -78,7 +80,7 @@ export function bindChangedFailure(exitCode: number | null, stderr: string): San
     "A sandbox bind changed between its check and its mount; the program did not run.",
     {
       details: { destination: line.slice(BIND_CHANGED_MARK.length).slice(0, 300), stage: "sandbox" },
-      retryable: true,
+      retryable: false,
     },
   );
 }

@@ -604,14 +604,27 @@ assertUnixSocketPathLength("/tmp/paperclip-network-sandbox-abc123/proxy.sock"); 
     message: "A sandbox bind changed between its check and its mount; the program did not run.",
     meaning:
       "The builder judges every path it binds (workspace, cwd, extra and managed paths, bind-backs) by its real path, and records what sits there (device and inode, from a descriptor whose name shows no component became a link). bwrap, started later, follows links again when it mounts. Before the program starts, the exec shim checks inside the sandbox that every bind still in sight shows that same file and is a mount's root; a path another process swapped for a link in between (`<ws>/cfg` -> `../../../../tmp`) would have bound the host's `/tmp` or `/run`. Then nothing ran: `details.stage` is `build` when the builder already saw the change (`details.path`, `details.realPath`), `sandbox` when the shim did (`details.destination`).",
-    when: "Another run, or any process, writing the same workspace (or a path of the run) while this run was being set up.",
+    when: "A path of the run (the workspace, an extra or managed path, an alias target, or a directory above one) was swapped during the run's setup by another program: another run writing the same workspace is the usual one. Or the source was replaced between the build of a target and its spawn: a caller of `buildLocalProcessSandboxSpawnTarget` that keeps the argv and spawns it later, after something renamed, recreated or replaced a bound path. The error is not retryable: while the other program keeps swapping the path, or the kept argv is spawned again, every attempt fails the same way.",
     solutions: [
-      "Run the command again once nothing else writes the run's paths.",
-      "Find what replaced the path with a link: a program of another run of the same workspace is the usual cause.",
+      "Find what replaced the path (`details.path` or `details.destination`): a program of another run of the same workspace is the usual cause; stop it, then run again.",
+      "Spawn the argv right after building it; build a new target for every spawn instead of keeping one.",
     ],
-    prevention: "Do not start runs that can write each other's paths at the same time.",
+    prevention:
+      "Do not start runs that can write each other's paths at the same time, and spawn each target as soon as it is built.",
     example: `await runChildProcess("run-1", "ls", [], { ...opts, localProcessSandbox: { workspaceDir, filesystemScope: "workspace", extraPaths: [{ path: \`\${workspaceDir}/cfg\`, access: "ro" }] } });
 // SandboxError [ERR_SANDBOX_BIND_CHANGED]: A sandbox bind changed between its check and its mount; the program did not run.`,
+  },
+  ERR_SANDBOX_BWRAP_OPTION_UNKNOWN: {
+    family: "sandbox",
+    title: "The sandbox's bwrap argv holds an option its bind check does not know (a bug)",
+    message: "The sandbox's bwrap argv holds an option its bind check does not know: ${option}.",
+    meaning:
+      "Before the program starts, the exec shim checks every bind still in sight (`ERR_SANDBOX_BIND_CHANGED`); the builder finds those binds by walking its own bwrap argv, which needs to know how many arguments each option takes. An option it does not know could make it take a later bind for an argument and leave that bind unchecked, so the build stops before anything is spawned. The builders emit only options the walk knows: this is a bug in this package, not in the caller's options. `details.option` is the option, `details.index` its place in the argv.",
+    when: "A change to the sandbox builders added a bwrap option without teaching the bind walk (`src/bwrap/final-binds.ts`) its arguments.",
+    solutions: [
+      "Report it with `details.option` and the package version; use the previous release meanwhile.",
+    ],
+    prevention: "None on the caller's side: the package's tests walk the argv of every scope layout.",
   },
   ERR_SANDBOX_UNSUPPORTED_OPTION: {
     family: "sandbox",
