@@ -5,12 +5,9 @@
 
 export { startCreateosEmulator } from "./start-emulator.js";
 export type {
-  CreateosEmulator,
-  CreateosEmulatorOptions,
   DropStreamFault,
   DuplicateReplayFault,
   EmulatorFaultControl,
-  EmulatorRoute,
   EvictJournalFault,
   Fault,
   FaultFiring,
@@ -22,13 +19,20 @@ export type {
   LateApplyFault,
   LoseCreateReplyFault,
   OmitExitFault,
+  SequenceGapFault,
+  ShortFileFault,
+  SlowStreamFault,
+  StallStreamFault,
+  StaleStateFault,
+  StreamFaultBase,
+} from "./fault-types.js";
+export type {
+  CreateosEmulator,
+  CreateosEmulatorOptions,
+  EmulatorRoute,
   ProcessSnapshot,
   RequestRecord,
   SandboxSnapshot,
   SandboxStatus,
-  SequenceGapFault,
-  SlowStreamFault,
-  StallStreamFault,
-  StreamFaultBase,
 } from "./types.js";
 export { VERSION } from "./version.js";
