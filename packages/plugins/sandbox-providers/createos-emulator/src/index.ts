@@ -3,7 +3,6 @@
  * for tests, demos and trying `@paperclipai/plugin-createos` without an account.
  */
 
-export { startCreateosEmulator } from "./start-emulator.js";
 export type {
   DropStreamFault,
   DuplicateReplayFault,
@@ -22,10 +21,11 @@ export type {
   SequenceGapFault,
   ShortFileFault,
   SlowStreamFault,
-  StallStreamFault,
   StaleStateFault,
+  StallStreamFault,
   StreamFaultBase,
 } from "./fault-types.js";
+export { startCreateosEmulator } from "./start-emulator.js";
 export type {
   CreateosEmulator,
   CreateosEmulatorOptions,

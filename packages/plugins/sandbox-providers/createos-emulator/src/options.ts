@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { CreateosError } from "@paperclipai/errors";
-import { DEFAULT_SHAPES } from "./shape-catalog.js";
 import type { FaultPlan } from "./fault-types.js";
+import { DEFAULT_SHAPES } from "./shape-catalog.js";
 import type { CreateosEmulatorOptions } from "./types.js";
 
 /** Options with every default applied; the shape the emulator runs on. */

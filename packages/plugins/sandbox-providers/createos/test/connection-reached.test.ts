@@ -11,7 +11,9 @@ import { scriptedClient as client, GET_SANDBOX as get } from "./support/scripted
 
 describe("ERR_CREATEOS_CONNECTION's details.reached", () => {
   it("is false when no attempt connected", async () => {
-    const error = await caught(client(`http://127.0.0.1:${await closedPort()}`, { maxAttempts: 2 }).json(get));
+    const error = await caught(
+      client(`http://127.0.0.1:${await closedPort()}`, { maxAttempts: 2 }).json(get),
+    );
     expect(error.code).toBe("ERR_CREATEOS_CONNECTION");
     expect(error.details).toEqual({ reached: false });
   });

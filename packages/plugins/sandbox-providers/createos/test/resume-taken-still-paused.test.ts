@@ -34,9 +34,14 @@ describe("the re-pause of a resume CreateOS took while its sandbox still reads p
   });
 
   it("waits out a stale read shorter than the grace, then pauses the woken sandbox", async () => {
-    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true, lifecycleTimeoutMs: 60_000 }, "env-1", {
-      hostLimits: { resumeMs: 1_000, marginMs: 500 },
-    });
+    const t = await pluginUnderTest(
+      fixture.emulator,
+      { reuseLease: true, lifecycleTimeoutMs: 60_000 },
+      "env-1",
+      {
+        hostLimits: { resumeMs: 1_000, marginMs: 500 },
+      },
+    );
     const { lease, params } = await pausedLease(t, "run-stale");
     fixture.emulator.faults.add({ kind: "stale-state", route: "sandbox.resume", delayMs: 1_000 });
 
@@ -54,9 +59,14 @@ describe("the re-pause of a resume CreateOS took while its sandbox still reads p
   });
 
   it("ends soon on a sandbox that really stayed paused, so a resume sent again is not held", async () => {
-    const t = await pluginUnderTest(fixture.emulator, { reuseLease: true, lifecycleTimeoutMs: 60_000 }, "env-1", {
-      hostLimits: { resumeMs: 3_000, marginMs: 500 },
-    });
+    const t = await pluginUnderTest(
+      fixture.emulator,
+      { reuseLease: true, lifecycleTimeoutMs: 60_000 },
+      "env-1",
+      {
+        hostLimits: { resumeMs: 3_000, marginMs: 500 },
+      },
+    );
     const { lease, params } = await pausedLease(t, "run-asleep");
     // CreateOS takes the resume, then the sandbox is paused again behind the plugin's back
     // (within the 1 s its state reads lag, so the plugin never sees it running): it really

@@ -67,7 +67,15 @@ export async function pauseAgain(
       if (status === "paused" || status === "pausing" || isEnded(status)) return;
     }
     const staleUntil = (answeredAt ?? Date.now()) + STALE_PAUSED_GRACE_MS;
-    await waitForStatus(client, sandboxId, "running", deadline, signal, accepted ? "paused" : undefined, staleUntil);
+    await waitForStatus(
+      client,
+      sandboxId,
+      "running",
+      deadline,
+      signal,
+      accepted ? "paused" : undefined,
+      staleUntil,
+    );
     await transitionSandbox(client, sandboxId, "pause", deadline, signal);
   } catch (error) {
     if (endedWhileWaiting(error) || foundAsleep(error)) return;

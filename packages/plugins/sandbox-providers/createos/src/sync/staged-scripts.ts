@@ -29,7 +29,7 @@ export function extractScript(intoRoot: boolean): string {
         'rm -f -- "$1"',
         'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
         'mv -- "$2" "$2.promoting"',
-        'trap \'rm -rf -- "$2.promoting"\' EXIT',
+        "trap 'rm -rf -- \"$2.promoting\"' EXIT",
         'rm -rf -- "$3"',
         'mv -- "$2.promoting" "$3"',
         "trap - EXIT",
