@@ -107,7 +107,7 @@ try {
     title: "The CreateOS API could not be reached",
     message: "CreateOS connection failed.",
     meaning:
-      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS or a reset connection. The underlying cause is dropped on purpose because it can contain the URL; `details.reached` is `false` when the connection was never made (no address, no route, refused), so the API cannot have acted on the request. Idempotent calls were retried with backoff before this error.",
+      "A request to the CreateOS API failed before an HTTP status arrived: DNS, TCP, TLS or a reset connection. The underlying cause is dropped on purpose because it can contain the URL; `details.reached` is `false` when no attempt of the call, retries included, ever made a connection (no address, no route, refused), so the API cannot have acted on the request; it is absent when any attempt connected, even if the last one was refused. Idempotent calls were retried with backoff before this error.",
     when: "The API host is down or unreachable, a firewall or proxy blocks the origin or TLS fails.",
     solutions: [
       "Check that the worker host can reach the configured `apiUrl` (DNS, firewall, proxy, TLS).",

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { CreateosError } from "@paperclipai/errors";
+import type { Fault, FaultFiring, FaultPlan } from "./fault-types.js";
 import { EMULATOR_ROUTES } from "./routes.js";
-import type { EmulatorRoute, Fault, FaultFiring, FaultPlan } from "./types.js";
+import type { EmulatorRoute } from "./types.js";
 
 const KINDS: ReadonlySet<string> = new Set<Fault["kind"]>([
   "http-status",

@@ -3,14 +3,10 @@
  * for tests, demos and trying `@paperclipai/plugin-createos` without an account.
  */
 
-export { startCreateosEmulator } from "./start-emulator.js";
 export type {
-  CreateosEmulator,
-  CreateosEmulatorOptions,
   DropStreamFault,
   DuplicateReplayFault,
   EmulatorFaultControl,
-  EmulatorRoute,
   EvictJournalFault,
   Fault,
   FaultFiring,
@@ -22,13 +18,21 @@ export type {
   LateApplyFault,
   LoseCreateReplyFault,
   OmitExitFault,
+  SequenceGapFault,
+  ShortFileFault,
+  SlowStreamFault,
+  StaleStateFault,
+  StallStreamFault,
+  StreamFaultBase,
+} from "./fault-types.js";
+export { startCreateosEmulator } from "./start-emulator.js";
+export type {
+  CreateosEmulator,
+  CreateosEmulatorOptions,
+  EmulatorRoute,
   ProcessSnapshot,
   RequestRecord,
   SandboxSnapshot,
   SandboxStatus,
-  SequenceGapFault,
-  SlowStreamFault,
-  StallStreamFault,
-  StreamFaultBase,
 } from "./types.js";
 export { VERSION } from "./version.js";

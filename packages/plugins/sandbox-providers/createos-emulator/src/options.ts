@@ -1,7 +1,8 @@
 import { posix } from "node:path";
 import { CreateosError } from "@paperclipai/errors";
+import type { FaultPlan } from "./fault-types.js";
 import { DEFAULT_SHAPES } from "./shape-catalog.js";
-import type { CreateosEmulatorOptions, FaultPlan } from "./types.js";
+import type { CreateosEmulatorOptions } from "./types.js";
 
 /** Options with every default applied; the shape the emulator runs on. */
 export interface ResolvedEmulatorOptions {

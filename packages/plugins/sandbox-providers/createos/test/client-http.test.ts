@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { execute } from "../src/execute/execute.js";
+import { closedPort } from "./support/closed-port.js";
 import { startIdleCuttingJournal } from "./support/idle-cutting-journal.js";
 import {
   scriptedClient as client,
@@ -111,10 +111,7 @@ describe("CreateosClient over HTTP", () => {
   });
 
   it("reports an unreachable origin without the cause", async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await closedPort();
     const error = await caught(client(`http://127.0.0.1:${port}`, { maxAttempts: 2 }).json(get));
     expect(error.message).toBe("CreateOS connection failed.");
     expect(error.code).toBe("ERR_CREATEOS_CONNECTION");

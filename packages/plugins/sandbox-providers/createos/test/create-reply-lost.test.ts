@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { caught } from "@paperclipai/errors/testing";
 import { describe, expect, it } from "vitest";
+import { closedPort } from "./support/closed-port.js";
 import { useTestEmulator } from "./support/emulator-fixture.js";
 import { pluginUnderTest } from "./support/plugin-under-test.js";
 
@@ -9,15 +9,6 @@ import { pluginUnderTest } from "./support/plugin-under-test.js";
 // least tell the host's log, as it does for a create cut at shutdown.
 
 const fixture = useTestEmulator();
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const WARNING =
   "A CreateOS sandbox create failed without an answer that rules out a sandbox; CreateOS may have made one whose id is unknown. Look for it in CreateOS and delete it.";

@@ -3,8 +3,8 @@ import type { ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import type { EmulatedProcess } from "../emulated-process.js";
 import type { ArmedFault, FaultBook, FaultContext } from "../fault-book.js";
+import type { Fault } from "../fault-types.js";
 import type { DataFrame, JournalReader, OutputJournal } from "../journal.js";
-import type { Fault } from "../types.js";
 import { findProcess } from "./process-routes.js";
 import { fail, queryInteger, type RouteContext } from "./route-context.js";
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorState } from "../emulator-state.js";
+import type { Fault } from "../fault-types.js";
 import type { MatchedRoute } from "../routes.js";
-import type { Fault } from "../types.js";
 
 /** Everything a route handler needs for one request. */
 export interface RouteContext {

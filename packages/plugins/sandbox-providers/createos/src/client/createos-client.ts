@@ -110,10 +110,15 @@ export class CreateosClient {
   }
 
   async #withRetries(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
+    // Whether some attempt may have reached CreateOS: a later one never connecting does not
+    // make the call one CreateOS cannot have acted on (`details.reached`).
+    let reached = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#attempt(request, mode);
+        return await this.#attempt(request, mode, reached);
       } catch (error) {
+        if (!PaperclipError.is(error, "ERR_CREATEOS_CONNECTION") || error.details.reached !== false)
+          reached = true;
         const retryable = PaperclipError.is(error) && error.retryable;
         const maxAttempts = request.maxAttempts ?? this.#maxAttempts;
         if (!request.idempotent || !retryable || attempt >= maxAttempts || request.signal?.aborted)
@@ -131,10 +136,11 @@ export class CreateosClient {
   }
 
   /**
-   * One attempt: paced start, then the exchange through node:http(s) (a reply read whole, or a
+   * One attempt (`reachedBefore`: an earlier attempt of the call may have reached CreateOS):
+   * paced start, then the exchange through node:http(s) (a reply read whole, or a
    * stream, with no `fetch` handed in) or through `fetch`.
    */
-  async #attempt(request: CreateosRequest, mode: BodyMode): Promise<AttemptResult> {
+  async #attempt(request: CreateosRequest, mode: BodyMode, reachedBefore = false): Promise<AttemptResult> {
     await this.#pacer.acquire(request.priority ?? "normal", startSignal(request));
     const scope = new AttemptScope(request.signal, request.timeoutMs ?? this.#timeoutMs);
     try {
@@ -152,7 +158,7 @@ export class CreateosClient {
             callerSignal: request.signal,
             timedOut: scope.timedOut,
             retryable,
-            reached: !neverReached(cause),
+            reached: reachedBefore || !neverReached(cause),
           }),
       };
       if (this.#fetch === undefined && request.upload === undefined) {

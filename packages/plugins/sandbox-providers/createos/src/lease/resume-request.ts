@@ -10,6 +10,8 @@ export interface ResumeOutcome {
   readonly accepted: boolean;
   /** Some attempt was sent and got no conclusive answer: CreateOS may still carry it out. */
   readonly unanswered: boolean;
+  /** When its answer came (epoch ms), if one did: how stale a state read after it may be. */
+  readonly answeredAt: number | undefined;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface ResumeOutcome {
 export class ResumeRequest {
   #answer: Promise<boolean> | undefined;
   #unanswered = false;
+  #answeredAt: number | undefined;
 
   constructor(
     private readonly exitSignal: AbortSignal,
@@ -41,16 +44,22 @@ export class ResumeRequest {
       onAttemptFailed: (error) => {
         if (mayHaveActed(error)) this.#unanswered = true;
       },
-    }).catch((error: unknown) => {
-      if (!answerSignal.aborted || error !== answerSignal.reason || PaperclipError.is(error)) throw error;
-      throw requestTimeoutError("sandbox lifecycle");
-    });
+    }).then(
+      (accepted) => {
+        this.#answeredAt = Date.now();
+        return accepted;
+      },
+      (error: unknown) => {
+        if (!answerSignal.aborted || error !== answerSignal.reason || PaperclipError.is(error)) throw error;
+        throw requestTimeoutError("sandbox lifecycle");
+      },
+    );
     return this.#answer;
   }
 
   /** Once its answer is in (or its wait over): what CreateOS made of it. */
   async outcome(): Promise<ResumeOutcome> {
     const accepted = (await this.#answer?.catch(() => false)) ?? false;
-    return { accepted, unanswered: this.#unanswered };
+    return { accepted, unanswered: this.#unanswered, answeredAt: this.#answeredAt };
   }
 }

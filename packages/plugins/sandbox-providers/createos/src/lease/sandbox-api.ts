@@ -75,7 +75,11 @@ function stillLive(status: unknown): status is SandboxStatus {
   return isSandboxStatus(status) && status !== "destroyed";
 }
 
-/** Polls until `target`, bounded by `deadline` (epoch ms). */
+/**
+ * Polls until `target`, bounded by `deadline` (epoch ms). `from` (the state a transition leaves)
+ * is read as still in transition, until `fromUntil` (epoch ms) when given: after it, `from` is
+ * the sandbox's real state and ends the wait (`ERR_CREATEOS_SANDBOX_STATE`, not timed out).
+ */
 export async function waitForStatus(
   client: CreateosClient,
   id: string,
@@ -83,11 +87,12 @@ export async function waitForStatus(
   deadline: number,
   signal: AbortSignal,
   from?: SandboxStatus,
+  fromUntil = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   let delay = 20;
   for (;;) {
     const status = await readSandboxStatus(client, id, signal);
-    const decision = judgeTransition(status, target, from);
+    const decision = judgeTransition(status, target, Date.now() < fromUntil ? from : undefined);
     if (decision === "done") return;
     if (decision === "fail") throw stateError(status, target, false);
     if (Date.now() + delay > deadline) throw stateError(status, target, true);

@@ -9,7 +9,10 @@
  * Extracts the archive (`$1`) and promotes it (`$4`: the mode, or empty). Into the workspace
  * root (`$3`, which cannot be replaced) it extracts in place; elsewhere into `$2`, which is
  * claimed (renamed to `$2.promoting`) before the target is removed and replaced by it: a
- * removal of `$2` that comes first makes the claim fail with the target untouched.
+ * removal of `$2` that comes first makes the claim fail with the target untouched. Once claimed,
+ * the tree is no longer under a name the sync's discard removes, so a replacement that fails
+ * (a target holding what the sandbox user cannot remove, a mount point) removes it on the way
+ * out instead of leaving it beside the target.
  */
 export function extractScript(intoRoot: boolean): string {
   const lines = intoRoot
@@ -26,8 +29,10 @@ export function extractScript(intoRoot: boolean): string {
         'rm -f -- "$1"',
         'if [ -n "$4" ]; then chmod "$4" "$2"; fi',
         'mv -- "$2" "$2.promoting"',
+        "trap 'rm -rf -- \"$2.promoting\"' EXIT",
         'rm -rf -- "$3"',
         'mv -- "$2.promoting" "$3"',
+        "trap - EXIT",
       ];
   return lines.join("\n");
 }
