@@ -18,5 +18,9 @@ export default defineConfig({
     // Each scenario runs the server's control plane and both runners on a loaded 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // maxWorkers: a file spends most of its time waiting on leases, reconnect graces and the
+    // runners' timers (a renewal case waits out most of a 16 s lease), so two files at once,
+    // whatever the cores (vitest's default is one fewer than the cores: one on a 2-core runner).
+    maxWorkers: 2,
   },
 });
