@@ -3,7 +3,7 @@ import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { expect, it } from "vitest";
 import type { LocalProcessSandboxOptions } from "../src/sandbox-options.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { runInSandbox } from "./attack-support.js";
 
 /**
  * In the workspace scope a requested path is bound at the caller's spelling: when that is a
@@ -12,14 +12,7 @@ import { runChildProcess } from "../src/spawn/run-child-process.js";
  * such a run starts as it did before the check existed.
  */
 async function listed(options: LocalProcessSandboxOptions, ws: string, shown: string): Promise<string> {
-  const result = await runChildProcess("bind-link", "/bin/ls", [`${shown}/`], {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async () => {},
-    localProcessSandbox: options,
-  });
+  const result = await runInSandbox(ws, options, "/bin/ls", [`${shown}/`]);
   expect(result.stderr).toBe("");
   expect(result.exitCode).toBe(0);
   return result.stdout;

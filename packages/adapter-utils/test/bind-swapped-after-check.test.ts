@@ -6,7 +6,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as builder from "../src/build-spawn-target.js";
 import type { LocalProcessSandboxOptions, LocalProcessSandboxSpawnTarget } from "../src/sandbox-options.js";
-import { runChildProcess } from "../src/spawn/run-child-process.js";
+import { runInSandbox } from "./attack-support.js";
 
 /**
  * A program of another run, writing the same workspace, swaps a checked path for a
@@ -98,14 +98,7 @@ describe.each(Object.entries(SCOPES))(
       afterBuild = swap;
       let seen: string;
       try {
-        const result = await runChildProcess("bind-race", "/bin/ls", [`${cfg}/`, "/tmp"], {
-          cwd: ws,
-          env: {},
-          timeoutSec: 30,
-          graceSec: 1,
-          onLog: async () => {},
-          localProcessSandbox: options,
-        });
+        const result = await runInSandbox(ws, options, "/bin/ls", [`${cfg}/`, "/tmp"]);
         seen = `${result.stdout}${result.stderr}`;
       } catch (error) {
         if (!PaperclipError.is(error)) throw error;
@@ -119,13 +112,6 @@ describe.each(Object.entries(SCOPES))(
 
 it("an untouched bind runs as before", async () => {
   const { ws, cfg, options } = setting(SCOPES.workspace as Partial<LocalProcessSandboxOptions>);
-  const result = await runChildProcess("bind-race", "/bin/ls", [cfg], {
-    cwd: ws,
-    env: {},
-    timeoutSec: 30,
-    graceSec: 1,
-    onLog: async () => {},
-    localProcessSandbox: options,
-  });
+  const result = await runInSandbox(ws, options, "/bin/ls", [cfg]);
   expect(result.exitCode).toBe(0);
 });

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DISCARD_SCRIPT, extractScript } from "../src/sync/staged-scripts.js";
+import { envWithRmHook, stagedSyncIn } from "./support/staged-sync-in.js";
 
 // A sync in's extract step that its client abandoned may still run in CreateOS while the sync
 // discards what it staged. Here the discard runs exactly when the step is about to remove the
@@ -19,35 +20,20 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `script` with `sh` as the sandbox would, `rm` of `held` stopping until `go` is written. */
+/** Runs the extract step with `sh` as the sandbox would, `rm` of `held` stopping until `go` is written. */
 function heldExtract(held: string, args: string[]): { child: ChildProcess; ready: string; go: string } {
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
   const ready = join(dir, "ready");
   const go = join(dir, "go");
   spawnSync("mkfifo", [ready, go]);
-  writeFileSync(
-    join(bin, "rm"),
-    `#!/bin/sh\nfor a; do last=$a; done\nif [ "$last" = "${held}" ]; then echo >"${ready}"; read x <"${go}"; fi\nexec /bin/rm "$@"\n`,
-  );
-  chmodSync(join(bin, "rm"), 0o755);
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+  const env = envWithRmHook(dir, `if [ "$last" = "${held}" ]; then echo >"${ready}"; read x <"${go}"; fi`);
   const child = spawn("/bin/sh", ["-c", extractScript(false), "sh", ...args], { env, stdio: "ignore" });
   return { child, ready, go };
 }
 
 describe("a sync in's discard racing its own extract step", () => {
   it("never loses the target when the discard runs as the step replaces it", async () => {
-    const target = join(dir, "target");
-    mkdirSync(target);
-    writeFileSync(join(target, "old.txt"), "old");
-    mkdirSync(join(dir, "src"));
-    writeFileSync(join(dir, "src", "new.txt"), "new");
-    const archive = join(dir, "staged.tar");
-    spawnSync("tar", ["-c", "-f", archive, "-C", join(dir, "src"), "."]);
-    const staged = join(dir, "staged.d");
-
-    const { child, ready, go } = heldExtract(target, [archive, staged, target, ""]);
+    const { target, archive, staged, args } = stagedSyncIn(dir);
+    const { child, ready, go } = heldExtract(target, args);
     const exited = once(child, "exit");
     await readFile(ready);
     const discard = spawnSync("/bin/sh", ["-c", DISCARD_SCRIPT, "sh", archive, staged]);

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extractScript } from "../src/sync/staged-scripts.js";
+import { envWithRmHook, stagedSyncIn } from "./support/staged-sync-in.js";
 
 // A promotion whose removal of the old target fails (something the sandbox user cannot remove:
 // a read-only module cache, a mount point) must not leave the claimed new tree beside the
@@ -20,29 +21,18 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the extract step with `sh` as the sandbox would, an `rm` of `refused` failing. */
 function extractRefusing(refused: string, args: string[]): number | null {
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
-  writeFileSync(
-    join(bin, "rm"),
-    `#!/bin/sh\nfor a; do last=$a; done\nif [ "$last" = "${refused}" ]; then echo "rm: cannot remove: Device or resource busy" >&2; exit 1; fi\nexec /bin/rm "$@"\n`,
+  const env = envWithRmHook(
+    dir,
+    `if [ "$last" = "${refused}" ]; then echo "rm: cannot remove: Device or resource busy" >&2; exit 1; fi`,
   );
-  chmodSync(join(bin, "rm"), 0o755);
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
   return spawnSync("/bin/sh", ["-c", extractScript(false), "sh", ...args], { env, stdio: "ignore" }).status;
 }
 
 describe("a sync in's promotion that cannot remove the old target", () => {
   it("fails, leaving the target as it was and no claimed tree beside it", () => {
-    const target = join(dir, "target");
-    mkdirSync(target);
-    writeFileSync(join(target, "old.txt"), "old");
-    mkdirSync(join(dir, "src"));
-    writeFileSync(join(dir, "src", "new.txt"), "new");
-    const archive = join(dir, "staged.tar");
-    spawnSync("tar", ["-c", "-f", archive, "-C", join(dir, "src"), "."]);
-    const staged = join(dir, "staged.d");
+    const { target, staged, args } = stagedSyncIn(dir);
 
-    const code = extractRefusing(target, [archive, staged, target, ""]);
+    const code = extractRefusing(target, args);
 
     expect(code).not.toBe(0);
     expect(readFileSync(join(target, "old.txt"), "utf8")).toBe("old");
