@@ -5,7 +5,7 @@ import { recoverDurableState, withCommandRecord } from "../src/durable/state/com
 import { initialDurableState } from "../src/durable/state/durable-state.js";
 import { HAND_MADE_IDENTITY, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
-import { heldEngine, inProcessRunner } from "./helpers/in-process-runner.js";
+import { heldEngine, inProcessRunner, resultAfterEngineStopped } from "./helpers/in-process-runner.js";
 
 // The end of the command stream (`runner.shutdown`, `runner.suspend`) reaching the runner again:
 // a relaunch answering it from the journal, and a reconnect after the server recorded the result
@@ -35,15 +35,9 @@ describe("the end of the command stream, delivered again", () => {
     await conn.handshake(HAND_MADE_TICKET);
     conn.welcome({ pendingCommands: [PeerConnection.command(SUSPEND)] });
     // Whether the first runner stopped its harness is unknown; the server asked to suspend, so this one does.
-    const first = await Promise.race([
-      engine.shutdownAsked.then(() => "engine asked to stop"),
-      conn.resultOf("suspend").then(() => "result sent"),
-    ]);
-    expect(first).toBe("engine asked to stop");
-    expect(conn.resultsOf("suspend")).toEqual([]);
-    engine.finish();
-    expect(await conn.resultOf("suspend")).toMatchObject({ status: "indeterminate" });
-    conn.send({ kind: "command_result_ack", payload: { commandId: "suspend" } });
+    expect(await resultAfterEngineStopped(engine, conn, "suspend")).toMatchObject({
+      status: "indeterminate",
+    });
     await resumed;
     expect(saved.at(-1)).toMatchObject({ lifecycle: "suspended", recoverableFailure: null });
   });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
-import { heldEngine, inProcessRunner } from "./helpers/in-process-runner.js";
+import { heldEngine, inProcessRunner, resultAfterEngineStopped } from "./helpers/in-process-runner.js";
 
 // A revocation or a failure racing a `runner.shutdown`: the first terminal cause is what the state
 // says, whichever write comes last. The order is the test's: the engine's run ends (and with it
@@ -104,16 +104,8 @@ describe("the first terminal cause names the lifecycle", () => {
     // The relaunch binds its recovered engine at once: the replayed shutdown must stop it, as applying it does.
     const engine = heldEngine();
     const { conn, resumed, saved } = await relaunchedWithStop(server, engine, left);
-    const first = await Promise.race([
-      engine.shutdownAsked.then(() => "engine asked to stop"),
-      conn.resultOf("stop").then(() => "result sent"),
-    ]);
-    expect(first).toBe("engine asked to stop");
     // The result waits for the engine's end: `stopped` on disk is never said of a running harness.
-    expect(conn.resultsOf("stop")).toEqual([]);
-    engine.finish();
-    expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
-    conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
+    expect(await resultAfterEngineStopped(engine, conn, "stop")).toMatchObject({ status: "completed" });
     await resumed;
     expect(saved.at(-1)).toMatchObject({ lifecycle: "stopped", recoverableFailure: null });
   });

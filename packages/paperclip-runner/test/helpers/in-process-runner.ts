@@ -1,11 +1,11 @@
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { parseFlags } from "../../src/cli/flags.js";
 import { readDurableOptions } from "../../src/durable/durable-options.js";
 import { DurableRunner } from "../../src/durable/durable-runner.js";
 import type { DurableEngine } from "../../src/durable/engine/durable-engine.js";
 import { type DurableState, initialDurableState } from "../../src/durable/state/durable-state.js";
 import { createDialer } from "../../src/durable/transport/dial.js";
-import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS } from "./hand-made-prp-server.js";
+import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS, type PeerConnection } from "./hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./hand-made-runner.js";
 
 /**
@@ -88,4 +88,26 @@ export async function inProcessRunner(
     HAND_MADE_TICKET,
   );
   return { runner, saved };
+}
+
+/**
+ * Drives a stream-end command (`runner.shutdown`, `runner.suspend`) through a held engine and
+ * checks its order: the engine is asked to stop before any result is sent, and no result goes
+ * out until the engine ends. Then acknowledges the result, and returns it.
+ */
+export async function resultAfterEngineStopped(
+  engine: HeldEngine,
+  conn: PeerConnection,
+  commandId: string,
+): Promise<Record<string, unknown> | null> {
+  const first = await Promise.race([
+    engine.shutdownAsked.then(() => "engine asked to stop"),
+    conn.resultOf(commandId).then(() => "result sent"),
+  ]);
+  expect(first).toBe("engine asked to stop");
+  expect(conn.resultsOf(commandId)).toEqual([]);
+  engine.finish();
+  const result = await conn.resultOf(commandId);
+  conn.send({ kind: "command_result_ack", payload: { commandId } });
+  return result;
 }
