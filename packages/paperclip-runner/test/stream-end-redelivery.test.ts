@@ -5,7 +5,12 @@ import { recoverDurableState, withCommandRecord } from "../src/durable/state/com
 import { initialDurableState } from "../src/durable/state/durable-state.js";
 import { HAND_MADE_IDENTITY, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
-import { heldEngine, inProcessRunner, resultAfterEngineStopped } from "./helpers/in-process-runner.js";
+import {
+  heldEngine,
+  inProcessRunner,
+  resultAfterEngineStopped,
+  welcomedRunner,
+} from "./helpers/in-process-runner.js";
 
 // The end of the command stream (`runner.shutdown`, `runner.suspend`) reaching the runner again:
 // a relaunch answering it from the journal, and a reconnect after the server recorded the result
@@ -47,12 +52,7 @@ describe("the end of the command stream, delivered again", () => {
     const server = await handMadeServer();
     const engine = heldEngine();
     engine.finish();
-    const { runner, saved } = await inProcessRunner(server.url, engine);
-    const running = runner.run();
-    running.catch(() => undefined);
-    const conn = await server.nextConnection();
-    await conn.handshake(HAND_MADE_TICKET);
-    conn.welcome({ connectionLeaseRevocationEpoch: 2, connectionLeaseToken: leaseToken });
+    const { running, saved, conn } = await welcomedRunner(server, engine, leaseToken);
     conn.sendCommand(STOP);
     const result = await conn.resultOf("stop");
     expect(result).toMatchObject({ status: "completed" });

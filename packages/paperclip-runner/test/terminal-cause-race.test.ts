@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
-import { heldEngine, inProcessRunner, resultAfterEngineStopped } from "./helpers/in-process-runner.js";
+import {
+  heldEngine,
+  inProcessRunner,
+  resultAfterEngineStopped,
+  welcomedRunner,
+} from "./helpers/in-process-runner.js";
 
 // A revocation or a failure racing a `runner.shutdown`: the first terminal cause is what the state
 // says, whichever write comes last. The order is the test's: the engine's run ends (and with it
@@ -14,12 +19,7 @@ const STOP = { commandId: "stop", controllerSeq: 1, type: "runner.shutdown" } as
 async function shutdownUnderWay() {
   const server = await handMadeServer();
   const engine = heldEngine();
-  const { runner, saved } = await inProcessRunner(server.url, engine);
-  const running = runner.run();
-  running.catch(() => undefined);
-  const conn = await server.nextConnection();
-  await conn.handshake(HAND_MADE_TICKET);
-  conn.welcome({ connectionLeaseRevocationEpoch: 2, connectionLeaseToken: LEASE_TOKEN });
+  const { running, saved, conn } = await welcomedRunner(server, engine, LEASE_TOKEN);
   conn.sendCommand(STOP);
   await engine.shutdownAsked;
   return { server, conn, engine, running, saved };

@@ -5,7 +5,12 @@ import { DurableRunner } from "../../src/durable/durable-runner.js";
 import type { DurableEngine } from "../../src/durable/engine/durable-engine.js";
 import { type DurableState, initialDurableState } from "../../src/durable/state/durable-state.js";
 import { createDialer } from "../../src/durable/transport/dial.js";
-import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS, type PeerConnection } from "./hand-made-prp-server.js";
+import {
+  HAND_MADE_IDENTITY,
+  HAND_MADE_RUNNER_FLAGS,
+  type HandMadeServer,
+  type PeerConnection,
+} from "./hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./hand-made-runner.js";
 
 /**
@@ -88,6 +93,20 @@ export async function inProcessRunner(
     HAND_MADE_TICKET,
   );
   return { runner, saved };
+}
+
+/**
+ * An in-process runner (`inProcessRunner`) on `engine`, running, its connection to `server`
+ * taken through the ticket handshake and welcomed on the lease `leaseToken` (epoch 2).
+ */
+export async function welcomedRunner(server: HandMadeServer, engine: DurableEngine, leaseToken: string) {
+  const { runner, saved } = await inProcessRunner(server.url, engine);
+  const running = runner.run();
+  running.catch(() => undefined);
+  const conn = await server.nextConnection();
+  await conn.handshake(HAND_MADE_TICKET);
+  conn.welcome({ connectionLeaseRevocationEpoch: 2, connectionLeaseToken: leaseToken });
+  return { runner, running, saved, conn };
 }
 
 /**
