@@ -159,9 +159,11 @@ describe("payload edges against upstream's runner", { timeout: 120_000 }, () => 
           (answer(result, `kept by a drain drain ${n}`) as { result: { retainedEventsDrained: boolean } })
             .result.retainedEventsDrained,
       );
-    // Ours committed them with the close and answered the second drain drained.
     expect(drains(ours)).toEqual([false, false, false, true]);
-    expectSameAnswers(ours, upstream);
+    // Upstream's third drain behind the close races its release of the facts (seen true under
+    // load), as behind a fresh close below: compared only as far as it is settled.
+    expectSameAnswers(ours, upstream, ["kept-by-a-drain-drain-3"]);
+    expect(drains(upstream)[3]).toBe(true);
     const [destroyed, upstreamDestroyed] = await bothRunners(toolchain(), (work) => [
       ...openSteps(work),
       ...closing("fresh", [], "session.destroy"),
