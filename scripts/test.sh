@@ -82,26 +82,76 @@ tests_on() {
 # shellcheck disable=SC2046
 e2e_suite() { on_node "$1" pnpm_cmd --filter "$2" run "$3" $(vitest_args); }
 
+# The end-to-end suites mostly wait (on servers, Postgres, Codex, leases): one at a time left
+# half of a 2-core machine idle, so they run in two lanes. beside NAME NODE PACKAGE SCRIPT
+# queues a suite for the background lane; start_lane numbers its steps and starts it, its
+# output kept in a file; join_lane waits for it, prints that output whole and notes failures.
+lane_names=()
+lane_nodes=()
+lane_packages=()
+lane_scripts=()
+beside() {
+  lane_names+=("$1")
+  lane_nodes+=("$2")
+  lane_packages+=("$3")
+  lane_scripts+=("$4")
+}
+lane_log="$run_dir/lane.log"
+lane_failures="$run_dir/lane-failures"
+start_lane() {
+  local lane_reports=() index lane_report
+  for index in "${!lane_names[@]}"; do
+    lane_report="step-${#step_names[@]}"
+    lane_reports+=("$lane_report")
+    step_names+=("${lane_names[$index]}")
+    step_reports+=("$lane_report")
+  done
+  say "in the background, beside the next steps: ${lane_names[*]}"
+  : >"$lane_failures"
+  (
+    for index in "${!lane_names[@]}"; do
+      report="${lane_reports[$index]}"
+      say "${lane_names[$index]}"
+      e2e_suite "${lane_nodes[$index]}" "${lane_packages[$index]}" "${lane_scripts[$index]}" ||
+        printf '%s\n' "${lane_names[$index]}" >>"$lane_failures"
+    done
+  ) >"$lane_log" 2>&1 &
+  lane_pid=$!
+}
+join_lane() {
+  say "waiting for the background lane (${lane_names[*]})"
+  wait "$lane_pid" || true
+  cat "$lane_log"
+  local name
+  while IFS= read -r name; do failed_steps+=("$name"); done <"$lane_failures"
+}
+
 step "build, typecheck, lint, check:package (Node $(node --version))" \
   turbo_run build typecheck lint check:package --output-logs=new-only
 for test_node in "${test_nodes[@]}"; do
   step "tests on Node $("$test_node" --version)" tests_on "$test_node"
 done
+# The oracles run upstream's own code, which needs Node 24: once each, not once per Node. The
+# side-by-side files against upstream's runner too: upstream's runner is a native binary, and
+# the runner's own suite runs on every Node above.
+beside "the real Paperclip server hosts our plugin, end to end (Node 24)" \
+  "$node24" @paperclipai/paperclip-host-e2e test:host
+# Releases on the runner's Node; installs from the registry on every Node of the matrix.
+beside "a release to a loopback npm registry, installed from it (every Node, the real server)" \
+  "$runner_node" @paperclipai/registry-release-e2e test:registry
+start_lane
 # The native bridge's C under ASan+UBSan: its own tests and the handoff's, once (not per Node).
 step "native bridge and handoff tests under ASan+UBSan" \
   e2e_suite "$runner_node" @paperclipai/adapter-utils test:sanitized
-# The oracles run upstream's own code, which needs Node 24: once each, not once per Node.
 step "upstream's local-mode controller drives our runner (Node 24)" \
   e2e_suite "$node24" @paperclipai/runner-upstream-oracle test:oracle
 step "the server's durable control plane drives our runner (Node 24)" \
   e2e_suite "$node24" @paperclipai/runner-server-oracle test:oracle
 step "the server's Codex transport drives upstream's runner and ours, real Codex CLI (Node 24)" \
   e2e_suite "$node24" @paperclipai/runner-codex-oracle test:e2e
-step "the real Paperclip server hosts our plugin, end to end (Node 24)" \
-  e2e_suite "$node24" @paperclipai/paperclip-host-e2e test:host
-# Releases on the runner's Node; installs from the registry on every Node of the matrix.
-step "a release to a loopback npm registry, installed from it (every Node, the real server)" \
-  e2e_suite "$runner_node" @paperclipai/registry-release-e2e test:registry
+step "the runner's side-by-side files against upstream's runner, through the server's control plane (Node 24)" \
+  e2e_suite "$node24" @paperclipai/runner-upstream-differential test:differential
+join_lane
 
 say "checking that the run left nothing behind (/tmp, processes)"
 node scripts/repo-checks/src/leftovers.mjs check "$run_dir/before.json" || failed_steps+=("the leftover check")

@@ -3,8 +3,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // The side-by-side files stay beside the runner's other tests, whose helpers they share; this
-// package only runs them as a turbo task of their own, so that the test command runs them
-// beside the runner's other tests instead of after them (the runner's config leaves them out).
+// package runs them (the runner's config leaves them out) once, among the test command's
+// end-to-end suites: upstream's runner is a native binary, ours is tested on every Node by its
+// own suite.
 const runnerDir = fileURLToPath(new URL("../../packages/paperclip-runner/", import.meta.url));
 const { version } = JSON.parse(readFileSync(`${runnerDir}package.json`, "utf8")) as { version: string };
 

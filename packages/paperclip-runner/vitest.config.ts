@@ -24,8 +24,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
-          // The side-by-side files against upstream's runner are their own turbo task, run by
-          // e2e/runner-upstream-differential (so that turbo runs them beside these).
+          // The side-by-side files against upstream's runner are run once, by
+          // e2e/runner-upstream-differential, among the test command's end-to-end suites.
           exclude: ["test/**/*-upstream.test.ts"],
           globalSetup: ["test/preconditions.ts"],
         },
