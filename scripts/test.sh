@@ -69,13 +69,22 @@ on_node() {
   PATH="$(dirname "$node_binary"):$PATH" "$@"
 }
 
-turbo_run() { pnpm_cmd exec turbo run --concurrency=2 --continue "$@"; }
+# turbo_run CONCURRENCY TASK...: at most CONCURRENCY tasks at once.
+turbo_run() {
+  local concurrency="$1"
+  shift
+  pnpm_cmd exec turbo run --concurrency="$concurrency" --continue "$@"
+}
 
 # The test task's cache key includes the Node version, so each Node runs (or replays, with
-# its report) its own; --only: the builds it depends on were the first step's.
+# its report) its own; --only: the builds it depends on were the first step's. Three at once:
+# the three large suites (adapter-utils, plugin-createos, paperclip-runner) take about as long
+# each and mostly wait on processes, and with two lanes the third ran alone after the others,
+# the machine half idle for a third of the pass.
 # shellcheck disable=SC2046 # vitest_args prints one argument a line, none with spaces
 tests_on() {
-  PAPERCLIP_TEST_NODE="$("$1" --version)" on_node "$1" turbo_run test --only --output-logs=full -- $(vitest_args)
+  PAPERCLIP_TEST_NODE="$("$1" --version)" on_node "$1" \
+    turbo_run 3 test --only --output-logs=full -- $(vitest_args)
 }
 
 # e2e_suite NODE PACKAGE SCRIPT: one end-to-end suite of e2e/, run once on that Node.
@@ -127,7 +136,7 @@ join_lane() {
 }
 
 step "build, typecheck, lint, check:package (Node $(node --version))" \
-  turbo_run build typecheck lint check:package --output-logs=new-only
+  turbo_run 2 build typecheck lint check:package --output-logs=new-only
 for test_node in "${test_nodes[@]}"; do
   step "tests on Node $("$test_node" --version)" tests_on "$test_node"
 done
