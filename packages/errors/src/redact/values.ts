@@ -317,8 +317,10 @@ export function isSecretValue(
     /^[A-Za-z][\w-]*:$/.test(text)
   )
     return false;
-  // `"credentials": {`, `"tokens": [`: structure, not a value.
-  if (!value.quoted && (text.startsWith("{") || text.startsWith("["))) return false;
+  // `"credentials": {`, `"tokens": [`: structure, not a value. Its first code, not two startsWith
+  // calls: this runs for every value judged.
+  const first = text.charCodeAt(0);
+  if (!value.quoted && (first === 123 || first === 91)) return false;
   // Every listed word is short: a longer value is none of them, and lowercasing it costs its length.
   const lower = text.length <= LONGEST_LISTED_WORD && mayBeListed(text) ? text.toLowerCase() : "";
   if (form === "after-scheme") return !isNonSecretWord(lower);
