@@ -3,7 +3,7 @@ import type { RedactionContext } from "./redaction-context.js";
 
 // The characters that end an unquoted value (as in unquoted-value-ends.ts): whitespace, `,`, `;`.
 const VALUE_END_CHARS = [" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "\u2028", "\u2029", ",", ";"];
-const NOT_VALUE_END = "[^ \\t\\n\\v\\f\\r\\u00a0\\u2028\\u2029,;]";
+const NOT_VALUE_END = `[^${VALUE_END_CHARS.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`;
 
 // A block's worth of characters that end no value, read from where it is set to start.
 const blockReads = new Map<number, RegExp>();
