@@ -8,6 +8,7 @@ import type { DurableStore } from "./state/durable-store.js";
 import { FirstTerminalCause } from "./state/first-terminal-cause.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
+import { endStands, type RecordedStreamEnd, recordedStreamEnd } from "./state/stream-end.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { isLeaseRevoked } from "./transport/lease-revocation.js";
@@ -57,6 +58,8 @@ export class DurableRunner {
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
   private failed = false;
   private readonly terminal = new FirstTerminalCause();
+  /** The end of the stream the previous runner journalled (on a relaunch): the first welcome says whether it stands. */
+  private recordedEnd: RecordedStreamEnd | null;
 
   constructor(
     private readonly deps: DurableRunnerDeps,
@@ -74,6 +77,7 @@ export class DurableRunner {
       ticket,
     );
     this.committer = new StateCommitter(deps.store.initial, deps.store.save);
+    this.recordedEnd = deps.store.recovered === null ? null : recordedStreamEnd(deps.store.initial);
     this.settled = new Promise((resolve) => {
       this.settle = resolve;
     });
@@ -197,11 +201,18 @@ export class DurableRunner {
   private async onWelcome(welcome: Welcome): Promise<void> {
     // What the server holds was sent by this run, so it is durable here (an event is persisted before it is sent).
     readServerAck(welcome.ackedSourceSeq, this.committer.durable.nextSourceSeq - 1);
+    // A relaunch whose predecessor journalled the end of the stream (a SIGKILL before its result's
+    // ack): unless the server has moved past it, the run stays ended, the end honoured again.
+    const recorded = this.recordedEnd;
+    this.recordedEnd = null;
+    const standing = recorded !== null && endStands(recorded, welcome.pendingCommands) ? recorded : null;
     // A run whose stream already ended (its shutdown durable, the result not yet acknowledged when
-    // the connection dropped) is not ready again: its lifecycle keeps naming what ended it.
+    // the connection dropped, or the runner killed) is not ready again: its lifecycle keeps naming what ended it.
     this.committer.update((state) => ({
       ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
-      ...(this.terminal.isClaimed ? {} : { lifecycle: "ready" as const, recoverableFailure: null }),
+      ...(this.terminal.isClaimed || standing !== null
+        ? {}
+        : { lifecycle: "ready" as const, recoverableFailure: null }),
     }));
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;
@@ -215,6 +226,12 @@ export class DurableRunner {
       !welcome.pendingCommands.some((command) => commandIdOf(command) === ending.commandId)
     )
       this.sendResult(ending);
+    // Redelivered, the recorded end is answered from the journal as it is handled; otherwise here.
+    if (
+      standing !== null &&
+      !welcome.pendingCommands.some((command) => commandIdOf(command) === standing.commandId)
+    )
+      this.enqueue(() => this.commands.endAgain(standing));
     for (const command of welcome.pendingCommands) this.enqueueCommand(command);
     await this.committer.commit();
   }
@@ -265,9 +282,12 @@ export class DurableRunner {
 
   private enqueueCommand(value: unknown): void {
     this.commands.arrived(value);
-    this.commandChain = this.commandChain
-      .then(() => this.commands.handle(value))
-      .catch((error: unknown) => this.fail(error));
+    this.enqueue(() => this.commands.handle(value));
+  }
+
+  /** Runs `step` after the commands before it, one at a time. */
+  private enqueue(step: () => Promise<void>): void {
+    this.commandChain = this.commandChain.then(step).catch((error: unknown) => this.fail(error));
   }
 
   private sendResult(result: Record<string, unknown>): void {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js";
+import { commandResult, recoverDurableState, withCommandRecord } from "./command-journal.js";
+import { type DurableState, initialDurableState } from "./durable-state.js";
+import { endStands, recordedStreamEnd } from "./stream-end.js";
+
+const base = initialDurableState(TEST_DURABLE_IDENTITY, "v", "d");
+
+/** `state` with the command journalled `done` (its result `status`) or `pending`. */
+function journalled(
+  state: DurableState,
+  command: { commandId: string; controllerSeq: number; type: string },
+  status: "completed" | "rejected" | "pending",
+): DurableState {
+  const result = status === "pending" ? null : commandResult(command, status, "m", null);
+  return withCommandRecord(state, {
+    ...command,
+    fingerprint: "f",
+    status: status === "pending" ? "pending" : "done",
+    result,
+  });
+}
+
+const prepare = { commandId: "prepare", controllerSeq: 1, type: "run.prepare" };
+const stop = { commandId: "stop", controllerSeq: 2, type: "runner.shutdown" };
+const suspend = { commandId: "suspend", controllerSeq: 2, type: "runner.suspend" };
+
+describe("the end of the stream a journal records", () => {
+  it("is its last command, a shutdown or suspension applied, with the result as journalled", () => {
+    const stopped = journalled(journalled(base, prepare, "completed"), stop, "completed");
+    expect(recordedStreamEnd(stopped)).toEqual({
+      ...stop,
+      result: stopped.processedCommands.stop?.result,
+    });
+    expect(recordedStreamEnd(journalled(base, suspend, "completed"))).toMatchObject({
+      type: "runner.suspend",
+    });
+  });
+
+  it("is none when a command came after it, it was refused, or it is indeterminate", () => {
+    const later = { commandId: "later", controllerSeq: 3, type: "runner.drain" };
+    expect(recordedStreamEnd(journalled(journalled(base, stop, "completed"), later, "completed"))).toBeNull();
+    expect(recordedStreamEnd(journalled(base, stop, "rejected"))).toBeNull();
+    // Pending when the runner died: the server has no result, and redelivers it.
+    expect(recordedStreamEnd(recoverDurableState(journalled(base, stop, "pending")).state)).toBeNull();
+    expect(recordedStreamEnd(journalled(base, prepare, "completed"))).toBeNull();
+    expect(recordedStreamEnd(base)).toBeNull();
+  });
+
+  it("stands unless the welcome brings a command after it", () => {
+    const end = recordedStreamEnd(journalled(base, stop, "completed"));
+    if (end === null) throw new Error("the end is recorded");
+    expect(endStands(end, [])).toBe(true);
+    expect(endStands(end, [{ ...stop }])).toBe(true);
+    expect(endStands(end, [{ commandId: "older", controllerSeq: 1 }, "malformed", null])).toBe(true);
+    expect(endStands(end, [{ commandId: "next", controllerSeq: 3 }])).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+import type { CommandRecord, DurableState } from "./durable-state.js";
+
+/** Commands that end the command stream: after their result is acknowledged the runner leaves. */
+export const LIFECYCLE_END: ReadonlySet<string> = new Set(["runner.shutdown", "runner.suspend"]);
+
+/** The lifecycle a `LIFECYCLE_END` command leaves the state in. */
+export const streamEndLifecycle = (type: string): "suspended" | "stopped" =>
+  type === "runner.suspend" ? "suspended" : "stopped";
+
+/** An end of the command stream a previous runner applied and journalled with its result. */
+export interface RecordedStreamEnd {
+  readonly commandId: string;
+  readonly controllerSeq: number;
+  readonly type: string;
+  /** The `command_result` as journalled: what is sent again, byte for byte. */
+  readonly result: Record<string, unknown>;
+}
+
+/**
+ * Pure: the end of the command stream the journal holds as its last command, applied (`done`,
+ * not refused as malformed), or null. A relaunch finds one when its predecessor was killed
+ * before the result's acknowledgement reached it, or after it (the run suspended, resumed now):
+ * which of the two, only the server's first welcome tells (`endStands`).
+ */
+export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null {
+  const last = Object.values(state.processedCommands).find(
+    (record: CommandRecord) => record.controllerSeq === state.lastControllerCommandSeq,
+  );
+  if (last === undefined || !LIFECYCLE_END.has(last.type) || last.status !== "done") return null;
+  if (last.result === null || last.result.status === "rejected") return null;
+  return {
+    commandId: last.commandId,
+    controllerSeq: last.controllerSeq,
+    type: last.type,
+    result: last.result,
+  };
+}
+
+/**
+ * Pure: whether the recorded end still ends the run, read from the welcome's pending commands.
+ * The server sends a command only once it holds the result of the one before, so a pending
+ * command after the end says the server has moved past it (a suspended run resumed): the run
+ * goes on. Otherwise the end stands: the server redelivers it (it has no result) or redelivers
+ * nothing (it has the result; the acknowledgement may not have reached the runner).
+ */
+export function endStands(end: RecordedStreamEnd, pendingCommands: readonly unknown[]): boolean {
+  return !pendingCommands.some((command) => {
+    const seq =
+      typeof command === "object" && command !== null
+        ? (command as { controllerSeq?: unknown }).controllerSeq
+        : undefined;
+    return typeof seq === "number" && seq > end.controllerSeq;
+  });
+}
