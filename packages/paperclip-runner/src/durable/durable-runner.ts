@@ -8,7 +8,7 @@ import type { DurableStore } from "./state/durable-store.js";
 import { FirstTerminalCause } from "./state/first-terminal-cause.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
-import { endStands, type RecordedStreamEnd, recordedStreamEnd } from "./state/stream-end.js";
+import { endStands, type RecordedStreamEnd, recordedStreamEnd, redelivers } from "./state/stream-end.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { isLeaseRevoked } from "./transport/lease-revocation.js";
@@ -221,16 +221,9 @@ export class DurableRunner {
     // pending commands, so nothing would come back. Sent again: the server acks a duplicate of a
     // stored result. One it still has pending is redelivered here, and answered from the journal.
     const ending = this.ending;
-    if (
-      ending !== null &&
-      !welcome.pendingCommands.some((command) => commandIdOf(command) === ending.commandId)
-    )
-      this.sendResult(ending);
+    if (ending !== null && !redelivers(welcome.pendingCommands, ending.commandId)) this.sendResult(ending);
     // Redelivered, the recorded end is answered from the journal as it is handled; otherwise here.
-    if (
-      standing !== null &&
-      !welcome.pendingCommands.some((command) => commandIdOf(command) === standing.commandId)
-    )
+    if (standing !== null && !redelivers(welcome.pendingCommands, standing.commandId))
       this.enqueue(() => this.commands.endAgain(standing));
     for (const command of welcome.pendingCommands) this.enqueueCommand(command);
     await this.committer.commit();
@@ -297,11 +290,4 @@ export class DurableRunner {
       controlEnvelope(this.deps.options.identity, open.welcome.version, "command_result", result),
     );
   }
-}
-
-/** The id a welcome's pending command names (read loosely: a malformed one is refused when it is handled). */
-function commandIdOf(command: unknown): unknown {
-  return typeof command === "object" && command !== null
-    ? (command as { commandId?: unknown }).commandId
-    : undefined;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js";
 import { commandResult, recoverDurableState, withCommandRecord } from "./command-journal.js";
 import { type DurableState, initialDurableState } from "./durable-state.js";
-import { endStands, recordedStreamEnd } from "./stream-end.js";
+import { endStands, recordedStreamEnd, redelivers } from "./stream-end.js";
 
 const base = initialDurableState(TEST_DURABLE_IDENTITY, "v", "d");
 
@@ -54,5 +54,10 @@ describe("the end of the stream a journal records", () => {
     expect(endStands(end, [{ ...stop }])).toBe(true);
     expect(endStands(end, [{ commandId: "older", controllerSeq: 1 }, "malformed", null])).toBe(true);
     expect(endStands(end, [{ commandId: "next", controllerSeq: 3 }])).toBe(false);
+  });
+
+  it("is redelivered when a pending command names its id", () => {
+    expect(redelivers([{ commandId: "stop" }], "stop")).toBe(true);
+    expect(redelivers([{ commandId: "other" }, null, "stop"], "stop")).toBe(false);
   });
 });

@@ -45,10 +45,15 @@ export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null
  */
 export function endStands(end: RecordedStreamEnd, pendingCommands: readonly unknown[]): boolean {
   return !pendingCommands.some((command) => {
-    const seq =
-      typeof command === "object" && command !== null
-        ? (command as { controllerSeq?: unknown }).controllerSeq
-        : undefined;
+    const seq = fieldOf(command, "controllerSeq");
     return typeof seq === "number" && seq > end.controllerSeq;
   });
 }
+
+/** Pure: whether the welcome's pending commands hold `commandId` (read loosely: a malformed one is refused when it is handled). */
+export function redelivers(pendingCommands: readonly unknown[], commandId: unknown): boolean {
+  return pendingCommands.some((command) => fieldOf(command, "commandId") === commandId);
+}
+
+const fieldOf = (command: unknown, name: "commandId" | "controllerSeq"): unknown =>
+  typeof command === "object" && command !== null ? (command as Record<string, unknown>)[name] : undefined;
