@@ -126,7 +126,14 @@ export class EngineSeam implements DurableEngine {
   shutdown(): void {
     if (this.bound === null && this.deferredBinding !== null) {
       // Binding the deferred engine: it is shut down once bound (it started; it must not run on).
-      void this.deferredBinding.then(() => this.shutdown());
+      // A binding that failed bound nothing (its command reports why): the run ends unbound.
+      void this.deferredBinding.then(
+        () => this.shutdown(),
+        () => {
+          this.deferredBinding = null;
+          this.shutdown();
+        },
+      );
       return;
     }
     if (this.bound === null) {
