@@ -131,3 +131,63 @@ describe("a relaunch after the end of the command stream was journalled, its res
     });
   });
 });
+
+describe("a relaunch after a suspension the server acknowledged (the runner exited 0)", {
+  timeout: 60_000,
+}, () => {
+  it("commands sent after the welcome are answered, the run goes on, the old result is not sent again", async () => {
+    await withWork(async (work) => {
+      const { cwd, codexHome } = workPaths(work);
+      await mkdir(cwd, { recursive: true });
+      await mkdir(codexHome, { recursive: true });
+      const server = await handMadeServer();
+      const stateDir = join(work, "state");
+      const first = spawnHandMadeRunner({
+        endpoint: ["--connect-url", server.url],
+        stateDir,
+        env: { CODEX_HOME: codexHome },
+      });
+      const conn = await server.nextConnection();
+      await conn.handshake(HAND_MADE_TICKET);
+      conn.welcome();
+      await prepareAndOpen(conn, codexPrepare(work));
+      const suspend = { commandId: "suspend", controllerSeq: 3, type: "runner.suspend" };
+      conn.sendCommand(suspend);
+      expect(await conn.resultOf("suspend")).toMatchObject({ status: "completed" });
+      ackEnd(conn, suspend);
+      expect(await first.closed).toBe(0);
+      // The acknowledgement is durable: nothing is left to deliver.
+      expect(await durableState(stateDir)).toMatchObject({
+        lifecycle: "suspended",
+        pendingTerminalDelivery: null,
+      });
+      // Resumed (as the maintenance epoch or a reopened transport does): the commands come after the welcome.
+      const relaunched = spawnHandMadeRunner({
+        endpoint: ["--connect-url", server.url],
+        stateDir,
+        ticket: RELAUNCH_TICKET,
+        env: { CODEX_HOME: codexHome },
+      });
+      const next = await server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      next.welcome({ pendingCommands: [] });
+      next.sendCommand({ commandId: "drain", controllerSeq: 4, type: "runner.drain" });
+      expect(await next.resultOf("drain")).toMatchObject({ status: "completed" });
+      next.sendCommand({ commandId: "snapshot", controllerSeq: 5, type: "session.snapshot" });
+      expect(await next.resultOf("snapshot")).toMatchObject({ status: "completed" });
+      expect(sentResults(next, "suspend")).toEqual([]);
+      expect((await durableState(stateDir)).lifecycle).toBe("ready");
+      const stop = { commandId: "stop", controllerSeq: 6, type: "runner.shutdown" };
+      next.sendCommand(stop);
+      expect(await next.resultOf("stop")).toMatchObject({ status: "completed" });
+      ackEnd(next, stop);
+      expect(await relaunched.closed).toBe(0);
+      expect(sentResults(next, "suspend")).toEqual([]);
+      expect(await durableState(stateDir)).toMatchObject({
+        lifecycle: "stopped",
+        pendingTerminalDelivery: null,
+      });
+      expect((await providerStarts(codexHome)).map(isAlive)).toEqual([false, false]);
+    });
+  });
+});

@@ -8,7 +8,8 @@ import type { DurableStore } from "./state/durable-store.js";
 import { FirstTerminalCause } from "./state/first-terminal-cause.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
-import { endStands, type RecordedStreamEnd, recordedStreamEnd, redelivers } from "./state/stream-end.js";
+import { endStands, type RecordedStreamEnd, redelivers } from "./state/stream-end.js";
+import { withTerminalDeliveryAcked } from "./state/terminal-delivery.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { isLeaseRevoked } from "./transport/lease-revocation.js";
@@ -34,6 +35,8 @@ export interface DurableRunnerDeps {
   readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => DurableEngine;
   /** Kills the harness without ending the run (the state is kept for the next runner). */
   readonly killHarness: () => Promise<void>;
+  /** The end of the stream a previous runner journalled, its delivery still pending (`recordedStreamEnd`), or null. */
+  readonly recordedEnd: RecordedStreamEnd | null;
   readonly log: (line: string) => void;
 }
 
@@ -58,7 +61,7 @@ export class DurableRunner {
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
   private failed = false;
   private readonly terminal = new FirstTerminalCause();
-  /** The end of the stream the previous runner journalled (on a relaunch): the first welcome says whether it stands. */
+  /** The end of the stream the previous runner journalled, unacknowledged: the first welcome may still say the run goes on. */
   private recordedEnd: RecordedStreamEnd | null;
 
   constructor(
@@ -77,7 +80,7 @@ export class DurableRunner {
       ticket,
     );
     this.committer = new StateCommitter(deps.store.initial, deps.store.save);
-    this.recordedEnd = deps.store.recovered === null ? null : recordedStreamEnd(deps.store.initial);
+    this.recordedEnd = deps.recordedEnd;
     this.settled = new Promise((resolve) => {
       this.settle = resolve;
     });
@@ -242,12 +245,20 @@ export class DurableRunner {
         this.enqueueCommand(payload);
         return;
       case "command_result_ack":
-        if (this.ending !== null && payload.commandId === this.ending.commandId) this.settle({ ok: true });
+        if (this.ending !== null && payload.commandId === this.ending.commandId)
+          void this.onEndAcked(payload.commandId).catch((error: unknown) => this.fail(error));
         return;
       default:
         // pings and later additions: nothing to do (the lease's own messages are the link's).
         return;
     }
+  }
+
+  /** The end's result is the server's: its fence cleared, durably, before the runner leaves (a relaunch then goes on). */
+  private async onEndAcked(commandId: unknown): Promise<void> {
+    this.committer.update((state) => withTerminalDeliveryAcked(state, commandId));
+    await this.committer.commit();
+    this.settle({ ok: true });
   }
 
   private async onAck(ackedSourceSeq: number): Promise<void> {

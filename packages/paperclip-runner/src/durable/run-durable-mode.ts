@@ -107,8 +107,9 @@ async function serveRun(run: DurableRun, ticket: string): Promise<void> {
   const recoveredProvider =
     providerStateOwner(options.stateDir) === null ? null : await loadCodexProviderState(options.stateDir);
   const recovered = recoveredEngineKind(recoveredProvider !== null, scriptedOwnsRun);
-  // The previous runner journalled the end of the stream: its engine is bound only if the run goes on.
-  const deferRecovered = store.recovered !== null && recordedStreamEnd(store.initial) !== null;
+  // The previous runner journalled the end of the stream, unacknowledged: its engine is bound only if the run goes on.
+  const recordedEnd = recordedStreamEnd(store.initial);
+  const deferRecovered = recordedEnd !== null;
   let seam: EngineSeam | null = null;
   const runner = new DurableRunner(
     {
@@ -123,6 +124,7 @@ async function serveRun(run: DurableRun, ticket: string): Promise<void> {
         scripted.freeze();
         await (seam as EngineSeam | null)?.kill();
       },
+      recordedEnd,
       log,
     },
     ticket,

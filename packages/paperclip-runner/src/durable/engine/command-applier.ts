@@ -8,6 +8,7 @@ import {
 } from "../state/command-journal.js";
 import type { StateCommitter } from "../state/state-committer.js";
 import { LIFECYCLE_END, type RecordedStreamEnd, streamEndLifecycle } from "../state/stream-end.js";
+import { withTerminalDeliveryPending } from "../state/terminal-delivery.js";
 import { commandSubject, readServerCommand, resultStatus } from "../transport/server-command.js";
 import type { DurableEngine } from "./durable-engine.js";
 
@@ -65,7 +66,7 @@ export class CommandApplier {
       // stopped its harness is unknown, and the server asked to stop (that relaunch bound its
       // recovered engine at start, and its welcome said `ready`).
       if (LIFECYCLE_END.has(command.type) && admission.result.status !== "rejected") {
-        await this.endAgain({ type: command.type, result: admission.result });
+        await this.endAgain({ ...commandSubject(command), result: admission.result });
         return;
       }
       this.deps.sendResult(admission.result);
@@ -103,8 +104,11 @@ export class CommandApplier {
     const result = await this.apply(reading.command);
     committer.update((state) => {
       const next = withCommandRecord(state, { ...record, status: "done", result });
-      if (!LIFECYCLE_END.has(command.type) || !this.deps.claimStreamEnd()) return next;
-      return { ...next, lifecycle: streamEndLifecycle(command.type) };
+      if (!LIFECYCLE_END.has(command.type)) return next;
+      // The end's delivery is pending until its ack: a relaunch before that honours it again.
+      const fenced = result.status === "rejected" ? next : withTerminalDeliveryPending(next, record);
+      if (!this.deps.claimStreamEnd()) return fenced;
+      return { ...fenced, lifecycle: streamEndLifecycle(command.type) };
     });
     await committer.commit();
     if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(result);
@@ -116,16 +120,18 @@ export class CommandApplier {
    * An end of the stream applied before reaching this runner again (redelivered, or journalled
    * by the runner before a relaunch and left standing by its welcome, `endStands`): the engine
    * stopped first, as applying does (the lifecycle must not say stopped/suspended of a running
-   * harness), the lifecycle it left written again (durable before the result, as when it was
-   * applied), then the journalled result sent, byte for byte.
+   * harness), the lifecycle it left and its pending delivery written again (durable before the
+   * result, as when it was applied), then the journalled result sent, byte for byte.
    */
-  async endAgain(end: Pick<RecordedStreamEnd, "type" | "result">): Promise<void> {
+  async endAgain(end: RecordedStreamEnd): Promise<void> {
     const { committer } = this.deps;
     await this.stopEngine();
-    if (this.deps.claimStreamEnd()) {
-      committer.update((state) => ({ ...state, lifecycle: streamEndLifecycle(end.type) }));
-      await committer.commit();
-    }
+    const claimed = this.deps.claimStreamEnd();
+    committer.update((state) => ({
+      ...withTerminalDeliveryPending(state, end),
+      ...(claimed ? { lifecycle: streamEndLifecycle(end.type) } : {}),
+    }));
+    await committer.commit();
     this.deps.onStreamEnd(end.result);
     this.deps.sendResult(end.result);
   }

@@ -3,17 +3,19 @@ import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js
 import { commandResult, recoverDurableState, withCommandRecord } from "./command-journal.js";
 import { type DurableState, initialDurableState } from "./durable-state.js";
 import { endStands, recordedStreamEnd, redelivers } from "./stream-end.js";
+import { withTerminalDeliveryAcked, withTerminalDeliveryPending } from "./terminal-delivery.js";
 
 const base = initialDurableState(TEST_DURABLE_IDENTITY, "v", "d");
 
-/** `state` with the command journalled `done` (its result `status`) or `pending`. */
+/** `state` with the command journalled `done` (its result `status`) or `pending`; an end's delivery pending (fenced). */
 function journalled(
   state: DurableState,
   command: { commandId: string; controllerSeq: number; type: string },
   status: "completed" | "rejected" | "pending",
 ): DurableState {
   const result = status === "pending" ? null : commandResult(command, status, "m", null);
-  return withCommandRecord(state, {
+  const fenced = command.type.startsWith("runner.s") ? withTerminalDeliveryPending(state, command) : state;
+  return withCommandRecord(fenced, {
     ...command,
     fingerprint: "f",
     status: status === "pending" ? "pending" : "done",
@@ -45,6 +47,22 @@ describe("the end of the stream a journal records", () => {
     expect(recordedStreamEnd(recoverDurableState(journalled(base, stop, "pending")).state)).toBeNull();
     expect(recordedStreamEnd(journalled(base, prepare, "completed"))).toBeNull();
     expect(recordedStreamEnd(base)).toBeNull();
+  });
+
+  it("is none once its result was acknowledged (the fence cleared), or in a state without the fence", () => {
+    const stopped = journalled(base, stop, "completed");
+    expect(recordedStreamEnd(withTerminalDeliveryAcked(stopped, "stop"))).toBeNull();
+    // A state file written before the fence was kept: read as none.
+    expect(recordedStreamEnd({ ...stopped, pendingTerminalDelivery: null })).toBeNull();
+  });
+
+  it("is none when the fence names another command than the journal's last", () => {
+    const stopped = journalled(base, stop, "completed");
+    const elsewhere = {
+      ...stopped,
+      pendingTerminalDelivery: { ...stopped.pendingTerminalDelivery!, commandId: "x" },
+    };
+    expect(recordedStreamEnd(elsewhere)).toBeNull();
   });
 
   it("stands unless the welcome brings a command after it", () => {

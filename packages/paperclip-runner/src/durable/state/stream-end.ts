@@ -17,16 +17,18 @@ export interface RecordedStreamEnd {
 }
 
 /**
- * Pure: the end of the command stream the journal holds as its last command, applied (`done`,
- * not refused as malformed), or null. A relaunch finds one when its predecessor was killed
- * before the result's acknowledgement reached it, or after it (the run suspended, resumed now):
- * which of the two, only the server's first welcome tells (`endStands`).
+ * Pure: the end of the command stream a previous runner journalled and whose result the server has
+ * not acknowledged to it (`pendingTerminalDelivery` names it, the journal's last command, applied:
+ * `done`, not refused), or null. A relaunch finds one when its predecessor was killed before the
+ * acknowledgement reached it; an end acknowledged (a run suspended cleanly, resumed now) is no
+ * longer pending, so the run goes on.
  */
 export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null {
-  const last = Object.values(state.processedCommands).find(
-    (record: CommandRecord) => record.controllerSeq === state.lastControllerCommandSeq,
-  );
-  if (last === undefined || !LIFECYCLE_END.has(last.type) || last.status !== "done") return null;
+  const fence = state.pendingTerminalDelivery;
+  if (fence === null || fence.controllerSeq !== state.lastControllerCommandSeq) return null;
+  const last: CommandRecord | undefined = state.processedCommands[fence.commandId];
+  if (last === undefined || last.controllerSeq !== fence.controllerSeq) return null;
+  if (!LIFECYCLE_END.has(last.type) || last.status !== "done") return null;
   if (last.result === null || last.result.status === "rejected") return null;
   return {
     commandId: last.commandId,
@@ -37,11 +39,11 @@ export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null
 }
 
 /**
- * Pure: whether the recorded end still ends the run, read from the welcome's pending commands.
- * The server sends a command only once it holds the result of the one before, so a pending
- * command after the end says the server has moved past it (a suspended run resumed): the run
- * goes on. Otherwise the end stands: the server redelivers it (it has no result) or redelivers
- * nothing (it has the result; the acknowledgement may not have reached the runner).
+ * Pure: whether the recorded (unacknowledged) end still ends the run, read from the welcome's
+ * pending commands. The server sends a command only once it holds the result of the one before,
+ * so a pending command after the end says the server has moved past it: the run goes on.
+ * Otherwise the end stands: the server redelivers it (it has no result) or redelivers nothing
+ * (it has the result; its acknowledgement did not reach the runner).
  */
 export function endStands(end: RecordedStreamEnd, pendingCommands: readonly unknown[]): boolean {
   return !pendingCommands.some((command) => {
