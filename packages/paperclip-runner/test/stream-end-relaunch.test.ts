@@ -58,8 +58,15 @@ async function killedAfterJournallingEnd(work: string, type: string, lifecycle: 
   // Journalled, never sent: the server has no result for it.
   expect(conn.resultsOf("end")).toEqual([]);
   expect(isAlive(pid)).toBe(false);
-  const recorded = (await durableState(stateDir)).processedCommands.end;
+  const journalled = await durableState(stateDir);
+  const recorded = journalled.processedCommands.end;
   expect(recorded).toMatchObject({ status: "done", result: { status: "completed" } });
+  // Its delivery fenced in the same write: the relaunch honours it.
+  expect(journalled.pendingTerminalDelivery).toMatchObject({
+    commandId: "end",
+    controllerSeq: 3,
+    commandType: type,
+  });
   const relaunched = spawnHandMadeRunner({
     endpoint: ["--connect-url", server.url],
     stateDir,
@@ -115,7 +122,11 @@ describe("a relaunch after the end of the command stream was journalled, its res
       });
       expect(await next.resultOf("probe")).toMatchObject({ status: "completed" });
       expect(sentResults(next, "end")).toEqual([]);
-      expect((await durableState(stateDir)).lifecycle).toBe("ready");
+      // The server holds the end's result: its delivery is no longer pending.
+      expect(await durableState(stateDir)).toMatchObject({
+        lifecycle: "ready",
+        pendingTerminalDelivery: null,
+      });
       // The suspended session resumed on a provider of its own.
       const starts = await providerStarts(codexHome);
       expect(starts).toHaveLength(2);

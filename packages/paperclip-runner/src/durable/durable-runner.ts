@@ -209,10 +209,12 @@ export class DurableRunner {
     const recorded = this.recordedEnd;
     this.recordedEnd = null;
     const standing = recorded !== null && endStands(recorded, welcome.pendingCommands) ? recorded : null;
+    // Moved past, the server holds the end's result: its delivery is no longer pending.
+    const passed = recorded !== null && standing === null ? recorded.commandId : null;
     // A run whose stream already ended (its shutdown durable, the result not yet acknowledged when
     // the connection dropped, or the runner killed) is not ready again: its lifecycle keeps naming what ended it.
     this.committer.update((state) => ({
-      ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
+      ...acknowledgeOutbox(withTerminalDeliveryAcked(state, passed), welcome.ackedSourceSeq),
       ...(this.terminal.isClaimed || standing !== null
         ? {}
         : { lifecycle: "ready" as const, recoverableFailure: null }),
