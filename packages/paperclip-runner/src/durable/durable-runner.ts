@@ -8,6 +8,8 @@ import type { DurableStore } from "./state/durable-store.js";
 import { FirstTerminalCause } from "./state/first-terminal-cause.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
+import { endStands, type RecordedStreamEnd, redelivers } from "./state/stream-end.js";
+import { withTerminalDeliveryAcked } from "./state/terminal-delivery.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { isLeaseRevoked } from "./transport/lease-revocation.js";
@@ -33,6 +35,8 @@ export interface DurableRunnerDeps {
   readonly startEngine: (onEvent: (event: EngineEvent) => Promise<void>) => DurableEngine;
   /** Kills the harness without ending the run (the state is kept for the next runner). */
   readonly killHarness: () => Promise<void>;
+  /** The end of the stream a previous runner journalled, its delivery still pending (`recordedStreamEnd`), or null. */
+  readonly recordedEnd: RecordedStreamEnd | null;
   readonly log: (line: string) => void;
 }
 
@@ -57,6 +61,8 @@ export class DurableRunner {
   /** Set on a failure: nothing more is recorded, so the state stays what the next runner resumes from. */
   private failed = false;
   private readonly terminal = new FirstTerminalCause();
+  /** The end of the stream the previous runner journalled, unacknowledged: the first welcome may still say the run goes on. */
+  private recordedEnd: RecordedStreamEnd | null;
 
   constructor(
     private readonly deps: DurableRunnerDeps,
@@ -74,6 +80,7 @@ export class DurableRunner {
       ticket,
     );
     this.committer = new StateCommitter(deps.store.initial, deps.store.save);
+    this.recordedEnd = deps.recordedEnd;
     this.settled = new Promise((resolve) => {
       this.settle = resolve;
     });
@@ -197,11 +204,20 @@ export class DurableRunner {
   private async onWelcome(welcome: Welcome): Promise<void> {
     // What the server holds was sent by this run, so it is durable here (an event is persisted before it is sent).
     readServerAck(welcome.ackedSourceSeq, this.committer.durable.nextSourceSeq - 1);
+    // A relaunch whose predecessor journalled the end of the stream (a SIGKILL before its result's
+    // ack): unless the server has moved past it, the run stays ended, the end honoured again.
+    const recorded = this.recordedEnd;
+    this.recordedEnd = null;
+    const standing = recorded !== null && endStands(recorded, welcome.pendingCommands) ? recorded : null;
+    // Moved past, the server holds the end's result: its delivery is no longer pending.
+    const passed = recorded !== null && standing === null ? recorded.commandId : null;
     // A run whose stream already ended (its shutdown durable, the result not yet acknowledged when
-    // the connection dropped) is not ready again: its lifecycle keeps naming what ended it.
+    // the connection dropped, or the runner killed) is not ready again: its lifecycle keeps naming what ended it.
     this.committer.update((state) => ({
-      ...acknowledgeOutbox(state, welcome.ackedSourceSeq),
-      ...(this.terminal.isClaimed ? {} : { lifecycle: "ready" as const, recoverableFailure: null }),
+      ...acknowledgeOutbox(withTerminalDeliveryAcked(state, passed), welcome.ackedSourceSeq),
+      ...(this.terminal.isClaimed || standing !== null
+        ? {}
+        : { lifecycle: "ready" as const, recoverableFailure: null }),
     }));
     // The server has what it acknowledged; everything after is (re)sent, byte for byte.
     this.sentThrough = welcome.ackedSourceSeq;
@@ -210,11 +226,10 @@ export class DurableRunner {
     // pending commands, so nothing would come back. Sent again: the server acks a duplicate of a
     // stored result. One it still has pending is redelivered here, and answered from the journal.
     const ending = this.ending;
-    if (
-      ending !== null &&
-      !welcome.pendingCommands.some((command) => commandIdOf(command) === ending.commandId)
-    )
-      this.sendResult(ending);
+    if (ending !== null && !redelivers(welcome.pendingCommands, ending.commandId)) this.sendResult(ending);
+    // Redelivered, the recorded end is answered from the journal as it is handled; otherwise here.
+    if (standing !== null && !redelivers(welcome.pendingCommands, standing.commandId))
+      this.enqueue(() => this.commands.endAgain(standing));
     for (const command of welcome.pendingCommands) this.enqueueCommand(command);
     await this.committer.commit();
   }
@@ -232,12 +247,20 @@ export class DurableRunner {
         this.enqueueCommand(payload);
         return;
       case "command_result_ack":
-        if (this.ending !== null && payload.commandId === this.ending.commandId) this.settle({ ok: true });
+        if (this.ending !== null && payload.commandId === this.ending.commandId)
+          void this.onEndAcked(payload.commandId).catch((error: unknown) => this.fail(error));
         return;
       default:
         // pings and later additions: nothing to do (the lease's own messages are the link's).
         return;
     }
+  }
+
+  /** The end's result is the server's: its fence cleared, durably, before the runner leaves (a relaunch then goes on). */
+  private async onEndAcked(commandId: unknown): Promise<void> {
+    this.committer.update((state) => withTerminalDeliveryAcked(state, commandId));
+    await this.committer.commit();
+    this.settle({ ok: true });
   }
 
   private async onAck(ackedSourceSeq: number): Promise<void> {
@@ -265,9 +288,12 @@ export class DurableRunner {
 
   private enqueueCommand(value: unknown): void {
     this.commands.arrived(value);
-    this.commandChain = this.commandChain
-      .then(() => this.commands.handle(value))
-      .catch((error: unknown) => this.fail(error));
+    this.enqueue(() => this.commands.handle(value));
+  }
+
+  /** Runs `step` after the commands before it, one at a time. */
+  private enqueue(step: () => Promise<void>): void {
+    this.commandChain = this.commandChain.then(step).catch((error: unknown) => this.fail(error));
   }
 
   private sendResult(result: Record<string, unknown>): void {
@@ -277,11 +303,4 @@ export class DurableRunner {
       controlEnvelope(this.deps.options.identity, open.welcome.version, "command_result", result),
     );
   }
-}
-
-/** The id a welcome's pending command names (read loosely: a malformed one is refused when it is handled). */
-function commandIdOf(command: unknown): unknown {
-  return typeof command === "object" && command !== null
-    ? (command as { commandId?: unknown }).commandId
-    : undefined;
 }

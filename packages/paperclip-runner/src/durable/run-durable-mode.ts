@@ -11,6 +11,7 @@ import { EngineSeam } from "./engine/engine-seam.js";
 import { recoveredEngineKind } from "./engine/recovered-engine.js";
 import { ScriptedEngineSession } from "./engine/scripted-engine-session.js";
 import { type DurableStore, openDurableStore } from "./state/durable-store.js";
+import { recordedStreamEnd } from "./state/stream-end.js";
 import { ticketMissing } from "./transport/bootstrap-ticket.js";
 import { createDialer, type Dialer } from "./transport/dial.js";
 
@@ -106,6 +107,9 @@ async function serveRun(run: DurableRun, ticket: string): Promise<void> {
   const recoveredProvider =
     providerStateOwner(options.stateDir) === null ? null : await loadCodexProviderState(options.stateDir);
   const recovered = recoveredEngineKind(recoveredProvider !== null, scriptedOwnsRun);
+  // The previous runner journalled the end of the stream, unacknowledged: its engine is bound only if the run goes on.
+  const recordedEnd = recordedStreamEnd(store.initial);
+  const deferRecovered = recordedEnd !== null;
   let seam: EngineSeam | null = null;
   const runner = new DurableRunner(
     {
@@ -113,13 +117,14 @@ async function serveRun(run: DurableRun, ticket: string): Promise<void> {
       store,
       dial,
       startEngine: (onEvent) => {
-        seam = engineSeam(run, scripted, { recovered, recoveredProvider }, onEvent);
+        seam = engineSeam(run, scripted, { recovered, deferRecovered, recoveredProvider }, onEvent);
         return seam;
       },
       killHarness: async () => {
         scripted.freeze();
         await (seam as EngineSeam | null)?.kill();
       },
+      recordedEnd,
       log,
     },
     ticket,
@@ -135,11 +140,16 @@ async function serveRun(run: DurableRun, ticket: string): Promise<void> {
 function engineSeam(
   run: DurableRun,
   scripted: ScriptedEngineSession,
-  recovery: { recovered: "provider" | "scripted" | null; recoveredProvider: CodexProviderState | null },
+  recovery: {
+    recovered: "provider" | "scripted" | null;
+    deferRecovered: boolean;
+    recoveredProvider: CodexProviderState | null;
+  },
   onEvent: (event: EngineEvent) => Promise<void>,
 ): EngineSeam {
   return new EngineSeam({
     recovered: recovery.recovered,
+    deferRecovered: recovery.deferRecovered,
     scripted: () => scripted.bind(onEvent),
     provider: () => {
       const executor = codexExecutor(

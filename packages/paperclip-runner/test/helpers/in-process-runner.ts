@@ -4,6 +4,7 @@ import { readDurableOptions } from "../../src/durable/durable-options.js";
 import { DurableRunner } from "../../src/durable/durable-runner.js";
 import type { DurableEngine } from "../../src/durable/engine/durable-engine.js";
 import { type DurableState, initialDurableState } from "../../src/durable/state/durable-state.js";
+import { recordedStreamEnd } from "../../src/durable/state/stream-end.js";
 import { createDialer } from "../../src/durable/transport/dial.js";
 import {
   HAND_MADE_IDENTITY,
@@ -88,6 +89,7 @@ export async function inProcessRunner(
       startEngine: () => engine,
       // What killing the harness does to a run being shut down: its engine finishes.
       killHarness: async () => undefined,
+      recordedEnd: recordedStreamEnd(initial),
       log: () => undefined,
     },
     HAND_MADE_TICKET,

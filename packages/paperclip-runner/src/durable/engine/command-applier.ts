@@ -7,16 +7,12 @@ import {
   withCommandRecord,
 } from "../state/command-journal.js";
 import type { StateCommitter } from "../state/state-committer.js";
+import { LIFECYCLE_END, type RecordedStreamEnd, streamEndLifecycle } from "../state/stream-end.js";
+import { withTerminalDeliveryPending } from "../state/terminal-delivery.js";
 import { commandSubject, readServerCommand, resultStatus } from "../transport/server-command.js";
 import type { DurableEngine } from "./durable-engine.js";
 
-/** Commands that end the command stream: after their result is acknowledged the runner leaves. */
-export const LIFECYCLE_END: ReadonlySet<string> = new Set(["runner.shutdown", "runner.suspend"]);
 const ENGINE_FINISHED_MESSAGE = "run has already finished";
-
-/** The lifecycle a `LIFECYCLE_END` command leaves the state in. */
-const streamEndLifecycle = (type: string): "suspended" | "stopped" =>
-  type === "runner.suspend" ? "suspended" : "stopped";
 
 export interface CommandApplierDeps {
   readonly committer: StateCommitter;
@@ -66,18 +62,12 @@ export class CommandApplier {
     const admission = admitServerCommand(committer.state, command, fingerprint, this.deps.historyLimit);
     if (admission.kind === "replay") {
       // A shutdown refused as malformed ended nothing, and its replay does not either. One that
-      // was applied ends the stream again: a relaunched runner's welcome said `ready`, so the
-      // lifecycle is written again (durable before the result, as when it was applied). A relaunch
-      // binds its recovered engine at start, so the replay stops it first, as applying does: the
-      // lifecycle must not say stopped/suspended of a running harness. An indeterminate one too:
-      // whether the crashed runner stopped its harness is unknown, and the server asked to stop.
+      // was applied ends the stream again. An indeterminate one too: whether the crashed runner
+      // stopped its harness is unknown, and the server asked to stop (that relaunch bound its
+      // recovered engine at start, and its welcome said `ready`).
       if (LIFECYCLE_END.has(command.type) && admission.result.status !== "rejected") {
-        await this.stopEngine();
-        if (this.deps.claimStreamEnd()) {
-          committer.update((state) => ({ ...state, lifecycle: streamEndLifecycle(command.type) }));
-          await committer.commit();
-        }
-        this.deps.onStreamEnd(admission.result);
+        await this.endAgain({ ...commandSubject(command), result: admission.result });
+        return;
       }
       this.deps.sendResult(admission.result);
       return;
@@ -114,13 +104,36 @@ export class CommandApplier {
     const result = await this.apply(reading.command);
     committer.update((state) => {
       const next = withCommandRecord(state, { ...record, status: "done", result });
-      if (!LIFECYCLE_END.has(command.type) || !this.deps.claimStreamEnd()) return next;
-      return { ...next, lifecycle: streamEndLifecycle(command.type) };
+      if (!LIFECYCLE_END.has(command.type)) return next;
+      // The end's delivery is pending until its ack: a relaunch before that honours it again.
+      const fenced = result.status === "rejected" ? next : withTerminalDeliveryPending(next, record);
+      if (!this.deps.claimStreamEnd()) return fenced;
+      return { ...fenced, lifecycle: streamEndLifecycle(command.type) };
     });
     await committer.commit();
     if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(result);
     this.deps.sendResult(result);
     await this.deps.engine.afterCommand?.(reading.command);
+  }
+
+  /**
+   * An end of the stream applied before reaching this runner again (redelivered, or journalled
+   * by the runner before a relaunch and left standing by its welcome, `endStands`): the engine
+   * stopped first, as applying does (the lifecycle must not say stopped/suspended of a running
+   * harness), the lifecycle it left and its pending delivery written again (durable before the
+   * result, as when it was applied), then the journalled result sent, byte for byte.
+   */
+  async endAgain(end: RecordedStreamEnd): Promise<void> {
+    const { committer } = this.deps;
+    await this.stopEngine();
+    const claimed = this.deps.claimStreamEnd();
+    committer.update((state) => ({
+      ...withTerminalDeliveryPending(state, end),
+      ...(claimed ? { lifecycle: streamEndLifecycle(end.type) } : {}),
+    }));
+    await committer.commit();
+    this.deps.onStreamEnd(end.result);
+    this.deps.sendResult(end.result);
   }
 
   /** Ends the engine's run and waits for its end (its harness stopped). */

@@ -20,6 +20,12 @@ export interface EngineSeamDeps {
   readonly provider: () => BoundEngine;
   /** What the state directory already binds on a restart: the one provider state file, the scripted engine's state, or nothing. */
   readonly recovered: "provider" | "scripted" | null;
+  /**
+   * Bind `recovered` only for the first command that needs the engine, not at start: a relaunch
+   * whose predecessor journalled the end of the stream starts no harness or provider for a run
+   * that stays ended (nothing is bound once it was shut down).
+   */
+  readonly deferRecovered?: boolean;
 }
 
 /**
@@ -36,6 +42,10 @@ export class EngineSeam implements DurableEngine {
   private bound: BoundEngine | null = null;
   /** Commands that arrived before an engine was bound, told to it once it is. */
   private arrivals: ServerCommand[] = [];
+  /** The deferred recovered engine's binding (`deferRecovered`), once a command started it. */
+  private deferredBinding: Promise<void> | null = null;
+  /** Shut down with nothing bound: nothing is bound after. */
+  private ended = false;
 
   constructor(private readonly deps: EngineSeamDeps) {
     this.finished = new Promise<{ ok: true; code: number } | { ok: false; error: unknown }>((resolve) => {
@@ -44,7 +54,18 @@ export class EngineSeam implements DurableEngine {
       if (!result.ok) throw result.error;
       return result.code;
     });
-    this.ready = deps.recovered === null ? Promise.resolve() : this.bindRecovered(deps.recovered);
+    this.ready =
+      deps.recovered === null || deps.deferRecovered === true
+        ? Promise.resolve()
+        : this.bindRecovered(deps.recovered);
+  }
+
+  /** Binds the deferred recovered engine for a command (once; never after a shutdown). */
+  private bindDeferred(): Promise<void> {
+    const { recovered, deferRecovered } = this.deps;
+    if (recovered === null || deferRecovered !== true || this.ended) return Promise.resolve();
+    this.deferredBinding ??= this.bindRecovered(recovered);
+    return this.deferredBinding;
   }
 
   private async bindRecovered(recovered: "provider" | "scripted"): Promise<void> {
@@ -54,10 +75,11 @@ export class EngineSeam implements DurableEngine {
   }
 
   get isFinished(): boolean {
-    return this.bound?.engine.isFinished ?? false;
+    return this.bound?.engine.isFinished ?? this.ended;
   }
 
   async command(command: ServerCommand, engineSeq: number): Promise<EngineReceipt> {
+    await this.bindDeferred();
     if (this.bound === null) {
       // Nothing is bound before a run.prepare: upstream's runner fails any other command, and
       // binding the scripted harness here would run a provider's later run.prepare through it.
@@ -80,6 +102,7 @@ export class EngineSeam implements DurableEngine {
   }
 
   async beforeCommand(command: ServerCommand): Promise<void> {
+    await this.bindDeferred();
     await this.bound?.engine.beforeCommand?.(command);
   }
 
@@ -101,8 +124,22 @@ export class EngineSeam implements DurableEngine {
   }
 
   shutdown(): void {
-    if (this.bound === null) this.settle({ ok: true, code: 0 });
-    else this.bound.engine.shutdown();
+    if (this.bound === null && this.deferredBinding !== null) {
+      // Binding the deferred engine: it is shut down once bound (it started; it must not run on).
+      // A binding that failed bound nothing (its command reports why): the run ends unbound.
+      void this.deferredBinding.then(
+        () => this.shutdown(),
+        () => {
+          this.deferredBinding = null;
+          this.shutdown();
+        },
+      );
+      return;
+    }
+    if (this.bound === null) {
+      this.ended = true;
+      this.settle({ ok: true, code: 0 });
+    } else this.bound.engine.shutdown();
   }
 
   /** Stops the bound engine's processes without ending the run (the runner is failing; its state is kept). */

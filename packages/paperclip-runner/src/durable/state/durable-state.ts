@@ -1,4 +1,5 @@
 import type { DurableIdentity } from "../durable-identity.js";
+import type { PendingTerminalDelivery } from "./terminal-delivery.js";
 
 /** Upstream's schema name: the Paperclip server reads this file when a run closes. */
 export const DURABLE_STATE_SCHEMA = "paperclip.runner.durable.state.v1";
@@ -61,8 +62,9 @@ export interface DurableState extends DurableIdentity {
   readonly engineEventSeq: number;
   /** The controllerSeq the local engine has seen last (its own numbering, contiguous for the commands it was given). */
   readonly engineCommandSeq: number;
-  /** Upstream fields the server checks when it closes a run; this runner has no provider cleanup or deferred terminal. */
-  readonly pendingTerminalDelivery: null;
+  /** The end of the stream whose result the server has not acknowledged yet (`terminal-delivery.ts`). */
+  readonly pendingTerminalDelivery: PendingTerminalDelivery | null;
+  /** An upstream field the server checks when it closes a run; this runner has no provider cleanup. */
   readonly pendingProviderCleanup: null;
   readonly recoverableFailure: string | null;
   /** The last few failure summaries, redacted and bounded; the server shows them when a run fails. */

@@ -2,6 +2,7 @@ import { RunnerError } from "@paperclipai/errors";
 import { BINDING_MISMATCH_MESSAGE } from "../../state/parse-runner-state.js";
 import { type DurableIdentity, IDENTITY_KEYS } from "../durable-identity.js";
 import { DURABLE_STATE_SCHEMA, type DurableState } from "./durable-state.js";
+import { readTerminalDelivery } from "./terminal-delivery.js";
 
 /**
  * Checks a durable state file read from disk. It is refused, never repaired:
@@ -63,7 +64,9 @@ export function parseDurableState(text: string, identity: DurableIdentity): Dura
       throw corrupt(`command record ${JSON.stringify(commandId).slice(0, 80)} is malformed`);
     }
   }
-  return value as unknown as DurableState;
+  const delivery = readTerminalDelivery(value.pendingTerminalDelivery);
+  if (!delivery.ok) throw corrupt(delivery.reason);
+  return { ...value, pendingTerminalDelivery: delivery.fence } as unknown as DurableState;
 }
 
 function corrupt(reason: string): RunnerError {

@@ -1,0 +1,61 @@
+import type { CommandRecord, DurableState } from "./durable-state.js";
+
+/** Commands that end the command stream: after their result is acknowledged the runner leaves. */
+export const LIFECYCLE_END: ReadonlySet<string> = new Set(["runner.shutdown", "runner.suspend"]);
+
+/** The lifecycle a `LIFECYCLE_END` command leaves the state in. */
+export const streamEndLifecycle = (type: string): "suspended" | "stopped" =>
+  type === "runner.suspend" ? "suspended" : "stopped";
+
+/** An end of the command stream a previous runner applied and journalled with its result. */
+export interface RecordedStreamEnd {
+  readonly commandId: string;
+  readonly controllerSeq: number;
+  readonly type: string;
+  /** The `command_result` as journalled: what is sent again, byte for byte. */
+  readonly result: Record<string, unknown>;
+}
+
+/**
+ * Pure: the end of the command stream a previous runner journalled and whose result the server has
+ * not acknowledged to it (`pendingTerminalDelivery` names it, the journal's last command, applied:
+ * `done`, not refused), or null. A relaunch finds one when its predecessor was killed before the
+ * acknowledgement reached it; an end acknowledged (a run suspended cleanly, resumed now) is no
+ * longer pending, so the run goes on.
+ */
+export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null {
+  const fence = state.pendingTerminalDelivery;
+  if (fence === null || fence.controllerSeq !== state.lastControllerCommandSeq) return null;
+  const last: CommandRecord | undefined = state.processedCommands[fence.commandId];
+  if (last === undefined || last.controllerSeq !== fence.controllerSeq) return null;
+  if (!LIFECYCLE_END.has(last.type) || last.status !== "done") return null;
+  if (last.result === null || last.result.status === "rejected") return null;
+  return {
+    commandId: last.commandId,
+    controllerSeq: last.controllerSeq,
+    type: last.type,
+    result: last.result,
+  };
+}
+
+/**
+ * Pure: whether the recorded (unacknowledged) end still ends the run, read from the welcome's
+ * pending commands. The server sends a command only once it holds the result of the one before,
+ * so a pending command after the end says the server has moved past it: the run goes on.
+ * Otherwise the end stands: the server redelivers it (it has no result) or redelivers nothing
+ * (it has the result; its acknowledgement did not reach the runner).
+ */
+export function endStands(end: RecordedStreamEnd, pendingCommands: readonly unknown[]): boolean {
+  return !pendingCommands.some((command) => {
+    const seq = fieldOf(command, "controllerSeq");
+    return typeof seq === "number" && seq > end.controllerSeq;
+  });
+}
+
+/** Pure: whether the welcome's pending commands hold `commandId` (read loosely: a malformed one is refused when it is handled). */
+export function redelivers(pendingCommands: readonly unknown[], commandId: unknown): boolean {
+  return pendingCommands.some((command) => fieldOf(command, "commandId") === commandId);
+}
+
+const fieldOf = (command: unknown, name: "commandId" | "controllerSeq"): unknown =>
+  typeof command === "object" && command !== null ? (command as Record<string, unknown>)[name] : undefined;

@@ -1,0 +1,204 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
+import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { durableState, HAND_MADE_TICKET, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
+import { PERSIST_PAUSE_PRELOAD, pausedAt } from "./helpers/persist-pause.js";
+import { prepareAndOpen } from "./helpers/prepare-and-open.js";
+import {
+  ackEnd,
+  providerStarts,
+  RELAUNCH_TICKET,
+  STREAM_ENDS,
+  sentResults,
+} from "./helpers/stream-end-relaunch.js";
+
+// A runner that applied the end of the command stream (`runner.shutdown`, `runner.suspend`) and
+// journalled its result, SIGKILLed before that result was acknowledged (here: before it was even
+// sent, the state file just renamed into place). The server relaunches it with a fresh ticket over
+// the same state directory: the relaunch honours the recorded end. The built bin against the
+// hand-made server, on loopback, with the fake Codex app-server.
+
+/**
+ * A runner on the fake app-server, its session open, sent `type` (seq 3) and SIGKILLed once the
+ * end's result is journalled, before it is sent: the state as the relaunch finds it.
+ */
+async function killedAfterJournallingEnd(work: string, type: string, lifecycle: string) {
+  const { cwd, codexHome } = workPaths(work);
+  await mkdir(cwd, { recursive: true });
+  await mkdir(codexHome, { recursive: true });
+  const server = await handMadeServer();
+  const stateDir = join(work, "state");
+  const first = spawnHandMadeRunner({
+    endpoint: ["--connect-url", server.url],
+    stateDir,
+    env: {
+      CODEX_HOME: codexHome,
+      // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
+      NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
+      PERSIST_PAUSE_AT: "renamed",
+      PERSIST_PAUSE_FILE: "runner-state.json",
+      // The write that journals the end's result (with the lifecycle it leaves).
+      PERSIST_PAUSE_PATTERN: `"lifecycle":"${lifecycle}"`,
+    },
+  });
+  const conn = await server.nextConnection();
+  await conn.handshake(HAND_MADE_TICKET);
+  conn.welcome();
+  const opened = await prepareAndOpen(conn, codexPrepare(work));
+  const pid = (opened as { result: { processId: number } }).result.processId;
+  const end = { commandId: "end", controllerSeq: 3, type };
+  conn.sendCommand(end);
+  await pausedAt(first.child, "renamed");
+  first.child.kill("SIGKILL");
+  await first.closed;
+  // Journalled, never sent: the server has no result for it.
+  expect(conn.resultsOf("end")).toEqual([]);
+  expect(isAlive(pid)).toBe(false);
+  const journalled = await durableState(stateDir);
+  const recorded = journalled.processedCommands.end;
+  expect(recorded).toMatchObject({ status: "done", result: { status: "completed" } });
+  // Its delivery fenced in the same write: the relaunch honours it.
+  expect(journalled.pendingTerminalDelivery).toMatchObject({
+    commandId: "end",
+    controllerSeq: 3,
+    commandType: type,
+  });
+  const relaunched = spawnHandMadeRunner({
+    endpoint: ["--connect-url", server.url],
+    stateDir,
+    ticket: RELAUNCH_TICKET,
+    env: { CODEX_HOME: codexHome },
+  });
+  const next = await server.nextConnection();
+  await next.handshake(RELAUNCH_TICKET);
+  return { stateDir, codexHome, pid, end, recorded, relaunched, next };
+}
+
+describe("a relaunch after the end of the command stream was journalled, its result not acknowledged", {
+  timeout: 60_000,
+}, () => {
+  it.each(STREAM_ENDS.flatMap((end) => [true, false].map((redelivered) => ({ ...end, redelivered }))))(
+    "$type (redelivered in the welcome: $redelivered): the recorded result sent once, byte for byte, $lifecycle, no provider",
+    async ({ type, lifecycle, redelivered }) => {
+      await withWork(async (work) => {
+        const { stateDir, codexHome, pid, end, recorded, relaunched, next } = await killedAfterJournallingEnd(
+          work,
+          type,
+          lifecycle,
+        );
+        // The server redelivers the end if it has no result; if it has (the ack lost), nothing.
+        next.welcome({ pendingCommands: redelivered ? [PeerConnection.command(end)] : [] });
+        // A command behind the end: answered by durable mode, and it must start no provider.
+        next.sendCommand({ commandId: "drain", controllerSeq: 4, type: "runner.drain" });
+        expect(await next.resultOf("drain")).toMatchObject({ status: "completed" });
+        expect(sentResults(next, "end")).toEqual([JSON.stringify(recorded?.result)]);
+        expect((await durableState(stateDir)).lifecycle).toBe(lifecycle);
+        ackEnd(next, end);
+        expect(await relaunched.closed).toBe(0);
+        expect(sentResults(next, "end")).toEqual([JSON.stringify(recorded?.result)]);
+        expect((await durableState(stateDir)).lifecycle).toBe(lifecycle);
+        // Only the first runner's provider ever started, and it is gone.
+        expect(await providerStarts(codexHome)).toEqual([pid]);
+      });
+    },
+  );
+
+  it("a welcome with a command after a recorded suspension: the server moved past it, the run goes on", async () => {
+    await withWork(async (work) => {
+      const { stateDir, codexHome, pid, relaunched, next } = await killedAfterJournallingEnd(
+        work,
+        "runner.suspend",
+        "suspended",
+      );
+      // The server sends a command only once it holds the result of the one before.
+      next.welcome({
+        pendingCommands: [
+          PeerConnection.command({ commandId: "probe", controllerSeq: 4, type: "runner.drain" }),
+        ],
+      });
+      expect(await next.resultOf("probe")).toMatchObject({ status: "completed" });
+      expect(sentResults(next, "end")).toEqual([]);
+      // The server holds the end's result: its delivery is no longer pending.
+      expect(await durableState(stateDir)).toMatchObject({
+        lifecycle: "ready",
+        pendingTerminalDelivery: null,
+      });
+      // The suspended session resumed on a provider of its own.
+      const starts = await providerStarts(codexHome);
+      expect(starts).toHaveLength(2);
+      expect(starts[0]).toBe(pid);
+      const stop = { commandId: "stop", controllerSeq: 5, type: "runner.shutdown" };
+      next.sendCommand(stop);
+      expect(await next.resultOf("stop")).toMatchObject({ status: "completed" });
+      ackEnd(next, stop);
+      expect(await relaunched.closed).toBe(0);
+      expect(sentResults(next, "end")).toEqual([]);
+      expect(starts.map(isAlive)).toEqual([false, false]);
+      expect((await durableState(stateDir)).lifecycle).toBe("stopped");
+    });
+  });
+});
+
+describe("a relaunch after a suspension the server acknowledged (the runner exited 0)", {
+  timeout: 60_000,
+}, () => {
+  it("commands sent after the welcome are answered, the run goes on, the old result is not sent again", async () => {
+    await withWork(async (work) => {
+      const { cwd, codexHome } = workPaths(work);
+      await mkdir(cwd, { recursive: true });
+      await mkdir(codexHome, { recursive: true });
+      const server = await handMadeServer();
+      const stateDir = join(work, "state");
+      const first = spawnHandMadeRunner({
+        endpoint: ["--connect-url", server.url],
+        stateDir,
+        env: { CODEX_HOME: codexHome },
+      });
+      const conn = await server.nextConnection();
+      await conn.handshake(HAND_MADE_TICKET);
+      conn.welcome();
+      await prepareAndOpen(conn, codexPrepare(work));
+      const suspend = { commandId: "suspend", controllerSeq: 3, type: "runner.suspend" };
+      conn.sendCommand(suspend);
+      expect(await conn.resultOf("suspend")).toMatchObject({ status: "completed" });
+      ackEnd(conn, suspend);
+      expect(await first.closed).toBe(0);
+      // The acknowledgement is durable: nothing is left to deliver.
+      expect(await durableState(stateDir)).toMatchObject({
+        lifecycle: "suspended",
+        pendingTerminalDelivery: null,
+      });
+      // Resumed (as the maintenance epoch or a reopened transport does): the commands come after the welcome.
+      const relaunched = spawnHandMadeRunner({
+        endpoint: ["--connect-url", server.url],
+        stateDir,
+        ticket: RELAUNCH_TICKET,
+        env: { CODEX_HOME: codexHome },
+      });
+      const next = await server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      next.welcome({ pendingCommands: [] });
+      next.sendCommand({ commandId: "drain", controllerSeq: 4, type: "runner.drain" });
+      expect(await next.resultOf("drain")).toMatchObject({ status: "completed" });
+      next.sendCommand({ commandId: "snapshot", controllerSeq: 5, type: "session.snapshot" });
+      expect(await next.resultOf("snapshot")).toMatchObject({ status: "completed" });
+      expect(sentResults(next, "suspend")).toEqual([]);
+      expect((await durableState(stateDir)).lifecycle).toBe("ready");
+      const stop = { commandId: "stop", controllerSeq: 6, type: "runner.shutdown" };
+      next.sendCommand(stop);
+      expect(await next.resultOf("stop")).toMatchObject({ status: "completed" });
+      ackEnd(next, stop);
+      expect(await relaunched.closed).toBe(0);
+      expect(sentResults(next, "suspend")).toEqual([]);
+      expect(await durableState(stateDir)).toMatchObject({
+        lifecycle: "stopped",
+        pendingTerminalDelivery: null,
+      });
+      expect((await providerStarts(codexHome)).map(isAlive)).toEqual([false, false]);
+    });
+  });
+});
