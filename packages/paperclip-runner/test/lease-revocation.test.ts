@@ -1,15 +1,11 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
+import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
 import { handMadeServer } from "./helpers/hand-made-prp-server.js";
-import {
-  durableState,
-  HAND_MADE_TICKET,
-  launchRunner,
-  spawnHandMadeRunner,
-} from "./helpers/hand-made-runner.js";
+import { durableState, HAND_MADE_TICKET, launchRunner } from "./helpers/hand-made-runner.js";
 import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 
 // The server's `revoke` (upstream's runner: "connection capability was revoked"): a revocation
@@ -21,16 +17,8 @@ import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 describe("a server revoke", { timeout: 60_000 }, () => {
   it("above the authenticated epoch: the provider is stopped, the state says revoked, exit 0", async () => {
     await withWork(async (work) => {
-      const { cwd, codexHome } = workPaths(work);
-      await mkdir(cwd, { recursive: true });
-      await mkdir(codexHome, { recursive: true });
-      const server = await handMadeServer();
-      const stateDir = join(work, "state");
-      const run = spawnHandMadeRunner({
-        endpoint: ["--connect-url", server.url],
-        stateDir,
-        env: { CODEX_HOME: codexHome },
-      });
+      const { server, stateDir, launch } = await codexOnHandMadeServer(work);
+      const run = launch();
       const conn = await server.nextConnection();
       await conn.handshake(HAND_MADE_TICKET);
       conn.welcome({ connectionLeaseRevocationEpoch: 2 });
@@ -59,12 +47,7 @@ describe("a server revoke", { timeout: 60_000 }, () => {
       // one per run): the revoked run is not resumed (no handshake, no provider), and the state
       // file stays as the revocation left it.
       const revokedState = await readFile(join(stateDir, "runner-state.json"), "utf8");
-      const relaunched = spawnHandMadeRunner({
-        endpoint: ["--connect-url", server.url],
-        stateDir,
-        ticket: "bootstrap_00000000-0000-4000-8000-0000000000bb",
-        env: { CODEX_HOME: codexHome },
-      });
+      const relaunched = launch({ ticket: "bootstrap_00000000-0000-4000-8000-0000000000bb" });
       expect(await relaunched.closed).toBe(1);
       expect(relaunched.stderr()).toContain("code: ERR_RUNNER_DURABLE_STATE_REVOKED");
       expect(relaunched.stderr()).not.toContain("resuming durable state");

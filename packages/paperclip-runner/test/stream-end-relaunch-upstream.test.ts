@@ -1,10 +1,9 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
-import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { HAND_MADE_TICKET, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
+import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
+import { PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import type { Runner } from "./helpers/hand-made-side-by-side.js";
 import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 import {
@@ -35,17 +34,11 @@ describe("the end's result unacknowledged, the runner killed and relaunched", { 
     "$which runner, $type (redelivered: $redelivered): $lifecycle kept, no provider",
     async ({ which, type, lifecycle, redelivered }) => {
       await withWork(async (work) => {
-        const { cwd, codexHome } = workPaths(work);
-        await mkdir(cwd, { recursive: true });
-        await mkdir(codexHome, { recursive: true });
-        const server = await handMadeServer();
-        const stateDir = join(work, "state");
+        const on = await codexOnHandMadeServer(work);
+        const { codexHome, server, stateDir } = on;
         const launch = (ticket: string) =>
-          spawnHandMadeRunner({
-            endpoint: ["--connect-url", server.url],
-            stateDir,
+          on.launch({
             ticket,
-            env: { CODEX_HOME: codexHome },
             reconnectGraceMs: 10_000,
             ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
           });

@@ -1,11 +1,10 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { codexPrepare, withWork, workPaths } from "./helpers/codex-durable.js";
-import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { durableState, HAND_MADE_TICKET, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
+import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
+import { PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { durableState, HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import { PERSIST_PAUSE_PRELOAD, pausedAt } from "./helpers/persist-pause.js";
 import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 import {
@@ -27,16 +26,9 @@ import {
  * end's result is journalled, before it is sent: the state as the relaunch finds it.
  */
 async function killedAfterJournallingEnd(work: string, type: string, lifecycle: string) {
-  const { cwd, codexHome } = workPaths(work);
-  await mkdir(cwd, { recursive: true });
-  await mkdir(codexHome, { recursive: true });
-  const server = await handMadeServer();
-  const stateDir = join(work, "state");
-  const first = spawnHandMadeRunner({
-    endpoint: ["--connect-url", server.url],
-    stateDir,
+  const { codexHome, server, stateDir, launch } = await codexOnHandMadeServer(work);
+  const first = launch({
     env: {
-      CODEX_HOME: codexHome,
       // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
       NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
       PERSIST_PAUSE_AT: "renamed",
@@ -67,12 +59,7 @@ async function killedAfterJournallingEnd(work: string, type: string, lifecycle: 
     controllerSeq: 3,
     commandType: type,
   });
-  const relaunched = spawnHandMadeRunner({
-    endpoint: ["--connect-url", server.url],
-    stateDir,
-    ticket: RELAUNCH_TICKET,
-    env: { CODEX_HOME: codexHome },
-  });
+  const relaunched = launch({ ticket: RELAUNCH_TICKET });
   const next = await server.nextConnection();
   await next.handshake(RELAUNCH_TICKET);
   return { stateDir, codexHome, pid, end, recorded, relaunched, next };
@@ -148,16 +135,8 @@ describe("a relaunch after a suspension the server acknowledged (the runner exit
 }, () => {
   it("commands sent after the welcome are answered, the run goes on, the old result is not sent again", async () => {
     await withWork(async (work) => {
-      const { cwd, codexHome } = workPaths(work);
-      await mkdir(cwd, { recursive: true });
-      await mkdir(codexHome, { recursive: true });
-      const server = await handMadeServer();
-      const stateDir = join(work, "state");
-      const first = spawnHandMadeRunner({
-        endpoint: ["--connect-url", server.url],
-        stateDir,
-        env: { CODEX_HOME: codexHome },
-      });
+      const { codexHome, server, stateDir, launch } = await codexOnHandMadeServer(work);
+      const first = launch();
       const conn = await server.nextConnection();
       await conn.handshake(HAND_MADE_TICKET);
       conn.welcome();
@@ -173,12 +152,7 @@ describe("a relaunch after a suspension the server acknowledged (the runner exit
         pendingTerminalDelivery: null,
       });
       // Resumed (as the maintenance epoch or a reopened transport does): the commands come after the welcome.
-      const relaunched = spawnHandMadeRunner({
-        endpoint: ["--connect-url", server.url],
-        stateDir,
-        ticket: RELAUNCH_TICKET,
-        env: { CODEX_HOME: codexHome },
-      });
+      const relaunched = launch({ ticket: RELAUNCH_TICKET });
       const next = await server.nextConnection();
       await next.handshake(RELAUNCH_TICKET);
       next.welcome({ pendingCommands: [] });
