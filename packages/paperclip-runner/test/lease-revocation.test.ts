@@ -2,11 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { withWork } from "./helpers/codex-durable.js";
 import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
 import { handMadeServer } from "./helpers/hand-made-prp-server.js";
 import { durableState, HAND_MADE_TICKET, launchRunner } from "./helpers/hand-made-runner.js";
-import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 
 // The server's `revoke` (upstream's runner: "connection capability was revoked"): a revocation
 // epoch above the authenticated one ends the run at once, the provider stopped, the state kept with
@@ -17,14 +16,10 @@ import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 describe("a server revoke", { timeout: 60_000 }, () => {
   it("above the authenticated epoch: the provider is stopped, the state says revoked, exit 0", async () => {
     await withWork(async (work) => {
-      const { server, stateDir, launch } = await codexOnHandMadeServer(work);
+      const { server, stateDir, launch, openSession } = await codexOnHandMadeServer(work);
       const run = launch();
-      const conn = await server.nextConnection();
-      await conn.handshake(HAND_MADE_TICKET);
-      conn.welcome({ connectionLeaseRevocationEpoch: 2 });
-      const opened = await prepareAndOpen(conn, codexPrepare(work));
+      const { conn, opened, pid } = await openSession({ connectionLeaseRevocationEpoch: 2 });
       expect(opened).toMatchObject({ result: { status: "started" } });
-      const pid = (opened as { result: { processId: number } }).result.processId;
       expect(isAlive(pid)).toBe(true);
       conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
       // Sent behind the revoke: never applied.

@@ -1,11 +1,10 @@
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { withWork } from "./helpers/codex-durable.js";
 import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
 import { PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import type { Runner } from "./helpers/hand-made-side-by-side.js";
-import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 import {
   ackEnd,
   providerStarts,
@@ -43,11 +42,7 @@ describe("the end's result unacknowledged, the runner killed and relaunched", { 
             ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
           });
         const first = launch(HAND_MADE_TICKET);
-        const conn = await server.nextConnection();
-        await conn.handshake(HAND_MADE_TICKET);
-        conn.welcome();
-        const opened = await prepareAndOpen(conn, codexPrepare(work));
-        const pid = (opened as { result: { processId: number } }).result.processId;
+        const { conn, pid } = await on.openSession();
         const end = { commandId: "end", controllerSeq: 3, type };
         conn.sendCommand(end);
         await conn.resultOf("end");

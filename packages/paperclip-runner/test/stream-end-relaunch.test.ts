@@ -1,12 +1,11 @@
 import { pathToFileURL } from "node:url";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { codexPrepare, withWork } from "./helpers/codex-durable.js";
+import { withWork } from "./helpers/codex-durable.js";
 import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
 import { PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { durableState, HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
+import { durableState } from "./helpers/hand-made-runner.js";
 import { PERSIST_PAUSE_PRELOAD, pausedAt } from "./helpers/persist-pause.js";
-import { prepareAndOpen } from "./helpers/prepare-and-open.js";
 import {
   ackEnd,
   providerStarts,
@@ -26,7 +25,7 @@ import {
  * end's result is journalled, before it is sent: the state as the relaunch finds it.
  */
 async function killedAfterJournallingEnd(work: string, type: string, lifecycle: string) {
-  const { codexHome, server, stateDir, launch } = await codexOnHandMadeServer(work);
+  const { codexHome, server, stateDir, launch, openSession } = await codexOnHandMadeServer(work);
   const first = launch({
     env: {
       // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
@@ -37,11 +36,7 @@ async function killedAfterJournallingEnd(work: string, type: string, lifecycle: 
       PERSIST_PAUSE_PATTERN: `"lifecycle":"${lifecycle}"`,
     },
   });
-  const conn = await server.nextConnection();
-  await conn.handshake(HAND_MADE_TICKET);
-  conn.welcome();
-  const opened = await prepareAndOpen(conn, codexPrepare(work));
-  const pid = (opened as { result: { processId: number } }).result.processId;
+  const { conn, pid } = await openSession();
   const end = { commandId: "end", controllerSeq: 3, type };
   conn.sendCommand(end);
   await pausedAt(first.child, "renamed");
@@ -135,12 +130,9 @@ describe("a relaunch after a suspension the server acknowledged (the runner exit
 }, () => {
   it("commands sent after the welcome are answered, the run goes on, the old result is not sent again", async () => {
     await withWork(async (work) => {
-      const { codexHome, server, stateDir, launch } = await codexOnHandMadeServer(work);
+      const { codexHome, server, stateDir, launch, openSession } = await codexOnHandMadeServer(work);
       const first = launch();
-      const conn = await server.nextConnection();
-      await conn.handshake(HAND_MADE_TICKET);
-      conn.welcome();
-      await prepareAndOpen(conn, codexPrepare(work));
+      const { conn } = await openSession();
       const suspend = { commandId: "suspend", controllerSeq: 3, type: "runner.suspend" };
       conn.sendCommand(suspend);
       expect(await conn.resultOf("suspend")).toMatchObject({ status: "completed" });
