@@ -1,11 +1,10 @@
-import { pathToFileURL } from "node:url";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { withWork } from "./helpers/codex-durable.js";
 import { codexOnHandMadeServer } from "./helpers/codex-on-hand-made-server.js";
 import { PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { durableState } from "./helpers/hand-made-runner.js";
-import { PERSIST_PAUSE_PRELOAD, pausedAt } from "./helpers/persist-pause.js";
+import { journalledEnd, killedAtJournalWrite } from "./helpers/killed-at-journal-write.js";
 import {
   ackEnd,
   providerStarts,
@@ -25,23 +24,13 @@ import {
  * end's result is journalled, before it is sent: the state as the relaunch finds it.
  */
 async function killedAfterJournallingEnd(work: string, type: string, lifecycle: string) {
-  const { codexHome, server, stateDir, launch, openSession } = await codexOnHandMadeServer(work);
-  const first = launch({
-    env: {
-      // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
-      NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
-      PERSIST_PAUSE_AT: "renamed",
-      PERSIST_PAUSE_FILE: "runner-state.json",
-      // The write that journals the end's result (with the lifecycle it leaves).
-      PERSIST_PAUSE_PATTERN: `"lifecycle":"${lifecycle}"`,
-    },
-  });
-  const { conn, pid } = await openSession();
-  const end = { commandId: "end", controllerSeq: 3, type };
-  conn.sendCommand(end);
-  await pausedAt(first.child, "renamed");
-  first.child.kill("SIGKILL");
-  await first.closed;
+  const {
+    on,
+    conn,
+    pid,
+    command: end,
+  } = await killedAtJournalWrite(work, { commandId: "end", type }, journalledEnd(lifecycle));
+  const { codexHome, server, stateDir, launch } = on;
   // Journalled, never sent: the server has no result for it.
   expect(conn.resultsOf("end")).toEqual([]);
   expect(isAlive(pid)).toBe(false);

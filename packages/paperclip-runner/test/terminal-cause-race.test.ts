@@ -39,13 +39,15 @@ async function reconnectedAfterShutdown() {
 }
 
 describe("the first terminal cause names the lifecycle", () => {
-  it("a revoke while the shutdown is applied: revoked, though the shutdown completes after", async () => {
+  it("a revoke while the shutdown is applied: revoked, though the shutdown completes after, and no fence", async () => {
     const { conn, engine, running, saved } = await shutdownUnderWay();
     conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
     await running;
     engine.finish();
     await engine.commandDone;
-    expect(saved.at(-1)?.lifecycle).toBe("revoked");
+    // No runner delivers the shutdown's result again (a revoked state is never resumed): no delivery is pending.
+    expect(saved.at(-1)).toMatchObject({ lifecycle: "revoked", pendingTerminalDelivery: null });
+    expect(saved.at(-1)?.processedCommands.stop).toMatchObject({ status: "done" });
   });
 
   it("a failure while the shutdown is applied: recoverable_failure, though the shutdown completes after", async () => {

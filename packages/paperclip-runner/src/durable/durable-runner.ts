@@ -9,7 +9,7 @@ import { FirstTerminalCause } from "./state/first-terminal-cause.js";
 import { acknowledgeOutbox, appendToOutbox } from "./state/outbox.js";
 import { StateCommitter } from "./state/state-committer.js";
 import { endStands, type RecordedStreamEnd, redelivers } from "./state/stream-end.js";
-import { withTerminalDeliveryAcked } from "./state/terminal-delivery.js";
+import { withRevokedLifecycle, withTerminalDeliveryAcked } from "./state/terminal-delivery.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
 import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { isLeaseRevoked } from "./transport/lease-revocation.js";
@@ -125,17 +125,15 @@ export class DurableRunner {
       const revoked = isLeaseRevoked(outcome.error);
       const summary = failureSummary(outcome.error);
       // The first terminal cause names the lifecycle: a shutdown already durable keeps its `stopped`.
-      const first = this.terminal.claim("failure");
-      this.committer.update((state) => ({
-        ...state,
-        ...(first
-          ? {
-              lifecycle: revoked ? "revoked" : "recoverable_failure",
-              recoverableFailure: revoked ? null : summary,
-            }
-          : {}),
-        diagnostics: [...state.diagnostics, summary].slice(-MAX_DIAGNOSTICS),
-      }));
+      // Before the first welcome, an end a previous runner recorded still stands: its lifecycle (as
+      // the state was reopened) is kept, and the next relaunch honours it.
+      const first = this.terminal.claim("failure") && this.recordedEnd === null;
+      this.committer.update((state) => {
+        const noted = { ...state, diagnostics: [...state.diagnostics, summary].slice(-MAX_DIAGNOSTICS) };
+        if (!first) return noted;
+        if (revoked) return withRevokedLifecycle(noted);
+        return { ...noted, lifecycle: "recoverable_failure" as const, recoverableFailure: summary };
+      });
       if (!revoked) {
         await this.committer.commit().catch(() => undefined);
         throw outcome.error;

@@ -2,6 +2,7 @@ import { PaperclipError } from "@paperclipai/errors";
 import { executionFailed } from "../../provider/command-outcome.js";
 import { executableProviderKind } from "../../provider/provider-kind.js";
 import type { ServerCommand } from "../state/command-journal.js";
+import { LIFECYCLE_END } from "../state/stream-end.js";
 import type { DurableEngine, EngineReceipt } from "./durable-engine.js";
 
 /** Arrivals kept for an engine not bound yet (the server queues a few commands at once). */
@@ -102,7 +103,9 @@ export class EngineSeam implements DurableEngine {
   }
 
   async beforeCommand(command: ServerCommand): Promise<void> {
-    await this.bindDeferred();
+    // An end of the stream stops the run: the deferred engine is not started (a suspended Codex
+    // session resumed) only to be stopped. Nothing bound, `shutdown` ends the run unbound.
+    if (!LIFECYCLE_END.has(command.type)) await this.bindDeferred();
     await this.bound?.engine.beforeCommand?.(command);
   }
 

@@ -1,4 +1,5 @@
 import type { CommandRecord, DurableState } from "./durable-state.js";
+import { reopenedState } from "./stream-end.js";
 
 /** A command as the server delivers it (the wire form of `paperclip.prp.command.v1`). */
 export interface ServerCommand {
@@ -95,13 +96,14 @@ export function withCommandRecord(state: DurableState, record: CommandRecord): D
 /**
  * Pure: what a restarted runner makes of its predecessor's state. A pending
  * command may or may not have had its effect, so it becomes `indeterminate` with
- * a stored result (replayed on every redelivery) and is never run again.
+ * a stored result (replayed on every redelivery) and is never run again. The
+ * lifecycle is `connecting`, or a recorded end's (`reopenedState`).
  */
 export function recoverDurableState(state: DurableState): {
   readonly state: DurableState;
   readonly indeterminate: readonly string[];
 } {
-  let next: DurableState = { ...state, restarts: state.restarts + 1, lifecycle: "connecting" };
+  let next: DurableState = { ...state, restarts: state.restarts + 1 };
   const indeterminate: string[] = [];
   for (const record of Object.values(state.processedCommands)) {
     if (record.status !== "pending") continue;
@@ -112,5 +114,6 @@ export function recoverDurableState(state: DurableState): {
       result: commandResult(record, "indeterminate", INDETERMINATE_MESSAGE, null),
     });
   }
-  return { state: next, indeterminate };
+  // Its lifecycle and fence read once the journal is recovered (an end replayed as indeterminate stands).
+  return { state: reopenedState(next), indeterminate };
 }

@@ -1,20 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js";
-import { commandResult, recoverDurableState, withCommandRecord } from "./command-journal.js";
+import {
+  commandResult,
+  INDETERMINATE_MESSAGE,
+  recoverDurableState,
+  withCommandRecord,
+} from "./command-journal.js";
 import { type DurableState, initialDurableState } from "./durable-state.js";
-import { endStands, recordedStreamEnd, redelivers } from "./stream-end.js";
+import { endStands, recordedStreamEnd, redelivers, reopenedState } from "./stream-end.js";
 import { withTerminalDeliveryAcked, withTerminalDeliveryPending } from "./terminal-delivery.js";
 
 const base = initialDurableState(TEST_DURABLE_IDENTITY, "v", "d");
 
-/** `state` with the command journalled `done` (its result `status`) or `pending`; an end's delivery pending (fenced). */
+/**
+ * `state` with the command journalled `done` (its result `status`) or `pending`; an end's delivery
+ * pending (fenced) with its result, as `CommandApplier` fences it (a refusal too: read, not trusted).
+ */
 function journalled(
   state: DurableState,
   command: { commandId: string; controllerSeq: number; type: string },
   status: "completed" | "rejected" | "pending",
 ): DurableState {
   const result = status === "pending" ? null : commandResult(command, status, "m", null);
-  const fenced = command.type.startsWith("runner.s") ? withTerminalDeliveryPending(state, command) : state;
+  const fenced =
+    command.type.startsWith("runner.s") && status !== "pending"
+      ? withTerminalDeliveryPending(state, command)
+      : state;
   return withCommandRecord(fenced, {
     ...command,
     fingerprint: "f",
@@ -49,6 +60,17 @@ describe("the end of the stream a journal records", () => {
     expect(recordedStreamEnd(base)).toBeNull();
   });
 
+  it("is an end replayed as indeterminate and fenced as its result was sent (its runner killed before the ack)", () => {
+    const replayed = withTerminalDeliveryPending(
+      recoverDurableState(journalled(base, stop, "pending")).state,
+      stop,
+    );
+    expect(recordedStreamEnd(replayed)).toEqual({
+      ...stop,
+      result: commandResult(stop, "indeterminate", INDETERMINATE_MESSAGE, null),
+    });
+  });
+
   it("is none once its result was acknowledged (the fence cleared), or in a state without the fence", () => {
     const stopped = journalled(base, stop, "completed");
     expect(recordedStreamEnd(withTerminalDeliveryAcked(stopped, "stop"))).toBeNull();
@@ -77,5 +99,21 @@ describe("the end of the stream a journal records", () => {
   it("is redelivered when a pending command names its id", () => {
     expect(redelivers([{ commandId: "stop" }], "stop")).toBe(true);
     expect(redelivers([{ commandId: "other" }, null, "stop"], "stop")).toBe(false);
+  });
+});
+
+describe("a recovered state as a relaunch opens it", () => {
+  it("keeps a recorded end's lifecycle, clears a fence that cannot stand, and is otherwise connecting", () => {
+    const suspended = { ...journalled(base, suspend, "completed"), lifecycle: "suspended" as const };
+    expect(reopenedState({ ...suspended, lifecycle: "recoverable_failure" })).toEqual(suspended);
+    // A command journalled behind the end: the server held the end's result when it sent it.
+    const later = { commandId: "later", controllerSeq: 3, type: "runner.drain" };
+    const behind = journalled(suspended, later, "completed");
+    expect(reopenedState(behind)).toEqual({
+      ...behind,
+      lifecycle: "connecting",
+      pendingTerminalDelivery: null,
+    });
+    expect(reopenedState({ ...base, lifecycle: "ready" })).toEqual(base);
   });
 });

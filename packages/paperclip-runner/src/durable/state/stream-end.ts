@@ -18,17 +18,20 @@ export interface RecordedStreamEnd {
 
 /**
  * Pure: the end of the command stream a previous runner journalled and whose result the server has
- * not acknowledged to it (`pendingTerminalDelivery` names it, the journal's last command, applied:
- * `done`, not refused), or null. A relaunch finds one when its predecessor was killed before the
- * acknowledgement reached it; an end acknowledged (a run suspended cleanly, resumed now) is no
- * longer pending, so the run goes on.
+ * not acknowledged to it (`pendingTerminalDelivery` names it, the journal's last command, its result
+ * journalled and not a refusal), or null. A relaunch finds one when its predecessor was killed
+ * before the acknowledgement reached it; an end acknowledged (a run suspended cleanly, resumed now)
+ * is no longer pending, so the run goes on. The result is `done`'s, or `indeterminate`'s: an end
+ * pending when a runner died is replayed as indeterminate by its relaunch, which fences it as it
+ * sends that result (`CommandApplier.endAgain`); killed before the ack, the next relaunch honours it
+ * alike (a pending end is never fenced: the server has no result for it and redelivers it).
  */
 export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null {
   const fence = state.pendingTerminalDelivery;
   if (fence === null || fence.controllerSeq !== state.lastControllerCommandSeq) return null;
   const last: CommandRecord | undefined = state.processedCommands[fence.commandId];
   if (last === undefined || last.controllerSeq !== fence.controllerSeq) return null;
-  if (!LIFECYCLE_END.has(last.type) || last.status !== "done") return null;
+  if (!LIFECYCLE_END.has(last.type) || last.status === "pending") return null;
   if (last.result === null || last.result.status === "rejected") return null;
   return {
     commandId: last.commandId,
@@ -36,6 +39,20 @@ export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null
     type: last.type,
     result: last.result,
   };
+}
+
+/**
+ * Pure: a recovered state as a relaunch opens it, before its first welcome. A recorded end keeps
+ * the lifecycle it left (`stopped`, `suspended`): a relaunch killed or failing before the welcome
+ * decides leaves it as it found it, not `connecting` or a failure over an end still to deliver.
+ * Any other fence is cleared: it names an end the server has moved past (a command was journalled
+ * behind it, which the server sends only once it holds the end's result), and nothing would clear
+ * it later. Otherwise the run is `connecting`.
+ */
+export function reopenedState(state: DurableState): DurableState {
+  const end = recordedStreamEnd(state);
+  if (end !== null) return { ...state, lifecycle: streamEndLifecycle(end.type) };
+  return { ...state, lifecycle: "connecting", pendingTerminalDelivery: null };
 }
 
 /**

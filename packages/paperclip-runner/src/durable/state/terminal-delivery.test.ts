@@ -3,6 +3,7 @@ import { TEST_DURABLE_IDENTITY } from "../../../test/helpers/durable-identity.js
 import { initialDurableState } from "./durable-state.js";
 import {
   readTerminalDelivery,
+  withRevokedLifecycle,
   withTerminalDeliveryAcked,
   withTerminalDeliveryPending,
 } from "./terminal-delivery.js";
@@ -28,6 +29,21 @@ describe("the terminal delivery fence", () => {
     expect(withTerminalDeliveryAcked(fenced, "suspend").pendingTerminalDelivery).toBeNull();
     expect(withTerminalDeliveryAcked(fenced, "other")).toBe(fenced);
     expect(withTerminalDeliveryAcked(base, "suspend")).toBe(base);
+  });
+
+  it("is not kept under a revocation that ended the run first", () => {
+    const revoked = withRevokedLifecycle({
+      ...withTerminalDeliveryPending(base, suspend),
+      lifecycle: "ready",
+      recoverableFailure: "earlier",
+    });
+    expect(revoked).toMatchObject({
+      lifecycle: "revoked",
+      recoverableFailure: null,
+      pendingTerminalDelivery: null,
+    });
+    // The end's result journalled after the revocation: no fence either.
+    expect(withTerminalDeliveryPending(revoked, suspend)).toBe(revoked);
   });
 
   it("reads absent or null as none, the fence as itself, and refuses anything else", () => {

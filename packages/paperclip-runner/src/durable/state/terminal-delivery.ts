@@ -13,11 +13,15 @@ export interface PendingTerminalDelivery {
   readonly lifecycle: "suspended" | "stopped";
 }
 
-/** Pure: the state with `end`'s delivery pending (its result journalled in the same write). */
+/**
+ * Pure: the state with `end`'s delivery pending (its result journalled in the same write); a
+ * revoked state as it is (`withRevokedLifecycle`: the end completing after the revocation).
+ */
 export function withTerminalDeliveryPending(
   state: DurableState,
   end: { readonly commandId: string; readonly controllerSeq: number; readonly type: string },
 ): DurableState {
+  if (state.lifecycle === "revoked") return state;
   const lifecycle = end.type === "runner.suspend" ? "suspended" : "stopped";
   return {
     ...state,
@@ -34,6 +38,19 @@ export function withTerminalDeliveryPending(
 export function withTerminalDeliveryAcked(state: DurableState, commandId: unknown): DurableState {
   if (state.pendingTerminalDelivery?.commandId !== commandId) return state;
   return { ...state, pendingTerminalDelivery: null };
+}
+
+/**
+ * Pure: the state of a run whose lease was revoked before the end of the stream claimed its
+ * lifecycle: `revoked`, and no delivery pending. The revocation ended the run, not the end, and a
+ * revoked state is never resumed (`refuseRevokedState`; upstream's runner exits at once on one), so
+ * no runner would deliver that end's result: a fence would name a delivery nobody makes, its
+ * lifecycle contradicting the state's. The server (2026.916.1) reads none either way: its
+ * quiescent recovery skips a lifecycle other than `ready`/`suspended`, and its maintenance settle
+ * refuses a fenced state and never sees a revoked one settle.
+ */
+export function withRevokedLifecycle(state: DurableState): DurableState {
+  return { ...state, lifecycle: "revoked", recoverableFailure: null, pendingTerminalDelivery: null };
 }
 
 /**

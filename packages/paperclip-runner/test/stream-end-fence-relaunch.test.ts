@@ -1,0 +1,151 @@
+import { isAlive } from "@paperclipai/test-support";
+import { describe, expect, it } from "vitest";
+import { withWork } from "./helpers/codex-durable.js";
+import { PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { durableState } from "./helpers/hand-made-runner.js";
+import {
+  journalledDone,
+  journalledEnd,
+  journalledPending,
+  killedAtJournalWrite,
+} from "./helpers/killed-at-journal-write.js";
+import { ackEnd, providerStarts, RELAUNCH_TICKET, sentResults } from "./helpers/stream-end-relaunch.js";
+
+// The fence (`pendingTerminalDelivery`) across relaunches it was not written for: an end replayed
+// as `indeterminate`, a command journalled behind the end, a relaunch that fails before its
+// welcome, and a welcome that ends the run again. The built bin against the hand-made server, on
+// loopback, with the fake Codex app-server; every runner ended by SIGKILL or by the server.
+
+const SHUTDOWN = { commandId: "end", type: "runner.shutdown" } as const;
+const SUSPEND = { commandId: "end", type: "runner.suspend" } as const;
+
+describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, () => {
+  it("an end replayed as indeterminate, its result unacknowledged: the next relaunch honours it", async () => {
+    await withWork(async (work) => {
+      // Killed with the shutdown pending: its relaunch replays it as indeterminate.
+      const { on, pid, command: end } = await killedAtJournalWrite(work, SHUTDOWN, journalledPending("end"));
+      const replaying = on.launch({ ticket: RELAUNCH_TICKET });
+      const conn = await on.server.nextConnection();
+      await conn.handshake(RELAUNCH_TICKET);
+      conn.welcome({ pendingCommands: [PeerConnection.command(end)] });
+      expect(await conn.resultOf("end")).toMatchObject({ status: "indeterminate" });
+      const [replayed] = sentResults(conn, "end");
+      // Killed once that result is sent, before its ack: the fence names the indeterminate end.
+      replaying.child.kill("SIGKILL");
+      await replaying.closed;
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "stopped",
+        pendingTerminalDelivery: { commandId: "end", controllerSeq: 3, lifecycle: "stopped" },
+      });
+      const startsBefore = await providerStarts(on.codexHome);
+      expect(startsBefore[0]).toBe(pid);
+
+      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
+      const next = await on.server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      // The server holds the result (the ack was lost): nothing redelivered.
+      next.welcome({ pendingCommands: [] });
+      // A command behind the end: answered once the end is (commands are handled in order).
+      next.sendCommand({ commandId: "drain", controllerSeq: 4, type: "runner.drain" });
+      expect(await next.resultOf("drain")).toMatchObject({ status: "completed" });
+      expect(sentResults(next, "end")).toEqual([replayed]);
+      expect((await durableState(on.stateDir)).lifecycle).toBe("stopped");
+      ackEnd(next, end);
+      expect(await relaunched.closed).toBe(0);
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "stopped",
+        pendingTerminalDelivery: null,
+      });
+      // The last relaunch started no provider.
+      expect(await providerStarts(on.codexHome)).toEqual(startsBefore);
+    });
+  });
+
+  it("a command journalled behind a fenced end: the relaunch goes on and clears the fence", async () => {
+    await withWork(async (work) => {
+      // The server sent a command after the suspend's result (it holds it), its ack lost.
+      const { on } = await killedAtJournalWrite(work, SUSPEND, journalledDone("drain"), async (conn) => {
+        await conn.resultOf("end");
+        conn.sendCommand({ commandId: "drain", controllerSeq: 4, type: "runner.drain" });
+      });
+      expect((await durableState(on.stateDir)).pendingTerminalDelivery).toMatchObject({ commandId: "end" });
+      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
+      const next = await on.server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      next.welcome({ pendingCommands: [] });
+      next.sendCommand({ commandId: "probe", controllerSeq: 5, type: "runner.drain" });
+      expect(await next.resultOf("probe")).toMatchObject({ status: "completed" });
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "ready",
+        pendingTerminalDelivery: null,
+      });
+      const stop = { commandId: "stop", controllerSeq: 6, type: "runner.shutdown" };
+      next.sendCommand(stop);
+      expect(await next.resultOf("stop")).toMatchObject({ status: "completed" });
+      ackEnd(next, stop);
+      expect(await relaunched.closed).toBe(0);
+    });
+  });
+
+  it("relaunches that fail before their welcome keep a fenced suspend's lifecycle and fence", async () => {
+    await withWork(async (work) => {
+      const { on, pid, command: end } = await killedAtJournalWrite(work, SUSPEND, journalledEnd("suspended"));
+      const fenced = (await durableState(on.stateDir)).pendingTerminalDelivery;
+      expect(fenced).toMatchObject({ commandId: "end", lifecycle: "suspended" });
+      // Killed once its recovered state is written back (the handshake waits for it).
+      const killed = on.launch({ ticket: RELAUNCH_TICKET });
+      await (await on.server.nextConnection()).handshake(RELAUNCH_TICKET);
+      killed.child.kill("SIGKILL");
+      await killed.closed;
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "suspended",
+        pendingTerminalDelivery: fenced,
+      });
+      // Refused by the runner at its first frame: the run fails, the state kept for the next one.
+      const refused = on.launch({ ticket: RELAUNCH_TICKET });
+      const bad = await on.server.nextConnection();
+      await bad.handshake(RELAUNCH_TICKET);
+      bad.sendRaw("not a sealed frame");
+      expect(await refused.closed).not.toBe(0);
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "suspended",
+        recoverableFailure: null,
+        pendingTerminalDelivery: fenced,
+      });
+      // The next relaunch still honours the suspend.
+      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
+      const next = await on.server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      next.welcome({ pendingCommands: [] });
+      expect(await next.resultOf("end")).toMatchObject({ status: "completed" });
+      ackEnd(next, end);
+      expect(await relaunched.closed).toBe(0);
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "suspended",
+        pendingTerminalDelivery: null,
+      });
+      expect(await providerStarts(on.codexHome)).toEqual([pid]);
+    });
+  });
+
+  it("a welcome bringing runner.shutdown after a fenced suspend: stopped, the provider not resumed", async () => {
+    await withWork(async (work) => {
+      const { on, pid } = await killedAtJournalWrite(work, SUSPEND, journalledEnd("suspended"));
+      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
+      const next = await on.server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      const stop = { commandId: "stop", controllerSeq: 4, type: "runner.shutdown" };
+      next.welcome({ pendingCommands: [PeerConnection.command(stop)] });
+      expect(await next.resultOf("stop")).toMatchObject({ status: "completed" });
+      ackEnd(next, stop);
+      expect(await relaunched.closed).toBe(0);
+      expect(sentResults(next, "end")).toEqual([]);
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "stopped",
+        pendingTerminalDelivery: null,
+      });
+      expect(await providerStarts(on.codexHome)).toEqual([pid]);
+      expect(isAlive(pid)).toBe(false);
+    });
+  });
+});
