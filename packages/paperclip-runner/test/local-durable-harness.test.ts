@@ -1,21 +1,12 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive, readCommandLine, tempDirForTest } from "@paperclipai/test-support";
+import { isAlive, tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { deafHarnessArgs } from "./helpers/deaf-harness.js";
+import { watchdogsOf } from "./helpers/harness-watchdogs.js";
 import { Controller, goneWithin } from "./local-controller.js";
 
 // A SIGKILLed daemon with --state-dir never leaves its harness running: its group goes down
 // with the daemon, and a harness left behind by a dead daemon is killed before the resume.
-
-/** The daemon's harness watchdogs: its children running the watchdog shell. */
-function watchdogsOf(daemon: number): number[] {
-  const children = readFileSync(`/proc/${daemon}/task/${daemon}/children`, "utf8")
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  return children.map(Number).filter((pid) => readCommandLine(pid)?.includes("paperclip-harness-watchdog"));
-}
 
 // Real processes on a busy 2-core CI machine: far more than vitest's 5 s default.
 describe("the harness of a daemon with --state-dir", { timeout: 60_000 }, () => {

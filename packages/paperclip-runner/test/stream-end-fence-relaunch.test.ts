@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { withWork } from "./helpers/codex-durable.js";
@@ -9,7 +11,13 @@ import {
   journalledPending,
   killedAtJournalWrite,
 } from "./helpers/killed-at-journal-write.js";
-import { ackEnd, providerStarts, RELAUNCH_TICKET, sentResults } from "./helpers/stream-end-relaunch.js";
+import {
+  ackEnd,
+  providerRequestParams,
+  providerStarts,
+  RELAUNCH_TICKET,
+  sentResults,
+} from "./helpers/stream-end-relaunch.js";
 
 // The fence (`pendingTerminalDelivery`) across relaunches it was not written for: an end replayed
 // as `indeterminate`, a command journalled behind the end, a relaunch that fails before its
@@ -148,4 +156,62 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
       expect(isAlive(pid)).toBe(false);
     });
   });
+
+  it("a welcome bringing runner.suspend after a fenced suspend: suspended, nothing started, the thread resumed later", async () => {
+    await withWork(async (work) => {
+      const { on, pid } = await killedAtJournalWrite(work, SUSPEND, journalledEnd("suspended"));
+      const { threadId } = await providerState(on.stateDir);
+      expect(threadId).toEqual(expect.any(String));
+      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
+      const next = await on.server.nextConnection();
+      await next.handshake(RELAUNCH_TICKET);
+      const again = { commandId: "again", controllerSeq: 4, type: "runner.suspend" };
+      next.welcome({ pendingCommands: [PeerConnection.command(again)] });
+      expect(await next.resultOf("again")).toMatchObject({ status: "completed" });
+      ackEnd(next, again);
+      expect(await relaunched.closed).toBe(0);
+      expect(sentResults(next, "end")).toEqual([]);
+      expect(await durableState(on.stateDir)).toMatchObject({
+        lifecycle: "suspended",
+        pendingTerminalDelivery: null,
+      });
+      expect(await providerStarts(on.codexHome)).toEqual([pid]);
+      expect(await providerState(on.stateDir)).toMatchObject({ threadId, activeProviderTurnId: null });
+
+      // A clean relaunch (the suspend acknowledged) resumes the same thread and runs a turn on it.
+      const resumed = on.launch({ ticket: RELAUNCH_TICKET });
+      const last = await on.server.nextConnection();
+      await last.handshake(RELAUNCH_TICKET);
+      last.welcome({ pendingCommands: [] });
+      last.sendCommand({ commandId: "probe", controllerSeq: 5, type: "runner.drain" });
+      expect(await last.resultOf("probe")).toMatchObject({ status: "completed" });
+      last.sendCommand({
+        commandId: "turn",
+        controllerSeq: 6,
+        type: "turn.start",
+        payload: { text: "plain" },
+      });
+      expect(await last.resultOf("turn")).toMatchObject({ status: "completed" });
+      expect(await providerRequestParams(on.codexHome, "thread/resume")).toEqual([
+        expect.objectContaining({ threadId }),
+      ]);
+      expect(await providerRequestParams(on.codexHome, "turn/start")).toEqual([
+        expect.objectContaining({ threadId }),
+      ]);
+      const stop = { commandId: "stop", controllerSeq: 7, type: "runner.shutdown" };
+      last.sendCommand(stop);
+      expect(await last.resultOf("stop")).toMatchObject({ status: "completed" });
+      ackEnd(last, stop);
+      expect(await resumed.closed).toBe(0);
+      expect((await providerStarts(on.codexHome)).map(isAlive)).toEqual([false, false]);
+    });
+  });
 });
+
+/** `codex-provider-state.json` as the server reads it. */
+async function providerState(stateDir: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(join(stateDir, "codex-provider-state.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
+}

@@ -2,7 +2,7 @@ import type { DurableEngine, EngineEvent, EngineReceipt } from "../durable/engin
 import type { ServerCommand } from "../durable/state/command-journal.js";
 import { applyCodexCommand, commandSubject } from "./codex-command-dispatch.js";
 import type { CodexProviderState } from "./codex-provider-state.js";
-import { recoverProviderSession } from "./codex-recovery.js";
+import { reapDeadRunner, recoverProviderSession } from "./codex-recovery.js";
 import type { SessionDeps } from "./codex-session.js";
 import { type CommandOutcome, failedOutcome } from "./command-outcome.js";
 import { DrainMarks } from "./drain-answer.js";
@@ -159,6 +159,13 @@ export class CodexExecutor implements DurableEngine {
   shutdown(): void {
     this.heldStartup.stop();
     void this.ctx.run(async () => {
+      // A restarted runner ended before any command reached the executor (an end replayed, or
+      // honoured unbound): the session is not resumed only to be stopped, but the dead runner's
+      // provider is stopped and its settled turn's lost events committed all the same.
+      if (this.recoveryPending) {
+        this.recoveryPending = false;
+        await reapDeadRunner(this.ctx);
+      }
       await discardPrewarmed(this.ctx);
       await this.ctx.session?.stop();
       this.ctx.session = null;

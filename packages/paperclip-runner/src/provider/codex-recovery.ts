@@ -11,6 +11,18 @@ import { commitSettlement, settleTurn } from "./turn-settlement.js";
 const RESUMABLE: ReadonlySet<string> = new Set(["session_open", "turn_active", "provider_exited"]);
 
 /**
+ * What a restart owes the dead runner before anything else, whether the session is resumed or
+ * the run ends unresumed: its provider's group stopped (a runner killed with its watchdog leaves it
+ * running), then the terminal events of a turn it settled and saved, lost with it, committed.
+ * Starts no provider.
+ */
+export async function reapDeadRunner(ctx: ExecutorContext): Promise<void> {
+  const stale = providerProcessOf(ctx.state());
+  if (stale !== null) killStaleProcessGroup(stale);
+  await commitSettlement(ctx);
+}
+
+/**
  * A restart, on the server's first command: the dead runner's provider is
  * stopped, the terminal events of a turn it had settled but not committed are
  * committed, an open session resumes its exact thread, and the turn it had
@@ -31,10 +43,7 @@ export async function recoverProviderSession(
   command: StartupContext["command"],
 ): Promise<ProviderEvent[]> {
   const state = ctx.state();
-  const stale = providerProcessOf(state);
-  if (stale !== null) killStaleProcessGroup(stale);
-  // A turn the dead runner ended and saved, its terminal events lost with it, ends first.
-  await commitSettlement(ctx);
+  await reapDeadRunner(ctx);
   await ctx.emit({
     eventType: "runner.reconciled",
     priority: 0,

@@ -11,7 +11,8 @@ type LaunchOptions = Omit<Parameters<typeof spawnHandMadeRunner>[0], "endpoint" 
  * A run's work for the fake Codex app-server (its cwd and `CODEX_HOME` made), the hand-made
  * server, `launch`, which starts a runner on both over one state directory (its `env` added to
  * `CODEX_HOME`), and `openSession`, which takes the runner's next connection through the ticket's
- * handshake, a welcome (with `welcome`'s fields), `run.prepare` and `session.open`.
+ * handshake, a welcome (with `welcome`'s fields), `run.prepare` (`prepare`, the fake's by default) and
+ * `session.open`.
  */
 export async function codexOnHandMadeServer(work: string) {
   const { cwd, codexHome } = workPaths(work);
@@ -26,11 +27,11 @@ export async function codexOnHandMadeServer(work: string) {
       stateDir,
       env: { CODEX_HOME: codexHome, ...options.env },
     });
-  const openSession = async (welcome: Record<string, unknown> = {}) => {
+  const openSession = async (welcome: Record<string, unknown> = {}, prepare = codexPrepare(work)) => {
     const conn = await server.nextConnection();
     await conn.handshake(HAND_MADE_TICKET);
     conn.welcome(welcome);
-    const opened = await prepareAndOpen(conn, codexPrepare(work));
+    const opened = await prepareAndOpen(conn, prepare);
     const pid = (opened as { result: { processId: number } }).result.processId;
     return { conn, opened, pid };
   };

@@ -23,6 +23,7 @@
 // "exit-after-resume" (exits just after answering each thread/resume), "fail-resume" (refuses every thread/resume),
 // "fail-first-resume" (the first thread/resume any fake of this Codex home is sent is refused, the next answered),
 // "late-resume-usage" (replays a resumed thread's usage snapshot only after answering the next turn/start),
+// "outlive-runner" (does not exit when its stdin ends, its runner gone),
 // and those of fake-codex-hostile-start.mjs (hostile answers to initialize and thread/start).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -347,4 +348,6 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (result.error !== undefined) send({ id: message.id, error: result.error });
   else send({ id: message.id, result });
 });
-process.stdin.on("end", () => process.exit(0));
+// "outlive-runner" stays up once its stdin ends: a provider that does not notice its runner is gone.
+if (mode === "outlive-runner") setInterval(() => undefined, 60_000);
+else process.stdin.on("end", () => process.exit(0));

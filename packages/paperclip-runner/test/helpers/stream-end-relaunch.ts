@@ -22,6 +22,23 @@ export async function providerStarts(codexHome: string): Promise<number[]> {
     .map((record) => record.pid);
 }
 
+/** The params of every `method` request the fake app-servers under `codexHome` received, in order (from its log). */
+export async function providerRequestParams(
+  codexHome: string,
+  method: string,
+): Promise<Record<string, unknown>[]> {
+  const log = await readFile(join(codexHome, "log.jsonl"), "utf8");
+  return log
+    .split("\n")
+    .filter((line) => line !== "")
+    .map(
+      (line) =>
+        JSON.parse(line) as { kind: string; message?: { method?: string; params?: Record<string, unknown> } },
+    )
+    .filter((record) => record.kind === "received" && record.message?.method === method)
+    .map((record) => record.message?.params ?? {});
+}
+
 /**
  * The `command_result`s of `commandId` received on `conn`, as JSON text with their keys in the
  * order they were sent (a result sent again must be the same bytes).

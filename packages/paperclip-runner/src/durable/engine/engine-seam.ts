@@ -64,7 +64,8 @@ export class EngineSeam implements DurableEngine {
   /** Binds the deferred recovered engine for a command (once; never after a shutdown). */
   private bindDeferred(): Promise<void> {
     const { recovered, deferRecovered } = this.deps;
-    if (recovered === null || deferRecovered !== true || this.ended) return Promise.resolve();
+    if (recovered === null || deferRecovered !== true || this.ended || this.bound !== null)
+      return Promise.resolve();
     this.deferredBinding ??= this.bindRecovered(recovered);
     return this.deferredBinding;
   }
@@ -104,7 +105,8 @@ export class EngineSeam implements DurableEngine {
 
   async beforeCommand(command: ServerCommand): Promise<void> {
     // An end of the stream stops the run: the deferred engine is not started (a suspended Codex
-    // session resumed) only to be stopped. Nothing bound, `shutdown` ends the run unbound.
+    // session resumed) only to be stopped. Nothing bound, `shutdown` ends the run unbound (a
+    // recovered provider's executor bound for its shutdown alone).
     if (!LIFECYCLE_END.has(command.type)) await this.bindDeferred();
     await this.bound?.engine.beforeCommand?.(command);
   }
@@ -138,6 +140,12 @@ export class EngineSeam implements DurableEngine {
         },
       );
       return;
+    }
+    if (this.bound === null && this.deps.recovered === "provider" && this.deps.deferRecovered === true) {
+      // A recovered provider run ended unbound (its recorded end honoured, or an end the welcome
+      // brought): its executor is bound only to be shut down, which resumes nothing and starts no
+      // provider, but stops the dead runner's and commits a settled turn's lost events.
+      this.bind(this.deps.provider());
     }
     if (this.bound === null) {
       this.ended = true;

@@ -106,6 +106,19 @@ describe("a recovered state as a relaunch opens it", () => {
   it("keeps a recorded end's lifecycle, clears a fence that cannot stand, and is otherwise connecting", () => {
     const suspended = { ...journalled(base, suspend, "completed"), lifecycle: "suspended" as const };
     expect(reopenedState({ ...suspended, lifecycle: "recoverable_failure" })).toEqual(suspended);
+    // A runner failed while a shutdown was applied, the shutdown completing after: the end stands,
+    // and the failure is no longer the run's (its summary stays in the diagnostics).
+    const failedThenStopped = {
+      ...journalled(base, stop, "completed"),
+      lifecycle: "recoverable_failure" as const,
+      recoverableFailure: "ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: gone",
+      diagnostics: ["ERR_RUNNER_DURABLE_RECONNECT_DEADLINE: gone"],
+    };
+    expect(reopenedState(failedThenStopped)).toEqual({
+      ...failedThenStopped,
+      lifecycle: "stopped",
+      recoverableFailure: null,
+    });
     // A command journalled behind the end: the server held the end's result when it sent it.
     const later = { commandId: "later", controllerSeq: 3, type: "runner.drain" };
     const behind = journalled(suspended, later, "completed");

@@ -45,13 +45,16 @@ export function recordedStreamEnd(state: DurableState): RecordedStreamEnd | null
  * Pure: a recovered state as a relaunch opens it, before its first welcome. A recorded end keeps
  * the lifecycle it left (`stopped`, `suspended`): a relaunch killed or failing before the welcome
  * decides leaves it as it found it, not `connecting` or a failure over an end still to deliver.
+ * A failure recorded before the end completed (a runner failing while a shutdown was applied) is
+ * no longer the run's: `recoverableFailure` cleared (its summary stays in `diagnostics`), as no
+ * welcome clears it under a standing end.
  * Any other fence is cleared: it names an end the server has moved past (a command was journalled
  * behind it, which the server sends only once it holds the end's result), and nothing would clear
  * it later. Otherwise the run is `connecting`.
  */
 export function reopenedState(state: DurableState): DurableState {
   const end = recordedStreamEnd(state);
-  if (end !== null) return { ...state, lifecycle: streamEndLifecycle(end.type) };
+  if (end !== null) return { ...state, lifecycle: streamEndLifecycle(end.type), recoverableFailure: null };
   return { ...state, lifecycle: "connecting", pendingTerminalDelivery: null };
 }
 
