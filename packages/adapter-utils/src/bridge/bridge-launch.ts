@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-read-paths.js";
+import type { RealPath } from "../bwrap/resolve-bind-sources.js";
 import { SANDBOX_PROXY_PORT } from "../bwrap/system-paths.js";
 import {
   type BridgeChoice,
@@ -24,8 +25,8 @@ export async function selectBridge(networkBridge: unknown, env = process.env): P
  * for the Node bridge; nothing for the native one, which is bound into the run's
  * own directory (`bridgeCommand`), so no host path leads to it.
  */
-export function bridgeReadPaths(choice: BridgeChoice): ProgramReadPaths | null {
-  return choice.kind === "native" ? null : executableReadPaths(process.execPath);
+export function bridgeReadPaths(choice: BridgeChoice, realPath?: RealPath): ProgramReadPaths | null {
+  return choice.kind === "native" ? null : executableReadPaths(process.execPath, realPath);
 }
 
 /** The native bridge binary, or `null` when it cannot be used here (probed once per process). */

@@ -1,7 +1,7 @@
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { nearestPackageRoot } from "../package-root.js";
 import { procLinkOnPath } from "./proc-link.js";
+import { type RealPath, realPathOf } from "./resolve-bind-sources.js";
 import { isSharedPlace, programPackageRoot, sharedPlaces } from "./shared-places.js";
 
 /** What one program needs readable to start, and where it really lives. */
@@ -21,14 +21,11 @@ export interface ProgramReadPaths {
  * whose package root would be shown, while the sandbox runs the file the link names
  * there, in the workspace.
  */
-export function executableReadPaths(executable: string): ProgramReadPaths {
+export function executableReadPaths(executable: string, realPath: RealPath = realPathOf): ProgramReadPaths {
   if (procLinkOnPath(executable) !== null) return { programDir: path.dirname(executable), paths: [] };
-  let real = executable;
-  try {
-    real = realpathSync.native(executable);
-  } catch {}
+  const real = realPath(executable);
   const programDir = path.dirname(real);
-  const places = sharedPlaces();
+  const places = sharedPlaces(process.env, realPath);
   // A program directly in `/`, `~` or `/tmp` gets its file, not everything beside it.
   const shown = (dir: string, file: string) => (isSharedPlace(dir, places) ? file : dir);
   return {

@@ -71,9 +71,14 @@ function covers(above: string, dest: string): boolean {
   return above === dest || above === "/" || dest.startsWith(`${above}/`);
 }
 
-/** The binds `args` (bwrap options, up to `--` or the end) leaves in sight, in argv order. */
-export function finalBinds(args: readonly string[]): FinalBind[] {
-  const mounts: { bind: FinalBind | null; dest: string }[] = [];
+interface ArgvMount {
+  readonly bind: FinalBind | null;
+  readonly dest: string;
+}
+
+/** Every mount of `args` (bwrap options, up to `--` or the end), in argv order. */
+function argvMounts(args: readonly string[]): ArgvMount[] {
+  const mounts: ArgvMount[] = [];
   for (let at = 0; at < args.length && args[at] !== "--"; ) {
     const option = args[at] as string;
     if (BIND_OPTIONS.has(option)) {
@@ -92,6 +97,17 @@ export function finalBinds(args: readonly string[]): FinalBind[] {
       at += count + 1;
     }
   }
+  return mounts;
+}
+
+/** The destination of every mount of `args`, in argv order (pure). */
+export function mountDestinations(args: readonly string[]): string[] {
+  return argvMounts(args).map((mount) => mount.dest);
+}
+
+/** The binds `args` (bwrap options, up to `--` or the end) leaves in sight, in argv order. */
+export function finalBinds(args: readonly string[]): FinalBind[] {
+  const mounts = argvMounts(args);
   return mounts.flatMap((mount, index) =>
     mount.bind && !mounts.slice(index + 1).some((later) => covers(later.dest, mount.dest))
       ? [mount.bind]

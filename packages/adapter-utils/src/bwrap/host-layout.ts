@@ -28,7 +28,9 @@ export function kindOf(layout: HostLayout, candidate: string): HostPathKind {
 
 function inspectPath(candidate: string): HostPathKind {
   try {
-    const stats = lstatSync(candidate);
+    // A missing path is common (a socket root never made): no thrown error, which costs microseconds.
+    const stats = lstatSync(candidate, { throwIfNoEntry: false });
+    if (stats === undefined) return MISSING;
     if (stats.isSymbolicLink()) {
       let resolved: string | null = null;
       try {

@@ -35,7 +35,7 @@ describe("buildNetworkOnlyScopeArgs and the resolver files", () => {
       withFiles.set("/etc/resolv.conf", resolv);
       const { args } = buildNetworkOnlyScopeArgs(plan({ layout: withFiles }));
       const text = args.join(" ");
-      expect(args.slice(13, 16)).toEqual(["--ro-bind", "/etc/hosts", "/etc/hosts"]);
+      expect(args.slice(10, 13)).toEqual(["--ro-bind", "/etc/hosts", "/etc/hosts"]);
       if (bind) expect(text).toContain(`--ro-bind /etc/hosts /etc/hosts ${bind} --bind`);
       else expect(args.filter((arg) => arg.includes("resolv"))).toEqual([]);
     },
@@ -64,7 +64,7 @@ describe("buildNetworkOnlyScopeArgs and the resolver files", () => {
     ["a dangling link", { kind: "symlink", target: "nowhere", resolved: null } as HostPathKind],
   ])("shows a root runner all of /etc read-only, /etc/resolv.conf as %s", (_, resolv) => {
     const { args } = buildNetworkOnlyScopeArgs(plan({ layout: rootLayout(resolv), runnerIsRoot: true }));
-    expect(args.slice(13, 16)).toEqual(["--ro-bind", "/etc", "/etc"]);
+    expect(args.slice(10, 13)).toEqual(["--ro-bind", "/etc", "/etc"]);
     // Nothing in /etc is bound again: the links are protected with the directory.
     expect(args.filter((arg) => arg.startsWith("/etc/"))).toEqual([]);
     expect(args.indexOf("/etc")).toBeLessThan(args.indexOf("/tmp"));
@@ -78,7 +78,7 @@ describe("buildNetworkOnlyScopeArgs and the resolver files", () => {
     };
     const { args } = buildNetworkOnlyScopeArgs(plan({ layout: rootLayout(resolv), runnerIsRoot: true }));
     // The host tree is writable to it: `mv /var/lib/resolvconf` would take the read-only file along.
-    expect(args.slice(13, 28).join(" ")).toBe(
+    expect(args.slice(10, 25).join(" ")).toBe(
       "--ro-bind /etc /etc --bind /var /var --bind /var/lib /var/lib --bind /var/lib/resolvconf /var/lib/resolvconf --ro-bind /var/lib/resolvconf/resolv.conf /var/lib/resolvconf/resolv.conf",
     );
   });
@@ -87,7 +87,7 @@ describe("buildNetworkOnlyScopeArgs and the resolver files", () => {
     const withFiles = new Map(layout);
     withFiles.set("/etc/hosts", { kind: "file", real: "/var/lib/etc/hosts" });
     const { args } = buildNetworkOnlyScopeArgs(plan({ layout: withFiles }));
-    expect(args.slice(13, 16)).toEqual(["--ro-bind", "/var/lib/etc/hosts", "/var/lib/etc/hosts"]);
+    expect(args.slice(10, 13)).toEqual(["--ro-bind", "/var/lib/etc/hosts", "/var/lib/etc/hosts"]);
     expect(args).not.toContain("/var/lib");
   });
 
@@ -171,7 +171,7 @@ describe("buildNetworkOnlyScopeArgs and the resolver files", () => {
     linked.set("/etc", { kind: "symlink", target: "private/etc", resolved: "/private/etc" });
     linked.set("/etc/hosts", { kind: "file", real: "/private/etc/hosts" });
     const { args } = buildNetworkOnlyScopeArgs(plan({ layout: linked, runnerIsRoot: true }));
-    expect(args.slice(13, 25).join(" ")).toBe(
+    expect(args.slice(10, 22).join(" ")).toBe(
       [
         "--bind /private /private --bind /private/etc /private/etc",
         "--ro-bind /private/etc/hosts /private/etc/hosts --ro-bind /private/etc/resolv.conf /private/etc/resolv.conf",

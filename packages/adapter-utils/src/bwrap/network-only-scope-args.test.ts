@@ -38,7 +38,28 @@ describe("buildNetworkOnlyScopeArgs", () => {
     const { args } = buildNetworkOnlyScopeArgs(plan());
     expect(args.slice(0, 7)).toEqual(["--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]);
     expect(args).not.toContain("--tmpfs");
+    expect(args.slice(7, 10)).toEqual(["--ro-bind", "/proc/sys", "/proc/sys"]);
+  });
+
+  it("binds /sys read-only after the other mounts but /proc/1 and the proxy's, so fewer table reads list its submounts", () => {
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({ initMask: "/shim", proxyMount: { source: `${PRIVATE}/s`, dest: "/tmp/p" } }),
+    );
+    expect(args.slice(-9)).toEqual([
+      ...["--ro-bind", "/sys", "/sys"],
+      ...["--ro-bind", "/shim", "/proc/1"],
+      ...["--ro-bind", `${PRIVATE}/s`, "/tmp/p"],
+    ]);
+    expect(args.filter((arg) => arg === "/sys")).toHaveLength(2);
+  });
+
+  it("keeps /sys right after /proc/sys when a later mount lies in it, so that mount stays on top", () => {
+    const sysLayout: HostLayout = new Map([...layout, ["/sys/run", dir]]);
+    const { args } = buildNetworkOnlyScopeArgs(
+      plan({ layout: sysLayout, maskedPaths: ["/tmp", "/run", "/sys/run"] }),
+    );
     expect(args.slice(7, 13)).toEqual(["--ro-bind", "/proc/sys", "/proc/sys", "--ro-bind", "/sys", "/sys"]);
+    expect(args.indexOf("/sys/run")).toBeGreaterThan(13);
   });
 
   it("masks /tmp and /run with private directories, following /var/run to /run and skipping paths already masked", () => {
@@ -132,7 +153,7 @@ describe("buildNetworkOnlyScopeArgs", () => {
     );
     expect(maskDirs).toHaveLength(4);
     expect(args.join(" ")).toContain(
-      `--bind /run/user/1000 /run/user/1000 --bind ${maskDirs[2]} ${ROOTS[2]} --ro-bind ${maskDirs[3]} /proc/1 --ro-bind ${PRIVATE}`,
+      `--bind /run/user/1000 /run/user/1000 --bind ${maskDirs[2]} ${ROOTS[2]} --ro-bind /sys /sys --ro-bind ${maskDirs[3]} /proc/1 --ro-bind ${PRIVATE}`,
     );
     expect(args).not.toContain("--tmpfs");
   });

@@ -1,6 +1,7 @@
 import { maskDirPath } from "../temp-dir/run-dir-known-entries.js";
 import { BindBackArgv } from "./bind-back-argv.js";
 import { DEV_SHM, devArgs, sealDevArgs } from "./device-directory.js";
+import { mountDestinations } from "./final-binds.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
@@ -12,8 +13,10 @@ import {
 } from "./resolver-files-shown.js";
 import { resolverParentPins } from "./resolver-parent-pins.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
-import { ETC_DIR, RESOLVER_FILES } from "./system-paths.js";
+import { ETC_DIR, HARDENED_READ_ONLY_PATHS, RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
+
+const [PROC_SYS, SYS] = HARDENED_READ_ONLY_PATHS as [string, string];
 
 export interface NetworkOnlyScopePlan {
   readonly layout: HostLayout;
@@ -64,9 +67,8 @@ export interface NetworkOnlyScopeArgs {
  */
 export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOnlyScopeArgs {
   const args = ["--bind", "/", "/", "--proc", "/proc", ...devArgs(plan.tmpfsSize ?? null)];
-  for (const candidate of ["/proc/sys", "/sys"]) {
-    if (kindOf(plan.layout, candidate).kind === "directory") args.push("--ro-bind", candidate, candidate);
-  }
+  if (kindOf(plan.layout, PROC_SYS).kind === "directory") args.push("--ro-bind", PROC_SYS, PROC_SYS);
+  const sysAt = args.length;
   const etcRebinds = protectResolverFiles(plan, args);
   const maskDirs: string[] = [];
   const masked = maskRuntimeDirectories(plan, args, maskDirs);
@@ -91,14 +93,31 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, identity))
     args.push("--ro-bind", hostPath, dest);
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
+  const initAt = args.length;
   args.push("--ro-bind", plan.initMask ?? nextMaskDir(plan, maskDirs), INIT_PROC_DIR);
   if (plan.proxyMount !== null) {
     const { source, dest } = plan.proxyMount;
     tree.createParents(dest);
     args.push("--ro-bind", source, dest);
   }
+  bindSysReadOnly(plan, args, sysAt, initAt);
   args.push(...sealDevArgs(plan.tmpfsSize ?? null));
   return { args, maskDirs };
+}
+
+/**
+ * `/sys` read-only, bound after the scope's other mounts but the `/proc/1` mask and this
+ * run's proxy directory (which stay last). bwrap 0.8 reads the whole mount table again
+ * after every bind, and this recursive bind adds a copy of every mount below `/sys` (a
+ * dozen cgroup v1 hierarchies on some hosts) to each read that follows it: bound late,
+ * four to six fewer reads list them. A later mount in or above `/sys` (an odd
+ * `$XDG_RUNTIME_DIR`) keeps it at `early`, right after `/proc/sys`, so what covers what stays.
+ */
+function bindSysReadOnly(plan: NetworkOnlyScopePlan, args: string[], early: number, late: number): void {
+  if (kindOf(plan.layout, SYS).kind !== "directory") return;
+  const inOrAbove = (dest: string) => isSameOrBelow(SYS, dest) || isSameOrBelow(dest, SYS);
+  const covered = mountDestinations(args.slice(early)).some(inOrAbove);
+  args.splice(covered ? early : late, 0, "--ro-bind", SYS, SYS);
 }
 
 /**

@@ -21,6 +21,27 @@ export function realPathOf(candidate: string): string {
   }
 }
 
+/** How a build resolves a path: `realPathOf`, or a memo of it (`realPathMemo`). */
+export type RealPath = (candidate: string) => string;
+
+/**
+ * `realPathOf` that resolves each path once. One synchronous step of a build (its mounts'
+ * judgement) met the same places up to four times (`/tmp`, `/var/run`, the workspace), each
+ * a fresh walk of `readlink`s a microsecond after the last; a memo lives only as long as
+ * the step that made it, so nothing is kept from one build to the next.
+ */
+export function realPathMemo(): RealPath {
+  const known = new Map<string, string>();
+  return (candidate) => {
+    let real = known.get(candidate);
+    if (real === undefined) {
+      real = realPathOf(candidate);
+      known.set(candidate, real);
+    }
+    return real;
+  };
+}
+
 /** Real paths of the roots' bases (system directories such as `/dev/shm`, `/tmp`): resolved once per process. */
 const realBases = new Map<string, string>();
 
@@ -130,6 +151,8 @@ export interface BindSourcesInput {
    * `null` (workspace scope): every such link is refused.
    */
   readonly hiddenPaths: readonly string[] | null;
+  /** The build step's memo (`realPathMemo`); absent, one of this call's own. */
+  readonly realPath?: RealPath;
 }
 
 /**
@@ -144,15 +167,7 @@ export function resolveBindSources(input: BindSourcesInput): {
   requests: MountRequest[];
   aliases: ResolvedPathAlias[];
 } {
-  const realPaths = new Map<string, string>();
-  const realPathOnce = (candidate: string): string => {
-    let real = realPaths.get(candidate);
-    if (real === undefined) {
-      real = realPathOf(candidate);
-      realPaths.set(candidate, real);
-    }
-    return real;
-  };
+  const realPathOnce = input.realPath ?? realPathMemo();
   const requests = input.requests.map((request): MountRequest => {
     const source = realPathOnce(request.path);
     if (input.bindAtRealPath) return { ...request, path: source };

@@ -1,7 +1,7 @@
-import { realpathSync } from "node:fs";
 import { homedir, tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { isPathInside } from "../options/normalize-absolute-path.js";
+import { type RealPath, realPathOf } from "./resolve-bind-sources.js";
 
 /**
  * Directories that hold many other things, some of other processes: the home directory
@@ -35,7 +35,10 @@ export function isSharedPlace(dir: string, places: readonly string[]): boolean {
  * name it), its temporary directory, its runtime directory (`$XDG_RUNTIME_DIR`,
  * `/run/user/<uid>`), and the system's, each also by its real path.
  */
-export function sharedPlaces(env: NodeJS.ProcessEnv = process.env): string[] {
+export function sharedPlaces(
+  env: NodeJS.ProcessEnv = process.env,
+  realPath: RealPath = realPathOf,
+): string[] {
   const named: string[] = [homedir(), tmpdir(), ...SHARED_SYSTEM_PLACES];
   // The runtime directory by its variable and by its usual place: a service without a
   // login session has the directory but not the variable.
@@ -50,11 +53,8 @@ export function sharedPlaces(env: NodeJS.ProcessEnv = process.env): string[] {
   for (const place of named) {
     if (!path.isAbsolute(place)) continue;
     places.add(place);
-    try {
-      places.add(realpathSync.native(place));
-    } catch {
-      // A place that does not exist holds nothing to show.
-    }
+    // A place that does not exist holds nothing to show: its own name comes back.
+    places.add(realPath(place));
   }
   return [...places];
 }

@@ -6,7 +6,12 @@ import { executableReadPaths, type ProgramReadPaths } from "../bwrap/executable-
 import { assertWorkspaceShown } from "../bwrap/hidden-workspace.js";
 import { isSameOrBelow, type MountRequest, sourceOf } from "../bwrap/mount-request.js";
 import { assertNoPathInSocketRoot, type NamedPath } from "../bwrap/path-in-socket-root.js";
-import { realPathOf, resolveBindSources, rootSpellings } from "../bwrap/resolve-bind-sources.js";
+import {
+  type RealPath,
+  realPathMemo,
+  resolveBindSources,
+  rootSpellings,
+} from "../bwrap/resolve-bind-sources.js";
 import { NETWORK_SCOPE_MASKED_PATHS } from "../bwrap/system-paths.js";
 import { normalizeAbsolutePath } from "../options/normalize-absolute-path.js";
 import type { ResolvedPathAlias } from "../options/validate-workspace-scope.js";
@@ -50,8 +55,8 @@ export function networkScopeMaskedPaths(runtimeDir: string | undefined): string[
  * The directories the network-only scope really replaces (real paths: `/var/run -> /run`
  * masks `/run`), one below another left out: its own mask hides it with the rest.
  */
-function maskedTargets(masks: readonly string[]): string[] {
-  const targets = [...new Set(masks.map(realPathOf))];
+function maskedTargets(masks: readonly string[], realPath: RealPath): string[] {
+  const targets = [...new Set(masks.map(realPath))];
   return targets.filter(
     (target) => !targets.some((other) => other !== target && isSameOrBelow(other, target)),
   );
@@ -61,11 +66,12 @@ function maskedTargets(masks: readonly string[]): string[] {
 function namedPaths(
   options: Pick<LocalProcessSandboxOptions, "managedPaths" | "extraPaths">,
   cwd: string,
+  realPath: RealPath,
 ): NamedPath[] {
   const named = (option: NamedPath["option"], candidate: string): NamedPath => ({
     option,
     path: candidate,
-    real: realPathOf(candidate),
+    real: realPath(candidate),
   });
   return [
     named("cwd", cwd),
@@ -97,9 +103,11 @@ export function sandboxMounts(
   parsed: ParsedSpawnInput,
   bridge: BridgeChoice | null,
 ): SandboxMounts {
+  // Every path this (synchronous) judgement meets is resolved once.
+  const realPath = realPathMemo();
   const programs: ProgramReadPaths[] = [];
-  if (path.isAbsolute(input.executable)) programs.push(executableReadPaths(input.executable));
-  const bridgeProgram = bridge && bridgeReadPaths(bridge);
+  if (path.isAbsolute(input.executable)) programs.push(executableReadPaths(input.executable, realPath));
+  const bridgeProgram = bridge && bridgeReadPaths(bridge, realPath);
   if (bridgeProgram) programs.push(bridgeProgram);
   // Each root in every spelling (`/dev/shm -> /run/shm`): binds are real paths, and a bound-back
   // `/run` shows the root under its real one; the masks, the layout and the refusals need both.
@@ -107,8 +115,8 @@ export function sandboxMounts(
   const masks = parsed.filesystemScope ? [] : networkScopeMaskedPaths(process.env.XDG_RUNTIME_DIR);
   // Before anything is created: a workspace the sandbox would replace with its own directory.
   assertWorkspaceShown(
-    { path: parsed.workspaceDir, real: realPathOf(parsed.workspaceDir) },
-    { masked: maskedTargets(masks), socketRoots },
+    { path: parsed.workspaceDir, real: realPath(parsed.workspaceDir) },
+    { masked: maskedTargets(masks, realPath), socketRoots },
   );
   const { requests, aliases } = resolveBindSources({
     requests: requestedMounts(input.options, parsed, programs),
@@ -122,9 +130,10 @@ export function sandboxMounts(
     // masks and the sandbox's own /dev/shm (`buildNetworkOnlyScopeArgs`); /proc and the
     // rest of /dev take no bind-back. Each is judged in its real spelling too.
     hiddenPaths: parsed.filesystemScope ? null : [...masks, DEV_SHM, ...socketRoots],
+    realPath,
   });
   // After the link checks: a link into a root is refused as a link (`ERR_SANDBOX_PATH_EXPOSES_SOCKET_ROOT`).
-  assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd), socketRoots);
+  assertNoPathInSocketRoot(namedPaths(input.options, parsed.cwd, realPath), socketRoots);
   return { requests, aliases, masks, socketRoots };
 }
 

@@ -13,12 +13,16 @@ function failure(code: string, message: string): Error {
  */
 export function preparePrivateRoot(root: string): void {
   const uid = process.getuid?.() ?? 0;
-  try {
-    mkdirSync(root, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  // Made once, then looked at on every start: `lstat` first, so the usual case throws no `EEXIST`.
+  let stats = lstatSync(root, { throwIfNoEntry: false });
+  if (stats === undefined) {
+    try {
+      mkdirSync(root, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    stats = lstatSync(root);
   }
-  const stats = lstatSync(root);
   if (!stats.isDirectory()) throw failure("ENOTDIR", `${root} is not a directory`);
   if (stats.uid !== uid) throw failure("EPERM", `${root} belongs to uid ${stats.uid}, not ${uid}`);
   if ((stats.mode & 0o077) !== 0) chmodSync(root, 0o700);
