@@ -6,8 +6,31 @@ import {
   CODEX_PROVIDER_STATE_FILE,
   CODEX_PROVIDER_STATE_SCHEMA,
   loadCodexProviderState,
+  readProviderProcessGeneration,
   readToolCallIds,
 } from "./codex-provider-state.js";
+
+describe("readProviderProcessGeneration", () => {
+  it("reads upstream's name, else the name a state saved before 2026-12-06 used", () => {
+    expect(readProviderProcessGeneration(3, undefined)).toBe(3);
+    expect(readProviderProcessGeneration(undefined, 2)).toBe(2);
+    expect(readProviderProcessGeneration(0, 5)).toBe(0);
+  });
+
+  it("refuses what is not a process generation, the server's maintenance reads it as one", () => {
+    for (const [saved, legacy] of [
+      [undefined, undefined],
+      [-1, 0],
+      [1.5, 1],
+      ["1", 1],
+      [undefined, null],
+    ]) {
+      const read = () => readProviderProcessGeneration(saved, legacy);
+      expect(read).toThrow(expect.objectContaining({ code: "ERR_RUNNER_STATE_CORRUPT" }));
+      expect(read).toThrow("providerProcessGeneration is not a process generation");
+    }
+  });
+});
 
 describe("readToolCallIds", () => {
   it("reads a saved list as it stands, none when a state saved before the list has none", () => {
@@ -29,6 +52,7 @@ describe("loadCodexProviderState", () => {
     const dir = tempDirForTest("runner-provider-state-");
     const state = {
       schema: CODEX_PROVIDER_STATE_SCHEMA,
+      providerProcessGeneration: 0,
       pendingEvents: [],
       settledToolCallIds: [],
       ...fields,
@@ -42,5 +66,13 @@ describe("loadCodexProviderState", () => {
     await expect(loadCodexProviderState(saved({ abandonedToolCallIds: "call_1" }))).rejects.toMatchObject({
       code: "ERR_RUNNER_STATE_CORRUPT",
     });
+  });
+
+  it("reads a state saved before 2026-12-06 under upstream's name, the old name dropped", async () => {
+    const loaded = await loadCodexProviderState(
+      saved({ providerProcessGeneration: undefined, processGeneration: 4 }),
+    );
+    expect(loaded).toMatchObject({ providerProcessGeneration: 4 });
+    expect(loaded).not.toHaveProperty("processGeneration");
   });
 });

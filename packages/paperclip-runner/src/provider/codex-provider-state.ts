@@ -73,8 +73,14 @@ export interface CodexProviderState {
   readonly providerAccountSessionId: string | null;
   readonly processId: number | null;
   readonly processStartTime: string | null;
-  /** How many provider processes this session has tried to start (upstream's attemptedProcessGeneration). */
-  readonly processGeneration: number;
+  /**
+   * How many provider processes this session has tried to start, under upstream's name: the
+   * server's native cleanup maintenance requires it a safe integer that its restoring epoch moves
+   * up by one for the provider it restores (ours counts a start that failed too; upstream's on a
+   * failed start is not compared).
+   * States saved before 2026-12-06 name it `processGeneration` (read by `readProviderProcessGeneration`).
+   */
+  readonly providerProcessGeneration: number;
   readonly activeProviderTurnId: string | null;
   readonly ambiguousTurnStartPending: boolean;
   /**
@@ -127,7 +133,7 @@ export function preparedState(
     providerAccountSessionId: null,
     processId: null,
     processStartTime: null,
-    processGeneration: 0,
+    providerProcessGeneration: 0,
     activeProviderTurnId: null,
     ambiguousTurnStartPending: false,
     pendingEvents: [],
@@ -159,16 +165,35 @@ export function saveCodexProviderState(stateDir: string, state: CodexProviderSta
 export async function loadCodexProviderState(stateDir: string): Promise<CodexProviderState | null> {
   const text = await readStateFile(join(stateDir, CODEX_PROVIDER_STATE_FILE));
   if (text === null) return null;
-  const state = JSON.parse(text) as CodexProviderState;
+  const { processGeneration: legacyGeneration, ...state } = JSON.parse(text) as CodexProviderState & {
+    readonly processGeneration?: unknown;
+  };
   if (state.schema !== CODEX_PROVIDER_STATE_SCHEMA) return null;
   return {
     ...state,
+    providerProcessGeneration: readProviderProcessGeneration(
+      state.providerProcessGeneration,
+      legacyGeneration,
+    ),
     pendingEvents: readPendingEvents(state.pendingEvents),
     ...readRecordCounters(state),
     settledToolCallIds: readToolCallIds(state.settledToolCallIds, "settledToolCallIds"),
     abandonedToolCallIds: readToolCallIds(state.abandonedToolCallIds, "abandonedToolCallIds"),
     descendantThreadIds: readDescendantThreadIds(state.descendantThreadIds),
   };
+}
+
+/**
+ * Pure: the saved provider process generation, from `providerProcessGeneration` or, in a state
+ * saved before that name, `processGeneration` (dropped, so the next save writes only the new
+ * name). Anything but a non-negative safe integer is `ERR_RUNNER_STATE_CORRUPT`: the generation
+ * numbers provider exits (`session.failed`) and the server's maintenance compares it.
+ */
+export function readProviderProcessGeneration(saved: unknown, legacy: unknown): number {
+  const generation = saved === undefined ? legacy : saved;
+  if (typeof generation !== "number" || !Number.isSafeInteger(generation) || generation < 0)
+    throw corruptState("codex-provider-state.json providerProcessGeneration is not a process generation");
+  return generation;
 }
 
 /**

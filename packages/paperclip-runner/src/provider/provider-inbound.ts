@@ -184,7 +184,7 @@ async function handleNotification(
       return;
     case "terminal":
       ctx.lateResumeNotes = false;
-      ctx.lastTurnCompletedGeneration = state.processGeneration;
+      ctx.lastTurnCompletedGeneration = state.providerProcessGeneration;
       await settleTurn(ctx, outcome.status, null, outcome.event);
       await ctx.save();
       return;

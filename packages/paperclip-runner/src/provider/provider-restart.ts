@@ -76,7 +76,7 @@ export async function restartExitedProvider(
   const previousTurnId = state.activeProviderTurnId;
   const exitedEvent = providerExitedEvent(
     state.config.provider,
-    state.processGeneration,
+    state.providerProcessGeneration,
     exitCode,
     previousTurnId !== null,
     ctx.lastTurnCompletedGeneration,

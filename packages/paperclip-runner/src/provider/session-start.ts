@@ -28,8 +28,8 @@ export async function startProviderSession(
   probeGoals = true,
 ): Promise<{ facts: ProviderEvent[]; resumed: ProviderEvent; goalEvents: ProviderEvent[] }> {
   const state = ctx.state();
-  const generation = state.processGeneration + 1;
-  ctx.update((current) => ({ ...current, processGeneration: generation }));
+  const generation = state.providerProcessGeneration + 1;
+  ctx.update((current) => ({ ...current, providerProcessGeneration: generation }));
   const { session, release } = takePrewarmed(ctx, state) ?? heldSession(ctx, deps);
   ctx.session = session;
   release();

@@ -1,0 +1,155 @@
+// Runs on Node 24 (the real server's engines): a run left for the server's native cleanup
+// maintenance, then that maintenance. Through the server's own spawnRunner and
+// DurablePrpControlPlane, the runner opens a Codex session (the fake app-server) and starts a turn
+// that hangs; once the server committed `turn.accepted` the runner is SIGKILLed (the fake exits
+// with it), leaving `runner-state.json` `ready` and `codex-provider-state.json` `turn_active`, the
+// state the server's cleanup lane admits. Then the server's `settleRetainedRunnerdSession` runs
+// over that state directory with the same runner, as `reconcileRetainedNativeSessionCleanup`
+// calls it (its database callbacks recorded here instead). Prints JSON lines: the maintenance's
+// outcome (`settled` with its epochs and events, or `refused` with the error), then `report`.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createWaiter,
+  driverIdentity,
+  killGroup,
+  runnerExit,
+  serverSpawnOptions,
+} from "@paperclipai/test-support/durable-runner-driver";
+import {
+  fileDigest,
+  loadServerControlPlane,
+  printRecord,
+} from "@paperclipai/test-support/server-control-plane";
+
+const scenario = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const { DurablePrpControlPlane, spawnRunner } = await loadServerControlPlane(scenario.serverDir);
+const { settleRetainedRunnerdSession } = await import(
+  pathToFileURL(
+    join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner/index.js"),
+  ).href
+);
+const identity = driverIdentity("codex");
+const root = scenario.work;
+const codexHome = join(root, "codex-home");
+const { until, notify } = createWaiter();
+
+/** Whether neither the process nor a group of its id exists, as the server's maintenance asks. */
+const absent = (pid) =>
+  [pid, -pid].every((target) => {
+    try {
+      process.kill(target, 0);
+      return false;
+    } catch (error) {
+      return error.code === "ESRCH";
+    }
+  });
+
+/** The maintenance's source fingerprint, computed as its `readMaintenanceState` does. */
+const sourceFingerprint = () => {
+  const files = [
+    "control-plane/control-plane-state.json",
+    "runner/runner-state.json",
+    "runner/codex-provider-state.json",
+  ];
+  const digests = files.map((file) =>
+    createHash("sha256")
+      .update(readFileSync(join(root, file)))
+      .digest("hex"),
+  );
+  return createHash("sha256").update(JSON.stringify(digests)).digest("hex");
+};
+
+// The run the maintenance settles: a session opened, a turn hanging, the runner killed.
+const committed = [];
+const controlPlane = new DurablePrpControlPlane({
+  stateDirectory: join(root, "control-plane"),
+  identity,
+  expectedRunnerVersion: "0.3.0",
+  expectedRunnerDigest: fileDigest(scenario.runnerBin),
+  onCommittedEvent: async (event) => {
+    committed.push(event);
+    notify();
+  },
+  onSemanticToolInput: async () => ({ result: {}, isError: false }),
+});
+await controlPlane.start();
+mkdirSync(join(root, "diagnostics"), { recursive: true, mode: 0o700 });
+const handle = spawnRunner({
+  ...serverSpawnOptions({
+    controlPlane,
+    work: root,
+    identity,
+    runnerBin: scenario.runnerBin,
+    runnerDigest: fileDigest(scenario.runnerBin),
+  }),
+  environment: { ...process.env, CODEX_HOME: codexHome },
+});
+const providerPid = () => committed.find((event) => event.eventType === "session.started")?.payload.processId;
+try {
+  controlPlane.queueCommand("run.prepare", scenario.prepare, "prepare", true);
+  controlPlane.queueCommand("session.open", { reuse: "same_session" }, "open", true);
+  controlPlane.queueCommand("turn.start", { text: "hang" }, "turn", true);
+  // Killed once the turn is accepted and answered: ours answers turn.start after committing
+  // turn.accepted, upstream's before it, and a pending turn.start is refused by the maintenance.
+  await until(
+    () =>
+      committed.some((event) => event.eventType === "turn.accepted") &&
+      controlPlane.store.state.commands.find((command) => command.commandId === "turn")?.status ===
+        "completed",
+    "the turn accepted and answered",
+  );
+  process.kill(handle.child.pid, "SIGKILL");
+  await runnerExit(handle, 20_000);
+  await until(() => absent(providerPid()), "the killed runner's provider to exit");
+} catch (error) {
+  killGroup(handle);
+  throw error;
+} finally {
+  await controlPlane.stop();
+}
+
+// The maintenance, over the state directory the killed runner left.
+const epochs = [];
+const events = [];
+const provider = JSON.parse(readFileSync(join(root, "runner/codex-provider-state.json"), "utf8"));
+try {
+  const proof = await settleRetainedRunnerdSession({
+    requestId: "native-cleanup:test",
+    binding: {
+      companyId: "company-1",
+      issueId: "issue-1",
+      agentId: "agent-1",
+      runId: identity.runId,
+      sessionId: identity.normalizedSessionId,
+    },
+    identity,
+    backend: { kind: "runner", name: "codex_app_server" },
+    stateDirectory: root,
+    activationDirectory: join(root, "activation"),
+    sourceFingerprint: sourceFingerprint(),
+    providerSessionId: provider.threadId,
+    originalRunnerPid: handle.child.pid,
+    originalProviderPid: providerPid(),
+    environment: { PATH: process.env.PATH },
+    runnerBinary: scenario.runnerBin,
+    authorize: async () => {},
+    recordEpoch: async (receipt) => {
+      epochs.push({ epoch: receipt.epoch, phase: receipt.phase });
+    },
+    appendEvent: async (event) => {
+      events.push(event.eventType);
+    },
+  });
+  printRecord({ type: "settled", settledFingerprint: proof.settledFingerprint, epochs, events });
+} catch (error) {
+  printRecord({ type: "refused", message: String(error?.message ?? error), epochs, events });
+}
+const read = (file) => JSON.parse(readFileSync(join(root, file), "utf8"));
+printRecord({
+  type: "report",
+  runner: read("runner/runner-state.json").lifecycle,
+  provider: read("runner/codex-provider-state.json").lifecycle,
+});

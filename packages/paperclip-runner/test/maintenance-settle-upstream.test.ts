@@ -1,0 +1,56 @@
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { codexPrepare, serverToolchainForFile, withWork, workPaths } from "./helpers/codex-durable.js";
+import { BIN } from "./helpers/run-bin.js";
+import { upstreamRunner } from "./helpers/upstream-runner.js";
+
+// Side by side: the Paperclip server's own native cleanup maintenance (2026.916.1,
+// `settleRetainedRunnerdSession`) over the state a runner killed mid-turn left, upstream's Rust
+// runner and ours, the maintenance launching the same runner again (the fake app-server as Codex).
+// Its epoch restores the provider, stops the turn, drains and suspends; it then asks of
+// `codex-provider-state.json` that `providerProcessGeneration` went up by one across the epoch
+// (the provider it restored) and that the provider is `prepared`. Both pass in one epoch. Ours
+// named that counter `processGeneration` until 2026-12-06, and the maintenance refused its state
+// after the epoch (docs/compatibility.md).
+const toolchain = serverToolchainForFile();
+const driver = path.join(import.meta.dirname, "helpers", "maintenance-settle-driver.mjs");
+
+async function maintain(runnerBin: string): Promise<Record<string, unknown>[]> {
+  return await withWork(async (work) => {
+    await mkdir(workPaths(work).cwd, { recursive: true });
+    const scenario = path.join(work, "scenario.json");
+    await writeFile(
+      scenario,
+      JSON.stringify({ serverDir: toolchain().serverDir, runnerBin, work, prepare: codexPrepare(work) }),
+    );
+    const { stdout } = await promisify(execFile)(toolchain().node24, [driver, scenario], {
+      timeout: 100_000,
+    });
+    return stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  });
+}
+
+describe("the server's native cleanup maintenance over a runner killed mid-turn", {
+  timeout: 120_000,
+}, () => {
+  it.each([
+    { which: "upstream", runnerBin: upstreamRunner },
+    { which: "ours", runnerBin: () => BIN },
+  ])("settles $which runner's state in one epoch, suspended and prepared", async ({ runnerBin }) => {
+    const records = await maintain(runnerBin());
+    const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
+    expect(outcome).toMatchObject({ type: "settled" });
+    expect(outcome?.epochs).toEqual(
+      ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch: 0, phase })),
+    );
+    // The restored provider's identity, which the maintenance takes as its one new process.
+    expect(outcome?.events).toContain("session.resumed");
+    expect(records.at(-1)).toEqual({ type: "report", runner: "suspended", provider: "prepared" });
+  });
+});
