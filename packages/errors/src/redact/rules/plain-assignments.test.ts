@@ -52,7 +52,25 @@ const KEYS = [
   "Authorization",
   "x-token.",
 ];
-const SEPARATORS = ["=", ":", " = ", ":\t", "==", ":=", "=>", "://", ": "];
+const SEPARATORS = [
+  "=",
+  ":",
+  " = ",
+  ":\t",
+  "==",
+  ":=",
+  "=>",
+  "://",
+  ": ",
+  '":"',
+  '": "',
+  "':\"",
+  '"=>"',
+  '"="',
+  '"\\:"',
+];
+// What goes just before a key: nothing, a quote (a JSON key), an escaped one, a blank.
+const LEADS = ["", '"', "'", '\\"', " "];
 // Every character class the readers treat apart (ends, quotes, brackets, sigils, scheme letters),
 // and the words a few of their decisions read: schemes, a provider's own, a URL's slashes.
 const PIECES = [
@@ -80,6 +98,14 @@ describe("readPlainAssignment", () => {
     });
   });
 
+  it('reads a JSON pair `"key": "value"` in one match', () => {
+    const text = '{"token": "v1",';
+    expect(readPlainAssignment(text, 2, 7, MAX_KEY_SIDE, contextOf())).toMatchObject({
+      valueStart: 10,
+      value: { start: 11, end: 13, text: "v1", quoted: true, readEnd: 14 },
+    });
+  });
+
   it("leaves other shapes to the general readers: a scheme, a quote, a trailing dot, a path", () => {
     for (const text of ["token: Bearer x", 'token="v1"', "token=v1.", "PWD=/home/a", "$token=v1", "token=="])
       expect(
@@ -91,7 +117,13 @@ describe("readPlainAssignment", () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.tuple(word(0, 2), fc.constantFrom(...KEYS), fc.constantFrom(...SEPARATORS), word(0, 34)),
+          fc.tuple(
+            word(0, 2),
+            fc.constantFrom(...LEADS),
+            fc.constantFrom(...KEYS),
+            fc.constantFrom(...SEPARATORS),
+            word(0, 70),
+          ),
           {
             minLength: 1,
             maxLength: 6,
