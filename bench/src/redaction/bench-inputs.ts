@@ -125,6 +125,10 @@ export const HOSTILE_INPUTS: readonly BenchInput[] = [
   },
   { name: "hostile: \"-H 'X-Id: <i>' \" with distinct values", build: numbered((i) => `-H 'X-Id: ${i}' `) },
   { name: 'hostile: "password=v<i> " with distinct values', build: numbered((i) => `password=v${i} `) },
+  // A key per line and a query key, each with a distinct value: upstream redacts neither form, so
+  // it only scans them, where every unit here is a key to judge and a value to redact.
+  { name: 'hostile: "token: v<i>\\n" with distinct values', build: numbered((i) => `token: v${i}\n`) },
+  { name: 'hostile: "key=<i>&" with distinct values', build: numbered((i) => `key=${i}&`) },
 ];
 
 export const inputNamed = (name: string): BenchInput | undefined =>

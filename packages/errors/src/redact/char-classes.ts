@@ -37,6 +37,12 @@ export const isLowerHexChar = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
 export const isUpperAlnum = (code: number): boolean =>
   (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+/** `[A-Za-z0-9_.-]`, a key's characters: `-`, `.` and the digits are 45 to 57 but `/`. */
+export const isKeyChar = (code: number): boolean =>
+  (code >= 97 && code <= 122) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 45 && code <= 57 && code !== 47) ||
+  code === 95;
 export const isBlank = (code: number): boolean => code === 32 || code === 9;
 export const isWhitespace = (code: number): boolean =>
   code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029;

@@ -112,6 +112,14 @@ function slotOf(key: string): number {
   return (hash ^ (hash >>> 12)) & (CACHE_SLOTS - 1);
 }
 
+const AUTHORIZATION_KEY = /authorization$/i;
+/**
+ * Whether a key names an Authorization header, whose value may follow a provider's own scheme.
+ * Its length and last letter first: most keys are shorter, or end in another letter than its `n`.
+ */
+export const mayNameAuthorization = (key: string): boolean =>
+  key.length >= 13 && (key.charCodeAt(key.length - 1) | 0x20) === 110 && AUTHORIZATION_KEY.test(key);
+
 /** The kind of a key's value, or null when the key does not name a secret. */
 export function kindOfKey(key: string): KeyKind | null {
   const slot = slotOf(key);

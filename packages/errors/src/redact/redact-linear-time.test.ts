@@ -105,6 +105,12 @@ const HOSTILE_UNITS: readonly (readonly [string, string])[] = [
   ["pat ", "last-part key words that start no key"],
   ["scauth_", "key words inside a run of key characters too long for a key"],
 ];
+// Keyed flags close together, then a repeated stretch without a sensitive word: a search that
+// goes on from the last flag without the word search reads the whole stretch, flag by flag.
+const PREFIXED_UNITS: readonly (readonly [string, string, string])[] = [
+  ["--token v1 --token v2 ", "--header x ", "flags without a sensitive word after two keyed flags"],
+  ["--token v1 ", "-H x ", "header flags after a keyed flag"],
+];
 
 // 3 MiB per case through vitest's module loader: a loaded CI machine gets a wide budget (the
 // assertions are on counted work, never on time).
@@ -112,12 +118,14 @@ describe("redactSecrets: linear time on hostile 1 MiB inputs", { timeout: 120_00
   // Work is counted in characters examined (see RedactionContext.steps), not in time, so the
   // result is the same on any machine: doubling the input at most doubles the work, and the
   // work per character stays small.
-  it.each(HOSTILE_UNITS)("%j (%s)", (unit) => {
-    const one = redactSecretsCounted(repeatTo(unit, MiB));
-    const two = redactSecretsCounted(repeatTo(unit, 2 * MiB));
+  const expectLinear = (prefix: string, unit: string) => {
+    const one = redactSecretsCounted(prefix + repeatTo(unit, MiB));
+    const two = redactSecretsCounted(prefix + repeatTo(unit, 2 * MiB));
     expect(one.steps / MiB).toBeLessThan(40);
     expect(two.steps).toBeLessThanOrEqual(2.1 * one.steps);
-  });
+  };
+  it.each(HOSTILE_UNITS)("%j (%s)", (unit) => expectLinear("", unit));
+  it.each(PREFIXED_UNITS)("%j then %j repeated (%s)", (prefix, unit) => expectLinear(prefix, unit));
 
   it("counts the work of every rule (a text with one of each secret costs more than plain text)", () => {
     // Plain text that does not repeat: a repetition is compared natively before it is skipped.

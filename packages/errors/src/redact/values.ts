@@ -190,10 +190,17 @@ const mayStartScheme = (code: number): boolean => {
 const startsWithScheme = (value: string): boolean =>
   mayStartScheme(value.charCodeAt(0)) && STARTS_WITH_SCHEME.test(value);
 
+// Digits alone (a count, a port, an id) are a number: told by a loop, not the pattern, which a
+// text of numbered keys (`key=1&key=2&…`) ran for every value.
+const isDigits = (value: string): boolean => {
+  for (let index = 0; index < value.length; index += 1) if (!isDigit(value.charCodeAt(index))) return false;
+  return value.length > 0;
+};
 const isNumber = (value: string): boolean => {
   const first = value.charCodeAt(0);
   return (
-    (isDigit(first) || first === 43 || first === 45) && /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value)
+    (isDigit(first) || first === 43 || first === 45) &&
+    (isDigits(value) || /^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(value))
   );
 };
 // `$`, `%`, `{`, `<`, `*`, `x`, `X`: the first characters of a reference or a mask (checked first: it is cheap).

@@ -1,5 +1,13 @@
-import { BACKSLASH, codeAt, DOUBLE_QUOTE, isBlank, isWhitespace, SINGLE_QUOTE } from "../char-classes.js";
-import { type KeyKind, kindOfKey } from "../key-names.js";
+import {
+  BACKSLASH,
+  codeAt,
+  DOUBLE_QUOTE,
+  isBlank,
+  isKeyChar,
+  isWhitespace,
+  SINGLE_QUOTE,
+} from "../char-classes.js";
+import { type KeyKind, kindOfKey, mayNameAuthorization } from "../key-names.js";
 import { overlongValueEnd } from "../overlong-runs.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { RepeatSkipper } from "../repeat-skipper.js";
@@ -27,6 +35,7 @@ import {
   RUNS_PAST_REACH,
   sensitiveWords,
 } from "./key-candidates.js";
+import { readPlainAssignment } from "./plain-assignments.js";
 import type { Reach } from "./token-shape.js";
 
 const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
@@ -43,17 +52,7 @@ const MAX_OTHER_SCHEME = 1 + 39 + 8;
 // The word after it, read at most this far: enough to judge its shape.
 const MAX_SCHEME_VALUE = 256;
 const SCHEME_VALUE = new RegExp(`[A-Za-z0-9._~+/=-]{1,${MAX_SCHEME_VALUE}}`, "y");
-const AUTHORIZATION_KEY = /authorization$/i;
-// Tested before AUTHORIZATION_KEY: most keys are shorter, or end in another letter than its `n`.
-const mayNameAuthorization = (key: string): boolean =>
-  key.length >= 13 && (key.charCodeAt(key.length - 1) | 0x20) === 110 && AUTHORIZATION_KEY.test(key);
 
-// `[A-Za-z0-9_.-]`, flat like the tests of char-classes.ts: `-`, `.` and the digits are 45 to 57 but `/`.
-const isKeyChar = (code: number): boolean =>
-  (code >= 97 && code <= 122) ||
-  (code >= 65 && code <= 90) ||
-  (code >= 45 && code <= 57 && code !== 47) ||
-  code === 95;
 // `\n` written out in a JSON string ends the word before it, so `\napi_key` is the key `api_key`.
 const isEscapedLineBreak = (text: string, index: number): boolean => {
   const code = text.charCodeAt(index);
@@ -356,7 +355,9 @@ function redactCandidates(
     context.steps += 1;
     // A later word of a key already judged (`client_secret_token`) adds nothing.
     if (wordStart < examinedUpTo) continue;
-    const assignment = readAssignment(text, wordStart, wordEnd, rightSide, context);
+    // The commonest shape first, in one match; every other is read step by step.
+    const plain = flags ? null : readPlainAssignment(text, wordStart, wordEnd, rightSide, context);
+    const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context);
     if ("skipTo" in assignment) {
       // Comparisons, not Math.max: a call per step costs, until V8 optimises this loop.
       if (assignment.skipTo + ASSIGNMENT_READS > reach.upTo)
@@ -365,7 +366,9 @@ function redactCandidates(
       continue;
     }
     examinedUpTo = assignment.keyEnd;
-    const value = readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
+    const value = plain
+      ? plain.value
+      : readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
     const valueReach = assignment.valueStart + ASSIGNMENT_READS + context.replacement.length;
     if (valueReach > reach.upTo) reach.upTo = valueReach;
     if (value.readEnd > reach.upTo) reach.upTo = value.readEnd;
