@@ -1,6 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { isAlive, killGroupAfterTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { recoverDurableState } from "../src/durable/state/command-journal.js";
@@ -12,7 +11,7 @@ import { PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { durableState } from "./helpers/hand-made-runner.js";
 import { watchdogsOf } from "./helpers/harness-watchdogs.js";
 import { journalledPending } from "./helpers/killed-at-journal-write.js";
-import { PERSIST_PAUSE_PRELOAD, pausedAt } from "./helpers/persist-pause.js";
+import { pausedAt, pausedAtWrite } from "./helpers/persist-pause.js";
 import { ackEnd, providerStarts, RELAUNCH_TICKET } from "./helpers/stream-end-relaunch.js";
 import { goneWithin } from "./local-controller.js";
 
@@ -21,15 +20,6 @@ import { goneWithin } from "./local-controller.js";
 // dead runner: its provider's group stopped and the terminal events of a turn it settled, lost
 // with it, committed. The built bin against the hand-made server, on loopback, with a fake
 // app-server that outlives its runner; every runner ended by SIGKILL or by the server.
-
-/** The persist-pause preload's environment: the process stops once a write of `file` matching `pattern` is renamed into place. */
-const pausedAtWrite = (file: string, pattern: string): Record<string, string> => ({
-  // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
-  NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
-  PERSIST_PAUSE_AT: "renamed",
-  PERSIST_PAUSE_FILE: file,
-  PERSIST_PAUSE_PATTERN: pattern,
-});
 
 const END = { commandId: "end", controllerSeq: 4, type: "runner.shutdown" } as const;
 

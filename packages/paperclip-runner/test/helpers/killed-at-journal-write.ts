@@ -1,7 +1,6 @@
-import { pathToFileURL } from "node:url";
 import { codexOnHandMadeServer } from "./codex-on-hand-made-server.js";
 import type { PeerConnection } from "./hand-made-prp-server.js";
-import { PERSIST_PAUSE_PRELOAD, pausedAt } from "./persist-pause.js";
+import { pausedAt, pausedAtWrite } from "./persist-pause.js";
 
 /**
  * A runner on the fake app-server (`codexOnHandMadeServer`), its session open, sent `command`
@@ -16,15 +15,7 @@ export async function killedAtJournalWrite(
   then: (conn: PeerConnection) => Promise<void> = async () => undefined,
 ) {
   const on = await codexOnHandMadeServer(work);
-  const first = on.launch({
-    env: {
-      // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
-      NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
-      PERSIST_PAUSE_AT: "renamed",
-      PERSIST_PAUSE_FILE: "runner-state.json",
-      PERSIST_PAUSE_PATTERN: pattern,
-    },
-  });
+  const first = on.launch({ env: pausedAtWrite("runner-state.json", pattern) });
   const { conn, pid } = await on.openSession();
   const sent = { ...command, controllerSeq: 3 };
   conn.sendCommand(sent);

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The phases of an atomic private write where `persist-pause-preload.mjs` can stop a process, in order. */
 export const PERSIST_PHASES = ["created", "partial", "synced", "renamed"] as const;
@@ -32,3 +32,12 @@ export function pausedAt(child: ChildProcess, phase: PersistPhase): Promise<stri
     child.once("exit", onExit);
   });
 }
+
+/** The preload's environment for a runner: it stops once a write of `file` matching `pattern` is renamed into place. */
+export const pausedAtWrite = (file: string, pattern: string): Record<string, string> => ({
+  // A URL: NODE_OPTIONS splits on spaces, and a checkout path may contain one.
+  NODE_OPTIONS: `--import=${pathToFileURL(PERSIST_PAUSE_PRELOAD).href}`,
+  PERSIST_PAUSE_AT: "renamed",
+  PERSIST_PAUSE_FILE: file,
+  PERSIST_PAUSE_PATTERN: pattern,
+});
