@@ -27,7 +27,9 @@ export function plainPieces(): { first: string; ends: string; queryEnds: string;
   // A value's first character when it is plain: a letter or digit that starts no scheme
   // (readAssignment would try SCHEME there), so no quote, escape, reference, path or trailing
   // character either.
-  const schemeStarts = new Set(SCHEME_NAMES.flatMap((name) => [name[0]?.toLowerCase(), name[0]?.toUpperCase()]));
+  const schemeStarts = new Set(
+    SCHEME_NAMES.flatMap((name) => [name[0]?.toLowerCase(), name[0]?.toUpperCase()]),
+  );
   let first = "";
   for (let code = 0; code < 128; code += 1) {
     const char = String.fromCharCode(code);
