@@ -18,46 +18,42 @@ export interface PlainAssignment extends Assignment {
   readonly value: ValueSpan;
 }
 
-/**
- * The pieces of the fast path's patterns, each built from the lists the general readers decide on
- * (value-chars.ts, assignment-chars.ts), so a character added there reaches the fast path. Exported
- * for the test that holds each to the readers over every code unit.
- */
-export function plainPieces(): { first: string; ends: string; queryEnds: string; maxValue: number } {
-  // A value's first character when it is plain: a letter or digit that starts no scheme
-  // (readAssignment would try SCHEME there), so no quote, escape, reference, path or trailing
-  // character either.
+// The fast path's classes are built from the lists the general readers decide on (value-chars.ts,
+// assignment-chars.ts), so a character added there reaches it; plain-assignments-chars.test.ts
+// holds it to the readers at every code unit.
+
+// A value's first character when it is plain: a letter or digit that starts none of SCHEME_NAMES
+// (readAssignment tries a scheme there), so no quote, escape, reference, path or trailing one.
+function plainFirst(): string {
   const schemeStarts = new Set(
-    SCHEME_NAMES.flatMap((name) => [name[0]?.toLowerCase(), name[0]?.toUpperCase()]),
+    SCHEME_NAMES.flatMap((name) => [name.charCodeAt(0) | 0x20, name.charCodeAt(0) & ~0x20]),
   );
   let first = "";
   for (let code = 0; code < 128; code += 1) {
-    const char = String.fromCharCode(code);
-    if (isAlnum(code) && !schemeStarts.has(char)) first += char;
+    if (isAlnum(code) && !schemeStarts.has(code)) first += String.fromCharCode(code);
   }
-  return {
-    first: `[${first}]`,
-    ends: classMembers(VALUE_END_CHARS),
-    queryEnds: classMembers(QUERY_VALUE_END_CHARS),
-    // readValue reads at most READ_BY_HAND characters by hand: a value that long goes on to its
-    // engine search for the end, which counts its own steps. A shorter one is all the fast path takes.
-    maxValue: READ_BY_HAND - 1,
-  };
+  return `[${first}]`;
 }
-// Its last: none that trails (TRAILING_CHARS, and a closing bracket, which trails unless opened).
-const separatorAndValue = (first: string, ends: string, maxValue: number): RegExp =>
-  new RegExp(
-    `[ \\t]*[:=][ \\t]*(${first}(?:[^${ends}]{0,${maxValue - 2}}[^${ends}${classMembers([...TRAILING_CHARS, ...BRACKETS.map(([closer]) => closer)])}])?)(?=[${ends}]|$)`,
+// readValue reads at most READ_BY_HAND characters by hand, then searches on for the end, counting
+// steps of its own: a shorter value is all the fast path takes.
+const MAX_PLAIN_VALUE = READ_BY_HAND - 1;
+// A plain value after its separator, up to an end (`ends`, a class's members); its last character
+// is none that trails (TRAILING_CHARS, and a closing bracket, which trails unless opened).
+const separatorAndValue = (first: string, ends: string): RegExp => {
+  const notLast = classMembers([...TRAILING_CHARS, ...BRACKETS.map(([closer]) => closer)]);
+  return new RegExp(
+    `[ \\t]*[:=][ \\t]*(${first}(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}${notLast}])?)(?=[${ends}]|$)`,
     "y",
   );
+};
 // A JSON pair's rest after its key, `": "value"`: the key's closing quote, the separator and a short
 // double-quoted value without a backslash or a line break (the general reader's escapes and ends).
 const MAX_QUOTED_VALUE = 64;
 const patterns = builtOnFirstUse(() => {
-  const { first, ends, queryEnds, maxValue } = plainPieces();
+  const first = plainFirst();
   return {
-    value: separatorAndValue(first, ends, maxValue),
-    queryValue: separatorAndValue(first, queryEnds, maxValue),
+    value: separatorAndValue(first, classMembers(VALUE_END_CHARS)),
+    queryValue: separatorAndValue(first, classMembers(QUERY_VALUE_END_CHARS)),
     quotedValue: new RegExp(`["'][ \\t]*[:=][ \\t]*"([^"\\\\\\r\\n]{0,${MAX_QUOTED_VALUE}})"`, "y"),
   };
 });
@@ -65,7 +61,7 @@ const patterns = builtOnFirstUse(() => {
 // Before a key, these change what readAssignment decides: a key character (the key starts
 // earlier), a reference's sigil, a path separator, a colon (an id's fields). A quote is a pair's,
 // tested before this.
-export const isPlainBefore = (code: number): boolean =>
+const isPlainBefore = (code: number): boolean =>
   !isKeyChar(code) && !isReferenceSigil(code) && !isPathSeparator(code) && code !== COLON;
 
 /**
