@@ -102,6 +102,12 @@ describe("readPlainAssignment, at every code unit", () => {
       });
   });
 
+  it("reads a JSON pair's value as readValue does, leaving escapes and line ends to it", () => {
+    const answered = answeredBy((char) => ({ text: `{"${KEY}": "v${char}w",`, wordStart: 2 }));
+    // A backslash escapes (readValue counts them); a line end stops a quoted value unclosed.
+    expect(answered).toEqual(codesWhere((code) => code !== 92 && code !== 10 && code !== 13));
+  });
+
   it("counts a query's `key` a credential, and its steps, as readAssignment does", () => {
     // The fast path answers each as the general readers do: the kind, the value, the steps.
     const reads: [text: string, wordStart: number, wordEnd: number, branch: string | null][] = [
