@@ -130,6 +130,13 @@ export function kindOfKey(key: string): KeyKind | null {
   return kind;
 }
 
+/**
+ * The kind of a key's value where it is assigned: `?key=…` in a URL is an API key (Google's, among
+ * others); elsewhere `key` is just a key. Its length first: most keys are not three letters.
+ */
+export const kindOfAssignedKey = (key: string, inQuery: boolean): KeyKind | null =>
+  inQuery && key.length === 3 && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
+
 const LETTER_SEGMENT = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+/g;
 
 /**

@@ -1,9 +1,9 @@
 import { isWhitespace } from "./char-classes.js";
 import type { RedactionContext } from "./redaction-context.js";
+import { classMembers, VALUE_END_CHARS } from "./value-chars.js";
 
-// The characters that end an unquoted value (as in unquoted-value-ends.ts): whitespace, `,`, `;`.
-const VALUE_END_CHARS = [" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "\u2028", "\u2029", ",", ";"];
-const NOT_VALUE_END = `[^${VALUE_END_CHARS.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`;
+// Any character but one that ends an unquoted value (whitespace, `,`, `;`).
+const NOT_VALUE_END = `[^${classMembers(VALUE_END_CHARS)}]`;
 
 // A block's worth of characters that end no value, read from where it is set to start.
 const blockReads = new Map<number, RegExp>();

@@ -1,10 +1,10 @@
 import type { RedactionContext } from "./redaction-context.js";
+import { classMembers, QUERY_VALUE_END_CHARS, VALUE_END_CHARS } from "./value-chars.js";
 import { WindowedSearch } from "./windowed-search.js";
 
-// The characters that end an unquoted value (`endsUnquoted` in values.ts): whitespace, `,`, `;`,
-// and `&`, `#` in a query string.
-const VALUE_END = /[ \t\n\v\f\r\u00a0\u2028\u2029,;]/g;
-const QUERY_VALUE_END = /[ \t\n\v\f\r\u00a0\u2028\u2029,;&#]/g;
+// The characters that end an unquoted value (`endsUnquoted` in values.ts), and in a query string.
+const VALUE_END = new RegExp(`[${classMembers(VALUE_END_CHARS)}]`, "g");
+const QUERY_VALUE_END = new RegExp(`[${classMembers(QUERY_VALUE_END_CHARS)}]`, "g");
 
 /**
  * Where the unquoted values of one text end, found by the engine: a search for the first end is

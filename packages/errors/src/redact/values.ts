@@ -71,9 +71,10 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
   };
 }
 
-// Letters and most punctuation (`<` to `~`) end nothing: tested first, they cost one comparison.
-// isWhitespace written out, not called: a call per character read costs, until V8 optimises this.
-const endsUnquoted = (code: number, inQuery: boolean): boolean =>
+// VALUE_END_CHARS and QUERY_VALUE_END_CHARS (value-chars.ts) as comparisons: letters and most
+// punctuation (`<` to `~`) end nothing, tested first, they cost one comparison. isWhitespace written
+// out, not called: a call per character read costs, until V8 optimises this.
+export const endsUnquoted = (code: number, inQuery: boolean): boolean =>
   (code < 60 || code > 126) &&
   (code === 32 ||
     (code >= 9 && code <= 13) ||
@@ -84,10 +85,11 @@ const endsUnquoted = (code: number, inQuery: boolean): boolean =>
     code === 0x2029 ||
     (inQuery && (code === 38 || code === 35)));
 // A long value (a dump runs to the bound) is read on by the engine, several times faster than by hand.
-const READ_BY_HAND = 32;
+export const READ_BY_HAND = 32;
 // Quotes and sentence ends after a value belong to the text around it, and so does a closing
-// bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`).
-// A switch, not a lookup object: this runs for the last characters of every value read.
+// bracket the value did not open (`{token: abc}`, but not `${DB_PASSWORD}`): TRAILING_CHARS and
+// BRACKETS (value-chars.ts). A switch, not a lookup object: this runs for the last characters of
+// every value read.
 function openerOf(code: number): string | undefined {
   switch (code) {
     case 41:
@@ -102,7 +104,7 @@ function openerOf(code: number): string | undefined {
       return undefined;
   }
 }
-function isTrailingPunctuation(code: number, value: string): boolean {
+export function isTrailingPunctuation(code: number, value: string): boolean {
   const opener = openerOf(code);
   if (opener !== undefined) return !value.includes(opener);
   return code === 46 || code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === 96 || code === BACKSLASH;

@@ -7,7 +7,7 @@ import {
   isWhitespace,
   SINGLE_QUOTE,
 } from "../char-classes.js";
-import { type KeyKind, kindOfKey, mayNameAuthorization } from "../key-names.js";
+import { type KeyKind, kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import { overlongValueEnd } from "../overlong-runs.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { RepeatSkipper } from "../repeat-skipper.js";
@@ -23,6 +23,14 @@ import {
   type ValueSpan,
 } from "../values.js";
 import type { WindowedSearch } from "../windowed-search.js";
+import {
+  COLON,
+  isPathSeparator,
+  isPathStart,
+  isReferenceSigil,
+  mayStartScheme,
+  SCHEME_NAMES,
+} from "./assignment-chars.js";
 import { FlagDashes } from "./flag-dashes.js";
 import {
   keyPatterns,
@@ -38,13 +46,7 @@ import {
 import { readPlainAssignment } from "./plain-assignments.js";
 import type { Reach } from "./token-shape.js";
 
-const SCHEME = /(?:Bearer|Basic|Token|Digest|Negotiate|Bot|SSWS|ApiKey)[ \t]+/iy;
-// `b`, `t`, `d`, `n`, `s`, `a` in either case, SCHEME's first letters: most values (`v1234`) fail
-// this comparison, where the pattern cost a dense keyed text a few milliseconds a megabyte.
-const mayStartScheme = (code: number): boolean => {
-  const lower = code | 0x20;
-  return lower === 98 || lower === 116 || lower === 100 || lower === 110 || lower === 115 || lower === 97;
-};
+const SCHEME = new RegExp(`(?:${SCHEME_NAMES.join("|")})[ \\t]+`, "iy");
 // Any other scheme: a capitalised word of letters (`Splunk`, `GenieKey`, `Klaviyo-API-Key`) and
 // blanks, when the word after it is shaped like a credential (see otherSchemeEnd).
 const OTHER_SCHEME = /[A-Z][A-Za-z-]{1,39}[ \t]{1,8}/y;
@@ -58,12 +60,6 @@ const isEscapedLineBreak = (text: string, index: number): boolean => {
   const code = text.charCodeAt(index);
   return (code === 110 || code === 114 || code === 116) && codeAt(text, index - 1) === BACKSLASH;
 };
-// A key after these is a variable reference (`$TOKEN`, `%TOKEN%`), not an assignment.
-const isReferenceSigil = (code: number): boolean => code === 36 || code === 37;
-// After a path separator only `=` makes an assignment: `/etc/password: No such file` is a path,
-// `/state/password=pw1/` a secret spelled into one.
-const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
-const isPathStart = (code: number): boolean => code === 47 || code === 126;
 
 // The key and value attributes of a .NET configuration entry.
 const CONFIG_KEY = 'key="';
@@ -128,8 +124,7 @@ export function readAssignment(
   const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
   const flag = text.charCodeAt(keyStart) === 45;
-  // `?key=…` in a URL is an API key (Google's, among others); elsewhere `key` is just a key.
-  const kind = inQuery && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
+  const kind = kindOfAssignedKey(key, inQuery);
   if (kind === null) return { skipTo: keyEnd };
 
   let position = keyEnd;
@@ -144,7 +139,7 @@ export function readAssignment(
   let form: AssignmentForm;
   const separator = codeAt(text, position);
   // `arn:aws:secretsmanager:…:secret:prod/db`: a field of a colon-separated id, not a key.
-  if (separator === 58 && before === 58 && position === keyEnd) return { skipTo: keyEnd };
+  if (separator === 58 && before === COLON && position === keyEnd) return { skipTo: keyEnd };
   if (isPathSeparator(before) && separator !== 61) return { skipTo: keyEnd };
   // `password://…` names a URL scheme, not a key.
   if (separator === 58 && text.startsWith("//", position + 1)) return { skipTo: keyEnd };

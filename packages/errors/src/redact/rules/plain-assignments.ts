@@ -1,8 +1,16 @@
 import { builtOnFirstUse } from "../built-on-first-use.js";
-import { BACKSLASH, DOUBLE_QUOTE, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
-import { kindOfKey, mayNameAuthorization } from "../key-names.js";
+import { DOUBLE_QUOTE, isAlnum, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
+import { kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
-import type { ValueSpan } from "../values.js";
+import {
+  BRACKETS,
+  classMembers,
+  QUERY_VALUE_END_CHARS,
+  TRAILING_CHARS,
+  VALUE_END_CHARS,
+} from "../value-chars.js";
+import { READ_BY_HAND, type ValueSpan } from "../values.js";
+import { COLON, isPathSeparator, isReferenceSigil, SCHEME_NAMES } from "./assignment-chars.js";
 import type { Assignment } from "./key-assignments.js";
 
 /** An assignment read whole, with its value: what readAssignment and readValue give for it. */
@@ -10,40 +18,51 @@ export interface PlainAssignment extends Assignment {
   readonly value: ValueSpan;
 }
 
-// The characters that end an unquoted value (endsUnquoted in values.ts), and in a query string.
-const ENDS = "\\t-\\r \\u00a0\\u2028\\u2029,;";
-const QUERY_ENDS = `${ENDS}&#`;
-// A value's first character when it is plain: a letter or digit that starts no scheme (readAssignment
-// tests `b`, `t`, `d`, `n`, `s`, `a`) and no quote, reference or path. Its last: none that trails.
-const FIRST = "[0-9ce-mo-ru-zCE-MO-RU-Z]";
-// A value read by hand ends within this many characters (READ_BY_HAND in values.ts); a longer one
-// is left to readValue.
-const MAX_PLAIN_VALUE = 31;
-const separatorAndValue = (ends: string): RegExp =>
-  new RegExp(
-    `[ \\t]*[:=][ \\t]*(${FIRST}(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}.)\\]}>"'\`\\\\])?)(?=[${ends}]|$)`,
+// The fast path's classes are built from the lists the general readers decide on (value-chars.ts,
+// assignment-chars.ts), so a character added there reaches it; plain-assignments-chars.test.ts
+// holds it to the readers at every code unit.
+
+// A value's first character when it is plain: a letter or digit that starts none of SCHEME_NAMES
+// (readAssignment tries a scheme there), so no quote, escape, reference, path or trailing one.
+function plainFirst(): string {
+  const schemeStarts = new Set(
+    SCHEME_NAMES.flatMap((name) => [name.charCodeAt(0) | 0x20, name.charCodeAt(0) & ~0x20]),
+  );
+  let first = "";
+  for (let code = 0; code < 128; code += 1) {
+    if (isAlnum(code) && !schemeStarts.has(code)) first += String.fromCharCode(code);
+  }
+  return `[${first}]`;
+}
+// readValue reads at most READ_BY_HAND characters by hand, then searches on for the end, counting
+// steps of its own: a shorter value is all the fast path takes.
+const MAX_PLAIN_VALUE = READ_BY_HAND - 1;
+// A plain value after its separator, up to an end (`ends`, a class's members); its last character
+// is none that trails (TRAILING_CHARS, and a closing bracket, which trails unless opened).
+const separatorAndValue = (first: string, ends: string): RegExp => {
+  const notLast = classMembers([...TRAILING_CHARS, ...BRACKETS.map(([closer]) => closer)]);
+  return new RegExp(
+    `[ \\t]*[:=][ \\t]*(${first}(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}${notLast}])?)(?=[${ends}]|$)`,
     "y",
   );
+};
 // A JSON pair's rest after its key, `": "value"`: the key's closing quote, the separator and a short
 // double-quoted value without a backslash or a line break (the general reader's escapes and ends).
 const MAX_QUOTED_VALUE = 64;
-const patterns = builtOnFirstUse(() => ({
-  value: separatorAndValue(ENDS),
-  queryValue: separatorAndValue(QUERY_ENDS),
-  quotedValue: new RegExp(`["'][ \\t]*[:=][ \\t]*"([^"\\\\\\r\\n]{0,${MAX_QUOTED_VALUE}})"`, "y"),
-}));
+const patterns = builtOnFirstUse(() => {
+  const first = plainFirst();
+  return {
+    value: separatorAndValue(first, classMembers(VALUE_END_CHARS)),
+    queryValue: separatorAndValue(first, classMembers(QUERY_VALUE_END_CHARS)),
+    quotedValue: new RegExp(`["'][ \\t]*[:=][ \\t]*"([^"\\\\\\r\\n]{0,${MAX_QUOTED_VALUE}})"`, "y"),
+  };
+});
 
-// Before a key, these change what readAssignment decides: a reference's sigil, a path separator,
-// a colon (an id's fields), a quote (a quoted key or a prompt).
+// Before a key, these change what readAssignment decides: a key character (the key starts
+// earlier), a reference's sigil, a path separator, a colon (an id's fields). A quote is a pair's,
+// tested before this.
 const isPlainBefore = (code: number): boolean =>
-  !isKeyChar(code) &&
-  code !== 36 &&
-  code !== 37 &&
-  code !== 47 &&
-  code !== BACKSLASH &&
-  code !== 58 &&
-  code !== DOUBLE_QUOTE &&
-  code !== SINGLE_QUOTE;
+  !isKeyChar(code) && !isReferenceSigil(code) && !isPathSeparator(code) && code !== COLON;
 
 /**
  * The commonest assignments, `key=value` or `key: value` with a short plain value and a JSON pair
@@ -76,7 +95,7 @@ export function readPlainAssignment(
   const key = text.slice(wordStart, keyEnd);
   // A provider's own scheme may follow an Authorization key (never a quote): readAssignment reads it.
   if (!quotedKey && mayNameAuthorization(key)) return null;
-  const kind = inQuery && key.length === 3 && key.toLowerCase() === "key" ? "credential" : kindOfKey(key);
+  const kind = kindOfAssignedKey(key, inQuery);
   if (kind === null) return null;
   const valueText = found[1] as string;
   // A quoted value ends before its closing quote, which the read looked at too.
