@@ -39,12 +39,7 @@ describe("the end's result unacknowledged, the runner killed and relaunched", { 
       await withWork(async (work) => {
         const on = await codexOnHandMadeServer(work);
         const { codexHome, server, stateDir } = on;
-        const launch = (ticket: string) =>
-          on.launch({
-            ticket,
-            reconnectGraceMs: 10_000,
-            ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
-          });
+        const launch = launcherOf(on, which);
         const first = launch(HAND_MADE_TICKET);
         const { conn, pid } = await on.openSession();
         const end = { commandId: "end", controllerSeq: 3, type };
@@ -78,6 +73,16 @@ describe("the end's result unacknowledged, the runner killed and relaunched", { 
 });
 
 /** `runner-state.json`'s lifecycle, fence and failure, as the server reads them. */
+/** Launches `which` runner on `on`'s hand-made server with a ticket (a grace long enough for a relaunch). */
+function launcherOf(on: Awaited<ReturnType<typeof codexOnHandMadeServer>>, which: Runner) {
+  return (ticket: string) =>
+    on.launch({
+      ticket,
+      reconnectGraceMs: 10_000,
+      ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
+    });
+}
+
 async function fenceState(stateDir: string) {
   const state = JSON.parse(await readFile(join(stateDir, "runner-state.json"), "utf8")) as Record<
     string,
@@ -93,12 +98,7 @@ async function fenceState(stateDir: string) {
 /** `which` runner on the fake app-server, its `runner.suspend` (seq 3) answered, SIGKILLed before the ack. */
 async function killedAfterSuspend(work: string, which: Runner) {
   const on = await codexOnHandMadeServer(work);
-  const launch = (ticket: string) =>
-    on.launch({
-      ticket,
-      reconnectGraceMs: 10_000,
-      ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
-    });
+  const launch = launcherOf(on, which);
   const first = launch(HAND_MADE_TICKET);
   const { conn, pid } = await on.openSession();
   conn.sendCommand({ commandId: "end", controllerSeq: 3, type: "runner.suspend" });
