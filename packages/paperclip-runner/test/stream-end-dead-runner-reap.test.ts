@@ -12,7 +12,12 @@ import { durableState } from "./helpers/hand-made-runner.js";
 import { watchdogsOf } from "./helpers/harness-watchdogs.js";
 import { journalledPending } from "./helpers/killed-at-journal-write.js";
 import { pausedAt, pausedAtWrite } from "./helpers/persist-pause.js";
-import { ackEnd, providerStarts, RELAUNCH_TICKET } from "./helpers/stream-end-relaunch.js";
+import {
+  ackEnd,
+  providerStarts,
+  RELAUNCH_TICKET,
+  relaunchedThroughHandshake,
+} from "./helpers/stream-end-relaunch.js";
 import { goneWithin } from "./local-controller.js";
 
 // A run ended by relaunches that never resume its provider session (an end replayed as
@@ -65,9 +70,7 @@ async function expectDeadRunnerReaped(
   pid: number,
   pendingCommands: readonly Record<string, unknown>[],
 ) {
-  const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
-  const conn = await on.server.nextConnection();
-  await conn.handshake(RELAUNCH_TICKET);
+  const { run: relaunched, conn } = await relaunchedThroughHandshake(on);
   conn.welcome({ pendingCommands });
   expect(await conn.resultOf("end")).toMatchObject({ status: "indeterminate" });
   // Committed, once, before the end's result was sent.

@@ -15,7 +15,7 @@ import {
   ackEnd,
   providerRequestParams,
   providerStarts,
-  RELAUNCH_TICKET,
+  relaunchedThroughHandshake,
   sentResults,
 } from "./helpers/stream-end-relaunch.js";
 
@@ -32,9 +32,7 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
     await withWork(async (work) => {
       // Killed with the shutdown pending: its relaunch replays it as indeterminate.
       const { on, pid, command: end } = await killedAtJournalWrite(work, SHUTDOWN, journalledPending("end"));
-      const replaying = on.launch({ ticket: RELAUNCH_TICKET });
-      const conn = await on.server.nextConnection();
-      await conn.handshake(RELAUNCH_TICKET);
+      const { run: replaying, conn } = await relaunchedThroughHandshake(on);
       conn.welcome({ pendingCommands: [PeerConnection.command(end)] });
       expect(await conn.resultOf("end")).toMatchObject({ status: "indeterminate" });
       const [replayed] = sentResults(conn, "end");
@@ -48,9 +46,7 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
       const startsBefore = await providerStarts(on.codexHome);
       expect(startsBefore[0]).toBe(pid);
 
-      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
-      const next = await on.server.nextConnection();
-      await next.handshake(RELAUNCH_TICKET);
+      const { run: relaunched, conn: next } = await relaunchedThroughHandshake(on);
       // The server holds the result (the ack was lost): nothing redelivered.
       next.welcome({ pendingCommands: [] });
       // A command behind the end: answered once the end is (commands are handled in order).
@@ -77,9 +73,7 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
         conn.sendCommand({ commandId: "drain", controllerSeq: 4, type: "runner.drain" });
       });
       expect((await durableState(on.stateDir)).pendingTerminalDelivery).toMatchObject({ commandId: "end" });
-      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
-      const next = await on.server.nextConnection();
-      await next.handshake(RELAUNCH_TICKET);
+      const { run: relaunched, conn: next } = await relaunchedThroughHandshake(on);
       next.welcome({ pendingCommands: [] });
       next.sendCommand({ commandId: "probe", controllerSeq: 5, type: "runner.drain" });
       expect(await next.resultOf("probe")).toMatchObject({ status: "completed" });
@@ -101,8 +95,7 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
       const fenced = (await durableState(on.stateDir)).pendingTerminalDelivery;
       expect(fenced).toMatchObject({ commandId: "end", lifecycle: "suspended" });
       // Killed once its recovered state is written back (the handshake waits for it).
-      const killed = on.launch({ ticket: RELAUNCH_TICKET });
-      await (await on.server.nextConnection()).handshake(RELAUNCH_TICKET);
+      const { run: killed } = await relaunchedThroughHandshake(on);
       killed.child.kill("SIGKILL");
       await killed.closed;
       expect(await durableState(on.stateDir)).toMatchObject({
@@ -110,9 +103,7 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
         pendingTerminalDelivery: fenced,
       });
       // Refused by the runner at its first frame: the run fails, the state kept for the next one.
-      const refused = on.launch({ ticket: RELAUNCH_TICKET });
-      const bad = await on.server.nextConnection();
-      await bad.handshake(RELAUNCH_TICKET);
+      const { run: refused, conn: bad } = await relaunchedThroughHandshake(on);
       bad.sendRaw("not a sealed frame");
       expect(await refused.closed).not.toBe(0);
       expect(await durableState(on.stateDir)).toMatchObject({
@@ -121,9 +112,7 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
         pendingTerminalDelivery: fenced,
       });
       // The next relaunch still honours the suspend.
-      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
-      const next = await on.server.nextConnection();
-      await next.handshake(RELAUNCH_TICKET);
+      const { run: relaunched, conn: next } = await relaunchedThroughHandshake(on);
       next.welcome({ pendingCommands: [] });
       expect(await next.resultOf("end")).toMatchObject({ status: "completed" });
       ackEnd(next, end);
@@ -138,50 +127,18 @@ describe("the terminal delivery fence across relaunches", { timeout: 60_000 }, (
 
   it("a welcome bringing runner.shutdown after a fenced suspend: stopped, the provider not resumed", async () => {
     await withWork(async (work) => {
-      const { on, pid } = await killedAtJournalWrite(work, SUSPEND, journalledEnd("suspended"));
-      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
-      const next = await on.server.nextConnection();
-      await next.handshake(RELAUNCH_TICKET);
-      const stop = { commandId: "stop", controllerSeq: 4, type: "runner.shutdown" };
-      next.welcome({ pendingCommands: [PeerConnection.command(stop)] });
-      expect(await next.resultOf("stop")).toMatchObject({ status: "completed" });
-      ackEnd(next, stop);
-      expect(await relaunched.closed).toBe(0);
-      expect(sentResults(next, "end")).toEqual([]);
-      expect(await durableState(on.stateDir)).toMatchObject({
-        lifecycle: "stopped",
-        pendingTerminalDelivery: null,
-      });
-      expect(await providerStarts(on.codexHome)).toEqual([pid]);
+      const { pid } = await anotherEndInTheWelcome(work, "runner.shutdown", "stopped");
       expect(isAlive(pid)).toBe(false);
     });
   });
 
   it("a welcome bringing runner.suspend after a fenced suspend: suspended, nothing started, the thread resumed later", async () => {
     await withWork(async (work) => {
-      const { on, pid } = await killedAtJournalWrite(work, SUSPEND, journalledEnd("suspended"));
-      const { threadId } = await providerState(on.stateDir);
-      expect(threadId).toEqual(expect.any(String));
-      const relaunched = on.launch({ ticket: RELAUNCH_TICKET });
-      const next = await on.server.nextConnection();
-      await next.handshake(RELAUNCH_TICKET);
-      const again = { commandId: "again", controllerSeq: 4, type: "runner.suspend" };
-      next.welcome({ pendingCommands: [PeerConnection.command(again)] });
-      expect(await next.resultOf("again")).toMatchObject({ status: "completed" });
-      ackEnd(next, again);
-      expect(await relaunched.closed).toBe(0);
-      expect(sentResults(next, "end")).toEqual([]);
-      expect(await durableState(on.stateDir)).toMatchObject({
-        lifecycle: "suspended",
-        pendingTerminalDelivery: null,
-      });
-      expect(await providerStarts(on.codexHome)).toEqual([pid]);
+      const { on, threadId } = await anotherEndInTheWelcome(work, "runner.suspend", "suspended");
       expect(await providerState(on.stateDir)).toMatchObject({ threadId, activeProviderTurnId: null });
 
       // A clean relaunch (the suspend acknowledged) resumes the same thread and runs a turn on it.
-      const resumed = on.launch({ ticket: RELAUNCH_TICKET });
-      const last = await on.server.nextConnection();
-      await last.handshake(RELAUNCH_TICKET);
+      const { run: resumed, conn: last } = await relaunchedThroughHandshake(on);
       last.welcome({ pendingCommands: [] });
       last.sendCommand({ commandId: "probe", controllerSeq: 5, type: "runner.drain" });
       expect(await last.resultOf("probe")).toMatchObject({ status: "completed" });
@@ -214,4 +171,26 @@ async function providerState(stateDir: string): Promise<Record<string, unknown>>
     string,
     unknown
   >;
+}
+
+/**
+ * A suspend fenced (its runner killed before the ack), then a relaunch whose welcome brings
+ * another end (`type`, seq 4): answered and acknowledged, the old result not sent again, the run
+ * `lifecycle` with no fence, no provider started. Resolves to the run, the first provider's pid
+ * and the thread it had.
+ */
+async function anotherEndInTheWelcome(work: string, type: string, lifecycle: string) {
+  const { on, pid } = await killedAtJournalWrite(work, SUSPEND, journalledEnd("suspended"));
+  const { threadId } = await providerState(on.stateDir);
+  expect(threadId).toEqual(expect.any(String));
+  const { run, conn } = await relaunchedThroughHandshake(on);
+  const end = { commandId: "later", controllerSeq: 4, type };
+  conn.welcome({ pendingCommands: [PeerConnection.command(end)] });
+  expect(await conn.resultOf("later")).toMatchObject({ status: "completed" });
+  ackEnd(conn, end);
+  expect(await run.closed).toBe(0);
+  expect(sentResults(conn, "end")).toEqual([]);
+  expect(await durableState(on.stateDir)).toMatchObject({ lifecycle, pendingTerminalDelivery: null });
+  expect(await providerStarts(on.codexHome)).toEqual([pid]);
+  return { on, pid, threadId };
 }

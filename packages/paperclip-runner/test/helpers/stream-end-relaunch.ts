@@ -1,9 +1,21 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { codexOnHandMadeServer } from "./codex-on-hand-made-server.js";
 import type { PeerConnection } from "./hand-made-prp-server.js";
 
 /** The fresh ticket a relaunch is given (the hand-made server proves any ticket it is told). */
 export const RELAUNCH_TICKET = "bootstrap_00000000-0000-4000-8000-0000000000bb";
+
+/**
+ * A relaunch of `on`'s runner with the fresh ticket, its first connection taken through the
+ * handshake (the welcome is the test's to send).
+ */
+export async function relaunchedThroughHandshake(on: Awaited<ReturnType<typeof codexOnHandMadeServer>>) {
+  const run = on.launch({ ticket: RELAUNCH_TICKET });
+  const conn = await on.server.nextConnection();
+  await conn.handshake(RELAUNCH_TICKET);
+  return { run, conn };
+}
 
 /** The ends of the command stream, and the lifecycle each leaves. */
 export const STREAM_ENDS = [
