@@ -15,15 +15,15 @@ afterEach(cleanupAll);
 const uid = process.getuid?.() ?? 0;
 
 /**
- * Runs in the sandbox, its workspace the host's `/run`: moves `/run/shm` (where the host's
- * `/dev/shm` links, so the directory above the private socket root) aside with the root's
- * mask in it, makes an empty one in its place, and waits there for the socket of a run that
+ * Runs in the sandbox, its workspace the host's `/run`: moves the directory above a private
+ * socket root (`spec.base`) aside with the root's mask in it, makes an empty one in its place, and waits there for the socket of a run that
  * starts after; then asks that run's proxy for the canary. Prints what it got.
  */
 const ATTACK = `
 const fs = require("node:fs");
 const net = require("node:net");
 const spec = JSON.parse(process.argv[1]);
+const base = spec.base;
 const finish = (line) => { console.log(line); fs.writeFileSync("/run/attack-done", ""); };
 function socketIn(root) {
   try {
@@ -44,14 +44,14 @@ function ask(socketPath) {
   socket.on("close", () => { if (answer) finish("reached " + answer.split("\\r\\n")[0]); });
 }
 function wait() {
-  const found = socketIn("/run/shm/" + spec.rootName);
+  const found = socketIn(base + "/" + spec.rootName);
   if (found) ask(found);
   else setTimeout(wait, 20);
 }
 try {
-  fs.renameSync("/run/shm", "/run/shm.old");
-  fs.mkdirSync("/run/shm");
-  fs.chmodSync("/run/shm", 0o1777);
+  fs.renameSync(base, base + ".old");
+  fs.mkdirSync(base);
+  fs.chmodSync(base, 0o1777);
   fs.writeFileSync("/run/attack-ready", "");
   wait();
 } catch (error) {
@@ -69,7 +69,7 @@ const target = await sandbox.buildLocalProcessSandboxSpawnTarget({
 while (!fs.existsSync("/run/attack-done")) await new Promise((resolve) => setTimeout(resolve, 20));
 await target.cleanup();`;
 
-/** Per scope: starts the attack, starts the later run once the swap is made, then puts `/run/shm` back. */
+/** Per scope: starts the attack, starts the later run once the swap is made, then puts the base back. */
 const HOST = `
 const fs = await import("node:fs");
 const { execFile } = await import("node:child_process");
@@ -90,45 +90,69 @@ for (const [name, scope] of Object.entries(spec.scopes)) {
   fs.writeFileSync("/run/attack-done", "");
   const laterFailure = later && (await later);
   out[name] = result.stdout + result.stderr + (laterFailure || "");
-  if (fs.existsSync("/run/shm.old")) {
-    fs.rmSync("/run/shm", { recursive: true, force: true });
-    fs.renameSync("/run/shm.old", "/run/shm");
+  if (fs.existsSync(spec.base + ".old")) {
+    fs.rmSync(spec.base, { recursive: true, force: true });
+    fs.renameSync(spec.base + ".old", spec.base);
   }
 }
 console.log(JSON.stringify(out));`;
 
-/**
- * The private socket roots lie on fixed paths, and a mask over a root a writable bind shows
- * does not keep the directories above it in place: Linux renames a directory that merely holds
- * a mount point. Where `/dev/shm` links to `/run/shm`, a root runner's program given the host's
- * `/run` writable moved `/run/shm` aside (the mask went with it) and made an empty one: every
- * later run of the uid then made its socket root there, with its proxy socket (and the private
- * copies of the native binaries the host executes), all in the program's sight. The host's
- * `/dev` is replaced, in a private mount namespace, by one whose `shm` links to a fresh `/run/shm`.
- */
-describe("a workspace /run on a host whose /dev/shm links to /run/shm", () => {
-  it("cannot move the directory above the socket root for a later run to use", async () => {
-    const canary = await canaryServer();
-    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
-    const setup = [
-      bindRepoView,
-      "mount -t tmpfs tmpfs /run",
-      "mkdir -p /run/shm /run/fakedev /run/victim && chmod 1777 /run/shm",
+const devs = ["null", "zero", "full", "random", "urandom", "tty"];
+
+/** Host layouts in which a root's base is a plain directory under `/run`, made in a private mount namespace. */
+const LAYOUTS = [
+  {
+    name: "/dev/shm links to /run/shm",
+    base: "/run/shm",
+    setup: [
+      "mkdir -p /run/shm /run/fakedev && chmod 1777 /run/shm",
       ...devs.map((d) => `touch /run/fakedev/${d} && mount --bind /dev/${d} /run/fakedev/${d}`),
       "ln -s /run/shm /run/fakedev/shm",
       "mount --bind /run/fakedev /dev",
-    ];
+    ],
+  },
+  {
+    // The roots before it unusable, so the last one, /run/user/<uid>/…, serves every run.
+    name: `/dev/shm and /tmp are read-only and /run/user/${uid} is a plain directory`,
+    base: `/run/user/${uid}`,
+    setup: [
+      `mkdir -p -m 0700 /run/user/${uid} && mkdir -m 1777 /run/user/tmp`,
+      "mount -t tmpfs -o ro pc-test-shm /dev/shm",
+      "mount -t tmpfs -o ro pc-test-tmp /tmp",
+    ],
+  },
+];
+
+/**
+ * The private socket roots lie on fixed paths, and a mask over a root a writable bind shows
+ * does not keep the directories above it in place: Linux renames a directory that merely holds
+ * a mount point. A root runner's program given the host's `/run` writable moved the root's
+ * base aside (the mask went with it) and made an empty one: every later run of the uid then
+ * made its socket root there, with its proxy socket (and the private copies of the native
+ * binaries the host executes), all in the program's sight.
+ */
+describe.each(LAYOUTS)("a workspace /run on a host where $name", ({ base, setup }) => {
+  it("cannot move the directory above the socket root for a later run to use", async () => {
+    const canary = await canaryServer();
     const spec = {
       attack: ATTACK,
       laterRun: LATER_RUN,
+      base,
       rootName: `paperclip-sandbox-sockets-${uid}`,
       canaryPort: canary.port,
       scopes: { networkOnlyDeny: SCOPE_MATRIX.networkOnlyDeny, workspaceDeny: SCOPE_MATRIX.workspaceDeny },
     };
     const result = await inPrivateMountNamespace(
-      [...setup, `exec ${shellQuote(process.execPath)} --input-type=module -e "$HOST"`].join(" && "),
+      [
+        bindRepoView,
+        "mount -t tmpfs tmpfs /run",
+        "mkdir -p /run/victim",
+        ...setup,
+        `exec ${shellQuote(process.execPath)} --input-type=module -e "$HOST"`,
+      ].join(" && "),
       {
         PATH: process.env.PATH,
+        TMPDIR: "/run/user/tmp",
         HOST,
         ENTRY: viaRepoView(builtEntry),
         CANARY_PORT: String(canary.port),
