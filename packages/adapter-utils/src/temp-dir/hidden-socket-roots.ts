@@ -1,6 +1,6 @@
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { isSameOrBelow } from "../bwrap/mount-request.js";
+import { realPathOf } from "../bwrap/resolve-bind-sources.js";
 import { privateSocketRoots } from "./private-socket-roots.js";
 
 /**
@@ -8,14 +8,6 @@ import { privateSocketRoots } from "./private-socket-roots.js";
  * private `/tmp` and a masked or unbound `/run` (both scopes mask the real path of a link).
  */
 const HIDDEN_PLACES = ["/dev", "/tmp", "/run"] as const;
-
-function realPathOr(candidate: string): string {
-  try {
-    return realpathSync.native(candidate);
-  } catch {
-    return candidate;
-  }
-}
 
 /**
  * Which of `roots` lie, by their real path, in a place every sandbox hides (pure over
@@ -41,6 +33,6 @@ let inUse: string[] | undefined;
  * Masks still cover every root in every spelling.
  */
 export function privateSocketRootsInUse(): string[] {
-  inUse ??= rootsInHiddenPlaces(privateSocketRoots(process.getuid?.() ?? 0), realPathOr);
+  inUse ??= rootsInHiddenPlaces(privateSocketRoots(process.getuid?.() ?? 0), realPathOf);
   return inUse;
 }
