@@ -34,3 +34,33 @@ describe("a workspace /run on a host whose /dev/shm links to /run/shm", () => {
     expect(out).toEqual({ networkOnlyDeny: "listed\n", workspace: "listed\n" });
   });
 });
+
+/**
+ * Where `/dev/shm` links out of every place a sandbox hides (here `/var/tmp/shm`), the root
+ * `/dev/shm/paperclip-sandbox-sockets-<uid>` lay in the network-only scope's host tree: the
+ * program listed every run's directory there (proxy sockets, owner records) and the private
+ * copies of the native binaries the host executes, which a root runner's program could
+ * rewrite. Such a root is no longer used: the next one (`/tmp`) serves.
+ */
+describe("a host whose /dev/shm links outside /dev, /tmp and /run", () => {
+  it("puts nothing of the sandbox there for the network-only scope to see", async () => {
+    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
+    const setup = [
+      "mount -t tmpfs tmpfs /var/tmp",
+      "mkdir -p /var/tmp/shm /var/tmp/fakedev /var/tmp/ws && chmod 1777 /var/tmp/shm",
+      ...devs.map((d) => `touch /var/tmp/fakedev/${d} && mount --bind /dev/${d} /var/tmp/fakedev/${d}`),
+      "ln -s /var/tmp/shm /var/tmp/fakedev/shm",
+      "mount --bind /var/tmp/fakedev /dev",
+    ].join(" && ");
+    const out = await probeScopesAfterHostSetup(setup, {
+      command: "/bin/sh",
+      args: ["-c", "ls -A /var/tmp/shm 2>&1; echo listed"],
+      workspace: "/var/tmp/ws",
+      scopes: {
+        networkOnlyDeny: SCOPE_MATRIX.networkOnlyDeny,
+        networkOnlyAllowlist: SCOPE_MATRIX.networkOnlyAllowlist,
+      },
+    });
+    expect(out).toEqual({ networkOnlyDeny: "listed\n", networkOnlyAllowlist: "listed\n" });
+  });
+});

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { privateSocketRootsInUse } from "../temp-dir/hidden-socket-roots.js";
 import { preparePrivateRoot } from "../temp-dir/prepare-private-root.js";
-import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
 import { NATIVE_BRIDGE_FILE_NAME } from "./native-bridge-path.js";
 
 /** Where the private copy of a binary with this digest lives in one private root. */
@@ -54,5 +54,5 @@ export function makePrivateCopy(
 
 /** Every private root a copy may go to, in order of preference (the first exec-able one is kept). */
 export function privateCopyRoots(): string[] {
-  return privateSocketRoots(process.getuid?.() ?? 0);
+  return privateSocketRootsInUse();
 }

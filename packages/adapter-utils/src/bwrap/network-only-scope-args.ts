@@ -5,13 +5,12 @@ import { mountDestinations } from "./final-binds.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
+import { parentPins, pinTargets } from "./parent-pins.js";
 import {
   assertNoResolverLinkShownWritable,
   resolverTarget,
-  resolverTargets,
   writableResolverFiles,
 } from "./resolver-files-shown.js";
-import { resolverParentPins } from "./resolver-parent-pins.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { ETC_DIR, HARDENED_READ_ONLY_PATHS, RESOLVER_FILES } from "./system-paths.js";
 import type { ProxyMount } from "./workspace-scope-args.js";
@@ -127,7 +126,7 @@ function bindSysReadOnly(plan: NetworkOnlyScopePlan, args: string[], early: numb
  * `/etc`, nor so replace a link there) each file is bound onto itself, a link by its
  * real path; one into a masked directory points into the sandbox's private one, where
  * nothing of the host's is. For a root runner, the directories above a target outside
- * `/etc` are mount points too (`resolverParentPins`: else it renames one with the file in
+ * `/etc` are mount points too (`parentPins`: else it renames one with the file in
  * it). Returns the requested paths in `/etc` bound again, which
  * the caller checks for the resolver files they show.
  */
@@ -140,7 +139,7 @@ function protectResolverFiles(plan: NetworkOnlyScopePlan, args: string[]): Mount
     return etc && isSameOrBelow(ETC_DIR, target) ? [] : [target];
   });
   // The host tree is writable to a root runner's program: the directories above them too.
-  if (plan.runnerIsRoot) args.push(...resolverParentPins({ source: "/", dest: "/", access: "rw" }, shown));
+  if (plan.runnerIsRoot) args.push(...parentPins({ source: "/", dest: "/", access: "rw" }, shown));
   for (const target of shown) args.push("--ro-bind", target, target);
   return etcRebinds ?? [];
 }
@@ -169,10 +168,10 @@ function etcReadOnly(plan: NetworkOnlyScopePlan, args: string[]): MountRequest[]
   return rebinds;
 }
 
-/** The directories between a requested path bound at itself and a resolver file below it (`resolverParentPins`). */
+/** The directories between a requested path bound at itself and a resolver file or socket root below it (`parentPins`). */
 function pinsBelow(plan: NetworkOnlyScopePlan, request: MountRequest): string[] {
   const bind = { source: request.path, dest: request.path, access: request.access };
-  return resolverParentPins(bind, resolverTargets(plan.layout));
+  return parentPins(bind, pinTargets(plan.layout, plan.socketRoots));
 }
 
 /** A fresh private directory under the run's mask root; the caller creates it before spawning. */

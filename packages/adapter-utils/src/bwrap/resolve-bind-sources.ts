@@ -42,7 +42,13 @@ export function realPathMemo(): RealPath {
   };
 }
 
-/** Real paths of the roots' bases (system directories such as `/dev/shm`, `/tmp`): resolved once per process. */
+/**
+ * Real paths of the roots' bases (system directories such as `/dev/shm`, `/tmp`): resolved
+ * once per process. A sandbox cannot make them stale: each directory between a writable bind
+ * and a root is a mount point (`parent-pins.ts`), so `mv /run/user/0` (or `/run/shm`, where
+ * `/dev/shm` links there) fails with `EBUSY` and no link takes its place; only a writable
+ * `/dev` or `/` could swap the link `/dev/shm` itself, and those hand a root program the host.
+ */
 const realBases = new Map<string, string>();
 
 /** Every root in its literal spelling and, where a component is a link (`/dev/shm -> /run/shm`), its real one. */

@@ -23,7 +23,7 @@ export function resolverTargets(layout: HostLayout): string[] {
  * `/etc/resolv.conf` links into `/run` (resolvconf, NetworkManager), a workspace `/run`
  * let it name the name servers of every later run's proxy, which then sent the allowed
  * names to addresses it chose. The caller shows each one read-only again at `dest`, and
- * makes the directories above it mount points right after the bind (`resolverParentPins`):
+ * makes the directories above it mount points right after the bind (`parentPins`):
  * a read-only file alone moves with a renamed directory.
  */
 export function writableResolverFiles(
@@ -49,7 +49,7 @@ export function writableResolverFiles(
  * from renaming a directory above the link with the link in it. Another runner's program
  * writes none of root's files or directories, so nothing is refused for it. The file a
  * link names, and the directories above that file, are kept by `writableResolverFiles`
- * and `resolverParentPins`.
+ * and `parentPins`.
  */
 export function assertNoResolverLinkShownWritable(
   layout: HostLayout,

@@ -3,12 +3,8 @@ import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { inKernelTree, procMaskArgs } from "./own-trees.js";
-import {
-  assertNoResolverLinkShownWritable,
-  resolverTargets,
-  writableResolverFiles,
-} from "./resolver-files-shown.js";
-import { resolverParentPins } from "./resolver-parent-pins.js";
+import { parentPins, pinTargets } from "./parent-pins.js";
+import { assertNoResolverLinkShownWritable, writableResolverFiles } from "./resolver-files-shown.js";
 import { socketRootExposures } from "./socket-root-exposures.js";
 import { systemSecretMasks } from "./system-secret-masks.js";
 
@@ -88,21 +84,21 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
 /**
  * Runs `bind` (a requested path or an alias) and puts right after each mount it made what
  * must follow that mount before any deeper one: the sandbox's own trees over a requested
- * `/` (`ownTreesRestored`), and the directories above a resolver file it shows writable
- * (`resolverParentPins`).
+ * `/` (`ownTreesRestored`), and the directories above a resolver file or a socket root it
+ * shows writable (`parentPins`).
  */
 function boundAfter(
   root: FreshRootArgv,
   plan: WorkspaceScopePlan,
   procMasks: { readonly procSys: boolean; readonly initMask: string | null },
 ): (bind: () => void) => void {
-  const targets = resolverTargets(plan.layout);
+  const targets = pinTargets(plan.layout, plan.socketRoots);
   return (bind) => {
     const before = root.mounted.length;
     bind();
     for (const mounted of root.mounted.slice(before)) {
       root.restoreOwnTrees(mounted.dest, procMasks);
-      root.args.push(...resolverParentPins(mounted, targets));
+      root.args.push(...parentPins(mounted, targets));
     }
   };
 }

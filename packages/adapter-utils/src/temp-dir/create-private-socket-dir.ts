@@ -1,8 +1,8 @@
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
+import { privateSocketRootsInUse } from "./hidden-socket-roots.js";
 import { makeRunDirOnCandidates } from "./make-run-dir-on-candidates.js";
 import { preparePrivateRoot } from "./prepare-private-root.js";
-import { privateSocketRoots } from "./private-socket-roots.js";
 import { assertUnixSocketPathLength } from "./socket-path-length.js";
 import { PROXY_SOCKET_NAME } from "./temp-dir-candidates.js";
 
@@ -15,9 +15,8 @@ import { PROXY_SOCKET_NAME } from "./temp-dir-candidates.js";
  * where another sandbox can see it.
  */
 export function createPrivateSocketDir(): string {
-  const uid = process.getuid?.() ?? 0;
   const outcome = makeRunDirOnCandidates(
-    privateSocketRoots(uid),
+    privateSocketRootsInUse(),
     {
       assert: (dir) => assertUnixSocketPathLength(path.join(dir, PROXY_SOCKET_NAME)),
       describe: (baseDir, _dir, error) => ({

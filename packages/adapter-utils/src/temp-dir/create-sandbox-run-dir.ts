@@ -1,8 +1,8 @@
 import { SandboxError } from "@paperclipai/errors";
+import { privateSocketRootsInUse } from "./hidden-socket-roots.js";
 import { makeRunDirOnCandidates, type RunDirOutcome } from "./make-run-dir-on-candidates.js";
 import { execForbiddenUnder } from "./mount-forbids-exec.js";
 import { preparePrivateRoot } from "./prepare-private-root.js";
-import { privateSocketRoots } from "./private-socket-roots.js";
 
 export interface CreateSandboxRunDirOptions {
   /** Base directories to try in order; default the private socket roots, then `/tmp`, `os.tmpdir()`, `$XDG_RUNTIME_DIR`. */
@@ -17,7 +17,7 @@ let execRoots: string[] | undefined;
  * Judged once per process: a start must not re-read the mount table.
  */
 function execPrivateRoots(): string[] {
-  execRoots ??= privateSocketRoots(process.getuid?.() ?? 0).filter((root) => !execForbiddenUnder(root));
+  execRoots ??= privateSocketRootsInUse().filter((root) => !execForbiddenUnder(root));
   return execRoots;
 }
 

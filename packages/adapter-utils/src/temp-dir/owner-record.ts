@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { readProcStat } from "@paperclipai/internal";
+import { privateSocketRootsInUse } from "./hidden-socket-roots.js";
 import { OWNER_RECORD_NAME, OWNER_REGISTRY_NAME, ownerRecordLocations } from "./owner-record-location.js";
 import { ownPrivateRoots, preparePrivateRoot } from "./prepare-private-root.js";
-import { privateSocketRoots } from "./private-socket-roots.js";
 
 export { OWNER_RECORD_NAME } from "./owner-record-location.js";
 
@@ -25,7 +25,7 @@ const readyRegistries = new Set<string>();
 /** Where this process wrote each directory's record, so its removal is one unlink. */
 const writtenAt = new Map<string, string>();
 
-const ownerRoots = (): string[] => privateSocketRoots(process.getuid?.() ?? 0);
+const ownerRoots = (): string[] => privateSocketRootsInUse();
 
 function writeRecordAt(location: string, text: string): void {
   const registry = path.dirname(location);

@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { privateSocketRootsInUse } from "./hidden-socket-roots.js";
 import { isOwnerAlive, readOwnerRecord, readOwnerRegistry } from "./owner-record.js";
-import { privateSocketRoots } from "./private-socket-roots.js";
 import { removeProxyTempDir } from "./remove-proxy-temp-dir.js";
 import { NETWORK_PROXY_TEMP_PREFIX } from "./temp-dir-candidates.js";
 
@@ -85,7 +85,7 @@ export async function sweepStaleProxyDirs(baseDir: string): Promise<string[]> {
  * left alone; its record still goes. Returns the removed directories.
  */
 export async function sweepOwnerRegistries(
-  roots: readonly string[] = privateSocketRoots(process.getuid?.() ?? 0),
+  roots: readonly string[] = privateSocketRootsInUse(),
 ): Promise<string[]> {
   const uid = process.getuid?.() ?? -1;
   const removed: string[] = [];
