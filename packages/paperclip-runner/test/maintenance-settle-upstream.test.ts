@@ -67,21 +67,23 @@ const RUNNERS = [
 describe("the server's native cleanup maintenance over a runner killed mid-turn", {
   timeout: 120_000,
 }, () => {
-  it.each(RUNNERS)("settles $which runner's state in one epoch, suspended and prepared", async ({
-    runnerBin,
-  }) => {
-    expectSettledInOneEpoch(await maintain(runnerBin(), "answered"));
-  });
+  it.each(RUNNERS)(
+    "settles $which runner's state in one epoch, suspended and prepared",
+    async ({ runnerBin }) => {
+      expectSettledInOneEpoch(await maintain(runnerBin(), "answered"));
+    },
+  );
 
-  it.each(RUNNERS)("settles $which runner's state killed as the server commits turn.accepted", async ({
-    runnerBin,
-  }) => {
-    const records = await maintain(runnerBin(), "accepted");
-    // The runner answered turn.start before it sent turn.accepted: the server's journal has it.
-    expect(records.find((record) => record.type === "at-accepted")).toEqual({
-      type: "at-accepted",
-      turnStart: "completed",
-    });
-    expectSettledInOneEpoch(records);
-  });
+  it.each(RUNNERS)(
+    "settles $which runner's state killed as the server commits turn.accepted",
+    async ({ runnerBin }) => {
+      const records = await maintain(runnerBin(), "accepted");
+      // The runner answered turn.start before it sent turn.accepted: the server's journal has it.
+      expect(records.find((record) => record.type === "at-accepted")).toEqual({
+        type: "at-accepted",
+        turnStart: "completed",
+      });
+      expectSettledInOneEpoch(records);
+    },
+  );
 });

@@ -19,55 +19,49 @@ const TURN = { commandId: "turn", type: "turn.start", payload: { text: "hang" } 
 const eventTypes = (conn: PeerConnection): string[] => conn.events().map((event) => String(event.eventType));
 
 describe("a turn.start killed once its answer is journalled", { timeout: 60_000 }, () => {
-  it.each([
-    { redelivered: true },
-    { redelivered: false },
-  ])("sends turn.accepted and the answer once after a relaunch (redelivered: $redelivered)", async ({
-    redelivered,
-  }) => {
-    await withWork(async (work) => {
-      const { on, conn, command } = await killedAtJournalWrite(work, TURN, journalledDone("turn"));
-      // Closed by the kill: everything the runner sent on it has been read.
-      await conn.closed;
-      // Durable, not sent: neither the answer nor turn.accepted left the killed runner.
-      expect(conn.resultsOf("turn")).toEqual([]);
-      expect(eventTypes(conn)).not.toContain("turn.accepted");
-      const acked = Math.max(...conn.events().map((event) => Number(event.sourceSeq)));
+  it.each([{ redelivered: true }, { redelivered: false }])(
+    "sends turn.accepted and the answer once after a relaunch (redelivered: $redelivered)",
+    async ({ redelivered }) => {
+      await withWork(async (work) => {
+        const { on, conn, command } = await killedAtJournalWrite(work, TURN, journalledDone("turn"));
+        // Closed by the kill: everything the runner sent on it has been read.
+        await conn.closed;
+        // Durable, not sent: neither the answer nor turn.accepted left the killed runner.
+        expect(conn.resultsOf("turn")).toEqual([]);
+        expect(eventTypes(conn)).not.toContain("turn.accepted");
+        const acked = Math.max(...conn.events().map((event) => Number(event.sourceSeq)));
 
-      const { run, conn: next } = await relaunchedThroughHandshake(on);
-      next.welcome({
-        ackedSourceSeq: acked,
-        pendingCommands: redelivered ? [PeerConnection.command(command)] : [],
-      });
-      // The next command resumes the provider: its answer comes after the outbox and the replay.
-      next.sendCommand({ commandId: "snapshot", controllerSeq: 4, type: "session.snapshot" });
-      expect(await next.resultOf("snapshot")).toMatchObject({ status: "completed" });
-
-      const resent = eventTypes(next);
-      expect(resent.slice(0, 3)).toEqual([
-        "turn.accepted",
-        "harness.diagnostic",
-        "harness.diagnostic",
-      ]);
-      expect([...eventTypes(conn), ...resent].filter((type) => type === "turn.accepted")).toHaveLength(1);
-      // Each event once: the relaunch numbers on from what the server acknowledged.
-      expect(next.events().map((event) => event.sourceSeq)).toEqual(
-        next.events().map((_, index) => acked + 1 + index),
-      );
-      const answers = next.resultsOf("turn");
-      expect(answers).toHaveLength(redelivered ? 1 : 0);
-      if (redelivered)
-        expect(answers[0]).toMatchObject({
-          status: "completed",
-          result: { status: "accepted", providerTurnId: expect.any(String) },
+        const { run, conn: next } = await relaunchedThroughHandshake(on);
+        next.welcome({
+          ackedSourceSeq: acked,
+          pendingCommands: redelivered ? [PeerConnection.command(command)] : [],
         });
-      // The snapshot found the provider started again on the session (the killed runner's exited with it).
-      const starts = await providerStarts(on.codexHome);
-      expect(starts).toHaveLength(2);
+        // The next command resumes the provider: its answer comes after the outbox and the replay.
+        next.sendCommand({ commandId: "snapshot", controllerSeq: 4, type: "session.snapshot" });
+        expect(await next.resultOf("snapshot")).toMatchObject({ status: "completed" });
 
-      run.child.kill("SIGKILL");
-      await run.closed;
-      for (const pid of starts) await goneWithin(pid);
-    });
-  });
+        const resent = eventTypes(next);
+        expect(resent.slice(0, 3)).toEqual(["turn.accepted", "harness.diagnostic", "harness.diagnostic"]);
+        expect([...eventTypes(conn), ...resent].filter((type) => type === "turn.accepted")).toHaveLength(1);
+        // Each event once: the relaunch numbers on from what the server acknowledged.
+        expect(next.events().map((event) => event.sourceSeq)).toEqual(
+          next.events().map((_, index) => acked + 1 + index),
+        );
+        const answers = next.resultsOf("turn");
+        expect(answers).toHaveLength(redelivered ? 1 : 0);
+        if (redelivered)
+          expect(answers[0]).toMatchObject({
+            status: "completed",
+            result: { status: "accepted", providerTurnId: expect.any(String) },
+          });
+        // The snapshot found the provider started again on the session (the killed runner's exited with it).
+        const starts = await providerStarts(on.codexHome);
+        expect(starts).toHaveLength(2);
+
+        run.child.kill("SIGKILL");
+        await run.closed;
+        for (const pid of starts) await goneWithin(pid);
+      });
+    },
+  );
 });

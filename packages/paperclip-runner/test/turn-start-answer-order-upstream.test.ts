@@ -51,7 +51,9 @@ function label(message: Record<string, unknown>): string | null {
   if (message.kind === "command_result") return `result ${String(payload.commandId)}`;
   if (message.kind !== "event") return null;
   const code = (payload.payload as { code?: unknown } | undefined)?.code;
-  return payload.eventType === "harness.diagnostic" ? `diagnostic:${String(code)}` : String(payload.eventType);
+  return payload.eventType === "harness.diagnostic"
+    ? `diagnostic:${String(code)}`
+    : String(payload.eventType);
 }
 
 describe("a turn.start's answer and its events on the wire, against upstream's runner", {
