@@ -35,6 +35,7 @@ describe("commands told to the engine on arrival", { timeout: 60_000 }, () => {
         turnId: "turn-1",
         historyLimit: 4096,
         sendResult: (result) => results.push(result),
+        answered: () => undefined,
         claimStreamEnd: () => true,
         onStreamEnd: () => undefined,
       });

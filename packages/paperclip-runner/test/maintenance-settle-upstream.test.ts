@@ -14,17 +14,28 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 // `codex-provider-state.json` that `providerProcessGeneration` went up by one across the epoch
 // (the provider it restored) and that the provider is `prepared`. Both pass in one epoch. Ours
 // named that counter `processGeneration` until 2026-12-06, and the maintenance refused its state
-// after the epoch (docs/compatibility.md).
+// after the epoch (docs/compatibility.md). Killed as the server commits `turn.accepted` (in its
+// commit callback), both had answered turn.start already; until 2026-12-06 ours answered it after
+// its first events, so its turn.start was left pending there, which the maintenance refuses.
 const toolchain = serverToolchainForFile();
 const driver = path.join(import.meta.dirname, "helpers", "maintenance-settle-driver.mjs");
 
-async function maintain(runnerBin: string): Promise<Record<string, unknown>[]> {
+/** When the runner is killed: its turn accepted and answered, or as the server commits `turn.accepted`. */
+type KillAt = "answered" | "accepted";
+
+async function maintain(runnerBin: string, killAt: KillAt): Promise<Record<string, unknown>[]> {
   return await withWork(async (work) => {
     await mkdir(workPaths(work).cwd, { recursive: true });
     const scenario = path.join(work, "scenario.json");
     await writeFile(
       scenario,
-      JSON.stringify({ serverDir: toolchain().serverDir, runnerBin, work, prepare: codexPrepare(work) }),
+      JSON.stringify({
+        serverDir: toolchain().serverDir,
+        runnerBin,
+        work,
+        prepare: codexPrepare(work),
+        killAt,
+      }),
     );
     const { stdout } = await promisify(execFile)(toolchain().node24, [driver, scenario], {
       timeout: 100_000,
@@ -36,21 +47,43 @@ async function maintain(runnerBin: string): Promise<Record<string, unknown>[]> {
   });
 }
 
+/** The maintenance settled the state in one epoch, suspended and prepared. */
+function expectSettledInOneEpoch(records: Record<string, unknown>[]): void {
+  const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
+  expect(outcome).toMatchObject({ type: "settled" });
+  expect(outcome?.epochs).toEqual(
+    ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch: 0, phase })),
+  );
+  // The restored provider's identity, which the maintenance takes as its one new process.
+  expect(outcome?.events).toContain("session.resumed");
+  expect(records.at(-1)).toEqual({ type: "report", runner: "suspended", provider: "prepared" });
+}
+
+const RUNNERS = [
+  { which: "upstream", runnerBin: upstreamRunner },
+  { which: "ours", runnerBin: () => BIN },
+];
+
 describe("the server's native cleanup maintenance over a runner killed mid-turn", {
   timeout: 120_000,
 }, () => {
-  it.each([
-    { which: "upstream", runnerBin: upstreamRunner },
-    { which: "ours", runnerBin: () => BIN },
-  ])("settles $which runner's state in one epoch, suspended and prepared", async ({ runnerBin }) => {
-    const records = await maintain(runnerBin());
-    const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
-    expect(outcome).toMatchObject({ type: "settled" });
-    expect(outcome?.epochs).toEqual(
-      ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch: 0, phase })),
-    );
-    // The restored provider's identity, which the maintenance takes as its one new process.
-    expect(outcome?.events).toContain("session.resumed");
-    expect(records.at(-1)).toEqual({ type: "report", runner: "suspended", provider: "prepared" });
-  });
+  it.each(RUNNERS)(
+    "settles $which runner's state in one epoch, suspended and prepared",
+    async ({ runnerBin }) => {
+      expectSettledInOneEpoch(await maintain(runnerBin(), "answered"));
+    },
+  );
+
+  it.each(RUNNERS)(
+    "settles $which runner's state killed as the server commits turn.accepted",
+    async ({ runnerBin }) => {
+      const records = await maintain(runnerBin(), "accepted");
+      // The runner answered turn.start before it sent turn.accepted: the server's journal has it.
+      expect(records.find((record) => record.type === "at-accepted")).toEqual({
+        type: "at-accepted",
+        turnStart: "completed",
+      });
+      expectSettledInOneEpoch(records);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import type WebSocket from "ws";
 import { timerAt } from "../timers/timer-at.js";
 import type { DurableOptions } from "./durable-options.js";
+import { AnswerFirst } from "./engine/answer-first.js";
 import { CommandApplier } from "./engine/command-applier.js";
 import type { DurableEngine, EngineEvent } from "./engine/durable-engine.js";
 import type { DurableState } from "./state/durable-state.js";
@@ -53,6 +54,8 @@ export class DurableRunner {
   private commands!: CommandApplier;
   private readonly link: ServerLink;
   private sentThrough = 0;
+  /** Events held back until the command being applied is answered (a `turn.start`'s `turn.accepted`). */
+  private readonly answerFirst = new AnswerFirst();
   private commandChain: Promise<void> = Promise.resolve();
   /** The stream-end result (`runner.shutdown`/`runner.suspend`) awaiting its ack: the runner leaves on that ack. */
   private ending: Record<string, unknown> | null = null;
@@ -102,6 +105,10 @@ export class DurableRunner {
       turnId: this.deps.options.identity.turnId,
       historyLimit: this.deps.options.commandHistoryLimit,
       sendResult: (result) => this.sendResult(result),
+      answered: () => {
+        this.answerFirst.answered();
+        this.pump();
+      },
       claimStreamEnd: () => this.terminal.claim("stream_end"),
       onStreamEnd: (result) => {
         this.ending = result;
@@ -189,6 +196,7 @@ export class DurableRunner {
         this.fail(error);
         return await new Promise<void>(() => undefined);
       }
+      this.answerFirst.queued(event.sourceSeq, output.afterAnswer === true);
       // Durable before the engine hears it is safe: the engine resends what it has no ack for.
       await this.committer.commit();
       this.engine.acknowledge(output.engineSeq);
@@ -267,7 +275,7 @@ export class DurableRunner {
     this.pump();
   }
 
-  /** Sends what is durable and not yet sent, up to the server's batch window. */
+  /** Sends what is durable and not yet sent, up to the server's batch window and the events held for an answer. */
   private pump(): void {
     const open = this.link.current;
     if (open === null) return;
@@ -276,7 +284,7 @@ export class DurableRunner {
     const windowEnd = durable.ackedSourceSeq + welcome.maxBatchEvents;
     for (const entry of durable.outbox) {
       if (entry.sourceSeq <= this.sentThrough) continue;
-      if (entry.sourceSeq > windowEnd) break;
+      if (entry.sourceSeq > windowEnd || !this.answerFirst.sendable(entry.sourceSeq)) break;
       connection.send(inConnectionVersion(entry.envelope, welcome.version));
       this.sentThrough = entry.sourceSeq;
     }

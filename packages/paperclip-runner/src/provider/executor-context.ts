@@ -159,8 +159,12 @@ export class ExecutorContext {
     return this.eventSeq;
   }
 
-  /** Resolves once the event is in durable mode's outbox (the events continue durable mode's numbering). */
-  async emit(event: ProviderEvent): Promise<void> {
+  /**
+   * Resolves once the event is in durable mode's outbox (the events continue durable mode's
+   * numbering). `afterAnswer`: sent, with the events after it, once the command being applied is
+   * answered (`answer-first.ts`).
+   */
+  async emit(event: ProviderEvent, options: { readonly afterAnswer?: boolean } = {}): Promise<void> {
     this.eventSeq += 1;
     await this.onEvent({
       kind: "event",
@@ -173,6 +177,7 @@ export class ExecutorContext {
         emittedAt: new Date().toISOString(),
       },
       engineLastControllerSeq: null,
+      ...(options.afterAnswer === true ? { afterAnswer: true } : {}),
     });
   }
 

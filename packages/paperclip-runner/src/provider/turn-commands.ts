@@ -7,7 +7,11 @@ import { providerFailed } from "./turn-settlement.js";
 /** Upstream's bound on a turn's text (UTF-8 bytes). */
 const MAX_TURN_TEXT_BYTES = 1024 * 1024;
 
-/** `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`. */
+/**
+ * `turn.start`: `turn/start`, durable as ambiguous until Codex names the turn; `turn.accepted`,
+ * committed before the answer but sent after it, as upstream's runner orders them (its window
+ * between the two closes with the answer first: a kill there leaves the turn answered).
+ */
 export async function startTurn(
   ctx: ExecutorContext,
   payload: Record<string, unknown>,
@@ -56,11 +60,14 @@ export async function startTurn(
     ambiguousTurnStartPending: false,
   }));
   await ctx.save();
-  await ctx.emit({
-    eventType: "turn.accepted",
-    priority: 0,
-    payload: { provider: state.config.provider, providerSessionId: state.threadId, providerTurnId: turnId },
-  });
+  await ctx.emit(
+    {
+      eventType: "turn.accepted",
+      priority: 0,
+      payload: { provider: state.config.provider, providerSessionId: state.threadId, providerTurnId: turnId },
+    },
+    { afterAnswer: true },
+  );
   return applied({ status: "accepted", providerTurnId: turnId });
 }
 

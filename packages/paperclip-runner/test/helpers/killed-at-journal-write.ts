@@ -10,7 +10,7 @@ import { pausedAt, pausedAtWrite } from "./persist-pause.js";
  */
 export async function killedAtJournalWrite(
   work: string,
-  command: { readonly commandId: string; readonly type: string },
+  command: { readonly commandId: string; readonly type: string; readonly payload?: Record<string, unknown> },
   pattern: string,
   then: (conn: PeerConnection) => Promise<void> = async () => undefined,
 ) {

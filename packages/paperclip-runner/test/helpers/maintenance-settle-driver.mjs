@@ -1,9 +1,12 @@
 // Runs on Node 24 (the real server's engines): a run left for the server's native cleanup
 // maintenance, then that maintenance. Through the server's own spawnRunner and
 // DurablePrpControlPlane, the runner opens a Codex session (the fake app-server) and starts a turn
-// that hangs; once the server committed `turn.accepted` the runner is SIGKILLed (the fake exits
-// with it), leaving `runner-state.json` `ready` and `codex-provider-state.json` `turn_active`, the
-// state the server's cleanup lane admits. Then the server's `settleRetainedRunnerdSession` runs
+// that hangs; the runner is SIGKILLed (the fake exits with it), leaving `runner-state.json` `ready`
+// and `codex-provider-state.json` `turn_active`, the state the server's cleanup lane admits. When:
+// `scenario.killAt` `answered`, once the server committed `turn.accepted` and the turn.start's
+// result; `accepted`, as the server commits `turn.accepted` (in its commit callback, before it
+// stores or acknowledges the event: the runner cannot have sent anything after it), the
+// turn.start's status in the server's journal at that moment printed first (`at-accepted`). Then the server's `settleRetainedRunnerdSession` runs
 // over that state directory with the same runner, as `reconcileRetainedNativeSessionCleanup`
 // calls it (its database callbacks recorded here instead). Prints JSON lines: the maintenance's
 // outcome (`settled` with its epochs and events, or `refused` with the error), then `report`.
@@ -35,6 +38,8 @@ const identity = driverIdentity("codex");
 const root = scenario.work;
 const codexHome = join(root, "codex-home");
 const { until, notify } = createWaiter();
+let handle = null;
+let killedAtAccepted = false;
 
 /** Whether neither the process nor a group of its id exists, as the server's maintenance asks. */
 const absent = (pid) =>
@@ -71,13 +76,19 @@ const controlPlane = new DurablePrpControlPlane({
   expectedRunnerDigest: fileDigest(scenario.runnerBin),
   onCommittedEvent: async (event) => {
     committed.push(event);
+    if (scenario.killAt === "accepted" && event.eventType === "turn.accepted" && !killedAtAccepted) {
+      killedAtAccepted = true;
+      const turn = controlPlane.store.state.commands.find((command) => command.commandId === "turn");
+      printRecord({ type: "at-accepted", turnStart: turn?.status });
+      process.kill(handle.child.pid, "SIGKILL");
+    }
     notify();
   },
   onSemanticToolInput: async () => ({ result: {}, isError: false }),
 });
 await controlPlane.start();
 mkdirSync(join(root, "diagnostics"), { recursive: true, mode: 0o700 });
-const handle = spawnRunner({
+handle = spawnRunner({
   ...serverSpawnOptions({
     controlPlane,
     work: root,
@@ -92,16 +103,17 @@ try {
   controlPlane.queueCommand("run.prepare", scenario.prepare, "prepare", true);
   controlPlane.queueCommand("session.open", { reuse: "same_session" }, "open", true);
   controlPlane.queueCommand("turn.start", { text: "hang" }, "turn", true);
-  // Killed once the turn is accepted and answered: ours answers turn.start after committing
-  // turn.accepted, upstream's before it, and a pending turn.start is refused by the maintenance.
-  await until(
-    () =>
-      committed.some((event) => event.eventType === "turn.accepted") &&
-      controlPlane.store.state.commands.find((command) => command.commandId === "turn")?.status ===
-        "completed",
-    "the turn accepted and answered",
-  );
-  process.kill(handle.child.pid, "SIGKILL");
+  if (scenario.killAt === "accepted") await until(() => killedAtAccepted, "turn.accepted's commit");
+  else {
+    await until(
+      () =>
+        committed.some((event) => event.eventType === "turn.accepted") &&
+        controlPlane.store.state.commands.find((command) => command.commandId === "turn")?.status ===
+          "completed",
+      "the turn accepted and answered",
+    );
+    process.kill(handle.child.pid, "SIGKILL");
+  }
   await runnerExit(handle, 20_000);
   await until(() => absent(providerPid()), "the killed runner's provider to exit");
 } catch (error) {

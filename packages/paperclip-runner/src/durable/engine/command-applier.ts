@@ -22,6 +22,8 @@ export interface CommandApplierDeps {
   /** Commands the journal holds (`--command-history-limit`). */
   readonly historyLimit: number;
   readonly sendResult: (result: Record<string, unknown>) => void;
+  /** The command being applied is answered: the events held for its answer go out (`answer-first.ts`). */
+  readonly answered: () => void;
   /**
    * Whether the end of the command stream may write the lifecycle (`FirstTerminalCause`): false once
    * the run failed or was revoked first. Asked as the lifecycle is written.
@@ -113,6 +115,7 @@ export class CommandApplier {
     await committer.commit();
     if (LIFECYCLE_END.has(command.type)) this.deps.onStreamEnd(result);
     this.deps.sendResult(result);
+    this.deps.answered();
     await this.deps.engine.afterCommand?.(reading.command);
   }
 

@@ -10,6 +10,11 @@ export type EngineOutput =
       readonly event: DurableEventKind;
       /** On the engine's `runner.reconciled`: the last controllerSeq the engine had seen. */
       readonly engineLastControllerSeq: number | null;
+      /**
+       * Sent, with every event after it, only once the command being applied is answered
+       * (`answer-first.ts`): a provider's `turn.accepted` follows its `turn.start`'s result.
+       */
+      readonly afterAnswer?: boolean;
     }
   | {
       readonly kind: "receipt";
