@@ -18,13 +18,22 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 const toolchain = serverToolchainForFile();
 const driver = path.join(import.meta.dirname, "helpers", "maintenance-settle-driver.mjs");
 
-async function maintain(runnerBin: string): Promise<Record<string, unknown>[]> {
+async function maintain(
+  runnerBin: string,
+  options: { readonly suspendAckLost?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   return await withWork(async (work) => {
     await mkdir(workPaths(work).cwd, { recursive: true });
     const scenario = path.join(work, "scenario.json");
     await writeFile(
       scenario,
-      JSON.stringify({ serverDir: toolchain().serverDir, runnerBin, work, prepare: codexPrepare(work) }),
+      JSON.stringify({
+        serverDir: toolchain().serverDir,
+        runnerBin,
+        work,
+        prepare: codexPrepare(work),
+        ...options,
+      }),
     );
     const { stdout } = await promisify(execFile)(toolchain().node24, [driver, scenario], {
       timeout: 100_000,
@@ -51,6 +60,40 @@ describe("the server's native cleanup maintenance over a runner killed mid-turn"
     );
     // The restored provider's identity, which the maintenance takes as its one new process.
     expect(outcome?.events).toContain("session.resumed");
+    expect(records.at(-1)).toEqual({ type: "report", runner: "suspended", provider: "prepared" });
+  });
+});
+
+// The same maintenance, its first epoch's runner ended once it completed the suspend and before the
+// server's acknowledgement reached it (`suspend-ack-lost.mjs`): the state keeps the suspend's fence.
+// The server reads the receipt from `runner-state.json` (`completedMaintenanceTerminalReceipt`: the
+// `command_result` in `processedCommands`, upstream's digest of the command in
+// `processedCommandFingerprints`, the provider `prepared`), delivers it in a second epoch that may
+// change neither the journal nor the provider state (`completedMaintenanceTerminalReplayMatches`),
+// then drains and suspends in a third. Ours journalled `{type, fingerprint, status, result}` until
+// 2026-12-07: the server found no receipt, and its second epoch refused the fence
+// (`native_cleanup_maintenance_unproven`, the session left quarantined).
+describe("the server's native cleanup maintenance when its runner completed the suspend, the ack lost", {
+  timeout: 120_000,
+}, () => {
+  it.each([
+    { which: "upstream", runnerBin: upstreamRunner },
+    { which: "ours", runnerBin: () => BIN },
+  ])("delivers $which runner's journalled receipt in a further epoch and settles", async ({ runnerBin }) => {
+    const records = await maintain(runnerBin(), { suspendAckLost: true });
+    expect(records.find((record) => record.type === "ack_lost")).toEqual({ type: "ack_lost", fired: true });
+    const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
+    expect(outcome).toMatchObject({ type: "settled" });
+    expect(outcome?.epochs).toEqual(
+      [0, 1, 2].flatMap((epoch) => ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch, phase }))),
+    );
+    // The receipt the server found after the first epoch, and none once it was delivered.
+    const [found, ...after] = outcome?.receipts as unknown[];
+    expect(found).toMatchObject({
+      commandId: expect.any(String),
+      result: { commandType: "runner.suspend", status: "completed", result: { status: "completed" } },
+    });
+    expect(after).toEqual([null, null]);
     expect(records.at(-1)).toEqual({ type: "report", runner: "suspended", provider: "prepared" });
   });
 });
