@@ -6,7 +6,9 @@
 // state the server's cleanup lane admits. Then the server's `settleRetainedRunnerdSession` runs
 // over that state directory with the same runner, as `reconcileRetainedNativeSessionCleanup`
 // calls it (its database callbacks recorded here instead). Prints JSON lines: the maintenance's
-// outcome (`settled` with its epochs and events, or `refused` with the error), then `report`.
+// outcome (`settled` with its epochs and events, or `refused` with the error; both with what the
+// server's own `completedMaintenanceTerminalReceipt` read as each epoch's runner retired), with
+// `suspendAckLost` whether the first epoch's runner was ended before its suspend's ack, then `report`.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
