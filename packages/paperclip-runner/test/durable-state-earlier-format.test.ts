@@ -94,7 +94,11 @@ describe("a durable state file written before the journal took upstream's shape"
     expect(after.processedCommandFingerprints).toEqual({
       "drain-2": wireCommandFingerprint(PeerConnection.command(next)),
     });
-    expect(after.commandJournal?.["drain-2"]).toEqual({ controllerSeq: 3, type: "runner.drain", status: "done" });
+    expect(after.commandJournal?.["drain-2"]).toEqual({
+      controllerSeq: 3,
+      type: "runner.drain",
+      status: "done",
+    });
     expect(after.processedCommands.prepare).toEqual(prepared.result);
     runner.child.kill("SIGKILL");
     await runner.exited;

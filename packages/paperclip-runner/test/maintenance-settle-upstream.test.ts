@@ -85,10 +85,12 @@ describe("the server's native cleanup maintenance when its runner completed the 
     const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
     expect(outcome).toMatchObject({ type: "settled" });
     expect(outcome?.epochs).toEqual(
-      [0, 1, 2].flatMap((epoch) => ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch, phase }))),
+      [0, 1, 2].flatMap((epoch) =>
+        ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch, phase })),
+      ),
     );
     // The receipt the server found after the first epoch, and none once it was delivered.
-    const [found, ...after] = outcome?.receipts as unknown[];
+    const [found, ...after] = (outcome?.receipts ?? []) as unknown[];
     expect(found).toMatchObject({
       commandId: expect.any(String),
       result: { commandType: "runner.suspend", status: "completed", result: { status: "completed" } },

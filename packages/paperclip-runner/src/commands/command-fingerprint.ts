@@ -29,7 +29,10 @@ const WIRE_COMMAND_FIELDS = [
 export function wireCommandFingerprint(command: Readonly<Record<string, unknown>>): string {
   return commandFingerprint(
     Object.fromEntries(
-      WIRE_COMMAND_FIELDS.map((name) => [name, Object.hasOwn(command, name) ? (command[name] ?? null) : null]),
+      WIRE_COMMAND_FIELDS.map((name) => [
+        name,
+        Object.hasOwn(command, name) ? (command[name] ?? null) : null,
+      ]),
     ),
   );
 }

@@ -151,7 +151,8 @@ try {
     authorize: async () => {},
     recordEpoch: async (receipt) => {
       epochs.push({ epoch: receipt.epoch, phase: receipt.phase });
-      if (lost !== null && receipt.epoch === 0 && receipt.phase === "spawned") lost.arm(receipt.processGroupId);
+      if (lost !== null && receipt.epoch === 0 && receipt.phase === "spawned")
+        lost.arm(receipt.processGroupId);
       if (receipt.phase === "retired")
         receipts.push(runnerdRecoveryInternals.completedMaintenanceTerminalReceipt(stateFiles()));
     },

@@ -6,7 +6,11 @@ import { type CommandRecord, type DurableState, initialDurableState } from "./du
 import { parseDurableState } from "./parse-durable-state.js";
 
 const base = initialDurableState(TEST_DURABLE_IDENTITY, "v", "d");
-const subject = (commandId: string, controllerSeq: number, type: string) => ({ commandId, controllerSeq, type });
+const subject = (commandId: string, controllerSeq: number, type: string) => ({
+  commandId,
+  controllerSeq,
+  type,
+});
 const suspend = subject("suspend", 3, "runner.suspend");
 const suspended = commandResult(suspend, "completed", "command applied", { status: "completed" });
 const prepare = subject("prepare", 1, "run.prepare");
@@ -19,7 +23,12 @@ const records: readonly CommandRecord[] = [
     status: "done",
     result: commandResult(prepare, "completed", "command applied", null),
   },
-  { ...open, fingerprint: "f2", status: "indeterminate", result: commandResult(open, "indeterminate", "m", null) },
+  {
+    ...open,
+    fingerprint: "f2",
+    status: "indeterminate",
+    result: commandResult(open, "indeterminate", "m", null),
+  },
   pendingSuspend,
 ];
 const journalled = (list: readonly CommandRecord[]): DurableState =>
@@ -27,7 +36,10 @@ const journalled = (list: readonly CommandRecord[]): DurableState =>
 
 describe("the command journal in runner-state.json", () => {
   it("holds each result as sent and upstream's digest where the server reads them, the rest beside", () => {
-    const done = journalled([...records.slice(0, 2), { ...pendingSuspend, status: "done", result: suspended }]);
+    const done = journalled([
+      ...records.slice(0, 2),
+      { ...pendingSuspend, status: "done", result: suspended },
+    ]);
     const file = durableStateFile(done);
     expect(file.processedCommands).toEqual({
       prepare: records[0]?.result,
@@ -52,7 +64,11 @@ describe("the command journal in runner-state.json", () => {
     const fields = journalFileFields(journalled(records).processedCommands);
     expect(Object.keys(fields.processedCommands)).toEqual(["prepare", "open"]);
     expect(fields.processedCommandFingerprints.suspend).toBe("f3");
-    expect(fields.commandJournal.suspend).toEqual({ controllerSeq: 3, type: "runner.suspend", status: "pending" });
+    expect(fields.commandJournal.suspend).toEqual({
+      controllerSeq: 3,
+      type: "runner.suspend",
+      status: "pending",
+    });
   });
 
   it("reads a journal written before 2026-12-07 (whole records), its fingerprints kept as taken", () => {
@@ -84,17 +100,49 @@ describe("the command journal in runner-state.json", () => {
     );
   });
 
-  it.each([
-    ["a receipt of another command", (f: Fields) => void (f.processedCommands.prepare = suspended)],
-    ["a receipt for a pending command", (f: Fields) => void (f.processedCommands.suspend = suspended)],
-    ["no receipt for a done command", (f: Fields) => delete f.processedCommands.prepare],
-    ["no fingerprint", (f: Fields) => delete f.processedCommandFingerprints.prepare],
-    ["two fingerprints", (f: Fields) => void (f.commandJournal.prepare = { ...f.commandJournal.prepare, receivedFingerprint: "x" })],
-    ["an unknown status", (f: Fields) => void (f.commandJournal.prepare = { ...f.commandJournal.prepare, status: "done!" })],
-    ["a receipt not journalled", (f: Fields) => void (f.processedCommands.other = { commandId: "other" })],
-    ["a digest not journalled", (f: Fields) => void (f.processedCommandFingerprints.other = "x")],
+  it.each<[string, (fields: Fields) => void]>([
+    [
+      "a receipt of another command",
+      (f) => {
+        f.processedCommands.prepare = suspended;
+      },
+    ],
+    [
+      "a receipt for a pending command",
+      (f) => {
+        f.processedCommands.suspend = suspended;
+      },
+    ],
+    ["no receipt for a done command", (f) => delete f.processedCommands.prepare],
+    ["no fingerprint", (f) => delete f.processedCommandFingerprints.prepare],
+    [
+      "two fingerprints",
+      (f) => {
+        f.commandJournal.prepare = { ...f.commandJournal.prepare, receivedFingerprint: "x" };
+      },
+    ],
+    [
+      "an unknown status",
+      (f) => {
+        f.commandJournal.prepare = { ...f.commandJournal.prepare, status: "done!" };
+      },
+    ],
+    [
+      "a receipt not journalled",
+      (f) => {
+        f.processedCommands.other = { commandId: "other" };
+      },
+    ],
+    [
+      "a digest not journalled",
+      (f) => {
+        f.processedCommandFingerprints.other = "x";
+      },
+    ],
   ])("refuses a journal with %s", (_name, damage) => {
-    const fields = structuredClone(journalFileFields(journalled(records).processedCommands)) as unknown as Fields;
+    const fields = structuredClone(
+      journalFileFields(journalled(records).processedCommands),
+    ) as unknown as Fields;
     damage(fields);
     expect(readJournalFile({ ...fields })).toHaveProperty("reason");
   });

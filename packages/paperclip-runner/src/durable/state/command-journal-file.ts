@@ -135,7 +135,12 @@ const malformed = (commandId: string) => ({
 
 /** Defines an own property (a `__proto__` commandId stays data). */
 function define(records: Record<string, CommandRecord>, commandId: string, record: CommandRecord): void {
-  Object.defineProperty(records, commandId, { value: record, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(records, commandId, {
+    value: record,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
