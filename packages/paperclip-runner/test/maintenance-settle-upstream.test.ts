@@ -23,7 +23,11 @@ const driver = path.join(import.meta.dirname, "helpers", "maintenance-settle-dri
 /** When the runner is killed: its turn accepted and answered, or as the server commits `turn.accepted`. */
 type KillAt = "answered" | "accepted";
 
-async function maintain(runnerBin: string, killAt: KillAt): Promise<Record<string, unknown>[]> {
+async function maintain(
+  runnerBin: string,
+  killAt: KillAt,
+  options: { readonly suspendAckLost?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   return await withWork(async (work) => {
     await mkdir(workPaths(work).cwd, { recursive: true });
     const scenario = path.join(work, "scenario.json");
@@ -35,6 +39,7 @@ async function maintain(runnerBin: string, killAt: KillAt): Promise<Record<strin
         work,
         prepare: codexPrepare(work),
         killAt,
+        ...options,
       }),
     );
     const { stdout } = await promisify(execFile)(toolchain().node24, [driver, scenario], {
@@ -84,6 +89,42 @@ describe("the server's native cleanup maintenance over a runner killed mid-turn"
         turnStart: "completed",
       });
       expectSettledInOneEpoch(records);
+    },
+  );
+});
+
+// The same maintenance, its first epoch's runner ended once it completed the suspend and before the
+// server's acknowledgement reached it (`suspend-ack-lost.mjs`): the state keeps the suspend's fence.
+// The server reads the receipt from `runner-state.json` (`completedMaintenanceTerminalReceipt`: the
+// `command_result` in `processedCommands`, upstream's digest of the command in
+// `processedCommandFingerprints`, the provider `prepared`), delivers it in a second epoch that may
+// change neither the journal nor the provider state (`completedMaintenanceTerminalReplayMatches`),
+// then drains and suspends in a third. Ours journalled `{type, fingerprint, status, result}` until
+// 2026-12-07: the server found no receipt, and its second epoch refused the fence
+// (`native_cleanup_maintenance_unproven`, the session left quarantined).
+describe("the server's native cleanup maintenance when its runner completed the suspend, the ack lost", {
+  timeout: 120_000,
+}, () => {
+  it.each(RUNNERS)(
+    "delivers $which runner's journalled receipt in a further epoch and settles",
+    async ({ runnerBin }) => {
+      const records = await maintain(runnerBin(), "answered", { suspendAckLost: true });
+      expect(records.find((record) => record.type === "ack_lost")).toEqual({ type: "ack_lost", fired: true });
+      const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
+      expect(outcome).toMatchObject({ type: "settled" });
+      expect(outcome?.epochs).toEqual(
+        [0, 1, 2].flatMap((epoch) =>
+          ["launch_intent", "spawned", "retired"].map((phase) => ({ epoch, phase })),
+        ),
+      );
+      // The receipt the server found after the first epoch, and none once it was delivered.
+      const [found, ...after] = (outcome?.receipts ?? []) as unknown[];
+      expect(found).toMatchObject({
+        commandId: expect.any(String),
+        result: { commandType: "runner.suspend", status: "completed", result: { status: "completed" } },
+      });
+      expect(after).toEqual([null, null]);
+      expect(records.at(-1)).toEqual({ type: "report", runner: "suspended", provider: "prepared" });
     },
   );
 });

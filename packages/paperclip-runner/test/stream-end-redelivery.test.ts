@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { commandFingerprint } from "../src/commands/command-fingerprint.js";
+import { wireCommandFingerprint } from "../src/commands/command-fingerprint.js";
 import { recoverDurableState, withCommandRecord } from "../src/durable/state/command-journal.js";
 import { initialDurableState } from "../src/durable/state/durable-state.js";
 import { HAND_MADE_IDENTITY, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
@@ -26,7 +26,7 @@ describe("the end of the command stream, delivered again", () => {
       initialDurableState(HAND_MADE_IDENTITY, "0.3.0", `sha256:${"0".repeat(64)}`),
       {
         ...SUSPEND,
-        fingerprint: commandFingerprint(PeerConnection.command(SUSPEND)),
+        fingerprint: wireCommandFingerprint(PeerConnection.command(SUSPEND)),
         status: "pending",
         result: null,
       },

@@ -9,7 +9,9 @@
 // turn.start's status in the server's journal at that moment printed first (`at-accepted`). Then the server's `settleRetainedRunnerdSession` runs
 // over that state directory with the same runner, as `reconcileRetainedNativeSessionCleanup`
 // calls it (its database callbacks recorded here instead). Prints JSON lines: the maintenance's
-// outcome (`settled` with its epochs and events, or `refused` with the error), then `report`.
+// outcome (`settled` with its epochs and events, or `refused` with the error; both with what the
+// server's own `completedMaintenanceTerminalReceipt` read as each epoch's runner retired), with
+// `suspendAckLost` whether the first epoch's runner was ended before its suspend's ack, then `report`.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,16 +28,18 @@ import {
   loadServerControlPlane,
   printRecord,
 } from "@paperclipai/test-support/server-control-plane";
+import { suspendAckLost } from "./suspend-ack-lost.mjs";
 
 const scenario = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { DurablePrpControlPlane, spawnRunner } = await loadServerControlPlane(scenario.serverDir);
-const { settleRetainedRunnerdSession } = await import(
-  pathToFileURL(
-    join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner/index.js"),
-  ).href
+const vendor = join(scenario.serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
+const { settleRetainedRunnerdSession } = await import(pathToFileURL(join(vendor, "index.js")).href);
+const { runnerdRecoveryInternals } = await import(
+  pathToFileURL(join(vendor, "live/runnerd-codex-transport.js")).href
 );
 const identity = driverIdentity("codex");
 const root = scenario.work;
+const read = (file) => JSON.parse(readFileSync(join(root, file), "utf8"));
 const codexHome = join(root, "codex-home");
 const { until, notify } = createWaiter();
 let handle = null;
@@ -123,9 +127,18 @@ try {
   await controlPlane.stop();
 }
 
-// The maintenance, over the state directory the killed runner left.
+// The maintenance, over the state directory the killed runner left. With `suspendAckLost`, its
+// first epoch's runner is ended once it completed the suspend, before the ack (`suspend-ack-lost.mjs`).
 const epochs = [];
 const events = [];
+const lost = scenario.suspendAckLost ? suspendAckLost(join(root, "runner")) : null;
+/** What the server's own receipt reader makes of the files as each epoch's runner left them. */
+const receipts = [];
+const stateFiles = () => ({
+  control: read("control-plane/control-plane-state.json"),
+  runner: read("runner/runner-state.json"),
+  provider: read("runner/codex-provider-state.json"),
+});
 const provider = JSON.parse(readFileSync(join(root, "runner/codex-provider-state.json"), "utf8"));
 try {
   const proof = await settleRetainedRunnerdSession({
@@ -150,16 +163,22 @@ try {
     authorize: async () => {},
     recordEpoch: async (receipt) => {
       epochs.push({ epoch: receipt.epoch, phase: receipt.phase });
+      if (lost !== null && receipt.epoch === 0 && receipt.phase === "spawned")
+        lost.arm(receipt.processGroupId);
+      if (receipt.phase === "retired")
+        receipts.push(runnerdRecoveryInternals.completedMaintenanceTerminalReceipt(stateFiles()));
     },
     appendEvent: async (event) => {
       events.push(event.eventType);
     },
   });
-  printRecord({ type: "settled", settledFingerprint: proof.settledFingerprint, epochs, events });
+  printRecord({ type: "settled", settledFingerprint: proof.settledFingerprint, epochs, events, receipts });
 } catch (error) {
-  printRecord({ type: "refused", message: String(error?.message ?? error), epochs, events });
+  printRecord({ type: "refused", message: String(error?.message ?? error), epochs, events, receipts });
+} finally {
+  lost?.restore();
 }
-const read = (file) => JSON.parse(readFileSync(join(root, file), "utf8"));
+if (lost !== null) printRecord({ type: "ack_lost", fired: lost.fired });
 printRecord({
   type: "report",
   runner: read("runner/runner-state.json").lifecycle,

@@ -1,4 +1,4 @@
-import { commandFingerprint } from "../../commands/command-fingerprint.js";
+import { commandFingerprint, wireCommandFingerprint } from "../../commands/command-fingerprint.js";
 import { RECEIPT_DETAILS } from "../../events/receipt-details.js";
 import {
   admitServerCommand,
@@ -60,8 +60,15 @@ export class CommandApplier {
     const { committer } = this.deps;
     const reading = readServerCommand(value);
     const command = reading.kind === "command" ? reading.command : reading.subject;
-    const fingerprint = commandFingerprint(value);
-    const admission = admitServerCommand(committer.state, command, fingerprint, this.deps.historyLimit);
+    // Upstream's digest (`processedCommandFingerprints`); a record journalled before it was kept
+    // holds the one of the command as received, asked of it alone.
+    const fingerprint = wireCommandFingerprint(value as Record<string, unknown>);
+    const admission = admitServerCommand(
+      committer.state,
+      command,
+      (form) => (form === "wire" ? fingerprint : commandFingerprint(value)),
+      this.deps.historyLimit,
+    );
     if (admission.kind === "replay") {
       // A shutdown refused as malformed ended nothing, and its replay does not either. One that
       // was applied ends the stream again. An indeterminate one too: whether the crashed runner

@@ -18,7 +18,7 @@ const admit = (
   controllerSeq: number,
   fingerprint: string,
   limit = 4096,
-) => admitServerCommand(state, { commandId, controllerSeq }, fingerprint, limit);
+) => admitServerCommand(state, { commandId, controllerSeq }, () => fingerprint, limit);
 
 describe("the durable command journal", () => {
   it("answers a redelivered command from the journal, byte for byte, and refuses a reused id", () => {
@@ -28,6 +28,25 @@ describe("the durable command journal", () => {
     expect(admit(state, "c1", 1, "other")).toEqual({ kind: "conflict" });
     expect(admit(state, "c2", 2, "f")).toEqual({ kind: "new" });
     expect(admit(state, "constructor", 2, "f")).toEqual({ kind: "new" });
+  });
+
+  it("holds a record journalled before upstream's digest was kept to the fingerprint it took then", () => {
+    const result = commandResult(command, "completed", "command applied", null);
+    const legacy = withCommandRecord(base, {
+      ...command,
+      fingerprint: "as-received",
+      fingerprintOf: "received",
+      status: "done",
+      result,
+    });
+    const fingerprints = { wire: "wire", received: "as-received" };
+    const admitted = (state: DurableState, of: typeof fingerprints) =>
+      admitServerCommand(state, command, (form) => of[form], 4096);
+    expect(admitted(legacy, fingerprints)).toEqual({ kind: "replay", result });
+    expect(admitted(legacy, { ...fingerprints, received: "other" })).toEqual({ kind: "conflict" });
+    const current = withCommandRecord(base, { ...command, fingerprint: "wire", status: "done", result });
+    expect(admitted(current, fingerprints)).toEqual({ kind: "replay", result });
+    expect(admitted(current, { ...fingerprints, wire: "other" })).toEqual({ kind: "conflict" });
   });
 
   it("refuses a new command whose controllerSeq does not follow the last one, before or after it", () => {

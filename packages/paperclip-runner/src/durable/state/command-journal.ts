@@ -55,7 +55,8 @@ export type CommandAdmission =
 export function admitServerCommand(
   state: DurableState,
   command: { readonly commandId: string; readonly controllerSeq: number },
-  fingerprint: string,
+  /** The delivered command's fingerprint in the form a record holds (`CommandRecord.fingerprintOf`). */
+  fingerprint: (form: "wire" | "received") => string,
   historyLimit: number,
 ): CommandAdmission {
   const { commandId, controllerSeq } = command;
@@ -69,7 +70,7 @@ export function admitServerCommand(
       return { kind: "history_full" };
     return { kind: "new" };
   }
-  if (record.fingerprint !== fingerprint) return { kind: "conflict" };
+  if (record.fingerprint !== fingerprint(record.fingerprintOf ?? "wire")) return { kind: "conflict" };
   // A pending record here belongs to a previous process: recovery turned it indeterminate already.
   return {
     kind: "replay",

@@ -35,12 +35,16 @@ export interface OutboxEntry {
  * effect starts; a `pending` entry found by a restarted runner becomes
  * `indeterminate` and is never executed again. `result` is the `command_result`
  * payload, replayed byte for byte when the server delivers the command again.
+ * On disk it is split as upstream's runner keeps it (`command-journal-file.ts`).
  */
 export interface CommandRecord {
   readonly commandId: string;
   readonly controllerSeq: number;
   readonly type: string;
+  /** `wireCommandFingerprint`'s, or `commandFingerprint`'s of the command as received when `fingerprintOf` says so. */
   readonly fingerprint: string;
+  /** Set on a record journalled before 2026-12-07, whose fingerprint hashed the command as received. */
+  readonly fingerprintOf?: "received";
   readonly status: "pending" | "done" | "indeterminate";
   readonly result: Record<string, unknown> | null;
 }

@@ -4,6 +4,7 @@ import { acquireStateLock } from "../../state/state-lock.js";
 import { readStateFile } from "../../state/state-store.js";
 import type { DurableIdentity } from "../durable-identity.js";
 import { recoverDurableState } from "./command-journal.js";
+import { durableStateFile } from "./command-journal-file.js";
 import { type DurableState, initialDurableState } from "./durable-state.js";
 import { parseDurableState } from "./parse-durable-state.js";
 import { refuseRevokedState } from "./revoked-state.js";
@@ -46,7 +47,7 @@ export async function openDurableStore(
     const recovery = previous === null ? null : recoverDurableState(previous);
     const initial = recovery?.state ?? initialDurableState(identity, runner.version, runner.digest);
     const save = (state: DurableState): Promise<void> =>
-      atomicPrivateWrite(stateDir, DURABLE_STATE_FILE, `${JSON.stringify(state)}\n`);
+      atomicPrivateWrite(stateDir, DURABLE_STATE_FILE, `${JSON.stringify(durableStateFile(state))}\n`);
     await save(initial);
     return {
       initial,

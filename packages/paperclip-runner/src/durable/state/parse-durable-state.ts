@@ -1,6 +1,7 @@
 import { RunnerError } from "@paperclipai/errors";
 import { BINDING_MISMATCH_MESSAGE } from "../../state/parse-runner-state.js";
 import { type DurableIdentity, IDENTITY_KEYS } from "../durable-identity.js";
+import { readJournalFile } from "./command-journal-file.js";
 import { DURABLE_STATE_SCHEMA, type DurableState } from "./durable-state.js";
 import { readTerminalDelivery } from "./terminal-delivery.js";
 
@@ -53,20 +54,17 @@ export function parseDurableState(text: string, identity: DurableIdentity): Dura
   if (seqs.length !== next - 1 - acked || seqs.some((seq, index) => seq !== acked + 1 + index)) {
     throw corrupt("the outbox is not the events after ackedSourceSeq");
   }
-  if (!isObject(value.processedCommands)) throw corrupt("processedCommands is not an object");
-  for (const [commandId, record] of Object.entries(value.processedCommands)) {
-    if (
-      !isObject(record) ||
-      record.commandId !== commandId ||
-      typeof record.fingerprint !== "string" ||
-      !["pending", "done", "indeterminate"].includes(String(record.status))
-    ) {
-      throw corrupt(`command record ${JSON.stringify(commandId).slice(0, 80)} is malformed`);
-    }
-  }
+  const journal = readJournalFile(value);
+  if ("reason" in journal) throw corrupt(journal.reason);
   const delivery = readTerminalDelivery(value.pendingTerminalDelivery);
   if (!delivery.ok) throw corrupt(delivery.reason);
-  return { ...value, pendingTerminalDelivery: delivery.fence } as unknown as DurableState;
+  // The journal's file fields are read into its records (written back in their current shape).
+  const { processedCommandFingerprints: _fingerprints, commandJournal: _journal, ...rest } = value;
+  return {
+    ...rest,
+    processedCommands: journal.records,
+    pendingTerminalDelivery: delivery.fence,
+  } as unknown as DurableState;
 }
 
 function corrupt(reason: string): RunnerError {
