@@ -5,7 +5,8 @@
 // and `codex-provider-state.json` `turn_active`, the state the server's cleanup lane admits. When:
 // `scenario.killAt` `answered`, once the server committed `turn.accepted` and the turn.start's
 // result; `accepted`, as the server commits `turn.accepted` (in its commit callback, before it
-// stores or acknowledges the event: the runner cannot have sent anything after it), the
+// stores or acknowledges the event; the runner may have sent the facts and turn.started behind it
+// already, as the welcome allows batches, but the server has stored none of them), the
 // turn.start's status in the server's journal at that moment printed first (`at-accepted`). Then the server's `settleRetainedRunnerdSession` runs
 // over that state directory with the same runner, as `reconcileRetainedNativeSessionCleanup`
 // calls it (its database callbacks recorded here instead). Prints JSON lines: the maintenance's
