@@ -31,5 +31,7 @@ export const isReferenceSigil = (code: number): boolean => code === 36 || code =
 export const isPathSeparator = (code: number): boolean => code === 47 || code === BACKSLASH;
 /** A value starting with these after `PWD` is the shell's directory, not an ODBC password. */
 export const isPathStart = (code: number): boolean => code === 47 || code === 126;
+/** `:` or `=` after a key (its closing quote, blanks): an explicit assignment. */
+export const isSeparator = (code: number): boolean => code === 58 || code === 61;
 /** `:` before a key whose `:` follows it: a field of a colon-separated id (`arn:aws:…:secret:x`). */
 export const COLON = 58;

@@ -22,8 +22,8 @@ export function generalRead(text: string, wordStart: number, wordEnd: number) {
   return { ...assignment, value, steps: context.steps };
 }
 
-/** Which branch of the fast path answered. */
-export type PlainBranch = "unquoted" | "query" | "quoted";
+/** Which branch of the fast path answered: a value read, or a key that names no secret. */
+export type PlainBranch = "unquoted" | "query" | "quoted" | "no secret";
 
 /**
  * readPlainAssignment's answer for the same key: null where it declines, which must count no step,
@@ -44,6 +44,13 @@ export function comparedRead(
     };
   }
   const general = generalRead(text, wordStart, wordEnd);
+  if ("skipTo" in plain) {
+    const answered = { ...plain, value: null, steps: context.steps };
+    return {
+      branch: "no secret",
+      mismatch: isDeepStrictEqual(answered, general) ? null : { text, wordStart, answered, general },
+    };
+  }
   const answered = { ...plain, steps: context.steps };
   const branch = plain.value.quoted ? "quoted" : plain.inQuery ? "query" : "unquoted";
   return {

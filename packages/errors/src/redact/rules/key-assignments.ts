@@ -361,9 +361,11 @@ function redactCandidates(
       continue;
     }
     examinedUpTo = assignment.keyEnd;
-    const value = plain
-      ? plain.value
-      : readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
+    // The fast path's answer, when it gave one, holds the value it read.
+    const value =
+      plain !== null && "value" in plain
+        ? plain.value
+        : readValue(text, assignment.valueStart, assignment.inQuery, context, valueEnds);
     const valueReach = assignment.valueStart + ASSIGNMENT_READS + context.replacement.length;
     if (valueReach > reach.upTo) reach.upTo = valueReach;
     if (value.readEnd > reach.upTo) reach.upTo = value.readEnd;

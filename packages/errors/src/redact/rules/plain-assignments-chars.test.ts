@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { DOUBLE_QUOTE, isAlnum, SINGLE_QUOTE } from "../char-classes.js";
+import { DOUBLE_QUOTE, isAlnum, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
 import { mayStartScheme, SCHEME_NAMES } from "./assignment-chars.js";
 import { comparedRead, generalRead } from "./compared-reads.js";
 
@@ -102,6 +102,41 @@ describe("readPlainAssignment, at every code unit", () => {
       });
   });
 
+  it("reads the separator by hand where its patterns would: a quote, blanks, `:` or `=`", () => {
+    // Past the key's last key character; every answer is the readers', and it declines only where
+    // no separator follows, so a hand check narrower than the patterns' start fails here.
+    const separator = (code: number): boolean => code === 58 || code === 61;
+    const blank = (code: number): boolean => code === 32 || code === 9;
+    const quote = (code: number): boolean => code === DOUBLE_QUOTE || code === SINGLE_QUOTE;
+    expect(answeredBy((char) => ({ text: `${KEY}${char}v1 `, wordStart: 0 }))).toEqual(codesWhere(separator));
+    // A key character makes a longer key (`token_`) before the `=`: read, or told it names no secret.
+    expect(answeredBy((char) => ({ text: `${KEY}${char}=v1 `, wordStart: 0 }))).toEqual(
+      codesWhere((code) => blank(code) || isKeyChar(code)),
+    );
+    // In a pair, the key's closing quote first, either kind.
+    expect(answeredBy((char) => ({ text: `"${KEY}${char}: "v1",`, wordStart: 1 }))).toEqual(
+      codesWhere(quote),
+    );
+  });
+
+  it("tells a key that names no secret no assignment, as readAssignment does, whatever its value", () => {
+    // `tokenizer` names none: before it the same characters as before `token` leave it to the readers.
+    const answeredFor = (key: string) => {
+      const answered = new Set<number>();
+      for (const suffix of ["=v1 ", ": $X "]) {
+        for (const code of answeredBy((char) => ({ text: `${char}${key}${suffix}`, wordStart: 1 })))
+          answered.add(code);
+      }
+      return answered;
+    };
+    const noSecret = answeredFor(`${KEY}izer`);
+    expect(noSecret).toEqual(answeredFor(KEY));
+    expect(comparedRead(" tokenizer: $X ", 1, 1 + KEY.length)).toEqual({
+      branch: "no secret",
+      mismatch: null,
+    });
+  });
+
   it("reads a JSON pair's value as readValue does, leaving escapes and line ends to it", () => {
     const answered = answeredBy((char) => ({ text: `{"${KEY}": "v${char}w",`, wordStart: 2 }));
     // A backslash escapes (readValue counts them); a line end stops a quoted value unclosed.
@@ -116,8 +151,8 @@ describe("readPlainAssignment, at every code unit", () => {
       ["&KEY=1", 1, 4, "query"],
       ["?password=v1&", 1, 9, "query"],
       ["?api_key=v1&", 1, 4, "query"],
-      // Outside a query `key` names no secret.
-      [" key=v1 ", 1, 4, null],
+      // Outside a query `key` names no secret: no assignment, told without reading the value.
+      [" key=v1 ", 1, 4, "no secret"],
     ];
     for (const [text, wordStart, wordEnd, branch] of reads)
       expect(comparedRead(text, wordStart, wordEnd)).toEqual({ branch, mismatch: null });

@@ -144,7 +144,7 @@ describe("readPlainAssignment", () => {
   });
 
   it("answers as readAssignment and readValue do, and counts the same work, wherever it answers", () => {
-    const hits: Record<PlainBranch, number> = { unquoted: 0, query: 0, quoted: 0 };
+    const hits: Record<PlainBranch, number> = { unquoted: 0, query: 0, quoted: 0, "no secret": 0 };
     fc.assert(
       fc.property(fc.array(ASSIGNMENT, { minLength: 1, maxLength: 6 }), (assignments) => {
         expect(compareAtCandidates(assignments.join(""), hits)).toEqual([]);
@@ -156,5 +156,6 @@ describe("readPlainAssignment", () => {
     expect(hits.unquoted).toBeGreaterThan(HITS_AT_LEAST);
     expect(hits.query).toBeGreaterThan(HITS_AT_LEAST);
     expect(hits.quoted).toBeGreaterThan(HITS_AT_LEAST);
+    expect(hits["no secret"]).toBeGreaterThan(HITS_AT_LEAST);
   });
 });

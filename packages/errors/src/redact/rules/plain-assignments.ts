@@ -1,5 +1,5 @@
 import { builtOnFirstUse } from "../built-on-first-use.js";
-import { DOUBLE_QUOTE, isAlnum, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
+import { DOUBLE_QUOTE, isAlnum, isBlank, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
 import { kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import {
@@ -10,8 +10,8 @@ import {
   VALUE_END_CHARS,
 } from "../value-chars.js";
 import { READ_BY_HAND, type ValueSpan } from "../values.js";
-import { COLON, isPathSeparator, isReferenceSigil, SCHEME_NAMES } from "./assignment-chars.js";
-import type { Assignment } from "./key-assignments.js";
+import { COLON, isPathSeparator, isReferenceSigil, isSeparator, mayStartScheme } from "./assignment-chars.js";
+import type { Assignment, NotAnAssignment } from "./key-assignments.js";
 
 /** An assignment read whole, with its value: what readAssignment and readValue give for it. */
 export interface PlainAssignment extends Assignment {
@@ -22,41 +22,24 @@ export interface PlainAssignment extends Assignment {
 // assignment-chars.ts), so a character added there reaches it; plain-assignments-chars.test.ts
 // holds it to the readers at every code unit.
 
-// A value's first character when it is plain: a letter or digit that starts none of SCHEME_NAMES
-// (readAssignment tries a scheme there), so no quote, escape, reference, path or trailing one.
-function plainFirst(): string {
-  const schemeStarts = new Set(
-    SCHEME_NAMES.flatMap((name) => [name.charCodeAt(0) | 0x20, name.charCodeAt(0) & ~0x20]),
-  );
-  let first = "";
-  for (let code = 0; code < 128; code += 1) {
-    if (isAlnum(code) && !schemeStarts.has(code)) first += String.fromCharCode(code);
-  }
-  return `[${first}]`;
-}
 // readValue reads at most READ_BY_HAND characters by hand, then searches on for the end, counting
 // steps of its own: a shorter value is all the fast path takes.
 const MAX_PLAIN_VALUE = READ_BY_HAND - 1;
-// A plain value after its separator, up to an end (`ends`, a class's members); its last character
-// is none that trails (TRAILING_CHARS, and a closing bracket, which trails unless opened).
-const separatorAndValue = (first: string, ends: string): RegExp => {
+// A plain value's rest after its first character, up to an end (`ends`, a class's members); its
+// last character is none that trails (TRAILING_CHARS, and a closing bracket, which trails unless
+// opened).
+const valueRest = (ends: string): RegExp => {
   const notLast = classMembers([...TRAILING_CHARS, ...BRACKETS.map(([closer]) => closer)]);
-  return new RegExp(
-    `[ \\t]*[:=][ \\t]*(${first}(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}${notLast}])?)(?=[${ends}]|$)`,
-    "y",
-  );
+  return new RegExp(`(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}${notLast}])?(?=[${ends}]|$)`, "y");
 };
-// A JSON pair's rest after its key, `": "value"`: the key's closing quote, the separator and a short
-// double-quoted value without a backslash or a line break (the general reader's escapes and ends).
+// A JSON pair's value after its opening quote: short, without a backslash or a line break (the
+// general reader's escapes and ends), and its closing quote.
 const MAX_QUOTED_VALUE = 64;
-const patterns = builtOnFirstUse(() => {
-  const first = plainFirst();
-  return {
-    value: separatorAndValue(first, classMembers(VALUE_END_CHARS)),
-    queryValue: separatorAndValue(first, classMembers(QUERY_VALUE_END_CHARS)),
-    quotedValue: new RegExp(`["'][ \\t]*[:=][ \\t]*"([^"\\\\\\r\\n]{0,${MAX_QUOTED_VALUE}})"`, "y"),
-  };
-});
+const patterns = builtOnFirstUse(() => ({
+  value: valueRest(classMembers(VALUE_END_CHARS)),
+  queryValue: valueRest(classMembers(QUERY_VALUE_END_CHARS)),
+  quotedValue: new RegExp(`[^"\\\\\\r\\n]{0,${MAX_QUOTED_VALUE}}"`, "y"),
+}));
 
 // Before a key, these change what readAssignment decides: a key character (the key starts
 // earlier), a reference's sigil, a path separator, a colon (an id's fields). A quote is a pair's,
@@ -65,9 +48,42 @@ const isPlainBefore = (code: number): boolean =>
   !isKeyChar(code) && !isReferenceSigil(code) && !isPathSeparator(code) && code !== COLON;
 
 /**
+ * Where the separator after the key ending at `keyEnd` ends, or -1 without one: after the key's
+ * closing quote when a quote opened it, blanks and a `:` or a `=`. Read by hand, as the value's
+ * first character is (plainValueStart), not by a pattern: in prose most keys the key pass tries
+ * have no separator (`token expired`), and a call into the engine to tell so cost typical text
+ * more than the fast path saved it.
+ */
+function separatorEnd(text: string, keyEnd: number, quotedKey: boolean): number {
+  let position = keyEnd;
+  if (quotedKey) {
+    const quote = text.charCodeAt(position);
+    if (quote !== DOUBLE_QUOTE && quote !== SINGLE_QUOTE) return -1;
+    position += 1;
+  }
+  while (isBlank(text.charCodeAt(position))) position += 1;
+  return isSeparator(text.charCodeAt(position)) ? position + 1 : -1;
+}
+
+/**
+ * Where the value after a separator ending at `position` starts, after blanks, or -1 where it is
+ * none the patterns read: a pair's opening quote, or a plain value's first character, a letter or
+ * digit that starts none of SCHEME_NAMES (readAssignment tries a scheme there), so no quote,
+ * escape, reference or path.
+ */
+function plainValueStart(text: string, position: number, quotedKey: boolean): number {
+  let start = position;
+  while (isBlank(text.charCodeAt(start))) start += 1;
+  const first = text.charCodeAt(start);
+  const plain = quotedKey ? first === DOUBLE_QUOTE : isAlnum(first) && !mayStartScheme(first);
+  return plain ? start : -1;
+}
+
+/**
  * The commonest assignments, `key=value` or `key: value` with a short plain value and a JSON pair
  * `"key": "value"`, read with one match of a sticky pattern instead of readAssignment's steps and
- * readValue's; null for any other shape (the caller reads it as before). Where it answers, it
+ * readValue's; and a key of that shape that names no secret (`tokens: 42`), told no assignment
+ * without them. Null for any other shape (the caller reads it as before). Where it answers, it
  * answers as those two do and counts the same characters: a key starting at the sensitive word
  * (after a quote only in a pair), a separator, and a value that no scheme, quote, escape or
  * trailing character makes the general reader's.
@@ -78,39 +94,47 @@ export function readPlainAssignment(
   wordEnd: number,
   rightSide: number,
   context: RedactionContext,
-): PlainAssignment | null {
+): PlainAssignment | NotAnAssignment | null {
   const before = wordStart > 0 ? text.charCodeAt(wordStart - 1) : -1;
   const quotedKey = before === DOUBLE_QUOTE || before === SINGLE_QUOTE;
   if (wordStart > 0 && !quotedKey && !isPlainBefore(before)) return null;
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
   while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
-  // A key too long, or one that ends a sentence: readAssignment's to skip.
-  if (keyEnd === rightLimit || text.charCodeAt(keyEnd - 1) === 46) return null;
-  const inQuery = before === 63 || before === 38;
-  const pattern = quotedKey ? patterns().quotedValue : inQuery ? patterns().queryValue : patterns().value;
-  pattern.lastIndex = keyEnd;
-  const found = pattern.exec(text);
-  if (found === null) return null;
+  // A key too long: readAssignment's to skip.
+  if (keyEnd === rightLimit) return null;
+  const afterSeparator = separatorEnd(text, keyEnd, quotedKey);
+  if (afterSeparator === -1) return null;
   const key = text.slice(wordStart, keyEnd);
+  const inQuery = before === 63 || before === 38;
+  // A key that ends a sentence, or names no secret: no assignment, which readAssignment tells
+  // after reading the key alone (it starts at the word here), and counts so.
+  const kind = text.charCodeAt(keyEnd - 1) === 46 ? null : kindOfAssignedKey(key, inQuery);
+  if (kind === null) {
+    context.steps += keyEnd - wordStart + 1;
+    return { skipTo: keyEnd };
+  }
   // A provider's own scheme may follow an Authorization key (never a quote): readAssignment reads it.
   if (!quotedKey && mayNameAuthorization(key)) return null;
-  const kind = kindOfAssignedKey(key, inQuery);
-  if (kind === null) return null;
-  const valueText = found[1] as string;
+  const start = plainValueStart(text, afterSeparator, quotedKey);
+  if (start === -1) return null;
+  // The patterns read on from the value's first character (a pair's, from after its opening quote).
+  const pattern = quotedKey ? patterns().quotedValue : inQuery ? patterns().queryValue : patterns().value;
+  pattern.lastIndex = start + 1;
+  if (!pattern.test(text)) return null;
   // A quoted value ends before its closing quote, which the read looked at too.
   const end = quotedKey ? pattern.lastIndex - 1 : pattern.lastIndex;
-  const valueStart = end - valueText.length;
+  const valueStart = quotedKey ? start + 1 : start;
   context.steps += end - wordStart + (quotedKey ? 2 : 3);
   return {
     kind,
     keyEnd,
     // A quoted value starts at its opening quote.
-    valueStart: quotedKey ? valueStart - 1 : valueStart,
+    valueStart: start,
     form: "explicit",
     inQuery,
     key,
     flag: false,
-    value: { start: valueStart, end, text: valueText, quoted: quotedKey, readEnd: end + 1 },
+    value: { start: valueStart, end, text: text.slice(valueStart, end), quoted: quotedKey, readEnd: end + 1 },
   };
 }
