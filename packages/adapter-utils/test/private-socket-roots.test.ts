@@ -22,7 +22,12 @@ afterEach(cleanupAll);
  */
 
 interface NamespaceReport {
-  error?: { code: string; message: string; attempts: { baseDir: string; code: string }[] };
+  error?: {
+    code: string;
+    message: string;
+    attempts: { baseDir: string; code: string }[];
+    skippedRoots?: { root: string; realBase: string; reason: string }[];
+  };
   contract?: string;
   real?: string;
   leftovers?: string[];
@@ -38,7 +43,7 @@ async function inNamespace(setup: string[], body: string, spec: object): Promise
     try {
       ${body}
     } catch (error) {
-      report.error = { code: error.code, message: error.message, attempts: error.details?.attempts };
+      report.error = { code: error.code, message: error.message, attempts: error.details?.attempts, skippedRoots: error.details?.skippedRoots };
     }
     console.log(JSON.stringify(report));`;
   const shell = [
@@ -193,5 +198,36 @@ describe("private socket roots", () => {
     ]);
     // Upstream's proxy directory, made first in TMPDIR, was removed again.
     expect(report.leftovers).toEqual([]);
+  }, 60_000);
+
+  it("name a root skipped because its base links outside /dev, /tmp and /run, and why", async () => {
+    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
+    const shmOutside = [
+      "mount -t tmpfs tmpfs /var/tmp",
+      "mkdir -p /var/tmp/shm /var/tmp/fakedev && chmod 1777 /var/tmp/shm",
+      ...devs.map((d) => `touch /var/tmp/fakedev/${d} && mount --bind /dev/${d} /var/tmp/fakedev/${d}`),
+      "ln -s /var/tmp/shm /var/tmp/fakedev/shm",
+      "mount --bind /var/tmp/fakedev /dev",
+    ].join(" && ");
+    const report = await inNamespace(
+      [shmOutside, unusableTmp, runUser(false)],
+      `await sandbox.buildLocalProcessSandboxSpawnTarget({
+        executable: "/bin/true", args: [], cwd: "/run/user/tmp",
+        options: { workspaceDir: "/run/user/tmp", networkScope: "allowlist", networkAllowlist: ["example.com"] },
+      });`,
+      {},
+    );
+    expect(report.error?.code).toBe("ERR_SANDBOX_PROXY_SOCKET_DIR");
+    expect(report.error?.attempts.map(({ baseDir }) => baseDir)).toEqual([
+      `/tmp/paperclip-sandbox-sockets-${uid}`,
+      `/run/user/${uid}/paperclip-sandbox-sockets-${uid}`,
+    ]);
+    expect(report.error?.skippedRoots).toEqual([
+      {
+        root: `/dev/shm/paperclip-sandbox-sockets-${uid}`,
+        realBase: "/var/tmp/shm",
+        reason: "its base /dev/shm leads to /var/tmp/shm, outside /dev, /tmp, /run, which a sandbox may show",
+      },
+    ]);
   }, 60_000);
 });

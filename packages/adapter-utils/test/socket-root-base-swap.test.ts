@@ -58,15 +58,22 @@ try {
   finish("held " + error.code);
 }`;
 
-/** A later allowlist run of the same uid, in a process of its own: holds its proxy until the attack is over. */
+/**
+ * A later allowlist run of the same uid, in a process of its own: holds its proxy until the
+ * attack is over, or its parent is gone (a test that timed out killed it), or a minute passed,
+ * so a failing test leaves no process behind.
+ */
 const LATER_RUN = `
 const fs = await import("node:fs");
+const parent = process.ppid;
+const deadline = Date.now() + 60_000;
+const waiting = () => !fs.existsSync("/run/attack-done") && process.ppid === parent && Date.now() < deadline;
 const sandbox = await import(process.env.ENTRY);
 const target = await sandbox.buildLocalProcessSandboxSpawnTarget({
   executable: "/bin/true", args: [], cwd: "/run/victim",
   options: { workspaceDir: "/run/victim", networkScope: "allowlist", networkAllowlist: ["127.0.0.1:" + process.env.CANARY_PORT] },
 });
-while (!fs.existsSync("/run/attack-done")) await new Promise((resolve) => setTimeout(resolve, 20));
+while (waiting()) await new Promise((resolve) => setTimeout(resolve, 20));
 await target.cleanup();`;
 
 /** Per scope: starts the attack, starts the later run once the swap is made, then puts the base back. */

@@ -13,6 +13,7 @@ import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveBwrapPath } from "../spawn/resolve-command-path.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
+import { privateSocketRootLayout } from "../temp-dir/hidden-socket-roots.js";
 import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
 import {
   defaultProxyTempDirCandidates,
@@ -92,10 +93,13 @@ async function checkPrivateSocketRoot(): Promise<DoctorCheck> {
       detail: "usable; every sandbox hides it",
     };
   } catch (error) {
+    const skipped = privateSocketRootLayout().skipped.map(
+      (entry) => `; skipped ${entry.root}: ${entry.reason}`,
+    );
     return {
       name: "private socket root",
       status: "fail",
-      detail: "none of /dev/shm, /tmp, /run/user/<uid> is usable; the allowlist scope cannot start",
+      detail: `none of /dev/shm, /tmp, /run/user/<uid> is usable${skipped.join("")}; the allowlist scope cannot start`,
       ...(error instanceof PaperclipError ? { error } : {}),
     };
   }

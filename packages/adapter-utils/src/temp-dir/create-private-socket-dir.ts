@@ -1,6 +1,6 @@
 import path from "node:path";
 import { SandboxError } from "@paperclipai/errors";
-import { privateSocketRootsInUse } from "./hidden-socket-roots.js";
+import { privateSocketRootLayout, type SocketRootLayout } from "./hidden-socket-roots.js";
 import { makeRunDirOnCandidates } from "./make-run-dir-on-candidates.js";
 import { preparePrivateRoot } from "./prepare-private-root.js";
 import { assertUnixSocketPathLength } from "./socket-path-length.js";
@@ -12,11 +12,13 @@ import { PROXY_SOCKET_NAME } from "./temp-dir-candidates.js";
  * root (`/dev/shm`, `/tmp`, `/run/user/<uid>`, each `/paperclip-sandbox-sockets-<uid>`),
  * mode 0700 with an owner record. The proxy directory of upstream's contract
  * (`createNetworkProxyTempDir`) only links to it, so no proxy socket ever lives
- * where another sandbox can see it.
+ * where another sandbox can see it. A root this host puts where a sandbox may
+ * show it is skipped (`sortSocketRoots`); the error names those in
+ * `details.skippedRoots`, so an empty list of attempts is not a riddle.
  */
-export function createPrivateSocketDir(): string {
+export function createPrivateSocketDir(layout: SocketRootLayout = privateSocketRootLayout()): string {
   const outcome = makeRunDirOnCandidates(
-    privateSocketRootsInUse(),
+    layout.inUse,
     {
       assert: (dir) => assertUnixSocketPathLength(path.join(dir, PROXY_SOCKET_NAME)),
       describe: (baseDir, _dir, error) => ({
@@ -33,7 +35,12 @@ export function createPrivateSocketDir(): string {
     "Unable to create a Linux-safe Paperclip sandbox proxy socket directory.",
     {
       cause: outcome.lastError,
-      details: { candidates: outcome.candidates, attempts: outcome.attempts, privateSocketRoot: true },
+      details: {
+        candidates: outcome.candidates,
+        attempts: outcome.attempts,
+        skippedRoots: layout.skipped,
+        privateSocketRoot: true,
+      },
       retryable: false,
     },
   );
