@@ -17,19 +17,20 @@ let serverCanonicalJson: (value: unknown) => string;
 let completedMaintenanceTerminalReceipt: Receipt;
 
 beforeAll(async () => {
-  const vendor = path.join(toolchain().serverDir, "node_modules/@paperclipai/server/dist/vendor/paperclip-runner");
+  const vendor = path.join(
+    toolchain().serverDir,
+    "node_modules/@paperclipai/server/dist/vendor/paperclip-runner",
+  );
   const load = (file: string) => import(pathToFileURL(path.join(vendor, file)).href);
   serverCanonicalJson = (await load("control-plane/durable-prp-control-plane.js")).durableRecoveryInternals
     .canonicalJson;
-  completedMaintenanceTerminalReceipt = (await load("live/runnerd-codex-transport.js")).runnerdRecoveryInternals
-    .completedMaintenanceTerminalReceipt;
+  completedMaintenanceTerminalReceipt = (await load("live/runnerd-codex-transport.js"))
+    .runnerdRecoveryInternals.completedMaintenanceTerminalReceipt;
 });
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const jsonObject = fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
-const instant = fc
-  .integer({ min: 0, max: 4_102_444_800_000 })
-  .map((ms) => new Date(ms).toISOString());
+const instant = fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString());
 
 /** A `runner.suspend` as the server stores and sends it: the optional fields present or not, extra ones too. */
 const suspend = fc
@@ -65,7 +66,12 @@ describe("the command digests, against the Paperclip server's own code", { timeo
         const receipt = completedMaintenanceTerminalReceipt({
           runner: {
             lifecycle: "suspended",
-            pendingTerminalDelivery: { commandId, controllerSeq, commandType: "runner.suspend", lifecycle: "suspended" },
+            pendingTerminalDelivery: {
+              commandId,
+              controllerSeq,
+              commandType: "runner.suspend",
+              lifecycle: "suspended",
+            },
             lastControllerCommandSeq: controllerSeq,
             pendingProviderCleanup: null,
             processedCommands: { [commandId]: result },

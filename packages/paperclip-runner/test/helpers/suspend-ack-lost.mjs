@@ -32,7 +32,9 @@ export function suspendStatus(root) {
 function storedFencedSuspend(root) {
   try {
     const state = readJson(join(root, "runner", "runner-state.json"));
-    return state.pendingTerminalDelivery?.commandType === "runner.suspend" && suspendStatus(root) === "completed";
+    return (
+      state.pendingTerminalDelivery?.commandType === "runner.suspend" && suspendStatus(root) === "completed"
+    );
   } catch {
     return false;
   }
