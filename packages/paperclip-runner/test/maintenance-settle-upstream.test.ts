@@ -93,8 +93,9 @@ describe("the server's native cleanup maintenance over a runner killed mid-turn"
   );
 });
 
-// The same maintenance, its first epoch's runner ended once it completed the suspend and before the
-// server's acknowledgement reached it (`suspend-ack-lost.mjs`): the state keeps the suspend's fence.
+// The same maintenance, its first epoch's runner ended once it completed the suspend and the server
+// stored its result, before the server's acknowledgement reached it (`suspend-ack-lost.mjs`): the
+// state keeps the suspend's fence.
 // The server reads the receipt from `runner-state.json` (`completedMaintenanceTerminalReceipt`: the
 // `command_result` in `processedCommands`, upstream's digest of the command in
 // `processedCommandFingerprints`, the provider `prepared`), delivers it in a second epoch that may
@@ -109,7 +110,13 @@ describe("the server's native cleanup maintenance when its runner completed the 
     "delivers $which runner's journalled receipt in a further epoch and settles",
     async ({ runnerBin }) => {
       const records = await maintain(runnerBin(), "answered", { suspendAckLost: true });
-      expect(records.find((record) => record.type === "ack_lost")).toEqual({ type: "ack_lost", fired: true });
+      // The case is "result stored, ack lost": the server's control journal held the suspend
+      // completed as the first epoch's runner retired (not pending, the result never received).
+      expect(records.find((record) => record.type === "ack_lost")).toEqual({
+        type: "ack_lost",
+        fired: true,
+        suspend: "completed",
+      });
       const outcome = records.find((record) => record.type === "settled" || record.type === "refused");
       expect(outcome).toMatchObject({ type: "settled" });
       expect(outcome?.epochs).toEqual(

@@ -21,6 +21,13 @@ describe("canonicalJson", () => {
     expect(canonicalJson([2, 1])).not.toBe(canonicalJson([1, 2]));
   });
 
+  it("sorts integer-like keys with the others, as the server's canonical JSON does", () => {
+    // An object lists them first, in numeric order: JSON.stringify would write {"9":…,"10":…,"":…}.
+    expect(canonicalJson({ "": 3, "10": 1, "9": 2, a: { "1": undefined, "0": [undefined] } })).toBe(
+      '{"":3,"10":1,"9":2,"a":{"0":[null]}}',
+    );
+  });
+
   it("gives the same fingerprint whatever the key order, and another one for other data", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.nat(10), (value, seed) => {

@@ -23,6 +23,7 @@ const command = (type: string): ServerCommand => {
     commandId: `${type}-${seq}`,
     controllerSeq: seq,
     type,
+    issuedAt: "2026-01-01T00:00:00.000Z",
     payload: {},
   };
 };

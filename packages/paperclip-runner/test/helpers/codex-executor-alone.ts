@@ -17,6 +17,7 @@ export const commandOf = (type: string, payload: Record<string, unknown> = {}): 
   commandId: `${type}-${++seq}`,
   controllerSeq: seq,
   type,
+  issuedAt: "2026-01-01T00:00:00.000Z",
   payload,
 });
 

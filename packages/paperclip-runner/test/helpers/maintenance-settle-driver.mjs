@@ -12,7 +12,8 @@
 // calls it (its database callbacks recorded here instead). Prints JSON lines: the maintenance's
 // outcome (`settled` with its epochs and events, or `refused` with the error; both with what the
 // server's own `completedMaintenanceTerminalReceipt` read as each epoch's runner retired), with
-// `suspendAckLost` whether the first epoch's runner was ended before its suspend's ack, then `report`.
+// `suspendAckLost` whether the first epoch's runner was ended before its suspend's ack and the
+// suspend's status in the server's control journal as that runner retired, then `report`.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,7 +30,7 @@ import {
   loadServerControlPlane,
   printRecord,
 } from "@paperclipai/test-support/server-control-plane";
-import { suspendAckLost } from "./suspend-ack-lost.mjs";
+import { suspendAckLost, suspendStatus } from "./suspend-ack-lost.mjs";
 
 const scenario = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { DurablePrpControlPlane, spawnRunner } = await loadServerControlPlane(scenario.serverDir);
@@ -132,7 +133,9 @@ try {
 // first epoch's runner is ended once it completed the suspend, before the ack (`suspend-ack-lost.mjs`).
 const epochs = [];
 const events = [];
-const lost = scenario.suspendAckLost ? suspendAckLost(join(root, "runner")) : null;
+const lost = scenario.suspendAckLost ? suspendAckLost(root) : null;
+/** The suspend's status in the server's control journal as the first epoch's runner retired. */
+let suspendAtFirstRetire = null;
 /** What the server's own receipt reader makes of the files as each epoch's runner left them. */
 const receipts = [];
 const stateFiles = () => ({
@@ -166,6 +169,7 @@ try {
       epochs.push({ epoch: receipt.epoch, phase: receipt.phase });
       if (lost !== null && receipt.epoch === 0 && receipt.phase === "spawned")
         lost.arm(receipt.processGroupId);
+      if (receipt.epoch === 0 && receipt.phase === "retired") suspendAtFirstRetire = suspendStatus(root);
       if (receipt.phase === "retired")
         receipts.push(runnerdRecoveryInternals.completedMaintenanceTerminalReceipt(stateFiles()));
     },
@@ -179,7 +183,7 @@ try {
 } finally {
   lost?.restore();
 }
-if (lost !== null) printRecord({ type: "ack_lost", fired: lost.fired });
+if (lost !== null) printRecord({ type: "ack_lost", fired: lost.fired, suspend: suspendAtFirstRetire });
 printRecord({
   type: "report",
   runner: read("runner/runner-state.json").lifecycle,

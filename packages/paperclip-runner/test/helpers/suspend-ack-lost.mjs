@@ -1,35 +1,57 @@
 // Runs inside a Node 24 driver of the real server's code: ends a runner after it completed a
-// `runner.suspend` and before the server's acknowledgement of that suspend's result reaches it.
-// Every runner, upstream's and ours, journals the suspend's result with its fence
-// (`pendingTerminalDelivery`) before sending that result, and the server acknowledges only what
-// it received; so once armed, the first frame the server writes while `runner-state.json` holds
-// the fence (the acknowledgement, or anything the server sent first) is swallowed and the
-// runner's process group SIGKILLed, before anything more is written to it: deterministic, no
-// timing. The server's writes to its runner sockets are the only socket writes in the driver.
+// `runner.suspend` and the server stored that suspend's result, before the server's
+// acknowledgement of it reaches the runner. Every runner, upstream's and ours, journals the
+// suspend's result with its fence (`pendingTerminalDelivery`) before sending that result, and the
+// server saves the result in its control journal, then writes the acknowledgement in the same
+// synchronous step; so once armed, the first socket write made while `runner-state.json` holds the
+// fence and `control-plane-state.json` the completed suspend is that acknowledgement: it is
+// swallowed and the runner's process group SIGKILLed, before anything more is written to it.
+// Deterministic, no timing: the case is always "result stored, ack lost". The driver's stdout and
+// stderr are pipe sockets too (its parent reads them): they are let through whatever the files say,
+// so a record or a log line written meanwhile neither fires the hook nor is swallowed.
 import { readFileSync } from "node:fs";
 import { Socket } from "node:net";
 import { join } from "node:path";
 
-/** Whether `runner-state.json` under `runnerDir` fences a completed suspend. */
-function fencedSuspend(runnerDir) {
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+
+/**
+ * The status of the last `runner.suspend` in the server's control journal under `root`, or null
+ * when there is none (or the file cannot be read).
+ */
+export function suspendStatus(root) {
   try {
-    const state = JSON.parse(readFileSync(join(runnerDir, "runner-state.json"), "utf8"));
-    return state.pendingTerminalDelivery?.commandType === "runner.suspend";
+    const { commands } = readJson(join(root, "control-plane", "control-plane-state.json"));
+    return commands.findLast((command) => command.type === "runner.suspend")?.status ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the runner's state under `root` fences a completed suspend the server has stored. */
+function storedFencedSuspend(root) {
+  try {
+    const state = readJson(join(root, "runner", "runner-state.json"));
+    return (
+      state.pendingTerminalDelivery?.commandType === "runner.suspend" && suspendStatus(root) === "completed"
+    );
   } catch {
     return false;
   }
 }
 
 /**
- * Patches socket writes in this process. `arm(pgid)` makes the next write seen with the fence on
- * disk end that process group instead; it fires once. `fired` says whether it did.
+ * Patches socket writes in this process. `arm(pgid)` makes the next write to a socket other than
+ * stdout and stderr, seen with the fence and the stored result on disk under `root`, end that
+ * process group instead; it fires once. `fired` says whether it did.
  */
-export function suspendAckLost(runnerDir) {
+export function suspendAckLost(root) {
   const write = Socket.prototype.write;
   let armed = null;
   let fired = false;
   Socket.prototype.write = function (...args) {
-    if (armed !== null && fencedSuspend(runnerDir)) {
+    const toParent = this === process.stdout || this === process.stderr;
+    if (armed !== null && !toParent && storedFencedSuspend(root)) {
       const pgid = armed;
       armed = null;
       fired = true;

@@ -128,6 +128,30 @@ describe("the command journal in runner-state.json", () => {
       },
     ],
     [
+      "a receipt of another type",
+      (f) => {
+        f.processedCommands.prepare = { ...receiptOf(f, "prepare"), commandType: "session.open" };
+      },
+    ],
+    [
+      "a receipt of another seq",
+      (f) => {
+        f.processedCommands.prepare = { ...receiptOf(f, "prepare"), controllerSeq: 2 };
+      },
+    ],
+    [
+      "a receipt of no result status",
+      (f) => {
+        f.processedCommands.prepare = { ...receiptOf(f, "prepare"), status: "done" };
+      },
+    ],
+    [
+      "an earlier whole record beside commandJournal (a mixed-shape file)",
+      (f) => {
+        f.processedCommands.prepare = records[0];
+      },
+    ],
+    [
       "a receipt not journalled",
       (f) => {
         f.processedCommands.other = { commandId: "other" };
@@ -140,13 +164,16 @@ describe("the command journal in runner-state.json", () => {
       },
     ],
   ])("refuses a journal with %s", (_name, damage) => {
-    const fields = structuredClone(
-      journalFileFields(journalled(records).processedCommands),
-    ) as unknown as Fields;
-    damage(fields);
-    expect(readJournalFile({ ...fields })).toHaveProperty("reason");
+    const file = structuredClone(durableStateFile(journalled(records))) as unknown as Fields;
+    damage(file);
+    expect(() => parseDurableState(JSON.stringify(file), TEST_DURABLE_IDENTITY)).toThrow(
+      expect.objectContaining({ code: "ERR_RUNNER_STATE_CORRUPT" }),
+    );
   });
 });
+
+const receiptOf = (fields: Fields, commandId: string) =>
+  fields.processedCommands[commandId] as Record<string, unknown>;
 
 interface Fields {
   processedCommands: Record<string, unknown>;

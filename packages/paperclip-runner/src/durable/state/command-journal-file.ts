@@ -1,3 +1,4 @@
+import { setCommandRecord } from "./command-journal.js";
 import type { CommandRecord, DurableState } from "./durable-state.js";
 
 /**
@@ -24,6 +25,8 @@ export interface JournalFileEntry {
 }
 
 const STATUSES: ReadonlySet<unknown> = new Set(["pending", "done", "indeterminate"]);
+/** A `command_result`'s statuses (`CommandStatus`). */
+const RESULT_STATUSES: ReadonlySet<unknown> = new Set(["completed", "failed", "rejected", "indeterminate"]);
 
 /** Pure: the journal's fields as they are written. */
 export function journalFileFields(records: Readonly<Record<string, CommandRecord>>): JournalFileFields {
@@ -79,12 +82,10 @@ export function readJournalFile(
       !STATUSES.has(entry.status) ||
       typeof fingerprint !== "string" ||
       (received !== undefined && wire !== undefined) ||
-      (entry.status === "pending"
-        ? result !== undefined
-        : !isObject(result) || result.commandId !== commandId)
+      (entry.status === "pending" ? result !== undefined : !isReceiptOf(result, commandId, entry))
     )
       return malformed(commandId);
-    define(records, commandId, {
+    setCommandRecord(records, {
       commandId,
       controllerSeq: entry.controllerSeq as number,
       type: entry.type,
@@ -116,7 +117,7 @@ function readEarlierJournal(
       (record.status === "pending" ? record.result !== null : !isObject(record.result))
     )
       return malformed(commandId);
-    define(records, commandId, {
+    setCommandRecord(records, {
       commandId,
       controllerSeq: record.controllerSeq as number,
       type: record.type,
@@ -133,14 +134,24 @@ const malformed = (commandId: string) => ({
   reason: `command record ${JSON.stringify(commandId).slice(0, 80)} is malformed`,
 });
 
-/** Defines an own property (a `__proto__` commandId stays data). */
-function define(records: Record<string, CommandRecord>, commandId: string, record: CommandRecord): void {
-  Object.defineProperty(records, commandId, {
-    value: record,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+/**
+ * Whether `result` is the `command_result` of the journalled command: its id, type and seq, a
+ * result status. An entry of `processedCommands` that is not (the whole record of a file written
+ * before 2026-12-07 beside a `commandJournal`, a mixed-shape file) is refused: the server would
+ * read it as this command's receipt.
+ */
+function isReceiptOf(
+  result: unknown,
+  commandId: string,
+  entry: Readonly<Record<string, unknown>>,
+): result is Record<string, unknown> {
+  return (
+    isObject(result) &&
+    result.commandId === commandId &&
+    result.commandType === entry.type &&
+    result.controllerSeq === entry.controllerSeq &&
+    RESULT_STATUSES.has(result.status)
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -7,7 +7,7 @@ export interface ServerCommand {
   readonly commandId: string;
   readonly controllerSeq: number;
   readonly type: string;
-  readonly issuedAt?: string;
+  readonly issuedAt: string;
   readonly payload: Record<string, unknown>;
 }
 
@@ -81,17 +81,22 @@ export function admitServerCommand(
 /** Pure: the state with the command recorded (pending before its effect, done with its result after). */
 export function withCommandRecord(state: DurableState, record: CommandRecord): DurableState {
   const processedCommands: Record<string, CommandRecord> = { ...state.processedCommands };
-  Object.defineProperty(processedCommands, record.commandId, {
-    value: record,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  setCommandRecord(processedCommands, record);
   return {
     ...state,
     processedCommands,
     lastControllerCommandSeq: Math.max(state.lastControllerCommandSeq, record.controllerSeq),
   };
+}
+
+/** Sets `record` in place under its commandId, an own data property whatever the id (`__proto__` too). */
+export function setCommandRecord(records: Record<string, CommandRecord>, record: CommandRecord): void {
+  Object.defineProperty(records, record.commandId, {
+    value: record,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /**

@@ -28,8 +28,11 @@ export type ServerCommandReading =
 /**
  * Pure: a delivered command, checked. Without a usable id, seq and type there is nothing to
  * answer: a bad frame (`ERR_RUNNER_DURABLE_FRAME_INVALID`). With them, an unsupported schema,
- * a payload that is not an object or a non-string issue time make it `invalid`: answered
- * `rejected`, never applied (it used to be applied as if it were well formed).
+ * a payload that is not an object or an issue time that is not a string make it `invalid`:
+ * answered `rejected`, never applied (it used to be applied as if it were well formed).
+ * `issuedAt` is required, as the PRP command schema and upstream's runner (a `String` in its
+ * `Command`) require it: the journal's digest (`wireCommandFingerprint`) cannot tell an absent
+ * one from `null`, so a command without one must not be applied where a `null` one is refused.
  */
 export function readServerCommand(value: unknown): ServerCommandReading {
   const command = value as Record<string, unknown> | null;
@@ -56,7 +59,7 @@ export function readServerCommand(value: unknown): ServerCommandReading {
     ? RECEIPT_DETAILS.unsupportedSchema
     : command.payload === null || typeof command.payload !== "object" || Array.isArray(command.payload)
       ? "invalid command: payload must be a JSON object"
-      : command.issuedAt !== undefined && typeof command.issuedAt !== "string"
+      : typeof command.issuedAt !== "string"
         ? "invalid command: issuedAt must be a string"
         : null;
   if (reason !== null) return { kind: "invalid", subject, reason };
