@@ -18,7 +18,7 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 // (`completedMaintenanceTerminalReceipt`): `processedCommands[id]` the `command_result` the server
 // holds, `processedCommandFingerprints[id]` upstream's digest of the command the server sent, and
 // the provider's lifecycle, which both leave `session_open` (`prepared` comes from a `turn.stop`).
-// Ours journalled whole records without digests until 2026-12-07 (docs/compatibility.md).
+// Ours journalled whole records without digests until 2026-12-06 (docs/compatibility.md).
 const toolchain = serverToolchainForFile();
 const RUNNER_STATE = "runner/runner-state.json";
 const CONTROL_STATE = "control-plane/control-plane-state.json";
