@@ -101,7 +101,7 @@ describe("the server's native cleanup maintenance over a runner killed mid-turn"
 // `processedCommandFingerprints`, the provider `prepared`), delivers it in a second epoch that may
 // change neither the journal nor the provider state (`completedMaintenanceTerminalReplayMatches`),
 // then drains and suspends in a third. Ours journalled `{type, fingerprint, status, result}` until
-// 2026-12-07: the server found no receipt, and its second epoch refused the fence
+// 2026-12-06: the server found no receipt, and its second epoch refused the fence
 // (`native_cleanup_maintenance_unproven`, the session left quarantined).
 describe("the server's native cleanup maintenance when its runner completed the suspend, the ack lost", {
   timeout: 120_000,
