@@ -13,7 +13,6 @@ import { bwrapSupportsJsonStatus } from "../spawn/bwrap-status.js";
 import { bwrapVersion } from "../spawn/bwrap-version.js";
 import { resolveBwrapPath } from "../spawn/resolve-command-path.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
-import { privateSocketRootLayout } from "../temp-dir/hidden-socket-roots.js";
 import { UNIX_SOCKET_PATH_MAX_BYTES } from "../temp-dir/socket-path-length.js";
 import {
   defaultProxyTempDirCandidates,
@@ -24,6 +23,7 @@ import type { DoctorCheck } from "./doctor-check.js";
 import { failedProbe, runDoctorProbe } from "./doctor-probe.js";
 import { checkRunLimits, checkSeccompFilter } from "./doctor-process-boundary.js";
 import { checkRootRunner } from "./doctor-root-runner.js";
+import { checkPrivateSocketRoot } from "./doctor-socket-root.js";
 import { checkUserNamespaces } from "./doctor-user-namespaces.js";
 
 export type { CheckStatus, DoctorCheck } from "./doctor-check.js";
@@ -80,29 +80,6 @@ async function checkCandidate(baseDir: string): Promise<DoctorCheck> {
     status: "ok",
     detail: `writable; proxy.sock path ${bytes} bytes (limit ${UNIX_SOCKET_PATH_MAX_BYTES})`,
   };
-}
-
-/** The allowlist scope also needs one private socket root (docs/adapter-utils/security.md); this makes and removes a directory there. */
-async function checkPrivateSocketRoot(): Promise<DoctorCheck> {
-  try {
-    const dir = createPrivateSocketDir();
-    await rm(dir, { recursive: true, force: true });
-    return {
-      name: `private socket root ${path.dirname(dir)}`,
-      status: "ok",
-      detail: "usable; every sandbox hides it",
-    };
-  } catch (error) {
-    const skipped = privateSocketRootLayout().skipped.map(
-      (entry) => `; skipped ${entry.root}: ${entry.reason}`,
-    );
-    return {
-      name: "private socket root",
-      status: "fail",
-      detail: `none of /dev/shm, /tmp, /run/user/<uid> is usable${skipped.join("")}; the allowlist scope cannot start`,
-      ...(error instanceof PaperclipError ? { error } : {}),
-    };
-  }
 }
 
 async function checkStart(
