@@ -137,6 +137,12 @@ describe("readPlainAssignment, at every code unit", () => {
     });
   });
 
+  it("opens a JSON pair's value only at a double quote", () => {
+    // Any other first character leaves the pair to the general readers (a single quote among them).
+    const answered = answeredBy((char) => ({ text: `{"${KEY}": ${char}v1",`, wordStart: 2 }));
+    expect(answered).toEqual(codesWhere((code) => code === DOUBLE_QUOTE));
+  });
+
   it("reads a JSON pair's value as readValue does, leaving escapes and line ends to it", () => {
     const answered = answeredBy((char) => ({ text: `{"${KEY}": "v${char}w",`, wordStart: 2 }));
     // A backslash escapes (readValue counts them); a line end stops a quoted value unclosed.

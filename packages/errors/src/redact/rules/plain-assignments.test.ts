@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { redactSecretsCounted } from "../redact-secrets.js";
 import type { RedactionContext } from "../redaction-context.js";
-import { comparedRead, type PlainBranch } from "./compared-reads.js";
+import { comparedRead, generalRead, type PlainBranch } from "./compared-reads.js";
 import { keyPatterns, MAX_KEY_SIDE } from "./key-candidates.js";
 import { readPlainAssignment } from "./plain-assignments.js";
 
@@ -140,6 +141,16 @@ describe("readPlainAssignment", () => {
       expect(
         readPlainAssignment(plain, plainStart, plainStart + word.length, MAX_KEY_SIDE, contextOf()),
       ).not.toBe(null);
+    }
+  });
+
+  it("reads a key that names no secret once: its answer is taken, not read again", () => {
+    // Its whole saving: a caller reading the key again with readAssignment counts its steps twice.
+    for (const text of [" tokenizer: x ", " token_count=5 ", '{"tokenizer": "x"}']) {
+      const wordStart = text.indexOf("token");
+      expect(comparedRead(text, wordStart, wordStart + 5).branch).toBe("no secret");
+      const keyRead = generalRead(text, wordStart, wordStart + 5).steps;
+      expect(redactSecretsCounted(text).steps).toBeLessThan(2 * keyRead);
     }
   });
 
