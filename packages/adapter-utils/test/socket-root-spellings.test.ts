@@ -45,7 +45,9 @@ describe("a workspace /run on a host whose /dev/shm links to /run/shm", () => {
 describe("a host whose /dev/shm links outside /dev, /tmp and /run", () => {
   it("puts nothing of the sandbox there for the network-only scope to see", async () => {
     const devs = ["null", "zero", "full", "random", "urandom", "tty"];
+    // The root that serves instead is /tmp's: the namespace's own, so the host's /tmp keeps nothing.
     const setup = [
+      "mount -t tmpfs tmpfs /tmp",
       "mount -t tmpfs tmpfs /var/tmp",
       "mkdir -p /var/tmp/shm /var/tmp/fakedev /var/tmp/ws && chmod 1777 /var/tmp/shm",
       ...devs.map((d) => `touch /var/tmp/fakedev/${d} && mount --bind /dev/${d} /var/tmp/fakedev/${d}`),
