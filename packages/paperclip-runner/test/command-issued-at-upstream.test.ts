@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
-import { HAND_MADE_TICKET, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
-import { expectStaysOpen, type Runner } from "./helpers/hand-made-side-by-side.js";
-import { upstreamRunner } from "./helpers/upstream-runner.js";
+import { PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { expectStaysOpen, welcomedRunner } from "./helpers/hand-made-side-by-side.js";
 
 // Side by side: our runner and upstream's Rust runner (2026.916.1) against the same hand-made
 // server, given a command whose `issuedAt` is missing, `null` or a number (the server always
@@ -15,22 +12,6 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 // journalling it ("command is malformed: …"); ours answers it `rejected` and goes on. The
 // difference is kept (docs/compatibility.md, the row on `pendingTerminalDelivery`, which holds
 // the command journal's).
-
-/** A runner welcomed on its ticket connection, its state dir beside it. */
-async function welcomed(which: Runner) {
-  const server = await handMadeServer();
-  const stateDir = join(tempDirForTest(), "state");
-  const run = spawnHandMadeRunner({
-    endpoint: ["--connect-url", server.url],
-    stateDir,
-    reconnectGraceMs: 10_000,
-    ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
-  });
-  const conn = await server.nextConnection();
-  await conn.handshake(HAND_MADE_TICKET);
-  conn.welcome({ connectionLeaseToken: `lease_${randomUUID()}` });
-  return { server, run, conn, stateDir };
-}
 
 const savedState = async (stateDir: string) =>
   JSON.parse(await readFile(join(stateDir, "runner-state.json"), "utf8")) as Record<string, unknown>;
@@ -52,7 +33,9 @@ describe.each(BAD_ISSUED_AT)(
   { timeout: 60_000 },
   (_name, issuedAt, upstreamWords) => {
     it("upstream's runner exits 1 without answering it, reconnecting or journalling it", async () => {
-      const { server, run, conn, stateDir } = await welcomed("upstream");
+      const { server, run, conn, stateDir } = await welcomedRunner("upstream", {
+        connectionLeaseToken: `lease_${randomUUID()}`,
+      });
       conn.send(drain("bad", 1, issuedAt));
       expect(await run.closed).toBe(1);
       expect(run.stderr()).toContain(`command is malformed: ${upstreamWords}`);
@@ -67,7 +50,9 @@ describe.each(BAD_ISSUED_AT)(
     });
 
     it("ours answers it rejected, journals it and goes on", async () => {
-      const { conn, stateDir } = await welcomed("ours");
+      const { conn, stateDir } = await welcomedRunner("ours", {
+        connectionLeaseToken: `lease_${randomUUID()}`,
+      });
       conn.send(drain("bad", 1, issuedAt));
       expect(await conn.resultOf("bad")).toEqual({
         commandId: "bad",
@@ -91,7 +76,7 @@ describe.each(BAD_ISSUED_AT)(
 describe("a command whose issuedAt is a string", { timeout: 60_000 }, () => {
   // The same frame but for its issuedAt: upstream's runner answers it (it has no provider yet).
   it("upstream's runner answers it and keeps the connection", async () => {
-    const { conn } = await welcomed("upstream");
+    const { conn } = await welcomedRunner("upstream", { connectionLeaseToken: `lease_${randomUUID()}` });
     conn.send(drain("good", 1, "2026-01-01T00:00:00.000Z"));
     expect(await conn.resultOf("good")).toMatchObject({ status: "failed" });
     await expectStaysOpen(conn);

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
-import { expectStaysOpen, type Runner, startRunner } from "./helpers/hand-made-side-by-side.js";
+import {
+  expectStaysOpen,
+  type Runner,
+  startRunner,
+  welcomedRunner,
+} from "./helpers/hand-made-side-by-side.js";
 import { upstreamRunner } from "./helpers/upstream-runner.js";
 
 // Side by side: our runner and upstream's Rust runner (2026.916.1) against the same hand-made
@@ -15,22 +19,6 @@ import { upstreamRunner } from "./helpers/upstream-runner.js";
 // already passed. Both act alike (docs/compatibility.md, "leases and reconnect"), but for the
 // relaunch's exit.
 
-/** A runner welcomed on its ticket (`payload` merged over the welcome): the connection and the run. */
-async function welcomed(which: Runner, payload: Record<string, unknown> = {}) {
-  const server = await handMadeServer();
-  const stateDir = join(tempDirForTest(), "state");
-  const run = spawnHandMadeRunner({
-    endpoint: ["--connect-url", server.url],
-    stateDir,
-    reconnectGraceMs: 10_000,
-    ...(which === "upstream" ? { command: [upstreamRunner()] as const } : {}),
-  });
-  const conn = await server.nextConnection();
-  await conn.handshake(HAND_MADE_TICKET);
-  conn.welcome(payload);
-  return { server, run, conn, stateDir };
-}
-
 const lifecycle = async (stateDir: string): Promise<unknown> =>
   (JSON.parse(await readFile(join(stateDir, "runner-state.json"), "utf8")) as { lifecycle: unknown })
     .lifecycle;
@@ -39,14 +27,16 @@ const stopped = async (run: HandMadeRun): Promise<void> => expect(await run.clos
 
 describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { timeout: 60_000 }, (which) => {
   it("a revoke above the authenticated epoch: exit 0, the state says revoked", async () => {
-    const { run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    const { run, conn, stateDir } = await welcomedRunner(which, { connectionLeaseRevocationEpoch: 2 });
     conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
     expect(await run.closed).toBe(0);
     expect(await lifecycle(stateDir)).toBe("revoked");
   });
 
   it("a relaunch on the revoked state with a fresh ticket: no handshake, the state left revoked", async () => {
-    const { server, run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    const { server, run, conn, stateDir } = await welcomedRunner(which, {
+      connectionLeaseRevocationEpoch: 2,
+    });
     conn.send({ kind: "revoke", payload: { revocationEpoch: 3 } });
     expect(await run.closed).toBe(0);
     const revokedState = await readFile(join(stateDir, "runner-state.json"), "utf8");
@@ -74,20 +64,20 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
     ["a lower epoch", 1],
     ["no epoch", undefined],
   ])("a revoke naming %s: stops (exit 1), not revoked", async (_name, epoch) => {
-    const { run, conn, stateDir } = await welcomed(which, { connectionLeaseRevocationEpoch: 2 });
+    const { run, conn, stateDir } = await welcomedRunner(which, { connectionLeaseRevocationEpoch: 2 });
     conn.send({ kind: "revoke", payload: { revocationEpoch: epoch } });
     await stopped(run);
     expect(await lifecycle(stateDir)).not.toBe("revoked");
   });
 
   it("a lease_renewed never asked for, naming the current expiry: stops", async () => {
-    const { run, conn } = await welcomed(which);
+    const { run, conn } = await welcomedRunner(which);
     conn.grantLease(120_000);
     await stopped(run);
   });
 
   it("a lease_renewed moving the expiry back: stops", async () => {
-    const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 2_000 });
+    const { run, conn } = await welcomedRunner(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 2_000 });
     const asked = await conn.renewalAsked();
     conn.answerRenewal(asked, asked - 500);
     await stopped(run);
@@ -96,7 +86,9 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
   it("a lease_renew left unanswered is asked again before the lapse; both answers are taken", async () => {
     // 16 s: asked at 8 s and again at 12 s, the answer has 4 s to arrive before the lapse, ample
     // on a loaded 2-core machine (the test waits on the asks, never on a clock).
-    const { run, conn } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() + 16_000 });
+    const { run, conn } = await welcomedRunner(which, {
+      connectionLeaseExpiresAtUnixMs: Date.now() + 16_000,
+    });
     const asked = await conn.renewalAsked();
     const isRenew = (message: Record<string, unknown>): boolean => message.kind === "lease_renew";
     expect(await conn.waitFor((m) => isRenew(m) && conn.received.filter(isRenew).length >= 2)).not.toBeNull();
@@ -109,7 +101,7 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
 
   it("a lease reconnect whose client proof the server closes on is tried again", async () => {
     const leaseToken = `lease_${randomUUID()}`;
-    const { server, run, conn } = await welcomed(which, { connectionLeaseToken: leaseToken });
+    const { server, run, conn } = await welcomedRunner(which, { connectionLeaseToken: leaseToken });
     conn.close();
     const refusing = await server.nextConnection();
     await refusing.handshake(leaseToken);
@@ -119,7 +111,7 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
 
   it("three lease reconnects in a row whose client proof the server closes on", async () => {
     const leaseToken = `lease_${randomUUID()}`;
-    const { server, run, conn } = await welcomed(which, { connectionLeaseToken: leaseToken });
+    const { server, run, conn } = await welcomedRunner(which, { connectionLeaseToken: leaseToken });
     conn.close();
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const refusing = await server.nextConnection();
@@ -142,7 +134,7 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
   });
 
   it("a welcome naming no connectionLeaseRenewalVersion: no lease_renew, the lease lapses", async () => {
-    const { run, conn } = await welcomed(which, {
+    const { run, conn } = await welcomedRunner(which, {
       connectionLeaseRenewalVersion: undefined,
       connectionLeaseExpiresAtUnixMs: Date.now() + 1_000,
     });
@@ -151,7 +143,7 @@ describe.each<Runner>(["upstream", "ours"])("%s runner, the lease's life", { tim
   });
 
   it("a ticket's welcome granting a lease already expired: stops", async () => {
-    const { run } = await welcomed(which, { connectionLeaseExpiresAtUnixMs: Date.now() - 1_000 });
+    const { run } = await welcomedRunner(which, { connectionLeaseExpiresAtUnixMs: Date.now() - 1_000 });
     await stopped(run);
   });
 
