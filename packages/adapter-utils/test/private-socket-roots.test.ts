@@ -5,6 +5,7 @@ import {
   bindRepoView,
   builtEntry,
   cleanupAll,
+  devWithShmIn,
   inPrivateMountNamespace,
   loopbackServer,
   packageDir,
@@ -201,14 +202,7 @@ describe("private socket roots", () => {
   }, 60_000);
 
   it("name a root skipped because its base links outside /dev, /tmp and /run, and why", async () => {
-    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
-    const shmOutside = [
-      "mount -t tmpfs tmpfs /var/tmp",
-      "mkdir -p /var/tmp/shm /var/tmp/fakedev && chmod 1777 /var/tmp/shm",
-      ...devs.map((d) => `touch /var/tmp/fakedev/${d} && mount --bind /dev/${d} /var/tmp/fakedev/${d}`),
-      "ln -s /var/tmp/shm /var/tmp/fakedev/shm",
-      "mount --bind /var/tmp/fakedev /dev",
-    ].join(" && ");
+    const shmOutside = ["mount -t tmpfs tmpfs /var/tmp", ...devWithShmIn("/var/tmp")].join(" && ");
     const report = await inNamespace(
       [shmOutside, unusableTmp, runUser(false)],
       `await sandbox.buildLocalProcessSandboxSpawnTarget({

@@ -23,6 +23,23 @@ export const repoRoot = path.resolve(packageDir, "../..");
 export const REPO_VIEW = "/mnt";
 export const bindRepoView = `mount --bind ${shellQuote(repoRoot)} ${REPO_VIEW}`;
 
+/**
+ * Shell steps (for a private mount namespace) replacing the host's `/dev` with one whose `shm`
+ * links to `shm`, a fresh world-writable directory under `parent` (`<parent>/fakedev` holds the
+ * new `/dev`, its usual devices bound from the host's).
+ */
+export function devWithShmIn(parent: string): string[] {
+  const dev = `${parent}/fakedev`;
+  return [
+    `mkdir -p ${parent}/shm ${dev} && chmod 1777 ${parent}/shm`,
+    ...["null", "zero", "full", "random", "urandom", "tty"].map(
+      (d) => `touch ${dev}/${d} && mount --bind /dev/${d} ${dev}/${d}`,
+    ),
+    `ln -s ${parent}/shm ${dev}/shm`,
+    `mount --bind ${dev} /dev`,
+  ];
+}
+
 /** A path inside the repository, as seen through `REPO_VIEW`. */
 export function viaRepoView(file: string): string {
   return path.join(REPO_VIEW, path.relative(repoRoot, file));

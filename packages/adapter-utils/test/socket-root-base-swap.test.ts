@@ -5,6 +5,7 @@ import {
   builtEntry,
   canaryServer,
   cleanupAll,
+  devWithShmIn,
   inPrivateMountNamespace,
   viaRepoView,
 } from "./sandbox-support.js";
@@ -104,19 +105,12 @@ for (const [name, scope] of Object.entries(spec.scopes)) {
 }
 console.log(JSON.stringify(out));`;
 
-const devs = ["null", "zero", "full", "random", "urandom", "tty"];
-
 /** Host layouts in which a root's base is a plain directory under `/run`, made in a private mount namespace. */
 const LAYOUTS = [
   {
     name: "/dev/shm links to /run/shm",
     base: "/run/shm",
-    setup: [
-      "mkdir -p /run/shm /run/fakedev && chmod 1777 /run/shm",
-      ...devs.map((d) => `touch /run/fakedev/${d} && mount --bind /dev/${d} /run/fakedev/${d}`),
-      "ln -s /run/shm /run/fakedev/shm",
-      "mount --bind /run/fakedev /dev",
-    ],
+    setup: [...devWithShmIn("/run")],
   },
   {
     // The roots before it unusable, so the last one, /run/user/<uid>/…, serves every run.

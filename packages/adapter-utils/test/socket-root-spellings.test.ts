@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanupAll, probeScopesAfterHostSetup } from "./sandbox-support.js";
+import { cleanupAll, devWithShmIn, probeScopesAfterHostSetup } from "./sandbox-support.js";
 import { SCOPE_MATRIX } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
@@ -16,13 +16,9 @@ const root = `/run/shm/paperclip-sandbox-sockets-${uid}`;
  */
 describe("a workspace /run on a host whose /dev/shm links to /run/shm", () => {
   it("keeps the socket root hidden in every scope that shows the host's /run", async () => {
-    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
     const setup = [
       "mount -t tmpfs tmpfs /run",
-      "mkdir -p /run/shm /run/fakedev && chmod 1777 /run/shm",
-      ...devs.map((d) => `touch /run/fakedev/${d} && mount --bind /dev/${d} /run/fakedev/${d}`),
-      "ln -s /run/shm /run/fakedev/shm",
-      "mount --bind /run/fakedev /dev",
+      ...devWithShmIn("/run"),
       `mkdir -m 700 ${root} && echo secret > ${root}/planted`,
     ].join(" && ");
     const out = await probeScopesAfterHostSetup(setup, {
@@ -44,15 +40,12 @@ describe("a workspace /run on a host whose /dev/shm links to /run/shm", () => {
  */
 describe("a host whose /dev/shm links outside /dev, /tmp and /run", () => {
   it("puts nothing of the sandbox there for the network-only scope to see", async () => {
-    const devs = ["null", "zero", "full", "random", "urandom", "tty"];
     // The root that serves instead is /tmp's: the namespace's own, so the host's /tmp keeps nothing.
     const setup = [
       "mount -t tmpfs tmpfs /tmp",
       "mount -t tmpfs tmpfs /var/tmp",
-      "mkdir -p /var/tmp/shm /var/tmp/fakedev /var/tmp/ws && chmod 1777 /var/tmp/shm",
-      ...devs.map((d) => `touch /var/tmp/fakedev/${d} && mount --bind /dev/${d} /var/tmp/fakedev/${d}`),
-      "ln -s /var/tmp/shm /var/tmp/fakedev/shm",
-      "mount --bind /var/tmp/fakedev /dev",
+      "mkdir -p /var/tmp/ws",
+      ...devWithShmIn("/var/tmp"),
     ].join(" && ");
     const out = await probeScopesAfterHostSetup(setup, {
       command: "/bin/sh",
