@@ -55,8 +55,13 @@ step() {
   step_names+=("$name")
   step_reports+=("$report")
   say "$name"
+  local started="$SECONDS"
   "$@" || failed_steps+=("$name")
+  took "$name" "$started"
 }
+
+# took NAME STARTED: how long a step ran (SECONDS when it started), for the 45-minute budget.
+took() { printf '    (%s: %d s; %d s into the run)\n' "$1" "$((SECONDS - $2))" "$SECONDS"; }
 
 # The reporters of every vitest run: the console's, and the JSON report of the current step.
 vitest_args() { printf '%s\n' --reporter=default --reporter=json "--outputFile.json=.vitest-report/$report.json"; }
@@ -108,7 +113,7 @@ beside() {
 lane_log="$run_dir/lane.log"
 lane_failures="$run_dir/lane-failures"
 start_lane() {
-  local lane_reports=() index lane_report
+  local lane_reports=() index lane_report started
   for index in "${!lane_names[@]}"; do
     lane_report="step-${#step_names[@]}"
     lane_reports+=("$lane_report")
@@ -121,8 +126,10 @@ start_lane() {
     for index in "${!lane_names[@]}"; do
       report="${lane_reports[$index]}"
       say "${lane_names[$index]}"
+      started="$SECONDS"
       e2e_suite "${lane_nodes[$index]}" "${lane_packages[$index]}" "${lane_scripts[$index]}" ||
         printf '%s\n' "${lane_names[$index]}" >>"$lane_failures"
+      took "${lane_names[$index]}" "$started"
     done
   ) >"$lane_log" 2>&1 &
   lane_pid=$!

@@ -10,6 +10,9 @@ export const STEER_HELD_TOOL_BODY = "hold this until steered";
 /** What the model streams in the first turn: many small deltas, after a reasoning item. */
 export const STREAMED_DELTAS = Array.from({ length: 24 }, (_, index) => `part ${index + 1}; `);
 
+/** The command the model runs through Codex's own shell tool. */
+export const SHELL_COMMAND = "echo hi from the shell";
+
 /** Waits for the model request of the turn started after `before` requests, then runs `body`. */
 const onceAsked = (h, before, body) => async (turnId) => {
   await h.until(() => h.stub.requests.length > before, "the turn's model request");
@@ -59,7 +62,7 @@ export async function runMoreScenario(h) {
   // helper cannot start here, so the command fails the same way for both runners).
   await h.attempt("shell", () =>
     h.runTurn("shell", "run a command", [
-      { tool: "exec_command", arguments: { cmd: "echo hi from the shell" } },
+      { tool: "exec_command", arguments: { cmd: SHELL_COMMAND } },
       { text: "ran it" },
     ]),
   );
