@@ -24,10 +24,25 @@ export interface ConsumerApp {
   readonly installed: ReadonlyMap<string, { version: string; bin?: Record<string, string> }>;
   /** Runs one of the app's probe files (`probe.mjs`, `probe.cjs`) on the app's Node; its stdout. */
   runFile(file: string): Promise<string>;
-  /** `tsc -p CONFIG` on the app's Node; resolves with tsc's output once it passes. */
+  /**
+   * `tsc -p CONFIG` on the app's Node; resolves with tsc's output once it passes. Only an app
+   * installed `withTypescript` has TypeScript and the configs.
+   */
   typecheck(config: string): Promise<string>;
   /** Runs an installed bin on the app's Node. */
   runBin(bin: string, args: readonly string[]): Promise<string>;
+}
+
+async function writeTypescriptProbes(dir: string, all: ReturnType<typeof specifiers>): Promise<void> {
+  await writeFile(path.join(dir, "probe-esm.mts"), typescriptProbe(all));
+  await writeFile(path.join(dir, "probe-cjs.cts"), typescriptProbe(all));
+  await writeFile(path.join(dir, "probe-bundler.ts"), typescriptProbe(all));
+  for (const [name, { compilerOptions, files }] of Object.entries(TSCONFIGS)) {
+    await writeFile(
+      path.join(dir, name),
+      JSON.stringify({ compilerOptions: { ...SHARED_TS_OPTIONS, ...compilerOptions }, files }, null, 2),
+    );
+  }
 }
 
 /** How a user installs each package: by name, and by its dist-tag where that is not `latest`. */
@@ -36,14 +51,15 @@ export function installSpec(pkg: Released): string {
 }
 
 /**
- * `npm install` of every released package (and TypeScript) into `dir` with `node` first on
- * PATH, from `registry` only, then the probe files and TypeScript configs.
+ * `npm install` of every released package into `dir` with `node` first on PATH, from `registry`
+ * only, then the probe files; `withTypescript`, TypeScript too, and its probes and configs.
  */
 export async function installConsumerApp(
   dir: string,
   node: string,
   released: readonly Released[],
   registry: LocalRegistry,
+  { withTypescript }: { withTypescript: boolean },
 ): Promise<ConsumerApp> {
   await mkdir(dir, { recursive: true });
   await writeFile(
@@ -51,7 +67,7 @@ export async function installConsumerApp(
     JSON.stringify({ name: "downstream-app", version: "1.0.0", private: true }),
   );
   const env = { ...process.env, ...registry.env, PATH: `${path.dirname(node)}:${process.env.PATH ?? ""}` };
-  await npm(["install", ...released.map(installSpec), ...TYPESCRIPT_TOOLS], {
+  await npm(["install", ...released.map(installSpec), ...(withTypescript ? TYPESCRIPT_TOOLS : [])], {
     cwd: dir,
     env,
     timeoutMs: 600_000,
@@ -71,15 +87,7 @@ export async function installConsumerApp(
     entryPoints.push({ name, subpaths: Object.keys(manifest.exports) });
   }
   const all = specifiers(entryPoints);
-  await writeFile(path.join(dir, "probe-esm.mts"), typescriptProbe(all));
-  await writeFile(path.join(dir, "probe-cjs.cts"), typescriptProbe(all));
-  await writeFile(path.join(dir, "probe-bundler.ts"), typescriptProbe(all));
-  for (const [name, { compilerOptions, files }] of Object.entries(TSCONFIGS)) {
-    await writeFile(
-      path.join(dir, name),
-      JSON.stringify({ compilerOptions: { ...SHARED_TS_OPTIONS, ...compilerOptions }, files }, null, 2),
-    );
-  }
+  if (withTypescript) await writeTypescriptProbes(dir, all);
   await writeFile(path.join(dir, "probe.mjs"), esmProbe(all));
   await writeFile(path.join(dir, "probe.cjs"), cjsProbe(all));
 
