@@ -6,7 +6,7 @@ import { initialDurableState } from "../src/durable/state/durable-state.js";
 import { StateCommitter } from "../src/durable/state/state-committer.js";
 import type { ExecutorContext } from "../src/provider/executor-context.js";
 import { codexPrepare, withWork } from "./helpers/codex-durable.js";
-import { commandOf, executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
+import { commandSeries, executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
 import { TEST_DURABLE_IDENTITY } from "./helpers/durable-identity.js";
 
 // Durable mode's side of starting a provider ahead: the commands that arrive together (the
@@ -16,6 +16,8 @@ import { TEST_DURABLE_IDENTITY } from "./helpers/durable-identity.js";
 describe("commands told to the engine on arrival", { timeout: 60_000 }, () => {
   it("a session.open arriving with run.prepare starts the provider once run.prepare binds it; a journalled one starts nothing", async () => {
     await withWork(async (work) => {
+      // The applier's journal is fresh: it takes the server's first command as seq 1.
+      const commandOf = commandSeries();
       const alone = await executorAlone(work);
       const ctx = (alone.executor as unknown as { ctx: ExecutorContext }).ctx;
       const seam = new EngineSeam({

@@ -11,15 +11,25 @@ import { withWork, workPaths } from "./codex-durable.js";
 // The Codex executor alone (no server), on the real fake app-server: for the orders of the
 // provider's and the runner's own steps that a server scenario cannot pin down.
 
-let seq = 0;
-export const commandOf = (type: string, payload: Record<string, unknown> = {}): ServerCommand => ({
-  schema: "paperclip.prp.command.v1",
-  commandId: `${type}-${++seq}`,
-  controllerSeq: seq,
-  type,
-  issuedAt: "2026-01-01T00:00:00.000Z",
-  payload,
-});
+/**
+ * Numbers commands from 1, as the server does for a fresh journal: a test whose commands pass a
+ * journal (a CommandApplier) takes its own series, since the test files of a worker that does not
+ * isolate them share this module, and so `commandOf`'s count.
+ */
+export function commandSeries(): (type: string, payload?: Record<string, unknown>) => ServerCommand {
+  let seq = 0;
+  return (type, payload = {}) => ({
+    schema: "paperclip.prp.command.v1",
+    commandId: `${type}-${++seq}`,
+    controllerSeq: seq,
+    type,
+    issuedAt: "2026-01-01T00:00:00.000Z",
+    payload,
+  });
+}
+
+/** Commands for the executor alone, which checks no controllerSeq: their ids unique in the process. */
+export const commandOf = commandSeries();
 
 /** One line of the fake app-server's log (`$CODEX_HOME/log.jsonl`). */
 export interface ProviderLogRecord {
