@@ -10,8 +10,10 @@ export {
   BUILD_METADATA_SCHEMA,
   type BuildMetadata,
   buildMetadata,
+  HARNESS_DRIVER_VERSION,
+  NATIVE_EXECUTION_VERSION,
   PRP_RANGE,
-  TRANSPORT_MODES,
+  PRP_TRANSPORT_MODES,
 } from "./cli/build-metadata.js";
 export { createRunnerdCli, type LocalModeRunner, type RunnerdCli } from "./cli/runnerd-cli.js";
 export type { RunnerdIo } from "./cli/runnerd-io.js";

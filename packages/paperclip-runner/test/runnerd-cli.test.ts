@@ -26,15 +26,20 @@ describe("createRunnerdCli", () => {
     expect(await createRunnerdCli(["--build-metadata"], io).run(neverCalled)).toBe(0);
     const lines = io.stdoutText().split("\n");
     expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[0] as string)).toEqual({
-      schema: "paperclip-runner/runnerd-build-metadata/v1",
-      binaryName: "paperclip-runnerd",
-      packageName: "@paperclipai/paperclip-runner",
-      packageVersion: VERSION,
-      binaryContractVersion: 1,
-      prp: { name: "paperclip.runner", minimumVersion: 1, maximumVersion: 1 },
-      transportModes: ["local", "durable"],
-    });
+    // Upstream's runner prints these fields in this order (e2e/runner-codex-oracle compares the two).
+    expect(lines[0]).toBe(
+      JSON.stringify({
+        binaryContractVersion: 2,
+        binaryName: "paperclip-runnerd",
+        harnessDriverVersion: 1,
+        nativeExecutionVersion: 1,
+        packageName: "@paperclipai/paperclip-runner",
+        packageVersion: VERSION,
+        prp: { maximumVersion: 2, minimumVersion: 1, name: "paperclip.runner" },
+        prpTransportModes: ["dial_ws_loopback", "dial_wss", "listen_ws"],
+        schema: "paperclip-runner/runnerd-build-metadata/v1",
+      }),
+    );
     expect(io.stderrText()).toBe("");
   });
 

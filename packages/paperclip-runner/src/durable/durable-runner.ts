@@ -12,7 +12,6 @@ import { StateCommitter } from "./state/state-committer.js";
 import { endStands, type RecordedStreamEnd, redelivers } from "./state/stream-end.js";
 import { withRevokedLifecycle, withTerminalDeliveryAcked } from "./state/terminal-delivery.js";
 import type { Welcome } from "./transport/authenticated-connection.js";
-import { PRP_VERSION_MAX } from "./transport/handshake.js";
 import { isLeaseRevoked } from "./transport/lease-revocation.js";
 import {
   controlEnvelope,
@@ -20,6 +19,7 @@ import {
   eventEnvelope,
   inConnectionVersion,
 } from "./transport/prp-envelope.js";
+import { PRP_VERSION_MAX } from "./transport/prp-versions.js";
 import { readServerAck } from "./transport/server-ack.js";
 import { ServerLink } from "./transport/server-link.js";
 import { failureSummary } from "./transport/transport-failure.js";

@@ -1,5 +1,5 @@
 import { type DurableIdentity, IDENTITY_KEYS } from "../durable-identity.js";
-import { PRP_PROTOCOL } from "./handshake.js";
+import { PRP_PROTOCOL } from "./prp-versions.js";
 import { frameInvalid } from "./secure-channel.js";
 
 /** What every server message on a connection names at its top level, as its welcome set it. */

@@ -7,14 +7,7 @@ import { challengeCredentialExpiry } from "./credential-expiry.js";
 import { domainDigest, domainHmac } from "./domain-digest.js";
 import { checkChallengeLease, type LeaseBinding } from "./lease-binding.js";
 import { type LeaseExpiry, leaseClock } from "./lease-expiry.js";
-
-export const PRP_PROTOCOL = "paperclip.runner";
-/**
- * The PRP transport versions this runner speaks. Both frame alike; the server picks the highest
- * both offer (2 for `paperclip-runnerd` and the server of 2026.916.1), and an older control plane 1.
- */
-export const PRP_VERSION_MIN = 1;
-export const PRP_VERSION_MAX = 2;
+import { PRP_PROTOCOL, PRP_VERSION_MAX, PRP_VERSION_MIN } from "./prp-versions.js";
 
 export interface HelloInput {
   readonly credential: CredentialMaterial;

@@ -6,7 +6,7 @@ import {
   type PrpV2EventType,
 } from "../../events/index.js";
 import { type DurableIdentity, identityFields } from "../durable-identity.js";
-import { PRP_PROTOCOL } from "./handshake.js";
+import { PRP_PROTOCOL } from "./prp-versions.js";
 
 /** What an event is, before durable mode numbers it. */
 export interface DurableEventKind {
