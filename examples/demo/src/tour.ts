@@ -92,11 +92,26 @@ function printSummary(records: readonly StepRecord[], seconds: number): void {
   console.log(`\n${records.length - failed} of ${records.length} steps passed in ${seconds.toFixed(1)} s.`);
 }
 
-async function main(): Promise<number> {
+/** The sections whose title holds one of the words (any case); all of them without words. */
+function sectionsNamed(words: readonly string[]): readonly SectionSpec[] {
+  if (words.length === 0) return sections;
+  const lowered = words.map((word) => word.toLowerCase());
+  return sections.filter((section) => lowered.some((word) => section.title.toLowerCase().includes(word)));
+}
+
+async function main(words: readonly string[]): Promise<number> {
+  const chosen = sectionsNamed(words);
+  if (chosen.length === 0) {
+    console.error(
+      `no section of the tour is named by ${words.map((word) => `"${word}"`).join(" or ")}; the sections:`,
+    );
+    for (const section of sections) console.error(`  ${section.title}`);
+    return 2;
+  }
   const started = performance.now();
   const records: StepRecord[] = [];
-  for (const [index, section] of sections.entries()) {
-    console.log(`\n${bold(`[${index + 1}/${sections.length}] ${section.title}`)}`);
+  for (const [index, section] of chosen.entries()) {
+    console.log(`\n${bold(`[${index + 1}/${chosen.length}] ${section.title}`)}`);
     const context = createContext(section.title, records);
     try {
       await (await section.load())(context);
@@ -115,4 +130,5 @@ async function main(): Promise<number> {
   return records.every((record) => record.ok) ? 0 : 1;
 }
 
-process.exitCode = await main();
+// `bash scripts/demo.sh codex` runs only the sections whose title names Codex.
+process.exitCode = await main(process.argv.slice(2));
