@@ -114,6 +114,26 @@ describe("the OpenCode launch profile's artifacts", () => {
     }
   });
 
+  it.each([
+    ["proxy command", "command"],
+    ["proxy script", "proxyScript"],
+    ["executable", "executable"],
+  ] as const)(
+    "refuses a %s whose bytes are not the ones its digest names, opening nothing more",
+    (what, key) => {
+      const { bin, stateDir, profile } = artifacts();
+      swap(profile[key], "changed before the check\n", 0o755);
+      const error = caughtSync(() => verifiedOpencodeLaunch(profile, configOf(profile), stateDir));
+      expect(error.code).toBe("ERR_RUNNER_PROVIDER_CONFIG_INVALID");
+      expect(error.message).toBe(
+        `invalid provider configuration: the opencode ${what} does not match its sha256 digest`,
+      );
+      expect(error.message).not.toContain(bin);
+      // No private copy of the script is left behind by a refused launch.
+      expect(() => statSync(path.join(stateDir, "opencode-launch", "proxy.cjs"))).toThrow();
+    },
+  );
+
   it("runs the script from a private copy in the state directory, refusing a link planted there", () => {
     const { bin, stateDir, profile } = artifacts();
     const launch = verifiedOpencodeLaunch(profile, configOf(profile), stateDir);
