@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { AlphabetGate } from "./alphabet-gate.js";
+
+const TOKEN = { words: ["ghp_", "AKIA"], caseless: false };
+const KEY = { words: ["token"], caseless: true };
+const numbered = (unit: (index: number) => string, count: number): string =>
+  Array.from({ length: count }, (_, index) => unit(index)).join("");
+
+describe("AlphabetGate", () => {
+  it("rules out words whose characters the whole text lacks", () => {
+    const gate = new AlphabetGate(
+      numbered((index) => `-H 'X-Id: ${index}' `, 5000),
+      "[REDACTED]",
+    );
+    expect(gate.mayHold(TOKEN)).toBe(false);
+    expect(gate.mayHold(KEY)).toBe(false);
+  });
+
+  it("allows a word the text may spell, in any case for a caseless word", () => {
+    expect(new AlphabetGate("id=1 TOKEN=2", "[REDACTED]").mayHold(KEY)).toBe(true);
+    expect(
+      new AlphabetGate("id=1 TOKEN=2", "[REDACTED]").mayHold({ words: ["token"], caseless: false }),
+    ).toBe(false);
+  });
+
+  it("allows every word once a character outside its sample turns up later", () => {
+    // The sample (the text's start) lacks `g`, `h`, `p` and `_`; the end holds them.
+    const text = `${numbered((index) => `id ${index} `, 2000)}ghp_`;
+    expect(new AlphabetGate(text, "[REDACTED]").mayHold(TOKEN)).toBe(true);
+  });
+
+  it("allows every word in a text holding a character past ASCII", () => {
+    expect(new AlphabetGate("id é 1", "[REDACTED]").mayHold(TOKEN)).toBe(true);
+    const late = `${numbered((index) => `id ${index} `, 2000)}é`;
+    expect(new AlphabetGate(late, "[REDACTED]").mayHold(TOKEN)).toBe(true);
+  });
+
+  it("adds the replacement's characters after a rule replaced something", () => {
+    const gate = new AlphabetGate("x 1 2 3", "AKIA");
+    expect(gate.mayHold(TOKEN)).toBe(false);
+    gate.replaced();
+    expect(gate.mayHold(TOKEN)).toBe(true);
+  });
+});
