@@ -8,15 +8,16 @@ import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
 const MAX_BLANKS = 8;
+const SCHEME_WORDS = ["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"];
+/** Every credential this rule finds follows one of its scheme words. */
+export const AUTH_SCHEME_TRIGGERS: Triggers = { words: SCHEME_WORDS, caseless: false };
+
 // A scheme, and the scheme names that follow it as words (`Bearer Bearer …` is a list of words, not
 // a credential): only the last of such a run may be followed by one. The run is read in one pass
 // with no backtracking into it: its words are self-delimiting, so a greedy bounded repetition
 // taken again until it stops advancing reads the same run as one unbounded atomic match would,
 // while V8's backtracking stack stays small (an unbounded repetition over a 1 MiB run made the
 // first calls 30× slower than the later ones, until optimised code arrived).
-const SCHEME_WORDS = ["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"];
-/** Every credential this rule finds follows one of its scheme words. */
-export const AUTH_SCHEME_TRIGGERS: Triggers = { words: SCHEME_WORDS, caseless: false };
 const schemePatterns = builtOnFirstUse(() => {
   const scheme = `(?:${trieOf(SCHEME_WORDS)})`;
   return {
