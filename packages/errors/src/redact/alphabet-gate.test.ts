@@ -29,6 +29,12 @@ describe("AlphabetGate", () => {
     expect(new AlphabetGate(text, "[REDACTED]").mayHold(TOKEN)).toBe(true);
   });
 
+  it("checks a text that repeats its start past the repetition", () => {
+    expect(new AlphabetGate("-p ".repeat(100_000), "[REDACTED]").mayHold(TOKEN)).toBe(false);
+    expect(new AlphabetGate(`${"-p ".repeat(100_000)}ghp_`, "[REDACTED]").mayHold(TOKEN)).toBe(true);
+    expect(new AlphabetGate(`${"-p ".repeat(100_000)}x`, "[REDACTED]").mayHold(TOKEN)).toBe(true);
+  });
+
   it("allows every word in a text holding a character past ASCII", () => {
     expect(new AlphabetGate("id é 1", "[REDACTED]").mayHold(TOKEN)).toBe(true);
     const late = `${numbered((index) => `id ${index} `, 2000)}é`;

@@ -21,7 +21,7 @@ interface InLinesRule {
 // After the PEM blocks, secrets recognised by their own shape, then by the key before them. A
 // key's value that runs past its bound goes first: what it removes, no other rule reads.
 const RULES: readonly InLinesRule[] = [
-  { redact: redactOverlongValues, triggers: KEY_WORD_TRIGGERS },
+  { redact: redactOverlongValues },
   { redact: redactWebhookUrls },
   { redact: redactUrlCredentials },
   { redact: redactCliUserPasswords },
