@@ -64,12 +64,17 @@ export class AlphabetGate {
     private readonly replacement: string,
   ) {}
 
-  /** Whether the text, as the rules so far left it, may hold one of `triggers`. */
-  mayHold(triggers: Triggers): boolean {
+  /**
+   * Whether the text, as the rules so far left it, may hold one of `triggers`. Its alphabet is
+   * confirmed (a native search of the text) only when `confirm` says the rule's own search costs
+   * more; otherwise a text whose alphabet is not confirmed yet may hold any.
+   */
+  mayHold(triggers: Triggers, confirm: boolean): boolean {
     const present = this.sampled();
     if (present === null) return true;
     for (const word of triggers.words) if (fits(word, present, triggers.caseless)) return true;
     if (!this.confirmed) {
+      if (!confirm) return true;
       if (!this.holdsOnly(present)) {
         this.present = null;
         return true;
