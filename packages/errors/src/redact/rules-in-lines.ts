@@ -16,12 +16,6 @@ interface InLinesRule {
    * next rule unsearched. The rules without search first for a single string of their own.
    */
   readonly triggers?: Triggers;
-  /**
-   * Whether the rule's search costs more than a native search of the text for its alphabet: the
-   * token prefixes' does (every word start of a text that does not repeat is tried against a
-   * hundred prefixes); the others' cost less, and skip a rule only once the alphabet is known.
-   */
-  readonly confirmsAlphabet?: boolean;
 }
 
 // After the PEM blocks, secrets recognised by their own shape, then by the key before them. A
@@ -31,7 +25,7 @@ const RULES: readonly InLinesRule[] = [
   { redact: redactWebhookUrls },
   { redact: redactUrlCredentials },
   { redact: redactCliUserPasswords },
-  { redact: redactTokenFormats, triggers: TOKEN_PREFIX_TRIGGERS, confirmsAlphabet: true },
+  { redact: redactTokenFormats, triggers: TOKEN_PREFIX_TRIGGERS },
   { redact: redactAuthSchemes, triggers: AUTH_SCHEME_TRIGGERS },
   { redact: redactKeyAssignments, triggers: KEY_WORD_TRIGGERS },
 ];
@@ -44,8 +38,8 @@ const RULES: readonly InLinesRule[] = [
 export function redactInLines(text: string, context: RedactionContext): string {
   const gate = new AlphabetGate(text, context.replacement);
   let result = text;
-  for (const { redact, triggers, confirmsAlphabet = false } of RULES) {
-    if (triggers !== undefined && !gate.mayHold(triggers, confirmsAlphabet)) continue;
+  for (const { redact, triggers } of RULES) {
+    if (triggers !== undefined && !gate.mayHold(triggers)) continue;
     const redacted = redact(result, context);
     if (redacted !== result) gate.replaced();
     result = redacted;
