@@ -93,13 +93,12 @@ export class AlphabetGate {
       const otherState = known[other] as number;
       if (state === ABSENT && otherState === ABSENT) return true;
       if (state === PRESENT || otherState === PRESENT) continue;
-      if (best === -1 || (counts !== null && (counts[code] as number) > (counts[best] as number)))
-        best = code;
+      if (best === -1 || (counts[code] as number) > (counts[best] as number)) best = code;
     }
-    if (counts === null || best === -1) return false;
+    if (best === -1) return false;
     const other = caseless && isAsciiLetter(best) ? best ^ 0x20 : best;
-    known[best] = this.holds(best) ? PRESENT : ABSENT;
-    if (other !== best) known[other] = this.holds(other) ? PRESENT : ABSENT;
+    if (known[best] === 0) known[best] = this.holds(best) ? PRESENT : ABSENT;
+    if (known[other] === 0) known[other] = this.holds(other) ? PRESENT : ABSENT;
     return known[best] === ABSENT && known[other] === ABSENT;
   }
 
