@@ -1,22 +1,33 @@
+import { AlphabetGate, type Triggers } from "./alphabet-gate.js";
 import type { RedactionContext, RedactionRule } from "./redaction-context.js";
-import { redactAuthSchemes } from "./rules/auth-schemes.js";
+import { AUTH_SCHEME_TRIGGERS, redactAuthSchemes } from "./rules/auth-schemes.js";
 import { redactCliUserPasswords } from "./rules/cli-user-passwords.js";
 import { redactKeyAssignments } from "./rules/key-assignments.js";
+import { KEY_WORD_TRIGGERS } from "./rules/key-candidates.js";
 import { redactOverlongValues } from "./rules/overlong-values.js";
-import { redactTokenFormats } from "./rules/token-formats-rule.js";
+import { redactTokenFormats, TOKEN_PREFIX_TRIGGERS } from "./rules/token-formats-rule.js";
 import { redactUrlCredentials } from "./rules/url-credentials.js";
 import { redactWebhookUrls } from "./rules/webhook-urls.js";
 
+interface InLinesRule {
+  readonly redact: RedactionRule;
+  /**
+   * What every finding of the rule holds: a text whose alphabet cannot spell any is left to the
+   * next rule unsearched. The rules without search first for a single string of their own.
+   */
+  readonly triggers?: Triggers;
+}
+
 // After the PEM blocks, secrets recognised by their own shape, then by the key before them. A
 // key's value that runs past its bound goes first: what it removes, no other rule reads.
-const RULES: readonly RedactionRule[] = [
-  redactOverlongValues,
-  redactWebhookUrls,
-  redactUrlCredentials,
-  redactCliUserPasswords,
-  redactTokenFormats,
-  redactAuthSchemes,
-  redactKeyAssignments,
+const RULES: readonly InLinesRule[] = [
+  { redact: redactOverlongValues },
+  { redact: redactWebhookUrls },
+  { redact: redactUrlCredentials },
+  { redact: redactCliUserPasswords },
+  { redact: redactTokenFormats, triggers: TOKEN_PREFIX_TRIGGERS },
+  { redact: redactAuthSchemes, triggers: AUTH_SCHEME_TRIGGERS },
+  { redact: redactKeyAssignments, triggers: KEY_WORD_TRIGGERS },
 ];
 
 /**
@@ -25,7 +36,13 @@ const RULES: readonly RedactionRule[] = [
  * end of `text`.
  */
 export function redactInLines(text: string, context: RedactionContext): string {
+  const gate = new AlphabetGate(text, context.replacement);
   let result = text;
-  for (const rule of RULES) result = rule(result, context);
+  for (const { redact, triggers } of RULES) {
+    if (triggers !== undefined && !gate.mayHold(triggers)) continue;
+    const redacted = redact(result, context);
+    if (redacted !== result) gate.replaced();
+    result = redacted;
+  }
   return result;
 }

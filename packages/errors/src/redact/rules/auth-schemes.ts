@@ -1,3 +1,4 @@
+import type { Triggers } from "../alphabet-gate.js";
 import { builtOnFirstUse } from "../built-on-first-use.js";
 import { isAsciiLetter, isBlank, isToken68Char, isWhitespace } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
@@ -7,6 +8,10 @@ import { Rewriter } from "../rewriter.js";
 import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
 const MAX_BLANKS = 8;
+const SCHEME_WORDS = ["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"];
+/** Every credential this rule finds follows one of its scheme words. */
+export const AUTH_SCHEME_TRIGGERS: Triggers = { words: SCHEME_WORDS, caseless: false };
+
 // A scheme, and the scheme names that follow it as words (`Bearer Bearer …` is a list of words, not
 // a credential): only the last of such a run may be followed by one. The run is read in one pass
 // with no backtracking into it: its words are self-delimiting, so a greedy bounded repetition
@@ -14,7 +19,7 @@ const MAX_BLANKS = 8;
 // while V8's backtracking stack stays small (an unbounded repetition over a 1 MiB run made the
 // first calls 30× slower than the later ones, until optimised code arrived).
 const schemePatterns = builtOnFirstUse(() => {
-  const scheme = `(?:${trieOf(["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"])})`;
+  const scheme = `(?:${trieOf(SCHEME_WORDS)})`;
   return {
     start: new RegExp(`\\b${scheme}`, "g"),
     run: new RegExp(`(?:[ \\t]{1,${MAX_BLANKS}}${scheme}(?![A-Za-z0-9._~+/=-])){0,256}`, "y"),

@@ -1,3 +1,4 @@
+import type { Triggers } from "../alphabet-gate.js";
 import { builtOnFirstUse } from "../built-on-first-use.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
@@ -20,6 +21,11 @@ const SENSITIVE_WORDS = [
 // of its own (`AZURE_DEVOPS_EXT_PAT`, `GITHUB_PATS`). Elsewhere they begin common words (`path`,
 // `pattern`) and other tokens' prefixes (`pat-na1-`, `CCIPAT_`), each a key candidate for nothing.
 const LAST_PART_WORDS = ["pat", "pats"];
+/** Every key holds one of these words (sensitiveWord finds them in any case). */
+export const KEY_WORD_TRIGGERS: Triggers = {
+  words: [...SENSITIVE_WORDS, ...LAST_PART_WORDS],
+  caseless: true,
+};
 // The second words of the two-word sensitive words (` key` of `api key`), and their first letters.
 const SECOND_WORDS = SENSITIVE_WORDS.filter((sensitive) => sensitive.includes(" ")).map(
   (sensitive) => sensitive.split(" ")[1] as string,

@@ -1,3 +1,4 @@
+import type { Triggers } from "../alphabet-gate.js";
 import { builtOnFirstUse } from "../built-on-first-use.js";
 import { BACKSLASH, isNameChar, isTokenChar } from "../char-classes.js";
 import { FirstOfSearches } from "../first-of-searches.js";
@@ -53,6 +54,12 @@ const tokenStarts = builtOnFirstUse((): TokenStarts => {
     maxPrefix: Math.max(...prefixes.map((prefix) => prefix.length)),
   };
 });
+
+/** Every token this rule finds holds its format's prefix. */
+export const TOKEN_PREFIX_TRIGGERS: Triggers = {
+  words: TOKEN_FORMATS.flatMap((format) => format.prefixes),
+  caseless: false,
+};
 
 // `\n`, `\r` and `\t` written out inside a JSON string end the word before them.
 const isEscapeLetter = (code: number): boolean => code === 110 || code === 114 || code === 116;
