@@ -12,6 +12,7 @@ import {
 import { READ_BY_HAND, type ValueSpan } from "../values.js";
 import { COLON, isPathSeparator, isReferenceSigil, isSeparator, mayStartScheme } from "./assignment-chars.js";
 import type { Assignment, NotAnAssignment } from "./key-assignments.js";
+import { MAX_KEY_SIDE } from "./key-candidates.js";
 
 /** An assignment read whole, with its value: what readAssignment and readValue give for it. */
 export interface PlainAssignment extends Assignment {
@@ -80,6 +81,21 @@ function plainValueStart(text: string, position: number, quotedKey: boolean): nu
 }
 
 /**
+ * Where the key holding the sensitive word at `wordStart` starts, as readAssignment reads it back
+ * (`OPENAI_API_KEY` for `KEY`), so the fast path can read a key that starts before its word; -1
+ * where readAssignment's own rules decide: a run of key characters longer than a key side, a
+ * flag's dash. A `\n` written out before the key (the `n` is none of it) starts the run after a
+ * backslash, which readPlainAssignment leaves to readAssignment.
+ */
+export function plainKeyStart(text: string, wordStart: number): number {
+  const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
+  let keyStart = wordStart;
+  while (keyStart > leftLimit && isKeyChar(text.charCodeAt(keyStart - 1))) keyStart -= 1;
+  if (keyStart > 0 && isKeyChar(text.charCodeAt(keyStart - 1))) return -1;
+  return text.charCodeAt(keyStart) === 45 ? -1 : keyStart;
+}
+
+/**
  * The commonest assignments, `key=value` or `key: value` with a short plain value and a JSON pair
  * `"key": "value"`, read with one match of a sticky pattern instead of readAssignment's steps and
  * readValue's; and a key of that shape that names no secret (`tokens: 42`), told no assignment
@@ -95,23 +111,55 @@ export function readPlainAssignment(
   rightSide: number,
   context: RedactionContext,
 ): PlainAssignment | NotAnAssignment | null {
-  const before = wordStart > 0 ? text.charCodeAt(wordStart - 1) : -1;
-  const quotedKey = before === DOUBLE_QUOTE || before === SINGLE_QUOTE;
-  if (wordStart > 0 && !quotedKey && !isPlainBefore(before)) return null;
+  return readPlain(text, wordStart, wordEnd, rightSide, context, false);
+}
+
+/**
+ * The commonest flag, `--token value` with a short plain value after blanks, read as
+ * readPlainAssignment reads an assignment: as readAssignment and readValue read it from the dash
+ * at `dash`, or null where they decide otherwise (a quote, a separator, a scheme, a long value).
+ */
+export function readPlainFlag(
+  text: string,
+  dash: number,
+  wordEnd: number,
+  rightSide: number,
+  context: RedactionContext,
+): PlainAssignment | NotAnAssignment | null {
+  return readPlain(text, dash, wordEnd, rightSide, context, true);
+}
+
+function readPlain(
+  text: string,
+  keyStart: number,
+  wordEnd: number,
+  rightSide: number,
+  context: RedactionContext,
+  flag: boolean,
+): PlainAssignment | NotAnAssignment | null {
+  const before = keyStart > 0 ? text.charCodeAt(keyStart - 1) : -1;
+  // A quote opens a JSON pair's key, never a flag's.
+  const quotedKey = !flag && (before === DOUBLE_QUOTE || before === SINGLE_QUOTE);
+  if (keyStart > 0 && !quotedKey && !isPlainBefore(before)) return null;
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
   while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
   // A key too long: readAssignment's to skip.
   if (keyEnd === rightLimit) return null;
-  const afterSeparator = separatorEnd(text, keyEnd, quotedKey);
+  // A flag's value follows blanks (plainValueStart reads past them); an assignment's, a separator.
+  const afterSeparator = flag
+    ? isBlank(text.charCodeAt(keyEnd))
+      ? keyEnd
+      : -1
+    : separatorEnd(text, keyEnd, quotedKey);
   if (afterSeparator === -1) return null;
-  const key = text.slice(wordStart, keyEnd);
+  const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
   // A key that ends a sentence, or names no secret: no assignment, which readAssignment tells
   // after reading the key alone (it starts at the word here), and counts so.
   const kind = text.charCodeAt(keyEnd - 1) === 46 ? null : kindOfAssignedKey(key, inQuery);
   if (kind === null) {
-    context.steps += keyEnd - wordStart + 1;
+    context.steps += keyEnd - keyStart + 1;
     return { skipTo: keyEnd };
   }
   // A provider's own scheme may follow an Authorization key (never a quote): readAssignment reads it.
@@ -125,16 +173,16 @@ export function readPlainAssignment(
   // A quoted value ends before its closing quote, which the read looked at too.
   const end = quotedKey ? pattern.lastIndex - 1 : pattern.lastIndex;
   const valueStart = quotedKey ? start + 1 : start;
-  context.steps += end - wordStart + (quotedKey ? 2 : 3);
+  context.steps += end - keyStart + (quotedKey ? 2 : 3);
   return {
     kind,
     keyEnd,
     // A quoted value starts at its opening quote.
     valueStart: start,
-    form: "explicit",
+    form: flag ? "flag" : "explicit",
     inQuery,
     key,
-    flag: false,
+    flag,
     value: { start: valueStart, end, text: text.slice(valueStart, end), quoted: quotedKey, readEnd: end + 1 },
   };
 }
