@@ -44,7 +44,7 @@ import {
   RUNS_PAST_REACH,
   sensitiveWords,
 } from "./key-candidates.js";
-import { plainKeyStart, readPlainAssignment, readPlainFlag } from "./plain-assignments.js";
+import { plainKeyStart, readPlain } from "./plain-assignments.js";
 import type { Reach } from "./token-shape.js";
 
 const SCHEME = new RegExp(`(?:${SCHEME_NAMES.join("|")})[ \\t]+`, "iy");
@@ -354,11 +354,7 @@ function redactCandidates(
     // The commonest shape first, in one match; every other is read step by step.
     const keyStart = flags ? wordStart : plainKeyStart(text, wordStart);
     const plain =
-      keyStart === -1
-        ? null
-        : flags
-          ? readPlainFlag(text, keyStart, wordEnd, rightSide, context)
-          : readPlainAssignment(text, keyStart, wordEnd, rightSide, context);
+      keyStart === -1 ? null : readPlain(text, keyStart, wordEnd, rightSide, context, flags !== null);
     const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context);
     if ("skipTo" in assignment) {
       // Comparisons, not Math.max: a call per step costs, until V8 optimises this loop.

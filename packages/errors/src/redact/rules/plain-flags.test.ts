@@ -4,7 +4,7 @@ import { isKeyChar } from "../char-classes.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { generalRead } from "./compared-reads.js";
 import { keyPatterns, MAX_FLAG_KEY } from "./key-candidates.js";
-import { readPlainFlag } from "./plain-assignments.js";
+import { readPlain } from "./plain-assignments.js";
 
 const contextOf = (): RedactionContext => ({ replacement: "[REDACTED]", steps: 0 });
 const char = (code: number): string => String.fromCharCode(code);
@@ -62,9 +62,9 @@ const keyRunEnd = (text: string, dash: number): number => {
   return end;
 };
 
-describe("readPlainFlag", () => {
+describe("readPlain from a flag's dash", () => {
   it("reads `--token value` as a flag's assignment with its value", () => {
-    expect(readPlainFlag("run --token v1234 --x", 4, 11, MAX_FLAG_KEY, contextOf())).toMatchObject({
+    expect(readPlain("run --token v1234 --x", 4, 11, MAX_FLAG_KEY, contextOf(), true)).toMatchObject({
       key: "--token",
       form: "flag",
       flag: true,
@@ -82,7 +82,9 @@ describe("readPlainFlag", () => {
       "--token v1.",
     ]) {
       const context = contextOf();
-      expect(readPlainFlag(text, text.indexOf("-"), text.indexOf("n") + 1, MAX_FLAG_KEY, context)).toBe(null);
+      expect(readPlain(text, text.indexOf("-"), text.indexOf("n") + 1, MAX_FLAG_KEY, context, true)).toBe(
+        null,
+      );
       expect(context.steps).toBe(0);
     }
   });
@@ -98,7 +100,7 @@ describe("readPlainFlag", () => {
           const dash = flagCandidate.lastIndex - 1;
           const wordEnd = keyRunEnd(text, dash);
           const context = contextOf();
-          const plain = readPlainFlag(text, dash, wordEnd, MAX_FLAG_KEY, context);
+          const plain = readPlain(text, dash, wordEnd, MAX_FLAG_KEY, context, true);
           flagCandidate.lastIndex = dash + 1;
           if (plain === null) {
             expect(context.steps).toBe(0);
