@@ -12,8 +12,11 @@ const READS_BEFORE = 80;
 const READS_AFTER = MAX_CREDENTIAL_LENGTH + 2 * MAX_PERIOD + 256;
 // The steps remembered: a period may span a few candidates (`--auth-token` holds two words).
 const HISTORY = 4;
-// Steps between two looks for a repetition.
+// Steps between two looks for a repetition, at first and after a look that skipped one; each look
+// that skips none doubles the wait, up to MAX_LOOK_EVERY. Powers of two: every look falls on a
+// multiple of four steps, so a period of two or four steps is met in the same phase as ever.
 const LOOK_EVERY = 4;
+const MAX_LOOK_EVERY = 64;
 // Characters compared one by one before a native comparison: ordinary text differs at once.
 const PROBE = 16;
 
@@ -34,6 +37,7 @@ export class RepeatSkipper {
   private readonly reaches = new Float64Array(HISTORY);
   private next = 0;
   private checkedUpTo = 0;
+  private lookEvery = LOOK_EVERY;
 
   /**
    * `runsPastReach`: how many runs of one class of characters (blanks, backslashes, name
@@ -60,10 +64,13 @@ export class RepeatSkipper {
     let result = position;
     // The furthest any step since the earlier state read: what those steps read must repeat too.
     let furthest = reach;
-    // Looked for every few steps only: a repetition goes on for many periods, so finding it a few
-    // steps late costs nothing, while looking at every step of ordinary text costs a key pass a
-    // sixth of its time. Every step is still remembered, as a later look needs its reach.
-    if (this.next % LOOK_EVERY === 0 && position >= this.checkedUpTo) {
+    // Looked for every few steps only, and ever fewer while none is found: a repetition goes on for
+    // many periods, so finding it a few dozen steps late costs nothing, while looking at every step
+    // of ordinary text cost a key pass a sixth of its time, and every fourth step a dense run of
+    // distinct keys (`token: v<i>`, each look probing a few earlier steps) a fourteenth. Every step
+    // is still remembered, as a later look needs its reach.
+    if (this.next % this.lookEvery === 0 && position >= this.checkedUpTo) {
+      let skipped = false;
       const { text } = this;
       const stored = Math.min(this.next, HISTORY);
       for (let back = 1; back <= stored; back += 1) {
@@ -84,9 +91,11 @@ export class RepeatSkipper {
         if (count > 0) {
           if (replaced > (this.replaced[slot] as number)) this.rewriter.repeatLast(period, count);
           result = position + period * count;
+          skipped = true;
         }
         break;
       }
+      this.lookEvery = skipped ? LOOK_EVERY : Math.min(MAX_LOOK_EVERY, 2 * this.lookEvery);
     }
     const slot = this.next % HISTORY;
     this.positions[slot] = result;

@@ -12,9 +12,9 @@ import { readPlainAssignment } from "./plain-assignments.js";
 const contextOf = (): RedactionContext => ({ replacement: "[REDACTED]", steps: 0 });
 
 /** What readAssignment, then readValue, read for the key holding `[wordStart, wordEnd)`, and the steps counted. */
-export function generalRead(text: string, wordStart: number, wordEnd: number) {
+export function generalRead(text: string, wordStart: number, wordEnd: number, rightSide = MAX_KEY_SIDE) {
   const context = contextOf();
-  const assignment = readAssignment(text, wordStart, wordEnd, MAX_KEY_SIDE, context);
+  const assignment = readAssignment(text, wordStart, wordEnd, rightSide, context);
   const value =
     "skipTo" in assignment
       ? null

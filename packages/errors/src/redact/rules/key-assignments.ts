@@ -39,11 +39,12 @@ import {
   MAX_KEY_SIDE,
   MAX_LOOKAHEAD,
   MAX_WORD,
+  mayFollowKeyWord,
   mayStartSecondWord,
   RUNS_PAST_REACH,
   sensitiveWords,
 } from "./key-candidates.js";
-import { readPlainAssignment } from "./plain-assignments.js";
+import { plainKeyStart, readPlain } from "./plain-assignments.js";
 import type { Reach } from "./token-shape.js";
 
 const SCHEME = new RegExp(`(?:${SCHEME_NAMES.join("|")})[ \\t]+`, "iy");
@@ -336,7 +337,7 @@ function redactCandidates(
         // by one character: a later word may start inside it (` key` of `secret key`).
         keyCandidateAt.lastIndex = next.index;
         reach.upTo = next.index + WORD_READS;
-        if (!keyCandidateAt.test(text)) {
+        if (!mayFollowKeyWord(text, next.end) || !keyCandidateAt.test(text)) {
           context.steps += 1;
           candidates.lastIndex = next.index + 1;
           continue;
@@ -351,7 +352,9 @@ function redactCandidates(
     // A later word of a key already judged (`client_secret_token`) adds nothing.
     if (wordStart < examinedUpTo) continue;
     // The commonest shape first, in one match; every other is read step by step.
-    const plain = flags ? null : readPlainAssignment(text, wordStart, wordEnd, rightSide, context);
+    const keyStart = flags ? wordStart : plainKeyStart(text, wordStart);
+    const plain =
+      keyStart === -1 ? null : readPlain(text, keyStart, wordEnd, rightSide, context, flags !== null);
     const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context);
     if ("skipTo" in assignment) {
       // Comparisons, not Math.max: a call per step costs, until V8 optimises this loop.

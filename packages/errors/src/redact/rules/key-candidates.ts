@@ -1,5 +1,6 @@
 import type { Triggers } from "../alphabet-gate.js";
 import { builtOnFirstUse } from "../built-on-first-use.js";
+import { BACKSLASH, DOUBLE_QUOTE, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { WindowedSearch } from "../windowed-search.js";
@@ -90,6 +91,23 @@ export const keyPatterns = builtOnFirstUse((): KeyPatterns => {
     sensitiveWord: new RegExp(word, "gi"),
   };
 });
+
+/**
+ * Whether keyCandidate's look-ahead can hold after a sensitive word ending at `wordEnd`, told by
+ * the characters it starts with: a key character, a backslash, a quote or a separator; or blanks
+ * and then one of those or a credential's character (`~`, `+`, `/`). False where the pattern must
+ * fail, as after each value a flag's pass redacted (`--token [REDACTED]`): the key pass tells so
+ * without a call into the engine.
+ */
+export function mayFollowKeyWord(text: string, wordEnd: number): boolean {
+  let position = wordEnd;
+  while (text.charCodeAt(position) === 32 || text.charCodeAt(position) === 9) position += 1;
+  const code = text.charCodeAt(position);
+  if (isKeyChar(code) || code === BACKSLASH || code === DOUBLE_QUOTE || code === SINGLE_QUOTE) return true;
+  if (code === 58 || code === 61) return true;
+  // A credential's other characters start a bare value, after a blank only.
+  return position > wordEnd && (code === 126 || code === 43 || code === 47);
+}
 
 /** The longest key after a flagCandidate's dash: a key side on each side of a sensitive word. */
 export const MAX_FLAG_KEY = 1 + 2 * MAX_KEY_SIDE + Math.max(...SENSITIVE_WORDS.map((word) => word.length));

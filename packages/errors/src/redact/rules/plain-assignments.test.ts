@@ -4,7 +4,7 @@ import { redactSecretsCounted } from "../redact-secrets.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { comparedRead, generalRead, type PlainBranch } from "./compared-reads.js";
 import { keyPatterns, MAX_KEY_SIDE } from "./key-candidates.js";
-import { readPlainAssignment } from "./plain-assignments.js";
+import { plainKeyStart, readPlainAssignment } from "./plain-assignments.js";
 
 const contextOf = (): RedactionContext => ({ replacement: "[REDACTED]", steps: 0 });
 
@@ -168,5 +168,65 @@ describe("readPlainAssignment", () => {
     expect(hits.query).toBeGreaterThan(HITS_AT_LEAST);
     expect(hits.quoted).toBeGreaterThan(HITS_AT_LEAST);
     expect(hits["no secret"]).toBeGreaterThan(HITS_AT_LEAST);
+  });
+});
+
+// Key characters before a key's sensitive word (`OPENAI_API_KEY`), up to a key side and past it,
+// and what ends such a run: a written-out line break, a dash, a sigil.
+const KEY_PREFIX = fc.constantFrom(
+  "",
+  "OPENAI_",
+  "x-",
+  "db.",
+  "1",
+  "-",
+  "--",
+  "\\n",
+  "\\t",
+  "$",
+  "A".repeat(MAX_KEY_SIDE - 6),
+  "A".repeat(MAX_KEY_SIDE),
+  "A".repeat(MAX_KEY_SIDE + 3),
+);
+const PREFIXED_ASSIGNMENT = fc
+  .tuple(LEAD, KEY_PREFIX, fc.constantFrom(...KEYS), SEPARATOR, FIRST, BODY, END)
+  .map((parts) => parts.join(""));
+
+describe("plainKeyStart", () => {
+  it("starts a key where readAssignment does, or leaves it to readAssignment", () => {
+    expect(plainKeyStart(" OPENAI_API_KEY=v1 ", 12)).toBe(1);
+    expect(plainKeyStart(' "OPENAI_API_KEY": "v1"', 13)).toBe(2);
+    expect(plainKeyStart(" --api-key v1 ", 7)).toBe(-1);
+    // The `n` of a written-out line break: the backslash before it leaves the key to readAssignment.
+    expect(plainKeyStart("\\ntoken=v1 ", 2)).toBe(1);
+    expect(readPlainAssignment("\\ntoken=v1 ", 1, 7, MAX_KEY_SIDE, contextOf())).toBe(null);
+    expect(plainKeyStart(`${"A".repeat(MAX_KEY_SIDE + 1)}token=v1`, MAX_KEY_SIDE + 1)).toBe(-1);
+  });
+
+  it("lets the fast path answer as the general readers do for a key that starts before its word", () => {
+    let before = 0;
+    fc.assert(
+      fc.property(fc.array(PREFIXED_ASSIGNMENT, { minLength: 1, maxLength: 6 }), (assignments) => {
+        const text = assignments.join("");
+        const { keyCandidate } = keyPatterns();
+        keyCandidate.lastIndex = 0;
+        for (let found = keyCandidate.exec(text); found !== null; found = keyCandidate.exec(text)) {
+          const keyStart = plainKeyStart(text, found.index);
+          if (keyStart === -1) continue;
+          const context = contextOf();
+          const plain = readPlainAssignment(text, keyStart, keyCandidate.lastIndex, MAX_KEY_SIDE, context);
+          if (plain === null) {
+            expect(context.steps).toBe(0);
+            continue;
+          }
+          if (keyStart < found.index) before += 1;
+          const answered = { ...plain, ...("skipTo" in plain ? { value: null } : {}), steps: context.steps };
+          expect(answered).toEqual(generalRead(text, found.index, keyCandidate.lastIndex));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // Keys that start before their word are read, not all left to readAssignment.
+    expect(before).toBeGreaterThan(HITS_AT_LEAST);
   });
 });

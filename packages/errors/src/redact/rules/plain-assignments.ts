@@ -1,45 +1,20 @@
-import { builtOnFirstUse } from "../built-on-first-use.js";
 import { DOUBLE_QUOTE, isAlnum, isBlank, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
 import { kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
-import {
-  BRACKETS,
-  classMembers,
-  QUERY_VALUE_END_CHARS,
-  TRAILING_CHARS,
-  VALUE_END_CHARS,
-} from "../value-chars.js";
-import { READ_BY_HAND, type ValueSpan } from "../values.js";
+import type { ValueSpan } from "../values.js";
 import { COLON, isPathSeparator, isReferenceSigil, isSeparator, mayStartScheme } from "./assignment-chars.js";
 import type { Assignment, NotAnAssignment } from "./key-assignments.js";
+import { MAX_KEY_SIDE } from "./key-candidates.js";
+import { plainValueEnd, quotedValueEnd } from "./plain-values.js";
 
 /** An assignment read whole, with its value: what readAssignment and readValue give for it. */
 export interface PlainAssignment extends Assignment {
   readonly value: ValueSpan;
 }
 
-// The fast path's classes are built from the lists the general readers decide on (value-chars.ts,
-// assignment-chars.ts), so a character added there reaches it; plain-assignments-chars.test.ts
-// holds it to the readers at every code unit.
-
-// readValue reads at most READ_BY_HAND characters by hand, then searches on for the end, counting
-// steps of its own: a shorter value is all the fast path takes.
-const MAX_PLAIN_VALUE = READ_BY_HAND - 1;
-// A plain value's rest after its first character, up to an end (`ends`, a class's members); its
-// last character is none that trails (TRAILING_CHARS, and a closing bracket, which trails unless
-// opened).
-const valueRest = (ends: string): RegExp => {
-  const notLast = classMembers([...TRAILING_CHARS, ...BRACKETS.map(([closer]) => closer)]);
-  return new RegExp(`(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}${notLast}])?(?=[${ends}]|$)`, "y");
-};
-// A JSON pair's value after its opening quote: short, without a backslash or a line break (the
-// general reader's escapes and ends), and its closing quote.
-const MAX_QUOTED_VALUE = 64;
-const patterns = builtOnFirstUse(() => ({
-  value: valueRest(classMembers(VALUE_END_CHARS)),
-  queryValue: valueRest(classMembers(QUERY_VALUE_END_CHARS)),
-  quotedValue: new RegExp(`[^"\\\\\\r\\n]{0,${MAX_QUOTED_VALUE}}"`, "y"),
-}));
+// The fast path reads the characters the general readers decide on (value-chars.ts,
+// assignment-chars.ts) with their own tests; plain-assignments-chars.test.ts holds it to the
+// readers at every code unit.
 
 // Before a key, these change what readAssignment decides: a key character (the key starts
 // earlier), a reference's sigil, a path separator, a colon (an id's fields). A quote is a pair's,
@@ -67,7 +42,7 @@ function separatorEnd(text: string, keyEnd: number, quotedKey: boolean): number 
 
 /**
  * Where the value after a separator ending at `position` starts, after blanks, or -1 where it is
- * none the patterns read: a pair's opening quote, or a plain value's first character, a letter or
+ * none the fast path reads: a pair's opening quote, or a plain value's first character, a letter or
  * digit that starts none of SCHEME_NAMES (readAssignment tries a scheme there), so no quote,
  * escape, reference or path.
  */
@@ -80,8 +55,23 @@ function plainValueStart(text: string, position: number, quotedKey: boolean): nu
 }
 
 /**
+ * Where the key holding the sensitive word at `wordStart` starts, as readAssignment reads it back
+ * (`OPENAI_API_KEY` for `KEY`), so the fast path can read a key that starts before its word; -1
+ * where readAssignment's own rules decide: a run of key characters longer than a key side, a
+ * flag's dash. A `\n` written out before the key (the `n` is none of it) starts the run after a
+ * backslash, which readPlainAssignment leaves to readAssignment.
+ */
+export function plainKeyStart(text: string, wordStart: number): number {
+  const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
+  let keyStart = wordStart;
+  while (keyStart > leftLimit && isKeyChar(text.charCodeAt(keyStart - 1))) keyStart -= 1;
+  if (keyStart > 0 && isKeyChar(text.charCodeAt(keyStart - 1))) return -1;
+  return text.charCodeAt(keyStart) === 45 ? -1 : keyStart;
+}
+
+/**
  * The commonest assignments, `key=value` or `key: value` with a short plain value and a JSON pair
- * `"key": "value"`, read with one match of a sticky pattern instead of readAssignment's steps and
+ * `"key": "value"`, read in one pass by hand (plain-values.ts) instead of readAssignment's steps and
  * readValue's; and a key of that shape that names no secret (`tokens: 42`), told no assignment
  * without them. Null for any other shape (the caller reads it as before). Where it answers, it
  * answers as those two do and counts the same characters: a key starting at the sensitive word
@@ -95,46 +85,67 @@ export function readPlainAssignment(
   rightSide: number,
   context: RedactionContext,
 ): PlainAssignment | NotAnAssignment | null {
-  const before = wordStart > 0 ? text.charCodeAt(wordStart - 1) : -1;
-  const quotedKey = before === DOUBLE_QUOTE || before === SINGLE_QUOTE;
-  if (wordStart > 0 && !quotedKey && !isPlainBefore(before)) return null;
+  return readPlain(text, wordStart, wordEnd, rightSide, context, false);
+}
+
+/**
+ * readPlainAssignment from where a key starts; or, from a flag's dash (`flag`), the commonest flag,
+ * `--token value` with a short plain value after blanks, read the same way: as readAssignment and
+ * readValue read it from the dash, or null where they decide otherwise (a quote, a separator, a
+ * scheme, a long value). One function for both: the key pass's loop pays for each call it makes
+ * per candidate.
+ */
+export function readPlain(
+  text: string,
+  keyStart: number,
+  wordEnd: number,
+  rightSide: number,
+  context: RedactionContext,
+  flag: boolean,
+): PlainAssignment | NotAnAssignment | null {
+  const before = keyStart > 0 ? text.charCodeAt(keyStart - 1) : -1;
+  // A quote opens a JSON pair's key, never a flag's.
+  const quotedKey = !flag && (before === DOUBLE_QUOTE || before === SINGLE_QUOTE);
+  if (keyStart > 0 && !quotedKey && !isPlainBefore(before)) return null;
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
   while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
   // A key too long: readAssignment's to skip.
   if (keyEnd === rightLimit) return null;
-  const afterSeparator = separatorEnd(text, keyEnd, quotedKey);
+  // A flag's value follows blanks (plainValueStart reads past them); an assignment's, a separator.
+  const afterSeparator = flag
+    ? isBlank(text.charCodeAt(keyEnd))
+      ? keyEnd
+      : -1
+    : separatorEnd(text, keyEnd, quotedKey);
   if (afterSeparator === -1) return null;
-  const key = text.slice(wordStart, keyEnd);
+  const key = text.slice(keyStart, keyEnd);
   const inQuery = before === 63 || before === 38;
   // A key that ends a sentence, or names no secret: no assignment, which readAssignment tells
   // after reading the key alone (it starts at the word here), and counts so.
   const kind = text.charCodeAt(keyEnd - 1) === 46 ? null : kindOfAssignedKey(key, inQuery);
   if (kind === null) {
-    context.steps += keyEnd - wordStart + 1;
+    context.steps += keyEnd - keyStart + 1;
     return { skipTo: keyEnd };
   }
   // A provider's own scheme may follow an Authorization key (never a quote): readAssignment reads it.
   if (!quotedKey && mayNameAuthorization(key)) return null;
   const start = plainValueStart(text, afterSeparator, quotedKey);
   if (start === -1) return null;
-  // The patterns read on from the value's first character (a pair's, from after its opening quote).
-  const pattern = quotedKey ? patterns().quotedValue : inQuery ? patterns().queryValue : patterns().value;
-  pattern.lastIndex = start + 1;
-  if (!pattern.test(text)) return null;
   // A quoted value ends before its closing quote, which the read looked at too.
-  const end = quotedKey ? pattern.lastIndex - 1 : pattern.lastIndex;
+  const end = quotedKey ? quotedValueEnd(text, start) : plainValueEnd(text, start, inQuery);
+  if (end === -1) return null;
   const valueStart = quotedKey ? start + 1 : start;
-  context.steps += end - wordStart + (quotedKey ? 2 : 3);
+  context.steps += end - keyStart + (quotedKey ? 2 : 3);
   return {
     kind,
     keyEnd,
     // A quoted value starts at its opening quote.
     valueStart: start,
-    form: "explicit",
+    form: flag ? "flag" : "explicit",
     inQuery,
     key,
-    flag: false,
+    flag,
     value: { start: valueStart, end, text: text.slice(valueStart, end), quoted: quotedKey, readEnd: end + 1 },
   };
 }
