@@ -25,11 +25,33 @@ export function generalRead(text: string, wordStart: number, wordEnd: number, ri
 /** Which branch of the fast path answered: a value read, or a key that names no secret. */
 export type PlainBranch = "unquoted" | "query" | "quoted" | "no secret";
 
+type PlainRead = ReturnType<typeof readPlainAssignment>;
+
 /**
- * readPlainAssignment's answer for the same key: null where it declines, which must count no step,
- * else the branch that answered and whether the answer is the general readers'. `mismatch` holds
- * both answers where they differ, for a failure's message.
+ * A fast-path answer (`plain`, with the `steps` it counted) put beside the general readers'
+ * (`general`, read only when the fast path answered): null where it declines, which must count no
+ * step, else the branch that answered. `mismatch` holds both answers where they differ (with
+ * `where`, the text and position), for a failure's message.
  */
+export function comparedAnswer(
+  plain: PlainRead,
+  steps: number,
+  general: () => ReturnType<typeof generalRead>,
+  where: Record<string, unknown>,
+): { branch: PlainBranch | null; mismatch: unknown } {
+  if (plain === null)
+    return { branch: null, mismatch: steps === 0 ? null : { ...where, stepsOfNull: steps } };
+  const answered = { ...plain, ...("skipTo" in plain ? { value: null } : {}), steps };
+  const expected = general();
+  const branch =
+    "skipTo" in plain ? "no secret" : plain.value.quoted ? "quoted" : plain.inQuery ? "query" : "unquoted";
+  return {
+    branch,
+    mismatch: isDeepStrictEqual(answered, expected) ? null : { ...where, answered, general: expected },
+  };
+}
+
+/** readPlainAssignment's answer for the key holding `[wordStart, wordEnd)`, compared (comparedAnswer). */
 export function comparedRead(
   text: string,
   wordStart: number,
@@ -37,24 +59,8 @@ export function comparedRead(
 ): { branch: PlainBranch | null; mismatch: unknown } {
   const context = contextOf();
   const plain = readPlainAssignment(text, wordStart, wordEnd, MAX_KEY_SIDE, context);
-  if (plain === null) {
-    return {
-      branch: null,
-      mismatch: context.steps === 0 ? null : { text, wordStart, stepsOfNull: context.steps },
-    };
-  }
-  const general = generalRead(text, wordStart, wordEnd);
-  if ("skipTo" in plain) {
-    const answered = { ...plain, value: null, steps: context.steps };
-    return {
-      branch: "no secret",
-      mismatch: isDeepStrictEqual(answered, general) ? null : { text, wordStart, answered, general },
-    };
-  }
-  const answered = { ...plain, steps: context.steps };
-  const branch = plain.value.quoted ? "quoted" : plain.inQuery ? "query" : "unquoted";
-  return {
-    branch,
-    mismatch: isDeepStrictEqual(answered, general) ? null : { text, wordStart, answered, general },
-  };
+  return comparedAnswer(plain, context.steps, () => generalRead(text, wordStart, wordEnd), {
+    text,
+    wordStart,
+  });
 }
