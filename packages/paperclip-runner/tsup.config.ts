@@ -34,6 +34,9 @@ export default defineConfig([
     // are still evaluated lazily, on their first dynamic import.
     entry: { "runnerd-cli": "src/cli/main.ts" },
     format: ["cjs"],
+    // The server stages a remote runner as one file (PAPERCLIP_RUNNER_REMOTE_BINARY_PATH) and
+    // executes it: with Node on the remote PATH, this file alone is that runner.
+    banner: { js: "#!/usr/bin/env node" },
     splitting: false,
     // No comments and no indentation: V8 reads, scans and pre-parses the whole file before the
     // first line runs, and a single non-ASCII character in a comment made it a two-byte string
