@@ -17,10 +17,11 @@ import { runLimitsScenario } from "./limits-scenario.mjs";
 import { startModelStub } from "./model-stub.mjs";
 import { runMoreScenario } from "./more-scenario.mjs";
 import { runOddCallsScenario } from "./odd-calls-scenario.mjs";
-import { createOracleSession } from "./oracle-session.mjs";
+import { createOracleSession, RUNNER_INSTANCE_ID } from "./oracle-session.mjs";
 import { runPendingScenario } from "./pending-scenario.mjs";
 import { alive } from "./process-alive.mjs";
 import { runRecoveryScenario } from "./recovery-scenario.mjs";
+import { remoteLaunchOptions } from "./remote-launch.mjs";
 import { runReopenScenario } from "./reopen-scenario.mjs";
 import { runResultsScenario } from "./results-scenario.mjs";
 import { runSessionScenario } from "./session-scenario.mjs";
@@ -37,7 +38,19 @@ const tap = await tapControlPlane(vendor);
 const log = createStepLog();
 const { print } = log;
 const stub = await startModelStub();
-const session = createOracleSession({ scenario, server, stub, log });
+// `remoteRunnerFile`: the runner is staged alone in a loopback "sandbox" and started by the
+// server's remote launcher instead of its local spawn.
+const remote =
+  scenario.remoteRunnerFile === undefined
+    ? null
+    : await remoteLaunchOptions({
+        serverDir: scenario.serverDir,
+        runnerFile: scenario.remoteRunnerFile,
+        sandboxRoot: join(scenario.work, "sandbox"),
+        workspace: join(scenario.work, "workspace"),
+        runnerInstanceId: RUNNER_INSTANCE_ID,
+      });
+const session = createOracleSession({ scenario, server, stub, log, remote });
 
 /** Each scenario kind's turns, run on the opened thread; the session is closed after them. */
 const scenarios = {
@@ -104,6 +117,7 @@ const scenarios = {
 
 try {
   await session.openThread();
+  if (remote !== null) print({ type: "remote_runner", ...remote.stagedRunner() });
   await scenarios[scenario.kind]?.(session);
   await session.attempt("closed", async () => {
     await session.close("oracle scenario finished");
@@ -125,7 +139,7 @@ try {
   const evidence = session.bundle?.evidence() ?? null;
   print({ type: "report", modelRequests: stub.requests.length, evidence });
   // Whatever the close did, nothing of this scenario outlives it: the runner's and Codex's groups.
-  for (const pid of [evidence?.runnerProcessGroupId, evidence?.providerPid]) {
+  for (const pid of [evidence?.runnerProcessGroupId, evidence?.providerPid, remote?.stagedRunner().pid]) {
     if (typeof pid === "number" && alive(pid)) {
       print({ type: "leftover_killed", pid });
       try {

@@ -9,8 +9,9 @@ import { probeMcpServerArgs } from "./mcp-probe-server.mjs";
 import { stubProviderArgs } from "./model-stub.mjs";
 import { createServerRequestAnswers } from "./server-request-answers.mjs";
 
+export const RUNNER_INSTANCE_ID = "runner-codex-oracle-1";
 const identity = {
-  runnerInstanceId: "runner-codex-oracle-1",
+  runnerInstanceId: RUNNER_INSTANCE_ID,
   environmentLeaseId: "lease-codex-oracle-1",
   runId: "run-codex-oracle-1",
   normalizedSessionId: "session-codex-oracle-1",
@@ -34,7 +35,7 @@ const dynamicTools = [
  * `server` holds the server's createRunnerdCodexTransport and createRunnerdCodexAppServerArgs;
  * `log` is the driver's step log. The returned session is the toolkit the scenarios take.
  */
-export function createOracleSession({ scenario, server, stub, log }) {
+export function createOracleSession({ scenario, server, stub, log, remote = null }) {
   const { print, mark } = log;
   const stateDirectory = join(scenario.work, "transport");
   const workspace = join(scenario.work, "workspace");
@@ -81,6 +82,10 @@ export function createOracleSession({ scenario, server, stub, log }) {
     codexCommand: scenario.codex,
     codexArgs,
     runnerBinary: scenario.runnerBin,
+    // A remote runner: the server's remote launcher starts the staged file (remote-launch.mjs).
+    ...(remote === null
+      ? {}
+      : { runnerBinary: remote.runnerBinary, runnerProcessLauncher: remote.runnerProcessLauncher }),
     prpIdentity: identity,
     environment,
     lifecyclePolicy: { mode: "warm", idleTimeoutMs: 600_000 },

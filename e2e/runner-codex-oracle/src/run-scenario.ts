@@ -72,6 +72,8 @@ export interface ScenarioOutcome {
   readonly fatal: string | undefined;
   /** Pids of the runner's or Codex's group still alive after the close (then killed by the driver). */
   readonly leftovers: readonly number[];
+  /** `remoteRunnerFile`: the process the server's remote launcher started (its identity marker's pid) and its argv. */
+  readonly remoteRunner: { readonly pid: number | null; readonly argv: readonly string[] | null } | undefined;
   /** Every line the driver printed, for a failure message. */
   readonly transcript: string;
 }
@@ -83,6 +85,11 @@ export interface ScenarioOptions {
    * whose bin runs on the first `node` there). Otherwise the runner gets this process's `PATH`.
    */
   readonly serverNodeFirstOnPath?: boolean;
+  /**
+   * A runner file staged alone in a loopback "sandbox" (as `PAPERCLIP_RUNNER_REMOTE_BINARY_PATH`)
+   * and started by the server's own remote launcher, instead of `runnerBin` spawned locally.
+   */
+  readonly remoteRunnerFile?: string;
 }
 
 /**
@@ -104,6 +111,7 @@ export async function runCodexScenario(
       runnerBin,
       work,
       serverNodeFirstOnPath: options.serverNodeFirstOnPath === true,
+      remoteRunnerFile: options.remoteRunnerFile,
     };
     const { stdout } = await run(tools.node24, [DRIVER, JSON.stringify(input)], {
       maxBuffer: 64 * 1024 * 1024,
@@ -142,6 +150,7 @@ function parseTranscript(stdout: string): ScenarioOutcome {
       {}) as ScenarioOutcome["modelToolOutputs"],
     answer: records.find((entry) => entry.type === "answer")?.text as string | null | undefined,
     fatal: records.find((entry) => entry.type === "error")?.message as string | undefined,
+    remoteRunner: records.find((entry) => entry.type === "remote_runner") as ScenarioOutcome["remoteRunner"],
     leftovers: records.filter((entry) => entry.type === "leftover_killed").map((entry) => Number(entry.pid)),
     transcript: stdout,
   };
