@@ -3,6 +3,12 @@ import { repetitionEnd } from "./repetition-end.js";
 // The characters read to learn a text's alphabet: enough for a text that repeats a unit with
 // numbers (`-H 'X-Id: <i>'`) to show every digit.
 const SAMPLE = 1024;
+/**
+ * The shortest text worth gating: below it, learning the alphabet and ruling out a rule's words
+ * cost more than the rules' own searches, and in a short-lived process (a runner redacting each
+ * event, a few hundred characters) the gate's loops run unoptimised, a third of the redaction.
+ */
+export const MIN_GATED_LENGTH = 4 * SAMPLE;
 // The characters that identify a repeated unit at the text's start when they occur again.
 const UNIT_PROBE = 16;
 // What is known of an ASCII character in the text, as the rules so far left it (0: nothing yet).

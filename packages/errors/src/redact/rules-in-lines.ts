@@ -1,4 +1,4 @@
-import { AlphabetGate, type Triggers } from "./alphabet-gate.js";
+import { AlphabetGate, MIN_GATED_LENGTH, type Triggers } from "./alphabet-gate.js";
 import type { RedactionContext, RedactionRule } from "./redaction-context.js";
 import { AUTH_SCHEME_TRIGGERS, redactAuthSchemes } from "./rules/auth-schemes.js";
 import { redactCliUserPasswords } from "./rules/cli-user-passwords.js";
@@ -36,12 +36,12 @@ const RULES: readonly InLinesRule[] = [
  * end of `text`.
  */
 export function redactInLines(text: string, context: RedactionContext): string {
-  const gate = new AlphabetGate(text, context.replacement);
+  const gate = text.length < MIN_GATED_LENGTH ? null : new AlphabetGate(text, context.replacement);
   let result = text;
   for (const { redact, triggers } of RULES) {
-    if (triggers !== undefined && !gate.mayHold(triggers)) continue;
+    if (triggers !== undefined && gate !== null && !gate.mayHold(triggers)) continue;
     const redacted = redact(result, context);
-    if (redacted !== result) gate.replaced();
+    if (redacted !== result) gate?.replaced();
     result = redacted;
   }
   return result;

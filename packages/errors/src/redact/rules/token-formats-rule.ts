@@ -37,12 +37,16 @@ const tokenStarts = builtOnFirstUse((): TokenStarts => {
   for (const format of TOKEN_FORMATS) {
     for (const prefix of format.prefixes) {
       const head = (prefix.charCodeAt(0) << 16) | prefix.charCodeAt(1);
-      const bucket = prefixesByHead.get(head) ?? [];
-      bucket.push({ prefix, format });
-      // Longest first, so `xoxe.xoxp-` wins over `xoxe-`.
-      bucket.sort((a, b) => b.prefix.length - a.prefix.length);
-      prefixesByHead.set(head, bucket);
+      const bucket = prefixesByHead.get(head);
+      if (bucket === undefined) prefixesByHead.set(head, [{ prefix, format }]);
+      else bucket.push({ prefix, format });
     }
+  }
+  // Longest first, so `xoxe.xoxp-` wins over `xoxe-`; the sort is stable, so equal lengths keep
+  // their order in TOKEN_FORMATS. Sorted once each, not per prefix added: the first redaction
+  // of a process pays for this, unoptimised.
+  for (const bucket of prefixesByHead.values()) {
+    if (bucket.length > 1) bucket.sort((a, b) => b.prefix.length - a.prefix.length);
   }
   const prefixes = TOKEN_FORMATS.flatMap((format) => format.prefixes);
   const startPrefixes = TOKEN_FORMATS.filter((format) => !format.lead).flatMap((format) => format.prefixes);
