@@ -7,7 +7,7 @@ import { IN_USERINFO, MAX_USERINFO } from "./userinfo-chars.js";
 // Passwords redacted one at a time before the rest of a run is matched CHUNK at a time: building
 // the pattern costs about what this many passwords read one by one do.
 const PROVEN_RUN = 128;
-const CHUNK = 16;
+const CHUNK = 32;
 // The longest gap compared: a password every few words is a run worth reading this way, while a
 // longer gap costs more to compare than the rule's own search takes to skip it.
 const MAX_GAP = 256;
