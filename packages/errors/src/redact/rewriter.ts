@@ -53,6 +53,19 @@ export class Rewriter {
     this.replacements += count;
   }
 
+  /**
+   * Makes `count` more replacements, each after a copy of `gap`: the text from where the last
+   * replacement ended holds `count` times `gap` and a replaced stretch, the last of which runs
+   * from `lastStart` to `end`. For stretches of different lengths between equal gaps (a URL
+   * repeated with a different password each time), one native repeat instead of `count` gaps.
+   */
+  repeatGap(gap: string, count: number, lastStart: number, end: number): void {
+    this.open += (gap + this.replacement).repeat(count);
+    this.copiedUpTo = end;
+    this.lastStart = lastStart;
+    this.replacements += count;
+  }
+
   finish(): string {
     if (this.copiedUpTo === 0) return this.text;
     this.gaps.push(this.open + this.text.slice(this.copiedUpTo));

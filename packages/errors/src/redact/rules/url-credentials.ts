@@ -1,27 +1,15 @@
 import { isAlnum } from "../char-classes.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
-
-const MAX_USERINFO = 1024;
-
-// What an ASCII character is to a userinfo, by code: most are part of it (0).
-const IN_USERINFO = 0;
-// Userinfo ends at the host; these never belong to it in a URL written into text (a `'` may: RFC
-// 3986 sub-delims): whitespace, `/`, `?`, `#`, `"`, `<`, `>`, a backtick and a backslash.
-const ENDS_USERINFO = 1;
-const COLON = 2;
-const AT = 3;
-// A table, not a test per character: the scan of a text dense with URLs (a password every few
-// words) spent most of its time in a dozen comparisons per userinfo character.
-const USERINFO_CHARS = (() => {
-  const table = new Uint8Array(128);
-  for (const code of [9, 10, 11, 12, 13, 32, 47, 63, 35, 34, 60, 62, 96, 92]) table[code] = ENDS_USERINFO;
-  table[58] = COLON;
-  table[64] = AT;
-  return table;
-})();
-// The whitespace past ASCII that ends a userinfo (isWhitespace's).
-const endsUserinfoPastAscii = (code: number): boolean => code === 0xa0 || code === 0x2028 || code === 0x2029;
+import { redactRepeatedUrls } from "./repeated-url-passwords.js";
+import {
+  AT,
+  ENDS_USERINFO,
+  endsUserinfoPastAscii,
+  IN_USERINFO,
+  MAX_USERINFO,
+  USERINFO_CHARS,
+} from "./userinfo-chars.js";
 
 /** Twenty characters or more of letters, digits and `-_.~`, with both letters and digits. */
 const isOpaqueToken = (userinfo: string): boolean =>
@@ -39,6 +27,8 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
   // `scheme://` is `://` after a letter or digit: found natively by indexOf, without the engine's
   // call per URL (a match of `[A-Za-z0-9]:\/\/` is a `://` at 1 or more past where it resumes).
   let from = 1;
+  // The length of the text between the last two passwords redacted (see below).
+  let previousGap = -1;
   for (let schemeEnd = text.indexOf("://", from); schemeEnd !== -1; schemeEnd = text.indexOf("://", from)) {
     from = schemeEnd + 3;
     if (!isAlnum(text.charCodeAt(schemeEnd - 1))) continue;
@@ -74,7 +64,13 @@ export function redactUrlCredentials(text: string, context: RedactionContext): s
     // Redacted already: compared in place, not through a slice per password.
     if (at - colon - 1 === context.replacement.length && text.startsWith(context.replacement, colon + 1))
       continue;
+    const gapStart = rewriter.replacedUpTo;
     rewriter.replace(colon + 1, at);
+    // The same length of text between passwords twice in a row: maybe a URL repeated with a new
+    // password each time, whose next passwords are read without the rest of each URL.
+    if (colon + 1 - gapStart === previousGap)
+      from = redactRepeatedUrls(text, gapStart, colon + 1, at, rewriter, context) + 1;
+    previousGap = colon + 1 - gapStart;
   }
   return rewriter.finish();
 }
