@@ -1,0 +1,145 @@
+import { isAlnum, isAsciiLetter, isKeyChar } from "../char-classes.js";
+import type { RedactionContext } from "../redaction-context.js";
+import type { Rewriter } from "../rewriter.js";
+import { isSecretValue, namesASecret } from "../values.js";
+import { mayStartScheme } from "./assignment-chars.js";
+import { MAX_KEY_SIDE } from "./key-candidates.js";
+import type { PlainAssignment } from "./plain-assignments.js";
+import { plainValueEnd, quotedValueEnd } from "./plain-values.js";
+
+// The most characters between a value and the next key of its run: `&`, a line break, `","`.
+const MAX_TAIL = 8;
+// Every sensitive word starts with this many ASCII letters (the search is caseless without the `u`
+// flag, so no other character matches one): a stretch without such a run holds no word's start.
+const WORD_LETTERS = 3;
+
+/**
+ * The keys of a run (`&key=`, `\ntoken: `, `","token":"`): each the same key with the same separator
+ * up to its value, after the same character (which decides with them what the key is), each found
+ * right after the value before it, past a few characters that are no key's (`&`, a line break, `","`).
+ */
+export class KeysInRun {
+  private readonly keyAndSeparator: string;
+  private readonly before: number;
+  // The characters from a value's end to the key's value last seen, then the key and separator: a
+  // run repeats them, told by one native comparison per key.
+  private expected = "";
+
+  constructor(
+    private readonly text: string,
+    keyStart: number,
+    valueStart: number,
+  ) {
+    this.keyAndSeparator = text.slice(keyStart, valueStart);
+    this.before = text.charCodeAt(keyStart - 1);
+  }
+
+  /** Where the next key of the run starts after a value ending at `valueEnd`, or -1. */
+  next(valueEnd: number): number {
+    const { text, expected } = this;
+    if (expected !== "" && text.startsWith(expected, valueEnd))
+      return valueEnd + expected.length - this.keyAndSeparator.length;
+    const stop = Math.min(text.length, valueEnd + MAX_TAIL);
+    let keyStart = valueEnd;
+    while (keyStart < stop && !isKeyChar(text.charCodeAt(keyStart))) keyStart += 1;
+    if (keyStart === valueEnd || text.charCodeAt(keyStart - 1) !== this.before) return -1;
+    if (!text.startsWith(this.keyAndSeparator, keyStart)) return -1;
+    this.expected = text.slice(valueEnd, keyStart) + this.keyAndSeparator;
+    return keyStart;
+  }
+
+  /** Where the value of the key starting at `keyStart` starts (at the opening quote of a pair's). */
+  valueAfter(keyStart: number): number {
+    return keyStart + this.keyAndSeparator.length;
+  }
+}
+
+/**
+ * Whether `[start, end)` of `text` holds WORD_LETTERS ASCII letters in a row, where a sensitive word
+ * could start: a kept value without them leaves the key search nothing to find before the next key.
+ */
+export function holdsLetterRun(text: string, start: number, end: number): boolean {
+  let letters = 0;
+  for (let index = start; index < end; index += 1) {
+    letters = isAsciiLetter(text.charCodeAt(index)) ? letters + 1 : 0;
+    if (letters === WORD_LETTERS) return true;
+  }
+  return false;
+}
+
+/** Where the key pass resumes after a run, as after the run's last key judged one by one. */
+export interface RunEnd {
+  /** How many keys the run judged. */
+  readonly keys: number;
+  readonly resumeAt: number;
+  readonly examinedUpTo: number;
+  /** Where the last key's value starts, as readPlain reports it (at the opening quote of a pair). */
+  readonly valueStart: number;
+}
+
+/**
+ * The key pass's decisions on the keys that follow `first` (read by readPlain from `keyStart`, its
+ * value redacted when `redacted`) each right after the value before it, with the same key, the same
+ * separator and the same character before (`key=1&key=2&…`, `token: v1\ntoken: v2\n…`): each is
+ * what readPlain reads there and judged as it would be, in one loop that reads only the values, not
+ * one search, key read and judgement of the key per key. Null when no key follows so.
+ *
+ * It stops before a key whose judgement could differ: a value the fast path leaves to readValue, a
+ * value ending in `:` (keyCandidate may then take it for a label), or a kept value holding a
+ * sensitive word's start (the search would judge that word before the next key).
+ */
+export function judgeKeysInRun(
+  text: string,
+  first: PlainAssignment,
+  keyStart: number,
+  redacted: boolean,
+  rewriter: Rewriter,
+  context: RedactionContext,
+): RunEnd | null {
+  const { value } = first;
+  // A key longer than a key side may be read otherwise from another of its words.
+  if (keyStart === 0 || first.keyEnd - keyStart > MAX_KEY_SIDE) return null;
+  if (!redacted && holdsLetterRun(text, value.start, value.end)) return null;
+  const keysInRun = new KeysInRun(text, keyStart, value.start);
+  const { quoted } = value;
+  const { kind, inQuery } = first;
+  const commandLike = !quoted && /^[a-z]+$/.test(first.key);
+  const keyLength = first.keyEnd - keyStart;
+  let valueEnd = value.end;
+  let keys = 0;
+  let resumeAt = 0;
+  let examinedUpTo = 0;
+  let valueStart = 0;
+  for (;;) {
+    const nextKey = keysInRun.next(valueEnd);
+    if (nextKey === -1) break;
+    const start = keysInRun.valueAfter(nextKey);
+    let end: number;
+    if (quoted) {
+      end = quotedValueEnd(text, start - 1);
+    } else {
+      const firstCode = text.charCodeAt(start);
+      end = isAlnum(firstCode) && !mayStartScheme(firstCode) ? plainValueEnd(text, start, inQuery) : -1;
+      if (end !== -1 && text.charCodeAt(end - 1) === 58) end = -1;
+    }
+    if (end === -1) break;
+    const valueText = text.slice(start, end);
+    const secret =
+      isSecretValue(
+        kind,
+        "explicit",
+        { start, end, text: valueText, quoted, readEnd: end + 1 },
+        context.replacement,
+      ) && !(commandLike && namesASecret(valueText));
+    if (!secret && holdsLetterRun(text, start, end)) break;
+    // As the key pass counts a candidate and readPlain its read, with the characters before the key.
+    context.steps += 2 + end - valueEnd + (quoted ? 2 : 3);
+    if (secret) rewriter.replace(start, end);
+    keys += 1;
+    resumeAt = secret ? end : nextKey + keyLength;
+    examinedUpTo = resumeAt;
+    valueStart = quoted ? start - 1 : start;
+    valueEnd = end;
+  }
+  return keys === 0 ? null : { keys, resumeAt, examinedUpTo, valueStart };
+}
