@@ -53,6 +53,17 @@ export class Rewriter {
     this.replacements += count;
   }
 
+  /**
+   * `count` more replacements, each right after `gap`, the text between a replacement and the next
+   * (the same each time), the last at `[lastStart, end)`: one native repeat instead of `count` slices.
+   */
+  replaceAfterEach(gap: string, count: number, lastStart: number, end: number): void {
+    this.open += (gap + this.replacement).repeat(count);
+    this.copiedUpTo = end;
+    this.lastStart = lastStart;
+    this.replacements += count;
+  }
+
   finish(): string {
     if (this.copiedUpTo === 0) return this.text;
     this.gaps.push(this.open + this.text.slice(this.copiedUpTo));

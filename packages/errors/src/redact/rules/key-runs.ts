@@ -21,9 +21,11 @@ const WORD_LETTERS = 3;
 export class KeysInRun {
   private readonly keyAndSeparator: string;
   private readonly before: number;
-  // The characters from a value's end to the key's value last seen, then the key and separator: a
-  // run repeats them, told by one native comparison per key.
-  private expected = "";
+  /**
+   * The text between the value before the key `next` found last and that key's value: a run repeats
+   * it, told by one native comparison per key.
+   */
+  gap = "";
 
   constructor(
     private readonly text: string,
@@ -36,15 +38,14 @@ export class KeysInRun {
 
   /** Where the next key of the run starts after a value ending at `valueEnd`, or -1. */
   next(valueEnd: number): number {
-    const { text, expected } = this;
-    if (expected !== "" && text.startsWith(expected, valueEnd))
-      return valueEnd + expected.length - this.keyAndSeparator.length;
+    const { text, gap } = this;
+    if (gap !== "" && text.startsWith(gap, valueEnd)) return valueEnd + gap.length - this.keyAndSeparator.length;
     const stop = Math.min(text.length, valueEnd + MAX_TAIL);
     let keyStart = valueEnd;
     while (keyStart < stop && !isKeyChar(text.charCodeAt(keyStart))) keyStart += 1;
     if (keyStart === valueEnd || text.charCodeAt(keyStart - 1) !== this.before) return -1;
     if (!text.startsWith(this.keyAndSeparator, keyStart)) return -1;
-    this.expected = text.slice(valueEnd, keyStart) + this.keyAndSeparator;
+    this.gap = text.slice(valueEnd, keyStart) + this.keyAndSeparator;
     return keyStart;
   }
 
@@ -110,6 +111,16 @@ export function judgeKeysInRun(
   let resumeAt = 0;
   let examinedUpTo = 0;
   let valueStart = 0;
+  // Replacements each right after the same gap as the one before, made at once (replaceAfterEach).
+  let lastRedacted = redacted;
+  let pending = 0;
+  let pendingGap = "";
+  let pendingStart = 0;
+  let pendingEnd = 0;
+  const flush = (): void => {
+    if (pending > 0) rewriter.replaceAfterEach(pendingGap, pending, pendingStart, pendingEnd);
+    pending = 0;
+  };
   for (;;) {
     const nextKey = keysInRun.next(valueEnd);
     if (nextKey === -1) break;
@@ -134,12 +145,23 @@ export function judgeKeysInRun(
     if (!secret && holdsLetterRun(text, start, end)) break;
     // As the key pass counts a candidate and readPlain its read, with the characters before the key.
     context.steps += 2 + end - valueEnd + (quoted ? 2 : 3);
-    if (secret) rewriter.replace(start, end);
+    if (secret && lastRedacted) {
+      if (pending > 0 && keysInRun.gap !== pendingGap) flush();
+      pendingGap = keysInRun.gap;
+      pending += 1;
+      pendingStart = start;
+      pendingEnd = end;
+    } else if (secret) {
+      flush();
+      rewriter.replace(start, end);
+    }
+    lastRedacted = secret;
     keys += 1;
     resumeAt = secret ? end : nextKey + keyLength;
     examinedUpTo = resumeAt;
     valueStart = quoted ? start - 1 : start;
     valueEnd = end;
   }
+  flush();
   return keys === 0 ? null : { keys, resumeAt, examinedUpTo, valueStart };
 }
