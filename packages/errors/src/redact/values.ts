@@ -307,6 +307,17 @@ export const namesASecret = (value: string): boolean =>
     value,
   );
 
+/**
+ * Whether digits alone, `length` of them, are a secret as the value of a `kind` key in `form` (not
+ * bare): after a scheme and for a password always; in a registry's auth as base64, of eight or more;
+ * a count in a collection; a code of six or more for a credential (see isNumber in isSecretValue).
+ */
+function isSecretNumber(kind: KeyKind, form: AssignmentForm, length: number): boolean {
+  if (form === "after-scheme" || kind === "password") return true;
+  if (kind === "registry-auth") return length >= 8;
+  return kind === "credential" && length >= 6;
+}
+
 /** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
 export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";
 
@@ -321,6 +332,9 @@ export function isSecretValue(
   if (text.length === 0 || text === replacement || text.startsWith(replacement)) return false;
   // The bare form's shape test is the strictest and fails fast on prose.
   if (form === "bare") return looksLikeCredential(text);
+  // Digits alone (a count, an id, a port; `key=1&key=2&…`) pass every test below but the kind's:
+  // told at once, not by a dozen tests each.
+  if (isDigit(text.charCodeAt(0)) && isDigits(text)) return isSecretNumber(kind, form, text.length);
   if (isReferenceOrMask(text) || isUrl(text) || isPrefixedMask(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
   // `Authorization: Cookie: …`: the next field's label, not a value.

@@ -1,17 +1,45 @@
 import { isAlnum, isAsciiLetter, isKeyChar } from "../char-classes.js";
+import { escapeForPattern } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { Rewriter } from "../rewriter.js";
+import {
+  BRACKETS,
+  classMembers,
+  QUERY_VALUE_END_CHARS,
+  TRAILING_CHARS,
+  VALUE_END_CHARS,
+} from "../value-chars.js";
 import { isSecretValue, namesASecret } from "../values.js";
-import { mayStartScheme } from "./assignment-chars.js";
+import { mayStartScheme, SCHEME_NAMES } from "./assignment-chars.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import type { PlainAssignment } from "./plain-assignments.js";
-import { plainValueEnd, quotedValueEnd } from "./plain-values.js";
+import { MAX_PLAIN_VALUE, MAX_QUOTED_VALUE, plainValueEnd, quotedValueEnd } from "./plain-values.js";
 
 // The most characters between a value and the next key of its run: `&`, a line break, `","`.
 const MAX_TAIL = 8;
 // Every sensitive word starts with this many ASCII letters (the search is caseless without the `u`
 // flag, so no other character matches one): a stretch without such a run holds no word's start.
 const WORD_LETTERS = 3;
+
+// Keys read by hand after the same gap before its pattern is built (unitPattern): a run of a few keys
+// is cheaper read by hand than compiled for.
+const KEYS_BEFORE_PATTERN = 8;
+const SCHEME_FIRSTS = [...new Set(SCHEME_NAMES.map((name) => name.charAt(0)))].join("");
+const TRAILING = classMembers([...TRAILING_CHARS, ...BRACKETS.map(([closer]) => closer), ":"]);
+
+/**
+ * The gap before a key's value (the end of the value before, the key, its separator) and the value,
+ * a value as the run reads it by hand: plainValueEnd's from a first character that is a letter or
+ * digit and starts no scheme, not ending in `:` (judgeKeysInRun); a pair's up to its closing quote
+ * (quotedValueEnd). The match ends where the value does.
+ */
+export function unitPattern(gap: string, quoted: boolean, inQuery: boolean): RegExp {
+  if (quoted) return new RegExp(`${escapeForPattern(gap)}[^"\\\\\\n\\r]{0,${MAX_QUOTED_VALUE}}(?=")`, "y");
+  const ends = classMembers(inQuery ? QUERY_VALUE_END_CHARS : VALUE_END_CHARS);
+  const first = `(?![${SCHEME_FIRSTS}${SCHEME_FIRSTS.toLowerCase()}])[A-Za-z0-9]`;
+  const rest = `(?:[^${ends}]{0,${MAX_PLAIN_VALUE - 2}}[^${ends}${TRAILING}])?`;
+  return new RegExp(`${escapeForPattern(gap)}${first}${rest}(?![^${ends}])`, "y");
+}
 
 /**
  * The keys of a run (`&key=`, `\ntoken: `, `","token":"`): each the same key with the same separator
@@ -26,32 +54,54 @@ export class KeysInRun {
    * it, told by one native comparison per key.
    */
   gap = "";
+  // The gap and value in one sticky match, once KEYS_BEFORE_PATTERN keys followed the same gap.
+  private unit: RegExp | null = null;
+  private keysAfterGap = 0;
 
   constructor(
     private readonly text: string,
     keyStart: number,
     valueStart: number,
+    private readonly quoted: boolean,
+    private readonly inQuery: boolean,
   ) {
     this.keyAndSeparator = text.slice(keyStart, valueStart);
     this.before = text.charCodeAt(keyStart - 1);
   }
 
+  /**
+   * Where the value of the next key ends when the gap after a value ending at `valueEnd` is the last
+   * one and the value one the run reads (unitPattern), told by one native match; else -1, and the
+   * key is read by hand (next, then the value's reader).
+   */
+  nextValueEnd(valueEnd: number): number {
+    const { unit } = this;
+    if (unit === null) return -1;
+    unit.lastIndex = valueEnd;
+    return unit.test(this.text) ? unit.lastIndex : -1;
+  }
+
+  /** A key read by hand after the current gap: enough of them, and the rest are matched natively. */
+  readByHand(): void {
+    this.keysAfterGap += 1;
+    if (this.keysAfterGap === KEYS_BEFORE_PATTERN)
+      this.unit = unitPattern(this.gap, this.quoted, this.inQuery);
+  }
+
   /** Where the next key of the run starts after a value ending at `valueEnd`, or -1. */
   next(valueEnd: number): number {
     const { text, gap } = this;
-    if (gap !== "" && text.startsWith(gap, valueEnd)) return valueEnd + gap.length - this.keyAndSeparator.length;
+    if (gap !== "" && text.startsWith(gap, valueEnd))
+      return valueEnd + gap.length - this.keyAndSeparator.length;
     const stop = Math.min(text.length, valueEnd + MAX_TAIL);
     let keyStart = valueEnd;
     while (keyStart < stop && !isKeyChar(text.charCodeAt(keyStart))) keyStart += 1;
     if (keyStart === valueEnd || text.charCodeAt(keyStart - 1) !== this.before) return -1;
     if (!text.startsWith(this.keyAndSeparator, keyStart)) return -1;
     this.gap = text.slice(valueEnd, keyStart) + this.keyAndSeparator;
+    this.unit = null;
+    this.keysAfterGap = 0;
     return keyStart;
-  }
-
-  /** Where the value of the key starting at `keyStart` starts (at the opening quote of a pair's). */
-  valueAfter(keyStart: number): number {
-    return keyStart + this.keyAndSeparator.length;
   }
 }
 
@@ -66,6 +116,19 @@ export function holdsLetterRun(text: string, start: number, end: number): boolea
     if (letters === WORD_LETTERS) return true;
   }
   return false;
+}
+
+/**
+ * Where the value at `start` ends, read as readPlain reads it (unitPattern matches the same): a
+ * pair's up to its closing quote; a plain value from a letter or a digit that starts no scheme, not
+ * ending in `:` (keyCandidate may take `label:` for the next field's label); or -1.
+ */
+export function readValueEnd(text: string, start: number, quoted: boolean, inQuery: boolean): number {
+  if (quoted) return quotedValueEnd(text, start - 1);
+  const first = text.charCodeAt(start);
+  if (!isAlnum(first) || mayStartScheme(first)) return -1;
+  const end = plainValueEnd(text, start, inQuery);
+  return end !== -1 && text.charCodeAt(end - 1) === 58 ? -1 : end;
 }
 
 /** Where the key pass resumes after a run, as after the run's last key judged one by one. */
@@ -101,9 +164,9 @@ export function judgeKeysInRun(
   // A key longer than a key side may be read otherwise from another of its words.
   if (keyStart === 0 || first.keyEnd - keyStart > MAX_KEY_SIDE) return null;
   if (!redacted && holdsLetterRun(text, value.start, value.end)) return null;
-  const keysInRun = new KeysInRun(text, keyStart, value.start);
   const { quoted } = value;
   const { kind, inQuery } = first;
+  const keysInRun = new KeysInRun(text, keyStart, value.start, quoted, inQuery);
   const commandLike = !quoted && /^[a-z]+$/.test(first.key);
   const keyLength = first.keyEnd - keyStart;
   let valueEnd = value.end;
@@ -121,27 +184,30 @@ export function judgeKeysInRun(
     if (pending > 0) rewriter.replaceAfterEach(pendingGap, pending, pendingStart, pendingEnd);
     pending = 0;
   };
+  // One span for every value judged (isSecretValue keeps none): no object per key.
+  const span = { start: 0, end: 0, text: "", quoted, readEnd: 0 };
+  // From a key's end to its value's start: a pair's closing quote, the separator, blanks, a quote.
+  const separatorLength = value.start - first.keyEnd;
   for (;;) {
-    const nextKey = keysInRun.next(valueEnd);
-    if (nextKey === -1) break;
-    const start = keysInRun.valueAfter(nextKey);
-    let end: number;
-    if (quoted) {
-      end = quotedValueEnd(text, start - 1);
+    let end = keysInRun.nextValueEnd(valueEnd);
+    let start: number;
+    if (end !== -1) {
+      start = valueEnd + keysInRun.gap.length;
     } else {
-      const firstCode = text.charCodeAt(start);
-      end = isAlnum(firstCode) && !mayStartScheme(firstCode) ? plainValueEnd(text, start, inQuery) : -1;
-      if (end !== -1 && text.charCodeAt(end - 1) === 58) end = -1;
+      const nextKey = keysInRun.next(valueEnd);
+      if (nextKey === -1) break;
+      start = nextKey + keyLength + separatorLength;
+      end = readValueEnd(text, start, quoted, inQuery);
+      if (end === -1) break;
+      keysInRun.readByHand();
     }
-    if (end === -1) break;
     const valueText = text.slice(start, end);
+    span.start = start;
+    span.end = end;
+    span.text = valueText;
+    span.readEnd = end + 1;
     const secret =
-      isSecretValue(
-        kind,
-        "explicit",
-        { start, end, text: valueText, quoted, readEnd: end + 1 },
-        context.replacement,
-      ) && !(commandLike && namesASecret(valueText));
+      isSecretValue(kind, "explicit", span, context.replacement) && !(commandLike && namesASecret(valueText));
     if (!secret && holdsLetterRun(text, start, end)) break;
     // As the key pass counts a candidate and readPlain its read, with the characters before the key.
     context.steps += 2 + end - valueEnd + (quoted ? 2 : 3);
@@ -157,7 +223,7 @@ export function judgeKeysInRun(
     }
     lastRedacted = secret;
     keys += 1;
-    resumeAt = secret ? end : nextKey + keyLength;
+    resumeAt = secret ? end : start - separatorLength;
     examinedUpTo = resumeAt;
     valueStart = quoted ? start - 1 : start;
     valueEnd = end;
