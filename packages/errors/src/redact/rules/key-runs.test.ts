@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "../redact-secrets.js";
-import { holdsLetterRun, KeysInRun, readValueEnd, unitPattern } from "./key-runs.js";
+import { holdsLetterRun, KeysInRun, readValueEnd, sameKeyAfter, unitPattern } from "./key-runs.js";
 import { MAX_PLAIN_VALUE } from "./plain-values.js";
 
 describe("KeysInRun", () => {
@@ -33,6 +33,21 @@ describe("KeysInRun", () => {
       keys.readByHand();
     }
     expect(keys.nextValueEnd(valueEnd)).toBe(run.indexOf("&key=10"));
+  });
+});
+
+describe("sameKeyAfter", () => {
+  it("finds the same key, separator and character before it right after a value", () => {
+    expect(sameKeyAfter("\ntoken: v1\ntoken: v2", 1, 8, 10)).toBe(11);
+    expect(sameKeyAfter('{"token":"v1","token":"v2"}', 2, 10, 12)).toBe(15);
+  });
+
+  it("finds none for another key, separator or character before it, or past a few characters", () => {
+    expect(sameKeyAfter("\ntoken: v1\ntoken=v2", 1, 8, 10)).toBe(-1);
+    expect(sameKeyAfter("\ntoken: v1\ntokens: v2", 1, 8, 10)).toBe(-1);
+    expect(sameKeyAfter("\ntoken: v1 token: v2", 1, 8, 10)).toBe(-1);
+    expect(sameKeyAfter("\ntoken: v1 ,;,;,;,;\ntoken: v2", 1, 8, 10)).toBe(-1);
+    expect(sameKeyAfter("\ntoken: v1", 1, 8, 10)).toBe(-1);
   });
 });
 
@@ -98,6 +113,11 @@ describe("a run of the same key", () => {
     expect(redactSecrets(lines.join("\n"))).toBe(
       [...lines.slice(0, 12), "tokens: http://h/?token=[REDACTED]", "tokens: 99"].join("\n"),
     );
+  });
+
+  it("leaves a repeated key and value to the repeat skipper, as judged one by one", () => {
+    expect(redactSecrets('"token":"'.repeat(50))).toBe('"token":"'.repeat(50));
+    expect(redactSecrets("token: abc123\n".repeat(50))).toBe("token: [REDACTED]\n".repeat(50));
   });
 
   it("redacts the values of a long run, and what breaks it", () => {

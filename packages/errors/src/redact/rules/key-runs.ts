@@ -42,13 +42,29 @@ export function unitPattern(gap: string, quoted: boolean, inQuery: boolean): Reg
 }
 
 /**
+ * Where the key after a value ending at `valueEnd` starts when it is the key at `keyStart` again,
+ * with the same separator up to its value (at `valueStart` after that key) and the same character
+ * before it, past a few characters that are no key's (`&`, a line break, `","`); or -1. Read by hand,
+ * with no string made: most keys start no run, and are told so for a few comparisons.
+ */
+export function sameKeyAfter(text: string, keyStart: number, valueStart: number, valueEnd: number): number {
+  const stop = Math.min(text.length, valueEnd + MAX_TAIL);
+  let nextKey = valueEnd;
+  while (nextKey < stop && !isKeyChar(text.charCodeAt(nextKey))) nextKey += 1;
+  if (nextKey === valueEnd || text.charCodeAt(nextKey - 1) !== text.charCodeAt(keyStart - 1)) return -1;
+  for (let index = 0; index < valueStart - keyStart; index += 1) {
+    if (text.charCodeAt(nextKey + index) !== text.charCodeAt(keyStart + index)) return -1;
+  }
+  return nextKey;
+}
+
+/**
  * The keys of a run (`&key=`, `\ntoken: `, `","token":"`): each the same key with the same separator
  * up to its value, after the same character (which decides with them what the key is), each found
  * right after the value before it, past a few characters that are no key's (`&`, a line break, `","`).
  */
 export class KeysInRun {
-  private readonly keyAndSeparator: string;
-  private readonly before: number;
+  private readonly keyAndSeparatorLength: number;
   /**
    * The text between the value before the key `next` found last and that key's value: a run repeats
    * it, told by one native comparison per key.
@@ -60,13 +76,12 @@ export class KeysInRun {
 
   constructor(
     private readonly text: string,
-    keyStart: number,
-    valueStart: number,
+    private readonly keyStart: number,
+    private readonly valueStart: number,
     private readonly quoted: boolean,
     private readonly inQuery: boolean,
   ) {
-    this.keyAndSeparator = text.slice(keyStart, valueStart);
-    this.before = text.charCodeAt(keyStart - 1);
+    this.keyAndSeparatorLength = valueStart - keyStart;
   }
 
   /**
@@ -92,13 +107,10 @@ export class KeysInRun {
   next(valueEnd: number): number {
     const { text, gap } = this;
     if (gap !== "" && text.startsWith(gap, valueEnd))
-      return valueEnd + gap.length - this.keyAndSeparator.length;
-    const stop = Math.min(text.length, valueEnd + MAX_TAIL);
-    let keyStart = valueEnd;
-    while (keyStart < stop && !isKeyChar(text.charCodeAt(keyStart))) keyStart += 1;
-    if (keyStart === valueEnd || text.charCodeAt(keyStart - 1) !== this.before) return -1;
-    if (!text.startsWith(this.keyAndSeparator, keyStart)) return -1;
-    this.gap = text.slice(valueEnd, keyStart) + this.keyAndSeparator;
+      return valueEnd + gap.length - this.keyAndSeparatorLength;
+    const keyStart = sameKeyAfter(text, this.keyStart, this.valueStart, valueEnd);
+    if (keyStart === -1) return -1;
+    this.gap = text.slice(valueEnd, keyStart + this.keyAndSeparatorLength);
     this.unit = null;
     this.keysAfterGap = 0;
     return keyStart;
@@ -163,6 +175,7 @@ export function judgeKeysInRun(
   const { value } = first;
   // A key longer than a key side may be read otherwise from another of its words.
   if (keyStart === 0 || first.keyEnd - keyStart > MAX_KEY_SIDE) return null;
+  if (sameKeyAfter(text, keyStart, value.start, value.end) === -1) return null;
   if (!redacted && holdsLetterRun(text, value.start, value.end)) return null;
   const { quoted } = value;
   const { kind, inQuery } = first;
@@ -170,6 +183,7 @@ export function judgeKeysInRun(
   const commandLike = !quoted && /^[a-z]+$/.test(first.key);
   const keyLength = first.keyEnd - keyStart;
   let valueEnd = value.end;
+  let previousValue = value.text;
   let keys = 0;
   let resumeAt = 0;
   let examinedUpTo = 0;
@@ -202,6 +216,10 @@ export function judgeKeysInRun(
       keysInRun.readByHand();
     }
     const valueText = text.slice(start, end);
+    // The same value after the same gap repeats the key before: a repetition, which the key pass's
+    // repeat skipper skips whole where this would judge each.
+    if (valueText === previousValue) break;
+    previousValue = valueText;
     span.start = start;
     span.end = end;
     span.text = valueText;
