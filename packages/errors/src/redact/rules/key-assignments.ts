@@ -384,7 +384,7 @@ function redactCandidates(
     }
     // The same key again right after its value (`key=1&key=2&…`): judged in one loop.
     const run =
-      plain !== null && "value" in plain && flags === null
+      flags === null && plain !== null && "value" in plain
         ? judgeKeysInRun(text, plain, keyStart, secret, rewriter, context)
         : null;
     if (run !== null) {
