@@ -37,4 +37,16 @@ describe("Rewriter", () => {
     expect(rewriter.replacements).toBe(5);
     expect(rewriter.finish()).toBe("a=[R] b=[R] b=[R] b=[R] c=[R] d");
   });
+
+  it("makes replacements each after the same gap at once, between ones made one by one", () => {
+    const text = "k=1;k=22;k=333;k=4;x=5";
+    const rewriter = new Rewriter(text, "[R]");
+    rewriter.replace(2, 3);
+    // `22`, `333` and `4`, each after `;k=`.
+    rewriter.replaceAfterEach(";k=", 3, 17, 18);
+    rewriter.replace(21, 22);
+    expect(rewriter.replacements).toBe(5);
+    expect(rewriter.replacedUpTo).toBe(22);
+    expect(rewriter.finish()).toBe("k=[R];k=[R];k=[R];k=[R];x=[R]");
+  });
 });

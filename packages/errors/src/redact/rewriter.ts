@@ -54,12 +54,11 @@ export class Rewriter {
   }
 
   /**
-   * Makes `count` more replacements, each after a copy of `gap`: the text from where the last
-   * replacement ended holds `count` times `gap` and a replaced stretch, the last of which runs
-   * from `lastStart` to `end`. For stretches of different lengths between equal gaps (a URL
-   * repeated with a different password each time), one native repeat instead of `count` gaps.
+   * `count` more replacements, each right after `gap`, the text between a replacement and the next
+   * (the same each time), the last at `[lastStart, end)`: one native repeat instead of `count`
+   * slices (a key or a URL repeated with a different secret each time).
    */
-  repeatGap(gap: string, count: number, lastStart: number, end: number): void {
+  replaceAfterEach(gap: string, count: number, lastStart: number, end: number): void {
     this.open += (gap + this.replacement).repeat(count);
     this.copiedUpTo = end;
     this.lastStart = lastStart;

@@ -71,19 +71,15 @@ function readQuoted(text: string, start: number, context: RedactionContext): Val
   };
 }
 
-// VALUE_END_CHARS and QUERY_VALUE_END_CHARS (value-chars.ts) as comparisons: letters and most
-// punctuation (`<` to `~`) end nothing, tested first, they cost one comparison. isWhitespace written
-// out, not called: a call per character read costs, until V8 optimises this.
+// VALUE_END_CHARS and QUERY_VALUE_END_CHARS (value-chars.ts) as comparisons, by range: letters and
+// most punctuation (`<` to `~`) end nothing and cost two comparisons, digits three. isWhitespace
+// written out, not called: a call per character read costs, until V8 optimises this.
 export const endsUnquoted = (code: number, inQuery: boolean): boolean =>
-  (code < 60 || code > 126) &&
-  (code === 32 ||
-    (code >= 9 && code <= 13) ||
-    code === 44 ||
-    code === 59 ||
-    code === 0xa0 ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    (inQuery && (code === 38 || code === 35)));
+  code >= 60
+    ? code > 126 && (code === 0xa0 || code === 0x2028 || code === 0x2029)
+    : code >= 48
+      ? code === 59
+      : code === 32 || (code >= 9 && code <= 13) || code === 44 || (inQuery && (code === 38 || code === 35));
 // A long value (a dump runs to the bound) is read on by the engine, several times faster than by hand.
 export const READ_BY_HAND = 32;
 // Quotes and sentence ends after a value belong to the text around it, and so does a closing
@@ -165,15 +161,14 @@ const isListed = (words: ReadonlySet<string>, lower: string): boolean => lower !
 // (`v1234`, most values) skips lowercasing and three set lookups, each of a fresh string the engine
 // hashes first. Lowercasing keeps an ASCII value's length and maps a last character only from
 // `A`-`Z`; a non-ASCII one is looked up in full.
-const LISTED_ENDS = new Set(
-  [...ABSENT_WORDS, ...ENUM_WORDS, ...FUNCTION_WORDS].map(
-    (word) => word.length * 128 + word.charCodeAt(word.length - 1),
-  ),
-);
+// A table, not a set: a lookup by index, where a set's hashed each number.
+const LISTED_ENDS = new Uint8Array((LONGEST_LISTED_WORD + 1) * 128);
+for (const word of [...ABSENT_WORDS, ...ENUM_WORDS, ...FUNCTION_WORDS])
+  LISTED_ENDS[word.length * 128 + word.charCodeAt(word.length - 1)] = 1;
 function mayBeListed(value: string): boolean {
   const last = value.charCodeAt(value.length - 1);
   if (last >= 128) return true;
-  return LISTED_ENDS.has(value.length * 128 + (last >= 65 && last <= 90 ? last + 32 : last));
+  return LISTED_ENDS[value.length * 128 + (last >= 65 && last <= 90 ? last + 32 : last)] === 1;
 }
 const isNonSecretWord = (lower: string): boolean =>
   isListed(ABSENT_WORDS, lower) || isListed(ENUM_WORDS, lower);
@@ -227,8 +222,18 @@ const isPrefixedMask = (value: string): boolean =>
     value,
   );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
-const isUrl = (value: string): boolean =>
-  isAsciiLetter(value.charCodeAt(0)) && value.includes("://") && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value);
+/** `^[A-Za-z][A-Za-z0-9+.-]*:\/\/`, read by hand: a search for `://` in every value judged cost more. */
+function isUrl(value: string): boolean {
+  if (!isAsciiLetter(value.charCodeAt(0))) return false;
+  let index = 1;
+  for (; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (!isAlnum(code) && code !== 43 && code !== 46 && code !== 45) break;
+  }
+  return (
+    value.charCodeAt(index) === 58 && value.charCodeAt(index + 1) === 47 && value.charCodeAt(index + 2) === 47
+  );
+}
 /**
  * Lowercase, Capitalized or UPPERCASE words of a word's length, possibly a phrase: prose, not a
  * credential. A single run of 16 or more letters is rarely a word and often a token.
@@ -302,6 +307,17 @@ export const namesASecret = (value: string): boolean =>
     value,
   );
 
+/**
+ * Whether digits alone, `length` of them, are a secret as the value of a `kind` key in `form` (not
+ * bare): after a scheme and for a password always; in a registry's auth as base64, of eight or more;
+ * a count in a collection; a code of six or more for a credential (see isNumber in isSecretValue).
+ */
+function isSecretNumber(kind: KeyKind, form: AssignmentForm, length: number): boolean {
+  if (form === "after-scheme" || kind === "password") return true;
+  if (kind === "registry-auth") return length >= 8;
+  return kind === "credential" && length >= 6;
+}
+
 /** `key=value` or `key: value`; `--key value`; `key value`; `key: Bearer value`. */
 export type AssignmentForm = "explicit" | "flag" | "bare" | "after-scheme";
 
@@ -316,6 +332,9 @@ export function isSecretValue(
   if (text.length === 0 || text === replacement || text.startsWith(replacement)) return false;
   // The bare form's shape test is the strictest and fails fast on prose.
   if (form === "bare") return looksLikeCredential(text);
+  // Digits alone (a count, an id, a port; `key=1&key=2&…`) pass every test below but the kind's:
+  // told at once, not by a dozen tests each.
+  if (isDigit(text.charCodeAt(0)) && isDigits(text)) return isSecretNumber(kind, form, text.length);
   if (isReferenceOrMask(text) || isUrl(text) || isPrefixedMask(text)) return false;
   if (!value.quoted && !hasAlnum(text)) return false;
   // `Authorization: Cookie: …`: the next field's label, not a value.

@@ -44,6 +44,7 @@ import {
   RUNS_PAST_REACH,
   sensitiveWords,
 } from "./key-candidates.js";
+import { judgeKeysInRun } from "./key-runs.js";
 import { plainKeyStart, readPlain } from "./plain-assignments.js";
 import type { Reach } from "./token-shape.js";
 
@@ -372,12 +373,26 @@ function redactCandidates(
     const valueReach = assignment.valueStart + ASSIGNMENT_READS + context.replacement.length;
     if (valueReach > reach.upTo) reach.upTo = valueReach;
     if (value.readEnd > reach.upTo) reach.upTo = value.readEnd;
-    if (!isSecretValue(assignment.kind, assignment.form, value, context.replacement)) continue;
-    if (!value.quoted && namesASecret(value.text) && isCommandLike(assignment)) continue;
-    const end = redactedEnd(text, assignment, value, valueEnds, context, reach);
-    rewriter.replace(value.start, end);
-    candidates.lastIndex = Math.max(end, wordEnd);
-    examinedUpTo = candidates.lastIndex;
+    const secret =
+      isSecretValue(assignment.kind, assignment.form, value, context.replacement) &&
+      !(!value.quoted && namesASecret(value.text) && isCommandLike(assignment));
+    if (secret) {
+      const end = redactedEnd(text, assignment, value, valueEnds, context, reach);
+      rewriter.replace(value.start, end);
+      candidates.lastIndex = Math.max(end, wordEnd);
+      examinedUpTo = candidates.lastIndex;
+    }
+    // The same key again right after its value (`key=1&key=2&…`): judged in one loop.
+    const run =
+      flags === null && plain !== null && "value" in plain
+        ? judgeKeysInRun(text, plain, keyStart, secret, rewriter, context)
+        : null;
+    if (run !== null) {
+      candidates.lastIndex = run.resumeAt;
+      examinedUpTo = run.examinedUpTo;
+      reach.upTo = run.valueStart + ASSIGNMENT_READS + context.replacement.length;
+      dense = true;
+    }
   }
   return rewriter.finish();
 }

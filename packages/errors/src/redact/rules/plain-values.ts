@@ -11,7 +11,7 @@ import { endsUnquoted, isTrailingPunctuation, READ_BY_HAND } from "../values.js"
 export const MAX_PLAIN_VALUE = READ_BY_HAND - 1;
 // A JSON pair's value after its opening quote: short, without a backslash or a line break (the
 // general reader's escapes and ends), and its closing quote.
-const MAX_QUOTED_VALUE = 64;
+export const MAX_QUOTED_VALUE = 64;
 
 /**
  * Where the plain value whose first character is at `start` ends: at the end that follows at most

@@ -92,7 +92,7 @@ export function redactRepeatedUrls(
     lastStart = start;
     lastAt = end;
   }
-  if (count > 0) rewriter.repeatGap(gap.text, count, lastStart, lastAt);
+  if (count > 0) rewriter.replaceAfterEach(gap.text, count, lastStart, lastAt);
   return lastAt;
 }
 
