@@ -2,9 +2,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { RedactionContext } from "../redaction-context.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { readValue } from "../values.js";
-import { readAssignment } from "./key-assignments.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import { readPlainAssignment } from "./plain-assignments.js";
+import { readAssignment } from "./read-assignment.js";
 
 // Test support: the fast path's read of a key and the general readers' read of it, side by side
 // (plain-assignments*.test.ts).

@@ -3,8 +3,8 @@ import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue } from "../values.js";
-import { isCommandLike, readAssignment } from "./key-assignments.js";
 import { keyPatterns, MAX_KEY_SIDE } from "./key-candidates.js";
+import { isCommandLike, readAssignment } from "./read-assignment.js";
 
 // Keys tried in one run before it is left to the other rules: each costs at most a value's bound.
 const MAX_KEYS_PER_RUN = 16;

@@ -3,9 +3,9 @@ import { kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { ValueSpan } from "../values.js";
 import { COLON, isPathSeparator, isReferenceSigil, isSeparator, mayStartScheme } from "./assignment-chars.js";
-import type { Assignment, NotAnAssignment } from "./key-assignments.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import { plainValueEnd, quotedValueEnd } from "./plain-values.js";
+import type { Assignment, NotAnAssignment } from "./read-assignment.js";
 
 /** An assignment read whole, with its value: what readAssignment and readValue give for it. */
 export interface PlainAssignment extends Assignment {
