@@ -14,11 +14,15 @@ export default defineConfig({
     // CI machine (no test asserts a duration; the integration files set their own bounds).
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A fresh worker process per test file cost more CPU than many files' tests. Vitest (3.2)
+    // reads this at the root only: a project's own `isolate: false` only skips the module reset
+    // inside a worker, and a worker is still started per file. Set here, the files of a project
+    // share one worker and its module cache, and each project starts a fresh one.
+    isolate: false,
     // Unit tests need neither root nor bwrap; the integration tests say once what they need.
     projects: [
-      // Unit test files share no state: one worker process runs them all, without a fresh
-      // process per file (which cost more than the tests themselves).
-      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"], isolate: false } },
+      // Unit test files share no state.
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
       {
         extends: true,
         test: {
@@ -27,11 +31,9 @@ export default defineConfig({
           // The side-by-side files against upstream's runner are run once, by
           // e2e/runner-upstream-differential, among the test command's end-to-end suites.
           exclude: ["test/**/*-upstream.test.ts"],
-          globalSetup: ["test/preconditions.ts"],
-          // A fresh fork per file cost about a sixth of the project's time on a loaded CI machine.
           // The files share their worker and its module cache: each restores what it changes, and
           // none counts on a helper module's state being fresh (see commandSeries).
-          isolate: false,
+          globalSetup: ["test/preconditions.ts"],
         },
       },
     ],

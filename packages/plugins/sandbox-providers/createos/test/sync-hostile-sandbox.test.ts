@@ -56,8 +56,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // First, and whatever the closing does: the later files of this worker run tar and wc too.
+  if (pathBefore === undefined) delete process.env.PATH;
+  else process.env.PATH = pathBefore;
   await emulator.close();
-  process.env.PATH = pathBefore;
 });
 
 afterEach(async () => {
