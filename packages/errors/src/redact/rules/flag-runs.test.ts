@@ -109,8 +109,13 @@ describe("judgeFlagsInRun", () => {
   // What follows a value up to the next flag: a blank, other flags and their values, what ends a
   // value, prose, another flag of the same name.
   const between = fc.oneof(
-    { weight: 4, arbitrary: pieces([" ", " -H x1 ", " -H x22 "]) },
-    { weight: 1, arbitrary: pieces(["  ", "\t", "\n", ",", " ; ", " -o ./a ", " -H abc ", " -x -- "]) },
+    { weight: 2, arbitrary: pieces([" ", " -H x1 "]) },
+    // Another flag with a value of its own each time: each next flag is found past it.
+    { weight: 3, arbitrary: fc.nat(999).map((index) => ` -H x${index} `) },
+    {
+      weight: 1,
+      arbitrary: pieces(["  ", "\t", "\n", ",", " ; ", " -o ./a ", " -H abc ", " -x -- ", " --password p1 "]),
+    },
   );
   // Rarely the value before again.
   const again = fc.nat(9).map((draw) => draw === 0);
