@@ -1,5 +1,6 @@
+import { codeAt, isKeyChar } from "../char-classes.js";
 import type { WindowedSearch } from "../windowed-search.js";
-import { keyPatterns, MAX_FLAG_WORD_START } from "./key-candidates.js";
+import { keyPatterns, MAX_FLAG_KEY, MAX_FLAG_WORD_START, mayStartSecondWord } from "./key-candidates.js";
 
 // How near a dash must follow where its search started for the next search to skip the words.
 const DENSE = 256;
@@ -37,4 +38,21 @@ export class FlagDashes {
     this.dense = dash !== -1 && dash - from <= DENSE;
     return dash;
   }
+}
+
+/**
+ * For readAssignment, where the sensitive word of the key after a flag's dash at `afterDash - 1`
+ * ends: with the key's last key character, unless the word is two (`--secret key value`).
+ */
+export function flagWordEnd(text: string, afterDash: number): number {
+  let runEnd = afterDash;
+  const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
+  while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+  if (codeAt(text, runEnd) !== 32) return runEnd;
+  if (!mayStartSecondWord(text.charCodeAt(runEnd + 1))) return runEnd;
+  const { secondWord, flagKeyWord } = keyPatterns();
+  secondWord.lastIndex = runEnd;
+  if (!secondWord.test(text)) return runEnd;
+  flagKeyWord.lastIndex = afterDash;
+  return flagKeyWord.test(text) ? flagKeyWord.lastIndex : runEnd;
 }

@@ -1,4 +1,4 @@
-import { codeAt, isKeyChar, isWhitespace } from "../char-classes.js";
+import { isWhitespace } from "../char-classes.js";
 import { overlongValueEnd } from "../overlong-runs.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { RepeatSkipper } from "../repeat-skipper.js";
@@ -6,7 +6,8 @@ import { Rewriter } from "../rewriter.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
 import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue, type ValueSpan } from "../values.js";
 import type { WindowedSearch } from "../windowed-search.js";
-import { FlagDashes } from "./flag-dashes.js";
+import { FlagDashes, flagWordEnd } from "./flag-dashes.js";
+import { judgeFlagsInRun } from "./flag-runs.js";
 import {
   keyPatterns,
   MAX_FLAG_KEY,
@@ -15,7 +16,6 @@ import {
   MAX_LOOKAHEAD,
   MAX_WORD,
   mayFollowKeyWord,
-  mayStartSecondWord,
   RUNS_PAST_REACH,
   sensitiveWords,
 } from "./key-candidates.js";
@@ -44,23 +44,6 @@ export function redactKeyAssignments(text: string, context: RedactionContext): s
   const afterFlags = text.includes("-") ? redactCandidates(text, flagCandidate, words, context) : text;
   const wordsAfterFlags = afterFlags === text ? words : sensitiveWords(afterFlags, context);
   return redactCandidates(afterFlags, keyCandidate, wordsAfterFlags, context);
-}
-
-/**
- * For readAssignment, where the sensitive word of the key after a flag's dash at `afterDash - 1`
- * ends: with the key's last key character, unless the word is two (`--secret key value`).
- */
-function flagWordEnd(text: string, afterDash: number): number {
-  let runEnd = afterDash;
-  const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
-  while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
-  if (codeAt(text, runEnd) !== 32) return runEnd;
-  if (!mayStartSecondWord(text.charCodeAt(runEnd + 1))) return runEnd;
-  const { secondWord, flagKeyWord } = keyPatterns();
-  secondWord.lastIndex = runEnd;
-  if (!secondWord.test(text)) return runEnd;
-  flagKeyWord.lastIndex = afterDash;
-  return flagKeyWord.test(text) ? flagKeyWord.lastIndex : runEnd;
 }
 
 /**
@@ -207,11 +190,14 @@ function redactCandidates(
       candidates.lastIndex = Math.max(end, wordEnd);
       examinedUpTo = candidates.lastIndex;
     }
-    // The same key again right after its value (`key=1&key=2&…`): judged in one loop.
+    // The same key or flag again right after its value (`key=1&key=2&…`, `--token v1 --token v2 …`):
+    // judged in one loop.
     const run =
-      flags === null && plain !== null && "value" in plain
-        ? judgeKeysInRun(text, plain, keyStart, secret, rewriter, context)
-        : null;
+      plain === null || !("value" in plain)
+        ? null
+        : flags === null
+          ? judgeKeysInRun(text, plain, keyStart, secret, rewriter, context)
+          : judgeFlagsInRun(text, plain, wordStart, secret, rewriter, context);
     if (run !== null) {
       candidates.lastIndex = run.resumeAt;
       examinedUpTo = run.examinedUpTo;

@@ -19,7 +19,7 @@ import { MAX_PLAIN_VALUE, MAX_QUOTED_VALUE, plainValueEnd, quotedValueEnd } from
 const MAX_TAIL = 8;
 // Every sensitive word starts with this many ASCII letters (the search is caseless without the `u`
 // flag, so no other character matches one): a stretch without such a run holds no word's start.
-const WORD_LETTERS = 3;
+export const WORD_LETTERS = 3;
 
 // Keys read by hand after the same gap before its pattern is built (unitPattern): a run of a few keys
 // is cheaper read by hand than compiled for.
