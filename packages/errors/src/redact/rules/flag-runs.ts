@@ -2,6 +2,7 @@ import { isAsciiLetter } from "../char-classes.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { Rewriter } from "../rewriter.js";
 import { isSecretValue, namesASecret } from "../values.js";
+import { GapReplacements } from "./gap-replacements.js";
 import { mayStartSecondWord } from "./key-candidates.js";
 import { holdsLetterRun, type RunEnd, readValueEnd, WORD_LETTERS } from "./key-runs.js";
 import type { PlainAssignment } from "./plain-assignments.js";
@@ -92,16 +93,7 @@ export function judgeFlagsInRun(
   let keys = 0;
   let resumeAt = 0;
   let valueStart = 0;
-  // Replacements each right after the same gap as the one before, made at once (replaceAfterEach).
-  let lastRedacted = redacted;
-  let pending = 0;
-  let pendingGap = "";
-  let pendingStart = 0;
-  let pendingEnd = 0;
-  const flush = (): void => {
-    if (pending > 0) rewriter.replaceAfterEach(pendingGap, pending, pendingStart, pendingEnd);
-    pending = 0;
-  };
+  const replacements = new GapReplacements(rewriter, redacted);
   // One span for every value judged (isSecretValue keeps none): no object per flag.
   const span = { start: 0, end: 0, text: "", quoted: false, readEnd: 0 };
   for (;;) {
@@ -138,22 +130,12 @@ export function judgeFlagsInRun(
     if (!secret && holdsLetterRun(text, start, end)) break;
     // As the flag pass counts a candidate and readPlain its read, with the gap before the flag.
     context.steps += 2 + end - valueEnd + 3;
-    if (secret && lastRedacted && afterGap) {
-      if (pending > 0 && gap !== pendingGap) flush();
-      pendingGap = gap;
-      pending += 1;
-      pendingStart = start;
-      pendingEnd = end;
-    } else if (secret) {
-      flush();
-      rewriter.replace(start, end);
-    }
-    lastRedacted = secret;
+    replacements.judged(secret, afterGap ? gap : null, start, end);
     keys += 1;
     resumeAt = secret ? end : start - blanks;
     valueStart = start;
     valueEnd = end;
   }
-  flush();
+  replacements.flush();
   return keys === 0 ? null : { keys, resumeAt, examinedUpTo: resumeAt, valueStart };
 }

@@ -11,6 +11,7 @@ import {
 } from "../value-chars.js";
 import { isSecretValue, namesASecret } from "../values.js";
 import { mayStartScheme, SCHEME_NAMES } from "./assignment-chars.js";
+import { GapReplacements } from "./gap-replacements.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import type { PlainAssignment } from "./plain-assignments.js";
 import { MAX_PLAIN_VALUE, MAX_QUOTED_VALUE, plainValueEnd, quotedValueEnd } from "./plain-values.js";
@@ -188,16 +189,7 @@ export function judgeKeysInRun(
   let resumeAt = 0;
   let examinedUpTo = 0;
   let valueStart = 0;
-  // Replacements each right after the same gap as the one before, made at once (replaceAfterEach).
-  let lastRedacted = redacted;
-  let pending = 0;
-  let pendingGap = "";
-  let pendingStart = 0;
-  let pendingEnd = 0;
-  const flush = (): void => {
-    if (pending > 0) rewriter.replaceAfterEach(pendingGap, pending, pendingStart, pendingEnd);
-    pending = 0;
-  };
+  const replacements = new GapReplacements(rewriter, redacted);
   // One span for every value judged (isSecretValue keeps none): no object per key.
   const span = { start: 0, end: 0, text: "", quoted, readEnd: 0 };
   // From a key's end to its value's start: a pair's closing quote, the separator, blanks, a quote.
@@ -229,23 +221,13 @@ export function judgeKeysInRun(
     if (!secret && holdsLetterRun(text, start, end)) break;
     // As the key pass counts a candidate and readPlain its read, with the characters before the key.
     context.steps += 2 + end - valueEnd + (quoted ? 2 : 3);
-    if (secret && lastRedacted) {
-      if (pending > 0 && keysInRun.gap !== pendingGap) flush();
-      pendingGap = keysInRun.gap;
-      pending += 1;
-      pendingStart = start;
-      pendingEnd = end;
-    } else if (secret) {
-      flush();
-      rewriter.replace(start, end);
-    }
-    lastRedacted = secret;
+    replacements.judged(secret, keysInRun.gap, start, end);
     keys += 1;
     resumeAt = secret ? end : start - separatorLength;
     examinedUpTo = resumeAt;
     valueStart = quoted ? start - 1 : start;
     valueEnd = end;
   }
-  flush();
+  replacements.flush();
   return keys === 0 ? null : { keys, resumeAt, examinedUpTo, valueStart };
 }
