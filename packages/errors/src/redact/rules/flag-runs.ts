@@ -6,6 +6,7 @@ import { GapReplacements } from "./gap-replacements.js";
 import { mayStartSecondWord } from "./key-candidates.js";
 import { holdsLetterRun, type RunEnd, readValueEnd, WORD_LETTERS } from "./key-runs.js";
 import type { PlainAssignment } from "./plain-assignments.js";
+import { RunValues } from "./run-values.js";
 
 // How far past a flag's value the same flag may start again: past a blank, or past other flags and
 // their values (`-H x1 `) that hold no sensitive word.
@@ -83,7 +84,6 @@ export function judgeFlagsInRun(
   // The blanks between the key and its value.
   const blanks = value.start - first.keyEnd;
   let valueEnd = value.end;
-  let previousValue = value.text;
   // The text between the last two values, once it was the same twice: a run repeats it, told by one
   // native comparison per flag. Until then, the characters before the last flag found (the flag
   // itself is the same each time): where they ended and how many.
@@ -94,8 +94,7 @@ export function judgeFlagsInRun(
   let resumeAt = 0;
   let valueStart = 0;
   const replacements = new GapReplacements(rewriter, redacted);
-  // One span for every value judged (isSecretValue keeps none): no object per flag.
-  const span = { start: 0, end: 0, text: "", quoted: false, readEnd: 0 };
+  const values = new RunValues(value.text, false);
   for (;;) {
     let start: number;
     let afterGap: boolean;
@@ -116,17 +115,10 @@ export function judgeFlagsInRun(
     if (mayStartSecondWord(text.charCodeAt(start))) break;
     const end = readValueEnd(text, start, false, inQuery);
     if (end === -1) break;
-    const valueText = text.slice(start, end);
-    // The same value again repeats the flag before: a repetition, which the flag pass's repeat
-    // skipper skips whole where this would judge each.
-    if (valueText === previousValue) break;
-    previousValue = valueText;
-    span.start = start;
-    span.end = end;
-    span.text = valueText;
-    span.readEnd = end + 1;
+    if (!values.take(text, start, end)) break;
+    const { span } = values;
     // A flag is command-like: a value that names a secret (`app-token`) is kept.
-    const secret = isSecretValue(kind, "flag", span, context.replacement) && !namesASecret(valueText);
+    const secret = isSecretValue(kind, "flag", span, context.replacement) && !namesASecret(span.text);
     if (!secret && holdsLetterRun(text, start, end)) break;
     // As the flag pass counts a candidate and readPlain its read, with the gap before the flag.
     context.steps += 2 + end - valueEnd + 3;

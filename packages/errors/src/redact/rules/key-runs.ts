@@ -15,6 +15,7 @@ import { GapReplacements } from "./gap-replacements.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import type { PlainAssignment } from "./plain-assignments.js";
 import { MAX_PLAIN_VALUE, MAX_QUOTED_VALUE, plainValueEnd, quotedValueEnd } from "./plain-values.js";
+import { RunValues } from "./run-values.js";
 
 // The most characters between a value and the next key of its run: `&`, a line break, `","`.
 const MAX_TAIL = 8;
@@ -184,14 +185,12 @@ export function judgeKeysInRun(
   const commandLike = !quoted && /^[a-z]+$/.test(first.key);
   const keyLength = first.keyEnd - keyStart;
   let valueEnd = value.end;
-  let previousValue = value.text;
   let keys = 0;
   let resumeAt = 0;
   let examinedUpTo = 0;
   let valueStart = 0;
   const replacements = new GapReplacements(rewriter, redacted);
-  // One span for every value judged (isSecretValue keeps none): no object per key.
-  const span = { start: 0, end: 0, text: "", quoted, readEnd: 0 };
+  const values = new RunValues(value.text, quoted);
   // From a key's end to its value's start: a pair's closing quote, the separator, blanks, a quote.
   const separatorLength = value.start - first.keyEnd;
   for (;;) {
@@ -207,17 +206,10 @@ export function judgeKeysInRun(
       if (end === -1) break;
       keysInRun.readByHand();
     }
-    const valueText = text.slice(start, end);
-    // The same value after the same gap repeats the key before: a repetition, which the key pass's
-    // repeat skipper skips whole where this would judge each.
-    if (valueText === previousValue) break;
-    previousValue = valueText;
-    span.start = start;
-    span.end = end;
-    span.text = valueText;
-    span.readEnd = end + 1;
+    if (!values.take(text, start, end)) break;
+    const { span } = values;
     const secret =
-      isSecretValue(kind, "explicit", span, context.replacement) && !(commandLike && namesASecret(valueText));
+      isSecretValue(kind, "explicit", span, context.replacement) && !(commandLike && namesASecret(span.text));
     if (!secret && holdsLetterRun(text, start, end)) break;
     // As the key pass counts a candidate and readPlain its read, with the characters before the key.
     context.steps += 2 + end - valueEnd + (quoted ? 2 : 3);
