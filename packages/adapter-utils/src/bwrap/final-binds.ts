@@ -100,6 +100,11 @@ function argvMounts(args: readonly string[]): ArgvMount[] {
   return mounts;
 }
 
+/** Every bind of `args`, in argv order, covered by a later mount or not (pure). */
+export function argvBinds(args: readonly string[]): FinalBind[] {
+  return argvMounts(args).flatMap((mount) => (mount.bind ? [mount.bind] : []));
+}
+
 /** The destination of every mount of `args`, in argv order (pure). */
 export function mountDestinations(args: readonly string[]): string[] {
   return argvMounts(args).map((mount) => mount.dest);
