@@ -92,10 +92,21 @@ export class RunDirs {
   /** The fast cleanup of a deny run's directory in a private root; `false` leaves it to the no-follow walk. */
   #removedByKnownEntries(runDir: string): boolean {
     if (!this.#inPrivateRoot) return false;
-    // Worked out after the run, not during its start: the argv is only read here.
-    const mountPoints = maskMountPoints(this.#scopeArgs, this.#maskDirs);
     // The record is this process's own (`makeRunDirOnCandidates`): known, not read back.
-    return removedByKnownEntries(runDir, this.#maskDirs.length, mountPoints, ownRecordText());
+    return removedByKnownEntries(runDir, this.#maskDirs.length, this.#maskMountPoints(), ownRecordText());
+  }
+
+  /**
+   * Worked out after the run, not during its start: the argv is only read here. The cleanup
+   * never throws; an argv its parser cannot read (no builder emits one: `bindIdentities`
+   * parses the same argv) names none, and the walk removes what they would have.
+   */
+  #maskMountPoints(): string[] {
+    try {
+      return maskMountPoints(this.#scopeArgs, this.#maskDirs);
+    } catch {
+      return [];
+    }
   }
 
   async remove(): Promise<void> {
