@@ -71,13 +71,13 @@ function covers(above: string, dest: string): boolean {
   return above === dest || above === "/" || dest.startsWith(`${above}/`);
 }
 
-interface ArgvMount {
+export interface ArgvMount {
   readonly bind: FinalBind | null;
   readonly dest: string;
 }
 
-/** Every mount of `args` (bwrap options, up to `--` or the end), in argv order. */
-function argvMounts(args: readonly string[]): ArgvMount[] {
+/** Every mount of `args` (bwrap options, up to `--` or the end), in argv order, covered or not. */
+export function argvMounts(args: readonly string[]): ArgvMount[] {
   const mounts: ArgvMount[] = [];
   for (let at = 0; at < args.length && args[at] !== "--"; ) {
     const option = args[at] as string;
@@ -98,11 +98,6 @@ function argvMounts(args: readonly string[]): ArgvMount[] {
     }
   }
   return mounts;
-}
-
-/** Every bind of `args`, in argv order, covered by a later mount or not (pure). */
-export function argvBinds(args: readonly string[]): FinalBind[] {
-  return argvMounts(args).flatMap((mount) => (mount.bind ? [mount.bind] : []));
 }
 
 /** The destination of every mount of `args`, in argv order (pure). */

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { argvBinds, mountDestinations } from "./final-binds.js";
+import { argvMounts } from "./final-binds.js";
 
 /**
  * The host paths of the mount points bwrap makes directly in the run's mask directories
@@ -12,13 +12,15 @@ import { argvBinds, mountDestinations } from "./final-binds.js";
  * pass a directory the program swapped for a link.
  */
 export function maskMountPoints(args: readonly string[], maskDirs: readonly string[]): string[] {
-  const masks = new Set(maskDirs);
+  if (maskDirs.length === 0) return [];
+  const mounts = argvMounts(args);
   const maskAt = new Map<string, string>();
-  for (const bind of argvBinds(args)) if (masks.has(bind.source)) maskAt.set(bind.dest, bind.source);
+  for (const { bind } of mounts)
+    if (bind && maskDirs.includes(bind.source)) maskAt.set(bind.dest, bind.source);
   const points = new Set<string>();
-  for (const dest of mountDestinations(args)) {
+  for (const { dest } of mounts) {
     const mask = maskAt.get(path.dirname(dest));
-    if (mask !== undefined) points.add(path.join(mask, path.basename(dest)));
+    if (mask !== undefined) points.add(`${mask}/${path.basename(dest)}`);
   }
   return [...points];
 }
