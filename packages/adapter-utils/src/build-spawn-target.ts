@@ -112,7 +112,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       runnerIsRoot: process.geteuid?.() === 0,
       initMask,
     });
-    dirs.createMaskDirs(scope.maskDirs);
+    dirs.createMaskDirs(scope.maskDirs, scope.args);
     const program = { executable: input.executable, args: input.args };
     const shimmed = shimLaunch(program, shim);
     const launch: ProgramLaunch = bridged

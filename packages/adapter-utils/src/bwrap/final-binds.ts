@@ -71,13 +71,13 @@ function covers(above: string, dest: string): boolean {
   return above === dest || above === "/" || dest.startsWith(`${above}/`);
 }
 
-interface ArgvMount {
+export interface ArgvMount {
   readonly bind: FinalBind | null;
   readonly dest: string;
 }
 
-/** Every mount of `args` (bwrap options, up to `--` or the end), in argv order. */
-function argvMounts(args: readonly string[]): ArgvMount[] {
+/** Every mount of `args` (bwrap options, up to `--` or the end), in argv order, covered or not. */
+export function argvMounts(args: readonly string[]): ArgvMount[] {
   const mounts: ArgvMount[] = [];
   for (let at = 0; at < args.length && args[at] !== "--"; ) {
     const option = args[at] as string;

@@ -1,4 +1,4 @@
-import { homedir, tmpdir, userInfo } from "node:os";
+import { homedir, userInfo } from "node:os";
 import path from "node:path";
 import { isPathInside } from "../options/normalize-absolute-path.js";
 import { type RealPath, realPathOf } from "./resolve-bind-sources.js";
@@ -31,6 +31,18 @@ export function isSharedPlace(dir: string, places: readonly string[]): boolean {
 }
 
 /**
+ * `os.tmpdir()` on Linux, read from `process.env`: `tmpdir()` reads each of the three
+ * variables through Node's `safeGetenv`, which checks the process's privileges with six
+ * system calls per variable (eighteen per build). The one difference is a setuid or
+ * file-capability start (`AT_SECURE`), where `tmpdir()` ignores the variables and says
+ * `/tmp`: here the variable's directory is named too, one shared place more, never fewer.
+ */
+function temporaryDirectory(): string {
+  const named = process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp";
+  return named.length > 1 && named.endsWith("/") ? named.slice(0, -1) : named;
+}
+
+/**
  * The shared places of this runner: its home directory (as `HOME` and the user database
  * name it), its temporary directory, its runtime directory (`$XDG_RUNTIME_DIR`,
  * `/run/user/<uid>`), and the system's, each also by its real path.
@@ -39,7 +51,7 @@ export function sharedPlaces(
   env: NodeJS.ProcessEnv = process.env,
   realPath: RealPath = realPathOf,
 ): string[] {
-  const named: string[] = [homedir(), tmpdir(), ...SHARED_SYSTEM_PLACES];
+  const named: string[] = [homedir(), temporaryDirectory(), ...SHARED_SYSTEM_PLACES];
   // The runtime directory by its variable and by its usual place: a service without a
   // login session has the directory but not the variable.
   if (env.XDG_RUNTIME_DIR) named.push(env.XDG_RUNTIME_DIR);

@@ -1,10 +1,12 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
+import { maskMountPoints } from "../bwrap/mask-mount-points.js";
 import { sourceOf } from "../bwrap/mount-request.js";
 import { createNetworkProxyTempDir } from "../temp-dir/create-network-proxy-temp-dir.js";
 import { createPrivateSocketDir } from "../temp-dir/create-private-socket-dir.js";
 import { createSandboxRunDir } from "../temp-dir/create-sandbox-run-dir.js";
 import { createExposedSocketRoots } from "../temp-dir/exposed-socket-roots.js";
+import { ownRecordText } from "../temp-dir/owner-record.js";
 import { privateSocketRoots } from "../temp-dir/private-socket-roots.js";
 import { removeProxyTempDir } from "../temp-dir/remove-proxy-temp-dir.js";
 import { removedByKnownEntries } from "../temp-dir/run-dir-known-entries.js";
@@ -29,7 +31,9 @@ export class RunDirs {
    */
   readonly #inPrivateRoot: boolean;
   /** Mask directories `0`…`n-1` that `createMaskDirs` made in `runDir`. */
-  #maskCount = 0;
+  #maskDirs: readonly string[] = [];
+  /** The bwrap argv that binds the masks, read by the cleanup for the mount points bwrap made in them. */
+  #scopeArgs: readonly string[] = [];
 
   private constructor(runDir: string | null, inPrivateRoot = false) {
     this.runDir = runDir;
@@ -49,10 +53,11 @@ export class RunDirs {
     return new RunDirs(runDir, roots.includes(path.dirname(runDir)));
   }
 
-  /** Creates (empty, 0700) the mask directories `scopeArgs` named, `<runDir>/0`…`<runDir>/n-1`. */
-  createMaskDirs(maskDirs: readonly string[]): void {
+  /** Creates (empty, 0700) the mask directories `scopeArgs` named, `<runDir>/0`…`<runDir>/n-1`, bound by `args`. */
+  createMaskDirs(maskDirs: readonly string[], args: readonly string[]): void {
     for (const dir of maskDirs) mkdirSync(dir, { mode: 0o700 });
-    this.#maskCount = maskDirs.length;
+    this.#maskDirs = maskDirs;
+    this.#scopeArgs = args;
   }
 
   get socketDir(): string | null {
@@ -86,7 +91,22 @@ export class RunDirs {
 
   /** The fast cleanup of a deny run's directory in a private root; `false` leaves it to the no-follow walk. */
   #removedByKnownEntries(runDir: string): boolean {
-    return this.#inPrivateRoot && removedByKnownEntries(runDir, this.#maskCount);
+    if (!this.#inPrivateRoot) return false;
+    // The record is this process's own (`makeRunDirOnCandidates`): known, not read back.
+    return removedByKnownEntries(runDir, this.#maskDirs.length, this.#maskMountPoints(), ownRecordText());
+  }
+
+  /**
+   * Worked out after the run, not during its start: the argv is only read here. The cleanup
+   * never throws; an argv its parser cannot read (no builder emits one: `bindIdentities`
+   * parses the same argv) names none, and the walk removes what they would have.
+   */
+  #maskMountPoints(): string[] {
+    try {
+      return maskMountPoints(this.#scopeArgs, this.#maskDirs);
+    } catch {
+      return [];
+    }
   }
 
   async remove(): Promise<void> {

@@ -20,6 +20,13 @@ export function processStartTicks(pid: number): string | null {
 
 const ownRecord = (): OwnerRecord => ({ pid: process.pid, startTicks: processStartTicks(process.pid) });
 let cachedOwnRecord: string | undefined;
+
+/** The text `writeOwnerRecord` writes for this process (a record of its own): one `/proc` read per process. */
+export function ownRecordText(): string {
+  cachedOwnRecord ??= `${JSON.stringify(ownRecord())}\n`;
+  return cachedOwnRecord;
+}
+
 /** Registry directories this process has made ready: one mkdir per root and process, not per run. */
 const readyRegistries = new Set<string>();
 /** Where this process wrote each directory's record, so its removal is one unlink. */
@@ -70,8 +77,7 @@ function writeInsideOwnDirectory(dir: string, location: string, text: string): b
  * rather than removed on a word a sandbox could forge).
  */
 export function writeOwnerRecord(dir: string, record: OwnerRecord | null = null): boolean {
-  cachedOwnRecord ??= `${JSON.stringify(ownRecord())}\n`;
-  const text = record ? `${JSON.stringify(record)}\n` : cachedOwnRecord;
+  const text = record ? `${JSON.stringify(record)}\n` : ownRecordText();
   const locations = ownerRecordLocations(dir, ownerRoots());
   if (isInsideOwnDirectory(dir, locations)) return writeInsideOwnDirectory(dir, locations[0]!, text);
   // A registry record names its directory, so the registry alone can be swept.

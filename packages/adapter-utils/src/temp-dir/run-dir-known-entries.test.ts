@@ -29,6 +29,38 @@ describe("removedByKnownEntries", () => {
     expect(readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("keep");
   });
 
+  it("removes the mount points it is told of by path, one already gone included", () => {
+    const dir = runDir(2);
+    mkdirSync(path.join(maskDirPath(dir, 0), "ws"));
+    writeFileSync(path.join(maskDirPath(dir, 1), "file-bind"), "");
+    const points = [path.join(maskDirPath(dir, 0), "ws"), path.join(maskDirPath(dir, 1), "file-bind")];
+    expect(removedByKnownEntries(dir, 2, [...points, path.join(maskDirPath(dir, 0), "gone")])).toBe(true);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("leaves a mount point that is not empty, with its mask, to the walk", () => {
+    const dir = runDir(1);
+    mkdirSync(path.join(maskDirPath(dir, 0), "full", "inner"), { recursive: true });
+    expect(removedByKnownEntries(dir, 1, [path.join(maskDirPath(dir, 0), "full")])).toBe(false);
+    expect(existsSync(path.join(maskDirPath(dir, 0), "full", "inner"))).toBe(true);
+  });
+
+  it("never follows a mount point that is a link: the link goes, its target stays", () => {
+    const outside = tempDirForTest("pc-known-entries-outside-");
+    mkdirSync(path.join(outside, "empty"));
+    const dir = runDir(1);
+    symlinkSync(path.join(outside, "empty"), path.join(maskDirPath(dir, 0), "ws"));
+    expect(removedByKnownEntries(dir, 1, [path.join(maskDirPath(dir, 0), "ws")])).toBe(true);
+    expect(existsSync(path.join(outside, "empty"))).toBe(true);
+  });
+
+  it("puts the record's known text back, unread, when the directory resists", () => {
+    const dir = runDir(1);
+    writeFileSync(path.join(dir, "extra"), "");
+    expect(removedByKnownEntries(dir, 1, [], "known\n")).toBe(false);
+    expect(readFileSync(path.join(dir, OWNER_RECORD_NAME), "utf8")).toBe("known\n");
+  });
+
   it.each([
     ["an entry it does not know", (dir: string) => writeFileSync(path.join(dir, "extra"), "")],
     [
