@@ -27,6 +27,7 @@ node24="$(toolchain_node 24)"
 toolchain_paperclip_server >/dev/null
 toolchain_verdaccio >/dev/null
 toolchain_codex >/dev/null
+toolchain_codex "$PAPERCLIP_REMOTE_CODEX_VERSION" >/dev/null
 toolchain_upstream_runnerd >/dev/null
 
 run_dir="$(mktemp -d)"

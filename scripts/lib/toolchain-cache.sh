@@ -6,6 +6,9 @@
 
 PAPERCLIP_SERVER_VERSION="2026.916.1"
 PAPERCLIP_CODEX_VERSION="0.156.1"
+# The Codex the server stages in a remote sandbox must be the one it pins there
+# (REMOTE_PROVIDER_PACK_PINS.codex in @paperclipai/server's native-session-executor.js).
+PAPERCLIP_REMOTE_CODEX_VERSION="0.153.4"
 # Upstream's Rust runner needs glibc 2.38; Debian 13's C library runs it on older systems.
 PAPERCLIP_RUNNERD_LIBC_SUITE="trixie"
 PAPERCLIP_VERDACCIO_VERSION="6.10.4"
@@ -70,10 +73,11 @@ toolchain_paperclip_server() {
 }
 
 # Prints the path of the real Codex CLI binary (@openai/codex with its linux-x64 package: a
-# static musl binary that runs on any x86-64 Linux).
+# static musl binary that runs on any x86-64 Linux), of the given version (by default the
+# oracle's).
 toolchain_codex() {
-  local dir binary
-  dir="$(toolchain_install "codex-$PAPERCLIP_CODEX_VERSION" "@openai/codex@$PAPERCLIP_CODEX_VERSION")" || return 1
+  local version="${1:-$PAPERCLIP_CODEX_VERSION}" dir binary
+  dir="$(toolchain_install "codex-$version" "@openai/codex@$version")" || return 1
   binary="$dir/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
   "$binary" --version >/dev/null \
     || { echo "error: $binary does not run (only linux-x64 is supported)" >&2; return 1; }
@@ -142,9 +146,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     node) toolchain_node "${2:?usage: toolchain-cache.sh node 22|24}" ;;
     server) toolchain_paperclip_server ;;
     codex) toolchain_codex ;;
+    remote-codex) toolchain_codex "$PAPERCLIP_REMOTE_CODEX_VERSION" ;;
     upstream-runnerd) toolchain_upstream_runnerd ;;
     verdaccio) toolchain_verdaccio ;;
     dir) toolchain_cache_dir ;;
-    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | upstream-runnerd | dir" >&2; exit 2 ;;
+    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | remote-codex | upstream-runnerd | dir" >&2; exit 2 ;;
   esac
 fi

@@ -1,5 +1,6 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import type { EmulatorIsolation } from "@paperclipai/createos-emulator";
 import { emulatorBinPath } from "./emulator-bin.js";
 import { type GroupProcess, startGroup, waitFor } from "./process-group.js";
 
@@ -8,6 +9,8 @@ export interface EmulatorProcess {
   readonly url: string;
   readonly apiKey: string;
   readonly process: GroupProcess;
+  /** The directory the emulator keeps its sandboxes' directories under. */
+  readonly workspaceRoot: string;
   /** Directories of sandboxes that still exist on disk (a deleted sandbox removes its own). */
   sandboxDirectories(): Promise<string[]>;
   /** `GET /v1/sandboxes/{id}`'s status, as the host's plugin sees it. */
@@ -43,13 +46,15 @@ async function control(
  * `isolation`: `"bwrap"` confines every command; `"none"` runs the sandboxes' processes as
  * plain children, which, as in a CreateOS sandbox (a VM), outlive the command that started
  * them and reach loopback (under bubblewrap each command is its own process and network
- * namespace, so a background server such as the host's callback bridge dies with it).
+ * namespace, so a background server such as the host's callback bridge dies with it);
+ * `"namespace"` runs them as `"none"` does, each in a mount namespace where the sandbox's paths
+ * are exact (`/paperclip-workspace`), as a runner that reads paths from the server needs.
  */
 export async function startEmulator(
   node: string,
   logDir: string,
   binPath: string = emulatorBinPath(),
-  isolation: "bwrap" | "none" = "bwrap",
+  isolation: EmulatorIsolation = "bwrap",
 ): Promise<EmulatorProcess> {
   const workspaceRoot = await mkdtemp(path.join(WORKSPACE_PARENT, "paperclip-host-e2e-"));
   const process = startGroup(
@@ -77,6 +82,7 @@ export async function startEmulator(
   return {
     ...ready,
     process,
+    workspaceRoot,
     async sandboxDirectories() {
       const found: string[] = [];
       for (const emulatorDir of await readdir(workspaceRoot)) {

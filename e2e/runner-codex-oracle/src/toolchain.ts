@@ -15,6 +15,8 @@ export const OUR_RUNNER_BIN = path.join(REPO_ROOT, "packages/paperclip-runner/bi
 export interface CodexToolchain extends ServerToolchain {
   /** The real Codex CLI binary (`@openai/codex@0.156.1`, linux-x64). */
   readonly codex: string;
+  /** The Codex CLI the server stages in a remote sandbox: the version it pins there (0.153.4). */
+  readonly remoteCodex: string;
   /** A launcher for upstream's Rust paperclip-runnerd through Debian 13's loader. */
   readonly upstreamRunner: string;
 }
@@ -25,6 +27,7 @@ export async function resolveCodexToolchain(): Promise<CodexToolchain> {
   return {
     ...serverToolchain(who),
     codex: toolchainCache(who, "codex"),
+    remoteCodex: toolchainCache(who, "remote-codex"),
     upstreamRunner: toolchainCache(who, "upstream-runnerd"),
   };
 }

@@ -659,7 +659,7 @@ try {
     title: "The CreateOS emulator cannot use bubblewrap",
     message: "The CreateOS emulator cannot confine processes with bubblewrap.",
     meaning:
-      '`isolation: "bwrap"` was requested, but running a trivial command under `bwrap` failed, so sandboxed processes could not be started. The probe\'s exit status and stderr are in `details`.',
+      '`isolation: "bwrap"` or `"namespace"` was requested (both start every process through `bwrap`), but running a trivial command under `bwrap` failed, so the sandboxes\' processes could not be started. The probe\'s exit status and stderr are in `details`.',
     when: "`bwrap` is not installed, is not on PATH, or the kernel forbids the namespaces it needs (unprivileged user namespaces disabled, a container without CAP_SYS_ADMIN).",
     solutions: [
       "Install bubblewrap (`apt-get install bubblewrap`) and check `bwrap --ro-bind / / true` works for this user.",

@@ -29,6 +29,7 @@ export { startCreateosEmulator } from "./start-emulator.js";
 export type {
   CreateosEmulator,
   CreateosEmulatorOptions,
+  EmulatorIsolation,
   EmulatorRoute,
   ProcessSnapshot,
   RequestRecord,

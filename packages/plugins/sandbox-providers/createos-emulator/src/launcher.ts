@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readdir, readlink } from "node:fs/promises";
 import { buildLocalProcessSandboxSpawnTarget } from "@paperclipai/adapter-utils/local-process-sandbox";
+import { namespaceMountArgs, type RootEntry } from "./namespace-mounts.js";
 import { rewriteSandboxPaths } from "./path-rewrite.js";
 import { mapSandboxPath, type SandboxDirs, TMP_PATH, WORKSPACE_PATH } from "./sandbox-paths.js";
+import type { EmulatorIsolation } from "./types.js";
 
 /** A command as the API receives it, in sandbox paths. */
 export interface LaunchRequest {
@@ -19,7 +22,7 @@ export interface Launched {
 }
 
 export interface Launcher {
-  readonly isolation: "none" | "bwrap";
+  readonly isolation: EmulatorIsolation;
   /**
    * Spawns the command in its own process group (`detached`), stdin/stdout/stderr piped.
    * Undefined when `cwd` is not a directory of the sandbox under bubblewrap.
@@ -51,13 +54,51 @@ const SYSTEM_LINK_DIRS = ["/etc/alternatives"]
   .filter((path) => existsSync(path))
   .map((path) => ({ path, access: "ro" as const }));
 
+async function hostRootEntries(): Promise<RootEntry[]> {
+  const entries = await readdir("/", { withFileTypes: true });
+  return Promise.all(
+    entries.map(
+      async (entry): Promise<RootEntry> =>
+        entry.isSymbolicLink()
+          ? { name: entry.name, kind: "symlink", target: await readlink(`/${entry.name}`) }
+          : { name: entry.name, kind: "mountable" },
+    ),
+  );
+}
+
+/** Isolation `"namespace"`: see `namespaceMountArgs`; the sandbox's paths need no rewriting. */
+function namespaceLauncher(bwrapPath: string): Launcher {
+  return {
+    isolation: "namespace",
+    async spawn(request, dirs) {
+      // HOME is the sandbox's /tmp, outside the workspace as a VM's home is: what tools keep
+      // there (Codex links its own binary into ~/.codex/tmp) is not synced out with the workspace.
+      const env: Record<string, string> = {
+        ...baseEnv(WORKSPACE_PATH, TMP_PATH),
+        HOME: TMP_PATH,
+        ...request.env,
+      };
+      const mounts = namespaceMountArgs(await hostRootEntries(), dirs, request.cwd);
+      const child = spawn(bwrapPath, [...mounts, "--", request.cmd, ...request.args], {
+        detached: true,
+        env,
+        stdio: "pipe",
+      });
+      return { child, cleanup: noCleanup };
+    },
+  };
+}
+
 /**
  * `"none"`: plain children with the sandbox path prefixes rewritten to host directories.
  * `"bwrap"`: this repo's bubblewrap sandbox (`@paperclipai/adapter-utils`), workspace
  * filesystem scope over the sandbox directory, `/paperclip-workspace` and `/tmp` bound to
  * the sandbox's directories, no network.
+ * `"namespace"`: plain children as with `"none"`, each in a mount namespace where
+ * `/paperclip-workspace` and `/tmp` are the sandbox's directories (exact paths).
  */
-export function createLauncher(isolation: "none" | "bwrap", bwrapPath: string): Launcher {
+export function createLauncher(isolation: EmulatorIsolation, bwrapPath: string): Launcher {
+  if (isolation === "namespace") return namespaceLauncher(bwrapPath);
   if (isolation === "none") {
     return {
       isolation,

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { CreateosError } from "@paperclipai/errors";
 import type { FaultPlan } from "./fault-types.js";
 import { DEFAULT_SHAPES } from "./shape-catalog.js";
-import type { CreateosEmulatorOptions } from "./types.js";
+import type { CreateosEmulatorOptions, EmulatorIsolation } from "./types.js";
 
 /** Options with every default applied; the shape the emulator runs on. */
 export interface ResolvedEmulatorOptions {
@@ -15,7 +15,7 @@ export interface ResolvedEmulatorOptions {
   readonly rateLimit: { readonly perMinute: number; readonly burst: number } | null;
   readonly transitionMs: number;
   readonly workspaceRoot: string | undefined;
-  readonly isolation: "none" | "bwrap";
+  readonly isolation: EmulatorIsolation;
   readonly bwrapPath: string;
   readonly faults: FaultPlan | undefined;
   readonly execOutputBytes: number;
@@ -65,8 +65,8 @@ export function resolveEmulatorOptions(options: CreateosEmulatorOptions = {}): R
     throw invalid("apiKey", "apiKey must be 1-512 printable ASCII characters without spaces.");
   }
   const isolation = options.isolation ?? "none";
-  if (isolation !== "none" && isolation !== "bwrap") {
-    throw invalid("isolation", 'isolation must be "none" or "bwrap".');
+  if (isolation !== "none" && isolation !== "bwrap" && isolation !== "namespace") {
+    throw invalid("isolation", 'isolation must be "none", "bwrap" or "namespace".');
   }
   let rateLimit: ResolvedEmulatorOptions["rateLimit"] = null;
   if (options.rateLimitPerMinute !== null) {

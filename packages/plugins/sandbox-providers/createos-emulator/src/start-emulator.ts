@@ -67,7 +67,7 @@ export async function startCreateosEmulator(
   options: CreateosEmulatorOptions = {},
 ): Promise<CreateosEmulator> {
   const resolved = resolveEmulatorOptions(options);
-  if (resolved.isolation === "bwrap") probeBwrap(resolved.bwrapPath);
+  if (resolved.isolation !== "none") probeBwrap(resolved.bwrapPath);
   const apiKey = resolved.apiKey ?? `ceos_emulator_${randomBytes(18).toString("base64url")}`;
   const root = await createRoot(resolved.workspaceRoot);
   const state = new EmulatorState(

@@ -38,6 +38,9 @@ export type EmulatorRoute =
   | "process.kill"
   | "unknown";
 
+/** How the emulator's processes see a sandbox's paths (see `CreateosEmulatorOptions.isolation`). */
+export type EmulatorIsolation = "none" | "bwrap" | "namespace";
+
 export interface CreateosEmulatorOptions {
   /** Loopback address to listen on (default `127.0.0.1`); non-loopback hosts are refused. */
   readonly host?: string;
@@ -77,9 +80,15 @@ export interface CreateosEmulatorOptions {
    *   directories read-only, the sandbox's directories writable at `/paperclip-workspace`
    *   and `/tmp`, so paths are exact. Sandbox directories then live under `/var/tmp` by
    *   default (a `workspaceRoot` under `/tmp` is refused: it would be hidden by `/tmp`).
+   * - `"namespace"`: plain child processes as with `"none"` (the host's processes, network and
+   *   uid: a background process outlives its command and reaches loopback, as in a CreateOS
+   *   VM), each in a bubblewrap mount namespace where `/paperclip-workspace` and `/tmp` are the
+   *   sandbox's directories and everything else is the host's, so paths are exact and nothing
+   *   is rewritten; `HOME` is `/tmp`, outside the workspace as a VM's home is. Needs a bubblewrap that can make a mount namespace (root, or unprivileged
+   *   user namespaces).
    */
-  readonly isolation?: "none" | "bwrap";
-  /** The bubblewrap executable for `isolation: "bwrap"` (default `bwrap` on PATH). */
+  readonly isolation?: EmulatorIsolation;
+  /** The bubblewrap executable for `isolation: "bwrap"` or `"namespace"` (default `bwrap` on PATH). */
   readonly bwrapPath?: string;
   /** Faults armed from the start. */
   readonly faults?: FaultPlan;

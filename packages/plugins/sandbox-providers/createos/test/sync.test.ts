@@ -235,6 +235,35 @@ describe("sync out", () => {
     await expect(stat(target)).rejects.toThrow();
   });
 
+  it("leaves an excluded entry out before judging it: the host's runtime tree with absolute links syncs back", async () => {
+    // What the host asks of every workspace restore: `.paperclip-runtime` excluded, where a
+    // runner's Codex links its own binary by absolute path (`codex-home/tmp/arg0/apply_patch`).
+    const ws = workspaceDir();
+    await mkdir(join(ws, "restored/.paperclip-runtime/codex-home/tmp/arg0"), { recursive: true });
+    await writeFile(join(ws, "restored/result.txt"), "kept\n");
+    await symlink(
+      "/usr/local/bin/codex",
+      join(ws, "restored/.paperclip-runtime/codex-home/tmp/arg0/apply_patch"),
+    );
+    const target = join(host, "restored-target");
+    const mapping = {
+      sourcePath: "/paperclip-workspace/restored",
+      targetPath: target,
+      kind: "directory" as const,
+    };
+    const result = await t.sync.out({
+      ...t.lease(lease),
+      operations: [{ operationId: "out-excluded", files: [{ ...mapping, exclude: [".paperclip-runtime"] }] }],
+    });
+    expect(result.operations[0]).toMatchObject({ filesTransferred: 1 });
+    expect(await readdir(target)).toEqual(["result.txt"]);
+    // Not excluded, the same link is refused.
+    const error = await caught(
+      t.sync.out({ ...t.lease(lease), operations: [{ operationId: "out-included", files: [mapping] }] }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_SYNC_ARCHIVE_ENTRY");
+  });
+
   it("never lets a set-user-ID or set-group-ID bit of the sandbox's files reach the host", async () => {
     const ws = workspaceDir();
     await mkdir(join(ws, "modes/shared"), { recursive: true });

@@ -30,7 +30,7 @@ Options:
   --rate-burst N        token-bucket burst (default 100)
   --transition-ms N     delay of each asynchronous state change (default 50)
   --workspace-root DIR  where sandbox directories are created (default: OS temp dir)
-  --isolation MODE      none (default) or bwrap
+  --isolation MODE      none (default), bwrap or namespace
   --faults FILE         JSON fault plan ({"faults":[...]}) armed at start
   --json                print {"url","apiKey"} as one JSON line
 
@@ -110,8 +110,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (flags["workspace-root"] !== undefined) options.workspaceRoot = flags["workspace-root"];
   const isolation = flags.isolation;
   if (isolation !== undefined) {
-    if (isolation !== "none" && isolation !== "bwrap")
-      throw invalid("--isolation", '--isolation is "none" or "bwrap".');
+    if (isolation !== "none" && isolation !== "bwrap" && isolation !== "namespace")
+      throw invalid("--isolation", '--isolation is "none", "bwrap" or "namespace".');
     options.isolation = isolation;
   }
   const json = flags.json === true;

@@ -170,8 +170,10 @@ async function extractInto(
     await extractArchive(Readable.from(plainTar(exactBytes(body, archiveBytes))), staging, (entry, halt) => {
       if (refusal !== undefined) return false;
       try {
-        const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
+        // An excluded entry is never written, so its shape does not matter: the host excludes
+        // `.paperclip-runtime` from every restore, where a runner's tools link by absolute path.
         if (excluded(entry.path)) return false;
+        const path = checkArchiveEntry({ path: entry.path, type: entry.type, linkpath: entry.linkpath });
         if (entry.type === "SymbolicLink") links.add(path);
         if (entry.mode !== undefined) entry.mode = hostEntryMode(entry.mode);
         extractedBytes += entryFootprint(entry.type, entry.size, room.blockBytes);
