@@ -8,45 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error the stub is a plain ES module shared with the Node 24 driver
 import { startModelStub } from "../driver/model-stub.mjs";
 import { writeCodexWrapper } from "../src/codex-wrapper.js";
-import { killAll, processesUnder } from "../src/processes-under.js";
+import { processesUnder } from "../src/processes-under.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
-
-interface ModelStub {
-  readonly baseUrl: string;
-  readonly requests: { input?: unknown }[];
-  close(): Promise<void>;
-}
-
-/** A run as `GET /api/issues/:id/runs` lists it. */
-interface IssueRun {
-  readonly runId: string;
-  readonly status: string;
-  readonly runtimeMode: string | null;
-  readonly adapterType: string;
-}
-
-interface HeartbeatRun {
-  readonly status: string;
-  readonly resultJson: Record<string, unknown> | null;
-}
+import {
+  finishArguments,
+  finishedRun,
+  type HeartbeatRun,
+  leftoversUnder,
+  type ModelStub,
+} from "../src/whole-server-run.js";
 
 const ANSWER = "hello from the stub";
-
-/** The model's `paperclip_finish` call: the task done, its one criterion satisfied. */
-const FINISH = {
-  reportedWorkDisposition: "done",
-  summary: ANSWER,
-  completionClaim: {
-    contractRevision: "1",
-    objectiveSatisfied: true,
-    criteria: [{ criterionId: "objective", status: "satisfied", evidenceRefs: [] }],
-    remainingWork: [],
-  },
-  evidence: [],
-  verification: [],
-  attentionRequests: [],
-  artifacts: [],
-};
 
 let tools: CodexToolchain;
 let workDir: string;
@@ -60,7 +32,7 @@ beforeAll(async () => {
   const logDir = path.join(workDir, "logs");
   await mkdir(logDir);
   stub = (await startModelStub([
-    { tool: "paperclip_finish", arguments: FINISH },
+    { tool: "paperclip_finish", arguments: finishArguments(ANSWER) },
     { text: ANSWER },
   ])) as ModelStub;
   const binDir = await writeCodexWrapper(path.join(workDir, "bin"), tools.codex, stub.baseUrl);
@@ -79,15 +51,7 @@ afterAll(async () => {
     await server?.stop();
     // The server starts the runner in a process group of its own, and the embedded Postgres's
     // backends end shortly after their postmaster: whatever is still there then is a leftover.
-    leftovers = await waitFor(
-      "every process of the run exits",
-      async () => {
-        const live = await processesUnder(workDir);
-        return live.length === 0 ? live : undefined;
-      },
-      { timeoutMs: 15_000 },
-    ).catch(() => processesUnder(workDir));
-    killAll(leftovers);
+    leftovers = await leftoversUnder(workDir);
     await stub?.close();
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -112,14 +76,7 @@ describe("the whole Paperclip server on the native runtime with our runner", () 
       assigneeAgentId: agent.id,
       status: "todo",
     });
-    const finished = await waitFor(
-      "the run finishes",
-      async () => {
-        const runs = await api.get<IssueRun[]>(`/issues/${issue.id}/runs`);
-        return runs.find((candidate) => !["queued", "running"].includes(candidate.status));
-      },
-      { timeoutMs: 90_000, process: server!.process },
-    );
+    const finished = await finishedRun(api, issue.id, server!, 90_000);
     const log = await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`);
     const context = log.content.slice(-4_000);
     expect(finished, context).toMatchObject({

@@ -1,10 +1,15 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, stat } from "node:fs/promises";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { refusedPortForTest, startOnFreePorts, tempDirForTest } from "@paperclipai/test-support";
+import {
+  refusedPortForTest,
+  startOnFreePorts,
+  tempDirForTest,
+  writeSelfSignedCertificate,
+} from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { BIN, runBin } from "./helpers/run-bin.js";
@@ -108,31 +113,7 @@ describe("durable mode of the paperclip-runnerd bin", { timeout: 30_000 }, () =>
 
   it("closes a wss:// connection whose server cannot prove the ticket (ERR_RUNNER_DURABLE_SERVER_PROOF), trusting only --ca-bundle-path", async () => {
     const dir = tempDirForTest();
-    const key = join(dir, "key.pem");
-    const cert = join(dir, "cert.pem");
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-keyout",
-        key,
-        "-out",
-        cert,
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      ],
-      { stdio: "ignore" },
-    );
+    const { key, cert } = writeSelfSignedCertificate(dir);
     const https = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) });
     const wss = new WebSocketServer({ server: https });
     const hellos: unknown[] = [];

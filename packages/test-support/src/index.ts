@@ -18,4 +18,5 @@ export {
   readProcTable,
 } from "./proc.js";
 export { refusedPortForTest } from "./refused-port-for-test.js";
+export { type CertificateFiles, writeSelfSignedCertificate } from "./self-signed-certificate.js";
 export { removeAfterTest, type TempDirOptions, tempDirForFile, tempDirForTest } from "./temp-dir.js";

@@ -1,0 +1,80 @@
+import type { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
+import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
+import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
+import { killAll, processesUnder } from "./processes-under.js";
+
+// What the whole-server tests share: a run as the server's API shows it, the model's finish call,
+// and the leftover check of the teardown.
+
+/** The loopback model stub (`driver/model-stub.mjs`). */
+export interface ModelStub {
+  readonly baseUrl: string;
+  readonly requests: { input?: unknown }[];
+  close(): Promise<void>;
+}
+
+/** A run as `GET /api/issues/:id/runs` lists it. */
+export interface IssueRun {
+  readonly runId: string;
+  readonly status: string;
+  readonly runtimeMode: string | null;
+  readonly adapterType: string;
+}
+
+/** A run as `GET /api/heartbeat-runs/:id` shows it. */
+export interface HeartbeatRun {
+  readonly status: string;
+  readonly resultJson: Record<string, unknown> | null;
+}
+
+/** The model's `paperclip_finish` arguments: the task done with `summary`, its one criterion satisfied. */
+export function finishArguments(summary: string): Record<string, unknown> {
+  return {
+    reportedWorkDisposition: "done",
+    summary,
+    completionClaim: {
+      contractRevision: "1",
+      objectiveSatisfied: true,
+      criteria: [{ criterionId: "objective", status: "satisfied", evidenceRefs: [] }],
+      remainingWork: [],
+    },
+    evidence: [],
+    verification: [],
+    attentionRequests: [],
+    artifacts: [],
+  };
+}
+
+/** The issue's run once it has left `queued` and `running`. */
+export function finishedRun(
+  api: HostApi,
+  issueId: string,
+  server: PaperclipServer,
+  timeoutMs: number,
+): Promise<IssueRun> {
+  return waitFor(
+    "the run finishes",
+    async () => {
+      const runs = await api.get<IssueRun[]>(`/issues/${issueId}/runs`);
+      return runs.find((candidate) => !["queued", "running"].includes(candidate.status));
+    },
+    { timeoutMs, process: server.process },
+  );
+}
+
+/**
+ * After the server stopped: the processes under `workDir` still there once the embedded
+ * Postgres's backends had time to end after their postmaster, each killed.
+ */
+export async function leftoversUnder(workDir: string): Promise<{ pid: number; command: string }[]> {
+  const leftovers = await waitFor(
+    "every process of the run exits",
+    async () => {
+      const live = await processesUnder(workDir);
+      return live.length === 0 ? live : undefined;
+    },
+    { timeoutMs: 15_000 },
+  ).catch(() => processesUnder(workDir));
+  killAll(leftovers);
+  return leftovers;
+}
