@@ -42,6 +42,28 @@ describe("the bwrap the spawn helper starts (real bwrap)", () => {
     expect(result.stdout).toBe("confined\n");
   });
 
+  it("is not looked up in the workspace on the host's own PATH: npm run or npx there puts its bin first", async () => {
+    const { ws, marker } = await plantedBwrap();
+    const saved = process.env.PATH;
+    let result: Awaited<ReturnType<typeof runChildProcess>>;
+    try {
+      process.env.PATH = `${ws}/node_modules/.bin:${saved ?? ""}`;
+      result = await runChildProcess("bwrap-lookup", "/bin/sh", ["-c", "echo confined"], {
+        cwd: ws,
+        env: {},
+        timeoutSec: 20,
+        graceSec: 1,
+        onLog: async () => {},
+        localProcessSandbox: { workspaceDir: ws, filesystemScope: "workspace", networkScope: "deny" },
+      });
+    } finally {
+      process.env.PATH = saved;
+    }
+    await expect(readFile(marker, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe("confined\n");
+  });
+
   it("a builder given the spawn env returns the host's bwrap, not the one its PATH names first", async () => {
     const { ws, marker } = await plantedBwrap();
     const env = { PATH: `${ws}/node_modules/.bin:/usr/bin:/bin` };

@@ -73,10 +73,11 @@ function resolveCommands(
   requestedBwrap: string,
   cwd: string,
   env: Record<string, string | undefined>,
+  workspace: string | null,
 ): { resolved: string; bwrap: string } {
   const resolved = resolveCommandPath(command, cwd, env);
-  // Never on the run's PATH: bwrap runs on the host, and that PATH may name the workspace.
-  const bwrap = resolveBwrapPath(requestedBwrap, cwd);
+  // Never on the run's PATH, nor in its workspace: bwrap runs on the host.
+  const bwrap = resolveBwrapPath(requestedBwrap, cwd, process.env, workspace);
   if (!resolved) {
     throw new SandboxError("ERR_SANDBOX_COMMAND_NOT_FOUND", `Command not found in PATH: "${command}"`, {
       details: { command },
@@ -142,7 +143,14 @@ export async function planSpawn(
       courierToken: null,
     };
   }
-  const { resolved, bwrap } = resolveCommands(command, sandbox.command?.trim() || "bwrap", opts.cwd, env);
+  const { resolved, bwrap } = resolveCommands(
+    command,
+    sandbox.command?.trim() || "bwrap",
+    opts.cwd,
+    env,
+    // Checked by the builder, after: an invalid one must still get the builder's own error.
+    typeof sandbox.workspaceDir === "string" ? sandbox.workspaceDir : null,
+  );
   return planSandboxSpawn(resolved, args, opts, sandbox, env, bwrap);
 }
 

@@ -1,15 +1,26 @@
 import type { ChildProcess } from "node:child_process";
-import { createReadStream, createWriteStream, fstatSync } from "node:fs";
+import { createReadStream, createWriteStream, fstatSync, readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { isatty } from "node:tty";
+import { copyToStdioSocket, feedFromStdinSocket } from "./relay-stdio-sockets.js";
 import { type StdioKind, type StdioRoute, stdioRoute } from "./stdio-route.js";
+import { connectedUnixStreamInodes } from "./unix-stream-sockets.js";
+
+/** Whether the socket `inode` is a connected Unix stream socket of this network namespace. */
+function isConnectedUnixStream(inode: number): boolean {
+  try {
+    return connectedUnixStreamInodes(readFileSync("/proc/net/unix", "utf8")).has(inode);
+  } catch {
+    return false;
+  }
+}
 
 function stdioKind(fd: number): StdioKind {
   try {
     if (isatty(fd)) return "terminal";
     const stat = fstatSync(fd);
     if (stat.isFIFO()) return "pipe";
-    if (stat.isSocket()) return "socket";
+    if (stat.isSocket()) return isConnectedUnixStream(stat.ino) ? "socket" : "reconnectable-socket";
     if (stat.isFile()) return "file";
     if (stat.isDirectory()) return "directory";
     return "device";
@@ -31,15 +42,19 @@ export function inheritedStdioRoutes(): StdioRoute[] {
 export function relayStdio(child: ChildProcess, routes: readonly StdioRoute[]): Promise<void> {
   if (routes[0] === "relay" && child.stdin) {
     const input = child.stdin;
-    const source = createReadStream("", { fd: 0, autoClose: false });
-    source.on("error", () => input.end());
-    input.on("error", () => source.destroy());
-    source.pipe(input);
-    child.once("close", () => source.destroy());
+    if (fstatSync(0).isSocket()) feedFromStdinSocket(child, input);
+    else {
+      const source = createReadStream("", { fd: 0, autoClose: false });
+      source.on("error", () => input.end());
+      input.on("error", () => source.destroy());
+      source.pipe(input);
+      child.once("close", () => source.destroy());
+    }
   }
   const written = ([1, 2] as const).map((fd) => {
     const output = child.stdio[fd] as Readable | null;
     if (routes[fd] !== "relay" || !output) return Promise.resolve();
+    if (fstatSync(fd).isSocket()) return copyToStdioSocket(output, fd);
     const sink = createWriteStream("", { fd, autoClose: false });
     output.pipe(sink);
     // Closed once drained, without an end (close-drained-output.ts): the relay ends too.

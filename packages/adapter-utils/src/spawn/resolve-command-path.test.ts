@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
@@ -41,5 +41,28 @@ describe("resolveBwrapPath", () => {
     expect(resolveBwrapPath("bwrap", root, { PATH: relative })).toBeNull();
     expect(resolveBwrapPath("./ws/bin/bwrap", root, { PATH: "" })).toBe(path.join(root, "ws/bin/bwrap"));
     expect(resolveBwrapPath("sh", root, {})).toBe(resolveCommandPath("sh", "/", { PATH: DEFAULT_PATH }));
+  });
+
+  it("skips the workspace's own directories on the host's PATH, by real path, except a workspace of /", async () => {
+    const root = tempDirForTest("pc-resolve-bwrap-ws-");
+    for (const dir of ["host", "ws/node_modules/.bin"]) {
+      await mkdir(path.join(root, dir), { recursive: true });
+      await writeFile(path.join(root, dir, "bwrap"), "#!/bin/sh\n");
+      await chmod(path.join(root, dir, "bwrap"), 0o755);
+    }
+    await symlink(path.join(root, "ws"), path.join(root, "ws-link"));
+    const hostPath = `${path.join(root, "ws/node_modules/.bin")}:${path.join(root, "host")}`;
+    const ws = path.join(root, "ws");
+    expect(resolveBwrapPath("bwrap", root, { PATH: hostPath })).toBe(
+      path.join(root, "ws/node_modules/.bin/bwrap"),
+    );
+    expect(resolveBwrapPath("bwrap", root, { PATH: hostPath }, ws)).toBe(path.join(root, "host/bwrap"));
+    expect(resolveBwrapPath("bwrap", root, { PATH: hostPath }, path.join(root, "ws-link"))).toBe(
+      path.join(root, "host/bwrap"),
+    );
+    expect(resolveBwrapPath("bwrap", root, { PATH: path.join(root, "ws/node_modules/.bin") }, ws)).toBeNull();
+    expect(resolveBwrapPath("bwrap", root, { PATH: hostPath }, "/")).toBe(
+      path.join(root, "ws/node_modules/.bin/bwrap"),
+    );
   });
 });

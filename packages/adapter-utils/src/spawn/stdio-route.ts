@@ -1,5 +1,18 @@
 /** What one of this process's stdio descriptors is, as `fstat` and `isatty` tell. */
-export type StdioKind = "terminal" | "pipe" | "socket" | "file" | "directory" | "device" | "closed";
+/**
+ * `socket` is a connected Unix stream or seqpacket socket (`unix-stream-sockets.ts`);
+ * `reconnectable-socket` any other: an IP, datagram, listening or unconnected socket, or one
+ * the caller's network namespace does not list.
+ */
+export type StdioKind =
+  | "terminal"
+  | "pipe"
+  | "socket"
+  | "reconnectable-socket"
+  | "file"
+  | "directory"
+  | "device"
+  | "closed";
 
 /** `inherit`: the program gets the descriptor itself; `relay`: a pipe this process feeds or drains. */
 export type StdioRoute = "inherit" | "relay";
@@ -11,9 +24,14 @@ export type StdioRoute = "inherit" | "relay";
  * to the host's file, not to the descriptor: `< notes.txt` would hand it a host file to
  * rewrite, `>> app.log` one to read, wherever it lies. So a file, a directory or a
  * device that is no terminal reaches the program only through a pipe; a terminal
- * (the CLI's purpose: an interactive program), a pipe and a socket, which reopen as
- * the same object or not at all, are passed on.
+ * (the CLI's purpose: an interactive program), a pipe and a connected Unix stream socket,
+ * which reopen as the same object or not at all, are passed on. A socket that can be
+ * connected again goes through a pipe too: a TCP socket of the caller's (`> /dev/tcp/…`,
+ * inetd, `socat EXEC:`), disconnected with `connect(AF_UNSPEC)`, connected anywhere the
+ * host's network reaches, from a sandbox whose network was denied.
  */
 export function stdioRoute(kind: StdioKind): StdioRoute {
-  return kind === "file" || kind === "directory" || kind === "device" ? "relay" : "inherit";
+  return kind === "file" || kind === "directory" || kind === "device" || kind === "reconnectable-socket"
+    ? "relay"
+    : "inherit";
 }

@@ -4,7 +4,7 @@ import { SandboxError } from "@paperclipai/errors";
 /**
  * The steps of `removeTreeNoFollow`'s walk that concern rounds and concurrency, not one
  * entry: moving a directory up to the top for a later round, settling sibling removals
- * (all, or at most N at a time) before a descriptor closes, and the error when the walk
+ * (at most N at a time) before a descriptor closes, and the error when the walk
  * ends with entries left.
  */
 
@@ -22,19 +22,6 @@ export interface Walk {
   open: number;
   moved: number;
   deferred: number;
-}
-
-/**
- * Waits for every task to settle, then throws the first failure. A sibling removal
- * still running works through its parent's descriptor (`/proc/self/fd/<n>/…`): were
- * the parent closed at the first failure, `<n>` could be reused by an unrelated open
- * and a removal would act inside that directory. A retry pass must not start beside
- * the first one either.
- */
-export async function settleAll(tasks: readonly Promise<void>[]): Promise<void> {
-  const outcomes = await Promise.allSettled(tasks);
-  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-  if (failed) throw failed.reason;
 }
 
 /**
@@ -61,9 +48,13 @@ export async function movedToTop(entry: string, walk: Walk): Promise<boolean> {
 }
 
 /**
- * Runs `task` on every item, at most `limit` at a time (the top level's entries cannot
- * be moved up). A failure stops no other task: all settle (the top directory's
- * descriptor is closed next), then the first failure is thrown.
+ * Runs `task` on every item, at most `limit` at a time: a directory's entries (one pending
+ * removal each would hold the host's heap for every entry a program left), and the top
+ * level's, which cannot be moved up. A failure stops no other task: all settle, then the
+ * first failure is thrown. A sibling removal still running works through its parent's
+ * descriptor (`/proc/self/fd/<n>/…`): were the parent closed at the first failure, `<n>`
+ * could be reused by an unrelated open and a removal would act inside that directory. A
+ * retry pass must not start beside the first one either.
  */
 export async function eachAtMost<T>(
   limit: number,

@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import { chmod } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
+import path from "node:path";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildStaticFixture, hostSink } from "./attack-support.js";
+import { cleanupAll, onCleanup, packageDir, rawLoopbackServer } from "./sandbox-support.js";
+
+afterEach(cleanupAll);
+
+const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
+
+const SCOPES: Record<string, string[]> = {
+  workspaceDeny: [],
+  workspaceAllowlist: ["--allow", "127.0.0.1:9"],
+  networkOnlyDeny: ["--host-fs"],
+  networkOnlyAllowlist: ["--host-fs", "--allow", "127.0.0.1:9"],
+};
+
+/**
+ * A TCP connection to a loopback server that greets it with one line and keeps what comes
+ * back, reading only after `readAfterMs` (the socket's buffers fill first).
+ */
+async function greetingConnection(readAfterMs = 0): Promise<{ socket: Socket; received: () => string }> {
+  let received = "";
+  const port = await rawLoopbackServer((peer) => {
+    peer.write("greeting\n");
+    peer.pause();
+    const timer = setTimeout(() => {
+      peer.on("data", (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      peer.resume();
+    }, readAfterMs);
+    peer.on("close", () => clearTimeout(timer));
+  });
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  onCleanup(async () => socket.destroy());
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  return { socket, received: () => received };
+}
+
+/** Runs the CLI with `socket` as its stdin and stdout (`socat EXEC:`, inetd, `> /dev/tcp/…`). */
+function cliOnSocket(
+  args: readonly string[],
+  socket: Socket,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: [socket, socket, "pipe"] });
+    onCleanup(async () => child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+}
+
+describe("the caller's stdio, when the CLI is given a TCP socket", () => {
+  it("lets no program connect it elsewhere, and still carries its input and output, in every scope", async () => {
+    const ws = tempDirForTest("pc-stdio-socket-", { base: "/var/tmp" });
+    await chmod(ws, 0o755);
+    const attack = await buildStaticFixture("reconnect-stdio", ws);
+    const canary = await hostSink();
+    for (const [name, flags] of Object.entries(SCOPES)) {
+      const caller = await greetingConnection();
+      const program = `head -n 1; ${attack} 1 ${canary.port}; ${attack} 0 ${canary.port}`;
+      const result = await cliOnSocket(
+        [...flags, "--workspace", ws, "--", "sh", "-c", program],
+        caller.socket,
+      );
+      expect(result.code, `${name}: ${result.stderr}`).toBe(1);
+      expect(result.stderr, name).not.toContain("connect=ok");
+      expect(caller.received(), name).toBe("greeting\n");
+    }
+    expect(canary.hits()).toEqual({ connections: 0, bytes: "" });
+  }, 120_000);
+
+  it("carries every byte of a large output to a socket the caller made non-blocking", async () => {
+    const ws = tempDirForTest("pc-stdio-socket-", { base: "/var/tmp" });
+    // A Node parent's socket is non-blocking, where a write that finds it full gets EAGAIN.
+    const caller = await greetingConnection(500);
+    const bytes = 8 * 1024 * 1024;
+    const result = await cliOnSocket(
+      ["--workspace", ws, "--", "head", "-c", String(bytes), "/dev/zero"],
+      caller.socket,
+    );
+    expect(result).toEqual({ code: 0, stderr: "" });
+    await expect.poll(() => caller.received().length, { timeout: 10_000 }).toBe(bytes);
+  }, 60_000);
+});
