@@ -43,6 +43,8 @@ beforeAll(async () => {
   const logDir = path.join(workDir, "logs");
   await mkdir(logDir);
   stub = (await startModelStub([
+    // The agent's work: a file written in the sandbox's workspace, which the restore brings home.
+    { tool: "exec_command", arguments: { cmd: `printf '%s\\n' ${JSON.stringify(ANSWER)} > result.txt` } },
     { tool: "paperclip_finish", arguments: finishArguments(ANSWER) },
     { text: ANSWER },
   ])) as ModelStub;
@@ -81,7 +83,7 @@ afterAll(async () => {
 });
 
 describe("the whole Paperclip server running Codex in a CreateOS sandbox through our runner", () => {
-  it("stages our runner as one file in the sandbox, which dials back over TLS and runs the turn", async () => {
+  it("stages our runner as one file in the sandbox, which dials back over TLS and runs the turn; its work comes home", async () => {
     const api = new HostApi(server!.baseUrl);
     const company = await api.post<{ id: string }>("/companies", { name: "Remote native runtime" });
     const environment = await createCreateosEnvironment(api, company.id, emulator!, "createos-native");
@@ -115,7 +117,9 @@ describe("the whole Paperclip server running Codex in a CreateOS sandbox through
       summary: ANSWER,
       nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },
     });
-    expect(stub!.requests).toHaveLength(2);
+    expect(stub!.requests).toHaveLength(3);
+    // What the agent wrote in the sandbox is in the project's workspace on the host.
+    expect(await readFile(path.join(projectDir, "result.txt"), "utf8")).toBe(`${ANSWER}\n`);
     // The runner the server staged in the sandbox, and ran there, is our bundle, byte for byte.
     const [sandboxDir] = await emulator!.sandboxDirectories();
     const staged = path.join(
