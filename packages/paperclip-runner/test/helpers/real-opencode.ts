@@ -47,8 +47,10 @@ export async function writeOpencodeOnStub(
   const lines = [
     "#!/bin/sh",
     `export OPENCODE_CONFIG_CONTENT=${shellQuoted(JSON.stringify(config))}`,
-    // Its models.dev catalogue: the stub's model is declared above, nothing to fetch.
+    // Else it fetches its model catalogue from https://models.opencode.ai at start and hourly;
+    // the stub's model is declared above.
     "export OPENCODE_DISABLE_MODELS_FETCH=true",
+    // Language servers it would fetch for the files an agent touches.
     "export OPENCODE_DISABLE_LSP_DOWNLOAD=true",
     // OpenCode installs @opencode-ai/plugin into every config dir in the background (npm's
     // client inside it): offline, against a loopback port nobody serves, that fails at once.
