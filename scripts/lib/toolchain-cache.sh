@@ -12,6 +12,8 @@ PAPERCLIP_REMOTE_CODEX_VERSION="0.153.4"
 # Upstream's Rust runner needs glibc 2.38; Debian 13's C library runs it on older systems.
 PAPERCLIP_RUNNERD_LIBC_SUITE="trixie"
 PAPERCLIP_VERDACCIO_VERSION="6.10.4"
+# The OpenCode the server pins (REMOTE_PROVIDER_PACK_PINS.opencode in native-session-executor.js).
+PAPERCLIP_OPENCODE_VERSION="1.18.29"
 PAPERCLIP_NODE_MATRIX="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/node-matrix.json"
 
 # node_matrix majors | pinned MAJOR: reads scripts/lib/node-matrix.json, the Node matrix's one source.
@@ -84,6 +86,25 @@ toolchain_codex() {
   printf '%s\n' "$binary"
 }
 
+# Prints the path of the real OpenCode executable (opencode-ai with its linux-x64 package: a
+# self-contained Bun binary), the one the server's launch profile names
+# (node_modules/opencode-ai/bin/opencode.exe, which opencode-ai's postinstall links to it).
+toolchain_opencode() {
+  local dir binary
+  dir="$(toolchain_install "opencode-$PAPERCLIP_OPENCODE_VERSION" "opencode-ai@$PAPERCLIP_OPENCODE_VERSION")" || return 1
+  binary="$dir/node_modules/opencode-ai/bin/opencode.exe"
+  # Even `--version` makes OpenCode's data, cache, config, state and temp dirs: keep them out of
+  # $HOME and /tmp.
+  local probe_home version
+  probe_home="$(mktemp -d)"
+  version="$(HOME="$probe_home" XDG_CONFIG_HOME="$probe_home" XDG_DATA_HOME="$probe_home" \
+    XDG_CACHE_HOME="$probe_home" XDG_STATE_HOME="$probe_home" TMPDIR="$probe_home" "$binary" --version 2>/dev/null)" || true
+  rm -rf "$probe_home"
+  [ "$version" = "$PAPERCLIP_OPENCODE_VERSION" ] \
+    || { echo "error: $binary does not run as OpenCode $PAPERCLIP_OPENCODE_VERSION (only linux-x64 is supported)" >&2; return 1; }
+  printf '%s\n' "$binary"
+}
+
 # Prints the path of a launcher for upstream's Rust paperclip-runnerd (vendored in
 # @paperclipai/server): it runs the binary through Debian 13's dynamic loader and C library,
 # unpacked into the cache with apt from a private source list (the system's apt configuration
@@ -147,9 +168,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     server) toolchain_paperclip_server ;;
     codex) toolchain_codex ;;
     remote-codex) toolchain_codex "$PAPERCLIP_REMOTE_CODEX_VERSION" ;;
+    opencode) toolchain_opencode ;;
     upstream-runnerd) toolchain_upstream_runnerd ;;
     verdaccio) toolchain_verdaccio ;;
     dir) toolchain_cache_dir ;;
-    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | remote-codex | upstream-runnerd | dir" >&2; exit 2 ;;
+    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | remote-codex | opencode | upstream-runnerd | dir" >&2; exit 2 ;;
   esac
 fi

@@ -1,0 +1,130 @@
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { processesWith } from "@paperclipai/test-support";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { type ChatBody, startChatCompletionsStub } from "./helpers/chat-completions-stub.js";
+import {
+  closeSteps,
+  commandOf,
+  driveCodexRunner,
+  eventTypes,
+  firstEvent,
+  serverToolchainForFile,
+  withWork,
+} from "./helpers/codex-durable.js";
+import { launchProfile, opencodePrepare, serverProxy } from "./helpers/opencode-runs.js";
+import { realOpencodeBinary, STUB_MODEL, writeOpencodeOnStub } from "./helpers/real-opencode.js";
+
+// The real OpenCode 1.18.29 (`opencode serve`) behind the server's own proxy, driven by our
+// runner through the real control plane, its model a loopback chat-completions stub.
+const toolchain = serverToolchainForFile();
+
+const ANSWER = "hello from the stub";
+/** The model's `paperclip_finish` call: the task done, the driver's one criterion satisfied. */
+const FINISH = {
+  schema: "paperclip.run_result.v1",
+  reportedWorkDisposition: "done",
+  summary: ANSWER,
+  completionClaim: {
+    contractRevision: "rev-1",
+    objectiveSatisfied: true,
+    criteria: [{ criterionId: "criterion-1", status: "satisfied", evidenceRefs: [] }],
+    remainingWork: [],
+  },
+  evidence: [],
+  verification: [],
+  attentionRequests: [],
+  artifacts: [],
+};
+
+/** The agent's requests offer tools (a side request, a session title say, would offer none). */
+const offersTools = (body: ChatBody): boolean => (body.tools?.length ?? 0) > 0;
+/** OpenCode names an MCP tool after its server: the bridge's finish tool, whatever its prefix. */
+const finishTool = (body: ChatBody): string =>
+  body.tools?.map((tool) => tool.function.name).find((name) => name.endsWith("paperclip_finish")) ??
+  "paperclip_finish (not offered)";
+
+/** Where OpenCode writes when nobody points its dirs elsewhere. */
+const HOST_DIRS = [
+  path.join(os.homedir(), ".cache/opencode"),
+  path.join(os.homedir(), ".config/opencode"),
+  path.join(os.homedir(), ".local/share/opencode"),
+  path.join(os.homedir(), ".local/state/opencode"),
+  path.join(os.tmpdir(), "opencode"),
+];
+
+describe("the real OpenCode CLI through the Codex executor and the server's own proxy", {
+  timeout: 180_000,
+}, () => {
+  it("runs a turn whose model calls paperclip_finish, then answers, and leaves nothing behind", async () => {
+    const binary = realOpencodeBinary();
+    const hostDirsBefore = HOST_DIRS.filter((dir) => existsSync(dir));
+    onTestFinished(() => {
+      for (const pid of processesWith(binary)) process.kill(pid, "SIGKILL");
+    });
+    const stub = await startChatCompletionsStub([
+      { when: offersTools, tool: finishTool, arguments: FINISH },
+      { when: offersTools, text: ANSWER },
+    ]);
+    onTestFinished(() => stub.close());
+    await withWork(async (work) => {
+      const executable = await writeOpencodeOnStub(work, binary, stub.baseUrl);
+      const profile = launchProfile(serverProxy(toolchain()), executable);
+      const prepare = opencodePrepare(work, profile);
+      const result = await driveCodexRunner(
+        toolchain(),
+        work,
+        [
+          {
+            op: "queue",
+            type: "run.prepare",
+            payload: { ...prepare, provider: { ...(prepare.provider as object), model: STUB_MODEL } },
+            id: "prepare",
+          },
+          { op: "queue", type: "session.open", id: "open" },
+          { op: "event", type: "session.started" },
+          { op: "queue", type: "turn.start", payload: { text: "hello" }, id: "turn" },
+          { op: "event", type: "run.terminal" },
+          ...closeSteps,
+        ],
+        {
+          opencodeLaunchProfile: profile,
+          runnerEnv: {
+            PAPERCLIP_OPENCODE_RUNTIME_DIR: path.join(work, "opencode runtime"),
+            PAPERCLIP_OPENCODE_PERMISSION_MODE: "allow",
+          },
+        },
+      );
+      expect(result.failure).toBeNull();
+      expect(result.invalid).toEqual([]);
+      expect(commandOf(result, "prepare")?.result.result).toEqual({
+        status: "prepared",
+        provider: "opencode",
+        driver: "opencode_server",
+      });
+      expect(firstEvent(result, "session.started").payload).toMatchObject({ provider: "opencode" });
+      const types = eventTypes(result.committed);
+      expect(types).toContain("turn.completed");
+      expect(types).not.toContain("turn.failed");
+      const completed = result.committed.filter((event) => event.eventType === "item.completed");
+      expect(completed.map((event) => event.payload.text)).toContain(ANSWER);
+      expect(firstEvent(result, "run.result.proposed").payload).toMatchObject({
+        reportedWorkDisposition: "done",
+        summary: ANSWER,
+        completionClaim: expect.objectContaining({ contractRevision: "rev-1", objectiveSatisfied: true }),
+      });
+      expect(types.indexOf("run.result.proposed")).toBeLessThan(types.indexOf("turn.completed"));
+      expect(firstEvent(result, "run.terminal").payload).toMatchObject({
+        provider: "opencode",
+        runTerminalState: "succeeded",
+      });
+      expect(result.exits).toEqual([{ phase: "final", code: 0, signal: null }]);
+      // Both agent requests went to the stub, the second after the bridge accepted the call.
+      expect(stub.remaining()).toBe(0);
+      expect(JSON.stringify(stub.requests.at(-1))).toContain('\\"accepted\\":true');
+    });
+    expect(processesWith(binary)).toEqual([]);
+    expect(HOST_DIRS.filter((dir) => existsSync(dir))).toEqual(hostDirsBefore);
+  });
+});
