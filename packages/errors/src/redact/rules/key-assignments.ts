@@ -175,7 +175,7 @@ function redactCandidates(
     const keyStart = flags ? wordStart : plainKeyStart(text, wordStart);
     const plain =
       keyStart === -1 ? null : readPlain(text, keyStart, wordEnd, rightSide, context, flags !== null);
-    const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context);
+    const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context, keyStart);
     if ("skipTo" in assignment) {
       // Comparisons, not Math.max: a call per step costs, until V8 optimises this loop.
       if (assignment.skipTo + ASSIGNMENT_READS > reach.upTo)

@@ -59,23 +59,38 @@ export interface NotAnAssignment {
   readonly skipTo: number;
 }
 
-/** The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. */
+/**
+ * Where readAssignment's key starts, from plainKeyStart's answer `plainStart` (not -1) for the word
+ * at `wordStart`: the same but after a line break or tab written out (`\ntoken`), whose letter
+ * plainKeyStart reads into the key (only at the key's start: a backslash is no key character).
+ */
+export const keyStartFromPlain = (text: string, plainStart: number, wordStart: number): number =>
+  plainStart < wordStart && isEscapedLineBreak(text, plainStart) ? plainStart + 1 : plainStart;
+
+/**
+ * The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. `plainStart`, where
+ * plainKeyStart puts the key's start (-1: not known), spares reading it again by hand: a key the
+ * fast path declines was read up to here once already.
+ */
 export function readAssignment(
   text: string,
   wordStart: number,
   wordEnd: number,
   rightSide: number,
   context: RedactionContext,
+  plainStart = -1,
 ): Assignment | NotAnAssignment {
   let keyStart = wordStart;
   const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
-  while (keyStart > leftLimit) {
-    const code = text.charCodeAt(keyStart - 1);
-    if (!isKeyChar(code)) break;
-    // Tested for its three letters only: a call per key character costs, until V8 optimises this.
-    if ((code === 110 || code === 114 || code === 116) && isEscapedLineBreak(text, keyStart - 1)) break;
-    keyStart -= 1;
-  }
+  if (plainStart !== -1) keyStart = keyStartFromPlain(text, plainStart, wordStart);
+  else
+    while (keyStart > leftLimit) {
+      const code = text.charCodeAt(keyStart - 1);
+      if (!isKeyChar(code)) break;
+      // Tested for its three letters only: a call per key character costs, until V8 optimises this.
+      if ((code === 110 || code === 114 || code === 116) && isEscapedLineBreak(text, keyStart - 1)) break;
+      keyStart -= 1;
+    }
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
   while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
