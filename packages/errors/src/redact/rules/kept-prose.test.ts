@@ -16,6 +16,8 @@ describe("keptProseStart", () => {
     expect(startAfterWord("cookie consent,", "cookie")).toBe(7);
     expect(startAfterWord("(secret rotation;", "secret")).toBe(8);
     expect(startAfterWord("secret regularly", "secret")).toBe(7);
+    expect(startAfterWord("API key provided.", "API key")).toBe(8);
+    expect(startAfterWord("auth failed. Retry", "auth")).toBe(5);
   });
 
   it("leaves to the reader a key that starts before the word, a reference, a path or a flag", () => {
@@ -32,7 +34,8 @@ describe("keptProseStart", () => {
     expect(startAfterWord("secret=manager", "secret")).toBe(-1);
     expect(startAfterWord("secret Manager", "secret")).toBe(-1);
     expect(startAfterWord("secret manager1", "secret")).toBe(-1);
-    expect(startAfterWord("secret manager.", "secret")).toBe(-1);
+    expect(startAfterWord("secret manager..", "secret")).toBe(-1);
+    expect(startAfterWord("secret manager.x", "secret")).toBe(-1);
     expect(startAfterWord("secret manager:", "secret")).toBe(-1);
     expect(startAfterWord("secret manager\u2000x", "secret")).toBe(-1);
     expect(startAfterWord(`secret ${"a".repeat(65)}`, "secret")).toBe(-1);
@@ -47,7 +50,7 @@ describe("keptProseStart", () => {
   });
 
   it("answers only where the rule keeps the value", () => {
-    for (const text of ["the secret manager for", "auth failed", "api key provided", "token bearer"]) {
+    for (const text of ["the secret manager for", "auth failed.", "api key provided", "token bearer"]) {
       expect(redactSecrets(text)).toBe(text);
     }
     expect(redactSecrets("token bearer abc123def456")).toBe("token bearer [REDACTED]");

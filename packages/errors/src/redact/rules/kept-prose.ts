@@ -4,18 +4,19 @@ import { classMembers, VALUE_END_CHARS } from "../value-chars.js";
 import { isPathSeparator, isReferenceSigil, SCHEME_NAMES } from "./assignment-chars.js";
 
 // A lowercase word read as a bare value: readValue reads it up to one of VALUE_END_CHARS (or the
-// text's end), and no scheme name followed by a blank, which readAssignment would take for a scheme.
+// text's end) and leaves a sentence's dot after it to the text; no scheme name followed by a blank,
+// which readAssignment would take for a scheme.
 const keptProseWord = builtOnFirstUse(
   () =>
     new RegExp(
-      `(?!(?:${SCHEME_NAMES.map((name) => name.toLowerCase()).join("|")})[ \\t])[a-z]{1,64}(?![^${classMembers(VALUE_END_CHARS)}])`,
+      `(?!(?:${SCHEME_NAMES.map((name) => name.toLowerCase()).join("|")})[ \\t])[a-z]{1,64}\\.?(?![^${classMembers(VALUE_END_CHARS)}])`,
       "y",
     ),
 );
 
 /**
  * Where the value starts when the sensitive word at `[wordStart, wordEnd)` is a whole key followed
- * by blanks and a lowercase word (`secret manager for…`, `auth failed`): prose, which the
+ * by blanks and a lowercase word (`secret manager for…`, `auth failed.`): prose, which the
  * key-assignment rule keeps, told by one native match; else -1. readAssignment reads such a key as
  * the word itself (no key character before it; no sigil or path separator, which make it no key),
  * in the bare form (no separator, no quote; not a flag, as no dash starts it), or tells it no key
