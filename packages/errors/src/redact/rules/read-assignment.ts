@@ -2,7 +2,15 @@
 // starts, or that it is none. The key-assignment rule reads each candidate with it; the overlong
 // values rule reads the key before a long value with it too.
 
-import { BACKSLASH, codeAt, DOUBLE_QUOTE, isBlank, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
+import {
+  BACKSLASH,
+  codeAt,
+  DOUBLE_QUOTE,
+  isBlank,
+  isKeyChar,
+  KEY_CHARS,
+  SINGLE_QUOTE,
+} from "../char-classes.js";
 import { type KeyKind, kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { type AssignmentForm, looksLikeCredential } from "../values.js";
@@ -93,14 +101,14 @@ export function readAssignment(
     }
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
-  while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
+  while (keyEnd < rightLimit && KEY_CHARS[text.charCodeAt(keyEnd)] === 1) keyEnd += 1;
   context.steps += keyEnd - keyStart + 1;
   const before = codeAt(text, keyStart - 1);
   const keyStartsHere = keyStart === 0 || !isKeyChar(before) || isEscapedLineBreak(text, keyStart - 1);
   // A run of key characters longer than a key is no key at all: skip the whole run.
   if (!keyStartsHere || isKeyChar(codeAt(text, keyEnd))) {
     let runEnd = keyEnd;
-    while (runEnd < text.length && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+    while (runEnd < text.length && KEY_CHARS[text.charCodeAt(runEnd)] === 1) runEnd += 1;
     context.steps += runEnd - keyEnd;
     return { skipTo: runEnd };
   }
