@@ -88,29 +88,12 @@ export function keySegments(key: string): string[] {
   return (key.match(SEGMENT) ?? []).map((segment) => segment.toLowerCase());
 }
 
-// Logs repeat the same few keys; judging each once keeps a dense log fast. A slot per hash of the
-// key, computed here: a map would hash each fresh key in the engine's runtime, slower than this.
-const CACHE_SLOTS = 4096;
-const cachedKeys: (string | undefined)[] = new Array(CACHE_SLOTS).fill(undefined);
-const cachedKinds: (KeyKind | null)[] = new Array(CACHE_SLOTS).fill(null);
-
-/**
- * A key's slot, from its length and five characters spread over it, not from all of them: until
- * V8 optimises the caller a loop over every character cost more than the lookup saved. Keys that
- * share a slot only take turns in it (each is still judged right), and logs repeat few keys.
- */
-function slotOf(key: string): number {
-  // A structured field's key may be empty (redactKeyedValue): read nothing past its end.
-  if (key.length === 0) return 0;
-  const last = key.length - 1;
-  let hash = key.length;
-  hash = ((hash << 5) - hash + key.charCodeAt(0)) | 0;
-  hash = ((hash << 5) - hash + key.charCodeAt(last >> 2)) | 0;
-  hash = ((hash << 5) - hash + key.charCodeAt(last >> 1)) | 0;
-  hash = ((hash << 5) - hash + key.charCodeAt(last - (last >> 2))) | 0;
-  hash = ((hash << 5) - hash + key.charCodeAt(last)) | 0;
-  return (hash ^ (hash >>> 12)) & (CACHE_SLOTS - 1);
-}
+// Logs repeat the same few keys; judging each once keeps a dense log fast. A map, not slots
+// hashed by hand from a few characters: until V8 optimises the key pass (the first megabyte a
+// process redacts) each character read is a call, and the engine's hash of a short key cost a
+// first redaction a twentieth less. Emptied when full: a log's keys come back soon after.
+const MAX_CACHED_KEYS = 4096;
+const cachedKinds = new Map<string, KeyKind | null>();
 
 const AUTHORIZATION_KEY = /authorization$/i;
 /**
@@ -122,11 +105,11 @@ export const mayNameAuthorization = (key: string): boolean =>
 
 /** The kind of a key's value, or null when the key does not name a secret. */
 export function kindOfKey(key: string): KeyKind | null {
-  const slot = slotOf(key);
-  if (cachedKeys[slot] === key) return cachedKinds[slot] as KeyKind | null;
+  const cached = cachedKinds.get(key);
+  if (cached !== undefined) return cached;
   const kind = judgeKey(key);
-  cachedKeys[slot] = key;
-  cachedKinds[slot] = kind;
+  if (cachedKinds.size >= MAX_CACHED_KEYS) cachedKinds.clear();
+  cachedKinds.set(key, kind);
   return kind;
 }
 

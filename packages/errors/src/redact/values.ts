@@ -222,7 +222,12 @@ const isPrefixedMask = (value: string): boolean =>
     value,
   );
 const isPath = (value: string): boolean => /^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)/.test(value);
-/** `^[A-Za-z][A-Za-z0-9+.-]*:\/\/`, read by hand: a search for `://` in every value judged cost more. */
+/**
+ * `^[A-Za-z][A-Za-z0-9+.-]*:\/\/`, read by hand: a search for `://` in every value judged cost more.
+ * Never read past the value's end: a word value (`none`) would, and V8 throws away its optimised
+ * code for a read out of bounds, and isSecretValue's with it (compiled again on a busy host's
+ * compile thread while a process's first megabyte is redacted).
+ */
 function isUrl(value: string): boolean {
   if (!isAsciiLetter(value.charCodeAt(0))) return false;
   let index = 1;
@@ -231,7 +236,10 @@ function isUrl(value: string): boolean {
     if (!isAlnum(code) && code !== 43 && code !== 46 && code !== 45) break;
   }
   return (
-    value.charCodeAt(index) === 58 && value.charCodeAt(index + 1) === 47 && value.charCodeAt(index + 2) === 47
+    index + 2 < value.length &&
+    value.charCodeAt(index) === 58 &&
+    value.charCodeAt(index + 1) === 47 &&
+    value.charCodeAt(index + 2) === 47
   );
 }
 /**

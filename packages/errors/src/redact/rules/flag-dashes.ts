@@ -1,4 +1,4 @@
-import { codeAt, isKeyChar } from "../char-classes.js";
+import { codeAt, KEY_CHARS } from "../char-classes.js";
 import type { WindowedSearch } from "../windowed-search.js";
 import { keyPatterns, MAX_FLAG_KEY, MAX_FLAG_WORD_START, mayStartSecondWord } from "./key-candidates.js";
 
@@ -47,7 +47,7 @@ export class FlagDashes {
 export function flagWordEnd(text: string, afterDash: number): number {
   let runEnd = afterDash;
   const limit = Math.min(text.length, afterDash + MAX_FLAG_KEY);
-  while (runEnd < limit && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+  while (runEnd < limit && KEY_CHARS[text.charCodeAt(runEnd)] === 1) runEnd += 1;
   if (codeAt(text, runEnd) !== 32) return runEnd;
   if (!mayStartSecondWord(text.charCodeAt(runEnd + 1))) return runEnd;
   const { secondWord, flagKeyWord } = keyPatterns();

@@ -8,6 +8,7 @@ import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue, type Val
 import type { WindowedSearch } from "../windowed-search.js";
 import { FlagDashes, flagWordEnd } from "./flag-dashes.js";
 import { judgeFlagsInRun } from "./flag-runs.js";
+import { keptProseStart } from "./kept-prose.js";
 import {
   keyPatterns,
   MAX_FLAG_KEY,
@@ -160,11 +161,21 @@ function redactCandidates(
     context.steps += 1;
     // A later word of a key already judged (`client_secret_token`) adds nothing.
     if (wordStart < examinedUpTo) continue;
+    // Prose after a key's word (`secret manager for`) is kept, told by one native match: as
+    // readAssignment and readValue would leave the scan, with no key or value read by hand.
+    const proseStart = flags ? -1 : keptProseStart(text, wordStart, wordEnd);
+    if (proseStart !== -1) {
+      examinedUpTo = wordEnd;
+      const proseReach = proseStart + ASSIGNMENT_READS + context.replacement.length;
+      if (proseReach > reach.upTo) reach.upTo = proseReach;
+      context.steps += proseStart - wordStart + 2;
+      continue;
+    }
     // The commonest shape first, in one match; every other is read step by step.
     const keyStart = flags ? wordStart : plainKeyStart(text, wordStart);
     const plain =
       keyStart === -1 ? null : readPlain(text, keyStart, wordEnd, rightSide, context, flags !== null);
-    const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context);
+    const assignment = plain ?? readAssignment(text, wordStart, wordEnd, rightSide, context, keyStart);
     if ("skipTo" in assignment) {
       // Comparisons, not Math.max: a call per step costs, until V8 optimises this loop.
       if (assignment.skipTo + ASSIGNMENT_READS > reach.upTo)

@@ -1,4 +1,4 @@
-import { isAlnum, isAsciiLetter, isKeyChar } from "../char-classes.js";
+import { isAlnum, isAsciiLetter, KEY_CHARS } from "../char-classes.js";
 import { escapeForPattern } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { Rewriter } from "../rewriter.js";
@@ -52,7 +52,7 @@ export function unitPattern(gap: string, quoted: boolean, inQuery: boolean): Reg
 export function sameKeyAfter(text: string, keyStart: number, valueStart: number, valueEnd: number): number {
   const stop = Math.min(text.length, valueEnd + MAX_TAIL);
   let nextKey = valueEnd;
-  while (nextKey < stop && !isKeyChar(text.charCodeAt(nextKey))) nextKey += 1;
+  while (nextKey < stop && KEY_CHARS[text.charCodeAt(nextKey)] !== 1) nextKey += 1;
   if (nextKey === valueEnd || text.charCodeAt(nextKey - 1) !== text.charCodeAt(keyStart - 1)) return -1;
   for (let index = 0; index < valueStart - keyStart; index += 1) {
     if (text.charCodeAt(nextKey + index) !== text.charCodeAt(keyStart + index)) return -1;

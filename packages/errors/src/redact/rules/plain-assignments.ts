@@ -1,4 +1,4 @@
-import { DOUBLE_QUOTE, isAlnum, isBlank, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
+import { DOUBLE_QUOTE, isAlnum, isBlank, isKeyChar, KEY_CHARS, SINGLE_QUOTE } from "../char-classes.js";
 import { kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { ValueSpan } from "../values.js";
@@ -64,8 +64,8 @@ function plainValueStart(text: string, position: number, quotedKey: boolean): nu
 export function plainKeyStart(text: string, wordStart: number): number {
   const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
   let keyStart = wordStart;
-  while (keyStart > leftLimit && isKeyChar(text.charCodeAt(keyStart - 1))) keyStart -= 1;
-  if (keyStart > 0 && isKeyChar(text.charCodeAt(keyStart - 1))) return -1;
+  while (keyStart > leftLimit && KEY_CHARS[text.charCodeAt(keyStart - 1)] === 1) keyStart -= 1;
+  if (keyStart > 0 && KEY_CHARS[text.charCodeAt(keyStart - 1)] === 1) return -1;
   return text.charCodeAt(keyStart) === 45 ? -1 : keyStart;
 }
 
@@ -109,7 +109,7 @@ export function readPlain(
   if (keyStart > 0 && !quotedKey && !isPlainBefore(before)) return null;
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
-  while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
+  while (keyEnd < rightLimit && KEY_CHARS[text.charCodeAt(keyEnd)] === 1) keyEnd += 1;
   // A key too long: readAssignment's to skip.
   if (keyEnd === rightLimit) return null;
   // A flag's value follows blanks (plainValueStart reads past them); an assignment's, a separator.

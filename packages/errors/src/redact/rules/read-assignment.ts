@@ -2,7 +2,15 @@
 // starts, or that it is none. The key-assignment rule reads each candidate with it; the overlong
 // values rule reads the key before a long value with it too.
 
-import { BACKSLASH, codeAt, DOUBLE_QUOTE, isBlank, isKeyChar, SINGLE_QUOTE } from "../char-classes.js";
+import {
+  BACKSLASH,
+  codeAt,
+  DOUBLE_QUOTE,
+  isBlank,
+  isKeyChar,
+  KEY_CHARS,
+  SINGLE_QUOTE,
+} from "../char-classes.js";
 import { type KeyKind, kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { type AssignmentForm, looksLikeCredential } from "../values.js";
@@ -59,33 +67,48 @@ export interface NotAnAssignment {
   readonly skipTo: number;
 }
 
-/** The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. */
+/**
+ * Where readAssignment's key starts, from plainKeyStart's answer `plainStart` (not -1) for the word
+ * at `wordStart`: the same but after a line break or tab written out (`\ntoken`), whose letter
+ * plainKeyStart reads into the key (only at the key's start: a backslash is no key character).
+ */
+export const keyStartFromPlain = (text: string, plainStart: number, wordStart: number): number =>
+  plainStart < wordStart && isEscapedLineBreak(text, plainStart) ? plainStart + 1 : plainStart;
+
+/**
+ * The assignment whose key holds the sensitive word at `[wordStart, wordEnd)`. `plainStart`, where
+ * plainKeyStart puts the key's start (-1: not known), spares reading it again by hand: a key the
+ * fast path declines was read up to here once already.
+ */
 export function readAssignment(
   text: string,
   wordStart: number,
   wordEnd: number,
   rightSide: number,
   context: RedactionContext,
+  plainStart = -1,
 ): Assignment | NotAnAssignment {
   let keyStart = wordStart;
   const leftLimit = Math.max(0, wordStart - MAX_KEY_SIDE);
-  while (keyStart > leftLimit) {
-    const code = text.charCodeAt(keyStart - 1);
-    if (!isKeyChar(code)) break;
-    // Tested for its three letters only: a call per key character costs, until V8 optimises this.
-    if ((code === 110 || code === 114 || code === 116) && isEscapedLineBreak(text, keyStart - 1)) break;
-    keyStart -= 1;
-  }
+  if (plainStart !== -1) keyStart = keyStartFromPlain(text, plainStart, wordStart);
+  else
+    while (keyStart > leftLimit) {
+      const code = text.charCodeAt(keyStart - 1);
+      if (!isKeyChar(code)) break;
+      // Tested for its three letters only: a call per key character costs, until V8 optimises this.
+      if ((code === 110 || code === 114 || code === 116) && isEscapedLineBreak(text, keyStart - 1)) break;
+      keyStart -= 1;
+    }
   let keyEnd = wordEnd;
   const rightLimit = Math.min(text.length, wordEnd + rightSide);
-  while (keyEnd < rightLimit && isKeyChar(text.charCodeAt(keyEnd))) keyEnd += 1;
+  while (keyEnd < rightLimit && KEY_CHARS[text.charCodeAt(keyEnd)] === 1) keyEnd += 1;
   context.steps += keyEnd - keyStart + 1;
   const before = codeAt(text, keyStart - 1);
   const keyStartsHere = keyStart === 0 || !isKeyChar(before) || isEscapedLineBreak(text, keyStart - 1);
   // A run of key characters longer than a key is no key at all: skip the whole run.
   if (!keyStartsHere || isKeyChar(codeAt(text, keyEnd))) {
     let runEnd = keyEnd;
-    while (runEnd < text.length && isKeyChar(text.charCodeAt(runEnd))) runEnd += 1;
+    while (runEnd < text.length && KEY_CHARS[text.charCodeAt(runEnd)] === 1) runEnd += 1;
     context.steps += runEnd - keyEnd;
     return { skipTo: runEnd };
   }
