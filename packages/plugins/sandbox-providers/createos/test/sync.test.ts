@@ -264,6 +264,35 @@ describe("sync out", () => {
     expect(error.code).toBe("ERR_CREATEOS_SYNC_ARCHIVE_ENTRY");
   });
 
+  it("never has the sandbox's tar read an excluded tree it can name: what is live or broken there cannot fail the pack", async () => {
+    // A link loop fails `tar --dereference` wherever it is read; excluded by name, it is not read.
+    const ws = workspaceDir();
+    await mkdir(join(ws, "live/.paperclip-runtime/runner"), { recursive: true });
+    await writeFile(join(ws, "live/result.txt"), "kept\n");
+    await symlink("loop", join(ws, "live/.paperclip-runtime/runner/loop"));
+    const target = join(host, "live-target");
+    const mapping = {
+      sourcePath: "/paperclip-workspace/live",
+      targetPath: target,
+      kind: "directory" as const,
+      followSymlinks: true,
+    };
+    const result = await t.sync.out({
+      ...t.lease(lease),
+      operations: [{ operationId: "out-pruned", files: [{ ...mapping, exclude: [".paperclip-runtime"] }] }],
+    });
+    expect(result.operations[0]).toMatchObject({ filesTransferred: 1 });
+    expect(await readdir(target)).toEqual(["result.txt"]);
+    // Excluded by a glob, which only the host applies, the tree is read and the pack fails.
+    const error = await caught(
+      t.sync.out({
+        ...t.lease(lease),
+        operations: [{ operationId: "out-glob", files: [{ ...mapping, exclude: [".paperclip-run*"] }] }],
+      }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_WORKSPACE_COMMAND");
+  });
+
   it("never lets a set-user-ID or set-group-ID bit of the sandbox's files reach the host", async () => {
     const ws = workspaceDir();
     await mkdir(join(ws, "modes/shared"), { recursive: true });

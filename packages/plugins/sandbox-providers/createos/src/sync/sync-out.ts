@@ -24,6 +24,7 @@ import { releaseStaging } from "./held-staging.js";
 import { makeStagingDir, promoteDirectory, writeHostFileAtomic } from "./host-files.js";
 import { entryFootprint, extractionRoom } from "./host-room.js";
 import { discardStaged } from "./remote-leftovers.js";
+import { sandboxPruneArgs } from "./sandbox-prune.js";
 import { assertExtractedLinksInside } from "./staged-links.js";
 import { confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
@@ -104,7 +105,7 @@ async function downloadDirectory(
   const remoteArchive = `/tmp/paperclip-sync-${randomUUID()}.tar`;
   try {
     // Excludes are applied here on the host while extracting, so `exclude` means the same
-    // in both directions (the sandbox's tar never interprets a pattern).
+    // in both directions; the sandbox's tar only skips the literal names (sandbox-prune.ts).
     const packed = await syncStep(scope, "sync out: pack", "/bin/sh", [
       "-c",
       PACK_SCRIPT,
@@ -112,6 +113,7 @@ async function downloadDirectory(
       remoteArchive,
       source,
       ...(file.followSymlinks === true ? ["--dereference"] : []),
+      ...sandboxPruneArgs(file.exclude),
     ]);
     const archiveBytes = packedSize(packed.stdout);
     for (let read = 1; ; read++) {
