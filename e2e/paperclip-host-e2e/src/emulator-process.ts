@@ -41,25 +41,46 @@ async function control(
     throw new Error(`${method} /_emulator/${name}: HTTP ${response.status} ${await response.text()}`);
 }
 
-/**
- * `binPath`: the `createos-emulator` bin to run, by default the workspace package's.
- * `isolation`: `"bwrap"` confines every command; `"none"` runs the sandboxes' processes as
- * plain children, which, as in a CreateOS sandbox (a VM), outlive the command that started
- * them and reach loopback (under bubblewrap each command is its own process and network
- * namespace, so a background server such as the host's callback bridge dies with it);
- * `"namespace"` runs them as `"none"` does, each in a mount namespace where the sandbox's paths
- * are exact (`/paperclip-workspace`), as a runner that reads paths from the server needs.
- */
+/** How `startEmulator` runs the emulator. */
+export interface EmulatorStart {
+  /** The `createos-emulator` bin to run, by default the workspace package's. */
+  readonly binPath?: string;
+  /**
+   * `"bwrap"` (the default) confines every command; `"none"` runs the sandboxes' processes as
+   * plain children, which, as in a CreateOS sandbox (a VM), outlive the command that started
+   * them and reach loopback (under bubblewrap each command is its own process and network
+   * namespace, so a background server such as the host's callback bridge dies with it);
+   * `"namespace"` runs them as `"none"` does, each in a mount namespace where the sandbox's
+   * paths are exact (`/paperclip-workspace`), as a runner that reads paths from the server needs.
+   */
+  readonly isolation?: EmulatorIsolation;
+  /**
+   * Off: no per-caller rate limit (CreateOS's 300 requests a minute). A remote runner's run
+   * sends hundreds of requests (staging, the server's process poll each second), which would
+   * queue behind the limit, which such a test does not study.
+   */
+  readonly rateLimit?: "off";
+}
+
 export async function startEmulator(
   node: string,
   logDir: string,
-  binPath: string = emulatorBinPath(),
-  isolation: EmulatorIsolation = "bwrap",
+  { binPath = emulatorBinPath(), isolation = "bwrap", rateLimit }: EmulatorStart = {},
 ): Promise<EmulatorProcess> {
   const workspaceRoot = await mkdtemp(path.join(WORKSPACE_PARENT, "paperclip-host-e2e-"));
   const process = startGroup(
     node,
-    [binPath, "--port", "0", "--json", "--isolation", isolation, "--workspace-root", workspaceRoot],
+    [
+      binPath,
+      "--port",
+      "0",
+      "--json",
+      "--isolation",
+      isolation,
+      "--workspace-root",
+      workspaceRoot,
+      ...(rateLimit === "off" ? ["--rate-limit", "off"] : []),
+    ],
     { logPath: path.join(logDir, "emulator.log") },
   );
   let ready: { url: string; apiKey: string };

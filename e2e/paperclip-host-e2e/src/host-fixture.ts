@@ -44,7 +44,7 @@ export class HostFixture {
       installPackedPlugin(this.workDir),
     );
     this.emulator = await this.step("start the CreateOS emulator", () =>
-      startEmulator(toolchain.node24, logDir, undefined, isolation),
+      startEmulator(toolchain.node24, logDir, { isolation }),
     );
     // The server's own temporary files (a run's callback bridge, its adapter's skills) stay in
     // the fixture's directory: a run the worker's loss cuts short never removes them.

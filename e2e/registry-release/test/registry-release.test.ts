@@ -210,11 +210,9 @@ describe("the real Paperclip server (Node 24) installs the CreateOS plugin by na
   beforeAll(async () => {
     const app = consumers.get(24) as ConsumerApp;
     const emulatorBin = app.installed.get("@paperclipai/createos-emulator")?.bin?.["createos-emulator"] ?? "";
-    emulator = await startEmulator(
-      node24,
-      logDir,
-      path.join(app.dir, "node_modules/@paperclipai/createos-emulator", emulatorBin),
-    );
+    emulator = await startEmulator(node24, logDir, {
+      binPath: path.join(app.dir, "node_modules/@paperclipai/createos-emulator", emulatorBin),
+    });
     api = new HostApi((server as PaperclipServer).baseUrl);
   }, 120_000);
 

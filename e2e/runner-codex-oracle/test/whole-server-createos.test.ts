@@ -53,7 +53,7 @@ beforeAll(async () => {
   let serverPort = 0;
   front = await startTlsFront(certificate, () => serverPort);
   const pluginPath = await installPackedPlugin(workDir);
-  emulator = await startEmulator(tools.node24, logDir, undefined, "namespace");
+  emulator = await startEmulator(tools.node24, logDir, { isolation: "namespace", rateLimit: "off" });
   const serverTmp = path.join(workDir, "tmp");
   await mkdir(serverTmp);
   server = await startPaperclipServer(tools, workDir, logDir, {
