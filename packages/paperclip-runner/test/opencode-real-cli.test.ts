@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { processesWith } from "@paperclipai/test-support";
+import { processesWith, readCommandLine } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { type ChatBody, startChatCompletionsStub } from "./helpers/chat-completions-stub.js";
 import {
@@ -14,6 +14,7 @@ import {
   withWork,
 } from "./helpers/codex-durable.js";
 import { launchProfile, opencodePrepare, serverProxy } from "./helpers/opencode-runs.js";
+import { runResult } from "./helpers/opencode-scripts.js";
 import { realOpencodeBinary, STUB_MODEL, writeOpencodeOnStub } from "./helpers/real-opencode.js";
 
 // The real OpenCode 1.18.29 (`opencode serve`) behind the server's own proxy, driven by our
@@ -22,21 +23,7 @@ const toolchain = serverToolchainForFile();
 
 const ANSWER = "hello from the stub";
 /** The model's `paperclip_finish` call: the task done, the driver's one criterion satisfied. */
-const FINISH = {
-  schema: "paperclip.run_result.v1",
-  reportedWorkDisposition: "done",
-  summary: ANSWER,
-  completionClaim: {
-    contractRevision: "rev-1",
-    objectiveSatisfied: true,
-    criteria: [{ criterionId: "criterion-1", status: "satisfied", evidenceRefs: [] }],
-    remainingWork: [],
-  },
-  evidence: [],
-  verification: [],
-  attentionRequests: [],
-  artifacts: [],
-};
+const FINISH = runResult({ summary: ANSWER });
 
 /** The agent's requests offer tools (a side request, a session title say, would offer none). */
 const offersTools = (body: ChatBody): boolean => (body.tools?.length ?? 0) > 0;
@@ -54,14 +41,34 @@ const HOST_DIRS = [
   path.join(os.tmpdir(), "opencode"),
 ];
 
+/**
+ * This test's processes that name the OpenCode binary: those whose command line or environment
+ * also names `work` (the wrapper's `TMPDIR`, the runner's paths), so another run of the same
+ * toolchain's OpenCode is neither killed nor counted.
+ */
+function opencodeProcessesIn(binary: string, work: string): number[] {
+  return processesWith(binary).filter((pid) => {
+    try {
+      return (
+        readCommandLine(pid)?.includes(work) === true ||
+        readFileSync(`/proc/${pid}/environ`, "utf8").includes(work)
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
 describe("the real OpenCode CLI through the Codex executor and the server's own proxy", {
   timeout: 180_000,
 }, () => {
   it("runs a turn whose model calls paperclip_finish, then answers, and leaves nothing behind", async () => {
     const binary = realOpencodeBinary();
     const hostDirsBefore = HOST_DIRS.filter((dir) => existsSync(dir));
+    let runWork = "";
     onTestFinished(() => {
-      for (const pid of processesWith(binary)) process.kill(pid, "SIGKILL");
+      if (runWork === "") return;
+      for (const pid of opencodeProcessesIn(binary, runWork)) process.kill(pid, "SIGKILL");
     });
     const stub = await startChatCompletionsStub([
       { when: offersTools, tool: finishTool, arguments: FINISH },
@@ -69,6 +76,7 @@ describe("the real OpenCode CLI through the Codex executor and the server's own 
     ]);
     onTestFinished(() => stub.close());
     await withWork(async (work) => {
+      runWork = work;
       const executable = await writeOpencodeOnStub(work, binary, stub.baseUrl);
       const profile = launchProfile(serverProxy(toolchain()), executable);
       const prepare = opencodePrepare(work, profile);
@@ -124,7 +132,7 @@ describe("the real OpenCode CLI through the Codex executor and the server's own 
       expect(stub.remaining()).toBe(0);
       expect(JSON.stringify(stub.requests.at(-1))).toContain('\\"accepted\\":true');
     });
-    expect(processesWith(binary)).toEqual([]);
+    expect(opencodeProcessesIn(binary, runWork)).toEqual([]);
     expect(HOST_DIRS.filter((dir) => existsSync(dir))).toEqual(hostDirsBefore);
   });
 });
