@@ -2,18 +2,19 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  closeSteps,
   commandOf,
   driveCodexRunner,
-  eventTypes,
   firstEvent,
   serverToolchainForFile,
   withWork,
 } from "./helpers/codex-durable.js";
 import {
+  driveOpencode,
+  expectOpencodeTurnRan,
   FAKE_OPENCODE,
   launchProfile as launchProfileOf,
   opencodePrepare,
+  opencodeTurnSteps,
   serverProxy,
 } from "./helpers/opencode-runs.js";
 
@@ -24,34 +25,13 @@ describe("OpenCode through the Codex executor and the server's own proxy", { tim
   it("runs a turn against `opencode serve` handed to the proxy as a verified descriptor", async () => {
     await withWork(async (work) => {
       const profile = launchProfile();
-      const result = await driveCodexRunner(
+      const result = await driveOpencode(
         toolchain(),
         work,
-        [
-          { op: "queue", type: "run.prepare", payload: opencodePrepare(work, profile), id: "prepare" },
-          { op: "queue", type: "session.open", id: "open" },
-          { op: "event", type: "session.started" },
-          { op: "queue", type: "turn.start", payload: { text: "hello" }, id: "turn" },
-          { op: "event", type: "run.terminal" },
-          ...closeSteps,
-        ],
-        {
-          opencodeLaunchProfile: profile,
-          runnerEnv: {
-            PAPERCLIP_OPENCODE_RUNTIME_DIR: path.join(work, "opencode runtime"),
-            PAPERCLIP_OPENCODE_PERMISSION_MODE: "allow",
-          },
-        },
+        profile,
+        opencodeTurnSteps(opencodePrepare(work, profile)),
       );
-      expect(result.failure).toBeNull();
-      expect(result.invalid).toEqual([]);
-      expect(commandOf(result, "prepare")?.result.result).toEqual({
-        status: "prepared",
-        provider: "opencode",
-        driver: "opencode_server",
-      });
-      expect(firstEvent(result, "session.started").payload).toMatchObject({ provider: "opencode" });
-      expect(eventTypes(result.committed)).toContain("turn.completed");
+      expectOpencodeTurnRan(result);
       const completed = result.committed.filter((event) => event.eventType === "item.completed");
       expect(completed.map((event) => event.payload.text)).toContainEqual(
         expect.stringMatching(/^opencode answered \(openai\/fake-model\)/),

@@ -4,16 +4,15 @@ import path from "node:path";
 import { processesWith, readCommandLine } from "@paperclipai/test-support";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { type ChatBody, startChatCompletionsStub } from "./helpers/chat-completions-stub.js";
+import { eventTypes, firstEvent, serverToolchainForFile, withWork } from "./helpers/codex-durable.js";
 import {
-  closeSteps,
-  commandOf,
-  driveCodexRunner,
-  eventTypes,
-  firstEvent,
-  serverToolchainForFile,
-  withWork,
-} from "./helpers/codex-durable.js";
-import { launchProfile, opencodePrepare, serverProxy } from "./helpers/opencode-runs.js";
+  driveOpencode,
+  expectOpencodeTurnRan,
+  launchProfile,
+  opencodePrepare,
+  opencodeTurnSteps,
+  serverProxy,
+} from "./helpers/opencode-runs.js";
 import { runResult } from "./helpers/opencode-scripts.js";
 import { realOpencodeBinary, STUB_MODEL, writeOpencodeOnStub } from "./helpers/real-opencode.js";
 
@@ -80,40 +79,14 @@ describe("the real OpenCode CLI through the Codex executor and the server's own 
       const executable = await writeOpencodeOnStub(work, binary, stub.baseUrl);
       const profile = launchProfile(serverProxy(toolchain()), executable);
       const prepare = opencodePrepare(work, profile);
-      const result = await driveCodexRunner(
+      const result = await driveOpencode(
         toolchain(),
         work,
-        [
-          {
-            op: "queue",
-            type: "run.prepare",
-            payload: { ...prepare, provider: { ...(prepare.provider as object), model: STUB_MODEL } },
-            id: "prepare",
-          },
-          { op: "queue", type: "session.open", id: "open" },
-          { op: "event", type: "session.started" },
-          { op: "queue", type: "turn.start", payload: { text: "hello" }, id: "turn" },
-          { op: "event", type: "run.terminal" },
-          ...closeSteps,
-        ],
-        {
-          opencodeLaunchProfile: profile,
-          runnerEnv: {
-            PAPERCLIP_OPENCODE_RUNTIME_DIR: path.join(work, "opencode runtime"),
-            PAPERCLIP_OPENCODE_PERMISSION_MODE: "allow",
-          },
-        },
+        profile,
+        opencodeTurnSteps({ ...prepare, provider: { ...(prepare.provider as object), model: STUB_MODEL } }),
       );
-      expect(result.failure).toBeNull();
-      expect(result.invalid).toEqual([]);
-      expect(commandOf(result, "prepare")?.result.result).toEqual({
-        status: "prepared",
-        provider: "opencode",
-        driver: "opencode_server",
-      });
-      expect(firstEvent(result, "session.started").payload).toMatchObject({ provider: "opencode" });
+      expectOpencodeTurnRan(result);
       const types = eventTypes(result.committed);
-      expect(types).toContain("turn.completed");
       expect(types).not.toContain("turn.failed");
       const completed = result.committed.filter((event) => event.eventType === "item.completed");
       expect(completed.map((event) => event.payload.text)).toContain(ANSWER);

@@ -1,10 +1,15 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
 import {
+  closeSteps,
   codexPrepare,
+  commandOf,
   type DriverResult,
   driveCodexRunner,
+  eventTypes,
+  firstEvent,
   type ServerToolchain,
   type Step,
   withWork,
@@ -83,6 +88,29 @@ export async function driveOpencode(
     ...(runnerBin === undefined ? {} : { runnerBin }),
     ...(launcherEnv === undefined ? {} : { launcherEnv }),
   });
+}
+
+/** One turn of an OpenCode run: `run.prepare` with `prepare`, the session opened, a turn to its terminal, the close. */
+export const opencodeTurnSteps = (prepare: Record<string, unknown>): Step[] => [
+  { op: "queue", type: "run.prepare", payload: prepare, id: "prepare" },
+  { op: "queue", type: "session.open", id: "open" },
+  { op: "event", type: "session.started" },
+  { op: "queue", type: "turn.start", payload: { text: "hello" }, id: "turn" },
+  { op: "event", type: "run.terminal" },
+  ...closeSteps,
+];
+
+/** What a turn of `opencodeTurnSteps` that ran shows: prepared on `opencode_server`, started, completed. */
+export function expectOpencodeTurnRan(result: DriverResult): void {
+  expect(result.failure).toBeNull();
+  expect(result.invalid).toEqual([]);
+  expect(commandOf(result, "prepare")?.result.result).toEqual({
+    status: "prepared",
+    provider: "opencode",
+    driver: "opencode_server",
+  });
+  expect(firstEvent(result, "session.started").payload).toMatchObject({ provider: "opencode" });
+  expect(eventTypes(result.committed)).toContain("turn.completed");
 }
 
 /** Ours, then upstream's runner, each launched by `profile` (the fake proxy by default) with the same steps. */
