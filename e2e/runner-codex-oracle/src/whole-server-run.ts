@@ -63,6 +63,24 @@ export function finishedRun(
 }
 
 /**
+ * The run once the heartbeat has written the adapter's result (`nativeTerminal`, `summary`).
+ * A finished status alone does not say so: the server's native finalizer can commit and project
+ * the terminal status before the heartbeat's own write of the result lands (its "narrow window
+ * between adapter completion and this live write"), wider when the runner's close waits on a
+ * remote sandbox.
+ */
+export function recordedRun(api: HostApi, runId: string, server: PaperclipServer): Promise<HeartbeatRun> {
+  return waitFor(
+    "the run's adapter result is recorded",
+    async () => {
+      const run = await api.get<HeartbeatRun>(`/heartbeat-runs/${runId}`);
+      return run.resultJson !== null && "nativeTerminal" in run.resultJson ? run : undefined;
+    },
+    { timeoutMs: 30_000, process: server.process },
+  );
+}
+
+/**
  * After the server stopped: the processes under `workDir` still there once the embedded
  * Postgres's backends had time to end after their postmaster, each killed.
  */

@@ -16,9 +16,9 @@ import { type CodexToolchain, REPO_ROOT, resolveCodexToolchain } from "../src/to
 import {
   finishArguments,
   finishedRun,
-  type HeartbeatRun,
   leftoversUnder,
   type ModelStub,
+  recordedRun,
 } from "../src/whole-server-run.js";
 
 // The server's remote path end to end: an agent whose environment is a CreateOS sandbox (our
@@ -112,7 +112,7 @@ describe("the whole Paperclip server running Codex in a CreateOS sandbox through
     const context = log.content.slice(-6_000);
     expect(finished, context).toMatchObject({ status: "succeeded", runtimeMode: "native" });
     expect(log.content).toContain("transport mode=direct_outbound");
-    const run = await api.get<HeartbeatRun>(`/heartbeat-runs/${finished.runId}`);
+    const run = await recordedRun(api, finished.runId, server!);
     expect(run.resultJson, context).toMatchObject({
       summary: ANSWER,
       nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },

@@ -13,9 +13,9 @@ import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../s
 import {
   finishArguments,
   finishedRun,
-  type HeartbeatRun,
   leftoversUnder,
   type ModelStub,
+  recordedRun,
 } from "../src/whole-server-run.js";
 
 const ANSWER = "hello from the stub";
@@ -84,7 +84,7 @@ describe("the whole Paperclip server on the native runtime with our runner", () 
       runtimeMode: "native",
       adapterType: "paperclip_runner",
     });
-    const run = await api.get<HeartbeatRun>(`/heartbeat-runs/${finished.runId}`);
+    const run = await recordedRun(api, finished.runId, server!);
     expect(run.resultJson, context).toMatchObject({
       summary: ANSWER,
       nativeResult: { schema: "paperclip.run_result.v1", summary: ANSWER, reportedWorkDisposition: "done" },
