@@ -1,9 +1,15 @@
-import { existsSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { processesWith, readCommandLine } from "@paperclipai/test-support";
+import { existsSync } from "node:fs";
+import { startChatCompletionsStub } from "@paperclipai/test-support/chat-completions-stub";
+import {
+  finishTool,
+  OPENCODE_HOST_DIRS,
+  offersTools,
+  opencodeProcessesIn,
+  realOpencodeBinary,
+  STUB_MODEL,
+  writeOpencodeOnStub,
+} from "@paperclipai/test-support/opencode-on-stub";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type ChatBody, startChatCompletionsStub } from "./helpers/chat-completions-stub.js";
 import { eventTypes, firstEvent, serverToolchainForFile, withWork } from "./helpers/codex-durable.js";
 import {
   driveOpencode,
@@ -14,7 +20,6 @@ import {
   serverProxy,
 } from "./helpers/opencode-runs.js";
 import { runResult } from "./helpers/opencode-scripts.js";
-import { realOpencodeBinary, STUB_MODEL, writeOpencodeOnStub } from "./helpers/real-opencode.js";
 
 // The real OpenCode 1.18.29 (`opencode serve`) behind the server's own proxy, driven by our
 // runner through the real control plane, its model a loopback chat-completions stub.
@@ -24,46 +29,12 @@ const ANSWER = "hello from the stub";
 /** The model's `paperclip_finish` call: the task done, the driver's one criterion satisfied. */
 const FINISH = runResult({ summary: ANSWER });
 
-/** The agent's requests offer tools (a side request, a session title say, would offer none). */
-const offersTools = (body: ChatBody): boolean => (body.tools?.length ?? 0) > 0;
-/** OpenCode names an MCP tool after its server: the bridge's finish tool, whatever its prefix. */
-const finishTool = (body: ChatBody): string =>
-  body.tools?.map((tool) => tool.function.name).find((name) => name.endsWith("paperclip_finish")) ??
-  "paperclip_finish (not offered)";
-
-/** Where OpenCode writes when nobody points its dirs elsewhere. */
-const HOST_DIRS = [
-  path.join(os.homedir(), ".cache/opencode"),
-  path.join(os.homedir(), ".config/opencode"),
-  path.join(os.homedir(), ".local/share/opencode"),
-  path.join(os.homedir(), ".local/state/opencode"),
-  path.join(os.tmpdir(), "opencode"),
-];
-
-/**
- * This test's processes that name the OpenCode binary: those whose command line or environment
- * also names `work` (the wrapper's `TMPDIR`, the runner's paths), so another run of the same
- * toolchain's OpenCode is neither killed nor counted.
- */
-function opencodeProcessesIn(binary: string, work: string): number[] {
-  return processesWith(binary).filter((pid) => {
-    try {
-      return (
-        readCommandLine(pid)?.includes(work) === true ||
-        readFileSync(`/proc/${pid}/environ`, "utf8").includes(work)
-      );
-    } catch {
-      return false;
-    }
-  });
-}
-
 describe("the real OpenCode CLI through the Codex executor and the server's own proxy", {
   timeout: 180_000,
 }, () => {
   it("runs a turn whose model calls paperclip_finish, then answers, and leaves nothing behind", async () => {
-    const binary = realOpencodeBinary();
-    const hostDirsBefore = HOST_DIRS.filter((dir) => existsSync(dir));
+    const binary = realOpencodeBinary("the real OpenCode tests");
+    const hostDirsBefore = OPENCODE_HOST_DIRS.filter((dir) => existsSync(dir));
     let runWork = "";
     onTestFinished(() => {
       if (runWork === "") return;
@@ -106,6 +77,6 @@ describe("the real OpenCode CLI through the Codex executor and the server's own 
       expect(JSON.stringify(stub.requests.at(-1))).toContain('\\"accepted\\":true');
     });
     expect(opencodeProcessesIn(binary, runWork)).toEqual([]);
-    expect(HOST_DIRS.filter((dir) => existsSync(dir))).toEqual(hostDirsBefore);
+    expect(OPENCODE_HOST_DIRS.filter((dir) => existsSync(dir))).toEqual(hostDirsBefore);
   });
 });

@@ -9,8 +9,12 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { startChatCompletionsStub } from "../helpers/chat-completions-stub.js";
-import { realOpencodeBinary, STUB_MODEL, writeOpencodeOnStub } from "../helpers/real-opencode.js";
+import { startChatCompletionsStub } from "@paperclipai/test-support/chat-completions-stub";
+import {
+  realOpencodeBinary,
+  STUB_MODEL,
+  writeOpencodeOnStub,
+} from "@paperclipai/test-support/opencode-on-stub";
 
 const ANSWER = "hello from the stub";
 const AUTH = `Basic ${Buffer.from("opencode:by-hand").toString("base64")}`;
@@ -64,7 +68,11 @@ const stub = await startChatCompletionsStub(
 );
 let child: ChildProcess | undefined;
 try {
-  const executable = await writeOpencodeOnStub(work, realOpencodeBinary(), stub.baseUrl);
+  const executable = await writeOpencodeOnStub(
+    work,
+    realOpencodeBinary("the OpenCode manual check"),
+    stub.baseUrl,
+  );
   const [providerId, modelId] = STUB_MODEL.split("/") as [string, string];
   const home = path.join(work, "home");
   await mkdir(path.join(home, "config", "opencode"), { recursive: true });

@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import { toolchainCache } from "@paperclipai/test-support/paperclip-toolchain";
+import type { ChatBody } from "./chat-completions-stub.js";
+import { toolchainCache } from "./paperclip-toolchain.js";
+import { processesWith, readCommandLine } from "./proc.js";
 
 // The real OpenCode CLI (the server's pinned 1.18.29) answering from a loopback model stub.
 //
@@ -15,8 +19,16 @@ import { toolchainCache } from "@paperclipai/test-support/paperclip-toolchain";
 /** The stub's provider and model, as the run's `provider.model` names them. */
 export const STUB_MODEL = "paperclip-stub/stub-model";
 
-/** The real `opencode` executable from the toolchain cache (installed from npm the first time). */
-export const realOpencodeBinary = (): string => toolchainCache("the real OpenCode tests", "opencode");
+/** The real `opencode` executable from the toolchain cache (installed from npm the first time); `who` names the tests that need it. */
+export const realOpencodeBinary = (who: string): string => toolchainCache(who, "opencode");
+
+/** An agent request offers tools (a side request, a session title say, offers none). */
+export const offersTools = (body: ChatBody): boolean => (body.tools?.length ?? 0) > 0;
+
+/** OpenCode names an MCP tool after its server: the bridge's finish tool, whatever its prefix. */
+export const finishTool = (body: ChatBody): string =>
+  body.tools?.map((tool) => tool.function.name).find((name) => name.endsWith("paperclip_finish")) ??
+  "paperclip_finish (not offered)";
 
 const shellQuoted = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
@@ -63,4 +75,31 @@ export async function writeOpencodeOnStub(
   await writeFile(wrapper, lines.join("\n"));
   await chmod(wrapper, 0o755);
   return wrapper;
+}
+
+/** Where OpenCode writes when nobody points its dirs elsewhere. */
+export const OPENCODE_HOST_DIRS = [
+  path.join(os.homedir(), ".cache/opencode"),
+  path.join(os.homedir(), ".config/opencode"),
+  path.join(os.homedir(), ".local/share/opencode"),
+  path.join(os.homedir(), ".local/state/opencode"),
+  path.join(os.tmpdir(), "opencode"),
+];
+
+/**
+ * This test's processes that name the OpenCode binary: those whose command line or environment
+ * also names `work` (the wrapper's `TMPDIR`, the runner's paths), so another run of the same
+ * toolchain's OpenCode is neither killed nor counted.
+ */
+export function opencodeProcessesIn(binary: string, work: string): number[] {
+  return processesWith(binary).filter((pid) => {
+    try {
+      return (
+        readCommandLine(pid)?.includes(work) === true ||
+        readFileSync(`/proc/${pid}/environ`, "utf8").includes(work)
+      );
+    } catch {
+      return false;
+    }
+  });
 }
