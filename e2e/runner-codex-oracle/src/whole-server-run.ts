@@ -1,6 +1,7 @@
 import type { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
 import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
+import { expect } from "vitest";
 import { killAll, processesUnder } from "./processes-under.js";
 
 // What the whole-server tests share: a run as the server's API shows it, the model's finish call,
@@ -14,7 +15,7 @@ export interface ModelStub {
 }
 
 /** A run as `GET /api/issues/:id/runs` lists it. */
-export interface IssueRun {
+interface IssueRun {
   readonly runId: string;
   readonly status: string;
   readonly runtimeMode: string | null;
@@ -22,7 +23,7 @@ export interface IssueRun {
 }
 
 /** A run as `GET /api/heartbeat-runs/:id` shows it. */
-export interface HeartbeatRun {
+interface HeartbeatRun {
   readonly status: string;
   readonly resultJson: Record<string, unknown> | null;
 }
@@ -46,7 +47,7 @@ export function finishArguments(summary: string): Record<string, unknown> {
 }
 
 /** The issue's run once it has left `queued` and `running`. */
-export function finishedRun(
+function finishedRun(
   api: HostApi,
   issueId: string,
   server: PaperclipServer,
@@ -69,7 +70,7 @@ export function finishedRun(
  * between adapter completion and this live write"), wider when the runner's close waits on a
  * remote sandbox.
  */
-export function recordedRun(api: HostApi, runId: string, server: PaperclipServer): Promise<HeartbeatRun> {
+function recordedRun(api: HostApi, runId: string, server: PaperclipServer): Promise<HeartbeatRun> {
   return waitFor(
     "the run's adapter result is recorded",
     async () => {
@@ -78,6 +79,57 @@ export function recordedRun(api: HostApi, runId: string, server: PaperclipServer
     },
     { timeoutMs: 30_000, process: server.process },
   );
+}
+
+/** Assigns `agentId` a greeting task (the assignment wakes the agent); returns the issue's id. */
+export async function assignGreeting(
+  api: HostApi,
+  companyId: string,
+  agentId: string,
+  projectId?: string,
+): Promise<string> {
+  const issue = await api.post<{ id: string }>(`/companies/${companyId}/issues`, {
+    title: "Say hello",
+    description: "Answer with a greeting.",
+    assigneeAgentId: agentId,
+    status: "todo",
+    ...(projectId === undefined ? {} : { projectId }),
+  });
+  return issue.id;
+}
+
+/**
+ * Waits for the issue's run and asserts what every answered task shows: the run succeeded on the
+ * native runtime with `paperclip_runner`, its recorded result is the model's `answer` (the
+ * runner's proposal, accepted), and the issue is done. Returns the run's log.
+ */
+export async function expectAnsweredTask(
+  api: HostApi,
+  server: PaperclipServer,
+  issueId: string,
+  answer: string,
+  timeoutMs: number,
+): Promise<string> {
+  const finished = await finishedRun(api, issueId, server, timeoutMs);
+  const log = (await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`)).content;
+  const context = log.slice(-6_000);
+  expect(finished, context).toMatchObject({
+    status: "succeeded",
+    runtimeMode: "native",
+    adapterType: "paperclip_runner",
+  });
+  const run = await recordedRun(api, finished.runId, server);
+  expect(run.resultJson, context).toMatchObject({
+    summary: answer,
+    nativeResult: { schema: "paperclip.run_result.v1", summary: answer, reportedWorkDisposition: "done" },
+    nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },
+    issueStatusAfter: "done",
+  });
+  // The runner's committed stream, as the server recorded it: the result accepted, the run terminal.
+  expect(log).toContain("run.result.accepted");
+  expect(log).toContain("run.terminal");
+  expect((await api.get<{ status: string }>(`/issues/${issueId}`)).status).toBe("done");
+  return log;
 }
 
 /**

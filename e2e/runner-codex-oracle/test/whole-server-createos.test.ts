@@ -14,11 +14,11 @@ import { writeCodexWrapper } from "../src/codex-wrapper.js";
 import { startTlsFront, type TlsFront } from "../src/tls-front.js";
 import { type CodexToolchain, REPO_ROOT, resolveCodexToolchain } from "../src/toolchain.js";
 import {
+  assignGreeting,
+  expectAnsweredTask,
   finishArguments,
-  finishedRun,
   leftoversUnder,
   type ModelStub,
-  recordedRun,
 } from "../src/whole-server-run.js";
 
 // The server's remote path end to end: an agent whose environment is a CreateOS sandbox (our
@@ -100,23 +100,9 @@ describe("the whole Paperclip server running Codex in a CreateOS sandbox through
       adapterConfig: {},
       defaultEnvironmentId: environment.id,
     });
-    const issue = await api.post<{ id: string }>(`/companies/${company.id}/issues`, {
-      title: "Say hello",
-      description: "Answer with a greeting.",
-      assigneeAgentId: agent.id,
-      status: "todo",
-      projectId: project.id,
-    });
-    const finished = await finishedRun(api, issue.id, server!, 150_000);
-    const log = await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`);
-    const context = log.content.slice(-6_000);
-    expect(finished, context).toMatchObject({ status: "succeeded", runtimeMode: "native" });
-    expect(log.content).toContain("transport mode=direct_outbound");
-    const run = await recordedRun(api, finished.runId, server!);
-    expect(run.resultJson, context).toMatchObject({
-      summary: ANSWER,
-      nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },
-    });
+    const issueId = await assignGreeting(api, company.id, agent.id, project.id);
+    const log = await expectAnsweredTask(api, server!, issueId, ANSWER, 150_000);
+    expect(log).toContain("transport mode=direct_outbound");
     expect(stub!.requests).toHaveLength(3);
     // What the agent wrote in the sandbox is in the project's workspace on the host.
     expect(await readFile(path.join(projectDir, "result.txt"), "utf8")).toBe(`${ANSWER}\n`);

@@ -21,7 +21,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installServerOpencodeShim } from "../src/opencode-shim.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
-import { finishArguments, finishedRun, leftoversUnder, recordedRun } from "../src/whole-server-run.js";
+import {
+  assignGreeting,
+  expectAnsweredTask,
+  finishArguments,
+  leftoversUnder,
+} from "../src/whole-server-run.js";
 
 // The whole server on the native runtime with an OpenCode agent (`provider: "opencode"`): the
 // server's own runner transport launches our runner, which runs the real OpenCode (the server's
@@ -82,29 +87,8 @@ describe("the whole Paperclip server running an OpenCode agent through our runne
       adapterType: "paperclip_runner",
       adapterConfig: { provider: "opencode", model: STUB_MODEL },
     });
-    const issue = await api.post<{ id: string }>(`/companies/${company.id}/issues`, {
-      title: "Say hello",
-      description: "Answer with a greeting.",
-      assigneeAgentId: agent.id,
-      status: "todo",
-    });
-    const finished = await finishedRun(api, issue.id, server!, 120_000);
-    const log = await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`);
-    const context = log.content.slice(-6_000);
-    expect(finished, context).toMatchObject({
-      status: "succeeded",
-      runtimeMode: "native",
-      adapterType: "paperclip_runner",
-    });
-    const run = await recordedRun(api, finished.runId, server!);
-    expect(run.resultJson, context).toMatchObject({
-      summary: ANSWER,
-      nativeResult: { schema: "paperclip.run_result.v1", summary: ANSWER, reportedWorkDisposition: "done" },
-      nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },
-      issueStatusAfter: "done",
-    });
-    expect(log.content).toContain("run.result.accepted");
-    expect((await api.get<{ status: string }>(`/issues/${issue.id}`)).status).toBe("done");
+    const issueId = await assignGreeting(api, company.id, agent.id);
+    await expectAnsweredTask(api, server!, issueId, ANSWER, 120_000);
     // Both agent requests reached the stub, the second after the bridge accepted the finish call.
     expect(stub!.remaining()).toBe(0);
     expect(JSON.stringify(stub!.requests.at(-1))).toContain('\\"accepted\\":true');

@@ -11,11 +11,11 @@ import { writeCodexWrapper } from "../src/codex-wrapper.js";
 import { processesUnder } from "../src/processes-under.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
 import {
+  assignGreeting,
+  expectAnsweredTask,
   finishArguments,
-  finishedRun,
   leftoversUnder,
   type ModelStub,
-  recordedRun,
 } from "../src/whole-server-run.js";
 
 const ANSWER = "hello from the stub";
@@ -69,33 +69,8 @@ describe("the whole Paperclip server on the native runtime with our runner", () 
       adapterConfig: {},
     });
     expect(agent.adapterType).toBe("paperclip_runner");
-    // Assigning the task wakes the agent.
-    const issue = await api.post<{ id: string }>(`/companies/${company.id}/issues`, {
-      title: "Say hello",
-      description: "Answer with a greeting.",
-      assigneeAgentId: agent.id,
-      status: "todo",
-    });
-    const finished = await finishedRun(api, issue.id, server!, 90_000);
-    const log = await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`);
-    const context = log.content.slice(-4_000);
-    expect(finished, context).toMatchObject({
-      status: "succeeded",
-      runtimeMode: "native",
-      adapterType: "paperclip_runner",
-    });
-    const run = await recordedRun(api, finished.runId, server!);
-    expect(run.resultJson, context).toMatchObject({
-      summary: ANSWER,
-      nativeResult: { schema: "paperclip.run_result.v1", summary: ANSWER, reportedWorkDisposition: "done" },
-      nativeTerminal: { runTerminalState: "succeeded", turnTerminalState: "completed" },
-      issueStatusAfter: "done",
-    });
-    // The runner's committed stream, as the server recorded it: the result accepted, the run terminal.
-    expect(log.content).toContain("run.result.accepted");
-    expect(log.content).toContain("run.terminal");
-    const done = await api.get<{ status: string }>(`/issues/${issue.id}`);
-    expect(done.status).toBe("done");
+    const issueId = await assignGreeting(api, company.id, agent.id);
+    await expectAnsweredTask(api, server!, issueId, ANSWER, 90_000);
     // Codex asked the stub twice: the finish call, then (with the tool's output) the answer.
     expect(stub!.requests).toHaveLength(2);
     expect(JSON.stringify(stub!.requests[1]?.input)).toContain("function_call_output");
