@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { clientErrorResponse } from "./client-error-response.js";
 import { forwardHttpRequest } from "./forward-http.js";
+import { releaseConnectionId } from "./held-connection-id.js";
 import type { ProxyContext } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import { refuseSocket } from "./refuse-socket.js";
@@ -66,6 +67,11 @@ export function createProxyHttpServer(context: ProxyContext): Server {
       return socket.destroyed;
     }),
   );
+  // A bridge connection's held id (held-connection-id.ts) goes out before any answer to a
+  // request: these listeners come first. A CONNECT sends it with its own answer; an upgrade
+  // or a client error is answered by ending the socket, which sends it too.
+  for (const event of ["request", "checkContinue", "checkExpectation"] as const)
+    http.on(event, (request: IncomingMessage) => releaseConnectionId(request.socket));
   const admitted = (request: IncomingMessage, response: ServerResponse): boolean => {
     if (unsent.admit(request.socket, response)) return true;
     closeOverflowing(request.socket);

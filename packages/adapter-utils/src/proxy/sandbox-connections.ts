@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import type { ConnectionId } from "../handoff/handoff-wire.js";
+import { holdConnectionId } from "./held-connection-id.js";
 import { CONNECTION_LIMIT_MESSAGE, type ProxyContext } from "./proxy-context.js";
 import { formatRawProxyError } from "./proxy-error.js";
 import type { ProxyCounters } from "./proxy-stats.js";
@@ -50,9 +51,10 @@ export function trackSandboxConnections(
       counters.closedBytesIn += socket.bytesRead;
       counters.closedBytesOut += socket.bytesWritten;
     });
-    // The bridge reads its connection's id before anything else, a refusal included.
+    // The bridge reads its connection's id before anything else, a refusal included: it
+    // leaves with the proxy's first answer (held-connection-id.ts).
     if (bridgeId) {
-      socket.write(bridgeId.bytes);
+      holdConnectionId(socket, bridgeId.bytes);
       context.handoff?.ids.set(socket, bridgeId.hex);
     }
     if (accepted.size >= context.limits.maxConnections) {

@@ -2,6 +2,7 @@ import { connect, type Socket } from "node:net";
 import { offerTunnel } from "../handoff/offer-tunnel.js";
 import { formatCanonicalHost } from "./canonical-host.js";
 import { parseConnectAuthority } from "./connect-authority.js";
+import { releaseConnectionId } from "./held-connection-id.js";
 import { pinnedLookup } from "./pinned-lookup.js";
 import {
   DENIED_MESSAGE,
@@ -134,6 +135,7 @@ function openTunnel(
     upstream.off("close", refuseUnreached);
     client.off("close", abandon);
     client.write(ESTABLISHED);
+    releaseConnectionId(client);
     if (head.length > 0) upstream.write(head);
     if (!handoff || handoffId === undefined) relayTunnel(context, client, upstream);
     else
