@@ -1,5 +1,5 @@
 import { isBlank } from "../char-classes.js";
-import { sameCharsBefore } from "./flag-runs.js";
+import { sameCharsBefore } from "../same-chars.js";
 
 // The key pass rejects a sensitive word before a value redacted already (`--token [REDACTED]`, as
 // the flag pass leaves each flag) without a call into the engine, but finds the next word with a
