@@ -85,4 +85,14 @@ describe("Rewriter", () => {
       rewriter.replace(at + 1, at + 2);
     expect(rewriter.finish()).toBe(`=[R]${gap}[R]${gap}[R]`);
   });
+
+  it("replaces after gaps of one length that differ, then are the same", () => {
+    // `;a=` then `;b=` three times: once two gaps of a length differed, that length is not compared.
+    const text = "k=1;a=2;b=3;b=4;b=5";
+    const rewriter = new Rewriter(text, "[R]");
+    for (let at = text.indexOf("="); at !== -1; at = text.indexOf("=", at + 1))
+      rewriter.replace(at + 1, at + 2);
+    expect(rewriter.replacements).toBe(5);
+    expect(rewriter.finish()).toBe("k=[R];a=[R];b=[R];b=[R];b=[R]");
+  });
 });

@@ -26,6 +26,10 @@ export class Rewriter {
   private sameGapStart = 0;
   private sameGapLength = -1;
   private sameGaps = 0;
+  // A length at which two gaps in a row differed (`-H x1 --token ` and `-H x2 --token `): gaps of
+  // that length are compared no more, so a text whose gaps differ pays for one comparison, not one
+  // per replacement.
+  private differingLength = -1;
   private copiedUpTo = 0;
   private lastStart = 0;
   /** How many replacements were made so far. */
@@ -45,11 +49,7 @@ export class Rewriter {
   replace(start: number, end: number): void {
     const gapStart = this.copiedUpTo;
     const length = start - gapStart;
-    if (
-      length === this.sameGapLength &&
-      length <= MAX_SAME_GAP &&
-      sameCharsAt(this.text, this.sameGapStart, gapStart, length)
-    ) {
+    if (this.continuesSameGaps(gapStart, length)) {
       this.sameGaps += 1;
     } else {
       this.writeSameGaps();
@@ -94,6 +94,15 @@ export class Rewriter {
     this.gaps.push(this.open + this.text.slice(this.copiedUpTo));
     this.chunks.push(this.gaps.join(this.replacement));
     return this.chunks.length === 1 ? (this.chunks[0] as string) : this.chunks.join("");
+  }
+
+  // Whether the gap at `gapStart` is the same text as the gaps written last.
+  private continuesSameGaps(gapStart: number, length: number): boolean {
+    if (length !== this.sameGapLength || length > MAX_SAME_GAP || length === this.differingLength)
+      return false;
+    if (sameCharsAt(this.text, this.sameGapStart, gapStart, length)) return true;
+    this.differingLength = length;
+    return false;
   }
 
   // The gaps of the same text, each followed by the replacement: a gap joined after the last.
