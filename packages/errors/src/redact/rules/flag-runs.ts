@@ -1,6 +1,7 @@
 import { isAsciiLetter } from "../char-classes.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { Rewriter } from "../rewriter.js";
+import { sameCharsAt, sameCharsBefore } from "../same-chars.js";
 import { isSecretValue, namesASecret } from "../values.js";
 import { GapReplacements } from "./gap-replacements.js";
 import { mayStartSecondWord } from "./key-candidates.js";
@@ -8,29 +9,13 @@ import { holdsLetterRun, type RunEnd, readValueEnd, WORD_LETTERS } from "./key-r
 import type { PlainAssignment } from "./plain-assignments.js";
 import { RunValues } from "./run-values.js";
 
+// Where the flag runs compare, read by their tests too.
+export { sameCharsAt, sameCharsBefore };
+
 // How far past a flag's value the same flag may start again: past a blank, or past other flags and
 // their values (`-H x1 `) that hold no sensitive word.
 export const MAX_FLAG_GAP = 64;
 const DASH = 45;
-
-/** Whether the `length` characters of `text` at `start` are those at `earlier`, compared by hand. */
-export function sameCharsAt(text: string, earlier: number, start: number, length: number): boolean {
-  for (let index = 0; index < length; index += 1) {
-    if (text.charCodeAt(start + index) !== text.charCodeAt(earlier + index)) return false;
-  }
-  return true;
-}
-
-/**
- * Whether the `length` characters of `text` before `end` are those before `earlier`, compared from the
- * end: the characters between two flags differ mostly where a value was (`-H x1 ` and `-H x2 `).
- */
-export function sameCharsBefore(text: string, earlier: number, end: number, length: number): boolean {
-  for (let index = 1; index <= length; index += 1) {
-    if (text.charCodeAt(end - index) !== text.charCodeAt(earlier - index)) return false;
-  }
-  return true;
-}
 
 /**
  * Where the flag at `dash` starts again after a value ending at `valueEnd`: its key and the blanks up

@@ -29,6 +29,7 @@ import {
   MAX_SCHEME_VALUE,
   readAssignment,
 } from "./read-assignment.js";
+import { followsRedacted, startsNewUnit } from "./redacted-values.js";
 import type { Reach } from "./token-shape.js";
 
 /**
@@ -108,6 +109,9 @@ function redactCandidates(
   // Whether the last candidate was near where its search started: then the next one is searched
   // for directly, as the word search first would cost a second search per candidate.
   let dense = false;
+  // Where the last word rejected by the word search started: the stretch since then, compared with
+  // the one before it, tells a unit repeated from one that differs (startsNewUnit).
+  let lastRejected = -1;
   let examinedUpTo = 0;
   // How far the last step read, for the repeat skipper: it judges one by one only the last steps of
   // a repetition, whose reads could leave it. Its default, a value's bound and more (6 Ki
@@ -150,6 +154,13 @@ function redactCandidates(
         if (!mayFollowKeyWord(text, next.end) || !keyCandidateAt.test(text)) {
           context.steps += 1;
           candidates.lastIndex = next.index + 1;
+          // Words close together before values redacted already, in units that differ (`--token
+          // [REDACTED] -H x2 --token [REDACTED] -H x4 …`): the native search skips them all.
+          dense =
+            next.index - from <= DENSE &&
+            followsRedacted(text, next.end, context.replacement) &&
+            startsNewUnit(text, lastRejected, next.index);
+          lastRejected = next.index;
           continue;
         }
         wordStart = next.index;
