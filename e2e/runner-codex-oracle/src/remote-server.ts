@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type EmulatorProcess, startEmulator } from "@paperclipai/paperclip-host-e2e/emulator-process";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
@@ -12,12 +12,24 @@ import { type CodexToolchain, REPO_ROOT } from "./toolchain.js";
 /** Our runner as one file, the bundle the server stages in a sandbox. */
 export const OUR_BUNDLE = path.join(REPO_ROOT, "packages/paperclip-runner/dist/runnerd-cli.cjs");
 
+export interface SandboxedAgent {
+  readonly companyId: string;
+  readonly agentId: string;
+  readonly projectId: string;
+  /** The project's workspace on the host. */
+  readonly projectDir: string;
+}
+
 /** The server of the remote tests, the emulator its sandboxes run in and the TLS front its runners dial. */
 export interface RemoteServer {
   readonly server: PaperclipServer;
   readonly emulator: EmulatorProcess;
-  /** A CreateOS environment of `companyId` on the emulator; returns its id. */
-  environment(companyId: string, name: string): Promise<string>;
+  /**
+   * A company whose agent `name` (a `paperclip_runner` of `adapterConfig`) runs in a CreateOS
+   * sandbox on the emulator, on a project whose workspace is a fresh directory under the work
+   * directory (holding a README).
+   */
+  sandboxedAgent(name: string, adapterConfig: Record<string, unknown>): Promise<SandboxedAgent>;
   /** Where `relative` (a workspace path) is in the run's one sandbox, on the host. */
   inSandboxWorkspace(relative: string): Promise<string>;
   /** Stops the server, the emulator and the front (in that order), whatever fails. */
@@ -79,15 +91,25 @@ export async function startRemoteServer(
   const started = { server, emulator };
   return {
     ...started,
-    environment: async (companyId, name) =>
-      (
-        await createCreateosEnvironment(
-          new HostApi(started.server.baseUrl),
-          companyId,
-          started.emulator,
-          name,
-        )
-      ).id,
+    sandboxedAgent: async (name, adapterConfig) => {
+      const api = new HostApi(started.server.baseUrl);
+      const company = await api.post<{ id: string }>("/companies", { name: `Company of ${name}` });
+      const environment = await createCreateosEnvironment(api, company.id, started.emulator, "createos");
+      const projectDir = await mkdtemp(path.join(workDir, "project-"));
+      await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
+      const project = await api.post<{ id: string }>(`/companies/${company.id}/projects`, {
+        name: "Remote",
+        status: "in_progress",
+        workspace: { name: "main", cwd: projectDir, isPrimary: true },
+      });
+      const agent = await api.post<{ id: string }>(`/companies/${company.id}/agents`, {
+        name,
+        adapterType: "paperclip_runner",
+        adapterConfig,
+        defaultEnvironmentId: environment.id,
+      });
+      return { companyId: company.id, agentId: agent.id, projectId: project.id, projectDir };
+    },
     inSandboxWorkspace: async (relative) => {
       const [sandboxDir] = await started.emulator.sandboxDirectories();
       return path.join(

@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import type { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
 import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
@@ -70,15 +71,29 @@ function finishedRun(
  * between adapter completion and this live write"), wider when the runner's close waits on a
  * remote sandbox.
  */
-function recordedRun(api: HostApi, runId: string, server: PaperclipServer): Promise<HeartbeatRun> {
+function recordedRun(
+  api: HostApi,
+  runId: string,
+  server: PaperclipServer,
+  timeoutMs: number,
+): Promise<HeartbeatRun> {
   return waitFor(
     "the run's adapter result is recorded",
     async () => {
       const run = await api.get<HeartbeatRun>(`/heartbeat-runs/${runId}`);
       return run.resultJson !== null && "nativeTerminal" in run.resultJson ? run : undefined;
     },
-    { timeoutMs: 30_000, process: server.process },
+    { timeoutMs, process: server.process },
   );
+}
+
+/** The run log's own messages (the server's, the runner's: not the PRP events), the last 40. */
+function serverMessages(log: string): string {
+  return log
+    .split("\n")
+    .filter((line) => line !== "" && !line.includes("paperclip.prp.event"))
+    .slice(-40)
+    .join("\n");
 }
 
 /** Assigns `agentId` a greeting task (the assignment wakes the agent); returns the issue's id. */
@@ -118,7 +133,15 @@ export async function expectAnsweredTask(
     runtimeMode: "native",
     adapterType: "paperclip_runner",
   });
-  const run = await recordedRun(api, finished.runId, server);
+  // The heartbeat writes the result once the runner's close is over: with a remote sandbox, after
+  // the workspace's restore and the runner's exit, each a few paced CreateOS calls.
+  const run = await recordedRun(api, finished.runId, server, timeoutMs).catch(async (error: unknown) => {
+    const latest = await api.get<HeartbeatRun>(`/heartbeat-runs/${finished.runId}`);
+    const tail = (await api.get<{ content: string }>(`/heartbeat-runs/${finished.runId}/log`)).content;
+    throw new Error(
+      `${String(error)}; resultJson: ${JSON.stringify(latest.resultJson)}; log: ${serverMessages(tail)}`,
+    );
+  });
   expect(run.resultJson, context).toMatchObject({
     summary: answer,
     nativeResult: { schema: "paperclip.run_result.v1", summary: answer, reportedWorkDisposition: "done" },
@@ -136,7 +159,7 @@ export async function expectAnsweredTask(
  * After the server stopped: the processes under `workDir` still there once the embedded
  * Postgres's backends had time to end after their postmaster, each killed.
  */
-export async function leftoversUnder(workDir: string): Promise<{ pid: number; command: string }[]> {
+async function leftoversUnder(workDir: string): Promise<{ pid: number; command: string }[]> {
   const leftovers = await waitFor(
     "every process of the run exits",
     async () => {
@@ -147,4 +170,27 @@ export async function leftoversUnder(workDir: string): Promise<{ pid: number; co
   ).catch(() => processesUnder(workDir));
   killAll(leftovers);
   return leftovers;
+}
+
+/**
+ * A whole-server test's teardown: `stopServer` (the server and what serves it), then the
+ * leftovers under `workDir`, then `closers` (the model stub...), then `workDir` removed, whatever
+ * failed; nothing of the run may have outlived the server.
+ */
+export async function endServerRun(
+  workDir: string,
+  stopServer: () => Promise<void> | undefined,
+  ...closers: ({ close(): Promise<void> } | undefined)[]
+): Promise<void> {
+  let leftovers: { pid: number; command: string }[] = [];
+  try {
+    // The server starts the runner in a process group of its own, and the embedded Postgres's
+    // backends end shortly after their postmaster: whatever is still there then is a leftover.
+    await stopServer();
+    leftovers = await leftoversUnder(workDir);
+    for (const closer of closers) await closer?.close();
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  expect(leftovers, "nothing of the run outlives the server").toEqual([]);
 }

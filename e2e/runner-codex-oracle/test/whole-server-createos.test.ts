@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
@@ -10,9 +10,9 @@ import { OUR_BUNDLE, type RemoteServer, startRemoteServer } from "../src/remote-
 import { resolveCodexToolchain } from "../src/toolchain.js";
 import {
   assignGreeting,
+  endServerRun,
   expectAnsweredTask,
   finishArguments,
-  leftoversUnder,
   type ModelStub,
 } from "../src/whole-server-run.js";
 
@@ -26,7 +26,6 @@ const ANSWER = "hello from a CreateOS sandbox";
 let workDir: string;
 let stub: ModelStub | undefined;
 let remote: RemoteServer | undefined;
-let leftovers: { pid: number; command: string }[] = [];
 
 beforeAll(async () => {
   const tools = await resolveCodexToolchain();
@@ -46,35 +45,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await remote?.stop();
-    leftovers = await leftoversUnder(workDir);
-    await stub?.close();
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
-  expect(leftovers, "nothing of the run outlives the server").toEqual([]);
+  await endServerRun(workDir, () => remote?.stop(), stub);
 });
 
 describe("the whole Paperclip server running Codex in a CreateOS sandbox through our runner", () => {
   it("stages our runner as one file in the sandbox, which dials back over TLS and runs the turn; its work comes home", async () => {
     const api = new HostApi(remote!.server.baseUrl);
-    const company = await api.post<{ id: string }>("/companies", { name: "Remote native runtime" });
-    const environmentId = await remote!.environment(company.id, "createos-native");
-    const projectDir = await mkdtemp(path.join(workDir, "project-"));
-    await writeFile(path.join(projectDir, "README.md"), "a project workspace\n");
-    const project = await api.post<{ id: string }>(`/companies/${company.id}/projects`, {
-      name: "Remote",
-      status: "in_progress",
-      workspace: { name: "main", cwd: projectDir, isPrimary: true },
-    });
-    const agent = await api.post<{ id: string }>(`/companies/${company.id}/agents`, {
-      name: "Remote coder",
-      adapterType: "paperclip_runner",
-      adapterConfig: {},
-      defaultEnvironmentId: environmentId,
-    });
-    const issueId = await assignGreeting(api, company.id, agent.id, project.id);
+    const { companyId, agentId, projectId, projectDir } = await remote!.sandboxedAgent("Remote coder", {});
+    const issueId = await assignGreeting(api, companyId, agentId, projectId);
     const log = await expectAnsweredTask(api, remote!.server, issueId, ANSWER, 150_000);
     expect(log).toContain("transport mode=direct_outbound");
     expect(stub!.requests).toHaveLength(3);

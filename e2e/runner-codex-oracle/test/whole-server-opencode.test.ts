@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rename } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
@@ -23,9 +23,9 @@ import { installServerOpencodeShim } from "../src/opencode-shim.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
 import {
   assignGreeting,
+  endServerRun,
   expectAnsweredTask,
   finishArguments,
-  leftoversUnder,
 } from "../src/whole-server-run.js";
 
 // The whole server on the native runtime with an OpenCode agent (`provider: "opencode"`): the
@@ -39,7 +39,6 @@ let opencode: string;
 let workDir: string;
 let stub: ChatCompletionsStub | undefined;
 let server: PaperclipServer | undefined;
-let leftovers: { pid: number; command: string }[] = [];
 let hostDirsBefore: string[] = [];
 
 beforeAll(async () => {
@@ -67,14 +66,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await server?.stop();
-    leftovers = await leftoversUnder(workDir);
-    await stub?.close();
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
-  expect(leftovers, "nothing of the run outlives the server").toEqual([]);
+  await endServerRun(workDir, () => server?.stop(), stub);
   expect(OPENCODE_HOST_DIRS.filter((dir) => existsSync(dir))).toEqual(hostDirsBefore);
 });
 

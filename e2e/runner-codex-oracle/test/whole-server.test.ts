@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
@@ -12,9 +12,9 @@ import { processesUnder } from "../src/processes-under.js";
 import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
 import {
   assignGreeting,
+  endServerRun,
   expectAnsweredTask,
   finishArguments,
-  leftoversUnder,
   type ModelStub,
 } from "../src/whole-server-run.js";
 
@@ -24,7 +24,6 @@ let tools: CodexToolchain;
 let workDir: string;
 let stub: ModelStub | undefined;
 let server: PaperclipServer | undefined;
-let leftovers: { pid: number; command: string }[] = [];
 
 beforeAll(async () => {
   tools = await resolveCodexToolchain();
@@ -47,16 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await server?.stop();
-    // The server starts the runner in a process group of its own, and the embedded Postgres's
-    // backends end shortly after their postmaster: whatever is still there then is a leftover.
-    leftovers = await leftoversUnder(workDir);
-    await stub?.close();
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
-  expect(leftovers, "nothing of the run outlives the server").toEqual([]);
+  await endServerRun(workDir, () => server?.stop(), stub);
 });
 
 describe("the whole Paperclip server on the native runtime with our runner", () => {

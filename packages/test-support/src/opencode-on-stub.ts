@@ -40,8 +40,6 @@ export async function writeOpencodeOnStub(
   work: string,
   binary: string,
   stubBaseUrl: string,
-  /** OpenCode's `TMPDIR`; `null` leaves it unset (in a sandbox whose /tmp is its own). */
-  temp: string | null = path.join(work, "opencode tmp"),
 ): Promise<string> {
   const [providerId, modelId] = STUB_MODEL.split("/") as [string, string];
   const config = {
@@ -55,7 +53,8 @@ export async function writeOpencodeOnStub(
     },
   };
   // OpenCode makes $TMPDIR/opencode; the proxy passes no TMPDIR, so it would land in /tmp.
-  if (temp !== null) await mkdir(temp, { recursive: true });
+  const temp = path.join(work, "opencode tmp");
+  await mkdir(temp, { recursive: true });
   const wrapper = path.join(work, "opencode-on-stub");
   const lines = [
     "#!/bin/sh",
@@ -69,7 +68,7 @@ export async function writeOpencodeOnStub(
     // client inside it): offline, against a loopback port nobody serves, that fails at once.
     "export npm_config_offline=true",
     "export npm_config_registry=http://127.0.0.1:9/",
-    ...(temp === null ? [] : [`export TMPDIR=${shellQuoted(temp)}`]),
+    `export TMPDIR=${shellQuoted(temp)}`,
     `exec ${shellQuoted(binary)} "$@"`,
     "",
   ];
