@@ -1,9 +1,11 @@
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
 import type { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
-import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
+import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
 import { expect } from "vitest";
 import { killAll, processesUnder } from "./processes-under.js";
+import { type CodexToolchain, OUR_RUNNER_BIN } from "./toolchain.js";
 
 // What the whole-server tests share: a run as the server's API shows it, the model's finish call,
 // and the leftover check of the teardown.
@@ -193,4 +195,23 @@ export async function endServerRun(
     await rm(workDir, { recursive: true, force: true });
   }
   expect(leftovers, "nothing of the run outlives the server").toEqual([]);
+}
+
+/**
+ * The server as the local whole-server tests start it: our runner's bin as its runner, `binDir`
+ * first on its PATH (the provider wrapper its runners find), and its scratch directories (one per
+ * run under os.tmpdir(), left behind) kept in the work directory, which the teardown removes.
+ */
+export async function startLocalServer(
+  tools: CodexToolchain,
+  workDir: string,
+  logDir: string,
+  binDir: string,
+): Promise<PaperclipServer> {
+  const serverTmp = path.join(workDir, "tmp");
+  await mkdir(serverTmp);
+  return await startPaperclipServer(tools, workDir, logDir, {
+    pathPrefix: binDir,
+    env: { PAPERCLIP_RUNNER_BINARY: OUR_RUNNER_BIN, TMPDIR: serverTmp },
+  });
 }

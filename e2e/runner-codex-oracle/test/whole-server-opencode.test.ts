@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rename } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
-import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
+import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
 import {
   type ChatCompletionsStub,
@@ -20,12 +20,13 @@ import {
 } from "@paperclipai/test-support/opencode-on-stub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installServerOpencodeShim } from "../src/opencode-shim.js";
-import { type CodexToolchain, OUR_RUNNER_BIN, resolveCodexToolchain } from "../src/toolchain.js";
+import { type CodexToolchain, resolveCodexToolchain } from "../src/toolchain.js";
 import {
   assignGreeting,
   endServerRun,
   expectAnsweredTask,
   finishArguments,
+  startLocalServer,
 } from "../src/whole-server-run.js";
 
 // The whole server on the native runtime with an OpenCode agent (`provider: "opencode"`): the
@@ -57,12 +58,7 @@ beforeAll(async () => {
   const binDir = path.join(workDir, "bin");
   await mkdir(binDir);
   await rename(await writeOpencodeOnStub(workDir, opencode, stub.baseUrl), path.join(binDir, "opencode"));
-  const serverTmp = path.join(workDir, "tmp");
-  await mkdir(serverTmp);
-  server = await startPaperclipServer(tools, workDir, logDir, {
-    pathPrefix: binDir,
-    env: { PAPERCLIP_RUNNER_BINARY: OUR_RUNNER_BIN, TMPDIR: serverTmp },
-  });
+  server = await startLocalServer(tools, workDir, logDir, binDir);
 });
 
 afterAll(async () => {

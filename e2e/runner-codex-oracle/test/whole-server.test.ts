@@ -2,7 +2,7 @@ import { mkdir, mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
-import { type PaperclipServer, startPaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
+import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error the stub is a plain ES module shared with the Node 24 driver
@@ -16,6 +16,7 @@ import {
   expectAnsweredTask,
   finishArguments,
   type ModelStub,
+  startLocalServer,
 } from "../src/whole-server-run.js";
 
 const ANSWER = "hello from the stub";
@@ -35,14 +36,7 @@ beforeAll(async () => {
     { text: ANSWER },
   ])) as ModelStub;
   const binDir = await writeCodexWrapper(path.join(workDir, "bin"), tools.codex, stub.baseUrl);
-  // The server makes each run a scratch directory under os.tmpdir() and leaves it: keep it
-  // in the work directory, which the teardown removes.
-  const serverTmp = path.join(workDir, "tmp");
-  await mkdir(serverTmp);
-  server = await startPaperclipServer(tools, workDir, logDir, {
-    pathPrefix: binDir,
-    env: { PAPERCLIP_RUNNER_BINARY: OUR_RUNNER_BIN, TMPDIR: serverTmp },
-  });
+  server = await startLocalServer(tools, workDir, logDir, binDir);
 });
 
 afterAll(async () => {
