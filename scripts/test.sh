@@ -16,7 +16,7 @@ say "provisioning the machine: bash scripts/provision.sh (bubblewrap, the native
 bash scripts/provision.sh
 install_dependencies
 
-say "fetching the pinned Nodes of scripts/lib/node-matrix.json, paperclipai, verdaccio, Codex, OpenCode and upstream's runnerd into $(toolchain_cache_dir) (once)"
+say "fetching the pinned Nodes of scripts/lib/node-matrix.json, paperclipai, verdaccio, Codex, OpenCode, the provider pack's ACPX packages and upstream's runnerd into $(toolchain_cache_dir) (once)"
 runner_node="$(command -v node)"
 runner_major="$(node -p 'process.versions.node.split(".")[0]')"
 test_nodes=()
@@ -29,6 +29,7 @@ toolchain_verdaccio >/dev/null
 toolchain_codex >/dev/null
 toolchain_codex "$PAPERCLIP_REMOTE_CODEX_VERSION" >/dev/null
 toolchain_opencode >/dev/null
+toolchain_pack_acpx_packages >/dev/null
 toolchain_upstream_runnerd >/dev/null
 
 run_dir="$(mktemp -d)"

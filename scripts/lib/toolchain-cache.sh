@@ -155,6 +155,41 @@ LAUNCHER
   printf '%s' "$binary" >"$dir/.installed"
 }
 
+# The ACPX packages a remote provider pack carries at the server's pins (REMOTE_PROVIDER_PACK_PINS
+# acpx, claudeAcp, codexAcp): the server's check in the sandbox reads their versions.
+PAPERCLIP_PACK_ACPX_PACKAGES="acpx@0.13.1 @agentclientprotocol/claude-agent-acp@0.73.0 @agentclientprotocol/codex-acp@1.6.2"
+
+# Prints a directory whose node_modules holds those packages, each unpacked from its npm tarball
+# without its dependencies (hundreds of MB of agent binaries): the e2e's provider pack runs
+# OpenCode only, and carries them for the server's version check.
+toolchain_pack_acpx_packages() {
+  local dir
+  dir="$(toolchain_cache_dir)/pack-acpx-packages-$PAPERCLIP_SERVER_VERSION"
+  mkdir -p "$(toolchain_cache_dir)"
+  (
+    flock 9
+    toolchain_pack_acpx_packages_locked "$dir"
+  ) 9>"$dir.lock" || return 1
+  printf '%s\n' "$dir"
+}
+
+toolchain_pack_acpx_packages_locked() {
+  local dir="$1" spec name tarball
+  [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$PAPERCLIP_PACK_ACPX_PACKAGES" ] && return 0
+  rm -rf "$dir"
+  mkdir -p "$dir/tarballs"
+  for spec in $PAPERCLIP_PACK_ACPX_PACKAGES; do
+    name="${spec%@*}"
+    tarball="$(cd "$dir/tarballs" && npm pack --silent "$spec" 2>/dev/null | tail -n 1)" \
+      || { echo "error: npm pack $spec failed" >&2; return 1; }
+    mkdir -p "$dir/node_modules/$name"
+    tar -xzf "$dir/tarballs/$tarball" -C "$dir/node_modules/$name" --strip-components=1 \
+      || { echo "error: unpacking $tarball failed" >&2; return 1; }
+  done
+  rm -rf "$dir/tarballs"
+  printf '%s' "$PAPERCLIP_PACK_ACPX_PACKAGES" >"$dir/.installed"
+}
+
 # Prints the directory whose node_modules holds verdaccio, the npm registry the registry e2e
 # publishes to on loopback (it needs Node 22 or newer: run it with the pinned Node 24).
 toolchain_verdaccio() {
@@ -170,8 +205,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     remote-codex) toolchain_codex "$PAPERCLIP_REMOTE_CODEX_VERSION" ;;
     opencode) toolchain_opencode ;;
     upstream-runnerd) toolchain_upstream_runnerd ;;
+    pack-acpx-packages) toolchain_pack_acpx_packages ;;
     verdaccio) toolchain_verdaccio ;;
     dir) toolchain_cache_dir ;;
-    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | remote-codex | opencode | upstream-runnerd | dir" >&2; exit 2 ;;
+    *) echo "usage: toolchain-cache.sh node MAJOR | server | verdaccio | codex | remote-codex | opencode | upstream-runnerd | pack-acpx-packages | dir" >&2; exit 2 ;;
   esac
 fi

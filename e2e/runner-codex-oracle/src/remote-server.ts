@@ -12,6 +12,14 @@ import { type CodexToolchain, REPO_ROOT } from "./toolchain.js";
 /** Our runner as one file, the bundle the server stages in a sandbox. */
 export const OUR_BUNDLE = path.join(REPO_ROOT, "packages/paperclip-runner/dist/runnerd-cli.cjs");
 
+/**
+ * The server's scheduler tick (30 s by default) reconciles every native run whose result is
+ * recorded, one whose heartbeat is still closing its remote runner too (10-30 s of paced CreateOS
+ * calls): the reconciler then restores the workspace and settles the lease under the heartbeat,
+ * whose own restore fails. An hour keeps that race of the server's out of a test's one run.
+ */
+const SCHEDULER_TICK_MS = 3_600_000;
+
 export interface SandboxedAgent {
   readonly companyId: string;
   readonly agentId: string;
@@ -79,6 +87,7 @@ export async function startRemoteServer(
         PAPERCLIP_RUNNER_PUBLIC_URL: front.url,
         PAPERCLIP_RUNNER_CA_BUNDLE_PATH: certificate.cert,
         PAPERCLIP_RUNNER_REMOTE_BINARY_PATH: OUR_BUNDLE,
+        HEARTBEAT_SCHEDULER_INTERVAL_MS: String(SCHEDULER_TICK_MS),
         ...env,
       },
     });

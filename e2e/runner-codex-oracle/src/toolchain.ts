@@ -21,6 +21,23 @@ export interface CodexToolchain extends ServerToolchain {
   readonly upstreamRunner: string;
 }
 
+/** The packages a remote provider pack carries besides the runner's own (`provider-pack.ts`). */
+export interface ProviderPackToolchain {
+  /** The real OpenCode binary the server pins (1.18.29). */
+  readonly opencode: string;
+  /** A directory whose `node_modules` holds the pinned ACPX packages. */
+  readonly acpxPackages: string;
+}
+
+/** Installs (once) and locates what a provider pack is built from. */
+export function resolveProviderPackToolchain(): ProviderPackToolchain {
+  const who = "the remote OpenCode test";
+  return {
+    opencode: toolchainCache(who, "opencode"),
+    acpxPackages: toolchainCache(who, "pack-acpx-packages"),
+  };
+}
+
 /** Installs (once) and locates the pinned toolchain; the Codex binary and upstream's runner need Debian's archive once too. */
 export async function resolveCodexToolchain(): Promise<CodexToolchain> {
   const who = "the Codex oracle";

@@ -40,6 +40,8 @@ export async function writeOpencodeOnStub(
   work: string,
   binary: string,
   stubBaseUrl: string,
+  /** OpenCode's `TMPDIR`; `null` leaves it unset (in a sandbox whose /tmp is its own). */
+  temp: string | null = path.join(work, "opencode tmp"),
 ): Promise<string> {
   const [providerId, modelId] = STUB_MODEL.split("/") as [string, string];
   const config = {
@@ -53,8 +55,7 @@ export async function writeOpencodeOnStub(
     },
   };
   // OpenCode makes $TMPDIR/opencode; the proxy passes no TMPDIR, so it would land in /tmp.
-  const temp = path.join(work, "opencode tmp");
-  await mkdir(temp, { recursive: true });
+  if (temp !== null) await mkdir(temp, { recursive: true });
   const wrapper = path.join(work, "opencode-on-stub");
   const lines = [
     "#!/bin/sh",
@@ -68,7 +69,7 @@ export async function writeOpencodeOnStub(
     // client inside it): offline, against a loopback port nobody serves, that fails at once.
     "export npm_config_offline=true",
     "export npm_config_registry=http://127.0.0.1:9/",
-    `export TMPDIR=${shellQuoted(temp)}`,
+    ...(temp === null ? [] : [`export TMPDIR=${shellQuoted(temp)}`]),
     `exec ${shellQuoted(binary)} "$@"`,
     "",
   ];
