@@ -8,7 +8,9 @@ afterEach(cleanupAll);
  * (hop-by-hop), and Node sends no framing of its own for those methods, so the
  * decoded body used to reach the allowed upstream as raw bytes after the head,
  * where it parses as a second request that skipped the proxy's Host rewrite and
- * its log. The upstream here is a raw TCP sink recording every byte; it answers
+ * its log. A `Content-Length` body did the same once `Connection` (or
+ * `Proxy-Connection`) named `Content-Length`, as the proxy dropped every header
+ * those list. The upstream here is a raw TCP sink recording every byte; it answers
  * once it has seen either the end of a chunked body or the smuggled request.
  */
 
@@ -41,30 +43,38 @@ function requestLinesAtMessageStarts(raw: string): string[] {
   return lines;
 }
 
+/** A request whose body is `SMUGGLED`, framed as `framing` says. */
+function requestWithBody(method: string, port: number, framing: string): string {
+  const head = `${method} http://127.0.0.1:${port}/first HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`;
+  const length = Buffer.byteLength(SMUGGLED);
+  if (framing === "chunked")
+    return `${head}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n${length.toString(16)}\r\n${SMUGGLED}\r\n0\r\n\r\n`;
+  return `${head}Content-Length: ${length}\r\n${framing}\r\n\r\n${SMUGGLED}`;
+}
+
 describe("bodiless methods with a body", () => {
-  it.each(["GET", "HEAD"])(
-    "%s: a chunked body reaches the upstream framed, never as a second request",
-    async (method) => {
-      const { port, received } = await rawSink();
-      const body = SMUGGLED;
-      const request =
-        `${method} http://127.0.0.1:${port}/first HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-        `Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
-        `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
-      const program = `
-      const socket = require("node:net").connect(31337, "127.0.0.1", () => socket.write(${JSON.stringify(request)}));
+  it.each([
+    ["GET", "chunked"],
+    ["HEAD", "chunked"],
+    ["GET", "Connection: close, Content-Length"],
+    ["OPTIONS", "Connection: content-length"],
+    ["HEAD", "Proxy-Connection: Content-Length"],
+  ])("%s, %s: the body reaches the upstream framed, never as a second request", async (method, framing) => {
+    const { port, received } = await rawSink();
+    const request = requestWithBody(method, port, framing);
+    const program = `
+      const socket = require("node:net").connect(31337, "127.0.0.1", () => socket.end(${JSON.stringify(request)}));
       let answer = "";
       socket.on("data", (chunk) => (answer += chunk));
       socket.on("close", () => console.log(answer.split("\\r\\n")[0]));
       socket.on("error", (error) => console.log(error.code));`;
-      const result = await runNodeInSandbox(program, {
-        workspaceDir: await scratchDir(),
-        networkScope: "allowlist",
-        networkAllowlist: [`127.0.0.1:${port}`],
-      });
-      expect(result.exitCode).toBe(0);
-      expect(received).toHaveLength(1);
-      expect(requestLinesAtMessageStarts(received[0]!)).toEqual([`${method} /first HTTP/1.1`]);
-    },
-  );
+    const result = await runNodeInSandbox(program, {
+      workspaceDir: await scratchDir(),
+      networkScope: "allowlist",
+      networkAllowlist: [`127.0.0.1:${port}`],
+    });
+    expect(result.exitCode).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(requestLinesAtMessageStarts(received[0]!)).toEqual([`${method} /first HTTP/1.1`]);
+  });
 });
