@@ -18,6 +18,7 @@ const OWN_WORKER_FILES = [
   // helper keeps the real builder, the cleanup the real walk), and reaches the files after it.
   "test/bind-swapped-after-check.test.ts",
   "test/cleanup-planted-links.test.ts",
+  "test/host-spelling-cost.test.ts",
   // vi.resetModules empties the shared cache, and its two copies of the spawn helper each leave
   // a spare launcher waiting in the process.
   "test/spare-launcher.test.ts",

@@ -59,6 +59,17 @@ describe("canonicalizeHost", () => {
     expect(canonicalizeHost(raw)).toBeNull();
   });
 
+  it("takes an ASCII host up to a domain's length with its trailing dot, and nothing longer", () => {
+    const domain = `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}`;
+    expect(domain).toHaveLength(253);
+    expect(canonicalizeHost(`${domain}.`)).toEqual({ kind: "domain", key: domain });
+    expect(canonicalizeHost(`${domain}.x`)).toBeNull();
+    // Leading zeros are the only way an IPv4 spelling gets this long; past the bound it is refused too.
+    expect(canonicalizeHost(`0x${"0".repeat(244)}7f000001`)).toEqual({ kind: "ipv4", key: "127.0.0.1" });
+    expect(canonicalizeHost(`0x${"0".repeat(245)}7f000001`)).toBeNull();
+    expect(canonicalizeHost(`xn--${"a".repeat(15_000)}`)).toBeNull();
+  });
+
   it("gives every IPv4 address its dotted-quad form, also through IPv4-mapped IPv6", () => {
     fc.assert(
       fc.property(fc.ipV4(), (address) => {

@@ -14,6 +14,16 @@ export type CanonicalHost =
   | { readonly kind: "domain"; readonly key: string };
 
 const MAX_DOMAIN_LENGTH = 253;
+/**
+ * UTS #46 maps an ASCII host to one of the same length (case only; a valid `xn--` label
+ * comes back as itself), so an ASCII host longer than a domain with its trailing dot can
+ * never be one, nor a WHATWG IPv4 address worth reading (only leading zeros make those
+ * long). It is refused before IDNA, whose Punycode steps cost time quadratic in a label's
+ * length: a 15 KB `xn--` label in one CONNECT line took the host process's only thread
+ * about 90 ms, and a program sending them stalled every run's proxy.
+ */
+const MAX_ASCII_HOST_LENGTH = MAX_DOMAIN_LENGTH + 1;
+const NON_ASCII = /[^\u0000-\u007f]/;
 // `%` would be percent-decoded by URL host parsing and smuggle in characters we reject here.
 const FORBIDDEN_DOMAIN_CHARACTERS = /[\u0000-\u0020%/\\?#@:[\]<>^|"'`{}*,;=+!$&()~\u007f]/;
 const ASCII_DOMAIN = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
@@ -65,6 +75,7 @@ export function canonicalizeHost(raw: string): CanonicalHost | null {
   // A strict dotted quad is already canonical.
   if (isIPv4(raw)) return { kind: "ipv4", key: raw };
   if (raw.length === 0 || FORBIDDEN_DOMAIN_CHARACTERS.test(raw)) return null;
+  if (raw.length > MAX_ASCII_HOST_LENGTH && !NON_ASCII.test(raw)) return null;
   let ascii = toASCII(raw, IDNA_OPTIONS);
   if (ascii === null) return null;
   if (endsInIpv4Number(ascii)) {

@@ -71,6 +71,11 @@ describe("stripHopByHopHeaders", () => {
     expect(stripHopByHopHeaders(raw)).toEqual(["X-Kept", "4"]);
   });
 
+  it("keeps an unlistable header that Connection names, but not one of the fixed set", () => {
+    const raw = ["Connection", "Content-Length, TE", "Content-Length", "5", "TE", "trailers"];
+    expect(stripHopByHopHeaders(raw, ["content-length", "te"])).toEqual(["Content-Length", "5"]);
+  });
+
   it("never returns a hop-by-hop header or a header Connection lists", () => {
     const name = fc.oneof(
       fc.constantFrom(...HOP, "X-A", "x-b", "Accept"),

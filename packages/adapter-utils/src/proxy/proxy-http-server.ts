@@ -51,6 +51,11 @@ export function createProxyHttpServer(context: ProxyContext): Server {
   // A client that half-closes after its request (`shutdown(SHUT_WR)`) still gets the
   // response; Node's default would abort the request on the client's FIN.
   (http as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  // Node's parser frames a body by every header it reads, but by default hands over only the
+  // first 2000: a `Content-Length` or `Transfer-Encoding` past them framed the body here and was
+  // missing from what goes upstream, where a GET's body then parsed as a second request.
+  // `maxHeaderBytes` already bounds how many a head can hold.
+  http.maxHeadersCount = 0;
   // No connection queues more than maxPipelinedRequests unsent answers (unsent-answers.ts):
   // its next request head closes it, and Node parses no further (stop-parsing.ts). Every
   // request Node makes an answer for is counted, the ordinary ones and those with an

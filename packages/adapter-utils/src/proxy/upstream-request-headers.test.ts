@@ -29,4 +29,14 @@ describe("upstreamRequestHeaders", () => {
       "a.test",
     ]);
   });
+
+  it("keeps Content-Length when Connection or Proxy-Connection names it: dropped, the body went unframed", () => {
+    expect(
+      upstreamRequestHeaders(
+        ["Content-Length", "5", "Connection", "close, Content-Length", "Proxy-Connection", "content-length"],
+        "a.test",
+        false,
+      ),
+    ).toEqual(["Content-Length", "5", "Host", "a.test"]);
+  });
 });
