@@ -11,11 +11,25 @@ export const OPEN_DIRECTORY_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTO
 const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
 /**
+ * A path to an entry of a run's tree, as bytes. A program names its files with any bytes
+ * but `/` and NUL: a name that is not UTF-8 (`\xff`), listed as a string, came back with
+ * U+FFFD in its place, and every call on that spelling met `ENOENT`, so the file stayed on
+ * the host (on `/dev/shm`, memory) after the run. Names are listed as Buffers and paths
+ * joined as bytes (`entryPath`), which every `fs` call takes as they are.
+ */
+export type EntryPath = string | Buffer;
+
+/** `name` (listed as bytes) inside `dir`, as bytes. */
+export function entryPath(dir: EntryPath, name: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(dir), Buffer.from("/"), name]);
+}
+
+/**
  * Removes `entry` on the spot when that takes one call: an empty directory (rmdir), a
  * file or a link (unlink, after rmdir's ENOTDIR; neither follows a link). Anything
  * else (a full or busy directory) is left to the walk: `false`.
  */
-export function removedInPlace(entry: string): boolean {
+export function removedInPlace(entry: EntryPath): boolean {
   try {
     rmdirSync(entry);
     return true;
@@ -41,7 +55,7 @@ const IN_PLACE_LIMIT = 16;
  * trip of the walk costs a scheduling. Reached through an `O_NOFOLLOW` descriptor like
  * the walk; `false` leaves the rest to the walk.
  */
-export function emptiedInPlace(entry: string): boolean {
+export function emptiedInPlace(entry: EntryPath): boolean {
   let handle: number;
   try {
     handle = openSync(entry, OPEN_DIRECTORY_NO_FOLLOW);
@@ -49,9 +63,10 @@ export function emptiedInPlace(entry: string): boolean {
     return false;
   }
   try {
-    const names = readdirSync(`/proc/self/fd/${handle}`);
+    const dir = `/proc/self/fd/${handle}`;
+    const names = readdirSync(dir, { encoding: "buffer" });
     if (names.length > IN_PLACE_LIMIT) return false;
-    if (!names.every((name) => removedInPlace(`/proc/self/fd/${handle}/${name}`))) return false;
+    if (!names.every((name) => removedInPlace(entryPath(dir, name)))) return false;
   } catch {
     return false;
   } finally {

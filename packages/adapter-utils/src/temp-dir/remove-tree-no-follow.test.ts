@@ -50,6 +50,25 @@ describe("removeTreeNoFollow", () => {
     expect(existsSync(path.join(outside.dir, "keep.txt"))).toBe(true);
   });
 
+  it("removes entries whose names are not UTF-8, at every level and past the quick path", async () => {
+    const outside = await victim();
+    const tree = path.join(tempDirForTest(), "run");
+    // Linux names are bytes: listed as strings, 0xff came back as U+FFFD and nothing matched it.
+    const odd = (name: string) => Buffer.from(`${name}\xff`, "latin1");
+    const under = (dir: Buffer | string, name: Buffer) =>
+      Buffer.concat([Buffer.from(dir), Buffer.from("/"), name]);
+    const dir = under(tree, odd("dir"));
+    const deeper = under(dir, odd("deeper"));
+    for (const level of [tree, dir, deeper]) await mkdir(level);
+    writeFileSync(under(tree, odd("file")), "x");
+    for (let i = 0; i < 20; i += 1) writeFileSync(under(dir, odd(`f${i}`)), "x");
+    await symlink(outside.dir, under(deeper, odd("link")));
+    await writeFile(path.join(tree, "owner.json"), "{}");
+    await removeTreeNoFollow(tree, {}, { removeLast: "owner.json" });
+    expect(existsSync(tree)).toBe(false);
+    expect(await readFile(outside.file, "utf8")).toBe("keep");
+  });
+
   it("does not follow a directory swapped for a link after its parent was listed", async () => {
     const outside = await victim();
     const scratch = tempDirForTest();

@@ -1,6 +1,11 @@
 import { closeSync, constants, openSync, readdirSync } from "node:fs";
 import { chmod, type FileHandle, open, readdir, rmdir, unlink } from "node:fs/promises";
-import { emptiedInPlace, OPEN_DIRECTORY_NO_FOLLOW, removedInPlace } from "./remove-in-place-sync.js";
+import {
+  emptiedInPlace,
+  entryPath,
+  OPEN_DIRECTORY_NO_FOLLOW,
+  removedInPlace,
+} from "./remove-in-place-sync.js";
 import { cleanupUnfinished, codeOf, eachAtMost, movedToTop, type Walk } from "./remove-tree-walk-steps.js";
 
 /**
@@ -55,8 +60,8 @@ export interface RemoveTreeOptions {
   readonly maxRounds?: number | undefined;
 }
 
-/** `name` inside the directory open as `handle`, resolved from that open directory, not from a path. */
-const inside = (handle: FileHandle, name: string): string => `/proc/self/fd/${handle.fd}/${name}`;
+/** The directory open as `handle`, as a path that resolves from that open directory, not from its name. */
+const opened = (handle: FileHandle): string => `/proc/self/fd/${handle.fd}`;
 
 const ignoreMissing = (error: unknown): void => {
   if (codeOf(error) !== "ENOENT") throw error;
@@ -67,7 +72,7 @@ const ignoreMissing = (error: unknown): void => {
  * or not) or a file is unlinked instead, never its target; a missing entry is
  * gone already. Returns the handle, or `null` when nothing is left to walk.
  */
-async function openDirectoryOrUnlink(entry: string, retried = false): Promise<FileHandle | null> {
+async function openDirectoryOrUnlink(entry: Buffer, retried = false): Promise<FileHandle | null> {
   try {
     return await open(entry, OPEN_DIRECTORY_NO_FOLLOW);
   } catch (error) {
@@ -90,7 +95,7 @@ async function openDirectoryOrUnlink(entry: string, retried = false): Promise<Fi
  * link changes that inode, never what a link swapped in would name. `false` for
  * anything but a directory (a file or link is unlinked, whatever its mode).
  */
-async function grantedOwnerAccess(entry: string): Promise<boolean> {
+async function grantedOwnerAccess(entry: Buffer): Promise<boolean> {
   let held: FileHandle;
   try {
     held = await open(entry, O_PATH | constants.O_NOFOLLOW);
@@ -112,7 +117,7 @@ async function grantedOwnerAccess(entry: string): Promise<boolean> {
  * link. A file costs two calls, not three: a program leaves files by the million.
  * `false` for a full directory, or anything either call refused, left to the walk.
  */
-async function removedWithoutWalking(entry: string): Promise<boolean> {
+async function removedWithoutWalking(entry: Buffer): Promise<boolean> {
   try {
     await rmdir(entry);
     return true;
@@ -133,12 +138,12 @@ async function removedWithoutWalking(entry: string): Promise<boolean> {
  */
 async function removeEntry(
   dir: string,
-  name: string,
+  name: Buffer,
   label: string,
   hooks: RemoveTreeHooks,
   walk: Walk,
 ): Promise<void> {
-  const entry = `${dir}/${name}`;
+  const entry = entryPath(dir, name);
   if (await removedWithoutWalking(entry)) return;
   if (walk.open >= MAX_OPEN_DIRECTORIES && dir !== walk.top) {
     if (await movedToTop(entry, walk)) return;
@@ -156,7 +161,7 @@ async function removeEntry(
     walk.open -= 1;
     throw error;
   }
-  if (child) await removeOpenDirectory(child, entry, `${label}/${name}`, hooks, walk);
+  if (child) await removeOpenDirectory(child, entry, `${label}/${name.toString()}`, hooks, walk);
   else walk.open -= 1;
 }
 
@@ -167,10 +172,11 @@ async function removeEntry(
  * host process past 5 GiB. Every removal settles before the first failure is thrown.
  */
 async function emptyOpenDirectory(handle: FileHandle, label: string, hooks: RemoveTreeHooks, walk: Walk) {
-  const names = await readdir(inside(handle, "."));
-  await hooks.afterList?.(label, names);
+  // Bytes, not strings: a name that is not UTF-8 is removed as it is spelt (EntryPath).
+  const names = await readdir(opened(handle), { encoding: "buffer" });
+  await hooks.afterList?.(label, names.map(String));
   await eachAtMost(MAX_PENDING_REMOVALS, names, (name) =>
-    removeEntry(inside(handle, "."), name, label, hooks, walk),
+    removeEntry(opened(handle), name, label, hooks, walk),
   );
 }
 
@@ -182,7 +188,7 @@ async function emptyOpenDirectory(handle: FileHandle, label: string, hooks: Remo
  */
 async function removeOpenDirectory(
   handle: FileHandle,
-  entry: string,
+  entry: Buffer,
   label: string,
   hooks: RemoveTreeHooks,
   walk: Walk,
@@ -239,16 +245,19 @@ export async function removeTreeNoFollow(
     return;
   }
   const { removeLast, maxRounds = MAX_ROUNDS } = options;
-  const notLast = (name: string): boolean => name !== removeLast;
+  const last = removeLast === undefined ? undefined : Buffer.from(removeLast);
+  const notLast = (name: Buffer): boolean => last === undefined || !name.equals(last);
   try {
     const top = `/proc/self/fd/${root}`;
-    const names = readdirSync(top).filter(notLast);
-    if (hooks.afterList) await hooks.afterList(dir, names);
+    const names = readdirSync(top, { encoding: "buffer" }).filter(notLast);
+    if (hooks.afterList) await hooks.afterList(dir, names.map(String));
     // A run's usual leftovers (its owner record, empty masks, a private /tmp holding only
     // mount points) go on the spot; the rest, and anything a hook wants to see listed, by the walk.
     let left = hooks.afterList
       ? names
-      : names.filter((name) => !removedInPlace(`${top}/${name}`) && !emptiedInPlace(`${top}/${name}`));
+      : names.filter(
+          (name) => !removedInPlace(entryPath(top, name)) && !emptiedInPlace(entryPath(top, name)),
+        );
     const walk: Walk = { top, open: 0, moved: 0, deferred: 0 };
     // Each round takes MAX_OPEN_DIRECTORIES levels off the deepest branch: enough for a tree
     // far deeper than a run can make, and an end even if something kept adding to it.
@@ -265,7 +274,7 @@ export async function removeTreeNoFollow(
         },
       );
       // Entries moved up in this round (and anything else still there) make the next one.
-      left = readdirSync(top).filter(notLast);
+      left = readdirSync(top, { encoding: "buffer" }).filter(notLast);
       if (walk.deferred > 0) {
         // As many left behind as in the round before: the unmovable subtree is too deep to finish.
         if (walk.deferred >= deferredBefore) break;
@@ -277,8 +286,8 @@ export async function removeTreeNoFollow(
     // the sweep, and the caller gets the coded error rather than rmdir's bare ENOTEMPTY.
     if (left.length > 0) throw cleanupUnfinished(dir, rounds, left.length);
     // A file, as written (one unlink), or whatever was planted in its place (the walk).
-    if (removeLast !== undefined && !removedInPlace(`${top}/${removeLast}`))
-      await removeEntry(top, removeLast, dir, hooks, walk);
+    if (last !== undefined && !removedInPlace(entryPath(top, last)))
+      await removeEntry(top, last, dir, hooks, walk);
   } finally {
     closeSync(root);
   }

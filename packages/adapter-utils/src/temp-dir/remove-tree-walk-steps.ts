@@ -31,7 +31,7 @@ export interface Walk {
  * (`EXDEV`) cannot move there, which must not end the cleanup; eight names taken in a
  * row neither.
  */
-export async function movedToTop(entry: string, walk: Walk): Promise<boolean> {
+export async function movedToTop(entry: Buffer, walk: Walk): Promise<boolean> {
   for (let attempt = 0; attempt < 8; attempt += 1) {
     walk.moved += 1;
     try {
