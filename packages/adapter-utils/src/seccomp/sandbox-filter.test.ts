@@ -5,6 +5,7 @@ import {
   ALLOWED_SOCKET_FAMILIES,
   DENIED_SYSCALLS,
   EAFNOSUPPORT,
+  EINVAL,
   ENOSYS,
   EPERM,
   EPROTONOSUPPORT,
@@ -77,6 +78,23 @@ describe.each<FilterArch>(["x64", "arm64"])("the sandbox's seccomp filter on %s"
     for (const command of [0, 1, 2, 3, 4, 6, 7, 37, 1030, 1025, 1026, 1031, 1033]) {
       expect(decide("fcntl", [3, command]), String(command)).toBe(SECCOMP_RET_ALLOW);
     }
+  });
+
+  it("refuses O_DIRECT through F_SETFL, which makes a shared pipe a packet pipe for its other writers", () => {
+    const O_DIRECT = arch === "x64" ? 0o40000 : 0o200000;
+    const O_WRONLY = 1;
+    expect(decide("fcntl", [1, 4, O_WRONLY | O_DIRECT])).toBe(ERRNO | EINVAL);
+    // The kernel takes the command and the flags as unsigned ints: high bits hide nothing.
+    expect(decide("fcntl", [1, 2 ** 32 + 4, 2 ** 32 + O_DIRECT])).toBe(ERRNO | EINVAL);
+    // O_NONBLOCK, O_APPEND and O_ASYNC are still set, and so is the other architecture's
+    // O_DIRECT bit (O_DIRECTORY here, which F_SETFL ignores).
+    const otherDirect = arch === "x64" ? 0o200000 : 0o40000;
+    for (const flags of [O_WRONLY | 0o4000, 0o2000, 0o20000, otherDirect]) {
+      expect(decide("fcntl", [1, 4, flags]), flags.toString(8)).toBe(SECCOMP_RET_ALLOW);
+    }
+    // F_GETFL and F_SETFD with the same bit are no F_SETFL.
+    expect(decide("fcntl", [1, 3, O_DIRECT])).toBe(SECCOMP_RET_ALLOW);
+    expect(decide("fcntl", [1, 2, O_DIRECT])).toBe(SECCOMP_RET_ALLOW);
   });
 
   it("lets socket create local, IP and netlink sockets only: no AF_VSOCK, no module-loaded family", () => {

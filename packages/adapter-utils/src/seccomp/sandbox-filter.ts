@@ -141,6 +141,7 @@ export const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
 export const EPERM = 1;
 export const ENOSYS = 38;
+export const EINVAL = 22;
 export const EPROTONOSUPPORT = 93;
 export const EAFNOSUPPORT = 97;
 
@@ -253,12 +254,14 @@ export function sandboxFilterProgram(arch: FilterArch): BpfInstruction[] {
     { op: "label", name: "socketpair" },
     { op: "load", offset: SECCOMP_DATA.arg(0) },
     ...allowOnly([ALLOWED_SOCKET_FAMILIES.AF_UNIX], "nofamily"),
-    ...fcntlCommandSteps(SECCOMP_DATA.arg(1)),
+    ...fcntlCommandSteps(arch, SECCOMP_DATA.arg),
     ...setIdModeSteps(SECCOMP_DATA.arg),
     { op: "label", name: "allow" },
     { op: "return", value: SECCOMP_RET_ALLOW },
     { op: "label", name: "deny" },
     { op: "return", value: errno(EPERM) },
+    { op: "label", name: "nodirect" },
+    { op: "return", value: errno(EINVAL) },
     { op: "label", name: "nofamily" },
     { op: "return", value: errno(EAFNOSUPPORT) },
     { op: "label", name: "noprotocol" },
