@@ -1,26 +1,16 @@
 import type { ChildProcess } from "node:child_process";
-import { createReadStream, createWriteStream, fstatSync, readFileSync } from "node:fs";
+import { createReadStream, createWriteStream, fstatSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { isatty } from "node:tty";
 import { copyToStdioSocket, feedFromStdinSocket } from "./relay-stdio-sockets.js";
 import { type StdioKind, type StdioRoute, stdioRoute } from "./stdio-route.js";
-import { connectedUnixStreamInodes } from "./unix-stream-sockets.js";
-
-/** Whether the socket `inode` is a connected Unix stream socket of this network namespace. */
-function isConnectedUnixStream(inode: number): boolean {
-  try {
-    return connectedUnixStreamInodes(readFileSync("/proc/net/unix", "utf8")).has(inode);
-  } catch {
-    return false;
-  }
-}
 
 function stdioKind(fd: number): StdioKind {
   try {
     if (isatty(fd)) return "terminal";
     const stat = fstatSync(fd);
     if (stat.isFIFO()) return "pipe";
-    if (stat.isSocket()) return isConnectedUnixStream(stat.ino) ? "socket" : "reconnectable-socket";
+    if (stat.isSocket()) return "socket";
     if (stat.isFile()) return "file";
     if (stat.isDirectory()) return "directory";
     return "device";

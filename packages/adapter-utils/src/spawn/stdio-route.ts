@@ -1,18 +1,5 @@
 /** What one of this process's stdio descriptors is, as `fstat` and `isatty` tell. */
-/**
- * `socket` is a connected Unix stream or seqpacket socket (`unix-stream-sockets.ts`);
- * `reconnectable-socket` any other: an IP, datagram, listening or unconnected socket, or one
- * the caller's network namespace does not list.
- */
-export type StdioKind =
-  | "terminal"
-  | "pipe"
-  | "socket"
-  | "reconnectable-socket"
-  | "file"
-  | "directory"
-  | "device"
-  | "closed";
+export type StdioKind = "terminal" | "pipe" | "socket" | "file" | "directory" | "device" | "closed";
 
 /** `inherit`: the program gets the descriptor itself; `relay`: a pipe this process feeds or drains. */
 export type StdioRoute = "inherit" | "relay";
@@ -24,14 +11,16 @@ export type StdioRoute = "inherit" | "relay";
  * to the host's file, not to the descriptor: `< notes.txt` would hand it a host file to
  * rewrite, `>> app.log` one to read, wherever it lies. So a file, a directory or a
  * device that is no terminal reaches the program only through a pipe; a terminal
- * (the CLI's purpose: an interactive program), a pipe and a connected Unix stream socket,
- * which reopen as the same object or not at all, are passed on. A socket that can be
- * connected again goes through a pipe too: a TCP socket of the caller's (`> /dev/tcp/…`,
- * inetd, `socat EXEC:`), disconnected with `connect(AF_UNSPEC)`, connected anywhere the
- * host's network reaches, from a sandbox whose network was denied.
+ * (the CLI's purpose: an interactive program) and a pipe, which reopen as the same object,
+ * are passed on. A socket goes through a pipe too, whatever it is: a TCP socket of the
+ * caller's (`> /dev/tcp/…`, inetd, `socat EXEC:`), disconnected with `connect(AF_UNSPEC)`,
+ * connected anywhere the host's network reaches, from a sandbox whose network was denied;
+ * and the socket itself is shared with the caller, who writes to it again after the run,
+ * so even a connected Unix one (a Node parent's stdio, journald's stream) was the
+ * program's to `shutdown`: the caller's next write died of `SIGPIPE`.
  */
 export function stdioRoute(kind: StdioKind): StdioRoute {
-  return kind === "file" || kind === "directory" || kind === "device" || kind === "reconnectable-socket"
+  return kind === "file" || kind === "directory" || kind === "device" || kind === "socket"
     ? "relay"
     : "inherit";
 }

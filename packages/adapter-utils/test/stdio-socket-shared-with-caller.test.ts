@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { chmod } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildStaticFixture, hostSink, runWhileHostActs } from "./attack-support.js";
@@ -61,8 +62,8 @@ function cliOnSocket(
   });
 }
 
-describe("the caller's stdio socket, judged through /proc/net/unix", () => {
-  it("is not passed on when another process lists it there as a connected Unix socket", async () => {
+describe("the caller's stdio socket", () => {
+  it("is not passed on when another process lists it in /proc/net/unix as a connected Unix socket", async () => {
     const base = tempDirForTest("pc-stdio-forged-", { base: "/var/tmp" });
     await chmod(base, 0o755);
     const attack = await buildStaticFixture("reconnect-stdio", base);
@@ -87,4 +88,27 @@ describe("the caller's stdio socket, judged through /proc/net/unix", () => {
     expect(canary.hits()).toEqual({ connections: 0, bytes: "" });
     expect(caller.received()).toBe("");
   }, 120_000);
+
+  it("is left to the caller: a program cannot shut down a Node parent's stdout under it", async () => {
+    const ws = tempDirForTest("pc-stdio-shutdown-", { base: "/var/tmp" });
+    const attack = await buildStaticFixture("shutdown-stdio", ws);
+    // A Node parent's "pipe" stdio is a connected Unix socket pair; the shell writes again after the run.
+    const cli = [process.execPath, bin, "--workspace", ws, "--", attack].map(shellQuote).join(" ");
+    const child = spawn("sh", ["-c", `${cli}; echo after the run`], { stdio: ["ignore", "pipe", "pipe"] });
+    onCleanup(async () => child.kill("SIGKILL"));
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on("close", (code, signal) => resolve({ code, signal })),
+    );
+    // The program shuts down what it holds (the relay's socket, which ends its output), not the caller's.
+    expect(stderr).toMatch(/^shutdown \w+\n$/);
+    expect({ ...ended, stdout }).toEqual({ code: 0, signal: null, stdout: "after the run\n" });
+  }, 60_000);
 });
