@@ -4,6 +4,7 @@ import { selectBridge, usableExecShim } from "./bridge/bridge-launch.js";
 import { deferBridgeEnvChanges } from "./bridge/deferred-env.js";
 import { BINDS_ENV, bindIdentities } from "./bwrap/bind-identities.js";
 import { inspectHostLayout } from "./bwrap/host-layout.js";
+import { hostKernelInterfaceMounts } from "./bwrap/kernel-interface-mounts.js";
 import { buildSandboxEnv } from "./bwrap/sandbox-env.js";
 import { type SandboxNetworkProxy, startSandboxNetworkProxy } from "./proxy/index.js";
 import type {
@@ -111,6 +112,7 @@ export async function buildLocalProcessSandboxSpawnTarget(
       proxyMount: runDir && socketDir ? { source: socketDir, dest: runDir } : null,
       runnerIsRoot: process.geteuid?.() === 0,
       initMask,
+      kernelMounts: hostKernelInterfaceMounts(),
     });
     dirs.createMaskDirs(scope.maskDirs, scope.args);
     const program = { executable: input.executable, args: input.args };

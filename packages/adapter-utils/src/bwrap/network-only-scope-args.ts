@@ -4,6 +4,7 @@ import { DEV_SHM, devArgs, sealDevArgs } from "./device-directory.js";
 import { mountDestinations } from "./final-binds.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
 import { INIT_PROC_DIR } from "./init-process-mask.js";
+import { kernelMountsShownWritable } from "./kernel-interface-mounts.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { parentPins, pinTargets } from "./parent-pins.js";
 import {
@@ -47,6 +48,8 @@ export interface NetworkOnlyScopePlan {
    * directories, as upstream's argv.
    */
   readonly tmpfsSize?: number | null;
+  /** Mount points of kernel interfaces in the host tree (`kernel-interface-mounts.ts`), shown read-only. */
+  readonly kernelMounts?: readonly string[];
 }
 
 export interface NetworkOnlyScopeArgs {
@@ -90,6 +93,15 @@ export function buildNetworkOnlyScopeArgs(plan: NetworkOnlyScopePlan): NetworkOn
   }));
   assertNoResolverLinkShownWritable(plan.layout, identity, plan.runnerIsRoot);
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, identity))
+    args.push("--ro-bind", hostPath, dest);
+  // A chroot's `/proc` in the host tree is writable through `/` as any file is: read-only again.
+  const writable = [
+    { source: "/", dest: "/", covered: masked },
+    ...tree.bound
+      .filter((request) => request.access === "rw")
+      .map(({ path }) => ({ source: path, dest: path })),
+  ];
+  for (const { hostPath, dest } of kernelMountsShownWritable(plan.kernelMounts ?? [], writable))
     args.push("--ro-bind", hostPath, dest);
   maskExposedSocketRoots(plan, tree.bound, args, maskDirs);
   const initAt = args.length;

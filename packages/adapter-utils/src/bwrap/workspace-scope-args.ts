@@ -1,6 +1,7 @@
 import { sealDevArgs } from "./device-directory.js";
 import { FreshRootArgv } from "./fresh-root-argv.js";
 import { type HostLayout, kindOf } from "./host-layout.js";
+import { kernelMountsShownWritable } from "./kernel-interface-mounts.js";
 import { isSameOrBelow, type MountRequest, orderMountRequests } from "./mount-request.js";
 import { inKernelTree, procMaskArgs } from "./own-trees.js";
 import { parentPins, pinTargets } from "./parent-pins.js";
@@ -34,6 +35,8 @@ export interface WorkspaceScopePlan {
   readonly tmpfsSize?: number | null;
   /** The runner is uid 0: its program owns root's files (`assertNoResolverLinkShownWritable`). */
   readonly runnerIsRoot: boolean;
+  /** Mount points of kernel interfaces on the host (`kernel-interface-mounts.ts`), read-only below a writable bind. */
+  readonly kernelMounts?: readonly string[];
 }
 
 export interface ProxyMount {
@@ -69,6 +72,10 @@ export function buildWorkspaceScopeArgs(plan: WorkspaceScopePlan): string[] {
   for (const { hostPath, dest } of writableResolverFiles(plan.layout, root.mounted)) {
     root.args.push("--ro-bind", hostPath, dest);
   }
+  // A writable bind shows the mounts below it as they are: a chroot's `/proc` in a workspace too.
+  const writable = root.mounted.filter((mounted) => mounted.access === "rw");
+  for (const { hostPath, dest } of kernelMountsShownWritable(plan.kernelMounts ?? [], writable))
+    root.args.push("--ro-bind", hostPath, dest);
   for (const secret of systemSecretMasks(plan)) {
     const dest = root.throughLinks(secret);
     root.args.push("--tmpfs", dest, "--remount-ro", dest);

@@ -61,8 +61,10 @@ export function scopeArgs(input: {
   runnerIsRoot: boolean;
   /** A directory to show read-only over `/proc/1` (the exec shim's); `null`: a fresh empty one. */
   initMask: string | null;
+  /** Mount points of kernel interfaces on the host outside `/proc`, `/sys`, `/dev` (`kernel-interface-mounts.ts`). */
+  kernelMounts?: readonly string[];
 }): ScopeArgs {
-  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot, initMask } = input;
+  const { parsed, layout, mounts, runDir, proxyMount, runnerIsRoot, initMask, kernelMounts = [] } = input;
   const args = [...SANDBOX_BASE_ARGS];
   let maskDirs: string[] = [];
   if (parsed.filesystemScope) {
@@ -78,6 +80,7 @@ export function scopeArgs(input: {
         initMask,
         tmpfsSize: parsed.tmpfsSize ?? null,
         runnerIsRoot,
+        kernelMounts,
       }),
     );
   } else {
@@ -93,6 +96,7 @@ export function scopeArgs(input: {
       runnerIsRoot,
       initMask,
       tmpfsSize: parsed.tmpfsSize ?? null,
+      kernelMounts,
     });
     maskDirs = scope.maskDirs;
     args.push(...scope.args);
