@@ -3,26 +3,14 @@ import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
-import {
-  type ChatCompletionsStub,
-  startChatCompletionsStub,
-} from "@paperclipai/test-support/chat-completions-stub";
-import {
-  finishTool,
-  offersTools,
-  STUB_MODEL,
-  writeOpencodeOnStub,
-} from "@paperclipai/test-support/opencode-on-stub";
+import type { ChatCompletionsStub } from "@paperclipai/test-support/chat-completions-stub";
+import { STUB_MODEL, writeOpencodeOnStub } from "@paperclipai/test-support/opencode-on-stub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOpencodeAnswerStub } from "../src/opencode-answer-stub.js";
 import { writeProviderPack } from "../src/provider-pack.js";
 import { OUR_BUNDLE, type RemoteServer, startRemoteServer } from "../src/remote-server.js";
 import { REPO_ROOT, resolveCodexToolchain, resolveProviderPackToolchain } from "../src/toolchain.js";
-import {
-  assignGreeting,
-  endServerRun,
-  expectAnsweredTask,
-  finishArguments,
-} from "../src/whole-server-run.js";
+import { assignGreeting, endServerRun, expectAnsweredTask } from "../src/whole-server-run.js";
 
 // The server's remote path with an OpenCode agent: OpenCode runs only from a provider pack the
 // server stages in the sandbox (`PAPERCLIP_RUNNER_REMOTE_PROVIDER_PACK_PATH`, `src/provider-pack.ts`)
@@ -43,10 +31,7 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), "opencode createos server-"));
   const logDir = path.join(workDir, "logs");
   await mkdir(logDir);
-  stub = await startChatCompletionsStub([
-    { when: offersTools, tool: finishTool, arguments: finishArguments(ANSWER) },
-    { when: offersTools, text: ANSWER },
-  ]);
+  stub = await startOpencodeAnswerStub(ANSWER);
   pack = await writeProviderPack(path.join(workDir, "provider-pack"), {
     serverDir: tools.serverDir,
     node: tools.node24,

@@ -5,27 +5,22 @@ import path from "node:path";
 import { HostApi } from "@paperclipai/paperclip-host-e2e/host-api";
 import type { PaperclipServer } from "@paperclipai/paperclip-host-e2e/paperclip-server";
 import { waitFor } from "@paperclipai/paperclip-host-e2e/process-group";
+import type { ChatCompletionsStub } from "@paperclipai/test-support/chat-completions-stub";
 import {
-  type ChatCompletionsStub,
-  startChatCompletionsStub,
-} from "@paperclipai/test-support/chat-completions-stub";
-import {
-  finishTool,
   OPENCODE_HOST_DIRS,
-  offersTools,
   opencodeProcessesIn,
   realOpencodeBinary,
   STUB_MODEL,
   writeOpencodeOnStub,
 } from "@paperclipai/test-support/opencode-on-stub";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOpencodeAnswerStub } from "../src/opencode-answer-stub.js";
 import { installServerOpencodeShim } from "../src/opencode-shim.js";
 import { type CodexToolchain, resolveCodexToolchain } from "../src/toolchain.js";
 import {
   assignGreeting,
   endServerRun,
   expectAnsweredTask,
-  finishArguments,
   startLocalServer,
 } from "../src/whole-server-run.js";
 
@@ -50,10 +45,7 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), "opencode whole server-"));
   const logDir = path.join(workDir, "logs");
   await mkdir(logDir);
-  stub = await startChatCompletionsStub([
-    { when: offersTools, tool: finishTool, arguments: finishArguments(ANSWER) },
-    { when: offersTools, text: ANSWER },
-  ]);
+  stub = await startOpencodeAnswerStub(ANSWER);
   // First on the server's PATH as `opencode`, where the server's shim finds it.
   const binDir = path.join(workDir, "bin");
   await mkdir(binDir);
