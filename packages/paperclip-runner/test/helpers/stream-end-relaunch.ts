@@ -13,7 +13,10 @@ export const RELAUNCH_TICKET = "bootstrap_00000000-0000-4000-8000-0000000000bb";
 export async function relaunchedThroughHandshake(on: Awaited<ReturnType<typeof codexOnHandMadeServer>>) {
   const run = on.launch({ ticket: RELAUNCH_TICKET });
   const conn = await on.server.nextConnection();
-  await conn.handshake(RELAUNCH_TICKET);
+  await conn.handshake(RELAUNCH_TICKET).catch(async (error: unknown) => {
+    // The runner's own account of why it left the handshake.
+    throw new Error(`${String(error)}; the runner exited ${await run.closed}: ${run.stderr()}`);
+  });
   return { run, conn };
 }
 
