@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { chmod } from "node:fs/promises";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildStaticFixture, hostSink, runWhileHostActs } from "./attack-support.js";
-import { cleanupAll, onCleanup, packageDir, rawLoopbackServer } from "./sandbox-support.js";
+import { cliOnSocket, loopbackConnection } from "./cli-on-socket.js";
+import { cleanupAll, onCleanup, packageDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -34,32 +35,12 @@ const forger = (localPort: number) => `
 /** A TCP connection to a loopback server that keeps what comes back. */
 async function callerConnection(): Promise<{ socket: Socket; received: () => string }> {
   let received = "";
-  const port = await rawLoopbackServer((peer) => {
+  const socket = await loopbackConnection((peer) => {
     peer.on("data", (chunk: Buffer) => {
       received += chunk.toString();
     });
   });
-  const socket = connect(port, "127.0.0.1");
-  socket.on("error", () => {});
-  onCleanup(async () => socket.destroy());
-  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   return { socket, received: () => received };
-}
-
-/** Runs the CLI with `socket` as its stdin and stdout (`socat EXEC:`, inetd, `> /dev/tcp/…`). */
-function cliOnSocket(
-  args: readonly string[],
-  socket: Socket,
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: [socket, socket, "pipe"] });
-    onCleanup(async () => child.kill("SIGKILL"));
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
 }
 
 describe("the caller's stdio socket", () => {

@@ -1,15 +1,12 @@
-import { spawn } from "node:child_process";
 import { chmod } from "node:fs/promises";
-import { connect, type Socket } from "node:net";
-import path from "node:path";
+import type { Socket } from "node:net";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildStaticFixture, hostSink } from "./attack-support.js";
-import { cleanupAll, onCleanup, packageDir, rawLoopbackServer } from "./sandbox-support.js";
+import { cliOnSocket, loopbackConnection } from "./cli-on-socket.js";
+import { cleanupAll } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
-
-const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
 
 const SCOPES: Record<string, string[]> = {
   workspaceDeny: [],
@@ -24,7 +21,7 @@ const SCOPES: Record<string, string[]> = {
  */
 async function greetingConnection(readAfterMs = 0): Promise<{ socket: Socket; received: () => string }> {
   let received = "";
-  const port = await rawLoopbackServer((peer) => {
+  const socket = await loopbackConnection((peer) => {
     peer.write("greeting\n");
     peer.pause();
     const timer = setTimeout(() => {
@@ -35,27 +32,7 @@ async function greetingConnection(readAfterMs = 0): Promise<{ socket: Socket; re
     }, readAfterMs);
     peer.on("close", () => clearTimeout(timer));
   });
-  const socket = connect(port, "127.0.0.1");
-  socket.on("error", () => {});
-  onCleanup(async () => socket.destroy());
-  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   return { socket, received: () => received };
-}
-
-/** Runs the CLI with `socket` as its stdin and stdout (`socat EXEC:`, inetd, `> /dev/tcp/…`). */
-function cliOnSocket(
-  args: readonly string[],
-  socket: Socket,
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: [socket, socket, "pipe"] });
-    onCleanup(async () => child.kill("SIGKILL"));
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
 }
 
 describe("the caller's stdio, when the CLI is given a TCP socket", () => {
