@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { chmod } from "node:fs/promises";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -7,7 +6,7 @@ import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildStaticFixture, hostSink, runWhileHostActs } from "./attack-support.js";
 import { cliOnSocket, loopbackConnection } from "./cli-on-socket.js";
-import { cleanupAll, onCleanup, packageDir } from "./sandbox-support.js";
+import { cleanupAll, exec, packageDir } from "./sandbox-support.js";
 
 afterEach(cleanupAll);
 
@@ -75,21 +74,10 @@ describe("the caller's stdio socket", () => {
     const attack = await buildStaticFixture("shutdown-stdio", ws);
     // A Node parent's "pipe" stdio is a connected Unix socket pair; the shell writes again after the run.
     const cli = [process.execPath, bin, "--workspace", ws, "--", attack].map(shellQuote).join(" ");
-    const child = spawn("sh", ["-c", `${cli}; echo after the run`], { stdio: ["ignore", "pipe", "pipe"] });
-    onCleanup(async () => child.kill("SIGKILL"));
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.on("close", (code, signal) => resolve({ code, signal })),
-    );
+    const ended = await exec("sh", ["-c", `${cli}; echo after the run`]);
     // The program shuts down what it holds (the relay's socket, which ends its output), not the caller's.
-    expect(stderr).toMatch(/^shutdown \w+\n$/);
-    expect({ ...ended, stdout }).toEqual({ code: 0, signal: null, stdout: "after the run\n" });
+    expect(ended.stderr).toMatch(/^shutdown \w+\n$/);
+    // A shell killed by SIGPIPE at its echo would end with neither code 0 nor that line.
+    expect({ code: ended.code, stdout: ended.stdout }).toEqual({ code: 0, stdout: "after the run\n" });
   }, 60_000);
 });
