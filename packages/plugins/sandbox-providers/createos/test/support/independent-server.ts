@@ -6,32 +6,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { setTimeout as delay } from "node:timers/promises";
-import type { Answer, Framing, Route, SeenRequest, ServerScript } from "./independent-server-script.js";
-import { dataFrameJson, exitJson, routeOf } from "./independent-server-wire.js";
+import { seededRandom, writeConnect } from "./independent-server-connect.js";
+import { isSandboxRoute, type Reply, ScriptedSandboxes } from "./independent-server-sandboxes.js";
+import type { Answer, Route, SeenRequest, ServerScript } from "./independent-server-script.js";
+import { routeOf } from "./independent-server-wire.js";
 import type { RetryWitness } from "./timer-tracker.js";
 
 const KEY = "independent-key-7f3a";
-
-function parseJson(body: Buffer): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body.toString("utf8"));
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface IndependentServer {
   readonly url: string;
@@ -75,19 +56,12 @@ export async function startIndependentServer(
   const faultQueues = new Map<Route, Answer[]>();
   const sockets = new Set<Socket>();
   const streams = new Set<ServerResponse>();
-  const files = new Map<string, Buffer>();
-  /** States each read walks through; the last one stays. */
-  interface SandboxState {
-    states: string[];
-    deleted: boolean;
-  }
-  const sandboxes = new Map<string, SandboxState>();
+  const sandboxes = new ScriptedSandboxes(seed);
   let connects = 0;
   let waits = 0;
   let stdinClosed = false;
   let processCount = 0;
-  let sandboxCount = 0;
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed);
 
   const envelope = (data: Record<string, unknown>): string =>
     JSON.stringify(
@@ -126,102 +100,26 @@ export async function startIndependentServer(
     res.end(body);
   }
 
-  async function writePieces(res: ServerResponse, text: string, framing: Framing): Promise<void> {
-    const bytes = Buffer.from(text, "utf8");
-    const split = framing.split ?? "frame";
-    if (split === "whole" || bytes.length === 0) {
-      if (bytes.length > 0) res.write(bytes);
+  function reply(res: ServerResponse, answer: Reply): void {
+    if (answer.data !== undefined) {
+      json(res, answer.status, answer.data);
       return;
     }
-    if (split === "frame") {
-      for (const line of text.split(/(?<=\n)/)) {
-        if (res.destroyed) return;
-        res.write(line);
-        await delay(0);
-      }
-      return;
-    }
-    const max = framing.maxChunk ?? 9;
-    for (let at = 0; at < bytes.length && !res.destroyed; ) {
-      const size = 1 + Math.floor(rand() * max);
-      res.write(bytes.subarray(at, at + size));
-      at += size;
-      await delay(1);
-    }
+    if (answer.bytes === undefined) res.writeHead(answer.status);
+    else
+      res.writeHead(answer.status, {
+        "content-type": "application/octet-stream",
+        "content-length": answer.bytes.length,
+      });
+    res.end(answer.bytes);
   }
 
-  async function stream(req: IncomingMessage, res: ServerResponse, after: number): Promise<void> {
+  async function stream(res: ServerResponse, after: number): Promise<void> {
     const plan = script.connect?.(connects, after) ?? {};
     if (plan.answer) return sendAnswer(res, "process.connect", plan.answer);
-    if (plan.rawBody !== undefined) {
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end(plan.rawBody);
-      return;
-    }
-    const framing = plan.framing ?? {};
-    const eol = framing.lineEnding ?? "\n";
-    const newest = script.frames.length;
-    const from = plan.from ?? after + 1;
-    const until = Math.min(plan.until ?? newest, newest);
-    const lines: string[] = [];
-    for (let i = 0; i < (plan.leadingHeartbeats ?? 0); i++) lines.push('{"type":"heartbeat"}');
-    for (let seq = Math.max(1, from); seq <= until; seq++) {
-      lines.push(dataFrameJson(seq, script.frames[seq - 1]!, framing.extraFields === true, rand));
-      if (framing.unknownFrames) lines.push(`{"type":"progress","percent":${seq},"extra":{"a":"ü"}}`);
-      if (plan.heartbeatEvery && seq % plan.heartbeatEvery === 0)
-        lines.push(
-          framing.extraFields ? '{"type":"heartbeat","ts":"2026-01-01T00:00:00Z"}' : '{"type":"heartbeat"}',
-        );
-    }
-    if (plan.errorFrame !== undefined) lines.push(JSON.stringify({ type: "error", error: plan.errorFrame }));
-    const sendExit = plan.errorFrame === undefined && (plan.exit ?? until >= newest);
-    if (sendExit) lines.push(exitJson(script.exit, framing.extraFields === true));
-    let text = lines.map((line) => (framing.blankLines ? `${line}${eol}  ${eol}` : `${line}${eol}`)).join("");
-    if (framing.trailingNewline === false && text.endsWith(eol)) text = text.slice(0, -eol.length);
-    if (plan.cutMidLine) text += '{"type":"data","seq":';
-
-    const headers: Record<string, string | number> = { "content-type": "application/x-ndjson" };
-    const bodyMode = framing.body ?? "chunked";
-    if (
-      bodyMode === "length" &&
-      plan.end !== "stall" &&
-      plan.idleHeartbeats === undefined &&
-      plan.trickleMs === undefined
-    )
-      headers["content-length"] = Buffer.byteLength(text);
-    if (bodyMode === "close") res.useChunkedEncodingByDefault = false;
-    if (framing.closeConnection) headers.connection = "close";
     streams.add(res);
     res.on("close", () => streams.delete(res));
-    res.writeHead(200, headers);
-    res.flushHeaders();
-    if (plan.quietMs) await delay(plan.quietMs);
-    await writePieces(res, text, framing);
-    if (plan.idleHeartbeats) {
-      const stop = Date.now() + plan.idleHeartbeats.forMs;
-      while (Date.now() < stop && !res.destroyed) {
-        await delay(plan.idleHeartbeats.intervalMs);
-        res.write(`{"type":"heartbeat"}${eol}`);
-      }
-    }
-    if (plan.trickleMs !== undefined) {
-      // Never a newline: the bytes keep arriving, no frame is ever complete.
-      while (!res.destroyed) {
-        res.write("x");
-        await delay(plan.trickleMs);
-      }
-      return;
-    }
-    const end = plan.end ?? "end";
-    if (end === "reset") {
-      const socket = res.socket;
-      if (socket) await new Promise<void>((resolve) => socket.write(Buffer.alloc(0), () => resolve()));
-      socket?.destroy();
-    } else if (end === "end") {
-      res.end();
-    }
-    // "stall": nothing more, the connection stays open until the client leaves.
-    void req;
+    await writeConnect(res, script, plan, after, rand);
   }
 
   const server: Server = createServer((req, res) => {
@@ -274,83 +172,11 @@ export async function startIndependentServer(
     if (fault !== undefined) return sendAnswer(res, route, fault);
 
     const [sandboxId = "", processId = ""] = ids;
+    if (isSandboxRoute(route)) {
+      const filePath = url.searchParams.get("path");
+      return reply(res, sandboxes.answer({ route, sandboxId, filePath, body, idOverride: script.sandboxId }));
+    }
     switch (route) {
-      case "sandbox.create": {
-        // The service's catalog, from its naming scheme: `s-<vcpus>vcpu-<memory>(mb|gb)`.
-        const shape = parseJson(body)?.shape;
-        if (typeof shape !== "string" || !/^s-\d+(\.\d+)?vcpu-\d+(mb|gb)$/.test(shape)) {
-          return json(res, 400, { error: "unknown shape" });
-        }
-        sandboxCount++;
-        const id = `sb-${seed}-${sandboxCount}`;
-        // Asynchronous states: the first read still shows it starting.
-        sandboxes.set(id, { states: ["creating", "running"], deleted: false });
-        return json(res, 201, {
-          id: script.sandboxId === undefined ? id : script.sandboxId,
-          status: "creating",
-        });
-      }
-      case "sandbox.get": {
-        const sandbox = sandboxes.get(sandboxId);
-        if (!sandbox || sandbox.deleted) {
-          res.writeHead(404);
-          res.end();
-          return;
-        }
-        const status = sandbox.states.length > 1 ? sandbox.states.shift()! : sandbox.states[0]!;
-        return json(res, 200, { id: sandboxId, status, size: "small" });
-      }
-      case "sandbox.pause":
-      case "sandbox.resume": {
-        const sandbox = sandboxes.get(sandboxId);
-        if (!sandbox) {
-          res.writeHead(404);
-          res.end();
-          return;
-        }
-        // A read right after the accepted POST still shows the old state (spec weak point 7).
-        sandbox.states =
-          route === "sandbox.pause" ? ["running", "pausing", "paused"] : ["paused", "resuming", "running"];
-        return json(res, 202, {});
-      }
-      case "sandbox.delete": {
-        const sandbox = sandboxes.get(sandboxId);
-        if (sandbox) sandbox.deleted = true;
-        res.writeHead(204);
-        res.end();
-        return;
-      }
-      case "sandbox.exec": {
-        // What a plugin's buffered commands do here: `rm -f -- path` forgets an upload, and
-        // `cat path` prints one (exit 1 when it is missing), as upstream reads its lease marker.
-        const command = parseJson(body);
-        const args = Array.isArray(command?.args) ? command.args : [];
-        const file = `${sandboxId}:${String(args.at(-1))}`;
-        if (command?.cmd === "/bin/rm") files.delete(file);
-        if (command?.cmd === "/bin/cat") {
-          const content = files.get(file);
-          return json(res, 200, {
-            result: content
-              ? { exit_code: 0, stdout: content.toString("utf8"), stderr: "" }
-              : { exit_code: 1, stdout: "", stderr: "cat: No such file or directory\n" },
-          });
-        }
-        return json(res, 200, { result: { exit_code: 0, stdout: "", stderr: "" } });
-      }
-      case "files.put":
-        files.set(`${sandboxId}:${url.searchParams.get("path")}`, body);
-        return json(res, 200, {});
-      case "files.get": {
-        const file = files.get(`${sandboxId}:${url.searchParams.get("path")}`);
-        if (!file) {
-          res.writeHead(404);
-          res.end();
-          return;
-        }
-        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.length });
-        res.end(file);
-        return;
-      }
       case "process.create": {
         processCount++;
         connects = 0;
@@ -368,7 +194,7 @@ export async function startIndependentServer(
         stdinClosed = true;
         return json(res, 200, {});
       case "process.connect":
-        return stream(req, res, Number(url.searchParams.get("after") ?? "0"));
+        return stream(res, Number(url.searchParams.get("after") ?? "0"));
       case "process.wait": {
         const custom = script.wait?.(waits);
         if (custom !== undefined) {
@@ -407,14 +233,8 @@ export async function startIndependentServer(
     openSockets: () => sockets.size,
     kills: () => seen.filter((r) => r.route === "process.kill"),
     count: (route) => seen.filter((r) => r.route === route).length,
-    filePaths: (sandboxId) =>
-      [...files.keys()]
-        .filter((key) => key.startsWith(`${sandboxId}:`))
-        .map((key) => key.slice(sandboxId.length + 1)),
-    deleteBehindPlugin(sandboxId, forget) {
-      if (forget) sandboxes.delete(sandboxId);
-      else sandboxes.set(sandboxId, { states: ["destroyed"], deleted: false });
-    },
+    filePaths: (sandboxId) => sandboxes.filePaths(sandboxId),
+    deleteBehindPlugin: (sandboxId, forget) => sandboxes.deleteBehindPlugin(sandboxId, forget),
     use(next) {
       script = next;
       faultQueues.clear();
