@@ -1,6 +1,6 @@
 import { kindOfKey } from "./key-names.js";
 import { REDACTED, redactSecrets } from "./redact-secrets.js";
-import { isSecretValue } from "./values.js";
+import { isSecretValue } from "./secret-values.js";
 
 // `Authorization: Basic …`: the scheme says how to read the credential and is kept, as in text.
 const SCHEME = /^(?:Bearer|Basic|Token|Digest|Bot|Negotiate|SSWS)[ \t]+(?=\S)/i;

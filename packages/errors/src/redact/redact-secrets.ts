@@ -4,7 +4,7 @@ import { redactPemPrivateKeys } from "./rules/pem-private-keys.js";
 import { redactInLines } from "./rules-in-lines.js";
 
 export const REDACTED = "[REDACTED]";
-export { MAX_CREDENTIAL_LENGTH } from "./values.js";
+export { MAX_CREDENTIAL_LENGTH } from "./read-value.js";
 
 export interface RedactOptions {
   /** The text that replaces a secret. Defaults to `[REDACTED]`. */

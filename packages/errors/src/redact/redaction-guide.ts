@@ -1,5 +1,5 @@
+import { MAX_CREDENTIAL_LENGTH } from "./read-value.js";
 import { TOKEN_FORMATS } from "./rules/token-formats.js";
-import { MAX_CREDENTIAL_LENGTH } from "./values.js";
 
 const providers = TOKEN_FORMATS.map((format) => format.provider).join(", ");
 

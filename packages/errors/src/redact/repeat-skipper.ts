@@ -1,7 +1,7 @@
+import { MAX_CREDENTIAL_LENGTH } from "./read-value.js";
 import type { RedactionContext } from "./redaction-context.js";
 import { repetitionEnd } from "./repetition-end.js";
 import type { Rewriter } from "./rewriter.js";
-import { MAX_CREDENTIAL_LENGTH } from "./values.js";
 
 // The longest period taken as a repetition: a hostile text repeats a short unit.
 export const MAX_PERIOD = 1024;

@@ -2,7 +2,7 @@ import type { RedactionContext } from "./redaction-context.js";
 import { classMembers, QUERY_VALUE_END_CHARS, VALUE_END_CHARS } from "./value-chars.js";
 import { WindowedSearch } from "./windowed-search.js";
 
-// The characters that end an unquoted value (`endsUnquoted` in values.ts), and in a query string.
+// The characters that end an unquoted value (`endsUnquoted` in read-value.ts), and in a query string.
 const VALUE_END = new RegExp(`[${classMembers(VALUE_END_CHARS)}]`, "g");
 const QUERY_VALUE_END = new RegExp(`[${classMembers(QUERY_VALUE_END_CHARS)}]`, "g");
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { endsUnquoted, isTrailingPunctuation } from "./read-value.js";
 import { BRACKETS, QUERY_VALUE_END_CHARS, TRAILING_CHARS, VALUE_END_CHARS } from "./value-chars.js";
-import { endsUnquoted, isTrailingPunctuation } from "./values.js";
 
 // readValue's per-character tests are written out as comparisons; the patterns built from the
 // lists read values as they do only while the two say the same of every code unit.

@@ -1,5 +1,5 @@
 // The characters readValue decides an unquoted value's end and trailing characters on, listed
-// once. Its per-character tests (endsUnquoted, isTrailingPunctuation in values.ts) stay written
+// once. Its per-character tests (endsUnquoted, isTrailingPunctuation in read-value.ts) stay written
 // out as comparisons, which its loops need for speed, and a test over every code unit holds them
 // to these lists (value-chars.test.ts); every pattern that reads or searches values as they do
 // (the plain-assignment fast path, the search for a value's end, the overlong-run reader) is built

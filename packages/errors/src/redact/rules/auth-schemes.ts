@@ -2,10 +2,10 @@ import type { Triggers } from "../alphabet-gate.js";
 import { builtOnFirstUse } from "../built-on-first-use.js";
 import { isAsciiLetter, isBlank, isToken68Char, isWhitespace } from "../char-classes.js";
 import { trieOf } from "../pattern-source.js";
+import { MAX_CREDENTIAL_LENGTH } from "../read-value.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
-import { MAX_CREDENTIAL_LENGTH } from "../values.js";
 
 const MAX_BLANKS = 8;
 const SCHEME_WORDS = ["Bearer", "Basic", "bearer", "basic", "BEARER", "BASIC"];

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
+import { readValue } from "../read-value.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
-import { readValue } from "../values.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import { readPlainAssignment } from "./plain-assignments.js";
 import { readAssignment } from "./read-assignment.js";

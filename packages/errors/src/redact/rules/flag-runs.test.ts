@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readValue } from "../read-value.js";
 import { redactSecrets } from "../redact-secrets.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
+import { isSecretValue, namesASecret } from "../secret-values.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
-import { isSecretValue, namesASecret, readValue } from "../values.js";
 import { flagWordEnd } from "./flag-dashes.js";
 import { judgeFlagsInRun, MAX_FLAG_GAP, sameCharsAt, sameCharsBefore, sameFlagAfter } from "./flag-runs.js";
 import { keyPatterns, MAX_FLAG_KEY } from "./key-candidates.js";

@@ -2,7 +2,7 @@ import { isAsciiLetter } from "../char-classes.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { Rewriter } from "../rewriter.js";
 import { sameCharsAt, sameCharsBefore } from "../same-chars.js";
-import { isSecretValue, namesASecret } from "../values.js";
+import { isSecretValue, namesASecret } from "../secret-values.js";
 import { GapReplacements } from "./gap-replacements.js";
 import { mayStartSecondWord } from "./key-candidates.js";
 import { holdsLetterRun, type RunEnd, readValueEnd, WORD_LETTERS } from "./key-runs.js";

@@ -1,10 +1,11 @@
 import { isWhitespace } from "../char-classes.js";
 import { overlongValueEnd } from "../overlong-runs.js";
+import { MAX_CREDENTIAL_LENGTH, readValue, type ValueSpan } from "../read-value.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { RepeatSkipper } from "../repeat-skipper.js";
 import { Rewriter } from "../rewriter.js";
+import { isSecretValue, namesASecret } from "../secret-values.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
-import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue, type ValueSpan } from "../values.js";
 import type { WindowedSearch } from "../windowed-search.js";
 import { FlagDashes, flagWordEnd } from "./flag-dashes.js";
 import { judgeFlagsInRun } from "./flag-runs.js";

@@ -2,6 +2,7 @@ import { isAlnum, isAsciiLetter, KEY_CHARS } from "../char-classes.js";
 import { escapeForPattern } from "../pattern-source.js";
 import type { RedactionContext } from "../redaction-context.js";
 import type { Rewriter } from "../rewriter.js";
+import { isSecretValue, namesASecret } from "../secret-values.js";
 import {
   BRACKETS,
   classMembers,
@@ -9,7 +10,6 @@ import {
   TRAILING_CHARS,
   VALUE_END_CHARS,
 } from "../value-chars.js";
-import { isSecretValue, namesASecret } from "../values.js";
 import { mayStartScheme, SCHEME_NAMES } from "./assignment-chars.js";
 import { GapReplacements } from "./gap-replacements.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";

@@ -1,8 +1,9 @@
 import { findOverlongRuns, overlongValueEnd } from "../overlong-runs.js";
+import { MAX_CREDENTIAL_LENGTH, readValue } from "../read-value.js";
 import type { RedactionContext } from "../redaction-context.js";
 import { Rewriter } from "../rewriter.js";
+import { isSecretValue, namesASecret } from "../secret-values.js";
 import { UnquotedValueEnds } from "../unquoted-value-ends.js";
-import { isSecretValue, MAX_CREDENTIAL_LENGTH, namesASecret, readValue } from "../values.js";
 import { keyPatterns, MAX_KEY_SIDE } from "./key-candidates.js";
 import { isCommandLike, readAssignment } from "./read-assignment.js";
 

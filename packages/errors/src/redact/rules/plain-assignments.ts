@@ -1,7 +1,7 @@
 import { DOUBLE_QUOTE, isAlnum, isBlank, isKeyChar, KEY_CHARS, SINGLE_QUOTE } from "../char-classes.js";
 import { kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
+import type { ValueSpan } from "../read-value.js";
 import type { RedactionContext } from "../redaction-context.js";
-import type { ValueSpan } from "../values.js";
 import { COLON, isPathSeparator, isReferenceSigil, isSeparator, mayStartScheme } from "./assignment-chars.js";
 import { MAX_KEY_SIDE } from "./key-candidates.js";
 import { plainValueEnd, quotedValueEnd } from "./plain-values.js";

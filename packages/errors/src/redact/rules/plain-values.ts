@@ -1,5 +1,5 @@
 import { BACKSLASH, DOUBLE_QUOTE } from "../char-classes.js";
-import { endsUnquoted, isTrailingPunctuation, READ_BY_HAND } from "../values.js";
+import { endsUnquoted, isTrailingPunctuation, READ_BY_HAND } from "../read-value.js";
 
 // The ends of the values the plain-assignment fast path reads, by hand: a sticky pattern per value
 // cost a dense run of keys (`token: v<i>`) a call into the engine per key. The tests are readValue's

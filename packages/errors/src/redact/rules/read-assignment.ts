@@ -13,7 +13,7 @@ import {
 } from "../char-classes.js";
 import { type KeyKind, kindOfAssignedKey, mayNameAuthorization } from "../key-names.js";
 import type { RedactionContext } from "../redaction-context.js";
-import { type AssignmentForm, looksLikeCredential } from "../values.js";
+import { type AssignmentForm, looksLikeCredential } from "../secret-values.js";
 import {
   COLON,
   isPathSeparator,

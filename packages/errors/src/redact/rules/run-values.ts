@@ -1,4 +1,4 @@
-import type { ValueSpan } from "../values.js";
+import type { ValueSpan } from "../read-value.js";
 
 /**
  * The values a run of keys or flags judges, one after another, as the one span `isSecretValue`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KeyKind } from "./key-names.js";
-import { type AssignmentForm, isSecretValue } from "./values.js";
+import { type AssignmentForm, isSecretValue } from "./secret-values.js";
 
 const judge = (kind: KeyKind, form: AssignmentForm, text: string, quoted = false): boolean =>
   isSecretValue(kind, form, { start: 0, end: text.length, text, quoted, readEnd: text.length }, "[R]");
