@@ -71,8 +71,8 @@ describe.each(Object.entries(SCOPE_MATRIX))("a caller under a seccomp filter of 
   });
 });
 
-describe("a caller under a seccomp filter of its own, through the spawn helper", () => {
-  it("bwrap's --seccomp stacks the package's filter once, and the shim adds no second copy", async () => {
+describe.each(Object.entries(SCOPE_MATRIX))("the spawn helper's runs (%s)", (_, scope) => {
+  it("hold the package's filter once: bwrap's --seccomp loads it, and neither the shim nor the bridge again", async () => {
     const ws = tempDirForTest("pc-sbx-caller-filter-");
     const result = await runChildProcess("caller-filter", "/bin/sh", PROBE, {
       cwd: ws,
@@ -83,7 +83,7 @@ describe("a caller under a seccomp filter of its own, through the spawn helper",
       localProcessSandbox: {
         command: "/usr/bin/bwrap",
         workspaceDir: ws,
-        ...(SCOPE_MATRIX.workspaceDeny as Omit<LocalProcessSandboxOptions, "workspaceDir">),
+        ...(scope as Omit<LocalProcessSandboxOptions, "workspaceDir">),
       },
     });
     expect(result.stderr).toBe("");
