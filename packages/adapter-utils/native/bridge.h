@@ -104,7 +104,7 @@ int courier_main(void);
 #define SECCOMP_ENV "PAPERCLIP_SANDBOX_SECCOMP"
 
 /* own-filter.c: take the filter from the environment (false: malformed, fail closed), and
-   load it unless a filter already holds the process (false: the kernel refused it). */
+   load it, also over a filter that already holds the process (false: the kernel refused it). */
 bool take_own_filter(void);
 bool apply_own_filter(void);
 

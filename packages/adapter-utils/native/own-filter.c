@@ -3,8 +3,10 @@
  * spawn helper hands bwrap the filter on a descriptor (`--seccomp`), but a caller of
  * buildLocalProcessSandboxSpawnTarget spawns bwrap without one. So the argv also carries
  * the filter, hex-encoded, in PAPERCLIP_SANDBOX_SECCOMP (bwrap's --setenv); the bridge
- * removes it from the environment and, unless a filter already holds the process (the
- * spawn helper's), loads it just before the program starts. The exec shim of the scopes
+ * removes it from the environment and loads it just before the program starts, also over a
+ * filter that already holds the process: a caller's own (a container runtime's profile) is
+ * inherited through bwrap, and the spawn helper, whose bwrap --seccomp loads the same
+ * filter, leaves the variable out (src/spawn/plan-spawn.ts). The exec shim of the scopes
  * without a bridge does the same in its own code (exec-shim/exec-shim.c, no libc).
  */
 #define _GNU_SOURCE
@@ -49,8 +51,6 @@ bool take_own_filter(void) {
 
 bool apply_own_filter(void) {
     if (filter_length == 0) return true;
-    /* A filter already holds this process (bwrap's --seccomp from the spawn helper). */
-    if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2) return true;
     struct sock_fprog program = {
         .len = (unsigned short)(filter_length / sizeof(struct sock_filter)),
         .filter = (struct sock_filter *)filter_bytes,

@@ -8,8 +8,9 @@
  *   1. takes the program's seccomp filter, hex-encoded, from PAPERCLIP_SANDBOX_SECCOMP
  *      (bwrap's --setenv, for callers that spawn bwrap without --seccomp) and removes
  *      the variable from the environment the program gets; a malformed value fails closed;
- *   2. loads that filter with no_new_privs, unless a filter already holds the process
- *      (bwrap's --seccomp from the spawn helper);
+ *   2. loads that filter with no_new_privs, also over a filter that already holds the process:
+ *      a caller's own (a container runtime's profile) is inherited through bwrap, and the
+ *      spawn helper, whose bwrap --seccomp loads the same filter, leaves the variable out;
  *   3. closes every descriptor above stdio (close-inherited-fds.h): libuv keeps a host's
  *      inherited descriptors (no close-on-exec), bwrap passes them on, and a connected host
  *      socket reached that way could be re-connected anywhere the host can go;
@@ -160,7 +161,6 @@ static long take_filter(char **envp) {
 /* Loads the filter taken (0, or -errno when the kernel refuses it). */
 static long load_filter(long count) {
     if (count == 0) return 0;
-    if (raw_syscall(__NR_prctl, PR_GET_SECCOMP, 0, 0, 0, 0) == SECCOMP_MODE_FILTER) return 0;
     long refused = raw_syscall(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     if (refused) return refused;
     struct sock_fprog program = {.len = (unsigned short)count, .filter = filter};

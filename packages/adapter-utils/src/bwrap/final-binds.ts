@@ -54,6 +54,12 @@ const OTHER_OPTIONS = new Map([
   ["--file", 2],
 ]);
 
+/** How many arguments the bwrap option `option` takes, or `undefined` for one the builders never emit. */
+export function bwrapOptionArgumentCount(option: string): number | undefined {
+  if (BIND_OPTIONS.has(option)) return 2;
+  return OTHER_MOUNTS.get(option) ?? OTHER_OPTIONS.get(option);
+}
+
 export interface FinalBind {
   readonly source: string;
   readonly dest: string;

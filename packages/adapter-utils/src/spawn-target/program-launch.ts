@@ -11,11 +11,11 @@ import { newCourierToken } from "./courier-token.js";
 const COURIER_ENV = "PAPERCLIP_SANDBOX_COURIER";
 /**
  * Carries the seccomp filter, hex-encoded, to the native bridge (native/own-filter.c) or the exec
- * shim (native/exec-shim/exec-shim.c),
- * which loads it before the program unless bwrap's --seccomp (the spawn helper's) already did:
- * a caller that spawns this argv itself gets the filter too.
+ * shim (native/exec-shim/exec-shim.c), which loads it before the program, over any filter a
+ * caller's own runtime holds it under: a caller that spawns this argv itself gets the filter too.
+ * The spawn helper, whose bwrap `--seccomp` loads it, takes it out (`withoutOwnFilterEnv`).
  */
-const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
+export const SECCOMP_ENV = "PAPERCLIP_SANDBOX_SECCOMP";
 
 /** The filter in hex, encoded once per process: `sandboxFilterBytes` is fixed for this arch. */
 let filterHex: string | null | undefined;

@@ -44,4 +44,24 @@ describe("helperBwrapArgs", () => {
     expect(helperBwrapArgs(true, false, bwrapArgs)).toEqual(["--json-status-fd", "3", ...bwrapArgs]);
     expect(helperBwrapArgs(false, false, bwrapArgs)).toEqual(bwrapArgs);
   });
+
+  it("takes the filter's variable out of bwrap's options where --seccomp loads it, and nowhere else", () => {
+    const filterEnv = ["--setenv", "PAPERCLIP_SANDBOX_SECCOMP", "00"];
+    // A value spelt like the option, and a program argument after `--`, stay as they are.
+    const target = [
+      "--setenv",
+      "X",
+      "--setenv",
+      ...filterEnv,
+      "--chdir",
+      "/",
+      "--",
+      "/bin/echo",
+      ...filterEnv,
+    ];
+    const kept = ["--setenv", "X", "--setenv", "--chdir", "/", "--", "/bin/echo", ...filterEnv];
+    expect(helperBwrapArgs(false, true, target)).toEqual(["--seccomp", "4", ...kept]);
+    expect(helperBwrapArgs(false, false, target)).toEqual(target);
+    expect(() => helperBwrapArgs(false, true, ["--unknown", "--"])).toThrow(/does not know/);
+  });
 });

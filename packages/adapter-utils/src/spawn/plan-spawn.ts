@@ -15,6 +15,7 @@ import { createRunCgroup, DEFAULT_MAX_PROCESSES, type RunCgroup } from "./run-cg
 import type { RunChildProcessOptions } from "./run-child-process.js";
 import { SandboxInit } from "./sandbox-pid.js";
 import { refillSpareLauncher, type SpareLauncher, takeSpareLauncher } from "./spare-launcher.js";
+import { withoutOwnFilterEnv } from "./without-own-filter-env.js";
 
 /** bwrap reports its status (`--json-status-fd`) on this descriptor of the spawned process. */
 export const STATUS_FD = 3;
@@ -58,12 +59,14 @@ export function launchCommand(input: {
   return { command: launcher, args: ["--cgroup", cgroup.procsFile, "--", bwrap, ...bwrapArgs] };
 }
 
-/** bwrap's own options of the spawn helper (status and filter descriptors), before the target's (pure). */
+/**
+ * bwrap's own options of the spawn helper (status and filter descriptors), before the target's,
+ * which lose the filter's variable where `--seccomp` loads the filter (pure).
+ */
 export function helperBwrapArgs(status: boolean, seccomp: boolean, targetArgs: readonly string[]): string[] {
   return [
     ...(status ? ["--json-status-fd", String(STATUS_FD)] : []),
-    ...(seccomp ? ["--seccomp", String(SECCOMP_FD)] : []),
-    ...targetArgs,
+    ...(seccomp ? ["--seccomp", String(SECCOMP_FD), ...withoutOwnFilterEnv(targetArgs)] : targetArgs),
   ];
 }
 

@@ -2,15 +2,15 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 
 /**
- * The relay for a stdio descriptor that is a socket the program must not hold
- * (`stdio-route.ts`): through the event loop, as `process.stdin`, `process.stdout` and
+ * The relay for a stdio descriptor that is a socket the program must not hold, or a stdin
+ * pipe (`stdio-route.ts`): through the event loop, as `process.stdin`, `process.stdout` and
  * `process.stderr` read and write it, never in the thread pool. A socket may be
  * non-blocking (a Node parent's is), where a thread-pool write fails with `EAGAIN` and
  * drops output, and its reads wait for the peer, where a pending thread-pool read would
  * keep this process alive after the run. None of them closes the descriptor.
  */
 
-/** Feeds the child's stdin pipe from this process's stdin socket until the child is gone. */
+/** Feeds the child's stdin pipe from this process's stdin socket (or pipe) until the child is gone. */
 export function feedFromStdinSocket(child: ChildProcess, input: Writable): void {
   const source = process.stdin;
   const failed = (): void => {

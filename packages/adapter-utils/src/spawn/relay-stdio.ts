@@ -21,7 +21,7 @@ function stdioKind(fd: number): StdioKind {
 
 /** The route of this process's stdin, stdout and stderr, for a run on them (`stdio-route.ts`). */
 export function inheritedStdioRoutes(): StdioRoute[] {
-  return [0, 1, 2].map((fd) => stdioRoute(stdioKind(fd)));
+  return ([0, 1, 2] as const).map((fd) => stdioRoute(stdioKind(fd), fd));
 }
 
 /**
@@ -32,7 +32,9 @@ export function inheritedStdioRoutes(): StdioRoute[] {
 export function relayStdio(child: ChildProcess, routes: readonly StdioRoute[]): Promise<void> {
   if (routes[0] === "relay" && child.stdin) {
     const input = child.stdin;
-    if (fstatSync(0).isSocket()) feedFromStdinSocket(child, input);
+    const stdin = fstatSync(0);
+    // A pipe may be non-blocking as a socket may (a Node parent's), and its writer may never close it.
+    if (stdin.isSocket() || stdin.isFIFO()) feedFromStdinSocket(child, input);
     else {
       const source = createReadStream("", { fd: 0, autoClose: false });
       source.on("error", () => input.end());

@@ -1,0 +1,87 @@
+/**
+ * Tenth pass (docs/adapter-utils/security.md): a pipe on the CLI's stdin was passed to the
+ * program as it was, and `open("/proc/self/fd/0", O_WRONLY)` opens that pipe again for
+ * writing (a pipe's inode is its creator's, the runner's uid). What the program wrote there
+ * was read by whatever reads the caller's stdin after the run: under `curl … | bash`, a
+ * `bash <<EOF` here-document or `ssh host bash -s`, the shell's next commands, which it ran
+ * on the host, outside the sandbox.
+ */
+import { existsSync } from "node:fs";
+import { chmod, chown, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { shellQuote } from "@paperclipai/internal";
+import { tempDirForTest } from "@paperclipai/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  bindRepoView,
+  cleanupAll,
+  inPrivateMountNamespace,
+  packageDir,
+  viaRepoView,
+} from "./sandbox-support.js";
+import { nodeForNobody } from "./scope-matrix.js";
+
+afterEach(cleanupAll);
+
+const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
+
+const SCOPES: Record<string, string[]> = {
+  workspace: [],
+  workspaceAllowlist: ["--allow", "127.0.0.1:9"],
+  networkOnly: ["--host-fs"],
+  networkOnlyAllowlist: ["--host-fs", "--allow", "127.0.0.1:9"],
+};
+
+describe("a pipe on the CLI's stdin, shared with the caller's later readers", () => {
+  it.each(["root", "nobody"] as const)(
+    "takes no command a program run as %s writes into it back to the shell that reads its script there",
+    async (runAs) => {
+      const base = tempDirForTest("pc-stdin-pipe-", { base: "/var/tmp" });
+      const ws = path.join(base, "ws");
+      await mkdir(ws);
+      await chmod(base, 0o777);
+      const owner = runAs === "root" ? 0 : 65534;
+      const nobodys = nodeForNobody(base);
+      await chown(ws, owner, owner);
+      for (const [name, flags] of Object.entries(SCOPES)) {
+        const marker = path.join(base, `${name}.escaped`);
+        const cli = (program: string) =>
+          [
+            runAs === "root" ? process.execPath : nobodys.node,
+            viaRepoView(bin),
+            ...flags,
+            "--workspace",
+            ws,
+            "--",
+            "sh",
+            "-c",
+            program,
+          ]
+            .map(shellQuote)
+            .join(" ");
+        const script = path.join(base, `${name}.sh`);
+        await writeFile(
+          script,
+          [
+            // Input piped to the program still reaches it.
+            `printf 'hello\\n' | ${cli('read line; echo "got $line"')}`,
+            // The script's own pipe, the program's stdin: a command written into it for the shell.
+            cli(`echo "touch ${marker}" > /proc/self/fd/0; echo "reopened=$?"`),
+            "",
+          ].join("\n"),
+        );
+        await chmod(script, 0o644);
+        const asUser =
+          runAs === "root" ? "" : `${nobodys.mount} && setpriv --reuid=65534 --regid=65534 --clear-groups `;
+        // The shell reads its script from a pipe made by the runner's uid, as `curl … | bash` does.
+        const run = await inPrivateMountNamespace(
+          `${bindRepoView} && ${asUser}sh -c ${shellQuote(`cat ${shellQuote(script)} | bash`)}`,
+          { PATH: process.env.PATH, HOME: ws },
+        );
+        expect(run.stdout, `${name}: ${run.stderr}`).toContain("got hello\n");
+        expect(existsSync(marker), `${name}: ${run.stdout} ${run.stderr}`).toBe(false);
+      }
+    },
+    120_000,
+  );
+});
