@@ -454,6 +454,19 @@ try {
     prevention:
       "Keep directories that are uploaded with `followSymlinks` self-contained, and keep other processes from replacing entries of a directory while it is synced in.",
   },
+  ERR_CREATEOS_SYNC_SOURCE_NOT_FILE: {
+    family: "createos",
+    title: "A file mapping of a sync in names no regular file",
+    message: "CreateOS sync in needs a regular file for a file mapping.",
+    meaning:
+      "A sync mapping with `kind: \"file\"` is a single regular file (the plugin SDK's contract); a link the caller named is followed to one. This host path named a directory, a FIFO, a device or a socket instead, so the plugin refused it before any request and without opening it: opening a FIFO would wait for a writer for good, holding one of the worker's few file-system threads, a device such as `/dev/zero` never ends, and opening some devices acts on them. `details.type` says what was found (`directory`, `fifo`, `device`, `socket`), `details.operationId` names the operation.",
+    when: "A host path that is a named pipe, a device node or a directory, or a link to one, mapped as a single file.",
+    solutions: [
+      'Map a directory with `kind: "directory"`; its FIFOs, devices and sockets are left out.',
+      "Copy what a pipe or device gives into a regular file first, and sync that file.",
+    ],
+    prevention: 'Map only regular files as `kind: "file"`.',
+  },
   ERR_CREATEOS_SYNC_SOURCE_CHANGED: {
     family: "createos",
     title: "A host file shrank while a sync in uploaded it",

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { posix } from "node:path";
 import { CreateosError } from "@paperclipai/errors";
 import type {
@@ -17,6 +17,7 @@ import { packDirectory } from "./checked-pack.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
 import { discardStaged } from "./remote-leftovers.js";
+import { openSourceFile } from "./source-file.js";
 import { extractScript } from "./staged-scripts.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
@@ -66,7 +67,7 @@ async function syncInScoped(
     for (const { file, source, target } of mappings) {
       if (file.kind === "directory")
         await uploadDirectory(scope, file, source, target, transfer, operation.operationId);
-      else await uploadFile(scope, file, source, target, transfer);
+      else await uploadFile(scope, file, source, target, transfer, operation.operationId);
     }
     for (const [index, { command, cwd }] of commands.entries()) {
       await runPostUploadCommand(scope, command, cwd, operation.operationId, index);
@@ -106,13 +107,30 @@ async function uploadFile(
   source: string,
   target: string,
   transfer: Transfer,
+  operationId: string,
 ): Promise<void> {
+  const handle = await openSourceFile(source, operationId);
+  try {
+    const sent = await uploadOpenedFile(scope, file, handle, target);
+    transfer.files += 1;
+    transfer.bytes += sent.bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function uploadOpenedFile(
+  scope: SyncScope,
+  file: PluginSyncFileMapping,
+  handle: FileHandle,
+  target: string,
+): Promise<Transfer> {
   const dir = posix.dirname(target);
   const temp = `${dir}/.paperclip-sync-${randomUUID()}`;
   await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
-  let sent: Transfer;
   try {
-    sent = await upload(scope, temp, () => createReadStream(source));
+    // Every attempt reads the file from its start, through the descriptor that was judged.
+    const sent = await upload(scope, temp, () => handle.createReadStream({ start: 0, autoClose: false }));
     // The mode is applied to the staged file, then it is promoted with a rename.
     await syncStep(scope, "sync in: promote file", "/bin/sh", [
       "-c",
@@ -122,12 +140,11 @@ async function uploadFile(
       temp,
       target,
     ]);
+    return sent;
   } catch (error) {
     await discardStaged(scope, [temp]);
     throw error;
   }
-  transfer.files += 1;
-  transfer.bytes += sent.bytes;
 }
 
 async function uploadDirectory(
