@@ -207,6 +207,19 @@ try {
     ],
     prevention: "Keep command values text.",
   },
+  ERR_CREATEOS_COMMAND_ASSIGNMENT: {
+    family: "createos",
+    title: "A sandbox command named with = cannot run with a name bash reserves",
+    message: "A sandbox command containing = cannot run with an environment variable bash reserves.",
+    meaning:
+      "The plugin starts a command through bash's own `exec`, its per-command environment as assignments before it. When one of those names is one bash gives a meaning to (`LANG`, `LC_*`, `UID`, `SHLVL`, `BASH*`, …), bash cannot set it verbatim, so the command is started through `env` instead, which takes every leading word containing `=` for one more assignment: a command named `A=B` would never run, its first argument would run in its place, or, with no arguments, `env` would print the whole environment (the command's secrets included) as the command's output. The plugin refuses such a command before any request.",
+    when: "A command whose name or path contains `=`, sent with an environment that names `LANG`, an `LC_*` variable or another name bash reserves.",
+    solutions: [
+      'Rename the program or its directory so the command has no `=`, or start it through a shell, the name then an argument: `sh -c \'exec "$0" "$@"\' /path/a=b …`.',
+      "Leave the reserved names out of the per-command environment (set `LANG` in the sandbox image instead).",
+    ],
+    prevention: "Keep `=` out of command names.",
+  },
   ERR_CREATEOS_PROCESS_UNCONFIRMED: {
     family: "createos",
     title: "CreateOS process creation could not be confirmed",

@@ -47,6 +47,16 @@ describe("validateCommand", () => {
       });
     }
   });
+  it("refuses a command with = only where env would read it as an assignment", () => {
+    for (const name of ["LANG", "LC_ALL", "UID"]) {
+      expect(failure(() => validateCommand({ command: "/opt/a=b", env: { [name]: "v" } })).code).toBe(
+        "ERR_CREATEOS_COMMAND_ASSIGNMENT",
+      );
+    }
+    expect(() => validateCommand({ command: "/opt/a=b", env: { PLAIN: "v" } })).not.toThrow();
+    expect(() => validateCommand({ command: "/opt/a=b", args: ["x"] })).not.toThrow();
+    expect(() => validateCommand({ command: "sh", args: ["a=b"], env: { LANG: "C" } })).not.toThrow();
+  });
 });
 
 describe("buildScript", () => {

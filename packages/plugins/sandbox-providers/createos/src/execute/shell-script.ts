@@ -46,6 +46,19 @@ export function validateCommand(
       throw new CreateosError("ERR_CREATEOS_NUL_VALUE", "Sandbox command values cannot contain NUL.");
     }
   }
+  // `env` takes every leading word with `=` for an assignment: such a command would never run,
+  // its first argument would run in its place, or `env` would print the environment.
+  if (spec.command.includes("=") && needsEnv(Object.keys(spec.env ?? {}))) {
+    throw new CreateosError(
+      "ERR_CREATEOS_COMMAND_ASSIGNMENT",
+      "A sandbox command containing = cannot run with an environment variable bash reserves.",
+    );
+  }
+}
+
+/** Whether the launch line sets the per-command env through `env` (see `launchLine`). */
+function needsEnv(names: readonly string[]): boolean {
+  return !names.every(isPlainBashVariable);
 }
 
 /** The shell every command is started by: the API's `cmd`. */
@@ -114,6 +127,6 @@ export function launchLine(spec: Pick<CommandSpec, "command" | "args" | "env">):
   const env = Object.entries(spec.env ?? {});
   const assignments = env.map(([key, value]) => `${key}=${shellQuote(value)}`).join(" ");
   if (env.length === 0) return `exec -- ${argv}`;
-  if (env.every(([key]) => isPlainBashVariable(key))) return `${assignments} exec -- ${argv}`;
+  if (!needsEnv(env.map(([key]) => key))) return `${assignments} exec -- ${argv}`;
   return `exec env -- ${assignments} ${argv}`;
 }
