@@ -31,6 +31,13 @@ describe("compileExcludes", () => {
     expect(excluded("sub/dist")).toBe(false);
   });
 
+  it("matches a path as tar resolves it, whatever . segments or doubled slashes spell it", () => {
+    const excluded = compileExcludes([".git/hooks", "docs/*.md"]);
+    for (const path of [".git/./hooks/x", ".git//hooks/x", ".//.git/hooks", "./docs/./a.md", "docs//a.md"])
+      expect(excluded(path)).toBe(true);
+    expect(excluded(".git/./config")).toBe(false);
+  });
+
   it("never excludes the root itself, and excludes nothing without patterns", () => {
     expect(compileExcludes(["*"])(".")).toBe(false);
     expect(compileExcludes(["*"])("./")).toBe(false);

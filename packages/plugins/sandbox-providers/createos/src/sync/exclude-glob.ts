@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import picomatch from "picomatch/posix.js";
 
 /**
@@ -12,11 +13,12 @@ export function compileExcludes(patterns: readonly string[] | undefined): (relat
   if (rules.length === 0) return () => false;
   const matches = (path: string): boolean => rules.some((rule) => rule(path));
   return (relativePath) => {
-    const path = relativePath
+    // As tar resolves it: a sandbox's archive may spell an excluded path `a/./b` or `a//b`.
+    const path = posix
+      .normalize(relativePath)
       .replace(/^(\.\/)+/, "")
-      .replace(/^\.$/, "")
       .replace(/\/+$/, "");
-    if (path === "") return false;
+    if (path === "" || path === ".") return false;
     // The path itself or any of its ancestors, so that a directory's contents go with it.
     const segments = path.split("/");
     for (let depth = 1; depth <= segments.length; depth++) {
