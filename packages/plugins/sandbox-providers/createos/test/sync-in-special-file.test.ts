@@ -84,6 +84,28 @@ describe("a file mapping whose host path is not a regular file", () => {
     expect(emulator.requests().length).toBe(before);
   });
 
+  it("never opens a FIFO mapped as a directory either, which fails as the file system says", async () => {
+    const fifo = join(host, "pipe-as-directory");
+    execFileSync("mkfifo", [fifo]);
+    onTestFinished(async () => void (await fifoHasReader(fifo)));
+    const error = await t.sync
+      .in({
+        ...t.lease(lease),
+        operations: [
+          {
+            operationId: "special",
+            files: [{ sourcePath: fifo, targetPath: "/paperclip-workspace/special", kind: "directory" }],
+          },
+        ],
+      })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown as NodeJS.ErrnoException,
+      );
+    expect(error?.code).toBe("ENOTDIR");
+    expect(await fifoHasReader(fifo)).toBe(false);
+  });
+
   it("still sends a file reached through a link the caller named, with nothing staged left", async () => {
     const dir = join(host, "linked");
     execFileSync("mkdir", ["-p", dir]);
