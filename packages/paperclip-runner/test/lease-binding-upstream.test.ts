@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { welcomeWithBoundLease } from "./helpers/bound-lease.js";
-import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { signedChallenge } from "./helpers/hand-made-handshake.js";
+import { handMadeServer } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import {
   expectAftermath,

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { BOUND_LEASE_ID as LEASE_ID, welcomeWithBoundLease } from "./helpers/bound-lease.js";
-import { handMadeServer, PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { signedChallenge } from "./helpers/hand-made-handshake.js";
+import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
 
 // The lease a process binds with its ticket, held to on every reconnect: the challenge must name

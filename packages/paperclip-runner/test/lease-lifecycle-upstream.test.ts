@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { signedChallenge } from "./helpers/hand-made-handshake.js";
+import { handMadeServer } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET, type HandMadeRun, spawnHandMadeRunner } from "./helpers/hand-made-runner.js";
 import {
   expectStaysOpen,

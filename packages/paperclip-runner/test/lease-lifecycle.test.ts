@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
-import { handMadeServer, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { signedChallenge } from "./helpers/hand-made-handshake.js";
+import { handMadeServer } from "./helpers/hand-made-prp-server.js";
 import {
   durableState,
   HAND_MADE_TICKET,

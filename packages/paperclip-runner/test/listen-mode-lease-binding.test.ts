@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { BOUND_LEASE_ID } from "./helpers/bound-lease.js";
-import { signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { signedChallenge } from "./helpers/hand-made-handshake.js";
 import { durableState } from "./helpers/hand-made-runner.js";
 import { LISTEN_TICKET, listeningRunner, peerOn } from "./helpers/listening-runner.js";
 

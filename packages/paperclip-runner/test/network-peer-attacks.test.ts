@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { credentialMaterial } from "../src/durable/transport/credential.js";
-import { handMadeServer, PeerConnection, signedChallenge } from "./helpers/hand-made-prp-server.js";
+import { signedChallenge } from "./helpers/hand-made-handshake.js";
+import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { durableState, HAND_MADE_TICKET, type Launched, launchRunner } from "./helpers/hand-made-runner.js";
 import { type Direction, mitmRelay, passThrough, type RelayedConnection } from "./helpers/mitm-relay.js";
 

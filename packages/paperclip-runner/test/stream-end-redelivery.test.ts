@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { wireCommandFingerprint } from "../src/commands/command-fingerprint.js";
 import { recoverDurableState, withCommandRecord } from "../src/durable/state/command-journal.js";
 import { initialDurableState } from "../src/durable/state/durable-state.js";
-import { HAND_MADE_IDENTITY, handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
+import { HAND_MADE_IDENTITY } from "./helpers/hand-made-identity.js";
+import { handMadeServer, PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 import {
   heldEngine,

@@ -1,12 +1,18 @@
-import { createCipheriv, createDecipheriv, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { onTestFinished } from "vitest";
 import type WebSocket from "ws";
 import { WebSocketServer } from "ws";
-import { canonicalJson } from "../../src/commands/canonical-json.js";
-import { credentialMaterial } from "../../src/durable/transport/credential.js";
-import { domainDigest, domainHmac } from "../../src/durable/transport/domain-digest.js";
+import {
+  grantedLease,
+  type LeaseGrant,
+  rememberGrant,
+  sessionKeys,
+  signedChallenge,
+} from "./hand-made-handshake.js";
+import { HAND_MADE_IDENTITY } from "./hand-made-identity.js";
+import { openFrame, type SessionKeys, sealFrame } from "./server-secure-frames.js";
 
 /**
  * A PRP server written by hand for hostile tests: it speaks the handshake and the secure frames
@@ -22,42 +28,6 @@ export interface HandMadeServer {
   takeArrived(): PeerConnection[];
   close(): Promise<void>;
 }
-
-export const HAND_MADE_IDENTITY = {
-  runnerInstanceId: "runner-1",
-  environmentLeaseId: "env-1",
-  runId: "run-1",
-  normalizedSessionId: "session-1",
-  turnId: "turn-1",
-  itemId: "item-1",
-} as const;
-
-/**
- * The flags a durable runner needs besides its endpoint and state dir, for the hand-made
- * identity: its ids, version and digest, and a scripted harness that is never started.
- */
-export const HAND_MADE_RUNNER_FLAGS: readonly string[] = [
-  "--runner-id",
-  HAND_MADE_IDENTITY.runnerInstanceId,
-  "--environment-lease-id",
-  HAND_MADE_IDENTITY.environmentLeaseId,
-  "--run-id",
-  HAND_MADE_IDENTITY.runId,
-  "--session-id",
-  HAND_MADE_IDENTITY.normalizedSessionId,
-  "--turn-id",
-  HAND_MADE_IDENTITY.turnId,
-  "--item-id",
-  HAND_MADE_IDENTITY.itemId,
-  "--runner-version",
-  "0.3.0",
-  "--runner-digest",
-  `sha256:${"0".repeat(64)}`,
-  "--fake-harness",
-  "/nonexistent/fake-harness",
-  "--fake-harness-script",
-  "/nonexistent/script.json",
-];
 
 /**
  * Starts the server on a kernel-picked loopback port; it is closed after the current test.
@@ -92,89 +62,6 @@ export async function handMadeServer(
   };
 }
 
-/** A connection lease a hand-made server granted: what it names when the lease authenticates again. */
-interface LeaseGrant {
-  readonly leaseId: unknown;
-  readonly revocationEpoch: unknown;
-  expiresAtUnixMs: unknown;
-}
-
-/**
- * The leases the hand-made servers of this test process granted, by token, as the server keeps
- * them: a handshake with a granted token is a lease reconnect, whose challenge and welcome name
- * that lease (a token is one lease; the last welcome that granted it wins).
- */
-const GRANTED = new Map<string, LeaseGrant>();
-
-/** A challenge for `hello`, as the server holding `secret` signs it (`label`: another proof label, for forgeries). */
-export interface SignedChallenge {
-  readonly canonical: string;
-  readonly serverProof: string;
-  /** The `auth_challenge` message as sent. */
-  readonly text: string;
-}
-
-/** The server's `auth_challenge` answering `hello`; `change` edits the challenge before it is signed. */
-export function signedChallenge(
-  hello: { payload: Record<string, unknown> },
-  secret: string,
-  options: {
-    change?: (challenge: Record<string, unknown>) => void;
-    label?: string;
-    /** The server's clock (a ticket's expiry is a minute from it): this machine's unless given. */
-    nowMs?: number;
-  } = {},
-): SignedChallenge {
-  const nowMs = options.nowMs ?? Date.now();
-  const challenge: Record<string, unknown> = {
-    credentialId: hello.payload.credentialId,
-    credentialKind: "bootstrap",
-    clientNonce: hello.payload.clientNonce,
-    serverNonce: randomUUID(),
-    ...HAND_MADE_IDENTITY,
-    runnerVersion: hello.payload.runnerVersion,
-    runnerDigest: hello.payload.runnerDigest,
-    selectedVersion: 2,
-    credentialLeaseId: null,
-    credentialExpiresAt: new Date(nowMs + 60_000).toISOString(),
-    credentialExpiresAtUnixMs: nowMs + 60_000,
-    revocationEpoch: 0,
-  };
-  const grant = GRANTED.get(secret);
-  if (grant !== undefined) {
-    // A lease reconnect: the server names the lease the credential is, as it stored it.
-    Object.assign(challenge, {
-      credentialKind: "lease",
-      credentialLeaseId: grant.leaseId,
-      credentialExpiresAt: new Date(grant.expiresAtUnixMs as number).toISOString(),
-      credentialExpiresAtUnixMs: grant.expiresAtUnixMs,
-      revocationEpoch: grant.revocationEpoch,
-    });
-  }
-  options.change?.(challenge);
-  const canonical = canonicalJson(challenge);
-  const serverProof = domainHmac(
-    credentialMaterial(secret).authKey,
-    options.label ?? "paperclip-runner-server-proof-v1",
-    [Buffer.from(canonical)],
-  ).toString("hex");
-  const text = JSON.stringify({
-    protocol: "paperclip.runner",
-    version: challenge.selectedVersion,
-    kind: "auth_challenge",
-    payload: { ...challenge, serverProof },
-  });
-  return { canonical, serverProof, text };
-}
-
-interface Keys {
-  readonly sessionId: string;
-  /** Server to runner. */
-  readonly sendKey: Buffer;
-  /** Runner to server. */
-  readonly receiveKey: Buffer;
-}
-
 /** One connection the runner opened: raw access, and the server's side of the protocol on demand. */
 export class PeerConnection {
   /** Plain messages before the handshake completes. */
@@ -182,7 +69,7 @@ export class PeerConnection {
   /** Every secure message the runner sent on this connection, decrypted, in order (never consumed). */
   readonly received: Record<string, unknown>[] = [];
   private readonly changed = new Set<() => void>();
-  private keys: Keys | null = null;
+  private keys: SessionKeys | null = null;
   private sendCounter = 0n;
   private receiveCounter = 0n;
   private readonly connectionId = `connection_${randomUUID()}`;
@@ -261,24 +148,14 @@ export class PeerConnection {
     const helloText = await this.nextPlain();
     if (helloText === null) throw new Error("the runner closed before its auth_hello");
     const hello = JSON.parse(helloText) as { payload: Record<string, unknown> };
-    const credential = credentialMaterial(ticket);
-    this.lease = GRANTED.get(ticket) ?? null;
+    this.lease = grantedLease(ticket);
     const { canonical, serverProof, text } = signedChallenge(hello, ticket, { change, nowMs: this.now() });
     this.version = (JSON.parse(canonical) as { selectedVersion?: unknown }).selectedVersion;
     this.sendRaw(text);
     const responseText = await this.nextPlain();
     if (responseText === null) throw new Error("the runner closed instead of answering the challenge");
     const response = JSON.parse(responseText) as { payload: { clientProof: string } };
-    const binding = domainDigest("paperclip-runner-session-binding-v1", [
-      Buffer.from(canonical),
-      Buffer.from(serverProof),
-      Buffer.from(response.payload.clientProof),
-    ]);
-    this.keys = {
-      sessionId: `sha256:${binding.toString("hex")}`,
-      sendKey: domainHmac(credential.authKey, "paperclip-runner-core-to-client-key-v1", [binding]),
-      receiveKey: domainHmac(credential.authKey, "paperclip-runner-client-to-core-key-v1", [binding]),
-    };
+    this.keys = sessionKeys(ticket, canonical, serverProof, response.payload.clientProof);
     return hello;
   }
 
@@ -328,7 +205,7 @@ export class PeerConnection {
         revocationEpoch: merged.connectionLeaseRevocationEpoch,
         expiresAtUnixMs: merged.connectionLeaseExpiresAtUnixMs,
       };
-      GRANTED.set(merged.connectionLeaseToken, this.lease);
+      rememberGrant(merged.connectionLeaseToken, this.lease);
     }
     return {
       kind: "welcome",
@@ -410,18 +287,9 @@ export class PeerConnection {
 
   /** `text` sealed as is, as `seal` seals a message: for plaintexts `JSON.stringify` cannot make (nested too deep). */
   sealText(text: string, counter?: bigint): string {
-    const keys = this.requireKeys();
-    const used = counter ?? this.sendCounter;
-    const cipher = createCipheriv("aes-256-gcm", keys.sendKey, nonce("P3S1", used));
-    cipher.setAAD(aad(keys.sessionId, "core_to_client", used));
-    const body = Buffer.from(text);
-    const sealed = Buffer.concat([cipher.update(body), cipher.final(), cipher.getAuthTag()]);
+    const frame = sealFrame(this.requireKeys(), counter ?? this.sendCounter, text);
     if (counter === undefined) this.sendCounter += 1n;
-    return JSON.stringify({
-      schema: "paperclip.runner.secure-frame.v1",
-      counter: Number(used),
-      ciphertext: sealed.toString("hex"),
-    });
+    return frame;
   }
 
   send(message: Record<string, unknown>): void {
@@ -504,31 +372,13 @@ export class PeerConnection {
   }
 
   private open(text: string): Record<string, unknown> {
-    const keys = this.requireKeys();
-    const frame = JSON.parse(text) as { counter: number; ciphertext: string };
-    if (BigInt(frame.counter) !== this.receiveCounter) throw new Error(`runner counter ${frame.counter}`);
-    const sealed = Buffer.from(frame.ciphertext, "hex");
-    const decipher = createDecipheriv("aes-256-gcm", keys.receiveKey, nonce("P3C1", this.receiveCounter));
-    decipher.setAAD(aad(keys.sessionId, "client_to_core", this.receiveCounter));
-    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
-    const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+    const message = openFrame(this.requireKeys(), this.receiveCounter, text);
     this.receiveCounter += 1n;
-    return JSON.parse(plain.toString("utf8")) as Record<string, unknown>;
+    return message;
   }
 
-  private requireKeys(): Keys {
+  private requireKeys(): SessionKeys {
     if (this.keys === null) throw new Error("no handshake yet");
     return this.keys;
   }
-}
-
-function nonce(prefix: string, counter: bigint): Buffer {
-  const bytes = Buffer.alloc(12);
-  bytes.write(prefix, 0, "ascii");
-  bytes.writeBigUInt64BE(counter, 4);
-  return bytes;
-}
-
-function aad(sessionId: string, direction: string, counter: bigint): Buffer {
-  return Buffer.from(`paperclip.runner.secure-frame.v1\0${sessionId}\0${direction}\0${counter}`);
 }

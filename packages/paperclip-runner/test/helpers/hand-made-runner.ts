@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { childForTest, tempDirForTest } from "@paperclipai/test-support";
 import { parseDurableState } from "../../src/durable/state/parse-durable-state.js";
-import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS } from "./hand-made-prp-server.js";
+import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS } from "./hand-made-identity.js";
 import { BIN } from "./run-bin.js";
 
 /** The ticket a hand-made runner is launched with (and the hand-made server proves). */

@@ -6,12 +6,8 @@ import type { DurableEngine } from "../../src/durable/engine/durable-engine.js";
 import { type DurableState, initialDurableState } from "../../src/durable/state/durable-state.js";
 import { recordedStreamEnd } from "../../src/durable/state/stream-end.js";
 import { createDialer } from "../../src/durable/transport/dial.js";
-import {
-  HAND_MADE_IDENTITY,
-  HAND_MADE_RUNNER_FLAGS,
-  type HandMadeServer,
-  type PeerConnection,
-} from "./hand-made-prp-server.js";
+import { HAND_MADE_IDENTITY, HAND_MADE_RUNNER_FLAGS } from "./hand-made-identity.js";
+import type { HandMadeServer, PeerConnection } from "./hand-made-prp-server.js";
 import { HAND_MADE_TICKET } from "./hand-made-runner.js";
 
 /**
