@@ -1,0 +1,76 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { WebSocketServer } from "ws";
+
+/**
+ * Listen mode: TCP connections whose WebSocket upgrade has not completed. Anyone who reaches the
+ * port opens them, and none counts among the connections waiting to be taken or handshaking
+ * until its upgrade is done; past the bound the oldest is closed, as those bounds close theirs,
+ * so a flood keeps neither descriptors nor the newest connection (the server's) out.
+ */
+export const MAX_PENDING_UPGRADES = 64;
+
+/**
+ * How long a connection may take to send its upgrade request: the 5 s a silent peer gets at each
+ * step of the handshake. Node's own bound (its 60 s header timeout) kept a flood's sockets open
+ * for a minute each.
+ */
+export const UPGRADE_REQUEST_TIMEOUT_MS = 5_000;
+
+export interface UpgradeListener {
+  readonly sockets: WebSocketServer;
+  close(): Promise<void>;
+}
+
+/** A WebSocket server on `host:port` at `path`, bounding the connections that have not upgraded yet. */
+export async function listenForUpgrades(options: {
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+  readonly maxPayload: number;
+}): Promise<UpgradeListener> {
+  const http = createServer(refuseRequest);
+  const pending = new Set<Socket>();
+  const settle = (socket: Socket): void => {
+    pending.delete(socket);
+    socket.setTimeout(0);
+  };
+  http.on("connection", (socket: Socket) => {
+    pending.add(socket);
+    socket.once("close", () => pending.delete(socket));
+    socket.setTimeout(UPGRADE_REQUEST_TIMEOUT_MS, () => socket.destroy());
+    if (pending.size > MAX_PENDING_UPGRADES) {
+      // A Set iterates in insertion order: the first is the oldest.
+      const oldest = pending.values().next().value as Socket;
+      pending.delete(oldest);
+      oldest.destroy();
+    }
+  });
+  // Registered before the WebSocketServer's own listener, so it runs first.
+  http.on("upgrade", (_request: IncomingMessage, socket: Socket) => settle(socket));
+  const sockets = new WebSocketServer({
+    server: http,
+    path: options.path,
+    maxPayload: options.maxPayload,
+    perMessageDeflate: false,
+  });
+  http.listen(options.port, options.host);
+  // Rejects with the error (EADDRINUSE...) if one comes first.
+  await once(http, "listening");
+  return { sockets, close: () => closeListener(http, sockets) };
+}
+
+/** A plain HTTP request is not a WebSocket: answered as `ws` answers it, and the connection closed. */
+function refuseRequest(_request: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(426, { "Content-Type": "text/plain", Connection: "close" });
+  response.end("Upgrade Required");
+}
+
+async function closeListener(http: Server, sockets: WebSocketServer): Promise<void> {
+  for (const client of sockets.clients) client.terminate();
+  sockets.close();
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeAllConnections();
+  await closed;
+}
