@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+import WebSocket from "ws";
 import { listeningRunner, peerOn, LISTEN_TICKET as TICKET } from "./helpers/listening-runner.js";
 
 // In listen mode anyone who reaches the port opens TCP connections. Before the WebSocket upgrade
@@ -8,6 +10,11 @@ import { listeningRunner, peerOn, LISTEN_TICKET as TICKET } from "./helpers/list
 // of descriptors (its state writes and the server's own reconnection with them).
 
 const FLOOD = 300;
+
+/** The most memory `pid` has held resident so far, in MiB (the kernel's high-water mark). */
+function peakResidentMib(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+}
 
 /** `count` raw TCP connections to `port` that never complete an upgrade: silent, or stopped mid-request. */
 function rawFlood(port: number, count: number): { open: () => number } {
@@ -48,5 +55,34 @@ describe("listen mode against raw connections that never upgrade", { timeout: 60
     expect(await again.resultOf("drain")).toMatchObject({ status: "completed" });
     expect(runner.child.exitCode).toBeNull();
     again.close();
+  });
+});
+
+describe("listen mode against peers that stream before proving themselves", { timeout: 60_000 }, () => {
+  it("closes a peer past 128 KiB before its proof: 64 streaming 3 MiB each add no 200 MiB", async () => {
+    const runner = await listeningRunner();
+    const pid = runner.child.pid as number;
+    const before = peakResidentMib(pid);
+    const fragment = Buffer.alloc(1024 * 1024, 0x61);
+    const peers = Array.from({ length: 64 }, () => {
+      const peer = new WebSocket(`ws://127.0.0.1:${runner.port}/runner/v1`);
+      peer.on("error", () => undefined);
+      // Three fragments of one text message, never finished: the library holds them until the
+      // message ends or the connection does.
+      peer.on("open", () => {
+        for (let index = 0; index < 3; index += 1) peer.send(fragment, { fin: false, binary: false });
+      });
+      return new Promise<void>((resolve) => peer.once("close", () => resolve()));
+    });
+    await Promise.all(peers);
+    // Before the bound the peak rose by over 250 MiB; a peer's 128 KiB times 64 is 8 MiB.
+    expect(peakResidentMib(pid) - before).toBeLessThan(64);
+    // The server behind them is still served.
+    const server = await peerOn(runner.port, runner.child);
+    await server.handshake(TICKET);
+    server.welcome();
+    server.sendCommand({ commandId: "prepare", controllerSeq: 1, type: "run.prepare" });
+    expect(await server.resultOf("prepare")).toMatchObject({ status: "completed" });
+    server.close();
   });
 });

@@ -1,7 +1,9 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import type WebSocket from "ws";
 import { WebSocketServer } from "ws";
+import { MAX_CHALLENGE_BYTES } from "./handshake-inbox.js";
 
 /**
  * Listen mode: TCP connections whose WebSocket upgrade has not completed. Anyone who reaches the
@@ -17,6 +19,22 @@ export const MAX_PENDING_UPGRADES = 64;
  * for a minute each.
  */
 export const UPGRADE_REQUEST_TIMEOUT_MS = 5_000;
+
+/**
+ * What a peer may send before its challenge proves it the server: the largest challenge read,
+ * with room for frame headers. The library buffers a message's fragments up to the 4 MiB frame
+ * bound before the handshake sees any of it: 64 handshaking impostors held over 250 MiB.
+ */
+export const MAX_BYTES_BEFORE_PROOF = 2 * MAX_CHALLENGE_BYTES;
+
+/** Lifts the byte bound of each upgraded connection whose peer has not proven itself yet. */
+const boundsBeforeProof = new WeakMap<WebSocket, () => void>();
+
+/** The peer of `socket` proved it holds the credential: what it sends next is no longer counted. */
+export function releaseBoundBeforeProof(socket: WebSocket): void {
+  boundsBeforeProof.get(socket)?.();
+  boundsBeforeProof.delete(socket);
+}
 
 export interface UpgradeListener {
   readonly sockets: WebSocketServer;
@@ -54,6 +72,17 @@ export async function listenForUpgrades(options: {
     path: options.path,
     maxPayload: options.maxPayload,
     perMessageDeflate: false,
+  });
+  // Registered before any other listener, so the bound is on before the connection is handed out.
+  sockets.on("connection", (socket: WebSocket, request: IncomingMessage) => {
+    const raw = request.socket;
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > MAX_BYTES_BEFORE_PROOF) raw.destroy();
+    };
+    raw.on("data", count);
+    boundsBeforeProof.set(socket, () => raw.off("data", count));
   });
   http.listen(options.port, options.host);
   // Rejects with the error (EADDRINUSE...) if one comes first.
