@@ -49,19 +49,22 @@ export async function listenForUpgrades(options: {
   readonly maxPayload: number;
 }): Promise<UpgradeListener> {
   const http = createServer(refuseRequest);
-  const pending = new Set<Socket>();
+  // Each with its deadline; a Map iterates in insertion order, so the first is the oldest.
+  const pending = new Map<Socket, NodeJS.Timeout>();
   const settle = (socket: Socket): void => {
+    clearTimeout(pending.get(socket));
     pending.delete(socket);
-    socket.setTimeout(0);
   };
   http.on("connection", (socket: Socket) => {
-    pending.add(socket);
-    socket.once("close", () => pending.delete(socket));
-    socket.setTimeout(UPGRADE_REQUEST_TIMEOUT_MS, () => socket.destroy());
+    // From the connection's start, not an idle timeout: a byte every few seconds must not extend it.
+    pending.set(
+      socket,
+      setTimeout(() => socket.destroy(), UPGRADE_REQUEST_TIMEOUT_MS),
+    );
+    socket.once("close", () => settle(socket));
     if (pending.size > MAX_PENDING_UPGRADES) {
-      // A Set iterates in insertion order: the first is the oldest.
-      const oldest = pending.values().next().value as Socket;
-      pending.delete(oldest);
+      const oldest = pending.keys().next().value as Socket;
+      settle(oldest);
       oldest.destroy();
     }
   });
