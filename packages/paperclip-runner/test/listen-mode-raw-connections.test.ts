@@ -75,7 +75,7 @@ describe("listen mode against peers that stream before proving themselves", { ti
       return new Promise<void>((resolve) => peer.once("close", () => resolve()));
     });
     await Promise.all(peers);
-    // Before the bound the peak rose by over 250 MiB; a peer's 128 KiB times 64 is 8 MiB.
+    // Before the bound the peak rose by over 200 MiB; a peer's 128 KiB times 64 is 8 MiB.
     expect(peakResidentMib(pid) - before).toBeLessThan(64);
     // The server behind them is still served.
     const server = await peerOn(runner.port, runner.child);

@@ -23,7 +23,7 @@ export const UPGRADE_REQUEST_TIMEOUT_MS = 5_000;
 /**
  * What a peer may send before its challenge proves it the server: the largest challenge read,
  * with room for frame headers. The library buffers a message's fragments up to the 4 MiB frame
- * bound before the handshake sees any of it: 64 handshaking impostors held over 250 MiB.
+ * bound before the handshake sees any of it: 64 handshaking impostors held over 200 MiB.
  */
 export const MAX_BYTES_BEFORE_PROOF = 2 * MAX_CHALLENGE_BYTES;
 
