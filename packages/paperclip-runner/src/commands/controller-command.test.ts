@@ -47,4 +47,15 @@ describe("parseControllerLine", () => {
       type: "run.prepare",
     });
   });
+
+  it("refuses a line nested deeper than 127 levels before parsing it, and takes 127", () => {
+    const nested = (arrays: number): string =>
+      `{"schema":"paperclip.prp.command.v1","commandId":"c1","controllerSeq":1,"type":"run.prepare","payload":{"x":${"[".repeat(arrays)}${"]".repeat(arrays)}}}`;
+    expect(parseControllerLine(nested(125)).kind).toBe("command");
+    expect(parseControllerLine(nested(126))).toMatchObject({
+      kind: "invalid",
+      reason: "invalid command JSON: the line nests deeper than 127 levels",
+      commandId: null,
+    });
+  });
 });

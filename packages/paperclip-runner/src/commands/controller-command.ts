@@ -1,3 +1,4 @@
+import { MAX_JSON_NESTING, nestsDeeperThan } from "../provider/json-nesting.js";
 import { ACK_SCHEMA, COMMAND_SCHEMA } from "./schemas.js";
 
 /** The command types the Local runner applies; any other type is answered `not implemented`. */
@@ -52,6 +53,11 @@ export function isLocalCommandType(type: string): type is LocalCommandType {
 
 /** Classifies one stdin line. Pure: never throws, whatever the controller sent. */
 export function parseControllerLine(line: string): ControllerLine {
+  // Before the parse: a 64 KiB line nests 32 000 levels, past the stack of the fingerprint's
+  // recursive walk; upstream reads it with serde_json, whose recursion limit is 128.
+  if (nestsDeeperThan(line)) {
+    return invalid(`invalid command JSON: the line nests deeper than ${MAX_JSON_NESTING} levels`, null);
+  }
   let value: unknown;
   try {
     value = JSON.parse(line);

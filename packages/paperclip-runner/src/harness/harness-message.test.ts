@@ -52,3 +52,21 @@ describe("parseHarnessLine", () => {
     expect(parseHarnessLine(line)).toEqual({ ok: false, violation });
   });
 });
+
+describe("parseHarnessLine on deep JSON", () => {
+  // The line's own object is a level: 125 arrays inside `event`'s object make 127 in all.
+  const nested = (arrays: number): string =>
+    `{"type":"event","event":{"x":${"[".repeat(arrays)}${"]".repeat(arrays)}}}`;
+
+  it("takes 127 levels, as serde_json does, and refuses 128 before parsing", () => {
+    expect(parseHarnessLine(nested(125)).ok).toBe(true);
+    expect(parseHarnessLine(nested(126))).toEqual({
+      ok: false,
+      violation: "harness wrote JSON nested deeper than 127 levels",
+    });
+  });
+
+  it("does not count brackets inside strings", () => {
+    expect(parseHarnessLine(`{"type":"log","stream":"stdout","text":"${"[".repeat(500)}"}`).ok).toBe(true);
+  });
+});

@@ -1,3 +1,5 @@
+import { MAX_JSON_NESTING, nestsDeeperThan } from "../provider/json-nesting.js";
+
 /** The harness protocol's name, sent in `ready`. */
 export const HARNESS_PROTOCOL = "paperclip.harness.v1";
 
@@ -31,6 +33,10 @@ export type ParsedHarnessLine =
 
 /** Pure: validates one harness stdout line. Anything that is not a known message is a violation. */
 export function parseHarnessLine(line: string): ParsedHarnessLine {
+  // Before the parse: a 64 KiB line nests 32 000 levels, past the stack of every recursive walk
+  // over it (JSON.stringify of the stream line first); upstream reads it with serde_json's 128.
+  if (nestsDeeperThan(line))
+    return violation(`harness wrote JSON nested deeper than ${MAX_JSON_NESTING} levels`);
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -17,8 +17,10 @@ export interface LogTailSnapshot {
   readonly droppedLines: number;
 }
 
-const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
-const PEM_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
+// The headers redactSecrets knows, PGP's `PRIVATE KEY BLOCK` included: a block whose BEGIN line
+// one rule redacts but this tracking misses leaves its body lines, which no rule knows, in clear.
+const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----/;
+const PEM_END = /-----END (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----/;
 
 /**
  * The last lines a harness logged (its stderr, its log and diagnostic messages),

@@ -24,6 +24,13 @@ export interface HarnessMessageHooks {
 }
 
 /**
+ * Runtime requests a harness may hold open at once, as a provider may hold 4096 tool calls. Each
+ * new one cost a pass over those open (20 000 took 4 s of the daemon's loop, 40 000 took 20 s):
+ * unbounded, a harness writing requests kept the daemon busy for hours.
+ */
+export const MAX_OPEN_REQUESTS = 4096;
+
+/**
  * What the runner makes of each harness message: `ready` once, events lifted
  * to the top level of the stream, requests as `runtime_request.created`, the
  * first result as `run.result.proposed` and the first terminal proposal kept
@@ -139,6 +146,10 @@ export class HarnessMessages {
   private onRequest(message: MessageOf<"request">): void {
     const run = this.ledger.run;
     if (!run.openRequests.includes(message.requestId)) {
+      if (run.openRequests.length >= MAX_OPEN_REQUESTS) {
+        this.hooks.violation(`harness holds more than ${MAX_OPEN_REQUESTS} runtime requests open`);
+        return;
+      }
       this.ledger.updateRun({ openRequests: [...run.openRequests, message.requestId] });
     }
     this.ledger.emit("runtime_request.created", { request: message.request });

@@ -5,6 +5,7 @@ import { AuthenticatedConnection } from "./authenticated-connection.js";
 import type { HelloInput } from "./handshake.js";
 import { type LeaseExpiry, leaseClock } from "./lease-expiry.js";
 import { leaseExpired } from "./transport-failure.js";
+import { releaseBoundBeforeProof } from "./upgrade-listener.js";
 
 /**
  * Handshakes in flight at once; past it the oldest whose peer has not proven itself is closed, so
@@ -57,7 +58,11 @@ export async function acceptProvenServer(
     }
     const state = { proven: false };
     handshaking.set(socket, state);
-    AuthenticatedConnection.open(socket, input, { onServerProven: () => (state.proven = true) }).then(
+    const onServerProven = (): void => {
+      state.proven = true;
+      releaseBoundBeforeProof(socket);
+    };
+    AuthenticatedConnection.open(socket, input, { onServerProven }).then(
       (connection) => {
         handshaking.delete(socket);
         // A second peer that proved itself too is not needed: one connection serves the run.

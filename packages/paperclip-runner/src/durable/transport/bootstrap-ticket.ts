@@ -4,8 +4,9 @@ export const BOOTSTRAP_TICKET_VARIABLE = "PAPERCLIP_RUNNER_BOOTSTRAP_TICKET";
 
 /**
  * Takes the one-time ticket out of the environment: read once, removed at once,
- * so no child process (the harness) and no later code can see it. Called first
- * thing by the bin, whatever the mode.
+ * so no child process (the harness) inherits it and no later code reads it. Called
+ * first thing by the bin, whatever the mode. The kernel's copy in /proc/PID/environ
+ * stays, readable by the same uid: Node cannot overwrite it (durable-mode.md).
  */
 export function takeBootstrapTicket(env: NodeJS.ProcessEnv): string | null {
   const ticket = env[BOOTSTRAP_TICKET_VARIABLE];

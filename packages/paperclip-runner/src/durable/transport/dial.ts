@@ -1,6 +1,7 @@
 import { once } from "node:events";
-import WebSocket, { WebSocketServer } from "ws";
+import WebSocket from "ws";
 import type { DurableEndpoint } from "../durable-options.js";
+import { listenForUpgrades } from "./upgrade-listener.js";
 
 /**
  * The bound on one message from the server; the library refuses larger ones (and the connection
@@ -51,17 +52,15 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
       close: async () => undefined,
     };
   }
-  const server = new WebSocketServer({
+  const listener = await listenForUpgrades({
     host: endpoint.address,
     port: endpoint.port,
     path: endpoint.path,
     maxPayload: MAX_INBOUND_FRAME_BYTES,
-    perMessageDeflate: false,
   });
-  await once(server, "listening");
   const waiting: ((socket: WebSocket) => void)[] = [];
   const arrived: WebSocket[] = [];
-  server.on("connection", (socket) => {
+  listener.sockets.on("connection", (socket) => {
     const waiter = waiting.shift();
     if (waiter !== undefined) {
       waiter(socket);
@@ -98,10 +97,6 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
         signal?.addEventListener("abort", withdraw, { once: true });
         waiting.push(waiter);
       })),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of server.clients) client.terminate();
-        server.close(() => resolve());
-      }),
+    close: () => listener.close(),
   };
 }
