@@ -20,6 +20,14 @@ export const SCOPE_MATRIX = {
 
 export type ScopeName = keyof typeof SCOPE_MATRIX;
 
+/** The same four scopes as the CLI's flags (no `--allow`: network deny; `--host-fs`: the network-only scope). */
+export const CLI_SCOPE_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  workspaceDeny: [],
+  workspaceAllowlist: ["--allow", "127.0.0.1:9"],
+  networkOnlyDeny: ["--host-fs"],
+  networkOnlyAllowlist: ["--host-fs", "--allow", "127.0.0.1:9"],
+};
+
 /**
  * This Node as uid 65534 can run it, for a shell in a private mount namespace: its directory
  * bound at `<base>/node-bin` (`mount`, run first), since the pinned Nodes of other majors

@@ -19,18 +19,11 @@ import {
   packageDir,
   viaRepoView,
 } from "./sandbox-support.js";
-import { nodeForNobody } from "./scope-matrix.js";
+import { CLI_SCOPE_FLAGS, nodeForNobody } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
 const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
-
-const SCOPES: Record<string, string[]> = {
-  workspace: [],
-  workspaceAllowlist: ["--allow", "127.0.0.1:9"],
-  networkOnly: ["--host-fs"],
-  networkOnlyAllowlist: ["--host-fs", "--allow", "127.0.0.1:9"],
-};
 
 describe("a pipe on the CLI's stdin, shared with the caller's later readers", () => {
   it.each(["root", "nobody"] as const)(
@@ -43,7 +36,7 @@ describe("a pipe on the CLI's stdin, shared with the caller's later readers", ()
       const owner = runAs === "root" ? 0 : 65534;
       const nobodys = nodeForNobody(base);
       await chown(ws, owner, owner);
-      for (const [name, flags] of Object.entries(SCOPES)) {
+      for (const [name, flags] of Object.entries(CLI_SCOPE_FLAGS)) {
         const marker = path.join(base, `${name}.escaped`);
         const cli = (program: string) =>
           [

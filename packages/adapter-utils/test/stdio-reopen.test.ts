@@ -10,7 +10,7 @@ import {
   packageDir,
   viaRepoView,
 } from "./sandbox-support.js";
-import { nodeForNobody } from "./scope-matrix.js";
+import { CLI_SCOPE_FLAGS, nodeForNobody } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
 
@@ -21,13 +21,6 @@ const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
  * stdin for writing (it was opened read-only) and stdout for reading (write-only, appending).
  */
 const PROGRAM = `cat; echo pwned >> /proc/self/fd/0; sed s/^/leaked:/ /proc/self/fd/1`;
-
-const SCOPES: Record<string, string[]> = {
-  workspace: [],
-  workspaceAllowlist: ["--allow", "127.0.0.1:9"],
-  networkOnly: ["--host-fs"],
-  networkOnlyAllowlist: ["--host-fs", "--allow", "127.0.0.1:9"],
-};
 
 describe("the caller's stdio, when the CLI is given files", () => {
   it.each(["root", "nobody"] as const)(
@@ -40,7 +33,7 @@ describe("the caller's stdio, when the CLI is given files", () => {
       const owner = runAs === "root" ? 0 : 65534;
       const nobodys = nodeForNobody(base);
       await chown(ws, owner, owner);
-      for (const [name, flags] of Object.entries(SCOPES)) {
+      for (const [name, flags] of Object.entries(CLI_SCOPE_FLAGS)) {
         // Host files outside the workspace, each the runner's own: modes would allow both.
         const input = path.join(base, `${name}.in`);
         const log = path.join(base, `${name}.log`);

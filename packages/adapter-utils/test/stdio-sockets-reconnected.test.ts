@@ -5,15 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildStaticFixture, hostSink } from "./attack-support.js";
 import { cliOnSocket, loopbackConnection } from "./cli-on-socket.js";
 import { cleanupAll } from "./sandbox-support.js";
+import { CLI_SCOPE_FLAGS } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
-
-const SCOPES: Record<string, string[]> = {
-  workspaceDeny: [],
-  workspaceAllowlist: ["--allow", "127.0.0.1:9"],
-  networkOnlyDeny: ["--host-fs"],
-  networkOnlyAllowlist: ["--host-fs", "--allow", "127.0.0.1:9"],
-};
 
 /**
  * A TCP connection to a loopback server that greets it with one line and keeps what comes
@@ -41,7 +35,7 @@ describe("the caller's stdio, when the CLI is given a TCP socket", () => {
     await chmod(ws, 0o755);
     const attack = await buildStaticFixture("reconnect-stdio", ws);
     const canary = await hostSink();
-    for (const [name, flags] of Object.entries(SCOPES)) {
+    for (const [name, flags] of Object.entries(CLI_SCOPE_FLAGS)) {
       const caller = await greetingConnection();
       const program = `head -n 1; ${attack} 1 ${canary.port}; ${attack} 0 ${canary.port}`;
       const result = await cliOnSocket(
