@@ -9,10 +9,11 @@ const BODY = [
 ];
 
 /** A harness that says ready, prints `block` on its stderr, then fails its turn by exiting. */
-function keyPrintingHarness(block: readonly string[]): string[] {
+function keyPrintingHarness(block: readonly string[], flags: readonly string[] = []): string[] {
   const script = `echo '{"type":"ready"}'; printf '%s\\n' "$@" >&2; read line; read line; exit 3`;
   return [
     ...IDS,
+    ...flags,
     "--harness-command",
     "/bin/sh",
     ...["-c", script, "sh", ...block].flatMap((arg) => ["--harness-arg", arg]),
@@ -34,4 +35,26 @@ describe("a private key on the harness's stderr, line by line", { timeout: 60_00
       for (const bodyLine of BODY) expect(stream).not.toContain(bodyLine);
     });
   }
+});
+
+describe("a private key whose header ends a stderr line too long to keep", { timeout: 60_000 }, () => {
+  it("redacts the body lines after it, and says the long line was dropped", async () => {
+    const header = "-----BEGIN PGP PRIVATE KEY BLOCK-----";
+    const controller = new Controller(
+      keyPrintingHarness(
+        [`${"x".repeat(3000)} ${header}`, "", ...BODY, "=Ab3d", "-----END PGP PRIVATE KEY BLOCK-----"],
+        ["--harness-max-line-bytes", "1024"],
+      ),
+    );
+    startTurn(controller);
+    await terminalOf(controller);
+    const { lines } = logsOf(controller);
+    expect(lines[0]).toMatch(
+      /^stderr: \[a line of 3038 bytes exceeded the 1024-byte frame and was dropped\]$/,
+    );
+    expect(lines.slice(1)).toHaveLength(5);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^(stderr: )?\[REDACTED\]$/);
+    const stream = JSON.stringify(controller.messages);
+    for (const bodyLine of BODY) expect(stream).not.toContain(bodyLine);
+  });
 });

@@ -4,7 +4,7 @@ import { GroupWatchdog } from "./group-watchdog.js";
 import { type HarnessCommand, type HarnessMessage, parseHarnessLine } from "./harness-message.js";
 import type { HarnessSpawnSpec } from "./harness-spawn-spec.js";
 import { LineFramer } from "./line-framer.js";
-import { LogTail, type LogTailLimits, type LogTailSnapshot } from "./log-tail.js";
+import { droppedLineScan, LogTail, type LogTailLimits, type LogTailSnapshot } from "./log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "./process-identity.js";
 import { signalProcessGroup } from "./signal-group.js";
 
@@ -134,19 +134,24 @@ export class HarnessProcess {
       {
         onLine: (line) => this.onStdoutLine(line),
         onOversized: (bytes) => {
-          this.tail.push(`stdout: [a line of ${bytes} bytes exceeded the ${frame}-byte frame]`);
+          this.tail.note(`stdout: [a line of ${bytes} bytes exceeded the ${frame}-byte frame]`);
           this.violation(`harness stdout line of ${bytes} bytes exceeds the ${frame}-byte frame`);
         },
       },
       frame,
     );
+    // A private key's header ending a dropped line still redacts the key's body lines after it.
+    const stderrDropped = droppedLineScan(this.tail);
     const stderrFramer = new LineFramer(
       {
         onLine: (line) => this.tail.push(`stderr: ${line}`),
-        onOversized: (bytes) =>
-          this.tail.push(
+        onOversizedBytes: (piece) => stderrDropped.piece(piece),
+        onOversized: (bytes) => {
+          stderrDropped.end();
+          this.tail.note(
             `stderr: [a line of ${bytes} bytes exceeded the ${frame}-byte frame and was dropped]`,
-          ),
+          );
+        },
       },
       frame,
     );

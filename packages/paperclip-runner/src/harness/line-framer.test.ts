@@ -95,4 +95,34 @@ describe("LineFramer", () => {
     expect(lines).toEqual([lineBytes]);
     expect(growth).toBeLessThan(8 * lineBytes);
   });
+  it("hands over every byte of an overlong line as it drops it, however the line is chunked", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 9, max: 60 }), fc.array(fc.nat(70)), (length, cuts) => {
+        const long = Buffer.from("abcdefghijklmnopqrstuvwxyz0123456789".repeat(2).slice(0, length));
+        const bytes = Buffer.concat([long, Buffer.from("\nshort\n")]);
+        const dropped: Buffer[] = [];
+        const ends: number[] = [];
+        const lines: string[] = [];
+        const framer = new LineFramer(
+          {
+            onLine: (line) => lines.push(line),
+            onOversizedBytes: (piece) => dropped.push(Buffer.from(piece)),
+            onOversized: (count) => ends.push(count),
+          },
+          8,
+        );
+        let at = 0;
+        for (const cut of [...cuts, bytes.length]) {
+          const next = Math.min(bytes.length, at + 1 + cut);
+          framer.push(bytes.subarray(at, next));
+          at = next;
+          if (at === bytes.length) break;
+        }
+        framer.end();
+        expect(Buffer.concat(dropped).toString()).toBe(long.toString());
+        expect(ends).toEqual([length]);
+        expect(lines).toEqual(["short"]);
+      }),
+    );
+  });
 });

@@ -8,6 +8,12 @@ export interface LineFramerHandlers {
   /** A line longer than the limit; its bytes were dropped, never buffered past the limit. */
   onOversized(droppedBytes: number): void;
   /**
+   * The bytes of a line longer than the limit as they are dropped, in order (what was buffered
+   * before the line outgrew the limit first), before `onOversized` ends the line: for a caller
+   * that must notice what passes unread (a private key's header at the end of an overlong line).
+   */
+  onOversizedBytes?(piece: Buffer): void;
+  /**
    * A line that is not UTF-8. Without this handler such a line is decoded leniently (U+FFFD
    * for each bad sequence) and goes to `onLine`.
    */
@@ -63,11 +69,15 @@ export class LineFramer {
     if (piece.length === 0) return;
     if (this.oversizedBytes !== null) {
       this.oversizedBytes += piece.length;
+      this.handlers.onOversizedBytes?.(piece);
       return;
     }
     const needed = this.partBytes + piece.length;
     if (needed > this.maxLineBytes) {
       this.oversizedBytes = needed;
+      if (this.buffer !== null && this.partBytes > 0)
+        this.handlers.onOversizedBytes?.(this.buffer.subarray(0, this.partBytes));
+      this.handlers.onOversizedBytes?.(piece);
       this.partBytes = 0;
       return;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LogTail } from "./log-tail.js";
+import { droppedLineScan, LogTail } from "./log-tail.js";
 
 describe("LogTail", () => {
   it("keeps only the newest lines within the line bound", () => {
@@ -47,5 +47,28 @@ describe("LogTail", () => {
       "key=[REDACTED] and again:[REDACTED].",
       "only the short one: [REDACTED]",
     ]);
+  });
+  it("opens a private key's block at a header in text that passed unread, and closes it at its end", () => {
+    const tail = new LogTail({ maxLines: 32, maxBytes: 16384 });
+    const scan = droppedLineScan(tail);
+    // The header split between two pieces of one dropped line.
+    scan.piece(Buffer.from(`${"x".repeat(100)}-----BEGIN PGP PRIV`));
+    scan.piece(Buffer.from("ATE KEY BLOCK-----"));
+    scan.end();
+    tail.note("[a line was dropped]");
+    tail.push("lQOYBGNzZXQBCADQkqz0Ph3VQ9q1sVqz8Y2JzH4m7fW4m3eX1d9yM4nCqj2Tb0aQ");
+    scan.piece(Buffer.from("-----END PGP PRIVATE KEY BLOCK----- and more"));
+    scan.end();
+    tail.push("after the key");
+    expect(tail.snapshot().lines).toEqual(["[a line was dropped]", "[REDACTED]", "after the key"]);
+  });
+
+  it("leaves the block as it was when the text that passed unread holds no marker, and keeps a note as it is", () => {
+    const tail = new LogTail({ maxLines: 32, maxBytes: 16384 });
+    tail.push("-----BEGIN OPENSSH PRIVATE KEY-----");
+    tail.passOver("no marker here, -----BEGIN CERTIFICATE----- neither");
+    tail.note("token=abc");
+    tail.push("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW");
+    expect(tail.snapshot().lines).toEqual(["[REDACTED]", "token=abc", "[REDACTED]"]);
   });
 });

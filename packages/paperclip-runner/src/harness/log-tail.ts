@@ -21,6 +21,10 @@ export interface LogTailSnapshot {
 // one rule redacts but this tracking misses leaves its body lines, which no rule knows, in clear.
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----/;
 const PEM_END = /-----END (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----/;
+/** Either marker, the last of a text deciding whether a block is open after it. */
+const PEM_MARKER = /-----(BEGIN|END) (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
+/** The longest marker: what a piece of a dropped line carries over to the next. */
+const PEM_MARKER_MAX = 101;
 
 /**
  * The last lines a harness logged (its stderr, its log and diagnostic messages),
@@ -45,7 +49,10 @@ export class LogTail {
   }
 
   push(rawLine: string): void {
-    const line = truncateUtf8(this.redactLine(rawLine), this.limits.maxBytes).text;
+    this.keep(truncateUtf8(this.redactLine(rawLine), this.limits.maxBytes).text);
+  }
+
+  private keep(line: string): void {
     this.lines.push(line);
     this.bytes += Buffer.byteLength(line, "utf8");
     while (this.lines.length > this.limits.maxLines || this.bytes > this.limits.maxBytes) {
@@ -53,6 +60,25 @@ export class LogTail {
       this.bytes -= Buffer.byteLength(oldest, "utf8");
       this.dropped += 1;
     }
+  }
+
+  /**
+   * A line of the runner's own (a dropped line's notice): kept as it is, neither redacted nor
+   * read for a private key's block, which it can neither hold nor end.
+   */
+  note(line: string): void {
+    this.keep(truncateUtf8(line, this.limits.maxBytes).text);
+  }
+
+  /**
+   * Text that passed unread (a line dropped for its length: `droppedLineScan`): nothing of it is
+   * kept, but the last private key's BEGIN or END line in it opens or closes a block as a kept
+   * line would, so the body lines after a header that ended an overlong line are redacted too.
+   */
+  passOver(text: string): void {
+    let last: string | undefined;
+    for (const match of text.matchAll(PEM_MARKER)) last = match[1];
+    if (last !== undefined) this.insidePem = last === "BEGIN";
   }
 
   snapshot(): LogTailSnapshot {
@@ -71,4 +97,24 @@ export class LogTail {
     }
     return redactSecrets(masked);
   }
+}
+
+/**
+ * What one stream's overlong lines pass to `tail` (`LineFramer`'s `onOversizedBytes`, then
+ * `end` at the line's end): each piece with the end of the one before, so that a marker split
+ * between two pieces is read whole.
+ */
+export function droppedLineScan(tail: LogTail): { piece(bytes: Buffer): void; end(): void } {
+  let carry = "";
+  return {
+    piece(bytes) {
+      // Markers are ASCII: latin1 reads them as they are, whatever the rest of the bytes are.
+      const text = carry + bytes.toString("latin1");
+      tail.passOver(text);
+      carry = text.slice(-PEM_MARKER_MAX);
+    },
+    end() {
+      carry = "";
+    },
+  };
 }

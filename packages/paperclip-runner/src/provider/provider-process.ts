@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync } from "node:fs";
 import { GroupWatchdog } from "../harness/group-watchdog.js";
 import { LineFramer } from "../harness/line-framer.js";
-import { LogTail } from "../harness/log-tail.js";
+import { droppedLineScan, LogTail } from "../harness/log-tail.js";
 import { type ProcessIdentity, readProcessStartTime } from "../harness/process-identity.js";
 import { signalProcessGroup } from "../harness/signal-group.js";
 import { providerFrame } from "./provider-frame.js";
@@ -89,7 +89,12 @@ export class ProviderProcess {
       this.child.stdout?.on("close", () => resolve());
       this.child.once("error", () => resolve());
     });
-    const errors = new LineFramer({ onLine: (line) => this.stderr.push(line), onOversized: () => undefined });
+    const dropped = droppedLineScan(this.stderr);
+    const errors = new LineFramer({
+      onLine: (line) => this.stderr.push(line),
+      onOversizedBytes: (piece) => dropped.piece(piece),
+      onOversized: () => dropped.end(),
+    });
     this.child.stderr?.on("data", (chunk: Buffer) => errors.push(chunk));
     this.child.stdin?.on("error", () => undefined);
     this.exited = new Promise((resolve) => {
