@@ -480,6 +480,16 @@ try {
     ],
     prevention: 'Map only regular files as `kind: "file"`.',
   },
+  ERR_CREATEOS_SYNC_SOURCE_NOT_DIRECTORY: {
+    family: "createos",
+    title: "A directory mapping of a sync in names no directory",
+    message: "CreateOS sync in needs a directory for a directory mapping.",
+    meaning:
+      "A sync mapping with `kind: \"directory\"` is a host directory, uploaded as a tar archive of its tree; a link the caller named is followed to one. This host path named a regular file, a FIFO, a device or a socket instead, so the plugin refused the operation before any request (before, it created the target's parent in the sandbox, then failed with the file system's `ENOTDIR`). `details.type` says what was found (`file`, `fifo`, `device`, `socket`), `details.operationId` names the operation.",
+    when: "A single file, or a link to one, mapped as a directory.",
+    solutions: ['Map a single file with `kind: "file"`.'],
+    prevention: 'Map only directories as `kind: "directory"`.',
+  },
   ERR_CREATEOS_SYNC_SOURCE_CHANGED: {
     family: "createos",
     title: "A host file shrank while a sync in uploaded it",

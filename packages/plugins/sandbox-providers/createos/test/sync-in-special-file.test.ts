@@ -8,7 +8,7 @@
 
 import { execFileSync } from "node:child_process";
 import { constants } from "node:fs";
-import { open, readdir } from "node:fs/promises";
+import { open, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CreateosEmulator } from "@paperclipai/createos-emulator";
 import { caught } from "@paperclipai/errors/testing";
@@ -84,26 +84,31 @@ describe("a file mapping whose host path is not a regular file", () => {
     expect(emulator.requests().length).toBe(before);
   });
 
-  it("never opens a FIFO mapped as a directory either, which fails as the file system says", async () => {
-    const fifo = join(host, "pipe-as-directory");
-    execFileSync("mkfifo", [fifo]);
-    onTestFinished(async () => void (await fifoHasReader(fifo)));
-    const error = await t.sync
-      .in({
+  it.each([
+    ["a FIFO, never opened", "fifo"],
+    ["a regular file", "file"],
+  ])("refuses %s mapped as a directory, before any request", async (_name, type) => {
+    const source = join(host, `${type}-as-directory`);
+    if (type === "fifo") {
+      execFileSync("mkfifo", [source]);
+      onTestFinished(async () => void (await fifoHasReader(source)));
+    } else await writeFile(source, "a file\n");
+    const before = emulator.requests().length;
+    const error = await caught(
+      t.sync.in({
         ...t.lease(lease),
         operations: [
           {
             operationId: "special",
-            files: [{ sourcePath: fifo, targetPath: "/paperclip-workspace/special", kind: "directory" }],
+            files: [{ sourcePath: source, targetPath: "/paperclip-workspace/special", kind: "directory" }],
           },
         ],
-      })
-      .then(
-        () => undefined,
-        (thrown: unknown) => thrown as NodeJS.ErrnoException,
-      );
-    expect(error?.code).toBe("ENOTDIR");
-    expect(await fifoHasReader(fifo)).toBe(false);
+      }),
+    );
+    expect(error.code).toBe("ERR_CREATEOS_SYNC_SOURCE_NOT_DIRECTORY");
+    expect(error.details).toMatchObject({ operationId: "special", type });
+    expect(emulator.requests().length).toBe(before);
+    if (type === "fifo") expect(await fifoHasReader(source)).toBe(false);
   });
 
   it("still sends a file reached through a link the caller named, with nothing staged left", async () => {

@@ -17,7 +17,7 @@ import { packDirectory } from "./checked-pack.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
 import { discardStaged } from "./remote-leftovers.js";
-import { openSourceFile } from "./source-file.js";
+import { assertSourceDirectory, openSourceFile } from "./source-file.js";
 import { extractScript } from "./staged-scripts.js";
 import { confineSandboxEntry, confineSandboxPath, hostPath } from "./sync-paths.js";
 import {
@@ -64,6 +64,9 @@ async function syncInScoped(
       command,
       cwd: confineSandboxPath(command.cwd ?? WORKSPACE_PATH, "postUploadCommands.cwd", operation.operationId),
     }));
+    for (const { file, source } of mappings) {
+      if (file.kind === "directory") await assertSourceDirectory(source, operation.operationId);
+    }
     for (const { file, source, target } of mappings) {
       if (file.kind === "directory")
         await uploadDirectory(scope, file, source, target, transfer, operation.operationId);
