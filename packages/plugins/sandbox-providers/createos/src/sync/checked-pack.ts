@@ -1,12 +1,10 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, readdir, readlink, realpath } from "node:fs/promises";
-import { CreateosError } from "@paperclipai/errors";
 import * as tar from "tar";
 import { type Opened, openEntry, PROC_FD } from "./open-entry.js";
 import { packWindow } from "./pack-window.js";
+import { readSize } from "./read-size.js";
 
-/** A file is read this much at a time: a small window keeps the process small. */
-const READ_BYTES = 1024 * 1024;
 const BLOCK = 512;
 
 /** What a pack leaves out, judged per entry; paths are the archive's (`./a/b`). */
@@ -20,15 +18,6 @@ export interface PackRules {
   allows(path: string, opened: string | undefined): boolean;
   /** Told of every entry packed. */
   packed(path: string, isDirectory: boolean): void;
-}
-
-/** A source file that changed size while it was packed: the archive would lie about it. */
-function sourceChanged(path: string): CreateosError {
-  return new CreateosError(
-    "ERR_CREATEOS_SYNC_SOURCE_CHANGED",
-    "CreateOS sync in read a host file that changed while it was uploaded.",
-    { retryable: true, details: { entry: path.slice(0, 200) } },
-  );
 }
 
 /** What tar.c's portable mode writes: owner rw always, no group or other write, listable dirs. */
@@ -161,14 +150,7 @@ async function* packEntry(
 
 /** `size` bytes of the file from its descriptor, padded to whole blocks. */
 async function* readExactly(handle: FileHandle, size: number, path: string): AsyncGenerator<Uint8Array> {
-  let position = 0;
-  while (position < size) {
-    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, size - position));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-    if (bytesRead === 0) throw sourceChanged(path);
-    position += bytesRead;
-    yield chunk.subarray(0, bytesRead);
-  }
+  yield* readSize(handle, size, path);
   const pad = (BLOCK - (size % BLOCK)) % BLOCK;
   if (pad > 0) yield Buffer.alloc(pad);
 }

@@ -16,6 +16,7 @@ import { countBytes } from "./archive-stream.js";
 import { packDirectory } from "./checked-pack.js";
 import { compileExcludes } from "./exclude-glob.js";
 import { assertLinksStayInside, PackedLinkGuard } from "./followed-links.js";
+import { readAsOpened } from "./read-size.js";
 import { discardStaged } from "./remote-leftovers.js";
 import { assertSourceDirectory, openSourceFile } from "./source-file.js";
 import { extractScript } from "./staged-scripts.js";
@@ -132,8 +133,9 @@ async function uploadOpenedFile(
   const temp = `${dir}/.paperclip-sync-${randomUUID()}`;
   await syncStep(scope, "sync in: directory", "/bin/mkdir", ["-p", dir]);
   try {
-    // Every attempt reads the file from its start, through the descriptor that was judged.
-    const sent = await upload(scope, temp, () => handle.createReadStream({ start: 0, autoClose: false }));
+    // Every attempt reads the file from its start, through the descriptor that was judged, as
+    // large as it is then: a file still written to is sent as it was, not until the deadline.
+    const sent = await upload(scope, temp, () => readAsOpened(handle, posix.basename(file.sourcePath)));
     // The mode is applied to the staged file, then it is promoted with a rename.
     await syncStep(scope, "sync in: promote file", "/bin/sh", [
       "-c",
