@@ -7,8 +7,11 @@ import {
   builtEntry,
   type ExecResult,
   inPrivateMountNamespace,
+  packageDir,
   viaRepoView,
 } from "./sandbox-support.js";
+
+const cliBin = path.join(packageDir, "bin", "paperclip-sandbox.js");
 
 /** Every filesystem scope, alone and with each network scope a hostile program gets. */
 export const SCOPE_MATRIX = {
@@ -37,6 +40,51 @@ export function nodeForNobody(base: string): { mount: string; node: string } {
   const dir = path.join(base, "node-bin");
   const mount = `mkdir -p ${shellQuote(dir)} && mount --bind ${shellQuote(path.dirname(process.execPath))} ${shellQuote(dir)}`;
   return { mount, node: path.join(dir, path.basename(process.execPath)) };
+}
+
+/** Where the CLI runs as root or as uid 65534 (`cliRunAs`), and how. */
+export interface CliRun {
+  /** The test's directory below `/var/tmp`: its files are the host's, outside the workspace. */
+  readonly base: string;
+  /** The workspace, that uid's own. */
+  readonly ws: string;
+  readonly uid: number;
+  /** The CLI's argv (quoted for a shell) in the workspace with `flags`, running `sh -c program`. */
+  cli(flags: readonly string[], program: string): string;
+  /** Runs `command` in a shell as that uid, with the repository's view bound (`inPrivateMountNamespace`). */
+  shell(command: string): Promise<ExecResult>;
+}
+
+/**
+ * A directory below `/var/tmp` (`prefix` names it, `baseMode` its mode) holding a workspace
+ * owned by `runAs`, and the CLI run there as that uid: uid 65534 through `setpriv`, its Node
+ * through `nodeForNobody`.
+ */
+export async function cliRunAs(runAs: "root" | "nobody", prefix: string, baseMode: number): Promise<CliRun> {
+  const base = tempDirForTest(prefix, { base: "/var/tmp" });
+  const ws = path.join(base, "ws");
+  await mkdir(ws);
+  await chmod(base, baseMode);
+  const uid = runAs === "root" ? 0 : 65534;
+  await chown(ws, uid, uid);
+  const nobodys = nodeForNobody(base);
+  const node = runAs === "root" ? process.execPath : nobodys.node;
+  const asUser =
+    runAs === "root" ? "" : `${nobodys.mount} && setpriv --reuid=65534 --regid=65534 --clear-groups `;
+  return {
+    base,
+    ws,
+    uid,
+    cli: (flags, program) =>
+      [node, viaRepoView(cliBin), ...flags, "--workspace", ws, "--", "sh", "-c", program]
+        .map(shellQuote)
+        .join(" "),
+    shell: (command) =>
+      inPrivateMountNamespace(`${bindRepoView} && ${asUser}sh -c ${shellQuote(command)}`, {
+        PATH: process.env.PATH,
+        HOME: ws,
+      }),
+  };
 }
 
 /**

@@ -7,70 +7,36 @@
  * on the host, outside the sandbox.
  */
 import { existsSync } from "node:fs";
-import { chmod, chown, mkdir, writeFile } from "node:fs/promises";
+import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { shellQuote } from "@paperclipai/internal";
-import { tempDirForTest } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  bindRepoView,
-  cleanupAll,
-  inPrivateMountNamespace,
-  packageDir,
-  viaRepoView,
-} from "./sandbox-support.js";
-import { CLI_SCOPE_FLAGS, nodeForNobody } from "./scope-matrix.js";
+import { cleanupAll } from "./sandbox-support.js";
+import { CLI_SCOPE_FLAGS, cliRunAs } from "./scope-matrix.js";
 
 afterEach(cleanupAll);
-
-const bin = path.join(packageDir, "bin", "paperclip-sandbox.js");
 
 describe("a pipe on the CLI's stdin, shared with the caller's later readers", () => {
   it.each(["root", "nobody"] as const)(
     "takes no command a program run as %s writes into it back to the shell that reads its script there",
     async (runAs) => {
-      const base = tempDirForTest("pc-stdin-pipe-", { base: "/var/tmp" });
-      const ws = path.join(base, "ws");
-      await mkdir(ws);
-      await chmod(base, 0o777);
-      const owner = runAs === "root" ? 0 : 65534;
-      const nobodys = nodeForNobody(base);
-      await chown(ws, owner, owner);
+      const { base, cli, shell } = await cliRunAs(runAs, "pc-stdin-pipe-", 0o777);
       for (const [name, flags] of Object.entries(CLI_SCOPE_FLAGS)) {
         const marker = path.join(base, `${name}.escaped`);
-        const cli = (program: string) =>
-          [
-            runAs === "root" ? process.execPath : nobodys.node,
-            viaRepoView(bin),
-            ...flags,
-            "--workspace",
-            ws,
-            "--",
-            "sh",
-            "-c",
-            program,
-          ]
-            .map(shellQuote)
-            .join(" ");
         const script = path.join(base, `${name}.sh`);
         await writeFile(
           script,
           [
             // Input piped to the program still reaches it.
-            `printf 'hello\\n' | ${cli('read line; echo "got $line"')}`,
+            `printf 'hello\\n' | ${cli(flags, 'read line; echo "got $line"')}`,
             // The script's own pipe, the program's stdin: a command written into it for the shell.
-            cli(`echo "touch ${marker}" > /proc/self/fd/0; echo "reopened=$?"`),
+            cli(flags, `echo "touch ${marker}" > /proc/self/fd/0; echo "reopened=$?"`),
             "",
           ].join("\n"),
         );
         await chmod(script, 0o644);
-        const asUser =
-          runAs === "root" ? "" : `${nobodys.mount} && setpriv --reuid=65534 --regid=65534 --clear-groups `;
         // The shell reads its script from a pipe made by the runner's uid, as `curl … | bash` does.
-        const run = await inPrivateMountNamespace(
-          `${bindRepoView} && ${asUser}sh -c ${shellQuote(`cat ${shellQuote(script)} | bash`)}`,
-          { PATH: process.env.PATH, HOME: ws },
-        );
+        const run = await shell(`cat ${shellQuote(script)} | bash`);
         expect(run.stdout, `${name}: ${run.stderr}`).toContain("got hello\n");
         expect(existsSync(marker), `${name}: ${run.stdout} ${run.stderr}`).toBe(false);
       }
