@@ -5,6 +5,7 @@ import {
   type Listening,
   listeningRunner,
   peerOn,
+  servedAgain,
   LISTEN_TICKET as TICKET,
 } from "./helpers/listening-runner.js";
 
@@ -102,12 +103,7 @@ describe("listen mode against peers that cannot prove the ticket", { timeout: 30
       else impostor.close();
     }
     server.close();
-    const again = await peerOn(runner.port, runner.child);
-    await again.handshake(lease);
-    again.welcome({ ackedSourceSeq: 0 });
-    again.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
-    expect(await again.resultOf("drain")).toMatchObject({ status: "completed" });
-    expect(runner.child.exitCode).toBeNull();
+    const again = await servedAgain(runner, lease);
     // Every impostor was let go: none holds a connection the runner keeps.
     await Promise.all(staying.map((impostor) => impostor.closed));
     again.close();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import WebSocket from "ws";
-import { listeningRunner, peerOn, LISTEN_TICKET as TICKET } from "./helpers/listening-runner.js";
+import { listeningRunner, peerOn, servedAgain, LISTEN_TICKET as TICKET } from "./helpers/listening-runner.js";
 
 // In listen mode anyone who reaches the port opens TCP connections. Before the WebSocket upgrade
 // completes, none of them counts among the 64 waiting or the 64 handshaking connections: each used
@@ -48,12 +48,7 @@ describe("listen mode against raw connections that never upgrade", { timeout: 60
 
     // The server reconnects with its lease behind the flood and is served.
     server.close();
-    const again = await peerOn(runner.port, runner.child);
-    await again.handshake(lease);
-    again.welcome({ ackedSourceSeq: 0 });
-    again.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
-    expect(await again.resultOf("drain")).toMatchObject({ status: "completed" });
-    expect(runner.child.exitCode).toBeNull();
+    const again = await servedAgain(runner, lease);
     again.close();
   });
 });

@@ -57,3 +57,17 @@ export async function peerOn(port: number, child: ChildProcess): Promise<PeerCon
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * The server reconnects to `runner` with its `lease`, after whatever kept the port busy, and is
+ * served: its welcome taken, a drain completed, the runner still running. Returns that connection.
+ */
+export async function servedAgain(runner: Listening, lease: string): Promise<PeerConnection> {
+  const again = await peerOn(runner.port, runner.child);
+  await again.handshake(lease);
+  again.welcome({ ackedSourceSeq: 0 });
+  again.sendCommand({ commandId: "drain", controllerSeq: 2, type: "runner.drain" });
+  if ((await again.resultOf("drain"))?.status !== "completed") throw new Error("the drain did not complete");
+  if (runner.child.exitCode !== null) throw new Error(`the runner exited (${runner.child.exitCode})`);
+  return again;
+}
