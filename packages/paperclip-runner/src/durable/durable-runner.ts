@@ -115,7 +115,7 @@ export class DurableRunner {
       },
     });
     this.engine.finished.catch((error: unknown) => this.fail(error));
-    void this.link.run().catch((error: unknown) => this.fail(error));
+    const linkStopped = this.link.run().catch((error: unknown) => this.fail(error));
     // --max-lifetime-ms: the run ends (runner_shutdown) and the runner waits for the server to end the stream.
     const lifetime =
       this.deps.options.maxLifetimeMs > 0
@@ -123,7 +123,10 @@ export class DurableRunner {
         : undefined;
     const outcome = await this.settled;
     lifetime?.cancel();
+    // Nothing of the connection outlives the run: a failed run used to go on reconnecting, and a
+    // welcome taken up then changed the state it left.
     this.link.close();
+    await linkStopped;
     if (!outcome.ok) {
       // The harness must not outlive the runner, and the run must not end here: the next runner resumes it.
       await this.deps.killHarness();

@@ -1,4 +1,5 @@
 import { expect, onTestFinished } from "vitest";
+import type WebSocket from "ws";
 import { parseFlags } from "../../src/cli/flags.js";
 import { readDurableOptions } from "../../src/durable/durable-options.js";
 import { DurableRunner } from "../../src/durable/durable-runner.js";
@@ -20,17 +21,24 @@ export interface HeldEngine extends DurableEngine {
   /** Resolves once the runner is done with a command (its result recorded and sent, or not). */
   readonly commandDone: Promise<void>;
   finish(): void;
+  /** The engine fails (its harness died, say): the run fails with `error`. */
+  crash(error: Error): void;
 }
 
 export function heldEngine(): HeldEngine {
   let finish!: () => void;
+  let crash!: (error: Error) => void;
   let asked!: () => void;
   let done!: () => void;
   let finished = false;
-  const ended = new Promise<number>((resolve) => {
+  const ended = new Promise<number>((resolve, reject) => {
     finish = () => {
       finished = true;
       resolve(0);
+    };
+    crash = (error) => {
+      finished = true;
+      reject(error);
     };
   });
   const shutdownAsked = new Promise<void>((resolve) => (asked = resolve));
@@ -48,25 +56,32 @@ export function heldEngine(): HeldEngine {
     shutdownAsked,
     commandDone,
     finish,
+    crash,
   };
 }
 
 /**
  * A `DurableRunner` in this process dialling the hand-made server at `url` with the hand-made
- * ticket, on `engine`, its state kept in memory: `saved` is every state written, in order.
+ * ticket, on `engine`, its state kept in memory: `saved` is every state written, in order;
+ * `dialled`, every socket it opened, in order.
  * `resumed`: the state an earlier runner left, resumed as a relaunch resumes its state file.
  */
 export async function inProcessRunner(
   url: string,
   engine: DurableEngine,
   resumed?: DurableState,
-): Promise<{ readonly runner: DurableRunner; readonly saved: readonly DurableState[] }> {
+): Promise<{
+  readonly runner: DurableRunner;
+  readonly saved: readonly DurableState[];
+  readonly dialled: readonly WebSocket[];
+}> {
   const options = readDurableOptions(
     parseFlags(["--connect-url", url, "--state-dir", "/nonexistent/state", ...HAND_MADE_RUNNER_FLAGS]),
   );
   const dialer = await createDialer(options.endpoint);
   onTestFinished(() => dialer.close());
   const saved: DurableState[] = [];
+  const dialled: WebSocket[] = [];
   const initial =
     resumed ?? initialDurableState(HAND_MADE_IDENTITY, options.runnerVersion, options.runnerDigest);
   const runner = new DurableRunner(
@@ -81,7 +96,11 @@ export async function inProcessRunner(
         },
         close: async () => undefined,
       },
-      dial: (signal) => dialer.next(signal),
+      dial: async (signal) => {
+        const socket = await dialer.next(signal);
+        dialled.push(socket);
+        return socket;
+      },
       startEngine: () => engine,
       // What killing the harness does to a run being shut down: its engine finishes.
       killHarness: async () => undefined,
@@ -90,7 +109,7 @@ export async function inProcessRunner(
     },
     HAND_MADE_TICKET,
   );
-  return { runner, saved };
+  return { runner, saved, dialled };
 }
 
 /**
@@ -98,13 +117,13 @@ export async function inProcessRunner(
  * taken through the ticket handshake and welcomed on the lease `leaseToken` (epoch 2).
  */
 export async function welcomedRunner(server: HandMadeServer, engine: DurableEngine, leaseToken: string) {
-  const { runner, saved } = await inProcessRunner(server.url, engine);
+  const { runner, saved, dialled } = await inProcessRunner(server.url, engine);
   const running = runner.run();
   running.catch(() => undefined);
   const conn = await server.nextConnection();
   await conn.handshake(HAND_MADE_TICKET);
   conn.welcome({ connectionLeaseRevocationEpoch: 2, connectionLeaseToken: leaseToken });
-  return { runner, running, saved, conn };
+  return { runner, running, saved, dialled, conn };
 }
 
 /**

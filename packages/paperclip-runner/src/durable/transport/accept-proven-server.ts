@@ -23,7 +23,7 @@ export const MAX_CONCURRENT_HANDSHAKES = 64;
  * cannot make the server connected behind it wait for its handshake to time out.
  *
  * Rejects with the failure of a peer that had proven itself (it is the server), when no
- * connection can be taken any more, or once the lease in use lapses
+ * connection can be taken any more, when `signal` is aborted, or once the lease in use lapses
  * (`ERR_RUNNER_DURABLE_LEASE_EXPIRED`): a server that no longer knows the lease refuses it
  * by closing, which cannot be told from an impostor's close, so the lease's own end is what
  * stops the wait.
@@ -33,6 +33,8 @@ export async function acceptProvenServer(
   input: HelloInput,
   log: (line: string) => void,
   lease: LeaseExpiry | null = null,
+  /** Aborted: the wait is withdrawn, every handshake under way closed, and the promise rejects with its reason. */
+  signal?: AbortSignal,
 ): Promise<AuthenticatedConnection> {
   const stop = new AbortController();
   // Insertion order: the first is the oldest handshake. `proven`: its peer has shown the server proof.
@@ -98,6 +100,13 @@ export async function acceptProvenServer(
           leaseClock,
         );
 
+  const withdraw = (): void => {
+    settled = true;
+    settle.reject(signal?.reason);
+  };
+  signal?.addEventListener("abort", withdraw, { once: true });
+  if (signal?.aborted) withdraw();
+
   void (async () => {
     while (!stop.signal.aborted) {
       let socket: WebSocket;
@@ -128,6 +137,7 @@ export async function acceptProvenServer(
   try {
     return await outcome;
   } finally {
+    signal?.removeEventListener("abort", withdraw);
     lapse?.cancel();
     stop.abort();
     for (const socket of handshaking.keys()) socket.terminate();

@@ -28,15 +28,20 @@ export class AuthenticatedConnection {
    * Runs the handshake on `socket`. `onServerProven` is called once the peer's challenge carries
    * a valid server proof for this hello, before the challenge's other checks: from then on the
    * peer is known to hold the credential, and a failure (a challenge naming another lease, say) is
-   * the server's; before it, the peer may be anyone who reached the socket.
+   * the server's; before it, the peer may be anyone who reached the socket. Aborting `signal`
+   * closes the socket, and the handshake rejects as on a close.
    */
   static async open(
     socket: WebSocket,
     input: HelloInput,
-    hooks: { readonly onServerProven?: () => void } = {},
+    hooks: { readonly onServerProven?: () => void; readonly signal?: AbortSignal } = {},
   ): Promise<AuthenticatedConnection> {
     const inbox = new Inbox(socket);
+    const { signal } = hooks;
+    const withdraw = (): void => socket.terminate();
+    signal?.addEventListener("abort", withdraw, { once: true });
     try {
+      if (signal?.aborted) withdraw();
       const hello: AuthHello = authHello(input);
       socket.send(JSON.stringify(hello.message));
       const { message: challengeMessage } = await inbox.next(true);
@@ -63,6 +68,8 @@ export class AuthenticatedConnection {
       inbox.release();
       socket.terminate();
       throw error;
+    } finally {
+      signal?.removeEventListener("abort", withdraw);
     }
   }
 

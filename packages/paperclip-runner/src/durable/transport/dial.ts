@@ -23,7 +23,8 @@ export const MAX_WAITING_CONNECTIONS = 64;
 export interface Dialer {
   /**
    * The next WebSocket to the server: dialled, or the next one opened to us. Aborting `signal`
-   * withdraws a listen-mode wait, so a connection arriving later is left for the next taker.
+   * closes a socket still opening, or withdraws a listen-mode wait, so a connection arriving
+   * later is left for the next taker.
    */
   next(signal?: AbortSignal): Promise<WebSocket>;
   close(): Promise<void>;
@@ -33,7 +34,8 @@ export interface Dialer {
 export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
   if (endpoint.mode === "connect") {
     return {
-      async next() {
+      async next(signal) {
+        signal?.throwIfAborted();
         const socket = new WebSocket(endpoint.url, {
           maxPayload: MAX_INBOUND_FRAME_BYTES,
           perMessageDeflate: false,
@@ -46,7 +48,18 @@ export async function createDialer(endpoint: DurableEndpoint): Promise<Dialer> {
         });
         opened.catch(() => undefined);
         failed.catch(() => undefined);
-        await Promise.race([opened, failed]);
+        // Withdrawn while it opens: the half-open socket is closed, not left to the server.
+        const withdraw = (): void => socket.terminate();
+        signal?.addEventListener("abort", withdraw, { once: true });
+        try {
+          await Promise.race([opened, failed]);
+        } finally {
+          signal?.removeEventListener("abort", withdraw);
+        }
+        if (signal?.aborted) {
+          socket.terminate();
+          signal.throwIfAborted();
+        }
         return socket;
       },
       close: async () => undefined,

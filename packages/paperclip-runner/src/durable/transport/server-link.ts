@@ -52,6 +52,8 @@ export class ServerLink {
   private revoked: Error | null = null;
   /** The expiries the unanswered `lease_renew`s sent on the open connection named, oldest first (one entry an ask). */
   private asked: number[] = [];
+  /** Aborted by `close`: the dial, handshake or wait under way is withdrawn and nothing is dialled again. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly deps: ServerLinkDeps,
@@ -65,14 +67,18 @@ export class ServerLink {
     return this.open;
   }
 
-  /** Connects, and reconnects whenever the connection drops; rejects once it cannot (the lease lapsed, the grace ran out). */
+  /**
+   * Connects, and reconnects whenever the connection drops; rejects once it cannot (the lease
+   * lapsed, the grace ran out), and returns once `close` stopped it.
+   */
   async run(): Promise<void> {
+    const { signal } = this.stopping;
     const { reconnectDelayMs, reconnectGraceMs } = this.deps.options;
     let deadline = Number.POSITIVE_INFINITY;
     let attempts = 0;
     /** Handshakes since the last welcome that the server closed on after the client proof (`retriesRefusedProof`). */
     let refusedProofs = 0;
-    for (;;) {
+    while (!signal.aborted) {
       const credential = this.credentials.next(leaseClock());
       const lease = this.credentials.binding;
       attempts += 1;
@@ -85,6 +91,10 @@ export class ServerLink {
           runnerVersion: this.deps.options.runnerVersion,
           runnerDigest: this.deps.options.runnerDigest,
         });
+        if (signal.aborted) {
+          connection.close();
+          return;
+        }
         deadline = Number.POSITIVE_INFINITY;
         attempts = 0;
         refusedProofs = 0;
@@ -104,9 +114,11 @@ export class ServerLink {
         this.renewal.cancel();
         if (this.revoked !== null) throw this.revoked;
         if (this.lapsed) throw leaseExpired(this.credentials.expiry.atUnixMs);
+        if (signal.aborted) return;
         this.deps.log("connection closed; reconnecting with the connection lease");
       } catch (error) {
         if (this.lapsed || this.revoked !== null) throw error;
+        if (signal.aborted) return;
         if (error instanceof RefusedBeforeChallenge) {
           this.credentials.checkRefusal();
         } else if (retriesRefusedProof(error, lease !== null, refusedProofs)) {
@@ -118,7 +130,7 @@ export class ServerLink {
         if (deadline === Number.POSITIVE_INFINITY) deadline = Date.now() + reconnectGraceMs;
       }
       if (Date.now() >= deadline) throw reconnectDeadline(attempts);
-      await delay(reconnectDelayMs);
+      await delay(reconnectDelayMs, undefined, { signal }).catch(() => undefined);
     }
   }
 
@@ -127,19 +139,25 @@ export class ServerLink {
    * is whoever reached the port first, so only one that proves the credential counts.
    */
   private async authenticate(input: HelloInput): Promise<AuthenticatedConnection> {
+    const { signal } = this.stopping;
     if (this.deps.options.endpoint.mode === "listen") {
       return await acceptProvenServer(
-        (signal) => this.deps.dial(signal),
+        (accepting) => this.deps.dial(accepting),
         input,
         this.deps.log,
         this.credentials.leaseInUse,
+        signal,
       );
     }
-    return await AuthenticatedConnection.open(await this.deps.dial(), input);
+    return await AuthenticatedConnection.open(await this.deps.dial(signal), input, { signal });
   }
 
-  /** Stops renewing the lease and closes the open connection, if any. */
+  /**
+   * Stops for good: no renewal, the open connection closed, a dial or handshake under way
+   * withdrawn (its socket closed), and no reconnect; `run` returns.
+   */
   close(): void {
+    this.stopping.abort();
     this.renewal.cancel();
     this.open?.connection.close();
   }
