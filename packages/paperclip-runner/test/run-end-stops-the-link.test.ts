@@ -7,7 +7,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { acceptProvenServer } from "../src/durable/transport/accept-proven-server.js";
 import { credentialMaterial } from "../src/durable/transport/credential.js";
 import { TEST_DURABLE_IDENTITY } from "./helpers/durable-identity.js";
-import { handMadeServer } from "./helpers/hand-made-prp-server.js";
+import { type HandMadeServer, handMadeServer, type PeerConnection } from "./helpers/hand-made-prp-server.js";
 import { heldEngine, welcomedRunner } from "./helpers/in-process-runner.js";
 
 // When a durable run ends (failed, or its stream ended), its connection to the server ends with
@@ -23,6 +23,19 @@ const RECONNECT_DELAY_MS = 50;
 const closedStates = (sockets: readonly WebSocket[]): boolean[] =>
   sockets.map((socket) => socket.readyState === WebSocket.CLOSED);
 
+/** Called as run() returned: its one connection `conn` is closed, and no reconnect reaches `server` after it. */
+async function expectLeftForGood(
+  server: HandMadeServer,
+  conn: PeerConnection,
+  dialled: readonly WebSocket[],
+): Promise<void> {
+  expect(closedStates(dialled)).toEqual([true]);
+  await conn.closed;
+  // Far past the delay after which the old code dialled again.
+  await delay(10 * RECONNECT_DELAY_MS);
+  expect(server.takeArrived()).toEqual([]);
+}
+
 describe("a durable run's end stops its connection", () => {
   it("a run refused on a bad frame: its socket closed when run() returns, and no reconnect", async () => {
     const server = await handMadeServer();
@@ -30,11 +43,7 @@ describe("a durable run's end stops its connection", () => {
     // Not advancing the epoch: a bad frame, the run fails.
     conn.send({ kind: "revoke", payload: { revocationEpoch: 2 } });
     await expect(running).rejects.toMatchObject({ code: "ERR_RUNNER_DURABLE_FRAME_INVALID" });
-    expect(closedStates(dialled)).toEqual([true]);
-    await conn.closed;
-    // Far past the delay after which the old code dialled again.
-    await delay(10 * RECONNECT_DELAY_MS);
-    expect(server.takeArrived()).toEqual([]);
+    await expectLeftForGood(server, conn, dialled);
   });
 
   it("a run whose shutdown's result is acknowledged: no reconnect after it leaves", async () => {
@@ -47,10 +56,7 @@ describe("a durable run's end stops its connection", () => {
     expect(await conn.resultOf("stop")).toMatchObject({ status: "completed" });
     conn.send({ kind: "command_result_ack", payload: { commandId: "stop" } });
     await running;
-    expect(closedStates(dialled)).toEqual([true]);
-    await conn.closed;
-    await delay(10 * RECONNECT_DELAY_MS);
-    expect(server.takeArrived()).toEqual([]);
+    await expectLeftForGood(server, conn, dialled);
   });
 
   it("a run that fails while its reconnect waits for the server's challenge: that socket closed when run() returns", async () => {
