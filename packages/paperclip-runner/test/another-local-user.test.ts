@@ -16,7 +16,7 @@ import {
 // Attacks by ANOTHER local user (uid 65534, through setpriv) on a runner's --state-dir and its
 // bootstrap ticket that held when a red team tried them: each is refused with its code before
 // anything is written, or finds nothing it can read. The holes that did not hold have their own
-// tests (private-directory.test.ts, listen-mode-impostors.test.ts, hostile-inputs.test.ts).
+// tests (private-directory.test.ts, listen-mode-impostors.test.ts, tampered-state-dir.test.ts).
 
 const OTHER = 65534;
 
