@@ -67,7 +67,7 @@ describe("the durable runner against a hostile server: commands", { timeout: 30_
       kind: "command",
       payload: { ...PeerConnection.command({ commandId: "", controllerSeq: 6, type: "x" }) },
     });
-    await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+    await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_FRAME_INVALID", harnessPid);
   });
 
   it("answers a redelivered id from the journal byte for byte, and a reused id with other data `rejected`", async () => {
@@ -133,7 +133,7 @@ describe("the durable runner against a hostile server: commands", { timeout: 30_
       const { runner, conn, harnessPid } = await preparedRunner();
       const before = await durableState(runner.stateDir);
       send(conn);
-      await expectStoppedWith(runner, harnessPid, code);
+      await expectStoppedWith(runner, code, harnessPid);
       const after = await durableState(runner.stateDir);
       expect(after.processedCommands).toEqual(before.processedCommands);
       expect(after.nextSourceSeq).toBeGreaterThanOrEqual(before.nextSourceSeq);

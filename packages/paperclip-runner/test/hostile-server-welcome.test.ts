@@ -74,7 +74,7 @@ describe("the durable runner against a hostile server: handshake, welcome, lease
       // A missing value used to empty the whole outbox and leave `ackedSourceSeq: null` behind,
       // which the next runner refused: the run could not be resumed.
       conn.ack(ackedSourceSeq);
-      await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+      await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_FRAME_INVALID", harnessPid);
       const after = await durableState(runner.stateDir);
       expect(after.ackedSourceSeq).toBe(0);
       expect(after.outbox.map((entry) => entry.sourceSeq)).toEqual(
@@ -88,7 +88,7 @@ describe("the durable runner against a hostile server: handshake, welcome, lease
     const { runner, conn, harnessPid } = await preparedRunner();
     await conn.eventThrough(5);
     conn.ack(1000);
-    await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+    await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_FRAME_INVALID", harnessPid);
     expect((await runner.exited).stderr).toMatch(
       /the server acknowledged source seq 1000, past the last event sent \(\d+\)/,
     );
@@ -169,7 +169,7 @@ describe("the durable runner against a hostile server: handshake, welcome, lease
         payload: { connectionLeaseExpiresAtUnixMs: 1, connectionLeaseRevocationEpoch: 0 },
       };
       conn.sendRaw(withExpiry(conn, renewed, expiry));
-      await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+      await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_FRAME_INVALID", harnessPid);
       expect((await runner.exited).stderr).toContain(
         "the lease_renewed's connectionLeaseExpiresAtUnixMs is not a finite number",
       );
@@ -198,7 +198,7 @@ describe("the durable runner against a hostile server: handshake, welcome, lease
           connectionLeaseRevocationEpoch: renewedEpoch,
         },
       });
-      await expectStoppedWith(runner, harnessPid, "ERR_RUNNER_DURABLE_FRAME_INVALID");
+      await expectStoppedWith(runner, "ERR_RUNNER_DURABLE_FRAME_INVALID", harnessPid);
       expect((await runner.exited).stderr).toContain(words);
     });
   }

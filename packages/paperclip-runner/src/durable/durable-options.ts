@@ -155,7 +155,7 @@ function readEndpoint(flags: ParsedFlags): DurableEndpoint {
   // launches listen mode only for a sandbox's provider ingress, always as 0.0.0.0:43127 (upstream's
   // runner accepts nothing else), behind the provider's TLS. What the socket cannot protect the
   // channel does: a peer must prove the credential before anything is answered, every later frame
-  // is sealed, bound to its session, direction and counter (test/network-peer-attacks.test.ts).
+  // is sealed, bound to its session, direction and counter (test/mitm-relay-attacks.test.ts).
   const address = flags.value("--listen-address");
   if (address === undefined) throw missingArgument("--listen-address");
   const port = count(flags, "--listen-port", -1, 0);
