@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { acceptProvenServer } from "../src/durable/transport/accept-proven-server.js";
 import { credentialMaterial } from "../src/durable/transport/credential.js";
@@ -77,7 +77,16 @@ describe("a durable run's end stops its connection", () => {
 });
 
 describe("listen mode: the wait for a proven server withdrawn", () => {
-  it("aborted: rejects with the reason, and the handshake under way is closed", async () => {
+  const HELLO_INPUT = {
+    credential: credentialMaterial("bootstrap_ticket"),
+    lease: null,
+    identity: TEST_DURABLE_IDENTITY,
+    runnerVersion: "0.1.0",
+    runnerDigest: `sha256:${"a".repeat(64)}`,
+  };
+
+  /** A loopback WebSocket server whose connections `next` hands over in order, as listen mode's dialer does. */
+  async function acceptingServer() {
     const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
     await once(wss, "listening");
     onTestFinished(() => new Promise<void>((resolve) => wss.close(() => resolve())));
@@ -88,31 +97,43 @@ describe("listen mode: the wait for a proven server withdrawn", () => {
       if (take === undefined) accepted.push(socket);
       else take(socket);
     });
-    const next = async (): Promise<WebSocket> =>
-      accepted.shift() ?? (await new Promise<WebSocket>((resolve) => arrivals.push(resolve)));
+    /** A client connecting to the server, closed after the test. */
+    const peer = (): WebSocket => {
+      const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`);
+      onTestFinished(() => client.terminate());
+      return client;
+    };
+    return {
+      accepted,
+      peer,
+      next: async (): Promise<WebSocket> =>
+        accepted.shift() ?? (await new Promise<WebSocket>((resolve) => arrivals.push(resolve))),
+    };
+  }
+
+  it("aborted: rejects with the reason, and the handshake under way is closed", async () => {
+    const server = await acceptingServer();
     const stop = new AbortController();
-    const waiting = acceptProvenServer(
-      next,
-      {
-        credential: credentialMaterial("bootstrap_ticket"),
-        lease: null,
-        identity: TEST_DURABLE_IDENTITY,
-        runnerVersion: "0.1.0",
-        runnerDigest: `sha256:${"a".repeat(64)}`,
-      },
-      () => undefined,
-      null,
-      stop.signal,
-    );
+    const waiting = acceptProvenServer(server.next, HELLO_INPUT, () => undefined, null, stop.signal);
     waiting.catch(() => undefined);
     // A peer that connects, takes the hello, and stays silent.
-    const peer = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`);
-    onTestFinished(() => peer.terminate());
+    const peer = server.peer();
     const [hello] = await once(peer, "message");
     expect(String(hello)).toContain("auth_hello");
     const reason = new Error("the run ended");
     stop.abort(reason);
     await expect(waiting).rejects.toBe(reason);
     await once(peer, "close");
+  });
+
+  it("aborted before it starts: takes no connection, the one waiting is left for the next taker", async () => {
+    const server = await acceptingServer();
+    server.peer();
+    await vi.waitFor(() => expect(server.accepted).toHaveLength(1));
+    const reason = new Error("the run ended");
+    await expect(
+      acceptProvenServer(server.next, HELLO_INPUT, () => undefined, null, AbortSignal.abort(reason)),
+    ).rejects.toBe(reason);
+    expect(server.accepted).toHaveLength(1);
   });
 });

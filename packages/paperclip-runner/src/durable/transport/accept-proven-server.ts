@@ -108,7 +108,8 @@ export async function acceptProvenServer(
   if (signal?.aborted) withdraw();
 
   void (async () => {
-    while (!stop.signal.aborted) {
+    // Settled (a connection taken, a failure, the wait withdrawn): no further connection is taken.
+    while (!stop.signal.aborted && !settled) {
       let socket: WebSocket;
       try {
         socket = await next(stop.signal);
@@ -119,7 +120,7 @@ export async function acceptProvenServer(
         }
         return;
       }
-      if (stop.signal.aborted) {
+      if (stop.signal.aborted || settled) {
         socket.terminate();
         return;
       }
