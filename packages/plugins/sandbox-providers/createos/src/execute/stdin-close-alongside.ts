@@ -16,26 +16,29 @@ export async function followWithStdinClosed(
   follower: OutputFollower,
   signal: AbortSignal,
 ): Promise<ExitStatus> {
-  const following = new AbortController();
-  const onAbort = (): void => following.abort(signal.reason);
+  // One controller for both: the first failure stops the other call, which the command's
+  // own signal would not (it is not aborted when the command fails).
+  const both = new AbortController();
+  const onAbort = (): void => both.abort(signal.reason);
   signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) both.abort(signal.reason);
   const closing = client.json({
     method: "POST",
     path: `${processPath(sandboxId, processId)}/stdin/close`,
     operation: "stdin close",
     idempotent: true,
     allowStatuses: [409],
-    signal,
+    signal: both.signal,
   });
-  const exit = follower.follow(following.signal);
+  const exit = follower.follow(both.signal);
   try {
     const [status] = await Promise.all([exit, closing]);
     return status;
   } catch (error) {
-    // The first failure is the outcome; the other call is stopped and its own end ignored.
-    following.abort(error);
-    exit.catch(() => undefined);
-    closing.catch(() => undefined);
+    // The first failure is the outcome; the other call is stopped, and waited for, so that
+    // nothing of this command (a close retried with its lease) outlives its failure.
+    both.abort(error);
+    await Promise.allSettled([exit, closing]);
     throw error;
   } finally {
     signal.removeEventListener("abort", onAbort);
