@@ -11,6 +11,7 @@ import type {
 import { invalidResponse } from "../client/envelope.js";
 import { getFileStream } from "../lease/sandbox-api.js";
 import type { PluginRuntime } from "../plugin/plugin-runtime.js";
+import { abandonDownload } from "./abandon-download.js";
 import {
   beyondEntryLimit,
   beyondExtractionLimit,
@@ -74,17 +75,23 @@ async function downloadFile(
 ): Promise<void> {
   const body = await getFileStream(scope.client, scope.sandboxId, source, scope.signal);
   if (body === null) throw missingSource();
-  await mkdir(dirname(target), { recursive: true });
-  const budget = (await extractionRoom(dirname(target))).bytes;
   let bytes = 0;
-  await writeHostFileAtomic(
-    target,
-    countBytes(body, (count) => {
-      bytes += count;
-      if (bytes > budget) throw beyondExtractionLimit(basename(source), budget);
-    }),
-    file.mode,
-  );
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    const budget = (await extractionRoom(dirname(target))).bytes;
+    await writeHostFileAtomic(
+      target,
+      countBytes(body, (count) => {
+        bytes += count;
+        if (bytes > budget) throw beyondExtractionLimit(basename(source), budget);
+      }),
+      file.mode,
+    );
+  } catch (error) {
+    // A host step that failed before the body was read (or while it was) leaves it open otherwise.
+    await abandonDownload(body);
+    throw error;
+  }
   transfer.files += 1;
   transfer.bytes += bytes;
 }
@@ -160,10 +167,11 @@ async function extractInto(
   const staging = await makeStagingDir(target);
   let files = 0;
   let refusal: unknown;
+  let body: Readable | null = null;
   try {
     // The old tree is removed only after the promotion: the room is taken with it still there.
     const room = await extractionRoom(staging);
-    const body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
+    body = await getFileStream(scope.client, scope.sandboxId, remoteArchive, scope.signal);
     if (body === null) throw missingSource();
     const excluded = compileExcludes(file.exclude);
     let extractedBytes = 0;
@@ -194,6 +202,7 @@ async function extractInto(
     await chmod(staging, file.mode === undefined ? 0o755 : file.mode & 0o7777);
     await promoteDirectory(staging, target);
   } catch (error) {
+    if (body !== null) await abandonDownload(body);
     await rm(staging, { recursive: true, force: true });
     throw error;
   } finally {
