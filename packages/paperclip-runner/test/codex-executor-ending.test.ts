@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import type { ExecutorContext } from "../src/provider/executor-context.js";
@@ -15,6 +16,9 @@ async function startExecutor(work: string) {
   await alone.run("session.open");
   return alone;
 }
+
+/** Far past the few milliseconds in which the old code had the provider started and the open answered. */
+const UNANSWERED_MS = 500;
 
 describe("a provider exit while the runner is ending or busy", { timeout: 30_000 }, () => {
   it("a failing runner (kill) starts no second provider and leaves the state file as it was", async () => {
@@ -33,6 +37,33 @@ describe("a provider exit while the runner is ending or busy", { timeout: 30_000
         expect(await readFile(stateFile, "utf8")).toBe(before);
         expect(events.slice(eventsBefore).map((event) => event.eventType)).toEqual([]);
       } finally {
+        await stopAll(pids);
+      }
+    });
+  });
+
+  it("a session.open queued when the runner is killed starts no provider after kill returned", async () => {
+    await withWork(async (work) => {
+      const alone = await executorAlone(work);
+      const { executor, pids } = alone;
+      try {
+        await alone.run("run.prepare", codexPrepare(work, { contract: false }));
+        // The actor is busy (a provider message, a step before) when the runner fails: the
+        // session.open durable mode handed over waits behind it, and runs once kill has returned.
+        const ctx = (executor as unknown as { ctx: ExecutorContext }).ctx;
+        let release!: () => void;
+        const busy = ctx.run(() => new Promise<void>((resolve) => (release = resolve)));
+        const open = executor.command(commandOf("session.open"));
+        await executor.kill();
+        release();
+        await busy;
+        // The old code had started the provider and answered within a few milliseconds.
+        const answered = await Promise.race([open.then(() => true), delay(UNANSWERED_MS).then(() => false)]);
+        expect(await pids()).toEqual([]);
+        // Left unanswered, as after a crash: an answer would be journalled as the command's result.
+        expect(answered).toBe(false);
+      } finally {
+        // The killed executor's actor holds the unanswered step: no shutdown can follow it.
         await stopAll(pids);
       }
     });

@@ -9,6 +9,9 @@ import { heldAtStart, type StartupHold, withHeldRecords } from "./saved-startup-
 import { openedGoals } from "./session-goals.js";
 import { type ProviderFailure, providerFailed } from "./turn-settlement.js";
 
+/** What a step that would start a provider gets once the executor was killed: nothing, ever. */
+const LEFT_UNANSWERED = new Promise<never>(() => undefined);
+
 /**
  * Starts the provider and opens (or, with a stored thread, resumes) its thread;
  * returns upstream's startup facts (and the `session.resumed` a resume reports) for the caller to
@@ -27,6 +30,10 @@ export async function startProviderSession(
   failure: Pick<ProviderFailure, "sessionFailedCommitted"> = {},
   probeGoals = true,
 ): Promise<{ facts: ProviderEvent[]; resumed: ProviderEvent; goalEvents: ProviderEvent[] }> {
+  // A step queued behind the one running when the runner failed runs after `kill` returned:
+  // a provider it started would outlive the runner, with a thread no state records. It is left
+  // unanswered (the runner is failing): an answer journalled now would be replayed as its result.
+  if (ctx.killed) return await LEFT_UNANSWERED;
   const state = ctx.state();
   const generation = state.providerProcessGeneration + 1;
   ctx.update((current) => ({ ...current, providerProcessGeneration: generation }));
