@@ -47,6 +47,8 @@ export class EngineSeam implements DurableEngine {
   private deferredBinding: Promise<void> | null = null;
   /** Shut down with nothing bound: nothing is bound after. */
   private ended = false;
+  /** The runner is failing (`kill`): nothing is bound after, and no command reaches an engine. */
+  private killed = false;
 
   constructor(private readonly deps: EngineSeamDeps) {
     this.finished = new Promise<{ ok: true; code: number } | { ok: false; error: unknown }>((resolve) => {
@@ -64,7 +66,7 @@ export class EngineSeam implements DurableEngine {
   /** Binds the deferred recovered engine for a command (once; never after a shutdown). */
   private bindDeferred(): Promise<void> {
     const { recovered, deferRecovered } = this.deps;
-    if (recovered === null || deferRecovered !== true || this.ended || this.bound !== null)
+    if (recovered === null || deferRecovered !== true || this.ended || this.killed || this.bound !== null)
       return Promise.resolve();
     this.deferredBinding ??= this.bindRecovered(recovered);
     return this.deferredBinding;
@@ -72,6 +74,7 @@ export class EngineSeam implements DurableEngine {
 
   private async bindRecovered(recovered: "provider" | "scripted"): Promise<void> {
     const bound = recovered === "provider" ? this.deps.provider() : await this.deps.scripted();
+    if (await this.killedMeanwhile(bound)) return;
     this.bind(bound);
     await bound.engine.ready;
   }
@@ -81,6 +84,7 @@ export class EngineSeam implements DurableEngine {
   }
 
   async command(command: ServerCommand, engineSeq: number): Promise<EngineReceipt> {
+    if (this.killed) return await LEFT_UNANSWERED;
     await this.bindDeferred();
     if (this.bound === null) {
       // Nothing is bound before a run.prepare: upstream's runner fails any other command, and
@@ -97,7 +101,9 @@ export class EngineSeam implements DurableEngine {
         }
         this.bind(this.deps.provider());
       } else {
-        this.bind(await this.deps.scripted());
+        const scripted = await this.deps.scripted();
+        if (await this.killedMeanwhile(scripted)) return await LEFT_UNANSWERED;
+        this.bind(scripted);
       }
     }
     return (this.bound as BoundEngine).engine.command(command, engineSeq);
@@ -107,6 +113,7 @@ export class EngineSeam implements DurableEngine {
     // An end of the stream stops the run: the deferred engine is not started (a suspended Codex
     // session resumed) only to be stopped. Nothing bound, `shutdown` ends the run unbound (a
     // recovered provider's executor bound for its shutdown alone).
+    if (this.killed) return;
     if (!LIFECYCLE_END.has(command.type)) await this.bindDeferred();
     await this.bound?.engine.beforeCommand?.(command);
   }
@@ -129,7 +136,8 @@ export class EngineSeam implements DurableEngine {
   }
 
   shutdown(): void {
-    if (this.bound === null && this.deferredBinding !== null) {
+    // Killed, nothing is bound any more (a binding under way is killed instead): the run ends unbound.
+    if (this.bound === null && this.deferredBinding !== null && !this.killed) {
       // Binding the deferred engine: it is shut down once bound (it started; it must not run on).
       // A binding that failed bound nothing (its command reports why): the run ends unbound.
       void this.deferredBinding.then(
@@ -141,7 +149,12 @@ export class EngineSeam implements DurableEngine {
       );
       return;
     }
-    if (this.bound === null && this.deps.recovered === "provider" && this.deps.deferRecovered === true) {
+    if (
+      this.bound === null &&
+      !this.killed &&
+      this.deps.recovered === "provider" &&
+      this.deps.deferRecovered === true
+    ) {
       // A recovered provider run ended unbound (its recorded end honoured, or an end the welcome
       // brought): its executor is bound only to be shut down, which resumes nothing and starts no
       // provider, but stops the dead runner's and commits a settled turn's lost events.
@@ -155,7 +168,17 @@ export class EngineSeam implements DurableEngine {
 
   /** Stops the bound engine's processes without ending the run (the runner is failing; its state is kept). */
   kill(): Promise<void> {
+    // The commands the failing runner still applies come after this: an engine bound for them
+    // would never be killed, and start the harness or provider the runner leaves running.
+    this.killed = true;
     return this.bound?.kill() ?? Promise.resolve();
+  }
+
+  /** An engine set up while `kill` ran is killed instead of bound. */
+  private async killedMeanwhile(engine: BoundEngine): Promise<boolean> {
+    if (!this.killed) return false;
+    await engine.kill();
+    return true;
   }
 
   private bind(bound: BoundEngine): void {
@@ -168,6 +191,13 @@ export class EngineSeam implements DurableEngine {
     );
   }
 }
+
+/**
+ * What a command gets once the engine was killed: no answer, ever. The runner is failing; the
+ * command stays pending in its journal, indeterminate for the next runner, as after a crash (an
+ * answer journalled now would be replayed as the command's result).
+ */
+const LEFT_UNANSWERED = new Promise<never>(() => undefined);
 
 /** A command failed as upstream's runner fails it: `command_execution_failed` and its message. */
 function failedReceipt(command: ServerCommand, message: string): EngineReceipt {
