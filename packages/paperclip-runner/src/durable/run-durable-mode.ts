@@ -13,7 +13,8 @@ import { ScriptedEngineSession } from "./engine/scripted-engine-session.js";
 import { type DurableStore, openDurableStore } from "./state/durable-store.js";
 import { recordedStreamEnd } from "./state/stream-end.js";
 import { ticketMissing } from "./transport/bootstrap-ticket.js";
-import { createDialer, type Dialer } from "./transport/dial.js";
+import { createDialer } from "./transport/dial.js";
+import { dialAhead } from "./transport/dial-ahead.js";
 
 /**
  * Durable mode: the runner dials the Paperclip server (or accepts its
@@ -60,36 +61,9 @@ export async function runDurableMode(
       await store.close();
     }
   } finally {
-    dial.discard();
+    await dial.discard();
     await dialer.close();
   }
-}
-
-/** A dialer whose first connection may be started ahead (`start`); `discard` closes it when nobody took it. */
-function dialAhead(dialer: Dialer): {
-  start: () => void;
-  next: (signal?: AbortSignal) => Promise<WebSocket>;
-  discard: () => void;
-} {
-  let ahead: Promise<WebSocket> | null = null;
-  return {
-    start: () => {
-      ahead = dialer.next();
-      ahead.catch(() => undefined);
-    },
-    next: (signal) => {
-      const next = ahead ?? dialer.next(signal);
-      ahead = null;
-      return next;
-    },
-    discard: () => {
-      void ahead?.then(
-        (socket) => socket.terminate(),
-        () => undefined,
-      );
-      ahead = null;
-    },
-  };
 }
 
 interface DurableRun {
