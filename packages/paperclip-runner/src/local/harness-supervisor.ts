@@ -79,7 +79,14 @@ export class HarnessSupervisor {
       sandboxed: this.launcher.sandboxed,
       resume: resumeSession !== null,
     });
-    await this.ledger.commit();
+    try {
+      await this.ledger.commit();
+    } catch (error) {
+      // No harness will run in the sandbox set up for it: its proxy and directories go now, not
+      // with the process (the directories not even then).
+      await spec.cleanup?.().catch(() => undefined);
+      throw error;
+    }
     if (await this.endedMeanwhile(spec)) return;
     const harness = new HarnessProcess(
       spec,
