@@ -1,11 +1,12 @@
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import { describe, expect, it } from "vitest";
 import { LOCK_FILE_NAME } from "../../state/state-lock.js";
 import type { DurableIdentity } from "../durable-identity.js";
 import { scriptedStateWritten } from "../engine/scripted-engine-files.js";
+import type { DurableState } from "./durable-state.js";
 import { DURABLE_STATE_FILE, openDurableStore } from "./durable-store.js";
 
 const identity: DurableIdentity = {
@@ -75,5 +76,26 @@ describe("openDurableStore", () => {
     } finally {
       await store.close();
     }
+  });
+
+  // The lock is released on close: whatever the closed run still had under way must not land in
+  // a directory another runner may hold by then.
+  it("waits for a save under way before it releases the lock; a save after close writes nothing", async () => {
+    const stateDir = join(tempDirForTest("durable-store-"), "runner");
+    const store = await openDurableStore(stateDir, identity, runner);
+    const file = join(stateDir, DURABLE_STATE_FILE);
+    const order: string[] = [];
+    const changed: DurableState = { ...store.initial, restarts: 7 };
+    const saved = store.save(changed).then(() => order.push("saved"));
+    await store.close().then(() => order.push("closed"));
+    await saved;
+    expect(order).toEqual(["saved", "closed"]);
+    const atClose = await readFile(file, "utf8");
+    expect(JSON.parse(atClose)).toMatchObject({ restarts: 7 });
+    const late = store.save({ ...store.initial, restarts: 8 }).then(() => "settled");
+    const marker = new Promise<string>((resolve) => setImmediate(() => resolve("not settled")));
+    expect(await Promise.race([late, marker])).toBe("not settled");
+    expect(await readFile(file, "utf8")).toBe(atClose);
+    expect((await readdir(stateDir)).sort()).toEqual([DURABLE_STATE_FILE]);
   });
 });

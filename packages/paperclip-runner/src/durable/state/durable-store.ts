@@ -19,8 +19,12 @@ export interface DurableStore {
   /** Commands that were pending when the previous process died (now indeterminate); null on a first start. */
   readonly recovered: { readonly indeterminate: readonly string[] } | null;
   readonly engineDirectory: string;
-  /** Writes the whole state with the atomic private recipe; resolves once it is durable. */
+  /**
+   * Writes the whole state with the atomic private recipe; resolves once it is durable. After
+   * `close` it writes nothing and never settles (the directory may be another runner's by then).
+   */
   save(state: DurableState): Promise<void>;
+  /** Waits for the writes under way, then releases the state lock. */
   close(): Promise<void>;
 }
 
@@ -46,15 +50,33 @@ export async function openDurableStore(
     onServable();
     const recovery = previous === null ? null : recoverDurableState(previous);
     const initial = recovery?.state ?? initialDurableState(identity, runner.version, runner.digest);
-    const save = (state: DurableState): Promise<void> =>
+    const write = (state: DurableState): Promise<void> =>
       atomicPrivateWrite(stateDir, DURABLE_STATE_FILE, `${JSON.stringify(durableStateFile(state))}\n`);
-    await save(initial);
+    await write(initial);
+    // A step of the run still under way when it ended (a command its engine answered late) must
+    // not write once the lock is released: a relaunch holding it would have its state replaced.
+    let closed = false;
+    const writing = new Set<Promise<void>>();
     return {
       initial,
       recovered: recovery === null ? null : { indeterminate: recovery.indeterminate },
       engineDirectory: join(stateDir, ENGINE_STATE_DIRECTORY),
-      save,
-      close: () => lock.release(),
+      save: (state) => {
+        if (closed) return new Promise<void>(() => undefined);
+        const written = write(state);
+        const settled = written.then(
+          () => undefined,
+          () => undefined,
+        );
+        writing.add(settled);
+        void settled.then(() => writing.delete(settled));
+        return written;
+      },
+      close: async () => {
+        closed = true;
+        await Promise.all(writing);
+        await lock.release();
+      },
     };
   } catch (error) {
     await lock.release();
