@@ -300,9 +300,11 @@ export class DurableRunner {
     this.enqueue(() => this.commands.handle(value));
   }
 
-  /** Runs `step` after the commands before it, one at a time. */
+  /** Runs `step` after the commands before it, one at a time; after a failure, none starts. */
   private enqueue(step: () => Promise<void>): void {
-    this.commandChain = this.commandChain.then(step).catch((error: unknown) => this.fail(error));
+    this.commandChain = this.commandChain
+      .then(() => (this.failed ? undefined : step()))
+      .catch((error: unknown) => this.fail(error));
   }
 
   private sendResult(result: Record<string, unknown>): void {
