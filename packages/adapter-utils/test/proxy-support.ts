@@ -15,6 +15,7 @@ import {
 import path from "node:path";
 import { tempDirForTest } from "@paperclipai/test-support";
 import {
+  type NetworkResolver,
   type SandboxNetworkProxy,
   type SandboxNetworkProxyOptions,
   startSandboxNetworkProxy,
@@ -286,4 +287,17 @@ export function headerPairs(rawHeaders: string[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) pairs.push([rawHeaders[i]!, rawHeaders[i + 1]!]);
   return pairs;
+}
+
+/** A resolver answering from `table` (ENOTFOUND for any other name); `asked` lists every name it was asked, in order. */
+export function resolverFrom(table: Record<string, string[]>) {
+  const asked: string[] = [];
+  const resolver: NetworkResolver = async (hostname) => {
+    asked.push(hostname);
+    const addresses = table[hostname];
+    if (!addresses)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+    return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }) as const);
+  };
+  return { resolver, asked };
 }
