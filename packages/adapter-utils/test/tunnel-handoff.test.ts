@@ -1,17 +1,22 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
-import { readProcTable } from "@paperclipai/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { nativeBridgePath } from "../src/bridge/native-bridge-path.js";
-import { BRIDGE_SOCKET_NAME, HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-wire.js";
+import { HANDOFF_SOCKET_NAME } from "../src/handoff/handoff-wire.js";
 import { startTunnelCourier } from "../src/handoff/tunnel-courier.js";
-import type { SandboxNetworkProxy, SandboxNetworkProxyLimits } from "../src/proxy/index.js";
 import { closeAll, startEchoServer, startProxy, startSourceServer, tempSocketPath } from "./proxy-support.js";
 import { cleanupAll, onCleanup } from "./sandbox-support.js";
+import {
+  bridgeBinary,
+  couriersInUse,
+  downloaded,
+  handoffProxy,
+  runClientInSandbox,
+  startHashingSink,
+} from "./tunnel-handoff-support.js";
 
 afterEach(async () => {
   await cleanupAll();
@@ -19,250 +24,6 @@ afterEach(async () => {
 });
 
 const MIB = 1024 * 1024;
-
-function bridgeBinary(): string {
-  const binary = nativeBridgePath();
-  if (!binary || !existsSync(binary)) throw new Error(`the native bridge is not built: ${binary}`);
-  return binary;
-}
-
-/**
- * The in-sandbox client. argv: mode, target port, then the mode's arguments. It tunnels
- * with CONNECT through the bridge (or, `as-bridge-*`, straight to the proxy's socket for
- * the bridge's connections, reading its id first) and prints one JSON line.
- */
-const CLIENT = `"use strict";
-const net = require("node:net");
-const fs = require("node:fs");
-const crypto = require("node:crypto");
-const [mode, port, arg] = process.argv.slice(1);
-const report = (value) => { process.stdout.write(JSON.stringify(value) + "\\n"); };
-function open(onTunnel, via) {
-  const socket = via ? net.connect(via) : net.connect(31337, "127.0.0.1");
-  socket.on("error", (error) => report({ error: error.code }));
-  socket.once("connect", () => socket.write("CONNECT 127.0.0.1:" + port + " HTTP/1.1\\r\\n\\r\\n"));
-  let head = Buffer.alloc(0);
-  let idBytes = via ? 8 : 0;
-  const onHead = (chunk) => {
-    head = Buffer.concat([head, chunk]);
-    if (head.length < idBytes) return;
-    head = head.subarray(idBytes);
-    idBytes = 0;
-    const end = head.indexOf("\\r\\n\\r\\n");
-    if (end === -1) return;
-    socket.off("data", onHead);
-    onTunnel(socket, head.subarray(0, 12).toString(), head.subarray(end + 4));
-  };
-  socket.on("data", onHead);
-}
-function upload(via) {
-  open((socket, status) => {
-    const payload = crypto.randomBytes(Number(arg));
-    let reply = "";
-    socket.on("data", (chunk) => { reply += chunk; });
-    socket.on("close", () => report({ status, sent: crypto.createHash("sha256").update(payload).digest("hex"), reply }));
-    socket.end(payload);
-  }, via);
-}
-const modes = {
-  download: () => open((socket, status, rest) => {
-    const hash = crypto.createHash("sha256").update(rest);
-    let bytes = rest.length;
-    socket.on("data", (chunk) => { hash.update(chunk); bytes += chunk.length; });
-    socket.on("close", () => report({ status, bytes, sha256: hash.digest("hex") }));
-  }),
-  upload: () => upload(),
-  // Uploads and half-closes at once on the bridge's proxy socket: its end reaches the host while the offer is out.
-  "as-bridge-upload": () => upload(process.env.RELAY_SOCKET),
-  // Sends one byte, reads its echo, then waits for the far side to close the tunnel.
-  "echo-then-wait": () => open((socket, status) => {
-    socket.once("data", (echo) => {
-      report({ status, echoed: echo.toString() });
-      socket.on("close", () => report({ closed: true }));
-    });
-    socket.write("x");
-  }),
-  // Straight to the bridge's proxy socket: echoes two messages.
-  "as-bridge-echo": () => open((socket, status) => {
-    let seen = "";
-    socket.on("data", (chunk) => {
-      seen += chunk;
-      if (seen === "ping") socket.write("pong");
-      if (seen === "pingpong") { report({ status, seen }); socket.destroy(); }
-    });
-    socket.write("ping");
-  }, process.env.RELAY_SOCKET),
-  "as-bridge-status": () => open((socket, status) => { report({ status }); socket.destroy(); }, process.env.RELAY_SOCKET),
-  // arg tunnels at once, each reading the whole download; every third drops its socket mid-way.
-  swarm: () => {
-    const results = [];
-    const total = Number(arg);
-    for (let i = 0; i < total; i += 1) {
-      const abandon = i % 3 === 2;
-      open((socket, status, rest) => {
-        let bytes = rest.length;
-        socket.on("data", (chunk) => {
-          bytes += chunk.length;
-          if (abandon && bytes > 1024 * 1024) socket.destroy();
-        });
-        socket.on("close", () => {
-          results.push({ status, bytes, abandon });
-          if (results.length === total) report(results);
-        });
-      });
-    }
-  },
-  "connect-courier": () => {
-    const socket = net.connect(arg);
-    socket.on("connect", () => { report({ connected: true }); socket.destroy(); });
-    socket.on("error", (error) => report({ error: error.code }));
-  },
-};
-// With a go-file, the client starts only once the test created it.
-const go = process.env.GO_FILE;
-const start = () => (go && !fs.existsSync(go) ? setTimeout(start, 10) : modes[mode]());
-start();
-`;
-
-interface SandboxRun {
-  child: ChildProcess;
-  /** Every line the client printed so far. */
-  lines(): unknown[];
-  /** Resolves once the client printed `count` lines. */
-  linesAtLeast(count: number): Promise<unknown[]>;
-  exited: Promise<number | null>;
-}
-
-/**
- * Runs the native bridge in a real bwrap sandbox of its own network namespace (so its
- * port 31337 is always free), with the client above as the program. The host's
- * filesystem is shared: the protocol, not the filesystem scope, is under test here.
- */
-function runClientInSandbox(
-  proxy: SandboxNetworkProxy,
-  args: string[],
-  env: Record<string, string> = {},
-): SandboxRun {
-  const child = spawn(
-    "bwrap",
-    [
-      "--dev-bind",
-      "/",
-      "/",
-      "--unshare-net",
-      "--unshare-pid",
-      "--proc",
-      "/proc",
-      "--die-with-parent",
-      // As the package's own argv does, bwrap's options name the run's private directory
-      // (the courier checks it walks up to that bwrap): bound onto itself here.
-      "--ro-bind",
-      path.dirname(proxy.socketPath),
-      path.dirname(proxy.socketPath),
-      "--",
-      bridgeBinary(),
-      "127.0.0.1:31337",
-      proxy.socketPath,
-      process.execPath,
-      "-e",
-      CLIENT,
-      ...args,
-    ],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        RELAY_SOCKET: path.join(path.dirname(proxy.socketPath), BRIDGE_SOCKET_NAME),
-        // What the package's own argv sets with bwrap's --setenv when a courier serves the run.
-        ...(proxy.handoff ? { PAPERCLIP_SANDBOX_COURIER: "1" } : {}),
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  onCleanup(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    await exited;
-  });
-  let stdout = "";
-  let stderr = "";
-  const waiters: (() => void)[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-    for (const wake of waiters.splice(0)) wake();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const lines = () =>
-    stdout
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as unknown);
-  const linesAtLeast = async (count: number) => {
-    while (lines().length < count) {
-      const more = new Promise<void>((resolve) => waiters.push(resolve));
-      const ended = exited.then(() => {
-        throw new Error(`the client ended after ${lines().length} of ${count} lines; stderr: ${stderr}`);
-      });
-      await Promise.race([more, ended]);
-    }
-    return lines();
-  };
-  return { child, lines, linesAtLeast, exited };
-}
-
-async function handoffProxy(
-  allowedPort: number,
-  limits: SandboxNetworkProxyLimits = {},
-): Promise<SandboxNetworkProxy> {
-  return startProxy({
-    allowlist: [`127.0.0.1:${allowedPort}`],
-    trustedUrls: [],
-    handoffBridge: bridgeBinary(),
-    limits,
-  });
-}
-
-/**
- * Couriers of this test process that serve a proxy (a spare is named `courier-spare`
- * until a proxy takes it). The tests here run one proxy at a time.
- */
-function couriersInUse(): number[] {
-  return readProcTable()
-    .filter(({ pid, ppid }) => ppid === process.pid && comm(pid) === "courier-serving\n")
-    .map(({ pid }) => pid);
-}
-
-function comm(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/** What the client reports for a download of `payload` that arrived whole and in order. */
-function downloaded(payload: Buffer) {
-  return {
-    status: "HTTP/1.1 200",
-    bytes: payload.length,
-    sha256: createHash("sha256").update(payload).digest("hex"),
-  };
-}
-
-/** A loopback sink: hashes what it receives until the client's FIN, answers the hash and ends. */
-async function startHashingSink(): Promise<number> {
-  const server = createNetServer({ allowHalfOpen: true }, (socket) => {
-    socket.on("error", () => {});
-    const hash = createHash("sha256");
-    socket.on("data", (chunk) => hash.update(chunk));
-    socket.on("end", () => socket.end(hash.digest("hex")));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return (server.address() as { port: number }).port;
-}
 
 describe("tunnel handoff to the native bridge (real bwrap, own network namespace)", () => {
   it("hands a long download to the bridge after handoffAfterBytes: intact, and the rest never passes the host", async () => {
