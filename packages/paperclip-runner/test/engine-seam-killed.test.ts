@@ -1,12 +1,10 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { CommandApplier } from "../src/durable/engine/command-applier.js";
 import { EngineSeam } from "../src/durable/engine/engine-seam.js";
-import { initialDurableState } from "../src/durable/state/durable-state.js";
-import { StateCommitter } from "../src/durable/state/state-committer.js";
 import { codexPrepare, withWork } from "./helpers/codex-durable.js";
 import { commandSeries, executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
-import { TEST_DURABLE_IDENTITY } from "./helpers/durable-identity.js";
+import { inMemoryApplier } from "./helpers/in-memory-applier.js";
+import { heldEngine } from "./helpers/in-process-runner.js";
 
 // A runner that fails kills its engine's processes (`killHarness`) and leaves; the commands its
 // applier still had queued (the server sends run.prepare and session.open at once) go on after
@@ -31,22 +29,7 @@ describe("an engine seam killed before anything was bound", { timeout: 60_000 },
           return { engine: alone.executor, kill: () => alone.executor.kill() };
         },
       });
-      // The journal's own writes are tested elsewhere: here it is kept in memory.
-      const committer = new StateCommitter(
-        initialDurableState(TEST_DURABLE_IDENTITY, "0.0.0", "sha256:0"),
-        () => Promise.resolve(),
-      );
-      const results: Record<string, unknown>[] = [];
-      const applier = new CommandApplier({
-        committer,
-        engine: seam,
-        turnId: "turn-1",
-        historyLimit: 4096,
-        sendResult: (result) => results.push(result),
-        answered: () => undefined,
-        claimStreamEnd: () => true,
-        onStreamEnd: () => undefined,
-      });
+      const { applier, committer, results } = inMemoryApplier(seam);
       try {
         const prepare = commandOf("run.prepare", codexPrepare(work));
         const open = commandOf("session.open");
@@ -74,5 +57,27 @@ describe("an engine seam killed before anything was bound", { timeout: 60_000 },
         await stopAll(alone.pids);
       }
     });
+  });
+
+  it("binds nothing for a command whose kill lands while it waits for the deferred binding", async () => {
+    const bound: string[] = [];
+    const seam = new EngineSeam({
+      recovered: null,
+      scripted: () => Promise.reject(new Error("a Codex run binds no scripted engine")),
+      provider: () => {
+        bound.push("provider");
+        return { engine: heldEngine(), kill: async () => undefined };
+      },
+    });
+    const prepare = commandSeries()("run.prepare", { provider: { kind: "codex" } });
+    const answer = seam.command(prepare, 1).then(
+      () => "answered",
+      () => "answered",
+    );
+    // The same tick: the command has passed its first check and awaits the (settled) binding.
+    await seam.kill();
+    const marker = new Promise<string>((resolve) => setImmediate(() => resolve("unanswered")));
+    expect(await Promise.race([answer, marker])).toBe("unanswered");
+    expect(bound).toEqual([]);
   });
 });

@@ -86,6 +86,8 @@ export class EngineSeam implements DurableEngine {
   async command(command: ServerCommand, engineSeq: number): Promise<EngineReceipt> {
     if (this.killed) return await LEFT_UNANSWERED;
     await this.bindDeferred();
+    // A kill may land while the deferred binding is awaited, even one already settled.
+    if (this.killed) return await LEFT_UNANSWERED;
     if (this.bound === null) {
       // Nothing is bound before a run.prepare: upstream's runner fails any other command, and
       // binding the scripted harness here would run a provider's later run.prepare through it.
