@@ -59,6 +59,8 @@ describe("a provider exit while the runner is ending or busy", { timeout: 30_000
         await busy;
         // The old code had started the provider and answered within a few milliseconds.
         const answered = await Promise.race([open.then(() => true), delay(UNANSWERED_MS).then(() => false)]);
+        // No session was started at all (the old code had one as soon as the step ran), and no process.
+        expect(ctx.session).toBeNull();
         expect(await pids()).toEqual([]);
         // Left unanswered, as after a crash: an answer would be journalled as the command's result.
         expect(answered).toBe(false);

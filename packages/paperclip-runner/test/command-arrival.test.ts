@@ -1,13 +1,10 @@
 import { isAlive } from "@paperclipai/test-support";
 import { describe, expect, it, vi } from "vitest";
-import { CommandApplier } from "../src/durable/engine/command-applier.js";
 import { EngineSeam } from "../src/durable/engine/engine-seam.js";
-import { initialDurableState } from "../src/durable/state/durable-state.js";
-import { StateCommitter } from "../src/durable/state/state-committer.js";
 import type { ExecutorContext } from "../src/provider/executor-context.js";
 import { codexPrepare, withWork } from "./helpers/codex-durable.js";
 import { commandSeries, executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
-import { TEST_DURABLE_IDENTITY } from "./helpers/durable-identity.js";
+import { inMemoryApplier } from "./helpers/in-memory-applier.js";
 
 // Durable mode's side of starting a provider ahead: the commands that arrive together (the
 // server queues run.prepare and session.open at once) reach the engine bound by the first of
@@ -25,22 +22,7 @@ describe("commands told to the engine on arrival", { timeout: 60_000 }, () => {
         scripted: () => Promise.reject(new Error("a Codex run binds no scripted engine")),
         provider: () => ({ engine: alone.executor, kill: () => alone.executor.kill() }),
       });
-      // The journal's own writes are tested elsewhere: here it is kept in memory.
-      const committer = new StateCommitter(
-        initialDurableState(TEST_DURABLE_IDENTITY, "0.0.0", "sha256:0"),
-        () => Promise.resolve(),
-      );
-      const results: Record<string, unknown>[] = [];
-      const applier = new CommandApplier({
-        committer,
-        engine: seam,
-        turnId: "turn-1",
-        historyLimit: 4096,
-        sendResult: (result) => results.push(result),
-        answered: () => undefined,
-        claimStreamEnd: () => true,
-        onStreamEnd: () => undefined,
-      });
+      const { applier, results } = inMemoryApplier(seam);
       try {
         const prepare = commandOf("run.prepare", codexPrepare(work));
         const open = commandOf("session.open");

@@ -19,9 +19,15 @@ import { HAND_MADE_TICKET } from "./helpers/hand-made-runner.js";
 const CLOSE_SEEN_MS = 1_000;
 
 /** A TCP server that takes connections and never answers their upgrade request. */
-async function silentServer(): Promise<{ readonly url: string; readonly open: () => number }> {
+async function silentServer(): Promise<{
+  readonly url: string;
+  readonly open: () => number;
+  readonly accepted: () => number;
+}> {
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server: Server = createServer((socket) => {
+    accepted += 1;
     sockets.add(socket);
     // Read (and drop) the upgrade request, so that the peer's close is seen.
     socket.resume();
@@ -34,7 +40,7 @@ async function silentServer(): Promise<{ readonly url: string; readonly open: ()
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   const { port } = server.address() as { port: number };
-  return { url: `ws://127.0.0.1:${port}/connect`, open: () => sockets.size };
+  return { url: `ws://127.0.0.1:${port}/connect`, open: () => sockets.size, accepted: () => accepted };
 }
 
 describe("durable mode's first connection", () => {
@@ -60,6 +66,8 @@ describe("durable mode's first connection", () => {
       ),
     ).rejects.toMatchObject({ code: "ERR_RUNNER_PROVIDER_KIND_UNSUPPORTED" });
     await delay(CLOSE_SEEN_MS);
+    // The dial reached the server (else there was nothing to close), and it is closed.
+    expect(server.accepted()).toBe(1);
     expect(server.open()).toBe(0);
   });
 });
