@@ -79,6 +79,7 @@ async function take(exchange: AttemptExchange, mode: BodyMode, response: Respons
   if (mode === "download") {
     scope.refresh();
     const body = watchedReplyBody(response.body, {
+      signal: scope.signal,
       onProgress: () => scope.refresh(),
       toError: () => exchange.transportError(),
       onSettled: () => scope.close(),

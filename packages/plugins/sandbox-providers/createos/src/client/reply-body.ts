@@ -48,6 +48,12 @@ export async function readCappedBody(
 }
 
 export interface BodyWatch {
+  /**
+   * The attempt's signal (its deadline, the caller's). Aborted, the body's reader is cancelled
+   * here: fetch's own abort stops reaching a body once a garbage collection took undici's weakly
+   * held controller (see `web-stream-body.ts`), and a stalled download was then read for ever.
+   */
+  readonly signal: AbortSignal;
   /** Called for every chunk that moves (restarts the caller's deadline). */
   readonly onProgress: () => void;
   /** The coded error a failed read becomes. */
@@ -65,20 +71,43 @@ export function watchedReplyBody(body: ReadableStream<Uint8Array> | null, watch:
     watch.onSettled();
   };
   async function* relay(): AsyncGenerator<Uint8Array> {
+    const { signal } = watch;
+    const reader = body?.getReader();
+    const cancel = (): void => {
+      reader?.cancel(signal.reason).catch(() => undefined);
+    };
+    signal.addEventListener("abort", cancel, { once: true });
+    let ended = false;
     try {
-      if (body === null) return;
-      for await (const chunk of body) {
+      if (reader === undefined) return;
+      for (;;) {
+        if (signal.aborted) throw signal.reason;
+        const { done, value } = await reader.read();
+        // A cancelled reader's pending read settles as done: the abort is the outcome.
+        if (signal.aborted) throw signal.reason;
+        if (done) {
+          ended = true;
+          return;
+        }
         watch.onProgress();
-        yield chunk;
+        yield value;
       }
     } catch (error) {
       throw watch.toError(error);
     } finally {
+      signal.removeEventListener("abort", cancel);
+      if (!ended) reader?.cancel().catch(() => undefined);
       settleOnce();
     }
   }
   const stream = Readable.from(relay(), { objectMode: false });
-  // Destroyed before its first read, the generator never runs its `finally`.
-  stream.once("close", settleOnce);
+  // Destroyed, the stream waits for the generator to return, which waits for the read under way:
+  // settled first, the attempt is aborted and that read ends at once. (Destroyed before its
+  // first read, the generator never runs at all.)
+  const destroyRelay = stream._destroy.bind(stream);
+  stream._destroy = (error, callback) => {
+    settleOnce();
+    destroyRelay(error, callback);
+  };
   return stream;
 }
