@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import type { DurableEngine } from "../src/durable/engine/durable-engine.js";
 import { EngineSeam } from "../src/durable/engine/engine-seam.js";
 import { codexPrepare, withWork } from "./helpers/codex-durable.js";
 import { commandSeries, executorAlone, stopAll } from "./helpers/codex-executor-alone.js";
@@ -15,20 +16,29 @@ import { heldEngine } from "./helpers/in-process-runner.js";
 /** Far past the few milliseconds in which the old code had both commands applied. */
 const UNANSWERED_MS = 500;
 
+/** A fresh seam of a Codex run (no recovered engine) binding `provider`; `bound` notes each binding. */
+function providerSeam(provider: () => { engine: DurableEngine; kill: () => Promise<void> }) {
+  const bound: string[] = [];
+  const seam = new EngineSeam({
+    recovered: null,
+    scripted: () => Promise.reject(new Error("a Codex run binds no scripted engine")),
+    provider: () => {
+      bound.push("provider");
+      return provider();
+    },
+  });
+  return { seam, bound };
+}
+
 describe("an engine seam killed before anything was bound", { timeout: 60_000 }, () => {
   it("binds no engine for the commands applied after, answers none, and no provider starts", async () => {
     await withWork(async (work) => {
       const commandOf = commandSeries();
       const alone = await executorAlone(work);
-      const bound: string[] = [];
-      const seam = new EngineSeam({
-        recovered: null,
-        scripted: () => Promise.reject(new Error("a Codex run binds no scripted engine")),
-        provider: () => {
-          bound.push("provider");
-          return { engine: alone.executor, kill: () => alone.executor.kill() };
-        },
-      });
+      const { seam, bound } = providerSeam(() => ({
+        engine: alone.executor,
+        kill: () => alone.executor.kill(),
+      }));
       const { applier, committer, results } = inMemoryApplier(seam);
       try {
         const prepare = commandOf("run.prepare", codexPrepare(work));
@@ -60,15 +70,7 @@ describe("an engine seam killed before anything was bound", { timeout: 60_000 },
   });
 
   it("binds nothing for a command whose kill lands while it waits for the deferred binding", async () => {
-    const bound: string[] = [];
-    const seam = new EngineSeam({
-      recovered: null,
-      scripted: () => Promise.reject(new Error("a Codex run binds no scripted engine")),
-      provider: () => {
-        bound.push("provider");
-        return { engine: heldEngine(), kill: async () => undefined };
-      },
-    });
+    const { seam, bound } = providerSeam(() => ({ engine: heldEngine(), kill: async () => undefined }));
     const prepare = commandSeries()("run.prepare", { provider: { kind: "codex" } });
     const answer = seam.command(prepare, 1).then(
       () => "answered",

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { CreateosError } from "@paperclipai/errors";
+import { readerCancelledOnAbort } from "./reader-cancelled-on-abort.js";
 
 /** Default cap of a reply read into memory (JSON envelopes, small files such as the lease marker). */
 export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -50,8 +51,7 @@ export async function readCappedBody(
 export interface BodyWatch {
   /**
    * The attempt's signal (its deadline, the caller's). Aborted, the body's reader is cancelled
-   * here: fetch's own abort stops reaching a body once a garbage collection took undici's weakly
-   * held controller (see `web-stream-body.ts`), and a stalled download was then read for ever.
+   * here (`readerCancelledOnAbort`): a stalled download was otherwise read for ever.
    */
   readonly signal: AbortSignal;
   /** Called for every chunk that moves (restarts the caller's deadline). */
@@ -72,18 +72,13 @@ export function watchedReplyBody(body: ReadableStream<Uint8Array> | null, watch:
   };
   async function* relay(): AsyncGenerator<Uint8Array> {
     const { signal } = watch;
-    const reader = body?.getReader();
-    const cancel = (): void => {
-      reader?.cancel(signal.reason).catch(() => undefined);
-    };
-    signal.addEventListener("abort", cancel, { once: true });
+    const read = body === null ? null : readerCancelledOnAbort(body, signal);
     let ended = false;
     try {
-      if (reader === undefined) return;
+      if (read === null) return;
       for (;;) {
         if (signal.aborted) throw signal.reason;
-        const { done, value } = await reader.read();
-        // A cancelled reader's pending read settles as done: the abort is the outcome.
+        const { done, value } = await read.reader.read();
         if (signal.aborted) throw signal.reason;
         if (done) {
           ended = true;
@@ -95,8 +90,7 @@ export function watchedReplyBody(body: ReadableStream<Uint8Array> | null, watch:
     } catch (error) {
       throw watch.toError(error);
     } finally {
-      signal.removeEventListener("abort", cancel);
-      if (!ended) reader?.cancel().catch(() => undefined);
+      read?.release(ended);
       settleOnce();
     }
   }
